@@ -1,0 +1,3 @@
+"""packetbench generator: synthetic submission packets with exact ground truth."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,59 @@
+"""`packetbench generate`: the generator's command (mounted by benchmark.cli)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from generator import batch
+from generator.packet import PacketSummary
+from generator.tiers import parse_overrides
+
+stderr = Console(stderr=True)
+
+
+def generate(
+    tier: Annotated[str, typer.Option(help="Difficulty tier: N1, N2, N3, N4 or N5.")],
+    out: Annotated[Path, typer.Option(help="Folder that receives one sub-folder per packet.")],
+    seed: Annotated[int, typer.Option(help="First seed; packets use seed .. seed+count-1.")] = 1,
+    count: Annotated[int, typer.Option(help="Number of packets.")] = 1,
+    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    force: Annotated[bool, typer.Option(help="Replace packet folders that already exist.")] = False,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="Override a tier knob, e.g. --set sov.max_rows=400."),
+    ] = None,
+) -> None:
+    """Generate submission packets with exact ground truth next to every document."""
+    overrides = parse_overrides(set_ or [])
+    started = time.perf_counter()
+    with Progress(
+        TextColumn("[bold]generate[/] {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=stderr,
+        transient=True,
+        disable=not stderr.is_terminal,
+    ) as progress:
+        task = progress.add_task(f"{tier} x{count}", total=count)
+
+        def done(summary: PacketSummary) -> None:
+            progress.advance(task)
+
+        summaries = batch.generate(tier, seed, count, out, jobs=jobs, force=force,
+                                   overrides=overrides, on_done=done)
+    elapsed = time.perf_counter() - started
+    # Plain lines, never wrapped: scripts read the packet paths from stdout.
+    for s in summaries:
+        typer.echo(f"{s.path}  {s.documents} documents, {s.pdf_pages} PDF pages")
+    pages = sum(s.pdf_pages for s in summaries)
+    typer.echo(
+        f"wrote {len(summaries)} packet(s), {sum(s.documents for s in summaries)} documents, "
+        f"{pages} PDF pages in {elapsed:.1f} s"
+    )

@@ -1,0 +1,290 @@
+"""Code lists: the one place every enumerated value lives.
+
+Schemas take their enums from here, renderers draw these values (or their documented
+abbreviations), and scoring reads `ALIASES` to accept an abbreviation for its full name and the
+other way round. A value a renderer can draw that is missing here would be silently nulled under
+strict structured output, so renderers only ever draw `CodeList` members.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class CodeList:
+    """An enumeration with canonical values and optional ACORD-style abbreviations."""
+
+    name: str
+    values: tuple[str, ...]
+    abbreviations: dict[str, str] = field(default_factory=dict)  # canonical -> abbreviation
+
+    def __post_init__(self) -> None:
+        unknown = set(self.abbreviations) - set(self.values)
+        if unknown:
+            raise ValueError(f"{self.name}: abbreviations for unknown values {sorted(unknown)}")
+
+    def abbreviation(self, value: str) -> str:
+        """The abbreviation of `value`, or the value itself when it has none."""
+        return self.abbreviations.get(value, value)
+
+
+STATES = CodeList(
+    "state",
+    (
+        "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN",
+        "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH",
+        "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT",
+        "VT", "VA", "WA", "WV", "WI", "WY", "PR", "GU", "VI", "AS", "MP",
+    ),
+)
+
+CONSTRUCTION = CodeList(
+    "construction",
+    (
+        "Frame",
+        "Joisted Masonry",
+        "Non-Combustible",
+        "Masonry Non-Combustible",
+        "Modified Fire Resistive",
+        "Fire Resistive",
+    ),
+    {
+        "Frame": "F",
+        "Joisted Masonry": "JM",
+        "Non-Combustible": "NC",
+        "Masonry Non-Combustible": "MNC",
+        "Modified Fire Resistive": "MFR",
+        "Fire Resistive": "FR",
+    },
+)
+
+ROOF_COVERING = CodeList(
+    "roof_covering",
+    (
+        "Asphalt Shingle",
+        "Architectural Shingle",
+        "Built-Up with Gravel",
+        "Modified Bitumen",
+        "Single-Ply TPO",
+        "Single-Ply EPDM",
+        "Standing Seam Metal",
+        "Metal Panel",
+        "Clay Tile",
+        "Concrete Tile",
+        "Slate",
+        "Spray Foam",
+    ),
+)
+
+SPRINKLER_TYPE = CodeList(
+    "sprinkler_type", ("Wet Pipe", "Dry Pipe", "Pre-Action", "Deluge", "ESFR", "None")
+)
+
+FIRE_ALARM = CodeList(
+    "fire_alarm", ("Central Station", "Local", "Proprietary", "Remote Station", "None")
+)
+
+BURGLAR_ALARM = CodeList(
+    "burglar_alarm", ("Central Station", "Local Gong", "Police Connect", "None")
+)
+
+WIND_CLASS = CodeList("wind_class", ("Resistive", "Semi-Resistive", "Other"))
+
+OCCUPANCY = CodeList(
+    "occupancy",
+    (
+        "Office",
+        "Retail",
+        "Warehouse",
+        "Light Manufacturing",
+        "Heavy Manufacturing",
+        "Restaurant",
+        "Apartments",
+        "Hotel",
+        "Medical Office",
+        "Distribution Center",
+        "Auto Repair",
+        "School",
+        "Self Storage",
+        "Vacant Land",
+    ),
+)
+
+VALUATION = CodeList(
+    "valuation",
+    ("Replacement Cost", "Actual Cash Value", "Agreed Amount", "Market Value"),
+    {
+        "Replacement Cost": "RC",
+        "Actual Cash Value": "ACV",
+        "Agreed Amount": "AA",
+        "Market Value": "MV",
+    },
+)
+
+CAUSES_OF_LOSS = CodeList(
+    "causes_of_loss", ("Basic", "Broad", "Special", "Special Excluding Theft", "Earthquake")
+)
+
+SUBJECT_OF_INSURANCE = CodeList(
+    "subject_of_insurance",
+    (
+        "Building",
+        "Business Personal Property",
+        "Business Income with Extra Expense",
+        "Extra Expense",
+        "Stock",
+        "Machinery and Equipment",
+    ),
+    {
+        "Building": "BLDG",
+        "Business Personal Property": "BPP",
+        "Business Income with Extra Expense": "BUSIN",
+        "Extra Expense": "EE",
+        "Stock": "STK",
+        "Machinery and Equipment": "MACEQ",
+    },
+)
+
+DEDUCTIBLE_TYPE = CodeList("deductible_type", ("Flat Dollar", "Percentage", "Waiting Period"))
+
+CLAIM_STATUS = CodeList(
+    "claim_status",
+    ("Open", "Closed", "Closed Without Payment", "Re-opened", "Denied", "Subrogation", "In Suit"),
+    {"Closed Without Payment": "CWP"},
+)
+
+LOSS_LINE = CodeList(
+    "loss_line",
+    (
+        "Commercial Property",
+        "General Liability",
+        "Commercial Auto",
+        "Workers Compensation",
+        "Umbrella",
+    ),
+    {
+        "Commercial Property": "PROP",
+        "General Liability": "GL",
+        "Commercial Auto": "AUTO",
+        "Workers Compensation": "WC",
+        "Umbrella": "UMB",
+    },
+)
+
+ENTITY_TYPE = CodeList(
+    "entity_type",
+    (
+        "Corporation",
+        "Subchapter S Corporation",
+        "Limited Liability Company",
+        "Partnership",
+        "Joint Venture",
+        "Individual",
+        "Trust",
+        "Not For Profit",
+    ),
+    {"Limited Liability Company": "LLC", "Subchapter S Corporation": "S Corp"},
+)
+
+NATURE_OF_BUSINESS = CodeList(
+    "nature_of_business",
+    (
+        "Apartments",
+        "Contractor",
+        "Manufacturing",
+        "Office",
+        "Restaurant",
+        "Retail",
+        "Service",
+        "Wholesale",
+        "Institutional",
+    ),
+)
+
+TRANSACTION_STATUS = CodeList(
+    "transaction_status", ("Quote", "Issue", "Renew", "Bound", "Change", "Cancel")
+)
+
+PAYMENT_PLAN = CodeList(
+    "payment_plan",
+    ("Annual", "Semi-Annual", "Quarterly", "Monthly"),
+    {"Annual": "AN", "Semi-Annual": "SA", "Quarterly": "QT", "Monthly": "MO"},
+)
+
+BILLING_METHOD = CodeList("billing_method", ("Direct Bill", "Agency Bill"))
+
+AUDIT_FREQUENCY = CodeList(
+    "audit_frequency",
+    ("Annual", "Semi-Annual", "Quarterly", "Monthly"),
+    {"Annual": "A", "Semi-Annual": "S", "Quarterly": "Q", "Monthly": "M"},
+)
+
+GENDER = CodeList("gender", ("Male", "Female", "Unspecified"), {"Male": "M", "Female": "F"})
+
+MARITAL_STATUS = CodeList(
+    "marital_status",
+    ("Single", "Married", "Divorced", "Separated", "Widowed", "Domestic Partner"),
+    {
+        "Single": "S",
+        "Married": "M",
+        "Divorced": "D",
+        "Separated": "P",
+        "Widowed": "W",
+        "Domestic Partner": "C",
+    },
+)
+
+LICENSE_CLASS = CodeList("license_class", ("CDL-A", "CDL-B", "CDL-C", "Regular"))
+
+DRIVER_POSITION = CodeList(
+    "driver_position", ("Owner", "Employee", "Independent Contractor", "Officer")
+)
+
+FINANCIAL_BASIS = CodeList(
+    "financial_basis", ("Audited", "Reviewed", "Compiled", "Internally Prepared")
+)
+
+YES_NO = CodeList("yes_no", ("Yes", "No"))
+
+ALL: tuple[CodeList, ...] = (
+    STATES,
+    CONSTRUCTION,
+    ROOF_COVERING,
+    SPRINKLER_TYPE,
+    FIRE_ALARM,
+    BURGLAR_ALARM,
+    WIND_CLASS,
+    OCCUPANCY,
+    VALUATION,
+    CAUSES_OF_LOSS,
+    SUBJECT_OF_INSURANCE,
+    DEDUCTIBLE_TYPE,
+    CLAIM_STATUS,
+    LOSS_LINE,
+    ENTITY_TYPE,
+    NATURE_OF_BUSINESS,
+    TRANSACTION_STATUS,
+    PAYMENT_PLAN,
+    BILLING_METHOD,
+    AUDIT_FREQUENCY,
+    GENDER,
+    MARITAL_STATUS,
+    LICENSE_CLASS,
+    DRIVER_POSITION,
+    FINANCIAL_BASIS,
+    YES_NO,
+)
+
+
+def aliases() -> dict[str, tuple[str, str]]:
+    """Every (abbreviation, full name) pair, keyed by code-list name and abbreviation.
+
+    Returned as ``{"construction:MNC": ("MNC", "Masonry Non-Combustible"), ...}`` so scoring
+    can accept either spelling in both directions.
+    """
+    pairs: dict[str, tuple[str, str]] = {}
+    for code_list in ALL:
+        for full, abbr in code_list.abbreviations.items():
+            pairs[f"{code_list.name}:{abbr}"] = (abbr, full)
+    return pairs

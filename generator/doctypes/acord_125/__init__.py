@@ -1,0 +1,14 @@
+"""ACORD-style 125 commercial insurance application (applicant information), as a PDF form."""
+
+from generator.doctypes.acord_125 import pdf
+from generator.doctypes.acord_125.build import build
+from generator.doctypes.acord_125.model import CommercialApplication
+from generator.doctypes.base import DocType, Variant, register
+
+ACORD_125 = register(DocType(
+    name="acord_125",
+    title="Commercial Insurance Application - Applicant Information",
+    model=CommercialApplication,
+    build=build,
+    variants=(Variant("acord_125", "pdf", pdf.render),),
+))

@@ -1,0 +1,317 @@
+"""Form widgets and paginated tables on a top-down cursor.
+
+A `Flow` owns the page cursor of one PDF document. Widgets draw labelled boxes, checkbox
+grids, yes/no question rows, paragraphs and tables whose header repeats on every continuation
+page. Every value is drawn through `PdfDocument.field` or `checkbox`, so it is located as it is
+drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from generator.errors import LayoutError
+from generator.render.fmt import Style
+from generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument, fit, width_of
+
+BOTTOM = MARGIN + 2
+PAD = 2.5  # horizontal padding inside a box or cell
+
+Header = Callable[["Flow", int], float]  # draws a page's running header, returns the cursor
+
+
+def anchor(left: float, width: float, align: str) -> float:
+    """The x a string of alignment `align` is drawn from inside a cell."""
+    if align == "right":
+        return left + width - PAD
+    if align == "center":
+        return left + width / 2
+    return left + PAD
+
+
+@dataclass(frozen=True)
+class Lit:
+    """Literal text between values in an inline sequence (", " between city and state)."""
+
+    text: str
+
+
+Part = str | Lit  # a leaf path, or literal text
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A labelled box in a row of boxes: one value (`path`) or an inline sequence (`parts`)."""
+
+    label: str
+    path: str | None = None
+    weight: float = 1.0
+    parts: tuple[Part, ...] = ()
+    align: str = "left"
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table column: header text, the item-relative leaf key, relative width, alignment."""
+
+    header: str
+    key: str
+    width: float
+    align: str = "left"
+    style: Style | None = None
+
+
+class Flow:
+    """The top-down cursor over the pages of one document."""
+
+    def __init__(self, pdf: PdfDocument, header: Header) -> None:
+        self.pdf = pdf
+        self.header = header
+        self.cw = pdf.content_width
+        self.top = pdf.height - MARGIN
+        self.page = -1
+        self.y = self.top
+        self.new_page()
+
+    @property
+    def rec(self) -> str:
+        return self.pdf.recorder.doc_id
+
+    def new_page(self) -> None:
+        self.page = self.pdf.new_page()
+        self.y = self.header(self, self.page)
+
+    def need(self, height: float) -> None:
+        """Start a new page unless `height` points fit below the cursor."""
+        if self.y - height < BOTTOM:
+            self.new_page()
+
+    def gap(self, height: float = 4.0) -> None:
+        self.y -= height
+
+    # --- simple widgets ---------------------------------------------------------------------
+
+    def band(self, title: str, keep_with: float = 30.0) -> None:
+        """A shaded section heading, kept on the same page as the next `keep_with` points."""
+        height = 12.0
+        self.need(height + keep_with)
+        self.pdf.rect(self.page, MARGIN, self.y - height, self.cw, height, fill=0.82)
+        self.pdf.text(self.page, MARGIN + 3, self.y - height + 3.4, title.upper(), BOLD, 7.5)
+        self.y -= height
+
+    def note(self, text: str, size: float = 6.5) -> None:
+        """Boilerplate prose (part of the rendered universe, never a field)."""
+        _, lines = fit(text, REGULAR, size, self.cw - 2 * PAD, allow_wrap=True)
+        leading = size * 1.2
+        self.need(leading * len(lines) + 3)
+        baseline = self.y - size - 1
+        for line in lines:
+            self.pdf.text(self.page, MARGIN + PAD, baseline, line, REGULAR, size)
+            baseline -= leading
+        self.y -= leading * len(lines) + 3
+
+    def boxes(self, cells: Sequence[Cell], height: float = 21.0) -> None:
+        """A row of labelled boxes across the content width, widths by weight."""
+        self.need(height)
+        total = sum(c.weight for c in cells)
+        x = MARGIN
+        for cell in cells:
+            w = self.cw * cell.weight / total
+            self.pdf.rect(self.page, x, self.y - height, w, height)
+            self.pdf.text(self.page, x + PAD, self.y - 6.3, cell.label.upper(), REGULAR, 5.5)
+            baseline = self.y - height + 4.6
+            if cell.parts:
+                self._inline(x + PAD, baseline, w - 2 * PAD, cell.parts)
+            elif cell.path is not None:
+                self.pdf.field(self.page, anchor(x, w, cell.align), baseline, cell.path,
+                               width=w - 2 * PAD, size=8.0, align=cell.align)
+            x += w
+        self.y -= height
+
+    def _inline(self, x: float, baseline: float, width: float, parts: tuple[Part, ...]) -> None:
+        """Values and literals on one line; a null value drops itself and the literal before."""
+        pieces: list[tuple[str | None, str]] = []  # (path or None for literal, text)
+        for part in parts:
+            if isinstance(part, Lit):
+                pieces.append((None, part.text))
+                continue
+            text = self.pdf.recorder.text_of(part)
+            if text is None:
+                if pieces and pieces[-1][0] is None:
+                    pieces.pop()
+                continue
+            pieces.append((part, text))
+        while pieces and pieces[-1][0] is None:
+            pieces.pop()
+        while pieces and pieces[0][0] is None:
+            pieces.pop(0)
+        full = sum(width_of(text, REGULAR, 1.0) for _, text in pieces)
+        size = 8.0 if full * 8.0 <= width else width / full if full else 8.0
+        if size < 4.5:
+            raise LayoutError(f"{self.rec}: inline values too long for their box: {parts}")
+        for path, text in pieces:
+            if path is None:
+                self.pdf.text(self.page, x, baseline, text, REGULAR, size)
+            else:
+                self.pdf.field(self.page, x, baseline, path, width=width, size=size,
+                               rendered=text)
+            x += width_of(text, REGULAR, size)
+
+    def checks(self, options: Sequence[tuple[str, str]], columns: int = 4,
+               label: str | None = None) -> None:
+        """A grid of checkboxes, each followed by its label."""
+        row_height = 11.0
+        rows = (len(options) + columns - 1) // columns
+        label_width = 0.0
+        if label:
+            label_width = width_of(label.upper(), REGULAR, 5.5) + 8
+        self.need(rows * row_height + 4)
+        if label:
+            self.pdf.text(self.page, MARGIN + PAD, self.y - 8.5, label.upper(), REGULAR, 5.5)
+        col_width = (self.cw - label_width) / columns
+        for index, (text, path) in enumerate(options):
+            row, col = divmod(index, columns)
+            x = MARGIN + label_width + col * col_width + PAD
+            y = self.y - (row + 1) * row_height + 2
+            self.pdf.checkbox(self.page, x, y, path)
+            self.pdf.text(self.page, x + 10, y + 1.4, text, REGULAR, 6.8)
+        self.y -= rows * row_height + 3
+        self.pdf.line(self.page, MARGIN, self.y + 1, MARGIN + self.cw, self.y + 1, 0.3)
+
+    def paragraph(self, label: str, path: str, size: float = 7.5) -> None:
+        """A labelled box holding wrapped prose; it grows to fit."""
+        text = self.pdf.recorder.text_of(path)
+        _, lines = fit(text or "", REGULAR, size, self.cw - 2 * PAD, allow_wrap=True)
+        leading = size * 1.18
+        height = 10 + leading * len(lines) + 3
+        self.need(height)
+        self.pdf.rect(self.page, MARGIN, self.y - height, self.cw, height)
+        self.pdf.text(self.page, MARGIN + PAD, self.y - 6.3, label.upper(), REGULAR, 5.5)
+        self.pdf.field(self.page, MARGIN + PAD, self.y - 10 - size * 0.8, path,
+                       width=self.cw - 2 * PAD, size=size, allow_wrap=True)
+        self.y -= height
+
+    def questions(self, rows: Sequence[tuple[str, str, str | None]]) -> None:
+        """Numbered yes/no questions: question text, Y/N answer, optional explanation."""
+        q_width, a_width = self.cw * 0.52, 22.0
+        e_width = self.cw - q_width - a_width
+        size, leading = 6.8, 6.8 * 1.2
+        for number, (question, answer, explanation) in enumerate(rows, start=1):
+            _, q_lines = fit(f"{number}. {question}", REGULAR, size, q_width - 2 * PAD, True)
+            e_text = self.pdf.recorder.text_of(explanation) if explanation else None
+            _, e_lines = fit(e_text or "", REGULAR, size, e_width - 2 * PAD, True)
+            height = max(len(q_lines), len(e_lines)) * leading + 4
+            self.need(height)
+            baseline = self.y - size - 1.5
+            for line in q_lines:
+                self.pdf.text(self.page, MARGIN + PAD, baseline, line, REGULAR, size)
+                baseline -= leading
+            self.pdf.field(self.page, MARGIN + q_width + a_width / 2, self.y - size - 1.5,
+                           answer, width=a_width - 2 * PAD, size=size, align="center")
+            if explanation:
+                self.pdf.field(self.page, MARGIN + q_width + a_width + PAD,
+                               self.y - size - 1.5, explanation, width=e_width - 2 * PAD,
+                               size=size, allow_wrap=True)
+            self.y -= height
+            self.pdf.line(self.page, MARGIN, self.y + 1, MARGIN + self.cw, self.y + 1, 0.2)
+
+    # --- tables -----------------------------------------------------------------------------
+
+    def table(self, items: str, count: int, columns: Sequence[Column], *,
+              size: float = 7.0, header_size: float = 6.0,
+              totals: Sequence[tuple[str, str]] = (), totals_label: str = "TOTAL",
+              totals_style: Style | None = None) -> None:
+        """Rows `items[0..count)`; the header repeats on every page the table reaches.
+
+        `totals` maps column keys to the leaf paths drawn in a bold closing row.
+        """
+        scale = self.cw / sum(c.width for c in columns)
+        widths = [c.width * scale for c in columns]
+        lefts = [MARGIN + sum(widths[:i]) for i in range(len(columns))]
+        leading = size * 1.18
+        head = [fit(c.header.upper(), BOLD, header_size, w - 2 * PAD, True)
+                for c, w in zip(columns, widths, strict=True)]
+        head_height = max(len(lines) for _, lines in head) * header_size * 1.15 + 4
+
+        segment_top = self.y
+
+        def close_segment() -> None:
+            for x in [*lefts, MARGIN + self.cw]:
+                self.pdf.line(self.page, x, segment_top, x, self.y, 0.3)
+
+        def draw_header() -> None:
+            nonlocal segment_top
+            segment_top = self.y
+            self.pdf.rect(self.page, MARGIN, self.y - head_height, self.cw, head_height,
+                          fill=0.9)
+            for (hsize, lines), left, w, col in zip(head, lefts, widths, columns, strict=True):
+                baseline = self.y - hsize - 1.5
+                for line in lines:
+                    self.pdf.text(self.page, anchor(left, w, col.align), baseline, line, BOLD,
+                                  hsize, align=col.align)
+                    baseline -= hsize * 1.15
+            self.y -= head_height
+            self.pdf.line(self.page, MARGIN, self.y, MARGIN + self.cw, self.y, 0.5)
+
+        def cell_texts(paths: Sequence[str | None], styles: Sequence[Style | None],
+                       font: str) -> list[tuple[str | None, str, float, list[str]]]:
+            out: list[tuple[str | None, str, float, list[str]]] = []
+            for path, style, w in zip(paths, styles, widths, strict=True):
+                text = self.pdf.recorder.text_of(path, style) if path else None
+                if text is None:
+                    out.append((None, "", size, []))
+                    continue
+                fsize, lines = fit(text, font, size, w - 2 * PAD, allow_wrap=True)
+                out.append((path, text, fsize, lines))
+            return out
+
+        def draw_row(cells: list[tuple[str | None, str, float, list[str]]], font: str) -> None:
+            lines_needed = max((len(lines) for _, _, _, lines in cells), default=1) or 1
+            height = lines_needed * leading + 3.5
+            if self.y - height < BOTTOM:
+                close_segment()
+                self.new_page()
+                draw_header()
+            baseline = self.y - size - 1.2
+            for (path, text, fsize, _), left, w, col in zip(cells, lefts, widths, columns,
+                                                            strict=True):
+                if path is None:
+                    continue
+                self.pdf.field(self.page, anchor(left, w, col.align), baseline, path,
+                               width=w - 2 * PAD, font=font,
+                               size=fsize, align=col.align, allow_wrap=True, rendered=text)
+            self.y -= height
+            self.pdf.line(self.page, MARGIN, self.y, MARGIN + self.cw, self.y, 0.2)
+
+        self.need(head_height + 2 * leading + 4)
+        draw_header()
+        styles = [c.style for c in columns]
+        for index in range(count):
+            paths = [f"{items}[{index}].{c.key}" for c in columns]
+            draw_row(cell_texts(paths, styles, REGULAR), REGULAR)
+        if totals:
+            by_key = dict(totals)
+            paths_t = [by_key.get(c.key) for c in columns]
+            cells = cell_texts(paths_t, [totals_style or c.style for c in columns], BOLD)
+            first = next(i for i, (p, *_) in enumerate(cells) if p is None)
+            last = first
+            while last + 1 < len(cells) and cells[last + 1][0] is None:
+                last += 1
+            if self.y - (leading + 3.5) < BOTTOM:
+                close_segment()
+                self.new_page()
+                draw_header()
+            close_segment()
+            row_top = self.y
+            self.pdf.text(self.page, lefts[first] + PAD, self.y - size - 1.2, totals_label,
+                          BOLD, size)
+            draw_row(cells, BOLD)
+            # The label spans its empty columns: no rules inside the span.
+            inside = {lefts[i] for i in range(first + 1, last + 1)}
+            for x in [*lefts, MARGIN + self.cw]:
+                if x not in inside:
+                    self.pdf.line(self.page, x, row_top, x, self.y, 0.3)
+            segment_top = self.y
+        close_segment()
+        self.gap(6)

@@ -1,0 +1,268 @@
+"""A small PDF engine on reportlab: display lists per page, values placed and located at once.
+
+Pages are laid out first as lists of drawing operations and only then emitted, so footers can
+say "Page 2 of 5". Every visible string goes to the recorder's universe as it is laid out, and
+every field value is located with the same geometry that draws it; nothing is measured back
+afterwards. Output is byte-reproducible: reportlab's invariant mode fixes the creation date and
+document id, and emission order is the layout order.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.lib.pagesizes import landscape, letter
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.errors import LayoutError
+from generator.render.record import Recorder
+
+MARGIN = 36.0
+REGULAR = "Helvetica"
+BOLD = "Helvetica-Bold"
+# Glyph extents of Helvetica relative to the font size, slightly generous.
+ASCENT = 0.76
+DESCENT = 0.22
+# A field's bbox is pulled in horizontally so it never touches a neighbouring string.
+INSET = 0.5
+MIN_FONT = 4.5
+
+
+@dataclass(slots=True)
+class TextOp:
+    x: float
+    y: float
+    text: str
+    font: str
+    size: float
+
+
+@dataclass(slots=True)
+class LineOp:
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    width: float
+
+
+@dataclass(slots=True)
+class RectOp:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: float | None  # gray level, or None for an outline
+    width: float
+
+
+Op = TextOp | LineOp | RectOp
+
+
+@lru_cache(maxsize=65536)
+def width_of(text: str, font: str, size: float) -> float:
+    """Width of `text` in points; cached because labels and codes repeat on every page."""
+    return float(stringWidth(text, font, size))
+
+
+def wrap(text: str, font: str, size: float, width: float) -> list[str]:
+    """Greedy word wrap; words are never split (a split word would not read back whole)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if current and width_of(candidate, font, size) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = candidate
+    if current:
+        lines.append(current)
+    return lines or [""]
+
+
+def fit(text: str, font: str, size: float, width: float,
+        allow_wrap: bool) -> tuple[float, list[str]]:
+    """Font size and lines that fit `width`: shrink to MIN_FONT first, then wrap if allowed."""
+    if width_of(text, font, size) <= width:
+        return size, [text]
+    longest_word = max((width_of(w, font, 1.0) for w in text.split()), default=0.0)
+    if allow_wrap:
+        # Wrap at the given size, shrinking only as far as needed for the longest word.
+        size = min(size, max(MIN_FONT, width / longest_word if longest_word else size))
+        return size, wrap(text, font, size, width)
+    full = width_of(text, font, 1.0)
+    if full * MIN_FONT <= width:
+        return width / full, [text]
+    size = min(size, max(MIN_FONT, width / longest_word if longest_word else size))
+    return size, wrap(text, font, size, width)
+
+
+def _check_encodable(doc_id: str, text: str) -> None:
+    try:
+        text.encode("cp1252")
+    except UnicodeEncodeError:
+        raise LayoutError(f"{doc_id}: {text!r} has characters the standard fonts lack") from None
+
+
+class PdfDocument:
+    """Pages of drawing operations for one document, recorded as they are laid out."""
+
+    def __init__(self, recorder: Recorder, title: str, footer: str,
+                 wide: bool = False) -> None:
+        self.recorder = recorder
+        self.title = title
+        self.footer = footer
+        self.pagesize: tuple[float, float] = landscape(letter) if wide else letter
+        self.width, self.height = float(self.pagesize[0]), float(self.pagesize[1])
+        self.content_width = self.width - 2 * MARGIN
+        self.pages: list[list[Op]] = []
+
+    def new_page(self) -> int:
+        self.pages.append([])
+        return len(self.pages) - 1
+
+    # --- drawing ----------------------------------------------------------------------------
+
+    def text(self, page: int, x: float, y: float, text: str, font: str = REGULAR,
+             size: float = 8.0, align: str = "left") -> float:
+        """Draw a visible string (label or boilerplate); returns its width."""
+        _check_encodable(self.recorder.doc_id, text)
+        width = width_of(text, font, size)
+        if align == "right":
+            x -= width
+        elif align == "center":
+            x -= width / 2
+        self.pages[page].append(TextOp(x, y, text, font, size))
+        self.recorder.visible(text, page + 1)
+        return width
+
+    def line(self, page: int, x0: float, y0: float, x1: float, y1: float,
+             width: float = 0.5) -> None:
+        self.pages[page].append(LineOp(x0, y0, x1, y1, width))
+
+    def rect(self, page: int, x: float, y: float, w: float, h: float,
+             fill: float | None = None, width: float = 0.5) -> None:
+        self.pages[page].append(RectOp(x, y, w, h, fill, width))
+
+    def field(self, page: int, x: float, y: float, path: str, *, width: float,
+              font: str = REGULAR, size: float = 8.0, align: str = "left",
+              allow_wrap: bool = False, leading: float = 1.18,
+              rendered: str | None = None) -> float:
+        """Draw the value at `path` with its first baseline at `y`; returns the height used.
+
+        Nothing is drawn for a null value. `rendered` overrides the formatted text (used where
+        a layout draws a value differently, e.g. an abbreviation).
+        """
+        text = rendered if rendered is not None else self.recorder.text_of(path)
+        if text is None:
+            return 0.0
+        if not text:
+            raise LayoutError(f"{self.recorder.doc_id}: {path} is a checkbox; use checkbox()")
+        size, lines = fit(text, font, size, width, allow_wrap)
+        x0s, x1s = [], []
+        baseline = y
+        for line in lines:
+            line_width = width_of(line, font, size)
+            left = x if align == "left" else (x - line_width if align == "right"
+                                              else x - line_width / 2)
+            _check_encodable(self.recorder.doc_id, line)
+            self.pages[page].append(TextOp(left, baseline, line, font, size))
+            self.recorder.visible(line, page + 1)
+            x0s.append(left)
+            x1s.append(left + line_width)
+            baseline -= size * leading
+        last_baseline = baseline + size * leading
+        bbox = self._bbox(min(x0s), last_baseline, max(x1s), y, size)
+        self.recorder.place(path, text, {"page": page + 1, "bbox": bbox})
+        return size * leading * len(lines)
+
+    def checkbox(self, page: int, x: float, y: float, path: str, side: float = 7.0) -> None:
+        """A square at (x, y) (lower-left) ticked with the style's mark when the value is Yes.
+
+        An unticked box is located too: its truth is "No" and its interior reads back empty.
+        """
+        self.rect(page, x, y, side, side, width=0.6)
+        text = self.recorder.text_of(path)
+        if text is None:
+            return
+        if text:
+            size = side * 0.95
+            self.text(page, x + side / 2, y + side * 0.16, text, BOLD, size, align="center")
+        interior = [round(x + 0.8, 2), round(y + 0.5, 2), round(x + side - 0.8, 2),
+                    round(y + side - 0.5, 2)]
+        self.recorder.place(path, text, {"page": page + 1, "bbox": interior})
+
+    @staticmethod
+    def _bbox(x0: float, bottom_baseline: float, x1: float, top_baseline: float,
+              size: float) -> list[float]:
+        inset = min(INSET, (x1 - x0) / 4)
+        return [
+            round(x0 + inset, 2),
+            round(bottom_baseline - DESCENT * size, 2),
+            round(x1 - inset, 2),
+            round(top_baseline + ASCENT * size, 2),
+        ]
+
+    # --- output -----------------------------------------------------------------------------
+
+    def _footers(self) -> None:
+        total = len(self.pages)
+        for index in range(total):
+            self.text(index, MARGIN, MARGIN - 14, self.footer, size=6.5)
+            self.text(index, self.width - MARGIN, MARGIN - 14, f"Page {index + 1} of {total}",
+                      size=6.5, align="right")
+
+    def render(self) -> bytes:
+        """Emit every page and return the PDF bytes."""
+        if not self.pages:
+            raise LayoutError(f"{self.recorder.doc_id}: document has no pages")
+        self._footers()
+        buffer = io.BytesIO()
+        canvas = Canvas(buffer, pagesize=self.pagesize, invariant=1, pageCompression=1)
+        canvas.setTitle(self.title)
+        canvas.setAuthor("packetbench generator")
+        canvas.setSubject("Synthetic document; all data is fictional")
+        canvas.setCreator("packetbench")
+        for ops in self.pages:
+            self._emit(canvas, ops)
+            canvas.showPage()
+        canvas.save()
+        return buffer.getvalue()
+
+    def save(self, path: Path) -> int:
+        path.write_bytes(self.render())
+        return len(self.pages)
+
+    @staticmethod
+    def _emit(canvas: Canvas, ops: list[Op]) -> None:
+        fills = [op for op in ops if isinstance(op, RectOp) and op.fill is not None]
+        for fill in fills:
+            canvas.setFillGray(fill.fill)
+            canvas.rect(fill.x, fill.y, fill.w, fill.h, stroke=0, fill=1)
+        canvas.setFillGray(0)
+        current_width = -1.0
+        for op in ops:
+            if isinstance(op, LineOp | RectOp) and not (isinstance(op, RectOp)
+                                                         and op.fill is not None):
+                if op.width != current_width:
+                    canvas.setLineWidth(op.width)
+                    current_width = op.width
+                if isinstance(op, LineOp):
+                    canvas.line(op.x0, op.y0, op.x1, op.y1)
+                else:
+                    canvas.rect(op.x, op.y, op.w, op.h, stroke=1, fill=0)
+        text = canvas.beginText()
+        font: tuple[str, float] | None = None
+        for op in ops:
+            if isinstance(op, TextOp):
+                if font != (op.font, op.size):
+                    text.setFont(op.font, op.size)
+                    font = (op.font, op.size)
+                text.setTextOrigin(op.x, op.y)
+                text.textOut(op.text)
+        canvas.drawText(text)

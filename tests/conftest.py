@@ -1,0 +1,65 @@
+"""Shared fixtures: the committed canonical suite, fresh packets, and the real CLI."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from generator.packet import BuiltPacket, build_packet, packet_id
+from generator.tiers import resolve
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKETS = ROOT / "packets"
+TIERS = ("N1", "N2", "N3", "N4", "N5")
+
+
+def cli_path() -> str:
+    """The installed `packetbench` console script of this interpreter's environment."""
+    script = Path(sys.executable).with_name("packetbench")
+    if not script.exists():
+        pytest.fail(f"packetbench is not installed next to {sys.executable}")
+    return str(script)
+
+
+@pytest.fixture(scope="session")
+def run_cli() -> Callable[..., subprocess.CompletedProcess[str]]:
+    def run(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
+            timeout: float = 600) -> subprocess.CompletedProcess[str]:
+        full_env = {**os.environ, **(env or {})}
+        return subprocess.run([cli_path(), *args], cwd=cwd, env=full_env, capture_output=True,
+                              text=True, timeout=timeout, check=False)
+    return run
+
+
+@pytest.fixture(scope="session")
+def canonical_packets() -> list[Path]:
+    """The committed canonical suite, one packet per tier."""
+    folders = [PACKETS / packet_id(tier, 1) for tier in TIERS]
+    missing = [f for f in folders if not f.is_dir()]
+    if missing:
+        pytest.fail(f"canonical suite incomplete, missing {missing[0]} (run `make suite`)")
+    return folders
+
+
+@pytest.fixture(scope="session")
+def fresh_packet_dir(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, int], Path]:
+    """Write packet (tier, seed) once per session into a temporary folder."""
+    root = tmp_path_factory.mktemp("fresh")
+    cache: dict[tuple[str, int], Path] = {}
+
+    def make(tier: str, seed: int) -> Path:
+        if (tier, seed) not in cache:
+            built: BuiltPacket = build_packet(tier, seed, resolve(tier))
+            folder = root / packet_id(tier, seed)
+            folder.mkdir()
+            for name, data in built.files.items():
+                (folder / name).write_bytes(data)
+            cache[(tier, seed)] = folder
+        return cache[(tier, seed)]
+
+    return make

@@ -1,0 +1,101 @@
+"""The truth artifacts follow the contract of DESIGN §4."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from generator.leaves import KINDS
+from tests.readback import doc_ids, read_json
+
+FIELD_KEYS = ["path", "value", "kind", "rendered_as", "locations"]
+MANIFEST_KEYS = ["doc_id", "doc_type", "format", "file", "sha256", "pages", "tier", "seed",
+                 "knobs", "patterns_applied", "versions"]
+
+
+def _resolve(data: Any, path: str) -> Any:
+    node = data
+    for part in path.replace("[", ".[").split("."):
+        if part.startswith("["):
+            node = node[int(part[1:-1])]
+        elif part:
+            node = node[part]
+    return node
+
+
+def _leaves(node: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    if isinstance(node, dict):
+        out = []
+        for key, value in node.items():
+            out += _leaves(value, f"{prefix}.{key}" if prefix else key)
+        return out
+    if isinstance(node, list):
+        out = []
+        for index, value in enumerate(node):
+            out += _leaves(value, f"{prefix}[{index}]")
+        return out
+    return [(prefix, node)]
+
+
+def test_packet_folder_holds_exactly_the_artifacts(canonical_packets: list[Path]) -> None:
+    for packet in canonical_packets:
+        truth = read_json(packet / "packet_truth.json")
+        assert truth["packet_id"] == packet.name
+        expected = {"packet_truth.json"}
+        for doc in truth["documents"]:
+            assert list(doc) == ["doc_id", "doc_type", "format", "file", "schema",
+                                 "superseded_by"]
+            expected |= {doc["file"]} | {
+                f"{kind}_{doc['doc_id']}.json"
+                for kind in ("document_truth", "field_truth", "manifest", "rendered_universe")
+            }
+        assert {p.name for p in packet.iterdir()} == expected
+
+
+def test_field_truth_is_exactly_the_non_null_leaves(canonical_packets: list[Path]) -> None:
+    for packet in canonical_packets:
+        for doc_id in doc_ids(packet):
+            truth = read_json(packet / f"document_truth_{doc_id}.json")
+            fields = read_json(packet / f"field_truth_{doc_id}.json")["fields"]
+            non_null = [(p, v) for p, v in _leaves(truth["truth"]) if v is not None]
+            assert [(f["path"], f["value"]) for f in fields] == non_null, f"{packet}/{doc_id}"
+            for field in fields:
+                assert list(field) == FIELD_KEYS
+                assert field["kind"] in KINDS
+                assert field["locations"], f"{doc_id}:{field['path']} has no location"
+                assert _resolve(truth["truth"], field["path"]) == field["value"]
+
+
+def test_manifest_describes_the_file(canonical_packets: list[Path]) -> None:
+    for packet in canonical_packets:
+        for doc_id in doc_ids(packet):
+            manifest = read_json(packet / f"manifest_{doc_id}.json")
+            assert list(manifest) == MANIFEST_KEYS
+            data = (packet / manifest["file"]).read_bytes()
+            assert manifest["sha256"] == hashlib.sha256(data).hexdigest()
+            assert manifest["tier"] == packet.name[:2]
+            assert manifest["patterns_applied"] == []
+            assert set(manifest["versions"]) == {"packetbench", "faker", "reportlab",
+                                                   "openpyxl", "lxml"}
+            assert manifest["knobs"]["documents"], "knobs are recorded"
+
+
+def test_rendered_universe_holds_every_drawn_value(canonical_packets: list[Path]) -> None:
+    """Every non-empty rendered_as of a spreadsheet or CSV is one of its visible strings;
+    for PDFs every word of it is (wrapped values are drawn line by line)."""
+    for packet in canonical_packets:
+        for doc_id in doc_ids(packet):
+            manifest = read_json(packet / f"manifest_{doc_id}.json")
+            universe = read_json(packet / f"rendered_universe_{doc_id}.json")
+            assert universe["hidden"] == []
+            strings = {s["text"] for s in universe["strings"]}
+            words = {w for s in strings for w in s.split()}
+            for field in read_json(packet / f"field_truth_{doc_id}.json")["fields"]:
+                shown = field["rendered_as"]
+                if not shown:
+                    continue
+                if manifest["format"] == "pdf":
+                    assert set(shown.split()) <= words, f"{doc_id}:{field['path']}"
+                else:
+                    assert shown in strings, f"{doc_id}:{field['path']}"

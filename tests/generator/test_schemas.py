@@ -1,0 +1,121 @@
+"""Schemas are strict, current, and every document truth is a valid instance."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from generator import codes
+from generator.schemas import all_schemas, stale
+from tests.conftest import ROOT
+from tests.readback import doc_ids, read_json
+
+SCHEMAS = ROOT / "schemas"
+
+
+def _walk(node: dict[str, Any], where: str) -> list[str]:
+    """Every violation of DESIGN §5 strictness under `node`."""
+    problems: list[str] = []
+    if "$ref" in node or "anyOf" in node or "oneOf" in node:
+        problems.append(f"{where}: uses $ref/anyOf/oneOf")
+    if not node.get("description"):
+        problems.append(f"{where}: no description")
+    kind = node.get("type")
+    if kind == "object":
+        if node.get("additionalProperties") is not False:
+            problems.append(f"{where}: additionalProperties is not false")
+        if node.get("required") != list(node.get("properties", {})):
+            problems.append(f"{where}: required does not list every property in order")
+        for name, child in node.get("properties", {}).items():
+            problems += _walk(child, f"{where}.{name}")
+    elif kind == "array":
+        problems += _walk(node["items"], f"{where}[]")
+    else:
+        if not (isinstance(kind, list) and len(kind) == 2 and kind[1] == "null"
+                and kind[0] in ("string", "number", "integer", "boolean")):
+            problems.append(f"{where}: leaf type {kind!r} is not a nullable type union")
+        if "enum" in node and node["enum"][-1] is not None:
+            problems.append(f"{where}: nullable enum lacks null")
+    return problems
+
+
+def test_every_schema_is_strict() -> None:
+    schemas = all_schemas()
+    assert len(schemas) == 6
+    for name, schema in schemas.items():
+        Draft202012Validator.check_schema(schema)
+        assert _walk(schema, name) == []
+
+
+def test_strictness_walker_can_fail() -> None:
+    loose = {"type": "object", "description": "x", "properties": {
+        "a": {"type": "string", "description": "a"}}, "required": []}
+    assert len(_walk(loose, "loose")) == 3
+
+
+def test_enums_come_from_code_lists() -> None:
+    code_values = {tuple(c.values) for c in codes.ALL}
+
+    def enums(node: dict[str, Any]) -> list[list[Any]]:
+        found = [node["enum"]] if "enum" in node else []
+        for child in node.get("properties", {}).values():
+            found += enums(child)
+        if "items" in node:
+            found += enums(node["items"])
+        return found
+
+    for schema in all_schemas().values():
+        for values in enums(schema):
+            assert tuple(values[:-1]) in code_values
+
+
+def test_committed_schemas_are_current() -> None:
+    assert stale(SCHEMAS) == []
+
+
+def test_check_flag_fails_on_stale_schemas(tmp_path: Path) -> None:
+    folder = tmp_path / "schemas"
+    shutil.copytree(SCHEMAS, folder)
+    script = str(ROOT / "_build_schemas.py")
+    ok = subprocess.run([sys.executable, script, "--check", "--out", str(folder)],
+                        capture_output=True, text=True, check=False)
+    assert ok.returncode == 0, ok.stderr
+    victim = next(folder.glob("*.schema.json"))
+    data = json.loads(victim.read_text())
+    data["description"] = "edited by hand"
+    victim.write_text(json.dumps(data))
+    bad = subprocess.run([sys.executable, script, "--check", "--out", str(folder)],
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 1
+    assert victim.name in bad.stderr
+
+
+@pytest.fixture(scope="module")
+def validators() -> dict[str, Draft202012Validator]:
+    return {name: Draft202012Validator(s) for name, s in all_schemas().items()}
+
+
+def _validate_packet(packet: Path, validators: dict[str, Draft202012Validator]) -> None:
+    for doc_id in doc_ids(packet):
+        truth = read_json(packet / f"document_truth_{doc_id}.json")
+        errors = list(validators[truth["schema"]].iter_errors(truth["truth"]))
+        assert not errors, f"{packet.name}/{doc_id}: {errors[0].message} at {errors[0].path}"
+
+
+def test_canonical_truths_validate(canonical_packets: list[Path],
+                                   validators: dict[str, Draft202012Validator]) -> None:
+    for packet in canonical_packets:
+        _validate_packet(packet, validators)
+
+
+def test_fresh_truths_validate(fresh_packet_dir: Any,
+                               validators: dict[str, Draft202012Validator]) -> None:
+    for tier in ("N1", "N2", "N3"):
+        _validate_packet(fresh_packet_dir(tier, 3), validators)

@@ -1,0 +1,163 @@
+"""Data invariants of the world model over 200 seeds per tier."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from generator import codes
+from generator.providers.insurance import QUESTIONS, vin_check_digit
+from generator.tiers import resolve
+from generator.world.build import build_world
+from generator.world.models import World
+from tests.conftest import TIERS
+
+SEEDS = range(1, 201)
+
+
+def cents(value: float) -> int:
+    return round(value * 100)
+
+
+def day(iso: str) -> dt.date:
+    return dt.date.fromisoformat(iso)
+
+
+def check_property(world: World, knobs: dict[str, int]) -> None:
+    buildings = world.buildings()
+    assert knobs["sov.min_rows"] <= len(buildings) <= knobs["sov.max_rows"]
+    assert [loc.number for loc in world.locations] == list(range(1, len(world.locations) + 1))
+    for building in buildings:
+        assert cents(building.tiv) == (cents(building.building_value)
+                                       + cents(building.contents_value)
+                                       + cents(building.business_income_value))
+        assert building.construction in codes.CONSTRUCTION.values
+        assert building.occupancy in codes.OCCUPANCY.values
+        assert building.roof_covering in codes.ROOF_COVERING.values
+        assert building.year_built <= building.roof_year < day(world.policy.effective_date).year
+        assert (building.sprinkler_type == "None") == (building.sprinklered_percent == 0)
+        assert 1 <= building.protection_class <= 10
+        if building.interest == "Tenant":
+            assert building.building_value == 0 and building.mortgagee is None
+    assert sum(cents(loc.annual_revenue) for loc in world.locations) == cents(
+        world.insured.annual_revenue)
+    assert sum(loc.full_time_employees for loc in world.locations) == (
+        world.insured.full_time_employees)
+
+
+def check_losses(world: World, knobs: dict[str, int]) -> None:
+    history = world.loss_history
+    valuation = day(history.valuation_date)
+    assert valuation <= day(history.run_date) <= day(world.policy.completion_date)
+    claims = [c for term in history.terms for c in term.claims]
+    assert knobs["loss_run.min_claims"] <= len(claims) <= knobs["loss_run.max_claims"]
+    assert len({c.claim_number for c in claims}) == len(claims)
+    assert len({t.carrier for t in history.terms}) <= knobs["loss_run.max_carriers"]
+    for term in history.terms:
+        start, end = day(term.effective_date), day(term.expiration_date)
+        assert end <= day(world.policy.effective_date)
+        for claim in term.claims:
+            loss = day(claim.loss_date)
+            assert start <= loss < end and loss < valuation
+            assert loss <= day(claim.report_date) <= valuation
+            assert cents(claim.incurred) == cents(claim.paid) + cents(claim.reserve)
+            assert claim.paid >= 0 and claim.reserve >= 0
+            assert claim.status in codes.CLAIM_STATUS.values
+            if claim.status in ("Closed", "Closed Without Payment", "Denied"):
+                assert claim.reserve == 0 and claim.closed_date is not None
+                assert day(claim.report_date) <= day(claim.closed_date) <= valuation
+            else:
+                assert claim.closed_date is None
+            if claim.status == "Closed Without Payment":
+                assert claim.incurred == 0
+
+
+def check_fleet(world: World, knobs: dict[str, int]) -> None:
+    completion = day(world.policy.completion_date)
+    assert knobs["drivers.min_rows"] <= len(world.drivers) <= knobs["drivers.max_rows"]
+    assert len({d.license_number for d in world.drivers}) == len(world.drivers)
+    vehicles = {v.number: v for v in world.vehicles}
+    for vehicle in world.vehicles:
+        assert len(vehicle.vin) == 17 and not set(vehicle.vin) & set("IOQ")
+        assert vin_check_digit(vehicle.vin) == vehicle.vin[8]
+        assert vehicle.year <= day(world.policy.effective_date).year
+    for driver in world.drivers:
+        birth = day(driver.birth_date)
+        age = (completion - birth).days // 365.25
+        assert age >= (21 if driver.license_class.startswith("CDL") else 16)
+        assert driver.year_licensed >= birth.year + 16
+        assert day(driver.hire_date) <= completion
+        assert driver.years_experience <= completion.year - driver.year_licensed
+        assert driver.points == sum(v.points for v in driver.violations) + 3 * driver.accidents
+        assert driver.excluded == (driver.points >= 10)
+        if driver.vehicle_number is not None:
+            vehicle = vehicles[driver.vehicle_number]
+            if vehicle.body_type == "Tractor":
+                assert driver.license_class == "CDL-A"
+        for violation in driver.violations:
+            assert day(violation.date) <= day(driver.mvr_date) <= completion
+
+
+def check_financials(world: World, knobs: dict[str, int]) -> None:
+    years = world.financials.years
+    assert len(years) == knobs["financials.years"]
+    assert [y.year_end for y in years] == sorted((y.year_end for y in years), reverse=True)
+    assert day(years[0].year_end) < day(world.financials.report_date) <= day(
+        world.policy.completion_date) + dt.timedelta(days=365)
+    for year in years:
+        i, b = year.income, year.balance
+        assert i.gross_profit == i.revenue - i.cost_of_revenue
+        assert i.total_operating_expenses == (i.salaries_wages + i.rent
+                                              + i.depreciation_amortization
+                                              + i.other_operating_expenses)
+        assert i.operating_income == i.gross_profit - i.total_operating_expenses
+        assert i.pre_tax_income == i.operating_income - i.interest_expense + i.other_income
+        assert i.net_income == i.pre_tax_income - i.income_tax
+        assert b.total_current_assets == (b.cash + b.accounts_receivable + b.inventory
+                                          + b.prepaid_expenses)
+        assert b.total_noncurrent_assets == (b.property_equipment_gross
+                                             + b.accumulated_depreciation + b.other_assets)
+        assert b.total_assets == b.total_current_assets + b.total_noncurrent_assets
+        assert b.total_current_liabilities == (b.accounts_payable + b.accrued_liabilities
+                                               + b.current_portion_debt)
+        assert b.total_liabilities == b.total_current_liabilities + b.long_term_debt
+        assert b.total_equity == b.common_stock + b.retained_earnings
+        assert b.total_liabilities_and_equity == b.total_liabilities + b.total_equity
+        assert b.total_liabilities_and_equity == b.total_assets
+        assert b.accumulated_depreciation <= 0
+
+
+def check_policy(world: World) -> None:
+    policy = world.policy
+    assert day(policy.completion_date) < day(policy.effective_date) < day(
+        policy.expiration_date)
+    assert cents(policy.total_premium) == sum(cents(line.premium) for line in policy.lines)
+    assert [a.question for a in world.underwriting] == [q.id for q in QUESTIONS]
+    for answer in world.underwriting:
+        assert (answer.explanation is not None) == answer.answer
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_world_invariants(tier: str) -> None:
+    knobs = resolve(tier)
+    for seed in SEEDS:
+        world = build_world(seed, knobs)
+        try:
+            check_property(world, knobs)
+            check_losses(world, knobs)
+            check_fleet(world, knobs)
+            check_financials(world, knobs)
+            check_policy(world)
+        except AssertionError as error:
+            raise AssertionError(f"{tier} seed {seed}: {error}") from error
+
+
+def test_invariant_checks_can_fail() -> None:
+    world = build_world(1, resolve("N1"))
+    building = world.locations[0].buildings[0]
+    broken = building.model_copy(update={"tiv": building.tiv + 1})
+    location = world.locations[0].model_copy(update={"buildings": (broken,)})
+    bad = world.model_copy(update={"locations": (location, *world.locations[1:])})
+    with pytest.raises(AssertionError):
+        check_property(bad, resolve("N1"))
