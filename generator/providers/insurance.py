@@ -215,7 +215,14 @@ CARRIERS: tuple[str, ...] = (
     "Markel American Insurance Company",
 )
 
-POLICY_PREFIXES: tuple[str, ...] = ("CPP", "BOP", "PKG", "CMP", "GLA", "CPK", "MPL", "ENP")
+# Policy-number prefixes by line of business (a package policy may carry property or GL).
+POLICY_PREFIXES: dict[str, tuple[str, ...]] = {
+    "Commercial Property": ("CPP", "PKG", "CMP", "CPK", "ENP"),
+    "General Liability": ("CGL", "GLA", "PKG", "MPL"),
+    "Commercial Auto": ("BAP", "CAP", "BA"),
+    "Workers Compensation": ("WC", "WCP", "WCA"),
+    "Umbrella": ("UMB", "CUP", "XS"),
+}
 
 AGENCY_WORDS: tuple[str, ...] = (
     "Insurance Group", "Risk Partners", "Insurance Services", "Insurance Agency",
@@ -326,8 +333,8 @@ class InsuranceProvider(BaseProvider):
     def fein(self) -> str:
         return self.numerify("%#-#######")
 
-    def policy_number(self) -> str:
-        prefix = self.random_element(self.policy_prefixes)
+    def policy_number(self, line: str = "Commercial Property") -> str:
+        prefix = self.random_element(self.policy_prefixes[line])
         return f"{prefix}{self.numerify('%######')}"
 
     def claim_number(self, year: int) -> str:

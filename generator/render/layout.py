@@ -52,6 +52,15 @@ class Cell:
 
 
 @dataclass(frozen=True)
+class Checks:
+    """A labelled box holding a row of checkboxes, each followed by its caption."""
+
+    label: str
+    options: tuple[tuple[str, str], ...]  # (caption, checkbox leaf path)
+    weight: float = 1.0
+
+
+@dataclass(frozen=True)
 class Column:
     """A table column: header text, the item-relative leaf key, relative width, alignment."""
 
@@ -111,7 +120,7 @@ class Flow:
             baseline -= leading
         self.y -= leading * len(lines) + 3
 
-    def boxes(self, cells: Sequence[Cell], height: float = 21.0) -> None:
+    def boxes(self, cells: Sequence[Cell | Checks], height: float = 21.0) -> None:
         """A row of labelled boxes across the content width, widths by weight."""
         self.need(height)
         total = sum(c.weight for c in cells)
@@ -121,7 +130,13 @@ class Flow:
             self.pdf.rect(self.page, x, self.y - height, w, height)
             self.pdf.text(self.page, x + PAD, self.y - 6.3, cell.label.upper(), REGULAR, 5.5)
             baseline = self.y - height + 4.6
-            if cell.parts:
+            if isinstance(cell, Checks):
+                cx = x + PAD
+                for caption, path in cell.options:
+                    self.pdf.checkbox(self.page, cx, baseline - 1.2, path)
+                    cx += 10 + self.pdf.text(self.page, cx + 10, baseline, caption, REGULAR, 6.8)
+                    cx += 8
+            elif cell.parts:
                 self._inline(x + PAD, baseline, w - 2 * PAD, cell.parts)
             elif cell.path is not None:
                 self.pdf.field(self.page, anchor(x, w, cell.align), baseline, cell.path,

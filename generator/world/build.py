@@ -129,20 +129,23 @@ def _producer(fake: Faker, rng: Any, state: str) -> Producer:
 
 
 def _policy(fake: Faker, rng: Any, effective: dt.date, completion: dt.date, tiv: float,
-            revenue: int, has_auto: bool, vehicles: int) -> Policy:
+            revenue: int, lines: list[str], vehicles: int, payroll: int) -> Policy:
     premiums = [
         ("Commercial Property", round_to(tiv * rng.uniform(0.0012, 0.0035), 1)),
         ("General Liability", round_to(revenue * rng.uniform(0.002, 0.007), 1)),
     ]
-    if has_auto:
+    if "Commercial Auto" in lines:
         premiums.append(("Commercial Auto", round_to(vehicles * rng.uniform(2_200, 6_500), 1)))
+    if "Workers Compensation" in lines:
+        # Roughly 1-4% of payroll across mixed class codes.
+        premiums.append(("Workers Compensation", round_to(payroll * rng.uniform(0.01, 0.04), 1)))
     if rng.random() < 0.5:
         premiums.append(("Umbrella", round_to(rng.uniform(3_500, 28_000), 1)))
     total = sum(p for _, p in premiums)
     plan = weighted(rng, [("Annual", 4), ("Quarterly", 3), ("Monthly", 2), ("Semi-Annual", 1)])
     share = {"Annual": 1.0, "Semi-Annual": 0.5, "Quarterly": 0.25, "Monthly": 0.1}[plan]
     return Policy(
-        number=fake.policy_number(),
+        number=fake.policy_number("Commercial Property"),
         status=weighted(rng, [("Quote", 6), ("Renew", 3), ("Bound", 1)]),
         effective_date=iso(effective),
         expiration_date=iso(add_years(effective, 1)),
@@ -179,7 +182,11 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
     vehicles = build_vehicles(fake, rng, industry, vehicle_count, effective, location_numbers)
     drivers = build_drivers(fake, rng, knobs, vehicles, home.state,
                             dt.date.fromisoformat(insured.business_start_date), completion)
-    has_auto = True  # every packet carries a driver schedule, so it insures autos
+    # Every packet carries a driver schedule, so the account insures autos; about half also
+    # buy workers compensation here, and then their loss history has WC terms too.
+    lines = ["Commercial Property", "General Liability", "Commercial Auto"]
+    if rng.random() < 0.5:
+        lines.append("Workers Compensation")
     carrier = Carrier(
         name=fake.carrier_name(),
         naic=fake.naic_code(),
@@ -189,11 +196,12 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
     incumbent = fake.carrier_name()
     loss_history = build_loss_history(
         fake, rng, knobs, effective, completion, insured.name, incumbent,
-        location_numbers, has_auto,
+        location_numbers, lines,
     )
     tiv_cents = sum(round(b.tiv * 100) for loc in locations for b in loc.buildings)
-    policy = _policy(fake, rng, effective, completion, dollars(tiv_cents), revenue, has_auto,
-                     len(vehicles))
+    payroll = round_to(revenue * rng.uniform(0.12, 0.30), 1000)
+    policy = _policy(fake, rng, effective, completion, dollars(tiv_cents), revenue, lines,
+                     len(vehicles), payroll)
     preparer_first, preparer_last = fake.person_first_name(), fake.person_last_name()
     producer = _producer(fake, rng, home.state)
     agency_domain = producer.email.split("@", 1)[1]

@@ -17,7 +17,13 @@ ACCOUNTING_FIRMS = (
 )
 
 
-def _year(rng: random.Random, revenue: int, year_end: dt.date, service: bool) -> FiscalYear:
+def _year(rng: random.Random, revenue: int, year_end: dt.date, service: bool,
+          later: FiscalYear | None) -> FiscalYear:
+    """One fiscal year. With `later` (the following year, already built), equity rolls
+    forward into it: same common stock, and retained earnings that become the later year's
+    after its net income less dividends; cash then balances the sheet.
+    """
+
     def part(low: float, high: float, base: int = revenue) -> int:
         return round(base * rng.uniform(low, high))
 
@@ -53,8 +59,24 @@ def _year(rng: random.Random, revenue: int, year_end: dt.date, service: bool) ->
     current_debt = round(long_term_debt * rng.uniform(0.08, 0.15))
     current_liabilities = payables + accrued + current_debt
     total_liabilities = current_liabilities + long_term_debt
-    common = weighted(rng, [(1_000, 2), (10_000, 3), (100_000, 2), (500_000, 1)])
-    retained = total_assets - total_liabilities - common
+    if later is None:
+        common = weighted(rng, [(1_000, 2), (10_000, 3), (100_000, 2), (500_000, 1)])
+        retained = total_assets - total_liabilities - common
+    else:
+        common = round(later.balance.common_stock)
+        later_net = round(later.income.net_income)
+        dividends = round(max(0, later_net) * rng.uniform(0.0, 0.4))
+        retained = round(later.balance.retained_earnings) - later_net + dividends
+        # Cash balances the sheet; when that would leave too little cash, the company
+        # carried more long-term debt that year.
+        cash = total_liabilities + common + retained - (total_assets - cash)
+        floor = part(0.01, 0.03)
+        if cash < floor:
+            long_term_debt += floor - cash
+            total_liabilities += floor - cash
+            cash = floor
+        current_assets = cash + receivables + inventory + prepaid
+        total_assets = current_assets + noncurrent
     balance = BalanceSheet(
         cash=float(cash), accounts_receivable=float(receivables), inventory=float(inventory),
         prepaid_expenses=float(prepaid), total_current_assets=float(current_assets),
@@ -77,10 +99,12 @@ def build_financials(
     """Statements for the fiscal years ending before the submission, most recent first."""
     # Year-end statements are ready about three months after the year closes.
     latest_year = completion.year - 1 if completion.month > 3 else completion.year - 2
-    years = []
+    years: list[FiscalYear] = []
     year_revenue = revenue
     for back in range(knobs["financials.years"]):
-        years.append(_year(rng, year_revenue, dt.date(latest_year - back, 12, 31), service))
+        later = years[-1] if years else None
+        years.append(_year(rng, year_revenue, dt.date(latest_year - back, 12, 31), service,
+                           later))
         year_revenue = round(year_revenue / rng.uniform(0.97, 1.15))
     basis = weighted(rng, [("Audited", 2), ("Reviewed", 3), ("Compiled", 3),
                            ("Internally Prepared", 2)])

@@ -85,7 +85,8 @@ def build_drivers(
         birth = date_between(rng, add_years(completion, -age - 1) + dt.timedelta(days=1),
                              add_years(completion, -age))
         year_licensed = rng.randint(birth.year + 16, min(birth.year + 25, completion.year - 1))
-        earliest_hire = max(business_start, add_years(birth, 18))
+        # Nobody is hired to drive before they hold a licence.
+        earliest_hire = max(business_start, add_years(birth, 18), dt.date(year_licensed, 1, 1))
         hire = date_between(rng, earliest_hire, completion - dt.timedelta(days=30))
         mvr = date_between(rng, completion - dt.timedelta(days=60), completion)
         violations = tuple(

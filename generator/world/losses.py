@@ -62,7 +62,7 @@ def _claim(
     claim_number: str,
 ) -> Claim:
     loss = date_between(rng, term_start, last_day)
-    report = min(loss + dt.timedelta(days=rng.randint(0, 45)), valuation)
+    report = date_between(rng, loss, min(loss + dt.timedelta(days=45), valuation))
     age_days = (valuation - loss).days
     open_weight = 6.0 if age_days < 365 else 1.0 if age_days < 730 else 0.25
     status = weighted(rng, [("Open", open_weight), ("Closed", 8), ("Closed Without Payment", 2),
@@ -81,7 +81,8 @@ def _claim(
         reserve = total - paid
     closed = None
     if status in CLOSED:
-        closed = iso(min(report + dt.timedelta(days=rng.randint(10, 320)), valuation))
+        closed = iso(date_between(rng, min(report + dt.timedelta(days=10), valuation),
+                                  min(report + dt.timedelta(days=320), valuation)))
     claimant = insured_name if line == "Commercial Property" else fake.person_name()
     return Claim(
         claim_number=claim_number,
@@ -101,16 +102,12 @@ def _claim(
 def build_loss_history(
     fake: Faker, rng: random.Random, knobs: dict[str, Any],
     effective: dt.date, completion: dt.date, insured_name: str, incumbent: str,
-    location_numbers: list[int], has_auto: bool,
+    location_numbers: list[int], lines: list[str],
 ) -> LossHistory:
+    """Terms for every line in `lines` over the knob's years, with claims spread over them."""
     valuation = completion - dt.timedelta(days=rng.randint(5, 40))
     run_date = valuation + dt.timedelta(days=rng.randint(0, 4))
     years = knobs["loss_run.years"]
-    lines = ["Commercial Property", "General Liability"]
-    if has_auto:
-        lines.append("Commercial Auto")
-    if rng.random() < 0.5:
-        lines.append("Workers Compensation")
     # The account moved carrier at most max_carriers - 1 times; the incumbent wrote the most
     # recent years.
     carrier_count = rng.randint(1, knobs["loss_run.max_carriers"])
@@ -126,7 +123,7 @@ def build_loss_history(
         carrier = carriers[sum(1 for s in switch_years if back > s)]
         start, end = add_years(effective, -back), add_years(effective, -back + 1)
         for line in lines:
-            numbers.setdefault((carrier, line), fake.policy_number())
+            numbers.setdefault((carrier, line), fake.policy_number(line))
             term_specs.append((carrier, line, start, end, back))
     total_claims = rng.randint(knobs["loss_run.min_claims"], knobs["loss_run.max_claims"])
     counts = [0] * len(term_specs)

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from generator import codes
-from generator.providers.insurance import QUESTIONS, vin_check_digit
+from generator.providers.insurance import POLICY_PREFIXES, QUESTIONS, vin_check_digit
 from generator.tiers import resolve
 from generator.world.build import build_world
 from generator.world.models import World
@@ -54,7 +54,10 @@ def check_losses(world: World, knobs: dict[str, int]) -> None:
     assert knobs["loss_run.min_claims"] <= len(claims) <= knobs["loss_run.max_claims"]
     assert len({c.claim_number for c in claims}) == len(claims)
     assert len({t.carrier for t in history.terms}) <= knobs["loss_run.max_carriers"]
+    policy_lines = {line.line for line in world.policy.lines} - {"Umbrella"}
+    assert {term.line for term in history.terms} == policy_lines
     for term in history.terms:
+        assert term.policy_number.startswith(POLICY_PREFIXES[term.line])
         start, end = day(term.effective_date), day(term.expiration_date)
         assert end <= day(world.policy.effective_date)
         for claim in term.claims:
@@ -87,7 +90,7 @@ def check_fleet(world: World, knobs: dict[str, int]) -> None:
         age = (completion - birth).days // 365.25
         assert age >= (21 if driver.license_class.startswith("CDL") else 16)
         assert driver.year_licensed >= birth.year + 16
-        assert day(driver.hire_date) <= completion
+        assert dt.date(driver.year_licensed, 1, 1) <= day(driver.hire_date) <= completion
         assert driver.years_experience <= completion.year - driver.year_licensed
         assert driver.points == sum(v.points for v in driver.violations) + 3 * driver.accidents
         assert driver.excluded == (driver.points >= 10)
@@ -126,6 +129,14 @@ def check_financials(world: World, knobs: dict[str, int]) -> None:
         assert b.total_liabilities_and_equity == b.total_liabilities + b.total_equity
         assert b.total_liabilities_and_equity == b.total_assets
         assert b.accumulated_depreciation <= 0
+        assert b.cash > 0
+    for later, earlier in zip(years, years[1:], strict=False):
+        # Equity rolls forward: same stock; retained earnings grow by net income less
+        # dividends (never negative dividends).
+        assert earlier.balance.common_stock == later.balance.common_stock
+        dividends = (earlier.balance.retained_earnings + later.income.net_income
+                     - later.balance.retained_earnings)
+        assert 0 <= dividends <= max(0.0, later.income.net_income)
 
 
 def check_policy(world: World) -> None:

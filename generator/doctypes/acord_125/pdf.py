@@ -9,18 +9,17 @@ from generator.doctypes.acord_125.model import (
     code_field,
 )
 from generator.doctypes.acord_125.widgets import (
-    CheckCell,
     GridColumn,
     Group,
     LineCell,
     grouped_grid,
-    row,
+    line_row,
 )
 from generator.doctypes.base import Output
 from generator.doctypes.common import address_parts, title_block
 from generator.providers.insurance import QUESTIONS
 from generator.render.fmt import Style
-from generator.render.layout import PAD, Cell, Column, Flow
+from generator.render.layout import PAD, Cell, Checks, Column, Flow
 from generator.render.pdf import BOLD, MARGIN, PdfDocument
 from generator.render.record import Recorder
 
@@ -108,22 +107,22 @@ def _lines_and_policy(flow: Flow) -> None:
     flow.band("Status of transaction", keep_with=14)
     flow.checks(_checks("transaction_status", codes.TRANSACTION_STATUS), columns=6)
     flow.band("Lines of business", keep_with=40)
-    row(flow, [
+    line_row(flow, [
         LineCell(LINE_LABELS[line], f"lines_of_business.{code_field(line)}.selected",
                  f"lines_of_business.{code_field(line)}.premium")
         for line in codes.LOSS_LINE.values
-    ], height=24)
+    ])
     flow.checks([("Statement of values", "attachments.statement_of_values"),
                  ("Loss runs", "attachments.loss_runs"),
                  ("Driver schedule", "attachments.driver_schedule"),
                  ("Financial statements", "attachments.financial_statements")],
                 columns=4, label="Attachments")
     flow.band("Policy information")
-    row(flow, [
+    flow.boxes([
         Cell("Proposed effective date", "policy.effective_date"),
         Cell("Proposed expiration date", "policy.expiration_date"),
-        CheckCell("Billing", (("Direct", "policy.direct_bill"), ("Agency", "policy.agency_bill")),
-                  weight=1.2),
+        Checks("Billing", (("Direct", "policy.direct_bill"), ("Agency", "policy.agency_bill")),
+               weight=1.2),
         Cell("Payment plan", "policy.payment_plan"),
         Cell("Audit", "policy.audit_frequency"),
     ])
@@ -165,8 +164,8 @@ def _premises(flow: Flow, doc: CommercialApplication) -> None:
                     Cell("City", f"{p}.address.city", 1.8),
                     Cell("State", f"{p}.address.state", 0.5),
                     Cell("ZIP", f"{p}.address.zip", 0.8)])
-        row(flow, [
-            CheckCell("Interest", (("Owner", f"{p}.owner"), ("Tenant", f"{p}.tenant")), 1.3),
+        flow.boxes([
+            Checks("Interest", (("Owner", f"{p}.owner"), ("Tenant", f"{p}.tenant")), 1.3),
             Cell("Full-time employees", f"{p}.full_time_employees", align="right"),
             Cell("Part-time employees", f"{p}.part_time_employees", align="right"),
             Cell("Annual revenue", f"{p}.annual_revenue", 1.2, align="right"),

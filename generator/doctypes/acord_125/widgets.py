@@ -1,4 +1,4 @@
-"""Form widgets the shared `Flow` lacks: boxes holding checkboxes, and a grouped grid.
+"""Form widgets the shared `Flow` lacks: line-of-business boxes, and a grouped grid.
 
 Each draws through `PdfDocument.field` / `checkbox`, so values are located as they are drawn.
 """
@@ -8,22 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.errors import LayoutError
-from generator.render.layout import BOTTOM, PAD, Cell, Flow
+from generator.render.layout import BOTTOM, PAD, Flow, anchor
 from generator.render.pdf import BOLD, MARGIN, REGULAR
 
 LABEL_SIZE = 5.5
 VALUE_SIZE = 8.0
 BOX_SIDE = 7.0
-
-
-@dataclass(frozen=True)
-class CheckCell:
-    """A labelled box holding a row of checkboxes, each followed by its caption."""
-
-    label: str
-    options: tuple[tuple[str, str], ...]  # (caption, checkbox path)
-    weight: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -37,11 +27,8 @@ class LineCell:
     weight: float = 1.0
 
 
-BoxCell = Cell | CheckCell | LineCell
-
-
-def row(flow: Flow, cells: Sequence[BoxCell], height: float = 21.0) -> None:
-    """A row of labelled boxes across the content width, widths by weight."""
+def line_row(flow: Flow, cells: Sequence[LineCell], height: float = 24.0) -> None:
+    """A row of line-of-business boxes across the content width, widths by weight."""
     pdf = flow.pdf
     flow.need(height)
     total = sum(c.weight for c in cells)
@@ -51,28 +38,11 @@ def row(flow: Flow, cells: Sequence[BoxCell], height: float = 21.0) -> None:
         w = flow.cw * cell.weight / total
         pdf.rect(flow.page, x, top - height, w, height)
         baseline = top - height + 4.6
-        if isinstance(cell, LineCell):
-            pdf.checkbox(flow.page, x + PAD, top - BOX_SIDE - 2.5, cell.check)
-            pdf.text(flow.page, x + PAD + BOX_SIDE + 3, top - BOX_SIDE - 1.2, cell.label, BOLD,
-                     6.5)
-            pdf.text(flow.page, x + PAD, baseline, cell.value_label.upper(), REGULAR,
-                     LABEL_SIZE)
-            pdf.field(flow.page, x + w - PAD, baseline, cell.value, width=w * 0.6,
-                      size=VALUE_SIZE, align="right")
-        else:
-            pdf.text(flow.page, x + PAD, top - 6.3, cell.label.upper(), REGULAR, LABEL_SIZE)
-            if isinstance(cell, CheckCell):
-                cx = x + PAD
-                for caption, path in cell.options:
-                    pdf.checkbox(flow.page, cx, baseline - 1.2, path)
-                    cx += BOX_SIDE + 3
-                    cx += pdf.text(flow.page, cx, baseline, caption, REGULAR, 6.8) + 8
-            elif cell.parts:
-                raise LayoutError(f"{flow.rec}: inline parts are not supported in a mixed row")
-            elif cell.path is not None:
-                anchor = x + w - PAD if cell.align == "right" else x + PAD
-                pdf.field(flow.page, anchor, baseline, cell.path, width=w - 2 * PAD,
-                          size=VALUE_SIZE, align=cell.align)
+        pdf.checkbox(flow.page, x + PAD, top - BOX_SIDE - 2.5, cell.check)
+        pdf.text(flow.page, x + PAD + BOX_SIDE + 3, top - BOX_SIDE - 1.2, cell.label, BOLD, 6.5)
+        pdf.text(flow.page, x + PAD, baseline, cell.value_label.upper(), REGULAR, LABEL_SIZE)
+        pdf.field(flow.page, x + w - PAD, baseline, cell.value, width=w * 0.6,
+                  size=VALUE_SIZE, align="right")
         x += w
     flow.y -= height
 
@@ -105,9 +75,8 @@ def grouped_grid(flow: Flow, columns: Sequence[GridColumn], groups: Sequence[Gro
     def header() -> None:
         pdf.rect(flow.page, MARGIN, flow.y - head_height, flow.cw, head_height, fill=0.9)
         for col, left, w in zip(columns, lefts, widths, strict=True):
-            anchor = left + w - PAD if col.align == "right" else left + PAD
-            pdf.text(flow.page, anchor, flow.y - size - 1.5, col.header.upper(), BOLD, 6.0,
-                     align="right" if col.align == "right" else "left")
+            pdf.text(flow.page, anchor(left, w, col.align), flow.y - size - 1.5,
+                     col.header.upper(), BOLD, 6.0, align=col.align)
         flow.y -= head_height
 
     def rules(top: float) -> None:
@@ -133,9 +102,8 @@ def grouped_grid(flow: Flow, columns: Sequence[GridColumn], groups: Sequence[Gro
                                           strict=True):
                 if path is None:
                     continue
-                anchor = left + w - PAD if col.align == "right" else left + PAD
-                pdf.field(flow.page, anchor, baseline, path, width=w - 2 * PAD, size=size,
-                          align=col.align)
+                pdf.field(flow.page, anchor(left, w, col.align), baseline, path,
+                          width=w - 2 * PAD, size=size, align=col.align)
             flow.y -= row_height
             pdf.line(flow.page, lefts[1], flow.y, MARGIN + flow.cw, flow.y, 0.2)
         pdf.line(flow.page, MARGIN, flow.y, MARGIN + flow.cw, flow.y, 0.5)

@@ -6,8 +6,8 @@ from generator.doctypes.acord_140.model import Premises, PropertySection
 from generator.doctypes.base import Output
 from generator.doctypes.common import address_parts, title_block
 from generator.render.fmt import Style
-from generator.render.layout import PAD, Cell, Column, Flow
-from generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument
+from generator.render.layout import Cell, Checks, Column, Flow
+from generator.render.pdf import BOLD, MARGIN, PdfDocument
 from generator.render.record import Recorder
 
 CODES = Style(abbreviate=True)  # the coverage table uses ACORD-style codes, as the legend says
@@ -48,26 +48,13 @@ def _section_height(premises: Premises) -> float:
 
 def _interest_row(flow: Flow, prefix: str) -> None:
     """Owner / tenant checkboxes beside the mortgagee and loan-number boxes."""
-    flow.need(BOX)
-    pdf, page, top = flow.pdf, flow.page, flow.y
-    weights = (2.0, 4.0, 1.7)
-    widths = [flow.cw * w / sum(weights) for w in weights]
-    lefts = [MARGIN + sum(widths[:i]) for i in range(len(widths))]
-    for left, width in zip(lefts, widths, strict=True):
-        pdf.rect(page, left, top - BOX, width, BOX)
-    pdf.text(page, lefts[0] + PAD, top - 6.3, "APPLICANT'S INTEREST", REGULAR, 5.5)
-    x = lefts[0] + PAD + 2
-    for label, key in (("Owner", "owner"), ("Tenant", "tenant")):
-        pdf.checkbox(page, x, top - BOX + 3.2, f"{prefix}.interest.{key}")
-        x += 10 + pdf.text(page, x + 10, top - BOX + 4.6, label, REGULAR, 7.0) + 16
-    for left, width, label, key in (
-        (lefts[1], widths[1], "Additional interest - mortgagee", "mortgagee_name"),
-        (lefts[2], widths[2], "Loan number", "loan_number"),
-    ):
-        pdf.text(page, left + PAD, top - 6.3, label.upper(), REGULAR, 5.5)
-        pdf.field(page, left + PAD, top - BOX + 4.6, f"{prefix}.additional_interest.{key}",
-                  width=width - 2 * PAD)
-    flow.y -= BOX
+    flow.boxes([
+        Checks("Applicant's interest", (("Owner", f"{prefix}.interest.owner"),
+                                        ("Tenant", f"{prefix}.interest.tenant")), 2.0),
+        Cell("Additional interest - mortgagee", f"{prefix}.additional_interest.mortgagee_name",
+             4.0),
+        Cell("Loan number", f"{prefix}.additional_interest.loan_number", 1.7),
+    ], height=BOX)
 
 
 def _premises(flow: Flow, index: int, premises: Premises) -> None:

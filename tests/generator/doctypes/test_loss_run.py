@@ -105,7 +105,7 @@ def test_model_invariants(tier: str) -> None:
 
 def test_n5_reaches_hundreds_of_claims() -> None:
     counts = [built("N5", seed)[1].grand_totals.claim_count or 0 for seed in SEEDS["N5"]]
-    assert max(counts) >= 400
+    assert max(counts) >= 300  # the knob allows 120-500; several hundred must occur
 
 
 def test_csv_view_keeps_every_claim() -> None:
