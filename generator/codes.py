@@ -154,6 +154,10 @@ CLAIM_STATUS = CodeList(
     {"Closed Without Payment": "CWP"},
 )
 
+# A claim in one of these statuses is closed (no reserve); every other status is open.
+CLOSED_CLAIM_STATUSES: frozenset[str] = frozenset({"Closed", "Closed Without Payment", "Denied"})
+OPEN_CLAIM_STATUSES: frozenset[str] = frozenset(CLAIM_STATUS.values) - CLOSED_CLAIM_STATUSES
+
 LOSS_LINE = CodeList(
     "loss_line",
     (

@@ -8,6 +8,7 @@ from typing import Any
 
 from faker import Faker
 
+from generator import codes
 from generator.world.draw import (
     add_years,
     date_between,
@@ -27,7 +28,6 @@ SEVERITY: dict[str, tuple[float, float]] = {
     "Workers Compensation": (7_000, 1.1),
 }
 
-CLOSED = ("Closed", "Closed Without Payment", "Denied")
 
 # What a loss-run description says happened, by line.
 HAZARDS: dict[str, tuple[str, ...]] = {
@@ -80,7 +80,7 @@ def _claim(
         paid = int(total * rng.uniform(0.0, 0.8))
         reserve = total - paid
     closed = None
-    if status in CLOSED:
+    if status in codes.CLOSED_CLAIM_STATUSES:
         closed = iso(date_between(rng, min(report + dt.timedelta(days=10), valuation),
                                   min(report + dt.timedelta(days=320), valuation)))
     claimant = insured_name if line == "Commercial Property" else fake.person_name()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 
 import pytest
 
@@ -130,7 +131,7 @@ def check_financials(world: World, knobs: dict[str, int]) -> None:
         assert b.total_liabilities_and_equity == b.total_assets
         assert b.accumulated_depreciation <= 0
         assert b.cash > 0
-    for later, earlier in zip(years, years[1:], strict=False):
+    for later, earlier in itertools.pairwise(years):
         # Equity rolls forward: same stock; retained earnings grow by net income less
         # dividends (never negative dividends).
         assert earlier.balance.common_stock == later.balance.common_stock

@@ -37,7 +37,6 @@ from generator.doctypes.acord_125.model import (
 from generator.doctypes.common import address_of
 from generator.world import models as world_models
 from generator.world.draw import add_years, dollars
-from generator.world.losses import CLOSED
 from generator.world.models import World
 
 # Lines shown in the prior-carrier grid, in form order.
@@ -149,7 +148,7 @@ def _loss_history(world: World) -> LossHistory:
     largest.sort(key=lambda lc: (lc[1].loss_date, lc[1].claim_number), reverse=True)
     losses = [
         Loss(loss_date=c.loss_date, line=line, description=c.description, paid=c.paid,
-             reserved=c.reserve, open=yes_no(c.status not in CLOSED))
+             reserved=c.reserve, open=yes_no(c.status in codes.OPEN_CLAIM_STATUSES))
         for line, c in largest
     ]
     # Summed in cents so the total is exact at cent precision.

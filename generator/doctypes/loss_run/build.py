@@ -6,13 +6,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from generator.doctypes.loss_run.model import (
-    OPEN_STATUSES,
-    LossRun,
-    LossRunClaim,
-    LossRunPolicy,
-    LossTotals,
-)
+from generator import codes
+from generator.doctypes.loss_run.model import LossRun, LossRunClaim, LossRunPolicy, LossTotals
 from generator.world.draw import dollars
 from generator.world.models import Claim, World
 
@@ -25,7 +20,7 @@ def totals_of(claims: Sequence[LossRunClaim]) -> LossTotals:
 
     return LossTotals(
         claim_count=len(claims),
-        open_claims=sum(1 for c in claims if c.status in OPEN_STATUSES),
+        open_claims=sum(1 for c in claims if c.status in codes.OPEN_CLAIM_STATUSES),
         paid=total("paid"),
         reserve=total("reserve"),
         incurred=total("incurred"),

@@ -13,7 +13,6 @@ from generator.leaves import Count, Date, DocModel, Id, Leaf, Money, Str, Text
 ClaimStatus = Annotated[str | None, Leaf("enum", codes=codes.CLAIM_STATUS)]
 
 # Statuses under which a claim is still being handled, so it counts as open in the totals.
-OPEN_STATUSES: frozenset[str] = frozenset({"Open", "Re-opened", "Subrogation", "In Suit"})
 
 
 class LossRunClaim(DocModel):
