@@ -77,7 +77,7 @@ def test_manifest_describes_the_file(canonical_packets: list[Path]) -> None:
             assert manifest["tier"] == packet.name[:2]
             assert manifest["patterns_applied"] == []
             assert set(manifest["versions"]) == {"packetbench", "faker", "reportlab",
-                                                   "openpyxl", "lxml"}
+                                                   "openpyxl", "lxml", "orjson"}
             assert manifest["knobs"]["documents"], "knobs are recorded"
 
 
