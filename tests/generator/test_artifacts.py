@@ -99,3 +99,23 @@ def test_rendered_universe_holds_every_drawn_value(canonical_packets: list[Path]
                     assert set(shown.split()) <= words, f"{doc_id}:{field['path']}"
                 else:
                     assert shown in strings, f"{doc_id}:{field['path']}"
+
+
+# Per table document: a header cell (drawn upper-case) and what its row values' paths contain.
+TABLE_HEADERS = {"sov_pdf": ("TIV", "buildings["), "loss_run_pdf": ("CLAIM NUMBER", ".claims["),
+                 "driver_schedule_pdf": ("LICENSE #", "drivers[")}
+
+
+def test_table_headers_repeat_on_every_page_the_table_reaches(
+        canonical_packets: list[Path]) -> None:
+    continued = 0
+    for packet in canonical_packets:
+        for doc_id, (header, row_path) in TABLE_HEADERS.items():
+            strings = read_json(packet / f"rendered_universe_{doc_id}.json")["strings"]
+            with_header = {s["page"] for s in strings if s["text"] == header}
+            fields = read_json(packet / f"field_truth_{doc_id}.json")["fields"]
+            with_rows = {loc["page"] for f in fields if row_path in f["path"]
+                         for loc in f["locations"]}
+            assert with_rows <= with_header, f"{packet.name}/{doc_id}: {with_rows - with_header}"
+            continued += len(with_rows) > 1
+    assert continued >= 6  # N4 and N5 tables run over several pages
