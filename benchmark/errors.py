@@ -1,0 +1,13 @@
+"""The benchmark's own exceptions; the CLI turns each into one line and exit code 2."""
+
+
+class BenchmarkError(Exception):
+    """Base class for every error the benchmark raises on purpose."""
+
+
+class BadInput(BenchmarkError):
+    """An input file or folder is missing, unreadable or malformed (the message names it)."""
+
+
+class UsageError(BenchmarkError):
+    """Bad command-line usage: unknown provider, bad option value, existing output."""
