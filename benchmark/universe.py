@@ -10,18 +10,44 @@ The scorer and the audit share this module.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from benchmark.errors import BadInput
 from benchmark.score import normalize
 
+_DIGIT = re.compile(r"\d")
 _DATE_IN_TEXT = re.compile(r"\b\d{1,2}/\d{1,2}/\d{4}\b|\b\d{4}-\d{2}-\d{2}\b")
 FIELD_KEYS_READ = ("value", "rendered_as")
+
+
+@lru_cache(maxsize=1 << 17)
+def _contribution(text: str) -> tuple[str, tuple[str, ...], frozenset[str], frozenset[float],
+                                      frozenset[str]]:
+    """What one visible text adds to a universe: its normalized form, tokens, id forms (of
+    the whole text and of each word), numbers (whole and embedded) and ISO dates. Cached
+    because the same texts recur on every page and in every document."""
+    form = normalize.string(text)
+    ids = {ident for chunk in {text, *text.split()} if (ident := normalize.id_form(chunk))}
+    numbers: set[float] = set()
+    dates: set[str] = set()
+    if _DIGIT.search(text):  # numbers and dates need a digit
+        whole = normalize.number(text)
+        if whole is not None:
+            numbers.add(whole)
+        for match in normalize.NUMBER_IN_TEXT.finditer(text):
+            found = normalize.number(match.group(0))
+            if found is not None:
+                numbers.add(found)
+        dates = {iso for candidate in (text, *(m.group(0) for m in _DATE_IN_TEXT.finditer(text)))
+                 if (iso := normalize.date(candidate))}
+    return form, tuple(form.split()), frozenset(ids), frozenset(numbers), frozenset(dates)
 
 
 @dataclass
@@ -35,36 +61,35 @@ class Universe:
     dates: set[str] = field(default_factory=set)
 
     def add(self, value: Any) -> None:
-        """Add a value as seen on a page (a string, a number, or a boolean-free scalar)."""
+        """Add a value as seen on a page (a string or a number; booleans and None add nothing)."""
         if value is None or isinstance(value, bool):
             return
         if isinstance(value, int | float):
             self.numbers.add(float(value))
             return
-        text = str(value)
-        form = normalize.string(text)
+        form, tokens, ids, numbers, dates = _contribution(str(value))
         if not form:
             return
         self.strings.add(form)
-        self.tokens.update(form.split())
-        for chunk in {text, *text.split()}:
-            ident = normalize.id_form(chunk)
-            if ident:
-                self.ids.add(ident)
-        whole = normalize.number(text)
-        if whole is not None:
-            self.numbers.add(whole)
-        for match in normalize.NUMBER_IN_TEXT.finditer(text):
-            found = normalize.number(match.group(0))
-            if found is not None:
-                self.numbers.add(found)
-        iso = normalize.date(text)
-        if iso:
-            self.dates.add(iso)
-        for match in _DATE_IN_TEXT.finditer(text):
-            found_date = normalize.date(match.group(0))
-            if found_date:
-                self.dates.add(found_date)
+        self.tokens.update(tokens)
+        self.ids.update(ids)
+        self.numbers.update(numbers)
+        self.dates.update(dates)
+
+    @classmethod
+    def of(cls, values: set[Any]) -> Universe:
+        """The universe of a set of distinct values, built with set unions (many documents of
+        thousands of values each make this the scorer's and the audit's hot path)."""
+        texts = [_contribution(v) for v in values if isinstance(v, str)]
+        numbers = {float(v) for v in values
+                   if isinstance(v, int | float) and not isinstance(v, bool)}
+        return cls(
+            strings={c[0] for c in texts if c[0]},
+            ids=set().union(*(c[2] for c in texts)),
+            tokens=set().union(*(c[1] for c in texts)),
+            numbers=numbers.union(*(c[3] for c in texts)),
+            dates=set().union(*(c[4] for c in texts)),
+        )
 
     def update(self, other: Universe) -> None:
         self.strings |= other.strings
@@ -113,40 +138,40 @@ class PacketUniverses:
 
 def _read(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return orjson.loads(path.read_bytes())
     except FileNotFoundError:
         raise BadInput(f"{path}: missing") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (OSError, orjson.JSONDecodeError) as error:
         raise BadInput(f"{path}: unreadable ({error})") from None
 
 
 def document_universe(packet: Path, doc_id: str, skipped: Counter[str] | None = None) -> Universe:
     """The universe of one document, from its field_truth and rendered_universe files."""
     skipped = skipped if skipped is not None else Counter()
-    universe = Universe()
+    seen: set[Any] = set()  # each distinct value is added once (most recur many times)
     fields = _read(packet / f"field_truth_{doc_id}.json")
-    for key in fields:
-        if key != "fields":
-            skipped[key] += 1
-    for entry in fields.get("fields", []):
-        for key in entry:
-            if key in FIELD_KEYS_READ:
-                universe.add(entry[key])
-            else:
-                skipped[key] += 1
+    skipped.update(key for key in fields if key != "fields")
+    entries = fields.get("fields", [])
+    # Count skipped keys per distinct key set (entries share a handful of shapes).
+    for keys, count in Counter(tuple(entry) for entry in entries).items():
+        for key in keys:
+            if key not in FIELD_KEYS_READ:
+                skipped[key] += count
+    seen.update(value for entry in entries for key in FIELD_KEYS_READ
+                if not isinstance(value := entry.get(key), dict | list))
     rendered = _read(packet / f"rendered_universe_{doc_id}.json")
-    for key in rendered:
+    for key, value in rendered.items():
         if key == "hidden":
-            skipped["hidden"] += len(rendered["hidden"])
+            skipped["hidden"] += len(value)
         elif key != "strings":
             skipped[key] += 1
-    for entry in rendered.get("strings", []):
-        for key in entry:
-            if key == "text":
-                universe.add(entry["text"])
-            else:
-                skipped[key] += 1
-    return universe
+    strings = rendered.get("strings", [])
+    for keys, count in Counter(tuple(entry) for entry in strings).items():
+        for key in keys:
+            if key != "text":
+                skipped[key] += count
+    seen.update(entry.get("text") for entry in strings)
+    return Universe.of(seen)
 
 
 def packet_doc_ids(packet: Path) -> list[str]:

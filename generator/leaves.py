@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from types import NoneType, UnionType
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler
 from pydantic_core import PydanticCustomError, core_schema
@@ -73,9 +73,19 @@ YesNo = Annotated[str | None, Leaf("checkbox", fmt="yn", codes=YES_NO)]
 
 
 class DocModel(BaseModel):
-    """Base of every document model: strict keys, attribute docstrings as descriptions."""
+    """Base of every document model: strict keys, attribute docstrings as descriptions.
+
+    `record_key` names the leaves that identify an item of a list (a claim by its number, a
+    building by location and building number); scoring aligns extracted records to truth
+    records by it before falling back to best assignment. Empty means no natural key.
+
+    Naming contract: a leaf called ``total_*`` equals the sum of its numeric sibling leaves
+    plus the ``total_*`` of its sibling objects (scoring checks extracted arithmetic by it); a
+    figure that is not such a sum must not be called ``total_*``.
+    """
 
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, frozen=False)
+    record_key: ClassVar[tuple[str, ...]] = ()
 
 
 # --- shapes ---------------------------------------------------------------------------------
@@ -89,7 +99,7 @@ class LeafShape:
 
 @dataclass(frozen=True)
 class ObjectShape:
-    model: type[BaseModel]
+    model: type[DocModel]
 
 
 @dataclass(frozen=True)
@@ -127,11 +137,11 @@ def fields_of(model: type[BaseModel]) -> tuple[tuple[str, Shape], ...]:
             if json_type is None:
                 raise TypeError(f"{model.__name__}.{name}: unsupported leaf type {annotation}")
             shapes.append((name, LeafShape(leaves[0], json_type)))
-        elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        elif isinstance(annotation, type) and issubclass(annotation, DocModel):
             shapes.append((name, ObjectShape(annotation)))
         elif get_origin(annotation) is list:
             (item,) = get_args(annotation)
-            if not (isinstance(item, type) and issubclass(item, BaseModel)):
+            if not (isinstance(item, type) and issubclass(item, DocModel)):
                 raise TypeError(f"{model.__name__}.{name}: lists must hold models")
             shapes.append((name, ListShape(ObjectShape(item))))
         else:

@@ -34,8 +34,20 @@ HEDGES = frozenset({
 
 NUMERIC_KINDS = frozenset({"number", "money", "percent"})
 
-_DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%m/%d/%y", "%Y/%m/%d", "%m-%d-%Y", "%B %d, %Y",
-                 "%b %d, %Y", "%d %B %Y", "%b. %d, %Y")
+_MONTHS = {name: index for index, names in enumerate(
+    (("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
+     ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
+     ("oct", "october"), ("nov", "november"), ("dec", "december")), start=1) for name in names}
+# The date spellings read, as (pattern, order of year/month/day groups); text matching none
+# is not a date, which spares trying every format on every string.
+_DATE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})"), "ymd"),
+    (re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2})"), "ymd"),
+    (re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})"), "mdy"),
+    (re.compile(r"(\d{1,2})-(\d{1,2})-(\d{4})"), "mdy"),
+    (re.compile(r"([a-z]{3,9})\.? (\d{1,2}),? (\d{4})"), "Mdy"),
+    (re.compile(r"(\d{1,2}) ([a-z]{3,9})\.? (\d{4})"), "dMy"),
+)
 _TRUE = frozenset({"yes", "y", "x", "true", "checked", "on", "1"})
 _FALSE = frozenset({"no", "n", "false", "unchecked", "off", "0"})
 
@@ -88,13 +100,24 @@ def number(value: Any) -> float | None:
 
 @lru_cache(maxsize=1 << 16)
 def date(value: str) -> str | None:
-    """ISO YYYY-MM-DD of a date in any format the generator renders (and a few others)."""
-    text = " ".join(value.strip().split())
-    for form in _DATE_FORMATS:
-        try:
-            return dt.datetime.strptime(text, form).date().isoformat()
-        except ValueError:
+    """ISO YYYY-MM-DD of a date in any format the generator renders (and a few others):
+    2025-03-01, 03/01/2025, 3/1/25, 2025/03/01, 03-01-2025, March 1, 2025, 1 Mar 2025."""
+    text = " ".join(value.strip().lower().split())
+    if not text or not text[0].isalnum() or len(text) > 20:
+        return None
+    for pattern, order in _DATE_PATTERNS:
+        match = pattern.fullmatch(text)
+        if match is None:
             continue
+        parts = dict(zip(order, match.groups(), strict=True))
+        month = _MONTHS.get(parts["M"]) if "M" in parts else int(parts["m"])
+        year = int(parts["y"])
+        if year < 100:  # two-digit years: 00-68 -> 2000s, 69-99 -> 1900s (as strptime does)
+            year += 2000 if year < 69 else 1900
+        try:
+            return dt.date(year, month or 0, int(parts["d"])).isoformat()
+        except ValueError:
+            return None
     return None
 
 
@@ -172,6 +195,8 @@ def equal(emitted: Any, truth: Any, kind: str, code_list: str | None = None) -> 
     """Whether an emitted value equals the truth under the normalization of its kind."""
     if emitted is None or truth is None:
         return emitted is None and truth is None
+    if type(emitted) is type(truth) and emitted == truth:  # identical is equal in every kind
+        return True
     left, right = canonical(emitted, kind, code_list), canonical(truth, kind, code_list)
     if left is None or right is None:
         # A value that cannot be read as its kind (a date that is not a date) still equals a

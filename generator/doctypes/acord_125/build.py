@@ -85,7 +85,7 @@ def _policy(world: World) -> PolicyInfo:
         direct_bill=yes_no(p.billing_method == "Direct Bill"),
         agency_bill=yes_no(p.billing_method == "Agency Bill"),
         payment_plan=p.payment_plan, audit_frequency=p.audit_frequency, deposit=p.deposit,
-        minimum_premium=p.minimum_premium, total_premium=p.total_premium,
+        minimum_premium=p.minimum_premium, estimated_premium=p.total_premium,
     )
 
 

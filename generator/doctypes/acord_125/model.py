@@ -154,7 +154,7 @@ class PolicyInfo(DocModel):
     """Deposit premium in dollars."""
     minimum_premium: Money = None
     """Minimum premium in dollars."""
-    total_premium: Money = None
+    estimated_premium: Money = None
     """Total estimated annual premium in dollars (sum of the line premiums)."""
 
 
@@ -209,6 +209,8 @@ class Applicant(DocModel):
 class Contact(DocModel):
     """A person at the applicant to contact for one purpose."""
 
+    record_key = ("name",)
+
     role: Str = None
     """What the contact is for (accounting, claims, inspection, operations)."""
     name: Str = None
@@ -221,6 +223,8 @@ class Contact(DocModel):
 
 class Premises(DocModel):
     """One premises row of the form (the first building at a location)."""
+
+    record_key = ("location_number", "building_number")
 
     location_number: Count = None
     """Location number."""
@@ -324,6 +328,8 @@ class PriorTerm(DocModel):
 
 class PriorYear(DocModel):
     """Prior coverage in one policy year; a line without a policy that year is empty."""
+
+    record_key = ("year",)
 
     year: Year = None
     """Policy year (year of the effective date)."""

@@ -128,7 +128,7 @@ def _lines_and_policy(flow: Flow) -> None:
     ])
     flow.boxes([Cell("Deposit", "policy.deposit", align="right"),
                 Cell("Minimum premium", "policy.minimum_premium", align="right"),
-                Cell("Total estimated premium", "policy.total_premium", align="right")])
+                Cell("Total estimated premium", "policy.estimated_premium", align="right")])
 
 
 def _applicant(flow: Flow, doc: CommercialApplication) -> None:

@@ -57,7 +57,7 @@ def _premises(b: Building) -> Premises:
             stories=b.stories,
             basements=b.basements,
             year_built=b.year_built,
-            total_area=b.square_feet,
+            floor_area=b.square_feet,
             roof_covering=b.roof_covering,
             wind_class=b.wind_class,
         ),

@@ -55,6 +55,8 @@ class PolicyHeader(DocModel):
 class SubjectOfInsurance(DocModel):
     """One coverage row of a premises: what is insured, for how much, on which terms."""
 
+    record_key = ("subject",)
+
     subject: Subject = None
     """Subject of insurance (building, business personal property, business income...)."""
     limit: Money = None
@@ -82,7 +84,7 @@ class ConstructionDetails(DocModel):
     """Number of basement levels."""
     year_built: Year = None
     """Year the building was built."""
-    total_area: Count = None
+    floor_area: Count = None
     """Total floor area in square feet."""
     roof_covering: RoofCovering = None
     """Roof covering material."""
@@ -140,6 +142,8 @@ class AdditionalInterest(DocModel):
 
 class Premises(DocModel):
     """One building described on the property section."""
+
+    record_key = ("premises_number", "building_number")
 
     premises_number: Count = None
     """Premises (location) number, as on the statement of values."""

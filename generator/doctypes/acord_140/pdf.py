@@ -77,7 +77,7 @@ def _premises(flow: Flow, index: int, premises: Premises) -> None:
         Cell("Stories", f"{c}.stories", 0.8, align="right"),
         Cell("Basements", f"{c}.basements", 0.9, align="right"),
         Cell("Year built", f"{c}.year_built", 0.9, align="right"),
-        Cell("Total area (sq ft)", f"{c}.total_area", 1.3, align="right"),
+        Cell("Total area (sq ft)", f"{c}.floor_area", 1.3, align="right"),
         Cell("Roof covering", f"{c}.roof_covering", 2.0),
         Cell("Wind class", f"{c}.wind_class", 1.4),
     ])

@@ -19,6 +19,8 @@ DriverPosition = Annotated[str | None, Leaf("enum", codes=codes.DRIVER_POSITION)
 class ScheduledDriver(DocModel):
     """One driver on the schedule."""
 
+    record_key = ("license_number",)
+
     driver_number: Count = None
     """Driver number on the schedule."""
     first_name: Str = None

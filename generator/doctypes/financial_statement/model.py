@@ -157,6 +157,8 @@ class BalanceSheet(DocModel):
 class FiscalPeriod(DocModel):
     """One fiscal year (one comparative column) of the statements."""
 
+    record_key = ("fiscal_year_end",)
+
     fiscal_year_end: Date = None
     """Last day of the fiscal year (YYYY-MM-DD), as shown in the column heading."""
     income_statement: IncomeStatement = Field(default_factory=IncomeStatement)

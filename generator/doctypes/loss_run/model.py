@@ -18,6 +18,8 @@ ClaimStatus = Annotated[str | None, Leaf("enum", codes=codes.CLAIM_STATUS)]
 class LossRunClaim(DocModel):
     """One claim reported under a policy term."""
 
+    record_key = ("claim_number",)
+
     claim_number: Id = None
     """Carrier's claim number."""
     loss_date: Date = None
@@ -59,6 +61,8 @@ class LossTotals(DocModel):
 
 class LossRunPolicy(DocModel):
     """One policy term (one line at one carrier for one policy year) and its claims."""
+
+    record_key = ("policy_number",)
 
     carrier: Str = None
     """Insurance carrier that wrote the policy."""

@@ -11,6 +11,8 @@ from generator.leaves import Count, Date, DocModel, Money, Percent, Str, Year
 class SovBuilding(DocModel):
     """One building on the schedule."""
 
+    record_key = ("location_number", "building_number")
+
     location_number: Count = None
     """Location number of the premises."""
     building_number: Count = None

@@ -96,9 +96,9 @@ def problems(world: World, doc: CommercialApplication, knobs: dict[str, Any]) ->
         if entry.selected == "Yes":
             shown[value] = cents(entry.premium)
     expect(shown == world_lines, "line premiums differ from the world")
-    expect(sum(shown.values()) == cents(doc.policy.total_premium), "total premium != sum")
-    expect(cents(doc.policy.total_premium) == cents(policy.total_premium), "total premium")
-    expect(cents(doc.policy.deposit) <= cents(doc.policy.total_premium), "deposit > total")
+    expect(sum(shown.values()) == cents(doc.policy.estimated_premium), "total premium != sum")
+    expect(cents(doc.policy.estimated_premium) == cents(policy.total_premium), "total premium")
+    expect(cents(doc.policy.deposit) <= cents(doc.policy.estimated_premium), "deposit > total")
     expect(doc.policy.payment_plan == policy.payment_plan, "payment plan")
     expect(doc.policy.audit_frequency == policy.audit_frequency, "audit frequency")
     # Dates in order.
@@ -201,7 +201,7 @@ def test_invariants_catch_broken_documents() -> None:
     """The checks can fail: each corruption below is reported."""
     world, doc, knobs = cases("N3")[0]
     corruptions = [
-        ("policy", "total_premium", (doc.policy.total_premium or 0) + 0.01),
+        ("policy", "estimated_premium", (doc.policy.estimated_premium or 0) + 0.01),
         ("transaction_status", "cancel", "Yes"),
         ("loss_history", "total_incurred", (doc.loss_history.total_incurred or 0) + 1),
         ("nature_of_business", "institutional", "Yes"),

@@ -134,7 +134,7 @@ def test_cope_equals_the_world_and_dates_are_ordered(tier: str) -> None:
         effective_year = int(world.policy.effective_date[:4])
         for building, premises in described(world, doc):
             c, i, f = premises.construction, premises.improvements, premises.fire_protection
-            assert (c.construction, c.stories, c.basements, c.year_built, c.total_area,
+            assert (c.construction, c.stories, c.basements, c.year_built, c.floor_area,
                     c.roof_covering, c.wind_class) == (
                 building.construction, building.stories, building.basements,
                 building.year_built, building.square_feet, building.roof_covering,

@@ -1,0 +1,28 @@
+"""`packetbench score`: score a run folder against its packets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from benchmark.score.scorer import score_run
+
+
+def score(
+    run: Annotated[Path, typer.Argument(help="The run folder (with run.json).")],
+    packets: Annotated[Path, typer.Option(help="A packet folder, or a folder of packets.")],
+) -> None:
+    """Score every document of RUN; writes RUN/scores/ (field view, hallucination, claims,
+    consistency)."""
+    result = score_run(run, packets)
+    counts = {"missing": len(result.missing), "error": len(result.errors),
+              "invalid": len(result.invalid)}
+    excluded = ", ".join(f"{n} {k}" for k, n in counts.items() if n) or "none"
+    typer.echo(f"{run / 'scores'}: {len(result.documents)} documents scored, "
+               f"{result.claims} claims; excluded: {excluded}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("score")(score)

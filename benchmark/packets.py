@@ -1,0 +1,86 @@
+"""Reading packets written by the generator: which packets a folder holds, and their documents.
+
+The benchmark reads only the generator's files (DESIGN §4); it never rebuilds a packet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from benchmark.errors import BadInput
+
+
+def read_json(path: Path) -> Any:
+    try:
+        return orjson.loads(path.read_bytes())
+    except FileNotFoundError:
+        raise BadInput(f"{path}: missing") from None
+    except (OSError, orjson.JSONDecodeError) as error:
+        raise BadInput(f"{path}: unreadable ({error})") from None
+
+
+@dataclass(frozen=True)
+class DocInfo:
+    doc_id: str
+    doc_type: str
+    format: str
+    file: str
+    schema: str
+    superseded_by: str | None
+
+
+@dataclass(frozen=True)
+class Packet:
+    path: Path
+    packet_id: str
+    tier: str
+    seed: int
+    documents: tuple[DocInfo, ...]
+
+    def truth(self, doc_id: str) -> dict[str, Any]:
+        """The `truth` object of a document's document_truth file."""
+        data = read_json(self.path / f"document_truth_{doc_id}.json")
+        truth = data.get("truth") if isinstance(data, dict) else None
+        if not isinstance(truth, dict):
+            raise BadInput(f"{self.path / f'document_truth_{doc_id}.json'}: no truth object")
+        return truth
+
+    @cached_property
+    def superseded(self) -> dict[str, str]:
+        """Superseded doc_id -> the doc_id that replaces it."""
+        return {d.doc_id: d.superseded_by for d in self.documents if d.superseded_by}
+
+
+def load_packet(folder: Path) -> Packet:
+    path = folder / "packet_truth.json"
+    data = read_json(path)
+    try:
+        documents = tuple(
+            DocInfo(d["doc_id"], d["doc_type"], d["format"], d["file"], d["schema"],
+                    d.get("superseded_by"))
+            for d in data["documents"]
+        )
+        return Packet(folder, data["packet_id"], data["tier"], int(data["seed"]), documents)
+    except (KeyError, TypeError, ValueError) as error:
+        raise BadInput(f"{path}: not a packet_truth file ({error})") from None
+
+
+def find_packets(folder: Path) -> list[Packet]:
+    """The packet `folder` itself, or every packet folder directly inside it, by packet id."""
+    if not folder.is_dir():
+        raise BadInput(f"{folder}: not a folder")
+    if (folder / "packet_truth.json").is_file():
+        return [load_packet(folder)]
+    packets = [load_packet(child) for child in sorted(folder.iterdir())
+               if child.is_dir() and (child / "packet_truth.json").is_file()]
+    if not packets:
+        raise BadInput(f"{folder}: holds no packets (no */packet_truth.json)")
+    ids = [p.packet_id for p in packets]
+    if len(set(ids)) != len(ids):
+        raise BadInput(f"{folder}: two packet folders share a packet_id")
+    return sorted(packets, key=lambda p: p.packet_id)

@@ -1,0 +1,43 @@
+"""Error profiles of the simulated extractor: how often it makes each kind of mistake.
+
+Leaf rates apply per populated truth leaf (per null leaf for `fabricate`), record rates per
+record (`drop`) or per list (`invent`, `shuffle`), document rates per document.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    omit: float = 0.0  # a populated value left null
+    wrong_in: float = 0.0  # replaced by another value the document shows
+    wrong_out: float = 0.0  # replaced by a value shown nowhere in the packet
+    composed: float = 0.0  # the value plus words the document shows elsewhere
+    overreach: float = 0.0  # the value plus a word shown nowhere
+    moved: float = 0.0  # the value put in another field of the record, its own left null
+    stale: float = 0.0  # the superseded version's value, for leaves where it differs
+    reformat: float = 0.0  # the same value written differently ("CL202312345", "03/01/2025")
+    fabricate: float = 0.0  # a value invented where the document shows none
+    drop: float = 0.0  # a record left out
+    invent: float = 0.0  # a record that does not exist added to a list
+    shuffle: float = 0.0  # a list returned in another order
+    missing: float = 0.0  # no record written for the document
+    error: float = 0.0  # the call failed
+    invalid: float = 0.0  # an answer that breaks the schema (a number written as "$1,500,000")
+
+
+PROFILES: dict[str, Profile] = {
+    p.name: p
+    for p in (
+        Profile("perfect"),
+        Profile("typical", omit=0.03, wrong_in=0.02, wrong_out=0.01, composed=0.01,
+                overreach=0.01, moved=0.01, stale=0.3, reformat=0.05, fabricate=0.03,
+                drop=0.01, invent=0.03, shuffle=0.1),
+        Profile("sloppy", omit=0.10, wrong_in=0.06, wrong_out=0.05, composed=0.03,
+                overreach=0.03, moved=0.03, stale=0.6, reformat=0.15, fabricate=0.10,
+                drop=0.04, invent=0.10, shuffle=0.3, missing=0.03, error=0.03, invalid=0.03),
+    )
+}

@@ -1,0 +1,164 @@
+"""The scorer against the simulated extractor: perfect scores 100 %, and for typical and sloppy
+the scorer's counts equal the simulator's ledger exactly, on all five tiers."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmark.score.scorer import RunScores, score_run
+from tests.conftest import PACKETS, TIERS
+
+SimRun = Callable[..., tuple[Path, RunScores]]
+INJECTION_KINDS = {"omit", "wrong_in_universe", "wrong_out_of_universe", "composed", "overreach",
+                   "moved", "stale", "reformat", "fabricate", "drop", "invent", "shuffle"}
+
+
+def _json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def ledger_mismatches(run: Path) -> list[str]:
+    """Every place where the scores differ from what the simulator injected."""
+    ledger = _json(run / "sim_injections.json")
+    fields = _json(run / "scores" / "field_breakdown.json")
+    grounding = _json(run / "scores" / "hallucination.json")
+    problems = []
+    for key, entry in ledger["documents"].items():
+        if entry["status"] != "ok":
+            continue
+        if fields["documents"].get(key) != entry["field"]:
+            problems.append(f"{key} field counts {fields['documents'].get(key)} != "
+                            f"{entry['field']}")
+        scored = {u: {c: {k: grounding["documents"][key][u][c][k]
+                          for k in ("checked", "hallucinated")}
+                      for c in ("numbers", "strings")} for u in ("packet", "document")}
+        if scored != entry["grounding"]:
+            problems.append(f"{key} grounding {scored} != {entry['grounding']}")
+        verdicts = {k: v for k, v in grounding["verdicts"]["documents"][key].items() if v}
+        if verdicts != entry["verdicts"]:
+            problems.append(f"{key} verdicts {verdicts} != {entry['verdicts']}")
+    excluded = fields["excluded"]
+    scored_excluded = {"missing": sorted(excluded["missing"]),
+                       "error": sorted(e["document"] for e in excluded["error"]),
+                       "invalid": sorted(e["document"] for e in excluded["invalid"])}
+    if scored_excluded != ledger["overall"]["excluded"]:
+        problems.append(f"excluded {scored_excluded} != {ledger['overall']['excluded']}")
+    return problems
+
+
+def test_perfect_scores_everything_correct(sim_run: SimRun) -> None:
+    run, result = sim_run("perfect", 0)
+    fields = _json(run / "scores" / "field_breakdown.json")
+    overall = fields["overall"]
+    assert overall["gt_fields"] == overall["correct"] > 40_000
+    assert overall["wrong"] == overall["omitted"] == overall["answered"] == 0
+    assert overall["abstained"] == overall["gt_null_fields"] > 0
+    assert set(fields["by_tier"]) == set(TIERS)
+    halluc = _json(run / "scores" / "hallucination.json")
+    for universe in ("packet", "document"):
+        for kind in ("numbers", "strings"):
+            assert halluc["overall"][universe][kind]["hallucinated"] == 0
+            assert halluc["overall"][universe][kind]["rate_micro"] == 0.0
+    assert halluc["verdicts"]["overall"]["supported"] == result.claims
+    assert _json(run / "scores" / "consistency.json")["overall"]["failed"] == 0
+    assert ledger_mismatches(run) == []
+
+
+@pytest.mark.parametrize("profile", ["typical", "sloppy"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_scorer_recovers_every_injected_count(sim_run: SimRun, profile: str, seed: int) -> None:
+    run, result = sim_run(profile, seed)
+    assert result.documents, "nothing was scored"
+    assert ledger_mismatches(run) == []
+
+
+@pytest.mark.parametrize("profile", ["typical", "sloppy"])
+def test_stale_values_are_recovered(sim_run: SimRun, stale_packets: Path, profile: str) -> None:
+    run, _ = sim_run(profile, 3, stale_packets)
+    assert ledger_mismatches(run) == []
+    verdicts = _json(run / "scores" / "hallucination.json")["verdicts"]["overall"]
+    assert verdicts["stale"] > 0
+
+
+def test_every_injection_kind_and_exclusion_occurs(sim_run: SimRun, stale_packets: Path) -> None:
+    """The ledger tests above only mean something if every kind was actually injected."""
+    injected: Counter[str] = Counter()
+    excluded: Counter[str] = Counter()
+    for profile, seed, packets in (("typical", 1, PACKETS), ("sloppy", 1, PACKETS),
+                                   ("sloppy", 2, PACKETS), ("sloppy", 3, stale_packets)):
+        run, _ = sim_run(profile, seed, packets)
+        ledger = _json(run / "sim_injections.json")
+        injected.update(ledger["overall"]["injected"])
+        excluded.update({k: len(v) for k, v in ledger["overall"]["excluded"].items()})
+    assert INJECTION_KINDS <= {k for k, n in injected.items() if n > 0}
+    assert all(excluded[k] > 0 for k in ("missing", "error", "invalid"))
+
+
+def test_scorer_catches_a_wrong_count(sim_run: SimRun, tmp_path: Path) -> None:
+    """The ledger comparison can fail: a tampered score file is noticed."""
+    run, _ = sim_run("typical", 1)
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    path = copy / "scores" / "field_breakdown.json"
+    data = _json(path)
+    key = next(iter(data["documents"]))
+    data["documents"][key]["wrong"] += 1
+    path.write_text(json.dumps(data))
+    problems = ledger_mismatches(copy)
+    assert len(problems) == 1 and problems[0].startswith(f"{key} field counts")
+
+
+def _copy_run(run: Path, target: Path) -> Path:
+    shutil.copytree(run, target, ignore=shutil.ignore_patterns("scores"))
+    return target
+
+
+def test_invalid_and_missing_records_are_listed(sim_run: SimRun, tmp_path: Path) -> None:
+    run = _copy_run(sim_run("perfect", 0)[0], tmp_path / "run")
+    folder = run / "extractions" / "N1-000001"
+    extra, wrong_type, errored, gone = (folder / f"{doc}.json" for doc in (
+        "acord_125", "sov_pdf", "loss_run_csv", "driver_schedule_excel"))
+    data = _json(extra)
+    data["output"]["notes"] = "not in the schema"
+    extra.write_text(json.dumps(data))
+    data = _json(wrong_type)
+    data["output"]["insured_name"] = 12
+    wrong_type.write_text(json.dumps(data))
+    data = _json(errored)
+    data.update(status="timeout", output=None, error="no answer in 120 s")
+    errored.write_text(json.dumps(data))
+    gone.unlink()
+    result = score_run(run, PACKETS)
+    key = f"N1-000001/{extra.stem}"
+    reasons = {e["document"]: e["reason"] for e in result.invalid}
+    assert "additional property 'notes'" in reasons[key]
+    assert "is not of type 'string'" in reasons[f"N1-000001/{wrong_type.stem}"]
+    assert result.errors == [{"document": f"N1-000001/{errored.stem}", "status": "timeout",
+                              "error": "no answer in 120 s"}]
+    assert result.missing == [f"N1-000001/{gone.stem}"]
+    breakdown = _json(run / "scores" / "field_breakdown.json")
+    assert breakdown["documents_expected"] == breakdown["documents_scored"] + 4
+
+
+def test_scores_are_byte_identical_under_another_hash_seed(
+        sim_run: SimRun, run_cli: Callable[..., subprocess.CompletedProcess[str]],
+        tmp_path: Path) -> None:
+    source = sim_run("sloppy", 1)[0]
+    outputs = []
+    for hash_seed in ("0", "4242"):
+        run = _copy_run(source, tmp_path / f"run-{hash_seed}")
+        result = run_cli("score", str(run), "--packets", str(PACKETS),
+                         env={"PYTHONHASHSEED": hash_seed})
+        assert result.returncode == 0, result.stderr
+        outputs.append({p.name: p.read_bytes() for p in sorted((run / "scores").iterdir())})
+    assert outputs[0].keys() == {"claims.jsonl", "consistency.json", "field_breakdown.json",
+                                 "hallucination.json"}
+    assert outputs[0] == outputs[1]

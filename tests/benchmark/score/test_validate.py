@@ -1,0 +1,73 @@
+"""The model-walking validator agrees with jsonschema on the committed schemas."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from benchmark.score import validate
+from generator.doctypes.base import REGISTRY
+from generator.schema import document_schema
+from tests.conftest import PACKETS
+
+TRUTHS = {
+    doc: json.loads((PACKETS / "N2-000001" / f"document_truth_{doc}.json").read_text())["truth"]
+    for doc in ("acord_125", "acord_140", "sov_pdf", "loss_run_pdf", "driver_schedule_pdf",
+                "financial_statement_pdf")
+}
+SCHEMA = {"acord_125": "acord_125", "acord_140": "acord_140", "sov_pdf": "sov",
+          "loss_run_pdf": "loss_run", "driver_schedule_pdf": "driver_schedule",
+          "financial_statement_pdf": "financial_statement"}
+REPLACEMENTS = [None, "text", 12, 12.5, 3.0, True, [], {}, "Open", "Not a code"]
+
+
+def _nodes(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [path]
+    if isinstance(data, dict):
+        for key, value in data.items():
+            found += _nodes(value, (*path, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            found += _nodes(value, (*path, index))
+    return found
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> tuple[str, Any]:
+    doc = draw(st.sampled_from(sorted(TRUTHS)))
+    data = copy.deepcopy(TRUTHS[doc])
+    for _ in range(draw(st.integers(0, 2))):
+        nodes = _nodes(data)
+        path = draw(st.sampled_from(nodes[1:]))
+        parent = data
+        for step in path[:-1]:
+            parent = parent[step]
+        action = draw(st.sampled_from(["replace", "delete", "extra"]))
+        if action == "replace":
+            parent[path[-1]] = draw(st.sampled_from(REPLACEMENTS))
+        elif action == "delete" and isinstance(parent, dict):
+            del parent[path[-1]]
+        elif action == "extra" and isinstance(parent, dict):
+            parent["unexpected"] = 1
+    return doc, data
+
+
+@settings(max_examples=300, deadline=None)
+@given(mutated())
+def test_validator_agrees_with_jsonschema(case: tuple[str, Any]) -> None:
+    doc, data = case
+    schema = SCHEMA[doc]
+    jsonschema_ok = Draft202012Validator(
+        document_schema(schema, REGISTRY[schema].model)).is_valid(data)
+    problem = validate.problem(REGISTRY[schema].model, data)
+    assert (problem is None) == jsonschema_ok, problem
+
+
+def test_truths_are_valid() -> None:
+    for doc, truth in TRUTHS.items():
+        assert validate.problem(REGISTRY[SCHEMA[doc]].model, truth) is None

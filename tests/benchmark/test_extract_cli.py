@@ -1,0 +1,92 @@
+"""`packetbench extract` and `packetbench score` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.conftest import PACKETS
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def _error(result: subprocess.CompletedProcess[str], *needles: str) -> None:
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("packetbench: error: "), result.stderr
+    for needle in needles:
+        assert needle in lines[0]
+
+
+def test_extract_then_score(run_cli: Run, tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    packet = PACKETS / "N1-000001"
+    result = run_cli("extract", "--provider", "sim", "--profile", "typical", "--seed", "3",
+                     "--packets", str(packet), "--out", str(run))
+    assert result.returncode == 0, result.stderr
+    assert "11 of 11 documents written" in result.stdout and "SIMULATED" in result.stdout
+    info = json.loads((run / "run.json").read_text())
+    assert info["provider"] == "sim" and info["simulator"] is True
+    assert info["status"] == "complete" and "not a model" in info["label"]
+    assert info["packets"][0]["packet_id"] == "N1-000001"
+    assert set(info["schemas"]) == {"acord_125", "acord_140", "sov", "loss_run",
+                                    "driver_schedule", "financial_statement"}
+    record = json.loads((run / "extractions" / "N1-000001" / "sov_pdf.json").read_text())
+    assert list(record) == ["packet_id", "doc_id", "doc_type", "status", "output", "raw_text",
+                            "attempts", "latency_s", "usage", "finish_reason", "error"]
+    assert (run / "sim_injections.json").exists()
+    scored = run_cli("score", str(run), "--packets", str(packet))
+    assert scored.returncode == 0, scored.stderr
+    assert "11 documents scored" in scored.stdout
+    assert {p.name for p in (run / "scores").iterdir()} == {
+        "claims.jsonl", "consistency.json", "field_breakdown.json", "hallucination.json"}
+
+
+def test_extract_twice_is_byte_identical(run_cli: Run, tmp_path: Path) -> None:
+    files = []
+    for name in ("a", "b"):
+        run = tmp_path / name
+        assert run_cli("extract", "--packets", str(PACKETS / "N2-000001"), "--out", str(run),
+                       "--profile", "sloppy", "--seed", "9").returncode == 0
+        files.append({p.relative_to(run).as_posix(): p.read_bytes()
+                      for p in sorted(run.rglob("*.json")) if p.name != "run.json"})
+    assert files[0] == files[1]
+
+
+def test_bad_input_is_one_line_and_exit_2(run_cli: Run, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    _error(run_cli("extract", "--provider", "gpt-9", "--packets", str(PACKETS),
+                   "--out", str(out)), "unknown provider 'gpt-9'", "sim")
+    _error(run_cli("extract", "--profile", "careless", "--packets", str(PACKETS),
+                   "--out", str(out)), "unknown sim profile 'careless'")
+    _error(run_cli("extract", "--packets", str(tmp_path / "nowhere"), "--out", str(out)),
+           "nowhere: not a folder")
+    _error(run_cli("extract", "--packets", str(tmp_path), "--out", str(out)),
+           "holds no packets")
+    _error(run_cli("score", str(tmp_path), "--packets", str(PACKETS)),
+           "run.json: missing (not a run folder)")
+
+
+def test_existing_run_is_refused_and_untouched(run_cli: Run, tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    packet = str(PACKETS / "N1-000001")
+    assert run_cli("extract", "--packets", packet, "--out", str(run)).returncode == 0
+    before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+    _error(run_cli("extract", "--packets", packet, "--out", str(run)), "already exists",
+           "--force")
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
+    assert run_cli("extract", "--packets", packet, "--out", str(run), "--force",
+                   "--profile", "perfect").returncode == 0
+    assert json.loads((run / "run.json").read_text())["model"] == "sim-perfect"
+
+
+def test_corrupt_record_names_the_file(run_cli: Run, tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    packet = str(PACKETS / "N1-000001")
+    assert run_cli("extract", "--packets", packet, "--out", str(run)).returncode == 0
+    record = run / "extractions" / "N1-000001" / "acord_140.json"
+    record.write_text("{not json")
+    _error(run_cli("score", str(run), "--packets", packet), str(record),
+           "not an extraction record")
