@@ -17,9 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from benchmark.errors import BadInput
+from benchmark.packets import read_json
 from benchmark.score import normalize
 
 _DIGIT = re.compile(r"\d")
@@ -136,20 +135,11 @@ class PacketUniverses:
     skipped: Counter[str]
 
 
-def _read(path: Path) -> Any:
-    try:
-        return orjson.loads(path.read_bytes())
-    except FileNotFoundError:
-        raise BadInput(f"{path}: missing") from None
-    except (OSError, orjson.JSONDecodeError) as error:
-        raise BadInput(f"{path}: unreadable ({error})") from None
-
-
 def document_universe(packet: Path, doc_id: str, skipped: Counter[str] | None = None) -> Universe:
     """The universe of one document, from its field_truth and rendered_universe files."""
     skipped = skipped if skipped is not None else Counter()
     seen: set[Any] = set()  # each distinct value is added once (most recur many times)
-    fields = _read(packet / f"field_truth_{doc_id}.json")
+    fields = read_json(packet / f"field_truth_{doc_id}.json")
     skipped.update(key for key in fields if key != "fields")
     entries = fields.get("fields", [])
     # Count skipped keys per distinct key set (entries share a handful of shapes).
@@ -159,7 +149,7 @@ def document_universe(packet: Path, doc_id: str, skipped: Counter[str] | None = 
                 skipped[key] += count
     seen.update(value for entry in entries for key in FIELD_KEYS_READ
                 if not isinstance(value := entry.get(key), dict | list))
-    rendered = _read(packet / f"rendered_universe_{doc_id}.json")
+    rendered = read_json(packet / f"rendered_universe_{doc_id}.json")
     for key, value in rendered.items():
         if key == "hidden":
             skipped["hidden"] += len(value)
@@ -175,7 +165,7 @@ def document_universe(packet: Path, doc_id: str, skipped: Counter[str] | None = 
 
 
 def packet_doc_ids(packet: Path) -> list[str]:
-    truth = _read(packet / "packet_truth.json")
+    truth = read_json(packet / "packet_truth.json")
     try:
         return [doc["doc_id"] for doc in truth["documents"]]
     except (KeyError, TypeError):

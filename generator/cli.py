@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from generator import batch
-from generator.packet import PacketSummary
 from generator.tiers import parse_overrides
+
+if TYPE_CHECKING:
+    from generator.packet import PacketSummary
 
 stderr = Console(stderr=True)
 
@@ -30,6 +31,8 @@ def generate(
     ] = None,
 ) -> None:
     """Generate submission packets with exact ground truth next to every document."""
+    from generator import batch  # the renderers load only when this command runs
+
     overrides = parse_overrides(set_ or [])
     started = time.perf_counter()
     with Progress(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
@@ -9,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from benchmark.cli import app
-from tests.conftest import ROOT
+from tests.conftest import ROOT, cli_path
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -61,13 +62,15 @@ def test_readme_session_runs_as_written(run_cli: Callable[..., subprocess.Comple
     (elapsed times aside); a command shown failing fails with that message and exit code 2."""
     steps = _sessions()
     assert any(cmd.startswith("packetbench ") for cmd, _ in steps), "no example session"
+    bin_dir = str(Path(cli_path()).parent)
     for command, expected in steps:
         argv = shlex.split(command)
-        if argv[0] == "packetbench":
+        if argv[0] == "packetbench" and not set("*|") & set(command):
             result = run_cli(*argv[1:], cwd=tmp_path)
-        else:
-            result = subprocess.run(argv if "*" not in command else ["sh", "-c", command],
-                                    cwd=tmp_path, capture_output=True, text=True, check=False)
+        else:  # globs and pipes go through the shell, with packetbench on its PATH
+            env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+            result = subprocess.run(["sh", "-c", command], cwd=tmp_path, env=env,
+                                    capture_output=True, text=True, check=False)
         if expected and expected[0].startswith("packetbench: error:"):
             assert result.returncode == 2, command
             assert result.stderr.splitlines() == expected, command

@@ -7,9 +7,6 @@ from typing import Annotated
 
 import typer
 
-from benchmark.extract import extract as run_extraction
-from benchmark.providers import provider_class
-
 
 def extract(
     packets: Annotated[Path, typer.Option(help="A packet folder, or a folder of packets.")],
@@ -21,6 +18,10 @@ def extract(
     force: Annotated[bool, typer.Option(help="Replace an existing run folder.")] = False,
 ) -> None:
     """Extract every document of the packets into RUN (one record per document)."""
+    # Imported here so `packetbench --help` and other commands start fast.
+    from benchmark.extract import extract as run_extraction
+    from benchmark.providers import provider_class
+
     cls = provider_class(provider)
     instance = cls.from_options({"profile": profile, "seed": seed})
     summary = run_extraction(instance, packets, out, force=force)

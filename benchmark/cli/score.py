@@ -7,8 +7,6 @@ from typing import Annotated
 
 import typer
 
-from benchmark.score.scorer import score_run
-
 
 def score(
     run: Annotated[Path, typer.Argument(help="The run folder (with run.json).")],
@@ -16,6 +14,8 @@ def score(
 ) -> None:
     """Score every document of RUN; writes RUN/scores/ (field view, hallucination, claims,
     consistency)."""
+    from benchmark.score.scorer import score_run  # scipy and the scorer load only here
+
     result = score_run(run, packets)
     counts = {"missing": len(result.missing), "error": len(result.errors),
               "invalid": len(result.invalid)}

@@ -55,5 +55,5 @@ def test_missing_truth_file_is_bad_input(tmp_path: Path) -> None:
     packet = tmp_path / "N1-000001"
     shutil.copytree(PACKETS / "N1-000001", packet)
     (packet / "field_truth_acord_140.json").unlink()
-    with pytest.raises(BadInput, match="field_truth_acord_140.json: missing"):
+    with pytest.raises(BadInput, match=r"field_truth_acord_140\.json: missing"):
         universe.build(packet)

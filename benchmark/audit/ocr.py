@@ -1,0 +1,185 @@
+"""OCR of rendered pages, for pages whose text layer is missing or deliberately unreliable.
+
+A page is rendered with pypdfium2 (300 dpi, grayscale) and read by the `tesseract` binary
+(TSV output: every word with its box; no Python binding needed). A field is found when the
+words whose centres fall inside its bbox (scaled to pixels, with a small margin) equal its
+`rendered_as` under `normalize.string` (spaces aside: OCR drops and adds them); failing that,
+when its normalized text occurs in the page's OCR text as whole words. The second rule is
+weaker, so its finds are counted apart. A visible string is found by the second rule, or with
+its spaces removed when OCR merged its words ("SQ FT" read as "SQFT"). A checkbox is a mark,
+not a word (OCR reads an empty box as "LJ" or "[J"): it is read as ticked when enough of its
+interior is dark.
+
+Tesseract runs single-threaded (OMP_THREAD_LIMIT=1, unless the caller set it): its OpenMP
+threads made a page 4.6 times slower on the 2-core reference machine. Pages run in parallel
+instead, one tesseract process per core. Boxes map to pixels through the page's crop box; a
+page rotated by /Rotate would need the rotation applied too (no pattern rotates pages yet).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmark.errors import BadInput, UsageError
+from benchmark.score import normalize
+
+DPI = 300
+MARGIN = 2.0  # points added around a bbox: OCR boxes are looser than glyph boxes
+# Page segmentation: tesseract's default, fully automatic. On rasterized canonical pages it
+# found 97.9% of located values against 94.4% for "sparse text" (11), which drops lone digits.
+PSM = "3"
+INK = 0.04  # a checkbox interior with at least this share of dark pixels is ticked
+MARK_INSET = 0.5  # points trimmed off a checkbox interior, clear of its border's anti-aliasing
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    left: float
+    top: float
+    right: float
+    bottom: float  # pixels, origin top-left
+
+
+class Tesseract:
+    """The tesseract binary; constructing one fails with a usage error when it is absent."""
+
+    def __init__(self, binary: str | None = None) -> None:
+        found = binary or shutil.which("tesseract")
+        if not found:
+            raise UsageError("--ocr needs the tesseract binary, which is not installed "
+                             "(Debian/Ubuntu: apt-get install tesseract-ocr)")
+        self.binary = found
+
+    def words(self, image: np.ndarray[Any, Any], dpi: int, source: str) -> list[Word]:
+        """The words tesseract reads on a grayscale image, in its reading order."""
+        height, width = image.shape[:2]
+        pgm = b"P5\n%d %d\n255\n" % (width, height) + np.ascontiguousarray(
+            image.reshape(height, width), dtype=np.uint8).tobytes()
+        env = {**os.environ, "OMP_THREAD_LIMIT": os.environ.get("OMP_THREAD_LIMIT", "1")}
+        try:
+            run = subprocess.run(
+                [self.binary, "stdin", "stdout", "--dpi", str(dpi), "--psm", PSM, "tsv"],
+                input=pgm, capture_output=True, check=False, timeout=600, env=env)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise BadInput(f"{source}: tesseract failed ({error})") from None
+        if run.returncode != 0:
+            lines = run.stderr.decode("utf-8", "replace").strip().splitlines()
+            reason = lines[-1] if lines else f"exit code {run.returncode}"
+            raise BadInput(f"{source}: tesseract failed ({reason})")
+        return _parse_tsv(run.stdout.decode("utf-8", "replace"))
+
+
+def _parse_tsv(tsv: str) -> list[Word]:
+    words: list[Word] = []
+    for line in tsv.splitlines()[1:]:
+        cells = line.split("\t")
+        if len(cells) < 12 or cells[0] != "5" or not cells[11].strip():
+            continue
+        left, top, width, height = (float(c) for c in cells[6:10])
+        words.append(Word(cells[11], left, top, left + width, top + height))
+    return words
+
+
+class OcrPage:
+    """The OCR words of one page and the page-to-pixel mapping of its PDF coordinates."""
+
+    def __init__(self, words: Sequence[Word], scale: float, left: float, top: float,
+                 image: np.ndarray[Any, Any] | None = None) -> None:
+        self.words = list(words)
+        self.image = image  # grayscale, 0 = black
+        self.scale, self.left, self.top = scale, left, top
+        self.text = normalize.string(" ".join(w.text for w in self.words))
+        self._padded = f" {self.text} "
+        self._spaceless = self.text.replace(" ", "")
+        centres = np.array([((w.left + w.right) / 2, (w.top + w.bottom) / 2) for w in self.words],
+                           dtype=np.float64).reshape(-1, 2)
+        self._cx, self._cy = centres[:, 0], centres[:, 1]
+
+    def _pixels(self, bbox: Sequence[float], margin: float) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) in pixels of `bbox` (PDF points, origin bottom-left)
+        grown by `margin` points (shrunk when negative)."""
+        x0, y0, x1, y1 = (float(v) for v in bbox)
+        return ((min(x0, x1) - margin - self.left) * self.scale,
+                (self.top - max(y0, y1) - margin) * self.scale,
+                (max(x0, x1) + margin - self.left) * self.scale,
+                (self.top - min(y0, y1) + margin) * self.scale)
+
+    def in_box(self, bbox: Sequence[float]) -> str:
+        """The words whose centres lie in `bbox` (PDF points, origin bottom-left) + margin."""
+        left, top, right, bottom = self._pixels(bbox, MARGIN)
+        inside = (self._cx >= left) & (self._cx <= right) & (self._cy >= top) & (self._cy <= bottom)
+        return " ".join(self.words[i].text for i in np.flatnonzero(inside).tolist())
+
+    def on_page(self, expected: str) -> bool:
+        """Whether `expected`, normalized, occurs in the page's OCR text as whole words."""
+        form = normalize.string(expected)
+        return not form or f" {form} " in self._padded
+
+    def has_string(self, text: str) -> bool:
+        """A visible string: on the page as whole words, or with OCR having merged its words."""
+        form = normalize.string(text)
+        return self.on_page(text) or (" " in form and form.replace(" ", "") in self._spaceless)
+
+    def ink(self, bbox: Sequence[float]) -> float:
+        """The share of dark pixels inside `bbox`, trimmed by MARK_INSET points."""
+        if self.image is None:
+            return 0.0
+        left, top, right, bottom = (round(v) for v in self._pixels(bbox, -MARK_INSET))
+        region = self.image[max(top, 0):max(bottom, 0), max(left, 0):max(right, 0)]
+        return float((region < 128).mean()) if region.size else 0.0
+
+    def find_mark(self, bbox: Sequence[float], expected: str) -> tuple[bool, str]:
+        """(found, what was seen) for a checkbox drawn ticked ("X") or empty ("")."""
+        ink = self.ink(bbox)
+        ticked = ink >= INK
+        seen = f"{'ticked' if ticked else 'empty'} box ({ink:.0%} ink)"
+        return ticked == bool(expected.strip()), seen
+
+    def find(self, bbox: Sequence[float], expected: str) -> tuple[bool, bool, str]:
+        """(found, found only on the page, text read in the box) for a located value."""
+        read = self.in_box(bbox)
+        form = normalize.string(expected)
+        if normalize.string(read).replace(" ", "") == form.replace(" ", ""):
+            return True, False, read
+        if form and self.on_page(expected):
+            return True, True, read
+        return False, False, read
+
+
+def _render(pdf: Any, number: int, dpi: int) -> tuple[np.ndarray[Any, Any], float, float]:
+    page = pdf[number - 1]
+    try:
+        left, _bottom, _right, top = page.get_cropbox()
+        image = page.render(scale=dpi / 72, grayscale=True).to_numpy()
+    finally:
+        page.close()
+    return image, float(left), float(top)
+
+
+def read_pages(pdf: Any, numbers: Sequence[int], engine: Tesseract, source: Path,
+               dpi: int = DPI) -> Iterator[tuple[int, OcrPage]]:
+    """(page number, OCR) for pages `numbers` (1-based) of an open pypdfium2 document.
+
+    pdfium renders in this thread, a batch of one page per core at a time; tesseract reads
+    the batch in parallel processes.
+    """
+    workers = max(1, os.cpu_count() or 1)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for start in range(0, len(numbers), workers):
+            batch = [(number, *_render(pdf, number, dpi))
+                     for number in numbers[start:start + workers]]
+            words = pool.map(lambda item: engine.words(item[1], dpi, f"{source} page {item[0]}"),
+                             batch)
+            for (number, image, left, top), found in zip(batch, words, strict=True):
+                yield number, OcrPage(found, dpi / 72, left, top, image.reshape(image.shape[:2]))
+

@@ -1,0 +1,195 @@
+"""What an audit found: counts per document and reader, and every value it could not confirm.
+
+The library returns an `AuditResult`; the command only formats it. `to_json` is the machine
+form: plain types, keys in a fixed order, lists in document and file order, so the same packets
+always give the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+READERS = ("pdf", "xlsx", "csv", "ocr")
+
+# Finding problems, each a reason to exit 1.
+MISSING = "missing"  # a located value reads back differently at its location
+STRING_MISSING = "string_missing"  # a visible universe string is not in its page's text
+VALUE_MISMATCH = "value_mismatch"  # a field's value is not what its rendered_as shows
+UNTRACEABLE = "untraceable"  # a universe entry without a rendered location or page
+LEAK = "leak"  # a universe value equals a hash, file name, seed, version or coordinate
+HIDDEN_LEAK = "hidden_leak"  # hidden text reached the visible universe
+NOT_CHECKED = "not_checked"  # values on pages that need OCR, audited without --ocr
+INTEGRITY = "integrity"  # file hash or page count differs from the manifest, empty truth...
+PROBLEMS = (MISSING, STRING_MISSING, VALUE_MISMATCH, UNTRACEABLE, LEAK, HIDDEN_LEAK,
+            NOT_CHECKED, INTEGRITY)
+
+
+@dataclass
+class Tally:
+    """Values checked and found by one reader; `by_page` counts OCR finds outside the box."""
+
+    checked: int = 0
+    found: int = 0
+    by_page: int = 0
+
+    @property
+    def missing(self) -> int:
+        return self.checked - self.found
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(self.checked + other.checked, self.found + other.found,
+                     self.by_page + other.by_page)
+
+    def add(self, found: bool, by_page: bool = False) -> None:
+        self.checked += 1
+        self.found += found
+        self.by_page += found and by_page
+
+    def to_json(self) -> dict[str, int]:
+        return {"checked": self.checked, "found": self.found, "missing": self.missing,
+                "found_outside_box": self.by_page}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing the audit could not confirm, named by file and entry path."""
+
+    problem: str
+    doc_id: str
+    file: str  # the truth file holding the entry (or the document file)
+    path: str  # field path, "strings[12]", or "" for a whole-file problem
+    reader: str = ""
+    page: int | None = None
+    where: str = ""  # "page 2 bbox [...]", "SOV!C6", "row 1, column 6"
+    expected: str = ""
+    got: str = ""
+    detail: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"problem": self.problem, "doc_id": self.doc_id, "file": self.file,
+                "path": self.path, "reader": self.reader, "page": self.page,
+                "where": self.where, "expected": self.expected, "got": self.got,
+                "detail": self.detail}
+
+
+@dataclass
+class DocumentAudit:
+    doc_id: str
+    format: str
+    file: str
+    pages: int
+    fields: dict[str, Tally] = field(default_factory=dict)  # reader -> located values
+    strings: dict[str, Tally] = field(default_factory=dict)  # reader -> visible strings
+    ocr_pages: list[int] = field(default_factory=list)  # pages whose text layer is unreliable
+    not_checked: dict[str, int] = field(default_factory=lambda: {"fields": 0, "strings": 0})
+    hidden: int = 0  # hidden strings confirmed absent from the visible universe
+    findings: list[Finding] = field(default_factory=list)
+    # Entries a reader failed to confirm, and entries no reader checked (indices into fields
+    # / strings): the leak audit tells a leak from a coincidence with them. Not in the JSON.
+    unconfirmed_fields: set[int] = field(default_factory=set, repr=False)
+    unconfirmed_strings: set[int] = field(default_factory=set, repr=False)
+    unchecked_fields: set[int] = field(default_factory=set, repr=False)
+    unchecked_strings: set[int] = field(default_factory=set, repr=False)
+
+    def tally(self, kind: str, reader: str) -> Tally:
+        table = self.fields if kind == "fields" else self.strings
+        return table.setdefault(reader, Tally())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "doc_id": self.doc_id, "format": self.format, "file": self.file,
+            "pages": self.pages,
+            "fields": {r: self.fields[r].to_json() for r in READERS if r in self.fields},
+            "strings": {r: self.strings[r].to_json() for r in READERS if r in self.strings},
+            "ocr_pages": self.ocr_pages,
+            "not_checked": dict(self.not_checked),
+            "hidden_confirmed": self.hidden,
+            "findings": [f.to_json() for f in self.findings],
+        }
+
+
+@dataclass(frozen=True)
+class Coincidence:
+    """A universe value equal to a forbidden one that the page really shows (not a leak)."""
+
+    value: str
+    forbidden_as: str
+    sources: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"value": self.value, "forbidden_as": self.forbidden_as,
+                "sources": list(self.sources)}
+
+
+@dataclass
+class PacketAudit:
+    packet_id: str
+    path: str
+    documents: list[DocumentAudit] = field(default_factory=list)
+    universe: dict[str, int] = field(default_factory=dict)  # size of the packet universe
+    skipped_keys: dict[str, int] = field(default_factory=dict)
+    forbidden: int = 0  # forbidden values compared with the universe
+    coincidences: list[Coincidence] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)  # leaks, untraceable, integrity
+
+    def all_findings(self) -> Iterator[Finding]:
+        for document in self.documents:
+            yield from document.findings
+        yield from self.findings
+
+    @property
+    def ok(self) -> bool:
+        return next(self.all_findings(), None) is None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "packet_id": self.packet_id, "path": self.path, "ok": self.ok,
+            "universe": {"size": dict(self.universe),
+                         "skipped_keys": dict(sorted(self.skipped_keys.items())),
+                         "forbidden_values": self.forbidden,
+                         "coincidences": [c.to_json() for c in self.coincidences]},
+            "documents": [d.to_json() for d in self.documents],
+            "findings": [f.to_json() for f in self.findings],
+        }
+
+
+@dataclass
+class AuditResult:
+    packets: list[PacketAudit]
+    ocr: bool
+
+    @property
+    def ok(self) -> bool:
+        return all(packet.ok for packet in self.packets)
+
+    def findings(self) -> Iterator[Finding]:
+        for packet in self.packets:
+            yield from packet.all_findings()
+
+    def totals(self) -> dict[str, Any]:
+        """Values checked and found over every document and reader; findings by problem."""
+        out: dict[str, Any] = {
+            "packets": len(self.packets), "documents": 0, "pdf_pages": 0,
+            "fields_checked": 0, "fields_found": 0, "strings_checked": 0, "strings_found": 0,
+            "fields_not_checked": 0, "strings_not_checked": 0}
+        for packet in self.packets:
+            for doc in packet.documents:
+                out["documents"] += 1
+                out["pdf_pages"] += doc.pages if doc.format == "pdf" else 0
+                out["fields_checked"] += sum(t.checked for t in doc.fields.values())
+                out["fields_found"] += sum(t.found for t in doc.fields.values())
+                out["strings_checked"] += sum(t.checked for t in doc.strings.values())
+                out["strings_found"] += sum(t.found for t in doc.strings.values())
+                out["fields_not_checked"] += doc.not_checked["fields"]
+                out["strings_not_checked"] += doc.not_checked["strings"]
+        findings = dict.fromkeys(PROBLEMS, 0)
+        for finding in self.findings():
+            findings[finding.problem] += 1
+        out["findings"] = findings
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "ocr": self.ocr, "totals": self.totals(),
+                "packets": [p.to_json() for p in self.packets]}

@@ -1,0 +1,53 @@
+"""`packetbench audit` as a library call: audit packet folders, return an `AuditResult`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from benchmark import universe
+from benchmark.audit.document import PageHook, audit_document
+from benchmark.audit.files import packet_folders, read_packet
+from benchmark.audit.leaks import audit_hidden, audit_leaks, forbidden_values
+from benchmark.audit.ocr import Tesseract
+from benchmark.audit.result import INTEGRITY, AuditResult, Finding, PacketAudit
+
+
+def audit_packet(folder: Path, *, engine: Tesseract | None = None,
+                 on_page: PageHook | None = None) -> PacketAudit:
+    """Audit one packet folder: every document read back, then its universe."""
+    packet = read_packet(folder)
+    audits = {doc.doc_id: audit_document(doc, engine=engine, on_page=on_page)
+              for doc in packet.documents}
+    built = universe.build(folder)
+    result = PacketAudit(packet.packet_id, str(folder), list(audits.values()))
+    result.universe = built.packet.size()
+    result.skipped_keys = dict(built.skipped)
+    forbidden = forbidden_values(packet)
+    result.forbidden = len(forbidden)
+    leaks, result.coincidences = audit_leaks(packet, built.packet, audits, forbidden)
+    result.findings.extend(leaks)
+    result.findings.extend(audit_hidden(packet, built.packet, audits))
+    for doc_id in packet.unlisted:
+        result.findings.append(Finding(
+            INTEGRITY, doc_id, f"field_truth_{doc_id}.json", "",
+            detail="truth files for a document that packet_truth.json does not list"))
+    return result
+
+
+def audit_packets(paths: Iterable[Path], *, ocr: bool = False,
+                  on_packet: Callable[[PacketAudit], None] | None = None,
+                  on_page: PageHook | None = None) -> AuditResult:
+    """Audit every packet named by `paths` (packet folders, or folders of packets).
+
+    Raises BadInput for an unreadable packet (the message names the file) and UsageError
+    when `ocr` is asked for without tesseract.
+    """
+    engine = Tesseract() if ocr else None
+    folders = packet_folders(paths)
+    packets: list[PacketAudit] = []
+    for folder in folders:
+        packets.append(audit_packet(folder, engine=engine, on_page=on_page))
+        if on_packet is not None:
+            on_packet(packets[-1])
+    return AuditResult(packets, ocr)

@@ -1,0 +1,193 @@
+"""Audit throughput: text-layer pages per second on one core, beside raw pdfium extraction.
+
+    python benchmarks/audit.py [PACKET_DIR ...] [--repeat 5]
+
+Runs on the canonical suite (packets/N*-000001) unless packet folders are given. Every figure
+is the best of --repeat runs on one core, files already in the page cache:
+
+1. raw text extraction: pypdfium2 loads each page and its text page and extracts the whole
+   text (`get_text_range`); nothing is checked. The ceiling for anything reading text layers.
+2. audit: the text-layer audit of the PDF documents (`audit_document`, the issue's target of
+   at least 500 pages/s per core): every located value read back inside its bbox and every
+   visible string looked up in its page's text, plus the value/rendered_as and file-hash
+   checks. Both per packet (page density grows with the tier) and over all of them.
+3. whole audit (`audit_packet`): also workbooks, CSV files, the universe and the leak audit;
+   pages/s counts PDF pages.
+
+Then where the time of (2) goes per page, and what one `get_text_bounded` call per value
+(the obvious implementation) would cost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import os
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as raw
+
+from benchmark.audit.document import audit_document
+from benchmark.audit.files import Document, packet_folders, read_packet
+from benchmark.audit.pdftext import _BOXES, PageText, PdfText
+from benchmark.audit.run import audit_packet
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def best(repeat: int, run: Callable[[], int]) -> tuple[float, int]:
+    """(best seconds, units) over `repeat` runs of `run`, which returns its unit count."""
+    run()  # warm caches and buffers
+    times, units = [], 0
+    for _ in range(repeat):
+        started = time.perf_counter()
+        units = run()
+        times.append(time.perf_counter() - started)
+    return min(times), units
+
+
+def raw_extraction(files: list[Path]) -> int:
+    pages = 0
+    for file in files:
+        pdf = pdfium.PdfDocument(file)
+        for index in range(len(pdf)):
+            page = pdf[index]
+            textpage = page.get_textpage()
+            textpage.get_text_range()
+            textpage.close()
+            page.close()
+            pages += 1
+        pdf.close()
+    return pages
+
+
+def audit_pdfs(documents: list[Document]) -> int:
+    pages = 0
+    for doc in documents:
+        pages += audit_document(doc).pages
+    return pages
+
+
+def stages(documents: list[Document]) -> dict[str, float]:
+    """Seconds spent per stage of reading every PDF page of `documents` once."""
+    spent = dict.fromkeys(("load page + text page", "page text", "char boxes",
+                           "bbox queries", "string lookups"), 0.0)
+    for doc in documents:
+        bboxes: dict[int, list[list[float]]] = {}
+        for entry in doc.fields:
+            for location in entry["locations"]:
+                bboxes.setdefault(location["page"], []).append(location["bbox"])
+        strings: dict[int, list[str]] = {}
+        for entry in doc.strings:
+            strings.setdefault(entry["page"], []).append(entry["text"])
+        with PdfText(doc.file) as pdf:
+            for number in range(1, pdf.pages + 1):
+                clock = time.perf_counter()
+                page = raw.FPDF_LoadPage(pdf.document().raw, number - 1)
+                textpage = raw.FPDFText_LoadPage(page)
+                spent["load page + text page"] += time.perf_counter() - clock
+                clock = time.perf_counter()
+                count = raw.FPDFText_CountChars(textpage)
+                buffer = (ctypes.c_ushort * (count + 1))()
+                raw.FPDFText_GetText(textpage, 0, count, buffer)
+                spent["page text"] += time.perf_counter() - clock
+                clock = time.perf_counter()
+                _BOXES.read(ctypes.c_void_p(ctypes.cast(textpage, ctypes.c_void_p).value), count)
+                spent["char boxes"] += time.perf_counter() - clock
+                layer = PageText(textpage)
+                clock = time.perf_counter()
+                layer.bounded_many(bboxes.get(number, []))
+                spent["bbox queries"] += time.perf_counter() - clock
+                clock = time.perf_counter()
+                text = " ".join(layer.text.split())
+                for string in strings.get(number, []):
+                    _ = string in text or " ".join(string.split()) in text
+                spent["string lookups"] += time.perf_counter() - clock
+                raw.FPDFText_ClosePage(textpage)
+                raw.FPDF_ClosePage(page)
+    return spent
+
+
+def per_value_calls(documents: list[Document], limit: int = 2000) -> float:
+    """Seconds per located value when asking pdfium once per value (get_text_bounded)."""
+    calls, seconds = 0, 0.0
+    for doc in documents:
+        pdf = pdfium.PdfDocument(doc.file)
+        for entry in doc.fields:
+            for location in entry["locations"]:
+                textpage = pdf[location["page"] - 1].get_textpage()
+                clock = time.perf_counter()
+                textpage.get_text_bounded(*location["bbox"])
+                seconds += time.perf_counter() - clock
+                textpage.close()
+                calls += 1
+                if calls >= limit:
+                    pdf.close()
+                    return seconds / calls
+        pdf.close()
+    return seconds / max(calls, 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("packets", nargs="*", type=Path,
+                        help="packet folders (default: the canonical suite)")
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    folders = packet_folders(args.packets or sorted((ROOT / "packets").glob("N*-000001")))
+    packets = [read_packet(folder) for folder in folders]
+    print(f"cores available: {os.cpu_count()}; one core, best of {args.repeat} runs\n")
+    print(f"{'packet':<12}{'PDF pages':>10}{'chars/page':>12}{'values/page':>13}"
+          f"{'raw pages/s':>13}{'audit pages/s':>15}{'of raw':>8}")
+    everything: list[Document] = []
+    for packet in [*packets, None]:
+        pdfs = ([doc for doc in packet.documents if doc.format == "pdf"] if packet
+                else everything)
+        if packet:
+            everything.extend(pdfs)
+        pages = sum_pages(pdfs)
+        chars = sum(page_chars(pdfs))
+        values = sum(len(e["locations"]) for doc in pdfs for e in doc.fields)
+        files = [doc.file for doc in pdfs]
+        raw_seconds, _ = best(args.repeat, partial(raw_extraction, files))
+        audit_seconds, _ = best(args.repeat, partial(audit_pdfs, pdfs))
+        name = packet.packet_id if packet else "all"
+        print(f"{name:<12}{pages:>10}{chars / pages:>12.0f}{values / pages:>13.0f}"
+              f"{pages / raw_seconds:>13.1f}{pages / audit_seconds:>15.1f}"
+              f"{raw_seconds / audit_seconds:>8.0%}", flush=True)
+    pages = sum_pages(everything)
+    seconds, _ = best(max(1, args.repeat // 2),
+                      lambda: sum(len(audit_packet(f).documents) for f in folders))
+    print(f"\nwhole audit (all documents, workbooks, CSV, universe, leaks): "
+          f"{pages / seconds:.1f} PDF pages/s ({seconds:.2f} s for {len(folders)} packet(s))")
+    spent = stages(everything)
+    print("\ntext-layer audit, where a page's time goes (ms per page)")
+    for name, stage_seconds in spent.items():
+        print(f"  {name:<24}{stage_seconds / pages * 1000:>8.3f}")
+    values = sum(len(e["locations"]) for doc in everything for e in doc.fields)
+    per_call = per_value_calls(everything)
+    print(f"\none get_text_bounded call per located value instead: {per_call * 1e6:.0f} µs a "
+          f"call, {per_call * values / pages * 1000:.1f} ms a page "
+          f"({pages / (per_call * values):.0f} pages/s for the queries alone)")
+
+
+def sum_pages(documents: list[Document]) -> int:
+    return sum(int(doc.manifest["pages"]) for doc in documents)
+
+
+def page_chars(documents: list[Document]) -> list[int]:
+    counts = []
+    for doc in documents:
+        with PdfText(doc.file) as pdf:
+            for number in range(1, pdf.pages + 1):
+                with pdf.page(number) as layer:
+                    counts.append(len(layer))
+    return counts
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,196 @@
+"""Each way of breaking a packet's truth is caught, with the right path in the message."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from benchmark.audit import audit_packets
+from benchmark.audit.files import read_packet
+from benchmark.audit.leaks import audit_hidden
+from benchmark.audit.result import DocumentAudit, Finding
+from benchmark.universe import Universe
+from tests.benchmark.audit.conftest import Run, audit_json, edit_json, findings
+
+
+def _field(data: dict[str, Any], path: str) -> dict[str, Any]:
+    return next(entry for entry in data["fields"] if entry["path"] == path)
+
+
+def _problems(packet: Path) -> list[Finding]:
+    """The findings of the library audit of `packet` (the command formats the same)."""
+    result = audit_packets([packet])
+    assert not result.ok
+    return list(result.findings())
+
+
+def _one(packet: Path, problem: str, file: str, path: str) -> Finding:
+    found = _problems(packet)
+    matching = [f for f in found if (f.problem, f.file, f.path) == (problem, file, path)]
+    assert len(matching) == 1, found
+    return matching[0]
+
+
+def _fails_naming(run_cli: Run, packet: Path, problem: str, file: str, path: str) -> str:
+    """The human report fails (exit 1) and names problem, file and path on one line."""
+    result = run_cli("audit", str(packet))
+    assert result.returncode == 1, result.stdout[-3000:] + result.stderr
+    lines = [line for line in result.stdout.splitlines()
+             if line.strip().startswith(problem) and f"/{file}  {path}" in line]
+    assert lines, result.stdout[-3000:]
+    assert result.stdout.strip().splitlines()[-1].startswith("audit FAILED: ")
+    return lines[0]
+
+
+def test_a_changed_value_is_caught(run_cli: Run, packet: Path) -> None:
+    edit_json(packet / "field_truth_sov_pdf.json",
+              lambda d: _field(d, "buildings[0].tiv").update(value=78406001.0))
+    line = _fails_naming(run_cli, packet, "value_mismatch", "field_truth_sov_pdf.json",
+                         "buildings[0].tiv")
+    assert "78406001.0" in line and "$78,406,000" in line
+
+
+def test_a_changed_rendered_as_is_caught(packet: Path) -> None:
+    def change(data: dict[str, Any]) -> None:
+        _field(data, "agency.name").update(rendered_as="Graham Insurance Agency Inc",
+                                           value="Graham Insurance Agency Inc")
+
+    edit_json(packet / "field_truth_acord_125.json", change)
+    found = _one(packet, "missing", "field_truth_acord_125.json", "agency.name")
+    assert (found.reader, found.page, found.got) == ("pdf", 1, "Graham Insurance Agency")
+    assert found.where.startswith("page 1 bbox [")
+
+
+def test_a_bbox_moved_off_its_text_is_caught(run_cli: Run, packet: Path) -> None:
+    def move(data: dict[str, Any]) -> None:
+        bbox = _field(data, "policies[0].carrier")["locations"][0]["bbox"]
+        bbox[1], bbox[3] = bbox[1] - 14, bbox[3] - 14  # one line down
+
+    edit_json(packet / "field_truth_loss_run_pdf.json", move)
+    code, report = audit_json(run_cli, packet)
+    assert code == 1
+    [found] = [f for f in findings(report) if f["problem"] == "missing"]
+    assert (found["file"], found["path"], found["reader"], found["page"]) == (
+        "field_truth_loss_run_pdf.json", "policies[0].carrier", "pdf", 1)
+    assert found["expected"] == "Travelers Property Casualty Company of America"
+    assert found["got"] != found["expected"]
+    assert report["totals"]["fields_found"] == report["totals"]["fields_checked"] - 1
+
+
+def test_a_deleted_workbook_cell_is_caught(packet: Path) -> None:
+    book = openpyxl.load_workbook(packet / "sov_excel.xlsx")
+    book["SOV"]["Q6"] = None
+    book.save(packet / "sov_excel.xlsx")
+    found = _one(packet, "missing", "field_truth_sov_excel.json", "buildings[0].tiv")
+    assert (found.reader, found.where, found.expected, found.got) == (
+        "xlsx", "SOV!Q6", "78406000", "")
+    # The file no longer matches its manifest either.
+    assert "differs from the manifest" in _one(packet, "integrity", "sov_excel.xlsx", "").detail
+
+
+def test_a_hidden_sheet_is_not_visible(packet: Path) -> None:
+    book = openpyxl.load_workbook(packet / "driver_schedule_excel.xlsx")
+    book.create_sheet("Spare")  # a hidden sheet needs a visible one beside it
+    book.worksheets[0].sheet_state = "hidden"
+    book.save(packet / "driver_schedule_excel.xlsx")
+    missing = [f for f in _problems(packet) if f.problem == "missing"]
+    assert missing and all(f.detail.endswith("is hidden") for f in missing)
+    assert {f.file for f in missing} == {"field_truth_driver_schedule_excel.json"}
+    hidden_strings = [f for f in _problems(packet) if f.problem == "string_missing"]
+    assert hidden_strings and all("hidden" in f.detail for f in hidden_strings)
+
+
+def test_a_hidden_row_is_not_visible(packet: Path) -> None:
+    book = openpyxl.load_workbook(packet / "sov_excel.xlsx")
+    book["SOV"].row_dimensions[6].hidden = True  # the first building's row
+    book.save(packet / "sov_excel.xlsx")
+    found = _one(packet, "missing", "field_truth_sov_excel.json", "buildings[0].tiv")
+    assert found.detail == "SOV!Q6 is in a hidden row or column"
+
+
+def test_a_deleted_csv_cell_is_caught(packet: Path) -> None:
+    csv_file = packet / "loss_run_csv.csv"
+    header, row = csv_file.read_bytes().decode().split("\r\n")[:2]
+    csv_file.write_bytes(f"{header}\r\n{row.rsplit(',', 1)[0]}\r\n".encode())
+    found = _one(packet, "missing", "field_truth_loss_run_csv.json",
+                 "policies[0].claims[0].incurred")
+    assert (found.reader, found.where, found.expected) == ("csv", "row 1, column 17", "1520.35")
+    assert "no column 17" in found.detail
+
+
+LAYOUT_VALUES: dict[str, Callable[[Path], str]] = {
+    "a bbox coordinate": lambda p: str(json.loads((p / "field_truth_sov_pdf.json").read_text())
+                                       ["fields"][0]["locations"][0]["bbox"][1]),
+    "a whole bbox": lambda p: json.dumps(json.loads((p / "field_truth_sov_pdf.json").read_text())
+                                         ["fields"][0]["locations"][0]["bbox"]),
+    "a sha256": lambda p: json.loads((p / "manifest_sov_pdf.json").read_text())["sha256"],
+    "a file name": lambda p: "loss_run_excel.xlsx",
+    "a cell reference": lambda p: "Q6",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(LAYOUT_VALUES))
+def test_a_layout_value_in_the_universe_is_a_leak(packet: Path, kind: str) -> None:
+    value = LAYOUT_VALUES[kind](packet)
+    edit_json(packet / "rendered_universe_acord_140.json",
+              lambda d: d["strings"].append({"text": value, "page": 1}))
+    index = len(json.loads((packet / "rendered_universe_acord_140.json").read_text())
+                ["strings"]) - 1
+    leak = _one(packet, "leak", "rendered_universe_acord_140.json", f"strings[{index}]")
+    assert leak.got == value and "is not confirmed on the page" in leak.detail
+    _one(packet, "string_missing", "rendered_universe_acord_140.json", f"strings[{index}]")
+
+
+def test_a_coordinate_as_a_field_value_is_a_leak(run_cli: Run, packet: Path) -> None:
+    coordinate = json.loads((packet / "field_truth_sov_pdf.json").read_text())[
+        "fields"][0]["locations"][0]["bbox"][1]  # 495.84
+    edit_json(packet / "field_truth_driver_schedule_pdf.json",
+              lambda d: d["fields"][0].update(value=coordinate))
+    path = json.loads((packet / "field_truth_driver_schedule_pdf.json").read_text())[
+        "fields"][0]["path"]
+    line = _fails_naming(run_cli, packet, "leak", "field_truth_driver_schedule_pdf.json",
+                         f"{path} (value)")
+    assert "equals a bbox coordinate" in line
+
+
+def test_untraceable_values_are_caught(packet: Path) -> None:
+    edit_json(packet / "field_truth_sov_pdf.json",
+              lambda d: _field(d, "prepared_by").update(locations=[]))
+    edit_json(packet / "rendered_universe_sov_pdf.json", lambda d: d["strings"][3].pop("page"))
+    untraceable = [(f.file, f.path) for f in _problems(packet) if f.problem == "untraceable"]
+    assert untraceable == [("field_truth_sov_pdf.json", "prepared_by"),
+                           ("rendered_universe_sov_pdf.json", "strings[3]")]
+
+
+def test_a_replaced_document_is_caught(packet: Path) -> None:
+    shutil.copy(packet / "driver_schedule_pdf.pdf", packet / "sov_pdf.pdf")
+    problems = {f.problem for f in _problems(packet) if f.doc_id == "sov_pdf"}
+    assert {"integrity", "missing", "string_missing"} <= problems
+
+
+def test_truth_files_for_an_unlisted_document_are_caught(packet: Path) -> None:
+    shutil.copy(packet / "field_truth_sov_pdf.json", packet / "field_truth_sov_pdf_old.json")
+    _one(packet, "integrity", "field_truth_sov_pdf_old.json", "")
+
+
+def test_hidden_text_must_stay_out_of_the_universe(packet: Path) -> None:
+    edit_json(packet / "rendered_universe_sov_pdf.json",
+              lambda d: d["hidden"].extend([{"text": "Invisible Reinsurance Note", "page": 1},
+                                            {"text": "STATEMENT OF VALUES", "page": 1}]))
+    loaded = read_packet(packet)
+    audits = {doc.doc_id: DocumentAudit(doc.doc_id, doc.format, doc.file.name, 1)
+              for doc in loaded.documents}
+    clean = Universe()
+    assert audit_hidden(loaded, clean, audits) == []
+    assert audits["sov_pdf"].hidden == 2
+    leaky = Universe()
+    leaky.add("Invisible Reinsurance Note")  # as if the builder had read `hidden`
+    leaky.add("STATEMENT OF VALUES")  # drawn visibly too: not a leak
+    [finding] = audit_hidden(loaded, leaky, audits)
+    assert (finding.problem, finding.path) == ("hidden_leak", "hidden[0]")
