@@ -2,7 +2,9 @@
 
 run.json is written before the first document and completed after the last; each document's
 record is written atomically as it finishes, so an interrupted run keeps every finished
-document.
+document. The simulator runs here, in order; API providers run through the asynchronous
+harness (`benchmark.harness`), which adds concurrency, retries, the response cache, cost
+limits, `--resume` and `--retry-failed`.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from benchmark.errors import UsageError
 from benchmark.packets import find_packets
+from benchmark.providers.api import ApiProvider
 from benchmark.providers.base import Provider
 from benchmark.runs import write_json, write_record
 from generator import __version__
@@ -29,9 +32,34 @@ class ExtractSummary:
     documents: int
     written: int
     by_status: dict[str, int]
+    requested: int = 0  # documents this invocation set out to extract
+    skipped: int = 0  # documents left alone because they had finished before
+    cached: int = 0  # answered from the response cache
+    requests: int = 0  # HTTP requests sent
+    retries: int = 0
+    cost_usd: float = 0.0  # spent by this invocation
+    stopped: str | None = None  # why new requests stopped early ("max-cost")
+    not_started: int = 0  # documents left for --resume
 
 
-def _git() -> dict[str, Any]:
+@dataclass(frozen=True)
+class HarnessOptions:
+    """How an API run is driven (the simulator takes none of these)."""
+
+    resume: bool = False
+    retry_failed: bool = False
+    concurrency: int = 8
+    max_cost_usd: float | None = None
+    cache_dir: Path | None = None  # None: the default cache folder
+    use_cache: bool = True
+    pricing: Path | None = None  # a pricing table adding to / replacing the packaged one
+    backoff_base_s: float = 1.0
+    backoff_cap_s: float = 60.0
+    progress: bool = False
+    seed: int | None = None  # of the retry jitter (tests)
+
+
+def git() -> dict[str, Any]:
     """The commit of the packetbench checkout running this (None outside a checkout)."""
     root = Path(__file__).resolve().parent.parent
     try:
@@ -60,8 +88,15 @@ def prepare_run(out: Path, force: bool) -> None:
 
 
 def extract(provider: Provider, packets_dir: Path, out: Path, force: bool = False,
-            ) -> ExtractSummary:
+            options: HarnessOptions | None = None) -> ExtractSummary:
     packets = find_packets(packets_dir)
+    if isinstance(provider, ApiProvider):
+        from benchmark.harness.session import run_api
+
+        return run_api(provider, packets, packets_dir, out, force, options or HarnessOptions())
+    if options is not None and (options.resume or options.retry_failed):
+        raise UsageError(f"--resume and --retry-failed are for API providers; a {provider.name} "
+                         "run is re-made whole (use --force)")
     prepare_run(out, force)
     info: dict[str, Any] = {
         "run_id": out.resolve().name,
@@ -74,7 +109,7 @@ def extract(provider: Provider, packets_dir: Path, out: Path, force: bool = Fals
                     for name, schema in all_schemas().items()},
         "toolkit_version": __version__,
         "versions": dict(versions()),
-        "git": _git(),
+        "git": git(),
         "status": "running",
     }
     write_json(out / "run.json", info)

@@ -13,6 +13,9 @@ from benchmark.providers.base import Provider
 
 # name -> "module:class"; adding a provider is adding a module and a line here.
 REGISTRY: dict[str, str] = {
+    "anthropic": "benchmark.providers.anthropic:AnthropicProvider",
+    "gemini": "benchmark.providers.gemini:GeminiProvider",
+    "openai": "benchmark.providers.openai:OpenAIProvider",
     "sim": "benchmark.providers.sim:SimProvider",
 }
 

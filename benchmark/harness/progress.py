@@ -1,0 +1,79 @@
+"""The progress bar of an extraction: done/total, errors, tokens, cost so far, ETA."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass
+class Tally:
+    total: int = 0
+    done: int = 0
+    ok: int = 0
+    failed: int = 0
+    cached: int = 0
+    requests: int = 0
+    retries: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+    spent_usd: float = 0.0  # requests sent in this run
+    cached_usd: float = 0.0  # what cache hits cost when they were first requested
+
+    @property
+    def tokens(self) -> int:
+        return self.input_tokens + self.output_tokens + self.reasoning_tokens
+
+
+class Reporter(Protocol):
+    def start(self, total: int) -> None: ...
+    def update(self, tally: Tally) -> None: ...
+    def stop(self) -> None: ...
+
+
+class Silent:
+    def start(self, total: int) -> None:
+        return None
+
+    def update(self, tally: Tally) -> None:
+        return None
+
+    def stop(self) -> None:
+        return None
+
+
+class ProgressBar:
+    """A rich progress bar on stderr (nothing when stderr is not a terminal)."""
+
+    def __init__(self, label: str) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        console = Console(stderr=True)
+        self._progress = Progress(
+            TextColumn(f"[bold]{label}[/]"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[errors]} errors"),
+            TextColumn("{task.fields[tokens]} tokens"), TextColumn("${task.fields[cost]}"),
+            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+            console=console, transient=True, disable=not console.is_terminal)
+        self._task: Any = None
+
+    def start(self, total: int) -> None:
+        self._progress.start()
+        self._task = self._progress.add_task("extract", total=total, errors=0, tokens="0",
+                                             cost="0.00")
+
+    def update(self, tally: Tally) -> None:
+        self._progress.update(self._task, completed=tally.done, errors=tally.failed,
+                              tokens=f"{tally.tokens:,}", cost=f"{tally.spent_usd:,.2f}")
+
+    def stop(self) -> None:
+        self._progress.stop()

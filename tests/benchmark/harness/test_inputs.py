@@ -1,0 +1,98 @@
+"""What is sent for a document: PDF natively, its text layer, its pages as images; a workbook
+sheet by sheet with hidden sheets, rows and columns skipped and recorded."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import openpyxl
+import pypdfium2 as pdfium
+import pytest
+
+from benchmark.errors import BadInput
+from benchmark.harness import inputs, prompts
+from benchmark.packets import load_packet
+from generator.schemas import all_schemas
+from tests.conftest import PACKETS
+
+
+def _doc(packet_dir: Path, doc_id: str):  # type: ignore[no-untyped-def]
+    packet = load_packet(packet_dir)
+    return packet, next(d for d in packet.documents if d.doc_id == doc_id)
+
+
+def truth_name(packet) -> str:  # type: ignore[no-untyped-def]
+    return str(packet.truth("sov_excel")["insured_name"])
+
+
+def test_pdf_modes() -> None:
+    packet, doc = _doc(PACKETS / "N1-000001", "acord_125")
+    native = inputs.build(packet, doc, "native")
+    assert [p.kind for p in native.parts] == ["pdf"] and native.pages == 3
+    assert native.parts[0].data == (packet.path / doc.file).read_bytes()
+    text = inputs.build(packet, doc, "text")
+    assert [p.label for p in text.parts] == ["page 1", "page 2", "page 3"]
+    truth = packet.truth(doc.doc_id)
+    assert truth["applicant"]["name"] in text.parts[0].text  # the text layer, read back
+    images = inputs.build(packet, doc, "images")
+    assert [p.kind for p in images.parts] == ["png"] * 3
+    page = pdfium.PdfDocument(packet.path / doc.file)[0]
+    width = round(page.get_width() * inputs.IMAGE_DPI / 72)
+    assert images.parts[0].data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert int.from_bytes(images.parts[0].data[16:20], "big") == width
+    # A provider that takes no PDF files gets the text layer instead.
+    assert inputs.build(packet, doc, "native", native_pdf=False).mode == "text"
+
+
+def test_workbook_skips_hidden_sheets_rows_and_columns(tmp_path: Path) -> None:
+    folder = tmp_path / "N1-000001"
+    shutil.copytree(PACKETS / "N1-000001", folder)
+    path = folder / "sov_excel.xlsx"
+    book = openpyxl.load_workbook(path)
+    secret = book.create_sheet("Internal notes")
+    secret["A1"] = "underwriter only: do not quote"
+    secret.sheet_state = "hidden"
+    sheet = book["SOV"]
+    rows, columns = sheet.max_row, sheet.max_column
+    sheet.cell(row=rows + 1, column=1, value="HIDDEN ROW MARKER")
+    sheet.row_dimensions[rows + 1].hidden = True
+    sheet.cell(row=1, column=columns + 2, value="HIDDEN COLUMN MARKER")
+    sheet.column_dimensions[openpyxl.utils.get_column_letter(columns + 2)].hidden = True
+    buffer = io.BytesIO()
+    book.save(buffer)
+    path.write_bytes(buffer.getvalue())
+    packet, doc = _doc(folder, "sov_excel")
+    document = inputs.build(packet, doc, "images")  # workbooks go as text in every mode
+    assert document.mode == "text" and document.sheets == ("SOV",)
+    assert document.hidden_sheets == ("Internal notes",)
+    assert (document.hidden_rows, document.hidden_columns) == (1, 1)
+    text = document.parts[0].text
+    assert text.startswith("[sheet 'SOV']\n") and "do not quote" not in text
+    assert "MARKER" not in text and len(text.splitlines()) == rows + 1  # + the label line
+    assert truth_name(packet) in text
+    assert document.describe()["hidden_sheets_skipped"] == ["Internal notes"]
+    prompt = prompts.render("sov", all_schemas()["sov"], document, "Answer.")
+    assert "Hidden sheets were not sent" in prompt.instructions
+    assert "a workbook, sent sheet by sheet as CSV: SOV" in prompt.instructions
+
+
+def test_csv_goes_as_written_and_bad_files_are_named(tmp_path: Path) -> None:
+    packet, doc = _doc(PACKETS / "N1-000001", "loss_run_csv")
+    document = inputs.build(packet, doc, "native")
+    assert document.parts[0].text == (packet.path / doc.file).read_bytes().decode("utf-8-sig")
+    folder = tmp_path / "N1-000001"
+    shutil.copytree(PACKETS / "N1-000001", folder)
+    (folder / "sov_pdf.pdf").write_bytes(b"%PDF-1.4 broken")
+    packet, doc = _doc(folder, "sov_pdf")
+    with pytest.raises(BadInput, match=r"sov_pdf\.pdf: not a readable PDF"):
+        inputs.build(packet, doc, "text")
+
+
+def test_every_family_has_a_prompt_and_missing_ones_are_named() -> None:
+    names = set(all_schemas())
+    prompts.check(names)
+    assert set(prompts.template_hashes(names)) == {prompts.family(n) for n in names}
+    with pytest.raises(BadInput, match=r"prompts/umbrella\.j2: missing"):
+        prompts.check({"umbrella"})

@@ -1,0 +1,45 @@
+"""Provider SDKs load only when a request is sent: `generate`, sim runs and dry runs load
+none of them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from tests.conftest import PACKETS
+
+PROBE = textwrap.dedent("""
+    import sys
+    from benchmark.cli import app
+    try:
+        app(sys.argv[1:], standalone_mode=False)
+    except SystemExit:
+        pass
+    import benchmark.providers.anthropic, benchmark.providers.gemini, benchmark.providers.openai
+    loaded = sorted(m for m in ("openai", "anthropic", "google.genai", "httpx2")
+                    if m in sys.modules)
+    print("LOADED", ",".join(loaded))
+""")
+
+
+def _loaded(*args: str) -> str:
+    result = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True,
+                            text=True, check=True, env={"PATH": "/usr/bin:/bin",
+                                                        "OPENAI_API_KEY": "x" * 20})
+    line = [x for x in result.stdout.splitlines() if x.startswith("LOADED")][-1]
+    return line.removeprefix("LOADED").strip()
+
+
+def test_generate_loads_no_provider_sdk(tmp_path: Path) -> None:
+    assert _loaded("generate", "--tier", "N1", "--seed", "3", "--out", str(tmp_path)) == ""
+    assert (tmp_path / "N1-000003" / "packet_truth.json").is_file()
+
+
+def test_sim_and_dry_runs_load_no_provider_sdk(tmp_path: Path) -> None:
+    packet = str(PACKETS / "N1-000001")
+    assert _loaded("extract", "--packets", packet, "--out", str(tmp_path / "sim")) == ""
+    assert (tmp_path / "sim" / "run.json").is_file()
+    assert _loaded("extract", "--provider", "openai", "--model", "gpt-5", "--packets", packet,
+                   "--out", str(tmp_path / "dry"), "--dry-run") == ""
