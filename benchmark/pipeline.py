@@ -1,0 +1,249 @@
+"""`packetbench run`: the whole benchmark in one call, into one folder.
+
+    OUT/packets/            generate: the tiers asked for (default: the canonical N1..N5, seed 1)
+    OUT/audit.json          audit: every ground-truth value read back from its page
+    OUT/runs/<name>/        extract (default: sim, the SIMULATED extractor) and score
+    OUT/report/             report.md and report.html
+
+Each stage calls the library function its own command calls. Generation and the audit run
+packets in parallel worker processes. A failed audit stops the run before extraction: scores
+against unproven truth would be worthless. A listener is told when each stage starts, advances
+and ends, so a command can show progress.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from benchmark.errors import UsageError
+
+DEFAULT_OUT = Path("packetbench-run")
+CANONICAL_TIERS = ("N1", "N2", "N3", "N4", "N5")
+OWNED = ("packets", "runs", "report", "audit.json")  # what --force may remove from OUT
+
+
+class Listener(Protocol):
+    def start(self, stage: str, total: int | None) -> None: ...
+    def advance(self, stage: str, completed: int) -> None: ...
+    def finish(self, stage: str, summary: str, seconds: float) -> None: ...
+
+
+@dataclass(frozen=True)
+class Options:
+    out: Path = DEFAULT_OUT
+    tiers: tuple[str, ...] = CANONICAL_TIERS
+    count: int = 1
+    seed: int = 1
+    provider: str = "sim"
+    profile: str = "typical"
+    sim_seed: int = 0
+    model: str | None = None
+    jobs: int = 2
+    force: bool = False
+
+
+@dataclass
+class Outcome:
+    packets: Path
+    run: Path
+    report: Path | None = None
+    audit_ok: bool = True
+    stages: dict[str, float] = field(default_factory=dict)
+    headline: dict[str, Any] = field(default_factory=dict)
+
+
+def parse_tiers(text: str) -> tuple[str, ...]:
+    tiers = tuple(t.strip().upper() for t in text.split(",") if t.strip())
+    if not tiers:
+        raise UsageError("--tiers names no tier")
+    unknown = [t for t in tiers if t not in CANONICAL_TIERS]
+    if unknown:
+        raise UsageError(f"unknown tier {unknown[0]!r}; choose from {', '.join(CANONICAL_TIERS)}")
+    if len(set(tiers)) != len(tiers):
+        raise UsageError("--tiers names a tier twice")
+    return tiers
+
+
+def _prepare(options: Options) -> None:
+    out = options.out
+    if options.count < 1:
+        raise UsageError(f"--count must be at least 1 (got {options.count})")
+    if options.seed < 0:
+        raise UsageError(f"--seed must be zero or positive (got {options.seed})")
+    if options.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1 (got {options.jobs})")
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out}: exists and is not a folder")
+    present = [name for name in OWNED if (out / name).exists()]
+    if present and not options.force:
+        raise UsageError(f"{out}: already holds a benchmark run ({present[0]}); use --force "
+                         "to replace it")
+    for name in present:
+        target = out / name
+        if target.is_dir():
+            shutil.rmtree(target)
+        else:
+            target.unlink()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"{out}: cannot create the folder ({error.strerror})") from None
+
+
+def _generate_one(task: tuple[str, int, Path]) -> tuple[int, int]:
+    from generator.batch import generate
+
+    tier, seed, folder = task
+    (summary,) = generate(tier, seed, 1, folder)
+    return summary.documents, summary.pdf_pages
+
+
+def _audit_one(folder: Path) -> Any:
+    from benchmark.audit import audit_packet
+
+    return audit_packet(folder)
+
+
+def _parallel(function: Callable[[Any], Any], tasks: list[Any], jobs: int,
+              on_done: Callable[[int], None]) -> list[Any]:
+    """function(task) for every task, in task order, in up to `jobs` worker processes."""
+    results: list[Any] = []
+    if jobs == 1 or len(tasks) == 1:
+        for task in tasks:
+            results.append(function(task))
+            on_done(len(results))
+        return results
+    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+        for result in pool.map(function, tasks):
+            results.append(result)
+            on_done(len(results))
+    return results
+
+
+def _watch(folder: Path, stage: str, listener: Listener) -> Callable[[], None]:
+    """Report how many files are under `folder` while a stage that has no callback runs."""
+    stop = threading.Event()
+
+    def poll() -> None:
+        while not stop.wait(0.1):
+            listener.advance(stage, sum(1 for _ in folder.rglob("*.json")))
+
+    thread = threading.Thread(target=poll, daemon=True)
+    thread.start()
+
+    def done() -> None:
+        stop.set()
+        thread.join()
+
+    return done
+
+
+def _timed(stage: str, listener: Listener, outcome: Outcome, total: int | None,
+           work: Callable[[], str]) -> None:
+    listener.start(stage, total)
+    began = time.perf_counter()
+    summary = work()
+    seconds = time.perf_counter() - began
+    outcome.stages[stage] = seconds
+    listener.finish(stage, summary, seconds)
+
+
+def run_pipeline(options: Options, listener: Listener) -> Outcome:
+    """Generate, audit, extract, score and report into `options.out`."""
+    from benchmark.providers import provider_class
+
+    cls = provider_class(options.provider)  # an unknown provider fails before any work
+    settings: dict[str, Any] = {"profile": options.profile, "seed": options.sim_seed}
+    if options.model is not None:
+        settings["model"] = options.model
+    provider = cls.from_options(settings)
+    _prepare(options)
+    packets = options.out / "packets"
+    name = options.provider if not cls.simulator else f"{options.provider}-{options.profile}"
+    run = options.out / "runs" / (options.model or name)
+    outcome = Outcome(packets, run)
+    tasks = [(tier, seed, packets) for tier in options.tiers
+             for seed in range(options.seed, options.seed + options.count)]
+
+    def generate() -> str:
+        made = _parallel(_generate_one, tasks, options.jobs,
+                         lambda n: listener.advance("generate", n))
+        return (f"{len(made)} packets, {sum(d for d, _ in made)} documents, "
+                f"{sum(p for _, p in made)} PDF pages")
+
+    _timed("generate", listener, outcome, len(tasks), generate)
+    folders = sorted(p for p in packets.iterdir() if (p / "packet_truth.json").is_file())
+
+    def audit() -> str:
+        from benchmark.audit import AuditResult
+        from benchmark.runs import write_json
+
+        result = AuditResult(_parallel(_audit_one, folders, options.jobs,
+                                       lambda n: listener.advance("audit", n)), False)
+        write_json(options.out / "audit.json", result.to_json())
+        outcome.audit_ok = result.ok
+        totals = result.totals()
+        found = (f"{totals['fields_found']:,} of {totals['fields_checked']:,} located values "
+                 f"and {totals['strings_found']:,} of {totals['strings_checked']:,} visible "
+                 "strings found")
+        if not result.ok:
+            return f"FAILED: {found}; see {options.out / 'audit.json'}"
+        return f"passed: {found}"
+
+    _timed("audit", listener, outcome, len(folders), audit)
+    if not outcome.audit_ok:
+        return outcome
+    documents = sum(1 for folder in folders for _ in _documents(folder))
+
+    def extract() -> str:
+        from benchmark.extract import extract as run_extraction
+
+        stop = _watch(run / "extractions", "extract", listener)
+        try:
+            summary = run_extraction(provider, packets, run, force=options.force)
+        finally:
+            stop()
+        statuses = ", ".join(f"{n} {s}" for s, n in summary.by_status.items()) or "none"
+        label = " (SIMULATED extractor, not a model)" if cls.simulator else ""
+        return (f"{summary.written} of {summary.documents} documents [{statuses}] by "
+                f"{provider.describe().get('model', options.provider)}{label}")
+
+    _timed("extract", listener, outcome, documents, extract)
+
+    def score() -> str:
+        from benchmark.results import load_run
+        from benchmark.score.scorer import score_run
+
+        result = score_run(run, packets)
+        load_run(run, packets)  # as `packetbench score` does
+        excluded = len(result.missing) + len(result.errors) + len(result.invalid)
+        return (f"{len(result.documents)} documents scored, {result.claims:,} claims, "
+                f"{excluded} excluded")
+
+    _timed("score", listener, outcome, None, score)
+
+    def report() -> str:
+        from benchmark.report.render import write_report
+        from benchmark.results.query import open_runs
+
+        files = write_report([run], options.out / "report")
+        outcome.report = files.html
+        with open_runs([run]) as opened:
+            outcome.headline = {r["metric"]: r["micro"] for r in opened.metric("headline")}
+        return f"{files.markdown} and {files.html}"
+
+    _timed("report", listener, outcome, None, report)
+    return outcome
+
+
+def _documents(folder: Path) -> Iterable[Any]:
+    from benchmark.packets import load_packet
+
+    return load_packet(folder).documents

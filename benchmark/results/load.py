@@ -1,0 +1,264 @@
+"""Load a scored run into ``RUN/results.duckdb``.
+
+Everything comes from files: run.json, the extraction records (status, usage), the four files
+of ``RUN/scores/``, and the packets' truth (every truth leaf, so that the field view can be
+sliced by kind) and manifests (patterns). The database is built under a temporary name and
+renamed into place, so a reader never opens half a database. Rows are inserted in a fixed
+order; every metric query orders its result, so the same run always answers the same.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import orjson
+
+from benchmark.errors import BadInput
+from benchmark.packets import DocInfo, Packet, find_packets, read_json
+from benchmark.results.leaves import truth_leaves
+from benchmark.runs import read_record, read_run, record_path
+from benchmark.score import normalize
+from generator import doctypes as _doctypes  # noqa: F401  (registers document types)
+from generator.doctypes.base import REGISTRY
+
+DB_NAME = "results.duckdb"
+SCHEMA_VERSION = "1"
+TABLES_SQL = Path(__file__).with_name("tables.sql")
+_NUMERIC = sorted(normalize.NUMERIC_KINDS)
+VERDICT_COLUMNS = ("supported", "contradicted", "stale", "overreach", "unlinked")
+FIELD_COLUMNS = ("gt_fields", "correct", "wrong", "omitted", "gt_null_fields", "abstained",
+                 "answered", "invented_records", "dropped_records")
+
+
+def _selected(info: dict[str, Any], run: Path, packets: list[Packet]
+              ) -> list[tuple[Packet, DocInfo]]:
+    """The documents run.json lists, in packet and document order."""
+    by_id = {p.packet_id: p for p in packets}
+    listed = info.get("packets")
+    if not isinstance(listed, list):
+        raise BadInput(f"{run / 'run.json'}: no packets list")
+    selected: list[tuple[Packet, DocInfo]] = []
+    for entry in listed:
+        packet = by_id.get(str(entry.get("packet_id"))) if isinstance(entry, dict) else None
+        if packet is None:
+            raise BadInput(f"{run / 'run.json'}: packet {entry!r} is not in the packets folder")
+        wanted = set(entry.get("documents") or [d.doc_id for d in packet.documents])
+        selected += [(packet, doc) for doc in packet.documents if doc.doc_id in wanted]
+    return selected
+
+
+def _scores(run: Path) -> dict[str, Any]:
+    folder = run / "scores"
+    if not (folder / "field_breakdown.json").is_file():
+        raise BadInput(f"{folder}: no scores (run `packetbench score` first)")
+    return {name: read_json(folder / f"{name}.json")
+            for name in ("field_breakdown", "hallucination", "consistency")}
+
+
+def _run_row(run_id: str, info: dict[str, Any], documents: int) -> dict[str, Any]:
+    found = info.get("git")
+    git: dict[str, Any] = found if isinstance(found, dict) else {}
+    config = {k: v for k, v in info.items() if k != "packets"}
+    return {
+        "run_id": run_id,
+        "provider": info.get("provider"),
+        "model": info.get("model"),
+        "simulator": bool(info.get("simulator", False)),
+        "label": info.get("label"),
+        "parameters": info.get("parameters"),
+        "config": config,
+        "toolkit_version": info.get("toolkit_version"),
+        "git_commit": git.get("commit"),
+        "git_dirty": git.get("dirty"),
+        "packets_dir": info.get("packets_dir"),
+        "status": info.get("status"),
+        "packets": len(info.get("packets") or []),
+        "documents_expected": documents,
+    }
+
+
+def _document_rows(run_id: str, run: Path, selected: list[tuple[Packet, DocInfo]],
+                   scores: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    fields = scores["field_breakdown"]
+    grounding = scores["hallucination"]
+    consistency = scores["consistency"]
+    excluded = fields.get("excluded", {})
+    missing = set(excluded.get("missing", []))
+    errors = {e["document"]: e for e in excluded.get("error", [])}
+    invalid = {e["document"]: e for e in excluded.get("invalid", [])}
+    for packet, doc in selected:
+        key = f"{packet.packet_id}/{doc.doc_id}"
+        row: dict[str, Any] = {
+            "run_id": run_id, "packet_id": packet.packet_id, "doc_id": doc.doc_id,
+            "doc_type": doc.doc_type, "schema_name": doc.schema, "tier": packet.tier,
+            "format": doc.format, "superseded_by": doc.superseded_by,
+        }
+        path = record_path(run, packet.packet_id, doc.doc_id)
+        if key in missing or not path.exists():
+            yield {**row, "status": "missing", "reason": "no extraction record"}
+            continue
+        record = read_record(path)
+        row.update(record_status=record.status, attempts=record.attempts,
+                   latency_s=record.latency_s, finish_reason=record.finish_reason,
+                   **record.usage.model_dump())
+        if key in errors:
+            error = errors[key]
+            yield {**row, "status": "error", "reason": f"{error['status']}: {error['error']}"}
+            continue
+        if key in invalid:
+            yield {**row, "status": "invalid", "reason": invalid[key]["reason"]}
+            continue
+        counts = fields["documents"].get(key)
+        if counts is None:
+            raise BadInput(f"{run / 'scores' / 'field_breakdown.json'}: {key} is neither "
+                           "scored nor excluded (score the run again)")
+        tally = grounding["documents"][key]
+        verdicts = grounding["verdicts"]["documents"][key]
+        checks = consistency["documents"][key]
+        row.update({name: counts[name] for name in FIELD_COLUMNS})
+        for kind in ("numbers", "strings"):
+            row[f"{kind}_checked"] = tally["packet"][kind]["checked"]
+            row[f"{kind}_hallucinated"] = tally["packet"][kind]["hallucinated"]
+            row[f"{kind}_hallucinated_document"] = tally["document"][kind]["hallucinated"]
+        row.update({name: verdicts[name] for name in VERDICT_COLUMNS})
+        row["claims"] = sum(verdicts[name] for name in VERDICT_COLUMNS)
+        row.update(consistency_checks=checks["checks"], consistency_passed=checks["passed"],
+                   consistency_failed=checks["failed"], consistency_skipped=checks["skipped"])
+        yield {**row, "status": "scored"}
+
+
+def _flag_rows(run_id: str, consistency: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    for key, entry in consistency["documents"].items():
+        packet_id, _, doc_id = key.partition("/")
+        for flag in entry["flags"]:
+            yield {"run_id": run_id, "packet_id": packet_id, "doc_id": doc_id, **flag}
+
+
+def _pattern_rows(run_id: str, selected: list[tuple[Packet, DocInfo]]
+                  ) -> Iterator[dict[str, Any]]:
+    for packet, doc in selected:
+        manifest = read_json(packet.path / f"manifest_{doc.doc_id}.json")
+        for applied in manifest.get("patterns_applied") or []:
+            yield {"run_id": run_id, "packet_id": packet.packet_id, "doc_id": doc.doc_id,
+                   "pattern_id": str(applied.get("id")), "name": applied.get("name"),
+                   "phase": applied.get("phase")}
+
+
+def _leaf_rows(run_id: str, selected: list[tuple[Packet, DocInfo]], scored: set[str]
+               ) -> Iterator[dict[str, Any]]:
+    ordinal = 0
+    for packet, doc in selected:
+        if f"{packet.packet_id}/{doc.doc_id}" not in scored:
+            continue
+        model = REGISTRY[doc.schema].model
+        for path, kind, populated in truth_leaves(model, packet.truth(doc.doc_id)):
+            ordinal += 1
+            yield {"run_id": run_id, "packet_id": packet.packet_id, "doc_id": doc.doc_id,
+                   "path": path, "kind": kind, "field_class": "table" if "[" in path else "form",
+                   "populated": populated, "ordinal": ordinal}
+
+
+def _columns(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
+    return {name: kind for name, kind, *_ in con.execute(f"DESCRIBE {table}").fetchall()}
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: Iterable[dict[str, Any]],
+            scratch: Path, columns: dict[str, str] | None = None) -> int:
+    """Insert `rows` (dicts keyed by column name; absent keys are null) through a
+    newline-delimited JSON file, which DuckDB reads far faster than row-by-row inserts."""
+    types = columns or _columns(con, table)
+    path = scratch / f"{table}.jsonl"
+    count = 0
+    with path.open("wb") as out:
+        for row in rows:
+            out.write(orjson.dumps(row, option=orjson.OPT_SORT_KEYS) + b"\n")
+            count += 1
+    if count:
+        spec = "{" + ", ".join(f"'{name}': '{kind}'" for name, kind in types.items()) + "}"
+        target = ", ".join(types)
+        con.execute(f"INSERT INTO {table} ({target}) SELECT {target} FROM read_json(?, "
+                    f"format='newline_delimited', columns={spec})", [str(path)])
+    return count
+
+
+def _load_claims(con: duckdb.DuckDBPyConnection, run_id: str, claims: Path) -> None:
+    if not claims.is_file():
+        raise BadInput(f"{claims}: missing (score the run again)")
+    if claims.stat().st_size == 0:
+        return
+    numeric = ", ".join(f"'{k}'" for k in _NUMERIC)
+    con.execute(f"""
+        INSERT INTO claims
+        SELECT ? AS run_id, packet_id, doc_id, doc_type, tier, path, kind,
+               CASE WHEN kind IN ({numeric}) THEN 'numbers' ELSE 'strings' END,
+               value, truth, field_class, grounded_in, hallucinated, hallucinated_document,
+               verdict
+        FROM read_json(?, format='newline_delimited', columns={{
+            packet_id: 'VARCHAR', doc_id: 'VARCHAR', doc_type: 'VARCHAR', tier: 'VARCHAR',
+            path: 'VARCHAR', kind: 'VARCHAR', value: 'JSON', truth: 'JSON',
+            field_class: 'VARCHAR', grounded_in: 'VARCHAR', hallucinated: 'BOOLEAN',
+            hallucinated_document: 'BOOLEAN', verdict: 'VARCHAR'}})
+    """, [run_id, str(claims)])
+
+
+# The field view of each truth leaf follows from the claim at its path: claims sit at their
+# aligned truth paths, a value equal to its truth is `supported`, and a leaf with no claim
+# was left empty (a dropped record's leaves have none). Tests hold this against
+# field_breakdown.json document by document.
+_FIELDS_FROM_LEAVES = """
+    INSERT INTO fields
+    SELECT l.run_id, l.packet_id, l.doc_id, l.path, l.kind, l.field_class, l.populated,
+           CASE WHEN l.populated THEN
+                    CASE WHEN c.verdict IS NULL THEN 'omitted'
+                         WHEN c.verdict = 'supported' THEN 'correct' ELSE 'wrong' END
+                ELSE CASE WHEN c.verdict IS NULL THEN 'abstained' ELSE 'answered' END
+           END
+    FROM leaves l
+    LEFT JOIN claims c
+      ON c.run_id = l.run_id AND c.packet_id = l.packet_id AND c.doc_id = l.doc_id
+     AND c.path = l.path
+    ORDER BY l.ordinal
+"""
+
+
+def load_run(run: Path, packets_dir: Path) -> Path:
+    """Write ``RUN/results.duckdb`` from the run's files and its packets; return its path."""
+    info = read_run(run)
+    run_id = str(info.get("run_id") or run.resolve().name)
+    packets = find_packets(packets_dir)
+    selected = _selected(info, run, packets)
+    scores = _scores(run)
+    target = run / DB_NAME
+    with tempfile.TemporaryDirectory(prefix=".results-", dir=run) as scratch_dir:
+        scratch = Path(scratch_dir)
+        building = scratch / DB_NAME
+        con = duckdb.connect(str(building))
+        try:
+            con.execute(TABLES_SQL.read_text(encoding="utf-8"))
+            con.execute("CREATE TEMP TABLE leaves (run_id VARCHAR, packet_id VARCHAR, "
+                        "doc_id VARCHAR, path VARCHAR, kind VARCHAR, field_class VARCHAR, "
+                        "populated BOOLEAN, ordinal BIGINT)")
+            con.execute("INSERT INTO meta VALUES ('schema_version', ?), ('run_id', ?)",
+                        [SCHEMA_VERSION, run_id])
+            _insert(con, "runs", [_run_row(run_id, info, len(selected))], scratch)
+            documents = list(_document_rows(run_id, run, selected, scores))
+            _insert(con, "documents", documents, scratch)
+            scored = {f"{d['packet_id']}/{d['doc_id']}" for d in documents
+                      if d["status"] == "scored"}
+            _insert(con, "consistency_flags", _flag_rows(run_id, scores["consistency"]), scratch)
+            _insert(con, "patterns", _pattern_rows(run_id, selected), scratch)
+            _load_claims(con, run_id, run / "scores" / "claims.jsonl")
+            _insert(con, "leaves", _leaf_rows(run_id, selected, scored), scratch,
+                    columns=_columns(con, "leaves"))
+            con.execute(_FIELDS_FROM_LEAVES)
+            con.execute("DROP TABLE leaves")
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+        os.replace(building, target)
+    return target

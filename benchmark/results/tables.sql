@@ -1,0 +1,110 @@
+-- The results database of one run (RUN/results.duckdb), written by `packetbench score`.
+-- Every table carries run_id so the tables of many runs can be stacked (benchmark.results.query).
+
+CREATE TABLE meta (
+    key VARCHAR PRIMARY KEY,
+    value VARCHAR
+);
+
+-- One row: the run's configuration, as run.json records it.
+CREATE TABLE runs (
+    run_id VARCHAR PRIMARY KEY,
+    provider VARCHAR,
+    model VARCHAR,
+    simulator BOOLEAN,
+    label VARCHAR,
+    parameters JSON,            -- the provider's parameters (sim: profile and seed)
+    config JSON,                -- run.json without its packets list
+    toolkit_version VARCHAR,
+    git_commit VARCHAR,
+    git_dirty BOOLEAN,
+    packets_dir VARCHAR,
+    status VARCHAR,             -- running | complete (as run.json says)
+    packets INTEGER,
+    documents_expected INTEGER
+);
+
+-- One row per document the run covers, scored or not.
+CREATE TABLE documents (
+    run_id VARCHAR,
+    packet_id VARCHAR,
+    doc_id VARCHAR,
+    doc_type VARCHAR,
+    schema_name VARCHAR,
+    tier VARCHAR,
+    format VARCHAR,
+    superseded_by VARCHAR,
+    status VARCHAR,             -- scored | missing | error | invalid
+    record_status VARCHAR,      -- the extraction record's status (null when missing)
+    reason VARCHAR,             -- why the document was excluded (null when scored)
+    attempts INTEGER,
+    latency_s DOUBLE,
+    input_tokens BIGINT,
+    output_tokens BIGINT,
+    reasoning_tokens BIGINT,
+    cost_usd DOUBLE,
+    finish_reason VARCHAR,
+    gt_fields INTEGER, correct INTEGER, wrong INTEGER, omitted INTEGER,
+    gt_null_fields INTEGER, abstained INTEGER, answered INTEGER,
+    invented_records INTEGER, dropped_records INTEGER,
+    numbers_checked INTEGER, strings_checked INTEGER,
+    numbers_hallucinated INTEGER, strings_hallucinated INTEGER,                  -- packet universe
+    numbers_hallucinated_document INTEGER, strings_hallucinated_document INTEGER, -- document universe
+    claims INTEGER,
+    supported INTEGER, contradicted INTEGER, stale INTEGER, overreach INTEGER, unlinked INTEGER,
+    consistency_checks INTEGER, consistency_passed INTEGER, consistency_failed INTEGER,
+    consistency_skipped INTEGER,
+    PRIMARY KEY (run_id, packet_id, doc_id)
+);
+
+-- One row per leaf of a scored document's truth (the field view, recall side).
+CREATE TABLE fields (
+    run_id VARCHAR,
+    packet_id VARCHAR,
+    doc_id VARCHAR,
+    path VARCHAR,
+    kind VARCHAR,
+    field_class VARCHAR,        -- table (inside a list) | form
+    populated BOOLEAN,          -- the truth holds a value here
+    outcome VARCHAR             -- correct | wrong | omitted (populated); abstained | answered (null)
+);
+
+-- One row per emitted value (scores/claims.jsonl).
+CREATE TABLE claims (
+    run_id VARCHAR,
+    packet_id VARCHAR,
+    doc_id VARCHAR,
+    doc_type VARCHAR,
+    tier VARCHAR,
+    path VARCHAR,
+    kind VARCHAR,
+    value_class VARCHAR,        -- numbers | strings (how the hallucination rates split values)
+    value JSON,
+    truth JSON,
+    field_class VARCHAR,
+    grounded_in VARCHAR,        -- document | packet | none
+    hallucinated BOOLEAN,       -- null when the value is not checked
+    hallucinated_document BOOLEAN,
+    verdict VARCHAR
+);
+
+-- Internal-consistency flags (scores/consistency.json).
+CREATE TABLE consistency_flags (
+    run_id VARCHAR,
+    packet_id VARCHAR,
+    doc_id VARCHAR,
+    rule VARCHAR,
+    path VARCHAR,
+    stated DOUBLE,
+    expected DOUBLE
+);
+
+-- Presentation patterns applied to each document (manifest_<doc_id>.json).
+CREATE TABLE patterns (
+    run_id VARCHAR,
+    packet_id VARCHAR,
+    doc_id VARCHAR,
+    pattern_id VARCHAR,
+    name VARCHAR,
+    phase VARCHAR
+);

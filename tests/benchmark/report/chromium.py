@@ -1,0 +1,145 @@
+"""A small DevTools-protocol client for headless Chromium (Debian's `chromium`).
+
+Opens a local file in a fresh headless browser, records every console message, uncaught
+exception, log entry and network request, and evaluates expressions in the page. The browser
+listens on 127.0.0.1 on a port it picks itself (port 0) and is killed when the session ends.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.sync.client import ClientConnection, connect
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--remote-debugging-address=127.0.0.1",
+         "--remote-debugging-port=0")
+_LISTENING = re.compile(r"DevTools listening on (ws://\S+)")
+
+
+def chromium() -> str | None:
+    """The Chromium binary, or None when it is not installed."""
+    if os.access(CHROMIUM, os.X_OK):
+        return CHROMIUM
+    return shutil.which("chromium")
+
+
+@dataclass
+class Page:
+    """What happened while a page was open."""
+
+    socket: ClientConnection
+    session: str
+    console: list[dict[str, Any]] = field(default_factory=list)
+    exceptions: list[dict[str, Any]] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    _next: int = 100
+
+    def send(self, method: str, params: dict[str, Any] | None = None,
+             timeout: float = 30) -> dict[str, Any]:
+        self._next += 1
+        ident = self._next
+        self.socket.send(json.dumps({"id": ident, "method": method, "params": params or {},
+                                     "sessionId": self.session}))
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self._receive(deadline)
+            if message.get("id") == ident:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                result: dict[str, Any] = message.get("result", {})
+                return result
+
+    def wait_for(self, event: str, timeout: float = 30) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self._receive(deadline)
+            if message.get("method") == event:
+                params: dict[str, Any] = message.get("params", {})
+                return params
+
+    def evaluate(self, expression: str) -> Any:
+        result = self.send("Runtime.evaluate", {"expression": expression,
+                                                "returnByValue": True})
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def _receive(self, deadline: float) -> dict[str, Any]:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError("Chromium did not answer in time")
+        message: dict[str, Any] = json.loads(self.socket.recv(timeout=remaining))
+        method = message.get("method")
+        params = message.get("params", {})
+        if method == "Runtime.consoleAPICalled":
+            self.console.append(params)
+        elif method == "Runtime.exceptionThrown":
+            self.exceptions.append(params)
+        elif method == "Log.entryAdded":
+            self.log.append(params["entry"])
+        elif method == "Network.requestWillBeSent":
+            self.requests.append(params["request"]["url"])
+        return message
+
+
+@contextmanager
+def open_page(path: Path, width: int = 1280, height: int = 900) -> Iterator[Page]:
+    """Load `path` in a fresh headless Chromium; yield the page once it has loaded."""
+    binary = chromium()
+    assert binary is not None, "chromium is not installed"
+    with tempfile.TemporaryDirectory(prefix="chromium-profile-") as profile:
+        process = subprocess.Popen(
+            [binary, *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}",
+             "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            assert process.stderr is not None
+            browser_url = None
+            deadline = time.monotonic() + 60
+            while browser_url is None and time.monotonic() < deadline:
+                line = process.stderr.readline()
+                if not line and process.poll() is not None:
+                    break
+                match = _LISTENING.search(line)
+                browser_url = match.group(1) if match else None
+            assert browser_url, "Chromium did not start its DevTools endpoint"
+            with connect(browser_url, max_size=None, open_timeout=30) as socket:
+                socket.send(json.dumps({"id": 1, "method": "Target.createTarget",
+                                        "params": {"url": "about:blank"}}))
+                target = _answer(socket, 1)["targetId"]
+                socket.send(json.dumps({"id": 2, "method": "Target.attachToTarget",
+                                        "params": {"targetId": target, "flatten": True}}))
+                page = Page(socket, _answer(socket, 2)["sessionId"])
+                for domain in ("Runtime", "Log", "Network", "Page"):
+                    page.send(f"{domain}.enable")
+                page.send("Page.navigate", {"url": path.resolve().as_uri()})
+                page.wait_for("Page.loadEventFired")
+                yield page
+        finally:
+            process.kill()
+            process.wait(timeout=30)
+            if process.stderr is not None:
+                process.stderr.close()
+
+
+def _answer(socket: ClientConnection, ident: int) -> dict[str, Any]:
+    while True:
+        message = json.loads(socket.recv(timeout=30))
+        if message.get("id") == ident:
+            result: dict[str, Any] = message["result"]
+            return result

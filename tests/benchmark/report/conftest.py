@@ -1,0 +1,35 @@
+"""Scored sim runs over the canonical suite (all five tiers), made once per session."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from benchmark.extract import extract
+from benchmark.providers.sim import SimProvider
+from benchmark.results import load_run
+from benchmark.score.scorer import score_run
+from tests.conftest import PACKETS
+
+ScoredRun = Callable[[str, int], Path]
+
+
+@pytest.fixture(scope="session")
+def scored_run(tmp_path_factory: pytest.TempPathFactory) -> ScoredRun:
+    """A run folder of sim `profile` with `seed` over the canonical packets, scored and loaded
+    into its results.duckdb (as `packetbench score` does). Named <profile>-<seed>."""
+    root = tmp_path_factory.mktemp("runs")
+    cache: dict[tuple[str, int], Path] = {}
+
+    def make(profile: str, seed: int) -> Path:
+        if (profile, seed) not in cache:
+            folder = root / f"{profile}-{seed}"
+            extract(SimProvider(profile, seed), PACKETS, folder)
+            score_run(folder, PACKETS)
+            load_run(folder, PACKETS)
+            cache[(profile, seed)] = folder
+        return cache[(profile, seed)]
+
+    return make

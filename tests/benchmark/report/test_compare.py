@@ -1,0 +1,90 @@
+"""`packetbench compare`: sim typical vs sloppy differ; typical vs typical (another seed) do not."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from benchmark.report.compare import compare_runs
+from tests.benchmark.report.conftest import ScoredRun
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+HALLUCINATION = ("halluc_numbers", "halluc_strings")
+
+
+def test_sloppy_is_found_worse_than_typical(scored_run: ScoredRun) -> None:
+    result = compare_runs([scored_run("typical", 1), scored_run("sloppy", 2)])
+    (pair,) = result["pairs"]
+    assert result["method"]["alpha"] == 0.05
+    for metric in HALLUCINATION:
+        test = pair["sign_tests"][metric]
+        assert test["significant"] and test["worse"] == "sloppy-2"
+        assert test["b_higher"] > 3 * test["a_higher"]
+        low, high = pair["rates"][metric]["ci_documents"]
+        assert 0 < low <= pair["rates"][metric]["difference"] <= high
+        assert pair["rates"][metric]["ci_packets"][0] > 0
+    faithfulness = pair["rates"]["faithfulness"]
+    assert faithfulness["ci_documents"][1] < 0  # sloppy is less faithful
+    # only documents both runs completed are paired; the others are listed with each status
+    assert pair["documents_paired"] == 55 - len(pair["excluded"]) < 55
+    statuses = {e["sloppy-2"] for e in pair["excluded"]}
+    assert statuses <= {"missing", "error", "invalid"} and {e["typical-1"]
+                                                           for e in pair["excluded"]} == {"scored"}
+
+
+def test_typical_against_typical_finds_no_difference(scored_run: ScoredRun) -> None:
+    result = compare_runs([scored_run("typical", 1), scored_run("typical", 2)])
+    (pair,) = result["pairs"]
+    assert pair["documents_paired"] == 55 and pair["excluded"] == []
+    for metric in HALLUCINATION:
+        assert not pair["sign_tests"][metric]["significant"]
+        low, high = pair["rates"][metric]["ci_documents"]
+        assert low < 0 < high
+
+
+def test_holm_runs_over_every_pair_and_worst_documents(scored_run: ScoredRun) -> None:
+    runs = [scored_run("typical", 1), scored_run("typical", 2), scored_run("sloppy", 2)]
+    result = compare_runs(runs)
+    assert [(p["a"], p["b"]) for p in result["pairs"]] == [
+        ("typical-1", "typical-2"), ("typical-1", "sloppy-2"), ("typical-2", "sloppy-2")]
+    tests = [p["sign_tests"][m] for p in result["pairs"] for m in HALLUCINATION]
+    raw = sorted((t["p_value"], t["p_holm"]) for t in tests)
+    for rank, (p, adjusted) in enumerate(raw):  # step-down: at least (m - rank) * p
+        assert adjusted >= min(1.0, (len(raw) - rank) * p) - 1e-12
+    worst = result["worst_documents"]
+    assert worst and sum(w["worst"] == "sloppy-2" for w in worst) > 0.8 * len(worst)
+    for row in worst:
+        others = [r for name, r in row["rates"].items() if name != row["worst"]]
+        assert all(row["rates"][row["worst"]] > r for r in others)
+
+
+def test_compare_command(run_cli: Run, scored_run: ScoredRun, tmp_path: Path) -> None:
+    a, b = scored_run("typical", 1), scored_run("sloppy", 2)
+    result = run_cli("compare", str(a), str(b), "--out", str(tmp_path / "cmp"))
+    assert result.returncode == 0, result.stderr
+    assert "sloppy-2 worse" in result.stdout and "not paired (" in result.stdout
+    written = json.loads((tmp_path / "cmp" / "paired_stats.json").read_text())
+    assert written["pairs"][0]["sign_tests"]["halluc_numbers"]["significant"] is True
+    again = run_cli("compare", str(a), str(b), "--json")
+    assert json.loads(again.stdout) == written
+    one = run_cli("compare", str(a))
+    assert one.returncode == 2 and "at least two runs" in one.stderr
+
+
+@pytest.mark.slow
+def test_sign_test_is_calibrated_across_seeds(scored_run: ScoredRun) -> None:
+    """Over several seed pairs: typical vs sloppy is found every time; typical vs typical
+    rarely (at alpha 0.05 with Holm over the two rates, at most one pair in five)."""
+    found = false_alarms = 0
+    for seed in range(3, 8):
+        base = scored_run("typical", seed)
+        same = compare_runs([base, scored_run("typical", seed + 100)])["pairs"][0]
+        worse = compare_runs([base, scored_run("sloppy", seed)])["pairs"][0]
+        false_alarms += any(same["sign_tests"][m]["significant"] for m in HALLUCINATION)
+        found += all(worse["sign_tests"][m]["significant"] for m in HALLUCINATION)
+    assert found == 5
+    assert false_alarms <= 1

@@ -1,0 +1,138 @@
+"""`packetbench gate`: thresholds overall and per slice, regressions against a baseline."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from benchmark.errors import BadInput
+from benchmark.report.gate import load_rules
+from tests.benchmark.report.conftest import ScoredRun
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def _rules(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "rules.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_typical_passes_sensible_rules(run_cli: Run, scored_run: ScoredRun,
+                                       tmp_path: Path) -> None:
+    rules = _rules(tmp_path, """
+[[rule]]
+name = "numeric hallucination per tier"
+metric = "halluc_numbers"
+max = 0.05
+per = "tier"
+
+[[rule]]
+metric = "faithfulness"
+min = 0.9
+per = "doc_type"
+
+[[rule]]
+metric = "over_refusal"
+max = 0.08
+statistic = "upper"
+""")
+    result = run_cli("gate", str(scored_run("typical", 1)), "--rules", rules)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.count("PASS") == 3 and "gate passed: 3 of 3 rules hold" in result.stdout
+    assert "(worst: N1)" in result.stdout  # the worst tier decides a per-tier rule
+
+
+def test_breached_rules_are_listed_and_exit_1(run_cli: Run, scored_run: ScoredRun,
+                                             tmp_path: Path) -> None:
+    rules = _rules(tmp_path, """
+[[rule]]
+name = "numeric hallucination per tier"
+metric = "halluc_numbers"
+max = 0.05
+per = "tier"
+
+[[rule]]
+name = "worst document type faithfulness"
+metric = "faithfulness"
+min = 0.9
+per = "doc_type"
+
+[[rule]]
+metric = "over_refusal"
+max = 0.08
+""")
+    result = run_cli("gate", str(scored_run("sloppy", 2)), "--rules", rules, "--json")
+    assert result.returncode == 1, result.stdout + result.stderr
+    verdict = json.loads(result.stdout)
+    assert verdict["passed"] is False
+    by_name = {r["rule"]: r for r in verdict["rules"]}
+    tiers = by_name["numeric hallucination per tier"]
+    assert not tiers["passed"] and any(d.startswith("tier N1:") for d in tiers["details"])
+    assert not by_name["worst document type faithfulness"]["passed"]
+    assert not by_name["over_refusal micro max 0.08"]["passed"]
+    text = run_cli("gate", str(scored_run("sloppy", 2)), "--rules", rules)
+    assert text.returncode == 1
+    assert "gate FAILED: 0 of 3 rules hold; breached: numeric hallucination per tier" in text.stdout
+
+
+def test_no_regression_against_a_baseline(run_cli: Run, scored_run: ScoredRun,
+                                          tmp_path: Path) -> None:
+    rules = _rules(tmp_path, """
+[[rule]]
+no_regression = ["halluc_numbers", "halluc_strings", "faithfulness"]
+""")
+    baseline = str(scored_run("typical", 1))
+    worse = run_cli("gate", str(scored_run("sloppy", 2)), "--rules", rules,
+                    "--baseline", baseline)
+    assert worse.returncode == 1, worse.stdout + worse.stderr
+    assert "halluc_numbers: REGRESSED" in worse.stdout and "faithfulness: REGRESSED" in worse.stdout
+    same = run_cli("gate", str(scored_run("typical", 2)), "--rules", rules,
+                   "--baseline", baseline)
+    assert same.returncode == 0, same.stdout + same.stderr
+    # an improvement is not a regression
+    better = run_cli("gate", baseline, "--rules", rules, "--baseline",
+                     str(scored_run("sloppy", 2)))
+    assert better.returncode == 0, better.stdout
+
+
+def test_bad_rules_name_the_rule(tmp_path: Path) -> None:
+    metrics = {"halluc_numbers", "faithfulness"}
+    cases = {
+        '[[rule]]\nmetric = "halluc_everything"\nmax = 0.1\n': "rule 1: unknown rate",
+        '[[rule]]\nmetric = "halluc_numbers"\n': "exactly one of max or min",
+        '[[rule]]\nmetric = "halluc_numbers"\nmax = 0.1\nper = "colour"\n': "per must be",
+        '[[rule]]\nmetric = "halluc_numbers"\nmax = "low"\n': "must be a number",
+        '[[rule]]\nmetric = "halluc_numbers"\nmax = 0.1\nmaximum = 2\n': "unknown key",
+        '[[rule]]\nmetric = "halluc_numbers"\nmax = 0.1\nstatistic = "p99"\n': "statistic",
+        '[[rule]]\nno_regression = ["speed"]\n': "unknown rate 'speed'",
+        '[[rule]]\nno_regression = ["faithfulness"]\nalpha = 2\n': "alpha must be",
+        "[[rule]\nbroken": "not a TOML rules file",
+        "": "no [[rule]] tables",
+        '[[rules]]\nmetric = "halluc_numbers"\n': "unknown table 'rules'",
+    }
+    for text, needle in cases.items():
+        path = Path(_rules(tmp_path, text))
+        with pytest.raises(BadInput, match=re.escape(needle)) as caught:
+            load_rules(path, metrics)
+        assert str(path) in str(caught.value)
+    fine = load_rules(Path(_rules(tmp_path, '[[rule]]\nmetric = "faithfulness"\nmin = 0.9\n'
+                                            'per = "tier"\n')), metrics)
+    assert fine[0].name == "faithfulness micro per tier min 0.9"
+
+
+def test_bad_rules_are_exit_2(run_cli: Run, scored_run: ScoredRun, tmp_path: Path) -> None:
+    run = str(scored_run("typical", 1))
+    bad = run_cli("gate", run, "--rules", _rules(tmp_path, '[[rule]]\nmetric = "x"\nmax = 1\n'))
+    assert bad.returncode == 2 and "rule 1: unknown rate 'x'" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
+    regression = _rules(tmp_path, '[[rule]]\nno_regression = ["halluc_numbers"]\n')
+    result = run_cli("gate", run, "--rules", regression)
+    assert result.returncode == 2 and "needs --baseline" in result.stderr
+    missing = run_cli("gate", run, "--rules", str(tmp_path / "none.toml"))
+    assert missing.returncode == 2 and "none.toml: missing" in missing.stderr

@@ -1,0 +1,54 @@
+"""`packetbench plan`: packets per tier from a pilot's variance."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+from benchmark.extract import extract
+from benchmark.providers.sim import SimProvider
+from benchmark.report.plan import plan
+from benchmark.results import load_run
+from benchmark.score.scorer import score_run
+from generator.batch import generate
+from tests.benchmark.report.conftest import ScoredRun
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def test_plan_from_a_pilot_with_several_packets_per_tier(tmp_path: Path) -> None:
+    packets = tmp_path / "packets"
+    for tier in ("N1", "N2"):
+        generate(tier, 1, 4, packets, jobs=2)
+    run = tmp_path / "pilot"
+    extract(SimProvider("sloppy", 3), packets, run)
+    score_run(run, packets)
+    load_run(run, packets)
+    rows = plan(run, 0.02)
+    assert [(r.tier, r.metric) for r in rows] == [
+        ("N1", "halluc_numbers"), ("N1", "halluc_strings"),
+        ("N2", "halluc_numbers"), ("N2", "halluc_strings")]
+    for row in rows:
+        assert row.basis == "packets" and row.packets >= 3
+        assert row.sd is not None and row.sd > 0 and row.needed is not None
+    finer = plan(run, 0.01)
+    for coarse, fine in zip(rows, finer, strict=True):
+        assert fine.needed is not None and coarse.needed is not None
+        assert 3.5 * coarse.needed <= fine.needed <= 4.5 * coarse.needed + 2
+
+
+def test_plan_command(run_cli: Run, scored_run: ScoredRun) -> None:
+    run = str(scored_run("typical", 1))
+    result = run_cli("plan", "--pilot", run, "--effect", "0.02")
+    assert result.returncode == 0, result.stderr
+    assert "documents of one packet" in result.stdout  # one packet per tier: says so
+    assert "needed per tier" in result.stdout and "N5" in result.stdout
+    as_json = json.loads(run_cli("plan", "--pilot", run, "--effect", "0.02", "--metric",
+                                 "faithfulness", "--json").stdout)
+    assert {r["metric"] for r in as_json} == {"faithfulness"} and len(as_json) == 5
+    bad = run_cli("plan", "--pilot", run, "--effect", "2")
+    assert bad.returncode == 2 and "--effect" in bad.stderr
+    unknown = run_cli("plan", "--pilot", run, "--effect", "0.02", "--metric", "speed")
+    assert unknown.returncode == 2 and "unknown rate 'speed'" in unknown.stderr

@@ -1,0 +1,104 @@
+"""`packetbench report`: what it shows, that it says where its numbers come from, and that the
+same runs give the same bytes."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+from benchmark.extract import extract
+from benchmark.providers.sim import SimProvider
+from benchmark.report.render import write_report
+from benchmark.results import load_run
+from benchmark.score.scorer import score_run
+from tests.benchmark.report.conftest import ScoredRun
+from tests.conftest import PACKETS
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def test_report_is_byte_identical_across_processes(run_cli: Run, scored_run: ScoredRun,
+                                                   tmp_path: Path) -> None:
+    runs = [str(scored_run("typical", 1)), str(scored_run("sloppy", 2))]
+    outputs = []
+    for index, hashseed in enumerate(("0", "12345")):
+        out = tmp_path / f"report{index}"
+        result = run_cli("report", *runs, "--out", str(out), env={"PYTHONHASHSEED": hashseed})
+        assert result.returncode == 0, result.stderr
+        assert f"wrote {out / 'report.md'} and {out / 'report.html'}" in result.stdout
+        outputs.append({name: (out / name).read_bytes() for name in ("report.md", "report.html")})
+    assert outputs[0] == outputs[1]
+
+
+def test_report_shows_every_section(scored_run: ScoredRun, tmp_path: Path) -> None:
+    typical, sloppy = scored_run("typical", 1), scored_run("sloppy", 2)
+    files = write_report([typical, sloppy], tmp_path)
+    text = files.markdown.read_text(encoding="utf-8")
+    for heading in ("1. Runs and their configuration", "2. Documents completed",
+                    "3. Hallucination rates", "4. Slices, worst first", "By tier",
+                    "By document type", "By field kind", "By presentation pattern",
+                    "5. Recall view and the abstention pair", "6. Faithfulness and the verdict",
+                    "7. Internal consistency", "8. Tokens and cost",
+                    "9. Small-cell warnings"):
+        assert heading in text, heading
+    assert "SIMULATED extractor" in text and "not a model" in text
+    assert "2,000 resamples" in text and "cluster bootstrap" in text
+    # the exact configuration of each run, and the documents a run did not complete
+    assert '`{"profile": "sloppy", "seed": 2}`' in text
+    assert "invalid (" in text and "missing (no extraction record)" in text
+    # the headline numbers are the score files' numbers
+    overall = json.loads((typical / "scores" / "hallucination.json").read_text())["overall"]
+    numbers = overall["packet"]["numbers"]
+    row = next(line for line in text.splitlines()
+               if line.startswith("| Numeric hallucination rate | typical-1 |"))
+    assert f"| {numbers['checked']:,} | {numbers['hallucinated']:,} |" in row
+    assert f"| {numbers['rate_micro'] * 100:.2f} % |" in row
+    assert f"| {numbers['rate_macro'] * 100:.2f} % |" in row
+    assert re.search(r"\| \[\d+\.\d\d, \d+\.\d\d\] \| \[\d+\.\d\d, \d+\.\d\d\] \|", row)
+    # the abstention pair is printed together
+    assert text.index("| Correct abstention | typical-1") < text.index(
+        "| Over-refusal (omitted) | typical-1")
+
+
+def test_worst_slice_first(scored_run: ScoredRun, tmp_path: Path) -> None:
+    files = write_report([scored_run("typical", 1)], tmp_path)
+    text = files.markdown.read_text(encoding="utf-8")
+    section = text[text.index("### By document type"):text.index("### By file format")]
+    table = section[:section.index("String hallucination rate")]
+    rates = [float(m) for m in re.findall(r"^\| \w+ \| typical-1 \| \d+ \| [\d,]+ \| "
+                                          r"(\d+\.\d\d) %", table, re.M)]
+    assert len(rates) == 6 and rates == sorted(rates, reverse=True)
+
+
+def test_small_slices_are_flagged(tmp_path: Path) -> None:
+    """One packet: every document type has one to three documents, too few to compare."""
+    packet = PACKETS / "N1-000001"
+    extract(SimProvider("typical", 1), packet, tmp_path / "run")
+    score_run(tmp_path / "run", packet)
+    load_run(tmp_path / "run", packet)
+    files = write_report([tmp_path / "run"], tmp_path / "report")
+    text = files.markdown.read_text(encoding="utf-8")
+    warnings = text[text.index("## 9. Small-cell warnings"):]
+    assert "fewer than 5 documents or 30 values" in warnings
+    assert "| run | Document type: loss_run | Numeric hallucination rate | 3 |" in warnings
+    assert re.search(r"^\| sov \| run \| 2 \| .* \| small \|$", text, re.M)
+
+
+def test_html_is_self_contained(scored_run: ScoredRun, tmp_path: Path) -> None:
+    files = write_report([scored_run("typical", 1), scored_run("sloppy", 2)], tmp_path)
+    html = files.html.read_text(encoding="utf-8")
+    assert "<script" not in html and "<link" not in html and "@import" not in html
+    references = re.findall(r"""(?:src|href)\s*=\s*["']([^"']+)""", html)
+    assert references == []
+    assert set(re.findall(r"https?://[^\s\"'<>]+", html)) == {"http://www.w3.org/2000/svg"}
+    assert html.count("<svg") >= 4 and html.count("<table") > 20
+
+
+def test_report_of_an_unscored_run_is_exit_2(run_cli: Run, tmp_path: Path) -> None:
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "run.json").write_text("{}")
+    result = run_cli("report", str(tmp_path / "run"), "--out", str(tmp_path / "out"))
+    assert result.returncode == 2 and "score the run first" in result.stderr

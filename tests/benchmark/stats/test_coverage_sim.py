@@ -1,0 +1,111 @@
+"""CI coverage on simulated runs whose true hallucination rate is known.
+
+The population is a bank of simulated extractions: every packet of a generated pool (N1 and
+N2) extracted by `sim typical` under many seeds, each document's checked and hallucinated
+counts taken from the simulator's ledger (what the scorer counts, as
+tests/benchmark/score/test_scorer.py proves). The true micro rate is the bank's own pooled
+rate, known exactly. A repetition draws packets (cluster bootstrap) or documents (document
+bootstrap) from the bank with replacement and builds the 95 % interval exactly as the reports
+do; about 95 % of 200 repetitions must hold the true rate.
+
+Draws are large on purpose: the simulator's errors are heavy-tailed (an invented record of a
+financial statement brings some thirty invented numbers at once, in about 1 % of documents),
+and a draw too small to hold a few of those under-covers, as any bootstrap must.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from benchmark import universe
+from benchmark.packets import find_packets
+from benchmark.providers.sim import SimProvider
+from benchmark.stats.bootstrap import intervals
+from generator.batch import generate
+
+POOL = {"N1": 30, "N2": 20}
+SEEDS = 20  # extractions of every pool packet in the bank
+RESAMPLES = 1000  # per interval (the reports use 2,000; 1,000 keeps 400 intervals quick)
+REPETITIONS = 200
+PACKETS_PER_DRAW = 100
+DOCUMENTS_PER_DRAW = 1100
+CLASSES = ("numbers", "strings")
+
+
+@dataclass
+class Bank:
+    counts: np.ndarray  # per extracted document: numbers checked, hallucinated, strings ...
+    packet: np.ndarray  # which extracted packet (pool packet x seed) each row belongs to
+    truth: dict[str, float]
+
+
+@pytest.fixture(scope="module")
+def bank(tmp_path_factory: pytest.TempPathFactory) -> Bank:
+    folder = tmp_path_factory.mktemp("pool")
+    for tier, count in POOL.items():
+        generate(tier, 1, count, folder, jobs=2)
+    packets = find_packets(folder)
+    rows: list[tuple[int, int, int, int]] = []
+    owners: list[int] = []
+    for index, packet in enumerate(packets):
+        found = universe.build(packet.path)
+        for seed in range(SEEDS):
+            provider = SimProvider("typical", seed)
+            provider.found = found  # what prepare() builds, built once per packet
+            for doc in packet.documents:
+                provider.extract(packet, doc)
+                entry = provider.ledger[f"{packet.packet_id}/{doc.doc_id}"]
+                if entry["status"] != "ok":
+                    continue
+                tally = entry["grounding"]["packet"]
+                rows.append((tally["numbers"]["checked"], tally["numbers"]["hallucinated"],
+                             tally["strings"]["checked"], tally["strings"]["hallucinated"]))
+                owners.append(index * SEEDS + seed)
+    counts = np.array(rows, dtype=float)
+    totals = counts.sum(axis=0)
+    return Bank(counts, np.array(owners),
+                {"numbers": totals[1] / totals[0], "strings": totals[3] / totals[2]})
+
+
+def _hits(bank: Bank, rows: np.ndarray, clusters: np.ndarray | None) -> list[bool]:
+    sample = bank.counts[rows]
+    found = intervals(sample[:, [1, 3]], sample[:, [0, 2]], clusters, resamples=RESAMPLES)
+    return [found.micro[i].contains(bank.truth[kind]) for i, kind in enumerate(CLASSES)]
+
+
+def _coverage(hits: list[list[bool]]) -> dict[str, float]:
+    return {kind: float(np.mean([h[i] for h in hits])) for i, kind in enumerate(CLASSES)}
+
+
+@pytest.mark.slow
+def test_cluster_intervals_cover_the_true_rate(bank: Bank) -> None:
+    rng = np.random.default_rng(1)
+    extracted = np.unique(bank.packet)
+    members = {p: np.flatnonzero(bank.packet == p) for p in extracted}
+    hits = []
+    for _ in range(REPETITIONS):
+        drawn = rng.choice(extracted, PACKETS_PER_DRAW)
+        rows = np.concatenate([members[p] for p in drawn])
+        clusters = np.concatenate([np.full(len(members[p]), slot)
+                                   for slot, p in enumerate(drawn)]).astype(np.int64)
+        hits.append(_hits(bank, rows, clusters))
+    coverage = _coverage(hits)
+    print(f"cluster bootstrap: {REPETITIONS} draws of {PACKETS_PER_DRAW} packets, coverage "
+          f"{coverage}, true rates {bank.truth}")
+    for kind in CLASSES:
+        assert 0.89 <= coverage[kind] <= 0.99, coverage
+
+
+@pytest.mark.slow
+def test_document_intervals_cover_the_true_rate(bank: Bank) -> None:
+    rng = np.random.default_rng(2)
+    hits = [_hits(bank, rng.integers(0, len(bank.counts), DOCUMENTS_PER_DRAW), None)
+            for _ in range(REPETITIONS)]
+    coverage = _coverage(hits)
+    print(f"document bootstrap: {REPETITIONS} draws of {DOCUMENTS_PER_DRAW} documents, "
+          f"coverage {coverage}, true rates {bank.truth}")
+    for kind in CLASSES:
+        assert 0.89 <= coverage[kind] <= 0.99, coverage
