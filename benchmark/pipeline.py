@@ -47,6 +47,12 @@ class Options:
     model: str | None = None
     jobs: int = 2
     force: bool = False
+    # API providers only (see `packetbench extract`)
+    reasoning: str = "default"
+    input_mode: str = "native"
+    base_url: str | None = None
+    concurrency: int = 8
+    max_cost_usd: float | None = None
 
 
 @dataclass
@@ -160,10 +166,16 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
     from benchmark.providers import provider_class
 
     cls = provider_class(options.provider)  # an unknown provider fails before any work
-    settings: dict[str, Any] = {"profile": options.profile, "seed": options.sim_seed}
+    settings: dict[str, Any] = {"profile": options.profile, "seed": options.sim_seed,
+                                "reasoning": options.reasoning, "input": options.input_mode,
+                                "base_url": options.base_url}
     if options.model is not None:
         settings["model"] = options.model
     provider = cls.from_options(settings)
+    from benchmark.providers.api import ApiProvider
+
+    if isinstance(provider, ApiProvider):
+        provider.api_key()  # a missing key fails now, before any packet is generated
     _prepare(options)
     packets = options.out / "packets"
     name = options.provider if not cls.simulator else f"{options.provider}-{options.profile}"
@@ -203,17 +215,24 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
     documents = sum(1 for folder in folders for _ in _documents(folder))
 
     def extract() -> str:
+        from benchmark.extract import HarnessOptions
         from benchmark.extract import extract as run_extraction
 
+        harness = None if cls.simulator else HarnessOptions(
+            concurrency=options.concurrency, max_cost_usd=options.max_cost_usd)
         stop = _watch(run / "extractions", "extract", listener)
         try:
-            summary = run_extraction(provider, packets, run, force=options.force)
+            summary = run_extraction(provider, packets, run, force=options.force,
+                                     options=harness)
         finally:
             stop()
         statuses = ", ".join(f"{n} {s}" for s, n in summary.by_status.items()) or "none"
         label = " (SIMULATED extractor, not a model)" if cls.simulator else ""
+        stopped = (f"; --max-cost reached, {summary.not_started} not requested (continue with "
+                   f"packetbench extract --resume --out {run})"
+                   if summary.stopped == "max-cost" else "")
         return (f"{summary.written} of {summary.documents} documents [{statuses}] by "
-                f"{provider.describe().get('model', options.provider)}{label}")
+                f"{provider.describe().get('model', options.provider)}{label}{stopped}")
 
     _timed("extract", listener, outcome, documents, extract)
 

@@ -42,6 +42,16 @@ def run(
     sim_seed: Annotated[int, typer.Option(help="sim only: seed of the injected errors.")] = 0,
     model: Annotated[str | None, typer.Option(help="Model, for providers that take one.")] = (
         None),
+    reasoning: Annotated[str, typer.Option(
+        help="API providers: default, high or xhigh (as for extract).")] = "default",
+    input_mode: Annotated[str, typer.Option(
+        "--input", help="API providers: native, text or images (as for extract).")] = "native",
+    base_url: Annotated[str | None, typer.Option(
+        help="API providers: another endpoint (a proxy, an OpenAI-compatible server).")] = None,
+    concurrency: Annotated[int, typer.Option(
+        help="API providers: requests in flight at most.")] = 8,
+    max_cost: Annotated[float | None, typer.Option(
+        help="API providers: stop starting requests once this many dollars are spent.")] = None,
     jobs: Annotated[int, typer.Option(help="Worker processes for generate and audit.")] = 2,
     force: Annotated[bool, typer.Option(help="Replace an earlier run in the folder.")] = False,
 ) -> None:
@@ -64,7 +74,7 @@ def run(
     from benchmark.pipeline import Options, parse_tiers, run_pipeline
 
     options = Options(out, parse_tiers(tiers), count, seed, provider, profile, sim_seed, model,
-                      jobs, force)
+                      jobs, force, reasoning, input_mode, base_url, concurrency, max_cost)
     stderr = Console(stderr=True)
     stdout = Console(highlight=False, soft_wrap=True)
 

@@ -278,6 +278,10 @@ class ApiProvider(Provider):
         return {
             "model": self.model,
             "simulator": False,
+            # What tells two runs of one model apart, as reports and the results database show.
+            "parameters": {"reasoning": self.settings.reasoning,
+                           "input": self.settings.input_mode,
+                           "max_output_tokens": self.max_output_tokens},
             "reasoning": self.settings.reasoning,
             "reasoning_parameters": self.reasoning_parameters(),
             "base_url": self.settings.base_url,

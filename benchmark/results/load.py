@@ -70,7 +70,7 @@ def _run_row(run_id: str, info: dict[str, Any], documents: int) -> dict[str, Any
         "model": info.get("model"),
         "simulator": bool(info.get("simulator", False)),
         "label": info.get("label"),
-        "parameters": info.get("parameters"),
+        "parameters": info.get("parameters") or {},
         "config": config,
         "toolkit_version": info.get("toolkit_version"),
         "git_commit": git.get("commit"),

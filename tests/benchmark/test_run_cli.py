@@ -98,3 +98,42 @@ def test_a_failed_audit_stops_before_extraction(tmp_path: Path) -> None:
     assert not (out / "runs").exists()
     audit = json.loads((out / "audit.json").read_text())
     assert audit["ok"] is False
+
+
+def test_a_real_provider_runs_the_whole_pipeline(run_cli: Run, tmp_path: Path) -> None:
+    """`run --provider openai` against the OpenAI stub: the real SDK extracts every document,
+    and the options reach the requests. The stub indexes its own copy of the packets; `run`
+    generates byte-identical ones, so the stub recognizes every document."""
+    from benchmark.harness.stub import FaultPlan, StubServer
+    from generator.batch import generate
+
+    generate("N1", 1, 1, tmp_path / "stub-packets")
+    key = {"OPENAI_API_KEY": "run-test-key-0123456789"}
+    missing = run_cli("run", "--out", str(tmp_path / "nokey"), "--provider", "openai",
+                      "--model", "stub-model", env={"OPENAI_API_KEY": ""})
+    assert missing.returncode == 2
+    assert "needs an API key in OPENAI_API_KEY" in missing.stderr
+    assert not (tmp_path / "nokey" / "packets").exists()  # failed before generating
+
+    plan = FaultPlan(script={"N1-000001/sov_pdf": ["server_503", "none"]})
+    with StubServer("openai", tmp_path / "stub-packets", plan, keep_bodies=True,
+                    expect_key=key["OPENAI_API_KEY"]) as stub:
+        out = tmp_path / "api"
+        result = run_cli("run", "--out", str(out), "--tiers", "N1", "--provider", "openai",
+                         "--model", "stub-model", "--base-url", stub.base_url, "--reasoning",
+                         "high", "--input", "text", "--concurrency", "4", env=key)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "11 of 11 documents [11 ok] by stub-model" in result.stdout
+    assert "SIMULATED" not in result.stdout
+    assert stub.rejected == [] and sum(stub.requests.values()) == 12  # one retried 503
+    body = stub.bodies["N1-000001/acord_125"][0]
+    assert body["reasoning_effort"] == "high"
+    assert all(part["type"] == "text" for part in body["messages"][1]["content"])
+    run = out / "runs" / "stub-model"
+    info = json.loads((run / "run.json").read_text())
+    assert info["provider"] == "openai" and info["concurrency"] == 4
+    assert info["documents"]["by_status"] == {"ok": 11}
+    # a perfect stub answer scores perfectly: the pipeline carried the truth through
+    assert "hallucination rate: numbers 0.00 %, strings 0.00 %; faithfulness 100.00 %" in (
+        result.stdout)
+    assert (out / "report" / "report.html").is_file()
