@@ -2,6 +2,8 @@
 
     python _build_schemas.py           # write (and remove schemas no model produces)
     python _build_schemas.py --check   # exit 1 when the committed schemas are stale
+
+Exit 2 when the project's dependencies are not installed (so that is never read as "stale").
 """
 
 from __future__ import annotations
@@ -10,7 +12,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from generator.schemas import stale, write
+try:
+    from generator.schemas import stale, write
+except ImportError as error:  # run outside the project's environment: say so, not "stale"
+    print(f"_build_schemas.py: error: packetbench's dependencies are not importable "
+          f"({error}); install them first: pip install -e .", file=sys.stderr)
+    sys.exit(2)
 
 SCHEMAS = Path(__file__).resolve().parent / "schemas"
 

@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from benchmark.errors import BadInput
+from benchmark.packets import DocInfo, Packet
 from generator.truth import dump_json
 
 Status = Literal["ok", "error", "timeout", "invalid", "refused"]
@@ -95,3 +96,21 @@ def read_run(run: Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise BadInput(f"{path}: unreadable ({error})") from None
     return data
+
+
+def listed_documents(info: dict[str, Any], run: Path, packets: list[Packet],
+                     ) -> list[tuple[Packet, DocInfo]]:
+    """The documents `run.json` (read as `info`) lists, in packet and document order, each
+    found in `packets`; BadInput naming run.json otherwise."""
+    by_id = {p.packet_id: p for p in packets}
+    listed = info.get("packets")
+    if not isinstance(listed, list):
+        raise BadInput(f"{run / 'run.json'}: no packets list")
+    selected: list[tuple[Packet, DocInfo]] = []
+    for entry in listed:
+        packet = by_id.get(str(entry.get("packet_id"))) if isinstance(entry, dict) else None
+        if packet is None:
+            raise BadInput(f"{run / 'run.json'}: packet {entry!r} is not in the packets folder")
+        wanted = set(entry.get("documents") or [d.doc_id for d in packet.documents])
+        selected += [(packet, doc) for doc in packet.documents if doc.doc_id in wanted]
+    return selected

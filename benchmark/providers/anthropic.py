@@ -20,15 +20,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from benchmark.errors import UsageError
 from benchmark.providers.api import (
-    ApiProvider,
     ApiSettings,
-    ClientPool,
     Part,
+    PooledProvider,
     Prompt,
-    ProviderFailure,
     Reply,
-    parse_retry_after,
-    status_failure,
+    stainless_call,
 )
 from benchmark.providers.schema_clean import without_file_keys
 
@@ -63,7 +60,7 @@ def _content(part: Part) -> dict[str, Any]:
                                         "data": encoded}}
 
 
-class AnthropicProvider(ApiProvider):
+class AnthropicProvider(PooledProvider["AsyncAnthropic"]):
     name = "anthropic"
     sdk = "anthropic"
     env_keys: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY",)
@@ -71,8 +68,6 @@ class AnthropicProvider(ApiProvider):
     page_tokens = 1_600
     default_retries = 8  # 529 "overloaded" is common and passes
     reasoning_words = ("thinking", "budget_tokens", "effort", "adaptive")
-
-    _pool: ClientPool[AsyncAnthropic] | None = None
 
     def __init__(self, settings: ApiSettings) -> None:
         super().__init__(settings)
@@ -134,29 +129,11 @@ class AnthropicProvider(ApiProvider):
                               max_retries=0, timeout=self.settings.timeout_s,
                               http_client=DefaultAsyncHttpxClient(verify=self.tls()))
 
-    def _connect(self) -> AsyncAnthropic:
-        if self._pool is None:
-            self._pool = ClientPool(self._new_client, self.concurrency)
-        return self._pool.next()
-
     async def send(self, request: dict[str, Any]) -> Reply:
         import anthropic
 
-        client = self._connect()
-        try:
-            message = await client.messages.create(**request)
-        except anthropic.APITimeoutError:
-            raise ProviderFailure("timeout", f"no answer within {self.settings.timeout_s:g} s"
-                                  ) from None
-        except anthropic.APIConnectionError as error:
-            raise ProviderFailure("connection", f"connection failed: {error.message}") from None
-        except anthropic.APIStatusError as error:
-            raise status_failure(error.status_code, _message(error),
-                                 parse_retry_after(error.response.headers),
-                                 self.reasoning_words, self.reasoning_parameters(),
-                                 self.model) from None
-        except anthropic.APIResponseValidationError as error:
-            raise ProviderFailure("server", f"unreadable response: {error.message}") from None
+        message = await stainless_call(self, anthropic,
+                                       self._connect().messages.create(**request))
         tool_input: Any = None
         texts: list[str] = []
         for block in message.content:
@@ -186,18 +163,3 @@ class AnthropicProvider(ApiProvider):
             output_tokens=max(0, usage.output_tokens - thinking), reasoning_tokens=thinking,
             note=note,
         )
-
-    async def aclose(self) -> None:
-        if self._pool is not None:
-            for client in self._pool.clients:
-                await client.close()
-            self._pool = None
-
-
-def _message(error: Any) -> str:
-    body = getattr(error, "body", None)
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
-            return str(inner["message"])
-    return str(getattr(error, "message", error))

@@ -13,9 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from benchmark.providers.api import (
-    ApiProvider,
-    ClientPool,
     Part,
+    PooledProvider,
     Prompt,
     ProviderFailure,
     Reply,
@@ -59,7 +58,7 @@ def _name(value: Any) -> str | None:
     return str(getattr(value, "value", value))
 
 
-class GeminiProvider(ApiProvider):
+class GeminiProvider(PooledProvider["Client"]):
     name = "gemini"
     sdk = "google-genai"
     env_keys: ClassVar[tuple[str, ...]] = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
@@ -67,8 +66,6 @@ class GeminiProvider(ApiProvider):
     page_tokens = 258
     default_retries = 6
     reasoning_words = ("thinking", "budget", "level")
-
-    _pool: ClientPool[Client] | None = None
 
     def reasoning_parameters(self) -> dict[str, Any]:
         level = self.settings.reasoning
@@ -108,11 +105,6 @@ class GeminiProvider(ApiProvider):
             options["base_url"] = self.settings.base_url
         # No retry_options: the SDK then makes one attempt and the harness retries.
         return Client(api_key=self.api_key(), http_options=options)
-
-    def _connect(self) -> Client:
-        if self._pool is None:
-            self._pool = ClientPool(self._new_client, self.concurrency)
-        return self._pool.next()
 
     async def send(self, request: dict[str, Any]) -> Reply:
         import httpx2
@@ -158,8 +150,5 @@ class GeminiProvider(ApiProvider):
                      refusal=refusal, input_tokens=input_tokens, output_tokens=output_tokens,
                      reasoning_tokens=reasoning)
 
-    async def aclose(self) -> None:
-        if self._pool is not None:
-            for client in self._pool.clients:
-                await client.aio.aclose()
-            self._pool = None
+    async def _close_client(self, client: Client) -> None:
+        await client.aio.aclose()

@@ -13,14 +13,11 @@ import base64
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from benchmark.providers.api import (
-    ApiProvider,
-    ClientPool,
     Part,
+    PooledProvider,
     Prompt,
-    ProviderFailure,
     Reply,
-    parse_retry_after,
-    status_failure,
+    stainless_call,
 )
 from benchmark.providers.schema_clean import without_file_keys
 
@@ -41,7 +38,7 @@ def _content(part: Part) -> dict[str, Any]:
                                                "detail": "high"}}
 
 
-class OpenAIProvider(ApiProvider):
+class OpenAIProvider(PooledProvider["AsyncOpenAI"]):
     name = "openai"
     sdk = "openai"
     env_keys: ClassVar[tuple[str, ...]] = ("OPENAI_API_KEY",)
@@ -49,8 +46,6 @@ class OpenAIProvider(ApiProvider):
     page_tokens = 1_105
     default_retries = 6
     reasoning_words = ("reasoning_effort", "reasoning", "effort")
-
-    _pool: ClientPool[AsyncOpenAI] | None = None
 
     def reasoning_parameters(self) -> dict[str, Any]:
         effort = EFFORT[self.settings.reasoning]
@@ -82,34 +77,15 @@ class OpenAIProvider(ApiProvider):
                            max_retries=0, timeout=self.settings.timeout_s,
                            http_client=DefaultAsyncHttpxClient(verify=self.tls()))
 
-    def _connect(self) -> AsyncOpenAI:
-        if self._pool is None:
-            self._pool = ClientPool(self._new_client, self.concurrency)
-        return self._pool.next()
-
     async def send(self, request: dict[str, Any]) -> Reply:
         import openai
         from openai.types.chat import ChatCompletion
 
-        client = self._connect()
-        try:
-            # The request is already in the API's wire form, so it goes out through the SDK's
-            # generic `post` (what `chat.completions.create` calls after re-walking every key
-            # against its typed parameters, a millisecond a request for a document schema).
-            completion = await client.post("/chat/completions", body=request,
-                                           cast_to=ChatCompletion)
-        except openai.APITimeoutError:
-            raise ProviderFailure("timeout", f"no answer within {self.settings.timeout_s:g} s"
-                                  ) from None
-        except openai.APIConnectionError as error:
-            raise ProviderFailure("connection", f"connection failed: {error.message}") from None
-        except openai.APIStatusError as error:
-            raise status_failure(error.status_code, _message(error),
-                                 parse_retry_after(error.response.headers),
-                                 self.reasoning_words, self.reasoning_parameters(),
-                                 self.model) from None
-        except openai.APIResponseValidationError as error:
-            raise ProviderFailure("server", f"unreadable response: {error.message}") from None
+        # The request is already in the API's wire form, so it goes out through the SDK's
+        # generic `post` (what `chat.completions.create` calls after re-walking every key
+        # against its typed parameters, a millisecond a request for a document schema).
+        completion = await stainless_call(self, openai, self._connect().post(
+            "/chat/completions", body=request, cast_to=ChatCompletion))
         if not completion.choices:
             return Reply(text=None, finish_reason=None, note="no choices in the response")
         choice = completion.choices[0]
@@ -129,18 +105,3 @@ class OpenAIProvider(ApiProvider):
             input_tokens=prompt_tokens, output_tokens=max(0, completion_tokens - reasoning),
             reasoning_tokens=reasoning,
         )
-
-    async def aclose(self) -> None:
-        if self._pool is not None:
-            for client in self._pool.clients:
-                await client.close()
-            self._pool = None
-
-
-def _message(error: Any) -> str:
-    body = getattr(error, "body", None)
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
-            return str(inner["message"])
-    return str(getattr(error, "message", error))

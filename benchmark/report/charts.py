@@ -33,6 +33,17 @@ class RateBar:
     note: str = ""  # printed after the value (e.g. a small-cell mark)
 
 
+WIDTH = LABEL_WIDTH + PLOT_WIDTH + 110
+
+
+def _opening(title: str, height: int) -> list[str]:
+    """The first lines of a chart: the svg element, its accessible title, the heading."""
+    return [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" '
+            f'width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" style="{FONT}">',
+            f"<title>{escape(title)}</title>",
+            f'<text x="0" y="16" font-weight="600">{escape(title)}</text>']
+
+
 def _scale(bars: Sequence[RateBar]) -> float:
     top = max([b.high or b.value or 0.0 for b in bars] + [0.0])
     for step in (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1.0):
@@ -46,11 +57,7 @@ def rate_chart(title: str, bars: Sequence[RateBar], legend: Sequence[str]) -> st
     scale = _scale(bars)
     top = 34 + (18 if len(legend) > 1 else 0)
     height = top + ROW * len(bars) + 30
-    width = LABEL_WIDTH + PLOT_WIDTH + 110
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" '
-           f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" style="{FONT}">',
-           f"<title>{escape(title)}</title>",
-           f'<text x="0" y="16" font-weight="600">{escape(title)}</text>']
+    out = _opening(title, height)
     out += _legend(legend, 0, 36)
 
     def x(value: float) -> float:
@@ -97,11 +104,7 @@ def stacked_chart(title: str, bars: Sequence[StackedBar], parts: Sequence[str]) 
     """One horizontal bar per run, split into the shares of its parts."""
     top = 56
     height = top + (ROW + 4) * len(bars) + 10
-    width = LABEL_WIDTH + PLOT_WIDTH + 110
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" '
-           f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" style="{FONT}">',
-           f"<title>{escape(title)}</title>",
-           f'<text x="0" y="16" font-weight="600">{escape(title)}</text>']
+    out = _opening(title, height)
     out += _legend(parts, 0, 36)
     for i, bar in enumerate(bars):
         y = top + (ROW + 4) * i

@@ -21,7 +21,7 @@ import orjson
 from benchmark.errors import BadInput
 from benchmark.packets import DocInfo, Packet, find_packets, read_json
 from benchmark.results.leaves import truth_leaves
-from benchmark.runs import read_record, read_run, record_path
+from benchmark.runs import listed_documents, read_record, read_run, record_path
 from benchmark.score import normalize
 from generator import doctypes as _doctypes  # noqa: F401  (registers document types)
 from generator.doctypes.base import REGISTRY
@@ -33,23 +33,6 @@ _NUMERIC = sorted(normalize.NUMERIC_KINDS)
 VERDICT_COLUMNS = ("supported", "contradicted", "stale", "overreach", "unlinked")
 FIELD_COLUMNS = ("gt_fields", "correct", "wrong", "omitted", "gt_null_fields", "abstained",
                  "answered", "invented_records", "dropped_records")
-
-
-def _selected(info: dict[str, Any], run: Path, packets: list[Packet]
-              ) -> list[tuple[Packet, DocInfo]]:
-    """The documents run.json lists, in packet and document order."""
-    by_id = {p.packet_id: p for p in packets}
-    listed = info.get("packets")
-    if not isinstance(listed, list):
-        raise BadInput(f"{run / 'run.json'}: no packets list")
-    selected: list[tuple[Packet, DocInfo]] = []
-    for entry in listed:
-        packet = by_id.get(str(entry.get("packet_id"))) if isinstance(entry, dict) else None
-        if packet is None:
-            raise BadInput(f"{run / 'run.json'}: packet {entry!r} is not in the packets folder")
-        wanted = set(entry.get("documents") or [d.doc_id for d in packet.documents])
-        selected += [(packet, doc) for doc in packet.documents if doc.doc_id in wanted]
-    return selected
 
 
 def _scores(run: Path) -> dict[str, Any]:
@@ -231,7 +214,7 @@ def load_run(run: Path, packets_dir: Path) -> Path:
     info = read_run(run)
     run_id = str(info.get("run_id") or run.resolve().name)
     packets = find_packets(packets_dir)
-    selected = _selected(info, run, packets)
+    selected = listed_documents(info, run, packets)
     scores = _scores(run)
     target = run / DB_NAME
     with tempfile.TemporaryDirectory(prefix=".results-", dir=run) as scratch_dir:

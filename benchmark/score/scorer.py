@@ -24,6 +24,7 @@ from benchmark.errors import BadInput
 from benchmark.packets import DocInfo, Packet, find_packets
 from benchmark.runs import (
     ExtractionRecord,
+    listed_documents,
     read_record,
     read_run,
     record_path,
@@ -83,23 +84,6 @@ class RunScores:
     errors: list[dict[str, Any]] = field(default_factory=list)
     invalid: list[dict[str, Any]] = field(default_factory=list)
     claims: int = 0
-
-
-def _run_documents(run: Path, packets: list[Packet]) -> list[tuple[Packet, DocInfo]]:
-    """The documents the run covers: those run.json lists, all of them in `packets`."""
-    info = read_run(run)
-    listed = info.get("packets")
-    by_id = {p.packet_id: p for p in packets}
-    if not isinstance(listed, list):
-        raise BadInput(f"{run / 'run.json'}: no packets list")
-    selected: list[tuple[Packet, DocInfo]] = []
-    for entry in listed:
-        packet = by_id.get(str(entry.get("packet_id"))) if isinstance(entry, dict) else None
-        if packet is None:
-            raise BadInput(f"{run / 'run.json'}: packet {entry!r} is not in the packets folder")
-        wanted = set(entry.get("documents") or [d.doc_id for d in packet.documents])
-        selected += [(packet, doc) for doc in packet.documents if doc.doc_id in wanted]
-    return selected
 
 
 def score_document(packet: Packet, doc: DocInfo, record: ExtractionRecord,
@@ -179,7 +163,7 @@ def score_run(run: Path, packets_dir: Path) -> RunScores:
 
 def _score_run(run: Path, packets_dir: Path) -> RunScores:
     packets = find_packets(packets_dir)
-    selected = _run_documents(run, packets)
+    selected = listed_documents(read_run(run), run, packets)
     result = RunScores()
     claim_rows: list[bytes] = []
     built: dict[str, universes.PacketUniverses] = {}
