@@ -15,6 +15,8 @@ from generator import __version__
 from generator import doctypes as _doctypes  # noqa: F401  (registers every document type)
 from generator.doctypes.base import EXTENSIONS, variants
 from generator.errors import UsageError
+from generator.patterns import engine as patterns
+from generator.patterns.base import Subject
 from generator.render.record import Recorder
 from generator.truth import document_artifacts, dump_json
 from generator.world.build import build_world
@@ -88,14 +90,17 @@ def build_packet(tier: str, seed: int, knobs: dict[str, Any]) -> BuiltPacket:
             rng = random.Random(sub_seed(seed, doc_type.name))
             built[doc_type.name] = doc_type.build(world, rng, knobs)
         doc = variant.adapt(built[doc_type.name])
-        recorder = Recorder(variant.doc_id, doc, variant.style)
-        output = variant.render(doc, recorder)
+        staged = patterns.stage(
+            Subject(variant.doc_id, doc_type.name, variant.format, doc, variant.tables),
+            knobs, seed)
+        recorder = Recorder(variant.doc_id, staged.doc, variant.style, staged.presentation)
+        output = variant.render(staged.doc, recorder)
         file = f"{variant.doc_id}.{EXTENSIONS[variant.format]}"
         files[file] = output.data
         artifacts = document_artifacts(
             recorder=recorder, doc_type=doc_type.name, fmt=variant.format, file=file,
             data=output.data, pages=output.pages, tier=tier, seed=seed, knobs=knobs,
-            omits=variant.omits,
+            omits=variant.omits, patterns_applied=patterns.finish(staged, recorder),
         )
         for kind, content in artifacts.items():
             files[f"{kind}_{variant.doc_id}.json"] = dump_json(content)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.errors import UsageError
+from generator.patterns import presets as patterns
 
 DOCUMENTS_ALL: tuple[str, ...] = (
     "acord_125",
@@ -121,9 +122,14 @@ def parse_overrides(assignments: list[str]) -> dict[str, Any]:
         name = name.strip()
         if not sep:
             raise UsageError(f"--set {assignment}: expected name=value")
+        if name.startswith(patterns.PREFIX):
+            key, value = patterns.parse(name, raw.strip())
+            overrides[key] = value
+            continue
         knob = KNOBS.get(name)
         if knob is None:
-            raise UsageError(f"--set {name}: unknown knob; known knobs: {', '.join(KNOBS)}")
+            raise UsageError(f"--set {name}: unknown knob; known knobs: {', '.join(KNOBS)}, "
+                             "patterns.<id>, patterns.off, patterns.only")
         overrides[name] = _parse(knob, raw.strip())
     return overrides
 
@@ -134,10 +140,12 @@ def resolve(tier: str, overrides: Mapping[str, Any] | None = None) -> dict[str, 
     if preset is None:
         raise UsageError(f"unknown tier {tier!r}; choose one of {', '.join(PRESETS)}")
     knobs = dict(preset.knobs)
-    knobs.update(overrides or {})
+    overrides = dict(overrides or {})
+    knobs.update({k: v for k, v in overrides.items() if not k.startswith(patterns.PREFIX)})
     for low, high in (("sov.min_rows", "sov.max_rows"),
                       ("loss_run.min_claims", "loss_run.max_claims"),
                       ("drivers.min_rows", "drivers.max_rows")):
         if knobs[low] > knobs[high]:
             raise UsageError(f"knob {low}={knobs[low]} exceeds {high}={knobs[high]}")
+    knobs.update(patterns.resolve(tier, overrides))
     return {name: list(v) if isinstance(v, tuple) else v for name, v in knobs.items()}

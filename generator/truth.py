@@ -12,7 +12,7 @@ import orjson
 from generator import __version__
 from generator.render.record import Recorder
 
-LINE = 200  # a value whose compact form fits in this many characters sits on one line
+LINE = 260  # a value whose compact form fits in this many characters sits on one line
 
 
 def _compact(value: Any) -> str:
@@ -57,12 +57,14 @@ def versions() -> dict[str, str]:
         "openpyxl": version("openpyxl"),
         "lxml": version("lxml"),
         "orjson": version("orjson"),
+        "pillow": version("pillow"),
     }
 
 
 def document_artifacts(
     *, recorder: Recorder, doc_type: str, fmt: str, file: str, data: bytes, pages: int,
     tier: str, seed: int, knobs: dict[str, Any], omits: frozenset[str],
+    patterns_applied: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Artifact kind -> JSON content of one document's four truth files.
 
@@ -87,7 +89,7 @@ def document_artifacts(
             "tier": tier,
             "seed": seed,
             "knobs": knobs,
-            "patterns_applied": [],
+            "patterns_applied": patterns_applied or [],
             "versions": dict(versions()),
         },
         "rendered_universe": {

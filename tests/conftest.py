@@ -7,6 +7,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,11 @@ from generator.tiers import resolve
 ROOT = Path(__file__).resolve().parent.parent
 PACKETS = ROOT / "packets"
 TIERS = ("N1", "N2", "N3", "N4", "N5")
+
+
+def plain(tier: str, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The knobs of `tier` without presentation patterns (document-type tests)."""
+    return resolve(tier, {"patterns.off": ("*",), **(overrides or {})})
 
 
 def cli_path() -> str:

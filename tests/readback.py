@@ -1,7 +1,9 @@
 """Independent read-back of every field_truth location (used by the generator tests).
 
-PDF text inside each bbox comes from pypdfium2, XLSX cells from openpyxl, CSV cells from the
-csv module; each must equal the field's `rendered_as` (PDF text whitespace-normalized).
+PDF text inside each bbox comes from pdfium's character boxes (characters at display size,
+watermark and stamp lettering, left out), XLSX cells from openpyxl, CSV cells from the csv
+module; each must equal the field's `rendered_as` (PDF text whitespace- and NFKC-normalized;
+a value split across pages reads as its pieces joined).
 """
 
 from __future__ import annotations
@@ -9,13 +11,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import openpyxl
-import pypdfium2 as pdfium
 
+from benchmark.audit.pdftext import PdfText
 from generator.render.cells import cell_text
 
 
@@ -29,7 +32,8 @@ class Mismatch:
 
 
 def normalize(text: str) -> str:
-    return " ".join(text.split())
+    """Whitespace squashed and compatibility forms folded (a ligature reads as its letters)."""
+    return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
 def read_json(path: Path) -> Any:
@@ -44,22 +48,32 @@ def check_document(packet: Path, doc_id: str) -> tuple[int, list[Mismatch]]:
     checked = 0
     bad: list[Mismatch] = []
     if manifest["format"] == "pdf":
-        pdf = pdfium.PdfDocument(file)
-        pages: dict[int, Any] = {}
-        try:
+        # pdfium's char boxes, read once per page; lettering drawn over the page at display
+        # size (watermarks, stamps) is not part of any value (benchmark.audit.pdftext).
+        pieces: dict[str, dict[int, str]] = {}
+        with PdfText(file) as pdf:
+            by_page: dict[int, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
             for field in fields:
                 for loc in field["locations"]:
-                    page = loc["page"]
-                    if page not in pages:
-                        pages[page] = pdf[page - 1].get_textpage()
-                    got = pages[page].get_text_bounded(*loc["bbox"])
+                    by_page.setdefault(loc["page"], []).append((field, loc))
+            for page, located in sorted(by_page.items()):
+                with pdf.page(page, sizes=True) as layer:
+                    read = layer.bounded_many([loc["bbox"] for _, loc in located],
+                                              display=False)
+                for (field, loc), got in zip(located, read, strict=True):
+                    if "fragment" in loc:
+                        pieces.setdefault(field["path"], {})[loc["fragment"][0]] = got
+                        continue
                     checked += 1
                     if normalize(got) != normalize(field["rendered_as"]):
                         bad.append(Mismatch(doc_id, field["path"], field["rendered_as"], got, loc))
-        finally:
-            for textpage in pages.values():
-                textpage.close()
-            pdf.close()
+        for field in fields:
+            if field["path"] in pieces:
+                got = " ".join(text for _, text in sorted(pieces[field["path"]].items()))
+                checked += 1
+                if normalize(got) != normalize(field["rendered_as"]):
+                    bad.append(Mismatch(doc_id, field["path"], field["rendered_as"], got,
+                                        field["locations"][0]))
     elif manifest["format"] == "xlsx":
         book = openpyxl.load_workbook(file)
         for field in fields:

@@ -7,6 +7,8 @@ the audit holds them equal under the normalization of the field's kind (DESIGN Â
 
 from __future__ import annotations
 
+import unicodedata
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -16,12 +18,52 @@ from generator import codes
 _CODE_LISTS = tuple(code_list.name for code_list in codes.ALL)
 
 
-def agrees(value: Any, rendered_as: str, kind: str) -> bool:
-    if kind != "checkbox" and value == rendered_as:
-        return True  # equal text is equal under every normalization
+def agrees(value: Any, rendered_as: str, kind: str,
+           reading: dict[str, Any] | None = None) -> bool:
+    """Whether `value` is what `rendered_as` shows; `reading` is how a presentation pattern
+    says the shown text is read (its manifest delta), checked here by its own rule."""
     if isinstance(value, list | dict):
         return False  # a drawn leaf is a scalar
+    if reading is not None:
+        return _read(value, rendered_as, kind, reading)
+    if kind != "checkbox" and value == rendered_as:
+        return True  # equal text is equal under every normalization
     return _agrees(value, rendered_as, kind)
+
+
+def _scaled(rendered_as: str, factor: int) -> Decimal | None:
+    number = normalize.number(rendered_as)
+    if number is None:
+        return None
+    return Decimal(repr(number)) * factor
+
+
+def _read(value: Any, rendered_as: str, kind: str, reading: dict[str, Any]) -> bool:
+    """The conventions of PATTERNS.md data.* and overlay.* patterns, each read exactly."""
+    rule = reading.get("reading")
+    if reading.get("shown") not in (None, rendered_as) or reading.get("canonical") != value:
+        return False  # the delta must describe this very drawing
+    if rule == "currency_code":
+        code, _, amount = rendered_as.partition(" ")
+        return len(code) == 3 and code.isalpha() and _agrees(value, amount, kind)
+    if rule == "dash_zero":
+        return rendered_as in ("\u2014", "\u2013", "-") and value == 0
+    if rule in ("thousands", "fraction"):
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            return False
+        scaled = _scaled(rendered_as, 1000 if rule == "thousands" else 100)
+        return scaled is not None and scaled == Decimal(repr(float(value)))
+    if rule == "marker":
+        marker = reading.get("marker")
+        return (isinstance(marker, str) and bool(marker) and rendered_as.endswith(marker)
+                and agrees(value, rendered_as[:-len(marker)], kind))
+    if rule == "legend":
+        legend = reading.get("legend")
+        return isinstance(legend, dict) and legend.get(rendered_as) == value
+    if rule == "nfkc":
+        return isinstance(value, str) and (unicodedata.normalize("NFKC", rendered_as)
+                                           == unicodedata.normalize("NFKC", value))
+    return False
 
 
 @lru_cache(maxsize=1 << 16)

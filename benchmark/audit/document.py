@@ -9,6 +9,7 @@ value is found only when the reader returns its `rendered_as` at its location.
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -41,6 +42,12 @@ def squash(text: str) -> str:
     return " ".join(text.split())
 
 
+def reads(text: str) -> str:
+    """Text as a reader reads it: compatibility forms folded (NFKC: a ligature glyph reads
+    as its letters, an Arabic presentation form as its letter), whitespace squashed."""
+    return squash(unicodedata.normalize("NFKC", text))
+
+
 class _Auditor:
     def __init__(self, doc: Document) -> None:
         self.doc = doc
@@ -48,6 +55,9 @@ class _Auditor:
                                    int(doc.manifest.get("pages") or 0))
         self.fields_file = doc.truth_file("field_truth").name
         self.strings_file = doc.truth_file("rendered_universe").name
+        self.readings = readings(doc.manifest)
+        # Pieces of values split across pages: field index -> {piece: text read}.
+        self.pieces: dict[int, dict[int, str]] = defaultdict(dict)
 
     # --- findings ----------------------------------------------------------------------------
 
@@ -102,7 +112,9 @@ class _Auditor:
                 self.audit.unconfirmed_fields.add(index)
                 self.problem(UNTRACEABLE, entry["path"], "no locations: the value is in the "
                              "universe but drawn nowhere")
-            if not agrees(entry.get("value"), entry["rendered_as"], str(entry.get("kind"))):
+            reading = self.readings.get(entry["path"])
+            if not agrees(entry.get("value"), entry["rendered_as"], str(entry.get("kind")),
+                          reading):
                 self.audit.unconfirmed_fields.add(index)
                 self.audit.findings.append(Finding(
                     VALUE_MISMATCH, self.doc.doc_id, self.fields_file, entry["path"],
@@ -136,7 +148,8 @@ class _Auditor:
             self.check_files(pdf.pages)
             ocr_pages = self.doc.ocr_pages()
             self.audit.ocr_pages = sorted(ocr_pages)
-            located: dict[int, list[tuple[int, list[float]]]] = defaultdict(list)
+            located: dict[int, list[Located]] = defaultdict(list)
+            pixels_only: set[int] = set()  # pages holding something only OCR can read
             for index, entry in enumerate(self.doc.fields):
                 for location in entry.get("locations") or []:
                     page = location.get("page") if isinstance(location, dict) else None
@@ -144,13 +157,23 @@ class _Auditor:
                     if (type(page) is not int or type(bbox) is not list or len(bbox) != 4
                             or set(map(type, bbox)) - _NUMBER_TYPES):
                         raise self.bad_location(index, location, "{page, bbox: [x0, y0, x1, y1]}")
-                    located[page].append((index, bbox))
+                    piece = _piece(location)
+                    if piece is None:
+                        raise self.bad_location(index, location, "a fragment [i, n] location")
+                    text_layer = location.get("text_layer", True) is not False
+                    located[page].append((index, bbox, piece, text_layer))
             strings = self.strings_by_page()
+            for page, indices in strings.items():
+                if any(self.doc.strings[i].get("text_layer") is False for i in indices):
+                    pixels_only.add(page)
+            for page, fields in located.items():
+                if any(not text_layer for *_, text_layer in fields):
+                    pixels_only.add(page)
             scans: list[int] = []
             for page in sorted(set(located) | set(strings)):
                 fields, texts = located.get(page, []), strings.get(page, [])
                 if not 1 <= page <= pdf.pages:
-                    for index, bbox in fields:
+                    for index, bbox, *_ in fields:
                         self.field_result(index, False, "pdf", page=page,
                                           where=f"page {page} bbox {bbox}",
                                           detail=f"the document has {pdf.pages} page(s)")
@@ -158,57 +181,88 @@ class _Auditor:
                         self.string_result(index, False, "pdf", page,
                                            f"the document has {pdf.pages} page(s)")
                 elif page in ocr_pages and engine is None:
-                    # Neither found nor missing: counted, and the audit fails below.
-                    self.audit.not_checked["fields"] += len(fields)
-                    self.audit.not_checked["strings"] += len(texts)
-                    self.audit.unchecked_fields.update(index for index, _ in fields)
-                    self.audit.unchecked_strings.update(texts)
+                    self.unchecked(fields, texts)
                 elif page in ocr_pages:
                     scans.append(page)
                 else:
-                    self.text_layer_page(pdf, page, fields, texts)
+                    # The text layer reads what it carries; the rest needs the page image.
+                    on_layer = [f for f in fields if f[3]]
+                    layer_texts = [i for i in texts
+                                   if self.doc.strings[i].get("text_layer") is not False]
+                    self.text_layer_page(pdf, page, on_layer, layer_texts)
+                    if page in pixels_only:
+                        pixel_fields = [f for f in fields if not f[3]]
+                        pixel_texts = [i for i in texts if i not in set(layer_texts)]
+                        if engine is None:
+                            self.unchecked(pixel_fields, pixel_texts)
+                        else:
+                            scans.append(page)
+                            located[page] = pixel_fields
+                            strings[page] = pixel_texts
                     if on_page is not None:
                         on_page()
             if scans and engine is not None:
                 for page, scan in read_pages(pdf.document(), scans, engine, self.doc.file):
                     self.ocr_page(scan, page, located.get(page, []), strings.get(page, []))
+            self.join_pieces()
         if sum(self.audit.not_checked.values()):
-            pages = sorted(p for p in ocr_pages if p in located or p in strings)
+            pages = sorted(p for p in ocr_pages | pixels_only if p in located or p in strings)
             self.problem(NOT_CHECKED, "", f"{self.audit.not_checked['fields']} located "
                          f"value(s) and {self.audit.not_checked['strings']} string(s) on "
                          f"page(s) {pages} need OCR (text layer missing or unreliable); "
                          f"run with --ocr", self.doc.file.name)
 
-    def text_layer_page(self, pdf: PdfText, page: int, fields: list[tuple[int, list[float]]],
+    def unchecked(self, fields: list[Located], texts: list[int]) -> None:
+        """Neither found nor missing: counted, and the audit fails unless OCR reads them."""
+        self.audit.not_checked["fields"] += len(fields)
+        self.audit.not_checked["strings"] += len(texts)
+        self.audit.unchecked_fields.update(index for index, *_ in fields)
+        self.audit.unchecked_strings.update(texts)
+
+    def text_layer_page(self, pdf: PdfText, page: int, fields: list[Located],
                         texts: list[int]) -> None:
-        with pdf.page(page) as layer:
-            read = layer.bounded_many([bbox for _, bbox in fields])
-            page_text = squash(layer.text)
+        with pdf.page(page, sizes=page in self.doc.overlay_pages()) as layer:
+            read = layer.bounded_many([bbox for _, bbox, *_ in fields], display=False)
+            page_text = reads(layer.text)
         entries = self.doc.fields
-        misses = 0
-        for (index, bbox), got in zip(fields, read, strict=True):
+        misses = whole = 0
+        for (index, bbox, piece, _), got in zip(fields, read, strict=True):
+            if piece[1] > 1:
+                self.pieces[index][piece[0]] = got  # judged once every piece is read
+                continue
+            whole += 1
             expected = entries[index]["rendered_as"]
-            if got != expected and squash(got) != squash(expected):
+            if got != expected and reads(got) != reads(expected):
                 misses += 1
                 self.field_result(index, False, "pdf", page=page,
                                   where=f"page {page} bbox {bbox}", got=squash(got))
         tally = self.audit.tally("fields", "pdf")
-        tally.checked += len(fields) - misses  # the misses counted themselves
-        tally.found += len(fields) - misses
+        tally.checked += whole - misses  # the misses counted themselves
+        tally.found += whole - misses
         strings, misses = self.doc.strings, 0
         for index in texts:
             text = strings[index]["text"]
             # A string found as written is found squashed too (the page text has no runs).
-            if text not in page_text and squash(text) not in page_text:
+            if text not in page_text and reads(text) not in page_text:
                 misses += 1
                 self.string_result(index, False, "pdf", page)
         tally = self.audit.tally("strings", "pdf")
         tally.checked += len(texts) - misses
         tally.found += len(texts) - misses
 
-    def ocr_page(self, scan: OcrPage, page: int, fields: list[tuple[int, list[float]]],
+    def join_pieces(self) -> None:
+        """A value split across pages reads as its pieces joined in order."""
+        for index, pieces in sorted(self.pieces.items()):
+            entry = self.doc.fields[index]
+            count = max(_piece(loc) or (1, 1) for loc in entry["locations"])[1]
+            got = " ".join(pieces.get(i, "") for i in range(1, count + 1))
+            found = len(pieces) == count and reads(got) == reads(entry["rendered_as"])
+            self.field_result(index, found, "pdf", where=f"{count} pieces", got=squash(got),
+                              detail="" if found else "a value split across pages")
+
+    def ocr_page(self, scan: OcrPage, page: int, fields: list[Located],
                  texts: list[int]) -> None:
-        for index, bbox in fields:
+        for index, bbox, *_ in fields:
             entry = self.doc.fields[index]
             if entry.get("kind") == "checkbox":
                 found, got = scan.find_mark(bbox, entry["rendered_as"])
@@ -269,6 +323,35 @@ class _Auditor:
                 found = page == 1 and squash(self.doc.strings[index]["text"]) in texts
                 self.string_result(index, found, "csv", page,
                                    "" if page == 1 else "a CSV file has one page")
+
+
+Located = tuple[int, list[float], tuple[int, int], bool]  # field, bbox, piece, text layer
+
+
+def _piece(location: dict[str, Any]) -> tuple[int, int] | None:
+    """(i, n) of a location holding the i-th of n pieces of a value; (1, 1) for a whole one."""
+    fragment = location.get("fragment")
+    if fragment is None:
+        return (1, 1)
+    if (isinstance(fragment, list) and len(fragment) == 2
+            and all(type(v) is int for v in fragment) and 1 <= fragment[0] <= fragment[1]):
+        return (fragment[0], fragment[1])
+    return None
+
+
+def readings(manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Path -> how its shown text is read (a pattern's delta `reading`, legend included)."""
+    out: dict[str, dict[str, Any]] = {}
+    for pattern in manifest.get("patterns_applied") or []:
+        if not isinstance(pattern, dict):
+            continue
+        found = pattern.get("details")
+        details: dict[str, Any] = found if isinstance(found, dict) else {}
+        delta = pattern.get("ground_truth_delta")
+        for path, entry in (delta.items() if isinstance(delta, dict) else ()):
+            if isinstance(entry, dict) and isinstance(entry.get("reading"), str):
+                out[path] = {**entry, "legend": details.get("legend")}
+    return out
 
 
 def audit_document(doc: Document, *, engine: Tesseract | None = None,

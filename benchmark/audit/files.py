@@ -38,6 +38,16 @@ class Document:
     def truth_file(self, kind: str) -> Path:
         return self.folder / f"{kind}_{self.doc_id}.json"
 
+    def overlay_pages(self) -> set[int]:
+        """Pages on which a pattern drew over the content (lettering a reader ignores)."""
+        pages: set[int] = set()
+        for pattern in self.manifest.get("patterns_applied") or []:
+            if isinstance(pattern, dict) and pattern.get("phase") == "overlay":
+                affected = pattern.get("pages_affected")
+                if isinstance(affected, list):
+                    pages.update(p for p in affected if isinstance(p, int))
+        return pages
+
     def ocr_pages(self) -> set[int]:
         """Pages whose text layer is missing or deliberately unreliable (manifest patterns)."""
         pages: set[int] = set()

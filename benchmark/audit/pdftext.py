@@ -10,6 +10,12 @@ when its box intersects the rectangle with a non-empty area, compared in float32
 stores them; the text is joined the way `GetTextByPredicate` joins it (a space after a matched
 character, a line break before a matched character that follows unmatched text on another
 baseline). A test holds this equal to `get_text_bounded` on every location of the suite.
+
+Reading a value's box, the audit leaves out display-size characters (a font size above
+`DISPLAY_SIZE`): no field is drawn that large, while watermarks and stamps drawn across a
+page are, and their letters would otherwise join every value they pass over
+(`bounded_many(..., display=False)`). Font sizes are read only for pages that carry such
+overlays (`PdfText.page(..., sizes=True)`); elsewhere no character is that large.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from benchmark.errors import BadInput
 
 F32 = npt.NDArray[np.float32]
 TALL = 24.0  # characters taller than this (points) are tried against every query
+DISPLAY_SIZE = 24.0  # characters drawn larger than this (points) are overlay lettering
 _ROW_STRIDE = 1e7  # row key spacing: wider than any page coordinate range
 
 
@@ -43,6 +50,7 @@ def _bare(function: Any, restype: Any) -> Any:
 
 
 _GET_CHAR_BOX = _bare(raw.FPDFText_GetCharBox, ctypes.c_int)
+_GET_FONT_SIZE = _bare(raw.FPDFText_GetFontSize, ctypes.c_double)
 
 
 class _BoxBuffer:
@@ -83,12 +91,18 @@ _BOXES = _BoxBuffer()
 class PageText:
     """The characters of one page, their boxes, and the text inside any rectangle."""
 
-    def __init__(self, textpage: Any) -> None:
+    def __init__(self, textpage: Any, sizes: bool = False) -> None:
         self._textpage = textpage
         count = raw.FPDFText_CountChars(textpage)
         self.text = _page_text(textpage, count)
-        boxes = _BOXES.read(ctypes.c_void_p(ctypes.cast(textpage, ctypes.c_void_p).value),
-                            count).astype(np.float32)
+        pointer = ctypes.c_void_p(ctypes.cast(textpage, ctypes.c_void_p).value)
+        boxes = _BOXES.read(pointer, count).astype(np.float32)
+        # Overlay lettering (watermarks, stamps): characters in a display font size.
+        self.display = np.zeros(count, dtype=bool)
+        if sizes and count:
+            self.display = np.fromiter(
+                map(_GET_FONT_SIZE, itertools.repeat(pointer, count), _BOXES.indices[:count]),
+                dtype=np.float64, count=count) > DISPLAY_SIZE
         # Normalized [left, bottom, right, top], as CFX_FloatRect::Intersect normalizes them.
         self.left = np.minimum(boxes[:, 0], boxes[:, 1])
         self.right = np.maximum(boxes[:, 0], boxes[:, 1])
@@ -120,8 +134,13 @@ class PageText:
         """The text pdfium returns for `bbox` = [left, bottom, right, top] in PDF points."""
         return self.bounded_many([bbox])[0]
 
-    def bounded_many(self, bboxes: Sequence[Sequence[float]]) -> list[str]:
-        """`bounded` for many rectangles at once (one vectorized pass over the page)."""
+    def bounded_many(self, bboxes: Sequence[Sequence[float]],
+                     display: bool = True) -> list[str]:
+        """`bounded` for many rectangles at once (one vectorized pass over the page).
+
+        With `display` False, characters taller than TALL (watermark and stamp letters) are
+        left out, as if drawn on another layer.
+        """
         if not bboxes:
             return []
         rects = np.asarray(bboxes, dtype=np.float32).reshape(-1, 4)
@@ -129,7 +148,10 @@ class PageText:
         q_right = np.maximum(rects[:, 0], rects[:, 2])
         q_bottom = np.minimum(rects[:, 1], rects[:, 3])
         q_top = np.maximum(rects[:, 1], rects[:, 3])
-        queries, chars = self._candidates(q_left, q_bottom, q_right, q_top)
+        queries, chars = self._candidates(q_left, q_bottom, q_right, q_top, display)
+        if not display and self.display.any():
+            keep = ~self.display[chars]
+            queries, chars = queries[keep], chars[keep]
         hit = (
             (np.maximum(q_left[queries], self.left[chars])
              < np.minimum(q_right[queries], self.right[chars]))
@@ -169,8 +191,8 @@ class PageText:
     def _key(row: npt.NDArray[np.float64], left: npt.NDArray[Any]) -> npt.NDArray[np.float64]:
         return row * _ROW_STRIDE + left.astype(np.float64)
 
-    def _candidates(self, q_left: F32, q_bottom: F32, q_right: F32,
-                    q_top: F32) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    def _candidates(self, q_left: F32, q_bottom: F32, q_right: F32, q_top: F32,
+                    display: bool = True) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
         """(query, char) pairs that may intersect: a superset, tested exactly afterwards.
 
         A char meets a query only if its bottom lies within one row height below the query's
@@ -191,7 +213,7 @@ class PageText:
         queries = np.repeat(query_of, counts)
         starts = np.repeat(lo - np.cumsum(counts) + counts, counts)
         chars = self._small[np.arange(int(counts.sum())) + starts]
-        if self._tall.size:
+        if self._tall.size and display:
             queries = np.concatenate([queries, np.repeat(np.arange(count), self._tall.size)])
             chars = np.concatenate([chars, np.tile(self._tall, count)])
         return queries, chars
@@ -262,8 +284,9 @@ class PdfText:
         self.pages = len(self._pdf)
 
     @contextmanager
-    def page(self, number: int) -> Iterator[PageText]:
-        """The text of page `number` (1-based), closed when the block ends."""
+    def page(self, number: int, sizes: bool = False) -> Iterator[PageText]:
+        """The text of page `number` (1-based), closed when the block ends; `sizes` reads
+        every character's font size (to tell overlay lettering from content)."""
         page = raw.FPDF_LoadPage(self._pdf.raw, number - 1)
         if not page:
             raise BadInput(f"{self.path}: page {number} cannot be loaded")
@@ -271,7 +294,7 @@ class PdfText:
         try:
             if not textpage:
                 raise BadInput(f"{self.path}: page {number} has no readable text layer")
-            yield PageText(textpage)
+            yield PageText(textpage, sizes)
         finally:
             if textpage:
                 raw.FPDFText_ClosePage(textpage)

@@ -47,6 +47,7 @@ _DATE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(\d{1,2})-(\d{1,2})-(\d{4})"), "mdy"),
     (re.compile(r"([a-z]{3,9})\.? (\d{1,2}),? (\d{4})"), "Mdy"),
     (re.compile(r"(\d{1,2}) ([a-z]{3,9})\.? (\d{4})"), "dMy"),
+    (re.compile(r"(\d{1,2})-([a-z]{3})-(\d{4}|\d{2})"), "dMy"),
 )
 _TRUE = frozenset({"yes", "y", "x", "true", "checked", "on", "1"})
 _FALSE = frozenset({"no", "n", "false", "unchecked", "off", "0"})
@@ -101,7 +102,8 @@ def number(value: Any) -> float | None:
 @lru_cache(maxsize=1 << 16)
 def date(value: str) -> str | None:
     """ISO YYYY-MM-DD of a date in any format the generator renders (and a few others):
-    2025-03-01, 03/01/2025, 3/1/25, 2025/03/01, 03-01-2025, March 1, 2025, 1 Mar 2025."""
+    2025-03-01, 03/01/2025, 3/1/25, 2025/03/01, 03-01-2025, March 1, 2025, 1 Mar 2025,
+    01-Mar-25."""
     text = " ".join(value.strip().lower().split())
     if not text or not text[0].isalnum() or len(text) > 20:
         return None

@@ -40,6 +40,8 @@ def same(doc: DocModel) -> DocModel:
 class Variant:
     """One rendering of a document type: its doc_id in the packet, format and renderer.
 
+    `tables` names the lists (indices erased: ``policies[].claims``) the renderer draws as
+    tables through `Flow.table` or `generator.render.table.Table`; table patterns act on them.
     `omits` lists the leaf patterns (``totals.tiv``, ``policies[].claims[].status``) this
     format does not show; their truth is null in this variant. Any other undrawn value is an
     error. `adapt` derives the variant's own view of the document where a format cannot show
@@ -52,6 +54,7 @@ class Variant:
     style: Style = PLAIN
     omits: frozenset[str] = field(default_factory=frozenset)
     adapt: Adapter = same
+    tables: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

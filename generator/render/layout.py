@@ -71,6 +71,15 @@ class Column:
     style: Style | None = None
 
 
+def _cell_path(cell: Cell | Checks) -> str | None:
+    """A path inside the box, naming the section its label belongs to."""
+    if isinstance(cell, Checks):
+        return cell.options[0][1] if cell.options else None
+    if cell.path is not None:
+        return cell.path
+    return next((part for part in cell.parts if isinstance(part, str)), None)
+
+
 class Flow:
     """The top-down cursor over the pages of one document."""
 
@@ -128,7 +137,8 @@ class Flow:
         for cell in cells:
             w = self.cw * cell.weight / total
             self.pdf.rect(self.page, x, self.y - height, w, height)
-            self.pdf.text(self.page, x + PAD, self.y - 6.3, cell.label.upper(), REGULAR, 5.5)
+            label = self.pdf.look.label(cell.label, _cell_path(cell))
+            self.pdf.text(self.page, x + PAD, self.y - 6.3, label.upper(), REGULAR, 5.5)
             baseline = self.y - height + 4.6
             if isinstance(cell, Checks):
                 cx = x + PAD
@@ -197,7 +207,8 @@ class Flow:
     def paragraph(self, label: str, path: str, size: float = 7.5) -> None:
         """A labelled box holding wrapped prose; it grows to fit."""
         text = self.pdf.recorder.text_of(path)
-        _, lines = fit(text or "", REGULAR, size, self.cw - 2 * PAD, allow_wrap=True)
+        font = self.pdf.recorder.font_for(path, REGULAR)
+        _, lines = fit(text or "", font, size, self.cw - 2 * PAD, allow_wrap=True)
         leading = size * 1.18
         height = 10 + leading * len(lines) + 3
         self.need(height)
@@ -215,7 +226,8 @@ class Flow:
         for number, (question, answer, explanation) in enumerate(rows, start=1):
             _, q_lines = fit(f"{number}. {question}", REGULAR, size, q_width - 2 * PAD, True)
             e_text = self.pdf.recorder.text_of(explanation) if explanation else None
-            _, e_lines = fit(e_text or "", REGULAR, size, e_width - 2 * PAD, True)
+            e_font = self.pdf.recorder.font_for(explanation, REGULAR) if explanation else REGULAR
+            _, e_lines = fit(e_text or "", e_font, size, e_width - 2 * PAD, True)
             height = max(len(q_lines), len(e_lines)) * leading + 4
             self.need(height)
             baseline = self.y - size - 1.5
@@ -239,94 +251,14 @@ class Flow:
               totals_style: Style | None = None) -> None:
         """Rows `items[0..count)`; the header repeats on every page the table reaches.
 
-        `totals` maps column keys to the leaf paths drawn in a bold closing row.
+        `totals` maps column keys to the leaf paths drawn in a bold closing row. The table's
+        look is whatever presentation patterns chose for it (generator.render.table).
         """
-        scale = self.cw / sum(c.width for c in columns)
-        widths = [c.width * scale for c in columns]
-        lefts = [MARGIN + sum(widths[:i]) for i in range(len(columns))]
-        leading = size * 1.18
-        head = [fit(c.header.upper(), BOLD, header_size, w - 2 * PAD, True)
-                for c, w in zip(columns, widths, strict=True)]
-        head_height = max(len(lines) for _, lines in head) * header_size * 1.15 + 4
+        from generator.render.table import Table, Totals, record_section, table_name
 
-        segment_top = self.y
-
-        def close_segment() -> None:
-            for x in [*lefts, MARGIN + self.cw]:
-                self.pdf.line(self.page, x, segment_top, x, self.y, 0.3)
-
-        def draw_header() -> None:
-            nonlocal segment_top
-            segment_top = self.y
-            self.pdf.rect(self.page, MARGIN, self.y - head_height, self.cw, head_height,
-                          fill=0.9)
-            for (hsize, lines), left, w, col in zip(head, lefts, widths, columns, strict=True):
-                baseline = self.y - hsize - 1.5
-                for line in lines:
-                    self.pdf.text(self.page, anchor(left, w, col.align), baseline, line, BOLD,
-                                  hsize, align=col.align)
-                    baseline -= hsize * 1.15
-            self.y -= head_height
-            self.pdf.line(self.page, MARGIN, self.y, MARGIN + self.cw, self.y, 0.5)
-
-        def cell_texts(paths: Sequence[str | None], styles: Sequence[Style | None],
-                       font: str) -> list[tuple[str | None, str, float, list[str]]]:
-            out: list[tuple[str | None, str, float, list[str]]] = []
-            for path, style, w in zip(paths, styles, widths, strict=True):
-                text = self.pdf.recorder.text_of(path, style) if path else None
-                if text is None:
-                    out.append((None, "", size, []))
-                    continue
-                fsize, lines = fit(text, font, size, w - 2 * PAD, allow_wrap=True)
-                out.append((path, text, fsize, lines))
-            return out
-
-        def draw_row(cells: list[tuple[str | None, str, float, list[str]]], font: str) -> None:
-            lines_needed = max((len(lines) for _, _, _, lines in cells), default=1) or 1
-            height = lines_needed * leading + 3.5
-            if self.y - height < BOTTOM:
-                close_segment()
-                self.new_page()
-                draw_header()
-            baseline = self.y - size - 1.2
-            for (path, text, fsize, _), left, w, col in zip(cells, lefts, widths, columns,
-                                                            strict=True):
-                if path is None:
-                    continue
-                self.pdf.field(self.page, anchor(left, w, col.align), baseline, path,
-                               width=w - 2 * PAD, font=font,
-                               size=fsize, align=col.align, allow_wrap=True, rendered=text)
-            self.y -= height
-            self.pdf.line(self.page, MARGIN, self.y, MARGIN + self.cw, self.y, 0.2)
-
-        self.need(head_height + 2 * leading + 4)
-        draw_header()
-        styles = [c.style for c in columns]
-        for index in range(count):
-            paths = [f"{items}[{index}].{c.key}" for c in columns]
-            draw_row(cell_texts(paths, styles, REGULAR), REGULAR)
+        table = Table(self, table_name(items), columns, size=size, header_size=header_size)
+        table.start(record_section(items), keep=True)
+        table.rows(items, count)
         if totals:
-            by_key = dict(totals)
-            paths_t = [by_key.get(c.key) for c in columns]
-            cells = cell_texts(paths_t, [totals_style or c.style for c in columns], BOLD)
-            first = next(i for i, (p, *_) in enumerate(cells) if p is None)
-            last = first
-            while last + 1 < len(cells) and cells[last + 1][0] is None:
-                last += 1
-            if self.y - (leading + 3.5) < BOTTOM:
-                close_segment()
-                self.new_page()
-                draw_header()
-            close_segment()
-            row_top = self.y
-            self.pdf.text(self.page, lefts[first] + PAD, self.y - size - 1.2, totals_label,
-                          BOLD, size)
-            draw_row(cells, BOLD)
-            # The label spans its empty columns: no rules inside the span.
-            inside = {lefts[i] for i in range(first + 1, last + 1)}
-            for x in [*lefts, MARGIN + self.cw]:
-                if x not in inside:
-                    self.pdf.line(self.page, x, row_top, x, self.y, 0.3)
-            segment_top = self.y
-        close_segment()
-        self.gap(6)
+            table.totals(Totals(totals_label, dict(totals), style=totals_style))
+        table.finish(6)

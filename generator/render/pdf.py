@@ -1,35 +1,49 @@
 """A small PDF engine on reportlab: display lists per page, values placed and located at once.
 
 Pages are laid out first as lists of drawing operations and only then emitted, so footers can
-say "Page 2 of 5". Every visible string goes to the recorder's universe as it is laid out, and
-every field value is located with the same geometry that draws it; nothing is measured back
-afterwards. Output is byte-reproducible: reportlab's invariant mode fixes the creation date and
-document id, and emission order is the layout order.
+say "Page 2 of 5" and presentation patterns can draw over finished pages (`after_layout`).
+Every visible string goes to the recorder's universe as it is laid out, and every field value
+is located with the same geometry that draws it; nothing is measured back afterwards. Output is
+byte-reproducible: reportlab's invariant mode fixes the creation date and document id, and
+emission order is the layout order.
+
+Operations live on one of three layers: `UNDER` (watermarks, highlights: behind the content),
+`CONTENT` and `OVER` (stamps, redaction boxes: on top). Within the content layer, fills are
+emitted first, then rules, then one text object, so a page's text reads in layout order.
 """
 
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from reportlab.lib.pagesizes import landscape, letter
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.errors import LayoutError
-from generator.render.record import Recorder
+from generator.render import fonts
+from generator.render.presentation import Presentation
+from generator.render.record import Location, Recorder
 
 MARGIN = 36.0
 REGULAR = "Helvetica"
 BOLD = "Helvetica-Bold"
+MONO = "Courier"
+MONO_BOLD = "Courier-Bold"
 # Glyph extents of Helvetica relative to the font size, slightly generous.
 ASCENT = 0.76
 DESCENT = 0.22
 # A field's bbox is pulled in horizontally so it never touches a neighbouring string.
 INSET = 0.5
 MIN_FONT = 4.5
+
+UNDER, CONTENT, OVER = 0, 1, 2
+Color = tuple[float, float, float]
 
 
 @dataclass(slots=True)
@@ -39,6 +53,10 @@ class TextOp:
     text: str
     font: str
     size: float
+    angle: float = 0.0  # degrees, counter-clockwise about (x, y)
+    color: Color | None = None  # None: black
+    alpha: float | None = None  # fill opacity (overlay layers only)
+    layer: int = CONTENT
 
 
 @dataclass(slots=True)
@@ -48,6 +66,8 @@ class LineOp:
     x1: float
     y1: float
     width: float
+    color: Color | None = None
+    layer: int = CONTENT
 
 
 @dataclass(slots=True)
@@ -58,14 +78,29 @@ class RectOp:
     h: float
     fill: float | None  # gray level, or None for an outline
     width: float
+    color: Color | None = None  # a coloured fill (or outline), instead of gray
+    alpha: float | None = None
+    layer: int = CONTENT
 
 
-Op = TextOp | LineOp | RectOp
+@dataclass(slots=True)
+class ImageOp:
+    x: float
+    y: float
+    w: float
+    h: float
+    png: bytes
+    layer: int = CONTENT
+
+
+Op = TextOp | LineOp | RectOp | ImageOp
+PageHook = Callable[["PdfDocument"], None]
 
 
 @lru_cache(maxsize=65536)
 def width_of(text: str, font: str, size: float) -> float:
     """Width of `text` in points; cached because labels and codes repeat on every page."""
+    fonts.ensure(font)
     return float(stringWidth(text, font, size))
 
 
@@ -102,11 +137,22 @@ def fit(text: str, font: str, size: float, width: float,
     return size, wrap(text, font, size, width)
 
 
-def _check_encodable(doc_id: str, text: str) -> None:
-    try:
-        text.encode("cp1252")
-    except UnicodeEncodeError:
-        raise LayoutError(f"{doc_id}: {text!r} has characters the standard fonts lack") from None
+def _check_drawable(doc_id: str, text: str, font: str) -> None:
+    bad = fonts.missing(font, text)
+    if bad is not None:
+        raise LayoutError(f"{doc_id}: {text!r} has {bad!r}, which font {font} cannot draw")
+
+
+def text_bbox(x0: float, bottom_baseline: float, x1: float, top_baseline: float,
+              size: float) -> list[float]:
+    """The box a located string occupies, pulled in horizontally by INSET."""
+    inset = min(INSET, (x1 - x0) / 4)
+    return [
+        round(x0 + inset, 2),
+        round(bottom_baseline - DESCENT * size, 2),
+        round(x1 - inset, 2),
+        round(top_baseline + ASCENT * size, 2),
+    ]
 
 
 class PdfDocument:
@@ -122,6 +168,11 @@ class PdfDocument:
         self.content_width = self.width - 2 * MARGIN
         self.pages: list[list[Op]] = []
 
+    @property
+    def look(self) -> Presentation:
+        """The presentation patterns asked for (see generator.render.presentation)."""
+        return self.recorder.presentation
+
     def new_page(self) -> int:
         self.pages.append([])
         return len(self.pages) - 1
@@ -129,25 +180,32 @@ class PdfDocument:
     # --- drawing ----------------------------------------------------------------------------
 
     def text(self, page: int, x: float, y: float, text: str, font: str = REGULAR,
-             size: float = 8.0, align: str = "left") -> float:
+             size: float = 8.0, align: str = "left", *, angle: float = 0.0,
+             color: Color | None = None, alpha: float | None = None,
+             layer: int = CONTENT) -> float:
         """Draw a visible string (label or boilerplate); returns its width."""
-        _check_encodable(self.recorder.doc_id, text)
+        _check_drawable(self.recorder.doc_id, text, font)
         width = width_of(text, font, size)
         if align == "right":
             x -= width
         elif align == "center":
             x -= width / 2
-        self.pages[page].append(TextOp(x, y, text, font, size))
+        self.pages[page].append(TextOp(x, y, text, font, size, angle, color, alpha, layer))
         self.recorder.visible(text, page + 1)
         return width
 
     def line(self, page: int, x0: float, y0: float, x1: float, y1: float,
-             width: float = 0.5) -> None:
-        self.pages[page].append(LineOp(x0, y0, x1, y1, width))
+             width: float = 0.5, *, color: Color | None = None, layer: int = CONTENT) -> None:
+        self.pages[page].append(LineOp(x0, y0, x1, y1, width, color, layer))
 
     def rect(self, page: int, x: float, y: float, w: float, h: float,
-             fill: float | None = None, width: float = 0.5) -> None:
-        self.pages[page].append(RectOp(x, y, w, h, fill, width))
+             fill: float | None = None, width: float = 0.5, *, color: Color | None = None,
+             alpha: float | None = None, layer: int = CONTENT) -> None:
+        self.pages[page].append(RectOp(x, y, w, h, fill, width, color, alpha, layer))
+
+    def image(self, page: int, x: float, y: float, w: float, h: float, png: bytes,
+              layer: int = CONTENT) -> None:
+        self.pages[page].append(ImageOp(x, y, w, h, png, layer))
 
     def field(self, page: int, x: float, y: float, path: str, *, width: float,
               font: str = REGULAR, size: float = 8.0, align: str = "left",
@@ -156,30 +214,47 @@ class PdfDocument:
         """Draw the value at `path` with its first baseline at `y`; returns the height used.
 
         Nothing is drawn for a null value. `rendered` overrides the formatted text (used where
-        a layout draws a value differently, e.g. an abbreviation).
+        a layout draws a value differently, e.g. an abbreviation); a pattern's shown text
+        (`Presentation.shown`) overrides both.
         """
-        text = rendered if rendered is not None else self.recorder.text_of(path)
+        text = self.recorder.shown(path, rendered)
         if text is None:
             return 0.0
         if not text:
             raise LayoutError(f"{self.recorder.doc_id}: {path} is a checkbox; use checkbox()")
+        font = self.recorder.font_for(path, font)
         size, lines = fit(text, font, size, width, allow_wrap)
+        self.lines(page, x, y, path, text, lines, font=font, size=size, align=align,
+                   leading=leading)
+        return size * leading * len(lines)
+
+    def lines(self, page: int, x: float, y: float, path: str, text: str, lines: list[str], *,
+              font: str, size: float, align: str = "left", leading: float = 1.18,
+              fragment: tuple[int, int] | None = None) -> list[float]:
+        """Draw `lines` of the value at `path` (its text `text`) and locate them; returns the
+        bbox. `fragment` = (i, n) marks the i-th of n pieces of a value split across pages."""
+        glyphs = self.recorder.presentation.glyphs.get(path)
+        if glyphs is not None:
+            lines = [glyphs]  # a right-to-left name: one line of visual-order glyphs
         x0s, x1s = [], []
         baseline = y
         for line in lines:
             line_width = width_of(line, font, size)
             left = x if align == "left" else (x - line_width if align == "right"
                                               else x - line_width / 2)
-            _check_encodable(self.recorder.doc_id, line)
+            _check_drawable(self.recorder.doc_id, line, font)
             self.pages[page].append(TextOp(left, baseline, line, font, size))
-            self.recorder.visible(line, page + 1)
+            self.recorder.seen(path, text if glyphs is not None else line, page + 1)
             x0s.append(left)
             x1s.append(left + line_width)
             baseline -= size * leading
         last_baseline = baseline + size * leading
-        bbox = self._bbox(min(x0s), last_baseline, max(x1s), y, size)
-        self.recorder.place(path, text, {"page": page + 1, "bbox": bbox})
-        return size * leading * len(lines)
+        bbox = text_bbox(min(x0s), last_baseline, max(x1s), y, size)
+        location: Location = {"page": page + 1, "bbox": bbox, "text_layer": True}
+        if fragment is not None:
+            location["fragment"] = list(fragment)
+        self.recorder.place(path, text, location)
+        return bbox
 
     def checkbox(self, page: int, x: float, y: float, path: str, side: float = 7.0) -> None:
         """A square at (x, y) (lower-left) ticked with the style's mark when the value is Yes.
@@ -195,18 +270,8 @@ class PdfDocument:
             self.text(page, x + side / 2, y + side * 0.16, text, BOLD, size, align="center")
         interior = [round(x + 0.8, 2), round(y + 0.5, 2), round(x + side - 0.8, 2),
                     round(y + side - 0.5, 2)]
-        self.recorder.place(path, text, {"page": page + 1, "bbox": interior})
-
-    @staticmethod
-    def _bbox(x0: float, bottom_baseline: float, x1: float, top_baseline: float,
-              size: float) -> list[float]:
-        inset = min(INSET, (x1 - x0) / 4)
-        return [
-            round(x0 + inset, 2),
-            round(bottom_baseline - DESCENT * size, 2),
-            round(x1 - inset, 2),
-            round(top_baseline + ASCENT * size, 2),
-        ]
+        self.recorder.place(path, text, {"page": page + 1, "bbox": interior,
+                                         "text_layer": True})
 
     # --- output -----------------------------------------------------------------------------
 
@@ -218,10 +283,12 @@ class PdfDocument:
                       size=6.5, align="right")
 
     def render(self) -> bytes:
-        """Emit every page and return the PDF bytes."""
+        """Finish the pages (footers, then what patterns draw over them) and emit the PDF."""
         if not self.pages:
             raise LayoutError(f"{self.recorder.doc_id}: document has no pages")
         self._footers()
+        for hook in self.recorder.presentation.after_layout:
+            hook(self)
         buffer = io.BytesIO()
         canvas = Canvas(buffer, pagesize=self.pagesize, invariant=1, pageCompression=1)
         canvas.setTitle(self.title)
@@ -229,7 +296,12 @@ class PdfDocument:
         canvas.setSubject("Synthetic document; all data is fictional")
         canvas.setCreator("packetbench")
         for ops in self.pages:
-            self._emit(canvas, ops)
+            for op in ops:
+                if isinstance(op, TextOp):
+                    fonts.ensure(op.font)
+            self._emit_loose(canvas, [op for op in ops if op.layer == UNDER])
+            self._emit(canvas, [op for op in ops if op.layer == CONTENT])
+            self._emit_loose(canvas, [op for op in ops if op.layer == OVER])
             canvas.showPage()
         canvas.save()
         return buffer.getvalue()
@@ -240,9 +312,13 @@ class PdfDocument:
 
     @staticmethod
     def _emit(canvas: Canvas, ops: list[Op]) -> None:
+        """The content layer: fills, then rules, then images, then one text object."""
         fills = [op for op in ops if isinstance(op, RectOp) and op.fill is not None]
         for fill in fills:
-            canvas.setFillGray(fill.fill)
+            if fill.color is not None:
+                canvas.setFillColorRGB(*fill.color)
+            else:
+                canvas.setFillGray(fill.fill)
             canvas.rect(fill.x, fill.y, fill.w, fill.h, stroke=0, fill=1)
         canvas.setFillGray(0)
         current_width = -1.0
@@ -252,10 +328,17 @@ class PdfDocument:
                 if op.width != current_width:
                     canvas.setLineWidth(op.width)
                     current_width = op.width
+                if op.color is not None:
+                    canvas.setStrokeColorRGB(*op.color)
                 if isinstance(op, LineOp):
                     canvas.line(op.x0, op.y0, op.x1, op.y1)
                 else:
                     canvas.rect(op.x, op.y, op.w, op.h, stroke=1, fill=0)
+                if op.color is not None:
+                    canvas.setStrokeGray(0)
+        for op in ops:
+            if isinstance(op, ImageOp):
+                _image(canvas, op)
         text = canvas.beginText()
         font: tuple[str, float] | None = None
         for op in ops:
@@ -263,6 +346,68 @@ class PdfDocument:
                 if font != (op.font, op.size):
                     text.setFont(op.font, op.size)
                     font = (op.font, op.size)
-                text.setTextOrigin(op.x, op.y)
+                if op.color is not None:
+                    text.setFillColorRGB(*op.color)
+                if op.angle:
+                    text.setTextTransform(*_rotation(op.x, op.y, op.angle))
+                else:
+                    text.setTextOrigin(op.x, op.y)
                 text.textOut(op.text)
+                if op.color is not None:
+                    text.setFillGray(0)
         canvas.drawText(text)
+
+    @staticmethod
+    def _emit_loose(canvas: Canvas, ops: list[Op]) -> None:
+        """An overlay layer, in drawing order, each operation in its own graphics state."""
+        for op in ops:
+            canvas.saveState()
+            if isinstance(op, RectOp):
+                if op.alpha is not None:
+                    canvas.setFillAlpha(op.alpha)
+                    canvas.setStrokeAlpha(op.alpha)
+                if op.fill is not None:
+                    if op.color is not None:
+                        canvas.setFillColorRGB(*op.color)
+                    else:
+                        canvas.setFillGray(op.fill)
+                    canvas.rect(op.x, op.y, op.w, op.h, stroke=0, fill=1)
+                else:
+                    canvas.setLineWidth(op.width)
+                    if op.color is not None:
+                        canvas.setStrokeColorRGB(*op.color)
+                    canvas.rect(op.x, op.y, op.w, op.h, stroke=1, fill=0)
+            elif isinstance(op, LineOp):
+                canvas.setLineWidth(op.width)
+                if op.color is not None:
+                    canvas.setStrokeColorRGB(*op.color)
+                canvas.line(op.x0, op.y0, op.x1, op.y1)
+            elif isinstance(op, ImageOp):
+                _image(canvas, op)
+            else:
+                if op.alpha is not None:
+                    canvas.setFillAlpha(op.alpha)
+                if op.color is not None:
+                    canvas.setFillColorRGB(*op.color)
+                text = canvas.beginText()
+                text.setFont(op.font, op.size)
+                if op.angle:
+                    text.setTextTransform(*_rotation(op.x, op.y, op.angle))
+                else:
+                    text.setTextOrigin(op.x, op.y)
+                text.textOut(op.text)
+                canvas.drawText(text)
+            canvas.restoreState()
+
+
+def _rotation(x: float, y: float, angle: float) -> tuple[float, float, float, float, float,
+                                                          float]:
+    import math
+
+    radians = math.radians(angle)
+    cos, sin = round(math.cos(radians), 6), round(math.sin(radians), 6)
+    return cos, sin, -sin, cos, x, y
+
+
+def _image(canvas: Canvas, op: ImageOp) -> None:
+    canvas.drawImage(ImageReader(io.BytesIO(op.png)), op.x, op.y, op.w, op.h, mask="auto")

@@ -16,6 +16,7 @@ from typing import Any
 from generator.errors import LayoutError
 from generator.leaves import DocModel, Leaf, leaf_index, leaf_patterns, path_pattern, set_path
 from generator.render import fmt
+from generator.render.presentation import Presentation
 
 Location = dict[str, Any]
 
@@ -29,14 +30,18 @@ class Drawn:
 class Recorder:
     """Formats, locates and remembers everything drawn for one document."""
 
-    def __init__(self, doc_id: str, doc: DocModel, style: fmt.Style = fmt.PLAIN) -> None:
+    def __init__(self, doc_id: str, doc: DocModel, style: fmt.Style = fmt.PLAIN,
+                 presentation: Presentation | None = None) -> None:
         self.doc_id = doc_id
         self.doc = doc
         self.style = style
+        self.presentation = presentation or Presentation()
         self._leaves = leaf_index(doc)
         self.drawn: dict[str, Drawn] = {}
         self.strings: list[dict[str, Any]] = []
         self.hidden: list[dict[str, Any]] = []
+        # Redacted values as drawn under their cover: path -> locations (never truth).
+        self.covered: dict[str, list[Location]] = {}
 
     def leaf(self, path: str) -> tuple[Any, Leaf]:
         """The value and leaf marker at `path`; a bad path is a renderer bug."""
@@ -45,18 +50,50 @@ class Recorder:
         except KeyError:
             raise LayoutError(f"{self.doc_id}: no leaf at path {path!r}") from None
 
+    def paths(self) -> list[str]:
+        """Every leaf path of the document, in model order."""
+        return list(self._leaves)
+
     def text_of(self, path: str, style: fmt.Style | None = None) -> str | None:
-        """The string to draw for the leaf at `path`, or None when its value is null."""
+        """The string to draw for the leaf at `path`, or None when its value is null.
+
+        A pattern's shown text (`Presentation.shown`) wins over the formatted value.
+        """
         value, leaf = self.leaf(path)
         if value is None:
             return None
+        shown = self.presentation.shown.get(path)
+        if shown is not None:
+            return shown
         return fmt.render(value, leaf, style or self.style)
+
+    def shown(self, path: str, rendered: str | None) -> str | None:
+        """The text a layout draws for `path` when it passes its own `rendered` text."""
+        if rendered is None:
+            return self.text_of(path)
+        if self.leaf(path)[0] is None:
+            return None
+        return self.presentation.shown.get(path, rendered)
+
+    def font_for(self, path: str, font: str) -> str:
+        """The font that draws `path`: a pattern's choice (another script), else `font`."""
+        return self.presentation.fonts.get(path, font)
+
+    def seen(self, path: str, text: str, page: int) -> None:
+        """A drawn line of the value at `path`: visible, or hidden under a redaction."""
+        if path in self.presentation.redacted:
+            self.invisible(text, page)
+        else:
+            self.visible(text, page)
 
     def place(self, path: str, rendered_as: str, location: Location) -> None:
         """Record that the value at `path` was drawn as `rendered_as` at `location`."""
         value, _ = self.leaf(path)
         if value is None:
             raise LayoutError(f"{self.doc_id}: {path} is null but was drawn")
+        if path in self.presentation.redacted:
+            self.covered.setdefault(path, []).append(location)
+            return
         drawn = self.drawn.get(path)
         if drawn is None:
             self.drawn[path] = Drawn(rendered_as, [location])
@@ -67,9 +104,14 @@ class Recorder:
         else:
             drawn.locations.append(location)
 
-    def visible(self, text: str, page: int) -> None:
+    def visible(self, text: str, page: int, text_layer: bool = True) -> None:
+        """A string a reader sees on `page`; `text_layer` False when no text extractor can
+        read it there (pixels only: an image, outlines), so only OCR can confirm it."""
         if text.strip():
-            self.strings.append({"text": text, "page": page})
+            entry: dict[str, Any] = {"text": text, "page": page}
+            if not text_layer:
+                entry["text_layer"] = False
+            self.strings.append(entry)
 
     def invisible(self, text: str, page: int) -> None:
         if text.strip():
@@ -84,7 +126,9 @@ class Recorder:
         for path, (value, _) in self._leaves.items():
             if value is None or path in self.drawn:
                 continue
-            if path_pattern(path) in omits:
+            if path in self.covered:
+                set_path(data, path, None)  # redacted: a reader sees a black box
+            elif path_pattern(path) in omits:
                 set_path(data, path, None)
             else:
                 missing.append(path)

@@ -10,5 +10,5 @@ ACORD_140 = register(DocType(
     title="Property Section",
     model=PropertySection,
     build=build,
-    variants=(Variant("acord_140", "pdf", pdf.render),),
+    variants=(Variant("acord_140", "pdf", pdf.render, tables=("premises[].subjects",)),),
 ))

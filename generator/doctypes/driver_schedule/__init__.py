@@ -11,7 +11,7 @@ DRIVER_SCHEDULE = register(DocType(
     model=DriverSchedule,
     build=build,
     variants=(
-        Variant("driver_schedule_pdf", "pdf", pdf.render, pdf.STYLE),
+        Variant("driver_schedule_pdf", "pdf", pdf.render, pdf.STYLE, tables=("drivers",)),
         Variant("driver_schedule_excel", "xlsx", xlsx.render),
     ),
 ))

@@ -5,11 +5,11 @@ from __future__ import annotations
 from generator.doctypes.base import Output
 from generator.doctypes.common import title_block
 from generator.doctypes.loss_run.model import LossRun
-from generator.doctypes.loss_run.table import ClaimsTable
 from generator.render.fmt import Style
-from generator.render.layout import Cell, Column, Flow, Lit
-from generator.render.pdf import MARGIN, PdfDocument
+from generator.render.layout import PAD, Cell, Column, Flow, Lit
+from generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument, width_of
 from generator.render.record import Recorder
+from generator.render.table import Table, Totals
 
 # Claim amounts are rarely whole dollars; a whole-dollar style would still show cents where
 # they exist, but a column mixing "$1,200" and "$1,250.40" is not how a carrier prints money.
@@ -30,6 +30,20 @@ COLUMNS = (
     Column("Total Incurred", "incurred", 8.4, "right"),
 )
 BAND_HEIGHT = 20.0
+TOTAL_KEYS = ("paid", "reserve", "incurred")
+
+
+def _continued(table: Table, section: str | None) -> None:
+    """A continuation page names the policy whose claims it continues."""
+    flow, pdf = table.flow, table.pdf
+    baseline = flow.y - 8
+    x = MARGIN + PAD
+    x += pdf.text(flow.page, x, baseline, "POLICY", BOLD, 7.5) + 4
+    path = f"{section}.policy_number"
+    pdf.field(flow.page, x, baseline, path, width=160, font=BOLD, size=7.5)
+    x += width_of(pdf.recorder.text_of(path) or "", BOLD, 7.5) + 4
+    pdf.text(flow.page, x, baseline, "(CONTINUED)", REGULAR, 7.5)
+    flow.y -= 12
 
 
 def render(doc: LossRun, rec: Recorder) -> Output:
@@ -48,7 +62,7 @@ def render(doc: LossRun, rec: Recorder) -> Output:
         return flow.y - 8
 
     flow = Flow(pdf, header)
-    table = ClaimsTable(flow, COLUMNS)
+    table = Table(flow, "policies[].claims", COLUMNS, size=6.8, continued=_continued)
     for index, policy in enumerate(doc.policies):
         prefix = f"policies[{index}]"
         flow.need(BAND_HEIGHT + table.start_height())
@@ -61,7 +75,16 @@ def render(doc: LossRun, rec: Recorder) -> Output:
             Cell("Policy period", None, 1.9, parts=(
                 f"{prefix}.effective_date", Lit(" to "), f"{prefix}.expiration_date")),
         ], height=BAND_HEIGHT)
-        table.section(prefix, len(policy.claims))
+        table.start(prefix)
+        if not policy.claims:
+            table.banner("NO LOSSES REPORTED")
+        table.rows(f"{prefix}.claims", len(policy.claims))
+        table.totals(Totals(
+            "POLICY TOTAL", {key: f"{prefix}.totals.{key}" for key in TOTAL_KEYS},
+            counts=(("Claims:", f"{prefix}.totals.claim_count"),
+                    ("Open:", f"{prefix}.totals.open_claims")),
+            fill=0.94, rule=0.6, allow_wrap=False))
+        table.finish(8)
 
     # The totals boxes and the closing note stay on the band's page.
     flow.band("Grand total - all policy terms", keep_with=21 + 6 + 24)

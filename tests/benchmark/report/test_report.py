@@ -56,7 +56,10 @@ def test_report_shows_every_section(scored_run: ScoredRun, tmp_path: Path) -> No
                if line.startswith("| Numeric hallucination rate | typical-1 |"))
     assert f"| {numbers['checked']:,} | {numbers['hallucinated']:,} |" in row
     assert f"| {numbers['rate_micro'] * 100:.2f} % |" in row
-    assert f"| {numbers['rate_macro'] * 100:.2f} % |" in row
+    # The macro rate is a mean of per-document rates, summed in another order by the report's
+    # SQL than by the scorer: the two agree to the printed precision, a half-cent tie aside.
+    macro = float(row.split(" | ")[8].removesuffix(" %"))
+    assert abs(macro - numbers["rate_macro"] * 100) <= 0.005 + 1e-9, (macro, numbers)
     assert re.search(r"\| \[\d+\.\d\d, \d+\.\d\d\] \| \[\d+\.\d\d, \d+\.\d\d\] \|", row)
     # the abstention pair is printed together
     assert text.index("| Correct abstention | typical-1") < text.index(

@@ -27,9 +27,10 @@ from generator.leaves import DocModel, iter_leaves
 from generator.packet import build_packet, sub_seed
 from generator.providers.insurance import QUESTIONS
 from generator.schema import document_schema
-from generator.tiers import PRESETS, resolve
+from generator.tiers import PRESETS
 from generator.world.build import build_world
 from generator.world.models import World
+from tests.conftest import plain
 from tests.readback import check_document
 
 TIERS = tuple(PRESETS)
@@ -47,7 +48,7 @@ CLOSED = frozenset({"Closed", "Closed Without Payment", "Denied"})
 @cache
 def cases(tier: str) -> tuple[Case, ...]:
     """(world, document, knobs) for every test seed of `tier`, built once per session."""
-    knobs = resolve(tier)
+    knobs = plain(tier)
     out = []
     for seed in SEEDS.get(tier, DEFAULT_SEEDS):
         world = build_world(seed, knobs)
@@ -216,7 +217,7 @@ def test_invariants_catch_broken_documents() -> None:
 
 
 def test_no_losses_ticks_the_box() -> None:
-    knobs = resolve("N1", {"loss_run.min_claims": 0, "loss_run.max_claims": 0})
+    knobs = plain("N1", {"loss_run.min_claims": 0, "loss_run.max_claims": 0})
     world = build_world(3, knobs)
     doc = build(world, random.Random(3), knobs)
     assert doc.loss_history.no_prior_losses == "Yes"
@@ -237,7 +238,7 @@ def test_checkbox_groups_follow_their_code_lists() -> None:
 @pytest.mark.parametrize("tier", TIERS)
 def test_rendered_form_reads_back(tier: str, tmp_path: Path) -> None:
     seed = 5
-    knobs = resolve(tier, {"documents": ("acord_125",)})
+    knobs = plain(tier, {"documents": ("acord_125",)})
     built = build_packet(tier, seed, knobs)
     for name, data in built.files.items():
         (tmp_path / name).write_bytes(data)
@@ -257,6 +258,6 @@ def test_rendered_form_reads_back(tier: str, tmp_path: Path) -> None:
 
 
 def test_rendering_is_deterministic() -> None:
-    knobs = resolve("N2", {"documents": ("acord_125",)})
+    knobs = plain("N2", {"documents": ("acord_125",)})
     first = build_packet("N2", 9, knobs).files
     assert first == build_packet("N2", 9, knobs).files

@@ -16,9 +16,10 @@ from generator.doctypes.acord_140.model import PropertySection
 from generator.doctypes.sov.build import build as build_sov
 from generator.leaves import iter_leaves
 from generator.packet import build_packet
-from generator.tiers import PRESETS, resolve
+from generator.tiers import PRESETS
 from generator.world.build import build_world
 from generator.world.models import Building, World
+from tests.conftest import plain
 from tests.readback import check_document
 
 TIERS = tuple(PRESETS)
@@ -35,7 +36,7 @@ def cents(value: float | None) -> int:
 @cache
 def cases(tier: str) -> tuple[tuple[World, PropertySection, dict[str, Any]], ...]:
     """(world, document, knobs) for every test seed of `tier`, built once per session."""
-    knobs = resolve(tier)
+    knobs = plain(tier)
     out = []
     for seed in range(1, SEEDS[tier] + 1):
         world = build_world(seed, knobs)
@@ -175,7 +176,7 @@ def test_validation_rejects_a_value_outside_its_code_list() -> None:
 @pytest.mark.parametrize("tier", TIERS)
 def test_rendered_values_read_back_at_their_locations(tier: str, tmp_path: Path) -> None:
     seed = 3
-    built = build_packet(tier, seed, resolve(tier, {"documents": ("acord_140",)}))
+    built = build_packet(tier, seed, plain(tier, {"documents": ("acord_140",)}))
     for name, data in built.files.items():
         (tmp_path / name).write_bytes(data)
     checked, bad = check_document(tmp_path, "acord_140")
@@ -183,8 +184,8 @@ def test_rendered_values_read_back_at_their_locations(tier: str, tmp_path: Path)
     fields = json.loads((tmp_path / "field_truth_acord_140.json").read_text())["fields"]
     truth = json.loads((tmp_path / "document_truth_acord_140.json").read_text())["truth"]
     # Nothing is omitted: every non-null leaf of the model is on the page.
-    world = build_world(seed, resolve(tier))
-    doc = build(world, random.Random(0), resolve(tier))
+    world = build_world(seed, plain(tier))
+    doc = build(world, random.Random(0), plain(tier))
     assert truth == doc.model_dump(mode="json")
     non_null = [path for path, value, _ in iter_leaves(doc) if value is not None]
     assert [f["path"] for f in fields] == non_null
@@ -196,5 +197,5 @@ def test_rendered_values_read_back_at_their_locations(tier: str, tmp_path: Path)
 
 
 def test_same_seed_gives_identical_bytes() -> None:
-    knobs = resolve("N4", {"documents": ("acord_140",)})
+    knobs = plain("N4", {"documents": ("acord_140",)})
     assert build_packet("N4", 11, knobs).files == build_packet("N4", 11, knobs).files

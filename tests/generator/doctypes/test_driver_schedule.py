@@ -17,9 +17,10 @@ from generator.doctypes.driver_schedule.model import DriverSchedule, ScheduledDr
 from generator.leaves import iter_leaves
 from generator.packet import build_packet, sub_seed
 from generator.schema import document_schema
-from generator.tiers import PRESETS, resolve
+from generator.tiers import PRESETS
 from generator.world.build import build_world
 from generator.world.models import Driver, Vehicle, World
+from tests.conftest import plain
 from tests.readback import check_document
 
 TIERS = tuple(PRESETS)
@@ -49,7 +50,7 @@ def age_on(birth: dt.date, when: dt.date) -> int:
 
 def schedule(tier: str, seed: int, light: bool = False,
              ) -> tuple[DriverSchedule, World, dict[str, object]]:
-    knobs = resolve(tier, LIGHT if light else None)
+    knobs = plain(tier, LIGHT if light else None)
     world = build_world(seed, knobs)
     doc = build(world, random.Random(sub_seed(seed, "driver_schedule")), knobs)
     return doc, world, knobs
@@ -280,7 +281,7 @@ def test_rendered_documents_read_back(tier: str, tmp_path: Path) -> None:
     overrides: dict[str, object] = {"documents": DOCS}
     if tier == "N5":
         overrides["drivers.min_rows"] = PRESETS["N5"].knobs["drivers.max_rows"]
-    knobs = resolve(tier, overrides)
+    knobs = plain(tier, overrides)
     seed = 1
     built = build_packet(tier, seed, knobs)
     for name, data in built.files.items():
@@ -309,7 +310,7 @@ def test_rendered_documents_read_back(tier: str, tmp_path: Path) -> None:
 
 
 def test_pdf_draws_abbreviations_and_xlsx_full_names(tmp_path: Path) -> None:
-    built = build_packet("N2", 2, resolve("N2", {"documents": DOCS}))
+    built = build_packet("N2", 2, plain("N2", {"documents": DOCS}))
     rendered = {}
     for doc_id in DOCS:
         fields = json.loads(built.files[f"field_truth_{doc_id}.json"])["fields"]
@@ -323,5 +324,5 @@ def test_pdf_draws_abbreviations_and_xlsx_full_names(tmp_path: Path) -> None:
 
 
 def test_packet_bytes_are_reproducible() -> None:
-    knobs = resolve("N2", {"documents": DOCS})
+    knobs = plain("N2", {"documents": DOCS})
     assert build_packet("N2", 5, knobs).files == build_packet("N2", 5, knobs).files

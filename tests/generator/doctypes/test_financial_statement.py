@@ -19,9 +19,9 @@ from generator.doctypes.financial_statement.model import FinancialStatement, Fis
 from generator.leaves import LeafShape, ObjectShape, fields_of, iter_leaves
 from generator.packet import build_packet, sub_seed
 from generator.schema import document_schema
-from generator.tiers import resolve
 from generator.world.build import build_world
 from generator.world.models import World
+from tests.conftest import plain
 from tests.readback import check_document
 
 TIERS = ("N1", "N2", "N3", "N4", "N5")
@@ -34,7 +34,7 @@ TOTALS_PER_PERIOD = 8
 
 @cache
 def _built(tier: str, seed: int) -> tuple[World, FinancialStatement]:
-    knobs = resolve(tier)
+    knobs = plain(tier)
     world = build_world(seed, knobs)
     rng = random.Random(sub_seed(seed, FINANCIAL_STATEMENT.name))
     doc = FINANCIAL_STATEMENT.build(world, rng, knobs)
@@ -122,7 +122,7 @@ def _check_invariants(tier: str, seeds: range) -> None:
     for seed in seeds:
         world, doc = _built(tier, seed)
         where = f"{tier} seed {seed}"
-        assert len(doc.periods) == resolve(tier)["financials.years"], where
+        assert len(doc.periods) == plain(tier)["financials.years"], where
         ends = [dt.date.fromisoformat(p.fiscal_year_end or "") for p in doc.periods]
         assert ends == sorted(ends, reverse=True) and len(set(ends)) == len(ends), where
         assert dt.date.fromisoformat(doc.report_date or "") > ends[0], where
@@ -177,7 +177,7 @@ def test_registered_variants() -> None:
 
 
 def _render(tmp_path: Path, tier: str, seed: int, **overrides: Any) -> Path:
-    built = build_packet(tier, seed, resolve(tier, {"documents": DOC_IDS, **overrides}))
+    built = build_packet(tier, seed, plain(tier, {"documents": DOC_IDS, **overrides}))
     packet = tmp_path / f"{tier}-{seed}"
     packet.mkdir()
     for name, data in built.files.items():
@@ -215,7 +215,7 @@ def test_rendered_read_back(tmp_path: Path, tier: str, seed: int, years: int | N
 
 
 def test_rendering_is_deterministic(tmp_path: Path) -> None:
-    knobs = resolve("N3", {"documents": DOC_IDS})
+    knobs = plain("N3", {"documents": DOC_IDS})
     first, second = build_packet("N3", 5, knobs), build_packet("N3", 5, knobs)
     for doc_id, ext in zip(DOC_IDS, ("pdf", "xlsx"), strict=True):
         assert first.files[f"{doc_id}.{ext}"] == second.files[f"{doc_id}.{ext}"]

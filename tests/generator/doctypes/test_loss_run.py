@@ -17,9 +17,9 @@ from generator.doctypes.loss_run.csvexport import OMITS, with_claims_only
 from generator.doctypes.loss_run.model import LossRun, LossTotals
 from generator.packet import build_packet, sub_seed
 from generator.schemas import all_schemas
-from generator.tiers import resolve
 from generator.world.build import build_world
 from generator.world.models import World
+from tests.conftest import plain
 from tests.readback import check_document
 
 # Written out here, independently of the code lists, so the test is an oracle.
@@ -35,7 +35,7 @@ CLOSED = {"Closed", "Closed Without Payment", "Denied"}
 
 @cache
 def built(tier: str, seed: int) -> tuple[World, LossRun]:
-    knobs = resolve(tier)
+    knobs = plain(tier)
     world = build_world(seed, knobs)
     return world, build(world, random.Random(sub_seed(seed, "loss_run")), knobs)
 
@@ -64,7 +64,7 @@ def check_totals(totals: LossTotals, claims: list[Any]) -> None:
 
 @pytest.mark.parametrize("tier", TIERS)
 def test_model_invariants(tier: str) -> None:
-    knobs = resolve(tier)
+    knobs = plain(tier)
     for seed in SEEDS[tier]:
         world, doc = built(tier, seed)
         LossRun.model_validate(doc.model_dump(mode="json"))  # code lists, ISO dates, keys
@@ -126,7 +126,7 @@ def test_csv_view_keeps_every_claim() -> None:
 
 
 def write(tier: str, seed: int, folder: Path) -> Path:
-    packet = build_packet(tier, seed, resolve(tier, {"documents": DOC_IDS}))
+    packet = build_packet(tier, seed, plain(tier, {"documents": DOC_IDS}))
     folder.mkdir()
     for name, data in packet.files.items():
         (folder / name).write_bytes(data)
@@ -197,13 +197,13 @@ def test_pdf_shows_clean_years_and_cents(tmp_path: Path) -> None:
 
 
 def test_deterministic(tmp_path: Path) -> None:
-    knobs = resolve("N2", {"documents": DOC_IDS})
+    knobs = plain("N2", {"documents": DOC_IDS})
     first, second = build_packet("N2", 11, knobs), build_packet("N2", 11, knobs)
     assert first.files == second.files
 
 
 def test_claim_free_history(tmp_path: Path) -> None:
-    knobs = resolve("N1", {"documents": DOC_IDS, "loss_run.min_claims": 0,
+    knobs = plain("N1", {"documents": DOC_IDS, "loss_run.min_claims": 0,
                            "loss_run.max_claims": 0})
     packet = build_packet("N1", 2, knobs)
     folder = tmp_path / "p"
