@@ -34,6 +34,43 @@ class DocInfo:
     superseded_by: str | None
 
 
+def ancestors(path: str) -> list[str]:
+    """`path` and every object or list above it: ``a[2].b`` -> ``a``, ``a[2]``, ``a[2].b``."""
+    return [path[:i] for i, ch in enumerate(path) if ch in ".["] + [path]
+
+
+@dataclass(frozen=True)
+class Touched:
+    """Which presentation patterns touched which truth paths of one document.
+
+    From the manifest's `patterns_applied`: each application lists its `targets`, a leaf path
+    or the path of a whole record or list (every leaf under it, records a model invents in
+    that list included).
+    """
+
+    targets: dict[str, tuple[str, ...]]
+
+    def of(self, path: str) -> list[str]:
+        """The ids of the patterns that touched `path`, sorted."""
+        if not self.targets:
+            return []
+        found: set[str] = set()
+        for ancestor in ancestors(path):
+            found.update(self.targets.get(ancestor, ()))
+        return sorted(found)
+
+
+def touched_in(manifest: Any) -> Touched:
+    targets: dict[str, set[str]] = {}
+    for applied in (manifest.get("patterns_applied") or []) if isinstance(manifest, dict) else []:
+        if not isinstance(applied, dict):
+            continue
+        for target in applied.get("targets") or []:
+            if isinstance(target, str):
+                targets.setdefault(target, set()).add(str(applied.get("id")))
+    return Touched({t: tuple(sorted(ids)) for t, ids in targets.items()})
+
+
 @dataclass(frozen=True)
 class Packet:
     path: Path
@@ -49,6 +86,10 @@ class Packet:
         if not isinstance(truth, dict):
             raise BadInput(f"{self.path / f'document_truth_{doc_id}.json'}: no truth object")
         return truth
+
+    def touched(self, doc_id: str) -> Touched:
+        """Which patterns touched which paths of document `doc_id` (its manifest)."""
+        return touched_in(read_json(self.path / f"manifest_{doc_id}.json"))
 
     @cached_property
     def superseded(self) -> dict[str, str]:

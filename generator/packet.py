@@ -91,7 +91,8 @@ def build_packet(tier: str, seed: int, knobs: dict[str, Any]) -> BuiltPacket:
             built[doc_type.name] = doc_type.build(world, rng, knobs)
         doc = variant.adapt(built[doc_type.name])
         staged = patterns.stage(
-            Subject(variant.doc_id, doc_type.name, variant.format, doc, variant.tables),
+            Subject(variant.doc_id, doc_type.name, variant.format, doc, variant.tables,
+                    variant.style),
             knobs, seed)
         recorder = Recorder(variant.doc_id, staged.doc, variant.style, staged.presentation)
         output = variant.render(staged.doc, recorder)

@@ -1,6 +1,7 @@
 -- Numerator and denominator of the headline rates per document and slice. Slices: tier,
--- document type, format and presentation pattern (whole documents); field kind and field
--- class, table or form (the claims and truth fields of that kind or class only).
+-- document type and format (whole documents); field kind, field class (table or form) and
+-- presentation pattern (the claims and truth fields of that kind or class, or that the pattern
+-- touched, only; "(untouched)" holds those no pattern touched), and pattern by tier.
 WITH documents_scored AS (
     SELECT * FROM documents WHERE status = 'scored'
 ),
@@ -9,14 +10,36 @@ by_document AS (
     FROM unit_rates AS u,
     LATERAL (VALUES ('tier', u.tier), ('doc_type', u.doc_type), ('format', u.format))
         AS s(dimension, slice)
+),
+claim_slices AS (
+    SELECT c.run_id, c.packet_id, c.doc_id, c.verdict, c.value_class, c.hallucinated,
+           c.hallucinated_document, s.dimension, s.slice
+    FROM claims AS c,
+    LATERAL (VALUES ('kind', c.kind), ('field_class', c.field_class)) AS s(dimension, slice)
     UNION ALL
-    SELECT u.run_id, u.packet_id, u.doc_id, 'pattern', p.name, u.metric, u.num, u.den
-    FROM unit_rates AS u
-    JOIN (SELECT DISTINCT run_id, packet_id, doc_id, name FROM patterns) AS p
-      USING (run_id, packet_id, doc_id)
+    SELECT c.run_id, c.packet_id, c.doc_id, c.verdict, c.value_class, c.hallucinated,
+           c.hallucinated_document, s.dimension, s.slice
+    FROM (SELECT *, UNNEST(CASE WHEN len(patterns) > 0 THEN patterns
+                                ELSE ['(untouched)'] END) AS pattern
+          FROM claims) AS c,
+    LATERAL (VALUES ('pattern', c.pattern), ('pattern_tier', c.pattern || ' / ' || c.tier))
+        AS s(dimension, slice)
+),
+field_slices AS (
+    SELECT f.run_id, f.packet_id, f.doc_id, f.populated, f.outcome, s.dimension, s.slice
+    FROM fields AS f,
+    LATERAL (VALUES ('kind', f.kind), ('field_class', f.field_class)) AS s(dimension, slice)
+    UNION ALL
+    SELECT f.run_id, f.packet_id, f.doc_id, f.populated, f.outcome, s.dimension, s.slice
+    FROM (SELECT f.*, d.tier,
+                 UNNEST(CASE WHEN len(f.patterns) > 0 THEN f.patterns
+                             ELSE ['(untouched)'] END) AS pattern
+          FROM fields AS f JOIN documents_scored AS d USING (run_id, packet_id, doc_id)) AS f,
+    LATERAL (VALUES ('pattern', f.pattern), ('pattern_tier', f.pattern || ' / ' || f.tier))
+        AS s(dimension, slice)
 ),
 claim_counts AS (
-    SELECT c.run_id, c.packet_id, c.doc_id, s.dimension, s.slice,
+    SELECT c.run_id, c.packet_id, c.doc_id, c.dimension, c.slice,
            COUNT(*) AS claims,
            COUNT(*) FILTER (WHERE c.verdict = 'supported') AS supported,
            COUNT(c.hallucinated) FILTER (WHERE c.value_class = 'numbers') AS numbers_checked,
@@ -29,9 +52,8 @@ claim_counts AS (
                AS strings_hallucinated,
            COUNT(*) FILTER (WHERE c.value_class = 'strings' AND c.hallucinated_document)
                AS strings_hallucinated_document
-    FROM claims AS c
-    JOIN documents_scored AS d USING (run_id, packet_id, doc_id),
-    LATERAL (VALUES ('kind', c.kind), ('field_class', c.field_class)) AS s(dimension, slice)
+    FROM claim_slices AS c
+    JOIN documents_scored AS d USING (run_id, packet_id, doc_id)
     GROUP BY ALL
 ),
 by_claims AS (
@@ -48,15 +70,14 @@ by_claims AS (
     ) AS u(metric, num, den)
 ),
 field_counts AS (
-    SELECT f.run_id, f.packet_id, f.doc_id, s.dimension, s.slice,
+    SELECT f.run_id, f.packet_id, f.doc_id, f.dimension, f.slice,
            COUNT(*) FILTER (WHERE f.populated) AS populated,
            COUNT(*) FILTER (WHERE f.outcome = 'correct') AS correct,
            COUNT(*) FILTER (WHERE f.outcome = 'wrong') AS wrong,
            COUNT(*) FILTER (WHERE f.outcome = 'omitted') AS omitted,
            COUNT(*) FILTER (WHERE NOT f.populated) AS empty,
            COUNT(*) FILTER (WHERE f.outcome = 'abstained') AS abstained
-    FROM fields AS f,
-    LATERAL (VALUES ('kind', f.kind), ('field_class', f.field_class)) AS s(dimension, slice)
+    FROM field_slices AS f
     GROUP BY ALL
 ),
 by_fields AS (

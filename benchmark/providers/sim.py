@@ -83,7 +83,8 @@ class SimProvider(Provider):
 
     def describe(self) -> dict[str, Any]:
         return {"model": f"sim-{self.profile.name}", "simulator": True, "label": LABEL,
-                "parameters": {"profile": self.profile.name, "seed": self.seed}}
+                "parameters": {"profile": self.profile.name, "seed": self.seed},
+                "pattern_factors": dict(self.profile.pattern_factors)}
 
     def prepare(self, packet: Packet) -> None:
         self.found = universes.build(packet.path)
@@ -144,7 +145,7 @@ class SimProvider(Provider):
                 stale.update({p: v for p, v, _ in _truth_leaves(old_model, packet.truth(old))
                               if v is not None})
         return Engine(self.profile, rng, self.found.packet, self.found.documents[doc.doc_id],
-                      pools, sorted(tokens), stale)
+                      pools, sorted(tokens), stale, packet.touched(doc.doc_id))
 
     @staticmethod
     def _record(packet: Packet, doc: DocInfo, status: Status, output: dict[str, Any] | None,
@@ -170,4 +171,5 @@ class SimProvider(Provider):
         }
         write_json(run / LEDGER, {"simulator": True, "label": LABEL,
                                   "profile": self.profile.name, "seed": self.seed,
+                                  "pattern_factors": dict(self.profile.pattern_factors),
                                   "overall": overall, "documents": documents})

@@ -23,6 +23,7 @@ DIMENSIONS = (
     ("kind", "Field kind"),
     ("field_class", "Table vs form field"),
     ("pattern", "Presentation pattern"),
+    ("pattern_tier", "Presentation pattern by tier"),
 )
 HALLUCINATION = ("halluc_numbers", "halluc_strings")
 DOCUMENT_UNIVERSE = ("halluc_numbers_document", "halluc_strings_document")

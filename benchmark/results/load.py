@@ -27,7 +27,7 @@ from generator import doctypes as _doctypes  # noqa: F401  (registers document t
 from generator.doctypes.base import REGISTRY
 
 DB_NAME = "results.duckdb"
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: fields and claims carry the patterns that touched them
 TABLES_SQL = Path(__file__).with_name("tables.sql")
 _NUMERIC = sorted(normalize.NUMERIC_KINDS)
 VERDICT_COLUMNS = ("supported", "contradicted", "stale", "overreach", "unlinked")
@@ -139,11 +139,12 @@ def _leaf_rows(run_id: str, selected: list[tuple[Packet, DocInfo]], scored: set[
         if f"{packet.packet_id}/{doc.doc_id}" not in scored:
             continue
         model = REGISTRY[doc.schema].model
+        touched = packet.touched(doc.doc_id)
         for path, kind, populated in truth_leaves(model, packet.truth(doc.doc_id)):
             ordinal += 1
             yield {"run_id": run_id, "packet_id": packet.packet_id, "doc_id": doc.doc_id,
                    "path": path, "kind": kind, "field_class": "table" if "[" in path else "form",
-                   "populated": populated, "ordinal": ordinal}
+                   "populated": populated, "ordinal": ordinal, "patterns": touched.of(path)}
 
 
 def _columns(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
@@ -180,12 +181,12 @@ def _load_claims(con: duckdb.DuckDBPyConnection, run_id: str, claims: Path) -> N
         SELECT ? AS run_id, packet_id, doc_id, doc_type, tier, path, kind,
                CASE WHEN kind IN ({numeric}) THEN 'numbers' ELSE 'strings' END,
                value, truth, field_class, grounded_in, hallucinated, hallucinated_document,
-               verdict
+               verdict, patterns
         FROM read_json(?, format='newline_delimited', columns={{
             packet_id: 'VARCHAR', doc_id: 'VARCHAR', doc_type: 'VARCHAR', tier: 'VARCHAR',
             path: 'VARCHAR', kind: 'VARCHAR', value: 'JSON', truth: 'JSON',
             field_class: 'VARCHAR', grounded_in: 'VARCHAR', hallucinated: 'BOOLEAN',
-            hallucinated_document: 'BOOLEAN', verdict: 'VARCHAR'}})
+            hallucinated_document: 'BOOLEAN', verdict: 'VARCHAR', patterns: 'VARCHAR[]'}})
     """, [run_id, str(claims)])
 
 
@@ -200,7 +201,8 @@ _FIELDS_FROM_LEAVES = """
                     CASE WHEN c.verdict IS NULL THEN 'omitted'
                          WHEN c.verdict = 'supported' THEN 'correct' ELSE 'wrong' END
                 ELSE CASE WHEN c.verdict IS NULL THEN 'abstained' ELSE 'answered' END
-           END
+           END,
+           l.patterns
     FROM leaves l
     LEFT JOIN claims c
       ON c.run_id = l.run_id AND c.packet_id = l.packet_id AND c.doc_id = l.doc_id
@@ -225,7 +227,7 @@ def load_run(run: Path, packets_dir: Path) -> Path:
             con.execute(TABLES_SQL.read_text(encoding="utf-8"))
             con.execute("CREATE TEMP TABLE leaves (run_id VARCHAR, packet_id VARCHAR, "
                         "doc_id VARCHAR, path VARCHAR, kind VARCHAR, field_class VARCHAR, "
-                        "populated BOOLEAN, ordinal BIGINT)")
+                        "populated BOOLEAN, ordinal BIGINT, patterns VARCHAR[])")
             con.execute("INSERT INTO meta VALUES ('schema_version', ?), ('run_id', ?)",
                         [SCHEMA_VERSION, run_id])
             _insert(con, "runs", [_run_row(run_id, info, len(selected))], scratch)

@@ -66,7 +66,8 @@ CREATE TABLE fields (
     kind VARCHAR,
     field_class VARCHAR,        -- table (inside a list) | form
     populated BOOLEAN,          -- the truth holds a value here
-    outcome VARCHAR             -- correct | wrong | omitted (populated); abstained | answered (null)
+    outcome VARCHAR,            -- correct | wrong | omitted (populated); abstained | answered (null)
+    patterns VARCHAR[]          -- ids of the presentation patterns that touched this path
 );
 
 -- One row per emitted value (scores/claims.jsonl).
@@ -85,7 +86,8 @@ CREATE TABLE claims (
     grounded_in VARCHAR,        -- document | packet | none
     hallucinated BOOLEAN,       -- null when the value is not checked
     hallucinated_document BOOLEAN,
-    verdict VARCHAR
+    verdict VARCHAR,
+    patterns VARCHAR[]          -- ids of the presentation patterns that touched this path
 );
 
 -- Internal-consistency flags (scores/consistency.json).

@@ -101,6 +101,7 @@ def score_document(packet: Packet, doc: DocInfo, record: ExtractionRecord,
     tally = GroundingTally()
     verdicts: Counter[str] = Counter()
     prefix = _row_prefix(packet, doc)
+    touched = packet.touched(doc.doc_id)
     for claim in comparison.claims:
         # A value equal to its truth is grounded: the truth is what the page shows.
         in_doc = claim.supported or grounded(claim.value, claim.kind, claim.code_list,
@@ -111,7 +112,8 @@ def score_document(packet: Packet, doc: DocInfo, record: ExtractionRecord,
         tally.add(numeric, checked, in_packet, in_doc)
         said = verdict(claim, in_packet, stale.get(claim.path), found.packet)
         verdicts[said] += 1
-        claims_out.append(_claim_row(prefix, claim, checked, in_packet, in_doc, said))
+        claims_out.append(_claim_row(prefix, claim, checked, in_packet, in_doc, said,
+                                     touched.of(claim.path)))
     return DocumentScore(f"{packet.packet_id}/{doc.doc_id}", packet.tier, doc.doc_type,
                          comparison.counts, tally, verdicts,
                          consistency.check(doc.schema, model, output))
@@ -124,7 +126,7 @@ def _row_prefix(packet: Packet, doc: DocInfo) -> bytes:
 
 
 def _claim_row(prefix: bytes, claim: Claim, checked: bool, in_packet: bool, in_doc: bool,
-               said: str) -> bytes:
+               said: str, patterns: list[str]) -> bytes:
     return prefix + orjson.dumps({
         "path": claim.path,
         "kind": claim.kind,
@@ -135,6 +137,7 @@ def _claim_row(prefix: bytes, claim: Claim, checked: bool, in_packet: bool, in_d
         "hallucinated": (not in_packet) if checked else None,
         "hallucinated_document": (not in_doc) if checked else None,
         "verdict": said,
+        "patterns": patterns,
     })[1:]
 
 

@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchmark.packets import Touched
 from benchmark.score import normalize
 from benchmark.score.compare import FieldCounts
 from benchmark.score.rates import GroundingTally
@@ -58,6 +59,7 @@ class Engine:
     pools: dict[PoolKey, list[Any]]  # values this document shows, by kind
     tokens: list[str]  # tokens of the string values this document shows
     stale: dict[str, Any]  # path -> the superseded version's value
+    touched: Touched = field(default_factory=lambda: Touched({}))  # patterns per path
     expected: Expected = field(default_factory=Expected)
     injections: list[dict[str, Any]] = field(default_factory=list)
 
@@ -85,7 +87,7 @@ class Engine:
         plan: dict[str, str] = {}
         for name in leaf_names:
             if truth.get(name) is not None and name not in keys:
-                plan[name] = self._draw_op()
+                plan[name] = self._draw_op(f"{path}.{name}" if path else name)
         for name, shape in shapes:
             where = f"{path}.{name}" if path else name
             value = truth.get(name)
@@ -104,10 +106,23 @@ class Engine:
                 out[name] = self.items(shape, value or [], where)
         return {name: out.get(name) for name, _ in shapes}
 
-    def _draw_op(self) -> str:
+    def factor(self, path: str) -> float:
+        """How much more error-prone `path` is for the patterns that touched it."""
+        factors = self.profile.pattern_factors
+        if not factors:
+            return 1.0
+        return max((factors.get(p.split(".", 1)[0], 1.0) for p in self.touched.of(path)),
+                   default=1.0)
+
+    def _draw_op(self, path: str) -> str:
+        rates = [getattr(self.profile, op) for op in LEAF_OPS]
+        factor = self.factor(path)
+        if factor != 1.0:
+            # Scaled, but never past certainty: at most 95 % of leaves go wrong.
+            factor = min(factor, 0.95 / sum(rates)) if sum(rates) else factor
+            rates = [rate * factor for rate in rates]
         roll = self.rng.random()
-        for op in LEAF_OPS:
-            rate = getattr(self.profile, op)
+        for op, rate in zip(LEAF_OPS, rates, strict=True):
             if roll < rate:
                 return op
             roll -= rate
@@ -197,7 +212,8 @@ class Engine:
             counts.gt_null_fields += 1
             made = None
             if (not is_key and (budget is None or budget > 0)
-                    and self.rng.random() < self.profile.fabricate):
+                    and self.rng.random() < min(0.95, self.profile.fabricate
+                                                * self.factor(path))):
                 made = values.fabricate(kind, shape.json_type, self.rng, self.packet)
             if made is None:
                 counts.abstained += 1

@@ -19,10 +19,11 @@ import random
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, Literal
 
 from generator.leaves import DocModel, Leaf, leaf_index, path_pattern
+from generator.render.fmt import PLAIN, Style
 from generator.render.presentation import Presentation
 
 _ITEM = re.compile(r"\[\d+\]")
@@ -45,6 +46,7 @@ class Subject:
     format: str
     doc: DocModel
     tables: tuple[str, ...]  # list paths (indices erased) the renderer draws as tables
+    style: Style = PLAIN  # the document's own number and date conventions
 
     def leaves(self) -> dict[str, tuple[Any, Leaf]]:
         return self._leaves
@@ -185,8 +187,10 @@ def register(pattern: Pattern) -> Pattern:
     return pattern
 
 
+@cache
 def _load() -> None:
-    """Import every family module once (each registers its patterns)."""
+    """Import every family module once (each registers its patterns when imported; one may
+    already have been imported on its own)."""
     import importlib
     import pkgutil
 
@@ -199,8 +203,7 @@ def _load() -> None:
 
 def catalogue() -> list[Pattern]:
     """Every registered pattern, by family (FAMILIES order) and then by registration."""
-    if not REGISTRY:
-        _load()
+    _load()
     order = {family: index for index, family in enumerate(FAMILIES)}
     return sorted(REGISTRY.values(), key=lambda p: order[p.family])
 

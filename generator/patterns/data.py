@@ -96,7 +96,7 @@ def _date_formats(staging: Staging) -> bool:
                 # Two-digit years read as 2000-2068 (the common pivot): older dates keep four.
                 name = "Mon D, YYYY"
             text = DATE_FORMATS[name](value)
-            if text != fmt.date(value):
+            if text != fmt.date(value, staging.subject.style):
                 staging.show(path, text, value)
                 used[name] = ""
     staging.applied.details["formats"] = sorted(set(chosen.values()))
@@ -155,7 +155,8 @@ def _currency_formats(staging: Staging) -> bool:
         for path in paths:
             value = leaves[path][0]
             text = writer(value)
-            if text == fmt.money(value) or (reading == "dash_zero" and value != 0):
+            if (text == fmt.money(value, staging.subject.style)
+                    or (reading == "dash_zero" and value != 0)):
                 continue
             extra = {"reading": reading} if reading and (reading != "dash_zero"
                                                          or value == 0) else {}
@@ -263,11 +264,22 @@ def _person(path: str, value: Any) -> bool:
         w.replace("'", "").replace("-", "").isalpha() for w in words)
 
 
+def _bracketed_siblings(leaves: dict[str, Any], path: str) -> bool:
+    """Whether a leaf of the same record holds brackets: pdfium reorders a whole line around
+    right-to-left text, and mirrors brackets on it ("(683) 256-3988" reads ") 683 (256-3988"),
+    so a name in another script stays off lines that carry them."""
+    parent = path.rsplit(".", 1)[0] if "." in path else ""
+    return any(isinstance(value, str) and ("(" in value or ")" in value)
+               for other, (value, _) in leaves.items()
+               if other.rsplit(".", 1)[0] == parent and other != path)
+
+
 def _rtl_names(staging: Staging) -> bool:
     rng = staging.rng
     leaves = staging.subject.leaves()
     people = [(path, value) for path, (value, _) in leaves.items()
-              if _person(path, value) and _free(staging, path)]
+              if _person(path, value) and _free(staging, path)
+              and not _bracketed_siblings(leaves, path)]
     if not people:
         return False
     rng.shuffle(people)
@@ -283,8 +295,9 @@ def _rtl_names(staging: Staging) -> bool:
             persons[owner] = (given, family)
         given, family = persons[owner]
         key = path.rsplit(".", 1)[-1]
-        name = given if key == "first_name" else family if key == "last_name" else (
-            f"{given} {family}")
+        # One word per value: pdfium reorders each right-to-left word of a left-to-right
+        # line on its own, so a two-word name would read back with its words swapped.
+        name = given if key == "first_name" else family
         staging.set_value(path, name, value)
         staging.presentation.fonts[path] = UNICODE_FONT
         staging.presentation.glyphs[path] = scripts.visual(name)
@@ -342,7 +355,8 @@ def _footnotes(staging: Staging) -> bool:
     for index, path in enumerate(sorted(candidates[:rng.randint(2, 5)])):
         marker = MARKERS[index % len(MARKERS)]
         value, leaf = leaves[path]
-        staging.show(path, fmt.render(value, leaf) + marker, value, reading="marker",
+        staging.show(path, fmt.render(value, leaf, staging.subject.style) + marker, value,
+                     reading="marker",
                      marker=marker)
         notes[marker] = FOOTNOTES[index % len(FOOTNOTES)]
 

@@ -286,7 +286,7 @@ def _highlight(staging: Staging) -> bool:
     totals = [p for p in candidates if "total" in p]
     chosen = set(rng.sample(candidates, min(len(candidates), rng.randint(2, 6))))
     chosen.update(totals[:2])
-    color = rng.choice(((1.0, 0.95, 0.2), (0.6, 1.0, 0.4), (1.0, 0.7, 0.85)))
+    color = rng.choice(((1.0, 0.96, 0.4), (0.72, 1.0, 0.55), (1.0, 0.78, 0.9)))
 
     def draw(pdf: PdfDocument) -> None:
         for path in sorted(chosen):
@@ -296,8 +296,9 @@ def _highlight(staging: Staging) -> bool:
             staging.applied.targets.append(path)
             for location in drawn.locations:
                 x0, y0, x1, y1 = location["bbox"]
+                # Among the page's fills, after any row shading, under the text.
                 pdf.rect(location["page"] - 1, x0 - 2, y0 - 1, x1 - x0 + 4, y1 - y0 + 2,
-                         fill=0.0, color=color, alpha=0.45, layer=UNDER)
+                         fill=0.0, color=color)
     staging.after_layout(draw)
     return True
 

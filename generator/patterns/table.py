@@ -244,7 +244,7 @@ def _row_split(staging: Staging) -> bool:
         column = _text_column(staging.subject, name)
         if column is None or column[1] < 50:
             return False
-        look.fixed[column[0]] = _narrowed(column, 4.5)
+        look.fixed[column[0]] = _narrowed(column, 6.0)
         look.split_rows = True
         return True
     changed = _each_table(staging, change)
@@ -444,12 +444,12 @@ def _combined(staging: Staging) -> bool:
     leaves = subject.leaves()
     carriers: dict[str, int] = {}
     sections: list[tuple[str, str]] = []
-    for index in range(len(_lists(subject, "policies"))):
-        carrier = leaves.get(f"policies[{index}].carrier", (None, None))[0]
+    for section in subject.rows("policies"):
+        carrier = leaves.get(f"{section}.carrier", (None, None))[0]
         if carrier is None:
             continue
         carriers.setdefault(carrier, len(carriers))
-        sections.append((f"policies[{index}]", carrier))
+        sections.append((section, carrier))
     if len(carriers) < 2:
         return False
     columns = _columns(subject, "policies[].claims")
@@ -472,11 +472,15 @@ def _combined(staging: Staging) -> bool:
         for path, (value, leaf) in leaves.items():
             if not path.startswith(f"{section}.claims[") or value is None:
                 continue
+            own = staging.subject.style
             if leaf.kind == "date" and layout["date"]:
                 text = fmt.date(value, fmt.Style(date=layout["date"]))
-                staging.show(path, text, value)
+                if text != fmt.date(value, own):
+                    staging.show(path, text, value)
             elif leaf.kind == "money" and layout["money"] is not None:
-                staging.show(path, fmt.money(value, layout["money"]), value)
+                text = fmt.money(value, layout["money"])
+                if text != fmt.money(value, own):
+                    staging.show(path, text, value)
         staging.applied.targets.append(f"{section}.claims")
     staging.applied.details["carriers"] = {carrier: chosen[carrier] for carrier in carriers}
     return True
@@ -554,6 +558,7 @@ for _id, _name, _apply, _ref, _text, _incompatible, _types in (
      _others(REPLACES_GRID, "table.claim_blocks") + GRID_STYLES, LOSS_RUNS),
 ):
     _register(_id, _name, _apply, _ref, _text, incompatible=_incompatible, doc_types=_types,
-              truth="value" if _id == "table.subtotals" else "none")
+              truth={"table.subtotals": "value", "table.combined_sources": "shown"}.get(
+                  _id, "none"))
 
 __all__ = ["has_tables", "list_paths"]

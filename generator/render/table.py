@@ -469,7 +469,7 @@ class Table:
         height = lines_needed * self.leading + CELL_PAD + extra
         if (self.look.split_rows and detail is None and lines_needed > 1
                 and self.flow.y - height < BOTTOM
-                and self.flow.y - 2 * self.leading - CELL_PAD >= BOTTOM):
+                and self.flow.y - self.leading - CELL_PAD >= BOTTOM):
             self._split_row(cells)
             return
         self.room(height)

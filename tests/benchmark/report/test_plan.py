@@ -33,9 +33,11 @@ def test_plan_from_a_pilot_with_several_packets_per_tier(tmp_path: Path) -> None
     for row in rows:
         assert row.basis == "packets" and row.packets >= 3
         assert row.sd is not None and row.sd > 0 and row.needed is not None
-    finer = plan(run, 0.01)
-    for coarse, fine in zip(rows, finer, strict=True):
+    # Halving the effect quadruples the packets needed (away from the two-packet floor).
+    coarse_rows, finer = plan(run, 0.004), plan(run, 0.002)
+    for coarse, fine in zip(coarse_rows, finer, strict=True):
         assert fine.needed is not None and coarse.needed is not None
+        assert coarse.needed >= 5, coarse
         assert 3.5 * coarse.needed <= fine.needed <= 4.5 * coarse.needed + 2
 
 

@@ -1,0 +1,176 @@
+"""The pattern registry, tier presets, overrides and selection."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from generator.errors import UsageError
+from generator.packet import build_packet
+from generator.patterns import base, engine, presets
+from generator.patterns.base import Applied, Pattern, Staging, Subject, catalogue
+from generator.tiers import parse_overrides, resolve
+from tests.conftest import TIERS
+
+# PATTERNS.md, written out here as the oracle: every table.*, data.* and overlay.* id.
+CATALOGUE_IDS = {
+    "table.borderless", "table.merged_header", "table.continuation_header", "table.subtotals",
+    "table.nested", "table.multiline_wrap", "table.row_split", "table.dual",
+    "table.single_row_total", "table.variable_widths", "table.vertical_records",
+    "table.floating_header", "table.interrupted", "table.stacked_header",
+    "table.rotated_header", "table.shading", "table.column_synonyms", "table.combined_sources",
+    "table.mainframe", "table.claim_blocks",
+    "data.date_formats", "data.currency_formats", "data.terminology", "data.special_chars",
+    "data.rtl_names", "data.ligatures", "data.truncation", "data.footnote_markers",
+    "data.thousands", "data.percent_as_fraction",
+    "overlay.watermark", "overlay.void_stamp", "overlay.status_icons", "overlay.logo",
+    "overlay.untagged_header_footer", "overlay.redaction", "overlay.highlight",
+}
+
+
+def test_the_catalogue_holds_every_id_of_patterns_md() -> None:
+    ids = {p.id for p in catalogue()}
+    assert CATALOGUE_IDS <= ids and len(CATALOGUE_IDS) == 37
+    for pattern in catalogue():
+        assert pattern.family == pattern.id.split(".")[0]
+        assert pattern.truth in ("none", "shown", "value", "hidden")
+        assert pattern.description and pattern.name
+        assert pattern.reference is None or pattern.reference.startswith(("p", "scan_"))
+        for other in pattern.incompatible:
+            assert base.matching([other]), (pattern.id, other)
+
+
+def test_presets_grow_with_the_tier() -> None:
+    for pattern in catalogue():
+        row = presets.PROBABILITIES[pattern.id]
+        assert all(0.0 <= p <= 1.0 for p in row)
+        assert list(row) == sorted(row), pattern.id  # never rarer in a harder tier
+    on = {tier: {k for k, p in presets.preset(tier).items() if p > 0} for tier in TIERS}
+    assert len(on["N1"]) <= 8
+    assert all(on[a] <= on[b] for a, b in zip(TIERS, TIERS[1:], strict=False))
+    assert len(on["N5"]) == len(CATALOGUE_IDS)
+
+
+def test_every_resolved_probability_is_a_knob_in_every_manifest() -> None:
+    built = build_packet("N2", 1, resolve("N2", {"documents": ("sov_pdf", "sov_excel")}))
+    manifest = json.loads(built.files["manifest_sov_pdf.json"])
+    assert {f"patterns.{i}" for i in CATALOGUE_IDS} <= set(manifest["knobs"])
+    assert manifest["knobs"]["patterns.overlay.watermark"] == presets.PROBABILITIES[
+        "overlay.watermark"][1]
+
+
+def test_overrides_set_turn_off_and_restrict() -> None:
+    knobs = resolve("N3", parse_overrides(["patterns.table.shading=0.9"]))
+    assert knobs["patterns.table.shading"] == 0.9
+    knobs = resolve("N3", parse_overrides(["patterns.off=table.*,overlay.logo"]))
+    assert all(knobs[f"patterns.{i}"] == 0.0 for i in CATALOGUE_IDS
+               if i.startswith("table.") or i == "overlay.logo")
+    assert knobs["patterns.data.truncation"] > 0
+    knobs = resolve("N1", parse_overrides(["patterns.only=overlay.watermark,data.*"]))
+    on = {k for k, v in knobs.items() if k.startswith("patterns.") and v > 0}
+    assert on == {"patterns.overlay.watermark"} | {f"patterns.{i}" for i in CATALOGUE_IDS
+                                                   if i.startswith("data.")}
+    assert all(knobs[k] == 1.0 for k in on)
+    # an explicit probability wins over only
+    knobs = resolve("N1", parse_overrides(["patterns.only=overlay.watermark",
+                                           "patterns.overlay.watermark=0.25"]))
+    assert knobs["patterns.overlay.watermark"] == 0.25
+
+
+@pytest.mark.parametrize(("assignment", "message"), [
+    ("patterns.table.nope=0.5", "unknown pattern 'table.nope'"),
+    ("patterns.table.shading=1.5", "a probability must be between 0 and 1"),
+    ("patterns.table.shading=-0.1", "a probability must be between 0 and 1"),
+    ("patterns.table.shading=often", "expected a probability between 0 and 1"),
+    ("patterns.off=scan.*", "'scan.*' matches no pattern"),
+    ("patterns.only=", "names no pattern"),
+    ("patterns.table.*=0.5", "unknown pattern 'table.*'"),
+])
+def test_bad_pattern_overrides_are_refused(assignment: str, message: str) -> None:
+    with pytest.raises(UsageError, match=message.replace("(", r"\(").replace("*", r"\*")):
+        resolve("N3", parse_overrides([assignment]))
+
+
+def test_an_incompatible_only_set_is_refused() -> None:
+    with pytest.raises(UsageError, match="table.borderless and table.mainframe cannot be "
+                                         "applied together"):
+        resolve("N3", parse_overrides(["patterns.only=table.borderless,table.mainframe"]))
+
+
+def test_bad_overrides_on_the_command_line(run_cli: Any, tmp_path: Any) -> None:
+    for assignment, message in (
+        ("patterns.table.nope=1", "unknown pattern 'table.nope'"),
+        ("patterns.data.truncation=2", "a probability must be between 0 and 1"),
+        ("patterns.only=table.dual,table.vertical_records", "cannot be applied together"),
+    ):
+        result = run_cli("generate", "--tier", "N1", "--out", str(tmp_path / "out"),
+                         "--set", assignment)
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.count("\n") == 1 and message in result.stderr
+        assert result.stderr.startswith("packetbench: error: --set patterns.")
+        assert "Traceback" not in result.stderr
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_selection_is_per_pattern_and_stable(render: Any) -> None:
+    from generator.doctypes.base import variants
+
+    knobs = resolve("N5")
+    doc_type, variant = variants()["loss_run_pdf"]
+    subject = Subject("loss_run_pdf", "loss_run", "pdf",
+                      doc_type.model(), variant.tables, variant.style)
+    first = [p.id for p in engine.select(subject, knobs, 7)]
+    assert first == [p.id for p in engine.select(subject, knobs, 7)]
+    # Raising one probability adds at most that pattern (and drops what conflicts with it):
+    # the other draws do not move.
+    knobs["patterns.table.rotated_header"] = 1.0
+    again = [p.id for p in engine.select(subject, knobs, 7)]
+    by_id = {p.id: p for p in catalogue()}
+    assert set(first) - set(again) <= {i for i in first
+                                       if by_id[i].conflicts(by_id["table.rotated_header"])}
+    assert set(again) - set(first) <= {"table.rotated_header"}
+
+
+def test_a_pattern_that_finds_nothing_leaves_no_trace(monkeypatch: pytest.MonkeyPatch) -> None:
+    def greedy(staging: Staging) -> bool:
+        staging.presentation.shown["insured_name"] = "SOMETHING ELSE"
+        staging.presentation.tables["buildings"] = staging.presentation.tables.get(
+            "buildings") or __import__("generator.render.table", fromlist=["TableLook"]
+                                       ).TableLook(rules="none")
+        return False  # ... and then says it found nothing
+
+    fake = Pattern("table.fake_probe", "probe", "layout", "none", "test only", greedy,
+                   applies=lambda subject: True)
+    monkeypatch.setitem(base.REGISTRY, fake.id, fake)
+    knobs = resolve("N1", {"documents": ("sov_pdf",), "patterns.off": ("*",)})
+    knobs["patterns.table.fake_probe"] = 1.0
+    plain = resolve("N1", {"documents": ("sov_pdf",), "patterns.off": ("*",)})
+    assert build_packet("N1", 3, knobs).files["sov_pdf.pdf"] == build_packet(
+        "N1", 3, plain).files["sov_pdf.pdf"]
+
+
+def test_applied_records_name_pages_targets_and_delta() -> None:
+    record = Applied(next(p for p in catalogue() if p.id == "data.truncation"))
+    record.targets.append("a.b")
+    record.pages.update({3, 1})
+    out = record.record()
+    assert out["pages_affected"] == [1, 3] and out["targets"] == ["a.b"]
+    assert set(out) == {"id", "name", "family", "phase", "truth", "reference",
+                        "pages_affected", "targets", "ground_truth_delta", "details"}
+
+
+def test_the_patterns_command_lists_the_catalogue(run_cli: Any) -> None:
+    result = run_cli("patterns")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split()[:5] == ["id", "phase", "truth", "formats", "reference"]
+    assert lines[-1].startswith(f"{len(catalogue())} patterns;")
+    listed = json.loads(run_cli("patterns", "--tier", "N3", "--json").stdout)
+    assert {r["id"] for r in listed} == {p.id for p in catalogue()}
+    borderless = next(r for r in listed if r["id"] == "table.borderless")
+    assert borderless["probability"] == {"N3": presets.PROBABILITIES["table.borderless"][2]}
+    assert borderless["reference"] == "p01_borderless" and borderless["family"] == "table"
+    bad = run_cli("patterns", "--tier", "N9")
+    assert bad.returncode == 2 and "unknown tier 'N9'" in bad.stderr
