@@ -16,7 +16,7 @@ from typing import Any
 from generator.patterns.base import Pattern, Staging, Subject, register
 from generator.render import images
 from generator.render.fonts import DINGBATS
-from generator.render.pdf import BOLD, MARGIN, OVER, REGULAR, UNDER, PdfDocument, width_of
+from generator.render.pdf import BOLD, MARGIN, OVER, REGULAR, PdfDocument, width_of
 
 Box = tuple[float, float, float, float]
 

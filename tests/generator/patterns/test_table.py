@@ -11,7 +11,6 @@ import re
 from typing import Any
 
 import pypdfium2.raw as raw
-import pytest
 
 from generator.patterns import vocabulary
 from generator.patterns.table import NOTICES
@@ -185,7 +184,7 @@ def test_row_split_continues_a_row_overleaf(render: Render) -> None:
     split = [(path, field) for path, field in c.on.fields(LOSS).items()
              if any("fragment" in loc for loc in field["locations"])]
     assert split
-    path, field = split[0]
+    _, field = split[0]
     first, second = sorted(field["locations"], key=lambda loc: loc["fragment"])
     assert first["fragment"] == [1, 2] and second["fragment"] == [2, 2]
     assert second["page"] == first["page"] + 1
@@ -260,11 +259,11 @@ def test_dual_draws_two_tables_side_by_side(render: Render) -> None:
     c = case(render, "table.dual", "sov_pdf")
     heads = [f for f in fills(c.on, "sov_pdf", 1) if f[3] - f[1] < 30 and f[2] - f[0] > 100]
     tops = {}
-    for left, bottom, right, top in heads:
+    for left, _, right, top in heads:
         tops.setdefault(round(top), []).append((left, right))
     pair = next(spans for spans in tops.values() if len(spans) == 2)
-    (l1, r1), (l2, r2) = sorted(pair)
-    assert 8 <= l2 - r1 <= 16  # a gap between the two header bands
+    (_, first_right), (second_left, _) = sorted(pair)
+    assert 8 <= second_left - first_right <= 16  # a gap between the two header bands
 
 
 # --- whole layouts ----------------------------------------------------------------------------
