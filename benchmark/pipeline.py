@@ -17,12 +17,13 @@ import shutil
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from benchmark.errors import UsageError
+from generator.batch import check_seeds
+from generator.workers import worker_pool
 
 DEFAULT_OUT = Path("packetbench-run")
 CANONICAL_TIERS = ("N1", "N2", "N3", "N4", "N5")
@@ -79,10 +80,7 @@ def parse_tiers(text: str) -> tuple[str, ...]:
 
 def _prepare(options: Options) -> None:
     out = options.out
-    if options.count < 1:
-        raise UsageError(f"--count must be at least 1 (got {options.count})")
-    if options.seed < 0:
-        raise UsageError(f"--seed must be zero or positive (got {options.seed})")
+    check_seeds(options.seed, options.count)
     if options.jobs < 1:
         raise UsageError(f"--jobs must be at least 1 (got {options.jobs})")
     if out.exists() and not out.is_dir():
@@ -126,7 +124,7 @@ def _parallel(function: Callable[[Any], Any], tasks: list[Any], jobs: int,
             results.append(function(task))
             on_done(len(results))
         return results
-    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+    with worker_pool(min(jobs, len(tasks))) as pool:
         for result in pool.map(function, tasks):
             results.append(result)
             on_done(len(results))

@@ -137,3 +137,26 @@ def test_a_real_provider_runs_the_whole_pipeline(run_cli: Run, tmp_path: Path) -
     assert "hallucination rate: numbers 0.00 %, strings 0.00 %; faithfulness 100.00 %" in (
         result.stdout)
     assert (out / "report" / "report.html").is_file()
+
+
+def test_kill_9_leaves_no_worker_behind(tmp_path: Path) -> None:
+    """SIGKILL while `run` generates in two worker processes: the workers die with it."""
+    import signal
+    import subprocess
+    import time
+
+    from tests.conftest import cli_path
+    from tests.processes import children, wait_until_gone
+
+    process = subprocess.Popen([cli_path(), "run", "--out", str(tmp_path / "bench"), "--tiers",
+                                "N3,N4,N5", "--jobs", "2"], start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while len(children(process.pid)) < 2:
+        assert process.poll() is None, "run ended before it was killed"
+        assert time.monotonic() < deadline, "run never started its workers"
+        time.sleep(0.005)
+    workers = children(process.pid)
+    process.send_signal(signal.SIGKILL)
+    process.wait(10)
+    assert wait_until_gone(process.pid) == [], f"workers {workers} outlived `run`"
