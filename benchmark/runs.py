@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any, Literal
 
@@ -19,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from benchmark.errors import BadInput
 from benchmark.packets import DocInfo, Packet
 from generator.truth import dump_json
+from generator.workers import alive
 
 Status = Literal["ok", "error", "timeout", "invalid", "refused"]
 
@@ -50,14 +54,73 @@ class ExtractionRecord(BaseModel):
     error: str | None
 
 
+_UMASK_LOCK = threading.Lock()
+# What a killed writer leaves: write_atomic's temporary files and load_run's scratch folders,
+# named after the process that made them, so that another process can tell they are stale.
+_LEFT_BEHIND = re.compile(r"^\.(?:.+\.tmp|results)-(\d+)-")
+_OLD_SCRATCH = re.compile(r"^\.results-[a-z0-9_]{8}$")  # before they carried the process id
+
+
+def umask() -> int:
+    """The process umask, read without changing it where the system allows."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    with _UMASK_LOCK:  # elsewhere the only way to read it is to set it and put it back
+        current = os.umask(0o022)
+        os.umask(current)
+    return current
+
+
+def remove_left_behind(folder: Path, name: str = "") -> None:
+    """Delete what killed writers left in `folder` (temporary files of target `name`, or of
+    every target when `name` is empty, and scratch folders) when their process is gone."""
+    pattern = f".{name}.tmp-*" if name else ".*"
+    for entry in folder.glob(pattern):
+        found = _LEFT_BEHIND.match(entry.name)
+        stale = (found is not None and int(found.group(1)) != os.getpid()
+                 and not alive(int(found.group(1)))) or bool(_OLD_SCRATCH.match(entry.name))
+        if not stale:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
+
+
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so a reader (or a crash) never sees a partial file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    """Write `data` to `path` so a reader (or a crash) never sees a partial file.
+
+    The file gets the mode an ordinary write would give it (0666 less the umask), not
+    mkstemp's 0600. A temporary file of the same target left by a killed writer is removed.
+    A path that cannot be written is BadInput naming it.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise BadInput(f"{path.parent}: cannot create the folder "
+                       f"({error.strerror or type(error).__name__})") from None
+    if path.is_dir():
+        raise BadInput(f"{path}: is a folder, cannot write a file there")
+    remove_left_behind(path.parent, path.name)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.tmp-{os.getpid()}-",
+                                             dir=path.parent)
+    except OSError as error:
+        raise BadInput(f"{path}: cannot write ({error.strerror or type(error).__name__})"
+                       ) from None
     try:
         with os.fdopen(handle, "wb") as out:
+            os.fchmod(out.fileno(), 0o666 & ~umask())
             out.write(data)
         os.replace(temporary, path)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise BadInput(f"{path}: cannot write ({error.strerror or type(error).__name__})"
+                       ) from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise

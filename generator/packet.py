@@ -19,6 +19,7 @@ from generator.doctypes.base import EXTENSIONS, variants
 from generator.errors import UsageError
 from generator.render.record import Recorder
 from generator.truth import document_artifacts, dump_json
+from generator.workers import alive
 from generator.world.build import build_world
 
 
@@ -42,16 +43,6 @@ class PacketSummary:
     kept: bool = False  # complete before this run (`--resume`), left as it was
 
 
-def _alive(process_id: int) -> bool:
-    try:
-        os.kill(process_id, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def recover(out_dir: Path, pid: str) -> None:
     """Clean up after writers of packet `pid` that were killed mid-write.
 
@@ -62,7 +53,7 @@ def recover(out_dir: Path, pid: str) -> None:
     target = out_dir / pid
     for stale in sorted(out_dir.glob(f".{pid}.*-*")):
         kind, _, owner = stale.name.rpartition("-")
-        if not owner.isdigit() or (int(owner) != os.getpid() and _alive(int(owner))):
+        if not owner.isdigit() or (int(owner) != os.getpid() and alive(int(owner))):
             continue
         if kind.endswith(".old") and not target.exists():
             stale.rename(target)

@@ -29,6 +29,17 @@ from concurrent.futures import ProcessPoolExecutor
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
+def alive(process_id: int) -> bool:
+    """Whether a process with this id exists (one we may not signal exists too)."""
+    try:
+        os.kill(process_id, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _exit_when_parent_dies() -> None:
     parent = multiprocessing.parent_process()
     if parent is None:

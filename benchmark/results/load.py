@@ -21,7 +21,13 @@ import orjson
 from benchmark.errors import BadInput
 from benchmark.packets import DocInfo, Packet, find_packets, read_json
 from benchmark.results.leaves import truth_leaves
-from benchmark.runs import listed_documents, read_record, read_run, record_path
+from benchmark.runs import (
+    listed_documents,
+    read_record,
+    read_run,
+    record_path,
+    remove_left_behind,
+)
 from benchmark.score import normalize
 from generator import doctypes as _doctypes  # noqa: F401  (registers document types)
 from generator.doctypes.base import REGISTRY
@@ -217,7 +223,11 @@ def load_run(run: Path, packets_dir: Path) -> Path:
     selected = listed_documents(info, run, packets)
     scores = _scores(run)
     target = run / DB_NAME
-    with tempfile.TemporaryDirectory(prefix=".results-", dir=run) as scratch_dir:
+    if target.is_dir():
+        raise BadInput(f"{target}: is a folder, not a results database")
+    # A scoring killed here leaves its scratch folder; it is removed the next time.
+    remove_left_behind(run)
+    with tempfile.TemporaryDirectory(prefix=f".results-{os.getpid()}-", dir=run) as scratch_dir:
         scratch = Path(scratch_dir)
         building = scratch / DB_NAME
         con = duckdb.connect(str(building))
