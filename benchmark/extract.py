@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmark import provenance
 from benchmark.errors import UsageError
 from benchmark.packets import find_packets
 from benchmark.providers.api import ApiProvider
@@ -72,13 +73,36 @@ def git() -> dict[str, Any]:
     return {"commit": commit, "dirty": bool(dirty)}
 
 
-def prepare_run(out: Path, force: bool) -> None:
-    """Refuse an existing run unless `force`; with it, clear what a new run rewrites."""
+# What a run folder holds besides its *.json files; --force removes these and those only.
+RUN_CONTENTS = ("extractions", "scores", "results.duckdb", "requests.jsonl")
+
+
+def check_run_folder(out: Path, force: bool) -> None:
+    """Refuse an output that is neither new, empty, nor a run that `force` may replace."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out}: exists and is not a folder")
+    if not out.is_dir():
+        return
     if (out / "run.json").exists():
         if not force:
             raise UsageError(f"{out}: a run already exists here (use --force to replace it)")
-        for name in ("extractions", "scores"):
-            shutil.rmtree(out / name, ignore_errors=True)
+        return
+    held = sorted(p.name for p in out.iterdir())
+    if held:
+        raise UsageError(f"{out}: not a run folder (it holds {held[0]} and no run.json); "
+                         "write the run into a new or empty folder")
+
+
+def prepare_run(out: Path, force: bool) -> None:
+    """Refuse what `check_run_folder` refuses; with `force`, clear what a new run rewrites."""
+    check_run_folder(out, force)
+    if (out / "run.json").exists():
+        for name in RUN_CONTENTS:
+            target = out / name
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)
+            elif target.exists() or target.is_symlink():
+                target.unlink()
         for file in out.glob("*.json"):
             file.unlink()
     try:
@@ -97,14 +121,13 @@ def extract(provider: Provider, packets_dir: Path, out: Path, force: bool = Fals
     if options is not None and (options.resume or options.retry_failed):
         raise UsageError(f"--resume and --retry-failed are for API providers; a {provider.name} "
                          "run is re-made whole (use --force)")
-    prepare_run(out, force)
+    check_run_folder(out, force)
     info: dict[str, Any] = {
         "run_id": out.resolve().name,
         "provider": provider.name,
         **provider.describe(),
         "packets_dir": str(packets_dir.resolve()),
-        "packets": [{"packet_id": p.packet_id, "tier": p.tier,
-                     "documents": [d.doc_id for d in p.documents]} for p in packets],
+        "packets": [provenance.packet_entry(p) for p in packets],
         "schemas": {name: hashlib.sha256(schema_bytes(schema)).hexdigest()
                     for name, schema in all_schemas().items()},
         "toolkit_version": __version__,
@@ -112,6 +135,7 @@ def extract(provider: Provider, packets_dir: Path, out: Path, force: bool = Fals
         "git": git(),
         "status": "running",
     }
+    prepare_run(out, force)  # after every packet proved whole: a broken one changes nothing
     write_json(out / "run.json", info)
     by_status: dict[str, int] = {}
     documents = written = 0

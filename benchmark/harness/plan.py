@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmark import provenance
 from benchmark.errors import BadInput, UsageError
 from benchmark.harness import prompts
 from benchmark.harness.runner import Job
@@ -80,8 +81,9 @@ def plan(packets: list[Packet], run: Path, *, resume: bool, retry_failed: bool) 
     return Plan(jobs, len(documents), ok, failed)
 
 
-def check_continuation(run: Path, info: dict[str, Any]) -> dict[str, Any]:
-    """The existing run.json, after checking it was made with the same settings."""
+def check_continuation(run: Path, info: dict[str, Any], packets: list[Packet]) -> dict[str, Any]:
+    """The existing run.json, after checking it was made with the same settings, from the
+    same documents."""
     if not (run / "run.json").is_file():
         raise UsageError(f"{run}: no run to continue (no run.json); start it without "
                          "--resume / --retry-failed")
@@ -91,6 +93,8 @@ def check_continuation(run: Path, info: dict[str, Any]) -> dict[str, Any]:
             raise UsageError(f"{run}: cannot continue a run made with different settings "
                              f"({name} was {_short(before.get(name))}, now "
                              f"{_short(info.get(name))}); use a new --out or --force")
+    provenance.verify(before, run, [(p, d) for p in packets for d in p.documents],
+                      hint="continue the run with the packets it was extracted from")
     return before
 
 

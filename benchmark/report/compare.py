@@ -150,7 +150,7 @@ def compare_runs(paths: Sequence[Path], alpha: float = ALPHA) -> dict[str, Any]:
         raise UsageError("compare needs at least two runs")
     if not 0 < alpha < 1:
         raise UsageError(f"--alpha must be between 0 and 1 (got {alpha})")
-    with open_runs(paths) as runs:
+    with open_runs(paths, paired=True) as runs:
         catalog = runs.metric("catalog")
         metrics = [c["metric"] for c in catalog]
         better = {c["metric"]: c["better"] for c in catalog}

@@ -19,6 +19,7 @@ from typing import Any
 
 import orjson
 
+from benchmark import provenance
 from benchmark import universe as universes
 from benchmark.errors import BadInput
 from benchmark.packets import DocInfo, Packet, find_packets
@@ -163,7 +164,9 @@ def score_run(run: Path, packets_dir: Path) -> RunScores:
 
 def _score_run(run: Path, packets_dir: Path) -> RunScores:
     packets = find_packets(packets_dir)
-    selected = listed_documents(read_run(run), run, packets)
+    info = read_run(run)
+    selected = listed_documents(info, run, packets)
+    provenance.verify(info, run, selected)
     result = RunScores()
     claim_rows: list[bytes] = []
     built: dict[str, universes.PacketUniverses] = {}
