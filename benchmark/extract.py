@@ -21,7 +21,7 @@ from benchmark.errors import UsageError
 from benchmark.packets import find_packets
 from benchmark.providers.api import ApiProvider
 from benchmark.providers.base import Provider
-from benchmark.runs import write_json, write_record
+from benchmark.runs import continuation, write_json, write_record
 from generator import __version__
 from generator.schemas import all_schemas, schema_bytes
 from generator.truth import versions
@@ -41,6 +41,18 @@ class ExtractSummary:
     cost_usd: float = 0.0  # spent by this invocation
     stopped: str | None = None  # why new requests stopped early ("max-cost")
     not_started: int = 0  # documents left for --resume
+
+    @property
+    def ok(self) -> int:
+        return self.by_status.get("ok", 0)
+
+    @property
+    def failures(self) -> dict[str, int]:
+        """Documents of the run that have no ok record, by status ("missing": no record)."""
+        found = {status: n for status, n in self.by_status.items() if status != "ok"}
+        if self.documents > self.written:
+            found["missing"] = self.documents - self.written
+        return found
 
 
 @dataclass(frozen=True)
@@ -73,6 +85,7 @@ def git() -> dict[str, Any]:
     return {"commit": commit, "dirty": bool(dirty)}
 
 
+SIM_FINGERPRINT = ("provider", "model", "parameters")
 # What a run folder holds besides its *.json files; --force removes these and those only.
 RUN_CONTENTS = ("extractions", "scores", "results.duckdb", "requests.jsonl")
 
@@ -118,10 +131,14 @@ def extract(provider: Provider, packets_dir: Path, out: Path, force: bool = Fals
         from benchmark.harness.session import run_api
 
         return run_api(provider, packets, packets_dir, out, force, options or HarnessOptions())
-    if options is not None and (options.resume or options.retry_failed):
-        raise UsageError(f"--resume and --retry-failed are for API providers; a {provider.name} "
-                         "run is re-made whole (use --force)")
-    check_run_folder(out, force)
+    if options is not None and options.retry_failed:
+        raise UsageError(f"--retry-failed is for API providers: the failures of a "
+                         f"{provider.name} run are part of the run, and come back the same")
+    resume = options is not None and options.resume
+    if resume and force:
+        raise UsageError("--force starts the run over; it cannot be combined with --resume")
+    if not resume:
+        check_run_folder(out, force)
     info: dict[str, Any] = {
         "run_id": out.resolve().name,
         "provider": provider.name,
@@ -135,8 +152,12 @@ def extract(provider: Provider, packets_dir: Path, out: Path, force: bool = Fals
         "git": git(),
         "status": "running",
     }
-    prepare_run(out, force)  # after every packet proved whole: a broken one changes nothing
-    write_json(out / "run.json", info)
+    if resume:
+        # A simulated run is cheap and its ledger covers the whole run: continuing it is
+        # making it again, once it is sure to be the same run (same settings, same documents).
+        continuation(out, info, packets, SIM_FINGERPRINT)
+    prepare_run(out, force or resume)  # after every packet proved whole: a broken one
+    write_json(out / "run.json", info)  # changes nothing
     by_status: dict[str, int] = {}
     documents = written = 0
     for packet in packets:

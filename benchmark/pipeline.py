@@ -62,6 +62,7 @@ class Outcome:
     run: Path
     report: Path | None = None
     audit_ok: bool = True
+    stopped: str | None = None  # why the run stopped before its report (the audit aside)
     stages: dict[str, float] = field(default_factory=dict)
     headline: dict[str, Any] = field(default_factory=dict)
 
@@ -229,10 +230,15 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         stopped = (f"; --max-cost reached, {summary.not_started} not requested (continue with "
                    f"packetbench extract --resume --out {run})"
                    if summary.stopped == "max-cost" else "")
+        if summary.ok == 0:
+            outcome.stopped = (f"no document was extracted ok ({statuses}), so there is nothing "
+                               f"to score; each record in {run / 'extractions'} says why")
         return (f"{summary.written} of {summary.documents} documents [{statuses}] by "
                 f"{provider.describe().get('model', options.provider)}{label}{stopped}")
 
     _timed("extract", listener, outcome, documents, extract)
+    if outcome.stopped:
+        return outcome
 
     def score() -> str:
         from benchmark.results import load_run

@@ -19,7 +19,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from benchmark.errors import BadInput
+from benchmark import provenance
+from benchmark.errors import BadInput, UsageError
 from benchmark.packets import DocInfo, Packet
 from generator.truth import dump_json
 from generator.workers import alive
@@ -177,3 +178,27 @@ def listed_documents(info: dict[str, Any], run: Path, packets: list[Packet],
         wanted = set(entry.get("documents") or [d.doc_id for d in packet.documents])
         selected += [(packet, doc) for doc in packet.documents if doc.doc_id in wanted]
     return selected
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def continuation(run: Path, info: dict[str, Any], packets: list[Packet],
+                 fingerprint: tuple[str, ...]) -> dict[str, Any]:
+    """The run.json of the run `run` continues, after checking that every `fingerprint` key
+    of it equals the new run's `info` and that `packets` are the documents it was extracted
+    from (a continued run must be one run, not two stitched together)."""
+    if not (run / "run.json").is_file():
+        raise UsageError(f"{run}: no run to continue (no run.json); start it without "
+                         "--resume / --retry-failed")
+    before = read_run(run)
+    for name in fingerprint:
+        if before.get(name) != info.get(name):
+            raise UsageError(f"{run}: cannot continue a run made with different settings "
+                             f"({name} was {_short(before.get(name))}, now "
+                             f"{_short(info.get(name))}); use a new --out or --force")
+    provenance.verify(before, run, [(p, d) for p in packets for d in p.documents],
+                      hint="continue the run with the packets it was extracted from")
+    return before

@@ -86,6 +86,12 @@ class RunScores:
     invalid: list[dict[str, Any]] = field(default_factory=list)
     claims: int = 0
 
+    def excluded(self) -> dict[str, int]:
+        """Documents left out of every rate, by record status ("missing": no record)."""
+        counts: Counter[str] = Counter(e["status"] for e in self.errors)
+        counts.update(missing=len(self.missing), invalid=len(self.invalid))
+        return {status: n for status, n in sorted(counts.items()) if n}
+
 
 def score_document(packet: Packet, doc: DocInfo, record: ExtractionRecord,
                    found: universes.PacketUniverses, claims_out: list[bytes]) -> DocumentScore:

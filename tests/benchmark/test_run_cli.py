@@ -160,3 +160,24 @@ def test_kill_9_leaves_no_worker_behind(tmp_path: Path) -> None:
     process.send_signal(signal.SIGKILL)
     process.wait(10)
     assert wait_until_gone(process.pid) == [], f"workers {workers} outlived `run`"
+
+
+def test_a_run_whose_every_extraction_failed_stops_with_exit_1(run_cli: Run,
+                                                              tmp_path: Path) -> None:
+    from benchmark.harness.stub import FaultPlan, StubServer
+    from generator.batch import generate
+
+    generate("N1", 1, 1, tmp_path / "stub-packets")
+    key = {"OPENAI_API_KEY": "run-test-key-0123456789"}
+    with StubServer("openai", tmp_path / "stub-packets",
+                    FaultPlan(rate=1.0, kinds=("malformed",))) as stub:
+        out = tmp_path / "api"
+        result = run_cli("run", "--out", str(out), "--tiers", "N1", "--provider", "openai",
+                         "--model", "stub-model", "--base-url", stub.base_url, env=key)
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert "11 of 11 documents [11 invalid] by stub-model" in lines[3]
+    assert lines[-1] == (f"stopped: no document was extracted ok (11 invalid), so there is "
+                         f"nothing to score; each record in "
+                         f"{out / 'runs' / 'stub-model' / 'extractions'} says why")
+    assert not (out / "report").exists()
