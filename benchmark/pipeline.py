@@ -87,6 +87,10 @@ def _prepare(options: Options) -> None:
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: exists and is not a folder")
     present = [name for name in OWNED if (out / name).exists()]
+    held = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
+    if held and not present:
+        raise UsageError(f"{out}: not a folder packetbench run made (it holds {held[0]}); "
+                         "write the run into a new or empty folder")
     if present and not options.force:
         raise UsageError(f"{out}: already holds a benchmark run ({present[0]}); use --force "
                          "to replace it")

@@ -127,6 +127,20 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
+def check_outputs(folder: Path, names: tuple[str, ...], force: bool, what: str) -> None:
+    """The one policy for files a command writes: an existing one is replaced only with
+    `force`, and never when something else (a folder) is in its place. `what` names the
+    kind of file in the message ("report")."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder}: exists and is not a folder")
+    for name in names:
+        path = folder / name
+        if path.is_dir():
+            raise UsageError(f"{path}: is a folder, not a {what} (move it away first)")
+        if path.exists() and not force:
+            raise UsageError(f"{path}: already exists (use --force to replace it)")
+
+
 def write_json(path: Path, data: Any) -> None:
     write_atomic(path, dump_json(data))
 

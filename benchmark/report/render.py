@@ -20,7 +20,7 @@ from benchmark.errors import UsageError
 from benchmark.report import charts
 from benchmark.report.context import HALLUCINATION, RateTable, build_context
 from benchmark.results.query import open_runs
-from benchmark.runs import write_atomic
+from benchmark.runs import check_outputs, write_atomic
 from benchmark.stats.bootstrap import Interval
 from generator.resources import resource_dir
 
@@ -111,8 +111,10 @@ class ReportFiles:
     html: Path
 
 
-def write_report(runs: Sequence[Path], out: Path) -> ReportFiles:
-    """Write `out`/report.md and `out`/report.html for `runs` (in the order given)."""
+def write_report(runs: Sequence[Path], out: Path, force: bool = False) -> ReportFiles:
+    """Write `out`/report.md and `out`/report.html for `runs` (in the order given); existing
+    ones are replaced only with `force`."""
+    check_outputs(out, ("report.md", "report.html"), force, "report")
     with open_runs(runs) as opened:
         context = build_context(opened)
     try:
