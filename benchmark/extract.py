@@ -152,6 +152,8 @@ def extract(provider: Provider, packets_dir: Path, out: Path, force: bool = Fals
         "git": git(),
         "status": "running",
     }
+    for packet in packets:
+        provider.check(packet)
     if resume:
         # A simulated run is cheap and its ledger covers the whole run: continuing it is
         # making it again, once it is sure to be the same run (same settings, same documents).

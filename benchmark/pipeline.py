@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from benchmark.errors import UsageError
-from generator.batch import check_seeds
+from generator.seeds import check_seeds
 from generator.workers import worker_pool
 
 DEFAULT_OUT = Path("packetbench-run")

@@ -154,21 +154,32 @@ def write_record(run: Path, record: ExtractionRecord) -> None:
 
 
 def read_record(path: Path) -> ExtractionRecord:
-    """A record file, or BadInput naming the file when it is not a valid record."""
+    """A record file, or BadInput naming the file when it is not a valid record of the
+    document its path names (a record filed under another document is not its record)."""
     try:
-        return ExtractionRecord.model_validate_json(path.read_bytes())
+        record = ExtractionRecord.model_validate_json(path.read_bytes())
     except OSError as error:
         raise BadInput(f"{path}: unreadable ({error.strerror})") from None
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "record"
         raise BadInput(f"{path}: not an extraction record ({where}: {first['msg']})") from None
+    if (path.parent.name, path.stem) != (record.packet_id, record.doc_id):
+        raise BadInput(f"{path}: the record of {record.packet_id}/{record.doc_id}, not of "
+                       f"{path.parent.name}/{path.stem}")
+    return record
 
 
 def read_run(run: Path) -> dict[str, Any]:
+    """run.json of `run`, after checking the folders a run keeps are folders."""
     path = run / "run.json"
+    if path.is_dir():
+        raise BadInput(f"{path}: is a folder, not a run's record")
     if not path.is_file():
         raise BadInput(f"{path}: missing (not a run folder)")
+    for name in ("extractions", "scores"):
+        if (run / name).exists() and not (run / name).is_dir():
+            raise BadInput(f"{run / name}: not a folder (a run keeps its {name} there)")
     try:
         data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:

@@ -207,6 +207,7 @@ class DryRun:
 def dry_run(provider: ApiProvider, packets: list[Packet], packets_dir: Path, out: Path,
             options: HarnessOptions) -> DryRun:
     """What a run would request and cost, without sending or writing anything."""
+    _check(options, force=False)  # the options a real run would refuse are refused here too
     setup = _setup(provider, packets, packets_dir, out, options)
     if options.resume or options.retry_failed:
         check_continuation(out, setup.info, packets)
