@@ -181,3 +181,28 @@ def test_a_run_whose_every_extraction_failed_stops_with_exit_1(run_cli: Run,
                          f"nothing to score; each record in "
                          f"{out / 'runs' / 'stub-model' / 'extractions'} says why")
     assert not (out / "report").exists()
+
+
+def test_the_same_run_in_other_folders_gives_the_same_report(run_cli: Run,
+                                                            tmp_path: Path) -> None:
+    reports = []
+    for out in (tmp_path / "a" / "bench", tmp_path / "b" / "deeper" / "bench"):
+        result = run_cli("run", "--out", str(out), "--tiers", "N1", "--jobs", "1")
+        assert result.returncode == 0, result.stdout + result.stderr
+        reports.append({name: (out / "report" / name).read_bytes()
+                        for name in ("report.md", "report.html")})
+        assert str(tmp_path).encode() not in reports[-1]["report.md"]
+    assert reports[0] == reports[1]
+    assert b"| packets_dir | `\"../../packets\"` |" in reports[0]["report.md"]
+
+
+def test_the_default_run_folder_is_ignored_by_git() -> None:
+    """Inside a checkout, `packetbench run` writes ./packetbench-run: git must ignore it, or
+    every run records the checkout as dirty."""
+    import subprocess
+
+    from tests.conftest import ROOT
+
+    result = subprocess.run(["git", "-C", str(ROOT), "check-ignore", "-q",
+                             "packetbench-run/runs/sim-typical/run.json"], check=False)
+    assert result.returncode == 0
