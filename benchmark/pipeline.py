@@ -190,8 +190,8 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
     def generate() -> str:
         made = _parallel(_generate_one, tasks, options.jobs,
                          lambda n: listener.advance("generate", n))
-        return (f"{len(made)} packets, {sum(d for d, _ in made)} documents, "
-                f"{sum(p for _, p in made)} PDF pages")
+        return (f"{len(made):,} packets, {sum(d for d, _ in made):,} documents, "
+                f"{sum(p for _, p in made):,} PDF pages")
 
     _timed("generate", listener, outcome, len(tasks), generate)
     folders = sorted(p for p in packets.iterdir() if (p / "packet_truth.json").is_file())
@@ -229,7 +229,7 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
                                      options=harness)
         finally:
             stop()
-        statuses = ", ".join(f"{n} {s}" for s, n in summary.by_status.items()) or "none"
+        statuses = ", ".join(f"{n:,} {s}" for s, n in summary.by_status.items()) or "none"
         label = " (SIMULATED extractor, not a model)" if cls.simulator else ""
         stopped = (f"; --max-cost reached, {summary.not_started} not requested (continue with "
                    f"packetbench extract --resume --out {run})"
@@ -237,7 +237,7 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         if summary.ok == 0:
             outcome.stopped = (f"no document was extracted ok ({statuses}), so there is nothing "
                                f"to score; each record in {run / 'extractions'} says why")
-        return (f"{summary.written} of {summary.documents} documents [{statuses}] by "
+        return (f"{summary.written:,} of {summary.documents:,} documents [{statuses}] by "
                 f"{provider.describe().get('model', options.provider)}{label}{stopped}")
 
     _timed("extract", listener, outcome, documents, extract)
@@ -251,8 +251,8 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         result = score_run(run, packets)
         load_run(run, packets)  # as `packetbench score` does
         excluded = len(result.missing) + len(result.errors) + len(result.invalid)
-        return (f"{len(result.documents)} documents scored, {result.claims:,} claims, "
-                f"{excluded} excluded")
+        return (f"{len(result.documents):,} documents scored, {result.claims:,} claims, "
+                f"{excluded:,} excluded")
 
     _timed("score", listener, outcome, None, score)
 

@@ -98,10 +98,10 @@ def extract(
         return
     summary = run_extraction(instance, packets, out, force=force, options=options)
     label = " (SIMULATED extractor, not a model)" if cls.simulator else ""
-    statuses = ", ".join(f"{n} {s}" for s, n in summary.by_status.items()) or "none"
+    statuses = ", ".join(f"{n:,} {s}" for s, n in summary.by_status.items()) or "none"
     who = provider if not isinstance(instance, ApiProvider) else (
         f"{provider} {instance.model} (reasoning {instance.settings.reasoning})")
-    typer.echo(f"{summary.run}: {summary.written} of {summary.documents} documents written "
+    typer.echo(f"{summary.run}: {summary.written:,} of {summary.documents:,} documents written "
                f"[{statuses}] by {who}{label}")
     if isinstance(instance, ApiProvider):
         typer.echo(_this_run(summary))
@@ -113,14 +113,14 @@ def extract(
     failed = summary.failures
     if not failed:
         return
-    how = ", ".join(f"{n} {status}" for status, n in failed.items())
+    how = ", ".join(f"{n:,} {status}" for status, n in failed.items())
     again = ("the simulator injected them" if cls.simulator
              else "request them again with --resume --retry-failed")
     if summary.ok == 0:
-        typer.echo(f"packetbench: failed: every one of the {summary.documents} documents failed "
+        typer.echo(f"packetbench: failed: every one of the {summary.documents:,} documents failed "
                    f"[{how}]; nothing can be scored (each record says why; {again})", err=True)
         sys.exit(1)
-    typer.echo(f"{sum(failed.values())} of {summary.documents} documents failed [{how}]: the "
+    typer.echo(f"{sum(failed.values()):,} of {summary.documents:,} documents failed [{how}]: the "
                f"scores exclude them ({again})")
 
 
@@ -133,7 +133,7 @@ def _this_run(summary: ExtractSummary) -> str:
 
 
 def _estimate(plan: DryRun, provider: str) -> str:
-    head = (f"dry run: {plan.requested} of {plan.documents} documents would be sent to "
+    head = (f"dry run: {plan.requested:,} of {plan.documents:,} documents would be sent to "
             f"{provider} {plan.model}: ~{plan.input_tokens:,} input tokens, "
             f"~{plan.output_tokens:,} output tokens for perfect answers (reasoning not "
             "included)")

@@ -43,6 +43,18 @@ def money(value: float | None) -> str:
     return "–" if value is None else f"${value:,.4f}"
 
 
+def amount(value: float | None, kind: str = "number") -> str:
+    """A checked amount as the document would write it: money in dollars and cents, a whole
+    number (a count) without decimals, anything else with two."""
+    if value is None:
+        return "–"
+    if kind == "money":
+        return f"-${-value:,.2f}" if value < 0 else f"${value:,.2f}"
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.2f}"
+
+
 def md_cell(value: Any) -> str:
     """Text safe inside a Markdown table cell."""
     return str(value).replace("|", "\\|").replace("\n", " ")
@@ -58,7 +70,8 @@ def _environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(pct=pct, interval=interval, count=count, money=money, md=md_cell)
+    env.filters.update(pct=pct, interval=interval, count=count, money=money, md=md_cell,
+                       amount=amount)
     return env
 
 

@@ -249,7 +249,8 @@ def _write(folder: Path, result: RunScores, claim_rows: list[bytes], expected: i
         "overall": tally([c for d in docs for c in d.checks]),
         "documents": {
             d.key: {**tally(d.checks), "flags": [
-                {"rule": c.rule, "path": c.path, "stated": c.stated, "expected": c.expected}
+                {"rule": c.rule, "path": c.path, "kind": c.kind, "stated": c.stated,
+                 "expected": c.expected}
                 for c in d.checks if not c.ok and not c.skipped]}
             for d in docs
         },
