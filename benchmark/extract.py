@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from benchmark import provenance
-from benchmark.errors import UsageError
+from benchmark.errors import BadInput, UsageError
 from benchmark.packets import find_packets
 from benchmark.providers.api import ApiProvider
 from benchmark.providers.base import Provider
-from benchmark.runs import continuation, write_json, write_record
+from benchmark.runs import continuation, read_run, write_json, write_record
 from generator import __version__
 from generator.schemas import all_schemas, schema_bytes
 from generator.truth import versions
@@ -98,7 +98,13 @@ def check_run_folder(out: Path, force: bool) -> None:
         return
     if (out / "run.json").exists():
         if not force:
-            raise UsageError(f"{out}: a run already exists here (use --force to replace it)")
+            try:
+                status = read_run(out).get("status")
+            except BadInput:
+                status = None
+            unfinished = ("continue it with --resume, or replace it with --force"
+                          if status in ("running", "incomplete") else "use --force to replace it")
+            raise UsageError(f"{out}: a run already exists here ({unfinished})")
         return
     held = sorted(p.name for p in out.iterdir())
     if held:

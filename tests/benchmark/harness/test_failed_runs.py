@@ -61,6 +61,11 @@ def test_a_run_left_with_run_json_alone_scores_as_a_failure_and_resumes(
     stopped = run_cli(*_extract(server, run), env={"OPENAI_API_KEY": "a-wrong-key-0000"})
     assert stopped.returncode == 2 and "authentication refused" in stopped.stderr
     assert records(run) == {}  # run.json (and the request log), no record
+    again = run_cli(*_extract(server, run), env=KEY)
+    assert again.returncode == 2
+    assert again.stderr.splitlines() == [
+        f"packetbench: error: {run}: a run already exists here (continue it with --resume, "
+        "or replace it with --force)"]
     scored = run_cli("score", str(run), "--packets", str(PACKET))
     assert scored.returncode == 1
     assert scored.stderr.splitlines() == [
