@@ -92,7 +92,7 @@ def verify(info: dict[str, Any], run: Path, selected: list[tuple[Packet, DocInfo
         actual = {kind: sha256(_file(packet, doc, kind)) for kind in HASHED}
         if expected != actual:
             kind = next((k for k in HASHED if (expected or {}).get(k) != actual[k]), "file")
-            raise BadInput(f"{_file(packet, doc, kind)}: not the document {run} was extracted "
+            raise BadInput(f"{_file(packet, doc, kind)}: not the file {run} was extracted "
                            f"from (its sha256 differs); {hint}")
     for packet_id, packet in packets.items():
         if sha256(packet.path / "packet_truth.json") != entries[packet_id]["packet_truth_sha256"]:

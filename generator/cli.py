@@ -63,6 +63,6 @@ def generate(
     kept = len(summaries) - len(written)
     typer.echo(
         f"wrote {len(written):,} packet(s), {sum(s.documents for s in written):,} documents, "
-        f"{sum(s.pdf_pages for s in written):,} PDF pages in {elapsed:.1f} s"
-        + (f"; kept {kept:,} complete packet(s)" if kept else "")
+        f"{sum(s.pdf_pages for s in written):,} PDF pages"
+        + (f"; kept {kept:,} complete packet(s)" if kept else "") + f" in {elapsed:.1f} s"
     )

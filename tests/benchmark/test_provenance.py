@@ -84,7 +84,7 @@ def test_score_refuses_other_packets_with_the_same_ids(runs: tuple[Path, Path],
     before = _tree(run)
     message = _error(run_cli("score", str(run), "--packets", str(twins[1])))
     # acord_125 is the first document; its PDF is the same, but its manifest lists the knobs
-    assert message == (f"{twins[1] / 'N1-000001' / 'manifest_acord_125.json'}: not the document "
+    assert message == (f"{twins[1] / 'N1-000001' / 'manifest_acord_125.json'}: not the file "
                        f"{run} was extracted from (its sha256 differs); score the run with "
                        "the packets it was extracted from")
     assert _tree(run) == before  # the earlier, right scores are untouched
@@ -96,7 +96,7 @@ def test_score_names_a_changed_truth_file(runs: tuple[Path, Path], twins: tuple[
     path = packets / "N1-000001" / "field_truth_sov_excel.json"
     path.write_bytes(path.read_bytes().replace(b'"kind":"money"', b'"kind":"number"', 1))
     message = _error(run_cli("score", str(runs[0]), "--packets", str(packets)))
-    assert message.startswith(f"{path}: not the document {runs[0]} was extracted from")
+    assert message.startswith(f"{path}: not the file {runs[0]} was extracted from")
 
 
 def test_a_run_without_hashes_is_refused(runs: tuple[Path, Path], twins: tuple[Path, Path],
@@ -166,6 +166,6 @@ def test_an_api_run_records_hashes_and_resumes_only_on_the_same_documents(
         before = _tree(tmp_path / "run")
         message = _error(run_cli(*args, "--packets", str(twins[1]), "--resume", env=key))
     assert message == (f"{twins[1] / 'N1-000001' / 'manifest_acord_125.json'}: not the "
-                       f"document {tmp_path / 'run'} was extracted from (its sha256 differs); "
+                       f"file {tmp_path / 'run'} was extracted from (its sha256 differs); "
                        "continue the run with the packets it was extracted from")
     assert _tree(tmp_path / "run") == before
