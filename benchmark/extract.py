@@ -85,6 +85,7 @@ def git() -> dict[str, Any]:
     return {"commit": commit, "dirty": bool(dirty)}
 
 
+# What must not change for `--resume` to continue a simulated run (its documents aside).
 SIM_FINGERPRINT = ("provider", "model", "parameters")
 # What a run folder holds besides its *.json files; --force removes these and those only.
 RUN_CONTENTS = ("extractions", "scores", "results.duckdb", "requests.jsonl")
