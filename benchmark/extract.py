@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmark.errors import UsageError
+from benchmark import provenance
+from benchmark.errors import BadInput, UsageError
 from benchmark.packets import find_packets
 from benchmark.providers.api import ApiProvider
 from benchmark.providers.base import Provider
-from benchmark.runs import write_json, write_record
+from benchmark.runs import continuation, read_run, write_json, write_record
 from generator import __version__
 from generator.schemas import all_schemas, schema_bytes
 from generator.truth import versions
@@ -40,6 +41,18 @@ class ExtractSummary:
     cost_usd: float = 0.0  # spent by this invocation
     stopped: str | None = None  # why new requests stopped early ("max-cost")
     not_started: int = 0  # documents left for --resume
+
+    @property
+    def ok(self) -> int:
+        return self.by_status.get("ok", 0)
+
+    @property
+    def failures(self) -> dict[str, int]:
+        """Documents of the run that have no ok record, by status ("missing": no record)."""
+        found = {status: n for status, n in self.by_status.items() if status != "ok"}
+        if self.documents > self.written:
+            found["missing"] = self.documents - self.written
+        return found
 
 
 @dataclass(frozen=True)
@@ -72,13 +85,44 @@ def git() -> dict[str, Any]:
     return {"commit": commit, "dirty": bool(dirty)}
 
 
-def prepare_run(out: Path, force: bool) -> None:
-    """Refuse an existing run unless `force`; with it, clear what a new run rewrites."""
+# What must not change for `--resume` to continue a simulated run (its documents aside).
+SIM_FINGERPRINT = ("provider", "model", "parameters")
+# What a run folder holds besides its *.json files; --force removes these and those only.
+RUN_CONTENTS = ("extractions", "scores", "results.duckdb", "requests.jsonl")
+
+
+def check_run_folder(out: Path, force: bool) -> None:
+    """Refuse an output that is neither new, empty, nor a run that `force` may replace."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out}: exists and is not a folder")
+    if not out.is_dir():
+        return
     if (out / "run.json").exists():
         if not force:
-            raise UsageError(f"{out}: a run already exists here (use --force to replace it)")
-        for name in ("extractions", "scores"):
-            shutil.rmtree(out / name, ignore_errors=True)
+            try:
+                status = read_run(out).get("status")
+            except BadInput:
+                status = None
+            unfinished = ("continue it with --resume, or replace it with --force"
+                          if status in ("running", "incomplete") else "use --force to replace it")
+            raise UsageError(f"{out}: a run already exists here ({unfinished})")
+        return
+    held = sorted(p.name for p in out.iterdir())
+    if held:
+        raise UsageError(f"{out}: not a run folder (it holds {held[0]} and no run.json); "
+                         "write the run into a new or empty folder")
+
+
+def prepare_run(out: Path, force: bool) -> None:
+    """Refuse what `check_run_folder` refuses; with `force`, clear what a new run rewrites."""
+    check_run_folder(out, force)
+    if (out / "run.json").exists():
+        for name in RUN_CONTENTS:
+            target = out / name
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)
+            elif target.exists() or target.is_symlink():
+                target.unlink()
         for file in out.glob("*.json"):
             file.unlink()
     try:
@@ -94,17 +138,20 @@ def extract(provider: Provider, packets_dir: Path, out: Path, force: bool = Fals
         from benchmark.harness.session import run_api
 
         return run_api(provider, packets, packets_dir, out, force, options or HarnessOptions())
-    if options is not None and (options.resume or options.retry_failed):
-        raise UsageError(f"--resume and --retry-failed are for API providers; a {provider.name} "
-                         "run is re-made whole (use --force)")
-    prepare_run(out, force)
+    if options is not None and options.retry_failed:
+        raise UsageError(f"--retry-failed is for API providers: the failures of a "
+                         f"{provider.name} run are part of the run, and come back the same")
+    resume = options is not None and options.resume
+    if resume and force:
+        raise UsageError("--force starts the run over; it cannot be combined with --resume")
+    if not resume:
+        check_run_folder(out, force)
     info: dict[str, Any] = {
         "run_id": out.resolve().name,
         "provider": provider.name,
         **provider.describe(),
         "packets_dir": str(packets_dir.resolve()),
-        "packets": [{"packet_id": p.packet_id, "tier": p.tier,
-                     "documents": [d.doc_id for d in p.documents]} for p in packets],
+        "packets": [provenance.packet_entry(p) for p in packets],
         "schemas": {name: hashlib.sha256(schema_bytes(schema)).hexdigest()
                     for name, schema in all_schemas().items()},
         "toolkit_version": __version__,
@@ -112,7 +159,14 @@ def extract(provider: Provider, packets_dir: Path, out: Path, force: bool = Fals
         "git": git(),
         "status": "running",
     }
-    write_json(out / "run.json", info)
+    for packet in packets:
+        provider.check(packet)
+    if resume:
+        # A simulated run is cheap and its ledger covers the whole run: continuing it is
+        # making it again, once it is sure to be the same run (same settings, same documents).
+        continuation(out, info, packets, SIM_FINGERPRINT)
+    prepare_run(out, force or resume)  # after every packet proved whole: a broken one
+    write_json(out / "run.json", info)  # changes nothing
     by_status: dict[str, int] = {}
     documents = written = 0
     for packet in packets:

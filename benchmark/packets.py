@@ -78,6 +78,7 @@ class Packet:
     tier: str
     seed: int
     documents: tuple[DocInfo, ...]
+    generator_version: str | None = None
 
     def truth(self, doc_id: str) -> dict[str, Any]:
         """The `truth` object of a document's document_truth file."""
@@ -106,7 +107,9 @@ def load_packet(folder: Path) -> Packet:
                     d.get("superseded_by"))
             for d in data["documents"]
         )
-        return Packet(folder, data["packet_id"], data["tier"], int(data["seed"]), documents)
+        version = data.get("generator_version")
+        return Packet(folder, data["packet_id"], data["tier"], int(data["seed"]), documents,
+                      str(version) if version is not None else None)
     except (KeyError, TypeError, ValueError) as error:
         raise BadInput(f"{path}: not a packet_truth file ({error})") from None
 

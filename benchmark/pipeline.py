@@ -17,12 +17,13 @@ import shutil
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from benchmark.errors import UsageError
+from generator.seeds import check_seeds
+from generator.workers import worker_pool
 
 DEFAULT_OUT = Path("packetbench-run")
 CANONICAL_TIERS = ("N1", "N2", "N3", "N4", "N5")
@@ -61,6 +62,7 @@ class Outcome:
     run: Path
     report: Path | None = None
     audit_ok: bool = True
+    stopped: str | None = None  # why the run stopped before its report (the audit aside)
     stages: dict[str, float] = field(default_factory=dict)
     headline: dict[str, Any] = field(default_factory=dict)
 
@@ -79,15 +81,16 @@ def parse_tiers(text: str) -> tuple[str, ...]:
 
 def _prepare(options: Options) -> None:
     out = options.out
-    if options.count < 1:
-        raise UsageError(f"--count must be at least 1 (got {options.count})")
-    if options.seed < 0:
-        raise UsageError(f"--seed must be zero or positive (got {options.seed})")
+    check_seeds(options.seed, options.count)
     if options.jobs < 1:
         raise UsageError(f"--jobs must be at least 1 (got {options.jobs})")
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: exists and is not a folder")
     present = [name for name in OWNED if (out / name).exists()]
+    held = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
+    if held and not present:
+        raise UsageError(f"{out}: not a folder packetbench run made (it holds {held[0]}); "
+                         "write the run into a new or empty folder")
     if present and not options.force:
         raise UsageError(f"{out}: already holds a benchmark run ({present[0]}); use --force "
                          "to replace it")
@@ -126,7 +129,7 @@ def _parallel(function: Callable[[Any], Any], tasks: list[Any], jobs: int,
             results.append(function(task))
             on_done(len(results))
         return results
-    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+    with worker_pool(min(jobs, len(tasks))) as pool:
         for result in pool.map(function, tasks):
             results.append(result)
             on_done(len(results))
@@ -187,8 +190,8 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
     def generate() -> str:
         made = _parallel(_generate_one, tasks, options.jobs,
                          lambda n: listener.advance("generate", n))
-        return (f"{len(made)} packets, {sum(d for d, _ in made)} documents, "
-                f"{sum(p for _, p in made)} PDF pages")
+        return (f"{len(made):,} packets, {sum(d for d, _ in made):,} documents, "
+                f"{sum(p for _, p in made):,} PDF pages")
 
     _timed("generate", listener, outcome, len(tasks), generate)
     folders = sorted(p for p in packets.iterdir() if (p / "packet_truth.json").is_file())
@@ -226,15 +229,20 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
                                      options=harness)
         finally:
             stop()
-        statuses = ", ".join(f"{n} {s}" for s, n in summary.by_status.items()) or "none"
+        statuses = ", ".join(f"{n:,} {s}" for s, n in summary.by_status.items()) or "none"
         label = " (SIMULATED extractor, not a model)" if cls.simulator else ""
         stopped = (f"; --max-cost reached, {summary.not_started} not requested (continue with "
                    f"packetbench extract --resume --out {run})"
                    if summary.stopped == "max-cost" else "")
-        return (f"{summary.written} of {summary.documents} documents [{statuses}] by "
+        if summary.ok == 0:
+            outcome.stopped = (f"no document was extracted ok ({statuses}), so there is nothing "
+                               f"to score; each record in {run / 'extractions'} says why")
+        return (f"{summary.written:,} of {summary.documents:,} documents [{statuses}] by "
                 f"{provider.describe().get('model', options.provider)}{label}{stopped}")
 
     _timed("extract", listener, outcome, documents, extract)
+    if outcome.stopped:
+        return outcome
 
     def score() -> str:
         from benchmark.results import load_run
@@ -243,8 +251,8 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         result = score_run(run, packets)
         load_run(run, packets)  # as `packetbench score` does
         excluded = len(result.missing) + len(result.errors) + len(result.invalid)
-        return (f"{len(result.documents)} documents scored, {result.claims:,} claims, "
-                f"{excluded} excluded")
+        return (f"{len(result.documents):,} documents scored, {result.claims:,} claims, "
+                f"{excluded:,} excluded")
 
     _timed("score", listener, outcome, None, score)
 

@@ -37,7 +37,7 @@ TIMER = textwrap.dedent("""
     if stage == "load":
         load_run(runs[0], Path(packets))
     elif stage == "report":
-        write_report(runs, Path(out))
+        write_report(runs, Path(out), force=True)
     else:
         compare_runs(runs)
     print(time.perf_counter() - started)

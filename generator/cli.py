@@ -25,6 +25,9 @@ def generate(
     count: Annotated[int, typer.Option(help="Number of packets.")] = 1,
     jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
     force: Annotated[bool, typer.Option(help="Replace packet folders that already exist.")] = False,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue an interrupted batch: keep the packets that are complete "
+                         "(every file matches its manifest) and write the others.")] = False,
     set_: Annotated[
         list[str] | None,
         typer.Option("--set", help="Override a tier knob, e.g. --set sov.max_rows=400."),
@@ -50,15 +53,18 @@ def generate(
             progress.advance(task)
 
         summaries = batch.generate(tier, seed, count, out, jobs=jobs, force=force,
-                                   overrides=overrides, on_done=done)
+                                   overrides=overrides, resume=resume, on_done=done)
     elapsed = time.perf_counter() - started
     # Plain lines, never wrapped: scripts read the packet paths from stdout.
     for s in summaries:
-        typer.echo(f"{s.path}  {s.documents} documents, {s.pdf_pages} PDF pages")
-    pages = sum(s.pdf_pages for s in summaries)
+        typer.echo(f"{s.path}  {s.documents} documents, {s.pdf_pages} PDF pages"
+                   + ("  (complete, kept)" if s.kept else ""))
+    written = [s for s in summaries if not s.kept]
+    kept = len(summaries) - len(written)
     typer.echo(
-        f"wrote {len(summaries)} packet(s), {sum(s.documents for s in summaries)} documents, "
-        f"{pages} PDF pages in {elapsed:.1f} s"
+        f"wrote {len(written):,} packet(s), {sum(s.documents for s in written):,} documents, "
+        f"{sum(s.pdf_pages for s in written):,} PDF pages"
+        + (f"; kept {kept:,} complete packet(s)" if kept else "") + f" in {elapsed:.1f} s"
     )
 
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from generator import __version__
 from generator import doctypes as _doctypes  # noqa: F401  (registers every document type)
 from generator.doctypes.base import EXTENSIONS, variants
@@ -19,6 +21,7 @@ from generator.patterns import engine as patterns
 from generator.patterns.base import Subject
 from generator.render.record import Recorder
 from generator.truth import document_artifacts, dump_json
+from generator.workers import alive
 from generator.world.build import build_world
 
 
@@ -39,16 +42,7 @@ class PacketSummary:
     documents: int
     pdf_pages: int
     seconds: float
-
-
-def _alive(process_id: int) -> bool:
-    try:
-        os.kill(process_id, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    kept: bool = False  # complete before this run (`--resume`), left as it was
 
 
 def recover(out_dir: Path, pid: str) -> None:
@@ -61,7 +55,7 @@ def recover(out_dir: Path, pid: str) -> None:
     target = out_dir / pid
     for stale in sorted(out_dir.glob(f".{pid}.*-*")):
         kind, _, owner = stale.name.rpartition("-")
-        if not owner.isdigit() or (int(owner) != os.getpid() and _alive(int(owner))):
+        if not owner.isdigit() or (int(owner) != os.getpid() and alive(int(owner))):
             continue
         if kind.endswith(".old") and not target.exists():
             stale.rename(target)
@@ -126,17 +120,24 @@ def build_packet(tier: str, seed: int, knobs: dict[str, Any]) -> BuiltPacket:
     return BuiltPacket(files, pages, {d["doc_id"]: d["format"] for d in documents})
 
 
+def not_a_folder(target: Path) -> UsageError:
+    return UsageError(f"{target}: exists and is not a packet folder (move it away first)")
+
+
 def write_packet(out_dir: Path, tier: str, seed: int, knobs: dict[str, Any],
                  force: bool = False) -> PacketSummary:
     """Build a packet into a temporary folder beside its target, then rename it into place.
 
     A reader never sees a half-written packet; with `force`, an existing packet is replaced
-    only after the new one is complete.
+    only after the new one is complete. A file where the packet folder belongs is never
+    replaced: it is not a packet, so it is not ours to delete.
     """
     started = time.perf_counter()
     pid = packet_id(tier, seed)
     target = out_dir / pid
     recover(out_dir, pid)
+    if target.exists() and not target.is_dir():
+        raise not_a_folder(target)
     if target.exists() and not force:
         raise UsageError(f"{target}: packet folder already exists (use --force to replace it)")
     built = build_packet(tier, seed, knobs)
@@ -158,3 +159,57 @@ def write_packet(out_dir: Path, tier: str, seed: int, knobs: dict[str, Any],
     pdf_pages = sum(n for doc_id, n in built.pages.items() if built.formats[doc_id] == "pdf")
     return PacketSummary(pid, target, len(built.pages), pdf_pages,
                          time.perf_counter() - started)
+
+
+TRUTH_KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")
+
+
+def _json(path: Path) -> Any:
+    try:
+        return orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+
+
+def complete_packet(folder: Path, tier: str, seed: int, knobs: dict[str, Any],
+                    ) -> PacketSummary | None:
+    """The summary of the packet in `folder` when it is complete, None when it is not.
+
+    Complete means: packet_truth.json lists the documents, every document's file and four
+    truth files are there and parse, every file's sha256 is its manifest's, and nothing
+    else is in the folder. A packet made with other knobs or by another version raises
+    UsageError: replacing it is for `--force` to decide, not `--resume`.
+    """
+    truth = _json(folder / "packet_truth.json")
+    if not isinstance(truth, dict) or not isinstance(truth.get("documents"), list):
+        return None
+    wanted = {"packet_id": packet_id(tier, seed), "tier": tier, "seed": seed,
+              "generator_version": __version__, "knobs": orjson.loads(orjson.dumps(knobs))}
+    differing = [key for key, value in wanted.items() if truth.get(key) != value]
+    if differing:
+        raise UsageError(f"{folder}: made with other settings ({differing[0]} differs) than "
+                         "this run asks for; --resume keeps only packets it would write "
+                         "itself (use --force to replace it)")
+    names = {"packet_truth.json"}
+    pdf_pages = 0
+    for listed in truth["documents"]:
+        doc_id = listed.get("doc_id") if isinstance(listed, dict) else None
+        manifest = _json(folder / f"manifest_{doc_id}.json")
+        if not isinstance(manifest, dict) or manifest.get("file") != listed.get("file"):
+            return None
+        kinds = [f"{kind}_{doc_id}.json" for kind in TRUTH_KINDS]
+        if any(_json(folder / name) is None for name in kinds):
+            return None
+        try:
+            digest = hashlib.sha256((folder / str(manifest["file"])).read_bytes()).hexdigest()
+        except OSError:
+            return None
+        if digest != manifest.get("sha256"):
+            return None
+        names.update([str(manifest["file"]), *kinds])
+        if manifest.get("format") == "pdf":
+            pdf_pages += int(manifest.get("pages") or 0)
+    if {p.name for p in folder.iterdir()} != names:
+        return None
+    return PacketSummary(packet_id(tier, seed), folder, len(truth["documents"]), pdf_pages,
+                         0.0, kept=True)

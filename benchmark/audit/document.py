@@ -30,6 +30,7 @@ from benchmark.audit.result import (
     Finding,
 )
 from benchmark.audit.sheets import Workbook
+from benchmark.audit.truth import check_truth
 from benchmark.errors import BadInput
 
 # Called once per PDF page read through its text layer (benchmarks and progress use it).
@@ -358,6 +359,7 @@ def audit_document(doc: Document, *, engine: Tesseract | None = None,
                    on_page: PageHook | None = None) -> DocumentAudit:
     """Read back every located value and visible string of `doc`; `engine` enables OCR."""
     auditor = _Auditor(doc)
+    auditor.audit.findings.extend(check_truth(doc))
     auditor.check_values()
     if doc.format == "pdf":
         auditor.pdf(engine, on_page)

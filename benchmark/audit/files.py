@@ -34,6 +34,8 @@ class Document:
     strings: list[dict[str, Any]]
     hidden: list[dict[str, Any]]
     folder: Path = field(repr=False)
+    schema: str = ""  # of the document truth
+    truth: dict[str, Any] = field(default_factory=dict, repr=False)  # what a perfect reader returns
 
     def truth_file(self, kind: str) -> Path:
         return self.folder / f"{kind}_{self.doc_id}.json"
@@ -112,10 +114,13 @@ def _document(folder: Path, listed: Any, truth_path: Path) -> Document:
         for index, entry in enumerate(universe.get(key) or []):
             _require(isinstance(entry, dict) and isinstance(entry.get("text"), str),
                      universe_path, f"{key}[{index}] has no text")
-    doc_truth = folder / f"document_truth_{doc_id}.json"
-    _require(doc_truth.is_file(), doc_truth, "missing")
+    doc_truth_path = folder / f"document_truth_{doc_id}.json"
+    document_truth = read_json(doc_truth_path)
+    _require(isinstance(document_truth, dict) and isinstance(document_truth.get("truth"), dict),
+             doc_truth_path, "no truth object")
     return Document(doc_id, str(fmt), file, manifest, fields["fields"], universe["strings"],
-                    list(universe.get("hidden") or []), folder)
+                    list(universe.get("hidden") or []), folder,
+                    str(document_truth.get("schema")), document_truth["truth"])
 
 
 def read_packet(folder: Path) -> PacketFiles:

@@ -21,6 +21,8 @@ def compare(
         0.05),
     json_output: Annotated[bool, typer.Option(
         "--json", help="Print paired_stats.json instead of the tables.")] = False,
+    force: Annotated[bool, typer.Option(
+        help="Replace DIR/paired_stats.json if it exists.")] = False,
 ) -> None:
     """Paired statistics of two or more runs on the documents both completed.
 
@@ -30,7 +32,7 @@ def compare(
     """
     from benchmark.report.compare import write_comparison
 
-    result = write_comparison(runs, out, alpha)
+    result = write_comparison(runs, out, alpha, force)
     if json_output:
         typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
         return

@@ -45,7 +45,8 @@ def extract(
         "--dry-run", help="Print the documents, tokens and dollars a run would cost; send "
                           "and write nothing.")] = False,
     resume: Annotated[bool, typer.Option(
-        "--resume", help="Continue a run: request only documents without a record.")] = False,
+        "--resume", help="Continue a run: request only documents without a record (sim: "
+                         "make the same run again).")] = False,
     retry_failed: Annotated[bool, typer.Option(
         "--retry-failed", help="Request again only documents whose record is not ok.")] = False,
     cache: Annotated[Path | None, typer.Option(
@@ -65,8 +66,9 @@ def extract(
     API keys come from the environment only (OPENAI_API_KEY, ANTHROPIC_API_KEY,
     GEMINI_API_KEY or GOOGLE_API_KEY) and are never written anywhere.
 
-    Exit 0 when the run is complete, 1 when --max-cost stopped it, 2 on bad usage or when
-    the provider refuses every request (bad key, unknown model, refused reasoning level).
+    Exit 0 when the run is complete (the last line counts the documents that failed, if any),
+    1 when every document failed or --max-cost stopped it, 2 on bad usage or when the provider
+    refuses every request (bad key, unknown model, refused reasoning level).
     """
     # Imported here so `packetbench --help` and other commands start fast.
     import sys
@@ -96,10 +98,10 @@ def extract(
         return
     summary = run_extraction(instance, packets, out, force=force, options=options)
     label = " (SIMULATED extractor, not a model)" if cls.simulator else ""
-    statuses = ", ".join(f"{n} {s}" for s, n in summary.by_status.items()) or "none"
+    statuses = ", ".join(f"{n:,} {s}" for s, n in summary.by_status.items()) or "none"
     who = provider if not isinstance(instance, ApiProvider) else (
         f"{provider} {instance.model} (reasoning {instance.settings.reasoning})")
-    typer.echo(f"{summary.run}: {summary.written} of {summary.documents} documents written "
+    typer.echo(f"{summary.run}: {summary.written:,} of {summary.documents:,} documents written "
                f"[{statuses}] by {who}{label}")
     if isinstance(instance, ApiProvider):
         typer.echo(_this_run(summary))
@@ -108,6 +110,18 @@ def extract(
                    f"{summary.not_started} document(s) not requested (continue with --resume "
                    "and a higher --max-cost)", err=True)
         sys.exit(1)
+    failed = summary.failures
+    if not failed:
+        return
+    how = ", ".join(f"{n:,} {status}" for status, n in failed.items())
+    again = ("the simulator injected them" if cls.simulator
+             else "request them again with --resume --retry-failed")
+    if summary.ok == 0:
+        typer.echo(f"packetbench: failed: every one of the {summary.documents:,} documents failed "
+                   f"[{how}]; nothing can be scored (each record says why; {again})", err=True)
+        sys.exit(1)
+    typer.echo(f"{sum(failed.values()):,} of {summary.documents:,} documents failed [{how}]: the "
+               f"scores exclude them ({again})")
 
 
 def _this_run(summary: ExtractSummary) -> str:
@@ -119,7 +133,7 @@ def _this_run(summary: ExtractSummary) -> str:
 
 
 def _estimate(plan: DryRun, provider: str) -> str:
-    head = (f"dry run: {plan.requested} of {plan.documents} documents would be sent to "
+    head = (f"dry run: {plan.requested:,} of {plan.documents:,} documents would be sent to "
             f"{provider} {plan.model}: ~{plan.input_tokens:,} input tokens, "
             f"~{plan.output_tokens:,} output tokens for perfect answers (reasoning not "
             "included)")

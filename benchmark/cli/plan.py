@@ -44,7 +44,7 @@ def plan(
         rate = "–" if row.rate is None else f"{row.rate * 100:.2f} %"
         sd = "–" if row.sd is None else f"{row.sd:.4f}"
         needed = "unknown" if row.needed is None else f"{row.needed:,}"
-        pilot_size = f"{row.packets} packets, {row.documents} docs"
+        pilot_size = f"{row.packets:,} packets, {row.documents:,} docs"
         typer.echo(f"{row.tier:<5} {row.metric:<24} {pilot_size:>24} {rate:>8} {sd:>10} "
                    f"{needed:>8}  {row.basis}")
     if any(row.basis == "documents of one packet" for row in rows):

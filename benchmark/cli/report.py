@@ -12,6 +12,8 @@ def report(
     runs: Annotated[list[Path], typer.Argument(
         metavar="RUN...", show_default=False, help="Scored run folders, in the order to show.")],
     out: Annotated[Path, typer.Option(help="The folder to write report.md and report.html to.")],
+    force: Annotated[bool, typer.Option(help="Replace report.md and report.html if they "
+                                             "exist.")] = False,
 ) -> None:
     """Write report.md and a self-contained report.html for one or more runs.
 
@@ -21,7 +23,7 @@ def report(
     """
     from benchmark.report.render import write_report  # duckdb, numpy, jinja2 load only here
 
-    files = write_report(runs, out)
+    files = write_report(runs, out, force)
     typer.echo(f"wrote {files.markdown} and {files.html}")
 
 

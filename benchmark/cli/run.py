@@ -59,7 +59,7 @@ def run(
 
     Defaults: the canonical tiers N1..N5 (one packet each, seed 1) into ./packetbench-run,
     extracted by sim, the SIMULATED extractor (no API key needed; not a model). Exit 1 when the
-    audit finds a ground-truth value that is not on its page.
+    audit finds a ground-truth value that is not on its page, or no document is extracted ok.
     """
     from rich.console import Console
     from rich.progress import (
@@ -91,6 +91,9 @@ def run(
         outcome = run_pipeline(options, _Display(progress))
     if not outcome.audit_ok:
         say("stopped: the audit failed, so nothing was extracted or scored")
+        raise typer.Exit(1)
+    if outcome.stopped:
+        say(f"stopped: {outcome.stopped}")
         raise typer.Exit(1)
     rates = outcome.headline
 

@@ -13,17 +13,22 @@ def score(
     packets: Annotated[Path, typer.Option(help="A packet folder, or a folder of packets.")],
 ) -> None:
     """Score every document of RUN; writes RUN/scores/ (field view, hallucination, claims,
-    consistency) and loads them into RUN/results.duckdb."""
+    consistency) and loads them into RUN/results.duckdb.
+
+    Exit 0 when documents were scored, 1 when no document of the run was extracted ok, 2 on
+    bad input (among it packets other than those the run was extracted from)."""
     from benchmark.results import load_run  # duckdb loads only here
     from benchmark.score.scorer import score_run  # scipy and the scorer load only here
 
     result = score_run(run, packets)
     load_run(run, packets)
-    counts = {"missing": len(result.missing), "error": len(result.errors),
-              "invalid": len(result.invalid)}
-    excluded = ", ".join(f"{n} {k}" for k, n in counts.items() if n) or "none"
-    typer.echo(f"{run / 'scores'}: {len(result.documents)} documents scored, "
-               f"{result.claims} claims; excluded: {excluded}")
+    excluded = ", ".join(f"{n} {k}" for k, n in result.excluded().items()) or "none"
+    typer.echo(f"{run / 'scores'}: {len(result.documents):,} documents scored, "
+               f"{result.claims:,} claims; excluded: {excluded}")
+    if not result.documents:
+        typer.echo(f"packetbench: failed: no document of {run} was extracted ok ({excluded}): "
+                   "there is nothing to score", err=True)
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:

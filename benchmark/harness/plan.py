@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmark.errors import BadInput, UsageError
+from benchmark.errors import BadInput
 from benchmark.harness import prompts
 from benchmark.harness.runner import Job
 from benchmark.packets import Packet
 from benchmark.providers.api import ApiProvider
-from benchmark.runs import read_record, read_run, record_path
+from benchmark.runs import continuation, read_record, record_path
 
 FINGERPRINT = ("provider", "model", "base_url", "reasoning", "reasoning_parameters", "input",
                "max_output_tokens", "request", "prompts", "schemas_sent")
@@ -80,20 +80,7 @@ def plan(packets: list[Packet], run: Path, *, resume: bool, retry_failed: bool) 
     return Plan(jobs, len(documents), ok, failed)
 
 
-def check_continuation(run: Path, info: dict[str, Any]) -> dict[str, Any]:
-    """The existing run.json, after checking it was made with the same settings."""
-    if not (run / "run.json").is_file():
-        raise UsageError(f"{run}: no run to continue (no run.json); start it without "
-                         "--resume / --retry-failed")
-    before = read_run(run)
-    for name in FINGERPRINT:
-        if before.get(name) != info.get(name):
-            raise UsageError(f"{run}: cannot continue a run made with different settings "
-                             f"({name} was {_short(before.get(name))}, now "
-                             f"{_short(info.get(name))}); use a new --out or --force")
-    return before
-
-
-def _short(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return text if len(text) <= 80 else text[:77] + "..."
+def check_continuation(run: Path, info: dict[str, Any], packets: list[Packet]) -> dict[str, Any]:
+    """The existing run.json, after checking it was made with the same settings (the API
+    fingerprint), from the same documents."""
+    return continuation(run, info, packets, FINGERPRINT)

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from benchmark import provenance
 from benchmark.errors import BadInput, UsageError
 from benchmark.harness import estimate, inputs, prompts
 from benchmark.harness.cache import ResponseCache, default_folder
@@ -83,8 +84,7 @@ def _setup(provider: ApiProvider, packets: list[Packet], packets_dir: Path, out:
                   "folder": str(options.cache_dir or default_folder())
                   if options.use_cache else None},
         "packets_dir": str(packets_dir.resolve()),
-        "packets": [{"packet_id": p.packet_id, "tier": p.tier,
-                     "documents": [d.doc_id for d in p.documents]} for p in packets],
+        "packets": [provenance.packet_entry(p) for p in packets],
         "schemas": {name: hashlib.sha256(schema_bytes(schema)).hexdigest()
                     for name, schema in schemas.items()},
         **api_info(provider, used, sent),
@@ -106,7 +106,7 @@ def run_api(provider: ApiProvider, packets: list[Packet], packets_dir: Path, out
     info = setup.info
     continuing = options.resume or options.retry_failed
     if continuing:
-        before = check_continuation(out, info)
+        before = check_continuation(out, info, packets)
         invocations = list(before.get("invocations", []))
         info["git"] = before.get("git")
     else:
@@ -207,9 +207,10 @@ class DryRun:
 def dry_run(provider: ApiProvider, packets: list[Packet], packets_dir: Path, out: Path,
             options: HarnessOptions) -> DryRun:
     """What a run would request and cost, without sending or writing anything."""
+    _check(options, force=False)  # the options a real run would refuse are refused here too
     setup = _setup(provider, packets, packets_dir, out, options)
     if options.resume or options.retry_failed:
-        check_continuation(out, setup.info)
+        check_continuation(out, setup.info, packets)
     work = plan(packets, out, resume=options.resume, retry_failed=options.retry_failed)
     tokens_in = tokens_out = 0
     for job in work.jobs:

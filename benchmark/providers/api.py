@@ -238,7 +238,7 @@ class ApiProvider(Provider):
             reasoning=options.get("reasoning") or "default",
             base_url=options.get("base_url"),
             max_output_tokens=options.get("max_output_tokens"),
-            timeout_s=float(options.get("timeout") or 600.0),
+            timeout_s=float(600.0 if options.get("timeout") is None else options["timeout"]),
             retries=options.get("retries"),
             input_mode=options.get("input") or "native",
         ))

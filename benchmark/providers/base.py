@@ -25,6 +25,10 @@ class Provider(ABC):
     def describe(self) -> dict[str, Any]:
         """What run.json records about this provider: model, parameters, label."""
 
+    def check(self, packet: Packet) -> None:  # noqa: B027 (optional hook)
+        """Raise BadInput for anything of `packet` this provider will read and cannot, before
+        the run writes anything."""
+
     def prepare(self, packet: Packet) -> None:  # noqa: B027 (optional hook)
         """Called once per packet before its documents."""
 

@@ -18,7 +18,7 @@ import orjson
 
 from benchmark import universe as universes
 from benchmark.errors import UsageError
-from benchmark.packets import DocInfo, Packet
+from benchmark.packets import DocInfo, Packet, read_json
 from benchmark.providers.base import Provider
 from benchmark.runs import ExtractionRecord, Status, Usage, write_json
 from benchmark.score import normalize
@@ -28,6 +28,7 @@ from benchmark.sim.profiles import PROFILES, Profile
 from generator import doctypes as _doctypes  # noqa: F401  (registers document types)
 from generator.doctypes.base import REGISTRY
 from generator.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of, set_path
+from generator.seeds import MAX_SEED
 
 LABEL = "SIMULATED EXTRACTOR - not a model; seeded errors for testing the pipeline"
 LEDGER = "sim_injections.json"
@@ -72,6 +73,8 @@ class SimProvider(Provider):
     def __init__(self, profile: str = "typical", seed: int = 0) -> None:
         if profile not in PROFILES:
             raise UsageError(f"unknown sim profile {profile!r}; choose {', '.join(PROFILES)}")
+        if not 0 <= seed <= MAX_SEED:
+            raise UsageError(f"the sim seed must be between 0 and {MAX_SEED} (got {seed})")
         self.profile: Profile = PROFILES[profile]
         self.seed = seed
         self.found: universes.PacketUniverses | None = None
@@ -85,6 +88,13 @@ class SimProvider(Provider):
         return {"model": f"sim-{self.profile.name}", "simulator": True, "label": LABEL,
                 "parameters": {"profile": self.profile.name, "seed": self.seed},
                 "pattern_factors": dict(self.profile.pattern_factors)}
+
+    def check(self, packet: Packet) -> None:
+        # The simulator answers from the truth files: each must parse before the run starts.
+        for doc in packet.documents:
+            packet.truth(doc.doc_id)
+            for kind in ("field_truth", "rendered_universe"):
+                read_json(packet.path / f"{kind}_{doc.doc_id}.json")
 
     def prepare(self, packet: Packet) -> None:
         self.found = universes.build(packet.path)

@@ -21,7 +21,7 @@ import numpy as np
 
 from benchmark.errors import UsageError
 from benchmark.results.query import RunSet, open_runs
-from benchmark.runs import write_json
+from benchmark.runs import check_outputs, write_json
 from benchmark.stats import bootstrap
 from benchmark.stats.paired import holm, sign_test
 
@@ -150,7 +150,7 @@ def compare_runs(paths: Sequence[Path], alpha: float = ALPHA) -> dict[str, Any]:
         raise UsageError("compare needs at least two runs")
     if not 0 < alpha < 1:
         raise UsageError(f"--alpha must be between 0 and 1 (got {alpha})")
-    with open_runs(paths) as runs:
+    with open_runs(paths, paired=True) as runs:
         catalog = runs.metric("catalog")
         metrics = [c["metric"] for c in catalog]
         better = {c["metric"]: c["better"] for c in catalog}
@@ -190,9 +190,12 @@ def compare_runs(paths: Sequence[Path], alpha: float = ALPHA) -> dict[str, Any]:
     }
 
 
-def write_comparison(paths: Sequence[Path], out: Path | None, alpha: float = ALPHA
-                     ) -> dict[str, Any]:
-    """Compare `paths`; with `out`, also write out/paired_stats.json."""
+def write_comparison(paths: Sequence[Path], out: Path | None, alpha: float = ALPHA,
+                     force: bool = False) -> dict[str, Any]:
+    """Compare `paths`; with `out`, also write out/paired_stats.json (an existing one is
+    replaced only with `force`)."""
+    if out is not None:
+        check_outputs(out, ("paired_stats.json",), force, "comparison")
     result = compare_runs(paths, alpha)
     if out is not None:
         try:

@@ -8,7 +8,9 @@ Nothing here reads a score file directly, so a report says what `packetbench sql
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from benchmark.report.estimates import Estimate, headline_estimates, layouts, slice_estimates
@@ -75,12 +77,24 @@ def _worst_first(rows: list[Row], better: str, order: list[str]) -> list[Row]:
     return sorted(rows, key=lambda r: (-worst[r.slice], r.slice, order.index(r.run)))
 
 
+def _relative(value: Any, run: Path) -> Any:
+    """`value` with every absolute path in it made relative to the run folder: a report
+    describes runs, not the machine, so the same runs in other folders give the same bytes."""
+    if isinstance(value, dict):
+        return {key: _relative(item, run) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_relative(item, run) for item in value]
+    if isinstance(value, str) and os.path.isabs(value):
+        return os.path.relpath(value, run)
+    return value
+
+
 def _configuration(runs: RunSet) -> list[dict[str, Any]]:
     rows = {r["run_id"]: r for r in runs.metric("runs")}
     out: list[dict[str, Any]] = []
     for name, path in zip(runs.names, runs.paths, strict=True):
         run = rows[name]
-        config = json.loads(run["config"])
+        config = _relative(json.loads(run["config"]), path.resolve())
         items = [(key, json.dumps(value, sort_keys=True, ensure_ascii=False))
                  for key, value in sorted(config.items())]
         out.append({"name": name, "path": str(path), "provider": run["provider"],

@@ -221,7 +221,8 @@ def _regression(rule: Rule, runs: RunSet, name: str, baseline: str) -> RuleResul
 def run_gate(run: Path, rules_file: Path, baseline: Path | None = None) -> GateResult:
     """Evaluate every rule of `rules_file` on `run` (and against `baseline`)."""
     paths = [run] if baseline is None else [run, baseline]
-    with open_runs(paths) as runs:
+    # A baseline is paired document by document: it must have been extracted from the same.
+    with open_runs(paths, paired=baseline is not None) as runs:
         metrics = {c["metric"] for c in runs.metric("catalog")}
         rules = load_rules(rules_file, metrics)
         needs_baseline = [r.name for r in rules if r.regression]

@@ -20,7 +20,7 @@ from benchmark.errors import UsageError
 from benchmark.report import charts
 from benchmark.report.context import HALLUCINATION, RateTable, build_context
 from benchmark.results.query import open_runs
-from benchmark.runs import write_atomic
+from benchmark.runs import check_outputs, write_atomic
 from benchmark.stats.bootstrap import Interval
 from generator.resources import resource_dir
 
@@ -43,6 +43,18 @@ def money(value: float | None) -> str:
     return "–" if value is None else f"${value:,.4f}"
 
 
+def amount(value: float | None, kind: str = "number") -> str:
+    """A checked amount as the document would write it: money in dollars and cents, a whole
+    number (a count) without decimals, anything else with two."""
+    if value is None:
+        return "–"
+    if kind == "money":
+        return f"-${-value:,.2f}" if value < 0 else f"${value:,.2f}"
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.2f}"
+
+
 def md_cell(value: Any) -> str:
     """Text safe inside a Markdown table cell."""
     return str(value).replace("|", "\\|").replace("\n", " ")
@@ -58,7 +70,8 @@ def _environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(pct=pct, interval=interval, count=count, money=money, md=md_cell)
+    env.filters.update(pct=pct, interval=interval, count=count, money=money, md=md_cell,
+                       amount=amount)
     return env
 
 
@@ -111,8 +124,10 @@ class ReportFiles:
     html: Path
 
 
-def write_report(runs: Sequence[Path], out: Path) -> ReportFiles:
-    """Write `out`/report.md and `out`/report.html for `runs` (in the order given)."""
+def write_report(runs: Sequence[Path], out: Path, force: bool = False) -> ReportFiles:
+    """Write `out`/report.md and `out`/report.html for `runs` (in the order given); existing
+    ones are replaced only with `force`."""
+    check_outputs(out, ("report.md", "report.html"), force, "report")
     with open_runs(runs) as opened:
         context = build_context(opened)
     try:

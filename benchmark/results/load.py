@@ -18,16 +18,25 @@ from typing import Any
 import duckdb
 import orjson
 
+from benchmark import provenance
 from benchmark.errors import BadInput
 from benchmark.packets import DocInfo, Packet, find_packets, read_json
 from benchmark.results.leaves import truth_leaves
-from benchmark.runs import listed_documents, read_record, read_run, record_path
+from benchmark.runs import (
+    listed_documents,
+    read_record,
+    read_run,
+    record_path,
+    remove_left_behind,
+)
 from benchmark.score import normalize
 from generator import doctypes as _doctypes  # noqa: F401  (registers document types)
 from generator.doctypes.base import REGISTRY
 
 DB_NAME = "results.duckdb"
-SCHEMA_VERSION = "2"  # 2: fields and claims carry the patterns that touched them
+# 2: meta holds the documents the run was scored against; 3: fields and claims carry the
+# patterns that touched them.
+SCHEMA_VERSION = "3"
 TABLES_SQL = Path(__file__).with_name("tables.sql")
 _NUMERIC = sorted(normalize.NUMERIC_KINDS)
 VERDICT_COLUMNS = ("supported", "contradicted", "stale", "overreach", "unlinked")
@@ -217,9 +226,16 @@ def load_run(run: Path, packets_dir: Path) -> Path:
     run_id = str(info.get("run_id") or run.resolve().name)
     packets = find_packets(packets_dir)
     selected = listed_documents(info, run, packets)
+    provenance.verify(info, run, selected)
+    scored_against = orjson.dumps(provenance.recorded(info, run),
+                                  option=orjson.OPT_SORT_KEYS).decode()
     scores = _scores(run)
     target = run / DB_NAME
-    with tempfile.TemporaryDirectory(prefix=".results-", dir=run) as scratch_dir:
+    if target.is_dir():
+        raise BadInput(f"{target}: is a folder, not a results database")
+    # A scoring killed here leaves its scratch folder; it is removed the next time.
+    remove_left_behind(run)
+    with tempfile.TemporaryDirectory(prefix=f".results-{os.getpid()}-", dir=run) as scratch_dir:
         scratch = Path(scratch_dir)
         building = scratch / DB_NAME
         con = duckdb.connect(str(building))
@@ -228,8 +244,8 @@ def load_run(run: Path, packets_dir: Path) -> Path:
             con.execute("CREATE TEMP TABLE leaves (run_id VARCHAR, packet_id VARCHAR, "
                         "doc_id VARCHAR, path VARCHAR, kind VARCHAR, field_class VARCHAR, "
                         "populated BOOLEAN, ordinal BIGINT, patterns VARCHAR[])")
-            con.execute("INSERT INTO meta VALUES ('schema_version', ?), ('run_id', ?)",
-                        [SCHEMA_VERSION, run_id])
+            con.execute("INSERT INTO meta VALUES ('schema_version', ?), ('run_id', ?), "
+                        "('provenance', ?)", [SCHEMA_VERSION, run_id, scored_against])
             _insert(con, "runs", [_run_row(run_id, info, len(selected))], scratch)
             documents = list(_document_rows(run_id, run, selected, scores))
             _insert(con, "documents", documents, scratch)

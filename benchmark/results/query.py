@@ -9,6 +9,8 @@ path they were given as), and each ``benchmark/metrics/<name>.sql`` becomes the 
 
 from __future__ import annotations
 
+import itertools
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,8 +20,10 @@ from typing import Any
 
 import duckdb
 
+from benchmark import provenance
 from benchmark.errors import BadInput, UsageError
 from benchmark.results.load import DB_NAME, SCHEMA_VERSION
+from benchmark.runs import read_run
 
 METRICS_DIR = Path(__file__).resolve().parent.parent / "metrics"
 TABLES = ("runs", "documents", "fields", "claims", "consistency_flags", "patterns")
@@ -57,6 +61,19 @@ class RunSet:
     con: duckdb.DuckDBPyConnection
     paths: list[Path]
     names: list[str]
+    # packet_id -> run.json entry (with its sha256s) of every run: what each was scored on
+    documents: list[dict[str, dict[str, Any]]]
+
+    def check_paired(self) -> None:
+        """BadInput unless every document two runs share was the same file in both: runs
+        of different packets that share ids cannot be paired."""
+        for (i, a), (j, b) in itertools.combinations(enumerate(self.documents), 2):
+            found = provenance.first_difference(a, b)
+            if found is not None:
+                document, kind = found
+                raise BadInput(f"{self.paths[j]}: extracted from another {document} than "
+                               f"{self.paths[i]} (its {kind.replace('_', ' ')} differs); only "
+                               "runs of the same documents can be paired")
 
     def table(self, query: str, parameters: Sequence[Any] | None = None
               ) -> tuple[list[str], list[tuple[Any, ...]]]:
@@ -98,13 +115,33 @@ def _names(paths: Sequence[Path], ids: list[str]) -> list[str]:
     return [shown[i] if ids.count(ids[i]) > 1 else ids[i] for i in range(len(ids))]
 
 
-def open_runs(paths: Sequence[Path]) -> RunSet:
-    """Attach the results database of every run in `paths` and define the metric views."""
+def _scored_against(run: Path, db: Path, meta: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """What run.json says the run was extracted from, after checking the database was
+    scored against exactly that (a run made again and not scored again is refused)."""
+    listed = provenance.recorded(read_run(run), run)
+    try:
+        stored = json.loads(str(meta.get("provenance")))
+    except json.JSONDecodeError:
+        stored = None
+    differs = (provenance.same_listing(listed, stored) if isinstance(stored, dict)
+               else "(not recorded)")
+    if differs is not None:
+        raise BadInput(f"{db}: scored against other documents than {run / 'run.json'} lists "
+                       f"(first {differs}); score the run again")
+    return listed
+
+
+def open_runs(paths: Sequence[Path], paired: bool = False) -> RunSet:
+    """Attach the results database of every run in `paths` and define the metric views.
+
+    Each database must have been scored against the documents its run.json lists; with
+    `paired`, the runs must also share the documents they have in common."""
     if not paths:
         raise UsageError("give at least one run folder")
     con = duckdb.connect()
     try:
         ids: list[str] = []
+        documents: list[dict[str, dict[str, Any]]] = []
         for index, run in enumerate(paths):
             db = run / DB_NAME
             if not db.is_file():
@@ -120,6 +157,7 @@ def open_runs(paths: Sequence[Path]) -> RunSet:
                 raise BadInput(f"{db}: written by another packetbench version (results schema "
                                f"{meta.get('schema_version')}, expected {SCHEMA_VERSION}); "
                                "score the run again")
+            documents.append(_scored_against(run, db, meta))
             ids.append(str(meta["run_id"]))
         names = _names(paths, ids)
         for table in TABLES:
@@ -134,10 +172,13 @@ def open_runs(paths: Sequence[Path]) -> RunSet:
                     [MIN_DOCUMENTS, MIN_VALUES])
         for name, sql in metric_sql().items():
             con.execute(f"CREATE TEMP VIEW {name} AS {sql}")
+        runs = RunSet(con, list(paths), names, documents)
+        if paired:
+            runs.check_paired()
     except BaseException:
         con.close()
         raise
-    return RunSet(con, list(paths), names)
+    return runs
 
 
 def _literal(text: str) -> str:

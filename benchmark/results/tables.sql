@@ -97,6 +97,7 @@ CREATE TABLE consistency_flags (
     doc_id VARCHAR,
     rule VARCHAR,
     path VARCHAR,
+    kind VARCHAR,               -- of the checked leaf: money, number, ...
     stated DOUBLE,
     expected DOUBLE
 );

@@ -15,13 +15,20 @@ A check whose inputs are not all present is counted as skipped, never as passed.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
 from benchmark.score import normalize
 from generator import codes
-from generator.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
+from generator.leaves import (
+    DocModel,
+    LeafShape,
+    ListShape,
+    ObjectShape,
+    fields_of,
+    path_pattern,
+)
 
 
 @dataclass(frozen=True)
@@ -30,6 +37,7 @@ class Check:
     path: str
     stated: float | None
     expected: float | None  # None when skipped
+    kind: str = "number"  # of the checked leaf (money, number...): how a report writes it
 
     @property
     def skipped(self) -> bool:
@@ -163,9 +171,25 @@ SPECIFIC: dict[str, Callable[[dict[str, Any]], Iterator[Check]]] = {
 }
 
 
+@cache
+def _kinds(model: type[DocModel], prefix: str = "") -> dict[str, str]:
+    """Leaf path with list indices erased -> its kind, for every leaf of `model`."""
+    found: dict[str, str] = {}
+    for name, shape in fields_of(model):
+        path = f"{prefix}.{name}" if prefix else name
+        if isinstance(shape, LeafShape):
+            found[path] = shape.leaf.kind
+        elif isinstance(shape, ObjectShape):
+            found.update(_kinds(shape.model, path))
+        else:
+            found.update(_kinds(shape.item.model, f"{path}[]"))
+    return found
+
+
 def check(schema: str, model: type[DocModel], output: dict[str, Any]) -> list[Check]:
     """Every arithmetic check of one extracted document."""
     checks = list(_totals(model, output, ""))
     if schema in SPECIFIC:
         checks += list(SPECIFIC[schema](output))
-    return checks
+    kinds = _kinds(model)
+    return [replace(c, kind=kinds.get(path_pattern(c.path), c.kind)) for c in checks]

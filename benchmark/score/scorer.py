@@ -19,6 +19,7 @@ from typing import Any
 
 import orjson
 
+from benchmark import provenance
 from benchmark import universe as universes
 from benchmark.errors import BadInput
 from benchmark.packets import DocInfo, Packet, find_packets
@@ -84,6 +85,12 @@ class RunScores:
     errors: list[dict[str, Any]] = field(default_factory=list)
     invalid: list[dict[str, Any]] = field(default_factory=list)
     claims: int = 0
+
+    def excluded(self) -> dict[str, int]:
+        """Documents left out of every rate, by record status ("missing": no record)."""
+        counts: Counter[str] = Counter(e["status"] for e in self.errors)
+        counts.update(missing=len(self.missing), invalid=len(self.invalid))
+        return {status: n for status, n in sorted(counts.items()) if n}
 
 
 def score_document(packet: Packet, doc: DocInfo, record: ExtractionRecord,
@@ -166,7 +173,9 @@ def score_run(run: Path, packets_dir: Path) -> RunScores:
 
 def _score_run(run: Path, packets_dir: Path) -> RunScores:
     packets = find_packets(packets_dir)
-    selected = listed_documents(read_run(run), run, packets)
+    info = read_run(run)
+    selected = listed_documents(info, run, packets)
+    provenance.verify(info, run, selected)
     result = RunScores()
     claim_rows: list[bytes] = []
     built: dict[str, universes.PacketUniverses] = {}
@@ -243,7 +252,8 @@ def _write(folder: Path, result: RunScores, claim_rows: list[bytes], expected: i
         "overall": tally([c for d in docs for c in d.checks]),
         "documents": {
             d.key: {**tally(d.checks), "flags": [
-                {"rule": c.rule, "path": c.path, "stated": c.stated, "expected": c.expected}
+                {"rule": c.rule, "path": c.path, "kind": c.kind, "stated": c.stated,
+                 "expected": c.expected}
                 for c in d.checks if not c.ok and not c.skipped]}
             for d in docs
         },

@@ -137,3 +137,72 @@ def test_a_real_provider_runs_the_whole_pipeline(run_cli: Run, tmp_path: Path) -
     assert "hallucination rate: numbers 0.00 %, strings 0.00 %; faithfulness 100.00 %" in (
         result.stdout)
     assert (out / "report" / "report.html").is_file()
+
+
+def test_kill_9_leaves_no_worker_behind(tmp_path: Path) -> None:
+    """SIGKILL while `run` generates in two worker processes: the workers die with it."""
+    import signal
+    import subprocess
+    import time
+
+    from tests.conftest import cli_path
+    from tests.processes import children, wait_until_gone
+
+    process = subprocess.Popen([cli_path(), "run", "--out", str(tmp_path / "bench"), "--tiers",
+                                "N3,N4,N5", "--jobs", "2"], start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while len(children(process.pid)) < 2:
+        assert process.poll() is None, "run ended before it was killed"
+        assert time.monotonic() < deadline, "run never started its workers"
+        time.sleep(0.005)
+    workers = children(process.pid)
+    process.send_signal(signal.SIGKILL)
+    process.wait(10)
+    assert wait_until_gone(process.pid) == [], f"workers {workers} outlived `run`"
+
+
+def test_a_run_whose_every_extraction_failed_stops_with_exit_1(run_cli: Run,
+                                                              tmp_path: Path) -> None:
+    from benchmark.harness.stub import FaultPlan, StubServer
+    from generator.batch import generate
+
+    generate("N1", 1, 1, tmp_path / "stub-packets")
+    key = {"OPENAI_API_KEY": "run-test-key-0123456789"}
+    with StubServer("openai", tmp_path / "stub-packets",
+                    FaultPlan(rate=1.0, kinds=("malformed",))) as stub:
+        out = tmp_path / "api"
+        result = run_cli("run", "--out", str(out), "--tiers", "N1", "--provider", "openai",
+                         "--model", "stub-model", "--base-url", stub.base_url, env=key)
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert "11 of 11 documents [11 invalid] by stub-model" in lines[3]
+    assert lines[-1] == (f"stopped: no document was extracted ok (11 invalid), so there is "
+                         f"nothing to score; each record in "
+                         f"{out / 'runs' / 'stub-model' / 'extractions'} says why")
+    assert not (out / "report").exists()
+
+
+def test_the_same_run_in_other_folders_gives_the_same_report(run_cli: Run,
+                                                            tmp_path: Path) -> None:
+    reports = []
+    for out in (tmp_path / "a" / "bench", tmp_path / "b" / "deeper" / "bench"):
+        result = run_cli("run", "--out", str(out), "--tiers", "N1", "--jobs", "1")
+        assert result.returncode == 0, result.stdout + result.stderr
+        reports.append({name: (out / "report" / name).read_bytes()
+                        for name in ("report.md", "report.html")})
+        assert str(tmp_path).encode() not in reports[-1]["report.md"]
+    assert reports[0] == reports[1]
+    assert b"| packets_dir | `\"../../packets\"` |" in reports[0]["report.md"]
+
+
+def test_the_default_run_folder_is_ignored_by_git() -> None:
+    """Inside a checkout, `packetbench run` writes ./packetbench-run: git must ignore it, or
+    every run records the checkout as dirty."""
+    import subprocess
+
+    from tests.conftest import ROOT
+
+    result = subprocess.run(["git", "-C", str(ROOT), "check-ignore", "-q",
+                             "packetbench-run/runs/sim-typical/run.json"], check=False)
+    assert result.returncode == 0

@@ -36,6 +36,15 @@ BREAKAGES: dict[str, tuple[Callable[[Path], None], list[str]]] = {
     "corrupt workbook": (_garble("sov_excel.xlsx"), ["sov_excel.xlsx: unreadable workbook"]),
     "bad JSON": (lambda p: (p / "manifest_acord_140.json").write_text("{\"doc_id\": "),
                  ["manifest_acord_140.json: unreadable"]),
+    "empty document truth": (lambda p: (p / "document_truth_sov_pdf.json").write_bytes(b""),
+                             ["document_truth_sov_pdf.json: unreadable"]),
+    "truncated document truth": (
+        lambda p: (p / "document_truth_loss_run_csv.json").write_bytes(
+            (p / "document_truth_loss_run_csv.json").read_bytes()[:300]),
+        ["document_truth_loss_run_csv.json: unreadable"]),
+    "document truth without truth": (
+        lambda p: edit_json(p / "document_truth_acord_125.json", lambda d: d.pop("truth")),
+        ["document_truth_acord_125.json: no truth object"]),
     "malformed location": (
         lambda p: edit_json(p / "field_truth_sov_pdf.json",
                             lambda d: d["fields"][0]["locations"][0].pop("bbox")),

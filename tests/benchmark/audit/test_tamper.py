@@ -194,3 +194,49 @@ def test_hidden_text_must_stay_out_of_the_universe(packet: Path) -> None:
     leaky.add("STATEMENT OF VALUES")  # drawn visibly too: not a leak
     [finding] = audit_hidden(loaded, leaky, audits)
     assert (finding.problem, finding.path) == ("hidden_leak", "hidden[0]")
+
+
+def _truth(data: dict[str, Any]) -> dict[str, Any]:
+    truth: dict[str, Any] = data["truth"]
+    return truth
+
+
+def test_a_document_truth_that_breaks_its_schema_is_caught(run_cli: Run, packet: Path) -> None:
+    edit_json(packet / "document_truth_sov_pdf.json",
+              lambda d: _truth(d)["buildings"][0].update(tiv="lots"))
+    line = _fails_naming(run_cli, packet, "integrity", "document_truth_sov_pdf.json",
+                         "buildings/0/tiv")
+    assert "'lots' is not of type 'number'" in line
+
+
+def test_a_document_truth_missing_a_key_is_caught(packet: Path) -> None:
+    edit_json(packet / "document_truth_acord_140.json", lambda d: _truth(d).pop("premises"))
+    found = _one(packet, "integrity", "document_truth_acord_140.json", "(root)")
+    assert "'premises' is a required property" in found.detail
+
+
+def test_a_document_truth_disagreeing_with_field_truth_is_caught(packet: Path) -> None:
+    def change(data: dict[str, Any]) -> None:
+        building = _truth(data)["buildings"][0]
+        building["tiv"] += 1000
+        building["year_built"] = None
+
+    edit_json(packet / "document_truth_sov_excel.json", change)
+    tiv = _one(packet, "integrity", "document_truth_sov_excel.json", "buildings[0].tiv")
+    assert tiv.expected == "78406000.0" and tiv.got == "78407000.0"
+    assert "field_truth" in tiv.detail
+    year = _one(packet, "integrity", "document_truth_sov_excel.json", "buildings[0].year_built")
+    assert year.got == "None" and "null" in year.detail
+
+
+def test_a_document_truth_value_field_truth_lacks_is_caught(packet: Path) -> None:
+    edit_json(packet / "document_truth_loss_run_pdf.json",
+              lambda d: _truth(d).update(prepared_by="Someone Else"))
+    found = _one(packet, "integrity", "document_truth_loss_run_pdf.json", "prepared_by")
+    assert "no field_truth entry" in found.detail
+
+
+def test_a_manifest_hash_that_is_not_the_files_is_caught(run_cli: Run, packet: Path) -> None:
+    edit_json(packet / "manifest_loss_run_csv.json", lambda d: d.update(sha256="0" * 64))
+    line = _fails_naming(run_cli, packet, "integrity", "loss_run_csv.csv", "")
+    assert "differs from the manifest's" in line

@@ -75,7 +75,8 @@ def test_bad_usage_is_one_line_and_exit_2(stub: Callable[..., StubServer], run_c
            "cannot be combined")
     _error(run_cli(*base, "--provider", "openai", "--model", "unpriced-model", "--max-cost",
                    "5", env={"OPENAI_API_KEY": "k" * 20}), "--max-cost needs a price")
-    _error(run_cli(*base, "--provider", "sim", "--resume"), "for API providers")
+    _error(run_cli(*base, "--provider", "sim", "--resume"), "no run to continue")
+    _error(run_cli(*base, "--provider", "sim", "--retry-failed"), "for API providers")
     server = stub("openai", PACKET)
     assert run_cli(*_extract(server, "openai", run), env={"OPENAI_API_KEY": "k" * 20}
                    ).returncode == 0
@@ -179,7 +180,7 @@ def test_an_api_run_scores(stub: Callable[..., StubServer], run_cli: Run,
                    env={"GEMINI_API_KEY": "g" * 20}).returncode == 0
     scored = run_cli("score", str(run), "--packets", str(PACKET))
     assert scored.returncode == 0, scored.stderr
-    assert "10 documents scored" in scored.stdout and "1 error" in scored.stdout
+    assert "10 documents scored" in scored.stdout and "excluded: 1 invalid" in scored.stdout
     breakdown = json.loads((run / "scores" / "field_breakdown.json").read_text())
     overall = breakdown["overall"]
     assert overall["wrong"] == overall["omitted"] == 0 and overall["correct"] > 500

@@ -79,6 +79,17 @@ class Page:
             raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
+    def screenshot(self, path: Path, width: int = 1280) -> None:
+        """A PNG of the whole page (for looking at the report, not for asserting on)."""
+        import base64
+
+        height = int(self.evaluate("document.documentElement.scrollHeight"))
+        self.send("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        shot = self.send("Page.captureScreenshot", {"format": "png",
+                                                    "captureBeyondViewport": True})
+        path.write_bytes(base64.b64decode(shot["data"]))
+
     def _receive(self, deadline: float) -> dict[str, Any]:
         remaining = deadline - time.monotonic()
         if remaining <= 0:

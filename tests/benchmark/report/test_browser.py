@@ -51,3 +51,31 @@ def test_report_renders_in_chromium(scored_run: ScoredRun, tmp_path: Path) -> No
     rates = next(c for c in charts if c["title"].startswith("Hallucination rates"))
     assert rates["intervals"] == 4  # numbers and strings, for each run
     assert "Numeric hallucination rate" in headline and "sloppy-2" in headline
+
+
+@pytest.mark.usefixtures("browser")
+def test_every_chart_label_is_inside_its_chart(tmp_path: Path) -> None:
+    """Long run names (as real model names are) widen the chart; nothing is cut off."""
+    from benchmark.extract import extract
+    from benchmark.providers.sim import SimProvider
+    from benchmark.results import load_run
+    from benchmark.score.scorer import score_run
+    from tests.conftest import PACKETS
+
+    packet = PACKETS / "N1-000001"
+    runs = []
+    for name, profile in (("claude-sonnet-4-5-20250929-xhigh", "typical"),
+                          ("gpt-5.5-high-structured-outputs", "sloppy")):
+        extract(SimProvider(profile, 1), packet, tmp_path / name)
+        score_run(tmp_path / name, packet)
+        load_run(tmp_path / name, packet)
+        runs.append(tmp_path / name)
+    files = write_report(runs, tmp_path / "report")
+    with open_page(files.html) as page:
+        outside = page.evaluate("""Array.from(document.querySelectorAll('svg.chart')).flatMap(
+            svg => Array.from(svg.querySelectorAll('text')).map(t => {
+                const box = t.getBBox();
+                return {text: t.textContent, left: box.x, right: box.x + box.width,
+                        width: svg.viewBox.baseVal.width};
+            }).filter(t => t.left < 0 || t.right > t.width))""")
+    assert outside == []

@@ -87,7 +87,7 @@ def test_small_slices_are_flagged(tmp_path: Path) -> None:
     warnings = text[text.index("## 9. Small-cell warnings"):]
     assert "fewer than 5 documents or 30 values" in warnings
     assert "| run | Document type: loss_run | Numeric hallucination rate | 3 |" in warnings
-    assert re.search(r"^\| sov \| run \| 2 \| .* \| small \|$", text, re.M)
+    assert re.search(r"^\| sov \(small\) \| run \| 2 \| .* \|$", text, re.M)
 
 
 def test_html_is_self_contained(scored_run: ScoredRun, tmp_path: Path) -> None:

@@ -1,0 +1,71 @@
+"""Worker processes that die with the process that started them.
+
+A `ProcessPoolExecutor` worker blocks reading its task queue; when the parent is killed
+(SIGKILL, OOM killer) nobody closes that queue (a forked worker holds a copy of its write end
+itself), so the workers used to sleep forever. Every pool of packetbench comes from
+`worker_pool`, whose initializer ties each worker's life to its parent:
+
+- On Linux the kernel does it: `prctl(PR_SET_PDEATHSIG, SIGKILL)` asks for SIGKILL the
+  moment the parent dies, whatever the worker is doing (even deep inside a C renderer that
+  holds the GIL). The signal follows the thread that created the worker; our pools are
+  always started and used from one thread that outlives them. Under the forkserver start
+  method the parent is the fork server, which exits when its owner dies, so the signal still
+  comes. A parent that died before the request took effect is caught by comparing the
+  parent pid with the one the pool was created by.
+- Elsewhere a daemon thread waits on the parent's sentinel (a pipe multiprocessing keeps
+  open in the parent only) and ends the worker once it closes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from concurrent.futures import ProcessPoolExecutor
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def alive(process_id: int) -> bool:
+    """Whether a process with this id exists (one we may not signal exists too)."""
+    try:
+        os.kill(process_id, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _exit_when_parent_dies() -> None:
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    from multiprocessing.connection import wait
+
+    wait([parent.sentinel])
+    os._exit(1)
+
+
+def _die_with_parent(owner: int, method: str) -> None:
+    """Pool initializer: end this worker when the process that owns the pool ends."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+            # Forked or spawned by the owner: if it is no longer our parent, it died before
+            # the request above took effect, and no signal will come.
+            if method != "forkserver" and os.getppid() != owner:
+                os._exit(1)
+            return
+    threading.Thread(target=_exit_when_parent_dies, name="parent-watch", daemon=True).start()
+
+
+def worker_pool(jobs: int) -> ProcessPoolExecutor:
+    """A pool of `jobs` worker processes that never outlive this process."""
+    context = multiprocessing.get_context()
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                               initializer=_die_with_parent,
+                               initargs=(os.getpid(), context.get_start_method()))

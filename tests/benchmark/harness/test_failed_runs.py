@@ -1,0 +1,108 @@
+"""Runs that fail say so: in the exit status when nothing succeeded, on the last line when
+some documents failed; a failed run can be continued, and scoring it says what is wrong."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from benchmark.harness.stub import FaultPlan, StubServer
+from tests.benchmark.harness.conftest import records
+from tests.conftest import PACKETS, cli_path
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+PACKET = PACKETS / "N1-000001"
+KEY = {"OPENAI_API_KEY": "failed-runs-key-0001"}
+
+
+def _extract(server: StubServer, run: Path, *extra: str) -> list[str]:
+    return ["extract", "--provider", "openai", "--model", "stub-model", "--base-url",
+            server.base_url, "--packets", str(PACKET), "--out", str(run), "--backoff", "0.01",
+            "--no-cache", *extra]
+
+
+def test_an_extract_whose_every_request_failed_exits_1(
+        stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path) -> None:
+    server = stub("openai", PACKET, FaultPlan(rate=1.0, kinds=("server_500",)))
+    run = tmp_path / "run"
+    result = run_cli(*_extract(server, run, "--retries", "0"), env=KEY)
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert "11 of 11 documents written [11 error]" in result.stdout
+    assert result.stderr.splitlines() == [
+        "packetbench: failed: every one of the 11 documents failed [11 error]; nothing can be "
+        "scored (each record says why; request them again with --resume --retry-failed)"]
+    scored = run_cli("score", str(run), "--packets", str(PACKET))
+    assert scored.returncode == 1, scored.stdout + scored.stderr
+    assert scored.stderr.splitlines() == [
+        f"packetbench: failed: no document of {run} was extracted ok (11 error): there is "
+        "nothing to score"]
+
+
+def test_a_partial_failure_is_the_last_line(stub: Callable[..., StubServer], run_cli: Run,
+                                            tmp_path: Path) -> None:
+    plan = FaultPlan(script={"N1-000001/sov_pdf": ["malformed"],
+                             "N1-000001/acord_140": ["server_500"] * 3})
+    server = stub("openai", PACKET, plan)
+    result = run_cli(*_extract(server, tmp_path / "run", "--retries", "2"), env=KEY)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == (
+        "2 of 11 documents failed [1 error, 1 invalid]: the scores exclude them (request them "
+        "again with --resume --retry-failed)")
+
+
+def test_a_run_left_with_run_json_alone_scores_as_a_failure_and_resumes(
+        stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path) -> None:
+    server = stub("openai", PACKET, expect_key=KEY["OPENAI_API_KEY"])
+    run = tmp_path / "run"
+    stopped = run_cli(*_extract(server, run), env={"OPENAI_API_KEY": "a-wrong-key-0000"})
+    assert stopped.returncode == 2 and "authentication refused" in stopped.stderr
+    assert records(run) == {}  # run.json (and the request log), no record
+    again = run_cli(*_extract(server, run), env=KEY)
+    assert again.returncode == 2
+    assert again.stderr.splitlines() == [
+        f"packetbench: error: {run}: a run already exists here (continue it with --resume, "
+        "or replace it with --force)"]
+    scored = run_cli("score", str(run), "--packets", str(PACKET))
+    assert scored.returncode == 1
+    assert scored.stderr.splitlines() == [
+        f"packetbench: failed: no document of {run} was extracted ok (11 missing): there is "
+        "nothing to score"]
+    resumed = run_cli(*_extract(server, run, "--resume"), env=KEY)
+    assert resumed.returncode == 0, resumed.stderr
+    assert len(records(run)) == 11
+    assert run_cli("score", str(run), "--packets", str(PACKET)).returncode == 0
+
+
+def test_sim_resume_after_kill_9_makes_the_same_run(run_cli: Run, tmp_path: Path) -> None:
+    """The simulator cannot skip documents (its ledger covers the whole run), so --resume
+    checks the run's settings and documents and makes it again: the same bytes."""
+    whole = tmp_path / "whole"
+    assert run_cli("extract", "--packets", str(PACKETS), "--out", str(whole),
+                   "--profile", "sloppy", "--seed", "4").returncode == 0
+    run = tmp_path / "run"
+    args = ["extract", "--packets", str(PACKETS), "--out", str(run), "--profile", "sloppy",
+            "--seed", "4"]
+    process = subprocess.Popen([cli_path(), *args], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not list(run.glob("extractions/*/*.json")):
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.002)
+    process.send_signal(signal.SIGKILL)
+    process.wait(10)
+    assert json.loads((run / "run.json").read_text())["status"] == "running"
+    assert run_cli(*args).returncode == 2  # a run is there: not without --resume or --force
+    other = run_cli(*args[:-1], "5", "--resume")
+    assert other.returncode == 2 and "different settings" in other.stderr
+    resumed = run_cli(*args, "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+
+    def files(folder: Path) -> dict[str, bytes]:
+        return {p.relative_to(folder).as_posix(): p.read_bytes()
+                for p in sorted(folder.rglob("*")) if p.is_file() and p.name != "run.json"}
+
+    assert files(run) == files(whole)

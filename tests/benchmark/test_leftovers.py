@@ -1,0 +1,101 @@
+"""Nothing left behind: files honour the umask, and a killed `score` leaves no debris that the
+next run does not remove."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.conftest import PACKETS, cli_path
+from tests.processes import wait_until_gone
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def _cli(*args: str, umask: int) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([cli_path(), *args], capture_output=True, text=True, check=False,
+                          umask=umask, timeout=600)
+
+
+def _modes(folder: Path) -> dict[str, int]:
+    return {p.relative_to(folder).as_posix(): stat.S_IMODE(p.stat().st_mode)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_every_written_file_honours_the_umask(tmp_path: Path) -> None:
+    umask = 0o002
+    bench = tmp_path / "bench"
+    result = _cli("run", "--out", str(bench), "--tiers", "N1", "--jobs", "1", umask=umask)
+    assert result.returncode == 0, result.stderr
+    other = tmp_path / "other"
+    packets = bench / "packets"
+    for args in (("extract", "--packets", str(packets), "--out", str(other), "--profile",
+                  "sloppy"),
+                 ("score", str(other), "--packets", str(packets)),
+                 ("compare", str(bench / "runs" / "sim-typical"), str(other), "--out",
+                  str(tmp_path / "comparison")),
+                 ("report", str(other), "--out", str(tmp_path / "report"))):
+        result = _cli(*args, umask=umask)
+        assert result.returncode == 0, (args, result.stderr)
+    modes = {**_modes(bench), **{f"other/{k}": v for k, v in _modes(other).items()},
+             "paired_stats.json": _modes(tmp_path / "comparison")["paired_stats.json"],
+             "report.html": _modes(tmp_path / "report")["report.html"]}
+    for name in ("audit.json", "runs/sim-typical/run.json", "report/report.html",
+                 "other/scores/claims.jsonl", "other/extractions/N1-000001/sov_pdf.json",
+                 "other/sim_injections.json", "paired_stats.json", "report.html",
+                 "packets/N1-000001/sov_pdf.pdf"):
+        assert name in modes, name
+    wrong = {name: oct(mode) for name, mode in modes.items() if mode != 0o666 & ~umask}
+    assert wrong == {}  # the same 0664 as the packets, never mkstemp's 0600
+
+
+def test_kill_9_during_score_leaves_nothing_the_next_score_keeps(run_cli: Run,
+                                                                 tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    assert run_cli("extract", "--packets", str(PACKETS), "--out", str(run)).returncode == 0
+    for _attempt in range(5):  # the scratch folder lives for a moment: catch it
+        process = subprocess.Popen([cli_path(), "score", str(run), "--packets", str(PACKETS)],
+                                   start_new_session=True, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        while process.poll() is None and not list(run.glob(".results-*")):
+            time.sleep(0.002)
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+        assert wait_until_gone(process.pid) == []
+        if process.returncode == -signal.SIGKILL and list(run.glob(".results-*")):
+            break
+    else:
+        raise AssertionError("score never got caught with its scratch folder")
+    debris = sorted(p.name for p in run.rglob(".*"))
+    assert debris, "the kill left nothing to clean up"
+    result = run_cli("score", str(run), "--packets", str(PACKETS))
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in run.rglob(".*")) == []  # the next run removed it all
+    shutil.rmtree(run)
+
+
+def test_temporary_files_of_a_killed_writer_are_removed(tmp_path: Path) -> None:
+    """A record's temporary file, left by a writer that is gone, goes when the record is
+    written again; a live writer's is left alone."""
+    from benchmark.runs import write_atomic
+
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    live = subprocess.Popen(["sleep", "30"])
+    try:
+        stale = tmp_path / f".doc.json.tmp-{dead.pid}-abc123"
+        busy = tmp_path / f".doc.json.tmp-{live.pid}-def456"
+        stale.write_bytes(b"{half")
+        busy.write_bytes(b"{half")
+        write_atomic(tmp_path / "doc.json", b"{}")
+        assert sorted(p.name for p in tmp_path.iterdir()) == [busy.name, "doc.json"]
+    finally:
+        live.kill()
+        live.wait()
+    assert os.stat(tmp_path / "doc.json").st_mode & 0o777 != 0o600
