@@ -7,10 +7,12 @@ listens on 127.0.0.1 on a port it picks itself (port 0) and is killed when the s
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -108,16 +110,30 @@ class Page:
         return message
 
 
+def _wait_for_group(group: int, timeout: float = 10) -> None:
+    """Until no process of `group` is left (a killed group's members exit asynchronously)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+
+
 @contextmanager
 def open_page(path: Path, width: int = 1280, height: int = 900) -> Iterator[Page]:
     """Load `path` in a fresh headless Chromium; yield the page once it has loaded."""
     binary = chromium()
     assert binary is not None, "chromium is not installed"
     with tempfile.TemporaryDirectory(prefix="chromium-profile-") as profile:
+        # Its own process group: the renderer and helper processes die with the browser
+        # before the profile folder is removed (they write into it until they exit).
         process = subprocess.Popen(
             [binary, *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}",
              "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            start_new_session=True)
         try:
             assert process.stderr is not None
             browser_url = None
@@ -142,8 +158,10 @@ def open_page(path: Path, width: int = 1280, height: int = 900) -> Iterator[Page
                 page.wait_for("Page.loadEventFired")
                 yield page
         finally:
-            process.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=30)
+            _wait_for_group(process.pid)
             if process.stderr is not None:
                 process.stderr.close()
 
