@@ -13,7 +13,7 @@ from typing import Any
 
 from generator import __version__
 from generator import doctypes as _doctypes  # noqa: F401  (registers every document type)
-from generator.doctypes.base import EXTENSIONS, variants
+from generator.doctypes.base import EXTENSIONS, compose
 from generator.errors import UsageError
 from generator.render.record import Recorder
 from generator.truth import document_artifacts, dump_json
@@ -77,8 +77,9 @@ class BuiltPacket:
 def build_packet(tier: str, seed: int, knobs: dict[str, Any]) -> BuiltPacket:
     """Every file of packet (tier, seed) in memory, without touching the disk."""
     world = build_world(seed, knobs)
-    registry = variants()
-    wanted = [registry[doc_id] for doc_id in knobs["documents"]]
+    wanted = compose(world, knobs["documents"])
+    # Builders and manifests see the documents this packet really renders.
+    knobs = {**knobs, "documents": [variant.doc_id for _, variant in wanted]}
     files: dict[str, bytes] = {}
     documents: list[dict[str, Any]] = []
     built: dict[str, Any] = {}

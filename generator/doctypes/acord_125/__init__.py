@@ -11,4 +11,5 @@ ACORD_125 = register(DocType(
     model=CommercialApplication,
     build=build,
     variants=(Variant("acord_125", "pdf", pdf.render),),
+    section="application",
 ))

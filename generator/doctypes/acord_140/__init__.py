@@ -11,4 +11,5 @@ ACORD_140 = register(DocType(
     model=PropertySection,
     build=build,
     variants=(Variant("acord_140", "pdf", pdf.render),),
+    lines=frozenset({"property"}),
 ))

@@ -14,4 +14,6 @@ DRIVER_SCHEDULE = register(DocType(
         Variant("driver_schedule_pdf", "pdf", pdf.render, pdf.STYLE),
         Variant("driver_schedule_excel", "xlsx", xlsx.render),
     ),
+    section="schedule",
+    lines=frozenset({"auto"}),
 ))

@@ -16,4 +16,5 @@ LOSS_RUN = register(DocType(
         Variant("loss_run_csv", "csv", csvexport.render, csvexport.STYLE,
                 omits=csvexport.OMITS, adapt=csvexport.with_claims_only),
     ),
+    section="history",
 ))

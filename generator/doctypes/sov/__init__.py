@@ -14,4 +14,6 @@ SOV = register(DocType(
         Variant("sov_pdf", "pdf", pdf.render, pdf.STYLE),
         Variant("sov_excel", "xlsx", xlsx.render),
     ),
+    section="schedule",
+    lines=frozenset({"property"}),
 ))
