@@ -311,6 +311,8 @@ UMBRELLA_FORM = CodeList("umbrella_form", ("Umbrella", "Excess"))
 
 BOP_POLICY_TYPE = CodeList("bop_policy_type", ("Standard", "Special"))
 
+INSURED_INTEREST = CodeList("insured_interest", ("Owner", "Tenant"))
+
 CANCELLATION_REASON = CodeList(
     "cancellation_reason",
     ("Insured's Request", "Policy Rewritten", "Non-Payment", "Underwriting", "Other"),
@@ -360,6 +362,7 @@ ALL: tuple[CodeList, ...] = (
     INTEREST_TYPE,
     UMBRELLA_FORM,
     BOP_POLICY_TYPE,
+    INSURED_INTEREST,
     CANCELLATION_REASON,
     RETURN_PREMIUM_METHOD,
     YES_NO,

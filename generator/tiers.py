@@ -40,15 +40,17 @@ class Knob:
     help: str
     minimum: int = 0
     choices: Callable[[], tuple[str, ...]] | None = None  # the items a list knob allows
+    item: str = "value"  # what one item of a list knob is called in messages
 
 
 KNOBS: dict[str, Knob] = {
     k.name: k
     for k in (
         Knob("lines", tuple, "lines of business the packet carries, comma-separated",
-             choices=lambda: tuple(codes.LINE_IDS)),
+             choices=lambda: tuple(codes.LINE_IDS), item="line"),
         Knob("documents", tuple, "doc_ids the packet may render, comma-separated (each is "
-             "rendered when the packet carries its line)", choices=document_ids),
+             "rendered when the packet carries its line)", choices=document_ids,
+             item="document"),
         Knob("sov.min_rows", int, "fewest buildings (SOV rows)", 1),
         Knob("sov.max_rows", int, "most buildings (SOV rows)", 1),
         Knob("loss_run.min_claims", int, "fewest claims across the loss history"),
@@ -120,7 +122,8 @@ def _parse(knob: Knob, raw: str) -> Any:
         unknown = [item for item in items if item not in allowed]
         if not items or unknown:
             raise UsageError(
-                f"--set {knob.name}: unknown value(s) {', '.join(unknown) or '(none given)'}; "
+                f"--set {knob.name}: unknown {knob.item}(s) "
+                f"{', '.join(unknown) or '(none given)'}; "
                 f"choose from {', '.join(allowed)}"
             )
         return tuple(item for item in allowed if item in items)

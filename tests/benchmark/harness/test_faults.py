@@ -50,7 +50,7 @@ def test_faults_end_ok_or_explained_and_retries_match(
 
     found = records(run)
     assert server.rejected == []  # every request was one the real API would accept
-    assert len(found) == summary.documents == summary.written == 33
+    assert len(found) == summary.documents == summary.written == 30
     injected = {doc: server.faults_of(doc) for doc in found}
     assert sum(f is not None for faults in injected.values() for f in faults) >= 8
     seen = {f for faults in injected.values() for f in faults if f}
