@@ -33,6 +33,7 @@ TIER_LINES: dict[str, tuple[str, ...]] = {
     "N5": ("property", "gl", "wc", "auto", "umbrella", "cargo"),
 }
 
+
 @dataclass(frozen=True)
 class Knob:
     name: str

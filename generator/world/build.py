@@ -262,15 +262,15 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
         location_numbers, [codes.LINE_IDS[line] for line in lines if line != "umbrella"],
     )
     tiv_cents = sum(round(b.tiv * 100) for b in buildings)
-    premiums: dict[str, float] = {}
-    for line in lines:
-        if line == "property":
-            premiums[line] = float(round_to(dollars(tiv_cents) * rng.uniform(0.0012, 0.0035),
-                                            1))
-        else:
-            premiums[line] = {"gl": gl, "auto": auto, "wc": wc, "umbrella": umbrella,
-                              "cargo": cargo}[line].premium  # type: ignore[union-attr]
-    policy = _policy(fake, rng, effective, completion, premiums)
+    # Each casualty line's premium is its section's; property is rated on the whole TIV.
+    premiums = {line: section.premium for line, section in (
+        ("gl", gl), ("auto", auto), ("wc", wc), ("umbrella", umbrella), ("cargo", cargo))
+        if section is not None}
+    if "property" in lines:
+        premiums["property"] = float(round_to(
+            dollars(tiv_cents) * rng.uniform(0.0012, 0.0035), 1))
+    policy = _policy(fake, rng, effective, completion,
+                     {line: premiums[line] for line in lines})
     paperwork = stream(seed, "paperwork")
     return World(
         insured=insured,
