@@ -49,7 +49,8 @@ def _timed(provider_name: str, base_url: str, packets: Path, run: Path, concurre
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--packets", type=int, default=40, help="N1 packets (11 documents each)")
+    parser.add_argument("--packets", type=int, default=40,
+                        help="N1 packets (about 10 documents each)")
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--provider", choices=sorted(KEYS), default="openai")
     parser.add_argument("--input", default="native", choices=("native", "text"))

@@ -8,11 +8,15 @@ Three views are printed, each measured in this run:
    the clock covers the world, every document (PDF, XLSX, CSV), every truth artifact and the
    disk writes; pages/s counts the PDF pages of those packets. Each tier runs with its preset
    patterns ("on") and with every pattern off ("off"), on one core and with more jobs.
-2. Stages on one core: where the time of a packet goes (patterns staging and recording
-   included), and the PDF renderers' own rate (PDF pages per second of layout and emission).
+2. Stages on one core: where the time of a packet goes (`build_packet` timed stage by stage,
+   patterns staging and recording included), and the PDF renderers' own rate (PDF pages per
+   second of layout and emission).
 3. The ten most expensive patterns: each pattern forced on (`patterns.only=<id>`) over the
    same N3 packets, minus the same packets with every pattern off, per packet and per document
    it was applied to.
+
+`--cpu` times the one-job runs and the stages by the process's CPU time instead of the wall
+clock: on a machine other work is sharing, that is what one free core would take.
 """
 
 from __future__ import annotations
@@ -20,87 +24,47 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import shutil
 import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from generator import doctypes as _doctypes  # noqa: F401  (registers document types)
 from generator.batch import generate
-from generator.doctypes.base import variants
-from generator.packet import build_packet, sub_seed
-from generator.patterns import engine
-from generator.patterns.base import Subject, catalogue
-from generator.render.record import Recorder
+from generator.packet import Stopwatch, build_packet
+from generator.patterns.base import catalogue
 from generator.tiers import resolve
-from generator.truth import document_artifacts, dump_json
-from generator.world.build import build_world
 
 DEFAULT_PACKETS = {"N1": 24, "N2": 16, "N3": 8, "N4": 4, "N5": 2}
 FIRST_SEED = 1000  # away from the canonical seed
 OFF = {"patterns.off": ("*",)}
+CLOCK = time.perf_counter  # time.process_time under --cpu
 
 
 def whole_packets(tier: str, packets: int, jobs: int,
                   overrides: dict[str, Any]) -> tuple[float, float, int, float]:
     folder = Path(tempfile.mkdtemp(prefix=f"pb-bench-{tier}-"))
+    # Worker processes' CPU time is not the parent's: several jobs are timed by the wall.
+    clock = CLOCK if jobs == 1 else time.perf_counter
     try:
         generate(tier, FIRST_SEED - 1, 1, folder, overrides=overrides)  # warm caches
-        started = time.perf_counter()
+        started = clock()
         summaries = generate(tier, FIRST_SEED, packets, folder, jobs=jobs,
                              overrides=overrides)
-        seconds = time.perf_counter() - started
+        seconds = clock() - started
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     pages = sum(s.pdf_pages for s in summaries)
     return pages / seconds, packets / seconds, pages, seconds
 
 
-def stages(tier: str, packets: int) -> tuple[dict[str, float], int]:
-    """Seconds per stage over `packets` packets (the steps of `build_packet`, timed one by
-    one), and their PDF page count."""
+def stages(tier: str, packets: int) -> Stopwatch:
+    """`build_packet` of `packets` packets, timed stage by stage."""
     knobs = resolve(tier)
-    registry = variants()
-    spent: dict[str, float] = defaultdict(float)
-    pdf_pages = 0
+    watch = Stopwatch(CLOCK)
     for seed in range(FIRST_SEED, FIRST_SEED + packets):
-        clock = time.perf_counter()
-        world = build_world(seed, knobs)
-        spent["world"] += time.perf_counter() - clock
-        built = {}
-        for doc_id in knobs["documents"]:
-            doc_type, variant = registry[doc_id]
-            clock = time.perf_counter()
-            if doc_type.name not in built:
-                rng = random.Random(sub_seed(seed, doc_type.name))
-                built[doc_type.name] = doc_type.build(world, rng, knobs)
-            doc = variant.adapt(built[doc_type.name])
-            spent["document models"] += time.perf_counter() - clock
-            clock = time.perf_counter()
-            staged = engine.stage(Subject(doc_id, doc_type.name, variant.format, doc,
-                                          variant.tables, variant.style), knobs, seed)
-            recorder = Recorder(doc_id, staged.doc, variant.style, staged.presentation)
-            spent["patterns"] += time.perf_counter() - clock
-            clock = time.perf_counter()
-            output = variant.render(staged.doc, recorder)
-            spent[f"render {variant.format}"] += time.perf_counter() - clock
-            if variant.format == "pdf":
-                pdf_pages += output.pages
-            clock = time.perf_counter()
-            applied = engine.finish(staged, recorder)
-            spent["patterns"] += time.perf_counter() - clock
-            clock = time.perf_counter()
-            artifacts = document_artifacts(
-                recorder=recorder, doc_type=doc_type.name, fmt=variant.format, file=doc_id,
-                data=output.data, pages=output.pages, tier=tier, seed=seed, knobs=knobs,
-                omits=variant.omits, patterns_applied=applied)
-            for content in artifacts.values():
-                dump_json(content)
-            spent["truth artifacts"] += time.perf_counter() - clock
-    return spent, pdf_pages
+        build_packet(tier, seed, knobs, watch)
+    return watch
 
 
 def pattern_costs(packets: int) -> list[tuple[str, float, int]]:
@@ -135,7 +99,12 @@ def main() -> None:
     parser.add_argument("--tiers", default="N1,N2,N3,N4,N5")
     parser.add_argument("--jobs", default="1,2")
     parser.add_argument("--no-costs", action="store_true", help="skip the per-pattern costs")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time one-job runs and stages by CPU time, not the wall clock")
     args = parser.parse_args()
+    if args.cpu:
+        global CLOCK
+        CLOCK = time.process_time
     tiers = args.tiers.split(",")
     print(f"cores available: {os.cpu_count()}\n")
     print("whole packets (everything `packetbench generate` does, written to disk)")
@@ -154,9 +123,9 @@ def main() -> None:
     print(f"{'tier':<5}" + "".join(f"{n:>17}" for n in names) + f"{'PDF pages/s':>13}")
     for tier in tiers:
         count = args.packets or DEFAULT_PACKETS[tier]
-        spent, pdf_pages = stages(tier, count)
-        print(f"{tier:<5}" + "".join(f"{spent[n] / count * 1000:>17.1f}" for n in names)
-              + f"{pdf_pages / spent['render pdf']:>13.1f}", flush=True)
+        watch = stages(tier, count)
+        print(f"{tier:<5}" + "".join(f"{watch.spent[n] / count * 1000:>17.1f}" for n in names)
+              + f"{watch.pdf_pages / watch.spent['render pdf']:>13.1f}", flush=True)
     if args.no_costs:
         return
     packets = 3

@@ -166,6 +166,7 @@ LOSS_LINE = CodeList(
         "Commercial Auto",
         "Workers Compensation",
         "Umbrella",
+        "Motor Truck Cargo",
     ),
     {
         "Commercial Property": "PROP",
@@ -173,8 +174,20 @@ LOSS_LINE = CodeList(
         "Commercial Auto": "AUTO",
         "Workers Compensation": "WC",
         "Umbrella": "UMB",
+        "Motor Truck Cargo": "MTC",
     },
 )
+
+# The short ids of the lines of business (the `lines` knob, and the lines a document type
+# needs), in packet order, each naming its LOSS_LINE value.
+LINE_IDS: dict[str, str] = {
+    "property": "Commercial Property",
+    "gl": "General Liability",
+    "auto": "Commercial Auto",
+    "wc": "Workers Compensation",
+    "umbrella": "Umbrella",
+    "cargo": "Motor Truck Cargo",
+}
 
 ENTITY_TYPE = CodeList(
     "entity_type",
@@ -249,6 +262,64 @@ FINANCIAL_BASIS = CodeList(
     "financial_basis", ("Audited", "Reviewed", "Compiled", "Internally Prepared")
 )
 
+GL_PREMIUM_BASIS = CodeList(
+    "gl_premium_basis",
+    ("Gross Sales", "Payroll", "Area", "Units", "Total Cost", "Admissions"),
+    {"Gross Sales": "S", "Payroll": "P", "Area": "A", "Units": "U", "Total Cost": "C",
+     "Admissions": "M"},
+)
+
+COVERAGE_TRIGGER = CodeList("coverage_trigger", ("Occurrence", "Claims-Made"))
+
+AGGREGATE_APPLIES = CodeList("aggregate_applies", ("Policy", "Project", "Location"))
+
+DEDUCTIBLE_BASIS = CodeList("deductible_basis", ("Per Claim", "Per Occurrence"))
+
+VEHICLE_SIZE_CLASS = CodeList(
+    "vehicle_size_class",
+    ("Light Truck", "Medium Truck", "Heavy Truck", "Extra-Heavy Truck",
+     "Heavy Truck-Tractor", "Extra-Heavy Truck-Tractor"),
+    {"Light Truck": "LT", "Medium Truck": "MT", "Heavy Truck": "HT",
+     "Extra-Heavy Truck": "XHT", "Heavy Truck-Tractor": "HTT",
+     "Extra-Heavy Truck-Tractor": "XTT"},
+)
+
+VEHICLE_USE = CodeList("vehicle_use", ("Service", "Retail", "Commercial"))
+
+RADIUS_CLASS = CodeList(
+    "radius_class",
+    ("Local", "Intermediate", "Long Distance"),
+    {"Local": "L", "Intermediate": "I", "Long Distance": "LD"},
+)
+
+VEHICLE_OWNERSHIP = CodeList("vehicle_ownership", ("Owned", "Financed", "Leased"))
+
+# Covered-auto symbols of the business auto coverage form that a schedule can tick.
+AUTO_SYMBOL = CodeList("auto_symbol", ("1", "2", "3", "4", "7", "8", "9"))
+
+WC_MARKET = CodeList("wc_market", ("Voluntary", "Assigned Risk"))
+
+INCLUSION = CodeList("inclusion", ("Included", "Excluded"))
+
+INTEREST_TYPE = CodeList(
+    "interest_type",
+    ("Mortgagee", "Loss Payee", "Lender's Loss Payable", "Lienholder", "Additional Insured",
+     "Lessor"),
+)
+
+UMBRELLA_FORM = CodeList("umbrella_form", ("Umbrella", "Excess"))
+
+BOP_POLICY_TYPE = CodeList("bop_policy_type", ("Standard", "Special"))
+
+INSURED_INTEREST = CodeList("insured_interest", ("Owner", "Tenant"))
+
+CANCELLATION_REASON = CodeList(
+    "cancellation_reason",
+    ("Insured's Request", "Policy Rewritten", "Non-Payment", "Underwriting", "Other"),
+)
+
+RETURN_PREMIUM_METHOD = CodeList("return_premium_method", ("Flat", "Pro Rata", "Short Rate"))
+
 YES_NO = CodeList("yes_no", ("Yes", "No"))
 
 ALL: tuple[CodeList, ...] = (
@@ -277,6 +348,23 @@ ALL: tuple[CodeList, ...] = (
     LICENSE_CLASS,
     DRIVER_POSITION,
     FINANCIAL_BASIS,
+    GL_PREMIUM_BASIS,
+    COVERAGE_TRIGGER,
+    AGGREGATE_APPLIES,
+    DEDUCTIBLE_BASIS,
+    VEHICLE_SIZE_CLASS,
+    VEHICLE_USE,
+    RADIUS_CLASS,
+    VEHICLE_OWNERSHIP,
+    AUTO_SYMBOL,
+    WC_MARKET,
+    INCLUSION,
+    INTEREST_TYPE,
+    UMBRELLA_FORM,
+    BOP_POLICY_TYPE,
+    INSURED_INTEREST,
+    CANCELLATION_REASON,
+    RETURN_PREMIUM_METHOD,
     YES_NO,
 )
 

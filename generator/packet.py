@@ -7,6 +7,8 @@ import os
 import random
 import shutil
 import time
+from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,7 @@ import orjson
 
 from generator import __version__
 from generator import doctypes as _doctypes  # noqa: F401  (registers every document type)
-from generator.doctypes.base import EXTENSIONS, variants
+from generator.doctypes.base import EXTENSIONS, compose
 from generator.errors import UsageError
 from generator.patterns import engine as patterns
 from generator.patterns.base import Subject
@@ -70,11 +72,33 @@ class BuiltPacket:
     formats: dict[str, str]  # doc_id -> format
 
 
-def build_packet(tier: str, seed: int, knobs: dict[str, Any]) -> BuiltPacket:
+class Stopwatch:
+    """Time spent per stage of `build_packet` (benchmarks pass one in; nothing else does)."""
+
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.clock = clock
+        self.spent: dict[str, float] = defaultdict(float)
+        self.pdf_pages = 0
+        self._last = clock()
+
+    def lap(self, stage: str) -> None:
+        """Charge the time since the previous lap to `stage`."""
+        now = self.clock()
+        self.spent[stage] += now - self._last
+        self._last = now
+
+
+def build_packet(tier: str, seed: int, knobs: dict[str, Any],
+                 watch: Stopwatch | None = None) -> BuiltPacket:
     """Every file of packet (tier, seed) in memory, without touching the disk."""
+    if watch is not None:
+        watch.lap("other")
     world = build_world(seed, knobs)
-    registry = variants()
-    wanted = [registry[doc_id] for doc_id in knobs["documents"]]
+    if watch is not None:
+        watch.lap("world")
+    wanted = compose(world, knobs["documents"])
+    # Builders and manifests see the documents this packet really renders.
+    knobs = {**knobs, "documents": [variant.doc_id for _, variant in wanted]}
     files: dict[str, bytes] = {}
     documents: list[dict[str, Any]] = []
     built: dict[str, Any] = {}
@@ -84,21 +108,32 @@ def build_packet(tier: str, seed: int, knobs: dict[str, Any]) -> BuiltPacket:
             rng = random.Random(sub_seed(seed, doc_type.name))
             built[doc_type.name] = doc_type.build(world, rng, knobs)
         doc = variant.adapt(built[doc_type.name])
+        if watch is not None:
+            watch.lap("document models")
         staged = patterns.stage(
-            Subject(variant.doc_id, doc_type.name, variant.format, doc, variant.tables,
-                    variant.style),
-            knobs, seed)
+            Subject(variant.doc_id, doc_type.name, variant.format, doc, variant.style),
+            knobs, packet_id(tier, seed))
         recorder = Recorder(variant.doc_id, staged.doc, variant.style, staged.presentation)
+        if watch is not None:
+            watch.lap("patterns")
         output = variant.render(staged.doc, recorder)
+        if watch is not None:
+            watch.lap(f"render {variant.format}")
+            watch.pdf_pages += output.pages if variant.format == "pdf" else 0
         file = f"{variant.doc_id}.{EXTENSIONS[variant.format]}"
         files[file] = output.data
+        applied = patterns.finish(staged, recorder)
+        if watch is not None:
+            watch.lap("patterns")
         artifacts = document_artifacts(
             recorder=recorder, doc_type=doc_type.name, fmt=variant.format, file=file,
             data=output.data, pages=output.pages, tier=tier, seed=seed, knobs=knobs,
-            omits=variant.omits, patterns_applied=patterns.finish(staged, recorder),
+            omits=variant.omits, patterns_applied=applied,
         )
         for kind, content in artifacts.items():
             files[f"{kind}_{variant.doc_id}.json"] = dump_json(content)
+        if watch is not None:
+            watch.lap("truth artifacts")
         documents.append({
             "doc_id": variant.doc_id,
             "doc_type": doc_type.name,

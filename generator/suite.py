@@ -2,9 +2,10 @@
 
     python -m generator.suite [FOLDER]    # regenerate the suite and rewrite its lock
 
-The lock, ``packets/SHA256SUMS``, is in `sha256sum` format, so ``cd packets && sha256sum -c
-SHA256SUMS`` verifies the committed files without Python; the tests rebuild every packet in
-memory and compare it with the lock.
+The lock, ``packets/SHA256SUMS``, is in `sha256sum` format and is what the repository commits
+(the packets outgrew what is worth committing): ``make suite`` rebuilds them, ``cd packets &&
+sha256sum -c SHA256SUMS`` verifies them without Python, and the tests build them when they are
+missing and compare them, and an in-memory rebuild, with the lock.
 """
 
 from __future__ import annotations
@@ -45,6 +46,23 @@ def read_lock(folder: Path) -> dict[str, str]:
 
 def format_lock(lock: dict[str, str]) -> str:
     return "".join(f"{digest}  {name}\n" for name, digest in sorted(lock.items()))
+
+
+def _matches(folder: Path, lock: dict[str, str]) -> bool:
+    for name, digest in lock.items():
+        path = folder / name
+        if not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+            return False
+    return True
+
+
+def ensure_suite(folder: Path = DEFAULT_FOLDER) -> None:
+    """Write the canonical packets into `folder` unless they are there and match its lock
+    (the lock itself is left as it is)."""
+    if (folder / LOCK).is_file() and _matches(folder, read_lock(folder)):
+        return
+    for tier, seed in canonical():
+        write_packet(folder, tier, seed, resolve(tier), force=True)
 
 
 def write_suite(folder: Path = DEFAULT_FOLDER) -> dict[str, str]:

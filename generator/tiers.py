@@ -6,40 +6,53 @@ any knob with ``--set name=value``, and the resolved knobs are written to every 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from generator import codes
 from generator.errors import UsageError
 from generator.patterns import presets as patterns
 
-DOCUMENTS_ALL: tuple[str, ...] = (
-    "acord_125",
-    "acord_140",
-    "sov_pdf",
-    "sov_excel",
-    "loss_run_pdf",
-    "loss_run_excel",
-    "loss_run_csv",
-    "driver_schedule_pdf",
-    "driver_schedule_excel",
-    "financial_statement_pdf",
-    "financial_statement_excel",
-)
+
+def document_ids() -> tuple[str, ...]:
+    """Every registered doc id, in packet order: what a packet may render."""
+    from generator import doctypes  # noqa: F401  (registers every document type)
+    from generator.doctypes.base import variants
+
+    return tuple(variants())
+
+
+# Lines of business by tier, as the reference corpus composes its packets: property alone at
+# N1-N2, then general liability and workers compensation, auto, and at N5 the umbrella over
+# them and motor truck cargo on the fleet.
+TIER_LINES: dict[str, tuple[str, ...]] = {
+    "N1": ("property",),
+    "N2": ("property",),
+    "N3": ("property", "gl", "wc"),
+    "N4": ("property", "gl", "wc", "auto"),
+    "N5": ("property", "gl", "wc", "auto", "umbrella", "cargo"),
+}
 
 
 @dataclass(frozen=True)
 class Knob:
     name: str
-    kind: type  # int or tuple (a comma-separated list of doc ids)
+    kind: type  # int or tuple (a comma-separated list drawn from `choices`)
     help: str
     minimum: int = 0
+    choices: Callable[[], tuple[str, ...]] | None = None  # the items a list knob allows
+    item: str = "value"  # what one item of a list knob is called in messages
 
 
 KNOBS: dict[str, Knob] = {
     k.name: k
     for k in (
-        Knob("documents", tuple, "doc_ids rendered in the packet, comma-separated"),
+        Knob("lines", tuple, "lines of business the packet carries, comma-separated",
+             choices=lambda: tuple(codes.LINE_IDS), item="line"),
+        Knob("documents", tuple, "doc_ids the packet may render, comma-separated (each is "
+             "rendered when the packet carries its line)", choices=document_ids,
+             item="document"),
         Knob("sov.min_rows", int, "fewest buildings (SOV rows)", 1),
         Knob("sov.max_rows", int, "most buildings (SOV rows)", 1),
         Knob("loss_run.min_claims", int, "fewest claims across the loss history"),
@@ -50,6 +63,7 @@ KNOBS: dict[str, Knob] = {
         Knob("drivers.max_rows", int, "most drivers on the schedule", 1),
         Knob("financials.years", int, "comparative fiscal years in the statements", 1),
         Knob("acord_140.max_premises", int, "most premises described on the ACORD 140", 1),
+        Knob("acord_160.max_premises", int, "most premises listed on the ACORD 160", 1),
     )
 }
 
@@ -62,12 +76,14 @@ class Preset:
 
 
 def _preset(tier: str, description: str, rows: tuple[int, int], claims: tuple[int, int],
-            drivers: tuple[int, int], years: int, carriers: int, premises: int) -> Preset:
+            drivers: tuple[int, int], years: int, carriers: int, premises: int,
+            bop_premises: int) -> Preset:
     return Preset(
         tier,
         description,
         {
-            "documents": DOCUMENTS_ALL,
+            "lines": TIER_LINES[tier],
+            "documents": document_ids(),
             "sov.min_rows": rows[0],
             "sov.max_rows": rows[1],
             "loss_run.min_claims": claims[0],
@@ -78,6 +94,7 @@ def _preset(tier: str, description: str, rows: tuple[int, int], claims: tuple[in
             "drivers.max_rows": drivers[1],
             "financials.years": 2,
             "acord_140.max_premises": premises,
+            "acord_160.max_premises": bop_premises,
         },
     )
 
@@ -85,26 +102,33 @@ def _preset(tier: str, description: str, rows: tuple[int, int], claims: tuple[in
 PRESETS: dict[str, Preset] = {
     p.tier: p
     for p in (
-        _preset("N1", "easy: small tables, clean native files", (1, 5), (1, 5), (1, 5), 3, 1, 2),
-        _preset("N2", "normal: tables up to 15 rows", (4, 15), (4, 15), (4, 15), 4, 2, 2),
-        _preset("N3", "hard: tables up to 60 rows", (12, 60), (12, 60), (12, 60), 5, 3, 3),
-        _preset("N4", "expert: tables up to 150 rows", (40, 150), (40, 150), (40, 150), 5, 3, 4),
-        _preset("N5", "nightmare: tables up to 500 rows", (120, 500), (120, 500), (120, 500),
-                5, 3, 5),
+        _preset("N1", "easy: property, small tables, clean native files", (1, 5), (1, 5),
+                (1, 5), 3, 1, 2, 5),
+        _preset("N2", "normal: property, tables up to 15 rows", (4, 15), (4, 15), (4, 15), 4,
+                2, 2, 15),
+        _preset("N3", "hard: + GL and WC, tables up to 60 rows", (12, 60), (12, 60), (12, 60),
+                5, 3, 3, 30),
+        _preset("N4", "expert: + auto, tables up to 150 rows", (40, 150), (40, 150),
+                (40, 150), 5, 3, 4, 60),
+        _preset("N5", "nightmare: + umbrella and cargo, tables up to 500 rows", (120, 500),
+                (120, 500), (120, 500), 5, 3, 5, 120),
     )
 }
 
 
 def _parse(knob: Knob, raw: str) -> Any:
     if knob.kind is tuple:
+        assert knob.choices is not None
+        allowed = knob.choices()
         items = tuple(part.strip() for part in raw.split(",") if part.strip())
-        unknown = [item for item in items if item not in DOCUMENTS_ALL]
+        unknown = [item for item in items if item not in allowed]
         if not items or unknown:
             raise UsageError(
-                f"--set {knob.name}: unknown document(s) {', '.join(unknown) or '(none given)'}; "
-                f"choose from {', '.join(DOCUMENTS_ALL)}"
+                f"--set {knob.name}: unknown {knob.item}(s) "
+                f"{', '.join(unknown) or '(none given)'}; "
+                f"choose from {', '.join(allowed)}"
             )
-        return tuple(doc for doc in DOCUMENTS_ALL if doc in items)
+        return tuple(item for item in allowed if item in items)
     try:
         value = int(raw)
     except ValueError:
@@ -134,6 +158,28 @@ def parse_overrides(assignments: list[str]) -> dict[str, Any]:
     return overrides
 
 
+# Lines that only exist on top of another: the umbrella over general liability, cargo
+# carried on the insured's own autos.
+LINE_NEEDS: dict[str, str] = {"umbrella": "gl", "cargo": "auto"}
+
+
+def _check_lines(lines: Sequence[str], documents: Sequence[str] | None) -> None:
+    for line, needed in LINE_NEEDS.items():
+        if line in lines and needed not in lines:
+            raise UsageError(f"--set lines: {line} needs {needed} in the same packet")
+    if documents is None:  # the preset's documents: each rendered when its line is carried
+        return
+    from generator.doctypes.base import variants
+
+    registry = variants()
+    for doc_id in documents:
+        needs = registry[doc_id][0].lines
+        if needs and not needs & set(lines):
+            raise UsageError(
+                f"--set documents: {doc_id} needs line {' or '.join(sorted(needs))}, which "
+                f"lines={','.join(lines)} does not carry (add it with --set lines=...)")
+
+
 def resolve(tier: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The knobs of `tier` with `overrides` applied, validated as a whole."""
     preset = PRESETS.get(tier)
@@ -147,5 +193,6 @@ def resolve(tier: str, overrides: Mapping[str, Any] | None = None) -> dict[str, 
                       ("drivers.min_rows", "drivers.max_rows")):
         if knobs[low] > knobs[high]:
             raise UsageError(f"knob {low}={knobs[low]} exceeds {high}={knobs[high]}")
+    _check_lines(knobs["lines"], overrides.get("documents"))
     knobs.update(patterns.resolve(tier, overrides))
     return {name: list(v) if isinstance(v, tuple) else v for name, v in knobs.items()}

@@ -45,7 +45,6 @@ class Subject:
     doc_type: str
     format: str
     doc: DocModel
-    tables: tuple[str, ...]  # list paths (indices erased) the renderer draws as tables
     style: Style = PLAIN  # the document's own number and date conventions
 
     def leaves(self) -> dict[str, tuple[Any, Leaf]]:
@@ -65,6 +64,13 @@ class Subject:
                 record = path[:match.end()]
                 found.setdefault(path_pattern(record)[:-2], {})[record] = None
         return found
+
+    @property
+    def tables(self) -> list[str]:
+        """The lists a renderer may draw as tables (indices erased: ``policies[].claims``),
+        those holding records first; which of them were drawn as tables the table engine
+        reports (`drawn` events), and table patterns keep only those."""
+        return list(self._records)
 
     def rows(self, name: str) -> list[str]:
         """Record paths of list `name` (indices erased): ``policies[2].claims[0]``, ..."""

@@ -1,6 +1,6 @@
 """Choosing and applying patterns to one document, and recording what they did.
 
-Which patterns a document carries is decided per (packet seed, document, pattern) by a hash,
+Which patterns a document carries is decided per (packet id, document, pattern) by a hash,
 not by a shared random stream, so adding a pattern to the catalogue or changing one
 probability never changes the draws of the others. Each pattern then acts with its own random
 stream. Patterns are applied in catalogue order; one that conflicts with a pattern already
@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.leaves import DocModel, set_path
+from generator.leaves import DocModel, path_pattern, set_path
 from generator.patterns.base import Applied, Pattern, Staging, Subject, catalogue, with_doc
 from generator.patterns.presets import PREFIX
 from generator.render.presentation import Presentation
@@ -32,14 +32,14 @@ def _seed(*parts: object) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def select(subject: Subject, knobs: Mapping[str, Any], seed: int) -> list[Pattern]:
-    """The patterns document `subject` of packet `seed` carries under `knobs`."""
+def select(subject: Subject, knobs: Mapping[str, Any], packet: str) -> list[Pattern]:
+    """The patterns document `subject` of packet `packet` ("N3-000042") carries."""
     chosen: list[Pattern] = []
     for pattern in catalogue():
         probability = float(knobs.get(f"{PREFIX}{pattern.id}", 0.0))
         if probability <= 0.0 or not pattern.fits(subject):
             continue
-        if _unit(seed, subject.doc_id, pattern.id, "select") >= probability:
+        if _unit(packet, subject.doc_id, pattern.id, "select") >= probability:
             continue
         if any(pattern.conflicts(other) for other in chosen):
             continue
@@ -58,14 +58,14 @@ class Staged:
         default_factory=list)
 
 
-def stage(subject: Subject, knobs: Mapping[str, Any], seed: int) -> Staged:
+def stage(subject: Subject, knobs: Mapping[str, Any], packet: str) -> Staged:
     """Apply every chosen pattern's document-phase work to `subject`."""
     presentation = Presentation()
     applications: list[tuple[Applied, list[Callable[[Recorder], bool]]]] = []
-    for pattern in select(subject, knobs, seed):
+    for pattern in select(subject, knobs, packet):
         applied = Applied(pattern)
         values: dict[str, Any] = {}
-        staging = Staging(subject, random.Random(_seed(seed, subject.doc_id, pattern.id)),
+        staging = Staging(subject, random.Random(_seed(packet, subject.doc_id, pattern.id)),
                           presentation, applied, values)
         before = presentation.snapshot()
         if not pattern.apply(staging):
@@ -105,9 +105,15 @@ def pages_of(recorder: Recorder, targets: list[str]) -> set[int]:
 def finish(staged: Staged, recorder: Recorder) -> list[dict[str, Any]]:
     """The manifest records of the applications the drawn document confirms."""
     records: list[dict[str, Any]] = []
+    drawn = {name for kind, name, _ in recorder.presentation.events if kind == "drawn"}
     for applied, checks in staged.applications:
         if not all(check(recorder) for check in checks):
             continue
+        if applied.pattern.phase == "layout":
+            # A table look acts only on the lists the renderer really drew as tables.
+            applied.targets = [t for t in applied.targets if path_pattern(t) in drawn]
+            if not applied.targets:
+                continue
         if applied.targets and not applied.pages:
             applied.pages = pages_of(recorder, applied.targets)
         if not applied.targets and not applied.pages:

@@ -1,11 +1,13 @@
 """table.* — the structure of PDF tables (layout phase).
 
-Each pattern sets the `TableLook` of the document's tables (the lists its renderer draws as
-tables, `Variant.tables`); the table engine (`generator.render.table`) draws whatever the look
-says. Truth is untouched except where a pattern says otherwise (subtotals reorder claims by
-location, so the truth lists them in the order shown). A pattern whose effect depends on how
-the table falls on the pages (a split row, a continuation page) confirms it from the events
-the engine reports and is dropped when it never happened.
+Each pattern sets the `TableLook` of the document's lists of records; the table engine
+(`generator.render.table`) draws whatever the look says for the lists the renderer draws as
+tables, and reports which it drew, so an application keeps only those as its targets (and is
+dropped when the document draws none). Truth is untouched except where a pattern says
+otherwise (subtotals reorder claims by location, so the truth lists them in the order
+shown). A pattern whose effect depends on how the table falls on the pages (a split row, a
+continuation page) confirms it from the events the engine reports and is dropped when it never
+happened.
 """
 
 from __future__ import annotations
@@ -336,12 +338,19 @@ def _floating(staging: Staging) -> bool:
         look.preamble = tuple(lines)
         return True
     staging.applied.details["preamble_lines"] = len(lines)
-    # Only the first table of a document floats its header (the block is drawn once).
-    names = _tables(staging.subject)[:1]
-    for name in names:
-        change(_look(staging, name), name)
-        staging.applied.targets.extend(_lists(staging.subject, name))
-    return bool(names)
+    # The table engine draws the block once, above the first table the document draws: that
+    # table is the one touched.
+    changed = _each_table(staging, change)
+
+    def check(recorder: Recorder) -> bool:
+        events = [(name, page) for kind, name, page in recorder.presentation.events
+                  if kind == "preamble"]
+        staging.applied.targets[:] = [t for t in staging.applied.targets
+                                      if path_pattern(t) in {name for name, _ in events}]
+        staging.applied.pages.update(page for _, page in events)
+        return bool(events)
+    staging.confirm(check)
+    return changed
 
 
 def _total_apart(staging: Staging) -> bool:

@@ -222,6 +222,7 @@ POLICY_PREFIXES: dict[str, tuple[str, ...]] = {
     "Commercial Auto": ("BAP", "CAP", "BA"),
     "Workers Compensation": ("WC", "WCP", "WCA"),
     "Umbrella": ("UMB", "CUP", "XS"),
+    "Motor Truck Cargo": ("MTC", "IMC", "CGO"),
 }
 
 AGENCY_WORDS: tuple[str, ...] = (

@@ -243,6 +243,38 @@ class Flow:
             self.y -= height
             self.pdf.line(self.page, MARGIN, self.y + 1, MARGIN + self.cw, self.y + 1, 0.2)
 
+    def check_grid(self, columns: Sequence[str], rows: Sequence[tuple[str, Sequence[str | None]]],
+                   label: str = "", label_share: float = 0.34) -> None:
+        """A checkbox matrix: a row per label, a column per option, a box where the path is
+        not None; the column captions repeat on every page the grid reaches."""
+        row_height, head_height = 11.0, 11.0
+        label_width = self.cw * label_share
+        col_width = (self.cw - label_width) / len(columns)
+
+        def caption_row() -> None:
+            self.pdf.rect(self.page, MARGIN, self.y - head_height, self.cw, head_height,
+                          fill=0.9)
+            self.pdf.text(self.page, MARGIN + PAD, self.y - 8, label.upper(), BOLD, 5.8)
+            for index, caption in enumerate(columns):
+                self.pdf.text(self.page, MARGIN + label_width + (index + 0.5) * col_width,
+                              self.y - 8, caption, BOLD, 6.0, align="center")
+            self.y -= head_height
+
+        self.need(head_height + row_height * min(3, len(rows)))
+        caption_row()
+        for text, paths in rows:
+            if self.y - row_height < BOTTOM:
+                self.new_page()
+                caption_row()
+            self.pdf.text(self.page, MARGIN + PAD, self.y - 8, text, REGULAR, 6.8)
+            for index, path in enumerate(paths):
+                if path is not None:
+                    x = MARGIN + label_width + (index + 0.5) * col_width - 3.5
+                    self.pdf.checkbox(self.page, x, self.y - 9.5, path)
+            self.y -= row_height
+            self.pdf.line(self.page, MARGIN, self.y, MARGIN + self.cw, self.y, 0.2)
+        self.gap(6)
+
     # --- tables -----------------------------------------------------------------------------
 
     def table(self, items: str, count: int, columns: Sequence[Column], *,

@@ -50,6 +50,8 @@ class Presentation:
     # What the drawing machinery did that a pattern asked for: (event, table or label,
     # 1-based page). Patterns confirm their effect from these ("split", "continued", ...).
     events: list[tuple[str, str, int]] = field(default_factory=list)
+    # Things drawn once per document (the first table's preamble, the amounts' unit).
+    done: set[str] = field(default_factory=set)
 
     def snapshot(self) -> Presentation:
         """A copy that later changes to this one do not reach (to undo a pattern)."""
@@ -58,7 +60,8 @@ class Presentation:
             redacted=set(self.redacted), labels=dict(self.labels),
             tables={name: copy.deepcopy(look) for name, look in self.tables.items()},
             section_looks={name: dict(look) for name, look in self.section_looks.items()},
-            after_layout=list(self.after_layout), events=list(self.events))
+            after_layout=list(self.after_layout), events=list(self.events),
+            done=set(self.done))
 
     def label(self, text: str, path: str | None = None) -> str:
         """The label drawn for `text` in the section of `path`."""

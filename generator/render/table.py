@@ -133,6 +133,7 @@ class Table:
         self.started_pages: set[int] = set()
         self.first_header = True
         self.row_count = 0  # data rows drawn in this section (for shading)
+        self.drawn_pages: set[int] = set()
         self._configure(None)
 
     # --- configuration ----------------------------------------------------------------------
@@ -282,9 +283,13 @@ class Table:
         self.section = section
         self._configure(section)
         self.row_count = 0
-        if self.first_header and self.look.preamble:
+        done = self.pdf.look.done
+        if self.first_header and self.look.preamble and "preamble" not in done:
+            done.add("preamble")  # a report's metadata block heads its first table only
+            self._event("preamble")
             self._preamble()
-        if self.first_header and self.look.caption:
+        if self.first_header and self.look.caption and "caption" not in done:
+            done.add("caption")  # the unit is stated once
             self.flow.need(12 + self.header_height() + 2 * self.leading)
             self.pdf.text(self.flow.page, self.cols[0].left + PAD, self.flow.y - 8,
                           self.look.caption, BOLD, 7.0)
@@ -435,6 +440,13 @@ class Table:
     def _event(self, kind: str) -> None:
         self.pdf.look.events.append((kind, self.name, self.flow.page + 1))
 
+    def _drawn(self) -> None:
+        """Report once per page that this table drew a record there."""
+        page = self.flow.page + 1
+        if page not in self.drawn_pages:
+            self.drawn_pages.add(page)
+            self._event("drawn")
+
     def rows(self, items: str, count: int) -> None:
         """Rows ``items[0..count)``, each cell the leaf ``items[i].<column key>``."""
         look = self.look
@@ -480,6 +492,7 @@ class Table:
                               block[-1].left + block[-1].width - block[0].left, height,
                               fill=self.look.shading)
         self._draw_cells(cells, top - self.size - 1.2, REGULAR)
+        self._drawn()
         if lines_needed >= 3:
             self._event("wrapped")
         if detail is not None:
@@ -490,6 +503,7 @@ class Table:
 
     def _record(self, record: str) -> None:
         self._event(self.look.layout)
+        self._drawn()
         if self.look.layout == "records":
             records.record_block(self, record)
         elif self.look.layout == "blocks":
@@ -526,6 +540,7 @@ class Table:
                            size=fsize, align=col.column.align, fragment=(1, 2))
             rest.append((col, path, text, fsize, lines[fitting:]))
         self._event("split")
+        self._drawn()
         flow.y = BOTTOM
         self.close()
         flow.new_page()

@@ -12,15 +12,30 @@ from typing import Any
 
 from faker import Faker
 
-from generator import prose
+from generator import codes, prose
 from generator.providers.insurance import QUESTIONS, InsuranceProvider
-from generator.world.draw import add_years, date_between, dollars, iso, phone, round_to, weighted
+from generator.providers.rating import PROFILES
+from generator.world.auto import build_business_auto
+from generator.world.bop import build_businessowners
+from generator.world.draw import (
+    add_years,
+    answer_all,
+    date_between,
+    dollars,
+    iso,
+    phone,
+    round_to,
+    stream,
+    weighted,
+)
+from generator.world.excess import build_cargo, build_umbrella
 from generator.world.finance import build_financials
 from generator.world.fleet import build_drivers, build_vehicles
+from generator.world.interests import build_endorsements, build_holders, build_interests
+from generator.world.liability import build_general_liability
 from generator.world.losses import build_loss_history
 from generator.world.models import (
     Address,
-    Answer,
     Carrier,
     Contact,
     Insured,
@@ -32,6 +47,9 @@ from generator.world.models import (
 )
 from generator.world.places import HOME_STATES, address
 from generator.world.property import build_locations
+from generator.world.transactions import build_binder, build_cancellation
+from generator.world.workers import build_workers_comp
+from generator.world.workforce import build_payroll, build_principals
 
 ENTITY_SUFFIX: dict[str, tuple[str, ...]] = {
     "Corporation": ("Inc.", "Corporation", "Corp."),
@@ -128,43 +146,45 @@ def _producer(fake: Faker, rng: Any, state: str) -> Producer:
     )
 
 
-def _policy(fake: Faker, rng: Any, effective: dt.date, completion: dt.date, tiv: float,
-            revenue: int, lines: list[str], vehicles: int, payroll: int) -> Policy:
-    premiums = [
-        ("Commercial Property", round_to(tiv * rng.uniform(0.0012, 0.0035), 1)),
-        ("General Liability", round_to(revenue * rng.uniform(0.002, 0.007), 1)),
-    ]
-    if "Commercial Auto" in lines:
-        premiums.append(("Commercial Auto", round_to(vehicles * rng.uniform(2_200, 6_500), 1)))
-    if "Workers Compensation" in lines:
-        # Roughly 1-4% of payroll across mixed class codes.
-        premiums.append(("Workers Compensation", round_to(payroll * rng.uniform(0.01, 0.04), 1)))
-    if rng.random() < 0.5:
-        premiums.append(("Umbrella", round_to(rng.uniform(3_500, 28_000), 1)))
-    total = sum(p for _, p in premiums)
+def _policy(fake: Faker, rng: Any, effective: dt.date, completion: dt.date,
+            premiums: dict[str, float]) -> Policy:
+    """The submission's policy: one line per carried line of business, in line order."""
+    numbers: dict[str, str] = {}
+    for line_id in premiums:
+        line = codes.LINE_IDS[line_id]
+        numbers[line_id] = fake.policy_number(line)
+    lines = tuple(PolicyLine(line=codes.LINE_IDS[line_id], policy_number=numbers[line_id],
+                             premium=premium) for line_id, premium in premiums.items())
+    total = sum(round(line.premium * 100) for line in lines)
     plan = weighted(rng, [("Annual", 4), ("Quarterly", 3), ("Monthly", 2), ("Semi-Annual", 1)])
-    share = {"Annual": 1.0, "Semi-Annual": 0.5, "Quarterly": 0.25, "Monthly": 0.1}[plan]
+    share = {"Annual": 100, "Semi-Annual": 50, "Quarterly": 25, "Monthly": 10}[plan]
     return Policy(
-        number=fake.policy_number("Commercial Property"),
-        status=weighted(rng, [("Quote", 6), ("Renew", 3), ("Bound", 1)]),
+        number=lines[0].policy_number,
+        status=weighted(rng, [("Quote", 5), ("Renew", 3), ("Bound", 2)]),
         effective_date=iso(effective),
         expiration_date=iso(add_years(effective, 1)),
-        lines=tuple(PolicyLine(line=line, premium=float(p)) for line, p in premiums),
+        lines=lines,
         payment_plan=plan,
         billing_method=weighted(rng, [("Direct Bill", 3), ("Agency Bill", 2)]),
         audit_frequency=weighted(rng, [("Annual", 6), ("Semi-Annual", 1), ("Quarterly", 1)]),
-        deposit=float(round(total * share)),
-        minimum_premium=float(round_to(total * 0.25, 50)),
-        total_premium=float(total),
+        deposit=float(total * share // 10_000),  # whole dollars, never above the total
+        minimum_premium=float(round_to(total / 100 * 0.25, 50)),
+        total_premium=dollars(total),
         completion_date=iso(completion),
     )
 
 
 def build_world(seed: int, knobs: dict[str, Any]) -> World:
-    """The whole world model of packet `seed` under `knobs`."""
+    """The whole world model of packet `seed` under `knobs`.
+
+    The insured, its premises, fleet, parties and history are drawn first from the packet's
+    Faker, whatever lines the packet carries; each line's terms then draw from a stream of
+    their own, so `--set lines=...` changes which lines exist, not the facts of the others.
+    """
     fake = new_faker(seed)
     rng = fake.random
     industry = fake.industry()
+    profile = PROFILES[industry.label]
     effective = dt.date(rng.randint(2025, 2026), rng.randint(1, 12), rng.choice((1, 1, 1, 15)))
     completion = effective - dt.timedelta(days=rng.randint(20, 75))
     home = address(fake, rng.choice(HOME_STATES))
@@ -182,11 +202,6 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
     vehicles = build_vehicles(fake, rng, industry, vehicle_count, effective, location_numbers)
     drivers = build_drivers(fake, rng, knobs, vehicles, home.state,
                             dt.date.fromisoformat(insured.business_start_date), completion)
-    # Every packet carries a driver schedule, so the account insures autos; about half also
-    # buy workers compensation here, and then their loss history has WC terms too.
-    lines = ["Commercial Property", "General Liability", "Commercial Auto"]
-    if rng.random() < 0.5:
-        lines.append("Workers Compensation")
     carrier = Carrier(
         name=fake.carrier_name(),
         naic=fake.naic_code(),
@@ -194,14 +209,6 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
         underwriter_office=f"{fake.city()} Office",
     )
     incumbent = fake.carrier_name()
-    loss_history = build_loss_history(
-        fake, rng, knobs, effective, completion, insured.name, incumbent,
-        location_numbers, lines,
-    )
-    tiv_cents = sum(round(b.tiv * 100) for loc in locations for b in loc.buildings)
-    payroll = round_to(revenue * rng.uniform(0.12, 0.30), 1000)
-    policy = _policy(fake, rng, effective, completion, dollars(tiv_cents), revenue, lines,
-                     len(vehicles), payroll)
     preparer_first, preparer_last = fake.person_first_name(), fake.person_last_name()
     producer = _producer(fake, rng, home.state)
     agency_domain = producer.email.split("@", 1)[1]
@@ -215,14 +222,56 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
         rng, knobs, revenue, completion, industry.nature in ("Service", "Office", "Apartments"),
         (fake.person_last_name(), fake.person_last_name()), insured.dba or insured.name,
     )
-    underwriting = []
-    for question in QUESTIONS:
-        yes = rng.random() < question.yes_rate
-        underwriting.append(Answer(
-            question=question.id,
-            answer=yes,
-            explanation=rng.choice(question.explanations) if yes else None,
-        ))
+    underwriting = answer_all(rng, QUESTIONS)
+    principals = build_principals(fake, rng, insured, completion)
+    payroll = build_payroll(rng, profile, insured, locations)
+
+    wanted = tuple(line for line in codes.LINE_IDS if line in knobs["lines"])
+    umbrella_wanted = "umbrella" in wanted
+    gl = (build_general_liability(stream(seed, "gl"), profile, insured, locations, payroll,
+                                  effective, umbrella_wanted) if "gl" in wanted else None)
+    auto = (build_business_auto(stream(seed, "auto"), profile, vehicles, locations,
+                                insured.full_time_employees, effective, umbrella_wanted)
+            if "auto" in wanted else None)
+    wc = (build_workers_comp(stream(seed, "wc"), profile, payroll, principals, locations,
+                             effective, completion, umbrella_wanted, carrier.name)
+          if "wc" in wanted else None)
+    # A line the account cannot buy here is not carried: workers compensation where every
+    # location is in a monopolistic-fund state.
+    lines = tuple(line for line in wanted if line != "wc" or wc is not None)
+    if auto is None:
+        vehicles, drivers = (), ()
+    umbrella = (build_umbrella(stream(seed, "umbrella"), gl, lines, insured.annual_revenue,
+                               gl.premium + (auto.premium if auto else 0.0))
+                if gl is not None and umbrella_wanted else None)
+    cargo = (build_cargo(stream(seed, "cargo"), profile, len(vehicles))
+             if "cargo" in lines and vehicles else None)
+    lines = tuple(line for line in lines if (line != "umbrella" or umbrella is not None)
+                  and (line != "cargo" or cargo is not None))
+    buildings = [b for loc in locations for b in loc.buildings]
+    bop = (build_businessowners(stream(seed, "bop"), buildings, insured.annual_revenue)
+           if "property" in lines else None)
+    parties = stream(seed, "parties")
+    party_faker = new_faker(parties.randrange(2**32))
+    interests = build_interests(party_faker, parties, locations,
+                                auto.units if auto else (), lines)
+    holders = build_holders(party_faker, parties, locations, lines,
+                            insured.operations_description)
+    loss_history = build_loss_history(
+        fake, rng, knobs, effective, completion, insured.name, incumbent,
+        location_numbers, [codes.LINE_IDS[line] for line in lines if line != "umbrella"],
+    )
+    tiv_cents = sum(round(b.tiv * 100) for b in buildings)
+    # Each casualty line's premium is its section's; property is rated on the whole TIV.
+    premiums = {line: section.premium for line, section in (
+        ("gl", gl), ("auto", auto), ("wc", wc), ("umbrella", umbrella), ("cargo", cargo))
+        if section is not None}
+    if "property" in lines:
+        premiums["property"] = float(round_to(
+            dollars(tiv_cents) * rng.uniform(0.0012, 0.0035), 1))
+    policy = _policy(fake, rng, effective, completion,
+                     {line: premiums[line] for line in lines})
+    paperwork = stream(seed, "paperwork")
     return World(
         insured=insured,
         producer=producer,
@@ -234,5 +283,19 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
         drivers=drivers,
         loss_history=loss_history,
         financials=financials,
-        underwriting=tuple(underwriting),
+        underwriting=underwriting,
+        principals=principals,
+        payroll=payroll,
+        general_liability=gl,
+        business_auto=auto,
+        workers_comp=wc,
+        umbrella=umbrella,
+        cargo=cargo,
+        businessowners=bop,
+        interests=interests,
+        certificate_holders=holders,
+        endorsements=build_endorsements(lines, interests, holders),
+        binder=build_binder(paperwork, policy, lines),
+        cancellation=build_cancellation(paperwork, loss_history, carrier.name, lines,
+                                        policy.completion_date),
     )

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import math
 import random
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+from generator.world.base import Answer
+
+if TYPE_CHECKING:
+    from generator.providers.insurance import Question
 
 T = TypeVar("T")
 
@@ -63,3 +69,33 @@ def split_total(rng: random.Random, total: int, parts: int) -> list[int]:
 
 def phone(rng: random.Random) -> str:
     return f"({rng.randint(201, 989)}) {rng.randint(201, 989)}-{rng.randint(0, 9999):04d}"
+
+
+def stream(seed: int, name: str) -> random.Random:
+    """An independent random stream named `name` under packet `seed`.
+
+    The terms of each line draw from their own stream, so adding or removing a line (the
+    `lines` knob) leaves every other line's terms as they were.
+    """
+    digest = hashlib.sha256(f"{seed}:{name}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def cents_of(value: float) -> int:
+    """Integer cents of a dollar amount built from cents."""
+    return round(value * 100)
+
+
+def percent_of(cents: int, hundredths: int) -> int:
+    """`cents` x `hundredths`/100, rounded half up to a cent (exact integer arithmetic)."""
+    return (cents * hundredths + 50) // 100
+
+
+def answer_all(rng: random.Random, questions: Sequence[Question]) -> tuple[Answer, ...]:
+    """One seeded answer per question, with an explanation on every Yes."""
+    out = []
+    for question in questions:
+        yes = rng.random() < question.yes_rate
+        out.append(Answer(question=question.id, answer=yes,
+                          explanation=rng.choice(question.explanations) if yes else None))
+    return tuple(out)

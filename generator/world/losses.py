@@ -26,6 +26,7 @@ SEVERITY: dict[str, tuple[float, float]] = {
     "General Liability": (11_000, 1.2),
     "Commercial Auto": (9_500, 1.0),
     "Workers Compensation": (7_000, 1.1),
+    "Motor Truck Cargo": (12_000, 1.0),
 }
 
 
@@ -52,6 +53,11 @@ HAZARDS: dict[str, tuple[str, ...]] = {
         "Back strain lifting materials", "Laceration to hand", "Fall from ladder",
         "Slip on wet floor", "Repetitive motion injury to wrist", "Struck by falling object",
         "Burn from hot surface", "Eye injury from debris",
+    ),
+    "Motor Truck Cargo": (
+        "Load damaged in rollover", "Theft of trailer and contents from truck stop",
+        "Cargo shifted and crushed in transit", "Water damage to load through roof leak",
+        "Load rejected after temperature loss", "Pallets fell during unloading",
     ),
 }
 
@@ -144,7 +150,8 @@ def build_loss_history(
                                  insured_name, location_numbers, number))
         claims.sort(key=lambda c: (c.loss_date, c.claim_number))
         premium_base = {"Commercial Property": 24_000, "General Liability": 16_000,
-                        "Commercial Auto": 21_000, "Workers Compensation": 19_000}[line]
+                        "Commercial Auto": 21_000, "Workers Compensation": 19_000,
+                        "Motor Truck Cargo": 6_000}[line]
         terms.append(PolicyTerm(
             carrier=carrier,
             policy_number=f"{numbers[(carrier, line)]}-{years - back + 1:02d}",

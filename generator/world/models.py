@@ -1,27 +1,31 @@
 """The world model: one fictional insured and everything a broker sends for it.
 
 Documents are projections of this model. Money is carried as float dollars that were built
-from integer cents, so sums are exact at cent precision; dates are ISO strings.
+from integer cents, so sums are exact at cent precision; dates are ISO strings. The terms of
+each line of business live in `coverage`, the other parties and the workforce in `parties`.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-
-
-class WorldModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Address(WorldModel):
-    street: str
-    city: str
-    state: str
-    zip: str
-    county: str
-
-    def one_line(self) -> str:
-        return f"{self.street}, {self.city}, {self.state} {self.zip}"
+from generator import codes
+from generator.world.base import Address as Address
+from generator.world.base import Answer as Answer
+from generator.world.base import WorldModel as WorldModel
+from generator.world.coverage import (
+    BusinessAuto,
+    Businessowners,
+    GeneralLiability,
+    MotorTruckCargo,
+    Umbrella,
+    WorkersComp,
+)
+from generator.world.parties import (
+    AdditionalInterest,
+    CertificateHolder,
+    Endorsement,
+    PayrollClass,
+    Principal,
+)
 
 
 class Contact(WorldModel):
@@ -80,8 +84,16 @@ class Preparer(WorldModel):
 
 
 class PolicyLine(WorldModel):
+    """One line of business of the submission: its own policy number and premium."""
+
     line: str  # LOSS_LINE value
+    policy_number: str
     premium: float
+
+    @property
+    def line_id(self) -> str:
+        """The line's short id (`codes.LINE_IDS`): "property", "gl", "auto", ..."""
+        return next(k for k, v in codes.LINE_IDS.items() if v == self.line)
 
 
 class Policy(WorldModel):
@@ -97,6 +109,32 @@ class Policy(WorldModel):
     minimum_premium: float
     total_premium: float
     completion_date: str
+
+
+class Binder(WorldModel):
+    """The agent's binder of the new program, issued when it is bound or renewed."""
+
+    number: str
+    issued_date: str
+    effective_date: str  # the policy's effective date, at 12:01 a.m.
+    expiration_date: str  # binders run until the policy issues, here 30 or 60 days
+    lines: tuple[str, ...]  # line ids bound
+
+
+class CancellationRequest(WorldModel):
+    """The insured's request that the incumbent not continue the expiring policy of one
+    line, replaced by the new program at its effective date."""
+
+    line: str  # line id
+    carrier: str
+    policy_number: str  # the expiring term's number (as on the loss run)
+    term_effective_date: str
+    term_expiration_date: str
+    cancel_effective_date: str  # the expiration date: nothing is returned
+    reason: str  # CANCELLATION_REASON value
+    return_premium_method: str  # RETURN_PREMIUM_METHOD value
+    request_date: str
+    lost_policy_release: bool  # the insured states the policy was lost or destroyed
 
 
 class Building(WorldModel):
@@ -274,14 +312,6 @@ class Financials(WorldModel):
     years: tuple[FiscalYear, ...]  # most recent first
 
 
-class Answer(WorldModel):
-    """The applicant's answer to one general-information question (see providers.QUESTIONS)."""
-
-    question: str  # question id
-    answer: bool
-    explanation: str | None
-
-
 class World(WorldModel):
     insured: Insured
     producer: Producer
@@ -294,6 +324,36 @@ class World(WorldModel):
     loss_history: LossHistory
     financials: Financials
     underwriting: tuple[Answer, ...]
+    principals: tuple[Principal, ...]
+    payroll: tuple[PayrollClass, ...]
+    general_liability: GeneralLiability | None
+    business_auto: BusinessAuto | None
+    workers_comp: WorkersComp | None
+    umbrella: Umbrella | None
+    cargo: MotorTruckCargo | None
+    businessowners: Businessowners | None
+    interests: tuple[AdditionalInterest, ...]
+    certificate_holders: tuple[CertificateHolder, ...]
+    endorsements: tuple[Endorsement, ...]
+    binder: Binder | None
+    cancellation: CancellationRequest | None
 
     def buildings(self) -> list[Building]:
         return [b for loc in self.locations for b in loc.buildings]
+
+    def lines(self) -> tuple[str, ...]:
+        """The short ids of the lines of business the submission carries, in policy order."""
+        return tuple(line.line_id for line in self.policy.lines)
+
+    def carries(self, line_id: str) -> bool:
+        return line_id in self.lines()
+
+    def policy_line(self, line_id: str) -> PolicyLine:
+        """The policy of one carried line; asking for a line not carried is a bug."""
+        for line in self.policy.lines:
+            if line.line_id == line_id:
+                return line
+        raise KeyError(f"the world carries no {line_id!r} line")
+
+    def location(self, number: int) -> Location:
+        return self.locations[number - 1]

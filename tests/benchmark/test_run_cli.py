@@ -21,7 +21,7 @@ def test_default_run_in_the_current_folder(run_cli: Run, tmp_path: Path) -> None
                         "packetbench-run, extracted by sim (SIMULATED extractor, not a model)")
     assert [line.split()[0] for line in lines[1:6]] == list(STAGES)
     assert "audit     passed:" in lines[2]
-    assert "55 of 55 documents [55 ok] by sim-typical (SIMULATED extractor, not a model)" in (
+    assert "72 of 72 documents [72 ok] by sim-typical (SIMULATED extractor, not a model)" in (
         lines[3])
     assert lines[-1] == "report: packetbench-run/report/report.html"
     out = tmp_path / "packetbench-run"
@@ -53,7 +53,7 @@ def test_tiers_count_and_seed(run_cli: Run, tmp_path: Path) -> None:
         "N1-000007", "N1-000008", "N2-000007", "N2-000008"]
     info = json.loads((out / "runs" / "sim-sloppy" / "run.json").read_text())
     assert info["parameters"] == {"profile": "sloppy", "seed": 3}
-    assert "4 packets, 44 documents" in result.stdout
+    assert "4 packets, 42 documents" in result.stdout
 
 
 def test_bad_options_are_exit_2(run_cli: Run, tmp_path: Path) -> None:
@@ -123,16 +123,16 @@ def test_a_real_provider_runs_the_whole_pipeline(run_cli: Run, tmp_path: Path) -
                          "--model", "stub-model", "--base-url", stub.base_url, "--reasoning",
                          "high", "--input", "text", "--concurrency", "4", env=key)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "11 of 11 documents [11 ok] by stub-model" in result.stdout
+    assert "10 of 10 documents [10 ok] by stub-model" in result.stdout
     assert "SIMULATED" not in result.stdout
-    assert stub.rejected == [] and sum(stub.requests.values()) == 12  # one retried 503
+    assert stub.rejected == [] and sum(stub.requests.values()) == 11  # one retried 503
     body = stub.bodies["N1-000001/acord_125"][0]
     assert body["reasoning_effort"] == "high"
     assert all(part["type"] == "text" for part in body["messages"][1]["content"])
     run = out / "runs" / "stub-model"
     info = json.loads((run / "run.json").read_text())
     assert info["provider"] == "openai" and info["concurrency"] == 4
-    assert info["documents"]["by_status"] == {"ok": 11}
+    assert info["documents"]["by_status"] == {"ok": 10}
     # a perfect stub answer scores perfectly: the pipeline carried the truth through
     assert "hallucination rate: numbers 0.00 %, strings 0.00 %; faithfulness 100.00 %" in (
         result.stdout)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from generator.errors import UsageError
-from generator.packet import recover, write_packet
+from generator.packet import build_packet, recover, write_packet
 from generator.tiers import resolve
 
 
@@ -48,3 +49,19 @@ def test_a_live_writers_folders_are_left_alone(tmp_path: Path) -> None:
             assert partial.exists()
         finally:
             live.kill()
+
+
+def test_documents_follow_the_lines() -> None:
+    names = {tier: set(build_packet(tier, 2, resolve(tier)).pages) for tier in ("N1", "N4")}
+    assert "acord_140" in names["N1"] and "acord_160" in names["N1"]
+    assert not {"acord_126", "acord_130", "acord_127", "driver_schedule_pdf"} & names["N1"]
+    assert {"acord_126", "acord_127", "acord_129", "acord_130", "acord_137",
+            "driver_schedule_pdf"} <= names["N4"]
+    # The documents knob restricts a packet; the application's attachments then say so.
+    knobs = resolve("N4", {"documents": ("acord_125", "acord_127")})
+    built = build_packet("N4", 2, knobs)
+    assert set(built.pages) == {"acord_125", "acord_127"}
+    truth = json.loads(built.files["document_truth_acord_125.json"])["truth"]
+    assert truth["attachments"]["driver_schedule"] == "No"
+    assert json.loads(built.files["packet_truth.json"])["knobs"]["documents"] == [
+        "acord_125", "acord_127"]

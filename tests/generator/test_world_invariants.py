@@ -13,6 +13,17 @@ from generator.tiers import resolve
 from generator.world.build import build_world
 from generator.world.models import World
 from tests.conftest import TIERS
+from tests.generator.lines_oracle import (
+    check_business_auto,
+    check_businessowners,
+    check_general_liability,
+    check_lines,
+    check_paperwork,
+    check_parties,
+    check_umbrella_and_cargo,
+    check_workers_comp,
+    check_workforce,
+)
 
 SEEDS = range(1, 201)
 
@@ -79,6 +90,9 @@ def check_losses(world: World, knobs: dict[str, int]) -> None:
 
 def check_fleet(world: World, knobs: dict[str, int]) -> None:
     completion = day(world.policy.completion_date)
+    if not world.carries("auto"):
+        assert world.vehicles == () and world.drivers == ()
+        return
     assert knobs["drivers.min_rows"] <= len(world.drivers) <= knobs["drivers.max_rows"]
     assert len({d.license_number for d in world.drivers}) == len(world.drivers)
     vehicles = {v.number: v for v in world.vehicles}
@@ -145,6 +159,18 @@ def check_policy(world: World) -> None:
     assert day(policy.completion_date) < day(policy.effective_date) < day(
         policy.expiration_date)
     assert cents(policy.total_premium) == sum(cents(line.premium) for line in policy.lines)
+    numbers = [line.policy_number for line in policy.lines]
+    assert len(set(numbers)) == len(numbers) and policy.number == numbers[0]
+    for line in policy.lines:
+        assert line.policy_number.startswith(POLICY_PREFIXES[line.line])
+    sections = {"gl": world.general_liability, "auto": world.business_auto,
+                "wc": world.workers_comp, "umbrella": world.umbrella, "cargo": world.cargo}
+    for line_id, section in sections.items():
+        # A line is carried exactly when its terms exist, and its premium is theirs.
+        assert world.carries(line_id) == (section is not None), line_id
+        if section is not None:
+            assert cents(world.policy_line(line_id).premium) == cents(section.premium)
+    assert (world.businessowners is not None) == world.carries("property")
     assert [a.question for a in world.underwriting] == [q.id for q in QUESTIONS]
     for answer in world.underwriting:
         assert (answer.explanation is not None) == answer.answer
@@ -161,6 +187,15 @@ def test_world_invariants(tier: str) -> None:
             check_fleet(world, knobs)
             check_financials(world, knobs)
             check_policy(world)
+            check_lines(world, knobs)
+            check_workforce(world)
+            check_general_liability(world)
+            check_business_auto(world)
+            check_workers_comp(world)
+            check_umbrella_and_cargo(world)
+            check_businessowners(world)
+            check_parties(world)
+            check_paperwork(world)
         except AssertionError as error:
             raise AssertionError(f"{tier} seed {seed}: {error}") from error
 
@@ -173,3 +208,75 @@ def test_invariant_checks_can_fail() -> None:
     bad = world.model_copy(update={"locations": (location, *world.locations[1:])})
     with pytest.raises(AssertionError):
         check_property(bad, resolve("N1"))
+
+
+def _nudge_first(items: tuple, **update: object) -> tuple:  # type: ignore[type-arg]
+    return (items[0].model_copy(update=update), *items[1:])
+
+
+def _broken_worlds(world: World) -> list[tuple[str, World, object]]:
+    """One world per line check, each with a single fact off by a cent or a flag."""
+    gl, auto, wc = world.general_liability, world.business_auto, world.workers_comp
+    assert gl is not None and auto is not None and wc is not None
+    bop, umbrella = world.businessowners, world.umbrella
+    assert bop is not None and umbrella is not None
+    hazard = gl.hazards[0]
+    unit = auto.units[0]
+    rating = wc.classes[0]
+    return [
+        ("gl premium", world.model_copy(update={"general_liability": gl.model_copy(update={
+            "hazards": _nudge_first(gl.hazards,
+                                    premises_premium=hazard.premises_premium + 0.01)})}),
+         check_general_liability),
+        ("gl exposure", world.model_copy(update={"general_liability": gl.model_copy(update={
+            "hazards": _nudge_first(gl.hazards, exposure=hazard.exposure + 1)})}),
+         check_general_liability),
+        ("auto unit", world.model_copy(update={"business_auto": auto.model_copy(update={
+            "units": _nudge_first(auto.units, premium=unit.premium + 1)})}),
+         check_business_auto),
+        ("wc manual", world.model_copy(update={"workers_comp": wc.model_copy(update={
+            "classes": _nudge_first(wc.classes, manual_premium=rating.manual_premium + 0.01)})}),
+         check_workers_comp),
+        ("wc payroll", world.model_copy(update={"workers_comp": wc.model_copy(update={
+            "classes": _nudge_first(wc.classes, payroll=rating.payroll + 100)})}),
+         check_workers_comp),
+        ("bop premium", world.model_copy(update={"businessowners": bop.model_copy(update={
+            "premium": bop.premium + 0.01})}), check_businessowners),
+        ("umbrella underlying", world.model_copy(update={"umbrella": umbrella.model_copy(
+            update={"underlying": ("gl",)})}), check_umbrella_and_cargo),
+        ("workforce", world.model_copy(update={"payroll": _nudge_first(
+            world.payroll, full_time_employees=world.payroll[0].full_time_employees + 1)}),
+         check_workforce),
+        ("interests", world.model_copy(update={"interests": world.interests[1:]}),
+         check_parties),
+    ]
+
+
+def test_line_checks_can_fail() -> None:
+    world = build_world(1, resolve("N5"))
+    for name, broken, check in _broken_worlds(world):
+        check(world)  # type: ignore[operator]
+        with pytest.raises(AssertionError):
+            check(broken)  # type: ignore[operator]
+            pytest.fail(f"{name}: the check passed a broken world")
+
+
+def test_lines_knob_sets_the_lines_and_keeps_the_other_facts() -> None:
+    base = build_world(4, resolve("N2"))
+    assert base.lines() == ("property",)
+    assert base.vehicles == () and base.general_liability is None
+    every = resolve("N2", {"lines": ("property", "gl", "auto", "wc", "umbrella", "cargo")})
+    full = build_world(4, every)
+    assert full.lines()[:3] == ("property", "gl", "auto")
+    # The insured, its premises and the BOP do not depend on which lines are carried.
+    assert full.insured == base.insured and full.locations == base.locations
+    assert full.businessowners == base.businessowners
+    # Each line's terms come from their own stream: dropping auto leaves GL and WC as they
+    # were; adding the umbrella changes only the limits it requires of them.
+    with_auto = build_world(4, resolve("N2", {"lines": ("property", "gl", "auto", "wc")}))
+    no_auto = build_world(4, resolve("N2", {"lines": ("property", "gl", "wc")}))
+    assert no_auto.general_liability == with_auto.general_liability
+    assert no_auto.workers_comp == with_auto.workers_comp
+    assert no_auto.vehicles == () and no_auto.business_auto is None
+    assert full.general_liability is not None and with_auto.general_liability is not None
+    assert full.general_liability.hazards == with_auto.general_liability.hazards

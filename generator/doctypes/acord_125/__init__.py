@@ -10,6 +10,6 @@ ACORD_125 = register(DocType(
     title="Commercial Insurance Application - Applicant Information",
     model=CommercialApplication,
     build=build,
-    variants=(Variant("acord_125", "pdf", pdf.render,
-                      tables=("contacts", "loss_history.losses")),),
+    variants=(Variant("acord_125", "pdf", pdf.render),),
+    section="application",
 ))

@@ -120,6 +120,8 @@ class LinesOfBusiness(DocModel):
     """Workers compensation."""
     umbrella: LineOfBusiness = Field(default_factory=LineOfBusiness)
     """Commercial umbrella."""
+    motor_truck_cargo: LineOfBusiness = Field(default_factory=LineOfBusiness)
+    """Motor truck cargo (inland marine on goods carried on the insured's vehicles)."""
 
 
 class Attachments(DocModel):

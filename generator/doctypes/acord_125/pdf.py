@@ -32,6 +32,7 @@ LINE_LABELS = {
     "Commercial Auto": "Commercial Auto",
     "Workers Compensation": "Workers Comp",
     "Umbrella": "Umbrella",
+    "Motor Truck Cargo": "Truck Cargo",
 }
 PRIOR_LINE_LABELS = (("commercial_property", "Property"),
                      ("general_liability", "General Liability"),
@@ -223,7 +224,7 @@ def _losses(flow: Flow, doc: CommercialApplication) -> None:
     flow.y += 6  # close up the table's trailing gap: the total belongs to it
     # The total's box spans the amount columns it sums.
     flow.boxes([Cell("Line: PROP property, GL general liability, AUTO commercial auto, "
-                     "WC workers compensation, UMB umbrella", None, 6.4),
+                     "WC workers comp, UMB umbrella, MTC truck cargo", None, 6.4),
                 Cell("Total incurred of losses listed (paid + reserved)",
                      "loss_history.total_incurred", 3.5, align="right")], height=19)
     flow.gap(6)

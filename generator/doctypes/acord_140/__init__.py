@@ -10,5 +10,6 @@ ACORD_140 = register(DocType(
     title="Property Section",
     model=PropertySection,
     build=build,
-    variants=(Variant("acord_140", "pdf", pdf.render, tables=("premises[].subjects",)),),
+    variants=(Variant("acord_140", "pdf", pdf.render),),
+    lines=frozenset({"property"}),
 ))

@@ -11,7 +11,9 @@ DRIVER_SCHEDULE = register(DocType(
     model=DriverSchedule,
     build=build,
     variants=(
-        Variant("driver_schedule_pdf", "pdf", pdf.render, pdf.STYLE, tables=("drivers",)),
+        Variant("driver_schedule_pdf", "pdf", pdf.render, pdf.STYLE),
         Variant("driver_schedule_excel", "xlsx", xlsx.render),
     ),
+    section="schedule",
+    lines=frozenset({"auto"}),
 ))

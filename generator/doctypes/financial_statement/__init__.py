@@ -14,4 +14,5 @@ FINANCIAL_STATEMENT = register(DocType(
         Variant("financial_statement_pdf", "pdf", pdf.render),
         Variant("financial_statement_excel", "xlsx", xlsx.render),
     ),
+    section="financial",
 ))

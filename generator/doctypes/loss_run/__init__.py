@@ -11,10 +11,10 @@ LOSS_RUN = register(DocType(
     model=LossRun,
     build=build,
     variants=(
-        Variant("loss_run_pdf", "pdf", pdf.render, pdf.STYLE,
-                tables=("policies[].claims",)),
+        Variant("loss_run_pdf", "pdf", pdf.render, pdf.STYLE),
         Variant("loss_run_excel", "xlsx", xlsx.render, xlsx.STYLE),
         Variant("loss_run_csv", "csv", csvexport.render, csvexport.STYLE,
                 omits=csvexport.OMITS, adapt=csvexport.with_claims_only),
     ),
+    section="history",
 ))

@@ -11,7 +11,9 @@ SOV = register(DocType(
     model=StatementOfValues,
     build=build,
     variants=(
-        Variant("sov_pdf", "pdf", pdf.render, pdf.STYLE, tables=("buildings",)),
+        Variant("sov_pdf", "pdf", pdf.render, pdf.STYLE),
         Variant("sov_excel", "xlsx", xlsx.render),
     ),
+    section="schedule",
+    lines=frozenset({"property"}),
 ))

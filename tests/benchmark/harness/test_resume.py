@@ -45,18 +45,18 @@ def test_kill_9_then_resume_requests_no_finished_document_and_loses_none(
     process.wait(10)
     assert process.returncode == -signal.SIGKILL
     finished = {doc: record for doc, record in records(run).items()}
-    assert 8 <= len(finished) < 33  # killed mid-way
+    assert 8 <= len(finished) < 30  # killed mid-way
     before = {p: p.read_bytes() for p in run.glob("extractions/*/*.json")}
     requested_before = dict(server.requests)
     assert json.loads((run / "run.json").read_text())["status"] == "running"
 
     result = run_cli(*_args(server, three_packets, run, cache, "--resume"), env=KEY)
     assert result.returncode == 0, result.stderr
-    assert "33 of 33 documents written" in result.stdout
-    assert f"{33 - len(finished)} document(s) to extract, {len(finished)} finished before" \
+    assert "30 of 30 documents written" in result.stdout
+    assert f"{30 - len(finished)} document(s) to extract, {len(finished)} finished before" \
         in result.stdout
     after = records(run)
-    assert len(after) == 33  # none lost
+    assert len(after) == 30  # none lost
     for doc in finished:  # none requested again, none rewritten
         assert server.requests[doc] == requested_before[doc] == 1, doc
     assert {p: p.read_bytes() for p in before} == before
@@ -65,7 +65,7 @@ def test_kill_9_then_resume_requests_no_finished_document_and_loses_none(
     info = json.loads((run / "run.json").read_text())
     assert info["status"] == "complete" and [i["mode"] for i in info["invocations"]] == [
         "new", "resume"]
-    assert info["documents"] == {"expected": 33, "written": 33, "by_status": {"ok": 33}}
+    assert info["documents"] == {"expected": 30, "written": 30, "by_status": {"ok": 30}}
 
 
 def test_resume_skips_failures_retry_failed_requests_only_them(
@@ -117,9 +117,9 @@ def test_an_identical_rerun_is_answered_by_the_cache(
                 if n - before.get(d, 0)}, summary
 
     sent, first = go(tmp_path / "a")
-    assert len(sent) == 33 and first.cost_usd > 0  # type: ignore[attr-defined]
+    assert len(sent) == 30 and first.cost_usd > 0  # type: ignore[attr-defined]
     sent, second = go(tmp_path / "b")
-    assert sent == {} and second.cached == 33 and second.cost_usd == 0  # type: ignore
+    assert sent == {} and second.cached == 30 and second.cost_usd == 0  # type: ignore
     a, b = records(tmp_path / "a"), records(tmp_path / "b")
     for doc in a:
         assert b[doc]["output"] == a[doc]["output"] and b[doc]["usage"] == a[doc]["usage"]
@@ -127,7 +127,7 @@ def test_an_identical_rerun_is_answered_by_the_cache(
     assert {e["result"] for e in log(tmp_path / "b") if e["event"] == "attempt"} == {
         "cache hit"}
     sent, _ = go(tmp_path / "c", reasoning="high")  # other parameters: another key
-    assert len(sent) == 33
+    assert len(sent) == 30
 
 
 def test_large_runs_prepare_inputs_in_worker_processes(
@@ -135,12 +135,12 @@ def test_large_runs_prepare_inputs_in_worker_processes(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from benchmark.harness import runner
 
-    monkeypatch.setattr(runner, "PROCESS_INPUTS_FROM", 10)  # 33 documents: processes
+    monkeypatch.setattr(runner, "PROCESS_INPUTS_FROM", 10)  # 30 documents: processes
     monkeypatch.setenv("OPENAI_API_KEY", KEY["OPENAI_API_KEY"])
     server = stub("openai", three_packets)
     provider = provider_class("openai").from_options(
         {"model": "stub-model", "base_url": server.base_url, "input": "text"})
     summary = extract(provider, three_packets, tmp_path / "run",
                       options=HarnessOptions(use_cache=False, concurrency=16))
-    assert summary.by_status == {"ok": 33} and server.rejected == []
-    assert sum(server.requests.values()) == 33
+    assert summary.by_status == {"ok": 30} and server.rejected == []
+    assert sum(server.requests.values()) == 30

@@ -42,7 +42,8 @@ metric = "over_refusal"
 max = 0.08
 statistic = "upper"
 """)
-    result = run_cli("gate", str(scored_run("typical", 1)), "--rules", rules)
+    run = scored_run("typical", 1)
+    result = run_cli("gate", str(run), "--rules", rules)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.count("PASS") == 3 and "gate passed: 3 of 3 rules hold" in result.stdout
     # The worst tier decides a per-tier rule.

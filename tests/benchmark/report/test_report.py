@@ -73,7 +73,7 @@ def test_worst_slice_first(scored_run: ScoredRun, tmp_path: Path) -> None:
     table = section[:section.index("String hallucination rate")]
     rates = [float(m) for m in re.findall(r"^\| \w+ \| typical-1 \| \d+ \| [\d,]+ \| "
                                           r"(\d+\.\d\d) %", table, re.M)]
-    assert len(rates) == 6 and rates == sorted(rates, reverse=True)
+    assert len(rates) == 15 and rates == sorted(rates, reverse=True)
 
 
 def test_small_slices_are_flagged(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from benchmark.score.scorer import RunScores, score_run
+from generator.doctypes.base import REGISTRY
 from tests.conftest import PACKETS, TIERS
 
 SimRun = Callable[..., tuple[Path, RunScores]]
@@ -62,6 +63,10 @@ def test_perfect_scores_everything_correct(sim_run: SimRun) -> None:
     assert overall["wrong"] == overall["omitted"] == overall["answered"] == 0
     assert overall["abstained"] == overall["gt_null_fields"] > 0
     assert set(fields["by_tier"]) == set(TIERS)
+    # The canonical suite carries every document type, and each one scores 100 %.
+    assert set(fields["by_doc_type"]) == set(REGISTRY)
+    for doc_type, counts in fields["by_doc_type"].items():
+        assert counts["gt_fields"] == counts["correct"] > 0, doc_type
     halluc = _json(run / "scores" / "hallucination.json")
     for universe in ("packet", "document"):
         for kind in ("numbers", "strings"):
@@ -125,7 +130,7 @@ def test_invalid_and_missing_records_are_listed(sim_run: SimRun, tmp_path: Path)
     run = _copy_run(sim_run("perfect", 0)[0], tmp_path / "run")
     folder = run / "extractions" / "N1-000001"
     extra, wrong_type, errored, gone = (folder / f"{doc}.json" for doc in (
-        "acord_125", "sov_pdf", "loss_run_csv", "driver_schedule_excel"))
+        "acord_125", "sov_pdf", "loss_run_csv", "financial_statement_excel"))
     data = _json(extra)
     data["output"]["notes"] = "not in the schema"
     extra.write_text(json.dumps(data))

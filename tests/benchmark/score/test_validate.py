@@ -16,7 +16,7 @@ from generator.schema import document_schema
 from tests.conftest import PACKETS
 
 TRUTHS = {
-    doc: json.loads((PACKETS / "N2-000001" / f"document_truth_{doc}.json").read_text())["truth"]
+    doc: json.loads((PACKETS / "N4-000001" / f"document_truth_{doc}.json").read_text())["truth"]
     for doc in ("acord_125", "acord_140", "sov_pdf", "loss_run_pdf", "driver_schedule_pdf",
                 "financial_statement_pdf")
 }

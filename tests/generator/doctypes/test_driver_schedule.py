@@ -33,6 +33,9 @@ LIGHT: dict[str, object] = {
     "loss_run.years": 1, "financials.years": 1,
 }
 DOCS = ("driver_schedule_pdf", "driver_schedule_excel")
+# A driver schedule comes with the auto line, which the presets add only at N4; every tier
+# here carries it so the schedule is tested at every tier's table sizes.
+AUTO: dict[str, object] = {"lines": ("property", "auto")}
 ENDORSEMENT_CODES = set("HNPSTX")
 SCHEMA = document_schema("driver_schedule", DriverSchedule)
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
@@ -50,7 +53,7 @@ def age_on(birth: dt.date, when: dt.date) -> int:
 
 def schedule(tier: str, seed: int, light: bool = False,
              ) -> tuple[DriverSchedule, World, dict[str, object]]:
-    knobs = plain(tier, LIGHT if light else None)
+    knobs = plain(tier, {**AUTO, **(LIGHT if light else {})})
     world = build_world(seed, knobs)
     doc = build(world, random.Random(sub_seed(seed, "driver_schedule")), knobs)
     return doc, world, knobs
@@ -278,7 +281,7 @@ def _non_null_leaves(truth: dict[str, object]) -> int:
 @pytest.mark.parametrize("tier", TIERS)
 def test_rendered_documents_read_back(tier: str, tmp_path: Path) -> None:
     # N5 is pinned to its ceiling so the longest table (500 rows) is rendered and read back.
-    overrides: dict[str, object] = {"documents": DOCS}
+    overrides: dict[str, object] = {**AUTO, "documents": DOCS}
     if tier == "N5":
         overrides["drivers.min_rows"] = PRESETS["N5"].knobs["drivers.max_rows"]
     knobs = plain(tier, overrides)
@@ -310,7 +313,7 @@ def test_rendered_documents_read_back(tier: str, tmp_path: Path) -> None:
 
 
 def test_pdf_draws_abbreviations_and_xlsx_full_names(tmp_path: Path) -> None:
-    built = build_packet("N2", 2, plain("N2", {"documents": DOCS}))
+    built = build_packet("N2", 2, plain("N2", {**AUTO, "documents": DOCS}))
     rendered = {}
     for doc_id in DOCS:
         fields = json.loads(built.files[f"field_truth_{doc_id}.json"])["fields"]
@@ -324,5 +327,5 @@ def test_pdf_draws_abbreviations_and_xlsx_full_names(tmp_path: Path) -> None:
 
 
 def test_packet_bytes_are_reproducible() -> None:
-    knobs = plain("N2", {"documents": DOCS})
+    knobs = plain("N2", {**AUTO, "documents": DOCS})
     assert build_packet("N2", 5, knobs).files == build_packet("N2", 5, knobs).files

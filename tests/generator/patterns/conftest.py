@@ -105,7 +105,9 @@ def render() -> Render:
              only: str | None = None) -> Rendered:
         key = (tier, seed, documents, only)
         if key not in cache:
-            overrides: dict[str, Any] = {"documents": documents}
+            # Every line whose documents the pattern tests draw on (auto: driver schedules).
+            overrides: dict[str, Any] = {"documents": documents,
+                                         "lines": ("property", "gl", "auto", "wc")}
             overrides["patterns.only" if only else "patterns.off"] = (
                 tuple(only.split(",")) if only else ("*",))
             cache[key] = Rendered(build_packet(tier, seed, resolve(tier, overrides)).files)
@@ -135,3 +137,14 @@ def write(rendered: Rendered, folder: Path) -> Path:
     for name, data in rendered.files.items():
         (folder / name).write_bytes(data)
     return folder
+
+
+def first_applied(render: Render, pattern: str, doc_id: str, tier: str,
+                  documents: tuple[str, ...], seeds: range = range(1, 13)) -> int:
+    """The first seed whose `doc_id` carries `pattern` when it is forced on: a pattern whose
+    effect depends on how a document falls on its pages (a row split at a page break) needs
+    the right packet, and a pattern that never acts fails here."""
+    for seed in seeds:
+        if render(tier, seed, documents, pattern).applied(doc_id, pattern) is not None:
+            return seed
+    raise AssertionError(f"{pattern} acted on no {doc_id} of {tier} seeds {seeds}")

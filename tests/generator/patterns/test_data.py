@@ -10,15 +10,16 @@ from decimal import Decimal
 
 from generator.patterns import scripts
 from generator.render import fmt
-from tests.generator.patterns.conftest import Case, Render, char_infos
+from tests.generator.patterns.conftest import Case, Render, char_infos, first_applied
 
 DOCS = ("loss_run_pdf", "sov_pdf", "driver_schedule_pdf", "acord_125", "acord_140",
         "financial_statement_pdf")
 LOSS = "loss_run_pdf"
 
 
-def case(render: Render, pattern: str, doc_id: str = LOSS, tier: str = "N3",
-         seed: int = 2) -> Case:
+def case(render: Render, pattern: str, doc_id: str = LOSS, tier: str = "N3") -> Case:
+    """The pattern forced on the first seed where it acts on `doc_id`."""
+    seed = first_applied(render, pattern, doc_id, tier, DOCS)
     return Case(pattern, doc_id, render(tier, seed, DOCS, pattern), render(tier, seed, DOCS))
 
 

@@ -10,14 +10,15 @@ import numpy as np
 import pypdfium2.raw as raw
 
 from generator.patterns.overlay import ICONS
-from tests.generator.patterns.conftest import Case, Render, char_infos
+from tests.generator.patterns.conftest import Case, Render, char_infos, first_applied
 
 DOCS = ("loss_run_pdf", "sov_pdf", "driver_schedule_pdf", "acord_125")
 LOSS = "loss_run_pdf"
 
 
-def case(render: Render, pattern: str, doc_id: str = LOSS, tier: str = "N3",
-         seed: int = 2) -> Case:
+def case(render: Render, pattern: str, doc_id: str = LOSS, tier: str = "N3") -> Case:
+    """The pattern forced on the first seed where it acts on `doc_id`."""
+    seed = first_applied(render, pattern, doc_id, tier, DOCS)
     return Case(pattern, doc_id, render(tier, seed, DOCS, pattern), render(tier, seed, DOCS))
 
 

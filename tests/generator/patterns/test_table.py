@@ -14,14 +14,17 @@ import pypdfium2.raw as raw
 
 from generator.patterns import vocabulary
 from generator.patterns.table import NOTICES
-from tests.generator.patterns.conftest import Case, Render, Rendered, char_infos
+from tests.generator.patterns.conftest import Case, Render, Rendered, char_infos, first_applied
 
 DOCS = ("loss_run_pdf", "sov_pdf", "driver_schedule_pdf")
 LOSS = "loss_run_pdf"
 
 
 def case(render: Render, pattern: str, doc_id: str = LOSS, tier: str = "N3",
-         seed: int = 2) -> Case:
+         seed: int | None = None) -> Case:
+    """The pattern forced on the first seed where it acts on `doc_id` (or on `seed`)."""
+    if seed is None:
+        seed = first_applied(render, pattern, doc_id, tier, DOCS)
     return Case(pattern, doc_id, render(tier, seed, DOCS, pattern), render(tier, seed, DOCS))
 
 
@@ -180,7 +183,7 @@ def test_multiline_wrap_wraps_values_without_row_rules(render: Render) -> None:
 
 
 def test_row_split_continues_a_row_overleaf(render: Render) -> None:
-    c = case(render, "table.row_split", seed=3)
+    c = case(render, "table.row_split")
     split = [(path, field) for path, field in c.on.fields(LOSS).items()
              if any("fragment" in loc for loc in field["locations"])]
     assert split
@@ -196,7 +199,7 @@ def test_row_split_continues_a_row_overleaf(render: Render) -> None:
 
 
 def test_subtotals_sum_each_location(render: Render) -> None:
-    c = case(render, "table.subtotals", "sov_pdf", tier="N4", seed=1)
+    c = case(render, "table.subtotals", "sov_pdf", tier="N4")
     truth = c.on.truth("sov_pdf")["buildings"]
     text = c.on.text("sov_pdf", 1)
     assert "Subtotal location" in text
@@ -315,3 +318,26 @@ def test_combined_sources_draw_each_carrier_its_own_way(render: Render) -> None:
             shape = re.sub(r"\d", "9", re.sub(r"[A-Za-z]{3}", "Mon", text))
             shown.setdefault(policy["carrier"], set()).add(shape)
     assert len({frozenset(v) for v in shown.values()}) >= 2  # carriers write dates differently
+
+
+def test_subtotals_regroup_claims_by_location_and_the_truth_follows(render: Render) -> None:
+    """Claims of a policy are listed by date; grouping them by location reorders them, and the
+    truth lists them in the order the page shows."""
+    for seed in range(1, 13):
+        c = case(render, "table.subtotals", LOSS, seed=seed)
+        record = c.on.applied(LOSS, "table.subtotals")
+        reordered = [p for p, e in (record or {}).get("ground_truth_delta", {}).items()
+                     if e.get("reordered_by") == "location_number"]
+        if reordered:
+            break
+    else:
+        raise AssertionError("no loss run needed its claims regrouped")
+    items = reordered[0]
+    index = int(items.split("[")[1].split("]")[0])
+    shown = c.on.truth(LOSS)["policies"][index]["claims"]
+    before = c.off.truth(LOSS)["policies"][index]["claims"]
+    keys = [(claim["location_number"] is None, claim["location_number"] or 0) for claim in shown]
+    assert keys == sorted(keys) and shown != before
+    assert sorted(map(repr, shown)) == sorted(map(repr, before))
+    page = c.on.fields(LOSS)[f"{items}[0].claim_number"]["locations"][0]["page"]
+    assert "Subtotal location" in c.on.text(LOSS, page)
