@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -34,6 +35,12 @@ def run_cli() -> Callable[..., subprocess.CompletedProcess[str]]:
         return subprocess.run([cli_path(), *args], cwd=cwd, env=full_env, capture_output=True,
                               text=True, timeout=timeout, check=False)
     return run
+
+
+def canonical_documents() -> int:
+    """How many documents the committed canonical suite holds, from its packet truths."""
+    return sum(len(json.loads((PACKETS / packet_id(tier, 1) / "packet_truth.json").read_text(
+        encoding="utf-8"))["documents"]) for tier in TIERS)
 
 
 @pytest.fixture(scope="session")

@@ -42,10 +42,15 @@ metric = "over_refusal"
 max = 0.08
 statistic = "upper"
 """)
-    result = run_cli("gate", str(scored_run("typical", 1)), "--rules", rules)
+    run = scored_run("typical", 1)
+    result = run_cli("gate", str(run), "--rules", rules)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.count("PASS") == 3 and "gate passed: 3 of 3 rules hold" in result.stdout
-    assert "(worst: N1)" in result.stdout  # the worst tier decides a per-tier rule
+    # The worst tier decides a per-tier rule.
+    by_tier = json.loads((run / "scores" / "hallucination.json").read_text())["by_tier"]
+    rates = {tier: v["packet"]["numbers"]["rate_micro"] for tier, v in by_tier.items()}
+    worst = max(rates, key=lambda tier: rates[tier])
+    assert f"(worst: {worst})" in result.stdout
 
 
 def test_breached_rules_are_listed_and_exit_1(run_cli: Run, scored_run: ScoredRun,

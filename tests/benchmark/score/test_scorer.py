@@ -125,7 +125,7 @@ def test_invalid_and_missing_records_are_listed(sim_run: SimRun, tmp_path: Path)
     run = _copy_run(sim_run("perfect", 0)[0], tmp_path / "run")
     folder = run / "extractions" / "N1-000001"
     extra, wrong_type, errored, gone = (folder / f"{doc}.json" for doc in (
-        "acord_125", "sov_pdf", "loss_run_csv", "driver_schedule_excel"))
+        "acord_125", "sov_pdf", "loss_run_csv", "financial_statement_excel"))
     data = _json(extra)
     data["output"]["notes"] = "not in the schema"
     extra.write_text(json.dumps(data))
