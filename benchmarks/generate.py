@@ -5,7 +5,7 @@
 Two views are printed:
 
 1. Whole packets, exactly as `packetbench generate` writes them (temporary folder, rename):
-   the clock covers the world, all eleven documents (PDF, XLSX, CSV), every truth artifact
+   the clock covers the world, every document (PDF, XLSX, CSV), every truth artifact
    and the disk writes; pages/s counts the PDF pages of those packets.
 2. Stages on one core: where the time of a packet goes, and the PDF renderers' own rate
    (PDF pages per second of time spent laying out and emitting PDFs), the figure comparable
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from generator import doctypes as _doctypes  # noqa: F401  (registers document types)
 from generator.batch import generate
-from generator.doctypes.base import variants
+from generator.doctypes.base import compose
 from generator.packet import sub_seed
 from generator.render.record import Recorder
 from generator.tiers import resolve
@@ -54,7 +54,6 @@ def whole_packets(tier: str, packets: int, jobs: int) -> tuple[float, float, int
 def stages(tier: str, packets: int) -> tuple[dict[str, float], int]:
     """Seconds per stage over `packets` packets, and their PDF page count."""
     knobs = resolve(tier)
-    registry = variants()
     spent: dict[str, float] = defaultdict(float)
     pdf_pages = 0
     for seed in range(FIRST_SEED, FIRST_SEED + packets):
@@ -62,8 +61,9 @@ def stages(tier: str, packets: int) -> tuple[dict[str, float], int]:
         world = build_world(seed, knobs)
         spent["world"] += time.perf_counter() - clock
         built = {}
-        for doc_id in knobs["documents"]:
-            doc_type, variant = registry[doc_id]
+        # The documents this packet carries, as `generate` composes them.
+        for doc_type, variant in compose(world, knobs["documents"]):
+            doc_id = variant.doc_id
             clock = time.perf_counter()
             if doc_type.name not in built:
                 rng = random.Random(sub_seed(seed, doc_type.name))
