@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -57,6 +58,12 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     with open(PACKETS / ".build.lock", "w") as guard:
         fcntl.flock(guard, fcntl.LOCK_EX)
         ensure_suite(PACKETS)
+
+
+def canonical_documents() -> int:
+    """How many documents the committed canonical suite holds, from its packet truths."""
+    return sum(len(json.loads((PACKETS / packet_id(tier, 1) / "packet_truth.json").read_text(
+        encoding="utf-8"))["documents"]) for tier in TIERS)
 
 
 @pytest.fixture(scope="session")

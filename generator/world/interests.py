@@ -114,7 +114,10 @@ def build_endorsements(lines: tuple[str, ...], interests: tuple[AdditionalIntere
     if "property" in lines and "Mortgagee" in kinds:
         added.append(("property", forms.LOSS_PAYABLE))
     if "gl" in lines:
-        if any(i.interest_type == "Additional Insured" for i in interests):
+        # Landlords of leased premises, and a property manager a certificate names as
+        # additional insured, are covered by the managers-or-lessors form.
+        if any(i.interest_type == "Additional Insured" for i in interests) or any(
+                h.additional_insured and h.relationship == "Property Manager" for h in holders):
             added.append(("gl", forms.AI_LANDLORD))
         if any(h.additional_insured and h.relationship != "Property Manager" for h in holders):
             added += [("gl", forms.AI_CONTRACTOR), ("gl", forms.AI_COMPLETED)]

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from benchmark.pipeline import Options, run_pipeline
+from tests.conftest import canonical_documents
+from tests.readback import doc_ids
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 STAGES = ("generate", "audit", "extract", "score", "report")
@@ -21,8 +23,9 @@ def test_default_run_in_the_current_folder(run_cli: Run, tmp_path: Path) -> None
                         "packetbench-run, extracted by sim (SIMULATED extractor, not a model)")
     assert [line.split()[0] for line in lines[1:6]] == list(STAGES)
     assert "audit     passed:" in lines[2]
-    assert "72 of 72 documents [72 ok] by sim-typical (SIMULATED extractor, not a model)" in (
-        lines[3])
+    total = canonical_documents()  # `run` generates exactly the canonical suite
+    assert (f"{total} of {total} documents [{total} ok] by sim-typical (SIMULATED extractor, "
+            "not a model)") in lines[3]
     assert lines[-1] == "report: packetbench-run/report/report.html"
     out = tmp_path / "packetbench-run"
     assert sorted(p.name for p in (out / "packets").iterdir()) == [
@@ -53,7 +56,8 @@ def test_tiers_count_and_seed(run_cli: Run, tmp_path: Path) -> None:
         "N1-000007", "N1-000008", "N2-000007", "N2-000008"]
     info = json.loads((out / "runs" / "sim-sloppy" / "run.json").read_text())
     assert info["parameters"] == {"profile": "sloppy", "seed": 3}
-    assert "4 packets, 42 documents" in result.stdout
+    total = sum(len(doc_ids(folder)) for folder in (out / "packets").iterdir())
+    assert f"4 packets, {total} documents" in result.stdout
 
 
 def test_bad_options_are_exit_2(run_cli: Run, tmp_path: Path) -> None:
@@ -123,16 +127,17 @@ def test_a_real_provider_runs_the_whole_pipeline(run_cli: Run, tmp_path: Path) -
                          "--model", "stub-model", "--base-url", stub.base_url, "--reasoning",
                          "high", "--input", "text", "--concurrency", "4", env=key)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "10 of 10 documents [10 ok] by stub-model" in result.stdout
+    total = len(doc_ids(tmp_path / "stub-packets" / "N1-000001"))
+    assert f"{total} of {total} documents [{total} ok] by stub-model" in result.stdout
     assert "SIMULATED" not in result.stdout
-    assert stub.rejected == [] and sum(stub.requests.values()) == 11  # one retried 503
+    assert stub.rejected == [] and sum(stub.requests.values()) == total + 1  # a retried 503
     body = stub.bodies["N1-000001/acord_125"][0]
     assert body["reasoning_effort"] == "high"
     assert all(part["type"] == "text" for part in body["messages"][1]["content"])
     run = out / "runs" / "stub-model"
     info = json.loads((run / "run.json").read_text())
     assert info["provider"] == "openai" and info["concurrency"] == 4
-    assert info["documents"]["by_status"] == {"ok": 10}
+    assert info["documents"]["by_status"] == {"ok": total}
     # a perfect stub answer scores perfectly: the pipeline carried the truth through
     assert "hallucination rate: numbers 0.00 %, strings 0.00 %; faithfulness 100.00 %" in (
         result.stdout)

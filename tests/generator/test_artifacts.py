@@ -105,7 +105,9 @@ def test_rendered_universe_holds_every_drawn_value(canonical_packets: list[Path]
 TABLE_HEADERS = {"sov_pdf": ("TIV", "buildings["), "loss_run_pdf": ("CLAIM NUMBER", ".claims["),
                  "driver_schedule_pdf": ("LICENSE #", "drivers["),
                  "acord_129": ("VIN", "vehicles["), "acord_126": ("CLASSIFICATION", "hazards["),
-                 "acord_823": ("OPERATIONS AT THIS PREMISES", "premises[")}
+                 "acord_823": ("OPERATIONS AT THIS PREMISES", "premises["),
+                 "acord_45": ("LOAN / LEASE #", "interests["),
+                 "acord_101": ("STREET", "premises[")}
 
 
 def test_table_headers_repeat_on_every_page_the_table_reaches(
@@ -113,8 +115,8 @@ def test_table_headers_repeat_on_every_page_the_table_reaches(
     continued = 0
     for packet in canonical_packets:
         for doc_id, (header, row_path) in TABLE_HEADERS.items():
-            if not (packet / f"rendered_universe_{doc_id}.json").exists():
-                continue  # the packet's lines do not call for this document
+            if not (packet / f"field_truth_{doc_id}.json").exists():
+                continue  # the packet's lines do not call for the document
             strings = read_json(packet / f"rendered_universe_{doc_id}.json")["strings"]
             with_header = {s["page"] for s in strings if s["text"] == header}
             fields = read_json(packet / f"field_truth_{doc_id}.json")["fields"]

@@ -39,8 +39,9 @@ LOSS_LOOKBACK_YEARS = 5
 
 
 def code_field(value: str) -> str:
-    """The field that holds code `value`: ``"Not For Profit"`` -> ``not_for_profit``."""
-    return re.sub(r"[^a-z0-9]+", "_", value.lower()).strip("_")
+    """The field that holds code `value`: ``"Not For Profit"`` -> ``not_for_profit``,
+    ``"Insured's Request"`` -> ``insureds_request`` (an apostrophe joins, never splits)."""
+    return re.sub(r"[^a-z0-9]+", "_", value.lower().replace("'", "")).strip("_")
 
 
 class Agency(DocModel):

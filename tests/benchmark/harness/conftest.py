@@ -21,7 +21,7 @@ FAMILIES = tuple(KEYS)
 
 @pytest.fixture(scope="session")
 def three_packets(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder of three N1 packets (seeds 1-3): 30 documents."""
+    """A folder of three N1 packets (seeds 1-3), 43 documents (see `documents`)."""
     root = tmp_path_factory.mktemp("three") / "packets"
     for seed in (1, 2, 3):
         built = build_packet("N1", seed, resolve("N1"))
@@ -30,6 +30,12 @@ def three_packets(tmp_path_factory: pytest.TempPathFactory) -> Path:
         for name, data in built.files.items():
             (folder / name).write_bytes(data)
     return root
+
+
+def documents(packets: Path) -> int:
+    """How many documents the packets of a folder hold, from their packet truths."""
+    return sum(len(json.loads((folder / "packet_truth.json").read_text())["documents"])
+               for folder in packets.iterdir() if folder.is_dir())
 
 
 @pytest.fixture

@@ -12,9 +12,11 @@ import pytest
 from benchmark.harness.stub import FaultPlan, StubServer
 from tests.benchmark.harness.conftest import FAMILIES, KEYS, records
 from tests.conftest import PACKETS
+from tests.readback import doc_ids
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 PACKET = PACKETS / "N1-000001"
+DOCUMENTS = len(doc_ids(PACKET))  # every document of the packet is one request
 
 
 def _error(result: subprocess.CompletedProcess[str], *needles: str) -> str:
@@ -97,7 +99,7 @@ def test_refused_key_and_refused_reasoning_stop_the_run(
     resumed = run_cli(*_extract(server, "anthropic", run, "--no-cache", "--resume"),
                       env={"ANTHROPIC_API_KEY": "the-right-key-0004"})
     assert resumed.returncode == 0, resumed.stderr
-    assert len(records(run)) == 10
+    assert len(records(run)) == DOCUMENTS
 
     picky = stub("openai", PACKET, reject_reasoning=True)
     _error(run_cli(*_extract(picky, "openai", tmp_path / "r2", "--reasoning", "xhigh"),
@@ -120,7 +122,7 @@ def test_max_cost_stops_cleanly_and_resume_finishes(
     assert result.returncode == 1, result.stderr
     assert "--max-cost $0.50 reached" in result.stderr
     found = records(run)
-    assert 0 < len(found) < 10
+    assert 0 < len(found) < DOCUMENTS
     spent = sum(r["usage"]["cost_usd"] for r in found.values())
     assert spent >= 0.5  # it stopped because the money was spent...
     largest = max(r["usage"]["cost_usd"] for r in found.values())
@@ -129,7 +131,7 @@ def test_max_cost_stops_cleanly_and_resume_finishes(
     info = json.loads((run / "run.json").read_text())
     assert info["status"] == "incomplete" and info["invocations"][-1]["stopped"] == "max-cost"
     assert run_cli(*args, "--resume", env=env).returncode == 0
-    assert len(records(run)) == 10 and sum(server.requests.values()) == 10
+    assert len(records(run)) == DOCUMENTS == sum(server.requests.values())
 
 
 def test_dry_run_estimates_and_sends_nothing(stub: Callable[..., StubServer], run_cli: Run,
@@ -141,7 +143,8 @@ def test_dry_run_estimates_and_sends_nothing(stub: Callable[..., StubServer], ru
                      "--dry-run", env={"OPENAI_API_KEY": ""})  # needs no key either
     assert result.returncode == 0, result.stderr
     line = result.stdout.strip()
-    assert line.startswith("dry run: 10 of 10 documents would be sent to openai gpt-5: ~")
+    assert line.startswith(f"dry run: {DOCUMENTS} of {DOCUMENTS} documents would be sent to "
+                           "openai gpt-5: ~")
     assert "estimated $" in line and "32,000-token cap" in line
     assert not run.exists() and sum(server.requests.values()) == 0
     unpriced = run_cli("extract", "--provider", "gemini", "--model", "stub-model",
@@ -159,7 +162,8 @@ def test_audit_tokens_lists_completions_near_their_cap(
     result = run_cli("audit-tokens", str(run))
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[-1] == f"{run}: 2 of 10 completions came within 5% of the 4,000-token cap"
+    assert lines[-1] == (f"{run}: 2 of {DOCUMENTS} completions came within 5% of the "
+                         "4,000-token cap")
     assert lines[0].startswith("N1-000001/loss_run_pdf: 4,000 of 4,000 tokens (100%), "
                                "finish_reason length, status invalid")
     assert lines[1].startswith("N1-000001/sov_pdf: 3,880 of 4,000 tokens (97%)")
@@ -180,7 +184,8 @@ def test_an_api_run_scores(stub: Callable[..., StubServer], run_cli: Run,
                    env={"GEMINI_API_KEY": "g" * 20}).returncode == 0
     scored = run_cli("score", str(run), "--packets", str(PACKET))
     assert scored.returncode == 0, scored.stderr
-    assert "9 documents scored" in scored.stdout and "excluded: 1 invalid" in scored.stdout
+    assert f"{DOCUMENTS - 1} documents scored" in scored.stdout  # the malformed one is not
+    assert "excluded: 1 invalid" in scored.stdout
     breakdown = json.loads((run / "scores" / "field_breakdown.json").read_text())
     overall = breakdown["overall"]
     assert overall["wrong"] == overall["omitted"] == 0 and overall["correct"] > 500

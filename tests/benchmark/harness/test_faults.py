@@ -15,7 +15,7 @@ from benchmark.harness.stub import FaultPlan, StubServer
 from benchmark.harness.stub.faults import ANSWER, TRANSIENT
 from benchmark.providers import provider_class
 from generator.doctypes.base import REGISTRY
-from tests.benchmark.harness.conftest import FAMILIES, KEYS, log, records, truth
+from tests.benchmark.harness.conftest import FAMILIES, KEYS, documents, log, records, truth
 from tests.conftest import PACKETS
 
 RETRIES = 3
@@ -53,7 +53,8 @@ def test_faults_end_ok_or_explained_and_retries_match(
 
     found = records(run)
     assert server.rejected == []  # every request was one the real API would accept
-    assert len(found) == summary.documents == summary.written == 30
+    total = documents(three_packets)
+    assert len(found) == summary.documents == summary.written == total
     injected = {doc: server.faults_of(doc) for doc in found}
     assert sum(f is not None for faults in injected.values() for f in faults) >= 8
     seen = {f for faults in injected.values() for f in faults if f}

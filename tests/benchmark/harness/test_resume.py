@@ -15,7 +15,7 @@ import pytest
 from benchmark.extract import HarnessOptions, extract
 from benchmark.harness.stub import FaultPlan, StubServer
 from benchmark.providers import provider_class
-from tests.benchmark.harness.conftest import log, records
+from tests.benchmark.harness.conftest import documents, log, records
 from tests.conftest import cli_path
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -31,6 +31,7 @@ def _args(server: StubServer, packets: Path, run: Path, cache: Path, *extra: str
 def test_kill_9_then_resume_requests_no_finished_document_and_loses_none(
         three_packets: Path, stub: Callable[..., StubServer], run_cli: Run,
         tmp_path: Path) -> None:
+    total = documents(three_packets)
     server = stub("openai", three_packets, delay_s=0.15)
     run, cache = tmp_path / "run", tmp_path / "cache"
     process = subprocess.Popen([cli_path(), *_args(server, three_packets, run, cache)],
@@ -45,18 +46,18 @@ def test_kill_9_then_resume_requests_no_finished_document_and_loses_none(
     process.wait(10)
     assert process.returncode == -signal.SIGKILL
     finished = {doc: record for doc, record in records(run).items()}
-    assert 8 <= len(finished) < 30  # killed mid-way
+    assert 8 <= len(finished) < total  # killed mid-way
     before = {p: p.read_bytes() for p in run.glob("extractions/*/*.json")}
     requested_before = dict(server.requests)
     assert json.loads((run / "run.json").read_text())["status"] == "running"
 
     result = run_cli(*_args(server, three_packets, run, cache, "--resume"), env=KEY)
     assert result.returncode == 0, result.stderr
-    assert "30 of 30 documents written" in result.stdout
-    assert f"{30 - len(finished)} document(s) to extract, {len(finished)} finished before" \
+    assert f"{total} of {total} documents written" in result.stdout
+    assert f"{total - len(finished)} document(s) to extract, {len(finished)} finished before" \
         in result.stdout
     after = records(run)
-    assert len(after) == 30  # none lost
+    assert len(after) == total  # none lost
     for doc in finished:  # none requested again, none rewritten
         assert server.requests[doc] == requested_before[doc] == 1, doc
     assert {p: p.read_bytes() for p in before} == before
@@ -65,7 +66,8 @@ def test_kill_9_then_resume_requests_no_finished_document_and_loses_none(
     info = json.loads((run / "run.json").read_text())
     assert info["status"] == "complete" and [i["mode"] for i in info["invocations"]] == [
         "new", "resume"]
-    assert info["documents"] == {"expected": 30, "written": 30, "by_status": {"ok": 30}}
+    assert info["documents"] == {"expected": total, "written": total,
+                                 "by_status": {"ok": total}}
 
 
 def test_resume_skips_failures_retry_failed_requests_only_them(
@@ -116,10 +118,11 @@ def test_an_identical_rerun_is_answered_by_the_cache(
         return {d: n - before.get(d, 0) for d, n in server.requests.items()
                 if n - before.get(d, 0)}, summary
 
+    total = documents(three_packets)
     sent, first = go(tmp_path / "a")
-    assert len(sent) == 30 and first.cost_usd > 0  # type: ignore[attr-defined]
+    assert len(sent) == total and first.cost_usd > 0  # type: ignore[attr-defined]
     sent, second = go(tmp_path / "b")
-    assert sent == {} and second.cached == 30 and second.cost_usd == 0  # type: ignore
+    assert sent == {} and second.cached == total and second.cost_usd == 0  # type: ignore
     a, b = records(tmp_path / "a"), records(tmp_path / "b")
     for doc in a:
         assert b[doc]["output"] == a[doc]["output"] and b[doc]["usage"] == a[doc]["usage"]
@@ -127,7 +130,7 @@ def test_an_identical_rerun_is_answered_by_the_cache(
     assert {e["result"] for e in log(tmp_path / "b") if e["event"] == "attempt"} == {
         "cache hit"}
     sent, _ = go(tmp_path / "c", reasoning="high")  # other parameters: another key
-    assert len(sent) == 30
+    assert len(sent) == total
 
 
 def test_large_runs_prepare_inputs_in_worker_processes(
@@ -135,12 +138,13 @@ def test_large_runs_prepare_inputs_in_worker_processes(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from benchmark.harness import runner
 
-    monkeypatch.setattr(runner, "PROCESS_INPUTS_FROM", 10)  # 30 documents: processes
+    monkeypatch.setattr(runner, "PROCESS_INPUTS_FROM", 10)  # more documents: processes
     monkeypatch.setenv("OPENAI_API_KEY", KEY["OPENAI_API_KEY"])
     server = stub("openai", three_packets)
     provider = provider_class("openai").from_options(
         {"model": "stub-model", "base_url": server.base_url, "input": "text"})
     summary = extract(provider, three_packets, tmp_path / "run",
                       options=HarnessOptions(use_cache=False, concurrency=16))
-    assert summary.by_status == {"ok": 30} and server.rejected == []
-    assert sum(server.requests.values()) == 30
+    total = documents(three_packets)
+    assert summary.by_status == {"ok": total} and server.rejected == []
+    assert sum(server.requests.values()) == total

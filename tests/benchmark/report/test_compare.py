@@ -11,6 +11,7 @@ import pytest
 
 from benchmark.report.compare import compare_runs
 from tests.benchmark.report.conftest import ScoredRun
+from tests.conftest import canonical_documents
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 HALLUCINATION = ("halluc_numbers", "halluc_strings")
@@ -30,7 +31,8 @@ def test_sloppy_is_found_worse_than_typical(scored_run: ScoredRun) -> None:
     faithfulness = pair["rates"]["faithfulness"]
     assert faithfulness["ci_documents"][1] < 0  # sloppy is less faithful
     # only documents both runs completed are paired; the others are listed with each status
-    assert pair["documents_paired"] == 72 - len(pair["excluded"]) < 72
+    total = canonical_documents()
+    assert pair["documents_paired"] == total - len(pair["excluded"]) < total
     statuses = {e["sloppy-2"] for e in pair["excluded"]}
     assert statuses <= {"missing", "error", "invalid"} and {e["typical-1"]
                                                            for e in pair["excluded"]} == {"scored"}
@@ -39,7 +41,7 @@ def test_sloppy_is_found_worse_than_typical(scored_run: ScoredRun) -> None:
 def test_typical_against_typical_finds_no_difference(scored_run: ScoredRun) -> None:
     result = compare_runs([scored_run("typical", 1), scored_run("typical", 2)])
     (pair,) = result["pairs"]
-    assert pair["documents_paired"] == 72 and pair["excluded"] == []
+    assert pair["documents_paired"] == canonical_documents() and pair["excluded"] == []
     for metric in HALLUCINATION:
         assert not pair["sign_tests"][metric]["significant"]
         low, high = pair["rates"][metric]["ci_documents"]

@@ -15,14 +15,22 @@ from generator.doctypes.base import REGISTRY
 from generator.schema import document_schema
 from tests.conftest import PACKETS
 
-TRUTHS = {
-    doc: json.loads((PACKETS / "N4-000001" / f"document_truth_{doc}.json").read_text())["truth"]
-    for doc in ("acord_125", "acord_140", "sov_pdf", "loss_run_pdf", "driver_schedule_pdf",
-                "financial_statement_pdf")
-}
 SCHEMA = {"acord_125": "acord_125", "acord_140": "acord_140", "sov_pdf": "sov",
           "loss_run_pdf": "loss_run", "driver_schedule_pdf": "driver_schedule",
-          "financial_statement_pdf": "financial_statement"}
+          "financial_statement_pdf": "financial_statement", "acord_25": "acord_25",
+          "acord_75": "acord_75"}
+
+
+def _first_truth(doc: str) -> Any:
+    """The truth of `doc` in the first canonical packet (from N2 on) that carries it."""
+    for packet in ("N2-000001", "N3-000001", "N4-000001"):
+        path = PACKETS / packet / f"document_truth_{doc}.json"
+        if path.exists():
+            return json.loads(path.read_text())["truth"]
+    raise AssertionError(f"no canonical packet carries {doc}")
+
+
+TRUTHS = {doc: _first_truth(doc) for doc in SCHEMA}
 REPLACEMENTS = [None, "text", 12, 12.5, 3.0, True, [], {}, "Open", "Not a code"]
 
 
