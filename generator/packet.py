@@ -218,9 +218,16 @@ def complete_packet(folder: Path, tier: str, seed: int, knobs: dict[str, Any],
     truth = _json(folder / "packet_truth.json")
     if not isinstance(truth, dict) or not isinstance(truth.get("documents"), list):
         return None
+    # A packet records the documents it renders (its lines decide), not all it may render.
+    asked = orjson.loads(orjson.dumps({k: v for k, v in knobs.items() if k != "documents"}))
+    knobs_found = truth.get("knobs")
+    recorded: dict[str, Any] = knobs_found if isinstance(knobs_found, dict) else {}
     wanted = {"packet_id": packet_id(tier, seed), "tier": tier, "seed": seed,
-              "generator_version": __version__, "knobs": orjson.loads(orjson.dumps(knobs))}
-    differing = [key for key, value in wanted.items() if truth.get(key) != value]
+              "generator_version": __version__, "knobs": asked}
+    found = {**truth, "knobs": {k: v for k, v in recorded.items() if k != "documents"}}
+    differing = [key for key, value in wanted.items() if found.get(key) != value]
+    if not differing and not set(recorded.get("documents") or []) <= set(knobs["documents"]):
+        differing = ["documents"]
     if differing:
         raise UsageError(f"{folder}: made with other settings ({differing[0]} differs) than "
                          "this run asks for; --resume keeps only packets it would write "

@@ -182,10 +182,12 @@ def _terminology(staging: Staging) -> bool:
                 labels[(label, section)] = rng.choice(synonyms)
 
     def check(recorder: Recorder) -> bool:
-        changed = [subject for kind, subject, _ in recorder.presentation.events
+        changed = [(subject, page) for kind, subject, page in recorder.presentation.events
                    if kind == "label"]
-        staging.applied.details["labels_changed"] = len(changed)
-        staging.applied.targets.extend(dict.fromkeys(s for s in changed if s and "[]" not in s))
+        staging.applied.details["labels_changed"] = len({s for s, _ in changed})
+        staging.applied.targets.extend(dict.fromkeys(s for s, _ in changed
+                                                     if s and "[]" not in s))
+        staging.applied.pages.update(page for _, page in changed if page)
         return bool(changed)
     staging.confirm(check)
     staging.applied.details["sections"] = varied

@@ -137,7 +137,7 @@ class Flow:
         for cell in cells:
             w = self.cw * cell.weight / total
             self.pdf.rect(self.page, x, self.y - height, w, height)
-            label = self.pdf.look.label(cell.label, _cell_path(cell))
+            label = self.pdf.look.label(cell.label, _cell_path(cell), self.page + 1)
             self.pdf.text(self.page, x + PAD, self.y - 6.3, label.upper(), REGULAR, 5.5)
             baseline = self.y - height + 4.6
             if isinstance(cell, Checks):

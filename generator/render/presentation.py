@@ -63,8 +63,8 @@ class Presentation:
             after_layout=list(self.after_layout), events=list(self.events),
             done=set(self.done))
 
-    def label(self, text: str, path: str | None = None) -> str:
-        """The label drawn for `text` in the section of `path`."""
+    def label(self, text: str, path: str | None = None, page: int = 0) -> str:
+        """The label drawn for `text` in the section of `path` (on 1-based `page`)."""
         if not self.labels:
             return text
         drawn = self.labels.get((text, section_of(path))) if path is not None else None
@@ -72,7 +72,7 @@ class Presentation:
             drawn = self.labels.get((text, ""))
         if drawn is None:
             return text
-        self.events.append(("label", path or "", 0))
+        self.events.append(("label", path or "", page))
         return drawn
 
     def table(self, name: str) -> TableLook | None:

@@ -204,7 +204,7 @@ class Table:
     def header_text(self, col: _Col, continuation: bool) -> str:
         texts = self.look.continued if continuation and self.look.continued else self.look.headers
         return self.pdf.look.label(texts.get(col.key, col.column.header),
-                                   self.section or self.name)
+                                   self.section or self.name, self.flow.page + 1)
 
     def _header_lines(self, continuation: bool) -> list[tuple[float, list[str]]]:
         out = []

@@ -277,7 +277,7 @@ def _cases() -> list[Case]:
     add("score", "bad option", "no --packets", ("score", "{w}/run"), "--packets", needs=scored)
     add("score", "bad option", "unknown option", (*sc, "--fast"), "--fast", needs=scored)
     add("score", "wrong file type", "packets made with other knobs (the same ids)", sc,
-        f"{{w}}/{PACKET}/manifest_acord_125.json",
+        f"{{w}}/{PACKET}/acord_125.pdf",
         lambda w: subprocess.run([cli_path(), "generate", "--tier", "N1", "--out",
                                   str(w / "packets"), "--force", "--set", "sov.max_rows=2"],
                                  check=True, capture_output=True), scored)

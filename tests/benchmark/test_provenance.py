@@ -83,8 +83,8 @@ def test_score_refuses_other_packets_with_the_same_ids(runs: tuple[Path, Path],
     run = _copy(runs[0], tmp_path)
     before = _tree(run)
     message = _error(run_cli("score", str(run), "--packets", str(twins[1])))
-    # acord_125 is the first document; its PDF is the same, but its manifest lists the knobs
-    assert message == (f"{twins[1] / 'N1-000001' / 'manifest_acord_125.json'}: not the file "
+    # acord_125 is the first document (a smaller schedule moves its world: its PDF differs)
+    assert message == (f"{twins[1] / 'N1-000001' / 'acord_125.pdf'}: not the file "
                        f"{run} was extracted from (its sha256 differs); score the run with "
                        "the packets it was extracted from")
     assert _tree(run) == before  # the earlier, right scores are untouched
@@ -135,7 +135,7 @@ def test_compare_refuses_runs_of_different_packets(runs: tuple[Path, Path], run_
     message = _error(run_cli("compare", str(runs[0]), str(runs[1]), "--out",
                              str(tmp_path / "c")))
     assert message == (f"{runs[1]}: extracted from another N1-000001/acord_125 than "
-                       f"{runs[0]} (its manifest differs); only runs of the same documents can "
+                       f"{runs[0]} (its file differs); only runs of the same documents can "
                        "be paired")
     assert not (tmp_path / "c").exists()
 
@@ -165,7 +165,7 @@ def test_an_api_run_records_hashes_and_resumes_only_on_the_same_documents(
                                                                  "sov_pdf.pdf")
         before = _tree(tmp_path / "run")
         message = _error(run_cli(*args, "--packets", str(twins[1]), "--resume", env=key))
-    assert message == (f"{twins[1] / 'N1-000001' / 'manifest_acord_125.json'}: not the "
+    assert message == (f"{twins[1] / 'N1-000001' / 'acord_125.pdf'}: not the "
                        f"file {tmp_path / 'run'} was extracted from (its sha256 differs); "
                        "continue the run with the packets it was extracted from")
     assert _tree(tmp_path / "run") == before

@@ -181,8 +181,9 @@ def test_a_run_whose_every_extraction_failed_stops_with_exit_1(run_cli: Run,
                          "--model", "stub-model", "--base-url", stub.base_url, env=key)
     assert result.returncode == 1, result.stdout + result.stderr
     lines = result.stdout.splitlines()
-    assert "11 of 11 documents [11 invalid] by stub-model" in lines[3]
-    assert lines[-1] == (f"stopped: no document was extracted ok (11 invalid), so there is "
+    n = len(doc_ids(tmp_path / "stub-packets" / "N1-000001"))
+    assert f"{n} of {n} documents [{n} invalid] by stub-model" in lines[3]
+    assert lines[-1] == (f"stopped: no document was extracted ok ({n} invalid), so there is "
                          f"nothing to score; each record in "
                          f"{out / 'runs' / 'stub-model' / 'extractions'} says why")
     assert not (out / "report").exists()

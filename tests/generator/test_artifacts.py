@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from generator.leaves import KINDS
+from generator.packet import build_packet
+from tests.conftest import plain
 from tests.readback import doc_ids, read_json
 
 FIELD_KEYS = ["path", "value", "kind", "rendered_as", "locations"]
@@ -75,9 +77,14 @@ def test_manifest_describes_the_file(canonical_packets: list[Path]) -> None:
             data = (packet / manifest["file"]).read_bytes()
             assert manifest["sha256"] == hashlib.sha256(data).hexdigest()
             assert manifest["tier"] == packet.name[:2]
-            assert manifest["patterns_applied"] == []
+            for applied in manifest["patterns_applied"]:
+                assert set(applied) == {"id", "name", "family", "phase", "truth", "reference",
+                                        "pages_affected", "targets", "ground_truth_delta",
+                                        "details"}
+                assert applied["pages_affected"] and set(applied["pages_affected"]) <= set(
+                    range(1, manifest["pages"] + 1))
             assert set(manifest["versions"]) == {"packetbench", "faker", "reportlab",
-                                                   "openpyxl", "lxml", "orjson"}
+                                                   "openpyxl", "lxml", "orjson", "pillow"}
             assert manifest["knobs"]["documents"], "knobs are recorded"
 
 
@@ -88,7 +95,8 @@ def test_rendered_universe_holds_every_drawn_value(canonical_packets: list[Path]
         for doc_id in doc_ids(packet):
             manifest = read_json(packet / f"manifest_{doc_id}.json")
             universe = read_json(packet / f"rendered_universe_{doc_id}.json")
-            assert universe["hidden"] == []
+            hides = any(p["truth"] == "hidden" for p in manifest["patterns_applied"])
+            assert hides or universe["hidden"] == []  # only a hiding pattern hides text
             strings = {s["text"] for s in universe["strings"]}
             words = {w for s in strings for w in s.split()}
             for field in read_json(packet / f"field_truth_{doc_id}.json")["fields"]:
@@ -110,10 +118,18 @@ TABLE_HEADERS = {"sov_pdf": ("TIV", "buildings["), "loss_run_pdf": ("CLAIM NUMBE
                  "acord_101": ("STREET", "premises[")}
 
 
-def test_table_headers_repeat_on_every_page_the_table_reaches(
-        canonical_packets: list[Path]) -> None:
+def test_table_headers_repeat_on_every_page_the_table_reaches(tmp_path: Path) -> None:
+    """The plain look of every table (patterns off: a table pattern may abbreviate or drop a
+    continuation header on purpose)."""
     continued = 0
-    for packet in canonical_packets:
+    packets = []
+    for tier in ("N3", "N4", "N5"):
+        folder = tmp_path / tier
+        folder.mkdir()
+        for name, data in build_packet(tier, 1, plain(tier)).files.items():
+            (folder / name).write_bytes(data)
+        packets.append(folder)
+    for packet in packets:
         for doc_id, (header, row_path) in TABLE_HEADERS.items():
             if not (packet / f"field_truth_{doc_id}.json").exists():
                 continue  # the packet's lines do not call for the document

@@ -20,9 +20,9 @@ from generator.doctypes.base import REGISTRY
 from generator.leaves import DocModel, iter_leaves
 from generator.packet import build_packet, sub_seed
 from generator.schema import document_schema
-from generator.tiers import resolve
 from generator.world.build import build_world
 from generator.world.models import World
+from tests.conftest import plain
 from tests.readback import check_document
 
 # Every line, so a section can be tested at any tier's table sizes.
@@ -40,7 +40,7 @@ class Case:
 def cases(doc_type: str, tier: str, seeds: int, lines: bool = True) -> tuple[Case, ...]:
     """(world, built document, knobs) for the first `seeds` worlds of `tier` that carry the
     type, built as a packet builds them."""
-    knobs = resolve(tier, ALL_LINES if lines else None)
+    knobs = plain(tier, ALL_LINES if lines else None)
     kind = REGISTRY[doc_type]
     out: list[Case] = []
     seed = 0
@@ -55,7 +55,7 @@ def cases(doc_type: str, tier: str, seeds: int, lines: bool = True) -> tuple[Cas
 
 def first_seed(tier: str, carried: Callable[[World], bool], overrides: dict[str, object]
                ) -> int:
-    knobs = resolve(tier, overrides)
+    knobs = plain(tier, overrides)
     return next(s for s in range(1, 500) if carried(build_world(s, knobs)))
 
 
@@ -68,7 +68,7 @@ def check_rendered(doc_type: str, tier: str, tmp_path: Path,
     kind = REGISTRY[doc_type]
     seed = first_seed(tier, kind.carried_by, overrides)
     doc_id = kind.variants[0].doc_id
-    knobs = resolve(tier, {**overrides, "documents": (doc_id,)})
+    knobs = plain(tier, {**overrides, "documents": (doc_id,)})
     built = build_packet(tier, seed, knobs)
     for name, data in built.files.items():
         (tmp_path / name).write_bytes(data)

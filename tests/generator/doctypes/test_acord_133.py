@@ -10,9 +10,8 @@ import pytest
 
 from generator.doctypes.acord_133.model import AssignedRiskSection
 from generator.doctypes.base import REGISTRY
-from generator.tiers import resolve
 from generator.world.build import build_world
-from tests.conftest import TIERS
+from tests.conftest import TIERS, plain
 from tests.generator.doctypes.sections import (
     ALL_LINES,
     cases,
@@ -44,7 +43,7 @@ def test_section_equals_the_world(tier: str) -> None:
 
 
 def test_carried_only_in_the_assigned_risk_market() -> None:
-    knobs = resolve("N3", ALL_LINES)
+    knobs = plain("N3", ALL_LINES)
     kind = REGISTRY["acord_133"]
     seen = set()
     for seed in range(1, 40):

@@ -12,9 +12,8 @@ from generator.doctypes.acord_125.build import build as build_125
 from generator.doctypes.acord_125.model import PREMISES_ROWS
 from generator.doctypes.acord_823.model import AdditionalPremisesSchedule
 from generator.doctypes.base import REGISTRY
-from generator.tiers import resolve
 from generator.world.build import build_world
-from tests.conftest import TIERS
+from tests.conftest import TIERS, plain
 from tests.generator.doctypes.sections import cases, cents, check_codes, check_rendered
 
 SEEDS = {"N1": 10, "N2": 20, "N3": 15, "N4": 6, "N5": 3}
@@ -40,7 +39,7 @@ def test_schedule_continues_the_application(tier: str) -> None:
 
 
 def test_carried_exactly_when_the_application_overflows() -> None:
-    knobs = resolve("N2")
+    knobs = plain("N2")
     kind = REGISTRY["acord_823"]
     seen = set()
     for seed in range(1, 40):

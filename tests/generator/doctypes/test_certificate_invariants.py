@@ -18,10 +18,9 @@ import pytest
 from generator.doctypes.base import REGISTRY
 from generator.leaves import iter_leaves
 from generator.packet import sub_seed
-from generator.tiers import resolve
 from generator.world.build import build_world
 from generator.world.models import World
-from tests.conftest import TIERS
+from tests.conftest import TIERS, plain
 from tests.generator.doctypes.certificate_oracle import CHECKS, carried
 
 SEEDS = range(1, 201)
@@ -43,7 +42,7 @@ def check_model(doc: Any) -> None:
 
 @pytest.mark.parametrize("tier", TIERS)
 def test_documents_agree_with_their_world(tier: str) -> None:
-    knobs = resolve(tier)
+    knobs = plain(tier)
     seen: Counter[str] = Counter()
     for seed in SEEDS:
         world = build_world(seed, knobs)
@@ -88,7 +87,7 @@ def _broken(name: str, doc: Any) -> Any:
 
 
 def test_checks_can_fail() -> None:
-    knobs = resolve("N5")
+    knobs = plain("N5")
     world = build_world(1, knobs)
     assert carried(world) == set(TYPES)
     for name in TYPES:
@@ -100,7 +99,7 @@ def test_checks_can_fail() -> None:
 
 
 def test_validation_rejects_a_value_outside_its_code_list() -> None:
-    knobs = resolve("N4")
+    knobs = plain("N4")
     world = build_world(1, knobs)
     doc = build("acord_45", world, 1, knobs)
     data = doc.model_dump(mode="json")

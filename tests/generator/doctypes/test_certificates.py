@@ -23,10 +23,9 @@ from generator.doctypes.acord_125.model import code_field
 from generator.doctypes.base import REGISTRY, compose
 from generator.leaves import DocModel, iter_leaves
 from generator.packet import build_packet, packet_id, sub_seed
-from generator.tiers import resolve
 from generator.world.build import build_world
 from tests.benchmark.score.test_scorer import ledger_mismatches
-from tests.conftest import ROOT, TIERS
+from tests.conftest import ROOT, TIERS, plain
 from tests.generator.doctypes.certificate_oracle import CHECKS
 from tests.generator.test_schemas import _walk
 from tests.readback import check_document, read_json
@@ -38,7 +37,7 @@ AUTO_TIERS = ("N4", "N5")
 
 def wanted(tier: str) -> tuple[str, ...]:
     """These types, less those whose line the tier does not carry."""
-    lines = set(resolve(tier)["lines"])
+    lines = set(plain(tier)["lines"])
     return tuple(n for n in TYPES if not REGISTRY[n].lines or REGISTRY[n].lines & lines)
 
 
@@ -47,7 +46,7 @@ def packets(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One packet per tier (seed 3) holding only these document types."""
     root = tmp_path_factory.mktemp("certificates")
     for tier in TIERS:
-        built = build_packet(tier, SEED, resolve(tier, {"documents": wanted(tier)}))
+        built = build_packet(tier, SEED, plain(tier, {"documents": wanted(tier)}))
         folder = root / packet_id(tier, SEED)
         folder.mkdir()
         for name, data in built.files.items():
@@ -62,7 +61,7 @@ def _docs(folder: Path) -> list[str]:
 @pytest.mark.parametrize("tier", TIERS)
 def test_every_value_is_drawn_and_reads_back(packets: Path, tier: str) -> None:
     folder = packets / packet_id(tier, SEED)
-    knobs = resolve(tier)
+    knobs = plain(tier)
     world = build_world(SEED, knobs)
     docs = _docs(folder)
     assert len(docs) >= 6
@@ -118,7 +117,7 @@ def test_packets_carry_each_type_in_its_tiers() -> None:
     """Every tier carries the certificates, schedules and paperwork; the vehicle certificate
     only with the auto line."""
     for tier in TIERS:
-        knobs = resolve(tier)
+        knobs = plain(tier)
         seen: set[str] = set()
         for seed in range(1, 11):
             world = build_world(seed, knobs)
@@ -129,7 +128,7 @@ def test_packets_carry_each_type_in_its_tiers() -> None:
 
 
 def test_line_documents_need_their_line() -> None:
-    world = build_world(1, resolve("N2", {"lines": ("property",)}))
+    world = build_world(1, plain("N2", {"lines": ("property",)}))
     assert not REGISTRY["acord_23"].carried_by(world)
     assert REGISTRY["acord_24"].lines == frozenset({"property"})
 
@@ -143,7 +142,7 @@ def test_checkbox_groups_mirror_their_code_lists(group: type[DocModel],
 
 
 def test_same_seed_gives_identical_bytes() -> None:
-    knobs = resolve("N4", {"documents": TYPES})
+    knobs = plain("N4", {"documents": TYPES})
     assert build_packet("N4", 11, knobs).files == build_packet("N4", 11, knobs).files
 
 
