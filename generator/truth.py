@@ -58,6 +58,8 @@ def versions() -> dict[str, str]:
         "lxml": version("lxml"),
         "orjson": version("orjson"),
         "pillow": version("pillow"),
+        "pypdfium2": version("pypdfium2"),
+        "numpy": version("numpy"),
     }
 
 

@@ -38,6 +38,16 @@ PageHook = Callable[[], None]
 _NUMBER_TYPES = frozenset({int, float})  # JSON numbers; bool is neither
 
 
+def _turn(fields: list[Located]) -> float:
+    """How far a scanned page is turned (degrees, counter-clockwise): the median slope of its
+    located boxes' lower edges, from their quads."""
+    import math
+
+    slopes = sorted(math.degrees(math.atan2(b[3] - b[1], b[2] - b[0]))
+                    for _, b, *_ in fields if len(b) == 8 and b[2] - b[0] > 8)
+    return slopes[len(slopes) // 2] if slopes else 0.0
+
+
 def squash(text: str) -> str:
     """Whitespace-normalized text, the form PDF text and universe strings are compared in."""
     return " ".join(text.split())
@@ -59,6 +69,7 @@ class _Auditor:
         self.readings = readings(doc.manifest)
         # Pieces of values split across pages: field index -> {piece: text read}.
         self.pieces: dict[int, dict[int, str]] = defaultdict(dict)
+        self.levels = doc.scan_levels()  # scanned page -> scan level
 
     # --- findings ----------------------------------------------------------------------------
 
@@ -162,6 +173,12 @@ class _Auditor:
                     if piece is None:
                         raise self.bad_location(index, location, "a fragment [i, n] location")
                     text_layer = location.get("text_layer", True) is not False
+                    quad = location.get("quad")
+                    if quad is not None:  # a scanned page: the box's exact corners
+                        if (type(quad) is not list or len(quad) != 8
+                                or set(map(type, quad)) - _NUMBER_TYPES):
+                            raise self.bad_location(index, location, "a quad of 8 numbers")
+                        bbox = quad
                     located[page].append((index, bbox, piece, text_layer))
             strings = self.strings_by_page()
             for page, indices in strings.items():
@@ -203,7 +220,10 @@ class _Auditor:
                     if on_page is not None:
                         on_page()
             if scans and engine is not None:
-                for page, scan in read_pages(pdf.document(), scans, engine, self.doc.file):
+                angles = {page: _turn(located.get(page, [])) for page in scans
+                          if page in self.levels}
+                for page, scan in read_pages(pdf.document(), scans, engine, self.doc.file,
+                                             angles=angles):
                     self.ocr_page(scan, page, located.get(page, []), strings.get(page, []))
             self.join_pieces()
         if sum(self.audit.not_checked.values()):
@@ -263,6 +283,7 @@ class _Auditor:
 
     def ocr_page(self, scan: OcrPage, page: int, fields: list[Located],
                  texts: list[int]) -> None:
+        level = self.levels.get(page)
         for index, bbox, *_ in fields:
             entry = self.doc.fields[index]
             if entry.get("kind") == "checkbox":
@@ -270,11 +291,30 @@ class _Auditor:
                 by_page = False
             else:
                 found, by_page, got = scan.find(bbox, entry["rendered_as"])
-            self.field_result(index, found, "ocr", page=page, where=f"page {page} bbox {bbox}",
-                              got=got, by_page=by_page)
+            where = f"page {page} {'quad' if len(bbox) == 8 else 'bbox'} {bbox}"
+            if level is None:
+                self.field_result(index, found, "ocr", page=page, where=where, got=got,
+                                  by_page=by_page)
+                continue
+            # A scanned page is judged by its level's recall (result.OCR_RECALL_MIN).
+            self.audit.tally("fields", "ocr").add(found, by_page)
+            self.audit.scan_tally(level, "fields").add(found, by_page)
+            if not found:
+                self.audit.ocr_misses.append(Finding(
+                    MISSING, self.doc.doc_id, self.fields_file, entry["path"], "ocr", page,
+                    where, entry["rendered_as"], got, f"scan level {level}"))
         for index in texts:
-            self.string_result(index, scan.has_string(self.doc.strings[index]["text"]), "ocr",
-                               page)
+            found = scan.has_string(self.doc.strings[index]["text"])
+            if level is None:
+                self.string_result(index, found, "ocr", page)
+                continue
+            self.audit.tally("strings", "ocr").add(found)
+            self.audit.scan_tally(level, "strings").add(found)
+            if not found:
+                self.audit.ocr_misses.append(Finding(
+                    STRING_MISSING, self.doc.doc_id, self.strings_file, f"strings[{index}]",
+                    "ocr", page, f"page {page}", self.doc.strings[index]["text"], "",
+                    f"scan level {level}"))
 
     # --- XLSX ----------------------------------------------------------------------------------
 

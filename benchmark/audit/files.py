@@ -50,6 +50,20 @@ class Document:
                     pages.update(p for p in affected if isinstance(p, int))
         return pages
 
+    def scan_levels(self) -> dict[int, str]:
+        """Scanned pages and the level each was scanned at (manifest scan patterns)."""
+        levels: dict[int, str] = {}
+        for pattern in self.manifest.get("patterns_applied") or []:
+            if not isinstance(pattern, dict) or pattern.get("phase") != "scan":
+                continue
+            pages = (pattern.get("details") or {}).get("pages")
+            if not isinstance(pages, dict):
+                continue
+            for page, how in pages.items():
+                if str(page).isdigit() and isinstance(how, dict):
+                    levels[int(page)] = str(how.get("level") or pattern.get("id"))
+        return levels
+
     def ocr_pages(self) -> set[int]:
         """Pages whose text layer is missing or deliberately unreliable (manifest patterns)."""
         pages: set[int] = set()

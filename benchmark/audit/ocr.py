@@ -105,6 +105,34 @@ class OcrPage:
                            dtype=np.float64).reshape(-1, 2)
         self._cx, self._cy = centres[:, 0], centres[:, 1]
 
+    def _inside(self, region: Sequence[float]) -> np.ndarray[Any, Any]:
+        """Which words' centres lie in `region`: a bbox (4 numbers) or a scanned page's quad
+        (8: four corners in order), grown by MARGIN points."""
+        if len(region) != 8:
+            left, top, right, bottom = self._pixels(region, MARGIN)
+            return ((self._cx >= left) & (self._cx <= right) & (self._cy >= top)
+                    & (self._cy <= bottom))
+        xs = np.array([(float(v) - self.left) * self.scale for v in region[0::2]])
+        ys = np.array([(self.top - float(v)) * self.scale for v in region[1::2]])
+        # Grow the quad about its centre by MARGIN points, then test each edge's side.
+        cx, cy = xs.mean(), ys.mean()
+        grow = MARGIN * self.scale
+        dx, dy = xs - cx, ys - cy
+        length = np.hypot(dx, dy)
+        xs = xs + dx / np.maximum(length, 1e-9) * grow * 1.5
+        ys = ys + dy / np.maximum(length, 1e-9) * grow * 1.5
+        inside = np.ones(len(self.words), dtype=bool)
+        # The corners run counter-clockwise in PDF space, so clockwise in pixels: every
+        # point inside is on the same side of each edge.
+        sign = None
+        for i in range(4):
+            x0, y0, x1, y1 = xs[i], ys[i], xs[(i + 1) % 4], ys[(i + 1) % 4]
+            cross = (x1 - x0) * (self._cy - y0) - (y1 - y0) * (self._cx - x0)
+            side = (x1 - x0) * (cy - y0) - (y1 - y0) * (cx - x0)
+            sign = np.sign(side) if sign is None else sign
+            inside &= cross * sign >= 0
+        return inside
+
     def _pixels(self, bbox: Sequence[float], margin: float) -> tuple[float, float, float, float]:
         """(left, top, right, bottom) in pixels of `bbox` (PDF points, origin bottom-left)
         grown by `margin` points (shrunk when negative)."""
@@ -115,9 +143,9 @@ class OcrPage:
                 (self.top - min(y0, y1) + margin) * self.scale)
 
     def in_box(self, bbox: Sequence[float]) -> str:
-        """The words whose centres lie in `bbox` (PDF points, origin bottom-left) + margin."""
-        left, top, right, bottom = self._pixels(bbox, MARGIN)
-        inside = (self._cx >= left) & (self._cx <= right) & (self._cy >= top) & (self._cy <= bottom)
+        """The words whose centres lie in `bbox` (PDF points, origin bottom-left; or a quad)
+        + margin."""
+        inside = self._inside(bbox)
         return " ".join(self.words[i].text for i in np.flatnonzero(inside).tolist())
 
     def on_page(self, expected: str) -> bool:
@@ -134,6 +162,12 @@ class OcrPage:
         """The share of dark pixels inside `bbox`, trimmed by MARK_INSET points."""
         if self.image is None:
             return 0.0
+        if len(bbox) == 8:
+            # A scanned box is turned: read the middle of it, clear of its turned border.
+            xs, ys = bbox[0::2], bbox[1::2]
+            cx, cy = sum(xs) / 4, sum(ys) / 4
+            half = (max(xs) - min(xs)) * 0.3
+            bbox = [cx - half, cy - half, cx + half, cy + half]
         left, top, right, bottom = (round(v) for v in self._pixels(bbox, -MARK_INSET))
         region = self.image[max(top, 0):max(bottom, 0), max(left, 0):max(right, 0)]
         return float((region < 128).mean()) if region.size else 0.0
@@ -166,20 +200,81 @@ def _render(pdf: Any, number: int, dpi: int) -> tuple[np.ndarray[Any, Any], floa
     return image, float(left), float(top)
 
 
+def _deskewed(image: np.ndarray[Any, Any], angle: float) -> np.ndarray[Any, Any]:
+    """The page image turned back by `angle` degrees (counter-clockwise as the page shows
+    it), as any OCR pipeline deskews a scan before reading it."""
+    from PIL import Image
+
+    picture = Image.fromarray(np.ascontiguousarray(image.reshape(image.shape[:2])))
+    turned = picture.rotate(-angle, resample=Image.Resampling.BILINEAR, fillcolor=255)
+    return np.asarray(turned)
+
+
+def _flattened(image: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """The page with its paper made even: divided by an estimate of the background (the
+    brightest nearby pixels, smoothed), so dark edges, shadows and uneven light no longer
+    shift tesseract's single global threshold."""
+    from PIL import Image, ImageFilter
+
+    pixels = np.ascontiguousarray(image.reshape(image.shape[:2]))
+    picture = Image.fromarray(pixels)
+    width, height = picture.size
+    small = picture.resize((max(width // 8, 1), max(height // 8, 1)), Image.Resampling.BOX)
+    small = small.filter(ImageFilter.MaxFilter(5)).filter(ImageFilter.GaussianBlur(3))
+    background = np.asarray(small.resize((width, height), Image.Resampling.BILINEAR),
+                            dtype=np.float32)
+    flat = pixels.astype(np.float32) / np.maximum(background, 1.0) * 255.0
+    return np.clip(flat, 0.0, 255.0).astype(np.uint8)
+
+
+def _turned_back(words: list[Word], angle: float, width: int, height: int) -> list[Word]:
+    """Words read on the deskewed image, placed back on the page image: each centre turned by
+    `angle` about the image's centre (the box keeps its size)."""
+    if not angle:
+        return words
+    import math
+
+    radians = math.radians(angle)
+    cos, sin = math.cos(radians), math.sin(radians)
+    cx, cy = width / 2, height / 2
+    moved = []
+    for word in words:
+        x, y = (word.left + word.right) / 2 - cx, (word.top + word.bottom) / 2 - cy
+        nx, ny = cx + x * cos + y * sin, cy - x * sin + y * cos
+        half_w, half_h = (word.right - word.left) / 2, (word.bottom - word.top) / 2
+        moved.append(Word(word.text, nx - half_w, ny - half_h, nx + half_w, ny + half_h))
+    return moved
+
+
 def read_pages(pdf: Any, numbers: Sequence[int], engine: Tesseract, source: Path,
-               dpi: int = DPI) -> Iterator[tuple[int, OcrPage]]:
+               dpi: int = DPI, angles: dict[int, float] | None = None,
+               ) -> Iterator[tuple[int, OcrPage]]:
     """(page number, OCR) for pages `numbers` (1-based) of an open pypdfium2 document.
 
+    A page with an angle in `angles` (a scan, turned by that many degrees) has its paper
+    evened out and is deskewed before tesseract reads it, and the words are placed back where
+    the page shows them.
     pdfium renders in this thread, a batch of one page per core at a time; tesseract reads
     the batch in parallel processes.
     """
     workers = max(1, os.cpu_count() or 1)
+    angles = angles or {}
+
+    def read(item: tuple[int, np.ndarray[Any, Any], float, float]) -> list[Word]:
+        number, image = item[0], item[1]
+        if number not in angles:
+            found = engine.words(image, dpi, f"{source} page {number}")
+            return found
+        angle = angles[number]
+        flat = _flattened(image)
+        turned = _deskewed(flat, angle) if angle else flat
+        found = engine.words(turned, dpi, f"{source} page {number}")
+        return _turned_back(found, angle, image.shape[1], image.shape[0])
+
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for start in range(0, len(numbers), workers):
             batch = [(number, *_render(pdf, number, dpi))
                      for number in numbers[start:start + workers]]
-            words = pool.map(lambda item: engine.words(item[1], dpi, f"{source} page {item[0]}"),
-                             batch)
+            words = pool.map(read, batch)
             for (number, image, left, top), found in zip(batch, words, strict=True):
                 yield number, OcrPage(found, dpi / 72, left, top, image.reshape(image.shape[:2]))
-

@@ -10,7 +10,13 @@ from benchmark.audit.document import PageHook, audit_document
 from benchmark.audit.files import packet_folders, read_packet
 from benchmark.audit.leaks import audit_hidden, audit_leaks, forbidden_values
 from benchmark.audit.ocr import Tesseract
-from benchmark.audit.result import INTEGRITY, AuditResult, Finding, PacketAudit
+from benchmark.audit.result import (
+    INTEGRITY,
+    AuditResult,
+    Finding,
+    PacketAudit,
+    recall_findings,
+)
 
 
 def audit_packet(folder: Path, *, engine: Tesseract | None = None,
@@ -28,6 +34,7 @@ def audit_packet(folder: Path, *, engine: Tesseract | None = None,
     leaks, result.coincidences = audit_leaks(packet, built.packet, audits, forbidden)
     result.findings.extend(leaks)
     result.findings.extend(audit_hidden(packet, built.packet, audits))
+    result.findings.extend(recall_findings(result))
     for doc_id in packet.unlisted:
         result.findings.append(Finding(
             INTEGRITY, doc_id, f"field_truth_{doc_id}.json", "",

@@ -61,6 +61,15 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "overlay.status_icons": (0.0, 0.0, 0.25, 0.3, 0.35),
     "overlay.void_stamp": (0.0, 0.0, 0.06, 0.1, 0.15),
     "overlay.redaction": (0.0, 0.0, 0.08, 0.12, 0.2),
+    # scan.* exclude each other (one scan per document), so a later level's share of the
+    # documents is a little below its probability.
+    "scan.clean": (0.0, 0.05, 0.06, 0.06, 0.06),
+    "scan.moderate": (0.0, 0.0, 0.1, 0.12, 0.12),
+    "scan.fax": (0.0, 0.0, 0.06, 0.08, 0.08),
+    "scan.skewed": (0.0, 0.0, 0.0, 0.08, 0.1),
+    "scan.degraded": (0.0, 0.0, 0.0, 0.06, 0.15),
+    "scan.photo": (0.0, 0.0, 0.0, 0.04, 0.06),
+    "scan.mixed": (0.0, 0.05, 0.05, 0.06, 0.06),
 }
 
 

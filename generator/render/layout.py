@@ -171,17 +171,23 @@ class Flow:
             pieces.pop()
         while pieces and pieces[0][0] is None:
             pieces.pop(0)
-        full = sum(width_of(text, REGULAR, 1.0) for _, text in pieces)
+        # Each piece advances by its own width in the font that draws it (a pattern may draw
+        # a value in another font: ligatures, another script).
+        recorder = self.pdf.recorder
+        fonts = [REGULAR if path is None else recorder.font_for(path, REGULAR)
+                 for path, _ in pieces]
+        full = sum(width_of(text, font, 1.0) for (_, text), font in zip(pieces, fonts,
+                                                                       strict=True))
         size = 8.0 if full * 8.0 <= width else width / full if full else 8.0
         if size < 4.5:
             raise LayoutError(f"{self.rec}: inline values too long for their box: {parts}")
-        for path, text in pieces:
+        for (path, text), font in zip(pieces, fonts, strict=True):
             if path is None:
                 self.pdf.text(self.page, x, baseline, text, REGULAR, size)
             else:
                 self.pdf.field(self.page, x, baseline, path, width=width, size=size,
                                rendered=text)
-            x += width_of(text, REGULAR, size)
+            x += width_of(recorder.presentation.glyphs.get(path or "", text), font, size)
 
     def checks(self, options: Sequence[tuple[str, str]], columns: int = 4,
                label: str | None = None) -> None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from reportlab import rl_config
 from reportlab.lib.pagesizes import landscape, letter
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -89,8 +90,9 @@ class ImageOp:
     y: float
     w: float
     h: float
-    png: bytes
+    png: bytes  # PNG, or JPEG when `jpeg` (embedded as it is, DCT-encoded)
     layer: int = CONTENT
+    jpeg: bool = False
 
 
 Op = TextOp | LineOp | RectOp | ImageOp
@@ -283,27 +285,61 @@ class PdfDocument:
                       size=6.5, align="right")
 
     def render(self) -> bytes:
-        """Finish the pages (footers, then what patterns draw over them) and emit the PDF."""
+        """Finish the pages (footers, then what patterns draw over them) and emit the PDF;
+        pages a scan pattern asked for are then emitted again as their scanned images."""
         if not self.pages:
             raise LayoutError(f"{self.recorder.doc_id}: document has no pages")
         self._footers()
         for hook in self.recorder.presentation.after_layout:
             hook(self)
-        buffer = io.BytesIO()
-        canvas = Canvas(buffer, pagesize=self.pagesize, invariant=1, pageCompression=1)
-        canvas.setTitle(self.title)
-        canvas.setAuthor("packetbench generator")
-        canvas.setSubject("Synthetic document; all data is fictional")
-        canvas.setCreator("packetbench")
-        for ops in self.pages:
-            for op in ops:
-                if isinstance(op, TextOp):
-                    fonts.ensure(op.font)
-            self._emit_loose(canvas, [op for op in ops if op.layer == UNDER])
-            self._emit(canvas, [op for op in ops if op.layer == CONTENT])
-            self._emit_loose(canvas, [op for op in ops if op.layer == OVER])
-            canvas.showPage()
-        canvas.save()
+        native = self._emit_pages(self.pages)
+        scans = self.recorder.presentation.scans
+        if not scans:
+            return native
+        return self._emit_pages(self._scanned(native, scans), raw_images=True)
+
+    def _scanned(self, native: bytes, scans: dict[int, tuple[str, int]]) -> list[list[Op]]:
+        """The pages with every scanned one replaced by its image; what was drawn on it is
+        moved to where the scan put it and can no longer be read from a text layer."""
+        from generator.render import scan
+
+        pages = list(self.pages)
+        pdf = scan.open_pdf(native)
+        try:
+            for index, (level, seed) in sorted(scans.items()):
+                scanned = scan.scan_page(pdf, index, scan.LEVELS[level], seed)
+                pages[index] = [ImageOp(0.0, 0.0, self.width, self.height, scanned.image,
+                                        jpeg=scanned.jpeg)]
+                self.recorder.scanned(index + 1, scanned.transform.box, scanned.transform.quad)
+                self.recorder.presentation.scanned[index + 1] = scanned.details
+        finally:
+            pdf.close()
+        return pages
+
+    def _emit_pages(self, pages: list[list[Op]], raw_images: bool = False) -> bytes:
+        # A document with scanned pages embeds their JPEGs as they are; reportlab would
+        # otherwise wrap every stream in ASCII85 (a quarter larger, and slower). It reads the
+        # setting as each stream is made, so it holds for the whole emission.
+        before = rl_config.useA85
+        rl_config.useA85 = 0 if raw_images else before
+        try:
+            buffer = io.BytesIO()
+            canvas = Canvas(buffer, pagesize=self.pagesize, invariant=1, pageCompression=1)
+            canvas.setTitle(self.title)
+            canvas.setAuthor("packetbench generator")
+            canvas.setSubject("Synthetic document; all data is fictional")
+            canvas.setCreator("packetbench")
+            for ops in pages:
+                for op in ops:
+                    if isinstance(op, TextOp):
+                        fonts.ensure(op.font)
+                self._emit_loose(canvas, [op for op in ops if op.layer == UNDER])
+                self._emit(canvas, [op for op in ops if op.layer == CONTENT])
+                self._emit_loose(canvas, [op for op in ops if op.layer == OVER])
+                canvas.showPage()
+            canvas.save()
+        finally:
+            rl_config.useA85 = before
         return buffer.getvalue()
 
     def save(self, path: Path) -> int:
@@ -410,4 +446,5 @@ def _rotation(x: float, y: float, angle: float) -> tuple[float, float, float, fl
 
 
 def _image(canvas: Canvas, op: ImageOp) -> None:
-    canvas.drawImage(ImageReader(io.BytesIO(op.png)), op.x, op.y, op.w, op.h, mask="auto")
+    canvas.drawImage(ImageReader(io.BytesIO(op.png)), op.x, op.y, op.w, op.h,
+                     mask=None if op.jpeg else "auto")

@@ -52,6 +52,11 @@ class Presentation:
     events: list[tuple[str, str, int]] = field(default_factory=list)
     # Things drawn once per document (the first table's preamble, the amounts' unit).
     done: set[str] = field(default_factory=set)
+    # 0-based page -> (scan level, seed): the page is emitted as its scanned image
+    # (generator.render.scan), set by scan patterns after layout.
+    scans: dict[int, tuple[str, int]] = field(default_factory=dict)
+    # 1-based page -> how it was scanned (level, dpi, angle, scale, shift...), once emitted.
+    scanned: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     def snapshot(self) -> Presentation:
         """A copy that later changes to this one do not reach (to undo a pattern)."""
@@ -61,7 +66,8 @@ class Presentation:
             tables={name: copy.deepcopy(look) for name, look in self.tables.items()},
             section_looks={name: dict(look) for name, look in self.section_looks.items()},
             after_layout=list(self.after_layout), events=list(self.events),
-            done=set(self.done))
+            done=set(self.done), scans=dict(self.scans),
+            scanned=dict(self.scanned))
 
     def label(self, text: str, path: str | None = None, page: int = 0) -> str:
         """The label drawn for `text` in the section of `path` (on 1-based `page`)."""

@@ -10,6 +10,7 @@ shrinking the truth silently.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,6 +113,23 @@ class Recorder:
             if not text_layer:
                 entry["text_layer"] = False
             self.strings.append(entry)
+
+    def scanned(self, page: int, box: Callable[[list[float]], list[float]],
+                quad: Callable[[list[float]], list[float]]) -> None:
+        """Page `page` became an image: what was drawn on it moved with the scan (`box`, `quad`
+        map a native bbox) and only OCR of the image can read it now. Text that was drawn
+        invisibly there is gone (an image has no hidden layer)."""
+        for locations in [d.locations for d in self.drawn.values()] + list(self.covered.values()):
+            for location in locations:
+                if location.get("page") == page and "bbox" in location:
+                    native = location["bbox"]
+                    location["bbox"] = box(native)
+                    location["quad"] = quad(native)
+                    location["text_layer"] = False
+        for entry in self.strings:
+            if entry["page"] == page:
+                entry["text_layer"] = False
+        self.hidden = [entry for entry in self.hidden if entry["page"] != page]
 
     def invisible(self, text: str, page: int) -> None:
         if text.strip():

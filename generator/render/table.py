@@ -683,7 +683,16 @@ class Table:
         while last + 1 < len(cells) and cells[last + 1][0] is None:
             last += 1
         lines_needed = max((len(lines) for _, _, _, lines in cells), default=1) or 1
-        height = lines_needed * self.leading + CELL_PAD
+        # The label and counts run over the empty cells before the first total; when the
+        # columns leave too little room there (another carrier's column order), they take a
+        # line of their own above the totals.
+        label_width = width_of(totals.label, BOLD, self.size) + PAD + sum(
+            14 + width_of(caption, REGULAR, self.size) + 3
+            + width_of(pdf.recorder.text_of(path) or "", BOLD, self.size) + 12
+            for caption, path in totals.counts)
+        room = self.cols[last].left + self.cols[last].width - self.cols[first].left
+        apart = label_width > room
+        height = (lines_needed + apart) * self.leading + CELL_PAD
         self.room(height)
         self.close()
         page, top = flow.page, flow.y
@@ -700,7 +709,7 @@ class Table:
                 count = pdf.recorder.text_of(path) or ""
                 pdf.field(page, x, baseline, path, width=60, font=BOLD, size=self.size)
                 x += width_of(count, BOLD, self.size) + 12
-        self._draw_cells(cells, baseline, BOLD)
+        self._draw_cells(cells, baseline - apart * self.leading, BOLD)
         flow.y -= height
         if self._ruled():
             inside = {self.cols[i].left for i in range(first + 1, last + 1)}

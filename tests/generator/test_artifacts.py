@@ -84,7 +84,8 @@ def test_manifest_describes_the_file(canonical_packets: list[Path]) -> None:
                 assert applied["pages_affected"] and set(applied["pages_affected"]) <= set(
                     range(1, manifest["pages"] + 1))
             assert set(manifest["versions"]) == {"packetbench", "faker", "reportlab",
-                                                   "openpyxl", "lxml", "orjson", "pillow"}
+                                                   "openpyxl", "lxml", "orjson", "pillow",
+                                                   "pypdfium2", "numpy"}
             assert manifest["knobs"]["documents"], "knobs are recorded"
 
 

@@ -58,9 +58,13 @@ def test_tiers_over_twenty_seeds(tmp_path: Path, run_cli: Any) -> None:
     unions = [len(set().union(*per_tier[tier])) for tier in TIERS]
     assert unions == sorted(unions), unions
 
-    # Every packet audits clean; every document truth validates against its schema.
+    # Every packet audits clean, except that values on scanned pages need OCR (OCR of 100
+    # packets would take an hour; test_scan.py reads scans back); every document truth
+    # validates against its schema.
     result = audit_packets([corpus])
-    assert result.ok, [f for f in result.findings()][:5]
+    problems = [f for f in result.findings() if f.problem != "not_checked"]
+    assert not problems, problems[:5]
+    assert result.totals()["fields_not_checked"] > 0, "the presets scan some pages"
     assert result.totals()["packets"] == SEEDS * len(TIERS)
     validators = {name: Draft202012Validator(schema) for name, schema in all_schemas().items()}
     for path in sorted(corpus.rglob("document_truth_*.json")):

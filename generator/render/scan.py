@@ -1,0 +1,325 @@
+"""Pages as a scanner, a fax machine or a phone camera would return them.
+
+A scanned page is the finished native page drawn by pdfium at the scan's resolution straight
+onto the moved page (an exact transform: rotation, scale, shift; a photo's perspective after
+drawing) and then degraded (noise, dust, dark edges, shadow, uneven light, streaks,
+binarization, JPEG artifacts). Softness is the resolution's: a lower resolution is a blurrier
+scan once the viewer enlarges it.
+The page becomes that one image: no text layer. Because the transform is known exactly, every
+located value's box is carried to the scanned page (`Transform.box`, `Transform.quad`), and the
+audit reads it there by OCR.
+
+Every random choice comes from the document's seed (numpy's PCG64 for pixel noise, whose
+stream is fixed for a pinned numpy), and pdfium, Pillow and numpy are pinned exactly, so a
+scanned page is byte-identical across runs and processes.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import pypdfium2 as pdfium
+from PIL import Image, ImageChops
+
+Matrix = np.ndarray[Any, Any]
+
+
+@dataclass(frozen=True)
+class Level:
+    """How hard one kind of scan is: geometry ranges and degradation strengths."""
+
+    name: str
+    dpi: int
+    angle: float  # largest rotation, degrees (either direction)
+    min_angle: float = 0.0  # smallest rotation (a skewed scan is never straight)
+    scale: tuple[float, float] = (1.0, 1.0)
+    shift: float = 0.0  # largest shift, points
+    perspective: float = 0.0  # largest corner displacement, share of the page's size
+    noise: float = 0.0  # standard deviation of pixel noise, gray levels
+    edges: float = 0.0  # darkening of the page's borders (0-1)
+    shadow: float = 0.0  # a dark band along one side (0-1)
+    light: float = 0.0  # uneven light across the page (0-1)
+    speckle: float = 0.0  # share of pixels turned into dust
+    lines: int = 0  # streaks along the paper path
+    binarize: bool = False  # fax: black and white only
+    quality: int = 80  # JPEG quality (ignored for binarized pages, kept lossless)
+    paper: int = 255  # gray of the paper
+    background: int | None = None  # what shows around a moved page (None: the paper)
+    whiten: float = 14.0  # the scanner's background removal: this close to the paper is paper
+    ink: float = 1.0  # contrast of the ink (1: as printed)
+
+
+LEVELS: dict[str, Level] = {
+    "clean": Level("clean", 200, angle=0.3, shift=2.0, noise=3.0, quality=75,
+                   paper=250),
+    "moderate": Level("moderate", 170, angle=1.5, scale=(0.98, 1.0), shift=6.0,
+                      noise=7.0, edges=0.35, speckle=0.0004, quality=60, paper=244, ink=0.92),
+    "skewed": Level("skewed", 180, angle=4.0, min_angle=2.0, scale=(0.96, 0.99), shift=8.0,
+                    noise=6.0, edges=0.25, shadow=0.45, quality=60, paper=242),
+    "fax": Level("fax", 200, angle=0.8, shift=4.0, noise=18.0, speckle=0.0008,
+                 lines=3, binarize=True, paper=255),
+    "degraded": Level("degraded", 150, angle=2.0, scale=(0.97, 1.0), shift=6.0,
+                      noise=10.0, edges=0.35, speckle=0.0008, quality=25, paper=238, ink=0.85),
+    "photo": Level("photo", 200, angle=2.0, scale=(0.95, 0.98), shift=6.0, perspective=0.02,
+                   noise=4.0, light=0.25, quality=60, paper=236, ink=0.95,
+                   background=72, whiten=0.0),
+}
+
+
+@dataclass(frozen=True)
+class Transform:
+    """The exact map from a native page's points to the scanned page's points."""
+
+    matrix: Matrix  # 3x3 homography on PDF points (origin bottom-left)
+
+    def points(self, xy: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        moved = []
+        for x, y in xy:
+            u, v, w = self.matrix @ np.array([x, y, 1.0])
+            moved.append((float(u / w), float(v / w)))
+        return moved
+
+    def quad(self, bbox: list[float]) -> list[float]:
+        """The box's corners on the scanned page: lower-left, lower-right, upper-right,
+        upper-left of the native box, as [x, y, x, y, ...] in points."""
+        x0, y0, x1, y1 = bbox
+        corners = self.points([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+        return [round(v, 2) for corner in corners for v in corner]
+
+    def box(self, bbox: list[float]) -> list[float]:
+        """The smallest upright box holding the moved box."""
+        quad = self.quad(bbox)
+        xs, ys = quad[0::2], quad[1::2]
+        return [min(xs), min(ys), max(xs), max(ys)]
+
+
+@dataclass(frozen=True)
+class ScannedPage:
+    image: bytes  # JPEG, or PNG for a binarized page
+    jpeg: bool
+    transform: Transform
+    details: dict[str, Any]
+
+
+def _rotation_about(cx: float, cy: float, degrees: float, scale: float,
+                    dx: float, dy: float) -> Matrix:
+    radians = math.radians(degrees)
+    cos, sin = math.cos(radians) * scale, math.sin(radians) * scale
+    return np.array([[cos, -sin, cx - cos * cx + sin * cy + dx],
+                     [sin, cos, cy - sin * cx - cos * cy + dy],
+                     [0.0, 0.0, 1.0]])
+
+
+def _homography(source: list[tuple[float, float]], target: list[tuple[float, float]]) -> Matrix:
+    """The projective map taking four points onto four others."""
+    rows, rhs = [], []
+    for (x, y), (u, v) in zip(source, target, strict=True):
+        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
+        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
+        rhs.extend([u, v])
+    h = np.linalg.solve(np.array(rows, dtype=np.float64), np.array(rhs, dtype=np.float64))
+    return np.append(h, 1.0).reshape(3, 3)
+
+
+def geometry(level: Level, rng: np.random.Generator, width: float,
+             height: float) -> tuple[Transform, dict[str, Any]]:
+    """Draw the page's movement: a rotation (at least `min_angle` when given), a scale and a
+    shift about the centre, and for a photo a perspective (each corner moved inward)."""
+    magnitude = level.min_angle + (level.angle - level.min_angle) * float(rng.random())
+    angle = magnitude if rng.random() < 0.5 else -magnitude
+    scale = float(rng.uniform(*level.scale))
+    dx, dy = (float(v) for v in rng.uniform(-level.shift, level.shift, 2))
+    matrix = _rotation_about(width / 2, height / 2, angle, scale, dx, dy)
+    details: dict[str, Any] = {"angle": round(angle, 3), "scale": round(scale, 4),
+                               "shift": [round(dx, 2), round(dy, 2)]}
+    if level.perspective:
+        corners = [(0.0, 0.0), (width, 0.0), (width, height), (0.0, height)]
+        moved = Transform(matrix).points(corners)
+        inward = [(1, 1), (-1, 1), (-1, -1), (1, -1)]
+        jitter = rng.uniform(0.0, level.perspective, (4, 2))
+        target = [(x + sx * float(j[0]) * width, y + sy * float(j[1]) * height)
+                  for (x, y), (sx, sy), j in zip(moved, inward, jitter, strict=True)]
+        matrix = _homography(corners, target)
+        details["corners"] = [[round(x, 1), round(y, 1)] for x, y in target]
+    return Transform(matrix), details
+
+
+def _pixel_matrix(transform: Transform, scale: float, height: float) -> Matrix:
+    """The transform in device pixels (origin top-left) at `scale` pixels per point."""
+    to_points = np.array([[1 / scale, 0, 0], [0, -1 / scale, height], [0, 0, 1]])
+    to_pixels = np.array([[scale, 0, 0], [0, -scale, height * scale], [0, 0, 1]])
+    return np.asarray(to_pixels @ transform.matrix @ to_points)
+
+
+def _render(page: Any, transform: Transform, dpi: float, size: tuple[int, int],
+            background: int) -> Image.Image:
+    """The page drawn by pdfium straight onto the moved page (an affine transform costs
+    nothing extra there); a perspective is applied to the drawn image afterwards."""
+    height = float(page.get_size()[1])
+    scale = dpi / 72.0
+    matrix = transform.matrix
+    affine = bool(np.allclose(matrix[2], [0.0, 0.0, 1.0]))
+    # pdfium's matrix acts on the page already turned top-down (points, origin top-left):
+    # flip, move in PDF space, flip back, scale to pixels.
+    flip = np.array([[1.0, 0, 0], [0, -1.0, height], [0, 0, 1]])
+    device = np.diag([scale, scale, 1.0]) @ flip @ (matrix if affine else np.eye(3)) @ flip
+    bitmap = pdfium.PdfBitmap.new_native(size[0], size[1], pdfium.raw.FPDFBitmap_Gray)
+    bitmap.fill_rect((background,) * 3 + (255,), 0, 0, size[0], size[1])
+    fs = pdfium.raw.FS_MATRIX(float(device[0, 0]), float(device[1, 0]), float(device[0, 1]),
+                              float(device[1, 1]), float(device[0, 2]), float(device[1, 2]))
+    clip = pdfium.raw.FS_RECTF(0.0, 0.0, float(size[0]), float(size[1]))
+    pdfium.raw.FPDF_RenderPageBitmapWithMatrix(bitmap, page, fs, clip,
+                                               pdfium.raw.FPDF_GRAYSCALE)
+    image: Image.Image = bitmap.to_pil().convert("L")
+    bitmap.close()
+    if affine:
+        return image
+    inverse = np.linalg.inv(_pixel_matrix(transform, scale, height))
+    inverse = inverse / inverse[2, 2]
+    moved: Image.Image = image.transform(size, Image.Transform.PERSPECTIVE,
+                                         tuple(float(v) for v in inverse.flatten()[:8]),
+                                         resample=Image.Resampling.BILINEAR,
+                                         fillcolor=background)
+    return moved
+
+
+def _profile(n: int, strength: float, reach: float) -> Matrix:
+    """1 in the middle, falling towards both ends over `reach` of the length."""
+    t = np.linspace(0.0, 1.0, n, dtype=np.float32)
+    edge = np.minimum(t, 1.0 - t) / max(reach, 1e-6)
+    return np.asarray(1.0 - strength * np.clip(1.0 - edge, 0.0, 1.0) ** 2, dtype=np.float32)
+
+
+@lru_cache(maxsize=64)
+def _edges(size: tuple[int, int], strength: float, side: int, shadow: float) -> Image.Image:
+    """Dark edges and a shadow along one side (0-3) as a multiplier image (255: full light);
+    the same for every page of one size and level, so made once."""
+    cols, rows = size
+    light = (_profile(rows, strength, 0.04)[:, None] * _profile(cols, strength, 0.04)[None, :]
+             if strength else np.ones((rows, cols), dtype=np.float32))
+    if shadow:
+        n = rows if side < 2 else cols
+        t = np.linspace(0.0, 1.0, n, dtype=np.float32)
+        band = 1.0 - shadow * np.clip(1.0 - t / 0.12, 0.0, 1.0) ** 2
+        band = band if side % 2 == 0 else band[::-1]
+        light = light * (band[:, None] if side < 2 else band[None, :])
+    return Image.fromarray((light * 255.0).astype(np.uint8))
+
+
+def _shading(level: Level, rng: np.random.Generator, size: tuple[int, int]) -> Image.Image | None:
+    """The light falling on the page, as a multiplier image (255: full light): dark edges,
+    a shadow along one side, a gradient across a photo. None when the level has none."""
+    shading = None
+    if level.edges or level.shadow:
+        side = int(rng.integers(0, 4)) if level.shadow else 0
+        shading = _edges(size, level.edges, side, level.shadow)
+    if level.light:
+        # A smooth field: drawn small and enlarged.
+        gx, gy = (float(v) for v in rng.uniform(-1.0, 1.0, 2))
+        cols, rows = max(size[0] // 16, 2), max(size[1] // 16, 2)
+        x = np.linspace(-0.5, 0.5, cols, dtype=np.float32)[None, :]
+        y = np.linspace(-0.5, 0.5, rows, dtype=np.float32)[:, None]
+        field = 1.0 - level.light * (0.5 + gx * x + gy * y).clip(0.0, 1.0) * 0.6
+        light = Image.fromarray((field * 255.0).astype(np.uint8)).resize(
+            size, Image.Resampling.BILINEAR)
+        shading = light if shading is None else ImageChops.multiply(shading, light)
+    return shading
+
+
+TILE = 509  # noise tile side, prime so its repeats never line up with the page's grid
+
+
+def _grain(rng: np.random.Generator, size: tuple[int, int], table: list[int]) -> Image.Image:
+    """Sensor noise for the page: a tile of random bytes through `table`, repeated from a
+    random origin (a full page of random numbers would cost more than drawing the page)."""
+    tile = Image.frombytes("L", (TILE, TILE), rng.bytes(TILE * TILE)).point(table)
+    grain = Image.new("L", size)
+    ox, oy = (int(v) for v in rng.integers(0, TILE, 2))
+    for top in range(-oy, size[1], TILE):
+        for left in range(-ox, size[0], TILE):
+            grain.paste(tile, (left, top))
+    return grain
+
+
+@lru_cache(maxsize=64)
+def _noise_table(sigma: float, gain: float) -> list[int]:
+    """Byte -> 128 + Gaussian noise (standard deviation `sigma`, divided by `gain`): uniform
+    random bytes mapped through the normal distribution's quantiles."""
+    from statistics import NormalDist
+
+    normal = NormalDist(0.0, sigma / gain)
+    return [max(0, min(255, round(128 + normal.inv_cdf((b + 0.5) / 256)))) for b in range(256)]
+
+
+@lru_cache(maxsize=64)
+def _tone_table(level: Level) -> list[int]:
+    """Gray -> what the scan shows: ink lightened by `ink`, paper at `paper`, the grain near the
+    paper clipped to paper (the scanner's background removal), or black and white for a fax."""
+    gain = level.paper / 255.0 * level.ink
+    table = []
+    for value in range(256):
+        tone = level.paper - (255 - value) * gain
+        if level.binarize:
+            tone = 0 if tone < 150 else 255
+        elif level.whiten and tone > level.paper - level.whiten:
+            tone = level.paper
+        table.append(max(0, min(255, round(tone))))
+    return table
+
+
+def degrade(image: Image.Image, level: Level, rng: np.random.Generator) -> Image.Image:
+    """Photometric damage, in the order a page meets it: light, sensor noise (added before the
+    tone curve, so it scales with the ink as it does in a sensor), dust and streaks, then the
+    tone curve (ink, paper, background removal or the fax's threshold). Every step works on
+    8-bit pixels in Pillow's C loops: a page takes milliseconds, not a tenth of a second."""
+    shading = _shading(level, rng, image.size)
+    if shading is not None:
+        image = ImageChops.multiply(image, shading)
+    if level.noise:
+        gain = level.paper / 255.0 * level.ink
+        grain = _grain(rng, image.size, _noise_table(level.noise, gain))
+        image = ImageChops.add(image, grain, 1.0, -128)
+    if level.speckle or level.lines:
+        pixels = np.array(image)
+        rows, cols = pixels.shape
+        if level.speckle:
+            count = int(rows * cols * level.speckle)
+            ys, xs = rng.integers(0, rows, count), rng.integers(0, cols, count)
+            pixels[ys, xs] = rng.integers(0, 90, count).astype(np.uint8)
+        for _ in range(level.lines):
+            row = int(rng.integers(0, rows - 2))
+            band = pixels[row:row + int(rng.integers(1, 3)), :]
+            band[:] = (band * float(rng.uniform(0.55, 0.8))).astype(np.uint8)
+        image = Image.fromarray(pixels)
+    return image.point(_tone_table(level))
+
+
+def scan_page(pdf: Any, index: int, level: Level, seed: int) -> ScannedPage:
+    """Scan page `index` (0-based) of an open pypdfium2 document at `level`."""
+    rng = np.random.Generator(np.random.PCG64(seed))
+    page = pdf[index]
+    try:
+        width, height = (float(v) for v in page.get_size())
+        transform, details = geometry(level, rng, width, height)
+        size = (math.ceil(width * level.dpi / 72), math.ceil(height * level.dpi / 72))
+        background = level.paper if level.background is None else level.background
+        drawn = _render(page, transform, level.dpi, size, background)
+    finally:
+        page.close()
+    damaged = degrade(drawn, level, rng)
+    out = io.BytesIO()
+    if level.binarize:
+        damaged.save(out, "PNG", optimize=False, compress_level=6)
+    else:
+        damaged.save(out, "JPEG", quality=level.quality, optimize=False)
+    details.update(level=level.name, dpi=level.dpi)
+    return ScannedPage(out.getvalue(), not level.binarize, transform, details)
+
+
+def open_pdf(data: bytes) -> Any:
+    return pdfium.PdfDocument(data)

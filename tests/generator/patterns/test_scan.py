@@ -1,0 +1,198 @@
+"""scan.*: pages emitted as scanned images, their boxes moved with the page, read by OCR."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pypdfium2 as pdfium
+import pypdfium2.raw as raw
+import pytest
+
+from generator.render.scan import LEVELS, Transform, _rotation_about
+from tests.generator.patterns.conftest import Render, Rendered, write
+
+WHOLE = ("clean", "moderate", "fax", "skewed", "degraded", "photo")
+DOC = "acord_125"
+needs_tesseract = pytest.mark.skipif(
+    shutil.which("tesseract") is None and not os.environ.get("PACKETBENCH_REQUIRE_OCR"),
+    reason="tesseract is not installed (Debian/Ubuntu: apt-get install tesseract-ocr)")
+
+
+def _locations(rendered: Rendered, doc_id: str) -> list[tuple[str, dict[str, Any]]]:
+    return [(path, location) for path, entry in rendered.fields(doc_id).items()
+            for location in entry["locations"]]
+
+
+def _page_objects(rendered: Rendered, doc_id: str, number: int) -> list[int]:
+    pdf = rendered.pdf(doc_id)
+    page = pdf[number - 1]
+    try:
+        return [obj.type for obj in page.get_objects()]
+    finally:
+        page.close()
+        pdf.close()
+
+
+def _image(rendered: Rendered, doc_id: str, number: int) -> np.ndarray[Any, Any]:
+    """The scanned page's embedded image, as stored (not as displayed)."""
+    pdf = rendered.pdf(doc_id)
+    page = pdf[number - 1]
+    try:
+        (image,) = [obj for obj in page.get_objects() if obj.type == raw.FPDF_PAGEOBJ_IMAGE]
+        return np.asarray(image.get_bitmap().to_pil().convert("L"))
+    finally:
+        page.close()
+        pdf.close()
+
+
+@pytest.mark.parametrize("level", WHOLE)
+def test_a_scanned_page_is_one_image_with_no_text(render: Render, level: str) -> None:
+    rendered = render("N3", 3, (DOC,), f"scan.{level}")
+    record = rendered.applied(DOC, f"scan.{level}")
+    assert record is not None
+    pages = rendered.manifest(DOC)["pages"]
+    assert record["pages_affected"] == list(range(1, pages + 1))
+    assert record["phase"] == "scan" and record["truth"] == "none"
+    for number in range(1, pages + 1):
+        assert rendered.text(DOC, number).strip() == "", "a scan has no text layer"
+        assert _page_objects(rendered, DOC, number) == [raw.FPDF_PAGEOBJ_IMAGE]
+        how = record["details"]["pages"][str(number)]
+        spec = LEVELS[level]
+        assert how["level"] == level and how["dpi"] == spec.dpi
+        assert spec.min_angle <= abs(how["angle"]) <= spec.angle
+    # Everything drawn is still rendered (rule 2), now readable from pixels only.
+    for path, location in _locations(rendered, DOC):
+        assert location["text_layer"] is False, path
+        quad = location["quad"]
+        assert len(quad) == 8
+        assert location["bbox"] == [min(quad[0::2]), min(quad[1::2]), max(quad[0::2]),
+                                    max(quad[1::2])]
+    assert all(entry.get("text_layer") is False for entry in rendered.universe(DOC)["strings"])
+    # The truth itself is the plain document's.
+    assert rendered.truth(DOC) == render("N3", 3, (DOC,)).truth(DOC)
+
+
+@pytest.mark.parametrize("level", ("clean", "moderate", "skewed", "degraded"))
+def test_boxes_move_exactly_as_the_page_moved(render: Render, level: str) -> None:
+    """The quad is the native box carried by the recorded rotation, scale and shift."""
+    plain = render("N3", 3, (DOC,))
+    scanned = render("N3", 3, (DOC,), f"scan.{level}")
+    record = scanned.applied(DOC, f"scan.{level}")
+    assert record is not None
+    width, height = 612.0, 792.0
+    native, moved = _locations(plain, DOC), _locations(scanned, DOC)
+    assert [path for path, _ in native] == [path for path, _ in moved]
+    for (_, before), (_, location) in zip(native, moved, strict=True):
+        how = record["details"]["pages"][str(location["page"])]
+        transform = Transform(_rotation_about(width / 2, height / 2, how["angle"], how["scale"],
+                                              *how["shift"]))
+        expected = transform.quad(before["bbox"])
+        assert max(abs(a - b) for a, b in zip(expected, location["quad"], strict=True)) < 0.05
+
+
+def test_each_level_damages_the_page_its_own_way(render: Render) -> None:
+    images = {level: _image(render("N3", 3, (DOC,), f"scan.{level}"), DOC, 1)
+              for level in WHOLE}
+    assert set(np.unique(images["fax"]).tolist()) == {0, 255}, "a fax is black and white"
+    for level, image in images.items():
+        dpi = LEVELS[level].dpi
+        # pdfium rounds a bitmap's size up by a pixel at some scales.
+        assert abs(image.shape[0] - 792 * dpi / 72) <= 1, level
+        assert abs(image.shape[1] - 612 * dpi / 72) <= 1, level
+    # Paper is flat on a clean scan, grainy on a degraded one (a blank band of the page).
+    def grain(image: np.ndarray[Any, Any]) -> float:
+        band = image[image.shape[0] * 3 // 4:image.shape[0] * 4 // 5, image.shape[1] // 3:
+                     image.shape[1] * 2 // 3].astype(np.float64)
+        return float(band.std())
+    assert grain(images["clean"]) < grain(images["degraded"])
+    # A photo shows the desk around the page; a scan shows paper to the edge.
+    assert images["photo"][2, 2] < 120 < images["clean"][2, 2]
+    scanned = render("N3", 3, (DOC,), "scan.moderate").files[f"{DOC}.pdf"]
+    assert b"/DCTDecode" in scanned, "grey scans are embedded as JPEG"
+
+
+def test_mixed_scans_some_pages_and_leaves_the_others_native(render: Render) -> None:
+    doc = "loss_run_pdf"
+    rendered = next(r for seed in range(1, 9)
+                    if (r := render("N3", seed, (doc,), "scan.mixed")).applied(doc, "scan.mixed"))
+    record = rendered.applied(doc, "scan.mixed")
+    assert record is not None
+    pages = set(range(1, rendered.manifest(doc)["pages"] + 1))
+    scanned = set(record["pages_affected"])
+    assert scanned and scanned < pages
+    for number in sorted(pages):
+        text = rendered.text(doc, number).strip()
+        assert (text == "") == (number in scanned), number
+    for path, location in _locations(rendered, doc):
+        assert location["text_layer"] is (location["page"] not in scanned), path
+
+
+def test_a_scan_refuses_what_only_a_text_layer_carries(run_cli: Any, tmp_path: Path) -> None:
+    result = run_cli("generate", "--tier", "N3", "--out", str(tmp_path / "p"), "--set",
+                     "patterns.only=scan.fax,overlay.redaction")
+    assert result.returncode == 2
+    assert "scan.fax" in result.stderr and "overlay.redaction" in result.stderr
+
+
+def test_scans_are_byte_identical_across_processes(run_cli: Any, tmp_path: Path) -> None:
+    digests = []
+    for name, hash_seed in (("a", "0"), ("b", "977")):
+        result = run_cli("generate", "--tier", "N4", "--seed", "5", "--out", str(tmp_path / name),
+                         "--set", "documents=acord_125,loss_run_pdf,sov_pdf", "--set",
+                         "patterns.only=scan.photo", env={"PYTHONHASHSEED": hash_seed})
+        assert result.returncode == 0, result.stderr
+        digests.append({p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+                        for p in sorted((tmp_path / name / "N4-000005").iterdir())})
+    assert digests[0] == digests[1]
+    assert len([n for n in digests[0] if n.endswith(".pdf")]) == 3
+
+
+@needs_tesseract
+@pytest.mark.parametrize("level", ("skewed", "fax"))
+def test_the_audit_reads_scanned_values_by_ocr(run_cli: Any, render: Render, tmp_path: Path,
+                                               level: str) -> None:
+    rendered = render("N3", 3, (DOC,), f"scan.{level}")
+    packet = write(rendered, tmp_path / "N3-000003")
+    blind = run_cli("audit", str(packet))
+    assert blind.returncode == 1 and "run with --ocr" in blind.stdout + blind.stderr
+    result = run_cli("audit", "--ocr", "--json", str(packet))
+    assert result.returncode == 0, result.stdout[-3000:]
+    totals = json.loads(result.stdout)["totals"]
+    fields = totals["scans"][level]["fields"]
+    located = len(_locations(rendered, DOC))
+    assert fields["checked"] == located
+    # Found inside their moved boxes, not merely somewhere on the page.
+    assert fields["found"] - fields["found_outside_box"] >= 0.9 * located
+
+
+@needs_tesseract
+def test_the_audit_fails_a_scan_ocr_cannot_read(run_cli: Any, render: Render,
+                                                tmp_path: Path) -> None:
+    """Boxes that point at the wrong place are not saved by a lenient OCR check."""
+    rendered = render("N3", 3, (DOC,), "scan.clean")
+    packet = write(rendered, tmp_path / "N3-000003")
+    truth = packet / f"field_truth_{DOC}.json"
+    data = json.loads(truth.read_text())
+    for entry in data["fields"]:
+        entry["rendered_as"] = entry["rendered_as"][::-1] + "Q"
+    truth.write_text(json.dumps(data))
+    result = run_cli("audit", "--ocr", "--json", str(packet))
+    assert result.returncode == 1
+    findings = [f for p in json.loads(result.stdout)["packets"] for f in p["findings"]]
+    assert any(f["problem"] == "ocr_recall" and f["path"] == "clean" for f in findings)
+
+
+def test_scanned_pdf_opens_in_pdfium(render: Render) -> None:
+    data = render("N3", 3, (DOC,), "scan.degraded").files[f"{DOC}.pdf"]
+    pdf = pdfium.PdfDocument(data)
+    try:
+        assert len(pdf) >= 1
+        assert pdf[0].render(scale=0.5).to_pil().size == (306, 396)
+    finally:
+        pdf.close()
