@@ -149,11 +149,9 @@ def geometry(level: Level, rng: np.random.Generator, width: float,
     return Transform(matrix), details
 
 
-def _pixel_matrix(transform: Transform, scale: float, height: float) -> Matrix:
-    """The transform in device pixels (origin top-left) at `scale` pixels per point."""
-    to_points = np.array([[1 / scale, 0, 0], [0, -1 / scale, height], [0, 0, 1]])
-    to_pixels = np.array([[scale, 0, 0], [0, -scale, height * scale], [0, 0, 1]])
-    return np.asarray(to_pixels @ transform.matrix @ to_points)
+def _to_pixels(scale: float, height: float) -> Matrix:
+    """PDF points (origin bottom-left) -> device pixels (origin top-left) at `scale`."""
+    return np.array([[scale, 0, 0], [0, -scale, height * scale], [0, 0, 1]])
 
 
 def _render(page: Any, transform: Transform, dpi: float, size: tuple[int, int],
@@ -165,9 +163,9 @@ def _render(page: Any, transform: Transform, dpi: float, size: tuple[int, int],
     matrix = transform.matrix
     affine = bool(np.allclose(matrix[2], [0.0, 0.0, 1.0]))
     # pdfium's matrix acts on the page already turned top-down (points, origin top-left):
-    # flip, move in PDF space, flip back, scale to pixels.
+    # back to PDF space, move there, then to pixels.
     flip = np.array([[1.0, 0, 0], [0, -1.0, height], [0, 0, 1]])
-    device = np.diag([scale, scale, 1.0]) @ flip @ (matrix if affine else np.eye(3)) @ flip
+    device = _to_pixels(scale, height) @ (matrix if affine else np.eye(3)) @ flip
     bitmap = pdfium.PdfBitmap.new_native(size[0], size[1], pdfium.raw.FPDFBitmap_Gray)
     bitmap.fill_rect((background,) * 3 + (255,), 0, 0, size[0], size[1])
     fs = pdfium.raw.FS_MATRIX(float(device[0, 0]), float(device[1, 0]), float(device[0, 1]),
@@ -179,7 +177,8 @@ def _render(page: Any, transform: Transform, dpi: float, size: tuple[int, int],
     bitmap.close()
     if affine:
         return image
-    inverse = np.linalg.inv(_pixel_matrix(transform, scale, height))
+    to_pixels = _to_pixels(scale, height)
+    inverse = np.linalg.inv(to_pixels @ matrix @ np.linalg.inv(to_pixels))
     inverse = inverse / inverse[2, 2]
     moved: Image.Image = image.transform(size, Image.Transform.PERSPECTIVE,
                                          tuple(float(v) for v in inverse.flatten()[:8]),

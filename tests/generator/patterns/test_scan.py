@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -15,13 +13,11 @@ import pypdfium2.raw as raw
 import pytest
 
 from generator.render.scan import LEVELS, Transform, _rotation_about
+from tests.benchmark.audit.test_ocr import needs_tesseract
 from tests.generator.patterns.conftest import Render, Rendered, write
 
 WHOLE = ("clean", "moderate", "fax", "skewed", "degraded", "photo")
 DOC = "acord_125"
-needs_tesseract = pytest.mark.skipif(
-    shutil.which("tesseract") is None and not os.environ.get("PACKETBENCH_REQUIRE_OCR"),
-    reason="tesseract is not installed (Debian/Ubuntu: apt-get install tesseract-ocr)")
 
 
 def _locations(rendered: Rendered, doc_id: str) -> list[tuple[str, dict[str, Any]]]:
