@@ -55,7 +55,10 @@ def check_document(packet: Path, doc_id: str) -> tuple[int, list[Mismatch]]:
             by_page: dict[int, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
             for field in fields:
                 for loc in field["locations"]:
-                    by_page.setdefault(loc["page"], []).append((field, loc))
+                    # A scanned page has no text layer to read (text_layer false): OCR reads
+                    # it, in the audit and tests/generator/patterns/test_scan.py.
+                    if loc.get("text_layer", True):
+                        by_page.setdefault(loc["page"], []).append((field, loc))
             for page, located in sorted(by_page.items()):
                 with pdf.page(page, sizes=True) as layer:
                     read = layer.bounded_many([loc["bbox"] for _, loc in located],

@@ -3,7 +3,8 @@
 A page is rendered with pypdfium2 (300 dpi, grayscale) and read by the `tesseract` binary
 (TSV output: every word with its box; no Python binding needed). A field is found when the
 words whose centres fall inside its bbox (scaled to pixels, with a small margin) equal its
-`rendered_as` under `normalize.string` (spaces aside: OCR drops and adds them); failing that,
+`rendered_as` under `normalize.string` (spaces aside: OCR drops and adds them) and `folded`
+(what tesseract's English model cannot tell apart); failing that,
 when its normalized text occurs in the page's OCR text as whole words. The second rule is
 weaker, so its finds are counted apart. A visible string is found by the second rule, or with
 its spaces removed when OCR merged its words ("SQ FT" read as "SQFT"). A checkbox is a mark,
@@ -21,6 +22,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import unicodedata
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -39,6 +41,25 @@ MARGIN = 2.0  # points added around a bbox: OCR boxes are looser than glyph boxe
 PSM = "3"
 INK = 0.04  # a checkbox interior with at least this share of dark pixels is ticked
 MARK_INSET = 0.5  # points trimmed off a checkbox interior, clear of its border's anti-aliasing
+
+
+# Tokens with a digit are identifiers or numbers: a letter O, I or l in one is drawn like the
+# digit beside it in Helvetica ("O25896314"), and OCR reads it as that digit.
+_AS_DIGIT = str.maketrans({"o": "0", "i": "1", "l": "1"})
+
+
+def folded(text: str) -> str:
+    """`normalize.string` without what tesseract's English model cannot read apart.
+
+    Its alphabet has no accented letters (it reads "Simön" as "Simon" or "Sim6n"; both are
+    legible to a person); a capital I and a small l are one glyph in Helvetica; in a token
+    with a digit, O/I/l are drawn like 0/1. The audit asks whether a scan is legible, so
+    these are folded on both sides; anything else still has to match.
+    """
+    plain = normalize.string("".join(c for c in unicodedata.normalize("NFKD", text)
+                                     if not unicodedata.combining(c)))
+    return " ".join(t.translate(_AS_DIGIT) if any(c.isdigit() for c in t)
+                    else t.replace("l", "i") for t in plain.split())
 
 
 @dataclass(frozen=True)
@@ -98,7 +119,7 @@ class OcrPage:
         self.words = list(words)
         self.image = image  # grayscale, 0 = black
         self.scale, self.left, self.top = scale, left, top
-        self.text = normalize.string(" ".join(w.text for w in self.words))
+        self.text = folded(" ".join(w.text for w in self.words))
         self._padded = f" {self.text} "
         self._spaceless = self.text.replace(" ", "")
         centres = np.array([((w.left + w.right) / 2, (w.top + w.bottom) / 2) for w in self.words],
@@ -150,12 +171,12 @@ class OcrPage:
 
     def on_page(self, expected: str) -> bool:
         """Whether `expected`, normalized, occurs in the page's OCR text as whole words."""
-        form = normalize.string(expected)
+        form = folded(expected)
         return not form or f" {form} " in self._padded
 
     def has_string(self, text: str) -> bool:
         """A visible string: on the page as whole words, or with OCR having merged its words."""
-        form = normalize.string(text)
+        form = folded(text)
         return self.on_page(text) or (" " in form and form.replace(" ", "") in self._spaceless)
 
     def ink(self, bbox: Sequence[float]) -> float:
@@ -182,8 +203,8 @@ class OcrPage:
     def find(self, bbox: Sequence[float], expected: str) -> tuple[bool, bool, str]:
         """(found, found only on the page, text read in the box) for a located value."""
         read = self.in_box(bbox)
-        form = normalize.string(expected)
-        if normalize.string(read).replace(" ", "") == form.replace(" ", ""):
+        form = folded(expected)
+        if folded(read).replace(" ", "") == form.replace(" ", ""):
             return True, False, read
         if form and self.on_page(expected):
             return True, True, read

@@ -50,7 +50,7 @@ def test_every_location_of_the_suite_reads_as_get_text_bounded(
 
 
 @pytest.mark.parametrize("doc", ["N1-000001/acord_125.pdf", "N3-000001/loss_run_pdf.pdf",
-                                 "N5-000001/sov_pdf.pdf"])
+                                 "N5-000001/acord_129.pdf"])
 def test_arbitrary_rectangles_read_as_get_text_bounded(canonical_packets: list[Path],
                                                        doc: str) -> None:
     """Rectangles spanning several objects and lines take pdfium's full joining rules."""

@@ -16,7 +16,7 @@ from generator.patterns.base import Applied, Pattern, Staging, Subject, catalogu
 from generator.tiers import parse_overrides, resolve
 from tests.conftest import TIERS
 
-# PATTERNS.md, written out here as the oracle: every table.*, data.* and overlay.* id.
+# PATTERNS.md, written out here as the oracle: every table.*, data.*, overlay.* and scan.* id.
 CATALOGUE_IDS = {
     "table.borderless", "table.merged_header", "table.continuation_header", "table.subtotals",
     "table.nested", "table.multiline_wrap", "table.row_split", "table.dual",
@@ -29,12 +29,14 @@ CATALOGUE_IDS = {
     "data.thousands", "data.percent_as_fraction",
     "overlay.watermark", "overlay.void_stamp", "overlay.status_icons", "overlay.logo",
     "overlay.untagged_header_footer", "overlay.redaction", "overlay.highlight",
+    "scan.clean", "scan.moderate", "scan.fax", "scan.skewed", "scan.degraded", "scan.photo",
+    "scan.mixed",
 }
 
 
 def test_the_catalogue_holds_every_id_of_patterns_md() -> None:
     ids = {p.id for p in catalogue()}
-    assert ids >= CATALOGUE_IDS and len(CATALOGUE_IDS) == 37
+    assert ids >= CATALOGUE_IDS and len(CATALOGUE_IDS) == 44
     for pattern in catalogue():
         assert pattern.family == pattern.id.split(".")[0]
         assert pattern.truth in ("none", "shown", "value", "hidden")
@@ -86,7 +88,7 @@ def test_overrides_set_turn_off_and_restrict() -> None:
     ("patterns.table.shading=1.5", "a probability must be between 0 and 1"),
     ("patterns.table.shading=-0.1", "a probability must be between 0 and 1"),
     ("patterns.table.shading=often", "expected a probability between 0 and 1"),
-    ("patterns.off=scan.*", "'scan.*' matches no pattern"),
+    ("patterns.off=nosuch.*", "'nosuch.*' matches no pattern"),
     ("patterns.only=", "names no pattern"),
     ("patterns.table.*=0.5", "unknown pattern 'table.*'"),
 ])
