@@ -108,3 +108,23 @@ def test_ocr_misses_what_the_scan_does_not_show(scanned: Path) -> None:
     assert all((f.reader, f.page) == ("ocr", 1) for f in missing.values())
     assert "Johnson Village" in missing["buildings[0].address.street"].got
     assert missing["premises[0].interest.tenant"].got.startswith("empty box")
+
+
+@pytest.mark.parametrize(("level", "found", "checked", "fails"), [
+    ("moderate", 55, 58, False),  # three unreadable accents on one page: a sample, not a fault
+    ("moderate", 48, 58, True),   # 83 %: far below 95 % even for 58 values
+    ("clean", 9_870, 10_117, True),  # 97.6 % of ten thousand: below 98 % for sure
+    ("clean", 9_950, 10_117, False),
+    ("fax", 9, 10, False),
+    ("fax", 5, 10, True),
+])
+def test_a_scan_level_fails_when_its_recall_is_surely_below_the_minimum(
+        level: str, found: int, checked: int, fails: bool) -> None:
+    from benchmark.audit.result import DocumentAudit, PacketAudit, Tally, recall_findings
+
+    document = DocumentAudit("acord_125", "pdf", "acord_125.pdf", 1,
+                             scans={level: {"fields": Tally(checked, found)}})
+    findings = recall_findings(PacketAudit("N3-000001", "x", [document]))
+    assert bool(findings) is fails
+    if fails:
+        assert findings[0].problem == "ocr_recall" and findings[0].path == level
