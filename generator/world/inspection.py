@@ -140,8 +140,8 @@ def _grade(priorities: list[str]) -> str:
 def build_inspection(fake: Faker, rng: random.Random, buildings: list[Building],
                      contact: tuple[str, str], completion: dt.date,
                      effective: dt.date) -> Inspection:
-    """A survey of the first two to four buildings of the schedule."""
-    surveyed = buildings[: rng.randint(2, 4)]
+    """A survey of the first one to three buildings of the schedule."""
+    surveyed = buildings[: rng.randint(1, 3)]
     survey = completion - dt.timedelta(days=rng.randint(25, 120))
     report = survey + dt.timedelta(days=rng.randint(4, 18))
     survey_type = weighted(rng, [("New Business Survey", 4), ("Renewal Survey", 3),
@@ -150,7 +150,12 @@ def build_inspection(fake: Faker, rng: random.Random, buildings: list[Building],
     recommendations: list[Recommendation] = []
     for b in surveyed:
         low, high = COST_PER_SQUARE_FOOT[b.occupancy]
-        cost = rng.randint(low, high)
+        if b.building_value and b.square_feet:
+            # The surveyor's estimate sits near the scheduled value, a little above it as
+            # often as not: the valuation check an underwriter reads for underinsurance.
+            cost = max(1, round(b.building_value / b.square_feet * rng.uniform(0.92, 1.3)))
+        else:
+            cost = rng.randint(low, high)
         records.append(SurveyedBuilding(
             location_number=b.location_number,
             building_number=b.building_number,

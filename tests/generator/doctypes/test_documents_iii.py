@@ -18,12 +18,17 @@ from generator.packet import sub_seed
 from generator.tiers import PRESETS
 from generator.world.build import build_world
 from tests.conftest import plain
-from tests.generator.doctypes import test_broker_narrative, test_dec_page
+from tests.generator.doctypes import (
+    test_broker_narrative,
+    test_dec_page,
+    test_engineering_report,
+)
 
 SEEDS = range(1, 201)
 CHECKS: dict[str, Callable[[Any, Any, dict[str, Any]], None]] = {
     "broker_narrative": test_broker_narrative.check,
     "dec_page": test_dec_page.check,
+    "engineering_report": test_engineering_report.check,
 }
 
 
