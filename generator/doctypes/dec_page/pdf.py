@@ -3,9 +3,19 @@ part's schedule of limits, the schedule of forms and the countersignature."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Protocol
+
 from generator.doctypes.base import Output
 from generator.doctypes.common import address_parts
-from generator.doctypes.dec_page.model import DeclarationsPage
+from generator.doctypes.dec_page.model import (
+    AutoPart,
+    CargoPart,
+    DeclarationsPage,
+    LiabilityPart,
+    PropertyPart,
+    WorkersCompPart,
+)
 from generator.render.layout import Cell, Column, Flow
 from generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument
 from generator.render.record import Recorder
@@ -43,6 +53,95 @@ def _limits(flow: Flow, title: str, cells: list[Cell]) -> None:
 def _limits_row(flow: Flow, cells: list[Cell]) -> None:
     flow.boxes(cells)
     flow.gap(8)
+
+
+def property_schedule(flow: Flow, doc: HasParts) -> None:
+    """The property part: all-premises limits, the buildings described, their coverages."""
+    prop = doc.property_part
+    if prop.premises_count is None:
+        return
+    q = "property_part"
+    _limits(flow, "Commercial property coverage part", [
+        Cell("Buildings insured", f"{q}.premises_count", align="right"),
+        Cell("Building limits, all premises", f"{q}.building_limit", align="right"),
+        Cell("Personal property limits, all premises", f"{q}.contents_limit", align="right"),
+        Cell("Business income limits, all premises", f"{q}.business_income_limit",
+             align="right")])
+    flow.table(f"{q}.premises", len(prop.premises), PREMISES)
+    flow.table(f"{q}.coverages", len(prop.coverages), COVERAGES)
+    if prop.premises_count > len(prop.premises):
+        flow.note(SCHEDULE)
+    flow.gap(4)
+
+
+def liability_limits(flow: Flow, doc: HasParts) -> None:
+    if doc.liability_part.each_occurrence is None:
+        return
+    g = "liability_part"
+    flow.band("Commercial general liability coverage part - limits of insurance")
+    flow.boxes([
+        Cell("Each occurrence", f"{g}.each_occurrence", align="right"),
+        Cell("General aggregate", f"{g}.general_aggregate", align="right"),
+        Cell("Products-completed operations aggregate", f"{g}.products_aggregate",
+             align="right")])
+    _limits_row(flow, [
+        Cell("Personal and advertising injury", f"{g}.personal_advertising", align="right"),
+        Cell("Damage to premises rented to you", f"{g}.damage_to_premises", align="right"),
+        Cell("Medical expense, any one person", f"{g}.medical_expense", align="right")])
+
+
+def auto_limits(flow: Flow, doc: HasParts) -> None:
+    if doc.auto_part.combined_single_limit is None:
+        return
+    a = "auto_part"
+    _limits(flow, "Business auto coverage part", [
+        Cell("Liability - combined single limit", f"{a}.combined_single_limit", align="right"),
+        Cell("Auto medical payments, each person", f"{a}.medical_payments_limit",
+             align="right"),
+        Cell("Covered autos scheduled", f"{a}.vehicle_count", align="right")])
+
+
+def workers_comp_limits(flow: Flow, doc: HasParts) -> None:
+    if doc.workers_comp_part.each_accident is None:
+        return
+    w = "workers_comp_part"
+    _limits(flow, "Workers compensation and employers liability - part two limits", [
+        Cell("Bodily injury by accident, each accident", f"{w}.each_accident", align="right"),
+        Cell("Bodily injury by disease, policy limit", f"{w}.disease_policy_limit",
+             align="right"),
+        Cell("Bodily injury by disease, each employee", f"{w}.disease_each_employee",
+             align="right")])
+
+
+def cargo_limits(flow: Flow, doc: HasParts) -> None:
+    if doc.cargo_part.limit_per_occurrence is None:
+        return
+    c = "cargo_part"
+    _limits(flow, "Motor truck cargo coverage part", [
+        Cell("Limit, any one vehicle", f"{c}.limit_per_vehicle", align="right"),
+        Cell("Limit, any one occurrence", f"{c}.limit_per_occurrence", align="right"),
+        Cell("Deductible, each occurrence", f"{c}.deductible", align="right")])
+
+
+class HasParts(Protocol):
+    """A document carrying the coverage parts' schedules (declarations, policy form)."""
+
+    property_part: PropertyPart
+    liability_part: LiabilityPart
+    auto_part: AutoPart
+    workers_comp_part: WorkersCompPart
+    cargo_part: CargoPart
+
+
+# Each coverage part's schedule, by LOSS_LINE value (a policy has one part per line).
+PART_SCHEDULES: dict[str, Callable[[Flow, HasParts], None]] = {
+    "Commercial Property": property_schedule,
+    "General Liability": liability_limits,
+    "Commercial Auto": auto_limits,
+    "Workers Compensation": workers_comp_limits,
+    "Motor Truck Cargo": cargo_limits,
+    "Umbrella": lambda flow, doc: None,  # an umbrella part has no schedule here
+}
 
 
 def render(doc: DeclarationsPage, rec: Recorder) -> Output:
@@ -84,57 +183,8 @@ def render(doc: DeclarationsPage, rec: Recorder) -> Output:
                 Cell("Taxes, surcharges and fees", "premium.taxes_and_fees", align="right"),
                 Cell("Total amount due", "premium.amount_due", align="right")])
     flow.gap(8)
-    prop = doc.property_part
-    if prop.premises_count is not None:
-        q = "property_part"
-        _limits(flow, "Commercial property coverage part", [
-            Cell("Buildings insured", f"{q}.premises_count", align="right"),
-            Cell("Building limits, all premises", f"{q}.building_limit", align="right"),
-            Cell("Personal property limits, all premises", f"{q}.contents_limit",
-                 align="right"),
-            Cell("Business income limits, all premises", f"{q}.business_income_limit",
-                 align="right")])
-        flow.table(f"{q}.premises", len(prop.premises), PREMISES)
-        flow.table(f"{q}.coverages", len(prop.coverages), COVERAGES)
-        if prop.premises_count > len(prop.premises):
-            flow.note(SCHEDULE)
-        flow.gap(4)
-    if doc.liability_part.each_occurrence is not None:
-        g = "liability_part"
-        flow.band("Commercial general liability coverage part - limits of insurance")
-        flow.boxes([
-            Cell("Each occurrence", f"{g}.each_occurrence", align="right"),
-            Cell("General aggregate", f"{g}.general_aggregate", align="right"),
-            Cell("Products-completed operations aggregate", f"{g}.products_aggregate",
-                 align="right")])
-        _limits_row(flow, [
-            Cell("Personal and advertising injury", f"{g}.personal_advertising",
-                 align="right"),
-            Cell("Damage to premises rented to you", f"{g}.damage_to_premises", align="right"),
-            Cell("Medical expense, any one person", f"{g}.medical_expense", align="right")])
-    if doc.auto_part.combined_single_limit is not None:
-        a = "auto_part"
-        _limits(flow, "Business auto coverage part", [
-            Cell("Liability - combined single limit", f"{a}.combined_single_limit",
-                 align="right"),
-            Cell("Auto medical payments, each person", f"{a}.medical_payments_limit",
-                 align="right"),
-            Cell("Covered autos scheduled", f"{a}.vehicle_count", align="right")])
-    if doc.workers_comp_part.each_accident is not None:
-        w = "workers_comp_part"
-        _limits(flow, "Workers compensation and employers liability - part two limits", [
-            Cell("Bodily injury by accident, each accident", f"{w}.each_accident",
-                 align="right"),
-            Cell("Bodily injury by disease, policy limit", f"{w}.disease_policy_limit",
-                 align="right"),
-            Cell("Bodily injury by disease, each employee", f"{w}.disease_each_employee",
-                 align="right")])
-    if doc.cargo_part.limit_per_occurrence is not None:
-        c = "cargo_part"
-        _limits(flow, "Motor truck cargo coverage part", [
-            Cell("Limit, any one vehicle", f"{c}.limit_per_vehicle", align="right"),
-            Cell("Limit, any one occurrence", f"{c}.limit_per_occurrence", align="right"),
-            Cell("Deductible, each occurrence", f"{c}.deductible", align="right")])
+    for part in doc.coverage_parts:
+        PART_SCHEDULES[str(part.line)](flow, doc)
     flow.band("Schedule of forms and endorsements")
     flow.table("forms", len(doc.forms), FORMS)
     flow.note(CLOSING)

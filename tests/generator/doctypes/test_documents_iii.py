@@ -22,6 +22,7 @@ from tests.generator.doctypes import (
     test_broker_narrative,
     test_dec_page,
     test_engineering_report,
+    test_policy_form,
 )
 
 SEEDS = range(1, 201)
@@ -29,6 +30,7 @@ CHECKS: dict[str, Callable[[Any, Any, dict[str, Any]], None]] = {
     "broker_narrative": test_broker_narrative.check,
     "dec_page": test_dec_page.check,
     "engineering_report": test_engineering_report.check,
+    "policy_form": test_policy_form.check,
 }
 
 
