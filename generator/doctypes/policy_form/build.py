@@ -24,8 +24,12 @@ PROPERTY_INTERESTS = ("Mortgagee", "Loss Payee", "Lender's Loss Payable")
 
 def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> PolicyForm:
     decs = build_declarations(world, rng, knobs)
+    scheduled = world.locations[:SCHEDULED_LOCATIONS]
+    numbers = {loc.number for loc in scheduled}
+    # The interests of the scheduled locations; the list on file names the others.
     interests = ([i for i in world.interests
-                  if i.line == "property" and i.interest_type in PROPERTY_INTERESTS]
+                  if i.line == "property" and i.interest_type in PROPERTY_INTERESTS
+                  and i.location_number in numbers]
                  if "property" in expiring_lines(world) else [])
     return PolicyForm(
         declarations=Declarations(
@@ -46,7 +50,7 @@ def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> PolicyForm
         locations=[ScheduledLocation(location_number=loc.number,
                                      address=address_of(loc.address),
                                      building_count=len(loc.buildings))
-                   for loc in world.locations[:SCHEDULED_LOCATIONS]],
+                   for loc in scheduled],
         interests=[ScheduledInterest(interest_type=i.interest_type, name=i.name,
                                      loan_number=i.loan_number,
                                      location_number=i.location_number,
