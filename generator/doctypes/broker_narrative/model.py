@@ -24,11 +24,11 @@ class Letter(DocModel):
     """The broker's agency (letterhead and signature)."""
     agency_address: Address = Field(default_factory=Address)
     """The agency's address on the letterhead."""
-    agency_phone: Str = None
+    phone: Str = None
     """The agency's telephone number on the letterhead."""
     producer_name: Str = None
     """The producer who signs the letter."""
-    producer_email: Str = None
+    email: Str = None
     """The producer's e-mail address under the signature."""
     underwriter_name: Str = None
     """The underwriter the letter is addressed to."""

@@ -55,7 +55,7 @@ def render(doc: BrokerNarrative, rec: Recorder) -> Output:
                       font=BOLD, size=15)
             flow.y = top - 22
             flow.prose((*address_parts("letter.agency_address"), Lit(" | Tel. "),
-                        "letter.agency_phone"), size=8, after=0)
+                        "letter.phone"), size=8, after=0)
             pdf.line(page, MARGIN, flow.y - 2, MARGIN + flow.cw, flow.y - 2, 1.0)
             return flow.y - 14
         pdf.text(page, MARGIN + 2.5, top - 10, "Submission letter (continued)", BOLD, 9)
@@ -91,6 +91,6 @@ def render(doc: BrokerNarrative, rec: Recorder) -> Output:
     flow.need(70)
     flow.pdf.text(flow.page, MARGIN + 2.5, flow.y - 9, "Sincerely,", REGULAR, 8.5)
     flow.y -= 40
-    for path in ("letter.producer_name", "letter.agency_name", "letter.producer_email"):
+    for path in ("letter.producer_name", "letter.agency_name", "letter.email"):
         flow.prose((path,), after=0.5)
     return Output(pdf.render(), len(pdf.pages))
