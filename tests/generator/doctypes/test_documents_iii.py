@@ -51,3 +51,30 @@ def test_world_invariants_over_200_seeds(tier: str) -> None:
             except AssertionError as error:
                 raise AssertionError(f"{name} {tier} seed {seed}: {error}") from error
     assert all(count > 0 for count in carried.values()), carried
+
+
+# One fact of each document nudged off the world: the check of its type must notice.
+BROKEN: dict[str, Callable[[Any], Any]] = {
+    "broker_narrative": lambda doc: doc.losses.model_copy(
+        update={"claim_count": (doc.losses.claim_count or 0) + 1}),
+    "dec_page": lambda doc: doc.premium.model_copy(
+        update={"amount_due": (doc.premium.amount_due or 0) + 0.01}),
+    "engineering_report": lambda doc: doc.summary.model_copy(
+        update={"critical_count": (doc.summary.critical_count or 0) + 1}),
+    "policy_form": lambda doc: doc.premium.model_copy(
+        update={"coverage_premium": (doc.premium.coverage_premium or 0) + 1}),
+}
+FIELD = {"broker_narrative": "losses", "dec_page": "premium", "engineering_report": "summary",
+         "policy_form": "premium"}
+
+
+@pytest.mark.parametrize("name", sorted(CHECKS))
+def test_each_check_can_fail(name: str) -> None:
+    knobs = plain("N3")
+    world = build_world(2, knobs)
+    kind = REGISTRY[name]
+    doc = kind.build(world, random.Random(sub_seed(2, name)), knobs)
+    CHECKS[name](world, doc, knobs)
+    broken = doc.model_copy(update={FIELD[name]: BROKEN[name](doc)})
+    with pytest.raises(AssertionError):
+        CHECKS[name](world, broken, knobs)
