@@ -322,6 +322,44 @@ RETURN_PREMIUM_METHOD = CodeList("return_premium_method", ("Flat", "Pro Rata", "
 
 YES_NO = CodeList("yes_no", ("Yes", "No"))
 
+# --- correspondence, inspections and policies (issue 14) -----------------------------------
+
+SUBMISSION_TYPE = CodeList("submission_type", ("New Business", "Renewal"))
+
+MARKETING_REASON = CodeList(
+    "marketing_reason",
+    ("Rate Increase at Renewal", "Incumbent Non-Renewal", "Broader Coverage Sought",
+     "Service Concerns", "Carrier Appetite Change", "Account Growth"),
+)
+
+SURVEY_TYPE = CodeList(
+    "survey_type",
+    ("New Business Survey", "Renewal Survey", "Recommendation Follow-up", "Post-Loss Survey"),
+)
+
+RISK_GRADE = CodeList(
+    "risk_grade", ("Superior", "Above Average", "Average", "Below Average", "Poor"),
+)
+
+CONDITION = CodeList("condition", ("Good", "Fair", "Poor"))
+
+FLOOD_ZONE = CodeList("flood_zone", ("X", "X500", "A", "AE", "VE"))
+
+RECOMMENDATION_PRIORITY = CodeList(
+    "recommendation_priority", ("Critical", "Important", "Advisory"),
+)
+
+RECOMMENDATION_CATEGORY = CodeList(
+    "recommendation_category",
+    ("Fire Protection", "Electrical", "Housekeeping", "Roof", "Security", "Natural Hazard",
+     "Management"),
+)
+
+RECOMMENDATION_STATUS = CodeList(
+    "recommendation_status", ("New", "Open", "Complete", "Waived"),
+)
+
+
 ALL: tuple[CodeList, ...] = (
     STATES,
     CONSTRUCTION,
@@ -366,6 +404,15 @@ ALL: tuple[CodeList, ...] = (
     CANCELLATION_REASON,
     RETURN_PREMIUM_METHOD,
     YES_NO,
+    SUBMISSION_TYPE,
+    MARKETING_REASON,
+    SURVEY_TYPE,
+    RISK_GRADE,
+    CONDITION,
+    FLOOD_ZONE,
+    RECOMMENDATION_PRIORITY,
+    RECOMMENDATION_CATEGORY,
+    RECOMMENDATION_STATUS,
 )
 
 

@@ -113,7 +113,8 @@ def build_packet(tier: str, seed: int, knobs: dict[str, Any],
         staged = patterns.stage(
             Subject(variant.doc_id, doc_type.name, variant.format, doc, variant.style),
             knobs, packet_id(tier, seed))
-        recorder = Recorder(variant.doc_id, staged.doc, variant.style, staged.presentation)
+        recorder = Recorder(variant.doc_id, staged.doc, variant.style, staged.presentation,
+                            wording=sub_seed(seed, f"{variant.doc_id}:wording"))
         if watch is not None:
             watch.lap("patterns")
         output = variant.render(staged.doc, recorder)

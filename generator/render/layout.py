@@ -224,6 +224,112 @@ class Flow:
                        width=self.cw - 2 * PAD, size=size, allow_wrap=True)
         self.y -= height
 
+    def prose(self, parts: Sequence[Part], size: float = 8.5, indent: float = 0.0,
+              font: str = REGULAR, leading: float = 1.32, after: float = 5.0) -> None:
+        """A paragraph of running text: literals and facts (leaf paths) wrapped as words.
+
+        Facts are never broken: a fact is one unbreakable word (with any punctuation glued to
+        it), so each located value sits whole on one line and reads back whole from its box;
+        a line breaks only at a space between words. A paragraph that is a single fact (free
+        prose of kind `text`, one value) wraps inside itself instead and is located as one
+        box over its lines. Lines go onto the next page when the page is full.
+        """
+        width = self.cw - 2 * PAD - indent
+        x0 = MARGIN + PAD + indent
+        line_height = size * leading
+        if len(parts) == 1 and isinstance(parts[0], str):
+            whole = parts[0]
+            text = self.pdf.recorder.text_of(whole)
+            if text is None:
+                raise LayoutError(f"{self.rec}: prose paragraph {whole} is null")
+            used = self.pdf.recorder.font_for(whole, font)
+            fsize, wrapped = fit(text, used, size, width, allow_wrap=True)
+            self.need(fsize * leading * len(wrapped) + 2)
+            self.pdf.field(self.page, x0, self.y - fsize, whole, width=width, font=used,
+                           size=fsize, allow_wrap=True, leading=leading)
+            self.y -= fsize * leading * len(wrapped) + after
+            return
+        words = self._words(parts, font, size)
+        space = width_of(" ", font, size)
+        lines: list[list[list[tuple[str | None, str, str]]]] = [[]]
+        used_width = 0.0
+        for word in words:
+            word_width = sum(width_of(shown, f, size) for _, shown, f in word)
+            if word_width > width:
+                named = next((p for p, *_ in word if p is not None), None)
+                raise LayoutError(f"{self.rec}: {named or 'a word'} is wider than a prose line")
+            extra = word_width + (space if lines[-1] else 0.0)
+            if lines[-1] and used_width + extra > width:
+                lines.append([])
+                used_width, extra = 0.0, word_width
+            lines[-1].append(word)
+            used_width += extra
+        for line in lines:
+            self.need(line_height)
+            self._prose_line(x0, self.y - size, line, font, size)
+            self.y -= line_height
+        self.y -= after
+
+    def _words(self, parts: Sequence[Part], font: str,
+               size: float) -> list[list[tuple[str | None, str, str]]]:
+        """Unbreakable words of a paragraph: (path or None, text drawn, font) pieces.
+
+        Literal text breaks at its spaces; a fact and any literal glued to it without a space
+        (a closing comma, an opening "$") form one word.
+        """
+        recorder = self.pdf.recorder
+        words: list[list[tuple[str | None, str, str]]] = []
+        glue = False  # whether the next piece continues the last word
+        for part in parts:
+            if isinstance(part, Lit):
+                chunks = part.text.split(" ")
+                for index, chunk in enumerate(chunks):
+                    if index > 0:
+                        glue = False
+                    if chunk:
+                        if glue and words:
+                            words[-1].append((None, chunk, font))
+                        else:
+                            words.append([(None, chunk, font)])
+                        glue = True
+                continue
+            text = recorder.text_of(part)
+            if text is None:
+                raise LayoutError(f"{self.rec}: prose states {part}, which is null")
+            used = recorder.font_for(part, font)
+            shown = recorder.presentation.glyphs.get(part, text)
+            piece = (part, shown, used)
+            if glue and words:
+                words[-1].append(piece)
+            else:
+                words.append([piece])
+            glue = True
+        return words
+
+    def _prose_line(self, x: float, baseline: float,
+                    line: list[list[tuple[str | None, str, str]]], font: str,
+                    size: float) -> None:
+        """One line of prose: literal runs as plain text (spaces included, so the text layer
+        reads the sentence), each fact drawn and located through the recorder."""
+        run = ""
+        for position, word in enumerate(line):
+            if position:
+                run += " "
+            for path, shown, used in word:
+                if path is None:
+                    run += shown
+                    continue
+                if run:
+                    x += self.pdf.text(self.page, x, baseline, run, font, size)
+                    run = ""
+                text = self.pdf.recorder.text_of(path)
+                assert text is not None  # checked when the words were built
+                self.pdf.lines(self.page, x, baseline, path, text, [text], font=used,
+                               size=size)
+                x += width_of(shown, used, size)
+        if run.strip():
+            self.pdf.text(self.page, x, baseline, run, font, size)
+
     def questions(self, rows: Sequence[tuple[str, str, str | None]]) -> None:
         """Numbered yes/no questions: question text, Y/N answer, optional explanation."""
         q_width, a_width = self.cw * 0.52, 22.0

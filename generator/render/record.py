@@ -32,11 +32,14 @@ class Recorder:
     """Formats, locates and remembers everything drawn for one document."""
 
     def __init__(self, doc_id: str, doc: DocModel, style: fmt.Style = fmt.PLAIN,
-                 presentation: Presentation | None = None) -> None:
+                 presentation: Presentation | None = None, wording: int = 0) -> None:
         self.doc_id = doc_id
         self.doc = doc
         self.style = style
         self.presentation = presentation or Presentation()
+        # Seeds the choice of words in prose documents (generator.render.prose); it comes
+        # from the packet seed, never from a fact, so changing a fact changes no wording.
+        self.wording = wording
         self._leaves = leaf_index(doc)
         self.drawn: dict[str, Drawn] = {}
         self.strings: list[dict[str, Any]] = []

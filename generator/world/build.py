@@ -29,8 +29,10 @@ from generator.world.draw import (
     weighted,
 )
 from generator.world.excess import build_cargo, build_umbrella
+from generator.world.expiring import build_expiring
 from generator.world.finance import build_financials
 from generator.world.fleet import build_drivers, build_vehicles
+from generator.world.inspection import build_inspection
 from generator.world.interests import build_endorsements, build_holders, build_interests
 from generator.world.liability import build_general_liability
 from generator.world.losses import build_loss_history
@@ -45,6 +47,7 @@ from generator.world.models import (
     Producer,
     World,
 )
+from generator.world.narrative import build_narrative
 from generator.world.places import HOME_STATES, address
 from generator.world.property import build_locations
 from generator.world.transactions import build_binder, build_cancellation
@@ -272,6 +275,19 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
     policy = _policy(fake, rng, effective, completion,
                      {line: premiums[line] for line in lines})
     paperwork = stream(seed, "paperwork")
+    # The documents of issue 14 draw last, each from its own stream: no fact above moves.
+    expiring_stream = stream(seed, "expiring")
+    expiring = build_expiring(new_faker(expiring_stream.randrange(2**32)), expiring_stream,
+                              loss_history, policy, (carrier.name, carrier.naic))
+    survey_stream = stream(seed, "inspection")
+    signer = principals[0]
+    inspection = (build_inspection(new_faker(survey_stream.randrange(2**32)), survey_stream,
+                                   buildings, (signer.name, signer.title), completion,
+                                   effective) if "property" in lines else None)
+    narrative = build_narrative(
+        stream(seed, "narrative"), completion, effective,
+        sum(p.premium for p in expiring.parts) if expiring else None, policy.total_premium,
+        expiring is not None and expiring.carrier == carrier.name)
     return World(
         insured=insured,
         producer=producer,
@@ -298,4 +314,7 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
         binder=build_binder(paperwork, policy, lines),
         cancellation=build_cancellation(paperwork, loss_history, carrier.name, lines,
                                         policy.completion_date),
+        expiring=expiring,
+        inspection=inspection,
+        narrative=narrative,
     )

@@ -19,6 +19,9 @@ from generator.world.coverage import (
     Umbrella,
     WorkersComp,
 )
+from generator.world.expiring import ExpiringPolicy
+from generator.world.inspection import Inspection
+from generator.world.narrative import Narrative
 from generator.world.parties import (
     AdditionalInterest,
     CertificateHolder,
@@ -337,6 +340,11 @@ class World(WorldModel):
     endorsements: tuple[Endorsement, ...]
     binder: Binder | None
     cancellation: CancellationRequest | None
+    # Drawn from streams of their own after everything above (issue 14): the incumbent's
+    # expiring policy, the loss-control survey of the property, the broker's cover letter.
+    expiring: ExpiringPolicy | None
+    inspection: Inspection | None
+    narrative: Narrative
 
     def buildings(self) -> list[Building]:
         return [b for loc in self.locations for b in loc.buildings]
