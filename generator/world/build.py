@@ -29,6 +29,7 @@ from generator.world.draw import (
     weighted,
 )
 from generator.world.excess import build_cargo, build_umbrella
+from generator.world.experience import build_experience
 from generator.world.finance import build_financials
 from generator.world.fleet import build_drivers, build_vehicles
 from generator.world.interests import build_endorsements, build_holders, build_interests
@@ -298,4 +299,8 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
         binder=build_binder(paperwork, policy, lines),
         cancellation=build_cancellation(paperwork, loss_history, carrier.name, lines,
                                         policy.completion_date),
+        experience_rating=(build_experience(
+            stream(seed, "experience"), wc, loss_history,
+            tuple(dict.fromkeys(t.carrier for t in loss_history.terms)) or (incumbent,),
+            effective, completion) if wc is not None else None),
     )

@@ -19,6 +19,7 @@ from generator.world.coverage import (
     Umbrella,
     WorkersComp,
 )
+from generator.world.experience import ExperienceRating
 from generator.world.parties import (
     AdditionalInterest,
     CertificateHolder,
@@ -337,6 +338,8 @@ class World(WorldModel):
     endorsements: tuple[Endorsement, ...]
     binder: Binder | None
     cancellation: CancellationRequest | None
+    # The WC experience-rating worksheet behind the experience mod (None when not rated).
+    experience_rating: ExperienceRating | None = None
 
     def buildings(self) -> list[Building]:
         return [b for loc in self.locations for b in loc.buildings]
