@@ -49,6 +49,7 @@ from generator.world.models import (
 from generator.world.places import HOME_STATES, address
 from generator.world.property import build_locations
 from generator.world.transactions import build_binder, build_cancellation
+from generator.world.valuation import build_stated_amounts
 from generator.world.workers import build_workers_comp
 from generator.world.workforce import build_payroll, build_principals
 
@@ -303,4 +304,5 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
             stream(seed, "experience"), wc, loss_history,
             tuple(dict.fromkeys(t.carrier for t in loss_history.terms)) or (incumbent,),
             effective, completion) if wc is not None else None),
+        stated_amounts=build_stated_amounts(stream(seed, "stated"), vehicles, effective),
     )

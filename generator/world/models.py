@@ -340,6 +340,8 @@ class World(WorldModel):
     cancellation: CancellationRequest | None
     # The WC experience-rating worksheet behind the experience mod (None when not rated).
     experience_rating: ExperienceRating | None = None
+    # The broker's stated amount of each vehicle (issue 14), in vehicle order.
+    stated_amounts: tuple[float, ...] = ()
 
     def buildings(self) -> list[Building]:
         return [b for loc in self.locations for b in loc.buildings]
