@@ -312,6 +312,11 @@ INJURY_TYPE = CodeList(
 EXPERIENCE_CLAIM_STATUS = CodeList("experience_claim_status", ("Open", "Final"),
                                    {"Open": "O", "Final": "F"})
 
+# Operating authority of a trucking supplement's carrier, and how a habitational risk rents.
+TRUCKING_AUTHORITY = CodeList("trucking_authority",
+                              ("Common Carrier", "Contract Carrier", "Private Carrier"))
+RENTAL_BASIS = CodeList("rental_basis", ("Monthly", "Nightly"))
+
 INCLUSION = CodeList("inclusion", ("Included", "Excluded"))
 
 INTEREST_TYPE = CodeList(

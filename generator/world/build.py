@@ -48,6 +48,7 @@ from generator.world.models import (
 )
 from generator.world.places import HOME_STATES, address
 from generator.world.property import build_locations
+from generator.world.supplements import build_supplements
 from generator.world.transactions import build_binder, build_cancellation
 from generator.world.valuation import build_stated_amounts
 from generator.world.workers import build_workers_comp
@@ -274,7 +275,7 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
     policy = _policy(fake, rng, effective, completion,
                      {line: premiums[line] for line in lines})
     paperwork = stream(seed, "paperwork")
-    return World(
+    world = World(
         insured=insured,
         producer=producer,
         carrier=carrier,
@@ -306,3 +307,4 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
             effective, completion) if wc is not None else None),
         stated_amounts=build_stated_amounts(stream(seed, "stated"), vehicles, effective),
     )
+    return world.model_copy(update={"supplements": build_supplements(seed, world)})

@@ -27,6 +27,7 @@ from generator.world.parties import (
     PayrollClass,
     Principal,
 )
+from generator.world.supplements import Supplements
 
 
 class Contact(WorldModel):
@@ -342,6 +343,8 @@ class World(WorldModel):
     experience_rating: ExperienceRating | None = None
     # The broker's stated amount of each vehicle (issue 14), in vehicle order.
     stated_amounts: tuple[float, ...] = ()
+    # Facts of the supplemental applications the class of business calls for (issue 14).
+    supplements: Supplements | None = None
 
     def buildings(self) -> list[Building]:
         return [b for loc in self.locations for b in loc.buildings]
