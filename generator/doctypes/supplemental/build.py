@@ -19,6 +19,7 @@ from generator.doctypes.supplemental.model import (
     ResidenceRow,
     RestaurantAnswers,
     RestaurantOperations,
+    RestaurantSales,
     RestaurantSupplement,
     TruckingAnswers,
     TruckingOperations,
@@ -106,9 +107,10 @@ def build_restaurant(world: World, rng: random.Random, knobs: dict[str, Any]
         years_in_business=years_in_business(world),
         operations=RestaurantOperations(
             seating_capacity=facts.seating_capacity, opening_time=facts.opening_time,
-            closing_time=facts.closing_time, food_sales=facts.food_sales,
-            liquor_sales=facts.liquor_sales, total_sales=total,
+            closing_time=facts.closing_time,
             liquor_percent=share(facts.liquor_sales, total)),
+        sales=RestaurantSales(food_sales=facts.food_sales, liquor_sales=facts.liquor_sales,
+                              total_sales=total),
         answers=RestaurantAnswers(**answers_of(facts.answers)),
         signature=signature_of(world),
     )
@@ -134,7 +136,7 @@ def build_habitational(world: World, rng: random.Random, knobs: dict[str, Any]
         years_in_business=years_in_business(world),
         rental_basis=facts.rental_basis,
         residences=rows,
-        total_units=sum(r.units for r in facts.residences),
+        unit_count=sum(r.units for r in facts.residences),
         answers=HabitationalAnswers(**answers_of(facts.answers)),
         signature=signature_of(world),
     )

@@ -228,14 +228,19 @@ class RestaurantOperations(DocModel):
     """Opening time, as written (e.g. "11:00 AM")."""
     closing_time: Str = None
     """Closing time, as written (e.g. "10:00 PM")."""
+    liquor_percent: Percent = None
+    """Liquor sales as a percentage of total sales (one decimal)."""
+
+
+class RestaurantSales(DocModel):
+    """Annual sales: food and liquor, and their total (the scorer's total_* rule checks it)."""
+
     food_sales: Money = None
     """Annual food sales, in dollars."""
     liquor_sales: Money = None
     """Annual sales of alcoholic beverages, in dollars."""
     total_sales: Money = None
     """Annual total sales (food plus liquor), in dollars."""
-    liquor_percent: Percent = None
-    """Liquor sales as a percentage of total sales (one decimal)."""
 
 
 class RestaurantSupplement(DocModel):
@@ -246,7 +251,9 @@ class RestaurantSupplement(DocModel):
     years_in_business: Count = None
     """Years the applicant has been in business."""
     operations: RestaurantOperations = Field(default_factory=RestaurantOperations)
-    """Seating, hours and sales."""
+    """Seating, hours and the liquor share of sales."""
+    sales: RestaurantSales = Field(default_factory=RestaurantSales)
+    """Annual sales."""
     answers: RestaurantAnswers = Field(default_factory=RestaurantAnswers)
     """Underwriting questions and answers."""
     signature: Signature = Field(default_factory=Signature)
@@ -291,8 +298,8 @@ class HabitationalSupplement(DocModel):
     """Whether units rent monthly (apartments) or nightly (hotel rooms)."""
     residences: list[ResidenceRow] = Field(default_factory=list)
     """Schedule of units by building."""
-    total_units: Count = None
-    """Total units of the schedule."""
+    unit_count: Count = None
+    """Total units of the schedule (the sum of the buildings' units)."""
     answers: HabitationalAnswers = Field(default_factory=HabitationalAnswers)
     """Underwriting questions and answers."""
     signature: Signature = Field(default_factory=Signature)

@@ -113,9 +113,9 @@ def _restaurant(flow: Flow, doc: RestaurantSupplement) -> None:
                 Cell("Seating capacity", f"{o}.seating_capacity", 1, align="right"),
                 Cell("Opens", f"{o}.opening_time", 1),
                 Cell("Closes", f"{o}.closing_time", 1)])
-    flow.boxes([Cell("Annual food sales", f"{o}.food_sales", 1, align="right"),
-                Cell("Annual liquor sales", f"{o}.liquor_sales", 1, align="right"),
-                Cell("Total annual sales", f"{o}.total_sales", 1, align="right"),
+    flow.boxes([Cell("Annual food sales", "sales.food_sales", 1, align="right"),
+                Cell("Annual liquor sales", "sales.liquor_sales", 1, align="right"),
+                Cell("Total annual sales", "sales.total_sales", 1, align="right"),
                 Cell("Liquor % of sales", f"{o}.liquor_percent", 1, align="right")])
     flow.gap(6)
 
@@ -137,7 +137,7 @@ def _habitational(flow: Flow, doc: HabitationalSupplement) -> None:
         Column("Units", "units", 0.55, "right"),
         Column("% occupied", "occupancy_percent", 0.65, "right"),
         Column("Average rate", "average_rate", 0.85, "right"),
-    ), size=6.8, totals=(("units", "total_units"),), totals_label="TOTAL UNITS")
+    ), size=6.8, totals=(("units", "unit_count"),), totals_label="TOTAL UNITS")
 
 
 render_trucking = _page("PB-SUP-TRK", "MOTOR CARRIER SUPPLEMENTAL APPLICATION",

@@ -40,6 +40,9 @@ def test_perfect_scores_the_industry_types_in_full(sim_run: SimRun,
     for name in INDUSTRY_TYPES:
         assert by_type[name]["gt_fields"] == by_type[name]["correct"] > 20, name
     assert ledger_mismatches(run) == []
+    # A perfect extraction passes every arithmetic check (the restaurant's sales total is one).
+    consistency = json.loads((run / "scores" / "consistency.json").read_text())
+    assert consistency["overall"]["failed"] == 0 and consistency["overall"]["passed"] > 0
 
 
 @pytest.mark.parametrize("profile", ["typical", "sloppy"])

@@ -138,12 +138,12 @@ def contractors_problems(doc: model.ContractorsSupplement, world: World) -> list
 
 def restaurant_problems(doc: model.RestaurantSupplement, world: World) -> list[str]:
     problems: list[str] = []
-    o = doc.operations
-    food, liquor, total = (round((v or 0) * 100) for v in (o.food_sales, o.liquor_sales,
-                                                             o.total_sales))
-    if food + liquor != total or o.total_sales != world.insured.annual_revenue:
-        problems.append(f"sales {o.food_sales} + {o.liquor_sales} != {o.total_sales}")
-    if o.liquor_percent != percent(o.liquor_sales, o.total_sales):
+    o, s = doc.operations, doc.sales
+    food, liquor, total = (round((v or 0) * 100) for v in (s.food_sales, s.liquor_sales,
+                                                             s.total_sales))
+    if food + liquor != total or s.total_sales != world.insured.annual_revenue:
+        problems.append(f"sales {s.food_sales} + {s.liquor_sales} != {s.total_sales}")
+    if o.liquor_percent != percent(s.liquor_sales, s.total_sales):
         problems.append(f"liquor percent {o.liquor_percent}")
     late = (o.closing_time or "").endswith("AM")
     if late != (doc.answers.late_hours.answer == "Yes"):
@@ -166,8 +166,8 @@ def habitational_problems(doc: model.HabitationalSupplement, world: World) -> li
             problems.append(f"row {found} is not building {expected}")
         if not 0 < (row.occupancy_percent or 0) <= 100 or not (row.units or 0) >= 2:
             problems.append(f"row {found[:2]}: {row.units} units at {row.occupancy_percent}%")
-    if doc.total_units != sum(r.units or 0 for r in doc.residences):
-        problems.append(f"total units {doc.total_units}")
+    if doc.unit_count != sum(r.units or 0 for r in doc.residences):
+        problems.append(f"total units {doc.unit_count}")
     basis = {"apartment owner": "Monthly", "hotel operator": "Nightly"}[world.insured.industry]
     if doc.rental_basis != basis:
         problems.append(f"rental basis {doc.rental_basis} for {world.insured.industry}")
@@ -248,11 +248,11 @@ MUTATIONS: dict[str, tuple[str, Mutation, str]] = {
                       "subcontracted percent"),
     "project": ("contractors", lambda d: setattr(d.projects[0], "completion_date",
                                                  "1999-01-01"), "ends before"),
-    "sales": ("restaurant", lambda d: setattr(d.operations, "liquor_sales", 1.0), "sales"),
+    "sales": ("restaurant", lambda d: setattr(d.sales, "liquor_sales", 1.0), "sales"),
     "closing": ("restaurant", lambda d: setattr(
         d.operations, "closing_time",
         "2:00 AM" if d.answers.late_hours.answer == "No" else "9:00 PM"), "late hours"),
-    "total units": ("habitational", lambda d: setattr(d, "total_units", 1), "total units"),
+    "total units": ("habitational", lambda d: setattr(d, "unit_count", 1), "total units"),
     "building": ("habitational", lambda d: setattr(d.residences[0], "year_built", 1800),
                  "is not building"),
     "explanation": ("habitational", lambda d: d.answers.pool.__dict__.update(
