@@ -299,6 +299,24 @@ AUTO_SYMBOL = CodeList("auto_symbol", ("1", "2", "3", "4", "7", "8", "9"))
 
 WC_MARKET = CodeList("wc_market", ("Voluntary", "Assigned Risk"))
 
+# NCCI injury types of the claims on an experience-rating worksheet, with their one-digit codes.
+INJURY_TYPE = CodeList(
+    "injury_type",
+    ("Death", "Permanent Total", "Major Permanent Partial", "Minor Permanent Partial",
+     "Temporary Total", "Medical Only"),
+    {"Death": "1", "Permanent Total": "2", "Major Permanent Partial": "3",
+     "Minor Permanent Partial": "4", "Temporary Total": "5", "Medical Only": "6"},
+)
+
+# Whether a claim on the unit-statistical report was still open or reported final.
+EXPERIENCE_CLAIM_STATUS = CodeList("experience_claim_status", ("Open", "Final"),
+                                   {"Open": "O", "Final": "F"})
+
+# Operating authority of a trucking supplement's carrier, and how a habitational risk rents.
+TRUCKING_AUTHORITY = CodeList("trucking_authority",
+                              ("Common Carrier", "Contract Carrier", "Private Carrier"))
+RENTAL_BASIS = CodeList("rental_basis", ("Monthly", "Nightly"))
+
 INCLUSION = CodeList("inclusion", ("Included", "Excluded"))
 
 INTEREST_TYPE = CodeList(
@@ -396,6 +414,10 @@ ALL: tuple[CodeList, ...] = (
     VEHICLE_OWNERSHIP,
     AUTO_SYMBOL,
     WC_MARKET,
+    INJURY_TYPE,
+    EXPERIENCE_CLAIM_STATUS,
+    TRUCKING_AUTHORITY,
+    RENTAL_BASIS,
     INCLUSION,
     INTEREST_TYPE,
     UMBRELLA_FORM,

@@ -29,6 +29,7 @@ from generator.world.draw import (
     weighted,
 )
 from generator.world.excess import build_cargo, build_umbrella
+from generator.world.experience import build_experience
 from generator.world.expiring import build_expiring
 from generator.world.finance import build_financials
 from generator.world.fleet import build_drivers, build_vehicles
@@ -50,7 +51,9 @@ from generator.world.models import (
 from generator.world.narrative import build_narrative
 from generator.world.places import HOME_STATES, address
 from generator.world.property import build_locations
+from generator.world.supplements import build_supplements
 from generator.world.transactions import build_binder, build_cancellation
+from generator.world.valuation import build_stated_amounts
 from generator.world.workers import build_workers_comp
 from generator.world.workforce import build_payroll, build_principals
 
@@ -288,7 +291,7 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
         stream(seed, "narrative"), completion, effective,
         sum(p.premium for p in expiring.parts) if expiring else None, policy.total_premium,
         expiring is not None and expiring.carrier == carrier.name)
-    return World(
+    world = World(
         insured=insured,
         producer=producer,
         carrier=carrier,
@@ -317,4 +320,10 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
         expiring=expiring,
         inspection=inspection,
         narrative=narrative,
+        experience_rating=(build_experience(
+            stream(seed, "experience"), wc, loss_history,
+            tuple(dict.fromkeys(t.carrier for t in loss_history.terms)) or (incumbent,),
+            effective, completion) if wc is not None else None),
+        stated_amounts=build_stated_amounts(stream(seed, "stated"), vehicles, effective),
     )
+    return world.model_copy(update={"supplements": build_supplements(seed, world)})

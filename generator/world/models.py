@@ -19,6 +19,7 @@ from generator.world.coverage import (
     Umbrella,
     WorkersComp,
 )
+from generator.world.experience import ExperienceRating
 from generator.world.expiring import ExpiringPolicy
 from generator.world.inspection import Inspection
 from generator.world.narrative import Narrative
@@ -29,6 +30,7 @@ from generator.world.parties import (
     PayrollClass,
     Principal,
 )
+from generator.world.supplements import Supplements
 
 
 class Contact(WorldModel):
@@ -345,6 +347,12 @@ class World(WorldModel):
     expiring: ExpiringPolicy | None
     inspection: Inspection | None
     narrative: Narrative
+    # The WC experience-rating worksheet behind the experience mod (None when not rated).
+    experience_rating: ExperienceRating | None = None
+    # The broker's stated amount of each vehicle (issue 14), in vehicle order.
+    stated_amounts: tuple[float, ...] = ()
+    # Facts of the supplemental applications the class of business calls for (issue 14).
+    supplements: Supplements | None = None
 
     def buildings(self) -> list[Building]:
         return [b for loc in self.locations for b in loc.buildings]

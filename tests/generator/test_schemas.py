@@ -77,6 +77,13 @@ def test_enums_come_from_code_lists() -> None:
             assert tuple(values[:-1]) in code_values
 
 
+def test_every_code_list_is_listed_in_all() -> None:
+    # The scorer and the audit read abbreviations only from codes.ALL: a list left out would
+    # make its abbreviated renderings unreadable to both.
+    defined = {id(v) for v in vars(codes).values() if isinstance(v, codes.CodeList)}
+    assert defined == {id(c) for c in codes.ALL}
+
+
 def test_committed_schemas_are_current() -> None:
     assert stale(SCHEMAS) == []
 
