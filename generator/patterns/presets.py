@@ -61,6 +61,28 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "overlay.status_icons": (0.0, 0.0, 0.25, 0.3, 0.35),
     "overlay.void_stamp": (0.0, 0.0, 0.06, 0.1, 0.15),
     "overlay.redaction": (0.0, 0.0, 0.08, 0.12, 0.2),
+    # sheet: workbooks (from N3)
+    "sheet.header_offset": (0.0, 0.0, 0.35, 0.4, 0.5),
+    "sheet.merged_cells": (0.0, 0.0, 0.3, 0.35, 0.4),
+    "sheet.formulas": (0.0, 0.0, 0.4, 0.5, 0.6),
+    "sheet.numbers_as_text": (0.0, 0.0, 0.2, 0.3, 0.4),
+    "sheet.date_serials": (0.0, 0.0, 0.15, 0.25, 0.35),
+    "sheet.thousands": (0.0, 0.0, 0.1, 0.15, 0.25),
+    "sheet.notes_column": (0.0, 0.0, 0.2, 0.25, 0.3),
+    "sheet.color_status": (0.0, 0.0, 0.1, 0.15, 0.25),
+    "sheet.hidden_columns": (0.0, 0.0, 0.1, 0.2, 0.3),
+    "sheet.hidden_rows": (0.0, 0.0, 0.08, 0.15, 0.25),
+    "sheet.hidden_sheet": (0.0, 0.0, 0.1, 0.2, 0.3),
+    # csv: exports (from N3); one delimiter at most (declared incompatible)
+    "csv.semicolon": (0.0, 0.0, 0.12, 0.15, 0.2),
+    "csv.tab": (0.0, 0.0, 0.08, 0.1, 0.15),
+    "csv.pipe": (0.0, 0.0, 0.05, 0.08, 0.1),
+    "csv.bom": (0.0, 0.0, 0.2, 0.25, 0.3),
+    "csv.cp1252": (0.0, 0.0, 0.15, 0.2, 0.25),
+    "csv.header_preamble": (0.0, 0.0, 0.25, 0.3, 0.4),
+    "csv.trailer_rows": (0.0, 0.0, 0.2, 0.25, 0.3),
+    "csv.quoted_newlines": (0.0, 0.0, 0.15, 0.2, 0.3),
+    "csv.european_numbers": (0.0, 0.0, 0.1, 0.15, 0.2),
 }
 
 

@@ -37,7 +37,7 @@ def _totals(sheet: Sheet, row: int, label: str, prefix: str) -> None:
         sheet.put(row, col, text)
         sheet.field(row, col + 1, f"{prefix}.{key}", bold=True)
         # A count beside its label, not at the far edge of a wide text column.
-        sheet.ws.cell(row=row, column=col + 1).alignment = LEFT
+        sheet.cell(row, col + 1).alignment = LEFT
     for col, (_, key, _) in enumerate(HEADERS, start=1):
         if key in AMOUNTS:
             sheet.field(row, col, f"{prefix}.{key}", bold=True)
@@ -68,8 +68,8 @@ def render(doc: LossRun, rec: Recorder) -> Output:
         sheet.put(row + 1, 5, "Line of Business:", bold=True)
         sheet.field(row + 1, 6, f"{prefix}.line_of_business", bold=True)
         row += 2
-        for col, (title, _, _) in enumerate(HEADERS, start=1):
-            sheet.put(row, col, title, header=True)
+        for col, (title, key, _) in enumerate(HEADERS, start=1):
+            sheet.header(row, col, title, f"policies[].claims[].{key}")
         row += 1
         if not policy.claims:
             sheet.put(row, 1, "No losses reported")

@@ -16,7 +16,8 @@ from generator.patterns.base import Applied, Pattern, Staging, Subject, catalogu
 from generator.tiers import parse_overrides, resolve
 from tests.conftest import TIERS
 
-# PATTERNS.md, written out here as the oracle: every table.*, data.* and overlay.* id.
+# PATTERNS.md, written out here as the oracle: every table.*, data.*, overlay.*, sheet.* and
+# csv.* id built so far.
 CATALOGUE_IDS = {
     "table.borderless", "table.merged_header", "table.continuation_header", "table.subtotals",
     "table.nested", "table.multiline_wrap", "table.row_split", "table.dual",
@@ -29,12 +30,17 @@ CATALOGUE_IDS = {
     "data.thousands", "data.percent_as_fraction",
     "overlay.watermark", "overlay.void_stamp", "overlay.status_icons", "overlay.logo",
     "overlay.untagged_header_footer", "overlay.redaction", "overlay.highlight",
+    "sheet.hidden_sheet", "sheet.hidden_rows", "sheet.hidden_columns", "sheet.merged_cells",
+    "sheet.numbers_as_text", "sheet.date_serials", "sheet.formulas", "sheet.header_offset",
+    "sheet.thousands", "sheet.notes_column", "sheet.color_status",
+    "csv.semicolon", "csv.tab", "csv.pipe", "csv.cp1252", "csv.bom", "csv.quoted_newlines",
+    "csv.trailer_rows", "csv.european_numbers", "csv.header_preamble",
 }
 
 
 def test_the_catalogue_holds_every_id_of_patterns_md() -> None:
     ids = {p.id for p in catalogue()}
-    assert ids >= CATALOGUE_IDS and len(CATALOGUE_IDS) == 37
+    assert ids >= CATALOGUE_IDS and len(CATALOGUE_IDS) == 57
     for pattern in catalogue():
         assert pattern.family == pattern.id.split(".")[0]
         assert pattern.truth in ("none", "shown", "value", "hidden")
