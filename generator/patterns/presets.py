@@ -1,11 +1,12 @@
 """Tier presets as pattern probabilities, and the ``--set patterns.*`` overrides.
 
 A probability is the chance that a document the pattern fits (its formats, document types and
-applicability) carries it. The presets follow PATTERNS.md and the per-tier frequencies of the
-reference corpus (the share of its documents whose manifests list each pattern): N1 varies how
-values are written and draws a few plain table styles on native pages; N2 adds watermarks,
-header styles, special characters and truncation; N3 and above add the rest, more often as the
-tier rises. Every resolved probability is a knob (``patterns.<id>``) in every manifest.
+applicability) carries it; for a packet.* pattern, the chance that a packet carries it. The
+presets follow PATTERNS.md and the per-tier frequencies of the reference corpus (the share of
+its documents whose manifests list each pattern): N1 varies how values are written and draws a
+few plain table styles on native pages; N2 adds watermarks, header styles, special characters
+and truncation; N3 adds the rest but packet.*, which N4 and N5 add, more often as the tier
+rises. Every resolved probability is a knob (``patterns.<id>``) in every manifest.
 """
 
 from __future__ import annotations
@@ -83,6 +84,13 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "csv.trailer_rows": (0.0, 0.0, 0.2, 0.25, 0.3),
     "csv.quoted_newlines": (0.0, 0.0, 0.15, 0.2, 0.3),
     "csv.european_numbers": (0.0, 0.0, 0.1, 0.15, 0.2),
+    # packet: across documents (N4-N5; per packet, not per document)
+    "packet.superseded": (0.0, 0.0, 0.0, 0.25, 0.6),
+    "packet.duplicate_document": (0.0, 0.0, 0.0, 0.1, 0.35),
+    "packet.name_variants": (0.0, 0.0, 0.0, 0.2, 0.5),
+    "packet.address_variants": (0.0, 0.0, 0.0, 0.2, 0.5),
+    "packet.policy_number_formats": (0.0, 0.0, 0.0, 0.15, 0.4),
+    "packet.conflicting_values": (0.0, 0.0, 0.0, 0.1, 0.3),
 }
 
 

@@ -1,0 +1,41 @@
+"""N4 and N5 over 20 seeds with their presets (slow): packets holding superseded documents and
+variants audit clean, and a simulated model's `stale` verdicts equal its ledger exactly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmark.audit import audit_packets
+from benchmark.extract import extract
+from benchmark.packets import load_packet, read_json
+from benchmark.providers.sim import SimProvider
+from benchmark.score.scorer import score_run
+from generator.batch import generate
+from tests.benchmark.score.test_scorer import ledger_mismatches
+
+SEEDS = 20
+
+pytestmark = pytest.mark.slow
+
+
+def test_n4_n5_audit_clean_and_stale_verdicts_equal_the_ledger(tmp_path: Path) -> None:
+    packets = tmp_path / "packets"
+    for tier in ("N4", "N5"):
+        generate(tier, 1, SEEDS, packets, jobs=2)
+    result = audit_packets([packets])
+    assert result.ok, [f for f in result.findings()][:5]
+    superseded = sum(len(load_packet(folder).superseded)
+                     for folder in sorted(packets.iterdir()))
+    assert superseded >= 5  # the presets really add earlier versions
+
+    run = tmp_path / "run"
+    extract(SimProvider("sloppy", 7), packets, run, force=True)
+    score_run(run, packets)
+    assert ledger_mismatches(run) == []
+    ledger = read_json(run / "sim_injections.json")["documents"]
+    planned = sum(entry["verdicts"].get("stale", 0) for entry in ledger.values()
+                  if entry["status"] == "ok")
+    scored = read_json(run / "scores" / "hallucination.json")["verdicts"]["documents"]
+    assert planned > 0 and planned == sum(v.get("stale", 0) for v in scored.values())
