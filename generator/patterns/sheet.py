@@ -315,6 +315,27 @@ def _notes_column(staging: Staging) -> bool:
     return True
 
 
+def _subtotal_rows(staging: Staging) -> bool:
+    """A subtotal row after each group of records sharing the first part of their key (the
+    buildings of one location)."""
+    subject = staging.subject
+    look = staging.presentation.sheet
+    item = subject.leaves()
+    for name in _row_lists(subject):
+        rows = subject.rows(name[:-2])
+        # Buildings group by their location (records keyed by location and building).
+        if not rows or f"{rows[0]}.building_number" not in item:
+            continue
+        group_key = "location_number"
+        groups = {item.get(f"{r}.{group_key}", (None, None))[0] for r in rows}
+        if 2 <= len(groups) < len(rows):
+            look.subtotals[name] = group_key
+            staging.applied.details.update(table=name, by=group_key, groups=len(groups))
+            _confirm_event(staging, "sheet.subtotal_rows")
+            return True
+    return False
+
+
 def _records(subject: Subject) -> bool:
     return bool(_row_lists(subject))
 
@@ -358,6 +379,8 @@ for _args in (
      "report lines above everything push the header down", lambda s: True),
     ("sheet.thousands", "A $000s column", _thousands, "shown",
      "one amount column in thousands, its header saying so", _has("money")),
+    ("sheet.subtotal_rows", "Subtotal rows", _subtotal_rows, "none",
+     "a subtotal row after each location's buildings", _records),
     ("sheet.notes_column", "Notes column", _notes_column, "none",
      "free-text notes beside the records", _records),
     ("sheet.color_status", "Status by fill colour", _color_status, "shown",

@@ -71,6 +71,9 @@ class SheetLook:
     # Report lines above everything on every visible sheet (sheet.header_offset).
     title_lines: list[str] = field(default_factory=list)
     merge_title_block: bool = False
+    # Lists whose records are grouped with a subtotal row after each group: list -> the key
+    # naming the group (``buildings[]`` -> ``location_number``).
+    subtotals: dict[str, str] = field(default_factory=dict)
     # Notes beside a table's records: (header, list pattern, record path -> note).
     notes: tuple[str, str, dict[str, str]] | None = None
     # Status by fill colour: column pattern -> {value: (code, RGB fill)}.
@@ -83,7 +86,7 @@ class SheetLook:
     def __bool__(self) -> bool:
         return any((self.hidden_records, self.hidden_column, self.hidden_sheet, self.as_text,
                     self.serials, self.thousands, self.formulas, self.title_lines,
-                    self.merge_title_block, self.notes, self.colors))
+                    self.merge_title_block, self.notes, self.colors, self.subtotals))
 
     def convert(self, path: str, value: Any, leaf: Leaf) -> Converted | None:
         """How the value at `path` is stored when a pattern changes it (None: typed as usual)."""

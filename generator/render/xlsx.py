@@ -62,6 +62,10 @@ def typed(value: Any, leaf: Leaf, style: fmt.Style) -> Any:
     return value
 
 
+# An open group of records: (list, last record, group value, column -> sum, its last row).
+Subtotal = tuple[str, str, Any, dict[int, float], int]
+
+
 class Sheet:
     """One worksheet of an `XlsxBook`.
 
@@ -83,6 +87,8 @@ class Sheet:
         self.header_rows: dict[str, list[int]] = {}  # list pattern -> rows of its headers
         self.first_header = 0
         self.thousand_columns: set[int] = set()  # columns headed "... ($000s)"
+        self._inserted: list[int] = []  # layout rows a subtotal row was inserted before
+        self._subtotal: Subtotal | None = None  # the open group of records
         self.legend: dict[str, tuple[str, str]] = {}  # code -> (value, fill) drawn here
         # Per column, numeric data cells since the last total, and the totals since: what a
         # total's SUM formula adds up.
@@ -102,8 +108,45 @@ class Sheet:
         self.recorder.presentation.events.append((name, self.ws.title, self.index))
 
     def row_of(self, row: int) -> int:
-        """The worksheet row of layout row `row`."""
-        return row + self.top
+        """The worksheet row of layout row `row` (below any title block, and below every
+        subtotal row inserted before it)."""
+        return row + self.top + sum(1 for before in self._inserted if before <= row)
+
+    def _group(self, path: str, row: int) -> None:
+        """Before layout row `row` is written for `path` ("" for a literal cell): close the
+        open group of records with a subtotal row when this is not another record of that
+        group (sheet.subtotal_rows), and open or extend a group for a grouped record."""
+        record = _record_of(path) if path else None
+        name = path_pattern(record) if record is not None else None
+        grouped = (record is not None and name in self.look.subtotals
+                   and name in self.header_rows)
+        group = self._group_of(record, name) if grouped else None
+        pending = self._subtotal
+        if pending is not None and row > pending[4] and not (
+                grouped and name == pending[0] and group == pending[2]):
+            self._inserted.append(row)
+            self._write_subtotal(self.row_of(row) - 1, pending)
+            self._subtotal = pending = None
+        if grouped and record is not None and name is not None:
+            sums = pending[3] if pending is not None else {}
+            last = max(row, pending[4]) if pending is not None else row
+            self._subtotal = (name, record, group, sums, last)
+
+    def _group_of(self, record: str | None, name: str | None) -> Any:
+        if record is None or name is None or name not in self.look.subtotals:
+            return None
+        value, _ = self.recorder.leaf(f"{record}.{self.look.subtotals[name]}")
+        return value
+
+    def _write_subtotal(self, row: int, pending: Subtotal) -> None:
+        name, _, group, sums, _ = pending
+        key = self.look.subtotals[name].removesuffix("_number").replace("_", " ").title()
+        self._literal(row, 1, f"{key} {group} Subtotal", bold=True)
+        for col, total in sorted(sums.items()):
+            value = round(total, 2)
+            self._literal(row, col, int(value) if value.is_integer() else value, bold=True,
+                          number_format="#,##0" if value.is_integer() else "#,##0.00")
+        self.event("sheet.subtotal_rows")
 
     def cell(self, row: int, col: int) -> Cell:
         """The cell at layout position (row, col), to style it."""
@@ -118,6 +161,7 @@ class Sheet:
     def put(self, row: int, col: int, value: Any, *, bold: bool = False,
             header: bool = False, number_format: str | None = None) -> None:
         """A literal cell (title, label, header): part of the universe, never a field."""
+        self._group("", row)
         self._literal(self.row_of(row), col, value, bold=bold, header=header,
                       number_format=number_format)
 
@@ -149,6 +193,7 @@ class Sheet:
         if value is None:
             return
         style = style or self.recorder.style
+        self._group(path, row)
         row = self.row_of(row)
         record = _record_of(path)
         if record is not None:
@@ -183,6 +228,10 @@ class Sheet:
                         if code == stored)
             cell.fill = PatternFill("solid", fgColor=fill)
             self.legend[str(stored)] = (str(value), fill)
+        if (self._subtotal is not None and leaf.kind == "money" and record == self._subtotal[1]
+                and isinstance(stored, int | float)):
+            sums = self._subtotal[3]
+            sums[col] = sums.get(col, 0.0) + float(stored)
         text = cell_text(stored)
         if path in self.recorder.presentation.redacted:
             self.recorder.invisible(text, self.index)
@@ -238,6 +287,9 @@ class Sheet:
     def finish(self) -> None:
         if self.hidden:
             return
+        if self._subtotal is not None:  # the last group, when nothing follows the table
+            self._write_subtotal(self.row_of(self._subtotal[4]) + 1, self._subtotal)
+            self._subtotal = None
         width = self.ws.max_column
         look = self.look
         if look.notes is not None:

@@ -204,3 +204,20 @@ def test_status_colours_match_their_key(render: Render) -> None:
         found = cell(wb, fields[path]["locations"][0])
         assert legend[found.value] == entry["canonical"]
         assert found.fill.fgColor.rgb.endswith(fills[found.value])
+
+
+def test_subtotal_rows_close_each_location_with_its_sums(render: Render) -> None:
+    c = case(render, "sheet.subtotal_rows")
+    wb, fields = book(c), c.on.fields(SOV)
+    ws = wb[wb.sheetnames[0]]
+    labels = [(x.row, x.value) for x in ws["A"] if isinstance(x.value, str)
+              and x.value.endswith(" Subtotal")]
+    assert len(labels) == c.record["details"]["groups"]
+    tiv = {p: f for p, f in fields.items() if re.fullmatch(r"buildings\[\d+\]\.tiv", p)}
+    column = coordinate_from_string(next(iter(tiv.values()))["locations"][0]["cell"])[0]
+    for row, label in labels:
+        location = int(label.split()[1])
+        rows = [f for p, f in tiv.items()
+                if fields[p.replace(".tiv", ".location_number")]["value"] == location]
+        assert ws[f"{column}{row}"].value == sum(f["value"] for f in rows)
+        assert max(coordinate_from_string(f["locations"][0]["cell"])[1] for f in rows) == row - 1
