@@ -71,6 +71,7 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "sheet.thousands": (0.0, 0.0, 0.1, 0.15, 0.25),
     "sheet.notes_column": (0.0, 0.0, 0.2, 0.25, 0.3),
     "sheet.subtotal_rows": (0.0, 0.0, 0.15, 0.2, 0.3),
+    "sheet.split_sheets": (0.0, 0.0, 0.1, 0.15, 0.25),
     "sheet.color_status": (0.0, 0.0, 0.1, 0.15, 0.25),
     "sheet.hidden_columns": (0.0, 0.0, 0.1, 0.2, 0.3),
     "sheet.hidden_rows": (0.0, 0.0, 0.08, 0.15, 0.25),

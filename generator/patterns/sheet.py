@@ -10,6 +10,7 @@ file does not have. Truth rules: see `generator.render.sheetlook`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -336,6 +337,41 @@ def _subtotal_rows(staging: Staging) -> bool:
     return False
 
 
+def _blocks(subject: Subject) -> list[str]:
+    """Lists whose records hold lists (a loss run's policy terms, each with its claims)."""
+    names = subject.tables
+    return [name for name in names if subject.rows(name) and "[]" not in name
+            and any(o.startswith(f"{name}[].") for o in names)]
+
+
+def _split_sheets(staging: Staging) -> bool:
+    """One sheet per block (a policy term), named by its carrier and year."""
+    subject = staging.subject
+    blocks = _blocks(subject)
+    if not blocks:
+        return False
+    leaves = subject.leaves()
+    titles: dict[str, str] = {}
+    for record in subject.rows(blocks[0]):
+        carrier = str(leaves.get(f"{record}.carrier", (None, None))[0] or "Block")
+        start = str(leaves.get(f"{record}.effective_date", (None, None))[0] or "")[:4]
+        policy = str(leaves.get(f"{record}.policy_number", (None, None))[0] or "")
+        name = f"{start} {policy or carrier.split()[0]}".strip()
+        title = re.sub(r"[\\/*?:\[\]]", "", name)[:28]
+        number = 2
+        base = title
+        while title in titles.values():
+            title = f"{base} ({number})"
+            number += 1
+        titles[record] = title
+    if len(titles) < 2:
+        return False
+    staging.presentation.sheet.split.update(titles)
+    staging.applied.details.update(table=blocks[0], sheets=len(titles))
+    _confirm_event(staging, "sheet.split_sheets")
+    return True
+
+
 def _records(subject: Subject) -> bool:
     return bool(_row_lists(subject))
 
@@ -379,6 +415,9 @@ for _args in (
      "report lines above everything push the header down", lambda s: True),
     ("sheet.thousands", "A $000s column", _thousands, "shown",
      "one amount column in thousands, its header saying so", _has("money")),
+    ("sheet.split_sheets", "One sheet per year or carrier", _split_sheets, "none",
+     "each policy term on a sheet of its own, named by carrier and year",
+     lambda s: bool(_blocks(s))),
     ("sheet.subtotal_rows", "Subtotal rows", _subtotal_rows, "none",
      "a subtotal row after each location's buildings", _records),
     ("sheet.notes_column", "Notes column", _notes_column, "none",

@@ -71,6 +71,8 @@ class SheetLook:
     # Report lines above everything on every visible sheet (sheet.header_offset).
     title_lines: list[str] = field(default_factory=list)
     merge_title_block: bool = False
+    # One sheet per record of a list of blocks (sheet.split_sheets): record path -> sheet title.
+    split: dict[str, str] = field(default_factory=dict)
     # Lists whose records are grouped with a subtotal row after each group: list -> the key
     # naming the group (``buildings[]`` -> ``location_number``).
     subtotals: dict[str, str] = field(default_factory=dict)
@@ -86,7 +88,7 @@ class SheetLook:
     def __bool__(self) -> bool:
         return any((self.hidden_records, self.hidden_column, self.hidden_sheet, self.as_text,
                     self.serials, self.thousands, self.formulas, self.title_lines,
-                    self.merge_title_block, self.notes, self.colors, self.subtotals))
+                    self.merge_title_block, self.notes, self.colors, self.subtotals, self.split))
 
     def convert(self, path: str, value: Any, leaf: Leaf) -> Converted | None:
         """How the value at `path` is stored when a pattern changes it (None: typed as usual)."""

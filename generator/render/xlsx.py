@@ -394,6 +394,7 @@ class XlsxBook:
         self._styles: dict[tuple[bool, bool, str, bool], StyleArray] = {}
         # (sheet title, cell) -> the value a formula cell shows (written as its cached value).
         self.cached: dict[tuple[str, str], Any] = {}
+        self._resume: dict[int, int] = {}  # sheet -> the row its content continues at
 
     def style(self, cell: Cell, *, bold: bool, header: bool, number_format: str,
               wrap: bool) -> None:
@@ -423,6 +424,23 @@ class XlsxBook:
         self.recorder.visible(title, sheet.index)  # a tab name is visible text
         return sheet
 
+    def part(self, sheet: Sheet, row: int, record: str | None) -> tuple[Sheet, int]:
+        """Where the block of `record` (``policies[2]``) starts: on `sheet` at `row`, or on a
+        sheet of its own when sheet.split_sheets asks (at its top); `record` None: back to the
+        first sheet, below what it holds (a grand total after the blocks)."""
+        if not self.look.split:
+            return sheet, row
+        first = self.sheets[0]
+        if record is None:
+            return first, self._resume.get(first.index, row)
+        title = self.look.split.get(record)
+        if title is None:
+            return sheet, row
+        self._resume.setdefault(first.index, row)
+        new = self.sheet(title)
+        new.event("sheet.split_sheets")
+        return new, 1
+
     def _hidden_sheet(self) -> None:
         """A sheet nobody sees (sheet.hidden_sheet): its tab and cells are hidden text."""
         if self.look.hidden_sheet is None:
@@ -443,6 +461,11 @@ class XlsxBook:
         if self.look:
             for sheet in self.sheets:
                 sheet.finish()
+            widths = self.wb.worksheets[0].column_dimensions
+            for sheet in self.sheets[1:]:
+                if self.look.split and not sheet.ws.column_dimensions:
+                    for letter, dim in widths.items():  # split sheets read like the first
+                        sheet.ws.column_dimensions[letter].width = dim.width
             self._hidden_sheet()
         cached: dict[str, dict[str, str]] = {}
         for number, ws in enumerate(self.wb.worksheets, start=1):

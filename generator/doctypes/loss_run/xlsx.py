@@ -56,6 +56,7 @@ def render(doc: LossRun, rec: Recorder) -> Output:
     row = FIRST_POLICY_ROW
     for index, policy in enumerate(doc.policies):
         prefix = f"policies[{index}]"
+        sheet, row = book.part(sheet, row, prefix)
         # Labels sit left of wide or empty cells so every value shows in full.
         sheet.put(row, 1, "Carrier:", bold=True)
         sheet.field(row, 2, f"{prefix}.carrier", bold=True)
@@ -80,6 +81,7 @@ def render(doc: LossRun, rec: Recorder) -> Output:
             row += 1
         _totals(sheet, row, "Policy Total", f"{prefix}.totals")
         row += 2
+    sheet, row = book.part(sheet, row, None)
     _totals(sheet, row, "GRAND TOTAL", "grand_totals")
     sheet.widths([w for _, _, w in HEADERS])
     return Output(book.render(), len(book.sheets))

@@ -33,6 +33,7 @@ CATALOGUE_IDS = {
     "sheet.hidden_sheet", "sheet.hidden_rows", "sheet.hidden_columns", "sheet.merged_cells",
     "sheet.numbers_as_text", "sheet.date_serials", "sheet.formulas", "sheet.header_offset",
     "sheet.thousands", "sheet.notes_column", "sheet.color_status", "sheet.subtotal_rows",
+    "sheet.split_sheets",
     "csv.semicolon", "csv.tab", "csv.pipe", "csv.cp1252", "csv.bom", "csv.quoted_newlines",
     "csv.trailer_rows", "csv.european_numbers", "csv.header_preamble",
     "packet.superseded", "packet.name_variants", "packet.address_variants",
@@ -42,7 +43,7 @@ CATALOGUE_IDS = {
 
 def test_the_catalogue_holds_every_id_of_patterns_md() -> None:
     ids = {p.id for p in catalogue()}
-    assert ids >= CATALOGUE_IDS and len(CATALOGUE_IDS) == 64
+    assert ids >= CATALOGUE_IDS and len(CATALOGUE_IDS) == 65
     for pattern in catalogue():
         assert pattern.family == pattern.id.split(".")[0]
         assert pattern.truth in ("none", "shown", "value", "hidden")

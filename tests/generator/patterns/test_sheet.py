@@ -221,3 +221,19 @@ def test_subtotal_rows_close_each_location_with_its_sums(render: Render) -> None
                 if fields[p.replace(".tiv", ".location_number")]["value"] == location]
         assert ws[f"{column}{row}"].value == sum(f["value"] for f in rows)
         assert max(coordinate_from_string(f["locations"][0]["cell"])[1] for f in rows) == row - 1
+
+
+def test_split_sheets_put_each_policy_term_on_a_sheet_of_its_own(render: Render) -> None:
+    c = case(render, "sheet.split_sheets", LOSS)
+    wb, fields = book(c), c.on.fields(LOSS)
+    policies = c.on.truth(LOSS)["policies"]
+    assert len(wb.sheetnames) == 1 + len(policies) == 1 + c.record["details"]["sheets"]
+    for path, entry in fields.items():
+        match = re.match(r"policies\[(\d+)\]", path)
+        sheet = entry["locations"][0]["sheet"]
+        if match is None:
+            assert sheet == wb.sheetnames[0], path  # title block and grand total
+        else:
+            index = int(match.group(1))
+            assert sheet == wb.sheetnames[1 + index], path
+            assert str(policies[index]["effective_date"])[:4] in sheet

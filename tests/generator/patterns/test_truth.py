@@ -26,6 +26,7 @@ CASES: dict[str, tuple[str, str]] = {
     "table.interrupted": ("N3", "sov_pdf"),
     "data.thousands": ("N3", "sov_pdf"),
     "data.percent_as_fraction": ("N3", "sov_pdf"),
+    "sheet.split_sheets": ("N3", "loss_run_excel"),
 }
 # Workbook and CSV patterns act on those formats.
 BY_FAMILY = {"sheet": ("N3", "sov_excel"), "csv": ("N3", "loss_run_csv")}
