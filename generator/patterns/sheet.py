@@ -132,30 +132,19 @@ def _hidden_sheet(staging: Staging) -> bool:
 
 
 def _hidden_rows(staging: Staging) -> bool:
-    """One record's row hidden: the record is in the truth with every value null."""
+    """A hidden row under one record holding an older copy of it (amounts as they stood
+    before): working figures nobody sees, in no truth."""
     subject, rng = staging.subject, staging.rng
-    lists = [name for name in _row_lists(subject) if len(subject.rows(name[:-2])) >= 3]
+    lists = [name for name in _row_lists(subject) if len(subject.rows(name[:-2])) >= 2]
     if not lists:
         return False
     name = rng.choice(lists)
     records = subject.rows(name[:-2])
-    record = records[rng.randrange(1, len(records))]
-    staging.presentation.sheet.hidden_records.add(record)
-    applied = staging.applied
-    applied.details["record"] = record
-
-    def check(recorder: Recorder) -> bool:
-        covered = [p for p in recorder.covered if p.startswith(f"{record}.")]
-        if not covered or not _events(recorder, "sheet.hidden_rows"):
-            return False
-        applied.pages = _events(recorder, "sheet.hidden_rows")
-        for path in covered:
-            applied.targets.append(path)
-            applied.delta[path] = {"canonical": recorder.leaf(path)[0], "shown": None,
-                                   "hidden": "row"}
-        return True
-
-    staging.confirm(check)
+    record = records[rng.randrange(len(records))]
+    factor = rng.choice((0.85, 0.9, 0.92, 0.95))
+    staging.presentation.sheet.hidden_after[record] = factor
+    staging.applied.details.update(after=record, factor=factor)
+    _confirm_event(staging, "sheet.hidden_rows")
     return True
 
 
@@ -398,8 +387,9 @@ for _args in (
     ("sheet.hidden_sheet", "Hidden sheet", _hidden_sheet, "none",
      "a hidden sheet of working figures; its text is hidden, never truth",
      _has("money", "number")),
-    ("sheet.hidden_rows", "Hidden rows", _hidden_rows, "hidden",
-     "one record's row hidden: its values are null in truth, their text hidden", _records),
+    ("sheet.hidden_rows", "Hidden rows", _hidden_rows, "none",
+     "a hidden row under a record holding an older copy of it; its text is hidden, never truth",
+     _records),
     ("sheet.hidden_columns", "Hidden columns", _hidden_columns, "none",
      "a hidden column of prior amounts or references beside the table", _records),
     ("sheet.merged_cells", "Merged cells", _merged_cells, "none",

@@ -6,11 +6,11 @@ named by the path pattern of the values in them (``buildings[].tiv``); records b
 (``buildings[3]``).
 
 What a person sees in a spreadsheet program is the truth (PATTERNS.md rules 1 and 3):
-- a hidden row holds one real record of the list: the row is there but nobody sees it, so the
-  record stays in the document truth with every value null (like a redacted one) and its text
-  goes to ``rendered_universe.hidden``;
-- a hidden column and a hidden sheet hold working values next to the table (last year's
-  values, internal references) that are in no truth: their text is in ``hidden`` only;
+- hidden rows, columns and sheets hold working figures beside the table, which nobody opening
+  the workbook sees: a hidden row an older copy of the record above it (its amounts as they
+  stood before), a hidden column last year's amounts or internal references, a hidden sheet
+  last year's numbers. They are in no truth; their text is in ``rendered_universe.hidden``
+  only, and every visible record stays in the truth as shown;
 - a number stored as text, a date stored as a bare serial and an amount in a "$000s" column
   keep their canonical value; `rendered_as` is the cell's stored content as text (cells.py)
   and the delta's ``reading`` says how it is read ("as_text", "serial", "thousands").
@@ -56,8 +56,9 @@ class Converted:
 
 @dataclass
 class SheetLook:
-    # Record paths whose rows are hidden (sheet.hidden_rows).
-    hidden_records: set[str] = field(default_factory=set)
+    # Records followed by a hidden row holding an older copy of them, its amounts times the
+    # factor (sheet.hidden_rows).
+    hidden_after: dict[str, float] = field(default_factory=dict)
     # An extra hidden column beside a table: (header, list pattern, record path -> text).
     hidden_column: tuple[str, str, dict[str, str]] | None = None
     # An extra hidden sheet: (title, rows of cell values).
@@ -86,7 +87,7 @@ class SheetLook:
     formula_paths: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return any((self.hidden_records, self.hidden_column, self.hidden_sheet, self.as_text,
+        return any((self.hidden_after, self.hidden_column, self.hidden_sheet, self.as_text,
                     self.serials, self.thousands, self.formulas, self.title_lines,
                     self.merge_title_block, self.notes, self.colors, self.subtotals, self.split))
 

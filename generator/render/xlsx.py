@@ -89,6 +89,7 @@ class Sheet:
         self.thousand_columns: set[int] = set()  # columns headed "... ($000s)"
         self._inserted: list[int] = []  # layout rows a subtotal row was inserted before
         self._subtotal: Subtotal | None = None  # the open group of records
+        self._copied: dict[str, list[tuple[int, Any, str]]] = {}  # record -> cells to copy
         self.legend: dict[str, tuple[str, str]] = {}  # code -> (value, fill) drawn here
         # Per column, numeric data cells since the last total, and the totals since: what a
         # total's SUM formula adds up.
@@ -117,6 +118,11 @@ class Sheet:
         open group of records with a subtotal row when this is not another record of that
         group (sheet.subtotal_rows), and open or extend a group for a grouped record."""
         record = _record_of(path) if path else None
+        for copied in [r for r in self._copied if r != record]:
+            last = self.record_rows.get(copied)
+            if last is not None and self.row_of(row) > last:
+                self._inserted.append(row)
+                self._hidden_copy(self.row_of(row) - 1, copied)
         name = path_pattern(record) if record is not None else None
         grouped = (record is not None and name in self.look.subtotals
                    and name in self.header_rows)
@@ -131,6 +137,23 @@ class Sheet:
             sums = pending[3] if pending is not None else {}
             last = max(row, pending[4]) if pending is not None else row
             self._subtotal = (name, record, group, sums, last)
+
+    def _hidden_copy(self, row: int, record: str) -> None:
+        """A hidden row after `record` holding an older copy of it (sheet.hidden_rows): the
+        amounts as they stood before, the rest as it is. Nobody sees it, so it is in no truth;
+        its text is hidden."""
+        cells = self._copied.pop(record)
+        if self.hidden or path_pattern(record) not in self.header_rows:
+            return
+        factor = self.look.hidden_after[record]
+        self.ws.row_dimensions[row].hidden = True
+        self.hidden_rows.add(row)
+        for col, stored, kind in cells:
+            value = stored
+            if kind == "money" and isinstance(stored, int | float):
+                value = round(stored * factor)
+            self._literal(row, col, value)
+        self.event("sheet.hidden_rows")
 
     def _group_of(self, record: str | None, name: str | None) -> Any:
         if record is None or name is None or name not in self.look.subtotals:
@@ -198,13 +221,6 @@ class Sheet:
         record = _record_of(path)
         if record is not None:
             self.record_rows.setdefault(record, row)
-            # Only a record drawn as one row under named headers can be hidden as a row.
-            if (path_pattern(record) in self.header_rows
-                    and any(r in self.look.hidden_records for r in _records_above(path))):
-                self.ws.row_dimensions[row].hidden = True
-                self.hidden_rows.add(row)
-                self.recorder.presentation.redacted.add(path)  # null in truth: unseen
-                self.event("sheet.hidden_rows")
         converted = self.look.convert(path, value, leaf) if self.look else None
         if converted is not None and converted.reading == "thousands" and (
                 col not in self.thousand_columns):
@@ -232,6 +248,8 @@ class Sheet:
                 and isinstance(stored, int | float)):
             sums = self._subtotal[3]
             sums[col] = sums.get(col, 0.0) + float(stored)
+        if record is not None and record in self.look.hidden_after:
+            self._copied.setdefault(record, []).append((col, stored, leaf.kind))
         text = cell_text(stored)
         if path in self.recorder.presentation.redacted:
             self.recorder.invisible(text, self.index)
@@ -287,8 +305,11 @@ class Sheet:
     def finish(self) -> None:
         if self.hidden:
             return
-        if self._subtotal is not None:  # the last group, when nothing follows the table
-            self._write_subtotal(self.row_of(self._subtotal[4]) + 1, self._subtotal)
+        # When nothing follows the table: the last record's hidden copy, the last subtotal.
+        for record in list(self._copied):
+            self._hidden_copy(self.ws.max_row + 1, record)
+        if self._subtotal is not None:
+            self._write_subtotal(self.ws.max_row + 1, self._subtotal)
             self._subtotal = None
         width = self.ws.max_column
         look = self.look
@@ -369,10 +390,6 @@ def _record_of(path: str) -> str | None:
     """The innermost record holding `path` (``policies[0].claims[2]``), None outside lists."""
     end = path.rfind("]")
     return path[:end + 1] if end >= 0 else None
-
-
-def _records_above(path: str) -> list[str]:
-    return [path[:i + 1] for i, ch in enumerate(path) if ch == "]"]
 
 
 class XlsxBook:

@@ -70,26 +70,25 @@ def test_hidden_sheet_is_hidden_and_its_text_reaches_no_prompt(render: Render,
     assert title not in text and all(h not in text for h in hidden_only(c))
 
 
-def test_hidden_row_holds_a_record_out_of_truth_and_out_of_the_prompt(render: Render,
-                                                                     tmp_path: Path) -> None:
+def test_hidden_row_holds_an_older_copy_out_of_truth_and_out_of_the_prompt(
+        render: Render, tmp_path: Path) -> None:
     c = case(render, "sheet.hidden_rows", LOSS)
-    record = c.record["details"]["record"]
-    plain = c.off.fields(LOSS)
-    wb = book(c)
-    rows = set()
-    for path, entry in c.record["ground_truth_delta"].items():
-        assert path.startswith(f"{record}.") and path not in c.on.fields(LOSS)
-        assert entry["canonical"] == plain[path]["value"]
-        location = plain[path]["locations"][0]  # no pattern moves cells here
-        assert cell(wb, location).value is not None
-        rows.add(coordinate_from_string(location["cell"])[1])
-    (row,) = rows
-    assert wb[plain[next(iter(c.record["ground_truth_delta"]))]["locations"][0]["sheet"]
-              ].row_dimensions[row].hidden
+    record, factor = c.record["details"]["after"], c.record["details"]["factor"]
+    fields = c.on.fields(LOSS)
+    assert c.on.truth(LOSS) == c.off.truth(LOSS)
+    location = fields[f"{record}.claim_number"]["locations"][0]
+    letters, row = coordinate_from_string(location["cell"])
+    ws = book(c)[location["sheet"]]
+    assert ws.row_dimensions[row + 1].hidden and not ws.row_dimensions[row].hidden
+    paid = fields[f"{record}.paid"]
+    paid_cell = coordinate_from_string(paid["locations"][0]["cell"])[0]
+    copy = ws[f"{paid_cell}{row + 1}"].value
+    assert copy == round(paid["value"] * factor)
     hidden = {h["text"] for h in c.on.universe(LOSS)["hidden"]}
-    claim = plain[f"{record}.claim_number"]["rendered_as"]
-    assert claim in hidden
-    assert claim not in prompt_text(c, tmp_path)
+    assert str(copy) in hidden and ws[f"{letters}{row + 1}"].value == fields[
+        f"{record}.claim_number"]["value"]
+    text = prompt_text(c, tmp_path)
+    assert all(h not in text for h in hidden_only(c))
 
 
 def test_hidden_column_is_hidden_and_out_of_the_prompt(render: Render, tmp_path: Path) -> None:
