@@ -15,6 +15,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,9 @@ from pathlib import Path
 from benchmark.errors import BadInput
 
 DELIMITERS = (",", ";", "\t", "|")
+# Control bytes no text export holds (tab, line ends and form feed aside): a binary file.
+_MAGIC = ((b"%PDF-", "PDF"), (b"PK\x03\x04", "ZIP (workbook)"))
+_CONTROL = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 
 
@@ -41,8 +45,11 @@ class CsvRead:
 
 def decode(data: bytes, path: Path) -> tuple[str, str]:
     """(text, encoding) of a CSV file's bytes; BadInput when it is not text."""
-    if b"\x00" in data:
-        raise BadInput(f"{path}: not a text file (NUL bytes)")
+    for magic, kind in _MAGIC:
+        if data.startswith(magic):
+            raise BadInput(f"{path}: a {kind} file, not CSV text")
+    if _CONTROL.search(data):
+        raise BadInput(f"{path}: not a text file (control bytes)")
     if data.startswith(codecs.BOM_UTF8):
         try:
             return data[len(codecs.BOM_UTF8):].decode("utf-8"), "utf-8-sig"
