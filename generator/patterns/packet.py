@@ -293,6 +293,34 @@ def _conflicting(planned: list[Planned], world: World, rng: random.Random,
                      lambda p: _fields_named(p.doc_type.model, *CONFLICTS), {})
 
 
+def _phantom(planned: list[Planned], world: World, rng: random.Random,
+             seed_of: Callable[[str], int]) -> bool:
+    """The application says a document is attached that the packet does not hold (a driver
+    schedule "to follow", financial statements never sent). The tick is what the page shows,
+    so it is the truth; the manifest names the document it refers to."""
+    from generator.doctypes.acord_125.build import ATTACHMENT_PREFIXES, yes_no
+
+    held = {p.doc_id for p in planned}
+    lacking = [(box, prefix) for box, prefix in ATTACHMENT_PREFIXES.items()
+               if not any(doc_id.startswith(prefix) for doc_id in held)]
+    targets = [p for p in planned if p.superseded_by is None
+               and p.doc_type.name == "acord_125"]
+    if not lacking or not targets:
+        return False
+    box, prefix = rng.choice(lacking)
+
+    def change(doc: DocModel, rng: random.Random) -> DocModel:
+        data = doc.model_dump(mode="json")
+        set_path(data, f"attachments.{box}", yes_no(True))
+        return type(doc).model_validate(data)
+
+    target = targets[0]
+    target.views.append(View(REGISTRY_IDS["packet.phantom_reference"], change,
+                             seed_of(target.doc_id),
+                             {"refers_to": prefix.rstrip("_"), "reference": f"attachments.{box}"}))
+    return True
+
+
 def _never(staging: Staging) -> bool:
     return False  # acts on the packet (ACTS), never on one document being drawn
 
@@ -312,6 +340,8 @@ for _id, _name, _act, _reference, _description in (
      "the same report twice, the earlier valuation superseded"),
     ("packet.conflicting_values", "Conflicting values", _conflicting, None,
      "two current documents disagree on a building's facts"),
+    ("packet.phantom_reference", "Phantom reference", _phantom, None,
+     "the application ticks an attachment the packet does not hold"),
 ):
     REGISTRY_IDS[_id] = register(Pattern(
         id=_id, name=_name, phase="world", truth="value", description=_description,

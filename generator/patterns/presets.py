@@ -93,6 +93,7 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "packet.address_variants": (0.0, 0.0, 0.0, 0.2, 0.5),
     "packet.policy_number_formats": (0.0, 0.0, 0.0, 0.15, 0.4),
     "packet.conflicting_values": (0.0, 0.0, 0.0, 0.1, 0.3),
+    "packet.phantom_reference": (0.0, 0.0, 0.0, 0.1, 0.4),
 }
 
 

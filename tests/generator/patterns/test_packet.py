@@ -149,3 +149,22 @@ def test_copied_superseded_values_are_scored_stale_as_the_ledger_says(tmp_path: 
     rows = [line.strip("|").split("|") for line in section.splitlines()
             if line.startswith("|") and "| N5 |" in line]
     assert len(rows) == 1 and rows[0][-1].strip() == f"{sum(stale.values()):,}"
+
+
+def test_a_phantom_reference_ticks_an_attachment_the_packet_lacks() -> None:
+    on, off, _ = first("packet.phantom_reference")
+    ((doc_id, record),) = applications(on, "packet.phantom_reference").items()
+    assert doc_id == "acord_125" and record["truth"] == "value"
+    refers_to, box = record["details"]["refers_to"], record["details"]["reference"]
+    # The document it names is not in the packet...
+    assert not any(d["doc_id"].startswith(refers_to) for d in listed(on))
+    # ...and the application shows it ticked, in truth and on the page, where the plain
+    # packet leaves it empty.
+    assert record["ground_truth_delta"] == {box: {"canonical": "No", "shown": "Yes"}}
+    ticked, plain = on.fields(doc_id)[box], off.fields(doc_id)[box]
+    assert (ticked["value"], ticked["rendered_as"]) == ("Yes", "X")
+    assert (plain["value"], plain["rendered_as"]) == ("No", "")
+    assert _leaves(on.truth(doc_id))[box] == "Yes"
+    # Nothing else in the packet changes.
+    assert all(on.truth(d["doc_id"]) == off.truth(d["doc_id"]) for d in listed(on)
+               if d["doc_id"] != doc_id)
