@@ -20,6 +20,7 @@ from generator import doctypes as _doctypes  # noqa: F401  (registers every docu
 from generator.doctypes.base import EXTENSIONS, compose
 from generator.errors import UsageError
 from generator.patterns import engine as patterns
+from generator.patterns import packet as packet_patterns
 from generator.patterns.base import Subject
 from generator.render.record import Recorder
 from generator.truth import document_artifacts, dump_json
@@ -99,15 +100,19 @@ def build_packet(tier: str, seed: int, knobs: dict[str, Any],
     wanted = compose(world, knobs["documents"])
     # Builders and manifests see the documents this packet really renders.
     knobs = {**knobs, "documents": [variant.doc_id for _, variant in wanted]}
+    # Packet patterns: views of some documents, and earlier versions of some (superseded).
+    planned = packet_patterns.plan(world, wanted, knobs, packet_id(tier, seed))
     files: dict[str, bytes] = {}
     documents: list[dict[str, Any]] = []
     built: dict[str, Any] = {}
     pages: dict[str, int] = {}
-    for doc_type, variant in wanted:
+    for item in planned:
+        doc_type, variant = item.doc_type, item.variant
         if doc_type.name not in built:
             rng = random.Random(sub_seed(seed, doc_type.name))
             built[doc_type.name] = doc_type.build(world, rng, knobs)
-        doc = variant.adapt(built[doc_type.name])
+        viewed = packet_patterns.apply_views(item, variant.adapt(built[doc_type.name]))
+        doc = viewed.doc
         if watch is not None:
             watch.lap("document models")
         staged = patterns.stage(
@@ -123,7 +128,8 @@ def build_packet(tier: str, seed: int, knobs: dict[str, Any],
             watch.pdf_pages += output.pages if variant.format == "pdf" else 0
         file = f"{variant.doc_id}.{EXTENSIONS[variant.format]}"
         files[file] = output.data
-        applied = patterns.finish(staged, recorder)
+        applied = packet_patterns.finish_views(viewed, recorder) + patterns.finish(staged,
+                                                                                    recorder)
         if watch is not None:
             watch.lap("patterns")
         artifacts = document_artifacts(
@@ -141,7 +147,7 @@ def build_packet(tier: str, seed: int, knobs: dict[str, Any],
             "format": variant.format,
             "file": file,
             "schema": doc_type.name,
-            "superseded_by": None,
+            "superseded_by": item.superseded_by,
         })
         pages[variant.doc_id] = output.pages
     files["packet_truth.json"] = dump_json({

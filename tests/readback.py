@@ -8,8 +8,6 @@ a value split across pages reads as its pieces joined).
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import unicodedata
 from dataclasses import dataclass
@@ -19,6 +17,7 @@ from typing import Any
 import openpyxl
 
 from benchmark.audit.pdftext import PdfText
+from benchmark.csvread import read_csv
 from generator.render.cells import cell_text
 
 
@@ -78,7 +77,7 @@ def check_document(packet: Path, doc_id: str) -> tuple[int, list[Mismatch]]:
                     bad.append(Mismatch(doc_id, field["path"], field["rendered_as"], got,
                                         field["locations"][0]))
     elif manifest["format"] == "xlsx":
-        book = openpyxl.load_workbook(file)
+        book = openpyxl.load_workbook(file, data_only=True)  # a formula shows its cached value
         for field in fields:
             for loc in field["locations"]:
                 got = cell_text(book[loc["sheet"]][loc["cell"]].value)
@@ -87,7 +86,7 @@ def check_document(packet: Path, doc_id: str) -> tuple[int, list[Mismatch]]:
                     bad.append(Mismatch(doc_id, field["path"], field["rendered_as"], got, loc))
         book.close()
     else:
-        rows = list(csv.reader(io.StringIO(file.read_text(encoding="utf-8"), newline="")))
+        rows = read_csv(file.read_bytes(), file).rows  # encoding, delimiter and header found
         for field in fields:
             for loc in field["locations"]:
                 got = rows[loc["row"]][loc["column"]]

@@ -8,12 +8,14 @@ the audit holds them equal under the normalization of the field's kind (DESIGN Â
 from __future__ import annotations
 
 import unicodedata
+from datetime import timedelta
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
 from benchmark.score import normalize
 from generator import codes
+from generator.render.sheetlook import EXCEL_EPOCH
 
 _CODE_LISTS = tuple(code_list.name for code_list in codes.ALL)
 
@@ -53,6 +55,18 @@ def _read(value: Any, rendered_as: str, kind: str, reading: dict[str, Any]) -> b
             return False
         scaled = _scaled(rendered_as, 1000 if rule == "thousands" else 100)
         return scaled is not None and scaled == Decimal(repr(float(value)))
+    if rule == "as_text":  # a number stored in a text cell, written as a number is
+        number = normalize.number(rendered_as)
+        return (isinstance(value, int | float) and not isinstance(value, bool)
+                and number is not None and Decimal(repr(number)) == Decimal(repr(float(value))))
+    if rule == "serial":  # a date stored as its bare Excel serial number
+        return (rendered_as.isdigit() and isinstance(value, str)
+                and normalize.date(value) == (EXCEL_EPOCH + timedelta(int(rendered_as))
+                                              ).isoformat())
+    if rule == "line_breaks":  # a text broken over lines inside its cell
+        return isinstance(value, str) and rendered_as.split() == value.split()
+    if rule == "european":  # 1.234,56: dots group thousands, the comma marks decimals
+        return _agrees(value, rendered_as.replace(".", "").replace(",", "."), kind)
     if rule == "marker":
         marker = reading.get("marker")
         return (isinstance(marker, str) and bool(marker) and rendered_as.endswith(marker)

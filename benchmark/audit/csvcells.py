@@ -1,10 +1,12 @@
-"""CSV cells read back with the csv module: a field's `rendered_as` is its cell text exactly."""
+"""CSV cells read back with the shared CSV reader (`benchmark.csvread`: encoding, delimiter
+and header found as a person opening the file finds them): a field's `rendered_as` is its
+cell text exactly, rows counted from the header (row 0)."""
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
+from benchmark.csvread import read_csv
 from benchmark.errors import BadInput
 
 
@@ -12,10 +14,12 @@ class CsvCells:
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
-            with path.open(encoding="utf-8", newline="") as handle:
-                self.rows = list(csv.reader(handle))
-        except (OSError, UnicodeDecodeError, csv.Error) as error:
-            raise BadInput(f"{path}: unreadable CSV ({error})") from None
+            data = path.read_bytes()
+        except OSError as error:
+            raise BadInput(f"{path}: unreadable CSV ({error.strerror})") from None
+        read = read_csv(data, path)
+        self.rows = read.rows
+        self.preamble = read.preamble
 
     def cell(self, row: int, column: int) -> tuple[str | None, str]:
         """(text, "") of a cell (0-based, header row 0), or (None, why it cannot be read)."""
@@ -26,5 +30,6 @@ class CsvCells:
         return self.rows[row][column], ""
 
     def texts(self) -> set[str]:
-        """Whitespace-normalized texts of every non-empty cell."""
-        return {" ".join(cell.split()) for row in self.rows for cell in row if cell.strip()}
+        """Whitespace-normalized texts of every non-empty cell, preamble lines included."""
+        return {" ".join(cell.split()) for row in (*self.preamble, *self.rows) for cell in row
+                if cell.strip()}

@@ -4,7 +4,10 @@ workbook or CSV always as text.
 `--input native` sends a PDF as a file where the provider accepts one; `text` sends the PDF's
 text layer page by page (pypdfium2); `images` sends every page rendered to PNG. A workbook is
 sent sheet by sheet as CSV text with only what a reader can see: hidden sheets, rows and
-columns are skipped, and the skipped sheets are recorded. A CSV file is sent as written.
+columns are skipped, a formula shows its cached value (what the spreadsheet displays), and the
+skipped sheets are recorded. A CSV file is decoded as a spreadsheet program opens it (byte-order
+mark, UTF-8 or Windows-1252) and sent as written; its encoding, delimiter and preamble lines are
+recorded. A file that cannot be decoded is bad input: that document's record says why.
 """
 
 from __future__ import annotations
@@ -13,11 +16,12 @@ import csv
 import hashlib
 import io
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
+from benchmark.csvread import read_csv
 from benchmark.errors import BadInput
 from benchmark.packets import DocInfo, Packet
 from benchmark.providers.api import Part
@@ -37,6 +41,7 @@ class DocumentInput:
     hidden_sheets: tuple[str, ...] = ()
     hidden_rows: int = 0
     hidden_columns: int = 0
+    choices: dict[str, Any] = field(default_factory=dict)  # how the file was read
 
     def describe(self) -> dict[str, Any]:
         info: dict[str, Any] = {"mode": self.mode, "sha256": self.sha256,
@@ -47,6 +52,7 @@ class DocumentInput:
             info.update(sheets=list(self.sheets), hidden_sheets_skipped=list(self.hidden_sheets),
                         hidden_rows_skipped=self.hidden_rows,
                         hidden_columns_skipped=self.hidden_columns)
+        info.update(self.choices)
         return info
 
     def size(self) -> int:
@@ -72,8 +78,10 @@ def build_file(path: Path, mode: str, native_pdf: bool = True) -> DocumentInput:
     if suffix == ".xlsx":
         return _workbook(path, data, digest)
     if suffix == ".csv":
-        text = data.decode("utf-8-sig", errors="replace")
-        return DocumentInput((Part("text", path.name, text=text),), "text", digest, None)
+        # Decoded as a person's spreadsheet program opens it; sent as written otherwise.
+        read = read_csv(data, path)
+        return DocumentInput((Part("text", path.name, text=read.text),), "text", digest, None,
+                             choices=read.choices())
     raise BadInput(f"{path}: cannot send a {suffix or 'suffix-less'} file")
 
 
@@ -161,4 +169,4 @@ def _workbook(path: Path, data: bytes, digest: str) -> DocumentInput:
                           text=f"[sheet {sheet.title!r}]\n{out.getvalue().rstrip()}"))
     book.close()
     return DocumentInput(tuple(parts), "text", digest, None, tuple(sheets), tuple(hidden),
-                         hidden_rows, hidden_columns)
+                         hidden_rows, hidden_columns, {"formulas": "cached values"})

@@ -23,6 +23,7 @@ from benchmark.providers.base import Provider
 from benchmark.runs import ExtractionRecord, Status, Usage, write_json
 from benchmark.score import normalize
 from benchmark.score.rates import CLASSES, UNIVERSES
+from benchmark.score.stale import stale_values
 from benchmark.sim.engine import Engine, PoolKey
 from benchmark.sim.profiles import PROFILES, Profile
 from generator import doctypes as _doctypes  # noqa: F401  (registers document types)
@@ -147,13 +148,7 @@ class SimProvider(Provider):
                 pool.append(value)
             if isinstance(value, str):
                 tokens.update(normalize.tokens(value))
-        stale: dict[str, Any] = {}
-        for old, new in packet.superseded.items():
-            if new == doc.doc_id:
-                old_model = REGISTRY[next(d.schema for d in packet.documents
-                                          if d.doc_id == old)].model
-                stale.update({p: v for p, v, _ in _truth_leaves(old_model, packet.truth(old))
-                              if v is not None})
+        stale = stale_values(packet, doc, model, truth)
         return Engine(self.profile, rng, self.found.packet, self.found.documents[doc.doc_id],
                       pools, sorted(tokens), stale, packet.touched(doc.doc_id))
 

@@ -150,6 +150,9 @@ def build_context(runs: RunSet) -> dict[str, Any]:
     verdicts: dict[str, list[dict[str, Any]]] = {name: [] for name in order}
     for row in runs.metric("verdicts"):
         verdicts[row["run_id"]].append(row)
+    stale: dict[str, list[dict[str, Any]]] = {name: [] for name in order}
+    for row in runs.metric("stale_by_tier"):
+        stale[row["run_id"]].append(row)
     rules: dict[str, list[dict[str, Any]]] = {name: [] for name in order}
     for row in runs.metric("consistency_rules"):
         rules[row["run_id"]].append(row)
@@ -188,6 +191,7 @@ def build_context(runs: RunSet) -> dict[str, Any]:
         "dimensions": dimensions,
         "recall": [recall.get(name) for name in order],
         "verdicts": verdicts,
+        "stale": stale,
         "consistency": [consistency.get(name) for name in order],
         "rules": rules,
         "flags": flags,

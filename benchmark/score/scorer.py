@@ -35,6 +35,7 @@ from benchmark.runs import (
 from benchmark.score import consistency, normalize, validate
 from benchmark.score.compare import Claim, FieldCounts, compare
 from benchmark.score.rates import GroundingTally, summarize
+from benchmark.score.stale import stale_values
 from benchmark.score.verdicts import VERDICTS, grounded, verdict
 from generator import doctypes as _doctypes  # noqa: F401  (registers document types)
 from generator.doctypes.base import REGISTRY
@@ -51,20 +52,6 @@ def _model(schema: str, where: Path) -> type[DocModel]:
 def schema_problem(schema: str, output: Any) -> str | None:
     """Why `output` is not a valid instance of `schema` (None when it is)."""
     return validate.problem(REGISTRY[schema].model, output)
-
-
-def _leaf_values(data: Any, prefix: str = "") -> dict[str, Any]:
-    """Path -> value of every non-null scalar in JSON data (the stale lookup)."""
-    found: dict[str, Any] = {}
-    if isinstance(data, dict):
-        for key, value in data.items():
-            found.update(_leaf_values(value, f"{prefix}.{key}" if prefix else key))
-    elif isinstance(data, list):
-        for index, value in enumerate(data):
-            found.update(_leaf_values(value, f"{prefix}[{index}]"))
-    elif data is not None:
-        found[prefix] = data
-    return found
 
 
 @dataclass
@@ -100,10 +87,7 @@ def score_document(packet: Packet, doc: DocInfo, record: ExtractionRecord,
     truth = packet.truth(doc.doc_id)
     output = record.output or {}
     comparison = compare(model, truth, output)
-    stale: dict[str, Any] = {}
-    for old, new in packet.superseded.items():
-        if new == doc.doc_id:
-            stale.update(_leaf_values(packet.truth(old)))
+    stale = stale_values(packet, doc, model, truth)
     doc_universe = found.documents[doc.doc_id]
     tally = GroundingTally()
     verdicts: Counter[str] = Counter()

@@ -83,6 +83,10 @@ class DocType:
     section: str = "line"
     lines: frozenset[str] = frozenset()
     applies: Callable[[World], bool] = always
+    # An earlier version of a document of this type (last year's, an earlier valuation): a
+    # type that has one may appear twice in a packet, the older one superseded
+    # (packet.superseded, packet.duplicate_document).
+    prior: Callable[[Any, random.Random], DocModel] | None = None
 
     def __post_init__(self) -> None:
         if self.section not in SECTIONS:

@@ -1,11 +1,12 @@
 """Tier presets as pattern probabilities, and the ``--set patterns.*`` overrides.
 
 A probability is the chance that a document the pattern fits (its formats, document types and
-applicability) carries it. The presets follow PATTERNS.md and the per-tier frequencies of the
-reference corpus (the share of its documents whose manifests list each pattern): N1 varies how
-values are written and draws a few plain table styles on native pages; N2 adds watermarks,
-header styles, special characters and truncation; N3 and above add the rest, more often as the
-tier rises. Every resolved probability is a knob (``patterns.<id>``) in every manifest.
+applicability) carries it; for a packet.* pattern, the chance that a packet carries it. The
+presets follow PATTERNS.md and the per-tier frequencies of the reference corpus (the share of
+its documents whose manifests list each pattern): N1 varies how values are written and draws a
+few plain table styles on native pages; N2 adds watermarks, header styles, special characters
+and truncation; N3 adds the rest but packet.*, which N4 and N5 add, more often as the tier
+rises. Every resolved probability is a knob (``patterns.<id>``) in every manifest.
 """
 
 from __future__ import annotations
@@ -70,6 +71,38 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "scan.degraded": (0.0, 0.0, 0.0, 0.06, 0.15),
     "scan.photo": (0.0, 0.0, 0.0, 0.04, 0.06),
     "scan.mixed": (0.0, 0.05, 0.05, 0.06, 0.06),
+    # sheet: workbooks (from N3)
+    "sheet.header_offset": (0.0, 0.0, 0.35, 0.4, 0.5),
+    "sheet.merged_cells": (0.0, 0.0, 0.3, 0.35, 0.4),
+    "sheet.formulas": (0.0, 0.0, 0.4, 0.5, 0.6),
+    "sheet.numbers_as_text": (0.0, 0.0, 0.2, 0.3, 0.4),
+    "sheet.date_serials": (0.0, 0.0, 0.15, 0.25, 0.35),
+    "sheet.thousands": (0.0, 0.0, 0.1, 0.15, 0.25),
+    "sheet.notes_column": (0.0, 0.0, 0.2, 0.25, 0.3),
+    "sheet.subtotal_rows": (0.0, 0.0, 0.15, 0.2, 0.3),
+    "sheet.split_sheets": (0.0, 0.0, 0.1, 0.15, 0.25),
+    "sheet.color_status": (0.0, 0.0, 0.1, 0.15, 0.25),
+    "sheet.hidden_columns": (0.0, 0.0, 0.1, 0.2, 0.3),
+    "sheet.hidden_rows": (0.0, 0.0, 0.08, 0.15, 0.25),
+    "sheet.hidden_sheet": (0.0, 0.0, 0.1, 0.2, 0.3),
+    # csv: exports (from N3); one delimiter at most (declared incompatible)
+    "csv.semicolon": (0.0, 0.0, 0.12, 0.15, 0.2),
+    "csv.tab": (0.0, 0.0, 0.08, 0.1, 0.15),
+    "csv.pipe": (0.0, 0.0, 0.05, 0.08, 0.1),
+    "csv.bom": (0.0, 0.0, 0.2, 0.25, 0.3),
+    "csv.cp1252": (0.0, 0.0, 0.15, 0.2, 0.25),
+    "csv.header_preamble": (0.0, 0.0, 0.25, 0.3, 0.4),
+    "csv.trailer_rows": (0.0, 0.0, 0.2, 0.25, 0.3),
+    "csv.quoted_newlines": (0.0, 0.0, 0.15, 0.2, 0.3),
+    "csv.european_numbers": (0.0, 0.0, 0.1, 0.15, 0.2),
+    # packet: across documents (N4-N5; per packet, not per document)
+    "packet.superseded": (0.0, 0.0, 0.0, 0.25, 0.6),
+    "packet.duplicate_document": (0.0, 0.0, 0.0, 0.1, 0.35),
+    "packet.name_variants": (0.0, 0.0, 0.0, 0.2, 0.5),
+    "packet.address_variants": (0.0, 0.0, 0.0, 0.2, 0.5),
+    "packet.policy_number_formats": (0.0, 0.0, 0.0, 0.15, 0.4),
+    "packet.conflicting_values": (0.0, 0.0, 0.0, 0.1, 0.3),
+    "packet.phantom_reference": (0.0, 0.0, 0.0, 0.1, 0.4),
 }
 
 

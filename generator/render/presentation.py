@@ -15,6 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from generator.render.csvlook import CsvLook
+from generator.render.sheetlook import SheetLook
+
 if TYPE_CHECKING:
     from generator.render.table import TableLook
 
@@ -57,6 +60,9 @@ class Presentation:
     scans: dict[int, tuple[str, int]] = field(default_factory=dict)
     # 1-based page -> how it was scanned (level, dpi, angle, scale, shift...), once emitted.
     scanned: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # What workbook (sheet.*) and CSV (csv.*) patterns ask of those writers.
+    sheet: SheetLook = field(default_factory=SheetLook)
+    csv: CsvLook = field(default_factory=CsvLook)
 
     def snapshot(self) -> Presentation:
         """A copy that later changes to this one do not reach (to undo a pattern)."""
@@ -67,7 +73,8 @@ class Presentation:
             section_looks={name: dict(look) for name, look in self.section_looks.items()},
             after_layout=list(self.after_layout), events=list(self.events),
             done=set(self.done), scans=dict(self.scans),
-            scanned=dict(self.scanned))
+            scanned=dict(self.scanned), sheet=copy.deepcopy(self.sheet),
+            csv=copy.deepcopy(self.csv))
 
     def label(self, text: str, path: str | None = None, page: int = 0) -> str:
         """The label drawn for `text` in the section of `path` (on 1-based `page`)."""

@@ -37,22 +37,22 @@ def _sheet(book: XlsxBook, doc: FinancialStatement, name: str, title: str, head:
            lines: Sequence[Line]) -> None:
     sheet = book.sheet(name)
     sheet.field(1, 1, "company_name", bold=True)
-    sheet.ws.cell(row=1, column=1).font = Font(bold=True, size=13)
+    sheet.cell(1, 1).font = Font(bold=True, size=13)
     sheet.put(2, 1, title, bold=True)
     for row, (label, path) in enumerate((("Statement basis:", "statement_basis"),
                                          ("Prepared by:", "preparer_firm"),
                                          ("Report date:", "report_date")), start=3):
         sheet.put(row, 1, label)
         sheet.field(row, 2, path)
-        sheet.ws.cell(row=row, column=2).alignment = Alignment(horizontal="left")
+        sheet.cell(row, 2).alignment = Alignment(horizontal="left")
     sheet.put(HEAD_ROW + 1, 1, "(Amounts in U.S. dollars)")
     periods = range(len(doc.periods))
     for index in periods:
         col = 2 + index
         sheet.put(HEAD_ROW, col, head, header=True)
-        sheet.ws.cell(row=HEAD_ROW, column=col).alignment = Alignment(horizontal="right")
+        sheet.cell(HEAD_ROW, col).alignment = Alignment(horizontal="right")
         sheet.field(HEAD_ROW + 1, col, f"periods[{index}].fiscal_year_end", bold=True)
-        sheet.ws.cell(row=HEAD_ROW + 1, column=col).border = Border(bottom=THIN)
+        sheet.cell(HEAD_ROW + 1, col).border = Border(bottom=THIN)
     for offset, line in enumerate(lines):
         _line(sheet, FIRST_ROW + offset, line, periods)
     sheet.widths([LABEL_WIDTH, *(AMOUNT_WIDTH for _ in periods)])
@@ -62,7 +62,7 @@ def _sheet(book: XlsxBook, doc: FinancialStatement, name: str, title: str, head:
 def _line(sheet: Sheet, row: int, line: Line, periods: range) -> None:
     strong = line.role != "item"
     sheet.put(row, 1, line.label, bold=strong)
-    sheet.ws.cell(row=row, column=1).alignment = Alignment(indent=2 * line.indent)
+    sheet.cell(row, 1).alignment = Alignment(indent=2 * line.indent)
     if line.key is None:
         return
     for index in periods:
@@ -70,7 +70,7 @@ def _line(sheet: Sheet, row: int, line: Line, periods: range) -> None:
         path = f"periods[{index}].{line.key}"
         sheet.field(row, col, path, bold=strong)
         value, _ = sheet.recorder.leaf(path)
-        cell = sheet.ws.cell(row=row, column=col)
+        cell = sheet.cell(row, col)
         if value is not None:
             cell.number_format = _format(line, value)
         if line.role == "total":

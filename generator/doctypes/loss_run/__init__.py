@@ -4,6 +4,7 @@ from generator.doctypes.base import DocType, Variant, register
 from generator.doctypes.loss_run import csvexport, pdf, xlsx
 from generator.doctypes.loss_run.build import build
 from generator.doctypes.loss_run.model import LossRun
+from generator.doctypes.loss_run.prior import prior
 
 LOSS_RUN = register(DocType(
     name="loss_run",
@@ -17,4 +18,5 @@ LOSS_RUN = register(DocType(
                 omits=csvexport.OMITS, adapt=csvexport.with_claims_only),
     ),
     section="history",
+    prior=prior,
 ))

@@ -37,7 +37,7 @@ def _totals(sheet: Sheet, row: int, label: str, prefix: str) -> None:
         sheet.put(row, col, text)
         sheet.field(row, col + 1, f"{prefix}.{key}", bold=True)
         # A count beside its label, not at the far edge of a wide text column.
-        sheet.ws.cell(row=row, column=col + 1).alignment = LEFT
+        sheet.cell(row, col + 1).alignment = LEFT
     for col, (_, key, _) in enumerate(HEADERS, start=1):
         if key in AMOUNTS:
             sheet.field(row, col, f"{prefix}.{key}", bold=True)
@@ -56,6 +56,7 @@ def render(doc: LossRun, rec: Recorder) -> Output:
     row = FIRST_POLICY_ROW
     for index, policy in enumerate(doc.policies):
         prefix = f"policies[{index}]"
+        sheet, row = book.part(sheet, row, prefix)
         # Labels sit left of wide or empty cells so every value shows in full.
         sheet.put(row, 1, "Carrier:", bold=True)
         sheet.field(row, 2, f"{prefix}.carrier", bold=True)
@@ -68,8 +69,8 @@ def render(doc: LossRun, rec: Recorder) -> Output:
         sheet.put(row + 1, 5, "Line of Business:", bold=True)
         sheet.field(row + 1, 6, f"{prefix}.line_of_business", bold=True)
         row += 2
-        for col, (title, _, _) in enumerate(HEADERS, start=1):
-            sheet.put(row, col, title, header=True)
+        for col, (title, key, _) in enumerate(HEADERS, start=1):
+            sheet.header(row, col, title, f"policies[].claims[].{key}")
         row += 1
         if not policy.claims:
             sheet.put(row, 1, "No losses reported")
@@ -80,6 +81,7 @@ def render(doc: LossRun, rec: Recorder) -> Output:
             row += 1
         _totals(sheet, row, "Policy Total", f"{prefix}.totals")
         row += 2
+    sheet, row = book.part(sheet, row, None)
     _totals(sheet, row, "GRAND TOTAL", "grand_totals")
     sheet.widths([w for _, _, w in HEADERS])
     return Output(book.render(), len(book.sheets))

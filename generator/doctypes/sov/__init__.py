@@ -4,6 +4,7 @@ from generator.doctypes.base import DocType, Variant, register
 from generator.doctypes.sov import pdf, xlsx
 from generator.doctypes.sov.build import build
 from generator.doctypes.sov.model import StatementOfValues
+from generator.doctypes.sov.prior import prior
 
 SOV = register(DocType(
     name="sov",
@@ -15,5 +16,6 @@ SOV = register(DocType(
         Variant("sov_excel", "xlsx", xlsx.render),
     ),
     section="schedule",
+    prior=prior,
     lines=frozenset({"property"}),
 ))

@@ -40,8 +40,8 @@ def render(doc: StatementOfValues, rec: Recorder) -> Output:
     sheet.put(4, 1, "Values As Of:")
     sheet.field(4, 3, "as_of_date")
     header_row = FIRST_ROW - 1
-    for col, (title, _, _) in enumerate(HEADERS, start=1):
-        sheet.put(header_row, col, title, header=True)
+    for col, (title, key, _) in enumerate(HEADERS, start=1):
+        sheet.header(header_row, col, title, f"buildings[].{key}")
     for index in range(len(doc.buildings)):
         row = FIRST_ROW + index
         for col, (_, key, _) in enumerate(HEADERS, start=1):

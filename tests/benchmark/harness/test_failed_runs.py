@@ -3,12 +3,16 @@ some documents failed; a failed run can be continued, and scoring it says what i
 
 from __future__ import annotations
 
+import hashlib
 import json
+import shutil
 import signal
 import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from benchmark.harness.stub import FaultPlan, StubServer
 from tests.benchmark.harness.conftest import records
@@ -113,3 +117,35 @@ def test_sim_resume_after_kill_9_makes_the_same_run(run_cli: Run, tmp_path: Path
                 for p in sorted(folder.rglob("*")) if p.is_file() and p.name != "run.json"}
 
     assert files(run) == files(whole)
+
+
+def test_undecodable_workbook_and_csv_are_error_records_and_the_run_goes_on(
+        stub: Callable[..., StubServer], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchmark.extract import HarnessOptions, extract
+    from benchmark.providers import provider_class
+
+    packets = tmp_path / "packets"
+    shutil.copytree(PACKETS / "N1-000001", packets / "N1-000001")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key-for-the-stub-0001")
+    server = stub("openai", packets)  # reads the documents while they are whole
+    for doc_id, name, data in (("loss_run_csv", "loss_run_csv.csv", b"Claim\r\nA\x81\x9d\r\n"),
+                               ("sov_excel", "sov_excel.xlsx", b"PK\x03\x04 not a workbook")):
+        # Files that cannot be decoded, their manifests naming them (so they are the
+        # packet's documents, not swapped files).
+        (packets / "N1-000001" / name).write_bytes(data)
+        manifest = packets / "N1-000001" / f"manifest_{doc_id}.json"
+        found = json.loads(manifest.read_text())
+        found["sha256"] = hashlib.sha256(data).hexdigest()
+        manifest.write_text(json.dumps(found))
+    provider = provider_class("openai").from_options(
+        {"model": "stub-model", "base_url": server.base_url})
+    extract(provider, packets, tmp_path / "run", options=HarnessOptions(use_cache=False))
+    found = records(tmp_path / "run")
+    csv_record, book = found["N1-000001/loss_run_csv"], found["N1-000001/sov_excel"]
+    assert csv_record["status"] == "error" and "neither UTF-8 nor Windows-1252" in csv_record[
+        "error"]
+    assert book["status"] == "error" and "not a readable workbook" in book["error"]
+    others = [r for key, r in found.items() if key not in ("N1-000001/loss_run_csv",
+                                                          "N1-000001/sov_excel")]
+    assert others and all(r["status"] == "ok" for r in others)

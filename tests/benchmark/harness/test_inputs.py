@@ -96,3 +96,54 @@ def test_every_family_has_a_prompt_and_missing_ones_are_named() -> None:
     assert set(prompts.template_hashes(names)) == {prompts.family(n) for n in names}
     with pytest.raises(BadInput, match=r"prompts/umbrella\.j2: missing"):
         prompts.check({"umbrella"})
+
+
+def _csv_packet(tmp_path: Path, only: str) -> Path:
+    """An N3 packet holding the loss-run CSV export with CSV patterns `only` forced on."""
+    from generator.packet import build_packet, packet_id
+    from generator.tiers import resolve
+
+    knobs = resolve("N3", {"documents": ("loss_run_csv",), "patterns.only": tuple(
+        only.split(","))})
+    folder = tmp_path / packet_id("N3", 1)
+    folder.mkdir()
+    for name, data in build_packet("N3", 1, knobs).files.items():
+        (folder / name).write_bytes(data)
+    return folder
+
+
+def test_csv_in_windows_1252_with_semicolons_is_decoded_and_the_choices_recorded(
+        tmp_path: Path) -> None:
+    folder = _csv_packet(tmp_path, "csv.cp1252,csv.semicolon,csv.header_preamble")
+    data = (folder / "loss_run_csv.csv").read_bytes()
+    with pytest.raises(UnicodeDecodeError):
+        data.decode("utf-8")  # really Windows-1252
+    packet, doc = _doc(folder, "loss_run_csv")
+    document = inputs.build(packet, doc, "native")
+    text = document.parts[0].text
+    assert text == data.decode("cp1252") and "Claim N\u00ba" in text
+    described = document.describe()
+    assert described["encoding"] == "cp1252" and described["delimiter"] == "semicolon"
+    assert described["preamble_lines"] >= 2
+    claim = packet.truth("loss_run_csv")["policies"][0]["claims"][0]["claim_number"]
+    assert claim in text
+
+
+def test_csv_with_a_byte_order_mark_is_sent_without_it(tmp_path: Path) -> None:
+    folder = _csv_packet(tmp_path, "csv.bom,csv.tab")
+    assert (folder / "loss_run_csv.csv").read_bytes().startswith(b"\xef\xbb\xbf")
+    packet, doc = _doc(folder, "loss_run_csv")
+    document = inputs.build(packet, doc, "text")
+    assert not document.parts[0].text.startswith("\ufeff")
+    assert document.describe()["encoding"] == "utf-8-sig"
+    assert document.describe()["delimiter"] == "tab"
+
+
+def test_an_undecodable_csv_is_bad_input_naming_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "export.csv"
+    path.write_bytes(b"Claim,Paid\r\nA\x81\x8d,12\r\n")  # bytes Windows-1252 leaves undefined
+    with pytest.raises(BadInput, match=r"export\.csv: neither UTF-8 nor Windows-1252"):
+        inputs.build_file(path, "text")
+    path.write_bytes(b"Claim,Paid\x00\r\n")
+    with pytest.raises(BadInput, match=r"export\.csv: not a text file"):
+        inputs.build_file(path, "text")

@@ -1,0 +1,170 @@
+"""packet.*: each packet pattern changes what it says across the packet's documents, every
+document's truth is what it shows, and a simulated model that copies superseded values gets
+them scored `stale`."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmark.extract import extract
+from benchmark.packets import read_json
+from benchmark.providers.sim import SimProvider
+from benchmark.report.render import write_report
+from benchmark.results.load import load_run
+from benchmark.score.scorer import score_run
+from tests.benchmark.score.test_scorer import ledger_mismatches
+from tests.generator.patterns.conftest import Rendered, write
+from tests.generator.patterns.test_truth import _leaves
+
+DOCS = ("acord_125", "acord_140", "sov_pdf", "sov_excel", "loss_run_pdf", "loss_run_excel",
+        "loss_run_csv")
+
+
+def packet(only: str | None, seed: int = 1, tier: str = "N5") -> Rendered:
+    from generator.packet import build_packet
+    from generator.tiers import resolve
+
+    overrides: dict[str, Any] = {"documents": DOCS, "lines": ("property", "gl")}
+    overrides["patterns.only" if only else "patterns.off"] = (only,) if only else ("*",)
+    return Rendered(build_packet(tier, seed, resolve(tier, overrides)).files)
+
+
+def listed(rendered: Rendered) -> list[dict[str, Any]]:
+    return list(rendered.json("packet_truth.json")["documents"])
+
+
+def applications(rendered: Rendered, pattern: str) -> dict[str, dict[str, Any]]:
+    """doc_id -> the manifest record of `pattern` in it."""
+    found = {}
+    for document in listed(rendered):
+        record = rendered.applied(document["doc_id"], pattern)
+        if record is not None:
+            found[document["doc_id"]] = record
+    return found
+
+
+def first(pattern: str, seeds: range = range(1, 9)) -> tuple[Rendered, Rendered, int]:
+    for seed in seeds:
+        on = packet(pattern, seed)
+        if applications(on, pattern):
+            return on, packet(None, seed), seed
+    raise AssertionError(f"{pattern} acted on no packet of seeds {seeds}")
+
+
+@pytest.mark.parametrize(("pattern", "suffix"), [("packet.superseded", "_prior"),
+                                                 ("packet.duplicate_document", "_earlier")])
+def test_an_earlier_version_is_listed_superseded_and_its_differences_in_its_delta(
+        pattern: str, suffix: str) -> None:
+    on, off, _ = first(pattern)
+    documents = listed(on)
+    ids = [d["doc_id"] for d in documents]
+    assert len(ids) == len(set(ids))
+    (older,) = [d for d in documents if d["superseded_by"]]
+    current = older["superseded_by"]
+    assert older["doc_id"] == current + suffix and current in ids
+    assert older["doc_type"] == next(d["doc_type"] for d in documents if d["doc_id"] == current)
+    assert older["file"] in on.files and older["file"] != current
+    # Nothing else changes: the current documents are the plain packet's.
+    for doc_id in (i for i in ids if i != older["doc_id"]):
+        assert on.truth(doc_id) == off.truth(doc_id)
+    record = on.applied(older["doc_id"], pattern)
+    assert record is not None and record["details"]["superseded_by"] == current
+    old, new = _leaves(on.truth(older["doc_id"])), _leaves(on.truth(current))
+    differing = {p for p in old if old[p] is not None and old[p] != new.get(p)}
+    assert differing and set(record["ground_truth_delta"]) == differing
+    for path, entry in record["ground_truth_delta"].items():
+        assert entry["shown"] == old[path] and entry["canonical"] == new[path]
+
+
+def test_name_variant_is_what_one_document_shows_and_the_others_keep_the_name() -> None:
+    on, off, _ = first("packet.name_variants")
+    ((doc_id, record),) = applications(on, "packet.name_variants").items()
+    name, variant = record["details"]["canonical"], record["details"]["variant"]
+    assert name != variant
+    fields = on.fields(doc_id)
+    for path, entry in record["ground_truth_delta"].items():
+        assert entry == {"canonical": name, "shown": variant}
+        assert fields[path]["value"] == fields[path]["rendered_as"] == variant
+        assert off.fields(doc_id)[path]["value"] == name
+    others = [d["doc_id"] for d in listed(on) if d["doc_id"] != doc_id]
+    assert all(on.truth(d) == off.truth(d) for d in others)
+
+
+@pytest.mark.parametrize("pattern", ["packet.address_variants",
+                                     "packet.policy_number_formats",
+                                     "packet.conflicting_values"])
+def test_a_variant_changes_one_document_truth_at_its_delta_only(pattern: str) -> None:
+    on, off, _ = first(pattern)
+    ((doc_id, record),) = applications(on, pattern).items()
+    delta = record["ground_truth_delta"]
+    assert delta and record["truth"] == "value" and record["pages_affected"]
+    truth_on, truth_off = _leaves(on.truth(doc_id)), _leaves(off.truth(doc_id))
+    changed = {p for p in truth_on if truth_on[p] != truth_off.get(p)}
+    assert changed == set(delta)
+    for path, entry in delta.items():
+        assert truth_on[path] == entry["shown"] and truth_off[path] == entry["canonical"]
+    if pattern == "packet.policy_number_formats":
+        for entry in delta.values():
+            squeeze = re.compile(r"[^A-Za-z0-9]")
+            assert squeeze.sub("", entry["shown"]) == squeeze.sub("", entry["canonical"])
+
+
+def test_copied_superseded_values_are_scored_stale_as_the_ledger_says(tmp_path: Path) -> None:
+    """A sim profile copying superseded values (`sloppy`: 60 % of the leaves where an older
+    version differs) gets them `stale`, exactly as many as it injected, on the current
+    documents of the superseded one's type, and never on any other."""
+    on, _, seed = first("packet.superseded")
+    packets = tmp_path / "packets"
+    write(on, packets / f"N5-{seed:06d}")
+    run = tmp_path / "run"
+    extract(SimProvider("sloppy", 3), packets, run, force=True)
+    score_run(run, packets)
+    assert ledger_mismatches(run) == []
+    verdicts = read_json(run / "scores" / "hallucination.json")["verdicts"]["documents"]
+    ledger = read_json(run / "sim_injections.json")["documents"]
+    (older,) = [d for d in listed(on) if d["superseded_by"]]
+    same_type = {d["doc_id"] for d in listed(on)
+                 if d["doc_type"] == older["doc_type"] and not d["superseded_by"]}
+    stale = {key.split("/")[1]: counts.get("stale", 0) for key, counts in verdicts.items()}
+    assert sum(stale.values()) > 0
+    assert {d for d, n in stale.items() if n} <= same_type
+    for key, entry in ledger.items():
+        if entry["status"] == "ok":
+            assert entry["verdicts"].get("stale", 0) == stale[key.split("/")[1]]
+    # The stale claims carry the superseded document's values.
+    claims = [json.loads(line) for line in (run / "scores" / "claims.jsonl").read_text(
+        ).splitlines()]
+    old = _leaves(on.truth(older["doc_id"]))
+    stale_claims = [c for c in claims if c["verdict"] == "stale"]
+    assert stale_claims and all(c["value"] in old.values() for c in stale_claims)
+    # The report counts them per tier.
+    load_run(run, packets)
+    files = write_report([run], tmp_path / "report")
+    section = files.markdown.read_text().split("Stale verdicts by tier")[1].split("## 7.")[0]
+    rows = [line.strip("|").split("|") for line in section.splitlines()
+            if line.startswith("|") and "| N5 |" in line]
+    assert len(rows) == 1 and rows[0][-1].strip() == f"{sum(stale.values()):,}"
+
+
+def test_a_phantom_reference_ticks_an_attachment_the_packet_lacks() -> None:
+    on, off, _ = first("packet.phantom_reference")
+    ((doc_id, record),) = applications(on, "packet.phantom_reference").items()
+    assert doc_id == "acord_125" and record["truth"] == "value"
+    refers_to, box = record["details"]["refers_to"], record["details"]["reference"]
+    # The document it names is not in the packet...
+    assert not any(d["doc_id"].startswith(refers_to) for d in listed(on))
+    # ...and the application shows it ticked, in truth and on the page, where the plain
+    # packet leaves it empty.
+    assert record["ground_truth_delta"] == {box: {"canonical": "No", "shown": "Yes"}}
+    ticked, plain = on.fields(doc_id)[box], off.fields(doc_id)[box]
+    assert (ticked["value"], ticked["rendered_as"]) == ("Yes", "X")
+    assert (plain["value"], plain["rendered_as"]) == ("No", "")
+    assert _leaves(on.truth(doc_id))[box] == "Yes"
+    # Nothing else in the packet changes.
+    assert all(on.truth(d["doc_id"]) == off.truth(d["doc_id"]) for d in listed(on)
+               if d["doc_id"] != doc_id)
