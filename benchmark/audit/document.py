@@ -17,7 +17,7 @@ from typing import Any
 from benchmark.audit.agreement import agrees
 from benchmark.audit.csvcells import CsvCells
 from benchmark.audit.files import Document
-from benchmark.audit.ocr import OcrPage, Tesseract, folded, read_pages
+from benchmark.audit.ocr import OcrPage, Tesseract, read_pages, same_text
 from benchmark.audit.pdftext import PdfText
 from benchmark.audit.result import (
     INTEGRITY,
@@ -291,8 +291,7 @@ class _Auditor:
                 self.field_result(index, found, "pdf", where=where, got=squash(got),
                                   detail="" if found else "a value split across pages")
                 continue
-            found = len(pieces) == count and (folded(got).replace(" ", "") == folded(
-                entry["rendered_as"]).replace(" ", ""))
+            found = len(pieces) == count and same_text(got, entry["rendered_as"])
             level = self.ocr_pieces[index]
             if level is None:
                 self.field_result(index, found, "ocr", where=where, got=got)
