@@ -17,7 +17,7 @@ from typing import Any
 from benchmark.audit.agreement import agrees
 from benchmark.audit.csvcells import CsvCells
 from benchmark.audit.files import Document
-from benchmark.audit.ocr import OcrPage, Tesseract, read_pages
+from benchmark.audit.ocr import OcrPage, Tesseract, read_pages, same_text
 from benchmark.audit.pdftext import PdfText
 from benchmark.audit.result import (
     INTEGRITY,
@@ -69,6 +69,8 @@ class _Auditor:
         self.readings = readings(doc.manifest)
         # Pieces of values split across pages: field index -> {piece: text read}.
         self.pieces: dict[int, dict[int, str]] = defaultdict(dict)
+        # ...and the scan level of the scanned page OCR read a piece from (None: not scanned).
+        self.ocr_pieces: dict[int, str | None] = {}
         self.levels = doc.scan_levels()  # scanned page -> scan level
 
     # --- findings ----------------------------------------------------------------------------
@@ -272,20 +274,46 @@ class _Auditor:
         tally.found += len(texts) - misses
 
     def join_pieces(self) -> None:
-        """A value split across pages reads as its pieces joined in order."""
+        """A value split across pages reads as its pieces joined in order.
+
+        A piece on a page only OCR can read makes the whole value OCR's: compared as OCR
+        compares, and on a scanned page judged by the level's recall. Without OCR such a
+        value is not checked (its unread pieces were counted)."""
         for index, pieces in sorted(self.pieces.items()):
+            if index in self.audit.unchecked_fields:
+                continue
             entry = self.doc.fields[index]
             count = max(_piece(loc) or (1, 1) for loc in entry["locations"])[1]
             got = " ".join(pieces.get(i, "") for i in range(1, count + 1))
-            found = len(pieces) == count and reads(got) == reads(entry["rendered_as"])
-            self.field_result(index, found, "pdf", where=f"{count} pieces", got=squash(got),
-                              detail="" if found else "a value split across pages")
+            where = f"{count} pieces"
+            if index not in self.ocr_pieces:
+                found = len(pieces) == count and reads(got) == reads(entry["rendered_as"])
+                self.field_result(index, found, "pdf", where=where, got=squash(got),
+                                  detail="" if found else "a value split across pages")
+                continue
+            found = len(pieces) == count and same_text(got, entry["rendered_as"])
+            level = self.ocr_pieces[index]
+            if level is None:
+                self.field_result(index, found, "ocr", where=where, got=got)
+                continue
+            self.audit.tally("fields", "ocr").add(found)
+            self.audit.scan_tally(level, "fields").add(found)
+            if not found:
+                self.audit.ocr_misses.append(Finding(
+                    MISSING, self.doc.doc_id, self.fields_file, entry["path"], "ocr", None,
+                    where, entry["rendered_as"], got, f"scan level {level}"))
 
     def ocr_page(self, scan: OcrPage, page: int, fields: list[Located],
                  texts: list[int]) -> None:
         level = self.levels.get(page)
-        for index, bbox, *_ in fields:
+        for index, bbox, piece, _ in fields:
             entry = self.doc.fields[index]
+            if piece[1] > 1:
+                # One piece of a value split across pages: joined with the others, read by
+                # OCR or the text layer, in join_pieces.
+                self.pieces[index][piece[0]] = scan.in_box(bbox)
+                self.ocr_pieces[index] = level
+                continue
             if entry.get("kind") == "checkbox":
                 found, got = scan.find_mark(bbox, entry["rendered_as"])
                 by_page = False

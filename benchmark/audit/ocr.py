@@ -62,6 +62,13 @@ def folded(text: str) -> str:
                     else t.replace("l", "i") for t in plain.split())
 
 
+def same_text(read: str, expected: str) -> bool:
+    """Whether OCR's `read` is `expected`, spaces aside (OCR drops and adds them), with or
+    without folding: folding goes by token, and OCR glues "0646 Logan" into one."""
+    return any(form(read).replace(" ", "") == form(expected).replace(" ", "")
+               for form in (folded, normalize.string))
+
+
 @dataclass(frozen=True)
 class Word:
     text: str
@@ -204,7 +211,7 @@ class OcrPage:
         """(found, found only on the page, text read in the box) for a located value."""
         read = self.in_box(bbox)
         form = folded(expected)
-        if folded(read).replace(" ", "") == form.replace(" ", ""):
+        if same_text(read, expected):
             return True, False, read
         if form and self.on_page(expected):
             return True, True, read

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 import pypdfium2 as pdfium
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 Matrix = np.ndarray[Any, Any]
 
@@ -155,10 +155,14 @@ def _to_pixels(scale: float, height: float) -> Matrix:
 
 
 def _render(page: Any, transform: Transform, dpi: float, size: tuple[int, int],
-            background: int) -> Image.Image:
+            background: int, surround: int | None = None) -> Image.Image:
     """The page drawn by pdfium straight onto the moved page (an affine transform costs
-    nothing extra there); a perspective is applied to the drawn image afterwards."""
-    height = float(page.get_size()[1])
+    nothing extra there); a perspective is applied to the drawn image afterwards.
+
+    pdfium draws the page's content only, never its paper: the bitmap is filled with paper
+    (`background`) first. When something else shows around the page (`surround`, a
+    photo's table top), the page's own area is paper and only the rest is `surround`."""
+    width, height = (float(v) for v in page.get_size())
     scale = dpi / 72.0
     matrix = transform.matrix
     affine = bool(np.allclose(matrix[2], [0.0, 0.0, 1.0]))
@@ -176,14 +180,24 @@ def _render(page: Any, transform: Transform, dpi: float, size: tuple[int, int],
     image: Image.Image = bitmap.to_pil().convert("L")
     bitmap.close()
     if affine:
-        return image
+        if surround is None:
+            return image
+        # The moved page's corners in pixels: paper inside, the surround outside.
+        corners = _to_pixels(scale, height) @ matrix @ np.array(
+            [[0.0, width, width, 0.0], [0.0, 0.0, height, height], [1.0, 1.0, 1.0, 1.0]])
+        mask = Image.new("L", size, 0)
+        ImageDraw.Draw(mask).polygon(
+            [(float(x), float(y)) for x, y in zip(corners[0] / corners[2],
+                                                  corners[1] / corners[2], strict=True)],
+            fill=255)
+        return Image.composite(image, Image.new("L", size, surround), mask)
     to_pixels = _to_pixels(scale, height)
     inverse = np.linalg.inv(to_pixels @ matrix @ np.linalg.inv(to_pixels))
     inverse = inverse / inverse[2, 2]
     moved: Image.Image = image.transform(size, Image.Transform.PERSPECTIVE,
                                          tuple(float(v) for v in inverse.flatten()[:8]),
                                          resample=Image.Resampling.BILINEAR,
-                                         fillcolor=background)
+                                         fillcolor=background if surround is None else surround)
     return moved
 
 
@@ -306,8 +320,8 @@ def scan_page(pdf: Any, index: int, level: Level, seed: int) -> ScannedPage:
         width, height = (float(v) for v in page.get_size())
         transform, details = geometry(level, rng, width, height)
         size = (math.ceil(width * level.dpi / 72), math.ceil(height * level.dpi / 72))
-        background = level.paper if level.background is None else level.background
-        drawn = _render(page, transform, level.dpi, size, background)
+        # White paper as printed: the tone curve turns it into the level's paper.
+        drawn = _render(page, transform, level.dpi, size, 255, level.background)
     finally:
         page.close()
     damaged = degrade(drawn, level, rng)

@@ -226,8 +226,8 @@ class Table:
 
     def _header_height(self, heads: list[tuple[float, list[str]]]) -> float:
         if self.look.rotated:
-            longest = max(width_of(lines[0], BOLD, size) for size, lines in heads)
-            return min(longest, 90.0) + 8
+            return max(width_of(lines[0], BOLD, _rotated_size(lines[0], size))
+                       for size, lines in heads) + 8
         return max(len(lines) for _, lines in heads) * self.header_size * HEADER_LINE + 4
 
     def _group_rows(self) -> list[tuple[tuple[str, int, int], ...]]:
@@ -360,8 +360,9 @@ class Table:
         pdf, page = self.pdf, self.flow.page
         align = col.column.align
         if self.look.rotated:
-            x = col.head_left + col.head_width / 2 + hsize * 0.35
-            pdf.text(page, x, top - height + 4, lines[0], BOLD, hsize, angle=90.0)
+            size = _rotated_size(lines[0], hsize)
+            x = col.head_left + col.head_width / 2 + size * 0.35
+            pdf.text(page, x, top - height + 4, lines[0], BOLD, size, angle=90.0)
             return
         if self.look.stacked:
             # Bottom-aligned: a shallow header sits on the rule, a deep one reaches the top.
@@ -766,6 +767,20 @@ class Table:
 def _fits_words(text: str, width: float) -> bool:
     """Whether every word of `text` fits `width` at the smallest font size."""
     return all(width_of(word, BOLD, MIN_FONT) <= width for word in text.split())
+
+
+ROTATED_LENGTH = 90.0  # points a rotated header may rise before its lettering shrinks
+ROTATED_MIN_SIZE = 5.0  # ...down to this size; a longer header makes the header row taller
+
+
+def _rotated_size(text: str, size: float) -> float:
+    """The size a rotated header is drawn at: its own, shrunk to rise at most ROTATED_LENGTH
+    (never below ROTATED_MIN_SIZE). The header row is as tall as the longest one, so no
+    lettering rises out of it."""
+    length = width_of(text, BOLD, size)
+    if length <= ROTATED_LENGTH:
+        return size
+    return max(ROTATED_MIN_SIZE, round(size * ROTATED_LENGTH / length - 0.05, 1))
 
 
 def table_name(items: str) -> str:

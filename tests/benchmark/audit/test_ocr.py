@@ -128,3 +128,19 @@ def test_a_scan_level_fails_when_its_recall_is_surely_below_the_minimum(
     assert bool(findings) is fails
     if fails:
         assert findings[0].problem == "ocr_recall" and findings[0].path == level
+
+
+@pytest.mark.parametrize(("read", "expected", "same"), [
+    ("Simon Brokerage", "Simön Brokerage", True),   # the English model has no accents
+    ("lvanstad", "Ivanstad", True),                 # capital I and small l: one glyph
+    ("025896314", "O25896314", True),               # a letter O among digits reads as 0
+    ("0646Logan Prairie", "0646 Logan Prairie", True),  # words glued
+    ("Sim6n Brokerage", "Simön Brokerage", False),  # a misread is still a misread
+    ("$2900", "82900", False),
+    ("Company The Cincinnati Insurance", "The Cincinnati Insurance Company", False),
+])
+def test_ocr_text_is_compared_with_what_tesseract_cannot_tell_apart_folded(
+        read: str, expected: str, same: bool) -> None:
+    from benchmark.audit.ocr import same_text
+
+    assert same_text(read, expected) is same

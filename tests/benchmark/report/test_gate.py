@@ -25,6 +25,11 @@ def _rules(tmp_path: Path, text: str) -> str:
 
 def test_typical_passes_sensible_rules(run_cli: Run, scored_run: ScoredRun,
                                        tmp_path: Path) -> None:
+    # The typical sim gets some 7 % of claims wrong on plain fields and up to 3.5 times as
+    # many on fields a pattern touched (benchmark/sim/profiles.py PATTERN_FACTORS: scans), so
+    # a document type scanned in this one packet per tier lands near 0.85 faithfulness, and
+    # its omissions lift the over-refusal interval's upper end near 0.09. Sensible gates for
+    # that model leave room for one hard document and still fail the sloppy profile.
     rules = _rules(tmp_path, """
 [[rule]]
 name = "numeric hallucination per tier"
@@ -34,18 +39,20 @@ per = "tier"
 
 [[rule]]
 metric = "faithfulness"
-min = 0.9
+min = 0.8
 per = "doc_type"
 
 [[rule]]
 metric = "over_refusal"
-max = 0.08
+max = 0.12
 statistic = "upper"
 """)
     run = scored_run("typical", 1)
     result = run_cli("gate", str(run), "--rules", rules)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.count("PASS") == 3 and "gate passed: 3 of 3 rules hold" in result.stdout
+    sloppy = run_cli("gate", str(scored_run("sloppy", 2)), "--rules", rules)
+    assert sloppy.returncode == 1 and "gate FAILED" in sloppy.stdout, sloppy.stdout
     # The worst tier decides a per-tier rule.
     worst = run_cli("sql", str(scored_run("typical", 1)), "--format", "csv",
                     "SELECT slice FROM slices WHERE dimension = 'tier' AND metric = "
