@@ -63,9 +63,10 @@ def _die_with_parent(owner: int, method: str) -> None:
     threading.Thread(target=_exit_when_parent_dies, name="parent-watch", daemon=True).start()
 
 
-def worker_pool(jobs: int) -> ProcessPoolExecutor:
-    """A pool of `jobs` worker processes that never outlive this process."""
-    context = multiprocessing.get_context()
+def worker_pool(jobs: int, method: str | None = None) -> ProcessPoolExecutor:
+    """A pool of `jobs` worker processes that never outlive this process, started by `method`
+    (``"fork"``...; the platform's default when None)."""
+    context = multiprocessing.get_context(method)
     return ProcessPoolExecutor(max_workers=jobs, mp_context=context,
                                initializer=_die_with_parent,
                                initargs=(os.getpid(), context.get_start_method()))

@@ -18,7 +18,7 @@ import os
 import random
 import threading
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -37,6 +37,7 @@ from benchmark.providers.pricing import Price
 from benchmark.runs import ExtractionRecord, Status, Usage, write_json
 from benchmark.runs import record_path as _record_path
 from generator.doctypes.base import REGISTRY
+from generator.workers import worker_pool
 
 LOG = "requests.jsonl"
 GRACE_S = 10.0  # beyond the SDK's own timeout, the runner's backstop
@@ -51,14 +52,15 @@ def _preparer(jobs: int) -> tuple[Executor, str]:
 
     Worker processes are forked, which is instant, and only from a process with no other
     thread (forking a threaded process can deadlock the child); otherwise, and for small runs,
-    one helper thread (one: pdfium is not thread-safe).
+    one helper thread (one: pdfium is not thread-safe). The workers die with the run: a forked
+    worker holds its own copy of the task pipe, so after a `kill -9` of the run it would wait
+    for work forever (generator.workers).
     """
     cores = os.cpu_count() or 1
     if jobs >= PROCESS_INPUTS_FROM and cores > 1 and threading.active_count() == 1 \
             and "fork" in multiprocessing.get_all_start_methods():
         workers = min(4, cores - 1)
-        return (ProcessPoolExecutor(max_workers=workers,
-                                    mp_context=multiprocessing.get_context("fork")),
+        return (worker_pool(workers, "fork"),
                 f"{workers} worker process{'es' if workers > 1 else ''}")
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="pb-input"), "one thread"
 

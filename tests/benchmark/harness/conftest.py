@@ -21,7 +21,7 @@ FAMILIES = tuple(KEYS)
 
 @pytest.fixture(scope="session")
 def three_packets(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder of three N1 packets (seeds 1-3), 43 documents (see `documents`)."""
+    """A folder of three N1 packets (seeds 1-3); `documents` counts what they hold."""
     root = tmp_path_factory.mktemp("three") / "packets"
     for seed in (1, 2, 3):
         built = build_packet("N1", seed, resolve("N1"))

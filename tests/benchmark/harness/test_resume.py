@@ -13,10 +13,12 @@ from pathlib import Path
 import pytest
 
 from benchmark.extract import HarnessOptions, extract
+from benchmark.harness.runner import PROCESS_INPUTS_FROM
 from benchmark.harness.stub import FaultPlan, StubServer
 from benchmark.providers import provider_class
 from tests.benchmark.harness.conftest import documents, log, records
 from tests.conftest import cli_path
+from tests.processes import children, wait_until_gone
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 KEY = {"OPENAI_API_KEY": "resume-test-key-0002"}
@@ -34,24 +36,33 @@ def test_kill_9_then_resume_requests_no_finished_document_and_loses_none(
     total = documents(three_packets)
     server = stub("openai", three_packets, delay_s=0.15)
     run, cache = tmp_path / "run", tmp_path / "cache"
+    # A new session: the run and the workers preparing its inputs share one process group.
     process = subprocess.Popen([cli_path(), *_args(server, three_packets, run, cache)],
                                env={**os.environ, **KEY}, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+                               stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 60
     while len(list(run.glob("extractions/*/*.json"))) < 8:
         assert process.poll() is None, "the run ended before it was killed"
         assert time.monotonic() < deadline, "the run never got going"
         time.sleep(0.02)
+    workers = children(process.pid)
+    if total >= PROCESS_INPUTS_FROM and (os.cpu_count() or 1) > 1:
+        assert workers, "inputs were not prepared in worker processes"
     process.send_signal(signal.SIGKILL)
     process.wait(10)
     assert process.returncode == -signal.SIGKILL
+    # A forked worker keeps its own end of the task pipe: unless it dies with the run, it
+    # waits for work forever.
+    assert wait_until_gone(process.pid) == [], f"workers {workers} outlived the killed run"
     finished = {doc: record for doc, record in records(run).items()}
     assert 8 <= len(finished) < total  # killed mid-way
     before = {p: p.read_bytes() for p in run.glob("extractions/*/*.json")}
     requested_before = dict(server.requests)
     assert json.loads((run / "run.json").read_text())["status"] == "running"
 
-    result = run_cli(*_args(server, three_packets, run, cache, "--resume"), env=KEY)
+    # A run that hangs fails here in minutes (the run takes seconds), not at the suite's end.
+    result = run_cli(*_args(server, three_packets, run, cache, "--resume"), env=KEY,
+                     timeout=240)
     assert result.returncode == 0, result.stderr
     assert f"{total} of {total} documents written" in result.stdout
     assert f"{total - len(finished)} document(s) to extract, {len(finished)} finished before" \
