@@ -136,8 +136,12 @@ def _insert_prior(planned: list[Planned], pattern: Pattern, suffix: str, rng: ra
     assert prior is not None
     doc_id = f"{current.doc_id}{suffix}"
 
+    adapt = current.variant.adapt
+
     def change(doc: DocModel, rng: random.Random) -> DocModel:
-        return prior(doc, rng)
+        # Through the variant's own view again: a CSV export has no row for a policy term
+        # whose claims all came in after the earlier version was run.
+        return adapt(prior(doc, rng))
 
     older = Planned(current.doc_type, replace(current.variant, doc_id=doc_id),
                     [View(pattern, change, seed_of(doc_id),

@@ -1,5 +1,10 @@
-"""The loss run at an earlier valuation date (packet.superseded, packet.duplicate_document):
-claims closed since were still open then, with less paid and a reserve standing."""
+"""The loss run at an earlier valuation date (packet.superseded, packet.duplicate_document).
+
+An older copy is the report as the carrier ran it then: it lists only the policy terms that had
+begun and the claims reported on or before its own valuation date, each with its values as of
+that date (a claim closed since was still open, with less paid and a reserve standing), and its
+totals are those of what it lists.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,10 @@ import random
 
 from generator import codes
 from generator.doctypes.loss_run.build import totals_of
-from generator.doctypes.loss_run.model import LossRun, LossRunClaim
+from generator.doctypes.loss_run.model import LossRun, LossRunClaim, LossRunPolicy
+
+# How much earlier the older copy was run (a quarter, half a year, three quarters).
+EARLIER_DAYS = (91, 182, 273)
 
 
 def _cents(value: float) -> float:
@@ -16,7 +24,7 @@ def _cents(value: float) -> float:
 
 
 def _then(claim: LossRunClaim, valued: str, share: float) -> LossRunClaim:
-    """`claim` as it stood on `valued`."""
+    """`claim` as it stood on `valued` (it was reported by then)."""
     if claim.paid is None or claim.incurred is None:
         return claim
     if claim.closed_date is not None and claim.closed_date > valued:
@@ -32,20 +40,40 @@ def _then(claim: LossRunClaim, valued: str, share: float) -> LossRunClaim:
     return claim
 
 
+def _reported_by(claim: LossRunClaim, valued: str) -> bool:
+    """Whether the carrier knew of `claim` on `valued` (by its report date, else its loss)."""
+    known = claim.report_date or claim.loss_date
+    return known is None or known <= valued
+
+
+def _begun(policy: LossRunPolicy, valued: str) -> bool:
+    return policy.effective_date is None or policy.effective_date <= valued
+
+
+def _earlier(day: str, days: int) -> str:
+    return (dt.date.fromisoformat(day) - dt.timedelta(days)).isoformat()
+
+
 def prior(doc: LossRun, rng: random.Random) -> LossRun:
     if doc.valuation_date is None:
         return doc
-    days = rng.choice((91, 182, 273))
-    valued = (dt.date.fromisoformat(doc.valuation_date) - dt.timedelta(days)).isoformat()
+    # Run during the latest term where the report allows it, so both copies list the same
+    # terms (a term that had not begun is left out either way).
+    keeping = [d for d in EARLIER_DAYS
+               if all(_begun(p, _earlier(doc.valuation_date, d)) for p in doc.policies)]
+    days = rng.choice(keeping or EARLIER_DAYS)
+    valued = _earlier(doc.valuation_date, days)
     share = rng.choice((0.5, 0.6, 0.75))
     policies = []
     for policy in doc.policies:
-        claims = [_then(c, valued, share) for c in policy.claims]
+        if not _begun(policy, valued):
+            continue
+        claims = [_then(c, valued, share) for c in policy.claims if _reported_by(c, valued)]
         policies.append(policy.model_copy(update={"claims": claims,
                                                   "totals": totals_of(claims)}))
     run = doc.run_date
     if run is not None:
-        run = (dt.date.fromisoformat(run) - dt.timedelta(days)).isoformat()
+        run = _earlier(run, days)
     return doc.model_copy(update={
         "valuation_date": valued, "run_date": run, "policies": policies,
         "grand_totals": totals_of([c for p in policies for c in p.claims]),

@@ -168,3 +168,48 @@ def test_a_phantom_reference_ticks_an_attachment_the_packet_lacks() -> None:
     # Nothing else in the packet changes.
     assert all(on.truth(d["doc_id"]) == off.truth(d["doc_id"]) for d in listed(on)
                if d["doc_id"] != doc_id)
+
+
+LOSS_RUNS = ("loss_run_pdf", "loss_run_excel", "loss_run_csv")
+
+
+@pytest.mark.parametrize("pattern", ["packet.superseded", "packet.duplicate_document"])
+def test_an_older_loss_run_lists_only_what_was_reported_by_its_valuation_date(
+        pattern: str) -> None:
+    """The loss run as run earlier: the terms begun and the claims reported on or before its
+    own valuation date, each as it stood then (closed since: still open, paid no more than
+    now), and totals over what it lists. The claims reported since are in the current copy."""
+    from generator.packet import build_packet
+    from generator.tiers import resolve
+
+    older_copies = reported_since = 0
+    for seed in range(1, 7):
+        on = Rendered(build_packet("N5", seed, resolve("N5", {
+            "documents": LOSS_RUNS, "patterns.only": (pattern,)})).files)
+        for older in (d for d in listed(on) if d["superseded_by"]):
+            old, new = on.truth(older["doc_id"]), on.truth(older["superseded_by"])
+            valued = old["valuation_date"]
+            if valued is None:  # a CSV export shows the date on claim rows only
+                assert older["doc_id"].startswith("loss_run_csv") and not old["policies"]
+                continue
+            assert valued < new["valuation_date"]
+            assert old["run_date"] is None or old["run_date"] < new["run_date"]
+            now = {c["claim_number"]: c for p in new["policies"] for c in p["claims"]}
+            then = [c for p in old["policies"] for c in p["claims"]]
+            assert {c["claim_number"] for c in then} == {
+                n for n, c in now.items() if c["report_date"] <= valued}
+            reported_since += len(now) - len(then)
+            # (a CSV export has no totals: null in its truth)
+            for policy in old["policies"]:
+                assert policy["effective_date"] <= valued
+                assert policy["totals"]["claim_count"] in (None, len(policy["claims"]))
+            assert old["grand_totals"]["claim_count"] in (None, len(then))
+            for claim in then:
+                current = now[claim["claim_number"]]
+                assert claim["paid"] <= current["paid"]
+                if current["closed_date"] is not None and current["closed_date"] > valued:
+                    assert claim["closed_date"] is None and claim["status"] == "Open"
+                else:
+                    assert claim["closed_date"] == current["closed_date"]
+            older_copies += 1
+    assert older_copies and reported_since  # claims came in between the two valuation dates
