@@ -42,8 +42,8 @@ CONTACTS: Columns = (
 def _table(sheet: Sheet, items: str, count: int, columns: Columns,
            totals: Sequence[tuple[int, str]] = (), label: str = "Total") -> None:
     """Header row 1, one row per item, then an optional bold total row."""
-    for col, (title, _, _) in enumerate(columns, start=1):
-        sheet.put(1, col, title, header=True)
+    for col, (title, key, _) in enumerate(columns, start=1):
+        sheet.header(1, col, title, f"{items}[].{key}")
     for index in range(count):
         for col, (_, key, _) in enumerate(columns, start=1):
             sheet.field(index + 2, col, f"{items}[{index}].{key}")

@@ -48,8 +48,8 @@ def render(doc: ExperienceMod, rec: Recorder) -> Output:
             sheet.put(row, 1, label)
             sheet.field(row, VALUE_COLUMN, f"{prefix}.{key}")
         row += 1
-        for col, (title, _) in enumerate(CLASS_HEADERS, start=1):
-            sheet.put(row, col, title, header=True)
+        for col, (title, key) in enumerate(CLASS_HEADERS, start=1):
+            sheet.header(row, col, title, f"policies[].classes[].{key}")
         for item in range(len(policy.classes)):
             row += 1
             for col, (_, key) in enumerate(CLASS_HEADERS, start=1):
@@ -59,8 +59,8 @@ def render(doc: ExperienceMod, rec: Recorder) -> Output:
         for col, key in ((5, "payroll"), (6, "expected_losses"), (7, "expected_primary")):
             sheet.field(row, col, f"{prefix}.totals.{key}", bold=True)
         row += 2
-        for col, (title, _) in enumerate(CLAIM_HEADERS, start=1):
-            sheet.put(row, col, title, header=True)
+        for col, (title, key) in enumerate(CLAIM_HEADERS, start=1):
+            sheet.header(row, col, title, f"policies[].claims[].{key}")
         if not policy.claims:
             row += 1
             sheet.put(row, 1, "No claims reported")

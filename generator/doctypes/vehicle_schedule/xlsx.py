@@ -52,8 +52,8 @@ def render(doc: VehicleSchedule, rec: Recorder) -> Output:
     ), start=2):
         sheet.put(row, 1, label)
         sheet.field(row, VALUE_COLUMN, path)
-    for col, (title, _, _) in enumerate(HEADERS, start=1):
-        sheet.put(HEADER_ROW, col, title, header=True)
+    for col, (title, key, _) in enumerate(HEADERS, start=1):
+        sheet.header(HEADER_ROW, col, title, f"units[].{key}")
     for index in range(len(doc.units)):
         row = HEADER_ROW + 1 + index
         for col, (_, key, _) in enumerate(HEADERS, start=1):
