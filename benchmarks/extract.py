@@ -65,7 +65,7 @@ def _conversion(packets: Path, repeat: int) -> tuple[int, list[float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--packets", type=int, default=40,
-                        help="N1 packets (about 10 documents each)")
+                        help="N1 packets (about 22 documents each)")
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--provider", choices=sorted(KEYS), default="openai")
     parser.add_argument("--input", default="native", choices=("native", "text"))
