@@ -57,6 +57,11 @@ class Presentation:
     scans: dict[int, tuple[str, int]] = field(default_factory=dict)
     # 1-based page -> how it was scanned (level, dpi, angle, scale, shift...), once emitted.
     scanned: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # Called with (0-based page, scan transform) when a page becomes its scanned image; the
+    # operations returned are drawn on the scanned page (an OCR text layer).
+    on_scan: list[Callable[[int, Any], list[Any]]] = field(default_factory=list)
+    # Called in order on the emitted PDF's bytes (text-layer attacks made on the file).
+    post: list[Callable[[bytes], bytes]] = field(default_factory=list)
 
     def snapshot(self) -> Presentation:
         """A copy that later changes to this one do not reach (to undo a pattern)."""
@@ -67,7 +72,7 @@ class Presentation:
             section_looks={name: dict(look) for name, look in self.section_looks.items()},
             after_layout=list(self.after_layout), events=list(self.events),
             done=set(self.done), scans=dict(self.scans),
-            scanned=dict(self.scanned))
+            scanned=dict(self.scanned), on_scan=list(self.on_scan), post=list(self.post))
 
     def label(self, text: str, path: str | None = None, page: int = 0) -> str:
         """The label drawn for `text` in the section of `path` (on 1-based `page`)."""

@@ -98,5 +98,5 @@ def test_json_is_deterministic(run_cli: Run, canonical_packets: list[Path]) -> N
     assert report["ok"] is True and report["totals"]["fields_checked"] > 0
     document = report["packets"][0]["documents"][0]
     assert list(document) == ["doc_id", "format", "file", "pages", "fields", "strings",
-                              "ocr_pages", "not_checked", "hidden_confirmed", "findings",
+                              "ocr_pages", "not_checked", "hidden_confirmed", "attacks", "findings",
                               "scans", "ocr_misses"]
