@@ -14,6 +14,10 @@ changes is which reader can prove it:
   text layer and, with OCR, not on the page image.
 Rules drawn as fragments or curves change no text at all: their records count what was drawn.
 
+A value split across pages (table.row_split) is read as its pieces joined, so no attack picks
+one piece of it, and the attacks that change a whole page's text layer are not combined with
+row splits.
+
 One text attack per document: two would act on each other's output (a kerned run cannot be
 scrambled by the same rule the audit expects). The rule attacks combine with any of them. None
 is combined with a scan: a scanned page has no text layer left to attack (scan.ocr_layer is the
@@ -51,6 +55,8 @@ TEXT_ATTACKS = ("textlayer.invisible_ocr", "textlayer.reading_order", "textlayer
                 "textlayer.microtext")
 RULE_ATTACKS = ("textlayer.fragmented_rules", "textlayer.bezier_rules")
 NO_SCAN = ("scan.*",)
+# Attacks on every string of a page: a split value's piece there would be attacked alone.
+PAGE_WIDE = ("cmap_scramble", "cmap_gaps", "kerning", "invisible_ocr", "reading_order")
 
 # --- what is drawn where ----------------------------------------------------------------------
 
@@ -83,8 +89,8 @@ def _values(pdf: PdfDocument, page: int) -> list[tuple[str, Location, list[int]]
     out = []
     for path, location in _located(pdf, page):
         rendered = pdf.recorder.drawn[path].rendered_as
-        if not rendered.strip():
-            continue  # an empty checkbox: nothing to read, nothing to attack
+        if not rendered.strip() or "fragment" in location:
+            continue  # an empty checkbox, or one piece of a value split across pages
         found = _ops_in(ops, location["bbox"], rendered)
         if found:
             out.append((path, location, found))
@@ -745,7 +751,8 @@ DESCRIPTIONS = {
 for _name, _title, _phase, _apply, _reference, _extra in _TEXT:
     register(Pattern(f"textlayer.{_name}", _title, _phase, "none",  # type: ignore[arg-type]
                      DESCRIPTIONS[_name], _apply, reference=_reference,
-                     incompatible=(*TEXT_ATTACKS, *NO_SCAN, *_extra)))
+                     incompatible=(*TEXT_ATTACKS, *NO_SCAN, *_extra,
+                                   *(("table.row_split",) if _name in PAGE_WIDE else ()))))
 
 register(Pattern("textlayer.fragmented_rules", "Fragmented rules", "emit", "none",
                  "table and box borders drawn as many short overlapping segments",

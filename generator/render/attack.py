@@ -147,7 +147,9 @@ def kerned(op: TextOp) -> DrawOp:
         text.setTextOrigin(op.x, op.y)
         if op.color is not None:
             text.setFillColorRGB(*op.color)
-        parts = f" -{KERN} ".join(f"({canvas._escape(w)})" for w in words)
+        # The font's codes are cp1252 bytes ("…" is 0x85); reportlab escapes latin-1 text.
+        parts = f" -{KERN} ".join(
+            f"({canvas._escape(w.encode('cp1252').decode('latin-1'))})" for w in words)
         text._code.append(f"[{parts}] TJ")
         canvas.drawText(text)
     return DrawOp(draw)
@@ -272,7 +274,7 @@ def fragments(rule: Rule, rng: Any) -> list[Rule]:
     out: list[Rule] = []
     start = 0.0
     while start < length:
-        stop = min(length, start + rng.uniform(3.0, 11.0))
+        stop = min(length, start + rng.uniform(6.0, 24.0))
         a, b = start / length, stop / length
         out.append((round(x0 + (x1 - x0) * a, 3), round(y0 + (y1 - y0) * a, 3),
                     round(x0 + (x1 - x0) * b, 3), round(y0 + (y1 - y0) * b, 3), width, color))

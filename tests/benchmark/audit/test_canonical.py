@@ -46,9 +46,10 @@ def test_the_canonical_suite_audits_clean(canonical_packets: list[Path]) -> None
                           else len(e["locations"]) for e in fields)
             on_scans = _scanned_locations(folder, doc.doc_id)
             assert doc.not_checked["fields"] == on_scans, (packet.packet_id, doc.doc_id)
-            assert doc.fields[reader].checked + on_scans == located > 0, (
-                packet.packet_id, doc.doc_id)
-            assert doc.strings[reader].checked > 0 or on_scans
+            # (a text-layer attack may leave a document no value its text layer yields)
+            read = doc.fields[reader].checked if reader in doc.fields else 0
+            assert read + on_scans == located > 0, (packet.packet_id, doc.doc_id)
+            assert (doc.strings[reader].checked if reader in doc.strings else 0) > 0 or on_scans
             scanned += on_scans
         built = build(Path(packet.path))
         assert packet.universe == built.packet.size()
@@ -56,7 +57,10 @@ def test_the_canonical_suite_audits_clean(canonical_packets: list[Path]) -> None
         assert packet.forbidden > 1000
         # Every canonical packet has seed 1, and "1" is drawn on its pages: a coincidence,
         # never a leak.
-        assert [c.forbidden_as for c in packet.coincidences if c.value == "1"] == ["the seed"]
+        # (where some "1" sits on a page only OCR reads, it is neither until --ocr reads it)
+        assert [c.forbidden_as for c in packet.coincidences if c.value == "1"] in (
+            ["the seed"], [])
+    assert any(c.value == "1" for p in result.packets for c in p.coincidences)
     # N2-N5 carry scanned documents (scan.* presets)
     assert totals["fields_not_checked"] == scanned > 1000
 

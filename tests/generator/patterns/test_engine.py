@@ -30,13 +30,17 @@ CATALOGUE_IDS = {
     "overlay.watermark", "overlay.void_stamp", "overlay.status_icons", "overlay.logo",
     "overlay.untagged_header_footer", "overlay.redaction", "overlay.highlight",
     "scan.clean", "scan.moderate", "scan.fax", "scan.skewed", "scan.degraded", "scan.photo",
-    "scan.mixed",
+    "scan.mixed", "scan.ocr_layer",
+    "textlayer.invisible_ocr", "textlayer.reading_order", "textlayer.kerning",
+    "textlayer.cmap_scramble", "textlayer.cmap_gaps", "textlayer.clipped",
+    "textlayer.hidden_layer", "textlayer.white_text", "textlayer.outlined",
+    "textlayer.fragmented_rules", "textlayer.bezier_rules", "textlayer.microtext",
 }
 
 
 def test_the_catalogue_holds_every_id_of_patterns_md() -> None:
     ids = {p.id for p in catalogue()}
-    assert ids >= CATALOGUE_IDS and len(CATALOGUE_IDS) == 44
+    assert ids >= CATALOGUE_IDS and len(CATALOGUE_IDS) == 57
     for pattern in catalogue():
         assert pattern.family == pattern.id.split(".")[0]
         assert pattern.truth in ("none", "shown", "value", "hidden")
