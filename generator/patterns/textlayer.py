@@ -44,7 +44,6 @@ from generator.render.pdf import (
     PdfDocument,
     RectOp,
     TextOp,
-    text_bbox,
     width_of,
 )
 from generator.render.record import Location, Recorder
@@ -78,9 +77,13 @@ def _ops_in(ops: list[Op], bbox: list[float], text: str) -> list[int]:
     """Indices of the content strings that draw a value located at `bbox` (their origin
     inside it) and whose text is part of the value's shown text."""
     x0, y0, x1, y1 = bbox
+    # Wrapping splits at any whitespace (a no-break space too) and joins lines' words with
+    # spaces: compare with whitespace squashed.
+    squashed = " ".join(text.split())
     return [index for index, op in enumerate(ops)
             if isinstance(op, TextOp) and op.layer == CONTENT and op.text.strip()
-            and x0 - 1.0 <= op.x <= x1 and y0 <= op.y <= y1 and op.text in text]
+            and x0 - 1.0 <= op.x <= x1 and y0 <= op.y <= y1
+            and " ".join(op.text.split()) in squashed]
 
 
 def _values(pdf: PdfDocument, page: int) -> list[tuple[str, Location, list[int]]]:
@@ -258,9 +261,67 @@ def _invisible_ocr(staging: Staging) -> bool:
                 if any(_plain(pdf.pages[page - 1][i]) for i in indices):
                     _unreadable(applied, page, path, location)
         applied.details["misread_words"] = misread
+        holder.append(pdf)
+
+    holder: list[PdfDocument] = []
+
+    def settle(data: bytes) -> bytes:
+        """A value narrower than the layer's offset (a lone "1") may come out with its copy
+        beside its box rather than in it: such a value reads right, so it is not claimed."""
+        if holder:
+            _keep_unreadable(data, holder[0], applied)
+        return data
+
     staging.after_layout(draw)
+    staging.presentation.post.append(settle)
     staging.confirm(_acted(staging))
     return True
+
+
+def _keep_unreadable(data: bytes, pdf: PdfDocument, applied: Applied) -> None:
+    """Drop the claims the emitted file does not bear out: a claimed value whose characters
+    in its box (display lettering aside, as a reader of values leaves it out) are exactly its
+    own is readable after all, and its location goes back to the text layer."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    claims: dict[str, list[str]] = applied.details.get("unreadable", {})
+    document = pdfium.PdfDocument(data)
+    try:
+        for page, paths in list(claims.items()):
+            textpage = document[int(page) - 1].get_textpage()
+            boxes = [textpage.get_charbox(i) for i in range(textpage.count_chars())]
+            chars = [chr(raw.FPDFText_GetUnicode(textpage, i)) for i in range(len(boxes))]
+            small = [raw.FPDFText_GetFontSize(textpage, i) <= 24 for i in range(len(boxes))]
+            textpage.close()
+            kept = []
+            for path in paths:
+                rendered = "".join(pdf.recorder.drawn[path].rendered_as.split())
+                readable = True
+                for location in pdf.recorder.drawn[path].locations:
+                    if location.get("page") != int(page) or location.get("text_layer"):
+                        continue
+                    x0, y0, x1, y1 = location["bbox"]
+                    inside = "".join(
+                        c for c, (left, bottom, right, top), keep
+                        in zip(chars, boxes, small, strict=True)
+                        if keep and not c.isspace() and max(left, x0) < min(right, x1)
+                        and max(bottom, y0) < min(top, y1))
+                    readable = readable and inside == rendered
+                if readable:
+                    for location in pdf.recorder.drawn[path].locations:
+                        if location.get("page") == int(page):
+                            location["text_layer"] = True
+                else:
+                    kept.append(path)
+            if kept:
+                claims[page] = kept
+            else:
+                del claims[page]
+    finally:
+        document.close()
+    applied.targets[:] = [t for t in applied.targets
+                          if any(t in paths for paths in claims.values())]
 
 
 def _ocr_layer(staging: Staging) -> bool:
@@ -658,8 +719,10 @@ def _microtext(staging: Staging) -> bool:
             size = round(rng.uniform(*MICRO), 1)
             # Shrunk about its baseline's left end: the value stays where it was.
             op.size = size
-            location["bbox"] = text_bbox(op.x, op.y, op.x + width_of(op.text, op.font, size),
-                                         op.y, size)
+            # The usual half-point inset would cut a final "." off a 2-point string.
+            right = op.x + width_of(op.text, op.font, size)
+            location["bbox"] = [round(op.x + 0.1, 2), round(op.y - DESCENT * size, 2),
+                                round(right - 0.1, 2), round(op.y + ASCENT * size, 2)]
             applied.targets.append(path)
             applied.pages.add(page)
             applied.details.setdefault("sizes", {})[path] = size
