@@ -17,11 +17,14 @@ from typing import Any
 from benchmark.audit.agreement import agrees
 from benchmark.audit.csvcells import CsvCells
 from benchmark.audit.files import Document
-from benchmark.audit.ocr import OcrPage, Tesseract, read_pages, same_text
+from benchmark.audit.ocr import OcrPage, Tesseract, folded, read_pages, same_text
 from benchmark.audit.pdftext import PdfText
 from benchmark.audit.result import (
+    ATTACK_ABSENT,
+    HIDDEN_VISIBLE,
     INTEGRITY,
     MISSING,
+    NATIVE,
     NOT_CHECKED,
     STRING_MISSING,
     UNTRACEABLE,
@@ -72,6 +75,7 @@ class _Auditor:
         # ...and the scan level of the scanned page OCR read a piece from (None: not scanned).
         self.ocr_pieces: dict[int, str | None] = {}
         self.levels = doc.scan_levels()  # scanned page -> scan level
+        self.attacks = doc.attacks()  # what text-layer attacks claim about the file
 
     # --- findings ----------------------------------------------------------------------------
 
@@ -221,6 +225,15 @@ class _Auditor:
                             strings[page] = pixel_texts
                     if on_page is not None:
                         on_page()
+            self.check_attacks(pdf, located)
+            # Hidden text on an attacked page must not be on its image: only OCR can say.
+            hidden_pages = sorted({entry["page"] for entry in self.doc.hidden
+                                   if entry.get("page") in self.attacks.pages})
+            if engine is None:
+                self.audit.attacks["hidden_not_checked"] += sum(
+                    1 for entry in self.doc.hidden if entry.get("page") in self.attacks.pages)
+            else:
+                scans = sorted(set(scans) | {p for p in hidden_pages if 1 <= p <= pdf.pages})
             if scans and engine is not None:
                 angles = {page: _turn(located.get(page, [])) for page in scans
                           if page in self.levels}
@@ -228,12 +241,84 @@ class _Auditor:
                                              angles=angles):
                     self.ocr_page(scan, page, located.get(page, []), strings.get(page, []))
             self.join_pieces()
-        if sum(self.audit.not_checked.values()):
-            pages = sorted(p for p in ocr_pages | pixels_only if p in located or p in strings)
+        hidden = self.audit.attacks["hidden_not_checked"]
+        if sum(self.audit.not_checked.values()) or hidden:
+            pages = sorted(p for p in ocr_pages | pixels_only | self.attacks.pages
+                           if p in located or p in strings or p in self.attacks.pages)
             self.problem(NOT_CHECKED, "", f"{self.audit.not_checked['fields']} located "
                          f"value(s) and {self.audit.not_checked['strings']} string(s) on "
-                         f"page(s) {pages} need OCR (text layer missing or unreliable); "
-                         f"run with --ocr", self.doc.file.name)
+                         f"page(s) {pages} need OCR (text layer missing or unreliable)"
+                         + (f", and {hidden} hidden string(s) must be shown absent from the "
+                            "page image" if hidden else "")
+                         + "; run with --ocr", self.doc.file.name)
+
+    def check_attacks(self, pdf: PdfText, located: dict[int, list[Located]]) -> None:
+        """Every attack the manifest claims is in the file: the text layer does not yield a
+        value it claims unreadable at that value's box, holds every hidden string of the
+        page, and meets a page's last string before its first when it claims so."""
+        claims = self.attacks
+        hidden: dict[int, list[int]] = defaultdict(list)
+        for index, entry in enumerate(self.doc.hidden):
+            page = entry.get("page")
+            if type(page) is int and page in claims.pages:
+                hidden[page].append(index)
+        pages = sorted(set(claims.unreadable) | set(claims.out_of_order) | set(hidden))
+        for page in pages:
+            if not 1 <= page <= pdf.pages:
+                self.problem(ATTACK_ABSENT, "", f"an attack claims page {page}; the document "
+                             f"has {pdf.pages} page(s)", self.doc.truth_file("manifest").name)
+                continue
+            wanted = set(claims.unreadable.get(page, []))
+            # The claim covers the value's locations on that page its text layer cannot
+            # read (a value drawn twice may be attacked in one place only).
+            boxes = [(index, self._upright(location))
+                     for index, entry in enumerate(self.doc.fields) if entry["path"] in wanted
+                     for location in entry.get("locations") or []
+                     if isinstance(location, dict) and location.get("page") == page
+                     and location.get("text_layer") is False]
+            with pdf.page(page, sizes=page in self.doc.overlay_pages()) as layer:
+                read = layer.bounded_many([box for _, box in boxes], display=False)
+                text = reads(layer.text)
+            for (index, box), got in zip(boxes, read, strict=True):
+                entry = self.doc.fields[index]
+                if reads(got) == reads(entry["rendered_as"]):
+                    self.attack_absent(entry["path"], page, f"page {page} bbox {box}",
+                                       entry["rendered_as"], got, "the text layer yields the "
+                                       "value a text-layer attack claims it does not")
+                else:
+                    self.audit.attacks["unreadable"] += 1
+            # Text extraction spaces words its own way (kerned runs have no spaces at all).
+            compact = "".join(text.split())
+            for index in hidden.get(page, []):
+                shown = self.doc.hidden[index]["text"]
+                if "".join(reads(shown).split()) in compact:
+                    self.audit.attacks["hidden_in_layer"] += 1
+                else:
+                    self.attack_absent(f"hidden[{index}]", page, f"page {page}", shown, "",
+                                       "hidden text a text-layer attack put in the text layer "
+                                       "is not there", self.strings_file)
+            order = claims.out_of_order.get(page)
+            if order:
+                first, last = (text.find(reads(s)) for s in (order[0], order[-1]))
+                if 0 <= last < first:
+                    self.audit.attacks["out_of_order"] += 1
+                else:
+                    self.attack_absent("", page, f"page {page}", f"{order[-1]!r} before "
+                                       f"{order[0]!r}", "", "the text layer reads the page "
+                                       "in order", self.doc.truth_file("manifest").name)
+
+    @staticmethod
+    def _upright(location: dict[str, Any]) -> list[float]:
+        bbox = location.get("bbox")
+        if type(bbox) is not list or len(bbox) != 4 or set(map(type, bbox)) - _NUMBER_TYPES:
+            return [0.0, 0.0, 0.0, 0.0]
+        return [float(v) for v in bbox]
+
+    def attack_absent(self, path: str, page: int, where: str, expected: str, got: str,
+                      detail: str, file: str = "") -> None:
+        self.audit.findings.append(Finding(
+            ATTACK_ABSENT, self.doc.doc_id, file or self.fields_file, path, "pdf", page, where,
+            expected, squash(got), detail))
 
     def unchecked(self, fields: list[Located], texts: list[int]) -> None:
         """Neither found nor missing: counted, and the audit fails unless OCR reads them."""
@@ -305,7 +390,18 @@ class _Auditor:
 
     def ocr_page(self, scan: OcrPage, page: int, fields: list[Located],
                  texts: list[int]) -> None:
-        level = self.levels.get(page)
+        level = self.levels.get(page) or (NATIVE if page in self.attacks.pages else None)
+        if page in self.attacks.pages:
+            for index, entry in enumerate(self.doc.hidden):
+                if entry.get("page") != page or not folded(entry["text"]):
+                    continue  # (a Hebrew name: nothing English OCR could read, or not read)
+                if scan.has_string(entry["text"]):
+                    self.audit.findings.append(Finding(
+                        HIDDEN_VISIBLE, self.doc.doc_id, self.strings_file, f"hidden[{index}]",
+                        "ocr", page, f"page {page}", entry["text"], "",
+                        "OCR reads hidden text on the page image"))
+                else:
+                    self.audit.attacks["hidden_not_seen"] += 1
         for index, bbox, piece, _ in fields:
             entry = self.doc.fields[index]
             if piece[1] > 1:

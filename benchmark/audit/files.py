@@ -64,6 +64,32 @@ class Document:
                     levels[int(page)] = str(how.get("level") or pattern.get("id"))
         return levels
 
+    def attacks(self) -> Attacks:
+        """What the manifest's text-layer attacks claim about the file (see `Attacks`)."""
+        found = Attacks()
+        for pattern in self.manifest.get("patterns_applied") or []:
+            if not isinstance(pattern, dict) or not _attacks_text(pattern):
+                continue
+            affected = pattern.get("pages_affected")
+            if isinstance(affected, list):
+                found.pages.update(p for p in affected if type(p) is int)
+            details = pattern.get("details")
+            if not isinstance(details, dict):
+                continue
+            for key, into in (("unreadable", found.unreadable),
+                              ("out_of_order", found.out_of_order)):
+                claims = details.get(key)
+                if not isinstance(claims, dict):
+                    continue
+                for page, listed in claims.items():
+                    if (not str(page).isdigit() or not isinstance(listed, list)
+                            or not all(isinstance(item, str) for item in listed)):
+                        raise BadInput(f"{self.truth_file('manifest')}: pattern "
+                                       f"{pattern.get('id')!r} details.{key} is not page -> "
+                                       "list of strings")
+                    into.setdefault(int(page), []).extend(listed)
+        return found
+
     def ocr_pages(self) -> set[int]:
         """Pages whose text layer is missing or deliberately unreliable (manifest patterns)."""
         pages: set[int] = set()
@@ -79,6 +105,23 @@ class Document:
                 raise BadInput(f"{self.truth_file('manifest')}: pattern {pattern.get('id')!r} "
                                f"has pages_affected that is not a list of page numbers")
         return pages
+
+
+def _attacks_text(pattern: dict[str, Any]) -> bool:
+    """A pattern that attacks the text layer (textlayer.*, and a scan's OCR layer)."""
+    return pattern.get("family") == "textlayer" or pattern.get("id") == "scan.ocr_layer"
+
+
+@dataclass
+class Attacks:
+    """The text-layer attacks a manifest claims: per page, the paths whose shown value the
+    text layer must not yield at their location (`unreadable`), and [first, last] strings a
+    reader meets first and last that the text layer has the other way round (`out_of_order`);
+    `pages` every page such a pattern touched (where hidden text must not be seen)."""
+
+    unreadable: dict[int, list[str]] = field(default_factory=dict)
+    out_of_order: dict[int, list[str]] = field(default_factory=dict)
+    pages: set[int] = field(default_factory=set)
 
 
 @dataclass

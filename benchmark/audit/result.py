@@ -24,13 +24,20 @@ HIDDEN_LEAK = "hidden_leak"  # hidden text reached the visible universe
 NOT_CHECKED = "not_checked"  # values on pages that need OCR, audited without --ocr
 INTEGRITY = "integrity"  # file hash or page count differs from the manifest, empty truth...
 OCR_RECALL = "ocr_recall"  # OCR read too few of a scan level's located values
+# A text-layer attack the manifest claims is not in the file: the text layer still yields a
+# value it should not, hidden text is not in the text layer, a page reads in order.
+ATTACK_ABSENT = "attack_absent"
+HIDDEN_VISIBLE = "hidden_visible"  # OCR reads hidden text on the page image
 PROBLEMS = (MISSING, STRING_MISSING, VALUE_MISMATCH, UNTRACEABLE, LEAK, HIDDEN_LEAK,
-            NOT_CHECKED, INTEGRITY, OCR_RECALL)
+            NOT_CHECKED, INTEGRITY, OCR_RECALL, ATTACK_ABSENT, HIDDEN_VISIBLE)
 # What OCR must read of the located values on scanned pages, per scan level (issue 13): a
 # scan is judged by its recall, since no OCR engine reads every degraded value; a value it
 # misses is listed (`ocr_misses`), and the level fails when too many are.
 OCR_RECALL_MIN = {"clean": 0.98, "moderate": 0.95, "skewed": 0.95, "fax": 0.90,
-                  "degraded": 0.80, "photo": 0.80}
+                  "degraded": 0.80, "photo": 0.80, "native": 0.95}
+# The level a native page whose text layer was attacked is judged at: its image is the
+# renderer's own at 300 dpi, where Tesseract still misreads a small digit now and then.
+NATIVE = "native"
 
 
 @dataclass
@@ -92,6 +99,12 @@ class DocumentAudit:
     ocr_pages: list[int] = field(default_factory=list)  # pages whose text layer is unreliable
     not_checked: dict[str, int] = field(default_factory=lambda: {"fields": 0, "strings": 0})
     hidden: int = 0  # hidden strings confirmed absent from the visible universe
+    # Text-layer attacks confirmed in the file (values the text layer does not yield, hidden
+    # strings it holds, pages out of order), and hidden strings OCR confirmed absent from the
+    # page image (or could not: no --ocr).
+    attacks: dict[str, int] = field(default_factory=lambda: {
+        "unreadable": 0, "hidden_in_layer": 0, "out_of_order": 0, "hidden_not_seen": 0,
+        "hidden_not_checked": 0})
     findings: list[Finding] = field(default_factory=list)
     # Scan level -> OCR of its pages' located values and strings; what OCR missed there.
     scans: dict[str, dict[str, Tally]] = field(default_factory=dict)
@@ -116,6 +129,7 @@ class DocumentAudit:
             "ocr_pages": self.ocr_pages,
             "not_checked": dict(self.not_checked),
             "hidden_confirmed": self.hidden,
+            "attacks": dict(self.attacks),
             "findings": [f.to_json() for f in self.findings],
             "scans": {level: {kind: tally.to_json() for kind, tally in kinds.items()}
                       for level, kinds in sorted(self.scans.items())},

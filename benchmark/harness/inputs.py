@@ -2,12 +2,16 @@
 workbook or CSV always as text.
 
 `--input native` sends a PDF as a file where the provider accepts one; `text` sends the PDF's
-text layer page by page (pypdfium2); `images` sends every page rendered to PNG. A workbook is
-sent sheet by sheet as CSV text with only what a reader can see: hidden sheets, rows and
-columns are skipped, a formula shows its cached value (what the spreadsheet displays), and the
-skipped sheets are recorded. A CSV file is decoded as a spreadsheet program opens it (byte-order
-mark, UTF-8 or Windows-1252) and sent as written; its encoding, delimiter and preamble lines are
-recorded. A file that cannot be decoded is bad input: that document's record says why.
+text layer page by page (pypdfium2); `images` sends every page rendered to PNG. A scanned
+page's text is what its text layer holds (nothing, or an OCR layer), an attacked page's text
+is what the attack left: the input records which pages had no text at all and which pages
+the manifest says were attacked (text-layer patterns, scans), so a report can slice by them.
+A workbook is sent sheet by sheet as CSV text with only what a reader can see: hidden sheets,
+rows and columns are skipped, a formula shows its cached value (what the spreadsheet
+displays), and the skipped sheets are recorded. A CSV file is decoded as a spreadsheet program
+opens it (byte-order mark, UTF-8 or Windows-1252) and sent as written; its encoding, delimiter
+and preamble lines are recorded. A file that cannot be decoded is bad input: that document's
+record says why.
 """
 
 from __future__ import annotations
@@ -16,14 +20,14 @@ import csv
 import hashlib
 import io
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
 from benchmark.csvread import read_csv
 from benchmark.errors import BadInput
-from benchmark.packets import DocInfo, Packet
+from benchmark.packets import DocInfo, Packet, read_json
 from benchmark.providers.api import Part
 
 IMAGE_DPI = 150
@@ -42,6 +46,8 @@ class DocumentInput:
     hidden_rows: int = 0
     hidden_columns: int = 0
     choices: dict[str, Any] = field(default_factory=dict)  # how the file was read
+    image_only_pages: tuple[int, ...] = ()  # sent as text: pages whose text layer is empty
+    attacked_pages: dict[int, tuple[str, ...]] = field(default_factory=dict)  # page -> ids
 
     def describe(self) -> dict[str, Any]:
         info: dict[str, Any] = {"mode": self.mode, "sha256": self.sha256,
@@ -53,6 +59,11 @@ class DocumentInput:
                         hidden_rows_skipped=self.hidden_rows,
                         hidden_columns_skipped=self.hidden_columns)
         info.update(self.choices)
+        if self.image_only_pages:
+            info["image_only_pages"] = list(self.image_only_pages)
+        if self.attacked_pages:
+            info["attacked_pages"] = {str(page): list(ids)
+                                      for page, ids in sorted(self.attacked_pages.items())}
         return info
 
     def size(self) -> int:
@@ -60,9 +71,28 @@ class DocumentInput:
         return sum(len(p.text) + len(p.data) for p in self.parts)
 
 
+# Patterns whose pages a reader of the text layer meets damaged (no text, or a lying one).
+ATTACK_FAMILIES = frozenset({"textlayer", "scan"})
+
+
 def build(packet: Packet, doc: DocInfo, mode: str, native_pdf: bool = True) -> DocumentInput:
     """The input of `doc` in `mode` (a workbook or CSV is text whatever the mode)."""
-    return build_file(packet.path / doc.file, mode, native_pdf)
+    built = build_file(packet.path / doc.file, mode, native_pdf)
+    attacked = attacked_pages(read_json(packet.path / f"manifest_{doc.doc_id}.json"))
+    return replace(built, attacked_pages=attacked) if attacked else built
+
+
+def attacked_pages(manifest: Any) -> dict[int, tuple[str, ...]]:
+    """Page -> ids of the text-layer and scan patterns the manifest lists on it."""
+    found: dict[int, list[str]] = {}
+    applied = manifest.get("patterns_applied") if isinstance(manifest, dict) else None
+    for pattern in applied or []:
+        if not isinstance(pattern, dict) or pattern.get("family") not in ATTACK_FAMILIES:
+            continue
+        for page in pattern.get("pages_affected") or []:
+            if type(page) is int:
+                found.setdefault(page, []).append(str(pattern.get("id")))
+    return {page: tuple(ids) for page, ids in sorted(found.items())}
 
 
 def build_file(path: Path, mode: str, native_pdf: bool = True) -> DocumentInput:
@@ -99,12 +129,15 @@ def _pdf(path: Path, data: bytes, digest: str, mode: str) -> DocumentInput:
                 return DocumentInput((Part("pdf", path.name, data=data),), "native", digest,
                                      count)
             parts: list[Part] = []
+            empty: list[int] = []
             for index in range(count):
                 page = document[index]
                 if mode == "text":
                     textpage = page.get_textpage()
                     text = textpage.get_text_range().replace("\r\n", "\n").replace("\r", "\n")
                     textpage.close()
+                    if not text.strip():
+                        empty.append(index + 1)
                     parts.append(Part("text", f"page {index + 1}",
                                       text=f"[page {index + 1} of {count}]\n{text}"))
                 else:
@@ -115,7 +148,7 @@ def _pdf(path: Path, data: bytes, digest: str, mode: str) -> DocumentInput:
                 page.close()
         finally:
             document.close()
-    return DocumentInput(tuple(parts), mode, digest, count)
+    return DocumentInput(tuple(parts), mode, digest, count, image_only_pages=tuple(empty))
 
 
 def _cell(value: Any) -> str:

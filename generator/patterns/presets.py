@@ -71,6 +71,22 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "scan.degraded": (0.0, 0.0, 0.0, 0.06, 0.15),
     "scan.photo": (0.0, 0.0, 0.0, 0.04, 0.06),
     "scan.mixed": (0.0, 0.05, 0.05, 0.06, 0.06),
+    "scan.ocr_layer": (0.0, 0.0, 0.04, 0.05, 0.06),
+    # textlayer: one text attack per document (they exclude each other and every scan, and
+    # come first in the catalogue), so N3 attacks about a third of its PDF documents' text
+    # layers and N5 about half; the rule attacks combine with any of them.
+    "textlayer.invisible_ocr": (0.0, 0.0, 0.05, 0.06, 0.08),
+    "textlayer.reading_order": (0.0, 0.0, 0.05, 0.06, 0.08),
+    "textlayer.kerning": (0.0, 0.0, 0.05, 0.06, 0.08),
+    "textlayer.cmap_scramble": (0.0, 0.0, 0.04, 0.05, 0.06),
+    "textlayer.cmap_gaps": (0.0, 0.0, 0.05, 0.06, 0.08),
+    "textlayer.clipped": (0.0, 0.0, 0.04, 0.05, 0.06),
+    "textlayer.hidden_layer": (0.0, 0.0, 0.04, 0.05, 0.06),
+    "textlayer.white_text": (0.0, 0.0, 0.04, 0.05, 0.06),
+    "textlayer.outlined": (0.0, 0.0, 0.04, 0.05, 0.06),
+    "textlayer.microtext": (0.0, 0.0, 0.03, 0.04, 0.05),
+    "textlayer.fragmented_rules": (0.0, 0.0, 0.1, 0.12, 0.15),
+    "textlayer.bezier_rules": (0.0, 0.0, 0.04, 0.06, 0.08),
     # sheet: workbooks (from N3)
     "sheet.header_offset": (0.0, 0.0, 0.35, 0.4, 0.5),
     "sheet.merged_cells": (0.0, 0.0, 0.3, 0.35, 0.4),

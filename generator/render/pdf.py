@@ -95,7 +95,17 @@ class ImageOp:
     jpeg: bool = False
 
 
-Op = TextOp | LineOp | RectOp | ImageOp
+@dataclass(slots=True)
+class DrawOp:
+    """Drawn by a pattern's own code, in its own graphics state: what the other operations
+    cannot say (invisible or clipped text, kerned runs, glyph outlines, curves). On the content
+    layer it comes after the page's text object, so the text keeps its layout order."""
+
+    draw: Callable[[Canvas], None]
+    layer: int = CONTENT
+
+
+Op = TextOp | LineOp | RectOp | ImageOp | DrawOp
 PageHook = Callable[["PdfDocument"], None]
 
 
@@ -292,11 +302,13 @@ class PdfDocument:
         self._footers()
         for hook in self.recorder.presentation.after_layout:
             hook(self)
-        native = self._emit_pages(self.pages)
+        data = self._emit_pages(self.pages)
         scans = self.recorder.presentation.scans
-        if not scans:
-            return native
-        return self._emit_pages(self._scanned(native, scans), raw_images=True)
+        if scans:
+            data = self._emit_pages(self._scanned(data, scans), raw_images=True)
+        for post in self.recorder.presentation.post:
+            data = post(data)
+        return data
 
     def _scanned(self, native: bytes, scans: dict[int, tuple[str, int]]) -> list[list[Op]]:
         """The pages with every scanned one replaced by its image; what was drawn on it is
@@ -312,6 +324,8 @@ class PdfDocument:
                                         jpeg=scanned.jpeg)]
                 self.recorder.scanned(index + 1, scanned.transform.box, scanned.transform.quad)
                 self.recorder.presentation.scanned[index + 1] = scanned.details
+                for hook in self.recorder.presentation.on_scan:
+                    pages[index].extend(hook(index, scanned.transform))
         finally:
             pdf.close()
         return pages
@@ -392,6 +406,11 @@ class PdfDocument:
                 if op.color is not None:
                     text.setFillGray(0)
         canvas.drawText(text)
+        for op in ops:
+            if isinstance(op, DrawOp):
+                canvas.saveState()
+                op.draw(canvas)
+                canvas.restoreState()
 
     @staticmethod
     def _emit_loose(canvas: Canvas, ops: list[Op]) -> None:
@@ -420,6 +439,8 @@ class PdfDocument:
                 canvas.line(op.x0, op.y0, op.x1, op.y1)
             elif isinstance(op, ImageOp):
                 _image(canvas, op)
+            elif isinstance(op, DrawOp):
+                op.draw(canvas)
             else:
                 if op.alpha is not None:
                     canvas.setFillAlpha(op.alpha)

@@ -63,6 +63,11 @@ class Presentation:
     # What workbook (sheet.*) and CSV (csv.*) patterns ask of those writers.
     sheet: SheetLook = field(default_factory=SheetLook)
     csv: CsvLook = field(default_factory=CsvLook)
+    # Called with (0-based page, scan transform) when a page becomes its scanned image; the
+    # operations returned are drawn on the scanned page (an OCR text layer).
+    on_scan: list[Callable[[int, Any], list[Any]]] = field(default_factory=list)
+    # Called in order on the emitted PDF's bytes (text-layer attacks made on the file).
+    post: list[Callable[[bytes], bytes]] = field(default_factory=list)
 
     def snapshot(self) -> Presentation:
         """A copy that later changes to this one do not reach (to undo a pattern)."""
@@ -74,7 +79,7 @@ class Presentation:
             after_layout=list(self.after_layout), events=list(self.events),
             done=set(self.done), scans=dict(self.scans),
             scanned=dict(self.scanned), sheet=copy.deepcopy(self.sheet),
-            csv=copy.deepcopy(self.csv))
+            csv=copy.deepcopy(self.csv), on_scan=list(self.on_scan), post=list(self.post))
 
     def label(self, text: str, path: str | None = None, page: int = 0) -> str:
         """The label drawn for `text` in the section of `path` (on 1-based `page`)."""

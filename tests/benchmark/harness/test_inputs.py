@@ -147,3 +147,31 @@ def test_an_undecodable_csv_is_bad_input_naming_the_file(tmp_path: Path) -> None
     path.write_bytes(b"Claim,Paid\x00\r\n")
     with pytest.raises(BadInput, match=r"export\.csv: not a text file"):
         inputs.build_file(path, "text")
+
+
+def test_text_input_records_scanned_and_attacked_pages(tmp_path: Path) -> None:
+    """A scanned page's text is empty and recorded as image-only; every page a text-layer or
+    scan pattern touched is recorded with the patterns' ids."""
+    from generator.packet import build_packet
+    from generator.tiers import resolve
+
+    documents = ("acord_125", "sov_pdf")
+    for only, doc_id in (("scan.clean", "acord_125"), ("textlayer.cmap_gaps", "sov_pdf")):
+        folder = tmp_path / only
+        folder.mkdir()
+        knobs = resolve("N3", {"documents": documents, "patterns.only": (only,)})
+        for name, data in build_packet("N3", 1, knobs).files.items():
+            (folder / name).write_bytes(data)
+        packet, doc = _doc(folder, doc_id)
+        sent = inputs.build(packet, doc, "text")
+        described = sent.describe()
+        attacked = described["attacked_pages"]
+        assert attacked and all(ids == [only] for ids in attacked.values())
+        if only.startswith("scan."):
+            assert described["image_only_pages"] == list(range(1, sent.pages + 1))
+            assert all(part.text.split("\n", 1)[1].strip() == "" for part in sent.parts)
+        else:
+            assert "image_only_pages" not in described
+            assert "\ufffd" in sent.parts[0].text  # the gapped digits, as a reader gets them
+    plain, plain_doc = _doc(PACKETS / "N1-000001", "acord_125")
+    assert "attacked_pages" not in inputs.build(plain, plain_doc, "text").describe()

@@ -31,7 +31,7 @@ CATALOGUE_IDS = {
     "overlay.watermark", "overlay.void_stamp", "overlay.status_icons", "overlay.logo",
     "overlay.untagged_header_footer", "overlay.redaction", "overlay.highlight",
     "scan.clean", "scan.moderate", "scan.fax", "scan.skewed", "scan.degraded", "scan.photo",
-    "scan.mixed",
+    "scan.mixed", "scan.ocr_layer",
     "sheet.hidden_sheet", "sheet.hidden_rows", "sheet.hidden_columns", "sheet.merged_cells",
     "sheet.numbers_as_text", "sheet.date_serials", "sheet.formulas", "sheet.header_offset",
     "sheet.thousands", "sheet.notes_column", "sheet.color_status", "sheet.subtotal_rows",
@@ -41,12 +41,16 @@ CATALOGUE_IDS = {
     "packet.superseded", "packet.name_variants", "packet.address_variants",
     "packet.policy_number_formats", "packet.duplicate_document", "packet.conflicting_values",
     "packet.phantom_reference",
+    "textlayer.invisible_ocr", "textlayer.reading_order", "textlayer.kerning",
+    "textlayer.cmap_scramble", "textlayer.cmap_gaps", "textlayer.clipped",
+    "textlayer.hidden_layer", "textlayer.white_text", "textlayer.outlined",
+    "textlayer.fragmented_rules", "textlayer.bezier_rules", "textlayer.microtext",
 }
 
 
 def test_the_catalogue_holds_every_id_of_patterns_md() -> None:
     ids = {p.id for p in catalogue()}
-    assert ids >= CATALOGUE_IDS and len(CATALOGUE_IDS) == 73
+    assert ids >= CATALOGUE_IDS and len(CATALOGUE_IDS) == 86
     for pattern in catalogue():
         assert pattern.family == pattern.id.split(".")[0]
         assert pattern.truth in ("none", "shown", "value", "hidden")
