@@ -60,6 +60,7 @@ def versions() -> dict[str, str]:
         "pillow": version("pillow"),
         "pypdfium2": version("pypdfium2"),
         "numpy": version("numpy"),
+        "fonttools": version("fonttools"),
     }
 
 

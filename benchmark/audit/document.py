@@ -20,6 +20,7 @@ from benchmark.audit.files import Document
 from benchmark.audit.ocr import OcrPage, Tesseract, read_pages
 from benchmark.audit.pdftext import PdfText
 from benchmark.audit.result import (
+    HANDWRITING,
     INTEGRITY,
     MISSING,
     NOT_CHECKED,
@@ -70,6 +71,8 @@ class _Auditor:
         # Pieces of values split across pages: field index -> {piece: text read}.
         self.pieces: dict[int, dict[int, str]] = defaultdict(dict)
         self.levels = doc.scan_levels()  # scanned page -> scan level
+        # Pages with ink only OCR reads (hand.*); a scan of the page judges it by its level.
+        self.inked = {page: HANDWRITING for page in doc.inked_pages()}
 
     # --- findings ----------------------------------------------------------------------------
 
@@ -283,7 +286,7 @@ class _Auditor:
 
     def ocr_page(self, scan: OcrPage, page: int, fields: list[Located],
                  texts: list[int]) -> None:
-        level = self.levels.get(page)
+        level = self.levels.get(page) or self.inked.get(page)
         for index, bbox, *_ in fields:
             entry = self.doc.fields[index]
             if entry.get("kind") == "checkbox":
@@ -296,7 +299,7 @@ class _Auditor:
                 self.field_result(index, found, "ocr", page=page, where=where, got=got,
                                   by_page=by_page)
                 continue
-            # A scanned page is judged by its level's recall (result.OCR_RECALL_MIN).
+            # A scanned or inked page is judged by its level's recall (OCR_RECALL_MIN).
             self.audit.tally("fields", "ocr").add(found, by_page)
             self.audit.scan_tally(level, "fields").add(found, by_page)
             if not found:

@@ -70,6 +70,13 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "scan.degraded": (0.0, 0.0, 0.0, 0.06, 0.15),
     "scan.photo": (0.0, 0.0, 0.0, 0.04, 0.06),
     "scan.mixed": (0.0, 0.05, 0.05, 0.06, 0.06),
+    # hand: ink on the paper, from N3 (PATTERNS.md); signatures and stamps are common on
+    # real submissions, hand-filled and corrected forms rarer.
+    "hand.signature": (0.0, 0.0, 0.35, 0.4, 0.45),
+    "hand.date_stamp": (0.0, 0.0, 0.12, 0.15, 0.2),
+    "hand.margin_note": (0.0, 0.0, 0.1, 0.12, 0.15),
+    "hand.filled_fields": (0.0, 0.0, 0.1, 0.12, 0.15),
+    "hand.correction": (0.0, 0.0, 0.06, 0.08, 0.12),
 }
 
 

@@ -16,7 +16,8 @@ from generator.patterns.base import Applied, Pattern, Staging, Subject, catalogu
 from generator.tiers import parse_overrides, resolve
 from tests.conftest import TIERS
 
-# PATTERNS.md, written out here as the oracle: every table.*, data.*, overlay.* and scan.* id.
+# PATTERNS.md, written out here as the oracle: every table.*, data.*, overlay.*, scan.* and
+# hand.* id.
 CATALOGUE_IDS = {
     "table.borderless", "table.merged_header", "table.continuation_header", "table.subtotals",
     "table.nested", "table.multiline_wrap", "table.row_split", "table.dual",
@@ -31,12 +32,14 @@ CATALOGUE_IDS = {
     "overlay.untagged_header_footer", "overlay.redaction", "overlay.highlight",
     "scan.clean", "scan.moderate", "scan.fax", "scan.skewed", "scan.degraded", "scan.photo",
     "scan.mixed",
+    "hand.signature", "hand.date_stamp", "hand.margin_note", "hand.filled_fields",
+    "hand.correction",
 }
 
 
 def test_the_catalogue_holds_every_id_of_patterns_md() -> None:
     ids = {p.id for p in catalogue()}
-    assert ids >= CATALOGUE_IDS and len(CATALOGUE_IDS) == 44
+    assert ids >= CATALOGUE_IDS and len(CATALOGUE_IDS) == 49
     for pattern in catalogue():
         assert pattern.family == pattern.id.split(".")[0]
         assert pattern.truth in ("none", "shown", "value", "hidden")

@@ -26,6 +26,9 @@ CASES: dict[str, tuple[str, str]] = {
     "table.interrupted": ("N3", "sov_pdf"),
     "data.thousands": ("N3", "sov_pdf"),
     "data.percent_as_fraction": ("N3", "sov_pdf"),
+    "hand.signature": ("N3", "acord_125"),
+    "hand.filled_fields": ("N3", "acord_125"),
+    "hand.correction": ("N3", "acord_125"),
 }
 
 
