@@ -25,7 +25,16 @@ from typing import Any
 
 from generator.patterns.base import Pattern, Staging, Subject, register
 from generator.render import hand
-from generator.render.pdf import OVER, ImageOp, PathOp, PdfDocument, RectOp, TextOp, width_of
+from generator.render.pdf import (
+    OVER,
+    ImageOp,
+    LineOp,
+    PathOp,
+    PdfDocument,
+    RectOp,
+    TextOp,
+    width_of,
+)
 
 Box = tuple[float, float, float, float]
 ACORD = "acord_"
@@ -64,16 +73,19 @@ def _ink_op(written: hand.Written, color: tuple[float, float, float], stroke: fl
 
 
 def _occupied(pdf: PdfDocument, index: int) -> list[Box]:
-    """What is printed on page `index` (0-based) that ink must not cover: text, images,
-    shaded bands and earlier ink. Lettering at an angle (a watermark) is see-through."""
+    """What is printed on page `index` (0-based) that ink must not cover: text, rules, boxes,
+    images and earlier ink. Lettering at an angle (a watermark) is see-through."""
     boxes: list[Box] = []
     for op in pdf.pages[index]:
         if isinstance(op, TextOp) and not op.angle:
             w = width_of(op.text, op.font, op.size)
             boxes.append((op.x, op.y - 0.25 * op.size, op.x + w, op.y + 0.8 * op.size))
-        elif isinstance(op, ImageOp) or (isinstance(op, RectOp) and op.fill is not None
-                                         and op.color is None and op.fill < 0.9):
+        elif isinstance(op, ImageOp | RectOp):
+            # Boxes and shaded bands: ink across a rule is read far less surely.
             boxes.append((op.x, op.y, op.x + op.w, op.y + op.h))
+        elif isinstance(op, LineOp):
+            boxes.append((min(op.x0, op.x1), min(op.y0, op.y1), max(op.x0, op.x1),
+                          max(op.y0, op.y1)))
         elif isinstance(op, PathOp):
             xs = [float(v) for c in op.commands for v in c[1::2]]  # type: ignore[arg-type]
             ys = [float(v) for c in op.commands for v in c[2::2]]  # type: ignore[arg-type]
@@ -259,7 +271,8 @@ def _date_stamp(staging: Staging) -> bool:
     date_text = f"{MONTHS[received.month - 1]} {received.day:02d} {received.year}"
     foot = rng.choice(STAMP_FOOTS)
     ink = rng.choice(STAMP_INKS)
-    angle = rng.choice((-1, 1)) * rng.uniform(1.5, 5.0)
+    # Turned a little, as a hand stamps; more and OCR of a page nobody deskews fails.
+    angle = rng.choice((-1, 1)) * rng.uniform(1.0, 3.0)
     lines = [(word, 15.0), (date_text, 12.0)] + ([(foot, 7.0)] if foot else [])
     staging.applied.details.update(text=[text for text, _ in lines], ink=ink,
                                    angle=round(angle, 2))
