@@ -43,6 +43,7 @@ WRITTEN_KINDS = ("string", "id", "date", "money", "number", "percent", "enum")
 # A pen writes no smaller than this (points), or the value stays typed: Tesseract reads the
 # shipped hands reliably from about 6.5 pt at 300 dpi.
 MIN_HAND = 6.5
+MAX_FILLED = 80  # values one hand fills in a document
 
 
 def _is_form(subject: Subject) -> bool:
@@ -383,9 +384,10 @@ def _filled_fields(staging: Staging) -> bool:
     paths = _writable_paths(staging, WRITTEN_KINDS)
     if not paths:
         return False
-    # One person filled one run of the form: a share of its boxes, contiguous in form order.
+    # One person filled one run of the form: a share of its boxes, contiguous in form order,
+    # at most a page's worth (a long schedule is typed, or attached).
     share = rng.uniform(0.5, 1.0)
-    count = max(1, round(len(paths) * share))
+    count = max(1, min(MAX_FILLED, round(len(paths) * share)))
     start = rng.randrange(0, len(paths) - count + 1)
     chosen = paths[start:start + count]
     ink = rng.choice(("blue", "black", "blue"))
