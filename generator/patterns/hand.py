@@ -43,7 +43,7 @@ WRITTEN_KINDS = ("string", "id", "date", "money", "number", "percent", "enum")
 # A pen writes no smaller than this (points), or the value stays typed: Tesseract reads the
 # shipped hands reliably from about 6.5 pt at 300 dpi.
 MIN_HAND = 6.5
-MAX_FILLED = 80  # values one hand fills in a document
+MAX_FILLED = 40  # values one hand fills in a document (about a form page)
 
 
 def _is_form(subject: Subject) -> bool:
