@@ -61,6 +61,7 @@ def versions() -> dict[str, str]:
         "pypdfium2": version("pypdfium2"),
         "numpy": version("numpy"),
         "pikepdf": version("pikepdf"),
+        "fonttools": version("fonttools"),
     }
 
 

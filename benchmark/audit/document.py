@@ -21,6 +21,7 @@ from benchmark.audit.ocr import OcrPage, Tesseract, folded, read_pages, same_tex
 from benchmark.audit.pdftext import PdfText
 from benchmark.audit.result import (
     ATTACK_ABSENT,
+    HANDWRITING,
     HIDDEN_VISIBLE,
     INTEGRITY,
     MISSING,
@@ -76,6 +77,8 @@ class _Auditor:
         self.ocr_pieces: dict[int, str | None] = {}
         self.levels = doc.scan_levels()  # scanned page -> scan level
         self.attacks = doc.attacks()  # what text-layer attacks claim about the file
+        # Pages with ink only OCR reads (hand.*); a scan of the page judges it by its level.
+        self.inked = {page: HANDWRITING for page in doc.inked_pages()}
 
     # --- findings ----------------------------------------------------------------------------
 
@@ -390,7 +393,8 @@ class _Auditor:
 
     def ocr_page(self, scan: OcrPage, page: int, fields: list[Located],
                  texts: list[int]) -> None:
-        level = self.levels.get(page) or (NATIVE if page in self.attacks.pages else None)
+        level = (self.levels.get(page) or self.inked.get(page)
+                 or (NATIVE if page in self.attacks.pages else None))
         if page in self.attacks.pages:
             for index, entry in enumerate(self.doc.hidden):
                 if entry.get("page") != page or not folded(entry["text"]):
@@ -420,7 +424,7 @@ class _Auditor:
                 self.field_result(index, found, "ocr", page=page, where=where, got=got,
                                   by_page=by_page)
                 continue
-            # A scanned page is judged by its level's recall (result.OCR_RECALL_MIN).
+            # A scanned or inked page is judged by its level's recall (OCR_RECALL_MIN).
             self.audit.tally("fields", "ocr").add(found, by_page)
             self.audit.scan_tally(level, "fields").add(found, by_page)
             if not found:

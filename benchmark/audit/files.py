@@ -90,6 +90,17 @@ class Document:
                     into.setdefault(int(page), []).extend(listed)
         return found
 
+    def inked_pages(self) -> set[int]:
+        """Pages a hand.* pattern wrote or stamped on: their ink has no text layer, and OCR
+        of it is judged by the handwriting recall level, not value by value."""
+        pages: set[int] = set()
+        for pattern in self.manifest.get("patterns_applied") or []:
+            if isinstance(pattern, dict) and str(pattern.get("id", "")).startswith("hand."):
+                affected = pattern.get("pages_affected")
+                if isinstance(affected, list):
+                    pages.update(p for p in affected if isinstance(p, int))
+        return pages
+
     def ocr_pages(self) -> set[int]:
         """Pages whose text layer is missing or deliberately unreliable (manifest patterns)."""
         pages: set[int] = set()

@@ -23,6 +23,7 @@ LEAK = "leak"  # a universe value equals a hash, file name, seed, version or coo
 HIDDEN_LEAK = "hidden_leak"  # hidden text reached the visible universe
 NOT_CHECKED = "not_checked"  # values on pages that need OCR, audited without --ocr
 INTEGRITY = "integrity"  # file hash or page count differs from the manifest, empty truth...
+HANDWRITING = "handwriting"  # the OCR level of ink on a page that was not scanned
 OCR_RECALL = "ocr_recall"  # OCR read too few of a scan level's located values
 # A text-layer attack the manifest claims is not in the file: the text layer still yields a
 # value it should not, hidden text is not in the text layer, a page reads in order.
@@ -34,7 +35,11 @@ PROBLEMS = (MISSING, STRING_MISSING, VALUE_MISMATCH, UNTRACEABLE, LEAK, HIDDEN_L
 # scan is judged by its recall, since no OCR engine reads every degraded value; a value it
 # misses is listed (`ocr_misses`), and the level fails when too many are.
 OCR_RECALL_MIN = {"clean": 0.98, "moderate": 0.95, "skewed": 0.95, "fax": 0.90,
-                  "degraded": 0.80, "photo": 0.80, "native": 0.95}
+                  "degraded": 0.80, "photo": 0.80, "native": 0.95,
+                  # Ink on a native page (hand.*): Tesseract's English model is trained on
+                  # type, so a person's print is read less surely than a clean scan of type;
+                  # the hands are chosen so it reads at least this share.
+                  HANDWRITING: 0.90}
 # The level a native page whose text layer was attacked is judged at: its image is the
 # renderer's own at 300 dpi, where Tesseract still misreads a small digit now and then.
 NATIVE = "native"

@@ -119,6 +119,13 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "packet.policy_number_formats": (0.0, 0.0, 0.0, 0.15, 0.4),
     "packet.conflicting_values": (0.0, 0.0, 0.0, 0.1, 0.3),
     "packet.phantom_reference": (0.0, 0.0, 0.0, 0.1, 0.4),
+    # hand: ink on the paper, from N3 (PATTERNS.md); signatures and stamps are common on
+    # real submissions, hand-filled and corrected forms rarer.
+    "hand.signature": (0.0, 0.0, 0.35, 0.4, 0.45),
+    "hand.date_stamp": (0.0, 0.0, 0.12, 0.15, 0.2),
+    "hand.margin_note": (0.0, 0.0, 0.1, 0.12, 0.15),
+    "hand.filled_fields": (0.0, 0.0, 0.1, 0.12, 0.15),
+    "hand.correction": (0.0, 0.0, 0.06, 0.08, 0.12),
 }
 
 

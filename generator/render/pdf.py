@@ -105,7 +105,20 @@ class DrawOp:
     layer: int = CONTENT
 
 
-Op = TextOp | LineOp | RectOp | ImageOp | DrawOp
+@dataclass(slots=True)
+class PathOp:
+    """Filled outlines (handwriting, stamp lettering: generator.render.hand): ink with no
+    text behind it. `commands` are ("M", x, y), ("L", x, y), ("C", x1, y1, x2, y2, x3, y3)
+    and ("Z",); `stroke` > 0 also strokes them (a heavier pen) in the same colour."""
+
+    commands: tuple[tuple[object, ...], ...]
+    color: Color
+    stroke: float = 0.0
+    alpha: float | None = None
+    layer: int = OVER
+
+
+Op = TextOp | LineOp | RectOp | ImageOp | DrawOp | PathOp
 PageHook = Callable[["PdfDocument"], None]
 
 
@@ -237,14 +250,26 @@ class PdfDocument:
         font = self.recorder.font_for(path, font)
         size, lines = fit(text, font, size, width, allow_wrap)
         self.lines(page, x, y, path, text, lines, font=font, size=size, align=align,
-                   leading=leading)
+                   leading=leading, room=width)
         return size * leading * len(lines)
 
     def lines(self, page: int, x: float, y: float, path: str, text: str, lines: list[str], *,
               font: str, size: float, align: str = "left", leading: float = 1.18,
-              fragment: tuple[int, int] | None = None) -> list[float]:
+              fragment: tuple[int, int] | None = None,
+              room: float | None = None) -> list[float]:
         """Draw `lines` of the value at `path` (its text `text`) and locate them; returns the
-        bbox. `fragment` = (i, n) marks the i-th of n pieces of a value split across pages."""
+        bbox. `fragment` = (i, n) marks the i-th of n pieces of a value split across pages;
+        `room` is the width its box leaves it, when known (a pen may write wider than type)."""
+        ink = self.recorder.presentation.inked.get(path)
+        if ink is not None and fragment is None:
+            inked = ink(self, page, x, y, text, lines, font, size, align, room)
+            if inked is not None:
+                # Written by hand: pixels only, no text layer (PATTERNS.md rule 2).
+                self.recorder.seen(path, text, page + 1, text_layer=False)
+                self.recorder.place(path, text, {"page": page + 1, "bbox": inked,
+                                                 "text_layer": False})
+                self.recorder.presentation.events.append(("inked", path, page + 1))
+                return inked
         glyphs = self.recorder.presentation.glyphs.get(path)
         if glyphs is not None:
             lines = [glyphs]  # a right-to-left name: one line of visual-order glyphs
@@ -389,6 +414,10 @@ class PdfDocument:
         for op in ops:
             if isinstance(op, ImageOp):
                 _image(canvas, op)
+            elif isinstance(op, PathOp):
+                canvas.saveState()
+                _path(canvas, op)
+                canvas.restoreState()
         text = canvas.beginText()
         font: tuple[str, float] | None = None
         for op in ops:
@@ -441,6 +470,8 @@ class PdfDocument:
                 _image(canvas, op)
             elif isinstance(op, DrawOp):
                 op.draw(canvas)
+            elif isinstance(op, PathOp):
+                _path(canvas, op)
             else:
                 if op.alpha is not None:
                     canvas.setFillAlpha(op.alpha)
@@ -469,3 +500,27 @@ def _rotation(x: float, y: float, angle: float) -> tuple[float, float, float, fl
 def _image(canvas: Canvas, op: ImageOp) -> None:
     canvas.drawImage(ImageReader(io.BytesIO(op.png)), op.x, op.y, op.w, op.h,
                      mask=None if op.jpeg else "auto")
+
+
+def _path(canvas: Canvas, op: PathOp) -> None:
+    """Outlines filled by the non-zero rule (how fonts fill their glyphs)."""
+    if op.alpha is not None:
+        canvas.setFillAlpha(op.alpha)
+        canvas.setStrokeAlpha(op.alpha)
+    canvas.setFillColorRGB(*op.color)
+    path = canvas.beginPath()
+    for command in op.commands:
+        kind = command[0]
+        if kind == "M":
+            path.moveTo(*command[1:])
+        elif kind == "L":
+            path.lineTo(*command[1:])
+        elif kind == "C":
+            path.curveTo(*command[1:])
+        else:
+            path.close()
+    if op.stroke > 0:
+        canvas.setStrokeColorRGB(*op.color)
+        canvas.setLineWidth(op.stroke)
+        canvas.setLineJoin(1)
+    canvas.drawPath(path, stroke=1 if op.stroke > 0 else 0, fill=1, fillMode=1)

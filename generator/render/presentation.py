@@ -55,6 +55,11 @@ class Presentation:
     events: list[tuple[str, str, int]] = field(default_factory=list)
     # Things drawn once per document (the first table's preamble, the amounts' unit).
     done: set[str] = field(default_factory=set)
+    # Path -> the pen that writes its value by hand instead of drawing it as text
+    # (generator.patterns.hand): called as ink(pdf, page, x, baseline, text, lines, font, size,
+    # align, room) before the value is drawn; it draws and returns the bbox it covered, or
+    # None to leave the value to the type. A written value has no text layer.
+    inked: dict[str, Callable[..., list[float] | None]] = field(default_factory=dict)
     # 0-based page -> (scan level, seed): the page is emitted as its scanned image
     # (generator.render.scan), set by scan patterns after layout.
     scans: dict[int, tuple[str, int]] = field(default_factory=dict)
@@ -77,7 +82,7 @@ class Presentation:
             tables={name: copy.deepcopy(look) for name, look in self.tables.items()},
             section_looks={name: dict(look) for name, look in self.section_looks.items()},
             after_layout=list(self.after_layout), events=list(self.events),
-            done=set(self.done), scans=dict(self.scans),
+            done=set(self.done), inked=dict(self.inked), scans=dict(self.scans),
             scanned=dict(self.scanned), sheet=copy.deepcopy(self.sheet),
             csv=copy.deepcopy(self.csv), on_scan=list(self.on_scan), post=list(self.post))
 

@@ -83,12 +83,12 @@ class Recorder:
         """The font that draws `path`: a pattern's choice (another script), else `font`."""
         return self.presentation.fonts.get(path, font)
 
-    def seen(self, path: str, text: str, page: int) -> None:
+    def seen(self, path: str, text: str, page: int, text_layer: bool = True) -> None:
         """A drawn line of the value at `path`: visible, or hidden under a redaction."""
         if path in self.presentation.redacted:
             self.invisible(text, page)
         else:
-            self.visible(text, page)
+            self.visible(text, page, text_layer)
 
     def place(self, path: str, rendered_as: str, location: Location) -> None:
         """Record that the value at `path` was drawn as `rendered_as` at `location`."""

@@ -85,7 +85,7 @@ def test_manifest_describes_the_file(canonical_packets: list[Path]) -> None:
                     range(1, manifest["pages"] + 1))
             assert set(manifest["versions"]) == {"packetbench", "faker", "reportlab",
                                                    "openpyxl", "lxml", "orjson", "pillow",
-                                                   "pypdfium2", "numpy"}
+                                                   "pypdfium2", "numpy", "fonttools"}
             assert manifest["knobs"]["documents"], "knobs are recorded"
 
 

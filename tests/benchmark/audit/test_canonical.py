@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from benchmark.audit import audit_packets
-from benchmark.audit.result import OCR_RECALL_MIN
+from benchmark.audit.result import OCR_RECALL_MIN, Tally
 from benchmark.universe import build
 from tests.benchmark.audit.conftest import Run
 from tests.benchmark.audit.test_ocr import needs_tesseract
@@ -27,7 +27,8 @@ def _located(entry: dict[str, Any], scanned: bool | None = None) -> int:
 
 
 def _scanned_locations(packet: Path, doc_id: str) -> tuple[int, int]:
-    """Locations on scanned pages, and the readings they make: only OCR can read them."""
+    """Locations with no text layer (a scanned page, ink, an attacked value), and the
+    readings they make: only OCR can read them."""
     fields = json.loads((packet / f"field_truth_{doc_id}.json").read_text())["fields"]
     return (sum(loc.get("text_layer") is False for e in fields for loc in e["locations"]),
             sum(_located(e, scanned=True) for e in fields))
@@ -58,8 +59,8 @@ def test_the_canonical_suite_audits_clean(canonical_packets: list[Path]) -> None
             located = sum(_located(e) for e in fields)
             on_scans, scanned_readings = _scanned_locations(folder, doc.doc_id)
             assert doc.not_checked["fields"] == on_scans, (packet.packet_id, doc.doc_id)
-            # (a document scanned on every page, or whose text layer an attack took, may leave
-            # its text reader nothing to read)
+            # (a document scanned on every page, filled in by hand, or whose text layer an attack
+            # took, may leave its text reader nothing to read)
             read = doc.fields[reader].checked if reader in doc.fields else 0
             assert read + scanned_readings == located > 0, (packet.packet_id, doc.doc_id)
             assert (doc.strings[reader].checked if reader in doc.strings else 0) > 0 or on_scans

@@ -16,8 +16,8 @@ from generator.patterns.base import Applied, Pattern, Staging, Subject, catalogu
 from generator.tiers import parse_overrides, resolve
 from tests.conftest import TIERS
 
-# PATTERNS.md, written out here as the oracle: every table.*, data.*, overlay.* and scan.* id,
-# the sheet.* and csv.* ids built so far, and the packet.* ids.
+# PATTERNS.md, written out here as the oracle: every table.*, data.*, overlay.*, scan.*,
+# textlayer.* and hand.* id, the sheet.* and csv.* ids built so far, and the packet.* ids.
 CATALOGUE_IDS = {
     "table.borderless", "table.merged_header", "table.continuation_header", "table.subtotals",
     "table.nested", "table.multiline_wrap", "table.row_split", "table.dual",
@@ -45,12 +45,14 @@ CATALOGUE_IDS = {
     "textlayer.cmap_scramble", "textlayer.cmap_gaps", "textlayer.clipped",
     "textlayer.hidden_layer", "textlayer.white_text", "textlayer.outlined",
     "textlayer.fragmented_rules", "textlayer.bezier_rules", "textlayer.microtext",
+    "hand.signature", "hand.date_stamp", "hand.margin_note", "hand.filled_fields",
+    "hand.correction",
 }
 
 
 def test_the_catalogue_holds_every_id_of_patterns_md() -> None:
     ids = {p.id for p in catalogue()}
-    assert ids >= CATALOGUE_IDS and len(CATALOGUE_IDS) == 86
+    assert ids >= CATALOGUE_IDS and len(CATALOGUE_IDS) == 91
     for pattern in catalogue():
         assert pattern.family == pattern.id.split(".")[0]
         assert pattern.truth in ("none", "shown", "value", "hidden")

@@ -27,6 +27,9 @@ CASES: dict[str, tuple[str, str]] = {
     "data.thousands": ("N3", "sov_pdf"),
     "data.percent_as_fraction": ("N3", "sov_pdf"),
     "sheet.split_sheets": ("N3", "loss_run_excel"),
+    "hand.signature": ("N3", "acord_125"),
+    "hand.filled_fields": ("N3", "acord_125"),
+    "hand.correction": ("N3", "acord_125"),
 }
 # Workbook and CSV patterns act on those formats.
 BY_FAMILY = {"sheet": ("N3", "sov_excel"), "csv": ("N3", "loss_run_csv")}
