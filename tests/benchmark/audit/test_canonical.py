@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from benchmark.audit import audit_packets
-from benchmark.audit.result import OCR_RECALL_MIN, Tally
+from benchmark.audit.result import OCR_RECALL_MIN
 from benchmark.universe import build
 from tests.benchmark.audit.conftest import Run
 from tests.benchmark.audit.test_ocr import needs_tesseract
