@@ -214,8 +214,8 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
             return f"FAILED: {found}; see {options.out / 'audit.json'}"
         if totals["fields_not_checked"] or totals["strings_not_checked"]:
             found += (f"; {totals['fields_not_checked']:,} located values and "
-                      f"{totals['strings_not_checked']:,} strings on scanned or attacked pages "
-                      f"not verified (packetbench audit --ocr {packets})")
+                      f"{totals['strings_not_checked']:,} strings with no text layer (scans, ink, "
+                      f"attacked text) not verified (packetbench audit --ocr {packets})")
         return f"passed: {found}"
 
     _timed("audit", listener, outcome, len(folders), audit)
