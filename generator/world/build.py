@@ -50,7 +50,7 @@ from generator.world.models import (
 )
 from generator.world.narrative import build_narrative
 from generator.world.places import HOME_STATES, address
-from generator.world.property import build_locations
+from generator.world.property import build_locations, secure_mortgage
 from generator.world.supplements import build_supplements
 from generator.world.transactions import build_binder, build_cancellation
 from generator.world.valuation import build_stated_amounts
@@ -198,6 +198,7 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
     employees = rng.randint(max(8, 3 * rows), max(450, 8 * rows))
     revenue = round_to(employees * rng.uniform(90_000, 260_000), 1000)
     locations = build_locations(fake, rng, industry, home, effective, rows, employees, revenue)
+    locations = secure_mortgage(stream(seed, "mortgage"), locations)
     insured = _insured(fake, rng, industry, home, effective, employees, revenue, len(locations))
     insured = insured.model_copy(update={
         "part_time_employees": sum(loc.part_time_employees for loc in locations),

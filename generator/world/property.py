@@ -138,11 +138,45 @@ def _building(
     )
 
 
+def loan_number(rng: random.Random) -> str:
+    """A lender's loan number, as `Faker.numerify("LN-%#########")` writes one."""
+    return f"LN-{rng.randint(1, 9)}{rng.randrange(10**9):09d}"
+
+
+def secure_mortgage(lender: random.Random, locations: tuple[Location, ...],
+                    ) -> tuple[Location, ...]:
+    """The locations with at least one mortgaged building (issue 14 part 2).
+
+    A business that owns its premises almost always finances them, and the evidence forms
+    a property submission carries (ACORD 27, 28 and the interest schedule 45) exist for the
+    lender. When the draw left no owned building mortgaged, the most valuable owned building
+    (the first among equals) gets a lender, drawn from `lender`, a stream of its own, so no
+    other fact of the world moves. `build_locations` already made sure a building is owned.
+    """
+    buildings = [b for loc in locations for b in loc.buildings]
+    if any(b.mortgagee is not None for b in buildings):
+        return locations
+    owned = [b for b in buildings if b.interest == "Owner"]
+    assert owned, "build_locations leaves at least one location owned"
+    target = max(owned, key=lambda b: b.tiv)
+    mortgaged = target.model_copy(update={
+        "mortgagee": lender.choice(MORTGAGEES).format(city=target.address.city),
+        "loan_number": loan_number(lender),
+    })
+    return tuple(loc.model_copy(update={"buildings": tuple(
+        mortgaged if b is target else b for b in loc.buildings)}) for loc in locations)
+
+
 def build_locations(
     fake: Faker, rng: random.Random, industry: Industry, home: Address, effective: dt.date,
     rows: int, employees: int, revenue_dollars: int,
 ) -> tuple[Location, ...]:
-    """Locations with 1-3 buildings each, `rows` buildings in all."""
+    """Locations with 1-3 buildings each, `rows` buildings in all.
+
+    An insured that leases every location has no building to insure or to mortgage; one
+    that rents elsewhere owns at least its last location (the draw is kept, so the streams
+    of every world with an owned location are as they were).
+    """
     per_location: list[int] = []
     while sum(per_location) < rows:
         per_location.append(min(rows - sum(per_location), weighted(rng, [(1, 6), (2, 3), (3, 1)])))
@@ -154,6 +188,9 @@ def build_locations(
         number = index + 1
         where = home if index == 0 else address(fake, rng.choice(other_states))
         interest = "Tenant" if rng.random() < 0.12 else "Owner"
+        last = index == len(per_location) - 1
+        if last and all(loc.buildings[0].interest == "Tenant" for loc in locations):
+            interest = "Owner"
         buildings = tuple(
             _building(fake, rng, industry, number, b + 1, where, effective, interest)
             for b in range(count)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import re
 
 import pytest
 
@@ -52,6 +53,13 @@ def check_property(world: World, knobs: dict[str, int]) -> None:
         assert 1 <= building.protection_class <= 10
         if building.interest == "Tenant":
             assert building.building_value == 0 and building.mortgagee is None
+        assert (building.mortgagee is None) == (building.loan_number is None)
+        assert building.loan_number is None or re.fullmatch(r"LN-[1-9]\d{9}",
+                                                            building.loan_number)
+    # Every world owns a building and a lender holds a mortgage on one: the evidence forms
+    # (ACORD 27, 28) and the interest schedule (45) are carried wherever property is.
+    assert any(b.interest == "Owner" for b in buildings)
+    assert any(b.mortgagee is not None for b in buildings)
     assert sum(cents(loc.annual_revenue) for loc in world.locations) == cents(
         world.insured.annual_revenue)
     assert sum(loc.full_time_employees for loc in world.locations) == (
@@ -208,6 +216,12 @@ def test_invariant_checks_can_fail() -> None:
     bad = world.model_copy(update={"locations": (location, *world.locations[1:])})
     with pytest.raises(AssertionError):
         check_property(bad, resolve("N1"))
+    unmortgaged = world.model_copy(update={"locations": tuple(
+        loc.model_copy(update={"buildings": tuple(
+            b.model_copy(update={"mortgagee": None, "loan_number": None})
+            for b in loc.buildings)}) for loc in world.locations)})
+    with pytest.raises(AssertionError):
+        check_property(unmortgaged, resolve("N1"))
 
 
 def _nudge_first(items: tuple, **update: object) -> tuple:  # type: ignore[type-arg]
