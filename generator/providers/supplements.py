@@ -85,6 +85,43 @@ HABITATIONAL_QUESTIONS: tuple[Question, ...] = (
              ("Resident manager on site and a patrol service at night.",)),
 )
 
+# The general supplemental application every packet carries (whatever the class of business).
+# Questions whose answer the world already knows (the application's own questions, the
+# buildings' protection) repeat it: see generator.world.supplements.GENERAL_FROM_WORLD.
+GENERAL_QUESTIONS: tuple[Question, ...] = (
+    Question("declined_cancelled", "Has any carrier declined, cancelled or non-renewed "
+             "coverage for the applicant in the past three years?", 0.0, ()),
+    Question("safety_program", "Is a written safety program in place, with a person "
+             "responsible for it?", 0.0, ()),
+    Question("code_violations", "Are there any uncorrected fire, building or safety code "
+             "violations at any premises?", 0.0, ()),
+    Question("fully_sprinklered", "Is every scheduled building fully protected by automatic "
+             "sprinklers?", 0.0, ("Automatic sprinklers cover 100% of every building.",)),
+    Question("central_alarm", "Is every scheduled building monitored by a central-station "
+             "fire alarm?", 0.0, ("UL-listed central-station monitoring at every building.",)),
+    Question("vacancy", "Is any premises vacant, unoccupied or under renovation?", 0.08,
+             ("One storage building unoccupied since the spring, heat maintained.",
+              "Second-floor suite under renovation, sprinklers in service.")),
+    Question("unscheduled_premises", "Are operations conducted at any premises not "
+             "scheduled on this application?", 0.1,
+             ("Seasonal booth at the county fairgrounds, one week a year.",
+              "Materials stored at a customer's yard during one contract.")),
+    Question("osha", "Has any OSHA or state safety citation been issued in the past three "
+             "years?", 0.06, ("One citation for missing guardrail signage, abated in 30 days.",)),
+    Question("subcontractor_certificates", "Are certificates of insurance obtained from "
+             "every contractor working on the premises?", 0.8,
+             ("Certificates with additional-insured wording kept on file for each vendor.",)),
+    Question("acquisitions", "Are any mergers, acquisitions or new operations planned in the "
+             "next twelve months?", 0.12,
+             ("Letter of intent to acquire a competitor's branch in a neighbouring county.",
+              "A second shift and a new product line planned for next year.")),
+    Question("ev_charging", "Are electric-vehicle charging stations installed at any "
+             "premises?", 0.25, ("Four level-2 chargers in the employee lot.",)),
+    Question("claims_pending", "Is the applicant aware of any incident that may give rise "
+             "to a claim not shown in the loss history?", 0.04,
+             ("A customer reported a fall last month; no claim has been made.",)),
+)
+
 # Commodities a trucking supplement schedules: (name, lowest and highest value of one load).
 COMMODITIES: tuple[tuple[str, int, int], ...] = (
     ("General dry freight", 40_000, 120_000),

@@ -1,4 +1,5 @@
-"""Facts of the carriers' supplemental applications, by class of business (issue 14).
+"""Facts of the carriers' supplemental applications: the general one every packet carries,
+and those of a class of business (issue 14).
 
 A trucking supplement comes with a fleet that hauls (an auto account with cargo cover, or a
 trucking company), a contractors supplement with a contractor's GL, a restaurant or a
@@ -19,6 +20,7 @@ from generator.providers.supplements import (
     CLIENT_WORDS,
     COMMODITIES,
     CONTRACTOR_QUESTIONS,
+    GENERAL_QUESTIONS,
     HABITATIONAL_QUESTIONS,
     PROJECT_KINDS,
     RESTAURANT_QUESTIONS,
@@ -102,7 +104,16 @@ class HabitationalFacts(WorldModel):
     answers: tuple[Answer, ...]
 
 
+class GeneralFacts(WorldModel):
+    """The general supplemental application's own facts: its answers (in GENERAL_QUESTIONS
+    order) and the prior terms its insurance history marks as not renewed by the carrier."""
+
+    answers: tuple[Answer, ...]
+    non_renewed: tuple[str, ...]  # policy numbers of loss-history terms
+
+
 class Supplements(WorldModel):
+    general: GeneralFacts
     trucking: TruckingFacts | None
     contractors: ContractorFacts | None
     restaurant: RestaurantFacts | None
@@ -232,6 +243,63 @@ def _habitational(rng: random.Random, world: World, basis: str) -> HabitationalF
                              answers=answer_all(rng, HABITATIONAL_QUESTIONS))
 
 
+# General questions the world already answers: the application's own underwriting answers,
+# or a fact of every building (id -> the application's question id, or a building test).
+GENERAL_FROM_APPLICATION = {"declined_cancelled": "declined_cancelled",
+                            "safety_program": "safety_program",
+                            "code_violations": "fire_code_violations"}
+NON_RENEWAL_YEARS = 3
+
+
+def all_sprinklered(world: World) -> bool:
+    return all(b.sprinklered_percent == 100 for b in world.buildings())
+
+
+def all_central_alarm(world: World) -> bool:
+    return all(b.fire_alarm == "Central Station" for b in world.buildings())
+
+
+GENERAL_FROM_BUILDINGS = {"fully_sprinklered": all_sprinklered,
+                          "central_alarm": all_central_alarm}
+
+
+def non_renewed(world: World, declined: bool) -> tuple[str, ...]:
+    """The loss-history terms a carrier did not renew: when the applicant says coverage was
+    declined or non-renewed, every term of the past three years after which the line moved
+    to another carrier (a move the applicant asked for is the cancellation request, at the
+    expiring term, which the history never follows)."""
+    if not declined:
+        return ()
+    effective = dt.date.fromisoformat(world.policy.effective_date)
+    since = add_years(effective, -NON_RENEWAL_YEARS).isoformat()
+    out = []
+    for term in world.loss_history.terms:
+        following = next((t for t in world.loss_history.terms if t.line == term.line
+                          and t.effective_date == term.expiration_date), None)
+        if (following is not None and following.carrier != term.carrier
+                and term.expiration_date > since):
+            out.append(term.policy_number)
+    return tuple(out)
+
+
+def _general(rng: random.Random, world: World) -> GeneralFacts:
+    drawn = answer_all(rng, GENERAL_QUESTIONS)
+    stated = {a.question: a for a in world.underwriting}
+    answers = []
+    for question, answer in zip(GENERAL_QUESTIONS, drawn, strict=True):
+        if question.id in GENERAL_FROM_APPLICATION:
+            given = stated[GENERAL_FROM_APPLICATION[question.id]]
+            answer = Answer(question=question.id, answer=given.answer,
+                            explanation=given.explanation)
+        elif question.id in GENERAL_FROM_BUILDINGS:
+            yes = GENERAL_FROM_BUILDINGS[question.id](world)
+            answer = Answer(question=question.id, answer=yes,
+                            explanation=question.explanations[0] if yes else None)
+        answers.append(answer)
+    declined = stated["declined_cancelled"].answer
+    return GeneralFacts(answers=tuple(answers), non_renewed=non_renewed(world, declined))
+
+
 def build_supplements(seed: int, world: World) -> Supplements:
     """The facts of every supplement the world's class of business and lines call for."""
     industry = world.insured.industry
@@ -241,6 +309,7 @@ def build_supplements(seed: int, world: World) -> Supplements:
         world.general_liability is not None)
     basis = HABITATIONAL_INDUSTRIES.get(industry)
     return Supplements(
+        general=_general(stream(seed, "supplement.general"), world),
         trucking=_trucking(stream(seed, "supplement.trucking"), world) if trucking else None,
         contractors=(_contractors(stream(seed, "supplement.contractors"), world)
                      if contractor else None),

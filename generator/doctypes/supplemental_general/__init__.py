@@ -1,0 +1,19 @@
+"""The general supplemental application (commercial lines) every packet carries, whatever its
+lines and class of business: PDF (the carrier's questionnaire) and XLSX (four sheets)."""
+
+from generator.doctypes.base import DocType, Variant, register
+from generator.doctypes.supplemental_general import pdf, xlsx
+from generator.doctypes.supplemental_general.build import build
+from generator.doctypes.supplemental_general.model import GeneralSupplement
+
+SUPPLEMENTAL_GENERAL = register(DocType(
+    name="supplemental_general",
+    title="Supplemental Application - Commercial Lines",
+    model=GeneralSupplement,
+    build=build,
+    variants=(
+        Variant("supplemental_general_pdf", "pdf", pdf.render),
+        Variant("supplemental_general_excel", "xlsx", xlsx.render),
+    ),
+    section="application",
+))
