@@ -17,6 +17,7 @@ import orjson
 
 from generator import __version__
 from generator import doctypes as _doctypes  # noqa: F401  (registers every document type)
+from generator.composition import trim
 from generator.doctypes.base import EXTENSIONS, compose
 from generator.errors import UsageError
 from generator.patterns import engine as patterns
@@ -98,10 +99,13 @@ def build_packet(tier: str, seed: int, knobs: dict[str, Any],
     if watch is not None:
         watch.lap("world")
     wanted = compose(world, knobs["documents"])
-    # Builders and manifests see the documents this packet really renders.
-    knobs = {**knobs, "documents": [variant.doc_id for _, variant in wanted]}
-    # Packet patterns: views of some documents, and earlier versions of some (superseded).
+    # Packet patterns: views of some documents, and earlier versions of some (superseded);
+    # then the tier's cap on documents leaves out formats (generator.composition).
     planned = packet_patterns.plan(world, wanted, knobs, packet_id(tier, seed))
+    planned = trim(planned, knobs.get("documents.max", 0),
+                   random.Random(sub_seed(seed, "composition")))
+    # Builders and manifests see the documents this packet really renders.
+    knobs = {**knobs, "documents": [p.doc_id for p in planned if p.superseded_by is None]}
     files: dict[str, bytes] = {}
     documents: list[dict[str, Any]] = []
     built: dict[str, Any] = {}

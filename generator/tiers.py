@@ -53,6 +53,9 @@ KNOBS: dict[str, Knob] = {
         Knob("documents", tuple, "doc_ids the packet may render, comma-separated (each is "
              "rendered when the packet carries its line)", choices=document_ids,
              item="document"),
+        Knob("documents.max", int, "most documents a packet renders, earlier versions "
+             "included; more compose: formats of a type with another are left out (seeded); "
+             "0: no cap"),
         Knob("sov.min_rows", int, "fewest buildings (SOV rows)", 1),
         Knob("sov.max_rows", int, "most buildings (SOV rows)", 1),
         Knob("loss_run.min_claims", int, "fewest claims across the loss history"),
@@ -75,6 +78,14 @@ class Preset:
     knobs: Mapping[str, Any]
 
 
+# The most documents a packet carries, superseded and duplicate ones included: the upper
+# bound of DESIGN §3's tier table (N1-N2 about 25, N3 28-32, N4 32-36, N5 30-36). Every type
+# of the packet's lines stays; what goes is formats of a type that has another (see
+# generator.composition). Below N4 no packet composes that many; at N4 and N5 every packet
+# does, and keeps the cap's count.
+DOCUMENTS_MAX: dict[str, int] = {"N1": 28, "N2": 28, "N3": 32, "N4": 36, "N5": 36}
+
+
 def _preset(tier: str, description: str, rows: tuple[int, int], claims: tuple[int, int],
             drivers: tuple[int, int], years: int, carriers: int, premises: int,
             bop_premises: int) -> Preset:
@@ -84,6 +95,7 @@ def _preset(tier: str, description: str, rows: tuple[int, int], claims: tuple[in
         {
             "lines": TIER_LINES[tier],
             "documents": document_ids(),
+            "documents.max": DOCUMENTS_MAX[tier],
             "sov.min_rows": rows[0],
             "sov.max_rows": rows[1],
             "loss_run.min_claims": claims[0],
@@ -188,6 +200,8 @@ def resolve(tier: str, overrides: Mapping[str, Any] | None = None) -> dict[str, 
     knobs = dict(preset.knobs)
     overrides = dict(overrides or {})
     knobs.update({k: v for k, v in overrides.items() if not k.startswith(patterns.PREFIX)})
+    if "documents" in overrides and "documents.max" not in overrides:
+        knobs["documents.max"] = 0  # the documents a user names are all rendered
     for low, high in (("sov.min_rows", "sov.max_rows"),
                       ("loss_run.min_claims", "loss_run.max_claims"),
                       ("drivers.min_rows", "drivers.max_rows")):

@@ -1,8 +1,9 @@
 """The general supplemental application (commercial lines) every packet carries, whatever its
-lines and class of business: PDF (the carrier's questionnaire) and XLSX (four sheets)."""
+lines and class of business: PDF (the carrier's questionnaire), XLSX (four sheets) and the
+prior insurance history as the agency system exports it (CSV)."""
 
 from generator.doctypes.base import DocType, Variant, register
-from generator.doctypes.supplemental_general import pdf, xlsx
+from generator.doctypes.supplemental_general import csvexport, pdf, xlsx
 from generator.doctypes.supplemental_general.build import build
 from generator.doctypes.supplemental_general.model import GeneralSupplement
 
@@ -14,6 +15,8 @@ SUPPLEMENTAL_GENERAL = register(DocType(
     variants=(
         Variant("supplemental_general_pdf", "pdf", pdf.render),
         Variant("supplemental_general_excel", "xlsx", xlsx.render),
+        Variant("supplemental_general_csv", "csv", csvexport.render, csvexport.STYLE,
+                omits=csvexport.OMITS, adapt=csvexport.history_only),
     ),
     section="application",
 ))

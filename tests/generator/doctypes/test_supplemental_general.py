@@ -34,6 +34,7 @@ from tests.readback import check_document
 
 NAME = "supplemental_general"
 DOCS = ("supplemental_general_pdf", "supplemental_general_excel")
+CSV = "supplemental_general_csv"
 TIERS = tuple(PRESETS)
 SEEDS = range(1, 201)
 # The parts of the world the supplement never reads, shrunk so 200 worlds per tier stay fast;
@@ -243,7 +244,7 @@ def test_validation_rejects_a_value_outside_its_code_list() -> None:
 @pytest.mark.parametrize("tier", TIERS)
 def test_rendered_supplement_reads_back(tier: str, tmp_path: Path) -> None:
     seed = 2
-    packet = build_packet(tier, seed, plain(tier, {"documents": DOCS}))
+    packet = build_packet(tier, seed, plain(tier, {"documents": (*DOCS, CSV)}))
     for file, data in packet.files.items():
         (tmp_path / file).write_bytes(data)
     world = World.model_validate(json.loads(packet.files["packet_truth.json"])["world"])
@@ -258,6 +259,19 @@ def test_rendered_supplement_reads_back(tier: str, tmp_path: Path) -> None:
         checked, bad = check_document(tmp_path, doc_id)
         assert bad == [], bad[:3]
         assert checked >= len(fields)
+    # The CSV export: the history and the insured's name, every other leaf null.
+    truth = json.loads((tmp_path / f"document_truth_{CSV}.json").read_text())["truth"]
+    VALIDATOR.validate(truth)
+    shown = [p for p in non_null if p.startswith("prior_insurance[")
+             or p == "header.named_insured"]
+    fields = json.loads((tmp_path / f"field_truth_{CSV}.json").read_text())["fields"]
+    assert sorted(f["path"] for f in fields) == sorted(shown)
+    assert truth["prior_insurance"] == expected.model_dump(mode="json")["prior_insurance"]
+    assert truth["applicant"]["fein"] is None and truth["premises"] == []
+    checked, bad = check_document(tmp_path, CSV)
+    assert bad == [] and checked >= len(fields)
+    rows = (tmp_path / f"{CSV}.csv").read_text().splitlines()
+    assert len(rows) == 1 + len(expected.prior_insurance)
     # The PDF: two or three pages, the policy identification on every one.
     pages = packet.pages["supplemental_general_pdf"]
     assert 2 <= pages <= 3, pages
@@ -276,5 +290,5 @@ def test_rendered_supplement_reads_back(tier: str, tmp_path: Path) -> None:
 
 
 def test_packet_bytes_are_reproducible() -> None:
-    knobs = plain("N4", {"documents": DOCS})
+    knobs = plain("N4", {"documents": (*DOCS, CSV)})
     assert build_packet("N4", 5, knobs).files == build_packet("N4", 5, knobs).files
