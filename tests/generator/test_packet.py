@@ -52,7 +52,9 @@ def test_a_live_writers_folders_are_left_alone(tmp_path: Path) -> None:
 
 
 def test_documents_follow_the_lines() -> None:
-    names = {tier: set(build_packet(tier, 2, resolve(tier)).pages) for tier in ("N1", "N4")}
+    # Without the cap on documents, which may leave out one format of the driver schedule.
+    names = {tier: set(build_packet(tier, 2, resolve(tier, {"documents.max": 0})).pages)
+             for tier in ("N1", "N4")}
     assert "acord_140" in names["N1"] and "acord_160" in names["N1"]
     assert not {"acord_126", "acord_130", "acord_127", "driver_schedule_pdf"} & names["N1"]
     assert {"acord_126", "acord_127", "acord_129", "acord_130", "acord_137",
