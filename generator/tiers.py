@@ -13,6 +13,7 @@ from typing import Any
 from generator import codes
 from generator.errors import UsageError
 from generator.patterns import presets as patterns
+from generator.world.tables import ROW_KNOBS
 
 
 def document_ids() -> tuple[str, ...]:
@@ -56,6 +57,11 @@ KNOBS: dict[str, Knob] = {
         Knob("documents.max", int, "most documents a packet renders, earlier versions "
              "included; more compose: formats of a type with another are left out (seeded); "
              "0: no cap"),
+        Knob("tables.large", int, "how many of the packet's long tables (buildings, claims, "
+             "drivers) are drawn from their own row ranges, chosen by seed; the others from "
+             "tables.other_min..tables.other_max; 0: all from their own"),
+        Knob("tables.other_min", int, "fewest rows of a table that is not long", 1),
+        Knob("tables.other_max", int, "most rows of a table that is not long", 1),
         Knob("sov.min_rows", int, "fewest buildings (SOV rows)", 1),
         Knob("sov.max_rows", int, "most buildings (SOV rows)", 1),
         Knob("loss_run.min_claims", int, "fewest claims across the loss history"),
@@ -88,7 +94,7 @@ DOCUMENTS_MAX: dict[str, int] = {"N1": 28, "N2": 28, "N3": 32, "N4": 36, "N5": 3
 
 def _preset(tier: str, description: str, rows: tuple[int, int], claims: tuple[int, int],
             drivers: tuple[int, int], years: int, carriers: int, premises: int,
-            bop_premises: int) -> Preset:
+            bop_premises: int, large: tuple[int, int, int] = (0, 1, 1)) -> Preset:
     return Preset(
         tier,
         description,
@@ -96,6 +102,9 @@ def _preset(tier: str, description: str, rows: tuple[int, int], claims: tuple[in
             "lines": TIER_LINES[tier],
             "documents": document_ids(),
             "documents.max": DOCUMENTS_MAX[tier],
+            "tables.large": large[0],
+            "tables.other_min": large[1],
+            "tables.other_max": large[2],
             "sov.min_rows": rows[0],
             "sov.max_rows": rows[1],
             "loss_run.min_claims": claims[0],
@@ -122,8 +131,10 @@ PRESETS: dict[str, Preset] = {
                 5, 3, 3, 30),
         _preset("N4", "expert: + auto, tables up to 150 rows", (40, 150), (40, 150),
                 (40, 150), 5, 3, 4, 60),
-        _preset("N5", "nightmare: + umbrella and cargo, tables up to 500 rows", (120, 500),
-                (120, 500), (120, 500), 5, 3, 5, 120),
+        # At N5 one long table per packet (buildings, claims or drivers) runs to 500 rows and
+        # the others keep N4's sizes (generator.world.tables): about 100 pages, not 200.
+        _preset("N5", "nightmare: + umbrella and cargo, one table up to 500 rows", (120, 500),
+                (120, 500), (120, 500), 5, 3, 5, 120, large=(1, 40, 150)),
     )
 }
 
@@ -202,6 +213,8 @@ def resolve(tier: str, overrides: Mapping[str, Any] | None = None) -> dict[str, 
     knobs.update({k: v for k, v in overrides.items() if not k.startswith(patterns.PREFIX)})
     if "documents" in overrides and "documents.max" not in overrides:
         knobs["documents.max"] = 0  # the documents a user names are all rendered
+    if set(overrides) & set(ROW_KNOBS) and "tables.large" not in overrides:
+        knobs["tables.large"] = 0  # the row ranges a user sets are the ranges drawn from
     for low, high in (("sov.min_rows", "sov.max_rows"),
                       ("loss_run.min_claims", "loss_run.max_claims"),
                       ("drivers.min_rows", "drivers.max_rows")):
