@@ -43,7 +43,8 @@ def _code_list(shape: LeafShape) -> str | None:
     return shape.leaf.codes.name if shape.leaf.codes else None
 
 
-def _key(model: type[DocModel], record: Any) -> tuple[Any, ...] | None:
+def record_key(model: type[DocModel], record: Any) -> tuple[Any, ...] | None:
+    """The record's key, normalized, or None when it has none (a key leaf is null)."""
     if not model.record_key or not isinstance(record, dict):
         return None
     shapes = dict(fields_of(model))
@@ -76,7 +77,7 @@ def align(model: type[DocModel], truths: list[Any], outputs: list[Any]) -> Align
     by_key: dict[tuple[Any, ...], int] = {}
     duplicate: set[tuple[Any, ...]] = set()
     for index, record in enumerate(truths):
-        key = _key(model, record)
+        key = record_key(model, record)
         if key is None:
             continue
         if key in by_key:
@@ -85,7 +86,7 @@ def align(model: type[DocModel], truths: list[Any], outputs: list[Any]) -> Align
     taken_truth: set[int] = set()
     free_outputs: list[int] = []
     for index, record in enumerate(outputs):
-        key = _key(model, record)
+        key = record_key(model, record)
         match = by_key.get(key) if key is not None and key not in duplicate else None
         if match is not None and match not in taken_truth:
             pairs.append((match, index))

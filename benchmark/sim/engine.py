@@ -20,6 +20,7 @@ from typing import Any
 
 from benchmark.packets import Touched
 from benchmark.score import normalize
+from benchmark.score.align import record_key
 from benchmark.score.compare import FieldCounts
 from benchmark.score.rates import GroundingTally
 from benchmark.score.verdicts import grounded
@@ -130,7 +131,11 @@ class Engine:
 
     def items(self, shape: ListShape, truths: list[dict[str, Any]], path: str) -> list[Any]:
         item = shape.item.model
-        keyless = not item.record_key
+        # The scorer pairs a record by its key when the key is there and unique in the list;
+        # any other record it pairs by agreement (at least half its leaves), so that one may
+        # change a single leaf and still be the same record (benchmark.score.align).
+        keys = [record_key(item, truth) for truth in truths]
+        unique = {key for key, n in Counter(keys).items() if n == 1 and key is not None}
         out: list[Any] = []
         dropped_any = False
         for index, truth in enumerate(truths):
@@ -139,7 +144,7 @@ class Engine:
                 self._dropped(item, truth, where)
                 dropped_any = True
                 continue
-            out.append(self.record(item, truth, where, 1 if keyless else None))
+            out.append(self.record(item, truth, where, None if keys[index] in unique else 1))
         if (truths and not dropped_any and self.rng.random() < self.profile.invent
                 and not any(isinstance(s, ListShape) for _, s in fields_of(item))):
             invented = self._invented(item, f"{path}[+{len(out)}]")

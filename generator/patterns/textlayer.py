@@ -32,7 +32,7 @@ from typing import Any, TypeGuard
 
 from generator.patterns.base import Applied, Pattern, Staging, register
 from generator.patterns.scan import UNSCANNABLE, _scan
-from generator.render import attack
+from generator.render import attack, fonts
 from generator.render.pdf import (
     ASCENT,
     CONTENT,
@@ -422,9 +422,11 @@ def _kerning(staging: Staging) -> bool:
             for index, op in enumerate(ops):
                 if _plain(op):
                     assert isinstance(op, TextOp)
-                    text = op.text.strip() if index in spaced else op.text
-                    lead = width_of(op.text[:len(op.text) - len(op.text.lstrip())], op.font,
-                                    op.size)
+                    text, lead = op.text, 0.0
+                    if index in spaced:  # stripped: it starts where its first word did
+                        text = op.text.strip()
+                        lead = width_of(op.text[:len(op.text) - len(op.text.lstrip())],
+                                        op.font, op.size)
                     moved = TextOp(op.x + lead, op.y, text, op.font, op.size, color=op.color)
                     redrawn.append(attack.kerned(moved))
             ops[:] = [op for op in ops if not _plain(op)] + redrawn
@@ -608,8 +610,9 @@ def _white_text(staging: Staging) -> bool:
             lines = min(len(statements), rng.randint(1, 3), int((high - low - 4) // 9))
             y = high - 4 - size * ASCENT
             for statement in statements[:lines]:
-                if width_of(statement, "Helvetica", size) > pdf.content_width:
-                    continue
+                if (width_of(statement, "Helvetica", size) > pdf.content_width
+                        or fonts.missing("Helvetica", statement) is not None):
+                    continue  # (a ligature glyph Helvetica cannot draw would not be text)
                 ops.append(TextOp(MARGIN + rng.uniform(0, 40), y, statement, "Helvetica", size,
                                   color=(1.0, 1.0, 1.0)))
                 pdf.recorder.invisible(statement, page)

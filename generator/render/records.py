@@ -167,6 +167,9 @@ def _room(table: Table, height: float) -> None:
 # --- mainframe listing --------------------------------------------------------------------------
 
 
+_TOTALLED = ("money", "number", "percent")  # kinds a totals row sums under a column
+
+
 def _grid(table: Table) -> tuple[float, list[tuple[int, int]]]:
     """Courier size and (first character, width) of every column, from the table's content.
 
@@ -184,9 +187,15 @@ def _grid(table: Table) -> tuple[float, list[tuple[int, int]]]:
     recorder = table.pdf.recorder
     for path in recorder.paths():
         match = rows.match(path)
-        if match and match.group(1) in styles:
-            text = recorder.text_of(path, styles[match.group(1)]) or ""
-            longest[match.group(1)] = max(longest.get(match.group(1), 0), len(text))
+        key = match.group(1) if match else path.rsplit(".", 1)[-1]
+        if key not in styles:
+            continue
+        if match is None and recorder.leaf(path)[1].kind not in _TOTALLED:
+            continue
+        # A row's value, or an amount of the same name outside the rows (the totals and
+        # subtotal rows drawn under this column, in bold Courier of the same advance).
+        text = recorder.text_of(path, styles[key]) or ""
+        longest[key] = max(longest.get(key, 0), len(text))
     widths = []
     for col in table.cols:
         header = max((len(w) for w in table.header_text(col, False).split()), default=1)

@@ -1,10 +1,6 @@
-"""N4 and N5 over 20 seeds with their presets (slow): every workbook and CSV (sheet.*, csv.*)
-audits clean, packets hold superseded documents, and a simulated model's `stale` verdicts
-equal its ledger exactly.
-
-PDF findings are left to the PDF tests: on these seeds some PDF value boxes (certificate
-address lines drawn with ligatures, totals rows under some table looks) read neighbouring
-text, on the commit before these families as well."""
+"""N4 and N5 over 20 seeds with their presets (slow): every packet audits clean (what only OCR
+can read is counted, not judged, here), packets hold superseded documents, and a sloppy
+simulated model scores exactly as its ledger says, `stale` verdicts included."""
 
 from __future__ import annotations
 
@@ -30,11 +26,7 @@ def test_n4_n5_audit_clean_and_stale_verdicts_equal_the_ledger(tmp_path: Path) -
     for tier in ("N4", "N5"):
         generate(tier, 1, SEEDS, packets, jobs=2)
     result = audit_packets([packets])
-    spreadsheets = [f for f in result.findings()
-                    if not f.file.endswith(".pdf") and f.doc_id.endswith(
-                        ("_excel", "_csv", "_excel_prior", "_csv_prior", "_excel_earlier",
-                         "_csv_earlier"))]
-    assert spreadsheets == []
+    assert [f for f in result.findings() if f.problem != "not_checked"] == []
     assert result.totals()["packets"] == 2 * SEEDS
     superseded = sum(len(load_packet(folder).superseded)
                      for folder in sorted(packets.iterdir()))
@@ -50,9 +42,6 @@ def test_n4_n5_audit_clean_and_stale_verdicts_equal_the_ledger(tmp_path: Path) -
                if entry["status"] == "ok"}
     assert sum(planned.values()) > 0
     assert planned == {key: scored[key].get("stale", 0) for key in planned}
-    # Workbooks, CSVs and superseded documents score exactly as the ledger says. (Under this
-    # profile some PDF forms' records align otherwise than the simulator planned; that is
-    # the record aligner's matter, seen on the commit before these families too.)
-    ours = [m for m in ledger_mismatches(run) if m.split()[0].split("/")[1].endswith(
-        ("_excel", "_csv", "_prior", "_earlier"))]
-    assert ours == []
+    # Every document scores exactly as the ledger says (records the simulator changed
+    # beyond what the aligner pairs are planned as the aligner pairs them).
+    assert ledger_mismatches(run) == []
