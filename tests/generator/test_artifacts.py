@@ -85,8 +85,14 @@ def test_manifest_describes_the_file(canonical_packets: list[Path]) -> None:
                     range(1, manifest["pages"] + 1))
             assert set(manifest["versions"]) == {"packetbench", "faker", "reportlab",
                                                    "openpyxl", "lxml", "orjson", "pillow",
-                                                   "pypdfium2", "numpy", "fonttools"}
+                                                   "pypdfium2", "numpy", "fonttools",
+                                                   "pikepdf"}
             assert manifest["knobs"]["documents"], "knobs are recorded"
+
+
+HIDING = {"sheet.hidden_sheet", "sheet.hidden_rows", "sheet.hidden_columns",
+          "textlayer.invisible_ocr", "textlayer.clipped", "textlayer.hidden_layer",
+          "textlayer.white_text", "scan.ocr_layer"}
 
 
 def test_rendered_universe_holds_every_drawn_value(canonical_packets: list[Path]) -> None:
@@ -96,9 +102,11 @@ def test_rendered_universe_holds_every_drawn_value(canonical_packets: list[Path]
         for doc_id in doc_ids(packet):
             manifest = read_json(packet / f"manifest_{doc_id}.json")
             universe = read_json(packet / f"rendered_universe_{doc_id}.json")
-            # Only a hiding pattern hides text: one that takes values out of the truth, or a
-            # workbook's hidden sheet, row or column of working figures.
-            hides = any(p["truth"] == "hidden" or p["id"].startswith("sheet.hidden_")
+            # Only a hiding pattern hides text: one that takes values out of the truth, a
+            # workbook's hidden sheet, row or column of working figures, or text a text-layer
+            # attack puts where nobody sees it (an invisible OCR layer, a clipped tail, a layer
+            # switched off, white text).
+            hides = any(p["truth"] == "hidden" or p["id"] in HIDING
                         for p in manifest["patterns_applied"])
             assert hides or universe["hidden"] == []
             strings = {s["text"] for s in universe["strings"]}

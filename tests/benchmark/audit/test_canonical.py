@@ -96,7 +96,9 @@ def test_the_command_needs_ocr_for_scans(run_cli: Run, canonical_packets: list[P
 def test_the_suite_passes_with_ocr(run_cli: Run, canonical_packets: list[Path]) -> None:
     """`packetbench audit packets --ocr` reads every scanned page of the suite well enough:
     each scan level of each packet above its OCR recall minimum."""
-    result = run_cli("audit", str(canonical_packets[0].parent), "--ocr", "--json")
+    # (about 4 minutes on two free cores; a loaded machine takes several times that)
+    result = run_cli("audit", str(canonical_packets[0].parent), "--ocr", "--json",
+                     timeout=2400)
     report = json.loads(result.stdout)
     assert result.returncode == 0, [f for p in report["packets"] for f in p["findings"]]
     totals = report["totals"]
