@@ -52,6 +52,10 @@ def _turn(fields: list[Located]) -> float:
     return slopes[len(slopes) // 2] if slopes else 0.0
 
 
+# Brackets folded to one direction: text extraction mirrors them beside right-to-left text.
+_MIRRORED = str.maketrans(")]}>", "([{<")
+
+
 def squash(text: str) -> str:
     """Whitespace-normalized text, the form PDF text and universe strings are compared in."""
     return " ".join(text.split())
@@ -351,10 +355,13 @@ class _Auditor:
         tally.checked += whole - misses  # the misses counted themselves
         tally.found += whole - misses
         strings, misses = self.doc.strings, 0
+        unmirrored = page_text.translate(_MIRRORED)
         for index in texts:
             text = strings[index]["text"]
-            # A string found as written is found squashed too (the page text has no runs).
-            if text not in page_text and reads(text) not in page_text:
+            # A string found as written is found squashed too (the page text has no runs);
+            # beside right-to-left text pdfium's bidi pass mirrors a bracket ("(" reads ")").
+            if (text not in page_text and reads(text) not in page_text
+                    and reads(text).translate(_MIRRORED) not in unmirrored):
                 misses += 1
                 self.string_result(index, False, "pdf", page)
         tally = self.audit.tally("strings", "pdf")
