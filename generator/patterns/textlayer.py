@@ -539,6 +539,8 @@ def _clipped(staging: Staging) -> bool:
             room = pdf.width - MARGIN - x1
             while tail and width_of(tail, op.font, op.size) > room:
                 tail = tail[:-1]
+            # A hyphen ending a line reads as a word break in text extraction, not as text.
+            tail = tail.rstrip(" -")
             if len(tail.strip()) < 3:
                 continue
             clip = (op.x - 1.0, op.y - DESCENT * op.size - 1.0, x1 + 0.1,

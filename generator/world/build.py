@@ -52,7 +52,7 @@ from generator.world.narrative import build_narrative
 from generator.world.places import HOME_STATES, address
 from generator.world.property import build_locations, secure_mortgage
 from generator.world.supplements import build_supplements
-from generator.world.tables import sized
+from generator.world.tables import drawn_from
 from generator.world.transactions import build_binder, build_cancellation
 from generator.world.valuation import build_stated_amounts
 from generator.world.workers import build_workers_comp
@@ -188,7 +188,7 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
     Faker, whatever lines the packet carries; each line's terms then draw from a stream of
     their own, so `--set lines=...` changes which lines exist, not the facts of the others.
     """
-    knobs = sized(knobs, stream(seed, "tables"))
+    knobs = drawn_from(seed, knobs)  # the row ranges of this packet's tables
     fake = new_faker(seed)
     rng = fake.random
     industry = fake.industry()

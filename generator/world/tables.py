@@ -25,6 +25,13 @@ TABLES: tuple[tuple[str, str, str, str | None], ...] = (
 ROW_KNOBS = tuple(knob for _, low, high, _ in TABLES for knob in (low, high))
 
 
+def drawn_from(seed: int, knobs: dict[str, Any]) -> dict[str, Any]:
+    """The knobs packet `seed`'s tables are drawn from (what `build_world` uses)."""
+    from generator.world.draw import stream
+
+    return sized(knobs, stream(seed, "tables"))
+
+
 def sized(knobs: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """`knobs` with the ranges of the tables that are not long narrowed to the other range."""
     large = knobs.get("tables.large", 0)
