@@ -16,6 +16,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from generator.world.draw import stream
+
 # (table, fewest-rows knob, most-rows knob, the line the table needs or None)
 TABLES: tuple[tuple[str, str, str, str | None], ...] = (
     ("buildings", "sov.min_rows", "sov.max_rows", None),
@@ -27,8 +29,6 @@ ROW_KNOBS = tuple(knob for _, low, high, _ in TABLES for knob in (low, high))
 
 def drawn_from(seed: int, knobs: dict[str, Any]) -> dict[str, Any]:
     """The knobs packet `seed`'s tables are drawn from (what `build_world` uses)."""
-    from generator.world.draw import stream
-
     return sized(knobs, stream(seed, "tables"))
 
 
