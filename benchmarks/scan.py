@@ -85,6 +85,7 @@ def recall(tier: str, seeds: int) -> None:
             root = Path(scratch) / name
             for seed in range(1, seeds + 1):
                 overrides = {"documents": DOCUMENTS, "patterns.only": (f"scan.{name}",)}
+                root.mkdir(parents=True, exist_ok=True)
                 write_packet(root, tier, seed, resolve(tier, overrides))
             wall = time.perf_counter()
             result = audit_packets([root], ocr=True)

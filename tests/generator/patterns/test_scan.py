@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -192,3 +193,59 @@ def test_scanned_pdf_opens_in_pdfium(render: Render) -> None:
         assert pdf[0].render(scale=0.5).to_pil().size == (306, 396)
     finally:
         pdf.close()
+
+
+def test_a_photo_drawn_tile_by_tile_follows_its_perspective() -> None:
+    """A perspective is drawn by pdfium as affine tiles: together they cover the page once,
+    each stays within 0.3 px of the homography, and dots drawn all over a page land where
+    the homography puts them."""
+    from generator.render import scan
+
+    level, width, height = LEVELS["photo"], 612.0, 792.0
+    to_pixels = scan._to_pixels(level.dpi / 72, height)
+    size = (int(width * level.dpi / 72), int(height * level.dpi / 72))
+    for seed in range(40):
+        transform, _ = scan.geometry(level, np.random.Generator(np.random.PCG64(seed)),
+                                     width, height)
+        homography = to_pixels @ transform.matrix @ np.linalg.inv(to_pixels)
+        tiles = scan._tile_matrices(homography, size)
+        covered = np.zeros(size[::-1], dtype=np.int32)
+        for (left, top, right, bottom), piece in tiles:
+            covered[top:bottom, left:right] += 1
+            xs, ys = np.meshgrid(np.linspace(left, right, 9), np.linspace(top, bottom, 9))
+            moved = np.vstack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
+            source = np.linalg.inv(homography) @ moved
+            drawn = piece @ (source / source[2])
+            assert np.abs(drawn[:2] - moved[:2]).max() < 0.3, (seed, left, top)
+        assert (covered == 1).all()
+
+    # Drawn for real: dots all over a page land where the homography puts them (the
+    # darkness-weighted centre of each dot, to a fraction of a pixel).
+    from reportlab.pdfgen import canvas as pdf_canvas
+
+    centres = [(36.0 + 60.0 * i, 30.0 + 61.0 * j) for i in range(10) for j in range(13)]
+    sheet = Path(__file__).with_name("_photo_dots.pdf")
+    try:
+        drawing = pdf_canvas.Canvas(str(sheet), pagesize=(width, height))
+        for x, y in centres:
+            drawing.rect(x - 3, y - 3, 6, 6, stroke=0, fill=1)
+        drawing.save()
+        pdf = pdfium.PdfDocument(sheet.read_bytes())
+    finally:
+        sheet.unlink(missing_ok=True)
+    for seed in (3, 11):
+        transform, _ = scan.geometry(level, np.random.Generator(np.random.PCG64(seed)),
+                                     width, height)
+        page = pdf[0]
+        dark = 255.0 - np.asarray(scan._render(page, transform, level.dpi, size, 255),
+                                  dtype=np.float64)
+        page.close()
+        for x, y in centres:
+            u, v, w = to_pixels @ transform.matrix @ np.array([x, y, 1.0])
+            cx, cy = u / w, v / w
+            left, top = round(cx) - 14, round(cy) - 14
+            window = dark[top:top + 29, left:left + 29]
+            rows, cols = np.mgrid[top:top + 29, left:left + 29] + 0.5  # pixel centres
+            found = ((window * cols).sum() / window.sum(), (window * rows).sum() / window.sum())
+            assert math.dist(found, (cx, cy)) < 0.35, (seed, x, y, found, (cx, cy))
+    pdf.close()
