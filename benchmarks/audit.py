@@ -16,6 +16,12 @@ is the best of --repeat runs on one core, files already in the page cache:
 
 Then where the time of (2) goes per page, and what one `get_text_bounded` call per value
 (the obvious implementation) would cost.
+
+4. With --ocr (needs tesseract): the OCR audit of the documents that have pages only pixels
+   can prove (scans, handwriting, attacked text layers), in OCR pages per second per core
+   (CPU time of this process and of its tesseract processes), beside the minimal work for
+   one such page in the same run: pdfium rendering it at the OCR resolution and one plain
+   tesseract call on it.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import os
+import resource
 import time
 from collections.abc import Callable
 from functools import partial
@@ -33,6 +40,7 @@ import pypdfium2.raw as raw
 
 from benchmark.audit.document import audit_document
 from benchmark.audit.files import Document, packet_folders, read_packet
+from benchmark.audit.ocr import DPI, Tesseract, _render
 from benchmark.audit.pdftext import _BOXES, PageText, PdfText
 from benchmark.audit.run import audit_packet
 
@@ -137,6 +145,8 @@ def main() -> None:
     parser.add_argument("packets", nargs="*", type=Path,
                         help="packet folders (default: the canonical suite)")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--ocr", action="store_true",
+                        help="also measure the OCR audit (needs tesseract)")
     args = parser.parse_args()
     folders = packet_folders(args.packets or sorted((ROOT / "packets").glob("N*-000001")))
     packets = [read_packet(folder) for folder in folders]
@@ -173,6 +183,43 @@ def main() -> None:
     print(f"\none get_text_bounded call per located value instead: {per_call * 1e6:.0f} µs a "
           f"call, {per_call * values / pages * 1000:.1f} ms a page "
           f"({pages / (per_call * values):.0f} pages/s for the queries alone)")
+    if args.ocr:
+        ocr_throughput([doc for packet in packets for doc in packet.documents
+                        if doc.format == "pdf" and doc.ocr_pages()])
+
+
+def _cpu_with_children() -> float:
+    """CPU seconds of this process (all threads) and of its finished children (tesseract)."""
+    own, children = (resource.getrusage(who)
+                     for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def ocr_throughput(documents: list[Document]) -> None:
+    engine = Tesseract()
+    pages = sum(len(doc.ocr_pages()) for doc in documents)
+    if not pages:
+        print("\nOCR: no page of these packets needs OCR")
+        return
+    start = _cpu_with_children()
+    for doc in documents:
+        audit_document(doc, engine=engine)
+    audited = _cpu_with_children() - start
+
+    start = _cpu_with_children()
+    for doc in documents:
+        pdf = pdfium.PdfDocument(doc.file)
+        for number in sorted(doc.ocr_pages()):
+            image = _render(pdf, number, DPI)[0]
+            engine.words(image, DPI, str(doc.file))
+        pdf.close()
+    minimal = _cpu_with_children() - start
+    print(f"\nOCR audit, {pages} page(s) of {len(documents)} document(s), one core "
+          f"(CPU time with tesseract's):")
+    print(f"  audit --ocr        {pages / audited:>7.2f} OCR pages/s per core")
+    print(f"  render + tesseract {pages / minimal:>7.2f} OCR pages/s per core "
+          f"(the minimal work: pdfium at {DPI} dpi and one tesseract call)")
+    print(f"  ratio              {minimal / audited:>7.2f}")
 
 
 def sum_pages(documents: list[Document]) -> int:
