@@ -242,10 +242,16 @@ def _profile(n: int, strength: float, reach: float) -> Matrix:
     return np.asarray(1.0 - strength * np.clip(1.0 - edge, 0.0, 1.0) ** 2, dtype=np.float32)
 
 
+Box = tuple[int, int, int, int]  # left, top, right, bottom, pixels
+Shading = list[tuple[Box, Image.Image]]  # multiplier images (255: full light) and where
+
+
 @lru_cache(maxsize=64)
-def _edges(size: tuple[int, int], strength: float, side: int, shadow: float) -> Image.Image:
-    """Dark edges and a shadow along one side (0-3) as a multiplier image (255: full light);
-    the same for every page of one size and level, so made once."""
+def _edges(size: tuple[int, int], strength: float, side: int, shadow: float) -> Shading:
+    """Dark edges and a shadow along one side (0-3), the same for every page of one size and
+    level, so made once. Only the frame they darken is kept (four strips around the largest
+    rectangle they leave at full light): multiplying by full light changes nothing, and the
+    page's middle is most of it."""
     cols, rows = size
     light = (_profile(rows, strength, 0.04)[:, None] * _profile(cols, strength, 0.04)[None, :]
              if strength else np.ones((rows, cols), dtype=np.float32))
@@ -255,13 +261,30 @@ def _edges(size: tuple[int, int], strength: float, side: int, shadow: float) -> 
         band = 1.0 - shadow * np.clip(1.0 - t / 0.12, 0.0, 1.0) ** 2
         band = band if side % 2 == 0 else band[::-1]
         light = light * (band[:, None] if side < 2 else band[None, :])
-    return Image.fromarray((light * 255.0).astype(np.uint8))
+    full = (light * 255.0).astype(np.uint8)
+    lit = full == 255
+    # The profiles are separable and fall monotonically towards the borders, so the lit
+    # middle is the rectangle of lit rows through the middle column and lit columns through
+    # the middle row (checked, not assumed).
+    lit_rows = np.flatnonzero(lit[:, cols // 2])
+    lit_cols = np.flatnonzero(lit[rows // 2, :])
+    whole: Shading = [((0, 0, cols, rows), Image.fromarray(full))]
+    if not lit_rows.size or not lit_cols.size:
+        return whole
+    top, bottom = int(lit_rows[0]), int(lit_rows[-1]) + 1
+    left, right = int(lit_cols[0]), int(lit_cols[-1]) + 1
+    if not lit[top:bottom, left:right].all():
+        return whole
+    strips = [(0, 0, cols, top), (0, bottom, cols, rows), (0, top, left, bottom),
+              (right, top, cols, bottom)]
+    return [(box, Image.fromarray(full[box[1]:box[3], box[0]:box[2]])) for box in strips
+            if box[2] > box[0] and box[3] > box[1]]
 
 
-def _shading(level: Level, rng: np.random.Generator, size: tuple[int, int]) -> Image.Image | None:
-    """The light falling on the page, as a multiplier image (255: full light): dark edges,
-    a shadow along one side, a gradient across a photo. None when the level has none."""
-    shading = None
+def _shading(level: Level, rng: np.random.Generator, size: tuple[int, int]) -> Shading:
+    """The light falling on the page (dark edges, a shadow along one side, a gradient across
+    a photo), as the parts of the page it darkens. Empty when the level has none."""
+    shading: Shading = []
     if level.edges or level.shadow:
         side = int(rng.integers(0, 4)) if level.shadow else 0
         shading = _edges(size, level.edges, side, level.shadow)
@@ -276,7 +299,9 @@ def _shading(level: Level, rng: np.random.Generator, size: tuple[int, int]) -> I
         field = 1.0 - level.light * (0.5 + gx * x + gy * y).clip(0.0, 1.0) * 0.6
         light = Image.fromarray((field * 255.0).astype(np.uint8)).resize(
             size, Image.Resampling.NEAREST)
-        shading = light if shading is None else ImageChops.multiply(shading, light)
+        for box, part in shading:
+            light.paste(ImageChops.multiply(light.crop(box), part), box)
+        shading = [((0, 0, *size), light)]
     return shading
 
 
@@ -327,8 +352,10 @@ def degrade(image: Image.Image, level: Level, rng: np.random.Generator) -> Image
     tone curve (ink, paper, background removal or the fax's threshold). Every step works on
     8-bit pixels in Pillow's C loops: a page takes milliseconds, not a tenth of a second."""
     shading = _shading(level, rng, image.size)
-    if shading is not None:
-        image = ImageChops.multiply(image, shading)
+    if shading:
+        image = image.copy()  # the drawn page shares pdfium's buffer: leave that alone
+        for box, part in shading:
+            image.paste(ImageChops.multiply(image.crop(box), part), box)
     if level.noise:
         gain = level.paper / 255.0 * level.ink
         grain = _grain(rng, image.size, _noise_table(level.noise, gain))
