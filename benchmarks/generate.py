@@ -14,6 +14,9 @@ Three views are printed, each measured in this run:
 3. The ten most expensive patterns: each pattern forced on (`patterns.only=<id>`) over the
    same N3 packets, minus the same packets with every pattern off, per packet and per document
    it was applied to.
+4. Scanned pages (`benchmarks/scan.py`'s first part): per scan level, scanned pages per second
+   on one core beside the minimal work for one scanned page in the same run (pdfium render at
+   the level's resolution plus one image encode); the issue's target ratio is 0.5.
 
 `--cpu` times the one-job runs and the stages by the process's CPU time instead of the wall
 clock: on a machine other work is sharing, that is what one free core would take.
@@ -99,6 +102,7 @@ def main() -> None:
     parser.add_argument("--tiers", default="N1,N2,N3,N4,N5")
     parser.add_argument("--jobs", default="1,2")
     parser.add_argument("--no-costs", action="store_true", help="skip the per-pattern costs")
+    parser.add_argument("--no-scans", action="store_true", help="skip the scanned-page rates")
     parser.add_argument("--cpu", action="store_true",
                         help="time one-job runs and stages by CPU time, not the wall clock")
     args = parser.parse_args()
@@ -126,6 +130,11 @@ def main() -> None:
         watch = stages(tier, count)
         print(f"{tier:<5}" + "".join(f"{watch.spent[n] / count * 1000:>17.1f}" for n in names)
               + f"{watch.pdf_pages / watch.spent['render pdf']:>13.1f}", flush=True)
+    if not args.no_scans:
+        from scan import throughput  # benchmarks/scan.py, beside this script
+
+        print()
+        throughput("N3", 6)
     if args.no_costs:
         return
     packets = 3
