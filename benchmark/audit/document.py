@@ -10,14 +10,21 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from benchmark.audit.agreement import agrees
 from benchmark.audit.csvcells import CsvCells
 from benchmark.audit.files import Document
-from benchmark.audit.ocr import OcrPage, Tesseract, folded, read_pages, same_text
+from benchmark.audit.ocr import (
+    OcrPage,
+    Tesseract,
+    folded,
+    misread_everywhere,
+    read_pages,
+    same_text,
+)
 from benchmark.audit.pdftext import PdfText
 from benchmark.audit.result import (
     ATTACK_ABSENT,
@@ -403,10 +410,21 @@ class _Auditor:
         level = (self.levels.get(page) or self.inked.get(page)
                  or (NATIVE if page in self.attacks.pages else None))
         if page in self.attacks.pages:
+            misreadings: Counter[str] = Counter()
+            for index, bbox, piece, _ in fields:
+                entry = self.doc.fields[index]
+                read = scan.in_box(bbox)
+                if piece[1] == 1 and entry.get("kind") != "checkbox" and not same_text(
+                        read, entry["rendered_as"]):
+                    misreadings[folded(read)] += 1
             for index, entry in enumerate(self.doc.hidden):
                 if entry.get("page") != page or not folded(entry["text"]):
                     continue  # (a Hebrew name: nothing English OCR could read, or not read)
-                if scan.has_string(entry["text"]):
+                if misread_everywhere(scan, entry["text"], misreadings):
+                    # OCR misread a shown value as the layer's own misreading of it; the
+                    # shown value's miss counts against the page's recall.
+                    self.audit.attacks["hidden_misread_by_ocr"] += 1
+                elif scan.has_string(entry["text"]):
                     self.audit.findings.append(Finding(
                         HIDDEN_VISIBLE, self.doc.doc_id, self.strings_file, f"hidden[{index}]",
                         "ocr", page, f"page {page}", entry["text"], "",

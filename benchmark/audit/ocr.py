@@ -23,6 +23,7 @@ import os
 import shutil
 import subprocess
 import unicodedata
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -107,6 +108,16 @@ class Tesseract:
         return _parse_tsv(run.stdout.decode("utf-8", "replace"))
 
 
+def misread_everywhere(scan: OcrPage, text: str, misreadings: Counter[str]) -> bool:
+    """Whether every time OCR reads `text` on the page, it reads it in the box of a value the
+    page shows otherwise (`misreadings`: folded OCR readings of the page's boxes that did not
+    match their values). An invisible OCR layer's false words are OCR-style confusions of
+    the words they cover ("$3,001" -> "$8,001"); tesseract can make the same confusion on
+    the image, which proves nothing about the hidden text being visible."""
+    form = folded(text)
+    return bool(form) and 0 < scan.count(text) <= misreadings[form]
+
+
 def _parse_tsv(tsv: str) -> list[Word]:
     words: list[Word] = []
     for line in tsv.splitlines()[1:]:
@@ -185,6 +196,11 @@ class OcrPage:
         """A visible string: on the page as whole words, or with OCR having merged its words."""
         form = folded(text)
         return self.on_page(text) or (" " in form and form.replace(" ", "") in self._spaceless)
+
+    def count(self, text: str) -> int:
+        """How many times `text`, normalized, occurs in the page's OCR text as whole words."""
+        form = folded(text)
+        return self._padded.count(f" {form} ") if form else 0
 
     def ink(self, bbox: Sequence[float]) -> float:
         """The share of dark pixels inside `bbox`, trimmed by MARK_INSET points."""

@@ -106,10 +106,10 @@ class DocumentAudit:
     hidden: int = 0  # hidden strings confirmed absent from the visible universe
     # Text-layer attacks confirmed in the file (values the text layer does not yield, hidden
     # strings it holds, pages out of order), and hidden strings OCR confirmed absent from the
-    # page image (or could not: no --ocr).
+    # page image (or could not: no --ocr), or read only where it misread a shown value.
     attacks: dict[str, int] = field(default_factory=lambda: {
         "unreadable": 0, "hidden_in_layer": 0, "out_of_order": 0, "hidden_not_seen": 0,
-        "hidden_not_checked": 0})
+        "hidden_misread_by_ocr": 0, "hidden_not_checked": 0})
     findings: list[Finding] = field(default_factory=list)
     # Scan level -> OCR of its pages' located values and strings; what OCR missed there.
     scans: dict[str, dict[str, Tally]] = field(default_factory=dict)

@@ -144,3 +144,22 @@ def test_ocr_text_is_compared_with_what_tesseract_cannot_tell_apart_folded(
     from benchmark.audit.ocr import same_text
 
     assert same_text(read, expected) is same
+
+
+def test_a_hidden_misreading_read_only_where_ocr_misread_a_shown_value_is_explained() -> None:
+    """An invisible OCR layer says "$8,001" over a shown "$3,001"; tesseract may read the
+    image the same wrong way. Explained only while every place OCR reads it is such a box."""
+    from collections import Counter
+
+    from benchmark.audit.ocr import OcrPage, Word, folded, misread_everywhere
+
+    words = [Word("TOTAL", 10, 10, 60, 20), Word("$8,001", 100, 10, 160, 20),
+             Word("Claim", 10, 40, 60, 50)]
+    scan = OcrPage(words, 300 / 72, 0.0, 792.0)
+    misread = Counter({folded("$8,001"): 1})
+    assert misread_everywhere(scan, "$8,001", misread)
+    assert not misread_everywhere(scan, "$8,001", Counter())  # nothing misread: visible
+    twice = OcrPage([*words, Word("$8,001", 100, 40, 160, 50)], 300 / 72, 0.0, 792.0)
+    assert twice.count("$8,001") == 2
+    assert not misread_everywhere(twice, "$8,001", misread)  # once more than explained
+    assert not misread_everywhere(scan, "$9,999", misread)  # not on the page at all
