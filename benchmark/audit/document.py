@@ -424,7 +424,7 @@ class _Auditor:
                     # OCR misread a shown value as the layer's own misreading of it; the
                     # shown value's miss counts against the page's recall.
                     self.audit.attacks["hidden_misread_by_ocr"] += 1
-                elif scan.has_string(entry["text"]):
+                elif scan.shows(entry["text"]):
                     self.audit.findings.append(Finding(
                         HIDDEN_VISIBLE, self.doc.doc_id, self.strings_file, f"hidden[{index}]",
                         "ocr", page, f"page {page}", entry["text"], "",

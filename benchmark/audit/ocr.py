@@ -197,6 +197,14 @@ class OcrPage:
         form = folded(text)
         return self.on_page(text) or (" " in form and form.replace(" ", "") in self._spaceless)
 
+    def shows(self, text: str) -> bool:
+        """Whether the page shows `text` (hidden text looked for): as whole words, or its
+        words merged into one whole word. Never inside a longer word: "$8,001" folds to
+        "8 001", and "8001" is inside many a claim number with its spaces removed."""
+        form = folded(text)
+        return bool(form) and (self.on_page(text)
+                               or f" {form.replace(' ', '')} " in self._padded)
+
     def count(self, text: str) -> int:
         """How many times `text`, normalized, occurs in the page's OCR text as whole words."""
         form = folded(text)

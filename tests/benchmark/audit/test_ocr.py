@@ -163,3 +163,18 @@ def test_a_hidden_misreading_read_only_where_ocr_misread_a_shown_value_is_explai
     assert twice.count("$8,001") == 2
     assert not misread_everywhere(twice, "$8,001", misread)  # once more than explained
     assert not misread_everywhere(scan, "$9,999", misread)  # not on the page at all
+
+
+def test_hidden_text_is_looked_for_as_whole_words() -> None:
+    """"$8,001" folds to "8 001": found as those words or merged into one word, never
+    inside a longer number (the loose merged-words rule of visible strings)."""
+    from benchmark.audit.ocr import OcrPage, Word
+
+    def page(*texts: str) -> OcrPage:
+        return OcrPage([Word(t, 10.0 * i, 10, 10.0 * i + 8, 20) for i, t in enumerate(texts)],
+                       300 / 72, 0.0, 792.0)
+
+    assert page("TOTAL", "$8,001").shows("$8,001")
+    assert page("TOTAL", "8001").shows("$8,001")
+    claim = page("Claim", "21880012", "closed")
+    assert claim.has_string("$8,001") and not claim.shows("$8,001")
