@@ -19,9 +19,8 @@ from typing import Any
 
 import orjson
 
-from benchmark import provenance
+from benchmark import families, provenance
 from benchmark import universe as universes
-from benchmark.errors import BadInput
 from benchmark.packets import DocInfo, Packet, find_packets
 from benchmark.runs import (
     ExtractionRecord,
@@ -37,21 +36,12 @@ from benchmark.score.compare import Claim, FieldCounts, compare
 from benchmark.score.rates import GroundingTally, summarize
 from benchmark.score.stale import stale_values
 from benchmark.score.verdicts import VERDICTS, grounded, verdict
-from generator import doctypes as _doctypes  # noqa: F401  (registers document types)
-from generator.doctypes.base import REGISTRY
-from generator.leaves import DocModel
 
 
-def _model(schema: str, where: Path) -> type[DocModel]:
-    doc_type = REGISTRY.get(schema)
-    if doc_type is None:
-        raise BadInput(f"{where}: unknown schema {schema!r}")
-    return doc_type.model
-
-
-def schema_problem(schema: str, output: Any) -> str | None:
+def schema_problem(schema: str, output: Any, packet: Path) -> str | None:
     """Why `output` is not a valid instance of `schema` (None when it is)."""
-    return validate.problem(REGISTRY[schema].model, output)
+    scored = families.resolve(schema, packet)
+    return validate.problem(scored.model, scored.project(output))
 
 
 @dataclass
@@ -83,9 +73,10 @@ class RunScores:
 def score_document(packet: Packet, doc: DocInfo, record: ExtractionRecord,
                    found: universes.PacketUniverses, claims_out: list[bytes]) -> DocumentScore:
     """Field view, grounding, verdicts and arithmetic of one valid, ok record."""
-    model = _model(doc.schema, packet.path)
-    truth = packet.truth(doc.doc_id)
-    output = record.output or {}
+    scored = families.resolve(doc.schema, packet.path)
+    model = scored.model
+    truth = scored.project(packet.truth(doc.doc_id))
+    output = scored.project(record.output or {})
     comparison = compare(model, truth, output)
     stale = stale_values(packet, doc, model, truth)
     doc_universe = found.documents[doc.doc_id]
@@ -174,8 +165,7 @@ def _score_run(run: Path, packets_dir: Path) -> RunScores:
             result.errors.append({"document": key, "status": record.status,
                                   "error": record.error})
             continue
-        _model(doc.schema, packet.path)
-        problem = schema_problem(doc.schema, record.output)
+        problem = schema_problem(doc.schema, record.output, packet.path)
         if problem is not None:
             result.invalid.append({"document": key, "reason": problem})
             continue
