@@ -32,7 +32,7 @@ def nightmare(
 
     started = time.perf_counter()
     result = import_corpus(path, out, force)
-    records = {}
+    records: dict[str, int] = {}
     for by_status in result.cohorts.values():
         for status, count in by_status.items():
             records[status] = records.get(status, 0) + count

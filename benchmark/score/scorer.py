@@ -31,11 +31,11 @@ from benchmark.runs import (
     write_atomic,
     write_json,
 )
-from benchmark.score import consistency, normalize, validate
+from benchmark.score import consistency, validate
 from benchmark.score.compare import Claim, FieldCounts, compare
 from benchmark.score.rates import GroundingTally, summarize
 from benchmark.score.stale import stale_values
-from benchmark.score.verdicts import VERDICTS, grounded, verdict
+from benchmark.score.verdicts import VERDICTS, judge, verdict
 
 
 def schema_problem(schema: str, output: Any, packet: Path) -> str | None:
@@ -85,17 +85,12 @@ def score_document(packet: Packet, doc: DocInfo, record: ExtractionRecord,
     prefix = _row_prefix(packet, doc)
     touched = packet.touched(doc.doc_id)
     for claim in comparison.claims:
-        # A value equal to its truth is grounded: the truth is what the page shows.
-        in_doc = claim.supported or grounded(claim.value, claim.kind, claim.code_list,
-                                             doc_universe)
-        in_packet = in_doc or grounded(claim.value, claim.kind, claim.code_list, found.packet)
-        checked = normalize.is_checked(claim.value, claim.kind)
-        numeric = claim.kind in normalize.NUMERIC_KINDS
-        tally.add(numeric, checked, in_packet, in_doc)
-        said = verdict(claim, in_packet, stale.get(claim.path), found.packet)
+        judged = judge(claim, doc_universe, found.packet)
+        tally.add(judged.numeric, judged.checked, judged.in_packet, judged.in_document)
+        said = verdict(claim, judged.in_packet, stale.get(claim.path), found.packet)
         verdicts[said] += 1
-        claims_out.append(_claim_row(prefix, claim, checked, in_packet, in_doc, said,
-                                     touched.of(claim.path)))
+        claims_out.append(_claim_row(prefix, claim, judged.checked, judged.in_packet,
+                                     judged.in_document, said, touched.of(claim.path)))
     return DocumentScore(f"{packet.packet_id}/{doc.doc_id}", packet.tier, doc.doc_type,
                          comparison.counts, tally, verdicts,
                          consistency.check(doc.schema, model, output))

@@ -179,18 +179,47 @@ class TheirUniverse:
         return None
 
 
+GROUPS = ("aggregated ground truth", "rendered universes", "field truth", "document truth",
+          "packet truth", "manifests")
+_GROUP_OF_PREFIX = (("rendered_universe_", "rendered universes"),
+                    ("packet_rendered_universe", "rendered universes"),
+                    ("field_truth_", "field truth"), ("document_truth_", "document truth"),
+                    ("packet_truth", "packet truth"), ("manifest_", "manifests"))
+
+
+def _group(name: str) -> str:
+    return next((group for prefix, group in _GROUP_OF_PREFIX if name.startswith(prefix)),
+                "manifests")
+
+
+def universe_groups(aggregated: dict[str, Any], truth_dir: Path) -> dict[str, TheirUniverse]:
+    """Its packet universe in the parts it is built from (GROUPS): the aggregated ground
+    truth's documents, then the packet's ground_truth JSON files by kind."""
+    groups = {name: TheirUniverse() for name in GROUPS}
+    for document in (aggregated.get("documents") or {}).values():
+        groups[GROUPS[0]].ingest(document, labels=False)
+    for path in sorted(truth_dir.glob("*.json")):
+        try:
+            data = orjson.loads(path.read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            continue
+        groups[_group(path.name)].ingest(data, labels=True)
+    return {name: universe.finish() for name, universe in groups.items()}
+
+
+def union(parts: dict[str, TheirUniverse]) -> TheirUniverse:
+    """One universe of all `parts` (its packet universe, when they are its groups)."""
+    found = TheirUniverse()
+    for part in parts.values():
+        found.strings |= part.strings
+        found.numbers |= part.numbers
+    return found.finish()
+
+
 def packet_universe(aggregated: dict[str, Any], truth_dir: Path) -> TheirUniverse:
     """Its packet universe: the aggregated ground truth's documents, then every JSON file of
     the packet's ground_truth folder."""
-    found = TheirUniverse()
-    for document in (aggregated.get("documents") or {}).values():
-        found.ingest(document, labels=False)
-    for path in sorted(truth_dir.glob("*.json")):
-        try:
-            found.ingest(orjson.loads(path.read_bytes()), labels=True)
-        except (OSError, orjson.JSONDecodeError):
-            continue
-    return found.finish()
+    return union(universe_groups(aggregated, truth_dir))
 
 
 def leaves(data: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...],
