@@ -29,7 +29,7 @@ from benchmark.importers.nightmare.corpus import (
 )
 from benchmark.importers.nightmare.family import FAMILY_NAME, schema_file
 from benchmark.importers.nightmare.runs import convert_cohort
-from benchmark.importers.nightmare.truth import Converted, convert
+from benchmark.importers.nightmare.truth import Converted, convert, spelled_by
 from benchmark.packets import Packet, load_packet, read_json
 from benchmark.provenance import sha256
 from benchmark.runs import write_json
@@ -112,16 +112,16 @@ def _document(corpus: Corpus, source: CorpusPacket, doc: CorpusDoc, folder: Path
     if fmt == "pdf":
         locate = rendered.Locator(rendered.page_heights(doc.file),
                                   rendered.broken_pages(their_manifest, pages))
+    universe = rendered.universe(doc.doc_id, fmt, their_universe)
     converted: Converted = convert(json.loads(schema_text), read_json(doc.truth_file(
-        "field_truth")), locate)
+        "field_truth")), locate, spelled_by([s["text"] for s in universe["strings"]]))
     schema = f"{FAMILY_NAME}/{schema_name}"
     write_json(folder / f"document_truth_{doc.doc_id}.json",
                {"doc_id": doc.doc_id, "doc_type": doc.doc_type, "schema": schema,
                 "truth": converted.truth})
     write_json(folder / f"field_truth_{doc.doc_id}.json",
                {"doc_id": doc.doc_id, "fields": converted.fields})
-    write_json(folder / f"rendered_universe_{doc.doc_id}.json",
-               rendered.universe(doc.doc_id, fmt, their_universe))
+    write_json(folder / f"rendered_universe_{doc.doc_id}.json", universe)
     write_json(folder / f"manifest_{doc.doc_id}.json", {
         "doc_id": doc.doc_id, "doc_type": doc.doc_type, "format": fmt, "file": file_name,
         "sha256": sha256(folder / file_name), "pages": pages, "tier": source.tier,

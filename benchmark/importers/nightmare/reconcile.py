@@ -244,7 +244,9 @@ def _reconcile_cohort(corpus: Corpus, run: Path, packets: dict[str, Packet],
 
 def _ranking(cohorts: list[CohortReconciliation]) -> list[dict[str, Any]]:
     def order(rate: Any) -> list[str]:
-        return [c.cohort for c in sorted(cohorts, key=lambda c: (rate(c), c.cohort))]
+        """Lowest rate first; a cohort with no rate (nothing scored) last."""
+        return [c.cohort for c in sorted(cohorts, key=lambda c: (rate(c) is None,
+                                                                 rate(c) or 0.0, c.cohort))]
 
     theirs = order(lambda c: c.published["numbers"]["rate"])
     ours = order(lambda c: c.ours["packet"]["numbers"]["rate_micro"])

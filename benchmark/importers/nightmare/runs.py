@@ -24,6 +24,7 @@ from benchmark.importers.nightmare.corpus import (
 )
 from benchmark.packets import Packet
 from benchmark.runs import ExtractionRecord, Usage, write_json, write_record
+from generator import __version__
 
 STUB_KEYS = frozenset({"error", "packet_id", "doc_type"})
 
@@ -101,6 +102,7 @@ def convert_cohort(corpus: Corpus, cohort: Cohort, packets: list[tuple[CorpusPac
         "reasoning": cohort.effort,
         "imported_from": {"corpus": "nightmare", "cohort": cohort.name,
                           "commit": corpus.commit},
+        "toolkit_version": __version__,
         "packets_dir": "../../packets",
         "packets": [provenance.packet_entry(packet) for _, packet in packets],
         "status": "complete",

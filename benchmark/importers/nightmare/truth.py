@@ -20,7 +20,12 @@ placed by these rules, and by nothing else:
 
 A leaf that no rule places, that more than one schema leaf would take, that lands where
 another leaf already did, or whose value does not fit, is unmapped: counted and listed with
-its reason, never dropped silently. Generator metadata (``doc_type``, ``format``,
+its reason, never dropped silently.
+
+A placed leaf's ``rendered_as`` is the corpus's own where it records one, else the first
+visible element of the document that shows the value (equal after normalization, or the same
+number), else the value as plain text; ``rendered_as_from`` says which (corpus, element,
+value). Generator metadata (``doc_type``, ``format``,
 ``excel_metadata``, a record's own layout boxes) describes the file, not the document, and is
 counted apart as metadata.
 """
@@ -55,6 +60,7 @@ def alternatives(names: list[str]) -> list[str]:
         found += [name, *SYNONYMS.get(name, ())] + ([bare] if bare else [])
     return found
 Locate = Callable[[list[Any]], list[dict[str, Any]]]
+Spell = Callable[[Any], "str | None"]  # the string a document draws for a value, if known
 
 
 @dataclass(frozen=True)
@@ -172,10 +178,11 @@ def _entry(raw: Any) -> tuple[Any, dict[str, Any]]:
 class Converter:
     """Builds one document's truth from its corpus field truth (rules in the module doc)."""
 
-    def __init__(self, schema: dict[str, Any], locate: Locate) -> None:
+    def __init__(self, schema: dict[str, Any], locate: Locate, spell: Spell) -> None:
         self.schema = schema
         self.index = index(schema)
         self.locate = locate
+        self.spell = spell
         self.out = Converted(skeleton(schema))
         self.taken: set[str] = set()
 
@@ -234,9 +241,14 @@ class Converter:
     def _field(self, path: str, value: Any, node: dict[str, Any], extra: dict[str, Any],
                ) -> dict[str, Any]:
         rendered = extra.get("rendered_as")
+        source = "corpus"
+        if not isinstance(rendered, str):
+            rendered, source = self.spell(value), "element"
+        if rendered is None:
+            rendered, source = _text(value), "value"
         name = _last(path.split("[")[0] if path.endswith("]") else path)
         return {"path": path, "value": value, "kind": kind_of(name, node),
-                "rendered_as": rendered if isinstance(rendered, str) else None,
+                "rendered_as": rendered, "rendered_as_from": source,
                 "locations": self.locate(extra.get("locations") or [])}
 
     def scalar(self, names: list[str], raw: Any, leaf: str) -> None:
@@ -367,7 +379,37 @@ def _count(value: Any) -> int:
     return int(value is not None)
 
 
-def convert(schema: dict[str, Any], field_truth: dict[str, Any], locate: Locate) -> Converted:
+def _text(value: Any) -> str:
+    """A value as plain text: "Yes"/"No" for a boolean, digits for a whole number."""
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def spelled_by(elements: list[str]) -> Spell:
+    """The lookup of the first element text of a document that shows a value: equal to it
+    after normalization, or the same number."""
+    by_form: dict[str, str] = {}
+    by_number: dict[float, str] = {}
+    for text in elements:
+        by_form.setdefault(normalize.string(text), text)
+        number = normalize.number(text)
+        if number is not None:
+            by_number.setdefault(number, text)
+
+    def spell(value: Any) -> str | None:
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, int | float):
+            return by_number.get(float(value))
+        return by_form.get(normalize.string(str(value)))
+    return spell
+
+
+def convert(schema: dict[str, Any], field_truth: dict[str, Any], locate: Locate,
+            spell: Spell | None = None) -> Converted:
     """The document truth (an instance of `schema`), field_truth entries and unmapped leaves
     of one document's corpus field truth."""
-    return Converter(schema, locate).run(field_truth)
+    return Converter(schema, locate, spell or (lambda value: None)).run(field_truth)
