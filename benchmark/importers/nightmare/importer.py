@@ -35,6 +35,7 @@ from benchmark.provenance import sha256
 from benchmark.runs import write_json
 
 REPORT = "import.json"
+RECONCILIATION = ("reconciliation.json", "reconciliation.md")  # written by --reconcile
 
 
 @dataclass
@@ -89,7 +90,8 @@ def _prepare(out: Path, force: bool) -> None:
         raise UsageError(f"{out}: already holds an import (use --force to replace it)")
     for name in ("packets", "runs"):
         shutil.rmtree(out / name, ignore_errors=True)
-    (out / REPORT).unlink()
+    for name in (REPORT, *RECONCILIATION):
+        (out / name).unlink(missing_ok=True)
 
 
 def _document(corpus: Corpus, source: CorpusPacket, doc: CorpusDoc, folder: Path,
@@ -108,11 +110,11 @@ def _document(corpus: Corpus, source: CorpusPacket, doc: CorpusDoc, folder: Path
     their_manifest = read_json(doc.truth_file("manifest"))
     their_universe = read_json(doc.truth_file("rendered_universe"))
     pages = rendered.page_count(doc.file, fmt, their_universe)
+    broken = rendered.broken_pages(their_manifest, pages) if fmt == "pdf" else set()
     locate: Any = rendered.no_locations
     if fmt == "pdf":
-        locate = rendered.Locator(rendered.page_heights(doc.file),
-                                  rendered.broken_pages(their_manifest, pages))
-    universe = rendered.universe(doc.doc_id, fmt, their_universe)
+        locate = rendered.Locator(rendered.page_heights(doc.file), broken)
+    universe = rendered.universe(doc.doc_id, fmt, their_universe, broken)
     converted: Converted = convert(json.loads(schema_text), read_json(doc.truth_file(
         "field_truth")), locate, spelled_by([s["text"] for s in universe["strings"]]))
     schema = f"{FAMILY_NAME}/{schema_name}"
@@ -126,7 +128,7 @@ def _document(corpus: Corpus, source: CorpusPacket, doc: CorpusDoc, folder: Path
         "doc_id": doc.doc_id, "doc_type": doc.doc_type, "format": fmt, "file": file_name,
         "sha256": sha256(folder / file_name), "pages": pages, "tier": source.tier,
         "seed": source.seed, "knobs": {},
-        "patterns_applied": rendered.patterns(their_manifest),
+        "patterns_applied": rendered.patterns(their_manifest, pages),
         "versions": {"corpus": "nightmare", "commit": corpus.commit},
     })
     tally = result.schemas.setdefault(schema_name, SchemaTally())

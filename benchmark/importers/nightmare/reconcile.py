@@ -173,7 +173,7 @@ def _tally(verdicts: list[str]) -> tuple[int, int, int, int]:
             count["number:ok"] + count["number:hallucinated"], count["number:hallucinated"])
 
 
-def _document(corpus: Corpus, rec: CohortReconciliation, packet: Packet, doc_id: str,
+def _document(rec: CohortReconciliation, packet: Packet, doc_id: str,
               run: Path, ctx: A.Context, published: dict[str, Any] | None,
               scored: dict[str, Any] | None) -> None:
     key = f"{packet.packet_id}/{doc_id}"
@@ -236,7 +236,7 @@ def _reconcile_cohort(corpus: Corpus, run: Path, packets: dict[str, Packet],
     for source in corpus.packets:
         packet = packets[source.packet_id]
         for doc in packet.documents:
-            _document(corpus, rec, packet, doc.doc_id, run, contexts[packet.packet_id],
+            _document(rec, packet, doc.doc_id, run, contexts[packet.packet_id],
                       published_docs.get(f"{source.name}/{doc.doc_id}"),
                       scored_docs.get(f"{packet.packet_id}/{doc.doc_id}"))
     return rec

@@ -89,8 +89,10 @@ def no_locations(boxes: list[Any]) -> list[dict[str, Any]]:
     return []
 
 
-def universe(doc_id: str, fmt: str, data: dict[str, Any]) -> dict[str, Any]:
-    """Our rendered_universe of one document from the corpus's."""
+def universe(doc_id: str, fmt: str, data: dict[str, Any], broken: set[int] | None = None,
+             ) -> dict[str, Any]:
+    """Our rendered_universe of one document from the corpus's; a string on a `broken` page
+    is marked ``text_layer: false`` (the audit reads it by OCR)."""
     inner = data.get("doc") or {}
     sheets = {name: i + 1 for i, name in enumerate(inner.get("sheets") or [])}
     strings: list[dict[str, Any]] = []
@@ -109,6 +111,8 @@ def universe(doc_id: str, fmt: str, data: dict[str, Any]) -> dict[str, Any]:
                      "column": int(element.get("csv_col", 1)) - 1}
         else:
             entry = {"text": text, "page": element.get("page")}
+            if broken and element.get("page") in broken:
+                entry["text_layer"] = False
         (hidden if element.get("hidden") else strings).append(entry)
     return {"doc_id": doc_id, "strings": strings, "hidden": hidden}
 
@@ -138,19 +142,25 @@ def corresponding(reference: str) -> tuple[str, ...]:
     return ours.get(numbered.group(1), ()) if numbered else ()
 
 
-def patterns(manifest: dict[str, Any]) -> list[dict[str, Any]]:
+def patterns(manifest: dict[str, Any], pages: int) -> list[dict[str, Any]]:
+    """Our patterns_applied of a corpus manifest. The phase is ours where a pattern of ours
+    corresponds (a scan is "scan" to our audit) and the corpus's otherwise; a pattern that
+    breaks the text layer without listing pages lists every page, as it affects them all."""
     applied = []
     for entry in manifest.get("patterns_applied") or []:
         reference = str(entry.get("id"))
         ours = corresponding(reference)
+        affected = [p for p in entry.get("pages_affected") or [] if isinstance(p, int)]
+        breaking = entry.get("phase") == SCAN_PHASE or reference in TEXT_BREAKING
         applied.append({
             "id": ours[0] if len(ours) == 1 else f"nightmare.{reference}",
             "name": entry.get("name"),
             "family": ours[0].split(".", 1)[0] if len(ours) == 1 else "nightmare",
-            "phase": entry.get("phase"),
+            "phase": REGISTRY[ours[0]].phase if ours else entry.get("phase"),
+            "reference_phase": entry.get("phase"),
             "reference": reference,
             "corresponds": list(ours),
-            "pages_affected": [p for p in entry.get("pages_affected") or [] if isinstance(p, int)],
+            "pages_affected": affected or (list(range(1, pages + 1)) if breaking else []),
             "targets": [],
             "ground_truth_delta": entry.get("ground_truth_delta") or {},
         })

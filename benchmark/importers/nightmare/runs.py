@@ -46,8 +46,8 @@ def _number(value: Any) -> float:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
 
 
-def record(corpus_packet: CorpusPacket, packet_id: str, doc_id: str, doc_type: str,
-           path: Path, usage: dict[str, Any] | None) -> ExtractionRecord | None:
+def record(packet_id: str, doc_id: str, doc_type: str, path: Path,
+           usage: dict[str, Any] | None) -> ExtractionRecord | None:
     """Our record of one extraction file (None when the file is absent)."""
     if not path.is_file():
         return None
@@ -86,7 +86,7 @@ def convert_cohort(corpus: Corpus, cohort: Cohort, packets: list[tuple[CorpusPac
     for source, packet in packets:
         for doc in source.documents:
             path = cohort.folder / f"extraction_{source.name}_{doc.doc_id}.json"
-            made = record(source, packet.packet_id, doc.doc_id, doc.doc_type, path,
+            made = record(packet.packet_id, doc.doc_id, doc.doc_type, path,
                           usage.get((source.name, doc.doc_type)))
             if made is None:
                 continue

@@ -114,9 +114,10 @@ def test_boxes_become_bottom_left_bboxes_the_pdf_reads_back(imported: Path) -> N
 
 def test_manifests_map_pattern_ids_to_ours(imported: Path) -> None:
     manifest = _json(imported / "packets" / "N1-070001" / "manifest_acord_25.json")
-    assert [(p["id"], p["reference"], p["corresponds"]) for p in manifest["patterns_applied"]
-            ] == [("overlay.watermark", "p09_watermark", ["overlay.watermark"]),
-                  ("scan.skewed", "p43_skewed_scan", ["scan.skewed"])]
+    assert [(p["id"], p["reference"], p["corresponds"], p["phase"], p["pages_affected"])
+            for p in manifest["patterns_applied"]] == [
+        ("overlay.watermark", "p09_watermark", ["overlay.watermark"], "overlay", []),
+        ("scan.skewed", "p43_skewed_scan", ["scan.skewed"], "scan", [2])]
 
 
 def test_runs_hold_records_usage_model_and_effort(imported: Path) -> None:
@@ -204,6 +205,12 @@ def test_import_is_deterministic(corpus: Path, imported: Path, tmp_path: Path,
     assert first == second
     for name in ("import.json", "runs/gpt55/extractions/N1-070001/acord_25.json"):
         assert (imported / name).read_bytes() == (again / name).read_bytes()
+    scored = run_cli("score", str(again / "runs" / "gpt55"), "--packets", str(again / "packets"),
+                     env={"PYTHONHASHSEED": "11"})
+    assert scored.returncode == 0, scored.stderr
+    for name in ("hallucination.json", "field_breakdown.json", "claims.jsonl"):
+        assert (again / "runs" / "gpt55" / "scores" / name).read_bytes() == \
+            (imported / "runs" / "gpt55" / "scores" / name).read_bytes()
 
 
 def test_bad_input_is_one_line_and_touches_nothing(corpus: Path, imported: Path,
