@@ -38,7 +38,8 @@ from generator.leaves import DocModel, Kind, Leaf
 FAMILY_NAME = "nightmare"
 ITEM = "item"  # the one leaf of a record standing for an item of a list of strings
 
-PERCENT_WORDS = frozenset({"percent", "pct", "rate", "ratio", "mod", "factor", "coinsurance"})
+PERCENT_WORDS = frozenset({"percent", "pct", "rate", "ratio", "margin", "mod", "factor",
+                           "coinsurance"})
 MONEY_WORDS = frozenset({
     "premium", "limit", "deductible", "value", "tiv", "paid", "reserve", "reserved",
     "incurred", "revenue", "amount", "cost", "payroll", "income", "expense", "expenses",

@@ -56,7 +56,7 @@ class ImportResult:
     unmapped: list[dict[str, Any]] = field(default_factory=list)
 
     def report_leaves(self) -> dict[str, Any]:
-        reasons: Counter[str] = Counter(u["reason"].split(": ", 1)[-1] for u in self.unmapped)
+        reasons: Counter[str] = Counter(_category(u["reason"]) for u in self.unmapped)
         return {
             "mapped": sum(t.mapped for t in self.schemas.values()),
             "unmapped": len(self.unmapped),
@@ -75,6 +75,15 @@ class ImportResult:
             "schemas": {name: vars(t) for name, t in sorted(self.schemas.items())},
             "unmapped": self.unmapped,
         }
+
+
+def _category(reason: str) -> str:
+    """The kind of a reason, without the paths it names."""
+    if reason.startswith("ambiguous"):
+        return "ambiguous"
+    if reason.endswith("already holds another leaf"):
+        return "its place already holds another leaf"
+    return reason.rsplit(": ", 1)[-1]
 
 
 def _prepare(out: Path, force: bool) -> None:
