@@ -179,10 +179,10 @@ class TheirUniverse:
         return None
 
 
-GROUPS = ("aggregated ground truth", "rendered universes", "field truth", "document truth",
-          "packet truth", "manifests")
-_GROUP_OF_PREFIX = (("rendered_universe_", "rendered universes"),
-                    ("packet_rendered_universe", "rendered universes"),
+RENDERED = "rendered universes (their text-layer views, token and number lists, hidden cells)"
+GROUPS = ("aggregated ground truth", RENDERED, "field truth", "document truth", "packet truth",
+          "manifests")
+_GROUP_OF_PREFIX = (("rendered_universe_", RENDERED), ("packet_rendered_universe", RENDERED),
                     ("field_truth_", "field truth"), ("document_truth_", "document truth"),
                     ("packet_truth", "packet truth"), ("manifest_", "manifests"))
 
