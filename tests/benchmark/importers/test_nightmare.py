@@ -281,3 +281,13 @@ def test_hidden_cells_go_under_hidden() -> None:
                      "strings": [{"text": "TIV", "page": 1, "sheet": "SOV", "cell": "A1"}],
                      "hidden": [{"text": "old rate 0.12", "page": 2, "sheet": "Notes",
                                  "cell": "B2"}]}
+
+
+def test_audit_reports_what_it_can_verify(imported: Path, run_cli: Any) -> None:
+    done = run_cli("audit", str(imported / "packets"), "--json")
+    assert done.returncode == 1  # values the corpus locates nowhere are untraceable
+    totals = json.loads(done.stdout)["totals"]
+    assert (totals["fields_checked"], totals["fields_found"]) == (3, 3)  # the three boxes
+    assert totals["strings_checked"] == totals["strings_found"] == 12 + 6  # PDF and CSV
+    assert totals["findings"]["missing"] == 0
+    assert totals["findings"]["untraceable"] > 0
