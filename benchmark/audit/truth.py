@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from benchmark import families
 from benchmark.audit.files import Document
 from benchmark.audit.result import INTEGRITY, Finding
+from benchmark.errors import BadInput
 from benchmark.score.validate import problem
-from generator import doctypes as _doctypes  # noqa: F401  (registers document types)
-from generator.doctypes.base import REGISTRY
 
 
 def _leaves(data: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
@@ -40,11 +40,12 @@ def check_truth(doc: Document) -> list[Finding]:
         return Finding(INTEGRITY, doc.doc_id, file, path, expected=str(expected), got=str(got),
                        detail=detail)
 
-    doc_type = REGISTRY.get(doc.schema)
-    if doc_type is None:
+    try:
+        scored = families.resolve(doc.schema, doc.folder)
+    except BadInput:
         return [finding("", f"unknown schema {doc.schema!r}")]
     found: list[Finding] = []
-    reason = problem(doc_type.model, doc.truth)
+    reason = problem(scored.model, scored.project(doc.truth))
     if reason is not None:
         where, _, why = reason.partition(": ")
         found.append(finding(where, f"not a valid {doc.schema} instance: {why}"))

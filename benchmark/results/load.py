@@ -18,7 +18,7 @@ from typing import Any
 import duckdb
 import orjson
 
-from benchmark import provenance
+from benchmark import families, provenance
 from benchmark.errors import BadInput
 from benchmark.packets import DocInfo, Packet, find_packets, read_json
 from benchmark.results.leaves import truth_leaves
@@ -30,8 +30,6 @@ from benchmark.runs import (
     remove_left_behind,
 )
 from benchmark.score import normalize
-from generator import doctypes as _doctypes  # noqa: F401  (registers document types)
-from generator.doctypes.base import REGISTRY
 
 DB_NAME = "results.duckdb"
 # 2: meta holds the documents the run was scored against; 3: fields and claims carry the
@@ -147,9 +145,10 @@ def _leaf_rows(run_id: str, selected: list[tuple[Packet, DocInfo]], scored: set[
     for packet, doc in selected:
         if f"{packet.packet_id}/{doc.doc_id}" not in scored:
             continue
-        model = REGISTRY[doc.schema].model
+        schema = families.resolve(doc.schema, packet.path)
         touched = packet.touched(doc.doc_id)
-        for path, kind, populated in truth_leaves(model, packet.truth(doc.doc_id)):
+        for path, kind, populated in truth_leaves(schema.model,
+                                                  schema.project(packet.truth(doc.doc_id))):
             ordinal += 1
             yield {"run_id": run_id, "packet_id": packet.packet_id, "doc_id": doc.doc_id,
                    "path": path, "kind": kind, "field_class": "table" if "[" in path else "form",

@@ -50,6 +50,7 @@ class Claim:
     truth: Any
     matched: bool  # False inside an invented record
     supported: bool  # equals the truth under the normalization of its kind
+    source: str = ""  # where the output holds it (list positions of the output, not the truth)
 
 
 @dataclass
@@ -90,15 +91,18 @@ def _plan(model: type[DocModel]) -> tuple[Step, ...]:
 
 
 def _walk(model: type[DocModel], truth: Any, output: Any, path: str, result: Comparison,
-          matched: bool) -> None:
+          matched: bool, source: str = "") -> None:
     """Compare one record. `truth` is None inside an invented record, `output` is None inside
-    a dropped one (records nested in those were counted with them)."""
+    a dropped one (records nested in those were counted with them). `source` is the record's
+    path in the output."""
     counts = result.counts
     has_truth = isinstance(truth, dict)
     has_output = isinstance(output, dict)
     prefix = f"{path}." if path else ""
+    out_prefix = f"{source}." if source else ""
     for name, tag, kind, code_list, nested in _plan(model):
         where = prefix + name
+        held = out_prefix + name
         t = truth.get(name) if has_truth else None
         o = output.get(name) if has_output else None
         if tag == LEAF:
@@ -120,17 +124,19 @@ def _walk(model: type[DocModel], truth: Any, output: Any, path: str, result: Com
                     else:
                         counts.answered += 1
             if o is not None:
-                result.claims.append(Claim(where, kind, code_list, o, t, matched, supported))
+                result.claims.append(Claim(where, kind, code_list, o, t, matched, supported,
+                                           held))
             continue
         assert nested is not None
         if tag == OBJECT:
-            _walk(nested, t if has_truth else None, o, where, result, matched)
+            _walk(nested, t if has_truth else None, o, where, result, matched, held)
             continue
         t_items = t if isinstance(t, list) else []
         o_items = o if isinstance(o, list) else []
         if not has_truth:  # inside an invented record: everything is invented
             for index, record in enumerate(o_items):
-                _walk(nested, None, record, f"{where}[+{index}]", result, False)
+                _walk(nested, None, record, f"{where}[+{index}]", result, False,
+                      f"{held}[{index}]")
             continue
         if not has_output:  # inside a dropped record: everything is dropped
             for index, record in enumerate(t_items):
@@ -139,13 +145,14 @@ def _walk(model: type[DocModel], truth: Any, output: Any, path: str, result: Com
         aligned = align(nested, t_items, o_items)
         for t_index, o_index in aligned.pairs:
             _walk(nested, t_items[t_index], o_items[o_index], f"{where}[{t_index}]", result,
-                  matched)
+                  matched, f"{held}[{o_index}]")
         for t_index in aligned.dropped:
             counts.dropped_records += _records(nested, t_items[t_index])
             _walk(nested, t_items[t_index], None, f"{where}[{t_index}]", result, matched)
         for o_index in aligned.invented:
             counts.invented_records += _records(nested, o_items[o_index])
-            _walk(nested, None, o_items[o_index], f"{where}[+{o_index}]", result, False)
+            _walk(nested, None, o_items[o_index], f"{where}[+{o_index}]", result, False,
+                  f"{held}[{o_index}]")
 
 
 def compare(model: type[DocModel], truth: dict[str, Any], output: dict[str, Any]) -> Comparison:

@@ -19,9 +19,8 @@ from typing import Any
 
 import orjson
 
-from benchmark import provenance
+from benchmark import families, provenance
 from benchmark import universe as universes
-from benchmark.errors import BadInput
 from benchmark.packets import DocInfo, Packet, find_packets
 from benchmark.runs import (
     ExtractionRecord,
@@ -32,26 +31,17 @@ from benchmark.runs import (
     write_atomic,
     write_json,
 )
-from benchmark.score import consistency, normalize, validate
+from benchmark.score import consistency, validate
 from benchmark.score.compare import Claim, FieldCounts, compare
 from benchmark.score.rates import GroundingTally, summarize
 from benchmark.score.stale import stale_values
-from benchmark.score.verdicts import VERDICTS, grounded, verdict
-from generator import doctypes as _doctypes  # noqa: F401  (registers document types)
-from generator.doctypes.base import REGISTRY
-from generator.leaves import DocModel
+from benchmark.score.verdicts import VERDICTS, judge, verdict
 
 
-def _model(schema: str, where: Path) -> type[DocModel]:
-    doc_type = REGISTRY.get(schema)
-    if doc_type is None:
-        raise BadInput(f"{where}: unknown schema {schema!r}")
-    return doc_type.model
-
-
-def schema_problem(schema: str, output: Any) -> str | None:
+def schema_problem(schema: str, output: Any, packet: Path) -> str | None:
     """Why `output` is not a valid instance of `schema` (None when it is)."""
-    return validate.problem(REGISTRY[schema].model, output)
+    scored = families.resolve(schema, packet)
+    return validate.problem(scored.model, scored.project(output))
 
 
 @dataclass
@@ -83,9 +73,10 @@ class RunScores:
 def score_document(packet: Packet, doc: DocInfo, record: ExtractionRecord,
                    found: universes.PacketUniverses, claims_out: list[bytes]) -> DocumentScore:
     """Field view, grounding, verdicts and arithmetic of one valid, ok record."""
-    model = _model(doc.schema, packet.path)
-    truth = packet.truth(doc.doc_id)
-    output = record.output or {}
+    scored = families.resolve(doc.schema, packet.path)
+    model = scored.model
+    truth = scored.project(packet.truth(doc.doc_id))
+    output = scored.project(record.output or {})
     comparison = compare(model, truth, output)
     stale = stale_values(packet, doc, model, truth)
     doc_universe = found.documents[doc.doc_id]
@@ -94,17 +85,12 @@ def score_document(packet: Packet, doc: DocInfo, record: ExtractionRecord,
     prefix = _row_prefix(packet, doc)
     touched = packet.touched(doc.doc_id)
     for claim in comparison.claims:
-        # A value equal to its truth is grounded: the truth is what the page shows.
-        in_doc = claim.supported or grounded(claim.value, claim.kind, claim.code_list,
-                                             doc_universe)
-        in_packet = in_doc or grounded(claim.value, claim.kind, claim.code_list, found.packet)
-        checked = normalize.is_checked(claim.value, claim.kind)
-        numeric = claim.kind in normalize.NUMERIC_KINDS
-        tally.add(numeric, checked, in_packet, in_doc)
-        said = verdict(claim, in_packet, stale.get(claim.path), found.packet)
+        judged = judge(claim, doc_universe, found.packet)
+        tally.add(judged.numeric, judged.checked, judged.in_packet, judged.in_document)
+        said = verdict(claim, judged.in_packet, stale.get(claim.path), found.packet)
         verdicts[said] += 1
-        claims_out.append(_claim_row(prefix, claim, checked, in_packet, in_doc, said,
-                                     touched.of(claim.path)))
+        claims_out.append(_claim_row(prefix, claim, judged.checked, judged.in_packet,
+                                     judged.in_document, said, touched.of(claim.path)))
     return DocumentScore(f"{packet.packet_id}/{doc.doc_id}", packet.tier, doc.doc_type,
                          comparison.counts, tally, verdicts,
                          consistency.check(doc.schema, model, output))
@@ -174,8 +160,7 @@ def _score_run(run: Path, packets_dir: Path) -> RunScores:
             result.errors.append({"document": key, "status": record.status,
                                   "error": record.error})
             continue
-        _model(doc.schema, packet.path)
-        problem = schema_problem(doc.schema, record.output)
+        problem = schema_problem(doc.schema, record.output, packet.path)
         if problem is not None:
             result.invalid.append({"document": key, "reason": problem})
             continue

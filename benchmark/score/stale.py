@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from benchmark import families
 from benchmark.packets import DocInfo, Packet
 from benchmark.score.align import align
 from generator.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
@@ -54,6 +55,7 @@ def stale_values(packet: Packet, doc: DocInfo, model: type[DocModel],
     for old in packet.documents:
         if not old.superseded_by or old.schema != doc.schema:
             continue
-        for path, value in aligned_values(model, truth, packet.truth(old.doc_id)).items():
+        older = families.resolve(old.schema, packet.path).project(packet.truth(old.doc_id))
+        for path, value in aligned_values(model, truth, older).items():
             found.setdefault(path, value)
     return found

@@ -16,6 +16,7 @@ Verdicts, first that applies:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from benchmark.score import normalize
@@ -39,6 +40,25 @@ def grounded(value: Any, kind: str, code_list: str | None, universe: Universe) -
         return any(form in universe.strings
                    for form in normalize.aliases_of(value, code_list)) or universe.has_string(value)
     return universe.has_string(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Judgment:
+    """How the grounding view counts one claim."""
+
+    checked: bool  # counted at all (not a hedge, not prose, long enough)
+    numeric: bool  # counted among numbers, else among strings
+    in_packet: bool  # grounded in the packet universe
+    in_document: bool  # grounded in its document's universe
+
+
+def judge(claim: Claim, document: Universe, packet: Universe) -> Judgment:
+    """The grounding of one claim. A value equal to its truth is grounded: the truth is what
+    the page shows."""
+    in_doc = claim.supported or grounded(claim.value, claim.kind, claim.code_list, document)
+    in_packet = in_doc or grounded(claim.value, claim.kind, claim.code_list, packet)
+    return Judgment(normalize.is_checked(claim.value, claim.kind),
+                    claim.kind in normalize.NUMERIC_KINDS, in_packet, in_doc)
 
 
 def _contains(value: Any, truth: Any) -> bool:

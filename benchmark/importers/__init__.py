@@ -1,0 +1,1 @@
+"""Importers: published extraction benchmarks converted into packetbench's artifact contract."""
