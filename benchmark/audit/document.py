@@ -431,6 +431,7 @@ class _Auditor:
                         "OCR reads hidden text on the page image"))
                 else:
                     self.audit.attacks["hidden_not_seen"] += 1
+        results: dict[int, tuple[bool, bool, str]] = {}
         for index, bbox, piece, _ in fields:
             entry = self.doc.fields[index]
             if piece[1] > 1:
@@ -438,12 +439,26 @@ class _Auditor:
                 # OCR or the text layer, in join_pieces.
                 self.pieces[index][piece[0]] = scan.in_box(bbox)
                 self.ocr_pieces[index] = level
-                continue
-            if entry.get("kind") == "checkbox":
+            elif entry.get("kind") == "checkbox":
                 found, got = scan.find_mark(bbox, entry["rendered_as"])
-                by_page = False
+                results[index] = (found, False, got)
             else:
-                found, by_page, got = scan.find(bbox, entry["rendered_as"])
+                results[index] = scan.find(bbox, entry["rendered_as"])
+        # What the page's OCR did not read in its box is read again from the box alone.
+        again = [(index, bbox) for index, bbox, piece, _ in fields
+                 if index in results and self.doc.fields[index].get("kind") != "checkbox"
+                 and (not results[index][0] or results[index][1])]
+        for (index, _), readings in zip(again, scan.reread([bbox for _, bbox in again]),
+                                        strict=True):
+            for read in readings:
+                if same_text(read, self.doc.fields[index]["rendered_as"]):
+                    results[index] = (True, False, read)
+                    break
+        for index, bbox, _, _ in fields:
+            if index not in results:
+                continue
+            entry = self.doc.fields[index]
+            found, by_page, got = results[index]
             where = f"page {page} {'quad' if len(bbox) == 8 else 'bbox'} {bbox}"
             if level is None:
                 self.field_result(index, found, "ocr", page=page, where=where, got=got,

@@ -40,6 +40,9 @@ MARGIN = 2.0  # points added around a bbox: OCR boxes are looser than glyph boxe
 # Page segmentation: tesseract's default, fully automatic. On rasterized canonical pages it
 # found 97.9% of located values against 94.4% for "sparse text" (11), which drops lone digits.
 PSM = "3"
+# Boxes read again (`BoxReader`) are read twice: as one line of text (reads a lone digit that
+# sparse text drops) and as sparse text (reads a lone letter a line can take for two).
+READINGS = ("7", "11")
 INK = 0.04  # a checkbox interior with at least this share of dark pixels is ticked
 MARK_INSET = 0.5  # points trimmed off a checkbox interior, clear of its border's anti-aliasing
 
@@ -89,7 +92,8 @@ class Tesseract:
                              "(Debian/Ubuntu: apt-get install tesseract-ocr)")
         self.binary = found
 
-    def words(self, image: np.ndarray[Any, Any], dpi: int, source: str) -> list[Word]:
+    def words(self, image: np.ndarray[Any, Any], dpi: int, source: str,
+              psm: str = PSM) -> list[Word]:
         """The words tesseract reads on a grayscale image, in its reading order."""
         height, width = image.shape[:2]
         pgm = b"P5\n%d %d\n255\n" % (width, height) + np.ascontiguousarray(
@@ -97,7 +101,7 @@ class Tesseract:
         env = {**os.environ, "OMP_THREAD_LIMIT": os.environ.get("OMP_THREAD_LIMIT", "1")}
         try:
             run = subprocess.run(
-                [self.binary, "stdin", "stdout", "--dpi", str(dpi), "--psm", PSM, "tsv"],
+                [self.binary, "stdin", "stdout", "--dpi", str(dpi), "--psm", psm, "tsv"],
                 input=pgm, capture_output=True, check=False, timeout=600, env=env)
         except (OSError, subprocess.TimeoutExpired) as error:
             raise BadInput(f"{source}: tesseract failed ({error})") from None
@@ -133,9 +137,11 @@ class OcrPage:
     """The OCR words of one page and the page-to-pixel mapping of its PDF coordinates."""
 
     def __init__(self, words: Sequence[Word], scale: float, left: float, top: float,
-                 image: np.ndarray[Any, Any] | None = None) -> None:
+                 image: np.ndarray[Any, Any] | None = None,
+                 reader: BoxReader | None = None) -> None:
         self.words = list(words)
         self.image = image  # grayscale, 0 = black
+        self.reader = reader
         self.scale, self.left, self.top = scale, left, top
         self.text = folded(" ".join(w.text for w in self.words))
         self._padded = f" {self.text} "
@@ -238,6 +244,24 @@ class OcrPage:
         seen = f"{'ticked' if ticked else 'empty'} box ({ink:.0%} ink)"
         return ticked == bool(expected.strip()), seen
 
+    def corners(self, region: Sequence[float]) -> list[tuple[float, float]]:
+        """A bbox's or a quad's corners in pixels of the page image."""
+        if len(region) == 8:
+            points = list(zip(region[0::2], region[1::2], strict=True))
+        else:
+            x0, y0, x1, y1 = region
+            points = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+        return [((float(x) - self.left) * self.scale, (self.top - float(y)) * self.scale)
+                for x, y in points]
+
+    def reread(self, regions: Sequence[Sequence[float]]) -> list[tuple[str, ...]]:
+        """What OCR reads in each region on its own, one reading per way of reading (see
+        `BoxReader`); none when the page has no reader."""
+        if self.reader is None or not regions:
+            return [() for _ in regions]
+        return self.reader.read([self.corners(region) for region in regions],
+                                MARGIN * self.scale)
+
     def find(self, bbox: Sequence[float], expected: str) -> tuple[bool, bool, str]:
         """(found, found only on the page, text read in the box) for a located value."""
         read = self.in_box(bbox)
@@ -286,6 +310,142 @@ def _flattened(image: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     return np.clip(flat, 0.0, 255.0).astype(np.uint8)
 
 
+RULE = 0.25  # inches: a dark run this long along a row or a column may be a rule...
+RULE_WIDTH = 0.02  # inches: ...when it is at most this thick across (a glyph's stroke is thicker)
+DARK = 160  # gray below which a pixel is ink for finding rules
+ACROSS = 0.8  # share of a box's crop a line crosses to be a rule (`_lines_cut`)
+
+
+def _unruled(image: np.ndarray[Any, Any], dpi: int) -> np.ndarray[Any, Any]:
+    """The page with its table and form rules painted over with paper.
+
+    Tesseract takes a lone letter or a short number tight against a cell's rule for part
+    of the rule: on a clean scan it dropped a code "P" beside its column rule on every row
+    of a schedule, though a person reads it at a glance. Removing lines before OCR is what
+    form-reading pipelines do. A rule is a dark run at least RULE long along a row (or a
+    column) and at most RULE_WIDTH thick across it; strokes of glyphs below about 18 pt are
+    shorter, and longer strokes of larger type are thicker, so text stays as it is."""
+    from scipy import ndimage
+
+    pixels = np.ascontiguousarray(image.reshape(image.shape[:2]))
+    dark = (pixels < DARK).astype(np.uint8)
+    length = max(3, round(RULE * dpi))
+    across = max(1, round(RULE_WIDTH * dpi)) + 1  # one pixel thicker than a rule can be
+    rules = np.zeros(dark.shape, dtype=bool)
+    for along, other in ((1, 0), (0, 1)):
+        lines = ndimage.maximum_filter1d(ndimage.minimum_filter1d(dark, length, axis=along),
+                                         length, axis=along)
+        thick = ndimage.maximum_filter1d(ndimage.minimum_filter1d(lines, across, axis=other),
+                                         across, axis=other)
+        rules |= (lines > thick)
+    if not rules.any():
+        return pixels
+    # The rule's anti-aliased fringe goes with it.
+    rules = ndimage.maximum_filter(rules.astype(np.uint8), size=3).astype(bool)
+    cleaned = pixels.copy()
+    cleaned[rules] = 255
+    return cleaned
+
+
+def _lines_cut(crop: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """A box's crop without the rules crossing it. The crop is the value's box plus a margin:
+    no glyph covers ACROSS of its height (a bracket, the tallest, covers about 70 %), and a
+    cell's rule does, even one too short for `_unruled` (the divider of a short row beside
+    a lone digit; its ends may have gone with the row's rules)."""
+    dark = crop < DARK
+    height, width = crop.shape
+    rows = np.flatnonzero(dark.sum(axis=1) >= ACROSS * width)
+    cols = np.flatnonzero(dark.sum(axis=0) >= ACROSS * height)
+    if not rows.size and not cols.size:
+        return crop
+    cut = crop.copy()
+    for index in rows:
+        cut[max(0, index - 1):index + 2, :] = 255
+    for index in cols:
+        cut[:, max(0, index - 1):index + 2] = 255
+    return cut
+
+
+class BoxReader:
+    """OCR of chosen boxes of a page, cut out of the image tesseract read (evened out,
+    deskewed, rules removed) and read together in one call.
+
+    Tesseract's page segmentation drops some lone short words, a single letter in a cell
+    most of all, which a person reads at a glance. The audit's question is whether the
+    value is legible inside its box, so a value the page's OCR did not find there is read
+    again from exactly its box (plus MARGIN): the boxes are set side by side on a blank sheet,
+    well apart, and read in each of READINGS; a word belongs to the box whose band holds
+    its middle, and a box is read when one reading equals its value. Nothing outside the
+    boxes is read, so this cannot find a value elsewhere."""
+
+    GAP = 80  # blank pixels around each box: apart, tesseract takes each for a word
+    WIDTH = 6000  # pixels: a wider row of boxes is read in more calls
+
+    def __init__(self, engine: Tesseract, image: np.ndarray[Any, Any], angle: float,
+                 dpi: int, source: str) -> None:
+        self.engine, self.image, self.angle = engine, image, angle
+        self.dpi, self.source = dpi, source
+
+    def _upright(self, corners: list[tuple[float, float]], grow: float
+                 ) -> tuple[int, int, int, int]:
+        """The pixel rectangle of the prepared (deskewed) image holding the corners."""
+        import math
+
+        height, width = self.image.shape
+        cx, cy = width / 2, height / 2
+        radians = math.radians(self.angle)
+        cos, sin = math.cos(radians), math.sin(radians)
+        # The inverse of `_turned_back`: page image -> deskewed image.
+        moved = [(cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos)
+                 for x, y in corners]
+        xs, ys = [x for x, _ in moved], [y for _, y in moved]
+        return (max(0, math.floor(min(xs) - grow)), max(0, math.floor(min(ys) - grow)),
+                min(width, math.ceil(max(xs) + grow)), min(height, math.ceil(max(ys) + grow)))
+
+    def read(self, regions: list[list[tuple[float, float]]], grow: float
+             ) -> list[tuple[str, ...]]:
+        """Per region, what each way of reading (READINGS) reads in it."""
+        crops = [_lines_cut(self.image[top:bottom, left:right])
+                 for left, top, right, bottom in (self._upright(c, grow) for c in regions)]
+        rows: list[list[int]] = [[]]
+        width = self.GAP
+        for index, crop in enumerate(crops):
+            if rows[-1] and width + crop.shape[1] > self.WIDTH:
+                rows.append([])
+                width = self.GAP
+            rows[-1].append(index)
+            width += crop.shape[1] + self.GAP
+        read: list[list[str]] = [[] for _ in crops]
+        for row in rows:
+            if not row:
+                continue
+            sheet, bands = self._sheet(crops, row)
+            for psm in READINGS:
+                words = sorted(self.engine.words(sheet, self.dpi, self.source, psm=psm),
+                               key=lambda w: w.left)
+                for index, left, right in bands:
+                    read[index].append(" ".join(w.text for w in words
+                                                if left <= (w.left + w.right) / 2 <= right))
+        return [tuple(texts) for texts in read]
+
+    def _sheet(self, crops: list[np.ndarray[Any, Any]], row: list[int]
+               ) -> tuple[np.ndarray[Any, Any], list[tuple[int, int, int]]]:
+        """Boxes `row` side by side, centred on one line of a blank sheet, and each one's
+        (index, left, right) on it."""
+        tallest = max(crops[i].shape[0] for i in row)
+        width = sum(crops[i].shape[1] + self.GAP for i in row) + self.GAP
+        sheet = np.full((tallest + 2 * self.GAP, width), 255, dtype=np.uint8)
+        bands = []
+        x = self.GAP
+        for index in row:
+            crop = crops[index]
+            top = self.GAP + (tallest - crop.shape[0]) // 2
+            sheet[top:top + crop.shape[0], x:x + crop.shape[1]] = crop
+            bands.append((index, x, x + crop.shape[1]))
+            x += crop.shape[1] + self.GAP
+        return sheet, bands
+
+
 def _turned_back(words: list[Word], angle: float, width: int, height: int) -> list[Word]:
     """Words read on the deskewed image, placed back on the page image: each centre turned by
     `angle` about the image's centre (the box keeps its size)."""
@@ -319,21 +479,26 @@ def read_pages(pdf: Any, numbers: Sequence[int], engine: Tesseract, source: Path
     workers = max(1, os.cpu_count() or 1)
     angles = angles or {}
 
-    def read(item: tuple[int, np.ndarray[Any, Any], float, float]) -> list[Word]:
+    def read(item: tuple[int, np.ndarray[Any, Any], float, float]
+             ) -> tuple[list[Word], BoxReader]:
         number, image = item[0], item[1]
+        where = f"{source} page {number}"
         if number not in angles:
-            found = engine.words(image, dpi, f"{source} page {number}")
-            return found
+            prepared = _unruled(image, dpi)
+            return engine.words(prepared, dpi, where), BoxReader(engine, prepared, 0.0, dpi,
+                                                                 where)
         angle = angles[number]
         flat = _flattened(image)
-        turned = _deskewed(flat, angle) if angle else flat
-        found = engine.words(turned, dpi, f"{source} page {number}")
-        return _turned_back(found, angle, image.shape[1], image.shape[0])
+        prepared = _unruled(_deskewed(flat, angle) if angle else flat, dpi)
+        found = engine.words(prepared, dpi, where)
+        return (_turned_back(found, angle, image.shape[1], image.shape[0]),
+                BoxReader(engine, prepared, angle, dpi, where))
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for start in range(0, len(numbers), workers):
             batch = [(number, *_render(pdf, number, dpi))
                      for number in numbers[start:start + workers]]
             words = pool.map(read, batch)
-            for (number, image, left, top), found in zip(batch, words, strict=True):
-                yield number, OcrPage(found, dpi / 72, left, top, image.reshape(image.shape[:2]))
+            for (number, image, left, top), (found, reader) in zip(batch, words, strict=True):
+                yield number, OcrPage(found, dpi / 72, left, top,
+                                      image.reshape(image.shape[:2]), reader)

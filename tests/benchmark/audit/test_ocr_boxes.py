@@ -1,0 +1,116 @@
+"""What the audit's OCR does to a page before and after tesseract reads it: rules come off,
+and a value the page's OCR missed is read again from its own box, and only from there."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen import canvas
+
+from benchmark.audit import ocr
+from generator.render import scan
+from tests.benchmark.audit.test_ocr import needs_tesseract
+
+DPI = 300
+# A schedule of lone codes in a row of ruled cells (what tesseract's page segmentation drops),
+# one cell left empty: (column left, text). The row is 14 pt high.
+CELLS = [(72.0, "P"), (144.0, "4"), (216.0, "17"), (288.0, "")]
+ROW_TOP, ROW_BOTTOM = 638.0, 624.0
+
+
+def _schedule(path: Path) -> dict[str, list[float]]:
+    """A one-row schedule with a title; each value's bbox (PDF points)."""
+    page = canvas.Canvas(str(path), pagesize=letter)
+    page.setFont("Helvetica-Bold", 24)
+    page.drawString(72, 700, "HAZARD SCHEDULE")
+    page.setLineWidth(0.8)
+    for y in (ROW_TOP, ROW_BOTTOM):
+        page.line(60, y, 360, y)
+    for x in (60.0, 132.0, 204.0, 276.0, 360.0):
+        page.line(x, ROW_BOTTOM, x, ROW_TOP)  # shorter than a rule `_unruled` takes
+    page.line(40, 560, 40, 680)  # a margin rule, long enough for it
+    page.setFont("Helvetica", 10)
+    boxes = {}
+    for left, text in CELLS:
+        x = left - 10  # tight against the cell's left rule, as a code column draws it
+        page.drawString(x, 628, text or " ")
+        width = stringWidth(text or "0", "Helvetica", 10)
+        boxes[text or "empty"] = [x, 626.0, x + width, 636.0]
+    page.save()
+    return boxes
+
+
+def _longest_dark_run(pixels: np.ndarray, axis: int) -> int:
+    dark = (pixels < ocr.DARK).astype(np.int32)
+    if axis == 0:
+        dark = dark.T
+    longest = 0
+    for line in dark:
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], line, [0]))))
+        if edges.size:
+            longest = max(longest, int((edges[1::2] - edges[0::2]).max()))
+    return longest
+
+
+def test_rules_come_off_and_text_stays(tmp_path: Path) -> None:
+    _schedule(tmp_path / "page.pdf")
+    pdf = pdfium.PdfDocument(tmp_path / "page.pdf")
+    image, _, _ = ocr._render(pdf, 1, DPI)
+    pixels = image.reshape(image.shape[:2])
+    cleaned = ocr._unruled(pixels, DPI)
+    rule = round(ocr.RULE * DPI)
+    assert _longest_dark_run(pixels, 1) > rule and _longest_dark_run(pixels, 0) > rule
+    # The 24 pt bold title's strokes are long but thick: they stay, pixel for pixel.
+    scale = DPI / 72
+    title = (slice(round((792 - 724) * scale), round((792 - 694) * scale)),
+             slice(round(70 * scale), round(300 * scale)))
+    assert (cleaned[title] == pixels[title]).all()
+    # No run as long as a rule is left anywhere, and every value's glyphs are still inked.
+    assert _longest_dark_run(cleaned, 1) < rule and _longest_dark_run(cleaned, 0) < rule
+    for left, text in CELLS[:3]:
+        x = round((left - 9) * scale)
+        glyphs = cleaned[round((792 - 637) * scale):round((792 - 627) * scale),
+                         x:x + round(11 * scale)]
+        assert (glyphs < ocr.DARK).sum() > 40, text
+
+
+def _scanned(tmp_path: Path, level: str) -> tuple[Path, dict[str, list[float]], float]:
+    """The schedule scanned at `level`: an image-only PDF, each value's moved quad and the
+    page's angle."""
+    boxes = _schedule(tmp_path / "native.pdf")
+    native = pdfium.PdfDocument(tmp_path / "native.pdf")
+    page = scan.scan_page(native, 0, scan.LEVELS[level], 11)
+    picture = Image.open(io.BytesIO(page.image))
+    out = tmp_path / "scanned.pdf"
+    picture.save(out, "PDF", resolution=scan.LEVELS[level].dpi)
+    quads = {text: page.transform.quad(box) for text, box in boxes.items()}
+    return out, quads, float(page.details["angle"])
+
+
+@needs_tesseract
+@pytest.mark.parametrize("level", ["clean", "skewed"])
+def test_a_box_is_read_again_alone(tmp_path: Path, level: str) -> None:
+    path, quads, angle = _scanned(tmp_path, level)
+    engine = ocr.Tesseract()
+    pdf = pdfium.PdfDocument(path)
+    [(_, page)] = list(ocr.read_pages(pdf, [1], engine, path, angles={1: angle}))
+    order = list(quads)
+    readings = dict(zip(order, page.reread([quads[t] for t in order]), strict=True))
+    for text in ("P", "4", "17"):
+        assert any(ocr.same_text(read, text) for read in readings[text]), (text, readings)
+    # The empty cell sits between two values and reads nothing: a box is read alone.
+    assert readings["empty"] == ("",) * len(ocr.READINGS)
+    if level == "skewed":  # the page really was turned, and the boxes turned with it
+        assert abs(angle) >= scan.LEVELS["skewed"].min_angle
+
+
+def test_a_page_without_a_reader_reads_no_box_again() -> None:
+    page = ocr.OcrPage([], DPI / 72, 0.0, 792.0)
+    assert page.reread([[0.0, 0.0, 10.0, 10.0]]) == [()]
