@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 import pypdfium2 as pdfium
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageDraw
 
 Matrix = np.ndarray[Any, Any]
 
@@ -189,14 +189,15 @@ def _tile_matrices(homography: Matrix, size: tuple[int, int]
 
 
 def _render(page: Any, transform: Transform, dpi: float, size: tuple[int, int],
-            background: int, surround: int | None = None) -> Image.Image:
+            background: int, surround: int | None = None) -> Matrix:
     """The page drawn by pdfium straight onto the moved page: an affine transform in one
     call, a perspective tile by tile (`_tile_matrices`).
 
     pdfium draws the page's content only, never its paper: the bitmap is paper
     (`background`) first. When something else shows around the page (`surround`, a
     photo's table top), the page's own area is paper and only the rest is `surround`.
-    The bitmap's memory is the returned image's (no copy)."""
+    Returns the page's gray pixels (rows of `size[0]`), writable: the bitmap's memory is
+    the array's (no copy)."""
     width, height = (float(v) for v in page.get_size())
     scale = dpi / 72.0
     to_pixels = _to_pixels(scale, height)
@@ -231,8 +232,8 @@ def _render(page: Any, transform: Transform, dpi: float, size: tuple[int, int],
         clip = pdfium.raw.FS_RECTF(float(left), float(top), float(right), float(bottom))
         pdfium.raw.FPDF_RenderPageBitmapWithMatrix(bitmap, page, fs, clip,
                                                    pdfium.raw.FPDF_GRAYSCALE)
-    bitmap.close()  # the handle only: the image below keeps the buffer alive
-    return Image.frombuffer("L", size, pixels, "raw", "L", 0, 1)
+    bitmap.close()  # the handle only: the array below keeps the buffer alive
+    return np.frombuffer(pixels, dtype=np.uint8).reshape(size[1], size[0])
 
 
 def _profile(n: int, strength: float, reach: float) -> Matrix:
@@ -243,7 +244,13 @@ def _profile(n: int, strength: float, reach: float) -> Matrix:
 
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom, pixels
-Shading = list[tuple[Box, Image.Image]]  # multiplier images (255: full light) and where
+# Where the light falls short, as multipliers: light + 1 (uint16, 1..256), so that a pixel
+# times it, shifted right by 8, is the pixel lit (256: full light, the pixel unchanged).
+Shading = list[tuple[Box, Matrix]]
+
+
+def _multiplier(light: Matrix) -> Matrix:
+    return light.astype(np.uint16) + 1
 
 
 @lru_cache(maxsize=64)
@@ -268,7 +275,7 @@ def _edges(size: tuple[int, int], strength: float, side: int, shadow: float) -> 
     # the middle row (checked, not assumed).
     lit_rows = np.flatnonzero(lit[:, cols // 2])
     lit_cols = np.flatnonzero(lit[rows // 2, :])
-    whole: Shading = [((0, 0, cols, rows), Image.fromarray(full))]
+    whole: Shading = [((0, 0, cols, rows), _multiplier(full))]
     if not lit_rows.size or not lit_cols.size:
         return whole
     top, bottom = int(lit_rows[0]), int(lit_rows[-1]) + 1
@@ -277,7 +284,7 @@ def _edges(size: tuple[int, int], strength: float, side: int, shadow: float) -> 
         return whole
     strips = [(0, 0, cols, top), (0, bottom, cols, rows), (0, top, left, bottom),
               (right, top, cols, bottom)]
-    return [(box, Image.fromarray(full[box[1]:box[3], box[0]:box[2]])) for box in strips
+    return [(box, _multiplier(full[box[1]:box[3], box[0]:box[2]])) for box in strips
             if box[2] > box[0] and box[3] > box[1]]
 
 
@@ -297,10 +304,11 @@ def _shading(level: Level, rng: np.random.Generator, size: tuple[int, int]) -> S
         x = np.linspace(-0.5, 0.5, cols, dtype=np.float32)[None, :]
         y = np.linspace(-0.5, 0.5, rows, dtype=np.float32)[:, None]
         field = 1.0 - level.light * (0.5 + gx * x + gy * y).clip(0.0, 1.0) * 0.6
-        light = Image.fromarray((field * 255.0).astype(np.uint8)).resize(
-            size, Image.Resampling.NEAREST)
-        for box, part in shading:
-            light.paste(ImageChops.multiply(light.crop(box), part), box)
+        light = _multiplier(np.asarray(Image.fromarray((field * 255.0).astype(np.uint8))
+                                       .resize(size, Image.Resampling.NEAREST)))
+        for (left, top, right, bottom), part in shading:
+            region = light[top:bottom, left:right]
+            region[:] = (region.astype(np.uint32) * part) >> 8  # 256 * 256 overflows uint16
         shading = [((0, 0, *size), light)]
     return shading
 
@@ -308,26 +316,26 @@ def _shading(level: Level, rng: np.random.Generator, size: tuple[int, int]) -> S
 TILE = 509  # noise tile side, prime so its repeats never line up with the page's grid
 
 
-def _grain(rng: np.random.Generator, size: tuple[int, int], table: list[int]) -> Image.Image:
-    """Sensor noise for the page: a tile of random bytes through `table`, repeated from a
-    random origin (a full page of random numbers would cost more than drawing the page)."""
-    tile = Image.frombytes("L", (TILE, TILE), rng.bytes(TILE * TILE)).point(table)
-    grain = Image.new("L", size)
-    ox, oy = (int(v) for v in rng.integers(0, TILE, 2))
-    for top in range(-oy, size[1], TILE):
-        for left in range(-ox, size[0], TILE):
-            grain.paste(tile, (left, top))
-    return grain
+@lru_cache(maxsize=16)
+def _grain(size: tuple[int, int], sigma: float, gain: float
+           ) -> tuple[Matrix, Matrix]:
+    """Sensor noise (standard deviation `sigma` gray levels, divided by `gain`) for pages of
+    `size` and one more TILE each way, as its lightening and darkening parts (uint8).
 
-
-@lru_cache(maxsize=64)
-def _noise_table(sigma: float, gain: float) -> list[int]:
-    """Byte -> 128 + Gaussian noise (standard deviation `sigma`, divided by `gain`): uniform
-    random bytes mapped through the normal distribution's quantiles."""
+    A tile of random bytes through the normal distribution's quantiles, repeated: a page of
+    random numbers costs more than drawing the page. Made once per size and level from a
+    fixed seed (every page takes it from its own random origin), so the pages of a run
+    cost no noise at all after the first."""
     from statistics import NormalDist
 
     normal = NormalDist(0.0, sigma / gain)
-    return [max(0, min(255, round(128 + normal.inv_cdf((b + 0.5) / 256)))) for b in range(256)]
+    table = np.array([round(normal.inv_cdf((b + 0.5) / 256)) for b in range(256)],
+                     dtype=np.int16).clip(-128, 127)
+    rng = np.random.Generator(np.random.PCG64(round(sigma * 1000) * 7919 + round(gain * 1000)))
+    tile = table[rng.integers(0, 256, (TILE, TILE))]
+    rows, cols = -(-(size[1] + TILE) // TILE), -(-(size[0] + TILE) // TILE)
+    field = np.tile(tile, (rows, cols))
+    return (field.clip(0, None).astype(np.uint8), (-field).clip(0, None).astype(np.uint8))
 
 
 @lru_cache(maxsize=64)
@@ -346,33 +354,37 @@ def _tone_table(level: Level) -> list[int]:
     return table
 
 
-def degrade(image: Image.Image, level: Level, rng: np.random.Generator) -> Image.Image:
+def degrade(pixels: Matrix, level: Level, rng: np.random.Generator) -> Image.Image:
     """Photometric damage, in the order a page meets it: light, sensor noise (added before the
     tone curve, so it scales with the ink as it does in a sensor), dust and streaks, then the
-    tone curve (ink, paper, background removal or the fax's threshold). Every step works on
-    8-bit pixels in Pillow's C loops: a page takes milliseconds, not a tenth of a second."""
-    shading = _shading(level, rng, image.size)
-    if shading:
-        image = image.copy()  # the drawn page shares pdfium's buffer: leave that alone
-        for box, part in shading:
-            image.paste(ImageChops.multiply(image.crop(box), part), box)
+    tone curve (ink, paper, background removal or the fax's threshold).
+
+    `pixels` (uint8, a row per pixel row) are damaged in place by numpy's uint8 loops (the
+    noise is a saturating add made of four of them); the tone curve is a Pillow lookup
+    table that makes the returned image. A page takes a few milliseconds."""
+    rows, cols = pixels.shape
+    size = (cols, rows)
+    for (left, top, right, bottom), part in _shading(level, rng, size):
+        region = pixels[top:bottom, left:right]
+        region[:] = (region * part) >> 8
     if level.noise:
-        gain = level.paper / 255.0 * level.ink
-        grain = _grain(rng, image.size, _noise_table(level.noise, gain))
-        image = ImageChops.add(image, grain, 1.0, -128)
-    if level.speckle or level.lines:
-        pixels = np.array(image)
-        rows, cols = pixels.shape
-        if level.speckle:
-            count = int(rows * cols * level.speckle)
-            ys, xs = rng.integers(0, rows, count), rng.integers(0, cols, count)
-            pixels[ys, xs] = rng.integers(0, 90, count).astype(np.uint8)
-        for _ in range(level.lines):
-            row = int(rng.integers(0, rows - 2))
-            band = pixels[row:row + int(rng.integers(1, 3)), :]
-            band[:] = (band * float(rng.uniform(0.55, 0.8))).astype(np.uint8)
-        image = Image.fromarray(pixels)
-    return image.point(_tone_table(level))
+        lighter, darker = _grain(size, level.noise, level.paper / 255.0 * level.ink)
+        ox, oy = (int(v) for v in rng.integers(0, TILE, 2))
+        up, down = lighter[oy:oy + rows, ox:ox + cols], darker[oy:oy + rows, ox:ox + cols]
+        # Saturating: a pixel is first kept where the noise cannot carry it past 0 or 255.
+        np.minimum(pixels, 255 - up, out=pixels)
+        pixels += up
+        np.maximum(pixels, down, out=pixels)
+        pixels -= down
+    if level.speckle:
+        count = int(rows * cols * level.speckle)
+        ys, xs = rng.integers(0, rows, count), rng.integers(0, cols, count)
+        pixels[ys, xs] = rng.integers(0, 90, count).astype(np.uint8)
+    for _ in range(level.lines):
+        row = int(rng.integers(0, rows - 2))
+        band = pixels[row:row + int(rng.integers(1, 3)), :]
+        band[:] = (band * float(rng.uniform(0.55, 0.8))).astype(np.uint8)
+    return Image.frombuffer("L", size, pixels, "raw", "L", 0, 1).point(_tone_table(level))
 
 
 def scan_page(pdf: Any, index: int, level: Level, seed: int) -> ScannedPage:
