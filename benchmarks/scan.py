@@ -1,12 +1,13 @@
 """Scanned pages: how fast they are made, and how much of them OCR reads back.
 
-    python benchmarks/scan.py [--pages 6] [--recall-seeds 10] [--tier N3]
+    python benchmarks/scan.py [--pages 6] [--recall-seeds 10] [--tier N3] [--mix FOLDER]
 
 1. Throughput, on one core (CPU time, so a shared machine does not skew it): per scan level,
    scanned pages per second (`scan_page`: pdfium render, geometry, degradation, encode) beside,
    on the same pages in the same run, the minimal work for one scanned page: pdfium rendering
    the page at the level's resolution plus one image encode (JPEG, or PNG for the fax). The
-   issue's target is a ratio of at least 0.5.
+   issue's target is a ratio of at least 0.5. With --mix, the same for the levels in the
+   proportions the packets under FOLDER scanned their pages (read from their manifests).
 2. OCR (with --recall-seeds N, needs tesseract): packets of N seeds with one scan level forced
    on every PDF of the packet's ACORD 125, SOV and loss run, audited with `--ocr`; per level
    the share of located values OCR reads inside their moved boxes, and anywhere on the page,
@@ -17,9 +18,11 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -42,11 +45,23 @@ def _cpu(work: Callable[[], None]) -> float:
     return time.process_time() - start
 
 
-def throughput(tier: str, pages: int) -> None:
+def scanned_pages(folder: Path) -> Counter[str]:
+    """Pages per scan level in the packets under `folder`, from their manifests."""
+    levels: Counter[str] = Counter()
+    for manifest in sorted(folder.glob("**/manifest_*.json")):
+        for applied in json.loads(manifest.read_text())["patterns_applied"]:
+            pages = (applied.get("details") or {}).get("pages")
+            if applied["id"].startswith("scan.") and isinstance(pages, dict):
+                levels.update(page["level"] for page in pages.values())
+    return levels
+
+
+def throughput(tier: str, pages: int) -> dict[str, tuple[float, float]]:
     pdfs = [scan.open_pdf(data) for data in _native(tier, 1)]
     targets = [(pdf, index) for pdf in pdfs for index in range(len(pdf))][:pages]
     print(f"scanned pages per second, one core (CPU time), {len(targets)} {tier} pages")
     print(f"{'level':<10}{'dpi':>5}{'scanned/s':>12}{'minimal/s':>12}{'ratio':>8}")
+    rates: dict[str, tuple[float, float]] = {}
     for name, level in scan.LEVELS.items():
         def scanned(level: scan.Level = level) -> None:
             for pdf, index in targets:
@@ -67,8 +82,20 @@ def throughput(tier: str, pages: int) -> None:
         made = len(targets) / min(_cpu(scanned) for _ in range(2))
         floor = len(targets) / min(_cpu(minimal) for _ in range(2))
         print(f"{name:<10}{level.dpi:>5}{made:>12.1f}{floor:>12.1f}{made / floor:>8.2f}")
+        rates[name] = (made, floor)
     for pdf in pdfs:
         pdf.close()
+    return rates
+
+
+def mixed(rates: dict[str, tuple[float, float]], levels: Counter[str]) -> None:
+    """The rates of a mix of levels: its pages over the time each level's share takes."""
+    total = sum(levels.values())
+    made = total / sum(n / rates[level][0] for level, n in levels.items())
+    floor = total / sum(n / rates[level][1] for level, n in levels.items())
+    shares = ", ".join(f"{level} {n}" for level, n in levels.most_common())
+    print(f"{'mix':<10}{'':>5}{made:>12.1f}{floor:>12.1f}{made / floor:>8.2f}"
+          f"   ({total} scanned pages: {shares})")
 
 
 def recall(tier: str, seeds: int) -> None:
@@ -109,8 +136,14 @@ def main() -> None:
     parser.add_argument("--tier", default="N3")
     parser.add_argument("--pages", type=int, default=6)
     parser.add_argument("--recall-seeds", type=int, default=0)
+    parser.add_argument("--mix", type=Path, help="packets whose scanned pages weigh the levels")
     args = parser.parse_args()
-    throughput(args.tier, args.pages)
+    rates = throughput(args.tier, args.pages)
+    if args.mix:
+        levels = scanned_pages(args.mix)
+        if not levels:
+            parser.error(f"{args.mix}: no scanned pages in the packets there")
+        mixed(rates, levels)
     if args.recall_seeds:
         recall(args.tier, args.recall_seeds)
 
