@@ -158,8 +158,7 @@ class OcrPage:
             left, top, right, bottom = self._pixels(region, MARGIN)
             return ((self._cx >= left) & (self._cx <= right) & (self._cy >= top)
                     & (self._cy <= bottom))
-        xs = np.array([(float(v) - self.left) * self.scale for v in region[0::2]])
-        ys = np.array([(self.top - float(v)) * self.scale for v in region[1::2]])
+        xs, ys = (np.array(axis) for axis in zip(*self.corners(region), strict=True))
         # Grow the quad about its centre by MARGIN points, then test each edge's side.
         cx, cy = xs.mean(), ys.mean()
         grow = MARGIN * self.scale
