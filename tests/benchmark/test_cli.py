@@ -31,13 +31,15 @@ def test_generate_writes_packets_in_seed_order(run_cli: Run, tmp_path: Path) -> 
     result = run_cli("generate", "--tier", "N1", "--seed", "40", "--count", "3",
                      "--out", str(tmp_path))
     assert result.returncode == 0, result.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["N1-000040", "N1-000041", "N1-000042"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "N1-000040", "N1-000041", "N1-000042", "corpus.json", "corpus.lock"]
     lines = result.stdout.strip().splitlines()
     assert [line.split()[0] for line in lines[:3]] == [
         str(tmp_path / f"N1-0000{s}") for s in (40, 41, 42)]
     documents = sum(int(line.split()[1]) for line in lines[:3])  # "<path>  13 documents, ..."
-    assert documents >= 3 * 13 and lines[-1].startswith(f"wrote 3 packet(s), {documents} "
+    assert documents >= 3 * 13 and lines[-2].startswith(f"wrote 3 packet(s), {documents} "
                                                         "documents")
+    assert lines[-1].startswith(f"corpus {tmp_path / 'corpus.json'}: 3 packet(s), digest ")
 
 
 @pytest.mark.parametrize(
