@@ -137,5 +137,6 @@ def generate(
                 on_done(summary)
     finally:
         # Packets written before a failure are complete: the corpus lists them.
-        corpus.extend(out_dir, entries)
+        if entries or (out_dir / corpus.CORPUS).is_file():
+            corpus.extend(out_dir, entries)
     return sorted(summaries, key=lambda s: s.packet_id)

@@ -125,6 +125,7 @@ class RayExecutor:
             raise UsageError("--executor ray needs Ray: pip install 'packetbench[ray]'"
                              ) from None
         if not ray.is_initialized():
+            self._reachable()
             options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                        "configure_logging": True, "logging_level": "ERROR"}
             try:
@@ -136,6 +137,21 @@ class RayExecutor:
                 raise UsageError(f"--ray-address {self.address}: cannot connect to a Ray "
                                  f"cluster ({' '.join(str(error).split())})") from None
         return ray
+
+    def _reachable(self) -> None:
+        """A HOST:PORT nobody listens on is refused here: Ray itself waits a minute for it
+        and then ends the process with a segmentation fault."""
+        import socket
+
+        if self.address is None or self.address == "auto":
+            return
+        host, _, port = self.address.rpartition(":")
+        try:
+            socket.create_connection((host or "127.0.0.1", int(port)), timeout=5).close()
+        except (OSError, ValueError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            raise UsageError(f"--ray-address {self.address}: cannot connect to a Ray cluster "
+                             f"({reason})") from None
 
     def map(self, function: Callable[[T], R], tasks: Sequence[T],
             label: Callable[[T], str]) -> Iterator[R]:
