@@ -99,8 +99,6 @@ def end_to_end(args: argparse.Namespace) -> None:
         small = subset(folder, args.small)
         stage("extract", args.tier, args.small, args.jobs, small)
         baseline = stage("score", args.tier, args.small, args.jobs, small)
-        score_one = stage("score", args.tier, args.packets, 1, folder)
-        small_one = stage("score", args.tier, args.small, 1, small)
     finally:
         shutil.rmtree(root, ignore_errors=True)
     print(f"{args.packets:,} {args.tier} packets, sim typical, --jobs {args.jobs}, "
@@ -120,8 +118,7 @@ def end_to_end(args: argparse.Namespace) -> None:
           f"{total / args.packets * 10_000 / 3600:>13.2f} h")
     print(f"score: {rows['score']['claims'] / rows['score']['seconds']:,.0f} claims/s "
           f"(--jobs {args.jobs}, results.duckdb load included)")
-    for label, big, little in ((f"--jobs {args.jobs}", rows["score"], baseline),
-                               ("--jobs 1", score_one, small_one)):
+    for label, big, little in ((f"--jobs {args.jobs}", rows["score"], baseline),):
         ratio = big["rss_mb"] / little["rss_mb"]
         print(f"score memory, {label}: {args.packets:,} packets {big['rss_mb']:.0f} MB vs "
               f"{args.small:,} packets {little['rss_mb']:.0f} MB peak RSS -> {ratio:.2f}x "

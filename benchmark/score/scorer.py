@@ -12,6 +12,7 @@ documents are visited in packet and document order, and nothing depends on hashi
 from __future__ import annotations
 
 import gc
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -70,9 +71,48 @@ class DocumentScore:
     consistency: dict[str, Any]  # checks, passed, failed, skipped and the failed checks' flags
 
 
+_COUNT_FIELDS = tuple(FieldCounts().as_dict())
+_TALLY_KEYS = tuple(GroundingTally().hallucinated)
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentSummary:
+    """A scored document as a run keeps it until its score files are written: a few tuples
+    of counts, so a run of a million documents fits in memory (DocumentScore's objects are
+    ten times larger)."""
+
+    key: str
+    tier: str
+    doc_type: str
+    counts: tuple[int, ...]  # FieldCounts, in field order
+    checked: tuple[int, ...]  # GroundingTally.checked, by value class
+    hallucinated: tuple[int, ...]  # GroundingTally.hallucinated, by universe and class
+    verdicts: tuple[int, ...]  # in VERDICTS order
+    consistency: bytes  # its consistency entry, as JSON
+
+    @classmethod
+    def of(cls, doc: DocumentScore) -> DocumentSummary:
+        return cls(doc.key, sys.intern(doc.tier), sys.intern(doc.doc_type),
+                   tuple(doc.counts.as_dict().values()), tuple(doc.grounding.checked.values()),
+                   tuple(doc.grounding.hallucinated[k] for k in _TALLY_KEYS),
+                   tuple(doc.verdicts[v] for v in VERDICTS), orjson.dumps(doc.consistency))
+
+    def field_counts(self) -> FieldCounts:
+        return FieldCounts(**dict(zip(_COUNT_FIELDS, self.counts, strict=True)))
+
+    def grounding(self) -> GroundingTally:
+        tally = GroundingTally()
+        tally.checked = dict(zip(tally.checked, self.checked, strict=True))
+        tally.hallucinated = dict(zip(_TALLY_KEYS, self.hallucinated, strict=True))
+        return tally
+
+    def verdict_counts(self) -> dict[str, int]:
+        return dict(zip(VERDICTS, self.verdicts, strict=True))
+
+
 @dataclass
 class RunScores:
-    documents: list[DocumentScore] = field(default_factory=list)
+    documents: list[DocumentSummary] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     invalid: list[dict[str, Any]] = field(default_factory=list)
@@ -85,7 +125,8 @@ class RunScores:
         return {status: n for status, n in sorted(counts.items()) if n}
 
     def add(self, part: PacketPart) -> None:
-        self.documents += part.scores.documents
+        self.documents += [d if isinstance(d, DocumentSummary) else DocumentSummary.of(d)
+                           for d in part.scores.documents]
         self.missing += part.scores.missing
         self.errors += part.scores.errors
         self.invalid += part.scores.invalid
@@ -224,6 +265,7 @@ def _score_packet(task: PacketTask) -> PacketPart:
     packet, run = task.packet, task.run
     wanted = set(task.doc_ids)
     result = RunScores()
+    scored: list[DocumentScore] = []
     claim_rows: list[bytes] = []
     field_rows_: list[bytes] = []
     built: universes.PacketUniverses | None = None
@@ -247,8 +289,8 @@ def _score_packet(task: PacketTask) -> PacketPart:
             continue
         if built is None:
             built = universes.build(packet.path)
-        result.documents.append(
-            score_document(packet, doc, record, built, claim_rows, field_rows_))
+        scored.append(score_document(packet, doc, record, built, claim_rows, field_rows_))
+    result.documents = [DocumentSummary.of(d) for d in scored]
     result.claims = len(claim_rows)
     return PacketPart(result, b"".join(row + b"\n" for row in claim_rows),
                       b"".join(row + b"\n" for row in field_rows_))
@@ -279,7 +321,7 @@ def score_run(run: Path, packets_dir: Path, *, executor: Executor | None = None,
         else:
             tasks.append(PacketTask(run, packet, (doc.doc_id,)))
     result = RunScores()
-    with outputs.Streams(run / "scores") as streams:
+    with outputs.Streams(run / "scores", claims_jsonl) as streams:
         for done, part in enumerate((executor or LocalExecutor(1, fatal=FATAL)).map(
                 score_packet, tasks, _label), 1):
             result.add(part)
@@ -287,7 +329,7 @@ def score_run(run: Path, packets_dir: Path, *, executor: Executor | None = None,
             if on_packet is not None:
                 on_packet(done)
         _write(run / "scores", result, len(selected))
-        streams.finish(claims_jsonl)
+        streams.finish()
     return result
 
 
@@ -295,17 +337,20 @@ def _write(folder: Path, result: RunScores, expected: int) -> None:
     docs = result.documents
     excluded = {"missing": result.missing, "error": result.errors, "invalid": result.invalid}
 
-    def grouped(key: str) -> dict[str, list[DocumentScore]]:
-        groups: dict[str, list[DocumentScore]] = defaultdict(list)
+    def grouped(key: str) -> dict[str, list[DocumentSummary]]:
+        groups: dict[str, list[DocumentSummary]] = defaultdict(list)
         for doc in docs:
             groups[getattr(doc, key)].append(doc)
         return dict(sorted(groups.items()))
 
-    def counts(group: list[DocumentScore]) -> dict[str, int]:
+    def counts(group: list[DocumentSummary]) -> dict[str, int]:
         total = FieldCounts()
         for doc in group:
-            total.add(doc.counts)
+            total.add(doc.field_counts())
         return total.as_dict()
+
+    def rates(group: list[DocumentSummary]) -> dict[str, Any]:
+        return summarize([d.grounding() for d in group])
 
     write_json(folder / "field_breakdown.json", {
         "documents_expected": expected,
@@ -314,22 +359,22 @@ def _write(folder: Path, result: RunScores, expected: int) -> None:
         "overall": counts(docs),
         "by_tier": {k: counts(v) for k, v in grouped("tier").items()},
         "by_doc_type": {k: counts(v) for k, v in grouped("doc_type").items()},
-        "documents": {d.key: d.counts.as_dict() for d in docs},
+        "documents": {d.key: d.field_counts().as_dict() for d in docs},
     })
     write_json(folder / "hallucination.json", {
         "documents_scored": len(docs),
-        "overall": summarize([d.grounding for d in docs]),
-        "by_tier": {k: summarize([d.grounding for d in v]) for k, v in grouped("tier").items()},
-        "by_doc_type": {k: summarize([d.grounding for d in v])
-                        for k, v in grouped("doc_type").items()},
-        "documents": {d.key: d.grounding.as_dict() for d in docs},
+        "overall": rates(docs),
+        "by_tier": {k: rates(v) for k, v in grouped("tier").items()},
+        "by_doc_type": {k: rates(v) for k, v in grouped("doc_type").items()},
+        "documents": {d.key: d.grounding().as_dict() for d in docs},
         "verdicts": {
-            "overall": {v: sum(d.verdicts[v] for d in docs) for v in VERDICTS},
-            "documents": {d.key: {v: d.verdicts[v] for v in VERDICTS} for d in docs},
+            "overall": {v: sum(d.verdict_counts()[v] for d in docs) for v in VERDICTS},
+            "documents": {d.key: d.verdict_counts() for d in docs},
         },
     })
     tallies = ("checks", "passed", "failed", "skipped")
+    entries = {d.key: orjson.loads(d.consistency) for d in docs}
     write_json(folder / "consistency.json", {
-        "overall": {name: sum(d.consistency[name] for d in docs) for name in tallies},
-        "documents": {d.key: d.consistency for d in docs},
+        "overall": {name: sum(e[name] for e in entries.values()) for name in tallies},
+        "documents": entries,
     })
