@@ -67,10 +67,11 @@ def test_tiers_count_and_seed(run_cli: Run, tmp_path: Path) -> None:
                      "7", "--profile", "sloppy", "--sim-seed", "3")
     assert result.returncode == 0, result.stdout + result.stderr
     assert sorted(p.name for p in (out / "packets").iterdir()) == [
-        "N1-000007", "N1-000008", "N2-000007", "N2-000008"]
+        "N1-000007", "N1-000008", "N2-000007", "N2-000008", "corpus.json", "corpus.lock"]
     info = json.loads((out / "runs" / "sim-sloppy" / "run.json").read_text())
     assert info["parameters"] == {"profile": "sloppy", "seed": 3}
-    total = sum(len(doc_ids(folder)) for folder in (out / "packets").iterdir())
+    total = sum(len(doc_ids(folder)) for folder in (out / "packets").iterdir()
+                if folder.is_dir())
     assert f"4 packets, {total} documents" in result.stdout
 
 
