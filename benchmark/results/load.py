@@ -1,8 +1,8 @@
 """Load a scored run into ``RUN/results.duckdb``.
 
-Everything comes from files: run.json, the extraction records (status, usage), the four files
-of ``RUN/scores/``, and the packets' truth (every truth leaf, so that the field view can be
-sliced by kind) and manifests (patterns). The database is built under a temporary name and
+Everything comes from files: run.json, the extraction records (status, usage), the files of
+``RUN/scores/`` (claims and the field view from its Parquet files, read in place), and the
+packets' manifests (patterns). The database is built under a temporary name and
 renamed into place, so a reader never opens half a database. Rows are inserted in a fixed
 order; every metric query orders its result, so the same run always answers the same.
 """
@@ -18,10 +18,9 @@ from typing import Any
 import duckdb
 import orjson
 
-from benchmark import families, provenance
+from benchmark import provenance
 from benchmark.errors import BadInput
 from benchmark.packets import DocInfo, Packet, find_packets, read_json
-from benchmark.results.leaves import truth_leaves
 from benchmark.runs import (
     listed_documents,
     read_record,
@@ -29,14 +28,14 @@ from benchmark.runs import (
     record_path,
     remove_left_behind,
 )
-from benchmark.score import normalize
+from benchmark.score.outputs import CLAIMS, FIELDS, MEMORY_LIMIT
+from generator import doctypes as _doctypes  # noqa: F401  (registers document types)
 
 DB_NAME = "results.duckdb"
 # 2: meta holds the documents the run was scored against; 3: fields and claims carry the
 # patterns that touched them.
 SCHEMA_VERSION = "3"
 TABLES_SQL = Path(__file__).with_name("tables.sql")
-_NUMERIC = sorted(normalize.NUMERIC_KINDS)
 VERDICT_COLUMNS = ("supported", "contradicted", "stale", "overreach", "unlinked")
 FIELD_COLUMNS = ("gt_fields", "correct", "wrong", "omitted", "gt_null_fields", "abstained",
                  "answered", "invented_records", "dropped_records")
@@ -139,22 +138,6 @@ def _pattern_rows(run_id: str, selected: list[tuple[Packet, DocInfo]]
                    "phase": applied.get("phase")}
 
 
-def _leaf_rows(run_id: str, selected: list[tuple[Packet, DocInfo]], scored: set[str]
-               ) -> Iterator[dict[str, Any]]:
-    ordinal = 0
-    for packet, doc in selected:
-        if f"{packet.packet_id}/{doc.doc_id}" not in scored:
-            continue
-        schema = families.resolve(doc.schema, packet.path)
-        touched = packet.touched(doc.doc_id)
-        for path, kind, populated in truth_leaves(schema.model,
-                                                  schema.project(packet.truth(doc.doc_id))):
-            ordinal += 1
-            yield {"run_id": run_id, "packet_id": packet.packet_id, "doc_id": doc.doc_id,
-                   "path": path, "kind": kind, "field_class": "table" if "[" in path else "form",
-                   "populated": populated, "ordinal": ordinal, "patterns": touched.of(path)}
-
-
 def _columns(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
     return {name: kind for name, kind, *_ in con.execute(f"DESCRIBE {table}").fetchall()}
 
@@ -178,45 +161,21 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: Iterable[dict[str,
     return count
 
 
-def _load_claims(con: duckdb.DuckDBPyConnection, run_id: str, claims: Path) -> None:
-    if not claims.is_file():
-        raise BadInput(f"{claims}: missing (score the run again)")
-    if claims.stat().st_size == 0:
-        return
-    numeric = ", ".join(f"'{k}'" for k in _NUMERIC)
-    con.execute(f"""
-        INSERT INTO claims
-        SELECT ? AS run_id, packet_id, doc_id, doc_type, tier, path, kind,
-               CASE WHEN kind IN ({numeric}) THEN 'numbers' ELSE 'strings' END,
-               value, truth, field_class, grounded_in, hallucinated, hallucinated_document,
-               verdict, patterns
-        FROM read_json(?, format='newline_delimited', columns={{
-            packet_id: 'VARCHAR', doc_id: 'VARCHAR', doc_type: 'VARCHAR', tier: 'VARCHAR',
-            path: 'VARCHAR', kind: 'VARCHAR', value: 'JSON', truth: 'JSON',
-            field_class: 'VARCHAR', grounded_in: 'VARCHAR', hallucinated: 'BOOLEAN',
-            hallucinated_document: 'BOOLEAN', verdict: 'VARCHAR', patterns: 'VARCHAR[]'}})
-    """, [run_id, str(claims)])
+def _parquet(run: Path, name: str) -> Path:
+    path = run / "scores" / name
+    if not path.is_file():
+        raise BadInput(f"{path}: missing (score the run again)")
+    return path
 
 
-# The field view of each truth leaf follows from the claim at its path: claims sit at their
-# aligned truth paths, a value equal to its truth is `supported`, and a leaf with no claim
-# was left empty (a dropped record's leaves have none). Tests hold this against
-# field_breakdown.json document by document.
-_FIELDS_FROM_LEAVES = """
-    INSERT INTO fields
-    SELECT l.run_id, l.packet_id, l.doc_id, l.path, l.kind, l.field_class, l.populated,
-           CASE WHEN l.populated THEN
-                    CASE WHEN c.verdict IS NULL THEN 'omitted'
-                         WHEN c.verdict = 'supported' THEN 'correct' ELSE 'wrong' END
-                ELSE CASE WHEN c.verdict IS NULL THEN 'abstained' ELSE 'answered' END
-           END,
-           l.patterns
-    FROM leaves l
-    LEFT JOIN claims c
-      ON c.run_id = l.run_id AND c.packet_id = l.packet_id AND c.doc_id = l.doc_id
-     AND c.path = l.path
-    ORDER BY l.ordinal
-"""
+def _load_rows(con: duckdb.DuckDBPyConnection, run_id: str, table: str, path: Path) -> None:
+    """Insert the rows of a scores/ Parquet file, read in place, in the file's order."""
+    names = [name for name in _columns(con, table) if name != "run_id"]
+    try:
+        con.execute(f"INSERT INTO {table} SELECT ? AS run_id, {', '.join(names)} "
+                    "FROM read_parquet(?)", [run_id, str(path)])
+    except duckdb.Error as error:
+        raise BadInput(f"{path}: unreadable ({' '.join(str(error).split())})") from None
 
 
 def load_run(run: Path, packets_dir: Path) -> Path:
@@ -239,24 +198,17 @@ def load_run(run: Path, packets_dir: Path) -> Path:
         building = scratch / DB_NAME
         con = duckdb.connect(str(building))
         try:
+            con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'; "
+                        f"SET temp_directory = '{scratch / 'spill'}'")
             con.execute(TABLES_SQL.read_text(encoding="utf-8"))
-            con.execute("CREATE TEMP TABLE leaves (run_id VARCHAR, packet_id VARCHAR, "
-                        "doc_id VARCHAR, path VARCHAR, kind VARCHAR, field_class VARCHAR, "
-                        "populated BOOLEAN, ordinal BIGINT, patterns VARCHAR[])")
             con.execute("INSERT INTO meta VALUES ('schema_version', ?), ('run_id', ?), "
                         "('provenance', ?)", [SCHEMA_VERSION, run_id, scored_against])
             _insert(con, "runs", [_run_row(run_id, info, len(selected))], scratch)
-            documents = list(_document_rows(run_id, run, selected, scores))
-            _insert(con, "documents", documents, scratch)
-            scored = {f"{d['packet_id']}/{d['doc_id']}" for d in documents
-                      if d["status"] == "scored"}
+            _insert(con, "documents", _document_rows(run_id, run, selected, scores), scratch)
             _insert(con, "consistency_flags", _flag_rows(run_id, scores["consistency"]), scratch)
             _insert(con, "patterns", _pattern_rows(run_id, selected), scratch)
-            _load_claims(con, run_id, run / "scores" / "claims.jsonl")
-            _insert(con, "leaves", _leaf_rows(run_id, selected, scored), scratch,
-                    columns=_columns(con, "leaves"))
-            con.execute(_FIELDS_FROM_LEAVES)
-            con.execute("DROP TABLE leaves")
+            _load_rows(con, run_id, "claims", _parquet(run, CLAIMS))
+            _load_rows(con, run_id, "fields", _parquet(run, FIELDS))
             con.execute("CHECKPOINT")
         finally:
             con.close()

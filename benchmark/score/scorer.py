@@ -1,17 +1,20 @@
 """`packetbench score`: score every document of a run against its packets' truth.
 
-Writes, under RUN/scores/ (DESIGN §7): field_breakdown.json, hallucination.json, claims.jsonl
-and consistency.json. Documents whose record is missing, errored or schema-invalid are listed
-with the reason and excluded from the rates, never dropped silently. The same run scored twice
-gives byte-identical files: documents are visited in packet and document order, and nothing
-depends on hashing or time.
+Writes, under RUN/scores/ (DESIGN §7): field_breakdown.json, hallucination.json,
+consistency.json, and claims.parquet and fields.parquet (benchmark.score.outputs; claims.jsonl
+too when asked). Packets are scored as separate tasks (an executor's: local processes or
+Ray) merged in packet order. Documents whose record is missing, errored or schema-invalid
+are listed with the reason and excluded from the rates, never dropped silently. The same run
+scored twice gives byte-identical files, whichever executor and however many workers:
+documents are visited in packet and document order, and nothing depends on hashing or time.
 """
 
 from __future__ import annotations
 
 import gc
+import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,21 +24,27 @@ import orjson
 
 from benchmark import families, provenance
 from benchmark import universe as universes
-from benchmark.packets import DocInfo, Packet, find_packets
+from benchmark.errors import BenchmarkError
+from benchmark.packets import DocInfo, Packet, Touched, find_packets
+from benchmark.results.leaves import truth_leaves
 from benchmark.runs import (
     ExtractionRecord,
     listed_documents,
     read_record,
     read_run,
     record_path,
-    write_atomic,
     write_json,
 )
-from benchmark.score import consistency, validate
+from benchmark.score import consistency, outputs, validate
 from benchmark.score.compare import Claim, FieldCounts, compare
 from benchmark.score.rates import GroundingTally, summarize
 from benchmark.score.stale import stale_values
 from benchmark.score.verdicts import VERDICTS, judge, verdict
+from generator import doctypes as _doctypes  # noqa: F401  (registers document types)
+from generator.executors import Executor, LocalExecutor
+from generator.leaves import DocModel
+
+FATAL = (BenchmarkError,)  # bad input fails again: never retried
 
 
 def schema_problem(schema: str, output: Any, packet: Path) -> str | None:
@@ -52,12 +61,51 @@ class DocumentScore:
     counts: FieldCounts
     grounding: GroundingTally
     verdicts: Counter[str]
-    checks: list[consistency.Check]
+    consistency: dict[str, Any]  # checks, passed, failed, skipped and the failed checks' flags
+
+
+_COUNT_FIELDS = tuple(FieldCounts().as_dict())
+_TALLY_KEYS = tuple(GroundingTally().hallucinated)
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentSummary:
+    """A scored document as a run keeps it until its score files are written: a few tuples
+    of counts, so a run of a million documents fits in memory (DocumentScore's objects are
+    ten times larger)."""
+
+    key: str
+    tier: str
+    doc_type: str
+    counts: tuple[int, ...]  # FieldCounts, in field order
+    checked: tuple[int, ...]  # GroundingTally.checked, by value class
+    hallucinated: tuple[int, ...]  # GroundingTally.hallucinated, by universe and class
+    verdicts: tuple[int, ...]  # in VERDICTS order
+    consistency: bytes  # its consistency entry, as JSON
+
+    @classmethod
+    def of(cls, doc: DocumentScore) -> DocumentSummary:
+        return cls(doc.key, sys.intern(doc.tier), sys.intern(doc.doc_type),
+                   tuple(doc.counts.as_dict().values()), tuple(doc.grounding.checked.values()),
+                   tuple(doc.grounding.hallucinated[k] for k in _TALLY_KEYS),
+                   tuple(doc.verdicts[v] for v in VERDICTS), orjson.dumps(doc.consistency))
+
+    def field_counts(self) -> FieldCounts:
+        return FieldCounts(**dict(zip(_COUNT_FIELDS, self.counts, strict=True)))
+
+    def grounding(self) -> GroundingTally:
+        tally = GroundingTally()
+        tally.checked = dict(zip(tally.checked, self.checked, strict=True))
+        tally.hallucinated = dict(zip(_TALLY_KEYS, self.hallucinated, strict=True))
+        return tally
+
+    def verdict_counts(self) -> dict[str, int]:
+        return dict(zip(VERDICTS, self.verdicts, strict=True))
 
 
 @dataclass
 class RunScores:
-    documents: list[DocumentScore] = field(default_factory=list)
+    documents: list[DocumentSummary] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     invalid: list[dict[str, Any]] = field(default_factory=list)
@@ -69,10 +117,30 @@ class RunScores:
         counts.update(missing=len(self.missing), invalid=len(self.invalid))
         return {status: n for status, n in sorted(counts.items()) if n}
 
+    def add(self, part: PacketPart) -> None:
+        self.documents += [d if isinstance(d, DocumentSummary) else DocumentSummary.of(d)
+                           for d in part.scores.documents]
+        self.missing += part.scores.missing
+        self.errors += part.scores.errors
+        self.invalid += part.scores.invalid
+        self.claims += part.scores.claims
+
+
+def _consistency(checks: list[consistency.Check]) -> dict[str, Any]:
+    return {"checks": len(checks), "passed": sum(c.ok for c in checks),
+            "failed": sum(not c.ok and not c.skipped for c in checks),
+            "skipped": sum(c.skipped for c in checks),
+            "flags": [{"rule": c.rule, "path": c.path, "kind": c.kind, "stated": c.stated,
+                       "expected": c.expected}
+                      for c in checks if not c.ok and not c.skipped]}
+
 
 def score_document(packet: Packet, doc: DocInfo, record: ExtractionRecord,
-                   found: universes.PacketUniverses, claims_out: list[bytes]) -> DocumentScore:
-    """Field view, grounding, verdicts and arithmetic of one valid, ok record."""
+                   found: universes.PacketUniverses, claims_out: list[bytes],
+                   fields_out: list[bytes] | None = None) -> DocumentScore:
+    """Field view, grounding, verdicts and arithmetic of one valid, ok record; its claims
+    rows go to `claims_out` and the rows of its truth leaves (the field view) to
+    `fields_out`."""
     scored = families.resolve(doc.schema, packet.path)
     model = scored.model
     truth = scored.project(packet.truth(doc.doc_id))
@@ -84,6 +152,7 @@ def score_document(packet: Packet, doc: DocInfo, record: ExtractionRecord,
     verdicts: Counter[str] = Counter()
     prefix = _row_prefix(packet, doc)
     touched = packet.touched(doc.doc_id)
+    said_at: dict[str, str] = {}
     for claim in comparison.claims:
         judged = judge(claim, doc_universe, found.packet)
         tally.add(judged.numeric, judged.checked, judged.in_packet, judged.in_document)
@@ -91,13 +160,16 @@ def score_document(packet: Packet, doc: DocInfo, record: ExtractionRecord,
         verdicts[said] += 1
         claims_out.append(_claim_row(prefix, claim, judged.checked, judged.in_packet,
                                      judged.in_document, said, touched.of(claim.path)))
+        said_at[claim.path] = said
+    if fields_out is not None:
+        fields_out.extend(field_rows(packet, doc, model, truth, said_at, touched))
     return DocumentScore(f"{packet.packet_id}/{doc.doc_id}", packet.tier, doc.doc_type,
                          comparison.counts, tally, verdicts,
-                         consistency.check(doc.schema, model, output))
+                         _consistency(consistency.check(doc.schema, model, output)))
 
 
 def _row_prefix(packet: Packet, doc: DocInfo) -> bytes:
-    """The opening of every claims.jsonl row of one document (its identifying keys)."""
+    """The opening of every claims row of one document (its identifying keys)."""
     return orjson.dumps({"packet_id": packet.packet_id, "doc_id": doc.doc_id,
                          "doc_type": doc.doc_type, "tier": packet.tier})[:-1] + b","
 
@@ -118,6 +190,24 @@ def _claim_row(prefix: bytes, claim: Claim, checked: bool, in_packet: bool, in_d
     })[1:]
 
 
+def field_rows(packet: Packet, doc: DocInfo, model: type[DocModel], truth: dict[str, Any],
+               said_at: dict[str, str], touched: Touched) -> Iterator[bytes]:
+    """The field view of every truth leaf, from the verdict of the claim at its path: claims
+    sit at their aligned truth paths, a value equal to its truth is `supported`, and a leaf
+    with no claim was left empty (a dropped record's leaves have none). Tests hold this
+    against field_breakdown.json document by document."""
+    prefix = orjson.dumps({"packet_id": packet.packet_id, "doc_id": doc.doc_id})[:-1] + b","
+    for path, kind, populated in truth_leaves(model, truth):
+        said = said_at.get(path)
+        if populated:
+            outcome = "omitted" if said is None else "correct" if said == "supported" else "wrong"
+        else:
+            outcome = "abstained" if said is None else "answered"
+        yield prefix + orjson.dumps({
+            "path": path, "kind": kind, "field_class": "table" if "[" in path else "form",
+            "populated": populated, "outcome": outcome, "patterns": touched.of(path)})[1:]
+
+
 @contextmanager
 def _collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while scoring.
@@ -135,21 +225,42 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def score_run(run: Path, packets_dir: Path) -> RunScores:
-    """Score every document of `run` against the packets in `packets_dir`; write scores/."""
+@dataclass(frozen=True)
+class PacketTask:
+    """Score these documents of one packet of a run (a task an executor runs)."""
+
+    run: Path
+    packet: Packet
+    doc_ids: tuple[str, ...]
+
+
+@dataclass
+class PacketPart:
+    """What scoring one packet gives: its document scores and exclusions, and its claims and
+    field-view rows (JSON lines, in document order)."""
+
+    scores: RunScores
+    claims: bytes
+    fields: bytes
+
+
+def score_packet(task: PacketTask) -> PacketPart:
+    """Score the documents `task` names, in the packet's document order."""
     with _collector_paused():
-        return _score_run(run, packets_dir)
+        return _score_packet(task)
 
 
-def _score_run(run: Path, packets_dir: Path) -> RunScores:
-    packets = find_packets(packets_dir)
-    info = read_run(run)
-    selected = listed_documents(info, run, packets)
-    provenance.verify(info, run, selected)
+def _score_packet(task: PacketTask) -> PacketPart:
+    packet, run = task.packet, task.run
+    wanted = set(task.doc_ids)
     result = RunScores()
+    scored: list[DocumentScore] = []
     claim_rows: list[bytes] = []
-    built: dict[str, universes.PacketUniverses] = {}
-    for packet, doc in selected:
+    field_rows_: list[bytes] = []
+    built: universes.PacketUniverses | None = None
+    for doc in packet.documents:
+        if doc.doc_id not in wanted:
+            continue
         key = f"{packet.packet_id}/{doc.doc_id}"
         path = record_path(run, packet.packet_id, doc.doc_id)
         if not path.exists():
@@ -164,30 +275,70 @@ def _score_run(run: Path, packets_dir: Path) -> RunScores:
         if problem is not None:
             result.invalid.append({"document": key, "reason": problem})
             continue
-        if packet.packet_id not in built:
-            built[packet.packet_id] = universes.build(packet.path)
-        result.documents.append(
-            score_document(packet, doc, record, built[packet.packet_id], claim_rows))
+        if built is None:
+            built = universes.build(packet.path)
+        scored.append(score_document(packet, doc, record, built, claim_rows, field_rows_))
+    result.documents = [DocumentSummary.of(d) for d in scored]
     result.claims = len(claim_rows)
-    _write(run / "scores", result, claim_rows, len(selected))
+    return PacketPart(result, b"".join(row + b"\n" for row in claim_rows),
+                      b"".join(row + b"\n" for row in field_rows_))
+
+
+def _label(task: PacketTask) -> str:
+    return task.packet.packet_id
+
+
+def score_run(run: Path, packets_dir: Path, *, executor: Executor | None = None,
+              claims_jsonl: bool = False,
+              on_packet: Callable[[int], None] | None = None) -> RunScores:
+    """Score every document of `run` against the packets in `packets_dir`; write scores/.
+
+    Packets are scored as separate tasks (`executor`; default: this process) and merged in
+    packet order as they come back, so only the summaries of documents are held: claims and
+    field rows stream to disk and become Parquet. `claims_jsonl` keeps claims.jsonl too.
+    """
+    packets = find_packets(packets_dir)
+    info = read_run(run)
+    selected = listed_documents(info, run, packets)
+    provenance.verify(info, run, selected)
+    tasks: list[PacketTask] = []
+    for packet, doc in selected:
+        if tasks and tasks[-1].packet.packet_id == packet.packet_id:
+            last = tasks[-1]
+            tasks[-1] = PacketTask(run, packet, (*last.doc_ids, doc.doc_id))
+        else:
+            tasks.append(PacketTask(run, packet, (doc.doc_id,)))
+    result = RunScores()
+    with outputs.Streams(run / "scores", claims_jsonl) as streams:
+        for done, part in enumerate((executor or LocalExecutor(1, fatal=FATAL)).map(
+                score_packet, tasks, _label), 1):
+            result.add(part)
+            streams.add(part.claims, part.fields)
+            if on_packet is not None:
+                on_packet(done)
+        _write(run / "scores", result, len(selected))
+        streams.finish()
     return result
 
 
-def _write(folder: Path, result: RunScores, claim_rows: list[bytes], expected: int) -> None:
+def _write(folder: Path, result: RunScores, expected: int) -> None:
     docs = result.documents
     excluded = {"missing": result.missing, "error": result.errors, "invalid": result.invalid}
 
-    def grouped(key: str) -> dict[str, list[DocumentScore]]:
-        groups: dict[str, list[DocumentScore]] = defaultdict(list)
+    def grouped(key: str) -> dict[str, list[DocumentSummary]]:
+        groups: dict[str, list[DocumentSummary]] = defaultdict(list)
         for doc in docs:
             groups[getattr(doc, key)].append(doc)
         return dict(sorted(groups.items()))
 
-    def counts(group: list[DocumentScore]) -> dict[str, int]:
+    def counts(group: list[DocumentSummary]) -> dict[str, int]:
         total = FieldCounts()
         for doc in group:
-            total.add(doc.counts)
+            total.add(doc.field_counts())
         return total.as_dict()
+
+    def rates(group: list[DocumentSummary]) -> dict[str, Any]:
+        return summarize([d.grounding() for d in group])
 
     write_json(folder / "field_breakdown.json", {
         "documents_expected": expected,
@@ -196,34 +347,22 @@ def _write(folder: Path, result: RunScores, claim_rows: list[bytes], expected: i
         "overall": counts(docs),
         "by_tier": {k: counts(v) for k, v in grouped("tier").items()},
         "by_doc_type": {k: counts(v) for k, v in grouped("doc_type").items()},
-        "documents": {d.key: d.counts.as_dict() for d in docs},
+        "documents": {d.key: d.field_counts().as_dict() for d in docs},
     })
     write_json(folder / "hallucination.json", {
         "documents_scored": len(docs),
-        "overall": summarize([d.grounding for d in docs]),
-        "by_tier": {k: summarize([d.grounding for d in v]) for k, v in grouped("tier").items()},
-        "by_doc_type": {k: summarize([d.grounding for d in v])
-                        for k, v in grouped("doc_type").items()},
-        "documents": {d.key: d.grounding.as_dict() for d in docs},
+        "overall": rates(docs),
+        "by_tier": {k: rates(v) for k, v in grouped("tier").items()},
+        "by_doc_type": {k: rates(v) for k, v in grouped("doc_type").items()},
+        "documents": {d.key: d.grounding().as_dict() for d in docs},
         "verdicts": {
-            "overall": {v: sum(d.verdicts[v] for d in docs) for v in VERDICTS},
-            "documents": {d.key: {v: d.verdicts[v] for v in VERDICTS} for d in docs},
+            "overall": {v: sum(d.verdict_counts()[v] for d in docs) for v in VERDICTS},
+            "documents": {d.key: d.verdict_counts() for d in docs},
         },
     })
-    write_atomic(folder / "claims.jsonl", b"".join(row + b"\n" for row in claim_rows))
-
-    def tally(checks: list[consistency.Check]) -> dict[str, int]:
-        return {"checks": len(checks), "passed": sum(c.ok for c in checks),
-                "failed": sum(not c.ok and not c.skipped for c in checks),
-                "skipped": sum(c.skipped for c in checks)}
-
+    tallies = ("checks", "passed", "failed", "skipped")
+    entries = {d.key: orjson.loads(d.consistency) for d in docs}
     write_json(folder / "consistency.json", {
-        "overall": tally([c for d in docs for c in d.checks]),
-        "documents": {
-            d.key: {**tally(d.checks), "flags": [
-                {"rule": c.rule, "path": c.path, "kind": c.kind, "stated": c.stated,
-                 "expected": c.expected}
-                for c in d.checks if not c.ok and not c.skipped]}
-            for d in docs
-        },
+        "overall": {name: sum(e[name] for e in entries.values()) for name in tallies},
+        "documents": entries,
     })

@@ -55,7 +55,7 @@ def test_tables_match_the_score_files(scored_run: ScoredRun) -> None:
     scores = run / "scores"
     grounding = _json(scores / "hallucination.json")
     fields = _json(scores / "field_breakdown.json")
-    claims = (scores / "claims.jsonl").read_text(encoding="utf-8").splitlines()
+    claims = duckdb.sql(f"SELECT * FROM '{scores / 'claims.parquet'}'").fetchall()
     with open_runs([run]) as runs:
         assert runs.rows("SELECT COUNT(*) AS n FROM claims")[0]["n"] == len(claims)
         documents = {f"{r['packet_id']}/{r['doc_id']}": r for r in runs.metric("documents")}

@@ -168,6 +168,6 @@ def test_scores_are_byte_identical_under_another_hash_seed(
                          env={"PYTHONHASHSEED": hash_seed})
         assert result.returncode == 0, result.stderr
         outputs.append({p.name: p.read_bytes() for p in sorted((run / "scores").iterdir())})
-    assert outputs[0].keys() == {"claims.jsonl", "consistency.json", "field_breakdown.json",
-                                 "hallucination.json"}
+    assert outputs[0].keys() == {"claims.parquet", "consistency.json", "field_breakdown.json",
+                                 "fields.parquet", "hallucination.json"}
     assert outputs[0] == outputs[1]

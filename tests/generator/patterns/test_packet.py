@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pytest
 
 from benchmark.extract import extract
@@ -137,8 +138,9 @@ def test_copied_superseded_values_are_scored_stale_as_the_ledger_says(tmp_path: 
         if entry["status"] == "ok":
             assert entry["verdicts"].get("stale", 0) == stale[key.split("/")[1]]
     # The stale claims carry the superseded document's values.
-    claims = [json.loads(line) for line in (run / "scores" / "claims.jsonl").read_text(
-        ).splitlines()]
+    claims = [{"verdict": verdict, "value": json.loads(value)} for verdict, value in
+              duckdb.sql(f"SELECT verdict, value FROM '{run / 'scores' / 'claims.parquet'}'"
+                         ).fetchall()]
     old = _leaves(on.truth(older["doc_id"]))
     stale_claims = [c for c in claims if c["verdict"] == "stale"]
     assert stale_claims and all(c["value"] in old.values() for c in stale_claims)

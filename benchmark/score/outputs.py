@@ -1,0 +1,166 @@
+"""The row outputs of scoring: claims and the field view, streamed to disk, then Parquet.
+
+Packets' rows arrive in packet order and are appended to JSON-lines files in a scratch folder
+beside scores/, so memory holds one packet's rows at a time however large the run. At the
+end DuckDB turns each into a zstd Parquet file (`claims.parquet`, `fields.parquet`) that
+`results.duckdb`, `packetbench sql` and any Parquet reader read in place. DuckDB writes
+them with one thread and in insertion order, so the same rows give the same bytes. Files
+are renamed into place only when complete; a scoring killed midway leaves its scratch
+folder, removed by the next scoring of the run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from types import TracebackType
+
+import duckdb
+
+from benchmark.errors import BadInput
+from benchmark.runs import remove_left_behind, umask
+from benchmark.score import normalize
+
+CLAIMS = "claims.parquet"
+FIELDS = "fields.parquet"
+CLAIMS_JSONL = "claims.jsonl"
+_NUMERIC = ", ".join(f"'{k}'" for k in sorted(normalize.NUMERIC_KINDS))
+
+# Column types of each output, in column order (the JSON rows' keys).
+CLAIM_COLUMNS = {
+    "packet_id": "VARCHAR", "doc_id": "VARCHAR", "doc_type": "VARCHAR", "tier": "VARCHAR",
+    "path": "VARCHAR", "kind": "VARCHAR", "value": "JSON", "truth": "JSON",
+    "field_class": "VARCHAR", "grounded_in": "VARCHAR", "hallucinated": "BOOLEAN",
+    "hallucinated_document": "BOOLEAN", "verdict": "VARCHAR", "patterns": "VARCHAR[]",
+}
+FIELD_COLUMNS = {
+    "packet_id": "VARCHAR", "doc_id": "VARCHAR", "path": "VARCHAR", "kind": "VARCHAR",
+    "field_class": "VARCHAR", "populated": "BOOLEAN", "outcome": "VARCHAR",
+    "patterns": "VARCHAR[]",
+}
+# What DuckDB may hold while converting and loading (it spills to the scratch folder beyond
+# it); its buffers stay allocated, so this bounds what scoring adds to a run of any size.
+MEMORY_LIMIT = "128MB"
+# JSON rows converted to a Parquet part at a time (DuckDB's JSON reader holds about this).
+PART_BYTES = 16 << 20
+
+
+def _spec(columns: dict[str, str]) -> str:
+    return "{" + ", ".join(f"'{name}': '{kind}'" for name, kind in columns.items()) + "}"
+
+
+def _select(columns: dict[str, str]) -> str:
+    """The Parquet file's columns; claims gain value_class (how hallucination rates split
+    values: numbers or strings)."""
+    names = list(columns)
+    if "value" in columns:
+        at = names.index("kind") + 1
+        names.insert(at, f"CASE WHEN kind IN ({_NUMERIC}) THEN 'numbers' ELSE 'strings' END "
+                         "AS value_class")
+    return ", ".join(names)
+
+
+class _Stream:
+    """One output: rows appended to a JSON-lines part; every PART_BYTES a part becomes a
+    Parquet part, so DuckDB never reads more than one part's JSON at once."""
+
+    def __init__(self, scratch: Path, name: str, columns: dict[str, str],
+                 keep: Path | None) -> None:
+        self.scratch, self.name, self.columns = scratch, name, columns
+        self.parts: list[Path] = []
+        self.rows = (scratch / f"{name}.part.jsonl").open("wb")
+        self.keep = keep.open("wb") if keep is not None else None
+
+    def add(self, con: duckdb.DuckDBPyConnection, data: bytes) -> None:
+        self.rows.write(data)
+        if self.keep is not None:
+            self.keep.write(data)
+        if self.rows.tell() >= PART_BYTES:
+            self._part(con)
+
+    def _part(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.rows.close()
+        source = self.scratch / f"{self.name}.part.jsonl"
+        part = self.scratch / f"{self.name}-{len(self.parts):06d}.parquet"
+        # An empty file has no rows to infer from: read an empty table of the columns.
+        read = (f"read_json('{source}', format='newline_delimited', "
+                f"columns={_spec(self.columns)})" if source.stat().st_size else
+                "(SELECT " + ", ".join(f"NULL::{kind} AS {name}"
+                                       for name, kind in self.columns.items()) + " WHERE false)")
+        con.execute(f"COPY (SELECT {_select(self.columns)} FROM {read}) TO '{part}' "
+                    "(FORMAT parquet, COMPRESSION zstd)")
+        self.parts.append(part)
+        self.rows = source.open("wb")
+
+    def finish(self, con: duckdb.DuckDBPyConnection, target: Path) -> None:
+        if self.rows.tell() or not self.parts:
+            self._part(con)
+        self.close()
+        building = self.scratch / target.name
+        # Parts in order, row groups in order: one thread reads them as they were written.
+        listed = ", ".join(f"'{part}'" for part in self.parts)
+        con.execute(f"COPY (SELECT * FROM read_parquet([{listed}])) TO '{building}' "
+                    "(FORMAT parquet, COMPRESSION zstd)")
+        os.chmod(building, 0o666 & ~umask())  # as any file the run writes
+        os.replace(building, target)
+
+    def close(self) -> None:
+        self.rows.close()
+        if self.keep is not None:
+            self.keep.close()
+
+
+class Streams:
+    """Append packets' claims and field rows; `finish` writes the Parquet files."""
+
+    def __init__(self, folder: Path, claims_jsonl: bool = False) -> None:
+        self.folder = folder
+        self.claims_jsonl = claims_jsonl
+        self.scratch = folder.parent / f".results-{os.getpid()}-scoring"
+
+    def __enter__(self) -> Streams:
+        remove_left_behind(self.folder.parent)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise BadInput(f"{self.folder}: cannot create the folder "
+                           f"({error.strerror or type(error).__name__})") from None
+        for name in (CLAIMS, FIELDS, CLAIMS_JSONL):
+            if (self.folder / name).is_dir():
+                raise BadInput(f"{self.folder / name}: is a folder, cannot write a file there")
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        try:
+            self.scratch.mkdir()
+        except OSError as error:
+            raise BadInput(f"{self.scratch}: cannot create the folder "
+                           f"({error.strerror or type(error).__name__})") from None
+        self.con = duckdb.connect()
+        self.con.execute(f"SET threads = 1; SET preserve_insertion_order = true; "
+                         f"SET memory_limit = '{MEMORY_LIMIT}'; "
+                         f"SET temp_directory = '{self.scratch / 'spill'}'")
+        self.claims = _Stream(self.scratch, "claims", CLAIM_COLUMNS,
+                              self.scratch / CLAIMS_JSONL if self.claims_jsonl else None)
+        self.fields = _Stream(self.scratch, "fields", FIELD_COLUMNS, None)
+        return self
+
+    def add(self, claims: bytes, fields: bytes) -> None:
+        self.claims.add(self.con, claims)
+        self.fields.add(self.con, fields)
+
+    def finish(self) -> None:
+        """Write claims.parquet and fields.parquet (and claims.jsonl when asked)."""
+        self.claims.finish(self.con, self.folder / CLAIMS)
+        self.fields.finish(self.con, self.folder / FIELDS)
+        kept = self.folder / CLAIMS_JSONL
+        if self.claims_jsonl:
+            os.replace(self.scratch / CLAIMS_JSONL, kept)
+        elif kept.is_file():
+            kept.unlink()  # from an earlier scoring: it would disagree with the Parquet
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.claims.close()
+        self.fields.close()
+        self.con.close()
+        shutil.rmtree(self.scratch, ignore_errors=True)
