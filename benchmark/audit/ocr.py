@@ -143,6 +143,7 @@ class OcrPage:
         centres = np.array([((w.left + w.right) / 2, (w.top + w.bottom) / 2) for w in self.words],
                            dtype=np.float64).reshape(-1, 2)
         self._cx, self._cy = centres[:, 0], centres[:, 1]
+        self._read: dict[tuple[float, ...], str] = {}
 
     def _inside(self, region: Sequence[float]) -> np.ndarray[Any, Any]:
         """Which words' centres lie in `region`: a bbox (4 numbers) or a scanned page's quad
@@ -183,9 +184,15 @@ class OcrPage:
 
     def in_box(self, bbox: Sequence[float]) -> str:
         """The words whose centres lie in `bbox` (PDF points, origin bottom-left; or a quad)
-        + margin."""
-        inside = self._inside(bbox)
-        return " ".join(self.words[i].text for i in np.flatnonzero(inside).tolist())
+        + margin. Remembered per box: an attacked page reads each box twice (for the hidden
+        text check, then for the value)."""
+        key = tuple(float(v) for v in bbox)
+        read = self._read.get(key)
+        if read is None:
+            inside = self._inside(bbox)
+            read = " ".join(self.words[i].text for i in np.flatnonzero(inside).tolist())
+            self._read[key] = read
+        return read
 
     def on_page(self, expected: str) -> bool:
         """Whether `expected`, normalized, occurs in the page's OCR text as whole words."""

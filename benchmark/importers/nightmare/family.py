@@ -23,7 +23,6 @@ records with the one leaf ``item``, and a boolean becomes "Yes"/"No".
 
 from __future__ import annotations
 
-import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -153,16 +152,12 @@ def raw_path(path: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def _scored(digest: str, text: bytes) -> ScoredSchema:
+def scored_schema(text: bytes) -> ScoredSchema:
+    """The scored schema of a JSON Schema's bytes (one model per distinct schema text)."""
     schema = json.loads(text)
     title = str(schema.get("title") or "document")
     model = _build(title, schema, "")
     return ScoredSchema(model, lambda data: project(schema, data))
-
-
-def scored_schema(text: bytes) -> ScoredSchema:
-    """The scored schema of a JSON Schema's bytes (one model per distinct schema text)."""
-    return _scored(hashlib.sha256(text).hexdigest(), text)
 
 
 def schema_file(packet: Path, name: str) -> Path:
