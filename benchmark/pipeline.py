@@ -249,7 +249,7 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
                            on_packet=lambda n: listener.advance("score", n))
         load_run(run, packets)  # as `packetbench score` does
         excluded = len(result.missing) + len(result.errors) + len(result.invalid)
-        return (f"{len(result.documents):,} documents scored, {result.claims:,} claims, "
+        return (f"{result.documents:,} documents scored, {result.claims:,} claims, "
                 f"{excluded:,} excluded")
 
     _timed("score", listener, outcome, len(folders), score)

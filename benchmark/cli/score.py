@@ -36,7 +36,7 @@ def score(
                            on_packet=advance)
     load_run(run, packets)
     excluded = ", ".join(f"{n} {k}" for k, n in result.excluded().items()) or "none"
-    typer.echo(f"{run / 'scores'}: {len(result.documents):,} documents scored, "
+    typer.echo(f"{run / 'scores'}: {result.documents:,} documents scored, "
                f"{result.claims:,} claims; excluded: {excluded}")
     if not result.documents:
         typer.echo(f"packetbench: failed: no document of {run} was extracted ok ({excluded}): "

@@ -1,10 +1,13 @@
 """Load a scored run into ``RUN/results.duckdb``.
 
 Everything comes from files: run.json, the extraction records (status, usage), the files of
-``RUN/scores/`` (claims and the field view from its Parquet files, read in place), and the
-packets' manifests (patterns). The database is built under a temporary name and
-renamed into place, so a reader never opens half a database. Rows are inserted in a fixed
-order; every metric query orders its result, so the same run always answers the same.
+``RUN/scores/`` (the documents left out from field_breakdown.json; each scored document's
+counts and flags, the claims and the field view from its Parquet files, read in place), and
+the packets' manifests (patterns). Nothing per document is held in memory: rows stream
+through newline-delimited JSON files and Parquet into DuckDB. The database is built under a
+temporary name and renamed into place, so a reader never opens half a database. Rows are
+inserted in a fixed order; every metric query orders its result, so the same run always
+answers the same.
 """
 
 from __future__ import annotations
@@ -28,7 +31,13 @@ from benchmark.runs import (
     record_path,
     remove_left_behind,
 )
-from benchmark.score.outputs import CLAIMS, FIELDS, MEMORY_LIMIT
+from benchmark.score.outputs import (
+    CLAIMS,
+    DOCUMENT_COLUMNS,
+    DOCUMENTS,
+    FIELDS,
+    MEMORY_LIMIT,
+)
 from generator import doctypes as _doctypes  # noqa: F401  (registers document types)
 
 DB_NAME = "results.duckdb"
@@ -36,17 +45,21 @@ DB_NAME = "results.duckdb"
 # patterns that touched them.
 SCHEMA_VERSION = "3"
 TABLES_SQL = Path(__file__).with_name("tables.sql")
-VERDICT_COLUMNS = ("supported", "contradicted", "stale", "overreach", "unlinked")
-FIELD_COLUMNS = ("gt_fields", "correct", "wrong", "omitted", "gt_null_fields", "abstained",
-                 "answered", "invented_records", "dropped_records")
+# The documents columns documents.parquet gives (its other columns name the document, and
+# its flags fill consistency_flags); claims is the sum of the verdicts.
+_COUNTED = {name for name in DOCUMENT_COLUMNS
+            if name not in ("packet_id", "doc_id", "tier", "doc_type", "consistency_flags")}
+_COUNTED.add("claims")
+_CLAIMS_SUM = "c.supported + c.contradicted + c.stale + c.overreach + c.unlinked"
 
 
-def _scores(run: Path) -> dict[str, Any]:
-    folder = run / "scores"
-    if not (folder / "field_breakdown.json").is_file():
-        raise BadInput(f"{folder}: no scores (run `packetbench score` first)")
-    return {name: read_json(folder / f"{name}.json")
-            for name in ("field_breakdown", "hallucination", "consistency")}
+def _excluded(run: Path) -> dict[str, Any]:
+    """The documents the scoring left out (field_breakdown.json's `excluded`)."""
+    path = run / "scores" / "field_breakdown.json"
+    if not path.is_file():
+        raise BadInput(f"{path.parent}: no scores (run `packetbench score` first)")
+    excluded = read_json(path).get("excluded")
+    return excluded if isinstance(excluded, dict) else {}
 
 
 def _run_row(run_id: str, info: dict[str, Any], documents: int) -> dict[str, Any]:
@@ -72,17 +85,16 @@ def _run_row(run_id: str, info: dict[str, Any], documents: int) -> dict[str, Any
 
 
 def _document_rows(run_id: str, run: Path, selected: list[tuple[Packet, DocInfo]],
-                   scores: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    fields = scores["field_breakdown"]
-    grounding = scores["hallucination"]
-    consistency = scores["consistency"]
-    excluded = fields.get("excluded", {})
+                   excluded: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Each document's row as the extraction record and the exclusions say; the counts of
+    a scored one are joined from documents.parquet (`_load_documents`)."""
     missing = set(excluded.get("missing", []))
     errors = {e["document"]: e for e in excluded.get("error", [])}
     invalid = {e["document"]: e for e in excluded.get("invalid", [])}
-    for packet, doc in selected:
+    for position, (packet, doc) in enumerate(selected):
         key = f"{packet.packet_id}/{doc.doc_id}"
         row: dict[str, Any] = {
+            "position": position,
             "run_id": run_id, "packet_id": packet.packet_id, "doc_id": doc.doc_id,
             "doc_type": doc.doc_type, "schema_name": doc.schema, "tier": packet.tier,
             "format": doc.format, "superseded_by": doc.superseded_by,
@@ -102,30 +114,47 @@ def _document_rows(run_id: str, run: Path, selected: list[tuple[Packet, DocInfo]
         if key in invalid:
             yield {**row, "status": "invalid", "reason": invalid[key]["reason"]}
             continue
-        counts = fields["documents"].get(key)
-        if counts is None:
-            raise BadInput(f"{run / 'scores' / 'field_breakdown.json'}: {key} is neither "
-                           "scored nor excluded (score the run again)")
-        tally = grounding["documents"][key]
-        verdicts = grounding["verdicts"]["documents"][key]
-        checks = consistency["documents"][key]
-        row.update({name: counts[name] for name in FIELD_COLUMNS})
-        for kind in ("numbers", "strings"):
-            row[f"{kind}_checked"] = tally["packet"][kind]["checked"]
-            row[f"{kind}_hallucinated"] = tally["packet"][kind]["hallucinated"]
-            row[f"{kind}_hallucinated_document"] = tally["document"][kind]["hallucinated"]
-        row.update({name: verdicts[name] for name in VERDICT_COLUMNS})
-        row["claims"] = sum(verdicts[name] for name in VERDICT_COLUMNS)
-        row.update(consistency_checks=checks["checks"], consistency_passed=checks["passed"],
-                   consistency_failed=checks["failed"], consistency_skipped=checks["skipped"])
         yield {**row, "status": "scored"}
 
 
-def _flag_rows(run_id: str, consistency: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    for key, entry in consistency["documents"].items():
-        packet_id, _, doc_id = key.partition("/")
-        for flag in entry["flags"]:
-            yield {"run_id": run_id, "packet_id": packet_id, "doc_id": doc_id, **flag}
+def _load_documents(con: duckdb.DuckDBPyConnection, run: Path, rows: Iterable[dict[str, Any]],
+                    scratch: Path) -> None:
+    """The documents table: each document's row (`_document_rows`) joined, when scored, with
+    its counts in documents.parquet, in the run's document order."""
+    counted = _parquet(run, DOCUMENTS)
+    table = _columns(con, "documents")
+    own = {name: kind for name, kind in table.items() if name not in _COUNTED}
+    _write_rows(rows, scratch / "documents.jsonl")
+    spec = _spec({"position": "BIGINT", **own})
+    picked = ", ".join(f"r.{name}" if name in own else
+                       _CLAIMS_SUM if name == "claims" else f"c.{name}" for name in table)
+    try:
+        con.execute(
+            f"INSERT INTO documents ({', '.join(table)}) SELECT {picked} "
+            f"FROM read_json(?, format='newline_delimited', columns={spec}) AS r "
+            "LEFT JOIN read_parquet(?) AS c ON r.status = 'scored' "
+            "AND c.packet_id = r.packet_id AND c.doc_id = r.doc_id ORDER BY r.position",
+            [str(scratch / "documents.jsonl"), str(counted)])
+        unscored = con.execute("SELECT packet_id || '/' || doc_id FROM documents "
+                               "WHERE status = 'scored' AND gt_fields IS NULL "
+                               "ORDER BY packet_id, doc_id LIMIT 1").fetchone()
+    except duckdb.Error as error:
+        raise BadInput(f"{counted}: unreadable ({' '.join(str(error).split())})") from None
+    if unscored is not None:
+        raise BadInput(f"{counted}: {unscored[0]} is neither scored nor excluded "
+                       "(score the run again)")
+
+
+def _load_flags(con: duckdb.DuckDBPyConnection, run_id: str, run: Path) -> None:
+    """The consistency flags of every scored document (documents.parquet), in order."""
+    path = _parquet(run, DOCUMENTS)
+    try:
+        con.execute("INSERT INTO consistency_flags SELECT ? AS run_id, packet_id, doc_id, "
+                    "flag.rule, flag.path, flag.kind, flag.stated, flag.expected FROM ("
+                    "SELECT packet_id, doc_id, UNNEST(consistency_flags) AS flag "
+                    "FROM read_parquet(?))", [run_id, str(path)])
+    except duckdb.Error as error:
+        raise BadInput(f"{path}: unreadable ({' '.join(str(error).split())})") from None
 
 
 def _pattern_rows(run_id: str, selected: list[tuple[Packet, DocInfo]]
@@ -142,22 +171,30 @@ def _columns(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
     return {name: kind for name, kind, *_ in con.execute(f"DESCRIBE {table}").fetchall()}
 
 
+def _spec(types: dict[str, str]) -> str:
+    return "{" + ", ".join(f"'{name}': '{kind}'" for name, kind in types.items()) + "}"
+
+
+def _write_rows(rows: Iterable[dict[str, Any]], path: Path) -> int:
+    count = 0
+    with path.open("wb") as out:
+        for row in rows:
+            out.write(orjson.dumps(row, option=orjson.OPT_SORT_KEYS) + b"\n")
+            count += 1
+    return count
+
+
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: Iterable[dict[str, Any]],
             scratch: Path, columns: dict[str, str] | None = None) -> int:
     """Insert `rows` (dicts keyed by column name; absent keys are null) through a
     newline-delimited JSON file, which DuckDB reads far faster than row-by-row inserts."""
     types = columns or _columns(con, table)
     path = scratch / f"{table}.jsonl"
-    count = 0
-    with path.open("wb") as out:
-        for row in rows:
-            out.write(orjson.dumps(row, option=orjson.OPT_SORT_KEYS) + b"\n")
-            count += 1
+    count = _write_rows(rows, path)
     if count:
-        spec = "{" + ", ".join(f"'{name}': '{kind}'" for name, kind in types.items()) + "}"
         target = ", ".join(types)
         con.execute(f"INSERT INTO {table} ({target}) SELECT {target} FROM read_json(?, "
-                    f"format='newline_delimited', columns={spec})", [str(path)])
+                    f"format='newline_delimited', columns={_spec(types)})", [str(path)])
     return count
 
 
@@ -187,7 +224,7 @@ def load_run(run: Path, packets_dir: Path) -> Path:
     provenance.verify(info, run, selected)
     scored_against = orjson.dumps(provenance.recorded(info, run),
                                   option=orjson.OPT_SORT_KEYS).decode()
-    scores = _scores(run)
+    excluded = _excluded(run)
     target = run / DB_NAME
     if target.is_dir():
         raise BadInput(f"{target}: is a folder, not a results database")
@@ -198,14 +235,17 @@ def load_run(run: Path, packets_dir: Path) -> Path:
         building = scratch / DB_NAME
         con = duckdb.connect(str(building))
         try:
-            con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'; "
+            # One thread: each thread of DuckDB keeps its own buffers for the Parquet it reads,
+            # which made the load's memory grow with the run (2 threads: 1,000 N1 packets took
+            # 1.4x the memory of 100; 1 thread: 1.3x, and a few seconds more).
+            con.execute(f"SET threads = 1; SET memory_limit = '{MEMORY_LIMIT}'; "
                         f"SET temp_directory = '{scratch / 'spill'}'")
             con.execute(TABLES_SQL.read_text(encoding="utf-8"))
             con.execute("INSERT INTO meta VALUES ('schema_version', ?), ('run_id', ?), "
                         "('provenance', ?)", [SCHEMA_VERSION, run_id, scored_against])
             _insert(con, "runs", [_run_row(run_id, info, len(selected))], scratch)
-            _insert(con, "documents", _document_rows(run_id, run, selected, scores), scratch)
-            _insert(con, "consistency_flags", _flag_rows(run_id, scores["consistency"]), scratch)
+            _load_documents(con, run, _document_rows(run_id, run, selected, excluded), scratch)
+            _load_flags(con, run_id, run)
             _insert(con, "patterns", _pattern_rows(run_id, selected), scratch)
             _load_rows(con, run_id, "claims", _parquet(run, CLAIMS))
             _load_rows(con, run_id, "fields", _parquet(run, FIELDS))

@@ -1,19 +1,23 @@
 """`packetbench score`: score every document of a run against its packets' truth.
 
-Writes, under RUN/scores/ (DESIGN §7): field_breakdown.json, hallucination.json,
-consistency.json, and claims.parquet and fields.parquet (benchmark.score.outputs; claims.jsonl
-too when asked). Packets are scored as separate tasks (an executor's: local processes or
-Ray) merged in packet order. Documents whose record is missing, errored or schema-invalid
-are listed with the reason and excluded from the rates, never dropped silently. The same run
-scored twice gives byte-identical files, whichever executor and however many workers:
-documents are visited in packet and document order, and nothing depends on hashing or time.
+Writes, under RUN/scores/ (DESIGN §7): field_breakdown.json, hallucination.json and
+consistency.json (the run's totals: overall, by tier, by document type, and the documents
+left out), and documents.parquet (every scored document's own counts and consistency
+flags), claims.parquet and fields.parquet (benchmark.score.outputs; claims.jsonl too when
+asked). Packets are scored as separate tasks (an executor's: local processes or Ray) merged
+in packet order; the totals are summed as packets come back (benchmark.score.totals), so a
+run holds a few counters, not its documents. Documents whose record is missing, errored or
+schema-invalid are listed with the reason and excluded from the rates, never dropped
+silently. The same run scored twice gives byte-identical files, whichever executor and
+however many workers: documents are visited in packet and document order, and nothing
+depends on hashing or time.
 """
 
 from __future__ import annotations
 
 import gc
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -37,8 +41,9 @@ from benchmark.runs import (
 )
 from benchmark.score import consistency, outputs, validate
 from benchmark.score.compare import Claim, FieldCounts, compare
-from benchmark.score.rates import GroundingTally, summarize
+from benchmark.score.rates import GroundingTally
 from benchmark.score.stale import stale_values
+from benchmark.score.totals import CONSISTENCY_TALLIES, RunTotals
 from benchmark.score.verdicts import VERDICTS, judge, verdict
 from generator import doctypes as _doctypes  # noqa: F401  (registers document types)
 from generator.executors import Executor, LocalExecutor
@@ -70,9 +75,8 @@ _TALLY_KEYS = tuple(GroundingTally().hallucinated)
 
 @dataclass(frozen=True, slots=True)
 class DocumentSummary:
-    """A scored document as a run keeps it until its score files are written: a few tuples
-    of counts, so a run of a million documents fits in memory (DocumentScore's objects are
-    ten times larger)."""
+    """A scored document as it travels from its worker to the run's totals: a few tuples of
+    counts (DocumentScore's objects are ten times larger)."""
 
     key: str
     tier: str
@@ -81,14 +85,15 @@ class DocumentSummary:
     checked: tuple[int, ...]  # GroundingTally.checked, by value class
     hallucinated: tuple[int, ...]  # GroundingTally.hallucinated, by universe and class
     verdicts: tuple[int, ...]  # in VERDICTS order
-    consistency: bytes  # its consistency entry, as JSON
+    consistency: tuple[int, ...]  # in CONSISTENCY_TALLIES order
 
     @classmethod
     def of(cls, doc: DocumentScore) -> DocumentSummary:
         return cls(doc.key, sys.intern(doc.tier), sys.intern(doc.doc_type),
                    tuple(doc.counts.as_dict().values()), tuple(doc.grounding.checked.values()),
                    tuple(doc.grounding.hallucinated[k] for k in _TALLY_KEYS),
-                   tuple(doc.verdicts[v] for v in VERDICTS), orjson.dumps(doc.consistency))
+                   tuple(doc.verdicts[v] for v in VERDICTS),
+                   tuple(doc.consistency[name] for name in CONSISTENCY_TALLIES))
 
     def field_counts(self) -> FieldCounts:
         return FieldCounts(**dict(zip(_COUNT_FIELDS, self.counts, strict=True)))
@@ -105,11 +110,19 @@ class DocumentSummary:
 
 @dataclass
 class RunScores:
-    documents: list[DocumentSummary] = field(default_factory=list)
+    """What scoring a run found: its totals (not its documents: those are on disk) and the
+    documents left out."""
+
+    totals: RunTotals = field(default_factory=RunTotals)
     missing: list[str] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     invalid: list[dict[str, Any]] = field(default_factory=list)
     claims: int = 0
+
+    @property
+    def documents(self) -> int:
+        """Documents scored."""
+        return self.totals.documents
 
     def excluded(self) -> dict[str, int]:
         """Documents left out of every rate, by record status ("missing": no record)."""
@@ -118,12 +131,12 @@ class RunScores:
         return {status: n for status, n in sorted(counts.items()) if n}
 
     def add(self, part: PacketPart) -> None:
-        self.documents += [d if isinstance(d, DocumentSummary) else DocumentSummary.of(d)
-                           for d in part.scores.documents]
-        self.missing += part.scores.missing
-        self.errors += part.scores.errors
-        self.invalid += part.scores.invalid
-        self.claims += part.scores.claims
+        for doc in part.documents:
+            self.totals.add(doc)
+        self.missing += part.missing
+        self.errors += part.errors
+        self.invalid += part.invalid
+        self.claims += part.claims
 
 
 def _consistency(checks: list[consistency.Check]) -> dict[str, Any]:
@@ -208,6 +221,23 @@ def field_rows(packet: Packet, doc: DocInfo, model: type[DocModel], truth: dict[
             "populated": populated, "outcome": outcome, "patterns": touched.of(path)})[1:]
 
 
+def document_row(doc: DocumentScore) -> bytes:
+    """The documents.parquet row of one scored document (outputs.DOCUMENT_COLUMNS): its own
+    counts under the column names of results.duckdb's documents table, and its consistency
+    flags."""
+    packet_id, _, doc_id = doc.key.partition("/")
+    row: dict[str, Any] = {"packet_id": packet_id, "doc_id": doc_id, "tier": doc.tier,
+                           "doc_type": doc.doc_type, **doc.counts.as_dict()}
+    for kind in ("numbers", "strings"):
+        row[f"{kind}_checked"] = doc.grounding.checked[kind]
+        row[f"{kind}_hallucinated"] = doc.grounding.hallucinated[("packet", kind)]
+        row[f"{kind}_hallucinated_document"] = doc.grounding.hallucinated[("document", kind)]
+    row.update({v: doc.verdicts[v] for v in VERDICTS})
+    row.update({f"consistency_{name}": doc.consistency[name] for name in CONSISTENCY_TALLIES})
+    row["consistency_flags"] = doc.consistency["flags"]
+    return orjson.dumps(row)
+
+
 @contextmanager
 def _collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while scoring.
@@ -236,12 +266,15 @@ class PacketTask:
 
 @dataclass
 class PacketPart:
-    """What scoring one packet gives: its document scores and exclusions, and its claims and
-    field-view rows (JSON lines, in document order)."""
+    """What scoring one packet gives: its documents' summaries and exclusions, and its rows
+    of documents, claims and the field view (JSON lines, in document order)."""
 
-    scores: RunScores
-    claims: bytes
-    fields: bytes
+    documents: list[DocumentSummary] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    invalid: list[dict[str, Any]] = field(default_factory=list)
+    claims: int = 0
+    rows: outputs.Rows = field(default_factory=outputs.Rows)
 
 
 def score_packet(task: PacketTask) -> PacketPart:
@@ -253,8 +286,8 @@ def score_packet(task: PacketTask) -> PacketPart:
 def _score_packet(task: PacketTask) -> PacketPart:
     packet, run = task.packet, task.run
     wanted = set(task.doc_ids)
-    result = RunScores()
-    scored: list[DocumentScore] = []
+    part = PacketPart()
+    document_rows: list[bytes] = []
     claim_rows: list[bytes] = []
     field_rows_: list[bytes] = []
     built: universes.PacketUniverses | None = None
@@ -264,24 +297,26 @@ def _score_packet(task: PacketTask) -> PacketPart:
         key = f"{packet.packet_id}/{doc.doc_id}"
         path = record_path(run, packet.packet_id, doc.doc_id)
         if not path.exists():
-            result.missing.append(key)
+            part.missing.append(key)
             continue
         record = read_record(path)
         if record.status != "ok":
-            result.errors.append({"document": key, "status": record.status,
-                                  "error": record.error})
+            part.errors.append({"document": key, "status": record.status,
+                                "error": record.error})
             continue
         problem = schema_problem(doc.schema, record.output, packet.path)
         if problem is not None:
-            result.invalid.append({"document": key, "reason": problem})
+            part.invalid.append({"document": key, "reason": problem})
             continue
         if built is None:
             built = universes.build(packet.path)
-        scored.append(score_document(packet, doc, record, built, claim_rows, field_rows_))
-    result.documents = [DocumentSummary.of(d) for d in scored]
-    result.claims = len(claim_rows)
-    return PacketPart(result, b"".join(row + b"\n" for row in claim_rows),
-                      b"".join(row + b"\n" for row in field_rows_))
+        scored = score_document(packet, doc, record, built, claim_rows, field_rows_)
+        part.documents.append(DocumentSummary.of(scored))
+        document_rows.append(document_row(scored))
+    part.claims = len(claim_rows)
+    part.rows = outputs.Rows(*(b"".join(row + b"\n" for row in rows)
+                               for rows in (document_rows, claim_rows, field_rows_)))
+    return part
 
 
 def _label(task: PacketTask) -> str:
@@ -294,7 +329,7 @@ def score_run(run: Path, packets_dir: Path, *, executor: Executor | None = None,
     """Score every document of `run` against the packets in `packets_dir`; write scores/.
 
     Packets are scored as separate tasks (`executor`; default: this process) and merged in
-    packet order as they come back, so only the summaries of documents are held: claims and
+    packet order as they come back, so only the run's totals are held: documents, claims and
     field rows stream to disk and become Parquet. `claims_jsonl` keeps claims.jsonl too.
     """
     packets = find_packets(packets_dir)
@@ -313,7 +348,7 @@ def score_run(run: Path, packets_dir: Path, *, executor: Executor | None = None,
         for done, part in enumerate((executor or LocalExecutor(1, fatal=FATAL)).map(
                 score_packet, tasks, _label), 1):
             result.add(part)
-            streams.add(part.claims, part.fields)
+            streams.add(part.rows)
             if on_packet is not None:
                 on_packet(done)
         _write(run / "scores", result, len(selected))
@@ -322,47 +357,17 @@ def score_run(run: Path, packets_dir: Path, *, executor: Executor | None = None,
 
 
 def _write(folder: Path, result: RunScores, expected: int) -> None:
-    docs = result.documents
-    excluded = {"missing": result.missing, "error": result.errors, "invalid": result.invalid}
-
-    def grouped(key: str) -> dict[str, list[DocumentSummary]]:
-        groups: dict[str, list[DocumentSummary]] = defaultdict(list)
-        for doc in docs:
-            groups[getattr(doc, key)].append(doc)
-        return dict(sorted(groups.items()))
-
-    def counts(group: list[DocumentSummary]) -> dict[str, int]:
-        total = FieldCounts()
-        for doc in group:
-            total.add(doc.field_counts())
-        return total.as_dict()
-
-    def rates(group: list[DocumentSummary]) -> dict[str, Any]:
-        return summarize([d.grounding() for d in group])
-
+    """The run-level score files; every document's own counts are in documents.parquet."""
+    totals = result.totals
     write_json(folder / "field_breakdown.json", {
         "documents_expected": expected,
-        "documents_scored": len(docs),
-        "excluded": excluded,
-        "overall": counts(docs),
-        "by_tier": {k: counts(v) for k, v in grouped("tier").items()},
-        "by_doc_type": {k: counts(v) for k, v in grouped("doc_type").items()},
-        "documents": {d.key: d.field_counts().as_dict() for d in docs},
+        "documents_scored": totals.documents,
+        "excluded": {"missing": result.missing, "error": result.errors,
+                     "invalid": result.invalid},
+        **totals.field_breakdown(),
     })
     write_json(folder / "hallucination.json", {
-        "documents_scored": len(docs),
-        "overall": rates(docs),
-        "by_tier": {k: rates(v) for k, v in grouped("tier").items()},
-        "by_doc_type": {k: rates(v) for k, v in grouped("doc_type").items()},
-        "documents": {d.key: d.grounding().as_dict() for d in docs},
-        "verdicts": {
-            "overall": {v: sum(d.verdict_counts()[v] for d in docs) for v in VERDICTS},
-            "documents": {d.key: d.verdict_counts() for d in docs},
-        },
+        "documents_scored": totals.documents,
+        **totals.hallucination(),
     })
-    tallies = ("checks", "passed", "failed", "skipped")
-    entries = {d.key: orjson.loads(d.consistency) for d in docs}
-    write_json(folder / "consistency.json", {
-        "overall": {name: sum(e[name] for e in entries.values()) for name in tallies},
-        "documents": entries,
-    })
+    write_json(folder / "consistency.json", {"overall": totals.consistency_overall()})

@@ -17,6 +17,7 @@ from benchmark.packets import read_json
 from benchmark.providers.sim import SimProvider
 from benchmark.report.render import write_report
 from benchmark.results.load import load_run
+from benchmark.score.outputs import read_documents
 from benchmark.score.scorer import score_run
 from tests.benchmark.score.test_scorer import ledger_mismatches
 from tests.generator.patterns.conftest import Rendered, write
@@ -126,7 +127,7 @@ def test_copied_superseded_values_are_scored_stale_as_the_ledger_says(tmp_path: 
     extract(SimProvider("sloppy", 3), packets, run, force=True)
     score_run(run, packets)
     assert ledger_mismatches(run) == []
-    verdicts = read_json(run / "scores" / "hallucination.json")["verdicts"]["documents"]
+    verdicts = {key: doc["verdicts"] for key, doc in read_documents(run / "scores").items()}
     ledger = read_json(run / "sim_injections.json")["documents"]
     (older,) = [d for d in listed(on) if d["superseded_by"]]
     same_type = {d["doc_id"] for d in listed(on)
