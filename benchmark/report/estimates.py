@@ -1,7 +1,7 @@
 """Point estimates from the metric views, with bootstrap intervals over documents and packets.
 
 The views give, per scored document, the numerator and denominator of each rate (unit_rates,
-slice_units) and the point estimates (headline, slices). This module numbers the scored
+slice_unit_rows) and the point estimates (headline, slices). This module numbers the scored
 documents of one run and the rates (keys) of a view in DuckDB, fetches the counts as numpy
 arrays a batch of keys at a time, lays each batch out as (documents x keys) matrices and asks
 `benchmark.stats.bootstrap` for intervals: by documents, and clustered by packet. No row
