@@ -5,8 +5,9 @@
     OUT/runs/<name>/        extract (default: sim, the SIMULATED extractor) and score
     OUT/report/             report.md and report.html
 
-Each stage calls the library function its own command calls. Generation and the audit run
-packets in parallel worker processes. A failed audit stops the run before extraction: scores
+Each stage calls the library function its own command calls. Generation, the audit and
+scoring run packets as tasks of one executor (`--executor local`: worker processes;
+`--executor ray`: a Ray cluster). A failed audit stops the run before extraction: scores
 against unproven truth would be worthless. A listener is told when each stage starts, advances
 and ends, so a command can show progress.
 """
@@ -23,7 +24,6 @@ from typing import Any, Protocol
 
 from benchmark.errors import UsageError
 from generator.seeds import check_seeds
-from generator.workers import worker_pool
 
 DEFAULT_OUT = Path("packetbench-run")
 CANONICAL_TIERS = ("N1", "N2", "N3", "N4", "N5")
@@ -54,6 +54,8 @@ class Options:
     base_url: str | None = None
     concurrency: int = 8
     max_cost_usd: float | None = None
+    executor: str = "local"  # where generate, audit and score run: local or ray
+    ray_address: str | None = None
 
 
 @dataclass
@@ -106,36 +108,6 @@ def _prepare(options: Options) -> None:
         raise UsageError(f"{out}: cannot create the folder ({error.strerror})") from None
 
 
-def _generate_one(task: tuple[str, int, Path]) -> tuple[int, int]:
-    from generator.batch import generate
-
-    tier, seed, folder = task
-    (summary,) = generate(tier, seed, 1, folder)
-    return summary.documents, summary.pdf_pages
-
-
-def _audit_one(folder: Path) -> Any:
-    from benchmark.audit import audit_packet
-
-    return audit_packet(folder)
-
-
-def _parallel(function: Callable[[Any], Any], tasks: list[Any], jobs: int,
-              on_done: Callable[[int], None]) -> list[Any]:
-    """function(task) for every task, in task order, in up to `jobs` worker processes."""
-    results: list[Any] = []
-    if jobs == 1 or len(tasks) == 1:
-        for task in tasks:
-            results.append(function(task))
-            on_done(len(results))
-        return results
-    with worker_pool(min(jobs, len(tasks))) as pool:
-        for result in pool.map(function, tasks):
-            results.append(result)
-            on_done(len(results))
-    return results
-
-
 def _watch(folder: Path, stage: str, listener: Listener) -> Callable[[], None]:
     """Report how many files are under `folder` while a stage that has no callback runs."""
     stop = threading.Event()
@@ -179,29 +151,48 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
 
     if isinstance(provider, ApiProvider):
         provider.api_key()  # a missing key fails now, before any packet is generated
+    from benchmark.errors import BenchmarkError
+    from generator.executors import make_executor
+
+    runner = make_executor(options.executor, options.jobs, options.ray_address,
+                           (BenchmarkError,))
     _prepare(options)
     packets = options.out / "packets"
     name = options.provider if not cls.simulator else f"{options.provider}-{options.profile}"
     run = options.out / "runs" / (options.model or name)
     outcome = Outcome(packets, run)
-    tasks = [(tier, seed, packets) for tier in options.tiers
-             for seed in range(options.seed, options.seed + options.count)]
-
     def generate() -> str:
-        made = _parallel(_generate_one, tasks, options.jobs,
-                         lambda n: listener.advance("generate", n))
-        return (f"{len(made):,} packets, {sum(d for d, _ in made):,} documents, "
-                f"{sum(p for _, p in made):,} PDF pages")
+        from generator.batch import generate as write_packets
+        from generator.corpus import read
 
-    _timed("generate", listener, outcome, len(tasks), generate)
+        made: list[Any] = []
+        written: list[Any] = []
+
+        def tick(summary: Any) -> None:
+            written.append(summary)
+            listener.advance("generate", len(written))
+
+        for tier in options.tiers:
+            made += write_packets(tier, options.seed, options.count, packets, executor=runner,
+                                  on_done=tick)
+        return (f"{len(made):,} packets, {sum(s.documents for s in made):,} documents, "
+                f"{sum(s.pdf_pages for s in made):,} PDF pages; corpus digest "
+                f"{read(packets).digest[:12]}")
+
+    _timed("generate", listener, outcome, len(options.tiers) * options.count, generate)
     folders = sorted(p for p in packets.iterdir() if (p / "packet_truth.json").is_file())
 
     def audit() -> str:
-        from benchmark.audit import AuditResult
+        from benchmark.audit import audit_packets
         from benchmark.runs import write_json
 
-        result = AuditResult(_parallel(_audit_one, folders, options.jobs,
-                                       lambda n: listener.advance("audit", n)), False)
+        done: list[Any] = []
+
+        def audited(packet: Any) -> None:
+            done.append(packet.packet_id)
+            listener.advance("audit", len(done))
+
+        result = audit_packets(folders, on_packet=audited, executor=runner)
         write_json(options.out / "audit.json", result.to_json())
         # Values only OCR can read (scanned pages) are not checked here: the run needs no
         # tesseract. They are counted, never called found; anything else failing stops it.
@@ -254,13 +245,14 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         from benchmark.results import load_run
         from benchmark.score.scorer import score_run
 
-        result = score_run(run, packets)
+        result = score_run(run, packets, executor=runner,
+                           on_packet=lambda n: listener.advance("score", n))
         load_run(run, packets)  # as `packetbench score` does
         excluded = len(result.missing) + len(result.errors) + len(result.invalid)
-        return (f"{len(result.documents):,} documents scored, {result.claims:,} claims, "
+        return (f"{result.documents:,} documents scored, {result.claims:,} claims, "
                 f"{excluded:,} excluded")
 
-    _timed("score", listener, outcome, None, score)
+    _timed("score", listener, outcome, len(folders), score)
 
     def report() -> str:
         from benchmark.report.render import write_report

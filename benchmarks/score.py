@@ -39,7 +39,7 @@ TIMER = textwrap.dedent("""
     for packet in find_packets(packets):
         universe.build(packet.path)
     universes = time.perf_counter() - clock
-    print(result.claims, len(result.documents), seconds, universes)
+    print(result.claims, result.documents, seconds, universes)
 """)
 
 

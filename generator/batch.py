@@ -1,16 +1,22 @@
-"""Generate many packets, optionally in parallel worker processes."""
+"""Generate many packets into a corpus, in worker processes or on a Ray cluster.
+
+Every batch ends by rewriting the folder's corpus.json and corpus.lock (generator.corpus)
+from the packets it wrote and kept, so an interrupted batch finished with `--resume` leaves
+the same corpus digest as one that was never interrupted.
+"""
 
 from __future__ import annotations
 
-import itertools
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generator import corpus
 from generator.errors import UsageError
+from generator.executors import Executor, LocalExecutor
 from generator.packet import (
     PacketSummary,
     complete_packet,
@@ -21,7 +27,6 @@ from generator.packet import (
 )
 from generator.seeds import check_seeds
 from generator.tiers import resolve
-from generator.workers import worker_pool
 
 
 def prepare_output(out_dir: Path) -> None:
@@ -85,35 +90,53 @@ def plan(tier: str, seed: int, count: int, out_dir: Path, force: bool,
     return Batch(knobs, todo, replace, kept)
 
 
-def _one(args: tuple[Path, str, int, dict[str, Any], bool]) -> PacketSummary:
-    return write_packet(*args)
+Task = tuple[Path, str, int, dict[str, Any], bool]
+Written = tuple[PacketSummary, corpus.Entry, list[tuple[str, str]]]
+
+
+def _one(task: Task) -> Written:
+    """Write one packet and read back its corpus entry (in the worker that wrote it)."""
+    summary = write_packet(*task)
+    entry, lock = corpus.entry_of(summary.path)
+    return summary, entry, lock
+
+
+def _label(task: Task) -> str:
+    return packet_id(task[1], task[2])
 
 
 def generate(
     tier: str, seed: int, count: int, out_dir: Path, *, jobs: int = 1, force: bool = False,
     overrides: dict[str, Any] | None = None, resume: bool = False,
     on_done: Callable[[PacketSummary], None] | None = None,
+    executor: Executor | None = None,
 ) -> list[PacketSummary]:
-    """Write packets seed .. seed+count-1 of `tier` into `out_dir`, in seed order.
+    """Write packets seed .. seed+count-1 of `tier` into `out_dir`, in seed order, and
+    extend the folder's corpus with them.
 
-    The summaries of packets kept by `resume` come back too, marked `kept`.
+    The summaries of packets kept by `resume` come back too, marked `kept`. `executor`
+    (default: `jobs` local worker processes) runs the packets.
     """
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1 (got {jobs})")
     batch = plan(tier, seed, count, out_dir, force, overrides, resume)
-    tasks = [(out_dir, tier, s, batch.knobs, s in batch.replace) for s in batch.seeds]
+    tasks: list[Task] = [(out_dir, tier, s, batch.knobs, s in batch.replace)
+                         for s in batch.seeds]
     summaries: list[PacketSummary] = []
-    for summary in itertools.chain(batch.kept, _run(tasks, jobs)):
+    entries: list[tuple[corpus.Entry, list[tuple[str, str]]]] = []
+    for summary in batch.kept:
+        entries.append(corpus.entry_of(summary.path))
         summaries.append(summary)
         if on_done is not None:
             on_done(summary)
+    try:
+        for summary, entry, lock in (executor or LocalExecutor(jobs)).map(_one, tasks, _label):
+            summaries.append(summary)
+            entries.append((entry, lock))
+            if on_done is not None:
+                on_done(summary)
+    finally:
+        # Packets written before a failure are complete: the corpus lists them.
+        if entries or (out_dir / corpus.CORPUS).is_file():
+            corpus.extend(out_dir, entries)
     return sorted(summaries, key=lambda s: s.packet_id)
-
-
-def _run(tasks: list[tuple[Path, str, int, dict[str, Any], bool]],
-         jobs: int) -> Iterator[PacketSummary]:
-    if jobs == 1 or len(tasks) <= 1:
-        yield from map(_one, tasks)
-        return
-    with worker_pool(min(jobs, len(tasks))) as pool:
-        yield from pool.map(_one, tasks)

@@ -23,7 +23,14 @@ def generate(
     out: Annotated[Path, typer.Option(help="Folder that receives one sub-folder per packet.")],
     seed: Annotated[int, typer.Option(help="First seed; packets use seed .. seed+count-1.")] = 1,
     count: Annotated[int, typer.Option(help="Number of packets.")] = 1,
-    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    jobs: Annotated[int, typer.Option(
+        help="Worker processes (local), or CPUs of the Ray instance started for the run "
+             "(ray without --ray-address).")] = 1,
+    executor: Annotated[str, typer.Option(
+        help="Where packets are written: local (worker processes) or ray.")] = "local",
+    ray_address: Annotated[str | None, typer.Option(
+        help="--executor ray: 'auto' (this machine's cluster) or HOST:PORT; without it a "
+             "Ray instance is started for the run.")] = None,
     force: Annotated[bool, typer.Option(help="Replace packet folders that already exist.")] = False,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Continue an interrupted batch: keep the packets that are complete "
@@ -35,8 +42,11 @@ def generate(
 ) -> None:
     """Generate submission packets with exact ground truth next to every document."""
     from generator import batch  # the renderers load only when this command runs
+    from generator.corpus import read
+    from generator.executors import make_executor
 
     overrides = parse_overrides(set_ or [])
+    runner = make_executor(executor, jobs, ray_address)
     started = time.perf_counter()
     with Progress(
         TextColumn("[bold]generate[/] {task.description}"),
@@ -53,7 +63,8 @@ def generate(
             progress.advance(task)
 
         summaries = batch.generate(tier, seed, count, out, jobs=jobs, force=force,
-                                   overrides=overrides, resume=resume, on_done=done)
+                                   overrides=overrides, resume=resume, on_done=done,
+                                   executor=runner)
     elapsed = time.perf_counter() - started
     # Plain lines, never wrapped: scripts read the packet paths from stdout.
     for s in summaries:
@@ -66,6 +77,9 @@ def generate(
         f"{sum(s.pdf_pages for s in written):,} PDF pages"
         + (f"; kept {kept:,} complete packet(s)" if kept else "") + f" in {elapsed:.1f} s"
     )
+    listed = read(out)
+    typer.echo(f"corpus {out / 'corpus.json'}: {len(listed.entries):,} packet(s), "
+               f"digest {listed.digest}")
 
 
 def patterns(

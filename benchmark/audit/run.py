@@ -17,6 +17,7 @@ from benchmark.audit.result import (
     PacketAudit,
     recall_findings,
 )
+from generator.executors import Executor
 
 
 def audit_packet(folder: Path, *, engine: Tesseract | None = None,
@@ -42,19 +43,36 @@ def audit_packet(folder: Path, *, engine: Tesseract | None = None,
     return result
 
 
+def _audit_task(task: tuple[Path, bool]) -> PacketAudit:
+    """One packet, audited where an executor runs it (with its own OCR engine)."""
+    folder, ocr = task
+    return audit_packet(folder, engine=Tesseract() if ocr else None)
+
+
+def _label(task: tuple[Path, bool]) -> str:
+    return task[0].name
+
+
 def audit_packets(paths: Iterable[Path], *, ocr: bool = False,
                   on_packet: Callable[[PacketAudit], None] | None = None,
-                  on_page: PageHook | None = None) -> AuditResult:
+                  on_page: PageHook | None = None,
+                  executor: Executor | None = None) -> AuditResult:
     """Audit every packet named by `paths` (packet folders, or folders of packets).
 
-    Raises BadInput for an unreadable packet (the message names the file) and UsageError
-    when `ocr` is asked for without tesseract.
+    Packets run in this process, or as tasks of `executor` (results in packet order; the
+    page hook is called only in this process). Raises BadInput for an unreadable packet (the
+    message names the file) and UsageError when `ocr` is asked for without tesseract.
     """
-    engine = Tesseract() if ocr else None
+    engine = Tesseract() if ocr else None  # tesseract missing fails before any work
     folders = packet_folders(paths)
     packets: list[PacketAudit] = []
-    for folder in folders:
-        packets.append(audit_packet(folder, engine=engine, on_page=on_page))
+    if executor is None:
+        audited: Iterable[PacketAudit] = (audit_packet(folder, engine=engine, on_page=on_page)
+                                          for folder in folders)
+    else:
+        audited = executor.map(_audit_task, [(folder, ocr) for folder in folders], _label)
+    for packet in audited:
+        packets.append(packet)
         if on_packet is not None:
             on_packet(packets[-1])
     return AuditResult(packets, ocr)

@@ -32,6 +32,11 @@ def audit(
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the result as JSON for scripts, nothing else."),
     ] = False,
+    jobs: Annotated[int, typer.Option(help="Packets audited at once (worker processes, or "
+                                           "CPUs of the Ray instance started for the run).")] = 1,
+    executor: Annotated[str, typer.Option(help="local (worker processes) or ray.")] = "local",
+    ray_address: Annotated[str | None, typer.Option(
+        help="--executor ray: 'auto' or HOST:PORT of a running cluster.")] = None,
 ) -> None:
     """Prove that every ground-truth value is on a rendered page.
 
@@ -44,7 +49,10 @@ def audit(
     # The readers (pdfium, openpyxl, numpy) load only when this command runs.
     from benchmark.audit import audit_packets
     from benchmark.audit.files import packet_folders
+    from benchmark.errors import BenchmarkError
+    from generator.executors import make_executor
 
+    runner = make_executor(executor, jobs, ray_address, (BenchmarkError,))
     folders = packet_folders(packet_dirs)
     stderr = Console(stderr=True)
     with Progress(
@@ -52,7 +60,8 @@ def audit(
         console=stderr, transient=True, disable=json_output or not stderr.is_terminal,
     ) as progress:
         task = progress.add_task("audit", total=len(folders))
-        result = audit_packets(folders, ocr=ocr, on_packet=lambda _: progress.advance(task))
+        result = audit_packets(folders, ocr=ocr, on_packet=lambda _: progress.advance(task),
+                               executor=None if executor == "local" and jobs == 1 else runner)
     if json_output:
         typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:

@@ -52,7 +52,14 @@ def run(
         help="API providers: requests in flight at most.")] = 8,
     max_cost: Annotated[float | None, typer.Option(
         help="API providers: stop starting requests once this many dollars are spent.")] = None,
-    jobs: Annotated[int, typer.Option(help="Worker processes for generate and audit.")] = 2,
+    jobs: Annotated[int, typer.Option(
+        help="Worker processes for generate, audit and score (or CPUs of the Ray instance "
+             "started for the run).")] = 2,
+    executor: Annotated[str, typer.Option(
+        help="Where generate, audit and score run: local (worker processes) or ray.")] = (
+        "local"),
+    ray_address: Annotated[str | None, typer.Option(
+        help="--executor ray: 'auto' or HOST:PORT of a running cluster.")] = None,
     force: Annotated[bool, typer.Option(help="Replace an earlier run in the folder.")] = False,
 ) -> None:
     """The whole benchmark in one command: generate, audit, extract, score, report.
@@ -74,7 +81,8 @@ def run(
     from benchmark.pipeline import Options, parse_tiers, run_pipeline
 
     options = Options(out, parse_tiers(tiers), count, seed, provider, profile, sim_seed, model,
-                      jobs, force, reasoning, input_mode, base_url, concurrency, max_cost)
+                      jobs, force, reasoning, input_mode, base_url, concurrency, max_cost,
+                      executor, ray_address)
     stderr = Console(stderr=True)
     stdout = Console(highlight=False, soft_wrap=True)
 

@@ -6,10 +6,11 @@ SELECT s.run_id, s.dimension, s.slice, c.position, s.metric, c.label, c.better,
        SUM(s.num) AS num,
        SUM(s.den) AS den,
        CASE WHEN SUM(s.den) > 0 THEN SUM(s.num) / SUM(s.den) END AS micro,
-       AVG(s.num / s.den) FILTER (WHERE s.den > 0) AS macro,
+       -- in document order: a sum of floats depends on its order, and the rows have none
+       AVG(s.num / s.den ORDER BY s.packet_id, s.doc_id) FILTER (WHERE s.den > 0) AS macro,
        (COUNT(*) FILTER (WHERE s.den > 0) < ANY_VALUE(t.min_documents)
         OR SUM(s.den) < ANY_VALUE(t.min_values)) AS small
-FROM slice_units AS s
+FROM slice_unit_rows AS s
 JOIN catalog AS c USING (metric)
 CROSS JOIN settings AS t
 GROUP BY s.run_id, s.dimension, s.slice, c.position, s.metric, c.label, c.better

@@ -30,45 +30,89 @@ WORST_METRIC = "halluc_all"
 ALPHA = 0.05
 
 
-@dataclass
+STATUSES = ("scored", "missing", "error", "invalid")  # codes 1, 2...; 0: not in the run
+SCORED = 1
+Array = np.ndarray[Any, np.dtype[np.float64]]
+
+
+@dataclass(frozen=True)
+class Documents:
+    """Every document any of the runs lists, numbered in (packet_id, doc_id) order, and the
+    packet number of each."""
+
+    names: list[str]  # "packet_id/doc_id"
+    packets: np.ndarray[Any, np.dtype[np.int64]]
+
+
+@dataclass(frozen=True)
 class RunUnits:
-    """Per-document counts of every headline rate of one run, and each document's status."""
+    """Per-document counts of every headline rate of one run, and each document's status:
+    arrays over `documents` (a document the run does not list has status 0 and no counts)."""
 
     name: str
-    status: dict[tuple[str, str], str]
-    counts: dict[str, dict[tuple[str, str], tuple[int, int]]]  # metric -> document -> (n, d)
+    documents: Documents
+    status: np.ndarray[Any, np.dtype[np.int8]]
+    counts: dict[str, tuple[Array, Array]]  # metric -> (num, den) per document
+
+    def label(self, index: int) -> str:
+        code = int(self.status[index])
+        return STATUSES[code - 1] if code else "not in run"
 
 
 def run_units(runs: RunSet) -> list[RunUnits]:
-    status: dict[str, dict[tuple[str, str], str]] = {name: {} for name in runs.names}
-    for run_id, packet_id, doc_id, state in runs.con.execute(
-            "SELECT run_id, packet_id, doc_id, status FROM documents "
-            "ORDER BY run_id, packet_id, doc_id").fetchall():
-        status[run_id][(packet_id, doc_id)] = state
-    counts: dict[str, dict[str, dict[tuple[str, str], tuple[int, int]]]] = {
-        name: {} for name in runs.names}
-    for run_id, metric, packet_id, doc_id, num, den in runs.con.execute(
-            "SELECT run_id, metric, packet_id, doc_id, num, den FROM unit_rates").fetchall():
-        counts[run_id].setdefault(metric, {})[(packet_id, doc_id)] = (int(num), int(den))
-    return [RunUnits(name, status[name], counts[name]) for name in runs.names]
-
-
-def document_rates(units: RunUnits, metric: str, documents: list[tuple[str, str]]) -> np.ndarray[
-        Any, np.dtype[np.float64]]:
-    out = np.full(len(documents), np.nan)
-    for i, doc in enumerate(documents):
-        num, den = units.counts[metric][doc]
-        if den > 0:
-            out[i] = num / den
+    """The counts of every run, fetched from DuckDB as arrays (no row becomes an object)."""
+    con = runs.con
+    table = f"{runs.scratch_schema}.compare_documents"
+    con.execute(f"CREATE OR REPLACE TABLE {table} AS SELECT packet_id, doc_id, "
+                "CAST(row_number() OVER (ORDER BY packet_id, doc_id) - 1 AS BIGINT) AS doc, "
+                "CAST(dense_rank() OVER (ORDER BY packet_id) - 1 AS BIGINT) AS packet "
+                "FROM (SELECT DISTINCT packet_id, doc_id FROM documents)")
+    names = [f"{p}/{d}" for p, d in con.execute(
+        f"SELECT packet_id, doc_id FROM {table} ORDER BY doc").fetchall()]
+    packets = con.execute(f"SELECT packet FROM {table} ORDER BY doc").fetchnumpy()
+    documents = Documents(names, np.asarray(packets["packet"], dtype=np.int64))
+    metrics = [c["metric"] for c in runs.metric("catalog")]
+    out: list[RunUnits] = []
+    for name in runs.names:
+        status = np.zeros(len(names), dtype=np.int8)
+        found = con.execute(
+            "SELECT c.doc, list_position(?, d.status) AS code FROM documents AS d "
+            f"JOIN {table} AS c USING (packet_id, doc_id) WHERE d.run_id = ?",
+            [list(STATUSES), name]).fetchnumpy()
+        status[np.asarray(found["doc"], dtype=np.int64)] = found["code"]
+        counts: dict[str, tuple[Array, Array]] = {}
+        for metric in metrics:
+            found = con.execute(
+                "SELECT c.doc, u.num, u.den FROM unit_rates AS u "
+                f"JOIN {table} AS c USING (packet_id, doc_id) "
+                "WHERE u.run_id = ? AND u.metric = ?", [name, metric]).fetchnumpy()
+            num, den = np.zeros(len(names)), np.zeros(len(names))
+            at = np.asarray(found["doc"], dtype=np.int64)
+            num[at] = found["num"]
+            den[at] = found["den"]
+            counts[metric] = (num, den)
+        out.append(RunUnits(name, documents, status, counts))
     return out
 
 
-def _matrices(units: RunUnits, metrics: Sequence[str], documents: list[tuple[str, str]]
-              ) -> tuple[np.ndarray[Any, np.dtype[np.float64]],
-                         np.ndarray[Any, np.dtype[np.float64]]]:
-    num = np.array([[units.counts[m][d][0] for m in metrics] for d in documents], dtype=float)
-    den = np.array([[units.counts[m][d][1] for m in metrics] for d in documents], dtype=float)
-    return num.reshape(len(documents), len(metrics)), den.reshape(len(documents), len(metrics))
+def document_rates(units: RunUnits, metric: str, documents: np.ndarray[
+        Any, np.dtype[np.int64]]) -> Array:
+    """The rate of each of `documents` (indices), NaN where it has nothing to rate."""
+    num, den = (column[documents] for column in units.counts[metric])
+    out = np.full(len(documents), np.nan)
+    has = den > 0
+    out[has] = num[has] / den[has]
+    return out
+
+
+def _matrices(units: RunUnits, metrics: Sequence[str],
+              documents: np.ndarray[Any, np.dtype[np.int64]]) -> tuple[Array, Array]:
+    num = np.zeros((len(documents), len(metrics)))
+    den = np.zeros_like(num)
+    for i, metric in enumerate(metrics):
+        num[:, i] = units.counts[metric][0][documents]
+        den[:, i] = units.counts[metric][1][documents]
+    return num, den
 
 
 def _value(x: float) -> float | None:
@@ -83,19 +127,18 @@ def _interval(interval: bootstrap.Interval) -> list[float | None]:
 def pair_statistics(a: RunUnits, b: RunUnits, metrics: list[str], better: dict[str, str],
                     sign_tested: Sequence[str] = SIGN_TESTED) -> dict[str, Any]:
     """Paired documents, excluded documents, rate differences with intervals, sign tests."""
-    documents = sorted(d for d, s in a.status.items() if s == "scored"
-                       and b.status.get(d) == "scored")
-    every = sorted(set(a.status) | set(b.status))
-    excluded = [{"document": f"{p}/{d}", a.name: a.status.get((p, d), "not in run"),
-                 b.name: b.status.get((p, d), "not in run")}
-                for p, d in every if (p, d) not in set(documents)]
+    paired = (a.status == SCORED) & (b.status == SCORED)
+    documents = np.flatnonzero(paired)
+    excluded = [{"document": a.documents.names[i], a.name: a.label(i), b.name: b.label(i)}
+                for i in np.flatnonzero(((a.status > 0) | (b.status > 0)) & ~paired).tolist()]
     pair: dict[str, Any] = {"a": a.name, "b": b.name, "documents_paired": len(documents),
                             "excluded": excluded, "rates": {}, "sign_tests": {}}
-    if not documents:
+    if not len(documents):
         return pair
     num_a, den_a = _matrices(a, metrics, documents)
     num_b, den_b = _matrices(b, metrics, documents)
-    clusters = np.unique([p for p, _ in documents], return_inverse=True)[1].astype(np.int64)
+    clusters = np.unique(a.documents.packets[documents], return_inverse=True)[1].astype(
+        np.int64)
     by_doc = bootstrap.paired_intervals(num_a, den_a, num_b, den_b)
     by_packet = bootstrap.paired_intervals(num_a, den_a, num_b, den_b, clusters)
     micro_a, macro_a = bootstrap.point(num_a, den_a)
@@ -125,22 +168,26 @@ def _worst_documents(units: list[RunUnits]) -> list[dict[str, Any]]:
     """Documents all runs scored where one run's hallucination rate is above every other's."""
     if len(units) < 2:
         return []
-    common = sorted(set.intersection(*({d for d, s in u.status.items() if s == "scored"}
-                                       for u in units)))
+    common = np.logical_and.reduce([u.status == SCORED for u in units])
+    rates = np.full((len(units), len(common)), np.nan)
+    for row, u in zip(rates, units, strict=True):
+        num, den = u.counts[WORST_METRIC]
+        has = common & (den > 0)
+        row[has] = num[has] / den[has]
+    rated = np.flatnonzero(np.isfinite(rates).all(axis=0))
     out: list[dict[str, Any]] = []
-    for doc in common:
-        rates = {}
-        for u in units:
-            num, den = u.counts[WORST_METRIC][doc]
-            if den > 0:
-                rates[u.name] = num / den
-        if len(rates) != len(units):
-            continue
-        ranked = sorted(rates.items(), key=lambda item: -item[1])
-        if ranked[0][1] > ranked[1][1]:
-            out.append({"document": f"{doc[0]}/{doc[1]}", "worst": ranked[0][0],
-                        "margin": round(ranked[0][1] - ranked[1][1], 6),
-                        "rates": {name: round(rate, 6) for name, rate in rates.items()}})
+    if not len(rated):
+        return out
+    ranked = np.sort(rates[:, rated], axis=0)
+    top, second = ranked[-1], ranked[-2]
+    for i in rated[top > second].tolist():
+        column = rates[:, i]
+        worst = int(np.argmax(column))
+        margin = float(column[worst] - np.sort(column)[-2])
+        out.append({"document": units[0].documents.names[i], "worst": units[worst].name,
+                    "margin": round(margin, 6),
+                    "rates": {u.name: round(float(r), 6) for u, r in zip(units, column,
+                                                                        strict=True)}})
     return sorted(out, key=lambda row: (-row["margin"], row["document"]))
 
 

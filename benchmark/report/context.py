@@ -50,6 +50,22 @@ class Row:
     small: bool = False
 
 
+@dataclass(frozen=True)
+class Listed:
+    """The first rows of a long list, and how many there are (a report names the first and
+    counts the rest; the database holds them all)."""
+
+    rows: list[dict[str, Any]]
+    total: int
+
+
+def _first(runs: RunSet, view: str, name: str, first: int, order: str) -> Listed:
+    rows = runs.rows(f"SELECT * FROM {view} WHERE run_id = ? ORDER BY {order} LIMIT ?",
+                     [name, first])
+    total = runs.rows(f"SELECT COUNT(*) AS n FROM {view} WHERE run_id = ?", [name])[0]["n"]
+    return Listed(rows, int(total))
+
+
 @dataclass
 class RateTable:
     metric: str
@@ -144,9 +160,8 @@ def build_context(runs: RunSet) -> dict[str, Any]:
     usage = by_run("usage")
     recall = by_run("recall")
     consistency = by_run("consistency")
-    excluded: dict[str, list[dict[str, Any]]] = {name: [] for name in order}
-    for row in runs.metric("excluded"):
-        excluded[row["run_id"]].append(row)
+    excluded = {name: _first(runs, "excluded", name, FIRST_EXCLUDED, "packet_id, doc_id")
+                for name in order}
     verdicts: dict[str, list[dict[str, Any]]] = {name: [] for name in order}
     for row in runs.metric("verdicts"):
         verdicts[row["run_id"]].append(row)
@@ -156,10 +171,8 @@ def build_context(runs: RunSet) -> dict[str, Any]:
     rules: dict[str, list[dict[str, Any]]] = {name: [] for name in order}
     for row in runs.metric("consistency_rules"):
         rules[row["run_id"]].append(row)
-    flags: dict[str, list[dict[str, Any]]] = {name: [] for name in order}
-    for row in runs.rows("SELECT * FROM consistency_flags "
-                         "ORDER BY run_id, packet_id, doc_id, rule, path"):
-        flags[row["run_id"]].append(row)
+    flags = {name: _first(runs, "consistency_flags", name, FIRST_FLAGS,
+                          "packet_id, doc_id, rule, path") for name in order}
 
     dimensions = []
     for dimension, title in DIMENSIONS:

@@ -1,10 +1,13 @@
 """Load a scored run into ``RUN/results.duckdb``.
 
-Everything comes from files: run.json, the extraction records (status, usage), the four files
-of ``RUN/scores/``, and the packets' truth (every truth leaf, so that the field view can be
-sliced by kind) and manifests (patterns). The database is built under a temporary name and
-renamed into place, so a reader never opens half a database. Rows are inserted in a fixed
-order; every metric query orders its result, so the same run always answers the same.
+Everything comes from files: run.json, the extraction records (status, usage), the files of
+``RUN/scores/`` (the documents left out from field_breakdown.json; each scored document's
+counts and flags, the claims and the field view from its Parquet files, read in place), and
+the packets' manifests (patterns). Nothing per document is held in memory: rows stream
+through newline-delimited JSON files and Parquet into DuckDB. The database is built under a
+temporary name and renamed into place, so a reader never opens half a database. Rows are
+inserted in a fixed order; every metric query orders its result, so the same run always
+answers the same.
 """
 
 from __future__ import annotations
@@ -18,10 +21,9 @@ from typing import Any
 import duckdb
 import orjson
 
-from benchmark import families, provenance
+from benchmark import provenance
 from benchmark.errors import BadInput
 from benchmark.packets import DocInfo, Packet, find_packets, read_json
-from benchmark.results.leaves import truth_leaves
 from benchmark.runs import (
     listed_documents,
     read_record,
@@ -29,25 +31,35 @@ from benchmark.runs import (
     record_path,
     remove_left_behind,
 )
-from benchmark.score import normalize
+from benchmark.score.outputs import (
+    CLAIMS,
+    DOCUMENT_COLUMNS,
+    DOCUMENTS,
+    FIELDS,
+    MEMORY_LIMIT,
+)
+from generator import doctypes as _doctypes  # noqa: F401  (registers document types)
 
 DB_NAME = "results.duckdb"
 # 2: meta holds the documents the run was scored against; 3: fields and claims carry the
 # patterns that touched them.
 SCHEMA_VERSION = "3"
 TABLES_SQL = Path(__file__).with_name("tables.sql")
-_NUMERIC = sorted(normalize.NUMERIC_KINDS)
-VERDICT_COLUMNS = ("supported", "contradicted", "stale", "overreach", "unlinked")
-FIELD_COLUMNS = ("gt_fields", "correct", "wrong", "omitted", "gt_null_fields", "abstained",
-                 "answered", "invented_records", "dropped_records")
+# The documents columns documents.parquet gives (its other columns name the document, and
+# its flags fill consistency_flags); claims is the sum of the verdicts.
+_COUNTED = {name for name in DOCUMENT_COLUMNS
+            if name not in ("packet_id", "doc_id", "tier", "doc_type", "consistency_flags")}
+_COUNTED.add("claims")
+_CLAIMS_SUM = "c.supported + c.contradicted + c.stale + c.overreach + c.unlinked"
 
 
-def _scores(run: Path) -> dict[str, Any]:
-    folder = run / "scores"
-    if not (folder / "field_breakdown.json").is_file():
-        raise BadInput(f"{folder}: no scores (run `packetbench score` first)")
-    return {name: read_json(folder / f"{name}.json")
-            for name in ("field_breakdown", "hallucination", "consistency")}
+def _excluded(run: Path) -> dict[str, Any]:
+    """The documents the scoring left out (field_breakdown.json's `excluded`)."""
+    path = run / "scores" / "field_breakdown.json"
+    if not path.is_file():
+        raise BadInput(f"{path.parent}: no scores (run `packetbench score` first)")
+    excluded = read_json(path).get("excluded")
+    return excluded if isinstance(excluded, dict) else {}
 
 
 def _run_row(run_id: str, info: dict[str, Any], documents: int) -> dict[str, Any]:
@@ -73,17 +85,16 @@ def _run_row(run_id: str, info: dict[str, Any], documents: int) -> dict[str, Any
 
 
 def _document_rows(run_id: str, run: Path, selected: list[tuple[Packet, DocInfo]],
-                   scores: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    fields = scores["field_breakdown"]
-    grounding = scores["hallucination"]
-    consistency = scores["consistency"]
-    excluded = fields.get("excluded", {})
+                   excluded: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Each document's row as the extraction record and the exclusions say; the counts of
+    a scored one are joined from documents.parquet (`_load_documents`)."""
     missing = set(excluded.get("missing", []))
     errors = {e["document"]: e for e in excluded.get("error", [])}
     invalid = {e["document"]: e for e in excluded.get("invalid", [])}
-    for packet, doc in selected:
+    for position, (packet, doc) in enumerate(selected):
         key = f"{packet.packet_id}/{doc.doc_id}"
         row: dict[str, Any] = {
+            "position": position,
             "run_id": run_id, "packet_id": packet.packet_id, "doc_id": doc.doc_id,
             "doc_type": doc.doc_type, "schema_name": doc.schema, "tier": packet.tier,
             "format": doc.format, "superseded_by": doc.superseded_by,
@@ -103,30 +114,47 @@ def _document_rows(run_id: str, run: Path, selected: list[tuple[Packet, DocInfo]
         if key in invalid:
             yield {**row, "status": "invalid", "reason": invalid[key]["reason"]}
             continue
-        counts = fields["documents"].get(key)
-        if counts is None:
-            raise BadInput(f"{run / 'scores' / 'field_breakdown.json'}: {key} is neither "
-                           "scored nor excluded (score the run again)")
-        tally = grounding["documents"][key]
-        verdicts = grounding["verdicts"]["documents"][key]
-        checks = consistency["documents"][key]
-        row.update({name: counts[name] for name in FIELD_COLUMNS})
-        for kind in ("numbers", "strings"):
-            row[f"{kind}_checked"] = tally["packet"][kind]["checked"]
-            row[f"{kind}_hallucinated"] = tally["packet"][kind]["hallucinated"]
-            row[f"{kind}_hallucinated_document"] = tally["document"][kind]["hallucinated"]
-        row.update({name: verdicts[name] for name in VERDICT_COLUMNS})
-        row["claims"] = sum(verdicts[name] for name in VERDICT_COLUMNS)
-        row.update(consistency_checks=checks["checks"], consistency_passed=checks["passed"],
-                   consistency_failed=checks["failed"], consistency_skipped=checks["skipped"])
         yield {**row, "status": "scored"}
 
 
-def _flag_rows(run_id: str, consistency: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    for key, entry in consistency["documents"].items():
-        packet_id, _, doc_id = key.partition("/")
-        for flag in entry["flags"]:
-            yield {"run_id": run_id, "packet_id": packet_id, "doc_id": doc_id, **flag}
+def _load_documents(con: duckdb.DuckDBPyConnection, run: Path, rows: Iterable[dict[str, Any]],
+                    scratch: Path) -> None:
+    """The documents table: each document's row (`_document_rows`) joined, when scored, with
+    its counts in documents.parquet, in the run's document order."""
+    counted = _parquet(run, DOCUMENTS)
+    table = _columns(con, "documents")
+    own = {name: kind for name, kind in table.items() if name not in _COUNTED}
+    _write_rows(rows, scratch / "documents.jsonl")
+    spec = _spec({"position": "BIGINT", **own})
+    picked = ", ".join(f"r.{name}" if name in own else
+                       _CLAIMS_SUM if name == "claims" else f"c.{name}" for name in table)
+    try:
+        con.execute(
+            f"INSERT INTO documents ({', '.join(table)}) SELECT {picked} "
+            f"FROM read_json(?, format='newline_delimited', columns={spec}) AS r "
+            "LEFT JOIN read_parquet(?) AS c ON r.status = 'scored' "
+            "AND c.packet_id = r.packet_id AND c.doc_id = r.doc_id ORDER BY r.position",
+            [str(scratch / "documents.jsonl"), str(counted)])
+        unscored = con.execute("SELECT packet_id || '/' || doc_id FROM documents "
+                               "WHERE status = 'scored' AND gt_fields IS NULL "
+                               "ORDER BY packet_id, doc_id LIMIT 1").fetchone()
+    except duckdb.Error as error:
+        raise BadInput(f"{counted}: unreadable ({' '.join(str(error).split())})") from None
+    if unscored is not None:
+        raise BadInput(f"{counted}: {unscored[0]} is neither scored nor excluded "
+                       "(score the run again)")
+
+
+def _load_flags(con: duckdb.DuckDBPyConnection, run_id: str, run: Path) -> None:
+    """The consistency flags of every scored document (documents.parquet), in order."""
+    path = _parquet(run, DOCUMENTS)
+    try:
+        con.execute("INSERT INTO consistency_flags SELECT ? AS run_id, packet_id, doc_id, "
+                    "flag.rule, flag.path, flag.kind, flag.stated, flag.expected FROM ("
+                    "SELECT packet_id, doc_id, UNNEST(consistency_flags) AS flag "
+                    "FROM read_parquet(?))", [run_id, str(path)])
+    except duckdb.Error as error:
+        raise BadInput(f"{path}: unreadable ({' '.join(str(error).split())})") from None
 
 
 def _pattern_rows(run_id: str, selected: list[tuple[Packet, DocInfo]]
@@ -139,24 +167,21 @@ def _pattern_rows(run_id: str, selected: list[tuple[Packet, DocInfo]]
                    "phase": applied.get("phase")}
 
 
-def _leaf_rows(run_id: str, selected: list[tuple[Packet, DocInfo]], scored: set[str]
-               ) -> Iterator[dict[str, Any]]:
-    ordinal = 0
-    for packet, doc in selected:
-        if f"{packet.packet_id}/{doc.doc_id}" not in scored:
-            continue
-        schema = families.resolve(doc.schema, packet.path)
-        touched = packet.touched(doc.doc_id)
-        for path, kind, populated in truth_leaves(schema.model,
-                                                  schema.project(packet.truth(doc.doc_id))):
-            ordinal += 1
-            yield {"run_id": run_id, "packet_id": packet.packet_id, "doc_id": doc.doc_id,
-                   "path": path, "kind": kind, "field_class": "table" if "[" in path else "form",
-                   "populated": populated, "ordinal": ordinal, "patterns": touched.of(path)}
-
-
 def _columns(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
     return {name: kind for name, kind, *_ in con.execute(f"DESCRIBE {table}").fetchall()}
+
+
+def _spec(types: dict[str, str]) -> str:
+    return "{" + ", ".join(f"'{name}': '{kind}'" for name, kind in types.items()) + "}"
+
+
+def _write_rows(rows: Iterable[dict[str, Any]], path: Path) -> int:
+    count = 0
+    with path.open("wb") as out:
+        for row in rows:
+            out.write(orjson.dumps(row, option=orjson.OPT_SORT_KEYS) + b"\n")
+            count += 1
+    return count
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: Iterable[dict[str, Any]],
@@ -165,58 +190,29 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: Iterable[dict[str,
     newline-delimited JSON file, which DuckDB reads far faster than row-by-row inserts."""
     types = columns or _columns(con, table)
     path = scratch / f"{table}.jsonl"
-    count = 0
-    with path.open("wb") as out:
-        for row in rows:
-            out.write(orjson.dumps(row, option=orjson.OPT_SORT_KEYS) + b"\n")
-            count += 1
+    count = _write_rows(rows, path)
     if count:
-        spec = "{" + ", ".join(f"'{name}': '{kind}'" for name, kind in types.items()) + "}"
         target = ", ".join(types)
         con.execute(f"INSERT INTO {table} ({target}) SELECT {target} FROM read_json(?, "
-                    f"format='newline_delimited', columns={spec})", [str(path)])
+                    f"format='newline_delimited', columns={_spec(types)})", [str(path)])
     return count
 
 
-def _load_claims(con: duckdb.DuckDBPyConnection, run_id: str, claims: Path) -> None:
-    if not claims.is_file():
-        raise BadInput(f"{claims}: missing (score the run again)")
-    if claims.stat().st_size == 0:
-        return
-    numeric = ", ".join(f"'{k}'" for k in _NUMERIC)
-    con.execute(f"""
-        INSERT INTO claims
-        SELECT ? AS run_id, packet_id, doc_id, doc_type, tier, path, kind,
-               CASE WHEN kind IN ({numeric}) THEN 'numbers' ELSE 'strings' END,
-               value, truth, field_class, grounded_in, hallucinated, hallucinated_document,
-               verdict, patterns
-        FROM read_json(?, format='newline_delimited', columns={{
-            packet_id: 'VARCHAR', doc_id: 'VARCHAR', doc_type: 'VARCHAR', tier: 'VARCHAR',
-            path: 'VARCHAR', kind: 'VARCHAR', value: 'JSON', truth: 'JSON',
-            field_class: 'VARCHAR', grounded_in: 'VARCHAR', hallucinated: 'BOOLEAN',
-            hallucinated_document: 'BOOLEAN', verdict: 'VARCHAR', patterns: 'VARCHAR[]'}})
-    """, [run_id, str(claims)])
+def _parquet(run: Path, name: str) -> Path:
+    path = run / "scores" / name
+    if not path.is_file():
+        raise BadInput(f"{path}: missing (score the run again)")
+    return path
 
 
-# The field view of each truth leaf follows from the claim at its path: claims sit at their
-# aligned truth paths, a value equal to its truth is `supported`, and a leaf with no claim
-# was left empty (a dropped record's leaves have none). Tests hold this against
-# field_breakdown.json document by document.
-_FIELDS_FROM_LEAVES = """
-    INSERT INTO fields
-    SELECT l.run_id, l.packet_id, l.doc_id, l.path, l.kind, l.field_class, l.populated,
-           CASE WHEN l.populated THEN
-                    CASE WHEN c.verdict IS NULL THEN 'omitted'
-                         WHEN c.verdict = 'supported' THEN 'correct' ELSE 'wrong' END
-                ELSE CASE WHEN c.verdict IS NULL THEN 'abstained' ELSE 'answered' END
-           END,
-           l.patterns
-    FROM leaves l
-    LEFT JOIN claims c
-      ON c.run_id = l.run_id AND c.packet_id = l.packet_id AND c.doc_id = l.doc_id
-     AND c.path = l.path
-    ORDER BY l.ordinal
-"""
+def _load_rows(con: duckdb.DuckDBPyConnection, run_id: str, table: str, path: Path) -> None:
+    """Insert the rows of a scores/ Parquet file, read in place, in the file's order."""
+    names = [name for name in _columns(con, table) if name != "run_id"]
+    try:
+        con.execute(f"INSERT INTO {table} SELECT ? AS run_id, {', '.join(names)} "
+                    "FROM read_parquet(?)", [run_id, str(path)])
+    except duckdb.Error as error:
+        raise BadInput(f"{path}: unreadable ({' '.join(str(error).split())})") from None
 
 
 def load_run(run: Path, packets_dir: Path) -> Path:
@@ -228,7 +224,7 @@ def load_run(run: Path, packets_dir: Path) -> Path:
     provenance.verify(info, run, selected)
     scored_against = orjson.dumps(provenance.recorded(info, run),
                                   option=orjson.OPT_SORT_KEYS).decode()
-    scores = _scores(run)
+    excluded = _excluded(run)
     target = run / DB_NAME
     if target.is_dir():
         raise BadInput(f"{target}: is a folder, not a results database")
@@ -239,24 +235,20 @@ def load_run(run: Path, packets_dir: Path) -> Path:
         building = scratch / DB_NAME
         con = duckdb.connect(str(building))
         try:
+            # One thread: each thread of DuckDB keeps its own buffers for the Parquet it reads,
+            # which made the load's memory grow with the run (2 threads: 1,000 N1 packets took
+            # 1.4x the memory of 100; 1 thread: 1.3x, and a few seconds more).
+            con.execute(f"SET threads = 1; SET memory_limit = '{MEMORY_LIMIT}'; "
+                        f"SET temp_directory = '{scratch / 'spill'}'")
             con.execute(TABLES_SQL.read_text(encoding="utf-8"))
-            con.execute("CREATE TEMP TABLE leaves (run_id VARCHAR, packet_id VARCHAR, "
-                        "doc_id VARCHAR, path VARCHAR, kind VARCHAR, field_class VARCHAR, "
-                        "populated BOOLEAN, ordinal BIGINT, patterns VARCHAR[])")
             con.execute("INSERT INTO meta VALUES ('schema_version', ?), ('run_id', ?), "
                         "('provenance', ?)", [SCHEMA_VERSION, run_id, scored_against])
             _insert(con, "runs", [_run_row(run_id, info, len(selected))], scratch)
-            documents = list(_document_rows(run_id, run, selected, scores))
-            _insert(con, "documents", documents, scratch)
-            scored = {f"{d['packet_id']}/{d['doc_id']}" for d in documents
-                      if d["status"] == "scored"}
-            _insert(con, "consistency_flags", _flag_rows(run_id, scores["consistency"]), scratch)
+            _load_documents(con, run, _document_rows(run_id, run, selected, excluded), scratch)
+            _load_flags(con, run_id, run)
             _insert(con, "patterns", _pattern_rows(run_id, selected), scratch)
-            _load_claims(con, run_id, run / "scores" / "claims.jsonl")
-            _insert(con, "leaves", _leaf_rows(run_id, selected, scored), scratch,
-                    columns=_columns(con, "leaves"))
-            con.execute(_FIELDS_FROM_LEAVES)
-            con.execute("DROP TABLE leaves")
+            _load_rows(con, run_id, "claims", _parquet(run, CLAIMS))
+            _load_rows(con, run_id, "fields", _parquet(run, FIELDS))
             con.execute("CHECKPOINT")
         finally:
             con.close()

@@ -12,6 +12,8 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import shutil
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -26,6 +28,8 @@ from benchmark.results.load import DB_NAME, SCHEMA_VERSION
 from benchmark.runs import read_run
 
 METRICS_DIR = Path(__file__).resolve().parent.parent / "metrics"
+# What DuckDB may hold while a report or a query runs (it spills to disk beyond it).
+MEMORY_LIMIT = "512MB"
 TABLES = ("runs", "documents", "fields", "claims", "consistency_flags", "patterns")
 # A slice with fewer documents or values than these is flagged as too small to compare.
 MIN_DOCUMENTS = 5
@@ -63,6 +67,10 @@ class RunSet:
     names: list[str]
     # packet_id -> run.json entry (with its sha256s) of every run: what each was scored on
     documents: list[dict[str, dict[str, Any]]]
+    # A folder of this connection's own: a database for intermediate tables (named
+    # `scratch_schema`), and where DuckDB spills beyond MEMORY_LIMIT. Removed on close.
+    scratch: Path | None = None
+    scratch_schema: str = "scratch"
 
     def check_paired(self) -> None:
         """BadInput unless every document two runs share was the same file in both: runs
@@ -97,6 +105,8 @@ class RunSet:
 
     def close(self) -> None:
         self.con.close()
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
 
     def __enter__(self) -> RunSet:
         return self
@@ -139,7 +149,14 @@ def open_runs(paths: Sequence[Path], paired: bool = False) -> RunSet:
     if not paths:
         raise UsageError("give at least one run folder")
     con = duckdb.connect()
+    scratch = Path(tempfile.mkdtemp(prefix="packetbench-results-"))
     try:
+        # Bounded memory over runs of any size: DuckDB spills what exceeds MEMORY_LIMIT, and
+        # intermediate tables (benchmark.report.estimates) live in a database on disk, whose
+        # blocks it can evict (an in-memory temporary table cannot be).
+        con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'; "
+                    f"SET temp_directory = {_literal(str(scratch / 'spill'))}")
+        con.execute(f"ATTACH {_literal(str(scratch / 'scratch.duckdb'))} AS scratch")
         ids: list[str] = []
         documents: list[dict[str, dict[str, Any]]] = []
         for index, run in enumerate(paths):
@@ -172,11 +189,12 @@ def open_runs(paths: Sequence[Path], paired: bool = False) -> RunSet:
                     [MIN_DOCUMENTS, MIN_VALUES])
         for name, sql in metric_sql().items():
             con.execute(f"CREATE TEMP VIEW {name} AS {sql}")
-        runs = RunSet(con, list(paths), names, documents)
+        runs = RunSet(con, list(paths), names, documents, scratch)
         if paired:
             runs.check_paired()
     except BaseException:
         con.close()
+        shutil.rmtree(scratch, ignore_errors=True)
         raise
     return runs
 

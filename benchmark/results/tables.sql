@@ -70,7 +70,7 @@ CREATE TABLE fields (
     patterns VARCHAR[]          -- ids of the presentation patterns that touched this path
 );
 
--- One row per emitted value (scores/claims.jsonl).
+-- One row per emitted value (scores/claims.parquet).
 CREATE TABLE claims (
     run_id VARCHAR,
     packet_id VARCHAR,
@@ -90,7 +90,7 @@ CREATE TABLE claims (
     patterns VARCHAR[]          -- ids of the presentation patterns that touched this path
 );
 
--- Internal-consistency flags (scores/consistency.json).
+-- Internal-consistency flags (scores/documents.parquet: consistency_flags).
 CREATE TABLE consistency_flags (
     run_id VARCHAR,
     packet_id VARCHAR,

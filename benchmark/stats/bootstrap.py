@@ -21,6 +21,10 @@ RESAMPLES = 2000
 SEED = 20_250_601
 LEVEL = 0.95
 CHUNK = 250  # replicates drawn at a time, to bound memory on big runs
+# At most this many cells (replicates x documents) in a chunk: a run of 10^6 documents draws
+# 8 replicates at a time (64 MB a matrix) instead of 250 (2 GB). Runs under 32,000 documents
+# keep chunks of 250, so their intervals are the ones they always had.
+MAX_CELLS = 8_000_000
 
 Array = npt.NDArray[np.float64]
 
@@ -50,8 +54,9 @@ def replicate_weights(n_docs: int, clusters: npt.NDArray[np.int64] | None = None
     n_units, index = _units(clusters, n_docs)
     rng = np.random.default_rng([seed, n_units, n_docs])
     done = 0
+    chunk = max(1, min(CHUNK, MAX_CELLS // max(n_docs, n_units, 1)))
     while done < resamples:
-        size = min(CHUNK, resamples - done)
+        size = min(chunk, resamples - done)
         # n_units draws with replacement per replicate, counted per unit (a multinomial
         # draw, counted with one bincount: far faster than numpy's multinomial sampler)
         drawn = rng.integers(0, n_units, size=(size, n_units))

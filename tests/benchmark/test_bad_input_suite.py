@@ -272,8 +272,8 @@ def _cases() -> list[Case]:
         _to_folder("run/extractions/N1-000001/loss_run_csv.json"), scored)
     add("score", "folder for file", "results.duckdb is a folder", sc, "{w}/run/results.duckdb",
         _to_folder("run/results.duckdb"), scored)
-    add("score", "folder for file", "claims.jsonl is a folder", sc,
-        "{w}/run/scores/claims.jsonl", _to_folder("run/scores/claims.jsonl"), scored)
+    add("score", "folder for file", "claims.parquet is a folder", sc,
+        "{w}/run/scores/claims.parquet", _to_folder("run/scores/claims.parquet"), scored)
     add("score", "bad option", "no --packets", ("score", "{w}/run"), "--packets", needs=scored)
     add("score", "bad option", "unknown option", (*sc, "--fast"), "--fast", needs=scored)
     add("score", "wrong file type", "packets made with other knobs (the same ids)", sc,

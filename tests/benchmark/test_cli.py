@@ -31,13 +31,15 @@ def test_generate_writes_packets_in_seed_order(run_cli: Run, tmp_path: Path) -> 
     result = run_cli("generate", "--tier", "N1", "--seed", "40", "--count", "3",
                      "--out", str(tmp_path))
     assert result.returncode == 0, result.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["N1-000040", "N1-000041", "N1-000042"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "N1-000040", "N1-000041", "N1-000042", "corpus.json", "corpus.lock"]
     lines = result.stdout.strip().splitlines()
     assert [line.split()[0] for line in lines[:3]] == [
         str(tmp_path / f"N1-0000{s}") for s in (40, 41, 42)]
     documents = sum(int(line.split()[1]) for line in lines[:3])  # "<path>  13 documents, ..."
-    assert documents >= 3 * 13 and lines[-1].startswith(f"wrote 3 packet(s), {documents} "
+    assert documents >= 3 * 13 and lines[-2].startswith(f"wrote 3 packet(s), {documents} "
                                                         "documents")
+    assert lines[-1].startswith(f"corpus {tmp_path / 'corpus.json'}: 3 packet(s), digest ")
 
 
 @pytest.mark.parametrize(
@@ -92,7 +94,9 @@ def test_force_replaces_a_packet_completely(run_cli: Run, tmp_path: Path) -> Non
     result = run_cli("generate", "--tier", "N1", "--out", str(tmp_path), "--force")
     assert result.returncode == 0, result.stderr
     assert _tree_digest(packet) == before
-    assert [p.name for p in tmp_path.iterdir()] == ["N1-000001"]  # no partial folders remain
+    # no partial folders remain
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["N1-000001", "corpus.json",
+                                                          "corpus.lock"]
 
 
 def test_version(run_cli: Run) -> None:
@@ -138,4 +142,5 @@ def test_killed_writer_loses_nothing(run_cli: Run, tmp_path: Path) -> None:
     result = run_cli("generate", "--tier", "N4", "--out", str(tmp_path), "--force")
     assert result.returncode == 0, result.stderr
     assert _tree_digest(packet) == before
-    assert [p.name for p in tmp_path.iterdir()] == ["N4-000001"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["N4-000001", "corpus.json",
+                                                          "corpus.lock"]

@@ -46,7 +46,8 @@ def test_extract_then_score(run_cli: Run, tmp_path: Path) -> None:
     assert scored.returncode == 0, scored.stderr
     assert f"{total} documents scored" in scored.stdout
     assert {p.name for p in (run / "scores").iterdir()} == {
-        "claims.jsonl", "consistency.json", "field_breakdown.json", "hallucination.json"}
+        "claims.parquet", "consistency.json", "documents.parquet", "field_breakdown.json",
+        "fields.parquet", "hallucination.json"}
 
 
 def test_extract_twice_is_byte_identical(run_cli: Run, tmp_path: Path) -> None:

@@ -47,7 +47,7 @@ def test_every_written_file_honours_the_umask(tmp_path: Path) -> None:
              "paired_stats.json": _modes(tmp_path / "comparison")["paired_stats.json"],
              "report.html": _modes(tmp_path / "report")["report.html"]}
     for name in ("audit.json", "runs/sim-typical/run.json", "report/report.html",
-                 "other/scores/claims.jsonl", "other/extractions/N1-000001/sov_pdf.json",
+                 "other/scores/claims.parquet", "other/extractions/N1-000001/sov_pdf.json",
                  "other/sim_injections.json", "paired_stats.json", "report.html",
                  "packets/N1-000001/sov_pdf.pdf"):
         assert name in modes, name

@@ -29,7 +29,16 @@ def test_default_run_in_the_current_folder(run_cli: Run, tmp_path: Path) -> None
     assert lines[-1] == "report: packetbench-run/report/report.html"
     out = tmp_path / "packetbench-run"
     assert sorted(p.name for p in (out / "packets").iterdir()) == [
-        f"{tier}-000001" for tier in ("N1", "N2", "N3", "N4", "N5")]
+        *(f"{tier}-000001" for tier in ("N1", "N2", "N3", "N4", "N5")), "corpus.json",
+        "corpus.lock"]
+    # the packets are the canonical suite, so its corpus digest is the suite's
+    from generator.corpus import entry_of, read
+    from tests.conftest import PACKETS
+
+    suite = [entry_of(PACKETS / f"{t}-000001")[0] for t in ("N1", "N2", "N3", "N4", "N5")]
+    assert read(out / "packets").entries == suite
+    assert lines[1].endswith(f"; corpus digest {read(out / 'packets').digest[:12]}"
+                             f" in {lines[1].rsplit(' in ', 1)[1]}")
     # scanned pages cannot be checked without OCR: `run` counts them instead of failing
     audit = json.loads((out / "audit.json").read_text())
     assert set(audit["totals"]["findings"][k] > 0 for k in audit["totals"]["findings"]
@@ -37,7 +46,7 @@ def test_default_run_in_the_current_folder(run_cli: Run, tmp_path: Path) -> None
     unverified = audit["totals"]["fields_not_checked"]
     assert unverified > 0 and f"{unverified:,} located values" in lines[2]
     run = out / "runs" / "sim-typical"
-    assert (run / "results.duckdb").is_file() and (run / "scores" / "claims.jsonl").is_file()
+    assert (run / "results.duckdb").is_file() and (run / "scores" / "claims.parquet").is_file()
     report = (out / "report" / "report.md").read_text(encoding="utf-8")
     assert "SIMULATED extractor" in report and "| sim-typical | sim | sim-typical |" in report
     first = {name: (out / "report" / name).read_bytes() for name in ("report.md", "report.html")}
@@ -58,10 +67,11 @@ def test_tiers_count_and_seed(run_cli: Run, tmp_path: Path) -> None:
                      "7", "--profile", "sloppy", "--sim-seed", "3")
     assert result.returncode == 0, result.stdout + result.stderr
     assert sorted(p.name for p in (out / "packets").iterdir()) == [
-        "N1-000007", "N1-000008", "N2-000007", "N2-000008"]
+        "N1-000007", "N1-000008", "N2-000007", "N2-000008", "corpus.json", "corpus.lock"]
     info = json.loads((out / "runs" / "sim-sloppy" / "run.json").read_text())
     assert info["parameters"] == {"profile": "sloppy", "seed": 3}
-    total = sum(len(doc_ids(folder)) for folder in (out / "packets").iterdir())
+    total = sum(len(doc_ids(folder)) for folder in (out / "packets").iterdir()
+                if folder.is_dir())
     assert f"4 packets, {total} documents" in result.stdout
 
 

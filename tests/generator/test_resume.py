@@ -4,6 +4,7 @@ through; a killed `generate --jobs 2` leaves no worker behind."""
 from __future__ import annotations
 
 import hashlib
+import json
 import signal
 import subprocess
 import time
@@ -58,9 +59,15 @@ def test_kill_9_with_two_jobs_leaves_no_worker_and_resume_completes(
     lines = result.stdout.splitlines()
     kept = [line for line in lines if line.endswith("(complete, kept)")]
     assert [line.split()[0] for line in kept] == [str(out / name) for name in done]
-    assert lines[-1].startswith(f"wrote {6 - len(done)} packet(s)")
-    assert f"; kept {len(done)} complete packet(s) in " in lines[-1]
+    assert lines[-2].startswith(f"wrote {6 - len(done)} packet(s)")
+    assert f"; kept {len(done)} complete packet(s) in " in lines[-2]
+    # The corpus a resumed batch leaves is the one an uninterrupted batch leaves.
+    assert lines[-1] == f"corpus {out / 'corpus.json'}: 6 packet(s), digest " + _digest(reference)
     assert _tree(out) == _tree(reference)  # no partial folder left, every byte as uninterrupted
+
+
+def _digest(folder: Path) -> str:
+    return str(json.loads((folder / "corpus.json").read_text(encoding="utf-8"))["digest"])
 
 
 def _dead_pid() -> int:
@@ -85,8 +92,8 @@ def test_resume_rewrites_exactly_the_broken_packets(run_cli: Run, reference: Pat
     lines = result.stdout.splitlines()
     assert lines[4] == f"{out / 'N3-000005'}  {lines[4].split('  ')[1]}  (complete, kept)"
     assert not any("kept" in line for line in lines[:4] + lines[5:6])
-    assert lines[-1].startswith("wrote 5 packet(s)")
-    assert "; kept 1 complete packet(s) in " in lines[-1]
+    assert lines[-2].startswith("wrote 5 packet(s)")
+    assert "; kept 1 complete packet(s) in " in lines[-2]
     assert _tree(out) == _tree(reference)
 
 

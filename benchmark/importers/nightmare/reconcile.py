@@ -35,6 +35,7 @@ from benchmark.report.render import interval, md_cell, pct
 from benchmark.runs import read_record, record_path, write_atomic, write_json
 from benchmark.score import validate
 from benchmark.score.compare import compare
+from benchmark.score.outputs import read_documents
 from benchmark.stats import bootstrap
 from benchmark.stats.paired import holm, sign_test
 from generator.resources import resource_dir
@@ -112,10 +113,15 @@ def _published(corpus: Corpus, cohort: str) -> dict[str, Any]:
     }
 
 
+def _grounding(run: Path) -> dict[str, dict[str, Any]]:
+    """Each scored document's grounding counts and rates (scores/documents.parquet)."""
+    return {key: doc["grounding"] for key, doc in read_documents(run / "scores").items()}
+
+
 def _ours(run: Path) -> dict[str, Any]:
     scores = read_json(run / "scores" / "hallucination.json")
     fields = read_json(run / "scores" / "field_breakdown.json")
-    docs = scores["documents"]
+    docs = _grounding(run)
     keys = sorted(docs)
     out: dict[str, Any] = {"documents": len(keys)}
     for universe in ("packet", "document"):
@@ -231,7 +237,7 @@ def _reconcile_cohort(corpus: Corpus, run: Path, packets: dict[str, Packet],
     cohort = run.name
     report = corpus.aggregate("hallucination_report.json").get(cohort) or {}
     published_docs = report.get("docs") or {}
-    scored_docs = read_json(run / "scores" / "hallucination.json")["documents"]
+    scored_docs = _grounding(run)
     rec = CohortReconciliation(cohort, _published(corpus, cohort), _ours(run))
     for source in corpus.packets:
         packet = packets[source.packet_id]
@@ -258,7 +264,7 @@ def _ranking(cohorts: list[CohortReconciliation]) -> list[dict[str, Any]]:
 
 
 def _doc_rates(run: Path, cls: str) -> dict[str, float]:
-    docs = read_json(run / "scores" / "hallucination.json")["documents"]
+    docs = _grounding(run)
     return {k: (v["packet"][cls]["rate"] if v["packet"][cls]["rate"] is not None else np.nan)
             for k, v in docs.items()}
 

@@ -208,7 +208,8 @@ def test_import_is_deterministic(corpus: Path, imported: Path, tmp_path: Path,
     scored = run_cli("score", str(again / "runs" / "gpt55"), "--packets", str(again / "packets"),
                      env={"PYTHONHASHSEED": "11"})
     assert scored.returncode == 0, scored.stderr
-    for name in ("hallucination.json", "field_breakdown.json", "claims.jsonl"):
+    for name in ("hallucination.json", "field_breakdown.json", "documents.parquet",
+                 "claims.parquet", "fields.parquet"):
         assert (again / "runs" / "gpt55" / "scores" / name).read_bytes() == \
             (imported / "runs" / "gpt55" / "scores" / name).read_bytes()
 

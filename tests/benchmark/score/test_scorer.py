@@ -11,8 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pytest
 
+from benchmark.score.outputs import read_documents
 from benchmark.score.scorer import RunScores, score_run
 from generator.doctypes.base import REGISTRY
 from tests.conftest import PACKETS, TIERS
@@ -33,20 +35,23 @@ def ledger_mismatches(run: Path) -> list[str]:
     """Every place where the scores differ from what the simulator injected."""
     ledger = _json(run / "sim_injections.json")
     fields = _json(run / "scores" / "field_breakdown.json")
-    grounding = _json(run / "scores" / "hallucination.json")
+    documents = read_documents(run / "scores")
     problems = []
     for key, entry in ledger["documents"].items():
         if entry["status"] != "ok":
             continue
-        if fields["documents"].get(key) != entry["field"]:
-            problems.append(f"{key} field counts {fields['documents'].get(key)} != "
+        if key not in documents:
+            problems.append(f"{key} was not scored")
+            continue
+        if documents[key]["fields"] != entry["field"]:
+            problems.append(f"{key} field counts {documents[key]['fields']} != "
                             f"{entry['field']}")
-        scored = {u: {c: {k: grounding["documents"][key][u][c][k]
+        scored = {u: {c: {k: documents[key]["grounding"][u][c][k]
                           for k in ("checked", "hallucinated")}
                       for c in ("numbers", "strings")} for u in ("packet", "document")}
         if scored != entry["grounding"]:
             problems.append(f"{key} grounding {scored} != {entry['grounding']}")
-        verdicts = {k: v for k, v in grounding["verdicts"]["documents"][key].items() if v}
+        verdicts = {k: v for k, v in documents[key]["verdicts"].items() if v}
         if verdicts != entry["verdicts"]:
             problems.append(f"{key} verdicts {verdicts} != {entry['verdicts']}")
     excluded = fields["excluded"]
@@ -111,16 +116,60 @@ def test_every_injection_kind_and_exclusion_occurs(sim_run: SimRun, stale_packet
     assert all(excluded[k] > 0 for k in ("missing", "error", "invalid"))
 
 
+@pytest.mark.parametrize("profile", ["typical", "sloppy"])
+def test_run_totals_are_the_sums_of_documents_parquet(sim_run: SimRun, profile: str) -> None:
+    """The run-level files are summed as documents stream past; documents.parquet keeps each
+    document: both say the same, micro and macro, by tier and by document type."""
+    run, _ = sim_run(profile, 1)
+    documents = read_documents(run / "scores")
+    fields = _json(run / "scores" / "field_breakdown.json")
+    grounding = _json(run / "scores" / "hallucination.json")
+    consistency = _json(run / "scores" / "consistency.json")
+    assert fields["documents_scored"] == grounding["documents_scored"] == len(documents) > 50
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for key, doc in documents.items():
+        packet_id = key.split("/")[0]
+        groups.setdefault(("overall", ""), []).append(doc)
+        groups.setdefault(("by_tier", packet_id.split("-")[0]), []).append(doc)
+        groups.setdefault(("by_doc_type", _doc_type(run, key)), []).append(doc)
+    for (level, name), docs in groups.items():
+        want_fields = fields[level] if level == "overall" else fields[level][name]
+        assert want_fields == {k: sum(d["fields"][k] for d in docs) for k in want_fields}
+        want = grounding[level] if level == "overall" else grounding[level][name]
+        for universe in ("packet", "document"):
+            for kind in ("numbers", "strings"):
+                own = [d["grounding"][universe][kind] for d in docs]
+                rates = [o["rate"] for o in own if o["rate"] is not None]
+                entry = want[universe][kind]
+                assert entry["checked"] == sum(o["checked"] for o in own)
+                assert entry["hallucinated"] == sum(o["hallucinated"] for o in own)
+                assert entry["documents_with_checks"] == len(rates)
+                assert entry["rate_macro"] == (round(sum(rates) / len(rates), 6) if rates
+                                               else None)
+    assert grounding["verdicts"]["overall"] == {
+        v: sum(d["verdicts"][v] for d in documents.values()) for v in grounding["verdicts"][
+            "overall"]}
+    assert consistency["overall"] == {
+        k: sum(d["consistency"][k] for d in documents.values()) for k in consistency["overall"]}
+    assert sum(len(d["consistency"]["flags"]) for d in documents.values()) == consistency[
+        "overall"]["failed"]
+
+
+def _doc_type(run: Path, key: str) -> str:
+    return str(_json(run / "extractions" / f"{key}.json")["doc_type"])
+
+
 def test_scorer_catches_a_wrong_count(sim_run: SimRun, tmp_path: Path) -> None:
     """The ledger comparison can fail: a tampered score file is noticed."""
     run, _ = sim_run("typical", 1)
     copy = tmp_path / "run"
     shutil.copytree(run, copy)
-    path = copy / "scores" / "field_breakdown.json"
-    data = _json(path)
-    key = next(iter(data["documents"]))
-    data["documents"][key]["wrong"] += 1
-    path.write_text(json.dumps(data))
+    path = copy / "scores" / "documents.parquet"
+    key = next(iter(read_documents(copy / "scores")))
+    tampered = tmp_path / "tampered.parquet"
+    duckdb.execute(f"COPY (SELECT * REPLACE (wrong + (packet_id || '/' || doc_id = '{key}')::INT "
+                   f"AS wrong) FROM read_parquet('{path}')) TO '{tampered}' (FORMAT parquet)")
+    tampered.replace(path)
     problems = ledger_mismatches(copy)
     assert len(problems) == 1 and problems[0].startswith(f"{key} field counts")
 
@@ -168,6 +217,6 @@ def test_scores_are_byte_identical_under_another_hash_seed(
                          env={"PYTHONHASHSEED": hash_seed})
         assert result.returncode == 0, result.stderr
         outputs.append({p.name: p.read_bytes() for p in sorted((run / "scores").iterdir())})
-    assert outputs[0].keys() == {"claims.jsonl", "consistency.json", "field_breakdown.json",
-                                 "hallucination.json"}
+    assert outputs[0].keys() == {"claims.parquet", "consistency.json", "documents.parquet",
+                                 "field_breakdown.json", "fields.parquet", "hallucination.json"}
     assert outputs[0] == outputs[1]

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pytest
 
 from benchmark.extract import extract
@@ -16,6 +17,7 @@ from benchmark.packets import read_json
 from benchmark.providers.sim import SimProvider
 from benchmark.report.render import write_report
 from benchmark.results.load import load_run
+from benchmark.score.outputs import read_documents
 from benchmark.score.scorer import score_run
 from tests.benchmark.score.test_scorer import ledger_mismatches
 from tests.generator.patterns.conftest import Rendered, write
@@ -125,7 +127,7 @@ def test_copied_superseded_values_are_scored_stale_as_the_ledger_says(tmp_path: 
     extract(SimProvider("sloppy", 3), packets, run, force=True)
     score_run(run, packets)
     assert ledger_mismatches(run) == []
-    verdicts = read_json(run / "scores" / "hallucination.json")["verdicts"]["documents"]
+    verdicts = {key: doc["verdicts"] for key, doc in read_documents(run / "scores").items()}
     ledger = read_json(run / "sim_injections.json")["documents"]
     (older,) = [d for d in listed(on) if d["superseded_by"]]
     same_type = {d["doc_id"] for d in listed(on)
@@ -137,8 +139,9 @@ def test_copied_superseded_values_are_scored_stale_as_the_ledger_says(tmp_path: 
         if entry["status"] == "ok":
             assert entry["verdicts"].get("stale", 0) == stale[key.split("/")[1]]
     # The stale claims carry the superseded document's values.
-    claims = [json.loads(line) for line in (run / "scores" / "claims.jsonl").read_text(
-        ).splitlines()]
+    claims = [{"verdict": verdict, "value": json.loads(value)} for verdict, value in
+              duckdb.sql(f"SELECT verdict, value FROM '{run / 'scores' / 'claims.parquet'}'"
+                         ).fetchall()]
     old = _leaves(on.truth(older["doc_id"]))
     stale_claims = [c for c in claims if c["verdict"] == "stale"]
     assert stale_claims and all(c["value"] in old.values() for c in stale_claims)

@@ -1,0 +1,68 @@
+"""`--executor ray`: a Ray instance on this machine (2 CPUs) generates, audits and scores 20
+packets, byte-identical to the local executor with one worker or two."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from generator.corpus import verify
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+pytestmark = pytest.mark.slow
+RAY = ("--executor", "ray", "--jobs", "2")
+
+
+def _tree(folder: Path) -> dict[str, str]:
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _ok(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+def test_ray_executor_matches_local(run_cli: Run, tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    gen = ("generate", "--tier", "N1", "--count", "20")
+    local, ray = tmp_path / "local", tmp_path / "ray"
+    _ok(run_cli(*gen, "--out", str(local)))
+    said = _ok(run_cli(*gen, "--out", str(ray), *RAY))
+    assert said.splitlines()[-1].endswith(verify(local).digest)
+    assert _tree(ray) == _tree(local)
+
+    audits = []
+    for args in ((), RAY):
+        result = run_cli("audit", str(ray), "--json", *args)
+        assert result.returncode in (0, 1), result.stderr
+        audits.append(json.loads(result.stdout))
+    assert audits[0] == audits[1]
+
+    run = tmp_path / "run"
+    _ok(run_cli("extract", "--provider", "sim", "--packets", str(ray), "--out", str(run)))
+    scores = []
+    for name, args, env in (("one", ("--jobs", "1"), {}),
+                            ("two", ("--jobs", "2"), {"PYTHONHASHSEED": "99"}),
+                            ("ray", RAY, {})):
+        copy = tmp_path / f"run-{name}"
+        shutil.copytree(run, copy)
+        _ok(run_cli("score", str(copy), "--packets", str(ray), *args, env=env))
+        scores.append(_tree(copy / "scores"))
+    assert scores[0] == scores[1] == scores[2]
+    assert {"claims.parquet", "fields.parquet"} <= set(scores[0])
+
+
+def test_a_missing_ray_cluster_is_one_line(run_cli: Run, tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    result = run_cli("generate", "--tier", "N1", "--out", str(tmp_path / "p"),
+                     "--executor", "ray", "--ray-address", "127.0.0.1:1")
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1].startswith(
+        "packetbench: error: --ray-address 127.0.0.1:1: cannot connect to a Ray cluster")
