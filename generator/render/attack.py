@@ -329,14 +329,26 @@ def _cmap(mapping: dict[int, str]) -> bytes:
             + "\nendcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n").encode()
 
 
+def _reading(char: str) -> str:
+    """What a reader takes `char` for: its letter without accent or case, compatibility
+    forms folded (superscript one is one), and O/I/l as the digits they pass for."""
+    import unicodedata
+
+    plain = "".join(c for c in unicodedata.normalize("NFKD", char)
+                    if not unicodedata.combining(c))
+    return unicodedata.normalize("NFKC", plain).casefold().translate(_AS_DIGIT)
+
+
 def scrambled(rng: Any) -> dict[int, str]:
-    """A ToUnicode for cp1252 codes that moves every visible character to another one (a
-    derangement: no character reads as itself); spaces stay spaces."""
+    """A ToUnicode for cp1252 codes that moves every visible character to one read as another
+    character (no character reads as itself, nor as its accented, other-case or superscript
+    forms: "1" never becomes "¹", "e" never "É"); spaces stay spaces."""
     codes = [code for code in CP1252 if code not in (32, 0xA0)]
+    reading = {code: _reading(CP1252[code]) for code in codes}
     targets = list(codes)
     while True:
         rng.shuffle(targets)
-        if all(a != b for a, b in zip(codes, targets, strict=True)):
+        if all(reading[a] != reading[b] for a, b in zip(codes, targets, strict=True)):
             break
     mapping = {code: CP1252[target] for code, target in zip(codes, targets, strict=True)}
     mapping.update({32: " ", 0xA0: "\u00a0"})

@@ -25,6 +25,7 @@ from generator.render.presentation import section_of
 HEADER_LINE = 1.15  # header leading, in header font sizes
 CELL_PAD = 3.5  # vertical padding of a row
 DETAIL_SIZE = 5.4  # font size of a nested sub-table
+DETAIL_GAP = 4.0  # points between its columns, and at its edges
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,16 @@ class Detail:
 
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+
+    def widths(self) -> list[float]:
+        """Each column's widest text (its header in bold), in points."""
+        return [max([width_of(head, BOLD, DETAIL_SIZE - 0.4)]
+                    + [width_of(row[i], REGULAR, DETAIL_SIZE) for row in self.rows])
+                for i, head in enumerate(self.headers)]
+
+    def room(self) -> float:
+        """The width the sub-table needs: its columns with a gap between them."""
+        return sum(self.widths()) + DETAIL_GAP * (len(self.headers) + 1)
 
 
 @dataclass
@@ -154,6 +165,16 @@ class Table:
         room = self.flow.cw - gap - sum(fixed.values())
         flexible = sum(c.width for c in columns if c.key not in fixed)
         widths = [fixed.get(c.key, c.width * room / flexible) for c in columns]
+        # The column holding nested tables is widened to the widest of them.
+        keys = [c.key for c in columns]
+        if self.look.details and self.look.detail_column in keys:
+            at = keys.index(self.look.detail_column)
+            need = max(d.room() for d in self.look.details.values()) + 2 * PAD + 4
+            if widths[at] < need:
+                fixed[keys[at]] = need
+                room = self.flow.cw - gap - sum(fixed.values())
+                flexible = sum(c.width for c in columns if c.key not in fixed)
+                widths = [fixed.get(c.key, c.width * room / flexible) for c in columns]
         # A header edge moves at most a fifth of the narrower column beside it.
         shifts = [0.0] + [
             max(-limit, min(limit, self._shift(edge)))
@@ -571,19 +592,25 @@ class Table:
         col = next((c for c in self.cols if c.key == self.look.detail_column), self.cols[0])
         pdf, page = self.pdf, self.flow.page
         left, width = col.left + PAD + 4, col.width - 2 * PAD - 4
-        step = width / len(detail.headers)
+        # Each column as wide as its widest text; the room left over is shared out.
+        widths = detail.widths()
+        spare = max(0.0, width - detail.room()) / len(widths)
+        edges, x = [], left + DETAIL_GAP
+        for natural in widths:
+            edges.append((x, x + natural + spare))  # text from x, right-aligned at the end
+            x += natural + spare + DETAIL_GAP
         line = DETAIL_SIZE * 1.3
         height = (len(detail.rows) + 1) * line + 1
         pdf.rect(page, left, top - height, width, height, width=0.3)
         pdf.line(page, left, top - line, left + width, top - line, 0.3)
         baseline = top - DETAIL_SIZE
         for i, head in enumerate(detail.headers):
-            pdf.text(page, left + step * (i + 1) - 1.5 if i else left + 1.5, baseline, head,
+            pdf.text(page, edges[i][1] if i else edges[i][0], baseline, head,
                      BOLD, DETAIL_SIZE - 0.4, align="right" if i else "left")
         for row in detail.rows:
             baseline -= line
             for i, cell in enumerate(row):
-                pdf.text(page, left + step * (i + 1) - 1.5 if i else left + 1.5, baseline, cell,
+                pdf.text(page, edges[i][1] if i else edges[i][0], baseline, cell,
                          REGULAR, DETAIL_SIZE, align="right" if i else "left")
 
     # --- interjections ----------------------------------------------------------------------

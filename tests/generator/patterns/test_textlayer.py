@@ -11,8 +11,10 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import random
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +53,27 @@ def _case(render: Render, pattern: str, doc_id: str = "acord_125",
 def _bounded(rendered: Rendered, doc_id: str, page: int, bbox: list[float]) -> str:
     with rendered.page(doc_id, page) as (_, textpage):
         return str(textpage.get_text_bounded(*bbox))
+
+
+def _as_read(char: str) -> str:
+    """The letter a reader sees: compatibility forms, accents and case folded."""
+    base = "".join(c for c in unicodedata.normalize("NFKD", char)
+                   if not unicodedata.combining(c))
+    return unicodedata.normalize("NFKC", base).casefold()
+
+
+def test_a_scrambled_character_never_reads_as_itself() -> None:
+    """cmap_scramble's ToUnicode sends no character to a form of itself: "1" is never read
+    back as a superscript one (which NFKC folds to "1"), "e" never as an accented capital E."""
+    from generator.render.attack import CP1252, scrambled
+
+    for seed in range(40):
+        mapping = scrambled(random.Random(seed))
+        assert mapping[32] == " "
+        same = [(CP1252[code], text) for code, text in mapping.items()
+                if code != 32 and code != 0xA0 and _as_read(CP1252[code]) == _as_read(text)]
+        assert not same, (seed, same[:5])
+        assert sorted(mapping.values()) == sorted(CP1252.values())  # a permutation
 
 
 def _squash(text: str) -> str:
