@@ -2,6 +2,7 @@
 
     python benchmarks/scale.py [--tier N1] [--packets 1000] [--jobs 2] [--small 100]
     python benchmarks/scale.py --keep DIR --stages score,report   # again on a kept corpus
+    python benchmarks/scale.py --keep DIR --stages audit --ocr --packets 20   # OCR audit
     python benchmarks/scale.py --ray [--packets 20]      # Ray overhead against local
 
 Each stage runs in a fresh process (as its command would) and reports its wall seconds, the
@@ -36,6 +37,7 @@ STAGE = textwrap.dedent("""
     import json, os, resource, sys, time
     from pathlib import Path
     stage, tier, count, jobs, executor, folder = sys.argv[1:7]
+    ocr = sys.argv[7:8] == ["ocr"]
     count, jobs, folder = int(count), int(jobs), Path(folder)
     packets, run = folder / "packets", folder / "run"
     began = time.perf_counter()
@@ -50,10 +52,11 @@ STAGE = textwrap.dedent("""
         facts["pdf_pages"] = sum(s.pdf_pages for s in made)
     elif stage == "audit":
         from benchmark.audit import audit_packets
-        result = audit_packets([packets], executor=runner)
+        result = audit_packets([packets], executor=runner, ocr=ocr)
         totals = result.totals()
         facts["failed"] = sum(1 for f in result.findings() if f.problem != "not_checked")
         facts["fields_found"] = totals["fields_found"]
+        facts["not_checked"] = totals["fields_not_checked"]
     elif stage == "extract":
         from benchmark.extract import extract
         from benchmark.providers.sim import SimProvider
@@ -78,9 +81,10 @@ STAGES = ("generate", "audit", "extract", "score", "report")
 
 
 def stage(name: str, tier: str, count: int, jobs: int, folder: Path,
-          executor: str = "local") -> dict[str, float]:
+          executor: str = "local", ocr: bool = False) -> dict[str, float]:
     out = subprocess.run([sys.executable, "-c", STAGE, name, tier, str(count), str(jobs),
-                          executor, str(folder)], capture_output=True, text=True, check=False)
+                          executor, str(folder), "ocr" if ocr else "plain"],
+                         capture_output=True, text=True, check=False)
     if out.returncode != 0:
         raise SystemExit(f"{name} failed:\n{out.stderr[-3000:]}")
     result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
@@ -102,12 +106,15 @@ def end_to_end(args: argparse.Namespace) -> None:
     stages = [name for name in STAGES if name in args.stages.split(",")]
     try:
         folder = root / "corpus"
-        rows = {name: stage(name, args.tier, args.packets, args.jobs, folder)
+        rows = {name: stage(name, args.tier, args.packets, args.jobs, folder,
+                            ocr=args.ocr and name == "audit")
                 for name in stages}
-        small = subset(folder, args.small)
+        # The baseline: the same stages on the first --small packets (scoring needs a run).
+        wanted = [name for name in ("score", "report") if name in stages]
+        small = subset(folder, args.small) if wanted else folder
+        needed = ["extract", "score", "report"] if "report" in wanted else ["extract", "score"]
         baseline = {name: stage(name, args.tier, args.small, args.jobs, small)
-                    for name in ("extract", "score", "report")
-                    if "score" in stages or name != "extract"}
+                    for name in (needed if wanted else [])}
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)
@@ -118,7 +125,10 @@ def end_to_end(args: argparse.Namespace) -> None:
     if "score" in rows:
         facts.append(f"{rows['score']['claims']:,.0f} claims")
     if "audit" in rows:
-        facts.append(f"audit findings: {rows['audit']['failed']:.0f}")
+        audit = rows["audit"]
+        facts.append(f"audit{' --ocr' if args.ocr else ''} findings: {audit['failed']:.0f} "
+                     f"({audit['fields_found']:,.0f} located values found, "
+                     f"{audit['not_checked']:,.0f} left to OCR)")
     print(", ".join(facts))
     print(f"{'stage':<9} {'seconds':>9} {'s/packet':>9} {'main RSS MB':>12} "
           f"{'worker RSS MB':>14} {'10,000 packets':>15} {'load':>6}")
@@ -191,6 +201,8 @@ def main() -> None:
     parser.add_argument("--stages", default=",".join(STAGES),
                         help="stages to run (the others' outputs are in --keep's folder)")
     parser.add_argument("--ray", action="store_true", help="Ray overhead against local")
+    parser.add_argument("--ocr", action="store_true",
+                        help="audit with --ocr (reads scanned and attacked pages)")
     args = parser.parse_args()
     (ray_overhead if args.ray else end_to_end)(args)
 

@@ -754,7 +754,11 @@ class Table:
         flow.gap(10)
         self._event("total_apart")
         keyed = [c for c in self.cols if c.key in totals.cells]
-        head = self.header_size * HEADER_LINE + 4
+        # Each header fits its column: shrunk, then wrapped (the row grows to the deepest).
+        heads = [fit(self.header_text(c, False).upper(), BOLD, self.header_size,
+                     c.width - 2 * PAD, True) for c in keyed]
+        depth = max((len(lines) for _, lines in heads), default=1)
+        head = self.header_size * HEADER_LINE * depth + 4
         row = self.leading + CELL_PAD
         flow.need(head + row + 4)
         page, top = flow.page, flow.y
@@ -763,10 +767,12 @@ class Table:
         pdf.rect(page, label_left, top - head, self.right - label_left, head, fill=0.9)
         pdf.text(page, label_left + PAD, top - self.header_size - 1.5, "SUMMARY", BOLD,
                  self.header_size)
-        for col in keyed:
-            pdf.text(page, anchor(col.left, col.width, "right"), top - self.header_size - 1.5,
-                     self.header_text(col, False).upper(), BOLD, self.header_size,
-                     align="right")
+        for col, (size, lines) in zip(keyed, heads, strict=True):
+            baseline = top - self.header_size - 1.5
+            for line in lines:
+                pdf.text(page, anchor(col.left, col.width, "right"), baseline, line, BOLD,
+                         size, align="right")
+                baseline -= self.header_size * HEADER_LINE
         baseline = top - head - self.size - 1.2
         pdf.text(page, label_left + PAD, baseline, totals.label, BOLD, self.size)
         x = label_left + PAD + width_of(totals.label, BOLD, self.size) + 10
