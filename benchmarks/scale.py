@@ -2,7 +2,7 @@
 
     python benchmarks/scale.py [--tier N1] [--packets 1000] [--jobs 2] [--small 100]
     python benchmarks/scale.py --keep DIR --stages score,report   # again on a kept corpus
-    python benchmarks/scale.py --keep DIR --stages audit --ocr --packets 20   # OCR audit
+    python benchmarks/scale.py --tier N3 --packets 20 --stages generate,audit --ocr
     python benchmarks/scale.py --ray [--packets 20]      # Ray overhead against local
 
 Each stage runs in a fresh process (as its command would) and reports its wall seconds, the
@@ -32,6 +32,7 @@ import tempfile
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 STAGE = textwrap.dedent("""
     import json, os, resource, sys, time
@@ -55,6 +56,9 @@ STAGE = textwrap.dedent("""
         result = audit_packets([packets], executor=runner, ocr=ocr)
         totals = result.totals()
         facts["failed"] = sum(1 for f in result.findings() if f.problem != "not_checked")
+        facts["first"] = [f"{p.packet_id}/{f.file} {f.problem} {f.path} {f.detail}"[:160]
+                          for p in result.packets for f in p.all_findings()
+                          if f.problem != "not_checked"][:5]
         facts["fields_found"] = totals["fields_found"]
         facts["not_checked"] = totals["fields_not_checked"]
     elif stage == "extract":
@@ -81,13 +85,13 @@ STAGES = ("generate", "audit", "extract", "score", "report")
 
 
 def stage(name: str, tier: str, count: int, jobs: int, folder: Path,
-          executor: str = "local", ocr: bool = False) -> dict[str, float]:
+          executor: str = "local", ocr: bool = False) -> dict[str, Any]:
     out = subprocess.run([sys.executable, "-c", STAGE, name, tier, str(count), str(jobs),
                           executor, str(folder), "ocr" if ocr else "plain"],
                          capture_output=True, text=True, check=False)
     if out.returncode != 0:
         raise SystemExit(f"{name} failed:\n{out.stderr[-3000:]}")
-    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 
 
@@ -130,6 +134,8 @@ def end_to_end(args: argparse.Namespace) -> None:
                      f"({audit['fields_found']:,.0f} located values found, "
                      f"{audit['not_checked']:,.0f} left to OCR)")
     print(", ".join(facts))
+    for finding in rows.get("audit", {}).get("first", []):
+        print(f"  audit: {finding}")
     print(f"{'stage':<9} {'seconds':>9} {'s/packet':>9} {'main RSS MB':>12} "
           f"{'worker RSS MB':>14} {'10,000 packets':>15} {'load':>6}")
     total = 0.0

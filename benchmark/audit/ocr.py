@@ -122,6 +122,30 @@ def misread_everywhere(scan: OcrPage, text: str, misreadings: Counter[str]) -> b
     return bool(form) and 0 < scan.count(text) <= misreadings[form]
 
 
+WORD_GAP = 0.8  # the widest gap between two words of one phrase, in word heights
+
+
+def _beside(first: Word, then: Word) -> bool:
+    """Whether `then` follows `first` on its line a word space away (not a column away)."""
+    height = max(first.bottom - first.top, then.bottom - then.top, 1.0)
+    overlap = min(first.bottom, then.bottom) - max(first.top, then.top)
+    gap = then.left - first.right
+    return overlap >= 0.5 * min(first.bottom - first.top, then.bottom - then.top) and (
+        -0.5 * height <= gap <= WORD_GAP * height)
+
+
+def _phrases(words: Sequence[Word]) -> str:
+    """The page's words folded, phrase by phrase (runs of words side by side in reading
+    order), the phrases joined by " | " so that no whole-word match runs from one into the
+    next."""
+    phrases: list[list[str]] = []
+    for index, word in enumerate(words):
+        if index == 0 or not _beside(words[index - 1], word):
+            phrases.append([])
+        phrases[-1].append(word.text)
+    return " | ".join(folded(" ".join(phrase)) for phrase in phrases)
+
+
 def _parse_tsv(tsv: str) -> list[Word]:
     words: list[Word] = []
     for line in tsv.splitlines()[1:]:
@@ -146,6 +170,7 @@ class OcrPage:
         self.text = folded(" ".join(w.text for w in self.words))
         self._padded = f" {self.text} "
         self._spaceless = self.text.replace(" ", "")
+        self._phrases = f" {_phrases(self.words)} "
         centres = np.array([((w.left + w.right) / 2, (w.top + w.bottom) / 2) for w in self.words],
                            dtype=np.float64).reshape(-1, 2)
         self._cx, self._cy = centres[:, 0], centres[:, 1]
@@ -211,11 +236,13 @@ class OcrPage:
 
     def shows(self, text: str) -> bool:
         """Whether the page shows `text` (hidden text looked for): as whole words, or its
-        words merged into one whole word. Never inside a longer word: "$8,001" folds to
-        "8 001", and "8001" is inside many a claim number with its spaces removed."""
+        words merged into one whole word, within one phrase (words side by side on a line, as
+        a string is drawn). Never inside a longer word: "$8,001" folds to "8 001", and "8001"
+        is inside many a claim number with its spaces removed; never across phrases: "2.15"
+        folds to "2 15", the "2" ending one table row and the "15" starting the next."""
         form = folded(text)
-        return bool(form) and (self.on_page(text)
-                               or f" {form.replace(' ', '')} " in self._padded)
+        return bool(form) and (f" {form} " in self._phrases
+                               or f" {form.replace(' ', '')} " in self._phrases)
 
     def count(self, text: str) -> int:
         """How many times `text`, normalized, occurs in the page's OCR text as whole words."""

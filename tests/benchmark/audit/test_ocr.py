@@ -178,3 +178,22 @@ def test_hidden_text_is_looked_for_as_whole_words() -> None:
     assert page("TOTAL", "8001").shows("$8,001")
     claim = page("Claim", "21880012", "closed")
     assert claim.has_string("$8,001") and not claim.shows("$8,001")
+
+
+def test_hidden_text_is_looked_for_within_one_phrase() -> None:
+    """A hidden "2.15" folds to "2 15": a "2" ending one table row and a "15" starting the
+    next, or two cells a column apart, are not it; "2.15" or "2" "15" a word space apart
+    are (pixel words of a 300 dpi page, 20 px high)."""
+    from benchmark.audit.ocr import OcrPage, Word
+
+    def page(*words: tuple[str, float, float]) -> OcrPage:
+        return OcrPage([Word(t, x, y, x + 14 * len(t), y + 20) for t, x, y in words],
+                       300 / 72, 0.0, 792.0)
+
+    rows = page(("Bldg", 100, 10), ("2", 2375, 10), ("15", 208, 56), ("Main", 300, 56))
+    assert rows.on_page("2.15") and not rows.shows("2.15")
+    cells = page(("2", 100, 10), ("15", 150, 10))  # 36 px apart: the next column
+    assert not cells.shows("2.15")
+    assert page(("2", 100, 10), ("15", 120, 10)).shows("2.15")  # a word space
+    assert page(("Rate", 10, 10), ("2.15", 80, 10)).shows("2.15")
+    assert page(("Harbor", 10, 10), ("Point", 98, 10)).shows("Harbor Point")

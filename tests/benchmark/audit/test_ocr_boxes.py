@@ -114,3 +114,31 @@ def test_a_box_is_read_again_alone(tmp_path: Path, level: str) -> None:
 def test_a_page_without_a_reader_reads_no_box_again() -> None:
     page = ocr.OcrPage([], DPI / 72, 0.0, 792.0)
     assert page.reread([[0.0, 0.0, 10.0, 10.0]]) == [()]
+
+
+@needs_tesseract
+def test_hidden_text_is_seen_only_where_a_phrase_reads_it(tmp_path: Path) -> None:
+    """On a real page read by tesseract: a table whose row ends in "2" above a row starting
+    with "15" does not show a hidden "2.15"; the same page with "Rate 2.15 applied" does."""
+    rows = (("14", "12 Main Street", "Frame", "Class 2"),
+            ("15", "9 Harbor Point", "Masonry", "Class 4"),
+            ("16", "3 Oak Lane", "Brick", "Class 3"))
+
+    def page(extra: bool) -> ocr.OcrPage:
+        path = tmp_path / f"rows-{extra}.pdf"
+        pdf = canvas.Canvas(str(path), pagesize=letter)
+        pdf.setFont("Helvetica", 9)
+        for y, cells in zip((700, 688, 676), rows, strict=True):
+            for x, text in zip((60, 84, 170, 215), cells, strict=True):
+                pdf.drawString(x, y, text)
+        if extra:
+            pdf.drawString(60, 640, "Rate 2.15 applied")
+        pdf.save()
+        image, _, top = ocr._render(pdfium.PdfDocument(path), 1, DPI)
+        words = ocr.Tesseract().words(image, DPI, path.name)
+        return ocr.OcrPage(words, DPI / 72, 0.0, top, image)
+
+    table = page(False)
+    assert table.on_page("2.15")  # the row's last word, then the next row's first
+    assert not table.shows("2.15") and table.shows("Harbor Point")
+    assert page(True).shows("2.15")
