@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -170,7 +171,6 @@ class OcrPage:
         self.text = folded(" ".join(w.text for w in self.words))
         self._padded = f" {self.text} "
         self._spaceless = self.text.replace(" ", "")
-        self._phrases = f" {_phrases(self.words)} "
         centres = np.array([((w.left + w.right) / 2, (w.top + w.bottom) / 2) for w in self.words],
                            dtype=np.float64).reshape(-1, 2)
         self._cx, self._cy = centres[:, 0], centres[:, 1]
@@ -243,6 +243,11 @@ class OcrPage:
         form = folded(text)
         return bool(form) and (f" {form} " in self._phrases
                                or f" {form.replace(' ', '')} " in self._phrases)
+
+    @cached_property
+    def _phrases(self) -> str:
+        """The page's phrases, padded (made when hidden text is first looked for)."""
+        return f" {_phrases(self.words)} "
 
     def count(self, text: str) -> int:
         """How many times `text`, normalized, occurs in the page's OCR text as whole words."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from generator.render import fmt, records
@@ -52,15 +53,17 @@ class Detail:
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
 
-    def widths(self) -> list[float]:
+    @cached_property
+    def widths(self) -> tuple[float, ...]:
         """Each column's widest text (its header in bold), in points."""
-        return [max([width_of(head, BOLD, DETAIL_SIZE - 0.4)]
-                    + [width_of(row[i], REGULAR, DETAIL_SIZE) for row in self.rows])
-                for i, head in enumerate(self.headers)]
+        return tuple(max([width_of(head, BOLD, DETAIL_SIZE - 0.4)]
+                         + [width_of(row[i], REGULAR, DETAIL_SIZE) for row in self.rows])
+                     for i, head in enumerate(self.headers))
 
+    @property
     def room(self) -> float:
         """The width the sub-table needs: its columns with a gap between them."""
-        return sum(self.widths()) + DETAIL_GAP * (len(self.headers) + 1)
+        return sum(self.widths) + DETAIL_GAP * (len(self.headers) + 1)
 
 
 @dataclass
@@ -162,19 +165,22 @@ class Table:
             self.split_after = max(1, round(len(columns) * self.look.split_fraction)) - 1
         gap = 12.0 if self.split_after is not None else 0.0
         fixed = {c.key: self.look.fixed[c.key] for c in columns if c.key in self.look.fixed}
-        room = self.flow.cw - gap - sum(fixed.values())
-        flexible = sum(c.width for c in columns if c.key not in fixed)
-        widths = [fixed.get(c.key, c.width * room / flexible) for c in columns]
+
+        def shared() -> list[float]:
+            """Fixed columns at their width, the others sharing the rest by weight."""
+            room = self.flow.cw - gap - sum(fixed.values())
+            flexible = sum(c.width for c in columns if c.key not in fixed)
+            return [fixed.get(c.key, c.width * room / flexible) for c in columns]
+
+        widths = shared()
         # The column holding nested tables is widened to the widest of them.
         keys = [c.key for c in columns]
         if self.look.details and self.look.detail_column in keys:
             at = keys.index(self.look.detail_column)
-            need = max(d.room() for d in self.look.details.values()) + 2 * PAD + 4
+            need = max(d.room for d in self.look.details.values()) + 2 * PAD + 4
             if widths[at] < need:
                 fixed[keys[at]] = need
-                room = self.flow.cw - gap - sum(fixed.values())
-                flexible = sum(c.width for c in columns if c.key not in fixed)
-                widths = [fixed.get(c.key, c.width * room / flexible) for c in columns]
+                widths = shared()
         # A header edge moves at most a fifth of the narrower column beside it.
         shifts = [0.0] + [
             max(-limit, min(limit, self._shift(edge)))
@@ -593,8 +599,8 @@ class Table:
         pdf, page = self.pdf, self.flow.page
         left, width = col.left + PAD + 4, col.width - 2 * PAD - 4
         # Each column as wide as its widest text; the room left over is shared out.
-        widths = detail.widths()
-        spare = max(0.0, width - detail.room()) / len(widths)
+        widths = detail.widths
+        spare = max(0.0, width - detail.room) / len(widths)
         edges, x = [], left + DETAIL_GAP
         for natural in widths:
             edges.append((x, x + natural + spare))  # text from x, right-aligned at the end

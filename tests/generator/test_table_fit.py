@@ -41,12 +41,7 @@ class Run(DocModel):
 
 def _boxes(textpage: pdfium.PdfTextPage, text: str) -> list[tuple[float, float]]:
     """The horizontal extent of every occurrence of `text` on the page."""
-    out, search = [], textpage.search(text, match_case=True)
-    while (found := search.get_next()) is not None:
-        index, count = found
-        boxes = [textpage.get_charbox(i) for i in range(index, index + count)]
-        out.append((min(b[0] for b in boxes), max(b[2] for b in boxes)))
-    return out
+    return [(left, right) for left, right, _, _ in _lines(textpage, text)]
 
 
 def _lines(textpage: pdfium.PdfTextPage, text: str) -> list[tuple[float, ...]]:
