@@ -765,7 +765,12 @@ class Table:
                      c.width - 2 * PAD, True) for c in keyed]
         depth = max((len(lines) for _, lines in heads), default=1)
         head = self.header_size * HEADER_LINE * depth + 4
-        row = self.leading + CELL_PAD
+        paths = [totals.cells.get(c.key) for c in self.cols]
+        cells = self._cells(paths, BOLD, [totals.style or c.column.style for c in self.cols],
+                            totals.allow_wrap)
+        # The row grows to its deepest cell (a long total wraps in a narrow column).
+        row = max([len(lines) for path, _, _, lines in cells if path is not None],
+                  default=1) * self.leading + CELL_PAD
         flow.need(head + row + 4)
         page, top = flow.page, flow.y
         left = keyed[0].left if keyed else self.cols[0].left
@@ -786,9 +791,6 @@ class Table:
             x += pdf.text(page, x, baseline, caption, REGULAR, self.size) + 3
             pdf.field(page, x, baseline, path, width=40, font=BOLD, size=self.size)
             x += width_of(pdf.recorder.text_of(path) or "", BOLD, self.size) + 8
-        paths = [totals.cells.get(c.key) for c in self.cols]
-        cells = self._cells(paths, BOLD, [totals.style or c.column.style for c in self.cols],
-                            totals.allow_wrap)
         self._draw_cells(cells, baseline, BOLD)
         bottom = top - head - row
         pdf.rect(page, label_left, bottom, self.right - label_left, head + row, width=0.6)

@@ -30,6 +30,7 @@ class Claim(DocModel):
 
 class Sums(DocModel):
     paid: Money = None
+    shown: Str = None  # a total as a currency-code pattern shows it
     reserve: Money = None
     incurred: Money = None
 
@@ -111,3 +112,31 @@ def test_a_summary_header_apart_fits_its_columns() -> None:
             beside = min(top, other[3]) > max(bottom, other[2])  # on one line
             assert not (beside and min(right, other[1]) > max(left, other[0]) - 1), (
                 (left, right, bottom, top), other)
+
+
+def test_a_total_apart_that_wraps_grows_its_row() -> None:
+    """A grand total too wide for its column wraps onto a second line inside its row: what
+    follows the table starts below it."""
+    claims = [Claim(number="CL-1", claimant="A", reserve=2.0, incurred=3.0)]
+    rec = Recorder("run", Run(claims=claims, totals=Sums(shown="USD 302,529,000.00",
+                                                         incurred=38_545.68)))
+    pdf = PdfDocument(rec, "t", "t")
+    flow = Flow(pdf, lambda flow, page: pdf.height - MARGIN)
+    columns = [Column("CLAIM", "number", 30), Column("CLAIMANT", "claimant", 30),
+               Column("RESERVE", "reserve", 2, "right"),
+               Column("INCURRED", "incurred", 4, "right")]
+    table = Table(flow, "claims", columns, look=TableLook(total_apart=True))
+    table.start()
+    table.rows("claims", 1)
+    table.totals(Totals("GRAND TOTAL", {"reserve": "totals.shown",
+                                        "incurred": "totals.incurred"}))
+    table.finish()
+    after = Table(flow, "claims", [Column("NEXT SECTION", "number", 1)])
+    after.start()
+    after.finish()
+    textpage = pdfium.PdfDocument(pdf.render())[0].get_textpage()
+    (total,) = _lines(textpage, "302,529,000.00")  # wrapped under its "USD"
+    (below,) = _lines(textpage, "NEXT SECTION")
+    # Below the wrapped line: the row's padding, its frame, and the 6 pt after a table (in
+    # a row one line high, the second line hangs out of the frame and the gap is ~6.6 pt).
+    assert total[2] - below[3] > 10, (total, below)
