@@ -1,4 +1,4 @@
-"""Write schemas/<schema>.schema.json from the document models.
+"""Write src/packetbench/schemas/<schema>.schema.json from the document models.
 
     python _build_schemas.py           # write (and remove schemas no model produces)
     python _build_schemas.py --check   # exit 1 when the committed schemas are stale
@@ -13,13 +13,13 @@ import sys
 from pathlib import Path
 
 try:
-    from generator.schemas import stale, write
+    from packetbench.generator.schemas import stale, write
 except ImportError as error:  # run outside the project's environment: say so, not "stale"
     print(f"_build_schemas.py: error: packetbench's dependencies are not importable "
           f"({error}); install them first: pip install -e .", file=sys.stderr)
     sys.exit(2)
 
-SCHEMAS = Path(__file__).resolve().parent / "schemas"
+SCHEMAS = Path(__file__).resolve().parent / "src" / "packetbench" / "schemas"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -38,11 +38,11 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
-from benchmark.audit.document import audit_document
-from benchmark.audit.files import Document, packet_folders, read_packet
-from benchmark.audit.ocr import DPI, Tesseract, _render
-from benchmark.audit.pdftext import _BOXES, PageText, PdfText
-from benchmark.audit.run import audit_packet
+from packetbench.benchmark.audit.document import audit_document
+from packetbench.benchmark.audit.files import Document, packet_folders, read_packet
+from packetbench.benchmark.audit.ocr import DPI, Tesseract, _render
+from packetbench.benchmark.audit.pdftext import _BOXES, PageText, PdfText
+from packetbench.benchmark.audit.run import audit_packet
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -30,10 +30,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmark.extract import HarnessOptions, extract
-from benchmark.harness.inputs import build_file
-from benchmark.providers import provider_class
-from generator.batch import generate
+from packetbench.benchmark.extract import HarnessOptions, extract
+from packetbench.benchmark.harness.inputs import build_file
+from packetbench.benchmark.providers import provider_class
+from packetbench.generator.batch import generate
 
 KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY",
         "gemini": "GEMINI_API_KEY"}
@@ -78,7 +78,7 @@ def main() -> None:
         packets = folder / "packets"
         generate("N1", 5000, args.packets, packets)
         stub = subprocess.Popen(
-            [sys.executable, "-m", "benchmark.harness.stub", "--family", args.provider,
+            [sys.executable, "-m", "packetbench.benchmark.harness.stub", "--family", args.provider,
              "--packets", str(packets)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             text=True)
         assert stub.stdout is not None

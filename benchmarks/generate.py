@@ -38,10 +38,10 @@ from typing import Any
 
 from scan import mixed, scanned_pages, throughput  # benchmarks/scan.py, beside this script
 
-from generator.batch import generate
-from generator.packet import Stopwatch, build_packet
-from generator.patterns.base import catalogue
-from generator.tiers import resolve
+from packetbench.generator.batch import generate
+from packetbench.generator.packet import Stopwatch, build_packet
+from packetbench.generator.patterns.base import catalogue
+from packetbench.generator.tiers import resolve
 
 DEFAULT_PACKETS = {"N1": 24, "N2": 16, "N3": 8, "N4": 4, "N5": 2}
 FIRST_SEED = 1000  # away from the canonical seed

@@ -19,9 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from benchmark.importers.nightmare.importer import import_corpus
-from benchmark.importers.nightmare.reconcile import reconcile
-from benchmark.importers.nightmare.scoring import score_all
+from packetbench.benchmark.importers.nightmare.importer import import_corpus
+from packetbench.benchmark.importers.nightmare.reconcile import reconcile
+from packetbench.benchmark.importers.nightmare.scoring import score_all
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "reference" / "nightmare"
 

@@ -19,18 +19,18 @@ import tempfile
 import textwrap
 from pathlib import Path
 
-from benchmark.extract import extract
-from benchmark.providers.sim import SimProvider
-from benchmark.results import load_run
-from benchmark.score.scorer import score_run
-from generator.batch import generate
+from packetbench.benchmark.extract import extract
+from packetbench.benchmark.providers.sim import SimProvider
+from packetbench.benchmark.results import load_run
+from packetbench.benchmark.score.scorer import score_run
+from packetbench.generator.batch import generate
 
 TIMER = textwrap.dedent("""
     import sys, time
     from pathlib import Path
-    from benchmark.report.compare import compare_runs
-    from benchmark.report.render import write_report
-    from benchmark.results import load_run
+    from packetbench.benchmark.report.compare import compare_runs
+    from packetbench.benchmark.report.render import write_report
+    from packetbench.benchmark.results import load_run
     stage, packets, out, *runs = sys.argv[1:]
     runs = [Path(r) for r in runs]
     started = time.perf_counter()

@@ -43,16 +43,16 @@ STAGE = textwrap.dedent("""
     packets, run = folder / "packets", folder / "run"
     began = time.perf_counter()
     facts = {}
-    from generator.executors import make_executor
-    from benchmark.errors import BenchmarkError
+    from packetbench.generator.executors import make_executor
+    from packetbench.benchmark.errors import BenchmarkError
     runner = make_executor(executor, jobs, None, (BenchmarkError,))
     if stage == "generate":
-        from generator.batch import generate
+        from packetbench.generator.batch import generate
         made = generate(tier, 1, count, packets, executor=runner)
         facts["documents"] = sum(s.documents for s in made)
         facts["pdf_pages"] = sum(s.pdf_pages for s in made)
     elif stage == "audit":
-        from benchmark.audit import audit_packets
+        from packetbench.benchmark.audit import audit_packets
         result = audit_packets([packets], executor=runner, ocr=ocr)
         totals = result.totals()
         facts["failed"] = sum(1 for f in result.findings() if f.problem != "not_checked")
@@ -62,18 +62,18 @@ STAGE = textwrap.dedent("""
         facts["fields_found"] = totals["fields_found"]
         facts["not_checked"] = totals["fields_not_checked"]
     elif stage == "extract":
-        from benchmark.extract import extract
-        from benchmark.providers.sim import SimProvider
+        from packetbench.benchmark.extract import extract
+        from packetbench.benchmark.providers.sim import SimProvider
         extract(SimProvider("typical", seed=1), packets, run)
     elif stage == "score":
-        from benchmark.results import load_run
-        from benchmark.score.scorer import score_run
+        from packetbench.benchmark.results import load_run
+        from packetbench.benchmark.score.scorer import score_run
         result = score_run(run, packets, executor=runner)
         load_run(run, packets)
         facts["claims"] = result.claims
         facts["documents"] = result.documents
     elif stage == "report":
-        from benchmark.report.render import write_report
+        from packetbench.benchmark.report.render import write_report
         write_report([run], folder / "report", force=True)  # again on a kept corpus
     seconds = time.perf_counter() - began
     facts["load"] = os.getloadavg()[0]

@@ -26,9 +26,9 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from generator.packet import build_packet
-from generator.render import scan
-from generator.tiers import resolve
+from packetbench.generator.packet import build_packet
+from packetbench.generator.render import scan
+from packetbench.generator.tiers import resolve
 
 DOCUMENTS = ("acord_125", "sov_pdf", "loss_run_pdf")
 
@@ -99,9 +99,9 @@ def mixed(rates: dict[str, tuple[float, float]], levels: Counter[str]) -> None:
 
 
 def recall(tier: str, seeds: int) -> None:
-    from benchmark.audit import audit_packets
-    from benchmark.audit.result import OCR_RECALL_MIN
-    from generator.packet import write_packet
+    from packetbench.benchmark.audit import audit_packets
+    from packetbench.benchmark.audit.result import OCR_RECALL_MIN
+    from packetbench.generator.packet import write_packet
 
     print(f"\nOCR of scanned pages: {seeds} {tier} packets per level, documents "
           f"{', '.join(DOCUMENTS)}")

@@ -19,16 +19,16 @@ import tempfile
 import textwrap
 from pathlib import Path
 
-from benchmark.extract import extract
-from benchmark.providers.sim import SimProvider
-from generator.batch import generate
+from packetbench.benchmark.extract import extract
+from packetbench.benchmark.providers.sim import SimProvider
+from packetbench.generator.batch import generate
 
 TIMER = textwrap.dedent("""
     import gc, sys, time
     from pathlib import Path
-    from benchmark import universe
-    from benchmark.packets import find_packets
-    from benchmark.score.scorer import score_run
+    from packetbench.benchmark import universe
+    from packetbench.benchmark.packets import find_packets
+    from packetbench.benchmark.score.scorer import score_run
     run, packets = Path(sys.argv[1]), Path(sys.argv[2])
     started = time.perf_counter()
     result = score_run(run, packets)

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from generator.packet import BuiltPacket, build_packet, packet_id
-from generator.tiers import resolve
+from packetbench.generator.packet import BuiltPacket, build_packet, packet_id
+from packetbench.generator.tiers import resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKETS = ROOT / "packets"
@@ -53,7 +53,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     """
     import fcntl
 
-    from generator.suite import ensure_suite
+    from packetbench.generator.suite import ensure_suite
 
     with open(PACKETS / ".build.lock", "w") as guard:
         fcntl.flock(guard, fcntl.LOCK_EX)

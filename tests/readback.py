@@ -16,9 +16,9 @@ from typing import Any
 
 import openpyxl
 
-from benchmark.audit.pdftext import PdfText
-from benchmark.csvread import read_csv
-from generator.render.cells import cell_text
+from packetbench.benchmark.audit.pdftext import PdfText
+from packetbench.benchmark.csvread import read_csv
+from packetbench.generator.render.cells import cell_text
 
 
 @dataclass(frozen=True)

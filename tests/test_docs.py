@@ -9,7 +9,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmark.cli import app
+from packetbench.cli import app
 from tests.conftest import ROOT, cli_path
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")

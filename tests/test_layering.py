@@ -1,32 +1,53 @@
-"""The dependency direction of DESIGN §2: `generator` never imports `benchmark`."""
+"""The dependency direction of DESIGN §2: the generator half never imports the benchmark half
+or the command line, and provider SDKs are imported only by the provider that uses them."""
 
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 from tests.conftest import ROOT
 
+PACKAGE = ROOT / "src" / "packetbench"
 
-def _imports(path: str) -> set[str]:
-    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+
+def _imports(path: Path) -> set[str]:
+    """Every module `path` imports, at any depth (a function-level import counts too)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found |= {alias.name.split(".")[0] for alias in node.names}
+            found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module.split(".")[0])
+            found.add(node.module)
     return found
 
 
-def test_generator_never_imports_benchmark() -> None:
-    modules = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "generator").rglob("*.py"))
+def _modules(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("*.py"))
+
+
+def test_one_top_level_package() -> None:
+    assert sorted(p.name for p in (ROOT / "src").iterdir() if not p.name.endswith(".egg-info")
+                  ) == ["packetbench"]
+    assert not (ROOT / "generator").exists() and not (ROOT / "benchmark").exists()
+
+
+def test_generator_never_imports_the_benchmark_or_the_cli() -> None:
+    modules = _modules(PACKAGE / "generator")
     assert len(modules) > 40
-    offenders = [m for m in modules if "benchmark" in _imports(m)]
+    offenders = [str(m.relative_to(ROOT)) for m in modules
+                 if any(name.startswith(("packetbench.benchmark", "packetbench.cli"))
+                        for name in _imports(m))]
     assert offenders == []
 
 
-def test_generator_never_imports_provider_sdks() -> None:
-    sdks = {"openai", "anthropic", "google"}
-    offenders = [str(p.relative_to(ROOT)) for p in (ROOT / "generator").rglob("*.py")
-                 if _imports(str(p.relative_to(ROOT))) & sdks]
+def test_provider_sdks_only_in_their_providers() -> None:
+    owners = {"openai": "openai.py", "anthropic": "anthropic.py", "google": "gemini.py"}
+    offenders = []
+    for module in _modules(PACKAGE):
+        for name in _imports(module):
+            sdk = name.split(".")[0]
+            if sdk in owners and module != PACKAGE / "benchmark" / "providers" / owners[sdk]:
+                offenders.append((str(module.relative_to(ROOT)), name))
     assert offenders == []

@@ -25,10 +25,10 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.extract import extract
-from benchmark.providers.sim import SimProvider
-from benchmark.results import load_run
-from benchmark.score.scorer import score_run
+from packetbench.benchmark.extract import extract
+from packetbench.benchmark.providers.sim import SimProvider
+from packetbench.benchmark.results import load_run
+from packetbench.benchmark.score.scorer import score_run
 from tests.conftest import PACKETS, cli_path
 
 PACKET = "packets/N1-000001"
@@ -498,7 +498,7 @@ READS_NO_FILES = {"patterns"}  # prints the catalogue: options are all it can ge
 
 
 def test_the_suite_covers_every_command_and_kind() -> None:
-    from benchmark.cli import app
+    from packetbench.cli import app
 
     commands = {c.name for c in app.registered_commands}
     assert {c.command for c in CASES} == commands

@@ -108,8 +108,8 @@ def test_generate_does_not_import_provider_sdks(tmp_path: Path) -> None:
     code = (
         "import sys\n"
         "from pathlib import Path\n"
-        "import benchmark.cli\n"
-        "from generator.batch import generate\n"
+        "import packetbench.cli\n"
+        "from packetbench.generator.batch import generate\n"
         f"generate('N1', 1, 1, Path({str(tmp_path)!r}))\n"
         "loaded = [m for m in ('openai', 'anthropic', 'google.genai') if m in sys.modules]\n"
         "assert not loaded, loaded\n"

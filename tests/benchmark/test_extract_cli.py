@@ -7,7 +7,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import REGISTRY
 from tests.conftest import PACKETS
 from tests.readback import read_json
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.harness.stub import StubServer
-from generator.batch import generate
+from packetbench.benchmark.harness.stub import StubServer
+from packetbench.generator.batch import generate
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.corpus import verify
+from packetbench.generator.corpus import verify
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 pytestmark = pytest.mark.slow

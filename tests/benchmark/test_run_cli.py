@@ -7,7 +7,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmark.pipeline import Options, run_pipeline
+from packetbench.benchmark.pipeline import Options, run_pipeline
 from tests.conftest import canonical_documents
 from tests.readback import doc_ids
 
@@ -32,7 +32,7 @@ def test_default_run_in_the_current_folder(run_cli: Run, tmp_path: Path) -> None
         *(f"{tier}-000001" for tier in ("N1", "N2", "N3", "N4", "N5")), "corpus.json",
         "corpus.lock"]
     # the packets are the canonical suite, so its corpus digest is the suite's
-    from generator.corpus import entry_of, read
+    from packetbench.generator.corpus import entry_of, read
     from tests.conftest import PACKETS
 
     suite = [entry_of(PACKETS / f"{t}-000001")[0] for t in ("N1", "N2", "N3", "N4", "N5")]
@@ -123,8 +123,8 @@ def test_a_real_provider_runs_the_whole_pipeline(run_cli: Run, tmp_path: Path) -
     """`run --provider openai` against the OpenAI stub: the real SDK extracts every document,
     and the options reach the requests. The stub indexes its own copy of the packets; `run`
     generates byte-identical ones, so the stub recognizes every document."""
-    from benchmark.harness.stub import FaultPlan, StubServer
-    from generator.batch import generate
+    from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+    from packetbench.generator.batch import generate
 
     generate("N1", 1, 1, tmp_path / "stub-packets")
     key = {"OPENAI_API_KEY": "run-test-key-0123456789"}
@@ -184,8 +184,8 @@ def test_kill_9_leaves_no_worker_behind(tmp_path: Path) -> None:
 
 def test_a_run_whose_every_extraction_failed_stops_with_exit_1(run_cli: Run,
                                                               tmp_path: Path) -> None:
-    from benchmark.harness.stub import FaultPlan, StubServer
-    from generator.batch import generate
+    from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+    from packetbench.generator.batch import generate
 
     generate("N1", 1, 1, tmp_path / "stub-packets")
     key = {"OPENAI_API_KEY": "run-test-key-0123456789"}

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmark import universe
-from benchmark.errors import BadInput
+from packetbench.benchmark import universe
+from packetbench.benchmark.errors import BadInput
 from tests.conftest import PACKETS
 
 

@@ -11,9 +11,9 @@ import datetime as dt
 from collections import Counter, defaultdict
 from fractions import Fraction
 
-from generator import codes
-from generator.providers import forms
-from generator.providers.questions import (
+from packetbench.generator import codes
+from packetbench.generator.providers import forms
+from packetbench.generator.providers.questions import (
     ASSIGNED_RISK_QUESTIONS,
     AUTO_QUESTIONS,
     BOP_QUESTIONS,
@@ -21,9 +21,9 @@ from generator.providers.questions import (
     UMBRELLA_QUESTIONS,
     WC_QUESTIONS,
 )
-from generator.providers.rating import MONOPOLISTIC_STATES
-from generator.world.base import Answer
-from generator.world.models import World
+from packetbench.generator.providers.rating import MONOPOLISTIC_STATES
+from packetbench.generator.world.base import Answer
+from packetbench.generator.world.models import World
 
 MONOPOLISTIC = {"ND", "OH", "WA", "WY"}
 

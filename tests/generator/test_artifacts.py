@@ -6,8 +6,8 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from generator.leaves import KINDS
-from generator.packet import build_packet
+from packetbench.generator.leaves import KINDS
+from packetbench.generator.packet import build_packet
 from tests.conftest import plain
 from tests.readback import doc_ids, read_json
 

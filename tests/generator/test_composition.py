@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-from generator.composition import trim
-from generator.doctypes.base import compose
-from generator.packet import packet_id, sub_seed
-from generator.patterns import packet as packet_patterns
-from generator.tiers import resolve
-from generator.world.build import build_world
+from packetbench.generator.composition import trim
+from packetbench.generator.doctypes.base import compose
+from packetbench.generator.packet import packet_id, sub_seed
+from packetbench.generator.patterns import packet as packet_patterns
+from packetbench.generator.tiers import resolve
+from packetbench.generator.world.build import build_world
 from tests.conftest import TIERS
 
 SEEDS = range(1, 31)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import corpus
-from generator.batch import generate
+from packetbench.generator import corpus
+from packetbench.generator.batch import generate
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.packet import build_packet
-from generator.suite import LOCK, expected_lock, read_lock
-from generator.tiers import resolve
+from packetbench.generator.packet import build_packet
+from packetbench.generator.suite import LOCK, expected_lock, read_lock
+from packetbench.generator.tiers import resolve
 from tests.conftest import PACKETS
 
 

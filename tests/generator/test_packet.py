@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import UsageError
-from generator.packet import build_packet, recover, write_packet
-from generator.tiers import resolve
+from packetbench.generator.errors import UsageError
+from packetbench.generator.packet import build_packet, recover, write_packet
+from packetbench.generator.tiers import resolve
 
 
 def _dead_pid() -> int:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pypdfium2 as pdfium
 import pytest
 
-from generator.errors import LayoutError
-from generator.leaves import DocModel, Money, Str, Text
-from generator.render.layout import Flow, Lit
-from generator.render.pdf import MARGIN, PdfDocument
-from generator.render.prose import BREAK, fact, parse
-from generator.render.record import Recorder
+from packetbench.generator.errors import LayoutError
+from packetbench.generator.leaves import DocModel, Money, Str, Text
+from packetbench.generator.render.layout import Flow, Lit
+from packetbench.generator.render.pdf import MARGIN, PdfDocument
+from packetbench.generator.render.prose import BREAK, fact, parse
+from packetbench.generator.render.record import Recorder
 
 
 class Letter(DocModel):

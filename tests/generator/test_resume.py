@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.batch import generate
+from packetbench.generator.batch import generate
 from tests.conftest import cli_path
 from tests.processes import children, wait_until_gone
 

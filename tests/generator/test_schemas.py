@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from generator import codes
-from generator.doctypes.base import REGISTRY
-from generator.schemas import all_schemas, stale
+from packetbench.generator import codes
+from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.schemas import all_schemas, stale
 from tests.conftest import ROOT
 from tests.readback import doc_ids, read_json
 
-SCHEMAS = ROOT / "schemas"
+SCHEMAS = ROOT / "src" / "packetbench" / "schemas"
 
 
 def _walk(node: dict[str, Any], where: str) -> list[str]:

@@ -8,11 +8,11 @@ from __future__ import annotations
 import pypdfium2 as pdfium
 from pydantic import Field
 
-from generator.leaves import DocModel, Money, Str
-from generator.render.layout import Column, Flow
-from generator.render.pdf import MARGIN, PdfDocument
-from generator.render.record import Recorder
-from generator.render.table import Detail, Table, TableLook, Totals
+from packetbench.generator.leaves import DocModel, Money, Str
+from packetbench.generator.render.layout import Column, Flow
+from packetbench.generator.render.pdf import MARGIN, PdfDocument
+from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.table import Detail, Table, TableLook, Totals
 
 PAYMENTS = (("05/22/2024", "Expense", "$512.46"), ("07/04/2024", "Legal", "$3,334.37"),
             ("04/07/2025", "Indemnity", "$44,166.34"))

@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-from generator.tiers import resolve
-from generator.world.build import build_world
-from generator.world.models import World
+from packetbench.generator.tiers import resolve
+from packetbench.generator.world.build import build_world
+from packetbench.generator.world.models import World
 
 
 def _sizes(world: World) -> dict[str, int]:

@@ -8,12 +8,12 @@ import re
 
 import pytest
 
-from generator import codes
-from generator.providers.insurance import POLICY_PREFIXES, QUESTIONS, vin_check_digit
-from generator.tiers import resolve
-from generator.world.build import build_world
-from generator.world.models import World
-from generator.world.tables import drawn_from
+from packetbench.generator import codes
+from packetbench.generator.providers.insurance import POLICY_PREFIXES, QUESTIONS, vin_check_digit
+from packetbench.generator.tiers import resolve
+from packetbench.generator.world.build import build_world
+from packetbench.generator.world.models import World
+from packetbench.generator.world.tables import drawn_from
 from tests.conftest import TIERS
 from tests.generator.lines_oracle import (
     check_business_auto,

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.audit import audit_packets
-from benchmark.errors import BadInput
+from packetbench.benchmark.audit import audit_packets
+from packetbench.benchmark.errors import BadInput
 from tests.benchmark.audit.conftest import Run, edit_json
 
 

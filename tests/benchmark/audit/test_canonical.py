@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from benchmark.audit import audit_packets
-from benchmark.audit.result import OCR_RECALL_MIN
-from benchmark.universe import build
+from packetbench.benchmark.audit import audit_packets
+from packetbench.benchmark.audit.result import OCR_RECALL_MIN
+from packetbench.benchmark.universe import build
 from tests.benchmark.audit.conftest import Run
 from tests.benchmark.audit.test_ocr import needs_tesseract
 from tests.conftest import canonical_documents

@@ -16,8 +16,8 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from benchmark.audit import audit_packets
-from benchmark.audit.pdftext import PdfText
+from packetbench.benchmark.audit import audit_packets
+from packetbench.benchmark.audit.pdftext import PdfText
 from tests.benchmark.audit.conftest import Run, audit_json, edit_json, findings
 
 SCANNED = ("sov_pdf", "acord_140")  # one page each: a table and a form with checkboxes
@@ -120,7 +120,12 @@ def test_ocr_misses_what_the_scan_does_not_show(scanned: Path) -> None:
 ])
 def test_a_scan_level_fails_when_its_recall_is_surely_below_the_minimum(
         level: str, found: int, checked: int, fails: bool) -> None:
-    from benchmark.audit.result import DocumentAudit, PacketAudit, Tally, recall_findings
+    from packetbench.benchmark.audit.result import (
+        DocumentAudit,
+        PacketAudit,
+        Tally,
+        recall_findings,
+    )
 
     document = DocumentAudit("acord_125", "pdf", "acord_125.pdf", 1,
                              scans={level: {"fields": Tally(checked, found)}})
@@ -141,7 +146,7 @@ def test_a_scan_level_fails_when_its_recall_is_surely_below_the_minimum(
 ])
 def test_ocr_text_is_compared_with_what_tesseract_cannot_tell_apart_folded(
         read: str, expected: str, same: bool) -> None:
-    from benchmark.audit.ocr import same_text
+    from packetbench.benchmark.audit.ocr import same_text
 
     assert same_text(read, expected) is same
 
@@ -151,7 +156,7 @@ def test_a_hidden_misreading_read_only_where_ocr_misread_a_shown_value_is_explai
     image the same wrong way. Explained only while every place OCR reads it is such a box."""
     from collections import Counter
 
-    from benchmark.audit.ocr import OcrPage, Word, folded, misread_everywhere
+    from packetbench.benchmark.audit.ocr import OcrPage, Word, folded, misread_everywhere
 
     words = [Word("TOTAL", 10, 10, 60, 20), Word("$8,001", 100, 10, 160, 20),
              Word("Claim", 10, 40, 60, 50)]
@@ -168,7 +173,7 @@ def test_a_hidden_misreading_read_only_where_ocr_misread_a_shown_value_is_explai
 def test_hidden_text_is_looked_for_as_whole_words() -> None:
     """"$8,001" folds to "8 001": found as those words or merged into one word, never
     inside a longer number (the loose merged-words rule of visible strings)."""
-    from benchmark.audit.ocr import OcrPage, Word
+    from packetbench.benchmark.audit.ocr import OcrPage, Word
 
     def page(*texts: str) -> OcrPage:
         return OcrPage([Word(t, 10.0 * i, 10, 10.0 * i + 8, 20) for i, t in enumerate(texts)],
@@ -184,7 +189,7 @@ def test_hidden_text_is_looked_for_within_one_phrase() -> None:
     """A hidden "2.15" folds to "2 15": a "2" ending one table row and a "15" starting the
     next, or two cells a column apart, are not it; "2.15" or "2" "15" a word space apart
     are (pixel words of a 300 dpi page, 20 px high)."""
-    from benchmark.audit.ocr import OcrPage, Word
+    from packetbench.benchmark.audit.ocr import OcrPage, Word
 
     def page(*words: tuple[str, float, float]) -> OcrPage:
         return OcrPage([Word(t, x, y, x + 14 * len(t), y + 20) for t, x, y in words],

@@ -14,8 +14,8 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
-from benchmark.audit import ocr
-from generator.render import scan
+from packetbench.benchmark.audit import ocr
+from packetbench.generator.render import scan
 from tests.benchmark.audit.test_ocr import needs_tesseract
 
 DPI = 300

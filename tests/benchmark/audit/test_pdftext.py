@@ -10,8 +10,8 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from benchmark.audit.pdftext import PdfText
-from benchmark.errors import BadInput
+from packetbench.benchmark.audit.pdftext import PdfText
+from packetbench.benchmark.errors import BadInput
 
 
 def _pdf_documents(packets: list[Path]) -> list[tuple[Path, list[dict]]]:

@@ -11,11 +11,11 @@ from typing import Any
 import openpyxl
 import pytest
 
-from benchmark.audit import audit_packets
-from benchmark.audit.files import read_packet
-from benchmark.audit.leaks import audit_hidden
-from benchmark.audit.result import DocumentAudit, Finding
-from benchmark.universe import Universe
+from packetbench.benchmark.audit import audit_packets
+from packetbench.benchmark.audit.files import read_packet
+from packetbench.benchmark.audit.leaks import audit_hidden
+from packetbench.benchmark.audit.result import DocumentAudit, Finding
+from packetbench.benchmark.universe import Universe
 from tests.benchmark.audit.conftest import Run, audit_json, edit_json, findings
 
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from benchmark.harness.stub import FaultPlan, StubServer
-from benchmark.runs import read_record
-from generator.packet import build_packet, packet_id
-from generator.tiers import resolve
+from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.runs import read_record
+from packetbench.generator.packet import build_packet, packet_id
+from packetbench.generator.tiers import resolve
 
 KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY",
         "gemini": "GEMINI_API_KEY"}

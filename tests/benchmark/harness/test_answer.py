@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from benchmark.harness.answer import judge
-from benchmark.providers.api import Reply
-from generator.doctypes.base import REGISTRY
+from packetbench.benchmark.harness.answer import judge
+from packetbench.benchmark.providers.api import Reply
+from packetbench.generator.doctypes.base import REGISTRY
 from tests.conftest import PACKETS
 
 SOV = REGISTRY["sov"].model

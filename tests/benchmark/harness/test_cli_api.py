@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.harness.stub import FaultPlan, StubServer
 from tests.benchmark.harness.conftest import FAMILIES, KEYS, records
 from tests.conftest import PACKETS
 from tests.readback import doc_ids

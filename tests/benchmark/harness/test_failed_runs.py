@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.harness.stub import FaultPlan, StubServer
 from tests.benchmark.harness.conftest import records
 from tests.conftest import PACKETS, cli_path
 
@@ -122,8 +122,8 @@ def test_sim_resume_after_kill_9_makes_the_same_run(run_cli: Run, tmp_path: Path
 def test_undecodable_workbook_and_csv_are_error_records_and_the_run_goes_on(
         stub: Callable[..., StubServer], tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from benchmark.extract import HarnessOptions, extract
-    from benchmark.providers import provider_class
+    from packetbench.benchmark.extract import HarnessOptions, extract
+    from packetbench.benchmark.providers import provider_class
 
     packets = tmp_path / "packets"
     shutil.copytree(PACKETS / "N1-000001", packets / "N1-000001")

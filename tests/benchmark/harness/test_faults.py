@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.extract import HarnessOptions, extract
-from benchmark.harness.stub import FaultPlan, StubServer
-from benchmark.harness.stub.faults import ANSWER, TRANSIENT
-from benchmark.providers import provider_class
-from generator.doctypes.base import REGISTRY
+from packetbench.benchmark.extract import HarnessOptions, extract
+from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.harness.stub.faults import ANSWER, TRANSIENT
+from packetbench.benchmark.providers import provider_class
+from packetbench.generator.doctypes.base import REGISTRY
 from tests.benchmark.harness.conftest import FAMILIES, KEYS, documents, log, records, truth
 from tests.benchmark.score.test_scorer import INDUSTRY_TYPES
 from tests.conftest import PACKETS

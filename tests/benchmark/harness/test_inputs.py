@@ -11,10 +11,10 @@ import openpyxl
 import pypdfium2 as pdfium
 import pytest
 
-from benchmark.errors import BadInput
-from benchmark.harness import inputs, prompts
-from benchmark.packets import load_packet
-from generator.schemas import all_schemas
+from packetbench.benchmark.errors import BadInput
+from packetbench.benchmark.harness import inputs, prompts
+from packetbench.benchmark.packets import load_packet
+from packetbench.generator.schemas import all_schemas
 from tests.conftest import PACKETS
 
 
@@ -100,8 +100,8 @@ def test_every_family_has_a_prompt_and_missing_ones_are_named() -> None:
 
 def _csv_packet(tmp_path: Path, only: str) -> Path:
     """An N3 packet holding the loss-run CSV export with CSV patterns `only` forced on."""
-    from generator.packet import build_packet, packet_id
-    from generator.tiers import resolve
+    from packetbench.generator.packet import build_packet, packet_id
+    from packetbench.generator.tiers import resolve
 
     knobs = resolve("N3", {"documents": ("loss_run_csv",), "patterns.only": tuple(
         only.split(","))})
@@ -152,8 +152,8 @@ def test_an_undecodable_csv_is_bad_input_naming_the_file(tmp_path: Path) -> None
 def test_text_input_records_scanned_and_attacked_pages(tmp_path: Path) -> None:
     """A scanned page's text is empty and recorded as image-only; every page a text-layer or
     scan pattern touched is recorded with the patterns' ids."""
-    from generator.packet import build_packet
-    from generator.tiers import resolve
+    from packetbench.generator.packet import build_packet
+    from packetbench.generator.tiers import resolve
 
     documents = ("acord_125", "sov_pdf")
     for only, doc_id in (("scan.clean", "acord_125"), ("textlayer.cmap_gaps", "sov_pdf")):

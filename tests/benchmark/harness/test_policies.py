@@ -9,11 +9,11 @@ from email.utils import formatdate
 
 import pytest
 
-from benchmark.harness.budget import Budget
-from benchmark.harness.limiter import AdaptiveLimiter
-from benchmark.harness.redact import Redactor
-from benchmark.harness.retry import RetryPolicy
-from benchmark.providers.api import parse_retry_after, status_failure
+from packetbench.benchmark.harness.budget import Budget
+from packetbench.benchmark.harness.limiter import AdaptiveLimiter
+from packetbench.benchmark.harness.redact import Redactor
+from packetbench.benchmark.harness.retry import RetryPolicy
+from packetbench.benchmark.providers.api import parse_retry_after, status_failure
 
 
 def test_backoff_is_exponential_with_full_jitter_and_honours_retry_after() -> None:

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.extract import HarnessOptions, extract
-from benchmark.harness.runner import PROCESS_INPUTS_FROM
-from benchmark.harness.stub import FaultPlan, StubServer
-from benchmark.providers import provider_class
+from packetbench.benchmark.extract import HarnessOptions, extract
+from packetbench.benchmark.harness.runner import PROCESS_INPUTS_FROM
+from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.providers import provider_class
 from tests.benchmark.harness.conftest import documents, log, records
 from tests.conftest import cli_path
 from tests.processes import children, wait_until_gone
@@ -147,7 +147,7 @@ def test_an_identical_rerun_is_answered_by_the_cache(
 def test_large_runs_prepare_inputs_in_worker_processes(
         three_packets: Path, stub: Callable[..., StubServer], tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from benchmark.harness import runner
+    from packetbench.benchmark.harness import runner
 
     monkeypatch.setattr(runner, "PROCESS_INPUTS_FROM", 10)  # more documents: processes
     monkeypatch.setenv("OPENAI_API_KEY", KEY["OPENAI_API_KEY"])

@@ -9,10 +9,10 @@ from typing import Any
 import pypdfium2
 import pytest
 
-from benchmark.importers.nightmare import rendered
-from benchmark.importers.nightmare.family import kind_of, project, scored_schema
-from benchmark.importers.nightmare.truth import convert
-from benchmark.score.validate import problem
+from packetbench.benchmark.importers.nightmare import rendered
+from packetbench.benchmark.importers.nightmare.family import kind_of, project, scored_schema
+from packetbench.benchmark.importers.nightmare.truth import convert
+from packetbench.benchmark.score.validate import problem
 from tests.benchmark.importers.corpus_fixture import (
     ACORD_25_SCHEMA,
     FIELD_BREAKDOWN,

@@ -12,12 +12,14 @@ from tests.conftest import PACKETS
 
 PROBE = textwrap.dedent("""
     import sys
-    from benchmark.cli import app
+    from packetbench.cli import app
     try:
         app(sys.argv[1:], standalone_mode=False)
     except SystemExit:
         pass
-    import benchmark.providers.anthropic, benchmark.providers.gemini, benchmark.providers.openai
+    import packetbench.benchmark.providers.anthropic
+    import packetbench.benchmark.providers.gemini
+    import packetbench.benchmark.providers.openai
     loaded = sorted(m for m in ("openai", "anthropic", "google.genai", "httpx2")
                     if m in sys.modules)
     print("LOADED", ",".join(loaded))

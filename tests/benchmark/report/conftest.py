@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.extract import extract
-from benchmark.providers.sim import SimProvider
-from benchmark.results import load_run
-from benchmark.score.scorer import score_run
+from packetbench.benchmark.extract import extract
+from packetbench.benchmark.providers.sim import SimProvider
+from packetbench.benchmark.results import load_run
+from packetbench.benchmark.score.scorer import score_run
 from tests.conftest import PACKETS
 
 ScoredRun = Callable[[str, int], Path]

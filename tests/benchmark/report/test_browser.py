@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.report.render import write_report
+from packetbench.benchmark.report.render import write_report
 from tests.benchmark.report.chromium import chromium, open_page
 from tests.benchmark.report.conftest import ScoredRun
 
@@ -56,10 +56,10 @@ def test_report_renders_in_chromium(scored_run: ScoredRun, tmp_path: Path) -> No
 @pytest.mark.usefixtures("browser")
 def test_every_chart_label_is_inside_its_chart(tmp_path: Path) -> None:
     """Long run names (as real model names are) widen the chart; nothing is cut off."""
-    from benchmark.extract import extract
-    from benchmark.providers.sim import SimProvider
-    from benchmark.results import load_run
-    from benchmark.score.scorer import score_run
+    from packetbench.benchmark.extract import extract
+    from packetbench.benchmark.providers.sim import SimProvider
+    from packetbench.benchmark.results import load_run
+    from packetbench.benchmark.score.scorer import score_run
     from tests.conftest import PACKETS
 
     packet = PACKETS / "N1-000001"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.errors import BadInput
-from benchmark.report.gate import load_rules
+from packetbench.benchmark.errors import BadInput
+from packetbench.benchmark.report.gate import load_rules
 from tests.benchmark.report.conftest import ScoredRun
 
 Run = Callable[..., subprocess.CompletedProcess[str]]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from benchmark.results.query import open_runs
+from packetbench.benchmark.results.query import open_runs
 from tests.benchmark.report.conftest import ScoredRun
 from tests.conftest import PACKETS
 

@@ -7,12 +7,12 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmark.extract import extract
-from benchmark.providers.sim import SimProvider
-from benchmark.report.plan import plan
-from benchmark.results import load_run
-from benchmark.score.scorer import score_run
-from generator.batch import generate
+from packetbench.benchmark.extract import extract
+from packetbench.benchmark.providers.sim import SimProvider
+from packetbench.benchmark.report.plan import plan
+from packetbench.benchmark.results import load_run
+from packetbench.benchmark.score.scorer import score_run
+from packetbench.generator.batch import generate
 from tests.benchmark.report.conftest import ScoredRun
 
 Run = Callable[..., subprocess.CompletedProcess[str]]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.report import charts
-from benchmark.report.render import write_report
+from packetbench.benchmark.report import charts
+from packetbench.benchmark.report.render import write_report
 from tests.benchmark.report.conftest import ScoredRun
 
 
@@ -66,7 +66,7 @@ def test_consistency_flags_show_amounts_and_counts(scored_run: ScoredRun,
 
 def test_document_and_packet_counts_have_thousands_separators(scored_run: ScoredRun,
                                                               tmp_path: Path) -> None:
-    from benchmark.report import render
+    from packetbench.benchmark.report import render
 
     files = write_report([scored_run("typical", 1)], tmp_path)
     template = (Path(render.__file__).resolve().parents[2] / "templates" / "report")

@@ -9,11 +9,11 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmark.extract import extract
-from benchmark.providers.sim import SimProvider
-from benchmark.report.render import write_report
-from benchmark.results import load_run
-from benchmark.score.scorer import score_run
+from packetbench.benchmark.extract import extract
+from packetbench.benchmark.providers.sim import SimProvider
+from packetbench.benchmark.report.render import write_report
+from packetbench.benchmark.results import load_run
+from packetbench.benchmark.score.scorer import score_run
 from tests.benchmark.report.conftest import ScoredRun
 from tests.conftest import PACKETS
 

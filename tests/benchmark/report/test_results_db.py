@@ -12,9 +12,9 @@ from typing import Any
 import duckdb
 import pytest
 
-from benchmark.results import DB_NAME, load_run, open_runs
-from benchmark.results.query import TABLES, metric_sql
-from benchmark.score.outputs import read_documents
+from packetbench.benchmark.results import DB_NAME, load_run, open_runs
+from packetbench.benchmark.results.query import TABLES, metric_sql
+from packetbench.benchmark.score.outputs import read_documents
 from tests.benchmark.report.conftest import ScoredRun
 from tests.conftest import PACKETS, canonical_documents
 from tests.readback import doc_ids

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.extract import extract
-from benchmark.providers.sim import SimProvider
-from benchmark.score.scorer import RunScores, score_run
-from generator.render.cells import cell_text
+from packetbench.benchmark.extract import extract
+from packetbench.benchmark.providers.sim import SimProvider
+from packetbench.benchmark.score.scorer import RunScores, score_run
+from packetbench.generator.render.cells import cell_text
 from tests.conftest import PACKETS
 
 

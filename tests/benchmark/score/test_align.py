@@ -5,10 +5,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from benchmark.score.align import align
-from benchmark.score.compare import compare
-from generator.doctypes.acord_125.model import Loss
-from generator.doctypes.loss_run.model import LossRun, LossRunClaim
+from packetbench.benchmark.score.align import align
+from packetbench.benchmark.score.compare import compare
+from packetbench.generator.doctypes.acord_125.model import Loss
+from packetbench.generator.doctypes.loss_run.model import LossRun, LossRunClaim
 
 
 def claim(number: str, paid: float, status: str = "Closed") -> dict[str, Any]:

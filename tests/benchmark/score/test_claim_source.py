@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from benchmark.importers.nightmare.family import scored_schema
-from benchmark.score.compare import compare
+from packetbench.benchmark.importers.nightmare.family import scored_schema
+from packetbench.benchmark.score.compare import compare
 
 SCHEMA = {"type": "object", "properties": {"claims": {"type": "array", "items": {
     "type": "object", "properties": {"claim_number": {"type": ["string", "null"]},

@@ -6,8 +6,8 @@ import copy
 import json
 from typing import Any
 
-from benchmark.score import consistency
-from generator.doctypes.base import REGISTRY
+from packetbench.benchmark.score import consistency
+from packetbench.generator.doctypes.base import REGISTRY
 from tests.conftest import PACKETS
 
 

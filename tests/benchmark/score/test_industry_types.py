@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.score.scorer import RunScores
-from generator.doctypes.base import REGISTRY
-from generator.packet import write_packet
-from generator.tiers import resolve
-from generator.world.build import build_world
+from packetbench.benchmark.score.scorer import RunScores
+from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.packet import write_packet
+from packetbench.generator.tiers import resolve
+from packetbench.generator.world.build import build_world
 from tests.benchmark.score.test_scorer import INDUSTRY_TYPES, ledger_mismatches
 
 SimRun = Callable[..., tuple[Path, RunScores]]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.score import normalize
+from packetbench.benchmark.score import normalize
 
 
 @pytest.mark.parametrize(("raw", "normal"), [

@@ -14,9 +14,9 @@ from typing import Any
 import duckdb
 import pytest
 
-from benchmark.score.outputs import read_documents
-from benchmark.score.scorer import RunScores, score_run
-from generator.doctypes.base import REGISTRY
+from packetbench.benchmark.score.outputs import read_documents
+from packetbench.benchmark.score.scorer import RunScores, score_run
+from packetbench.generator.doctypes.base import REGISTRY
 from tests.conftest import PACKETS, TIERS
 
 SimRun = Callable[..., tuple[Path, RunScores]]

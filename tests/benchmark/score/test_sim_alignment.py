@@ -10,13 +10,13 @@ from typing import Any
 
 from pydantic import Field
 
-from benchmark.packets import Touched
-from benchmark.score.align import align
-from benchmark.sim.engine import Engine
-from benchmark.sim.profiles import Profile
-from benchmark.universe import Universe
-from generator.doctypes.driver_schedule.model import ScheduledDriver
-from generator.leaves import DocModel, ListShape, fields_of
+from packetbench.benchmark.packets import Touched
+from packetbench.benchmark.score.align import align
+from packetbench.benchmark.sim.engine import Engine
+from packetbench.benchmark.sim.profiles import Profile
+from packetbench.benchmark.universe import Universe
+from packetbench.generator.doctypes.driver_schedule.model import ScheduledDriver
+from packetbench.generator.leaves import DocModel, ListShape, fields_of
 
 
 class _Schedule(DocModel):

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from benchmark.score import validate
-from generator.doctypes.base import REGISTRY
-from generator.schema import document_schema
+from packetbench.benchmark.score import validate
+from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.schema import document_schema
 from tests.conftest import PACKETS
 
 SCHEMA = {"acord_125": "acord_125", "acord_140": "acord_140", "sov_pdf": "sov",

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchmark.score import normalize
-from benchmark.score.compare import Claim, compare
-from benchmark.score.verdicts import grounded, verdict
-from benchmark.universe import Universe
-from generator.doctypes.sov.model import StatementOfValues
+from packetbench.benchmark.score import normalize
+from packetbench.benchmark.score.compare import Claim, compare
+from packetbench.benchmark.score.verdicts import grounded, verdict
+from packetbench.benchmark.universe import Universe
+from packetbench.generator.doctypes.sov.model import StatementOfValues
 
 
 def universe_of(*values: Any) -> Universe:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from benchmark.stats.bootstrap import (
+from packetbench.benchmark.stats.bootstrap import (
     RESAMPLES,
     intervals,
     paired_intervals,

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from benchmark import universe
-from benchmark.packets import find_packets
-from benchmark.providers.sim import SimProvider
-from benchmark.stats.bootstrap import intervals
-from generator.batch import generate
+from packetbench.benchmark import universe
+from packetbench.benchmark.packets import find_packets
+from packetbench.benchmark.providers.sim import SimProvider
+from packetbench.benchmark.stats.bootstrap import intervals
+from packetbench.generator.batch import generate
 
 POOL = {"N1": 30, "N2": 20}
 SEEDS = 20  # extractions of every pool packet in the bank

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-from benchmark.stats.paired import holm, sign_test
+from packetbench.benchmark.stats.paired import holm, sign_test
 
 
 def test_sign_test_counts_and_sets_ties_aside() -> None:

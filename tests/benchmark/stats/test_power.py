@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from benchmark.stats.power import packet_sd, packets_needed, power_at
+from packetbench.benchmark.stats.power import packet_sd, packets_needed, power_at
 
 
 def test_packet_sd_of_the_pooled_rate() -> None:

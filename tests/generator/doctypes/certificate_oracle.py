@@ -13,11 +13,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from generator import codes
-from generator.leaves import DocModel, iter_leaves
-from generator.providers.insurance import vin_check_digit
-from generator.world.models import Building, World
-from generator.world.parties import AdditionalInterest, CertificateHolder
+from packetbench.generator import codes
+from packetbench.generator.leaves import DocModel, iter_leaves
+from packetbench.generator.providers.insurance import vin_check_digit
+from packetbench.generator.world.models import Building, World
+from packetbench.generator.world.parties import AdditionalInterest, CertificateHolder
 
 WAIVER_FORMS = {"gl": "CG 24 04", "wc": "WC 00 03 13"}
 

@@ -11,11 +11,11 @@ from typing import Any
 
 import jsonschema
 
-from generator.doctypes.base import REGISTRY
-from generator.leaves import DocModel, iter_leaves
-from generator.packet import build_packet, sub_seed
-from generator.schema import document_schema
-from generator.world.models import World
+from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.leaves import DocModel, iter_leaves
+from packetbench.generator.packet import build_packet, sub_seed
+from packetbench.generator.schema import document_schema
+from packetbench.generator.world.models import World
 from tests.conftest import plain
 from tests.readback import check_document
 

@@ -16,12 +16,12 @@ import jsonschema
 import pydantic
 import pytest
 
-from generator.doctypes.base import REGISTRY
-from generator.leaves import DocModel, iter_leaves
-from generator.packet import build_packet, sub_seed
-from generator.schema import document_schema
-from generator.world.build import build_world
-from generator.world.models import World
+from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.leaves import DocModel, iter_leaves
+from packetbench.generator.packet import build_packet, sub_seed
+from packetbench.generator.schema import document_schema
+from packetbench.generator.world.build import build_world
+from packetbench.generator.world.models import World
 from tests.conftest import plain
 from tests.readback import check_document
 

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from generator import codes
-from generator.doctypes.acord_125.build import build
-from generator.doctypes.acord_125.model import (
+from packetbench.generator import codes
+from packetbench.generator.doctypes.acord_125.build import build
+from packetbench.generator.doctypes.acord_125.model import (
     CommercialApplication,
     GeneralInformation,
     LegalEntity,
@@ -23,13 +23,13 @@ from generator.doctypes.acord_125.model import (
     TransactionStatus,
     code_field,
 )
-from generator.leaves import DocModel, iter_leaves
-from generator.packet import build_packet, sub_seed
-from generator.providers.insurance import QUESTIONS
-from generator.schema import document_schema
-from generator.tiers import PRESETS
-from generator.world.build import build_world
-from generator.world.models import World
+from packetbench.generator.leaves import DocModel, iter_leaves
+from packetbench.generator.packet import build_packet, sub_seed
+from packetbench.generator.providers.insurance import QUESTIONS
+from packetbench.generator.schema import document_schema
+from packetbench.generator.tiers import PRESETS
+from packetbench.generator.world.build import build_world
+from packetbench.generator.world.models import World
 from tests.conftest import plain
 from tests.readback import check_document
 

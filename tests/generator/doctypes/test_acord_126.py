@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.doctypes.acord_125.build import build as build_125
-from generator.doctypes.acord_126.model import GeneralLiabilitySection
+from packetbench.generator.doctypes.acord_125.build import build as build_125
+from packetbench.generator.doctypes.acord_126.model import GeneralLiabilitySection
 from tests.conftest import TIERS
 from tests.generator.doctypes.sections import cases, cents, check_codes, check_rendered
 

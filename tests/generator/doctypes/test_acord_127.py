@@ -7,8 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from generator.doctypes.acord_127.model import DRIVER_ROWS, VEHICLE_ROWS, BusinessAutoSection
-from generator.providers.insurance import vin_check_digit
+from packetbench.generator.doctypes.acord_127.model import (
+    DRIVER_ROWS,
+    VEHICLE_ROWS,
+    BusinessAutoSection,
+)
+from packetbench.generator.providers.insurance import vin_check_digit
 from tests.conftest import TIERS
 from tests.generator.doctypes.sections import cases, cents, check_codes, check_rendered
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.doctypes.acord_127.build import build as build_127
-from generator.doctypes.acord_129.model import VehicleSchedule
+from packetbench.generator.doctypes.acord_127.build import build as build_127
+from packetbench.generator.doctypes.acord_129.model import VehicleSchedule
 from tests.conftest import TIERS
 from tests.generator.doctypes.sections import cases, cents, check_codes, check_rendered
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.doctypes.acord_126.build import build as build_126
-from generator.doctypes.acord_130.build import build as build_130
-from generator.doctypes.acord_131.model import LOCATION_ROWS, UmbrellaSection
-from generator.doctypes.acord_137.build import build as build_137
+from packetbench.generator.doctypes.acord_126.build import build as build_126
+from packetbench.generator.doctypes.acord_130.build import build as build_130
+from packetbench.generator.doctypes.acord_131.model import LOCATION_ROWS, UmbrellaSection
+from packetbench.generator.doctypes.acord_137.build import build as build_137
 from tests.conftest import TIERS
 from tests.generator.doctypes.sections import cases, cents, check_codes, check_rendered
 

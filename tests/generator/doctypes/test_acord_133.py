@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.doctypes.acord_133.model import AssignedRiskSection
-from generator.doctypes.base import REGISTRY
-from generator.world.build import build_world
+from packetbench.generator.doctypes.acord_133.model import AssignedRiskSection
+from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.world.build import build_world
 from tests.conftest import TIERS, plain
 from tests.generator.doctypes.sections import (
     ALL_LINES,

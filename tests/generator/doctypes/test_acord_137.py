@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.doctypes.acord_137.model import AutoCoveragesSection
+from packetbench.generator.doctypes.acord_137.model import AutoCoveragesSection
 from tests.conftest import TIERS
 from tests.generator.doctypes.sections import cases, cents, check_codes, check_rendered
 

@@ -11,14 +11,14 @@ from typing import Any
 import pydantic
 import pytest
 
-from generator.doctypes.acord_140.build import build
-from generator.doctypes.acord_140.model import PropertySection
-from generator.doctypes.sov.build import build as build_sov
-from generator.leaves import iter_leaves
-from generator.packet import build_packet
-from generator.tiers import PRESETS
-from generator.world.build import build_world
-from generator.world.models import Building, World
+from packetbench.generator.doctypes.acord_140.build import build
+from packetbench.generator.doctypes.acord_140.model import PropertySection
+from packetbench.generator.doctypes.sov.build import build as build_sov
+from packetbench.generator.leaves import iter_leaves
+from packetbench.generator.packet import build_packet
+from packetbench.generator.tiers import PRESETS
+from packetbench.generator.world.build import build_world
+from packetbench.generator.world.models import Building, World
 from tests.conftest import plain
 from tests.readback import check_document
 

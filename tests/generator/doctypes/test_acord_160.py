@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.doctypes.acord_160.model import BusinessownersSection
-from generator.doctypes.sov.build import build as build_sov
+from packetbench.generator.doctypes.acord_160.model import BusinessownersSection
+from packetbench.generator.doctypes.sov.build import build as build_sov
 from tests.conftest import TIERS
 from tests.generator.doctypes.sections import cases, cents, check_codes, check_rendered
 

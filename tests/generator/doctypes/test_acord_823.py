@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.doctypes.acord_125.build import build as build_125
-from generator.doctypes.acord_125.model import PREMISES_ROWS
-from generator.doctypes.acord_823.model import AdditionalPremisesSchedule
-from generator.doctypes.base import REGISTRY
-from generator.world.build import build_world
+from packetbench.generator.doctypes.acord_125.build import build as build_125
+from packetbench.generator.doctypes.acord_125.model import PREMISES_ROWS
+from packetbench.generator.doctypes.acord_823.model import AdditionalPremisesSchedule
+from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.world.build import build_world
 from tests.conftest import TIERS, plain
 from tests.generator.doctypes.sections import cases, cents, check_codes, check_rendered
 

@@ -10,18 +10,19 @@ from typing import Any
 
 import pytest
 
-from generator import codes
-from generator.doctypes.base import REGISTRY
-from generator.doctypes.broker_narrative.build import build
-from generator.doctypes.broker_narrative.model import BrokerNarrative
-from generator.packet import sub_seed
-from generator.render import prose
-from generator.render.layout import Lit
-from generator.render.record import Recorder
-from generator.tiers import PRESETS
-from generator.world.build import build_world
-from generator.world.draw import add_years
-from generator.world.models import World
+from packetbench.generator import codes
+from packetbench.generator import packet as packet_module
+from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.broker_narrative.build import build
+from packetbench.generator.doctypes.broker_narrative.model import BrokerNarrative
+from packetbench.generator.packet import sub_seed
+from packetbench.generator.render import prose
+from packetbench.generator.render.layout import Lit
+from packetbench.generator.render.record import Recorder
+from packetbench.generator.tiers import PRESETS
+from packetbench.generator.world.build import build_world
+from packetbench.generator.world.draw import add_years
+from packetbench.generator.world.models import World
 from tests.conftest import plain
 from tests.generator.doctypes.rendered import render
 from tests.generator.doctypes.sections import cents, check_codes
@@ -158,10 +159,8 @@ def _moved(world: World, fact: str) -> World:
 def test_changing_one_fact_changes_exactly_its_words(fact: str, path: str, tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     before = render("broker_narrative", "N3", 4, tmp_path / "before", COMPANIONS)
-    import generator.packet
-
-    original = generator.packet.build_world
-    monkeypatch.setattr(generator.packet, "build_world",
+    original = packet_module.build_world
+    monkeypatch.setattr(packet_module, "build_world",
                         lambda seed, knobs: _moved(original(seed, knobs), fact))
     after = render("broker_narrative", "N3", 4, tmp_path / "after", COMPANIONS)
     changed = [p for p in before.fields if before.fields[p] != after.fields[p]]

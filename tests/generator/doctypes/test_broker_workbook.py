@@ -14,18 +14,18 @@ import jsonschema
 import openpyxl
 import pytest
 
-from generator.doctypes.broker_workbook.build import build
-from generator.doctypes.broker_workbook.model import BrokerWorkbook
-from generator.doctypes.driver_schedule.build import build as build_drivers
-from generator.doctypes.loss_run.build import build as build_loss_run
-from generator.doctypes.sov.build import build as build_sov
-from generator.doctypes.vehicle_schedule.build import build as build_vehicles
-from generator.leaves import iter_leaves
-from generator.packet import build_packet, sub_seed
-from generator.schema import document_schema
-from generator.tiers import PRESETS
-from generator.world.build import build_world
-from generator.world.models import World
+from packetbench.generator.doctypes.broker_workbook.build import build
+from packetbench.generator.doctypes.broker_workbook.model import BrokerWorkbook
+from packetbench.generator.doctypes.driver_schedule.build import build as build_drivers
+from packetbench.generator.doctypes.loss_run.build import build as build_loss_run
+from packetbench.generator.doctypes.sov.build import build as build_sov
+from packetbench.generator.doctypes.vehicle_schedule.build import build as build_vehicles
+from packetbench.generator.leaves import iter_leaves
+from packetbench.generator.packet import build_packet, sub_seed
+from packetbench.generator.schema import document_schema
+from packetbench.generator.tiers import PRESETS
+from packetbench.generator.world.build import build_world
+from packetbench.generator.world.models import World
 from tests.conftest import plain
 from tests.readback import check_document
 

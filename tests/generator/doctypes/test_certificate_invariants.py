@@ -15,11 +15,11 @@ from typing import Any
 import pydantic
 import pytest
 
-from generator.doctypes.base import REGISTRY
-from generator.leaves import iter_leaves
-from generator.packet import sub_seed
-from generator.world.build import build_world
-from generator.world.models import World
+from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.leaves import iter_leaves
+from packetbench.generator.packet import sub_seed
+from packetbench.generator.world.build import build_world
+from packetbench.generator.world.models import World
 from tests.conftest import TIERS, plain
 from tests.generator.doctypes.certificate_oracle import CHECKS, carried
 

@@ -14,20 +14,20 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from benchmark.extract import extract
-from benchmark.providers.sim import SimProvider
-from benchmark.score.scorer import score_run
-from generator import codes
-from generator.doctypes.acord_35.model import PolicyType, Reason, ReturnPremium
-from generator.doctypes.acord_125.model import code_field
-from generator.doctypes.base import REGISTRY, compose
-from generator.leaves import DocModel, iter_leaves
-from generator.packet import build_packet, packet_id, sub_seed
-from generator.world.build import build_world
+from packetbench.benchmark.extract import extract
+from packetbench.benchmark.providers.sim import SimProvider
+from packetbench.benchmark.score.scorer import score_run
+from packetbench.generator import codes
+from packetbench.generator.doctypes.acord_35.model import PolicyType, Reason, ReturnPremium
+from packetbench.generator.doctypes.acord_125.model import code_field
+from packetbench.generator.doctypes.base import REGISTRY, compose
+from packetbench.generator.leaves import DocModel, iter_leaves
+from packetbench.generator.packet import build_packet, packet_id, sub_seed
+from packetbench.generator.world.build import build_world
 from tests.benchmark.score.test_scorer import ledger_mismatches
-from tests.conftest import ROOT, TIERS, plain
+from tests.conftest import TIERS, plain
 from tests.generator.doctypes.certificate_oracle import CHECKS
-from tests.generator.test_schemas import _walk
+from tests.generator.test_schemas import SCHEMAS, _walk
 from tests.readback import check_document, read_json
 
 TYPES = tuple(CHECKS)
@@ -81,7 +81,7 @@ def test_every_value_is_drawn_and_reads_back(packets: Path, tier: str) -> None:
 
 @pytest.mark.parametrize("name", TYPES)
 def test_schema_is_strict_and_the_truths_validate(packets: Path, name: str) -> None:
-    schema = json.loads((ROOT / "schemas" / f"{name}.schema.json").read_text())
+    schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text())
     Draft202012Validator.check_schema(schema)
     assert _walk(schema, name) == []
     validator = Draft202012Validator(schema)

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from generator import codes
-from generator.doctypes.dec_page.build import SCHEDULED, build
-from generator.doctypes.dec_page.model import DeclarationsPage
-from generator.tiers import PRESETS
-from generator.world.build import build_world
-from generator.world.models import World
+from packetbench.generator import codes
+from packetbench.generator.doctypes.dec_page.build import SCHEDULED, build
+from packetbench.generator.doctypes.dec_page.model import DeclarationsPage
+from packetbench.generator.tiers import PRESETS
+from packetbench.generator.world.build import build_world
+from packetbench.generator.world.models import World
 from tests.conftest import plain
 from tests.generator.doctypes.rendered import render
 from tests.generator.doctypes.sections import cents, check_codes

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from generator.doctypes.base import REGISTRY
-from generator.packet import sub_seed
-from generator.tiers import PRESETS
-from generator.world.build import build_world
+from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.packet import sub_seed
+from packetbench.generator.tiers import PRESETS
+from packetbench.generator.world.build import build_world
 from tests.conftest import plain
 from tests.generator.doctypes import (
     test_broker_narrative,

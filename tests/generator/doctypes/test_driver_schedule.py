@@ -11,16 +11,16 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from generator.doctypes.base import variants
-from generator.doctypes.driver_schedule.build import build
-from generator.doctypes.driver_schedule.model import DriverSchedule, ScheduledDriver
-from generator.leaves import iter_leaves
-from generator.packet import build_packet, sub_seed
-from generator.schema import document_schema
-from generator.tiers import PRESETS
-from generator.world.build import build_world
-from generator.world.models import Driver, Vehicle, World
-from generator.world.tables import drawn_from
+from packetbench.generator.doctypes.base import variants
+from packetbench.generator.doctypes.driver_schedule.build import build
+from packetbench.generator.doctypes.driver_schedule.model import DriverSchedule, ScheduledDriver
+from packetbench.generator.leaves import iter_leaves
+from packetbench.generator.packet import build_packet, sub_seed
+from packetbench.generator.schema import document_schema
+from packetbench.generator.tiers import PRESETS
+from packetbench.generator.world.build import build_world
+from packetbench.generator.world.models import Driver, Vehicle, World
+from packetbench.generator.world.tables import drawn_from
 from tests.conftest import plain
 from tests.readback import check_document
 

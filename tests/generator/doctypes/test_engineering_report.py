@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from generator.doctypes.engineering_report.build import build
-from generator.doctypes.engineering_report.model import EngineeringReport
-from generator.render import prose
-from generator.render.record import Recorder
-from generator.tiers import PRESETS
-from generator.world.build import build_world
-from generator.world.models import World
+from packetbench.generator.doctypes.engineering_report.build import build
+from packetbench.generator.doctypes.engineering_report.model import EngineeringReport
+from packetbench.generator.render import prose
+from packetbench.generator.render.record import Recorder
+from packetbench.generator.tiers import PRESETS
+from packetbench.generator.world.build import build_world
+from packetbench.generator.world.models import World
 from tests.conftest import plain
 from tests.generator.doctypes.rendered import render
 from tests.generator.doctypes.sections import cents, check_codes

@@ -14,17 +14,17 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from generator.codes import INJURY_TYPE
-from generator.doctypes.base import REGISTRY
-from generator.doctypes.experience_mod.build import build
-from generator.doctypes.experience_mod.model import ExperienceMod
-from generator.leaves import iter_leaves
-from generator.packet import build_packet, sub_seed
-from generator.schema import document_schema
-from generator.tiers import PRESETS
-from generator.world.build import build_world
-from generator.world.experience import SPLIT_POINT
-from generator.world.models import World
+from packetbench.generator.codes import INJURY_TYPE
+from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.experience_mod.build import build
+from packetbench.generator.doctypes.experience_mod.model import ExperienceMod
+from packetbench.generator.leaves import iter_leaves
+from packetbench.generator.packet import build_packet, sub_seed
+from packetbench.generator.schema import document_schema
+from packetbench.generator.tiers import PRESETS
+from packetbench.generator.world.build import build_world
+from packetbench.generator.world.experience import SPLIT_POINT
+from packetbench.generator.world.models import World
 from tests.conftest import plain
 from tests.readback import check_document
 

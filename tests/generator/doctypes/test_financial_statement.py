@@ -13,14 +13,17 @@ import jsonschema
 import pytest
 from pydantic import BaseModel
 
-from generator.doctypes.base import REGISTRY
-from generator.doctypes.financial_statement import FINANCIAL_STATEMENT
-from generator.doctypes.financial_statement.model import FinancialStatement, FiscalPeriod
-from generator.leaves import LeafShape, ObjectShape, fields_of, iter_leaves
-from generator.packet import build_packet, sub_seed
-from generator.schema import document_schema
-from generator.world.build import build_world
-from generator.world.models import World
+from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.financial_statement import FINANCIAL_STATEMENT
+from packetbench.generator.doctypes.financial_statement.model import (
+    FinancialStatement,
+    FiscalPeriod,
+)
+from packetbench.generator.leaves import LeafShape, ObjectShape, fields_of, iter_leaves
+from packetbench.generator.packet import build_packet, sub_seed
+from packetbench.generator.schema import document_schema
+from packetbench.generator.world.build import build_world
+from packetbench.generator.world.models import World
 from tests.conftest import plain
 from tests.readback import check_document
 

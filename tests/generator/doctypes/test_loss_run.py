@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from generator.doctypes.loss_run.build import build
-from generator.doctypes.loss_run.csvexport import OMITS, with_claims_only
-from generator.doctypes.loss_run.model import LossRun, LossTotals
-from generator.packet import build_packet, sub_seed
-from generator.schemas import all_schemas
-from generator.world.build import build_world
-from generator.world.models import World
-from generator.world.tables import drawn_from
+from packetbench.generator.doctypes.loss_run.build import build
+from packetbench.generator.doctypes.loss_run.csvexport import OMITS, with_claims_only
+from packetbench.generator.doctypes.loss_run.model import LossRun, LossTotals
+from packetbench.generator.packet import build_packet, sub_seed
+from packetbench.generator.schemas import all_schemas
+from packetbench.generator.world.build import build_world
+from packetbench.generator.world.models import World
+from packetbench.generator.world.tables import drawn_from
 from tests.conftest import plain
 from tests.readback import check_document
 

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from generator.doctypes.dec_page.build import build as build_declarations
-from generator.doctypes.policy_form import wording
-from generator.doctypes.policy_form.build import SCHEDULED_LOCATIONS, build
-from generator.doctypes.policy_form.model import PolicyForm
-from generator.tiers import PRESETS
-from generator.world.build import build_world
-from generator.world.models import World
+from packetbench.generator.doctypes.dec_page.build import build as build_declarations
+from packetbench.generator.doctypes.policy_form import wording
+from packetbench.generator.doctypes.policy_form.build import SCHEDULED_LOCATIONS, build
+from packetbench.generator.doctypes.policy_form.model import PolicyForm
+from packetbench.generator.tiers import PRESETS
+from packetbench.generator.world.build import build_world
+from packetbench.generator.world.models import World
 from tests.conftest import plain
 from tests.generator.doctypes.rendered import render
 from tests.generator.doctypes.sections import check_codes
@@ -73,7 +73,7 @@ def test_every_value_reads_back_and_the_policy_runs_ten_to_fifteen_pages(
 
 
 def test_every_form_of_every_line_has_its_wording() -> None:
-    from generator.providers import forms
+    from packetbench.generator.providers import forms
 
     numbers = {number for entries in forms.BASE_FORMS.values() for number, _, _ in entries}
     numbers |= {form[0] for form in (forms.LOSS_PAYABLE, forms.AI_LANDLORD, forms.AI_CONTRACTOR,
@@ -88,7 +88,7 @@ def test_every_form_of_every_line_has_its_wording() -> None:
 
 @pytest.mark.parametrize("tier", TIERS)
 def test_the_layout_keeps_every_policy_within_ten_to_fifteen_pages(tier: str) -> None:
-    from generator.packet import build_packet
+    from packetbench.generator.packet import build_packet
 
     knobs = plain(tier, {"documents": ("policy_form",)})
     pages = [build_packet(tier, seed, knobs).pages["policy_form"] for seed in range(1, 9)]

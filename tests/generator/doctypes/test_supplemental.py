@@ -15,16 +15,16 @@ from typing import Any
 import jsonschema
 import pytest
 
-from generator.doctypes.base import REGISTRY
-from generator.doctypes.common import signature_of
-from generator.doctypes.supplemental import model
-from generator.leaves import DocModel, iter_leaves
-from generator.packet import build_packet, sub_seed
-from generator.providers import supplements as questions
-from generator.schema import document_schema
-from generator.tiers import PRESETS
-from generator.world.build import build_world
-from generator.world.models import World
+from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.common import signature_of
+from packetbench.generator.doctypes.supplemental import model
+from packetbench.generator.leaves import DocModel, iter_leaves
+from packetbench.generator.packet import build_packet, sub_seed
+from packetbench.generator.providers import supplements as questions
+from packetbench.generator.schema import document_schema
+from packetbench.generator.tiers import PRESETS
+from packetbench.generator.world.build import build_world
+from packetbench.generator.world.models import World
 from tests.conftest import plain
 from tests.readback import check_document
 

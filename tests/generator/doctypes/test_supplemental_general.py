@@ -15,20 +15,20 @@ import jsonschema
 import openpyxl
 import pytest
 
-from generator.doctypes.base import REGISTRY
-from generator.doctypes.common import signature_of
-from generator.doctypes.supplemental_general.model import (
+from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.common import signature_of
+from packetbench.generator.doctypes.supplemental_general.model import (
     PREMISES_ROWS,
     GeneralAnswers,
     GeneralSupplement,
 )
-from generator.leaves import iter_leaves
-from generator.packet import build_packet, sub_seed
-from generator.providers.supplements import GENERAL_QUESTIONS
-from generator.schema import document_schema
-from generator.tiers import PRESETS, resolve
-from generator.world.build import build_world
-from generator.world.models import World
+from packetbench.generator.leaves import iter_leaves
+from packetbench.generator.packet import build_packet, sub_seed
+from packetbench.generator.providers.supplements import GENERAL_QUESTIONS
+from packetbench.generator.schema import document_schema
+from packetbench.generator.tiers import PRESETS, resolve
+from packetbench.generator.world.build import build_world
+from packetbench.generator.world.models import World
 from tests.conftest import plain
 from tests.readback import check_document
 

@@ -12,14 +12,14 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from generator.doctypes.vehicle_schedule.build import build
-from generator.doctypes.vehicle_schedule.model import ScheduledUnit, VehicleSchedule
-from generator.leaves import iter_leaves
-from generator.packet import build_packet, sub_seed
-from generator.schema import document_schema
-from generator.tiers import PRESETS
-from generator.world.build import build_world
-from generator.world.models import World
+from packetbench.generator.doctypes.vehicle_schedule.build import build
+from packetbench.generator.doctypes.vehicle_schedule.model import ScheduledUnit, VehicleSchedule
+from packetbench.generator.leaves import iter_leaves
+from packetbench.generator.packet import build_packet, sub_seed
+from packetbench.generator.schema import document_schema
+from packetbench.generator.tiers import PRESETS
+from packetbench.generator.world.build import build_world
+from packetbench.generator.world.models import World
 from tests.conftest import plain
 from tests.readback import check_document
 

@@ -16,8 +16,8 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 import pytest
 
-from generator.packet import build_packet
-from generator.tiers import resolve
+from packetbench.generator.packet import build_packet
+from packetbench.generator.tiers import resolve
 
 
 @dataclass

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.csvread import read_csv
+from packetbench.benchmark.csvread import read_csv
 from tests.generator.patterns.conftest import Case, Render, first_applied
 
 DOCS = ("loss_run_csv",)

@@ -8,8 +8,8 @@ import re
 import unicodedata
 from decimal import Decimal
 
-from generator.patterns import scripts
-from generator.render import fmt
+from packetbench.generator.patterns import scripts
+from packetbench.generator.render import fmt
 from tests.generator.patterns.conftest import Case, Render, char_infos, first_applied
 
 DOCS = ("loss_run_pdf", "sov_pdf", "driver_schedule_pdf", "acord_125", "acord_140",

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from generator.errors import UsageError
-from generator.packet import build_packet
-from generator.patterns import base, engine, presets
-from generator.patterns.base import Applied, Pattern, Staging, Subject, catalogue
-from generator.tiers import parse_overrides, resolve
+from packetbench.generator.errors import UsageError
+from packetbench.generator.packet import build_packet
+from packetbench.generator.patterns import base, engine, presets
+from packetbench.generator.patterns.base import Applied, Pattern, Staging, Subject, catalogue
+from packetbench.generator.tiers import parse_overrides, resolve
 from tests.conftest import TIERS
 
 # PATTERNS.md, written out here as the oracle: every table.*, data.*, overlay.*, scan.*,
@@ -135,7 +135,7 @@ def test_bad_overrides_on_the_command_line(run_cli: Any, tmp_path: Any) -> None:
 
 
 def test_selection_is_per_pattern_and_stable(render: Any) -> None:
-    from generator.doctypes.base import variants
+    from packetbench.generator.doctypes.base import variants
 
     knobs = resolve("N5")
     doc_type, variant = variants()["loss_run_pdf"]
@@ -157,7 +157,7 @@ def test_a_pattern_that_finds_nothing_leaves_no_trace(monkeypatch: pytest.Monkey
     def greedy(staging: Staging) -> bool:
         staging.presentation.shown["insured_name"] = "SOMETHING ELSE"
         staging.presentation.tables["buildings"] = staging.presentation.tables.get(
-            "buildings") or __import__("generator.render.table", fromlist=["TableLook"]
+            "buildings") or __import__("packetbench.generator.render.table", fromlist=["TableLook"]
                                        ).TableLook(rules="none")
         return False  # ... and then says it found nothing
 

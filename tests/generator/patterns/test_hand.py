@@ -10,13 +10,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from benchmark.audit.ocr import OcrPage, Tesseract, folded
-from benchmark.audit.result import HANDWRITING, OCR_RECALL_MIN
-from benchmark.score import normalize
-from benchmark.score.compare import Claim
-from benchmark.score.verdicts import grounded, verdict
-from benchmark.universe import document_universe
-from generator.render import hand
+from packetbench.benchmark.audit.ocr import OcrPage, Tesseract, folded
+from packetbench.benchmark.audit.result import HANDWRITING, OCR_RECALL_MIN
+from packetbench.benchmark.score import normalize
+from packetbench.benchmark.score.compare import Claim
+from packetbench.benchmark.score.verdicts import grounded, verdict
+from packetbench.benchmark.universe import document_universe
+from packetbench.generator.render import hand
 from tests.benchmark.audit.conftest import Run, audit_json, findings
 from tests.benchmark.audit.test_ocr import needs_tesseract
 from tests.generator.patterns.conftest import Render, Rendered, first_applied, write

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pypdfium2.raw as raw
 
-from generator.patterns.overlay import ICONS
+from packetbench.generator.patterns.overlay import ICONS
 from tests.generator.patterns.conftest import Case, Render, char_infos, first_applied
 
 DOCS = ("loss_run_pdf", "sov_pdf", "driver_schedule_pdf", "acord_125")

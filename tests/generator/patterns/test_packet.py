@@ -12,13 +12,13 @@ from typing import Any
 import duckdb
 import pytest
 
-from benchmark.extract import extract
-from benchmark.packets import read_json
-from benchmark.providers.sim import SimProvider
-from benchmark.report.render import write_report
-from benchmark.results.load import load_run
-from benchmark.score.outputs import read_documents
-from benchmark.score.scorer import score_run
+from packetbench.benchmark.extract import extract
+from packetbench.benchmark.packets import read_json
+from packetbench.benchmark.providers.sim import SimProvider
+from packetbench.benchmark.report.render import write_report
+from packetbench.benchmark.results.load import load_run
+from packetbench.benchmark.score.outputs import read_documents
+from packetbench.benchmark.score.scorer import score_run
 from tests.benchmark.score.test_scorer import ledger_mismatches
 from tests.generator.patterns.conftest import Rendered, write
 from tests.generator.patterns.test_truth import _leaves
@@ -28,8 +28,8 @@ DOCS = ("acord_125", "acord_140", "sov_pdf", "sov_excel", "loss_run_pdf", "loss_
 
 
 def packet(only: str | None, seed: int = 1, tier: str = "N5") -> Rendered:
-    from generator.packet import build_packet
-    from generator.tiers import resolve
+    from packetbench.generator.packet import build_packet
+    from packetbench.generator.tiers import resolve
 
     overrides: dict[str, Any] = {"documents": DOCS, "lines": ("property", "gl")}
     overrides["patterns.only" if only else "patterns.off"] = (only,) if only else ("*",)
@@ -182,8 +182,8 @@ def test_an_older_loss_run_lists_only_what_was_reported_by_its_valuation_date(
     """The loss run as run earlier: the terms begun and the claims reported on or before its
     own valuation date, each as it stood then (closed since: still open, paid no more than
     now), and totals over what it lists. The claims reported since are in the current copy."""
-    from generator.packet import build_packet
-    from generator.tiers import resolve
+    from packetbench.generator.packet import build_packet
+    from packetbench.generator.tiers import resolve
 
     older_copies = reported_since = 0
     for seed in range(1, 7):

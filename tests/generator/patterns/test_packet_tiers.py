@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.audit import audit_packets
-from benchmark.extract import extract
-from benchmark.packets import load_packet, read_json
-from benchmark.providers.sim import SimProvider
-from benchmark.score.outputs import read_documents
-from benchmark.score.scorer import score_run
-from generator.batch import generate
+from packetbench.benchmark.audit import audit_packets
+from packetbench.benchmark.extract import extract
+from packetbench.benchmark.packets import load_packet, read_json
+from packetbench.benchmark.providers.sim import SimProvider
+from packetbench.benchmark.score.outputs import read_documents
+from packetbench.benchmark.score.scorer import score_run
+from packetbench.generator.batch import generate
 from tests.benchmark.score.test_scorer import ledger_mismatches
 
 SEEDS = 20

@@ -13,7 +13,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 import pytest
 
-from generator.render.scan import LEVELS, Transform, _rotation_about
+from packetbench.generator.render.scan import LEVELS, Transform, _rotation_about
 from tests.benchmark.audit.test_ocr import needs_tesseract
 from tests.generator.patterns.conftest import Render, Rendered, write
 
@@ -199,7 +199,7 @@ def test_a_photo_drawn_tile_by_tile_follows_its_perspective() -> None:
     """A perspective is drawn by pdfium as affine tiles: together they cover the page once,
     each stays within 0.3 px of the homography, and dots drawn all over a page land where
     the homography puts them."""
-    from generator.render import scan
+    from packetbench.generator.render import scan
 
     level, width, height = LEVELS["photo"], 612.0, 792.0
     to_pixels = scan._to_pixels(level.dpi / 72, height)

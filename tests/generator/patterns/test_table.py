@@ -12,8 +12,8 @@ from typing import Any
 
 import pypdfium2.raw as raw
 
-from generator.patterns import vocabulary
-from generator.patterns.table import NOTICES
+from packetbench.generator.patterns import vocabulary
+from packetbench.generator.patterns.table import NOTICES
 from tests.generator.patterns.conftest import Case, Render, Rendered, char_infos, first_applied
 
 DOCS = ("loss_run_pdf", "sov_pdf", "driver_schedule_pdf")

@@ -22,7 +22,7 @@ import numpy as np
 import pypdfium2.raw as raw
 import pytest
 
-from benchmark.audit import audit_packets
+from packetbench.benchmark.audit import audit_packets
 from tests.benchmark.audit.test_ocr import needs_tesseract
 from tests.generator.patterns.conftest import Render, Rendered, first_applied, write
 
@@ -65,7 +65,7 @@ def _as_read(char: str) -> str:
 def test_a_scrambled_character_never_reads_as_itself() -> None:
     """cmap_scramble's ToUnicode sends no character to a form of itself: "1" is never read
     back as a superscript one (which NFKC folds to "1"), "e" never as an accented capital E."""
-    from generator.render.attack import CP1252, scrambled
+    from packetbench.generator.render.attack import CP1252, scrambled
 
     for seed in range(40):
         mapping = scrambled(random.Random(seed))
@@ -305,8 +305,8 @@ def test_same_seed_same_bytes_across_processes(tmp_path: Path) -> None:
     when built again in another process under another hash seed."""
     code = (
         "import hashlib, sys\n"
-        "from generator.packet import build_packet\n"
-        "from generator.tiers import resolve\n"
+        "from packetbench.generator.packet import build_packet\n"
+        "from packetbench.generator.tiers import resolve\n"
         "for only in sys.argv[1:]:\n"
         "    knobs = resolve('N3', {'documents': ('acord_125',), 'patterns.only': (only,)})\n"
         "    files = build_packet('N3', 3, knobs).files\n"

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from benchmark.audit import audit_packets
-from generator.schemas import all_schemas
+from packetbench.benchmark.audit import audit_packets
+from packetbench.generator.schemas import all_schemas
 from tests.conftest import TIERS
 
 SEEDS = 20

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from generator.patterns.base import catalogue
+from packetbench.generator.patterns.base import catalogue
 from tests.generator.patterns.conftest import Render, first_applied
 
 DOCS = ("loss_run_pdf", "sov_pdf", "driver_schedule_pdf", "acord_125", "acord_140",

@@ -1,5 +1,0 @@
-"""`python -m benchmark` runs the packetbench command."""
-
-from benchmark.cli import main
-
-main()

@@ -1,0 +1,35 @@
+"""CSV cells read back with the shared CSV reader (`benchmark.csvread`: encoding, delimiter
+and header found as a person opening the file finds them): a field's `rendered_as` is its
+cell text exactly, rows counted from the header (row 0)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from packetbench.benchmark.csvread import read_csv
+from packetbench.benchmark.errors import BadInput
+
+
+class CsvCells:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise BadInput(f"{path}: unreadable CSV ({error.strerror})") from None
+        read = read_csv(data, path)
+        self.rows = read.rows
+        self.preamble = read.preamble
+
+    def cell(self, row: int, column: int) -> tuple[str | None, str]:
+        """(text, "") of a cell (0-based, header row 0), or (None, why it cannot be read)."""
+        if not 0 <= row < len(self.rows):
+            return None, f"no row {row} (the file has {len(self.rows)})"
+        if not 0 <= column < len(self.rows[row]):
+            return None, f"row {row} has no column {column} ({len(self.rows[row])} columns)"
+        return self.rows[row][column], ""
+
+    def texts(self) -> set[str]:
+        """Whitespace-normalized texts of every non-empty cell, preamble lines included."""
+        return {" ".join(cell.split()) for row in (*self.preamble, *self.rows) for cell in row
+                if cell.strip()}

@@ -1,0 +1,535 @@
+"""OCR of rendered pages, for pages whose text layer is missing or deliberately unreliable.
+
+A page is rendered with pypdfium2 (300 dpi, grayscale) and read by the `tesseract` binary
+(TSV output: every word with its box; no Python binding needed). A field is found when the
+words whose centres fall inside its bbox (scaled to pixels, with a small margin) equal its
+`rendered_as` under `normalize.string` (spaces aside: OCR drops and adds them) and `folded`
+(what tesseract's English model cannot tell apart); failing that,
+when its normalized text occurs in the page's OCR text as whole words. The second rule is
+weaker, so its finds are counted apart. A visible string is found by the second rule, or with
+its spaces removed when OCR merged its words ("SQ FT" read as "SQFT"). A checkbox is a mark,
+not a word (OCR reads an empty box as "LJ" or "[J"): it is read as ticked when enough of its
+interior is dark.
+
+Tesseract runs single-threaded (OMP_THREAD_LIMIT=1, unless the caller set it): its OpenMP
+threads made a page 4.6 times slower on the 2-core reference machine. Pages run in parallel
+instead, one tesseract process per core. Boxes map to pixels through the page's crop box; a
+page rotated by /Rotate would need the rotation applied too (no pattern rotates pages yet).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import unicodedata
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from packetbench.benchmark.errors import BadInput, UsageError
+from packetbench.benchmark.score import normalize
+
+DPI = 300
+MARGIN = 2.0  # points added around a bbox: OCR boxes are looser than glyph boxes
+# Page segmentation: tesseract's default, fully automatic. On rasterized canonical pages it
+# found 97.9% of located values against 94.4% for "sparse text" (11), which drops lone digits.
+PSM = "3"
+# Boxes read again (`BoxReader`) are read twice: as one line of text (reads a lone digit that
+# sparse text drops) and as sparse text (reads a lone letter a line can take for two).
+READINGS = ("7", "11")
+INK = 0.04  # a checkbox interior with at least this share of dark pixels is ticked
+MARK_INSET = 0.5  # points trimmed off a checkbox interior, clear of its border's anti-aliasing
+
+
+# Tokens with a digit are identifiers or numbers: a letter O, I or l in one is drawn like the
+# digit beside it in Helvetica ("O25896314"), and OCR reads it as that digit.
+_AS_DIGIT = str.maketrans({"o": "0", "i": "1", "l": "1"})
+
+
+def folded(text: str) -> str:
+    """`normalize.string` without what tesseract's English model cannot read apart.
+
+    Its alphabet has no accented letters (it reads "Simön" as "Simon" or "Sim6n"; both are
+    legible to a person); a capital I and a small l are one glyph in Helvetica; in a token
+    with a digit, O/I/l are drawn like 0/1. The audit asks whether a scan is legible, so
+    these are folded on both sides; anything else still has to match.
+    """
+    plain = normalize.string("".join(c for c in unicodedata.normalize("NFKD", text)
+                                     if not unicodedata.combining(c)))
+    return " ".join(t.translate(_AS_DIGIT) if any(c.isdigit() for c in t)
+                    else t.replace("l", "i") for t in plain.split())
+
+
+def same_text(read: str, expected: str) -> bool:
+    """Whether OCR's `read` is `expected`, spaces aside (OCR drops and adds them), with or
+    without folding: folding goes by token, and OCR glues "0646 Logan" into one."""
+    return any(form(read).replace(" ", "") == form(expected).replace(" ", "")
+               for form in (folded, normalize.string))
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    left: float
+    top: float
+    right: float
+    bottom: float  # pixels, origin top-left
+
+
+class Tesseract:
+    """The tesseract binary; constructing one fails with a usage error when it is absent."""
+
+    def __init__(self, binary: str | None = None) -> None:
+        found = binary or shutil.which("tesseract")
+        if not found:
+            raise UsageError("--ocr needs the tesseract binary, which is not installed "
+                             "(Debian/Ubuntu: apt-get install tesseract-ocr)")
+        self.binary = found
+
+    def words(self, image: np.ndarray[Any, Any], dpi: int, source: str,
+              psm: str = PSM) -> list[Word]:
+        """The words tesseract reads on a grayscale image, in its reading order."""
+        height, width = image.shape[:2]
+        pgm = b"P5\n%d %d\n255\n" % (width, height) + np.ascontiguousarray(
+            image.reshape(height, width), dtype=np.uint8).tobytes()
+        env = {**os.environ, "OMP_THREAD_LIMIT": os.environ.get("OMP_THREAD_LIMIT", "1")}
+        try:
+            run = subprocess.run(
+                [self.binary, "stdin", "stdout", "--dpi", str(dpi), "--psm", psm, "tsv"],
+                input=pgm, capture_output=True, check=False, timeout=600, env=env)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise BadInput(f"{source}: tesseract failed ({error})") from None
+        if run.returncode != 0:
+            lines = run.stderr.decode("utf-8", "replace").strip().splitlines()
+            reason = lines[-1] if lines else f"exit code {run.returncode}"
+            raise BadInput(f"{source}: tesseract failed ({reason})")
+        return _parse_tsv(run.stdout.decode("utf-8", "replace"))
+
+
+def misread_everywhere(scan: OcrPage, text: str, misreadings: Counter[str]) -> bool:
+    """Whether every time OCR reads `text` on the page, it reads it in the box of a value the
+    page shows otherwise (`misreadings`: folded OCR readings of the page's boxes that did not
+    match their values). An invisible OCR layer's false words are OCR-style confusions of
+    the words they cover ("$3,001" -> "$8,001"); tesseract can make the same confusion on
+    the image, which proves nothing about the hidden text being visible."""
+    form = folded(text)
+    return bool(form) and 0 < scan.count(text) <= misreadings[form]
+
+
+WORD_GAP = 0.8  # the widest gap between two words of one phrase, in word heights
+
+
+def _beside(first: Word, then: Word) -> bool:
+    """Whether `then` follows `first` on its line a word space away (not a column away)."""
+    height = max(first.bottom - first.top, then.bottom - then.top, 1.0)
+    overlap = min(first.bottom, then.bottom) - max(first.top, then.top)
+    gap = then.left - first.right
+    return overlap >= 0.5 * min(first.bottom - first.top, then.bottom - then.top) and (
+        -0.5 * height <= gap <= WORD_GAP * height)
+
+
+def _phrases(words: Sequence[Word]) -> str:
+    """The page's words folded, phrase by phrase (runs of words side by side in reading
+    order), the phrases joined by " | " so that no whole-word match runs from one into the
+    next."""
+    phrases: list[list[str]] = []
+    for index, word in enumerate(words):
+        if index == 0 or not _beside(words[index - 1], word):
+            phrases.append([])
+        phrases[-1].append(word.text)
+    return " | ".join(folded(" ".join(phrase)) for phrase in phrases)
+
+
+def _parse_tsv(tsv: str) -> list[Word]:
+    words: list[Word] = []
+    for line in tsv.splitlines()[1:]:
+        cells = line.split("\t")
+        if len(cells) < 12 or cells[0] != "5" or not cells[11].strip():
+            continue
+        left, top, width, height = (float(c) for c in cells[6:10])
+        words.append(Word(cells[11], left, top, left + width, top + height))
+    return words
+
+
+class OcrPage:
+    """The OCR words of one page and the page-to-pixel mapping of its PDF coordinates."""
+
+    def __init__(self, words: Sequence[Word], scale: float, left: float, top: float,
+                 image: np.ndarray[Any, Any] | None = None,
+                 reader: BoxReader | None = None) -> None:
+        self.words = list(words)
+        self.image = image  # grayscale, 0 = black
+        self.reader = reader
+        self.scale, self.left, self.top = scale, left, top
+        self.text = folded(" ".join(w.text for w in self.words))
+        self._padded = f" {self.text} "
+        self._spaceless = self.text.replace(" ", "")
+        centres = np.array([((w.left + w.right) / 2, (w.top + w.bottom) / 2) for w in self.words],
+                           dtype=np.float64).reshape(-1, 2)
+        self._cx, self._cy = centres[:, 0], centres[:, 1]
+        self._read: dict[tuple[float, ...], str] = {}
+
+    def _inside(self, region: Sequence[float]) -> np.ndarray[Any, Any]:
+        """Which words' centres lie in `region`: a bbox (4 numbers) or a scanned page's quad
+        (8: four corners in order), grown by MARGIN points."""
+        if len(region) != 8:
+            left, top, right, bottom = self._pixels(region, MARGIN)
+            return ((self._cx >= left) & (self._cx <= right) & (self._cy >= top)
+                    & (self._cy <= bottom))
+        xs, ys = (np.array(axis) for axis in zip(*self.corners(region), strict=True))
+        # Grow the quad about its centre by MARGIN points, then test each edge's side.
+        cx, cy = xs.mean(), ys.mean()
+        grow = MARGIN * self.scale
+        dx, dy = xs - cx, ys - cy
+        length = np.hypot(dx, dy)
+        xs = xs + dx / np.maximum(length, 1e-9) * grow * 1.5
+        ys = ys + dy / np.maximum(length, 1e-9) * grow * 1.5
+        inside = np.ones(len(self.words), dtype=bool)
+        # The corners run counter-clockwise in PDF space, so clockwise in pixels: every
+        # point inside is on the same side of each edge.
+        sign = None
+        for i in range(4):
+            x0, y0, x1, y1 = xs[i], ys[i], xs[(i + 1) % 4], ys[(i + 1) % 4]
+            cross = (x1 - x0) * (self._cy - y0) - (y1 - y0) * (self._cx - x0)
+            side = (x1 - x0) * (cy - y0) - (y1 - y0) * (cx - x0)
+            sign = np.sign(side) if sign is None else sign
+            inside &= cross * sign >= 0
+        return inside
+
+    def _pixels(self, bbox: Sequence[float], margin: float) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) in pixels of `bbox` (PDF points, origin bottom-left)
+        grown by `margin` points (shrunk when negative)."""
+        x0, y0, x1, y1 = (float(v) for v in bbox)
+        return ((min(x0, x1) - margin - self.left) * self.scale,
+                (self.top - max(y0, y1) - margin) * self.scale,
+                (max(x0, x1) + margin - self.left) * self.scale,
+                (self.top - min(y0, y1) + margin) * self.scale)
+
+    def in_box(self, bbox: Sequence[float]) -> str:
+        """The words whose centres lie in `bbox` (PDF points, origin bottom-left; or a quad)
+        + margin. Remembered per box: an attacked page reads each box twice (for the hidden
+        text check, then for the value)."""
+        key = tuple(float(v) for v in bbox)
+        read = self._read.get(key)
+        if read is None:
+            inside = self._inside(bbox)
+            read = " ".join(self.words[i].text for i in np.flatnonzero(inside).tolist())
+            self._read[key] = read
+        return read
+
+    def on_page(self, expected: str) -> bool:
+        """Whether `expected`, normalized, occurs in the page's OCR text as whole words."""
+        form = folded(expected)
+        return not form or f" {form} " in self._padded
+
+    def has_string(self, text: str) -> bool:
+        """A visible string: on the page as whole words, or with OCR having merged its words."""
+        form = folded(text)
+        return self.on_page(text) or (" " in form and form.replace(" ", "") in self._spaceless)
+
+    def shows(self, text: str) -> bool:
+        """Whether the page shows `text` (hidden text looked for): as whole words, or its
+        words merged into one whole word, within one phrase (words side by side on a line, as
+        a string is drawn). Never inside a longer word: "$8,001" folds to "8 001", and "8001"
+        is inside many a claim number with its spaces removed; never across phrases: "2.15"
+        folds to "2 15", the "2" ending one table row and the "15" starting the next."""
+        form = folded(text)
+        return bool(form) and (f" {form} " in self._phrases
+                               or f" {form.replace(' ', '')} " in self._phrases)
+
+    @cached_property
+    def _phrases(self) -> str:
+        """The page's phrases, padded (made when hidden text is first looked for)."""
+        return f" {_phrases(self.words)} "
+
+    def count(self, text: str) -> int:
+        """How many times `text`, normalized, occurs in the page's OCR text as whole words."""
+        form = folded(text)
+        return self._padded.count(f" {form} ") if form else 0
+
+    def ink(self, bbox: Sequence[float]) -> float:
+        """The share of dark pixels inside `bbox`, trimmed by MARK_INSET points."""
+        if self.image is None:
+            return 0.0
+        if len(bbox) == 8:
+            # A scanned box is turned: read the middle of it, clear of its turned border.
+            xs, ys = bbox[0::2], bbox[1::2]
+            cx, cy = sum(xs) / 4, sum(ys) / 4
+            half = (max(xs) - min(xs)) * 0.3
+            bbox = [cx - half, cy - half, cx + half, cy + half]
+        left, top, right, bottom = (round(v) for v in self._pixels(bbox, -MARK_INSET))
+        region = self.image[max(top, 0):max(bottom, 0), max(left, 0):max(right, 0)]
+        return float((region < 128).mean()) if region.size else 0.0
+
+    def find_mark(self, bbox: Sequence[float], expected: str) -> tuple[bool, str]:
+        """(found, what was seen) for a checkbox drawn ticked ("X") or empty ("")."""
+        ink = self.ink(bbox)
+        ticked = ink >= INK
+        seen = f"{'ticked' if ticked else 'empty'} box ({ink:.0%} ink)"
+        return ticked == bool(expected.strip()), seen
+
+    def corners(self, region: Sequence[float]) -> list[tuple[float, float]]:
+        """A bbox's or a quad's corners in pixels of the page image."""
+        if len(region) == 8:
+            points = list(zip(region[0::2], region[1::2], strict=True))
+        else:
+            x0, y0, x1, y1 = region
+            points = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+        return [((float(x) - self.left) * self.scale, (self.top - float(y)) * self.scale)
+                for x, y in points]
+
+    def reread(self, regions: Sequence[Sequence[float]]) -> list[tuple[str, ...]]:
+        """What OCR reads in each region on its own, one reading per way of reading (see
+        `BoxReader`); none when the page has no reader."""
+        if self.reader is None or not regions:
+            return [() for _ in regions]
+        return self.reader.read([self.corners(region) for region in regions],
+                                MARGIN * self.scale)
+
+    def find(self, bbox: Sequence[float], expected: str) -> tuple[bool, bool, str]:
+        """(found, found only on the page, text read in the box) for a located value."""
+        read = self.in_box(bbox)
+        form = folded(expected)
+        if same_text(read, expected):
+            return True, False, read
+        if form and self.on_page(expected):
+            return True, True, read
+        return False, False, read
+
+
+def _render(pdf: Any, number: int, dpi: int) -> tuple[np.ndarray[Any, Any], float, float]:
+    page = pdf[number - 1]
+    try:
+        left, _bottom, _right, top = page.get_cropbox()
+        image = page.render(scale=dpi / 72, grayscale=True).to_numpy()
+    finally:
+        page.close()
+    return image, float(left), float(top)
+
+
+def _deskewed(image: np.ndarray[Any, Any], angle: float) -> np.ndarray[Any, Any]:
+    """The page image turned back by `angle` degrees (counter-clockwise as the page shows
+    it), as any OCR pipeline deskews a scan before reading it."""
+    from PIL import Image
+
+    picture = Image.fromarray(np.ascontiguousarray(image.reshape(image.shape[:2])))
+    turned = picture.rotate(-angle, resample=Image.Resampling.BILINEAR, fillcolor=255)
+    return np.asarray(turned)
+
+
+def _flattened(image: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """The page with its paper made even: divided by an estimate of the background (the
+    brightest nearby pixels, smoothed), so dark edges, shadows and uneven light no longer
+    shift tesseract's single global threshold."""
+    from PIL import Image, ImageFilter
+
+    pixels = np.ascontiguousarray(image.reshape(image.shape[:2]))
+    picture = Image.fromarray(pixels)
+    width, height = picture.size
+    small = picture.resize((max(width // 8, 1), max(height // 8, 1)), Image.Resampling.BOX)
+    small = small.filter(ImageFilter.MaxFilter(5)).filter(ImageFilter.GaussianBlur(3))
+    background = np.asarray(small.resize((width, height), Image.Resampling.BILINEAR),
+                            dtype=np.float32)
+    flat = pixels.astype(np.float32) / np.maximum(background, 1.0) * 255.0
+    return np.clip(flat, 0.0, 255.0).astype(np.uint8)
+
+
+RULE = 0.25  # inches: a dark run this long along a row or a column may be a rule...
+RULE_WIDTH = 0.02  # inches: ...when it is at most this thick across (a glyph's stroke is thicker)
+DARK = 160  # gray below which a pixel is ink for finding rules
+ACROSS = 0.8  # share of a box's crop a line crosses to be a rule (`_lines_cut`)
+
+
+def _unruled(image: np.ndarray[Any, Any], dpi: int) -> np.ndarray[Any, Any]:
+    """The page with its table and form rules painted over with paper.
+
+    Tesseract takes a lone letter or a short number tight against a cell's rule for part
+    of the rule: on a clean scan it dropped a code "P" beside its column rule on every row
+    of a schedule, though a person reads it at a glance. Removing lines before OCR is what
+    form-reading pipelines do. A rule is a dark run at least RULE long along a row (or a
+    column) and at most RULE_WIDTH thick across it; strokes of glyphs below about 18 pt are
+    shorter, and longer strokes of larger type are thicker, so text stays as it is."""
+    from scipy import ndimage
+
+    pixels = np.ascontiguousarray(image.reshape(image.shape[:2]))
+    dark = (pixels < DARK).astype(np.uint8)
+    length = max(3, round(RULE * dpi))
+    across = max(1, round(RULE_WIDTH * dpi)) + 1  # one pixel thicker than a rule can be
+    rules = np.zeros(dark.shape, dtype=bool)
+    for along, other in ((1, 0), (0, 1)):
+        lines = ndimage.maximum_filter1d(ndimage.minimum_filter1d(dark, length, axis=along),
+                                         length, axis=along)
+        thick = ndimage.maximum_filter1d(ndimage.minimum_filter1d(lines, across, axis=other),
+                                         across, axis=other)
+        rules |= (lines > thick)
+    if not rules.any():
+        return pixels
+    # The rule's anti-aliased fringe goes with it.
+    rules = ndimage.maximum_filter(rules.astype(np.uint8), size=3).astype(bool)
+    cleaned = pixels.copy()
+    cleaned[rules] = 255
+    return cleaned
+
+
+def _lines_cut(crop: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """A box's crop without the rules crossing it. The crop is the value's box plus a margin:
+    no glyph covers ACROSS of its height (a bracket, the tallest, covers about 70 %), and a
+    cell's rule does, even one too short for `_unruled` (the divider of a short row beside
+    a lone digit; its ends may have gone with the row's rules)."""
+    dark = crop < DARK
+    height, width = crop.shape
+    rows = np.flatnonzero(dark.sum(axis=1) >= ACROSS * width)
+    cols = np.flatnonzero(dark.sum(axis=0) >= ACROSS * height)
+    if not rows.size and not cols.size:
+        return crop
+    cut = crop.copy()
+    for index in rows:
+        cut[max(0, index - 1):index + 2, :] = 255
+    for index in cols:
+        cut[:, max(0, index - 1):index + 2] = 255
+    return cut
+
+
+class BoxReader:
+    """OCR of chosen boxes of a page, cut out of the image tesseract read (evened out,
+    deskewed, rules removed) and read together in one call.
+
+    Tesseract's page segmentation drops some lone short words, a single letter in a cell
+    most of all, which a person reads at a glance. The audit's question is whether the
+    value is legible inside its box, so a value the page's OCR did not find there is read
+    again from exactly its box (plus MARGIN): the boxes are set side by side on a blank sheet,
+    well apart, and read in each of READINGS; a word belongs to the box whose band holds
+    its middle, and a box is read when one reading equals its value. Nothing outside the
+    boxes is read, so this cannot find a value elsewhere."""
+
+    GAP = 80  # blank pixels around each box: apart, tesseract takes each for a word
+    WIDTH = 6000  # pixels: a wider row of boxes is read in more calls
+
+    def __init__(self, engine: Tesseract, image: np.ndarray[Any, Any], angle: float,
+                 dpi: int, source: str) -> None:
+        self.engine, self.image, self.angle = engine, image, angle
+        self.dpi, self.source = dpi, source
+
+    def _upright(self, corners: list[tuple[float, float]], grow: float
+                 ) -> tuple[int, int, int, int]:
+        """The pixel rectangle of the prepared (deskewed) image holding the corners."""
+        import math
+
+        height, width = self.image.shape
+        cx, cy = width / 2, height / 2
+        radians = math.radians(self.angle)
+        cos, sin = math.cos(radians), math.sin(radians)
+        # The inverse of `_turned_back`: page image -> deskewed image.
+        moved = [(cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos)
+                 for x, y in corners]
+        xs, ys = [x for x, _ in moved], [y for _, y in moved]
+        return (max(0, math.floor(min(xs) - grow)), max(0, math.floor(min(ys) - grow)),
+                min(width, math.ceil(max(xs) + grow)), min(height, math.ceil(max(ys) + grow)))
+
+    def read(self, regions: list[list[tuple[float, float]]], grow: float
+             ) -> list[tuple[str, ...]]:
+        """Per region, what each way of reading (READINGS) reads in it."""
+        crops = [_lines_cut(self.image[top:bottom, left:right])
+                 for left, top, right, bottom in (self._upright(c, grow) for c in regions)]
+        rows: list[list[int]] = [[]]
+        width = self.GAP
+        for index, crop in enumerate(crops):
+            if rows[-1] and width + crop.shape[1] > self.WIDTH:
+                rows.append([])
+                width = self.GAP
+            rows[-1].append(index)
+            width += crop.shape[1] + self.GAP
+        read: list[list[str]] = [[] for _ in crops]
+        for row in rows:
+            if not row:
+                continue
+            sheet, bands = self._sheet(crops, row)
+            for psm in READINGS:
+                words = sorted(self.engine.words(sheet, self.dpi, self.source, psm=psm),
+                               key=lambda w: w.left)
+                for index, left, right in bands:
+                    read[index].append(" ".join(w.text for w in words
+                                                if left <= (w.left + w.right) / 2 <= right))
+        return [tuple(texts) for texts in read]
+
+    def _sheet(self, crops: list[np.ndarray[Any, Any]], row: list[int]
+               ) -> tuple[np.ndarray[Any, Any], list[tuple[int, int, int]]]:
+        """Boxes `row` side by side, centred on one line of a blank sheet, and each one's
+        (index, left, right) on it."""
+        tallest = max(crops[i].shape[0] for i in row)
+        width = sum(crops[i].shape[1] + self.GAP for i in row) + self.GAP
+        sheet = np.full((tallest + 2 * self.GAP, width), 255, dtype=np.uint8)
+        bands = []
+        x = self.GAP
+        for index in row:
+            crop = crops[index]
+            top = self.GAP + (tallest - crop.shape[0]) // 2
+            sheet[top:top + crop.shape[0], x:x + crop.shape[1]] = crop
+            bands.append((index, x, x + crop.shape[1]))
+            x += crop.shape[1] + self.GAP
+        return sheet, bands
+
+
+def _turned_back(words: list[Word], angle: float, width: int, height: int) -> list[Word]:
+    """Words read on the deskewed image, placed back on the page image: each centre turned by
+    `angle` about the image's centre (the box keeps its size)."""
+    if not angle:
+        return words
+    import math
+
+    radians = math.radians(angle)
+    cos, sin = math.cos(radians), math.sin(radians)
+    cx, cy = width / 2, height / 2
+    moved = []
+    for word in words:
+        x, y = (word.left + word.right) / 2 - cx, (word.top + word.bottom) / 2 - cy
+        nx, ny = cx + x * cos + y * sin, cy - x * sin + y * cos
+        half_w, half_h = (word.right - word.left) / 2, (word.bottom - word.top) / 2
+        moved.append(Word(word.text, nx - half_w, ny - half_h, nx + half_w, ny + half_h))
+    return moved
+
+
+def read_pages(pdf: Any, numbers: Sequence[int], engine: Tesseract, source: Path,
+               dpi: int = DPI, angles: dict[int, float] | None = None,
+               ) -> Iterator[tuple[int, OcrPage]]:
+    """(page number, OCR) for pages `numbers` (1-based) of an open pypdfium2 document.
+
+    A page with an angle in `angles` (a scan, turned by that many degrees) has its paper
+    evened out and is deskewed before tesseract reads it, and the words are placed back where
+    the page shows them.
+    pdfium renders in this thread, a batch of one page per core at a time; tesseract reads
+    the batch in parallel processes.
+    """
+    workers = max(1, os.cpu_count() or 1)
+    angles = angles or {}
+
+    def read(item: tuple[int, np.ndarray[Any, Any], float, float]
+             ) -> tuple[list[Word], BoxReader]:
+        number, image = item[0], item[1]
+        where = f"{source} page {number}"
+        if number not in angles:
+            prepared = _unruled(image, dpi)
+            return engine.words(prepared, dpi, where), BoxReader(engine, prepared, 0.0, dpi,
+                                                                 where)
+        angle = angles[number]
+        flat = _flattened(image)
+        prepared = _unruled(_deskewed(flat, angle) if angle else flat, dpi)
+        found = engine.words(prepared, dpi, where)
+        return (_turned_back(found, angle, image.shape[1], image.shape[0]),
+                BoxReader(engine, prepared, angle, dpi, where))
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for start in range(0, len(numbers), workers):
+            batch = [(number, *_render(pdf, number, dpi))
+                     for number in numbers[start:start + workers]]
+            words = pool.map(read, batch)
+            for (number, image, left, top), (found, reader) in zip(batch, words, strict=True):
+                yield number, OcrPage(found, dpi / 72, left, top,
+                                      image.reshape(image.shape[:2]), reader)

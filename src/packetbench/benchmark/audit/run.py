@@ -1,0 +1,78 @@
+"""`packetbench audit` as a library call: audit packet folders, return an `AuditResult`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from packetbench.benchmark import universe
+from packetbench.benchmark.audit.document import PageHook, audit_document
+from packetbench.benchmark.audit.files import packet_folders, read_packet
+from packetbench.benchmark.audit.leaks import audit_hidden, audit_leaks, forbidden_values
+from packetbench.benchmark.audit.ocr import Tesseract
+from packetbench.benchmark.audit.result import (
+    INTEGRITY,
+    AuditResult,
+    Finding,
+    PacketAudit,
+    recall_findings,
+)
+from packetbench.generator.executors import Executor
+
+
+def audit_packet(folder: Path, *, engine: Tesseract | None = None,
+                 on_page: PageHook | None = None) -> PacketAudit:
+    """Audit one packet folder: every document read back, then its universe."""
+    packet = read_packet(folder)
+    audits = {doc.doc_id: audit_document(doc, engine=engine, on_page=on_page)
+              for doc in packet.documents}
+    built = universe.build(folder)
+    result = PacketAudit(packet.packet_id, str(folder), list(audits.values()))
+    result.universe = built.packet.size()
+    result.skipped_keys = dict(built.skipped)
+    forbidden = forbidden_values(packet)
+    result.forbidden = len(forbidden)
+    leaks, result.coincidences = audit_leaks(packet, built.packet, audits, forbidden)
+    result.findings.extend(leaks)
+    result.findings.extend(audit_hidden(packet, built.packet, audits))
+    result.findings.extend(recall_findings(result))
+    for doc_id in packet.unlisted:
+        result.findings.append(Finding(
+            INTEGRITY, doc_id, f"field_truth_{doc_id}.json", "",
+            detail="truth files for a document that packet_truth.json does not list"))
+    return result
+
+
+def _audit_task(task: tuple[Path, bool]) -> PacketAudit:
+    """One packet, audited where an executor runs it (with its own OCR engine)."""
+    folder, ocr = task
+    return audit_packet(folder, engine=Tesseract() if ocr else None)
+
+
+def _label(task: tuple[Path, bool]) -> str:
+    return task[0].name
+
+
+def audit_packets(paths: Iterable[Path], *, ocr: bool = False,
+                  on_packet: Callable[[PacketAudit], None] | None = None,
+                  on_page: PageHook | None = None,
+                  executor: Executor | None = None) -> AuditResult:
+    """Audit every packet named by `paths` (packet folders, or folders of packets).
+
+    Packets run in this process, or as tasks of `executor` (results in packet order; the
+    page hook is called only in this process). Raises BadInput for an unreadable packet (the
+    message names the file) and UsageError when `ocr` is asked for without tesseract.
+    """
+    engine = Tesseract() if ocr else None  # tesseract missing fails before any work
+    folders = packet_folders(paths)
+    packets: list[PacketAudit] = []
+    if executor is None:
+        audited: Iterable[PacketAudit] = (audit_packet(folder, engine=engine, on_page=on_page)
+                                          for folder in folders)
+    else:
+        audited = executor.map(_audit_task, [(folder, ocr) for folder in folders], _label)
+    for packet in audited:
+        packets.append(packet)
+        if on_packet is not None:
+            on_packet(packets[-1])
+    return AuditResult(packets, ocr)

@@ -1,0 +1,186 @@
+"""`packetbench extract`: run a provider over every document of a folder of packets.
+
+run.json is written before the first document and completed after the last; each document's
+record is written atomically as it finishes, so an interrupted run keeps every finished
+document. The simulator runs here, in order; API providers run through the asynchronous
+harness (`benchmark.harness`), which adds concurrency, retries, the response cache, cost
+limits, `--resume` and `--retry-failed`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from packetbench import __version__
+from packetbench.benchmark import provenance
+from packetbench.benchmark.errors import BadInput, UsageError
+from packetbench.benchmark.packets import find_packets
+from packetbench.benchmark.providers.api import ApiProvider
+from packetbench.benchmark.providers.base import Provider
+from packetbench.benchmark.runs import continuation, read_run, write_json, write_record
+from packetbench.generator.schemas import all_schemas, schema_bytes
+from packetbench.generator.truth import versions
+
+
+@dataclass(frozen=True)
+class ExtractSummary:
+    run: Path
+    documents: int
+    written: int
+    by_status: dict[str, int]
+    requested: int = 0  # documents this invocation set out to extract
+    skipped: int = 0  # documents left alone because they had finished before
+    cached: int = 0  # answered from the response cache
+    requests: int = 0  # HTTP requests sent
+    retries: int = 0
+    cost_usd: float = 0.0  # spent by this invocation
+    stopped: str | None = None  # why new requests stopped early ("max-cost")
+    not_started: int = 0  # documents left for --resume
+
+    @property
+    def ok(self) -> int:
+        return self.by_status.get("ok", 0)
+
+    @property
+    def failures(self) -> dict[str, int]:
+        """Documents of the run that have no ok record, by status ("missing": no record)."""
+        found = {status: n for status, n in self.by_status.items() if status != "ok"}
+        if self.documents > self.written:
+            found["missing"] = self.documents - self.written
+        return found
+
+
+@dataclass(frozen=True)
+class HarnessOptions:
+    """How an API run is driven (the simulator takes none of these)."""
+
+    resume: bool = False
+    retry_failed: bool = False
+    concurrency: int = 8
+    max_cost_usd: float | None = None
+    cache_dir: Path | None = None  # None: the default cache folder
+    use_cache: bool = True
+    pricing: Path | None = None  # a pricing table adding to / replacing the packaged one
+    backoff_base_s: float = 1.0
+    backoff_cap_s: float = 60.0
+    progress: bool = False
+    seed: int | None = None  # of the retry jitter (tests)
+
+
+def git() -> dict[str, Any]:
+    """The commit of the packetbench checkout running this (None outside a checkout)."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return {"commit": None, "dirty": None}
+    return {"commit": commit, "dirty": bool(dirty)}
+
+
+# What must not change for `--resume` to continue a simulated run (its documents aside).
+SIM_FINGERPRINT = ("provider", "model", "parameters")
+# What a run folder holds besides its *.json files; --force removes these and those only.
+RUN_CONTENTS = ("extractions", "scores", "results.duckdb", "requests.jsonl")
+
+
+def check_run_folder(out: Path, force: bool) -> None:
+    """Refuse an output that is neither new, empty, nor a run that `force` may replace."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out}: exists and is not a folder")
+    if not out.is_dir():
+        return
+    if (out / "run.json").exists():
+        if not force:
+            try:
+                status = read_run(out).get("status")
+            except BadInput:
+                status = None
+            unfinished = ("continue it with --resume, or replace it with --force"
+                          if status in ("running", "incomplete") else "use --force to replace it")
+            raise UsageError(f"{out}: a run already exists here ({unfinished})")
+        return
+    held = sorted(p.name for p in out.iterdir())
+    if held:
+        raise UsageError(f"{out}: not a run folder (it holds {held[0]} and no run.json); "
+                         "write the run into a new or empty folder")
+
+
+def prepare_run(out: Path, force: bool) -> None:
+    """Refuse what `check_run_folder` refuses; with `force`, clear what a new run rewrites."""
+    check_run_folder(out, force)
+    if (out / "run.json").exists():
+        for name in RUN_CONTENTS:
+            target = out / name
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)
+            elif target.exists() or target.is_symlink():
+                target.unlink()
+        for file in out.glob("*.json"):
+            file.unlink()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"{out}: cannot create the run folder ({error.strerror})") from None
+
+
+def extract(provider: Provider, packets_dir: Path, out: Path, force: bool = False,
+            options: HarnessOptions | None = None) -> ExtractSummary:
+    packets = find_packets(packets_dir)
+    if isinstance(provider, ApiProvider):
+        from packetbench.benchmark.harness.session import run_api
+
+        return run_api(provider, packets, packets_dir, out, force, options or HarnessOptions())
+    if options is not None and options.retry_failed:
+        raise UsageError(f"--retry-failed is for API providers: the failures of a "
+                         f"{provider.name} run are part of the run, and come back the same")
+    resume = options is not None and options.resume
+    if resume and force:
+        raise UsageError("--force starts the run over; it cannot be combined with --resume")
+    if not resume:
+        check_run_folder(out, force)
+    info: dict[str, Any] = {
+        "run_id": out.resolve().name,
+        "provider": provider.name,
+        **provider.describe(),
+        "packets_dir": str(packets_dir.resolve()),
+        "packets": [provenance.packet_entry(p) for p in packets],
+        "schemas": {name: hashlib.sha256(schema_bytes(schema)).hexdigest()
+                    for name, schema in all_schemas().items()},
+        "toolkit_version": __version__,
+        "versions": dict(versions()),
+        "git": git(),
+        "status": "running",
+    }
+    for packet in packets:
+        provider.check(packet)
+    if resume:
+        # A simulated run is cheap and its ledger covers the whole run: continuing it is
+        # making it again, once it is sure to be the same run (same settings, same documents).
+        continuation(out, info, packets, SIM_FINGERPRINT)
+    prepare_run(out, force or resume)  # after every packet proved whole: a broken one
+    write_json(out / "run.json", info)  # changes nothing
+    by_status: dict[str, int] = {}
+    documents = written = 0
+    for packet in packets:
+        provider.prepare(packet)
+        for doc in packet.documents:
+            documents += 1
+            record = provider.extract(packet, doc)
+            if record is None:
+                continue
+            write_record(out, record)
+            written += 1
+            by_status[record.status] = by_status.get(record.status, 0) + 1
+    provider.finish(out)
+    info.update(status="complete", documents={"expected": documents, "written": written,
+                                              "by_status": dict(sorted(by_status.items()))})
+    write_json(out / "run.json", info)
+    return ExtractSummary(out, documents, written, dict(sorted(by_status.items())))

@@ -1,0 +1,65 @@
+"""Judging an answer: ok, or invalid / refused with the reason, never an exception.
+
+A refusal is `refused`; an answer cut at the output-token cap, an empty answer, text that is
+not a JSON object and an object that breaks the schema are `invalid`, each with a reason.
+Two defensive readings, both recorded in the request log: a JSON object inside a single
+Markdown code fence is read (local servers add them), and an object wrapped in one extra
+single-key envelope ({"sov": {...}}) is unwrapped when the inner object, not the wrapper,
+is valid.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from packetbench.benchmark.providers.api import Reply
+from packetbench.benchmark.runs import Status
+from packetbench.benchmark.score.validate import problem
+from packetbench.generator.leaves import DocModel
+
+FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*?)\n?```\s*$", re.S)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: Status
+    output: dict[str, Any] | None
+    error: str | None
+    reading: str | None = None  # "unwrapped envelope 'sov'", "read inside a code fence"
+
+
+def judge(reply: Reply, model: type[DocModel], cap: int) -> Verdict:
+    if reply.refusal:
+        return Verdict("refused", None, f"refused: {reply.refusal}")
+    if reply.truncated:
+        used = reply.output_tokens + reply.reasoning_tokens
+        return Verdict("invalid", None, f"truncated at the output-token cap ({used:,} of "
+                                        f"{cap:,} tokens used, finish_reason "
+                                        f"{reply.finish_reason})")
+    text = reply.text
+    if text is None or not text.strip():
+        why = f"; {reply.note}" if reply.note else ""
+        return Verdict("invalid", None, f"empty output (finish_reason {reply.finish_reason}"
+                                        f"{why})")
+    reading = None
+    fenced = FENCE.match(text)
+    if fenced:
+        text, reading = fenced.group(1), "read inside a code fence"
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        return Verdict("invalid", None, f"not JSON ({error.msg} at line {error.lineno} "
+                                        f"column {error.colno})")
+    if not isinstance(data, dict):
+        return Verdict("invalid", None, f"not a JSON object (a {type(data).__name__})")
+    reason = problem(model, data)
+    if reason is None:
+        return Verdict("ok", data, None, reading)
+    if len(data) == 1:
+        (key, inner), = data.items()
+        if isinstance(inner, dict) and problem(model, inner) is None:
+            return Verdict("ok", inner, None, f"unwrapped envelope {key!r}")
+    return Verdict("invalid", data, f"schema-invalid: {reason}", reading)

@@ -1,0 +1,86 @@
+"""Which documents a run requests, and what its run.json says about an API run.
+
+A new run requests every document. `--resume` requests only documents without a record (a
+document that finished, ok or not, is never requested again); `--retry-failed` requests only
+documents whose record is not `ok`, bypassing the cache; both together request both. A run
+can only be continued with the settings it was started with: the fingerprint (provider,
+model, base URL, every request parameter, caps, input mode, prompt and schema hashes) must
+match.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from packetbench.benchmark.errors import BadInput
+from packetbench.benchmark.harness import prompts
+from packetbench.benchmark.harness.runner import Job
+from packetbench.benchmark.packets import Packet
+from packetbench.benchmark.providers.api import ApiProvider
+from packetbench.benchmark.runs import continuation, read_record, record_path
+
+FINGERPRINT = ("provider", "model", "base_url", "reasoning", "reasoning_parameters", "input",
+               "max_output_tokens", "request", "prompts", "schemas_sent")
+
+
+@dataclass(frozen=True)
+class Plan:
+    jobs: list[Job]
+    documents: int  # in the packets
+    skipped_ok: int  # finished ok before (resume / retry-failed)
+    skipped_failed: int  # finished with a failure, not retried (resume without retry-failed)
+
+
+def sent_schemas(provider: ApiProvider, schemas: dict[str, dict[str, Any]],
+                 ) -> dict[str, dict[str, Any]]:
+    return {name: provider.clean_schema(schema) for name, schema in schemas.items()}
+
+
+def schema_hash(schema: dict[str, Any]) -> str:
+    text = json.dumps(schema, sort_keys=False, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def api_info(provider: ApiProvider, used: set[str], sent: dict[str, dict[str, Any]],
+             ) -> dict[str, Any]:
+    """The provider-specific part of run.json."""
+    return {
+        "prompts": prompts.template_hashes(used),
+        "schemas_sent": {name: schema_hash(sent[name]) for name in sorted(used)},
+    }
+
+
+def plan(packets: list[Packet], run: Path, *, resume: bool, retry_failed: bool) -> Plan:
+    documents = [(p, d) for p in packets for d in p.documents]
+    if not (resume or retry_failed):
+        return Plan([Job(p, d) for p, d in documents], len(documents), 0, 0)
+    jobs: list[Job] = []
+    ok = failed = 0
+    for packet, doc in documents:
+        path = record_path(run, packet.packet_id, doc.doc_id)
+        status = None
+        if path.is_file():
+            try:
+                status = read_record(path).status
+            except BadInput:
+                status = None  # unreadable: not a finished document
+        if status == "ok":
+            ok += 1
+        elif status is None:
+            if resume:
+                jobs.append(Job(packet, doc))
+        elif retry_failed:
+            jobs.append(Job(packet, doc, fresh=True))
+        else:
+            failed += 1
+    return Plan(jobs, len(documents), ok, failed)
+
+
+def check_continuation(run: Path, info: dict[str, Any], packets: list[Packet]) -> dict[str, Any]:
+    """The existing run.json, after checking it was made with the same settings (the API
+    fingerprint), from the same documents."""
+    return continuation(run, info, packets, FINGERPRINT)

@@ -1,0 +1,80 @@
+"""Extraction prompts: jinja2 templates under ``templates/prompts/``, one per document family.
+
+`system.j2` is the system prompt of every request; ``<family>.j2`` (extending
+``_document.j2``) is the instruction sent with the document. StrictUndefined makes a missing
+variable fail before any request is sent. The family of ``acord_*`` schemas is ``acord``;
+every other schema is its own family.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateNotFound
+
+from packetbench.benchmark.errors import BadInput
+from packetbench.benchmark.harness.inputs import DocumentInput
+from packetbench.benchmark.providers.api import Prompt
+from packetbench.resources import resource_dir
+
+SYSTEM = "system.j2"
+FRAME = "_document.j2"
+
+
+def folder() -> Path:
+    return resource_dir("templates") / "prompts"
+
+
+@cache
+def _environment() -> Environment:
+    return Environment(loader=FileSystemLoader(folder()), undefined=StrictUndefined,
+                       autoescape=False, keep_trailing_newline=False, trim_blocks=True,
+                       lstrip_blocks=True)
+
+
+def family(schema: str) -> str:
+    return "acord" if schema.startswith("acord_") else schema
+
+
+def check(schemas: set[str]) -> None:
+    """Fail (naming the file) when a schema to be extracted has no prompt template."""
+    for name in sorted({family(s) for s in schemas}):
+        path = folder() / f"{name}.j2"
+        if not path.is_file():
+            raise BadInput(f"{path}: missing (the prompt template of document family {name!r})")
+
+
+def template_hashes(schemas: set[str]) -> dict[str, str]:
+    """Family -> sha256 of its template sources (system prompt and shared frame included)."""
+    base = b"".join((folder() / name).read_bytes() for name in (SYSTEM, FRAME))
+    return {name: hashlib.sha256(base + (folder() / f"{name}.j2").read_bytes()).hexdigest()
+            for name in sorted({family(s) for s in schemas})}
+
+
+def title(schema: dict[str, Any]) -> str:
+    """The schema's own one-line description, as the document's title in the prompt."""
+    first = str(schema.get("description") or schema.get("title") or "a document").split("\n")[0]
+    text = first.strip().rstrip(".")
+    return text[0].lower() + text[1:] if text[:1].isupper() and text[1:2].islower() else text
+
+
+def render(schema_name: str, schema: dict[str, Any], document: DocumentInput,
+           answer: str) -> Prompt:
+    environment = _environment()
+    context = {"title": title(schema), "mode": document.mode, "pages": document.pages,
+               "sheets": list(document.sheets), "hidden_sheets": list(document.hidden_sheets),
+               "answer": answer}
+    try:
+        system = environment.get_template(SYSTEM).render().strip()
+        instructions = environment.get_template(f"{family(schema_name)}.j2").render(**context)
+    except TemplateNotFound as error:
+        raise BadInput(f"{folder() / str(error.name)}: missing prompt template") from None
+    return Prompt(system=system, instructions=instructions.strip(), parts=document.parts)
+
+
+def digest(prompt: Prompt) -> str:
+    """sha256 of the prompt's words (the document is hashed separately)."""
+    return hashlib.sha256(f"{prompt.system}\0{prompt.instructions}".encode()).hexdigest()

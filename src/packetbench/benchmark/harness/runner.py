@@ -1,0 +1,312 @@
+"""The async runner: every job's request, retries, cache, cost and record.
+
+One coroutine per worker (`--concurrency` of them) takes the next job, prepares its input (in
+one helper thread: pdfium is not thread-safe), asks the cache, then sends the request through
+the adaptive limiter, retrying transient failures within the provider's budget. Whatever
+happens, a document that finished gets one record, written atomically before the next job
+starts; a fatal failure (bad key, unknown model, refused reasoning level) or a spent
+`--max-cost` stops new requests, lets those in flight finish, and leaves the rest for
+`--resume`. Every attempt is one line of ``RUN/requests.jsonl``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import threading
+import time
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from packetbench.benchmark.errors import BadInput
+from packetbench.benchmark.harness import answer, estimate, inputs, prompts
+from packetbench.benchmark.harness.budget import Budget
+from packetbench.benchmark.harness.cache import ResponseCache, key
+from packetbench.benchmark.harness.limiter import AdaptiveLimiter
+from packetbench.benchmark.harness.progress import Reporter, Tally
+from packetbench.benchmark.harness.redact import Redactor
+from packetbench.benchmark.harness.retry import RetryPolicy
+from packetbench.benchmark.packets import DocInfo, Packet
+from packetbench.benchmark.providers.api import ApiProvider, ProviderFailure, Reply
+from packetbench.benchmark.providers.pricing import Price
+from packetbench.benchmark.runs import ExtractionRecord, Status, Usage, write_json
+from packetbench.benchmark.runs import record_path as _record_path
+from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.workers import worker_pool
+
+LOG = "requests.jsonl"
+GRACE_S = 10.0  # beyond the SDK's own timeout, the runner's backstop
+# From this many documents on, inputs are prepared in worker processes: reading workbooks and
+# rendering pages is CPU work that would otherwise hold the event loop's interpreter (a few
+# milliseconds a workbook, tens a rendered page); below it, starting processes costs more.
+PROCESS_INPUTS_FROM = 40
+
+
+def _preparer(jobs: int) -> tuple[Executor, str]:
+    """Where inputs are prepared, and how run.json says so.
+
+    Worker processes are forked, which is instant, and only from a process with no other
+    thread (forking a threaded process can deadlock the child); otherwise, and for small runs,
+    one helper thread (one: pdfium is not thread-safe). The workers die with the run: a forked
+    worker holds its own copy of the task pipe, so after a `kill -9` of the run it would wait
+    for work forever (generator.workers).
+    """
+    cores = os.cpu_count() or 1
+    if jobs >= PROCESS_INPUTS_FROM and cores > 1 and threading.active_count() == 1 \
+            and "fork" in multiprocessing.get_all_start_methods():
+        workers = min(4, cores - 1)
+        return (worker_pool(workers, "fork"),
+                f"{workers} worker process{'es' if workers > 1 else ''}")
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="pb-input"), "one thread"
+
+
+@dataclass(frozen=True)
+class Job:
+    packet: Packet
+    doc: DocInfo
+    fresh: bool = False  # ignore the cache (re-requesting a failed document)
+
+
+@dataclass
+class Outcome:
+    tally: Tally
+    fatal: str | None = None
+    budget_spent: bool = False
+    not_started: int = 0
+    by_status: dict[str, int] = field(default_factory=dict)
+
+
+class Runner:
+    def __init__(self, provider: ApiProvider, run: Path, *, schemas: dict[str, dict[str, Any]],
+                 concurrency: int, policy: RetryPolicy, cache: ResponseCache,
+                 price: Price | None, max_cost_usd: float | None, reporter: Reporter,
+                 redactor: Redactor, seed: int | None = None) -> None:
+        self.provider = provider
+        self.run = run
+        self.schemas = schemas  # schema name -> schema as sent to this provider
+        self.concurrency = concurrency
+        self.policy = policy
+        self.cache = cache
+        self.price = price
+        self.max_cost_usd = max_cost_usd
+        self.reporter = reporter
+        self.redact = redactor
+        self.rng = random.Random(seed)
+        self.tally = Tally()
+        self.fatal: str | None = None
+        self.started = time.monotonic()
+        self._log: IO[str] | None = None
+        self._limiter: AdaptiveLimiter | None = None
+        self._budget: Budget | None = None
+        self._prep: Executor | None = None
+        self.preparation = ""
+        self._template_key = key({"parameters": provider.request_template()})
+        self._schema_keys = {name: key({"schema": schema}) for name, schema in schemas.items()}
+        self._by_status: dict[str, int] = {}
+        self._abandoned = 0  # started, then stopped by a fatal failure: no record
+
+    # -- the run -----------------------------------------------------------------------------
+
+    async def execute(self, jobs: list[Job]) -> Outcome:
+        self._limiter = AdaptiveLimiter(self.concurrency)
+        self._budget = Budget(self.max_cost_usd)
+        self.tally.total = len(jobs)
+        self.provider.concurrency = self.concurrency
+        self._prep, self.preparation = _preparer(len(jobs))
+        queue: asyncio.Queue[Job] = asyncio.Queue()
+        for job in jobs:
+            queue.put_nowait(job)
+        self.reporter.start(len(jobs))
+        with open(self.run / LOG, "a", encoding="utf-8") as self._log:
+            try:
+                workers = [asyncio.create_task(self._worker(queue))
+                           for _ in range(min(self.concurrency, max(1, len(jobs))))]
+                await asyncio.gather(*workers)
+            finally:
+                self.reporter.stop()
+                self._prep.shutdown(wait=True, cancel_futures=True)
+                await self.provider.aclose()
+        return Outcome(self.tally, self.fatal, self._budget.exhausted,
+                       queue.qsize() + self._abandoned, dict(sorted(self._by_status.items())))
+
+    def _stopping(self) -> bool:
+        assert self._budget is not None
+        return self.fatal is not None or self._budget.exhausted
+
+    async def _worker(self, queue: asyncio.Queue[Job]) -> None:
+        while not self._stopping():
+            try:
+                job = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            try:
+                started = await self._job(job)
+            except BadInput as error:  # the document itself cannot be read
+                started = True
+                self._write(job, self._record(job, "error", None, None, 0, 0.0, None,
+                                              f"unreadable document: {error}"), None)
+            except Exception as error:  # a bug or an SDK surprise: record it, keep running
+                started = True
+                self._write(job, self._record(job, "error", None, None, 0, 0.0, None,
+                                              f"harness failure: {type(error).__name__}: "
+                                              f"{error}"), None)
+            if not started:
+                queue.put_nowait(job)  # never sent: left for --resume
+                return
+
+    # -- one document --------------------------------------------------------------------------
+
+    async def _job(self, job: Job) -> bool:
+        """Process one document; False when it was not started (the run is stopping)."""
+        assert self._budget is not None
+        loop = asyncio.get_running_loop()
+        provider, doc = self.provider, job.doc
+        document = await loop.run_in_executor(
+            self._prep, inputs.build_file, job.packet.path / doc.file,
+            provider.settings.input_mode, provider.accepts_native_pdf)
+        schema = self.schemas[doc.schema]
+        prompt = prompts.render(doc.schema, schema, document, provider.answer_instruction())
+        request = provider.build_request(prompt, doc.schema, schema)
+        digest = key({"provider": provider.name, "model": provider.model,
+                      "base_url": provider.settings.base_url,
+                      "parameters": self._template_key, "prompt": prompts.digest(prompt),
+                      "schema": self._schema_keys[doc.schema], "document": document.sha256,
+                      "input": document.describe()})
+        self._event(job, event="input", **document.describe())
+        if not job.fresh and (cached := self.cache.get(digest)) is not None:
+            self._event(job, event="attempt", attempt=0, result="cache hit", cache=digest)
+            self._finish(job, cached, attempts=0, latency=0.0, cached=True)
+            return True
+        reserve = 0.0
+        if self.price is not None and self._budget.max_usd is not None:
+            reserve = self.price.cost(
+                estimate.input_tokens(prompt, document, schema, provider.page_tokens),
+                estimate.output_tokens(job.packet.truth(doc.doc_id)), 0)
+        if self._stopping() or not await self._budget.admit(reserve):
+            return False
+        spent = 0.0
+        try:
+            reply, attempts, latency, failure = await self._send(job, request)
+            if reply is not None:
+                self.cache.put(digest, reply, {"provider": provider.name,
+                                               "model": provider.model})
+                spent = self._finish(job, reply, attempts=attempts, latency=latency,
+                                     cached=False)
+            elif failure is not None and failure.kind == "fatal":
+                self.fatal = self.fatal or self.redact.text(f"{provider.name}: {failure.message}")
+                self._abandoned += 1
+            elif failure is not None:
+                status: Status = "timeout" if failure.kind == "timeout" else "error"
+                self._write(job, self._record(job, status, None, None, attempts, latency, None,
+                                              failure.message), None)
+        finally:
+            await self._budget.settle(reserve, spent)
+        return True
+
+    async def _send(self, job: Job, request: dict[str, Any],
+                    ) -> tuple[Reply | None, int, float, ProviderFailure | None]:
+        """The reply, or the last failure when the budget ran out or it cannot be retried."""
+        assert self._limiter is not None
+        attempts, latency, history = 0, 0.0, []
+        timeout = self.provider.settings.timeout_s
+        while True:
+            await self._limiter.acquire()
+            attempts += 1
+            self.tally.requests += 1
+            clock = time.monotonic()
+            failure: ProviderFailure | None = None
+            reply: Reply | None = None
+            try:
+                reply = await asyncio.wait_for(self.provider.send(request), timeout + GRACE_S)
+            except ProviderFailure as caught:
+                failure = caught
+            except TimeoutError:
+                failure = ProviderFailure("timeout", f"no answer within {timeout:g} s")
+            finally:
+                elapsed = time.monotonic() - clock
+                latency += elapsed
+                await self._limiter.release(ok=reply is not None)
+            if reply is not None:
+                self._event(job, event="attempt", attempt=attempts, result="answer",
+                            latency_s=round(elapsed, 3), finish_reason=reply.finish_reason)
+                return reply, attempts, latency, None
+            assert failure is not None
+            history.append(str(failure.status or failure.kind))
+            if failure.kind == "rate_limit":
+                await self._limiter.throttle(failure.retry_after)
+            retry = failure.transient and attempts <= self.policy.retries \
+                and not self._fatal_now()
+            wait = self.policy.delay(attempts, failure.retry_after, self.rng) if retry else None
+            self._event(job, event="attempt", attempt=attempts, result=failure.kind,
+                        http_status=failure.status, retry_after=failure.retry_after,
+                        wait_s=None if wait is None else round(wait, 3),
+                        latency_s=round(elapsed, 3), message=failure.message)
+            if wait is None:
+                if failure.transient:
+                    failure.message = (f"gave up after {attempts} attempt"
+                                       f"{'s' if attempts > 1 else ''} "
+                                       f"({', '.join(history)}): {failure.message}")
+                return None, attempts, latency, failure
+            self.tally.retries += 1
+            await asyncio.sleep(wait)
+
+    def _fatal_now(self) -> bool:
+        return self.fatal is not None
+
+    def _finish(self, job: Job, reply: Reply, *, attempts: int, latency: float,
+                cached: bool) -> float:
+        """Judge a reply and write its record; returns the dollars it cost this run."""
+        cap = self.provider.max_output_tokens
+        verdict = answer.judge(reply, REGISTRY[job.doc.schema].model, cap)
+        cost = self.price.cost(reply.input_tokens, reply.output_tokens,
+                               reply.reasoning_tokens) if self.price else 0.0
+        record = self._record(job, verdict.status, verdict.output, reply.text, attempts,
+                              latency, reply, verdict.error, cost)
+        tally = self.tally
+        tally.input_tokens += reply.input_tokens
+        tally.output_tokens += reply.output_tokens
+        tally.reasoning_tokens += reply.reasoning_tokens
+        if cached:
+            tally.cached += 1
+            tally.cached_usd += cost
+        else:
+            tally.spent_usd += cost
+        self._write(job, record, verdict.reading or reply.note)
+        return 0.0 if cached else cost
+
+    def _record(self, job: Job, status: Status, output: dict[str, Any] | None,
+                raw_text: str | None, attempts: int, latency: float, reply: Reply | None,
+                error: str | None, cost: float = 0.0) -> ExtractionRecord:
+        usage = Usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens,
+                      reasoning_tokens=reply.reasoning_tokens,
+                      cost_usd=round(cost, 6)) if reply else Usage()
+        return ExtractionRecord(
+            packet_id=job.packet.packet_id, doc_id=job.doc.doc_id, doc_type=job.doc.doc_type,
+            status=status, output=output, raw_text=raw_text, attempts=attempts,
+            latency_s=round(latency, 3), usage=usage,
+            finish_reason=reply.finish_reason if reply else None, error=error)
+
+    def _write(self, job: Job, record: ExtractionRecord, reading: str | None) -> None:
+        data = self.redact.clean(record.model_dump(mode="json"))
+        write_json(_record_path(self.run, job.packet.packet_id, job.doc.doc_id), data)
+        self._event(job, event="record", status=record.status, attempts=record.attempts,
+                    reading=reading, error=record.error)
+        self._by_status[record.status] = self._by_status.get(record.status, 0) + 1
+        self.tally.done += 1
+        if record.status == "ok":
+            self.tally.ok += 1
+        else:
+            self.tally.failed += 1
+        self.reporter.update(self.tally)
+
+    def _event(self, job: Job, **fields: Any) -> None:
+        assert self._log is not None
+        line = {"t": round(time.monotonic() - self.started, 3),
+                "packet_id": job.packet.packet_id, "doc_id": job.doc.doc_id, **fields}
+        self._log.write(json.dumps(self.redact.clean(line), ensure_ascii=False) + "\n")
+        self._log.flush()

@@ -1,0 +1,243 @@
+"""Local stub servers of the OpenAI, Anthropic and Gemini APIs, for tests and benchmarks.
+
+A `StubServer` listens on 127.0.0.1 (a free port), in a thread of its own, and answers the
+requests of one provider family from the packets' document truth. It finds which document a
+request is about by content, as a real service would see it: the sha256 of every document
+part the harness can send (a PDF's bytes, a page's text, a sheet's CSV, a page image) is
+indexed from the packets, so nothing in the prompt names the document. It injects faults on
+demand (`FaultPlan`) and counts every request per document, with the fault it injected.
+
+    with StubServer("openai", packets_dir, FaultPlan(rate=0.2)) as stub:
+        ... OpenAI(base_url=stub.base_url, ...) ...
+        stub.requests["N1-000001/sov_pdf"]
+
+`python -m packetbench.benchmark.harness.stub --family openai --packets DIR` runs one in a
+process of its own and prints its base URL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import hashlib
+import json
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from packetbench.benchmark.harness import inputs
+from packetbench.benchmark.harness.stub.families import FAMILIES, Family
+from packetbench.benchmark.harness.stub.faults import FaultPlan
+from packetbench.benchmark.harness.stub.http import Request, Response, Server
+from packetbench.benchmark.packets import find_packets
+
+__all__ = ["FaultPlan", "Injected", "StubServer"]
+
+MIN_PART = 40  # shorter strings are instructions or labels, not document parts
+
+
+@dataclass(frozen=True)
+class Injected:
+    document: str  # "packet_id/doc_id"
+    number: int  # the document's n-th request
+    fault: str | None
+    at: float  # time.monotonic() when the request arrived
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class StubServer:
+    def __init__(self, family: str, packets: Path, faults: FaultPlan | None = None, *,
+                 modes: tuple[str, ...] = ("native", "text"), delay_s: float = 0.0,
+                 hang_s: float = 30.0, keep_bodies: bool = False,
+                 expect_key: str | None = None, reject_reasoning: bool = False) -> None:
+        self.family: Family = FAMILIES[family]()
+        self.faults = faults or FaultPlan()
+        self.delay_s = delay_s
+        self.keep_bodies = keep_bodies
+        self.expect_key = expect_key  # answer 401 to any other key
+        self.reject_reasoning = reject_reasoning  # answer 400 to any reasoning setting
+        self.requests: Counter[str] = Counter()
+        self.injected: list[Injected] = []
+        self.bodies: dict[str, list[dict[str, Any]]] = {}
+        self.rejected: list[str] = []  # why malformed requests were refused
+        self.keys_seen: set[str] = set()
+        self._truth: dict[str, dict[str, Any]] = {}
+        self._index: dict[str, str] = {}
+        self._lock = threading.Lock()
+        for packet in find_packets(packets):
+            for doc in packet.documents:
+                name = f"{packet.packet_id}/{doc.doc_id}"
+                self._truth[name] = packet.truth(doc.doc_id)
+                for mode in modes:
+                    for part in inputs.build(packet, doc, mode).parts:
+                        if part.kind == "text":
+                            self._index[_digest(part.text)] = name
+                        else:
+                            self._index[hashlib.sha256(part.data).hexdigest()] = name
+        self._server = Server(self._handle, hang_s)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self.port = 0
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def base_url(self) -> str:
+        """What to pass as --base-url for this family's SDK."""
+        return f"{self.url}/v1" if self.family.name == "openai" else self.url
+
+    def start(self) -> StubServer:
+        ready = threading.Event()
+
+        def serve() -> None:
+            loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)
+            self._loop = loop
+            self.port = loop.run_until_complete(self._server.start())
+            ready.set()
+            loop.run_forever()
+            loop.run_until_complete(self._server.close())
+            pending = asyncio.all_tasks(loop)
+            for task in pending:
+                task.cancel()
+            if pending:
+                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            loop.close()
+
+        self._thread = threading.Thread(target=serve, name=f"stub-{self.family.name}",
+                                        daemon=True)
+        self._thread.start()
+        ready.wait(10)
+        return self
+
+    def stop(self) -> None:
+        if self._loop is not None and self._thread is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(10)
+            self._loop = None
+
+    def __enter__(self) -> StubServer:
+        return self.start()
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
+    # -- what the tests read ------------------------------------------------------------------
+
+    def faults_of(self, document: str) -> list[str | None]:
+        with self._lock:
+            return [i.fault for i in self.injected if i.document == document]
+
+    # -- serving ------------------------------------------------------------------------------
+
+    def _document(self, body: Any) -> str | None:
+        """The document a request is about: the first indexed part found in its body."""
+        stack = [body]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, dict):
+                stack.extend(item.values())
+            elif isinstance(item, list):
+                stack.extend(item)
+            elif isinstance(item, str) and len(item) >= MIN_PART:
+                found = self._index.get(_digest(item))
+                if found is None and not item.count(" "):
+                    found = self._binary(item)
+                if found is not None:
+                    return found
+        return None
+
+    def _binary(self, item: str) -> str | None:
+        encoded = item.split("base64,", 1)[1] if item.startswith("data:") else item
+        for decode in (base64.b64decode, base64.urlsafe_b64decode):  # Gemini's is url-safe
+            try:
+                data = decode(encoded.encode("ascii"))
+            except (binascii.Error, ValueError):
+                continue
+            found = self._index.get(hashlib.sha256(data).hexdigest())
+            if found is not None:
+                return found
+        return None
+
+    async def _handle(self, request: Request) -> Response | object:
+        family = self.family
+        if not family.serves(request):
+            return family.error(404, f"no route {request.method} {request.path}", "not_found")
+        try:
+            body = request.json()
+        except ValueError:
+            return family.error(400, "request body is not JSON", "invalid_request_error")
+        key = family.key(request)
+        if self.expect_key is not None and key != self.expect_key:
+            with self._lock:
+                self.rejected.append("bad key")
+            return family.error(401, f"Incorrect API key provided: {key}",
+                                "authentication_error")
+        if self.reject_reasoning and isinstance(body, dict) and family.reasoning(body):
+            with self._lock:
+                self.rejected.append("reasoning")
+            return family.error(400, "This model does not support the requested reasoning "
+                                     "setting (reasoning_effort / thinking level).",
+                                "invalid_request_error")
+        problem = family.problem(body) if isinstance(body, dict) else "body is not an object"
+        document = self._document(body) if problem is None else None
+        if problem is None and document is None:
+            problem = "no known document in the request"
+        with self._lock:
+            if key:
+                self.keys_seen.add(key)
+            if problem is not None:
+                self.rejected.append(problem)
+                fault = None
+            else:
+                assert document is not None
+                self.requests[document] += 1
+                number = self.requests[document]
+                fault = self.faults.fault(document, number)
+                self.injected.append(Injected(document, number, fault, time.monotonic()))
+                if self.keep_bodies:
+                    self.bodies.setdefault(document, []).append(body)
+        if problem is not None:
+            return family.error(400, problem, "invalid_request_error")
+        assert document is not None
+        if self.delay_s:
+            await asyncio.sleep(self.delay_s)
+        return family.answer(request, body, self._truth[document], fault,
+                             self.faults.retry_after_s)
+
+
+def main() -> None:
+    """Run a stub until stdin closes: ``python -m packetbench.benchmark.harness.stub --family openai
+    --packets DIR [--rate 0.2] [--seed 0] [--delay 0]``; prints the base URL first."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--family", choices=sorted(FAMILIES), required=True)
+    parser.add_argument("--packets", type=Path, required=True)
+    parser.add_argument("--rate", type=float, default=0.0)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--delay", type=float, default=0.0)
+    parser.add_argument("--stats", type=Path, help="write request counts here on exit")
+    args = parser.parse_args()
+    stub = StubServer(args.family, args.packets, FaultPlan(rate=args.rate, seed=args.seed),
+                      delay_s=args.delay).start()
+    sys.stdout.write(stub.base_url + "\n")
+    sys.stdout.flush()
+    try:
+        sys.stdin.read()
+    finally:
+        stub.stop()
+        if args.stats:
+            args.stats.write_text(json.dumps(dict(stub.requests)))

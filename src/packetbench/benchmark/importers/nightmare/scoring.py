@@ -1,0 +1,25 @@
+"""Scoring every imported run, exactly as `packetbench score` scores one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from packetbench.benchmark.score.scorer import RunScores, score_run
+
+
+def runs_of(out: Path) -> list[Path]:
+    """The run folders of an import, by name."""
+    folder = out / "runs"
+    return sorted(p for p in folder.iterdir() if (p / "run.json").is_file()) \
+        if folder.is_dir() else []
+
+
+def score_all(out: Path) -> dict[str, RunScores]:
+    """Score each run of the import in `out` and load it into its results database."""
+    from packetbench.benchmark.results import load_run  # duckdb loads only here
+
+    scored = {}
+    for run in runs_of(out):
+        scored[run.name] = score_run(run, out / "packets")
+        load_run(run, out / "packets")
+    return scored

@@ -1,0 +1,274 @@
+"""`packetbench run`: the whole benchmark in one call, into one folder.
+
+    OUT/packets/            generate: the tiers asked for (default: the canonical N1..N5, seed 1)
+    OUT/audit.json          audit: every ground-truth value read back from its page
+    OUT/runs/<name>/        extract (default: sim, the SIMULATED extractor) and score
+    OUT/report/             report.md and report.html
+
+Each stage calls the library function its own command calls. Generation, the audit and
+scoring run packets as tasks of one executor (`--executor local`: worker processes;
+`--executor ray`: a Ray cluster). A failed audit stops the run before extraction: scores
+against unproven truth would be worthless. A listener is told when each stage starts, advances
+and ends, so a command can show progress.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from packetbench.benchmark.errors import UsageError
+from packetbench.generator.seeds import check_seeds
+
+DEFAULT_OUT = Path("packetbench-run")
+CANONICAL_TIERS = ("N1", "N2", "N3", "N4", "N5")
+OWNED = ("packets", "runs", "report", "audit.json")  # what --force may remove from OUT
+
+
+class Listener(Protocol):
+    def start(self, stage: str, total: int | None) -> None: ...
+    def advance(self, stage: str, completed: int) -> None: ...
+    def finish(self, stage: str, summary: str, seconds: float) -> None: ...
+
+
+@dataclass(frozen=True)
+class Options:
+    out: Path = DEFAULT_OUT
+    tiers: tuple[str, ...] = CANONICAL_TIERS
+    count: int = 1
+    seed: int = 1
+    provider: str = "sim"
+    profile: str = "typical"
+    sim_seed: int = 0
+    model: str | None = None
+    jobs: int = 2
+    force: bool = False
+    # API providers only (see `packetbench extract`)
+    reasoning: str = "default"
+    input_mode: str = "native"
+    base_url: str | None = None
+    concurrency: int = 8
+    max_cost_usd: float | None = None
+    executor: str = "local"  # where generate, audit and score run: local or ray
+    ray_address: str | None = None
+
+
+@dataclass
+class Outcome:
+    packets: Path
+    run: Path
+    report: Path | None = None
+    audit_ok: bool = True
+    stopped: str | None = None  # why the run stopped before its report (the audit aside)
+    stages: dict[str, float] = field(default_factory=dict)
+    headline: dict[str, Any] = field(default_factory=dict)
+
+
+def parse_tiers(text: str) -> tuple[str, ...]:
+    tiers = tuple(t.strip().upper() for t in text.split(",") if t.strip())
+    if not tiers:
+        raise UsageError("--tiers names no tier")
+    unknown = [t for t in tiers if t not in CANONICAL_TIERS]
+    if unknown:
+        raise UsageError(f"unknown tier {unknown[0]!r}; choose from {', '.join(CANONICAL_TIERS)}")
+    if len(set(tiers)) != len(tiers):
+        raise UsageError("--tiers names a tier twice")
+    return tiers
+
+
+def _prepare(options: Options) -> None:
+    out = options.out
+    check_seeds(options.seed, options.count)
+    if options.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1 (got {options.jobs})")
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out}: exists and is not a folder")
+    present = [name for name in OWNED if (out / name).exists()]
+    held = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
+    if held and not present:
+        raise UsageError(f"{out}: not a folder packetbench run made (it holds {held[0]}); "
+                         "write the run into a new or empty folder")
+    if present and not options.force:
+        raise UsageError(f"{out}: already holds a benchmark run ({present[0]}); use --force "
+                         "to replace it")
+    for name in present:
+        target = out / name
+        if target.is_dir():
+            shutil.rmtree(target)
+        else:
+            target.unlink()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"{out}: cannot create the folder ({error.strerror})") from None
+
+
+def _watch(folder: Path, stage: str, listener: Listener) -> Callable[[], None]:
+    """Report how many files are under `folder` while a stage that has no callback runs."""
+    stop = threading.Event()
+
+    def poll() -> None:
+        while not stop.wait(0.1):
+            listener.advance(stage, sum(1 for _ in folder.rglob("*.json")))
+
+    thread = threading.Thread(target=poll, daemon=True)
+    thread.start()
+
+    def done() -> None:
+        stop.set()
+        thread.join()
+
+    return done
+
+
+def _timed(stage: str, listener: Listener, outcome: Outcome, total: int | None,
+           work: Callable[[], str]) -> None:
+    listener.start(stage, total)
+    began = time.perf_counter()
+    summary = work()
+    seconds = time.perf_counter() - began
+    outcome.stages[stage] = seconds
+    listener.finish(stage, summary, seconds)
+
+
+def run_pipeline(options: Options, listener: Listener) -> Outcome:
+    """Generate, audit, extract, score and report into `options.out`."""
+    from packetbench.benchmark.providers import provider_class
+
+    cls = provider_class(options.provider)  # an unknown provider fails before any work
+    settings: dict[str, Any] = {"profile": options.profile, "seed": options.sim_seed,
+                                "reasoning": options.reasoning, "input": options.input_mode,
+                                "base_url": options.base_url}
+    if options.model is not None:
+        settings["model"] = options.model
+    provider = cls.from_options(settings)
+    from packetbench.benchmark.providers.api import ApiProvider
+
+    if isinstance(provider, ApiProvider):
+        provider.api_key()  # a missing key fails now, before any packet is generated
+    from packetbench.benchmark.errors import BenchmarkError
+    from packetbench.generator.executors import make_executor
+
+    runner = make_executor(options.executor, options.jobs, options.ray_address,
+                           (BenchmarkError,))
+    _prepare(options)
+    packets = options.out / "packets"
+    name = options.provider if not cls.simulator else f"{options.provider}-{options.profile}"
+    run = options.out / "runs" / (options.model or name)
+    outcome = Outcome(packets, run)
+    def generate() -> str:
+        from packetbench.generator.batch import generate as write_packets
+        from packetbench.generator.corpus import read
+
+        made: list[Any] = []
+        written: list[Any] = []
+
+        def tick(summary: Any) -> None:
+            written.append(summary)
+            listener.advance("generate", len(written))
+
+        for tier in options.tiers:
+            made += write_packets(tier, options.seed, options.count, packets, executor=runner,
+                                  on_done=tick)
+        return (f"{len(made):,} packets, {sum(s.documents for s in made):,} documents, "
+                f"{sum(s.pdf_pages for s in made):,} PDF pages; corpus digest "
+                f"{read(packets).digest[:12]}")
+
+    _timed("generate", listener, outcome, len(options.tiers) * options.count, generate)
+    folders = sorted(p for p in packets.iterdir() if (p / "packet_truth.json").is_file())
+
+    def audit() -> str:
+        from packetbench.benchmark.audit import audit_packets
+        from packetbench.benchmark.runs import write_json
+
+        done: list[Any] = []
+
+        def audited(packet: Any) -> None:
+            done.append(packet.packet_id)
+            listener.advance("audit", len(done))
+
+        result = audit_packets(folders, on_packet=audited, executor=runner)
+        write_json(options.out / "audit.json", result.to_json())
+        # Values only OCR can read (scanned pages) are not checked here: the run needs no
+        # tesseract. They are counted, never called found; anything else failing stops it.
+        outcome.audit_ok = all(f.problem == "not_checked" for f in result.findings())
+        totals = result.totals()
+        found = (f"{totals['fields_found']:,} of {totals['fields_checked']:,} located values "
+                 f"and {totals['strings_found']:,} of {totals['strings_checked']:,} visible "
+                 "strings found")
+        if not outcome.audit_ok:
+            return f"FAILED: {found}; see {options.out / 'audit.json'}"
+        if totals["fields_not_checked"] or totals["strings_not_checked"]:
+            found += (f"; {totals['fields_not_checked']:,} located values and "
+                      f"{totals['strings_not_checked']:,} strings with no text layer (scans, ink, "
+                      f"attacked text) not verified (packetbench audit --ocr {packets})")
+        return f"passed: {found}"
+
+    _timed("audit", listener, outcome, len(folders), audit)
+    if not outcome.audit_ok:
+        return outcome
+    documents = sum(1 for folder in folders for _ in _documents(folder))
+
+    def extract() -> str:
+        from packetbench.benchmark.extract import HarnessOptions
+        from packetbench.benchmark.extract import extract as run_extraction
+
+        harness = None if cls.simulator else HarnessOptions(
+            concurrency=options.concurrency, max_cost_usd=options.max_cost_usd)
+        stop = _watch(run / "extractions", "extract", listener)
+        try:
+            summary = run_extraction(provider, packets, run, force=options.force,
+                                     options=harness)
+        finally:
+            stop()
+        statuses = ", ".join(f"{n:,} {s}" for s, n in summary.by_status.items()) or "none"
+        label = " (SIMULATED extractor, not a model)" if cls.simulator else ""
+        stopped = (f"; --max-cost reached, {summary.not_started} not requested (continue with "
+                   f"packetbench extract --resume --out {run})"
+                   if summary.stopped == "max-cost" else "")
+        if summary.ok == 0:
+            outcome.stopped = (f"no document was extracted ok ({statuses}), so there is nothing "
+                               f"to score; each record in {run / 'extractions'} says why")
+        return (f"{summary.written:,} of {summary.documents:,} documents [{statuses}] by "
+                f"{provider.describe().get('model', options.provider)}{label}{stopped}")
+
+    _timed("extract", listener, outcome, documents, extract)
+    if outcome.stopped:
+        return outcome
+
+    def score() -> str:
+        from packetbench.benchmark.results import load_run
+        from packetbench.benchmark.score.scorer import score_run
+
+        result = score_run(run, packets, executor=runner,
+                           on_packet=lambda n: listener.advance("score", n))
+        load_run(run, packets)  # as `packetbench score` does
+        excluded = len(result.missing) + len(result.errors) + len(result.invalid)
+        return (f"{result.documents:,} documents scored, {result.claims:,} claims, "
+                f"{excluded:,} excluded")
+
+    _timed("score", listener, outcome, len(folders), score)
+
+    def report() -> str:
+        from packetbench.benchmark.report.render import write_report
+        from packetbench.benchmark.results.query import open_runs
+
+        files = write_report([run], options.out / "report")
+        outcome.report = files.html
+        with open_runs([run]) as opened:
+            outcome.headline = {r["metric"]: r["micro"] for r in opened.metric("headline")}
+        return f"{files.markdown} and {files.html}"
+
+    _timed("report", listener, outcome, None, report)
+    return outcome
+
+
+def _documents(folder: Path) -> Iterable[Any]:
+    from packetbench.benchmark.packets import load_packet
+
+    return load_packet(folder).documents

@@ -1,0 +1,132 @@
+"""What a run was extracted from, so that nothing is ever scored against anything else.
+
+run.json lists every packet of a run with its generator version, the sha256 of its
+packet_truth.json and, per document, the sha256 of the document file and of its four truth
+files. Scoring checks the packets it is given against that list; the results database keeps
+the list it was scored against, and every command that reads it (report, compare, gate, plan,
+sql) checks it is still the run's; runs paired by compare or gate must have been extracted
+from the same documents. Packet ids alone prove nothing: the same id is another packet under
+other knobs or another generator version, and scores against it are silently wrong numbers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from packetbench.benchmark.errors import BadInput
+from packetbench.benchmark.packets import DocInfo, Packet, read_json
+
+TRUTH_KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")
+HASHED = ("file", *TRUTH_KINDS)
+
+
+def sha256(path: Path) -> str:
+    try:
+        with path.open("rb") as handle:
+            return hashlib.file_digest(handle, "sha256").hexdigest()
+    except FileNotFoundError:
+        raise BadInput(f"{path}: missing") from None
+    except OSError as error:
+        raise BadInput(f"{path}: unreadable ({error.strerror})") from None
+
+
+def _file(packet: Packet, doc: DocInfo, kind: str) -> Path:
+    return packet.path / (doc.file if kind == "file" else f"{kind}_{doc.doc_id}.json")
+
+
+def document_hashes(packet: Packet, doc: DocInfo) -> dict[str, str]:
+    """sha256 of a document's file and truth files; BadInput when the file is not the one
+    its manifest describes (truncated, replaced): no run is made of a broken packet."""
+    hashes = {kind: sha256(_file(packet, doc, kind)) for kind in HASHED}
+    manifest = read_json(_file(packet, doc, "manifest"))
+    if not isinstance(manifest, dict) or manifest.get("sha256") != hashes["file"]:
+        raise BadInput(f"{_file(packet, doc, 'file')}: sha256 differs from its manifest (not "
+                       "the file its truth describes)")
+    return hashes
+
+
+def packet_entry(packet: Packet) -> dict[str, Any]:
+    """The run.json entry of one packet: what a run of it was extracted from."""
+    return {
+        "packet_id": packet.packet_id,
+        "tier": packet.tier,
+        "generator_version": packet.generator_version,
+        "packet_truth_sha256": sha256(packet.path / "packet_truth.json"),
+        "documents": [d.doc_id for d in packet.documents],
+        "sha256": {d.doc_id: document_hashes(packet, d) for d in packet.documents},
+    }
+
+
+def recorded(info: dict[str, Any], run: Path) -> dict[str, dict[str, Any]]:
+    """packet_id -> run.json entry of every packet the run lists, each with its hashes;
+    BadInput when run.json predates them (nothing can prove what it was extracted from)."""
+    entries = info.get("packets")
+    found: dict[str, dict[str, Any]] = {}
+    for entry in entries if isinstance(entries, list) else []:
+        if not (isinstance(entry, dict) and isinstance(entry.get("sha256"), dict)
+                and isinstance(entry.get("packet_truth_sha256"), str)):
+            raise BadInput(f"{run / 'run.json'}: records no sha256 of the documents it was "
+                           "extracted from (written by an older packetbench), so no score of "
+                           "it can be trusted; extract the run again")
+        found[str(entry.get("packet_id"))] = entry
+    if not found:
+        raise BadInput(f"{run / 'run.json'}: no packets list")
+    return found
+
+
+def verify(info: dict[str, Any], run: Path, selected: list[tuple[Packet, DocInfo]],
+           hint: str = "score the run with the packets it was extracted from") -> None:
+    """BadInput naming the first file of `selected` (documents of the run, in order) whose
+    sha256 is not the one run.json recorded, then the packets' packet_truth.json."""
+    entries = recorded(info, run)
+    packets: dict[str, Packet] = {}
+    for packet, doc in selected:
+        packets[packet.packet_id] = packet
+        entry = entries.get(packet.packet_id)
+        if entry is None:
+            raise BadInput(f"{packet.path}: not a packet {run} was extracted from; {hint}")
+        expected = entry["sha256"].get(doc.doc_id)
+        actual = {kind: sha256(_file(packet, doc, kind)) for kind in HASHED}
+        if expected != actual:
+            kind = next((k for k in HASHED if (expected or {}).get(k) != actual[k]), "file")
+            raise BadInput(f"{_file(packet, doc, kind)}: not the file {run} was extracted "
+                           f"from (its sha256 differs); {hint}")
+    for packet_id, packet in packets.items():
+        if sha256(packet.path / "packet_truth.json") != entries[packet_id]["packet_truth_sha256"]:
+            raise BadInput(f"{packet.path / 'packet_truth.json'}: not the packet {run} was "
+                           f"extracted from (its sha256 differs); {hint}")
+
+
+def _documents(entries: dict[str, dict[str, Any]]) -> Iterator[tuple[str, dict[str, str]]]:
+    for packet_id, entry in sorted(entries.items()):
+        for doc_id, hashes in entry["sha256"].items():
+            yield f"{packet_id}/{doc_id}", hashes
+
+
+def first_difference(a: dict[str, dict[str, Any]], b: dict[str, dict[str, Any]],
+                     ) -> tuple[str, str] | None:
+    """(packet_id/doc_id, what differs) of the first document both list with other
+    hashes, or None when every shared document is the same."""
+    theirs = dict(_documents(b))
+    for document, hashes in _documents(a):
+        other = theirs.get(document)
+        if other is not None and other != hashes:
+            kind = next((k for k in HASHED if hashes.get(k) != other.get(k)), "file")
+            return document, kind
+    return None
+
+
+def same_listing(a: dict[str, dict[str, Any]], b: dict[str, dict[str, Any]]) -> str | None:
+    """The first packet_id/doc_id whose hashes are not the same in both listings (one
+    listing a document the other lacks counts), or None when they agree."""
+    mine, theirs = dict(_documents(a)), dict(_documents(b))
+    for document in sorted(set(mine) | set(theirs)):
+        if mine.get(document) != theirs.get(document):
+            return document
+    differing = sorted(p for p in set(a) | set(b)
+                       if (a.get(p) or {}).get("packet_truth_sha256")
+                       != (b.get(p) or {}).get("packet_truth_sha256"))
+    return f"{differing[0]}/packet_truth.json" if differing else None

@@ -1,0 +1,165 @@
+"""`anthropic`: Claude's Messages API through the official SDK, with one extraction tool.
+
+The document schema is the input schema of a single tool, `record_extraction`. Without
+thinking the tool is forced (``tool_choice={"type": "tool", ...}``); the API refuses a forced
+tool while thinking is on, so with `--reasoning high|xhigh` the choice is ``auto`` and the
+prompt asks for the tool. Reasoning maps to extended thinking with a token budget (high:
+16,000; xhigh, the ceiling: the whole cap but 16,000 tokens kept for the answer). For the
+models whose SDK deprecates budgeted thinking in favour of adaptive thinking, the same levels
+map to ``thinking={"type": "adaptive"}`` with ``output_config.effort`` high / max.
+
+An answer that arrives wrapped in one extra single-key object ({"sov": {...}}) is unwrapped
+by the harness when the wrapped object, not the wrapper, matches the schema.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from packetbench.benchmark.errors import UsageError
+from packetbench.benchmark.providers.api import (
+    ApiSettings,
+    Part,
+    PooledProvider,
+    Prompt,
+    Reply,
+    stainless_call,
+)
+from packetbench.benchmark.providers.schema_clean import without_file_keys
+
+if TYPE_CHECKING:
+    from anthropic import AsyncAnthropic
+
+TOOL = "record_extraction"
+TOOL_DESCRIPTION = ("Record every value extracted from the document, exactly as the document "
+                    "shows it; null for anything the document does not show.")
+HIGH_BUDGET = 16_000
+ANSWER_ROOM = 16_000  # tokens kept for the tool call when thinking runs at the ceiling
+MIN_BUDGET = 1_024  # the API's minimum thinking budget
+
+
+def _adaptive_models() -> list[str]:
+    """Models the installed SDK warns against budgeted thinking for (prefer adaptive)."""
+    try:
+        from anthropic.resources.messages import messages
+    except ImportError:  # pragma: no cover - the SDK is a dependency
+        return []
+    return list(getattr(messages, "MODELS_TO_WARN_WITH_THINKING_ENABLED", []))
+
+
+def _content(part: Part) -> dict[str, Any]:
+    if part.kind == "text":
+        return {"type": "text", "text": part.text}
+    encoded = base64.b64encode(part.data).decode("ascii")
+    if part.kind == "pdf":
+        return {"type": "document", "title": part.label,
+                "source": {"type": "base64", "media_type": "application/pdf", "data": encoded}}
+    return {"type": "image", "source": {"type": "base64", "media_type": "image/png",
+                                        "data": encoded}}
+
+
+class AnthropicProvider(PooledProvider["AsyncAnthropic"]):
+    name = "anthropic"
+    sdk = "anthropic"
+    env_keys: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY",)
+    default_max_output_tokens = 32_000
+    page_tokens = 1_600
+    default_retries = 8  # 529 "overloaded" is common and passes
+    reasoning_words = ("thinking", "budget_tokens", "effort", "adaptive")
+
+    def __init__(self, settings: ApiSettings) -> None:
+        super().__init__(settings)
+        if self._budget() is not None and self.max_output_tokens <= self._budget_or_zero():
+            raise UsageError(f"--reasoning {settings.reasoning} needs --max-output-tokens above "
+                             f"the thinking budget ({self._budget_or_zero():,})")
+
+    def _budget(self) -> int | None:
+        level = self.settings.reasoning
+        if level == "default" or self.model in _adaptive_models():
+            return None
+        if level == "high":
+            return HIGH_BUDGET
+        return max(MIN_BUDGET, self.max_output_tokens - ANSWER_ROOM)
+
+    def _budget_or_zero(self) -> int:
+        return self._budget() or 0
+
+    def thinking(self) -> bool:
+        return self.settings.reasoning != "default"
+
+    def answer_instruction(self) -> str:
+        return f"Call the {TOOL} tool exactly once with the extracted values."
+
+    def reasoning_parameters(self) -> dict[str, Any]:
+        level = self.settings.reasoning
+        if level == "default":
+            return {}
+        if self.model in _adaptive_models():
+            return {"thinking": {"type": "adaptive"},
+                    "output_config": {"effort": "high" if level == "high" else "max"}}
+        return {"thinking": {"type": "enabled", "budget_tokens": self._budget_or_zero()}}
+
+    def clean_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        return without_file_keys(schema)
+
+    def build_request(self, prompt: Prompt, schema_name: str,
+                      schema: dict[str, Any]) -> dict[str, Any]:
+        choice: dict[str, Any] = (
+            {"type": "auto"} if self.thinking()  # a forced tool is refused with thinking on
+            else {"type": "tool", "name": TOOL, "disable_parallel_tool_use": True})
+        return {
+            "model": self.model,
+            "max_tokens": self.max_output_tokens,
+            "system": prompt.system,
+            "messages": [{"role": "user", "content": [
+                *(_content(p) for p in prompt.parts),
+                {"type": "text", "text": prompt.instructions},
+            ]}],
+            "tools": [{"name": TOOL, "description": TOOL_DESCRIPTION, "input_schema": schema}],
+            "tool_choice": choice,
+            **self.reasoning_parameters(),
+        }
+
+    def _new_client(self) -> AsyncAnthropic:
+        from anthropic import AsyncAnthropic, DefaultAsyncHttpxClient
+
+        return AsyncAnthropic(api_key=self.api_key(), base_url=self.settings.base_url,
+                              max_retries=0, timeout=self.settings.timeout_s,
+                              http_client=DefaultAsyncHttpxClient(verify=self.tls()))
+
+    async def send(self, request: dict[str, Any]) -> Reply:
+        import anthropic
+
+        message = await stainless_call(self, anthropic,
+                                       self._connect().messages.create(**request))
+        tool_input: Any = None
+        texts: list[str] = []
+        for block in message.content:
+            if block.type == "tool_use" and block.name == TOOL and tool_input is None:
+                tool_input = block.input
+            elif block.type == "text":
+                texts.append(block.text)
+        usage = message.usage
+        details = usage.output_tokens_details
+        thinking = details.thinking_tokens if details is not None else 0
+        refusal = None
+        if message.stop_reason == "refusal":
+            explanation = message.stop_details.explanation if message.stop_details else None
+            refusal = explanation or " ".join(texts).strip() or "the model refused"
+        note = None
+        if tool_input is not None:
+            text: str | None = json.dumps(tool_input, ensure_ascii=False)
+        else:
+            text = "".join(texts) or None
+            if text is not None:
+                note = f"no {TOOL} tool call; the text answer was read instead"
+        return Reply(
+            text=text, finish_reason=message.stop_reason,
+            truncated=message.stop_reason == "max_tokens", refusal=refusal,
+            input_tokens=usage.input_tokens + (usage.cache_read_input_tokens or 0)
+            + (usage.cache_creation_input_tokens or 0),
+            output_tokens=max(0, usage.output_tokens - thinking), reasoning_tokens=thinking,
+            note=note,
+        )

@@ -1,0 +1,187 @@
+"""`sim`: the simulated extractor. It is a simulator, not a model, and says so everywhere.
+
+It reads each document's truth and writes the record a real provider would, with seeded
+errors of every kind the scorer knows (see `benchmark.sim.engine`), and it writes
+`sim_injections.json` into the run: the ledger of what it injected and of what the scorer must
+therefore count, so tests can check the scorer recovers every injected count exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from packetbench.benchmark import universe as universes
+from packetbench.benchmark.errors import UsageError
+from packetbench.benchmark.packets import DocInfo, Packet, read_json
+from packetbench.benchmark.providers.base import Provider
+from packetbench.benchmark.runs import ExtractionRecord, Status, Usage, write_json
+from packetbench.benchmark.score import normalize
+from packetbench.benchmark.score.rates import CLASSES, UNIVERSES
+from packetbench.benchmark.score.stale import stale_values
+from packetbench.benchmark.sim.engine import Engine, PoolKey
+from packetbench.benchmark.sim.profiles import PROFILES, Profile
+from packetbench.generator import doctypes as _doctypes  # noqa: F401  (registers document types)
+from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.leaves import (
+    DocModel,
+    LeafShape,
+    ListShape,
+    ObjectShape,
+    fields_of,
+    set_path,
+)
+from packetbench.generator.seeds import MAX_SEED
+
+LABEL = "SIMULATED EXTRACTOR - not a model; seeded errors for testing the pipeline"
+LEDGER = "sim_injections.json"
+
+
+def _truth_leaves(model: type[DocModel], data: Any, prefix: str = "",
+                  ) -> list[tuple[str, Any, LeafShape]]:
+    found: list[tuple[str, Any, LeafShape]] = []
+    for name, shape in fields_of(model):
+        value = data.get(name) if isinstance(data, dict) else None
+        where = f"{prefix}.{name}" if prefix else name
+        if isinstance(shape, LeafShape):
+            found.append((where, value, shape))
+        elif isinstance(shape, ObjectShape):
+            found += _truth_leaves(shape.model, value, where)
+        elif isinstance(shape, ListShape):
+            for index, item in enumerate(value or []):
+                found += _truth_leaves(shape.item.model, item, f"{where}[{index}]")
+    return found
+
+
+def _seed(*parts: object) -> int:
+    digest = hashlib.sha256(":".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _invalidate(model: type[DocModel], output: dict[str, Any]) -> str:
+    """Break the schema the way a loose model does: a money amount written as text, or (with
+    no money leaf) an extra key. Returns what was broken."""
+    for path, value, shape in _truth_leaves(model, output):
+        if shape.leaf.kind == "money" and isinstance(value, int | float):
+            set_path(output, path, f"${value:,.2f}")
+            return f"{path} written as text"
+    output["notes"] = "values transcribed from the attached document"
+    return "extra key notes"
+
+
+class SimProvider(Provider):
+    name = "sim"
+    simulator = True
+
+    def __init__(self, profile: str = "typical", seed: int = 0) -> None:
+        if profile not in PROFILES:
+            raise UsageError(f"unknown sim profile {profile!r}; choose {', '.join(PROFILES)}")
+        if not 0 <= seed <= MAX_SEED:
+            raise UsageError(f"the sim seed must be between 0 and {MAX_SEED} (got {seed})")
+        self.profile: Profile = PROFILES[profile]
+        self.seed = seed
+        self.found: universes.PacketUniverses | None = None
+        self.ledger: dict[str, dict[str, Any]] = {}
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any]) -> SimProvider:
+        return cls(profile=options.get("profile", "typical"), seed=options.get("seed", 0))
+
+    def describe(self) -> dict[str, Any]:
+        return {"model": f"sim-{self.profile.name}", "simulator": True, "label": LABEL,
+                "parameters": {"profile": self.profile.name, "seed": self.seed},
+                "pattern_factors": dict(self.profile.pattern_factors)}
+
+    def check(self, packet: Packet) -> None:
+        # The simulator answers from the truth files: each must parse before the run starts.
+        for doc in packet.documents:
+            packet.truth(doc.doc_id)
+            for kind in ("field_truth", "rendered_universe"):
+                read_json(packet.path / f"{kind}_{doc.doc_id}.json")
+
+    def prepare(self, packet: Packet) -> None:
+        self.found = universes.build(packet.path)
+
+    def extract(self, packet: Packet, doc: DocInfo) -> ExtractionRecord | None:
+        assert self.found is not None, "prepare() runs before extract()"
+        key = f"{packet.packet_id}/{doc.doc_id}"
+        rng = random.Random(_seed(self.seed, self.profile.name, packet.packet_id, doc.doc_id))
+        roll = rng.random()
+        profile = self.profile
+        if roll < profile.missing:
+            self.ledger[key] = {"status": "missing"}
+            return None
+        if roll < profile.missing + profile.error:
+            self.ledger[key] = {"status": "error"}
+            return self._record(packet, doc, "error", None, "simulated provider failure")
+        model = REGISTRY[doc.schema].model
+        truth = packet.truth(doc.doc_id)
+        engine = self._engine(packet, doc, model, truth, rng)
+        output = engine.record(model, truth, "", None)
+        if roll < profile.missing + profile.error + profile.invalid:
+            broken = _invalidate(model, output)
+            self.ledger[key] = {"status": "invalid", "broken": broken}
+            return self._record(packet, doc, "ok", output, None)
+        expected = engine.expected
+        injected = Counter(i["kind"] for i in engine.injections)
+        self.ledger[key] = {
+            "status": "ok",
+            "field": expected.counts.as_dict(),
+            "grounding": {u: {c: {"checked": expected.grounding.checked[c],
+                                  "hallucinated": expected.grounding.hallucinated[(u, c)]}
+                              for c in CLASSES} for u in UNIVERSES},
+            "verdicts": dict(sorted(expected.verdicts.items())),
+            "injected": dict(sorted(injected.items())),
+            "injections": engine.injections,
+        }
+        return self._record(packet, doc, "ok", output, None)
+
+    def _engine(self, packet: Packet, doc: DocInfo, model: type[DocModel],
+                truth: dict[str, Any], rng: random.Random) -> Engine:
+        assert self.found is not None
+        pools: dict[PoolKey, list[Any]] = {}
+        tokens: set[str] = set()
+        for _, value, shape in _truth_leaves(model, truth):
+            if value is None:
+                continue
+            code_list = shape.leaf.codes.name if shape.leaf.codes else None
+            pool = pools.setdefault((shape.leaf.kind, shape.json_type, code_list), [])
+            if value not in pool:
+                pool.append(value)
+            if isinstance(value, str):
+                tokens.update(normalize.tokens(value))
+        stale = stale_values(packet, doc, model, truth)
+        return Engine(self.profile, rng, self.found.packet, self.found.documents[doc.doc_id],
+                      pools, sorted(tokens), stale, packet.touched(doc.doc_id))
+
+    @staticmethod
+    def _record(packet: Packet, doc: DocInfo, status: Status, output: dict[str, Any] | None,
+                error: str | None) -> ExtractionRecord:
+        return ExtractionRecord(
+            packet_id=packet.packet_id, doc_id=doc.doc_id, doc_type=doc.doc_type,
+            status=status,
+            output=output,
+            raw_text=orjson.dumps(output).decode() if output is not None else None,
+            attempts=1, latency_s=0.0, usage=Usage(), finish_reason="stop" if output else None,
+            error=error,
+        )
+
+    def finish(self, run: Path) -> None:
+        documents = dict(sorted(self.ledger.items()))
+        ok = [d for d in documents.values() if d["status"] == "ok"]
+        overall: dict[str, Any] = {
+            "field": {k: sum(d["field"][k] for d in ok) for k in ok[0]["field"]} if ok else {},
+            "injected": dict(sorted(sum((Counter(d["injected"]) for d in ok),
+                                        Counter()).items())),
+            "excluded": {s: sorted(k for k, d in documents.items() if d["status"] == s)
+                         for s in ("missing", "error", "invalid")},
+        }
+        write_json(run / LEDGER, {"simulator": True, "label": LABEL,
+                                  "profile": self.profile.name, "seed": self.seed,
+                                  "pattern_factors": dict(self.profile.pattern_factors),
+                                  "overall": overall, "documents": documents})

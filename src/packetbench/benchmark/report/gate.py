@@ -1,0 +1,241 @@
+"""`packetbench gate`: hold a run to rules, for CI. A breached rule makes the gate fail.
+
+Rules are a TOML file of ``[[rule]]`` tables, each one of two forms:
+
+    [[rule]]                         # a threshold on a rate
+    metric = "halluc_numbers"        # a rate of catalog.sql (`packetbench sql RUN "SELECT *
+                                     #   FROM catalog"` lists them)
+    max = 0.03                       # or min = ...
+    per = "tier"                     # optional: every slice of tier, doc_type, format, kind,
+                                     #   field_class or pattern must hold (the worst decides)
+    statistic = "micro"              # micro (default), macro, or upper / lower: the bound of
+                                     #   the 95 % document-bootstrap interval of the micro rate
+    skip_small = false               # optional: leave out slices too small to compare
+    name = "..."                     # optional: how the rule is reported
+
+    [[rule]]                         # no significant regression against --baseline
+    no_regression = ["halluc_numbers", "halluc_strings"]
+    alpha = 0.05                     # optional
+
+A regression is a two-sided sign test on the per-document rates of the documents both runs
+completed, Holm-corrected over the rule's rates, that is significant with the run worse than
+the baseline. A rate over nothing cannot be shown to hold, so it breaches its rule.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from packetbench.benchmark.errors import BadInput, UsageError
+from packetbench.benchmark.report.compare import pair_statistics, run_units
+from packetbench.benchmark.report.context import DIMENSIONS
+from packetbench.benchmark.report.estimates import (
+    Estimate,
+    headline_estimates,
+    layouts,
+    slice_estimates,
+)
+from packetbench.benchmark.results.query import RunSet, open_runs
+from packetbench.benchmark.stats.paired import holm
+
+STATISTICS = ("micro", "macro", "upper", "lower")
+THRESHOLD_KEYS = {"name", "metric", "max", "min", "per", "statistic", "skip_small"}
+REGRESSION_KEYS = {"name", "no_regression", "alpha"}
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    metric: str = ""
+    bound: str = ""  # "max" or "min"
+    limit: float = 0.0
+    per: str | None = None
+    statistic: str = "micro"
+    skip_small: bool = False
+    regression: tuple[str, ...] = ()
+    alpha: float = 0.05
+
+
+@dataclass
+class RuleResult:
+    rule: Rule
+    passed: bool
+    observed: str
+    details: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GateResult:
+    run: str
+    baseline: str | None
+    results: list[RuleResult]
+
+    @property
+    def passed(self) -> bool:
+        return all(r.passed for r in self.results)
+
+
+def _number(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise BadInput(f"{where}: must be a number (got {value!r})")
+    return float(value)
+
+
+def load_rules(path: Path, metrics: set[str]) -> list[Rule]:
+    """The rules of a TOML file, checked against the known rates; BadInput names the rule."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BadInput(f"{path}: missing") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise BadInput(f"{path}: not a TOML rules file ({error})") from None
+    entries = data.get("rule")
+    unknown_top = sorted(set(data) - {"rule"})
+    if unknown_top:
+        raise BadInput(f"{path}: unknown table {unknown_top[0]!r} (rules are [[rule]] tables)")
+    if not isinstance(entries, list) or not entries:
+        raise BadInput(f"{path}: no [[rule]] tables")
+    dimensions = [d for d, _ in DIMENSIONS]
+    rules: list[Rule] = []
+    for index, entry in enumerate(entries, start=1):
+        where = f"{path}: rule {index}"
+        if "no_regression" in entry:
+            extra = sorted(set(entry) - REGRESSION_KEYS)
+            if extra:
+                raise BadInput(f"{where}: unknown key {extra[0]!r} in a no_regression rule")
+            listed = entry["no_regression"]
+            if not isinstance(listed, list) or not listed:
+                raise BadInput(f"{where}: no_regression must list rates")
+            for metric in listed:
+                if metric not in metrics:
+                    raise BadInput(f"{where}: unknown rate {metric!r}; known: "
+                                   f"{', '.join(sorted(metrics))}")
+            alpha = _number(entry.get("alpha", 0.05), f"{where}: alpha")
+            if not 0 < alpha < 1:
+                raise BadInput(f"{where}: alpha must be between 0 and 1")
+            name = str(entry.get("name") or f"no significant regression in {', '.join(listed)}")
+            rules.append(Rule(name, regression=tuple(listed), alpha=alpha))
+            continue
+        extra = sorted(set(entry) - THRESHOLD_KEYS)
+        if extra:
+            raise BadInput(f"{where}: unknown key {extra[0]!r}")
+        metric = entry.get("metric")
+        if metric not in metrics:
+            raise BadInput(f"{where}: unknown rate {metric!r}; known: "
+                           f"{', '.join(sorted(metrics))}")
+        bounds = [b for b in ("max", "min") if b in entry]
+        if len(bounds) != 1:
+            raise BadInput(f"{where}: give exactly one of max or min")
+        limit = _number(entry[bounds[0]], f"{where}: {bounds[0]}")
+        per = entry.get("per")
+        if per is not None and per not in dimensions:
+            raise BadInput(f"{where}: per must be one of {', '.join(dimensions)} (got {per!r})")
+        statistic = entry.get("statistic", "micro")
+        if statistic not in STATISTICS:
+            raise BadInput(f"{where}: statistic must be one of {', '.join(STATISTICS)}")
+        skip_small = entry.get("skip_small", False)
+        if not isinstance(skip_small, bool):
+            raise BadInput(f"{where}: skip_small must be true or false")
+        scope = f" per {per}" if per else ""
+        name = str(entry.get("name") or f"{metric} {statistic}{scope} {bounds[0]} {limit:g}")
+        rules.append(Rule(name, metric, bounds[0], limit, per, statistic, skip_small))
+    return rules
+
+
+def _statistic(estimate: Estimate | None, view: dict[str, Any], statistic: str
+               ) -> float | None:
+    if statistic in ("micro", "macro"):
+        value: float | None = view[statistic]
+        return value
+    if estimate is None:
+        return None
+    return estimate.micro_doc.high if statistic == "upper" else estimate.micro_doc.low
+
+
+def _breaches(rule: Rule, value: float | None) -> bool:
+    if value is None:
+        return True
+    return value > rule.limit if rule.bound == "max" else value < rule.limit
+
+
+def _fmt(value: float | None) -> str:
+    return "no values" if value is None else f"{value:.6g}"
+
+
+def _threshold(rule: Rule, runs: RunSet, name: str, cache: dict[str, Any]) -> RuleResult:
+    if "layout" not in cache:
+        cache["layout"] = layouts(runs)
+    if rule.per is None:
+        if "headline" not in cache:
+            cache["headline"] = headline_estimates(runs, cache["layout"])
+        views = [v for v in runs.metric("headline") if v["run_id"] == name
+                 and v["metric"] == rule.metric]
+        view = views[0] if views else {"micro": None, "macro": None}
+        value = _statistic(cache["headline"].get((name, rule.metric)), view, rule.statistic)
+        return RuleResult(rule, not _breaches(rule, value), _fmt(value))
+    if "slices" not in cache:
+        cache["slices"] = slice_estimates(runs, cache["layout"])
+    rows = [v for v in runs.metric("slices") if v["run_id"] == name
+            and v["dimension"] == rule.per and v["metric"] == rule.metric
+            and not (rule.skip_small and v["small"])]
+    if not rows:
+        return RuleResult(rule, False, "no values", [f"no {rule.per} slice has values"])
+    checked = [(v["slice"], _statistic(cache["slices"].get(
+        (name, rule.per, v["slice"], rule.metric)), v, rule.statistic)) for v in rows]
+    breached = [(s, value) for s, value in checked if _breaches(rule, value)]
+    sign = 1 if rule.bound == "max" else -1
+    worst = max(checked, key=lambda item: (float("inf") if item[1] is None
+                                           else sign * item[1], item[0]))
+    details = [f"{rule.per} {s}: {_fmt(value)}" for s, value in breached]
+    return RuleResult(rule, not breached, f"{_fmt(worst[1])} (worst: {worst[0]})", details)
+
+
+def _regression(rule: Rule, runs: RunSet, name: str, baseline: str) -> RuleResult:
+    catalog = {c["metric"]: c["better"] for c in runs.metric("catalog")}
+    units = {u.name: u for u in run_units(runs)}
+    pair = pair_statistics(units[baseline], units[name], list(rule.regression), catalog,
+                           rule.regression)
+    tests = [pair["sign_tests"].get(m) for m in rule.regression]
+    adjusted = holm([t["p_value"] if t else None for t in tests])
+    details: list[str] = []
+    regressed = False
+    for metric, test, p_holm in zip(rule.regression, tests, adjusted, strict=True):
+        if test is None:
+            details.append(f"{metric}: no documents completed by both runs")
+            regressed = True
+            continue
+        worse_docs = test["b_higher"] if catalog[metric] == "lower" else test["a_higher"]
+        better_docs = test["a_higher"] if catalog[metric] == "lower" else test["b_higher"]
+        rate = pair["rates"][metric]
+        significant = p_holm is not None and p_holm < rule.alpha
+        worse = significant and worse_docs > better_docs
+        regressed = regressed or worse
+        details.append(
+            f"{metric}: {'REGRESSED' if worse else 'ok'}; baseline {_fmt(rate['a'])} -> run "
+            f"{_fmt(rate['b'])} (difference {_fmt(rate['difference'])}, 95 % CI "
+            f"[{_fmt(rate['ci_documents'][0])}, {_fmt(rate['ci_documents'][1])}]); worse on "
+            f"{worse_docs} documents, better on {better_docs}, equal on {test['ties']}; "
+            f"Holm p = {_fmt(p_holm)}")
+    observed = f"{pair['documents_paired']} documents paired"
+    return RuleResult(rule, not regressed, observed, details)
+
+
+def run_gate(run: Path, rules_file: Path, baseline: Path | None = None) -> GateResult:
+    """Evaluate every rule of `rules_file` on `run` (and against `baseline`)."""
+    paths = [run] if baseline is None else [run, baseline]
+    # A baseline is paired document by document: it must have been extracted from the same.
+    with open_runs(paths, paired=baseline is not None) as runs:
+        metrics = {c["metric"] for c in runs.metric("catalog")}
+        rules = load_rules(rules_file, metrics)
+        needs_baseline = [r.name for r in rules if r.regression]
+        if needs_baseline and baseline is None:
+            raise UsageError(f"{rules_file}: rule {needs_baseline[0]!r} needs --baseline RUN")
+        name = runs.names[0]
+        base = runs.names[1] if baseline is not None else None
+        cache: dict[str, Any] = {}
+        results = [_regression(rule, runs, name, base) if rule.regression and base is not None
+                   else _threshold(rule, runs, name, cache) for rule in rules]
+    return GateResult(name, base, results)

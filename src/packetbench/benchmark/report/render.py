@@ -1,0 +1,143 @@
+"""`packetbench report`: report.md and a self-contained report.html from some runs.
+
+Templates live under ``templates/report/`` (jinja2, StrictUndefined: a missing value fails
+the report instead of printing a blank). The HTML carries its style and its SVG charts inline
+and loads nothing. Nothing in either file depends on the clock or the machine, so the same
+runs give byte-identical reports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from packetbench.benchmark.errors import UsageError
+from packetbench.benchmark.report import charts
+from packetbench.benchmark.report.context import HALLUCINATION, RateTable, build_context
+from packetbench.benchmark.results.query import open_runs
+from packetbench.benchmark.runs import check_outputs, write_atomic
+from packetbench.benchmark.stats.bootstrap import Interval
+from packetbench.resources import resource_dir
+
+
+def pct(value: float | None, digits: int = 2) -> str:
+    return "–" if value is None else f"{value * 100:.{digits}f} %"
+
+
+def interval(value: Interval | None, digits: int = 2) -> str:
+    if value is None or value.low is None or value.high is None:
+        return "–"
+    return f"[{value.low * 100:.{digits}f}, {value.high * 100:.{digits}f}]"
+
+
+def count(value: int | float | None) -> str:
+    return "–" if value is None else f"{int(value):,}"
+
+
+def money(value: float | None) -> str:
+    return "–" if value is None else f"${value:,.4f}"
+
+
+def amount(value: float | None, kind: str = "number") -> str:
+    """A checked amount as the document would write it: money in dollars and cents, a whole
+    number (a count) without decimals, anything else with two."""
+    if value is None:
+        return "–"
+    if kind == "money":
+        return f"-${-value:,.2f}" if value < 0 else f"${value:,.2f}"
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.2f}"
+
+
+def md_cell(value: Any) -> str:
+    """Text safe inside a Markdown table cell."""
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+@cache
+def _environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(resource_dir("templates") / "report"),
+        undefined=StrictUndefined,
+        autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(pct=pct, interval=interval, count=count, money=money, md=md_cell,
+                       amount=amount)
+    return env
+
+
+def _charts(context: dict[str, Any]) -> list[str]:
+    order: list[str] = context["order"]
+    out: list[str] = []
+    bars: list[charts.RateBar] = []
+    headline: RateTable
+    for headline in context["hallucination"]:
+        for row in headline.rows:
+            estimate = row.estimate
+            bars.append(charts.RateBar(
+                f"{headline.label} · {row.run}" if len(order) > 1 else headline.label,
+                row.series,
+                row.micro, estimate.micro_doc.low if estimate else None,
+                estimate.micro_doc.high if estimate else None))
+    if bars:
+        out.append(charts.rate_chart("Hallucination rates (micro, 95 % document interval)",
+                                     bars, order))
+    tiers = next((d for d in context["dimensions"] if d["name"] == "tier"), None)
+    for metric in HALLUCINATION:
+        table: RateTable | None = tiers["tables"].get(metric) if tiers else None
+        if table is None:
+            continue
+        tier_bars = [charts.RateBar(f"{row.slice} · {row.run}" if len(order) > 1 else row.slice,
+                                    row.series, row.micro,
+                                    row.estimate.micro_doc.low if row.estimate else None,
+                                    row.estimate.micro_doc.high if row.estimate else None,
+                                    "(small)" if row.small else "")
+                     for row in table.rows]
+        out.append(charts.rate_chart(f"{table.label} by tier, worst first", tier_bars, order))
+    recall = [charts.StackedBar(name, [("correct", r["correct"]), ("wrong", r["wrong"]),
+                                       ("omitted", r["omitted"])])
+              for name, r in zip(order, context["recall"], strict=True) if r]
+    if recall:
+        out.append(charts.stacked_chart("Populated truth fields: correct, wrong, omitted",
+                                        recall, ("correct", "wrong", "omitted")))
+    verdict_names = ["supported", "contradicted", "stale", "overreach", "unlinked"]
+    mix = [charts.StackedBar(name, [(v["verdict"], int(v["claims"]))
+                                    for v in context["verdicts"][name]])
+           for name in order if context["verdicts"][name]]
+    if mix:
+        out.append(charts.stacked_chart("Verdict mix of all claims", mix, verdict_names))
+    return out
+
+
+@dataclass(frozen=True)
+class ReportFiles:
+    markdown: Path
+    html: Path
+
+
+def write_report(runs: Sequence[Path], out: Path, force: bool = False) -> ReportFiles:
+    """Write `out`/report.md and `out`/report.html for `runs` (in the order given); existing
+    ones are replaced only with `force`."""
+    check_outputs(out, ("report.md", "report.html"), force, "report")
+    with open_runs(runs) as opened:
+        context = build_context(opened)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"{out}: cannot create the report folder ({error.strerror})") from None
+    env = _environment()
+    markdown = env.get_template("report.md.j2").render(**context)
+    html = env.get_template("report.html.j2").render(**context, charts=_charts(context))
+    files = ReportFiles(out / "report.md", out / "report.html")
+    write_atomic(files.markdown, markdown.encode("utf-8"))
+    write_atomic(files.html, html.encode("utf-8"))
+    return files

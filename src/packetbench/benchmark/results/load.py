@@ -1,0 +1,256 @@
+"""Load a scored run into ``RUN/results.duckdb``.
+
+Everything comes from files: run.json, the extraction records (status, usage), the files of
+``RUN/scores/`` (the documents left out from field_breakdown.json; each scored document's
+counts and flags, the claims and the field view from its Parquet files, read in place), and
+the packets' manifests (patterns). Nothing per document is held in memory: rows stream
+through newline-delimited JSON files and Parquet into DuckDB. The database is built under a
+temporary name and renamed into place, so a reader never opens half a database. Rows are
+inserted in a fixed order; every metric query orders its result, so the same run always
+answers the same.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import orjson
+
+from packetbench.benchmark import provenance
+from packetbench.benchmark.errors import BadInput
+from packetbench.benchmark.packets import DocInfo, Packet, find_packets, read_json
+from packetbench.benchmark.runs import (
+    listed_documents,
+    read_record,
+    read_run,
+    record_path,
+    remove_left_behind,
+)
+from packetbench.benchmark.score.outputs import (
+    CLAIMS,
+    DOCUMENT_COLUMNS,
+    DOCUMENTS,
+    FIELDS,
+    MEMORY_LIMIT,
+)
+from packetbench.generator import doctypes as _doctypes  # noqa: F401  (registers document types)
+
+DB_NAME = "results.duckdb"
+# 2: meta holds the documents the run was scored against; 3: fields and claims carry the
+# patterns that touched them.
+SCHEMA_VERSION = "3"
+TABLES_SQL = Path(__file__).with_name("tables.sql")
+# The documents columns documents.parquet gives (its other columns name the document, and
+# its flags fill consistency_flags); claims is the sum of the verdicts.
+_COUNTED = {name for name in DOCUMENT_COLUMNS
+            if name not in ("packet_id", "doc_id", "tier", "doc_type", "consistency_flags")}
+_COUNTED.add("claims")
+_CLAIMS_SUM = "c.supported + c.contradicted + c.stale + c.overreach + c.unlinked"
+
+
+def _excluded(run: Path) -> dict[str, Any]:
+    """The documents the scoring left out (field_breakdown.json's `excluded`)."""
+    path = run / "scores" / "field_breakdown.json"
+    if not path.is_file():
+        raise BadInput(f"{path.parent}: no scores (run `packetbench score` first)")
+    excluded = read_json(path).get("excluded")
+    return excluded if isinstance(excluded, dict) else {}
+
+
+def _run_row(run_id: str, info: dict[str, Any], documents: int) -> dict[str, Any]:
+    found = info.get("git")
+    git: dict[str, Any] = found if isinstance(found, dict) else {}
+    config = {k: v for k, v in info.items() if k != "packets"}
+    return {
+        "run_id": run_id,
+        "provider": info.get("provider"),
+        "model": info.get("model"),
+        "simulator": bool(info.get("simulator", False)),
+        "label": info.get("label"),
+        "parameters": info.get("parameters") or {},
+        "config": config,
+        "toolkit_version": info.get("toolkit_version"),
+        "git_commit": git.get("commit"),
+        "git_dirty": git.get("dirty"),
+        "packets_dir": info.get("packets_dir"),
+        "status": info.get("status"),
+        "packets": len(info.get("packets") or []),
+        "documents_expected": documents,
+    }
+
+
+def _document_rows(run_id: str, run: Path, selected: list[tuple[Packet, DocInfo]],
+                   excluded: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Each document's row as the extraction record and the exclusions say; the counts of
+    a scored one are joined from documents.parquet (`_load_documents`)."""
+    missing = set(excluded.get("missing", []))
+    errors = {e["document"]: e for e in excluded.get("error", [])}
+    invalid = {e["document"]: e for e in excluded.get("invalid", [])}
+    for position, (packet, doc) in enumerate(selected):
+        key = f"{packet.packet_id}/{doc.doc_id}"
+        row: dict[str, Any] = {
+            "position": position,
+            "run_id": run_id, "packet_id": packet.packet_id, "doc_id": doc.doc_id,
+            "doc_type": doc.doc_type, "schema_name": doc.schema, "tier": packet.tier,
+            "format": doc.format, "superseded_by": doc.superseded_by,
+        }
+        path = record_path(run, packet.packet_id, doc.doc_id)
+        if key in missing or not path.exists():
+            yield {**row, "status": "missing", "reason": "no extraction record"}
+            continue
+        record = read_record(path)
+        row.update(record_status=record.status, attempts=record.attempts,
+                   latency_s=record.latency_s, finish_reason=record.finish_reason,
+                   **record.usage.model_dump())
+        if key in errors:
+            error = errors[key]
+            yield {**row, "status": "error", "reason": f"{error['status']}: {error['error']}"}
+            continue
+        if key in invalid:
+            yield {**row, "status": "invalid", "reason": invalid[key]["reason"]}
+            continue
+        yield {**row, "status": "scored"}
+
+
+def _load_documents(con: duckdb.DuckDBPyConnection, run: Path, rows: Iterable[dict[str, Any]],
+                    scratch: Path) -> None:
+    """The documents table: each document's row (`_document_rows`) joined, when scored, with
+    its counts in documents.parquet, in the run's document order."""
+    counted = _parquet(run, DOCUMENTS)
+    table = _columns(con, "documents")
+    own = {name: kind for name, kind in table.items() if name not in _COUNTED}
+    _write_rows(rows, scratch / "documents.jsonl")
+    spec = _spec({"position": "BIGINT", **own})
+    picked = ", ".join(f"r.{name}" if name in own else
+                       _CLAIMS_SUM if name == "claims" else f"c.{name}" for name in table)
+    try:
+        con.execute(
+            f"INSERT INTO documents ({', '.join(table)}) SELECT {picked} "
+            f"FROM read_json(?, format='newline_delimited', columns={spec}) AS r "
+            "LEFT JOIN read_parquet(?) AS c ON r.status = 'scored' "
+            "AND c.packet_id = r.packet_id AND c.doc_id = r.doc_id ORDER BY r.position",
+            [str(scratch / "documents.jsonl"), str(counted)])
+        unscored = con.execute("SELECT packet_id || '/' || doc_id FROM documents "
+                               "WHERE status = 'scored' AND gt_fields IS NULL "
+                               "ORDER BY packet_id, doc_id LIMIT 1").fetchone()
+    except duckdb.Error as error:
+        raise BadInput(f"{counted}: unreadable ({' '.join(str(error).split())})") from None
+    if unscored is not None:
+        raise BadInput(f"{counted}: {unscored[0]} is neither scored nor excluded "
+                       "(score the run again)")
+
+
+def _load_flags(con: duckdb.DuckDBPyConnection, run_id: str, run: Path) -> None:
+    """The consistency flags of every scored document (documents.parquet), in order."""
+    path = _parquet(run, DOCUMENTS)
+    try:
+        con.execute("INSERT INTO consistency_flags SELECT ? AS run_id, packet_id, doc_id, "
+                    "flag.rule, flag.path, flag.kind, flag.stated, flag.expected FROM ("
+                    "SELECT packet_id, doc_id, UNNEST(consistency_flags) AS flag "
+                    "FROM read_parquet(?))", [run_id, str(path)])
+    except duckdb.Error as error:
+        raise BadInput(f"{path}: unreadable ({' '.join(str(error).split())})") from None
+
+
+def _pattern_rows(run_id: str, selected: list[tuple[Packet, DocInfo]]
+                  ) -> Iterator[dict[str, Any]]:
+    for packet, doc in selected:
+        manifest = read_json(packet.path / f"manifest_{doc.doc_id}.json")
+        for applied in manifest.get("patterns_applied") or []:
+            yield {"run_id": run_id, "packet_id": packet.packet_id, "doc_id": doc.doc_id,
+                   "pattern_id": str(applied.get("id")), "name": applied.get("name"),
+                   "phase": applied.get("phase")}
+
+
+def _columns(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
+    return {name: kind for name, kind, *_ in con.execute(f"DESCRIBE {table}").fetchall()}
+
+
+def _spec(types: dict[str, str]) -> str:
+    return "{" + ", ".join(f"'{name}': '{kind}'" for name, kind in types.items()) + "}"
+
+
+def _write_rows(rows: Iterable[dict[str, Any]], path: Path) -> int:
+    count = 0
+    with path.open("wb") as out:
+        for row in rows:
+            out.write(orjson.dumps(row, option=orjson.OPT_SORT_KEYS) + b"\n")
+            count += 1
+    return count
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: Iterable[dict[str, Any]],
+            scratch: Path, columns: dict[str, str] | None = None) -> int:
+    """Insert `rows` (dicts keyed by column name; absent keys are null) through a
+    newline-delimited JSON file, which DuckDB reads far faster than row-by-row inserts."""
+    types = columns or _columns(con, table)
+    path = scratch / f"{table}.jsonl"
+    count = _write_rows(rows, path)
+    if count:
+        target = ", ".join(types)
+        con.execute(f"INSERT INTO {table} ({target}) SELECT {target} FROM read_json(?, "
+                    f"format='newline_delimited', columns={_spec(types)})", [str(path)])
+    return count
+
+
+def _parquet(run: Path, name: str) -> Path:
+    path = run / "scores" / name
+    if not path.is_file():
+        raise BadInput(f"{path}: missing (score the run again)")
+    return path
+
+
+def _load_rows(con: duckdb.DuckDBPyConnection, run_id: str, table: str, path: Path) -> None:
+    """Insert the rows of a scores/ Parquet file, read in place, in the file's order."""
+    names = [name for name in _columns(con, table) if name != "run_id"]
+    try:
+        con.execute(f"INSERT INTO {table} SELECT ? AS run_id, {', '.join(names)} "
+                    "FROM read_parquet(?)", [run_id, str(path)])
+    except duckdb.Error as error:
+        raise BadInput(f"{path}: unreadable ({' '.join(str(error).split())})") from None
+
+
+def load_run(run: Path, packets_dir: Path) -> Path:
+    """Write ``RUN/results.duckdb`` from the run's files and its packets; return its path."""
+    info = read_run(run)
+    run_id = str(info.get("run_id") or run.resolve().name)
+    packets = find_packets(packets_dir)
+    selected = listed_documents(info, run, packets)
+    provenance.verify(info, run, selected)
+    scored_against = orjson.dumps(provenance.recorded(info, run),
+                                  option=orjson.OPT_SORT_KEYS).decode()
+    excluded = _excluded(run)
+    target = run / DB_NAME
+    if target.is_dir():
+        raise BadInput(f"{target}: is a folder, not a results database")
+    # A scoring killed here leaves its scratch folder; it is removed the next time.
+    remove_left_behind(run)
+    with tempfile.TemporaryDirectory(prefix=f".results-{os.getpid()}-", dir=run) as scratch_dir:
+        scratch = Path(scratch_dir)
+        building = scratch / DB_NAME
+        con = duckdb.connect(str(building))
+        try:
+            # One thread: each thread of DuckDB keeps its own buffers for the Parquet it reads,
+            # which made the load's memory grow with the run (2 threads: 1,000 N1 packets took
+            # 1.4x the memory of 100; 1 thread: 1.3x, and a few seconds more).
+            con.execute(f"SET threads = 1; SET memory_limit = '{MEMORY_LIMIT}'; "
+                        f"SET temp_directory = '{scratch / 'spill'}'")
+            con.execute(TABLES_SQL.read_text(encoding="utf-8"))
+            con.execute("INSERT INTO meta VALUES ('schema_version', ?), ('run_id', ?), "
+                        "('provenance', ?)", [SCHEMA_VERSION, run_id, scored_against])
+            _insert(con, "runs", [_run_row(run_id, info, len(selected))], scratch)
+            _load_documents(con, run, _document_rows(run_id, run, selected, excluded), scratch)
+            _load_flags(con, run_id, run)
+            _insert(con, "patterns", _pattern_rows(run_id, selected), scratch)
+            _load_rows(con, run_id, "claims", _parquet(run, CLAIMS))
+            _load_rows(con, run_id, "fields", _parquet(run, FIELDS))
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+        os.replace(building, target)
+    return target

@@ -1,0 +1,229 @@
+"""Run folders: `run.json`, one atomic record per document, and where scores go (DESIGN §6).
+
+    runs/<run_id>/
+      run.json
+      extractions/<packet_id>/<doc_id>.json
+      scores/
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from packetbench.benchmark import provenance
+from packetbench.benchmark.errors import BadInput, UsageError
+from packetbench.benchmark.packets import DocInfo, Packet
+from packetbench.generator.truth import dump_json
+from packetbench.generator.workers import alive
+
+Status = Literal["ok", "error", "timeout", "invalid", "refused"]
+
+
+class Usage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+    cost_usd: float = 0.0
+
+
+class ExtractionRecord(BaseModel):
+    """What one provider call on one document produced, whatever happened."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    packet_id: str
+    doc_id: str
+    doc_type: str
+    status: Status
+    output: dict[str, Any] | None
+    raw_text: str | None
+    attempts: int
+    latency_s: float
+    usage: Usage
+    finish_reason: str | None
+    error: str | None
+
+
+_UMASK_LOCK = threading.Lock()
+# What a killed writer leaves: write_atomic's temporary files and load_run's scratch folders,
+# named after the process that made them, so that another process can tell they are stale.
+_LEFT_BEHIND = re.compile(r"^\.(?:.+\.tmp|results)-(\d+)-")
+_OLD_SCRATCH = re.compile(r"^\.results-[a-z0-9_]{8}$")  # before they carried the process id
+
+
+def umask() -> int:
+    """The process umask, read without changing it where the system allows."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    with _UMASK_LOCK:  # elsewhere the only way to read it is to set it and put it back
+        current = os.umask(0o022)
+        os.umask(current)
+    return current
+
+
+def remove_left_behind(folder: Path, name: str = "") -> None:
+    """Delete what killed writers left in `folder` (temporary files of target `name`, or of
+    every target when `name` is empty, and scratch folders) when their process is gone."""
+    pattern = f".{name}.tmp-*" if name else ".*"
+    for entry in folder.glob(pattern):
+        found = _LEFT_BEHIND.match(entry.name)
+        stale = (found is not None and int(found.group(1)) != os.getpid()
+                 and not alive(int(found.group(1)))) or bool(_OLD_SCRATCH.match(entry.name))
+        if not stale:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `data` to `path` so a reader (or a crash) never sees a partial file.
+
+    The file gets the mode an ordinary write would give it (0666 less the umask), not
+    mkstemp's 0600. A temporary file of the same target left by a killed writer is removed.
+    A path that cannot be written is BadInput naming it.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise BadInput(f"{path.parent}: cannot create the folder "
+                       f"({error.strerror or type(error).__name__})") from None
+    if path.is_dir():
+        raise BadInput(f"{path}: is a folder, cannot write a file there")
+    remove_left_behind(path.parent, path.name)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.tmp-{os.getpid()}-",
+                                             dir=path.parent)
+    except OSError as error:
+        raise BadInput(f"{path}: cannot write ({error.strerror or type(error).__name__})"
+                       ) from None
+    try:
+        with os.fdopen(handle, "wb") as out:
+            os.fchmod(out.fileno(), 0o666 & ~umask())
+            out.write(data)
+        os.replace(temporary, path)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise BadInput(f"{path}: cannot write ({error.strerror or type(error).__name__})"
+                       ) from None
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def check_outputs(folder: Path, names: tuple[str, ...], force: bool, what: str) -> None:
+    """The one policy for files a command writes: an existing one is replaced only with
+    `force`, and never when something else (a folder) is in its place. `what` names the
+    kind of file in the message ("report")."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder}: exists and is not a folder")
+    for name in names:
+        path = folder / name
+        if path.is_dir():
+            raise UsageError(f"{path}: is a folder, not a {what} (move it away first)")
+        if path.exists() and not force:
+            raise UsageError(f"{path}: already exists (use --force to replace it)")
+
+
+def write_json(path: Path, data: Any) -> None:
+    write_atomic(path, dump_json(data))
+
+
+def record_path(run: Path, packet_id: str, doc_id: str) -> Path:
+    return run / "extractions" / packet_id / f"{doc_id}.json"
+
+
+def write_record(run: Path, record: ExtractionRecord) -> None:
+    write_json(record_path(run, record.packet_id, record.doc_id), record.model_dump(mode="json"))
+
+
+def read_record(path: Path) -> ExtractionRecord:
+    """A record file, or BadInput naming the file when it is not a valid record of the
+    document its path names (a record filed under another document is not its record)."""
+    try:
+        record = ExtractionRecord.model_validate_json(path.read_bytes())
+    except OSError as error:
+        raise BadInput(f"{path}: unreadable ({error.strerror})") from None
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "record"
+        raise BadInput(f"{path}: not an extraction record ({where}: {first['msg']})") from None
+    if (path.parent.name, path.stem) != (record.packet_id, record.doc_id):
+        raise BadInput(f"{path}: the record of {record.packet_id}/{record.doc_id}, not of "
+                       f"{path.parent.name}/{path.stem}")
+    return record
+
+
+def read_run(run: Path) -> dict[str, Any]:
+    """run.json of `run`, after checking the folders a run keeps are folders."""
+    path = run / "run.json"
+    if path.is_dir():
+        raise BadInput(f"{path}: is a folder, not a run's record")
+    if not path.is_file():
+        raise BadInput(f"{path}: missing (not a run folder)")
+    for name in ("extractions", "scores"):
+        if (run / name).exists() and not (run / name).is_dir():
+            raise BadInput(f"{run / name}: not a folder (a run keeps its {name} there)")
+    try:
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise BadInput(f"{path}: unreadable ({error})") from None
+    return data
+
+
+def listed_documents(info: dict[str, Any], run: Path, packets: list[Packet],
+                     ) -> list[tuple[Packet, DocInfo]]:
+    """The documents `run.json` (read as `info`) lists, in packet and document order, each
+    found in `packets`; BadInput naming run.json otherwise."""
+    by_id = {p.packet_id: p for p in packets}
+    listed = info.get("packets")
+    if not isinstance(listed, list):
+        raise BadInput(f"{run / 'run.json'}: no packets list")
+    selected: list[tuple[Packet, DocInfo]] = []
+    for entry in listed:
+        packet = by_id.get(str(entry.get("packet_id"))) if isinstance(entry, dict) else None
+        if packet is None:
+            raise BadInput(f"{run / 'run.json'}: packet {entry!r} is not in the packets folder")
+        wanted = set(entry.get("documents") or [d.doc_id for d in packet.documents])
+        selected += [(packet, doc) for doc in packet.documents if doc.doc_id in wanted]
+    return selected
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def continuation(run: Path, info: dict[str, Any], packets: list[Packet],
+                 fingerprint: tuple[str, ...]) -> dict[str, Any]:
+    """The run.json of the run `run` continues, after checking that every `fingerprint` key
+    of it equals the new run's `info` and that `packets` are the documents it was extracted
+    from (a continued run must be one run, not two stitched together)."""
+    if not (run / "run.json").is_file():
+        raise UsageError(f"{run}: no run to continue (no run.json); start it without "
+                         "--resume / --retry-failed")
+    before = read_run(run)
+    for name in fingerprint:
+        if before.get(name) != info.get(name):
+            raise UsageError(f"{run}: cannot continue a run made with different settings "
+                             f"({name} was {_short(before.get(name))}, now "
+                             f"{_short(info.get(name))}); use a new --out or --force")
+    provenance.verify(before, run, [(p, d) for p in packets for d in p.documents],
+                      hint="continue the run with the packets it was extracted from")
+    return before

@@ -1,0 +1,373 @@
+"""`packetbench score`: score every document of a run against its packets' truth.
+
+Writes, under RUN/scores/ (DESIGN §7): field_breakdown.json, hallucination.json and
+consistency.json (the run's totals: overall, by tier, by document type, and the documents
+left out), and documents.parquet (every scored document's own counts and consistency
+flags), claims.parquet and fields.parquet (benchmark.score.outputs; claims.jsonl too when
+asked). Packets are scored as separate tasks (an executor's: local processes or Ray) merged
+in packet order; the totals are summed as packets come back (benchmark.score.totals), so a
+run holds a few counters, not its documents. Documents whose record is missing, errored or
+schema-invalid are listed with the reason and excluded from the rates, never dropped
+silently. The same run scored twice gives byte-identical files, whichever executor and
+however many workers: documents are visited in packet and document order, and nothing
+depends on hashing or time.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from packetbench.benchmark import families, provenance
+from packetbench.benchmark import universe as universes
+from packetbench.benchmark.errors import BenchmarkError
+from packetbench.benchmark.packets import DocInfo, Packet, Touched, find_packets
+from packetbench.benchmark.results.leaves import truth_leaves
+from packetbench.benchmark.runs import (
+    ExtractionRecord,
+    listed_documents,
+    read_record,
+    read_run,
+    record_path,
+    write_json,
+)
+from packetbench.benchmark.score import consistency, outputs, validate
+from packetbench.benchmark.score.compare import Claim, FieldCounts, compare
+from packetbench.benchmark.score.rates import GroundingTally
+from packetbench.benchmark.score.stale import stale_values
+from packetbench.benchmark.score.totals import CONSISTENCY_TALLIES, RunTotals
+from packetbench.benchmark.score.verdicts import VERDICTS, judge, verdict
+from packetbench.generator import doctypes as _doctypes  # noqa: F401  (registers document types)
+from packetbench.generator.executors import Executor, LocalExecutor
+from packetbench.generator.leaves import DocModel
+
+FATAL = (BenchmarkError,)  # bad input fails again: never retried
+
+
+def schema_problem(schema: str, output: Any, packet: Path) -> str | None:
+    """Why `output` is not a valid instance of `schema` (None when it is)."""
+    scored = families.resolve(schema, packet)
+    return validate.problem(scored.model, scored.project(output))
+
+
+@dataclass
+class DocumentScore:
+    key: str  # "<packet_id>/<doc_id>"
+    tier: str
+    doc_type: str
+    counts: FieldCounts
+    grounding: GroundingTally
+    verdicts: Counter[str]
+    consistency: dict[str, Any]  # checks, passed, failed, skipped and the failed checks' flags
+
+
+_COUNT_FIELDS = tuple(FieldCounts().as_dict())
+_TALLY_KEYS = tuple(GroundingTally().hallucinated)
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentSummary:
+    """A scored document as it travels from its worker to the run's totals: a few tuples of
+    counts (DocumentScore's objects are ten times larger)."""
+
+    key: str
+    tier: str
+    doc_type: str
+    counts: tuple[int, ...]  # FieldCounts, in field order
+    checked: tuple[int, ...]  # GroundingTally.checked, by value class
+    hallucinated: tuple[int, ...]  # GroundingTally.hallucinated, by universe and class
+    verdicts: tuple[int, ...]  # in VERDICTS order
+    consistency: tuple[int, ...]  # in CONSISTENCY_TALLIES order
+
+    @classmethod
+    def of(cls, doc: DocumentScore) -> DocumentSummary:
+        return cls(doc.key, sys.intern(doc.tier), sys.intern(doc.doc_type),
+                   tuple(doc.counts.as_dict().values()), tuple(doc.grounding.checked.values()),
+                   tuple(doc.grounding.hallucinated[k] for k in _TALLY_KEYS),
+                   tuple(doc.verdicts[v] for v in VERDICTS),
+                   tuple(doc.consistency[name] for name in CONSISTENCY_TALLIES))
+
+    def field_counts(self) -> FieldCounts:
+        return FieldCounts(**dict(zip(_COUNT_FIELDS, self.counts, strict=True)))
+
+    def grounding(self) -> GroundingTally:
+        tally = GroundingTally()
+        tally.checked = dict(zip(tally.checked, self.checked, strict=True))
+        tally.hallucinated = dict(zip(_TALLY_KEYS, self.hallucinated, strict=True))
+        return tally
+
+    def verdict_counts(self) -> dict[str, int]:
+        return dict(zip(VERDICTS, self.verdicts, strict=True))
+
+
+@dataclass
+class RunScores:
+    """What scoring a run found: its totals (not its documents: those are on disk) and the
+    documents left out."""
+
+    totals: RunTotals = field(default_factory=RunTotals)
+    missing: list[str] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    invalid: list[dict[str, Any]] = field(default_factory=list)
+    claims: int = 0
+
+    @property
+    def documents(self) -> int:
+        """Documents scored."""
+        return self.totals.documents
+
+    def excluded(self) -> dict[str, int]:
+        """Documents left out of every rate, by record status ("missing": no record)."""
+        counts: Counter[str] = Counter(e["status"] for e in self.errors)
+        counts.update(missing=len(self.missing), invalid=len(self.invalid))
+        return {status: n for status, n in sorted(counts.items()) if n}
+
+    def add(self, part: PacketPart) -> None:
+        for doc in part.documents:
+            self.totals.add(doc)
+        self.missing += part.missing
+        self.errors += part.errors
+        self.invalid += part.invalid
+        self.claims += part.claims
+
+
+def _consistency(checks: list[consistency.Check]) -> dict[str, Any]:
+    return {"checks": len(checks), "passed": sum(c.ok for c in checks),
+            "failed": sum(not c.ok and not c.skipped for c in checks),
+            "skipped": sum(c.skipped for c in checks),
+            "flags": [{"rule": c.rule, "path": c.path, "kind": c.kind, "stated": c.stated,
+                       "expected": c.expected}
+                      for c in checks if not c.ok and not c.skipped]}
+
+
+def score_document(packet: Packet, doc: DocInfo, record: ExtractionRecord,
+                   found: universes.PacketUniverses, claims_out: list[bytes],
+                   fields_out: list[bytes] | None = None) -> DocumentScore:
+    """Field view, grounding, verdicts and arithmetic of one valid, ok record; its claims
+    rows go to `claims_out` and the rows of its truth leaves (the field view) to
+    `fields_out`."""
+    scored = families.resolve(doc.schema, packet.path)
+    model = scored.model
+    truth = scored.project(packet.truth(doc.doc_id))
+    output = scored.project(record.output or {})
+    comparison = compare(model, truth, output)
+    stale = stale_values(packet, doc, model, truth)
+    doc_universe = found.documents[doc.doc_id]
+    tally = GroundingTally()
+    verdicts: Counter[str] = Counter()
+    prefix = _row_prefix(packet, doc)
+    touched = packet.touched(doc.doc_id)
+    said_at: dict[str, str] = {}
+    for claim in comparison.claims:
+        judged = judge(claim, doc_universe, found.packet)
+        tally.add(judged.numeric, judged.checked, judged.in_packet, judged.in_document)
+        said = verdict(claim, judged.in_packet, stale.get(claim.path), found.packet)
+        verdicts[said] += 1
+        claims_out.append(_claim_row(prefix, claim, judged.checked, judged.in_packet,
+                                     judged.in_document, said, touched.of(claim.path)))
+        said_at[claim.path] = said
+    if fields_out is not None:
+        fields_out.extend(field_rows(packet, doc, model, truth, said_at, touched))
+    return DocumentScore(f"{packet.packet_id}/{doc.doc_id}", packet.tier, doc.doc_type,
+                         comparison.counts, tally, verdicts,
+                         _consistency(consistency.check(doc.schema, model, output)))
+
+
+def _row_prefix(packet: Packet, doc: DocInfo) -> bytes:
+    """The opening of every claims row of one document (its identifying keys)."""
+    return orjson.dumps({"packet_id": packet.packet_id, "doc_id": doc.doc_id,
+                         "doc_type": doc.doc_type, "tier": packet.tier})[:-1] + b","
+
+
+def _claim_row(prefix: bytes, claim: Claim, checked: bool, in_packet: bool, in_doc: bool,
+               said: str, patterns: list[str]) -> bytes:
+    return prefix + orjson.dumps({
+        "path": claim.path,
+        "kind": claim.kind,
+        "value": claim.value,
+        "truth": claim.truth,
+        "field_class": "table" if "[" in claim.path else "form",
+        "grounded_in": "document" if in_doc else "packet" if in_packet else "none",
+        "hallucinated": (not in_packet) if checked else None,
+        "hallucinated_document": (not in_doc) if checked else None,
+        "verdict": said,
+        "patterns": patterns,
+    })[1:]
+
+
+def field_rows(packet: Packet, doc: DocInfo, model: type[DocModel], truth: dict[str, Any],
+               said_at: dict[str, str], touched: Touched) -> Iterator[bytes]:
+    """The field view of every truth leaf, from the verdict of the claim at its path: claims
+    sit at their aligned truth paths, a value equal to its truth is `supported`, and a leaf
+    with no claim was left empty (a dropped record's leaves have none). Tests hold this
+    against field_breakdown.json document by document."""
+    prefix = orjson.dumps({"packet_id": packet.packet_id, "doc_id": doc.doc_id})[:-1] + b","
+    for path, kind, populated in truth_leaves(model, truth):
+        said = said_at.get(path)
+        if populated:
+            outcome = "omitted" if said is None else "correct" if said == "supported" else "wrong"
+        else:
+            outcome = "abstained" if said is None else "answered"
+        yield prefix + orjson.dumps({
+            "path": path, "kind": kind, "field_class": "table" if "[" in path else "form",
+            "populated": populated, "outcome": outcome, "patterns": touched.of(path)})[1:]
+
+
+def document_row(doc: DocumentScore) -> bytes:
+    """The documents.parquet row of one scored document (outputs.DOCUMENT_COLUMNS): its own
+    counts under the column names of results.duckdb's documents table, and its consistency
+    flags."""
+    packet_id, _, doc_id = doc.key.partition("/")
+    row: dict[str, Any] = {"packet_id": packet_id, "doc_id": doc_id, "tier": doc.tier,
+                           "doc_type": doc.doc_type, **doc.counts.as_dict()}
+    for kind in ("numbers", "strings"):
+        row[f"{kind}_checked"] = doc.grounding.checked[kind]
+        row[f"{kind}_hallucinated"] = doc.grounding.hallucinated[("packet", kind)]
+        row[f"{kind}_hallucinated_document"] = doc.grounding.hallucinated[("document", kind)]
+    row.update({v: doc.verdicts[v] for v in VERDICTS})
+    row.update({f"consistency_{name}": doc.consistency[name] for name in CONSISTENCY_TALLIES})
+    row["consistency_flags"] = doc.consistency["flags"]
+    return orjson.dumps(row)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while scoring.
+
+    Scoring allocates millions of small, acyclic objects (parsed truth files, universe sets);
+    the collector's generational passes over them cost a third of the run, and reference
+    counting frees them anyway. The collector resumes when scoring ends.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+@dataclass(frozen=True)
+class PacketTask:
+    """Score these documents of one packet of a run (a task an executor runs)."""
+
+    run: Path
+    packet: Packet
+    doc_ids: tuple[str, ...]
+
+
+@dataclass
+class PacketPart:
+    """What scoring one packet gives: its documents' summaries and exclusions, and its rows
+    of documents, claims and the field view (JSON lines, in document order)."""
+
+    documents: list[DocumentSummary] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    invalid: list[dict[str, Any]] = field(default_factory=list)
+    claims: int = 0
+    rows: outputs.Rows = field(default_factory=outputs.Rows)
+
+
+def score_packet(task: PacketTask) -> PacketPart:
+    """Score the documents `task` names, in the packet's document order."""
+    with _collector_paused():
+        return _score_packet(task)
+
+
+def _score_packet(task: PacketTask) -> PacketPart:
+    packet, run = task.packet, task.run
+    wanted = set(task.doc_ids)
+    part = PacketPart()
+    document_rows: list[bytes] = []
+    claim_rows: list[bytes] = []
+    field_rows_: list[bytes] = []
+    built: universes.PacketUniverses | None = None
+    for doc in packet.documents:
+        if doc.doc_id not in wanted:
+            continue
+        key = f"{packet.packet_id}/{doc.doc_id}"
+        path = record_path(run, packet.packet_id, doc.doc_id)
+        if not path.exists():
+            part.missing.append(key)
+            continue
+        record = read_record(path)
+        if record.status != "ok":
+            part.errors.append({"document": key, "status": record.status,
+                                "error": record.error})
+            continue
+        problem = schema_problem(doc.schema, record.output, packet.path)
+        if problem is not None:
+            part.invalid.append({"document": key, "reason": problem})
+            continue
+        if built is None:
+            built = universes.build(packet.path)
+        scored = score_document(packet, doc, record, built, claim_rows, field_rows_)
+        part.documents.append(DocumentSummary.of(scored))
+        document_rows.append(document_row(scored))
+    part.claims = len(claim_rows)
+    part.rows = outputs.Rows(*(b"".join(row + b"\n" for row in rows)
+                               for rows in (document_rows, claim_rows, field_rows_)))
+    return part
+
+
+def _label(task: PacketTask) -> str:
+    return task.packet.packet_id
+
+
+def score_run(run: Path, packets_dir: Path, *, executor: Executor | None = None,
+              claims_jsonl: bool = False,
+              on_packet: Callable[[int], None] | None = None) -> RunScores:
+    """Score every document of `run` against the packets in `packets_dir`; write scores/.
+
+    Packets are scored as separate tasks (`executor`; default: this process) and merged in
+    packet order as they come back, so only the run's totals are held: documents, claims and
+    field rows stream to disk and become Parquet. `claims_jsonl` keeps claims.jsonl too.
+    """
+    packets = find_packets(packets_dir)
+    info = read_run(run)
+    selected = listed_documents(info, run, packets)
+    provenance.verify(info, run, selected)
+    tasks: list[PacketTask] = []
+    for packet, doc in selected:
+        if tasks and tasks[-1].packet.packet_id == packet.packet_id:
+            last = tasks[-1]
+            tasks[-1] = PacketTask(run, packet, (*last.doc_ids, doc.doc_id))
+        else:
+            tasks.append(PacketTask(run, packet, (doc.doc_id,)))
+    result = RunScores()
+    with outputs.Streams(run / "scores", claims_jsonl) as streams:
+        for done, part in enumerate((executor or LocalExecutor(1, fatal=FATAL)).map(
+                score_packet, tasks, _label), 1):
+            result.add(part)
+            streams.add(part.rows)
+            if on_packet is not None:
+                on_packet(done)
+        _write(run / "scores", result, len(selected))
+        streams.finish()
+    return result
+
+
+def _write(folder: Path, result: RunScores, expected: int) -> None:
+    """The run-level score files; every document's own counts are in documents.parquet."""
+    totals = result.totals
+    write_json(folder / "field_breakdown.json", {
+        "documents_expected": expected,
+        "documents_scored": totals.documents,
+        "excluded": {"missing": result.missing, "error": result.errors,
+                     "invalid": result.invalid},
+        **totals.field_breakdown(),
+    })
+    write_json(folder / "hallucination.json", {
+        "documents_scored": totals.documents,
+        **totals.hallucination(),
+    })
+    write_json(folder / "consistency.json", {"overall": totals.consistency_overall()})

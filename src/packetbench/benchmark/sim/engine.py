@@ -1,0 +1,347 @@
+"""The simulated extractor's engine: copy the truth, inject seeded errors, and write down what
+the scorer must conclude about each one.
+
+The output is built by walking the document truth through its model. Every injection is
+chosen so its score follows from how it was made: a value copied from the document is
+grounded in the document; a fabricated value is drawn until the packet universe lacks it; a
+reformatted value equals the truth under normalization. The expectations (field counts,
+grounding tallies, verdicts) are the ledger the scorer is tested against.
+
+Two rules keep record alignment predictable: key leaves are only ever reformatted, and a
+record of a list without a key gets at most one changed leaf.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from packetbench.benchmark.packets import Touched
+from packetbench.benchmark.score import normalize
+from packetbench.benchmark.score.align import record_key
+from packetbench.benchmark.score.compare import FieldCounts
+from packetbench.benchmark.score.rates import GroundingTally
+from packetbench.benchmark.score.verdicts import grounded
+from packetbench.benchmark.sim import values
+from packetbench.benchmark.sim.profiles import Profile
+from packetbench.benchmark.universe import Universe
+from packetbench.generator.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
+
+# Drawn per populated leaf by cumulative rate; "stale" is drawn on its own, and only for
+# leaves whose superseded version differs.
+LEAF_OPS = ("omit", "wrong_in", "wrong_out", "composed", "overreach", "moved", "reformat")
+PoolKey = tuple[str, str, str | None]  # kind, json type, code list
+
+
+def _json_type(value: Any) -> str:
+    return "integer" if isinstance(value, int) and not isinstance(value, bool) else (
+        "number" if isinstance(value, float) else "string")
+
+
+def _code_list(shape: LeafShape) -> str | None:
+    return shape.leaf.codes.name if shape.leaf.codes else None
+
+
+@dataclass
+class Expected:
+    counts: FieldCounts = field(default_factory=FieldCounts)
+    grounding: GroundingTally = field(default_factory=GroundingTally)
+    verdicts: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass
+class Engine:
+    profile: Profile
+    rng: random.Random
+    packet: Universe  # the packet universe
+    document: Universe  # this document's universe
+    pools: dict[PoolKey, list[Any]]  # values this document shows, by kind
+    tokens: list[str]  # tokens of the string values this document shows
+    stale: dict[str, Any]  # path -> the superseded version's value
+    touched: Touched = field(default_factory=lambda: Touched({}))  # patterns per path
+    expected: Expected = field(default_factory=Expected)
+    injections: list[dict[str, Any]] = field(default_factory=list)
+
+    # --- expectations -------------------------------------------------------------------------
+
+    def _claim(self, value: Any, kind: str, verdict: str, in_doc: bool, in_packet: bool) -> None:
+        checked = normalize.is_checked(value, kind)
+        self.expected.grounding.add(kind in normalize.NUMERIC_KINDS, checked, in_packet, in_doc)
+        self.expected.verdicts[verdict] += 1
+
+    def _note(self, kind: str, path: str, **detail: Any) -> None:
+        self.injections.append({"kind": kind, "path": path, **detail})
+
+    # --- records ------------------------------------------------------------------------------
+
+    def record(self, model: type[DocModel], truth: dict[str, Any], path: str,
+               budget: int | None) -> dict[str, Any]:
+        """The output for one matched truth record (or object); `budget` caps changed leaves
+        (None: no cap)."""
+        out: dict[str, Any] = {}
+        shapes = fields_of(model)
+        keys = set(model.record_key)
+        leaf_names = [n for n, s in shapes if isinstance(s, LeafShape)]
+        moved_into: set[str] = set()
+        plan: dict[str, str] = {}
+        for name in leaf_names:
+            if truth.get(name) is not None and name not in keys:
+                plan[name] = self._draw_op(f"{path}.{name}" if path else name)
+        for name, shape in shapes:
+            where = f"{path}.{name}" if path else name
+            value = truth.get(name)
+            if isinstance(shape, LeafShape):
+                if name in moved_into:
+                    continue
+                spent = self._leaf(model, shapes, name, shape, value, where, plan.get(name),
+                                   name in keys, truth, out, moved_into, budget)
+                if budget is not None:
+                    budget -= spent
+            elif isinstance(shape, ObjectShape):
+                # A keyless record's budget is spent on its own leaves only.
+                out[name] = self.record(shape.model, value or {}, where,
+                                        None if budget is None else 0)
+            else:
+                out[name] = self.items(shape, value or [], where)
+        return {name: out.get(name) for name, _ in shapes}
+
+    def factor(self, path: str) -> float:
+        """How much more error-prone `path` is for the patterns that touched it."""
+        factors = self.profile.pattern_factors
+        if not factors:
+            return 1.0
+        return max((factors.get(p.split(".", 1)[0], 1.0) for p in self.touched.of(path)),
+                   default=1.0)
+
+    def _draw_op(self, path: str) -> str:
+        rates = [getattr(self.profile, op) for op in LEAF_OPS]
+        factor = self.factor(path)
+        if factor != 1.0:
+            # Scaled, but never past certainty: at most 95 % of leaves go wrong.
+            factor = min(factor, 0.95 / sum(rates)) if sum(rates) else factor
+            rates = [rate * factor for rate in rates]
+        roll = self.rng.random()
+        for op, rate in zip(LEAF_OPS, rates, strict=True):
+            if roll < rate:
+                return op
+            roll -= rate
+        return "none"
+
+    def items(self, shape: ListShape, truths: list[dict[str, Any]], path: str) -> list[Any]:
+        item = shape.item.model
+        # The scorer pairs a record by its key when the key is there and unique in the list;
+        # any other record it pairs by agreement (at least half its leaves), so that one may
+        # change a single leaf and still be the same record (benchmark.score.align).
+        keys = [record_key(item, truth) for truth in truths]
+        unique = {key for key, n in Counter(keys).items() if n == 1 and key is not None}
+        out: list[Any] = []
+        dropped_any = False
+        for index, truth in enumerate(truths):
+            where = f"{path}[{index}]"
+            if self.rng.random() < self.profile.drop:
+                self._dropped(item, truth, where)
+                dropped_any = True
+                continue
+            out.append(self.record(item, truth, where, None if keys[index] in unique else 1))
+        if (truths and not dropped_any and self.rng.random() < self.profile.invent
+                and not any(isinstance(s, ListShape) for _, s in fields_of(item))):
+            invented = self._invented(item, f"{path}[+{len(out)}]")
+            if invented is not None:
+                out.append(invented)
+        if len(out) > 1 and self.rng.random() < self.profile.shuffle:
+            self.rng.shuffle(out)
+            self._note("shuffle", path)
+        return out
+
+    def _dropped(self, model: type[DocModel], truth: dict[str, Any], path: str) -> None:
+        self._note("drop", path)
+        self.expected.counts.dropped_records += self._count_leaves(model, truth)
+
+    def _count_leaves(self, model: type[DocModel], truth: Any) -> int:
+        """Count a dropped subtree's leaves as omitted / abstained; return its records."""
+        records = 1
+        for name, shape in fields_of(model):
+            value = truth.get(name) if isinstance(truth, dict) else None
+            if isinstance(shape, LeafShape):
+                if value is not None:
+                    self.expected.counts.gt_fields += 1
+                    self.expected.counts.omitted += 1
+                else:
+                    self.expected.counts.gt_null_fields += 1
+                    self.expected.counts.abstained += 1
+            elif isinstance(shape, ObjectShape):
+                records += self._count_leaves(shape.model, value) - 1
+            else:
+                for item in value or []:
+                    records += self._count_leaves(shape.item.model, item)
+        return records
+
+    def _invented(self, model: type[DocModel], path: str) -> dict[str, Any] | None:
+        """A record of fabricated values only, so it can match no truth record."""
+        claims: list[tuple[Any, str]] = []
+
+        def build(current: type[DocModel]) -> dict[str, Any]:
+            record: dict[str, Any] = {}
+            for name, shape in fields_of(current):
+                if isinstance(shape, LeafShape):
+                    made = values.fabricate(shape.leaf.kind, shape.json_type, self.rng,
+                                            self.packet)
+                    record[name] = made
+                    if made is not None:
+                        claims.append((made, shape.leaf.kind))
+                elif isinstance(shape, ObjectShape):
+                    record[name] = build(shape.model)
+            return record
+
+        record = build(model)
+        if not claims:
+            return None
+        self._note("invent", path)
+        self.expected.counts.invented_records += 1
+        for value, kind in claims:
+            self._claim(value, kind, "unlinked", False, False)
+        return record
+
+    # --- leaves -------------------------------------------------------------------------------
+
+    def _leaf(self, model: type[DocModel], shapes: tuple[tuple[str, Any], ...], name: str,
+              shape: LeafShape, truth: Any, path: str, op: str | None, is_key: bool,
+              record: dict[str, Any], out: dict[str, Any], moved_into: set[str],
+              budget: int | None) -> int:
+        """Decide and write one leaf; return how many leaves it changed (for the budget)."""
+        kind = shape.leaf.kind
+        counts = self.expected.counts
+        if truth is None:
+            counts.gt_null_fields += 1
+            made = None
+            if (not is_key and (budget is None or budget > 0)
+                    and self.rng.random() < min(0.95, self.profile.fabricate
+                                                * self.factor(path))):
+                made = values.fabricate(kind, shape.json_type, self.rng, self.packet)
+            if made is None:
+                counts.abstained += 1
+                out[name] = None
+                return 0
+            counts.answered += 1
+            self._note("fabricate", path, value=made)
+            self._claim(made, kind, "unlinked", False, False)
+            out[name] = made
+            return 1
+        counts.gt_fields += 1
+        stale = self.stale.get(path)
+        if (op is not None and stale is not None and (budget is None or budget > 0)
+                and not normalize.equal(stale, truth, kind, _code_list(shape))
+                and self.rng.random() < self.profile.stale):
+            op = "stale"
+        if op is None or op == "reformat" or (budget is not None and budget <= 0):
+            op = "reformat" if (op == "reformat" or (is_key and self.rng.random()
+                                                      < self.profile.reformat)) else "none"
+        written, spent = self._apply(op, shapes, model.record_key, name, shape, truth, path,
+                                     record, out, moved_into, budget is not None)
+        if written is None:
+            counts.omitted += 1
+        elif spent == 0:
+            counts.correct += 1
+            self._claim(written, kind, "supported", True, True)
+        else:
+            counts.wrong += 1
+        out[name] = written
+        return spent
+
+    def _apply(self, op: str, shapes: tuple[tuple[str, Any], ...], keys: tuple[str, ...],
+               name: str, shape: LeafShape, truth: Any, path: str, record: dict[str, Any],
+               out: dict[str, Any], moved_into: set[str], limited: bool) -> tuple[Any, int]:
+        """(value written, changed leaves) for one populated leaf under `op`; a wrong value's
+        claim is recorded here, a correct one by the caller."""
+        kind, code_list = shape.leaf.kind, _code_list(shape)
+        stale = self.stale.get(path)
+        if op == "reformat":
+            written = values.reformat(truth, kind)
+            if written is not None:
+                self._note("reformat", path, value=written)
+                return written, 0
+            return truth, 0
+        if op == "omit":
+            self._note("omit", path)
+            return None, 1
+        if op == "stale" and stale is not None:
+            in_doc = self._grounded_in_document(stale, kind, code_list)
+            self._note("stale", path, value=stale)
+            self._claim(stale, kind, "stale", in_doc, True)
+            return stale, 1
+        if op == "wrong_in":
+            pool = [v for v in self.pools.get((kind, shape.json_type, code_list), [])
+                    if not normalize.equal(v, truth, kind, code_list)
+                    and not (stale is not None and normalize.equal(v, stale, kind, code_list))]
+            if pool:
+                written = self.rng.choice(pool)
+                self._note("wrong_in_universe", path, value=written)
+                self._claim(written, kind, "contradicted", True, True)
+                return written, 1
+        if op == "wrong_out":
+            made = values.fabricate(kind, shape.json_type, self.rng, self.packet)
+            if made is not None:
+                self._note("wrong_out_of_universe", path, value=made)
+                self._claim(made, kind, "contradicted", False, False)
+                return made, 1
+        if op in ("composed", "overreach") and kind in ("string", "id") and isinstance(
+                truth, str) and normalize.tokens(truth):
+            if op == "composed" and self.tokens:
+                written = f"{truth} {self.rng.choice(self.tokens)}"
+                if not (stale is not None and normalize.equal(written, stale, kind)):
+                    self._note("composed", path, value=written)
+                    self._claim(written, kind, "contradicted", True, True)
+                    return written, 1
+            if op == "overreach":
+                written = f"{truth} {values.foreign_word(self.rng, self.packet)}"
+                self._note("overreach", path, value=written)
+                self._claim(written, kind, "overreach", False, False)
+                return written, 1
+        if op == "moved" and not limited:  # a move changes two leaves
+            parent = path.rsplit(".", 1)[0] + "." if "." in path else ""
+            target = self._move_target(shapes, keys, name, shape, truth, record, out,
+                                       moved_into, parent)
+            if target is not None:
+                target_name, target_shape = target
+                target_truth = record.get(target_name)
+                target_path = parent + target_name
+                self._note("moved", path, to=target_path)
+                counts = self.expected.counts
+                if target_truth is None:
+                    counts.gt_null_fields += 1
+                    counts.answered += 1
+                else:
+                    counts.gt_fields += 1
+                    counts.wrong += 1
+                self._claim(truth, target_shape.leaf.kind, "contradicted", True, True)
+                out[target_name] = truth
+                moved_into.add(target_name)
+                return None, 1
+        return truth, 0
+
+    def _move_target(self, shapes: tuple[tuple[str, Any], ...], keys: tuple[str, ...],
+                     name: str, shape: LeafShape, truth: Any, record: dict[str, Any],
+                     out: dict[str, Any], moved_into: set[str],
+                     parent: str) -> tuple[str, LeafShape] | None:
+        """A later, untouched, non-key leaf of the same object, kind and JSON type whose truth
+        (and superseded value) the moved value does not equal."""
+        names = [n for n, _ in shapes]
+        later = set(names[names.index(name) + 1:])
+        kind, code_list = shape.leaf.kind, _code_list(shape)
+        candidates = []
+        for other, other_shape in shapes:
+            if (other in later and other not in moved_into and other not in out
+                    and other not in keys and isinstance(other_shape, LeafShape)
+                    and other_shape.leaf.kind == kind
+                    and other_shape.json_type == shape.json_type
+                    and other_shape.leaf.codes == shape.leaf.codes
+                    and not normalize.equal(truth, record.get(other), kind, code_list)):
+                stale = self.stale.get(parent + other)
+                if stale is None or not normalize.equal(truth, stale, kind, code_list):
+                    candidates.append((other, other_shape))
+        return self.rng.choice(candidates) if candidates else None
+
+    def _grounded_in_document(self, value: Any, kind: str, code_list: str | None) -> bool:
+        return grounded(value, kind, code_list, self.document)

@@ -1,0 +1,81 @@
+"""The `packetbench` command: one typer app; each command calls one library function.
+
+Every module of this package except this one defines ``register(app)`` and is registered in
+name order, so adding a command group is adding a module. The project's own exceptions, and
+typer's usage errors (a value that is not a number, a missing option), become a one-line
+message on stderr and exit code 2 (bad usage or bad input); a check that fails exits 1 from
+its command. Anything else is a bug and shows its traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+from typing import Annotated
+
+import typer
+
+from packetbench import __version__
+from packetbench.benchmark.errors import BenchmarkError
+from packetbench.generator.errors import GeneratorError
+
+app = typer.Typer(
+    name="packetbench",
+    help="Synthetic insurance submission packets, and a benchmark of LLM hallucination on them.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"packetbench {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True,
+                           help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """packetbench: generate packets, extract, score, report."""
+
+
+for _module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+    importlib.import_module(f"{__name__}.{_module.name}").register(app)
+
+
+def _usage_error(error: Exception) -> tuple[str, int] | None:
+    """(message on one line, exit code) of typer's own usage errors (a bad option value, a
+    missing option, an unknown command), or None for any other exception. Typer keeps their
+    classes private, so they are known by what they offer: a message and an exit code."""
+    render = getattr(error, "format_message", None)
+    code = getattr(error, "exit_code", None)
+    if not callable(render) or not isinstance(code, int):
+        return None
+    return " ".join(str(render()).split()), code
+
+
+def main() -> None:
+    if len(sys.argv) <= 1:
+        app()  # `packetbench` alone: typer shows the help
+        return
+    try:
+        code = app(standalone_mode=False)
+    except (GeneratorError, BenchmarkError) as error:
+        typer.echo(f"packetbench: error: {error}", err=True)
+        sys.exit(2)
+    except typer.Abort:
+        typer.echo("packetbench: aborted", err=True)
+        sys.exit(1)
+    except Exception as error:
+        usage = _usage_error(error)
+        if usage is None:
+            raise  # a bug: its traceback is the report
+        typer.echo(f"packetbench: error: {usage[0]}", err=True)
+        sys.exit(usage[1])
+    sys.exit(code if isinstance(code, int) else 0)

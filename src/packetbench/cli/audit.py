@@ -1,0 +1,162 @@
+"""`packetbench audit`: read every ground-truth value back from its rendered page."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+if TYPE_CHECKING:
+    from packetbench.benchmark.audit.result import AuditResult, Finding
+
+FIRST_FINDINGS = 10  # findings shown in the human report (all of them are in --json)
+
+
+def audit(
+    packet_dirs: Annotated[
+        list[Path],
+        typer.Argument(metavar="PACKET_DIR", show_default=False,
+                       help="Packet folders, or folders holding packet folders."),
+    ],
+    ocr: Annotated[
+        bool,
+        typer.Option("--ocr", help="OCR the pages whose text layer is missing or unreliable "
+                                   "(needs the tesseract binary)."),
+    ] = False,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the result as JSON for scripts, nothing else."),
+    ] = False,
+    jobs: Annotated[int, typer.Option(help="Packets audited at once (worker processes, or "
+                                           "CPUs of the Ray instance started for the run).")] = 1,
+    executor: Annotated[str, typer.Option(help="local (worker processes) or ray.")] = "local",
+    ray_address: Annotated[str | None, typer.Option(
+        help="--executor ray: 'auto' or HOST:PORT of a running cluster.")] = None,
+) -> None:
+    """Prove that every ground-truth value is on a rendered page.
+
+    Reads every located value back (PDF text layer, workbook cell, CSV cell; OCR with --ocr).
+
+    Checks every visible string against its page, and the universe for leaks and untraced values.
+
+    Exit 0 when everything is found, 1 when anything is missing, 2 when an input is unreadable.
+    """
+    # The readers (pdfium, openpyxl, numpy) load only when this command runs.
+    from packetbench.benchmark.audit import audit_packets
+    from packetbench.benchmark.audit.files import packet_folders
+    from packetbench.benchmark.errors import BenchmarkError
+    from packetbench.generator.executors import make_executor
+
+    runner = make_executor(executor, jobs, ray_address, (BenchmarkError,))
+    folders = packet_folders(packet_dirs)
+    stderr = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]audit[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=stderr, transient=True, disable=json_output or not stderr.is_terminal,
+    ) as progress:
+        task = progress.add_task("audit", total=len(folders))
+        result = audit_packets(folders, ocr=ocr, on_packet=lambda _: progress.advance(task),
+                               executor=None if executor == "local" and jobs == 1 else runner)
+    if json_output:
+        typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+    else:
+        _report(result)
+    if not result.ok:
+        raise typer.Exit(1)
+
+
+def _count(checked: int, found: int) -> tuple[str, str, str]:
+    missing = checked - found
+    return f"{checked:,}", f"{found:,}", f"[red]{missing:,}[/]" if missing else "0"
+
+
+def _report(result: AuditResult) -> None:
+    from packetbench.benchmark.audit.result import Tally
+
+    console = Console(width=None if sys.stdout.isatty() else 160, highlight=False)
+    table = Table(title="Read back, by document and reader", title_justify="left")
+    for name in ("packet", "document", "reader", "pages"):
+        table.add_column(name, justify="right" if name == "pages" else "left")
+    for name in ("located", "found", "missing", "strings", "found", "missing", "not checked"):
+        table.add_column(name, justify="right")
+    for packet in result.packets:
+        for doc in packet.documents:
+            readers = sorted(set(doc.fields) | set(doc.strings), key=("pdf", "xlsx", "csv",
+                                                                       "ocr").index)
+            not_checked = sum(doc.not_checked.values())
+            for reader in readers or [doc.format]:
+                fields, strings = doc.fields.get(reader), doc.strings.get(reader)
+                table.add_row(
+                    packet.packet_id, doc.doc_id, reader, str(doc.pages),
+                    *_count(fields.checked if fields else 0, fields.found if fields else 0),
+                    *_count(strings.checked if strings else 0, strings.found if strings else 0),
+                    f"[yellow]{not_checked:,}[/]" if not_checked and reader != "ocr" else "",
+                )
+        table.add_section()
+    console.print(table)
+    ocr = [doc for packet in result.packets for doc in packet.documents if "ocr" in doc.fields]
+    if ocr:
+        fields = sum((doc.fields["ocr"] for doc in ocr), Tally())
+        strings = sum((doc.strings["ocr"] for doc in ocr if "ocr" in doc.strings), Tally())
+        console.print(
+            f"OCR: {fields.found - fields.by_page:,} of {fields.checked:,} located values read "
+            f"inside their box, {fields.by_page:,} only elsewhere on the page; "
+            f"{strings.found:,} of {strings.checked:,} visible strings found", soft_wrap=True)
+
+    universe = Table(title="Universe", title_justify="left")
+    for name in ("packet", "strings", "tokens", "numbers", "ids", "dates", "forbidden",
+                 "coincidences", "skipped keys"):
+        universe.add_column(name, justify="left" if name in ("packet", "skipped keys")
+                            else "right")
+    for packet in result.packets:
+        size = packet.universe
+        skipped = ", ".join(f"{k} {v:,}" for k, v in sorted(packet.skipped_keys.items()))
+        universe.add_row(packet.packet_id, *(f"{size.get(k, 0):,}" for k in
+                                             ("strings", "tokens", "numbers", "ids", "dates")),
+                         f"{packet.forbidden:,}", str(len(packet.coincidences)), skipped)
+    console.print(universe)
+
+    findings = list(result.findings())
+    if findings:
+        # One unwrapped line per finding, so a path can be read (and grepped) whole.
+        console.print(f"First {min(len(findings), FIRST_FINDINGS)} of {len(findings)} "
+                      "finding(s) (all of them with --json):", soft_wrap=True)
+        packet_of = {id(f): p.packet_id for p in result.packets for f in p.all_findings()}
+        for finding in findings[:FIRST_FINDINGS]:
+            console.print(_line(packet_of[id(finding)], finding), soft_wrap=True, markup=False)
+    totals = result.totals()
+    scope = (f"{totals['packets']} packet(s), {totals['documents']} documents, "
+             f"{totals['pdf_pages']} PDF pages")
+    if result.ok:
+        console.print(f"[green]audit passed[/]: {totals['fields_found']:,} located values and "
+                      f"{totals['strings_found']:,} visible strings found in {scope}")
+    else:
+        problems = ", ".join(f"{count:,} {problem.replace('_', ' ')}"
+                             for problem, count in totals["findings"].items() if count)
+        console.print(f"[red]audit FAILED[/]: {problems} in {scope}")
+
+
+def _line(packet_id: str, finding: Finding) -> str:
+    """One finding: problem, packet/file, entry path, where, and what was read."""
+    where = "  ".join(part for part in (finding.path, finding.where) if part)
+    if finding.problem == "missing":
+        what = f"expected {finding.expected!r}, read {finding.got!r}"
+    elif finding.problem == "string_missing":
+        what = f"{finding.expected!r} is not in the page's {finding.reader} text"
+    elif finding.problem == "value_mismatch":
+        what = f"value {finding.got!r}, drawn as {finding.expected!r}"
+    elif finding.got:
+        what = repr(finding.got)
+    else:
+        what = ""
+    said = "; ".join(part for part in (what, finding.detail) if part)
+    return f"  {finding.problem:<15} {packet_id}/{finding.file}  {where}: {said}"
+
+
+def register(app: typer.Typer) -> None:
+    app.command("audit")(audit)

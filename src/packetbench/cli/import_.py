@@ -1,0 +1,69 @@
+"""`packetbench import`: published extraction benchmarks as packets and runs of ours."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+import_app = typer.Typer(help="Import a published extraction benchmark.", no_args_is_help=True)
+
+
+@import_app.command("nightmare")
+def nightmare(
+    path: Annotated[Path, typer.Argument(help="The reference corpus (its clone's root).")],
+    out: Annotated[Path, typer.Option(help="Where to write packets/, runs/ and import.json.")],
+    force: Annotated[bool, typer.Option(help="Replace an earlier import in OUT.")] = False,
+    score: Annotated[bool, typer.Option(help="Score every imported run.")] = False,
+    reconcile: Annotated[bool, typer.Option(
+        help="Score every run and reconcile our rates with the corpus's published ones "
+             "(writes OUT/reconciliation.json and OUT/reconciliation.md).")] = False,
+) -> None:
+    """Import the reference corpus at PATH: one packet per corpus packet (its files, its own
+    26 schemas as the `nightmare` schema family, its truth and rendered elements in our
+    contract) and one run folder per cohort. Every leaf that could not be mapped is counted
+    and listed in OUT/import.json.
+
+    Exit 0 when imported (and, with --reconcile, nothing is left unexplained), 1 when the
+    reconciliation leaves claims unexplained, 2 on bad input."""
+    from packetbench.benchmark.importers.nightmare.importer import import_corpus
+
+    started = time.perf_counter()
+    result = import_corpus(path, out, force)
+    records: dict[str, int] = {}
+    for by_status in result.cohorts.values():
+        for status, count in by_status.items():
+            records[status] = records.get(status, 0) + count
+    statuses = ", ".join(f"{n:,} {s}" for s, n in sorted(records.items()))
+    leaves = result.report_leaves()
+    typer.echo(f"imported {len(result.packets)} packets, {result.documents} documents, "
+               f"{len(result.cohorts)} cohorts ({sum(records.values()):,} records: {statuses}) "
+               f"into {out} in {time.perf_counter() - started:.1f} s")
+    typer.echo(f"leaves: {leaves['mapped']:,} mapped, {leaves['unmapped']:,} unmapped (listed in "
+               f"{out / 'import.json'}), {leaves['metadata']:,} metadata")
+    if not (score or reconcile):
+        return
+    from packetbench.benchmark.importers.nightmare.scoring import score_all
+
+    started = time.perf_counter()
+    scored = score_all(out)
+    typer.echo(f"scored {len(scored)} runs in {time.perf_counter() - started:.1f} s")
+    if not reconcile:
+        return
+    from packetbench.benchmark.importers.nightmare.reconcile import reconcile as run_reconcile
+
+    started = time.perf_counter()
+    outcome = run_reconcile(path, out)
+    typer.echo(outcome.table())
+    typer.echo(f"reconciliation: {out / 'reconciliation.md'} in "
+               f"{time.perf_counter() - started:.1f} s")
+    if outcome.unexplained:
+        typer.echo(f"packetbench: failed: {outcome.unexplained:,} claims judged differently "
+                   "are not explained by any named cause", err=True)
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(import_app, name="import")

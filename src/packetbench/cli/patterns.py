@@ -1,0 +1,41 @@
+"""`packetbench patterns`: the presentation-pattern catalogue."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+
+def patterns(
+    tier: Annotated[str | None, typer.Option(
+        help="Show only this tier's probabilities (N1..N5).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+) -> None:
+    """List the presentation-pattern catalogue: id, family, phase, formats, the reference
+    corpus's nearest pattern, and the probability each tier gives it."""
+    import json
+
+    from packetbench.generator.errors import UsageError
+    from packetbench.generator.patterns.catalogue import rows
+
+    if tier is not None and tier not in ("N1", "N2", "N3", "N4", "N5"):
+        raise UsageError(f"unknown tier {tier!r}; choose one of N1, N2, N3, N4, N5")
+    listed = rows((tier,) if tier else None)
+    if as_json:
+        typer.echo(json.dumps(listed, indent=2))
+        return
+    tiers = [tier] if tier else ["N1", "N2", "N3", "N4", "N5"]
+    head = (f"{'id':<32} {'phase':<9} {'truth':<7} {'formats':<8} {'reference':<24} "
+            + " ".join(f"{t:>5}" for t in tiers))
+    typer.echo(head)
+    for row in listed:
+        typer.echo(f"{row['id']:<32} {row['phase']:<9} {row['truth']:<7} "
+                   f"{','.join(row['formats']):<8} {row['reference'] or '-':<24} "
+                   + " ".join(f"{row['probability'][t]:>5.2f}" for t in tiers))
+    typer.echo(f"{len(listed)} patterns; override with --set patterns.<id>=P, "
+               "--set patterns.off=<glob>, --set patterns.only=<ids>")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("patterns")(patterns)

@@ -1,0 +1,51 @@
+"""`packetbench score`: score a run folder against its packets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def score(
+    run: Annotated[Path, typer.Argument(help="The run folder (with run.json).")],
+    packets: Annotated[Path, typer.Option(help="A packet folder, or a folder of packets.")],
+    jobs: Annotated[int, typer.Option(help="Packets scored at once (worker processes, or "
+                                           "CPUs of the Ray instance started for the run).")] = 1,
+    executor: Annotated[str, typer.Option(help="local (worker processes) or ray.")] = "local",
+    ray_address: Annotated[str | None, typer.Option(
+        help="--executor ray: 'auto' or HOST:PORT of a running cluster.")] = None,
+    claims_jsonl: Annotated[bool, typer.Option(
+        "--claims-jsonl", help="Also write scores/claims.jsonl (the claims as JSON lines).")
+    ] = False,
+) -> None:
+    """Score every document of RUN; writes RUN/scores/ (field view, hallucination,
+    consistency; claims and fields as Parquet) and loads them into RUN/results.duckdb.
+
+    Exit 0 when documents were scored, 1 when no document of the run was extracted ok, 2 on
+    bad input (among it packets other than those the run was extracted from)."""
+    from packetbench.benchmark.progress_bar import bar
+    from packetbench.benchmark.results import load_run  # duckdb loads only here
+    from packetbench.benchmark.score.scorer import (  # scipy and the scorer load only here
+        FATAL,
+        score_run,
+    )
+    from packetbench.generator.executors import make_executor
+
+    runner = make_executor(executor, jobs, ray_address, FATAL)
+    with bar("score", "packets") as advance:
+        result = score_run(run, packets, executor=runner, claims_jsonl=claims_jsonl,
+                           on_packet=advance)
+    load_run(run, packets)
+    excluded = ", ".join(f"{n} {k}" for k, n in result.excluded().items()) or "none"
+    typer.echo(f"{run / 'scores'}: {result.documents:,} documents scored, "
+               f"{result.claims:,} claims; excluded: {excluded}")
+    if not result.documents:
+        typer.echo(f"packetbench: failed: no document of {run} was extracted ok ({excluded}): "
+                   "there is nothing to score", err=True)
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("score")(score)

@@ -1,0 +1,142 @@
+"""Generate many packets into a corpus, in worker processes or on a Ray cluster.
+
+Every batch ends by rewriting the folder's corpus.json and corpus.lock (generator.corpus)
+from the packets it wrote and kept, so an interrupted batch finished with `--resume` leaves
+the same corpus digest as one that was never interrupted.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from packetbench.generator import corpus
+from packetbench.generator.errors import UsageError
+from packetbench.generator.executors import Executor, LocalExecutor
+from packetbench.generator.packet import (
+    PacketSummary,
+    complete_packet,
+    not_a_folder,
+    packet_id,
+    recover,
+    write_packet,
+)
+from packetbench.generator.seeds import check_seeds
+from packetbench.generator.tiers import resolve
+
+
+def prepare_output(out_dir: Path) -> None:
+    """Create `out_dir` if needed and prove it is writable, or raise UsageError."""
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.mkdtemp(prefix=".write-probe-", dir=out_dir)
+        os.rmdir(probe)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise UsageError(f"{out_dir}: cannot write packets here ({reason})") from None
+
+
+@dataclass(frozen=True)
+class Batch:
+    """What a batch will do: its knobs, the seeds to write, the complete packets it keeps."""
+
+    knobs: dict[str, Any]
+    seeds: list[int]
+    replace: set[int]  # seeds whose existing folder is replaced (--force, or --resume)
+    kept: list[PacketSummary]
+
+
+def plan(tier: str, seed: int, count: int, out_dir: Path, force: bool,
+         overrides: dict[str, Any] | None = None, resume: bool = False) -> Batch:
+    """Validate a batch before anything is written.
+
+    With `resume`, a complete packet made with the same settings is kept and an incomplete
+    one (files missing, truncated or not matching their manifests) is written again.
+    """
+    knobs = resolve(tier, overrides)
+    check_seeds(seed, count)
+    if resume and force:
+        raise UsageError("--resume keeps complete packets and --force replaces them; "
+                         "choose one")
+    seeds = list(range(seed, seed + count))
+    prepare_output(out_dir)
+    for s in seeds:
+        recover(out_dir, packet_id(tier, s))
+    todo: list[int] = []
+    replace: set[int] = set()
+    kept: list[PacketSummary] = []
+    for s in seeds:
+        target = out_dir / packet_id(tier, s)
+        if not target.exists():
+            todo.append(s)
+            continue
+        if not target.is_dir():
+            raise not_a_folder(target)
+        if resume:
+            summary = complete_packet(target, tier, s, knobs)
+            if summary is not None:
+                kept.append(summary)
+                continue
+        elif not force:
+            raise UsageError(
+                f"{target}: packet folder already exists (use --force to replace it)"
+            )
+        todo.append(s)
+        replace.add(s)
+    return Batch(knobs, todo, replace, kept)
+
+
+Task = tuple[Path, str, int, dict[str, Any], bool]
+Written = tuple[PacketSummary, corpus.Entry, list[tuple[str, str]]]
+
+
+def _one(task: Task) -> Written:
+    """Write one packet and read back its corpus entry (in the worker that wrote it)."""
+    summary = write_packet(*task)
+    entry, lock = corpus.entry_of(summary.path)
+    return summary, entry, lock
+
+
+def _label(task: Task) -> str:
+    return packet_id(task[1], task[2])
+
+
+def generate(
+    tier: str, seed: int, count: int, out_dir: Path, *, jobs: int = 1, force: bool = False,
+    overrides: dict[str, Any] | None = None, resume: bool = False,
+    on_done: Callable[[PacketSummary], None] | None = None,
+    executor: Executor | None = None,
+) -> list[PacketSummary]:
+    """Write packets seed .. seed+count-1 of `tier` into `out_dir`, in seed order, and
+    extend the folder's corpus with them.
+
+    The summaries of packets kept by `resume` come back too, marked `kept`. `executor`
+    (default: `jobs` local worker processes) runs the packets.
+    """
+    if jobs < 1:
+        raise UsageError(f"--jobs must be at least 1 (got {jobs})")
+    batch = plan(tier, seed, count, out_dir, force, overrides, resume)
+    tasks: list[Task] = [(out_dir, tier, s, batch.knobs, s in batch.replace)
+                         for s in batch.seeds]
+    summaries: list[PacketSummary] = []
+    entries: list[tuple[corpus.Entry, list[tuple[str, str]]]] = []
+    for summary in batch.kept:
+        entries.append(corpus.entry_of(summary.path))
+        summaries.append(summary)
+        if on_done is not None:
+            on_done(summary)
+    try:
+        for summary, entry, lock in (executor or LocalExecutor(jobs)).map(_one, tasks, _label):
+            summaries.append(summary)
+            entries.append((entry, lock))
+            if on_done is not None:
+                on_done(summary)
+    finally:
+        # Packets written before a failure are complete: the corpus lists them.
+        if entries or (out_dir / corpus.CORPUS).is_file():
+            corpus.extend(out_dir, entries)
+    return sorted(summaries, key=lambda s: s.packet_id)

@@ -1,0 +1,208 @@
+"""Executors: where the tasks of `generate`, `audit` and `score` run.
+
+``local`` runs them in this process (one job) or in worker processes that die with it;
+``ray`` runs them on a Ray cluster (``pip install 'packetbench[ray]'``; Ray is imported only
+when this executor is chosen). Either way results come back in task order, whatever finishes
+first, so the files written from them are the same bytes whichever executor ran and however
+many workers it had. At most a few tasks per worker are in flight, so the results waiting
+to be consumed stay few however many tasks there are.
+
+A task that raises is run again (`retries` times); if it still fails the run stops with an
+error naming the task (a packet id), never dropping it. Errors the project raises on purpose
+(bad input, bad usage: the `fatal` classes) are not retried, since they would fail again.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from packetbench.generator.errors import GeneratorError, UsageError
+from packetbench.generator.workers import worker_pool
+
+T = TypeVar("T")
+R = TypeVar("R")
+IN_FLIGHT_PER_WORKER = 4
+RETRIES = 1
+
+
+class TaskFailed(GeneratorError):
+    """A task failed on every attempt (the message names it: a packet id)."""
+
+
+class Executor(Protocol):
+    name: str
+
+    def map(self, function: Callable[[T], R], tasks: Sequence[T],
+            label: Callable[[T], str]) -> Iterator[R]: ...
+
+
+def _failed(label: str, attempts: int, error: BaseException) -> TaskFailed:
+    reason = " ".join(f"{type(error).__name__}: {error}".split())
+    return TaskFailed(f"{label}: failed {attempts} time(s), last with {reason}")
+
+
+@dataclass
+class LocalExecutor:
+    """This process (jobs=1) or `jobs` worker processes."""
+
+    jobs: int = 1
+    retries: int = RETRIES
+    fatal: tuple[type[BaseException], ...] = (GeneratorError,)
+    name: str = "local"
+
+    def map(self, function: Callable[[T], R], tasks: Sequence[T],
+            label: Callable[[T], str]) -> Iterator[R]:
+        if self.jobs == 1 or len(tasks) <= 1:
+            for task in tasks:
+                yield self._inline(function, task, label)
+            return
+        with worker_pool(min(self.jobs, len(tasks))) as pool:
+            window = self.jobs * IN_FLIGHT_PER_WORKER
+            pending: deque[tuple[T, Future[R], int]] = deque()
+            upcoming = iter(tasks)
+
+            def submit() -> None:
+                for task in upcoming:
+                    pending.append((task, pool.submit(function, task), 1))
+                    return
+
+            for _ in range(window):
+                submit()
+            while pending:
+                task, future, attempt = pending.popleft()
+                try:
+                    result = future.result()
+                except self.fatal:
+                    raise
+                except BrokenProcessPool as error:
+                    # A worker died (killed, out of memory): the pool cannot run anything more.
+                    raise _failed(label(task), attempt, error) from None
+                except Exception as error:
+                    if attempt > self.retries:
+                        raise _failed(label(task), attempt, error) from error
+                    pending.appendleft((task, pool.submit(function, task), attempt + 1))
+                    continue
+                submit()
+                yield result
+
+    def _inline(self, function: Callable[[T], R], task: T, label: Callable[[T], str]) -> R:
+        attempt = 1
+        while True:
+            try:
+                return function(task)
+            except self.fatal:
+                raise
+            except Exception as error:
+                if attempt > self.retries:
+                    raise _failed(label(task), attempt, error) from error
+                attempt += 1
+
+
+@dataclass
+class RayExecutor:
+    """A Ray cluster: `address` "auto" (the cluster this machine belongs to) or HOST:PORT;
+    None starts a Ray instance on this machine with `jobs` CPUs for the length of the run.
+
+    Every worker must see the same folders (a shared file system) and run the same
+    packetbench version; tasks are functions of this package, shipped by reference.
+    """
+
+    address: str | None = None
+    jobs: int = 2
+    retries: int = RETRIES
+    fatal: tuple[type[BaseException], ...] = (GeneratorError,)
+    name: str = "ray"
+
+    def _connect(self) -> Any:
+        try:
+            import ray
+        except ImportError:
+            raise UsageError("--executor ray needs Ray: pip install 'packetbench[ray]'"
+                             ) from None
+        if not ray.is_initialized():
+            self._reachable()
+            options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                                       "configure_logging": True, "logging_level": "ERROR"}
+            try:
+                if self.address is None:
+                    ray.init(num_cpus=self.jobs, **options)
+                else:
+                    ray.init(address=self.address, **options)
+            except (ConnectionError, RuntimeError, ValueError) as error:
+                raise UsageError(f"--ray-address {self.address}: cannot connect to a Ray "
+                                 f"cluster ({' '.join(str(error).split())})") from None
+        return ray
+
+    def _reachable(self) -> None:
+        """A HOST:PORT nobody listens on is refused here: Ray itself waits a minute for it
+        and then ends the process with a segmentation fault."""
+        import socket
+
+        if self.address is None or self.address == "auto":
+            return
+        host, _, port = self.address.rpartition(":")
+        try:
+            socket.create_connection((host or "127.0.0.1", int(port)), timeout=5).close()
+        except (OSError, ValueError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            raise UsageError(f"--ray-address {self.address}: cannot connect to a Ray cluster "
+                             f"({reason})") from None
+
+    def map(self, function: Callable[[T], R], tasks: Sequence[T],
+            label: Callable[[T], str]) -> Iterator[R]:
+        if not tasks:
+            return
+        ray = self._connect()
+        # Ray retries a task whose worker died (max_retries); exceptions come back here.
+        remote = ray.remote(max_retries=self.retries)(function)
+        cpus = int(ray.cluster_resources().get("CPU", self.jobs)) or 1
+        window = max(cpus, 1) * IN_FLIGHT_PER_WORKER
+        pending: deque[tuple[T, Any, int]] = deque()
+        upcoming = iter(tasks)
+
+        def submit() -> None:
+            for task in upcoming:
+                pending.append((task, remote.remote(task), 1))
+                return
+
+        for _ in range(window):
+            submit()
+        while pending:
+            task, ref, attempt = pending.popleft()
+            try:
+                result = ray.get(ref)
+            except ray.exceptions.RayTaskError as error:
+                cause = error.cause if isinstance(error.cause, BaseException) else error
+                if isinstance(cause, self.fatal):
+                    raise cause from None
+                if attempt > self.retries:
+                    raise _failed(label(task), attempt, cause) from None
+                pending.appendleft((task, remote.remote(task), attempt + 1))
+                continue
+            except ray.exceptions.RayError as error:
+                raise _failed(label(task), attempt, error) from None
+            submit()
+            yield result
+
+
+EXECUTORS = ("local", "ray")
+
+
+def make_executor(name: str, jobs: int, ray_address: str | None = None,
+                  fatal: tuple[type[BaseException], ...] = ()) -> Executor:
+    """The executor a command's --executor, --jobs and --ray-address ask for."""
+    if jobs < 1:
+        raise UsageError(f"--jobs must be at least 1 (got {jobs})")
+    stops: tuple[type[BaseException], ...] = (GeneratorError, *fatal)
+    if name == "local":
+        if ray_address is not None:
+            raise UsageError("--ray-address is for --executor ray")
+        return LocalExecutor(jobs, fatal=stops)
+    if name == "ray":
+        return RayExecutor(ray_address, jobs, fatal=stops)
+    raise UsageError(f"unknown executor {name!r}; choose one of {', '.join(EXECUTORS)}")

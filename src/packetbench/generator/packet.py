@@ -1,0 +1,268 @@
+"""Build one packet and write it atomically: a temporary folder renamed into place."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import shutil
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from packetbench import __version__
+from packetbench.generator import doctypes as _doctypes  # noqa: F401  (registers every document type)
+from packetbench.generator.composition import trim
+from packetbench.generator.doctypes.base import EXTENSIONS, compose
+from packetbench.generator.errors import UsageError
+from packetbench.generator.patterns import engine as patterns
+from packetbench.generator.patterns import packet as packet_patterns
+from packetbench.generator.patterns.base import Subject
+from packetbench.generator.render.record import Recorder
+from packetbench.generator.truth import document_artifacts, dump_json
+from packetbench.generator.workers import alive
+from packetbench.generator.world.build import build_world
+
+
+def packet_id(tier: str, seed: int) -> str:
+    return f"{tier}-{seed:06d}"
+
+
+def sub_seed(seed: int, name: str) -> int:
+    """A per-document seed derived from the packet seed (stable across Python runs)."""
+    digest = hashlib.sha256(f"{seed}:{name}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@dataclass(frozen=True)
+class PacketSummary:
+    packet_id: str
+    path: Path
+    documents: int
+    pdf_pages: int
+    seconds: float
+    kept: bool = False  # complete before this run (`--resume`), left as it was
+
+
+def recover(out_dir: Path, pid: str) -> None:
+    """Clean up after writers of packet `pid` that were killed mid-write.
+
+    A half-written `.partial-N` folder is deleted. A `.old-N` folder is the previous packet
+    moved aside by `--force`; if the writer died before the new packet took its place, the old
+    one is put back, so a kill never loses a packet that was complete.
+    """
+    target = out_dir / pid
+    for stale in sorted(out_dir.glob(f".{pid}.*-*")):
+        kind, _, owner = stale.name.rpartition("-")
+        if not owner.isdigit() or (int(owner) != os.getpid() and alive(int(owner))):
+            continue
+        if kind.endswith(".old") and not target.exists():
+            stale.rename(target)
+        elif kind.endswith((".partial", ".old")):
+            shutil.rmtree(stale, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class BuiltPacket:
+    files: dict[str, bytes]  # file name -> bytes
+    pages: dict[str, int]  # doc_id -> pages (sheets for XLSX, 1 for CSV)
+    formats: dict[str, str]  # doc_id -> format
+
+
+class Stopwatch:
+    """Time spent per stage of `build_packet` (benchmarks pass one in; nothing else does)."""
+
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.clock = clock
+        self.spent: dict[str, float] = defaultdict(float)
+        self.pdf_pages = 0
+        self._last = clock()
+
+    def lap(self, stage: str) -> None:
+        """Charge the time since the previous lap to `stage`."""
+        now = self.clock()
+        self.spent[stage] += now - self._last
+        self._last = now
+
+
+def build_packet(tier: str, seed: int, knobs: dict[str, Any],
+                 watch: Stopwatch | None = None) -> BuiltPacket:
+    """Every file of packet (tier, seed) in memory, without touching the disk."""
+    if watch is not None:
+        watch.lap("other")
+    world = build_world(seed, knobs)
+    if watch is not None:
+        watch.lap("world")
+    wanted = compose(world, knobs["documents"])
+    # Packet patterns: views of some documents, and earlier versions of some (superseded);
+    # then the tier's cap on documents leaves out formats (generator.composition).
+    planned = packet_patterns.plan(world, wanted, knobs, packet_id(tier, seed))
+    planned = trim(planned, knobs.get("documents.max", 0),
+                   random.Random(sub_seed(seed, "composition")))
+    # Builders and manifests see the documents this packet really renders.
+    knobs = {**knobs, "documents": [p.doc_id for p in planned if p.superseded_by is None]}
+    files: dict[str, bytes] = {}
+    documents: list[dict[str, Any]] = []
+    built: dict[str, Any] = {}
+    pages: dict[str, int] = {}
+    for item in planned:
+        doc_type, variant = item.doc_type, item.variant
+        if doc_type.name not in built:
+            rng = random.Random(sub_seed(seed, doc_type.name))
+            built[doc_type.name] = doc_type.build(world, rng, knobs)
+        viewed = packet_patterns.apply_views(item, variant.adapt(built[doc_type.name]))
+        doc = viewed.doc
+        if watch is not None:
+            watch.lap("document models")
+        staged = patterns.stage(
+            Subject(variant.doc_id, doc_type.name, variant.format, doc, variant.style),
+            knobs, packet_id(tier, seed))
+        recorder = Recorder(variant.doc_id, staged.doc, variant.style, staged.presentation,
+                            wording=sub_seed(seed, f"{variant.doc_id}:wording"))
+        if watch is not None:
+            watch.lap("patterns")
+        output = variant.render(staged.doc, recorder)
+        if watch is not None:
+            watch.lap(f"render {variant.format}")
+            watch.pdf_pages += output.pages if variant.format == "pdf" else 0
+        file = f"{variant.doc_id}.{EXTENSIONS[variant.format]}"
+        files[file] = output.data
+        applied = packet_patterns.finish_views(viewed, recorder) + patterns.finish(staged,
+                                                                                    recorder)
+        if watch is not None:
+            watch.lap("patterns")
+        artifacts = document_artifacts(
+            recorder=recorder, doc_type=doc_type.name, fmt=variant.format, file=file,
+            data=output.data, pages=output.pages, tier=tier, seed=seed, knobs=knobs,
+            omits=variant.omits, patterns_applied=applied,
+        )
+        for kind, content in artifacts.items():
+            files[f"{kind}_{variant.doc_id}.json"] = dump_json(content)
+        if watch is not None:
+            watch.lap("truth artifacts")
+        documents.append({
+            "doc_id": variant.doc_id,
+            "doc_type": doc_type.name,
+            "format": variant.format,
+            "file": file,
+            "schema": doc_type.name,
+            "superseded_by": item.superseded_by,
+        })
+        pages[variant.doc_id] = output.pages
+    files["packet_truth.json"] = dump_json({
+        "packet_id": packet_id(tier, seed),
+        "tier": tier,
+        "seed": seed,
+        "generator_version": __version__,
+        "knobs": knobs,
+        "documents": documents,
+        "world": world.model_dump(mode="json"),
+    })
+    return BuiltPacket(files, pages, {d["doc_id"]: d["format"] for d in documents})
+
+
+def not_a_folder(target: Path) -> UsageError:
+    return UsageError(f"{target}: exists and is not a packet folder (move it away first)")
+
+
+def write_packet(out_dir: Path, tier: str, seed: int, knobs: dict[str, Any],
+                 force: bool = False) -> PacketSummary:
+    """Build a packet into a temporary folder beside its target, then rename it into place.
+
+    A reader never sees a half-written packet; with `force`, an existing packet is replaced
+    only after the new one is complete. A file where the packet folder belongs is never
+    replaced: it is not a packet, so it is not ours to delete.
+    """
+    started = time.perf_counter()
+    pid = packet_id(tier, seed)
+    target = out_dir / pid
+    recover(out_dir, pid)
+    if target.exists() and not target.is_dir():
+        raise not_a_folder(target)
+    if target.exists() and not force:
+        raise UsageError(f"{target}: packet folder already exists (use --force to replace it)")
+    built = build_packet(tier, seed, knobs)
+    partial = out_dir / f".{pid}.partial-{os.getpid()}"
+    partial.mkdir()
+    try:
+        for name in sorted(built.files):
+            (partial / name).write_bytes(built.files[name])
+        if target.exists():
+            old = out_dir / f".{pid}.old-{os.getpid()}"
+            target.rename(old)
+            partial.rename(target)
+            shutil.rmtree(old)
+        else:
+            partial.rename(target)
+    except BaseException:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
+    pdf_pages = sum(n for doc_id, n in built.pages.items() if built.formats[doc_id] == "pdf")
+    return PacketSummary(pid, target, len(built.pages), pdf_pages,
+                         time.perf_counter() - started)
+
+
+TRUTH_KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")
+
+
+def _json(path: Path) -> Any:
+    try:
+        return orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+
+
+def complete_packet(folder: Path, tier: str, seed: int, knobs: dict[str, Any],
+                    ) -> PacketSummary | None:
+    """The summary of the packet in `folder` when it is complete, None when it is not.
+
+    Complete means: packet_truth.json lists the documents, every document's file and four
+    truth files are there and parse, every file's sha256 is its manifest's, and nothing
+    else is in the folder. A packet made with other knobs or by another version raises
+    UsageError: replacing it is for `--force` to decide, not `--resume`.
+    """
+    truth = _json(folder / "packet_truth.json")
+    if not isinstance(truth, dict) or not isinstance(truth.get("documents"), list):
+        return None
+    # A packet records the documents it renders (its lines decide), not all it may render.
+    asked = orjson.loads(orjson.dumps({k: v for k, v in knobs.items() if k != "documents"}))
+    knobs_found = truth.get("knobs")
+    recorded: dict[str, Any] = knobs_found if isinstance(knobs_found, dict) else {}
+    wanted = {"packet_id": packet_id(tier, seed), "tier": tier, "seed": seed,
+              "generator_version": __version__, "knobs": asked}
+    found = {**truth, "knobs": {k: v for k, v in recorded.items() if k != "documents"}}
+    differing = [key for key, value in wanted.items() if found.get(key) != value]
+    if not differing and not set(recorded.get("documents") or []) <= set(knobs["documents"]):
+        differing = ["documents"]
+    if differing:
+        raise UsageError(f"{folder}: made with other settings ({differing[0]} differs) than "
+                         "this run asks for; --resume keeps only packets it would write "
+                         "itself (use --force to replace it)")
+    names = {"packet_truth.json"}
+    pdf_pages = 0
+    for listed in truth["documents"]:
+        doc_id = listed.get("doc_id") if isinstance(listed, dict) else None
+        manifest = _json(folder / f"manifest_{doc_id}.json")
+        if not isinstance(manifest, dict) or manifest.get("file") != listed.get("file"):
+            return None
+        kinds = [f"{kind}_{doc_id}.json" for kind in TRUTH_KINDS]
+        if any(_json(folder / name) is None for name in kinds):
+            return None
+        try:
+            digest = hashlib.sha256((folder / str(manifest["file"])).read_bytes()).hexdigest()
+        except OSError:
+            return None
+        if digest != manifest.get("sha256"):
+            return None
+        names.update([str(manifest["file"]), *kinds])
+        if manifest.get("format") == "pdf":
+            pdf_pages += int(manifest.get("pages") or 0)
+    if {p.name for p in folder.iterdir()} != names:
+        return None
+    return PacketSummary(packet_id(tier, seed), folder, len(truth["documents"]), pdf_pages,
+                         0.0, kept=True)

@@ -1,0 +1,336 @@
+"""overlay.* — what is drawn over or around a document's content (overlay phase).
+
+These patterns draw on the finished pages (`Staging.after_layout`), never inside a renderer.
+Only the redaction touches the truth: its covered values are null in truth and their text,
+still in the text layer under the box, is listed under `rendered_universe.hidden`. Status
+icons draw a value as a symbol whose meaning a legend states (the value stays canonical, the
+delta carries the legend).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from packetbench.generator.patterns.base import Pattern, Staging, Subject, register
+from packetbench.generator.render import images
+from packetbench.generator.render.fonts import DINGBATS
+from packetbench.generator.render.pdf import BOLD, MARGIN, OVER, REGULAR, PdfDocument, width_of
+
+Box = tuple[float, float, float, float]
+
+
+def _located(pdf: PdfDocument, page: int) -> Iterable[tuple[str, list[float]]]:
+    """(path, bbox) of every value drawn on `page` (1-based)."""
+    for path, drawn in pdf.recorder.drawn.items():
+        for location in drawn.locations:
+            if location.get("page") == page and "bbox" in location:
+                yield path, location["bbox"]
+
+
+def _meets(bbox: list[float], box: Box) -> bool:
+    return bbox[0] < box[2] and bbox[2] > box[0] and bbox[1] < box[3] and bbox[3] > box[1]
+
+
+def _first_leaf(subject: Subject, *names: str) -> str | None:
+    """The first non-null string leaf whose path ends with one of `names`."""
+    for path, value, _ in subject.values("string", "id"):
+        if any(path == n or path.endswith(f".{n}") for n in names) and isinstance(value, str):
+            return path
+    return None
+
+
+# --- watermark --------------------------------------------------------------------------------
+
+WATERMARKS = ("DRAFT", "COPY", "DRAFT - NOT FOR UNDERWRITING", "FOR REVIEW ONLY",
+              "CONFIDENTIAL", "FILE COPY")
+
+
+def _watermark(staging: Staging) -> bool:
+    rng = staging.rng
+    text = rng.choice(WATERMARKS)
+    gray = rng.choice((0.45, 0.5, 0.55))
+    staging.applied.details.update(text=text, gray=gray)
+
+    def draw(pdf: PdfDocument) -> None:
+        angle = math.degrees(math.atan2(pdf.height, pdf.width))
+        diagonal = math.hypot(pdf.width, pdf.height)
+        size = min(110.0, 0.7 * diagonal / max(width_of(text, BOLD, 1.0), 1.0))
+        length = width_of(text, BOLD, size)
+        rad = math.radians(angle)
+        cx, cy = pdf.width / 2, pdf.height / 2
+        x = cx - math.cos(rad) * length / 2 + math.sin(rad) * size * 0.35
+        y = cy - math.sin(rad) * length / 2 - math.cos(rad) * size * 0.35
+        # The band the letters cover, to name the values under them.
+        half = size * 0.6
+        for index in range(len(pdf.pages)):
+            pdf.text(index, x, y, text, BOLD, size, angle=angle, color=(gray, gray, gray),
+                     alpha=0.22, layer=OVER)
+            staging.applied.pages.add(index + 1)
+            for path, bbox in _located(pdf, index + 1):
+                mx, my = (bbox[0] + bbox[2]) / 2 - cx, (bbox[1] + bbox[3]) / 2 - cy
+                along = mx * math.cos(rad) + my * math.sin(rad)
+                across = -mx * math.sin(rad) + my * math.cos(rad)
+                if (abs(along) <= length / 2 and abs(across) <= half
+                        and path not in staging.applied.targets):
+                    staging.applied.targets.append(path)
+    staging.after_layout(draw)
+    return True
+
+
+# --- VOID / SUPERSEDED stamp --------------------------------------------------------------------
+
+
+def _void(staging: Staging) -> bool:
+    rng = staging.rng
+    word = rng.choice(("VOID", "SUPERSEDED", "VOID", "CANCELLED"))
+    staging.applied.details["text"] = word
+
+    def draw(pdf: PdfDocument) -> None:
+        pages = [i for i in range(len(pdf.pages)) if any(_located(pdf, i + 1))]
+        if not pages:
+            return
+        index = rng.choice(pages)
+        boxes = [bbox for _, bbox in _located(pdf, index + 1)]
+        ys = sorted((b[1] + b[3]) / 2 for b in boxes)
+        cy = ys[len(ys) // 2]
+        size = 40.0
+        width = width_of(word, BOLD, size) + 30
+        height = size + 16
+        cx = pdf.width / 2 + rng.uniform(-80, 80)
+        x0, y0 = cx - width / 2, cy - height / 2
+        pdf.rect(index, x0, y0, width, height, fill=0.0, color=(0.92, 0.3, 0.3), alpha=0.35,
+                 layer=OVER)
+        pdf.rect(index, x0 + 3, y0 + 3, width - 6, height - 6, None, 2.0,
+                 color=(0.8, 0.05, 0.05), alpha=0.8, layer=OVER)
+        pdf.text(index, cx, y0 + 16, word, BOLD, size, align="center", color=(0.8, 0.05, 0.05),
+                 alpha=0.75, layer=OVER)
+        staging.applied.pages.add(index + 1)
+        staging.applied.targets.extend(
+            path for path, bbox in _located(pdf, index + 1)
+            if _meets(bbox, (x0, y0, x0 + width, y0 + height)))
+    staging.after_layout(draw)
+    return True
+
+
+# --- status icons -------------------------------------------------------------------------------
+
+ICONS = {"Open": "\u25cf", "Closed": "\u2714", "Closed Without Payment": "\u2726",
+         "Re-opened": "\u25c6", "Denied": "\u2716", "Subrogation": "\u25b2",
+         "In Suit": "\u2605"}
+
+
+def _statuses(subject: Subject) -> list[tuple[str, str]]:
+    return [(path, value) for path, value, leaf in subject.values("enum")
+            if leaf.codes is not None and leaf.codes.name == "claim_status"]
+
+
+def _status_icons(staging: Staging) -> bool:
+    statuses = [(p, v) for p, v in _statuses(staging.subject) if p not in
+                staging.presentation.shown and v in ICONS]
+    if not statuses:
+        return False
+    legend = {ICONS[value]: value for _, value in statuses}
+    for path, value in statuses:
+        staging.show(path, ICONS[value], value, reading="legend")
+        staging.presentation.fonts[path] = DINGBATS
+    staging.applied.details["legend"] = legend
+
+    def draw(pdf: PdfDocument) -> None:
+        pages = {loc["page"] for path, _ in statuses
+                 for loc in pdf.recorder.drawn[path].locations} if statuses else set()
+        width = width_of("Status legend:", BOLD, 5.8) + 5 + sum(
+            width_of(icon, DINGBATS, 5.8) + 2 + width_of(value, REGULAR, 5.8) + 6
+            for icon, value in legend.items())
+        for page in sorted(pages):
+            x = pdf.width - MARGIN - width
+            x += pdf.text(page - 1, x, MARGIN - 4, "Status legend:", BOLD, 5.8) + 5
+            for icon, value in legend.items():
+                x += pdf.text(page - 1, x, MARGIN - 4, icon, DINGBATS, 5.8) + 2
+                x += pdf.text(page - 1, x, MARGIN - 4, value, REGULAR, 5.8) + 6
+    staging.after_layout(draw)
+    return True
+
+
+# --- carrier logo -------------------------------------------------------------------------------
+
+LOGO_COLORS = ((0, 61, 121), (165, 28, 48), (0, 110, 80), (64, 64, 64), (200, 90, 0))
+
+
+def _logo(staging: Staging) -> bool:
+    rng = staging.rng
+    path = _first_leaf(staging.subject, "carrier", "carrier_name", "carrier.name", "insurer")
+    if path is None:
+        return False
+    full = str(staging.subject.leaves()[path][0])
+    words = [w for w in full.replace(",", "").split() if w.lower() not in (
+        "insurance", "company", "of", "the", "casualty", "property", "america", "inc.",
+        "mutual", "group", "exchange")]
+    name = " ".join(words[:2]) or full.split()[0]
+    color = rng.choice(LOGO_COLORS)
+    shape = rng.choice(("circle", "diamond", "square"))
+    png = images.emblem(color, shape, 18)
+    staging.applied.details.update(text=name, shape=shape)
+
+    def draw(pdf: PdfDocument) -> None:
+        # In the page head's right corner, where carriers print their mark: the mark is an
+        # image, the name beside it coloured text.
+        top = pdf.height - MARGIN
+        size = 11.0
+        width = width_of(name, BOLD, size)
+        right = pdf.width - MARGIN - 4
+        pdf.image(0, right - width - 22, top - 19, 18, 18, png, layer=OVER)
+        rgb = tuple(c / 255 for c in color)
+        pdf.text(0, right - width, top - 14, name, BOLD, size, color=rgb,  # type: ignore[arg-type]
+                 layer=OVER)
+        staging.applied.pages.add(1)
+    staging.after_layout(draw)
+    return True
+
+
+# --- running header and footer ------------------------------------------------------------------
+
+
+def _untagged(staging: Staging) -> bool:
+    rng = staging.rng
+    insured = _first_leaf(staging.subject, "insured_name", "named_insured", "company_name",
+                          "applicant.name", "insured.name")
+    stamp = f"{rng.randrange(1, 13):02d}/{rng.randrange(1, 29):02d}/20{rng.randrange(24, 27)}"
+    reference = f"Ref {rng.choice('ABCDEFGHJK')}{rng.randrange(100000, 999999)}"
+    footer = rng.choice(("CONFIDENTIAL", "Internal use only", "Underwriting file copy"))
+
+    def draw(pdf: PdfDocument) -> None:
+        for index, ops in enumerate(pdf.pages):
+            # Spliced into the middle of the page's drawing order, as a PDF printer that
+            # stamps headers between content objects would: text extraction meets them
+            # mid-page.
+            before = len(ops)
+            y = pdf.height - MARGIN + 10
+            x = MARGIN
+            x += pdf.text(index, x, y, f"{pdf.title} -", REGULAR, 6.5) + 3
+            if insured is not None and pdf.recorder.text_of(insured) is not None:
+                pdf.field(index, x, y, insured, width=pdf.width / 2, size=6.5)
+                staging.applied.targets.append(insured)
+            pdf.text(index, pdf.width - MARGIN, y, f"Printed {stamp}  {reference}", REGULAR,
+                     6.5, align="right")
+            pdf.text(index, pdf.width / 2, MARGIN - 25, footer, REGULAR, 6,
+                     align="center")
+            added = ops[before:]
+            del ops[before:]
+            middle = len(ops) // 2
+            ops[middle:middle] = added
+            staging.applied.pages.add(index + 1)
+        staging.applied.targets[:] = list(dict.fromkeys(staging.applied.targets))
+    staging.after_layout(draw)
+    staging.applied.details.update(printed=stamp, reference=reference, footer=footer)
+    return True
+
+
+# --- redaction ----------------------------------------------------------------------------------
+
+SENSITIVE = ("fein", "license_number", "loan_number", "phone", "email", "birth_date",
+             "customer_id", "claimant", "vin", "npn", "agency_code", "fax")
+
+
+def _sensitive(subject: Subject) -> list[str]:
+    leaves = subject.leaves()
+    counts: dict[Any, int] = {}
+    for value, _ in leaves.values():
+        if value is not None:
+            counts[value] = counts.get(value, 0) + 1
+    return [path for path, (value, _) in leaves.items()
+            if value is not None and counts[value] == 1
+            and path.rsplit(".", 1)[-1] in SENSITIVE]
+
+
+def _redaction(staging: Staging) -> bool:
+    candidates = [p for p in _sensitive(staging.subject) if p not in staging.presentation.shown]
+    if not candidates:
+        return False
+    staging.rng.shuffle(candidates)
+    chosen = sorted(candidates[:staging.rng.randint(1, 4)])
+    leaves = staging.subject.leaves()
+    for path in chosen:
+        staging.presentation.redacted.add(path)
+        staging.applied.targets.append(path)
+
+    def draw(pdf: PdfDocument) -> None:
+        for path in chosen:
+            for location in pdf.recorder.covered.get(path, []):
+                x0, y0, x1, y1 = location["bbox"]
+                pdf.rect(location["page"] - 1, x0 - 1.5, y0 - 0.5, x1 - x0 + 3, y1 - y0 + 1,
+                         fill=0.0, layer=OVER)
+        for path in chosen:
+            value = leaves[path][0]
+            located = pdf.recorder.covered.get(path)
+            if located:
+                staging.applied.delta[path] = {"canonical": value, "shown": None,
+                                               "hidden": "under a black box"}
+    staging.after_layout(draw)
+
+    def check(recorder: Any) -> bool:
+        return any(recorder.covered.get(path) for path in chosen)
+    staging.confirm(check)
+    return True
+
+
+# --- highlighter --------------------------------------------------------------------------------
+
+
+def _highlight(staging: Staging) -> bool:
+    rng = staging.rng
+    candidates = [path for path, _, _ in staging.subject.values("money", "id", "date")]
+    if not candidates:
+        return False
+    totals = [p for p in candidates if "total" in p]
+    chosen = set(rng.sample(candidates, min(len(candidates), rng.randint(2, 6))))
+    chosen.update(totals[:2])
+    color = rng.choice(((1.0, 0.96, 0.4), (0.72, 1.0, 0.55), (1.0, 0.78, 0.9)))
+
+    def draw(pdf: PdfDocument) -> None:
+        for path in sorted(chosen):
+            drawn = pdf.recorder.drawn.get(path)
+            if drawn is None:
+                continue
+            staging.applied.targets.append(path)
+            for location in drawn.locations:
+                x0, y0, x1, y1 = location["bbox"]
+                # Among the page's fills, after any row shading, under the text.
+                pdf.rect(location["page"] - 1, x0 - 2, y0 - 1, x1 - x0 + 4, y1 - y0 + 2,
+                         fill=0.0, color=color)
+    staging.after_layout(draw)
+    return True
+
+
+def _register(id_: str, name: str, apply: Callable[[Staging], bool], truth: str,
+              reference: str | None, description: str,
+              applies: Callable[[Subject], bool] | None = None,
+              incompatible: tuple[str, ...] = ()) -> None:
+    register(Pattern(
+        id=id_, name=name, phase="overlay", truth=truth,  # type: ignore[arg-type]
+        description=description, apply=apply, reference=reference,
+        applies=applies or (lambda s: True), incompatible=incompatible,
+    ))
+
+
+_register("overlay.watermark", "Watermark", _watermark, "none", "p09_watermark",
+          "diagonal DRAFT / COPY text behind every page")
+_register("overlay.void_stamp", "VOID stamp", _void, "none", "p20_void_stamp",
+          "a red VOID / SUPERSEDED stamp over data on one page")
+_register("overlay.status_icons", "Status icons", _status_icons, "shown", "p14_embedded_images",
+          "claim statuses drawn as symbols, with a legend at the page foot",
+          lambda s: bool(_statuses(s)))
+_register("overlay.logo", "Carrier logo", _logo, "none", None,
+          "the carrier's logo as an image in the page head",
+          lambda s: _first_leaf(s, "carrier", "carrier_name", "carrier.name",
+                                "insurer") is not None)
+_register("overlay.untagged_header_footer", "Running header and footer", _untagged, "none",
+          "p35_untagged_hf",
+          "a running header and footer on every page, spliced mid-way into the content stream")
+_register("overlay.redaction", "Redaction", _redaction, "hidden", None,
+          "black boxes over sensitive values whose text stays in the text layer",
+          lambda s: bool(_sensitive(s)))
+_register("overlay.highlight", "Highlighter", _highlight, "none", None,
+          "translucent highlighter marks over some values",
+          lambda s: bool(s.values("money", "id", "date")))

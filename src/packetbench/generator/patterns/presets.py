@@ -1,0 +1,186 @@
+"""Tier presets as pattern probabilities, and the ``--set patterns.*`` overrides.
+
+A probability is the chance that a document the pattern fits (its formats, document types and
+applicability) carries it; for a packet.* pattern, the chance that a packet carries it. The
+presets follow PATTERNS.md and the per-tier frequencies of the reference corpus (the share of
+its documents whose manifests list each pattern): N1 varies how values are written and draws a
+few plain table styles on native pages; N2 adds watermarks, header styles, special characters
+and truncation; N3 adds the rest but packet.*, which N4 and N5 add, more often as the tier
+rises. Every resolved probability is a knob (``patterns.<id>``) in every manifest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from packetbench.generator.errors import UsageError
+from packetbench.generator.patterns.base import catalogue, matching
+
+PREFIX = "patterns."
+TIERS = ("N1", "N2", "N3", "N4", "N5")
+
+# id -> probability per tier N1..N5. A pattern missing here is off in every tier.
+PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
+    # table: layout of PDF tables
+    "table.borderless": (0.12, 0.12, 0.15, 0.15, 0.15),
+    "table.shading": (0.12, 0.12, 0.15, 0.15, 0.15),
+    "table.column_synonyms": (0.12, 0.15, 0.2, 0.25, 0.3),
+    "table.multiline_wrap": (0.08, 0.12, 0.15, 0.15, 0.2),
+    "table.merged_header": (0.0, 0.12, 0.15, 0.18, 0.2),
+    "table.continuation_header": (0.0, 0.15, 0.25, 0.3, 0.35),
+    "table.subtotals": (0.0, 0.12, 0.15, 0.2, 0.25),
+    "table.stacked_header": (0.0, 0.2, 0.25, 0.25, 0.25),
+    "table.floating_header": (0.0, 0.3, 0.3, 0.35, 0.35),
+    "table.interrupted": (0.0, 0.15, 0.25, 0.3, 0.35),
+    "table.claim_blocks": (0.0, 0.08, 0.1, 0.12, 0.15),
+    "table.row_split": (0.0, 0.05, 0.15, 0.2, 0.25),
+    "table.nested": (0.0, 0.0, 0.15, 0.2, 0.3),
+    "table.single_row_total": (0.0, 0.0, 0.1, 0.15, 0.2),
+    "table.variable_widths": (0.0, 0.0, 0.15, 0.2, 0.2),
+    "table.vertical_records": (0.0, 0.0, 0.08, 0.1, 0.15),
+    "table.rotated_header": (0.0, 0.0, 0.06, 0.1, 0.15),
+    "table.combined_sources": (0.0, 0.0, 0.35, 0.4, 0.5),
+    "table.mainframe": (0.0, 0.0, 0.06, 0.08, 0.12),
+    "table.dual": (0.0, 0.0, 0.0, 0.08, 0.15),
+    # data: how values are written
+    "data.date_formats": (0.6, 0.9, 1.0, 1.0, 1.0),
+    "data.currency_formats": (0.5, 0.8, 0.8, 0.85, 0.9),
+    "data.terminology": (0.5, 0.9, 1.0, 1.0, 1.0),
+    "data.special_chars": (0.0, 0.8, 0.9, 1.0, 1.0),
+    "data.truncation": (0.0, 0.3, 0.6, 0.7, 0.8),
+    "data.footnote_markers": (0.0, 0.05, 0.15, 0.2, 0.25),
+    "data.rtl_names": (0.0, 0.0, 0.15, 0.2, 0.25),
+    "data.ligatures": (0.0, 0.0, 0.15, 0.2, 0.25),
+    "data.thousands": (0.0, 0.0, 0.15, 0.2, 0.3),
+    "data.percent_as_fraction": (0.0, 0.0, 0.15, 0.2, 0.3),
+    # overlay: drawn over or around the content
+    "overlay.untagged_header_footer": (0.5, 0.7, 0.75, 0.8, 0.8),
+    "overlay.watermark": (0.0, 0.6, 0.7, 0.75, 0.8),
+    "overlay.highlight": (0.0, 0.05, 0.15, 0.2, 0.25),
+    "overlay.logo": (0.0, 0.0, 0.5, 0.55, 0.6),
+    "overlay.status_icons": (0.0, 0.0, 0.25, 0.3, 0.35),
+    "overlay.void_stamp": (0.0, 0.0, 0.06, 0.1, 0.15),
+    "overlay.redaction": (0.0, 0.0, 0.08, 0.12, 0.2),
+    # scan.* exclude each other (one scan per document), so a later level's share of the
+    # documents is a little below its probability.
+    "scan.clean": (0.0, 0.05, 0.06, 0.06, 0.06),
+    "scan.moderate": (0.0, 0.0, 0.1, 0.12, 0.12),
+    "scan.fax": (0.0, 0.0, 0.06, 0.08, 0.08),
+    "scan.skewed": (0.0, 0.0, 0.0, 0.08, 0.1),
+    "scan.degraded": (0.0, 0.0, 0.0, 0.06, 0.15),
+    "scan.photo": (0.0, 0.0, 0.0, 0.04, 0.06),
+    "scan.mixed": (0.0, 0.05, 0.05, 0.06, 0.06),
+    "scan.ocr_layer": (0.0, 0.0, 0.04, 0.05, 0.06),
+    # textlayer: one text attack per document (they exclude each other and every scan, and
+    # come first in the catalogue), so N3 attacks about a third of its PDF documents' text
+    # layers and N5 about half; the rule attacks combine with any of them.
+    "textlayer.invisible_ocr": (0.0, 0.0, 0.05, 0.06, 0.08),
+    "textlayer.reading_order": (0.0, 0.0, 0.05, 0.06, 0.08),
+    "textlayer.kerning": (0.0, 0.0, 0.05, 0.06, 0.08),
+    "textlayer.cmap_scramble": (0.0, 0.0, 0.04, 0.05, 0.06),
+    "textlayer.cmap_gaps": (0.0, 0.0, 0.05, 0.06, 0.08),
+    "textlayer.clipped": (0.0, 0.0, 0.04, 0.05, 0.06),
+    "textlayer.hidden_layer": (0.0, 0.0, 0.04, 0.05, 0.06),
+    "textlayer.white_text": (0.0, 0.0, 0.04, 0.05, 0.06),
+    "textlayer.outlined": (0.0, 0.0, 0.04, 0.05, 0.06),
+    "textlayer.microtext": (0.0, 0.0, 0.03, 0.04, 0.05),
+    "textlayer.fragmented_rules": (0.0, 0.0, 0.1, 0.12, 0.15),
+    "textlayer.bezier_rules": (0.0, 0.0, 0.04, 0.06, 0.08),
+    # sheet: workbooks (from N3)
+    "sheet.header_offset": (0.0, 0.0, 0.35, 0.4, 0.5),
+    "sheet.merged_cells": (0.0, 0.0, 0.3, 0.35, 0.4),
+    "sheet.formulas": (0.0, 0.0, 0.4, 0.5, 0.6),
+    "sheet.numbers_as_text": (0.0, 0.0, 0.2, 0.3, 0.4),
+    "sheet.date_serials": (0.0, 0.0, 0.15, 0.25, 0.35),
+    "sheet.thousands": (0.0, 0.0, 0.1, 0.15, 0.25),
+    "sheet.notes_column": (0.0, 0.0, 0.2, 0.25, 0.3),
+    "sheet.subtotal_rows": (0.0, 0.0, 0.15, 0.2, 0.3),
+    "sheet.split_sheets": (0.0, 0.0, 0.1, 0.15, 0.25),
+    "sheet.color_status": (0.0, 0.0, 0.1, 0.15, 0.25),
+    "sheet.hidden_columns": (0.0, 0.0, 0.1, 0.2, 0.3),
+    "sheet.hidden_rows": (0.0, 0.0, 0.08, 0.15, 0.25),
+    "sheet.hidden_sheet": (0.0, 0.0, 0.1, 0.2, 0.3),
+    # csv: exports (from N3); one delimiter at most (declared incompatible)
+    "csv.semicolon": (0.0, 0.0, 0.12, 0.15, 0.2),
+    "csv.tab": (0.0, 0.0, 0.08, 0.1, 0.15),
+    "csv.pipe": (0.0, 0.0, 0.05, 0.08, 0.1),
+    "csv.bom": (0.0, 0.0, 0.2, 0.25, 0.3),
+    "csv.cp1252": (0.0, 0.0, 0.15, 0.2, 0.25),
+    "csv.header_preamble": (0.0, 0.0, 0.25, 0.3, 0.4),
+    "csv.trailer_rows": (0.0, 0.0, 0.2, 0.25, 0.3),
+    "csv.quoted_newlines": (0.0, 0.0, 0.15, 0.2, 0.3),
+    "csv.european_numbers": (0.0, 0.0, 0.1, 0.15, 0.2),
+    # packet: across documents (N4-N5; per packet, not per document)
+    "packet.superseded": (0.0, 0.0, 0.0, 0.25, 0.6),
+    "packet.duplicate_document": (0.0, 0.0, 0.0, 0.1, 0.35),
+    "packet.name_variants": (0.0, 0.0, 0.0, 0.2, 0.5),
+    "packet.address_variants": (0.0, 0.0, 0.0, 0.2, 0.5),
+    "packet.policy_number_formats": (0.0, 0.0, 0.0, 0.15, 0.4),
+    "packet.conflicting_values": (0.0, 0.0, 0.0, 0.1, 0.3),
+    "packet.phantom_reference": (0.0, 0.0, 0.0, 0.1, 0.4),
+    # hand: ink on the paper, from N3 (PATTERNS.md); signatures and stamps are common on
+    # real submissions, hand-filled and corrected forms rarer.
+    "hand.signature": (0.0, 0.0, 0.35, 0.4, 0.45),
+    "hand.date_stamp": (0.0, 0.0, 0.12, 0.15, 0.2),
+    "hand.margin_note": (0.0, 0.0, 0.1, 0.12, 0.15),
+    "hand.filled_fields": (0.0, 0.0, 0.1, 0.12, 0.15),
+    "hand.correction": (0.0, 0.0, 0.06, 0.08, 0.12),
+}
+
+
+def preset(tier: str) -> dict[str, float]:
+    """Every registered pattern's probability in `tier`, in catalogue order."""
+    column = TIERS.index(tier)
+    return {f"{PREFIX}{p.id}": PROBABILITIES.get(p.id, (0.0,) * 5)[column] for p in catalogue()}
+
+
+def _probability(name: str, raw: str) -> float:
+    try:
+        value = float(raw)
+    except ValueError:
+        raise UsageError(f"--set {name}={raw}: expected a probability between 0 and 1") from None
+    if not 0.0 <= value <= 1.0:
+        raise UsageError(f"--set {name}={raw}: a probability must be between 0 and 1")
+    return value
+
+
+def parse(name: str, raw: str) -> tuple[str, Any]:
+    """One ``patterns.*`` assignment: (knob name, parsed value)."""
+    key = name[len(PREFIX):]
+    if key in ("off", "only"):
+        globs = tuple(part.strip() for part in raw.split(",") if part.strip())
+        if not globs:
+            raise UsageError(f"--set {name}: names no pattern")
+        for glob in globs:
+            if not matching([glob]):
+                raise UsageError(f"--set {name}: {glob!r} matches no pattern (see "
+                                 "`packetbench patterns`)")
+        return name, globs
+    if not matching([key]) or any(ch in key for ch in "*?["):
+        raise UsageError(f"--set {name}: unknown pattern {key!r} (see `packetbench patterns`)")
+    return name, _probability(name, raw)
+
+
+def resolve(tier: str, overrides: Mapping[str, Any]) -> dict[str, float]:
+    """The pattern probabilities of `tier` after `overrides` (off, then only, then ids)."""
+    probabilities = preset(tier)
+    off = overrides.get(f"{PREFIX}off")
+    if off:
+        for pattern_id in matching(off):
+            probabilities[f"{PREFIX}{pattern_id}"] = 0.0
+    only = overrides.get(f"{PREFIX}only")
+    if only:
+        chosen = matching(only)
+        by_id = {p.id: p for p in catalogue()}
+        for first_index, first in enumerate(chosen):
+            for second in chosen[first_index + 1:]:
+                if by_id[first].conflicts(by_id[second]):
+                    raise UsageError(f"--set patterns.only: {first} and {second} cannot be "
+                                     "applied together")
+        for pattern_id in by_id:
+            probabilities[f"{PREFIX}{pattern_id}"] = 1.0 if pattern_id in chosen else 0.0
+    for name, value in overrides.items():
+        if name.startswith(PREFIX) and name not in (f"{PREFIX}off", f"{PREFIX}only"):
+            probabilities[name] = float(value)
+    return probabilities

@@ -1,0 +1,526 @@
+"""A small PDF engine on reportlab: display lists per page, values placed and located at once.
+
+Pages are laid out first as lists of drawing operations and only then emitted, so footers can
+say "Page 2 of 5" and presentation patterns can draw over finished pages (`after_layout`).
+Every visible string goes to the recorder's universe as it is laid out, and every field value
+is located with the same geometry that draws it; nothing is measured back afterwards. Output is
+byte-reproducible: reportlab's invariant mode fixes the creation date and document id, and
+emission order is the layout order.
+
+Operations live on one of three layers: `UNDER` (watermarks, highlights: behind the content),
+`CONTENT` and `OVER` (stamps, redaction boxes: on top). Within the content layer, fills are
+emitted first, then rules, then one text object, so a page's text reads in layout order.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab import rl_config
+from reportlab.lib.pagesizes import landscape, letter
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from packetbench.generator.errors import LayoutError
+from packetbench.generator.render import fonts
+from packetbench.generator.render.presentation import Presentation
+from packetbench.generator.render.record import Location, Recorder
+
+MARGIN = 36.0
+REGULAR = "Helvetica"
+BOLD = "Helvetica-Bold"
+MONO = "Courier"
+MONO_BOLD = "Courier-Bold"
+# Glyph extents of Helvetica relative to the font size, slightly generous.
+ASCENT = 0.76
+DESCENT = 0.22
+# A field's bbox is pulled in horizontally so it never touches a neighbouring string.
+INSET = 0.5
+MIN_FONT = 4.5
+
+UNDER, CONTENT, OVER = 0, 1, 2
+Color = tuple[float, float, float]
+
+
+@dataclass(slots=True)
+class TextOp:
+    x: float
+    y: float
+    text: str
+    font: str
+    size: float
+    angle: float = 0.0  # degrees, counter-clockwise about (x, y)
+    color: Color | None = None  # None: black
+    alpha: float | None = None  # fill opacity (overlay layers only)
+    layer: int = CONTENT
+
+
+@dataclass(slots=True)
+class LineOp:
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    width: float
+    color: Color | None = None
+    layer: int = CONTENT
+
+
+@dataclass(slots=True)
+class RectOp:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: float | None  # gray level, or None for an outline
+    width: float
+    color: Color | None = None  # a coloured fill (or outline), instead of gray
+    alpha: float | None = None
+    layer: int = CONTENT
+
+
+@dataclass(slots=True)
+class ImageOp:
+    x: float
+    y: float
+    w: float
+    h: float
+    png: bytes  # PNG, or JPEG when `jpeg` (embedded as it is, DCT-encoded)
+    layer: int = CONTENT
+    jpeg: bool = False
+
+
+@dataclass(slots=True)
+class DrawOp:
+    """Drawn by a pattern's own code, in its own graphics state: what the other operations
+    cannot say (invisible or clipped text, kerned runs, glyph outlines, curves). On the content
+    layer it comes after the page's text object, so the text keeps its layout order."""
+
+    draw: Callable[[Canvas], None]
+    layer: int = CONTENT
+
+
+@dataclass(slots=True)
+class PathOp:
+    """Filled outlines (handwriting, stamp lettering: generator.render.hand): ink with no
+    text behind it. `commands` are ("M", x, y), ("L", x, y), ("C", x1, y1, x2, y2, x3, y3)
+    and ("Z",); `stroke` > 0 also strokes them (a heavier pen) in the same colour."""
+
+    commands: tuple[tuple[object, ...], ...]
+    color: Color
+    stroke: float = 0.0
+    alpha: float | None = None
+    layer: int = OVER
+
+
+Op = TextOp | LineOp | RectOp | ImageOp | DrawOp | PathOp
+PageHook = Callable[["PdfDocument"], None]
+
+
+@lru_cache(maxsize=65536)
+def width_of(text: str, font: str, size: float) -> float:
+    """Width of `text` in points; cached because labels and codes repeat on every page."""
+    fonts.ensure(font)
+    return float(stringWidth(text, font, size))
+
+
+def wrap(text: str, font: str, size: float, width: float) -> list[str]:
+    """Greedy word wrap; words are never split (a split word would not read back whole)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if current and width_of(candidate, font, size) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = candidate
+    if current:
+        lines.append(current)
+    return lines or [""]
+
+
+def fit(text: str, font: str, size: float, width: float,
+        allow_wrap: bool) -> tuple[float, list[str]]:
+    """Font size and lines that fit `width`: shrink to MIN_FONT first, then wrap if allowed."""
+    if width_of(text, font, size) <= width:
+        return size, [text]
+    longest_word = max((width_of(w, font, 1.0) for w in text.split()), default=0.0)
+    if allow_wrap:
+        # Wrap at the given size, shrinking only as far as needed for the longest word.
+        size = min(size, max(MIN_FONT, width / longest_word if longest_word else size))
+        return size, wrap(text, font, size, width)
+    full = width_of(text, font, 1.0)
+    if full * MIN_FONT <= width:
+        return width / full, [text]
+    size = min(size, max(MIN_FONT, width / longest_word if longest_word else size))
+    return size, wrap(text, font, size, width)
+
+
+def _check_drawable(doc_id: str, text: str, font: str) -> None:
+    bad = fonts.missing(font, text)
+    if bad is not None:
+        raise LayoutError(f"{doc_id}: {text!r} has {bad!r}, which font {font} cannot draw")
+
+
+def text_bbox(x0: float, bottom_baseline: float, x1: float, top_baseline: float,
+              size: float) -> list[float]:
+    """The box a located string occupies, pulled in horizontally by INSET."""
+    inset = min(INSET, (x1 - x0) / 4)
+    return [
+        round(x0 + inset, 2),
+        round(bottom_baseline - DESCENT * size, 2),
+        round(x1 - inset, 2),
+        round(top_baseline + ASCENT * size, 2),
+    ]
+
+
+class PdfDocument:
+    """Pages of drawing operations for one document, recorded as they are laid out."""
+
+    def __init__(self, recorder: Recorder, title: str, footer: str,
+                 wide: bool = False) -> None:
+        self.recorder = recorder
+        self.title = title
+        self.footer = footer
+        self.pagesize: tuple[float, float] = landscape(letter) if wide else letter
+        self.width, self.height = float(self.pagesize[0]), float(self.pagesize[1])
+        self.content_width = self.width - 2 * MARGIN
+        self.pages: list[list[Op]] = []
+
+    @property
+    def look(self) -> Presentation:
+        """The presentation patterns asked for (see generator.render.presentation)."""
+        return self.recorder.presentation
+
+    def new_page(self) -> int:
+        self.pages.append([])
+        return len(self.pages) - 1
+
+    # --- drawing ----------------------------------------------------------------------------
+
+    def text(self, page: int, x: float, y: float, text: str, font: str = REGULAR,
+             size: float = 8.0, align: str = "left", *, angle: float = 0.0,
+             color: Color | None = None, alpha: float | None = None,
+             layer: int = CONTENT) -> float:
+        """Draw a visible string (label or boilerplate); returns its width."""
+        _check_drawable(self.recorder.doc_id, text, font)
+        width = width_of(text, font, size)
+        if align == "right":
+            x -= width
+        elif align == "center":
+            x -= width / 2
+        self.pages[page].append(TextOp(x, y, text, font, size, angle, color, alpha, layer))
+        self.recorder.visible(text, page + 1)
+        return width
+
+    def line(self, page: int, x0: float, y0: float, x1: float, y1: float,
+             width: float = 0.5, *, color: Color | None = None, layer: int = CONTENT) -> None:
+        self.pages[page].append(LineOp(x0, y0, x1, y1, width, color, layer))
+
+    def rect(self, page: int, x: float, y: float, w: float, h: float,
+             fill: float | None = None, width: float = 0.5, *, color: Color | None = None,
+             alpha: float | None = None, layer: int = CONTENT) -> None:
+        self.pages[page].append(RectOp(x, y, w, h, fill, width, color, alpha, layer))
+
+    def image(self, page: int, x: float, y: float, w: float, h: float, png: bytes,
+              layer: int = CONTENT) -> None:
+        self.pages[page].append(ImageOp(x, y, w, h, png, layer))
+
+    def field(self, page: int, x: float, y: float, path: str, *, width: float,
+              font: str = REGULAR, size: float = 8.0, align: str = "left",
+              allow_wrap: bool = False, leading: float = 1.18,
+              rendered: str | None = None) -> float:
+        """Draw the value at `path` with its first baseline at `y`; returns the height used.
+
+        Nothing is drawn for a null value. `rendered` overrides the formatted text (used where
+        a layout draws a value differently, e.g. an abbreviation); a pattern's shown text
+        (`Presentation.shown`) overrides both.
+        """
+        text = self.recorder.shown(path, rendered)
+        if text is None:
+            return 0.0
+        if not text:
+            raise LayoutError(f"{self.recorder.doc_id}: {path} is a checkbox; use checkbox()")
+        font = self.recorder.font_for(path, font)
+        size, lines = fit(text, font, size, width, allow_wrap)
+        self.lines(page, x, y, path, text, lines, font=font, size=size, align=align,
+                   leading=leading, room=width)
+        return size * leading * len(lines)
+
+    def lines(self, page: int, x: float, y: float, path: str, text: str, lines: list[str], *,
+              font: str, size: float, align: str = "left", leading: float = 1.18,
+              fragment: tuple[int, int] | None = None,
+              room: float | None = None) -> list[float]:
+        """Draw `lines` of the value at `path` (its text `text`) and locate them; returns the
+        bbox. `fragment` = (i, n) marks the i-th of n pieces of a value split across pages;
+        `room` is the width its box leaves it, when known (a pen may write wider than type)."""
+        ink = self.recorder.presentation.inked.get(path)
+        if ink is not None and fragment is None:
+            inked = ink(self, page, x, y, text, lines, font, size, align, room)
+            if inked is not None:
+                # Written by hand: pixels only, no text layer (PATTERNS.md rule 2).
+                self.recorder.seen(path, text, page + 1, text_layer=False)
+                self.recorder.place(path, text, {"page": page + 1, "bbox": inked,
+                                                 "text_layer": False})
+                self.recorder.presentation.events.append(("inked", path, page + 1))
+                return inked
+        glyphs = self.recorder.presentation.glyphs.get(path)
+        if glyphs is not None:
+            lines = [glyphs]  # a right-to-left name: one line of visual-order glyphs
+        x0s, x1s = [], []
+        baseline = y
+        for line in lines:
+            line_width = width_of(line, font, size)
+            left = x if align == "left" else (x - line_width if align == "right"
+                                              else x - line_width / 2)
+            _check_drawable(self.recorder.doc_id, line, font)
+            self.pages[page].append(TextOp(left, baseline, line, font, size))
+            self.recorder.seen(path, text if glyphs is not None else line, page + 1)
+            x0s.append(left)
+            x1s.append(left + line_width)
+            baseline -= size * leading
+        last_baseline = baseline + size * leading
+        bbox = text_bbox(min(x0s), last_baseline, max(x1s), y, size)
+        location: Location = {"page": page + 1, "bbox": bbox, "text_layer": True}
+        if fragment is not None:
+            location["fragment"] = list(fragment)
+        self.recorder.place(path, text, location)
+        return bbox
+
+    def checkbox(self, page: int, x: float, y: float, path: str, side: float = 7.0) -> None:
+        """A square at (x, y) (lower-left) ticked with the style's mark when the value is Yes.
+
+        An unticked box is located too: its truth is "No" and its interior reads back empty.
+        """
+        self.rect(page, x, y, side, side, width=0.6)
+        text = self.recorder.text_of(path)
+        if text is None:
+            return
+        if text:
+            size = side * 0.95
+            self.text(page, x + side / 2, y + side * 0.16, text, BOLD, size, align="center")
+        interior = [round(x + 0.8, 2), round(y + 0.5, 2), round(x + side - 0.8, 2),
+                    round(y + side - 0.5, 2)]
+        self.recorder.place(path, text, {"page": page + 1, "bbox": interior,
+                                         "text_layer": True})
+
+    # --- output -----------------------------------------------------------------------------
+
+    def _footers(self) -> None:
+        total = len(self.pages)
+        for index in range(total):
+            self.text(index, MARGIN, MARGIN - 14, self.footer, size=6.5)
+            self.text(index, self.width - MARGIN, MARGIN - 14, f"Page {index + 1} of {total}",
+                      size=6.5, align="right")
+
+    def render(self) -> bytes:
+        """Finish the pages (footers, then what patterns draw over them) and emit the PDF;
+        pages a scan pattern asked for are then emitted again as their scanned images."""
+        if not self.pages:
+            raise LayoutError(f"{self.recorder.doc_id}: document has no pages")
+        self._footers()
+        for hook in self.recorder.presentation.after_layout:
+            hook(self)
+        data = self._emit_pages(self.pages)
+        scans = self.recorder.presentation.scans
+        if scans:
+            data = self._emit_pages(self._scanned(data, scans), raw_images=True)
+        for post in self.recorder.presentation.post:
+            data = post(data)
+        return data
+
+    def _scanned(self, native: bytes, scans: dict[int, tuple[str, int]]) -> list[list[Op]]:
+        """The pages with every scanned one replaced by its image; what was drawn on it is
+        moved to where the scan put it and can no longer be read from a text layer."""
+        from packetbench.generator.render import scan
+
+        pages = list(self.pages)
+        pdf = scan.open_pdf(native)
+        try:
+            for index, (level, seed) in sorted(scans.items()):
+                scanned = scan.scan_page(pdf, index, scan.LEVELS[level], seed)
+                pages[index] = [ImageOp(0.0, 0.0, self.width, self.height, scanned.image,
+                                        jpeg=scanned.jpeg)]
+                self.recorder.scanned(index + 1, scanned.transform.box, scanned.transform.quad)
+                self.recorder.presentation.scanned[index + 1] = scanned.details
+                for hook in self.recorder.presentation.on_scan:
+                    pages[index].extend(hook(index, scanned.transform))
+        finally:
+            pdf.close()
+        return pages
+
+    def _emit_pages(self, pages: list[list[Op]], raw_images: bool = False) -> bytes:
+        # A document with scanned pages embeds their JPEGs as they are; reportlab would
+        # otherwise wrap every stream in ASCII85 (a quarter larger, and slower). It reads the
+        # setting as each stream is made, so it holds for the whole emission.
+        before = rl_config.useA85
+        rl_config.useA85 = 0 if raw_images else before
+        try:
+            buffer = io.BytesIO()
+            canvas = Canvas(buffer, pagesize=self.pagesize, invariant=1, pageCompression=1)
+            canvas.setTitle(self.title)
+            canvas.setAuthor("packetbench generator")
+            canvas.setSubject("Synthetic document; all data is fictional")
+            canvas.setCreator("packetbench")
+            for ops in pages:
+                for op in ops:
+                    if isinstance(op, TextOp):
+                        fonts.ensure(op.font)
+                self._emit_loose(canvas, [op for op in ops if op.layer == UNDER])
+                self._emit(canvas, [op for op in ops if op.layer == CONTENT])
+                self._emit_loose(canvas, [op for op in ops if op.layer == OVER])
+                canvas.showPage()
+            canvas.save()
+        finally:
+            rl_config.useA85 = before
+        return buffer.getvalue()
+
+    def save(self, path: Path) -> int:
+        path.write_bytes(self.render())
+        return len(self.pages)
+
+    @staticmethod
+    def _emit(canvas: Canvas, ops: list[Op]) -> None:
+        """The content layer: fills, then rules, then images, then one text object."""
+        fills = [op for op in ops if isinstance(op, RectOp) and op.fill is not None]
+        for fill in fills:
+            if fill.color is not None:
+                canvas.setFillColorRGB(*fill.color)
+            else:
+                canvas.setFillGray(fill.fill)
+            canvas.rect(fill.x, fill.y, fill.w, fill.h, stroke=0, fill=1)
+        canvas.setFillGray(0)
+        current_width = -1.0
+        for op in ops:
+            if isinstance(op, LineOp | RectOp) and not (isinstance(op, RectOp)
+                                                         and op.fill is not None):
+                if op.width != current_width:
+                    canvas.setLineWidth(op.width)
+                    current_width = op.width
+                if op.color is not None:
+                    canvas.setStrokeColorRGB(*op.color)
+                if isinstance(op, LineOp):
+                    canvas.line(op.x0, op.y0, op.x1, op.y1)
+                else:
+                    canvas.rect(op.x, op.y, op.w, op.h, stroke=1, fill=0)
+                if op.color is not None:
+                    canvas.setStrokeGray(0)
+        for op in ops:
+            if isinstance(op, ImageOp):
+                _image(canvas, op)
+            elif isinstance(op, PathOp):
+                canvas.saveState()
+                _path(canvas, op)
+                canvas.restoreState()
+        text = canvas.beginText()
+        font: tuple[str, float] | None = None
+        for op in ops:
+            if isinstance(op, TextOp):
+                if font != (op.font, op.size):
+                    text.setFont(op.font, op.size)
+                    font = (op.font, op.size)
+                if op.color is not None:
+                    text.setFillColorRGB(*op.color)
+                if op.angle:
+                    text.setTextTransform(*_rotation(op.x, op.y, op.angle))
+                else:
+                    text.setTextOrigin(op.x, op.y)
+                text.textOut(op.text)
+                if op.color is not None:
+                    text.setFillGray(0)
+        canvas.drawText(text)
+        for op in ops:
+            if isinstance(op, DrawOp):
+                canvas.saveState()
+                op.draw(canvas)
+                canvas.restoreState()
+
+    @staticmethod
+    def _emit_loose(canvas: Canvas, ops: list[Op]) -> None:
+        """An overlay layer, in drawing order, each operation in its own graphics state."""
+        for op in ops:
+            canvas.saveState()
+            if isinstance(op, RectOp):
+                if op.alpha is not None:
+                    canvas.setFillAlpha(op.alpha)
+                    canvas.setStrokeAlpha(op.alpha)
+                if op.fill is not None:
+                    if op.color is not None:
+                        canvas.setFillColorRGB(*op.color)
+                    else:
+                        canvas.setFillGray(op.fill)
+                    canvas.rect(op.x, op.y, op.w, op.h, stroke=0, fill=1)
+                else:
+                    canvas.setLineWidth(op.width)
+                    if op.color is not None:
+                        canvas.setStrokeColorRGB(*op.color)
+                    canvas.rect(op.x, op.y, op.w, op.h, stroke=1, fill=0)
+            elif isinstance(op, LineOp):
+                canvas.setLineWidth(op.width)
+                if op.color is not None:
+                    canvas.setStrokeColorRGB(*op.color)
+                canvas.line(op.x0, op.y0, op.x1, op.y1)
+            elif isinstance(op, ImageOp):
+                _image(canvas, op)
+            elif isinstance(op, DrawOp):
+                op.draw(canvas)
+            elif isinstance(op, PathOp):
+                _path(canvas, op)
+            else:
+                if op.alpha is not None:
+                    canvas.setFillAlpha(op.alpha)
+                if op.color is not None:
+                    canvas.setFillColorRGB(*op.color)
+                text = canvas.beginText()
+                text.setFont(op.font, op.size)
+                if op.angle:
+                    text.setTextTransform(*_rotation(op.x, op.y, op.angle))
+                else:
+                    text.setTextOrigin(op.x, op.y)
+                text.textOut(op.text)
+                canvas.drawText(text)
+            canvas.restoreState()
+
+
+def _rotation(x: float, y: float, angle: float) -> tuple[float, float, float, float, float,
+                                                          float]:
+    import math
+
+    radians = math.radians(angle)
+    cos, sin = round(math.cos(radians), 6), round(math.sin(radians), 6)
+    return cos, sin, -sin, cos, x, y
+
+
+def _image(canvas: Canvas, op: ImageOp) -> None:
+    canvas.drawImage(ImageReader(io.BytesIO(op.png)), op.x, op.y, op.w, op.h,
+                     mask=None if op.jpeg else "auto")
+
+
+def _path(canvas: Canvas, op: PathOp) -> None:
+    """Outlines filled by the non-zero rule (how fonts fill their glyphs)."""
+    if op.alpha is not None:
+        canvas.setFillAlpha(op.alpha)
+        canvas.setStrokeAlpha(op.alpha)
+    canvas.setFillColorRGB(*op.color)
+    path = canvas.beginPath()
+    for command in op.commands:
+        kind = command[0]
+        if kind == "M":
+            path.moveTo(*command[1:])
+        elif kind == "L":
+            path.lineTo(*command[1:])
+        elif kind == "C":
+            path.curveTo(*command[1:])
+        else:
+            path.close()
+    if op.stroke > 0:
+        canvas.setStrokeColorRGB(*op.color)
+        canvas.setLineWidth(op.stroke)
+        canvas.setLineJoin(1)
+    canvas.drawPath(path, stroke=1 if op.stroke > 0 else 0, fill=1, fillMode=1)

@@ -1,0 +1,186 @@
+"""What a renderer drew, and where: the raw material of every truth artifact.
+
+Renderers never write truth themselves. They draw values by path through a `Recorder`, which
+formats each value, remembers every location it was drawn at, and collects every visible
+string for the rendered universe. The document truth is then the document model *projected
+onto what was drawn*: a leaf with a value that was not drawn becomes null, but only where the
+variant declares that omission, so a renderer that forgets a field fails loudly instead of
+shrinking the truth silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from packetbench.generator.errors import LayoutError
+from packetbench.generator.leaves import (
+    DocModel,
+    Leaf,
+    leaf_index,
+    leaf_patterns,
+    path_pattern,
+    set_path,
+)
+from packetbench.generator.render import fmt
+from packetbench.generator.render.presentation import Presentation
+
+Location = dict[str, Any]
+
+
+@dataclass
+class Drawn:
+    rendered_as: str
+    locations: list[Location] = field(default_factory=list)
+
+
+class Recorder:
+    """Formats, locates and remembers everything drawn for one document."""
+
+    def __init__(self, doc_id: str, doc: DocModel, style: fmt.Style = fmt.PLAIN,
+                 presentation: Presentation | None = None, wording: int = 0) -> None:
+        self.doc_id = doc_id
+        self.doc = doc
+        self.style = style
+        self.presentation = presentation or Presentation()
+        # Seeds the choice of words in prose documents (generator.render.prose); it comes
+        # from the packet seed, never from a fact, so changing a fact changes no wording.
+        self.wording = wording
+        self._leaves = leaf_index(doc)
+        self.drawn: dict[str, Drawn] = {}
+        self.strings: list[dict[str, Any]] = []
+        self.hidden: list[dict[str, Any]] = []
+        # Redacted values as drawn under their cover: path -> locations (never truth).
+        self.covered: dict[str, list[Location]] = {}
+
+    def leaf(self, path: str) -> tuple[Any, Leaf]:
+        """The value and leaf marker at `path`; a bad path is a renderer bug."""
+        try:
+            return self._leaves[path]
+        except KeyError:
+            raise LayoutError(f"{self.doc_id}: no leaf at path {path!r}") from None
+
+    def paths(self) -> list[str]:
+        """Every leaf path of the document, in model order."""
+        return list(self._leaves)
+
+    def text_of(self, path: str, style: fmt.Style | None = None) -> str | None:
+        """The string to draw for the leaf at `path`, or None when its value is null.
+
+        A pattern's shown text (`Presentation.shown`) wins over the formatted value.
+        """
+        value, leaf = self.leaf(path)
+        if value is None:
+            return None
+        shown = self.presentation.shown.get(path)
+        if shown is not None:
+            return shown
+        return fmt.render(value, leaf, style or self.style)
+
+    def shown(self, path: str, rendered: str | None) -> str | None:
+        """The text a layout draws for `path` when it passes its own `rendered` text."""
+        if rendered is None:
+            return self.text_of(path)
+        if self.leaf(path)[0] is None:
+            return None
+        return self.presentation.shown.get(path, rendered)
+
+    def font_for(self, path: str, font: str) -> str:
+        """The font that draws `path`: a pattern's choice (another script), else `font`."""
+        return self.presentation.fonts.get(path, font)
+
+    def seen(self, path: str, text: str, page: int, text_layer: bool = True) -> None:
+        """A drawn line of the value at `path`: visible, or hidden under a redaction."""
+        if path in self.presentation.redacted:
+            self.invisible(text, page)
+        else:
+            self.visible(text, page, text_layer)
+
+    def place(self, path: str, rendered_as: str, location: Location) -> None:
+        """Record that the value at `path` was drawn as `rendered_as` at `location`."""
+        value, _ = self.leaf(path)
+        if value is None:
+            raise LayoutError(f"{self.doc_id}: {path} is null but was drawn")
+        if path in self.presentation.redacted:
+            self.covered.setdefault(path, []).append(location)
+            return
+        drawn = self.drawn.get(path)
+        if drawn is None:
+            self.drawn[path] = Drawn(rendered_as, [location])
+        elif drawn.rendered_as != rendered_as:
+            raise LayoutError(
+                f"{self.doc_id}: {path} drawn as {drawn.rendered_as!r} and {rendered_as!r}"
+            )
+        else:
+            drawn.locations.append(location)
+
+    def visible(self, text: str, page: int, text_layer: bool = True) -> None:
+        """A string a reader sees on `page`; `text_layer` False when no text extractor can
+        read it there (pixels only: an image, outlines), so only OCR can confirm it."""
+        if text.strip():
+            entry: dict[str, Any] = {"text": text, "page": page}
+            if not text_layer:
+                entry["text_layer"] = False
+            self.strings.append(entry)
+
+    def scanned(self, page: int, box: Callable[[list[float]], list[float]],
+                quad: Callable[[list[float]], list[float]]) -> None:
+        """Page `page` became an image: what was drawn on it moved with the scan (`box`, `quad`
+        map a native bbox) and only OCR of the image can read it now. Text that was drawn
+        invisibly there is gone (an image has no hidden layer)."""
+        for locations in [d.locations for d in self.drawn.values()] + list(self.covered.values()):
+            for location in locations:
+                if location.get("page") == page and "bbox" in location:
+                    native = location["bbox"]
+                    location["bbox"] = box(native)
+                    location["quad"] = quad(native)
+                    location["text_layer"] = False
+        for entry in self.strings:
+            if entry["page"] == page:
+                entry["text_layer"] = False
+        self.hidden = [entry for entry in self.hidden if entry["page"] != page]
+
+    def invisible(self, text: str, page: int) -> None:
+        if text.strip():
+            self.hidden.append({"text": text, "page": page})
+
+    # --- artifacts --------------------------------------------------------------------------
+
+    def truth(self, omits: frozenset[str]) -> dict[str, Any]:
+        """The document truth: the model with undrawn, declared-omitted leaves set to null."""
+        data = self.doc.model_dump(mode="json")
+        missing: list[str] = []
+        for path, (value, _) in self._leaves.items():
+            if value is None or path in self.drawn:
+                continue
+            if path in self.covered:
+                set_path(data, path, None)  # redacted: a reader sees a black box
+            elif path_pattern(path) in omits:
+                set_path(data, path, None)
+            else:
+                missing.append(path)
+        if missing:
+            raise LayoutError(
+                f"{self.doc_id}: {len(missing)} value(s) were never drawn, first {missing[0]}"
+            )
+        unknown = sorted(omits - leaf_patterns(type(self.doc)))
+        if unknown:
+            raise LayoutError(f"{self.doc_id}: omission {unknown[0]!r} matches no leaf")
+        return data
+
+    def field_truth(self) -> list[dict[str, Any]]:
+        """One entry per drawn non-null leaf, in model order."""
+        fields = []
+        for path, (value, leaf) in self._leaves.items():
+            drawn = self.drawn.get(path)
+            if drawn is None:
+                continue
+            fields.append({
+                "path": path,
+                "value": value,
+                "kind": leaf.kind,
+                "rendered_as": drawn.rendered_as,
+                "locations": drawn.locations,
+            })
+        return fields
