@@ -15,8 +15,11 @@ from pathlib import Path
 try:
     from packetbench.generator.schemas import stale, write
 except ImportError as error:  # run outside the project's environment: say so, not "stale"
-    print(f"_build_schemas.py: error: packetbench's dependencies are not importable "
-          f"({error}); install them first: pip install -e .", file=sys.stderr)
+    print(
+        f"_build_schemas.py: error: packetbench's dependencies are not importable "
+        f"({error}); install them first: pip install -e .",
+        file=sys.stderr,
+    )
     sys.exit(2)
 
 SCHEMAS = Path(__file__).resolve().parent / "src" / "packetbench" / "schemas"

@@ -82,8 +82,9 @@ def audit_pdfs(documents: list[Document]) -> int:
 
 def stages(documents: list[Document]) -> dict[str, float]:
     """Seconds spent per stage of reading every PDF page of `documents` once."""
-    spent = dict.fromkeys(("load page + text page", "page text", "char boxes",
-                           "bbox queries", "string lookups"), 0.0)
+    spent = dict.fromkeys(
+        ("load page + text page", "page text", "char boxes", "bbox queries", "string lookups"), 0.0
+    )
     for doc in documents:
         bboxes: dict[int, list[list[float]]] = {}
         for entry in doc.fields:
@@ -142,21 +143,24 @@ def per_value_calls(documents: list[Document], limit: int = 2000) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("packets", nargs="*", type=Path,
-                        help="packet folders (default: the canonical suite)")
+    parser.add_argument(
+        "packets", nargs="*", type=Path, help="packet folders (default: the canonical suite)"
+    )
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--ocr", action="store_true",
-                        help="also measure the OCR audit (needs tesseract)")
+    parser.add_argument(
+        "--ocr", action="store_true", help="also measure the OCR audit (needs tesseract)"
+    )
     args = parser.parse_args()
     folders = packet_folders(args.packets or sorted((ROOT / "packets").glob("N*-000001")))
     packets = [read_packet(folder) for folder in folders]
     print(f"cores available: {os.cpu_count()}; one core, best of {args.repeat} runs\n")
-    print(f"{'packet':<12}{'PDF pages':>10}{'chars/page':>12}{'values/page':>13}"
-          f"{'raw pages/s':>13}{'audit pages/s':>15}{'of raw':>8}")
+    print(
+        f"{'packet':<12}{'PDF pages':>10}{'chars/page':>12}{'values/page':>13}"
+        f"{'raw pages/s':>13}{'audit pages/s':>15}{'of raw':>8}"
+    )
     everything: list[Document] = []
     for packet in [*packets, None]:
-        pdfs = ([doc for doc in packet.documents if doc.format == "pdf"] if packet
-                else everything)
+        pdfs = [doc for doc in packet.documents if doc.format == "pdf"] if packet else everything
         if packet:
             everything.extend(pdfs)
         pages = sum_pages(pdfs)
@@ -166,32 +170,47 @@ def main() -> None:
         raw_seconds, _ = best(args.repeat, partial(raw_extraction, files))
         audit_seconds, _ = best(args.repeat, partial(audit_pdfs, pdfs))
         name = packet.packet_id if packet else "all"
-        print(f"{name:<12}{pages:>10}{chars / pages:>12.0f}{values / pages:>13.0f}"
-              f"{pages / raw_seconds:>13.1f}{pages / audit_seconds:>15.1f}"
-              f"{raw_seconds / audit_seconds:>8.0%}", flush=True)
+        print(
+            f"{name:<12}{pages:>10}{chars / pages:>12.0f}{values / pages:>13.0f}"
+            f"{pages / raw_seconds:>13.1f}{pages / audit_seconds:>15.1f}"
+            f"{raw_seconds / audit_seconds:>8.0%}",
+            flush=True,
+        )
     pages = sum_pages(everything)
-    seconds, _ = best(max(1, args.repeat // 2),
-                      lambda: sum(len(audit_packet(f).documents) for f in folders))
-    print(f"\nwhole audit (all documents, workbooks, CSV, universe, leaks): "
-          f"{pages / seconds:.1f} PDF pages/s ({seconds:.2f} s for {len(folders)} packet(s))")
+    seconds, _ = best(
+        max(1, args.repeat // 2), lambda: sum(len(audit_packet(f).documents) for f in folders)
+    )
+    print(
+        f"\nwhole audit (all documents, workbooks, CSV, universe, leaks): "
+        f"{pages / seconds:.1f} PDF pages/s ({seconds:.2f} s for {len(folders)} packet(s))"
+    )
     spent = stages(everything)
     print("\ntext-layer audit, where a page's time goes (ms per page)")
     for name, stage_seconds in spent.items():
         print(f"  {name:<24}{stage_seconds / pages * 1000:>8.3f}")
     values = sum(len(e["locations"]) for doc in everything for e in doc.fields)
     per_call = per_value_calls(everything)
-    print(f"\none get_text_bounded call per located value instead: {per_call * 1e6:.0f} µs a "
-          f"call, {per_call * values / pages * 1000:.1f} ms a page "
-          f"({pages / (per_call * values):.0f} pages/s for the queries alone)")
+    print(
+        f"\none get_text_bounded call per located value instead: {per_call * 1e6:.0f} µs a "
+        f"call, {per_call * values / pages * 1000:.1f} ms a page "
+        f"({pages / (per_call * values):.0f} pages/s for the queries alone)"
+    )
     if args.ocr:
-        ocr_throughput([doc for packet in packets for doc in packet.documents
-                        if doc.format == "pdf" and doc.ocr_pages()])
+        ocr_throughput(
+            [
+                doc
+                for packet in packets
+                for doc in packet.documents
+                if doc.format == "pdf" and doc.ocr_pages()
+            ]
+        )
 
 
 def _cpu_with_children() -> float:
     """CPU seconds of this process (all threads) and of its finished children (tesseract)."""
-    own, children = (resource.getrusage(who)
-                     for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    own, children = (
+        resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
@@ -214,11 +233,15 @@ def ocr_throughput(documents: list[Document]) -> None:
             engine.words(image, DPI, str(doc.file))
         pdf.close()
     minimal = _cpu_with_children() - start
-    print(f"\nOCR audit, {pages} page(s) of {len(documents)} document(s), one core "
-          f"(CPU time with tesseract's):")
+    print(
+        f"\nOCR audit, {pages} page(s) of {len(documents)} document(s), one core "
+        f"(CPU time with tesseract's):"
+    )
     print(f"  audit --ocr        {pages / audited:>7.2f} OCR pages/s per core")
-    print(f"  render + tesseract {pages / minimal:>7.2f} OCR pages/s per core "
-          f"(the minimal work: pdfium at {DPI} dpi and one tesseract call)")
+    print(
+        f"  render + tesseract {pages / minimal:>7.2f} OCR pages/s per core "
+        f"(the minimal work: pdfium at {DPI} dpi and one tesseract call)"
+    )
     print(f"  ratio              {minimal / audited:>7.2f}")
 
 

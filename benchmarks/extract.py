@@ -35,18 +35,31 @@ from packetbench.benchmark.harness.inputs import build_file
 from packetbench.benchmark.providers import provider_class
 from packetbench.generator.batch import generate
 
-KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY",
-        "gemini": "GEMINI_API_KEY"}
+KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", "gemini": "GEMINI_API_KEY"}
 SDKS = {"openai": "openai", "anthropic": "anthropic", "gemini": "google.genai"}
 
 
-def _timed(provider_name: str, base_url: str, packets: Path, run: Path, concurrency: int,
-           input_mode: str, cache: Path | None) -> tuple[float, int, dict[str, int]]:
+def _timed(
+    provider_name: str,
+    base_url: str,
+    packets: Path,
+    run: Path,
+    concurrency: int,
+    input_mode: str,
+    cache: Path | None,
+) -> tuple[float, int, dict[str, int]]:
     provider = provider_class(provider_name).from_options(
-        {"model": "stub-model", "base_url": base_url, "input": input_mode})
+        {"model": "stub-model", "base_url": base_url, "input": input_mode}
+    )
     started = time.perf_counter()
-    summary = extract(provider, packets, run, options=HarnessOptions(
-        concurrency=concurrency, use_cache=cache is not None, cache_dir=cache))
+    summary = extract(
+        provider,
+        packets,
+        run,
+        options=HarnessOptions(
+            concurrency=concurrency, use_cache=cache is not None, cache_dir=cache
+        ),
+    )
     return time.perf_counter() - started, summary.written, summary.by_status
 
 
@@ -64,8 +77,9 @@ def _conversion(packets: Path, repeat: int) -> tuple[int, list[float]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--packets", type=int, default=40,
-                        help="N1 packets (about 22 documents each)")
+    parser.add_argument(
+        "--packets", type=int, default=40, help="N1 packets (about 22 documents each)"
+    )
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--provider", choices=sorted(KEYS), default="openai")
     parser.add_argument("--input", default="native", choices=("native", "text"))
@@ -78,9 +92,19 @@ def main() -> None:
         packets = folder / "packets"
         generate("N1", 5000, args.packets, packets)
         stub = subprocess.Popen(
-            [sys.executable, "-m", "packetbench.benchmark.harness.stub", "--family", args.provider,
-             "--packets", str(packets)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            text=True)
+            [
+                sys.executable,
+                "-m",
+                "packetbench.benchmark.harness.stub",
+                "--family",
+                args.provider,
+                "--packets",
+                str(packets),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         assert stub.stdout is not None
         base_url = stub.stdout.readline().strip()
         converted, conversions = _conversion(packets, args.repeat)
@@ -89,30 +113,52 @@ def main() -> None:
         importlib.import_module(SDKS[args.provider])
         imported = time.perf_counter() - clock
         colds, warms = [], []
-        _timed(args.provider, base_url, packets, folder / "fill", args.concurrency, args.input,
-               cache)
+        _timed(
+            args.provider, base_url, packets, folder / "fill", args.concurrency, args.input, cache
+        )
         for number in range(args.repeat):
-            seconds, written, statuses = _timed(args.provider, base_url, packets,
-                                                folder / f"cold{number}", args.concurrency,
-                                                args.input, None)
+            seconds, written, statuses = _timed(
+                args.provider,
+                base_url,
+                packets,
+                folder / f"cold{number}",
+                args.concurrency,
+                args.input,
+                None,
+            )
             colds.append(seconds)
-            warms.append(_timed(args.provider, base_url, packets, folder / f"warm{number}",
-                                args.concurrency, args.input, cache)[0])
+            warms.append(
+                _timed(
+                    args.provider,
+                    base_url,
+                    packets,
+                    folder / f"warm{number}",
+                    args.concurrency,
+                    args.input,
+                    cache,
+                )[0]
+            )
     finally:
         if stub is not None:
             stub.communicate(timeout=30)
         shutil.rmtree(folder, ignore_errors=True)
-    print(f"provider {args.provider} (real SDK) against its stub, input {args.input}, "
-          f"concurrency {args.concurrency}")
+    print(
+        f"provider {args.provider} (real SDK) against its stub, input {args.input}, "
+        f"concurrency {args.concurrency}"
+    )
     print(f"documents: {written} in {args.packets} N1 packets; statuses {statuses}")
     print(f"SDK import (once per process, not timed below): {imported:.2f} s")
     middle = statistics.median(conversions)
-    print(f"workbook and CSV conversion: {converted} files in {middle:.2f} s -> "
-          f"{converted / middle:,.0f} files/s (median of {len(conversions)})")
+    print(
+        f"workbook and CSV conversion: {converted} files in {middle:.2f} s -> "
+        f"{converted / middle:,.0f} files/s (median of {len(conversions)})"
+    )
     for label, times in (("over HTTP, no cache", colds), ("from a warm cache (no HTTP)", warms)):
         middle = statistics.median(times)
-        print(f"{label}: {middle:.2f} s -> {written / middle:,.0f} documents/s (median of "
-              f"{len(times)}; {written / max(times):,.0f}-{written / min(times):,.0f})")
+        print(
+            f"{label}: {middle:.2f} s -> {written / middle:,.0f} documents/s (median of "
+            f"{len(times)}; {written / max(times):,.0f}-{written / min(times):,.0f})"
+        )
 
 
 if __name__ == "__main__":

@@ -52,16 +52,16 @@ CLOCK = time.perf_counter  # time.process_time under --cpu
 SCANNED: Counter[str] = Counter()  # scanned pages per level of the packets made "on"
 
 
-def whole_packets(tier: str, packets: int, jobs: int,
-                  overrides: dict[str, Any]) -> tuple[float, float, int, float]:
+def whole_packets(
+    tier: str, packets: int, jobs: int, overrides: dict[str, Any]
+) -> tuple[float, float, int, float]:
     folder = Path(tempfile.mkdtemp(prefix=f"pb-bench-{tier}-"))
     # Worker processes' CPU time is not the parent's: several jobs are timed by the wall.
     clock = CLOCK if jobs == 1 else time.perf_counter
     try:
         generate(tier, FIRST_SEED - 1, 1, folder, overrides=overrides)  # warm caches
         started = clock()
-        summaries = generate(tier, FIRST_SEED, packets, folder, jobs=jobs,
-                             overrides=overrides)
+        summaries = generate(tier, FIRST_SEED, packets, folder, jobs=jobs, overrides=overrides)
         seconds = clock() - started
         if jobs == 1 and not overrides:
             SCANNED.update(scanned_pages(folder))
@@ -100,8 +100,10 @@ def pattern_costs(packets: int) -> list[tuple[str, float, int]]:
         seconds, built = timed({"patterns.only": (pattern.id,)})
         applied = sum(
             any(p["id"] == pattern.id for p in json.loads(data)["patterns_applied"])
-            for packet in built.values() for name, data in packet.files.items()
-            if name.startswith("manifest_"))
+            for packet in built.values()
+            for name, data in packet.files.items()
+            if name.startswith("manifest_")
+        )
         costs.append((pattern.id, (seconds - base) / packets, applied))
     return sorted(costs, key=lambda c: -c[1])
 
@@ -113,8 +115,11 @@ def main() -> None:
     parser.add_argument("--jobs", default="1,2")
     parser.add_argument("--no-costs", action="store_true", help="skip the per-pattern costs")
     parser.add_argument("--no-scans", action="store_true", help="skip the scanned-page rates")
-    parser.add_argument("--cpu", action="store_true",
-                        help="time one-job runs and stages by CPU time, not the wall clock")
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time one-job runs and stages by CPU time, not the wall clock",
+    )
     args = parser.parse_args()
     if args.cpu:
         global CLOCK
@@ -122,24 +127,40 @@ def main() -> None:
     tiers = args.tiers.split(",")
     print(f"cores available: {os.cpu_count()}\n")
     print("whole packets (everything `packetbench generate` does, written to disk)")
-    print(f"{'tier':<5}{'patterns':>9}{'jobs':>5}{'packets':>9}{'PDF pages':>11}{'seconds':>9}"
-          f"{'pages/s':>10}{'pages/s/core':>14}{'packets/s':>11}")
+    print(
+        f"{'tier':<5}{'patterns':>9}{'jobs':>5}{'packets':>9}{'PDF pages':>11}{'seconds':>9}"
+        f"{'pages/s':>10}{'pages/s/core':>14}{'packets/s':>11}"
+    )
     for tier in tiers:
         for jobs in (int(j) for j in args.jobs.split(",")):
             for label, overrides in (("on", {}), ("off", OFF)):
                 count = args.packets or DEFAULT_PACKETS[tier]
                 pages_s, packets_s, pages, seconds = whole_packets(tier, count, jobs, overrides)
-                print(f"{tier:<5}{label:>9}{jobs:>5}{count:>9}{pages:>11}{seconds:>9.2f}"
-                      f"{pages_s:>10.1f}{pages_s / jobs:>14.1f}{packets_s:>11.2f}", flush=True)
+                print(
+                    f"{tier:<5}{label:>9}{jobs:>5}{count:>9}{pages:>11}{seconds:>9.2f}"
+                    f"{pages_s:>10.1f}{pages_s / jobs:>14.1f}{packets_s:>11.2f}",
+                    flush=True,
+                )
     print("\nstages on one core, patterns on (ms per packet), and the PDF renderers' own rate")
-    names = ["world", "document models", "patterns", "render pdf", "render xlsx",
-             "render csv", "truth artifacts"]
+    names = [
+        "world",
+        "document models",
+        "patterns",
+        "render pdf",
+        "render xlsx",
+        "render csv",
+        "truth artifacts",
+    ]
     print(f"{'tier':<5}" + "".join(f"{n:>17}" for n in names) + f"{'PDF pages/s':>13}")
     for tier in tiers:
         count = args.packets or DEFAULT_PACKETS[tier]
         watch = stages(tier, count)
-        print(f"{tier:<5}" + "".join(f"{watch.spent[n] / count * 1000:>17.1f}" for n in names)
-              + f"{watch.pdf_pages / watch.spent['render pdf']:>13.1f}", flush=True)
+        print(
+            f"{tier:<5}"
+            + "".join(f"{watch.spent[n] / count * 1000:>17.1f}" for n in names)
+            + f"{watch.pdf_pages / watch.spent['render pdf']:>13.1f}",
+            flush=True,
+        )
     if not args.no_scans:
         print()
         rates = throughput("N3", 6)
@@ -148,8 +169,10 @@ def main() -> None:
     if args.no_costs:
         return
     packets = 3
-    print(f"\nthe ten most expensive patterns (forced on over {packets} N3 packets, minus "
-          "the same packets with every pattern off; one core)")
+    print(
+        f"\nthe ten most expensive patterns (forced on over {packets} N3 packets, minus "
+        "the same packets with every pattern off; one core)"
+    )
     print(f"{'pattern':<34}{'ms/packet':>11}{'documents':>11}{'ms/document':>13}")
     for pattern, seconds, applied in pattern_costs(packets)[:10]:
         per_doc = seconds * packets / applied * 1000 if applied else float("nan")

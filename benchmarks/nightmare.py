@@ -29,8 +29,10 @@ DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "reference" / "nightm
 def timed(label: str, work: Callable[[], Any]) -> Any:
     wall, cpu = time.perf_counter(), time.process_time()
     result = work()
-    print(f"{label:<34} {time.perf_counter() - wall:7.1f} s wall "
-          f"{time.process_time() - cpu:7.1f} s CPU")
+    print(
+        f"{label:<34} {time.perf_counter() - wall:7.1f} s wall "
+        f"{time.process_time() - cpu:7.1f} s CPU"
+    )
     return result
 
 
@@ -49,10 +51,13 @@ def main() -> None:
         print(f"unexplained claims: {outcome.unexplained}")
     if args.theirs is not None:
         wall = time.perf_counter()
-        subprocess.run(["./run_benchmark.sh", "--score-only"], cwd=args.theirs, check=True,
-                       capture_output=True)
-        print(f"{'theirs: run_benchmark.sh --score-only':<34} "
-              f"{time.perf_counter() - wall:7.1f} s wall")
+        subprocess.run(
+            ["./run_benchmark.sh", "--score-only"], cwd=args.theirs, check=True, capture_output=True
+        )
+        print(
+            f"{'theirs: run_benchmark.sh --score-only':<34} "
+            f"{time.perf_counter() - wall:7.1f} s wall"
+        )
 
 
 if __name__ == "__main__":

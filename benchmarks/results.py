@@ -45,8 +45,12 @@ TIMER = textwrap.dedent("""
 
 
 def _time(stage: str, packets: Path, out: Path, *runs: Path) -> float:
-    result = subprocess.run([sys.executable, "-c", TIMER, stage, str(packets), str(out),
-                             *map(str, runs)], capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", TIMER, stage, str(packets), str(out), *map(str, runs)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return float(result.stdout)
 
 
@@ -72,8 +76,10 @@ def main() -> None:
         load = _time("load", packets, folder, runs[0])
         report = _time("report", packets, folder / "report", *runs)
         compare = _time("compare", packets, folder, *runs)
-        print(f"{documents} documents, {claims:,} claims per run "
-              f"({args.packets} packets per tier of {args.tiers})")
+        print(
+            f"{documents} documents, {claims:,} claims per run "
+            f"({args.packets} packets per tier of {args.tiers})"
+        )
         print(f"load_run (results.duckdb): {load:.2f} s, {claims / load:,.0f} claims/s")
         print(f"report of two runs:        {report:.2f} s")
         print(f"compare of two runs:       {compare:.2f} s")

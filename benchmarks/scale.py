@@ -84,11 +84,32 @@ STAGE = textwrap.dedent("""
 STAGES = ("generate", "audit", "extract", "score", "report")
 
 
-def stage(name: str, tier: str, count: int, jobs: int, folder: Path,
-          executor: str = "local", ocr: bool = False) -> dict[str, Any]:
-    out = subprocess.run([sys.executable, "-c", STAGE, name, tier, str(count), str(jobs),
-                          executor, str(folder), "ocr" if ocr else "plain"],
-                         capture_output=True, text=True, check=False)
+def stage(
+    name: str,
+    tier: str,
+    count: int,
+    jobs: int,
+    folder: Path,
+    executor: str = "local",
+    ocr: bool = False,
+) -> dict[str, Any]:
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            STAGE,
+            name,
+            tier,
+            str(count),
+            str(jobs),
+            executor,
+            str(folder),
+            "ocr" if ocr else "plain",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if out.returncode != 0:
         raise SystemExit(f"{name} failed:\n{out.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
@@ -110,57 +131,76 @@ def end_to_end(args: argparse.Namespace) -> None:
     stages = [name for name in STAGES if name in args.stages.split(",")]
     try:
         folder = root / "corpus"
-        rows = {name: stage(name, args.tier, args.packets, args.jobs, folder,
-                            ocr=args.ocr and name == "audit")
-                for name in stages}
+        rows = {
+            name: stage(
+                name, args.tier, args.packets, args.jobs, folder, ocr=args.ocr and name == "audit"
+            )
+            for name in stages
+        }
         # The baseline: the same stages on the first --small packets (scoring needs a run).
         wanted = [name for name in ("score", "report") if name in stages]
         small = subset(folder, args.small) if wanted else folder
         needed = ["extract", "score", "report"] if "report" in wanted else ["extract", "score"]
-        baseline = {name: stage(name, args.tier, args.small, args.jobs, small)
-                    for name in (needed if wanted else [])}
+        baseline = {
+            name: stage(name, args.tier, args.small, args.jobs, small)
+            for name in (needed if wanted else [])
+        }
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)
     facts = [f"{args.packets:,} {args.tier} packets, sim typical, --jobs {args.jobs}"]
     if "generate" in rows:
-        facts.append(f"{rows['generate']['documents']:,.0f} documents, "
-                     f"{rows['generate']['pdf_pages']:,.0f} PDF pages")
+        facts.append(
+            f"{rows['generate']['documents']:,.0f} documents, "
+            f"{rows['generate']['pdf_pages']:,.0f} PDF pages"
+        )
     if "score" in rows:
         facts.append(f"{rows['score']['claims']:,.0f} claims")
     if "audit" in rows:
         audit = rows["audit"]
-        facts.append(f"audit{' --ocr' if args.ocr else ''} findings: {audit['failed']:.0f} "
-                     f"({audit['fields_found']:,.0f} located values found, "
-                     f"{audit['not_checked']:,.0f} left to OCR)")
+        facts.append(
+            f"audit{' --ocr' if args.ocr else ''} findings: {audit['failed']:.0f} "
+            f"({audit['fields_found']:,.0f} located values found, "
+            f"{audit['not_checked']:,.0f} left to OCR)"
+        )
     print(", ".join(facts))
     for finding in rows.get("audit", {}).get("first", []):
         print(f"  audit: {finding}")
-    print(f"{'stage':<9} {'seconds':>9} {'s/packet':>9} {'main RSS MB':>12} "
-          f"{'worker RSS MB':>14} {'10,000 packets':>15} {'load':>6}")
+    print(
+        f"{'stage':<9} {'seconds':>9} {'s/packet':>9} {'main RSS MB':>12} "
+        f"{'worker RSS MB':>14} {'10,000 packets':>15} {'load':>6}"
+    )
     total = 0.0
     for name in stages:
         r = rows[name]
         total += r["seconds"]
         per = r["seconds"] / args.packets
-        print(f"{name:<9} {r['seconds']:>9.1f} {per:>9.3f} {r['rss_mb']:>12.0f} "
-              f"{r['worker_rss_mb']:>14.0f} {per * 10_000 / 3600:>13.2f} h {r['load']:>6.1f}")
-    print(f"{'total':<9} {total:>9.1f} {total / args.packets:>9.3f} {'':>12} {'':>14} "
-          f"{total / args.packets * 10_000 / 3600:>13.2f} h")
+        print(
+            f"{name:<9} {r['seconds']:>9.1f} {per:>9.3f} {r['rss_mb']:>12.0f} "
+            f"{r['worker_rss_mb']:>14.0f} {per * 10_000 / 3600:>13.2f} h {r['load']:>6.1f}"
+        )
+    print(
+        f"{'total':<9} {total:>9.1f} {total / args.packets:>9.3f} {'':>12} {'':>14} "
+        f"{total / args.packets * 10_000 / 3600:>13.2f} h"
+    )
     if "score" in rows:
-        print(f"score: {rows['score']['claims'] / rows['score']['seconds']:,.0f} claims/s "
-              f"(--jobs {args.jobs}, results.duckdb load included)")
+        print(
+            f"score: {rows['score']['claims'] / rows['score']['seconds']:,.0f} claims/s "
+            f"(--jobs {args.jobs}, results.duckdb load included)"
+        )
     for name, bound in (("score", 1.5), ("report", None)):
         if name not in rows:
             continue
         big, little = rows[name], baseline[name]
         ratio = big["rss_mb"] / little["rss_mb"]
         verdict = f"; bound {bound}x: {'ok' if ratio <= bound else 'EXCEEDED'}" if bound else ""
-        print(f"{name} memory: {args.packets:,} packets {big['rss_mb']:.0f} MB vs "
-              f"{args.small:,} packets {little['rss_mb']:.0f} MB peak RSS -> {ratio:.2f}x"
-              f"{verdict}; workers {big['worker_rss_mb']:.0f} vs "
-              f"{little['worker_rss_mb']:.0f} MB; {little['seconds']:.1f} s at "
-              f"{args.small:,} packets")
+        print(
+            f"{name} memory: {args.packets:,} packets {big['rss_mb']:.0f} MB vs "
+            f"{args.small:,} packets {little['rss_mb']:.0f} MB peak RSS -> {ratio:.2f}x"
+            f"{verdict}; workers {big['worker_rss_mb']:.0f} vs "
+            f"{little['worker_rss_mb']:.0f} MB; {little['seconds']:.1f} s at "
+            f"{args.small:,} packets"
+        )
 
 
 def _tree(folder: Path) -> str:
@@ -187,8 +227,10 @@ def ray_overhead(args: argparse.Namespace) -> None:
             trees[executor] = (_tree(folder / "packets"), _tree(folder / "run" / "scores"))
     finally:
         shutil.rmtree(root, ignore_errors=True)
-    print(f"{args.packets} {args.tier} packets, --jobs {args.jobs}; seconds per stage with "
-          "process start-up (Ray: its instance starts in each stage's process)")
+    print(
+        f"{args.packets} {args.tier} packets, --jobs {args.jobs}; seconds per stage with "
+        "process start-up (Ray: its instance starts in each stage's process)"
+    )
     print(f"{'stage':<9} {'local':>8} {'ray':>8} {'overhead':>9}")
     for name in ("generate", "audit", "score"):
         local, ray = seconds["local"][name], seconds["ray"][name]
@@ -204,11 +246,15 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=100, help="packets of the baseline")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--keep", help="build the corpus in this folder and keep it")
-    parser.add_argument("--stages", default=",".join(STAGES),
-                        help="stages to run (the others' outputs are in --keep's folder)")
+    parser.add_argument(
+        "--stages",
+        default=",".join(STAGES),
+        help="stages to run (the others' outputs are in --keep's folder)",
+    )
     parser.add_argument("--ray", action="store_true", help="Ray overhead against local")
-    parser.add_argument("--ocr", action="store_true",
-                        help="audit with --ocr (reads scanned and attacked pages)")
+    parser.add_argument(
+        "--ocr", action="store_true", help="audit with --ocr (reads scanned and attacked pages)"
+    )
     args = parser.parse_args()
     (ray_overhead if args.ray else end_to_end)(args)
 

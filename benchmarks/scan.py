@@ -63,6 +63,7 @@ def throughput(tier: str, pages: int) -> dict[str, tuple[float, float]]:
     print(f"{'level':<10}{'dpi':>5}{'scanned/s':>12}{'minimal/s':>12}{'ratio':>8}")
     rates: dict[str, tuple[float, float]] = {}
     for name, level in scan.LEVELS.items():
+
         def scanned(level: scan.Level = level) -> None:
             for pdf, index in targets:
                 scan.scan_page(pdf, index, level, 7)
@@ -94,8 +95,10 @@ def mixed(rates: dict[str, tuple[float, float]], levels: Counter[str]) -> None:
     made = total / sum(n / rates[level][0] for level, n in levels.items())
     floor = total / sum(n / rates[level][1] for level, n in levels.items())
     shares = ", ".join(f"{level} {n}" for level, n in levels.most_common())
-    print(f"{'mix':<10}{'':>5}{made:>12.1f}{floor:>12.1f}{made / floor:>8.2f}"
-          f"   ({total} scanned pages: {shares})")
+    print(
+        f"{'mix':<10}{'':>5}{made:>12.1f}{floor:>12.1f}{made / floor:>8.2f}"
+        f"   ({total} scanned pages: {shares})"
+    )
 
 
 def recall(tier: str, seeds: int) -> None:
@@ -103,10 +106,14 @@ def recall(tier: str, seeds: int) -> None:
     from packetbench.benchmark.audit.result import OCR_RECALL_MIN
     from packetbench.generator.packet import write_packet
 
-    print(f"\nOCR of scanned pages: {seeds} {tier} packets per level, documents "
-          f"{', '.join(DOCUMENTS)}")
-    print(f"{'level':<10}{'located':>9}{'in box':>9}{'on page':>9}{'minimum':>9}"
-          f"{'pages':>7}{'OCR pages/s/core':>18}")
+    print(
+        f"\nOCR of scanned pages: {seeds} {tier} packets per level, documents "
+        f"{', '.join(DOCUMENTS)}"
+    )
+    print(
+        f"{'level':<10}{'located':>9}{'in box':>9}{'on page':>9}{'minimum':>9}"
+        f"{'pages':>7}{'OCR pages/s/core':>18}"
+    )
     with tempfile.TemporaryDirectory(prefix="scanbench") as scratch:
         for name in scan.LEVELS:
             root = Path(scratch) / name
@@ -126,13 +133,16 @@ def recall(tier: str, seeds: int) -> None:
             anywhere = tally["found"] / tally["checked"]
             pages = totals["pdf_pages"]
             cores = max(1, os.cpu_count() or 1)
-            print(f"{name:<10}{tally['checked']:>9}{in_box:>9.1%}{anywhere:>9.1%}"
-                  f"{OCR_RECALL_MIN[name]:>9.0%}{pages:>7}{pages / wall / cores:>18.2f}")
+            print(
+                f"{name:<10}{tally['checked']:>9}{in_box:>9.1%}{anywhere:>9.1%}"
+                f"{OCR_RECALL_MIN[name]:>9.0%}{pages:>7}{pages / wall / cores:>18.2f}"
+            )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--tier", default="N3")
     parser.add_argument("--pages", type=int, default=6)
     parser.add_argument("--recall-seeds", type=int, default=0)

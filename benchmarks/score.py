@@ -56,8 +56,12 @@ def main() -> None:
             generate(tier, 2000, args.packets, packets)
         run = folder / "run"
         extract(SimProvider(args.profile, seed=1), packets, run)
-        out = subprocess.run([sys.executable, "-c", TIMER, str(run), str(packets)],
-                             capture_output=True, text=True, check=True).stdout.split()
+        out = subprocess.run(
+            [sys.executable, "-c", TIMER, str(run), str(packets)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
         claims, documents = int(out[0]), int(out[1])
         seconds, universes = float(out[2]), float(out[3])
     finally:
@@ -65,8 +69,10 @@ def main() -> None:
     print(f"tiers {args.tiers}, {args.packets} packets each, sim profile {args.profile}")
     print(f"documents scored: {documents}, claims: {claims}")
     print(f"score_run: {seconds:.2f} s -> {claims / seconds:,.0f} claims/s (one core, cold)")
-    print(f"of which building universes: {universes:.2f} s; everything else "
-          f"{claims / max(seconds - universes, 1e-9):,.0f} claims/s")
+    print(
+        f"of which building universes: {universes:.2f} s; everything else "
+        f"{claims / max(seconds - universes, 1e-9):,.0f} claims/s"
+    )
 
 
 if __name__ == "__main__":

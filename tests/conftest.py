@@ -35,11 +35,20 @@ def cli_path() -> str:
 
 @pytest.fixture(scope="session")
 def run_cli() -> Callable[..., subprocess.CompletedProcess[str]]:
-    def run(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
-            timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    def run(
+        *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 600
+    ) -> subprocess.CompletedProcess[str]:
         full_env = {**os.environ, **(env or {})}
-        return subprocess.run([cli_path(), *args], cwd=cwd, env=full_env, capture_output=True,
-                              text=True, timeout=timeout, check=False)
+        return subprocess.run(
+            [cli_path(), *args],
+            cwd=cwd,
+            env=full_env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+
     return run
 
 
@@ -62,8 +71,14 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 def canonical_documents() -> int:
     """How many documents the committed canonical suite holds, from its packet truths."""
-    return sum(len(json.loads((PACKETS / packet_id(tier, 1) / "packet_truth.json").read_text(
-        encoding="utf-8"))["documents"]) for tier in TIERS)
+    return sum(
+        len(
+            json.loads(
+                (PACKETS / packet_id(tier, 1) / "packet_truth.json").read_text(encoding="utf-8")
+            )["documents"]
+        )
+        for tier in TIERS
+    )
 
 
 @pytest.fixture(scope="session")

@@ -20,7 +20,7 @@ def _stat(pid_dir: Path) -> tuple[int, str, int] | None:
     except OSError:
         return None
     # The command name (field 2) is in parentheses and may hold spaces: split after it.
-    fields = text[text.rindex(")") + 2:].split()
+    fields = text[text.rindex(")") + 2 :].split()
     return int(fields[1]), fields[0], int(fields[2])
 
 
@@ -40,8 +40,12 @@ def children(pid: int) -> list[int]:
     """Pids of the living processes whose parent is `pid`."""
     found = []
     for entry in PROC.iterdir():
-        if entry.name.isdigit() and (stat := _stat(entry)) is not None and stat[0] == pid \
-                and stat[1] not in "ZX":
+        if (
+            entry.name.isdigit()
+            and (stat := _stat(entry)) is not None
+            and stat[0] == pid
+            and stat[1] not in "ZX"
+        ):
             found.append(int(entry.name))
     return sorted(found)
 

@@ -60,8 +60,7 @@ def check_document(packet: Path, doc_id: str) -> tuple[int, list[Mismatch]]:
                         by_page.setdefault(loc["page"], []).append((field, loc))
             for page, located in sorted(by_page.items()):
                 with pdf.page(page, sizes=True) as layer:
-                    read = layer.bounded_many([loc["bbox"] for _, loc in located],
-                                              display=False)
+                    read = layer.bounded_many([loc["bbox"] for _, loc in located], display=False)
                 for (field, loc), got in zip(located, read, strict=True):
                     if "fragment" in loc:
                         pieces.setdefault(field["path"], {})[loc["fragment"][0]] = got
@@ -74,8 +73,11 @@ def check_document(packet: Path, doc_id: str) -> tuple[int, list[Mismatch]]:
                 got = " ".join(text for _, text in sorted(pieces[field["path"]].items()))
                 checked += 1
                 if normalize(got) != normalize(field["rendered_as"]):
-                    bad.append(Mismatch(doc_id, field["path"], field["rendered_as"], got,
-                                        field["locations"][0]))
+                    bad.append(
+                        Mismatch(
+                            doc_id, field["path"], field["rendered_as"], got, field["locations"][0]
+                        )
+                    )
     elif manifest["format"] == "xlsx":
         book = openpyxl.load_workbook(file, data_only=True)  # a formula shows its cached value
         for field in fields:

@@ -56,8 +56,9 @@ def _mask_time(lines: list[str]) -> list[str]:
     return [re.sub(r" in \d+\.\d s$", " in _ s", line) for line in lines]
 
 
-def test_readme_session_runs_as_written(run_cli: Callable[..., subprocess.CompletedProcess[str]],
-                                        tmp_path: Path) -> None:
+def test_readme_session_runs_as_written(
+    run_cli: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     """Every command of the README's console blocks, in order, prints what the README shows
     (elapsed times aside); a command shown failing fails with that message and exit code 2."""
     steps = _sessions()
@@ -69,8 +70,14 @@ def test_readme_session_runs_as_written(run_cli: Callable[..., subprocess.Comple
             result = run_cli(*argv[1:], cwd=tmp_path)
         else:  # globs and pipes go through the shell, with packetbench on its PATH
             env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
-            result = subprocess.run(["sh", "-c", command], cwd=tmp_path, env=env,
-                                    capture_output=True, text=True, check=False)
+            result = subprocess.run(
+                ["sh", "-c", command],
+                cwd=tmp_path,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
         if expected and expected[0].startswith("packetbench: error:"):
             assert result.returncode == 2, command
             assert result.stderr.splitlines() == expected, command

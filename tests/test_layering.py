@@ -28,17 +28,22 @@ def _modules(folder: Path) -> list[Path]:
 
 
 def test_one_top_level_package() -> None:
-    assert sorted(p.name for p in (ROOT / "src").iterdir() if not p.name.endswith(".egg-info")
-                  ) == ["packetbench"]
+    assert sorted(p.name for p in (ROOT / "src").iterdir() if not p.name.endswith(".egg-info")) == [
+        "packetbench"
+    ]
     assert not (ROOT / "generator").exists() and not (ROOT / "benchmark").exists()
 
 
 def test_generator_never_imports_the_benchmark_or_the_cli() -> None:
     modules = _modules(PACKAGE / "generator")
     assert len(modules) > 40
-    offenders = [str(m.relative_to(ROOT)) for m in modules
-                 if any(name.startswith(("packetbench.benchmark", "packetbench.cli"))
-                        for name in _imports(m))]
+    offenders = [
+        str(m.relative_to(ROOT))
+        for m in modules
+        if any(
+            name.startswith(("packetbench.benchmark", "packetbench.cli")) for name in _imports(m)
+        )
+    ]
     assert offenders == []
 
 

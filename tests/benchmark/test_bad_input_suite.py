@@ -33,22 +33,34 @@ from tests.conftest import PACKETS, cli_path
 
 PACKET = "packets/N1-000001"
 BIG = str(2**70)
-KINDS = ("missing path", "empty folder", "truncated JSON", "truncated file", "wrong file type",
-         "file for folder", "folder for file", "bad option", "existing output")
+KINDS = (
+    "missing path",
+    "empty folder",
+    "truncated JSON",
+    "truncated file",
+    "wrong file type",
+    "file for folder",
+    "folder for file",
+    "bad option",
+    "existing output",
+)
 
 
 # --- damage ----------------------------------------------------------------------------------
+
 
 def _truncate(relative: str) -> Callable[[Path], None]:
     def damage(world: Path) -> None:
         path = world / relative
         path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
     return damage
 
 
 def _replace(relative: str, source: str) -> Callable[[Path], None]:
     def damage(world: Path) -> None:
         (world / relative).write_bytes((world / source).read_bytes())
+
     return damage
 
 
@@ -57,6 +69,7 @@ def _to_folder(relative: str) -> Callable[[Path], None]:
         (world / relative).unlink()
         (world / relative).mkdir()
         (world / relative / "inside.txt").write_text("a folder where a file belongs")
+
     return damage
 
 
@@ -64,6 +77,7 @@ def _to_file(relative: str) -> Callable[[Path], None]:
     def damage(world: Path) -> None:
         shutil.rmtree(world / relative)
         (world / relative).write_text("a file where a folder belongs")
+
     return damage
 
 
@@ -71,6 +85,7 @@ def _write(relative: str, text: str) -> Callable[[Path], None]:
     def damage(world: Path) -> None:
         (world / relative).parent.mkdir(parents=True, exist_ok=True)
         (world / relative).write_text(text)
+
     return damage
 
 
@@ -79,6 +94,7 @@ def _none(world: Path) -> None:
 
 
 # --- cases -----------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Case:
@@ -99,214 +115,587 @@ class Case:
 def _cases() -> list[Case]:
     cases: list[Case] = []
 
-    def add(command: str, kind: str, label: str, args: tuple[str, ...], names: str,
-            damage: Callable[[Path], None] = _none, needs: tuple[str, ...] = ("packets",),
-            env: dict[str, str] | None = None) -> None:
+    def add(
+        command: str,
+        kind: str,
+        label: str,
+        args: tuple[str, ...],
+        names: str,
+        damage: Callable[[Path], None] = _none,
+        needs: tuple[str, ...] = ("packets",),
+        env: dict[str, str] | None = None,
+    ) -> None:
         assert kind in KINDS, kind
         cases.append(Case(command, kind, label, args, names, damage, needs, env or {}))
 
     # generate ---------------------------------------------------------------------------
     gen = ("generate", "--tier", "N1")
-    add("generate", "file for folder", "--out is a file", (*gen, "--out", "{w}/notes.txt"),
-        "{w}/notes.txt", _write("notes.txt", "mine"), ())
-    add("generate", "file for folder", "a file where the packet belongs",
-        (*gen, "--out", "{w}/packets", "--force"), f"{{w}}/{PACKET}", _to_file(PACKET))
-    add("generate", "existing output", "the packet exists", (*gen, "--out", "{w}/packets"),
-        f"{{w}}/{PACKET}")
-    add("generate", "existing output", "made with other knobs, --resume",
-        (*gen, "--out", "{w}/packets", "--resume", "--set", "sov.max_rows=2"), f"{{w}}/{PACKET}")
+    add(
+        "generate",
+        "file for folder",
+        "--out is a file",
+        (*gen, "--out", "{w}/notes.txt"),
+        "{w}/notes.txt",
+        _write("notes.txt", "mine"),
+        (),
+    )
+    add(
+        "generate",
+        "file for folder",
+        "a file where the packet belongs",
+        (*gen, "--out", "{w}/packets", "--force"),
+        f"{{w}}/{PACKET}",
+        _to_file(PACKET),
+    )
+    add(
+        "generate",
+        "existing output",
+        "the packet exists",
+        (*gen, "--out", "{w}/packets"),
+        f"{{w}}/{PACKET}",
+    )
+    add(
+        "generate",
+        "existing output",
+        "made with other knobs, --resume",
+        (*gen, "--out", "{w}/packets", "--resume", "--set", "sov.max_rows=2"),
+        f"{{w}}/{PACKET}",
+    )
     for label, flags, needle in (
-            ("unknown tier", ("--tier", "N9"), "N9"),
-            ("count not a number", ("--tier", "N1", "--count", "abc"), "--count"),
-            ("count zero", ("--tier", "N1", "--count", "0"), "--count"),
-            ("negative seed", ("--tier", "N1", "--seed", "-1"), "--seed"),
-            ("seed beyond 64 bits", ("--tier", "N1", "--seed", BIG), "--seed"),
-            ("jobs zero", ("--tier", "N1", "--jobs", "0"), "--jobs"),
-            ("unknown knob", ("--tier", "N1", "--set", "sov.rows=3"), "sov.rows"),
-            ("knob not a number", ("--tier", "N1", "--set", "sov.max_rows=many"), "sov.max_rows"),
-            ("--resume with --force", ("--tier", "N1", "--resume", "--force"), "--resume"),
-            ("no --tier", (), "--tier"),
-            ("unknown option", ("--tier", "N1", "--colour"), "--colour")):
-        add("generate", "bad option", label, ("generate", *flags, "--out", "{w}/packets"),
-            needle)
+        ("unknown tier", ("--tier", "N9"), "N9"),
+        ("count not a number", ("--tier", "N1", "--count", "abc"), "--count"),
+        ("count zero", ("--tier", "N1", "--count", "0"), "--count"),
+        ("negative seed", ("--tier", "N1", "--seed", "-1"), "--seed"),
+        ("seed beyond 64 bits", ("--tier", "N1", "--seed", BIG), "--seed"),
+        ("jobs zero", ("--tier", "N1", "--jobs", "0"), "--jobs"),
+        ("unknown knob", ("--tier", "N1", "--set", "sov.rows=3"), "sov.rows"),
+        ("knob not a number", ("--tier", "N1", "--set", "sov.max_rows=many"), "sov.max_rows"),
+        ("--resume with --force", ("--tier", "N1", "--resume", "--force"), "--resume"),
+        ("no --tier", (), "--tier"),
+        ("unknown option", ("--tier", "N1", "--colour"), "--colour"),
+    ):
+        add("generate", "bad option", label, ("generate", *flags, "--out", "{w}/packets"), needle)
 
     # audit --------------------------------------------------------------------------------
     add("audit", "missing path", "no such folder", ("audit", "{w}/nowhere"), "{w}/nowhere")
-    add("audit", "empty folder", "no packet in it", ("audit", "{w}/empty"), "{w}/empty",
-        _write("empty/.keep", ""))
-    for kind in ("packet_truth", "manifest_sov_pdf", "field_truth_sov_pdf",
-                 "document_truth_sov_excel", "rendered_universe_loss_run_csv"):
-        add("audit", "truncated JSON", kind, ("audit", f"{{w}}/{PACKET}"),
-            f"{{w}}/{PACKET}/{kind}.json", _truncate(f"{PACKET}/{kind}.json"))
-    add("audit", "truncated file", "PDF", ("audit", f"{{w}}/{PACKET}"),
-        f"{{w}}/{PACKET}/sov_pdf.pdf", _truncate(f"{PACKET}/sov_pdf.pdf"))
-    add("audit", "truncated file", "workbook", ("audit", f"{{w}}/{PACKET}"),
-        f"{{w}}/{PACKET}/sov_excel.xlsx", _truncate(f"{PACKET}/sov_excel.xlsx"))
-    add("audit", "wrong file type", "a workbook named .pdf", ("audit", f"{{w}}/{PACKET}"),
-        f"{{w}}/{PACKET}/sov_pdf.pdf", _replace(f"{PACKET}/sov_pdf.pdf",
-                                                f"{PACKET}/sov_excel.xlsx"))
-    add("audit", "wrong file type", "a PDF named .xlsx", ("audit", f"{{w}}/{PACKET}"),
-        f"{{w}}/{PACKET}/loss_run_excel.xlsx", _replace(f"{PACKET}/loss_run_excel.xlsx",
-                                                        f"{PACKET}/loss_run_pdf.pdf"))
-    add("audit", "wrong file type", "a PDF named .csv", ("audit", f"{{w}}/{PACKET}"),
-        f"{{w}}/{PACKET}/loss_run_csv.csv", _replace(f"{PACKET}/loss_run_csv.csv",
-                                                     f"{PACKET}/loss_run_pdf.pdf"))
-    add("audit", "wrong file type", "a PDF named .json", ("audit", f"{{w}}/{PACKET}"),
+    add(
+        "audit",
+        "empty folder",
+        "no packet in it",
+        ("audit", "{w}/empty"),
+        "{w}/empty",
+        _write("empty/.keep", ""),
+    )
+    for kind in (
+        "packet_truth",
+        "manifest_sov_pdf",
+        "field_truth_sov_pdf",
+        "document_truth_sov_excel",
+        "rendered_universe_loss_run_csv",
+    ):
+        add(
+            "audit",
+            "truncated JSON",
+            kind,
+            ("audit", f"{{w}}/{PACKET}"),
+            f"{{w}}/{PACKET}/{kind}.json",
+            _truncate(f"{PACKET}/{kind}.json"),
+        )
+    add(
+        "audit",
+        "truncated file",
+        "PDF",
+        ("audit", f"{{w}}/{PACKET}"),
+        f"{{w}}/{PACKET}/sov_pdf.pdf",
+        _truncate(f"{PACKET}/sov_pdf.pdf"),
+    )
+    add(
+        "audit",
+        "truncated file",
+        "workbook",
+        ("audit", f"{{w}}/{PACKET}"),
+        f"{{w}}/{PACKET}/sov_excel.xlsx",
+        _truncate(f"{PACKET}/sov_excel.xlsx"),
+    )
+    add(
+        "audit",
+        "wrong file type",
+        "a workbook named .pdf",
+        ("audit", f"{{w}}/{PACKET}"),
+        f"{{w}}/{PACKET}/sov_pdf.pdf",
+        _replace(f"{PACKET}/sov_pdf.pdf", f"{PACKET}/sov_excel.xlsx"),
+    )
+    add(
+        "audit",
+        "wrong file type",
+        "a PDF named .xlsx",
+        ("audit", f"{{w}}/{PACKET}"),
+        f"{{w}}/{PACKET}/loss_run_excel.xlsx",
+        _replace(f"{PACKET}/loss_run_excel.xlsx", f"{PACKET}/loss_run_pdf.pdf"),
+    )
+    add(
+        "audit",
+        "wrong file type",
+        "a PDF named .csv",
+        ("audit", f"{{w}}/{PACKET}"),
+        f"{{w}}/{PACKET}/loss_run_csv.csv",
+        _replace(f"{PACKET}/loss_run_csv.csv", f"{PACKET}/loss_run_pdf.pdf"),
+    )
+    add(
+        "audit",
+        "wrong file type",
+        "a PDF named .json",
+        ("audit", f"{{w}}/{PACKET}"),
         f"{{w}}/{PACKET}/field_truth_acord_125.json",
-        _replace(f"{PACKET}/field_truth_acord_125.json", f"{PACKET}/acord_125.pdf"))
-    add("audit", "file for folder", "a file as the packet", ("audit", "{w}/notes.txt"),
-        "{w}/notes.txt", _write("notes.txt", "mine"), ())
-    add("audit", "folder for file", "the PDF is a folder", ("audit", f"{{w}}/{PACKET}"),
-        f"{{w}}/{PACKET}/sov_pdf.pdf", _to_folder(f"{PACKET}/sov_pdf.pdf"))
-    add("audit", "folder for file", "a manifest is a folder", ("audit", f"{{w}}/{PACKET}"),
-        f"{{w}}/{PACKET}/manifest_acord_140.json", _to_folder(f"{PACKET}/manifest_acord_140.json"))
-    add("audit", "bad option", "unknown option", ("audit", f"{{w}}/{PACKET}", "--fast"),
-        "--fast")
+        _replace(f"{PACKET}/field_truth_acord_125.json", f"{PACKET}/acord_125.pdf"),
+    )
+    add(
+        "audit",
+        "file for folder",
+        "a file as the packet",
+        ("audit", "{w}/notes.txt"),
+        "{w}/notes.txt",
+        _write("notes.txt", "mine"),
+        (),
+    )
+    add(
+        "audit",
+        "folder for file",
+        "the PDF is a folder",
+        ("audit", f"{{w}}/{PACKET}"),
+        f"{{w}}/{PACKET}/sov_pdf.pdf",
+        _to_folder(f"{PACKET}/sov_pdf.pdf"),
+    )
+    add(
+        "audit",
+        "folder for file",
+        "a manifest is a folder",
+        ("audit", f"{{w}}/{PACKET}"),
+        f"{{w}}/{PACKET}/manifest_acord_140.json",
+        _to_folder(f"{PACKET}/manifest_acord_140.json"),
+    )
+    add("audit", "bad option", "unknown option", ("audit", f"{{w}}/{PACKET}", "--fast"), "--fast")
 
     # extract ------------------------------------------------------------------------------
     ext = ("extract", "--packets", "{w}/packets", "--out", "{w}/new-run")
-    add("extract", "missing path", "no packets folder",
-        ("extract", "--packets", "{w}/nowhere", "--out", "{w}/new-run"), "{w}/nowhere")
-    add("extract", "empty folder", "no packet in it",
-        ("extract", "--packets", "{w}/empty", "--out", "{w}/new-run"), "{w}/empty",
-        _write("empty/.keep", ""))
-    for kind in ("packet_truth", "manifest_sov_pdf", "document_truth_acord_140",
-                 "field_truth_loss_run_pdf", "rendered_universe_sov_excel"):
-        add("extract", "truncated JSON", kind, ext, f"{{w}}/{PACKET}/{kind}.json",
-            _truncate(f"{PACKET}/{kind}.json"))
-    add("extract", "truncated file", "PDF", ext, f"{{w}}/{PACKET}/acord_125.pdf",
-        _truncate(f"{PACKET}/acord_125.pdf"))
-    add("extract", "truncated file", "workbook", ext, f"{{w}}/{PACKET}/sov_excel.xlsx",
-        _truncate(f"{PACKET}/sov_excel.xlsx"))
-    add("extract", "wrong file type", "a workbook named .pdf", ext, f"{{w}}/{PACKET}/sov_pdf.pdf",
-        _replace(f"{PACKET}/sov_pdf.pdf", f"{PACKET}/sov_excel.xlsx"))
-    add("extract", "wrong file type", "a PDF named packet_truth.json", ext,
+    add(
+        "extract",
+        "missing path",
+        "no packets folder",
+        ("extract", "--packets", "{w}/nowhere", "--out", "{w}/new-run"),
+        "{w}/nowhere",
+    )
+    add(
+        "extract",
+        "empty folder",
+        "no packet in it",
+        ("extract", "--packets", "{w}/empty", "--out", "{w}/new-run"),
+        "{w}/empty",
+        _write("empty/.keep", ""),
+    )
+    for kind in (
+        "packet_truth",
+        "manifest_sov_pdf",
+        "document_truth_acord_140",
+        "field_truth_loss_run_pdf",
+        "rendered_universe_sov_excel",
+    ):
+        add(
+            "extract",
+            "truncated JSON",
+            kind,
+            ext,
+            f"{{w}}/{PACKET}/{kind}.json",
+            _truncate(f"{PACKET}/{kind}.json"),
+        )
+    add(
+        "extract",
+        "truncated file",
+        "PDF",
+        ext,
+        f"{{w}}/{PACKET}/acord_125.pdf",
+        _truncate(f"{PACKET}/acord_125.pdf"),
+    )
+    add(
+        "extract",
+        "truncated file",
+        "workbook",
+        ext,
+        f"{{w}}/{PACKET}/sov_excel.xlsx",
+        _truncate(f"{PACKET}/sov_excel.xlsx"),
+    )
+    add(
+        "extract",
+        "wrong file type",
+        "a workbook named .pdf",
+        ext,
+        f"{{w}}/{PACKET}/sov_pdf.pdf",
+        _replace(f"{PACKET}/sov_pdf.pdf", f"{PACKET}/sov_excel.xlsx"),
+    )
+    add(
+        "extract",
+        "wrong file type",
+        "a PDF named packet_truth.json",
+        ext,
         f"{{w}}/{PACKET}/packet_truth.json",
-        _replace(f"{PACKET}/packet_truth.json", f"{PACKET}/acord_125.pdf"))
-    add("extract", "file for folder", "--packets is a file",
-        ("extract", "--packets", "{w}/notes.txt", "--out", "{w}/new-run"), "{w}/notes.txt",
-        _write("notes.txt", "mine"), ())
-    add("extract", "file for folder", "--out is a file",
-        ("extract", "--packets", "{w}/packets", "--out", "{w}/notes.txt"), "{w}/notes.txt",
-        _write("notes.txt", "mine"))
-    add("extract", "file for folder", "extractions is a file",
-        ("extract", "--packets", "{w}/packets", "--out", "{w}/new-run"), "{w}/new-run",
-        _write("new-run/extractions", "mine"))
-    add("extract", "folder for file", "the PDF is a folder", ext, f"{{w}}/{PACKET}/sov_pdf.pdf",
-        _to_folder(f"{PACKET}/sov_pdf.pdf"))
-    add("extract", "folder for file", "a truth file is a folder", ext,
+        _replace(f"{PACKET}/packet_truth.json", f"{PACKET}/acord_125.pdf"),
+    )
+    add(
+        "extract",
+        "file for folder",
+        "--packets is a file",
+        ("extract", "--packets", "{w}/notes.txt", "--out", "{w}/new-run"),
+        "{w}/notes.txt",
+        _write("notes.txt", "mine"),
+        (),
+    )
+    add(
+        "extract",
+        "file for folder",
+        "--out is a file",
+        ("extract", "--packets", "{w}/packets", "--out", "{w}/notes.txt"),
+        "{w}/notes.txt",
+        _write("notes.txt", "mine"),
+    )
+    add(
+        "extract",
+        "file for folder",
+        "extractions is a file",
+        ("extract", "--packets", "{w}/packets", "--out", "{w}/new-run"),
+        "{w}/new-run",
+        _write("new-run/extractions", "mine"),
+    )
+    add(
+        "extract",
+        "folder for file",
+        "the PDF is a folder",
+        ext,
+        f"{{w}}/{PACKET}/sov_pdf.pdf",
+        _to_folder(f"{PACKET}/sov_pdf.pdf"),
+    )
+    add(
+        "extract",
+        "folder for file",
+        "a truth file is a folder",
+        ext,
         f"{{w}}/{PACKET}/field_truth_sov_pdf.json",
-        _to_folder(f"{PACKET}/field_truth_sov_pdf.json"))
+        _to_folder(f"{PACKET}/field_truth_sov_pdf.json"),
+    )
     api = ("--provider", "openai", "--model", "gpt-5-mini")
     for label, flags, needle in (
-            ("unknown provider", ("--provider", "gpt-9"), "gpt-9"),
-            ("unknown profile", ("--profile", "careless"), "careless"),
-            ("negative sim seed", ("--seed", "-1"), "seed"),
-            ("sim seed beyond 64 bits", ("--seed", BIG), "seed"),
-            ("negative sim seed, dry run", ("--seed", "-1", "--dry-run"), "seed"),
-            ("seed not a number", ("--seed", "x"), "--seed"),
-            ("concurrency zero, dry run", (*api, "--concurrency", "0", "--dry-run"),
-             "--concurrency"),
-            ("negative max cost, dry run", (*api, "--max-cost", "-1", "--dry-run"), "--max-cost"),
-            ("concurrency not a number", (*api, "--concurrency", "many"), "--concurrency"),
-            ("unknown reasoning", (*api, "--reasoning", "extreme"), "extreme"),
-            ("unknown input", (*api, "--input", "ocr"), "ocr"),
-            ("zero timeout", (*api, "--timeout", "0"), "--timeout"),
-            ("negative retries", (*api, "--retries", "-1"), "--retries"),
-            ("no API key", api, "OPENAI_API_KEY"),
-            ("--retry-failed for sim", ("--retry-failed",), "--retry-failed"),
-            ("--resume without a run", ("--resume",), "{w}/new-run"),
-            ("no --out", ("--packets", "{w}/packets"), "--out")):
-        args = (("extract", *flags) if label == "no --out" else (*ext, *flags))
+        ("unknown provider", ("--provider", "gpt-9"), "gpt-9"),
+        ("unknown profile", ("--profile", "careless"), "careless"),
+        ("negative sim seed", ("--seed", "-1"), "seed"),
+        ("sim seed beyond 64 bits", ("--seed", BIG), "seed"),
+        ("negative sim seed, dry run", ("--seed", "-1", "--dry-run"), "seed"),
+        ("seed not a number", ("--seed", "x"), "--seed"),
+        ("concurrency zero, dry run", (*api, "--concurrency", "0", "--dry-run"), "--concurrency"),
+        ("negative max cost, dry run", (*api, "--max-cost", "-1", "--dry-run"), "--max-cost"),
+        ("concurrency not a number", (*api, "--concurrency", "many"), "--concurrency"),
+        ("unknown reasoning", (*api, "--reasoning", "extreme"), "extreme"),
+        ("unknown input", (*api, "--input", "ocr"), "ocr"),
+        ("zero timeout", (*api, "--timeout", "0"), "--timeout"),
+        ("negative retries", (*api, "--retries", "-1"), "--retries"),
+        ("no API key", api, "OPENAI_API_KEY"),
+        ("--retry-failed for sim", ("--retry-failed",), "--retry-failed"),
+        ("--resume without a run", ("--resume",), "{w}/new-run"),
+        ("no --out", ("--packets", "{w}/packets"), "--out"),
+    ):
+        args = ("extract", *flags) if label == "no --out" else (*ext, *flags)
         add("extract", "bad option", label, args, needle, env={"OPENAI_API_KEY": ""})
-    add("extract", "existing output", "a run is there",
-        ("extract", "--packets", "{w}/packets", "--out", "{w}/run"), "{w}/run", needs=("packets",
-                                                                                     "run"))
-    add("extract", "existing output", "--out is a packets folder",
-        ("extract", "--packets", "{w}/packets", "--out", "{w}/packets", "--force"), "{w}/packets")
+    add(
+        "extract",
+        "existing output",
+        "a run is there",
+        ("extract", "--packets", "{w}/packets", "--out", "{w}/run"),
+        "{w}/run",
+        needs=("packets", "run"),
+    )
+    add(
+        "extract",
+        "existing output",
+        "--out is a packets folder",
+        ("extract", "--packets", "{w}/packets", "--out", "{w}/packets", "--force"),
+        "{w}/packets",
+    )
 
     # score --------------------------------------------------------------------------------
     scored = ("packets", "run")
     sc = ("score", "{w}/run", "--packets", "{w}/packets")
-    add("score", "missing path", "no run", ("score", "{w}/nowhere", "--packets", "{w}/packets"),
-        "{w}/nowhere/run.json")
-    add("score", "missing path", "no packets", ("score", "{w}/run", "--packets", "{w}/nowhere"),
-        "{w}/nowhere", needs=scored)
-    add("score", "empty folder", "the run", ("score", "{w}/empty", "--packets", "{w}/packets"),
-        "{w}/empty/run.json", _write("empty/.keep", ""))
-    add("score", "empty folder", "the packets", ("score", "{w}/run", "--packets", "{w}/empty"),
-        "{w}/empty", _write("empty/.keep", ""), scored)
-    for relative in ("run/run.json", "run/extractions/N1-000001/acord_140.json",
-                     f"{PACKET}/packet_truth.json", f"{PACKET}/document_truth_sov_pdf.json",
-                     f"{PACKET}/field_truth_acord_125.json"):
-        add("score", "truncated JSON", relative, sc, f"{{w}}/{relative}", _truncate(relative),
-            scored)
-    add("score", "truncated file", "PDF", sc, f"{{w}}/{PACKET}/loss_run_pdf.pdf",
-        _truncate(f"{PACKET}/loss_run_pdf.pdf"), scored)
-    add("score", "truncated file", "workbook", sc, f"{{w}}/{PACKET}/loss_run_excel.xlsx",
-        _truncate(f"{PACKET}/loss_run_excel.xlsx"), scored)
-    add("score", "wrong file type", "a PDF as run.json", sc, "{w}/run/run.json",
-        _replace("run/run.json", f"{PACKET}/acord_125.pdf"), scored)
-    add("score", "wrong file type", "a manifest as a record", sc,
+    add(
+        "score",
+        "missing path",
+        "no run",
+        ("score", "{w}/nowhere", "--packets", "{w}/packets"),
+        "{w}/nowhere/run.json",
+    )
+    add(
+        "score",
+        "missing path",
+        "no packets",
+        ("score", "{w}/run", "--packets", "{w}/nowhere"),
+        "{w}/nowhere",
+        needs=scored,
+    )
+    add(
+        "score",
+        "empty folder",
+        "the run",
+        ("score", "{w}/empty", "--packets", "{w}/packets"),
+        "{w}/empty/run.json",
+        _write("empty/.keep", ""),
+    )
+    add(
+        "score",
+        "empty folder",
+        "the packets",
+        ("score", "{w}/run", "--packets", "{w}/empty"),
+        "{w}/empty",
+        _write("empty/.keep", ""),
+        scored,
+    )
+    for relative in (
+        "run/run.json",
+        "run/extractions/N1-000001/acord_140.json",
+        f"{PACKET}/packet_truth.json",
+        f"{PACKET}/document_truth_sov_pdf.json",
+        f"{PACKET}/field_truth_acord_125.json",
+    ):
+        add(
+            "score",
+            "truncated JSON",
+            relative,
+            sc,
+            f"{{w}}/{relative}",
+            _truncate(relative),
+            scored,
+        )
+    add(
+        "score",
+        "truncated file",
+        "PDF",
+        sc,
+        f"{{w}}/{PACKET}/loss_run_pdf.pdf",
+        _truncate(f"{PACKET}/loss_run_pdf.pdf"),
+        scored,
+    )
+    add(
+        "score",
+        "truncated file",
+        "workbook",
+        sc,
+        f"{{w}}/{PACKET}/loss_run_excel.xlsx",
+        _truncate(f"{PACKET}/loss_run_excel.xlsx"),
+        scored,
+    )
+    add(
+        "score",
+        "wrong file type",
+        "a PDF as run.json",
+        sc,
+        "{w}/run/run.json",
+        _replace("run/run.json", f"{PACKET}/acord_125.pdf"),
+        scored,
+    )
+    add(
+        "score",
+        "wrong file type",
+        "a manifest as a record",
+        sc,
         "{w}/run/extractions/N1-000001/sov_pdf.json",
         _replace("run/extractions/N1-000001/sov_pdf.json", f"{PACKET}/manifest_sov_pdf.json"),
-        scored)
-    add("score", "wrong file type", "a record of another document", sc,
+        scored,
+    )
+    add(
+        "score",
+        "wrong file type",
+        "a record of another document",
+        sc,
         "{w}/run/extractions/N1-000001/sov_pdf.json",
-        _replace("run/extractions/N1-000001/sov_pdf.json",
-                 "run/extractions/N1-000001/acord_125.json"), scored)
-    add("score", "file for folder", "the run is a file",
-        ("score", "{w}/notes.txt", "--packets", "{w}/packets"), "{w}/notes.txt",
-        _write("notes.txt", "mine"))
-    add("score", "file for folder", "scores is a file", sc, "{w}/run/scores",
-        _to_file("run/scores"), scored)
-    add("score", "file for folder", "extractions is a file", sc, "{w}/run/extractions",
-        _to_file("run/extractions"), scored)
-    add("score", "file for folder", "--packets is a file",
-        ("score", "{w}/run", "--packets", "{w}/notes.txt"), "{w}/notes.txt",
-        _write("notes.txt", "mine"), scored)
-    add("score", "folder for file", "run.json is a folder", sc, "{w}/run/run.json",
-        _to_folder("run/run.json"), scored)
-    add("score", "folder for file", "a record is a folder", sc,
+        _replace(
+            "run/extractions/N1-000001/sov_pdf.json", "run/extractions/N1-000001/acord_125.json"
+        ),
+        scored,
+    )
+    add(
+        "score",
+        "file for folder",
+        "the run is a file",
+        ("score", "{w}/notes.txt", "--packets", "{w}/packets"),
+        "{w}/notes.txt",
+        _write("notes.txt", "mine"),
+    )
+    add(
+        "score",
+        "file for folder",
+        "scores is a file",
+        sc,
+        "{w}/run/scores",
+        _to_file("run/scores"),
+        scored,
+    )
+    add(
+        "score",
+        "file for folder",
+        "extractions is a file",
+        sc,
+        "{w}/run/extractions",
+        _to_file("run/extractions"),
+        scored,
+    )
+    add(
+        "score",
+        "file for folder",
+        "--packets is a file",
+        ("score", "{w}/run", "--packets", "{w}/notes.txt"),
+        "{w}/notes.txt",
+        _write("notes.txt", "mine"),
+        scored,
+    )
+    add(
+        "score",
+        "folder for file",
+        "run.json is a folder",
+        sc,
+        "{w}/run/run.json",
+        _to_folder("run/run.json"),
+        scored,
+    )
+    add(
+        "score",
+        "folder for file",
+        "a record is a folder",
+        sc,
         "{w}/run/extractions/N1-000001/loss_run_csv.json",
-        _to_folder("run/extractions/N1-000001/loss_run_csv.json"), scored)
-    add("score", "folder for file", "results.duckdb is a folder", sc, "{w}/run/results.duckdb",
-        _to_folder("run/results.duckdb"), scored)
-    add("score", "folder for file", "claims.parquet is a folder", sc,
-        "{w}/run/scores/claims.parquet", _to_folder("run/scores/claims.parquet"), scored)
+        _to_folder("run/extractions/N1-000001/loss_run_csv.json"),
+        scored,
+    )
+    add(
+        "score",
+        "folder for file",
+        "results.duckdb is a folder",
+        sc,
+        "{w}/run/results.duckdb",
+        _to_folder("run/results.duckdb"),
+        scored,
+    )
+    add(
+        "score",
+        "folder for file",
+        "claims.parquet is a folder",
+        sc,
+        "{w}/run/scores/claims.parquet",
+        _to_folder("run/scores/claims.parquet"),
+        scored,
+    )
     add("score", "bad option", "no --packets", ("score", "{w}/run"), "--packets", needs=scored)
     add("score", "bad option", "unknown option", (*sc, "--fast"), "--fast", needs=scored)
-    add("score", "wrong file type", "packets made with other knobs (the same ids)", sc,
+    add(
+        "score",
+        "wrong file type",
+        "packets made with other knobs (the same ids)",
+        sc,
         f"{{w}}/{PACKET}/acord_125.pdf",  # its loss history lists the claims
-        lambda w: subprocess.run([cli_path(), "generate", "--tier", "N1", "--out",
-                                  str(w / "packets"), "--force", "--set",
-                                  "loss_run.max_claims=2"],
-                                 check=True, capture_output=True), scored)
+        lambda w: subprocess.run(
+            [
+                cli_path(),
+                "generate",
+                "--tier",
+                "N1",
+                "--out",
+                str(w / "packets"),
+                "--force",
+                "--set",
+                "loss_run.max_claims=2",
+            ],
+            check=True,
+            capture_output=True,
+        ),
+        scored,
+    )
 
     # audit-tokens -------------------------------------------------------------------------
     capped = ("capped",)
     tok = ("audit-tokens", "{w}/capped")
-    add("audit-tokens", "missing path", "no run", ("audit-tokens", "{w}/nowhere"),
-        "{w}/nowhere/run.json", needs=())
-    add("audit-tokens", "empty folder", "the run", ("audit-tokens", "{w}/empty"),
-        "{w}/empty/run.json", _write("empty/.keep", ""), ())
-    add("audit-tokens", "truncated JSON", "run.json", tok, "{w}/capped/run.json",
-        _truncate("capped/run.json"), capped)
-    add("audit-tokens", "truncated JSON", "a record", tok,
+    add(
+        "audit-tokens",
+        "missing path",
+        "no run",
+        ("audit-tokens", "{w}/nowhere"),
+        "{w}/nowhere/run.json",
+        needs=(),
+    )
+    add(
+        "audit-tokens",
+        "empty folder",
+        "the run",
+        ("audit-tokens", "{w}/empty"),
+        "{w}/empty/run.json",
+        _write("empty/.keep", ""),
+        (),
+    )
+    add(
+        "audit-tokens",
+        "truncated JSON",
+        "run.json",
+        tok,
+        "{w}/capped/run.json",
+        _truncate("capped/run.json"),
+        capped,
+    )
+    add(
+        "audit-tokens",
+        "truncated JSON",
+        "a record",
+        tok,
         "{w}/capped/extractions/N1-000001/sov_pdf.json",
-        _truncate("capped/extractions/N1-000001/sov_pdf.json"), capped)
-    add("audit-tokens", "wrong file type", "a PDF as a record", tok,
+        _truncate("capped/extractions/N1-000001/sov_pdf.json"),
+        capped,
+    )
+    add(
+        "audit-tokens",
+        "wrong file type",
+        "a PDF as a record",
+        tok,
         "{w}/capped/extractions/N1-000001/sov_pdf.json",
-        _replace("capped/extractions/N1-000001/sov_pdf.json", "capped/report.pdf"), capped)
-    add("audit-tokens", "wrong file type", "a sim run (no cap)", ("audit-tokens", "{w}/run"),
-        "{w}/run/run.json", needs=("run",))
-    add("audit-tokens", "file for folder", "the run is a file", ("audit-tokens", "{w}/notes.txt"),
-        "{w}/notes.txt/run.json", _write("notes.txt", "mine"), ())
-    add("audit-tokens", "folder for file", "run.json is a folder", tok, "{w}/capped/run.json",
-        _to_folder("capped/run.json"), capped)
-    add("audit-tokens", "folder for file", "a record is a folder", tok,
+        _replace("capped/extractions/N1-000001/sov_pdf.json", "capped/report.pdf"),
+        capped,
+    )
+    add(
+        "audit-tokens",
+        "wrong file type",
+        "a sim run (no cap)",
+        ("audit-tokens", "{w}/run"),
+        "{w}/run/run.json",
+        needs=("run",),
+    )
+    add(
+        "audit-tokens",
+        "file for folder",
+        "the run is a file",
+        ("audit-tokens", "{w}/notes.txt"),
+        "{w}/notes.txt/run.json",
+        _write("notes.txt", "mine"),
+        (),
+    )
+    add(
+        "audit-tokens",
+        "folder for file",
+        "run.json is a folder",
+        tok,
+        "{w}/capped/run.json",
+        _to_folder("capped/run.json"),
+        capped,
+    )
+    add(
+        "audit-tokens",
+        "folder for file",
+        "a record is a folder",
+        tok,
         "{w}/capped/extractions/N1-000001/acord_125.json",
-        _to_folder("capped/extractions/N1-000001/acord_125.json"), capped)
+        _to_folder("capped/extractions/N1-000001/acord_125.json"),
+        capped,
+    )
     add("audit-tokens", "bad option", "unknown option", (*tok, "--all"), "--all", needs=capped)
 
     # sql, report, compare, gate, plan: the readers of results.duckdb ----------------------
@@ -321,113 +710,313 @@ def _cases() -> list[Case]:
     for command, (before, after) in readers.items():
         needs = ("run", "run2", "rules.toml")
 
-        def on(run: str, before: tuple[str, ...] = before, after: tuple[str, ...] = after
-               ) -> tuple[str, ...]:
+        def on(
+            run: str, before: tuple[str, ...] = before, after: tuple[str, ...] = after
+        ) -> tuple[str, ...]:
             return (*before, run, *after)
 
         add(command, "missing path", "no run", on("{w}/nowhere"), "{w}/nowhere", needs=needs)
-        add(command, "empty folder", "the run", on("{w}/empty"), "{w}/empty",
-            _write("empty/.keep", ""), needs)
-        add(command, "truncated JSON", "run.json", on("{w}/run"), "{w}/run/run.json",
-            _truncate("run/run.json"), needs)
-        add(command, "truncated file", "results.duckdb", on("{w}/run"), "{w}/run/results.duckdb",
-            _truncate("run/results.duckdb"), needs)
-        add(command, "wrong file type", "a PDF as results.duckdb", on("{w}/run"),
-            "{w}/run/results.duckdb", _replace("run/results.duckdb", "run/report.pdf"), needs)
-        add(command, "file for folder", "the run is a file", on("{w}/notes.txt"),
-            "{w}/notes.txt", _write("notes.txt", "mine"), needs)
-        add(command, "folder for file", "results.duckdb is a folder", on("{w}/run"),
-            "{w}/run/results.duckdb", _to_folder("run/results.duckdb"), needs)
+        add(
+            command,
+            "empty folder",
+            "the run",
+            on("{w}/empty"),
+            "{w}/empty",
+            _write("empty/.keep", ""),
+            needs,
+        )
+        add(
+            command,
+            "truncated JSON",
+            "run.json",
+            on("{w}/run"),
+            "{w}/run/run.json",
+            _truncate("run/run.json"),
+            needs,
+        )
+        add(
+            command,
+            "truncated file",
+            "results.duckdb",
+            on("{w}/run"),
+            "{w}/run/results.duckdb",
+            _truncate("run/results.duckdb"),
+            needs,
+        )
+        add(
+            command,
+            "wrong file type",
+            "a PDF as results.duckdb",
+            on("{w}/run"),
+            "{w}/run/results.duckdb",
+            _replace("run/results.duckdb", "run/report.pdf"),
+            needs,
+        )
+        add(
+            command,
+            "file for folder",
+            "the run is a file",
+            on("{w}/notes.txt"),
+            "{w}/notes.txt",
+            _write("notes.txt", "mine"),
+            needs,
+        )
+        add(
+            command,
+            "folder for file",
+            "results.duckdb is a folder",
+            on("{w}/run"),
+            "{w}/run/results.duckdb",
+            _to_folder("run/results.duckdb"),
+            needs,
+        )
         if command in ("report", "compare"):  # the others open runs the same way
-            add(command, "wrong file type", "a run without hashes (older packetbench)",
-                on("{w}/run"), "{w}/run/run.json", _old_run_json, needs)
-            add(command, "folder for file", "run.json is a folder", on("{w}/run"),
-                "{w}/run/run.json", _to_folder("run/run.json"), needs)
-        add(command, "bad option", "unknown option", (*on("{w}/run"), "--fast"), "--fast",
-            needs=needs)
-    add("sql", "bad option", "unknown format",
-        ("sql", "{w}/run", "SELECT 1", "--format", "xml"), "--format", needs=("run",))
-    add("sql", "bad option", "SQL that does not parse", ("sql", "{w}/run", "SELEC 1"), "SQL",
-        needs=("run",))
-    add("report", "file for folder", "--out is a file",
-        ("report", "{w}/run", "--out", "{w}/notes.txt"), "{w}/notes.txt",
-        _write("notes.txt", "mine"), ("run",))
-    add("report", "folder for file", "report.html is a folder",
-        ("report", "{w}/run", "--out", "{w}/report", "--force"), "{w}/report/report.html",
-        _write("report/report.html/inside.txt", "mine"), ("run",))
-    add("report", "existing output", "report.md exists",
-        ("report", "{w}/run", "--out", "{w}/report"), "{w}/report/report.md",
-        _write("report/report.md", "mine"), ("run",))
+            add(
+                command,
+                "wrong file type",
+                "a run without hashes (older packetbench)",
+                on("{w}/run"),
+                "{w}/run/run.json",
+                _old_run_json,
+                needs,
+            )
+            add(
+                command,
+                "folder for file",
+                "run.json is a folder",
+                on("{w}/run"),
+                "{w}/run/run.json",
+                _to_folder("run/run.json"),
+                needs,
+            )
+        add(
+            command,
+            "bad option",
+            "unknown option",
+            (*on("{w}/run"), "--fast"),
+            "--fast",
+            needs=needs,
+        )
+    add(
+        "sql",
+        "bad option",
+        "unknown format",
+        ("sql", "{w}/run", "SELECT 1", "--format", "xml"),
+        "--format",
+        needs=("run",),
+    )
+    add(
+        "sql",
+        "bad option",
+        "SQL that does not parse",
+        ("sql", "{w}/run", "SELEC 1"),
+        "SQL",
+        needs=("run",),
+    )
+    add(
+        "report",
+        "file for folder",
+        "--out is a file",
+        ("report", "{w}/run", "--out", "{w}/notes.txt"),
+        "{w}/notes.txt",
+        _write("notes.txt", "mine"),
+        ("run",),
+    )
+    add(
+        "report",
+        "folder for file",
+        "report.html is a folder",
+        ("report", "{w}/run", "--out", "{w}/report", "--force"),
+        "{w}/report/report.html",
+        _write("report/report.html/inside.txt", "mine"),
+        ("run",),
+    )
+    add(
+        "report",
+        "existing output",
+        "report.md exists",
+        ("report", "{w}/run", "--out", "{w}/report"),
+        "{w}/report/report.md",
+        _write("report/report.md", "mine"),
+        ("run",),
+    )
     add("report", "bad option", "no --out", ("report", "{w}/run"), "--out", needs=("run",))
-    add("compare", "existing output", "paired_stats.json exists",
+    add(
+        "compare",
+        "existing output",
+        "paired_stats.json exists",
         ("compare", "{w}/run", "{w}/run2", "--out", "{w}/comparison"),
-        "{w}/comparison/paired_stats.json", _write("comparison/paired_stats.json", "{}"),
-        ("run", "run2"))
-    add("compare", "file for folder", "--out is a file",
-        ("compare", "{w}/run", "{w}/run2", "--out", "{w}/notes.txt"), "{w}/notes.txt",
-        _write("notes.txt", "mine"), ("run", "run2"))
-    add("compare", "folder for file", "paired_stats.json is a folder",
+        "{w}/comparison/paired_stats.json",
+        _write("comparison/paired_stats.json", "{}"),
+        ("run", "run2"),
+    )
+    add(
+        "compare",
+        "file for folder",
+        "--out is a file",
+        ("compare", "{w}/run", "{w}/run2", "--out", "{w}/notes.txt"),
+        "{w}/notes.txt",
+        _write("notes.txt", "mine"),
+        ("run", "run2"),
+    )
+    add(
+        "compare",
+        "folder for file",
+        "paired_stats.json is a folder",
         ("compare", "{w}/run", "{w}/run2", "--out", "{w}/comparison", "--force"),
         "{w}/comparison/paired_stats.json",
-        _write("comparison/paired_stats.json/inside.txt", "mine"), ("run", "run2"))
+        _write("comparison/paired_stats.json/inside.txt", "mine"),
+        ("run", "run2"),
+    )
     add("compare", "bad option", "one run", ("compare", "{w}/run"), "two runs", needs=("run",))
-    add("compare", "bad option", "the same run twice", ("compare", "{w}/run", "{w}/run"),
-        "{w}/run", needs=("run",))
-    add("compare", "bad option", "alpha out of range",
-        ("compare", "{w}/run", "{w}/run2", "--alpha", "2"), "--alpha", needs=("run", "run2"))
-    add("compare", "bad option", "alpha not a number",
-        ("compare", "{w}/run", "{w}/run2", "--alpha", "a"), "--alpha", needs=("run", "run2"))
+    add(
+        "compare",
+        "bad option",
+        "the same run twice",
+        ("compare", "{w}/run", "{w}/run"),
+        "{w}/run",
+        needs=("run",),
+    )
+    add(
+        "compare",
+        "bad option",
+        "alpha out of range",
+        ("compare", "{w}/run", "{w}/run2", "--alpha", "2"),
+        "--alpha",
+        needs=("run", "run2"),
+    )
+    add(
+        "compare",
+        "bad option",
+        "alpha not a number",
+        ("compare", "{w}/run", "{w}/run2", "--alpha", "a"),
+        "--alpha",
+        needs=("run", "run2"),
+    )
     rules = ("gate", "{w}/run", "--rules")
-    add("gate", "missing path", "no rules file", (*rules, "{w}/none.toml"), "{w}/none.toml",
-        needs=("run",))
-    add("gate", "missing path", "no baseline",
-        (*rules, "{w}/rules.toml", "--baseline", "{w}/nowhere"), "{w}/nowhere",
-        needs=("run", "rules.toml"))
-    add("gate", "truncated file", "the rules", (*rules, "{w}/rules.toml"), "{w}/rules.toml",
-        _truncate("rules.toml"), ("run", "rules.toml"))
-    add("gate", "wrong file type", "a PDF as the rules", (*rules, "{w}/rules.toml"),
-        "{w}/rules.toml", _replace("rules.toml", "run/report.pdf"), ("run", "rules.toml"))
-    add("gate", "folder for file", "the rules are a folder", (*rules, "{w}/rules.toml"),
-        "{w}/rules.toml", _to_folder("rules.toml"), ("run", "rules.toml"))
-    add("gate", "bad option", "a rule with an unknown rate", (*rules, "{w}/rules.toml"),
-        "{w}/rules.toml", _write("rules.toml", '[[rule]]\nmetric = "speed"\nmax = 1\n'),
-        ("run",))
-    for label, flags, needle in (("effect zero", ("--effect", "0"), "--effect"),
-                                 ("effect not a number", ("--effect", "big"), "--effect"),
-                                 ("power above 1", ("--effect", "0.02", "--power", "2"),
-                                  "--power"),
-                                 ("alpha zero", ("--effect", "0.02", "--alpha", "0"), "--alpha"),
-                                 ("unknown metric", ("--effect", "0.02", "--metric", "speed"),
-                                  "speed")):
-        add("plan", "bad option", label, ("plan", "--pilot", "{w}/run", *flags), needle,
-            needs=("run",))
+    add(
+        "gate",
+        "missing path",
+        "no rules file",
+        (*rules, "{w}/none.toml"),
+        "{w}/none.toml",
+        needs=("run",),
+    )
+    add(
+        "gate",
+        "missing path",
+        "no baseline",
+        (*rules, "{w}/rules.toml", "--baseline", "{w}/nowhere"),
+        "{w}/nowhere",
+        needs=("run", "rules.toml"),
+    )
+    add(
+        "gate",
+        "truncated file",
+        "the rules",
+        (*rules, "{w}/rules.toml"),
+        "{w}/rules.toml",
+        _truncate("rules.toml"),
+        ("run", "rules.toml"),
+    )
+    add(
+        "gate",
+        "wrong file type",
+        "a PDF as the rules",
+        (*rules, "{w}/rules.toml"),
+        "{w}/rules.toml",
+        _replace("rules.toml", "run/report.pdf"),
+        ("run", "rules.toml"),
+    )
+    add(
+        "gate",
+        "folder for file",
+        "the rules are a folder",
+        (*rules, "{w}/rules.toml"),
+        "{w}/rules.toml",
+        _to_folder("rules.toml"),
+        ("run", "rules.toml"),
+    )
+    add(
+        "gate",
+        "bad option",
+        "a rule with an unknown rate",
+        (*rules, "{w}/rules.toml"),
+        "{w}/rules.toml",
+        _write("rules.toml", '[[rule]]\nmetric = "speed"\nmax = 1\n'),
+        ("run",),
+    )
+    for label, flags, needle in (
+        ("effect zero", ("--effect", "0"), "--effect"),
+        ("effect not a number", ("--effect", "big"), "--effect"),
+        ("power above 1", ("--effect", "0.02", "--power", "2"), "--power"),
+        ("alpha zero", ("--effect", "0.02", "--alpha", "0"), "--alpha"),
+        ("unknown metric", ("--effect", "0.02", "--metric", "speed"), "speed"),
+    ):
+        add(
+            "plan",
+            "bad option",
+            label,
+            ("plan", "--pilot", "{w}/run", *flags),
+            needle,
+            needs=("run",),
+        )
 
     # patterns -----------------------------------------------------------------------------
-    for label, flags, needle in (("unknown tier", ("--tier", "N9"), "N9"),
-                                 ("unknown option", ("--colour",), "--colour")):
+    for label, flags, needle in (
+        ("unknown tier", ("--tier", "N9"), "N9"),
+        ("unknown option", ("--colour",), "--colour"),
+    ):
         add("patterns", "bad option", label, ("patterns", *flags), needle, needs=())
 
     # run ----------------------------------------------------------------------------------
     run = ("run", "--tiers", "N1", "--jobs", "1")
-    add("run", "file for folder", "--out is a file", (*run, "--out", "{w}/notes.txt"),
-        "{w}/notes.txt", _write("notes.txt", "mine"), ())
-    add("run", "existing output", "a run is there", (*run, "--out", "{w}/bench"), "{w}/bench",
-        _write("bench/audit.json", "{}"), ())
-    add("run", "existing output", "--out is a packets folder", (*run, "--out", "{w}/packets"),
-        "{w}/packets")
+    add(
+        "run",
+        "file for folder",
+        "--out is a file",
+        (*run, "--out", "{w}/notes.txt"),
+        "{w}/notes.txt",
+        _write("notes.txt", "mine"),
+        (),
+    )
+    add(
+        "run",
+        "existing output",
+        "a run is there",
+        (*run, "--out", "{w}/bench"),
+        "{w}/bench",
+        _write("bench/audit.json", "{}"),
+        (),
+    )
+    add(
+        "run",
+        "existing output",
+        "--out is a packets folder",
+        (*run, "--out", "{w}/packets"),
+        "{w}/packets",
+    )
     for label, flags, needle in (
-            ("unknown tier", ("--tiers", "N1,N7"), "N7"),
-            ("count zero", ("--count", "0"), "--count"),
-            ("count not a number", ("--count", "two"), "--count"),
-            ("negative seed", ("--seed", "-1"), "--seed"),
-            ("seed beyond 64 bits", ("--seed", BIG), "--seed"),
-            ("negative sim seed", ("--sim-seed", "-1"), "seed"),
-            ("jobs zero", ("--jobs", "0"), "--jobs"),
-            ("unknown provider", ("--provider", "gpt-9"), "gpt-9"),
-            ("unknown profile", ("--profile", "careless"), "careless"),
-            ("no API key", ("--provider", "openai", "--model", "m"), "OPENAI_API_KEY")):
-        add("run", "bad option", label, ("run", "--out", "{w}/bench", *flags), needle, needs=(),
-            env={"OPENAI_API_KEY": ""})
+        ("unknown tier", ("--tiers", "N1,N7"), "N7"),
+        ("count zero", ("--count", "0"), "--count"),
+        ("count not a number", ("--count", "two"), "--count"),
+        ("negative seed", ("--seed", "-1"), "--seed"),
+        ("seed beyond 64 bits", ("--seed", BIG), "--seed"),
+        ("negative sim seed", ("--sim-seed", "-1"), "seed"),
+        ("jobs zero", ("--jobs", "0"), "--jobs"),
+        ("unknown provider", ("--provider", "gpt-9"), "gpt-9"),
+        ("unknown profile", ("--profile", "careless"), "careless"),
+        ("no API key", ("--provider", "openai", "--model", "m"), "OPENAI_API_KEY"),
+    ):
+        add(
+            "run",
+            "bad option",
+            label,
+            ("run", "--out", "{w}/bench", *flags),
+            needle,
+            needs=(),
+            env={"OPENAI_API_KEY": ""},
+        )
     return cases
 
 
@@ -444,6 +1033,7 @@ CASES = _cases()
 
 
 # --- the world and the check ------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -467,8 +1057,12 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _tree(folder: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            if p.is_file() else "folder" for p in sorted(folder.rglob("*"))}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        if p.is_file()
+        else "folder"
+        for p in sorted(folder.rglob("*"))
+    }
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
@@ -484,8 +1078,15 @@ def test_bad_input(case: Case, world: Path, tmp_path: Path) -> None:
     case.damage(w)
     before = _tree(w)
     args = [arg.replace("{w}", str(w)) for arg in case.args]
-    result = subprocess.run([cli_path(), *args], cwd=w, capture_output=True, text=True,
-                            timeout=300, check=False, env={**os.environ, **case.env})
+    result = subprocess.run(
+        [cli_path(), *args],
+        cwd=w,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, **case.env},
+    )
     lines = result.stderr.splitlines()
     assert result.returncode == 2, (result.returncode, result.stdout[-2000:], result.stderr)
     assert "Traceback" not in result.stderr

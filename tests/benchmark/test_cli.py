@@ -14,8 +14,11 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def _tree_digest(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def _one_line_error(result: subprocess.CompletedProcess[str], *needles: str) -> None:
@@ -28,17 +31,23 @@ def _one_line_error(result: subprocess.CompletedProcess[str], *needles: str) -> 
 
 
 def test_generate_writes_packets_in_seed_order(run_cli: Run, tmp_path: Path) -> None:
-    result = run_cli("generate", "--tier", "N1", "--seed", "40", "--count", "3",
-                     "--out", str(tmp_path))
+    result = run_cli(
+        "generate", "--tier", "N1", "--seed", "40", "--count", "3", "--out", str(tmp_path)
+    )
     assert result.returncode == 0, result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "N1-000040", "N1-000041", "N1-000042", "corpus.json", "corpus.lock"]
+        "N1-000040",
+        "N1-000041",
+        "N1-000042",
+        "corpus.json",
+        "corpus.lock",
+    ]
     lines = result.stdout.strip().splitlines()
     assert [line.split()[0] for line in lines[:3]] == [
-        str(tmp_path / f"N1-0000{s}") for s in (40, 41, 42)]
+        str(tmp_path / f"N1-0000{s}") for s in (40, 41, 42)
+    ]
     documents = sum(int(line.split()[1]) for line in lines[:3])  # "<path>  13 documents, ..."
-    assert documents >= 3 * 13 and lines[-2].startswith(f"wrote 3 packet(s), {documents} "
-                                                        "documents")
+    assert documents >= 3 * 13 and lines[-2].startswith(f"wrote 3 packet(s), {documents} documents")
     assert lines[-1].startswith(f"corpus {tmp_path / 'corpus.json'}: 3 packet(s), digest ")
 
 
@@ -56,12 +65,15 @@ def test_generate_writes_packets_in_seed_order(run_cli: Run, tmp_path: Path) -> 
         (["--tier", "N1", "--set", "lines=property,hull"], ["unknown line(s) hull"]),
         (["--tier", "N1", "--set", "lines=property,umbrella"], ["umbrella needs gl"]),
         (["--tier", "N4", "--set", "lines=property,cargo"], ["cargo needs auto"]),
-        (["--tier", "N1", "--set", "documents=acord_125,acord_130"],
-         ["acord_130 needs line wc", "lines=property does not carry"]),
+        (
+            ["--tier", "N1", "--set", "documents=acord_125,acord_130"],
+            ["acord_130 needs line wc", "lines=property does not carry"],
+        ),
     ],
 )
-def test_bad_input_is_one_line_and_exit_2(run_cli: Run, tmp_path: Path, args: list[str],
-                                          needles: list[str]) -> None:
+def test_bad_input_is_one_line_and_exit_2(
+    run_cli: Run, tmp_path: Path, args: list[str], needles: list[str]
+) -> None:
     out = tmp_path / "out"
     _one_line_error(run_cli("generate", *args, "--out", str(out)), *needles)
     assert not out.exists() or not any(out.iterdir())
@@ -70,8 +82,11 @@ def test_bad_input_is_one_line_and_exit_2(run_cli: Run, tmp_path: Path, args: li
 def test_unwritable_folder_is_refused(run_cli: Run, tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    _one_line_error(run_cli("generate", "--tier", "N1", "--out", str(blocker / "packets")),
-                    str(blocker / "packets"), "cannot write packets here")
+    _one_line_error(
+        run_cli("generate", "--tier", "N1", "--out", str(blocker / "packets")),
+        str(blocker / "packets"),
+        "cannot write packets here",
+    )
     assert blocker.read_text() == "not a folder"
 
 
@@ -79,8 +94,9 @@ def test_existing_packet_is_refused_and_untouched(run_cli: Run, tmp_path: Path) 
     assert run_cli("generate", "--tier", "N1", "--out", str(tmp_path)).returncode == 0
     before = _tree_digest(tmp_path)
     # Seeds 0..1: seed 0 is new, seed 1 exists; nothing at all may be written.
-    result = run_cli("generate", "--tier", "N1", "--seed", "0", "--count", "2",
-                     "--out", str(tmp_path))
+    result = run_cli(
+        "generate", "--tier", "N1", "--seed", "0", "--count", "2", "--out", str(tmp_path)
+    )
     _one_line_error(result, str(tmp_path / "N1-000001"), "already exists", "--force")
     assert _tree_digest(tmp_path) == before
 
@@ -95,8 +111,7 @@ def test_force_replaces_a_packet_completely(run_cli: Run, tmp_path: Path) -> Non
     assert result.returncode == 0, result.stderr
     assert _tree_digest(packet) == before
     # no partial folders remain
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["N1-000001", "corpus.json",
-                                                          "corpus.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["N1-000001", "corpus.json", "corpus.lock"]
 
 
 def test_version(run_cli: Run) -> None:
@@ -114,8 +129,9 @@ def test_generate_does_not_import_provider_sdks(tmp_path: Path) -> None:
         "loaded = [m for m in ('openai', 'anthropic', 'google.genai') if m in sys.modules]\n"
         "assert not loaded, loaded\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0, result.stderr
 
 
@@ -129,8 +145,11 @@ def test_killed_writer_loses_nothing(run_cli: Run, tmp_path: Path) -> None:
     assert run_cli("generate", "--tier", "N4", "--out", str(tmp_path)).returncode == 0
     packet = tmp_path / "N4-000001"
     before = _tree_digest(packet)
-    process = subprocess.Popen([cli_path(), "generate", "--tier", "N4", "--out", str(tmp_path),
-                                "--force"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [cli_path(), "generate", "--tier", "N4", "--out", str(tmp_path), "--force"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 60
     while not list(tmp_path.glob(".N4-000001.partial-*")) and time.monotonic() < deadline:
         if process.poll() is not None:
@@ -142,5 +161,4 @@ def test_killed_writer_loses_nothing(run_cli: Run, tmp_path: Path) -> None:
     result = run_cli("generate", "--tier", "N4", "--out", str(tmp_path), "--force")
     assert result.returncode == 0, result.stderr
     assert _tree_digest(packet) == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["N4-000001", "corpus.json",
-                                                          "corpus.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["N4-000001", "corpus.json", "corpus.lock"]

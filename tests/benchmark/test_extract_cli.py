@@ -25,8 +25,19 @@ def _error(result: subprocess.CompletedProcess[str], *needles: str) -> None:
 def test_extract_then_score(run_cli: Run, tmp_path: Path) -> None:
     run = tmp_path / "run"
     packet = PACKETS / "N1-000001"
-    result = run_cli("extract", "--provider", "sim", "--profile", "typical", "--seed", "3",
-                     "--packets", str(packet), "--out", str(run))
+    result = run_cli(
+        "extract",
+        "--provider",
+        "sim",
+        "--profile",
+        "typical",
+        "--seed",
+        "3",
+        "--packets",
+        str(packet),
+        "--out",
+        str(run),
+    )
     assert result.returncode == 0, result.stderr
     documents = read_json(packet / "packet_truth.json")["documents"]
     total = len(documents)
@@ -39,40 +50,81 @@ def test_extract_then_score(run_cli: Run, tmp_path: Path) -> None:
     # Every schema the toolkit has is recorded with its hash, the packet's among them.
     assert set(info["schemas"]) == set(REGISTRY) >= {d["schema"] for d in documents}
     record = json.loads((run / "extractions" / "N1-000001" / "sov_pdf.json").read_text())
-    assert list(record) == ["packet_id", "doc_id", "doc_type", "status", "output", "raw_text",
-                            "attempts", "latency_s", "usage", "finish_reason", "error"]
+    assert list(record) == [
+        "packet_id",
+        "doc_id",
+        "doc_type",
+        "status",
+        "output",
+        "raw_text",
+        "attempts",
+        "latency_s",
+        "usage",
+        "finish_reason",
+        "error",
+    ]
     assert (run / "sim_injections.json").exists()
     scored = run_cli("score", str(run), "--packets", str(packet))
     assert scored.returncode == 0, scored.stderr
     assert f"{total} documents scored" in scored.stdout
     assert {p.name for p in (run / "scores").iterdir()} == {
-        "claims.parquet", "consistency.json", "documents.parquet", "field_breakdown.json",
-        "fields.parquet", "hallucination.json"}
+        "claims.parquet",
+        "consistency.json",
+        "documents.parquet",
+        "field_breakdown.json",
+        "fields.parquet",
+        "hallucination.json",
+    }
 
 
 def test_extract_twice_is_byte_identical(run_cli: Run, tmp_path: Path) -> None:
     files = []
     for name in ("a", "b"):
         run = tmp_path / name
-        assert run_cli("extract", "--packets", str(PACKETS / "N2-000001"), "--out", str(run),
-                       "--profile", "sloppy", "--seed", "9").returncode == 0
-        files.append({p.relative_to(run).as_posix(): p.read_bytes()
-                      for p in sorted(run.rglob("*.json")) if p.name != "run.json"})
+        assert (
+            run_cli(
+                "extract",
+                "--packets",
+                str(PACKETS / "N2-000001"),
+                "--out",
+                str(run),
+                "--profile",
+                "sloppy",
+                "--seed",
+                "9",
+            ).returncode
+            == 0
+        )
+        files.append(
+            {
+                p.relative_to(run).as_posix(): p.read_bytes()
+                for p in sorted(run.rglob("*.json"))
+                if p.name != "run.json"
+            }
+        )
     assert files[0] == files[1]
 
 
 def test_bad_input_is_one_line_and_exit_2(run_cli: Run, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    _error(run_cli("extract", "--provider", "gpt-9", "--packets", str(PACKETS),
-                   "--out", str(out)), "unknown provider 'gpt-9'", "sim")
-    _error(run_cli("extract", "--profile", "careless", "--packets", str(PACKETS),
-                   "--out", str(out)), "unknown sim profile 'careless'")
-    _error(run_cli("extract", "--packets", str(tmp_path / "nowhere"), "--out", str(out)),
-           "nowhere: not a folder")
-    _error(run_cli("extract", "--packets", str(tmp_path), "--out", str(out)),
-           "holds no packets")
-    _error(run_cli("score", str(tmp_path), "--packets", str(PACKETS)),
-           "run.json: missing (not a run folder)")
+    _error(
+        run_cli("extract", "--provider", "gpt-9", "--packets", str(PACKETS), "--out", str(out)),
+        "unknown provider 'gpt-9'",
+        "sim",
+    )
+    _error(
+        run_cli("extract", "--profile", "careless", "--packets", str(PACKETS), "--out", str(out)),
+        "unknown sim profile 'careless'",
+    )
+    _error(
+        run_cli("extract", "--packets", str(tmp_path / "nowhere"), "--out", str(out)),
+        "nowhere: not a folder",
+    )
+    _error(run_cli("extract", "--packets", str(tmp_path), "--out", str(out)), "holds no packets")
+    _error(
+        run_cli("score", str(tmp_path), "--packets", str(PACKETS)),
+        "run.json: missing (not a run folder)",
+    )
 
 
 def test_existing_run_is_refused_and_untouched(run_cli: Run, tmp_path: Path) -> None:
@@ -80,11 +132,14 @@ def test_existing_run_is_refused_and_untouched(run_cli: Run, tmp_path: Path) -> 
     packet = str(PACKETS / "N1-000001")
     assert run_cli("extract", "--packets", packet, "--out", str(run)).returncode == 0
     before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
-    _error(run_cli("extract", "--packets", packet, "--out", str(run)), "already exists",
-           "--force")
+    _error(run_cli("extract", "--packets", packet, "--out", str(run)), "already exists", "--force")
     assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
-    assert run_cli("extract", "--packets", packet, "--out", str(run), "--force",
-                   "--profile", "perfect").returncode == 0
+    assert (
+        run_cli(
+            "extract", "--packets", packet, "--out", str(run), "--force", "--profile", "perfect"
+        ).returncode
+        == 0
+    )
     assert json.loads((run / "run.json").read_text())["model"] == "sim-perfect"
 
 
@@ -94,5 +149,4 @@ def test_corrupt_record_names_the_file(run_cli: Run, tmp_path: Path) -> None:
     assert run_cli("extract", "--packets", packet, "--out", str(run)).returncode == 0
     record = run / "extractions" / "N1-000001" / "acord_140.json"
     record.write_text("{not json")
-    _error(run_cli("score", str(run), "--packets", packet), str(record),
-           "not an extraction record")
+    _error(run_cli("score", str(run), "--packets", packet), str(record), "not an extraction record")

@@ -19,13 +19,17 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def _cli(*args: str, umask: int) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([cli_path(), *args], capture_output=True, text=True, check=False,
-                          umask=umask, timeout=600)
+    return subprocess.run(
+        [cli_path(), *args], capture_output=True, text=True, check=False, umask=umask, timeout=600
+    )
 
 
 def _modes(folder: Path) -> dict[str, int]:
-    return {p.relative_to(folder).as_posix(): stat.S_IMODE(p.stat().st_mode)
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): stat.S_IMODE(p.stat().st_mode)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_every_written_file_honours_the_umask(tmp_path: Path) -> None:
@@ -35,34 +39,54 @@ def test_every_written_file_honours_the_umask(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     other = tmp_path / "other"
     packets = bench / "packets"
-    for args in (("extract", "--packets", str(packets), "--out", str(other), "--profile",
-                  "sloppy"),
-                 ("score", str(other), "--packets", str(packets)),
-                 ("compare", str(bench / "runs" / "sim-typical"), str(other), "--out",
-                  str(tmp_path / "comparison")),
-                 ("report", str(other), "--out", str(tmp_path / "report"))):
+    for args in (
+        ("extract", "--packets", str(packets), "--out", str(other), "--profile", "sloppy"),
+        ("score", str(other), "--packets", str(packets)),
+        (
+            "compare",
+            str(bench / "runs" / "sim-typical"),
+            str(other),
+            "--out",
+            str(tmp_path / "comparison"),
+        ),
+        ("report", str(other), "--out", str(tmp_path / "report")),
+    ):
         result = _cli(*args, umask=umask)
         assert result.returncode == 0, (args, result.stderr)
-    modes = {**_modes(bench), **{f"other/{k}": v for k, v in _modes(other).items()},
-             "paired_stats.json": _modes(tmp_path / "comparison")["paired_stats.json"],
-             "report.html": _modes(tmp_path / "report")["report.html"]}
-    for name in ("audit.json", "runs/sim-typical/run.json", "report/report.html",
-                 "other/scores/claims.parquet", "other/extractions/N1-000001/sov_pdf.json",
-                 "other/sim_injections.json", "paired_stats.json", "report.html",
-                 "packets/N1-000001/sov_pdf.pdf"):
+    modes = {
+        **_modes(bench),
+        **{f"other/{k}": v for k, v in _modes(other).items()},
+        "paired_stats.json": _modes(tmp_path / "comparison")["paired_stats.json"],
+        "report.html": _modes(tmp_path / "report")["report.html"],
+    }
+    for name in (
+        "audit.json",
+        "runs/sim-typical/run.json",
+        "report/report.html",
+        "other/scores/claims.parquet",
+        "other/extractions/N1-000001/sov_pdf.json",
+        "other/sim_injections.json",
+        "paired_stats.json",
+        "report.html",
+        "packets/N1-000001/sov_pdf.pdf",
+    ):
         assert name in modes, name
     wrong = {name: oct(mode) for name, mode in modes.items() if mode != 0o666 & ~umask}
     assert wrong == {}  # the same 0664 as the packets, never mkstemp's 0600
 
 
-def test_kill_9_during_score_leaves_nothing_the_next_score_keeps(run_cli: Run,
-                                                                 tmp_path: Path) -> None:
+def test_kill_9_during_score_leaves_nothing_the_next_score_keeps(
+    run_cli: Run, tmp_path: Path
+) -> None:
     run = tmp_path / "run"
     assert run_cli("extract", "--packets", str(PACKETS), "--out", str(run)).returncode == 0
     for _attempt in range(5):  # the scratch folder lives for a moment: catch it
-        process = subprocess.Popen([cli_path(), "score", str(run), "--packets", str(PACKETS)],
-                                   start_new_session=True, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [cli_path(), "score", str(run), "--packets", str(PACKETS)],
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         while process.poll() is None and not list(run.glob(".results-*")):
             time.sleep(0.002)
         process.send_signal(signal.SIGKILL)

@@ -20,8 +20,11 @@ RAY = ("--executor", "ray", "--jobs", "2")
 
 
 def _tree(folder: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def _ok(result: subprocess.CompletedProcess[str]) -> str:
@@ -48,9 +51,11 @@ def test_ray_executor_matches_local(run_cli: Run, tmp_path: Path) -> None:
     run = tmp_path / "run"
     _ok(run_cli("extract", "--provider", "sim", "--packets", str(ray), "--out", str(run)))
     scores = []
-    for name, args, env in (("one", ("--jobs", "1"), {}),
-                            ("two", ("--jobs", "2"), {"PYTHONHASHSEED": "99"}),
-                            ("ray", RAY, {})):
+    for name, args, env in (
+        ("one", ("--jobs", "1"), {}),
+        ("two", ("--jobs", "2"), {"PYTHONHASHSEED": "99"}),
+        ("ray", RAY, {}),
+    ):
         copy = tmp_path / f"run-{name}"
         shutil.copytree(run, copy)
         _ok(run_cli("score", str(copy), "--packets", str(ray), *args, env=env))
@@ -61,8 +66,18 @@ def test_ray_executor_matches_local(run_cli: Run, tmp_path: Path) -> None:
 
 def test_a_missing_ray_cluster_is_one_line(run_cli: Run, tmp_path: Path) -> None:
     pytest.importorskip("ray")
-    result = run_cli("generate", "--tier", "N1", "--out", str(tmp_path / "p"),
-                     "--executor", "ray", "--ray-address", "127.0.0.1:1")
+    result = run_cli(
+        "generate",
+        "--tier",
+        "N1",
+        "--out",
+        str(tmp_path / "p"),
+        "--executor",
+        "ray",
+        "--ray-address",
+        "127.0.0.1:1",
+    )
     assert result.returncode == 2
     assert result.stderr.splitlines()[-1].startswith(
-        "packetbench: error: --ray-address 127.0.0.1:1: cannot connect to a Ray cluster")
+        "packetbench: error: --ray-address 127.0.0.1:1: cannot connect to a Ray cluster"
+    )

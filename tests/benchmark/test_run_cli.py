@@ -19,30 +19,40 @@ def test_default_run_in_the_current_folder(run_cli: Run, tmp_path: Path) -> None
     result = run_cli("run", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == ("packetbench run: N1, N2, N3, N4, N5 x 1 packet(s) from seed 1 into "
-                        "packetbench-run, extracted by sim (SIMULATED extractor, not a model)")
+    assert lines[0] == (
+        "packetbench run: N1, N2, N3, N4, N5 x 1 packet(s) from seed 1 into "
+        "packetbench-run, extracted by sim (SIMULATED extractor, not a model)"
+    )
     assert [line.split()[0] for line in lines[1:6]] == list(STAGES)
     assert "audit     passed:" in lines[2]
     total = canonical_documents()  # `run` generates exactly the canonical suite
-    assert (f"{total} of {total} documents [{total} ok] by sim-typical (SIMULATED extractor, "
-            "not a model)") in lines[3]
+    assert (
+        f"{total} of {total} documents [{total} ok] by sim-typical (SIMULATED extractor, "
+        "not a model)"
+    ) in lines[3]
     assert lines[-1] == "report: packetbench-run/report/report.html"
     out = tmp_path / "packetbench-run"
     assert sorted(p.name for p in (out / "packets").iterdir()) == [
-        *(f"{tier}-000001" for tier in ("N1", "N2", "N3", "N4", "N5")), "corpus.json",
-        "corpus.lock"]
+        *(f"{tier}-000001" for tier in ("N1", "N2", "N3", "N4", "N5")),
+        "corpus.json",
+        "corpus.lock",
+    ]
     # the packets are the canonical suite, so its corpus digest is the suite's
     from packetbench.generator.corpus import entry_of, read
     from tests.conftest import PACKETS
 
     suite = [entry_of(PACKETS / f"{t}-000001")[0] for t in ("N1", "N2", "N3", "N4", "N5")]
     assert read(out / "packets").entries == suite
-    assert lines[1].endswith(f"; corpus digest {read(out / 'packets').digest[:12]}"
-                             f" in {lines[1].rsplit(' in ', 1)[1]}")
+    assert lines[1].endswith(
+        f"; corpus digest {read(out / 'packets').digest[:12]} in {lines[1].rsplit(' in ', 1)[1]}"
+    )
     # scanned pages cannot be checked without OCR: `run` counts them instead of failing
     audit = json.loads((out / "audit.json").read_text())
-    assert set(audit["totals"]["findings"][k] > 0 for k in audit["totals"]["findings"]
-               if k != "not_checked") == {False}
+    assert set(
+        audit["totals"]["findings"][k] > 0
+        for k in audit["totals"]["findings"]
+        if k != "not_checked"
+    ) == {False}
     unverified = audit["totals"]["fields_not_checked"]
     assert unverified > 0 and f"{unverified:,} located values" in lines[2]
     run = out / "runs" / "sim-typical"
@@ -53,8 +63,10 @@ def test_default_run_in_the_current_folder(run_cli: Run, tmp_path: Path) -> None
 
     again = run_cli("run", cwd=tmp_path)
     assert again.returncode == 2
-    assert again.stderr.strip() == ("packetbench: error: packetbench-run: already holds a "
-                                    "benchmark run (packets); use --force to replace it")
+    assert again.stderr.strip() == (
+        "packetbench: error: packetbench-run: already holds a "
+        "benchmark run (packets); use --force to replace it"
+    )
     forced = run_cli("run", "--force", cwd=tmp_path)
     assert forced.returncode == 0, forced.stderr
     # the whole pipeline is deterministic: the same command gives the same report bytes
@@ -63,23 +75,43 @@ def test_default_run_in_the_current_folder(run_cli: Run, tmp_path: Path) -> None
 
 def test_tiers_count_and_seed(run_cli: Run, tmp_path: Path) -> None:
     out = tmp_path / "bench"
-    result = run_cli("run", "--out", str(out), "--tiers", "N1,N2", "--count", "2", "--seed",
-                     "7", "--profile", "sloppy", "--sim-seed", "3")
+    result = run_cli(
+        "run",
+        "--out",
+        str(out),
+        "--tiers",
+        "N1,N2",
+        "--count",
+        "2",
+        "--seed",
+        "7",
+        "--profile",
+        "sloppy",
+        "--sim-seed",
+        "3",
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert sorted(p.name for p in (out / "packets").iterdir()) == [
-        "N1-000007", "N1-000008", "N2-000007", "N2-000008", "corpus.json", "corpus.lock"]
+        "N1-000007",
+        "N1-000008",
+        "N2-000007",
+        "N2-000008",
+        "corpus.json",
+        "corpus.lock",
+    ]
     info = json.loads((out / "runs" / "sim-sloppy" / "run.json").read_text())
     assert info["parameters"] == {"profile": "sloppy", "seed": 3}
-    total = sum(len(doc_ids(folder)) for folder in (out / "packets").iterdir()
-                if folder.is_dir())
+    total = sum(len(doc_ids(folder)) for folder in (out / "packets").iterdir() if folder.is_dir())
     assert f"4 packets, {total} documents" in result.stdout
 
 
 def test_bad_options_are_exit_2(run_cli: Run, tmp_path: Path) -> None:
-    for args, needle in ((("--tiers", "N1,N7"), "unknown tier 'N7'"),
-                         (("--count", "0"), "--count must be at least 1"),
-                         (("--provider", "gpt-9"), "unknown provider 'gpt-9'"),
-                         (("--profile", "careless"), "unknown sim profile 'careless'")):
+    for args, needle in (
+        (("--tiers", "N1,N7"), "unknown tier 'N7'"),
+        (("--count", "0"), "--count must be at least 1"),
+        (("--provider", "gpt-9"), "unknown provider 'gpt-9'"),
+        (("--profile", "careless"), "unknown sim profile 'careless'"),
+    ):
         result = run_cli("run", "--out", str(tmp_path / "x"), *args)
         assert result.returncode == 2, args
         assert result.stderr.startswith("packetbench: error: ") and needle in result.stderr
@@ -128,19 +160,49 @@ def test_a_real_provider_runs_the_whole_pipeline(run_cli: Run, tmp_path: Path) -
 
     generate("N1", 1, 1, tmp_path / "stub-packets")
     key = {"OPENAI_API_KEY": "run-test-key-0123456789"}
-    missing = run_cli("run", "--out", str(tmp_path / "nokey"), "--provider", "openai",
-                      "--model", "stub-model", env={"OPENAI_API_KEY": ""})
+    missing = run_cli(
+        "run",
+        "--out",
+        str(tmp_path / "nokey"),
+        "--provider",
+        "openai",
+        "--model",
+        "stub-model",
+        env={"OPENAI_API_KEY": ""},
+    )
     assert missing.returncode == 2
     assert "needs an API key in OPENAI_API_KEY" in missing.stderr
     assert not (tmp_path / "nokey" / "packets").exists()  # failed before generating
 
     plan = FaultPlan(script={"N1-000001/sov_pdf": ["server_503", "none"]})
-    with StubServer("openai", tmp_path / "stub-packets", plan, keep_bodies=True,
-                    expect_key=key["OPENAI_API_KEY"]) as stub:
+    with StubServer(
+        "openai",
+        tmp_path / "stub-packets",
+        plan,
+        keep_bodies=True,
+        expect_key=key["OPENAI_API_KEY"],
+    ) as stub:
         out = tmp_path / "api"
-        result = run_cli("run", "--out", str(out), "--tiers", "N1", "--provider", "openai",
-                         "--model", "stub-model", "--base-url", stub.base_url, "--reasoning",
-                         "high", "--input", "text", "--concurrency", "4", env=key)
+        result = run_cli(
+            "run",
+            "--out",
+            str(out),
+            "--tiers",
+            "N1",
+            "--provider",
+            "openai",
+            "--model",
+            "stub-model",
+            "--base-url",
+            stub.base_url,
+            "--reasoning",
+            "high",
+            "--input",
+            "text",
+            "--concurrency",
+            "4",
+            env=key,
+        )
     assert result.returncode == 0, result.stdout + result.stderr
     total = len(doc_ids(tmp_path / "stub-packets" / "N1-000001"))
     assert f"{total} of {total} documents [{total} ok] by stub-model" in result.stdout
@@ -155,7 +217,8 @@ def test_a_real_provider_runs_the_whole_pipeline(run_cli: Run, tmp_path: Path) -
     assert info["documents"]["by_status"] == {"ok": total}
     # a perfect stub answer scores perfectly: the pipeline carried the truth through
     assert "hallucination rate: numbers 0.00 %, strings 0.00 %; faithfulness 100.00 %" in (
-        result.stdout)
+        result.stdout
+    )
     assert (out / "report" / "report.html").is_file()
 
 
@@ -168,9 +231,12 @@ def test_kill_9_leaves_no_worker_behind(tmp_path: Path) -> None:
     from tests.conftest import cli_path
     from tests.processes import children, wait_until_gone
 
-    process = subprocess.Popen([cli_path(), "run", "--out", str(tmp_path / "bench"), "--tiers",
-                                "N3,N4,N5", "--jobs", "2"], start_new_session=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [cli_path(), "run", "--out", str(tmp_path / "bench"), "--tiers", "N3,N4,N5", "--jobs", "2"],
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 120
     while len(children(process.pid)) < 2:
         assert process.poll() is None, "run ended before it was killed"
@@ -182,39 +248,55 @@ def test_kill_9_leaves_no_worker_behind(tmp_path: Path) -> None:
     assert wait_until_gone(process.pid) == [], f"workers {workers} outlived `run`"
 
 
-def test_a_run_whose_every_extraction_failed_stops_with_exit_1(run_cli: Run,
-                                                              tmp_path: Path) -> None:
+def test_a_run_whose_every_extraction_failed_stops_with_exit_1(
+    run_cli: Run, tmp_path: Path
+) -> None:
     from packetbench.benchmark.harness.stub import FaultPlan, StubServer
     from packetbench.generator.batch import generate
 
     generate("N1", 1, 1, tmp_path / "stub-packets")
     key = {"OPENAI_API_KEY": "run-test-key-0123456789"}
-    with StubServer("openai", tmp_path / "stub-packets",
-                    FaultPlan(rate=1.0, kinds=("malformed",))) as stub:
+    with StubServer(
+        "openai", tmp_path / "stub-packets", FaultPlan(rate=1.0, kinds=("malformed",))
+    ) as stub:
         out = tmp_path / "api"
-        result = run_cli("run", "--out", str(out), "--tiers", "N1", "--provider", "openai",
-                         "--model", "stub-model", "--base-url", stub.base_url, env=key)
+        result = run_cli(
+            "run",
+            "--out",
+            str(out),
+            "--tiers",
+            "N1",
+            "--provider",
+            "openai",
+            "--model",
+            "stub-model",
+            "--base-url",
+            stub.base_url,
+            env=key,
+        )
     assert result.returncode == 1, result.stdout + result.stderr
     lines = result.stdout.splitlines()
     n = len(doc_ids(tmp_path / "stub-packets" / "N1-000001"))
     assert f"{n} of {n} documents [{n} invalid] by stub-model" in lines[3]
-    assert lines[-1] == (f"stopped: no document was extracted ok ({n} invalid), so there is "
-                         f"nothing to score; each record in "
-                         f"{out / 'runs' / 'stub-model' / 'extractions'} says why")
+    assert lines[-1] == (
+        f"stopped: no document was extracted ok ({n} invalid), so there is "
+        f"nothing to score; each record in "
+        f"{out / 'runs' / 'stub-model' / 'extractions'} says why"
+    )
     assert not (out / "report").exists()
 
 
-def test_the_same_run_in_other_folders_gives_the_same_report(run_cli: Run,
-                                                            tmp_path: Path) -> None:
+def test_the_same_run_in_other_folders_gives_the_same_report(run_cli: Run, tmp_path: Path) -> None:
     reports = []
     for out in (tmp_path / "a" / "bench", tmp_path / "b" / "deeper" / "bench"):
         result = run_cli("run", "--out", str(out), "--tiers", "N1", "--jobs", "1")
         assert result.returncode == 0, result.stdout + result.stderr
-        reports.append({name: (out / "report" / name).read_bytes()
-                        for name in ("report.md", "report.html")})
+        reports.append(
+            {name: (out / "report" / name).read_bytes() for name in ("report.md", "report.html")}
+        )
         assert str(tmp_path).encode() not in reports[-1]["report.md"]
     assert reports[0] == reports[1]
-    assert b"| packets_dir | `\"../../packets\"` |" in reports[0]["report.md"]
+    assert b'| packets_dir | `"../../packets"` |' in reports[0]["report.md"]
 
 
 def test_the_default_run_folder_is_ignored_by_git() -> None:
@@ -224,6 +306,8 @@ def test_the_default_run_folder_is_ignored_by_git() -> None:
 
     from tests.conftest import ROOT
 
-    result = subprocess.run(["git", "-C", str(ROOT), "check-ignore", "-q",
-                             "packetbench-run/runs/sim-typical/run.json"], check=False)
+    result = subprocess.run(
+        ["git", "-C", str(ROOT), "check-ignore", "-q", "packetbench-run/runs/sim-typical/run.json"],
+        check=False,
+    )
     assert result.returncode == 0

@@ -88,8 +88,7 @@ def check_general_liability(world: World) -> None:
     gl = world.general_liability
     if gl is None:
         return
-    units = {"Gross Sales": 1000, "Payroll": 1000, "Area": 1000, "Units": 1,
-             "Total Cost": 1000}
+    units = {"Gross Sales": 1000, "Payroll": 1000, "Area": 1000, "Units": 1, "Total Cost": 1000}
     primary = [h for h in gl.hazards if h.hazard_number == 1]
     assert [h.location_number for h in primary] == [loc.number for loc in world.locations]
     for hazard in primary:
@@ -98,9 +97,13 @@ def check_general_liability(world: World) -> None:
         area = sum(b.square_feet for b in location.buildings)
         expected = {
             "Gross Sales": round(location.annual_revenue),
-            "Payroll": round(sum(p.payroll for p in world.payroll
-                                 if p.location_number == location.number
-                                 and p.class_code not in ("8810", "8742"))),
+            "Payroll": round(
+                sum(
+                    p.payroll
+                    for p in world.payroll
+                    if p.location_number == location.number and p.class_code not in ("8810", "8742")
+                )
+            ),
             "Area": area,
             "Units": max(1, area // 950),
         }[hazard.premium_basis]
@@ -115,8 +118,7 @@ def check_general_liability(world: World) -> None:
             assert hazard.products_premium == 0
         else:
             rate = Fraction(str(hazard.products_rate))
-            assert cents(hazard.products_premium) == half_up(
-                rate * hazard.exposure / unit * 100)
+            assert cents(hazard.products_premium) == half_up(rate * hazard.exposure / unit * 100)
     premises = sum(cents(h.premises_premium) for h in gl.hazards)
     products = sum(cents(h.products_premium) for h in gl.hazards)
     assert cents(gl.premises_premium) == premises and cents(gl.products_premium) == products
@@ -143,8 +145,12 @@ def check_business_auto(world: World) -> None:
         if vehicle.body_type == "Tractor":
             assert unit.size_class.endswith("Truck-Tractor")
         else:
-            limits = ((10_000, "Light Truck"), (20_000, "Medium Truck"),
-                      (45_000, "Heavy Truck"), (10**9, "Extra-Heavy Truck"))
+            limits = (
+                (10_000, "Light Truck"),
+                (20_000, "Medium Truck"),
+                (45_000, "Heavy Truck"),
+                (10**9, "Extra-Heavy Truck"),
+            )
             assert unit.size_class == next(name for top, name in limits if vehicle.gvw <= top)
         assert len(unit.class_code) == 5 and unit.class_code.isdigit()
         assert (unit.comprehensive_deductible is None) == (unit.collision_deductible is None)
@@ -153,10 +159,12 @@ def check_business_auto(world: World) -> None:
         if unit.ownership != "Owned":
             assert covered  # a lender or lessor always requires physical damage
         assert cents(unit.premium) == cents(unit.liability_premium) + cents(
-            unit.physical_damage_premium)
+            unit.physical_damage_premium
+        )
         assert unit.medical_payments == (auto.medical_payments_limit is not None)
     assert cents(auto.premium) == sum(cents(u.premium) for u in auto.units) + cents(
-        auto.hired_non_owned_premium)
+        auto.hired_non_owned_premium
+    )
     counts = Counter(u.registration_state for u in auto.units)
     assert {s.state: s.vehicle_count for s in auto.states} == dict(counts)
     for state in auto.states:
@@ -185,7 +193,8 @@ def check_workers_comp(world: World) -> None:
     states = [s.state for s in wc.states]
     assert not set(states) & MONOPOLISTIC
     assert set(wc.excluded_states) == {loc.address.state for loc in world.locations} & (
-        MONOPOLISTIC)
+        MONOPOLISTIC
+    )
     # The worksheet is the payroll of every covered location, plus included officers.
     expected: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     for row in world.payroll:
@@ -200,13 +209,16 @@ def check_workers_comp(world: World) -> None:
             cell = expected[(wc.officer_state, wc.officer_class)]
             cell[0] += 1
             cell[2] += cents(principal.remuneration)
-    assert {(c.state, c.class_code): [c.full_time_employees, c.part_time_employees,
-                                      cents(c.payroll)] for c in wc.classes} == expected
+    assert {
+        (c.state, c.class_code): [c.full_time_employees, c.part_time_employees, cents(c.payroll)]
+        for c in wc.classes
+    } == expected
     mod = Fraction(str(wc.experience_mod))
     assert Fraction(72, 100) <= mod <= Fraction(138, 100)
     for c in wc.classes:
-        assert cents(c.manual_premium) == half_up(Fraction(cents(c.payroll), 100)
-                                                  * Fraction(str(c.rate)))
+        assert cents(c.manual_premium) == half_up(
+            Fraction(cents(c.payroll), 100) * Fraction(str(c.rate))
+        )
     for state in wc.states:
         rows = [c for c in wc.classes if c.state == state.state]
         assert cents(state.payroll) == sum(cents(c.payroll) for c in rows)
@@ -214,12 +226,17 @@ def check_workers_comp(world: World) -> None:
         assert cents(state.manual_premium) == manual
         assert cents(state.modified_premium) == half_up(manual * mod)
         assert cents(state.premium_discount) == half_up(
-            cents(state.modified_premium) * Fraction(str(state.discount_percent)) / 100)
+            cents(state.modified_premium) * Fraction(str(state.discount_percent)) / 100
+        )
         assert cents(state.terrorism_premium) == half_up(
-            Fraction(cents(state.payroll), 10_000) * Fraction(str(state.terrorism_rate)) * 100)
+            Fraction(cents(state.payroll), 10_000) * Fraction(str(state.terrorism_rate)) * 100
+        )
         assert cents(state.estimated_premium) == (
-            cents(state.modified_premium) - cents(state.premium_discount)
-            + cents(state.expense_constant) + cents(state.terrorism_premium))
+            cents(state.modified_premium)
+            - cents(state.premium_discount)
+            + cents(state.expense_constant)
+            + cents(state.terrorism_premium)
+        )
     assert cents(wc.premium) == sum(cents(s.estimated_premium) for s in wc.states)
     assert wc.deposit_premium < wc.premium
     assert wc.disease_policy_limit >= wc.each_accident >= wc.disease_each_employee / 1
@@ -241,7 +258,8 @@ def check_umbrella_and_cargo(world: World) -> None:
     if umbrella is not None:
         assert world.general_liability is not None
         assert list(umbrella.underlying) == [
-            line for line in ("gl", "auto", "wc") if world.carries(line)]
+            line for line in ("gl", "auto", "wc") if world.carries(line)
+        ]
         assert world.general_liability.each_occurrence == 1_000_000
         assert umbrella.aggregate == umbrella.each_occurrence >= 1_000_000
         assert (umbrella.retention == 0) == (umbrella.form == "Excess")
@@ -260,7 +278,8 @@ def check_businessowners(world: World) -> None:
         return
     buildings = world.buildings()
     assert [(p.location_number, p.building_number) for p in bop.premises] == [
-        (b.location_number, b.building_number) for b in buildings]
+        (b.location_number, b.building_number) for b in buildings
+    ]
     for premises, building in zip(bop.premises, buildings, strict=True):
         assert cents(premises.building_limit) == cents(building.building_value)
         assert cents(premises.bpp_limit) == cents(building.contents_value)
@@ -268,8 +287,9 @@ def check_businessowners(world: World) -> None:
         assert cents(premises.premium) == int(value / 100 * Fraction(str(premises.rate)) * 100)
     assert cents(bop.property_premium) == sum(cents(p.premium) for p in bop.premises)
     assert cents(bop.optional_premium) == sum(cents(o.premium) for o in bop.options)
-    assert cents(bop.premium) == (cents(bop.property_premium) + cents(bop.liability_premium)
-                                  + cents(bop.optional_premium))
+    assert cents(bop.premium) == (
+        cents(bop.property_premium) + cents(bop.liability_premium) + cents(bop.optional_premium)
+    )
     assert len({o.coverage for o in bop.options}) == len(bop.options)
     assert bop.general_aggregate >= bop.each_occurrence
     check_answers(bop.answers, BOP_QUESTIONS)
@@ -277,10 +297,16 @@ def check_businessowners(world: World) -> None:
 
 def check_parties(world: World) -> None:
     lines = set(world.lines())
-    mortgages = {(b.location_number, b.building_number): (b.mortgagee, b.loan_number)
-                 for b in world.buildings() if b.mortgagee}
-    scheduled = {(i.location_number, i.building_number): (i.name, i.loan_number)
-                 for i in world.interests if i.interest_type == "Mortgagee"}
+    mortgages = {
+        (b.location_number, b.building_number): (b.mortgagee, b.loan_number)
+        for b in world.buildings()
+        if b.mortgagee
+    }
+    scheduled = {
+        (i.location_number, i.building_number): (i.name, i.loan_number)
+        for i in world.interests
+        if i.interest_type == "Mortgagee"
+    }
     assert scheduled == mortgages
     lenders = {i.vehicle_number: i for i in world.interests if i.vehicle_number is not None}
     units = world.business_auto.units if world.business_auto else ()
@@ -318,8 +344,7 @@ def check_paperwork(world: World) -> None:
     binder = world.binder
     assert (binder is not None) == (policy.status in ("Bound", "Renew"))
     if binder is not None:
-        assert day(policy.completion_date) <= day(binder.issued_date) < day(
-            policy.effective_date)
+        assert day(policy.completion_date) <= day(binder.issued_date) < day(policy.effective_date)
         assert binder.effective_date == policy.effective_date
         assert (day(binder.expiration_date) - day(binder.effective_date)).days in (30, 60)
         assert binder.lines == world.lines()
@@ -332,11 +357,13 @@ def check_paperwork(world: World) -> None:
     assert world.carries(request.line)
     term = expiring[codes.LINE_IDS[request.line]]
     assert (term.carrier, term.policy_number, term.effective_date, term.expiration_date) == (
-        request.carrier, request.policy_number, request.term_effective_date,
-        request.term_expiration_date)
+        request.carrier,
+        request.policy_number,
+        request.term_effective_date,
+        request.term_expiration_date,
+    )
     assert request.carrier != world.carrier.name
-    assert request.cancel_effective_date == request.term_expiration_date == (
-        policy.effective_date)
+    assert request.cancel_effective_date == request.term_expiration_date == (policy.effective_date)
     assert request.request_date == policy.completion_date
     assert request.reason in codes.CANCELLATION_REASON.values
     assert request.return_premium_method in codes.RETURN_PREMIUM_METHOD.values

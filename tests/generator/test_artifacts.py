@@ -12,8 +12,19 @@ from tests.conftest import plain
 from tests.readback import doc_ids, read_json
 
 FIELD_KEYS = ["path", "value", "kind", "rendered_as", "locations"]
-MANIFEST_KEYS = ["doc_id", "doc_type", "format", "file", "sha256", "pages", "tier", "seed",
-                 "knobs", "patterns_applied", "versions"]
+MANIFEST_KEYS = [
+    "doc_id",
+    "doc_type",
+    "format",
+    "file",
+    "sha256",
+    "pages",
+    "tier",
+    "seed",
+    "knobs",
+    "patterns_applied",
+    "versions",
+]
 
 
 def _resolve(data: Any, path: str) -> Any:
@@ -46,8 +57,7 @@ def test_packet_folder_holds_exactly_the_artifacts(canonical_packets: list[Path]
         assert truth["packet_id"] == packet.name
         expected = {"packet_truth.json"}
         for doc in truth["documents"]:
-            assert list(doc) == ["doc_id", "doc_type", "format", "file", "schema",
-                                 "superseded_by"]
+            assert list(doc) == ["doc_id", "doc_type", "format", "file", "schema", "superseded_by"]
             expected |= {doc["file"]} | {
                 f"{kind}_{doc['doc_id']}.json"
                 for kind in ("document_truth", "field_truth", "manifest", "rendered_universe")
@@ -78,21 +88,47 @@ def test_manifest_describes_the_file(canonical_packets: list[Path]) -> None:
             assert manifest["sha256"] == hashlib.sha256(data).hexdigest()
             assert manifest["tier"] == packet.name[:2]
             for applied in manifest["patterns_applied"]:
-                assert set(applied) == {"id", "name", "family", "phase", "truth", "reference",
-                                        "pages_affected", "targets", "ground_truth_delta",
-                                        "details"}
+                assert set(applied) == {
+                    "id",
+                    "name",
+                    "family",
+                    "phase",
+                    "truth",
+                    "reference",
+                    "pages_affected",
+                    "targets",
+                    "ground_truth_delta",
+                    "details",
+                }
                 assert applied["pages_affected"] and set(applied["pages_affected"]) <= set(
-                    range(1, manifest["pages"] + 1))
-            assert set(manifest["versions"]) == {"packetbench", "faker", "reportlab",
-                                                   "openpyxl", "lxml", "orjson", "pillow",
-                                                   "pypdfium2", "numpy", "fonttools",
-                                                   "pikepdf"}
+                    range(1, manifest["pages"] + 1)
+                )
+            assert set(manifest["versions"]) == {
+                "packetbench",
+                "faker",
+                "reportlab",
+                "openpyxl",
+                "lxml",
+                "orjson",
+                "pillow",
+                "pypdfium2",
+                "numpy",
+                "fonttools",
+                "pikepdf",
+            }
             assert manifest["knobs"]["documents"], "knobs are recorded"
 
 
-HIDING = {"sheet.hidden_sheet", "sheet.hidden_rows", "sheet.hidden_columns",
-          "textlayer.invisible_ocr", "textlayer.clipped", "textlayer.hidden_layer",
-          "textlayer.white_text", "scan.ocr_layer"}
+HIDING = {
+    "sheet.hidden_sheet",
+    "sheet.hidden_rows",
+    "sheet.hidden_columns",
+    "textlayer.invisible_ocr",
+    "textlayer.clipped",
+    "textlayer.hidden_layer",
+    "textlayer.white_text",
+    "scan.ocr_layer",
+}
 
 
 def test_rendered_universe_holds_every_drawn_value(canonical_packets: list[Path]) -> None:
@@ -106,8 +142,9 @@ def test_rendered_universe_holds_every_drawn_value(canonical_packets: list[Path]
             # workbook's hidden sheet, row or column of working figures, or text a text-layer
             # attack puts where nobody sees it (an invisible OCR layer, a clipped tail, a layer
             # switched off, white text).
-            hides = any(p["truth"] == "hidden" or p["id"] in HIDING
-                        for p in manifest["patterns_applied"])
+            hides = any(
+                p["truth"] == "hidden" or p["id"] in HIDING for p in manifest["patterns_applied"]
+            )
             assert hides or universe["hidden"] == []
             strings = {s["text"] for s in universe["strings"]}
             words = {w for s in strings for w in s.split()}
@@ -122,12 +159,16 @@ def test_rendered_universe_holds_every_drawn_value(canonical_packets: list[Path]
 
 
 # Per table document: a header cell (drawn upper-case) and what its row values' paths contain.
-TABLE_HEADERS = {"sov_pdf": ("TIV", "buildings["), "loss_run_pdf": ("CLAIM NUMBER", ".claims["),
-                 "driver_schedule_pdf": ("LICENSE #", "drivers["),
-                 "acord_129": ("VIN", "vehicles["), "acord_126": ("CLASSIFICATION", "hazards["),
-                 "acord_823": ("OPERATIONS AT THIS PREMISES", "premises["),
-                 "acord_45": ("LOAN / LEASE #", "interests["),
-                 "acord_101": ("STREET", "premises[")}
+TABLE_HEADERS = {
+    "sov_pdf": ("TIV", "buildings["),
+    "loss_run_pdf": ("CLAIM NUMBER", ".claims["),
+    "driver_schedule_pdf": ("LICENSE #", "drivers["),
+    "acord_129": ("VIN", "vehicles["),
+    "acord_126": ("CLASSIFICATION", "hazards["),
+    "acord_823": ("OPERATIONS AT THIS PREMISES", "premises["),
+    "acord_45": ("LOAN / LEASE #", "interests["),
+    "acord_101": ("STREET", "premises["),
+}
 
 
 def test_table_headers_repeat_on_every_page_the_table_reaches(tmp_path: Path) -> None:
@@ -148,8 +189,9 @@ def test_table_headers_repeat_on_every_page_the_table_reaches(tmp_path: Path) ->
             strings = read_json(packet / f"rendered_universe_{doc_id}.json")["strings"]
             with_header = {s["page"] for s in strings if s["text"] == header}
             fields = read_json(packet / f"field_truth_{doc_id}.json")["fields"]
-            with_rows = {loc["page"] for f in fields if row_path in f["path"]
-                         for loc in f["locations"]}
+            with_rows = {
+                loc["page"] for f in fields if row_path in f["path"] for loc in f["locations"]
+            }
             assert with_rows <= with_header, f"{packet.name}/{doc_id}: {with_rows - with_header}"
             continued += len(with_rows) > 1
     assert continued >= 8  # N4 and N5 tables run over several pages

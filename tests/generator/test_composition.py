@@ -29,8 +29,7 @@ def test_packets_carry_the_tiers_documents(tier: str) -> None:
         world = build_world(seed, knobs)
         wanted = compose(world, knobs["documents"])
         planned = packet_patterns.plan(world, wanted, knobs, packet_id(tier, seed))
-        kept = trim(planned, knobs["documents.max"],
-                    random.Random(sub_seed(seed, "composition")))
+        kept = trim(planned, knobs["documents.max"], random.Random(sub_seed(seed, "composition")))
         assert low <= len(kept) <= high, (tier, seed, len(kept))
         # Formats go, types never; nor a document an earlier version points at.
         assert {t.name for t, _ in wanted} == {p.doc_type.name for p in kept}
@@ -42,8 +41,9 @@ def test_packets_carry_the_tiers_documents(tier: str) -> None:
 def test_trim_is_seeded_and_a_cap_of_zero_keeps_everything() -> None:
     knobs = resolve("N5")
     world = build_world(3, knobs)
-    planned = packet_patterns.plan(world, compose(world, knobs["documents"]), knobs,
-                                   packet_id("N5", 3))
+    planned = packet_patterns.plan(
+        world, compose(world, knobs["documents"]), knobs, packet_id("N5", 3)
+    )
     first = [p.doc_id for p in trim(planned, 34, random.Random(1))]
     assert first == [p.doc_id for p in trim(planned, 34, random.Random(1))]
     assert len(first) == 34 < len(planned)

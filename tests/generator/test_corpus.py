@@ -34,8 +34,13 @@ def test_corpus_json_lists_every_packet_and_its_lock_is_sha256sum_format(made: P
     assert data["by_tier"] == {"N1": 2} and data["packets"] == 2
     files = sorted(p.relative_to(made).as_posix() for p in made.glob("N1-*/*"))
     assert data["files"] == len(files)
-    check = subprocess.run(["sha256sum", "-c", "--strict", "corpus.lock"], cwd=made,
-                           capture_output=True, text=True, check=False)
+    check = subprocess.run(
+        ["sha256sum", "-c", "--strict", "corpus.lock"],
+        cwd=made,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert check.returncode == 0, check.stdout + check.stderr
     assert len(check.stdout.splitlines()) == len(files)
     assert data["digest"] == corpus.digest(corpus.read(made).entries)
@@ -71,7 +76,8 @@ def test_verify_cli_exit_codes(made: Path, tmp_path: Path, run_cli: Run) -> None
     extra = run_cli("corpus", "verify", str(copy))
     assert extra.returncode == 1
     assert extra.stderr.splitlines() == [
-        f"packetbench: corpus mismatch: {copy / 'N1-000002' / 'notes.txt'}: not in corpus.lock"]
+        f"packetbench: corpus mismatch: {copy / 'N1-000002' / 'notes.txt'}: not in corpus.lock"
+    ]
     (copy / "N1-000002" / "notes.txt").unlink()
     (copy / "N1-000001" / "acord_125.pdf").unlink()
     gone = run_cli("corpus", "verify", str(copy))

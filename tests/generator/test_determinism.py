@@ -21,8 +21,11 @@ def _digests(folder: Path) -> dict[str, str]:
 def test_written_suite_matches_the_lock(canonical_packets: list[Path]) -> None:
     """The suite as `make suite` writes it (temporary folders, renames) equals the lock."""
     lock = read_lock(PACKETS)
-    on_disk = {f"{p.name}/{name}": digest for p in canonical_packets
-               for name, digest in _digests(p).items()}
+    on_disk = {
+        f"{p.name}/{name}": digest
+        for p in canonical_packets
+        for name, digest in _digests(p).items()
+    }
     differing = sorted(set(on_disk) ^ set(lock) | {n for n in on_disk if on_disk[n] != lock.get(n)})
     assert not differing, f"{len(differing)} files differ from {LOCK}, first {differing[0]}"
 
@@ -31,8 +34,9 @@ def test_regenerated_suite_matches_the_lock() -> None:
     """The whole canonical suite, rebuilt from seeds, equals the committed lock byte for byte."""
     expected = expected_lock()
     locked = read_lock(PACKETS)
-    differing = sorted(name for name in set(expected) | set(locked)
-                       if expected.get(name) != locked.get(name))
+    differing = sorted(
+        name for name in set(expected) | set(locked) if expected.get(name) != locked.get(name)
+    )
     assert not differing, f"{len(differing)} files differ from {LOCK}, first {differing[0]}"
 
 
@@ -53,8 +57,20 @@ def test_hash_seed_and_jobs_do_not_change_bytes(
     run_cli: Callable[..., object], tmp_path: Path, hash_seed: str
 ) -> None:
     """Separate processes, a different PYTHONHASHSEED, two workers: same files as the lock."""
-    result = run_cli("generate", "--tier", "N1", "--seed", "1", "--count", "2", "--jobs", "2",
-                     "--out", str(tmp_path), env={"PYTHONHASHSEED": hash_seed})
+    result = run_cli(
+        "generate",
+        "--tier",
+        "N1",
+        "--seed",
+        "1",
+        "--count",
+        "2",
+        "--jobs",
+        "2",
+        "--out",
+        str(tmp_path),
+        env={"PYTHONHASHSEED": hash_seed},
+    )
     assert result.returncode == 0, result.stderr  # type: ignore[attr-defined]
     lock = read_lock(PACKETS)
     fresh = {f"N1-000001/{n}": d for n, d in _digests(tmp_path / "N1-000001").items()}

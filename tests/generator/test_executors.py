@@ -57,8 +57,11 @@ def test_order_retry_and_failure(jobs: int, tmp_path: Path) -> None:
     tasks = [(n, str(tmp_path)) for n in range(6)]
     assert list(executor.map(_square_slowly_first, tasks, _label)) == [0, 1, 4, 9, 16, 25]
     assert list(executor.map(_flaky, tasks, _label)) == list(range(6))
-    with pytest.raises(TaskFailed, match=r"^P-2: failed 2 time\(s\), last with ValueError: "
-                                         r"this task never works$"):
+    with pytest.raises(
+        TaskFailed,
+        match=r"^P-2: failed 2 time\(s\), last with ValueError: "
+        r"this task never works$",
+    ):
         list(executor.map(_broken, tasks, _label))
     assert (tmp_path / "tries-2").read_text() == "xx"
     with pytest.raises(UsageError, match="task 0: bad input"):

@@ -53,12 +53,20 @@ def test_a_live_writers_folders_are_left_alone(tmp_path: Path) -> None:
 
 def test_documents_follow_the_lines() -> None:
     # Without the cap on documents, which may leave out one format of the driver schedule.
-    names = {tier: set(build_packet(tier, 2, resolve(tier, {"documents.max": 0})).pages)
-             for tier in ("N1", "N4")}
+    names = {
+        tier: set(build_packet(tier, 2, resolve(tier, {"documents.max": 0})).pages)
+        for tier in ("N1", "N4")
+    }
     assert "acord_140" in names["N1"] and "acord_160" in names["N1"]
     assert not {"acord_126", "acord_130", "acord_127", "driver_schedule_pdf"} & names["N1"]
-    assert {"acord_126", "acord_127", "acord_129", "acord_130", "acord_137",
-            "driver_schedule_pdf"} <= names["N4"]
+    assert {
+        "acord_126",
+        "acord_127",
+        "acord_129",
+        "acord_130",
+        "acord_137",
+        "driver_schedule_pdf",
+    } <= names["N4"]
     # The documents knob restricts a packet; the application's attachments then say so.
     knobs = resolve("N4", {"documents": ("acord_125", "acord_127")})
     built = build_packet("N4", 2, knobs)
@@ -66,4 +74,6 @@ def test_documents_follow_the_lines() -> None:
     truth = json.loads(built.files["document_truth_acord_125.json"])["truth"]
     assert truth["attachments"]["driver_schedule"] == "No"
     assert json.loads(built.files["packet_truth.json"])["knobs"]["documents"] == [
-        "acord_125", "acord_127"]
+        "acord_125",
+        "acord_127",
+    ]

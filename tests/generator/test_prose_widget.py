@@ -30,8 +30,7 @@ def _draw(doc: Letter, *paragraphs: tuple[str | Lit, ...]) -> tuple[Recorder, by
 
 def test_facts_wrap_as_words_and_are_located_whole_on_their_line() -> None:
     doc = Letter(name="Harbor Point Logistics LLC", amount=1_250_000.0)
-    sentence = (Lit("We write for "), "name", Lit(", whose values come to "), "amount",
-                Lit(". "))
+    sentence = (Lit("We write for "), "name", Lit(", whose values come to "), "amount", Lit(". "))
     rec, data, _ = _draw(doc, sentence * 12)
     name, amount = rec.drawn["name"], rec.drawn["amount"]
     assert amount.rendered_as == "$1,250,000" and len(name.locations) == 12
@@ -66,7 +65,9 @@ def test_a_null_fact_or_one_wider_than_a_line_fails() -> None:
 
 def test_templates_part_into_paragraphs_of_literals_and_facts() -> None:
     text = f"Dear {fact('name')},\n  we {BREAK} enclose {fact('rows[{}].amount', 2)}."
-    assert parse(text) == [(Lit("Dear "), "name", Lit(", we")),
-                           (Lit("enclose "), "rows[2].amount", Lit("."))]
+    assert parse(text) == [
+        (Lit("Dear "), "name", Lit(", we")),
+        (Lit("enclose "), "rows[2].amount", Lit(".")),
+    ]
     with pytest.raises(LayoutError, match="unbalanced"):
         parse("a \x00name b")

@@ -30,8 +30,9 @@ def test_canonical_suite_reads_back(canonical_packets: list[Path]) -> None:
 
 @pytest.mark.parametrize("tier", TIERS[:3])
 @pytest.mark.parametrize("seed", [2, 3])
-def test_fresh_packets_read_back(fresh_packet_dir: Callable[[str, int], Path], tier: str,
-                                 seed: int) -> None:
+def test_fresh_packets_read_back(
+    fresh_packet_dir: Callable[[str, int], Path], tier: str, seed: int
+) -> None:
     assert _assert_reads_back(fresh_packet_dir(tier, seed)) > 0
 
 
@@ -54,8 +55,9 @@ def test_readback_catches_a_moved_bbox(canonical_packets: list[Path], tmp_path: 
 
     packet = tmp_path / canonical_packets[0].name
     shutil.copytree(canonical_packets[0], packet)
-    doc_id = next(d for d in doc_ids(packet)
-                  if read_json(packet / f"manifest_{d}.json")["format"] == "pdf")
+    doc_id = next(
+        d for d in doc_ids(packet) if read_json(packet / f"manifest_{d}.json")["format"] == "pdf"
+    )
     path = packet / f"field_truth_{doc_id}.json"
     data = json.loads(path.read_text())
     bbox = data["fields"][0]["locations"][0]["bbox"]

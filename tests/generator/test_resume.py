@@ -22,8 +22,12 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 
 def _tree(folder: Path) -> dict[str, str]:
     """Every file and folder under `folder` (hidden ones included) with its sha256."""
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            if p.is_file() else "folder" for p in sorted(folder.rglob("*"))}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        if p.is_file()
+        else "folder"
+        for p in sorted(folder.rglob("*"))
+    }
 
 
 @pytest.fixture(scope="module")
@@ -35,12 +39,16 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_kill_9_with_two_jobs_leaves_no_worker_and_resume_completes(
-        run_cli: Run, reference: Path, tmp_path: Path) -> None:
+    run_cli: Run, reference: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "packets"
     # A new session: the command and every process it starts share one process group.
-    process = subprocess.Popen([cli_path(), "generate", "--tier", "N3", "--count", "6",
-                                "--jobs", "2", "--out", str(out)], start_new_session=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [cli_path(), "generate", "--tier", "N3", "--count", "6", "--jobs", "2", "--out", str(out)],
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 120
     while not (len(children(process.pid)) >= 2 and any(out.glob("N3-*"))):
         assert process.poll() is None, "generate ended before it was killed"
@@ -53,8 +61,9 @@ def test_kill_9_with_two_jobs_leaves_no_worker_and_resume_completes(
     done = sorted(p.name for p in out.glob("N3-*"))
     assert 1 <= len(done) < 6, done  # killed mid-way
 
-    result = run_cli("generate", "--tier", "N3", "--count", "6", "--jobs", "2", "--out",
-                     str(out), "--resume")
+    result = run_cli(
+        "generate", "--tier", "N3", "--count", "6", "--jobs", "2", "--out", str(out), "--resume"
+    )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     kept = [line for line in lines if line.endswith("(complete, kept)")]
@@ -76,8 +85,9 @@ def _dead_pid() -> int:
     return process.pid
 
 
-def test_resume_rewrites_exactly_the_broken_packets(run_cli: Run, reference: Path,
-                                                    tmp_path: Path) -> None:
+def test_resume_rewrites_exactly_the_broken_packets(
+    run_cli: Run, reference: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "packets"
     generate("N3", 1, 5, out)  # seed 6 is missing altogether
     (out / "N3-000001" / "sov_pdf.pdf").write_bytes(b"%PDF-1.4 truncated")
@@ -106,35 +116,43 @@ def test_resume_refuses_packets_made_with_other_settings(run_cli: Run, tmp_path:
     assert result.stderr.splitlines() == [
         f"packetbench: error: {out / 'N1-000001'}: made with other settings (knobs differs) "
         "than this run asks for; --resume keeps only packets it would write itself (use "
-        "--force to replace it)"]
+        "--force to replace it)"
+    ]
     assert _tree(out) == before
     both = run_cli("generate", "--tier", "N1", "--out", str(out), "--resume", "--force")
     assert both.returncode == 2 and "choose one" in both.stderr
     assert _tree(out) == before
 
 
-def test_a_file_where_the_packet_belongs_is_refused_even_with_force(run_cli: Run,
-                                                                    tmp_path: Path) -> None:
+def test_a_file_where_the_packet_belongs_is_refused_even_with_force(
+    run_cli: Run, tmp_path: Path
+) -> None:
     (tmp_path / "N1-000001").write_text("my notes")
     for extra in ([], ["--force"], ["--resume"]):
         result = run_cli("generate", "--tier", "N1", "--out", str(tmp_path), *extra)
         assert result.returncode == 2, result.stderr
         assert result.stderr.splitlines() == [
             f"packetbench: error: {tmp_path / 'N1-000001'}: exists and is not a packet folder "
-            "(move it away first)"]
+            "(move it away first)"
+        ]
         assert [p.name for p in tmp_path.iterdir()] == ["N1-000001"]  # no .old-PID debris
         assert (tmp_path / "N1-000001").read_text() == "my notes"
 
 
-@pytest.mark.parametrize(("seed", "count", "needle"), [
-    (str(2**70), "1", f"reach seed {2**70}, above the largest seed {2**63 - 1}"),
-    (str(2**63 - 1), "2", f"reach seed {2**63}, above the largest seed"),
-    ("-1", "1", "--seed must be zero or positive (got -1)"),
-])
-def test_seeds_out_of_range_are_one_line(run_cli: Run, tmp_path: Path, seed: str, count: str,
-                                         needle: str) -> None:
-    result = run_cli("generate", "--tier", "N1", "--seed", seed, "--count", count,
-                     "--out", str(tmp_path / "out"))
+@pytest.mark.parametrize(
+    ("seed", "count", "needle"),
+    [
+        (str(2**70), "1", f"reach seed {2**70}, above the largest seed {2**63 - 1}"),
+        (str(2**63 - 1), "2", f"reach seed {2**63}, above the largest seed"),
+        ("-1", "1", "--seed must be zero or positive (got -1)"),
+    ],
+)
+def test_seeds_out_of_range_are_one_line(
+    run_cli: Run, tmp_path: Path, seed: str, count: str, needle: str
+) -> None:
+    result = run_cli(
+        "generate", "--tier", "N1", "--seed", seed, "--count", count, "--out", str(tmp_path / "out")
+    )
     assert result.returncode == 2
     assert len(result.stderr.splitlines()) == 1 and needle in result.stderr, result.stderr
     assert not (tmp_path / "out").exists()

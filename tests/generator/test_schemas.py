@@ -39,8 +39,12 @@ def _walk(node: dict[str, Any], where: str) -> list[str]:
     elif kind == "array":
         problems += _walk(node["items"], f"{where}[]")
     else:
-        if not (isinstance(kind, list) and len(kind) == 2 and kind[1] == "null"
-                and kind[0] in ("string", "number", "integer", "boolean")):
+        if not (
+            isinstance(kind, list)
+            and len(kind) == 2
+            and kind[1] == "null"
+            and kind[0] in ("string", "number", "integer", "boolean")
+        ):
             problems.append(f"{where}: leaf type {kind!r} is not a nullable type union")
         if "enum" in node and node["enum"][-1] is not None:
             problems.append(f"{where}: nullable enum lacks null")
@@ -56,8 +60,12 @@ def test_every_schema_is_strict() -> None:
 
 
 def test_strictness_walker_can_fail() -> None:
-    loose = {"type": "object", "description": "x", "properties": {
-        "a": {"type": "string", "description": "a"}}, "required": []}
+    loose = {
+        "type": "object",
+        "description": "x",
+        "properties": {"a": {"type": "string", "description": "a"}},
+        "required": [],
+    }
     assert len(_walk(loose, "loose")) == 3
 
 
@@ -92,15 +100,23 @@ def test_check_flag_fails_on_stale_schemas(tmp_path: Path) -> None:
     folder = tmp_path / "schemas"
     shutil.copytree(SCHEMAS, folder)
     script = str(ROOT / "_build_schemas.py")
-    ok = subprocess.run([sys.executable, script, "--check", "--out", str(folder)],
-                        capture_output=True, text=True, check=False)
+    ok = subprocess.run(
+        [sys.executable, script, "--check", "--out", str(folder)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert ok.returncode == 0, ok.stderr
     victim = next(folder.glob("*.schema.json"))
     data = json.loads(victim.read_text())
     data["description"] = "edited by hand"
     victim.write_text(json.dumps(data))
-    bad = subprocess.run([sys.executable, script, "--check", "--out", str(folder)],
-                         capture_output=True, text=True, check=False)
+    bad = subprocess.run(
+        [sys.executable, script, "--check", "--out", str(folder)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert bad.returncode == 1
     assert victim.name in bad.stderr
 
@@ -117,13 +133,15 @@ def _validate_packet(packet: Path, validators: dict[str, Draft202012Validator]) 
         assert not errors, f"{packet.name}/{doc_id}: {errors[0].message} at {errors[0].path}"
 
 
-def test_canonical_truths_validate(canonical_packets: list[Path],
-                                   validators: dict[str, Draft202012Validator]) -> None:
+def test_canonical_truths_validate(
+    canonical_packets: list[Path], validators: dict[str, Draft202012Validator]
+) -> None:
     for packet in canonical_packets:
         _validate_packet(packet, validators)
 
 
-def test_fresh_truths_validate(fresh_packet_dir: Any,
-                               validators: dict[str, Draft202012Validator]) -> None:
+def test_fresh_truths_validate(
+    fresh_packet_dir: Any, validators: dict[str, Draft202012Validator]
+) -> None:
     for tier in ("N1", "N2", "N3"):
         _validate_packet(fresh_packet_dir(tier, 3), validators)

@@ -14,8 +14,11 @@ from packetbench.generator.render.pdf import MARGIN, PdfDocument
 from packetbench.generator.render.record import Recorder
 from packetbench.generator.render.table import Detail, Table, TableLook, Totals
 
-PAYMENTS = (("05/22/2024", "Expense", "$512.46"), ("07/04/2024", "Legal", "$3,334.37"),
-            ("04/07/2025", "Indemnity", "$44,166.34"))
+PAYMENTS = (
+    ("05/22/2024", "Expense", "$512.46"),
+    ("07/04/2024", "Legal", "$3,334.37"),
+    ("04/07/2025", "Indemnity", "$44,166.34"),
+)
 
 
 class Claim(DocModel):
@@ -51,23 +54,43 @@ def _lines(textpage: pdfium.PdfTextPage, text: str) -> list[tuple[float, ...]]:
     while (found := search.get_next()) is not None:
         index, count = found
         boxes = [textpage.get_charbox(i) for i in range(index, index + count)]
-        out.append((min(b[0] for b in boxes), max(b[2] for b in boxes),
-                    min(b[1] for b in boxes), max(b[3] for b in boxes)))
+        out.append(
+            (
+                min(b[0] for b in boxes),
+                max(b[2] for b in boxes),
+                min(b[1] for b in boxes),
+                max(b[3] for b in boxes),
+            )
+        )
     return out
 
 
 def test_a_narrow_detail_column_is_widened_and_its_cells_do_not_overlap() -> None:
-    claims = [Claim(number=f"CL-2023-{n:05d}", claimant="April Moore", description="Slip",
-                    status="Open", paid=48_013.17) for n in range(3)]
+    claims = [
+        Claim(
+            number=f"CL-2023-{n:05d}",
+            claimant="April Moore",
+            description="Slip",
+            status="Open",
+            paid=48_013.17,
+        )
+        for n in range(3)
+    ]
     rec = Recorder("run", Run(claims=claims))
     pdf = PdfDocument(rec, "t", "t")
     flow = Flow(pdf, lambda flow, page: pdf.height - MARGIN)
     # The description gets a twentieth of the width: far too little for three columns.
-    columns = [Column("CLAIM", "number", 6), Column("CLAIMANT", "claimant", 6),
-               Column("DESC", "description", 1), Column("STATUS", "status", 5),
-               Column("PAID", "paid", 2, "right")]
-    look = TableLook(details={"claims[1]": Detail(("Pmt date", "Type", "Amount"), PAYMENTS)},
-                     detail_column="description")
+    columns = [
+        Column("CLAIM", "number", 6),
+        Column("CLAIMANT", "claimant", 6),
+        Column("DESC", "description", 1),
+        Column("STATUS", "status", 5),
+        Column("PAID", "paid", 2, "right"),
+    ]
+    look = TableLook(
+        details={"claims[1]": Detail(("Pmt date", "Type", "Amount"), PAYMENTS)},
+        detail_column="description",
+    )
     table = Table(flow, "claims", columns, look=look)
     table.start()
     table.rows("claims", len(claims))
@@ -88,48 +111,62 @@ def test_a_summary_header_apart_fits_its_columns() -> None:
     """Long headers over narrow money columns ("OUTSTANDING", "TOTAL INCURRED LOSS") wrap in
     their own column instead of running into the next one."""
     claims = [Claim(number="CL-1", claimant="A", reserve=2.0, incurred=3.0)]
-    rec = Recorder("run", Run(claims=claims, totals=Sums(paid=26_905.04, reserve=11_640.64,
-                                                         incurred=38_545.68)))
+    rec = Recorder(
+        "run",
+        Run(claims=claims, totals=Sums(paid=26_905.04, reserve=11_640.64, incurred=38_545.68)),
+    )
     pdf = PdfDocument(rec, "t", "t")
     flow = Flow(pdf, lambda flow, page: pdf.height - MARGIN)
-    columns = [Column("CLAIM", "number", 20), Column("CLAIMANT", "claimant", 20),
-               Column("OUTSTANDING", "reserve", 2.6, "right"),
-               Column("TOTAL INCURRED LOSS", "incurred", 2.6, "right")]
+    columns = [
+        Column("CLAIM", "number", 20),
+        Column("CLAIMANT", "claimant", 20),
+        Column("OUTSTANDING", "reserve", 2.6, "right"),
+        Column("TOTAL INCURRED LOSS", "incurred", 2.6, "right"),
+    ]
     table = Table(flow, "claims", columns, look=TableLook(total_apart=True))
     table.start()
     table.rows("claims", 1)
-    table.totals(Totals("POLICY TOTAL", {"reserve": "totals.reserve",
-                                         "incurred": "totals.incurred"}))
+    table.totals(
+        Totals("POLICY TOTAL", {"reserve": "totals.reserve", "incurred": "totals.incurred"})
+    )
     table.finish()
     textpage = pdfium.PdfDocument(pdf.render())[0].get_textpage()
     assert len(_boxes(textpage, "SUMMARY")) == 1
     # Both headers (the table's and the summary's) keep every word clear of its neighbours.
-    words = [box for word in ("OUTSTANDING", "TOTAL", "INCURRED", "LOSS")
-             for box in _lines(textpage, word)]
+    words = [
+        box
+        for word in ("OUTSTANDING", "TOTAL", "INCURRED", "LOSS")
+        for box in _lines(textpage, word)
+    ]
     assert len(words) >= 8  # and "POLICY TOTAL"
     for i, (left, right, bottom, top) in enumerate(words):
-        for other in words[i + 1:]:
+        for other in words[i + 1 :]:
             beside = min(top, other[3]) > max(bottom, other[2])  # on one line
             assert not (beside and min(right, other[1]) > max(left, other[0]) - 1), (
-                (left, right, bottom, top), other)
+                (left, right, bottom, top),
+                other,
+            )
 
 
 def test_a_total_apart_that_wraps_grows_its_row() -> None:
     """A grand total too wide for its column wraps onto a second line inside its row: what
     follows the table starts below it."""
     claims = [Claim(number="CL-1", claimant="A", reserve=2.0, incurred=3.0)]
-    rec = Recorder("run", Run(claims=claims, totals=Sums(shown="USD 302,529,000.00",
-                                                         incurred=38_545.68)))
+    rec = Recorder(
+        "run", Run(claims=claims, totals=Sums(shown="USD 302,529,000.00", incurred=38_545.68))
+    )
     pdf = PdfDocument(rec, "t", "t")
     flow = Flow(pdf, lambda flow, page: pdf.height - MARGIN)
-    columns = [Column("CLAIM", "number", 30), Column("CLAIMANT", "claimant", 30),
-               Column("RESERVE", "reserve", 2, "right"),
-               Column("INCURRED", "incurred", 4, "right")]
+    columns = [
+        Column("CLAIM", "number", 30),
+        Column("CLAIMANT", "claimant", 30),
+        Column("RESERVE", "reserve", 2, "right"),
+        Column("INCURRED", "incurred", 4, "right"),
+    ]
     table = Table(flow, "claims", columns, look=TableLook(total_apart=True))
     table.start()
     table.rows("claims", 1)
-    table.totals(Totals("GRAND TOTAL", {"reserve": "totals.shown",
-                                        "incurred": "totals.incurred"}))
+    table.totals(Totals("GRAND TOTAL", {"reserve": "totals.shown", "incurred": "totals.incurred"}))
     table.finish()
     after = Table(flow, "claims", [Column("NEXT SECTION", "number", 1)])
     after.start()

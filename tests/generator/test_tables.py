@@ -14,15 +14,20 @@ from packetbench.generator.world.models import World
 
 
 def _sizes(world: World) -> dict[str, int]:
-    return {"buildings": len(world.buildings()),
-            "claims": sum(len(term.claims) for term in world.loss_history.terms),
-            "drivers": len(world.drivers)}
+    return {
+        "buildings": len(world.buildings()),
+        "claims": sum(len(term.claims) for term in world.loss_history.terms),
+        "drivers": len(world.drivers),
+    }
 
 
 def test_n5_draws_one_long_table_per_packet() -> None:
     knobs = resolve("N5", {})
     assert (knobs["tables.large"], knobs["tables.other_min"], knobs["tables.other_max"]) == (
-        1, 40, 150)
+        1,
+        40,
+        150,
+    )
     longest = Counter()
     for seed in range(1, 31):
         sizes = _sizes(build_world(seed, knobs))

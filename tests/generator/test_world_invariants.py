@@ -43,9 +43,11 @@ def check_property(world: World, knobs: dict[str, int]) -> None:
     assert knobs["sov.min_rows"] <= len(buildings) <= knobs["sov.max_rows"]
     assert [loc.number for loc in world.locations] == list(range(1, len(world.locations) + 1))
     for building in buildings:
-        assert cents(building.tiv) == (cents(building.building_value)
-                                       + cents(building.contents_value)
-                                       + cents(building.business_income_value))
+        assert cents(building.tiv) == (
+            cents(building.building_value)
+            + cents(building.contents_value)
+            + cents(building.business_income_value)
+        )
         assert building.construction in codes.CONSTRUCTION.values
         assert building.occupancy in codes.OCCUPANCY.values
         assert building.roof_covering in codes.ROOF_COVERING.values
@@ -55,16 +57,17 @@ def check_property(world: World, knobs: dict[str, int]) -> None:
         if building.interest == "Tenant":
             assert building.building_value == 0 and building.mortgagee is None
         assert (building.mortgagee is None) == (building.loan_number is None)
-        assert building.loan_number is None or re.fullmatch(r"LN-[1-9]\d{9}",
-                                                            building.loan_number)
+        assert building.loan_number is None or re.fullmatch(r"LN-[1-9]\d{9}", building.loan_number)
     # Every world owns a building and a lender holds a mortgage on one: the evidence forms
     # (ACORD 27, 28) and the interest schedule (45) are carried wherever property is.
     assert any(b.interest == "Owner" for b in buildings)
     assert any(b.mortgagee is not None for b in buildings)
     assert sum(cents(loc.annual_revenue) for loc in world.locations) == cents(
-        world.insured.annual_revenue)
+        world.insured.annual_revenue
+    )
     assert sum(loc.full_time_employees for loc in world.locations) == (
-        world.insured.full_time_employees)
+        world.insured.full_time_employees
+    )
 
 
 def check_losses(world: World, knobs: dict[str, int]) -> None:
@@ -130,24 +133,30 @@ def check_financials(world: World, knobs: dict[str, int]) -> None:
     years = world.financials.years
     assert len(years) == knobs["financials.years"]
     assert [y.year_end for y in years] == sorted((y.year_end for y in years), reverse=True)
-    assert day(years[0].year_end) < day(world.financials.report_date) <= day(
-        world.policy.completion_date) + dt.timedelta(days=365)
+    assert (
+        day(years[0].year_end)
+        < day(world.financials.report_date)
+        <= day(world.policy.completion_date) + dt.timedelta(days=365)
+    )
     for year in years:
         i, b = year.income, year.balance
         assert i.gross_profit == i.revenue - i.cost_of_revenue
-        assert i.total_operating_expenses == (i.salaries_wages + i.rent
-                                              + i.depreciation_amortization
-                                              + i.other_operating_expenses)
+        assert i.total_operating_expenses == (
+            i.salaries_wages + i.rent + i.depreciation_amortization + i.other_operating_expenses
+        )
         assert i.operating_income == i.gross_profit - i.total_operating_expenses
         assert i.pre_tax_income == i.operating_income - i.interest_expense + i.other_income
         assert i.net_income == i.pre_tax_income - i.income_tax
-        assert b.total_current_assets == (b.cash + b.accounts_receivable + b.inventory
-                                          + b.prepaid_expenses)
-        assert b.total_noncurrent_assets == (b.property_equipment_gross
-                                             + b.accumulated_depreciation + b.other_assets)
+        assert b.total_current_assets == (
+            b.cash + b.accounts_receivable + b.inventory + b.prepaid_expenses
+        )
+        assert b.total_noncurrent_assets == (
+            b.property_equipment_gross + b.accumulated_depreciation + b.other_assets
+        )
         assert b.total_assets == b.total_current_assets + b.total_noncurrent_assets
-        assert b.total_current_liabilities == (b.accounts_payable + b.accrued_liabilities
-                                               + b.current_portion_debt)
+        assert b.total_current_liabilities == (
+            b.accounts_payable + b.accrued_liabilities + b.current_portion_debt
+        )
         assert b.total_liabilities == b.total_current_liabilities + b.long_term_debt
         assert b.total_equity == b.common_stock + b.retained_earnings
         assert b.total_liabilities_and_equity == b.total_liabilities + b.total_equity
@@ -158,22 +167,29 @@ def check_financials(world: World, knobs: dict[str, int]) -> None:
         # Equity rolls forward: same stock; retained earnings grow by net income less
         # dividends (never negative dividends).
         assert earlier.balance.common_stock == later.balance.common_stock
-        dividends = (earlier.balance.retained_earnings + later.income.net_income
-                     - later.balance.retained_earnings)
+        dividends = (
+            earlier.balance.retained_earnings
+            + later.income.net_income
+            - later.balance.retained_earnings
+        )
         assert 0 <= dividends <= max(0.0, later.income.net_income)
 
 
 def check_policy(world: World) -> None:
     policy = world.policy
-    assert day(policy.completion_date) < day(policy.effective_date) < day(
-        policy.expiration_date)
+    assert day(policy.completion_date) < day(policy.effective_date) < day(policy.expiration_date)
     assert cents(policy.total_premium) == sum(cents(line.premium) for line in policy.lines)
     numbers = [line.policy_number for line in policy.lines]
     assert len(set(numbers)) == len(numbers) and policy.number == numbers[0]
     for line in policy.lines:
         assert line.policy_number.startswith(POLICY_PREFIXES[line.line])
-    sections = {"gl": world.general_liability, "auto": world.business_auto,
-                "wc": world.workers_comp, "umbrella": world.umbrella, "cargo": world.cargo}
+    sections = {
+        "gl": world.general_liability,
+        "auto": world.business_auto,
+        "wc": world.workers_comp,
+        "umbrella": world.umbrella,
+        "cargo": world.cargo,
+    }
     for line_id, section in sections.items():
         # A line is carried exactly when its terms exist, and its premium is theirs.
         assert world.carries(line_id) == (section is not None), line_id
@@ -218,10 +234,21 @@ def test_invariant_checks_can_fail() -> None:
     bad = world.model_copy(update={"locations": (location, *world.locations[1:])})
     with pytest.raises(AssertionError):
         check_property(bad, resolve("N1"))
-    unmortgaged = world.model_copy(update={"locations": tuple(
-        loc.model_copy(update={"buildings": tuple(
-            b.model_copy(update={"mortgagee": None, "loan_number": None})
-            for b in loc.buildings)}) for loc in world.locations)})
+    unmortgaged = world.model_copy(
+        update={
+            "locations": tuple(
+                loc.model_copy(
+                    update={
+                        "buildings": tuple(
+                            b.model_copy(update={"mortgagee": None, "loan_number": None})
+                            for b in loc.buildings
+                        )
+                    }
+                )
+                for loc in world.locations
+            )
+        }
+    )
     with pytest.raises(AssertionError):
         check_property(unmortgaged, resolve("N1"))
 
@@ -240,31 +267,95 @@ def _broken_worlds(world: World) -> list[tuple[str, World, object]]:
     unit = auto.units[0]
     rating = wc.classes[0]
     return [
-        ("gl premium", world.model_copy(update={"general_liability": gl.model_copy(update={
-            "hazards": _nudge_first(gl.hazards,
-                                    premises_premium=hazard.premises_premium + 0.01)})}),
-         check_general_liability),
-        ("gl exposure", world.model_copy(update={"general_liability": gl.model_copy(update={
-            "hazards": _nudge_first(gl.hazards, exposure=hazard.exposure + 1)})}),
-         check_general_liability),
-        ("auto unit", world.model_copy(update={"business_auto": auto.model_copy(update={
-            "units": _nudge_first(auto.units, premium=unit.premium + 1)})}),
-         check_business_auto),
-        ("wc manual", world.model_copy(update={"workers_comp": wc.model_copy(update={
-            "classes": _nudge_first(wc.classes, manual_premium=rating.manual_premium + 0.01)})}),
-         check_workers_comp),
-        ("wc payroll", world.model_copy(update={"workers_comp": wc.model_copy(update={
-            "classes": _nudge_first(wc.classes, payroll=rating.payroll + 100)})}),
-         check_workers_comp),
-        ("bop premium", world.model_copy(update={"businessowners": bop.model_copy(update={
-            "premium": bop.premium + 0.01})}), check_businessowners),
-        ("umbrella underlying", world.model_copy(update={"umbrella": umbrella.model_copy(
-            update={"underlying": ("gl",)})}), check_umbrella_and_cargo),
-        ("workforce", world.model_copy(update={"payroll": _nudge_first(
-            world.payroll, full_time_employees=world.payroll[0].full_time_employees + 1)}),
-         check_workforce),
-        ("interests", world.model_copy(update={"interests": world.interests[1:]}),
-         check_parties),
+        (
+            "gl premium",
+            world.model_copy(
+                update={
+                    "general_liability": gl.model_copy(
+                        update={
+                            "hazards": _nudge_first(
+                                gl.hazards, premises_premium=hazard.premises_premium + 0.01
+                            )
+                        }
+                    )
+                }
+            ),
+            check_general_liability,
+        ),
+        (
+            "gl exposure",
+            world.model_copy(
+                update={
+                    "general_liability": gl.model_copy(
+                        update={"hazards": _nudge_first(gl.hazards, exposure=hazard.exposure + 1)}
+                    )
+                }
+            ),
+            check_general_liability,
+        ),
+        (
+            "auto unit",
+            world.model_copy(
+                update={
+                    "business_auto": auto.model_copy(
+                        update={"units": _nudge_first(auto.units, premium=unit.premium + 1)}
+                    )
+                }
+            ),
+            check_business_auto,
+        ),
+        (
+            "wc manual",
+            world.model_copy(
+                update={
+                    "workers_comp": wc.model_copy(
+                        update={
+                            "classes": _nudge_first(
+                                wc.classes, manual_premium=rating.manual_premium + 0.01
+                            )
+                        }
+                    )
+                }
+            ),
+            check_workers_comp,
+        ),
+        (
+            "wc payroll",
+            world.model_copy(
+                update={
+                    "workers_comp": wc.model_copy(
+                        update={"classes": _nudge_first(wc.classes, payroll=rating.payroll + 100)}
+                    )
+                }
+            ),
+            check_workers_comp,
+        ),
+        (
+            "bop premium",
+            world.model_copy(
+                update={"businessowners": bop.model_copy(update={"premium": bop.premium + 0.01})}
+            ),
+            check_businessowners,
+        ),
+        (
+            "umbrella underlying",
+            world.model_copy(
+                update={"umbrella": umbrella.model_copy(update={"underlying": ("gl",)})}
+            ),
+            check_umbrella_and_cargo,
+        ),
+        (
+            "workforce",
+            world.model_copy(
+                update={
+                    "payroll": _nudge_first(
+                        world.payroll, full_time_employees=world.payroll[0].full_time_employees + 1
+                    )
+                }
+            ),
+            check_workforce,
+        ),
+        ("interests", world.model_copy(update={"interests": world.interests[1:]}), check_parties),
     ]
 
 

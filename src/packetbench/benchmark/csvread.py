@@ -39,8 +39,12 @@ class CsvRead:
 
     def choices(self) -> dict[str, object]:
         """How the file was read, for a record of what a model was given."""
-        return {"encoding": self.encoding, "delimiter": DELIMITER_NAMES[self.delimiter],
-                "preamble_lines": len(self.preamble), "rows": len(self.rows)}
+        return {
+            "encoding": self.encoding,
+            "delimiter": DELIMITER_NAMES[self.delimiter],
+            "preamble_lines": len(self.preamble),
+            "rows": len(self.rows),
+        }
 
 
 def decode(data: bytes, path: Path) -> tuple[str, str]:
@@ -52,10 +56,12 @@ def decode(data: bytes, path: Path) -> tuple[str, str]:
         raise BadInput(f"{path}: not a text file (control bytes)")
     if data.startswith(codecs.BOM_UTF8):
         try:
-            return data[len(codecs.BOM_UTF8):].decode("utf-8"), "utf-8-sig"
+            return data[len(codecs.BOM_UTF8) :].decode("utf-8"), "utf-8-sig"
         except UnicodeDecodeError as error:
-            raise BadInput(f"{path}: a UTF-8 byte-order mark, but not UTF-8 ({error.reason} "
-                           f"at byte {error.start + 3})") from None
+            raise BadInput(
+                f"{path}: a UTF-8 byte-order mark, but not UTF-8 ({error.reason} "
+                f"at byte {error.start + 3})"
+            ) from None
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
@@ -63,8 +69,10 @@ def decode(data: bytes, path: Path) -> tuple[str, str]:
     try:
         return data.decode("cp1252"), "cp1252"
     except UnicodeDecodeError as error:
-        raise BadInput(f"{path}: neither UTF-8 nor Windows-1252 text (byte "
-                       f"0x{data[error.start]:02x} at {error.start})") from None
+        raise BadInput(
+            f"{path}: neither UTF-8 nor Windows-1252 text (byte "
+            f"0x{data[error.start]:02x} at {error.start})"
+        ) from None
 
 
 def _parse(text: str, delimiter: str) -> list[list[str]]:

@@ -76,10 +76,18 @@ def git() -> dict[str, Any]:
     """The commit of the packetbench checkout running this (None outside a checkout)."""
     root = Path(__file__).resolve().parent.parent
     try:
-        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"],
-                                capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain"],
-                               capture_output=True, text=True, check=True).stdout.strip()
+        commit = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return {"commit": None, "dirty": None}
     return {"commit": commit, "dirty": bool(dirty)}
@@ -103,14 +111,19 @@ def check_run_folder(out: Path, force: bool) -> None:
                 status = read_run(out).get("status")
             except BadInput:
                 status = None
-            unfinished = ("continue it with --resume, or replace it with --force"
-                          if status in ("running", "incomplete") else "use --force to replace it")
+            unfinished = (
+                "continue it with --resume, or replace it with --force"
+                if status in ("running", "incomplete")
+                else "use --force to replace it"
+            )
             raise UsageError(f"{out}: a run already exists here ({unfinished})")
         return
     held = sorted(p.name for p in out.iterdir())
     if held:
-        raise UsageError(f"{out}: not a run folder (it holds {held[0]} and no run.json); "
-                         "write the run into a new or empty folder")
+        raise UsageError(
+            f"{out}: not a run folder (it holds {held[0]} and no run.json); "
+            "write the run into a new or empty folder"
+        )
 
 
 def prepare_run(out: Path, force: bool) -> None:
@@ -131,16 +144,23 @@ def prepare_run(out: Path, force: bool) -> None:
         raise UsageError(f"{out}: cannot create the run folder ({error.strerror})") from None
 
 
-def extract(provider: Provider, packets_dir: Path, out: Path, force: bool = False,
-            options: HarnessOptions | None = None) -> ExtractSummary:
+def extract(
+    provider: Provider,
+    packets_dir: Path,
+    out: Path,
+    force: bool = False,
+    options: HarnessOptions | None = None,
+) -> ExtractSummary:
     packets = find_packets(packets_dir)
     if isinstance(provider, ApiProvider):
         from packetbench.benchmark.harness.session import run_api
 
         return run_api(provider, packets, packets_dir, out, force, options or HarnessOptions())
     if options is not None and options.retry_failed:
-        raise UsageError(f"--retry-failed is for API providers: the failures of a "
-                         f"{provider.name} run are part of the run, and come back the same")
+        raise UsageError(
+            f"--retry-failed is for API providers: the failures of a "
+            f"{provider.name} run are part of the run, and come back the same"
+        )
     resume = options is not None and options.resume
     if resume and force:
         raise UsageError("--force starts the run over; it cannot be combined with --resume")
@@ -152,8 +172,10 @@ def extract(provider: Provider, packets_dir: Path, out: Path, force: bool = Fals
         **provider.describe(),
         "packets_dir": str(packets_dir.resolve()),
         "packets": [provenance.packet_entry(p) for p in packets],
-        "schemas": {name: hashlib.sha256(schema_bytes(schema)).hexdigest()
-                    for name, schema in all_schemas().items()},
+        "schemas": {
+            name: hashlib.sha256(schema_bytes(schema)).hexdigest()
+            for name, schema in all_schemas().items()
+        },
         "toolkit_version": __version__,
         "versions": dict(versions()),
         "git": git(),
@@ -180,7 +202,13 @@ def extract(provider: Provider, packets_dir: Path, out: Path, force: bool = Fals
             written += 1
             by_status[record.status] = by_status.get(record.status, 0) + 1
     provider.finish(out)
-    info.update(status="complete", documents={"expected": documents, "written": written,
-                                              "by_status": dict(sorted(by_status.items()))})
+    info.update(
+        status="complete",
+        documents={
+            "expected": documents,
+            "written": written,
+            "by_status": dict(sorted(by_status.items())),
+        },
+    )
     write_json(out / "run.json", info)
     return ExtractSummary(out, documents, written, dict(sorted(by_status.items())))

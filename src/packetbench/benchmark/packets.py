@@ -106,13 +106,25 @@ def load_packet(folder: Path) -> Packet:
         # Every packet repeats the same ids, types and file names: interned, a corpus of
         # 10^4 packets keeps one copy of each instead of one per document.
         documents = tuple(
-            DocInfo(sys.intern(d["doc_id"]), sys.intern(d["doc_type"]), sys.intern(d["format"]),
-                    sys.intern(d["file"]), sys.intern(d["schema"]), d.get("superseded_by"))
+            DocInfo(
+                sys.intern(d["doc_id"]),
+                sys.intern(d["doc_type"]),
+                sys.intern(d["format"]),
+                sys.intern(d["file"]),
+                sys.intern(d["schema"]),
+                d.get("superseded_by"),
+            )
             for d in data["documents"]
         )
         version = data.get("generator_version")
-        return Packet(folder, data["packet_id"], data["tier"], int(data["seed"]), documents,
-                      str(version) if version is not None else None)
+        return Packet(
+            folder,
+            data["packet_id"],
+            data["tier"],
+            int(data["seed"]),
+            documents,
+            str(version) if version is not None else None,
+        )
     except (KeyError, TypeError, ValueError) as error:
         raise BadInput(f"{path}: not a packet_truth file ({error})") from None
 
@@ -123,8 +135,11 @@ def find_packets(folder: Path) -> list[Packet]:
         raise BadInput(f"{folder}: not a folder")
     if (folder / "packet_truth.json").is_file():
         return [load_packet(folder)]
-    packets = [load_packet(child) for child in sorted(folder.iterdir())
-               if child.is_dir() and (child / "packet_truth.json").is_file()]
+    packets = [
+        load_packet(child)
+        for child in sorted(folder.iterdir())
+        if child.is_dir() and (child / "packet_truth.json").is_file()
+    ]
     if not packets:
         raise BadInput(f"{folder}: holds no packets (no */packet_truth.json)")
     ids = [p.packet_id for p in packets]

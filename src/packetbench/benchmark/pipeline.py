@@ -91,11 +91,14 @@ def _prepare(options: Options) -> None:
     present = [name for name in OWNED if (out / name).exists()]
     held = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
     if held and not present:
-        raise UsageError(f"{out}: not a folder packetbench run made (it holds {held[0]}); "
-                         "write the run into a new or empty folder")
+        raise UsageError(
+            f"{out}: not a folder packetbench run made (it holds {held[0]}); "
+            "write the run into a new or empty folder"
+        )
     if present and not options.force:
-        raise UsageError(f"{out}: already holds a benchmark run ({present[0]}); use --force "
-                         "to replace it")
+        raise UsageError(
+            f"{out}: already holds a benchmark run ({present[0]}); use --force to replace it"
+        )
     for name in present:
         target = out / name
         if target.is_dir():
@@ -126,8 +129,9 @@ def _watch(folder: Path, stage: str, listener: Listener) -> Callable[[], None]:
     return done
 
 
-def _timed(stage: str, listener: Listener, outcome: Outcome, total: int | None,
-           work: Callable[[], str]) -> None:
+def _timed(
+    stage: str, listener: Listener, outcome: Outcome, total: int | None, work: Callable[[], str]
+) -> None:
     listener.start(stage, total)
     began = time.perf_counter()
     summary = work()
@@ -141,9 +145,13 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
     from packetbench.benchmark.providers import provider_class
 
     cls = provider_class(options.provider)  # an unknown provider fails before any work
-    settings: dict[str, Any] = {"profile": options.profile, "seed": options.sim_seed,
-                                "reasoning": options.reasoning, "input": options.input_mode,
-                                "base_url": options.base_url}
+    settings: dict[str, Any] = {
+        "profile": options.profile,
+        "seed": options.sim_seed,
+        "reasoning": options.reasoning,
+        "input": options.input_mode,
+        "base_url": options.base_url,
+    }
     if options.model is not None:
         settings["model"] = options.model
     provider = cls.from_options(settings)
@@ -154,13 +162,13 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
     from packetbench.benchmark.errors import BenchmarkError
     from packetbench.generator.executors import make_executor
 
-    runner = make_executor(options.executor, options.jobs, options.ray_address,
-                           (BenchmarkError,))
+    runner = make_executor(options.executor, options.jobs, options.ray_address, (BenchmarkError,))
     _prepare(options)
     packets = options.out / "packets"
     name = options.provider if not cls.simulator else f"{options.provider}-{options.profile}"
     run = options.out / "runs" / (options.model or name)
     outcome = Outcome(packets, run)
+
     def generate() -> str:
         from packetbench.generator.batch import generate as write_packets
         from packetbench.generator.corpus import read
@@ -173,11 +181,14 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
             listener.advance("generate", len(written))
 
         for tier in options.tiers:
-            made += write_packets(tier, options.seed, options.count, packets, executor=runner,
-                                  on_done=tick)
-        return (f"{len(made):,} packets, {sum(s.documents for s in made):,} documents, "
-                f"{sum(s.pdf_pages for s in made):,} PDF pages; corpus digest "
-                f"{read(packets).digest[:12]}")
+            made += write_packets(
+                tier, options.seed, options.count, packets, executor=runner, on_done=tick
+            )
+        return (
+            f"{len(made):,} packets, {sum(s.documents for s in made):,} documents, "
+            f"{sum(s.pdf_pages for s in made):,} PDF pages; corpus digest "
+            f"{read(packets).digest[:12]}"
+        )
 
     _timed("generate", listener, outcome, len(options.tiers) * options.count, generate)
     folders = sorted(p for p in packets.iterdir() if (p / "packet_truth.json").is_file())
@@ -198,15 +209,19 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         # tesseract. They are counted, never called found; anything else failing stops it.
         outcome.audit_ok = all(f.problem == "not_checked" for f in result.findings())
         totals = result.totals()
-        found = (f"{totals['fields_found']:,} of {totals['fields_checked']:,} located values "
-                 f"and {totals['strings_found']:,} of {totals['strings_checked']:,} visible "
-                 "strings found")
+        found = (
+            f"{totals['fields_found']:,} of {totals['fields_checked']:,} located values "
+            f"and {totals['strings_found']:,} of {totals['strings_checked']:,} visible "
+            "strings found"
+        )
         if not outcome.audit_ok:
             return f"FAILED: {found}; see {options.out / 'audit.json'}"
         if totals["fields_not_checked"] or totals["strings_not_checked"]:
-            found += (f"; {totals['fields_not_checked']:,} located values and "
-                      f"{totals['strings_not_checked']:,} strings with no text layer (scans, ink, "
-                      f"attacked text) not verified (packetbench audit --ocr {packets})")
+            found += (
+                f"; {totals['fields_not_checked']:,} located values and "
+                f"{totals['strings_not_checked']:,} strings with no text layer (scans, ink, "
+                f"attacked text) not verified (packetbench audit --ocr {packets})"
+            )
         return f"passed: {found}"
 
     _timed("audit", listener, outcome, len(folders), audit)
@@ -218,24 +233,33 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         from packetbench.benchmark.extract import HarnessOptions
         from packetbench.benchmark.extract import extract as run_extraction
 
-        harness = None if cls.simulator else HarnessOptions(
-            concurrency=options.concurrency, max_cost_usd=options.max_cost_usd)
+        harness = (
+            None
+            if cls.simulator
+            else HarnessOptions(concurrency=options.concurrency, max_cost_usd=options.max_cost_usd)
+        )
         stop = _watch(run / "extractions", "extract", listener)
         try:
-            summary = run_extraction(provider, packets, run, force=options.force,
-                                     options=harness)
+            summary = run_extraction(provider, packets, run, force=options.force, options=harness)
         finally:
             stop()
         statuses = ", ".join(f"{n:,} {s}" for s, n in summary.by_status.items()) or "none"
         label = " (SIMULATED extractor, not a model)" if cls.simulator else ""
-        stopped = (f"; --max-cost reached, {summary.not_started} not requested (continue with "
-                   f"packetbench extract --resume --out {run})"
-                   if summary.stopped == "max-cost" else "")
+        stopped = (
+            f"; --max-cost reached, {summary.not_started} not requested (continue with "
+            f"packetbench extract --resume --out {run})"
+            if summary.stopped == "max-cost"
+            else ""
+        )
         if summary.ok == 0:
-            outcome.stopped = (f"no document was extracted ok ({statuses}), so there is nothing "
-                               f"to score; each record in {run / 'extractions'} says why")
-        return (f"{summary.written:,} of {summary.documents:,} documents [{statuses}] by "
-                f"{provider.describe().get('model', options.provider)}{label}{stopped}")
+            outcome.stopped = (
+                f"no document was extracted ok ({statuses}), so there is nothing "
+                f"to score; each record in {run / 'extractions'} says why"
+            )
+        return (
+            f"{summary.written:,} of {summary.documents:,} documents [{statuses}] by "
+            f"{provider.describe().get('model', options.provider)}{label}{stopped}"
+        )
 
     _timed("extract", listener, outcome, documents, extract)
     if outcome.stopped:
@@ -245,12 +269,15 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         from packetbench.benchmark.results import load_run
         from packetbench.benchmark.score.scorer import score_run
 
-        result = score_run(run, packets, executor=runner,
-                           on_packet=lambda n: listener.advance("score", n))
+        result = score_run(
+            run, packets, executor=runner, on_packet=lambda n: listener.advance("score", n)
+        )
         load_run(run, packets)  # as `packetbench score` does
         excluded = len(result.missing) + len(result.errors) + len(result.invalid)
-        return (f"{result.documents:,} documents scored, {result.claims:,} claims, "
-                f"{excluded:,} excluded")
+        return (
+            f"{result.documents:,} documents scored, {result.claims:,} claims, "
+            f"{excluded:,} excluded"
+        )
 
     _timed("score", listener, outcome, len(folders), score)
 

@@ -7,8 +7,9 @@ from contextlib import contextmanager
 
 
 @contextmanager
-def bar(stage: str, unit: str, total: int | None = None,
-        disable: bool = False) -> Iterator[Callable[[int], None]]:
+def bar(
+    stage: str, unit: str, total: int | None = None, disable: bool = False
+) -> Iterator[Callable[[int], None]]:
     """A transient bar for `stage`; the callable it yields takes how many are done."""
     from rich.console import Console
     from rich.progress import (
@@ -20,9 +21,15 @@ def bar(stage: str, unit: str, total: int | None = None,
     )
 
     stderr = Console(stderr=True)
-    with Progress(TextColumn(f"[bold]{stage}[/] {unit}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=stderr, transient=True,
-                  disable=disable or not stderr.is_terminal) as progress:
+    with Progress(
+        TextColumn(f"[bold]{stage}[/] {unit}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=stderr,
+        transient=True,
+        disable=disable or not stderr.is_terminal,
+    ) as progress:
         task = progress.add_task(stage, total=total)
 
         def advance(done: int) -> None:

@@ -43,8 +43,10 @@ def document_hashes(packet: Packet, doc: DocInfo) -> dict[str, str]:
     hashes = {kind: sha256(_file(packet, doc, kind)) for kind in HASHED}
     manifest = read_json(_file(packet, doc, "manifest"))
     if not isinstance(manifest, dict) or manifest.get("sha256") != hashes["file"]:
-        raise BadInput(f"{_file(packet, doc, 'file')}: sha256 differs from its manifest (not "
-                       "the file its truth describes)")
+        raise BadInput(
+            f"{_file(packet, doc, 'file')}: sha256 differs from its manifest (not "
+            "the file its truth describes)"
+        )
     return hashes
 
 
@@ -66,19 +68,28 @@ def recorded(info: dict[str, Any], run: Path) -> dict[str, dict[str, Any]]:
     entries = info.get("packets")
     found: dict[str, dict[str, Any]] = {}
     for entry in entries if isinstance(entries, list) else []:
-        if not (isinstance(entry, dict) and isinstance(entry.get("sha256"), dict)
-                and isinstance(entry.get("packet_truth_sha256"), str)):
-            raise BadInput(f"{run / 'run.json'}: records no sha256 of the documents it was "
-                           "extracted from (written by an older packetbench), so no score of "
-                           "it can be trusted; extract the run again")
+        if not (
+            isinstance(entry, dict)
+            and isinstance(entry.get("sha256"), dict)
+            and isinstance(entry.get("packet_truth_sha256"), str)
+        ):
+            raise BadInput(
+                f"{run / 'run.json'}: records no sha256 of the documents it was "
+                "extracted from (written by an older packetbench), so no score of "
+                "it can be trusted; extract the run again"
+            )
         found[str(entry.get("packet_id"))] = entry
     if not found:
         raise BadInput(f"{run / 'run.json'}: no packets list")
     return found
 
 
-def verify(info: dict[str, Any], run: Path, selected: list[tuple[Packet, DocInfo]],
-           hint: str = "score the run with the packets it was extracted from") -> None:
+def verify(
+    info: dict[str, Any],
+    run: Path,
+    selected: list[tuple[Packet, DocInfo]],
+    hint: str = "score the run with the packets it was extracted from",
+) -> None:
     """BadInput naming the first file of `selected` (documents of the run, in order) whose
     sha256 is not the one run.json recorded, then the packets' packet_truth.json."""
     entries = recorded(info, run)
@@ -92,12 +103,16 @@ def verify(info: dict[str, Any], run: Path, selected: list[tuple[Packet, DocInfo
         actual = {kind: sha256(_file(packet, doc, kind)) for kind in HASHED}
         if expected != actual:
             kind = next((k for k in HASHED if (expected or {}).get(k) != actual[k]), "file")
-            raise BadInput(f"{_file(packet, doc, kind)}: not the file {run} was extracted "
-                           f"from (its sha256 differs); {hint}")
+            raise BadInput(
+                f"{_file(packet, doc, kind)}: not the file {run} was extracted "
+                f"from (its sha256 differs); {hint}"
+            )
     for packet_id, packet in packets.items():
         if sha256(packet.path / "packet_truth.json") != entries[packet_id]["packet_truth_sha256"]:
-            raise BadInput(f"{packet.path / 'packet_truth.json'}: not the packet {run} was "
-                           f"extracted from (its sha256 differs); {hint}")
+            raise BadInput(
+                f"{packet.path / 'packet_truth.json'}: not the packet {run} was "
+                f"extracted from (its sha256 differs); {hint}"
+            )
 
 
 def _documents(entries: dict[str, dict[str, Any]]) -> Iterator[tuple[str, dict[str, str]]]:
@@ -106,8 +121,10 @@ def _documents(entries: dict[str, dict[str, Any]]) -> Iterator[tuple[str, dict[s
             yield f"{packet_id}/{doc_id}", hashes
 
 
-def first_difference(a: dict[str, dict[str, Any]], b: dict[str, dict[str, Any]],
-                     ) -> tuple[str, str] | None:
+def first_difference(
+    a: dict[str, dict[str, Any]],
+    b: dict[str, dict[str, Any]],
+) -> tuple[str, str] | None:
     """(packet_id/doc_id, what differs) of the first document both list with other
     hashes, or None when every shared document is the same."""
     theirs = dict(_documents(b))
@@ -126,7 +143,10 @@ def same_listing(a: dict[str, dict[str, Any]], b: dict[str, dict[str, Any]]) -> 
     for document in sorted(set(mine) | set(theirs)):
         if mine.get(document) != theirs.get(document):
             return document
-    differing = sorted(p for p in set(a) | set(b)
-                       if (a.get(p) or {}).get("packet_truth_sha256")
-                       != (b.get(p) or {}).get("packet_truth_sha256"))
+    differing = sorted(
+        p
+        for p in set(a) | set(b)
+        if (a.get(p) or {}).get("packet_truth_sha256")
+        != (b.get(p) or {}).get("packet_truth_sha256")
+    )
     return f"{differing[0]}/packet_truth.json" if differing else None

@@ -1,9 +1,9 @@
 """Run folders: `run.json`, one atomic record per document, and where scores go (DESIGN §6).
 
-    runs/<run_id>/
-      run.json
-      extractions/<packet_id>/<doc_id>.json
-      scores/
+runs/<run_id>/
+  run.json
+  extractions/<packet_id>/<doc_id>.json
+  scores/
 """
 
 from __future__ import annotations
@@ -82,8 +82,11 @@ def remove_left_behind(folder: Path, name: str = "") -> None:
     pattern = f".{name}.tmp-*" if name else ".*"
     for entry in folder.glob(pattern):
         found = _LEFT_BEHIND.match(entry.name)
-        stale = (found is not None and int(found.group(1)) != os.getpid()
-                 and not alive(int(found.group(1)))) or bool(_OLD_SCRATCH.match(entry.name))
+        stale = (
+            found is not None
+            and int(found.group(1)) != os.getpid()
+            and not alive(int(found.group(1)))
+        ) or bool(_OLD_SCRATCH.match(entry.name))
         if not stale:
             continue
         if entry.is_dir() and not entry.is_symlink():
@@ -102,17 +105,18 @@ def write_atomic(path: Path, data: bytes) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise BadInput(f"{path.parent}: cannot create the folder "
-                       f"({error.strerror or type(error).__name__})") from None
+        raise BadInput(
+            f"{path.parent}: cannot create the folder ({error.strerror or type(error).__name__})"
+        ) from None
     if path.is_dir():
         raise BadInput(f"{path}: is a folder, cannot write a file there")
     remove_left_behind(path.parent, path.name)
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.tmp-{os.getpid()}-",
-                                             dir=path.parent)
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{path.name}.tmp-{os.getpid()}-", dir=path.parent
+        )
     except OSError as error:
-        raise BadInput(f"{path}: cannot write ({error.strerror or type(error).__name__})"
-                       ) from None
+        raise BadInput(f"{path}: cannot write ({error.strerror or type(error).__name__})") from None
     try:
         with os.fdopen(handle, "wb") as out:
             os.fchmod(out.fileno(), 0o666 & ~umask())
@@ -120,8 +124,7 @@ def write_atomic(path: Path, data: bytes) -> None:
         os.replace(temporary, path)
     except OSError as error:
         Path(temporary).unlink(missing_ok=True)
-        raise BadInput(f"{path}: cannot write ({error.strerror or type(error).__name__})"
-                       ) from None
+        raise BadInput(f"{path}: cannot write ({error.strerror or type(error).__name__})") from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
@@ -165,8 +168,10 @@ def read_record(path: Path) -> ExtractionRecord:
         where = ".".join(str(p) for p in first["loc"]) or "record"
         raise BadInput(f"{path}: not an extraction record ({where}: {first['msg']})") from None
     if (path.parent.name, path.stem) != (record.packet_id, record.doc_id):
-        raise BadInput(f"{path}: the record of {record.packet_id}/{record.doc_id}, not of "
-                       f"{path.parent.name}/{path.stem}")
+        raise BadInput(
+            f"{path}: the record of {record.packet_id}/{record.doc_id}, not of "
+            f"{path.parent.name}/{path.stem}"
+        )
     return record
 
 
@@ -187,8 +192,11 @@ def read_run(run: Path) -> dict[str, Any]:
     return data
 
 
-def listed_documents(info: dict[str, Any], run: Path, packets: list[Packet],
-                     ) -> list[tuple[Packet, DocInfo]]:
+def listed_documents(
+    info: dict[str, Any],
+    run: Path,
+    packets: list[Packet],
+) -> list[tuple[Packet, DocInfo]]:
     """The documents `run.json` (read as `info`) lists, in packet and document order, each
     found in `packets`; BadInput naming run.json otherwise."""
     by_id = {p.packet_id: p for p in packets}
@@ -210,20 +218,28 @@ def _short(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def continuation(run: Path, info: dict[str, Any], packets: list[Packet],
-                 fingerprint: tuple[str, ...]) -> dict[str, Any]:
+def continuation(
+    run: Path, info: dict[str, Any], packets: list[Packet], fingerprint: tuple[str, ...]
+) -> dict[str, Any]:
     """The run.json of the run `run` continues, after checking that every `fingerprint` key
     of it equals the new run's `info` and that `packets` are the documents it was extracted
     from (a continued run must be one run, not two stitched together)."""
     if not (run / "run.json").is_file():
-        raise UsageError(f"{run}: no run to continue (no run.json); start it without "
-                         "--resume / --retry-failed")
+        raise UsageError(
+            f"{run}: no run to continue (no run.json); start it without --resume / --retry-failed"
+        )
     before = read_run(run)
     for name in fingerprint:
         if before.get(name) != info.get(name):
-            raise UsageError(f"{run}: cannot continue a run made with different settings "
-                             f"({name} was {_short(before.get(name))}, now "
-                             f"{_short(info.get(name))}); use a new --out or --force")
-    provenance.verify(before, run, [(p, d) for p in packets for d in p.documents],
-                      hint="continue the run with the packets it was extracted from")
+            raise UsageError(
+                f"{run}: cannot continue a run made with different settings "
+                f"({name} was {_short(before.get(name))}, now "
+                f"{_short(info.get(name))}); use a new --out or --force"
+            )
+    provenance.verify(
+        before,
+        run,
+        [(p, d) for p in packets for d in p.documents],
+        hint="continue the run with the packets it was extracted from",
+    )
     return before

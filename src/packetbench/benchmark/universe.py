@@ -27,8 +27,9 @@ FIELD_KEYS_READ = ("value", "rendered_as")
 
 
 @lru_cache(maxsize=1 << 17)
-def _contribution(text: str) -> tuple[str, tuple[str, ...], frozenset[str], frozenset[float],
-                                      frozenset[str]]:
+def _contribution(
+    text: str,
+) -> tuple[str, tuple[str, ...], frozenset[str], frozenset[float], frozenset[str]]:
     """What one visible text adds to a universe: its normalized form, tokens, id forms (of
     the whole text and of each word), numbers (whole and embedded) and ISO dates. Cached
     because the same texts recur on every page and in every document."""
@@ -44,8 +45,11 @@ def _contribution(text: str) -> tuple[str, tuple[str, ...], frozenset[str], froz
             found = normalize.number(match.group(0))
             if found is not None:
                 numbers.add(found)
-        dates = {iso for candidate in (text, *(m.group(0) for m in _DATE_IN_TEXT.finditer(text)))
-                 if (iso := normalize.date(candidate))}
+        dates = {
+            iso
+            for candidate in (text, *(m.group(0) for m in _DATE_IN_TEXT.finditer(text)))
+            if (iso := normalize.date(candidate))
+        }
     return form, tuple(form.split()), frozenset(ids), frozenset(numbers), frozenset(dates)
 
 
@@ -80,8 +84,9 @@ class Universe:
         """The universe of a set of distinct values, built with set unions (many documents of
         thousands of values each make this the scorer's and the audit's hot path)."""
         texts = [_contribution(v) for v in values if isinstance(v, str)]
-        numbers = {float(v) for v in values
-                   if isinstance(v, int | float) and not isinstance(v, bool)}
+        numbers = {
+            float(v) for v in values if isinstance(v, int | float) and not isinstance(v, bool)
+        }
         return cls(
             strings={c[0] for c in texts if c[0]},
             ids=set().union(*(c[2] for c in texts)),
@@ -122,8 +127,13 @@ class Universe:
         return [word for word in normalize.tokens(value) if word not in self.tokens]
 
     def size(self) -> dict[str, int]:
-        return {"strings": len(self.strings), "ids": len(self.ids), "tokens": len(self.tokens),
-                "numbers": len(self.numbers), "dates": len(self.dates)}
+        return {
+            "strings": len(self.strings),
+            "ids": len(self.ids),
+            "tokens": len(self.tokens),
+            "numbers": len(self.numbers),
+            "dates": len(self.dates),
+        }
 
 
 @dataclass
@@ -147,8 +157,12 @@ def document_universe(packet: Path, doc_id: str, skipped: Counter[str] | None = 
         for key in keys:
             if key not in FIELD_KEYS_READ:
                 skipped[key] += count
-    seen.update(value for entry in entries for key in FIELD_KEYS_READ
-                if not isinstance(value := entry.get(key), dict | list))
+    seen.update(
+        value
+        for entry in entries
+        for key in FIELD_KEYS_READ
+        if not isinstance(value := entry.get(key), dict | list)
+    )
     rendered = read_json(packet / f"rendered_universe_{doc_id}.json")
     for key, value in rendered.items():
         if key == "hidden":
@@ -175,8 +189,9 @@ def packet_doc_ids(packet: Path) -> list[str]:
 def build(packet: Path) -> PacketUniverses:
     """The packet universe and every document universe of the packet folder `packet`."""
     skipped: Counter[str] = Counter()
-    documents = {doc_id: document_universe(packet, doc_id, skipped)
-                 for doc_id in packet_doc_ids(packet)}
+    documents = {
+        doc_id: document_universe(packet, doc_id, skipped) for doc_id in packet_doc_ids(packet)
+    }
     pooled = Universe()
     for universe in documents.values():
         pooled.update(universe)

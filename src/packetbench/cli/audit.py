@@ -21,22 +21,35 @@ FIRST_FINDINGS = 10  # findings shown in the human report (all of them are in --
 def audit(
     packet_dirs: Annotated[
         list[Path],
-        typer.Argument(metavar="PACKET_DIR", show_default=False,
-                       help="Packet folders, or folders holding packet folders."),
+        typer.Argument(
+            metavar="PACKET_DIR",
+            show_default=False,
+            help="Packet folders, or folders holding packet folders.",
+        ),
     ],
     ocr: Annotated[
         bool,
-        typer.Option("--ocr", help="OCR the pages whose text layer is missing or unreliable "
-                                   "(needs the tesseract binary)."),
+        typer.Option(
+            "--ocr",
+            help="OCR the pages whose text layer is missing or unreliable "
+            "(needs the tesseract binary).",
+        ),
     ] = False,
     json_output: Annotated[
-        bool, typer.Option("--json", help="Print the result as JSON for scripts, nothing else."),
+        bool,
+        typer.Option("--json", help="Print the result as JSON for scripts, nothing else."),
     ] = False,
-    jobs: Annotated[int, typer.Option(help="Packets audited at once (worker processes, or "
-                                           "CPUs of the Ray instance started for the run).")] = 1,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            help="Packets audited at once (worker processes, or "
+            "CPUs of the Ray instance started for the run)."
+        ),
+    ] = 1,
     executor: Annotated[str, typer.Option(help="local (worker processes) or ray.")] = "local",
-    ray_address: Annotated[str | None, typer.Option(
-        help="--executor ray: 'auto' or HOST:PORT of a running cluster.")] = None,
+    ray_address: Annotated[
+        str | None, typer.Option(help="--executor ray: 'auto' or HOST:PORT of a running cluster.")
+    ] = None,
 ) -> None:
     """Prove that every ground-truth value is on a rendered page.
 
@@ -56,12 +69,21 @@ def audit(
     folders = packet_folders(packet_dirs)
     stderr = Console(stderr=True)
     with Progress(
-        TextColumn("[bold]audit[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=stderr, transient=True, disable=json_output or not stderr.is_terminal,
+        TextColumn("[bold]audit[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=stderr,
+        transient=True,
+        disable=json_output or not stderr.is_terminal,
     ) as progress:
         task = progress.add_task("audit", total=len(folders))
-        result = audit_packets(folders, ocr=ocr, on_packet=lambda _: progress.advance(task),
-                               executor=None if executor == "local" and jobs == 1 else runner)
+        result = audit_packets(
+            folders,
+            ocr=ocr,
+            on_packet=lambda _: progress.advance(task),
+            executor=None if executor == "local" and jobs == 1 else runner,
+        )
     if json_output:
         typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -86,13 +108,17 @@ def _report(result: AuditResult) -> None:
         table.add_column(name, justify="right")
     for packet in result.packets:
         for doc in packet.documents:
-            readers = sorted(set(doc.fields) | set(doc.strings), key=("pdf", "xlsx", "csv",
-                                                                       "ocr").index)
+            readers = sorted(
+                set(doc.fields) | set(doc.strings), key=("pdf", "xlsx", "csv", "ocr").index
+            )
             not_checked = sum(doc.not_checked.values())
             for reader in readers or [doc.format]:
                 fields, strings = doc.fields.get(reader), doc.strings.get(reader)
                 table.add_row(
-                    packet.packet_id, doc.doc_id, reader, str(doc.pages),
+                    packet.packet_id,
+                    doc.doc_id,
+                    reader,
+                    str(doc.pages),
                     *_count(fields.checked if fields else 0, fields.found if fields else 0),
                     *_count(strings.checked if strings else 0, strings.found if strings else 0),
                     f"[yellow]{not_checked:,}[/]" if not_checked and reader != "ocr" else "",
@@ -106,38 +132,62 @@ def _report(result: AuditResult) -> None:
         console.print(
             f"OCR: {fields.found - fields.by_page:,} of {fields.checked:,} located values read "
             f"inside their box, {fields.by_page:,} only elsewhere on the page; "
-            f"{strings.found:,} of {strings.checked:,} visible strings found", soft_wrap=True)
+            f"{strings.found:,} of {strings.checked:,} visible strings found",
+            soft_wrap=True,
+        )
 
     universe = Table(title="Universe", title_justify="left")
-    for name in ("packet", "strings", "tokens", "numbers", "ids", "dates", "forbidden",
-                 "coincidences", "skipped keys"):
-        universe.add_column(name, justify="left" if name in ("packet", "skipped keys")
-                            else "right")
+    for name in (
+        "packet",
+        "strings",
+        "tokens",
+        "numbers",
+        "ids",
+        "dates",
+        "forbidden",
+        "coincidences",
+        "skipped keys",
+    ):
+        universe.add_column(name, justify="left" if name in ("packet", "skipped keys") else "right")
     for packet in result.packets:
         size = packet.universe
         skipped = ", ".join(f"{k} {v:,}" for k, v in sorted(packet.skipped_keys.items()))
-        universe.add_row(packet.packet_id, *(f"{size.get(k, 0):,}" for k in
-                                             ("strings", "tokens", "numbers", "ids", "dates")),
-                         f"{packet.forbidden:,}", str(len(packet.coincidences)), skipped)
+        universe.add_row(
+            packet.packet_id,
+            *(f"{size.get(k, 0):,}" for k in ("strings", "tokens", "numbers", "ids", "dates")),
+            f"{packet.forbidden:,}",
+            str(len(packet.coincidences)),
+            skipped,
+        )
     console.print(universe)
 
     findings = list(result.findings())
     if findings:
         # One unwrapped line per finding, so a path can be read (and grepped) whole.
-        console.print(f"First {min(len(findings), FIRST_FINDINGS)} of {len(findings)} "
-                      "finding(s) (all of them with --json):", soft_wrap=True)
+        console.print(
+            f"First {min(len(findings), FIRST_FINDINGS)} of {len(findings)} "
+            "finding(s) (all of them with --json):",
+            soft_wrap=True,
+        )
         packet_of = {id(f): p.packet_id for p in result.packets for f in p.all_findings()}
         for finding in findings[:FIRST_FINDINGS]:
             console.print(_line(packet_of[id(finding)], finding), soft_wrap=True, markup=False)
     totals = result.totals()
-    scope = (f"{totals['packets']} packet(s), {totals['documents']} documents, "
-             f"{totals['pdf_pages']} PDF pages")
+    scope = (
+        f"{totals['packets']} packet(s), {totals['documents']} documents, "
+        f"{totals['pdf_pages']} PDF pages"
+    )
     if result.ok:
-        console.print(f"[green]audit passed[/]: {totals['fields_found']:,} located values and "
-                      f"{totals['strings_found']:,} visible strings found in {scope}")
+        console.print(
+            f"[green]audit passed[/]: {totals['fields_found']:,} located values and "
+            f"{totals['strings_found']:,} visible strings found in {scope}"
+        )
     else:
-        problems = ", ".join(f"{count:,} {problem.replace('_', ' ')}"
-                             for problem, count in totals["findings"].items() if count)
+        problems = ", ".join(
+            f"{count:,} {problem.replace('_', ' ')}"
+            for problem, count in totals["findings"].items()
+            if count
+        )
         console.print(f"[red]audit FAILED[/]: {problems} in {scope}")
 
 

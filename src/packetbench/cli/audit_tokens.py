@@ -11,8 +11,9 @@ import typer
 
 def audit_tokens(
     run: Annotated[Path, typer.Argument(help="The run folder (with run.json).")],
-    json_output: Annotated[bool, typer.Option(
-        "--json", help="Print the result as JSON for scripts, nothing else.")] = False,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the result as JSON for scripts, nothing else.")
+    ] = False,
 ) -> None:
     """List the completions of RUN that used 95 % or more of their output-token cap.
 
@@ -26,11 +27,15 @@ def audit_tokens(
         typer.echo(json.dumps(result.to_json(), indent=2))
     else:
         for item in result.near:
-            typer.echo(f"{item.packet_id}/{item.doc_id}: {item.used:,} of {item.cap:,} tokens "
-                       f"({item.share:.0%}), finish_reason {item.finish_reason}, "
-                       f"status {item.status}")
-        typer.echo(f"{run}: {len(result.near)} of {result.completions} completions came within "
-                   f"5% of the {result.cap:,}-token cap")
+            typer.echo(
+                f"{item.packet_id}/{item.doc_id}: {item.used:,} of {item.cap:,} tokens "
+                f"({item.share:.0%}), finish_reason {item.finish_reason}, "
+                f"status {item.status}"
+            )
+        typer.echo(
+            f"{run}: {len(result.near)} of {result.completions} completions came within "
+            f"5% of the {result.cap:,}-token cap"
+        )
     if result.near:
         raise typer.Exit(1)
 

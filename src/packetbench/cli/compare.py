@@ -13,16 +13,24 @@ FIRST_WORST = 10  # worst documents printed (paired_stats.json has them all)
 
 
 def compare(
-    runs: Annotated[list[Path], typer.Argument(
-        metavar="RUN...", show_default=False, help="Two or more scored run folders.")],
-    out: Annotated[Path | None, typer.Option(
-        help="Also write DIR/paired_stats.json.", metavar="DIR")] = None,
+    runs: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="RUN...", show_default=False, help="Two or more scored run folders."
+        ),
+    ],
+    out: Annotated[
+        Path | None, typer.Option(help="Also write DIR/paired_stats.json.", metavar="DIR")
+    ] = None,
     alpha: Annotated[float, typer.Option(help="Significance level after Holm's correction.")] = (
-        0.05),
-    json_output: Annotated[bool, typer.Option(
-        "--json", help="Print paired_stats.json instead of the tables.")] = False,
-    force: Annotated[bool, typer.Option(
-        help="Replace DIR/paired_stats.json if it exists.")] = False,
+        0.05
+    ),
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print paired_stats.json instead of the tables.")
+    ] = False,
+    force: Annotated[
+        bool, typer.Option(help="Replace DIR/paired_stats.json if it exists.")
+    ] = False,
 ) -> None:
     """Paired statistics of two or more runs on the documents both completed.
 
@@ -57,37 +65,58 @@ def _print(result: dict[str, Any]) -> None:
     method = result["method"]
     labels = result["metrics"]
     for pair in result["pairs"]:
-        table = Table(title=f"{pair['b']} vs {pair['a']} ({pair['documents_paired']} documents "
-                            "paired; difference = second - first, in points)",
-                      title_justify="left")
-        for name in ("rate", pair["a"], pair["b"], "difference", "95 % CI (documents)",
-                     "95 % CI (packets)"):
+        table = Table(
+            title=f"{pair['b']} vs {pair['a']} ({pair['documents_paired']} documents "
+            "paired; difference = second - first, in points)",
+            title_justify="left",
+        )
+        for name in (
+            "rate",
+            pair["a"],
+            pair["b"],
+            "difference",
+            "95 % CI (documents)",
+            "95 % CI (packets)",
+        ):
             table.add_column(name, justify="left" if name == "rate" else "right")
         for metric, rate in pair["rates"].items():
             ci = rate["ci_documents"]
             cp = rate["ci_packets"]
-            table.add_row(labels[metric]["label"], _rate(rate["a"]), _rate(rate["b"]),
-                          _pct(rate["difference"]),
-                          f"[{_pct(ci[0])}, {_pct(ci[1])}]" if ci[0] is not None else "–",
-                          f"[{_pct(cp[0])}, {_pct(cp[1])}]" if cp[0] is not None else "–")
+            table.add_row(
+                labels[metric]["label"],
+                _rate(rate["a"]),
+                _rate(rate["b"]),
+                _pct(rate["difference"]),
+                f"[{_pct(ci[0])}, {_pct(ci[1])}]" if ci[0] is not None else "–",
+                f"[{_pct(cp[0])}, {_pct(cp[1])}]" if cp[0] is not None else "–",
+            )
         console.print(table)
         for metric, test in pair["sign_tests"].items():
             p_value = "–" if test["p_value"] is None else f"{test['p_value']:.3g}"
             p_holm = "–" if test["p_holm"] is None else f"{test['p_holm']:.3g}"
-            verdict = (f"{test['worse']} worse" if test["significant"]
-                       else "no significant difference")
-            console.print(f"sign test, {labels[metric]['label']}: {pair['b']} higher on "
-                          f"{test['b_higher']} documents, {pair['a']} higher on "
-                          f"{test['a_higher']}, tied {test['ties']}; p {p_value}, Holm p "
-                          f"{p_holm}: {verdict}", soft_wrap=True)
+            verdict = (
+                f"{test['worse']} worse" if test["significant"] else "no significant difference"
+            )
+            console.print(
+                f"sign test, {labels[metric]['label']}: {pair['b']} higher on "
+                f"{test['b_higher']} documents, {pair['a']} higher on "
+                f"{test['a_higher']}, tied {test['ties']}; p {p_value}, Holm p "
+                f"{p_holm}: {verdict}",
+                soft_wrap=True,
+            )
         if pair["excluded"]:
             shown = ", ".join(e["document"] for e in pair["excluded"][:5])
             more = len(pair["excluded"]) - 5
-            console.print(f"not paired ({len(pair['excluded'])}): {shown}"
-                          + (f" and {more} more" if more > 0 else ""), soft_wrap=True)
+            console.print(
+                f"not paired ({len(pair['excluded'])}): {shown}"
+                + (f" and {more} more" if more > 0 else ""),
+                soft_wrap=True,
+            )
     worst = result["worst_documents"]
-    console.print(f"Documents where one run hallucinates more than every other: {len(worst)}"
-                  + (f" (first {FIRST_WORST})" if len(worst) > FIRST_WORST else ""))
+    console.print(
+        f"Documents where one run hallucinates more than every other: {len(worst)}"
+        + (f" (first {FIRST_WORST})" if len(worst) > FIRST_WORST else "")
+    )
     for row in worst[:FIRST_WORST]:
         rates = ", ".join(f"{k} {_rate(v)}" for k, v in row["rates"].items())
         console.print(f"  {row['document']}: {row['worst']} ({rates})", soft_wrap=True)

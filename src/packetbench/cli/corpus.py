@@ -7,8 +7,9 @@ from typing import Annotated
 
 import typer
 
-corpus_app = typer.Typer(help="Corpora: folders of packets listed in corpus.json.",
-                         no_args_is_help=True)
+corpus_app = typer.Typer(
+    help="Corpora: folders of packets listed in corpus.json.", no_args_is_help=True
+)
 
 
 @corpus_app.command("verify")
@@ -26,9 +27,11 @@ def verify(
     except CorpusMismatch as mismatch:
         typer.echo(f"packetbench: corpus mismatch: {mismatch}", err=True)
         raise typer.Exit(1) from None
-    typer.echo(f"{folder}: {len(found.entries):,} packet(s), "
-               f"{sum(e.files for e in found.entries):,} files match corpus.json; "
-               f"digest {found.digest}")
+    typer.echo(
+        f"{folder}: {len(found.entries):,} packet(s), "
+        f"{sum(e.files for e in found.entries):,} files match corpus.json; "
+        f"digest {found.digest}"
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -15,49 +15,97 @@ if TYPE_CHECKING:
 def extract(
     packets: Annotated[Path, typer.Option(help="A packet folder, or a folder of packets.")],
     out: Annotated[Path, typer.Option(help="The run folder to write.")],
-    provider: Annotated[str, typer.Option(
-        help="openai, anthropic, gemini, or sim (the simulator).")] = "sim",
+    provider: Annotated[
+        str, typer.Option(help="openai, anthropic, gemini, or sim (the simulator).")
+    ] = "sim",
     model: Annotated[str | None, typer.Option(help="Model name (API providers).")] = None,
-    reasoning: Annotated[str, typer.Option(
-        help="default, high or xhigh (the provider's ceiling), mapped to each provider's own "
-             "setting.")] = "default",
-    base_url: Annotated[str | None, typer.Option(
-        help="Another endpoint: a proxy, or an OpenAI-compatible server (vLLM, llama.cpp, "
-             "Ollama) with --provider openai.")] = None,
-    input_mode: Annotated[str, typer.Option(
-        "--input", help="native (PDF files), text (PDF text layer) or images (rendered "
-                        "pages); workbooks and CSV always go as text.")] = "native",
-    max_output_tokens: Annotated[int | None, typer.Option(
-        help="Output-token cap per completion, reasoning included (default: the "
-             "provider's).")] = None,
+    reasoning: Annotated[
+        str,
+        typer.Option(
+            help="default, high or xhigh (the provider's ceiling), mapped to each provider's own "
+            "setting."
+        ),
+    ] = "default",
+    base_url: Annotated[
+        str | None,
+        typer.Option(
+            help="Another endpoint: a proxy, or an OpenAI-compatible server (vLLM, llama.cpp, "
+            "Ollama) with --provider openai."
+        ),
+    ] = None,
+    input_mode: Annotated[
+        str,
+        typer.Option(
+            "--input",
+            help="native (PDF files), text (PDF text layer) or images (rendered "
+            "pages); workbooks and CSV always go as text.",
+        ),
+    ] = "native",
+    max_output_tokens: Annotated[
+        int | None,
+        typer.Option(
+            help="Output-token cap per completion, reasoning included (default: the provider's)."
+        ),
+    ] = None,
     concurrency: Annotated[int, typer.Option(help="Requests in flight at most.")] = 8,
     timeout: Annotated[float, typer.Option(help="Seconds to wait for one answer.")] = 600.0,
-    retries: Annotated[int | None, typer.Option(
-        help="Retries per document on 429, 5xx and timeouts (default: the "
-             "provider's budget).")] = None,
-    backoff: Annotated[float, typer.Option(
-        help="Seconds of the first retry's backoff ceiling; it doubles per retry (up to 60 s) "
-             "with full jitter.")] = 1.0,
-    max_cost: Annotated[float | None, typer.Option(
-        help="Stop starting requests once this many dollars are spent (in-flight requests "
-             "finish); exit 1.")] = None,
-    dry_run: Annotated[bool, typer.Option(
-        "--dry-run", help="Print the documents, tokens and dollars a run would cost; send "
-                          "and write nothing.")] = False,
-    resume: Annotated[bool, typer.Option(
-        "--resume", help="Continue a run: request only documents without a record (sim: "
-                         "make the same run again).")] = False,
-    retry_failed: Annotated[bool, typer.Option(
-        "--retry-failed", help="Request again only documents whose record is not ok.")] = False,
-    cache: Annotated[Path | None, typer.Option(
-        help="Response cache folder (default $PACKETBENCH_CACHE or "
-             "~/.cache/packetbench/responses).")] = None,
-    no_cache: Annotated[bool, typer.Option(
-        "--no-cache", help="Neither read nor write the response cache.")] = False,
-    pricing: Annotated[Path | None, typer.Option(
-        help="A pricing table (JSON) adding to or replacing the packaged one.")] = None,
+    retries: Annotated[
+        int | None,
+        typer.Option(
+            help="Retries per document on 429, 5xx and timeouts (default: the provider's budget)."
+        ),
+    ] = None,
+    backoff: Annotated[
+        float,
+        typer.Option(
+            help="Seconds of the first retry's backoff ceiling; it doubles per retry (up to 60 s) "
+            "with full jitter."
+        ),
+    ] = 1.0,
+    max_cost: Annotated[
+        float | None,
+        typer.Option(
+            help="Stop starting requests once this many dollars are spent (in-flight requests "
+            "finish); exit 1."
+        ),
+    ] = None,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run",
+            help="Print the documents, tokens and dollars a run would cost; send "
+            "and write nothing.",
+        ),
+    ] = False,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Continue a run: request only documents without a record (sim: "
+            "make the same run again).",
+        ),
+    ] = False,
+    retry_failed: Annotated[
+        bool,
+        typer.Option("--retry-failed", help="Request again only documents whose record is not ok."),
+    ] = False,
+    cache: Annotated[
+        Path | None,
+        typer.Option(
+            help="Response cache folder (default $PACKETBENCH_CACHE or "
+            "~/.cache/packetbench/responses)."
+        ),
+    ] = None,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Neither read nor write the response cache.")
+    ] = False,
+    pricing: Annotated[
+        Path | None,
+        typer.Option(help="A pricing table (JSON) adding to or replacing the packaged one."),
+    ] = None,
     profile: Annotated[str, typer.Option(help="sim only: perfect, typical or sloppy.")] = (
-        "typical"),
+        "typical"
+    ),
     seed: Annotated[int, typer.Option(help="sim only: seed of the injected errors.")] = 0,
     force: Annotated[bool, typer.Option(help="Replace an existing run folder.")] = False,
 ) -> None:
@@ -80,67 +128,107 @@ def extract(
     from packetbench.benchmark.providers.api import ApiProvider
 
     cls = provider_class(provider)
-    instance = cls.from_options({
-        "profile": profile, "seed": seed, "model": model, "reasoning": reasoning,
-        "base_url": base_url, "input": input_mode, "max_output_tokens": max_output_tokens,
-        "timeout": timeout, "retries": retries})
-    options = HarnessOptions(resume=resume, retry_failed=retry_failed, concurrency=concurrency,
-                             max_cost_usd=max_cost, cache_dir=cache, use_cache=not no_cache,
-                             pricing=pricing, backoff_base_s=backoff, progress=True)
+    instance = cls.from_options(
+        {
+            "profile": profile,
+            "seed": seed,
+            "model": model,
+            "reasoning": reasoning,
+            "base_url": base_url,
+            "input": input_mode,
+            "max_output_tokens": max_output_tokens,
+            "timeout": timeout,
+            "retries": retries,
+        }
+    )
+    options = HarnessOptions(
+        resume=resume,
+        retry_failed=retry_failed,
+        concurrency=concurrency,
+        max_cost_usd=max_cost,
+        cache_dir=cache,
+        use_cache=not no_cache,
+        pricing=pricing,
+        backoff_base_s=backoff,
+        progress=True,
+    )
     if dry_run:
         if not isinstance(instance, ApiProvider):
             typer.echo(f"dry run: {provider} sends nothing and costs nothing")
             return
         from packetbench.benchmark.harness.session import dry_run as estimate
 
-        typer.echo(_estimate(estimate(instance, find_packets(packets), packets, out, options),
-                             provider))
+        typer.echo(
+            _estimate(estimate(instance, find_packets(packets), packets, out, options), provider)
+        )
         return
     summary = run_extraction(instance, packets, out, force=force, options=options)
     label = " (SIMULATED extractor, not a model)" if cls.simulator else ""
     statuses = ", ".join(f"{n:,} {s}" for s, n in summary.by_status.items()) or "none"
-    who = provider if not isinstance(instance, ApiProvider) else (
-        f"{provider} {instance.model} (reasoning {instance.settings.reasoning})")
-    typer.echo(f"{summary.run}: {summary.written:,} of {summary.documents:,} documents written "
-               f"[{statuses}] by {who}{label}")
+    who = (
+        provider
+        if not isinstance(instance, ApiProvider)
+        else (f"{provider} {instance.model} (reasoning {instance.settings.reasoning})")
+    )
+    typer.echo(
+        f"{summary.run}: {summary.written:,} of {summary.documents:,} documents written "
+        f"[{statuses}] by {who}{label}"
+    )
     if isinstance(instance, ApiProvider):
         typer.echo(_this_run(summary))
     if summary.stopped == "max-cost":
-        typer.echo(f"packetbench: stopped: --max-cost ${max_cost:,.2f} reached; "
-                   f"{summary.not_started} document(s) not requested (continue with --resume "
-                   "and a higher --max-cost)", err=True)
+        typer.echo(
+            f"packetbench: stopped: --max-cost ${max_cost:,.2f} reached; "
+            f"{summary.not_started} document(s) not requested (continue with --resume "
+            "and a higher --max-cost)",
+            err=True,
+        )
         sys.exit(1)
     failed = summary.failures
     if not failed:
         return
     how = ", ".join(f"{n:,} {status}" for status, n in failed.items())
-    again = ("the simulator injected them" if cls.simulator
-             else "request them again with --resume --retry-failed")
+    again = (
+        "the simulator injected them"
+        if cls.simulator
+        else "request them again with --resume --retry-failed"
+    )
     if summary.ok == 0:
-        typer.echo(f"packetbench: failed: every one of the {summary.documents:,} documents failed "
-                   f"[{how}]; nothing can be scored (each record says why; {again})", err=True)
+        typer.echo(
+            f"packetbench: failed: every one of the {summary.documents:,} documents failed "
+            f"[{how}]; nothing can be scored (each record says why; {again})",
+            err=True,
+        )
         sys.exit(1)
-    typer.echo(f"{sum(failed.values()):,} of {summary.documents:,} documents failed [{how}]: the "
-               f"scores exclude them ({again})")
+    typer.echo(
+        f"{sum(failed.values()):,} of {summary.documents:,} documents failed [{how}]: the "
+        f"scores exclude them ({again})"
+    )
 
 
 def _this_run(summary: ExtractSummary) -> str:
     skipped = f", {summary.skipped} finished before" if summary.skipped else ""
-    return (f"this run: {summary.requested} document(s) to extract{skipped}; "
-            f"{summary.requests} request(s), {summary.retries} retr"
-            f"{'y' if summary.retries == 1 else 'ies'}, {summary.cached} from the cache; "
-            f"${summary.cost_usd:,.4f} spent")
+    return (
+        f"this run: {summary.requested} document(s) to extract{skipped}; "
+        f"{summary.requests} request(s), {summary.retries} retr"
+        f"{'y' if summary.retries == 1 else 'ies'}, {summary.cached} from the cache; "
+        f"${summary.cost_usd:,.4f} spent"
+    )
 
 
 def _estimate(plan: DryRun, provider: str) -> str:
-    head = (f"dry run: {plan.requested:,} of {plan.documents:,} documents would be sent to "
-            f"{provider} {plan.model}: ~{plan.input_tokens:,} input tokens, "
-            f"~{plan.output_tokens:,} output tokens for perfect answers (reasoning not "
-            "included)")
+    head = (
+        f"dry run: {plan.requested:,} of {plan.documents:,} documents would be sent to "
+        f"{provider} {plan.model}: ~{plan.input_tokens:,} input tokens, "
+        f"~{plan.output_tokens:,} output tokens for perfect answers (reasoning not "
+        "included)"
+    )
     if plan.cost_usd is None or plan.ceiling_usd is None:
         return f"{head}; no price for {plan.model!r} in the pricing table (see --pricing)"
-    return (f"{head}; estimated ${plan.cost_usd:,.2f}, at most ${plan.ceiling_usd:,.2f} if "
-            f"every completion used its {plan.cap:,}-token cap")
+    return (
+        f"{head}; estimated ${plan.cost_usd:,.2f}, at most ${plan.ceiling_usd:,.2f} if "
+        f"every completion used its {plan.cap:,}-token cap"
+    )
 
 
 def register(app: typer.Typer) -> None:

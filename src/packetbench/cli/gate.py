@@ -12,10 +12,13 @@ import typer
 def gate(
     run: Annotated[Path, typer.Argument(help="The scored run folder to check.")],
     rules: Annotated[Path, typer.Option(help="A TOML file of [[rule]] tables.")],
-    baseline: Annotated[Path | None, typer.Option(
-        help="A scored run to check `no_regression` rules against.", metavar="RUN")] = None,
+    baseline: Annotated[
+        Path | None,
+        typer.Option(help="A scored run to check `no_regression` rules against.", metavar="RUN"),
+    ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = (
-        False),
+        False
+    ),
 ) -> None:
     """Check RUN against a rules file; exit 1 when a rule is breached.
 
@@ -38,20 +41,36 @@ def gate(
 
     result = run_gate(run, rules, baseline)
     if json_output:
-        typer.echo(json.dumps({
-            "run": result.run, "baseline": result.baseline, "passed": result.passed,
-            "rules": [{"rule": r.rule.name, "passed": r.passed, "observed": r.observed,
-                       "details": r.details} for r in result.results]}, indent=2))
+        typer.echo(
+            json.dumps(
+                {
+                    "run": result.run,
+                    "baseline": result.baseline,
+                    "passed": result.passed,
+                    "rules": [
+                        {
+                            "rule": r.rule.name,
+                            "passed": r.passed,
+                            "observed": r.observed,
+                            "details": r.details,
+                        }
+                        for r in result.results
+                    ],
+                },
+                indent=2,
+            )
+        )
     else:
         for r in result.results:
             typer.echo(f"{'PASS' if r.passed else 'FAIL'}  {r.rule.name}: {r.observed}")
             for line in r.details:
                 typer.echo(f"      {line}")
         breached = [r for r in result.results if not r.passed]
-        typer.echo(f"gate {'passed' if not breached else 'FAILED'}: "
-                   f"{len(result.results) - len(breached)} of {len(result.results)} rules hold"
-                   + (f"; breached: {', '.join(r.rule.name for r in breached)}"
-                      if breached else ""))
+        typer.echo(
+            f"gate {'passed' if not breached else 'FAILED'}: "
+            f"{len(result.results) - len(breached)} of {len(result.results)} rules hold"
+            + (f"; breached: {', '.join(r.rule.name for r in breached)}" if breached else "")
+        )
     if not result.passed:
         raise typer.Exit(1)
 

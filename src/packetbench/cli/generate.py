@@ -1,6 +1,5 @@
 """`packetbench generate`: write packets of a tier with their ground truth."""
 
-
 from __future__ import annotations
 
 import time
@@ -24,18 +23,32 @@ def generate(
     out: Annotated[Path, typer.Option(help="Folder that receives one sub-folder per packet.")],
     seed: Annotated[int, typer.Option(help="First seed; packets use seed .. seed+count-1.")] = 1,
     count: Annotated[int, typer.Option(help="Number of packets.")] = 1,
-    jobs: Annotated[int, typer.Option(
-        help="Worker processes (local), or CPUs of the Ray instance started for the run "
-             "(ray without --ray-address).")] = 1,
-    executor: Annotated[str, typer.Option(
-        help="Where packets are written: local (worker processes) or ray.")] = "local",
-    ray_address: Annotated[str | None, typer.Option(
-        help="--executor ray: 'auto' (this machine's cluster) or HOST:PORT; without it a "
-             "Ray instance is started for the run.")] = None,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            help="Worker processes (local), or CPUs of the Ray instance started for the run "
+            "(ray without --ray-address)."
+        ),
+    ] = 1,
+    executor: Annotated[
+        str, typer.Option(help="Where packets are written: local (worker processes) or ray.")
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            help="--executor ray: 'auto' (this machine's cluster) or HOST:PORT; without it a "
+            "Ray instance is started for the run."
+        ),
+    ] = None,
     force: Annotated[bool, typer.Option(help="Replace packet folders that already exist.")] = False,
-    resume: Annotated[bool, typer.Option(
-        "--resume", help="Continue an interrupted batch: keep the packets that are complete "
-                         "(every file matches its manifest) and write the others.")] = False,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Continue an interrupted batch: keep the packets that are complete "
+            "(every file matches its manifest) and write the others.",
+        ),
+    ] = False,
     set_: Annotated[
         list[str] | None,
         typer.Option("--set", help="Override a tier knob, e.g. --set sov.max_rows=400."),
@@ -63,24 +76,37 @@ def generate(
         def done(summary: PacketSummary) -> None:
             progress.advance(task)
 
-        summaries = batch.generate(tier, seed, count, out, jobs=jobs, force=force,
-                                   overrides=overrides, resume=resume, on_done=done,
-                                   executor=runner)
+        summaries = batch.generate(
+            tier,
+            seed,
+            count,
+            out,
+            jobs=jobs,
+            force=force,
+            overrides=overrides,
+            resume=resume,
+            on_done=done,
+            executor=runner,
+        )
     elapsed = time.perf_counter() - started
     # Plain lines, never wrapped: scripts read the packet paths from stdout.
     for s in summaries:
-        typer.echo(f"{s.path}  {s.documents} documents, {s.pdf_pages} PDF pages"
-                   + ("  (complete, kept)" if s.kept else ""))
+        typer.echo(
+            f"{s.path}  {s.documents} documents, {s.pdf_pages} PDF pages"
+            + ("  (complete, kept)" if s.kept else "")
+        )
     written = [s for s in summaries if not s.kept]
     kept = len(summaries) - len(written)
     typer.echo(
         f"wrote {len(written):,} packet(s), {sum(s.documents for s in written):,} documents, "
         f"{sum(s.pdf_pages for s in written):,} PDF pages"
-        + (f"; kept {kept:,} complete packet(s)" if kept else "") + f" in {elapsed:.1f} s"
+        + (f"; kept {kept:,} complete packet(s)" if kept else "")
+        + f" in {elapsed:.1f} s"
     )
     listed = read(out)
-    typer.echo(f"corpus {out / 'corpus.json'}: {len(listed.entries):,} packet(s), "
-               f"digest {listed.digest}")
+    typer.echo(
+        f"corpus {out / 'corpus.json'}: {len(listed.entries):,} packet(s), digest {listed.digest}"
+    )
 
 
 def register(app: typer.Typer) -> None:

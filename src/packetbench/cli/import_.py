@@ -17,9 +17,13 @@ def nightmare(
     out: Annotated[Path, typer.Option(help="Where to write packets/, runs/ and import.json.")],
     force: Annotated[bool, typer.Option(help="Replace an earlier import in OUT.")] = False,
     score: Annotated[bool, typer.Option(help="Score every imported run.")] = False,
-    reconcile: Annotated[bool, typer.Option(
-        help="Score every run and reconcile our rates with the corpus's published ones "
-             "(writes OUT/reconciliation.json and OUT/reconciliation.md).")] = False,
+    reconcile: Annotated[
+        bool,
+        typer.Option(
+            help="Score every run and reconcile our rates with the corpus's published ones "
+            "(writes OUT/reconciliation.json and OUT/reconciliation.md)."
+        ),
+    ] = False,
 ) -> None:
     """Import the reference corpus at PATH: one packet per corpus packet (its files, its own
     26 schemas as the `nightmare` schema family, its truth and rendered elements in our
@@ -38,11 +42,15 @@ def nightmare(
             records[status] = records.get(status, 0) + count
     statuses = ", ".join(f"{n:,} {s}" for s, n in sorted(records.items()))
     leaves = result.report_leaves()
-    typer.echo(f"imported {len(result.packets)} packets, {result.documents} documents, "
-               f"{len(result.cohorts)} cohorts ({sum(records.values()):,} records: {statuses}) "
-               f"into {out} in {time.perf_counter() - started:.1f} s")
-    typer.echo(f"leaves: {leaves['mapped']:,} mapped, {leaves['unmapped']:,} unmapped (listed in "
-               f"{out / 'import.json'}), {leaves['metadata']:,} metadata")
+    typer.echo(
+        f"imported {len(result.packets)} packets, {result.documents} documents, "
+        f"{len(result.cohorts)} cohorts ({sum(records.values()):,} records: {statuses}) "
+        f"into {out} in {time.perf_counter() - started:.1f} s"
+    )
+    typer.echo(
+        f"leaves: {leaves['mapped']:,} mapped, {leaves['unmapped']:,} unmapped (listed in "
+        f"{out / 'import.json'}), {leaves['metadata']:,} metadata"
+    )
     if not (score or reconcile):
         return
     from packetbench.benchmark.importers.nightmare.scoring import score_all
@@ -57,11 +65,15 @@ def nightmare(
     started = time.perf_counter()
     outcome = run_reconcile(path, out)
     typer.echo(outcome.table())
-    typer.echo(f"reconciliation: {out / 'reconciliation.md'} in "
-               f"{time.perf_counter() - started:.1f} s")
+    typer.echo(
+        f"reconciliation: {out / 'reconciliation.md'} in {time.perf_counter() - started:.1f} s"
+    )
     if outcome.unexplained:
-        typer.echo(f"packetbench: failed: {outcome.unexplained:,} claims judged differently "
-                   "are not explained by any named cause", err=True)
+        typer.echo(
+            f"packetbench: failed: {outcome.unexplained:,} claims judged differently "
+            "are not explained by any named cause",
+            err=True,
+        )
         raise typer.Exit(1)
 
 

@@ -8,8 +8,9 @@ import typer
 
 
 def patterns(
-    tier: Annotated[str | None, typer.Option(
-        help="Show only this tier's probabilities (N1..N5).")] = None,
+    tier: Annotated[
+        str | None, typer.Option(help="Show only this tier's probabilities (N1..N5).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
 ) -> None:
     """List the presentation-pattern catalogue: id, family, phase, formats, the reference
@@ -26,15 +27,20 @@ def patterns(
         typer.echo(json.dumps(listed, indent=2))
         return
     tiers = [tier] if tier else ["N1", "N2", "N3", "N4", "N5"]
-    head = (f"{'id':<32} {'phase':<9} {'truth':<7} {'formats':<8} {'reference':<24} "
-            + " ".join(f"{t:>5}" for t in tiers))
+    head = f"{'id':<32} {'phase':<9} {'truth':<7} {'formats':<8} {'reference':<24} " + " ".join(
+        f"{t:>5}" for t in tiers
+    )
     typer.echo(head)
     for row in listed:
-        typer.echo(f"{row['id']:<32} {row['phase']:<9} {row['truth']:<7} "
-                   f"{','.join(row['formats']):<8} {row['reference'] or '-':<24} "
-                   + " ".join(f"{row['probability'][t]:>5.2f}" for t in tiers))
-    typer.echo(f"{len(listed)} patterns; override with --set patterns.<id>=P, "
-               "--set patterns.off=<glob>, --set patterns.only=<ids>")
+        typer.echo(
+            f"{row['id']:<32} {row['phase']:<9} {row['truth']:<7} "
+            f"{','.join(row['formats']):<8} {row['reference'] or '-':<24} "
+            + " ".join(f"{row['probability'][t]:>5.2f}" for t in tiers)
+        )
+    typer.echo(
+        f"{len(listed)} patterns; override with --set patterns.<id>=P, "
+        "--set patterns.off=<glob>, --set patterns.only=<ids>"
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -12,17 +12,25 @@ import typer
 
 def plan(
     pilot: Annotated[Path, typer.Option(help="A scored pilot run.", metavar="RUN")],
-    effect: Annotated[float, typer.Option(
-        help="The difference to detect, in rate units (0.02 = 2 percentage points).")],
-    metric: Annotated[list[str] | None, typer.Option(
-        help="Rate(s) to size for (repeat); default numeric and string hallucination.")] = None,
+    effect: Annotated[
+        float,
+        typer.Option(help="The difference to detect, in rate units (0.02 = 2 percentage points)."),
+    ],
+    metric: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Rate(s) to size for (repeat); default numeric and string hallucination."
+        ),
+    ] = None,
     alpha: Annotated[float, typer.Option(help="Two-sided significance level.")] = 0.05,
     power: Annotated[float, typer.Option(help="Power to detect the effect.")] = 0.8,
-    correlation: Annotated[float, typer.Option(
-        help="Expected correlation of the two models' packet rates (0 = plan as if none).")] = (
-        0.0),
-    json_output: Annotated[bool, typer.Option("--json", help="Print the plan as JSON.")] = (
-        False),
+    correlation: Annotated[
+        float,
+        typer.Option(
+            help="Expected correlation of the two models' packet rates (0 = plan as if none)."
+        ),
+    ] = (0.0),
+    json_output: Annotated[bool, typer.Option("--json", help="Print the plan as JSON.")] = (False),
 ) -> None:
     """Packets per tier needed to tell two models apart, from a pilot run.
 
@@ -36,28 +44,39 @@ def plan(
     if json_output:
         typer.echo(json.dumps([asdict(r) for r in rows], indent=2))
         return
-    typer.echo(f"Packets per tier, per model, to detect a difference of {effect:g} at "
-               f"{power:.0%} power (two-sided alpha {alpha:g}, correlation {correlation:g}):")
-    typer.echo(f"{'tier':<5} {'metric':<24} {'pilot':>24} {'rate':>8} {'sd/packet':>10} "
-               f"{'needed':>8}  spread from")
+    typer.echo(
+        f"Packets per tier, per model, to detect a difference of {effect:g} at "
+        f"{power:.0%} power (two-sided alpha {alpha:g}, correlation {correlation:g}):"
+    )
+    typer.echo(
+        f"{'tier':<5} {'metric':<24} {'pilot':>24} {'rate':>8} {'sd/packet':>10} "
+        f"{'needed':>8}  spread from"
+    )
     for row in rows:
         rate = "–" if row.rate is None else f"{row.rate * 100:.2f} %"
         sd = "–" if row.sd is None else f"{row.sd:.4f}"
         needed = "unknown" if row.needed is None else f"{row.needed:,}"
         pilot_size = f"{row.packets:,} packets, {row.documents:,} docs"
-        typer.echo(f"{row.tier:<5} {row.metric:<24} {pilot_size:>24} {rate:>8} {sd:>10} "
-                   f"{needed:>8}  {row.basis}")
+        typer.echo(
+            f"{row.tier:<5} {row.metric:<24} {pilot_size:>24} {rate:>8} {sd:>10} "
+            f"{needed:>8}  {row.basis}"
+        )
     if any(row.basis == "documents of one packet" for row in rows):
-        typer.echo("documents of one packet: the pilot has one packet of the tier, so its "
-                   "documents stand in for packets, assumed independent; a pilot with two or "
-                   "more packets per tier measures the spread between packets")
+        typer.echo(
+            "documents of one packet: the pilot has one packet of the tier, so its "
+            "documents stand in for packets, assumed independent; a pilot with two or "
+            "more packets per tier measures the spread between packets"
+        )
     by_tier: dict[str, int | None] = {}
     for row in rows:
         current = by_tier.get(row.tier, 0)
-        by_tier[row.tier] = (None if row.needed is None or current is None
-                             else max(current, row.needed))
-    typer.echo("needed per tier (the largest over the rates): " + ", ".join(
-        f"{tier} {'unknown' if n is None else n}" for tier, n in by_tier.items()))
+        by_tier[row.tier] = (
+            None if row.needed is None or current is None else max(current, row.needed)
+        )
+    typer.echo(
+        "needed per tier (the largest over the rates): "
+        + ", ".join(f"{tier} {'unknown' if n is None else n}" for tier, n in by_tier.items())
+    )
 
 
 def register(app: typer.Typer) -> None:

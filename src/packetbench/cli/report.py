@@ -9,11 +9,16 @@ import typer
 
 
 def report(
-    runs: Annotated[list[Path], typer.Argument(
-        metavar="RUN...", show_default=False, help="Scored run folders, in the order to show.")],
+    runs: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="RUN...", show_default=False, help="Scored run folders, in the order to show."
+        ),
+    ],
     out: Annotated[Path, typer.Option(help="The folder to write report.md and report.html to.")],
-    force: Annotated[bool, typer.Option(help="Replace report.md and report.html if they "
-                                             "exist.")] = False,
+    force: Annotated[
+        bool, typer.Option(help="Replace report.md and report.html if they exist.")
+    ] = False,
 ) -> None:
     """Write report.md and a self-contained report.html for one or more runs.
 

@@ -24,10 +24,17 @@ class _Display:
     def finish(self, stage: str, summary: str, seconds: float) -> None:
         task = self.tasks[stage]
         total = self.progress.tasks[task].total
-        self.progress.update(task, completed=total if total is not None else 1,
-                             total=total if total is not None else 1)
-        self.progress.console.print(f"{stage:<9} {summary} in {seconds:.1f} s",
-                                    markup=False, highlight=False, soft_wrap=True)
+        self.progress.update(
+            task,
+            completed=total if total is not None else 1,
+            total=total if total is not None else 1,
+        )
+        self.progress.console.print(
+            f"{stage:<9} {summary} in {seconds:.1f} s",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 def run(
@@ -35,31 +42,47 @@ def run(
     tiers: Annotated[str, typer.Option(help="Comma-separated tiers.")] = "N1,N2,N3,N4,N5",
     count: Annotated[int, typer.Option(help="Packets per tier.")] = 1,
     seed: Annotated[int, typer.Option(help="Seed of each tier's first packet.")] = 1,
-    provider: Annotated[str, typer.Option(help="Extraction provider (sim = simulator).")] = (
-        "sim"),
+    provider: Annotated[str, typer.Option(help="Extraction provider (sim = simulator).")] = ("sim"),
     profile: Annotated[str, typer.Option(help="sim only: perfect, typical or sloppy.")] = (
-        "typical"),
+        "typical"
+    ),
     sim_seed: Annotated[int, typer.Option(help="sim only: seed of the injected errors.")] = 0,
-    model: Annotated[str | None, typer.Option(help="Model, for providers that take one.")] = (
-        None),
-    reasoning: Annotated[str, typer.Option(
-        help="API providers: default, high or xhigh (as for extract).")] = "default",
-    input_mode: Annotated[str, typer.Option(
-        "--input", help="API providers: native, text or images (as for extract).")] = "native",
-    base_url: Annotated[str | None, typer.Option(
-        help="API providers: another endpoint (a proxy, an OpenAI-compatible server).")] = None,
-    concurrency: Annotated[int, typer.Option(
-        help="API providers: requests in flight at most.")] = 8,
-    max_cost: Annotated[float | None, typer.Option(
-        help="API providers: stop starting requests once this many dollars are spent.")] = None,
-    jobs: Annotated[int, typer.Option(
-        help="Worker processes for generate, audit and score (or CPUs of the Ray instance "
-             "started for the run).")] = 2,
-    executor: Annotated[str, typer.Option(
-        help="Where generate, audit and score run: local (worker processes) or ray.")] = (
-        "local"),
-    ray_address: Annotated[str | None, typer.Option(
-        help="--executor ray: 'auto' or HOST:PORT of a running cluster.")] = None,
+    model: Annotated[str | None, typer.Option(help="Model, for providers that take one.")] = (None),
+    reasoning: Annotated[
+        str, typer.Option(help="API providers: default, high or xhigh (as for extract).")
+    ] = "default",
+    input_mode: Annotated[
+        str, typer.Option("--input", help="API providers: native, text or images (as for extract).")
+    ] = "native",
+    base_url: Annotated[
+        str | None,
+        typer.Option(
+            help="API providers: another endpoint (a proxy, an OpenAI-compatible server)."
+        ),
+    ] = None,
+    concurrency: Annotated[
+        int, typer.Option(help="API providers: requests in flight at most.")
+    ] = 8,
+    max_cost: Annotated[
+        float | None,
+        typer.Option(
+            help="API providers: stop starting requests once this many dollars are spent."
+        ),
+    ] = None,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            help="Worker processes for generate, audit and score (or CPUs of the Ray instance "
+            "started for the run)."
+        ),
+    ] = 2,
+    executor: Annotated[
+        str,
+        typer.Option(help="Where generate, audit and score run: local (worker processes) or ray."),
+    ] = ("local"),
+    ray_address: Annotated[
+        str | None, typer.Option(help="--executor ray: 'auto' or HOST:PORT of a running cluster.")
+    ] = None,
     force: Annotated[bool, typer.Option(help="Replace an earlier run in the folder.")] = False,
 ) -> None:
     """The whole benchmark in one command: generate, audit, extract, score, report.
@@ -80,21 +103,46 @@ def run(
 
     from packetbench.benchmark.pipeline import Options, parse_tiers, run_pipeline
 
-    options = Options(out, parse_tiers(tiers), count, seed, provider, profile, sim_seed, model,
-                      jobs, force, reasoning, input_mode, base_url, concurrency, max_cost,
-                      executor, ray_address)
+    options = Options(
+        out,
+        parse_tiers(tiers),
+        count,
+        seed,
+        provider,
+        profile,
+        sim_seed,
+        model,
+        jobs,
+        force,
+        reasoning,
+        input_mode,
+        base_url,
+        concurrency,
+        max_cost,
+        executor,
+        ray_address,
+    )
     stderr = Console(stderr=True)
     stdout = Console(highlight=False, soft_wrap=True)
 
     def say(text: str) -> None:
         stdout.print(text, markup=False)
 
-    progress = Progress(SpinnerColumn(), TextColumn("[bold]{task.description:<9}"), BarColumn(),
-                        MofNCompleteColumn(), TimeElapsedColumn(), console=stdout,
-                        transient=True, disable=not stderr.is_terminal)
-    say(f"packetbench run: {', '.join(options.tiers)} x {count} packet(s) from seed "
-                 f"{seed} into {out}, extracted by {provider}"
-                 + (" (SIMULATED extractor, not a model)" if provider == "sim" else ""))
+    progress = Progress(
+        SpinnerColumn(),
+        TextColumn("[bold]{task.description:<9}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=stdout,
+        transient=True,
+        disable=not stderr.is_terminal,
+    )
+    say(
+        f"packetbench run: {', '.join(options.tiers)} x {count} packet(s) from seed "
+        f"{seed} into {out}, extracted by {provider}"
+        + (" (SIMULATED extractor, not a model)" if provider == "sim" else "")
+    )
     with progress:
         outcome = run_pipeline(options, _Display(progress))
     if not outcome.audit_ok:
@@ -109,9 +157,11 @@ def run(
         value = rates.get(metric)
         return "–" if value is None else f"{value * 100:.2f} %"
 
-    say(f"hallucination rate: numbers {pct('halluc_numbers')}, strings "
-                 f"{pct('halluc_strings')}; faithfulness {pct('faithfulness')}"
-                 + (" (SIMULATED extractor)" if provider == "sim" else ""))
+    say(
+        f"hallucination rate: numbers {pct('halluc_numbers')}, strings "
+        f"{pct('halluc_strings')}; faithfulness {pct('faithfulness')}"
+        + (" (SIMULATED extractor)" if provider == "sim" else "")
+    )
     say(f"report: {outcome.report}")
 
 

@@ -11,13 +11,22 @@ import typer
 def score(
     run: Annotated[Path, typer.Argument(help="The run folder (with run.json).")],
     packets: Annotated[Path, typer.Option(help="A packet folder, or a folder of packets.")],
-    jobs: Annotated[int, typer.Option(help="Packets scored at once (worker processes, or "
-                                           "CPUs of the Ray instance started for the run).")] = 1,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            help="Packets scored at once (worker processes, or "
+            "CPUs of the Ray instance started for the run)."
+        ),
+    ] = 1,
     executor: Annotated[str, typer.Option(help="local (worker processes) or ray.")] = "local",
-    ray_address: Annotated[str | None, typer.Option(
-        help="--executor ray: 'auto' or HOST:PORT of a running cluster.")] = None,
-    claims_jsonl: Annotated[bool, typer.Option(
-        "--claims-jsonl", help="Also write scores/claims.jsonl (the claims as JSON lines).")
+    ray_address: Annotated[
+        str | None, typer.Option(help="--executor ray: 'auto' or HOST:PORT of a running cluster.")
+    ] = None,
+    claims_jsonl: Annotated[
+        bool,
+        typer.Option(
+            "--claims-jsonl", help="Also write scores/claims.jsonl (the claims as JSON lines)."
+        ),
     ] = False,
 ) -> None:
     """Score every document of RUN; writes RUN/scores/ (field view, hallucination,
@@ -35,15 +44,21 @@ def score(
 
     runner = make_executor(executor, jobs, ray_address, FATAL)
     with bar("score", "packets") as advance:
-        result = score_run(run, packets, executor=runner, claims_jsonl=claims_jsonl,
-                           on_packet=advance)
+        result = score_run(
+            run, packets, executor=runner, claims_jsonl=claims_jsonl, on_packet=advance
+        )
     load_run(run, packets)
     excluded = ", ".join(f"{n} {k}" for k, n in result.excluded().items()) or "none"
-    typer.echo(f"{run / 'scores'}: {result.documents:,} documents scored, "
-               f"{result.claims:,} claims; excluded: {excluded}")
+    typer.echo(
+        f"{run / 'scores'}: {result.documents:,} documents scored, "
+        f"{result.claims:,} claims; excluded: {excluded}"
+    )
     if not result.documents:
-        typer.echo(f"packetbench: failed: no document of {run} was extracted ok ({excluded}): "
-                   "there is nothing to score", err=True)
+        typer.echo(
+            f"packetbench: failed: no document of {run} was extracted ok ({excluded}): "
+            "there is nothing to score",
+            err=True,
+        )
         raise typer.Exit(1)
 
 

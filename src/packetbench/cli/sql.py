@@ -15,14 +15,24 @@ FORMATS = ("table", "csv", "json")
 
 
 def sql(
-    runs: Annotated[list[Path], typer.Argument(
-        metavar="RUN...", show_default=False, help="Scored run folders (with results.duckdb).")],
-    query: Annotated[str, typer.Argument(
-        metavar="QUERY", show_default=False,
-        help="SQL over the tables runs, documents, fields, claims, consistency_flags, "
-             "patterns and the metric views (headline, slices, catalog, ...).")],
-    output: Annotated[str, typer.Option(
-        "--format", help="table, csv or json (one object per row).")] = "table",
+    runs: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="RUN...", show_default=False, help="Scored run folders (with results.duckdb)."
+        ),
+    ],
+    query: Annotated[
+        str,
+        typer.Argument(
+            metavar="QUERY",
+            show_default=False,
+            help="SQL over the tables runs, documents, fields, claims, consistency_flags, "
+            "patterns and the metric views (headline, slices, catalog, ...).",
+        ),
+    ],
+    output: Annotated[
+        str, typer.Option("--format", help="table, csv or json (one object per row).")
+    ] = "table",
 ) -> None:
     """Run QUERY over the results of one or more runs.
 

@@ -50,8 +50,15 @@ class Batch:
     kept: list[PacketSummary]
 
 
-def plan(tier: str, seed: int, count: int, out_dir: Path, force: bool,
-         overrides: dict[str, Any] | None = None, resume: bool = False) -> Batch:
+def plan(
+    tier: str,
+    seed: int,
+    count: int,
+    out_dir: Path,
+    force: bool,
+    overrides: dict[str, Any] | None = None,
+    resume: bool = False,
+) -> Batch:
     """Validate a batch before anything is written.
 
     With `resume`, a complete packet made with the same settings is kept and an incomplete
@@ -60,8 +67,7 @@ def plan(tier: str, seed: int, count: int, out_dir: Path, force: bool,
     knobs = resolve(tier, overrides)
     check_seeds(seed, count)
     if resume and force:
-        raise UsageError("--resume keeps complete packets and --force replaces them; "
-                         "choose one")
+        raise UsageError("--resume keeps complete packets and --force replaces them; choose one")
     seeds = list(range(seed, seed + count))
     prepare_output(out_dir)
     for s in seeds:
@@ -82,9 +88,7 @@ def plan(tier: str, seed: int, count: int, out_dir: Path, force: bool,
                 kept.append(summary)
                 continue
         elif not force:
-            raise UsageError(
-                f"{target}: packet folder already exists (use --force to replace it)"
-            )
+            raise UsageError(f"{target}: packet folder already exists (use --force to replace it)")
         todo.append(s)
         replace.add(s)
     return Batch(knobs, todo, replace, kept)
@@ -106,8 +110,15 @@ def _label(task: Task) -> str:
 
 
 def generate(
-    tier: str, seed: int, count: int, out_dir: Path, *, jobs: int = 1, force: bool = False,
-    overrides: dict[str, Any] | None = None, resume: bool = False,
+    tier: str,
+    seed: int,
+    count: int,
+    out_dir: Path,
+    *,
+    jobs: int = 1,
+    force: bool = False,
+    overrides: dict[str, Any] | None = None,
+    resume: bool = False,
     on_done: Callable[[PacketSummary], None] | None = None,
     executor: Executor | None = None,
 ) -> list[PacketSummary]:
@@ -120,8 +131,7 @@ def generate(
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1 (got {jobs})")
     batch = plan(tier, seed, count, out_dir, force, overrides, resume)
-    tasks: list[Task] = [(out_dir, tier, s, batch.knobs, s in batch.replace)
-                         for s in batch.seeds]
+    tasks: list[Task] = [(out_dir, tier, s, batch.knobs, s in batch.replace) for s in batch.seeds]
     summaries: list[PacketSummary] = []
     entries: list[tuple[corpus.Entry, list[tuple[str, str]]]] = []
     for summary in batch.kept:

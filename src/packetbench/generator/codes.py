@@ -32,10 +32,62 @@ class CodeList:
 STATES = CodeList(
     "state",
     (
-        "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN",
-        "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH",
-        "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT",
-        "VT", "VA", "WA", "WV", "WI", "WY", "PR", "GU", "VI", "AS", "MP",
+        "AL",
+        "AK",
+        "AZ",
+        "AR",
+        "CA",
+        "CO",
+        "CT",
+        "DE",
+        "DC",
+        "FL",
+        "GA",
+        "HI",
+        "ID",
+        "IL",
+        "IN",
+        "IA",
+        "KS",
+        "KY",
+        "LA",
+        "ME",
+        "MD",
+        "MA",
+        "MI",
+        "MN",
+        "MS",
+        "MO",
+        "MT",
+        "NE",
+        "NV",
+        "NH",
+        "NJ",
+        "NM",
+        "NY",
+        "NC",
+        "ND",
+        "OH",
+        "OK",
+        "OR",
+        "PA",
+        "RI",
+        "SC",
+        "SD",
+        "TN",
+        "TX",
+        "UT",
+        "VT",
+        "VA",
+        "WA",
+        "WV",
+        "WI",
+        "WY",
+        "PR",
+        "GU",
+        "VI",
+        "AS",
+        "MP",
     ),
 )
 
@@ -265,8 +317,14 @@ FINANCIAL_BASIS = CodeList(
 GL_PREMIUM_BASIS = CodeList(
     "gl_premium_basis",
     ("Gross Sales", "Payroll", "Area", "Units", "Total Cost", "Admissions"),
-    {"Gross Sales": "S", "Payroll": "P", "Area": "A", "Units": "U", "Total Cost": "C",
-     "Admissions": "M"},
+    {
+        "Gross Sales": "S",
+        "Payroll": "P",
+        "Area": "A",
+        "Units": "U",
+        "Total Cost": "C",
+        "Admissions": "M",
+    },
 )
 
 COVERAGE_TRIGGER = CodeList("coverage_trigger", ("Occurrence", "Claims-Made"))
@@ -277,11 +335,22 @@ DEDUCTIBLE_BASIS = CodeList("deductible_basis", ("Per Claim", "Per Occurrence"))
 
 VEHICLE_SIZE_CLASS = CodeList(
     "vehicle_size_class",
-    ("Light Truck", "Medium Truck", "Heavy Truck", "Extra-Heavy Truck",
-     "Heavy Truck-Tractor", "Extra-Heavy Truck-Tractor"),
-    {"Light Truck": "LT", "Medium Truck": "MT", "Heavy Truck": "HT",
-     "Extra-Heavy Truck": "XHT", "Heavy Truck-Tractor": "HTT",
-     "Extra-Heavy Truck-Tractor": "XTT"},
+    (
+        "Light Truck",
+        "Medium Truck",
+        "Heavy Truck",
+        "Extra-Heavy Truck",
+        "Heavy Truck-Tractor",
+        "Extra-Heavy Truck-Tractor",
+    ),
+    {
+        "Light Truck": "LT",
+        "Medium Truck": "MT",
+        "Heavy Truck": "HT",
+        "Extra-Heavy Truck": "XHT",
+        "Heavy Truck-Tractor": "HTT",
+        "Extra-Heavy Truck-Tractor": "XTT",
+    },
 )
 
 VEHICLE_USE = CodeList("vehicle_use", ("Service", "Retail", "Commercial"))
@@ -302,27 +371,47 @@ WC_MARKET = CodeList("wc_market", ("Voluntary", "Assigned Risk"))
 # NCCI injury types of the claims on an experience-rating worksheet, with their one-digit codes.
 INJURY_TYPE = CodeList(
     "injury_type",
-    ("Death", "Permanent Total", "Major Permanent Partial", "Minor Permanent Partial",
-     "Temporary Total", "Medical Only"),
-    {"Death": "1", "Permanent Total": "2", "Major Permanent Partial": "3",
-     "Minor Permanent Partial": "4", "Temporary Total": "5", "Medical Only": "6"},
+    (
+        "Death",
+        "Permanent Total",
+        "Major Permanent Partial",
+        "Minor Permanent Partial",
+        "Temporary Total",
+        "Medical Only",
+    ),
+    {
+        "Death": "1",
+        "Permanent Total": "2",
+        "Major Permanent Partial": "3",
+        "Minor Permanent Partial": "4",
+        "Temporary Total": "5",
+        "Medical Only": "6",
+    },
 )
 
 # Whether a claim on the unit-statistical report was still open or reported final.
-EXPERIENCE_CLAIM_STATUS = CodeList("experience_claim_status", ("Open", "Final"),
-                                   {"Open": "O", "Final": "F"})
+EXPERIENCE_CLAIM_STATUS = CodeList(
+    "experience_claim_status", ("Open", "Final"), {"Open": "O", "Final": "F"}
+)
 
 # Operating authority of a trucking supplement's carrier, and how a habitational risk rents.
-TRUCKING_AUTHORITY = CodeList("trucking_authority",
-                              ("Common Carrier", "Contract Carrier", "Private Carrier"))
+TRUCKING_AUTHORITY = CodeList(
+    "trucking_authority", ("Common Carrier", "Contract Carrier", "Private Carrier")
+)
 RENTAL_BASIS = CodeList("rental_basis", ("Monthly", "Nightly"))
 
 INCLUSION = CodeList("inclusion", ("Included", "Excluded"))
 
 INTEREST_TYPE = CodeList(
     "interest_type",
-    ("Mortgagee", "Loss Payee", "Lender's Loss Payable", "Lienholder", "Additional Insured",
-     "Lessor"),
+    (
+        "Mortgagee",
+        "Loss Payee",
+        "Lender's Loss Payable",
+        "Lienholder",
+        "Additional Insured",
+        "Lessor",
+    ),
 )
 
 UMBRELLA_FORM = CodeList("umbrella_form", ("Umbrella", "Excess"))
@@ -346,8 +435,14 @@ SUBMISSION_TYPE = CodeList("submission_type", ("New Business", "Renewal"))
 
 MARKETING_REASON = CodeList(
     "marketing_reason",
-    ("Rate Increase at Renewal", "Incumbent Non-Renewal", "Broader Coverage Sought",
-     "Service Concerns", "Carrier Appetite Change", "Account Growth"),
+    (
+        "Rate Increase at Renewal",
+        "Incumbent Non-Renewal",
+        "Broader Coverage Sought",
+        "Service Concerns",
+        "Carrier Appetite Change",
+        "Account Growth",
+    ),
 )
 
 SURVEY_TYPE = CodeList(
@@ -356,7 +451,8 @@ SURVEY_TYPE = CodeList(
 )
 
 RISK_GRADE = CodeList(
-    "risk_grade", ("Superior", "Above Average", "Average", "Below Average", "Poor"),
+    "risk_grade",
+    ("Superior", "Above Average", "Average", "Below Average", "Poor"),
 )
 
 CONDITION = CodeList("condition", ("Good", "Fair", "Poor"))
@@ -364,17 +460,26 @@ CONDITION = CodeList("condition", ("Good", "Fair", "Poor"))
 FLOOD_ZONE = CodeList("flood_zone", ("X", "X500", "A", "AE", "VE"))
 
 RECOMMENDATION_PRIORITY = CodeList(
-    "recommendation_priority", ("Critical", "Important", "Advisory"),
+    "recommendation_priority",
+    ("Critical", "Important", "Advisory"),
 )
 
 RECOMMENDATION_CATEGORY = CodeList(
     "recommendation_category",
-    ("Fire Protection", "Electrical", "Housekeeping", "Roof", "Security", "Natural Hazard",
-     "Management"),
+    (
+        "Fire Protection",
+        "Electrical",
+        "Housekeeping",
+        "Roof",
+        "Security",
+        "Natural Hazard",
+        "Management",
+    ),
 )
 
 RECOMMENDATION_STATUS = CodeList(
-    "recommendation_status", ("New", "Open", "Complete", "Waived"),
+    "recommendation_status",
+    ("New", "Open", "Complete", "Waived"),
 )
 
 

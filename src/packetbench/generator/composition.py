@@ -26,8 +26,11 @@ def trim(planned: list[Planned], cap: int, rng: random.Random) -> list[Planned]:
         return kept
     pinned = {p.superseded_by for p in kept if p.superseded_by is not None}
     formats = Counter(p.doc_type.name for p in kept if p.superseded_by is None)
-    candidates = [p for p in kept if p.superseded_by is None and p.doc_id not in pinned
-                  and formats[p.doc_type.name] > 1]
+    candidates = [
+        p
+        for p in kept
+        if p.superseded_by is None and p.doc_id not in pinned and formats[p.doc_type.name] > 1
+    ]
     rng.shuffle(candidates)
     # Documents without a trap first, in the drawn order.
     candidates.sort(key=lambda p: bool(p.views))

@@ -69,7 +69,9 @@ def entry_of(folder: Path) -> tuple[Entry, list[tuple[str, str]]]:
     truth_bytes = (folder / "packet_truth.json").read_bytes()
     truth = orjson.loads(truth_bytes)
     entry = Entry(
-        packet_id=str(truth["packet_id"]), tier=str(truth["tier"]), seed=int(truth["seed"]),
+        packet_id=str(truth["packet_id"]),
+        tier=str(truth["tier"]),
+        seed=int(truth["seed"]),
         generator_version=str(truth["generator_version"]),
         knobs_sha256=hashlib.sha256(_canonical(truth.get("knobs"))).hexdigest(),
         truth_sha256=hashlib.sha256(truth_bytes).hexdigest(),
@@ -161,11 +163,11 @@ def read(folder: Path) -> Corpus:
         entries = [Entry(**row) for row in data["entries"]]
         return Corpus(folder, entries, str(data["digest"]))
     except FileNotFoundError:
-        raise UsageError(f"{path}: missing (generate the corpus with `packetbench generate "
-                         "--out` first)") from None
+        raise UsageError(
+            f"{path}: missing (generate the corpus with `packetbench generate --out` first)"
+        ) from None
     except (OSError, orjson.JSONDecodeError, KeyError, TypeError) as error:
-        raise UsageError(f"{path}: not a corpus file ({type(error).__name__}: {error})"
-                         ) from None
+        raise UsageError(f"{path}: not a corpus file ({type(error).__name__}: {error})") from None
 
 
 def extend(folder: Path, written: Iterable[tuple[Entry, list[tuple[str, str]]]]) -> Corpus:
@@ -204,18 +206,19 @@ def verify(folder: Path) -> Corpus:
     if [e.packet_id for e in corpus.entries] != [e.packet_id for e in listed]:
         raise CorpusMismatch(f"{folder / CORPUS}: packets are not in packet id order")
     if digest(corpus.entries) != corpus.digest:
-        raise CorpusMismatch(f"{folder / CORPUS}: digest {corpus.digest} is not the digest of "
-                             "the packets it lists")
+        raise CorpusMismatch(
+            f"{folder / CORPUS}: digest {corpus.digest} is not the digest of the packets it lists"
+        )
     locks = _read_lock(folder)
     if not (folder / LOCK).is_file():
         raise CorpusMismatch(f"{folder / LOCK}: missing")
     ids = {e.packet_id for e in listed}
     for pid in sorted(locks):
         if pid not in ids:
-            raise CorpusMismatch(f"{folder / LOCK}: locks {pid}, which corpus.json does not "
-                                 "list")
-    on_disk = sorted(p.name for p in folder.iterdir()
-                     if p.is_dir() and (p / "packet_truth.json").is_file())
+            raise CorpusMismatch(f"{folder / LOCK}: locks {pid}, which corpus.json does not list")
+    on_disk = sorted(
+        p.name for p in folder.iterdir() if p.is_dir() and (p / "packet_truth.json").is_file()
+    )
     for pid in on_disk:
         if pid not in ids:
             raise CorpusMismatch(f"{folder / pid}: a packet corpus.json does not list")
@@ -229,8 +232,10 @@ def _verify_packet(folder: Path, e: Entry, lock: list[tuple[str, str]]) -> None:
     if not where.is_dir():
         raise CorpusMismatch(f"{where}: missing")
     if hashlib.sha256(_lock_text(lock)).hexdigest() != e.lock_sha256:
-        raise CorpusMismatch(f"{folder / LOCK}: the lines of {e.packet_id} are not the lock "
-                             "corpus.json records for it")
+        raise CorpusMismatch(
+            f"{folder / LOCK}: the lines of {e.packet_id} are not the lock "
+            "corpus.json records for it"
+        )
     expected = dict((name, sha) for sha, name in lock)
     present = sorted(p.name for p in where.iterdir())
     for name in present:

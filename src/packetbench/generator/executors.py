@@ -37,8 +37,9 @@ class TaskFailed(GeneratorError):
 class Executor(Protocol):
     name: str
 
-    def map(self, function: Callable[[T], R], tasks: Sequence[T],
-            label: Callable[[T], str]) -> Iterator[R]: ...
+    def map(
+        self, function: Callable[[T], R], tasks: Sequence[T], label: Callable[[T], str]
+    ) -> Iterator[R]: ...
 
 
 def _failed(label: str, attempts: int, error: BaseException) -> TaskFailed:
@@ -55,8 +56,9 @@ class LocalExecutor:
     fatal: tuple[type[BaseException], ...] = (GeneratorError,)
     name: str = "local"
 
-    def map(self, function: Callable[[T], R], tasks: Sequence[T],
-            label: Callable[[T], str]) -> Iterator[R]:
+    def map(
+        self, function: Callable[[T], R], tasks: Sequence[T], label: Callable[[T], str]
+    ) -> Iterator[R]:
         if self.jobs == 1 or len(tasks) <= 1:
             for task in tasks:
                 yield self._inline(function, task, label)
@@ -122,20 +124,25 @@ class RayExecutor:
         try:
             import ray
         except ImportError:
-            raise UsageError("--executor ray needs Ray: pip install 'packetbench[ray]'"
-                             ) from None
+            raise UsageError("--executor ray needs Ray: pip install 'packetbench[ray]'") from None
         if not ray.is_initialized():
             self._reachable()
-            options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
-                                       "configure_logging": True, "logging_level": "ERROR"}
+            options: dict[str, Any] = {
+                "include_dashboard": False,
+                "log_to_driver": False,
+                "configure_logging": True,
+                "logging_level": "ERROR",
+            }
             try:
                 if self.address is None:
                     ray.init(num_cpus=self.jobs, **options)
                 else:
                     ray.init(address=self.address, **options)
             except (ConnectionError, RuntimeError, ValueError) as error:
-                raise UsageError(f"--ray-address {self.address}: cannot connect to a Ray "
-                                 f"cluster ({' '.join(str(error).split())})") from None
+                raise UsageError(
+                    f"--ray-address {self.address}: cannot connect to a Ray "
+                    f"cluster ({' '.join(str(error).split())})"
+                ) from None
         return ray
 
     def _reachable(self) -> None:
@@ -150,11 +157,13 @@ class RayExecutor:
             socket.create_connection((host or "127.0.0.1", int(port)), timeout=5).close()
         except (OSError, ValueError) as error:
             reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-            raise UsageError(f"--ray-address {self.address}: cannot connect to a Ray cluster "
-                             f"({reason})") from None
+            raise UsageError(
+                f"--ray-address {self.address}: cannot connect to a Ray cluster ({reason})"
+            ) from None
 
-    def map(self, function: Callable[[T], R], tasks: Sequence[T],
-            label: Callable[[T], str]) -> Iterator[R]:
+    def map(
+        self, function: Callable[[T], R], tasks: Sequence[T], label: Callable[[T], str]
+    ) -> Iterator[R]:
         if not tasks:
             return
         ray = self._connect()
@@ -193,8 +202,12 @@ class RayExecutor:
 EXECUTORS = ("local", "ray")
 
 
-def make_executor(name: str, jobs: int, ray_address: str | None = None,
-                  fatal: tuple[type[BaseException], ...] = ()) -> Executor:
+def make_executor(
+    name: str,
+    jobs: int,
+    ray_address: str | None = None,
+    fatal: tuple[type[BaseException], ...] = (),
+) -> Executor:
     """The executor a command's --executor, --jobs and --ray-address ask for."""
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1 (got {jobs})")

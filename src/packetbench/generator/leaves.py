@@ -49,7 +49,8 @@ class Leaf:
             return None
         if self.codes is not None and value not in self.codes.values:
             raise PydanticCustomError(
-                "code_list", "{value!r} is not in code list {name}",
+                "code_list",
+                "{value!r} is not in code list {name}",
                 {"value": value, "name": self.codes.name},
             )
         if self.kind == "date":

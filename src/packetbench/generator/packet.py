@@ -90,8 +90,9 @@ class Stopwatch:
         self._last = now
 
 
-def build_packet(tier: str, seed: int, knobs: dict[str, Any],
-                 watch: Stopwatch | None = None) -> BuiltPacket:
+def build_packet(
+    tier: str, seed: int, knobs: dict[str, Any], watch: Stopwatch | None = None
+) -> BuiltPacket:
     """Every file of packet (tier, seed) in memory, without touching the disk."""
     if watch is not None:
         watch.lap("other")
@@ -102,8 +103,9 @@ def build_packet(tier: str, seed: int, knobs: dict[str, Any],
     # Packet patterns: views of some documents, and earlier versions of some (superseded);
     # then the tier's cap on documents leaves out formats (generator.composition).
     planned = packet_patterns.plan(world, wanted, knobs, packet_id(tier, seed))
-    planned = trim(planned, knobs.get("documents.max", 0),
-                   random.Random(sub_seed(seed, "composition")))
+    planned = trim(
+        planned, knobs.get("documents.max", 0), random.Random(sub_seed(seed, "composition"))
+    )
     # Builders and manifests see the documents this packet really renders.
     knobs = {**knobs, "documents": [p.doc_id for p in planned if p.superseded_by is None]}
     files: dict[str, bytes] = {}
@@ -121,9 +123,16 @@ def build_packet(tier: str, seed: int, knobs: dict[str, Any],
             watch.lap("document models")
         staged = patterns.stage(
             Subject(variant.doc_id, doc_type.name, variant.format, doc, variant.style),
-            knobs, packet_id(tier, seed))
-        recorder = Recorder(variant.doc_id, staged.doc, variant.style, staged.presentation,
-                            wording=sub_seed(seed, f"{variant.doc_id}:wording"))
+            knobs,
+            packet_id(tier, seed),
+        )
+        recorder = Recorder(
+            variant.doc_id,
+            staged.doc,
+            variant.style,
+            staged.presentation,
+            wording=sub_seed(seed, f"{variant.doc_id}:wording"),
+        )
         if watch is not None:
             watch.lap("patterns")
         output = variant.render(staged.doc, recorder)
@@ -132,37 +141,48 @@ def build_packet(tier: str, seed: int, knobs: dict[str, Any],
             watch.pdf_pages += output.pages if variant.format == "pdf" else 0
         file = f"{variant.doc_id}.{EXTENSIONS[variant.format]}"
         files[file] = output.data
-        applied = packet_patterns.finish_views(viewed, recorder) + patterns.finish(staged,
-                                                                                    recorder)
+        applied = packet_patterns.finish_views(viewed, recorder) + patterns.finish(staged, recorder)
         if watch is not None:
             watch.lap("patterns")
         artifacts = document_artifacts(
-            recorder=recorder, doc_type=doc_type.name, fmt=variant.format, file=file,
-            data=output.data, pages=output.pages, tier=tier, seed=seed, knobs=knobs,
-            omits=variant.omits, patterns_applied=applied,
+            recorder=recorder,
+            doc_type=doc_type.name,
+            fmt=variant.format,
+            file=file,
+            data=output.data,
+            pages=output.pages,
+            tier=tier,
+            seed=seed,
+            knobs=knobs,
+            omits=variant.omits,
+            patterns_applied=applied,
         )
         for kind, content in artifacts.items():
             files[f"{kind}_{variant.doc_id}.json"] = dump_json(content)
         if watch is not None:
             watch.lap("truth artifacts")
-        documents.append({
-            "doc_id": variant.doc_id,
-            "doc_type": doc_type.name,
-            "format": variant.format,
-            "file": file,
-            "schema": doc_type.name,
-            "superseded_by": item.superseded_by,
-        })
+        documents.append(
+            {
+                "doc_id": variant.doc_id,
+                "doc_type": doc_type.name,
+                "format": variant.format,
+                "file": file,
+                "schema": doc_type.name,
+                "superseded_by": item.superseded_by,
+            }
+        )
         pages[variant.doc_id] = output.pages
-    files["packet_truth.json"] = dump_json({
-        "packet_id": packet_id(tier, seed),
-        "tier": tier,
-        "seed": seed,
-        "generator_version": __version__,
-        "knobs": knobs,
-        "documents": documents,
-        "world": world.model_dump(mode="json"),
-    })
+    files["packet_truth.json"] = dump_json(
+        {
+            "packet_id": packet_id(tier, seed),
+            "tier": tier,
+            "seed": seed,
+            "generator_version": __version__,
+            "knobs": knobs,
+            "documents": documents,
+            "world": world.model_dump(mode="json"),
+        }
+    )
     return BuiltPacket(files, pages, {d["doc_id"]: d["format"] for d in documents})
 
 
@@ -170,8 +190,9 @@ def not_a_folder(target: Path) -> UsageError:
     return UsageError(f"{target}: exists and is not a packet folder (move it away first)")
 
 
-def write_packet(out_dir: Path, tier: str, seed: int, knobs: dict[str, Any],
-                 force: bool = False) -> PacketSummary:
+def write_packet(
+    out_dir: Path, tier: str, seed: int, knobs: dict[str, Any], force: bool = False
+) -> PacketSummary:
     """Build a packet into a temporary folder beside its target, then rename it into place.
 
     A reader never sees a half-written packet; with `force`, an existing packet is replaced
@@ -203,8 +224,7 @@ def write_packet(out_dir: Path, tier: str, seed: int, knobs: dict[str, Any],
         shutil.rmtree(partial, ignore_errors=True)
         raise
     pdf_pages = sum(n for doc_id, n in built.pages.items() if built.formats[doc_id] == "pdf")
-    return PacketSummary(pid, target, len(built.pages), pdf_pages,
-                         time.perf_counter() - started)
+    return PacketSummary(pid, target, len(built.pages), pdf_pages, time.perf_counter() - started)
 
 
 TRUTH_KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")
@@ -217,8 +237,12 @@ def _json(path: Path) -> Any:
         return None
 
 
-def complete_packet(folder: Path, tier: str, seed: int, knobs: dict[str, Any],
-                    ) -> PacketSummary | None:
+def complete_packet(
+    folder: Path,
+    tier: str,
+    seed: int,
+    knobs: dict[str, Any],
+) -> PacketSummary | None:
     """The summary of the packet in `folder` when it is complete, None when it is not.
 
     Complete means: packet_truth.json lists the documents, every document's file and four
@@ -233,16 +257,23 @@ def complete_packet(folder: Path, tier: str, seed: int, knobs: dict[str, Any],
     asked = orjson.loads(orjson.dumps({k: v for k, v in knobs.items() if k != "documents"}))
     knobs_found = truth.get("knobs")
     recorded: dict[str, Any] = knobs_found if isinstance(knobs_found, dict) else {}
-    wanted = {"packet_id": packet_id(tier, seed), "tier": tier, "seed": seed,
-              "generator_version": __version__, "knobs": asked}
+    wanted = {
+        "packet_id": packet_id(tier, seed),
+        "tier": tier,
+        "seed": seed,
+        "generator_version": __version__,
+        "knobs": asked,
+    }
     found = {**truth, "knobs": {k: v for k, v in recorded.items() if k != "documents"}}
     differing = [key for key, value in wanted.items() if found.get(key) != value]
     if not differing and not set(recorded.get("documents") or []) <= set(knobs["documents"]):
         differing = ["documents"]
     if differing:
-        raise UsageError(f"{folder}: made with other settings ({differing[0]} differs) than "
-                         "this run asks for; --resume keeps only packets it would write "
-                         "itself (use --force to replace it)")
+        raise UsageError(
+            f"{folder}: made with other settings ({differing[0]} differs) than "
+            "this run asks for; --resume keeps only packets it would write "
+            "itself (use --force to replace it)"
+        )
     names = {"packet_truth.json"}
     pdf_pages = 0
     for listed in truth["documents"]:
@@ -264,5 +295,6 @@ def complete_packet(folder: Path, tier: str, seed: int, knobs: dict[str, Any],
             pdf_pages += int(manifest.get("pages") or 0)
     if {p.name for p in folder.iterdir()} != names:
         return None
-    return PacketSummary(packet_id(tier, seed), folder, len(truth["documents"]), pdf_pages,
-                         0.0, kept=True)
+    return PacketSummary(
+        packet_id(tier, seed), folder, len(truth["documents"]), pdf_pages, 0.0, kept=True
+    )

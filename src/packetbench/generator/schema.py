@@ -23,7 +23,7 @@ KIND_HINTS: dict[str, str] = {
     "checkbox": "Yes when ticked or answered Y, No when unticked or answered N.",
     "percent": "A number of percent: 80 for 80%.",
     "money": "A number of dollars without symbols or separators; negative for amounts shown "
-             "in parentheses.",
+    "in parentheses.",
 }
 
 

@@ -15,5 +15,6 @@ def check_seeds(seed: int, count: int) -> None:
     if seed < 0:
         raise UsageError(f"--seed must be zero or positive (got {seed})")
     if seed + count - 1 > MAX_SEED:
-        raise UsageError(f"--seed and --count reach seed {seed + count - 1}, above the largest "
-                         f"seed {MAX_SEED}")
+        raise UsageError(
+            f"--seed and --count reach seed {seed + count - 1}, above the largest seed {MAX_SEED}"
+        )

@@ -49,17 +49,35 @@ class Knob:
 KNOBS: dict[str, Knob] = {
     k.name: k
     for k in (
-        Knob("lines", tuple, "lines of business the packet carries, comma-separated",
-             choices=lambda: tuple(codes.LINE_IDS), item="line"),
-        Knob("documents", tuple, "doc_ids the packet may render, comma-separated (each is "
-             "rendered when the packet carries its line)", choices=document_ids,
-             item="document"),
-        Knob("documents.max", int, "most documents a packet renders, earlier versions "
-             "included; more compose: formats of a type with another are left out (seeded); "
-             "0: no cap"),
-        Knob("tables.large", int, "how many of the packet's long tables (buildings, claims, "
-             "drivers) are drawn from their own row ranges, chosen by seed; the others from "
-             "tables.other_min..tables.other_max; 0: all from their own"),
+        Knob(
+            "lines",
+            tuple,
+            "lines of business the packet carries, comma-separated",
+            choices=lambda: tuple(codes.LINE_IDS),
+            item="line",
+        ),
+        Knob(
+            "documents",
+            tuple,
+            "doc_ids the packet may render, comma-separated (each is "
+            "rendered when the packet carries its line)",
+            choices=document_ids,
+            item="document",
+        ),
+        Knob(
+            "documents.max",
+            int,
+            "most documents a packet renders, earlier versions "
+            "included; more compose: formats of a type with another are left out (seeded); "
+            "0: no cap",
+        ),
+        Knob(
+            "tables.large",
+            int,
+            "how many of the packet's long tables (buildings, claims, "
+            "drivers) are drawn from their own row ranges, chosen by seed; the others from "
+            "tables.other_min..tables.other_max; 0: all from their own",
+        ),
         Knob("tables.other_min", int, "fewest rows of a table that is not long", 1),
         Knob("tables.other_max", int, "most rows of a table that is not long", 1),
         Knob("sov.min_rows", int, "fewest buildings (SOV rows)", 1),
@@ -92,9 +110,18 @@ class Preset:
 DOCUMENTS_MAX: dict[str, int] = {"N1": 28, "N2": 28, "N3": 32, "N4": 36, "N5": 36}
 
 
-def _preset(tier: str, description: str, rows: tuple[int, int], claims: tuple[int, int],
-            drivers: tuple[int, int], years: int, carriers: int, premises: int,
-            bop_premises: int, large: tuple[int, int, int] = (0, 1, 1)) -> Preset:
+def _preset(
+    tier: str,
+    description: str,
+    rows: tuple[int, int],
+    claims: tuple[int, int],
+    drivers: tuple[int, int],
+    years: int,
+    carriers: int,
+    premises: int,
+    bop_premises: int,
+    large: tuple[int, int, int] = (0, 1, 1),
+) -> Preset:
     return Preset(
         tier,
         description,
@@ -123,18 +150,56 @@ def _preset(tier: str, description: str, rows: tuple[int, int], claims: tuple[in
 PRESETS: dict[str, Preset] = {
     p.tier: p
     for p in (
-        _preset("N1", "easy: property, small tables, clean native files", (1, 5), (1, 5),
-                (1, 5), 3, 1, 2, 5),
-        _preset("N2", "normal: property, tables up to 15 rows", (4, 15), (4, 15), (4, 15), 4,
-                2, 2, 15),
-        _preset("N3", "hard: + GL and WC, tables up to 60 rows", (12, 60), (12, 60), (12, 60),
-                5, 3, 3, 30),
-        _preset("N4", "expert: + auto, tables up to 150 rows", (40, 150), (40, 150),
-                (40, 150), 5, 3, 4, 60),
+        _preset(
+            "N1",
+            "easy: property, small tables, clean native files",
+            (1, 5),
+            (1, 5),
+            (1, 5),
+            3,
+            1,
+            2,
+            5,
+        ),
+        _preset(
+            "N2", "normal: property, tables up to 15 rows", (4, 15), (4, 15), (4, 15), 4, 2, 2, 15
+        ),
+        _preset(
+            "N3",
+            "hard: + GL and WC, tables up to 60 rows",
+            (12, 60),
+            (12, 60),
+            (12, 60),
+            5,
+            3,
+            3,
+            30,
+        ),
+        _preset(
+            "N4",
+            "expert: + auto, tables up to 150 rows",
+            (40, 150),
+            (40, 150),
+            (40, 150),
+            5,
+            3,
+            4,
+            60,
+        ),
         # At N5 one long table per packet (buildings, claims or drivers) runs to 500 rows and
         # the others keep N4's sizes (generator.world.tables): about 100 pages, not 200.
-        _preset("N5", "nightmare: + umbrella and cargo, one table up to 500 rows", (120, 500),
-                (120, 500), (120, 500), 5, 3, 5, 120, large=(1, 40, 150)),
+        _preset(
+            "N5",
+            "nightmare: + umbrella and cargo, one table up to 500 rows",
+            (120, 500),
+            (120, 500),
+            (120, 500),
+            5,
+            3,
+            5,
+            120,
+            large=(1, 40, 150),
+        ),
     )
 }
 
@@ -175,8 +240,10 @@ def parse_overrides(assignments: list[str]) -> dict[str, Any]:
             continue
         knob = KNOBS.get(name)
         if knob is None:
-            raise UsageError(f"--set {name}: unknown knob; known knobs: {', '.join(KNOBS)}, "
-                             "patterns.<id>, patterns.off, patterns.only")
+            raise UsageError(
+                f"--set {name}: unknown knob; known knobs: {', '.join(KNOBS)}, "
+                "patterns.<id>, patterns.off, patterns.only"
+            )
         overrides[name] = _parse(knob, raw.strip())
     return overrides
 
@@ -200,7 +267,8 @@ def _check_lines(lines: Sequence[str], documents: Sequence[str] | None) -> None:
         if needs and not needs & set(lines):
             raise UsageError(
                 f"--set documents: {doc_id} needs line {' or '.join(sorted(needs))}, which "
-                f"lines={','.join(lines)} does not carry (add it with --set lines=...)")
+                f"lines={','.join(lines)} does not carry (add it with --set lines=...)"
+            )
 
 
 def resolve(tier: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -215,9 +283,11 @@ def resolve(tier: str, overrides: Mapping[str, Any] | None = None) -> dict[str, 
         knobs["documents.max"] = 0  # the documents a user names are all rendered
     if set(overrides) & set(ROW_KNOBS) and "tables.large" not in overrides:
         knobs["tables.large"] = 0  # the row ranges a user sets are the ranges drawn from
-    for low, high in (("sov.min_rows", "sov.max_rows"),
-                      ("loss_run.min_claims", "loss_run.max_claims"),
-                      ("drivers.min_rows", "drivers.max_rows")):
+    for low, high in (
+        ("sov.min_rows", "sov.max_rows"),
+        ("loss_run.min_claims", "loss_run.max_claims"),
+        ("drivers.min_rows", "drivers.max_rows"),
+    ):
         if knobs[low] > knobs[high]:
             raise UsageError(f"knob {low}={knobs[low]} exceeds {high}={knobs[high]}")
     _check_lines(knobs["lines"], overrides.get("documents"))

@@ -66,8 +66,17 @@ def versions() -> dict[str, str]:
 
 
 def document_artifacts(
-    *, recorder: Recorder, doc_type: str, fmt: str, file: str, data: bytes, pages: int,
-    tier: str, seed: int, knobs: dict[str, Any], omits: frozenset[str],
+    *,
+    recorder: Recorder,
+    doc_type: str,
+    fmt: str,
+    file: str,
+    data: bytes,
+    pages: int,
+    tier: str,
+    seed: int,
+    knobs: dict[str, Any],
+    omits: frozenset[str],
     patterns_applied: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Artifact kind -> JSON content of one document's four truth files.

@@ -67,6 +67,9 @@ def worker_pool(jobs: int, method: str | None = None) -> ProcessPoolExecutor:
     """A pool of `jobs` worker processes that never outlive this process, started by `method`
     (``"fork"``...; the platform's default when None)."""
     context = multiprocessing.get_context(method)
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=context,
-                               initializer=_die_with_parent,
-                               initargs=(os.getpid(), context.get_start_method()))
+    return ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=context,
+        initializer=_die_with_parent,
+        initargs=(os.getpid(), context.get_start_method()),
+    )

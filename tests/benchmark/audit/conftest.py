@@ -28,8 +28,9 @@ def edit_json(path: Path, change: Callable[[Any], None]) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
 
 
-def audit_json(run_cli: Run, *paths: Path, ocr: bool = False,
-               env: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
+def audit_json(
+    run_cli: Run, *paths: Path, ocr: bool = False, env: dict[str, str] | None = None
+) -> tuple[int, dict[str, Any]]:
     """(exit code, parsed --json output) of the real command."""
     args = ["audit", *map(str, paths), "--json", *(["--ocr"] if ocr else [])]
     result = run_cli(*args, env=env)
@@ -38,6 +39,8 @@ def audit_json(run_cli: Run, *paths: Path, ocr: bool = False,
 
 
 def findings(report: dict[str, Any]) -> list[dict[str, Any]]:
-    return [f for packet in report["packets"]
-            for f in [*(g for d in packet["documents"] for g in d["findings"]),
-                      *packet["findings"]]]
+    return [
+        f
+        for packet in report["packets"]
+        for f in [*(g for d in packet["documents"] for g in d["findings"]), *packet["findings"]]
+    ]

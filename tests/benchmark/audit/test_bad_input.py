@@ -30,31 +30,43 @@ def _garble(name: str) -> Callable[[Path], None]:
 
 
 BREAKAGES: dict[str, tuple[Callable[[Path], None], list[str]]] = {
-    "missing truth file": (lambda p: (p / "field_truth_sov_pdf.json").unlink(),
-                           ["field_truth_sov_pdf.json: missing"]),
+    "missing truth file": (
+        lambda p: (p / "field_truth_sov_pdf.json").unlink(),
+        ["field_truth_sov_pdf.json: missing"],
+    ),
     "corrupt PDF": (_garble("loss_run_pdf.pdf"), ["loss_run_pdf.pdf: unreadable PDF"]),
     "corrupt workbook": (_garble("sov_excel.xlsx"), ["sov_excel.xlsx: unreadable workbook"]),
-    "bad JSON": (lambda p: (p / "manifest_acord_140.json").write_text("{\"doc_id\": "),
-                 ["manifest_acord_140.json: unreadable"]),
-    "empty document truth": (lambda p: (p / "document_truth_sov_pdf.json").write_bytes(b""),
-                             ["document_truth_sov_pdf.json: unreadable"]),
+    "bad JSON": (
+        lambda p: (p / "manifest_acord_140.json").write_text('{"doc_id": '),
+        ["manifest_acord_140.json: unreadable"],
+    ),
+    "empty document truth": (
+        lambda p: (p / "document_truth_sov_pdf.json").write_bytes(b""),
+        ["document_truth_sov_pdf.json: unreadable"],
+    ),
     "truncated document truth": (
         lambda p: (p / "document_truth_loss_run_csv.json").write_bytes(
-            (p / "document_truth_loss_run_csv.json").read_bytes()[:300]),
-        ["document_truth_loss_run_csv.json: unreadable"]),
+            (p / "document_truth_loss_run_csv.json").read_bytes()[:300]
+        ),
+        ["document_truth_loss_run_csv.json: unreadable"],
+    ),
     "document truth without truth": (
         lambda p: edit_json(p / "document_truth_acord_125.json", lambda d: d.pop("truth")),
-        ["document_truth_acord_125.json: no truth object"]),
+        ["document_truth_acord_125.json: no truth object"],
+    ),
     "malformed location": (
-        lambda p: edit_json(p / "field_truth_sov_pdf.json",
-                            lambda d: d["fields"][0]["locations"][0].pop("bbox")),
-        ["field_truth_sov_pdf.json: insured_name: location", "is not {page, bbox"]),
+        lambda p: edit_json(
+            p / "field_truth_sov_pdf.json", lambda d: d["fields"][0]["locations"][0].pop("bbox")
+        ),
+        ["field_truth_sov_pdf.json: insured_name: location", "is not {page, bbox"],
+    ),
 }
 
 
 @pytest.mark.parametrize("breakage", sorted(BREAKAGES))
-def test_unreadable_input_exits_2_naming_the_file(run_cli: Run, packet: Path,
-                                                  breakage: str) -> None:
+def test_unreadable_input_exits_2_naming_the_file(
+    run_cli: Run, packet: Path, breakage: str
+) -> None:
     damage, needles = BREAKAGES[breakage]
     damage(packet)
     _one_line_error(run_cli("audit", str(packet)), str(packet), *needles)
@@ -62,27 +74,37 @@ def test_unreadable_input_exits_2_naming_the_file(run_cli: Run, packet: Path,
 
 def test_a_folder_that_is_no_packet(run_cli: Run, tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("not a packet")
-    _one_line_error(run_cli("audit", str(tmp_path), "--json"), str(tmp_path),
-                    "holds no packets")
+    _one_line_error(run_cli("audit", str(tmp_path), "--json"), str(tmp_path), "holds no packets")
 
 
 @pytest.mark.parametrize(
     ("damage", "needle"),
     [
         (lambda p: (p / "sov_pdf.pdf").unlink(), "sov_pdf.pdf: missing (named by its manifest)"),
-        (lambda p: (p / "packet_truth.json").write_text("[]"),
-         "packet_truth.json: not a packet_truth file"),
-        (lambda p: edit_json(p / "rendered_universe_sov_pdf.json", lambda d: d.pop("strings")),
-         "rendered_universe_sov_pdf.json: no strings list"),
-        (lambda p: edit_json(p / "manifest_sov_pdf.json", lambda d: d.update(format="docx")),
-         "manifest_sov_pdf.json: unknown format 'docx'"),
-        (lambda p: edit_json(p / "manifest_sov_pdf.json", lambda d: d.update(
-            patterns_applied=[{"id": "scan.fax", "phase": "scan", "pages_affected": "all"}])),
-         "manifest_sov_pdf.json: pattern 'scan.fax' has pages_affected that is not a list"),
+        (
+            lambda p: (p / "packet_truth.json").write_text("[]"),
+            "packet_truth.json: not a packet_truth file",
+        ),
+        (
+            lambda p: edit_json(p / "rendered_universe_sov_pdf.json", lambda d: d.pop("strings")),
+            "rendered_universe_sov_pdf.json: no strings list",
+        ),
+        (
+            lambda p: edit_json(p / "manifest_sov_pdf.json", lambda d: d.update(format="docx")),
+            "manifest_sov_pdf.json: unknown format 'docx'",
+        ),
+        (
+            lambda p: edit_json(
+                p / "manifest_sov_pdf.json",
+                lambda d: d.update(
+                    patterns_applied=[{"id": "scan.fax", "phase": "scan", "pages_affected": "all"}]
+                ),
+            ),
+            "manifest_sov_pdf.json: pattern 'scan.fax' has pages_affected that is not a list",
+        ),
     ],
 )
-def test_more_unreadable_packets(packet: Path, damage: Callable[[Path], None],
-                                 needle: str) -> None:
+def test_more_unreadable_packets(packet: Path, damage: Callable[[Path], None], needle: str) -> None:
     damage(packet)
     with pytest.raises(BadInput) as raised:
         audit_packets([packet])
@@ -99,5 +121,8 @@ def test_ocr_without_tesseract_is_one_line(run_cli: Run, packet: Path, tmp_path:
     bin_dir = Path(sys.executable).parent
     assert not (bin_dir / "tesseract").exists()
     env = {"PATH": str(bin_dir), "HOME": os.environ.get("HOME", str(tmp_path))}
-    _one_line_error(run_cli("audit", str(packet), "--ocr", env=env),
-                    "--ocr needs the tesseract binary", "apt-get install tesseract-ocr")
+    _one_line_error(
+        run_cli("audit", str(packet), "--ocr", env=env),
+        "--ocr needs the tesseract binary",
+        "apt-get install tesseract-ocr",
+    )

@@ -20,18 +20,24 @@ def _located(entry: dict[str, Any], scanned: bool | None = None) -> int:
     """The readings of one truth entry's locations (all of them, or those on a scanned page,
     which has no text layer, or off one): each whole drawing is one, and the pieces of a value
     split across pages (table.row_split) are one together."""
-    locations = [loc for loc in entry["locations"]
-                 if scanned is None or (loc.get("text_layer") is False) == scanned]
-    return (sum("fragment" not in loc for loc in locations)
-            + any("fragment" in loc for loc in locations))
+    locations = [
+        loc
+        for loc in entry["locations"]
+        if scanned is None or (loc.get("text_layer") is False) == scanned
+    ]
+    return sum("fragment" not in loc for loc in locations) + any(
+        "fragment" in loc for loc in locations
+    )
 
 
 def _scanned_locations(packet: Path, doc_id: str) -> tuple[int, int]:
     """Locations with no text layer (a scanned page, ink, an attacked value), and the
     readings they make: only OCR can read them."""
     fields = json.loads((packet / f"field_truth_{doc_id}.json").read_text())["fields"]
-    return (sum(loc.get("text_layer") is False for e in fields for loc in e["locations"]),
-            sum(_located(e, scanned=True) for e in fields))
+    return (
+        sum(loc.get("text_layer") is False for e in fields for loc in e["locations"]),
+        sum(_located(e, scanned=True) for e in fields),
+    )
 
 
 def test_the_canonical_suite_audits_clean(canonical_packets: list[Path]) -> None:
@@ -40,7 +46,8 @@ def test_the_canonical_suite_audits_clean(canonical_packets: list[Path]) -> None
     them)."""
     result = audit_packets(canonical_packets)
     assert {f.problem for f in result.findings()} <= {"not_checked"}, [
-        f for f in result.findings() if f.problem != "not_checked"][:5]
+        f for f in result.findings() if f.problem != "not_checked"
+    ][:5]
     totals = result.totals()
     assert totals["packets"] == 5 and totals["documents"] == canonical_documents() > 55
     assert totals["fields_found"] == totals["fields_checked"] > 40_000
@@ -54,8 +61,7 @@ def test_the_canonical_suite_audits_clean(canonical_packets: list[Path]) -> None
             # pages is one reading of its pieces, beside any whole drawing of the same value
             # elsewhere (a form number in a schedule and on its form).
             folder = Path(packet.path)
-            fields = json.loads((folder / f"field_truth_{doc.doc_id}.json")
-                                .read_text())["fields"]
+            fields = json.loads((folder / f"field_truth_{doc.doc_id}.json").read_text())["fields"]
             located = sum(_located(e) for e in fields)
             on_scans, scanned_readings = _scanned_locations(folder, doc.doc_id)
             assert doc.not_checked["fields"] == on_scans, (packet.packet_id, doc.doc_id)
@@ -73,8 +79,9 @@ def test_the_canonical_suite_audits_clean(canonical_packets: list[Path]) -> None
         # never a leak (no finding but not_checked above). When one of its drawings is on a
         # scanned page, which only --ocr reads, it is left unjudged instead.
         seed = [c.forbidden_as for c in packet.coincidences if c.value == "1"]
-        assert seed == ["the seed"] or (seed == [] and any(
-            d.not_checked["fields"] for d in packet.documents)), packet.packet_id
+        assert seed == ["the seed"] or (
+            seed == [] and any(d.not_checked["fields"] for d in packet.documents)
+        ), packet.packet_id
     # N2-N5 carry scanned documents (scan.* presets)
     assert totals["fields_not_checked"] == scanned > 1000
 
@@ -97,19 +104,21 @@ def test_the_suite_passes_with_ocr(run_cli: Run, canonical_packets: list[Path]) 
     """`packetbench audit packets --ocr` reads every scanned page of the suite well enough:
     each scan level of each packet above its OCR recall minimum."""
     # (about 4 minutes on two free cores; a loaded machine takes several times that)
-    result = run_cli("audit", str(canonical_packets[0].parent), "--ocr", "--json",
-                     timeout=2400)
+    result = run_cli("audit", str(canonical_packets[0].parent), "--ocr", "--json", timeout=2400)
     report = json.loads(result.stdout)
     assert result.returncode == 0, [f for p in report["packets"] for f in p["findings"]]
     totals = report["totals"]
     assert report["ok"] is True and totals["fields_not_checked"] == 0
     # Every scan level the suite's manifests name is judged (the suite is a sample: which
     # levels it holds follows its seeds).
-    scanned = {page["level"] for folder in canonical_packets
-               for manifest in folder.glob("manifest_*.json")
-               for applied in json.loads(manifest.read_text())["patterns_applied"]
-               if applied["id"].startswith("scan.")
-               for page in (applied["details"].get("pages") or {}).values()}
+    scanned = {
+        page["level"]
+        for folder in canonical_packets
+        for manifest in folder.glob("manifest_*.json")
+        for applied in json.loads(manifest.read_text())["patterns_applied"]
+        if applied["id"].startswith("scan.")
+        for page in (applied["details"].get("pages") or {}).values()
+    }
     assert len(scanned) >= 4 and set(totals["scans"]) >= scanned
     for level, kinds in totals["scans"].items():
         fields = kinds["fields"]
@@ -117,13 +126,27 @@ def test_the_suite_passes_with_ocr(run_cli: Run, canonical_packets: list[Path]) 
 
 
 def test_json_is_deterministic(run_cli: Run, canonical_packets: list[Path]) -> None:
-    outputs = [run_cli("audit", str(canonical_packets[0]), "--json",
-                       env={"PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")]
+    outputs = [
+        run_cli("audit", str(canonical_packets[0]), "--json", env={"PYTHONHASHSEED": seed}).stdout
+        for seed in ("1", "2")
+    ]
     assert outputs[0] == outputs[1]
     report = json.loads(outputs[0])
     assert list(report) == ["ok", "ocr", "totals", "packets"]
     assert report["ok"] is True and report["totals"]["fields_checked"] > 0
     document = report["packets"][0]["documents"][0]
-    assert list(document) == ["doc_id", "format", "file", "pages", "fields", "strings",
-                              "ocr_pages", "not_checked", "hidden_confirmed", "attacks", "findings",
-                              "scans", "ocr_misses"]
+    assert list(document) == [
+        "doc_id",
+        "format",
+        "file",
+        "pages",
+        "fields",
+        "strings",
+        "ocr_pages",
+        "not_checked",
+        "hidden_confirmed",
+        "attacks",
+        "findings",
+        "scans",
+        "ocr_misses",
+    ]

@@ -25,7 +25,8 @@ SCANNED = ("sov_pdf", "acord_140")  # one page each: a table and a form with che
 # skipping them.
 needs_tesseract = pytest.mark.skipif(
     shutil.which("tesseract") is None and not os.environ.get("PACKETBENCH_REQUIRE_OCR"),
-    reason="tesseract is not installed (Debian/Ubuntu: apt-get install tesseract-ocr)")
+    reason="tesseract is not installed (Debian/Ubuntu: apt-get install tesseract-ocr)",
+)
 
 
 def rasterize(packet: Path, doc_id: str, dpi: int = 200) -> None:
@@ -38,9 +39,15 @@ def rasterize(packet: Path, doc_id: str, dpi: int = 200) -> None:
     pdf.close()
     images[0].save(file, "PDF", resolution=dpi, save_all=True, append_images=images[1:])
     manifest["sha256"] = hashlib.sha256(file.read_bytes()).hexdigest()
-    manifest["patterns_applied"] = [{
-        "id": "scan.clean", "name": "clean scan", "phase": "scan",
-        "pages_affected": list(range(1, len(images) + 1)), "ground_truth_delta": None}]
+    manifest["patterns_applied"] = [
+        {
+            "id": "scan.clean",
+            "name": "clean scan",
+            "phase": "scan",
+            "pages_affected": list(range(1, len(images) + 1)),
+            "ground_truth_delta": None,
+        }
+    ]
     manifest_path.write_text(json.dumps(manifest))
 
 
@@ -110,16 +117,20 @@ def test_ocr_misses_what_the_scan_does_not_show(scanned: Path) -> None:
     assert missing["premises[0].interest.tenant"].got.startswith("empty box")
 
 
-@pytest.mark.parametrize(("level", "found", "checked", "fails"), [
-    ("moderate", 55, 58, False),  # three unreadable accents on one page: a sample, not a fault
-    ("moderate", 48, 58, True),   # 83 %: far below 95 % even for 58 values
-    ("clean", 9_870, 10_117, True),  # 97.6 % of ten thousand: below 98 % for sure
-    ("clean", 9_950, 10_117, False),
-    ("fax", 9, 10, False),
-    ("fax", 5, 10, True),
-])
+@pytest.mark.parametrize(
+    ("level", "found", "checked", "fails"),
+    [
+        ("moderate", 55, 58, False),  # three unreadable accents on one page: a sample, not a fault
+        ("moderate", 48, 58, True),  # 83 %: far below 95 % even for 58 values
+        ("clean", 9_870, 10_117, True),  # 97.6 % of ten thousand: below 98 % for sure
+        ("clean", 9_950, 10_117, False),
+        ("fax", 9, 10, False),
+        ("fax", 5, 10, True),
+    ],
+)
 def test_a_scan_level_fails_when_its_recall_is_surely_below_the_minimum(
-        level: str, found: int, checked: int, fails: bool) -> None:
+    level: str, found: int, checked: int, fails: bool
+) -> None:
     from packetbench.benchmark.audit.result import (
         DocumentAudit,
         PacketAudit,
@@ -127,25 +138,30 @@ def test_a_scan_level_fails_when_its_recall_is_surely_below_the_minimum(
         recall_findings,
     )
 
-    document = DocumentAudit("acord_125", "pdf", "acord_125.pdf", 1,
-                             scans={level: {"fields": Tally(checked, found)}})
+    document = DocumentAudit(
+        "acord_125", "pdf", "acord_125.pdf", 1, scans={level: {"fields": Tally(checked, found)}}
+    )
     findings = recall_findings(PacketAudit("N3-000001", "x", [document]))
     assert bool(findings) is fails
     if fails:
         assert findings[0].problem == "ocr_recall" and findings[0].path == level
 
 
-@pytest.mark.parametrize(("read", "expected", "same"), [
-    ("Simon Brokerage", "Simön Brokerage", True),   # the English model has no accents
-    ("lvanstad", "Ivanstad", True),                 # capital I and small l: one glyph
-    ("025896314", "O25896314", True),               # a letter O among digits reads as 0
-    ("0646Logan Prairie", "0646 Logan Prairie", True),  # words glued
-    ("Sim6n Brokerage", "Simön Brokerage", False),  # a misread is still a misread
-    ("$2900", "82900", False),
-    ("Company The Cincinnati Insurance", "The Cincinnati Insurance Company", False),
-])
+@pytest.mark.parametrize(
+    ("read", "expected", "same"),
+    [
+        ("Simon Brokerage", "Simön Brokerage", True),  # the English model has no accents
+        ("lvanstad", "Ivanstad", True),  # capital I and small l: one glyph
+        ("025896314", "O25896314", True),  # a letter O among digits reads as 0
+        ("0646Logan Prairie", "0646 Logan Prairie", True),  # words glued
+        ("Sim6n Brokerage", "Simön Brokerage", False),  # a misread is still a misread
+        ("$2900", "82900", False),
+        ("Company The Cincinnati Insurance", "The Cincinnati Insurance Company", False),
+    ],
+)
 def test_ocr_text_is_compared_with_what_tesseract_cannot_tell_apart_folded(
-        read: str, expected: str, same: bool) -> None:
+    read: str, expected: str, same: bool
+) -> None:
     from packetbench.benchmark.audit.ocr import same_text
 
     assert same_text(read, expected) is same
@@ -158,8 +174,11 @@ def test_a_hidden_misreading_read_only_where_ocr_misread_a_shown_value_is_explai
 
     from packetbench.benchmark.audit.ocr import OcrPage, Word, folded, misread_everywhere
 
-    words = [Word("TOTAL", 10, 10, 60, 20), Word("$8,001", 100, 10, 160, 20),
-             Word("Claim", 10, 40, 60, 50)]
+    words = [
+        Word("TOTAL", 10, 10, 60, 20),
+        Word("$8,001", 100, 10, 160, 20),
+        Word("Claim", 10, 40, 60, 50),
+    ]
     scan = OcrPage(words, 300 / 72, 0.0, 792.0)
     misread = Counter({folded("$8,001"): 1})
     assert misread_everywhere(scan, "$8,001", misread)
@@ -171,13 +190,17 @@ def test_a_hidden_misreading_read_only_where_ocr_misread_a_shown_value_is_explai
 
 
 def test_hidden_text_is_looked_for_as_whole_words() -> None:
-    """"$8,001" folds to "8 001": found as those words or merged into one word, never
+    """ "$8,001" folds to "8 001": found as those words or merged into one word, never
     inside a longer number (the loose merged-words rule of visible strings)."""
     from packetbench.benchmark.audit.ocr import OcrPage, Word
 
     def page(*texts: str) -> OcrPage:
-        return OcrPage([Word(t, 10.0 * i, 10, 10.0 * i + 8, 20) for i, t in enumerate(texts)],
-                       300 / 72, 0.0, 792.0)
+        return OcrPage(
+            [Word(t, 10.0 * i, 10, 10.0 * i + 8, 20) for i, t in enumerate(texts)],
+            300 / 72,
+            0.0,
+            792.0,
+        )
 
     assert page("TOTAL", "$8,001").shows("$8,001")
     assert page("TOTAL", "8001").shows("$8,001")
@@ -192,8 +215,9 @@ def test_hidden_text_is_looked_for_within_one_phrase() -> None:
     from packetbench.benchmark.audit.ocr import OcrPage, Word
 
     def page(*words: tuple[str, float, float]) -> OcrPage:
-        return OcrPage([Word(t, x, y, x + 14 * len(t), y + 20) for t, x, y in words],
-                       300 / 72, 0.0, 792.0)
+        return OcrPage(
+            [Word(t, x, y, x + 14 * len(t), y + 20) for t, x, y in words], 300 / 72, 0.0, 792.0
+        )
 
     rows = page(("Bldg", 100, 10), ("2", 2375, 10), ("15", 208, 56), ("Main", 300, 56))
     assert rows.on_page("2.15") and not rows.shows("2.15")

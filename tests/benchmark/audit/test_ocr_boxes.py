@@ -69,15 +69,18 @@ def test_rules_come_off_and_text_stays(tmp_path: Path) -> None:
     assert _longest_dark_run(pixels, 1) > rule and _longest_dark_run(pixels, 0) > rule
     # The 24 pt bold title's strokes are long but thick: they stay, pixel for pixel.
     scale = DPI / 72
-    title = (slice(round((792 - 724) * scale), round((792 - 694) * scale)),
-             slice(round(70 * scale), round(300 * scale)))
+    title = (
+        slice(round((792 - 724) * scale), round((792 - 694) * scale)),
+        slice(round(70 * scale), round(300 * scale)),
+    )
     assert (cleaned[title] == pixels[title]).all()
     # No run as long as a rule is left anywhere, and every value's glyphs are still inked.
     assert _longest_dark_run(cleaned, 1) < rule and _longest_dark_run(cleaned, 0) < rule
     for left, text in CELLS[:3]:
         x = round((left - 9) * scale)
-        glyphs = cleaned[round((792 - 637) * scale):round((792 - 627) * scale),
-                         x:x + round(11 * scale)]
+        glyphs = cleaned[
+            round((792 - 637) * scale) : round((792 - 627) * scale), x : x + round(11 * scale)
+        ]
         assert (glyphs < ocr.DARK).sum() > 40, text
 
 
@@ -120,9 +123,11 @@ def test_a_page_without_a_reader_reads_no_box_again() -> None:
 def test_hidden_text_is_seen_only_where_a_phrase_reads_it(tmp_path: Path) -> None:
     """On a real page read by tesseract: a table whose row ends in "2" above a row starting
     with "15" does not show a hidden "2.15"; the same page with "Rate 2.15 applied" does."""
-    rows = (("14", "12 Main Street", "Frame", "Class 2"),
-            ("15", "9 Harbor Point", "Masonry", "Class 4"),
-            ("16", "3 Oak Lane", "Brick", "Class 3"))
+    rows = (
+        ("14", "12 Main Street", "Frame", "Class 2"),
+        ("15", "9 Harbor Point", "Masonry", "Class 4"),
+        ("16", "3 Oak Lane", "Brick", "Class 3"),
+    )
 
     def page(extra: bool) -> ocr.OcrPage:
         path = tmp_path / f"rows-{extra}.pdf"

@@ -21,13 +21,15 @@ def _pdf_documents(packets: list[Path]) -> list[tuple[Path, list[dict]]]:
             manifest = json.loads(manifest_path.read_text())
             if manifest["format"] == "pdf":
                 fields = json.loads(
-                    (packet / f"field_truth_{manifest['doc_id']}.json").read_text())["fields"]
+                    (packet / f"field_truth_{manifest['doc_id']}.json").read_text()
+                )["fields"]
                 out.append((packet / manifest["file"], fields))
     return out
 
 
 def test_every_location_of_the_suite_reads_as_get_text_bounded(
-        canonical_packets: list[Path]) -> None:
+    canonical_packets: list[Path],
+) -> None:
     checked = 0
     for file, fields in _pdf_documents(canonical_packets):
         by_page: dict[int, list[list[float]]] = defaultdict(list)
@@ -49,10 +51,12 @@ def test_every_location_of_the_suite_reads_as_get_text_bounded(
     assert checked > 20_000
 
 
-@pytest.mark.parametrize("doc", ["N1-000001/acord_125.pdf", "N3-000001/loss_run_pdf.pdf",
-                                 "N5-000001/acord_129.pdf"])
-def test_arbitrary_rectangles_read_as_get_text_bounded(canonical_packets: list[Path],
-                                                       doc: str) -> None:
+@pytest.mark.parametrize(
+    "doc", ["N1-000001/acord_125.pdf", "N3-000001/loss_run_pdf.pdf", "N5-000001/acord_129.pdf"]
+)
+def test_arbitrary_rectangles_read_as_get_text_bounded(
+    canonical_packets: list[Path], doc: str
+) -> None:
     """Rectangles spanning several objects and lines take pdfium's full joining rules."""
     file = canonical_packets[0].parent / doc
     rng = random.Random(doc)

@@ -41,24 +41,31 @@ def _fails_naming(run_cli: Run, packet: Path, problem: str, file: str, path: str
     """The human report fails (exit 1) and names problem, file and path on one line."""
     result = run_cli("audit", str(packet))
     assert result.returncode == 1, result.stdout[-3000:] + result.stderr
-    lines = [line for line in result.stdout.splitlines()
-             if line.strip().startswith(problem) and f"/{file}  {path}" in line]
+    lines = [
+        line
+        for line in result.stdout.splitlines()
+        if line.strip().startswith(problem) and f"/{file}  {path}" in line
+    ]
     assert lines, result.stdout[-3000:]
     assert result.stdout.strip().splitlines()[-1].startswith("audit FAILED: ")
     return lines[0]
 
 
 def test_a_changed_value_is_caught(run_cli: Run, packet: Path) -> None:
-    edit_json(packet / "field_truth_sov_pdf.json",
-              lambda d: _field(d, "buildings[0].tiv").update(value=78406001.0))
-    line = _fails_naming(run_cli, packet, "value_mismatch", "field_truth_sov_pdf.json",
-                         "buildings[0].tiv")
+    edit_json(
+        packet / "field_truth_sov_pdf.json",
+        lambda d: _field(d, "buildings[0].tiv").update(value=78406001.0),
+    )
+    line = _fails_naming(
+        run_cli, packet, "value_mismatch", "field_truth_sov_pdf.json", "buildings[0].tiv"
+    )
     assert "78406001.0" in line and "$78,406,000" in line
 
 
 def test_a_changed_rendered_as_is_caught(packet: Path) -> None:
-    name = _field(json.loads((packet / "field_truth_acord_125.json").read_text()),
-                  "agency.name")["rendered_as"]
+    name = _field(json.loads((packet / "field_truth_acord_125.json").read_text()), "agency.name")[
+        "rendered_as"
+    ]
 
     def change(data: dict[str, Any]) -> None:
         _field(data, "agency.name").update(rendered_as=f"{name} Inc", value=f"{name} Inc")
@@ -74,14 +81,19 @@ def test_a_bbox_moved_off_its_text_is_caught(run_cli: Run, packet: Path) -> None
         bbox = _field(data, "policies[0].carrier")["locations"][0]["bbox"]
         bbox[1], bbox[3] = bbox[1] - 14, bbox[3] - 14  # one line down
 
-    carrier = _field(json.loads((packet / "field_truth_loss_run_pdf.json").read_text()),
-                     "policies[0].carrier")["rendered_as"]
+    carrier = _field(
+        json.loads((packet / "field_truth_loss_run_pdf.json").read_text()), "policies[0].carrier"
+    )["rendered_as"]
     edit_json(packet / "field_truth_loss_run_pdf.json", move)
     code, report = audit_json(run_cli, packet)
     assert code == 1
     [found] = [f for f in findings(report) if f["problem"] == "missing"]
     assert (found["file"], found["path"], found["reader"], found["page"]) == (
-        "field_truth_loss_run_pdf.json", "policies[0].carrier", "pdf", 1)
+        "field_truth_loss_run_pdf.json",
+        "policies[0].carrier",
+        "pdf",
+        1,
+    )
     assert found["expected"] == carrier
     assert found["got"] != found["expected"]
     assert report["totals"]["fields_found"] == report["totals"]["fields_checked"] - 1
@@ -93,7 +105,11 @@ def test_a_deleted_workbook_cell_is_caught(packet: Path) -> None:
     book.save(packet / "sov_excel.xlsx")
     found = _one(packet, "missing", "field_truth_sov_excel.json", "buildings[0].tiv")
     assert (found.reader, found.where, found.expected, found.got) == (
-        "xlsx", "SOV!Q6", "78406000", "")
+        "xlsx",
+        "SOV!Q6",
+        "78406000",
+        "",
+    )
     # The file no longer matches its manifest either.
     assert "differs from the manifest" in _one(packet, "integrity", "sov_excel.xlsx", "").detail
 
@@ -122,19 +138,28 @@ def test_a_deleted_csv_cell_is_caught(packet: Path) -> None:
     csv_file = packet / "loss_run_csv.csv"
     header, row = csv_file.read_bytes().decode().split("\r\n")[:2]
     csv_file.write_bytes(f"{header}\r\n{row.rsplit(',', 1)[0]}\r\n".encode())
-    incurred = _field(json.loads((packet / "field_truth_loss_run_csv.json").read_text()),
-                      "policies[0].claims[0].incurred")["rendered_as"]
-    found = _one(packet, "missing", "field_truth_loss_run_csv.json",
-                 "policies[0].claims[0].incurred")
+    incurred = _field(
+        json.loads((packet / "field_truth_loss_run_csv.json").read_text()),
+        "policies[0].claims[0].incurred",
+    )["rendered_as"]
+    found = _one(
+        packet, "missing", "field_truth_loss_run_csv.json", "policies[0].claims[0].incurred"
+    )
     assert (found.reader, found.where, found.expected) == ("csv", "row 1, column 17", incurred)
     assert "no column 17" in found.detail
 
 
 LAYOUT_VALUES: dict[str, Callable[[Path], str]] = {
-    "a bbox coordinate": lambda p: str(json.loads((p / "field_truth_sov_pdf.json").read_text())
-                                       ["fields"][0]["locations"][0]["bbox"][1]),
-    "a whole bbox": lambda p: json.dumps(json.loads((p / "field_truth_sov_pdf.json").read_text())
-                                         ["fields"][0]["locations"][0]["bbox"]),
+    "a bbox coordinate": lambda p: str(
+        json.loads((p / "field_truth_sov_pdf.json").read_text())["fields"][0]["locations"][0][
+            "bbox"
+        ][1]
+    ),
+    "a whole bbox": lambda p: json.dumps(
+        json.loads((p / "field_truth_sov_pdf.json").read_text())["fields"][0]["locations"][0][
+            "bbox"
+        ]
+    ),
     "a sha256": lambda p: json.loads((p / "manifest_sov_pdf.json").read_text())["sha256"],
     "a file name": lambda p: "loss_run_excel.xlsx",
     "a cell reference": lambda p: "Q6",
@@ -144,34 +169,42 @@ LAYOUT_VALUES: dict[str, Callable[[Path], str]] = {
 @pytest.mark.parametrize("kind", sorted(LAYOUT_VALUES))
 def test_a_layout_value_in_the_universe_is_a_leak(packet: Path, kind: str) -> None:
     value = LAYOUT_VALUES[kind](packet)
-    edit_json(packet / "rendered_universe_acord_140.json",
-              lambda d: d["strings"].append({"text": value, "page": 1}))
-    index = len(json.loads((packet / "rendered_universe_acord_140.json").read_text())
-                ["strings"]) - 1
+    edit_json(
+        packet / "rendered_universe_acord_140.json",
+        lambda d: d["strings"].append({"text": value, "page": 1}),
+    )
+    index = (
+        len(json.loads((packet / "rendered_universe_acord_140.json").read_text())["strings"]) - 1
+    )
     leak = _one(packet, "leak", "rendered_universe_acord_140.json", f"strings[{index}]")
     assert leak.got == value and "is not confirmed on the page" in leak.detail
     _one(packet, "string_missing", "rendered_universe_acord_140.json", f"strings[{index}]")
 
 
 def test_a_coordinate_as_a_field_value_is_a_leak(run_cli: Run, packet: Path) -> None:
-    coordinate = json.loads((packet / "field_truth_sov_pdf.json").read_text())[
-        "fields"][0]["locations"][0]["bbox"][1]
-    edit_json(packet / "field_truth_loss_run_pdf.json",
-              lambda d: d["fields"][0].update(value=coordinate))
-    path = json.loads((packet / "field_truth_loss_run_pdf.json").read_text())[
-        "fields"][0]["path"]
-    line = _fails_naming(run_cli, packet, "leak", "field_truth_loss_run_pdf.json",
-                         f"{path} (value)")
+    coordinate = json.loads((packet / "field_truth_sov_pdf.json").read_text())["fields"][0][
+        "locations"
+    ][0]["bbox"][1]
+    edit_json(
+        packet / "field_truth_loss_run_pdf.json", lambda d: d["fields"][0].update(value=coordinate)
+    )
+    path = json.loads((packet / "field_truth_loss_run_pdf.json").read_text())["fields"][0]["path"]
+    line = _fails_naming(
+        run_cli, packet, "leak", "field_truth_loss_run_pdf.json", f"{path} (value)"
+    )
     assert "equals a bbox coordinate" in line
 
 
 def test_untraceable_values_are_caught(packet: Path) -> None:
-    edit_json(packet / "field_truth_sov_pdf.json",
-              lambda d: _field(d, "prepared_by").update(locations=[]))
+    edit_json(
+        packet / "field_truth_sov_pdf.json", lambda d: _field(d, "prepared_by").update(locations=[])
+    )
     edit_json(packet / "rendered_universe_sov_pdf.json", lambda d: d["strings"][3].pop("page"))
     untraceable = [(f.file, f.path) for f in _problems(packet) if f.problem == "untraceable"]
-    assert untraceable == [("field_truth_sov_pdf.json", "prepared_by"),
-                           ("rendered_universe_sov_pdf.json", "strings[3]")]
+    assert untraceable == [
+        ("field_truth_sov_pdf.json", "prepared_by"),
+        ("rendered_universe_sov_pdf.json", "strings[3]"),
+    ]
 
 
 def test_a_replaced_document_is_caught(packet: Path) -> None:
@@ -186,12 +219,20 @@ def test_truth_files_for_an_unlisted_document_are_caught(packet: Path) -> None:
 
 
 def test_hidden_text_must_stay_out_of_the_universe(packet: Path) -> None:
-    edit_json(packet / "rendered_universe_sov_pdf.json",
-              lambda d: d["hidden"].extend([{"text": "Invisible Reinsurance Note", "page": 1},
-                                            {"text": "STATEMENT OF VALUES", "page": 1}]))
+    edit_json(
+        packet / "rendered_universe_sov_pdf.json",
+        lambda d: d["hidden"].extend(
+            [
+                {"text": "Invisible Reinsurance Note", "page": 1},
+                {"text": "STATEMENT OF VALUES", "page": 1},
+            ]
+        ),
+    )
     loaded = read_packet(packet)
-    audits = {doc.doc_id: DocumentAudit(doc.doc_id, doc.format, doc.file.name, 1)
-              for doc in loaded.documents}
+    audits = {
+        doc.doc_id: DocumentAudit(doc.doc_id, doc.format, doc.file.name, 1)
+        for doc in loaded.documents
+    }
     clean = Universe()
     assert audit_hidden(loaded, clean, audits) == []
     assert audits["sov_pdf"].hidden == 2
@@ -208,10 +249,13 @@ def _truth(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_document_truth_that_breaks_its_schema_is_caught(run_cli: Run, packet: Path) -> None:
-    edit_json(packet / "document_truth_sov_pdf.json",
-              lambda d: _truth(d)["buildings"][0].update(tiv="lots"))
-    line = _fails_naming(run_cli, packet, "integrity", "document_truth_sov_pdf.json",
-                         "buildings/0/tiv")
+    edit_json(
+        packet / "document_truth_sov_pdf.json",
+        lambda d: _truth(d)["buildings"][0].update(tiv="lots"),
+    )
+    line = _fails_naming(
+        run_cli, packet, "integrity", "document_truth_sov_pdf.json", "buildings/0/tiv"
+    )
     assert "'lots' is not of type 'number'" in line
 
 
@@ -236,8 +280,10 @@ def test_a_document_truth_disagreeing_with_field_truth_is_caught(packet: Path) -
 
 
 def test_a_document_truth_value_field_truth_lacks_is_caught(packet: Path) -> None:
-    edit_json(packet / "document_truth_loss_run_pdf.json",
-              lambda d: _truth(d).update(prepared_by="Someone Else"))
+    edit_json(
+        packet / "document_truth_loss_run_pdf.json",
+        lambda d: _truth(d).update(prepared_by="Someone Else"),
+    )
     found = _one(packet, "integrity", "document_truth_loss_run_pdf.json", "prepared_by")
     assert "no field_truth entry" in found.detail
 

@@ -14,8 +14,7 @@ from packetbench.benchmark.runs import read_record
 from packetbench.generator.packet import build_packet, packet_id
 from packetbench.generator.tiers import resolve
 
-KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY",
-        "gemini": "GEMINI_API_KEY"}
+KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", "gemini": "GEMINI_API_KEY"}
 FAMILIES = tuple(KEYS)
 
 
@@ -34,8 +33,11 @@ def three_packets(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def documents(packets: Path) -> int:
     """How many documents the packets of a folder hold, from their packet truths."""
-    return sum(len(json.loads((folder / "packet_truth.json").read_text())["documents"])
-               for folder in packets.iterdir() if folder.is_dir())
+    return sum(
+        len(json.loads((folder / "packet_truth.json").read_text())["documents"])
+        for folder in packets.iterdir()
+        if folder.is_dir()
+    )
 
 
 @pytest.fixture
@@ -43,8 +45,9 @@ def stub() -> Iterator[Callable[..., StubServer]]:
     """Start stub servers (stopped at teardown): stub(family, packets, faults, **options)."""
     started: list[StubServer] = []
 
-    def make(family: str, packets: Path, faults: FaultPlan | None = None,
-             **options: Any) -> StubServer:
+    def make(
+        family: str, packets: Path, faults: FaultPlan | None = None, **options: Any
+    ) -> StubServer:
         server = StubServer(family, packets, faults, **options).start()
         started.append(server)
         return server

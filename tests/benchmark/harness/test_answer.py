@@ -14,7 +14,8 @@ from tests.conftest import PACKETS
 
 SOV = REGISTRY["sov"].model
 TRUTH: dict[str, Any] = json.loads(
-    (PACKETS / "N1-000001" / "document_truth_sov_pdf.json").read_text())["truth"]
+    (PACKETS / "N1-000001" / "document_truth_sov_pdf.json").read_text()
+)["truth"]
 
 
 def _reply(text: str | None, **fields: Any) -> Reply:
@@ -26,21 +27,36 @@ def test_a_valid_answer_is_ok() -> None:
     assert (verdict.status, verdict.output, verdict.error) == ("ok", TRUTH, None)
 
 
-@pytest.mark.parametrize(("text", "fields", "status", "reason"), [
-    (None, {"refusal": "no"}, "refused", "refused: no"),
-    ('{"insured_name": "A', {"truncated": True, "output_tokens": 990, "reasoning_tokens": 10,
-                             "finish_reason": "length"},
-     "invalid", "truncated at the output-token cap (1,000 of 1,000 tokens used, finish_reason "
-                "length)"),
-    ("", {}, "invalid", "empty output (finish_reason stop)"),
-    ("   ", {"note": "no tool call"}, "invalid", "empty output (finish_reason stop; no tool"),
-    ("The insured is Acme.", {}, "invalid", "not JSON (Expecting value at line 1 column 1)"),
-    ("[1, 2]", {}, "invalid", "not a JSON object (a list)"),
-    ('{"insured_name": "A"}', {}, "invalid", "schema-invalid: (root): 'prepared_by' is a "
-                                             "required property"),
-])
-def test_bad_answers_are_explained(text: str | None, fields: dict[str, Any], status: str,
-                                   reason: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "fields", "status", "reason"),
+    [
+        (None, {"refusal": "no"}, "refused", "refused: no"),
+        (
+            '{"insured_name": "A',
+            {
+                "truncated": True,
+                "output_tokens": 990,
+                "reasoning_tokens": 10,
+                "finish_reason": "length",
+            },
+            "invalid",
+            "truncated at the output-token cap (1,000 of 1,000 tokens used, finish_reason length)",
+        ),
+        ("", {}, "invalid", "empty output (finish_reason stop)"),
+        ("   ", {"note": "no tool call"}, "invalid", "empty output (finish_reason stop; no tool"),
+        ("The insured is Acme.", {}, "invalid", "not JSON (Expecting value at line 1 column 1)"),
+        ("[1, 2]", {}, "invalid", "not a JSON object (a list)"),
+        (
+            '{"insured_name": "A"}',
+            {},
+            "invalid",
+            "schema-invalid: (root): 'prepared_by' is a required property",
+        ),
+    ],
+)
+def test_bad_answers_are_explained(
+    text: str | None, fields: dict[str, Any], status: str, reason: str
+) -> None:
     verdict = judge(_reply(text, **fields), SOV, 1000)
     assert verdict.status == status and verdict.error is not None
     assert verdict.error.startswith(reason), verdict.error
@@ -49,10 +65,16 @@ def test_bad_answers_are_explained(text: str | None, fields: dict[str, Any], sta
 def test_defensive_readings_are_recorded() -> None:
     wrapped = judge(_reply(json.dumps({"statement": TRUTH})), SOV, 1000)
     assert (wrapped.status, wrapped.output, wrapped.reading) == (
-        "ok", TRUTH, "unwrapped envelope 'statement'")
+        "ok",
+        TRUTH,
+        "unwrapped envelope 'statement'",
+    )
     fenced = judge(_reply(f"```json\n{json.dumps(TRUTH)}\n```"), SOV, 1000)
     assert (fenced.status, fenced.output, fenced.reading) == (
-        "ok", TRUTH, "read inside a code fence")
+        "ok",
+        TRUTH,
+        "read inside a code fence",
+    )
     # Two keys are no envelope; an envelope around an invalid object is still invalid.
     assert judge(_reply(json.dumps({"a": TRUTH, "b": 1})), SOV, 1000).status == "invalid"
     assert judge(_reply(json.dumps({"a": {"x": 1}})), SOV, 1000).status == "invalid"

@@ -29,24 +29,43 @@ def _error(result: subprocess.CompletedProcess[str], *needles: str) -> str:
 
 
 def _extract(server: StubServer, family: str, run: Path, *extra: str) -> list[str]:
-    return ["extract", "--provider", family, "--model", "stub-model", "--base-url",
-            server.base_url, "--packets", str(PACKET), "--out", str(run), "--backoff", "0.01",
-            *extra]
+    return [
+        "extract",
+        "--provider",
+        family,
+        "--model",
+        "stub-model",
+        "--base-url",
+        server.base_url,
+        "--packets",
+        str(PACKET),
+        "--out",
+        str(run),
+        "--backoff",
+        "0.01",
+        *extra,
+    ]
 
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_the_api_key_is_in_no_file_of_the_run(
-        family: str, stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path) -> None:
+    family: str, stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
+) -> None:
     key = f"sk-{family}-Zq81xVv0TestKeyNeverWritten"
     # 5xx errors echo the key; two documents exhaust their retries on them, so the echoed
     # message reaches their records, the request log and run.json's error counts.
-    plan = FaultPlan(rate=0.3, kinds=("server_500", "server_503", "rate_limit"), seed=3,
-                     script={"N1-000001/sov_pdf": ["server_500"] * 3,
-                             "N1-000001/acord_140": ["server_503"] * 3})
+    plan = FaultPlan(
+        rate=0.3,
+        kinds=("server_500", "server_503", "rate_limit"),
+        seed=3,
+        script={"N1-000001/sov_pdf": ["server_500"] * 3, "N1-000001/acord_140": ["server_503"] * 3},
+    )
     server = stub(family, PACKET, plan, expect_key=key)
     run, cache = tmp_path / "run", tmp_path / "cache"
-    result = run_cli(*_extract(server, family, run, "--retries", "2", "--cache", str(cache)),
-                     env={KEYS[family]: key})
+    result = run_cli(
+        *_extract(server, family, run, "--retries", "2", "--cache", str(cache)),
+        env={KEYS[family]: key},
+    )
     assert result.returncode == 0, result.stderr
     assert server.keys_seen == {key}  # the key was really sent
     found = records(run)
@@ -59,64 +78,118 @@ def test_the_api_key_is_in_no_file_of_the_run(
     assert key not in result.stdout + result.stderr
 
 
-def test_bad_usage_is_one_line_and_exit_2(stub: Callable[..., StubServer], run_cli: Run,
-                                          tmp_path: Path) -> None:
+def test_bad_usage_is_one_line_and_exit_2(
+    stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
+) -> None:
     run = tmp_path / "run"
     base = ["extract", "--packets", str(PACKET), "--out", str(run)]
-    _error(run_cli(*base, "--provider", "openai", "--model", "m", env={"OPENAI_API_KEY": ""}),
-           "needs an API key in OPENAI_API_KEY")
+    _error(
+        run_cli(*base, "--provider", "openai", "--model", "m", env={"OPENAI_API_KEY": ""}),
+        "needs an API key in OPENAI_API_KEY",
+    )
     assert not run.exists()
     _error(run_cli(*base, "--provider", "anthropic"), "--model is required")
-    _error(run_cli(*base, "--provider", "gemini", "--model", "m", "--reasoning", "extreme"),
-           "unknown reasoning level 'extreme'")
-    _error(run_cli(*base, "--provider", "openai", "--model", "m", "--input", "ocr"),
-           "unknown input 'ocr'")
-    _error(run_cli(*base, "--provider", "openai", "--model", "m", "--resume",
-                   env={"OPENAI_API_KEY": "k" * 20}), "no run to continue")
-    _error(run_cli(*base, "--provider", "openai", "--model", "m", "--resume", "--force"),
-           "cannot be combined")
-    _error(run_cli(*base, "--provider", "openai", "--model", "unpriced-model", "--max-cost",
-                   "5", env={"OPENAI_API_KEY": "k" * 20}), "--max-cost needs a price")
+    _error(
+        run_cli(*base, "--provider", "gemini", "--model", "m", "--reasoning", "extreme"),
+        "unknown reasoning level 'extreme'",
+    )
+    _error(
+        run_cli(*base, "--provider", "openai", "--model", "m", "--input", "ocr"),
+        "unknown input 'ocr'",
+    )
+    _error(
+        run_cli(
+            *base,
+            "--provider",
+            "openai",
+            "--model",
+            "m",
+            "--resume",
+            env={"OPENAI_API_KEY": "k" * 20},
+        ),
+        "no run to continue",
+    )
+    _error(
+        run_cli(*base, "--provider", "openai", "--model", "m", "--resume", "--force"),
+        "cannot be combined",
+    )
+    _error(
+        run_cli(
+            *base,
+            "--provider",
+            "openai",
+            "--model",
+            "unpriced-model",
+            "--max-cost",
+            "5",
+            env={"OPENAI_API_KEY": "k" * 20},
+        ),
+        "--max-cost needs a price",
+    )
     _error(run_cli(*base, "--provider", "sim", "--resume"), "no run to continue")
     _error(run_cli(*base, "--provider", "sim", "--retry-failed"), "for API providers")
     server = stub("openai", PACKET)
-    assert run_cli(*_extract(server, "openai", run), env={"OPENAI_API_KEY": "k" * 20}
-                   ).returncode == 0
-    _error(run_cli(*_extract(server, "openai", run, "--resume", "--reasoning", "high"),
-                   env={"OPENAI_API_KEY": "k" * 20}), "different settings", "reasoning")
+    assert (
+        run_cli(*_extract(server, "openai", run), env={"OPENAI_API_KEY": "k" * 20}).returncode == 0
+    )
+    _error(
+        run_cli(
+            *_extract(server, "openai", run, "--resume", "--reasoning", "high"),
+            env={"OPENAI_API_KEY": "k" * 20},
+        ),
+        "different settings",
+        "reasoning",
+    )
 
 
 def test_refused_key_and_refused_reasoning_stop_the_run(
-        stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path) -> None:
+    stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
+) -> None:
     server = stub("anthropic", PACKET, expect_key="the-right-key-0004")
     run = tmp_path / "run"
-    line = _error(run_cli(*_extract(server, "anthropic", run, "--no-cache"),
-                          env={"ANTHROPIC_API_KEY": "a-wrong-key-0004"}),
-                  "authentication refused (401)", "--resume")
+    line = _error(
+        run_cli(
+            *_extract(server, "anthropic", run, "--no-cache"),
+            env={"ANTHROPIC_API_KEY": "a-wrong-key-0004"},
+        ),
+        "authentication refused (401)",
+        "--resume",
+    )
     assert "a-wrong-key-0004" not in line  # the server echoed it; the message masks it
     assert records(run) == {}  # not the documents' fault: nothing recorded, all resumable
     assert sum(server.requests.values()) == 0 and len(server.rejected) <= 8
-    resumed = run_cli(*_extract(server, "anthropic", run, "--no-cache", "--resume"),
-                      env={"ANTHROPIC_API_KEY": "the-right-key-0004"})
+    resumed = run_cli(
+        *_extract(server, "anthropic", run, "--no-cache", "--resume"),
+        env={"ANTHROPIC_API_KEY": "the-right-key-0004"},
+    )
     assert resumed.returncode == 0, resumed.stderr
     assert len(records(run)) == DOCUMENTS
 
     picky = stub("openai", PACKET, reject_reasoning=True)
-    _error(run_cli(*_extract(picky, "openai", tmp_path / "r2", "--reasoning", "xhigh"),
-                   env={"OPENAI_API_KEY": "k" * 20}),
-           "model 'stub-model' rejected the reasoning setting {'reasoning_effort': 'max'}",
-           "choose another --reasoning level")
+    _error(
+        run_cli(
+            *_extract(picky, "openai", tmp_path / "r2", "--reasoning", "xhigh"),
+            env={"OPENAI_API_KEY": "k" * 20},
+        ),
+        "model 'stub-model' rejected the reasoning setting {'reasoning_effort': 'max'}",
+        "choose another --reasoning level",
+    )
 
 
 def test_max_cost_stops_cleanly_and_resume_finishes(
-        stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path) -> None:
+    stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
+) -> None:
     server = stub("gemini", PACKET)
     pricing = tmp_path / "pricing.json"
-    pricing.write_text(json.dumps({"models": {"stub-model": {
-        "input": 100.0, "output": 100.0, "reasoning": 100.0}}}))
+    pricing.write_text(
+        json.dumps(
+            {"models": {"stub-model": {"input": 100.0, "output": 100.0, "reasoning": 100.0}}}
+        )
+    )
     run = tmp_path / "run"
-    args = _extract(server, "gemini", run, "--pricing", str(pricing), "--no-cache",
-                    "--concurrency", "2")
+    args = _extract(
+        server, "gemini", run, "--pricing", str(pricing), "--no-cache", "--concurrency", "2"
+    )
     env = {"GEMINI_API_KEY": "g" * 20}
     result = run_cli(*args, "--max-cost", "0.5", env=env)
     assert result.returncode == 1, result.stderr
@@ -134,38 +207,70 @@ def test_max_cost_stops_cleanly_and_resume_finishes(
     assert len(records(run)) == DOCUMENTS == sum(server.requests.values())
 
 
-def test_dry_run_estimates_and_sends_nothing(stub: Callable[..., StubServer], run_cli: Run,
-                                             tmp_path: Path) -> None:
+def test_dry_run_estimates_and_sends_nothing(
+    stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
+) -> None:
     server = stub("openai", PACKET)
     run = tmp_path / "run"
-    result = run_cli("extract", "--provider", "openai", "--model", "gpt-5", "--base-url",
-                     server.base_url, "--packets", str(PACKET), "--out", str(run),
-                     "--dry-run", env={"OPENAI_API_KEY": ""})  # needs no key either
+    result = run_cli(
+        "extract",
+        "--provider",
+        "openai",
+        "--model",
+        "gpt-5",
+        "--base-url",
+        server.base_url,
+        "--packets",
+        str(PACKET),
+        "--out",
+        str(run),
+        "--dry-run",
+        env={"OPENAI_API_KEY": ""},
+    )  # needs no key either
     assert result.returncode == 0, result.stderr
     line = result.stdout.strip()
-    assert line.startswith(f"dry run: {DOCUMENTS} of {DOCUMENTS} documents would be sent to "
-                           "openai gpt-5: ~")
+    assert line.startswith(
+        f"dry run: {DOCUMENTS} of {DOCUMENTS} documents would be sent to openai gpt-5: ~"
+    )
     assert "estimated $" in line and "32,000-token cap" in line
     assert not run.exists() and sum(server.requests.values()) == 0
-    unpriced = run_cli("extract", "--provider", "gemini", "--model", "stub-model",
-                       "--packets", str(PACKET), "--out", str(run), "--dry-run")
+    unpriced = run_cli(
+        "extract",
+        "--provider",
+        "gemini",
+        "--model",
+        "stub-model",
+        "--packets",
+        str(PACKET),
+        "--out",
+        str(run),
+        "--dry-run",
+    )
     assert "no price for 'stub-model'" in unpriced.stdout
 
 
 def test_audit_tokens_lists_completions_near_their_cap(
-        stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path) -> None:
+    stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
+) -> None:
     near = {"N1-000001/sov_pdf": ["long"], "N1-000001/loss_run_pdf": ["truncated"]}
     server = stub("openai", PACKET, FaultPlan(script=near))
     run = tmp_path / "run"
-    assert run_cli(*_extract(server, "openai", run, "--max-output-tokens", "4000",
-                             "--no-cache"), env={"OPENAI_API_KEY": "k" * 20}).returncode == 0
+    assert (
+        run_cli(
+            *_extract(server, "openai", run, "--max-output-tokens", "4000", "--no-cache"),
+            env={"OPENAI_API_KEY": "k" * 20},
+        ).returncode
+        == 0
+    )
     result = run_cli("audit-tokens", str(run))
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[-1] == (f"{run}: 2 of {DOCUMENTS} completions came within 5% of the "
-                         "4,000-token cap")
-    assert lines[0].startswith("N1-000001/loss_run_pdf: 4,000 of 4,000 tokens (100%), "
-                               "finish_reason length, status invalid")
+    assert lines[-1] == (
+        f"{run}: 2 of {DOCUMENTS} completions came within 5% of the 4,000-token cap"
+    )
+    assert lines[0].startswith(
+        "N1-000001/loss_run_pdf: 4,000 of 4,000 tokens (100%), finish_reason length, status invalid"
+    )
     assert lines[1].startswith("N1-000001/sov_pdf: 3,880 of 4,000 tokens (97%)")
     data = json.loads(run_cli("audit-tokens", str(run), "--json").stdout)
     assert [n["doc_id"] for n in data["near_cap"]] == ["loss_run_pdf", "sov_pdf"]
@@ -174,14 +279,18 @@ def test_audit_tokens_lists_completions_near_their_cap(
     _error(run_cli("audit-tokens", str(sim)), "records no output-token cap")
 
 
-def test_an_api_run_scores(stub: Callable[..., StubServer], run_cli: Run,
-                           tmp_path: Path) -> None:
-    plan = FaultPlan(script={"N1-000001/sov_pdf": ["malformed"],
-                             "N1-000001/acord_125": ["envelope"]})
+def test_an_api_run_scores(stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path) -> None:
+    plan = FaultPlan(
+        script={"N1-000001/sov_pdf": ["malformed"], "N1-000001/acord_125": ["envelope"]}
+    )
     server = stub("gemini", PACKET, plan)
     run = tmp_path / "run"
-    assert run_cli(*_extract(server, "gemini", run, "--no-cache"),
-                   env={"GEMINI_API_KEY": "g" * 20}).returncode == 0
+    assert (
+        run_cli(
+            *_extract(server, "gemini", run, "--no-cache"), env={"GEMINI_API_KEY": "g" * 20}
+        ).returncode
+        == 0
+    )
     scored = run_cli("score", str(run), "--packets", str(PACKET))
     assert scored.returncode == 0, scored.stderr
     assert f"{DOCUMENTS - 1} documents scored" in scored.stdout  # the malformed one is not

@@ -25,17 +25,34 @@ PACKET = PACKETS / "N1-000001"
 def _count() -> int:
     """Documents of the packet (read when a test runs: the suite is built at session start)."""
     return len(json.loads((PACKET / "packet_truth.json").read_text())["documents"])
+
+
 KEY = {"OPENAI_API_KEY": "failed-runs-key-0001"}
 
 
 def _extract(server: StubServer, run: Path, *extra: str) -> list[str]:
-    return ["extract", "--provider", "openai", "--model", "stub-model", "--base-url",
-            server.base_url, "--packets", str(PACKET), "--out", str(run), "--backoff", "0.01",
-            "--no-cache", *extra]
+    return [
+        "extract",
+        "--provider",
+        "openai",
+        "--model",
+        "stub-model",
+        "--base-url",
+        server.base_url,
+        "--packets",
+        str(PACKET),
+        "--out",
+        str(run),
+        "--backoff",
+        "0.01",
+        "--no-cache",
+        *extra,
+    ]
 
 
 def test_an_extract_whose_every_request_failed_exits_1(
-        stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path) -> None:
+    stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
+) -> None:
     server = stub("openai", PACKET, FaultPlan(rate=1.0, kinds=("server_500",)))
     run = tmp_path / "run"
     result = run_cli(*_extract(server, run, "--retries", "0"), env=KEY)
@@ -44,29 +61,35 @@ def test_an_extract_whose_every_request_failed_exits_1(
     assert f"{n} of {n} documents written [{n} error]" in result.stdout
     assert result.stderr.splitlines() == [
         f"packetbench: failed: every one of the {n} documents failed [{n} error]; nothing can be "
-        "scored (each record says why; request them again with --resume --retry-failed)"]
+        "scored (each record says why; request them again with --resume --retry-failed)"
+    ]
     scored = run_cli("score", str(run), "--packets", str(PACKET))
     assert scored.returncode == 1, scored.stdout + scored.stderr
     assert scored.stderr.splitlines() == [
         f"packetbench: failed: no document of {run} was extracted ok ({n} error): there is "
-        "nothing to score"]
+        "nothing to score"
+    ]
 
 
-def test_a_partial_failure_is_the_last_line(stub: Callable[..., StubServer], run_cli: Run,
-                                            tmp_path: Path) -> None:
-    plan = FaultPlan(script={"N1-000001/sov_pdf": ["malformed"],
-                             "N1-000001/acord_140": ["server_500"] * 3})
+def test_a_partial_failure_is_the_last_line(
+    stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
+) -> None:
+    plan = FaultPlan(
+        script={"N1-000001/sov_pdf": ["malformed"], "N1-000001/acord_140": ["server_500"] * 3}
+    )
     server = stub("openai", PACKET, plan)
     result = run_cli(*_extract(server, tmp_path / "run", "--retries", "2"), env=KEY)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == (
         f"2 of {_count()} documents failed [1 error, 1 invalid]: the scores exclude them "
         "(request them "
-        "again with --resume --retry-failed)")
+        "again with --resume --retry-failed)"
+    )
 
 
 def test_a_run_left_with_run_json_alone_scores_as_a_failure_and_resumes(
-        stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path) -> None:
+    stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
+) -> None:
     server = stub("openai", PACKET, expect_key=KEY["OPENAI_API_KEY"])
     run = tmp_path / "run"
     stopped = run_cli(*_extract(server, run), env={"OPENAI_API_KEY": "a-wrong-key-0000"})
@@ -76,12 +99,14 @@ def test_a_run_left_with_run_json_alone_scores_as_a_failure_and_resumes(
     assert again.returncode == 2
     assert again.stderr.splitlines() == [
         f"packetbench: error: {run}: a run already exists here (continue it with --resume, "
-        "or replace it with --force)"]
+        "or replace it with --force)"
+    ]
     scored = run_cli("score", str(run), "--packets", str(PACKET))
     assert scored.returncode == 1
     assert scored.stderr.splitlines() == [
         f"packetbench: failed: no document of {run} was extracted ok ({_count()} missing): "
-        "there is nothing to score"]
+        "there is nothing to score"
+    ]
     resumed = run_cli(*_extract(server, run, "--resume"), env=KEY)
     assert resumed.returncode == 0, resumed.stderr
     assert len(records(run)) == _count()
@@ -92,13 +117,35 @@ def test_sim_resume_after_kill_9_makes_the_same_run(run_cli: Run, tmp_path: Path
     """The simulator cannot skip documents (its ledger covers the whole run), so --resume
     checks the run's settings and documents and makes it again: the same bytes."""
     whole = tmp_path / "whole"
-    assert run_cli("extract", "--packets", str(PACKETS), "--out", str(whole),
-                   "--profile", "sloppy", "--seed", "4").returncode == 0
+    assert (
+        run_cli(
+            "extract",
+            "--packets",
+            str(PACKETS),
+            "--out",
+            str(whole),
+            "--profile",
+            "sloppy",
+            "--seed",
+            "4",
+        ).returncode
+        == 0
+    )
     run = tmp_path / "run"
-    args = ["extract", "--packets", str(PACKETS), "--out", str(run), "--profile", "sloppy",
-            "--seed", "4"]
-    process = subprocess.Popen([cli_path(), *args], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+    args = [
+        "extract",
+        "--packets",
+        str(PACKETS),
+        "--out",
+        str(run),
+        "--profile",
+        "sloppy",
+        "--seed",
+        "4",
+    ]
+    process = subprocess.Popen(
+        [cli_path(), *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     deadline = time.monotonic() + 60
     while not list(run.glob("extractions/*/*.json")):
         assert process.poll() is None and time.monotonic() < deadline
@@ -113,15 +160,18 @@ def test_sim_resume_after_kill_9_makes_the_same_run(run_cli: Run, tmp_path: Path
     assert resumed.returncode == 0, resumed.stderr
 
     def files(folder: Path) -> dict[str, bytes]:
-        return {p.relative_to(folder).as_posix(): p.read_bytes()
-                for p in sorted(folder.rglob("*")) if p.is_file() and p.name != "run.json"}
+        return {
+            p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.name != "run.json"
+        }
 
     assert files(run) == files(whole)
 
 
 def test_undecodable_workbook_and_csv_are_error_records_and_the_run_goes_on(
-        stub: Callable[..., StubServer], tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    stub: Callable[..., StubServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from packetbench.benchmark.extract import HarnessOptions, extract
     from packetbench.benchmark.providers import provider_class
 
@@ -129,8 +179,10 @@ def test_undecodable_workbook_and_csv_are_error_records_and_the_run_goes_on(
     shutil.copytree(PACKETS / "N1-000001", packets / "N1-000001")
     monkeypatch.setenv("OPENAI_API_KEY", "test-key-for-the-stub-0001")
     server = stub("openai", packets)  # reads the documents while they are whole
-    for doc_id, name, data in (("loss_run_csv", "loss_run_csv.csv", b"Claim\r\nA\x81\x9d\r\n"),
-                               ("sov_excel", "sov_excel.xlsx", b"PK\x03\x04 not a workbook")):
+    for doc_id, name, data in (
+        ("loss_run_csv", "loss_run_csv.csv", b"Claim\r\nA\x81\x9d\r\n"),
+        ("sov_excel", "sov_excel.xlsx", b"PK\x03\x04 not a workbook"),
+    ):
         # Files that cannot be decoded, their manifests naming them (so they are the
         # packet's documents, not swapped files).
         (packets / "N1-000001" / name).write_bytes(data)
@@ -139,13 +191,18 @@ def test_undecodable_workbook_and_csv_are_error_records_and_the_run_goes_on(
         found["sha256"] = hashlib.sha256(data).hexdigest()
         manifest.write_text(json.dumps(found))
     provider = provider_class("openai").from_options(
-        {"model": "stub-model", "base_url": server.base_url})
+        {"model": "stub-model", "base_url": server.base_url}
+    )
     extract(provider, packets, tmp_path / "run", options=HarnessOptions(use_cache=False))
     found = records(tmp_path / "run")
     csv_record, book = found["N1-000001/loss_run_csv"], found["N1-000001/sov_excel"]
-    assert csv_record["status"] == "error" and "neither UTF-8 nor Windows-1252" in csv_record[
-        "error"]
+    assert (
+        csv_record["status"] == "error" and "neither UTF-8 nor Windows-1252" in csv_record["error"]
+    )
     assert book["status"] == "error" and "not a readable workbook" in book["error"]
-    others = [r for key, r in found.items() if key not in ("N1-000001/loss_run_csv",
-                                                          "N1-000001/sov_excel")]
+    others = [
+        r
+        for key, r in found.items()
+        if key not in ("N1-000001/loss_run_csv", "N1-000001/sov_excel")
+    ]
     assert others and all(r["status"] == "ok" for r in others)

@@ -40,17 +40,25 @@ EXPECTED = {  # the final outcome of an answer fault
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_faults_end_ok_or_explained_and_retries_match(
-        family: str, three_packets: Path, stub: Callable[..., StubServer], tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    family: str,
+    three_packets: Path,
+    stub: Callable[..., StubServer],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv(KEYS[family], "test-key-for-the-stub-0001")
     plan = FaultPlan(rate=0.2, seed=7, script=SCRIPT, retry_after_s=0.2)
     server = stub(family, three_packets, plan)
     provider = provider_class(family).from_options(
-        {"model": "stub-model", "base_url": server.base_url, "timeout": 0.5,
-         "retries": RETRIES})
+        {"model": "stub-model", "base_url": server.base_url, "timeout": 0.5, "retries": RETRIES}
+    )
     run = tmp_path / "run"
-    summary = extract(provider, three_packets, run, options=HarnessOptions(
-        concurrency=6, use_cache=False, backoff_base_s=0.01, seed=1))
+    summary = extract(
+        provider,
+        three_packets,
+        run,
+        options=HarnessOptions(concurrency=6, use_cache=False, backoff_base_s=0.01, seed=1),
+    )
 
     found = records(run)
     assert server.rejected == []  # every request was one the real API would accept
@@ -98,8 +106,8 @@ def test_faults_end_ok_or_explained_and_retries_match(
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_every_document_type_is_answered_by_the_stubs(
-        family: str, stub: Callable[..., StubServer], tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    family: str, stub: Callable[..., StubServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The N3 and N5 canonical packets carry every document type: each SDK sends each one
     with its strict schema, the stub accepts the request, and the record is the truth."""
     packets = tmp_path / "packets"
@@ -108,15 +116,16 @@ def test_every_document_type_is_answered_by_the_stubs(
     monkeypatch.setenv(KEYS[family], "test-key-for-the-stub-0001")
     server = stub(family, packets)
     provider = provider_class(family).from_options(
-        {"model": "stub-model", "base_url": server.base_url, "timeout": 5.0, "retries": 1})
+        {"model": "stub-model", "base_url": server.base_url, "timeout": 5.0, "retries": 1}
+    )
     run = tmp_path / "run"
-    summary = extract(provider, packets, run, options=HarnessOptions(
-        concurrency=8, use_cache=False, seed=1))
+    summary = extract(
+        provider, packets, run, options=HarnessOptions(concurrency=8, use_cache=False, seed=1)
+    )
     found = records(run)
     assert server.rejected == []
     assert summary.by_status == {"ok": len(found)}
     # The restaurant and habitational supplements are not in the suite (see test_scorer).
-    assert {record["doc_type"] for record in found.values()} == set(REGISTRY) - set(
-        INDUSTRY_TYPES)
+    assert {record["doc_type"] for record in found.values()} == set(REGISTRY) - set(INDUSTRY_TYPES)
     for doc, record in found.items():
         assert record["output"] == truth(packets, doc), doc

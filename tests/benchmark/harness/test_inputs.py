@@ -103,8 +103,7 @@ def _csv_packet(tmp_path: Path, only: str) -> Path:
     from packetbench.generator.packet import build_packet, packet_id
     from packetbench.generator.tiers import resolve
 
-    knobs = resolve("N3", {"documents": ("loss_run_csv",), "patterns.only": tuple(
-        only.split(","))})
+    knobs = resolve("N3", {"documents": ("loss_run_csv",), "patterns.only": tuple(only.split(","))})
     folder = tmp_path / packet_id("N3", 1)
     folder.mkdir()
     for name, data in build_packet("N3", 1, knobs).files.items():
@@ -113,7 +112,8 @@ def _csv_packet(tmp_path: Path, only: str) -> Path:
 
 
 def test_csv_in_windows_1252_with_semicolons_is_decoded_and_the_choices_recorded(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     folder = _csv_packet(tmp_path, "csv.cp1252,csv.semicolon,csv.header_preamble")
     data = (folder / "loss_run_csv.csv").read_bytes()
     with pytest.raises(UnicodeDecodeError):

@@ -36,20 +36,33 @@ def test_retry_after_headers() -> None:
     assert parse_retry_after({}) is None and parse_retry_after(None) is None
 
 
-@pytest.mark.parametrize(("status", "kind"), [(429, "rate_limit"), (500, "server"),
-                                              (503, "server"), (529, "server"),
-                                              (408, "server"), (401, "fatal"), (403, "fatal"),
-                                              (404, "fatal"), (400, "rejected"),
-                                              (413, "rejected")])
+@pytest.mark.parametrize(
+    ("status", "kind"),
+    [
+        (429, "rate_limit"),
+        (500, "server"),
+        (503, "server"),
+        (529, "server"),
+        (408, "server"),
+        (401, "fatal"),
+        (403, "fatal"),
+        (404, "fatal"),
+        (400, "rejected"),
+        (413, "rejected"),
+    ],
+)
 def test_status_classification(status: int, kind: str) -> None:
     failure = status_failure(status, "something", 1.5, ("effort",), {"effort": "max"}, "m")
     assert failure.kind == kind
     assert failure.transient == (kind in ("rate_limit", "server"))
-    reasoning = status_failure(400, "Unsupported effort value", None, ("effort",),
-                               {"effort": "max"}, "m")
+    reasoning = status_failure(
+        400, "Unsupported effort value", None, ("effort",), {"effort": "max"}, "m"
+    )
     assert reasoning.kind == "fatal" and "rejected the reasoning setting" in reasoning.message
-    assert status_failure(400, "Unsupported effort value", None, ("effort",), {}, "m"
-                          ).kind == "rejected"  # no reasoning sent: the document's problem
+    assert (
+        status_failure(400, "Unsupported effort value", None, ("effort",), {}, "m").kind
+        == "rejected"
+    )  # no reasoning sent: the document's problem
 
 
 def test_limiter_halves_on_429_pauses_and_recovers() -> None:
@@ -97,13 +110,20 @@ def test_budget_stops_admitting_once_spent() -> None:
 def test_redactor_masks_every_copy_of_a_key_and_leaves_clean_data_alone() -> None:
     key = "sk-test-0123456789abcdef"
     redact = Redactor([key, "short"])  # a short value would mask ordinary words: ignored
-    dirty = {"error": f"Incorrect API key provided: {key}", key: [1, {"echo": f"x{key}y"}],
-             "n": 3, "short": "short"}
-    assert redact.clean(dirty) == {"error": "Incorrect API key provided: [REDACTED]",
-                                   "[REDACTED]": [1, {"echo": "x[REDACTED]y"}], "n": 3,
-                                   "short": "short"}
+    dirty = {
+        "error": f"Incorrect API key provided: {key}",
+        key: [1, {"echo": f"x{key}y"}],
+        "n": 3,
+        "short": "short",
+    }
+    assert redact.clean(dirty) == {
+        "error": "Incorrect API key provided: [REDACTED]",
+        "[REDACTED]": [1, {"echo": "x[REDACTED]y"}],
+        "n": 3,
+        "short": "short",
+    }
     clean = {"output": {"name": "Acme"}, "ratio": 0.5}
     assert redact.clean(clean) is clean
     assert redact.clean({1: key}) == {1: "[REDACTED]"}  # not JSON: walked
     quoted = Redactor(['ab"cd\\efgh'])  # JSON would escape it: always walked
-    assert quoted.clean(["ab\"cd\\efgh!"]) == ["[REDACTED]!"]
+    assert quoted.clean(['ab"cd\\efgh!']) == ["[REDACTED]!"]

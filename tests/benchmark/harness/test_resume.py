@@ -25,21 +25,42 @@ KEY = {"OPENAI_API_KEY": "resume-test-key-0002"}
 
 
 def _args(server: StubServer, packets: Path, run: Path, cache: Path, *extra: str) -> list[str]:
-    return ["extract", "--provider", "openai", "--model", "stub-model", "--base-url",
-            server.base_url, "--packets", str(packets), "--out", str(run), "--cache", str(cache),
-            "--concurrency", "2", "--backoff", "0.01", *extra]
+    return [
+        "extract",
+        "--provider",
+        "openai",
+        "--model",
+        "stub-model",
+        "--base-url",
+        server.base_url,
+        "--packets",
+        str(packets),
+        "--out",
+        str(run),
+        "--cache",
+        str(cache),
+        "--concurrency",
+        "2",
+        "--backoff",
+        "0.01",
+        *extra,
+    ]
 
 
 def test_kill_9_then_resume_requests_no_finished_document_and_loses_none(
-        three_packets: Path, stub: Callable[..., StubServer], run_cli: Run,
-        tmp_path: Path) -> None:
+    three_packets: Path, stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
+) -> None:
     total = documents(three_packets)
     server = stub("openai", three_packets, delay_s=0.15)
     run, cache = tmp_path / "run", tmp_path / "cache"
     # A new session: the run and the workers preparing its inputs share one process group.
-    process = subprocess.Popen([cli_path(), *_args(server, three_packets, run, cache)],
-                               env={**os.environ, **KEY}, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, start_new_session=True)
+    process = subprocess.Popen(
+        [cli_path(), *_args(server, three_packets, run, cache)],
+        env={**os.environ, **KEY},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 60
     while len(list(run.glob("extractions/*/*.json"))) < 8:
         assert process.poll() is None, "the run ended before it was killed"
@@ -61,12 +82,13 @@ def test_kill_9_then_resume_requests_no_finished_document_and_loses_none(
     assert json.loads((run / "run.json").read_text())["status"] == "running"
 
     # A run that hangs fails here in minutes (the run takes seconds), not at the suite's end.
-    result = run_cli(*_args(server, three_packets, run, cache, "--resume"), env=KEY,
-                     timeout=240)
+    result = run_cli(*_args(server, three_packets, run, cache, "--resume"), env=KEY, timeout=240)
     assert result.returncode == 0, result.stderr
     assert f"{total} of {total} documents written" in result.stdout
-    assert f"{total - len(finished)} document(s) to extract, {len(finished)} finished before" \
+    assert (
+        f"{total - len(finished)} document(s) to extract, {len(finished)} finished before"
         in result.stdout
+    )
     after = records(run)
     assert len(after) == total  # none lost
     for doc in finished:  # none requested again, none rewritten
@@ -76,25 +98,37 @@ def test_kill_9_then_resume_requests_no_finished_document_and_loses_none(
         assert server.requests[doc] >= 1
     info = json.loads((run / "run.json").read_text())
     assert info["status"] == "complete" and [i["mode"] for i in info["invocations"]] == [
-        "new", "resume"]
-    assert info["documents"] == {"expected": total, "written": total,
-                                 "by_status": {"ok": total}}
+        "new",
+        "resume",
+    ]
+    assert info["documents"] == {"expected": total, "written": total, "by_status": {"ok": total}}
 
 
 def test_resume_skips_failures_retry_failed_requests_only_them(
-        three_packets: Path, stub: Callable[..., StubServer], tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    three_packets: Path,
+    stub: Callable[..., StubServer],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", KEY["OPENAI_API_KEY"])
-    failing = {"N1-000001/sov_pdf": ["malformed"], "N1-000002/loss_run_csv": ["refusal"],
-               "N1-000003/acord_125": ["server_500"] * 2}
+    failing = {
+        "N1-000001/sov_pdf": ["malformed"],
+        "N1-000002/loss_run_csv": ["refusal"],
+        "N1-000003/acord_125": ["server_500"] * 2,
+    }
     server = stub("openai", three_packets, FaultPlan(script=failing))
     run, cache = tmp_path / "run", tmp_path / "cache"
 
     def go(**flags: bool) -> None:
         provider = provider_class("openai").from_options(
-            {"model": "stub-model", "base_url": server.base_url, "retries": 1})
-        extract(provider, three_packets, run, options=HarnessOptions(
-            cache_dir=cache, backoff_base_s=0.01, **flags))
+            {"model": "stub-model", "base_url": server.base_url, "retries": 1}
+        )
+        extract(
+            provider,
+            three_packets,
+            run,
+            options=HarnessOptions(cache_dir=cache, backoff_base_s=0.01, **flags),
+        )
 
     go()
     first = records(run)
@@ -107,27 +141,37 @@ def test_resume_skips_failures_retry_failed_requests_only_them(
     assert again == set(failing)
     assert all(r["status"] == "ok" for r in records(run).values())
     assert [e["mode"] for e in json.loads((run / "run.json").read_text())["invocations"]] == [
-        "new", "resume", "retry-failed"]
+        "new",
+        "resume",
+        "retry-failed",
+    ]
 
 
 def test_an_identical_rerun_is_answered_by_the_cache(
-        three_packets: Path, stub: Callable[..., StubServer], tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    three_packets: Path,
+    stub: Callable[..., StubServer],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "cache-test-key-0003")
     server = stub("anthropic", three_packets)
     cache = tmp_path / "cache"
     pricing = tmp_path / "pricing.json"
-    pricing.write_text(json.dumps({"models": {"stub-model": {
-        "input": 3.0, "output": 15.0, "reasoning": 15.0}}}))
+    pricing.write_text(
+        json.dumps({"models": {"stub-model": {"input": 3.0, "output": 15.0, "reasoning": 15.0}}})
+    )
 
     def go(run: Path, reasoning: str = "default") -> tuple[dict[str, int], object]:
         before = dict(server.requests)
         provider = provider_class("anthropic").from_options(
-            {"model": "stub-model", "base_url": server.base_url, "reasoning": reasoning})
-        summary = extract(provider, three_packets, run, options=HarnessOptions(
-            cache_dir=cache, pricing=pricing))
-        return {d: n - before.get(d, 0) for d, n in server.requests.items()
-                if n - before.get(d, 0)}, summary
+            {"model": "stub-model", "base_url": server.base_url, "reasoning": reasoning}
+        )
+        summary = extract(
+            provider, three_packets, run, options=HarnessOptions(cache_dir=cache, pricing=pricing)
+        )
+        return {
+            d: n - before.get(d, 0) for d, n in server.requests.items() if n - before.get(d, 0)
+        }, summary
 
     total = documents(three_packets)
     sent, first = go(tmp_path / "a")
@@ -138,24 +182,31 @@ def test_an_identical_rerun_is_answered_by_the_cache(
     for doc in a:
         assert b[doc]["output"] == a[doc]["output"] and b[doc]["usage"] == a[doc]["usage"]
         assert b[doc]["attempts"] == 0  # no request was made for it
-    assert {e["result"] for e in log(tmp_path / "b") if e["event"] == "attempt"} == {
-        "cache hit"}
+    assert {e["result"] for e in log(tmp_path / "b") if e["event"] == "attempt"} == {"cache hit"}
     sent, _ = go(tmp_path / "c", reasoning="high")  # other parameters: another key
     assert len(sent) == total
 
 
 def test_large_runs_prepare_inputs_in_worker_processes(
-        three_packets: Path, stub: Callable[..., StubServer], tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    three_packets: Path,
+    stub: Callable[..., StubServer],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from packetbench.benchmark.harness import runner
 
     monkeypatch.setattr(runner, "PROCESS_INPUTS_FROM", 10)  # more documents: processes
     monkeypatch.setenv("OPENAI_API_KEY", KEY["OPENAI_API_KEY"])
     server = stub("openai", three_packets)
     provider = provider_class("openai").from_options(
-        {"model": "stub-model", "base_url": server.base_url, "input": "text"})
-    summary = extract(provider, three_packets, tmp_path / "run",
-                      options=HarnessOptions(use_cache=False, concurrency=16))
+        {"model": "stub-model", "base_url": server.base_url, "input": "text"}
+    )
+    summary = extract(
+        provider,
+        three_packets,
+        tmp_path / "run",
+        options=HarnessOptions(use_cache=False, concurrency=16),
+    )
     total = documents(three_packets)
     assert summary.by_status == {"ok": total} and server.rejected == []
     assert sum(server.requests.values()) == total

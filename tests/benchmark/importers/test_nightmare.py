@@ -46,16 +46,25 @@ def test_document_truth_is_an_instance_of_its_own_schema(imported: Path) -> None
     listed = _json(packet / "packet_truth.json")["documents"]
     assert [(d["doc_id"], d["schema"], d["file"]) for d in listed] == [
         ("acord_25", "nightmare/acord_25", "acord_25.pdf"),
-        ("loss_run_csv", "nightmare/loss_run", "loss_run_csv.csv")]
+        ("loss_run_csv", "nightmare/loss_run", "loss_run_csv.csv"),
+    ]
     truth = _json(packet / "document_truth_acord_25.json")["truth"]
     assert truth == {
-        "header": {"insured_name": "Lone Star Holdings, LP", "insured_zip": "75201",
-                   "policy_period_start": "2025-07-01"},
-        "total_premium": 1250, "coverages": [{"coverage_type": "Property", "limit": 500000}],
-        "forms_attached": ["CP 00 10"], "flags": {"sprinklered": True}}
+        "header": {
+            "insured_name": "Lone Star Holdings, LP",
+            "insured_zip": "75201",
+            "policy_period_start": "2025-07-01",
+        },
+        "total_premium": 1250,
+        "coverages": [{"coverage_type": "Property", "limit": 500000}],
+        "forms_attached": ["CP 00 10"],
+        "flags": {"sprinklered": True},
+    }
     loss = _json(packet / "document_truth_loss_run_csv.json")["truth"]
-    assert loss == {"claims": [{"claim_number": "CL-1001", "paid": 1200.0, "status": "Open"}],
-                    "grand_totals": {"paid": 1200.0}}
+    assert loss == {
+        "claims": [{"claim_number": "CL-1001", "paid": 1200.0, "status": "Open"}],
+        "grand_totals": {"paid": 1200.0},
+    }
     schema = scored_schema((packet / "schemas" / "acord_25.schema.json").read_bytes())
     assert problem(schema.model, schema.project(truth)) is None
     # The schema file is the corpus's own, byte for byte.
@@ -63,17 +72,30 @@ def test_document_truth_is_an_instance_of_its_own_schema(imported: Path) -> None
 
 
 def test_field_truth_paths_kinds_and_spellings(imported: Path) -> None:
-    fields = {f["path"]: f for f in _json(imported / "packets" / "N1-070001" /
-                                          "field_truth_acord_25.json")["fields"]}
-    assert sorted(fields) == ["coverages[0].coverage_type", "coverages[0].limit",
-                              "flags.sprinklered", "forms_attached[0]", "header.insured_name",
-                              "header.insured_zip", "header.policy_period_start",
-                              "total_premium"]
+    fields = {
+        f["path"]: f
+        for f in _json(imported / "packets" / "N1-070001" / "field_truth_acord_25.json")["fields"]
+    }
+    assert sorted(fields) == [
+        "coverages[0].coverage_type",
+        "coverages[0].limit",
+        "flags.sprinklered",
+        "forms_attached[0]",
+        "header.insured_name",
+        "header.insured_zip",
+        "header.policy_period_start",
+        "total_premium",
+    ]
     assert {p: f["kind"] for p, f in fields.items()} == {
-        "coverages[0].coverage_type": "string", "coverages[0].limit": "money",
-        "flags.sprinklered": "checkbox", "forms_attached[0]": "string",
-        "header.insured_name": "string", "header.insured_zip": "id",
-        "header.policy_period_start": "date", "total_premium": "money"}
+        "coverages[0].coverage_type": "string",
+        "coverages[0].limit": "money",
+        "flags.sprinklered": "checkbox",
+        "forms_attached[0]": "string",
+        "header.insured_name": "string",
+        "header.insured_zip": "id",
+        "header.policy_period_start": "date",
+        "total_premium": "money",
+    }
     assert fields["header.policy_period_start"]["rendered_as"] == "07/01/2025"
     assert fields["header.policy_period_start"]["rendered_as_from"] == "corpus"
     assert fields["coverages[0].coverage_type"]["rendered_as_from"] == "element"
@@ -88,9 +110,14 @@ def test_unmapped_leaves_are_counted_and_listed(imported: Path) -> None:
     assert [(u["doc_id"], u["leaf"], u["reason"]) for u in report["unmapped"]] == [
         ("acord_25", "fields.broker_color", "no schema leaf of that name"),
         ("acord_25", "coverages[0].rating_basis", "no schema leaf of that name"),
-        ("loss_run_csv", "claims[0].examiner", "no schema leaf of that name")]
-    assert report["schemas"]["acord_25"] == {"documents": 1, "mapped": 8, "unmapped": 2,
-                                             "metadata": 1}
+        ("loss_run_csv", "claims[0].examiner", "no schema leaf of that name"),
+    ]
+    assert report["schemas"]["acord_25"] == {
+        "documents": 1,
+        "mapped": 8,
+        "unmapped": 2,
+        "metadata": 1,
+    }
 
 
 def test_boxes_become_bottom_left_bboxes_the_pdf_reads_back(imported: Path) -> None:
@@ -106,18 +133,23 @@ def test_boxes_become_bottom_left_bboxes_the_pdf_reads_back(imported: Path) -> N
             assert where["text_layer"] is True
             x0, y0, x1, y1 = where["bbox"]
             assert y0 < y1 and x0 < x1
-            assert text.get_text_bounded(x0 - 1, y0 - 1, x1 + 1, y1 + 1).strip() == \
-                field["rendered_as"]
+            assert (
+                text.get_text_bounded(x0 - 1, y0 - 1, x1 + 1, y1 + 1).strip()
+                == field["rendered_as"]
+            )
     finally:
         document.close()
 
 
 def test_manifests_map_pattern_ids_to_ours(imported: Path) -> None:
     manifest = _json(imported / "packets" / "N1-070001" / "manifest_acord_25.json")
-    assert [(p["id"], p["reference"], p["corresponds"], p["phase"], p["pages_affected"])
-            for p in manifest["patterns_applied"]] == [
+    assert [
+        (p["id"], p["reference"], p["corresponds"], p["phase"], p["pages_affected"])
+        for p in manifest["patterns_applied"]
+    ] == [
         ("overlay.watermark", "p09_watermark", ["overlay.watermark"], "overlay", []),
-        ("scan.skewed", "p43_skewed_scan", ["scan.skewed"], "scan", [2])]
+        ("scan.skewed", "p43_skewed_scan", ["scan.skewed"], "scan", [2]),
+    ]
 
 
 def test_runs_hold_records_usage_model_and_effort(imported: Path) -> None:
@@ -125,12 +157,15 @@ def test_runs_hold_records_usage_model_and_effort(imported: Path) -> None:
     info = _json(high / "run.json")
     assert (info["model"], info["provider"], info["reasoning"]) == ("gpt-5.5", "openai", "high")
     stub = _json(high / "extractions" / "N1-070001" / "loss_run_csv.json")
-    assert (stub["status"], stub["error"], stub["output"]) == ("error", "Request timed out",
-                                                               None)
+    assert (stub["status"], stub["error"], stub["output"]) == ("error", "Request timed out", None)
     record = _json(imported / "runs" / "gpt55" / "extractions" / "N1-070001" / "acord_25.json")
     assert record["status"] == "ok" and record["output"] == GPT55_ACORD
-    assert record["usage"] == {"input_tokens": 1000, "output_tokens": 200,
-                               "reasoning_tokens": 0, "cost_usd": 0.01}
+    assert record["usage"] == {
+        "input_tokens": 1000,
+        "output_tokens": 200,
+        "reasoning_tokens": 0,
+        "cost_usd": 0.01,
+    }
     assert record["latency_s"] == 3.5
 
 
@@ -139,27 +174,36 @@ def test_reconciliation_explains_every_difference(imported: Path) -> None:
     assert result["unexplained"] == 0
     by_cohort = {c["cohort"]: c for c in result["cohorts"]}
     published = by_cohort["gpt55"]["published"]
-    assert (published["numbers"]["checked"], published["numbers"]["hallucinated"],
-            published["strings"]["checked"], published["strings"]["hallucinated"]) == (4, 2, 5, 1)
-    assert published["fields"]["correct"] == FIELD_BREAKDOWN["gpt55"]["overall"][
-        "correctness_rate_micro"]
+    assert (
+        published["numbers"]["checked"],
+        published["numbers"]["hallucinated"],
+        published["strings"]["checked"],
+        published["strings"]["hallucinated"],
+    ) == (4, 2, 5, 1)
+    assert (
+        published["fields"]["correct"]
+        == FIELD_BREAKDOWN["gpt55"]["overall"]["correctness_rate_micro"]
+    )
     causes = {c["cause"]: c["claims"] for c in by_cohort["gpt55"]["causes"]}
     assert causes == {
         "skipped leaf name in their list (dates, types, codes...)": 3,
         "aggregate total: theirs skips total_*": 1,
         "generic word theirs skips (yes, no, open, closed...)": 1,
         "numeric string: theirs checks it as a number, ours as a string (its kind)": 1,
-        "skipped path fragment in their list (totals, producer, checkboxes...)": 1}
+        "skipped path fragment in their list (totals, producer, checkboxes...)": 1,
+    }
     high = by_cohort["gpt55_high"]
     assert [(c["cause"], c["claims"]) for c in high["causes"]] == [
-        ("document not scored by ours: output not valid against its schema (an extra key)", 5)]
+        ("document not scored by ours: output not valid against its schema (an extra key)", 5)
+    ]
     ours = by_cohort["gpt55"]["ours"]["packet"]["numbers"]
     assert (ours["checked"], ours["hallucinated"]) == (5, 2)  # limit 750000, paid 50
     assert (imported / "reconciliation.md").read_text(encoding="utf-8").count("| gpt55") >= 3
 
 
 def test_a_published_count_it_cannot_reproduce_is_unexplained(
-        corpus: Path, tmp_path: Path, run_cli: Any) -> None:
+    corpus: Path, tmp_path: Path, run_cli: Any
+) -> None:
     altered = tmp_path / "corpus"
     write_corpus(altered)
     report_path = altered / "results_aggregate" / "hallucination_report.json"
@@ -167,15 +211,15 @@ def test_a_published_count_it_cannot_reproduce_is_unexplained(
     key = "N1_easy_70001/acord_25"
     report["gpt55"]["docs"][key]["strings_checked"] = PUBLISHED_DOCS["gpt55"][key][0] + 1
     report_path.write_text(json.dumps(report), encoding="utf-8")
-    done = run_cli("import", "nightmare", str(altered), "--out", str(tmp_path / "out"),
-                   "--reconcile")
+    done = run_cli(
+        "import", "nightmare", str(altered), "--out", str(tmp_path / "out"), "--reconcile"
+    )
     assert done.returncode == 1
     assert "1 claims judged differently are not explained" in done.stderr
     assert _json(tmp_path / "out" / "reconciliation.json")["unexplained"] == 1
 
 
-def test_imported_runs_score_report_and_gate(imported: Path, tmp_path: Path,
-                                             run_cli: Any) -> None:
+def test_imported_runs_score_report_and_gate(imported: Path, tmp_path: Path, run_cli: Any) -> None:
     run, packets = imported / "runs" / "gpt55", imported / "packets"
     scored = run_cli("score", str(run), "--packets", str(packets))
     assert scored.returncode == 0, scored.stderr
@@ -192,34 +236,55 @@ def test_imported_runs_score_report_and_gate(imported: Path, tmp_path: Path,
     assert gate.returncode == 1 and "halluc_numbers" in gate.stdout  # 2 of 5 numbers invented
 
 
-def test_import_is_deterministic(corpus: Path, imported: Path, tmp_path: Path,
-                                 run_cli: Any) -> None:
+def test_import_is_deterministic(
+    corpus: Path, imported: Path, tmp_path: Path, run_cli: Any
+) -> None:
     again = tmp_path / "again"
-    done = run_cli("import", "nightmare", str(corpus), "--out", str(again),
-                   env={"PYTHONHASHSEED": "7"})
+    done = run_cli(
+        "import", "nightmare", str(corpus), "--out", str(again), env={"PYTHONHASHSEED": "7"}
+    )
     assert done.returncode == 0, done.stderr
-    first = {p.relative_to(imported): p.read_bytes()
-             for p in sorted((imported / "packets").rglob("*")) if p.is_file()}
-    second = {p.relative_to(again): p.read_bytes()
-              for p in sorted((again / "packets").rglob("*")) if p.is_file()}
+    first = {
+        p.relative_to(imported): p.read_bytes()
+        for p in sorted((imported / "packets").rglob("*"))
+        if p.is_file()
+    }
+    second = {
+        p.relative_to(again): p.read_bytes()
+        for p in sorted((again / "packets").rglob("*"))
+        if p.is_file()
+    }
     assert first == second
     for name in ("import.json", "runs/gpt55/extractions/N1-070001/acord_25.json"):
         assert (imported / name).read_bytes() == (again / name).read_bytes()
-    scored = run_cli("score", str(again / "runs" / "gpt55"), "--packets", str(again / "packets"),
-                     env={"PYTHONHASHSEED": "11"})
+    scored = run_cli(
+        "score",
+        str(again / "runs" / "gpt55"),
+        "--packets",
+        str(again / "packets"),
+        env={"PYTHONHASHSEED": "11"},
+    )
     assert scored.returncode == 0, scored.stderr
-    for name in ("hallucination.json", "field_breakdown.json", "documents.parquet",
-                 "claims.parquet", "fields.parquet"):
-        assert (again / "runs" / "gpt55" / "scores" / name).read_bytes() == \
-            (imported / "runs" / "gpt55" / "scores" / name).read_bytes()
+    for name in (
+        "hallucination.json",
+        "field_breakdown.json",
+        "documents.parquet",
+        "claims.parquet",
+        "fields.parquet",
+    ):
+        assert (again / "runs" / "gpt55" / "scores" / name).read_bytes() == (
+            imported / "runs" / "gpt55" / "scores" / name
+        ).read_bytes()
 
 
-def test_bad_input_is_one_line_and_touches_nothing(corpus: Path, imported: Path,
-                                                  tmp_path: Path, run_cli: Any) -> None:
+def test_bad_input_is_one_line_and_touches_nothing(
+    corpus: Path, imported: Path, tmp_path: Path, run_cli: Any
+) -> None:
     done = run_cli("import", "nightmare", str(tmp_path), "--out", str(tmp_path / "o"))
     assert done.returncode == 2
-    assert done.stderr.splitlines() == [f"packetbench: error: {tmp_path}: not the reference "
-                                        "corpus (no ground_truth/ and schemas/)"]
+    assert done.stderr.splitlines() == [
+        f"packetbench: error: {tmp_path}: not the reference corpus (no ground_truth/ and schemas/)"
+    ]
     before = (imported / "import.json").read_bytes()
     done = run_cli("import", "nightmare", str(corpus), "--out", str(imported))
     assert done.returncode == 2
@@ -255,33 +320,54 @@ def test_projection_makes_string_lists_and_booleans_scoreable() -> None:
     assert projected["forms_attached"] == [{"item": "CP 00 10"}]
     assert projected["flags"] == {"sprinklered": "Yes"}
     assert problem(schema.model, projected) is None
-    assert problem(schema.model, project(ACORD_25_SCHEMA, {**GPT55_ACORD, "extra": 1})) == \
-        "(root): additional property 'extra' is not allowed"
+    assert (
+        problem(schema.model, project(ACORD_25_SCHEMA, {**GPT55_ACORD, "extra": 1}))
+        == "(root): additional property 'extra' is not allowed"
+    )
 
 
 def test_values_that_do_not_fit_are_unmapped() -> None:
-    schema = {"type": "object", "properties": {
-        "status": {"type": ["string", "null"], "enum": ["Open", "Closed", None]},
-        "a": {"type": "object", "properties": {"name": {"type": "string"}}},
-        "b": {"type": "object", "properties": {"name": {"type": "string"}}},
-        "paid": {"type": ["number", "null"]}}}
-    out = convert(schema, {"fields": {"status": {"value": "open"}, "name": "X",
-                                      "paid": "n/a"}}, lambda boxes: [])
+    schema = {
+        "type": "object",
+        "properties": {
+            "status": {"type": ["string", "null"], "enum": ["Open", "Closed", None]},
+            "a": {"type": "object", "properties": {"name": {"type": "string"}}},
+            "b": {"type": "object", "properties": {"name": {"type": "string"}}},
+            "paid": {"type": ["number", "null"]},
+        },
+    }
+    out = convert(
+        schema,
+        {"fields": {"status": {"value": "open"}, "name": "X", "paid": "n/a"}},
+        lambda boxes: [],
+    )
     assert out.truth["status"] == "Open"  # matched ignoring case
     assert [(u.leaf, u.reason) for u in out.unmapped] == [
-        ("fields.name", "ambiguous: a.name, b.name"), ("fields.paid", "paid: not a number")]
+        ("fields.name", "ambiguous: a.name, b.name"),
+        ("fields.paid", "paid: not a number"),
+    ]
 
 
 def test_hidden_cells_go_under_hidden() -> None:
-    found = rendered.universe("sov_excel", "xlsx", {"doc": {"sheets": ["SOV", "Notes"],
-                                                            "elements": [
-        {"value": "TIV", "sheet": "SOV", "cell": "A1", "hidden": False},
-        {"value": "old rate 0.12", "sheet": "Notes", "cell": "B2", "hidden": True},
-        {"value": "", "sheet": "SOV", "cell": "A2", "hidden": False}]}})
-    assert found == {"doc_id": "sov_excel",
-                     "strings": [{"text": "TIV", "page": 1, "sheet": "SOV", "cell": "A1"}],
-                     "hidden": [{"text": "old rate 0.12", "page": 2, "sheet": "Notes",
-                                 "cell": "B2"}]}
+    found = rendered.universe(
+        "sov_excel",
+        "xlsx",
+        {
+            "doc": {
+                "sheets": ["SOV", "Notes"],
+                "elements": [
+                    {"value": "TIV", "sheet": "SOV", "cell": "A1", "hidden": False},
+                    {"value": "old rate 0.12", "sheet": "Notes", "cell": "B2", "hidden": True},
+                    {"value": "", "sheet": "SOV", "cell": "A2", "hidden": False},
+                ],
+            }
+        },
+    )
+    assert found == {
+        "doc_id": "sov_excel",
+        "strings": [{"text": "TIV", "page": 1, "sheet": "SOV", "cell": "A1"}],
+        "hidden": [{"text": "old rate 0.12", "page": 2, "sheet": "Notes", "cell": "B2"}],
+    }
 
 
 def test_audit_reports_what_it_can_verify(imported: Path, run_cli: Any) -> None:

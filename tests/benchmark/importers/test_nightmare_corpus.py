@@ -16,8 +16,9 @@ from tests.conftest import ROOT
 CORPUS = (ROOT.parent / "shared" / "reference" / "nightmare").resolve()
 COHORTS = 15
 
-pytestmark = pytest.mark.skipif(not (CORPUS / "ground_truth").is_dir(),
-                                reason=f"the reference corpus is not at {CORPUS}")
+pytestmark = pytest.mark.skipif(
+    not (CORPUS / "ground_truth").is_dir(), reason=f"the reference corpus is not at {CORPUS}"
+)
 
 
 def _json(path: Path) -> Any:
@@ -27,8 +28,9 @@ def _json(path: Path) -> Any:
 @pytest.fixture(scope="module")
 def reconciled(tmp_path_factory: pytest.TempPathFactory, run_cli: Any) -> Path:
     out = tmp_path_factory.mktemp("nightmare") / "out"
-    done = run_cli("import", "nightmare", str(CORPUS), "--out", str(out), "--reconcile",
-                   timeout=1800)
+    done = run_cli(
+        "import", "nightmare", str(CORPUS), "--out", str(out), "--reconcile", timeout=1800
+    )
     assert done.returncode == 0, done.stderr
     assert "imported 5 packets, 148 documents, 15 cohorts" in done.stdout
     return out
@@ -41,8 +43,11 @@ def test_every_document_and_cohort_is_imported(reconciled: Path) -> None:
     assert sum(sum(c.values()) for c in report["cohorts"].values()) == 148 * COHORTS
     assert len(report["schemas"]) == 26
     leaves = report["leaves"]
-    assert leaves["unmapped"] == len(report["unmapped"]) == sum(
-        s["unmapped"] for s in report["schemas"].values())
+    assert (
+        leaves["unmapped"]
+        == len(report["unmapped"])
+        == sum(s["unmapped"] for s in report["schemas"].values())
+    )
     assert leaves["mapped"] == sum(s["mapped"] for s in report["schemas"].values()) > 10_000
 
 
@@ -57,14 +62,17 @@ def test_published_column_is_the_corpus_s_own(reconciled: Path) -> None:
         assert shown["numbers"]["rate"] == theirs["number_hallucination_rate"]
         assert shown["strings"]["rate"] == theirs["string_hallucination_rate"]
         assert shown["numbers"]["checked"] == theirs["numbers_checked"]
-        assert shown["fields"]["omitted"] == \
-            breakdown[cohort["cohort"]]["overall"]["omission_rate_micro"]
+        assert (
+            shown["fields"]["omitted"]
+            == breakdown[cohort["cohort"]]["overall"]["omission_rate_micro"]
+        )
 
 
 def test_nothing_is_left_unexplained(reconciled: Path) -> None:
     result = _json(reconciled / "reconciliation.json")
     assert {c["cohort"]: c["unexplained"] for c in result["cohorts"]} == {
-        c["cohort"]: 0 for c in result["cohorts"]}
+        c["cohort"]: 0 for c in result["cohorts"]
+    }
     for cohort in result["cohorts"]:
         assert cohort["claims_judged_differently"] == sum(c["claims"] for c in cohort["causes"])
         assert cohort["claims_judged_differently"] > 0

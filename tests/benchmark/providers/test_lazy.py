@@ -27,9 +27,13 @@ PROBE = textwrap.dedent("""
 
 
 def _loaded(*args: str) -> str:
-    result = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True,
-                            text=True, check=True, env={"PATH": "/usr/bin:/bin",
-                                                        "OPENAI_API_KEY": "x" * 20})
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "x" * 20},
+    )
     line = [x for x in result.stdout.splitlines() if x.startswith("LOADED")][-1]
     return line.removeprefix("LOADED").strip()
 
@@ -43,5 +47,18 @@ def test_sim_and_dry_runs_load_no_provider_sdk(tmp_path: Path) -> None:
     packet = str(PACKETS / "N1-000001")
     assert _loaded("extract", "--packets", packet, "--out", str(tmp_path / "sim")) == ""
     assert (tmp_path / "sim" / "run.json").is_file()
-    assert _loaded("extract", "--provider", "openai", "--model", "gpt-5", "--packets", packet,
-                   "--out", str(tmp_path / "dry"), "--dry-run") == ""
+    assert (
+        _loaded(
+            "extract",
+            "--provider",
+            "openai",
+            "--model",
+            "gpt-5",
+            "--packets",
+            packet,
+            "--out",
+            str(tmp_path / "dry"),
+            "--dry-run",
+        )
+        == ""
+    )

@@ -22,20 +22,23 @@ PACKET = PACKETS / "N1-000001"
 
 
 @pytest.fixture
-def bodies(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-           ) -> Iterator[Callable[..., tuple[dict[str, list[dict[str, Any]]], Path]]]:
+def bodies(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> Iterator[Callable[..., tuple[dict[str, list[dict[str, Any]]], Path]]]:
     """bodies(family, reasoning=..., input=...) -> (request bodies by document, run)."""
     servers: list[StubServer] = []
 
     def run(family: str, **options: Any) -> tuple[dict[str, list[dict[str, Any]]], Path]:
         monkeypatch.setenv(KEYS[family], "requests-test-key-0005")
-        modes = ("native", "text", "images") if options.get("input") == "images" else (
-            "native", "text")
+        modes = (
+            ("native", "text", "images") if options.get("input") == "images" else ("native", "text")
+        )
         server = StubServer(family, PACKET, keep_bodies=True, modes=modes).start()
         servers.append(server)
         provider = provider_class(family).from_options(
-            {"model": options.pop("model", "stub-model"), "base_url": server.base_url,
-             **options})
+            {"model": options.pop("model", "stub-model"), "base_url": server.base_url, **options}
+        )
         out = tmp_path / f"run-{len(servers)}"
         extract(provider, PACKET, out, options=HarnessOptions(use_cache=False))
         assert server.rejected == []
@@ -58,10 +61,15 @@ def test_openai_strict_structured_outputs_and_reasoning_effort(bodies: Any) -> N
     user = body["messages"][1]["content"]
     pdf = next(part for part in user if part["type"] == "file")["file"]
     assert pdf["filename"] == "sov_pdf.pdf"
-    assert base64.b64decode(pdf["file_data"].split("base64,")[1]) == (
-        PACKET / "sov_pdf.pdf").read_bytes()
-    sheet = next(p for p in sent["N1-000001/sov_excel"][0]["messages"][1]["content"]
-                 if p["type"] == "text" and p["text"].startswith("[sheet"))
+    assert (
+        base64.b64decode(pdf["file_data"].split("base64,")[1])
+        == (PACKET / "sov_pdf.pdf").read_bytes()
+    )
+    sheet = next(
+        p
+        for p in sent["N1-000001/sov_excel"][0]["messages"][1]["content"]
+        if p["type"] == "text" and p["text"].startswith("[sheet")
+    )
     assert sheet["text"].startswith("[sheet 'SOV']\n")
     info = json.loads((run / "run.json").read_text())
     assert info["request"]["response_format"]["json_schema"]["strict"] is True
@@ -70,23 +78,29 @@ def test_openai_strict_structured_outputs_and_reasoning_effort(bodies: Any) -> N
         sent, run = bodies("openai", reasoning=level)
         assert {b[0]["reasoning_effort"] for b in sent.values()} == {effort}
         assert json.loads((run / "run.json").read_text())["reasoning_parameters"] == {
-            "reasoning_effort": effort}
+            "reasoning_effort": effort
+        }
 
 
 def test_anthropic_forces_its_tool_unless_thinking(bodies: Any) -> None:
     sent, run = bodies("anthropic")
     body = sent["N1-000001/loss_run_pdf"][0]
-    assert body["tool_choice"] == {"type": "tool", "name": "record_extraction",
-                                   "disable_parallel_tool_use": True}
+    assert body["tool_choice"] == {
+        "type": "tool",
+        "name": "record_extraction",
+        "disable_parallel_tool_use": True,
+    }
     assert [t["name"] for t in body["tools"]] == ["record_extraction"]
     assert "$schema" not in body["tools"][0]["input_schema"]
     assert body["tools"][0]["input_schema"]["title"] == "loss_run"
     assert "thinking" not in body
     document = body["messages"][0]["content"][0]
     assert document["type"] == "document" and document["source"]["media_type"] == (
-        "application/pdf")
+        "application/pdf"
+    )
     assert records(run)["N1-000001/loss_run_pdf"]["output"] == truth(
-        PACKET.parent, "N1-000001/loss_run_pdf")
+        PACKET.parent, "N1-000001/loss_run_pdf"
+    )
     sent, run = bodies("anthropic", reasoning="high")
     body = sent["N1-000001/loss_run_pdf"][0]
     assert body["tool_choice"] == {"type": "auto"}  # a forced tool is refused with thinking
@@ -94,8 +108,10 @@ def test_anthropic_forces_its_tool_unless_thinking(bodies: Any) -> None:
     assert "record_extraction tool" in body["messages"][0]["content"][-1]["text"]
     assert all(r["status"] == "ok" for r in records(run).values())
     sent, _ = bodies("anthropic", reasoning="xhigh", max_output_tokens=64_000)
-    assert sent["N1-000001/loss_run_pdf"][0]["thinking"] == {"type": "enabled",
-                                                             "budget_tokens": 48_000}
+    assert sent["N1-000001/loss_run_pdf"][0]["thinking"] == {
+        "type": "enabled",
+        "budget_tokens": 48_000,
+    }
 
 
 def test_anthropic_adaptive_models_get_adaptive_thinking(bodies: Any) -> None:
@@ -112,7 +128,8 @@ def test_gemini_json_schema_with_property_ordering_and_thinking(bodies: Any) -> 
     schema = config["responseJsonSchema"]
     original = all_schemas()["acord_140"]
     assert schema == with_property_ordering(
-        {k: v for k, v in original.items() if k not in ("$schema", "$id")})
+        {k: v for k, v in original.items() if k not in ("$schema", "$id")}
+    )
     assert schema["propertyOrdering"] == list(original["properties"])
 
     def objects(node: Any) -> Iterator[dict[str, Any]]:
@@ -131,7 +148,8 @@ def test_gemini_json_schema_with_property_ordering_and_thinking(bodies: Any) -> 
     assert config["thinkingConfig"] == {"thinking_level": "HIGH"}
     sent, _ = bodies("gemini", reasoning="xhigh", model="gemini-2.5-pro")
     assert sent["N1-000001/sov_pdf"][0]["generationConfig"]["thinkingConfig"] == {
-        "thinking_budget": 32_768}
+        "thinking_budget": 32_768
+    }
 
 
 @pytest.mark.parametrize("family", ["openai", "gemini"])

@@ -25,10 +25,19 @@ from typing import Any
 from websockets.sync.client import ClientConnection, connect
 
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--remote-debugging-address=127.0.0.1",
-         "--remote-debugging-port=0")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--remote-debugging-address=127.0.0.1",
+    "--remote-debugging-port=0",
+)
 _LISTENING = re.compile(r"DevTools listening on (ws://\S+)")
 
 
@@ -51,12 +60,16 @@ class Page:
     requests: list[str] = field(default_factory=list)
     _next: int = 100
 
-    def send(self, method: str, params: dict[str, Any] | None = None,
-             timeout: float = 30) -> dict[str, Any]:
+    def send(
+        self, method: str, params: dict[str, Any] | None = None, timeout: float = 30
+    ) -> dict[str, Any]:
         self._next += 1
         ident = self._next
-        self.socket.send(json.dumps({"id": ident, "method": method, "params": params or {},
-                                     "sessionId": self.session}))
+        self.socket.send(
+            json.dumps(
+                {"id": ident, "method": method, "params": params or {}, "sessionId": self.session}
+            )
+        )
         deadline = time.monotonic() + timeout
         while True:
             message = self._receive(deadline)
@@ -75,8 +88,7 @@ class Page:
                 return params
 
     def evaluate(self, expression: str) -> Any:
-        result = self.send("Runtime.evaluate", {"expression": expression,
-                                                "returnByValue": True})
+        result = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
         if "exceptionDetails" in result:
             raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
@@ -86,10 +98,11 @@ class Page:
         import base64
 
         height = int(self.evaluate("document.documentElement.scrollHeight"))
-        self.send("Emulation.setDeviceMetricsOverride", {
-            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
-        shot = self.send("Page.captureScreenshot", {"format": "png",
-                                                    "captureBeyondViewport": True})
+        self.send(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+        )
+        shot = self.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
         path.write_bytes(base64.b64decode(shot["data"]))
 
     def _receive(self, deadline: float) -> dict[str, Any]:
@@ -130,10 +143,18 @@ def open_page(path: Path, width: int = 1280, height: int = 900) -> Iterator[Page
         # Its own process group: the renderer and helper processes die with the browser
         # before the profile folder is removed (they write into it until they exit).
         process = subprocess.Popen(
-            [binary, *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}",
-             "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-            start_new_session=True)
+            [
+                binary,
+                *FLAGS,
+                f"--user-data-dir={profile}",
+                f"--window-size={width},{height}",
+                "about:blank",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
         try:
             assert process.stderr is not None
             browser_url = None
@@ -146,11 +167,21 @@ def open_page(path: Path, width: int = 1280, height: int = 900) -> Iterator[Page
                 browser_url = match.group(1) if match else None
             assert browser_url, "Chromium did not start its DevTools endpoint"
             with connect(browser_url, max_size=None, open_timeout=30) as socket:
-                socket.send(json.dumps({"id": 1, "method": "Target.createTarget",
-                                        "params": {"url": "about:blank"}}))
+                socket.send(
+                    json.dumps(
+                        {"id": 1, "method": "Target.createTarget", "params": {"url": "about:blank"}}
+                    )
+                )
                 target = _answer(socket, 1)["targetId"]
-                socket.send(json.dumps({"id": 2, "method": "Target.attachToTarget",
-                                        "params": {"targetId": target, "flatten": True}}))
+                socket.send(
+                    json.dumps(
+                        {
+                            "id": 2,
+                            "method": "Target.attachToTarget",
+                            "params": {"targetId": target, "flatten": True},
+                        }
+                    )
+                )
                 page = Page(socket, _answer(socket, 2)["sessionId"])
                 for domain in ("Runtime", "Log", "Network", "Page"):
                     page.send(f"{domain}.enable")

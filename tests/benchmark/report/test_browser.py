@@ -17,10 +17,14 @@ from tests.benchmark.report.conftest import ScoredRun
 def browser() -> None:
     if chromium() is None:
         if os.environ.get("PACKETBENCH_REQUIRE_BROWSER"):
-            pytest.fail("PACKETBENCH_REQUIRE_BROWSER is set but chromium is not installed "
-                        "(Debian package `chromium`)")
-        pytest.skip("chromium is not installed (Debian package `chromium`); set "
-                    "PACKETBENCH_REQUIRE_BROWSER=1 to make this a failure")
+            pytest.fail(
+                "PACKETBENCH_REQUIRE_BROWSER is set but chromium is not installed "
+                "(Debian package `chromium`)"
+            )
+        pytest.skip(
+            "chromium is not installed (Debian package `chromium`); set "
+            "PACKETBENCH_REQUIRE_BROWSER=1 to make this a failure"
+        )
 
 
 @pytest.mark.usefixtures("browser")
@@ -38,8 +42,9 @@ def test_report_renders_in_chromium(scored_run: ScoredRun, tmp_path: Path) -> No
         })""")
         headline = page.evaluate("""Array.from(document.querySelectorAll('#hallucination ~ table')
             )[0].innerText""")
-        problems = page.exceptions + [m for m in page.console
-                                      if m.get("type") in ("error", "warning", "assert")]
+        problems = page.exceptions + [
+            m for m in page.console if m.get("type") in ("error", "warning", "assert")
+        ]
         problems += [e for e in page.log if e.get("level") in ("error", "warning")]
         requests = page.requests
     assert problems == []
@@ -64,8 +69,10 @@ def test_every_chart_label_is_inside_its_chart(tmp_path: Path) -> None:
 
     packet = PACKETS / "N1-000001"
     runs = []
-    for name, profile in (("claude-sonnet-4-5-20250929-xhigh", "typical"),
-                          ("gpt-5.5-high-structured-outputs", "sloppy")):
+    for name, profile in (
+        ("claude-sonnet-4-5-20250929-xhigh", "typical"),
+        ("gpt-5.5-high-structured-outputs", "sloppy"),
+    ):
         extract(SimProvider(profile, 1), packet, tmp_path / name)
         score_run(tmp_path / name, packet)
         load_run(tmp_path / name, packet)

@@ -34,8 +34,9 @@ def test_sloppy_is_found_worse_than_typical(scored_run: ScoredRun) -> None:
     total = canonical_documents()
     assert pair["documents_paired"] == total - len(pair["excluded"]) < total
     statuses = {e["sloppy-2"] for e in pair["excluded"]}
-    assert statuses <= {"missing", "error", "invalid"} and {e["typical-1"]
-                                                           for e in pair["excluded"]} == {"scored"}
+    assert statuses <= {"missing", "error", "invalid"} and {
+        e["typical-1"] for e in pair["excluded"]
+    } == {"scored"}
 
 
 def test_typical_against_typical_finds_no_difference(scored_run: ScoredRun) -> None:
@@ -52,7 +53,10 @@ def test_holm_runs_over_every_pair_and_worst_documents(scored_run: ScoredRun) ->
     runs = [scored_run("typical", 1), scored_run("typical", 2), scored_run("sloppy", 2)]
     result = compare_runs(runs)
     assert [(p["a"], p["b"]) for p in result["pairs"]] == [
-        ("typical-1", "typical-2"), ("typical-1", "sloppy-2"), ("typical-2", "sloppy-2")]
+        ("typical-1", "typical-2"),
+        ("typical-1", "sloppy-2"),
+        ("typical-2", "sloppy-2"),
+    ]
     tests = [p["sign_tests"][m] for p in result["pairs"] for m in HALLUCINATION]
     raw = sorted((t["p_value"], t["p_holm"]) for t in tests)
     for rank, (p, adjusted) in enumerate(raw):  # step-down: at least (m - rank) * p

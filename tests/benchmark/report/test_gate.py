@@ -23,14 +23,15 @@ def _rules(tmp_path: Path, text: str) -> str:
     return str(path)
 
 
-def test_typical_passes_sensible_rules(run_cli: Run, scored_run: ScoredRun,
-                                       tmp_path: Path) -> None:
+def test_typical_passes_sensible_rules(run_cli: Run, scored_run: ScoredRun, tmp_path: Path) -> None:
     # The typical sim gets some 7 % of claims wrong on plain fields and up to 3.5 times as
     # many on fields a pattern touched (benchmark/sim/profiles.py PATTERN_FACTORS: scans), so
     # a document type scanned in this one packet per tier lands near 0.85 faithfulness, and
     # its omissions lift the over-refusal interval's upper end near 0.09. Sensible gates for
     # that model leave room for one hard document and still fail the sloppy profile.
-    rules = _rules(tmp_path, """
+    rules = _rules(
+        tmp_path,
+        """
 [[rule]]
 name = "numeric hallucination per tier"
 metric = "halluc_numbers"
@@ -46,7 +47,8 @@ per = "doc_type"
 metric = "over_refusal"
 max = 0.12
 statistic = "upper"
-""")
+""",
+    )
     run = scored_run("typical", 1)
     result = run_cli("gate", str(run), "--rules", rules)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -54,15 +56,23 @@ statistic = "upper"
     sloppy = run_cli("gate", str(scored_run("sloppy", 2)), "--rules", rules)
     assert sloppy.returncode == 1 and "gate FAILED" in sloppy.stdout, sloppy.stdout
     # The worst tier decides a per-tier rule.
-    worst = run_cli("sql", str(scored_run("typical", 1)), "--format", "csv",
-                    "SELECT slice FROM slices WHERE dimension = 'tier' AND metric = "
-                    "'halluc_numbers' ORDER BY micro DESC LIMIT 1").stdout.splitlines()[1]
+    worst = run_cli(
+        "sql",
+        str(scored_run("typical", 1)),
+        "--format",
+        "csv",
+        "SELECT slice FROM slices WHERE dimension = 'tier' AND metric = "
+        "'halluc_numbers' ORDER BY micro DESC LIMIT 1",
+    ).stdout.splitlines()[1]
     assert f"(worst: {worst})" in result.stdout
 
 
-def test_breached_rules_are_listed_and_exit_1(run_cli: Run, scored_run: ScoredRun,
-                                             tmp_path: Path) -> None:
-    rules = _rules(tmp_path, """
+def test_breached_rules_are_listed_and_exit_1(
+    run_cli: Run, scored_run: ScoredRun, tmp_path: Path
+) -> None:
+    rules = _rules(
+        tmp_path,
+        """
 [[rule]]
 name = "numeric hallucination per tier"
 metric = "halluc_numbers"
@@ -78,7 +88,8 @@ per = "doc_type"
 [[rule]]
 metric = "over_refusal"
 max = 0.08
-""")
+""",
+    )
     result = run_cli("gate", str(scored_run("sloppy", 2)), "--rules", rules, "--json")
     assert result.returncode == 1, result.stdout + result.stderr
     verdict = json.loads(result.stdout)
@@ -93,23 +104,24 @@ max = 0.08
     assert "gate FAILED: 0 of 3 rules hold; breached: numeric hallucination per tier" in text.stdout
 
 
-def test_no_regression_against_a_baseline(run_cli: Run, scored_run: ScoredRun,
-                                          tmp_path: Path) -> None:
-    rules = _rules(tmp_path, """
+def test_no_regression_against_a_baseline(
+    run_cli: Run, scored_run: ScoredRun, tmp_path: Path
+) -> None:
+    rules = _rules(
+        tmp_path,
+        """
 [[rule]]
 no_regression = ["halluc_numbers", "halluc_strings", "faithfulness"]
-""")
+""",
+    )
     baseline = str(scored_run("typical", 1))
-    worse = run_cli("gate", str(scored_run("sloppy", 2)), "--rules", rules,
-                    "--baseline", baseline)
+    worse = run_cli("gate", str(scored_run("sloppy", 2)), "--rules", rules, "--baseline", baseline)
     assert worse.returncode == 1, worse.stdout + worse.stderr
     assert "halluc_numbers: REGRESSED" in worse.stdout and "faithfulness: REGRESSED" in worse.stdout
-    same = run_cli("gate", str(scored_run("typical", 2)), "--rules", rules,
-                   "--baseline", baseline)
+    same = run_cli("gate", str(scored_run("typical", 2)), "--rules", rules, "--baseline", baseline)
     assert same.returncode == 0, same.stdout + same.stderr
     # an improvement is not a regression
-    better = run_cli("gate", baseline, "--rules", rules, "--baseline",
-                     str(scored_run("sloppy", 2)))
+    better = run_cli("gate", baseline, "--rules", rules, "--baseline", str(scored_run("sloppy", 2)))
     assert better.returncode == 0, better.stdout
 
 
@@ -133,8 +145,10 @@ def test_bad_rules_name_the_rule(tmp_path: Path) -> None:
         with pytest.raises(BadInput, match=re.escape(needle)) as caught:
             load_rules(path, metrics)
         assert str(path) in str(caught.value)
-    fine = load_rules(Path(_rules(tmp_path, '[[rule]]\nmetric = "faithfulness"\nmin = 0.9\n'
-                                            'per = "tier"\n')), metrics)
+    fine = load_rules(
+        Path(_rules(tmp_path, '[[rule]]\nmetric = "faithfulness"\nmin = 0.9\nper = "tier"\n')),
+        metrics,
+    )
     assert fine[0].name == "faithfulness micro per tier min 0.9"
 
 

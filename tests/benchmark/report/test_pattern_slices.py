@@ -16,8 +16,11 @@ def _applied() -> set[str]:
     redaction touches only values its truth no longer holds)."""
     found: set[str] = set()
     for manifest in PACKETS.glob("*/manifest_*.json"):
-        found |= {p["id"] for p in json.loads(manifest.read_text())["patterns_applied"]
-                  if p["targets"] and p["truth"] != "hidden"}
+        found |= {
+            p["id"]
+            for p in json.loads(manifest.read_text())["patterns_applied"]
+            if p["targets"] and p["truth"] != "hidden"
+        }
     return found
 
 
@@ -47,8 +50,10 @@ def test_touched_fields_go_wrong_more_often(scored_run: ScoredRun) -> None:
 def test_every_applied_pattern_is_a_slice_overall_and_per_tier(scored_run: ScoredRun) -> None:
     run: Path = scored_run("typical", 1)
     with open_runs([run]) as opened:
-        slices = opened.rows("SELECT dimension, slice FROM slices "
-                              "WHERE metric = 'recall' AND dimension LIKE 'pattern%'")
+        slices = opened.rows(
+            "SELECT dimension, slice FROM slices "
+            "WHERE metric = 'recall' AND dimension LIKE 'pattern%'"
+        )
     overall = {r["slice"] for r in slices if r["dimension"] == "pattern"}
     per_tier = {r["slice"] for r in slices if r["dimension"] == "pattern_tier"}
     applied = _applied()

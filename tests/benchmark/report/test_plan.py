@@ -28,8 +28,11 @@ def test_plan_from_a_pilot_with_several_packets_per_tier(tmp_path: Path) -> None
     load_run(run, packets)
     rows = plan(run, 0.02)
     assert [(r.tier, r.metric) for r in rows] == [
-        ("N1", "halluc_numbers"), ("N1", "halluc_strings"),
-        ("N2", "halluc_numbers"), ("N2", "halluc_strings")]
+        ("N1", "halluc_numbers"),
+        ("N1", "halluc_strings"),
+        ("N2", "halluc_numbers"),
+        ("N2", "halluc_strings"),
+    ]
     for row in rows:
         assert row.basis == "packets" and row.packets >= 3
         assert row.sd is not None and row.sd > 0 and row.needed is not None
@@ -47,8 +50,11 @@ def test_plan_command(run_cli: Run, scored_run: ScoredRun) -> None:
     assert result.returncode == 0, result.stderr
     assert "documents of one packet" in result.stdout  # one packet per tier: says so
     assert "needed per tier" in result.stdout and "N5" in result.stdout
-    as_json = json.loads(run_cli("plan", "--pilot", run, "--effect", "0.02", "--metric",
-                                 "faithfulness", "--json").stdout)
+    as_json = json.loads(
+        run_cli(
+            "plan", "--pilot", run, "--effect", "0.02", "--metric", "faithfulness", "--json"
+        ).stdout
+    )
     assert {r["metric"] for r in as_json} == {"faithfulness"} and len(as_json) == 5
     bad = run_cli("plan", "--pilot", run, "--effect", "2")
     assert bad.returncode == 2 and "--effect" in bad.stderr

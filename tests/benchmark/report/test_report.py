@@ -20,8 +20,9 @@ from tests.conftest import PACKETS
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
-def test_report_is_byte_identical_across_processes(run_cli: Run, scored_run: ScoredRun,
-                                                   tmp_path: Path) -> None:
+def test_report_is_byte_identical_across_processes(
+    run_cli: Run, scored_run: ScoredRun, tmp_path: Path
+) -> None:
     runs = [str(scored_run("typical", 1)), str(scored_run("sloppy", 2))]
     outputs = []
     for index, hashseed in enumerate(("0", "12345")):
@@ -37,12 +38,21 @@ def test_report_shows_every_section(scored_run: ScoredRun, tmp_path: Path) -> No
     typical, sloppy = scored_run("typical", 1), scored_run("sloppy", 2)
     files = write_report([typical, sloppy], tmp_path)
     text = files.markdown.read_text(encoding="utf-8")
-    for heading in ("1. Runs and their configuration", "2. Documents completed",
-                    "3. Hallucination rates", "4. Slices, worst first", "By tier",
-                    "By document type", "By field kind", "By presentation pattern",
-                    "5. Recall view and the abstention pair", "6. Faithfulness and the verdict",
-                    "7. Internal consistency", "8. Tokens and cost",
-                    "9. Small-cell warnings"):
+    for heading in (
+        "1. Runs and their configuration",
+        "2. Documents completed",
+        "3. Hallucination rates",
+        "4. Slices, worst first",
+        "By tier",
+        "By document type",
+        "By field kind",
+        "By presentation pattern",
+        "5. Recall view and the abstention pair",
+        "6. Faithfulness and the verdict",
+        "7. Internal consistency",
+        "8. Tokens and cost",
+        "9. Small-cell warnings",
+    ):
         assert heading in text, heading
     assert "SIMULATED extractor" in text and "not a model" in text
     assert "2,000 resamples" in text and "cluster bootstrap" in text
@@ -52,8 +62,11 @@ def test_report_shows_every_section(scored_run: ScoredRun, tmp_path: Path) -> No
     # the headline numbers are the score files' numbers
     overall = json.loads((typical / "scores" / "hallucination.json").read_text())["overall"]
     numbers = overall["packet"]["numbers"]
-    row = next(line for line in text.splitlines()
-               if line.startswith("| Numeric hallucination rate | typical-1 |"))
+    row = next(
+        line
+        for line in text.splitlines()
+        if line.startswith("| Numeric hallucination rate | typical-1 |")
+    )
     assert f"| {numbers['checked']:,} | {numbers['hallucinated']:,} |" in row
     assert f"| {numbers['rate_micro'] * 100:.2f} % |" in row
     # The macro rate is a mean of per-document rates, summed in another order by the report's
@@ -63,22 +76,35 @@ def test_report_shows_every_section(scored_run: ScoredRun, tmp_path: Path) -> No
     assert re.search(r"\| \[\d+\.\d\d, \d+\.\d\d\] \| \[\d+\.\d\d, \d+\.\d\d\] \|", row)
     # the abstention pair is printed together
     assert text.index("| Correct abstention | typical-1") < text.index(
-        "| Over-refusal (omitted) | typical-1")
+        "| Over-refusal (omitted) | typical-1"
+    )
 
 
 def test_worst_slice_first(scored_run: ScoredRun, tmp_path: Path) -> None:
     files = write_report([scored_run("typical", 1)], tmp_path)
     text = files.markdown.read_text(encoding="utf-8")
-    section = text[text.index("### By document type"):text.index("### By file format")]
-    table = section[:section.index("String hallucination rate")]
-    rates = [float(m) for m in re.findall(r"^\| \w+(?: \(small\))? \| typical-1 \| \d+ \| "
-                                          r"[\d,]+ \| (\d+\.\d\d) %", table, re.M)]
+    section = text[text.index("### By document type") : text.index("### By file format")]
+    table = section[: section.index("String hallucination rate")]
+    rates = [
+        float(m)
+        for m in re.findall(
+            r"^\| \w+(?: \(small\))? \| typical-1 \| \d+ \| "
+            r"[\d,]+ \| (\d+\.\d\d) %",
+            table,
+            re.M,
+        )
+    ]
     # One row per document type that shows numbers (a cancellation request shows none).
     numeric = {
-        d["doc_type"] for packet in PACKETS.iterdir() if packet.is_dir()
+        d["doc_type"]
+        for packet in PACKETS.iterdir()
+        if packet.is_dir()
         for d in json.loads((packet / "packet_truth.json").read_text())["documents"]
-        if any(f["kind"] in ("number", "money", "percent") for f in json.loads(
-            (packet / f"field_truth_{d['doc_id']}.json").read_text())["fields"])}
+        if any(
+            f["kind"] in ("number", "money", "percent")
+            for f in json.loads((packet / f"field_truth_{d['doc_id']}.json").read_text())["fields"]
+        )
+    }
     assert len(rates) == len(numeric) and rates == sorted(rates, reverse=True)
 
 
@@ -90,7 +116,7 @@ def test_small_slices_are_flagged(tmp_path: Path) -> None:
     load_run(tmp_path / "run", packet)
     files = write_report([tmp_path / "run"], tmp_path / "report")
     text = files.markdown.read_text(encoding="utf-8")
-    warnings = text[text.index("## 9. Small-cell warnings"):]
+    warnings = text[text.index("## 9. Small-cell warnings") :]
     assert "fewer than 5 documents or 30 values" in warnings
     assert "| run | Document type: loss_run | Numeric hallucination rate | 3 |" in warnings
     assert re.search(r"^\| sov \(small\) \| run \| 2 \| .* \|$", text, re.M)

@@ -20,8 +20,7 @@ from tests.conftest import PACKETS, canonical_documents
 from tests.readback import doc_ids
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
-FIELD_VIEW = ("gt_fields", "correct", "wrong", "omitted", "gt_null_fields", "abstained",
-              "answered")
+FIELD_VIEW = ("gt_fields", "correct", "wrong", "omitted", "gt_null_fields", "abstained", "answered")
 
 
 def _json(path: Path) -> Any:
@@ -29,8 +28,9 @@ def _json(path: Path) -> Any:
 
 
 @pytest.mark.parametrize(("profile", "seed"), [("typical", 1), ("sloppy", 2)])
-def test_field_view_per_leaf_adds_up_to_field_breakdown(scored_run: ScoredRun, profile: str,
-                                                        seed: int) -> None:
+def test_field_view_per_leaf_adds_up_to_field_breakdown(
+    scored_run: ScoredRun, profile: str, seed: int
+) -> None:
     """Every truth leaf's outcome, counted per document, equals the scorer's field counts."""
     run = scored_run(profile, seed)
     expected = {key: doc["fields"] for key, doc in read_documents(run / "scores").items()}
@@ -62,8 +62,9 @@ def test_tables_match_the_score_files(scored_run: ScoredRun) -> None:
         assert runs.rows("SELECT COUNT(*) AS n FROM claims")[0]["n"] == len(claims)
         documents = {f"{r['packet_id']}/{r['doc_id']}": r for r in runs.metric("documents")}
         headline = {r["metric"]: r for r in runs.metric("headline")}
-        by_tier = {(r["slice"], r["metric"]): r for r in runs.metric("slices")
-                   if r["dimension"] == "tier"}
+        by_tier = {
+            (r["slice"], r["metric"]): r for r in runs.metric("slices") if r["dimension"] == "tier"
+        }
         by_claims = runs.rows("""
             SELECT packet_id || '/' || doc_id AS document, value_class,
                    COUNT(hallucinated) AS checked, COUNT(*) FILTER (WHERE hallucinated) AS h
@@ -85,8 +86,7 @@ def test_tables_match_the_score_files(scored_run: ScoredRun) -> None:
         for kind in ("numbers", "strings"):
             assert row[f"{kind}_checked"] == tally["packet"][kind]["checked"]
             assert row[f"{kind}_hallucinated"] == tally["packet"][kind]["hallucinated"]
-            assert (row[f"{kind}_hallucinated_document"]
-                    == tally["document"][kind]["hallucinated"])
+            assert row[f"{kind}_hallucinated_document"] == tally["document"][kind]["hallucinated"]
     for row in by_claims:  # claim-level rows add up to the per-document tallies
         tally = scored[row["document"]]["grounding"]["packet"][row["value_class"]]
         assert (row["checked"], row["h"]) == (tally["checked"], tally["hallucinated"])
@@ -96,14 +96,16 @@ def test_tables_match_the_score_files(scored_run: ScoredRun) -> None:
         assert headline[metric]["macro"] == pytest.approx(overall[kind]["rate_macro"], abs=1e-6)
         for tier, summary in grounding["by_tier"].items():
             assert by_tier[(tier, metric)]["micro"] == pytest.approx(
-                summary["packet"][kind]["rate_micro"], abs=1e-6)
+                summary["packet"][kind]["rate_micro"], abs=1e-6
+            )
     verdicts = grounding["verdicts"]["overall"]
     assert headline["faithfulness"]["num"] == verdicts["supported"]
     assert headline["faithfulness"]["den"] == sum(verdicts.values())
 
 
-def test_every_query_answers_the_same_after_reloading(scored_run: ScoredRun,
-                                                      tmp_path: Path) -> None:
+def test_every_query_answers_the_same_after_reloading(
+    scored_run: ScoredRun, tmp_path: Path
+) -> None:
     """The database file need not be byte-identical, but every table and view must be."""
     original = scored_run("typical", 1)
     copy = tmp_path / original.name
@@ -113,13 +115,15 @@ def test_every_query_answers_the_same_after_reloading(scored_run: ScoredRun,
     answers = []
     for run in (original, copy):
         with open_runs([run]) as runs:
-            answers.append({name: runs.rows(f"SELECT * FROM {name}")
-                            for name in (*TABLES, *metric_sql())})
+            answers.append(
+                {name: runs.rows(f"SELECT * FROM {name}") for name in (*TABLES, *metric_sql())}
+            )
             # The one view without an order (slice_units holds its rows in order)
             answers[-1]["slice_unit_rows"].sort(key=repr)
     assert answers[0] == answers[1]
-    assert all(answers[0][name] for name in ("runs", "documents", "fields", "claims",
-                                             "headline", "slices"))
+    assert all(
+        answers[0][name] for name in ("runs", "documents", "fields", "claims", "headline", "slices")
+    )
 
 
 def test_runs_with_the_same_name_are_told_apart(scored_run: ScoredRun, tmp_path: Path) -> None:
@@ -131,25 +135,33 @@ def test_runs_with_the_same_name_are_told_apart(scored_run: ScoredRun, tmp_path:
     assert sorted(names) == sorted([str(first), str(other)])
 
 
-def test_score_writes_the_database_and_sql_reads_many_runs(run_cli: Run, tmp_path: Path,
-                                                           scored_run: ScoredRun) -> None:
+def test_score_writes_the_database_and_sql_reads_many_runs(
+    run_cli: Run, tmp_path: Path, scored_run: ScoredRun
+) -> None:
     run = tmp_path / "run"
     packet = str(PACKETS / "N2-000001")
-    assert run_cli("extract", "--packets", packet, "--out", str(run), "--seed", "4"
-                   ).returncode == 0
+    assert run_cli("extract", "--packets", packet, "--out", str(run), "--seed", "4").returncode == 0
     scored = run_cli("score", str(run), "--packets", packet)
     assert scored.returncode == 0, scored.stderr
     with duckdb.connect(str(run / DB_NAME), read_only=True) as con:
         assert con.execute("SELECT COUNT(*) FROM documents").fetchone() == (
-            len(doc_ids(PACKETS / "N2-000001")),)
+            len(doc_ids(PACKETS / "N2-000001")),
+        )
     other = scored_run("sloppy", 2)
-    result = run_cli("sql", str(run), str(other), "--format", "csv",
-                     "SELECT run_id, COUNT(*) AS documents FROM documents GROUP BY run_id "
-                     "ORDER BY run_id")
+    result = run_cli(
+        "sql",
+        str(run),
+        str(other),
+        "--format",
+        "csv",
+        "SELECT run_id, COUNT(*) AS documents FROM documents GROUP BY run_id ORDER BY run_id",
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
-        "run_id,documents", f"run,{len(doc_ids(PACKETS / 'N2-000001'))}",
-        f"sloppy-2,{canonical_documents()}"]
+        "run_id,documents",
+        f"run,{len(doc_ids(PACKETS / 'N2-000001'))}",
+        f"sloppy-2,{canonical_documents()}",
+    ]
     listed = run_cli("sql", str(run), "--format", "json", "SELECT metric FROM catalog")
     metrics = [json.loads(line)["metric"] for line in listed.stdout.splitlines()]
     assert metrics[:2] == ["halluc_numbers", "halluc_strings"] and "faithfulness" in metrics
@@ -169,8 +181,7 @@ def _error(result: subprocess.CompletedProcess[str], *needles: str) -> None:
 def test_sql_bad_input_is_one_line(run_cli: Run, tmp_path: Path, scored_run: ScoredRun) -> None:
     run = str(scored_run("typical", 1))
     _error(run_cli("sql", run, "SELECT nothing FROM nowhere"), "SQL:", "nowhere")
-    _error(run_cli("sql", str(tmp_path), "SELECT 1"), "results.duckdb: missing",
-           "not a run folder")
+    _error(run_cli("sql", str(tmp_path), "SELECT 1"), "results.duckdb: missing", "not a run folder")
     unscored = tmp_path / "unscored"
     unscored.mkdir()
     (unscored / "run.json").write_text("{}")

@@ -62,9 +62,16 @@ def add_superseded_sov(packet: Path) -> None:
     _save(packet / f"manifest_{new}.json", manifest)
     shutil.copy(packet / f"{old}.xlsx", packet / f"{new}.xlsx")
     packet_truth = _load(packet / "packet_truth.json")
-    packet_truth["documents"].append({"doc_id": new, "doc_type": "sov", "format": "xlsx",
-                                      "file": f"{new}.xlsx", "schema": "sov",
-                                      "superseded_by": old})
+    packet_truth["documents"].append(
+        {
+            "doc_id": new,
+            "doc_type": "sov",
+            "format": "xlsx",
+            "file": f"{new}.xlsx",
+            "schema": "sov",
+            "superseded_by": old,
+        }
+    )
     _save(packet / "packet_truth.json", packet_truth)
 
 
@@ -78,8 +85,9 @@ def stale_packets(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def sim_run(tmp_path_factory: pytest.TempPathFactory
-            ) -> Callable[[str, int, Path], tuple[Path, RunScores]]:
+def sim_run(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Callable[[str, int, Path], tuple[Path, RunScores]]:
     """Extract `packets` with sim `profile` and `seed`, score it, once per session."""
     cache: dict[tuple[str, int, Path], tuple[Path, RunScores]] = {}
 

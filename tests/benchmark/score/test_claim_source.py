@@ -7,18 +7,35 @@ import json
 from packetbench.benchmark.importers.nightmare.family import scored_schema
 from packetbench.benchmark.score.compare import compare
 
-SCHEMA = {"type": "object", "properties": {"claims": {"type": "array", "items": {
-    "type": "object", "properties": {"claim_number": {"type": ["string", "null"]},
-                                     "paid": {"type": ["number", "null"]}}}}}}
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "claims": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "claim_number": {"type": ["string", "null"]},
+                    "paid": {"type": ["number", "null"]},
+                },
+            },
+        }
+    },
+}
 
 
 def test_reordered_records_keep_their_output_positions() -> None:
     model = scored_schema(json.dumps(SCHEMA).encode()).model
-    truth = {"claims": [{"claim_number": "CL-1", "paid": 10.0},
-                        {"claim_number": "CL-2", "paid": 20.0}]}
-    output = {"claims": [{"claim_number": "CL-2", "paid": 20.0},
-                         {"claim_number": "CL-9", "paid": 99.0},
-                         {"claim_number": "CL-1", "paid": 10.0}]}
+    truth = {
+        "claims": [{"claim_number": "CL-1", "paid": 10.0}, {"claim_number": "CL-2", "paid": 20.0}]
+    }
+    output = {
+        "claims": [
+            {"claim_number": "CL-2", "paid": 20.0},
+            {"claim_number": "CL-9", "paid": 99.0},
+            {"claim_number": "CL-1", "paid": 10.0},
+        ]
+    }
     claims = compare(model, truth, output).claims
     assert [(c.path, c.source, c.value) for c in claims] == [
         ("claims[0].claim_number", "claims[2].claim_number", "CL-1"),
@@ -26,4 +43,5 @@ def test_reordered_records_keep_their_output_positions() -> None:
         ("claims[1].claim_number", "claims[0].claim_number", "CL-2"),
         ("claims[1].paid", "claims[0].paid", 20.0),
         ("claims[+1].claim_number", "claims[1].claim_number", "CL-9"),
-        ("claims[+1].paid", "claims[1].paid", 99.0)]
+        ("claims[+1].paid", "claims[1].paid", 99.0),
+    ]

@@ -18,14 +18,21 @@ def truth(doc: str) -> dict[str, Any]:
 
 
 def flags(schema: str, data: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(c.rule, c.path) for c in consistency.check(schema, REGISTRY[schema].model, data)
-            if not c.ok and not c.skipped]
+    return [
+        (c.rule, c.path)
+        for c in consistency.check(schema, REGISTRY[schema].model, data)
+        if not c.ok and not c.skipped
+    ]
 
 
 def test_truth_passes_every_rule() -> None:
-    for doc, schema in (("sov_pdf", "sov"), ("loss_run_pdf", "loss_run"),
-                        ("financial_statement_pdf", "financial_statement"),
-                        ("acord_125", "acord_125"), ("acord_140", "acord_140")):
+    for doc, schema in (
+        ("sov_pdf", "sov"),
+        ("loss_run_pdf", "loss_run"),
+        ("financial_statement_pdf", "financial_statement"),
+        ("acord_125", "acord_125"),
+        ("acord_140", "acord_140"),
+    ):
         assert flags(schema, truth(doc)) == []
 
 
@@ -34,8 +41,11 @@ def test_financial_totals_flag_a_broken_sum() -> None:
     broken = copy.deepcopy(data)
     broken["periods"][0]["balance_sheet"]["assets"]["current_assets"]["cash"] += 1
     assert flags("financial_statement", broken) == [
-        ("total_equals_parts", "periods[0].balance_sheet.assets.current_assets"
-                               ".total_current_assets")]
+        (
+            "total_equals_parts",
+            "periods[0].balance_sheet.assets.current_assets.total_current_assets",
+        )
+    ]
     cents = copy.deepcopy(data)  # cent precision: 0.4 cent off still rounds to the same cent
     cents["periods"][0]["balance_sheet"]["assets"]["current_assets"]["cash"] += 0.004
     assert flags("financial_statement", cents) == []
@@ -50,8 +60,7 @@ def test_sov_and_loss_run_rules() -> None:
     policy = next(i for i, p in enumerate(loss["policies"]) if p["claims"])
     loss["policies"][policy]["claims"][0]["paid"] += 5
     found = flags("loss_run", loss)
-    assert ("incurred_equals_paid_plus_reserve",
-            f"policies[{policy}].claims[0].incurred") in found
+    assert ("incurred_equals_paid_plus_reserve", f"policies[{policy}].claims[0].incurred") in found
     assert ("paid_total", f"policies[{policy}].totals.paid") in found
 
 

@@ -27,14 +27,12 @@ def industry_packets(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("industry")
     knobs = resolve(TIER)
     for name in INDUSTRY_TYPES:
-        seed = next(s for s in range(1, 200)
-                    if REGISTRY[name].carried_by(build_world(s, knobs)))
+        seed = next(s for s in range(1, 200) if REGISTRY[name].carried_by(build_world(s, knobs)))
         write_packet(folder, TIER, seed, knobs, force=True)
     return folder
 
 
-def test_perfect_scores_the_industry_types_in_full(sim_run: SimRun,
-                                                   industry_packets: Path) -> None:
+def test_perfect_scores_the_industry_types_in_full(sim_run: SimRun, industry_packets: Path) -> None:
     run, _ = sim_run("perfect", 0, industry_packets)
     by_type = json.loads((run / "scores" / "field_breakdown.json").read_text())["by_doc_type"]
     for name in INDUSTRY_TYPES:
@@ -47,10 +45,12 @@ def test_perfect_scores_the_industry_types_in_full(sim_run: SimRun,
 
 @pytest.mark.parametrize("profile", ["typical", "sloppy"])
 def test_scorer_recovers_the_injections_on_the_industry_types(
-        sim_run: SimRun, industry_packets: Path, profile: str) -> None:
+    sim_run: SimRun, industry_packets: Path, profile: str
+) -> None:
     run, _ = sim_run(profile, 1, industry_packets)
     by_type = json.loads((run / "scores" / "field_breakdown.json").read_text())["by_doc_type"]
     # Errors were injected into these types, and the scorer counted exactly those.
     assert sum(by_type[n]["correct"] for n in INDUSTRY_TYPES) < sum(
-        by_type[n]["gt_fields"] for n in INDUSTRY_TYPES)
+        by_type[n]["gt_fields"] for n in INDUSTRY_TYPES
+    )
     assert ledger_mismatches(run) == []

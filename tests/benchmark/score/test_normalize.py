@@ -7,31 +7,37 @@ import pytest
 from packetbench.benchmark.score import normalize
 
 
-@pytest.mark.parametrize(("raw", "normal"), [
-    ("Preston Center Tower, Inc.", "preston center tower inc"),
-    ("  LOC-001:  Preston   Road ", "loc 001 preston road"),
-    ("ﬁre-resistive", "fire resistive"),  # NFKC turns the ligature into letters
-    ("L.L.C.", "l l c"),
-    ("---", ""),
-])
+@pytest.mark.parametrize(
+    ("raw", "normal"),
+    [
+        ("Preston Center Tower, Inc.", "preston center tower inc"),
+        ("  LOC-001:  Preston   Road ", "loc 001 preston road"),
+        ("ﬁre-resistive", "fire resistive"),  # NFKC turns the ligature into letters
+        ("L.L.C.", "l l c"),
+        ("---", ""),
+    ],
+)
 def test_string(raw: str, normal: str) -> None:
     assert normalize.string(raw) == normal
 
 
-@pytest.mark.parametrize(("raw", "number"), [
-    ("$1,500,000", 1500000.0),
-    ("(1,234)", -1234.0),
-    ("($1,234.50)", -1234.5),
-    ("80%", 80.0),
-    (" 1 234 ", 1234.0),
-    ("-17.25", -17.25),
-    (1500000, 1500000.0),
-    (153631.51, 153631.51),
-    ("03/01/2025", None),
-    ("1.5M", None),
-    ("N/A", None),
-    (True, None),
-])
+@pytest.mark.parametrize(
+    ("raw", "number"),
+    [
+        ("$1,500,000", 1500000.0),
+        ("(1,234)", -1234.0),
+        ("($1,234.50)", -1234.5),
+        ("80%", 80.0),
+        (" 1 234 ", 1234.0),
+        ("-17.25", -17.25),
+        (1500000, 1500000.0),
+        (153631.51, 153631.51),
+        ("03/01/2025", None),
+        ("1.5M", None),
+        ("N/A", None),
+        (True, None),
+    ],
+)
 def test_number(raw: object, number: float | None) -> None:
     assert normalize.number(raw) == number
 
@@ -45,12 +51,15 @@ def test_numbers_compare_exactly_never_within_a_tolerance() -> None:
     assert not normalize.equal(0.8, 80, "percent")  # a fraction is not the percent shown
 
 
-@pytest.mark.parametrize(("raw", "ident"), [
-    ("CL-2023-12345", "cl202312345"),
-    ("cl 2023 12345", "cl202312345"),
-    ("AB-1", None),  # under four characters: never an id match
-    ("OK", None),
-])
+@pytest.mark.parametrize(
+    ("raw", "ident"),
+    [
+        ("CL-2023-12345", "cl202312345"),
+        ("cl 2023 12345", "cl202312345"),
+        ("AB-1", None),  # under four characters: never an id match
+        ("OK", None),
+    ],
+)
 def test_id_form(raw: str, ident: str | None) -> None:
     assert normalize.id_form(raw) == ident
 
@@ -60,11 +69,19 @@ def test_id_equality_ignores_punctuation() -> None:
     assert not normalize.equal("CL202312346", "CL-2023-12345", "id")
 
 
-@pytest.mark.parametrize(("raw", "iso"), [
-    ("2025-03-01", "2025-03-01"), ("03/01/2025", "2025-03-01"), ("3/1/25", "2025-03-01"),
-    ("March 1, 2025", "2025-03-01"), ("1 Mar 2025", "2025-03-01"),
-    ("02/30/2025", None), ("07/01/2024 to 07/01/2025", None), ("soon", None),
-])
+@pytest.mark.parametrize(
+    ("raw", "iso"),
+    [
+        ("2025-03-01", "2025-03-01"),
+        ("03/01/2025", "2025-03-01"),
+        ("3/1/25", "2025-03-01"),
+        ("March 1, 2025", "2025-03-01"),
+        ("1 Mar 2025", "2025-03-01"),
+        ("02/30/2025", None),
+        ("07/01/2024 to 07/01/2025", None),
+        ("soon", None),
+    ],
+)
 def test_date(raw: str, iso: str | None) -> None:
     assert normalize.date(raw) == iso
 
@@ -90,19 +107,22 @@ def test_checkbox_spellings() -> None:
     assert not normalize.equal("Y", "No", "checkbox")
 
 
-@pytest.mark.parametrize(("value", "kind", "checked"), [
-    ("N/A", "string", False),
-    ("Various", "string", False),
-    ("See attached", "string", False),
-    ("A long prose description of operations", "text", False),
-    ("TX", "enum", False),  # a two-letter state is never checked
-    ("TX", "string", False),
-    ("Dallas", "string", True),
-    (1500000, "money", True),
-    (7, "number", True),
-    ("Yes", "checkbox", True),
-    ("No", "checkbox", False),
-    (None, "string", False),
-])
+@pytest.mark.parametrize(
+    ("value", "kind", "checked"),
+    [
+        ("N/A", "string", False),
+        ("Various", "string", False),
+        ("See attached", "string", False),
+        ("A long prose description of operations", "text", False),
+        ("TX", "enum", False),  # a two-letter state is never checked
+        ("TX", "string", False),
+        ("Dallas", "string", True),
+        (1500000, "money", True),
+        (7, "number", True),
+        ("Yes", "checkbox", True),
+        ("No", "checkbox", False),
+        (None, "string", False),
+    ],
+)
 def test_what_is_checked_for_hallucination(value: object, kind: str, checked: bool) -> None:
     assert normalize.is_checked(value, kind) is checked

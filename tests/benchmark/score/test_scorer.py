@@ -23,8 +23,20 @@ SimRun = Callable[..., tuple[Path, RunScores]]
 # Types only some classes of business carry: the canonical suite's packets insure one business
 # and cannot carry them, so test_industry_types proves the scorer on packets that do.
 INDUSTRY_TYPES = ("supplemental_restaurant", "supplemental_habitational")
-INJECTION_KINDS = {"omit", "wrong_in_universe", "wrong_out_of_universe", "composed", "overreach",
-                   "moved", "stale", "reformat", "fabricate", "drop", "invent", "shuffle"}
+INJECTION_KINDS = {
+    "omit",
+    "wrong_in_universe",
+    "wrong_out_of_universe",
+    "composed",
+    "overreach",
+    "moved",
+    "stale",
+    "reformat",
+    "fabricate",
+    "drop",
+    "invent",
+    "shuffle",
+}
 
 
 def _json(path: Path) -> Any:
@@ -44,20 +56,25 @@ def ledger_mismatches(run: Path) -> list[str]:
             problems.append(f"{key} was not scored")
             continue
         if documents[key]["fields"] != entry["field"]:
-            problems.append(f"{key} field counts {documents[key]['fields']} != "
-                            f"{entry['field']}")
-        scored = {u: {c: {k: documents[key]["grounding"][u][c][k]
-                          for k in ("checked", "hallucinated")}
-                      for c in ("numbers", "strings")} for u in ("packet", "document")}
+            problems.append(f"{key} field counts {documents[key]['fields']} != {entry['field']}")
+        scored = {
+            u: {
+                c: {k: documents[key]["grounding"][u][c][k] for k in ("checked", "hallucinated")}
+                for c in ("numbers", "strings")
+            }
+            for u in ("packet", "document")
+        }
         if scored != entry["grounding"]:
             problems.append(f"{key} grounding {scored} != {entry['grounding']}")
         verdicts = {k: v for k, v in documents[key]["verdicts"].items() if v}
         if verdicts != entry["verdicts"]:
             problems.append(f"{key} verdicts {verdicts} != {entry['verdicts']}")
     excluded = fields["excluded"]
-    scored_excluded = {"missing": sorted(excluded["missing"]),
-                       "error": sorted(e["document"] for e in excluded["error"]),
-                       "invalid": sorted(e["document"] for e in excluded["invalid"])}
+    scored_excluded = {
+        "missing": sorted(excluded["missing"]),
+        "error": sorted(e["document"] for e in excluded["error"]),
+        "invalid": sorted(e["document"] for e in excluded["invalid"]),
+    }
     if scored_excluded != ledger["overall"]["excluded"]:
         problems.append(f"excluded {scored_excluded} != {ledger['overall']['excluded']}")
     return problems
@@ -106,8 +123,12 @@ def test_every_injection_kind_and_exclusion_occurs(sim_run: SimRun, stale_packet
     """The ledger tests above only mean something if every kind was actually injected."""
     injected: Counter[str] = Counter()
     excluded: Counter[str] = Counter()
-    for profile, seed, packets in (("typical", 1, PACKETS), ("sloppy", 1, PACKETS),
-                                   ("sloppy", 2, PACKETS), ("sloppy", 3, stale_packets)):
+    for profile, seed, packets in (
+        ("typical", 1, PACKETS),
+        ("sloppy", 1, PACKETS),
+        ("sloppy", 2, PACKETS),
+        ("sloppy", 3, stale_packets),
+    ):
         run, _ = sim_run(profile, seed, packets)
         ledger = _json(run / "sim_injections.json")
         injected.update(ledger["overall"]["injected"])
@@ -144,15 +165,18 @@ def test_run_totals_are_the_sums_of_documents_parquet(sim_run: SimRun, profile: 
                 assert entry["checked"] == sum(o["checked"] for o in own)
                 assert entry["hallucinated"] == sum(o["hallucinated"] for o in own)
                 assert entry["documents_with_checks"] == len(rates)
-                assert entry["rate_macro"] == (round(sum(rates) / len(rates), 6) if rates
-                                               else None)
+                assert entry["rate_macro"] == (round(sum(rates) / len(rates), 6) if rates else None)
     assert grounding["verdicts"]["overall"] == {
-        v: sum(d["verdicts"][v] for d in documents.values()) for v in grounding["verdicts"][
-            "overall"]}
+        v: sum(d["verdicts"][v] for d in documents.values())
+        for v in grounding["verdicts"]["overall"]
+    }
     assert consistency["overall"] == {
-        k: sum(d["consistency"][k] for d in documents.values()) for k in consistency["overall"]}
-    assert sum(len(d["consistency"]["flags"]) for d in documents.values()) == consistency[
-        "overall"]["failed"]
+        k: sum(d["consistency"][k] for d in documents.values()) for k in consistency["overall"]
+    }
+    assert (
+        sum(len(d["consistency"]["flags"]) for d in documents.values())
+        == consistency["overall"]["failed"]
+    )
 
 
 def _doc_type(run: Path, key: str) -> str:
@@ -167,8 +191,10 @@ def test_scorer_catches_a_wrong_count(sim_run: SimRun, tmp_path: Path) -> None:
     path = copy / "scores" / "documents.parquet"
     key = next(iter(read_documents(copy / "scores")))
     tampered = tmp_path / "tampered.parquet"
-    duckdb.execute(f"COPY (SELECT * REPLACE (wrong + (packet_id || '/' || doc_id = '{key}')::INT "
-                   f"AS wrong) FROM read_parquet('{path}')) TO '{tampered}' (FORMAT parquet)")
+    duckdb.execute(
+        f"COPY (SELECT * REPLACE (wrong + (packet_id || '/' || doc_id = '{key}')::INT "
+        f"AS wrong) FROM read_parquet('{path}')) TO '{tampered}' (FORMAT parquet)"
+    )
     tampered.replace(path)
     problems = ledger_mismatches(copy)
     assert len(problems) == 1 and problems[0].startswith(f"{key} field counts")
@@ -182,8 +208,10 @@ def _copy_run(run: Path, target: Path) -> Path:
 def test_invalid_and_missing_records_are_listed(sim_run: SimRun, tmp_path: Path) -> None:
     run = _copy_run(sim_run("perfect", 0)[0], tmp_path / "run")
     folder = run / "extractions" / "N1-000001"
-    extra, wrong_type, errored, gone = (folder / f"{doc}.json" for doc in (
-        "acord_125", "sov_pdf", "loss_run_csv", "financial_statement_excel"))
+    extra, wrong_type, errored, gone = (
+        folder / f"{doc}.json"
+        for doc in ("acord_125", "sov_pdf", "loss_run_csv", "financial_statement_excel")
+    )
     data = _json(extra)
     data["output"]["notes"] = "not in the schema"
     extra.write_text(json.dumps(data))
@@ -199,24 +227,36 @@ def test_invalid_and_missing_records_are_listed(sim_run: SimRun, tmp_path: Path)
     reasons = {e["document"]: e["reason"] for e in result.invalid}
     assert "additional property 'notes'" in reasons[key]
     assert "is not of type 'string'" in reasons[f"N1-000001/{wrong_type.stem}"]
-    assert result.errors == [{"document": f"N1-000001/{errored.stem}", "status": "timeout",
-                              "error": "no answer in 120 s"}]
+    assert result.errors == [
+        {
+            "document": f"N1-000001/{errored.stem}",
+            "status": "timeout",
+            "error": "no answer in 120 s",
+        }
+    ]
     assert result.missing == [f"N1-000001/{gone.stem}"]
     breakdown = _json(run / "scores" / "field_breakdown.json")
     assert breakdown["documents_expected"] == breakdown["documents_scored"] + 4
 
 
 def test_scores_are_byte_identical_under_another_hash_seed(
-        sim_run: SimRun, run_cli: Callable[..., subprocess.CompletedProcess[str]],
-        tmp_path: Path) -> None:
+    sim_run: SimRun, run_cli: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     source = sim_run("sloppy", 1)[0]
     outputs = []
     for hash_seed in ("0", "4242"):
         run = _copy_run(source, tmp_path / f"run-{hash_seed}")
-        result = run_cli("score", str(run), "--packets", str(PACKETS),
-                         env={"PYTHONHASHSEED": hash_seed})
+        result = run_cli(
+            "score", str(run), "--packets", str(PACKETS), env={"PYTHONHASHSEED": hash_seed}
+        )
         assert result.returncode == 0, result.stderr
         outputs.append({p.name: p.read_bytes() for p in sorted((run / "scores").iterdir())})
-    assert outputs[0].keys() == {"claims.parquet", "consistency.json", "documents.parquet",
-                                 "field_breakdown.json", "fields.parquet", "hallucination.json"}
+    assert outputs[0].keys() == {
+        "claims.parquet",
+        "consistency.json",
+        "documents.parquet",
+        "field_breakdown.json",
+        "fields.parquet",
+        "hallucination.json",
+    }
     assert outputs[0] == outputs[1]

@@ -26,13 +26,21 @@ class _Schedule(DocModel):
 def _drivers() -> list[dict[str, Any]]:
     """Twelve drivers: four with a licence number of their own, four sharing one, four with
     none."""
-    return [{
-        "driver_number": number, "first_name": f"Ann{number}", "middle_initial": "Q",
-        "last_name": f"Lee{number}", "birth_date": f"{1960 + number}-03-0{number % 9 + 1}",
-        "gender": "F", "marital_status": "S",
-        "license_number": (f"L{number:07d}" if number <= 4
-                           else "L9999999" if number <= 8 else None),
-    } for number in range(1, 13)]
+    return [
+        {
+            "driver_number": number,
+            "first_name": f"Ann{number}",
+            "middle_initial": "Q",
+            "last_name": f"Lee{number}",
+            "birth_date": f"{1960 + number}-03-0{number % 9 + 1}",
+            "gender": "F",
+            "marital_status": "S",
+            "license_number": (
+                f"L{number:07d}" if number <= 4 else "L9999999" if number <= 8 else None
+            ),
+        }
+        for number in range(1, 13)
+    ]
 
 
 def test_records_without_a_unique_key_stay_pairable_under_a_heavy_profile() -> None:
@@ -42,8 +50,7 @@ def test_records_without_a_unique_key_stay_pairable_under_a_heavy_profile() -> N
     assert isinstance(shape, ListShape)
     changes = [0] * len(truths)
     for seed in range(20):
-        engine = Engine(heavy, random.Random(seed), Universe(), Universe(), {}, [], {},
-                        Touched({}))
+        engine = Engine(heavy, random.Random(seed), Universe(), Universe(), {}, [], {}, Touched({}))
         outputs = engine.items(shape, truths, "drivers")
         # The profile drops and invents nothing, so every truth record must pair with the
         # output the simulator made from it.

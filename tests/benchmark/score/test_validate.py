@@ -15,10 +15,16 @@ from packetbench.generator.doctypes.base import REGISTRY
 from packetbench.generator.schema import document_schema
 from tests.conftest import PACKETS
 
-SCHEMA = {"acord_125": "acord_125", "acord_140": "acord_140", "sov_pdf": "sov",
-          "loss_run_pdf": "loss_run", "driver_schedule_pdf": "driver_schedule",
-          "financial_statement_pdf": "financial_statement", "acord_25": "acord_25",
-          "acord_75": "acord_75"}
+SCHEMA = {
+    "acord_125": "acord_125",
+    "acord_140": "acord_140",
+    "sov_pdf": "sov",
+    "loss_run_pdf": "loss_run",
+    "driver_schedule_pdf": "driver_schedule",
+    "financial_statement_pdf": "financial_statement",
+    "acord_25": "acord_25",
+    "acord_75": "acord_75",
+}
 
 
 def _first_truth(doc: str) -> Any:
@@ -27,8 +33,9 @@ def _first_truth(doc: str) -> Any:
     for packet in ("N2-000001", "N3-000001", "N4-000001", "N5-000001"):
         for path in sorted((PACKETS / packet).glob("document_truth_*.json")):
             document = json.loads(path.read_text())
-            if document["doc_id"] == doc or (document["schema"] == SCHEMA[doc]
-                                             and document["doc_id"].startswith(SCHEMA[doc])):
+            if document["doc_id"] == doc or (
+                document["schema"] == SCHEMA[doc] and document["doc_id"].startswith(SCHEMA[doc])
+            ):
                 return document["truth"]
     raise AssertionError(f"no canonical packet carries {doc} or another format of its type")
 
@@ -73,8 +80,9 @@ def mutated(draw: st.DrawFn) -> tuple[str, Any]:
 def test_validator_agrees_with_jsonschema(case: tuple[str, Any]) -> None:
     doc, data = case
     schema = SCHEMA[doc]
-    jsonschema_ok = Draft202012Validator(
-        document_schema(schema, REGISTRY[schema].model)).is_valid(data)
+    jsonschema_ok = Draft202012Validator(document_schema(schema, REGISTRY[schema].model)).is_valid(
+        data
+    )
     problem = validate.problem(REGISTRY[schema].model, data)
     assert (problem is None) == jsonschema_ok, problem
 

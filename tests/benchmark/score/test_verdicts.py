@@ -18,9 +18,19 @@ def universe_of(*values: Any) -> Universe:
     return universe
 
 
-PAGE = universe_of("LOC-001", "Preston Center Tower", "8117 Preston Road", "Dallas", "TX",
-                   "75225", 24514100.0, 153631.51, "CL-2023-12345", "Masonry Non-Combustible",
-                   "03/01/2025")
+PAGE = universe_of(
+    "LOC-001",
+    "Preston Center Tower",
+    "8117 Preston Road",
+    "Dallas",
+    "TX",
+    "75225",
+    24514100.0,
+    153631.51,
+    "CL-2023-12345",
+    "Masonry Non-Combustible",
+    "03/01/2025",
+)
 
 
 def claim(value: Any, truth: Any, kind: str = "string", code_list: str | None = None) -> Claim:

@@ -57,8 +57,9 @@ def test_same_counts_same_intervals() -> None:
         assert ci.low < estimate < ci.high
 
 
-def _synthetic(rng: np.random.Generator, documents: int, true_rate: float, largest: int = 400
-               ) -> tuple[np.ndarray, np.ndarray]:
+def _synthetic(
+    rng: np.random.Generator, documents: int, true_rate: float, largest: int = 400
+) -> tuple[np.ndarray, np.ndarray]:
     """Documents of very different sizes and own rates (beta around `true_rate`); the
     size-weighted mean of the document rates is `true_rate` in expectation."""
     den = rng.integers(5, largest, size=documents).astype(float)
@@ -89,8 +90,12 @@ def test_claim_level_resampling_would_not_cover() -> None:
     hits = 0
     for _ in range(60):
         num, den = _synthetic(rng, 40, 0.05, largest=120)
-        values = np.concatenate([np.r_[np.ones(int(n)), np.zeros(int(d - n))]
-                                 for n, d in zip(num[:, 0], den[:, 0], strict=True)])
+        values = np.concatenate(
+            [
+                np.r_[np.ones(int(n)), np.zeros(int(d - n))]
+                for n, d in zip(num[:, 0], den[:, 0], strict=True)
+            ]
+        )
         ones = np.ones((values.size, 1))
         found = intervals(values.reshape(-1, 1), ones, resamples=300)
         hits += found.micro[0].contains(0.05)

@@ -61,13 +61,22 @@ def bank(tmp_path_factory: pytest.TempPathFactory) -> Bank:
                 if entry["status"] != "ok":
                     continue
                 tally = entry["grounding"]["packet"]
-                rows.append((tally["numbers"]["checked"], tally["numbers"]["hallucinated"],
-                             tally["strings"]["checked"], tally["strings"]["hallucinated"]))
+                rows.append(
+                    (
+                        tally["numbers"]["checked"],
+                        tally["numbers"]["hallucinated"],
+                        tally["strings"]["checked"],
+                        tally["strings"]["hallucinated"],
+                    )
+                )
                 owners.append(index * SEEDS + seed)
     counts = np.array(rows, dtype=float)
     totals = counts.sum(axis=0)
-    return Bank(counts, np.array(owners),
-                {"numbers": totals[1] / totals[0], "strings": totals[3] / totals[2]})
+    return Bank(
+        counts,
+        np.array(owners),
+        {"numbers": totals[1] / totals[0], "strings": totals[3] / totals[2]},
+    )
 
 
 def _hits(bank: Bank, rows: np.ndarray, clusters: np.ndarray | None) -> list[bool]:
@@ -89,12 +98,15 @@ def test_cluster_intervals_cover_the_true_rate(bank: Bank) -> None:
     for _ in range(REPETITIONS):
         drawn = rng.choice(extracted, PACKETS_PER_DRAW)
         rows = np.concatenate([members[p] for p in drawn])
-        clusters = np.concatenate([np.full(len(members[p]), slot)
-                                   for slot, p in enumerate(drawn)]).astype(np.int64)
+        clusters = np.concatenate(
+            [np.full(len(members[p]), slot) for slot, p in enumerate(drawn)]
+        ).astype(np.int64)
         hits.append(_hits(bank, rows, clusters))
     coverage = _coverage(hits)
-    print(f"cluster bootstrap: {REPETITIONS} draws of {PACKETS_PER_DRAW} packets, coverage "
-          f"{coverage}, true rates {bank.truth}")
+    print(
+        f"cluster bootstrap: {REPETITIONS} draws of {PACKETS_PER_DRAW} packets, coverage "
+        f"{coverage}, true rates {bank.truth}"
+    )
     for kind in CLASSES:
         assert 0.89 <= coverage[kind] <= 0.99, coverage
 
@@ -102,10 +114,14 @@ def test_cluster_intervals_cover_the_true_rate(bank: Bank) -> None:
 @pytest.mark.slow
 def test_document_intervals_cover_the_true_rate(bank: Bank) -> None:
     rng = np.random.default_rng(2)
-    hits = [_hits(bank, rng.integers(0, len(bank.counts), DOCUMENTS_PER_DRAW), None)
-            for _ in range(REPETITIONS)]
+    hits = [
+        _hits(bank, rng.integers(0, len(bank.counts), DOCUMENTS_PER_DRAW), None)
+        for _ in range(REPETITIONS)
+    ]
     coverage = _coverage(hits)
-    print(f"document bootstrap: {REPETITIONS} draws of {DOCUMENTS_PER_DRAW} documents, "
-          f"coverage {coverage}, true rates {bank.truth}")
+    print(
+        f"document bootstrap: {REPETITIONS} draws of {DOCUMENTS_PER_DRAW} documents, "
+        f"coverage {coverage}, true rates {bank.truth}"
+    )
     for kind in CLASSES:
         assert 0.89 <= coverage[kind] <= 0.99, coverage

@@ -30,8 +30,9 @@ class Rendered:
     universe: list[dict[str, Any]]
 
 
-def render(doc_type: str, tier: str, seed: int, folder: Path,
-           companions: tuple[str, ...] = ()) -> Rendered:
+def render(
+    doc_type: str, tier: str, seed: int, folder: Path, companions: tuple[str, ...] = ()
+) -> Rendered:
     """Render `doc_type` (beside `companions`, doc ids) in packet (tier, seed) without
     patterns; every non-null leaf is located, reads back, and the truth is the whole model."""
     kind = REGISTRY[doc_type]
@@ -54,5 +55,6 @@ def render(doc_type: str, tier: str, seed: int, folder: Path,
     assert [f["path"] for f in fields] == non_null
     assert checked >= len(non_null)
     universe = json.loads((folder / f"rendered_universe_{doc_id}.json").read_text())["strings"]
-    return Rendered({f["path"]: f for f in fields}, truth, expected, world,
-                    built.pages[doc_id], universe)
+    return Rendered(
+        {f["path"]: f for f in fields}, truth, expected, world, built.pages[doc_id], universe
+    )

@@ -53,14 +53,14 @@ def cases(doc_type: str, tier: str, seeds: int, lines: bool = True) -> tuple[Cas
     return tuple(out)
 
 
-def first_seed(tier: str, carried: Callable[[World], bool], overrides: dict[str, object]
-               ) -> int:
+def first_seed(tier: str, carried: Callable[[World], bool], overrides: dict[str, object]) -> int:
     knobs = plain(tier, overrides)
     return next(s for s in range(1, 500) if carried(build_world(s, knobs)))
 
 
-def check_rendered(doc_type: str, tier: str, tmp_path: Path,
-                   overrides: dict[str, object] | None = None) -> dict[str, Any]:
+def check_rendered(
+    doc_type: str, tier: str, tmp_path: Path, overrides: dict[str, object] | None = None
+) -> dict[str, Any]:
     """Render the type alone in the first world of `tier` that carries it; every non-null
     leaf is located and reads back, the truth is the whole model and valid under the
     strict schema. Returns the field_truth entries by path."""
@@ -78,8 +78,9 @@ def check_rendered(doc_type: str, tier: str, tmp_path: Path,
     truth = json.loads((tmp_path / f"document_truth_{doc_id}.json").read_text())["truth"]
     jsonschema.Draft202012Validator(document_schema(doc_type, kind.model)).validate(truth)
     world = World.model_validate(json.loads(built.files["packet_truth.json"])["world"])
-    expected = kind.build(world, random.Random(sub_seed(seed, doc_type)),
-                          {**knobs, "documents": [doc_id]})
+    expected = kind.build(
+        world, random.Random(sub_seed(seed, doc_type)), {**knobs, "documents": [doc_id]}
+    )
     assert truth == expected.model_dump(mode="json")  # nothing omitted
     non_null = [path for path, value, _ in iter_leaves(expected) if value is not None]
     assert [f["path"] for f in fields] == non_null

@@ -62,8 +62,11 @@ def cents(value: float | None) -> int:
 
 
 def ticked(group: DocModel, exclude: tuple[str, ...] = ()) -> list[str]:
-    return [name for name in type(group).model_fields
-            if name not in exclude and getattr(group, name) == "Yes"]
+    return [
+        name
+        for name in type(group).model_fields
+        if name not in exclude and getattr(group, name) == "Yes"
+    ]
 
 
 def day(iso: str | None) -> dt.date:
@@ -83,10 +86,18 @@ def problems(world: World, doc: CommercialApplication, knobs: dict[str, Any]) ->
     # Checkbox groups: exactly one box ticked, the one the world says.
     expect(ticked(doc.transaction_status) == [code_field(policy.status)], "transaction status")
     expect(ticked(doc.applicant.legal_entity) == [code_field(insured.entity_type)], "entity")
-    expect(ticked(doc.nature_of_business) == [code_field(insured.nature_of_business)],
-           "nature of business")
-    billing = [b for b, box in (("Direct Bill", doc.policy.direct_bill),
-                                ("Agency Bill", doc.policy.agency_bill)) if box == "Yes"]
+    expect(
+        ticked(doc.nature_of_business) == [code_field(insured.nature_of_business)],
+        "nature of business",
+    )
+    billing = [
+        b
+        for b, box in (
+            ("Direct Bill", doc.policy.direct_bill),
+            ("Agency Bill", doc.policy.agency_bill),
+        )
+        if box == "Yes"
+    ]
     expect(billing == [policy.billing_method], "billing")
     # Lines: premium shown exactly when selected; total = sum of line premiums, in cents.
     world_lines = {line.line: cents(line.premium) for line in policy.lines}
@@ -103,46 +114,80 @@ def problems(world: World, doc: CommercialApplication, knobs: dict[str, Any]) ->
     expect(doc.policy.payment_plan == policy.payment_plan, "payment plan")
     expect(doc.policy.audit_frequency == policy.audit_frequency, "audit frequency")
     # Dates in order.
-    expect(day(doc.applicant.business_start_date) < day(doc.carrier.completion_date)
-           < day(doc.policy.effective_date) < day(doc.policy.expiration_date), "date order")
+    expect(
+        day(doc.applicant.business_start_date)
+        < day(doc.carrier.completion_date)
+        < day(doc.policy.effective_date)
+        < day(doc.policy.expiration_date),
+        "date order",
+    )
     expect(doc.signature.signature_date == doc.carrier.completion_date, "signature date")
     # Parties equal the world.
-    expect(doc.applicant.name == insured.name and doc.applicant.fein == insured.fein
-           and doc.applicant.dba == insured.dba and doc.applicant.naics == insured.naics,
-           "applicant")
-    expect(doc.agency.name == world.producer.agency_name
-           and doc.agency.address.zip == world.producer.address.zip, "agency")
-    expect(doc.carrier.name == world.carrier.name and doc.carrier.naic_code == world.carrier.naic
-           and doc.carrier.policy_number == policy.number, "carrier")
-    expect([(c.role, c.name, c.email) for c in doc.contacts]
-           == [(c.role, c.name, c.email) for c in insured.contacts], "contacts")
+    expect(
+        doc.applicant.name == insured.name
+        and doc.applicant.fein == insured.fein
+        and doc.applicant.dba == insured.dba
+        and doc.applicant.naics == insured.naics,
+        "applicant",
+    )
+    expect(
+        doc.agency.name == world.producer.agency_name
+        and doc.agency.address.zip == world.producer.address.zip,
+        "agency",
+    )
+    expect(
+        doc.carrier.name == world.carrier.name
+        and doc.carrier.naic_code == world.carrier.naic
+        and doc.carrier.policy_number == policy.number,
+        "carrier",
+    )
+    expect(
+        [(c.role, c.name, c.email) for c in doc.contacts]
+        == [(c.role, c.name, c.email) for c in insured.contacts],
+        "contacts",
+    )
     expect(doc.signature.applicant_signer in {c.name for c in insured.contacts}, "signer")
     expect(doc.signature.producer_npn == world.producer.npn, "npn")
     documents = knobs["documents"]
-    expect((doc.attachments.statement_of_values == "Yes")
-           == any(d.startswith("sov_") for d in documents), "sov attachment")
-    expect((doc.attachments.loss_runs == "Yes")
-           == any(d.startswith("loss_run_") for d in documents), "loss-run attachment")
+    expect(
+        (doc.attachments.statement_of_values == "Yes")
+        == any(d.startswith("sov_") for d in documents),
+        "sov attachment",
+    )
+    expect(
+        (doc.attachments.loss_runs == "Yes") == any(d.startswith("loss_run_") for d in documents),
+        "loss-run attachment",
+    )
     # Premises: the first four locations, area summed over their buildings.
     expect(doc.premises_count == len(world.locations), "premises count")
     expect(len(doc.premises) == min(4, len(world.locations)), "premises rows")
     for row, loc in zip(doc.premises, world.locations, strict=False):
-        expect(row.location_number == loc.number and row.address.street == loc.address.street,
-               f"premises {loc.number} address")
-        expect(row.occupied_area == sum(b.square_feet for b in loc.buildings),
-               f"premises {loc.number} area")
+        expect(
+            row.location_number == loc.number and row.address.street == loc.address.street,
+            f"premises {loc.number} address",
+        )
+        expect(
+            row.occupied_area == sum(b.square_feet for b in loc.buildings),
+            f"premises {loc.number} area",
+        )
         expect(cents(row.annual_revenue) == cents(loc.annual_revenue), "premises revenue")
         expect(row.full_time_employees == loc.full_time_employees, "premises employees")
-        expect(ticked(row, ("operations",)) == [loc.buildings[0].interest.lower()],
-               f"premises {loc.number} interest")
+        expect(
+            ticked(row, ("operations",)) == [loc.buildings[0].interest.lower()],
+            f"premises {loc.number} interest",
+        )
     # General information: answers in question order; explanation only with a Yes.
     answers = {a.question: a for a in world.underwriting}
     for question in QUESTIONS:
         row_answer = getattr(doc.general_information, question.id)
-        expect(row_answer.answer == ("Yes" if answers[question.id].answer else "No"),
-               f"answer {question.id}")
-        expect((row_answer.explanation is None) == (row_answer.answer == "No"),
-               f"explanation {question.id}")
+        expect(
+            row_answer.answer == ("Yes" if answers[question.id].answer else "No"),
+            f"answer {question.id}",
+        )
+        expect(
+            (row_answer.explanation is None) == (row_answer.answer == "No"),
+            f"explanation {question.id}",
+        )
     # Prior carriers: the three most recent years, each term found in the world history.
     recent = sorted({day(t.effective_date).year for t in world.loss_history.terms}, reverse=True)
     expect([y.year for y in doc.prior_carriers] == recent[:3], "prior years")
@@ -151,15 +196,20 @@ def problems(world: World, doc: CommercialApplication, knobs: dict[str, Any]) ->
         for line in ("Commercial Property", "General Liability", "Commercial Auto"):
             entry = getattr(prior, code_field(line))
             if entry.effective_date is None:
-                expect(all(not (k[0] == line and day(k[1]).year == prior.year) for k in terms),
-                       f"prior {prior.year} {line} missing")
+                expect(
+                    all(not (k[0] == line and day(k[1]).year == prior.year) for k in terms),
+                    f"prior {prior.year} {line} missing",
+                )
                 continue
             term = terms.get((line, entry.effective_date))
-            expect(term is not None and term.policy_number == entry.policy_number
-                   and cents(term.premium) == cents(entry.premium)
-                   and day(entry.effective_date).year == prior.year
-                   and day(entry.effective_date) < day(entry.expiration_date),
-                   f"prior {prior.year} {line}")
+            expect(
+                term is not None
+                and term.policy_number == entry.policy_number
+                and cents(term.premium) == cents(entry.premium)
+                and day(entry.effective_date).year == prior.year
+                and day(entry.effective_date) < day(entry.expiration_date),
+                f"prior {prior.year} {line}",
+            )
     # Loss history: the largest claims, most recent first, totals summed in cents.
     claims = [c for t in world.loss_history.terms for c in t.claims]
     losses = doc.loss_history.losses
@@ -177,9 +227,12 @@ def problems(world: World, doc: CommercialApplication, knobs: dict[str, Any]) ->
     by_key = {(c.loss_date, c.description, cents(c.paid)): c for c in claims}
     for loss in losses:
         claim = by_key.get((loss.loss_date or "", loss.description or "", cents(loss.paid)))
-        expect(claim is not None and cents(claim.reserve) == cents(loss.reserved)
-               and (loss.open == "Yes") == (claim.status not in CLOSED),
-               f"loss {loss.loss_date}")
+        expect(
+            claim is not None
+            and cents(claim.reserve) == cents(loss.reserved)
+            and (loss.open == "Yes") == (claim.status not in CLOSED),
+            f"loss {loss.loss_date}",
+        )
         expect(day(loss.loss_date) < day(doc.carrier.completion_date), "loss after completion")
     return found
 
@@ -226,9 +279,11 @@ def test_no_losses_ticks_the_box() -> None:
 
 
 def test_checkbox_groups_follow_their_code_lists() -> None:
-    for model, code_list in ((TransactionStatus, codes.TRANSACTION_STATUS),
-                             (LegalEntity, codes.ENTITY_TYPE),
-                             (LinesOfBusiness, codes.LOSS_LINE)):
+    for model, code_list in (
+        (TransactionStatus, codes.TRANSACTION_STATUS),
+        (LegalEntity, codes.ENTITY_TYPE),
+        (LinesOfBusiness, codes.LOSS_LINE),
+    ):
         assert set(model.model_fields) == {code_field(v) for v in code_list.values}
     boxes = set(NatureOfBusiness.model_fields) - {"operations_description"}
     assert boxes == {code_field(v) for v in codes.NATURE_OF_BUSINESS.values}

@@ -25,18 +25,29 @@ def test_section_equals_the_world(tier: str) -> None:
         assert gl is not None
         assert doc.header.policy_number == world.policy_line("gl").policy_number
         assert (doc.header.carrier_name, doc.header.naic_code, doc.header.named_insured) == (
-            world.carrier.name, world.carrier.naic, world.insured.name)
+            world.carrier.name,
+            world.carrier.naic,
+            world.insured.name,
+        )
         assert {doc.coverage.occurrence, doc.coverage.claims_made} == {"Yes", "No"}
         assert (doc.coverage.retroactive_date is None) == (doc.coverage.occurrence == "Yes")
-        applies = [doc.limits.aggregate_per_policy, doc.limits.aggregate_per_project,
-                   doc.limits.aggregate_per_location]
+        applies = [
+            doc.limits.aggregate_per_policy,
+            doc.limits.aggregate_per_project,
+            doc.limits.aggregate_per_location,
+        ]
         assert applies.count("Yes") == 1
         assert (cents(doc.limits.each_occurrence), cents(doc.limits.general_aggregate)) == (
-            cents(gl.each_occurrence), cents(gl.general_aggregate))
+            cents(gl.each_occurrence),
+            cents(gl.general_aggregate),
+        )
         assert len(doc.hazards) == len(gl.hazards)
         for row, hazard in zip(doc.hazards, gl.hazards, strict=True):
             assert (row.location_number, row.class_code, row.exposure) == (
-                hazard.location_number, hazard.class_code, hazard.exposure)
+                hazard.location_number,
+                hazard.class_code,
+                hazard.exposure,
+            )
             assert cents(row.premises_premium) == cents(hazard.premises_premium)
         premises = sum(cents(h.premises_premium) for h in doc.hazards)
         products = sum(cents(h.products_premium) for h in doc.hazards)

@@ -33,7 +33,10 @@ def test_section_equals_the_world(tier: str) -> None:
         assert len(doc.vehicles) == min(VEHICLE_ROWS, len(world.vehicles))
         for row, driver in zip(doc.drivers, world.drivers, strict=False):
             assert (row.driver_number, row.license_number, row.birth_date) == (
-                driver.number, driver.license_number, driver.birth_date)
+                driver.number,
+                driver.license_number,
+                driver.birth_date,
+            )
             assert (row.percent_use is None) == (driver.vehicle_number is None)
         for row, vehicle, unit in zip(doc.vehicles, world.vehicles, auto.units, strict=False):
             assert row.vin == vehicle.vin and row.vin is not None

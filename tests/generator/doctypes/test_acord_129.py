@@ -25,19 +25,25 @@ def test_schedule_equals_the_world(tier: str) -> None:
         assert [v.vin for v in doc.vehicles] == [v.vin for v in world.vehicles]
         for row in doc.vehicles:
             assert cents(row.premium) == cents(row.liability_premium) + cents(
-                row.physical_damage_premium)
+                row.physical_damage_premium
+            )
             assert (row.comprehensive_deductible is None) == (
-                cents(row.physical_damage_premium) == 0)
+                cents(row.physical_damage_premium) == 0
+            )
             garage = world.location(row.garage_location or 0)
             assert row.garage_state == garage.address.state
         assert cents(doc.totals.liability_premium) == sum(
-            cents(v.liability_premium) for v in doc.vehicles)
+            cents(v.liability_premium) for v in doc.vehicles
+        )
         assert cents(doc.totals.total_premium) == sum(cents(v.premium) for v in doc.vehicles)
         # The auto section's vehicles are the schedule's first rows, premium for premium.
         section = build_127(world, random.Random(0), case.knobs)
         for block, row in zip(section.vehicles, doc.vehicles, strict=False):
             assert (block.vin, cents(block.premium), block.class_code) == (
-                row.vin, cents(row.premium), row.class_code)
+                row.vin,
+                cents(row.premium),
+                row.class_code,
+            )
         check_codes(doc)
 
 

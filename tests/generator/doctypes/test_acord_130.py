@@ -31,21 +31,23 @@ def test_application_equals_the_world(tier: str) -> None:
             rows = [r for r in doc.rating if r.state == state.state]
             assert cents(state.manual_premium) == sum(cents(r.manual_premium) for r in rows)
             assert cents(state.estimated_premium) == (
-                cents(state.modified_premium) - cents(state.premium_discount)
-                + cents(state.expense_constant) + cents(state.terrorism_premium))
+                cents(state.modified_premium)
+                - cents(state.premium_discount)
+                + cents(state.expense_constant)
+                + cents(state.terrorism_premium)
+            )
         total = sum(cents(s.estimated_premium) for s in doc.state_premiums)
         assert cents(doc.premium.estimated_annual_premium) == total
         app = build_125(world, random.Random(0), case.knobs)
         assert cents(app.lines_of_business.workers_compensation.premium) == total
         assert sum(cents(r.payroll) for r in doc.rating) == sum(
-            cents(p.payroll) for p in world.payroll if p.state in states) + sum(
-            cents(p.remuneration) for p in world.principals if p.wc_included)
+            cents(p.payroll) for p in world.payroll if p.state in states
+        ) + sum(cents(p.remuneration) for p in world.principals if p.wc_included)
         included = [i for i in doc.individuals if i.inclusion == "Included"]
         assert len(included) == sum(p.wc_included for p in world.principals)
         assert (doc.status.voluntary == "Yes") == (wc.market == "Voluntary")
         wc_terms = [t for t in world.loss_history.terms if t.line == "Workers Compensation"]
-        assert {p.policy_number for p in doc.prior_coverage} == {
-            t.policy_number for t in wc_terms}
+        assert {p.policy_number for p in doc.prior_coverage} == {t.policy_number for t in wc_terms}
         for prior in doc.prior_coverage:
             term = next(t for t in wc_terms if t.policy_number == prior.policy_number)
             assert prior.claim_count == len(term.claims)

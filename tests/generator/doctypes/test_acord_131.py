@@ -37,24 +37,32 @@ def test_underlying_schedule_equals_the_primary_policies(tier: str) -> None:
             auto = build_137(world, random.Random(0), knobs)
             assert doc.underlying_auto.policy_number == auto.header.policy_number
             assert cents(doc.underlying_auto.combined_single_limit) == cents(
-                auto.limits.combined_single_limit)
+                auto.limits.combined_single_limit
+            )
         else:
             assert doc.underlying_auto.policy_number is None
         if world.workers_comp is not None:
             wc = build_130(world, random.Random(0), knobs)
             assert doc.underlying_el.policy_number == wc.header.policy_number
             assert cents(doc.underlying_el.each_accident) == cents(
-                wc.employers_liability.each_accident)
+                wc.employers_liability.each_accident
+            )
         assert doc.location_count == len(world.locations)
         assert len(doc.locations) == min(LOCATION_ROWS, len(world.locations))
         for row in doc.locations:
             location = world.location(row.location_number or 0)
-            assert row.employees == (location.full_time_employees
-                                     + location.part_time_employees)
+            assert row.employees == (location.full_time_employees + location.part_time_employees)
         f = doc.fleet
-        assert sum(n or 0 for n in (f.light_trucks, f.medium_trucks, f.heavy_trucks,
-                                    f.extra_heavy_trucks, f.truck_tractors)) == len(
-            world.vehicles)
+        assert sum(
+            n or 0
+            for n in (
+                f.light_trucks,
+                f.medium_trucks,
+                f.heavy_trucks,
+                f.extra_heavy_trucks,
+                f.truck_tractors,
+            )
+        ) == len(world.vehicles)
         check_codes(doc)
 
 

@@ -23,7 +23,10 @@ def test_section_equals_the_world(tier: str) -> None:
         liability = doc.symbols.liability
         if liability.symbol_1 == "Yes":
             assert (liability.symbol_2, liability.symbol_8, liability.symbol_9) == (
-                "No", "No", "No")
+                "No",
+                "No",
+                "No",
+            )
             assert doc.hired_non_owned.hired_liability == "Yes"
         else:
             assert liability.symbol_2 == "Yes"
@@ -36,7 +39,8 @@ def test_section_equals_the_world(tier: str) -> None:
             limit = cents(state.uninsured_motorists_limit)
             assert limit == (0 if rejected else cents(auto.combined_single_limit))
         assert cents(doc.premiums.total_premium) == cents(doc.premiums.scheduled_autos) + cents(
-            doc.premiums.hired_non_owned)
+            doc.premiums.hired_non_owned
+        )
         assert cents(doc.premiums.total_premium) == cents(world.policy_line("auto").premium)
         check_codes(doc)
 
@@ -44,6 +48,7 @@ def test_section_equals_the_world(tier: str) -> None:
 @pytest.mark.parametrize("tier", ["N1", "N4"])
 def test_rendered_values_read_back(tier: str, tmp_path: Path) -> None:
     fields = check_rendered("acord_137", tier, tmp_path)
-    ticked = [f for f in fields.values() if f["path"].startswith("symbols.")
-              and f["rendered_as"] == "X"]
+    ticked = [
+        f for f in fields.values() if f["path"].startswith("symbols.") and f["rendered_as"] == "X"
+    ]
     assert ticked  # symbol boxes are located whether ticked or not, and some are ticked

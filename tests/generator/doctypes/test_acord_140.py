@@ -55,7 +55,9 @@ def test_premises_are_the_first_buildings_of_the_schedule(tier: str) -> None:
         assert len(doc.premises) == expected
         for building, premises in described(world, doc):
             assert (premises.premises_number, premises.building_number) == (
-                building.location_number, building.building_number)
+                building.location_number,
+                building.building_number,
+            )
             assert premises.address.street == building.address.street
             assert premises.address.zip == building.address.zip
             assert premises.building_description == building.description
@@ -64,8 +66,10 @@ def test_premises_are_the_first_buildings_of_the_schedule(tier: str) -> None:
 @pytest.mark.parametrize("tier", TIERS)
 def test_limits_equal_the_world_and_the_sov(tier: str) -> None:
     for world, doc, knobs in cases(tier):
-        sov = {(r.location_number, r.building_number): r
-               for r in build_sov(world, random.Random(0), knobs).buildings}
+        sov = {
+            (r.location_number, r.building_number): r
+            for r in build_sov(world, random.Random(0), knobs).buildings
+        }
         for building, premises in described(world, doc):
             limits = {s.subject: cents(s.limit) for s in premises.subjects}
             expected = {
@@ -86,9 +90,14 @@ def test_coverage_terms_follow_the_building(tier: str) -> None:
     for world, doc, _ in cases(tier):
         for building, premises in described(world, doc):
             subjects = [s.subject for s in premises.subjects]
-            assert subjects == sorted(subjects, key=[
-                "Building", "Business Personal Property",
-                "Business Income with Extra Expense"].index)
+            assert subjects == sorted(
+                subjects,
+                key=[
+                    "Building",
+                    "Business Personal Property",
+                    "Business Income with Extra Expense",
+                ].index,
+            )
             for row in premises.subjects:
                 bi = row.subject == "Business Income with Extra Expense"
                 assert row.coinsurance_percent == (100.0 if bi else building.coinsurance_percent)
@@ -135,23 +144,50 @@ def test_cope_equals_the_world_and_dates_are_ordered(tier: str) -> None:
         effective_year = int(world.policy.effective_date[:4])
         for building, premises in described(world, doc):
             c, i, f = premises.construction, premises.improvements, premises.fire_protection
-            assert (c.construction, c.stories, c.basements, c.year_built, c.floor_area,
-                    c.roof_covering, c.wind_class) == (
-                building.construction, building.stories, building.basements,
-                building.year_built, building.square_feet, building.roof_covering,
-                building.wind_class)
+            assert (
+                c.construction,
+                c.stories,
+                c.basements,
+                c.year_built,
+                c.floor_area,
+                c.roof_covering,
+                c.wind_class,
+            ) == (
+                building.construction,
+                building.stories,
+                building.basements,
+                building.year_built,
+                building.square_feet,
+                building.roof_covering,
+                building.wind_class,
+            )
             assert (i.wiring_year, i.roofing_year, i.plumbing_year, i.heating_year) == (
-                building.wiring_year, building.roof_year, building.plumbing_year,
-                building.heating_year)
+                building.wiring_year,
+                building.roof_year,
+                building.plumbing_year,
+                building.heating_year,
+            )
             assert c.year_built is not None
             for year in (i.wiring_year, i.roofing_year, i.plumbing_year, i.heating_year):
                 assert year is not None
                 assert c.year_built <= year < effective_year
-            assert (f.protection_class, f.hydrant_feet, f.station_miles, f.sprinklered_percent,
-                    f.sprinkler_type, f.fire_alarm, premises.burglar_alarm) == (
-                building.protection_class, building.hydrant_feet, building.station_miles,
-                building.sprinklered_percent, building.sprinkler_type, building.fire_alarm,
-                building.burglar_alarm)
+            assert (
+                f.protection_class,
+                f.hydrant_feet,
+                f.station_miles,
+                f.sprinklered_percent,
+                f.sprinkler_type,
+                f.fire_alarm,
+                premises.burglar_alarm,
+            ) == (
+                building.protection_class,
+                building.hydrant_feet,
+                building.station_miles,
+                building.sprinklered_percent,
+                building.sprinkler_type,
+                building.fire_alarm,
+                building.burglar_alarm,
+            )
             assert (f.sprinkler_type == "None") == (f.sprinklered_percent == 0)
 
 

@@ -24,26 +24,33 @@ def test_premises_carry_the_schedule_values(tier: str) -> None:
         buildings = world.buildings()
         assert doc.premises_count == len(buildings)
         assert len(doc.premises) == min(knobs["acord_160.max_premises"], len(buildings))
-        sov = {(r.location_number, r.building_number): r
-               for r in build_sov(world, random.Random(0), knobs).buildings}
+        sov = {
+            (r.location_number, r.building_number): r
+            for r in build_sov(world, random.Random(0), knobs).buildings
+        }
         for row in doc.premises:
             scheduled = sov[(row.location_number, row.building_number)]
             assert cents(row.building_limit) == cents(scheduled.building_value)
             assert cents(row.bpp_limit) == cents(scheduled.contents_value)
             assert (row.construction, row.year_built, row.square_feet) == (
-                scheduled.construction, scheduled.year_built, scheduled.square_feet)
+                scheduled.construction,
+                scheduled.year_built,
+                scheduled.square_feet,
+            )
         p = doc.premiums
         assert cents(p.total_premium) == cents(p.property) + cents(p.liability) + cents(
-            p.optional_coverages)
-        assert cents(p.optional_coverages) == sum(
-            cents(o.premium) for o in doc.optional_coverages)
+            p.optional_coverages
+        )
+        assert cents(p.optional_coverages) == sum(cents(o.premium) for o in doc.optional_coverages)
         if len(doc.premises) == len(buildings):
             assert cents(p.property) == sum(cents(r.premium) for r in doc.premises)
         assert {doc.policy.standard, doc.policy.special} == {"Yes", "No"}
         listed = {(r.location_number, r.building_number) for r in doc.premises}
         assert {(m.location_number, m.building_number) for m in doc.mortgagees} == {
-            (b.location_number, b.building_number) for b in buildings
-            if b.mortgagee and (b.location_number, b.building_number) in listed}
+            (b.location_number, b.building_number)
+            for b in buildings
+            if b.mortgagee and (b.location_number, b.building_number) in listed
+        }
         check_codes(doc)
 
 

@@ -27,7 +27,8 @@ def test_schedule_continues_the_application(tier: str) -> None:
         app = build_125(world, random.Random(0), case.knobs)
         assert doc.premises_count == app.premises_count == len(world.locations)
         numbers = [p.location_number for p in app.premises] + [
-            p.location_number for p in doc.premises]
+            p.location_number for p in doc.premises
+        ]
         assert numbers == [loc.number for loc in world.locations]
         for row in doc.premises:
             location = world.location(row.location_number or 0)

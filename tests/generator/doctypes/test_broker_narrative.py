@@ -29,8 +29,16 @@ from tests.generator.doctypes.sections import cents, check_codes
 
 TIERS = tuple(PRESETS)
 COMPANIONS = ("acord_125", "sov_pdf", "sov_excel", "loss_run_pdf", "financial_statement_pdf")
-PARAGRAPHS = ("subject", "greeting", "overview", "program", "target", "losses", "marketing",
-              "closing")
+PARAGRAPHS = (
+    "subject",
+    "greeting",
+    "overview",
+    "program",
+    "target",
+    "losses",
+    "marketing",
+    "closing",
+)
 
 
 def check(world: World, doc: BrokerNarrative, knobs: dict[str, Any]) -> None:
@@ -62,8 +70,11 @@ def check(world: World, doc: BrokerNarrative, knobs: dict[str, Any]) -> None:
     assert program.effective_date == world.policy.effective_date
     # The program is the policy's lines; expiring terms are the loss history's latest terms.
     assert [line.line for line in program.lines] == [p.line for p in world.policy.lines]
-    latest = {t.line: t for t in world.loss_history.terms
-              if t.expiration_date == world.policy.effective_date}
+    latest = {
+        t.line: t
+        for t in world.loss_history.terms
+        if t.expiration_date == world.policy.effective_date
+    }
     for line in program.lines:
         term = latest.get(str(line.line))
         assert cents(line.requested_limit) > 0
@@ -73,8 +84,9 @@ def check(world: World, doc: BrokerNarrative, knobs: dict[str, Any]) -> None:
             assert line.expiring_carrier == term.carrier
             assert line.expiring_policy_number == term.policy_number
             assert cents(line.expiring_premium) == cents(term.premium)
-    expiring = [cents(line.expiring_premium) for line in program.lines
-                if line.expiring_premium is not None]
+    expiring = [
+        cents(line.expiring_premium) for line in program.lines if line.expiring_premium is not None
+    ]
     assert (program.expiring_premium is None) == (not expiring)
     if expiring:
         assert cents(program.expiring_premium) == sum(expiring)
@@ -137,8 +149,10 @@ def test_every_wording_states_the_same_facts(tier: str, name: str) -> None:
 
 
 def test_wording_follows_the_seed_not_the_facts() -> None:
-    chosen = {prose.choose(sub_seed(seed, "broker_narrative:wording"), "broker_narrative/losses")
-              for seed in range(1, 40)}
+    chosen = {
+        prose.choose(sub_seed(seed, "broker_narrative:wording"), "broker_narrative/losses")
+        for seed in range(1, 40)
+    }
     assert chosen == set(prose.wordings("broker_narrative/losses"))
     assert prose.choose(5, "broker_narrative/losses") == prose.choose(5, "broker_narrative/losses")
 
@@ -147,21 +161,27 @@ def _moved(world: World, fact: str) -> World:
     """`world` with one fact changed to a value of the same printed width."""
     if fact == "target_premium":
         narrative = world.narrative.model_copy(
-            update={"target_premium": world.narrative.target_premium + 100})
+            update={"target_premium": world.narrative.target_premium + 100}
+        )
         return world.model_copy(update={"narrative": narrative})
     insured = world.insured.model_copy(
-        update={"annual_revenue": world.insured.annual_revenue + 1000})
+        update={"annual_revenue": world.insured.annual_revenue + 1000}
+    )
     return world.model_copy(update={"insured": insured})
 
 
-@pytest.mark.parametrize(("fact", "path"), [("target_premium", "program.target_premium"),
-                                            ("annual_revenue", "account.annual_revenue")])
-def test_changing_one_fact_changes_exactly_its_words(fact: str, path: str, tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("fact", "path"),
+    [("target_premium", "program.target_premium"), ("annual_revenue", "account.annual_revenue")],
+)
+def test_changing_one_fact_changes_exactly_its_words(
+    fact: str, path: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     before = render("broker_narrative", "N3", 4, tmp_path / "before", COMPANIONS)
     original = packet_module.build_world
-    monkeypatch.setattr(packet_module, "build_world",
-                        lambda seed, knobs: _moved(original(seed, knobs), fact))
+    monkeypatch.setattr(
+        packet_module, "build_world", lambda seed, knobs: _moved(original(seed, knobs), fact)
+    )
     after = render("broker_narrative", "N3", 4, tmp_path / "after", COMPANIONS)
     changed = [p for p in before.fields if before.fields[p] != after.fields[p]]
     assert changed == [path]
@@ -169,13 +189,16 @@ def test_changing_one_fact_changes_exactly_its_words(fact: str, path: str, tmp_p
     assert old["rendered_as"] != new["rendered_as"] and old["value"] != new["value"]
     assert old["locations"] == new["locations"]
     # The page shows the same words around it: the universe differs by that value only.
-    assert [s for s in before.universe if s["text"] != old["rendered_as"]] == \
-        [s for s in after.universe if s["text"] != new["rendered_as"]]
+    assert [s for s in before.universe if s["text"] != old["rendered_as"]] == [
+        s for s in after.universe if s["text"] != new["rendered_as"]
+    ]
 
 
 def test_a_claim_free_history_is_stated_as_such(tmp_path: Path) -> None:
-    knobs = plain("N1", {"loss_run.min_claims": 0, "loss_run.max_claims": 0,
-                         "documents": ("broker_narrative",)})
+    knobs = plain(
+        "N1",
+        {"loss_run.min_claims": 0, "loss_run.max_claims": 0, "documents": ("broker_narrative",)},
+    )
     world = build_world(6, knobs)
     doc = build(world, random.Random(0), knobs)
     assert doc.losses.claim_count == 0 and doc.losses.largest_loss is None
@@ -183,6 +206,10 @@ def test_a_claim_free_history_is_stated_as_such(tmp_path: Path) -> None:
     for template in prose.wordings("broker_narrative/losses"):
         facts = _facts(template, rec)
         assert "losses.claim_count" in facts and "losses.largest_loss" not in facts
-        text = " ".join(part.text for p in prose.write(rec, "", template=template)
-                        for part in p if isinstance(part, Lit))
+        text = " ".join(
+            part.text
+            for p in prose.write(rec, "", template=template)
+            for part in p
+            if isinstance(part, Lit)
+        )
         assert "largest" not in text.lower()

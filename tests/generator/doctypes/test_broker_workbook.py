@@ -33,9 +33,15 @@ TIERS = tuple(PRESETS)
 AUTO: dict[str, object] = {"lines": ("property", "gl", "auto")}
 NO_AUTO: dict[str, object] = {"lines": ("property", "gl")}
 # Smaller tables than the tiers' (the checks are the same), so 200 worlds per tier stay fast.
-LIGHT: dict[str, object] = {"sov.min_rows": 1, "sov.max_rows": 8, "drivers.min_rows": 1,
-                            "drivers.max_rows": 8, "loss_run.min_claims": 0,
-                            "loss_run.max_claims": 12, "financials.years": 1}
+LIGHT: dict[str, object] = {
+    "sov.min_rows": 1,
+    "sov.max_rows": 8,
+    "drivers.min_rows": 1,
+    "drivers.max_rows": 8,
+    "loss_run.min_claims": 0,
+    "loss_run.max_claims": 12,
+    "financials.years": 1,
+}
 SEEDS = range(1, 201)
 SCHEMA = document_schema("broker_workbook", BrokerWorkbook)
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
@@ -47,8 +53,9 @@ def cents(value: float | None) -> int:
     return round(value * 100)
 
 
-def workbook(tier: str, seed: int, overrides: dict[str, object]
-             ) -> tuple[BrokerWorkbook, World, dict[str, Any]]:
+def workbook(
+    tier: str, seed: int, overrides: dict[str, object]
+) -> tuple[BrokerWorkbook, World, dict[str, Any]]:
     knobs = plain(tier, overrides)
     world = build_world(seed, knobs)
     return build(world, random.Random(sub_seed(seed, DOC)), knobs), world, knobs
@@ -66,12 +73,13 @@ def problems_of(doc: BrokerWorkbook, world: World, knobs: dict[str, Any]) -> lis
                 problems.append(f"location {row.location_number}: {key} is not the SOV's sum")
         if row.buildings != len(rows):
             problems.append(f"location {row.location_number}: {row.buildings} buildings")
-        if cents(row.tiv) != sum(cents(getattr(row, k)) for k in (
-                "building_value", "contents_value", "business_income_value")):
+        if cents(row.tiv) != sum(
+            cents(getattr(row, k))
+            for k in ("building_value", "contents_value", "business_income_value")
+        ):
             problems.append(f"location {row.location_number}: TIV is not its values' sum")
     t = doc.totals
-    if (t.location_count, cents(t.total_tiv)) != (len(doc.locations),
-                                                 cents(sov.totals.tiv)):
+    if (t.location_count, cents(t.total_tiv)) != (len(doc.locations), cents(sov.totals.tiv)):
         problems.append(f"location totals {t.location_count} / {t.total_tiv} vs the SOV")
     if cents(t.total_tiv) != sum(cents(r.tiv) for r in doc.locations):
         problems.append("total TIV is not the locations' sum")
@@ -82,15 +90,20 @@ def problems_of(doc: BrokerWorkbook, world: World, knobs: dict[str, Any]) -> lis
         if policy is None:
             problems.append(f"loss row {row.policy_number} is not on the loss run")
             continue
-        if (row.claim_count, cents(row.incurred)) != (policy.totals.claim_count,
-                                                      cents(policy.totals.incurred)):
-            problems.append(f"loss row {row.policy_number}: {row.claim_count} claims, "
-                            f"{row.incurred} incurred vs the loss run")
+        if (row.claim_count, cents(row.incurred)) != (
+            policy.totals.claim_count,
+            cents(policy.totals.incurred),
+        ):
+            problems.append(
+                f"loss row {row.policy_number}: {row.claim_count} claims, "
+                f"{row.incurred} incurred vs the loss run"
+            )
     if len(doc.losses) != len(loss_run.policies):
         problems.append(f"{len(doc.losses)} loss rows for {len(loss_run.policies)} terms")
     if (t.claim_count, cents(t.total_incurred)) != (
-            sum(r.claim_count or 0 for r in doc.losses), sum(cents(r.incurred)
-                                                             for r in doc.losses)):
+        sum(r.claim_count or 0 for r in doc.losses),
+        sum(cents(r.incurred) for r in doc.losses),
+    ):
         problems.append("loss totals are not the rows' sums")
     if world.business_auto is not None:
         units = build_vehicles(world, rng, knobs).units
@@ -99,8 +112,10 @@ def problems_of(doc: BrokerWorkbook, world: World, knobs: dict[str, Any]) -> lis
             problems.append("vehicles disagree with the vehicle schedule")
         drivers = build_drivers(world, rng, knobs).drivers
         listed = [(d.license_number, d.name, d.birth_date, d.unit_number) for d in doc.drivers]
-        if listed != [(d.license_number, f"{d.first_name} {d.last_name}", d.birth_date,
-                       d.vehicle_number) for d in drivers]:
+        if listed != [
+            (d.license_number, f"{d.first_name} {d.last_name}", d.birth_date, d.vehicle_number)
+            for d in drivers
+        ]:
             problems.append("drivers disagree with the driver schedule")
         if (t.vehicle_count, t.driver_count) != (len(doc.vehicles), len(doc.drivers)):
             problems.append(f"fleet counts {t.vehicle_count} / {t.driver_count}")
@@ -108,7 +123,10 @@ def problems_of(doc: BrokerWorkbook, world: World, knobs: dict[str, Any]) -> lis
         problems.append("a fleet without an auto line")
     account = doc.account
     if (account.insured_name, account.fein, account.effective_date) != (
-            world.insured.name, world.insured.fein, world.policy.effective_date):
+        world.insured.name,
+        world.insured.fein,
+        world.policy.effective_date,
+    ):
         problems.append("account sheet disagrees with the world")
     names = [c.name for c in doc.contacts]
     if len(set(names)) != len(names) or world.producer.contact_name not in names:
@@ -134,8 +152,10 @@ Mutation = Callable[[BrokerWorkbook], object]
 MUTATIONS: dict[str, tuple[Mutation, str]] = {
     "tiv": (lambda d: setattr(d.locations[0], "tiv", (d.locations[0].tiv or 0) + 1), "TIV"),
     "buildings": (lambda d: setattr(d.locations[0], "buildings", 99), "buildings"),
-    "incurred": (lambda d: setattr(d.losses[0], "incurred", (d.losses[0].incurred or 0) + 1),
-                 "loss row"),
+    "incurred": (
+        lambda d: setattr(d.losses[0], "incurred", (d.losses[0].incurred or 0) + 1),
+        "loss row",
+    ),
     "claims total": (lambda d: setattr(d.totals, "claim_count", -1), "loss totals"),
     "stated": (lambda d: setattr(d.vehicles[0], "stated_amount", 1.0), "vehicle schedule"),
     "driver": (lambda d: setattr(d.drivers[0], "unit_number", 999), "driver schedule"),
@@ -151,7 +171,8 @@ def test_invariant_checks_catch_a_broken_workbook(name: str) -> None:
     assert not problems_of(doc, world, knobs) and doc.vehicles and doc.losses
     mutate(doc)
     assert any(fragment in p for p in problems_of(doc, world, knobs)), problems_of(
-        doc, world, knobs)
+        doc, world, knobs
+    )
 
 
 @pytest.mark.parametrize("tier", TIERS)
@@ -167,8 +188,7 @@ def test_rendered_workbook_reads_back(tier: str, tmp_path: Path) -> None:
     VALIDATOR.validate(truth)
     assert truth == expected.model_dump(mode="json")
     fields = json.loads((tmp_path / f"field_truth_{DOC}.json").read_text())["fields"]
-    assert [f["path"] for f in fields] == [p for p, v, _ in iter_leaves(expected)
-                                           if v is not None]
+    assert [f["path"] for f in fields] == [p for p, v, _ in iter_leaves(expected) if v is not None]
     checked, bad = check_document(tmp_path, DOC)
     assert bad == [] and checked == len(fields)
     sheets = openpyxl.load_workbook(tmp_path / f"{DOC}.xlsx").sheetnames

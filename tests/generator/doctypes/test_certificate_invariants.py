@@ -90,8 +90,11 @@ def test_checks_can_fail() -> None:
     knobs = plain("N5")
     # The first N5 world that carries every certificate type (a binder and a change of
     # carrier are facts some worlds lack).
-    seed, world = next((seed, world) for seed in range(1, 40)
-                       if carried(world := build_world(seed, knobs)) == set(TYPES))
+    seed, world = next(
+        (seed, world)
+        for seed in range(1, 40)
+        if carried(world := build_world(seed, knobs)) == set(TYPES)
+    )
     for name in TYPES:
         doc = build(name, world, seed, knobs)
         CHECKS[name](world, doc)

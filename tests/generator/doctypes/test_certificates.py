@@ -104,12 +104,15 @@ def test_continuation_pages_repeat_the_header(packets: Path) -> None:
         if pages == 1:
             continue
         multi += 1
-        fields = {f["path"]: f for f in read_json(folder / f"field_truth_{doc_id}.json")[
-            "fields"]}
-        key = next(p for p in ("header.policy_number", "policy.policy_number", "binder_number")
-                   if p in fields)
+        fields = {f["path"]: f for f in read_json(folder / f"field_truth_{doc_id}.json")["fields"]}
+        key = next(
+            p
+            for p in ("header.policy_number", "policy.policy_number", "binder_number")
+            if p in fields
+        )
         assert sorted({loc["page"] for loc in fields[key]["locations"]}) == list(
-            range(1, pages + 1)), doc_id
+            range(1, pages + 1)
+        ), doc_id
     assert multi >= 2  # the interest schedule and the remarks run long at N5
 
 
@@ -133,11 +136,17 @@ def test_line_documents_need_their_line() -> None:
     assert REGISTRY["acord_24"].lines == frozenset({"property"})
 
 
-@pytest.mark.parametrize(("group", "code_list"), [
-    (PolicyType, codes.LOSS_LINE), (Reason, codes.CANCELLATION_REASON),
-    (ReturnPremium, codes.RETURN_PREMIUM_METHOD)])
-def test_checkbox_groups_mirror_their_code_lists(group: type[DocModel],
-                                                 code_list: codes.CodeList) -> None:
+@pytest.mark.parametrize(
+    ("group", "code_list"),
+    [
+        (PolicyType, codes.LOSS_LINE),
+        (Reason, codes.CANCELLATION_REASON),
+        (ReturnPremium, codes.RETURN_PREMIUM_METHOD),
+    ],
+)
+def test_checkbox_groups_mirror_their_code_lists(
+    group: type[DocModel], code_list: codes.CodeList
+) -> None:
     assert list(group.model_fields) == [code_field(v) for v in code_list.values]
 
 
@@ -147,13 +156,15 @@ def test_same_seed_gives_identical_bytes() -> None:
 
 
 @pytest.fixture(scope="session")
-def sim_scores(packets: Path, tmp_path_factory: pytest.TempPathFactory
-               ) -> Callable[[str, int], Path]:
+def sim_scores(
+    packets: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Callable[[str, int], Path]:
     def run(profile: str, seed: int) -> Path:
         folder = tmp_path_factory.mktemp(f"sim-{profile}")
         extract(SimProvider(profile, seed), packets, folder, force=True)
         score_run(folder, packets)
         return folder
+
     return run
 
 
@@ -174,6 +185,9 @@ def test_sim_typical_equals_its_ledger(sim_scores: Callable[[str, int], Path]) -
     run = sim_scores("typical", 1)
     assert ledger_mismatches(run) == []
     ledger = read_json(run / "sim_injections.json")
-    injected = {key.split("/")[1] for key, entry in ledger["documents"].items()
-                if entry["status"] == "ok" and entry.get("injections")}
+    injected = {
+        key.split("/")[1]
+        for key, entry in ledger["documents"].items()
+        if entry["status"] == "ok" and entry.get("injections")
+    }
     assert injected == set(TYPES)

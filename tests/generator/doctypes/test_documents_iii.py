@@ -56,16 +56,24 @@ def test_world_invariants_over_200_seeds(tier: str) -> None:
 # One fact of each document nudged off the world: the check of its type must notice.
 BROKEN: dict[str, Callable[[Any], Any]] = {
     "broker_narrative": lambda doc: doc.losses.model_copy(
-        update={"claim_count": (doc.losses.claim_count or 0) + 1}),
+        update={"claim_count": (doc.losses.claim_count or 0) + 1}
+    ),
     "dec_page": lambda doc: doc.premium.model_copy(
-        update={"amount_due": (doc.premium.amount_due or 0) + 0.01}),
+        update={"amount_due": (doc.premium.amount_due or 0) + 0.01}
+    ),
     "engineering_report": lambda doc: doc.summary.model_copy(
-        update={"critical_count": (doc.summary.critical_count or 0) + 1}),
+        update={"critical_count": (doc.summary.critical_count or 0) + 1}
+    ),
     "policy_form": lambda doc: doc.premium.model_copy(
-        update={"coverage_premium": (doc.premium.coverage_premium or 0) + 1}),
+        update={"coverage_premium": (doc.premium.coverage_premium or 0) + 1}
+    ),
 }
-FIELD = {"broker_narrative": "losses", "dec_page": "premium", "engineering_report": "summary",
-         "policy_form": "premium"}
+FIELD = {
+    "broker_narrative": "losses",
+    "dec_page": "premium",
+    "engineering_report": "summary",
+    "policy_form": "premium",
+}
 
 
 @pytest.mark.parametrize("name", sorted(CHECKS))

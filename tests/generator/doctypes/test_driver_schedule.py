@@ -30,8 +30,12 @@ PRESET_SEEDS = range(1, 4)
 # Shrinks the parts of the world the schedule never reads (buildings, loss history,
 # financials), so forty worlds per tier stay fast; the driver knobs keep the tier's values.
 LIGHT: dict[str, object] = {
-    "sov.min_rows": 1, "sov.max_rows": 1, "loss_run.min_claims": 0, "loss_run.max_claims": 0,
-    "loss_run.years": 1, "financials.years": 1,
+    "sov.min_rows": 1,
+    "sov.max_rows": 1,
+    "loss_run.min_claims": 0,
+    "loss_run.max_claims": 0,
+    "loss_run.years": 1,
+    "financials.years": 1,
 }
 DOCS = ("driver_schedule_pdf", "driver_schedule_excel")
 # A driver schedule comes with the auto line, which the presets add only at N4; every tier
@@ -52,8 +56,11 @@ def age_on(birth: dt.date, when: dt.date) -> int:
     return when.year - birth.year - ((when.month, when.day) < (birth.month, birth.day))
 
 
-def schedule(tier: str, seed: int, light: bool = False,
-             ) -> tuple[DriverSchedule, World, dict[str, object]]:
+def schedule(
+    tier: str,
+    seed: int,
+    light: bool = False,
+) -> tuple[DriverSchedule, World, dict[str, object]]:
     knobs = plain(tier, {**AUTO, **(LIGHT if light else {})})
     world = build_world(seed, knobs)
     doc = build(world, random.Random(sub_seed(seed, "driver_schedule")), knobs)
@@ -91,8 +98,9 @@ def row_problems(row: ScheduledDriver, as_of: dt.date) -> list[str]:
     return problems
 
 
-def world_problems(row: ScheduledDriver, drivers: dict[int | None, Driver],
-                   vehicles: dict[int | None, Vehicle]) -> list[str]:
+def world_problems(
+    row: ScheduledDriver, drivers: dict[int | None, Driver], vehicles: dict[int | None, Vehicle]
+) -> list[str]:
     """Where one schedule row disagrees with the world it was projected from."""
     tag = f"driver {row.driver_number}"
     source = drivers.get(row.driver_number)
@@ -100,16 +108,26 @@ def world_problems(row: ScheduledDriver, drivers: dict[int | None, Driver],
         return [f"{tag}: not in the world"]
     problems: list[str] = []
     expected = {
-        "first_name": source.first_name, "middle_initial": source.middle_initial,
-        "last_name": source.last_name, "birth_date": source.birth_date,
-        "gender": source.gender, "marital_status": source.marital_status,
-        "license_number": source.license_number, "license_state": source.license_state,
-        "license_class": source.license_class, "year_licensed": source.year_licensed,
-        "hire_date": source.hire_date, "position": source.position,
-        "years_experience": source.years_experience, "mvr_date": source.mvr_date,
-        "violation_count": len(source.violations), "accident_count": source.accidents,
-        "mvr_points": source.points, "excluded": "Yes" if source.excluded else "No",
-        "endorsements": source.endorsements or None, "vehicle_number": source.vehicle_number,
+        "first_name": source.first_name,
+        "middle_initial": source.middle_initial,
+        "last_name": source.last_name,
+        "birth_date": source.birth_date,
+        "gender": source.gender,
+        "marital_status": source.marital_status,
+        "license_number": source.license_number,
+        "license_state": source.license_state,
+        "license_class": source.license_class,
+        "year_licensed": source.year_licensed,
+        "hire_date": source.hire_date,
+        "position": source.position,
+        "years_experience": source.years_experience,
+        "mvr_date": source.mvr_date,
+        "violation_count": len(source.violations),
+        "accident_count": source.accidents,
+        "mvr_points": source.points,
+        "excluded": "Yes" if source.excluded else "No",
+        "endorsements": source.endorsements or None,
+        "vehicle_number": source.vehicle_number,
     }
     for name, value in expected.items():
         if getattr(row, name) != value:
@@ -162,13 +180,18 @@ def internal_problems(doc: DriverSchedule, schema: bool = True) -> list[str]:
     return problems
 
 
-def problems_of(doc: DriverSchedule, world: World, knobs: dict[str, object],
-                schema: bool = True) -> list[str]:
+def problems_of(
+    doc: DriverSchedule, world: World, knobs: dict[str, object], schema: bool = True
+) -> list[str]:
     """Every invariant broken on its own or against the world (empty when sound)."""
     problems = internal_problems(doc, schema)
     header = (doc.insured_name, doc.agency_name, doc.policy_effective_date, doc.as_of_date)
-    if header != (world.insured.name, world.producer.agency_name, world.policy.effective_date,
-                  world.policy.completion_date):
+    if header != (
+        world.insured.name,
+        world.producer.agency_name,
+        world.policy.effective_date,
+        world.policy.completion_date,
+    ):
         problems.append(f"header {header} disagrees with the world")
     if len(doc.drivers) != len(world.drivers):
         problems.append(f"{len(doc.drivers)} rows for {len(world.drivers)} world drivers")
@@ -210,38 +233,65 @@ def _years_before(iso: str | None, years: int) -> str:
 
 # Each breaks one invariant of a sound row; (mutation, world-independent?, message fragment).
 MUTATIONS: dict[str, tuple[Mutation, bool, str]] = {
-    "count": (lambda doc, row: setattr(doc, "driver_count", len(doc.drivers) + 1), True,
-              "driver_count"),
+    "count": (
+        lambda doc, row: setattr(doc, "driver_count", len(doc.drivers) + 1),
+        True,
+        "driver_count",
+    ),
     "numbering": (lambda doc, row: setattr(row, "driver_number", 99), True, "1..n"),
-    "late hire": (lambda doc, row: setattr(row, "hire_date", doc.policy_effective_date), True,
-                  "hired"),
-    "young CDL": (lambda doc, row: row.__dict__.update(
-        license_class="CDL-C", birth_date=_years_before(doc.as_of_date, 20),
-        year_licensed=day(doc.as_of_date).year - 3, years_experience=0,
-        hire_date=doc.as_of_date, endorsements=None), True, "CDL holder aged"),
-    "early licence": (lambda doc, row: setattr(row, "year_licensed",
-                                               day(row.birth_date).year + 15), True,
-                      "licensed"),
-    "experience": (lambda doc, row: setattr(
-        row, "years_experience", day(doc.as_of_date).year - (row.year_licensed or 0) + 1),
-        True, "years experience"),
-    "endorsed regular": (lambda doc, row: row.__dict__.update(license_class="Regular",
-                                                              endorsements="H"), True,
-                         "endorsements"),
-    "half assignment": (lambda doc, row: setattr(row, "percent_use", None), True,
-                        "half a vehicle"),
+    "late hire": (
+        lambda doc, row: setattr(row, "hire_date", doc.policy_effective_date),
+        True,
+        "hired",
+    ),
+    "young CDL": (
+        lambda doc, row: row.__dict__.update(
+            license_class="CDL-C",
+            birth_date=_years_before(doc.as_of_date, 20),
+            year_licensed=day(doc.as_of_date).year - 3,
+            years_experience=0,
+            hire_date=doc.as_of_date,
+            endorsements=None,
+        ),
+        True,
+        "CDL holder aged",
+    ),
+    "early licence": (
+        lambda doc, row: setattr(row, "year_licensed", day(row.birth_date).year + 15),
+        True,
+        "licensed",
+    ),
+    "experience": (
+        lambda doc, row: setattr(
+            row, "years_experience", day(doc.as_of_date).year - (row.year_licensed or 0) + 1
+        ),
+        True,
+        "years experience",
+    ),
+    "endorsed regular": (
+        lambda doc, row: row.__dict__.update(license_class="Regular", endorsements="H"),
+        True,
+        "endorsements",
+    ),
+    "half assignment": (lambda doc, row: setattr(row, "percent_use", None), True, "half a vehicle"),
     "bad enum": (lambda doc, row: setattr(row, "marital_status", "Engaged"), True, "invalid"),
-    "points": (lambda doc, row: setattr(row, "mvr_points", (row.mvr_points or 0) + 1), False,
-               "mvr_points"),
-    "violations": (lambda doc, row: setattr(row, "violation_count", 99), False,
-                   "violation_count"),
-    "excluded": (lambda doc, row: setattr(row, "excluded",
-                                          "No" if row.excluded == "Yes" else "Yes"), False,
-                 "excluded"),
-    "vehicle": (lambda doc, row: setattr(row, "vehicle_description", "1999 Nothing"), False,
-                "described"),
-    "header": (lambda doc, row: setattr(doc, "insured_name", "Someone Else LLC"), False,
-               "header"),
+    "points": (
+        lambda doc, row: setattr(row, "mvr_points", (row.mvr_points or 0) + 1),
+        False,
+        "mvr_points",
+    ),
+    "violations": (lambda doc, row: setattr(row, "violation_count", 99), False, "violation_count"),
+    "excluded": (
+        lambda doc, row: setattr(row, "excluded", "No" if row.excluded == "Yes" else "Yes"),
+        False,
+        "excluded",
+    ),
+    "vehicle": (
+        lambda doc, row: setattr(row, "vehicle_description", "1999 Nothing"),
+        False,
+        "described",
+    ),
+    "header": (lambda doc, row: setattr(doc, "insured_name", "Someone Else LLC"), False, "header"),
 }
 
 
@@ -263,7 +313,10 @@ def test_unassigned_driver_has_no_vehicle_cells() -> None:
             if source.vehicle_number is None:
                 assert source.percent_use == 0.0  # the world's 0 becomes a blank cell
                 assert (row.vehicle_number, row.vehicle_description, row.percent_use) == (
-                    None, None, None)
+                    None,
+                    None,
+                    None,
+                )
                 return
     pytest.fail("no unassigned driver in any N3 seed")
 
@@ -308,8 +361,12 @@ def test_rendered_documents_read_back(tier: str, tmp_path: Path) -> None:
         if variants()[doc_id][1].format == "pdf":
             repeats = HEADER_FIELDS * (built.pages[doc_id] - 1)
         assert checked == leaves + repeats
-        strings = {s["text"] for s in json.loads(
-            (tmp_path / f"rendered_universe_{doc_id}.json").read_text())["strings"]}
+        strings = {
+            s["text"]
+            for s in json.loads((tmp_path / f"rendered_universe_{doc_id}.json").read_text())[
+                "strings"
+            ]
+        }
         assert "DRIVER SCHEDULE" in strings
 
 

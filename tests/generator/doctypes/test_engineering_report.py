@@ -22,8 +22,14 @@ from tests.generator.doctypes.rendered import render
 from tests.generator.doctypes.sections import cents, check_codes
 
 TIERS = tuple(PRESETS)
-PER_BUILDING = ("construction", "occupancy", "protection", "exposure", "valuation",
-                "recommendations")
+PER_BUILDING = (
+    "construction",
+    "occupancy",
+    "protection",
+    "exposure",
+    "valuation",
+    "recommendations",
+)
 
 
 def check(world: World, doc: EngineeringReport, knobs: dict[str, Any]) -> None:
@@ -36,18 +42,37 @@ def check(world: World, doc: EngineeringReport, knobs: dict[str, Any]) -> None:
     schedule = world.buildings()
     assert 1 <= len(doc.buildings) <= 3
     assert [(b.premises_number, b.building_number) for b in doc.buildings] == [
-        (b.location_number, b.building_number) for b in schedule[:len(doc.buildings)]]
+        (b.location_number, b.building_number) for b in schedule[: len(doc.buildings)]
+    ]
     for seen, b in zip(doc.buildings, schedule, strict=False):
-        assert (seen.construction, seen.year_built, seen.stories, seen.square_feet,
-                seen.roof_year, seen.occupancy, seen.protection_class,
-                seen.sprinklered_percent, seen.sprinkler_type, seen.fire_alarm) == (
-            b.construction, b.year_built, b.stories, b.square_feet, b.roof_year,
-            b.occupancy, b.protection_class, b.sprinklered_percent, b.sprinkler_type,
-            b.fire_alarm)
+        assert (
+            seen.construction,
+            seen.year_built,
+            seen.stories,
+            seen.square_feet,
+            seen.roof_year,
+            seen.occupancy,
+            seen.protection_class,
+            seen.sprinklered_percent,
+            seen.sprinkler_type,
+            seen.fire_alarm,
+        ) == (
+            b.construction,
+            b.year_built,
+            b.stories,
+            b.square_feet,
+            b.roof_year,
+            b.occupancy,
+            b.protection_class,
+            b.sprinklered_percent,
+            b.sprinkler_type,
+            b.fire_alarm,
+        )
         assert seen.address.street == b.address.street
         # The valuation check is the arithmetic it states.
         assert cents(seen.replacement_cost) == cents(seen.cost_per_square_foot) * (
-            seen.square_feet or 0)
+            seen.square_feet or 0
+        )
         assert (seen.building_limit is None) == (b.building_value == 0)
         if seen.building_limit is not None:
             assert cents(seen.building_limit) == cents(b.building_value)
@@ -59,13 +84,20 @@ def check(world: World, doc: EngineeringReport, knobs: dict[str, Any]) -> None:
         assert written < dt.date.fromisoformat(str(r.due_date))
         assert r.description
     priorities = [r.priority for r in doc.recommendations]
-    assert summary.recommendation_count == len(priorities) == (
-        (summary.critical_count or 0) + (summary.important_count or 0)
-        + (summary.advisory_count or 0))
+    assert (
+        summary.recommendation_count
+        == len(priorities)
+        == (
+            (summary.critical_count or 0)
+            + (summary.important_count or 0)
+            + (summary.advisory_count or 0)
+        )
+    )
     assert summary.critical_count == priorities.count("Critical")
     assert summary.buildings_surveyed == len(doc.buildings)
-    open_critical = sum(r.priority == "Critical" and r.status != "Complete"
-                        for r in doc.recommendations)
+    open_critical = sum(
+        r.priority == "Critical" and r.status != "Complete" for r in doc.recommendations
+    )
     assert (report.risk_grade in ("Below Average", "Poor")) == (open_critical > 0)
 
 
@@ -95,6 +127,13 @@ def test_every_wording_states_the_same_facts(name: str) -> None:
         doc = build(build_world(seed, knobs), random.Random(0), knobs)
         rec = Recorder("engineering_report", doc)
         for i in range(len(doc.buildings) if name in PER_BUILDING else 1):
-            found = [{part for p in prose.write(rec, "", template=t, i=i) for part in p
-                      if isinstance(part, str)} for t in options]
+            found = [
+                {
+                    part
+                    for p in prose.write(rec, "", template=t, i=i)
+                    for part in p
+                    if isinstance(part, str)
+                }
+                for t in options
+            ]
             assert all(facts == found[0] for facts in found), (name, tier, seed, i)

@@ -33,7 +33,10 @@ WC: dict[str, object] = {"lines": ("property", "gl", "wc")}
 # Shrinks what the worksheet never reads, so 200 worlds per tier stay fast; the full-size
 # seeds keep the tier's own loss history (the worksheet borrows its WC policy numbers).
 LIGHT: dict[str, object] = {
-    "sov.min_rows": 1, "sov.max_rows": 2, "loss_run.min_claims": 0, "loss_run.max_claims": 0,
+    "sov.min_rows": 1,
+    "sov.max_rows": 2,
+    "loss_run.min_claims": 0,
+    "loss_run.max_claims": 0,
     "financials.years": 1,
 }
 SEEDS = range(1, 201)
@@ -50,7 +53,7 @@ def money(value: float | None) -> int:
 
 
 def half_up(value: Fraction, places: int = 0) -> Fraction:
-    scale = 10 ** places
+    scale = 10**places
     return Fraction(int(value * scale + Fraction(1, 2)), scale)
 
 
@@ -79,11 +82,15 @@ def internal_problems(doc: ExperienceMod) -> list[str]:
             payroll, elr = money(row.payroll), Fraction(str(row.elr))
             expected = money(row.expected_losses)
             if expected != half_up(payroll * elr / 100):
-                problems.append(f"{tag} class {row.class_code}: expected {expected} != "
-                                f"payroll {payroll} x ELR {row.elr} / 100")
+                problems.append(
+                    f"{tag} class {row.class_code}: expected {expected} != "
+                    f"payroll {payroll} x ELR {row.elr} / 100"
+                )
             if money(row.expected_primary) != half_up(expected * Fraction(str(row.d_ratio))):
-                problems.append(f"{tag} class {row.class_code}: expected primary "
-                                f"{row.expected_primary} != expected x D-ratio")
+                problems.append(
+                    f"{tag} class {row.class_code}: expected primary "
+                    f"{row.expected_primary} != expected x D-ratio"
+                )
             own["payroll"] += payroll
             own["expected"] += expected
             own["primary"] += money(row.expected_primary)
@@ -97,9 +104,13 @@ def internal_problems(doc: ExperienceMod) -> list[str]:
             own["actual_primary"] += primary
             numbers.append(claim.claim_number)
         totals = policy.totals
-        stated = {"payroll": totals.payroll, "expected": totals.expected_losses,
-                  "primary": totals.expected_primary, "incurred": totals.actual_incurred,
-                  "actual_primary": totals.actual_primary}
+        stated = {
+            "payroll": totals.payroll,
+            "expected": totals.expected_losses,
+            "primary": totals.expected_primary,
+            "incurred": totals.actual_incurred,
+            "actual_primary": totals.actual_primary,
+        }
         for key, value in own.items():
             if money(stated[key]) != value:
                 problems.append(f"{tag}: total {key} {stated[key]} != sum {value}")
@@ -110,10 +121,14 @@ def internal_problems(doc: ExperienceMod) -> list[str]:
     e, ep, ee = money(r.expected_losses), money(r.expected_primary), money(r.expected_excess)
     ai, ap, ae = money(r.actual_incurred), money(r.actual_primary), money(r.actual_excess)
     b = money(r.ballast_value)
-    for name, value, expected in (("E", e, sums["expected"]), ("Ep", ep, sums["primary"]),
-                                  ("actual incurred", ai, sums["incurred"]),
-                                  ("Ap", ap, sums["actual_primary"]), ("Ee", ee, e - ep),
-                                  ("Ae", ae, ai - ap)):
+    for name, value, expected in (
+        ("E", e, sums["expected"]),
+        ("Ep", ep, sums["primary"]),
+        ("actual incurred", ai, sums["incurred"]),
+        ("Ap", ap, sums["actual_primary"]),
+        ("Ee", ee, e - ep),
+        ("Ae", ae, ai - ap),
+    ):
         if value != expected:
             problems.append(f"{name} {value} != {expected}")
     w = Fraction(str(r.weighting_value))
@@ -138,7 +153,10 @@ def problems_of(doc: ExperienceMod, world: World) -> list[str]:
     if doc.rating.experience_mod != wc.experience_mod:
         problems.append(f"mod {doc.rating.experience_mod} != the WC line's {wc.experience_mod}")
     if (doc.risk_name, doc.risk_id, doc.rating_effective_date) != (
-            world.insured.name, wc.risk_id, wc.mod_effective_date):
+        world.insured.name,
+        wc.risk_id,
+        wc.mod_effective_date,
+    ):
         problems.append("risk name, id or rating date disagree with the world")
     if not day(doc.production_date) < day(world.policy.completion_date):
         problems.append(f"produced {doc.production_date} after the application")
@@ -146,15 +164,17 @@ def problems_of(doc: ExperienceMod, world: World) -> list[str]:
     states = {state for state, _ in rated}
     if doc.rating_state != (next(iter(states)) if len(states) == 1 else "Interstate"):
         problems.append(f"rating state {doc.rating_state} for {sorted(states)}")
-    terms = {t.effective_date: t for t in world.loss_history.terms
-             if t.line == "Workers Compensation"}
+    terms = {
+        t.effective_date: t for t in world.loss_history.terms if t.line == "Workers Compensation"
+    }
     for policy in doc.policies:
         if {(c.state, c.class_code) for c in policy.classes} != rated:
             problems.append(f"policy {policy.policy_number}: classes differ from the rated ones")
         term = terms.get(policy.effective_date or "")
         if term and (term.carrier, term.policy_number) != (policy.carrier, policy.policy_number):
-            problems.append(f"policy {policy.policy_number} is not the loss run's "
-                            f"{term.policy_number}")
+            problems.append(
+                f"policy {policy.policy_number} is not the loss run's {term.policy_number}"
+            )
     return problems
 
 
@@ -187,9 +207,11 @@ def test_worksheet_invariants_hold_over_many_worlds(tier: str) -> None:
         seen["rated"] += 1
         seen["credit" if wc.experience_mod < 1 else "debit"] += 1
         seen["excess"] += (doc.rating.actual_excess or 0) > 0
-        seen["borrowed"] += any(t.line == "Workers Compensation" and t.policy_number ==
-                                p.policy_number for p in doc.policies
-                                for t in world.loss_history.terms)
+        seen["borrowed"] += any(
+            t.line == "Workers Compensation" and t.policy_number == p.policy_number
+            for p in doc.policies
+            for t in world.loss_history.terms
+        )
         if seed <= 3:
             VALIDATOR.validate(doc.model_dump(mode="json"))
     # The seeds reach both kinds of mod, large claims and the loss run's policy numbers.
@@ -207,19 +229,32 @@ def _first_claim(doc: ExperienceMod) -> object:
 
 # Each breaks one rule of a sound worksheet; (mutation, message fragment).
 MUTATIONS: dict[str, tuple[Mutation, str]] = {
-    "expected": (lambda doc: setattr(doc.policies[0].classes[0], "expected_losses",
-                                     (doc.policies[0].classes[0].expected_losses or 0) + 1),
-                 "payroll"),
-    "primary split": (lambda doc: setattr(_first_claim(doc), "actual_primary",
-                                          SPLIT_POINT + 1.0), "primary"),
+    "expected": (
+        lambda doc: setattr(
+            doc.policies[0].classes[0],
+            "expected_losses",
+            (doc.policies[0].classes[0].expected_losses or 0) + 1,
+        ),
+        "payroll",
+    ),
+    "primary split": (
+        lambda doc: setattr(_first_claim(doc), "actual_primary", SPLIT_POINT + 1.0),
+        "primary",
+    ),
     "policy total": (lambda doc: setattr(doc.policies[1].totals, "payroll", 1.0), "total"),
-    "ballast": (lambda doc: setattr(doc.rating, "ballast_value",
-                                    (doc.rating.ballast_value or 0) + 1000), "adjusted"),
+    "ballast": (
+        lambda doc: setattr(doc.rating, "ballast_value", (doc.rating.ballast_value or 0) + 1000),
+        "adjusted",
+    ),
     "weighting": (lambda doc: setattr(doc.rating, "weighting_value", 0.99), "adjusted actual"),
-    "mod": (lambda doc: setattr(doc.rating, "experience_mod",
-                                (doc.rating.experience_mod or 0) + 0.01), "experience mod"),
-    "excess": (lambda doc: setattr(doc.rating, "actual_excess",
-                                   (doc.rating.actual_excess or 0) + 1), "Ae"),
+    "mod": (
+        lambda doc: setattr(doc.rating, "experience_mod", (doc.rating.experience_mod or 0) + 0.01),
+        "experience mod",
+    ),
+    "excess": (
+        lambda doc: setattr(doc.rating, "actual_excess", (doc.rating.actual_excess or 0) + 1),
+        "Ae",
+    ),
     "period": (lambda doc: setattr(doc.policies[0], "effective_date", "2001-01-01"), "period"),
 }
 
@@ -227,12 +262,14 @@ MUTATIONS: dict[str, tuple[Mutation, str]] = {
 @pytest.mark.parametrize("name", sorted(MUTATIONS))
 def test_invariant_checks_catch_a_broken_worksheet(name: str) -> None:
     mutate, fragment = MUTATIONS[name]
-    world, doc = next((w, d) for w, d in (worksheet("N3", s, False) for s in range(1, 50))
-                      if d is not None and any(p.claims for p in d.policies))
+    world, doc = next(
+        (w, d)
+        for w, d in (worksheet("N3", s, False) for s in range(1, 50))
+        if d is not None and any(p.claims for p in d.policies)
+    )
     assert doc is not None and not problems_of(doc, world)
     mutate(doc)
-    assert any(fragment in problem for problem in problems_of(doc, world)), problems_of(
-        doc, world)
+    assert any(fragment in problem for problem in problems_of(doc, world)), problems_of(doc, world)
 
 
 @pytest.mark.parametrize("tier", TIERS)
@@ -255,8 +292,12 @@ def test_rendered_documents_read_back(tier: str, tmp_path: Path) -> None:
         checked, bad = check_document(tmp_path, doc_id)
         assert bad == [], f"{doc_id}: {bad[:3]}"
         assert checked >= len(non_null)
-        strings = {s["text"] for s in json.loads(
-            (tmp_path / f"rendered_universe_{doc_id}.json").read_text())["strings"]}
+        strings = {
+            s["text"]
+            for s in json.loads((tmp_path / f"rendered_universe_{doc_id}.json").read_text())[
+                "strings"
+            ]
+        }
         assert any("EXPERIENCE RATING" in s for s in strings)
         by_path = {f["path"]: f["rendered_as"] for f in fields}
         if doc_id.endswith("_pdf"):

@@ -64,16 +64,22 @@ def total_problems(node: BaseModel, path: str = "") -> tuple[int, list[str]]:
             sub_checked, sub_problems = total_problems(child, f"{path}.{name}" if path else name)
             checked += sub_checked
             problems += sub_problems
-            child_totals += [getattr(child, n) for n, s in fields_of(shape.model)
-                             if isinstance(s, LeafShape) and n.startswith("total_")]
+            child_totals += [
+                getattr(child, n)
+                for n, s in fields_of(shape.model)
+                if isinstance(s, LeafShape) and n.startswith("total_")
+            ]
     totals = [name for name in leaves if name.startswith("total_")]
     for name in totals:
         parts = [v for n, v in leaves.items() if not n.startswith("total_")] + child_totals
         expected = sum(_cents(v) for v in parts)
         checked += 1
         if _cents(leaves[name]) != expected:
-            problems.append(f"{path}.{name}: {leaves[name]} != {expected / 100}" if path
-                            else f"{name}: {leaves[name]} != {expected / 100}")
+            problems.append(
+                f"{path}.{name}: {leaves[name]} != {expected / 100}"
+                if path
+                else f"{name}: {leaves[name]} != {expected / 100}"
+            )
     return checked, problems
 
 
@@ -83,26 +89,38 @@ def arithmetic_problems(period: FiscalPeriod) -> list[str]:
     opex = inc.operating_expenses
     bal = period.balance_sheet
     checks = {
-        "gross_profit": (inc.gross_profit,
-                         _cents(inc.revenue) - _cents(inc.cost_of_revenue)),
-        "operating_income": (inc.operating_income,
-                             _cents(inc.gross_profit) - _cents(opex.total_operating_expenses)),
-        "pre_tax_income": (inc.pre_tax_income, _cents(inc.operating_income)
-                           - _cents(inc.interest_expense) + _cents(inc.other_income)),
+        "gross_profit": (inc.gross_profit, _cents(inc.revenue) - _cents(inc.cost_of_revenue)),
+        "operating_income": (
+            inc.operating_income,
+            _cents(inc.gross_profit) - _cents(opex.total_operating_expenses),
+        ),
+        "pre_tax_income": (
+            inc.pre_tax_income,
+            _cents(inc.operating_income) - _cents(inc.interest_expense) + _cents(inc.other_income),
+        ),
         "net_income": (inc.net_income, _cents(inc.pre_tax_income) - _cents(inc.income_tax)),
-        "balance": (bal.assets.total_assets,
-                    _cents(bal.liabilities_and_equity.total_liabilities_and_equity)),
+        "balance": (
+            bal.assets.total_assets,
+            _cents(bal.liabilities_and_equity.total_liabilities_and_equity),
+        ),
     }
-    return [f"{name}: {got} != {want / 100}" for name, (got, want) in checks.items()
-            if _cents(got) != want]
+    return [
+        f"{name}: {got} != {want / 100}"
+        for name, (got, want) in checks.items()
+        if _cents(got) != want
+    ]
 
 
 def world_problems(world: World, doc: FinancialStatement) -> list[str]:
     """Every value of the statements against the world it was projected from."""
     fin = world.financials
     problems = []
-    header = {"company_name": world.insured.name, "statement_basis": fin.basis,
-              "preparer_firm": fin.preparer_firm, "report_date": fin.report_date}
+    header = {
+        "company_name": world.insured.name,
+        "statement_basis": fin.basis,
+        "preparer_firm": fin.preparer_firm,
+        "report_date": fin.report_date,
+    }
     for name, want in header.items():
         if getattr(doc, name) != want:
             problems.append(f"{name}: {getattr(doc, name)!r} != {want!r}")
@@ -121,7 +139,8 @@ def world_problems(world: World, doc: FinancialStatement) -> list[str]:
 
 def _check_invariants(tier: str, seeds: range) -> None:
     validator = jsonschema.Draft202012Validator(
-        document_schema(FINANCIAL_STATEMENT.name, FinancialStatement))
+        document_schema(FINANCIAL_STATEMENT.name, FinancialStatement)
+    )
     for seed in seeds:
         world, doc = _built(tier, seed)
         where = f"{tier} seed {seed}"
@@ -162,7 +181,8 @@ def test_checks_catch_broken_statements() -> None:
     broken = doc.model_copy(deep=True)
     period = broken.periods[0]
     period.balance_sheet.liabilities_and_equity.liabilities.long_term_debt = (
-        (period.balance_sheet.liabilities_and_equity.liabilities.long_term_debt or 0) + 1)
+        period.balance_sheet.liabilities_and_equity.liabilities.long_term_debt or 0
+    ) + 1
     _, problems = total_problems(period)
     assert len(problems) == 1
     assert problems[0].startswith("balance_sheet.liabilities_and_equity.liabilities.total_liab")
@@ -176,7 +196,9 @@ def test_checks_catch_broken_statements() -> None:
 def test_registered_variants() -> None:
     assert REGISTRY["financial_statement"] is FINANCIAL_STATEMENT
     assert [(v.doc_id, v.format) for v in FINANCIAL_STATEMENT.variants] == [
-        ("financial_statement_pdf", "pdf"), ("financial_statement_excel", "xlsx")]
+        ("financial_statement_pdf", "pdf"),
+        ("financial_statement_excel", "xlsx"),
+    ]
 
 
 def _render(tmp_path: Path, tier: str, seed: int, **overrides: Any) -> Path:
@@ -190,8 +212,11 @@ def _render(tmp_path: Path, tier: str, seed: int, **overrides: Any) -> Path:
 
 def _expected_locations(doc: dict[str, Any], doc_id: str, pages: int) -> int:
     """Locations a document must record: every leaf, plus the values drawn more than once."""
-    leaves = sum(1 for _, value, _ in iter_leaves(FinancialStatement.model_validate(doc))
-                 if value is not None)
+    leaves = sum(
+        1
+        for _, value, _ in iter_leaves(FinancialStatement.model_validate(doc))
+        if value is not None
+    )
     periods = len(doc["periods"])
     if doc_id.endswith("_pdf"):
         # Year-end heads on both statements; the company name heads every page.
@@ -200,9 +225,18 @@ def _expected_locations(doc: dict[str, Any], doc_id: str, pages: int) -> int:
     return leaves + 4 + periods
 
 
-@pytest.mark.parametrize(("tier", "seed", "years"),
-                         [("N1", 11, None), ("N2", 12, None), ("N3", 13, None),
-                          ("N4", 14, None), ("N5", 15, None), ("N2", 16, 9), ("N1", 17, 1)])
+@pytest.mark.parametrize(
+    ("tier", "seed", "years"),
+    [
+        ("N1", 11, None),
+        ("N2", 12, None),
+        ("N3", 13, None),
+        ("N4", 14, None),
+        ("N5", 15, None),
+        ("N2", 16, 9),
+        ("N1", 17, 1),
+    ],
+)
 def test_rendered_read_back(tmp_path: Path, tier: str, seed: int, years: int | None) -> None:
     overrides = {} if years is None else {"financials.years": years}
     packet = _render(tmp_path, tier, seed, **overrides)

@@ -28,8 +28,13 @@ OPEN_STATUSES = frozenset({"Open", "Re-opened", "Subrogation", "In Suit"})
 
 TIERS = ("N1", "N2", "N3", "N4", "N5")
 # World building dominates the run time and grows with the tier's table sizes.
-SEEDS = {"N1": range(1, 41), "N2": range(1, 41), "N3": range(1, 41), "N4": range(1, 13),
-         "N5": range(1, 9)}
+SEEDS = {
+    "N1": range(1, 41),
+    "N2": range(1, 41),
+    "N3": range(1, 41),
+    "N4": range(1, 13),
+    "N5": range(1, 9),
+}
 DOC_IDS = ("loss_run_pdf", "loss_run_excel", "loss_run_csv")
 CLOSED = {"Closed", "Closed Without Payment", "Denied"}
 
@@ -82,11 +87,12 @@ def test_model_invariants(tier: str) -> None:
         for policy, term in zip(doc.policies, history.terms, strict=True):
             assert (policy.carrier, policy.line_of_business) == (term.carrier, term.line)
             assert (policy.effective_date, policy.expiration_date) == (
-                term.effective_date, term.expiration_date)
+                term.effective_date,
+                term.expiration_date,
+            )
             start, end = day(policy.effective_date), day(policy.expiration_date)
             assert start < end
-            assert [c.model_dump() for c in policy.claims] == [
-                c.model_dump() for c in term.claims]
+            assert [c.model_dump() for c in policy.claims] == [c.model_dump() for c in term.claims]
             for claim in policy.claims:
                 loss, report = day(claim.loss_date), day(claim.report_date)
                 assert start <= loss < end
@@ -119,9 +125,11 @@ def test_csv_view_keeps_every_claim() -> None:
         view = with_claims_only(doc)
         assert all(p.claims for p in view.policies)
         assert [c for p in view.policies for c in p.claims] == [
-            c for p in doc.policies for c in p.claims]
-        assert len(doc.policies) == len(view.policies) + sum(1 for p in doc.policies
-                                                              if not p.claims)
+            c for p in doc.policies for c in p.claims
+        ]
+        assert len(doc.policies) == len(view.policies) + sum(
+            1 for p in doc.policies if not p.claims
+        )
 
 
 # --- rendered --------------------------------------------------------------------------------
@@ -154,8 +162,7 @@ def test_rendered_readback(tier: str, tmp_path: Path) -> None:
         LossRun.model_validate(truth)
         validator().validate(truth)
     assert load(folder, "document_truth", "loss_run_pdf")["truth"] == doc.model_dump(mode="json")
-    assert load(folder, "document_truth", "loss_run_excel")["truth"] == doc.model_dump(
-        mode="json")
+    assert load(folder, "document_truth", "loss_run_excel")["truth"] == doc.model_dump(mode="json")
 
 
 def test_csv_rows_and_omissions(tmp_path: Path) -> None:
@@ -165,7 +172,8 @@ def test_csv_rows_and_omissions(tmp_path: Path) -> None:
     assert truth["agency_name"] is None and truth["run_date"] is None
     assert set(truth["grand_totals"].values()) == {None}
     assert [p["policy_number"] for p in truth["policies"]] == [
-        p.policy_number for p in doc.policies if p.claims]
+        p.policy_number for p in doc.policies if p.claims
+    ]
     fields = {f["path"]: f for f in load(folder, "field_truth", "loss_run_csv")["fields"]}
     assert not any(".totals." in path or path.startswith("grand_totals") for path in fields)
     assert {"agency_name", "run_date"}.isdisjoint(fields)
@@ -192,7 +200,8 @@ def test_pdf_shows_clean_years_and_cents(tmp_path: Path) -> None:
     assert fields[f"policies[{empty}].totals.claim_count"]["rendered_as"] == "0"
     assert fields[f"policies[{empty}].totals.incurred"]["rendered_as"] == "$0.00"
     assert fields["grand_totals.incurred"]["rendered_as"].endswith(
-        f".{cents(doc.grand_totals.incurred) % 100:02d}")
+        f".{cents(doc.grand_totals.incurred) % 100:02d}"
+    )
     pages = load(folder, "manifest", "loss_run_pdf")["pages"]
     # The report header (insured name) is on every page.
     assert len(fields["insured_name"]["locations"]) == pages
@@ -205,8 +214,7 @@ def test_deterministic(tmp_path: Path) -> None:
 
 
 def test_claim_free_history(tmp_path: Path) -> None:
-    knobs = plain("N1", {"documents": DOC_IDS, "loss_run.min_claims": 0,
-                           "loss_run.max_claims": 0})
+    knobs = plain("N1", {"documents": DOC_IDS, "loss_run.min_claims": 0, "loss_run.max_claims": 0})
     packet = build_packet("N1", 2, knobs)
     folder = tmp_path / "p"
     folder.mkdir()

@@ -41,8 +41,11 @@ def check(world: World, doc: PolicyForm, knobs: dict[str, Any]) -> None:
     for interest in doc.interests:
         assert interest.interest_type in ("Mortgagee", "Loss Payee", "Lender's Loss Payable")
         assert (interest.location_number, interest.building_number) in buildings
-    mortgaged = [b for b in world.buildings() if b.mortgagee is not None
-                 and b.location_number <= SCHEDULED_LOCATIONS]
+    mortgaged = [
+        b
+        for b in world.buildings()
+        if b.mortgagee is not None and b.location_number <= SCHEDULED_LOCATIONS
+    ]
     assert len([i for i in doc.interests if i.interest_type == "Mortgagee"]) == len(mortgaged)
 
 
@@ -54,20 +57,26 @@ def test_model_validates_and_enums_are_in_their_code_lists(tier: str) -> None:
 
 @pytest.mark.parametrize("tier", TIERS)
 def test_every_value_reads_back_and_the_policy_runs_ten_to_fifteen_pages(
-        tier: str, tmp_path: Path) -> None:
+    tier: str, tmp_path: Path
+) -> None:
     rendered = render("policy_form", tier, 3, tmp_path)
     check(rendered.world, rendered.doc, plain(tier))  # type: ignore[arg-type]
     assert 10 <= rendered.pages <= 15
     number = rendered.fields["declarations.policy_number"]
     assert sorted({loc["page"] for loc in number["locations"]}) == list(
-        range(1, rendered.pages + 1))
+        range(1, rendered.pages + 1)
+    )
     # Each printed form names itself: its number is drawn in the schedule and on the form.
     assert len(rendered.fields["forms[0].form_number"]["locations"]) == 2
     # The printed conditions are in the universe, never in the truth.
     texts = {s["text"] for s in rendered.universe}
     assert any(t.startswith("The first named insured may cancel") for t in texts)
-    printed = {p for sections in (wording.COMMON, *wording.PARTS.values())
-               for _, paragraphs in sections for p in paragraphs}
+    printed = {
+        p
+        for sections in (wording.COMMON, *wording.PARTS.values())
+        for _, paragraphs in sections
+        for p in paragraphs
+    }
     assert not printed & {str(f["value"]) for f in rendered.fields.values()}
     assert all(f["kind"] != "text" for f in rendered.fields.values())
 
@@ -76,9 +85,18 @@ def test_every_form_of_every_line_has_its_wording() -> None:
     from packetbench.generator.providers import forms
 
     numbers = {number for entries in forms.BASE_FORMS.values() for number, _, _ in entries}
-    numbers |= {form[0] for form in (forms.LOSS_PAYABLE, forms.AI_LANDLORD, forms.AI_CONTRACTOR,
-                                     forms.AI_COMPLETED, forms.AUTO_LOSS_PAYEE,
-                                     forms.WAIVER_GL, forms.WAIVER_WC)}
+    numbers |= {
+        form[0]
+        for form in (
+            forms.LOSS_PAYABLE,
+            forms.AI_LANDLORD,
+            forms.AI_CONTRACTOR,
+            forms.AI_COMPLETED,
+            forms.AUTO_LOSS_PAYEE,
+            forms.WAIVER_GL,
+            forms.WAIVER_WC,
+        )
+    }
     umbrella = {number for number, _, _ in forms.BASE_FORMS["umbrella"]}
     for number in numbers - umbrella:  # an expiring policy has no umbrella part
         sections = wording.form_text(number)

@@ -32,22 +32,35 @@ TIERS = tuple(PRESETS)
 VARIANTS = ("trucking", "contractors", "restaurant", "habitational")
 ALL_LINES: dict[str, object] = {"lines": ("property", "gl", "wc", "auto", "umbrella", "cargo")}
 LIGHT: dict[str, object] = {
-    "loss_run.min_claims": 0, "loss_run.max_claims": 0, "loss_run.years": 1,
-    "financials.years": 1, "drivers.min_rows": 1,
+    "loss_run.min_claims": 0,
+    "loss_run.max_claims": 0,
+    "loss_run.years": 1,
+    "financials.years": 1,
+    "drivers.min_rows": 1,
 }
 SEEDS = range(1, 201)
-QUESTIONS = {"trucking": (model.TruckingAnswers, questions.TRUCKING_QUESTIONS),
-             "contractors": (model.ContractorAnswers, questions.CONTRACTOR_QUESTIONS),
-             "restaurant": (model.RestaurantAnswers, questions.RESTAURANT_QUESTIONS),
-             "habitational": (model.HabitationalAnswers, questions.HABITATIONAL_QUESTIONS)}
-VALIDATORS = {v: jsonschema.Draft202012Validator(document_schema(
-    f"supplemental_{v}", REGISTRY[f"supplemental_{v}"].model)) for v in VARIANTS}
-HEADER_LINES = {"trucking": ("auto",), "contractors": ("gl",), "restaurant": ("gl", "property"),
-                "habitational": ("property", "gl")}
+QUESTIONS = {
+    "trucking": (model.TruckingAnswers, questions.TRUCKING_QUESTIONS),
+    "contractors": (model.ContractorAnswers, questions.CONTRACTOR_QUESTIONS),
+    "restaurant": (model.RestaurantAnswers, questions.RESTAURANT_QUESTIONS),
+    "habitational": (model.HabitationalAnswers, questions.HABITATIONAL_QUESTIONS),
+}
+VALIDATORS = {
+    v: jsonschema.Draft202012Validator(
+        document_schema(f"supplemental_{v}", REGISTRY[f"supplemental_{v}"].model)
+    )
+    for v in VARIANTS
+}
+HEADER_LINES = {
+    "trucking": ("auto",),
+    "contractors": ("gl",),
+    "restaurant": ("gl", "property"),
+    "habitational": ("property", "gl"),
+}
 
 
 def half_up(value: Fraction, places: int) -> Fraction:
-    scale = 10 ** places
+    scale = 10**places
     return Fraction(int(value * scale + Fraction(1, 2)), scale)
 
 
@@ -69,8 +82,7 @@ def common_problems(variant: str, doc: Any, world: World) -> list[str]:
         problems.append(f"header {doc.header.policy_number} / {doc.header.named_insured}")
     start = dt.date.fromisoformat(world.insured.business_start_date)
     done = dt.date.fromisoformat(world.policy.completion_date)
-    if not (done - start).days // 366 <= (doc.years_in_business or 0) <= (
-            done - start).days // 365:
+    if not (done - start).days // 366 <= (doc.years_in_business or 0) <= (done - start).days // 365:
         problems.append(f"years in business {doc.years_in_business}")
     if doc.signature != signature_of(world):
         problems.append("signature block disagrees with the world")
@@ -139,8 +151,9 @@ def contractors_problems(doc: model.ContractorsSupplement, world: World) -> list
 def restaurant_problems(doc: model.RestaurantSupplement, world: World) -> list[str]:
     problems: list[str] = []
     o, s = doc.operations, doc.sales
-    food, liquor, total = (round((v or 0) * 100) for v in (s.food_sales, s.liquor_sales,
-                                                             s.total_sales))
+    food, liquor, total = (
+        round((v or 0) * 100) for v in (s.food_sales, s.liquor_sales, s.total_sales)
+    )
     if food + liquor != total or s.total_sales != world.insured.annual_revenue:
         problems.append(f"sales {s.food_sales} + {s.liquor_sales} != {s.total_sales}")
     if o.liquor_percent != percent(s.liquor_sales, s.total_sales):
@@ -157,11 +170,24 @@ def habitational_problems(doc: model.HabitationalSupplement, world: World) -> li
     if len(doc.residences) != len(buildings):
         return [f"{len(doc.residences)} rows for {len(buildings)} buildings"]
     for row, building in zip(doc.residences, buildings, strict=True):
-        expected = (building.location_number, building.building_number,
-                    building.address.street, building.address.city, building.address.state,
-                    building.year_built, building.stories)
-        found = (row.location_number, row.building_number, row.street, row.city, row.state,
-                 row.year_built, row.stories)
+        expected = (
+            building.location_number,
+            building.building_number,
+            building.address.street,
+            building.address.city,
+            building.address.state,
+            building.year_built,
+            building.stories,
+        )
+        found = (
+            row.location_number,
+            row.building_number,
+            row.street,
+            row.city,
+            row.state,
+            row.year_built,
+            row.stories,
+        )
         if found != expected:
             problems.append(f"row {found} is not building {expected}")
         if not 0 < (row.occupancy_percent or 0) <= 100 or not (row.units or 0) >= 2:
@@ -175,8 +201,10 @@ def habitational_problems(doc: model.HabitationalSupplement, world: World) -> li
 
 
 CHECKS: dict[str, Callable[[Any, World], list[str]]] = {
-    "trucking": trucking_problems, "contractors": contractors_problems,
-    "restaurant": restaurant_problems, "habitational": habitational_problems,
+    "trucking": trucking_problems,
+    "contractors": contractors_problems,
+    "restaurant": restaurant_problems,
+    "habitational": habitational_problems,
 }
 
 
@@ -188,8 +216,11 @@ def expected_variants(world: World) -> set[str]:
     """Which supplements a world's class of business and lines call for."""
     out = set()
     industry = world.insured.industry
-    if world.business_auto and world.vehicles and (
-            world.cargo or industry == "general freight trucking"):
+    if (
+        world.business_auto
+        and world.vehicles
+        and (world.cargo or industry == "general freight trucking")
+    ):
         out.add("trucking")
     if world.insured.nature_of_business == "Contractor" and world.general_liability:
         out.add("contractors")
@@ -212,8 +243,7 @@ def test_supplement_invariants_hold_over_many_worlds(tier: str) -> None:
         knobs = plain(tier, {**LIGHT, **(lines or {})})
         for seed in SEEDS if lines else range(1, 41):
             world = build_world(seed, knobs)
-            carried = {v for v in VARIANTS
-                       if REGISTRY[f"supplemental_{v}"].carried_by(world)}
+            carried = {v for v in VARIANTS if REGISTRY[f"supplemental_{v}"].carried_by(world)}
             assert carried == expected_variants(world), (tier, seed)
             for variant in sorted(carried):
                 doc = built(variant, world, seed)
@@ -236,29 +266,61 @@ def _found(variant: str) -> tuple[Any, World]:
 
 Mutation = Callable[[Any], object]
 MUTATIONS: dict[str, tuple[str, Mutation, str]] = {
-    "radius": ("trucking", lambda d: setattr(d.operations, "local_percent",
-                                             (d.operations.local_percent or 0) + 1), "radius"),
+    "radius": (
+        "trucking",
+        lambda d: setattr(d.operations, "local_percent", (d.operations.local_percent or 0) + 1),
+        "radius",
+    ),
     "units": ("trucking", lambda d: setattr(d.operations, "power_units", 0), "units"),
-    "loads": ("trucking", lambda d: setattr(d.commodities[0], "percent_of_loads", 1.0),
-              "commodity"),
-    "hazmat": ("trucking", lambda d: d.answers.hazmat.__dict__.update(
-        answer="No" if d.answers.hazmat.answer == "Yes" else "Yes"), "hazmat"),
+    "loads": (
+        "trucking",
+        lambda d: setattr(d.commodities[0], "percent_of_loads", 1.0),
+        "commodity",
+    ),
+    "hazmat": (
+        "trucking",
+        lambda d: d.answers.hazmat.__dict__.update(
+            answer="No" if d.answers.hazmat.answer == "Yes" else "Yes"
+        ),
+        "hazmat",
+    ),
     "mix": ("contractors", lambda d: setattr(d.work, "industrial_percent", 99.0), "work mix"),
-    "subcontracted": ("contractors", lambda d: setattr(d.work, "subcontracted_percent", 99.9),
-                      "subcontracted percent"),
-    "project": ("contractors", lambda d: setattr(d.projects[0], "completion_date",
-                                                 "1999-01-01"), "ends before"),
+    "subcontracted": (
+        "contractors",
+        lambda d: setattr(d.work, "subcontracted_percent", 99.9),
+        "subcontracted percent",
+    ),
+    "project": (
+        "contractors",
+        lambda d: setattr(d.projects[0], "completion_date", "1999-01-01"),
+        "ends before",
+    ),
     "sales": ("restaurant", lambda d: setattr(d.sales, "liquor_sales", 1.0), "sales"),
-    "closing": ("restaurant", lambda d: setattr(
-        d.operations, "closing_time",
-        "2:00 AM" if d.answers.late_hours.answer == "No" else "9:00 PM"), "late hours"),
+    "closing": (
+        "restaurant",
+        lambda d: setattr(
+            d.operations,
+            "closing_time",
+            "2:00 AM" if d.answers.late_hours.answer == "No" else "9:00 PM",
+        ),
+        "late hours",
+    ),
     "total units": ("habitational", lambda d: setattr(d, "unit_count", 1), "total units"),
-    "building": ("habitational", lambda d: setattr(d.residences[0], "year_built", 1800),
-                 "is not building"),
-    "explanation": ("habitational", lambda d: d.answers.pool.__dict__.update(
-        answer="Yes", explanation=None), "question pool"),
-    "signature": ("restaurant", lambda d: setattr(d.signature, "signer_name", "Nobody"),
-                  "signature"),
+    "building": (
+        "habitational",
+        lambda d: setattr(d.residences[0], "year_built", 1800),
+        "is not building",
+    ),
+    "explanation": (
+        "habitational",
+        lambda d: d.answers.pool.__dict__.update(answer="Yes", explanation=None),
+        "question pool",
+    ),
+    "signature": (
+        "restaurant",
+        lambda d: setattr(d.signature, "signer_name", "Nobody"),
+        "signature",
+    ),
 }
 
 

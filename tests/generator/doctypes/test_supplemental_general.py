@@ -39,13 +39,19 @@ TIERS = tuple(PRESETS)
 SEEDS = range(1, 201)
 # The parts of the world the supplement never reads, shrunk so 200 worlds per tier stay fast;
 # buildings and the loss history keep the tier's sizes.
-LIGHT: dict[str, object] = {"drivers.min_rows": 1, "drivers.max_rows": 2,
-                            "financials.years": 1, "loss_run.min_claims": 0,
-                            "loss_run.max_claims": 20}
+LIGHT: dict[str, object] = {
+    "drivers.min_rows": 1,
+    "drivers.max_rows": 2,
+    "financials.years": 1,
+    "loss_run.min_claims": 0,
+    "loss_run.max_claims": 20,
+}
 VALIDATOR = jsonschema.Draft202012Validator(document_schema(NAME, GeneralSupplement))
-FROM_APPLICATION = {"declined_cancelled": "declined_cancelled",
-                    "safety_program": "safety_program",
-                    "code_violations": "fire_code_violations"}
+FROM_APPLICATION = {
+    "declined_cancelled": "declined_cancelled",
+    "safety_program": "safety_program",
+    "code_violations": "fire_code_violations",
+}
 
 
 def built(world: World, seed: int) -> GeneralSupplement:
@@ -66,15 +72,20 @@ def expected_non_renewed(world: World) -> set[str]:
     if not declined:
         return set()
     effective = dt.date.fromisoformat(world.policy.effective_date)
-    since = effective.replace(year=effective.year - 3) if not (
-        effective.month == 2 and effective.day == 29) else effective.replace(
-        year=effective.year - 3, day=28)
+    since = (
+        effective.replace(year=effective.year - 3)
+        if not (effective.month == 2 and effective.day == 29)
+        else effective.replace(year=effective.year - 3, day=28)
+    )
     by_start = {(t.line, t.effective_date): t for t in world.loss_history.terms}
     out = set()
     for term in world.loss_history.terms:
         following = by_start.get((term.line, term.expiration_date))
-        if following and following.carrier != term.carrier and (
-                dt.date.fromisoformat(term.expiration_date) > since):
+        if (
+            following
+            and following.carrier != term.carrier
+            and (dt.date.fromisoformat(term.expiration_date) > since)
+        ):
             out.add(term.policy_number)
     return out
 
@@ -83,38 +94,80 @@ def problems_of(doc: GeneralSupplement, world: World) -> list[str]:
     problems: list[str] = []
     insured, h, a, e = world.insured, doc.header, doc.applicant, doc.exposures
     if (h.policy_number, h.named_insured, h.carrier_name, h.effective_date) != (
-            world.policy.number, insured.name, world.carrier.name,
-            world.policy.effective_date):
+        world.policy.number,
+        insured.name,
+        world.carrier.name,
+        world.policy.effective_date,
+    ):
         problems.append(f"header {h.policy_number} / {h.named_insured}")
     if (a.fein, a.entity_type, a.dba, a.phone, a.website, a.sic, a.naics) != (
-            insured.fein, insured.entity_type, insured.dba, insured.phone, insured.website,
-            insured.sic, insured.naics):
+        insured.fein,
+        insured.entity_type,
+        insured.dba,
+        insured.phone,
+        insured.website,
+        insured.sic,
+        insured.naics,
+    ):
         problems.append("applicant identity disagrees with the insured")
     if a.mailing_address.street != insured.mailing_address.street:
         problems.append("mailing address disagrees")
     if a.nature_of_business != insured.nature_of_business or (
-            (a.industry or "").lower() != insured.industry.lower()):
+        (a.industry or "").lower() != insured.industry.lower()
+    ):
         problems.append(f"class {a.nature_of_business} / {a.industry}")
     if a.business_start_date != insured.business_start_date or a.years_in_business != (
-            whole_years(insured.business_start_date, world.policy.completion_date)):
+        whole_years(insured.business_start_date, world.policy.completion_date)
+    ):
         problems.append(f"years in business {a.years_in_business}")
     if a.operations_description != insured.operations_description:
         problems.append("operations description disagrees")
     buildings = world.buildings()
-    if (e.full_time_employees, e.part_time_employees, e.annual_revenue, e.location_count,
-            e.building_count) != (insured.full_time_employees, insured.part_time_employees,
-                                  insured.annual_revenue, len(world.locations),
-                                  len(buildings)):
+    if (
+        e.full_time_employees,
+        e.part_time_employees,
+        e.annual_revenue,
+        e.location_count,
+        e.building_count,
+    ) != (
+        insured.full_time_employees,
+        insured.part_time_employees,
+        insured.annual_revenue,
+        len(world.locations),
+        len(buildings),
+    ):
         problems.append(f"exposures {e}")
     if len(doc.premises) != min(PREMISES_ROWS, len(buildings)):
         problems.append(f"{len(doc.premises)} premises rows for {len(buildings)} buildings")
     for row, b in zip(doc.premises, buildings, strict=False):
-        found = (row.location_number, row.building_number, row.street, row.city, row.state,
-                 row.interest, row.occupancy, row.construction, row.year_built, row.stories,
-                 row.square_feet, row.sprinklered_percent)
-        wanted = (b.location_number, b.building_number, b.address.street, b.address.city,
-                  b.address.state, b.interest, b.occupancy, b.construction, b.year_built,
-                  b.stories, b.square_feet, b.sprinklered_percent)
+        found = (
+            row.location_number,
+            row.building_number,
+            row.street,
+            row.city,
+            row.state,
+            row.interest,
+            row.occupancy,
+            row.construction,
+            row.year_built,
+            row.stories,
+            row.square_feet,
+            row.sprinklered_percent,
+        )
+        wanted = (
+            b.location_number,
+            b.building_number,
+            b.address.street,
+            b.address.city,
+            b.address.state,
+            b.interest,
+            b.occupancy,
+            b.construction,
+            b.year_built,
+            b.stories,
+            b.square_feet,
+            b.sprinklered_percent,
+        )
         if found != wanted:
             problems.append(f"premises row {found[:2]} is not building {wanted[:2]}")
     stated = {x.question: x for x in world.underwriting}
@@ -132,7 +185,8 @@ def problems_of(doc: GeneralSupplement, world: World) -> list[str]:
     for field in GeneralAnswers.model_fields:
         answer = getattr(doc.answers, field)
         if answer.answer not in ("Yes", "No") or (answer.answer == "Yes") != (
-                answer.explanation is not None):
+            answer.explanation is not None
+        ):
             problems.append(f"question {field}: {answer.answer} with {answer.explanation!r}")
     terms = world.loss_history.terms
     if [t.policy_number for t in doc.prior_insurance] != [t.policy_number for t in terms]:
@@ -140,20 +194,35 @@ def problems_of(doc: GeneralSupplement, world: World) -> list[str]:
     non_renewed = expected_non_renewed(world)
     for row, term in zip(doc.prior_insurance, terms, strict=False):
         incurred = sum(round(c.incurred * 100) for c in term.claims)
-        if (row.carrier, row.line, row.effective_date, row.expiration_date, row.premium,
-                row.claim_count, round((row.incurred or 0) * 100)) != (
-                term.carrier, term.line, term.effective_date, term.expiration_date,
-                term.premium, len(term.claims), incurred):
+        if (
+            row.carrier,
+            row.line,
+            row.effective_date,
+            row.expiration_date,
+            row.premium,
+            row.claim_count,
+            round((row.incurred or 0) * 100),
+        ) != (
+            term.carrier,
+            term.line,
+            term.effective_date,
+            term.expiration_date,
+            term.premium,
+            len(term.claims),
+            incurred,
+        ):
             problems.append(f"prior term {row.policy_number} disagrees with the loss history")
         if row.policy_year != int(term.effective_date[:4]):
             problems.append(f"prior term {row.policy_number} year {row.policy_year}")
         if (row.non_renewed == "Yes") != (term.policy_number in non_renewed):
             problems.append(f"prior term {row.policy_number} non-renewed {row.non_renewed}")
     if any(row.non_renewed == "Yes" for row in doc.prior_insurance) and (
-            doc.answers.declined_cancelled.answer != "Yes"):
+        doc.answers.declined_cancelled.answer != "Yes"
+    ):
         problems.append("a non-renewed term with a No to the declined/cancelled question")
     if doc.signature != signature_of(world) or doc.signature.signer_name not in {
-            p.name for p in world.principals}:
+        p.name for p in world.principals
+    }:
         problems.append("signature block is not an officer of the world")
     return problems
 
@@ -185,8 +254,9 @@ def test_every_packet_carries_it_and_it_agrees_with_its_world(tier: str) -> None
         assert seen["non_renewed"] > 0 and seen["truncated"] > 0, seen
 
 
-def _found(seed_filter: Callable[[World], bool] = lambda w: True,
-           ) -> tuple[GeneralSupplement, World]:
+def _found(
+    seed_filter: Callable[[World], bool] = lambda w: True,
+) -> tuple[GeneralSupplement, World]:
     knobs = resolve("N3", LIGHT)
     for seed in range(1, 300):
         world = build_world(seed, knobs)
@@ -197,26 +267,30 @@ def _found(seed_filter: Callable[[World], bool] = lambda w: True,
 
 def _flip(answer: Any) -> None:
     yes = answer.answer == "Yes"
-    answer.__dict__.update(answer="No" if yes else "Yes",
-                           explanation=None if yes else "Made up.")
+    answer.__dict__.update(answer="No" if yes else "Yes", explanation=None if yes else "Made up.")
 
 
 MUTATIONS: dict[str, tuple[Callable[[GeneralSupplement], object], str]] = {
     "header": (lambda d: setattr(d.header, "policy_number", "X-1"), "header"),
     "fein": (lambda d: setattr(d.applicant, "fein", "00-0000000"), "applicant identity"),
-    "years": (lambda d: setattr(d.applicant, "years_in_business",
-                                (d.applicant.years_in_business or 0) + 1), "years in business"),
+    "years": (
+        lambda d: setattr(
+            d.applicant, "years_in_business", (d.applicant.years_in_business or 0) + 1
+        ),
+        "years in business",
+    ),
     "buildings": (lambda d: setattr(d.exposures, "building_count", 999), "exposures"),
     "premises": (lambda d: setattr(d.premises[0], "year_built", 1800), "premises row"),
     "dropped row": (lambda d: d.premises.pop(), "premises rows"),
     "safety": (lambda d: _flip(d.answers.safety_program), "safety_program"),
     "sprinklers": (lambda d: _flip(d.answers.fully_sprinklered), "fully_sprinklered"),
     "explanation": (lambda d: setattr(d.answers.osha, "explanation", "Nothing."), "osha"),
-    "premium": (lambda d: setattr(d.prior_insurance[0], "premium",
-                                  (d.prior_insurance[0].premium or 0) + 1), "prior term"),
+    "premium": (
+        lambda d: setattr(d.prior_insurance[0], "premium", (d.prior_insurance[0].premium or 0) + 1),
+        "prior term",
+    ),
     "claims": (lambda d: setattr(d.prior_insurance[-1], "claim_count", 99), "prior term"),
-    "non-renewed": (lambda d: setattr(d.prior_insurance[0], "non_renewed", "Yes"),
-                    "non-renewed"),
+    "non-renewed": (lambda d: setattr(d.prior_insurance[0], "non_renewed", "Yes"), "non-renewed"),
     "order": (lambda d: d.prior_insurance.reverse(), "order"),
     "signature": (lambda d: setattr(d.signature, "signer_name", "Nobody"), "officer"),
 }
@@ -225,8 +299,12 @@ MUTATIONS: dict[str, tuple[Callable[[GeneralSupplement], object], str]] = {
 @pytest.mark.parametrize("name", sorted(MUTATIONS))
 def test_invariant_checks_catch_a_broken_supplement(name: str) -> None:
     mutate, fragment = MUTATIONS[name]
-    doc, world = _found(lambda w: len(w.loss_history.terms) > 1 and not any(
-        a.answer for a in w.underwriting if a.question == "declined_cancelled"))
+    doc, world = _found(
+        lambda w: (
+            len(w.loss_history.terms) > 1
+            and not any(a.answer for a in w.underwriting if a.question == "declined_cancelled")
+        )
+    )
     assert not problems_of(doc, world)
     mutate(doc)
     problems = problems_of(doc, world)
@@ -262,8 +340,7 @@ def test_rendered_supplement_reads_back(tier: str, tmp_path: Path) -> None:
     # The CSV export: the history and the insured's name, every other leaf null.
     truth = json.loads((tmp_path / f"document_truth_{CSV}.json").read_text())["truth"]
     VALIDATOR.validate(truth)
-    shown = [p for p in non_null if p.startswith("prior_insurance[")
-             or p == "header.named_insured"]
+    shown = [p for p in non_null if p.startswith("prior_insurance[") or p == "header.named_insured"]
     fields = json.loads((tmp_path / f"field_truth_{CSV}.json").read_text())["fields"]
     assert sorted(f["path"] for f in fields) == sorted(shown)
     assert truth["prior_insurance"] == expected.model_dump(mode="json")["prior_insurance"]
@@ -281,8 +358,12 @@ def test_rendered_supplement_reads_back(tier: str, tmp_path: Path) -> None:
     # The workbook: four sheets, each table where its sheet says.
     book = openpyxl.load_workbook(tmp_path / "supplemental_general_excel.xlsx")
     assert book.sheetnames == ["Applicant", "Premises", "Questions", "Prior Insurance"]
-    sheets = {f["path"]: f["locations"][0]["sheet"] for f in json.loads(
-        (tmp_path / "field_truth_supplemental_general_excel.json").read_text())["fields"]}
+    sheets = {
+        f["path"]: f["locations"][0]["sheet"]
+        for f in json.loads((tmp_path / "field_truth_supplemental_general_excel.json").read_text())[
+            "fields"
+        ]
+    }
     assert sheets["premises[0].street"] == "Premises"
     assert sheets["prior_insurance[0].carrier"] == "Prior Insurance"
     assert sheets["answers.vacancy.answer"] == "Questions"

@@ -27,17 +27,28 @@ TIERS = tuple(PRESETS)
 AUTO: dict[str, object] = {"lines": ("property", "auto")}
 # Shrinks what the schedule never reads; the driver knobs (vehicle counts) keep the tier's.
 LIGHT: dict[str, object] = {
-    "sov.min_rows": 1, "sov.max_rows": 3, "loss_run.min_claims": 0, "loss_run.max_claims": 0,
-    "loss_run.years": 1, "financials.years": 1,
+    "sov.min_rows": 1,
+    "sov.max_rows": 3,
+    "loss_run.min_claims": 0,
+    "loss_run.max_claims": 0,
+    "loss_run.years": 1,
+    "financials.years": 1,
 }
 SEEDS = range(1, 201)
 DOCS = ("vehicle_schedule_pdf", "vehicle_schedule_excel")
 SCHEMA = document_schema("vehicle_schedule", VehicleSchedule)
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 # VIN check digit (position 9): letter values and position weights of ISO 3779 / 49 CFR 565.
-VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip(
-    "ABCDEFGHJKLMNPRSTUVWXYZ", (1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 7, 9, 2, 3, 4, 5, 6, 7,
-                                8, 9), strict=True))}
+VIN_VALUES = {
+    **{str(d): d for d in range(10)},
+    **dict(
+        zip(
+            "ABCDEFGHJKLMNPRSTUVWXYZ",
+            (1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 7, 9, 2, 3, 4, 5, 6, 7, 8, 9),
+            strict=True,
+        )
+    ),
+}
 VIN_WEIGHTS = (8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2)
 
 
@@ -98,10 +109,20 @@ def internal_problems(doc: VehicleSchedule) -> list[str]:
 def problems_of(doc: VehicleSchedule, world: World) -> list[str]:
     """The schedule's own rules and its agreement with the world's fleet."""
     problems = internal_problems(doc)
-    header = (doc.insured_name, doc.agency_name, doc.prepared_by, doc.policy_effective_date,
-              doc.as_of_date)
-    if header != (world.insured.name, world.producer.agency_name, world.preparer.name,
-                  world.policy.effective_date, world.policy.completion_date):
+    header = (
+        doc.insured_name,
+        doc.agency_name,
+        doc.prepared_by,
+        doc.policy_effective_date,
+        doc.as_of_date,
+    )
+    if header != (
+        world.insured.name,
+        world.producer.agency_name,
+        world.preparer.name,
+        world.policy.effective_date,
+        world.policy.completion_date,
+    ):
         problems.append(f"header {header} disagrees with the world")
     auto = world.business_auto
     assert auto is not None
@@ -111,9 +132,15 @@ def problems_of(doc: VehicleSchedule, world: World) -> list[str]:
         tag = f"unit {row.unit_number}"
         place = world.location(vehicle.garage_location).address
         expected = {
-            "year": vehicle.year, "make": vehicle.make, "model": vehicle.model,
-            "vin": vehicle.vin, "gvw": vehicle.gvw, "cost_new": vehicle.cost_new,
-            "use": unit.use, "radius": unit.radius, "ownership": unit.ownership,
+            "year": vehicle.year,
+            "make": vehicle.make,
+            "model": vehicle.model,
+            "vin": vehicle.vin,
+            "gvw": vehicle.gvw,
+            "cost_new": vehicle.cost_new,
+            "use": unit.use,
+            "radius": unit.radius,
+            "ownership": unit.ownership,
             "size_class": unit.size_class,
             "comprehensive_deductible": unit.comprehensive_deductible,
             "collision_deductible": unit.collision_deductible,
@@ -123,11 +150,11 @@ def problems_of(doc: VehicleSchedule, world: World) -> list[str]:
                 problems.append(f"{tag}: {name} {getattr(row, name)!r} != world {value!r}")
         garage = (row.garaging.street, row.garaging.city, row.garaging.state, row.garaging.zip)
         if garage != (place.street, place.city, place.state, place.zip):
-            problems.append(f"{tag}: garaged at {garage}, not location "
-                            f"{vehicle.garage_location}")
+            problems.append(f"{tag}: garaged at {garage}, not location {vehicle.garage_location}")
         if row.garaging.state != unit.registration_state:
-            problems.append(f"{tag}: garaged in {row.garaging.state}, registered in "
-                            f"{unit.registration_state}")
+            problems.append(
+                f"{tag}: garaged in {row.garaging.state}, registered in {unit.registration_state}"
+            )
         lenders = {i.name for i in world.interests if i.vehicle_number == vehicle.number}
         if row.lienholder is not None and row.lienholder not in lenders:
             problems.append(f"{tag}: lienholder {row.lienholder} holds no interest in it")
@@ -136,8 +163,7 @@ def problems_of(doc: VehicleSchedule, world: World) -> list[str]:
         if row.principal_driver is None:
             if drivers:
                 problems.append(f"{tag}: no principal driver among {sorted(names)}")
-        elif row.principal_driver not in names or names[row.principal_driver] < max(
-                names.values()):
+        elif row.principal_driver not in names or names[row.principal_driver] < max(names.values()):
             problems.append(f"{tag}: principal driver {row.principal_driver} of {names}")
     return problems
 
@@ -164,22 +190,38 @@ def test_schedule_invariants_hold_over_many_worlds(tier: str) -> None:
 
 Mutation = Callable[[VehicleSchedule, ScheduledUnit], object]
 MUTATIONS: dict[str, tuple[Mutation, str]] = {
-    "count": (lambda doc, unit: setattr(doc.totals, "vehicle_count", len(doc.units) + 1),
-              "vehicle_count"),
-    "cost total": (lambda doc, unit: setattr(doc.totals, "cost_new",
-                                             (doc.totals.cost_new or 0) + 1), "total cost_new"),
-    "stated": (lambda doc, unit: setattr(unit, "stated_amount", (unit.cost_new or 0) + 500),
-               "stated"),
-    "vin": (lambda doc, unit: setattr(unit, "vin", (unit.vin or "")[:-1] + "0"
-                                      if (unit.vin or "").endswith("1") else
-                                      (unit.vin or "")[:8] + "Z" + (unit.vin or "")[9:]),
-            "VIN"),
+    "count": (
+        lambda doc, unit: setattr(doc.totals, "vehicle_count", len(doc.units) + 1),
+        "vehicle_count",
+    ),
+    "cost total": (
+        lambda doc, unit: setattr(doc.totals, "cost_new", (doc.totals.cost_new or 0) + 1),
+        "total cost_new",
+    ),
+    "stated": (
+        lambda doc, unit: setattr(unit, "stated_amount", (unit.cost_new or 0) + 500),
+        "stated",
+    ),
+    "vin": (
+        lambda doc, unit: setattr(
+            unit,
+            "vin",
+            (unit.vin or "")[:-1] + "0"
+            if (unit.vin or "").endswith("1")
+            else (unit.vin or "")[:8] + "Z" + (unit.vin or "")[9:],
+        ),
+        "VIN",
+    ),
     "garage": (lambda doc, unit: setattr(unit.garaging, "city", "Nowhere"), "garaged"),
-    "driver": (lambda doc, unit: setattr(unit, "principal_driver", "Nobody Atall"),
-               "principal driver"),
+    "driver": (
+        lambda doc, unit: setattr(unit, "principal_driver", "Nobody Atall"),
+        "principal driver",
+    ),
     "lienholder": (lambda doc, unit: setattr(unit, "lienholder", None), "lienholder"),
-    "deductible": (lambda doc, unit: setattr(unit, "collision_deductible", None),
-                   "physical-damage"),
+    "deductible": (
+        lambda doc, unit: setattr(unit, "collision_deductible", None),
+        "physical-damage",
+    ),
     "header": (lambda doc, unit: setattr(doc, "prepared_by", "Someone Else"), "header"),
 }
 
@@ -187,12 +229,20 @@ MUTATIONS: dict[str, tuple[Mutation, str]] = {
 @pytest.mark.parametrize("name", sorted(MUTATIONS))
 def test_invariant_checks_catch_a_broken_schedule(name: str) -> None:
     mutate, fragment = MUTATIONS[name]
-    doc, world = next((d, w) for d, w in (schedule("N3", s) for s in range(1, 40))
-                      if any(u.ownership == "Financed" and u.principal_driver
-                             and u.collision_deductible for u in d.units))
+    doc, world = next(
+        (d, w)
+        for d, w in (schedule("N3", s) for s in range(1, 40))
+        if any(
+            u.ownership == "Financed" and u.principal_driver and u.collision_deductible
+            for u in d.units
+        )
+    )
     assert not problems_of(doc, world)
-    unit = next(u for u in doc.units if u.ownership == "Financed" and u.principal_driver
-                and u.collision_deductible)
+    unit = next(
+        u
+        for u in doc.units
+        if u.ownership == "Financed" and u.principal_driver and u.collision_deductible
+    )
     mutate(doc, unit)
     problems = problems_of(doc, world)
     assert any(fragment in problem for problem in problems), problems

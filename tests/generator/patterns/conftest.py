@@ -33,8 +33,9 @@ class Rendered:
         return dict(self.json(f"manifest_{doc_id}.json"))
 
     def applied(self, doc_id: str, pattern_id: str) -> dict[str, Any] | None:
-        return next((p for p in self.manifest(doc_id)["patterns_applied"]
-                     if p["id"] == pattern_id), None)
+        return next(
+            (p for p in self.manifest(doc_id)["patterns_applied"] if p["id"] == pattern_id), None
+        )
 
     def fields(self, doc_id: str) -> dict[str, dict[str, Any]]:
         return {f["path"]: f for f in self.json(f"field_truth_{doc_id}.json")["fields"]}
@@ -82,13 +83,15 @@ def char_infos(textpage: Any) -> list[dict[str, Any]]:
     flags = ctypes.c_int()
     for index in range(textpage.count_chars()):
         raw.FPDFText_GetFontInfo(textpage, index, name, 128, flags)
-        out.append({
-            "char": chr(raw.FPDFText_GetUnicode(textpage, index)),
-            "box": textpage.get_charbox(index),
-            "size": raw.FPDFText_GetFontSize(textpage, index),
-            "angle": raw.FPDFText_GetCharAngle(textpage, index),
-            "font": name.value.decode(errors="replace"),
-        })
+        out.append(
+            {
+                "char": chr(raw.FPDFText_GetUnicode(textpage, index)),
+                "box": textpage.get_charbox(index),
+                "size": raw.FPDFText_GetFontSize(textpage, index),
+                "angle": raw.FPDFText_GetCharAngle(textpage, index),
+                "font": name.value.decode(errors="replace"),
+            }
+        )
     return out
 
 
@@ -101,15 +104,17 @@ def render() -> Render:
     (None: every pattern off). Built once per session per arguments."""
     cache: dict[tuple[Any, ...], Rendered] = {}
 
-    def make(tier: str, seed: int, documents: tuple[str, ...],
-             only: str | None = None) -> Rendered:
+    def make(tier: str, seed: int, documents: tuple[str, ...], only: str | None = None) -> Rendered:
         key = (tier, seed, documents, only)
         if key not in cache:
             # Every line whose documents the pattern tests draw on (auto: driver schedules).
-            overrides: dict[str, Any] = {"documents": documents,
-                                         "lines": ("property", "gl", "auto", "wc")}
+            overrides: dict[str, Any] = {
+                "documents": documents,
+                "lines": ("property", "gl", "auto", "wc"),
+            }
             overrides["patterns.only" if only else "patterns.off"] = (
-                tuple(only.split(",")) if only else ("*",))
+                tuple(only.split(",")) if only else ("*",)
+            )
             cache[key] = Rendered(build_packet(tier, seed, resolve(tier, overrides)).files)
         return cache[key]
 
@@ -139,8 +144,14 @@ def write(rendered: Rendered, folder: Path) -> Path:
     return folder
 
 
-def first_applied(render: Render, pattern: str, doc_id: str, tier: str,
-                  documents: tuple[str, ...], seeds: range = range(1, 13)) -> int:
+def first_applied(
+    render: Render,
+    pattern: str,
+    doc_id: str,
+    tier: str,
+    documents: tuple[str, ...],
+    seeds: range = range(1, 13),
+) -> int:
     """The first seed whose `doc_id` carries `pattern` when it is forced on: a pattern whose
     effect depends on how a document falls on its pages (a row split at a page break) needs
     the right packet, and a pattern that never acts fails here."""

@@ -40,8 +40,9 @@ def assert_located(c: Case, table: list[list[str]]) -> None:
             assert table[location["row"]][location["column"]] == entry["rendered_as"]
 
 
-@pytest.mark.parametrize(("pattern", "delimiter"),
-                         [("csv.semicolon", ";"), ("csv.tab", "\t"), ("csv.pipe", "|")])
+@pytest.mark.parametrize(
+    ("pattern", "delimiter"), [("csv.semicolon", ";"), ("csv.tab", "\t"), ("csv.pipe", "|")]
+)
 def test_delimiter_separates_the_cells(render: Render, pattern: str, delimiter: str) -> None:
     c = case(render, pattern)
     text = raw(c).decode("utf-8")
@@ -78,8 +79,7 @@ def test_quoted_newlines_break_texts_inside_their_cell(render: Render) -> None:
     assert_located(c, rows(raw(c).decode("utf-8")))
 
 
-def test_european_numbers_group_with_dots_and_mark_decimals_with_a_comma(
-        render: Render) -> None:
+def test_european_numbers_group_with_dots_and_mark_decimals_with_a_comma(render: Render) -> None:
     c = case(render, "csv.european_numbers")
     for entry in c.record["ground_truth_delta"].values():
         assert re.fullmatch(r"-?\d{1,3}(\.\d{3})*,\d{2}", entry["shown"]), entry["shown"]

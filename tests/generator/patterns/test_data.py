@@ -12,8 +12,14 @@ from packetbench.generator.patterns import scripts
 from packetbench.generator.render import fmt
 from tests.generator.patterns.conftest import Case, Render, char_infos, first_applied
 
-DOCS = ("loss_run_pdf", "sov_pdf", "driver_schedule_pdf", "acord_125", "acord_140",
-        "financial_statement_pdf")
+DOCS = (
+    "loss_run_pdf",
+    "sov_pdf",
+    "driver_schedule_pdf",
+    "acord_125",
+    "acord_140",
+    "financial_statement_pdf",
+)
 LOSS = "loss_run_pdf"
 
 
@@ -32,8 +38,13 @@ def test_date_formats_mix_spellings_and_keep_iso_values(render: Render) -> None:
     fields = c.on.fields(LOSS)
     dates = [f for f in fields.values() if f["kind"] == "date"]
     shapes = {shape(f["rendered_as"]) for f in dates}
-    assert len(shapes) >= 2 and shapes <= {"99/99/9999", "9999-99-99", "Mon 9, 9999",
-                                           "Mon 99, 9999", "99-Mon-99"}
+    assert len(shapes) >= 2 and shapes <= {
+        "99/99/9999",
+        "9999-99-99",
+        "Mon 9, 9999",
+        "Mon 99, 9999",
+        "99-Mon-99",
+    }
     for path in c.record["targets"]:
         field = fields[path]
         assert field["value"] == c.record["ground_truth_delta"][path]["canonical"]
@@ -92,8 +103,11 @@ def test_rtl_names_are_drawn_right_to_left_and_read_in_order(render: Render) -> 
     assert unicodedata.normalize("NFKC", read.strip()) == name  # pdfium reads it in order
     # ... while the glyphs are laid out from the right: the first letter is the rightmost.
     x0, y0, x1, y1 = location["bbox"]
-    inside = [i for i in infos if x0 <= i["box"][0] <= x1 and y0 <= i["box"][1] <= y1
-              and not i["char"].isspace()]
+    inside = [
+        i
+        for i in infos
+        if x0 <= i["box"][0] <= x1 and y0 <= i["box"][1] <= y1 and not i["char"].isspace()
+    ]
     first = unicodedata.normalize("NFKC", name)[0]
     rightmost = max(inside, key=lambda i: i["box"][2])
     assert unicodedata.normalize("NFKC", rightmost["char"]) == first
@@ -108,7 +122,8 @@ def test_ligatures_draw_one_glyph_for_two_letters(render: Render) -> None:
         field = fields[path]
         assert re.search("[\ufb00-\ufb04]", field["rendered_as"])
         assert unicodedata.normalize("NFKC", field["rendered_as"]) == unicodedata.normalize(
-            "NFKC", field["value"])
+            "NFKC", field["value"]
+        )
         assert not re.search("[\ufb00-\ufb04]", field["value"])
 
 

@@ -19,33 +19,96 @@ from tests.conftest import TIERS
 # PATTERNS.md, written out here as the oracle: every table.*, data.*, overlay.*, scan.*,
 # textlayer.* and hand.* id, the sheet.* and csv.* ids built so far, and the packet.* ids.
 CATALOGUE_IDS = {
-    "table.borderless", "table.merged_header", "table.continuation_header", "table.subtotals",
-    "table.nested", "table.multiline_wrap", "table.row_split", "table.dual",
-    "table.single_row_total", "table.variable_widths", "table.vertical_records",
-    "table.floating_header", "table.interrupted", "table.stacked_header",
-    "table.rotated_header", "table.shading", "table.column_synonyms", "table.combined_sources",
-    "table.mainframe", "table.claim_blocks",
-    "data.date_formats", "data.currency_formats", "data.terminology", "data.special_chars",
-    "data.rtl_names", "data.ligatures", "data.truncation", "data.footnote_markers",
-    "data.thousands", "data.percent_as_fraction",
-    "overlay.watermark", "overlay.void_stamp", "overlay.status_icons", "overlay.logo",
-    "overlay.untagged_header_footer", "overlay.redaction", "overlay.highlight",
-    "scan.clean", "scan.moderate", "scan.fax", "scan.skewed", "scan.degraded", "scan.photo",
-    "scan.mixed", "scan.ocr_layer",
-    "sheet.hidden_sheet", "sheet.hidden_rows", "sheet.hidden_columns", "sheet.merged_cells",
-    "sheet.numbers_as_text", "sheet.date_serials", "sheet.formulas", "sheet.header_offset",
-    "sheet.thousands", "sheet.notes_column", "sheet.color_status", "sheet.subtotal_rows",
+    "table.borderless",
+    "table.merged_header",
+    "table.continuation_header",
+    "table.subtotals",
+    "table.nested",
+    "table.multiline_wrap",
+    "table.row_split",
+    "table.dual",
+    "table.single_row_total",
+    "table.variable_widths",
+    "table.vertical_records",
+    "table.floating_header",
+    "table.interrupted",
+    "table.stacked_header",
+    "table.rotated_header",
+    "table.shading",
+    "table.column_synonyms",
+    "table.combined_sources",
+    "table.mainframe",
+    "table.claim_blocks",
+    "data.date_formats",
+    "data.currency_formats",
+    "data.terminology",
+    "data.special_chars",
+    "data.rtl_names",
+    "data.ligatures",
+    "data.truncation",
+    "data.footnote_markers",
+    "data.thousands",
+    "data.percent_as_fraction",
+    "overlay.watermark",
+    "overlay.void_stamp",
+    "overlay.status_icons",
+    "overlay.logo",
+    "overlay.untagged_header_footer",
+    "overlay.redaction",
+    "overlay.highlight",
+    "scan.clean",
+    "scan.moderate",
+    "scan.fax",
+    "scan.skewed",
+    "scan.degraded",
+    "scan.photo",
+    "scan.mixed",
+    "scan.ocr_layer",
+    "sheet.hidden_sheet",
+    "sheet.hidden_rows",
+    "sheet.hidden_columns",
+    "sheet.merged_cells",
+    "sheet.numbers_as_text",
+    "sheet.date_serials",
+    "sheet.formulas",
+    "sheet.header_offset",
+    "sheet.thousands",
+    "sheet.notes_column",
+    "sheet.color_status",
+    "sheet.subtotal_rows",
     "sheet.split_sheets",
-    "csv.semicolon", "csv.tab", "csv.pipe", "csv.cp1252", "csv.bom", "csv.quoted_newlines",
-    "csv.trailer_rows", "csv.european_numbers", "csv.header_preamble",
-    "packet.superseded", "packet.name_variants", "packet.address_variants",
-    "packet.policy_number_formats", "packet.duplicate_document", "packet.conflicting_values",
+    "csv.semicolon",
+    "csv.tab",
+    "csv.pipe",
+    "csv.cp1252",
+    "csv.bom",
+    "csv.quoted_newlines",
+    "csv.trailer_rows",
+    "csv.european_numbers",
+    "csv.header_preamble",
+    "packet.superseded",
+    "packet.name_variants",
+    "packet.address_variants",
+    "packet.policy_number_formats",
+    "packet.duplicate_document",
+    "packet.conflicting_values",
     "packet.phantom_reference",
-    "textlayer.invisible_ocr", "textlayer.reading_order", "textlayer.kerning",
-    "textlayer.cmap_scramble", "textlayer.cmap_gaps", "textlayer.clipped",
-    "textlayer.hidden_layer", "textlayer.white_text", "textlayer.outlined",
-    "textlayer.fragmented_rules", "textlayer.bezier_rules", "textlayer.microtext",
-    "hand.signature", "hand.date_stamp", "hand.margin_note", "hand.filled_fields",
+    "textlayer.invisible_ocr",
+    "textlayer.reading_order",
+    "textlayer.kerning",
+    "textlayer.cmap_scramble",
+    "textlayer.cmap_gaps",
+    "textlayer.clipped",
+    "textlayer.hidden_layer",
+    "textlayer.white_text",
+    "textlayer.outlined",
+    "textlayer.fragmented_rules",
+    "textlayer.bezier_rules",
+    "textlayer.microtext",
+    "hand.signature",
+    "hand.date_stamp",
+    "hand.margin_note",
+    "hand.filled_fields",
     "hand.correction",
 }
 
@@ -77,45 +140,58 @@ def test_every_resolved_probability_is_a_knob_in_every_manifest() -> None:
     built = build_packet("N2", 1, resolve("N2", {"documents": ("sov_pdf", "sov_excel")}))
     manifest = json.loads(built.files["manifest_sov_pdf.json"])
     assert {f"patterns.{i}" for i in CATALOGUE_IDS} <= set(manifest["knobs"])
-    assert manifest["knobs"]["patterns.overlay.watermark"] == presets.PROBABILITIES[
-        "overlay.watermark"][1]
+    assert (
+        manifest["knobs"]["patterns.overlay.watermark"]
+        == presets.PROBABILITIES["overlay.watermark"][1]
+    )
 
 
 def test_overrides_set_turn_off_and_restrict() -> None:
     knobs = resolve("N3", parse_overrides(["patterns.table.shading=0.9"]))
     assert knobs["patterns.table.shading"] == 0.9
     knobs = resolve("N3", parse_overrides(["patterns.off=table.*,overlay.logo"]))
-    assert all(knobs[f"patterns.{i}"] == 0.0 for i in CATALOGUE_IDS
-               if i.startswith("table.") or i == "overlay.logo")
+    assert all(
+        knobs[f"patterns.{i}"] == 0.0
+        for i in CATALOGUE_IDS
+        if i.startswith("table.") or i == "overlay.logo"
+    )
     assert knobs["patterns.data.truncation"] > 0
     knobs = resolve("N1", parse_overrides(["patterns.only=overlay.watermark,data.*"]))
     on = {k for k, v in knobs.items() if k.startswith("patterns.") and v > 0}
-    assert on == {"patterns.overlay.watermark"} | {f"patterns.{i}" for i in CATALOGUE_IDS
-                                                   if i.startswith("data.")}
+    assert on == {"patterns.overlay.watermark"} | {
+        f"patterns.{i}" for i in CATALOGUE_IDS if i.startswith("data.")
+    }
     assert all(knobs[k] == 1.0 for k in on)
     # an explicit probability wins over only
-    knobs = resolve("N1", parse_overrides(["patterns.only=overlay.watermark",
-                                           "patterns.overlay.watermark=0.25"]))
+    knobs = resolve(
+        "N1",
+        parse_overrides(["patterns.only=overlay.watermark", "patterns.overlay.watermark=0.25"]),
+    )
     assert knobs["patterns.overlay.watermark"] == 0.25
 
 
-@pytest.mark.parametrize(("assignment", "message"), [
-    ("patterns.table.nope=0.5", "unknown pattern 'table.nope'"),
-    ("patterns.table.shading=1.5", "a probability must be between 0 and 1"),
-    ("patterns.table.shading=-0.1", "a probability must be between 0 and 1"),
-    ("patterns.table.shading=often", "expected a probability between 0 and 1"),
-    ("patterns.off=nosuch.*", "'nosuch.*' matches no pattern"),
-    ("patterns.only=", "names no pattern"),
-    ("patterns.table.*=0.5", "unknown pattern 'table.*'"),
-])
+@pytest.mark.parametrize(
+    ("assignment", "message"),
+    [
+        ("patterns.table.nope=0.5", "unknown pattern 'table.nope'"),
+        ("patterns.table.shading=1.5", "a probability must be between 0 and 1"),
+        ("patterns.table.shading=-0.1", "a probability must be between 0 and 1"),
+        ("patterns.table.shading=often", "expected a probability between 0 and 1"),
+        ("patterns.off=nosuch.*", "'nosuch.*' matches no pattern"),
+        ("patterns.only=", "names no pattern"),
+        ("patterns.table.*=0.5", "unknown pattern 'table.*'"),
+    ],
+)
 def test_bad_pattern_overrides_are_refused(assignment: str, message: str) -> None:
     with pytest.raises(UsageError, match=re.escape(message)):
         resolve("N3", parse_overrides([assignment]))
 
 
 def test_an_incompatible_only_set_is_refused() -> None:
-    with pytest.raises(UsageError, match=re.escape(
-            "table.borderless and table.mainframe cannot be applied together")):
+    with pytest.raises(
+        UsageError,
+        match=re.escape("table.borderless and table.mainframe cannot be applied together"),
+    ):
         resolve("N3", parse_overrides(["patterns.only=table.borderless,table.mainframe"]))
 
 
@@ -125,8 +201,9 @@ def test_bad_overrides_on_the_command_line(run_cli: Any, tmp_path: Any) -> None:
         ("patterns.data.truncation=2", "a probability must be between 0 and 1"),
         ("patterns.only=table.dual,table.vertical_records", "cannot be applied together"),
     ):
-        result = run_cli("generate", "--tier", "N1", "--out", str(tmp_path / "out"),
-                         "--set", assignment)
+        result = run_cli(
+            "generate", "--tier", "N1", "--out", str(tmp_path / "out"), "--set", assignment
+        )
         assert result.returncode == 2, result.stderr
         assert result.stderr.count("\n") == 1 and message in result.stderr
         assert result.stderr.startswith("packetbench: error: --set patterns.")
@@ -139,8 +216,7 @@ def test_selection_is_per_pattern_and_stable(render: Any) -> None:
 
     knobs = resolve("N5")
     doc_type, variant = variants()["loss_run_pdf"]
-    subject = Subject("loss_run_pdf", "loss_run", "pdf",
-                      doc_type.model(), variant.style)
+    subject = Subject("loss_run_pdf", "loss_run", "pdf", doc_type.model(), variant.style)
     first = [p.id for p in engine.select(subject, knobs, "N5-000007")]
     assert first == [p.id for p in engine.select(subject, knobs, "N5-000007")]
     # Raising one probability adds at most that pattern (and drops what conflicts with it):
@@ -148,8 +224,9 @@ def test_selection_is_per_pattern_and_stable(render: Any) -> None:
     knobs["patterns.table.rotated_header"] = 1.0
     again = [p.id for p in engine.select(subject, knobs, "N5-000007")]
     by_id = {p.id: p for p in catalogue()}
-    assert set(first) - set(again) <= {i for i in first
-                                       if by_id[i].conflicts(by_id["table.rotated_header"])}
+    assert set(first) - set(again) <= {
+        i for i in first if by_id[i].conflicts(by_id["table.rotated_header"])
+    }
     assert set(again) - set(first) <= {"table.rotated_header"}
 
 
@@ -157,18 +234,29 @@ def test_a_pattern_that_finds_nothing_leaves_no_trace(monkeypatch: pytest.Monkey
     def greedy(staging: Staging) -> bool:
         staging.presentation.shown["insured_name"] = "SOMETHING ELSE"
         staging.presentation.tables["buildings"] = staging.presentation.tables.get(
-            "buildings") or __import__("packetbench.generator.render.table", fromlist=["TableLook"]
-                                       ).TableLook(rules="none")
+            "buildings"
+        ) or __import__("packetbench.generator.render.table", fromlist=["TableLook"]).TableLook(
+            rules="none"
+        )
         return False  # ... and then says it found nothing
 
-    fake = Pattern("table.fake_probe", "probe", "layout", "none", "test only", greedy,
-                   applies=lambda subject: True)
+    fake = Pattern(
+        "table.fake_probe",
+        "probe",
+        "layout",
+        "none",
+        "test only",
+        greedy,
+        applies=lambda subject: True,
+    )
     monkeypatch.setitem(base.REGISTRY, fake.id, fake)
     knobs = resolve("N1", {"documents": ("sov_pdf",), "patterns.off": ("*",)})
     knobs["patterns.table.fake_probe"] = 1.0
     plain = resolve("N1", {"documents": ("sov_pdf",), "patterns.off": ("*",)})
-    assert build_packet("N1", 3, knobs).files["sov_pdf.pdf"] == build_packet(
-        "N1", 3, plain).files["sov_pdf.pdf"]
+    assert (
+        build_packet("N1", 3, knobs).files["sov_pdf.pdf"]
+        == build_packet("N1", 3, plain).files["sov_pdf.pdf"]
+    )
 
 
 def test_applied_records_name_pages_targets_and_delta() -> None:
@@ -177,8 +265,18 @@ def test_applied_records_name_pages_targets_and_delta() -> None:
     record.pages.update({3, 1})
     out = record.record()
     assert out["pages_affected"] == [1, 3] and out["targets"] == ["a.b"]
-    assert set(out) == {"id", "name", "family", "phase", "truth", "reference",
-                        "pages_affected", "targets", "ground_truth_delta", "details"}
+    assert set(out) == {
+        "id",
+        "name",
+        "family",
+        "phase",
+        "truth",
+        "reference",
+        "pages_affected",
+        "targets",
+        "ground_truth_delta",
+        "details",
+    }
 
 
 def test_the_patterns_command_lists_the_catalogue(run_cli: Any) -> None:

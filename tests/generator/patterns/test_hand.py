@@ -46,8 +46,9 @@ def _bounded(rendered: Rendered, doc_id: str, number: int, bbox: list[float]) ->
         return str(textpage.get_text_bounded(x0 - 2, y0 - 2, x1 + 2, y1 + 2))
 
 
-def _case(render: Render, pattern: str, doc_id: str = FORM) -> tuple[Rendered, Rendered,
-                                                                     dict[str, Any]]:
+def _case(
+    render: Render, pattern: str, doc_id: str = FORM
+) -> tuple[Rendered, Rendered, dict[str, Any]]:
     seed = first_applied(render, pattern, doc_id, "N3", DOCS)
     on, off = render("N3", seed, DOCS, pattern), render("N3", seed, DOCS)
     record = on.applied(doc_id, pattern)
@@ -115,7 +116,8 @@ def test_filled_fields_are_ink_that_ocr_reads_and_pdfium_does_not(render: Render
 
 @needs_tesseract
 def test_a_correction_strikes_a_visible_value_and_writes_the_truth_beside_it(
-        render: Render, tmp_path: Path) -> None:
+    render: Render, tmp_path: Path
+) -> None:
     on, off, record = _case(render, "hand.correction")
     delta = record["ground_truth_delta"]
     assert delta and set(delta) == set(record["targets"])
@@ -131,17 +133,16 @@ def test_a_correction_strikes_a_visible_value_and_writes_the_truth_beside_it(
         number = location["page"]
         # The struck value is printed: in the text layer and the universe (visible).
         assert entry["struck"] in on.text(FORM, number)
-        assert any(s["text"] == entry["struck"] and s.get("text_layer", True)
-                   for s in strings)
+        assert any(s["text"] == entry["struck"] and s.get("text_layer", True) for s in strings)
         # The correction is ink: pdfium reads nothing of it, OCR reads it in its box.
         assert location["text_layer"] is False
         assert entry["shown"] not in _bounded(on, FORM, number, location["bbox"])
         ocr = _ocr(on, FORM, number)
         assert folded(entry["shown"]).replace(" ", "") in folded(
-            ocr.in_box(location["bbox"])).replace(" ", ""), ocr.in_box(location["bbox"])
+            ocr.in_box(location["bbox"])
+        ).replace(" ", ""), ocr.in_box(location["bbox"])
         # Extracting the struck value is a contradiction, not an invention.
-        claim = Claim(path, field["kind"], None, entry["struck"], field["value"], True,
-                      False)
+        claim = Claim(path, field["kind"], None, entry["struck"], field["value"], True, False)
         assert grounded(entry["struck"], field["kind"], None, universe)
         assert verdict(claim, True, None, universe) == "contradicted"
 
@@ -194,8 +195,12 @@ def test_a_margin_note_is_ink_a_reader_can_read(render: Render) -> None:
 @pytest.fixture(scope="module")
 def inked(render: Render, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A packet with every hand pattern forced on."""
-    rendered = render("N3", 2, DOCS, "hand.signature,hand.date_stamp,hand.margin_note,"
-                      "hand.filled_fields,hand.correction")
+    rendered = render(
+        "N3",
+        2,
+        DOCS,
+        "hand.signature,hand.date_stamp,hand.margin_note,hand.filled_fields,hand.correction",
+    )
     return write(rendered, tmp_path_factory.mktemp("inked") / "N3-000002")
 
 
@@ -217,4 +222,6 @@ def test_the_audit_reads_the_ink_with_ocr(run_cli: Run, inked: Path) -> None:
     assert level["fields"]["found"] >= OCR_RECALL_MIN[HANDWRITING] * level["fields"]["checked"]
     manifest = json.loads((inked / "manifest_acord_125.json").read_text())
     assert {p["id"] for p in manifest["patterns_applied"]} >= {
-        "hand.filled_fields", "hand.signature"}
+        "hand.filled_fields",
+        "hand.signature",
+    }

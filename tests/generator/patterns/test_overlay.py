@@ -22,11 +22,12 @@ def case(render: Render, pattern: str, doc_id: str = LOSS, tier: str = "N3") -> 
     return Case(pattern, doc_id, render(tier, seed, DOCS, pattern), render(tier, seed, DOCS))
 
 
-def region(pixels: np.ndarray, bbox: list[float], height_pt: float,
-           scale: float = 2.0) -> np.ndarray:
+def region(
+    pixels: np.ndarray, bbox: list[float], height_pt: float, scale: float = 2.0
+) -> np.ndarray:
     x0, y0, x1, y1 = bbox
     top, bottom = int((height_pt - y1) * scale), int((height_pt - y0) * scale)
-    return pixels[max(top, 0):bottom, int(x0 * scale):int(x1 * scale)]
+    return pixels[max(top, 0) : bottom, int(x0 * scale) : int(x1 * scale)]
 
 
 def test_watermark_is_large_diagonal_lettering_on_every_page(render: Render) -> None:
@@ -99,7 +100,8 @@ def test_running_header_is_spliced_into_the_middle_of_the_text(render: Render) -
     # the insured's name in the header is located like any other drawing of it
     (target,) = c.record["targets"]
     assert len(c.on.fields(LOSS)[target]["locations"]) == (
-        len(c.off.fields(LOSS)[target]["locations"]) + len(c.record["pages_affected"]))
+        len(c.off.fields(LOSS)[target]["locations"]) + len(c.record["pages_affected"])
+    )
 
 
 def test_redaction_covers_values_whose_text_stays_underneath(render: Render) -> None:
@@ -120,6 +122,7 @@ def test_redaction_covers_values_whose_text_stays_underneath(render: Render) -> 
         assert box.size and box.mean() < 20  # black over the whole value
     truth = c.on.truth(LOSS)
     import re
+
     for path in c.record["targets"]:
         node = truth
         for part in re.findall(r"[A-Za-z_]\w*|\d+", path):

@@ -23,8 +23,15 @@ from tests.benchmark.score.test_scorer import ledger_mismatches
 from tests.generator.patterns.conftest import Rendered, write
 from tests.generator.patterns.test_truth import _leaves
 
-DOCS = ("acord_125", "acord_140", "sov_pdf", "sov_excel", "loss_run_pdf", "loss_run_excel",
-        "loss_run_csv")
+DOCS = (
+    "acord_125",
+    "acord_140",
+    "sov_pdf",
+    "sov_excel",
+    "loss_run_pdf",
+    "loss_run_excel",
+    "loss_run_csv",
+)
 
 
 def packet(only: str | None, seed: int = 1, tier: str = "N5") -> Rendered:
@@ -58,10 +65,13 @@ def first(pattern: str, seeds: range = range(1, 9)) -> tuple[Rendered, Rendered,
     raise AssertionError(f"{pattern} acted on no packet of seeds {seeds}")
 
 
-@pytest.mark.parametrize(("pattern", "suffix"), [("packet.superseded", "_prior"),
-                                                 ("packet.duplicate_document", "_earlier")])
+@pytest.mark.parametrize(
+    ("pattern", "suffix"),
+    [("packet.superseded", "_prior"), ("packet.duplicate_document", "_earlier")],
+)
 def test_an_earlier_version_is_listed_superseded_and_its_differences_in_its_delta(
-        pattern: str, suffix: str) -> None:
+    pattern: str, suffix: str
+) -> None:
     on, off, _ = first(pattern)
     documents = listed(on)
     ids = [d["doc_id"] for d in documents]
@@ -97,9 +107,10 @@ def test_name_variant_is_what_one_document_shows_and_the_others_keep_the_name() 
     assert all(on.truth(d) == off.truth(d) for d in others)
 
 
-@pytest.mark.parametrize("pattern", ["packet.address_variants",
-                                     "packet.policy_number_formats",
-                                     "packet.conflicting_values"])
+@pytest.mark.parametrize(
+    "pattern",
+    ["packet.address_variants", "packet.policy_number_formats", "packet.conflicting_values"],
+)
 def test_a_variant_changes_one_document_truth_at_its_delta_only(pattern: str) -> None:
     on, off, _ = first(pattern)
     ((doc_id, record),) = applications(on, pattern).items()
@@ -130,8 +141,11 @@ def test_copied_superseded_values_are_scored_stale_as_the_ledger_says(tmp_path: 
     verdicts = {key: doc["verdicts"] for key, doc in read_documents(run / "scores").items()}
     ledger = read_json(run / "sim_injections.json")["documents"]
     (older,) = [d for d in listed(on) if d["superseded_by"]]
-    same_type = {d["doc_id"] for d in listed(on)
-                 if d["doc_type"] == older["doc_type"] and not d["superseded_by"]}
+    same_type = {
+        d["doc_id"]
+        for d in listed(on)
+        if d["doc_type"] == older["doc_type"] and not d["superseded_by"]
+    }
     stale = {key.split("/")[1]: counts.get("stale", 0) for key, counts in verdicts.items()}
     assert sum(stale.values()) > 0
     assert {d for d, n in stale.items() if n} <= same_type
@@ -139,9 +153,12 @@ def test_copied_superseded_values_are_scored_stale_as_the_ledger_says(tmp_path: 
         if entry["status"] == "ok":
             assert entry["verdicts"].get("stale", 0) == stale[key.split("/")[1]]
     # The stale claims carry the superseded document's values.
-    claims = [{"verdict": verdict, "value": json.loads(value)} for verdict, value in
-              duckdb.sql(f"SELECT verdict, value FROM '{run / 'scores' / 'claims.parquet'}'"
-                         ).fetchall()]
+    claims = [
+        {"verdict": verdict, "value": json.loads(value)}
+        for verdict, value in duckdb.sql(
+            f"SELECT verdict, value FROM '{run / 'scores' / 'claims.parquet'}'"
+        ).fetchall()
+    ]
     old = _leaves(on.truth(older["doc_id"]))
     stale_claims = [c for c in claims if c["verdict"] == "stale"]
     assert stale_claims and all(c["value"] in old.values() for c in stale_claims)
@@ -149,8 +166,11 @@ def test_copied_superseded_values_are_scored_stale_as_the_ledger_says(tmp_path: 
     load_run(run, packets)
     files = write_report([run], tmp_path / "report")
     section = files.markdown.read_text().split("Stale verdicts by tier")[1].split("## 7.")[0]
-    rows = [line.strip("|").split("|") for line in section.splitlines()
-            if line.startswith("|") and "| N5 |" in line]
+    rows = [
+        line.strip("|").split("|")
+        for line in section.splitlines()
+        if line.startswith("|") and "| N5 |" in line
+    ]
     assert len(rows) == 1 and rows[0][-1].strip() == f"{sum(stale.values()):,}"
 
 
@@ -169,16 +189,16 @@ def test_a_phantom_reference_ticks_an_attachment_the_packet_lacks() -> None:
     assert (plain["value"], plain["rendered_as"]) == ("No", "")
     assert _leaves(on.truth(doc_id))[box] == "Yes"
     # Nothing else in the packet changes.
-    assert all(on.truth(d["doc_id"]) == off.truth(d["doc_id"]) for d in listed(on)
-               if d["doc_id"] != doc_id)
+    assert all(
+        on.truth(d["doc_id"]) == off.truth(d["doc_id"]) for d in listed(on) if d["doc_id"] != doc_id
+    )
 
 
 LOSS_RUNS = ("loss_run_pdf", "loss_run_excel", "loss_run_csv")
 
 
 @pytest.mark.parametrize("pattern", ["packet.superseded", "packet.duplicate_document"])
-def test_an_older_loss_run_lists_only_what_was_reported_by_its_valuation_date(
-        pattern: str) -> None:
+def test_an_older_loss_run_lists_only_what_was_reported_by_its_valuation_date(pattern: str) -> None:
     """The loss run as run earlier: the terms begun and the claims reported on or before its
     own valuation date, each as it stood then (closed since: still open, paid no more than
     now), and totals over what it lists. The claims reported since are in the current copy."""
@@ -187,8 +207,11 @@ def test_an_older_loss_run_lists_only_what_was_reported_by_its_valuation_date(
 
     older_copies = reported_since = 0
     for seed in range(1, 7):
-        on = Rendered(build_packet("N5", seed, resolve("N5", {
-            "documents": LOSS_RUNS, "patterns.only": (pattern,)})).files)
+        on = Rendered(
+            build_packet(
+                "N5", seed, resolve("N5", {"documents": LOSS_RUNS, "patterns.only": (pattern,)})
+            ).files
+        )
         for older in (d for d in listed(on) if d["superseded_by"]):
             old, new = on.truth(older["doc_id"]), on.truth(older["superseded_by"])
             valued = old["valuation_date"]
@@ -200,7 +223,8 @@ def test_an_older_loss_run_lists_only_what_was_reported_by_its_valuation_date(
             now = {c["claim_number"]: c for p in new["policies"] for c in p["claims"]}
             then = [c for p in old["policies"] for c in p["claims"]]
             assert {c["claim_number"] for c in then} == {
-                n for n, c in now.items() if c["report_date"] <= valued}
+                n for n, c in now.items() if c["report_date"] <= valued
+            }
             reported_since += len(now) - len(then)
             # (a CSV export has no totals: null in its truth)
             for policy in old["policies"]:

@@ -29,8 +29,11 @@ def test_n4_n5_audit_clean_and_stale_verdicts_equal_the_ledger(tmp_path: Path) -
     result = audit_packets([packets])
     assert [f for f in result.findings() if f.problem != "not_checked"] == []
     assert result.totals()["packets"] == 2 * SEEDS
-    superseded = sum(len(load_packet(folder).superseded)
-                     for folder in sorted(packets.iterdir()) if folder.is_dir())
+    superseded = sum(
+        len(load_packet(folder).superseded)
+        for folder in sorted(packets.iterdir())
+        if folder.is_dir()
+    )
     assert superseded >= 5  # the presets really add earlier versions
 
     run = tmp_path / "run"
@@ -39,8 +42,11 @@ def test_n4_n5_audit_clean_and_stale_verdicts_equal_the_ledger(tmp_path: Path) -
     ledger = read_json(run / "sim_injections.json")["documents"]
     scored = {key: doc["verdicts"] for key, doc in read_documents(run / "scores").items()}
     # Stale verdicts equal the ledger document by document.
-    planned = {key: entry["verdicts"].get("stale", 0) for key, entry in ledger.items()
-               if entry["status"] == "ok"}
+    planned = {
+        key: entry["verdicts"].get("stale", 0)
+        for key, entry in ledger.items()
+        if entry["status"] == "ok"
+    }
     assert sum(planned.values()) > 0
     assert planned == {key: scored[key].get("stale", 0) for key in planned}
     # Every document scores exactly as the ledger says (records the simulator changed

@@ -15,10 +15,12 @@ DOCS = ("broker_narrative", "engineering_report")
 
 
 @pytest.mark.parametrize("doc_id", DOCS)
-@pytest.mark.parametrize("pattern", ["data.date_formats", "data.currency_formats",
-                                     "data.truncation"])
+@pytest.mark.parametrize(
+    "pattern", ["data.date_formats", "data.currency_formats", "data.truncation"]
+)
 def test_shown_patterns_rewrite_prose_facts_only_at_their_paths(
-        render: Render, pattern: str, doc_id: str, tmp_path: Path) -> None:
+    render: Render, pattern: str, doc_id: str, tmp_path: Path
+) -> None:
     seed = first_applied(render, pattern, doc_id, "N3", DOCS)
     on, off = render("N3", seed, DOCS, pattern), render("N3", seed, DOCS)
     record = on.applied(doc_id, pattern)
@@ -26,8 +28,7 @@ def test_shown_patterns_rewrite_prose_facts_only_at_their_paths(
     delta = record["ground_truth_delta"]
     fields_on, fields_off = on.fields(doc_id), off.fields(doc_id)
     assert delta
-    changed = {p for p in fields_on if fields_on[p]["rendered_as"]
-               != fields_off[p]["rendered_as"]}
+    changed = {p for p in fields_on if fields_on[p]["rendered_as"] != fields_off[p]["rendered_as"]}
     assert changed == set(delta)
     for path, entry in delta.items():
         assert fields_on[path]["rendered_as"] == entry["shown"]
@@ -35,10 +36,14 @@ def test_shown_patterns_rewrite_prose_facts_only_at_their_paths(
         expected = entry["shown"] if record["truth"] == "value" else entry["canonical"]
         assert fields_on[path]["value"] == expected
     assert {p: f["value"] for p, f in fields_on.items() if p not in delta} == {
-        p: f["value"] for p, f in fields_off.items() if p not in delta}
+        p: f["value"] for p, f in fields_off.items() if p not in delta
+    }
     # Some rewritten fact sits inside a sentence, and every fact still reads back.
-    inside = [p for p in delta if not p.startswith(("program.lines[", "buildings[",
-                                                    "recommendations[", "report."))]
+    inside = [
+        p
+        for p in delta
+        if not p.startswith(("program.lines[", "buildings[", "recommendations[", "report."))
+    ]
     assert inside or doc_id == "engineering_report"
     checked, bad = check_document(write(on, tmp_path), doc_id)
     assert bad == [] and checked >= len(fields_on)

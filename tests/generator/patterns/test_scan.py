@@ -22,8 +22,11 @@ DOC = "acord_125"
 
 
 def _locations(rendered: Rendered, doc_id: str) -> list[tuple[str, dict[str, Any]]]:
-    return [(path, location) for path, entry in rendered.fields(doc_id).items()
-            for location in entry["locations"]]
+    return [
+        (path, location)
+        for path, entry in rendered.fields(doc_id).items()
+        for location in entry["locations"]
+    ]
 
 
 def _page_objects(rendered: Rendered, doc_id: str, number: int) -> list[int]:
@@ -68,8 +71,12 @@ def test_a_scanned_page_is_one_image_with_no_text(render: Render, level: str) ->
         assert location["text_layer"] is False, path
         quad = location["quad"]
         assert len(quad) == 8
-        assert location["bbox"] == [min(quad[0::2]), min(quad[1::2]), max(quad[0::2]),
-                                    max(quad[1::2])]
+        assert location["bbox"] == [
+            min(quad[0::2]),
+            min(quad[1::2]),
+            max(quad[0::2]),
+            max(quad[1::2]),
+        ]
     assert all(entry.get("text_layer") is False for entry in rendered.universe(DOC)["strings"])
     # The truth itself is the plain document's.
     assert rendered.truth(DOC) == render("N3", 3, (DOC,)).truth(DOC)
@@ -87,26 +94,30 @@ def test_boxes_move_exactly_as_the_page_moved(render: Render, level: str) -> Non
     assert [path for path, _ in native] == [path for path, _ in moved]
     for (_, before), (_, location) in zip(native, moved, strict=True):
         how = record["details"]["pages"][str(location["page"])]
-        transform = Transform(_rotation_about(width / 2, height / 2, how["angle"], how["scale"],
-                                              *how["shift"]))
+        transform = Transform(
+            _rotation_about(width / 2, height / 2, how["angle"], how["scale"], *how["shift"])
+        )
         expected = transform.quad(before["bbox"])
         assert max(abs(a - b) for a, b in zip(expected, location["quad"], strict=True)) < 0.05
 
 
 def test_each_level_damages_the_page_its_own_way(render: Render) -> None:
-    images = {level: _image(render("N3", 3, (DOC,), f"scan.{level}"), DOC, 1)
-              for level in WHOLE}
+    images = {level: _image(render("N3", 3, (DOC,), f"scan.{level}"), DOC, 1) for level in WHOLE}
     assert set(np.unique(images["fax"]).tolist()) == {0, 255}, "a fax is black and white"
     for level, image in images.items():
         dpi = LEVELS[level].dpi
         # pdfium rounds a bitmap's size up by a pixel at some scales.
         assert abs(image.shape[0] - 792 * dpi / 72) <= 1, level
         assert abs(image.shape[1] - 612 * dpi / 72) <= 1, level
+
     # Paper is flat on a clean scan, grainy on a degraded one (a blank band of the page).
     def grain(image: np.ndarray[Any, Any]) -> float:
-        band = image[image.shape[0] * 3 // 4:image.shape[0] * 4 // 5, image.shape[1] // 3:
-                     image.shape[1] * 2 // 3].astype(np.float64)
+        band = image[
+            image.shape[0] * 3 // 4 : image.shape[0] * 4 // 5,
+            image.shape[1] // 3 : image.shape[1] * 2 // 3,
+        ].astype(np.float64)
         return float(band.std())
+
     assert grain(images["clean"]) < grain(images["degraded"])
     # A photo shows the desk around the page; a scan shows paper to the edge.
     assert images["photo"][2, 2] < 120 < images["clean"][2, 2]
@@ -116,8 +127,11 @@ def test_each_level_damages_the_page_its_own_way(render: Render) -> None:
 
 def test_mixed_scans_some_pages_and_leaves_the_others_native(render: Render) -> None:
     doc = "loss_run_pdf"
-    rendered = next(r for seed in range(1, 9)
-                    if (r := render("N3", seed, (doc,), "scan.mixed")).applied(doc, "scan.mixed"))
+    rendered = next(
+        r
+        for seed in range(1, 9)
+        if (r := render("N3", seed, (doc,), "scan.mixed")).applied(doc, "scan.mixed")
+    )
     record = rendered.applied(doc, "scan.mixed")
     assert record is not None
     pages = set(range(1, rendered.manifest(doc)["pages"] + 1))
@@ -131,8 +145,15 @@ def test_mixed_scans_some_pages_and_leaves_the_others_native(render: Render) -> 
 
 
 def test_a_scan_refuses_what_only_a_text_layer_carries(run_cli: Any, tmp_path: Path) -> None:
-    result = run_cli("generate", "--tier", "N3", "--out", str(tmp_path / "p"), "--set",
-                     "patterns.only=scan.fax,overlay.redaction")
+    result = run_cli(
+        "generate",
+        "--tier",
+        "N3",
+        "--out",
+        str(tmp_path / "p"),
+        "--set",
+        "patterns.only=scan.fax,overlay.redaction",
+    )
     assert result.returncode == 2
     assert "scan.fax" in result.stderr and "overlay.redaction" in result.stderr
 
@@ -140,20 +161,36 @@ def test_a_scan_refuses_what_only_a_text_layer_carries(run_cli: Any, tmp_path: P
 def test_scans_are_byte_identical_across_processes(run_cli: Any, tmp_path: Path) -> None:
     digests = []
     for name, hash_seed in (("a", "0"), ("b", "977")):
-        result = run_cli("generate", "--tier", "N4", "--seed", "5", "--out", str(tmp_path / name),
-                         "--set", "documents=acord_125,loss_run_pdf,sov_pdf", "--set",
-                         "patterns.only=scan.photo", env={"PYTHONHASHSEED": hash_seed})
+        result = run_cli(
+            "generate",
+            "--tier",
+            "N4",
+            "--seed",
+            "5",
+            "--out",
+            str(tmp_path / name),
+            "--set",
+            "documents=acord_125,loss_run_pdf,sov_pdf",
+            "--set",
+            "patterns.only=scan.photo",
+            env={"PYTHONHASHSEED": hash_seed},
+        )
         assert result.returncode == 0, result.stderr
-        digests.append({p.name: hashlib.sha256(p.read_bytes()).hexdigest()
-                        for p in sorted((tmp_path / name / "N4-000005").iterdir())})
+        digests.append(
+            {
+                p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted((tmp_path / name / "N4-000005").iterdir())
+            }
+        )
     assert digests[0] == digests[1]
     assert len([n for n in digests[0] if n.endswith(".pdf")]) == 3
 
 
 @needs_tesseract
 @pytest.mark.parametrize("level", ("skewed", "fax"))
-def test_the_audit_reads_scanned_values_by_ocr(run_cli: Any, render: Render, tmp_path: Path,
-                                               level: str) -> None:
+def test_the_audit_reads_scanned_values_by_ocr(
+    run_cli: Any, render: Render, tmp_path: Path, level: str
+) -> None:
     rendered = render("N3", 3, (DOC,), f"scan.{level}")
     packet = write(rendered, tmp_path / "N3-000003")
     blind = run_cli("audit", str(packet))
@@ -169,8 +206,9 @@ def test_the_audit_reads_scanned_values_by_ocr(run_cli: Any, render: Render, tmp
 
 
 @needs_tesseract
-def test_the_audit_fails_a_scan_ocr_cannot_read(run_cli: Any, render: Render,
-                                                tmp_path: Path) -> None:
+def test_the_audit_fails_a_scan_ocr_cannot_read(
+    run_cli: Any, render: Render, tmp_path: Path
+) -> None:
     """Boxes that point at the wrong place are not saved by a lenient OCR check."""
     rendered = render("N3", 3, (DOC,), "scan.clean")
     packet = write(rendered, tmp_path / "N3-000003")
@@ -205,8 +243,9 @@ def test_a_photo_drawn_tile_by_tile_follows_its_perspective() -> None:
     to_pixels = scan._to_pixels(level.dpi / 72, height)
     size = (int(width * level.dpi / 72), int(height * level.dpi / 72))
     for seed in range(40):
-        transform, _ = scan.geometry(level, np.random.Generator(np.random.PCG64(seed)),
-                                     width, height)
+        transform, _ = scan.geometry(
+            level, np.random.Generator(np.random.PCG64(seed)), width, height
+        )
         homography = to_pixels @ transform.matrix @ np.linalg.inv(to_pixels)
         tiles = scan._tile_matrices(homography, size)
         covered = np.zeros(size[::-1], dtype=np.int32)
@@ -234,18 +273,20 @@ def test_a_photo_drawn_tile_by_tile_follows_its_perspective() -> None:
     finally:
         sheet.unlink(missing_ok=True)
     for seed in (3, 11):
-        transform, _ = scan.geometry(level, np.random.Generator(np.random.PCG64(seed)),
-                                     width, height)
+        transform, _ = scan.geometry(
+            level, np.random.Generator(np.random.PCG64(seed)), width, height
+        )
         page = pdf[0]
-        dark = 255.0 - np.asarray(scan._render(page, transform, level.dpi, size, 255),
-                                  dtype=np.float64)
+        dark = 255.0 - np.asarray(
+            scan._render(page, transform, level.dpi, size, 255), dtype=np.float64
+        )
         page.close()
         for x, y in centres:
             u, v, w = to_pixels @ transform.matrix @ np.array([x, y, 1.0])
             cx, cy = u / w, v / w
             left, top = round(cx) - 14, round(cy) - 14
-            window = dark[top:top + 29, left:left + 29]
-            rows, cols = np.mgrid[top:top + 29, left:left + 29] + 0.5  # pixel centres
+            window = dark[top : top + 29, left : left + 29]
+            rows, cols = np.mgrid[top : top + 29, left : left + 29] + 0.5  # pixel centres
             found = ((window * cols).sum() / window.sum(), (window * rows).sum() / window.sum())
             assert math.dist(found, (cx, cy)) < 0.35, (seed, x, y, found, (cx, cy))
     pdf.close()

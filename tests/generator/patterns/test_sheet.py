@@ -49,12 +49,14 @@ def hidden_only(c: Case) -> list[str]:
     """Texts in `hidden` that no visible string of the document shows."""
     universe = c.on.universe(c.doc_id)
     visible = {s["text"] for s in universe["strings"]}
-    return [h["text"] for h in universe["hidden"]
-            if h["text"] not in visible and len(h["text"]) >= 4]
+    return [
+        h["text"] for h in universe["hidden"] if h["text"] not in visible and len(h["text"]) >= 4
+    ]
 
 
-def test_hidden_sheet_is_hidden_and_its_text_reaches_no_prompt(render: Render,
-                                                               tmp_path: Path) -> None:
+def test_hidden_sheet_is_hidden_and_its_text_reaches_no_prompt(
+    render: Render, tmp_path: Path
+) -> None:
     c = case(render, "sheet.hidden_sheet")
     wb = book(c)
     title = c.record["details"]["sheet"]
@@ -63,15 +65,20 @@ def test_hidden_sheet_is_hidden_and_its_text_reaches_no_prompt(render: Render,
     universe = c.on.universe(SOV)
     assert title in {h["text"] for h in universe["hidden"]}
     assert title not in {s["text"] for s in universe["strings"]}
-    values = [str(v) for row in wb[title].iter_rows(min_row=2, values_only=True)
-              for v in row[1:] if v is not None]
+    values = [
+        str(v)
+        for row in wb[title].iter_rows(min_row=2, values_only=True)
+        for v in row[1:]
+        if v is not None
+    ]
     assert values and set(values) <= {h["text"] for h in universe["hidden"]}
     text = prompt_text(c, tmp_path)
     assert title not in text and all(h not in text for h in hidden_only(c))
 
 
 def test_hidden_row_holds_an_older_copy_out_of_truth_and_out_of_the_prompt(
-        render: Render, tmp_path: Path) -> None:
+    render: Render, tmp_path: Path
+) -> None:
     c = case(render, "sheet.hidden_rows", LOSS)
     record, factor = c.record["details"]["after"], c.record["details"]["factor"]
     fields = c.on.fields(LOSS)
@@ -85,8 +92,10 @@ def test_hidden_row_holds_an_older_copy_out_of_truth_and_out_of_the_prompt(
     copy = ws[f"{paid_cell}{row + 1}"].value
     assert copy == round(paid["value"] * factor)
     hidden = {h["text"] for h in c.on.universe(LOSS)["hidden"]}
-    assert str(copy) in hidden and ws[f"{letters}{row + 1}"].value == fields[
-        f"{record}.claim_number"]["value"]
+    assert (
+        str(copy) in hidden
+        and ws[f"{letters}{row + 1}"].value == fields[f"{record}.claim_number"]["value"]
+    )
     text = prompt_text(c, tmp_path)
     assert all(h not in text for h in hidden_only(c))
 
@@ -186,7 +195,7 @@ def test_notes_column_is_a_visible_column_of_notes(render: Render) -> None:
     ws = wb[wb.sheetnames[0]]
     (header,) = [x for r in ws.iter_rows() for x in r if x.value == "Notes"]
     assert not ws.column_dimensions[header.column_letter].hidden
-    notes = [x.value for x in ws[header.column_letter][header.row:] if x.value]
+    notes = [x.value for x in ws[header.column_letter][header.row :] if x.value]
     assert len(notes) == c.record["details"]["notes"]
     assert set(notes) <= {s["text"] for s in c.on.universe(SOV)["strings"]}
 
@@ -196,8 +205,12 @@ def test_status_colours_match_their_key(render: Render) -> None:
     wb, fields = book(c), c.on.fields(LOSS)
     legend, fills = c.record["details"]["legend"], c.record["details"]["fills"]
     ws = wb[wb.sheetnames[0]]
-    key = {x.value: x for r in ws.iter_rows() for x in r if x.value in legend and
-           x.fill.fgColor.rgb.endswith(fills[x.value])}
+    key = {
+        x.value: x
+        for r in ws.iter_rows()
+        for x in r
+        if x.value in legend and x.fill.fgColor.rgb.endswith(fills[x.value])
+    }
     assert set(key) == set(legend)
     for path, entry in c.record["ground_truth_delta"].items():
         found = cell(wb, fields[path]["locations"][0])
@@ -209,15 +222,21 @@ def test_subtotal_rows_close_each_location_with_its_sums(render: Render) -> None
     c = case(render, "sheet.subtotal_rows")
     wb, fields = book(c), c.on.fields(SOV)
     ws = wb[wb.sheetnames[0]]
-    labels = [(x.row, x.value) for x in ws["A"] if isinstance(x.value, str)
-              and x.value.endswith(" Subtotal")]
+    labels = [
+        (x.row, x.value)
+        for x in ws["A"]
+        if isinstance(x.value, str) and x.value.endswith(" Subtotal")
+    ]
     assert len(labels) == c.record["details"]["groups"]
     tiv = {p: f for p, f in fields.items() if re.fullmatch(r"buildings\[\d+\]\.tiv", p)}
     column = coordinate_from_string(next(iter(tiv.values()))["locations"][0]["cell"])[0]
     for row, label in labels:
         location = int(label.split()[1])
-        rows = [f for p, f in tiv.items()
-                if fields[p.replace(".tiv", ".location_number")]["value"] == location]
+        rows = [
+            f
+            for p, f in tiv.items()
+            if fields[p.replace(".tiv", ".location_number")]["value"] == location
+        ]
         assert ws[f"{column}{row}"].value == sum(f["value"] for f in rows)
         assert max(coordinate_from_string(f["locations"][0]["cell"])[1] for f in rows) == row - 1
 

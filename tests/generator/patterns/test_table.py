@@ -20,8 +20,9 @@ DOCS = ("loss_run_pdf", "sov_pdf", "driver_schedule_pdf")
 LOSS = "loss_run_pdf"
 
 
-def case(render: Render, pattern: str, doc_id: str = LOSS, tier: str = "N3",
-         seed: int | None = None) -> Case:
+def case(
+    render: Render, pattern: str, doc_id: str = LOSS, tier: str = "N3", seed: int | None = None
+) -> Case:
     """The pattern forced on the first seed where it acts on `doc_id` (or on `seed`)."""
     if seed is None:
         seed = first_applied(render, pattern, doc_id, tier, DOCS)
@@ -69,8 +70,12 @@ def first_box(rendered: Rendered, doc_id: str, number: int, text: str) -> tuple[
         assert found is not None, f"{text!r} not on page {number}"
         index, count = found
         boxes = [textpage.get_charbox(i) for i in range(index, index + count)]
-        return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
-                max(b[3] for b in boxes))
+        return (
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
 
 
 def located(rendered: Rendered, doc_id: str, path: str) -> list[dict[str, Any]]:
@@ -91,8 +96,15 @@ def test_borderless_draws_no_rules(render: Render) -> None:
 
 def test_shading_fills_every_other_row(render: Render) -> None:
     c = case(render, "table.shading", "sov_pdf")
-    rows = len([p for p in c.on.fields("sov_pdf") if p.endswith(".tiv")
-                and p.startswith("buildings") and located(c.on, "sov_pdf", p)[0]["page"] == 1])
+    rows = len(
+        [
+            p
+            for p in c.on.fields("sov_pdf")
+            if p.endswith(".tiv")
+            and p.startswith("buildings")
+            and located(c.on, "sov_pdf", p)[0]["page"] == 1
+        ]
+    )
     extra = len(fills(c.on, "sov_pdf", 1)) - len(fills(c.off, "sov_pdf", 1))
     assert rows >= 4 and abs(extra - rows // 2) <= 1, (rows, extra)
     gray = round(c.record["details"]["fill_gray"] * 255)
@@ -108,8 +120,11 @@ def test_column_synonyms_use_carrier_jargon(render: Render) -> None:
     for key, jargon in headers.items():
         assert jargon.upper() in text, (key, jargon)
     plain = " ".join(c.off.text(LOSS, 1).split())
-    for key, header in (("loss_date", "DATE OF LOSS"), ("description", "DESCRIPTION OF LOSS"),
-                        ("report_date", "DATE REPORTED")):
+    for key, header in (
+        ("loss_date", "DATE OF LOSS"),
+        ("description", "DESCRIPTION OF LOSS"),
+        ("report_date", "DATE REPORTED"),
+    ):
         assert header in plain
         if header not in headers[key].upper():
             assert header not in text, (key, header)  # the carrier's own word replaced it
@@ -126,8 +141,10 @@ def test_merged_header_spans_groups_of_columns(render: Render) -> None:
     assert group[1] > building[3] and building[0] < group[0] and group[2] < tiv[2]
     # and pushes the first row down
     first = "buildings[0].tiv"
-    assert (located(c.on, "sov_pdf", first)[0]["bbox"][1]
-            < located(c.off, "sov_pdf", first)[0]["bbox"][1] - 8)
+    assert (
+        located(c.on, "sov_pdf", first)[0]["bbox"][1]
+        < located(c.off, "sov_pdf", first)[0]["bbox"][1] - 8
+    )
 
 
 def test_stacked_header_puts_one_word_per_line(render: Render) -> None:
@@ -167,9 +184,10 @@ def test_continuation_header_abbreviates_on_later_pages(render: Render) -> None:
     # The header repeated under "(CONTINUED)" is abbreviated; a section's own first header is
     # not.
     later = c.on.text(LOSS, pages[0])
-    continued = later[later.index("(CONTINUED)"):]
-    head = continued[:min(continued.find(stop) % len(continued)
-                          for stop in ("CL-", "POLICY TOTAL"))]
+    continued = later[later.index("(CONTINUED)") :]
+    head = continued[
+        : min(continued.find(stop) % len(continued) for stop in ("CL-", "POLICY TOTAL"))
+    ]
     assert "DOL" in head and "DATE OF" not in head, head
     assert "DATE OF" in c.on.text(LOSS, 1)
 
@@ -180,17 +198,23 @@ def test_continuation_header_abbreviates_on_later_pages(render: Render) -> None:
 def test_multiline_wrap_wraps_values_without_row_rules(render: Render) -> None:
     c = case(render, "table.multiline_wrap")
     column = c.record["details"]["wrapped_columns"]["policies[].claims"]
-    heights = [loc["bbox"][3] - loc["bbox"][1]
-               for path, field in c.on.fields(LOSS).items() if path.endswith(f".{column}")
-               for loc in field["locations"]]
+    heights = [
+        loc["bbox"][3] - loc["bbox"][1]
+        for path, field in c.on.fields(LOSS).items()
+        if path.endswith(f".{column}")
+        for loc in field["locations"]
+    ]
     assert sum(h > 20 for h in heights) >= 3  # three lines or more
     assert strokes(c.on, LOSS, 1) < strokes(c.off, LOSS, 1)
 
 
 def test_row_split_continues_a_row_overleaf(render: Render) -> None:
     c = case(render, "table.row_split")
-    split = [(path, field) for path, field in c.on.fields(LOSS).items()
-             if any("fragment" in loc for loc in field["locations"])]
+    split = [
+        (path, field)
+        for path, field in c.on.fields(LOSS).items()
+        if any("fragment" in loc for loc in field["locations"])
+    ]
     assert split
     _, field = split[0]
     first, second = sorted(field["locations"], key=lambda loc: loc["fragment"])
@@ -211,8 +235,9 @@ def test_subtotals_sum_each_location(render: Render) -> None:
     # The first subtotal equals the sum of its location's TIVs, drawn in the sum row.
     location = truth[0]["location_number"]
     total = sum(round(b["tiv"] * 100) for b in truth if b["location_number"] == location) / 100
-    line = next(line for line in text.splitlines()
-                if line.startswith(f"Subtotal location {location} "))
+    line = next(
+        line for line in text.splitlines() if line.startswith(f"Subtotal location {location} ")
+    )
     assert f"${total:,.0f}" in line
     # Buildings are listed by location, as the document now shows them.
     numbers = [b["location_number"] for b in truth]
@@ -222,8 +247,12 @@ def test_subtotals_sum_each_location(render: Render) -> None:
 def test_nested_payments_sum_to_paid(render: Render) -> None:
     c = case(render, "table.nested")
     truth = c.on.truth(LOSS)
-    paid_claims = [(i, j, claim) for i, policy in enumerate(truth["policies"])
-                   for j, claim in enumerate(policy["claims"]) if claim["paid"]]
+    paid_claims = [
+        (i, j, claim)
+        for i, policy in enumerate(truth["policies"])
+        for j, claim in enumerate(policy["claims"])
+        if claim["paid"]
+    ]
     text = "".join(c.on.text(LOSS, page) for page in c.record["pages_affected"])
     assert text.count("Pmt date") == len(paid_claims) > 3
     # Read the sub-table under one claim's description and add its amounts up.
@@ -241,16 +270,16 @@ def test_interrupted_repeats_the_header_after_a_notice(render: Render) -> None:
     c = case(render, "table.interrupted", "sov_pdf")
     text = c.on.text("sov_pdf", 1)
     assert any(n.split(".")[0][:40] in " ".join(text.split()) for n in NOTICES)
-    assert text.count("STREET ADDRESS") >= 2 and c.off.text("sov_pdf", 1).count(
-        "STREET ADDRESS") == 1
+    assert (
+        text.count("STREET ADDRESS") >= 2 and c.off.text("sov_pdf", 1).count("STREET ADDRESS") == 1
+    )
 
 
 def test_floating_header_pushes_the_header_down(render: Render) -> None:
     c = case(render, "table.floating_header", "sov_pdf")
     assert "Report ID:" in c.on.text("sov_pdf", 1)
     lines = c.record["details"]["preamble_lines"]
-    drop = (first_box(c.off, "sov_pdf", 1, "STREET")[1]
-            - first_box(c.on, "sov_pdf", 1, "STREET")[1])
+    drop = first_box(c.off, "sov_pdf", 1, "STREET")[1] - first_box(c.on, "sov_pdf", 1, "STREET")[1]
     assert lines >= 8 and drop > lines * 7 * 1.4, drop
 
 
@@ -280,8 +309,13 @@ def test_dual_draws_two_tables_side_by_side(render: Render) -> None:
 def test_vertical_records_label_every_value(render: Render) -> None:
     c = case(render, "table.vertical_records", "sov_pdf")
     text = c.on.text("sov_pdf", 1)
-    records = len({p.split(".")[0] for p, f in c.on.fields("sov_pdf").items()
-                   if p.startswith("buildings[") and f["locations"][0]["page"] == 1})
+    records = len(
+        {
+            p.split(".")[0]
+            for p, f in c.on.fields("sov_pdf").items()
+            if p.startswith("buildings[") and f["locations"][0]["page"] == 1
+        }
+    )
     assert text.count("TIV:") == records > 2
     assert "TIV:" not in c.off.text("sov_pdf", 1)
 
@@ -289,8 +323,13 @@ def test_vertical_records_label_every_value(render: Render) -> None:
 def test_claim_blocks_give_each_claim_its_block(render: Render) -> None:
     c = case(render, "table.claim_blocks")
     text = c.on.text(LOSS, 1)
-    claims = len({p.rsplit(".", 1)[0] for p, f in c.on.fields(LOSS).items()
-                  if ".claims[" in p and f["locations"][0]["page"] == 1})
+    claims = len(
+        {
+            p.rsplit(".", 1)[0]
+            for p, f in c.on.fields(LOSS).items()
+            if ".claims[" in p and f["locations"][0]["page"] == 1
+        }
+    )
     assert text.count("CLAIM NUMBER:") == claims > 2
     assert text.count("TOTAL INCURRED") >= claims  # each block's amounts sub-table
 
@@ -304,9 +343,13 @@ def test_mainframe_lists_values_in_courier_on_a_grid(render: Render) -> None:
     courier = [i for i in infos if i["font"].startswith("Courier")]
     assert len(courier) > len(infos) / 2
     # Left edges of the claim numbers of every row fall on the same character column.
-    lefts = {round(loc["bbox"][0], 1) for p, f in c.on.fields(LOSS).items()
-             if p.endswith(".claim_number") for loc in f["locations"]
-             if loc["page"] == location["page"]}
+    lefts = {
+        round(loc["bbox"][0], 1)
+        for p, f in c.on.fields(LOSS).items()
+        if p.endswith(".claim_number")
+        for loc in f["locations"]
+        if loc["page"] == location["page"]
+    }
     assert len(lefts) == 1
 
 
@@ -331,8 +374,11 @@ def test_subtotals_regroup_claims_by_location_and_the_truth_follows(render: Rend
     for seed in range(1, 13):
         c = case(render, "table.subtotals", LOSS, seed=seed)
         record = c.on.applied(LOSS, "table.subtotals")
-        reordered = [p for p, e in (record or {}).get("ground_truth_delta", {}).items()
-                     if e.get("reordered_by") == "location_number"]
+        reordered = [
+            p
+            for p, e in (record or {}).get("ground_truth_delta", {}).items()
+            if e.get("reordered_by") == "location_number"
+        ]
         if reordered:
             break
     else:

@@ -29,20 +29,41 @@ from tests.generator.patterns.conftest import Render, Rendered, first_applied, w
 DOCS = ("acord_125", "loss_run_pdf", "sov_pdf")
 TIER = "N3"
 # Attacks that leave values on the page their text layer no longer yields.
-UNREADABLE = ("textlayer.cmap_scramble", "textlayer.cmap_gaps", "textlayer.invisible_ocr",
-              "textlayer.kerning", "textlayer.hidden_layer", "textlayer.outlined",
-              "textlayer.reading_order", "scan.ocr_layer")
+UNREADABLE = (
+    "textlayer.cmap_scramble",
+    "textlayer.cmap_gaps",
+    "textlayer.invisible_ocr",
+    "textlayer.kerning",
+    "textlayer.hidden_layer",
+    "textlayer.outlined",
+    "textlayer.reading_order",
+    "scan.ocr_layer",
+)
 # Attacks that put text nobody sees into the text layer.
-HIDING = ("textlayer.invisible_ocr", "textlayer.white_text", "textlayer.hidden_layer",
-          "textlayer.clipped", "scan.ocr_layer")
+HIDING = (
+    "textlayer.invisible_ocr",
+    "textlayer.white_text",
+    "textlayer.hidden_layer",
+    "textlayer.clipped",
+    "scan.ocr_layer",
+)
 # Attacks drawn so that the page's pixels do not change at all.
-SAME_PIXELS = ("textlayer.cmap_scramble", "textlayer.cmap_gaps", "textlayer.invisible_ocr",
-               "textlayer.white_text", "textlayer.hidden_layer", "textlayer.clipped",
-               "textlayer.reading_order")
+SAME_PIXELS = (
+    "textlayer.cmap_scramble",
+    "textlayer.cmap_gaps",
+    "textlayer.invisible_ocr",
+    "textlayer.white_text",
+    "textlayer.hidden_layer",
+    "textlayer.clipped",
+    "textlayer.reading_order",
+)
 
 
-def _case(render: Render, pattern: str, doc_id: str = "acord_125",
-          ) -> tuple[Rendered, dict[str, Any], int]:
+def _case(
+    render: Render,
+    pattern: str,
+    doc_id: str = "acord_125",
+) -> tuple[Rendered, dict[str, Any], int]:
     seed = first_applied(render, pattern, doc_id, TIER, DOCS)
     rendered = render(TIER, seed, DOCS, pattern)
     record = rendered.applied(doc_id, pattern)
@@ -57,8 +78,7 @@ def _bounded(rendered: Rendered, doc_id: str, page: int, bbox: list[float]) -> s
 
 def _as_read(char: str) -> str:
     """The letter a reader sees: compatibility forms, accents and case folded."""
-    base = "".join(c for c in unicodedata.normalize("NFKD", char)
-                   if not unicodedata.combining(c))
+    base = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
     return unicodedata.normalize("NFKC", base).casefold()
 
 
@@ -70,8 +90,11 @@ def test_a_scrambled_character_never_reads_as_itself() -> None:
     for seed in range(40):
         mapping = scrambled(random.Random(seed))
         assert mapping[32] == " "
-        same = [(CP1252[code], text) for code, text in mapping.items()
-                if code != 32 and code != 0xA0 and _as_read(CP1252[code]) == _as_read(text)]
+        same = [
+            (CP1252[code], text)
+            for code, text in mapping.items()
+            if code != 32 and code != 0xA0 and _as_read(CP1252[code]) == _as_read(text)
+        ]
         assert not same, (seed, same[:5])
         assert sorted(mapping.values()) == sorted(CP1252.values())  # a permutation
 
@@ -101,28 +124,39 @@ def test_attacked_values_are_not_in_the_text_layer(render: Render, pattern: str)
     assert set(record["targets"]) >= {p for paths in claims.values() for p in paths}
 
 
-@pytest.mark.parametrize("pattern", (*UNREADABLE, *HIDING, "textlayer.microtext",
-                                     "textlayer.fragmented_rules", "textlayer.bezier_rules"))
+@pytest.mark.parametrize(
+    "pattern",
+    (
+        *UNREADABLE,
+        *HIDING,
+        "textlayer.microtext",
+        "textlayer.fragmented_rules",
+        "textlayer.bezier_rules",
+    ),
+)
 def test_the_audit_confirms_the_attack(render: Render, pattern: str, tmp_path: Path) -> None:
     """Without OCR the audit finds every claim in the file and counts what only OCR can
     verify; nothing is missing or absent."""
     rendered, record, _ = _case(render, pattern)
     result = audit_packets([write(rendered, tmp_path / "packet")])
     problems = {f.problem for f in result.findings()}
-    assert problems <= {"not_checked"}, [f for f in result.findings()
-                                         if f.problem != "not_checked"][:3]
+    assert problems <= {"not_checked"}, [
+        f for f in result.findings() if f.problem != "not_checked"
+    ][:3]
     (doc,) = [d for p in result.packets for d in p.documents if d.doc_id == "acord_125"]
     claimed = sum(len(v) for v in record["details"].get("unreadable", {}).values())
     assert doc.attacks["unreadable"] >= claimed
-    hidden = [h for h in rendered.universe("acord_125").get("hidden", [])
-              if h["page"] in record["pages_affected"]]
+    hidden = [
+        h
+        for h in rendered.universe("acord_125").get("hidden", [])
+        if h["page"] in record["pages_affected"]
+    ]
     assert doc.attacks["hidden_in_layer"] == len(hidden)
     assert doc.attacks["hidden_not_checked"] == len(hidden)
 
 
 @pytest.mark.parametrize("pattern", HIDING)
-def test_hidden_text_is_in_the_text_layer_and_nowhere_visible(render: Render,
-                                                              pattern: str) -> None:
+def test_hidden_text_is_in_the_text_layer_and_nowhere_visible(render: Render, pattern: str) -> None:
     rendered, record, _ = _case(render, pattern)
     universe = rendered.universe("acord_125")
     hidden = [h for h in universe.get("hidden", []) if h["page"] in record["pages_affected"]]
@@ -146,12 +180,14 @@ def test_the_attack_is_invisible(render: Render, pattern: str) -> None:
     rendered, record, seed = _case(render, pattern)
     plain = render(TIER, seed, DOCS)
     for page in record["pages_affected"]:
-        assert np.array_equal(_pixels(rendered, "acord_125", page),
-                              _pixels(plain, "acord_125", page)), page
+        assert np.array_equal(
+            _pixels(rendered, "acord_125", page), _pixels(plain, "acord_125", page)
+        ), page
 
 
-@pytest.mark.parametrize("pattern", ("textlayer.outlined", "textlayer.fragmented_rules",
-                                     "textlayer.bezier_rules"))
+@pytest.mark.parametrize(
+    "pattern", ("textlayer.outlined", "textlayer.fragmented_rules", "textlayer.bezier_rules")
+)
 def test_redrawn_ink_looks_the_same(render: Render, pattern: str) -> None:
     """Outlines and redrawn rules differ from the plain page only in anti-aliasing."""
     rendered, record, seed = _case(render, pattern)
@@ -204,9 +240,11 @@ def test_microtext_is_drawn_tiny_and_read_from_the_text_layer(render: Render) ->
         assert location["text_layer"]
         with rendered.page("acord_125", location["page"]) as (_, textpage):
             assert _squash(textpage.get_text_bounded(*location["bbox"])) == _squash(
-                fields[path]["rendered_as"])
-            index = textpage.get_index(location["bbox"][0] + 0.5,
-                                       (location["bbox"][1] + location["bbox"][3]) / 2, 2, 2)
+                fields[path]["rendered_as"]
+            )
+            index = textpage.get_index(
+                location["bbox"][0] + 0.5, (location["bbox"][1] + location["bbox"][3]) / 2, 2, 2
+            )
             assert index >= 0 and raw.FPDFText_GetFontSize(textpage, index) <= 3.0
 
 
@@ -229,8 +267,11 @@ def _segments(rendered: Rendered, page: int) -> list[tuple[int, float]]:
                 x, y = raw.FS_FLOAT(), raw.FS_FLOAT()
                 raw.FPDFPathSegment_GetPoint(segment, x, y)
                 kind = raw.FPDFPathSegment_GetType(segment)
-                length = 0.0 if previous is None else float(np.hypot(x.value - previous[0],
-                                                                     y.value - previous[1]))
+                length = (
+                    0.0
+                    if previous is None
+                    else float(np.hypot(x.value - previous[0], y.value - previous[1]))
+                )
                 found.append((kind, length))
                 previous = (x.value, y.value)
     finally:
@@ -271,11 +312,20 @@ def test_scan_ocr_layer_is_an_image_with_an_invisible_lying_layer(render: Render
 
 
 @needs_tesseract
-@pytest.mark.parametrize("pattern", ("textlayer.cmap_scramble", "textlayer.invisible_ocr",
-                                     "textlayer.white_text", "textlayer.hidden_layer",
-                                     "textlayer.outlined", "scan.ocr_layer"))
-def test_ocr_reads_the_values_and_not_the_hidden_text(render: Render, pattern: str,
-                                                      tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "pattern",
+    (
+        "textlayer.cmap_scramble",
+        "textlayer.invisible_ocr",
+        "textlayer.white_text",
+        "textlayer.hidden_layer",
+        "textlayer.outlined",
+        "scan.ocr_layer",
+    ),
+)
+def test_ocr_reads_the_values_and_not_the_hidden_text(
+    render: Render, pattern: str, tmp_path: Path
+) -> None:
     """With OCR the attacked values are read off the page image, and no hidden string is.
     OCR is judged by recall (a 300 dpi Tesseract reads "(570)" as "(870)" now and then): a
     handful of values may fall below the packet-level minimum, so the test asks 80 % here
@@ -284,7 +334,8 @@ def test_ocr_reads_the_values_and_not_the_hidden_text(render: Render, pattern: s
     folder = write(rendered, tmp_path / "packet")
     for name in list(rendered.files):
         if name.endswith(("_loss_run_pdf.json", "_sov_pdf.json")) or name.startswith(
-                ("loss_run_pdf.", "sov_pdf.")):
+            ("loss_run_pdf.", "sov_pdf.")
+        ):
             (folder / name).unlink()  # one document is enough for OCR
     truth = json.loads((folder / "packet_truth.json").read_text())
     truth["documents"] = [d for d in truth["documents"] if d["doc_id"] == "acord_125"]
@@ -292,7 +343,8 @@ def test_ocr_reads_the_values_and_not_the_hidden_text(render: Render, pattern: s
     result = audit_packets([folder], ocr=True)
     (doc,) = [d for p in result.packets for d in p.documents]
     assert {f.problem for f in result.findings()} <= {"ocr_recall"}, [
-        f.to_json() for f in result.findings()][:3]
+        f.to_json() for f in result.findings()
+    ][:3]
     hidden = doc.attacks["hidden_not_seen"]
     assert hidden == doc.attacks["hidden_in_layer"]
     ocr = doc.fields["ocr"]
@@ -310,11 +362,24 @@ def test_same_seed_same_bytes_across_processes(tmp_path: Path) -> None:
         "for only in sys.argv[1:]:\n"
         "    knobs = resolve('N3', {'documents': ('acord_125',), 'patterns.only': (only,)})\n"
         "    files = build_packet('N3', 3, knobs).files\n"
-        "    print(only, hashlib.sha256(files['acord_125.pdf']).hexdigest())\n")
-    patterns = ["textlayer.cmap_scramble", "textlayer.hidden_layer", "textlayer.outlined",
-                "textlayer.invisible_ocr", "scan.ocr_layer", "textlayer.kerning"]
-    outputs = [subprocess.run([sys.executable, "-c", code, *patterns], capture_output=True,
-                              text=True, check=True,
-                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout
-               for seed in ("1", "2")]
+        "    print(only, hashlib.sha256(files['acord_125.pdf']).hexdigest())\n"
+    )
+    patterns = [
+        "textlayer.cmap_scramble",
+        "textlayer.hidden_layer",
+        "textlayer.outlined",
+        "textlayer.invisible_ocr",
+        "scan.ocr_layer",
+        "textlayer.kerning",
+    ]
+    outputs = [
+        subprocess.run(
+            [sys.executable, "-c", code, *patterns],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2")
+    ]
     assert outputs[0] == outputs[1] and len(outputs[0].splitlines()) == len(patterns)

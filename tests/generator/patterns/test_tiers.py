@@ -22,8 +22,11 @@ pytestmark = pytest.mark.slow
 
 
 def _digests(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def _patterns(packet: Path) -> set[str]:
@@ -38,9 +41,21 @@ def test_tiers_over_twenty_seeds(tmp_path: Path, run_cli: Any) -> None:
     `packetbench generate --jobs 2` in processes with different PYTHONHASHSEED values."""
     for name, hash_seed in (("a", "0"), ("b", "4242")):
         for tier in TIERS:
-            result = run_cli("generate", "--tier", tier, "--seed", "1", "--count", str(SEEDS),
-                             "--jobs", "2", "--out", str(tmp_path / name),
-                             env={"PYTHONHASHSEED": hash_seed}, timeout=1800)
+            result = run_cli(
+                "generate",
+                "--tier",
+                tier,
+                "--seed",
+                "1",
+                "--count",
+                str(SEEDS),
+                "--jobs",
+                "2",
+                "--out",
+                str(tmp_path / name),
+                env={"PYTHONHASHSEED": hash_seed},
+                timeout=1800,
+            )
             assert result.returncode == 0, result.stderr
     corpus = tmp_path / "a"
 
@@ -48,9 +63,12 @@ def test_tiers_over_twenty_seeds(tmp_path: Path, run_cli: Any) -> None:
     # 25, and more per packet as the tier rises.
     per_tier: dict[str, list[set[str]]] = {
         tier: [_patterns(corpus / f"{tier}-{seed:06d}") for seed in range(1, SEEDS + 1)]
-        for tier in TIERS}
-    triples = {tier: [len(sets[i] | sets[i + 1] | sets[i + 2])
-                      for i in range(0, SEEDS - 2, 3)] for tier, sets in per_tier.items()}
+        for tier in TIERS
+    }
+    triples = {
+        tier: [len(sets[i] | sets[i + 1] | sets[i + 2]) for i in range(0, SEEDS - 2, 3)]
+        for tier, sets in per_tier.items()
+    }
     assert max(triples["N1"]) <= 8, triples["N1"]
     assert min(triples["N5"]) >= 25, triples["N5"]
     means = [sum(len(s) for s in per_tier[tier]) / SEEDS for tier in TIERS]

@@ -18,8 +18,17 @@ import pytest
 from packetbench.generator.patterns.base import catalogue
 from tests.generator.patterns.conftest import Render, first_applied
 
-DOCS = ("loss_run_pdf", "sov_pdf", "driver_schedule_pdf", "acord_125", "acord_140",
-        "financial_statement_pdf", "sov_excel", "loss_run_excel", "loss_run_csv")
+DOCS = (
+    "loss_run_pdf",
+    "sov_pdf",
+    "driver_schedule_pdf",
+    "acord_125",
+    "acord_140",
+    "financial_statement_pdf",
+    "sov_excel",
+    "loss_run_excel",
+    "loss_run_csv",
+)
 # Where each pattern has something to act on (default: an N3 loss run), in the first seed
 # where it acts.
 CASES: dict[str, tuple[str, str]] = {
@@ -69,11 +78,13 @@ def test_truth_delta(render: Render, pattern: str) -> None:
     if spec.truth == "none":
         assert truth_on == truth_off
         assert {p: (f["value"], f["rendered_as"]) for p, f in fields_on.items()} == {
-            p: (f["value"], f["rendered_as"]) for p, f in fields_off.items()}
+            p: (f["value"], f["rendered_as"]) for p, f in fields_off.items()
+        }
     elif spec.truth == "shown":
         assert truth_on == truth_off and delta
-        changed = {p for p in fields_on if fields_on[p]["rendered_as"]
-                   != fields_off[p]["rendered_as"]}
+        changed = {
+            p for p in fields_on if fields_on[p]["rendered_as"] != fields_off[p]["rendered_as"]
+        }
         assert changed == set(delta), changed ^ set(delta)
         for path, entry in delta.items():
             assert fields_on[path]["value"] == entry["canonical"] == fields_off[path]["value"]

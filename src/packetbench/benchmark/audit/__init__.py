@@ -8,13 +8,20 @@ values that trace back to no page.
 """
 
 from packetbench.benchmark.audit.result import (
-           AuditResult,
-           DocumentAudit,
-           Finding,
-           PacketAudit,
-           Tally,
+    AuditResult,
+    DocumentAudit,
+    Finding,
+    PacketAudit,
+    Tally,
 )
 from packetbench.benchmark.audit.run import audit_packet, audit_packets
 
-__all__ = ["AuditResult", "DocumentAudit", "Finding", "PacketAudit", "Tally", "audit_packet",
-           "audit_packets"]
+__all__ = [
+    "AuditResult",
+    "DocumentAudit",
+    "Finding",
+    "PacketAudit",
+    "Tally",
+    "audit_packet",
+    "audit_packets",
+]

@@ -20,8 +20,7 @@ from packetbench.generator.render.sheetlook import EXCEL_EPOCH
 _CODE_LISTS = tuple(code_list.name for code_list in codes.ALL)
 
 
-def agrees(value: Any, rendered_as: str, kind: str,
-           reading: dict[str, Any] | None = None) -> bool:
+def agrees(value: Any, rendered_as: str, kind: str, reading: dict[str, Any] | None = None) -> bool:
     """Whether `value` is what `rendered_as` shows; `reading` is how a presentation pattern
     says the shown text is read (its manifest delta), checked here by its own rule."""
     if isinstance(value, list | dict):
@@ -57,26 +56,37 @@ def _read(value: Any, rendered_as: str, kind: str, reading: dict[str, Any]) -> b
         return scaled is not None and scaled == Decimal(repr(float(value)))
     if rule == "as_text":  # a number stored in a text cell, written as a number is
         number = normalize.number(rendered_as)
-        return (isinstance(value, int | float) and not isinstance(value, bool)
-                and number is not None and Decimal(repr(number)) == Decimal(repr(float(value))))
+        return (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and number is not None
+            and Decimal(repr(number)) == Decimal(repr(float(value)))
+        )
     if rule == "serial":  # a date stored as its bare Excel serial number
-        return (rendered_as.isdigit() and isinstance(value, str)
-                and normalize.date(value) == (EXCEL_EPOCH + timedelta(int(rendered_as))
-                                              ).isoformat())
+        return (
+            rendered_as.isdigit()
+            and isinstance(value, str)
+            and normalize.date(value) == (EXCEL_EPOCH + timedelta(int(rendered_as))).isoformat()
+        )
     if rule == "line_breaks":  # a text broken over lines inside its cell
         return isinstance(value, str) and rendered_as.split() == value.split()
     if rule == "european":  # 1.234,56: dots group thousands, the comma marks decimals
         return _agrees(value, rendered_as.replace(".", "").replace(",", "."), kind)
     if rule == "marker":
         marker = reading.get("marker")
-        return (isinstance(marker, str) and bool(marker) and rendered_as.endswith(marker)
-                and agrees(value, rendered_as[:-len(marker)], kind))
+        return (
+            isinstance(marker, str)
+            and bool(marker)
+            and rendered_as.endswith(marker)
+            and agrees(value, rendered_as[: -len(marker)], kind)
+        )
     if rule == "legend":
         legend = reading.get("legend")
         return isinstance(legend, dict) and legend.get(rendered_as) == value
     if rule == "nfkc":
-        return isinstance(value, str) and (unicodedata.normalize("NFKC", rendered_as)
-                                           == unicodedata.normalize("NFKC", value))
+        return isinstance(value, str) and (
+            unicodedata.normalize("NFKC", rendered_as) == unicodedata.normalize("NFKC", value)
+        )
     return False
 
 
@@ -88,7 +98,7 @@ def _agrees(value: Any, rendered_as: str, kind: str) -> bool:
         return shown is not None and shown == normalize.checkbox(value)
     if kind == "enum" and isinstance(value, str):
         # A layout may draw a code list's abbreviation ("MNC") for the full name.
-        return (normalize.string(value) == normalize.string(rendered_as)
-                or any(normalize.enum(rendered_as, name) == normalize.enum(value, name)
-                       for name in _CODE_LISTS))
+        return normalize.string(value) == normalize.string(rendered_as) or any(
+            normalize.enum(rendered_as, name) == normalize.enum(value, name) for name in _CODE_LISTS
+        )
     return normalize.equal(rendered_as, value, kind)

@@ -31,5 +31,9 @@ class CsvCells:
 
     def texts(self) -> set[str]:
         """Whitespace-normalized texts of every non-empty cell, preamble lines included."""
-        return {" ".join(cell.split()) for row in (*self.preamble, *self.rows) for cell in row
-                if cell.strip()}
+        return {
+            " ".join(cell.split())
+            for row in (*self.preamble, *self.rows)
+            for cell in row
+            if cell.strip()
+        }

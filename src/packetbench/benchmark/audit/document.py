@@ -54,8 +54,11 @@ def _turn(fields: list[Located]) -> float:
     located boxes' lower edges, from their quads."""
     import math
 
-    slopes = sorted(math.degrees(math.atan2(b[3] - b[1], b[2] - b[0]))
-                    for _, b, *_ in fields if len(b) == 8 and b[2] - b[0] > 8)
+    slopes = sorted(
+        math.degrees(math.atan2(b[3] - b[1], b[2] - b[0]))
+        for _, b, *_ in fields
+        if len(b) == 8 and b[2] - b[0] > 8
+    )
     return slopes[len(slopes) // 2] if slopes else 0.0
 
 
@@ -77,8 +80,9 @@ def reads(text: str) -> str:
 class _Auditor:
     def __init__(self, doc: Document) -> None:
         self.doc = doc
-        self.audit = DocumentAudit(doc.doc_id, doc.format, doc.file.name,
-                                   int(doc.manifest.get("pages") or 0))
+        self.audit = DocumentAudit(
+            doc.doc_id, doc.format, doc.file.name, int(doc.manifest.get("pages") or 0)
+        )
         self.fields_file = doc.truth_file("field_truth").name
         self.strings_file = doc.truth_file("rendered_universe").name
         self.readings = readings(doc.manifest)
@@ -93,31 +97,64 @@ class _Auditor:
 
     # --- findings ----------------------------------------------------------------------------
 
-    def field_result(self, index: int, found: bool, reader: str, *, page: int | None = None,
-                     where: str = "", got: str = "", detail: str = "",
-                     by_page: bool = False) -> None:
+    def field_result(
+        self,
+        index: int,
+        found: bool,
+        reader: str,
+        *,
+        page: int | None = None,
+        where: str = "",
+        got: str = "",
+        detail: str = "",
+        by_page: bool = False,
+    ) -> None:
         self.audit.tally("fields", reader).add(found, by_page)
         if found:
             return
         entry = self.doc.fields[index]
         self.audit.unconfirmed_fields.add(index)
-        self.audit.findings.append(Finding(
-            MISSING, self.doc.doc_id, self.fields_file, entry["path"], reader, page, where,
-            entry["rendered_as"], got, detail))
+        self.audit.findings.append(
+            Finding(
+                MISSING,
+                self.doc.doc_id,
+                self.fields_file,
+                entry["path"],
+                reader,
+                page,
+                where,
+                entry["rendered_as"],
+                got,
+                detail,
+            )
+        )
 
-    def string_result(self, index: int, found: bool, reader: str, page: int | None,
-                      detail: str = "") -> None:
+    def string_result(
+        self, index: int, found: bool, reader: str, page: int | None, detail: str = ""
+    ) -> None:
         self.audit.tally("strings", reader).add(found)
         if found:
             return
         self.audit.unconfirmed_strings.add(index)
-        self.audit.findings.append(Finding(
-            STRING_MISSING, self.doc.doc_id, self.strings_file, f"strings[{index}]", reader,
-            page, f"page {page}", self.doc.strings[index]["text"], "", detail))
+        self.audit.findings.append(
+            Finding(
+                STRING_MISSING,
+                self.doc.doc_id,
+                self.strings_file,
+                f"strings[{index}]",
+                reader,
+                page,
+                f"page {page}",
+                self.doc.strings[index]["text"],
+                "",
+                detail,
+            )
+        )
 
     def problem(self, problem: str, path: str, detail: str, file: str = "") -> None:
-        self.audit.findings.append(Finding(problem, self.doc.doc_id, file or self.fields_file,
-                                           path, detail=detail))
+        self.audit.findings.append(
+            Finding(problem, self.doc.doc_id, file or self.fields_file, path, detail=detail)
+        )
 
     # --- checks that need no reader ------------------------------------------------------------
 
@@ -126,15 +163,27 @@ class _Auditor:
         self.audit.pages = actual_pages
         digest = hashlib.sha256(doc.file.read_bytes()).hexdigest()
         if digest != manifest.get("sha256"):
-            self.problem(INTEGRITY, "", f"sha256 {digest} differs from the manifest's "
-                         f"{manifest.get('sha256')}: the truth may describe another file",
-                         doc.file.name)
+            self.problem(
+                INTEGRITY,
+                "",
+                f"sha256 {digest} differs from the manifest's "
+                f"{manifest.get('sha256')}: the truth may describe another file",
+                doc.file.name,
+            )
         if manifest.get("pages") != actual_pages:
-            self.problem(INTEGRITY, "", f"the file has {actual_pages} page(s), the manifest "
-                         f"says {manifest.get('pages')}", doc.file.name)
+            self.problem(
+                INTEGRITY,
+                "",
+                f"the file has {actual_pages} page(s), the manifest says {manifest.get('pages')}",
+                doc.file.name,
+            )
         if manifest.get("doc_id") != doc.doc_id:
-            self.problem(INTEGRITY, "", f"manifest doc_id {manifest.get('doc_id')!r} is not "
-                         f"{doc.doc_id!r}", doc.truth_file("manifest").name)
+            self.problem(
+                INTEGRITY,
+                "",
+                f"manifest doc_id {manifest.get('doc_id')!r} is not {doc.doc_id!r}",
+                doc.truth_file("manifest").name,
+            )
         if not doc.fields:
             self.problem(INTEGRITY, "", "no field_truth entries: nothing to audit")
 
@@ -142,23 +191,38 @@ class _Auditor:
         for index, entry in enumerate(self.doc.fields):
             if not entry.get("locations"):
                 self.audit.unconfirmed_fields.add(index)
-                self.problem(UNTRACEABLE, entry["path"], "no locations: the value is in the "
-                             "universe but drawn nowhere")
+                self.problem(
+                    UNTRACEABLE,
+                    entry["path"],
+                    "no locations: the value is in the universe but drawn nowhere",
+                )
             reading = self.readings.get(entry["path"])
-            if not agrees(entry.get("value"), entry["rendered_as"], str(entry.get("kind")),
-                          reading):
+            if not agrees(
+                entry.get("value"), entry["rendered_as"], str(entry.get("kind")), reading
+            ):
                 self.audit.unconfirmed_fields.add(index)
-                self.audit.findings.append(Finding(
-                    VALUE_MISMATCH, self.doc.doc_id, self.fields_file, entry["path"],
-                    expected=entry["rendered_as"], got=str(entry.get("value")),
-                    detail=f"the value does not read as what was drawn (kind "
-                           f"{entry.get('kind')})"))
+                self.audit.findings.append(
+                    Finding(
+                        VALUE_MISMATCH,
+                        self.doc.doc_id,
+                        self.fields_file,
+                        entry["path"],
+                        expected=entry["rendered_as"],
+                        got=str(entry.get("value")),
+                        detail=f"the value does not read as what was drawn (kind "
+                        f"{entry.get('kind')})",
+                    )
+                )
         for index, entry in enumerate(self.doc.strings):
             page = entry.get("page")
             if not isinstance(page, int) or isinstance(page, bool) or page < 1:
                 self.audit.unconfirmed_strings.add(index)
-                self.problem(UNTRACEABLE, f"strings[{index}]",
-                             f"{entry['text']!r} has no page", self.strings_file)
+                self.problem(
+                    UNTRACEABLE,
+                    f"strings[{index}]",
+                    f"{entry['text']!r} has no page",
+                    self.strings_file,
+                )
 
     def strings_by_page(self) -> dict[int, list[int]]:
         pages: dict[int, list[int]] = defaultdict(list)
@@ -169,9 +233,11 @@ class _Auditor:
         return pages
 
     def bad_location(self, index: int, location: Any, needs: str) -> BadInput:
-        return BadInput(f"{self.doc.truth_file('field_truth')}: "
-                        f"{self.doc.fields[index]['path']}: location {location!r} is not "
-                        f"{needs}")
+        return BadInput(
+            f"{self.doc.truth_file('field_truth')}: "
+            f"{self.doc.fields[index]['path']}: location {location!r} is not "
+            f"{needs}"
+        )
 
     # --- PDF -----------------------------------------------------------------------------------
 
@@ -186,8 +252,12 @@ class _Auditor:
                 for location in entry.get("locations") or []:
                     page = location.get("page") if isinstance(location, dict) else None
                     bbox = location.get("bbox") if isinstance(location, dict) else None
-                    if (type(page) is not int or type(bbox) is not list or len(bbox) != 4
-                            or set(map(type, bbox)) - _NUMBER_TYPES):
+                    if (
+                        type(page) is not int
+                        or type(bbox) is not list
+                        or len(bbox) != 4
+                        or set(map(type, bbox)) - _NUMBER_TYPES
+                    ):
                         raise self.bad_location(index, location, "{page, bbox: [x0, y0, x1, y1]}")
                     piece = _piece(location)
                     if piece is None:
@@ -195,8 +265,11 @@ class _Auditor:
                     text_layer = location.get("text_layer", True) is not False
                     quad = location.get("quad")
                     if quad is not None:  # a scanned page: the box's exact corners
-                        if (type(quad) is not list or len(quad) != 8
-                                or set(map(type, quad)) - _NUMBER_TYPES):
+                        if (
+                            type(quad) is not list
+                            or len(quad) != 8
+                            or set(map(type, quad)) - _NUMBER_TYPES
+                        ):
                             raise self.bad_location(index, location, "a quad of 8 numbers")
                         bbox = quad
                     located[page].append((index, bbox, piece, text_layer))
@@ -212,12 +285,18 @@ class _Auditor:
                 fields, texts = located.get(page, []), strings.get(page, [])
                 if not 1 <= page <= pdf.pages:
                     for index, bbox, *_ in fields:
-                        self.field_result(index, False, "pdf", page=page,
-                                          where=f"page {page} bbox {bbox}",
-                                          detail=f"the document has {pdf.pages} page(s)")
+                        self.field_result(
+                            index,
+                            False,
+                            "pdf",
+                            page=page,
+                            where=f"page {page} bbox {bbox}",
+                            detail=f"the document has {pdf.pages} page(s)",
+                        )
                     for index in texts:
-                        self.string_result(index, False, "pdf", page,
-                                           f"the document has {pdf.pages} page(s)")
+                        self.string_result(
+                            index, False, "pdf", page, f"the document has {pdf.pages} page(s)"
+                        )
                 elif page in ocr_pages and engine is None:
                     self.unchecked(fields, texts)
                 elif page in ocr_pages:
@@ -225,8 +304,9 @@ class _Auditor:
                 else:
                     # The text layer reads what it carries; the rest needs the page image.
                     on_layer = [f for f in fields if f[3]]
-                    layer_texts = [i for i in texts
-                                   if self.doc.strings[i].get("text_layer") is not False]
+                    layer_texts = [
+                        i for i in texts if self.doc.strings[i].get("text_layer") is not False
+                    ]
                     self.text_layer_page(pdf, page, on_layer, layer_texts)
                     if page in pixels_only:
                         pixel_fields = [f for f in fields if not f[3]]
@@ -241,30 +321,49 @@ class _Auditor:
                         on_page()
             self.check_attacks(pdf, located)
             # Hidden text on an attacked page must not be on its image: only OCR can say.
-            hidden_pages = sorted({entry["page"] for entry in self.doc.hidden
-                                   if entry.get("page") in self.attacks.pages})
+            hidden_pages = sorted(
+                {
+                    entry["page"]
+                    for entry in self.doc.hidden
+                    if entry.get("page") in self.attacks.pages
+                }
+            )
             if engine is None:
                 self.audit.attacks["hidden_not_checked"] += sum(
-                    1 for entry in self.doc.hidden if entry.get("page") in self.attacks.pages)
+                    1 for entry in self.doc.hidden if entry.get("page") in self.attacks.pages
+                )
             else:
                 scans = sorted(set(scans) | {p for p in hidden_pages if 1 <= p <= pdf.pages})
             if scans and engine is not None:
-                angles = {page: _turn(located.get(page, [])) for page in scans
-                          if page in self.levels}
-                for page, scan in read_pages(pdf.document(), scans, engine, self.doc.file,
-                                             angles=angles):
+                angles = {
+                    page: _turn(located.get(page, [])) for page in scans if page in self.levels
+                }
+                for page, scan in read_pages(
+                    pdf.document(), scans, engine, self.doc.file, angles=angles
+                ):
                     self.ocr_page(scan, page, located.get(page, []), strings.get(page, []))
             self.join_pieces()
         hidden = self.audit.attacks["hidden_not_checked"]
         if sum(self.audit.not_checked.values()) or hidden:
-            pages = sorted(p for p in ocr_pages | pixels_only | self.attacks.pages
-                           if p in located or p in strings or p in self.attacks.pages)
-            self.problem(NOT_CHECKED, "", f"{self.audit.not_checked['fields']} located "
-                         f"value(s) and {self.audit.not_checked['strings']} string(s) on "
-                         f"page(s) {pages} need OCR (text layer missing or unreliable)"
-                         + (f", and {hidden} hidden string(s) must be shown absent from the "
-                            "page image" if hidden else "")
-                         + "; run with --ocr", self.doc.file.name)
+            pages = sorted(
+                p
+                for p in ocr_pages | pixels_only | self.attacks.pages
+                if p in located or p in strings or p in self.attacks.pages
+            )
+            self.problem(
+                NOT_CHECKED,
+                "",
+                f"{self.audit.not_checked['fields']} located "
+                f"value(s) and {self.audit.not_checked['strings']} string(s) on "
+                f"page(s) {pages} need OCR (text layer missing or unreliable)"
+                + (
+                    f", and {hidden} hidden string(s) must be shown absent from the page image"
+                    if hidden
+                    else ""
+                )
+                + "; run with --ocr",
+                self.doc.file.name,
+            )
 
     def check_attacks(self, pdf: PdfText, located: dict[int, list[Located]]) -> None:
         """Every attack the manifest claims is in the file: the text layer does not yield a
@@ -279,26 +378,39 @@ class _Auditor:
         pages = sorted(set(claims.unreadable) | set(claims.out_of_order) | set(hidden))
         for page in pages:
             if not 1 <= page <= pdf.pages:
-                self.problem(ATTACK_ABSENT, "", f"an attack claims page {page}; the document "
-                             f"has {pdf.pages} page(s)", self.doc.truth_file("manifest").name)
+                self.problem(
+                    ATTACK_ABSENT,
+                    "",
+                    f"an attack claims page {page}; the document has {pdf.pages} page(s)",
+                    self.doc.truth_file("manifest").name,
+                )
                 continue
             wanted = set(claims.unreadable.get(page, []))
             # The claim covers the value's locations on that page its text layer cannot
             # read (a value drawn twice may be attacked in one place only).
-            boxes = [(index, self._upright(location))
-                     for index, entry in enumerate(self.doc.fields) if entry["path"] in wanted
-                     for location in entry.get("locations") or []
-                     if isinstance(location, dict) and location.get("page") == page
-                     and location.get("text_layer") is False]
+            boxes = [
+                (index, self._upright(location))
+                for index, entry in enumerate(self.doc.fields)
+                if entry["path"] in wanted
+                for location in entry.get("locations") or []
+                if isinstance(location, dict)
+                and location.get("page") == page
+                and location.get("text_layer") is False
+            ]
             with pdf.page(page, sizes=page in self.doc.overlay_pages()) as layer:
                 read = layer.bounded_many([box for _, box in boxes], display=False)
                 text = reads(layer.text)
             for (index, box), got in zip(boxes, read, strict=True):
                 entry = self.doc.fields[index]
                 if reads(got) == reads(entry["rendered_as"]):
-                    self.attack_absent(entry["path"], page, f"page {page} bbox {box}",
-                                       entry["rendered_as"], got, "the text layer yields the "
-                                       "value a text-layer attack claims it does not")
+                    self.attack_absent(
+                        entry["path"],
+                        page,
+                        f"page {page} bbox {box}",
+                        entry["rendered_as"],
+                        got,
+                        "the text layer yields the value a text-layer attack claims it does not",
+                    )
                 else:
                     self.audit.attacks["unreadable"] += 1
             # Text extraction spaces words its own way (kerned runs have no spaces at all).
@@ -308,18 +420,30 @@ class _Auditor:
                 if "".join(reads(shown).split()) in compact:
                     self.audit.attacks["hidden_in_layer"] += 1
                 else:
-                    self.attack_absent(f"hidden[{index}]", page, f"page {page}", shown, "",
-                                       "hidden text a text-layer attack put in the text layer "
-                                       "is not there", self.strings_file)
+                    self.attack_absent(
+                        f"hidden[{index}]",
+                        page,
+                        f"page {page}",
+                        shown,
+                        "",
+                        "hidden text a text-layer attack put in the text layer is not there",
+                        self.strings_file,
+                    )
             order = claims.out_of_order.get(page)
             if order:
                 first, last = (text.find(reads(s)) for s in (order[0], order[-1]))
                 if 0 <= last < first:
                     self.audit.attacks["out_of_order"] += 1
                 else:
-                    self.attack_absent("", page, f"page {page}", f"{order[-1]!r} before "
-                                       f"{order[0]!r}", "", "the text layer reads the page "
-                                       "in order", self.doc.truth_file("manifest").name)
+                    self.attack_absent(
+                        "",
+                        page,
+                        f"page {page}",
+                        f"{order[-1]!r} before {order[0]!r}",
+                        "",
+                        "the text layer reads the page in order",
+                        self.doc.truth_file("manifest").name,
+                    )
 
     @staticmethod
     def _upright(location: dict[str, Any]) -> list[float]:
@@ -328,11 +452,23 @@ class _Auditor:
             return [0.0, 0.0, 0.0, 0.0]
         return [float(v) for v in bbox]
 
-    def attack_absent(self, path: str, page: int, where: str, expected: str, got: str,
-                      detail: str, file: str = "") -> None:
-        self.audit.findings.append(Finding(
-            ATTACK_ABSENT, self.doc.doc_id, file or self.fields_file, path, "pdf", page, where,
-            expected, squash(got), detail))
+    def attack_absent(
+        self, path: str, page: int, where: str, expected: str, got: str, detail: str, file: str = ""
+    ) -> None:
+        self.audit.findings.append(
+            Finding(
+                ATTACK_ABSENT,
+                self.doc.doc_id,
+                file or self.fields_file,
+                path,
+                "pdf",
+                page,
+                where,
+                expected,
+                squash(got),
+                detail,
+            )
+        )
 
     def unchecked(self, fields: list[Located], texts: list[int]) -> None:
         """Neither found nor missing: counted, and the audit fails unless OCR reads them."""
@@ -341,8 +477,9 @@ class _Auditor:
         self.audit.unchecked_fields.update(index for index, *_ in fields)
         self.audit.unchecked_strings.update(texts)
 
-    def text_layer_page(self, pdf: PdfText, page: int, fields: list[Located],
-                        texts: list[int]) -> None:
+    def text_layer_page(
+        self, pdf: PdfText, page: int, fields: list[Located], texts: list[int]
+    ) -> None:
         with pdf.page(page, sizes=page in self.doc.overlay_pages()) as layer:
             read = layer.bounded_many([bbox for _, bbox, *_ in fields], display=False)
             page_text = reads(layer.text)
@@ -356,8 +493,14 @@ class _Auditor:
             expected = entries[index]["rendered_as"]
             if got != expected and reads(got) != reads(expected):
                 misses += 1
-                self.field_result(index, False, "pdf", page=page,
-                                  where=f"page {page} bbox {bbox}", got=squash(got))
+                self.field_result(
+                    index,
+                    False,
+                    "pdf",
+                    page=page,
+                    where=f"page {page} bbox {bbox}",
+                    got=squash(got),
+                )
         tally = self.audit.tally("fields", "pdf")
         tally.checked += whole - misses  # the misses counted themselves
         tally.found += whole - misses
@@ -367,8 +510,11 @@ class _Auditor:
             text = strings[index]["text"]
             # A string found as written is found squashed too (the page text has no runs);
             # beside right-to-left text pdfium's bidi pass mirrors a bracket ("(" reads ")").
-            if (text not in page_text and reads(text) not in page_text
-                    and reads(text).translate(_MIRRORED) not in unmirrored):
+            if (
+                text not in page_text
+                and reads(text) not in page_text
+                and reads(text).translate(_MIRRORED) not in unmirrored
+            ):
                 misses += 1
                 self.string_result(index, False, "pdf", page)
         tally = self.audit.tally("strings", "pdf")
@@ -390,8 +536,14 @@ class _Auditor:
             where = f"{count} pieces"
             if index not in self.ocr_pieces:
                 found = len(pieces) == count and reads(got) == reads(entry["rendered_as"])
-                self.field_result(index, found, "pdf", where=where, got=squash(got),
-                                  detail="" if found else "a value split across pages")
+                self.field_result(
+                    index,
+                    found,
+                    "pdf",
+                    where=where,
+                    got=squash(got),
+                    detail="" if found else "a value split across pages",
+                )
                 continue
             found = len(pieces) == count and same_text(got, entry["rendered_as"])
             level = self.ocr_pieces[index]
@@ -401,21 +553,37 @@ class _Auditor:
             self.audit.tally("fields", "ocr").add(found)
             self.audit.scan_tally(level, "fields").add(found)
             if not found:
-                self.audit.ocr_misses.append(Finding(
-                    MISSING, self.doc.doc_id, self.fields_file, entry["path"], "ocr", None,
-                    where, entry["rendered_as"], got, f"scan level {level}"))
+                self.audit.ocr_misses.append(
+                    Finding(
+                        MISSING,
+                        self.doc.doc_id,
+                        self.fields_file,
+                        entry["path"],
+                        "ocr",
+                        None,
+                        where,
+                        entry["rendered_as"],
+                        got,
+                        f"scan level {level}",
+                    )
+                )
 
-    def ocr_page(self, scan: OcrPage, page: int, fields: list[Located],
-                 texts: list[int]) -> None:
-        level = (self.levels.get(page) or self.inked.get(page)
-                 or (NATIVE if page in self.attacks.pages else None))
+    def ocr_page(self, scan: OcrPage, page: int, fields: list[Located], texts: list[int]) -> None:
+        level = (
+            self.levels.get(page)
+            or self.inked.get(page)
+            or (NATIVE if page in self.attacks.pages else None)
+        )
         if page in self.attacks.pages:
             misreadings: Counter[str] = Counter()
             for index, bbox, piece, _ in fields:
                 entry = self.doc.fields[index]
                 read = scan.in_box(bbox)
-                if piece[1] == 1 and entry.get("kind") != "checkbox" and not same_text(
-                        read, entry["rendered_as"]):
+                if (
+                    piece[1] == 1
+                    and entry.get("kind") != "checkbox"
+                    and not same_text(read, entry["rendered_as"])
+                ):
                     misreadings[folded(read)] += 1
             for index, entry in enumerate(self.doc.hidden):
                 if entry.get("page") != page or not folded(entry["text"]):
@@ -425,10 +593,20 @@ class _Auditor:
                     # shown value's miss counts against the page's recall.
                     self.audit.attacks["hidden_misread_by_ocr"] += 1
                 elif scan.shows(entry["text"]):
-                    self.audit.findings.append(Finding(
-                        HIDDEN_VISIBLE, self.doc.doc_id, self.strings_file, f"hidden[{index}]",
-                        "ocr", page, f"page {page}", entry["text"], "",
-                        "OCR reads hidden text on the page image"))
+                    self.audit.findings.append(
+                        Finding(
+                            HIDDEN_VISIBLE,
+                            self.doc.doc_id,
+                            self.strings_file,
+                            f"hidden[{index}]",
+                            "ocr",
+                            page,
+                            f"page {page}",
+                            entry["text"],
+                            "",
+                            "OCR reads hidden text on the page image",
+                        )
+                    )
                 else:
                     self.audit.attacks["hidden_not_seen"] += 1
         results: dict[int, tuple[bool, bool, str]] = {}
@@ -445,11 +623,16 @@ class _Auditor:
             else:
                 results[index] = scan.find(bbox, entry["rendered_as"])
         # What the page's OCR did not read in its box is read again from the box alone.
-        again = [(index, bbox) for index, bbox, piece, _ in fields
-                 if index in results and self.doc.fields[index].get("kind") != "checkbox"
-                 and (not results[index][0] or results[index][1])]
-        for (index, _), readings in zip(again, scan.reread([bbox for _, bbox in again]),
-                                        strict=True):
+        again = [
+            (index, bbox)
+            for index, bbox, piece, _ in fields
+            if index in results
+            and self.doc.fields[index].get("kind") != "checkbox"
+            and (not results[index][0] or results[index][1])
+        ]
+        for (index, _), readings in zip(
+            again, scan.reread([bbox for _, bbox in again]), strict=True
+        ):
             for read in readings:
                 if same_text(read, self.doc.fields[index]["rendered_as"]):
                     results[index] = (True, False, read)
@@ -461,16 +644,28 @@ class _Auditor:
             found, by_page, got = results[index]
             where = f"page {page} {'quad' if len(bbox) == 8 else 'bbox'} {bbox}"
             if level is None:
-                self.field_result(index, found, "ocr", page=page, where=where, got=got,
-                                  by_page=by_page)
+                self.field_result(
+                    index, found, "ocr", page=page, where=where, got=got, by_page=by_page
+                )
                 continue
             # A scanned or inked page is judged by its level's recall (OCR_RECALL_MIN).
             self.audit.tally("fields", "ocr").add(found, by_page)
             self.audit.scan_tally(level, "fields").add(found, by_page)
             if not found:
-                self.audit.ocr_misses.append(Finding(
-                    MISSING, self.doc.doc_id, self.fields_file, entry["path"], "ocr", page,
-                    where, entry["rendered_as"], got, f"scan level {level}"))
+                self.audit.ocr_misses.append(
+                    Finding(
+                        MISSING,
+                        self.doc.doc_id,
+                        self.fields_file,
+                        entry["path"],
+                        "ocr",
+                        page,
+                        where,
+                        entry["rendered_as"],
+                        got,
+                        f"scan level {level}",
+                    )
+                )
         for index in texts:
             found = scan.has_string(self.doc.strings[index]["text"])
             if level is None:
@@ -479,15 +674,29 @@ class _Auditor:
             self.audit.tally("strings", "ocr").add(found)
             self.audit.scan_tally(level, "strings").add(found)
             if not found:
-                self.audit.ocr_misses.append(Finding(
-                    STRING_MISSING, self.doc.doc_id, self.strings_file, f"strings[{index}]",
-                    "ocr", page, f"page {page}", self.doc.strings[index]["text"], "",
-                    f"scan level {level}"))
+                self.audit.ocr_misses.append(
+                    Finding(
+                        STRING_MISSING,
+                        self.doc.doc_id,
+                        self.strings_file,
+                        f"strings[{index}]",
+                        "ocr",
+                        page,
+                        f"page {page}",
+                        self.doc.strings[index]["text"],
+                        "",
+                        f"scan level {level}",
+                    )
+                )
 
     # --- XLSX ----------------------------------------------------------------------------------
 
-    def _cell_locations(self, keys: tuple[str, str], kind: type, shape: str,
-                        ) -> Iterator[tuple[int, Any, Any]]:
+    def _cell_locations(
+        self,
+        keys: tuple[str, str],
+        kind: type,
+        shape: str,
+    ) -> Iterator[tuple[int, Any, Any]]:
         """(field index, first key, second key) of every cell location, shape-checked."""
         for index, entry in enumerate(self.doc.fields):
             for location in entry.get("locations") or []:
@@ -501,18 +710,27 @@ class _Auditor:
         book = Workbook(self.doc.file)
         try:
             self.check_files(len(book.sheets))
-            for index, sheet, ref in self._cell_locations(("sheet", "cell"), str,
-                                                          "{sheet, cell}"):
+            for index, sheet, ref in self._cell_locations(("sheet", "cell"), str, "{sheet, cell}"):
                 got, why = book.cell(sheet, ref)
-                self.field_result(index, got == self.doc.fields[index]["rendered_as"], "xlsx",
-                                  where=f"{sheet}!{ref}", got=got or "", detail=why)
+                self.field_result(
+                    index,
+                    got == self.doc.fields[index]["rendered_as"],
+                    "xlsx",
+                    where=f"{sheet}!{ref}",
+                    got=got or "",
+                    detail=why,
+                )
             for page, indices in sorted(self.strings_by_page().items()):
                 texts = book.sheet_texts(page)
                 for index in indices:
                     visible = texts is not None and squash(self.doc.strings[index]["text"]) in texts
-                    self.string_result(index, visible, "xlsx", page,
-                                       "" if texts is not None else f"sheet {page} is hidden "
-                                       "or absent")
+                    self.string_result(
+                        index,
+                        visible,
+                        "xlsx",
+                        page,
+                        "" if texts is not None else f"sheet {page} is hidden or absent",
+                    )
         finally:
             book.close()
 
@@ -521,17 +739,23 @@ class _Auditor:
     def csv(self) -> None:
         cells = CsvCells(self.doc.file)
         self.check_files(1)
-        for index, row, column in self._cell_locations(("row", "column"), int,
-                                                       "{row, column}"):
+        for index, row, column in self._cell_locations(("row", "column"), int, "{row, column}"):
             got, why = cells.cell(row, column)
-            self.field_result(index, got == self.doc.fields[index]["rendered_as"], "csv",
-                              where=f"row {row}, column {column}", got=got or "", detail=why)
+            self.field_result(
+                index,
+                got == self.doc.fields[index]["rendered_as"],
+                "csv",
+                where=f"row {row}, column {column}",
+                got=got or "",
+                detail=why,
+            )
         texts = cells.texts()
         for page, indices in sorted(self.strings_by_page().items()):
             for index in indices:
                 found = page == 1 and squash(self.doc.strings[index]["text"]) in texts
-                self.string_result(index, found, "csv", page,
-                                   "" if page == 1 else "a CSV file has one page")
+                self.string_result(
+                    index, found, "csv", page, "" if page == 1 else "a CSV file has one page"
+                )
 
 
 Located = tuple[int, list[float], tuple[int, int], bool]  # field, bbox, piece, text layer
@@ -542,8 +766,12 @@ def _piece(location: dict[str, Any]) -> tuple[int, int] | None:
     fragment = location.get("fragment")
     if fragment is None:
         return (1, 1)
-    if (isinstance(fragment, list) and len(fragment) == 2
-            and all(type(v) is int for v in fragment) and 1 <= fragment[0] <= fragment[1]):
+    if (
+        isinstance(fragment, list)
+        and len(fragment) == 2
+        and all(type(v) is int for v in fragment)
+        and 1 <= fragment[0] <= fragment[1]
+    ):
         return (fragment[0], fragment[1])
     return None
 
@@ -557,14 +785,15 @@ def readings(manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:
         found = pattern.get("details")
         details: dict[str, Any] = found if isinstance(found, dict) else {}
         delta = pattern.get("ground_truth_delta")
-        for path, entry in (delta.items() if isinstance(delta, dict) else ()):
+        for path, entry in delta.items() if isinstance(delta, dict) else ():
             if isinstance(entry, dict) and isinstance(entry.get("reading"), str):
                 out[path] = {**entry, "legend": details.get("legend")}
     return out
 
 
-def audit_document(doc: Document, *, engine: Tesseract | None = None,
-                   on_page: PageHook | None = None) -> DocumentAudit:
+def audit_document(
+    doc: Document, *, engine: Tesseract | None = None, on_page: PageHook | None = None
+) -> DocumentAudit:
     """Read back every located value and visible string of `doc`; `engine` enables OCR."""
     auditor = _Auditor(doc)
     auditor.audit.findings.extend(check_truth(doc))

@@ -76,17 +76,24 @@ class Document:
             details = pattern.get("details")
             if not isinstance(details, dict):
                 continue
-            for key, into in (("unreadable", found.unreadable),
-                              ("out_of_order", found.out_of_order)):
+            for key, into in (
+                ("unreadable", found.unreadable),
+                ("out_of_order", found.out_of_order),
+            ):
                 claims = details.get(key)
                 if not isinstance(claims, dict):
                     continue
                 for page, listed in claims.items():
-                    if (not str(page).isdigit() or not isinstance(listed, list)
-                            or not all(isinstance(item, str) for item in listed)):
-                        raise BadInput(f"{self.truth_file('manifest')}: pattern "
-                                       f"{pattern.get('id')!r} details.{key} is not page -> "
-                                       "list of strings")
+                    if (
+                        not str(page).isdigit()
+                        or not isinstance(listed, list)
+                        or not all(isinstance(item, str) for item in listed)
+                    ):
+                        raise BadInput(
+                            f"{self.truth_file('manifest')}: pattern "
+                            f"{pattern.get('id')!r} details.{key} is not page -> "
+                            "list of strings"
+                        )
                     into.setdefault(int(page), []).extend(listed)
         return found
 
@@ -113,8 +120,10 @@ class Document:
             elif isinstance(affected, list) and all(isinstance(p, int) for p in affected):
                 pages.update(affected)
             else:
-                raise BadInput(f"{self.truth_file('manifest')}: pattern {pattern.get('id')!r} "
-                               f"has pages_affected that is not a list of page numbers")
+                raise BadInput(
+                    f"{self.truth_file('manifest')}: pattern {pattern.get('id')!r} "
+                    f"has pages_affected that is not a list of page numbers"
+                )
         return pages
 
 
@@ -152,8 +161,11 @@ def _require(condition: bool, path: Path, what: str) -> None:
 
 
 def _document(folder: Path, listed: Any, truth_path: Path) -> Document:
-    _require(isinstance(listed, dict) and isinstance(listed.get("doc_id"), str),
-             truth_path, "a documents entry has no doc_id")
+    _require(
+        isinstance(listed, dict) and isinstance(listed.get("doc_id"), str),
+        truth_path,
+        "a documents entry has no doc_id",
+    )
     doc_id: str = listed["doc_id"]
     manifest_path = folder / f"manifest_{doc_id}.json"
     manifest = read_json(manifest_path)
@@ -161,34 +173,62 @@ def _document(folder: Path, listed: Any, truth_path: Path) -> Document:
     fmt = manifest.get("format")
     _require(fmt in FORMATS, manifest_path, f"unknown format {fmt!r}")
     name = manifest.get("file")
-    _require(isinstance(name, str) and bool(name) and Path(name).name == name, manifest_path,
-             f"bad file name {name!r}")
+    _require(
+        isinstance(name, str) and bool(name) and Path(name).name == name,
+        manifest_path,
+        f"bad file name {name!r}",
+    )
     file = folder / name
     _require(file.is_file(), file, "missing (named by its manifest)")
     fields_path = folder / f"field_truth_{doc_id}.json"
     fields = read_json(fields_path)
-    _require(isinstance(fields, dict) and isinstance(fields.get("fields"), list), fields_path,
-             "no fields list")
+    _require(
+        isinstance(fields, dict) and isinstance(fields.get("fields"), list),
+        fields_path,
+        "no fields list",
+    )
     for index, entry in enumerate(fields["fields"]):
-        _require(isinstance(entry, dict) and isinstance(entry.get("path"), str)
-                 and isinstance(entry.get("rendered_as"), str)
-                 and isinstance(entry.get("locations", []), list),
-                 fields_path, f"fields[{index}] is not a {{path, rendered_as, locations}} entry")
+        _require(
+            isinstance(entry, dict)
+            and isinstance(entry.get("path"), str)
+            and isinstance(entry.get("rendered_as"), str)
+            and isinstance(entry.get("locations", []), list),
+            fields_path,
+            f"fields[{index}] is not a {{path, rendered_as, locations}} entry",
+        )
     universe_path = folder / f"rendered_universe_{doc_id}.json"
     universe = read_json(universe_path)
-    _require(isinstance(universe, dict) and isinstance(universe.get("strings"), list),
-             universe_path, "no strings list")
+    _require(
+        isinstance(universe, dict) and isinstance(universe.get("strings"), list),
+        universe_path,
+        "no strings list",
+    )
     for key in ("strings", "hidden"):
         for index, entry in enumerate(universe.get(key) or []):
-            _require(isinstance(entry, dict) and isinstance(entry.get("text"), str),
-                     universe_path, f"{key}[{index}] has no text")
+            _require(
+                isinstance(entry, dict) and isinstance(entry.get("text"), str),
+                universe_path,
+                f"{key}[{index}] has no text",
+            )
     doc_truth_path = folder / f"document_truth_{doc_id}.json"
     document_truth = read_json(doc_truth_path)
-    _require(isinstance(document_truth, dict) and isinstance(document_truth.get("truth"), dict),
-             doc_truth_path, "no truth object")
-    return Document(doc_id, str(fmt), file, manifest, fields["fields"], universe["strings"],
-                    list(universe.get("hidden") or []), folder,
-                    str(document_truth.get("schema")), document_truth["truth"])
+    _require(
+        isinstance(document_truth, dict) and isinstance(document_truth.get("truth"), dict),
+        doc_truth_path,
+        "no truth object",
+    )
+    return Document(
+        doc_id,
+        str(fmt),
+        file,
+        manifest,
+        fields["fields"],
+        universe["strings"],
+        list(universe.get("hidden") or []),
+        folder,
+        str(document_truth.get("schema")),
+        document_truth["truth"],
+    )
 
 
 def read_packet(folder: Path) -> PacketFiles:
@@ -196,13 +236,23 @@ def read_packet(folder: Path) -> PacketFiles:
     truth_path = folder / "packet_truth.json"
     _require(truth_path.is_file(), folder, "not a packet folder (no packet_truth.json)")
     truth = read_json(truth_path)
-    _require(isinstance(truth, dict) and isinstance(truth.get("documents"), list), truth_path,
-             "no documents list")
+    _require(
+        isinstance(truth, dict) and isinstance(truth.get("documents"), list),
+        truth_path,
+        "no documents list",
+    )
     documents = [_document(folder, listed, truth_path) for listed in truth["documents"]]
     listed_ids = {doc.doc_id for doc in documents}
-    on_disk = {p.name[len("field_truth_"):-len(".json")] for p in folder.glob("field_truth_*.json")}
-    return PacketFiles(folder, str(truth.get("packet_id", folder.name)), truth, documents,
-                       sorted(on_disk - listed_ids))
+    on_disk = {
+        p.name[len("field_truth_") : -len(".json")] for p in folder.glob("field_truth_*.json")
+    }
+    return PacketFiles(
+        folder,
+        str(truth.get("packet_id", folder.name)),
+        truth,
+        documents,
+        sorted(on_disk - listed_ids),
+    )
 
 
 def packet_folders(paths: Iterable[Path]) -> list[Path]:

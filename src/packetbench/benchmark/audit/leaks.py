@@ -84,8 +84,9 @@ def forbidden_values(packet: PacketFiles) -> Forbidden:
                         bboxes.add(tuple(location["bbox"]))
                     if isinstance(location.get("cell"), str):
                         cells.add(location["cell"])
-    coordinates = {v for bbox in bboxes for v in bbox
-                   if isinstance(v, int | float) and not isinstance(v, bool)}
+    coordinates = {
+        v for bbox in bboxes for v in bbox if isinstance(v, int | float) and not isinstance(v, bool)
+    }
     for bbox in sorted(bboxes, key=repr):
         # The normalized JSON text of the list is its numbers' texts, space-separated.
         add(" ".join(_number_text(v) for v in bbox), "a bbox")
@@ -118,8 +119,9 @@ def _state(index: int, unconfirmed: set[int], unchecked: set[int]) -> str:
     return UNCHECKED if index in unchecked else CONFIRMED
 
 
-def _sources(packet: PacketFiles, audits: dict[str, DocumentAudit]
-             ) -> Iterator[tuple[Any, Callable[[], _Source]]]:
+def _sources(
+    packet: PacketFiles, audits: dict[str, DocumentAudit]
+) -> Iterator[tuple[Any, Callable[[], _Source]]]:
     """(value, a maker of its `_Source`) for every universe value of the packet; the source
     itself is only built for the few values that match a forbidden one."""
     for doc in packet.documents:
@@ -127,19 +129,35 @@ def _sources(packet: PacketFiles, audits: dict[str, DocumentAudit]
         fields_file = doc.truth_file("field_truth").name
         for index, entry in enumerate(doc.fields):
             for key in ("value", "rendered_as"):
-                yield entry.get(key), partial(
-                    _Source, audit, fields_file, f"{entry['path']} ({key})",
-                    _state(index, audit.unconfirmed_fields, audit.unchecked_fields),
-                    entry.get(key))
+                yield (
+                    entry.get(key),
+                    partial(
+                        _Source,
+                        audit,
+                        fields_file,
+                        f"{entry['path']} ({key})",
+                        _state(index, audit.unconfirmed_fields, audit.unchecked_fields),
+                        entry.get(key),
+                    ),
+                )
         strings_file = doc.truth_file("rendered_universe").name
         for index, entry in enumerate(doc.strings):
-            yield entry["text"], partial(
-                _Source, audit, strings_file, f"strings[{index}]",
-                _state(index, audit.unconfirmed_strings, audit.unchecked_strings), entry["text"])
+            yield (
+                entry["text"],
+                partial(
+                    _Source,
+                    audit,
+                    strings_file,
+                    f"strings[{index}]",
+                    _state(index, audit.unconfirmed_strings, audit.unchecked_strings),
+                    entry["text"],
+                ),
+            )
 
 
-def audit_leaks(packet: PacketFiles, universe: Universe, audits: dict[str, DocumentAudit],
-                forbidden: Forbidden) -> tuple[list[Finding], list[Coincidence]]:
+def audit_leaks(
+    packet: PacketFiles, universe: Universe, audits: dict[str, DocumentAudit], forbidden: Forbidden
+) -> tuple[list[Finding], list[Coincidence]]:
     """Leaks (forbidden values from unconfirmed sources) and coincidences (confirmed ones)."""
     whole: dict[str, str] = {}  # normalized form -> what it is
     tokens: dict[str, str] = {}  # hashes: never part of a real phrase, so also as a token
@@ -166,36 +184,61 @@ def audit_leaks(packet: PacketFiles, universe: Universe, audits: dict[str, Docum
                     seen.add(value)
                     if number in seen.numbers:
                         keys.append((repr(number), what))
-        elif (isinstance(value, int | float) and not isinstance(value, bool)
-              and float(value) in numbers):
+        elif (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and float(value) in numbers
+        ):
             keys.append((repr(float(value)), numbers[float(value)]))
         for key in keys:
             matched.setdefault(key, []).append(make_source())
     findings: list[Finding] = []
     coincidences: list[Coincidence] = []
     reported: set[tuple[str, str]] = set()  # a value matching two forbidden forms: one leak
-    suspects = [*((f, w) for f, w in whole.items()), *((t, w) for t, w in tokens.items()),
-                *((repr(n), w) for n, w in numbers.items())]
+    suspects = [
+        *((f, w) for f, w in whole.items()),
+        *((t, w) for t, w in tokens.items()),
+        *((repr(n), w) for n, w in numbers.items()),
+    ]
     for shown, what in sorted(suspects):
         sources = matched.get((shown, what), [])
         leaked = [s for s in sources if s.state == UNCONFIRMED]
         for source in leaked:
             if (source.file, source.path) not in reported:
                 reported.add((source.file, source.path))
-                findings.append(Finding(LEAK, source.audit.doc_id, source.file, source.path,
-                                        got=str(source.text),
-                                        detail=f"equals {what} and is not confirmed on the page"))
+                findings.append(
+                    Finding(
+                        LEAK,
+                        source.audit.doc_id,
+                        source.file,
+                        source.path,
+                        got=str(source.text),
+                        detail=f"equals {what} and is not confirmed on the page",
+                    )
+                )
         if sources and all(s.state == CONFIRMED for s in sources):
-            coincidences.append(Coincidence(
-                shown, what, tuple(f"{s.file}: {s.path}" for s in sources[:MAX_SOURCES])))
+            coincidences.append(
+                Coincidence(
+                    shown, what, tuple(f"{s.file}: {s.path}" for s in sources[:MAX_SOURCES])
+                )
+            )
         elif not sources:
-            findings.append(Finding(LEAK, "", "", "", got=shown,
-                                    detail=f"the universe holds {what} but no truth entry does"))
+            findings.append(
+                Finding(
+                    LEAK,
+                    "",
+                    "",
+                    "",
+                    got=shown,
+                    detail=f"the universe holds {what} but no truth entry does",
+                )
+            )
     return findings, coincidences
 
 
-def audit_hidden(packet: PacketFiles, universe: Universe,
-                 audits: dict[str, DocumentAudit]) -> list[Finding]:
+def audit_hidden(
+    packet: PacketFiles, universe: Universe, audits: dict[str, DocumentAudit]
+) -> list[Finding]:
     """Hidden text must stay out of the universe unless the page also shows it visibly."""
     visible: set[str] = set()
     for doc in packet.documents:
@@ -210,10 +253,16 @@ def audit_hidden(packet: PacketFiles, universe: Universe,
         for index, entry in enumerate(doc.hidden):
             form = normalize.string(entry["text"])
             if form in universe.strings and form not in visible:
-                findings.append(Finding(
-                    HIDDEN_LEAK, doc.doc_id, doc.truth_file("rendered_universe").name,
-                    f"hidden[{index}]", got=entry["text"],
-                    detail="hidden text is in the visible universe"))
+                findings.append(
+                    Finding(
+                        HIDDEN_LEAK,
+                        doc.doc_id,
+                        doc.truth_file("rendered_universe").name,
+                        f"hidden[{index}]",
+                        got=entry["text"],
+                        detail="hidden text is in the visible universe",
+                    )
+                )
             else:
                 audit.hidden += 1
     return findings

@@ -61,17 +61,22 @@ def folded(text: str) -> str:
     with a digit, O/I/l are drawn like 0/1. The audit asks whether a scan is legible, so
     these are folded on both sides; anything else still has to match.
     """
-    plain = normalize.string("".join(c for c in unicodedata.normalize("NFKD", text)
-                                     if not unicodedata.combining(c)))
-    return " ".join(t.translate(_AS_DIGIT) if any(c.isdigit() for c in t)
-                    else t.replace("l", "i") for t in plain.split())
+    plain = normalize.string(
+        "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    )
+    return " ".join(
+        t.translate(_AS_DIGIT) if any(c.isdigit() for c in t) else t.replace("l", "i")
+        for t in plain.split()
+    )
 
 
 def same_text(read: str, expected: str) -> bool:
     """Whether OCR's `read` is `expected`, spaces aside (OCR drops and adds them), with or
     without folding: folding goes by token, and OCR glues "0646 Logan" into one."""
-    return any(form(read).replace(" ", "") == form(expected).replace(" ", "")
-               for form in (folded, normalize.string))
+    return any(
+        form(read).replace(" ", "") == form(expected).replace(" ", "")
+        for form in (folded, normalize.string)
+    )
 
 
 @dataclass(frozen=True)
@@ -89,21 +94,31 @@ class Tesseract:
     def __init__(self, binary: str | None = None) -> None:
         found = binary or shutil.which("tesseract")
         if not found:
-            raise UsageError("--ocr needs the tesseract binary, which is not installed "
-                             "(Debian/Ubuntu: apt-get install tesseract-ocr)")
+            raise UsageError(
+                "--ocr needs the tesseract binary, which is not installed "
+                "(Debian/Ubuntu: apt-get install tesseract-ocr)"
+            )
         self.binary = found
 
-    def words(self, image: np.ndarray[Any, Any], dpi: int, source: str,
-              psm: str = PSM) -> list[Word]:
+    def words(
+        self, image: np.ndarray[Any, Any], dpi: int, source: str, psm: str = PSM
+    ) -> list[Word]:
         """The words tesseract reads on a grayscale image, in its reading order."""
         height, width = image.shape[:2]
-        pgm = b"P5\n%d %d\n255\n" % (width, height) + np.ascontiguousarray(
-            image.reshape(height, width), dtype=np.uint8).tobytes()
+        pgm = (
+            b"P5\n%d %d\n255\n" % (width, height)
+            + np.ascontiguousarray(image.reshape(height, width), dtype=np.uint8).tobytes()
+        )
         env = {**os.environ, "OMP_THREAD_LIMIT": os.environ.get("OMP_THREAD_LIMIT", "1")}
         try:
             run = subprocess.run(
                 [self.binary, "stdin", "stdout", "--dpi", str(dpi), "--psm", psm, "tsv"],
-                input=pgm, capture_output=True, check=False, timeout=600, env=env)
+                input=pgm,
+                capture_output=True,
+                check=False,
+                timeout=600,
+                env=env,
+            )
         except (OSError, subprocess.TimeoutExpired) as error:
             raise BadInput(f"{source}: tesseract failed ({error})") from None
         if run.returncode != 0:
@@ -132,7 +147,8 @@ def _beside(first: Word, then: Word) -> bool:
     overlap = min(first.bottom, then.bottom) - max(first.top, then.top)
     gap = then.left - first.right
     return overlap >= 0.5 * min(first.bottom - first.top, then.bottom - then.top) and (
-        -0.5 * height <= gap <= WORD_GAP * height)
+        -0.5 * height <= gap <= WORD_GAP * height
+    )
 
 
 def _phrases(words: Sequence[Word]) -> str:
@@ -161,9 +177,15 @@ def _parse_tsv(tsv: str) -> list[Word]:
 class OcrPage:
     """The OCR words of one page and the page-to-pixel mapping of its PDF coordinates."""
 
-    def __init__(self, words: Sequence[Word], scale: float, left: float, top: float,
-                 image: np.ndarray[Any, Any] | None = None,
-                 reader: BoxReader | None = None) -> None:
+    def __init__(
+        self,
+        words: Sequence[Word],
+        scale: float,
+        left: float,
+        top: float,
+        image: np.ndarray[Any, Any] | None = None,
+        reader: BoxReader | None = None,
+    ) -> None:
         self.words = list(words)
         self.image = image  # grayscale, 0 = black
         self.reader = reader
@@ -171,8 +193,9 @@ class OcrPage:
         self.text = folded(" ".join(w.text for w in self.words))
         self._padded = f" {self.text} "
         self._spaceless = self.text.replace(" ", "")
-        centres = np.array([((w.left + w.right) / 2, (w.top + w.bottom) / 2) for w in self.words],
-                           dtype=np.float64).reshape(-1, 2)
+        centres = np.array(
+            [((w.left + w.right) / 2, (w.top + w.bottom) / 2) for w in self.words], dtype=np.float64
+        ).reshape(-1, 2)
         self._cx, self._cy = centres[:, 0], centres[:, 1]
         self._read: dict[tuple[float, ...], str] = {}
 
@@ -181,8 +204,9 @@ class OcrPage:
         (8: four corners in order), grown by MARGIN points."""
         if len(region) != 8:
             left, top, right, bottom = self._pixels(region, MARGIN)
-            return ((self._cx >= left) & (self._cx <= right) & (self._cy >= top)
-                    & (self._cy <= bottom))
+            return (
+                (self._cx >= left) & (self._cx <= right) & (self._cy >= top) & (self._cy <= bottom)
+            )
         xs, ys = (np.array(axis) for axis in zip(*self.corners(region), strict=True))
         # Grow the quad about its centre by MARGIN points, then test each edge's side.
         cx, cy = xs.mean(), ys.mean()
@@ -207,10 +231,12 @@ class OcrPage:
         """(left, top, right, bottom) in pixels of `bbox` (PDF points, origin bottom-left)
         grown by `margin` points (shrunk when negative)."""
         x0, y0, x1, y1 = (float(v) for v in bbox)
-        return ((min(x0, x1) - margin - self.left) * self.scale,
-                (self.top - max(y0, y1) - margin) * self.scale,
-                (max(x0, x1) + margin - self.left) * self.scale,
-                (self.top - min(y0, y1) + margin) * self.scale)
+        return (
+            (min(x0, x1) - margin - self.left) * self.scale,
+            (self.top - max(y0, y1) - margin) * self.scale,
+            (max(x0, x1) + margin - self.left) * self.scale,
+            (self.top - min(y0, y1) + margin) * self.scale,
+        )
 
     def in_box(self, bbox: Sequence[float]) -> str:
         """The words whose centres lie in `bbox` (PDF points, origin bottom-left; or a quad)
@@ -241,8 +267,9 @@ class OcrPage:
         is inside many a claim number with its spaces removed; never across phrases: "2.15"
         folds to "2 15", the "2" ending one table row and the "15" starting the next."""
         form = folded(text)
-        return bool(form) and (f" {form} " in self._phrases
-                               or f" {form.replace(' ', '')} " in self._phrases)
+        return bool(form) and (
+            f" {form} " in self._phrases or f" {form.replace(' ', '')} " in self._phrases
+        )
 
     @cached_property
     def _phrases(self) -> str:
@@ -265,7 +292,7 @@ class OcrPage:
             half = (max(xs) - min(xs)) * 0.3
             bbox = [cx - half, cy - half, cx + half, cy + half]
         left, top, right, bottom = (round(v) for v in self._pixels(bbox, -MARK_INSET))
-        region = self.image[max(top, 0):max(bottom, 0), max(left, 0):max(right, 0)]
+        region = self.image[max(top, 0) : max(bottom, 0), max(left, 0) : max(right, 0)]
         return float((region < 128).mean()) if region.size else 0.0
 
     def find_mark(self, bbox: Sequence[float], expected: str) -> tuple[bool, str]:
@@ -282,16 +309,17 @@ class OcrPage:
         else:
             x0, y0, x1, y1 = region
             points = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
-        return [((float(x) - self.left) * self.scale, (self.top - float(y)) * self.scale)
-                for x, y in points]
+        return [
+            ((float(x) - self.left) * self.scale, (self.top - float(y)) * self.scale)
+            for x, y in points
+        ]
 
     def reread(self, regions: Sequence[Sequence[float]]) -> list[tuple[str, ...]]:
         """What OCR reads in each region on its own, one reading per way of reading (see
         `BoxReader`); none when the page has no reader."""
         if self.reader is None or not regions:
             return [() for _ in regions]
-        return self.reader.read([self.corners(region) for region in regions],
-                                MARGIN * self.scale)
+        return self.reader.read([self.corners(region) for region in regions], MARGIN * self.scale)
 
     def find(self, bbox: Sequence[float], expected: str) -> tuple[bool, bool, str]:
         """(found, found only on the page, text read in the box) for a located value."""
@@ -335,8 +363,9 @@ def _flattened(image: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     width, height = picture.size
     small = picture.resize((max(width // 8, 1), max(height // 8, 1)), Image.Resampling.BOX)
     small = small.filter(ImageFilter.MaxFilter(5)).filter(ImageFilter.GaussianBlur(3))
-    background = np.asarray(small.resize((width, height), Image.Resampling.BILINEAR),
-                            dtype=np.float32)
+    background = np.asarray(
+        small.resize((width, height), Image.Resampling.BILINEAR), dtype=np.float32
+    )
     flat = pixels.astype(np.float32) / np.maximum(background, 1.0) * 255.0
     return np.clip(flat, 0.0, 255.0).astype(np.uint8)
 
@@ -364,11 +393,13 @@ def _unruled(image: np.ndarray[Any, Any], dpi: int) -> np.ndarray[Any, Any]:
     across = max(1, round(RULE_WIDTH * dpi)) + 1  # one pixel thicker than a rule can be
     rules = np.zeros(dark.shape, dtype=bool)
     for along, other in ((1, 0), (0, 1)):
-        lines = ndimage.maximum_filter1d(ndimage.minimum_filter1d(dark, length, axis=along),
-                                         length, axis=along)
-        thick = ndimage.maximum_filter1d(ndimage.minimum_filter1d(lines, across, axis=other),
-                                         across, axis=other)
-        rules |= (lines > thick)
+        lines = ndimage.maximum_filter1d(
+            ndimage.minimum_filter1d(dark, length, axis=along), length, axis=along
+        )
+        thick = ndimage.maximum_filter1d(
+            ndimage.minimum_filter1d(lines, across, axis=other), across, axis=other
+        )
+        rules |= lines > thick
     if not rules.any():
         return pixels
     # The rule's anti-aliased fringe goes with it.
@@ -391,9 +422,9 @@ def _lines_cut(crop: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         return crop
     cut = crop.copy()
     for index in rows:
-        cut[max(0, index - 1):index + 2, :] = 255
+        cut[max(0, index - 1) : index + 2, :] = 255
     for index in cols:
-        cut[:, max(0, index - 1):index + 2] = 255
+        cut[:, max(0, index - 1) : index + 2] = 255
     return cut
 
 
@@ -412,13 +443,15 @@ class BoxReader:
     GAP = 80  # blank pixels around each box: apart, tesseract takes each for a word
     WIDTH = 6000  # pixels: a wider row of boxes is read in more calls
 
-    def __init__(self, engine: Tesseract, image: np.ndarray[Any, Any], angle: float,
-                 dpi: int, source: str) -> None:
+    def __init__(
+        self, engine: Tesseract, image: np.ndarray[Any, Any], angle: float, dpi: int, source: str
+    ) -> None:
         self.engine, self.image, self.angle = engine, image, angle
         self.dpi, self.source = dpi, source
 
-    def _upright(self, corners: list[tuple[float, float]], grow: float
-                 ) -> tuple[int, int, int, int]:
+    def _upright(
+        self, corners: list[tuple[float, float]], grow: float
+    ) -> tuple[int, int, int, int]:
         """The pixel rectangle of the prepared (deskewed) image holding the corners."""
         import math
 
@@ -427,17 +460,24 @@ class BoxReader:
         radians = math.radians(self.angle)
         cos, sin = math.cos(radians), math.sin(radians)
         # The inverse of `_turned_back`: page image -> deskewed image.
-        moved = [(cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos)
-                 for x, y in corners]
+        moved = [
+            (cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos)
+            for x, y in corners
+        ]
         xs, ys = [x for x, _ in moved], [y for _, y in moved]
-        return (max(0, math.floor(min(xs) - grow)), max(0, math.floor(min(ys) - grow)),
-                min(width, math.ceil(max(xs) + grow)), min(height, math.ceil(max(ys) + grow)))
+        return (
+            max(0, math.floor(min(xs) - grow)),
+            max(0, math.floor(min(ys) - grow)),
+            min(width, math.ceil(max(xs) + grow)),
+            min(height, math.ceil(max(ys) + grow)),
+        )
 
-    def read(self, regions: list[list[tuple[float, float]]], grow: float
-             ) -> list[tuple[str, ...]]:
+    def read(self, regions: list[list[tuple[float, float]]], grow: float) -> list[tuple[str, ...]]:
         """Per region, what each way of reading (READINGS) reads in it."""
-        crops = [_lines_cut(self.image[top:bottom, left:right])
-                 for left, top, right, bottom in (self._upright(c, grow) for c in regions)]
+        crops = [
+            _lines_cut(self.image[top:bottom, left:right])
+            for left, top, right, bottom in (self._upright(c, grow) for c in regions)
+        ]
         rows: list[list[int]] = [[]]
         width = self.GAP
         for index, crop in enumerate(crops):
@@ -452,15 +492,18 @@ class BoxReader:
                 continue
             sheet, bands = self._sheet(crops, row)
             for psm in READINGS:
-                words = sorted(self.engine.words(sheet, self.dpi, self.source, psm=psm),
-                               key=lambda w: w.left)
+                words = sorted(
+                    self.engine.words(sheet, self.dpi, self.source, psm=psm), key=lambda w: w.left
+                )
                 for index, left, right in bands:
-                    read[index].append(" ".join(w.text for w in words
-                                                if left <= (w.left + w.right) / 2 <= right))
+                    read[index].append(
+                        " ".join(w.text for w in words if left <= (w.left + w.right) / 2 <= right)
+                    )
         return [tuple(texts) for texts in read]
 
-    def _sheet(self, crops: list[np.ndarray[Any, Any]], row: list[int]
-               ) -> tuple[np.ndarray[Any, Any], list[tuple[int, int, int]]]:
+    def _sheet(
+        self, crops: list[np.ndarray[Any, Any]], row: list[int]
+    ) -> tuple[np.ndarray[Any, Any], list[tuple[int, int, int]]]:
         """Boxes `row` side by side, centred on one line of a blank sheet, and each one's
         (index, left, right) on it."""
         tallest = max(crops[i].shape[0] for i in row)
@@ -471,7 +514,7 @@ class BoxReader:
         for index in row:
             crop = crops[index]
             top = self.GAP + (tallest - crop.shape[0]) // 2
-            sheet[top:top + crop.shape[0], x:x + crop.shape[1]] = crop
+            sheet[top : top + crop.shape[0], x : x + crop.shape[1]] = crop
             bands.append((index, x, x + crop.shape[1]))
             x += crop.shape[1] + self.GAP
         return sheet, bands
@@ -496,9 +539,14 @@ def _turned_back(words: list[Word], angle: float, width: int, height: int) -> li
     return moved
 
 
-def read_pages(pdf: Any, numbers: Sequence[int], engine: Tesseract, source: Path,
-               dpi: int = DPI, angles: dict[int, float] | None = None,
-               ) -> Iterator[tuple[int, OcrPage]]:
+def read_pages(
+    pdf: Any,
+    numbers: Sequence[int],
+    engine: Tesseract,
+    source: Path,
+    dpi: int = DPI,
+    angles: dict[int, float] | None = None,
+) -> Iterator[tuple[int, OcrPage]]:
     """(page number, OCR) for pages `numbers` (1-based) of an open pypdfium2 document.
 
     A page with an angle in `angles` (a scan, turned by that many degrees) has its paper
@@ -510,26 +558,29 @@ def read_pages(pdf: Any, numbers: Sequence[int], engine: Tesseract, source: Path
     workers = max(1, os.cpu_count() or 1)
     angles = angles or {}
 
-    def read(item: tuple[int, np.ndarray[Any, Any], float, float]
-             ) -> tuple[list[Word], BoxReader]:
+    def read(item: tuple[int, np.ndarray[Any, Any], float, float]) -> tuple[list[Word], BoxReader]:
         number, image = item[0], item[1]
         where = f"{source} page {number}"
         if number not in angles:
             prepared = _unruled(image, dpi)
-            return engine.words(prepared, dpi, where), BoxReader(engine, prepared, 0.0, dpi,
-                                                                 where)
+            return engine.words(prepared, dpi, where), BoxReader(engine, prepared, 0.0, dpi, where)
         angle = angles[number]
         flat = _flattened(image)
         prepared = _unruled(_deskewed(flat, angle) if angle else flat, dpi)
         found = engine.words(prepared, dpi, where)
-        return (_turned_back(found, angle, image.shape[1], image.shape[0]),
-                BoxReader(engine, prepared, angle, dpi, where))
+        return (
+            _turned_back(found, angle, image.shape[1], image.shape[0]),
+            BoxReader(engine, prepared, angle, dpi, where),
+        )
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for start in range(0, len(numbers), workers):
-            batch = [(number, *_render(pdf, number, dpi))
-                     for number in numbers[start:start + workers]]
+            batch = [
+                (number, *_render(pdf, number, dpi)) for number in numbers[start : start + workers]
+            ]
             words = pool.map(read, batch)
             for (number, image, left, top), (found, reader) in zip(batch, words, strict=True):
-                yield number, OcrPage(found, dpi / 72, left, top,
-                                      image.reshape(image.shape[:2]), reader)
+                yield (
+                    number,
+                    OcrPage(found, dpi / 72, left, top, image.reshape(image.shape[:2]), reader),
+                )

@@ -68,8 +68,9 @@ class _BoxBuffer:
         capacity = max(count, 2 * self.capacity, 4096)
         self.array = (ctypes.c_double * (4 * capacity))()
         base = ctypes.addressof(self.array)
-        self.slots = [[ctypes.c_void_p(base + 32 * i + 8 * k) for i in range(capacity)]
-                      for k in range(4)]
+        self.slots = [
+            [ctypes.c_void_p(base + 32 * i + 8 * k) for i in range(capacity)] for k in range(4)
+        ]
         self.indices = [ctypes.c_int(i) for i in range(capacity)]
         self.capacity = capacity
 
@@ -80,8 +81,18 @@ class _BoxBuffer:
         self.ensure(count)
         left, right, bottom, top = self.slots
         # map() keeps the loop in C; the deque drops each call's return value.
-        collections.deque(map(_GET_CHAR_BOX, itertools.repeat(textpage, count),
-                              self.indices[:count], left, right, bottom, top), maxlen=0)
+        collections.deque(
+            map(
+                _GET_CHAR_BOX,
+                itertools.repeat(textpage, count),
+                self.indices[:count],
+                left,
+                right,
+                bottom,
+                top,
+            ),
+            maxlen=0,
+        )
         return np.frombuffer(self.array, dtype=np.float64, count=4 * count).reshape(count, 4)
 
 
@@ -100,9 +111,14 @@ class PageText:
         # Overlay lettering (watermarks, stamps): characters in a display font size.
         self.display = np.zeros(count, dtype=bool)
         if sizes and count:
-            self.display = np.fromiter(
-                map(_GET_FONT_SIZE, itertools.repeat(pointer, count), _BOXES.indices[:count]),
-                dtype=np.float64, count=count) > DISPLAY_SIZE
+            self.display = (
+                np.fromiter(
+                    map(_GET_FONT_SIZE, itertools.repeat(pointer, count), _BOXES.indices[:count]),
+                    dtype=np.float64,
+                    count=count,
+                )
+                > DISPLAY_SIZE
+            )
         # Normalized [left, bottom, right, top], as CFX_FloatRect::Intersect normalizes them.
         self.left = np.minimum(boxes[:, 0], boxes[:, 1])
         self.right = np.maximum(boxes[:, 0], boxes[:, 1])
@@ -118,8 +134,9 @@ class PageText:
         self._row = float(height[small].max()) + 1.0 if small.size else 1.0
         self._width = float((self.right - self.left)[small].max()) + 1.0 if small.size else 1.0
         # Rows in float64 on both sides, so a char and a query agree on row boundaries.
-        keys = self._key(np.floor(self.bottom[small].astype(np.float64) / self._row),
-                         self.left[small])
+        keys = self._key(
+            np.floor(self.bottom[small].astype(np.float64) / self._row), self.left[small]
+        )
         order = np.argsort(keys, kind="stable")
         self._small = small[order]
         self._keys = keys[order]
@@ -134,8 +151,7 @@ class PageText:
         """The text pdfium returns for `bbox` = [left, bottom, right, top] in PDF points."""
         return self.bounded_many([bbox])[0]
 
-    def bounded_many(self, bboxes: Sequence[Sequence[float]],
-                     display: bool = True) -> list[str]:
+    def bounded_many(self, bboxes: Sequence[Sequence[float]], display: bool = True) -> list[str]:
         """`bounded` for many rectangles at once (one vectorized pass over the page).
 
         With `display` False, characters taller than TALL (watermark and stamp letters) are
@@ -153,10 +169,11 @@ class PageText:
             keep = ~self.display[chars]
             queries, chars = queries[keep], chars[keep]
         hit = (
-            (np.maximum(q_left[queries], self.left[chars])
-             < np.minimum(q_right[queries], self.right[chars]))
-            & (np.maximum(q_bottom[queries], self.bottom[chars])
-               < np.minimum(q_top[queries], self.top[chars]))
+            np.maximum(q_left[queries], self.left[chars])
+            < np.minimum(q_right[queries], self.right[chars])
+        ) & (
+            np.maximum(q_bottom[queries], self.bottom[chars])
+            < np.minimum(q_top[queries], self.top[chars])
         )
         queries, chars = queries[hit], chars[hit]
         order = np.lexsort((chars, queries))
@@ -175,24 +192,27 @@ class PageText:
         text = self.text
         padded = text + "\0"
         out = [
-            (text[first:last + 1] + (" " if padded[last + 1] == " " else "")) if whole else ""
-            for first, last, whole in zip(firsts.tolist(), lasts.tolist(), complete.tolist(),
-                                          strict=True)
+            (text[first : last + 1] + (" " if padded[last + 1] == " " else "")) if whole else ""
+            for first, last, whole in zip(
+                firsts.tolist(), lasts.tolist(), complete.tolist(), strict=True
+            )
         ]
         if "\0" in text:
             out = [s.replace("\0", "") for s in out]
         for q in np.flatnonzero(found & ~complete).tolist():
             start, stop = int(starts[q]), int(stops[q])
-            out[q] = self._join(set(chars[start:stop].tolist()), int(chars[start]),
-                                int(chars[stop - 1]))
+            out[q] = self._join(
+                set(chars[start:stop].tolist()), int(chars[start]), int(chars[stop - 1])
+            )
         return out
 
     @staticmethod
     def _key(row: npt.NDArray[np.float64], left: npt.NDArray[Any]) -> npt.NDArray[np.float64]:
         return row * _ROW_STRIDE + left.astype(np.float64)
 
-    def _candidates(self, q_left: F32, q_bottom: F32, q_right: F32, q_top: F32,
-                    display: bool = True) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    def _candidates(
+        self, q_left: F32, q_bottom: F32, q_right: F32, q_top: F32, display: bool = True
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
         """(query, char) pairs that may intersect: a superset, tested exactly afterwards.
 
         A char meets a query only if its bottom lies within one row height below the query's
@@ -205,7 +225,8 @@ class PageText:
         rows_per_query = (last_row - first_row + 1).astype(np.intp)
         query_of = np.repeat(np.arange(count), rows_per_query)
         row_offset = np.arange(int(rows_per_query.sum())) - np.repeat(
-            np.cumsum(rows_per_query) - rows_per_query, rows_per_query)
+            np.cumsum(rows_per_query) - rows_per_query, rows_per_query
+        )
         rows = (first_row[query_of] + row_offset).astype(np.float64)
         lo = np.searchsorted(self._keys, self._key(rows, q_left[query_of] - self._width))
         hi = np.searchsorted(self._keys, self._key(rows, q_right[query_of]), side="right")
@@ -264,7 +285,7 @@ def _page_text(textpage: Any, count: int) -> str:
         return ""
     buffer = (ctypes.c_ushort * (count + 1))()
     written = raw.FPDFText_GetText(textpage, 0, count, buffer)
-    text = bytes(buffer)[:max(written - 1, 0) * 2].decode("utf-16-le", errors="replace")
+    text = bytes(buffer)[: max(written - 1, 0) * 2].decode("utf-16-le", errors="replace")
     if len(text) == count:
         return text
     # Characters outside the BMP or without unicode break the 1:1 index mapping of

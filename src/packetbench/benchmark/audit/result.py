@@ -29,17 +29,35 @@ OCR_RECALL = "ocr_recall"  # OCR read too few of a scan level's located values
 # value it should not, hidden text is not in the text layer, a page reads in order.
 ATTACK_ABSENT = "attack_absent"
 HIDDEN_VISIBLE = "hidden_visible"  # OCR reads hidden text on the page image
-PROBLEMS = (MISSING, STRING_MISSING, VALUE_MISMATCH, UNTRACEABLE, LEAK, HIDDEN_LEAK,
-            NOT_CHECKED, INTEGRITY, OCR_RECALL, ATTACK_ABSENT, HIDDEN_VISIBLE)
+PROBLEMS = (
+    MISSING,
+    STRING_MISSING,
+    VALUE_MISMATCH,
+    UNTRACEABLE,
+    LEAK,
+    HIDDEN_LEAK,
+    NOT_CHECKED,
+    INTEGRITY,
+    OCR_RECALL,
+    ATTACK_ABSENT,
+    HIDDEN_VISIBLE,
+)
 # What OCR must read of the located values on scanned pages, per scan level (issue 13): a
 # scan is judged by its recall, since no OCR engine reads every degraded value; a value it
 # misses is listed (`ocr_misses`), and the level fails when too many are.
-OCR_RECALL_MIN = {"clean": 0.98, "moderate": 0.95, "skewed": 0.95, "fax": 0.90,
-                  "degraded": 0.80, "photo": 0.80, "native": 0.95,
-                  # Ink on a native page (hand.*): Tesseract's English model is trained on
-                  # type, so a person's print is read less surely than a clean scan of type;
-                  # the hands are chosen so it reads at least this share.
-                  HANDWRITING: 0.90}
+OCR_RECALL_MIN = {
+    "clean": 0.98,
+    "moderate": 0.95,
+    "skewed": 0.95,
+    "fax": 0.90,
+    "degraded": 0.80,
+    "photo": 0.80,
+    "native": 0.95,
+    # Ink on a native page (hand.*): Tesseract's English model is trained on
+    # type, so a person's print is read less surely than a clean scan of type;
+    # the hands are chosen so it reads at least this share.
+    HANDWRITING: 0.90,
+}
 # The level a native page whose text layer was attacked is judged at: its image is the
 # renderer's own at 300 dpi, where Tesseract still misreads a small digit now and then.
 NATIVE = "native"
@@ -58,8 +76,9 @@ class Tally:
         return self.checked - self.found
 
     def __add__(self, other: Tally) -> Tally:
-        return Tally(self.checked + other.checked, self.found + other.found,
-                     self.by_page + other.by_page)
+        return Tally(
+            self.checked + other.checked, self.found + other.found, self.by_page + other.by_page
+        )
 
     def add(self, found: bool, by_page: bool = False) -> None:
         self.checked += 1
@@ -67,8 +86,12 @@ class Tally:
         self.by_page += found and by_page
 
     def to_json(self) -> dict[str, int]:
-        return {"checked": self.checked, "found": self.found, "missing": self.missing,
-                "found_outside_box": self.by_page}
+        return {
+            "checked": self.checked,
+            "found": self.found,
+            "missing": self.missing,
+            "found_outside_box": self.by_page,
+        }
 
 
 @dataclass(frozen=True)
@@ -87,10 +110,18 @@ class Finding:
     detail: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"problem": self.problem, "doc_id": self.doc_id, "file": self.file,
-                "path": self.path, "reader": self.reader, "page": self.page,
-                "where": self.where, "expected": self.expected, "got": self.got,
-                "detail": self.detail}
+        return {
+            "problem": self.problem,
+            "doc_id": self.doc_id,
+            "file": self.file,
+            "path": self.path,
+            "reader": self.reader,
+            "page": self.page,
+            "where": self.where,
+            "expected": self.expected,
+            "got": self.got,
+            "detail": self.detail,
+        }
 
 
 @dataclass
@@ -107,9 +138,16 @@ class DocumentAudit:
     # Text-layer attacks confirmed in the file (values the text layer does not yield, hidden
     # strings it holds, pages out of order), and hidden strings OCR confirmed absent from the
     # page image (or could not: no --ocr), or read only where it misread a shown value.
-    attacks: dict[str, int] = field(default_factory=lambda: {
-        "unreadable": 0, "hidden_in_layer": 0, "out_of_order": 0, "hidden_not_seen": 0,
-        "hidden_misread_by_ocr": 0, "hidden_not_checked": 0})
+    attacks: dict[str, int] = field(
+        default_factory=lambda: {
+            "unreadable": 0,
+            "hidden_in_layer": 0,
+            "out_of_order": 0,
+            "hidden_not_seen": 0,
+            "hidden_misread_by_ocr": 0,
+            "hidden_not_checked": 0,
+        }
+    )
     findings: list[Finding] = field(default_factory=list)
     # Scan level -> OCR of its pages' located values and strings; what OCR missed there.
     scans: dict[str, dict[str, Tally]] = field(default_factory=dict)
@@ -127,7 +165,9 @@ class DocumentAudit:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "doc_id": self.doc_id, "format": self.format, "file": self.file,
+            "doc_id": self.doc_id,
+            "format": self.format,
+            "file": self.file,
             "pages": self.pages,
             "fields": {r: self.fields[r].to_json() for r in READERS if r in self.fields},
             "strings": {r: self.strings[r].to_json() for r in READERS if r in self.strings},
@@ -136,8 +176,10 @@ class DocumentAudit:
             "hidden_confirmed": self.hidden,
             "attacks": dict(self.attacks),
             "findings": [f.to_json() for f in self.findings],
-            "scans": {level: {kind: tally.to_json() for kind, tally in kinds.items()}
-                      for level, kinds in sorted(self.scans.items())},
+            "scans": {
+                level: {kind: tally.to_json() for kind, tally in kinds.items()}
+                for level, kinds in sorted(self.scans.items())
+            },
             "ocr_misses": [f.to_json() for f in self.ocr_misses],
         }
 
@@ -154,8 +196,11 @@ class Coincidence:
     sources: tuple[str, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {"value": self.value, "forbidden_as": self.forbidden_as,
-                "sources": list(self.sources)}
+        return {
+            "value": self.value,
+            "forbidden_as": self.forbidden_as,
+            "sources": list(self.sources),
+        }
 
 
 @dataclass
@@ -180,11 +225,15 @@ class PacketAudit:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "packet_id": self.packet_id, "path": self.path, "ok": self.ok,
-            "universe": {"size": dict(self.universe),
-                         "skipped_keys": dict(sorted(self.skipped_keys.items())),
-                         "forbidden_values": self.forbidden,
-                         "coincidences": [c.to_json() for c in self.coincidences]},
+            "packet_id": self.packet_id,
+            "path": self.path,
+            "ok": self.ok,
+            "universe": {
+                "size": dict(self.universe),
+                "skipped_keys": dict(sorted(self.skipped_keys.items())),
+                "forbidden_values": self.forbidden,
+                "coincidences": [c.to_json() for c in self.coincidences],
+            },
             "documents": [d.to_json() for d in self.documents],
             "findings": [f.to_json() for f in self.findings],
         }
@@ -206,9 +255,16 @@ class AuditResult:
     def totals(self) -> dict[str, Any]:
         """Values checked and found over every document and reader; findings by problem."""
         out: dict[str, Any] = {
-            "packets": len(self.packets), "documents": 0, "pdf_pages": 0,
-            "fields_checked": 0, "fields_found": 0, "strings_checked": 0, "strings_found": 0,
-            "fields_not_checked": 0, "strings_not_checked": 0}
+            "packets": len(self.packets),
+            "documents": 0,
+            "pdf_pages": 0,
+            "fields_checked": 0,
+            "fields_found": 0,
+            "strings_checked": 0,
+            "strings_found": 0,
+            "fields_not_checked": 0,
+            "strings_not_checked": 0,
+        }
         for packet in self.packets:
             for doc in packet.documents:
                 out["documents"] += 1
@@ -219,9 +275,12 @@ class AuditResult:
                 out["strings_found"] += sum(t.found for t in doc.strings.values())
                 out["fields_not_checked"] += doc.not_checked["fields"]
                 out["strings_not_checked"] += doc.not_checked["strings"]
-        out["scans"] = {level: {kind: tally.to_json() for kind, tally in kinds.items()}
-                        for level, kinds in sorted(scan_recall(
-                            d for p in self.packets for d in p.documents).items())}
+        out["scans"] = {
+            level: {kind: tally.to_json() for kind, tally in kinds.items()}
+            for level, kinds in sorted(
+                scan_recall(d for p in self.packets for d in p.documents).items()
+            )
+        }
         findings = dict.fromkeys(PROBLEMS, 0)
         for finding in self.findings():
             findings[finding.problem] += 1
@@ -229,8 +288,12 @@ class AuditResult:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "ocr": self.ocr, "totals": self.totals(),
-                "packets": [p.to_json() for p in self.packets]}
+        return {
+            "ok": self.ok,
+            "ocr": self.ocr,
+            "totals": self.totals(),
+            "packets": [p.to_json() for p in self.packets],
+        }
 
 
 def scan_recall(documents: Iterable[DocumentAudit]) -> dict[str, dict[str, Tally]]:
@@ -268,8 +331,18 @@ def recall_findings(packet: PacketAudit) -> list[Finding]:
         least = OCR_RECALL_MIN.get(level, max(OCR_RECALL_MIN.values()))
         upper = recall_upper(tally.found, tally.checked)
         if upper < least:
-            out.append(Finding(OCR_RECALL, "", "", level, "ocr", detail=(
-                f"scan level {level}: OCR read {tally.found} of {tally.checked} located "
-                f"values ({tally.found / tally.checked:.1%}, at most {upper:.1%} at 95 % "
-                f"confidence), below {least:.0%}")))
+            out.append(
+                Finding(
+                    OCR_RECALL,
+                    "",
+                    "",
+                    level,
+                    "ocr",
+                    detail=(
+                        f"scan level {level}: OCR read {tally.found} of {tally.checked} located "
+                        f"values ({tally.found / tally.checked:.1%}, at most {upper:.1%} at 95 % "
+                        f"confidence), below {least:.0%}"
+                    ),
+                )
+            )
     return out

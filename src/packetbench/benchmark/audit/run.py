@@ -20,12 +20,14 @@ from packetbench.benchmark.audit.result import (
 from packetbench.generator.executors import Executor
 
 
-def audit_packet(folder: Path, *, engine: Tesseract | None = None,
-                 on_page: PageHook | None = None) -> PacketAudit:
+def audit_packet(
+    folder: Path, *, engine: Tesseract | None = None, on_page: PageHook | None = None
+) -> PacketAudit:
     """Audit one packet folder: every document read back, then its universe."""
     packet = read_packet(folder)
-    audits = {doc.doc_id: audit_document(doc, engine=engine, on_page=on_page)
-              for doc in packet.documents}
+    audits = {
+        doc.doc_id: audit_document(doc, engine=engine, on_page=on_page) for doc in packet.documents
+    }
     built = universe.build(folder)
     result = PacketAudit(packet.packet_id, str(folder), list(audits.values()))
     result.universe = built.packet.size()
@@ -37,9 +39,15 @@ def audit_packet(folder: Path, *, engine: Tesseract | None = None,
     result.findings.extend(audit_hidden(packet, built.packet, audits))
     result.findings.extend(recall_findings(result))
     for doc_id in packet.unlisted:
-        result.findings.append(Finding(
-            INTEGRITY, doc_id, f"field_truth_{doc_id}.json", "",
-            detail="truth files for a document that packet_truth.json does not list"))
+        result.findings.append(
+            Finding(
+                INTEGRITY,
+                doc_id,
+                f"field_truth_{doc_id}.json",
+                "",
+                detail="truth files for a document that packet_truth.json does not list",
+            )
+        )
     return result
 
 
@@ -53,10 +61,14 @@ def _label(task: tuple[Path, bool]) -> str:
     return task[0].name
 
 
-def audit_packets(paths: Iterable[Path], *, ocr: bool = False,
-                  on_packet: Callable[[PacketAudit], None] | None = None,
-                  on_page: PageHook | None = None,
-                  executor: Executor | None = None) -> AuditResult:
+def audit_packets(
+    paths: Iterable[Path],
+    *,
+    ocr: bool = False,
+    on_packet: Callable[[PacketAudit], None] | None = None,
+    on_page: PageHook | None = None,
+    executor: Executor | None = None,
+) -> AuditResult:
     """Audit every packet named by `paths` (packet folders, or folders of packets).
 
     Packets run in this process, or as tasks of `executor` (results in packet order; the
@@ -67,8 +79,9 @@ def audit_packets(paths: Iterable[Path], *, ocr: bool = False,
     folders = packet_folders(paths)
     packets: list[PacketAudit] = []
     if executor is None:
-        audited: Iterable[PacketAudit] = (audit_packet(folder, engine=engine, on_page=on_page)
-                                          for folder in folders)
+        audited: Iterable[PacketAudit] = (
+            audit_packet(folder, engine=engine, on_page=on_page) for folder in folders
+        )
     else:
         audited = executor.map(_audit_task, [(folder, ocr) for folder in folders], _label)
     for packet in audited:

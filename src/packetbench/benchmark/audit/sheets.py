@@ -25,12 +25,19 @@ class Workbook:
         try:
             # data_only: a formula cell reads as its cached value, the number Excel displays.
             self._book = openpyxl.load_workbook(path, data_only=True)
-        except (OSError, KeyError, ValueError, SyntaxError, zipfile.BadZipFile,
-                InvalidFileException) as error:
+        except (
+            OSError,
+            KeyError,
+            ValueError,
+            SyntaxError,
+            zipfile.BadZipFile,
+            InvalidFileException,
+        ) as error:
             raise BadInput(f"{path}: unreadable workbook ({error})") from None
         self.sheets: list[Any] = list(self._book.worksheets)
         self._hidden: dict[str, tuple[set[int], set[int]]] = {
-            ws.title: _hidden_rows_columns(ws) for ws in self.sheets}
+            ws.title: _hidden_rows_columns(ws) for ws in self.sheets
+        }
 
     def visible(self, ws: Any) -> bool:
         return bool(ws.sheet_state == "visible")

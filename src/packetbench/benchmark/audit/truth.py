@@ -37,8 +37,9 @@ def check_truth(doc: Document) -> list[Finding]:
     file = doc.truth_file("document_truth").name
 
     def finding(path: str, detail: str, expected: Any = "", got: Any = "") -> Finding:
-        return Finding(INTEGRITY, doc.doc_id, file, path, expected=str(expected), got=str(got),
-                       detail=detail)
+        return Finding(
+            INTEGRITY, doc.doc_id, file, path, expected=str(expected), got=str(got), detail=detail
+        )
 
     try:
         scored = families.resolve(doc.schema, doc.folder)
@@ -53,12 +54,18 @@ def check_truth(doc: Document) -> list[Finding]:
     leaves = dict(_leaves(doc.truth))
     for path, value in fields.items():
         if path not in leaves:
-            found.append(finding(path, "null or absent in the document truth, but field_truth "
-                                       "has a value", value, None))
+            found.append(
+                finding(
+                    path,
+                    "null or absent in the document truth, but field_truth has a value",
+                    value,
+                    None,
+                )
+            )
         elif leaves[path] != value or isinstance(leaves[path], bool) != isinstance(value, bool):
-            found.append(finding(path, "differs from its field_truth value", value,
-                                 leaves[path]))
+            found.append(finding(path, "differs from its field_truth value", value, leaves[path]))
     for path in leaves.keys() - fields.keys():
-        found.append(finding(path, "has a value but no field_truth entry (drawn nowhere)", "",
-                             leaves[path]))
+        found.append(
+            finding(path, "has a value but no field_truth entry (drawn nowhere)", "", leaves[path])
+        )
     return sorted(found, key=lambda f: f.path) if reason is None else found

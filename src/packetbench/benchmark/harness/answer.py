@@ -36,14 +36,17 @@ def judge(reply: Reply, model: type[DocModel], cap: int) -> Verdict:
         return Verdict("refused", None, f"refused: {reply.refusal}")
     if reply.truncated:
         used = reply.output_tokens + reply.reasoning_tokens
-        return Verdict("invalid", None, f"truncated at the output-token cap ({used:,} of "
-                                        f"{cap:,} tokens used, finish_reason "
-                                        f"{reply.finish_reason})")
+        return Verdict(
+            "invalid",
+            None,
+            f"truncated at the output-token cap ({used:,} of "
+            f"{cap:,} tokens used, finish_reason "
+            f"{reply.finish_reason})",
+        )
     text = reply.text
     if text is None or not text.strip():
         why = f"; {reply.note}" if reply.note else ""
-        return Verdict("invalid", None, f"empty output (finish_reason {reply.finish_reason}"
-                                        f"{why})")
+        return Verdict("invalid", None, f"empty output (finish_reason {reply.finish_reason}{why})")
     reading = None
     fenced = FENCE.match(text)
     if fenced:
@@ -51,15 +54,16 @@ def judge(reply: Reply, model: type[DocModel], cap: int) -> Verdict:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        return Verdict("invalid", None, f"not JSON ({error.msg} at line {error.lineno} "
-                                        f"column {error.colno})")
+        return Verdict(
+            "invalid", None, f"not JSON ({error.msg} at line {error.lineno} column {error.colno})"
+        )
     if not isinstance(data, dict):
         return Verdict("invalid", None, f"not a JSON object (a {type(data).__name__})")
     reason = problem(model, data)
     if reason is None:
         return Verdict("ok", data, None, reading)
     if len(data) == 1:
-        (key, inner), = data.items()
+        ((key, inner),) = data.items()
         if isinstance(inner, dict) and problem(model, inner) is None:
             return Verdict("ok", inner, None, f"unwrapped envelope {key!r}")
     return Verdict("invalid", data, f"schema-invalid: {reason}", reading)

@@ -52,5 +52,6 @@ class ResponseCache:
         if self.folder is None:
             return
         entry = {"key": digest, **about, "reply": reply.to_json()}
-        write_atomic(self._path(digest),
-                     json.dumps(entry, ensure_ascii=False, indent=1).encode("utf-8"))
+        write_atomic(
+            self._path(digest), json.dumps(entry, ensure_ascii=False, indent=1).encode("utf-8")
+        )

@@ -20,8 +20,9 @@ JSON_CHARS_PER_TOKEN = 3
 NATIVE_TEXT_PER_PAGE = 600  # tokens of text layer a provider extracts from a native PDF page
 
 
-def input_tokens(prompt: Prompt, document: DocumentInput, schema: dict[str, Any],
-                 page_tokens: int) -> int:
+def input_tokens(
+    prompt: Prompt, document: DocumentInput, schema: dict[str, Any], page_tokens: int
+) -> int:
     chars = len(prompt.system) + len(prompt.instructions)
     chars += sum(len(p.text) for p in prompt.parts if p.kind == "text")
     chars += len(json.dumps(schema, separators=(",", ":")))
@@ -35,5 +36,4 @@ def input_tokens(prompt: Prompt, document: DocumentInput, schema: dict[str, Any]
 
 
 def output_tokens(truth: dict[str, Any]) -> int:
-    return len(json.dumps(truth, separators=(",", ":"), ensure_ascii=False)) \
-        // JSON_CHARS_PER_TOKEN
+    return len(json.dumps(truth, separators=(",", ":"), ensure_ascii=False)) // JSON_CHARS_PER_TOKEN

@@ -50,20 +50,27 @@ class DocumentInput:
     attacked_pages: dict[int, tuple[str, ...]] = field(default_factory=dict)  # page -> ids
 
     def describe(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"mode": self.mode, "sha256": self.sha256,
-                                "parts": [p.label for p in self.parts]}
+        info: dict[str, Any] = {
+            "mode": self.mode,
+            "sha256": self.sha256,
+            "parts": [p.label for p in self.parts],
+        }
         if self.pages is not None:
             info["pages"] = self.pages
         if self.sheets or self.hidden_sheets:
-            info.update(sheets=list(self.sheets), hidden_sheets_skipped=list(self.hidden_sheets),
-                        hidden_rows_skipped=self.hidden_rows,
-                        hidden_columns_skipped=self.hidden_columns)
+            info.update(
+                sheets=list(self.sheets),
+                hidden_sheets_skipped=list(self.hidden_sheets),
+                hidden_rows_skipped=self.hidden_rows,
+                hidden_columns_skipped=self.hidden_columns,
+            )
         info.update(self.choices)
         if self.image_only_pages:
             info["image_only_pages"] = list(self.image_only_pages)
         if self.attacked_pages:
-            info["attacked_pages"] = {str(page): list(ids)
-                                      for page, ids in sorted(self.attacked_pages.items())}
+            info["attacked_pages"] = {
+                str(page): list(ids) for page, ids in sorted(self.attacked_pages.items())
+            }
         return info
 
     def size(self) -> int:
@@ -110,8 +117,9 @@ def build_file(path: Path, mode: str, native_pdf: bool = True) -> DocumentInput:
     if suffix == ".csv":
         # Decoded as a person's spreadsheet program opens it; sent as written otherwise.
         read = read_csv(data, path)
-        return DocumentInput((Part("text", path.name, text=read.text),), "text", digest, None,
-                             choices=read.choices())
+        return DocumentInput(
+            (Part("text", path.name, text=read.text),), "text", digest, None, choices=read.choices()
+        )
     raise BadInput(f"{path}: cannot send a {suffix or 'suffix-less'} file")
 
 
@@ -126,8 +134,7 @@ def _pdf(path: Path, data: bytes, digest: str, mode: str) -> DocumentInput:
         try:
             count = len(document)
             if mode == "native":
-                return DocumentInput((Part("pdf", path.name, data=data),), "native", digest,
-                                     count)
+                return DocumentInput((Part("pdf", path.name, data=data),), "native", digest, count)
             parts: list[Part] = []
             empty: list[int] = []
             for index in range(count):
@@ -138,8 +145,13 @@ def _pdf(path: Path, data: bytes, digest: str, mode: str) -> DocumentInput:
                     textpage.close()
                     if not text.strip():
                         empty.append(index + 1)
-                    parts.append(Part("text", f"page {index + 1}",
-                                      text=f"[page {index + 1} of {count}]\n{text}"))
+                    parts.append(
+                        Part(
+                            "text",
+                            f"page {index + 1}",
+                            text=f"[page {index + 1} of {count}]\n{text}",
+                        )
+                    )
                 else:
                     image = page.render(scale=IMAGE_DPI / 72).to_pil()
                     buffer = io.BytesIO()
@@ -192,14 +204,27 @@ def _workbook(path: Path, data: bytes, digest: str) -> DocumentInput:
         for number, row in enumerate(sheet.iter_rows(values_only=True), start=1):
             if number in rows_off:
                 continue
-            cells = [_cell(v) for column, v in enumerate(row, start=1)
-                     if column not in columns_off]
+            cells = [_cell(v) for column, v in enumerate(row, start=1) if column not in columns_off]
             while cells and cells[-1] == "":
                 cells.pop()
             writer.writerow(cells)
         sheets.append(sheet.title)
-        parts.append(Part("text", f"sheet {sheet.title}",
-                          text=f"[sheet {sheet.title!r}]\n{out.getvalue().rstrip()}"))
+        parts.append(
+            Part(
+                "text",
+                f"sheet {sheet.title}",
+                text=f"[sheet {sheet.title!r}]\n{out.getvalue().rstrip()}",
+            )
+        )
     book.close()
-    return DocumentInput(tuple(parts), "text", digest, None, tuple(sheets), tuple(hidden),
-                         hidden_rows, hidden_columns, {"formulas": "cached values"})
+    return DocumentInput(
+        tuple(parts),
+        "text",
+        digest,
+        None,
+        tuple(sheets),
+        tuple(hidden),
+        hidden_rows,
+        hidden_columns,
+        {"formulas": "cached values"},
+    )

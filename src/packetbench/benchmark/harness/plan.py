@@ -23,8 +23,18 @@ from packetbench.benchmark.packets import Packet
 from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.runs import continuation, read_record, record_path
 
-FINGERPRINT = ("provider", "model", "base_url", "reasoning", "reasoning_parameters", "input",
-               "max_output_tokens", "request", "prompts", "schemas_sent")
+FINGERPRINT = (
+    "provider",
+    "model",
+    "base_url",
+    "reasoning",
+    "reasoning_parameters",
+    "input",
+    "max_output_tokens",
+    "request",
+    "prompts",
+    "schemas_sent",
+)
 
 
 @dataclass(frozen=True)
@@ -35,8 +45,10 @@ class Plan:
     skipped_failed: int  # finished with a failure, not retried (resume without retry-failed)
 
 
-def sent_schemas(provider: ApiProvider, schemas: dict[str, dict[str, Any]],
-                 ) -> dict[str, dict[str, Any]]:
+def sent_schemas(
+    provider: ApiProvider,
+    schemas: dict[str, dict[str, Any]],
+) -> dict[str, dict[str, Any]]:
     return {name: provider.clean_schema(schema) for name, schema in schemas.items()}
 
 
@@ -45,8 +57,11 @@ def schema_hash(schema: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def api_info(provider: ApiProvider, used: set[str], sent: dict[str, dict[str, Any]],
-             ) -> dict[str, Any]:
+def api_info(
+    provider: ApiProvider,
+    used: set[str],
+    sent: dict[str, dict[str, Any]],
+) -> dict[str, Any]:
     """The provider-specific part of run.json."""
     return {
         "prompts": prompts.template_hashes(used),

@@ -59,21 +59,35 @@ class ProgressBar:
 
         console = Console(stderr=True)
         self._progress = Progress(
-            TextColumn(f"[bold]{label}[/]"), BarColumn(), MofNCompleteColumn(),
+            TextColumn(f"[bold]{label}[/]"),
+            BarColumn(),
+            MofNCompleteColumn(),
             TextColumn("{task.fields[errors]} errors"),
-            TextColumn("{task.fields[tokens]} tokens"), TextColumn("${task.fields[cost]}"),
-            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-            console=console, transient=True, disable=not console.is_terminal)
+            TextColumn("{task.fields[tokens]} tokens"),
+            TextColumn("${task.fields[cost]}"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+            disable=not console.is_terminal,
+        )
         self._task: Any = None
 
     def start(self, total: int) -> None:
         self._progress.start()
-        self._task = self._progress.add_task("extract", total=total, errors=0, tokens="0",
-                                             cost="0.00")
+        self._task = self._progress.add_task(
+            "extract", total=total, errors=0, tokens="0", cost="0.00"
+        )
 
     def update(self, tally: Tally) -> None:
-        self._progress.update(self._task, completed=tally.done, errors=tally.failed,
-                              tokens=f"{tally.tokens:,}", cost=f"{tally.spent_usd:,.2f}")
+        self._progress.update(
+            self._task,
+            completed=tally.done,
+            errors=tally.failed,
+            tokens=f"{tally.tokens:,}",
+            cost=f"{tally.spent_usd:,.2f}",
+        )
 
     def stop(self) -> None:
         self._progress.stop()

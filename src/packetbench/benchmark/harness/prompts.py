@@ -30,9 +30,14 @@ def folder() -> Path:
 
 @cache
 def _environment() -> Environment:
-    return Environment(loader=FileSystemLoader(folder()), undefined=StrictUndefined,
-                       autoescape=False, keep_trailing_newline=False, trim_blocks=True,
-                       lstrip_blocks=True)
+    return Environment(
+        loader=FileSystemLoader(folder()),
+        undefined=StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
 
 
 def family(schema: str) -> str:
@@ -50,8 +55,10 @@ def check(schemas: set[str]) -> None:
 def template_hashes(schemas: set[str]) -> dict[str, str]:
     """Family -> sha256 of its template sources (system prompt and shared frame included)."""
     base = b"".join((folder() / name).read_bytes() for name in (SYSTEM, FRAME))
-    return {name: hashlib.sha256(base + (folder() / f"{name}.j2").read_bytes()).hexdigest()
-            for name in sorted({family(s) for s in schemas})}
+    return {
+        name: hashlib.sha256(base + (folder() / f"{name}.j2").read_bytes()).hexdigest()
+        for name in sorted({family(s) for s in schemas})
+    }
 
 
 def title(schema: dict[str, Any]) -> str:
@@ -61,12 +68,18 @@ def title(schema: dict[str, Any]) -> str:
     return text[0].lower() + text[1:] if text[:1].isupper() and text[1:2].islower() else text
 
 
-def render(schema_name: str, schema: dict[str, Any], document: DocumentInput,
-           answer: str) -> Prompt:
+def render(
+    schema_name: str, schema: dict[str, Any], document: DocumentInput, answer: str
+) -> Prompt:
     environment = _environment()
-    context = {"title": title(schema), "mode": document.mode, "pages": document.pages,
-               "sheets": list(document.sheets), "hidden_sheets": list(document.hidden_sheets),
-               "answer": answer}
+    context = {
+        "title": title(schema),
+        "mode": document.mode,
+        "pages": document.pages,
+        "sheets": list(document.sheets),
+        "hidden_sheets": list(document.hidden_sheets),
+        "answer": answer,
+    }
     try:
         system = environment.get_template(SYSTEM).render().strip()
         instructions = environment.get_template(f"{family(schema_name)}.j2").render(**context)

@@ -27,8 +27,12 @@ class RetryPolicy:
         return backoff
 
     def describe(self) -> dict[str, object]:
-        return {"retries": self.retries, "max_attempts": self.retries + 1,
-                "backoff": "exponential, full jitter", "base_s": self.base_s,
-                "cap_s": self.cap_s, "on": ["429", "408", "409", "5xx", "timeout",
-                                            "connection"],
-                "retry_after": "honoured (retry-after-ms, retry-after)"}
+        return {
+            "retries": self.retries,
+            "max_attempts": self.retries + 1,
+            "backoff": "exponential, full jitter",
+            "base_s": self.base_s,
+            "cap_s": self.cap_s,
+            "on": ["429", "408", "409", "5xx", "timeout", "connection"],
+            "retry_after": "honoured (retry-after-ms, retry-after)",
+        }

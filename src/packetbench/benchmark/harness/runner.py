@@ -57,11 +57,17 @@ def _preparer(jobs: int) -> tuple[Executor, str]:
     for work forever (generator.workers).
     """
     cores = os.cpu_count() or 1
-    if jobs >= PROCESS_INPUTS_FROM and cores > 1 and threading.active_count() == 1 \
-            and "fork" in multiprocessing.get_all_start_methods():
+    if (
+        jobs >= PROCESS_INPUTS_FROM
+        and cores > 1
+        and threading.active_count() == 1
+        and "fork" in multiprocessing.get_all_start_methods()
+    ):
         workers = min(4, cores - 1)
-        return (worker_pool(workers, "fork"),
-                f"{workers} worker process{'es' if workers > 1 else ''}")
+        return (
+            worker_pool(workers, "fork"),
+            f"{workers} worker process{'es' if workers > 1 else ''}",
+        )
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="pb-input"), "one thread"
 
 
@@ -82,10 +88,21 @@ class Outcome:
 
 
 class Runner:
-    def __init__(self, provider: ApiProvider, run: Path, *, schemas: dict[str, dict[str, Any]],
-                 concurrency: int, policy: RetryPolicy, cache: ResponseCache,
-                 price: Price | None, max_cost_usd: float | None, reporter: Reporter,
-                 redactor: Redactor, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        provider: ApiProvider,
+        run: Path,
+        *,
+        schemas: dict[str, dict[str, Any]],
+        concurrency: int,
+        policy: RetryPolicy,
+        cache: ResponseCache,
+        price: Price | None,
+        max_cost_usd: float | None,
+        reporter: Reporter,
+        redactor: Redactor,
+        seed: int | None = None,
+    ) -> None:
         self.provider = provider
         self.run = run
         self.schemas = schemas  # schema name -> schema as sent to this provider
@@ -124,15 +141,22 @@ class Runner:
         self.reporter.start(len(jobs))
         with open(self.run / LOG, "a", encoding="utf-8") as self._log:
             try:
-                workers = [asyncio.create_task(self._worker(queue))
-                           for _ in range(min(self.concurrency, max(1, len(jobs))))]
+                workers = [
+                    asyncio.create_task(self._worker(queue))
+                    for _ in range(min(self.concurrency, max(1, len(jobs))))
+                ]
                 await asyncio.gather(*workers)
             finally:
                 self.reporter.stop()
                 self._prep.shutdown(wait=True, cancel_futures=True)
                 await self.provider.aclose()
-        return Outcome(self.tally, self.fatal, self._budget.exhausted,
-                       queue.qsize() + self._abandoned, dict(sorted(self._by_status.items())))
+        return Outcome(
+            self.tally,
+            self.fatal,
+            self._budget.exhausted,
+            queue.qsize() + self._abandoned,
+            dict(sorted(self._by_status.items())),
+        )
 
     def _stopping(self) -> bool:
         assert self._budget is not None
@@ -148,13 +172,29 @@ class Runner:
                 started = await self._job(job)
             except BadInput as error:  # the document itself cannot be read
                 started = True
-                self._write(job, self._record(job, "error", None, None, 0, 0.0, None,
-                                              f"unreadable document: {error}"), None)
+                self._write(
+                    job,
+                    self._record(
+                        job, "error", None, None, 0, 0.0, None, f"unreadable document: {error}"
+                    ),
+                    None,
+                )
             except Exception as error:  # a bug or an SDK surprise: record it, keep running
                 started = True
-                self._write(job, self._record(job, "error", None, None, 0, 0.0, None,
-                                              f"harness failure: {type(error).__name__}: "
-                                              f"{error}"), None)
+                self._write(
+                    job,
+                    self._record(
+                        job,
+                        "error",
+                        None,
+                        None,
+                        0,
+                        0.0,
+                        None,
+                        f"harness failure: {type(error).__name__}: {error}",
+                    ),
+                    None,
+                )
             if not started:
                 queue.put_nowait(job)  # never sent: left for --resume
                 return
@@ -167,16 +207,27 @@ class Runner:
         loop = asyncio.get_running_loop()
         provider, doc = self.provider, job.doc
         document = await loop.run_in_executor(
-            self._prep, inputs.build_file, job.packet.path / doc.file,
-            provider.settings.input_mode, provider.accepts_native_pdf)
+            self._prep,
+            inputs.build_file,
+            job.packet.path / doc.file,
+            provider.settings.input_mode,
+            provider.accepts_native_pdf,
+        )
         schema = self.schemas[doc.schema]
         prompt = prompts.render(doc.schema, schema, document, provider.answer_instruction())
         request = provider.build_request(prompt, doc.schema, schema)
-        digest = key({"provider": provider.name, "model": provider.model,
-                      "base_url": provider.settings.base_url,
-                      "parameters": self._template_key, "prompt": prompts.digest(prompt),
-                      "schema": self._schema_keys[doc.schema], "document": document.sha256,
-                      "input": document.describe()})
+        digest = key(
+            {
+                "provider": provider.name,
+                "model": provider.model,
+                "base_url": provider.settings.base_url,
+                "parameters": self._template_key,
+                "prompt": prompts.digest(prompt),
+                "schema": self._schema_keys[doc.schema],
+                "document": document.sha256,
+                "input": document.describe(),
+            }
+        )
         self._event(job, event="input", **document.describe())
         if not job.fresh and (cached := self.cache.get(digest)) is not None:
             self._event(job, event="attempt", attempt=0, result="cache hit", cache=digest)
@@ -186,30 +237,36 @@ class Runner:
         if self.price is not None and self._budget.max_usd is not None:
             reserve = self.price.cost(
                 estimate.input_tokens(prompt, document, schema, provider.page_tokens),
-                estimate.output_tokens(job.packet.truth(doc.doc_id)), 0)
+                estimate.output_tokens(job.packet.truth(doc.doc_id)),
+                0,
+            )
         if self._stopping() or not await self._budget.admit(reserve):
             return False
         spent = 0.0
         try:
             reply, attempts, latency, failure = await self._send(job, request)
             if reply is not None:
-                self.cache.put(digest, reply, {"provider": provider.name,
-                                               "model": provider.model})
-                spent = self._finish(job, reply, attempts=attempts, latency=latency,
-                                     cached=False)
+                self.cache.put(digest, reply, {"provider": provider.name, "model": provider.model})
+                spent = self._finish(job, reply, attempts=attempts, latency=latency, cached=False)
             elif failure is not None and failure.kind == "fatal":
                 self.fatal = self.fatal or self.redact.text(f"{provider.name}: {failure.message}")
                 self._abandoned += 1
             elif failure is not None:
                 status: Status = "timeout" if failure.kind == "timeout" else "error"
-                self._write(job, self._record(job, status, None, None, attempts, latency, None,
-                                              failure.message), None)
+                self._write(
+                    job,
+                    self._record(job, status, None, None, attempts, latency, None, failure.message),
+                    None,
+                )
         finally:
             await self._budget.settle(reserve, spent)
         return True
 
-    async def _send(self, job: Job, request: dict[str, Any],
-                    ) -> tuple[Reply | None, int, float, ProviderFailure | None]:
+    async def _send(
+        self,
+        job: Job,
+        request: dict[str, Any],
+    ) -> tuple[Reply | None, int, float, ProviderFailure | None]:
         """The reply, or the last failure when the budget ran out or it cannot be retried."""
         assert self._limiter is not None
         attempts, latency, history = 0, 0.0, []
@@ -232,25 +289,39 @@ class Runner:
                 latency += elapsed
                 await self._limiter.release(ok=reply is not None)
             if reply is not None:
-                self._event(job, event="attempt", attempt=attempts, result="answer",
-                            latency_s=round(elapsed, 3), finish_reason=reply.finish_reason)
+                self._event(
+                    job,
+                    event="attempt",
+                    attempt=attempts,
+                    result="answer",
+                    latency_s=round(elapsed, 3),
+                    finish_reason=reply.finish_reason,
+                )
                 return reply, attempts, latency, None
             assert failure is not None
             history.append(str(failure.status or failure.kind))
             if failure.kind == "rate_limit":
                 await self._limiter.throttle(failure.retry_after)
-            retry = failure.transient and attempts <= self.policy.retries \
-                and not self._fatal_now()
+            retry = failure.transient and attempts <= self.policy.retries and not self._fatal_now()
             wait = self.policy.delay(attempts, failure.retry_after, self.rng) if retry else None
-            self._event(job, event="attempt", attempt=attempts, result=failure.kind,
-                        http_status=failure.status, retry_after=failure.retry_after,
-                        wait_s=None if wait is None else round(wait, 3),
-                        latency_s=round(elapsed, 3), message=failure.message)
+            self._event(
+                job,
+                event="attempt",
+                attempt=attempts,
+                result=failure.kind,
+                http_status=failure.status,
+                retry_after=failure.retry_after,
+                wait_s=None if wait is None else round(wait, 3),
+                latency_s=round(elapsed, 3),
+                message=failure.message,
+            )
             if wait is None:
                 if failure.transient:
-                    failure.message = (f"gave up after {attempts} attempt"
-                                       f"{'s' if attempts > 1 else ''} "
-                                       f"({', '.join(history)}): {failure.message}")
+                    failure.message = (
+                        f"gave up after {attempts} attempt"
+                        f"{'s' if attempts > 1 else ''} "
+                        f"({', '.join(history)}): {failure.message}"
+                    )
                 return None, attempts, latency, failure
             self.tally.retries += 1
             await asyncio.sleep(wait)
@@ -258,15 +329,28 @@ class Runner:
     def _fatal_now(self) -> bool:
         return self.fatal is not None
 
-    def _finish(self, job: Job, reply: Reply, *, attempts: int, latency: float,
-                cached: bool) -> float:
+    def _finish(
+        self, job: Job, reply: Reply, *, attempts: int, latency: float, cached: bool
+    ) -> float:
         """Judge a reply and write its record; returns the dollars it cost this run."""
         cap = self.provider.max_output_tokens
         verdict = answer.judge(reply, REGISTRY[job.doc.schema].model, cap)
-        cost = self.price.cost(reply.input_tokens, reply.output_tokens,
-                               reply.reasoning_tokens) if self.price else 0.0
-        record = self._record(job, verdict.status, verdict.output, reply.text, attempts,
-                              latency, reply, verdict.error, cost)
+        cost = (
+            self.price.cost(reply.input_tokens, reply.output_tokens, reply.reasoning_tokens)
+            if self.price
+            else 0.0
+        )
+        record = self._record(
+            job,
+            verdict.status,
+            verdict.output,
+            reply.text,
+            attempts,
+            latency,
+            reply,
+            verdict.error,
+            cost,
+        )
         tally = self.tally
         tally.input_tokens += reply.input_tokens
         tally.output_tokens += reply.output_tokens
@@ -279,23 +363,53 @@ class Runner:
         self._write(job, record, verdict.reading or reply.note)
         return 0.0 if cached else cost
 
-    def _record(self, job: Job, status: Status, output: dict[str, Any] | None,
-                raw_text: str | None, attempts: int, latency: float, reply: Reply | None,
-                error: str | None, cost: float = 0.0) -> ExtractionRecord:
-        usage = Usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens,
-                      reasoning_tokens=reply.reasoning_tokens,
-                      cost_usd=round(cost, 6)) if reply else Usage()
+    def _record(
+        self,
+        job: Job,
+        status: Status,
+        output: dict[str, Any] | None,
+        raw_text: str | None,
+        attempts: int,
+        latency: float,
+        reply: Reply | None,
+        error: str | None,
+        cost: float = 0.0,
+    ) -> ExtractionRecord:
+        usage = (
+            Usage(
+                input_tokens=reply.input_tokens,
+                output_tokens=reply.output_tokens,
+                reasoning_tokens=reply.reasoning_tokens,
+                cost_usd=round(cost, 6),
+            )
+            if reply
+            else Usage()
+        )
         return ExtractionRecord(
-            packet_id=job.packet.packet_id, doc_id=job.doc.doc_id, doc_type=job.doc.doc_type,
-            status=status, output=output, raw_text=raw_text, attempts=attempts,
-            latency_s=round(latency, 3), usage=usage,
-            finish_reason=reply.finish_reason if reply else None, error=error)
+            packet_id=job.packet.packet_id,
+            doc_id=job.doc.doc_id,
+            doc_type=job.doc.doc_type,
+            status=status,
+            output=output,
+            raw_text=raw_text,
+            attempts=attempts,
+            latency_s=round(latency, 3),
+            usage=usage,
+            finish_reason=reply.finish_reason if reply else None,
+            error=error,
+        )
 
     def _write(self, job: Job, record: ExtractionRecord, reading: str | None) -> None:
         data = self.redact.clean(record.model_dump(mode="json"))
         write_json(_record_path(self.run, job.packet.packet_id, job.doc.doc_id), data)
-        self._event(job, event="record", status=record.status, attempts=record.attempts,
-                    reading=reading, error=record.error)
+        self._event(
+            job,
+            event="record",
+            status=record.status,
+            attempts=record.attempts,
+            reading=reading,
+            error=record.error,
+        )
         self._by_status[record.status] = self._by_status.get(record.status, 0) + 1
         self.tally.done += 1
         if record.status == "ok":
@@ -306,7 +420,11 @@ class Runner:
 
     def _event(self, job: Job, **fields: Any) -> None:
         assert self._log is not None
-        line = {"t": round(time.monotonic() - self.started, 3),
-                "packet_id": job.packet.packet_id, "doc_id": job.doc.doc_id, **fields}
+        line = {
+            "t": round(time.monotonic() - self.started, 3),
+            "packet_id": job.packet.packet_id,
+            "doc_id": job.doc.doc_id,
+            **fields,
+        }
         self._log.write(json.dumps(self.redact.clean(line), ensure_ascii=False) + "\n")
         self._log.flush()

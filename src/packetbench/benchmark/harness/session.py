@@ -46,8 +46,9 @@ def _check(options: HarnessOptions, force: bool) -> None:
     if options.max_cost_usd is not None and options.max_cost_usd <= 0:
         raise UsageError("--max-cost must be a positive number of dollars")
     if force and (options.resume or options.retry_failed):
-        raise UsageError("--force starts the run over; it cannot be combined with --resume "
-                         "or --retry-failed")
+        raise UsageError(
+            "--force starts the run over; it cannot be combined with --resume or --retry-failed"
+        )
 
 
 @dataclass(frozen=True)
@@ -58,8 +59,13 @@ class Setup:
     info: dict[str, Any]
 
 
-def _setup(provider: ApiProvider, packets: list[Packet], packets_dir: Path, out: Path,
-           options: HarnessOptions) -> Setup:
+def _setup(
+    provider: ApiProvider,
+    packets: list[Packet],
+    packets_dir: Path,
+    out: Path,
+    options: HarnessOptions,
+) -> Setup:
     schemas = all_schemas()
     used = {d.schema for p in packets for d in p.documents}
     unknown = sorted(used - set(schemas))
@@ -69,8 +75,10 @@ def _setup(provider: ApiProvider, packets: list[Packet], packets_dir: Path, out:
     sent = sent_schemas(provider, {name: schemas[name] for name in used})
     price = pricing.price(pricing.load(options.pricing), provider.model)
     if options.max_cost_usd is not None and price is None:
-        raise UsageError(f"--max-cost needs a price for model {provider.model!r}, which the "
-                         "pricing table lacks (add it with --pricing FILE)")
+        raise UsageError(
+            f"--max-cost needs a price for model {provider.model!r}, which the "
+            "pricing table lacks (add it with --pricing FILE)"
+        )
     policy = RetryPolicy(provider.retries, options.backoff_base_s, options.backoff_cap_s)
     info: dict[str, Any] = {
         "run_id": out.resolve().name,
@@ -80,13 +88,16 @@ def _setup(provider: ApiProvider, packets: list[Packet], packets_dir: Path, out:
         "concurrency": options.concurrency,
         "max_cost_usd": options.max_cost_usd,
         "pricing": price.describe() if price else None,
-        "cache": {"enabled": options.use_cache,
-                  "folder": str(options.cache_dir or default_folder())
-                  if options.use_cache else None},
+        "cache": {
+            "enabled": options.use_cache,
+            "folder": str(options.cache_dir or default_folder()) if options.use_cache else None,
+        },
         "packets_dir": str(packets_dir.resolve()),
         "packets": [provenance.packet_entry(p) for p in packets],
-        "schemas": {name: hashlib.sha256(schema_bytes(schema)).hexdigest()
-                    for name, schema in schemas.items()},
+        "schemas": {
+            name: hashlib.sha256(schema_bytes(schema)).hexdigest()
+            for name, schema in schemas.items()
+        },
         **api_info(provider, used, sent),
         "request_log": LOG,
         "toolkit_version": __version__,
@@ -95,8 +106,14 @@ def _setup(provider: ApiProvider, packets: list[Packet], packets_dir: Path, out:
     return Setup(used, sent, price, info)
 
 
-def run_api(provider: ApiProvider, packets: list[Packet], packets_dir: Path, out: Path,
-            force: bool, options: HarnessOptions) -> ExtractSummary:
+def run_api(
+    provider: ApiProvider,
+    packets: list[Packet],
+    packets_dir: Path,
+    out: Path,
+    force: bool,
+    options: HarnessOptions,
+) -> ExtractSummary:
     from packetbench.benchmark.extract import ExtractSummary, git, prepare_run
 
     _check(options, force)
@@ -114,44 +131,77 @@ def run_api(provider: ApiProvider, packets: list[Packet], packets_dir: Path, out
         invocations = []
         info["git"] = git()  # at the start; each invocation records its own too
     work = plan(packets, out, resume=options.resume, retry_failed=options.retry_failed)
-    mode = "+".join(m for m, on in (("resume", options.resume),
-                                    ("retry-failed", options.retry_failed)) if on) or "new"
-    invocations.append({"started_at": _now(), "mode": mode, "requested": len(work.jobs),
-                        "git": git()})
+    mode = (
+        "+".join(
+            m
+            for m, on in (("resume", options.resume), ("retry-failed", options.retry_failed))
+            if on
+        )
+        or "new"
+    )
+    invocations.append(
+        {"started_at": _now(), "mode": mode, "requested": len(work.jobs), "git": git()}
+    )
     info.update(invocations=invocations, status="running")
     write_json(out / "run.json", redactor.clean(info))
-    reporter: Reporter = ProgressBar(f"{provider.name} {provider.model}") if options.progress \
-        else Silent()
-    runner = Runner(provider, out, schemas=setup.sent, concurrency=options.concurrency,
-                    policy=RetryPolicy(provider.retries, options.backoff_base_s,
-                                       options.backoff_cap_s),
-                    cache=ResponseCache((options.cache_dir or default_folder())
-                                        if options.use_cache else None),
-                    price=setup.price, max_cost_usd=options.max_cost_usd, reporter=reporter,
-                    redactor=redactor, seed=options.seed)
+    reporter: Reporter = (
+        ProgressBar(f"{provider.name} {provider.model}") if options.progress else Silent()
+    )
+    runner = Runner(
+        provider,
+        out,
+        schemas=setup.sent,
+        concurrency=options.concurrency,
+        policy=RetryPolicy(provider.retries, options.backoff_base_s, options.backoff_cap_s),
+        cache=ResponseCache((options.cache_dir or default_folder()) if options.use_cache else None),
+        price=setup.price,
+        max_cost_usd=options.max_cost_usd,
+        reporter=reporter,
+        redactor=redactor,
+        seed=options.seed,
+    )
     outcome = asyncio.run(runner.execute(work.jobs))
     tally = outcome.tally
     by_status, usage, written = _on_disk(packets, out)
     stopped = "fatal" if outcome.fatal else "max-cost" if outcome.budget_spent else None
     invocations[-1].update(
-        finished_at=_now(), by_status=outcome.by_status, cached=tally.cached,
-        requests=tally.requests, retries=tally.retries, spent_usd=round(tally.spent_usd, 6),
-        not_started=outcome.not_started, stopped=stopped, fatal=outcome.fatal,
-        inputs_prepared_in=runner.preparation)
+        finished_at=_now(),
+        by_status=outcome.by_status,
+        cached=tally.cached,
+        requests=tally.requests,
+        retries=tally.retries,
+        spent_usd=round(tally.spent_usd, 6),
+        not_started=outcome.not_started,
+        stopped=stopped,
+        fatal=outcome.fatal,
+        inputs_prepared_in=runner.preparation,
+    )
     info.update(
         status="complete" if written == work.documents else "incomplete",
         documents={"expected": work.documents, "written": written, "by_status": by_status},
-        usage=usage)
+        usage=usage,
+    )
     write_json(out / "run.json", redactor.clean(info))
     if outcome.fatal:
-        raise ProviderStopped(f"{outcome.fatal} (the run stopped with {written} of "
-                              f"{work.documents} documents written; continue with --resume "
-                              "once fixed)")
-    return ExtractSummary(out, work.documents, written, by_status, requested=len(work.jobs),
-                          skipped=work.skipped_ok + work.skipped_failed, cached=tally.cached,
-                          requests=tally.requests, retries=tally.retries,
-                          cost_usd=tally.spent_usd, stopped=stopped,
-                          not_started=outcome.not_started)
+        raise ProviderStopped(
+            f"{outcome.fatal} (the run stopped with {written} of "
+            f"{work.documents} documents written; continue with --resume "
+            "once fixed)"
+        )
+    return ExtractSummary(
+        out,
+        work.documents,
+        written,
+        by_status,
+        requested=len(work.jobs),
+        skipped=work.skipped_ok + work.skipped_failed,
+        cached=tally.cached,
+        requests=tally.requests,
+        retries=tally.retries,
+        cost_usd=tally.spent_usd,
+        stopped=stopped,
+        not_started=outcome.not_started,
+    )
 
 
 def _on_disk(packets: list[Packet], out: Path) -> tuple[dict[str, int], dict[str, Any], int]:
@@ -200,12 +250,18 @@ class DryRun:
         if self.price is None:
             return None
         rate = max(self.price.output, self.price.reasoning)
-        return (self.input_tokens * self.price.input + self.requested * self.cap * rate) \
-            / pricing.PER
+        return (
+            self.input_tokens * self.price.input + self.requested * self.cap * rate
+        ) / pricing.PER
 
 
-def dry_run(provider: ApiProvider, packets: list[Packet], packets_dir: Path, out: Path,
-            options: HarnessOptions) -> DryRun:
+def dry_run(
+    provider: ApiProvider,
+    packets: list[Packet],
+    packets_dir: Path,
+    out: Path,
+    options: HarnessOptions,
+) -> DryRun:
     """What a run would request and cost, without sending or writing anything."""
     _check(options, force=False)  # the options a real run would refuse are refused here too
     setup = _setup(provider, packets, packets_dir, out, options)
@@ -214,12 +270,19 @@ def dry_run(provider: ApiProvider, packets: list[Packet], packets_dir: Path, out
     work = plan(packets, out, resume=options.resume, retry_failed=options.retry_failed)
     tokens_in = tokens_out = 0
     for job in work.jobs:
-        document = inputs.build(job.packet, job.doc, provider.settings.input_mode,
-                                provider.accepts_native_pdf)
+        document = inputs.build(
+            job.packet, job.doc, provider.settings.input_mode, provider.accepts_native_pdf
+        )
         schema = setup.sent[job.doc.schema]
-        prompt = prompts.render(job.doc.schema, schema, document,
-                                provider.answer_instruction())
+        prompt = prompts.render(job.doc.schema, schema, document, provider.answer_instruction())
         tokens_in += estimate.input_tokens(prompt, document, schema, provider.page_tokens)
         tokens_out += estimate.output_tokens(job.packet.truth(job.doc.doc_id))
-    return DryRun(work.documents, len(work.jobs), tokens_in, tokens_out,
-                  provider.max_output_tokens, setup.price, provider.model)
+    return DryRun(
+        work.documents,
+        len(work.jobs),
+        tokens_in,
+        tokens_out,
+        provider.max_output_tokens,
+        setup.price,
+        provider.model,
+    )

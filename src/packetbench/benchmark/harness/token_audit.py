@@ -30,9 +30,15 @@ class NearCap:
         return self.used / self.cap
 
     def to_json(self) -> dict[str, Any]:
-        return {"packet_id": self.packet_id, "doc_id": self.doc_id, "status": self.status,
-                "finish_reason": self.finish_reason, "tokens_used": self.used, "cap": self.cap,
-                "share_of_cap": round(self.share, 4)}
+        return {
+            "packet_id": self.packet_id,
+            "doc_id": self.doc_id,
+            "status": self.status,
+            "finish_reason": self.finish_reason,
+            "tokens_used": self.used,
+            "cap": self.cap,
+            "share_of_cap": round(self.share, 4),
+        }
 
 
 @dataclass(frozen=True)
@@ -43,16 +49,23 @@ class TokenAudit:
     near: list[NearCap]
 
     def to_json(self) -> dict[str, Any]:
-        return {"run": str(self.run), "cap": self.cap, "margin": MARGIN,
-                "completions": self.completions, "near_cap": [n.to_json() for n in self.near]}
+        return {
+            "run": str(self.run),
+            "cap": self.cap,
+            "margin": MARGIN,
+            "completions": self.completions,
+            "near_cap": [n.to_json() for n in self.near],
+        }
 
 
 def audit_tokens(run: Path, margin: float = MARGIN) -> TokenAudit:
     info = read_run(run)
     cap = info.get("max_output_tokens")
     if not isinstance(cap, int) or cap <= 0:
-        raise BadInput(f"{run / 'run.json'}: records no output-token cap (provider "
-                       f"{info.get('provider')!r}); the audit needs an API run")
+        raise BadInput(
+            f"{run / 'run.json'}: records no output-token cap (provider "
+            f"{info.get('provider')!r}); the audit needs an API run"
+        )
     near: list[NearCap] = []
     completions = 0
     for path in sorted((run / "extractions").glob("*/*.json")):
@@ -62,7 +75,10 @@ def audit_tokens(run: Path, margin: float = MARGIN) -> TokenAudit:
             continue  # no completion (the request failed)
         completions += 1
         if used >= cap * (1 - margin):
-            near.append(NearCap(record.packet_id, record.doc_id, record.status,
-                                record.finish_reason, used, cap))
+            near.append(
+                NearCap(
+                    record.packet_id, record.doc_id, record.status, record.finish_reason, used, cap
+                )
+            )
     near.sort(key=lambda n: (-n.share, n.packet_id, n.doc_id))
     return TokenAudit(run, cap, completions, near)

@@ -33,8 +33,10 @@ if TYPE_CHECKING:
     from anthropic import AsyncAnthropic
 
 TOOL = "record_extraction"
-TOOL_DESCRIPTION = ("Record every value extracted from the document, exactly as the document "
-                    "shows it; null for anything the document does not show.")
+TOOL_DESCRIPTION = (
+    "Record every value extracted from the document, exactly as the document "
+    "shows it; null for anything the document does not show."
+)
 HIGH_BUDGET = 16_000
 ANSWER_ROOM = 16_000  # tokens kept for the tool call when thinking runs at the ceiling
 MIN_BUDGET = 1_024  # the API's minimum thinking budget
@@ -54,10 +56,15 @@ def _content(part: Part) -> dict[str, Any]:
         return {"type": "text", "text": part.text}
     encoded = base64.b64encode(part.data).decode("ascii")
     if part.kind == "pdf":
-        return {"type": "document", "title": part.label,
-                "source": {"type": "base64", "media_type": "application/pdf", "data": encoded}}
-    return {"type": "image", "source": {"type": "base64", "media_type": "image/png",
-                                        "data": encoded}}
+        return {
+            "type": "document",
+            "title": part.label,
+            "source": {"type": "base64", "media_type": "application/pdf", "data": encoded},
+        }
+    return {
+        "type": "image",
+        "source": {"type": "base64", "media_type": "image/png", "data": encoded},
+    }
 
 
 class AnthropicProvider(PooledProvider["AsyncAnthropic"]):
@@ -72,8 +79,10 @@ class AnthropicProvider(PooledProvider["AsyncAnthropic"]):
     def __init__(self, settings: ApiSettings) -> None:
         super().__init__(settings)
         if self._budget() is not None and self.max_output_tokens <= self._budget_or_zero():
-            raise UsageError(f"--reasoning {settings.reasoning} needs --max-output-tokens above "
-                             f"the thinking budget ({self._budget_or_zero():,})")
+            raise UsageError(
+                f"--reasoning {settings.reasoning} needs --max-output-tokens above "
+                f"the thinking budget ({self._budget_or_zero():,})"
+            )
 
     def _budget(self) -> int | None:
         level = self.settings.reasoning
@@ -97,26 +106,36 @@ class AnthropicProvider(PooledProvider["AsyncAnthropic"]):
         if level == "default":
             return {}
         if self.model in _adaptive_models():
-            return {"thinking": {"type": "adaptive"},
-                    "output_config": {"effort": "high" if level == "high" else "max"}}
+            return {
+                "thinking": {"type": "adaptive"},
+                "output_config": {"effort": "high" if level == "high" else "max"},
+            }
         return {"thinking": {"type": "enabled", "budget_tokens": self._budget_or_zero()}}
 
     def clean_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
         return without_file_keys(schema)
 
-    def build_request(self, prompt: Prompt, schema_name: str,
-                      schema: dict[str, Any]) -> dict[str, Any]:
+    def build_request(
+        self, prompt: Prompt, schema_name: str, schema: dict[str, Any]
+    ) -> dict[str, Any]:
         choice: dict[str, Any] = (
-            {"type": "auto"} if self.thinking()  # a forced tool is refused with thinking on
-            else {"type": "tool", "name": TOOL, "disable_parallel_tool_use": True})
+            {"type": "auto"}
+            if self.thinking()  # a forced tool is refused with thinking on
+            else {"type": "tool", "name": TOOL, "disable_parallel_tool_use": True}
+        )
         return {
             "model": self.model,
             "max_tokens": self.max_output_tokens,
             "system": prompt.system,
-            "messages": [{"role": "user", "content": [
-                *(_content(p) for p in prompt.parts),
-                {"type": "text", "text": prompt.instructions},
-            ]}],
+            "messages": [
+                {
+                    "role": "user",
+                    "content": [
+                        *(_content(p) for p in prompt.parts),
+                        {"type": "text", "text": prompt.instructions},
+                    ],
+                }
+            ],
             "tools": [{"name": TOOL, "description": TOOL_DESCRIPTION, "input_schema": schema}],
             "tool_choice": choice,
             **self.reasoning_parameters(),
@@ -125,15 +144,18 @@ class AnthropicProvider(PooledProvider["AsyncAnthropic"]):
     def _new_client(self) -> AsyncAnthropic:
         from anthropic import AsyncAnthropic, DefaultAsyncHttpxClient
 
-        return AsyncAnthropic(api_key=self.api_key(), base_url=self.settings.base_url,
-                              max_retries=0, timeout=self.settings.timeout_s,
-                              http_client=DefaultAsyncHttpxClient(verify=self.tls()))
+        return AsyncAnthropic(
+            api_key=self.api_key(),
+            base_url=self.settings.base_url,
+            max_retries=0,
+            timeout=self.settings.timeout_s,
+            http_client=DefaultAsyncHttpxClient(verify=self.tls()),
+        )
 
     async def send(self, request: dict[str, Any]) -> Reply:
         import anthropic
 
-        message = await stainless_call(self, anthropic,
-                                       self._connect().messages.create(**request))
+        message = await stainless_call(self, anthropic, self._connect().messages.create(**request))
         tool_input: Any = None
         texts: list[str] = []
         for block in message.content:
@@ -156,10 +178,14 @@ class AnthropicProvider(PooledProvider["AsyncAnthropic"]):
             if text is not None:
                 note = f"no {TOOL} tool call; the text answer was read instead"
         return Reply(
-            text=text, finish_reason=message.stop_reason,
-            truncated=message.stop_reason == "max_tokens", refusal=refusal,
-            input_tokens=usage.input_tokens + (usage.cache_read_input_tokens or 0)
+            text=text,
+            finish_reason=message.stop_reason,
+            truncated=message.stop_reason == "max_tokens",
+            refusal=refusal,
+            input_tokens=usage.input_tokens
+            + (usage.cache_read_input_tokens or 0)
             + (usage.cache_creation_input_tokens or 0),
-            output_tokens=max(0, usage.output_tokens - thinking), reasoning_tokens=thinking,
+            output_tokens=max(0, usage.output_tokens - thinking),
+            reasoning_tokens=thinking,
             note=note,
         )

@@ -28,8 +28,7 @@ InputMode = Literal["native", "text", "images"]
 INPUT_MODES: tuple[str, ...] = ("native", "text", "images")
 
 # Why a request failed. The first four are transient and retried within the budget.
-FailureKind = Literal["rate_limit", "server", "timeout", "connection",
-                      "rejected", "fatal"]
+FailureKind = Literal["rate_limit", "server", "timeout", "connection", "rejected", "fatal"]
 TRANSIENT: frozenset[str] = frozenset({"rate_limit", "server", "timeout", "connection"})
 
 
@@ -71,10 +70,16 @@ class Reply:
     note: str | None = None  # how the answer was read (e.g. "no tool call; read the text")
 
     def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "finish_reason": self.finish_reason,
-                "truncated": self.truncated, "refusal": self.refusal,
-                "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
-                "reasoning_tokens": self.reasoning_tokens, "note": self.note}
+        return {
+            "text": self.text,
+            "finish_reason": self.finish_reason,
+            "truncated": self.truncated,
+            "refusal": self.refusal,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "reasoning_tokens": self.reasoning_tokens,
+            "note": self.note,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Reply:
@@ -89,8 +94,14 @@ class ProviderFailure(Exception):
     model, a reasoning level the model refuses): every further request would fail the same way.
     """
 
-    def __init__(self, kind: FailureKind, message: str, *, status: int | None = None,
-                 retry_after: float | None = None) -> None:
+    def __init__(
+        self,
+        kind: FailureKind,
+        message: str,
+        *,
+        status: int | None = None,
+        retry_after: float | None = None,
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
@@ -132,26 +143,35 @@ def parse_retry_after(headers: Any) -> float | None:
     return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
-def status_failure(status: int, message: str, retry_after: float | None,
-                   reasoning_words: tuple[str, ...], reasoning_sent: dict[str, Any],
-                   model: str) -> ProviderFailure:
+def status_failure(
+    status: int,
+    message: str,
+    retry_after: float | None,
+    reasoning_words: tuple[str, ...],
+    reasoning_sent: dict[str, Any],
+    model: str,
+) -> ProviderFailure:
     """Classify an HTTP error status the same way for every provider."""
     if status == 429:
         return ProviderFailure("rate_limit", message, status=status, retry_after=retry_after)
     if status in (408, 409) or status >= 500:
         return ProviderFailure("server", message, status=status, retry_after=retry_after)
     if status in (401, 403):
-        return ProviderFailure("fatal", f"authentication refused ({status}): {message}",
-                               status=status)
+        return ProviderFailure(
+            "fatal", f"authentication refused ({status}): {message}", status=status
+        )
     if status == 404:
-        return ProviderFailure("fatal", f"model {model!r} or endpoint not found (404): "
-                                        f"{message}", status=status)
+        return ProviderFailure(
+            "fatal", f"model {model!r} or endpoint not found (404): {message}", status=status
+        )
     lowered = message.lower()
     if status == 400 and reasoning_sent and any(w in lowered for w in reasoning_words):
         return ProviderFailure(
-            "fatal", f"model {model!r} rejected the reasoning setting {reasoning_sent} "
-                     f"(400): {message}; choose another --reasoning level or model",
-            status=status)
+            "fatal",
+            f"model {model!r} rejected the reasoning setting {reasoning_sent} "
+            f"(400): {message}; choose another --reasoning level or model",
+            status=status,
+        )
     return ProviderFailure("rejected", f"request rejected ({status}): {message}", status=status)
 
 
@@ -212,11 +232,14 @@ class ApiProvider(Provider):
         if not settings.model:
             raise UsageError(f"--model is required for provider {self.name}")
         if settings.reasoning not in REASONING_LEVELS:
-            raise UsageError(f"unknown reasoning level {settings.reasoning!r}; choose "
-                             f"{', '.join(REASONING_LEVELS)}")
+            raise UsageError(
+                f"unknown reasoning level {settings.reasoning!r}; choose "
+                f"{', '.join(REASONING_LEVELS)}"
+            )
         if settings.input_mode not in INPUT_MODES:
-            raise UsageError(f"unknown input {settings.input_mode!r}; choose "
-                             f"{', '.join(INPUT_MODES)}")
+            raise UsageError(
+                f"unknown input {settings.input_mode!r}; choose {', '.join(INPUT_MODES)}"
+            )
         if settings.max_output_tokens is not None and settings.max_output_tokens < 1:
             raise UsageError("--max-output-tokens must be at least 1")
         if settings.timeout_s <= 0:
@@ -233,15 +256,17 @@ class ApiProvider(Provider):
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> Provider:
-        return cls(ApiSettings(
-            model=options.get("model") or "",
-            reasoning=options.get("reasoning") or "default",
-            base_url=options.get("base_url"),
-            max_output_tokens=options.get("max_output_tokens"),
-            timeout_s=float(600.0 if options.get("timeout") is None else options["timeout"]),
-            retries=options.get("retries"),
-            input_mode=options.get("input") or "native",
-        ))
+        return cls(
+            ApiSettings(
+                model=options.get("model") or "",
+                reasoning=options.get("reasoning") or "default",
+                base_url=options.get("base_url"),
+                max_output_tokens=options.get("max_output_tokens"),
+                timeout_s=float(600.0 if options.get("timeout") is None else options["timeout"]),
+                retries=options.get("retries"),
+                input_mode=options.get("input") or "native",
+            )
+        )
 
     # -- the key -----------------------------------------------------------------------------
 
@@ -255,8 +280,9 @@ class ApiProvider(Provider):
                     break
             else:
                 if self.settings.base_url is None:
-                    raise UsageError(f"provider {self.name} needs an API key in "
-                                     f"{' or '.join(self.env_keys)}")
+                    raise UsageError(
+                        f"provider {self.name} needs an API key in {' or '.join(self.env_keys)}"
+                    )
                 self._key = "unused"  # OpenAI-compatible local servers ignore it
         return self._key
 
@@ -279,9 +305,11 @@ class ApiProvider(Provider):
             "model": self.model,
             "simulator": False,
             # What tells two runs of one model apart, as reports and the results database show.
-            "parameters": {"reasoning": self.settings.reasoning,
-                           "input": self.settings.input_mode,
-                           "max_output_tokens": self.max_output_tokens},
+            "parameters": {
+                "reasoning": self.settings.reasoning,
+                "input": self.settings.input_mode,
+                "max_output_tokens": self.max_output_tokens,
+            },
             "reasoning": self.settings.reasoning,
             "reasoning_parameters": self.reasoning_parameters(),
             "base_url": self.settings.base_url,
@@ -313,17 +341,22 @@ class ApiProvider(Provider):
         """The document schema as this provider is sent it."""
 
     @abstractmethod
-    def build_request(self, prompt: Prompt, schema_name: str,
-                      schema: dict[str, Any]) -> dict[str, Any]:
+    def build_request(
+        self, prompt: Prompt, schema_name: str, schema: dict[str, Any]
+    ) -> dict[str, Any]:
         """The exact keyword arguments of the SDK call for one document."""
 
     def request_template(self) -> dict[str, Any]:
         """The request with the document and prompt left out: what run.json records as the
         parameters sent (the schema appears as its name; its hash is under schemas_sent)."""
-        empty = Prompt(system="<system prompt>", instructions="<instructions>",
-                       parts=(Part("text", "document", text="<document>"),))
-        return self.build_request(empty, "<schema>",
-                                  {"<schema>": "the document schema; see schemas_sent"})
+        empty = Prompt(
+            system="<system prompt>",
+            instructions="<instructions>",
+            parts=(Part("text", "document", text="<document>"),),
+        )
+        return self.build_request(
+            empty, "<schema>", {"<schema>": "the document schema; see schemas_sent"}
+        )
 
     @abstractmethod
     async def send(self, request: dict[str, Any]) -> Reply:
@@ -372,15 +405,20 @@ async def stainless_call(provider: ApiProvider, sdk: Any, call: Awaitable[Answer
     try:
         return await call
     except sdk.APITimeoutError:  # before APIConnectionError, its base class
-        raise ProviderFailure("timeout", f"no answer within {provider.settings.timeout_s:g} s"
-                              ) from None
+        raise ProviderFailure(
+            "timeout", f"no answer within {provider.settings.timeout_s:g} s"
+        ) from None
     except sdk.APIConnectionError as error:
         raise ProviderFailure("connection", f"connection failed: {error.message}") from None
     except sdk.APIStatusError as error:
-        raise status_failure(error.status_code, error_message(error),
-                             parse_retry_after(error.response.headers),
-                             provider.reasoning_words, provider.reasoning_parameters(),
-                             provider.model) from None
+        raise status_failure(
+            error.status_code,
+            error_message(error),
+            parse_retry_after(error.response.headers),
+            provider.reasoning_words,
+            provider.reasoning_parameters(),
+            provider.model,
+        ) from None
     except sdk.APIResponseValidationError as error:
         raise ProviderFailure("server", f"unreadable response: {error.message}") from None
 

@@ -27,8 +27,15 @@ if TYPE_CHECKING:
     from google.genai import Client
     from google.genai.types import HttpOptionsDict
 
-REFUSALS = {"SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "RECITATION",
-            "IMAGE_SAFETY", "LANGUAGE"}
+REFUSALS = {
+    "SAFETY",
+    "PROHIBITED_CONTENT",
+    "BLOCKLIST",
+    "SPII",
+    "RECITATION",
+    "IMAGE_SAFETY",
+    "LANGUAGE",
+}
 
 
 def _content(part: Part) -> dict[str, Any]:
@@ -74,20 +81,24 @@ class GeminiProvider(PooledProvider["Client"]):
         bare = self.model.rsplit("/", 1)[-1]
         if bare.startswith("gemini-2"):
             ceiling = 32_768 if "pro" in bare else 24_576
-            return {"thinking_config": {"thinking_budget": 16_384 if level == "high"
-                                        else ceiling}}
+            return {"thinking_config": {"thinking_budget": 16_384 if level == "high" else ceiling}}
         return {"thinking_config": {"thinking_level": "HIGH" if level == "high" else "XHIGH"}}
 
     def clean_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
         cleaned: dict[str, Any] = with_property_ordering(without_file_keys(schema))
         return cleaned
 
-    def build_request(self, prompt: Prompt, schema_name: str,
-                      schema: dict[str, Any]) -> dict[str, Any]:
+    def build_request(
+        self, prompt: Prompt, schema_name: str, schema: dict[str, Any]
+    ) -> dict[str, Any]:
         return {
             "model": self.model,
-            "contents": [{"role": "user", "parts": [
-                *(_content(p) for p in prompt.parts), {"text": prompt.instructions}]}],
+            "contents": [
+                {
+                    "role": "user",
+                    "parts": [*(_content(p) for p in prompt.parts), {"text": prompt.instructions}],
+                }
+            ],
             "config": {
                 "system_instruction": prompt.system,
                 "response_mime_type": "application/json",
@@ -117,17 +128,24 @@ class GeminiProvider(PooledProvider["Client"]):
         contents = [types.Content.model_validate(c) for c in request["contents"]]
         try:
             response = await client.aio.models.generate_content(
-                model=request["model"], contents=contents, config=config)
+                model=request["model"], contents=contents, config=config
+            )
         except httpx2.TimeoutException:
-            raise ProviderFailure("timeout", f"no answer within {self.settings.timeout_s:g} s"
-                                  ) from None
+            raise ProviderFailure(
+                "timeout", f"no answer within {self.settings.timeout_s:g} s"
+            ) from None
         except httpx2.TransportError as error:
             raise ProviderFailure("connection", f"connection failed: {error}") from None
         except errors.APIError as error:
             headers = getattr(error.response, "headers", None)
-            raise status_failure(int(error.code or 0), str(error.message or error.status),
-                                 parse_retry_after(headers), self.reasoning_words,
-                                 self.reasoning_parameters(), self.model) from None
+            raise status_failure(
+                int(error.code or 0),
+                str(error.message or error.status),
+                parse_retry_after(headers),
+                self.reasoning_words,
+                self.reasoning_parameters(),
+                self.model,
+            ) from None
         usage = response.usage_metadata
         input_tokens = output_tokens = reasoning = 0
         if usage is not None:
@@ -137,18 +155,29 @@ class GeminiProvider(PooledProvider["Client"]):
         feedback = response.prompt_feedback
         if not response.candidates:
             blocked = _name(feedback.block_reason) if feedback else None
-            return Reply(text=None, finish_reason=blocked,
-                         refusal=f"prompt blocked ({blocked})" if blocked else None,
-                         input_tokens=input_tokens, output_tokens=output_tokens,
-                         reasoning_tokens=reasoning, note="no candidates in the response")
+            return Reply(
+                text=None,
+                finish_reason=blocked,
+                refusal=f"prompt blocked ({blocked})" if blocked else None,
+                input_tokens=input_tokens,
+                output_tokens=output_tokens,
+                reasoning_tokens=reasoning,
+                note="no candidates in the response",
+            )
         candidate = response.candidates[0]
         finish = _name(candidate.finish_reason)
         parts = candidate.content.parts if candidate.content and candidate.content.parts else []
         text = "".join(p.text for p in parts if p.text and not p.thought) or None
         refusal = f"stopped for {finish}" if finish in REFUSALS else None
-        return Reply(text=text, finish_reason=finish, truncated=finish == "MAX_TOKENS",
-                     refusal=refusal, input_tokens=input_tokens, output_tokens=output_tokens,
-                     reasoning_tokens=reasoning)
+        return Reply(
+            text=text,
+            finish_reason=finish,
+            truncated=finish == "MAX_TOKENS",
+            refusal=refusal,
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            reasoning_tokens=reasoning,
+        )
 
     async def _close_client(self, client: Client) -> None:
         await client.aio.aclose()

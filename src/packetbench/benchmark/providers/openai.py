@@ -32,10 +32,14 @@ def _content(part: Part) -> dict[str, Any]:
         return {"type": "text", "text": part.text}
     encoded = base64.b64encode(part.data).decode("ascii")
     if part.kind == "pdf":
-        return {"type": "file", "file": {"filename": part.label,
-                                         "file_data": f"data:application/pdf;base64,{encoded}"}}
-    return {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{encoded}",
-                                               "detail": "high"}}
+        return {
+            "type": "file",
+            "file": {"filename": part.label, "file_data": f"data:application/pdf;base64,{encoded}"},
+        }
+    return {
+        "type": "image_url",
+        "image_url": {"url": f"data:image/png;base64,{encoded}", "detail": "high"},
+    }
 
 
 class OpenAIProvider(PooledProvider["AsyncOpenAI"]):
@@ -54,17 +58,25 @@ class OpenAIProvider(PooledProvider["AsyncOpenAI"]):
     def clean_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
         return without_file_keys(schema)
 
-    def build_request(self, prompt: Prompt, schema_name: str,
-                      schema: dict[str, Any]) -> dict[str, Any]:
+    def build_request(
+        self, prompt: Prompt, schema_name: str, schema: dict[str, Any]
+    ) -> dict[str, Any]:
         return {
             "model": self.model,
             "messages": [
                 {"role": "system", "content": prompt.system},
-                {"role": "user", "content": [{"type": "text", "text": prompt.instructions},
-                                             *(_content(p) for p in prompt.parts)]},
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "text", "text": prompt.instructions},
+                        *(_content(p) for p in prompt.parts),
+                    ],
+                },
             ],
-            "response_format": {"type": "json_schema", "json_schema": {
-                "name": schema_name, "strict": True, "schema": schema}},
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": schema_name, "strict": True, "schema": schema},
+            },
             "max_completion_tokens": self.max_output_tokens,
             **self.reasoning_parameters(),
         }
@@ -73,9 +85,13 @@ class OpenAIProvider(PooledProvider["AsyncOpenAI"]):
         from openai import AsyncOpenAI, DefaultAsyncHttpxClient
 
         # Retries are the harness's (counted, logged, budgeted): the SDK makes one attempt.
-        return AsyncOpenAI(api_key=self.api_key(), base_url=self.settings.base_url,
-                           max_retries=0, timeout=self.settings.timeout_s,
-                           http_client=DefaultAsyncHttpxClient(verify=self.tls()))
+        return AsyncOpenAI(
+            api_key=self.api_key(),
+            base_url=self.settings.base_url,
+            max_retries=0,
+            timeout=self.settings.timeout_s,
+            http_client=DefaultAsyncHttpxClient(verify=self.tls()),
+        )
 
     async def send(self, request: dict[str, Any]) -> Reply:
         import openai
@@ -84,8 +100,11 @@ class OpenAIProvider(PooledProvider["AsyncOpenAI"]):
         # The request is already in the API's wire form, so it goes out through the SDK's
         # generic `post` (what `chat.completions.create` calls after re-walking every key
         # against its typed parameters, a millisecond a request for a document schema).
-        completion = await stainless_call(self, openai, self._connect().post(
-            "/chat/completions", body=request, cast_to=ChatCompletion))
+        completion = await stainless_call(
+            self,
+            openai,
+            self._connect().post("/chat/completions", body=request, cast_to=ChatCompletion),
+        )
         if not completion.choices:
             return Reply(text=None, finish_reason=None, note="no choices in the response")
         choice = completion.choices[0]
@@ -100,8 +119,11 @@ class OpenAIProvider(PooledProvider["AsyncOpenAI"]):
         if refusal is None and choice.finish_reason == "content_filter":
             refusal = "stopped by the content filter"
         return Reply(
-            text=choice.message.content, finish_reason=choice.finish_reason,
-            truncated=choice.finish_reason == "length", refusal=refusal,
-            input_tokens=prompt_tokens, output_tokens=max(0, completion_tokens - reasoning),
+            text=choice.message.content,
+            finish_reason=choice.finish_reason,
+            truncated=choice.finish_reason == "length",
+            refusal=refusal,
+            input_tokens=prompt_tokens,
+            output_tokens=max(0, completion_tokens - reasoning),
             reasoning_tokens=reasoning,
         )

@@ -26,12 +26,21 @@ class Price:
     reasoning: float
 
     def cost(self, input_tokens: int, output_tokens: int, reasoning_tokens: int) -> float:
-        return (input_tokens * self.input + output_tokens * self.output
-                + reasoning_tokens * self.reasoning) / PER
+        return (
+            input_tokens * self.input
+            + output_tokens * self.output
+            + reasoning_tokens * self.reasoning
+        ) / PER
 
     def describe(self) -> dict[str, Any]:
-        return {"entry": self.model, "usd_per_million": {
-            "input": self.input, "output": self.output, "reasoning": self.reasoning}}
+        return {
+            "entry": self.model,
+            "usd_per_million": {
+                "input": self.input,
+                "output": self.output,
+                "reasoning": self.reasoning,
+            },
+        }
 
 
 def load(extra: Path | None = None) -> dict[str, Price]:
@@ -45,15 +54,22 @@ def load(extra: Path | None = None) -> dict[str, Price]:
 def _read(path: Path) -> dict[str, Price]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return {name: Price(name, float(entry["input"]), float(entry["output"]),
-                            float(entry.get("reasoning", entry["output"])))
-                for name, entry in data["models"].items()}
+        return {
+            name: Price(
+                name,
+                float(entry["input"]),
+                float(entry["output"]),
+                float(entry.get("reasoning", entry["output"])),
+            )
+            for name, entry in data["models"].items()
+        }
     except OSError as error:
         raise BadInput(f"{path}: unreadable ({error.strerror})") from None
     except (ValueError, KeyError, TypeError, AttributeError) as error:
-        raise BadInput(f"{path}: not a pricing table ({error!r}); expected "
-                       '{"models": {"<model>": {"input": $, "output": $, "reasoning": $}}}'
-                       ) from None
+        raise BadInput(
+            f"{path}: not a pricing table ({error!r}); expected "
+            '{"models": {"<model>": {"input": $, "output": $, "reasoning": $}}}'
+        ) from None
 
 
 def price(table: dict[str, Price], model: str) -> Price | None:

@@ -22,10 +22,13 @@ def with_property_ordering(schema: Any) -> Any:
         return [with_property_ordering(item) for item in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {key: with_property_ordering(value) if key == "items" else value
-           for key, value in schema.items()}
+    out = {
+        key: with_property_ordering(value) if key == "items" else value
+        for key, value in schema.items()
+    }
     if isinstance(schema.get("properties"), dict):
-        out["properties"] = {name: with_property_ordering(sub)
-                             for name, sub in schema["properties"].items()}
+        out["properties"] = {
+            name: with_property_ordering(sub) for name, sub in schema["properties"].items()
+        }
         out["propertyOrdering"] = list(schema["properties"])
     return out

@@ -42,8 +42,11 @@ LABEL = "SIMULATED EXTRACTOR - not a model; seeded errors for testing the pipeli
 LEDGER = "sim_injections.json"
 
 
-def _truth_leaves(model: type[DocModel], data: Any, prefix: str = "",
-                  ) -> list[tuple[str, Any, LeafShape]]:
+def _truth_leaves(
+    model: type[DocModel],
+    data: Any,
+    prefix: str = "",
+) -> list[tuple[str, Any, LeafShape]]:
     found: list[tuple[str, Any, LeafShape]] = []
     for name, shape in fields_of(model):
         value = data.get(name) if isinstance(data, dict) else None
@@ -93,9 +96,13 @@ class SimProvider(Provider):
         return cls(profile=options.get("profile", "typical"), seed=options.get("seed", 0))
 
     def describe(self) -> dict[str, Any]:
-        return {"model": f"sim-{self.profile.name}", "simulator": True, "label": LABEL,
-                "parameters": {"profile": self.profile.name, "seed": self.seed},
-                "pattern_factors": dict(self.profile.pattern_factors)}
+        return {
+            "model": f"sim-{self.profile.name}",
+            "simulator": True,
+            "label": LABEL,
+            "parameters": {"profile": self.profile.name, "seed": self.seed},
+            "pattern_factors": dict(self.profile.pattern_factors),
+        }
 
     def check(self, packet: Packet) -> None:
         # The simulator answers from the truth files: each must parse before the run starts.
@@ -132,17 +139,30 @@ class SimProvider(Provider):
         self.ledger[key] = {
             "status": "ok",
             "field": expected.counts.as_dict(),
-            "grounding": {u: {c: {"checked": expected.grounding.checked[c],
-                                  "hallucinated": expected.grounding.hallucinated[(u, c)]}
-                              for c in CLASSES} for u in UNIVERSES},
+            "grounding": {
+                u: {
+                    c: {
+                        "checked": expected.grounding.checked[c],
+                        "hallucinated": expected.grounding.hallucinated[(u, c)],
+                    }
+                    for c in CLASSES
+                }
+                for u in UNIVERSES
+            },
             "verdicts": dict(sorted(expected.verdicts.items())),
             "injected": dict(sorted(injected.items())),
             "injections": engine.injections,
         }
         return self._record(packet, doc, "ok", output, None)
 
-    def _engine(self, packet: Packet, doc: DocInfo, model: type[DocModel],
-                truth: dict[str, Any], rng: random.Random) -> Engine:
+    def _engine(
+        self,
+        packet: Packet,
+        doc: DocInfo,
+        model: type[DocModel],
+        truth: dict[str, Any],
+        rng: random.Random,
+    ) -> Engine:
         assert self.found is not None
         pools: dict[PoolKey, list[Any]] = {}
         tokens: set[str] = set()
@@ -156,18 +176,36 @@ class SimProvider(Provider):
             if isinstance(value, str):
                 tokens.update(normalize.tokens(value))
         stale = stale_values(packet, doc, model, truth)
-        return Engine(self.profile, rng, self.found.packet, self.found.documents[doc.doc_id],
-                      pools, sorted(tokens), stale, packet.touched(doc.doc_id))
+        return Engine(
+            self.profile,
+            rng,
+            self.found.packet,
+            self.found.documents[doc.doc_id],
+            pools,
+            sorted(tokens),
+            stale,
+            packet.touched(doc.doc_id),
+        )
 
     @staticmethod
-    def _record(packet: Packet, doc: DocInfo, status: Status, output: dict[str, Any] | None,
-                error: str | None) -> ExtractionRecord:
+    def _record(
+        packet: Packet,
+        doc: DocInfo,
+        status: Status,
+        output: dict[str, Any] | None,
+        error: str | None,
+    ) -> ExtractionRecord:
         return ExtractionRecord(
-            packet_id=packet.packet_id, doc_id=doc.doc_id, doc_type=doc.doc_type,
+            packet_id=packet.packet_id,
+            doc_id=doc.doc_id,
+            doc_type=doc.doc_type,
             status=status,
             output=output,
             raw_text=orjson.dumps(output).decode() if output is not None else None,
-            attempts=1, latency_s=0.0, usage=Usage(), finish_reason="stop" if output else None,
+            attempts=1,
+            latency_s=0.0,
+            usage=Usage(),
+            finish_reason="stop" if output else None,
             error=error,
         )
 
@@ -176,12 +214,21 @@ class SimProvider(Provider):
         ok = [d for d in documents.values() if d["status"] == "ok"]
         overall: dict[str, Any] = {
             "field": {k: sum(d["field"][k] for d in ok) for k in ok[0]["field"]} if ok else {},
-            "injected": dict(sorted(sum((Counter(d["injected"]) for d in ok),
-                                        Counter()).items())),
-            "excluded": {s: sorted(k for k, d in documents.items() if d["status"] == s)
-                         for s in ("missing", "error", "invalid")},
+            "injected": dict(sorted(sum((Counter(d["injected"]) for d in ok), Counter()).items())),
+            "excluded": {
+                s: sorted(k for k, d in documents.items() if d["status"] == s)
+                for s in ("missing", "error", "invalid")
+            },
         }
-        write_json(run / LEDGER, {"simulator": True, "label": LABEL,
-                                  "profile": self.profile.name, "seed": self.seed,
-                                  "pattern_factors": dict(self.profile.pattern_factors),
-                                  "overall": overall, "documents": documents})
+        write_json(
+            run / LEDGER,
+            {
+                "simulator": True,
+                "label": LABEL,
+                "profile": self.profile.name,
+                "seed": self.seed,
+                "pattern_factors": dict(self.profile.pattern_factors),
+                "overall": overall,
+                "documents": documents,
+            },
+        )

@@ -45,10 +45,12 @@ def _label_width(labels: Sequence[str]) -> int:
 
 def _opening(title: str, width: int, height: int) -> list[str]:
     """The first lines of a chart: the svg element, its accessible title, the heading."""
-    return [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" '
-            f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" style="{FONT}">',
-            f"<title>{escape(title)}</title>",
-            f'<text x="0" y="16" font-weight="600">{escape(title)}</text>']
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" '
+        f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" style="{FONT}">',
+        f"<title>{escape(title)}</title>",
+        f'<text x="0" y="16" font-weight="600">{escape(title)}</text>',
+    ]
 
 
 def _axis(top: float) -> list[float]:
@@ -83,31 +85,41 @@ def rate_chart(title: str, bars: Sequence[RateBar], legend: Sequence[str]) -> st
         return left + PLOT_WIDTH * min(value, scale) / scale
 
     for value in ticks:
-        out.append(f'<line x1="{_n(x(value))}" y1="{top - 4}" x2="{_n(x(value))}" '
-                   f'y2="{top + ROW * len(bars)}" stroke="#ddd"/>')
-        out.append(f'<text x="{_n(x(value))}" y="{top + ROW * len(bars) + 16}" '
-                   f'text-anchor="middle" fill="#555">{_percent(value)}</text>')
+        out.append(
+            f'<line x1="{_n(x(value))}" y1="{top - 4}" x2="{_n(x(value))}" '
+            f'y2="{top + ROW * len(bars)}" stroke="#ddd"/>'
+        )
+        out.append(
+            f'<text x="{_n(x(value))}" y="{top + ROW * len(bars) + 16}" '
+            f'text-anchor="middle" fill="#555">{_percent(value)}</text>'
+        )
     for i, bar in enumerate(bars):
         y = top + ROW * i
         colour = PALETTE[bar.series % len(PALETTE)]
-        out.append(f'<text x="{left - 8}" y="{y + 15}" text-anchor="end">'
-                   f"{escape(bar.label)}</text>")
+        out.append(
+            f'<text x="{left - 8}" y="{y + 15}" text-anchor="end">{escape(bar.label)}</text>'
+        )
         if bar.value is None:
             out.append(f'<text x="{left + 4}" y="{y + 15}" fill="#777">no values</text>')
             continue
-        out.append(f'<rect x="{left}" y="{y + 5}" width="{_n(x(bar.value) - left)}"'
-                   f' height="12" fill="{colour}" fill-opacity="0.35"/>')
+        out.append(
+            f'<rect x="{left}" y="{y + 5}" width="{_n(x(bar.value) - left)}"'
+            f' height="12" fill="{colour}" fill-opacity="0.35"/>'
+        )
         if bar.low is not None and bar.high is not None:
             low, high = x(bar.low), x(bar.high)
-            out.append(f'<line class="ci" x1="{_n(low)}" y1="{y + 11}" x2="{_n(high)}" '
-                       f'y2="{y + 11}" stroke="{colour}" stroke-width="2"/>')
+            out.append(
+                f'<line class="ci" x1="{_n(low)}" y1="{y + 11}" x2="{_n(high)}" '
+                f'y2="{y + 11}" stroke="{colour}" stroke-width="2"/>'
+            )
             for end in (low, high):
-                out.append(f'<line x1="{_n(end)}" y1="{y + 6}" x2="{_n(end)}" y2="{y + 16}" '
-                           f'stroke="{colour}" stroke-width="2"/>')
+                out.append(
+                    f'<line x1="{_n(end)}" y1="{y + 6}" x2="{_n(end)}" y2="{y + 16}" '
+                    f'stroke="{colour}" stroke-width="2"/>'
+                )
         out.append(f'<circle cx="{_n(x(bar.value))}" cy="{y + 11}" r="4" fill="{colour}"/>')
         label = f"{bar.value * 100:.2f} %{(' ' + bar.note) if bar.note else ''}"
-        out.append(f'<text x="{left + PLOT_WIDTH + 8}" y="{y + 15}">{escape(label)}'
-                   "</text>")
+        out.append(f'<text x="{left + PLOT_WIDTH + 8}" y="{y + 15}">{escape(label)}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -127,17 +139,20 @@ def stacked_chart(title: str, bars: Sequence[StackedBar], parts: Sequence[str]) 
     out += _legend(parts, 0, 36)
     for i, bar in enumerate(bars):
         y = top + (ROW + 4) * i
-        out.append(f'<text x="{left - 8}" y="{y + 15}" text-anchor="end">'
-                   f"{escape(bar.label)}</text>")
+        out.append(
+            f'<text x="{left - 8}" y="{y + 15}" text-anchor="end">{escape(bar.label)}</text>'
+        )
         total = sum(count for _, count in bar.parts)
         start = float(left)
         for j, (name, count) in enumerate(bar.parts):
             if not total or not count:
                 continue
             span = PLOT_WIDTH * count / total
-            out.append(f'<rect x="{_n(start)}" y="{y + 3}" width="{_n(span)}" height="16" '
-                       f'fill="{PALETTE[j % len(PALETTE)]}"><title>{escape(name)}: {count:,} '
-                       f"({count / total * 100:.2f} %)</title></rect>")
+            out.append(
+                f'<rect x="{_n(start)}" y="{y + 3}" width="{_n(span)}" height="16" '
+                f'fill="{PALETTE[j % len(PALETTE)]}"><title>{escape(name)}: {count:,} '
+                f"({count / total * 100:.2f} %)</title></rect>"
+            )
             start += span
         out.append(f'<text x="{left + PLOT_WIDTH + 8}" y="{y + 15}">{total:,}</text>')
     out.append("</svg>")
@@ -150,8 +165,10 @@ def _legend(names: Sequence[str], x: float, y: float) -> list[str]:
     out: list[str] = []
     left = x
     for i, name in enumerate(names):
-        out.append(f'<rect x="{_n(left)}" y="{y - 9}" width="10" height="10" '
-                   f'fill="{PALETTE[i % len(PALETTE)]}"/>')
+        out.append(
+            f'<rect x="{_n(left)}" y="{y - 9}" width="10" height="10" '
+            f'fill="{PALETTE[i % len(PALETTE)]}"/>'
+        )
         out.append(f'<text x="{_n(left + 14)}" y="{y}">{escape(name)}</text>')
         left += 24 + 7 * len(name)
     return out

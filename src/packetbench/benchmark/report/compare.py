@@ -63,12 +63,16 @@ def run_units(runs: RunSet) -> list[RunUnits]:
     """The counts of every run, fetched from DuckDB as arrays (no row becomes an object)."""
     con = runs.con
     table = f"{runs.scratch_schema}.compare_documents"
-    con.execute(f"CREATE OR REPLACE TABLE {table} AS SELECT packet_id, doc_id, "
-                "CAST(row_number() OVER (ORDER BY packet_id, doc_id) - 1 AS BIGINT) AS doc, "
-                "CAST(dense_rank() OVER (ORDER BY packet_id) - 1 AS BIGINT) AS packet "
-                "FROM (SELECT DISTINCT packet_id, doc_id FROM documents)")
-    names = [f"{p}/{d}" for p, d in con.execute(
-        f"SELECT packet_id, doc_id FROM {table} ORDER BY doc").fetchall()]
+    con.execute(
+        f"CREATE OR REPLACE TABLE {table} AS SELECT packet_id, doc_id, "
+        "CAST(row_number() OVER (ORDER BY packet_id, doc_id) - 1 AS BIGINT) AS doc, "
+        "CAST(dense_rank() OVER (ORDER BY packet_id) - 1 AS BIGINT) AS packet "
+        "FROM (SELECT DISTINCT packet_id, doc_id FROM documents)"
+    )
+    names = [
+        f"{p}/{d}"
+        for p, d in con.execute(f"SELECT packet_id, doc_id FROM {table} ORDER BY doc").fetchall()
+    ]
     packets = con.execute(f"SELECT packet FROM {table} ORDER BY doc").fetchnumpy()
     documents = Documents(names, np.asarray(packets["packet"], dtype=np.int64))
     metrics = [c["metric"] for c in runs.metric("catalog")]
@@ -78,14 +82,17 @@ def run_units(runs: RunSet) -> list[RunUnits]:
         found = con.execute(
             "SELECT c.doc, list_position(?, d.status) AS code FROM documents AS d "
             f"JOIN {table} AS c USING (packet_id, doc_id) WHERE d.run_id = ?",
-            [list(STATUSES), name]).fetchnumpy()
+            [list(STATUSES), name],
+        ).fetchnumpy()
         status[np.asarray(found["doc"], dtype=np.int64)] = found["code"]
         counts: dict[str, tuple[Array, Array]] = {}
         for metric in metrics:
             found = con.execute(
                 "SELECT c.doc, u.num, u.den FROM unit_rates AS u "
                 f"JOIN {table} AS c USING (packet_id, doc_id) "
-                "WHERE u.run_id = ? AND u.metric = ?", [name, metric]).fetchnumpy()
+                "WHERE u.run_id = ? AND u.metric = ?",
+                [name, metric],
+            ).fetchnumpy()
             num, den = np.zeros(len(names)), np.zeros(len(names))
             at = np.asarray(found["doc"], dtype=np.int64)
             num[at] = found["num"]
@@ -95,8 +102,9 @@ def run_units(runs: RunSet) -> list[RunUnits]:
     return out
 
 
-def document_rates(units: RunUnits, metric: str, documents: np.ndarray[
-        Any, np.dtype[np.int64]]) -> Array:
+def document_rates(
+    units: RunUnits, metric: str, documents: np.ndarray[Any, np.dtype[np.int64]]
+) -> Array:
     """The rate of each of `documents` (indices), NaN where it has nothing to rate."""
     num, den = (column[documents] for column in units.counts[metric])
     out = np.full(len(documents), np.nan)
@@ -105,8 +113,9 @@ def document_rates(units: RunUnits, metric: str, documents: np.ndarray[
     return out
 
 
-def _matrices(units: RunUnits, metrics: Sequence[str],
-              documents: np.ndarray[Any, np.dtype[np.int64]]) -> tuple[Array, Array]:
+def _matrices(
+    units: RunUnits, metrics: Sequence[str], documents: np.ndarray[Any, np.dtype[np.int64]]
+) -> tuple[Array, Array]:
     num = np.zeros((len(documents), len(metrics)))
     den = np.zeros_like(num)
     for i, metric in enumerate(metrics):
@@ -120,25 +129,39 @@ def _value(x: float) -> float | None:
 
 
 def _interval(interval: bootstrap.Interval) -> list[float | None]:
-    return [None if interval.low is None else round(interval.low, 6),
-            None if interval.high is None else round(interval.high, 6)]
+    return [
+        None if interval.low is None else round(interval.low, 6),
+        None if interval.high is None else round(interval.high, 6),
+    ]
 
 
-def pair_statistics(a: RunUnits, b: RunUnits, metrics: list[str], better: dict[str, str],
-                    sign_tested: Sequence[str] = SIGN_TESTED) -> dict[str, Any]:
+def pair_statistics(
+    a: RunUnits,
+    b: RunUnits,
+    metrics: list[str],
+    better: dict[str, str],
+    sign_tested: Sequence[str] = SIGN_TESTED,
+) -> dict[str, Any]:
     """Paired documents, excluded documents, rate differences with intervals, sign tests."""
     paired = (a.status == SCORED) & (b.status == SCORED)
     documents = np.flatnonzero(paired)
-    excluded = [{"document": a.documents.names[i], a.name: a.label(i), b.name: b.label(i)}
-                for i in np.flatnonzero(((a.status > 0) | (b.status > 0)) & ~paired).tolist()]
-    pair: dict[str, Any] = {"a": a.name, "b": b.name, "documents_paired": len(documents),
-                            "excluded": excluded, "rates": {}, "sign_tests": {}}
+    excluded = [
+        {"document": a.documents.names[i], a.name: a.label(i), b.name: b.label(i)}
+        for i in np.flatnonzero(((a.status > 0) | (b.status > 0)) & ~paired).tolist()
+    ]
+    pair: dict[str, Any] = {
+        "a": a.name,
+        "b": b.name,
+        "documents_paired": len(documents),
+        "excluded": excluded,
+        "rates": {},
+        "sign_tests": {},
+    }
     if not len(documents):
         return pair
     num_a, den_a = _matrices(a, metrics, documents)
     num_b, den_b = _matrices(b, metrics, documents)
-    clusters = np.unique(a.documents.packets[documents], return_inverse=True)[1].astype(
-        np.int64)
+    clusters = np.unique(a.documents.packets[documents], return_inverse=True)[1].astype(np.int64)
     by_doc = bootstrap.paired_intervals(num_a, den_a, num_b, den_b)
     by_packet = bootstrap.paired_intervals(num_a, den_a, num_b, den_b, clusters)
     micro_a, macro_a = bootstrap.point(num_a, den_a)
@@ -146,21 +169,26 @@ def pair_statistics(a: RunUnits, b: RunUnits, metrics: list[str], better: dict[s
     for i, metric in enumerate(metrics):
         pair["rates"][metric] = {
             "better": better[metric],
-            "a": _value(micro_a[i]), "b": _value(micro_b[i]),
+            "a": _value(micro_a[i]),
+            "b": _value(micro_b[i]),
             "difference": _value(micro_b[i] - micro_a[i]),
             "ci_documents": _interval(by_doc.micro[i]),
             "ci_packets": _interval(by_packet.micro[i]),
-            "macro_a": _value(macro_a[i]), "macro_b": _value(macro_b[i]),
+            "macro_a": _value(macro_a[i]),
+            "macro_b": _value(macro_b[i]),
             "macro_difference": _value(macro_b[i] - macro_a[i]),
             "macro_ci_documents": _interval(by_doc.macro[i]),
             "macro_ci_packets": _interval(by_packet.macro[i]),
         }
     for metric in sign_tested:
-        test = sign_test(document_rates(a, metric, documents),
-                         document_rates(b, metric, documents))
+        test = sign_test(document_rates(a, metric, documents), document_rates(b, metric, documents))
         pair["sign_tests"][metric] = {
-            "documents": test.documents, "b_higher": test.b_higher, "a_higher": test.a_higher,
-            "ties": test.ties, "p_value": test.p_value}
+            "documents": test.documents,
+            "b_higher": test.b_higher,
+            "a_higher": test.a_higher,
+            "ties": test.ties,
+            "p_value": test.p_value,
+        }
     return pair
 
 
@@ -184,10 +212,14 @@ def _worst_documents(units: list[RunUnits]) -> list[dict[str, Any]]:
         column = rates[:, i]
         worst = int(np.argmax(column))
         margin = float(column[worst] - np.sort(column)[-2])
-        out.append({"document": units[0].documents.names[i], "worst": units[worst].name,
-                    "margin": round(margin, 6),
-                    "rates": {u.name: round(float(r), 6) for u, r in zip(units, column,
-                                                                        strict=True)}})
+        out.append(
+            {
+                "document": units[0].documents.names[i],
+                "worst": units[worst].name,
+                "margin": round(margin, 6),
+                "rates": {u.name: round(float(r), 6) for u, r in zip(units, column, strict=True)},
+            }
+        )
     return sorted(out, key=lambda row: (-row["margin"], row["document"]))
 
 
@@ -206,15 +238,21 @@ def compare_runs(paths: Sequence[Path], alpha: float = ALPHA) -> dict[str, Any]:
         described = runs.metric("runs")
         names = runs.names
     pairs = [pair_statistics(a, b, metrics, better) for a, b in itertools.combinations(units, 2)]
-    tests = [(pair, metric) for pair in pairs for metric in SIGN_TESTED
-             if metric in pair["sign_tests"]]
+    tests = [
+        (pair, metric) for pair in pairs for metric in SIGN_TESTED if metric in pair["sign_tests"]
+    ]
     adjusted = holm([pair["sign_tests"][metric]["p_value"] for pair, metric in tests])
     for (pair, metric), p_holm in zip(tests, adjusted, strict=True):
         test = pair["sign_tests"][metric]
         test["p_holm"] = p_holm
         test["significant"] = p_holm is not None and p_holm < alpha
-        test["worse"] = (None if not test["significant"] else
-                         pair["b"] if test["b_higher"] > test["a_higher"] else pair["a"])
+        test["worse"] = (
+            None
+            if not test["significant"]
+            else pair["b"]
+            if test["b_higher"] > test["a_higher"]
+            else pair["a"]
+        )
     by_name = {r["run_id"]: r for r in described}
     return {
         "method": {
@@ -223,22 +261,33 @@ def compare_runs(paths: Sequence[Path], alpha: float = ALPHA) -> dict[str, Any]:
             "sign_tested": list(SIGN_TESTED),
             "correction": f"Holm over all {len(tests)} sign tests (every pair, both rates)",
             "difference": "second run minus first (b - a)",
-            "bootstrap": {"resamples": bootstrap.RESAMPLES, "seed": bootstrap.SEED,
-                          "level": bootstrap.LEVEL,
-                          "units": "documents paired in both runs; packets for ci_packets"},
+            "bootstrap": {
+                "resamples": bootstrap.RESAMPLES,
+                "seed": bootstrap.SEED,
+                "level": bootstrap.LEVEL,
+                "units": "documents paired in both runs; packets for ci_packets",
+            },
             "worst_documents": f"{labels[WORST_METRIC]} of one run above every other run's",
         },
-        "runs": [{"name": name, "path": str(path), "provider": by_name[name]["provider"],
-                  "model": by_name[name]["model"], "simulator": by_name[name]["simulator"]}
-                 for name, path in zip(names, paths, strict=True)],
+        "runs": [
+            {
+                "name": name,
+                "path": str(path),
+                "provider": by_name[name]["provider"],
+                "model": by_name[name]["model"],
+                "simulator": by_name[name]["simulator"],
+            }
+            for name, path in zip(names, paths, strict=True)
+        ],
         "metrics": {c["metric"]: {"label": c["label"], "better": c["better"]} for c in catalog},
         "pairs": pairs,
         "worst_documents": _worst_documents(units),
     }
 
 
-def write_comparison(paths: Sequence[Path], out: Path | None, alpha: float = ALPHA,
-                     force: bool = False) -> dict[str, Any]:
+def write_comparison(
+    paths: Sequence[Path], out: Path | None, alpha: float = ALPHA, force: bool = False
+) -> dict[str, Any]:
     """Compare `paths`; with `out`, also write out/paired_stats.json (an existing one is
     replaced only with `force`)."""
     if out is not None:

@@ -65,8 +65,9 @@ class Listed:
 
 
 def _first(runs: RunSet, view: str, name: str, first: int, order: str) -> Listed:
-    rows = runs.rows(f"SELECT * FROM {view} WHERE run_id = ? ORDER BY {order} LIMIT ?",
-                     [name, first])
+    rows = runs.rows(
+        f"SELECT * FROM {view} WHERE run_id = ? ORDER BY {order} LIMIT ?", [name, first]
+    )
     total = runs.rows(f"SELECT COUNT(*) AS n FROM {view} WHERE run_id = ?", [name])[0]["n"]
     return Listed(rows, int(total))
 
@@ -80,12 +81,24 @@ class RateTable:
     rows: list[Row] = field(default_factory=list)
 
 
-def _row(view: dict[str, Any], run_index: dict[str, int], estimate: Estimate | None,
-         documents_key: str = "documents_with_values") -> Row:
-    return Row(run=view["run_id"], series=run_index[view["run_id"]], num=int(view["num"]),
-               den=int(view["den"]), documents=int(view[documents_key]),
-               micro=view["micro"], macro=view["macro"], estimate=estimate,
-               slice=str(view.get("slice", "")), small=bool(view.get("small", False)))
+def _row(
+    view: dict[str, Any],
+    run_index: dict[str, int],
+    estimate: Estimate | None,
+    documents_key: str = "documents_with_values",
+) -> Row:
+    return Row(
+        run=view["run_id"],
+        series=run_index[view["run_id"]],
+        num=int(view["num"]),
+        den=int(view["den"]),
+        documents=int(view[documents_key]),
+        micro=view["micro"],
+        macro=view["macro"],
+        estimate=estimate,
+        slice=str(view.get("slice", "")),
+        small=bool(view.get("small", False)),
+    )
 
 
 def _worst_first(rows: list[Row], better: str, order: list[str]) -> list[Row]:
@@ -116,15 +129,27 @@ def _configuration(runs: RunSet) -> list[dict[str, Any]]:
     for name, path in zip(runs.names, runs.paths, strict=True):
         run = rows[name]
         config = _relative(json.loads(run["config"]), path.resolve())
-        items = [(key, json.dumps(value, sort_keys=True, ensure_ascii=False))
-                 for key, value in sorted(config.items())]
-        out.append({"name": name, "path": str(path), "provider": run["provider"],
-                    "model": run["model"], "simulator": bool(run["simulator"]),
-                    "label": run["label"] or "",
-                    "parameters": json.dumps(json.loads(run["parameters"]), sort_keys=True),
-                    "toolkit_version": run["toolkit_version"], "git_commit": run["git_commit"],
-                    "git_dirty": run["git_dirty"], "status": run["status"],
-                    "packets": run["packets"], "items": items})
+        items = [
+            (key, json.dumps(value, sort_keys=True, ensure_ascii=False))
+            for key, value in sorted(config.items())
+        ]
+        out.append(
+            {
+                "name": name,
+                "path": str(path),
+                "provider": run["provider"],
+                "model": run["model"],
+                "simulator": bool(run["simulator"]),
+                "label": run["label"] or "",
+                "parameters": json.dumps(json.loads(run["parameters"]), sort_keys=True),
+                "toolkit_version": run["toolkit_version"],
+                "git_commit": run["git_commit"],
+                "git_dirty": run["git_dirty"],
+                "status": run["status"],
+                "packets": run["packets"],
+                "items": items,
+            }
+        )
     return out
 
 
@@ -144,8 +169,9 @@ def build_context(runs: RunSet) -> dict[str, Any]:
     for view in runs.metric("headline"):
         metric = view["metric"]
         entry = catalog[metric]
-        table = tables.setdefault(metric, RateTable(metric, entry["label"], entry["definition"],
-                                                    entry["better"]))
+        table = tables.setdefault(
+            metric, RateTable(metric, entry["label"], entry["definition"], entry["better"])
+        )
         table.rows.append(_row(view, run_index, headline.get((view["run_id"], metric))))
     for table in tables.values():
         table.rows.sort(key=lambda r: r.series)
@@ -154,10 +180,17 @@ def build_context(runs: RunSet) -> dict[str, Any]:
     for view in runs.metric("slices"):
         key = (view["dimension"], view["metric"])
         entry = catalog[view["metric"]]
-        table = slice_tables.setdefault(key, RateTable(view["metric"], entry["label"],
-                                                       entry["definition"], entry["better"]))
-        table.rows.append(_row(view, run_index, slices.get(
-            (view["run_id"], view["dimension"], view["slice"], view["metric"])), "documents"))
+        table = slice_tables.setdefault(
+            key, RateTable(view["metric"], entry["label"], entry["definition"], entry["better"])
+        )
+        table.rows.append(
+            _row(
+                view,
+                run_index,
+                slices.get((view["run_id"], view["dimension"], view["slice"], view["metric"])),
+                "documents",
+            )
+        )
     for table in slice_tables.values():
         table.rows = _worst_first(table.rows, table.better, order)
 
@@ -165,8 +198,9 @@ def build_context(runs: RunSet) -> dict[str, Any]:
     usage = by_run("usage")
     recall = by_run("recall")
     consistency = by_run("consistency")
-    excluded = {name: _first(runs, "excluded", name, FIRST_EXCLUDED, "packet_id, doc_id")
-                for name in order}
+    excluded = {
+        name: _first(runs, "excluded", name, FIRST_EXCLUDED, "packet_id, doc_id") for name in order
+    }
     verdicts: dict[str, list[dict[str, Any]]] = {name: [] for name in order}
     for row in runs.metric("verdicts"):
         verdicts[row["run_id"]].append(row)
@@ -176,30 +210,44 @@ def build_context(runs: RunSet) -> dict[str, Any]:
     rules: dict[str, list[dict[str, Any]]] = {name: [] for name in order}
     for row in runs.metric("consistency_rules"):
         rules[row["run_id"]].append(row)
-    flags = {name: _first(runs, "consistency_flags", name, FIRST_FLAGS,
-                          "packet_id, doc_id, rule, path") for name in order}
+    flags = {
+        name: _first(runs, "consistency_flags", name, FIRST_FLAGS, "packet_id, doc_id, rule, path")
+        for name in order
+    }
 
     dimensions = []
     for dimension, title in DIMENSIONS:
-        present = {metric: slice_tables[(d, metric)] for d, metric in slice_tables
-                   if d == dimension}
+        present = {
+            metric: slice_tables[(d, metric)] for d, metric in slice_tables if d == dimension
+        }
         dimensions.append({"name": dimension, "title": title, "tables": present})
     warnings = [
-        {"run": row.run, "dimension": title, "slice": row.slice, "metric": found.label,
-         "documents": row.documents, "value_count": row.den}
+        {
+            "run": row.run,
+            "dimension": title,
+            "slice": row.slice,
+            "metric": found.label,
+            "documents": row.documents,
+            "value_count": row.den,
+        }
         for dimension, title in DIMENSIONS
         for metric in (*HALLUCINATION, "faithfulness")
         if (found := slice_tables.get((dimension, metric)))
-        for row in found.rows if row.small
+        for row in found.rows
+        if row.small
     ]
     return {
         "version": __version__,
         "runs": _configuration(runs),
         "order": order,
         "simulated": [r["name"] for r in _configuration(runs) if r["simulator"]],
-        "method": {"resamples": bootstrap.RESAMPLES, "seed": bootstrap.SEED,
-                   "level": bootstrap.LEVEL, "min_documents": MIN_DOCUMENTS,
-                   "min_values": MIN_VALUES},
+        "method": {
+            "resamples": bootstrap.RESAMPLES,
+            "seed": bootstrap.SEED,
+            "level": bootstrap.LEVEL,
+            "min_documents": MIN_DOCUMENTS,
+            "min_values": MIN_VALUES,
+        },
         "completion": [completion[name] for name in order],
         "excluded": excluded,
         "first_excluded": FIRST_EXCLUDED,
@@ -216,7 +264,10 @@ def build_context(runs: RunSet) -> dict[str, Any]:
         "first_flags": FIRST_FLAGS,
         "usage": [usage[name] for name in order],
         "warnings": warnings,
-        "few_packets": [{"run": r["name"], "packets": r["packets"]} for r in _configuration(runs)
-                        if r["packets"] < FEW_PACKETS],
+        "few_packets": [
+            {"run": r["name"], "packets": r["packets"]}
+            for r in _configuration(runs)
+            if r["packets"] < FEW_PACKETS
+        ],
         "min_packets": FEW_PACKETS,
     }

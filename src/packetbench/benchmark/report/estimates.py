@@ -53,7 +53,9 @@ def layouts(runs: RunSet) -> dict[str, Layout]:
             f"CREATE OR REPLACE TABLE {table} AS SELECT packet_id, doc_id, "
             "CAST(row_number() OVER (ORDER BY packet_id, doc_id) - 1 AS BIGINT) AS doc, "
             "CAST(dense_rank() OVER (ORDER BY packet_id) - 1 AS BIGINT) AS packet "
-            "FROM documents WHERE run_id = ? AND status = 'scored' ORDER BY doc", [name])
+            "FROM documents WHERE run_id = ? AND status = 'scored' ORDER BY doc",
+            [name],
+        )
         clusters = runs.con.execute(f"SELECT packet FROM {table} ORDER BY doc").fetchnumpy()
         out[name] = Layout(name, table, np.asarray(clusters["packet"], dtype=np.int64))
     return out
@@ -63,25 +65,31 @@ def _none(value: float) -> float | None:
     return None if np.isnan(value) else float(value)
 
 
-def estimate_view(runs: RunSet, layout: Layout, view: str, keys: tuple[str, ...]
-                  ) -> dict[tuple[Any, ...], Estimate]:
+def estimate_view(
+    runs: RunSet, layout: Layout, view: str, keys: tuple[str, ...]
+) -> dict[tuple[Any, ...], Estimate]:
     """Estimates of every key (the values of the `keys` columns) of `view`, a metric view
     with run_id, packet_id, doc_id, num and den per scored document and key, for one run."""
     con = runs.con
     columns = ", ".join(keys)
-    keys_table, units_table = (f"{runs.scratch_schema}.estimate_{name}"
-                               for name in ("keys", "units"))
-    con.execute(f"CREATE OR REPLACE TABLE {keys_table} AS SELECT {columns}, "
-                f"CAST(row_number() OVER (ORDER BY {columns}) - 1 AS BIGINT) AS key "
-                f"FROM (SELECT DISTINCT {columns} FROM {view} WHERE run_id = ?)",
-                [layout.run_id])
-    con.execute(f"CREATE OR REPLACE TABLE {units_table} AS "
-                "SELECT k.key, d.doc, CAST(u.num AS BIGINT) AS num, "
-                "CAST(u.den AS BIGINT) AS den "
-                f"FROM (SELECT * FROM {view} WHERE run_id = ?) AS u "
-                f"JOIN {keys_table} AS k USING ({columns}) "
-                f"JOIN {layout.table} AS d USING (packet_id, doc_id)",
-                [layout.run_id])
+    keys_table, units_table = (
+        f"{runs.scratch_schema}.estimate_{name}" for name in ("keys", "units")
+    )
+    con.execute(
+        f"CREATE OR REPLACE TABLE {keys_table} AS SELECT {columns}, "
+        f"CAST(row_number() OVER (ORDER BY {columns}) - 1 AS BIGINT) AS key "
+        f"FROM (SELECT DISTINCT {columns} FROM {view} WHERE run_id = ?)",
+        [layout.run_id],
+    )
+    con.execute(
+        f"CREATE OR REPLACE TABLE {units_table} AS "
+        "SELECT k.key, d.doc, CAST(u.num AS BIGINT) AS num, "
+        "CAST(u.den AS BIGINT) AS den "
+        f"FROM (SELECT * FROM {view} WHERE run_id = ?) AS u "
+        f"JOIN {keys_table} AS k USING ({columns}) "
+        f"JOIN {layout.table} AS d USING (packet_id, doc_id)",
+        [layout.run_id],
+    )
     named = con.execute(f"SELECT key, {columns} FROM {keys_table} ORDER BY key").fetchall()
     n_docs = len(layout.clusters)
     out: dict[tuple[Any, ...], Estimate] = {}
@@ -89,9 +97,11 @@ def estimate_view(runs: RunSet, layout: Layout, view: str, keys: tuple[str, ...]
         return out
     batch = max(1, MAX_CELLS // n_docs)
     for first in range(0, len(named), batch):
-        found = con.execute(f"SELECT key, doc, num, den FROM {units_table} "
-                            "WHERE key >= ? AND key < ? ORDER BY key, doc",
-                            [first, first + batch]).fetchnumpy()
+        found = con.execute(
+            f"SELECT key, doc, num, den FROM {units_table} "
+            "WHERE key >= ? AND key < ? ORDER BY key, doc",
+            [first, first + batch],
+        ).fetchnumpy()
         width = min(batch, len(named) - first)
         num = np.zeros((n_docs, width))
         den = np.zeros_like(num)
@@ -106,9 +116,11 @@ def estimate_view(runs: RunSet, layout: Layout, view: str, keys: tuple[str, ...]
     return out
 
 
-def _estimates(num: np.ndarray[Any, np.dtype[np.float64]],
-               den: np.ndarray[Any, np.dtype[np.float64]],
-               clusters: np.ndarray[Any, np.dtype[np.int64]]) -> list[Estimate]:
+def _estimates(
+    num: np.ndarray[Any, np.dtype[np.float64]],
+    den: np.ndarray[Any, np.dtype[np.float64]],
+    clusters: np.ndarray[Any, np.dtype[np.int64]],
+) -> list[Estimate]:
     """The estimate of every column of (documents x keys) count matrices."""
     by_doc = intervals(num, den)
     by_packet = intervals(num, den, clusters)
@@ -119,25 +131,36 @@ def _estimates(num: np.ndarray[Any, np.dtype[np.float64]],
     # An interval needs at least two units to vary: a slice inside one packet has no packet
     # interval (the cluster bootstrap would only ever redraw that packet).
     blank = Interval(None, None)
-    return [Estimate(_none(micro[i]), _none(macro[i]),
-                     by_doc.micro[i] if documents[i] > 1 else blank,
-                     by_doc.macro[i] if documents[i] > 1 else blank,
-                     by_packet.micro[i] if packets[i] > 1 else blank,
-                     by_packet.macro[i] if packets[i] > 1 else blank)
-            for i in range(num.shape[1])]
+    return [
+        Estimate(
+            _none(micro[i]),
+            _none(macro[i]),
+            by_doc.micro[i] if documents[i] > 1 else blank,
+            by_doc.macro[i] if documents[i] > 1 else blank,
+            by_packet.micro[i] if packets[i] > 1 else blank,
+            by_packet.macro[i] if packets[i] > 1 else blank,
+        )
+        for i in range(num.shape[1])
+    ]
 
 
-def headline_estimates(runs: RunSet, layout: dict[str, Layout]
-                       ) -> dict[tuple[str, str], Estimate]:
+def headline_estimates(runs: RunSet, layout: dict[str, Layout]) -> dict[tuple[str, str], Estimate]:
     """(run, metric) -> estimate of every headline rate."""
-    return {(name, *key): estimate for name in runs.names
-            for key, estimate in estimate_view(runs, layout[name], "unit_rates",
-                                               ("metric",)).items()}
+    return {
+        (name, *key): estimate
+        for name in runs.names
+        for key, estimate in estimate_view(runs, layout[name], "unit_rates", ("metric",)).items()
+    }
 
 
-def slice_estimates(runs: RunSet, layout: dict[str, Layout]
-                    ) -> dict[tuple[str, str, str, str], Estimate]:
+def slice_estimates(
+    runs: RunSet, layout: dict[str, Layout]
+) -> dict[tuple[str, str, str, str], Estimate]:
     """(run, dimension, slice, metric) -> estimate of every rate of every slice."""
-    return {(name, *key): estimate for name in runs.names
-            for key, estimate in estimate_view(runs, layout[name], "slice_unit_rows",
-                                               ("dimension", "slice", "metric")).items()}
+    return {
+        (name, *key): estimate
+        for name in runs.names
+        for key, estimate in estimate_view(
+            runs, layout[name], "slice_unit_rows", ("dimension", "slice", "metric")
+        ).items()
+    }

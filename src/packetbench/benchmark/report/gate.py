@@ -111,8 +111,9 @@ def load_rules(path: Path, metrics: set[str]) -> list[Rule]:
                 raise BadInput(f"{where}: no_regression must list rates")
             for metric in listed:
                 if metric not in metrics:
-                    raise BadInput(f"{where}: unknown rate {metric!r}; known: "
-                                   f"{', '.join(sorted(metrics))}")
+                    raise BadInput(
+                        f"{where}: unknown rate {metric!r}; known: {', '.join(sorted(metrics))}"
+                    )
             alpha = _number(entry.get("alpha", 0.05), f"{where}: alpha")
             if not 0 < alpha < 1:
                 raise BadInput(f"{where}: alpha must be between 0 and 1")
@@ -124,8 +125,7 @@ def load_rules(path: Path, metrics: set[str]) -> list[Rule]:
             raise BadInput(f"{where}: unknown key {extra[0]!r}")
         metric = entry.get("metric")
         if metric not in metrics:
-            raise BadInput(f"{where}: unknown rate {metric!r}; known: "
-                           f"{', '.join(sorted(metrics))}")
+            raise BadInput(f"{where}: unknown rate {metric!r}; known: {', '.join(sorted(metrics))}")
         bounds = [b for b in ("max", "min") if b in entry]
         if len(bounds) != 1:
             raise BadInput(f"{where}: give exactly one of max or min")
@@ -145,8 +145,7 @@ def load_rules(path: Path, metrics: set[str]) -> list[Rule]:
     return rules
 
 
-def _statistic(estimate: Estimate | None, view: dict[str, Any], statistic: str
-               ) -> float | None:
+def _statistic(estimate: Estimate | None, view: dict[str, Any], statistic: str) -> float | None:
     if statistic in ("micro", "macro"):
         value: float | None = view[statistic]
         return value
@@ -171,24 +170,38 @@ def _threshold(rule: Rule, runs: RunSet, name: str, cache: dict[str, Any]) -> Ru
     if rule.per is None:
         if "headline" not in cache:
             cache["headline"] = headline_estimates(runs, cache["layout"])
-        views = [v for v in runs.metric("headline") if v["run_id"] == name
-                 and v["metric"] == rule.metric]
+        views = [
+            v for v in runs.metric("headline") if v["run_id"] == name and v["metric"] == rule.metric
+        ]
         view = views[0] if views else {"micro": None, "macro": None}
         value = _statistic(cache["headline"].get((name, rule.metric)), view, rule.statistic)
         return RuleResult(rule, not _breaches(rule, value), _fmt(value))
     if "slices" not in cache:
         cache["slices"] = slice_estimates(runs, cache["layout"])
-    rows = [v for v in runs.metric("slices") if v["run_id"] == name
-            and v["dimension"] == rule.per and v["metric"] == rule.metric
-            and not (rule.skip_small and v["small"])]
+    rows = [
+        v
+        for v in runs.metric("slices")
+        if v["run_id"] == name
+        and v["dimension"] == rule.per
+        and v["metric"] == rule.metric
+        and not (rule.skip_small and v["small"])
+    ]
     if not rows:
         return RuleResult(rule, False, "no values", [f"no {rule.per} slice has values"])
-    checked = [(v["slice"], _statistic(cache["slices"].get(
-        (name, rule.per, v["slice"], rule.metric)), v, rule.statistic)) for v in rows]
+    checked = [
+        (
+            v["slice"],
+            _statistic(
+                cache["slices"].get((name, rule.per, v["slice"], rule.metric)), v, rule.statistic
+            ),
+        )
+        for v in rows
+    ]
     breached = [(s, value) for s, value in checked if _breaches(rule, value)]
     sign = 1 if rule.bound == "max" else -1
-    worst = max(checked, key=lambda item: (float("inf") if item[1] is None
-                                           else sign * item[1], item[0]))
+    worst = max(
+        checked, key=lambda item: (float("inf") if item[1] is None else sign * item[1], item[0])
+    )
     details = [f"{rule.per} {s}: {_fmt(value)}" for s, value in breached]
     return RuleResult(rule, not breached, f"{_fmt(worst[1])} (worst: {worst[0]})", details)
 
@@ -196,8 +209,9 @@ def _threshold(rule: Rule, runs: RunSet, name: str, cache: dict[str, Any]) -> Ru
 def _regression(rule: Rule, runs: RunSet, name: str, baseline: str) -> RuleResult:
     catalog = {c["metric"]: c["better"] for c in runs.metric("catalog")}
     units = {u.name: u for u in run_units(runs)}
-    pair = pair_statistics(units[baseline], units[name], list(rule.regression), catalog,
-                           rule.regression)
+    pair = pair_statistics(
+        units[baseline], units[name], list(rule.regression), catalog, rule.regression
+    )
     tests = [pair["sign_tests"].get(m) for m in rule.regression]
     adjusted = holm([t["p_value"] if t else None for t in tests])
     details: list[str] = []
@@ -218,7 +232,8 @@ def _regression(rule: Rule, runs: RunSet, name: str, baseline: str) -> RuleResul
             f"{_fmt(rate['b'])} (difference {_fmt(rate['difference'])}, 95 % CI "
             f"[{_fmt(rate['ci_documents'][0])}, {_fmt(rate['ci_documents'][1])}]); worse on "
             f"{worse_docs} documents, better on {better_docs}, equal on {test['ties']}; "
-            f"Holm p = {_fmt(p_holm)}")
+            f"Holm p = {_fmt(p_holm)}"
+        )
     observed = f"{pair['documents_paired']} documents paired"
     return RuleResult(rule, not regressed, observed, details)
 
@@ -236,6 +251,10 @@ def run_gate(run: Path, rules_file: Path, baseline: Path | None = None) -> GateR
         name = runs.names[0]
         base = runs.names[1] if baseline is not None else None
         cache: dict[str, Any] = {}
-        results = [_regression(rule, runs, name, base) if rule.regression and base is not None
-                   else _threshold(rule, runs, name, cache) for rule in rules]
+        results = [
+            _regression(rule, runs, name, base)
+            if rule.regression and base is not None
+            else _threshold(rule, runs, name, cache)
+            for rule in rules
+        ]
     return GateResult(name, base, results)

@@ -47,8 +47,14 @@ def _check(effect: float, alpha: float, power: float, correlation: float) -> Non
         raise UsageError(f"--correlation must be between -1 and 1 (got {correlation})")
 
 
-def plan(pilot: Path, effect: float, metrics: Sequence[str] = DEFAULT_METRICS,
-         alpha: float = 0.05, power: float = 0.8, correlation: float = 0.0) -> list[TierPlan]:
+def plan(
+    pilot: Path,
+    effect: float,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    correlation: float = 0.0,
+) -> list[TierPlan]:
     """Packets per tier for every tier of `pilot` and every rate in `metrics`."""
     _check(effect, alpha, power, correlation)
     with open_runs([pilot]) as runs:
@@ -58,14 +64,16 @@ def plan(pilot: Path, effect: float, metrics: Sequence[str] = DEFAULT_METRICS,
                 raise UsageError(f"unknown rate {metric!r}; known: {', '.join(sorted(known))}")
         rows = runs.con.execute(
             "SELECT tier, metric, packet_id, doc_id, num, den FROM unit_rates "
-            "ORDER BY tier, metric, packet_id, doc_id").fetchall()
+            "ORDER BY tier, metric, packet_id, doc_id"
+        ).fetchall()
     grouped: dict[tuple[str, str], list[tuple[str, int, int]]] = {}
     for tier, metric, packet_id, _doc_id, num, den in rows:
         if metric in metrics:
             grouped.setdefault((tier, metric), []).append((packet_id, int(num), int(den)))
     out: list[TierPlan] = []
-    for (tier, metric), units in sorted(grouped.items(), key=lambda item: (
-            item[0][0], list(metrics).index(item[0][1]))):
+    for (tier, metric), units in sorted(
+        grouped.items(), key=lambda item: (item[0][0], list(metrics).index(item[0][1]))
+    ):
         packets = sorted({p for p, _, d in units if d > 0})
         docs = [(n, d) for _, n, d in units if d > 0]
         num = float(sum(n for n, _ in docs))
@@ -82,16 +90,21 @@ def plan(pilot: Path, effect: float, metrics: Sequence[str] = DEFAULT_METRICS,
             sd = packet_sd(sums[:, 0], sums[:, 1])
             basis = "packets"
         elif len(docs) >= 2:
-            doc_sd = packet_sd(np.array([n for n, _ in docs], dtype=float),
-                               np.array([d for _, d in docs], dtype=float))
+            doc_sd = packet_sd(
+                np.array([n for n, _ in docs], dtype=float),
+                np.array([d for _, d in docs], dtype=float),
+            )
             sd = None if doc_sd is None else doc_sd / math.sqrt(len(docs))
             # One packet: documents stand in for packets, assumed independent (a pilot with
             # two or more packets per tier measures the spread between packets instead).
             basis = "documents of one packet"
         else:
             basis = "too few documents with values in the pilot"
-        needed = (packets_needed(sd, effect, alpha, power, correlation)
-                  if sd is not None and sd > 0 else None)
+        needed = (
+            packets_needed(sd, effect, alpha, power, correlation)
+            if sd is not None and sd > 0
+            else None
+        )
         if sd == 0:
             basis = f"{basis}; no spread at all in the pilot (nothing to size from)"
         out.append(TierPlan(tier, metric, len(packets), len(docs), rate, sd, basis, needed))

@@ -70,8 +70,9 @@ def _environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(pct=pct, interval=interval, count=count, money=money, md=md_cell,
-                       amount=amount)
+    env.filters.update(
+        pct=pct, interval=interval, count=count, money=money, md=md_cell, amount=amount
+    )
     return env
 
 
@@ -83,36 +84,59 @@ def _charts(context: dict[str, Any]) -> list[str]:
     for headline in context["hallucination"]:
         for row in headline.rows:
             estimate = row.estimate
-            bars.append(charts.RateBar(
-                f"{headline.label} · {row.run}" if len(order) > 1 else headline.label,
-                row.series,
-                row.micro, estimate.micro_doc.low if estimate else None,
-                estimate.micro_doc.high if estimate else None))
+            bars.append(
+                charts.RateBar(
+                    f"{headline.label} · {row.run}" if len(order) > 1 else headline.label,
+                    row.series,
+                    row.micro,
+                    estimate.micro_doc.low if estimate else None,
+                    estimate.micro_doc.high if estimate else None,
+                )
+            )
     if bars:
-        out.append(charts.rate_chart("Hallucination rates (micro, 95 % document interval)",
-                                     bars, order))
+        out.append(
+            charts.rate_chart("Hallucination rates (micro, 95 % document interval)", bars, order)
+        )
     tiers = next((d for d in context["dimensions"] if d["name"] == "tier"), None)
     for metric in HALLUCINATION:
         table: RateTable | None = tiers["tables"].get(metric) if tiers else None
         if table is None:
             continue
-        tier_bars = [charts.RateBar(f"{row.slice} · {row.run}" if len(order) > 1 else row.slice,
-                                    row.series, row.micro,
-                                    row.estimate.micro_doc.low if row.estimate else None,
-                                    row.estimate.micro_doc.high if row.estimate else None,
-                                    "(small)" if row.small else "")
-                     for row in table.rows]
+        tier_bars = [
+            charts.RateBar(
+                f"{row.slice} · {row.run}" if len(order) > 1 else row.slice,
+                row.series,
+                row.micro,
+                row.estimate.micro_doc.low if row.estimate else None,
+                row.estimate.micro_doc.high if row.estimate else None,
+                "(small)" if row.small else "",
+            )
+            for row in table.rows
+        ]
         out.append(charts.rate_chart(f"{table.label} by tier, worst first", tier_bars, order))
-    recall = [charts.StackedBar(name, [("correct", r["correct"]), ("wrong", r["wrong"]),
-                                       ("omitted", r["omitted"])])
-              for name, r in zip(order, context["recall"], strict=True) if r]
+    recall = [
+        charts.StackedBar(
+            name, [("correct", r["correct"]), ("wrong", r["wrong"]), ("omitted", r["omitted"])]
+        )
+        for name, r in zip(order, context["recall"], strict=True)
+        if r
+    ]
     if recall:
-        out.append(charts.stacked_chart("Populated truth fields: correct, wrong, omitted",
-                                        recall, ("correct", "wrong", "omitted")))
+        out.append(
+            charts.stacked_chart(
+                "Populated truth fields: correct, wrong, omitted",
+                recall,
+                ("correct", "wrong", "omitted"),
+            )
+        )
     verdict_names = ["supported", "contradicted", "stale", "overreach", "unlinked"]
-    mix = [charts.StackedBar(name, [(v["verdict"], int(v["claims"]))
-                                    for v in context["verdicts"][name]])
-           for name in order if context["verdicts"][name]]
+    mix = [
+        charts.StackedBar(
+            name, [(v["verdict"], int(v["claims"])) for v in context["verdicts"][name]]
+        )
+        for name in order
+        if context["verdicts"][name]
+    ]
     if mix:
         out.append(charts.stacked_chart("Verdict mix of all claims", mix, verdict_names))
     return out

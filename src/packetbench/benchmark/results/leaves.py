@@ -12,8 +12,9 @@ from typing import Any
 from packetbench.generator.leaves import DocModel, LeafShape, ObjectShape, fields_of
 
 
-def truth_leaves(model: type[DocModel], truth: Any, path: str = ""
-                 ) -> Iterator[tuple[str, str, bool]]:
+def truth_leaves(
+    model: type[DocModel], truth: Any, path: str = ""
+) -> Iterator[tuple[str, str, bool]]:
     """(path, kind, populated) of every leaf of `truth`, in model order."""
     if not isinstance(truth, dict):
         return

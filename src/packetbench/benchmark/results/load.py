@@ -47,8 +47,11 @@ SCHEMA_VERSION = "3"
 TABLES_SQL = Path(__file__).with_name("tables.sql")
 # The documents columns documents.parquet gives (its other columns name the document, and
 # its flags fill consistency_flags); claims is the sum of the verdicts.
-_COUNTED = {name for name in DOCUMENT_COLUMNS
-            if name not in ("packet_id", "doc_id", "tier", "doc_type", "consistency_flags")}
+_COUNTED = {
+    name
+    for name in DOCUMENT_COLUMNS
+    if name not in ("packet_id", "doc_id", "tier", "doc_type", "consistency_flags")
+}
 _COUNTED.add("claims")
 _CLAIMS_SUM = "c.supported + c.contradicted + c.stale + c.overreach + c.unlinked"
 
@@ -84,8 +87,9 @@ def _run_row(run_id: str, info: dict[str, Any], documents: int) -> dict[str, Any
     }
 
 
-def _document_rows(run_id: str, run: Path, selected: list[tuple[Packet, DocInfo]],
-                   excluded: dict[str, Any]) -> Iterator[dict[str, Any]]:
+def _document_rows(
+    run_id: str, run: Path, selected: list[tuple[Packet, DocInfo]], excluded: dict[str, Any]
+) -> Iterator[dict[str, Any]]:
     """Each document's row as the extraction record and the exclusions say; the counts of
     a scored one are joined from documents.parquet (`_load_documents`)."""
     missing = set(excluded.get("missing", []))
@@ -95,18 +99,27 @@ def _document_rows(run_id: str, run: Path, selected: list[tuple[Packet, DocInfo]
         key = f"{packet.packet_id}/{doc.doc_id}"
         row: dict[str, Any] = {
             "position": position,
-            "run_id": run_id, "packet_id": packet.packet_id, "doc_id": doc.doc_id,
-            "doc_type": doc.doc_type, "schema_name": doc.schema, "tier": packet.tier,
-            "format": doc.format, "superseded_by": doc.superseded_by,
+            "run_id": run_id,
+            "packet_id": packet.packet_id,
+            "doc_id": doc.doc_id,
+            "doc_type": doc.doc_type,
+            "schema_name": doc.schema,
+            "tier": packet.tier,
+            "format": doc.format,
+            "superseded_by": doc.superseded_by,
         }
         path = record_path(run, packet.packet_id, doc.doc_id)
         if key in missing or not path.exists():
             yield {**row, "status": "missing", "reason": "no extraction record"}
             continue
         record = read_record(path)
-        row.update(record_status=record.status, attempts=record.attempts,
-                   latency_s=record.latency_s, finish_reason=record.finish_reason,
-                   **record.usage.model_dump())
+        row.update(
+            record_status=record.status,
+            attempts=record.attempts,
+            latency_s=record.latency_s,
+            finish_reason=record.finish_reason,
+            **record.usage.model_dump(),
+        )
         if key in errors:
             error = errors[key]
             yield {**row, "status": "error", "reason": f"{error['status']}: {error['error']}"}
@@ -117,8 +130,9 @@ def _document_rows(run_id: str, run: Path, selected: list[tuple[Packet, DocInfo]
         yield {**row, "status": "scored"}
 
 
-def _load_documents(con: duckdb.DuckDBPyConnection, run: Path, rows: Iterable[dict[str, Any]],
-                    scratch: Path) -> None:
+def _load_documents(
+    con: duckdb.DuckDBPyConnection, run: Path, rows: Iterable[dict[str, Any]], scratch: Path
+) -> None:
     """The documents table: each document's row (`_document_rows`) joined, when scored, with
     its counts in documents.parquet, in the run's document order."""
     counted = _parquet(run, DOCUMENTS)
@@ -126,45 +140,58 @@ def _load_documents(con: duckdb.DuckDBPyConnection, run: Path, rows: Iterable[di
     own = {name: kind for name, kind in table.items() if name not in _COUNTED}
     _write_rows(rows, scratch / "documents.jsonl")
     spec = _spec({"position": "BIGINT", **own})
-    picked = ", ".join(f"r.{name}" if name in own else
-                       _CLAIMS_SUM if name == "claims" else f"c.{name}" for name in table)
+    picked = ", ".join(
+        f"r.{name}" if name in own else _CLAIMS_SUM if name == "claims" else f"c.{name}"
+        for name in table
+    )
     try:
         con.execute(
             f"INSERT INTO documents ({', '.join(table)}) SELECT {picked} "
             f"FROM read_json(?, format='newline_delimited', columns={spec}) AS r "
             "LEFT JOIN read_parquet(?) AS c ON r.status = 'scored' "
             "AND c.packet_id = r.packet_id AND c.doc_id = r.doc_id ORDER BY r.position",
-            [str(scratch / "documents.jsonl"), str(counted)])
-        unscored = con.execute("SELECT packet_id || '/' || doc_id FROM documents "
-                               "WHERE status = 'scored' AND gt_fields IS NULL "
-                               "ORDER BY packet_id, doc_id LIMIT 1").fetchone()
+            [str(scratch / "documents.jsonl"), str(counted)],
+        )
+        unscored = con.execute(
+            "SELECT packet_id || '/' || doc_id FROM documents "
+            "WHERE status = 'scored' AND gt_fields IS NULL "
+            "ORDER BY packet_id, doc_id LIMIT 1"
+        ).fetchone()
     except duckdb.Error as error:
         raise BadInput(f"{counted}: unreadable ({' '.join(str(error).split())})") from None
     if unscored is not None:
-        raise BadInput(f"{counted}: {unscored[0]} is neither scored nor excluded "
-                       "(score the run again)")
+        raise BadInput(
+            f"{counted}: {unscored[0]} is neither scored nor excluded (score the run again)"
+        )
 
 
 def _load_flags(con: duckdb.DuckDBPyConnection, run_id: str, run: Path) -> None:
     """The consistency flags of every scored document (documents.parquet), in order."""
     path = _parquet(run, DOCUMENTS)
     try:
-        con.execute("INSERT INTO consistency_flags SELECT ? AS run_id, packet_id, doc_id, "
-                    "flag.rule, flag.path, flag.kind, flag.stated, flag.expected FROM ("
-                    "SELECT packet_id, doc_id, UNNEST(consistency_flags) AS flag "
-                    "FROM read_parquet(?))", [run_id, str(path)])
+        con.execute(
+            "INSERT INTO consistency_flags SELECT ? AS run_id, packet_id, doc_id, "
+            "flag.rule, flag.path, flag.kind, flag.stated, flag.expected FROM ("
+            "SELECT packet_id, doc_id, UNNEST(consistency_flags) AS flag "
+            "FROM read_parquet(?))",
+            [run_id, str(path)],
+        )
     except duckdb.Error as error:
         raise BadInput(f"{path}: unreadable ({' '.join(str(error).split())})") from None
 
 
-def _pattern_rows(run_id: str, selected: list[tuple[Packet, DocInfo]]
-                  ) -> Iterator[dict[str, Any]]:
+def _pattern_rows(run_id: str, selected: list[tuple[Packet, DocInfo]]) -> Iterator[dict[str, Any]]:
     for packet, doc in selected:
         manifest = read_json(packet.path / f"manifest_{doc.doc_id}.json")
         for applied in manifest.get("patterns_applied") or []:
-            yield {"run_id": run_id, "packet_id": packet.packet_id, "doc_id": doc.doc_id,
-                   "pattern_id": str(applied.get("id")), "name": applied.get("name"),
-                   "phase": applied.get("phase")}
+            yield {
+                "run_id": run_id,
+                "packet_id": packet.packet_id,
+                "doc_id": doc.doc_id,
+                "pattern_id": str(applied.get("id")),
+                "name": applied.get("name"),
+                "phase": applied.get("phase"),
+            }
 
 
 def _columns(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
@@ -184,8 +211,13 @@ def _write_rows(rows: Iterable[dict[str, Any]], path: Path) -> int:
     return count
 
 
-def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: Iterable[dict[str, Any]],
-            scratch: Path, columns: dict[str, str] | None = None) -> int:
+def _insert(
+    con: duckdb.DuckDBPyConnection,
+    table: str,
+    rows: Iterable[dict[str, Any]],
+    scratch: Path,
+    columns: dict[str, str] | None = None,
+) -> int:
     """Insert `rows` (dicts keyed by column name; absent keys are null) through a
     newline-delimited JSON file, which DuckDB reads far faster than row-by-row inserts."""
     types = columns or _columns(con, table)
@@ -193,8 +225,11 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: Iterable[dict[str,
     count = _write_rows(rows, path)
     if count:
         target = ", ".join(types)
-        con.execute(f"INSERT INTO {table} ({target}) SELECT {target} FROM read_json(?, "
-                    f"format='newline_delimited', columns={_spec(types)})", [str(path)])
+        con.execute(
+            f"INSERT INTO {table} ({target}) SELECT {target} FROM read_json(?, "
+            f"format='newline_delimited', columns={_spec(types)})",
+            [str(path)],
+        )
     return count
 
 
@@ -209,8 +244,10 @@ def _load_rows(con: duckdb.DuckDBPyConnection, run_id: str, table: str, path: Pa
     """Insert the rows of a scores/ Parquet file, read in place, in the file's order."""
     names = [name for name in _columns(con, table) if name != "run_id"]
     try:
-        con.execute(f"INSERT INTO {table} SELECT ? AS run_id, {', '.join(names)} "
-                    "FROM read_parquet(?)", [run_id, str(path)])
+        con.execute(
+            f"INSERT INTO {table} SELECT ? AS run_id, {', '.join(names)} FROM read_parquet(?)",
+            [run_id, str(path)],
+        )
     except duckdb.Error as error:
         raise BadInput(f"{path}: unreadable ({' '.join(str(error).split())})") from None
 
@@ -222,8 +259,9 @@ def load_run(run: Path, packets_dir: Path) -> Path:
     packets = find_packets(packets_dir)
     selected = listed_documents(info, run, packets)
     provenance.verify(info, run, selected)
-    scored_against = orjson.dumps(provenance.recorded(info, run),
-                                  option=orjson.OPT_SORT_KEYS).decode()
+    scored_against = orjson.dumps(
+        provenance.recorded(info, run), option=orjson.OPT_SORT_KEYS
+    ).decode()
     excluded = _excluded(run)
     target = run / DB_NAME
     if target.is_dir():
@@ -238,11 +276,15 @@ def load_run(run: Path, packets_dir: Path) -> Path:
             # One thread: each thread of DuckDB keeps its own buffers for the Parquet it reads,
             # which made the load's memory grow with the run (2 threads: 1,000 N1 packets took
             # 1.4x the memory of 100; 1 thread: 1.3x, and a few seconds more).
-            con.execute(f"SET threads = 1; SET memory_limit = '{MEMORY_LIMIT}'; "
-                        f"SET temp_directory = '{scratch / 'spill'}'")
+            con.execute(
+                f"SET threads = 1; SET memory_limit = '{MEMORY_LIMIT}'; "
+                f"SET temp_directory = '{scratch / 'spill'}'"
+            )
             con.execute(TABLES_SQL.read_text(encoding="utf-8"))
-            con.execute("INSERT INTO meta VALUES ('schema_version', ?), ('run_id', ?), "
-                        "('provenance', ?)", [SCHEMA_VERSION, run_id, scored_against])
+            con.execute(
+                "INSERT INTO meta VALUES ('schema_version', ?), ('run_id', ?), ('provenance', ?)",
+                [SCHEMA_VERSION, run_id, scored_against],
+            )
             _insert(con, "runs", [_run_row(run_id, info, len(selected))], scratch)
             _load_documents(con, run, _document_rows(run_id, run, selected, excluded), scratch)
             _load_flags(con, run_id, run)

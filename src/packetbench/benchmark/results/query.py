@@ -39,8 +39,9 @@ MIN_VALUES = 30
 @cache
 def metric_sql() -> dict[str, str]:
     """name -> SQL of every metric file, in an order where each view's inputs come first."""
-    sources = {path.stem: path.read_text(encoding="utf-8")
-               for path in sorted(METRICS_DIR.glob("*.sql"))}
+    sources = {
+        path.stem: path.read_text(encoding="utf-8") for path in sorted(METRICS_DIR.glob("*.sql"))
+    }
     ordered: dict[str, str] = {}
 
     def visit(name: str, trail: tuple[str, ...]) -> None:
@@ -79,12 +80,15 @@ class RunSet:
             found = provenance.first_difference(a, b)
             if found is not None:
                 document, kind = found
-                raise BadInput(f"{self.paths[j]}: extracted from another {document} than "
-                               f"{self.paths[i]} (its {kind.replace('_', ' ')} differs); only "
-                               "runs of the same documents can be paired")
+                raise BadInput(
+                    f"{self.paths[j]}: extracted from another {document} than "
+                    f"{self.paths[i]} (its {kind.replace('_', ' ')} differs); only "
+                    "runs of the same documents can be paired"
+                )
 
-    def table(self, query: str, parameters: Sequence[Any] | None = None
-              ) -> tuple[list[str], list[tuple[Any, ...]]]:
+    def table(
+        self, query: str, parameters: Sequence[Any] | None = None
+    ) -> tuple[list[str], list[tuple[Any, ...]]]:
         """The column names and rows of `query`; UsageError for SQL DuckDB rejects."""
         try:
             cursor = self.con.execute(query, parameters or [])
@@ -93,8 +97,7 @@ class RunSet:
         except duckdb.Error as error:
             raise UsageError(f"SQL: {str(error).splitlines()[0]}") from None
 
-    def rows(self, query: str, parameters: Sequence[Any] | None = None
-             ) -> list[dict[str, Any]]:
+    def rows(self, query: str, parameters: Sequence[Any] | None = None) -> list[dict[str, Any]]:
         """The result of `query` as dicts, keyed by column name."""
         columns, rows = self.table(query, parameters)
         return [dict(zip(columns, row, strict=True)) for row in rows]
@@ -133,11 +136,14 @@ def _scored_against(run: Path, db: Path, meta: dict[str, Any]) -> dict[str, dict
         stored = json.loads(str(meta.get("provenance")))
     except json.JSONDecodeError:
         stored = None
-    differs = (provenance.same_listing(listed, stored) if isinstance(stored, dict)
-               else "(not recorded)")
+    differs = (
+        provenance.same_listing(listed, stored) if isinstance(stored, dict) else "(not recorded)"
+    )
     if differs is not None:
-        raise BadInput(f"{db}: scored against other documents than {run / 'run.json'} lists "
-                       f"(first {differs}); score the run again")
+        raise BadInput(
+            f"{db}: scored against other documents than {run / 'run.json'} lists "
+            f"(first {differs}); score the run again"
+        )
     return listed
 
 
@@ -154,16 +160,21 @@ def open_runs(paths: Sequence[Path], paired: bool = False) -> RunSet:
         # Bounded memory over runs of any size: DuckDB spills what exceeds MEMORY_LIMIT, and
         # intermediate tables (benchmark.report.estimates) live in a database on disk, whose
         # blocks it can evict (an in-memory temporary table cannot be).
-        con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'; "
-                    f"SET temp_directory = {_literal(str(scratch / 'spill'))}")
+        con.execute(
+            f"SET memory_limit = '{MEMORY_LIMIT}'; "
+            f"SET temp_directory = {_literal(str(scratch / 'spill'))}"
+        )
         con.execute(f"ATTACH {_literal(str(scratch / 'scratch.duckdb'))} AS scratch")
         ids: list[str] = []
         documents: list[dict[str, dict[str, Any]]] = []
         for index, run in enumerate(paths):
             db = run / DB_NAME
             if not db.is_file():
-                hint = ("not a run folder" if not (run / "run.json").is_file()
-                        else "score the run first: packetbench score RUN --packets DIR")
+                hint = (
+                    "not a run folder"
+                    if not (run / "run.json").is_file()
+                    else "score the run first: packetbench score RUN --packets DIR"
+                )
                 raise BadInput(f"{db}: missing ({hint})")
             try:
                 con.execute(f"ATTACH ? AS r{index} (READ_ONLY)", [str(db)])
@@ -171,22 +182,28 @@ def open_runs(paths: Sequence[Path], paired: bool = False) -> RunSet:
             except duckdb.Error as error:
                 raise BadInput(f"{db}: not a results database ({error})") from None
             if meta.get("schema_version") != SCHEMA_VERSION:
-                raise BadInput(f"{db}: written by another packetbench version (results schema "
-                               f"{meta.get('schema_version')}, expected {SCHEMA_VERSION}); "
-                               "score the run again")
+                raise BadInput(
+                    f"{db}: written by another packetbench version (results schema "
+                    f"{meta.get('schema_version')}, expected {SCHEMA_VERSION}); "
+                    "score the run again"
+                )
             documents.append(_scored_against(run, db, meta))
             ids.append(str(meta["run_id"]))
         names = _names(paths, ids)
         for table in TABLES:
-            parts = [f"SELECT * REPLACE (CAST(? AS VARCHAR) AS run_id) FROM r{i}.{table}"
-                     for i in range(len(paths))]
+            parts = [
+                f"SELECT * REPLACE (CAST(? AS VARCHAR) AS run_id) FROM r{i}.{table}"
+                for i in range(len(paths))
+            ]
             view = " UNION ALL ".join(parts)
             # Views cannot hold parameters: inline each name as a quoted literal.
             for name in names:
                 view = view.replace("CAST(? AS VARCHAR)", _literal(name), 1)
             con.execute(f"CREATE TEMP VIEW {table} AS {view}")
-        con.execute("CREATE TEMP TABLE settings AS SELECT ? AS min_documents, ? AS min_values",
-                    [MIN_DOCUMENTS, MIN_VALUES])
+        con.execute(
+            "CREATE TEMP TABLE settings AS SELECT ? AS min_documents, ? AS min_values",
+            [MIN_DOCUMENTS, MIN_VALUES],
+        )
         for name, sql in metric_sql().items():
             con.execute(f"CREATE TEMP VIEW {name} AS {sql}")
         runs = RunSet(con, list(paths), names, documents, scratch)

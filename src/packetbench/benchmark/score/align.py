@@ -27,8 +27,10 @@ class Alignment:
     invented: list[int]  # output indices without a partner
 
 
-def flat_leaves(model: type[DocModel], record: dict[str, Any] | None,
-                ) -> Iterator[tuple[str, Any, LeafShape]]:
+def flat_leaves(
+    model: type[DocModel],
+    record: dict[str, Any] | None,
+) -> Iterator[tuple[str, Any, LeafShape]]:
     """(name, value, shape) of every leaf of a record, nested objects included, lists not."""
     for name, shape in fields_of(model):
         value = record.get(name) if isinstance(record, dict) else None

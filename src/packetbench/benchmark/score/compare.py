@@ -81,8 +81,15 @@ def _plan(model: type[DocModel]) -> tuple[Step, ...]:
     steps: list[Step] = []
     for name, shape in fields_of(model):
         if isinstance(shape, LeafShape):
-            steps.append((name, LEAF, shape.leaf.kind,
-                          shape.leaf.codes.name if shape.leaf.codes else None, None))
+            steps.append(
+                (
+                    name,
+                    LEAF,
+                    shape.leaf.kind,
+                    shape.leaf.codes.name if shape.leaf.codes else None,
+                    None,
+                )
+            )
         elif isinstance(shape, ObjectShape):
             steps.append((name, OBJECT, "", None, shape.model))
         else:
@@ -90,8 +97,15 @@ def _plan(model: type[DocModel]) -> tuple[Step, ...]:
     return tuple(steps)
 
 
-def _walk(model: type[DocModel], truth: Any, output: Any, path: str, result: Comparison,
-          matched: bool, source: str = "") -> None:
+def _walk(
+    model: type[DocModel],
+    truth: Any,
+    output: Any,
+    path: str,
+    result: Comparison,
+    matched: bool,
+    source: str = "",
+) -> None:
     """Compare one record. `truth` is None inside an invented record, `output` is None inside
     a dropped one (records nested in those were counted with them). `source` is the record's
     path in the output."""
@@ -124,8 +138,7 @@ def _walk(model: type[DocModel], truth: Any, output: Any, path: str, result: Com
                     else:
                         counts.answered += 1
             if o is not None:
-                result.claims.append(Claim(where, kind, code_list, o, t, matched, supported,
-                                           held))
+                result.claims.append(Claim(where, kind, code_list, o, t, matched, supported, held))
             continue
         assert nested is not None
         if tag == OBJECT:
@@ -135,8 +148,7 @@ def _walk(model: type[DocModel], truth: Any, output: Any, path: str, result: Com
         o_items = o if isinstance(o, list) else []
         if not has_truth:  # inside an invented record: everything is invented
             for index, record in enumerate(o_items):
-                _walk(nested, None, record, f"{where}[+{index}]", result, False,
-                      f"{held}[{index}]")
+                _walk(nested, None, record, f"{where}[+{index}]", result, False, f"{held}[{index}]")
             continue
         if not has_output:  # inside a dropped record: everything is dropped
             for index, record in enumerate(t_items):
@@ -144,15 +156,29 @@ def _walk(model: type[DocModel], truth: Any, output: Any, path: str, result: Com
             continue
         aligned = align(nested, t_items, o_items)
         for t_index, o_index in aligned.pairs:
-            _walk(nested, t_items[t_index], o_items[o_index], f"{where}[{t_index}]", result,
-                  matched, f"{held}[{o_index}]")
+            _walk(
+                nested,
+                t_items[t_index],
+                o_items[o_index],
+                f"{where}[{t_index}]",
+                result,
+                matched,
+                f"{held}[{o_index}]",
+            )
         for t_index in aligned.dropped:
             counts.dropped_records += _records(nested, t_items[t_index])
             _walk(nested, t_items[t_index], None, f"{where}[{t_index}]", result, matched)
         for o_index in aligned.invented:
             counts.invented_records += _records(nested, o_items[o_index])
-            _walk(nested, None, o_items[o_index], f"{where}[+{o_index}]", result, False,
-                  f"{held}[{o_index}]")
+            _walk(
+                nested,
+                None,
+                o_items[o_index],
+                f"{where}[+{o_index}]",
+                result,
+                False,
+                f"{held}[{o_index}]",
+            )
 
 
 def compare(model: type[DocModel], truth: dict[str, Any], output: dict[str, Any]) -> Comparison:

@@ -89,8 +89,11 @@ def _totals(model: type[DocModel], data: Any, path: str) -> Iterator[Check]:
             if not name.startswith("total_") and shape.leaf.kind in normalize.NUMERIC_KINDS:
                 components.append(_num(value))
         elif isinstance(shape, ObjectShape):
-            inner = [n for n, s in fields_of(shape.model)
-                     if isinstance(s, LeafShape) and n.startswith("total_")]
+            inner = [
+                n
+                for n, s in fields_of(shape.model)
+                if isinstance(s, LeafShape) and n.startswith("total_")
+            ]
             if len(inner) == 1 and isinstance(value, dict):
                 components.append(_num(value.get(inner[0])))
             yield from _totals(shape.model, value, where)
@@ -99,8 +102,12 @@ def _totals(model: type[DocModel], data: Any, path: str) -> Iterator[Check]:
                 yield from _totals(shape.item.model, item, f"{where}[{index}]")
     if len(totals) == 1 and components:
         name = totals[0]
-        yield Check("total_equals_parts", f"{path}.{name}" if path else name,
-                    _num(data.get(name)), _sum(components))
+        yield Check(
+            "total_equals_parts",
+            f"{path}.{name}" if path else name,
+            _num(data.get(name)),
+            _sum(components),
+        )
 
 
 def _sov(data: dict[str, Any]) -> Iterator[Check]:
@@ -108,27 +115,42 @@ def _sov(data: dict[str, Any]) -> Iterator[Check]:
     columns = ("building_value", "contents_value", "business_income_value", "tiv")
     for index, row in enumerate(rows):
         if isinstance(row, dict):
-            yield Check("sov_row_tiv", f"buildings[{index}].tiv", _num(row.get("tiv")),
-                        _sum([_num(row.get(c)) for c in columns[:3]]))
+            yield Check(
+                "sov_row_tiv",
+                f"buildings[{index}].tiv",
+                _num(row.get("tiv")),
+                _sum([_num(row.get(c)) for c in columns[:3]]),
+            )
     totals = data.get("totals") or {}
     for column in columns:
-        yield Check("sov_column_total", f"totals.{column}", _num(totals.get(column)),
-                    _sum([_num(r.get(column)) if isinstance(r, dict) else None for r in rows]))
+        yield Check(
+            "sov_column_total",
+            f"totals.{column}",
+            _num(totals.get(column)),
+            _sum([_num(r.get(column)) if isinstance(r, dict) else None for r in rows]),
+        )
 
 
 def _loss_totals(claims: list[Any], totals: Any, path: str) -> Iterator[Check]:
     totals = totals if isinstance(totals, dict) else {}
     claims = [c for c in claims if isinstance(c, dict)]
-    yield Check("claim_count", f"{path}.claim_count", _num(totals.get("claim_count")),
-                float(len(claims)))
+    yield Check(
+        "claim_count", f"{path}.claim_count", _num(totals.get("claim_count")), float(len(claims))
+    )
     statuses = [c.get("status") for c in claims]
-    open_count = None if None in statuses else float(
-        sum(1 for s in statuses if s in codes.OPEN_CLAIM_STATUSES))
-    yield Check("open_claims", f"{path}.open_claims", _num(totals.get("open_claims")),
-                open_count)
+    open_count = (
+        None
+        if None in statuses
+        else float(sum(1 for s in statuses if s in codes.OPEN_CLAIM_STATUSES))
+    )
+    yield Check("open_claims", f"{path}.open_claims", _num(totals.get("open_claims")), open_count)
     for amount in ("paid", "reserve", "incurred"):
-        yield Check(f"{amount}_total", f"{path}.{amount}", _num(totals.get(amount)),
-                    _sum([_num(c.get(amount)) for c in claims]))
+        yield Check(
+            f"{amount}_total",
+            f"{path}.{amount}",
+            _num(totals.get(amount)),
+            _sum([_num(c.get(amount)) for c in claims]),
+        )
 
 
 def _loss_run(data: dict[str, Any]) -> Iterator[Check]:
@@ -139,10 +161,12 @@ def _loss_run(data: dict[str, Any]) -> Iterator[Check]:
         claims = policy.get("claims") or []
         for c_index, claim in enumerate(claims):
             if isinstance(claim, dict):
-                yield Check("incurred_equals_paid_plus_reserve",
-                            f"policies[{p_index}].claims[{c_index}].incurred",
-                            _num(claim.get("incurred")),
-                            _sum([_num(claim.get("paid")), _num(claim.get("reserve"))]))
+                yield Check(
+                    "incurred_equals_paid_plus_reserve",
+                    f"policies[{p_index}].claims[{c_index}].incurred",
+                    _num(claim.get("incurred")),
+                    _sum([_num(claim.get("paid")), _num(claim.get("reserve"))]),
+                )
         yield from _loss_totals(claims, policy.get("totals"), f"policies[{p_index}].totals")
         everything += claims
     yield from _loss_totals(everything, data.get("grand_totals"), "grand_totals")
@@ -150,18 +174,26 @@ def _loss_run(data: dict[str, Any]) -> Iterator[Check]:
 
 def _acord_125(data: dict[str, Any]) -> Iterator[Check]:
     lines = data.get("lines_of_business") or {}
-    premiums = [line.get("premium") for line in lines.values()
-                if isinstance(line, dict) and line.get("premium") is not None]
+    premiums = [
+        line.get("premium")
+        for line in lines.values()
+        if isinstance(line, dict) and line.get("premium") is not None
+    ]
     policy = data.get("policy") or {}
-    yield Check("premium_equals_line_premiums", "policy.estimated_premium",
-                _num(policy.get("estimated_premium")),
-                _sum([_num(p) for p in premiums]) if premiums else None)
+    yield Check(
+        "premium_equals_line_premiums",
+        "policy.estimated_premium",
+        _num(policy.get("estimated_premium")),
+        _sum([_num(p) for p in premiums]) if premiums else None,
+    )
     history = data.get("loss_history") or {}
     losses = [loss for loss in history.get("losses") or [] if isinstance(loss, dict)]
-    yield Check("incurred_equals_paid_plus_reserved", "loss_history.total_incurred",
-                _num(history.get("total_incurred")),
-                _sum([_num(x.get(k)) for x in losses for k in ("paid", "reserved")])
-                if losses else None)
+    yield Check(
+        "incurred_equals_paid_plus_reserved",
+        "loss_history.total_incurred",
+        _num(history.get("total_incurred")),
+        _sum([_num(x.get(k)) for x in losses for k in ("paid", "reserved")]) if losses else None,
+    )
 
 
 SPECIFIC: dict[str, Callable[[dict[str, Any]], Iterator[Check]]] = {

@@ -26,18 +26,54 @@ MIN_STRING = 3  # normalized strings shorter than this are not checked for hallu
 MIN_ID = 4  # id forms shorter than this never count as an id match
 
 # Hedges: placeholders that assert nothing, never checked for hallucination.
-HEDGES = frozenset({
-    "n a", "na", "none listed", "not applicable", "not provided", "not available", "unknown",
-    "various", "multiple", "see below", "see above", "see attached", "see schedule", "tbd",
-    "to be determined", "incl", "included", "same", "as above", "varies",
-})
+HEDGES = frozenset(
+    {
+        "n a",
+        "na",
+        "none listed",
+        "not applicable",
+        "not provided",
+        "not available",
+        "unknown",
+        "various",
+        "multiple",
+        "see below",
+        "see above",
+        "see attached",
+        "see schedule",
+        "tbd",
+        "to be determined",
+        "incl",
+        "included",
+        "same",
+        "as above",
+        "varies",
+    }
+)
 
 NUMERIC_KINDS = frozenset({"number", "money", "percent"})
 
-_MONTHS = {name: index for index, names in enumerate(
-    (("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
-     ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
-     ("oct", "october"), ("nov", "november"), ("dec", "december")), start=1) for name in names}
+_MONTHS = {
+    name: index
+    for index, names in enumerate(
+        (
+            ("jan", "january"),
+            ("feb", "february"),
+            ("mar", "march"),
+            ("apr", "april"),
+            ("may",),
+            ("jun", "june"),
+            ("jul", "july"),
+            ("aug", "august"),
+            ("sep", "sept", "september"),
+            ("oct", "october"),
+            ("nov", "november"),
+            ("dec", "december"),
+        ),
+        start=1,
+    )
+    for name in names
+}
 # The date spellings read, as (pattern, order of year/month/day groups); text matching none
 # is not a date, which spares trying every format on every string.
 _DATE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -124,7 +160,7 @@ def date(value: str) -> str | None:
 
 
 def checkbox(value: Any) -> str | None:
-    """"Yes"/"No" from any common spelling of a ticked or unticked box."""
+    """ "Yes"/"No" from any common spelling of a ticked or unticked box."""
     if isinstance(value, bool):
         return "Yes" if value else "No"
     if not isinstance(value, str):
@@ -145,8 +181,9 @@ def _alias_tables() -> dict[str, dict[str, str]]:
     """
     tables: dict[str, dict[str, str]] = {}
     for code_list in codes.ALL:
-        tables[code_list.name] = {string(abbr): string(full)
-                                  for full, abbr in code_list.abbreviations.items()}
+        tables[code_list.name] = {
+            string(abbr): string(full) for full, abbr in code_list.abbreviations.items()
+        }
     return tables
 
 

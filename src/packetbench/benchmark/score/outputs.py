@@ -40,27 +40,67 @@ _COUNT = "INTEGER"
 # Column types of each output, in column order (the JSON rows' keys). A document's counts
 # carry the names of results.duckdb's documents columns.
 DOCUMENT_COLUMNS = {
-    "packet_id": "VARCHAR", "doc_id": "VARCHAR", "tier": "VARCHAR", "doc_type": "VARCHAR",
-    **dict.fromkeys(("gt_fields", "correct", "wrong", "omitted", "gt_null_fields", "abstained",
-                     "answered", "invented_records", "dropped_records"), _COUNT),
-    **dict.fromkeys(("numbers_checked", "numbers_hallucinated",
-                     "numbers_hallucinated_document", "strings_checked",
-                     "strings_hallucinated", "strings_hallucinated_document"), _COUNT),
+    "packet_id": "VARCHAR",
+    "doc_id": "VARCHAR",
+    "tier": "VARCHAR",
+    "doc_type": "VARCHAR",
+    **dict.fromkeys(
+        (
+            "gt_fields",
+            "correct",
+            "wrong",
+            "omitted",
+            "gt_null_fields",
+            "abstained",
+            "answered",
+            "invented_records",
+            "dropped_records",
+        ),
+        _COUNT,
+    ),
+    **dict.fromkeys(
+        (
+            "numbers_checked",
+            "numbers_hallucinated",
+            "numbers_hallucinated_document",
+            "strings_checked",
+            "strings_hallucinated",
+            "strings_hallucinated_document",
+        ),
+        _COUNT,
+    ),
     **dict.fromkeys(("supported", "contradicted", "stale", "overreach", "unlinked"), _COUNT),
-    **dict.fromkeys(("consistency_checks", "consistency_passed", "consistency_failed",
-                     "consistency_skipped"), _COUNT),
+    **dict.fromkeys(
+        ("consistency_checks", "consistency_passed", "consistency_failed", "consistency_skipped"),
+        _COUNT,
+    ),
     "consistency_flags": "STRUCT(rule VARCHAR, path VARCHAR, kind VARCHAR, stated DOUBLE, "
-                         "expected DOUBLE)[]",
+    "expected DOUBLE)[]",
 }
 CLAIM_COLUMNS = {
-    "packet_id": "VARCHAR", "doc_id": "VARCHAR", "doc_type": "VARCHAR", "tier": "VARCHAR",
-    "path": "VARCHAR", "kind": "VARCHAR", "value": "JSON", "truth": "JSON",
-    "field_class": "VARCHAR", "grounded_in": "VARCHAR", "hallucinated": "BOOLEAN",
-    "hallucinated_document": "BOOLEAN", "verdict": "VARCHAR", "patterns": "VARCHAR[]",
+    "packet_id": "VARCHAR",
+    "doc_id": "VARCHAR",
+    "doc_type": "VARCHAR",
+    "tier": "VARCHAR",
+    "path": "VARCHAR",
+    "kind": "VARCHAR",
+    "value": "JSON",
+    "truth": "JSON",
+    "field_class": "VARCHAR",
+    "grounded_in": "VARCHAR",
+    "hallucinated": "BOOLEAN",
+    "hallucinated_document": "BOOLEAN",
+    "verdict": "VARCHAR",
+    "patterns": "VARCHAR[]",
 }
 FIELD_COLUMNS = {
-    "packet_id": "VARCHAR", "doc_id": "VARCHAR", "path": "VARCHAR", "kind": "VARCHAR",
-    "field_class": "VARCHAR", "populated": "BOOLEAN", "outcome": "VARCHAR",
+    "packet_id": "VARCHAR",
+    "doc_id": "VARCHAR",
+    "path": "VARCHAR",
+    "kind": "VARCHAR",
+    "field_class": "VARCHAR",
+    "populated": "BOOLEAN",
+    "outcome": "VARCHAR",
     "patterns": "VARCHAR[]",
 }
 # What DuckDB may hold while converting and loading (it spills to the scratch folder beyond
@@ -80,8 +120,9 @@ def _select(columns: dict[str, str]) -> str:
     names = list(columns)
     if "value" in columns:
         at = names.index("kind") + 1
-        names.insert(at, f"CASE WHEN kind IN ({_NUMERIC}) THEN 'numbers' ELSE 'strings' END "
-                         "AS value_class")
+        names.insert(
+            at, f"CASE WHEN kind IN ({_NUMERIC}) THEN 'numbers' ELSE 'strings' END AS value_class"
+        )
     return ", ".join(names)
 
 
@@ -89,8 +130,9 @@ class _Stream:
     """One output: rows appended to a JSON-lines part; every PART_BYTES a part becomes a
     Parquet part, so DuckDB never reads more than one part's JSON at once."""
 
-    def __init__(self, scratch: Path, name: str, columns: dict[str, str],
-                 keep: Path | None) -> None:
+    def __init__(
+        self, scratch: Path, name: str, columns: dict[str, str], keep: Path | None
+    ) -> None:
         self.scratch, self.name, self.columns = scratch, name, columns
         self.parts: list[Path] = []
         self.rows = (scratch / f"{name}.part.jsonl").open("wb")
@@ -108,12 +150,17 @@ class _Stream:
         source = self.scratch / f"{self.name}.part.jsonl"
         part = self.scratch / f"{self.name}-{len(self.parts):06d}.parquet"
         # An empty file has no rows to infer from: read an empty table of the columns.
-        read = (f"read_json('{source}', format='newline_delimited', "
-                f"columns={_spec(self.columns)})" if source.stat().st_size else
-                "(SELECT " + ", ".join(f"NULL::{kind} AS {name}"
-                                       for name, kind in self.columns.items()) + " WHERE false)")
-        con.execute(f"COPY (SELECT {_select(self.columns)} FROM {read}) TO '{part}' "
-                    "(FORMAT parquet, COMPRESSION zstd)")
+        read = (
+            f"read_json('{source}', format='newline_delimited', columns={_spec(self.columns)})"
+            if source.stat().st_size
+            else "(SELECT "
+            + ", ".join(f"NULL::{kind} AS {name}" for name, kind in self.columns.items())
+            + " WHERE false)"
+        )
+        con.execute(
+            f"COPY (SELECT {_select(self.columns)} FROM {read}) TO '{part}' "
+            "(FORMAT parquet, COMPRESSION zstd)"
+        )
         self.parts.append(part)
         self.rows = source.open("wb")
 
@@ -124,8 +171,10 @@ class _Stream:
         building = self.scratch / target.name
         # Parts in order, row groups in order: one thread reads them as they were written.
         listed = ", ".join(f"'{part}'" for part in self.parts)
-        con.execute(f"COPY (SELECT * FROM read_parquet([{listed}])) TO '{building}' "
-                    "(FORMAT parquet, COMPRESSION zstd)")
+        con.execute(
+            f"COPY (SELECT * FROM read_parquet([{listed}])) TO '{building}' "
+            "(FORMAT parquet, COMPRESSION zstd)"
+        )
         os.chmod(building, 0o666 & ~umask())  # as any file the run writes
         os.replace(building, target)
 
@@ -157,8 +206,10 @@ class Streams:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise BadInput(f"{self.folder}: cannot create the folder "
-                           f"({error.strerror or type(error).__name__})") from None
+            raise BadInput(
+                f"{self.folder}: cannot create the folder "
+                f"({error.strerror or type(error).__name__})"
+            ) from None
         for name in (DOCUMENTS, CLAIMS, FIELDS, CLAIMS_JSONL):
             if (self.folder / name).is_dir():
                 raise BadInput(f"{self.folder / name}: is a folder, cannot write a file there")
@@ -166,15 +217,23 @@ class Streams:
         try:
             self.scratch.mkdir()
         except OSError as error:
-            raise BadInput(f"{self.scratch}: cannot create the folder "
-                           f"({error.strerror or type(error).__name__})") from None
+            raise BadInput(
+                f"{self.scratch}: cannot create the folder "
+                f"({error.strerror or type(error).__name__})"
+            ) from None
         self.con = duckdb.connect()
-        self.con.execute(f"SET threads = 1; SET preserve_insertion_order = true; "
-                         f"SET memory_limit = '{MEMORY_LIMIT}'; "
-                         f"SET temp_directory = '{self.scratch / 'spill'}'")
+        self.con.execute(
+            f"SET threads = 1; SET preserve_insertion_order = true; "
+            f"SET memory_limit = '{MEMORY_LIMIT}'; "
+            f"SET temp_directory = '{self.scratch / 'spill'}'"
+        )
         self.documents = _Stream(self.scratch, "documents", DOCUMENT_COLUMNS, None)
-        self.claims = _Stream(self.scratch, "claims", CLAIM_COLUMNS,
-                              self.scratch / CLAIMS_JSONL if self.claims_jsonl else None)
+        self.claims = _Stream(
+            self.scratch,
+            "claims",
+            CLAIM_COLUMNS,
+            self.scratch / CLAIMS_JSONL if self.claims_jsonl else None,
+        )
         self.fields = _Stream(self.scratch, "fields", FIELD_COLUMNS, None)
         return self
 
@@ -195,8 +254,12 @@ class Streams:
         elif kept.is_file():
             kept.unlink()  # from an earlier scoring: it would disagree with the Parquet
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         self.documents.close()
         self.claims.close()
         self.fields.close()
@@ -227,16 +290,22 @@ def read_documents(folder: Path) -> dict[str, dict[str, Any]]:
 
 def _document(row: dict[str, Any]) -> dict[str, Any]:
     grounding = {
-        universe: {kind: {"checked": row[f"{kind}_checked"],
-                          "hallucinated": row[f"{kind}_hallucinated{suffix}"],
-                          "rate": rate(row[f"{kind}_hallucinated{suffix}"],
-                                       row[f"{kind}_checked"])}
-                   for kind in CLASSES}
-        for universe, suffix in (("packet", ""), ("document", "_document"))}
+        universe: {
+            kind: {
+                "checked": row[f"{kind}_checked"],
+                "hallucinated": row[f"{kind}_hallucinated{suffix}"],
+                "rate": rate(row[f"{kind}_hallucinated{suffix}"], row[f"{kind}_checked"]),
+            }
+            for kind in CLASSES
+        }
+        for universe, suffix in (("packet", ""), ("document", "_document"))
+    }
     return {
         "fields": {name: row[name] for name in FieldCounts().as_dict()},
         "grounding": grounding,
         "verdicts": {name: row[name] for name in VERDICTS},
-        "consistency": {**{name: row[f"consistency_{name}"] for name in CONSISTENCY_TALLIES},
-                        "flags": row["consistency_flags"]},
+        "consistency": {
+            **{name: row[f"consistency_{name}"] for name in CONSISTENCY_TALLIES},
+            "flags": row["consistency_flags"],
+        },
     }

@@ -30,7 +30,8 @@ class GroundingTally:
 
     checked: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CLASSES, 0))
     hallucinated: dict[tuple[str, str], int] = field(
-        default_factory=lambda: {(u, c): 0 for u in UNIVERSES for c in CLASSES})
+        default_factory=lambda: {(u, c): 0 for u in UNIVERSES for c in CLASSES}
+    )
 
     def add(self, numeric: bool, checked: bool, in_packet: bool, in_document: bool) -> None:
         if not checked:
@@ -66,8 +67,9 @@ def summarize(tallies: Sequence[GroundingTally]) -> dict[str, Any]:
                 "checked": checked,
                 "hallucinated": hallucinated,
                 "rate_micro": rate(hallucinated, checked),
-                "rate_macro": mean([rate(t.hallucinated[(universe, kind)], t.checked[kind])
-                                    for t in tallies]),
+                "rate_macro": mean(
+                    [rate(t.hallucinated[(universe, kind)], t.checked[kind]) for t in tallies]
+                ),
                 "documents_with_checks": sum(1 for t in tallies if t.checked[kind]),
             }
     return out

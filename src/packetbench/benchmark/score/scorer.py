@@ -89,11 +89,16 @@ class DocumentSummary:
 
     @classmethod
     def of(cls, doc: DocumentScore) -> DocumentSummary:
-        return cls(doc.key, sys.intern(doc.tier), sys.intern(doc.doc_type),
-                   tuple(doc.counts.as_dict().values()), tuple(doc.grounding.checked.values()),
-                   tuple(doc.grounding.hallucinated[k] for k in _TALLY_KEYS),
-                   tuple(doc.verdicts[v] for v in VERDICTS),
-                   tuple(doc.consistency[name] for name in CONSISTENCY_TALLIES))
+        return cls(
+            doc.key,
+            sys.intern(doc.tier),
+            sys.intern(doc.doc_type),
+            tuple(doc.counts.as_dict().values()),
+            tuple(doc.grounding.checked.values()),
+            tuple(doc.grounding.hallucinated[k] for k in _TALLY_KEYS),
+            tuple(doc.verdicts[v] for v in VERDICTS),
+            tuple(doc.consistency[name] for name in CONSISTENCY_TALLIES),
+        )
 
     def field_counts(self) -> FieldCounts:
         return FieldCounts(**dict(zip(_COUNT_FIELDS, self.counts, strict=True)))
@@ -140,17 +145,33 @@ class RunScores:
 
 
 def _consistency(checks: list[consistency.Check]) -> dict[str, Any]:
-    return {"checks": len(checks), "passed": sum(c.ok for c in checks),
-            "failed": sum(not c.ok and not c.skipped for c in checks),
-            "skipped": sum(c.skipped for c in checks),
-            "flags": [{"rule": c.rule, "path": c.path, "kind": c.kind, "stated": c.stated,
-                       "expected": c.expected}
-                      for c in checks if not c.ok and not c.skipped]}
+    return {
+        "checks": len(checks),
+        "passed": sum(c.ok for c in checks),
+        "failed": sum(not c.ok and not c.skipped for c in checks),
+        "skipped": sum(c.skipped for c in checks),
+        "flags": [
+            {
+                "rule": c.rule,
+                "path": c.path,
+                "kind": c.kind,
+                "stated": c.stated,
+                "expected": c.expected,
+            }
+            for c in checks
+            if not c.ok and not c.skipped
+        ],
+    }
 
 
-def score_document(packet: Packet, doc: DocInfo, record: ExtractionRecord,
-                   found: universes.PacketUniverses, claims_out: list[bytes],
-                   fields_out: list[bytes] | None = None) -> DocumentScore:
+def score_document(
+    packet: Packet,
+    doc: DocInfo,
+    record: ExtractionRecord,
+    found: universes.PacketUniverses,
+    claims_out: list[bytes],
+    fields_out: list[bytes] | None = None,
+) -> DocumentScore:
     """Field view, grounding, verdicts and arithmetic of one valid, ok record; its claims
     rows go to `claims_out` and the rows of its truth leaves (the field view) to
     `fields_out`."""
@@ -171,40 +192,82 @@ def score_document(packet: Packet, doc: DocInfo, record: ExtractionRecord,
         tally.add(judged.numeric, judged.checked, judged.in_packet, judged.in_document)
         said = verdict(claim, judged.in_packet, stale.get(claim.path), found.packet)
         verdicts[said] += 1
-        claims_out.append(_claim_row(prefix, claim, judged.checked, judged.in_packet,
-                                     judged.in_document, said, touched.of(claim.path)))
+        claims_out.append(
+            _claim_row(
+                prefix,
+                claim,
+                judged.checked,
+                judged.in_packet,
+                judged.in_document,
+                said,
+                touched.of(claim.path),
+            )
+        )
         said_at[claim.path] = said
     if fields_out is not None:
         fields_out.extend(field_rows(packet, doc, model, truth, said_at, touched))
-    return DocumentScore(f"{packet.packet_id}/{doc.doc_id}", packet.tier, doc.doc_type,
-                         comparison.counts, tally, verdicts,
-                         _consistency(consistency.check(doc.schema, model, output)))
+    return DocumentScore(
+        f"{packet.packet_id}/{doc.doc_id}",
+        packet.tier,
+        doc.doc_type,
+        comparison.counts,
+        tally,
+        verdicts,
+        _consistency(consistency.check(doc.schema, model, output)),
+    )
 
 
 def _row_prefix(packet: Packet, doc: DocInfo) -> bytes:
     """The opening of every claims row of one document (its identifying keys)."""
-    return orjson.dumps({"packet_id": packet.packet_id, "doc_id": doc.doc_id,
-                         "doc_type": doc.doc_type, "tier": packet.tier})[:-1] + b","
+    return (
+        orjson.dumps(
+            {
+                "packet_id": packet.packet_id,
+                "doc_id": doc.doc_id,
+                "doc_type": doc.doc_type,
+                "tier": packet.tier,
+            }
+        )[:-1]
+        + b","
+    )
 
 
-def _claim_row(prefix: bytes, claim: Claim, checked: bool, in_packet: bool, in_doc: bool,
-               said: str, patterns: list[str]) -> bytes:
-    return prefix + orjson.dumps({
-        "path": claim.path,
-        "kind": claim.kind,
-        "value": claim.value,
-        "truth": claim.truth,
-        "field_class": "table" if "[" in claim.path else "form",
-        "grounded_in": "document" if in_doc else "packet" if in_packet else "none",
-        "hallucinated": (not in_packet) if checked else None,
-        "hallucinated_document": (not in_doc) if checked else None,
-        "verdict": said,
-        "patterns": patterns,
-    })[1:]
+def _claim_row(
+    prefix: bytes,
+    claim: Claim,
+    checked: bool,
+    in_packet: bool,
+    in_doc: bool,
+    said: str,
+    patterns: list[str],
+) -> bytes:
+    return (
+        prefix
+        + orjson.dumps(
+            {
+                "path": claim.path,
+                "kind": claim.kind,
+                "value": claim.value,
+                "truth": claim.truth,
+                "field_class": "table" if "[" in claim.path else "form",
+                "grounded_in": "document" if in_doc else "packet" if in_packet else "none",
+                "hallucinated": (not in_packet) if checked else None,
+                "hallucinated_document": (not in_doc) if checked else None,
+                "verdict": said,
+                "patterns": patterns,
+            }
+        )[1:]
+    )
 
 
-def field_rows(packet: Packet, doc: DocInfo, model: type[DocModel], truth: dict[str, Any],
-               said_at: dict[str, str], touched: Touched) -> Iterator[bytes]:
+def field_rows(
+    packet: Packet,
+    doc: DocInfo,
+    model: type[DocModel],
+    truth: dict[str, Any],
+    said_at: dict[str, str],
+    touched: Touched,
+) -> Iterator[bytes]:
     """The field view of every truth leaf, from the verdict of the claim at its path: claims
     sit at their aligned truth paths, a value equal to its truth is `supported`, and a leaf
     with no claim was left empty (a dropped record's leaves have none). Tests hold this
@@ -216,9 +279,19 @@ def field_rows(packet: Packet, doc: DocInfo, model: type[DocModel], truth: dict[
             outcome = "omitted" if said is None else "correct" if said == "supported" else "wrong"
         else:
             outcome = "abstained" if said is None else "answered"
-        yield prefix + orjson.dumps({
-            "path": path, "kind": kind, "field_class": "table" if "[" in path else "form",
-            "populated": populated, "outcome": outcome, "patterns": touched.of(path)})[1:]
+        yield (
+            prefix
+            + orjson.dumps(
+                {
+                    "path": path,
+                    "kind": kind,
+                    "field_class": "table" if "[" in path else "form",
+                    "populated": populated,
+                    "outcome": outcome,
+                    "patterns": touched.of(path),
+                }
+            )[1:]
+        )
 
 
 def document_row(doc: DocumentScore) -> bytes:
@@ -226,8 +299,13 @@ def document_row(doc: DocumentScore) -> bytes:
     counts under the column names of results.duckdb's documents table, and its consistency
     flags."""
     packet_id, _, doc_id = doc.key.partition("/")
-    row: dict[str, Any] = {"packet_id": packet_id, "doc_id": doc_id, "tier": doc.tier,
-                           "doc_type": doc.doc_type, **doc.counts.as_dict()}
+    row: dict[str, Any] = {
+        "packet_id": packet_id,
+        "doc_id": doc_id,
+        "tier": doc.tier,
+        "doc_type": doc.doc_type,
+        **doc.counts.as_dict(),
+    }
     for kind in ("numbers", "strings"):
         row[f"{kind}_checked"] = doc.grounding.checked[kind]
         row[f"{kind}_hallucinated"] = doc.grounding.hallucinated[("packet", kind)]
@@ -301,8 +379,7 @@ def _score_packet(task: PacketTask) -> PacketPart:
             continue
         record = read_record(path)
         if record.status != "ok":
-            part.errors.append({"document": key, "status": record.status,
-                                "error": record.error})
+            part.errors.append({"document": key, "status": record.status, "error": record.error})
             continue
         problem = schema_problem(doc.schema, record.output, packet.path)
         if problem is not None:
@@ -314,8 +391,12 @@ def _score_packet(task: PacketTask) -> PacketPart:
         part.documents.append(DocumentSummary.of(scored))
         document_rows.append(document_row(scored))
     part.claims = len(claim_rows)
-    part.rows = outputs.Rows(*(b"".join(row + b"\n" for row in rows)
-                               for rows in (document_rows, claim_rows, field_rows_)))
+    part.rows = outputs.Rows(
+        *(
+            b"".join(row + b"\n" for row in rows)
+            for rows in (document_rows, claim_rows, field_rows_)
+        )
+    )
     return part
 
 
@@ -323,9 +404,14 @@ def _label(task: PacketTask) -> str:
     return task.packet.packet_id
 
 
-def score_run(run: Path, packets_dir: Path, *, executor: Executor | None = None,
-              claims_jsonl: bool = False,
-              on_packet: Callable[[int], None] | None = None) -> RunScores:
+def score_run(
+    run: Path,
+    packets_dir: Path,
+    *,
+    executor: Executor | None = None,
+    claims_jsonl: bool = False,
+    on_packet: Callable[[int], None] | None = None,
+) -> RunScores:
     """Score every document of `run` against the packets in `packets_dir`; write scores/.
 
     Packets are scored as separate tasks (`executor`; default: this process) and merged in
@@ -345,8 +431,9 @@ def score_run(run: Path, packets_dir: Path, *, executor: Executor | None = None,
             tasks.append(PacketTask(run, packet, (doc.doc_id,)))
     result = RunScores()
     with outputs.Streams(run / "scores", claims_jsonl) as streams:
-        for done, part in enumerate((executor or LocalExecutor(1, fatal=FATAL)).map(
-                score_packet, tasks, _label), 1):
+        for done, part in enumerate(
+            (executor or LocalExecutor(1, fatal=FATAL)).map(score_packet, tasks, _label), 1
+        ):
             result.add(part)
             streams.add(part.rows)
             if on_packet is not None:
@@ -359,15 +446,24 @@ def score_run(run: Path, packets_dir: Path, *, executor: Executor | None = None,
 def _write(folder: Path, result: RunScores, expected: int) -> None:
     """The run-level score files; every document's own counts are in documents.parquet."""
     totals = result.totals
-    write_json(folder / "field_breakdown.json", {
-        "documents_expected": expected,
-        "documents_scored": totals.documents,
-        "excluded": {"missing": result.missing, "error": result.errors,
-                     "invalid": result.invalid},
-        **totals.field_breakdown(),
-    })
-    write_json(folder / "hallucination.json", {
-        "documents_scored": totals.documents,
-        **totals.hallucination(),
-    })
+    write_json(
+        folder / "field_breakdown.json",
+        {
+            "documents_expected": expected,
+            "documents_scored": totals.documents,
+            "excluded": {
+                "missing": result.missing,
+                "error": result.errors,
+                "invalid": result.invalid,
+            },
+            **totals.field_breakdown(),
+        },
+    )
+    write_json(
+        folder / "hallucination.json",
+        {
+            "documents_scored": totals.documents,
+            **totals.hallucination(),
+        },
+    )
     write_json(folder / "consistency.json", {"overall": totals.consistency_overall()})

@@ -21,8 +21,12 @@ from packetbench.benchmark.score.align import align
 from packetbench.generator.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
 
 
-def aligned_values(model: type[DocModel], current: Any, older: Any, prefix: str = "",
-                   ) -> dict[str, Any]:
+def aligned_values(
+    model: type[DocModel],
+    current: Any,
+    older: Any,
+    prefix: str = "",
+) -> dict[str, Any]:
     """Path in `current` -> the non-null value `older` holds at the aligned place."""
     found: dict[str, Any] = {}
     if not isinstance(older, dict):
@@ -40,13 +44,20 @@ def aligned_values(model: type[DocModel], current: Any, older: Any, prefix: str 
             new_items = new if isinstance(new, list) else []
             old_items = old if isinstance(old, list) else []
             for t_index, o_index in align(shape.item.model, new_items, old_items).pairs:
-                found.update(aligned_values(shape.item.model, new_items[t_index],
-                                            old_items[o_index], f"{where}[{t_index}]"))
+                found.update(
+                    aligned_values(
+                        shape.item.model,
+                        new_items[t_index],
+                        old_items[o_index],
+                        f"{where}[{t_index}]",
+                    )
+                )
     return found
 
 
-def stale_values(packet: Packet, doc: DocInfo, model: type[DocModel],
-                 truth: dict[str, Any]) -> dict[str, Any]:
+def stale_values(
+    packet: Packet, doc: DocInfo, model: type[DocModel], truth: dict[str, Any]
+) -> dict[str, Any]:
     """Path of `doc`'s truth -> a superseded version's differing value there (the first
     superseded version in packet order wins where several differ)."""
     if doc.superseded_by:

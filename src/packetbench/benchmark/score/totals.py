@@ -91,24 +91,29 @@ class RunTotals:
 
     def add(self, doc: DocumentSummary) -> None:
         self.documents += 1
-        for group in (self.overall, self.by_tier.setdefault(doc.tier, Group()),
-                      self.by_doc_type.setdefault(doc.doc_type, Group())):
+        for group in (
+            self.overall,
+            self.by_tier.setdefault(doc.tier, Group()),
+            self.by_doc_type.setdefault(doc.doc_type, Group()),
+        ):
             group.add(doc)
         self.verdicts.update(doc.verdict_counts())
         self.consistency.update(dict(zip(CONSISTENCY_TALLIES, doc.consistency, strict=True)))
 
     def field_breakdown(self) -> dict[str, Any]:
-        return {"overall": self.overall.fields.as_dict(),
-                "by_tier": {k: g.fields.as_dict() for k, g in sorted(self.by_tier.items())},
-                "by_doc_type": {k: g.fields.as_dict()
-                                for k, g in sorted(self.by_doc_type.items())}}
+        return {
+            "overall": self.overall.fields.as_dict(),
+            "by_tier": {k: g.fields.as_dict() for k, g in sorted(self.by_tier.items())},
+            "by_doc_type": {k: g.fields.as_dict() for k, g in sorted(self.by_doc_type.items())},
+        }
 
     def hallucination(self) -> dict[str, Any]:
-        return {"overall": self.overall.grounding.as_dict(),
-                "by_tier": {k: g.grounding.as_dict() for k, g in sorted(self.by_tier.items())},
-                "by_doc_type": {k: g.grounding.as_dict()
-                                for k, g in sorted(self.by_doc_type.items())},
-                "verdicts": {"overall": {v: self.verdicts[v] for v in VERDICTS}}}
+        return {
+            "overall": self.overall.grounding.as_dict(),
+            "by_tier": {k: g.grounding.as_dict() for k, g in sorted(self.by_tier.items())},
+            "by_doc_type": {k: g.grounding.as_dict() for k, g in sorted(self.by_doc_type.items())},
+            "verdicts": {"overall": {v: self.verdicts[v] for v in VERDICTS}},
+        }
 
     def consistency_overall(self) -> dict[str, int]:
         return {name: self.consistency[name] for name in CONSISTENCY_TALLIES}

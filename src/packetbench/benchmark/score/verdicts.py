@@ -37,8 +37,9 @@ def grounded(value: Any, kind: str, code_list: str | None, universe: Universe) -
     if kind == "date" and normalize.date(value) is not None:
         return universe.has_date(value)
     if kind == "enum" and code_list is not None:
-        return any(form in universe.strings
-                   for form in normalize.aliases_of(value, code_list)) or universe.has_string(value)
+        return any(
+            form in universe.strings for form in normalize.aliases_of(value, code_list)
+        ) or universe.has_string(value)
     return universe.has_string(value)
 
 
@@ -57,8 +58,12 @@ def judge(claim: Claim, document: Universe, packet: Universe) -> Judgment:
     the page shows."""
     in_doc = claim.supported or grounded(claim.value, claim.kind, claim.code_list, document)
     in_packet = in_doc or grounded(claim.value, claim.kind, claim.code_list, packet)
-    return Judgment(normalize.is_checked(claim.value, claim.kind),
-                    claim.kind in normalize.NUMERIC_KINDS, in_packet, in_doc)
+    return Judgment(
+        normalize.is_checked(claim.value, claim.kind),
+        claim.kind in normalize.NUMERIC_KINDS,
+        in_packet,
+        in_doc,
+    )
 
 
 def _contains(value: Any, truth: Any) -> bool:
@@ -69,11 +74,10 @@ def _contains(value: Any, truth: Any) -> bool:
     if not inner or len(inner) >= len(outer):
         return False
     width = len(inner)
-    return any(outer[i:i + width] == inner for i in range(len(outer) - width + 1))
+    return any(outer[i : i + width] == inner for i in range(len(outer) - width + 1))
 
 
-def verdict(claim: Claim, grounded_in_packet: bool, stale_value: Any,
-            packet: Universe) -> Verdict:
+def verdict(claim: Claim, grounded_in_packet: bool, stale_value: Any, packet: Universe) -> Verdict:
     """The verdict of one claim; `stale_value` is the superseded document's value at the
     claim's path (None when there is no superseded version)."""
     value, truth, kind = claim.value, claim.truth, claim.kind

@@ -36,8 +36,11 @@ PoolKey = tuple[str, str, str | None]  # kind, json type, code list
 
 
 def _json_type(value: Any) -> str:
-    return "integer" if isinstance(value, int) and not isinstance(value, bool) else (
-        "number" if isinstance(value, float) else "string")
+    return (
+        "integer"
+        if isinstance(value, int) and not isinstance(value, bool)
+        else ("number" if isinstance(value, float) else "string")
+    )
 
 
 def _code_list(shape: LeafShape) -> str | None:
@@ -76,8 +79,9 @@ class Engine:
 
     # --- records ------------------------------------------------------------------------------
 
-    def record(self, model: type[DocModel], truth: dict[str, Any], path: str,
-               budget: int | None) -> dict[str, Any]:
+    def record(
+        self, model: type[DocModel], truth: dict[str, Any], path: str, budget: int | None
+    ) -> dict[str, Any]:
         """The output for one matched truth record (or object); `budget` caps changed leaves
         (None: no cap)."""
         out: dict[str, Any] = {}
@@ -95,14 +99,27 @@ class Engine:
             if isinstance(shape, LeafShape):
                 if name in moved_into:
                     continue
-                spent = self._leaf(model, shapes, name, shape, value, where, plan.get(name),
-                                   name in keys, truth, out, moved_into, budget)
+                spent = self._leaf(
+                    model,
+                    shapes,
+                    name,
+                    shape,
+                    value,
+                    where,
+                    plan.get(name),
+                    name in keys,
+                    truth,
+                    out,
+                    moved_into,
+                    budget,
+                )
                 if budget is not None:
                     budget -= spent
             elif isinstance(shape, ObjectShape):
                 # A keyless record's budget is spent on its own leaves only.
-                out[name] = self.record(shape.model, value or {}, where,
-                                        None if budget is None else 0)
+                out[name] = self.record(
+                    shape.model, value or {}, where, None if budget is None else 0
+                )
             else:
                 out[name] = self.items(shape, value or [], where)
         return {name: out.get(name) for name, _ in shapes}
@@ -112,8 +129,9 @@ class Engine:
         factors = self.profile.pattern_factors
         if not factors:
             return 1.0
-        return max((factors.get(p.split(".", 1)[0], 1.0) for p in self.touched.of(path)),
-                   default=1.0)
+        return max(
+            (factors.get(p.split(".", 1)[0], 1.0) for p in self.touched.of(path)), default=1.0
+        )
 
     def _draw_op(self, path: str) -> str:
         rates = [getattr(self.profile, op) for op in LEAF_OPS]
@@ -145,8 +163,12 @@ class Engine:
                 dropped_any = True
                 continue
             out.append(self.record(item, truth, where, None if keys[index] in unique else 1))
-        if (truths and not dropped_any and self.rng.random() < self.profile.invent
-                and not any(isinstance(s, ListShape) for _, s in fields_of(item))):
+        if (
+            truths
+            and not dropped_any
+            and self.rng.random() < self.profile.invent
+            and not any(isinstance(s, ListShape) for _, s in fields_of(item))
+        ):
             invented = self._invented(item, f"{path}[+{len(out)}]")
             if invented is not None:
                 out.append(invented)
@@ -186,8 +208,7 @@ class Engine:
             record: dict[str, Any] = {}
             for name, shape in fields_of(current):
                 if isinstance(shape, LeafShape):
-                    made = values.fabricate(shape.leaf.kind, shape.json_type, self.rng,
-                                            self.packet)
+                    made = values.fabricate(shape.leaf.kind, shape.json_type, self.rng, self.packet)
                     record[name] = made
                     if made is not None:
                         claims.append((made, shape.leaf.kind))
@@ -206,19 +227,32 @@ class Engine:
 
     # --- leaves -------------------------------------------------------------------------------
 
-    def _leaf(self, model: type[DocModel], shapes: tuple[tuple[str, Any], ...], name: str,
-              shape: LeafShape, truth: Any, path: str, op: str | None, is_key: bool,
-              record: dict[str, Any], out: dict[str, Any], moved_into: set[str],
-              budget: int | None) -> int:
+    def _leaf(
+        self,
+        model: type[DocModel],
+        shapes: tuple[tuple[str, Any], ...],
+        name: str,
+        shape: LeafShape,
+        truth: Any,
+        path: str,
+        op: str | None,
+        is_key: bool,
+        record: dict[str, Any],
+        out: dict[str, Any],
+        moved_into: set[str],
+        budget: int | None,
+    ) -> int:
         """Decide and write one leaf; return how many leaves it changed (for the budget)."""
         kind = shape.leaf.kind
         counts = self.expected.counts
         if truth is None:
             counts.gt_null_fields += 1
             made = None
-            if (not is_key and (budget is None or budget > 0)
-                    and self.rng.random() < min(0.95, self.profile.fabricate
-                                                * self.factor(path))):
+            if (
+                not is_key
+                and (budget is None or budget > 0)
+                and self.rng.random() < min(0.95, self.profile.fabricate * self.factor(path))
+            ):
                 made = values.fabricate(kind, shape.json_type, self.rng, self.packet)
             if made is None:
                 counts.abstained += 1
@@ -231,15 +265,33 @@ class Engine:
             return 1
         counts.gt_fields += 1
         stale = self.stale.get(path)
-        if (op is not None and stale is not None and (budget is None or budget > 0)
-                and not normalize.equal(stale, truth, kind, _code_list(shape))
-                and self.rng.random() < self.profile.stale):
+        if (
+            op is not None
+            and stale is not None
+            and (budget is None or budget > 0)
+            and not normalize.equal(stale, truth, kind, _code_list(shape))
+            and self.rng.random() < self.profile.stale
+        ):
             op = "stale"
         if op is None or op == "reformat" or (budget is not None and budget <= 0):
-            op = "reformat" if (op == "reformat" or (is_key and self.rng.random()
-                                                      < self.profile.reformat)) else "none"
-        written, spent = self._apply(op, shapes, model.record_key, name, shape, truth, path,
-                                     record, out, moved_into, budget is not None)
+            op = (
+                "reformat"
+                if (op == "reformat" or (is_key and self.rng.random() < self.profile.reformat))
+                else "none"
+            )
+        written, spent = self._apply(
+            op,
+            shapes,
+            model.record_key,
+            name,
+            shape,
+            truth,
+            path,
+            record,
+            out,
+            moved_into,
+            budget is not None,
+        )
         if written is None:
             counts.omitted += 1
         elif spent == 0:
@@ -250,9 +302,20 @@ class Engine:
         out[name] = written
         return spent
 
-    def _apply(self, op: str, shapes: tuple[tuple[str, Any], ...], keys: tuple[str, ...],
-               name: str, shape: LeafShape, truth: Any, path: str, record: dict[str, Any],
-               out: dict[str, Any], moved_into: set[str], limited: bool) -> tuple[Any, int]:
+    def _apply(
+        self,
+        op: str,
+        shapes: tuple[tuple[str, Any], ...],
+        keys: tuple[str, ...],
+        name: str,
+        shape: LeafShape,
+        truth: Any,
+        path: str,
+        record: dict[str, Any],
+        out: dict[str, Any],
+        moved_into: set[str],
+        limited: bool,
+    ) -> tuple[Any, int]:
         """(value written, changed leaves) for one populated leaf under `op`; a wrong value's
         claim is recorded here, a correct one by the caller."""
         kind, code_list = shape.leaf.kind, _code_list(shape)
@@ -272,9 +335,12 @@ class Engine:
             self._claim(stale, kind, "stale", in_doc, True)
             return stale, 1
         if op == "wrong_in":
-            pool = [v for v in self.pools.get((kind, shape.json_type, code_list), [])
-                    if not normalize.equal(v, truth, kind, code_list)
-                    and not (stale is not None and normalize.equal(v, stale, kind, code_list))]
+            pool = [
+                v
+                for v in self.pools.get((kind, shape.json_type, code_list), [])
+                if not normalize.equal(v, truth, kind, code_list)
+                and not (stale is not None and normalize.equal(v, stale, kind, code_list))
+            ]
             if pool:
                 written = self.rng.choice(pool)
                 self._note("wrong_in_universe", path, value=written)
@@ -286,8 +352,12 @@ class Engine:
                 self._note("wrong_out_of_universe", path, value=made)
                 self._claim(made, kind, "contradicted", False, False)
                 return made, 1
-        if op in ("composed", "overreach") and kind in ("string", "id") and isinstance(
-                truth, str) and normalize.tokens(truth):
+        if (
+            op in ("composed", "overreach")
+            and kind in ("string", "id")
+            and isinstance(truth, str)
+            and normalize.tokens(truth)
+        ):
             if op == "composed" and self.tokens:
                 written = f"{truth} {self.rng.choice(self.tokens)}"
                 if not (stale is not None and normalize.equal(written, stale, kind)):
@@ -301,8 +371,9 @@ class Engine:
                 return written, 1
         if op == "moved" and not limited:  # a move changes two leaves
             parent = path.rsplit(".", 1)[0] + "." if "." in path else ""
-            target = self._move_target(shapes, keys, name, shape, truth, record, out,
-                                       moved_into, parent)
+            target = self._move_target(
+                shapes, keys, name, shape, truth, record, out, moved_into, parent
+            )
             if target is not None:
                 target_name, target_shape = target
                 target_truth = record.get(target_name)
@@ -321,23 +392,36 @@ class Engine:
                 return None, 1
         return truth, 0
 
-    def _move_target(self, shapes: tuple[tuple[str, Any], ...], keys: tuple[str, ...],
-                     name: str, shape: LeafShape, truth: Any, record: dict[str, Any],
-                     out: dict[str, Any], moved_into: set[str],
-                     parent: str) -> tuple[str, LeafShape] | None:
+    def _move_target(
+        self,
+        shapes: tuple[tuple[str, Any], ...],
+        keys: tuple[str, ...],
+        name: str,
+        shape: LeafShape,
+        truth: Any,
+        record: dict[str, Any],
+        out: dict[str, Any],
+        moved_into: set[str],
+        parent: str,
+    ) -> tuple[str, LeafShape] | None:
         """A later, untouched, non-key leaf of the same object, kind and JSON type whose truth
         (and superseded value) the moved value does not equal."""
         names = [n for n, _ in shapes]
-        later = set(names[names.index(name) + 1:])
+        later = set(names[names.index(name) + 1 :])
         kind, code_list = shape.leaf.kind, _code_list(shape)
         candidates = []
         for other, other_shape in shapes:
-            if (other in later and other not in moved_into and other not in out
-                    and other not in keys and isinstance(other_shape, LeafShape)
-                    and other_shape.leaf.kind == kind
-                    and other_shape.json_type == shape.json_type
-                    and other_shape.leaf.codes == shape.leaf.codes
-                    and not normalize.equal(truth, record.get(other), kind, code_list)):
+            if (
+                other in later
+                and other not in moved_into
+                and other not in out
+                and other not in keys
+                and isinstance(other_shape, LeafShape)
+                and other_shape.leaf.kind == kind
+                and other_shape.json_type == shape.json_type
+                and other_shape.leaf.codes == shape.leaf.codes
+                and not normalize.equal(truth, record.get(other), kind, code_list)
+            ):
                 stale = self.stale.get(parent + other)
                 if stale is None or not normalize.equal(truth, stale, kind, code_list):
                     candidates.append((other, other_shape))

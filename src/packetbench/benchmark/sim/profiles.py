@@ -13,8 +13,15 @@ from dataclasses import dataclass, field
 # (a reader stumbles more on a scanned page than on a reordered column). A leaf touched by
 # several families takes the largest factor; leaf rates are scaled by it.
 PATTERN_FACTORS: dict[str, float] = {
-    "table": 2.0, "data": 2.5, "overlay": 1.6, "textlayer": 3.0, "scan": 3.5, "hand": 3.0,
-    "sheet": 2.0, "csv": 1.8, "packet": 2.5,
+    "table": 2.0,
+    "data": 2.5,
+    "overlay": 1.6,
+    "textlayer": 3.0,
+    "scan": 3.5,
+    "hand": 3.0,
+    "sheet": 2.0,
+    "csv": 1.8,
+    "packet": 2.5,
 }
 
 
@@ -43,12 +50,40 @@ PROFILES: dict[str, Profile] = {
     p.name: p
     for p in (
         Profile("perfect"),
-        Profile("typical", omit=0.03, wrong_in=0.02, wrong_out=0.01, composed=0.01,
-                overreach=0.01, moved=0.01, stale=0.3, reformat=0.05, fabricate=0.03,
-                drop=0.01, invent=0.03, shuffle=0.1, pattern_factors=PATTERN_FACTORS),
-        Profile("sloppy", omit=0.10, wrong_in=0.06, wrong_out=0.05, composed=0.03,
-                overreach=0.03, moved=0.03, stale=0.6, reformat=0.15, fabricate=0.10,
-                drop=0.04, invent=0.10, shuffle=0.3, missing=0.03, error=0.03, invalid=0.03,
-                pattern_factors=PATTERN_FACTORS),
+        Profile(
+            "typical",
+            omit=0.03,
+            wrong_in=0.02,
+            wrong_out=0.01,
+            composed=0.01,
+            overreach=0.01,
+            moved=0.01,
+            stale=0.3,
+            reformat=0.05,
+            fabricate=0.03,
+            drop=0.01,
+            invent=0.03,
+            shuffle=0.1,
+            pattern_factors=PATTERN_FACTORS,
+        ),
+        Profile(
+            "sloppy",
+            omit=0.10,
+            wrong_in=0.06,
+            wrong_out=0.05,
+            composed=0.03,
+            overreach=0.03,
+            moved=0.03,
+            stale=0.6,
+            reformat=0.15,
+            fabricate=0.10,
+            drop=0.04,
+            invent=0.10,
+            shuffle=0.3,
+            missing=0.03,
+            error=0.03,
+            invalid=0.03,
+            pattern_factors=PATTERN_FACTORS,
+        ),
     )
 }

@@ -22,7 +22,8 @@ _VOWELS = "aeiou"
 
 def _word(rng: random.Random) -> str:
     return "".join(rng.choice(_CONSONANTS) + rng.choice(_VOWELS) for _ in range(3)) + rng.choice(
-        _CONSONANTS)
+        _CONSONANTS
+    )
 
 
 def foreign_word(rng: random.Random, universe: Universe) -> str:

@@ -38,16 +38,21 @@ class Interval:
         return self.low is not None and self.high is not None and self.low <= value <= self.high
 
 
-def _units(clusters: npt.NDArray[np.int64] | None, n_docs: int
-           ) -> tuple[int, npt.NDArray[np.int64] | None]:
+def _units(
+    clusters: npt.NDArray[np.int64] | None, n_docs: int
+) -> tuple[int, npt.NDArray[np.int64] | None]:
     if clusters is None:
         return n_docs, None
     labels, index = np.unique(clusters, return_inverse=True)
     return len(labels), index.astype(np.int64)
 
 
-def replicate_weights(n_docs: int, clusters: npt.NDArray[np.int64] | None = None,
-                      resamples: int = RESAMPLES, seed: int = SEED) -> Iterator[Array]:
+def replicate_weights(
+    n_docs: int,
+    clusters: npt.NDArray[np.int64] | None = None,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
+) -> Iterator[Array]:
     """Chunks of replicate weights, each (replicates x documents): how often each document
     is drawn. With `clusters` (a packet number per document) packets are drawn instead, and
     each document weighs what its packet does."""
@@ -61,8 +66,11 @@ def replicate_weights(n_docs: int, clusters: npt.NDArray[np.int64] | None = None
         # draw, counted with one bincount: far faster than numpy's multinomial sampler)
         drawn = rng.integers(0, n_units, size=(size, n_units))
         drawn += np.arange(size)[:, None] * n_units
-        counts = np.bincount(drawn.ravel(), minlength=size * n_units).reshape(
-            size, n_units).astype(np.float64)
+        counts = (
+            np.bincount(drawn.ravel(), minlength=size * n_units)
+            .reshape(size, n_units)
+            .astype(np.float64)
+        )
         yield counts if index is None else counts[:, index]
         done += size
 
@@ -109,9 +117,14 @@ class Intervals:
     macro: list[Interval]
 
 
-def intervals(num: Array, den: Array, clusters: npt.NDArray[np.int64] | None = None,
-              resamples: int = RESAMPLES, seed: int = SEED, level: float = LEVEL
-              ) -> Intervals:
+def intervals(
+    num: Array,
+    den: Array,
+    clusters: npt.NDArray[np.int64] | None = None,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
+    level: float = LEVEL,
+) -> Intervals:
     """Percentile intervals of the micro and macro rate of every column."""
     micro_parts: list[Array] = []
     macro_parts: list[Array] = []
@@ -119,14 +132,21 @@ def intervals(num: Array, den: Array, clusters: npt.NDArray[np.int64] | None = N
         micro, macro = replicate_rates(num, den, weights)
         micro_parts.append(micro)
         macro_parts.append(macro)
-    return Intervals(_percentiles(np.vstack(micro_parts), level),
-                     _percentiles(np.vstack(macro_parts), level))
+    return Intervals(
+        _percentiles(np.vstack(micro_parts), level), _percentiles(np.vstack(macro_parts), level)
+    )
 
 
-def paired_intervals(num_a: Array, den_a: Array, num_b: Array, den_b: Array,
-                     clusters: npt.NDArray[np.int64] | None = None,
-                     resamples: int = RESAMPLES, seed: int = SEED, level: float = LEVEL
-                     ) -> Intervals:
+def paired_intervals(
+    num_a: Array,
+    den_a: Array,
+    num_b: Array,
+    den_b: Array,
+    clusters: npt.NDArray[np.int64] | None = None,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
+    level: float = LEVEL,
+) -> Intervals:
     """Intervals of rate(b) - rate(a), micro and macro, for two runs on the same documents
     (row i of every matrix is the same document): each replicate draws the same documents
     for both runs."""
@@ -137,5 +157,6 @@ def paired_intervals(num_a: Array, den_a: Array, num_b: Array, den_b: Array,
         micro_b, macro_b = replicate_rates(num_b, den_b, weights)
         micro_parts.append(micro_b - micro_a)
         macro_parts.append(macro_b - macro_a)
-    return Intervals(_percentiles(np.vstack(micro_parts), level),
-                     _percentiles(np.vstack(macro_parts), level))
+    return Intervals(
+        _percentiles(np.vstack(micro_parts), level), _percentiles(np.vstack(macro_parts), level)
+    )

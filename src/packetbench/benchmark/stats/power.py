@@ -28,8 +28,9 @@ def packet_sd(num: npt.NDArray[np.float64], den: npt.NDArray[np.float64]) -> flo
     return float(np.std(residuals, ddof=1) / den.mean())
 
 
-def packets_needed(sd: float, effect: float, alpha: float = 0.05, power: float = 0.8,
-                   correlation: float = 0.0) -> int:
+def packets_needed(
+    sd: float, effect: float, alpha: float = 0.05, power: float = 0.8, correlation: float = 0.0
+) -> int:
     """Packets per run to detect a difference of `effect` in the rate (two-sided)."""
     if effect <= 0:
         raise ValueError("the effect must be positive")
@@ -38,8 +39,9 @@ def packets_needed(sd: float, effect: float, alpha: float = 0.05, power: float =
     return max(2, math.ceil(z * z * variance / (effect * effect)))
 
 
-def power_at(packets: int, sd: float, effect: float, alpha: float = 0.05,
-             correlation: float = 0.0) -> float:
+def power_at(
+    packets: int, sd: float, effect: float, alpha: float = 0.05, correlation: float = 0.0
+) -> float:
     """Power of the two-sided test with `packets` packets per run."""
     se = math.sqrt(2 * (1 - correlation) * sd * sd / packets)
     if se == 0:

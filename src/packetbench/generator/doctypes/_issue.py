@@ -44,12 +44,13 @@ def issue_date(world: World) -> str:
 def policy_term(world: World, line: str) -> PolicyTerm:
     """The number and term of one carried line (every line of the program runs the same
     term)."""
-    return PolicyTerm(policy_number=world.policy_line(line).policy_number,
-                      effective_date=world.policy.effective_date,
-                      expiration_date=world.policy.expiration_date)
+    return PolicyTerm(
+        policy_number=world.policy_line(line).policy_number,
+        effective_date=world.policy.effective_date,
+        expiration_date=world.policy.expiration_date,
+    )
 
 
 def policy_row(world: World, line: str) -> PolicyRow:
     """A coverage row's identification: insurer letter, policy number and term."""
-    return PolicyRow(insurer_letter=INSURER_LETTER,
-                     **policy_term(world, line).model_dump())
+    return PolicyRow(insurer_letter=INSURER_LETTER, **policy_term(world, line).model_dump())

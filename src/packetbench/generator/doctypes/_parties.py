@@ -134,29 +134,42 @@ def yes_no(flag: bool) -> str:
     return "Yes" if flag else "No"
 
 
-
 def identification_of(world: World) -> Identification:
-    return Identification(agency_name=world.producer.agency_name,
-                          customer_id=world.producer.customer_id,
-                          carrier_name=world.carrier.name, naic_code=world.carrier.naic,
-                          policy_number=world.policy.number,
-                          effective_date=world.policy.effective_date,
-                          named_insured=world.insured.name)
+    return Identification(
+        agency_name=world.producer.agency_name,
+        customer_id=world.producer.customer_id,
+        carrier_name=world.carrier.name,
+        naic_code=world.carrier.naic,
+        policy_number=world.policy.number,
+        effective_date=world.policy.effective_date,
+        named_insured=world.insured.name,
+    )
 
 
 def interest_of(interest: AdditionalInterest) -> Interest:
     kind = interest.interest_type
-    return Interest(name=interest.name, address=address_of(interest.address),
-                    mortgagee=yes_no(kind == "Mortgagee"), loss_payee=yes_no(kind == "Loss Payee"),
-                    lenders_loss_payable=yes_no(kind == "Lender's Loss Payable"),
-                    loan_number=interest.loan_number)
+    return Interest(
+        name=interest.name,
+        address=address_of(interest.address),
+        mortgagee=yes_no(kind == "Mortgagee"),
+        loss_payee=yes_no(kind == "Loss Payee"),
+        lenders_loss_payable=yes_no(kind == "Lender's Loss Payable"),
+        loan_number=interest.loan_number,
+    )
 
 
 def producer_of(world: World) -> Producer:
     p = world.producer
-    return Producer(name=p.agency_name, address=address_of(p.address),
-                    contact_name=p.contact_name, phone=p.phone, fax=p.fax, email=p.email,
-                    agency_code=p.agency_code, customer_id=p.customer_id)
+    return Producer(
+        name=p.agency_name,
+        address=address_of(p.address),
+        contact_name=p.contact_name,
+        phone=p.phone,
+        fax=p.fax,
+        email=p.email,
+        agency_code=p.agency_code,
+        customer_id=p.customer_id,
+    )
 
 
 def insured_of(world: World) -> Insured:
@@ -165,8 +178,7 @@ def insured_of(world: World) -> Insured:
 
 def insurers_of(world: World) -> list[Insurer]:
     """The program has one carrier for every line: insurer A."""
-    return [Insurer(letter=INSURER_LETTER, name=world.carrier.name,
-                    naic_code=world.carrier.naic)]
+    return [Insurer(letter=INSURER_LETTER, name=world.carrier.name, naic_code=world.carrier.naic)]
 
 
 def company_of(world: World) -> Company:
@@ -189,29 +201,53 @@ INSURER_COLUMNS = (
 def identification_rows(flow: Flow, page: int, prefix: str = "header") -> None:
     """The identification block; continuation pages repeat only the insured and policy."""
     if page == 0:
-        flow.boxes([Cell("Agency", f"{prefix}.agency_name", 3),
-                    Cell("Agency customer ID", f"{prefix}.customer_id", 1),
-                    Cell("Carrier", f"{prefix}.carrier_name", 3),
-                    Cell("NAIC code", f"{prefix}.naic_code", 0.8)])
-    flow.boxes([Cell("Named insured", f"{prefix}.named_insured", 4),
-                Cell("Policy number", f"{prefix}.policy_number", 1.5),
-                Cell("Effective date", f"{prefix}.effective_date", 1.2)])
+        flow.boxes(
+            [
+                Cell("Agency", f"{prefix}.agency_name", 3),
+                Cell("Agency customer ID", f"{prefix}.customer_id", 1),
+                Cell("Carrier", f"{prefix}.carrier_name", 3),
+                Cell("NAIC code", f"{prefix}.naic_code", 0.8),
+            ]
+        )
+    flow.boxes(
+        [
+            Cell("Named insured", f"{prefix}.named_insured", 4),
+            Cell("Policy number", f"{prefix}.policy_number", 1.5),
+            Cell("Effective date", f"{prefix}.effective_date", 1.2),
+        ]
+    )
 
 
 def producer_rows(flow: Flow, prefix: str = "producer") -> None:
-    flow.boxes([Cell("Producer", f"{prefix}.name", 3),
-                Cell("Agency code", f"{prefix}.agency_code", 1),
-                Cell("Agency customer ID", f"{prefix}.customer_id", 1)])
-    flow.boxes([Cell("Producer address", parts=address_parts(f"{prefix}.address"), weight=3),
-                Cell("Contact name", f"{prefix}.contact_name", 2)])
-    flow.boxes([Cell("Phone (A/C, No, Ext)", f"{prefix}.phone"),
-                Cell("Fax (A/C, No)", f"{prefix}.fax"),
-                Cell("E-mail address", f"{prefix}.email", 2)])
+    flow.boxes(
+        [
+            Cell("Producer", f"{prefix}.name", 3),
+            Cell("Agency code", f"{prefix}.agency_code", 1),
+            Cell("Agency customer ID", f"{prefix}.customer_id", 1),
+        ]
+    )
+    flow.boxes(
+        [
+            Cell("Producer address", parts=address_parts(f"{prefix}.address"), weight=3),
+            Cell("Contact name", f"{prefix}.contact_name", 2),
+        ]
+    )
+    flow.boxes(
+        [
+            Cell("Phone (A/C, No, Ext)", f"{prefix}.phone"),
+            Cell("Fax (A/C, No)", f"{prefix}.fax"),
+            Cell("E-mail address", f"{prefix}.email", 2),
+        ]
+    )
 
 
 def insured_rows(flow: Flow, prefix: str = "insured", label: str = "Insured") -> None:
-    flow.boxes([Cell(label, f"{prefix}.name", 2),
-                Cell("Mailing address", parts=address_parts(f"{prefix}.address"), weight=3)])
+    flow.boxes(
+        [
+            Cell(label, f"{prefix}.name", 2),
+            Cell("Mailing address", parts=address_parts(f"{prefix}.address"), weight=3),
+        ]
+    )
 
 
 def insurers_table(flow: Flow, count: int) -> None:
@@ -223,23 +259,45 @@ def company_row(flow: Flow, prefix: str = "company") -> None:
 
 
 def holder_rows(flow: Flow, prefix: str = "holder", label: str = "Certificate holder") -> None:
-    flow.boxes([Cell(label, f"{prefix}.name", 2),
-                Cell("Address", parts=address_parts(f"{prefix}.address"), weight=3)])
+    flow.boxes(
+        [
+            Cell(label, f"{prefix}.name", 2),
+            Cell("Address", parts=address_parts(f"{prefix}.address"), weight=3),
+        ]
+    )
 
 
 def interest_rows(flow: Flow, prefix: str = "interest") -> None:
-    flow.boxes([Cell("Name of interest", f"{prefix}.name", 2),
-                Cell("Address", parts=address_parts(f"{prefix}.address"), weight=3)])
-    flow.boxes([Checks("Interest", (("Mortgagee", f"{prefix}.mortgagee"),
-                                    ("Loss payee", f"{prefix}.loss_payee"),
-                                    ("Lender's loss payable", f"{prefix}.lenders_loss_payable")),
-                       3),
-                Cell("Loan number", f"{prefix}.loan_number", 2)])
+    flow.boxes(
+        [
+            Cell("Name of interest", f"{prefix}.name", 2),
+            Cell("Address", parts=address_parts(f"{prefix}.address"), weight=3),
+        ]
+    )
+    flow.boxes(
+        [
+            Checks(
+                "Interest",
+                (
+                    ("Mortgagee", f"{prefix}.mortgagee"),
+                    ("Loss payee", f"{prefix}.loss_payee"),
+                    ("Lender's loss payable", f"{prefix}.lenders_loss_payable"),
+                ),
+                3,
+            ),
+            Cell("Loan number", f"{prefix}.loan_number", 2),
+        ]
+    )
 
 
 def closing(flow: Flow, representative: str) -> None:
     """The cancellation notice and the authorized representative who signs for the insurers."""
     flow.band("Cancellation", keep_with=50)
     flow.note(CANCELLATION_NOTICE, size=6.8)
-    flow.boxes([Cell("Authorized representative (signature)", None, 2),
-                Cell("Authorized representative", representative, 2)], height=26)
+    flow.boxes(
+        [
+            Cell("Authorized representative (signature)", None, 2),
+            Cell("Authorized representative", representative, 2),
+        ],
+        height=26,
+    )

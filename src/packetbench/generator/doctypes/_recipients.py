@@ -30,8 +30,11 @@ def property_holder(world: World) -> CertificateHolder | None:
 def mortgages(world: World) -> list[tuple[AdditionalInterest, Building]]:
     """Every mortgagee with the building it holds a mortgage on, in schedule order."""
     buildings = {(b.location_number, b.building_number): b for b in world.buildings()}
-    return [(i, buildings[(i.location_number or 0, i.building_number or 0)])
-            for i in world.interests if i.interest_type == "Mortgagee"]
+    return [
+        (i, buildings[(i.location_number or 0, i.building_number or 0)])
+        for i in world.interests
+        if i.interest_type == "Mortgagee"
+    ]
 
 
 def commercial_mortgage(world: World) -> tuple[AdditionalInterest, Building] | None:
@@ -54,5 +57,10 @@ def vehicle_lender(world: World) -> list[AdditionalInterest]:
     first = next((i for i in world.interests if i.interest_type in VEHICLE_INTERESTS), None)
     if first is None:
         return []
-    return [i for i in world.interests if i.name == first.name
-            and i.interest_type == first.interest_type and i.vehicle_number is not None]
+    return [
+        i
+        for i in world.interests
+        if i.name == first.name
+        and i.interest_type == first.interest_type
+        and i.vehicle_number is not None
+    ]

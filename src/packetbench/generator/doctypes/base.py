@@ -57,8 +57,15 @@ class Variant:
 
 # Where a type sits in a packet, as a broker assembles one: the application, the line
 # sections, schedules, loss history, financials, then certificates and correspondence.
-SECTIONS: tuple[str, ...] = ("application", "line", "schedule", "history", "financial",
-                             "certificate", "correspondence")
+SECTIONS: tuple[str, ...] = (
+    "application",
+    "line",
+    "schedule",
+    "history",
+    "financial",
+    "certificate",
+    "correspondence",
+)
 
 
 def always(world: World) -> bool:
@@ -124,5 +131,6 @@ def compose(world: World, candidates: Iterable[str]) -> list[tuple[DocType, Vari
     """The documents a packet of `world` renders: the `candidates` (doc ids) whose type the
     world carries, in packet order."""
     wanted = set(candidates)
-    return [(t, v) for doc_id, (t, v) in variants().items()
-            if doc_id in wanted and t.carried_by(world)]
+    return [
+        (t, v) for doc_id, (t, v) in variants().items() if doc_id in wanted and t.carried_by(world)
+    ]

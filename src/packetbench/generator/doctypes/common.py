@@ -38,8 +38,15 @@ def address_of(source: world.Address) -> Address:
 
 def address_parts(prefix: str) -> tuple[Part, ...]:
     """An address drawn on one line: street, city, state ZIP, each located separately."""
-    return (f"{prefix}.street", Lit(", "), f"{prefix}.city", Lit(", "), f"{prefix}.state",
-            Lit(" "), f"{prefix}.zip")
+    return (
+        f"{prefix}.street",
+        Lit(", "),
+        f"{prefix}.city",
+        Lit(", "),
+        f"{prefix}.state",
+        Lit(" "),
+        f"{prefix}.zip",
+    )
 
 
 def title_block(flow: Flow, page: int, title: str, code: str, subtitle: str = "") -> float:
@@ -110,9 +117,12 @@ class QuestionAnswer(DocModel):
 
 def answers_of(answers: Sequence[world.Answer]) -> dict[str, QuestionAnswer]:
     """Field name -> answer, for a model with one QuestionAnswer field per question id."""
-    return {a.question: QuestionAnswer(answer="Yes" if a.answer else "No",
-                                       explanation=a.explanation if a.answer else None)
-            for a in answers}
+    return {
+        a.question: QuestionAnswer(
+            answer="Yes" if a.answer else "No", explanation=a.explanation if a.answer else None
+        )
+        for a in answers
+    }
 
 
 class Signature(DocModel):
@@ -130,9 +140,12 @@ class Signature(DocModel):
 
 def signature_of(world: World) -> Signature:
     signer = world.principals[0]
-    return Signature(signer_name=signer.name, signer_title=signer.title,
-                     signature_date=world.policy.completion_date,
-                     producer_name=world.producer.contact_name)
+    return Signature(
+        signer_name=signer.name,
+        signer_title=signer.title,
+        signature_date=world.policy.completion_date,
+        producer_name=world.producer.contact_name,
+    )
 
 
 def yes_no(flag: bool) -> str:
@@ -144,19 +157,32 @@ def section_title(flow: Flow, page: int, code: str, title: str, subtitle: str) -
     h = "header"
     if page == 0:
         flow.y = title_block(flow, page, title, code, subtitle)
-        flow.boxes([Cell("Agency", f"{h}.agency_name", 3),
-                    Cell("Agency customer ID", f"{h}.agency_customer_id", 1.1),
-                    Cell("Carrier", f"{h}.carrier_name", 3),
-                    Cell("NAIC code", f"{h}.naic_code", 0.9)])
-        flow.boxes([Cell("Named insured", f"{h}.named_insured", 4),
-                    Cell("Policy number", f"{h}.policy_number", 1.5),
-                    Cell("Effective date", f"{h}.effective_date", 1.1),
-                    Cell("Expiration date", f"{h}.expiration_date", 1.1)])
+        flow.boxes(
+            [
+                Cell("Agency", f"{h}.agency_name", 3),
+                Cell("Agency customer ID", f"{h}.agency_customer_id", 1.1),
+                Cell("Carrier", f"{h}.carrier_name", 3),
+                Cell("NAIC code", f"{h}.naic_code", 0.9),
+            ]
+        )
+        flow.boxes(
+            [
+                Cell("Named insured", f"{h}.named_insured", 4),
+                Cell("Policy number", f"{h}.policy_number", 1.5),
+                Cell("Effective date", f"{h}.effective_date", 1.1),
+                Cell("Expiration date", f"{h}.expiration_date", 1.1),
+            ]
+        )
     else:
         flow.y = title_block(flow, page, f"{title} (CONTINUED)", code)
-        flow.boxes([Cell("Named insured", f"{h}.named_insured", 4),
-                    Cell("Policy number", f"{h}.policy_number", 1.5),
-                    Cell("Effective date", f"{h}.effective_date", 1.1)], height=19)
+        flow.boxes(
+            [
+                Cell("Named insured", f"{h}.named_insured", 4),
+                Cell("Policy number", f"{h}.policy_number", 1.5),
+                Cell("Effective date", f"{h}.effective_date", 1.1),
+            ],
+            height=19,
+        )
     flow.gap(6)
 
 
@@ -168,25 +194,37 @@ def question_rows(flow: Flow, prefix: str, questions: Sequence[Question]) -> Non
     baseline = flow.y - 7
     pdf.text(flow.page, MARGIN + PAD, baseline, "QUESTION", BOLD, 5.5)
     pdf.text(flow.page, MARGIN + q_width + 11, baseline, "Y/N", BOLD, 5.5, align="center")
-    pdf.text(flow.page, MARGIN + q_width + 22 + PAD, baseline, "EXPLANATION OF ANY YES ANSWER",
-             BOLD, 5.5)
+    pdf.text(
+        flow.page, MARGIN + q_width + 22 + PAD, baseline, "EXPLANATION OF ANY YES ANSWER", BOLD, 5.5
+    )
     flow.gap(10)
     pdf.line(flow.page, MARGIN, flow.y + 1, MARGIN + flow.cw, flow.y + 1, 0.4)
-    flow.questions([(q.text, f"{prefix}.{q.id}.answer", f"{prefix}.{q.id}.explanation")
-                    for q in questions])
+    flow.questions(
+        [(q.text, f"{prefix}.{q.id}.answer", f"{prefix}.{q.id}.explanation") for q in questions]
+    )
     flow.gap(6)
 
 
 def signature_rows(flow: Flow, notice: str) -> None:
     flow.band("Signatures", keep_with=70)
     flow.note(notice, size=6.8)
-    flow.boxes([Cell("Applicant's signature", None, 2.2),
-                Cell("Printed name", "signature.signer_name", 2),
-                Cell("Title", "signature.signer_title", 1.4),
-                Cell("Date", "signature.signature_date", 1)], height=26)
-    flow.boxes([Cell("Producer's signature", None, 2.2),
-                Cell("Producer name", "signature.producer_name", 2),
-                Cell("Date", "signature.signature_date", 1)], height=26)
+    flow.boxes(
+        [
+            Cell("Applicant's signature", None, 2.2),
+            Cell("Printed name", "signature.signer_name", 2),
+            Cell("Title", "signature.signer_title", 1.4),
+            Cell("Date", "signature.signature_date", 1),
+        ],
+        height=26,
+    )
+    flow.boxes(
+        [
+            Cell("Producer's signature", None, 2.2),
+            Cell("Producer name", "signature.producer_name", 2),
+            Cell("Date", "signature.signature_date", 1),
+        ],
+        height=26,
+    )
 
 
 NOTICE = (

@@ -61,7 +61,7 @@ class Subject:
         found: dict[str, dict[str, None]] = {}
         for path in self._leaves:
             for match in _ITEM.finditer(path):
-                record = path[:match.end()]
+                record = path[: match.end()]
                 found.setdefault(path_pattern(record)[:-2], {})[record] = None
         return found
 
@@ -78,12 +78,15 @@ class Subject:
 
     def lists(self, name: str) -> list[str]:
         """Concrete list paths of `name` that hold records: ``policies[2].claims``, ..."""
-        return list(dict.fromkeys(row[:row.rindex("[")] for row in self.rows(name)))
+        return list(dict.fromkeys(row[: row.rindex("[")] for row in self.rows(name)))
 
     def values(self, *kinds: str) -> list[tuple[str, Any, Leaf]]:
         """Non-null leaves of the given kinds (all kinds when none is given), in model order."""
-        return [(path, value, leaf) for path, (value, leaf) in self.leaves().items()
-                if value is not None and (not kinds or leaf.kind in kinds)]
+        return [
+            (path, value, leaf)
+            for path, (value, leaf) in self.leaves().items()
+            if value is not None and (not kinds or leaf.kind in kinds)
+        ]
 
 
 @dataclass
@@ -171,13 +174,16 @@ class Pattern:
         return self.id.split(".", 1)[0]
 
     def fits(self, subject: Subject) -> bool:
-        return (subject.format in self.formats
-                and (self.doc_types is None or subject.doc_type in self.doc_types)
-                and self.applies(subject))
+        return (
+            subject.format in self.formats
+            and (self.doc_types is None or subject.doc_type in self.doc_types)
+            and self.applies(subject)
+        )
 
     def conflicts(self, other: Pattern) -> bool:
-        return (any(fnmatch.fnmatchcase(other.id, glob) for glob in self.incompatible)
-                or any(fnmatch.fnmatchcase(self.id, glob) for glob in other.incompatible))
+        return any(fnmatch.fnmatchcase(other.id, glob) for glob in self.incompatible) or any(
+            fnmatch.fnmatchcase(self.id, glob) for glob in other.incompatible
+        )
 
 
 REGISTRY: dict[str, Pattern] = {}
@@ -201,6 +207,7 @@ def _load() -> None:
     import pkgutil
 
     import packetbench.generator.patterns as package
+
     for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
         if module.name in FAMILIES:
             importlib.import_module(f"{package.__name__}.{module.name}")
@@ -225,5 +232,5 @@ def list_paths(subject: Subject) -> list[str]:
     for path in subject.leaves():
         pattern = path_pattern(path)
         if "[]" in pattern:
-            found[pattern[:pattern.rindex("[]")]] = None
+            found[pattern[: pattern.rindex("[]")]] = None
     return list(found)

@@ -15,17 +15,19 @@ def rows(tiers: Sequence[str] | None = None) -> list[dict[str, Any]]:
     out = []
     for pattern in catalogue():
         probabilities = PROBABILITIES.get(pattern.id, (0.0,) * len(TIERS))
-        out.append({
-            "id": pattern.id,
-            "name": pattern.name,
-            "family": pattern.family,
-            "phase": pattern.phase,
-            "truth": pattern.truth,
-            "formats": sorted(pattern.formats),
-            "doc_types": sorted(pattern.doc_types) if pattern.doc_types else None,
-            "reference": pattern.reference,
-            "incompatible": list(pattern.incompatible),
-            "description": pattern.description,
-            "probability": {tier: probabilities[TIERS.index(tier)] for tier in shown},
-        })
+        out.append(
+            {
+                "id": pattern.id,
+                "name": pattern.name,
+                "family": pattern.family,
+                "phase": pattern.phase,
+                "truth": pattern.truth,
+                "formats": sorted(pattern.formats),
+                "doc_types": sorted(pattern.doc_types) if pattern.doc_types else None,
+                "reference": pattern.reference,
+                "incompatible": list(pattern.incompatible),
+                "description": pattern.description,
+                "probability": {tier: probabilities[TIERS.index(tier)] for tier in shown},
+            }
+        )
     return out

@@ -85,8 +85,11 @@ def _bom(staging: Staging) -> bool:
 def _quoted_newlines(staging: Staging) -> bool:
     """Long texts broken over lines inside their quoted cell (an export of a memo field)."""
     rng = staging.rng
-    texts = [(p, v) for p, v, _ in staging.subject.values("text")
-             if isinstance(v, str) and " " in v.strip() and len(v) > 18]
+    texts = [
+        (p, v)
+        for p, v, _ in staging.subject.values("text")
+        if isinstance(v, str) and " " in v.strip() and len(v) > 18
+    ]
     if not texts:
         return False
     for path, value in texts:
@@ -144,32 +147,93 @@ def _always(subject: Subject) -> bool:
     return True
 
 
-def _register(id_: str, name: str, apply: Callable[[Staging], bool], truth: str,
-              description: str, applies: Callable[[Subject], bool] = _always,
-              incompatible: tuple[str, ...] = ()) -> None:
-    register(Pattern(
-        id=id_, name=name, phase="csv", truth=truth,  # type: ignore[arg-type]
-        description=description, apply=apply, formats=frozenset({"csv"}), applies=applies,
-        incompatible=incompatible,
-    ))
+def _register(
+    id_: str,
+    name: str,
+    apply: Callable[[Staging], bool],
+    truth: str,
+    description: str,
+    applies: Callable[[Subject], bool] = _always,
+    incompatible: tuple[str, ...] = (),
+) -> None:
+    register(
+        Pattern(
+            id=id_,
+            name=name,
+            phase="csv",
+            truth=truth,  # type: ignore[arg-type]
+            description=description,
+            apply=apply,
+            formats=frozenset({"csv"}),
+            applies=applies,
+            incompatible=incompatible,
+        )
+    )
 
 
-for _id, _name in (("csv.semicolon", "Semicolon-delimited"), ("csv.tab", "Tab-delimited"),
-                   ("csv.pipe", "Pipe-delimited")):
-    _register(_id, _name, _delimiter(_id), "none", f"cells separated by {_name.split('-')[0]}s",
-              incompatible=tuple(other for other in DELIMITERS if other != _id))
+for _id, _name in (
+    ("csv.semicolon", "Semicolon-delimited"),
+    ("csv.tab", "Tab-delimited"),
+    ("csv.pipe", "Pipe-delimited"),
+):
+    _register(
+        _id,
+        _name,
+        _delimiter(_id),
+        "none",
+        f"cells separated by {_name.split('-')[0]}s",
+        incompatible=tuple(other for other in DELIMITERS if other != _id),
+    )
 for _args in (
-    ("csv.cp1252", "Windows-1252 encoding", _cp1252, "none",
-     "written in Windows-1252, not UTF-8 (a \"Nº\" in the headers)", _encodable, ("csv.bom",)),
-    ("csv.bom", "UTF-8 with a byte-order mark", _bom, "none",
-     "a UTF-8 byte-order mark before the first header", _always, ("csv.cp1252",)),
-    ("csv.quoted_newlines", "Line breaks in quoted cells", _quoted_newlines, "shown",
-     "long texts broken over lines inside their quoted cell", _has("text")),
-    ("csv.trailer_rows", "Trailer lines", _trailer, "none",
-     "report lines after the last record", _always),
-    ("csv.european_numbers", "European number format", _european_numbers, "shown",
-     "amounts written 1.234,56", _has("money")),
-    ("csv.header_preamble", "Report preamble", _preamble, "none",
-     "report metadata lines before the header", _always),
+    (
+        "csv.cp1252",
+        "Windows-1252 encoding",
+        _cp1252,
+        "none",
+        'written in Windows-1252, not UTF-8 (a "Nº" in the headers)',
+        _encodable,
+        ("csv.bom",),
+    ),
+    (
+        "csv.bom",
+        "UTF-8 with a byte-order mark",
+        _bom,
+        "none",
+        "a UTF-8 byte-order mark before the first header",
+        _always,
+        ("csv.cp1252",),
+    ),
+    (
+        "csv.quoted_newlines",
+        "Line breaks in quoted cells",
+        _quoted_newlines,
+        "shown",
+        "long texts broken over lines inside their quoted cell",
+        _has("text"),
+    ),
+    (
+        "csv.trailer_rows",
+        "Trailer lines",
+        _trailer,
+        "none",
+        "report lines after the last record",
+        _always,
+    ),
+    (
+        "csv.european_numbers",
+        "European number format",
+        _european_numbers,
+        "shown",
+        "amounts written 1.234,56",
+        _has("money"),
+    ),
+    (
+        "csv.header_preamble",
+        "Report preamble",
+        _preamble,
+        "none",
+        "report metadata lines before the header",
+        _always,
+    ),
 ):
     _register(*_args)

@@ -43,6 +43,7 @@ def _sections(paths: list[str]) -> dict[str, list[str]]:
 def _has(*kinds: str) -> Callable[[Subject], bool]:
     def check(subject: Subject) -> bool:
         return bool(subject.values(*kinds))
+
     return check
 
 
@@ -68,7 +69,9 @@ def _day_mon_yy(value: str) -> str:
 
 
 DATE_FORMATS: dict[str, Callable[[str], str]] = {
-    "MM/DD/YYYY": _us, "YYYY-MM-DD": _iso, "Mon D, YYYY": _month_day_year,
+    "MM/DD/YYYY": _us,
+    "YYYY-MM-DD": _iso,
+    "Mon D, YYYY": _month_day_year,
     "DD-MMM-YY": _day_mon_yy,
 }
 
@@ -155,11 +158,13 @@ def _currency_formats(staging: Staging) -> bool:
         for path in paths:
             value = leaves[path][0]
             text = writer(value)
-            if (text == fmt.money(value, staging.subject.style)
-                    or (reading == "dash_zero" and value != 0)):
+            if text == fmt.money(value, staging.subject.style) or (
+                reading == "dash_zero" and value != 0
+            ):
                 continue
-            extra = {"reading": reading} if reading and (reading != "dash_zero"
-                                                         or value == 0) else {}
+            extra = (
+                {"reading": reading} if reading and (reading != "dash_zero" or value == 0) else {}
+            )
             staging.show(path, text, value, **extra)
             used.add(name)
     staging.applied.details["formats"] = sorted(used)
@@ -173,8 +178,9 @@ def _terminology(staging: Staging) -> bool:
     """Labels of one concept vary from section to section (or from the other documents)."""
     rng = staging.rng
     labels = staging.presentation.labels
-    sections = sorted({section_of(path) for path in staging.subject.leaves() if "[" in path},
-                      key=_natural)
+    sections = sorted(
+        {section_of(path) for path in staging.subject.leaves() if "[" in path}, key=_natural
+    )
     varied = sections[1:] if len(sections) >= 2 else [""]
     for section in varied:
         for label, synonyms in vocabulary.SYNONYMS.items():
@@ -182,13 +188,16 @@ def _terminology(staging: Staging) -> bool:
                 labels[(label, section)] = rng.choice(synonyms)
 
     def check(recorder: Recorder) -> bool:
-        changed = [(subject, page) for kind, subject, page in recorder.presentation.events
-                   if kind == "label"]
+        changed = [
+            (subject, page)
+            for kind, subject, page in recorder.presentation.events
+            if kind == "label"
+        ]
         staging.applied.details["labels_changed"] = len({s for s, _ in changed})
-        staging.applied.targets.extend(dict.fromkeys(s for s, _ in changed
-                                                     if s and "[]" not in s))
+        staging.applied.targets.extend(dict.fromkeys(s for s, _ in changed if s and "[]" not in s))
         staging.applied.pages.update(page for _, page in changed if page)
         return bool(changed)
+
     staging.confirm(check)
     staging.applied.details["sections"] = varied
     return True
@@ -206,9 +215,14 @@ DIACRITICS = {"e": "é", "a": "á", "o": "ö", "u": "ü", "n": "ñ", "c": "ç", 
 
 def _prose(subject: Subject) -> list[tuple[str, str]]:
     """String leaves worth altering: letters, not e-mail or web addresses."""
-    return [(path, value) for path, value, _ in subject.values("string", "text")
-            if isinstance(value, str) and sum(ch.isalpha() for ch in value) >= 4
-            and "@" not in value and "www." not in value]
+    return [
+        (path, value)
+        for path, value, _ in subject.values("string", "text")
+        if isinstance(value, str)
+        and sum(ch.isalpha() for ch in value) >= 4
+        and "@" not in value
+        and "www." not in value
+    ]
 
 
 def _special(rng: Any, text: str) -> str | None:
@@ -222,7 +236,7 @@ def _special(rng: Any, text: str) -> str | None:
         if kind == "nbsp" and " " in text:
             spaces = [i for i, ch in enumerate(text) if ch == " "]
             at = rng.choice(spaces)
-            return f"{text[:at]}\u00a0{text[at + 1:]}"
+            return f"{text[:at]}\u00a0{text[at + 1 :]}"
         if kind == "diacritic":
             words = [(i, w) for i, w in enumerate(text.split(" ")) if len(w) >= 4 and w.isalpha()]
             if not words:
@@ -233,7 +247,7 @@ def _special(rng: Any, text: str) -> str | None:
                 continue
             j = rng.choice(spots)
             parts = text.split(" ")
-            parts[index] = word[:j] + DIACRITICS[word[j]] + word[j + 1:]
+            parts[index] = word[:j] + DIACRITICS[word[j]] + word[j + 1 :]
             return " ".join(parts)
     return None
 
@@ -243,7 +257,7 @@ def _special_chars(staging: Staging) -> bool:
     candidates = [c for c in _prose(staging.subject) if _free(staging, c[0])]
     rng.shuffle(candidates)
     done = 0
-    for path, value in candidates[:rng.randint(3, 8)]:
+    for path, value in candidates[: rng.randint(3, 8)]:
         changed = _special(rng, value)
         if changed is not None and changed != value:
             staging.set_value(path, changed, value)
@@ -251,10 +265,35 @@ def _special_chars(staging: Staging) -> bool:
     return done > 0
 
 
-PERSON_KEYS = ("claimant", "first_name", "last_name", "contact_name", "name", "signer",
-               "applicant_signer", "producer_name", "underwriter")
-COMPANY_WORDS = ("inc", "llc", "corp", "co.", "company", "corporation", "group", "partners",
-                 "lp", "l.l.c.", "&", "insurance", "agency", "services", "associates", "ltd")
+PERSON_KEYS = (
+    "claimant",
+    "first_name",
+    "last_name",
+    "contact_name",
+    "name",
+    "signer",
+    "applicant_signer",
+    "producer_name",
+    "underwriter",
+)
+COMPANY_WORDS = (
+    "inc",
+    "llc",
+    "corp",
+    "co.",
+    "company",
+    "corporation",
+    "group",
+    "partners",
+    "lp",
+    "l.l.c.",
+    "&",
+    "insurance",
+    "agency",
+    "services",
+    "associates",
+    "ltd",
+)
 
 
 def _person(path: str, value: Any) -> bool:
@@ -262,8 +301,11 @@ def _person(path: str, value: Any) -> bool:
     if key not in PERSON_KEYS or not isinstance(value, str):
         return False
     words = value.lower().replace(",", " ").split()
-    return 1 <= len(words) <= 3 and not any(w in COMPANY_WORDS for w in words) and all(
-        w.replace("'", "").replace("-", "").isalpha() for w in words)
+    return (
+        1 <= len(words) <= 3
+        and not any(w in COMPANY_WORDS for w in words)
+        and all(w.replace("'", "").replace("-", "").isalpha() for w in words)
+    )
 
 
 def _bracketed_siblings(leaves: dict[str, Any], path: str) -> bool:
@@ -271,21 +313,25 @@ def _bracketed_siblings(leaves: dict[str, Any], path: str) -> bool:
     right-to-left text, and mirrors brackets on it ("(683) 256-3988" reads ") 683 (256-3988"),
     so a name in another script stays off lines that carry them."""
     parent = path.rsplit(".", 1)[0] if "." in path else ""
-    return any(isinstance(value, str) and ("(" in value or ")" in value)
-               for other, (value, _) in leaves.items()
-               if other.rsplit(".", 1)[0] == parent and other != path)
+    return any(
+        isinstance(value, str) and ("(" in value or ")" in value)
+        for other, (value, _) in leaves.items()
+        if other.rsplit(".", 1)[0] == parent and other != path
+    )
 
 
 def _rtl_names(staging: Staging) -> bool:
     rng = staging.rng
     leaves = staging.subject.leaves()
-    people = [(path, value) for path, (value, _) in leaves.items()
-              if _person(path, value) and _free(staging, path)
-              and not _bracketed_siblings(leaves, path)]
+    people = [
+        (path, value)
+        for path, (value, _) in leaves.items()
+        if _person(path, value) and _free(staging, path) and not _bracketed_siblings(leaves, path)
+    ]
     if not people:
         return False
     rng.shuffle(people)
-    chosen = people[:rng.randint(2, 12)]
+    chosen = people[: rng.randint(2, 12)]
     # Names of one record (first and last of a driver) come from one person of one script.
     persons: dict[str, tuple[str, str]] = {}
     for path, value in chosen:
@@ -306,8 +352,13 @@ def _rtl_names(staging: Staging) -> bool:
     return True
 
 
-LIGATURES = (("ffi", "\ufb03"), ("ffl", "\ufb04"), ("ff", "\ufb00"), ("fi", "\ufb01"),
-             ("fl", "\ufb02"))
+LIGATURES = (
+    ("ffi", "\ufb03"),
+    ("ffl", "\ufb04"),
+    ("ff", "\ufb00"),
+    ("fi", "\ufb01"),
+    ("fl", "\ufb02"),
+)
 
 
 def _ligatures(staging: Staging) -> bool:
@@ -331,7 +382,7 @@ def _truncation(staging: Staging) -> bool:
     long = [(p, v) for p, v in _prose(staging.subject) if len(v) > 22 and _free(staging, p)]
     rng.shuffle(long)
     done = 0
-    for path, value in long[:rng.randint(1, 6)]:
+    for path, value in long[: rng.randint(1, 6)]:
         cut = int(len(value) * rng.uniform(0.5, 0.8))
         shown = value[:cut].rstrip(" ,.-") + "\u2026"
         staging.set_value(path, shown, value)
@@ -340,26 +391,37 @@ def _truncation(staging: Staging) -> bool:
 
 
 MARKERS = ("\u00b9", "\u00b2", "\u00b3", "*", "\u2020")
-FOOTNOTES = ("Includes expense payments.", "As reported by the insured.",
-             "Subject to audit.", "Revised since the prior report.",
-             "Estimate; see adjuster notes.")
+FOOTNOTES = (
+    "Includes expense payments.",
+    "As reported by the insured.",
+    "Subject to audit.",
+    "Revised since the prior report.",
+    "Estimate; see adjuster notes.",
+)
 
 
 def _footnotes(staging: Staging) -> bool:
     rng = staging.rng
-    candidates = [path for path, _, _ in staging.subject.values("money", "number", "id")
-                  if _free(staging, path)]
+    candidates = [
+        path
+        for path, _, _ in staging.subject.values("money", "number", "id")
+        if _free(staging, path)
+    ]
     if not candidates:
         return False
     rng.shuffle(candidates)
     leaves = staging.subject.leaves()
     notes: dict[str, str] = {}
-    for index, path in enumerate(sorted(candidates[:rng.randint(2, 5)])):
+    for index, path in enumerate(sorted(candidates[: rng.randint(2, 5)])):
         marker = MARKERS[index % len(MARKERS)]
         value, leaf = leaves[path]
-        staging.show(path, fmt.render(value, leaf, staging.subject.style) + marker, value,
-                     reading="marker",
-                     marker=marker)
+        staging.show(
+            path,
+            fmt.render(value, leaf, staging.subject.style) + marker,
+            value,
+            reading="marker",
+            marker=marker,
+        )
         notes[marker] = FOOTNOTES[index % len(FOOTNOTES)]
 
     def footnotes(pdf: Any) -> None:
@@ -371,6 +433,7 @@ def _footnotes(staging: Staging) -> bool:
         for page in sorted(staging.applied.pages):
             line = "   ".join(f"{m} {n}" for m, n in notes.items())
             pdf.text(page - 1, MARGIN, MARGIN - 6, line, size=5.5)
+
     staging.after_layout(footnotes)
     return True
 
@@ -380,8 +443,11 @@ def _footnotes(staging: Staging) -> bool:
 
 def _thousands_fit(subject: Subject) -> bool:
     money = subject.values("money")
-    return (bool(subject.tables) and len(money) >= 3
-            and all(round(v * 100) % 100_000 == 0 for _, v, _ in money))
+    return (
+        bool(subject.tables)
+        and len(money) >= 3
+        and all(round(v * 100) % 100_000 == 0 for _, v, _ in money)
+    )
 
 
 def _thousands(staging: Staging) -> bool:
@@ -389,8 +455,12 @@ def _thousands(staging: Staging) -> bool:
         return False
     for path, value, _ in staging.subject.values("money"):
         thousands = round(value) // 1000
-        staging.show(path, f"({abs(thousands):,})" if value < 0 else f"{thousands:,}", value,
-                     reading="thousands")
+        staging.show(
+            path,
+            f"({abs(thousands):,})" if value < 0 else f"{thousands:,}",
+            value,
+            reading="thousands",
+        )
     for name in staging.subject.tables:
         look = staging.presentation.tables.setdefault(name, TableLook())
         look.caption = "All amounts in thousands of U.S. dollars ($000s)"
@@ -413,13 +483,27 @@ def _percent_fraction(staging: Staging) -> bool:
     return done > 0
 
 
-def _register(id_: str, name: str, apply: Callable[[Staging], bool], truth: str,
-              reference: str | None, description: str,
-              applies: Callable[[Subject], bool]) -> None:
-    register(Pattern(
-        id=id_, name=name, phase="document", truth=truth,  # type: ignore[arg-type]
-        description=description, apply=apply, reference=reference, applies=applies,
-    ))
+def _register(
+    id_: str,
+    name: str,
+    apply: Callable[[Staging], bool],
+    truth: str,
+    reference: str | None,
+    description: str,
+    applies: Callable[[Subject], bool],
+) -> None:
+    register(
+        Pattern(
+            id=id_,
+            name=name,
+            phase="document",
+            truth=truth,  # type: ignore[arg-type]
+            description=description,
+            apply=apply,
+            reference=reference,
+            applies=applies,
+        )
+    )
 
 
 def _any(subject: Subject) -> bool:
@@ -439,29 +523,95 @@ def _long_text(subject: Subject) -> bool:
 
 
 for _args in (
-    ("data.date_formats", "Mixed date formats", _date_formats, "shown", "p17_date_formats",
-     "dates written MM/DD/YYYY, YYYY-MM-DD, Mon D, YYYY or DD-MMM-YY by section",
-     lambda s: len(s.values("date")) >= 2),
-    ("data.currency_formats", "Mixed currency formats", _currency_formats, "shown",
-     "p15_currency_formats", "money as $1,234, 1234.56, $1,234.00, USD 1,234.00, an em dash "
-     "for zero, by section", _has("money")),
-    ("data.terminology", "Terminology by section", _terminology, "none", "p08_terminology",
-     "one concept labelled differently from section to section", _any),
-    ("data.special_chars", "Special characters", _special_chars, "value", "p13_special_chars",
-     "diacritics, curly quotes, non-breaking spaces and dashes inside values",
-     lambda s: bool(_prose(s))),
-    ("data.rtl_names", "Right-to-left names", _rtl_names, "value", "p23_rtl_text",
-     "some person names in Hebrew or Arabic script", _people),
-    ("data.ligatures", "Ligatures", _ligatures, "shown", "p29_ligatures",
-     "ff/fi/fl ligature code points inside words", _ligature_text),
-    ("data.truncation", "Truncated values", _truncation, "value", "p25_truncation",
-     "long values cut with an ellipsis; the value is what is shown", _long_text),
-    ("data.footnote_markers", "Footnote markers", _footnotes, "shown", "p11_footnotes",
-     "superscript markers glued to values, notes at the page foot", _has("money", "number",
-                                                                         "id")),
-    ("data.thousands", "Amounts in thousands", _thousands, "shown", None,
-     "every amount in $000s, the unit stated once above the table", _thousands_fit),
-    ("data.percent_as_fraction", "Percent as fraction", _percent_fraction, "shown", None,
-     "percentages written as fractions (0.85 for 85 %)", _has("percent")),
+    (
+        "data.date_formats",
+        "Mixed date formats",
+        _date_formats,
+        "shown",
+        "p17_date_formats",
+        "dates written MM/DD/YYYY, YYYY-MM-DD, Mon D, YYYY or DD-MMM-YY by section",
+        lambda s: len(s.values("date")) >= 2,
+    ),
+    (
+        "data.currency_formats",
+        "Mixed currency formats",
+        _currency_formats,
+        "shown",
+        "p15_currency_formats",
+        "money as $1,234, 1234.56, $1,234.00, USD 1,234.00, an em dash for zero, by section",
+        _has("money"),
+    ),
+    (
+        "data.terminology",
+        "Terminology by section",
+        _terminology,
+        "none",
+        "p08_terminology",
+        "one concept labelled differently from section to section",
+        _any,
+    ),
+    (
+        "data.special_chars",
+        "Special characters",
+        _special_chars,
+        "value",
+        "p13_special_chars",
+        "diacritics, curly quotes, non-breaking spaces and dashes inside values",
+        lambda s: bool(_prose(s)),
+    ),
+    (
+        "data.rtl_names",
+        "Right-to-left names",
+        _rtl_names,
+        "value",
+        "p23_rtl_text",
+        "some person names in Hebrew or Arabic script",
+        _people,
+    ),
+    (
+        "data.ligatures",
+        "Ligatures",
+        _ligatures,
+        "shown",
+        "p29_ligatures",
+        "ff/fi/fl ligature code points inside words",
+        _ligature_text,
+    ),
+    (
+        "data.truncation",
+        "Truncated values",
+        _truncation,
+        "value",
+        "p25_truncation",
+        "long values cut with an ellipsis; the value is what is shown",
+        _long_text,
+    ),
+    (
+        "data.footnote_markers",
+        "Footnote markers",
+        _footnotes,
+        "shown",
+        "p11_footnotes",
+        "superscript markers glued to values, notes at the page foot",
+        _has("money", "number", "id"),
+    ),
+    (
+        "data.thousands",
+        "Amounts in thousands",
+        _thousands,
+        "shown",
+        None,
+        "every amount in $000s, the unit stated once above the table",
+        _thousands_fit,
+    ),
+    (
+        "data.percent_as_fraction",
+        "Percent as fraction",
+        _percent_fraction,
+        "shown",
+        None,
+        "percentages written as fractions (0.85 for 85 %)",
+        _has("percent"),
+    ),
 ):
     _register(*_args)

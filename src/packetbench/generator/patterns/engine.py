@@ -62,7 +62,8 @@ class Staged:
     doc: DocModel
     presentation: Presentation
     applications: list[tuple[Applied, list[Callable[[Recorder], bool]]]] = field(
-        default_factory=list)
+        default_factory=list
+    )
 
 
 def stage(subject: Subject, knobs: Mapping[str, Any], packet: str) -> Staged:
@@ -72,8 +73,13 @@ def stage(subject: Subject, knobs: Mapping[str, Any], packet: str) -> Staged:
     for pattern in select(subject, knobs, packet):
         applied = Applied(pattern)
         values: dict[str, Any] = {}
-        staging = Staging(subject, random.Random(_seed(packet, subject.doc_id, pattern.id)),
-                          presentation, applied, values)
+        staging = Staging(
+            subject,
+            random.Random(_seed(packet, subject.doc_id, pattern.id)),
+            presentation,
+            applied,
+            values,
+        )
         before = presentation.snapshot()
         if not pattern.apply(staging):
             presentation = before  # nothing to act on: leave no trace
@@ -101,8 +107,10 @@ def pages_of(recorder: Recorder, targets: list[str]) -> set[int]:
     """Pages on which any leaf under `targets` was drawn (or drawn and covered)."""
     wanted = set(targets)
     pages: set[int] = set()
-    located = [*((path, drawn.locations) for path, drawn in recorder.drawn.items()),
-               *recorder.covered.items()]
+    located = [
+        *((path, drawn.locations) for path, drawn in recorder.drawn.items()),
+        *recorder.covered.items(),
+    ]
     for path, locations in located:
         if any(ancestor in wanted for ancestor in _ancestors(path)):
             pages.update(int(loc["page"]) for loc in locations if "page" in loc)

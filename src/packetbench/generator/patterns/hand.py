@@ -60,13 +60,22 @@ def _writable_paths(staging: Staging, kinds: Iterable[str]) -> list[str]:
     """Leaves a pen can take over: drawn in the document's own font (not another script, a
     symbol or a ligature) and not covered by a redaction."""
     look = staging.presentation
-    return [path for path, _, _ in staging.subject.values(*kinds)
-            if path not in look.fonts and path not in look.glyphs
-            and path not in look.redacted and path not in look.inked]
+    return [
+        path
+        for path, _, _ in staging.subject.values(*kinds)
+        if path not in look.fonts
+        and path not in look.glyphs
+        and path not in look.redacted
+        and path not in look.inked
+    ]
 
 
-def _ink_op(written: hand.Written, color: tuple[float, float, float], stroke: float,
-            alpha: float | None = None) -> PathOp:
+def _ink_op(
+    written: hand.Written,
+    color: tuple[float, float, float],
+    stroke: float,
+    alpha: float | None = None,
+) -> PathOp:
     return PathOp(tuple(written.commands), color, stroke, alpha, OVER)
 
 
@@ -85,8 +94,9 @@ def _occupied(pdf: PdfDocument, index: int) -> list[Box]:
             # Boxes and shaded bands: ink across a rule is read far less surely.
             boxes.append((op.x, op.y, op.x + op.w, op.y + op.h))
         elif isinstance(op, LineOp):
-            boxes.append((min(op.x0, op.x1), min(op.y0, op.y1), max(op.x0, op.x1),
-                          max(op.y0, op.y1)))
+            boxes.append(
+                (min(op.x0, op.x1), min(op.y0, op.y1), max(op.x0, op.x1), max(op.y0, op.y1))
+            )
         elif isinstance(op, PathOp):
             xs = [float(v) for c in op.commands for v in c[1::2]]  # type: ignore[arg-type]
             ys = [float(v) for c in op.commands for v in c[2::2]]  # type: ignore[arg-type]
@@ -101,12 +111,17 @@ def _occupied(pdf: PdfDocument, index: int) -> list[Box]:
 
 
 def _meets(a: Box, b: Box, gap: float = 3.0) -> bool:
-    return (a[0] - gap < b[2] and a[2] + gap > b[0] and a[1] - gap < b[3]
-            and a[3] + gap > b[1])
+    return a[0] - gap < b[2] and a[2] + gap > b[0] and a[1] - gap < b[3] and a[3] + gap > b[1]
 
 
-def _free_spot(pdf: PdfDocument, index: int, width: float, height: float, rng: random.Random,
-               prefer: Callable[[float, float], float]) -> tuple[float, float] | None:
+def _free_spot(
+    pdf: PdfDocument,
+    index: int,
+    width: float,
+    height: float,
+    rng: random.Random,
+    prefer: Callable[[float, float], float],
+) -> tuple[float, float] | None:
     """The lower-left corner of a `width` x `height` area of page `index` where nothing is
     printed, among the best few by `prefer(x, y)` (lower is better); None when the page is
     full."""
@@ -141,26 +156,38 @@ def _signature_boxes(pdf: PdfDocument, index: int) -> list[tuple[Box, str | None
     frames = [op for op in ops if isinstance(op, RectOp) and op.fill is None]
     found: list[tuple[Box, str | None]] = []
     for op in ops:
-        if not (isinstance(op, TextOp) and SIGNATURE_LABEL in op.text.upper()
-                and op.size <= 6.0):
+        if not (isinstance(op, TextOp) and SIGNATURE_LABEL in op.text.upper() and op.size <= 6.0):
             continue
-        frame = next((f for f in frames if abs(f.x - (op.x - 2.5)) < 0.6
-                      and abs(f.y + f.h - (op.y + 6.3)) < 0.6), None)
+        frame = next(
+            (
+                f
+                for f in frames
+                if abs(f.x - (op.x - 2.5)) < 0.6 and abs(f.y + f.h - (op.y + 6.3)) < 0.6
+            ),
+            None,
+        )
         if frame is None:
             continue
         box = (frame.x, frame.y, frame.x + frame.w, frame.y + frame.h)
         # Nothing but the label in the box: the signature goes there.
-        if any(location.get("page") == index + 1 and _meets(box, tuple(location["bbox"]), -1)
-               for d in pdf.recorder.drawn.values() for location in d.locations
-               if "bbox" in location):
+        if any(
+            location.get("page") == index + 1 and _meets(box, tuple(location["bbox"]), -1)
+            for d in pdf.recorder.drawn.values()
+            for location in d.locations
+            if "bbox" in location
+        ):
             continue
         signer = None
         beside = sorted(
-            (location["bbox"][0], path) for path, d in pdf.recorder.drawn.items()
+            (location["bbox"][0], path)
+            for path, d in pdf.recorder.drawn.items()
             for location in d.locations
-            if location.get("page") == index + 1 and "bbox" in location
-            and location["bbox"][0] >= box[2] - 1 and location["bbox"][1] < box[3]
-            and location["bbox"][3] > box[1])
+            if location.get("page") == index + 1
+            and "bbox" in location
+            and location["bbox"][0] >= box[2] - 1
+            and location["bbox"][1] < box[3]
+            and location["bbox"][3] > box[1]
+        )
         if beside:
             signer = beside[0][1]
         found.append((box, signer))
@@ -196,22 +223,49 @@ def _signature(staging: Staging) -> bool:
                 natural = hand.width("script", name, size)
                 if natural > room:
                     size *= room / natural
-                written = hand.write("script", name, x0 + 6 + pen.uniform(0, 8),
-                                     y0 + 3.5 + pen.uniform(0, 1.5), size, pen,
-                                     hand.LOOSE, angle=pen.uniform(1.0, 5.0))
+                written = hand.write(
+                    "script",
+                    name,
+                    x0 + 6 + pen.uniform(0, 8),
+                    y0 + 3.5 + pen.uniform(0, 1.5),
+                    size,
+                    pen,
+                    hand.LOOSE,
+                    angle=pen.uniform(1.0, 5.0),
+                )
                 pdf.pages[index].append(_ink_op(written, color, 0.35))
                 # The pen's lift-off: a stroke under the name, as signatures end.
                 wx0, wy0, wx1, _ = written.bbox
-                tail = hand.Written([("M", wx0 + 2, wy0 + 0.5),
-                                     ("C", wx0 + (wx1 - wx0) * 0.4, wy0 - 1.5,
-                                      wx1 - 4, wy0 + 2.5, wx1 + 6, wy0 + 1.0),
-                                     ("L", wx1 + 6, wy0 + 1.6),
-                                     ("C", wx1 - 4, wy0 + 3.0, wx0 + (wx1 - wx0) * 0.4,
-                                      wy0 - 0.7, wx0 + 2, wy0 + 1.1), ("Z",)],
-                                    [wx0, wy0, wx1, wy0])
+                tail = hand.Written(
+                    [
+                        ("M", wx0 + 2, wy0 + 0.5),
+                        (
+                            "C",
+                            wx0 + (wx1 - wx0) * 0.4,
+                            wy0 - 1.5,
+                            wx1 - 4,
+                            wy0 + 2.5,
+                            wx1 + 6,
+                            wy0 + 1.0,
+                        ),
+                        ("L", wx1 + 6, wy0 + 1.6),
+                        (
+                            "C",
+                            wx1 - 4,
+                            wy0 + 3.0,
+                            wx0 + (wx1 - wx0) * 0.4,
+                            wy0 - 0.7,
+                            wx0 + 2,
+                            wy0 + 1.1,
+                        ),
+                        ("Z",),
+                    ],
+                    [wx0, wy0, wx1, wy0],
+                )
                 pdf.pages[index].append(_ink_op(tail, color, 0.3))
                 staging.applied.pages.add(index + 1)
                 signed.append({"page": index + 1, "signer": signer, "signed": name})
+
     staging.after_layout(draw)
     return True
 
@@ -222,17 +276,31 @@ STAMP_INKS = ("red", "blue", "purple")
 STAMP_WORDS = ("RECEIVED", "RECEIVED", "RECEIVED", "REC'D")
 STAMP_FOOTS = ("UNDERWRITING", "NEW BUSINESS", "COMMERCIAL LINES", "MAIL ROOM", None)
 # The document's own date a mail room's stamp follows, first found.
-STAMP_ANCHORS = ("completion_date", "signature_date", "valuation_date", "report_date",
-                 "run_date", "as_of_date", "certificate_date", "evidence_date", "request_date",
-                 "issued_date", "effective_date")
+STAMP_ANCHORS = (
+    "completion_date",
+    "signature_date",
+    "valuation_date",
+    "report_date",
+    "run_date",
+    "as_of_date",
+    "certificate_date",
+    "evidence_date",
+    "request_date",
+    "issued_date",
+    "effective_date",
+)
 MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
 
 
 def _stamp_date(subject: Subject, rng: random.Random) -> dt.date | None:
     """When the mail room received the document: a few days after its latest date before
     the policy starts (the completion, valuation or report date)."""
-    dates = {path.rsplit(".", 1)[-1]: value if isinstance(value, dt.date)
-             else dt.date.fromisoformat(value) for path, value, _ in subject.values("date")}
+    dates = {
+        path.rsplit(".", 1)[-1]: value
+        if isinstance(value, dt.date)
+        else dt.date.fromisoformat(value)
+        for path, value, _ in subject.values("date")
+    }
     if not dates:
         return None
     named = [dates[name] for name in STAMP_ANCHORS if name in dates]
@@ -241,8 +309,9 @@ def _stamp_date(subject: Subject, rng: random.Random) -> dt.date | None:
     return anchor + dt.timedelta(days=rng.randint(2, 12))
 
 
-def _ring(x: float, y: float, w: float, h: float, line: float, cx: float, cy: float,
-          angle: float) -> list[hand.Command]:
+def _ring(
+    x: float, y: float, w: float, h: float, line: float, cx: float, cy: float, angle: float
+) -> list[hand.Command]:
     """A rectangular frame `line` points thick, turned by `angle` about (cx, cy): the outer
     edge counter-clockwise, the inner clockwise, so the non-zero fill leaves it hollow."""
     turn = math.radians(angle)
@@ -253,8 +322,12 @@ def _ring(x: float, y: float, w: float, h: float, line: float, cx: float, cy: fl
         return round(cx + dx * cos - dy * sin, 2), round(cy + dx * sin + dy * cos, 2)
 
     outer = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
-    inner = [(x + line, y + line), (x + line, y + h - line), (x + w - line, y + h - line),
-             (x + w - line, y + line)]
+    inner = [
+        (x + line, y + line),
+        (x + line, y + h - line),
+        (x + w - line, y + h - line),
+        (x + w - line, y + line),
+    ]
     commands: list[hand.Command] = []
     for corners in (outer, inner):
         commands.append(("M", *at(*corners[0])))
@@ -275,8 +348,7 @@ def _date_stamp(staging: Staging) -> bool:
     # Turned a little, as a hand stamps; more and OCR of a page nobody deskews fails.
     angle = rng.choice((-1, 1)) * rng.uniform(1.0, 3.0)
     lines = [(word, 15.0), (date_text, 12.0)] + ([(foot, 7.0)] if foot else [])
-    staging.applied.details.update(text=[text for text, _ in lines], ink=ink,
-                                   angle=round(angle, 2))
+    staging.applied.details.update(text=[text for text, _ in lines], ink=ink, angle=round(angle, 2))
     base = rng.randrange(1 << 30)
 
     def draw(pdf: PdfDocument) -> None:
@@ -285,9 +357,16 @@ def _date_stamp(staging: Staging) -> bool:
         height = sum(size * 1.18 for _, size in lines) + 12
         # The first page, or the first page after it with room (a full form page).
         for index in range(len(pdf.pages)):
-            spot = _free_spot(pdf, index, width + 8, height + 8, pen,
-                              lambda x, y: abs(pdf.width - 60 - x - width) + abs(
-                                  pdf.height - 60 - y - height) * 0.7)
+            spot = _free_spot(
+                pdf,
+                index,
+                width + 8,
+                height + 8,
+                pen,
+                lambda x, y: (
+                    abs(pdf.width - 60 - x - width) + abs(pdf.height - 60 - y - height) * 0.7
+                ),
+            )
             if spot is not None:
                 break
         else:
@@ -297,7 +376,8 @@ def _date_stamp(staging: Staging) -> bool:
         color = hand.INKS[ink]
         alpha = round(pen.uniform(0.78, 0.9), 2)
         frame = _ring(x, y, width, height, 1.6, cx, cy, angle) + _ring(
-            x + 3, y + 3, width - 6, height - 6, 0.6, cx, cy, angle)
+            x + 3, y + 3, width - 6, height - 6, 0.6, cx, cy, angle
+        )
         pdf.pages[index].append(PathOp(tuple(frame), color, 0.0, alpha, OVER))
         baseline = y + height - 6
         turn = math.radians(angle)
@@ -315,16 +395,31 @@ def _date_stamp(staging: Staging) -> bool:
             pdf.recorder.visible(text, index + 1, text_layer=False)
             baseline -= size * 0.18 + 1.5
         staging.applied.pages.add(index + 1)
+
     staging.after_layout(draw)
     return True
 
 
 # --- margin note ---------------------------------------------------------------------------------
 
-NOTES = ("Check #s", "verify TIV", "see loss runs", "OK per broker", "need 5 yrs",
-         "call insured re roof", "rec'd w/ app", "confirm limits", "Sprinklered?",
-         "see attached", "ask for update", "prior carrier?", "looks low", "OK to quote",
-         "Need signed copy", "match SOV?")
+NOTES = (
+    "Check #s",
+    "verify TIV",
+    "see loss runs",
+    "OK per broker",
+    "need 5 yrs",
+    "call insured re roof",
+    "rec'd w/ app",
+    "confirm limits",
+    "Sprinklered?",
+    "see attached",
+    "ask for update",
+    "prior carrier?",
+    "looks low",
+    "OK to quote",
+    "Need signed copy",
+    "match SOV?",
+)
 NOTE_INKS = ("red", "blue", "black")
 
 
@@ -352,11 +447,20 @@ def _margin_note(staging: Staging) -> bool:
             spot = _free_spot(pdf, index, width, height, pen, _margins(pdf, width))
             if spot is None:
                 continue
-            written = hand.write("note", note, spot[0] + 2, spot[1] + size * 0.45, size, pen,
-                                 hand.LOOSE, angle=pen.uniform(-4.0, 4.0))
+            written = hand.write(
+                "note",
+                note,
+                spot[0] + 2,
+                spot[1] + size * 0.45,
+                size,
+                pen,
+                hand.LOOSE,
+                angle=pen.uniform(-4.0, 4.0),
+            )
             pdf.pages[index].append(_ink_op(written, hand.INKS[ink], 0.3))
             pdf.recorder.visible(note, index + 1, text_layer=False)
             staging.applied.pages.add(index + 1)
+
     staging.after_layout(draw)
     return True
 
@@ -389,16 +493,25 @@ def _filled_fields(staging: Staging) -> bool:
     share = rng.uniform(0.5, 1.0)
     count = max(1, min(MAX_FILLED, round(len(paths) * share)))
     start = rng.randrange(0, len(paths) - count + 1)
-    chosen = paths[start:start + count]
+    chosen = paths[start : start + count]
     ink = rng.choice(("blue", "black", "blue"))
     base = rng.randrange(1 << 30)
     staging.applied.details.update(hand="print", ink=ink)
     written: list[str] = []
 
     def pen_for(path: str) -> Callable[..., list[float] | None]:
-        def ink_value(pdf: PdfDocument, page: int, x: float, y: float, text: str,
-                      lines: list[str], font: str, size: float, align: str,
-                      room: float | None) -> list[float] | None:
+        def ink_value(
+            pdf: PdfDocument,
+            page: int,
+            x: float,
+            y: float,
+            text: str,
+            lines: list[str],
+            font: str,
+            size: float,
+            align: str,
+            room: float | None,
+        ) -> list[float] | None:
             if len(lines) != 1 or not hand.writable("print", text):
                 return None
             pen = _pens(base, path, page, round(x, 1), round(y, 1))
@@ -407,12 +520,21 @@ def _filled_fields(staging: Staging) -> bool:
                 return None
             width = hand.width("print", text, want)
             left = x if align == "left" else x - width if align == "right" else x - width / 2
-            out = hand.write("print", text, left, y + pen.uniform(-0.5, 0.9), want, pen,
-                             hand.LOOSE, angle=pen.uniform(-1.5, 1.5))
+            out = hand.write(
+                "print",
+                text,
+                left,
+                y + pen.uniform(-0.5, 0.9),
+                want,
+                pen,
+                hand.LOOSE,
+                angle=pen.uniform(-1.5, 1.5),
+            )
             pdf.pages[page].append(_ink_op(out, hand.INKS[ink], 0.22))
             if path not in written:
                 written.append(path)
             return out.bbox
+
         return ink_value
 
     for path in chosen:
@@ -421,6 +543,7 @@ def _filled_fields(staging: Staging) -> bool:
     def check(recorder: Any) -> bool:
         staging.applied.targets[:] = [p for p in chosen if p in written]
         return bool(written)
+
     staging.confirm(check)
     return True
 
@@ -436,14 +559,15 @@ def _mistyped(text: str, rng: random.Random) -> str | None:
     digits = [i for i, ch in enumerate(text) if ch.isdigit()]
     if not digits:
         return None
-    pairs = [i for i in digits if i + 1 < len(text) and text[i + 1].isdigit()
-             and text[i] != text[i + 1]]
+    pairs = [
+        i for i in digits if i + 1 < len(text) and text[i + 1].isdigit() and text[i] != text[i + 1]
+    ]
     if pairs and rng.random() < 0.6:
         i = rng.choice(pairs)
-        return text[:i] + text[i + 1] + text[i] + text[i + 2:]
+        return text[:i] + text[i + 1] + text[i] + text[i + 2 :]
     i = rng.choice(digits)
     other = rng.choice([d for d in "0123456789" if d != text[i]])
-    return text[:i] + other + text[i + 1:]
+    return text[:i] + other + text[i + 1 :]
 
 
 def _correction(staging: Staging) -> bool:
@@ -451,8 +575,11 @@ def _correction(staging: Staging) -> bool:
     # Values in the form's own boxes, where a box leaves room beside the value; a table
     # cell has none.
     # Address parts share one line of their box, so no room is left beside any of them.
-    paths = [p for p in _writable_paths(staging, CORRECTED_KINDS)
-             if "[" not in p and ".address." not in p]
+    paths = [
+        p
+        for p in _writable_paths(staging, CORRECTED_KINDS)
+        if "[" not in p and ".address." not in p
+    ]
     if not paths:
         return False
     chosen = sorted(rng.sample(paths, min(len(paths), rng.randint(1, 3))))
@@ -463,9 +590,18 @@ def _correction(staging: Staging) -> bool:
     corrected: list[str] = []
 
     def pen_for(path: str) -> Callable[..., list[float] | None]:
-        def ink_value(pdf: PdfDocument, page: int, x: float, y: float, text: str,
-                      lines: list[str], font: str, size: float, align: str,
-                      room: float | None) -> list[float] | None:
+        def ink_value(
+            pdf: PdfDocument,
+            page: int,
+            x: float,
+            y: float,
+            text: str,
+            lines: list[str],
+            font: str,
+            size: float,
+            align: str,
+            room: float | None,
+        ) -> list[float] | None:
             if len(lines) != 1 or room is None or not hand.writable("print", text):
                 return None
             pen = _pens(base, path, page, round(x, 1), round(y, 1))
@@ -479,27 +615,48 @@ def _correction(staging: Staging) -> bool:
             # the box leaves (a value whose box is full stays typed).
             if struck_width + 5 + hand_width > room:
                 return None
-            left = x if align == "left" else x - struck_width if align == "right" else \
-                x - struck_width / 2
+            left = (
+                x
+                if align == "left"
+                else x - struck_width
+                if align == "right"
+                else x - struck_width / 2
+            )
             pdf.text(page, left, y, struck, font, size)
             color = hand.INKS[ink]
             rise = size * 0.3
-            stroke = hand.Written([
-                ("M", left - 1.5, y + rise - 0.4),
-                ("L", left + struck_width + 1.5, y + rise + pen.uniform(-0.6, 0.9) - 0.4),
-                ("L", left + struck_width + 1.5, y + rise + pen.uniform(-0.6, 0.9) + 0.5),
-                ("L", left - 1.5, y + rise + 0.5), ("Z",)], [])
+            stroke = hand.Written(
+                [
+                    ("M", left - 1.5, y + rise - 0.4),
+                    ("L", left + struck_width + 1.5, y + rise + pen.uniform(-0.6, 0.9) - 0.4),
+                    ("L", left + struck_width + 1.5, y + rise + pen.uniform(-0.6, 0.9) + 0.5),
+                    ("L", left - 1.5, y + rise + 0.5),
+                    ("Z",),
+                ],
+                [],
+            )
             pdf.pages[page].append(_ink_op(stroke, color, 0.2))
-            hand_left = (left - 5 - hand_width if align == "right"
-                         else left + struck_width + 5)
-            out = hand.write("print", text, hand_left, y + pen.uniform(0.0, 1.2), want, pen,
-                             hand.LOOSE, angle=pen.uniform(-2.0, 3.0))
+            hand_left = left - 5 - hand_width if align == "right" else left + struck_width + 5
+            out = hand.write(
+                "print",
+                text,
+                hand_left,
+                y + pen.uniform(0.0, 1.2),
+                want,
+                pen,
+                hand.LOOSE,
+                angle=pen.uniform(-2.0, 3.0),
+            )
             pdf.pages[page].append(_ink_op(out, color, 0.22))
             if path not in corrected:
                 corrected.append(path)
-                staging.applied.delta[path] = {"canonical": leaves[path][0], "shown": text,
-                                               "struck": struck}
+                staging.applied.delta[path] = {
+                    "canonical": leaves[path][0],
+                    "shown": text,
+                    "struck": struck,
+                }
             return out.bbox
+
         return ink_value
 
     for path in chosen:
@@ -511,34 +668,75 @@ def _correction(staging: Staging) -> bool:
             if path not in corrected:
                 del staging.applied.delta[path]
         return bool(corrected)
+
     staging.confirm(check)
     return True
 
 
-def _register(id_: str, name: str, apply: Callable[[Staging], bool], truth: str,
-              description: str, phase: str = "overlay",
-              applies: Callable[[Subject], bool] | None = None,
-              reference: str | None = "p56_handwritten") -> None:
-    register(Pattern(
-        id=id_, name=name, phase=phase, truth=truth,  # type: ignore[arg-type]
-        description=description, apply=apply, reference=reference,
-        applies=applies or (lambda s: True),
-    ))
+def _register(
+    id_: str,
+    name: str,
+    apply: Callable[[Staging], bool],
+    truth: str,
+    description: str,
+    phase: str = "overlay",
+    applies: Callable[[Subject], bool] | None = None,
+    reference: str | None = "p56_handwritten",
+) -> None:
+    register(
+        Pattern(
+            id=id_,
+            name=name,
+            phase=phase,  # type: ignore[arg-type]
+            truth=truth,  # type: ignore[arg-type]
+            description=description,
+            apply=apply,
+            reference=reference,
+            applies=applies or (lambda s: True),
+        )
+    )
 
 
 # Corrections first: a value a hand corrects is not also filled in by hand.
-_register("hand.correction", "Hand correction", _correction, "none",
-          "a typed value struck through with the right value written beside it by hand; "
-          "the struck value stays visible (universe), truth is the correction",
-          phase="document", applies=_is_form)
-_register("hand.filled_fields", "Handwritten form values", _filled_fields, "none",
-          "a run of a form's values written by hand, as ink with no text layer",
-          phase="document", applies=_is_form)
-_register("hand.signature", "Signature", _signature, "none",
-          "the signer's name signed in cursive in the form's signature boxes",
-          applies=_is_form)
-_register("hand.date_stamp", "RECEIVED stamp", _date_stamp, "none",
-          "a rubber RECEIVED stamp with a date, in coloured ink, slightly turned, on page 1",
-          reference=None)
-_register("hand.margin_note", "Margin note", _margin_note, "none",
-          "one or two short notes scribbled by a reader where the page leaves room")
+_register(
+    "hand.correction",
+    "Hand correction",
+    _correction,
+    "none",
+    "a typed value struck through with the right value written beside it by hand; "
+    "the struck value stays visible (universe), truth is the correction",
+    phase="document",
+    applies=_is_form,
+)
+_register(
+    "hand.filled_fields",
+    "Handwritten form values",
+    _filled_fields,
+    "none",
+    "a run of a form's values written by hand, as ink with no text layer",
+    phase="document",
+    applies=_is_form,
+)
+_register(
+    "hand.signature",
+    "Signature",
+    _signature,
+    "none",
+    "the signer's name signed in cursive in the form's signature boxes",
+    applies=_is_form,
+)
+_register(
+    "hand.date_stamp",
+    "RECEIVED stamp",
+    _date_stamp,
+    "none",
+    "a rubber RECEIVED stamp with a date, in coloured ink, slightly turned, on page 1",
+    reference=None,
+)
+_register(
+    "hand.margin_note",
+    "Margin note",
+    _margin_note,
+    "none",
+    "one or two short notes scribbled by a reader where the page leaves room",
+)

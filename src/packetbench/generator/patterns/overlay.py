@@ -43,8 +43,14 @@ def _first_leaf(subject: Subject, *names: str) -> str | None:
 
 # --- watermark --------------------------------------------------------------------------------
 
-WATERMARKS = ("DRAFT", "COPY", "DRAFT - NOT FOR UNDERWRITING", "FOR REVIEW ONLY",
-              "CONFIDENTIAL", "FILE COPY")
+WATERMARKS = (
+    "DRAFT",
+    "COPY",
+    "DRAFT - NOT FOR UNDERWRITING",
+    "FOR REVIEW ONLY",
+    "CONFIDENTIAL",
+    "FILE COPY",
+)
 
 
 def _watermark(staging: Staging) -> bool:
@@ -65,16 +71,30 @@ def _watermark(staging: Staging) -> bool:
         # The band the letters cover, to name the values under them.
         half = size * 0.6
         for index in range(len(pdf.pages)):
-            pdf.text(index, x, y, text, BOLD, size, angle=angle, color=(gray, gray, gray),
-                     alpha=0.22, layer=OVER)
+            pdf.text(
+                index,
+                x,
+                y,
+                text,
+                BOLD,
+                size,
+                angle=angle,
+                color=(gray, gray, gray),
+                alpha=0.22,
+                layer=OVER,
+            )
             staging.applied.pages.add(index + 1)
             for path, bbox in _located(pdf, index + 1):
                 mx, my = (bbox[0] + bbox[2]) / 2 - cx, (bbox[1] + bbox[3]) / 2 - cy
                 along = mx * math.cos(rad) + my * math.sin(rad)
                 across = -mx * math.sin(rad) + my * math.cos(rad)
-                if (abs(along) <= length / 2 and abs(across) <= half
-                        and path not in staging.applied.targets):
+                if (
+                    abs(along) <= length / 2
+                    and abs(across) <= half
+                    and path not in staging.applied.targets
+                ):
                     staging.applied.targets.append(path)
+
     staging.after_layout(draw)
     return True
 
@@ -100,35 +120,71 @@ def _void(staging: Staging) -> bool:
         height = size + 16
         cx = pdf.width / 2 + rng.uniform(-80, 80)
         x0, y0 = cx - width / 2, cy - height / 2
-        pdf.rect(index, x0, y0, width, height, fill=0.0, color=(0.92, 0.3, 0.3), alpha=0.35,
-                 layer=OVER)
-        pdf.rect(index, x0 + 3, y0 + 3, width - 6, height - 6, None, 2.0,
-                 color=(0.8, 0.05, 0.05), alpha=0.8, layer=OVER)
-        pdf.text(index, cx, y0 + 16, word, BOLD, size, align="center", color=(0.8, 0.05, 0.05),
-                 alpha=0.75, layer=OVER)
+        pdf.rect(
+            index, x0, y0, width, height, fill=0.0, color=(0.92, 0.3, 0.3), alpha=0.35, layer=OVER
+        )
+        pdf.rect(
+            index,
+            x0 + 3,
+            y0 + 3,
+            width - 6,
+            height - 6,
+            None,
+            2.0,
+            color=(0.8, 0.05, 0.05),
+            alpha=0.8,
+            layer=OVER,
+        )
+        pdf.text(
+            index,
+            cx,
+            y0 + 16,
+            word,
+            BOLD,
+            size,
+            align="center",
+            color=(0.8, 0.05, 0.05),
+            alpha=0.75,
+            layer=OVER,
+        )
         staging.applied.pages.add(index + 1)
         staging.applied.targets.extend(
-            path for path, bbox in _located(pdf, index + 1)
-            if _meets(bbox, (x0, y0, x0 + width, y0 + height)))
+            path
+            for path, bbox in _located(pdf, index + 1)
+            if _meets(bbox, (x0, y0, x0 + width, y0 + height))
+        )
+
     staging.after_layout(draw)
     return True
 
 
 # --- status icons -------------------------------------------------------------------------------
 
-ICONS = {"Open": "\u25cf", "Closed": "\u2714", "Closed Without Payment": "\u2726",
-         "Re-opened": "\u25c6", "Denied": "\u2716", "Subrogation": "\u25b2",
-         "In Suit": "\u2605"}
+ICONS = {
+    "Open": "\u25cf",
+    "Closed": "\u2714",
+    "Closed Without Payment": "\u2726",
+    "Re-opened": "\u25c6",
+    "Denied": "\u2716",
+    "Subrogation": "\u25b2",
+    "In Suit": "\u2605",
+}
 
 
 def _statuses(subject: Subject) -> list[tuple[str, str]]:
-    return [(path, value) for path, value, leaf in subject.values("enum")
-            if leaf.codes is not None and leaf.codes.name == "claim_status"]
+    return [
+        (path, value)
+        for path, value, leaf in subject.values("enum")
+        if leaf.codes is not None and leaf.codes.name == "claim_status"
+    ]
 
 
 def _status_icons(staging: Staging) -> bool:
-    statuses = [(p, v) for p, v in _statuses(staging.subject) if p not in
-                staging.presentation.shown and v in ICONS]
+    statuses = [
+        (p, v)
+        for p, v in _statuses(staging.subject)
+        if p not in staging.presentation.shown and v in ICONS
+    ]
     if not statuses:
         return False
     legend = {ICONS[value]: value for _, value in statuses}
@@ -138,17 +194,26 @@ def _status_icons(staging: Staging) -> bool:
     staging.applied.details["legend"] = legend
 
     def draw(pdf: PdfDocument) -> None:
-        pages = {loc["page"] for path, _ in statuses
-                 for loc in pdf.recorder.drawn[path].locations} if statuses else set()
-        width = width_of("Status legend:", BOLD, 5.8) + 5 + sum(
-            width_of(icon, DINGBATS, 5.8) + 2 + width_of(value, REGULAR, 5.8) + 6
-            for icon, value in legend.items())
+        pages = (
+            {loc["page"] for path, _ in statuses for loc in pdf.recorder.drawn[path].locations}
+            if statuses
+            else set()
+        )
+        width = (
+            width_of("Status legend:", BOLD, 5.8)
+            + 5
+            + sum(
+                width_of(icon, DINGBATS, 5.8) + 2 + width_of(value, REGULAR, 5.8) + 6
+                for icon, value in legend.items()
+            )
+        )
         for page in sorted(pages):
             x = pdf.width - MARGIN - width
             x += pdf.text(page - 1, x, MARGIN - 4, "Status legend:", BOLD, 5.8) + 5
             for icon, value in legend.items():
                 x += pdf.text(page - 1, x, MARGIN - 4, icon, DINGBATS, 5.8) + 2
                 x += pdf.text(page - 1, x, MARGIN - 4, value, REGULAR, 5.8) + 6
+
     staging.after_layout(draw)
     return True
 
@@ -164,9 +229,24 @@ def _logo(staging: Staging) -> bool:
     if path is None:
         return False
     full = str(staging.subject.leaves()[path][0])
-    words = [w for w in full.replace(",", "").split() if w.lower() not in (
-        "insurance", "company", "of", "the", "casualty", "property", "america", "inc.",
-        "mutual", "group", "exchange")]
+    words = [
+        w
+        for w in full.replace(",", "").split()
+        if w.lower()
+        not in (
+            "insurance",
+            "company",
+            "of",
+            "the",
+            "casualty",
+            "property",
+            "america",
+            "inc.",
+            "mutual",
+            "group",
+            "exchange",
+        )
+    ]
     name = " ".join(words[:2]) or full.split()[0]
     color = rng.choice(LOGO_COLORS)
     shape = rng.choice(("circle", "diamond", "square"))
@@ -182,9 +262,18 @@ def _logo(staging: Staging) -> bool:
         right = pdf.width - MARGIN - 4
         pdf.image(0, right - width - 22, top - 19, 18, 18, png, layer=OVER)
         rgb = tuple(c / 255 for c in color)
-        pdf.text(0, right - width, top - 14, name, BOLD, size, color=rgb,  # type: ignore[arg-type]
-                 layer=OVER)
+        pdf.text(
+            0,
+            right - width,
+            top - 14,
+            name,
+            BOLD,
+            size,
+            color=rgb,  # type: ignore[arg-type]
+            layer=OVER,
+        )
         staging.applied.pages.add(1)
+
     staging.after_layout(draw)
     return True
 
@@ -194,8 +283,14 @@ def _logo(staging: Staging) -> bool:
 
 def _untagged(staging: Staging) -> bool:
     rng = staging.rng
-    insured = _first_leaf(staging.subject, "insured_name", "named_insured", "company_name",
-                          "applicant.name", "insured.name")
+    insured = _first_leaf(
+        staging.subject,
+        "insured_name",
+        "named_insured",
+        "company_name",
+        "applicant.name",
+        "insured.name",
+    )
     stamp = f"{rng.randrange(1, 13):02d}/{rng.randrange(1, 29):02d}/20{rng.randrange(24, 27)}"
     reference = f"Ref {rng.choice('ABCDEFGHJK')}{rng.randrange(100000, 999999)}"
     footer = rng.choice(("CONFIDENTIAL", "Internal use only", "Underwriting file copy"))
@@ -212,16 +307,23 @@ def _untagged(staging: Staging) -> bool:
             if insured is not None and pdf.recorder.text_of(insured) is not None:
                 pdf.field(index, x, y, insured, width=pdf.width / 2, size=6.5)
                 staging.applied.targets.append(insured)
-            pdf.text(index, pdf.width - MARGIN, y, f"Printed {stamp}  {reference}", REGULAR,
-                     6.5, align="right")
-            pdf.text(index, pdf.width / 2, MARGIN - 25, footer, REGULAR, 6,
-                     align="center")
+            pdf.text(
+                index,
+                pdf.width - MARGIN,
+                y,
+                f"Printed {stamp}  {reference}",
+                REGULAR,
+                6.5,
+                align="right",
+            )
+            pdf.text(index, pdf.width / 2, MARGIN - 25, footer, REGULAR, 6, align="center")
             added = ops[before:]
             del ops[before:]
             middle = len(ops) // 2
             ops[middle:middle] = added
             staging.applied.pages.add(index + 1)
         staging.applied.targets[:] = list(dict.fromkeys(staging.applied.targets))
+
     staging.after_layout(draw)
     staging.applied.details.update(printed=stamp, reference=reference, footer=footer)
     return True
@@ -229,8 +331,20 @@ def _untagged(staging: Staging) -> bool:
 
 # --- redaction ----------------------------------------------------------------------------------
 
-SENSITIVE = ("fein", "license_number", "loan_number", "phone", "email", "birth_date",
-             "customer_id", "claimant", "vin", "npn", "agency_code", "fax")
+SENSITIVE = (
+    "fein",
+    "license_number",
+    "loan_number",
+    "phone",
+    "email",
+    "birth_date",
+    "customer_id",
+    "claimant",
+    "vin",
+    "npn",
+    "agency_code",
+    "fax",
+)
 
 
 def _sensitive(subject: Subject) -> list[str]:
@@ -239,9 +353,11 @@ def _sensitive(subject: Subject) -> list[str]:
     for value, _ in leaves.values():
         if value is not None:
             counts[value] = counts.get(value, 0) + 1
-    return [path for path, (value, _) in leaves.items()
-            if value is not None and counts[value] == 1
-            and path.rsplit(".", 1)[-1] in SENSITIVE]
+    return [
+        path
+        for path, (value, _) in leaves.items()
+        if value is not None and counts[value] == 1 and path.rsplit(".", 1)[-1] in SENSITIVE
+    ]
 
 
 def _redaction(staging: Staging) -> bool:
@@ -249,7 +365,7 @@ def _redaction(staging: Staging) -> bool:
     if not candidates:
         return False
     staging.rng.shuffle(candidates)
-    chosen = sorted(candidates[:staging.rng.randint(1, 4)])
+    chosen = sorted(candidates[: staging.rng.randint(1, 4)])
     leaves = staging.subject.leaves()
     for path in chosen:
         staging.presentation.redacted.add(path)
@@ -259,18 +375,30 @@ def _redaction(staging: Staging) -> bool:
         for path in chosen:
             for location in pdf.recorder.covered.get(path, []):
                 x0, y0, x1, y1 = location["bbox"]
-                pdf.rect(location["page"] - 1, x0 - 1.5, y0 - 0.5, x1 - x0 + 3, y1 - y0 + 1,
-                         fill=0.0, layer=OVER)
+                pdf.rect(
+                    location["page"] - 1,
+                    x0 - 1.5,
+                    y0 - 0.5,
+                    x1 - x0 + 3,
+                    y1 - y0 + 1,
+                    fill=0.0,
+                    layer=OVER,
+                )
         for path in chosen:
             value = leaves[path][0]
             located = pdf.recorder.covered.get(path)
             if located:
-                staging.applied.delta[path] = {"canonical": value, "shown": None,
-                                               "hidden": "under a black box"}
+                staging.applied.delta[path] = {
+                    "canonical": value,
+                    "shown": None,
+                    "hidden": "under a black box",
+                }
+
     staging.after_layout(draw)
 
     def check(recorder: Any) -> bool:
         return any(recorder.covered.get(path) for path in chosen)
+
     staging.confirm(check)
     return True
 
@@ -297,40 +425,102 @@ def _highlight(staging: Staging) -> bool:
             for location in drawn.locations:
                 x0, y0, x1, y1 = location["bbox"]
                 # Among the page's fills, after any row shading, under the text.
-                pdf.rect(location["page"] - 1, x0 - 2, y0 - 1, x1 - x0 + 4, y1 - y0 + 2,
-                         fill=0.0, color=color)
+                pdf.rect(
+                    location["page"] - 1,
+                    x0 - 2,
+                    y0 - 1,
+                    x1 - x0 + 4,
+                    y1 - y0 + 2,
+                    fill=0.0,
+                    color=color,
+                )
+
     staging.after_layout(draw)
     return True
 
 
-def _register(id_: str, name: str, apply: Callable[[Staging], bool], truth: str,
-              reference: str | None, description: str,
-              applies: Callable[[Subject], bool] | None = None,
-              incompatible: tuple[str, ...] = ()) -> None:
-    register(Pattern(
-        id=id_, name=name, phase="overlay", truth=truth,  # type: ignore[arg-type]
-        description=description, apply=apply, reference=reference,
-        applies=applies or (lambda s: True), incompatible=incompatible,
-    ))
+def _register(
+    id_: str,
+    name: str,
+    apply: Callable[[Staging], bool],
+    truth: str,
+    reference: str | None,
+    description: str,
+    applies: Callable[[Subject], bool] | None = None,
+    incompatible: tuple[str, ...] = (),
+) -> None:
+    register(
+        Pattern(
+            id=id_,
+            name=name,
+            phase="overlay",
+            truth=truth,  # type: ignore[arg-type]
+            description=description,
+            apply=apply,
+            reference=reference,
+            applies=applies or (lambda s: True),
+            incompatible=incompatible,
+        )
+    )
 
 
-_register("overlay.watermark", "Watermark", _watermark, "none", "p09_watermark",
-          "diagonal DRAFT / COPY text behind every page")
-_register("overlay.void_stamp", "VOID stamp", _void, "none", "p20_void_stamp",
-          "a red VOID / SUPERSEDED stamp over data on one page")
-_register("overlay.status_icons", "Status icons", _status_icons, "shown", "p14_embedded_images",
-          "claim statuses drawn as symbols, with a legend at the page foot",
-          lambda s: bool(_statuses(s)))
-_register("overlay.logo", "Carrier logo", _logo, "none", None,
-          "the carrier's logo as an image in the page head",
-          lambda s: _first_leaf(s, "carrier", "carrier_name", "carrier.name",
-                                "insurer") is not None)
-_register("overlay.untagged_header_footer", "Running header and footer", _untagged, "none",
-          "p35_untagged_hf",
-          "a running header and footer on every page, spliced mid-way into the content stream")
-_register("overlay.redaction", "Redaction", _redaction, "hidden", None,
-          "black boxes over sensitive values whose text stays in the text layer",
-          lambda s: bool(_sensitive(s)))
-_register("overlay.highlight", "Highlighter", _highlight, "none", None,
-          "translucent highlighter marks over some values",
-          lambda s: bool(s.values("money", "id", "date")))
+_register(
+    "overlay.watermark",
+    "Watermark",
+    _watermark,
+    "none",
+    "p09_watermark",
+    "diagonal DRAFT / COPY text behind every page",
+)
+_register(
+    "overlay.void_stamp",
+    "VOID stamp",
+    _void,
+    "none",
+    "p20_void_stamp",
+    "a red VOID / SUPERSEDED stamp over data on one page",
+)
+_register(
+    "overlay.status_icons",
+    "Status icons",
+    _status_icons,
+    "shown",
+    "p14_embedded_images",
+    "claim statuses drawn as symbols, with a legend at the page foot",
+    lambda s: bool(_statuses(s)),
+)
+_register(
+    "overlay.logo",
+    "Carrier logo",
+    _logo,
+    "none",
+    None,
+    "the carrier's logo as an image in the page head",
+    lambda s: _first_leaf(s, "carrier", "carrier_name", "carrier.name", "insurer") is not None,
+)
+_register(
+    "overlay.untagged_header_footer",
+    "Running header and footer",
+    _untagged,
+    "none",
+    "p35_untagged_hf",
+    "a running header and footer on every page, spliced mid-way into the content stream",
+)
+_register(
+    "overlay.redaction",
+    "Redaction",
+    _redaction,
+    "hidden",
+    None,
+    "black boxes over sensitive values whose text stays in the text layer",
+    lambda s: bool(_sensitive(s)),
+)
+_register(
+    "overlay.highlight",
+    "Highlighter",
+    _highlight,
+    "none",
+    None,
+    "translucent highlighter marks over some values",
+    lambda s: bool(s.values("money", "id", "date")),
+)

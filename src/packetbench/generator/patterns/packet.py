@@ -100,8 +100,9 @@ WorldAct = Callable[[list[Planned], World, random.Random, "Callable[[str], int]"
 ACTS: dict[str, WorldAct] = {}
 
 
-def plan(world: World, wanted: list[tuple[DocType, Variant]], knobs: dict[str, Any],
-         packet: str) -> list[Planned]:
+def plan(
+    world: World, wanted: list[tuple[DocType, Variant]], knobs: dict[str, Any], packet: str
+) -> list[Planned]:
     """The documents of the packet, in order, with the packet patterns' views and additions."""
     from packetbench.generator.patterns.base import catalogue
     from packetbench.generator.patterns.engine import _seed, _unit
@@ -123,12 +124,24 @@ def plan(world: World, wanted: list[tuple[DocType, Variant]], knobs: dict[str, A
     return planned
 
 
-def _insert_prior(planned: list[Planned], pattern: Pattern, suffix: str, rng: random.Random,
-                  seed_of: Callable[[str], int], wanted: Callable[[Planned], bool]) -> bool:
+def _insert_prior(
+    planned: list[Planned],
+    pattern: Pattern,
+    suffix: str,
+    rng: random.Random,
+    seed_of: Callable[[str], int],
+    wanted: Callable[[Planned], bool],
+) -> bool:
     """Add an earlier version of one document that has one, right after it."""
     taken = {p.doc_id for p in planned}
-    candidates = [p for p in planned if p.doc_type.prior is not None and p.superseded_by is None
-                  and wanted(p) and f"{p.doc_id}{suffix}" not in taken]
+    candidates = [
+        p
+        for p in planned
+        if p.doc_type.prior is not None
+        and p.superseded_by is None
+        and wanted(p)
+        and f"{p.doc_id}{suffix}" not in taken
+    ]
     if not candidates:
         return False
     current = rng.choice(candidates)
@@ -143,28 +156,40 @@ def _insert_prior(planned: list[Planned], pattern: Pattern, suffix: str, rng: ra
         # whose claims all came in after the earlier version was run.
         return adapt(prior(doc, rng))
 
-    older = Planned(current.doc_type, replace(current.variant, doc_id=doc_id),
-                    [View(pattern, change, seed_of(doc_id),
-                          {"superseded_by": current.doc_id})],
-                    superseded_by=current.doc_id)
+    older = Planned(
+        current.doc_type,
+        replace(current.variant, doc_id=doc_id),
+        [View(pattern, change, seed_of(doc_id), {"superseded_by": current.doc_id})],
+        superseded_by=current.doc_id,
+    )
     planned.insert(planned.index(current) + 1, older)
     return True
 
 
-def _superseded(planned: list[Planned], world: World, rng: random.Random,
-                seed_of: Callable[[str], int]) -> bool:
-    return _insert_prior(planned, REGISTRY_IDS["packet.superseded"], "_prior", rng, seed_of,
-                         lambda p: True)
+def _superseded(
+    planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
+) -> bool:
+    return _insert_prior(
+        planned, REGISTRY_IDS["packet.superseded"], "_prior", rng, seed_of, lambda p: True
+    )
 
 
-def _duplicate(planned: list[Planned], world: World, rng: random.Random,
-               seed_of: Callable[[str], int]) -> bool:
+def _duplicate(
+    planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
+) -> bool:
     # The same report run twice: a type whose documents are valued as of a date.
-    return _insert_prior(planned, REGISTRY_IDS["packet.duplicate_document"], "_earlier", rng,
-                         seed_of, lambda p: "valuation_date" in p.doc_type.model.model_fields)
+    return _insert_prior(
+        planned,
+        REGISTRY_IDS["packet.duplicate_document"],
+        "_earlier",
+        rng,
+        seed_of,
+        lambda p: "valuation_date" in p.doc_type.model.model_fields,
+    )
 
 
 # --- variants of one document ------------------------------------------------------------------
+
 
 def _replace_strings(doc: DocModel, rewrite: Callable[[str, str], str | None]) -> DocModel:
     """A copy of `doc` with every string leaf `rewrite(path, value)` returns text for changed."""
@@ -177,10 +202,17 @@ def _replace_strings(doc: DocModel, rewrite: Callable[[str, str], str | None]) -
     return type(doc).model_validate(data)
 
 
-NAME_FORMS = ((r" Incorporated\b", " Inc."), (r" Inc\.", " Incorporated"),
-              (r" Corporation\b", " Corp."), (r" Corp\.", " Corporation"),
-              (r" LLC\b", " L.L.C."), (r" Company\b", " Co."), (r" Co\.", " Company"),
-              (r" & ", " and "), (r",", ""))
+NAME_FORMS = (
+    (r" Incorporated\b", " Inc."),
+    (r" Inc\.", " Incorporated"),
+    (r" Corporation\b", " Corp."),
+    (r" Corp\.", " Corporation"),
+    (r" LLC\b", " L.L.C."),
+    (r" Company\b", " Co."),
+    (r" Co\.", " Company"),
+    (r" & ", " and "),
+    (r",", ""),
+)
 
 
 def name_variant(name: str, rng: random.Random) -> str:
@@ -192,11 +224,24 @@ def name_variant(name: str, rng: random.Random) -> str:
     return re.sub(pattern, new, name, count=1)
 
 
-STREET_FORMS = ((r"\bStreet\b", "St"), (r"\bSt\b\.?", "Street"), (r"\bAvenue\b", "Ave"),
-                (r"\bAve\b\.?", "Avenue"), (r"\bRoad\b", "Rd"), (r"\bRd\b\.?", "Road"),
-                (r"\bDrive\b", "Dr"), (r"\bDr\b\.?", "Drive"), (r"\bBoulevard\b", "Blvd"),
-                (r"\bBlvd\b\.?", "Boulevard"), (r"\bSuite\b", "Ste"), (r"\bSte\b\.?", "Suite"),
-                (r"\bNorth\b", "N"), (r"\bSouth\b", "S"), (r"\bEast\b", "E"), (r"\bWest\b", "W"))
+STREET_FORMS = (
+    (r"\bStreet\b", "St"),
+    (r"\bSt\b\.?", "Street"),
+    (r"\bAvenue\b", "Ave"),
+    (r"\bAve\b\.?", "Avenue"),
+    (r"\bRoad\b", "Rd"),
+    (r"\bRd\b\.?", "Road"),
+    (r"\bDrive\b", "Dr"),
+    (r"\bDr\b\.?", "Drive"),
+    (r"\bBoulevard\b", "Blvd"),
+    (r"\bBlvd\b\.?", "Boulevard"),
+    (r"\bSuite\b", "Ste"),
+    (r"\bSte\b\.?", "Suite"),
+    (r"\bNorth\b", "N"),
+    (r"\bSouth\b", "S"),
+    (r"\bEast\b", "E"),
+    (r"\bWest\b", "W"),
+)
 
 
 def street_variant(street: str) -> str | None:
@@ -215,15 +260,20 @@ def policy_variant(number: str, style: int) -> str:
     return re.sub(r"(?<=[A-Za-z])(?=\d)", "-", number, count=1)
 
 
-def _view_one(planned: list[Planned], pattern_id: str, rng: random.Random,
-              seed_of: Callable[[str], int], change: Change, eligible: Callable[[Planned], bool],
-              details: dict[str, Any]) -> bool:
+def _view_one(
+    planned: list[Planned],
+    pattern_id: str,
+    rng: random.Random,
+    seed_of: Callable[[str], int],
+    change: Change,
+    eligible: Callable[[Planned], bool],
+    details: dict[str, Any],
+) -> bool:
     candidates = [p for p in planned if p.superseded_by is None and eligible(p)]
     if len(candidates) < 2:
         return False  # a variant needs another document stating the canonical form
     target = rng.choice(candidates[1:])
-    target.views.append(View(REGISTRY_IDS[pattern_id], change, seed_of(target.doc_id),
-                             details))
+    target.views.append(View(REGISTRY_IDS[pattern_id], change, seed_of(target.doc_id), details))
     return True
 
 
@@ -234,40 +284,70 @@ def _fields_named(model: type[DocModel], *names: str) -> bool:
     return any(any(n in path for n in names) for path in leaf_patterns(model))
 
 
-def _name_variants(planned: list[Planned], world: World, rng: random.Random,
-                   seed_of: Callable[[str], int]) -> bool:
+def _name_variants(
+    planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
+) -> bool:
     name = world.insured.name
     variant = name_variant(name, rng)
 
     def change(doc: DocModel, rng: random.Random) -> DocModel:
         return _replace_strings(doc, lambda path, value: variant if value == name else None)
 
-    return _view_one(planned, "packet.name_variants", rng, seed_of, change,
-                     lambda p: _fields_named(p.doc_type.model, "insured", "applicant"),
-                     {"canonical": name, "variant": variant})
+    return _view_one(
+        planned,
+        "packet.name_variants",
+        rng,
+        seed_of,
+        change,
+        lambda p: _fields_named(p.doc_type.model, "insured", "applicant"),
+        {"canonical": name, "variant": variant},
+    )
 
 
-def _address_variants(planned: list[Planned], world: World, rng: random.Random,
-                      seed_of: Callable[[str], int]) -> bool:
+def _address_variants(
+    planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
+) -> bool:
     def change(doc: DocModel, rng: random.Random) -> DocModel:
-        return _replace_strings(doc, lambda path, value: street_variant(value)
-                                if path.rsplit(".", 1)[-1] in ("street", "line1") else None)
+        return _replace_strings(
+            doc,
+            lambda path, value: (
+                street_variant(value) if path.rsplit(".", 1)[-1] in ("street", "line1") else None
+            ),
+        )
 
-    return _view_one(planned, "packet.address_variants", rng, seed_of, change,
-                     lambda p: _fields_named(p.doc_type.model, "street"), {})
+    return _view_one(
+        planned,
+        "packet.address_variants",
+        rng,
+        seed_of,
+        change,
+        lambda p: _fields_named(p.doc_type.model, "street"),
+        {},
+    )
 
 
-def _policy_formats(planned: list[Planned], world: World, rng: random.Random,
-                    seed_of: Callable[[str], int]) -> bool:
+def _policy_formats(
+    planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
+) -> bool:
     style = rng.randrange(3)
 
     def change(doc: DocModel, rng: random.Random) -> DocModel:
-        return _replace_strings(doc, lambda path, value: policy_variant(value, style)
-                                if "policy_number" in path.rsplit(".", 1)[-1] else None)
+        return _replace_strings(
+            doc,
+            lambda path, value: (
+                policy_variant(value, style) if "policy_number" in path.rsplit(".", 1)[-1] else None
+            ),
+        )
 
-    return _view_one(planned, "packet.policy_number_formats", rng, seed_of, change,
-                     lambda p: _fields_named(p.doc_type.model, "policy_number"),
-                     {"style": ("no separators", "spaced", "dashed")[style]})
+    return _view_one(
+        planned,
+        "packet.policy_number_formats",
+        rng,
+        seed_of,
+        change,
+        lambda p: _fields_named(p.doc_type.model, "policy_number"),
+        {"style": ("no separators", "spaced", "dashed")[style]},
+    )
 
 
 # Values two current documents may disagree on, and how one of them states it differently.
@@ -279,12 +359,16 @@ CONFLICTS: dict[str, Callable[[Any, random.Random], Any]] = {
 }
 
 
-def _conflicting(planned: list[Planned], world: World, rng: random.Random,
-                 seed_of: Callable[[str], int]) -> bool:
+def _conflicting(
+    planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
+) -> bool:
     def change(doc: DocModel, rng: random.Random) -> DocModel:
         data = doc.model_dump(mode="json")
-        found = [(path, value) for path, (value, _) in leaf_index(doc).items()
-                 if path.rsplit(".", 1)[-1] in CONFLICTS and isinstance(value, int)]
+        found = [
+            (path, value)
+            for path, (value, _) in leaf_index(doc).items()
+            if path.rsplit(".", 1)[-1] in CONFLICTS and isinstance(value, int)
+        ]
         if not found:
             return doc
         for path, value in rng.sample(found, k=min(2, len(found))):
@@ -293,22 +377,32 @@ def _conflicting(planned: list[Planned], world: World, rng: random.Random,
                 set_path(data, path, new)
         return type(doc).model_validate(data)
 
-    return _view_one(planned, "packet.conflicting_values", rng, seed_of, change,
-                     lambda p: _fields_named(p.doc_type.model, *CONFLICTS), {})
+    return _view_one(
+        planned,
+        "packet.conflicting_values",
+        rng,
+        seed_of,
+        change,
+        lambda p: _fields_named(p.doc_type.model, *CONFLICTS),
+        {},
+    )
 
 
-def _phantom(planned: list[Planned], world: World, rng: random.Random,
-             seed_of: Callable[[str], int]) -> bool:
+def _phantom(
+    planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
+) -> bool:
     """The application says a document is attached that the packet does not hold (a driver
     schedule "to follow", financial statements never sent). The tick is what the page shows,
     so it is the truth; the manifest names the document it refers to."""
     from packetbench.generator.doctypes.acord_125.build import ATTACHMENT_PREFIXES, yes_no
 
     held = {p.doc_id for p in planned}
-    lacking = [(box, prefix) for box, prefix in ATTACHMENT_PREFIXES.items()
-               if not any(doc_id.startswith(prefix) for doc_id in held)]
-    targets = [p for p in planned if p.superseded_by is None
-               and p.doc_type.name == "acord_125"]
+    lacking = [
+        (box, prefix)
+        for box, prefix in ATTACHMENT_PREFIXES.items()
+        if not any(doc_id.startswith(prefix) for doc_id in held)
+    ]
+    targets = [p for p in planned if p.superseded_by is None and p.doc_type.name == "acord_125"]
     if not lacking or not targets:
         return False
     box, prefix = rng.choice(lacking)
@@ -319,9 +413,14 @@ def _phantom(planned: list[Planned], world: World, rng: random.Random,
         return type(doc).model_validate(data)
 
     target = targets[0]
-    target.views.append(View(REGISTRY_IDS["packet.phantom_reference"], change,
-                             seed_of(target.doc_id),
-                             {"refers_to": prefix.rstrip("_"), "reference": f"attachments.{box}"}))
+    target.views.append(
+        View(
+            REGISTRY_IDS["packet.phantom_reference"],
+            change,
+            seed_of(target.doc_id),
+            {"refers_to": prefix.rstrip("_"), "reference": f"attachments.{box}"},
+        )
+    )
     return True
 
 
@@ -332,22 +431,66 @@ def _never(staging: Staging) -> bool:
 REGISTRY_IDS: dict[str, Pattern] = {}
 
 for _id, _name, _act, _reference, _description in (
-    ("packet.superseded", "Superseded document", _superseded, "p52_stale_data",
-     "last year's version of a document beside this year's, listed as superseded"),
-    ("packet.name_variants", "Name variants", _name_variants, "p47_name_variant",
-     "the insured's name written another way in one document"),
-    ("packet.address_variants", "Address variants", _address_variants, "p48_address_mismatch",
-     "street lines abbreviated or spelled out differently in one document"),
-    ("packet.policy_number_formats", "Policy number formats", _policy_formats,
-     "p49_policy_format", "policy numbers with other separators in one document"),
-    ("packet.duplicate_document", "Duplicate at another valuation date", _duplicate, None,
-     "the same report twice, the earlier valuation superseded"),
-    ("packet.conflicting_values", "Conflicting values", _conflicting, None,
-     "two current documents disagree on a building's facts"),
-    ("packet.phantom_reference", "Phantom reference", _phantom, None,
-     "the application ticks an attachment the packet does not hold"),
+    (
+        "packet.superseded",
+        "Superseded document",
+        _superseded,
+        "p52_stale_data",
+        "last year's version of a document beside this year's, listed as superseded",
+    ),
+    (
+        "packet.name_variants",
+        "Name variants",
+        _name_variants,
+        "p47_name_variant",
+        "the insured's name written another way in one document",
+    ),
+    (
+        "packet.address_variants",
+        "Address variants",
+        _address_variants,
+        "p48_address_mismatch",
+        "street lines abbreviated or spelled out differently in one document",
+    ),
+    (
+        "packet.policy_number_formats",
+        "Policy number formats",
+        _policy_formats,
+        "p49_policy_format",
+        "policy numbers with other separators in one document",
+    ),
+    (
+        "packet.duplicate_document",
+        "Duplicate at another valuation date",
+        _duplicate,
+        None,
+        "the same report twice, the earlier valuation superseded",
+    ),
+    (
+        "packet.conflicting_values",
+        "Conflicting values",
+        _conflicting,
+        None,
+        "two current documents disagree on a building's facts",
+    ),
+    (
+        "packet.phantom_reference",
+        "Phantom reference",
+        _phantom,
+        None,
+        "the application ticks an attachment the packet does not hold",
+    ),
 ):
-    REGISTRY_IDS[_id] = register(Pattern(
-        id=_id, name=_name, phase="world", truth="value", description=_description,
-        apply=_never, formats=frozenset(), reference=_reference))
+    REGISTRY_IDS[_id] = register(
+        Pattern(
+            id=_id,
+            name=_name,
+            phase="world",
+            truth="value",
+            description=_description,
+            apply=_never,
+            formats=frozenset(),
+            reference=_reference,
+        )
+    )
     ACTS[_id] = _act

@@ -147,15 +147,16 @@ def _probability(name: str, raw: str) -> float:
 
 def parse(name: str, raw: str) -> tuple[str, Any]:
     """One ``patterns.*`` assignment: (knob name, parsed value)."""
-    key = name[len(PREFIX):]
+    key = name[len(PREFIX) :]
     if key in ("off", "only"):
         globs = tuple(part.strip() for part in raw.split(",") if part.strip())
         if not globs:
             raise UsageError(f"--set {name}: names no pattern")
         for glob in globs:
             if not matching([glob]):
-                raise UsageError(f"--set {name}: {glob!r} matches no pattern (see "
-                                 "`packetbench patterns`)")
+                raise UsageError(
+                    f"--set {name}: {glob!r} matches no pattern (see `packetbench patterns`)"
+                )
         return name, globs
     if not matching([key]) or any(ch in key for ch in "*?["):
         raise UsageError(f"--set {name}: unknown pattern {key!r} (see `packetbench patterns`)")
@@ -174,10 +175,11 @@ def resolve(tier: str, overrides: Mapping[str, Any]) -> dict[str, float]:
         chosen = matching(only)
         by_id = {p.id: p for p in catalogue()}
         for first_index, first in enumerate(chosen):
-            for second in chosen[first_index + 1:]:
+            for second in chosen[first_index + 1 :]:
                 if by_id[first].conflicts(by_id[second]):
-                    raise UsageError(f"--set patterns.only: {first} and {second} cannot be "
-                                     "applied together")
+                    raise UsageError(
+                        f"--set patterns.only: {first} and {second} cannot be applied together"
+                    )
         for pattern_id in by_id:
             probabilities[f"{PREFIX}{pattern_id}"] = 1.0 if pattern_id in chosen else 0.0
     for name, value in overrides.items():

@@ -46,39 +46,70 @@ def _scan(level: str, mixed: bool = False) -> Callable[[Staging], bool]:
             for path, drawn in pdf.recorder.drawn.items():
                 if any(loc.get("page") in on_pages for loc in drawn.locations):
                     staging.applied.targets.append(path)
+
         def scanned(recorder: Recorder) -> bool:
             """Kept only when pages were really scanned (a one-page document cannot be
             mixed); the manifest then says how each page was moved."""
             done = recorder.presentation.scanned
-            staging.applied.details["pages"] = {str(page): done[page]
-                                                for page in sorted(done)}
+            staging.applied.details["pages"] = {str(page): done[page] for page in sorted(done)}
             return bool(done)
+
         staging.after_layout(scan)
         staging.confirm(scanned)
         return True
+
     return apply
 
 
 _LEVELS = {
-    "clean": ("Clean scan", "A flatbed scan at 200 dpi: straight, sharp, light noise.",
-              None),
-    "moderate": ("Moderate scan", "Rotated up to 1.5 degrees, blurred, noisy, dark edges, dust.",
-                 "p34_scan_noise"),
-    "fax": ("Fax", "Black and white at fax resolution, noise thresholded into the strokes, "
-            "streaks along the paper path.", None),
-    "skewed": ("Skewed scan", "Rotated 2 to 4 degrees and shrunk, a shadow along one side.",
-               "p43_scan_skewed"),
-    "degraded": ("Degraded scan", "150 dpi, rotated, blurred, noisy, JPEG quality 25; still "
-                 "legible to a person.", "p53_heavy_degradation"),
-    "photo": ("Phone photo", "Perspective (each corner pulled in), rotation, uneven light.",
-              None),
+    "clean": ("Clean scan", "A flatbed scan at 200 dpi: straight, sharp, light noise.", None),
+    "moderate": (
+        "Moderate scan",
+        "Rotated up to 1.5 degrees, blurred, noisy, dark edges, dust.",
+        "p34_scan_noise",
+    ),
+    "fax": (
+        "Fax",
+        "Black and white at fax resolution, noise thresholded into the strokes, "
+        "streaks along the paper path.",
+        None,
+    ),
+    "skewed": (
+        "Skewed scan",
+        "Rotated 2 to 4 degrees and shrunk, a shadow along one side.",
+        "p43_scan_skewed",
+    ),
+    "degraded": (
+        "Degraded scan",
+        "150 dpi, rotated, blurred, noisy, JPEG quality 25; still legible to a person.",
+        "p53_heavy_degradation",
+    ),
+    "photo": ("Phone photo", "Perspective (each corner pulled in), rotation, uneven light.", None),
 }
 
 for _name, (_title, _description, _reference) in _LEVELS.items():
-    register(Pattern(f"scan.{_name}", _title, "scan", "none", _description, _scan(_name),
-                     reference=_reference, incompatible=("scan.*", *UNSCANNABLE)))
+    register(
+        Pattern(
+            f"scan.{_name}",
+            _title,
+            "scan",
+            "none",
+            _description,
+            _scan(_name),
+            reference=_reference,
+            incompatible=("scan.*", *UNSCANNABLE),
+        )
+    )
 
-register(Pattern("scan.mixed", "Mixed native and scanned pages",
-                 "scan", "none", "Some pages of the document scanned (clean or moderate), the "
-                 "others native: one file, two ways of reading it.", _scan("", mixed=True),
-                 incompatible=("scan.*", *UNSCANNABLE)))
+register(
+    Pattern(
+        "scan.mixed",
+        "Mixed native and scanned pages",
+        "scan",
+        "none",
+        "Some pages of the document scanned (clean or moderate), the "
+        "others native: one file, two ways of reading it.",
+        _scan("", mixed=True),
+        incompatible=("scan.*", *UNSCANNABLE),
+    )
+)

@@ -48,8 +48,15 @@ def shape(text: str) -> str:
         after = text[index + 1] if index + 1 < len(text) else ""
         joined_before = before in forms and _joins_forward(before)
         joined_after = after in forms and _joins_forward(letter)
-        form = ("medial" if joined_before and joined_after else "final" if joined_before
-                else "initial" if joined_after else "isolated")
+        form = (
+            "medial"
+            if joined_before and joined_after
+            else "final"
+            if joined_before
+            else "initial"
+            if joined_after
+            else "isolated"
+        )
         out.append(forms[letter].get(form) or forms[letter].get("isolated") or letter)
     return "".join(out)
 

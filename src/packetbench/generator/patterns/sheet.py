@@ -29,9 +29,18 @@ TITLE_BLOCKS = (
     ("Broker working copy", "Do not distribute"),
     ("Exported report", "All amounts in US dollars unless stated", "Filter: none"),
 )
-NOTES = ("per appraisal", "updated per insured", "see email 3/4", "verify with broker",
-         "estimate", "incl. tenant improvements", "revised", "per prior carrier",
-         "awaiting confirmation", "no change")
+NOTES = (
+    "per appraisal",
+    "updated per insured",
+    "see email 3/4",
+    "verify with broker",
+    "estimate",
+    "incl. tenant improvements",
+    "revised",
+    "per prior carrier",
+    "awaiting confirmation",
+    "no change",
+)
 HIDDEN_SHEETS = ("PY values", "Calc", "Sheet2", "Working", "Lookup")
 
 
@@ -39,8 +48,11 @@ def _row_lists(subject: Subject) -> list[str]:
     """Lists of records that hold no further list (a workbook draws them one row each),
     erased with a trailing ``[]``: ``policies[].claims[]``."""
     names = subject.tables
-    return [f"{name}[]" for name in names
-            if subject.rows(name) and not any(o.startswith(f"{name}[].") for o in names)]
+    return [
+        f"{name}[]"
+        for name in names
+        if subject.rows(name) and not any(o.startswith(f"{name}[].") for o in names)
+    ]
 
 
 def _columns(subject: Subject, *kinds: str, records: bool = True) -> dict[str, list[str]]:
@@ -61,8 +73,9 @@ def _events(recorder: Recorder, event: str) -> set[int]:
     return set(recorder.presentation.happened(event))
 
 
-def _confirm_event(staging: Staging, event: str,
-                   targets: Callable[[Recorder], list[str]] | None = None) -> None:
+def _confirm_event(
+    staging: Staging, event: str, targets: Callable[[Recorder], list[str]] | None = None
+) -> None:
     """Keep the application when the writer reported `event`; its pages are the sheets."""
     applied = staging.applied
 
@@ -78,8 +91,11 @@ def _confirm_event(staging: Staging, event: str,
     staging.confirm(check)
 
 
-def _confirm_converted(staging: Staging, reading: str, legend: dict[str, str] | None = None,
-                       ) -> None:
+def _confirm_converted(
+    staging: Staging,
+    reading: str,
+    legend: dict[str, str] | None = None,
+) -> None:
     """Keep the application when values were stored differently; its delta is what was
     drawn (`rendered_as`) against the canonical value, with the reading."""
     applied = staging.applied
@@ -91,12 +107,14 @@ def _confirm_converted(staging: Staging, reading: str, legend: dict[str, str] | 
         for path in changed:
             value, leaf = recorder.leaf(path)
             drawn = recorder.drawn.get(path)
-            if drawn is None or drawn.rendered_as == cell_text(typed(value, leaf,
-                                                                       recorder.style)):
+            if drawn is None or drawn.rendered_as == cell_text(typed(value, leaf, recorder.style)):
                 continue  # stored otherwise, but it reads as it always did ("7" as text)
             applied.targets.append(path)
-            applied.delta[path] = {"canonical": value, "shown": drawn.rendered_as,
-                                   "reading": reading}
+            applied.delta[path] = {
+                "canonical": value,
+                "shown": drawn.rendered_as,
+                "reading": reading,
+            }
         applied.pages = _events(recorder, f"sheet.{reading}")
         if legend is not None:
             applied.details["legend"] = legend
@@ -106,6 +124,7 @@ def _confirm_converted(staging: Staging, reading: str, legend: dict[str, str] | 
 
 
 # --- hidden sheets, rows and columns -----------------------------------------------------------
+
 
 def _hidden_sheet(staging: Staging) -> bool:
     """A hidden sheet of working figures: last year's numbers of the main table's records."""
@@ -179,16 +198,26 @@ def _hidden_columns(staging: Staging) -> bool:
 
 # --- how values are stored ---------------------------------------------------------------------
 
-def _store_as(reading: str, kinds: tuple[str, ...], records: bool, most: int,
-              ) -> Callable[[Staging], bool]:
+
+def _store_as(
+    reading: str,
+    kinds: tuple[str, ...],
+    records: bool,
+    most: int,
+) -> Callable[[Staging], bool]:
     def apply(staging: Staging) -> bool:
         found = _columns(staging.subject, *kinds, records=records)
         leaves = staging.subject.leaves()
         # Columns whose text changes ("1,250,000" for 1250000), not single digits.
-        columns = [c for c, paths in found.items()
-                   if reading != "as_text" or any(abs(float(leaves[p][0])) >= 1000
-                                                  or not float(leaves[p][0]).is_integer()
-                                                  for p in paths)]
+        columns = [
+            c
+            for c, paths in found.items()
+            if reading != "as_text"
+            or any(
+                abs(float(leaves[p][0])) >= 1000 or not float(leaves[p][0]).is_integer()
+                for p in paths
+            )
+        ]
         if not columns:
             return False
         chosen = staging.rng.sample(columns, k=min(most, len(columns)))
@@ -206,13 +235,15 @@ def _thousands(staging: Staging) -> bool:
     """One money column in $000s, its header saying so; totals under it alike."""
     subject = staging.subject
     # Whole dollars only: cents in thousands would need five decimals to stay readable.
-    columns = [c for c, paths in _columns(subject, "money").items()
-               if all(float(subject.leaves()[p][0]).is_integer() for p in paths)]
+    columns = [
+        c
+        for c, paths in _columns(subject, "money").items()
+        if all(float(subject.leaves()[p][0]).is_integer() for p in paths)
+    ]
     if not columns:
         return False
     key = staging.rng.choice(columns).rsplit(".", 1)[-1]
-    chosen = {path_pattern(p) for p, _, _ in subject.values("money")
-              if p.rsplit(".", 1)[-1] == key}
+    chosen = {path_pattern(p) for p, _, _ in subject.values("money") if p.rsplit(".", 1)[-1] == key}
     staging.presentation.sheet.thousands.update(chosen)
     staging.applied.details["columns"] = sorted(chosen)
     _confirm_converted(staging, "thousands")
@@ -220,8 +251,11 @@ def _thousands(staging: Staging) -> bool:
 
 
 def _formulas(staging: Staging) -> bool:
-    keys = {p.rsplit(".", 1)[-1] for p, _, _ in staging.subject.values("money", "number")
-            if "total" in p}
+    keys = {
+        p.rsplit(".", 1)[-1]
+        for p, _, _ in staging.subject.values("money", "number")
+        if "total" in p
+    }
     if not keys:
         return False
     staging.presentation.sheet.formulas.update(keys)
@@ -257,8 +291,7 @@ def _color_status(staging: Staging) -> bool:
         legend[code] = value
         codes[value] = (code, fill)
     staging.presentation.sheet.colors[column] = codes
-    staging.applied.details.update(column=column, fills={c: codes[v][1]
-                                                          for c, v in legend.items()})
+    staging.applied.details.update(column=column, fills={c: codes[v][1] for c, v in legend.items()})
     _confirm_converted(staging, "legend", legend)
     return True
 
@@ -275,6 +308,7 @@ def _code(value: str, taken: set[str]) -> str:
 
 
 # --- layout around the table ----------------------------------------------------------------
+
 
 def _header_offset(staging: Staging) -> bool:
     staging.presentation.sheet.title_lines = list(staging.rng.choice(TITLE_BLOCKS))
@@ -329,8 +363,13 @@ def _subtotal_rows(staging: Staging) -> bool:
 def _blocks(subject: Subject) -> list[str]:
     """Lists whose records hold lists (a loss run's policy terms, each with its claims)."""
     names = subject.tables
-    return [name for name in names if subject.rows(name) and "[]" not in name
-            and any(o.startswith(f"{name}[].") for o in names)]
+    return [
+        name
+        for name in names
+        if subject.rows(name)
+        and "[]" not in name
+        and any(o.startswith(f"{name}[].") for o in names)
+    ]
 
 
 def _split_sheets(staging: Staging) -> bool:
@@ -373,46 +412,134 @@ def _totals(subject: Subject) -> bool:
     return any("total" in p for p, _, _ in subject.values("money", "number"))
 
 
-def _register(id_: str, name: str, apply: Callable[[Staging], bool], truth: str,
-              description: str, applies: Callable[[Subject], bool],
-              incompatible: tuple[str, ...] = ()) -> None:
-    register(Pattern(
-        id=id_, name=name, phase="sheet", truth=truth,  # type: ignore[arg-type]
-        description=description, apply=apply, formats=frozenset({"xlsx"}),
-        applies=applies, incompatible=incompatible,
-    ))
+def _register(
+    id_: str,
+    name: str,
+    apply: Callable[[Staging], bool],
+    truth: str,
+    description: str,
+    applies: Callable[[Subject], bool],
+    incompatible: tuple[str, ...] = (),
+) -> None:
+    register(
+        Pattern(
+            id=id_,
+            name=name,
+            phase="sheet",
+            truth=truth,  # type: ignore[arg-type]
+            description=description,
+            apply=apply,
+            formats=frozenset({"xlsx"}),
+            applies=applies,
+            incompatible=incompatible,
+        )
+    )
 
 
 for _args in (
-    ("sheet.hidden_sheet", "Hidden sheet", _hidden_sheet, "none",
-     "a hidden sheet of working figures; its text is hidden, never truth",
-     _has("money", "number")),
-    ("sheet.hidden_rows", "Hidden rows", _hidden_rows, "none",
-     "a hidden row under a record holding an older copy of it; its text is hidden, never truth",
-     _records),
-    ("sheet.hidden_columns", "Hidden columns", _hidden_columns, "none",
-     "a hidden column of prior amounts or references beside the table", _records),
-    ("sheet.merged_cells", "Merged cells", _merged_cells, "none",
-     "title-block cells merged across the empty cells beside them", lambda s: True),
-    ("sheet.numbers_as_text", "Numbers stored as text", _store_as("as_text", ("money", "number"),
-                                                                   True, 2), "shown",
-     "amounts and counts in text cells (\"1,250,000\")", _has("money", "number")),
-    ("sheet.date_serials", "Dates as serial numbers", _store_as("serial", ("date",), False, 2),
-     "shown", "dates as bare Excel serial numbers (45292)", _has("date", records=False)),
-    ("sheet.formulas", "Totals as formulas", _formulas, "none",
-     "totals as SUM formulas with cached values", _totals),
-    ("sheet.header_offset", "Title block above the header", _header_offset, "none",
-     "report lines above everything push the header down", lambda s: True),
-    ("sheet.thousands", "A $000s column", _thousands, "shown",
-     "one amount column in thousands, its header saying so", _has("money")),
-    ("sheet.split_sheets", "One sheet per year or carrier", _split_sheets, "none",
-     "each policy term on a sheet of its own, named by carrier and year",
-     lambda s: bool(_blocks(s))),
-    ("sheet.subtotal_rows", "Subtotal rows", _subtotal_rows, "none",
-     "a subtotal row after each location's buildings", _records),
-    ("sheet.notes_column", "Notes column", _notes_column, "none",
-     "free-text notes beside the records", _records),
-    ("sheet.color_status", "Status by fill colour", _color_status, "shown",
-     "a status column as coloured codes with a key", _has("enum")),
+    (
+        "sheet.hidden_sheet",
+        "Hidden sheet",
+        _hidden_sheet,
+        "none",
+        "a hidden sheet of working figures; its text is hidden, never truth",
+        _has("money", "number"),
+    ),
+    (
+        "sheet.hidden_rows",
+        "Hidden rows",
+        _hidden_rows,
+        "none",
+        "a hidden row under a record holding an older copy of it; its text is hidden, never truth",
+        _records,
+    ),
+    (
+        "sheet.hidden_columns",
+        "Hidden columns",
+        _hidden_columns,
+        "none",
+        "a hidden column of prior amounts or references beside the table",
+        _records,
+    ),
+    (
+        "sheet.merged_cells",
+        "Merged cells",
+        _merged_cells,
+        "none",
+        "title-block cells merged across the empty cells beside them",
+        lambda s: True,
+    ),
+    (
+        "sheet.numbers_as_text",
+        "Numbers stored as text",
+        _store_as("as_text", ("money", "number"), True, 2),
+        "shown",
+        'amounts and counts in text cells ("1,250,000")',
+        _has("money", "number"),
+    ),
+    (
+        "sheet.date_serials",
+        "Dates as serial numbers",
+        _store_as("serial", ("date",), False, 2),
+        "shown",
+        "dates as bare Excel serial numbers (45292)",
+        _has("date", records=False),
+    ),
+    (
+        "sheet.formulas",
+        "Totals as formulas",
+        _formulas,
+        "none",
+        "totals as SUM formulas with cached values",
+        _totals,
+    ),
+    (
+        "sheet.header_offset",
+        "Title block above the header",
+        _header_offset,
+        "none",
+        "report lines above everything push the header down",
+        lambda s: True,
+    ),
+    (
+        "sheet.thousands",
+        "A $000s column",
+        _thousands,
+        "shown",
+        "one amount column in thousands, its header saying so",
+        _has("money"),
+    ),
+    (
+        "sheet.split_sheets",
+        "One sheet per year or carrier",
+        _split_sheets,
+        "none",
+        "each policy term on a sheet of its own, named by carrier and year",
+        lambda s: bool(_blocks(s)),
+    ),
+    (
+        "sheet.subtotal_rows",
+        "Subtotal rows",
+        _subtotal_rows,
+        "none",
+        "a subtotal row after each location's buildings",
+        _records,
+    ),
+    (
+        "sheet.notes_column",
+        "Notes column",
+        _notes_column,
+        "none",
+        "free-text notes beside the records",
+        _records,
+    ),
+    (
+        "sheet.color_status",
+        "Status by fill colour",
+        _color_status,
+        "shown",
+        "a status column as coloured codes with a key",
+        _has("enum"),
+    ),
 ):
     _register(*_args)

@@ -26,12 +26,27 @@ from packetbench.generator.render.pdf import REGULAR, width_of
 from packetbench.generator.render.record import Recorder
 from packetbench.generator.render.table import Detail, TableLook
 
-REPLACES_GRID = ("table.vertical_records", "table.mainframe", "table.claim_blocks",
-                 "table.dual", "table.combined_sources")
-GRID_STYLES = ("table.borderless", "table.shading", "table.merged_header",
-               "table.stacked_header", "table.rotated_header", "table.variable_widths",
-               "table.continuation_header", "table.subtotals", "table.nested",
-               "table.multiline_wrap", "table.row_split", "table.single_row_total")
+REPLACES_GRID = (
+    "table.vertical_records",
+    "table.mainframe",
+    "table.claim_blocks",
+    "table.dual",
+    "table.combined_sources",
+)
+GRID_STYLES = (
+    "table.borderless",
+    "table.shading",
+    "table.merged_header",
+    "table.stacked_header",
+    "table.rotated_header",
+    "table.variable_widths",
+    "table.continuation_header",
+    "table.subtotals",
+    "table.nested",
+    "table.multiline_wrap",
+    "table.row_split",
+    "table.single_row_total",
+)
 HEADER_STYLES = ("table.merged_header", "table.stacked_header", "table.rotated_header")
 LOSS_RUNS = frozenset({"loss_run"})
 
@@ -56,8 +71,8 @@ def _columns(subject: Subject, name: str) -> dict[str, Leaf]:
     out: dict[str, Leaf] = {}
     for path, (_, leaf) in subject.leaves().items():
         pattern = path_pattern(path)
-        if pattern.startswith(prefix) and "[]" not in pattern[len(prefix):]:
-            out.setdefault(pattern[len(prefix):], leaf)
+        if pattern.startswith(prefix) and "[]" not in pattern[len(prefix) :]:
+            out.setdefault(pattern[len(prefix) :], leaf)
     return out
 
 
@@ -99,15 +114,18 @@ def _each_table(staging: Staging, change: Callable[[TableLook, str], bool]) -> b
 def _event(event: str) -> Callable[[Recorder], bool]:
     def check(recorder: Recorder) -> bool:
         return bool(recorder.presentation.happened(event))
+
     return check
 
 
 def _pages_of_event(staging: Staging, event: str) -> None:
     """Pages affected are where `event` happened (set when the drawn document confirms it)."""
+
     def check(recorder: Recorder) -> bool:
         pages = recorder.presentation.happened(event)
         staging.applied.pages.update(pages)
         return bool(pages)
+
     staging.confirm(check)
 
 
@@ -119,8 +137,11 @@ def _text_column(subject: Subject, name: str) -> tuple[str, float, float] | None
     for key, leaf in _columns(subject, name).items():
         if leaf.kind not in ("string", "text"):
             continue
-        texts = [str(leaves[f"{row}.{key}"][0]) for row in _rows(subject, name)
-                 if leaves[f"{row}.{key}"][0] is not None]
+        texts = [
+            str(leaves[f"{row}.{key}"][0])
+            for row in _rows(subject, name)
+            if leaves[f"{row}.{key}"][0] is not None
+        ]
         if not texts:
             continue
         median = statistics.median(width_of(t, REGULAR, 7.0) for t in texts)
@@ -144,6 +165,7 @@ def _borderless(staging: Staging) -> bool:
     def change(look: TableLook, name: str) -> bool:
         look.rules, look.header_fill, look.row_rules = "none", None, False
         return True
+
     return _each_table(staging, change)
 
 
@@ -153,6 +175,7 @@ def _shading(staging: Staging) -> bool:
     def change(look: TableLook, name: str) -> bool:
         look.shading = shade
         return True
+
     staging.applied.details["fill_gray"] = shade
     return _each_table(staging, change)
 
@@ -167,6 +190,7 @@ def _synonyms(staging: Staging) -> bool:
             if options:
                 look.headers[key] = chosen.setdefault(key, options[min(level, len(options) - 1)])
         return bool(look.headers)
+
     staging.applied.details["headers"] = chosen
     return _each_table(staging, change)
 
@@ -178,9 +202,12 @@ def _merged(staging: Staging) -> bool:
         columns = _columns(staging.subject, name)
         look.group_of = {key: _group(key, leaf) for key, leaf in columns.items()}
         if three:
-            look.top_group_of = {key: "Financial" if leaf.kind == "money" else "Record"
-                                 for key, leaf in columns.items()}
+            look.top_group_of = {
+                key: "Financial" if leaf.kind == "money" else "Record"
+                for key, leaf in columns.items()
+            }
         return len(set(look.group_of.values())) > 1
+
     staging.applied.details["header_rows"] = 3 if three else 2
     return _each_table(staging, change)
 
@@ -189,6 +216,7 @@ def _stacked(staging: Staging) -> bool:
     def change(look: TableLook, name: str) -> bool:
         look.stacked = True
         return True
+
     return _each_table(staging, change)
 
 
@@ -196,16 +224,19 @@ def _rotated(staging: Staging) -> bool:
     def change(look: TableLook, name: str) -> bool:
         look.rotated = True
         return True
+
     return _each_table(staging, change)
 
 
 def _variable_widths(staging: Staging) -> bool:
-    shifts = tuple(round(staging.rng.choice((-1, 1)) * staging.rng.uniform(2.0, 5.0), 1)
-                   for _ in range(7))
+    shifts = tuple(
+        round(staging.rng.choice((-1, 1)) * staging.rng.uniform(2.0, 5.0), 1) for _ in range(7)
+    )
 
     def change(look: TableLook, name: str) -> bool:
         look.shift = shifts
         return True
+
     staging.applied.details["header_offsets_pt"] = list(shifts)
     return _each_table(staging, change)
 
@@ -215,9 +246,11 @@ def _continuation(staging: Staging) -> bool:
         look.continued = {}
         for key in _columns(staging.subject, name):
             options = vocabulary.JARGON.get(key)
-            look.continued[key] = options[0] if options else vocabulary.abbreviate(
-                key.replace("_", " ").title())
+            look.continued[key] = (
+                options[0] if options else vocabulary.abbreviate(key.replace("_", " ").title())
+            )
         return True
+
     changed = _each_table(staging, change)
     _pages_of_event(staging, "continued")
     return changed
@@ -236,6 +269,7 @@ def _multiline(staging: Staging) -> bool:
         look.row_rules = False
         staging.applied.details.setdefault("wrapped_columns", {})[name] = key
         return True
+
     changed = _each_table(staging, change)
     staging.confirm(_event("wrapped"))
     return changed
@@ -249,6 +283,7 @@ def _row_split(staging: Staging) -> bool:
         look.fixed[column[0]] = _narrowed(column, 6.0)
         look.split_rows = True
         return True
+
     changed = _each_table(staging, change)
     _pages_of_event(staging, "split")
     return changed
@@ -260,14 +295,14 @@ def _subtotals(staging: Staging) -> bool:
     def change(look: TableLook, name: str) -> bool:
         columns = _columns(subject, name)
         if "location_number" not in columns or not any(
-                leaf.kind == "money" for leaf in columns.values()):
+            leaf.kind == "money" for leaf in columns.values()
+        ):
             return False
         leaves = subject.leaves()
         for items in _lists(subject, name):
             rows = _rows_of(subject, items)
             keys = [leaves[f"{row}.location_number"][0] for row in rows]
-            order = sorted(range(len(rows)),
-                           key=lambda i: (keys[i] is None, keys[i] or 0, i))
+            order = sorted(range(len(rows)), key=lambda i: (keys[i] is None, keys[i] or 0, i))
             if order != list(range(len(rows))):
                 # Grouping needs the rows in location order: the document lists them so.
                 data = subject.doc.model_dump(mode="json")
@@ -277,6 +312,7 @@ def _subtotals(staging: Staging) -> bool:
         look.subtotal_by = "location_number"
         look.subtotal_label = "Subtotal location"
         return True
+
     changed = _each_table(staging, change)
     _pages_of_event(staging, "subtotal")
     return changed
@@ -311,6 +347,7 @@ def _interrupted(staging: Staging) -> bool:
         look.interrupt_every = every
         look.notices = NOTICES
         return True
+
     staging.applied.details["every_rows"] = every
     changed = _each_table(staging, change)
     _pages_of_event(staging, "interrupted")
@@ -337,18 +374,22 @@ def _floating(staging: Staging) -> bool:
     def change(look: TableLook, name: str) -> bool:
         look.preamble = tuple(lines)
         return True
+
     staging.applied.details["preamble_lines"] = len(lines)
     # The table engine draws the block once, above the first table the document draws: that
     # table is the one touched.
     changed = _each_table(staging, change)
 
     def check(recorder: Recorder) -> bool:
-        events = [(name, page) for kind, name, page in recorder.presentation.events
-                  if kind == "preamble"]
-        staging.applied.targets[:] = [t for t in staging.applied.targets
-                                      if path_pattern(t) in {name for name, _ in events}]
+        events = [
+            (name, page) for kind, name, page in recorder.presentation.events if kind == "preamble"
+        ]
+        staging.applied.targets[:] = [
+            t for t in staging.applied.targets if path_pattern(t) in {name for name, _ in events}
+        ]
         staging.applied.pages.update(page for _, page in events)
         return bool(events)
+
     staging.confirm(check)
     return changed
 
@@ -357,6 +398,7 @@ def _total_apart(staging: Staging) -> bool:
     def change(look: TableLook, name: str) -> bool:
         look.total_apart = True
         return True
+
     changed = _each_table(staging, change)
     _pages_of_event(staging, "total_apart")
     return changed
@@ -379,17 +421,18 @@ def _nested(staging: Staging) -> bool:
             start = dt.date.fromisoformat(leaves[f"{row}.loss_date"][0])
             closed = leaves.get(f"{row}.closed_date", (None, None))[0] or valued
             end = dt.date.fromisoformat(closed) if closed else start + dt.timedelta(days=90)
-            look.details[row] = Detail(("Pmt date", "Type", "Amount"),
-                                       _payments(rng, round(paid * 100), start, end))
+            look.details[row] = Detail(
+                ("Pmt date", "Type", "Amount"), _payments(rng, round(paid * 100), start, end)
+            )
         look.detail_column = "description"
         return bool(look.details)
+
     changed = _each_table(staging, change)
     _pages_of_event(staging, "detail")
     return changed
 
 
-def _payments(rng: Any, cents: int, start: dt.date,
-              end: dt.date) -> tuple[tuple[str, ...], ...]:
+def _payments(rng: Any, cents: int, start: dt.date, end: dt.date) -> tuple[tuple[str, ...], ...]:
     """1-3 payments summing to `cents`, dated in order between the loss and `end`."""
     count = min(rng.randint(1, 3), max(1, cents // 100))
     cuts = sorted(rng.sample(range(1, cents), count - 1)) if count > 1 else []
@@ -399,9 +442,13 @@ def _payments(rng: Any, cents: int, start: dt.date,
     rows = []
     for amount, offset in zip(amounts, days, strict=True):
         day = start + dt.timedelta(days=offset)
-        rows.append((day.strftime("%m/%d/%Y"),
-                     rng.choice(("Indemnity", "Medical", "Expense", "Legal")),
-                     fmt.money(amount / 100, fmt.Style(cents=True))))
+        rows.append(
+            (
+                day.strftime("%m/%d/%Y"),
+                rng.choice(("Indemnity", "Medical", "Expense", "Legal")),
+                fmt.money(amount / 100, fmt.Style(cents=True)),
+            )
+        )
     return tuple(rows)
 
 
@@ -412,13 +459,16 @@ def _layout(kind: str) -> Callable[[Staging], bool]:
     def apply(staging: Staging) -> bool:
         def change(look: TableLook, name: str) -> bool:
             if kind == "blocks" and not any(
-                    leaf.kind == "money" for leaf in _columns(staging.subject, name).values()):
+                leaf.kind == "money" for leaf in _columns(staging.subject, name).values()
+            ):
                 return False
             look.layout = kind
             return True
+
         changed = _each_table(staging, change)
         _pages_of_event(staging, kind)
         return changed
+
     return apply
 
 
@@ -428,6 +478,7 @@ def _dual(staging: Staging) -> bool:
     def change(look: TableLook, name: str) -> bool:
         look.split_fraction = fraction
         return True
+
     staging.applied.details["left_share"] = fraction
     changed = _each_table(staging, change)
     _pages_of_event(staging, "dual")
@@ -437,14 +488,31 @@ def _dual(staging: Staging) -> bool:
 # Per-carrier looks of a broker's combined loss run: (header jargon level, rules, shading,
 # column order moved first, date format, money style).
 CARRIER_LAYOUTS: tuple[dict[str, Any], ...] = (
-    {"jargon": None, "rules": "grid", "shading": None, "lead": (), "date": None,
-     "money": None},
-    {"jargon": 1, "rules": "none", "shading": 0.93, "lead": ("loss_date", "status"),
-     "date": "%Y-%m-%d", "money": fmt.Style(cents=True, currency=False)},
-    {"jargon": 2, "rules": "grid", "shading": None, "lead": ("status", "claimant"),
-     "date": "%d-%b-%y", "money": fmt.Style(cents=True)},
-    {"jargon": 3, "rules": "none", "shading": None, "lead": ("incurred", "loss_date"),
-     "date": "%b %d, %Y", "money": fmt.Style(cents=True, thousands=False)},
+    {"jargon": None, "rules": "grid", "shading": None, "lead": (), "date": None, "money": None},
+    {
+        "jargon": 1,
+        "rules": "none",
+        "shading": 0.93,
+        "lead": ("loss_date", "status"),
+        "date": "%Y-%m-%d",
+        "money": fmt.Style(cents=True, currency=False),
+    },
+    {
+        "jargon": 2,
+        "rules": "grid",
+        "shading": None,
+        "lead": ("status", "claimant"),
+        "date": "%d-%b-%y",
+        "money": fmt.Style(cents=True),
+    },
+    {
+        "jargon": 3,
+        "rules": "none",
+        "shading": None,
+        "lead": ("incurred", "loss_date"),
+        "date": "%b %d, %Y",
+        "money": fmt.Style(cents=True, thousands=False),
+    },
 )
 
 
@@ -464,17 +532,21 @@ def _combined(staging: Staging) -> bool:
     columns = _columns(subject, "policies[].claims")
     styles = list(range(1, len(CARRIER_LAYOUTS)))
     staging.rng.shuffle(styles)
-    chosen = {carrier: 0 if rank == 0 else styles[(rank - 1) % len(styles)]
-              for carrier, rank in carriers.items()}
+    chosen = {
+        carrier: 0 if rank == 0 else styles[(rank - 1) % len(styles)]
+        for carrier, rank in carriers.items()
+    }
     for section, carrier in sections:
         layout = CARRIER_LAYOUTS[chosen[carrier]]
         overrides: dict[str, Any] = {"rules": layout["rules"], "shading": layout["shading"]}
         if layout["rules"] == "none":
             overrides.update(header_fill=None, row_rules=False)
         if layout["jargon"] is not None:
-            overrides["headers"] = {key: options[min(layout["jargon"], len(options) - 1)]
-                                    for key in columns
-                                    if (options := vocabulary.JARGON.get(key))}
+            overrides["headers"] = {
+                key: options[min(layout["jargon"], len(options) - 1)]
+                for key in columns
+                if (options := vocabulary.JARGON.get(key))
+            }
         if layout["lead"]:
             overrides["order"] = ("claim_number", *layout["lead"])
         staging.presentation.section_looks[section] = overrides
@@ -495,14 +567,31 @@ def _combined(staging: Staging) -> bool:
     return True
 
 
-def _register(id_: str, name: str, apply: Callable[[Staging], bool], reference: str | None,
-              description: str, *, incompatible: tuple[str, ...] = (),
-              doc_types: frozenset[str] | None = None, truth: str = "none") -> None:
-    register(Pattern(
-        id=id_, name=name, phase="layout", truth=truth,  # type: ignore[arg-type]
-        description=description, apply=apply, reference=reference, doc_types=doc_types,
-        incompatible=incompatible, applies=has_tables,
-    ))
+def _register(
+    id_: str,
+    name: str,
+    apply: Callable[[Staging], bool],
+    reference: str | None,
+    description: str,
+    *,
+    incompatible: tuple[str, ...] = (),
+    doc_types: frozenset[str] | None = None,
+    truth: str = "none",
+) -> None:
+    register(
+        Pattern(
+            id=id_,
+            name=name,
+            phase="layout",
+            truth=truth,  # type: ignore[arg-type]
+            description=description,
+            apply=apply,
+            reference=reference,
+            doc_types=doc_types,
+            incompatible=incompatible,
+            applies=has_tables,
+        )
+    )
 
 
 def _others(group: tuple[str, ...], own: str) -> tuple[str, ...]:
@@ -510,64 +599,203 @@ def _others(group: tuple[str, ...], own: str) -> tuple[str, ...]:
 
 
 for _id, _name, _apply, _ref, _text, _incompatible, _types in (
-    ("table.borderless", "Borderless table", _borderless, "p01_borderless",
-     "no rules at all; columns aligned by whitespace only", REPLACES_GRID, None),
-    ("table.merged_header", "Merged header", _merged, "p02_merged_headers",
-     "two or three header rows, group labels spanning their columns",
-     REPLACES_GRID + _others(HEADER_STYLES, "table.merged_header"), None),
-    ("table.continuation_header", "Continuation header", _continuation, "p03_multipage",
-     "continuation pages repeat the header in abbreviated carrier jargon", REPLACES_GRID, None),
-    ("table.subtotals", "Subtotal rows", _subtotals, "p04_subtotals",
-     "location subtotal rows between the records (rows regrouped by location)",
-     REPLACES_GRID, None),
-    ("table.nested", "Nested tables", _nested, "p05_nested_tables",
-     "a payments sub-table inside each paid claim's description cell", REPLACES_GRID,
-     LOSS_RUNS),
-    ("table.multiline_wrap", "Multi-line wrap", _multiline, "p07_multiline_wrap",
-     "the longest text column narrowed so values wrap 3-5 lines, no row rules",
-     REPLACES_GRID, None),
-    ("table.row_split", "Row split at page break", _row_split, "p19_row_split",
-     "a tall row starts on one page and finishes on the next", REPLACES_GRID, None),
-    ("table.dual", "Dual tables", _dual, "p12_dual_tables",
-     "the columns drawn as two tables side by side with their own headers and rules",
-     (*_others(REPLACES_GRID, "table.dual"), "table.merged_header", "table.variable_widths",
-      "table.nested", "table.rotated_header"), None),
-    ("table.single_row_total", "Single-row total table", _total_apart, "p31_single_row",
-     "the totals row drawn as its own one-row table below the records", REPLACES_GRID, None),
-    ("table.variable_widths", "Variable column widths", _variable_widths,
-     "p21_variable_widths", "header cell edges offset 2-5 pt from the data columns",
-     REPLACES_GRID, None),
-    ("table.vertical_records", "Vertical records", _layout("records"), "p64_vertical_claims",
-     "each record as a boxed block of label/value pairs instead of a row",
-     _others(REPLACES_GRID, "table.vertical_records") + GRID_STYLES, None),
-    ("table.floating_header", "Floating header", _floating, "p61_floating_headers",
-     "a block of report metadata pushes the first header down the page", (), None),
-    ("table.interrupted", "Interrupted table", _interrupted, "p62_interrupted_tables",
-     "notice blocks break the table every few rows; the header is drawn again", (), None),
-    ("table.stacked_header", "Stacked header", _stacked, "p63_ambiguous_headers",
-     "one word per header line, uneven depths, bottom aligned",
-     REPLACES_GRID + _others(HEADER_STYLES, "table.stacked_header"), None),
-    ("table.rotated_header", "Rotated header", _rotated, "p10_rotated_headers",
-     "column headers drawn at 90 degrees",
-     REPLACES_GRID + _others(HEADER_STYLES, "table.rotated_header"), None),
-    ("table.shading", "Alternating shading", _shading, "p24_shading",
-     "every other row shaded", REPLACES_GRID, None),
-    ("table.column_synonyms", "Column synonyms", _synonyms, "p65_column_synonyms",
-     "carrier jargon column headers (DOL, O/S, Incd...)", ("table.combined_sources",), None),
-    ("table.combined_sources", "Combined loss runs", _combined, "p60_combined_loss_runs",
-     "a broker's combined loss run: each carrier's sections in that carrier's layout, "
-     "column order, jargon, date and money formats",
-     (*_others(REPLACES_GRID, "table.combined_sources"), "table.column_synonyms"),
-     LOSS_RUNS),
-    ("table.mainframe", "Mainframe listing", _layout("mainframe"), "p40_mainframe",
-     "fixed-width Courier listing on a 132-column character grid",
-     _others(REPLACES_GRID, "table.mainframe") + GRID_STYLES, None),
-    ("table.claim_blocks", "Claim detail blocks", _layout("blocks"), "p59_claim_detail_blocks",
-     "each claim a key/value block with its amounts in a one-row sub-table",
-     _others(REPLACES_GRID, "table.claim_blocks") + GRID_STYLES, LOSS_RUNS),
+    (
+        "table.borderless",
+        "Borderless table",
+        _borderless,
+        "p01_borderless",
+        "no rules at all; columns aligned by whitespace only",
+        REPLACES_GRID,
+        None,
+    ),
+    (
+        "table.merged_header",
+        "Merged header",
+        _merged,
+        "p02_merged_headers",
+        "two or three header rows, group labels spanning their columns",
+        REPLACES_GRID + _others(HEADER_STYLES, "table.merged_header"),
+        None,
+    ),
+    (
+        "table.continuation_header",
+        "Continuation header",
+        _continuation,
+        "p03_multipage",
+        "continuation pages repeat the header in abbreviated carrier jargon",
+        REPLACES_GRID,
+        None,
+    ),
+    (
+        "table.subtotals",
+        "Subtotal rows",
+        _subtotals,
+        "p04_subtotals",
+        "location subtotal rows between the records (rows regrouped by location)",
+        REPLACES_GRID,
+        None,
+    ),
+    (
+        "table.nested",
+        "Nested tables",
+        _nested,
+        "p05_nested_tables",
+        "a payments sub-table inside each paid claim's description cell",
+        REPLACES_GRID,
+        LOSS_RUNS,
+    ),
+    (
+        "table.multiline_wrap",
+        "Multi-line wrap",
+        _multiline,
+        "p07_multiline_wrap",
+        "the longest text column narrowed so values wrap 3-5 lines, no row rules",
+        REPLACES_GRID,
+        None,
+    ),
+    (
+        "table.row_split",
+        "Row split at page break",
+        _row_split,
+        "p19_row_split",
+        "a tall row starts on one page and finishes on the next",
+        REPLACES_GRID,
+        None,
+    ),
+    (
+        "table.dual",
+        "Dual tables",
+        _dual,
+        "p12_dual_tables",
+        "the columns drawn as two tables side by side with their own headers and rules",
+        (
+            *_others(REPLACES_GRID, "table.dual"),
+            "table.merged_header",
+            "table.variable_widths",
+            "table.nested",
+            "table.rotated_header",
+        ),
+        None,
+    ),
+    (
+        "table.single_row_total",
+        "Single-row total table",
+        _total_apart,
+        "p31_single_row",
+        "the totals row drawn as its own one-row table below the records",
+        REPLACES_GRID,
+        None,
+    ),
+    (
+        "table.variable_widths",
+        "Variable column widths",
+        _variable_widths,
+        "p21_variable_widths",
+        "header cell edges offset 2-5 pt from the data columns",
+        REPLACES_GRID,
+        None,
+    ),
+    (
+        "table.vertical_records",
+        "Vertical records",
+        _layout("records"),
+        "p64_vertical_claims",
+        "each record as a boxed block of label/value pairs instead of a row",
+        _others(REPLACES_GRID, "table.vertical_records") + GRID_STYLES,
+        None,
+    ),
+    (
+        "table.floating_header",
+        "Floating header",
+        _floating,
+        "p61_floating_headers",
+        "a block of report metadata pushes the first header down the page",
+        (),
+        None,
+    ),
+    (
+        "table.interrupted",
+        "Interrupted table",
+        _interrupted,
+        "p62_interrupted_tables",
+        "notice blocks break the table every few rows; the header is drawn again",
+        (),
+        None,
+    ),
+    (
+        "table.stacked_header",
+        "Stacked header",
+        _stacked,
+        "p63_ambiguous_headers",
+        "one word per header line, uneven depths, bottom aligned",
+        REPLACES_GRID + _others(HEADER_STYLES, "table.stacked_header"),
+        None,
+    ),
+    (
+        "table.rotated_header",
+        "Rotated header",
+        _rotated,
+        "p10_rotated_headers",
+        "column headers drawn at 90 degrees",
+        REPLACES_GRID + _others(HEADER_STYLES, "table.rotated_header"),
+        None,
+    ),
+    (
+        "table.shading",
+        "Alternating shading",
+        _shading,
+        "p24_shading",
+        "every other row shaded",
+        REPLACES_GRID,
+        None,
+    ),
+    (
+        "table.column_synonyms",
+        "Column synonyms",
+        _synonyms,
+        "p65_column_synonyms",
+        "carrier jargon column headers (DOL, O/S, Incd...)",
+        ("table.combined_sources",),
+        None,
+    ),
+    (
+        "table.combined_sources",
+        "Combined loss runs",
+        _combined,
+        "p60_combined_loss_runs",
+        "a broker's combined loss run: each carrier's sections in that carrier's layout, "
+        "column order, jargon, date and money formats",
+        (*_others(REPLACES_GRID, "table.combined_sources"), "table.column_synonyms"),
+        LOSS_RUNS,
+    ),
+    (
+        "table.mainframe",
+        "Mainframe listing",
+        _layout("mainframe"),
+        "p40_mainframe",
+        "fixed-width Courier listing on a 132-column character grid",
+        _others(REPLACES_GRID, "table.mainframe") + GRID_STYLES,
+        None,
+    ),
+    (
+        "table.claim_blocks",
+        "Claim detail blocks",
+        _layout("blocks"),
+        "p59_claim_detail_blocks",
+        "each claim a key/value block with its amounts in a one-row sub-table",
+        _others(REPLACES_GRID, "table.claim_blocks") + GRID_STYLES,
+        LOSS_RUNS,
+    ),
 ):
-    _register(_id, _name, _apply, _ref, _text, incompatible=_incompatible, doc_types=_types,
-              truth={"table.subtotals": "value", "table.combined_sources": "shown"}.get(
-                  _id, "none"))
+    _register(
+        _id,
+        _name,
+        _apply,
+        _ref,
+        _text,
+        incompatible=_incompatible,
+        doc_types=_types,
+        truth={"table.subtotals": "value", "table.combined_sources": "shown"}.get(_id, "none"),
+    )
 
 __all__ = ["has_tables", "list_paths"]

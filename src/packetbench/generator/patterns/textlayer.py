@@ -48,10 +48,18 @@ from packetbench.generator.render.pdf import (
 )
 from packetbench.generator.render.record import Location, Recorder
 
-TEXT_ATTACKS = ("textlayer.invisible_ocr", "textlayer.reading_order", "textlayer.kerning",
-                "textlayer.cmap_scramble", "textlayer.cmap_gaps", "textlayer.clipped",
-                "textlayer.hidden_layer", "textlayer.white_text", "textlayer.outlined",
-                "textlayer.microtext")
+TEXT_ATTACKS = (
+    "textlayer.invisible_ocr",
+    "textlayer.reading_order",
+    "textlayer.kerning",
+    "textlayer.cmap_scramble",
+    "textlayer.cmap_gaps",
+    "textlayer.clipped",
+    "textlayer.hidden_layer",
+    "textlayer.white_text",
+    "textlayer.outlined",
+    "textlayer.microtext",
+)
 RULE_ATTACKS = ("textlayer.fragmented_rules", "textlayer.bezier_rules")
 NO_SCAN = ("scan.*",)
 # Attacks on every string of a page: a split value's piece there would be attacked alone.
@@ -62,15 +70,23 @@ PAGE_WIDE = ("cmap_scramble", "cmap_gaps", "kerning", "invisible_ocr", "reading_
 
 def _plain(op: Op) -> TypeGuard[TextOp]:
     """An upright, opaque content string in a cp1252 font: what the attacks redraw."""
-    return (isinstance(op, TextOp) and op.layer == CONTENT and not op.angle
-            and op.alpha is None and op.font in attack.TEXT_FONTS)
+    return (
+        isinstance(op, TextOp)
+        and op.layer == CONTENT
+        and not op.angle
+        and op.alpha is None
+        and op.font in attack.TEXT_FONTS
+    )
 
 
 def _located(pdf: PdfDocument, page: int) -> list[tuple[str, Location]]:
     """(path, location) of every value drawn on `page` (1-based), in model order."""
-    return [(path, location) for path, drawn in pdf.recorder.drawn.items()
-            for location in drawn.locations
-            if location.get("page") == page and "bbox" in location]
+    return [
+        (path, location)
+        for path, drawn in pdf.recorder.drawn.items()
+        for location in drawn.locations
+        if location.get("page") == page and "bbox" in location
+    ]
 
 
 def _ops_in(ops: list[Op], bbox: list[float], text: str) -> list[int]:
@@ -80,10 +96,16 @@ def _ops_in(ops: list[Op], bbox: list[float], text: str) -> list[int]:
     # Wrapping splits at any whitespace (a no-break space too) and joins lines' words with
     # spaces: compare with whitespace squashed.
     squashed = " ".join(text.split())
-    return [index for index, op in enumerate(ops)
-            if isinstance(op, TextOp) and op.layer == CONTENT and op.text.strip()
-            and x0 - 1.0 <= op.x <= x1 and y0 <= op.y <= y1
-            and " ".join(op.text.split()) in squashed]
+    return [
+        index
+        for index, op in enumerate(ops)
+        if isinstance(op, TextOp)
+        and op.layer == CONTENT
+        and op.text.strip()
+        and x0 - 1.0 <= op.x <= x1
+        and y0 <= op.y <= y1
+        and " ".join(op.text.split()) in squashed
+    ]
 
 
 def _values(pdf: PdfDocument, page: int) -> list[tuple[str, Location, list[int]]]:
@@ -135,22 +157,27 @@ def _finish(applied: Applied) -> None:
     """Keep the record's lists in a fixed order (pages and paths as met)."""
     unreadable = applied.details.get("unreadable")
     if unreadable:
-        applied.details["unreadable"] = {page: unreadable[page]
-                                         for page in sorted(unreadable, key=int)}
+        applied.details["unreadable"] = {
+            page: unreadable[page] for page in sorted(unreadable, key=int)
+        }
 
 
 def _acted(staging: Staging) -> Callable[[Recorder], bool]:
     def check(recorder: Recorder) -> bool:
         _finish(staging.applied)
         return bool(staging.applied.pages)
+
     return check
 
 
 # --- ToUnicode: scrambled, gapped (post) ------------------------------------------------------
 
 
-def _tounicode(staging: Staging, mapping: dict[int, str], affected: Callable[[str], bool],
-               ) -> None:
+def _tounicode(
+    staging: Staging,
+    mapping: dict[int, str],
+    affected: Callable[[str], bool],
+) -> None:
     """Give the standard fonts of some pages `mapping` as their ToUnicode after emission;
     values and strings drawn in them with a character `affected` are marked."""
     look = staging.presentation
@@ -166,8 +193,11 @@ def _tounicode(staging: Staging, mapping: dict[int, str], affected: Callable[[st
         pdf = holder[0]
         for page in chosen:
             ops = pdf.pages[page - 1]
-            hit = {op.text for op in ops if isinstance(op, TextOp)
-                   and op.font in attack.TEXT_FONTS and affected(op.text)}
+            hit = {
+                op.text
+                for op in ops
+                if isinstance(op, TextOp) and op.font in attack.TEXT_FONTS and affected(op.text)
+            }
             if not hit:
                 continue
             for path, location, indices in _values(pdf, page):
@@ -206,18 +236,23 @@ def _cmap_gaps(staging: Staging) -> bool:
 MISREAD = 0.22  # share of words the OCR layer gets wrong
 
 
-def _ocr_words(pdf: PdfDocument, page: int, staging: Staging, dx: float, dy: float,
-               place: Callable[[float, float], tuple[float, float]] = lambda x, y: (x, y),
-               angle: float = 0.0, scale: float = 1.0,
-               ) -> tuple[list[attack.Word], dict[tuple[int, str], str]]:
+def _ocr_words(
+    pdf: PdfDocument,
+    page: int,
+    staging: Staging,
+    dx: float,
+    dy: float,
+    place: Callable[[float, float], tuple[float, float]] = lambda x, y: (x, y),
+    angle: float = 0.0,
+    scale: float = 1.0,
+) -> tuple[list[attack.Word], dict[tuple[int, str], str]]:
     """An OCR layer of the page's content strings: every word at its place moved by `place`
     (a scan's transform) and offset by (dx, dy), a share of them misread. Returns the words
     and, per (op index, word) misread, what the layer says instead."""
     folded = attack.fold
     rng = staging.rng
     ops = pdf.pages[page - 1]
-    shown = {folded(word) for op in ops if isinstance(op, TextOp)
-             for word in op.text.split()}
+    shown = {folded(word) for op in ops if isinstance(op, TextOp) for word in op.text.split()}
     words: list[attack.Word] = []
     wrong: dict[tuple[int, str], str] = {}
     for index, op in enumerate(ops):
@@ -233,8 +268,9 @@ def _ocr_words(pdf: PdfDocument, page: int, staging: Staging, dx: float, dy: flo
                     wrong[(index, word)] = bad
             x, y = place(left + dx, op.y + dy)
             size = op.size * scale
-            words.append(attack.Word(text, x, y, size, angle,
-                                     attack.stretch_to(text, width * scale, size)))
+            words.append(
+                attack.Word(text, x, y, size, angle, attack.stretch_to(text, width * scale, size))
+            )
     return words, wrong
 
 
@@ -303,10 +339,15 @@ def _keep_unreadable(data: bytes, pdf: PdfDocument, applied: Applied) -> None:
                         continue
                     x0, y0, x1, y1 = location["bbox"]
                     inside = "".join(
-                        c for c, (left, bottom, right, top), keep
-                        in zip(chars, boxes, small, strict=True)
-                        if keep and not c.isspace() and max(left, x0) < min(right, x1)
-                        and max(bottom, y0) < min(top, y1))
+                        c
+                        for c, (left, bottom, right, top), keep in zip(
+                            chars, boxes, small, strict=True
+                        )
+                        if keep
+                        and not c.isspace()
+                        and max(left, x0) < min(right, x1)
+                        and max(bottom, y0) < min(top, y1)
+                    )
                     readable = readable and inside == rendered
                 if readable:
                     for location in pdf.recorder.drawn[path].locations:
@@ -320,8 +361,9 @@ def _keep_unreadable(data: bytes, pdf: PdfDocument, applied: Applied) -> None:
                 del claims[page]
     finally:
         document.close()
-    applied.targets[:] = [t for t in applied.targets
-                          if any(t in paths for paths in claims.values())]
+    applied.targets[:] = [
+        t for t in applied.targets if any(t in paths for paths in claims.values())
+    ]
 
 
 def _ocr_layer(staging: Staging) -> bool:
@@ -342,18 +384,20 @@ def _ocr_layer(staging: Staging) -> bool:
     def capture(pdf: PdfDocument) -> None:
         for index in sorted(staging.presentation.scans):
             words, wrong = _ocr_words(pdf, index + 1, staging, dx, dy)
-            layers[index] = (words, _misread_paths(pdf, index + 1, wrong),
-                             sorted(set(wrong.values())))
+            layers[index] = (
+                words,
+                _misread_paths(pdf, index + 1, wrong),
+                sorted(set(wrong.values())),
+            )
 
     def layer(index: int, transform: Any) -> list[Op]:
         words, _, bad = layers.get(index, ([], [], []))
         matrix = transform.matrix
         angle = math.degrees(math.atan2(float(matrix[1, 0]), float(matrix[0, 0])))
-        scale = math.sqrt(abs(float(matrix[0, 0] * matrix[1, 1]
-                                    - matrix[0, 1] * matrix[1, 0])))
+        scale = math.sqrt(abs(float(matrix[0, 0] * matrix[1, 1] - matrix[0, 1] * matrix[1, 0])))
         moved = []
         for word in words:
-            (x, y), = transform.points([(word.x, word.y)])
+            ((x, y),) = transform.points([(word.x, word.y)])
             moved.append(attack.Word(word.text, x, y, word.size * scale, angle, word.stretch))
         recorder = holder[0]
         for text in bad:
@@ -392,9 +436,12 @@ def _misread_paths(pdf: PdfDocument, page: int, wrong: dict[tuple[int, str], str
     for path, _, indices in _values(pdf, page):
         rendered = pdf.recorder.drawn[path].rendered_as
         hit.setdefault(path, []).append(
-            any(index in indices and word in rendered for index, word in wrong))
-    located = {path: sum(1 for loc in pdf.recorder.drawn[path].locations
-                         if loc.get("page") == page) for path in hit}
+            any(index in indices and word in rendered for index, word in wrong)
+        )
+    located = {
+        path: sum(1 for loc in pdf.recorder.drawn[path].locations if loc.get("page") == page)
+        for path in hit
+    }
     return [path for path, marks in hit.items() if all(marks) and len(marks) == located[path]]
 
 
@@ -407,15 +454,21 @@ def _kerning(staging: Staging) -> bool:
     def draw(pdf: PdfDocument) -> None:
         for page in _pages(staging, len(pdf.pages)):
             ops = pdf.pages[page - 1]
-            spaced = {i for i, op in enumerate(ops) if _plain(op) and " " in op.text.strip()
-                      and op.font in attack.KERNED_FONTS}
+            spaced = {
+                i
+                for i, op in enumerate(ops)
+                if _plain(op) and " " in op.text.strip() and op.font in attack.KERNED_FONTS
+            }
             if not spaced:
                 continue
             for path, location, indices in _values(pdf, page):
                 if any(i in spaced for i in indices):
                     _unreadable(applied, page, path, location)
-            _strings_off(pdf.recorder, page, {op.text for i, op in enumerate(ops)
-                                              if i in spaced and isinstance(op, TextOp)})
+            _strings_off(
+                pdf.recorder,
+                page,
+                {op.text for i, op in enumerate(ops) if i in spaced and isinstance(op, TextOp)},
+            )
             # Every plain string of the page is redrawn in order (kerned where it has spaces),
             # so the page's text keeps its reading order.
             redrawn: list[Op] = []
@@ -425,13 +478,15 @@ def _kerning(staging: Staging) -> bool:
                     text, lead = op.text, 0.0
                     if index in spaced:  # stripped: it starts where its first word did
                         text = op.text.strip()
-                        lead = width_of(op.text[:len(op.text) - len(op.text.lstrip())],
-                                        op.font, op.size)
+                        lead = width_of(
+                            op.text[: len(op.text) - len(op.text.lstrip())], op.font, op.size
+                        )
                     moved = TextOp(op.x + lead, op.y, text, op.font, op.size, color=op.color)
                     redrawn.append(attack.kerned(moved))
             ops[:] = [op for op in ops if not _plain(op)] + redrawn
             applied.pages.add(page)
         applied.details["gap"] = f"{attack.KERN}/1000 em"
+
     staging.after_layout(draw)
     staging.confirm(_acted(staging))
     return True
@@ -444,8 +499,9 @@ def _reading_order(staging: Staging) -> bool:
         orders: dict[str, list[str]] = {}
         for page in _pages(staging, len(pdf.pages)):
             ops = pdf.pages[page - 1]
-            slots = [i for i, op in enumerate(ops) if isinstance(op, TextOp)
-                     and op.layer == CONTENT]
+            slots = [
+                i for i, op in enumerate(ops) if isinstance(op, TextOp) and op.layer == CONTENT
+            ]
             texts = [op for op in (ops[i] for i in slots) if isinstance(op, TextOp)]
             if len(texts) < 4:
                 continue
@@ -458,13 +514,17 @@ def _reading_order(staging: Staging) -> bool:
                 if len(indices) > 1:  # its lines now come last first
                     _unreadable(applied, page, path, location)
             reading = sorted(texts, key=lambda op: (-round(op.y, 1), op.x))
-            unique = [op.text for op in reading if len(op.text.strip()) >= 6
-                      and sum(op.text in o.text for o in texts) == 1]
+            unique = [
+                op.text
+                for op in reading
+                if len(op.text.strip()) >= 6 and sum(op.text in o.text for o in texts) == 1
+            ]
             if len(unique) >= 2:
                 orders[str(page)] = [unique[0].strip(), unique[-1].strip()]
             applied.pages.add(page)
         # First and last string a reader meets: the text layer has the last before the first.
         applied.details["out_of_order"] = orders
+
     staging.after_layout(draw)
     staging.confirm(_acted(staging))
     return True
@@ -505,8 +565,14 @@ def _free_right(ops: list[Op], op: TextOp, right: float, pdf: PdfDocument, page:
     return True
 
 
-TAILS = ("(prior: {v})", "rev. {v}", "was {v}", "see endorsement", "- superseded -",
-         "{v} per prior schedule")
+TAILS = (
+    "(prior: {v})",
+    "rev. {v}",
+    "was {v}",
+    "see endorsement",
+    "- superseded -",
+    "{v} per prior schedule",
+)
 
 
 def _clipped(staging: Staging) -> bool:
@@ -543,14 +609,20 @@ def _clipped(staging: Staging) -> bool:
             tail = tail.rstrip(" -")
             if len(tail.strip()) < 3:
                 continue
-            clip = (op.x - 1.0, op.y - DESCENT * op.size - 1.0, x1 + 0.1,
-                    op.y + ASCENT * op.size + 1.0)
+            clip = (
+                op.x - 1.0,
+                op.y - DESCENT * op.size - 1.0,
+                x1 + 0.1,
+                op.y + ASCENT * op.size + 1.0,
+            )
             ops[index] = attack.clipped(op, tail, clip)
             pdf.recorder.invisible(tail.strip(), page)
             applied.targets.append(path)
             applied.pages.add(page)
             applied.details.setdefault("clipped", []).append(
-                {"path": path, "page": page, "hidden": tail.strip()})
+                {"path": path, "page": page, "hidden": tail.strip()}
+            )
+
     staging.after_layout(draw)
     staging.confirm(_acted(staging))
     return True
@@ -612,16 +684,26 @@ def _white_text(staging: Staging) -> bool:
             lines = min(len(statements), rng.randint(1, 3), int((high - low - 4) // 9))
             y = high - 4 - size * ASCENT
             for statement in statements[:lines]:
-                if (width_of(statement, "Helvetica", size) > pdf.content_width
-                        or fonts.missing("Helvetica", statement) is not None):
+                if (
+                    width_of(statement, "Helvetica", size) > pdf.content_width
+                    or fonts.missing("Helvetica", statement) is not None
+                ):
                     continue  # (a ligature glyph Helvetica cannot draw would not be text)
-                ops.append(TextOp(MARGIN + rng.uniform(0, 40), y, statement, "Helvetica", size,
-                                  color=(1.0, 1.0, 1.0)))
+                ops.append(
+                    TextOp(
+                        MARGIN + rng.uniform(0, 40),
+                        y,
+                        statement,
+                        "Helvetica",
+                        size,
+                        color=(1.0, 1.0, 1.0),
+                    )
+                )
                 pdf.recorder.invisible(statement, page)
-                applied.details.setdefault("white", []).append(
-                    {"page": page, "text": statement})
+                applied.details.setdefault("white", []).append({"page": page, "text": statement})
                 applied.pages.add(page)
                 y -= 9
+
     staging.after_layout(draw)
     staging.confirm(_acted(staging))
     return True
@@ -652,15 +734,16 @@ def _hidden_layer(staging: Staging) -> bool:
         picked = rng.sample(range(len(candidates)), min(len(candidates), rng.randint(3, 10)))
         for index in sorted(picked):
             page, path, location, op, wrong = candidates[index]
-            drawn.setdefault(page - 1, []).append(
-                TextOp(op.x, op.y, wrong, op.font, op.size))
+            drawn.setdefault(page - 1, []).append(TextOp(op.x, op.y, wrong, op.font, op.size))
             pdf.recorder.invisible(wrong, page)
             _unreadable(applied, page, path, location)
             applied.details.setdefault("hidden", []).append(
-                {"path": path, "page": page, "text": wrong})
+                {"path": path, "page": page, "text": wrong}
+            )
 
     def post(data: bytes) -> bytes:
         return attack.with_hidden_layer(data, drawn, name) if drawn else data
+
     staging.after_layout(draw)
     staging.presentation.post.append(post)
     staging.confirm(_acted(staging))
@@ -695,6 +778,7 @@ def _outlined(staging: Staging) -> bool:
                 ops[i] = attack.outlined(op)
             _strings_off(pdf.recorder, page, texts)
             _unreadable(applied, page, path, location)
+
     staging.after_layout(draw)
     staging.confirm(_acted(staging))
     return True
@@ -726,11 +810,16 @@ def _microtext(staging: Staging) -> bool:
             op.size = size
             # The usual half-point inset would cut a final "." off a 2-point string.
             right = op.x + width_of(op.text, op.font, size)
-            location["bbox"] = [round(op.x + 0.1, 2), round(op.y - DESCENT * size, 2),
-                                round(right - 0.1, 2), round(op.y + ASCENT * size, 2)]
+            location["bbox"] = [
+                round(op.x + 0.1, 2),
+                round(op.y - DESCENT * size, 2),
+                round(right - 0.1, 2),
+                round(op.y + ASCENT * size, 2),
+            ]
             applied.targets.append(path)
             applied.pages.add(page)
             applied.details.setdefault("sizes", {})[path] = size
+
     staging.after_layout(draw)
     staging.confirm(_acted(staging))
     return True
@@ -775,9 +864,11 @@ def _rules(curve: bool) -> Callable[[Staging], bool]:
                 total_segments += segments
                 applied.pages.add(page)
             applied.details.update(rules=total_rules, segments=total_segments)
+
         staging.after_layout(draw)
         staging.confirm(_acted(staging))
         return True
+
     return apply
 
 
@@ -785,52 +876,104 @@ def _rules(curve: bool) -> Callable[[Staging], bool]:
 
 _TEXT: list[tuple[str, str, str, Callable[[Staging], bool], str | None, tuple[str, ...]]] = [
     ("invisible_ocr", "Invisible OCR layer", "emit", _invisible_ocr, "p16_invisible_text", ()),
-    ("reading_order", "Content stream out of reading order", "emit", _reading_order,
-     "p27_reading_order", ()),
+    (
+        "reading_order",
+        "Content stream out of reading order",
+        "emit",
+        _reading_order,
+        "p27_reading_order",
+        (),
+    ),
     ("kerning", "Kerning instead of spaces", "emit", _kerning, "p38_kerning", ()),
-    ("cmap_scramble", "Scrambled ToUnicode", "post", _cmap_scramble, "p28_broken_cmap",
-     ("overlay.redaction",)),
-    ("cmap_gaps", "ToUnicode missing digits", "post", _cmap_gaps, "p42_font_corrupt",
-     ("overlay.redaction",)),
+    (
+        "cmap_scramble",
+        "Scrambled ToUnicode",
+        "post",
+        _cmap_scramble,
+        "p28_broken_cmap",
+        ("overlay.redaction",),
+    ),
+    (
+        "cmap_gaps",
+        "ToUnicode missing digits",
+        "post",
+        _cmap_gaps,
+        "p42_font_corrupt",
+        ("overlay.redaction",),
+    ),
     ("clipped", "Text past a clipping path", "emit", _clipped, "p37_clipping", ()),
-    ("hidden_layer", "Hidden optional-content layer", "post", _hidden_layer, "p36_ocg_hidden",
-     ()),
-    ("white_text", "White text with false values", "emit", _white_text, "p16_invisible_text",
-     ()),
+    ("hidden_layer", "Hidden optional-content layer", "post", _hidden_layer, "p36_ocg_hidden", ()),
+    ("white_text", "White text with false values", "emit", _white_text, "p16_invisible_text", ()),
     ("outlined", "Values drawn as outlines", "emit", _outlined, None, ()),
     ("microtext", "Microtext", "emit", _microtext, None, ()),
 ]
 
 DESCRIPTIONS = {
     "invisible_ocr": "an invisible OCR-style text layer over the page, offset from the glyphs "
-                     "and misreading some words",
+    "and misreading some words",
     "reading_order": "the page's strings emitted bottom to top, right to left",
     "kerning": "no space characters: words separated by TJ offsets",
     "cmap_scramble": "the standard fonts' ToUnicode scrambled on some pages",
     "cmap_gaps": "the standard fonts' ToUnicode missing two or three digits",
     "clipped": "values followed by text that runs past a clipping path",
-    "hidden_layer": "false values in an optional-content layer switched off, over the real "
-                    "ones",
+    "hidden_layer": "false values in an optional-content layer switched off, over the real ones",
     "white_text": "false values in white text in blank bands of the page",
     "outlined": "some values drawn as glyph outlines, with no text",
     "microtext": "some values in 2-3 point type, legible only when zoomed",
 }
 
 for _name, _title, _phase, _apply, _reference, _extra in _TEXT:
-    register(Pattern(f"textlayer.{_name}", _title, _phase, "none",  # type: ignore[arg-type]
-                     DESCRIPTIONS[_name], _apply, reference=_reference,
-                     incompatible=(*TEXT_ATTACKS, *NO_SCAN, *_extra,
-                                   *(("table.row_split",) if _name in PAGE_WIDE else ()))))
+    register(
+        Pattern(
+            f"textlayer.{_name}",
+            _title,
+            _phase,  # type: ignore[arg-type]
+            "none",
+            DESCRIPTIONS[_name],
+            _apply,
+            reference=_reference,
+            incompatible=(
+                *TEXT_ATTACKS,
+                *NO_SCAN,
+                *_extra,
+                *(("table.row_split",) if _name in PAGE_WIDE else ()),
+            ),
+        )
+    )
 
-register(Pattern("textlayer.fragmented_rules", "Fragmented rules", "emit", "none",
-                 "table and box borders drawn as many short overlapping segments",
-                 _rules(curve=False), reference="p22_fragmented_borders",
-                 incompatible=(*RULE_ATTACKS, *NO_SCAN)))
-register(Pattern("textlayer.bezier_rules", "Bézier rules", "emit", "none",
-                 "table and box borders drawn as Bézier curves that look straight",
-                 _rules(curve=True), reference="p26_bezier_borders",
-                 incompatible=(*RULE_ATTACKS, *NO_SCAN)))
-register(Pattern("scan.ocr_layer", "Scan with an OCR layer", "scan", "none",
-                 "A clean or moderate scan carrying an invisible OCR text layer, offset from "
-                 "the glyphs, that misreads some words.", _ocr_layer,
-                 incompatible=("scan.*", "textlayer.*", *UNSCANNABLE)))
+register(
+    Pattern(
+        "textlayer.fragmented_rules",
+        "Fragmented rules",
+        "emit",
+        "none",
+        "table and box borders drawn as many short overlapping segments",
+        _rules(curve=False),
+        reference="p22_fragmented_borders",
+        incompatible=(*RULE_ATTACKS, *NO_SCAN),
+    )
+)
+register(
+    Pattern(
+        "textlayer.bezier_rules",
+        "Bézier rules",
+        "emit",
+        "none",
+        "table and box borders drawn as Bézier curves that look straight",
+        _rules(curve=True),
+        reference="p26_bezier_borders",
+        incompatible=(*RULE_ATTACKS, *NO_SCAN),
+    )
+)
+register(
+    Pattern(
+        "scan.ocr_layer",
+        "Scan with an OCR layer",
+        "scan",
+        "none",
+        "A clean or moderate scan carrying an invisible OCR text layer, offset from "
+        "the glyphs, that misreads some words.",
+        _ocr_layer,
+        incompatible=("scan.*", "textlayer.*", *UNSCANNABLE),
+    )
+)

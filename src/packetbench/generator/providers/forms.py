@@ -30,8 +30,11 @@ BASE_FORMS: dict[str, tuple[Form, ...]] = {
     "wc": (
         ("WC 00 00 00", "C", "Workers Compensation and Employers Liability Insurance Policy"),
         ("WC 00 01 10", "A", "Experience Rating Modification Factor Endorsement"),
-        ("WC 00 04 22", "B", "Terrorism Risk Insurance Program Reauthorization Act "
-                             "Disclosure Endorsement"),
+        (
+            "WC 00 04 22",
+            "B",
+            "Terrorism Risk Insurance Program Reauthorization Act Disclosure Endorsement",
+        ),
     ),
     "umbrella": (
         ("CU 00 01", "04 13", "Commercial Liability Umbrella Coverage Form"),
@@ -45,13 +48,21 @@ BASE_FORMS: dict[str, tuple[Form, ...]] = {
 
 # Endorsements added when a fact of the account calls for them.
 LOSS_PAYABLE: Form = ("CP 12 18", "06 07", "Loss Payable Provisions")
-AI_LANDLORD: Form = ("CG 20 11", "04 13", "Additional Insured - Managers or Lessors of "
-                                          "Premises")
-AI_CONTRACTOR: Form = ("CG 20 10", "04 13", "Additional Insured - Owners, Lessees or "
-                                            "Contractors - Scheduled Person or Organization")
-AI_COMPLETED: Form = ("CG 20 37", "04 13", "Additional Insured - Owners, Lessees or "
-                                           "Contractors - Completed Operations")
+AI_LANDLORD: Form = ("CG 20 11", "04 13", "Additional Insured - Managers or Lessors of Premises")
+AI_CONTRACTOR: Form = (
+    "CG 20 10",
+    "04 13",
+    "Additional Insured - Owners, Lessees or Contractors - Scheduled Person or Organization",
+)
+AI_COMPLETED: Form = (
+    "CG 20 37",
+    "04 13",
+    "Additional Insured - Owners, Lessees or Contractors - Completed Operations",
+)
 AUTO_LOSS_PAYEE: Form = ("CA 20 01", "11 16", "Lessor - Additional Insured and Loss Payee")
-WAIVER_GL: Form = ("CG 24 04", "05 09", "Waiver of Transfer of Rights of Recovery Against "
-                                        "Others to Us")
+WAIVER_GL: Form = (
+    "CG 24 04",
+    "05 09",
+    "Waiver of Transfer of Rights of Recovery Against Others to Us",
+)
 WAIVER_WC: Form = ("WC 00 03 13", "", "Waiver of Our Right to Recover from Others Endorsement")

@@ -34,7 +34,11 @@ class Industry:
 
 INDUSTRIES: tuple[Industry, ...] = (
     Industry(
-        "machine shop", "3599", "332710", "57001", "Manufacturing",
+        "machine shop",
+        "3599",
+        "332710",
+        "57001",
+        "Manufacturing",
         ("Light Manufacturing", "Warehouse", "Office"),
         ("Precision", "Machining", "Tool & Die", "Fabrication", "Manufacturing"),
         (
@@ -45,7 +49,11 @@ INDUSTRIES: tuple[Industry, ...] = (
         True,
     ),
     Industry(
-        "framing contractor", "1751", "238130", "91342", "Contractor",
+        "framing contractor",
+        "1751",
+        "238130",
+        "91342",
+        "Contractor",
         ("Warehouse", "Office"),
         ("Framing", "Builders", "Construction", "Carpentry", "Structures"),
         (
@@ -56,7 +64,11 @@ INDUSTRIES: tuple[Industry, ...] = (
         True,
     ),
     Industry(
-        "electrical contractor", "1731", "238210", "92215", "Contractor",
+        "electrical contractor",
+        "1731",
+        "238210",
+        "92215",
+        "Contractor",
         ("Office", "Warehouse"),
         ("Electric", "Electrical Services", "Power Systems", "Wiring"),
         (
@@ -66,7 +78,11 @@ INDUSTRIES: tuple[Industry, ...] = (
         True,
     ),
     Industry(
-        "plumbing and HVAC contractor", "1711", "238220", "98483", "Contractor",
+        "plumbing and HVAC contractor",
+        "1711",
+        "238220",
+        "98483",
+        "Contractor",
         ("Office", "Warehouse"),
         ("Plumbing", "Mechanical", "Heating & Air", "HVAC Services"),
         (
@@ -76,7 +92,11 @@ INDUSTRIES: tuple[Industry, ...] = (
         True,
     ),
     Industry(
-        "general freight trucking", "4213", "484121", "99793", "Service",
+        "general freight trucking",
+        "4213",
+        "484121",
+        "99793",
+        "Service",
         ("Distribution Center", "Office", "Warehouse"),
         ("Transport", "Freight Lines", "Logistics", "Trucking", "Carriers"),
         (
@@ -86,7 +106,11 @@ INDUSTRIES: tuple[Industry, ...] = (
         True,
     ),
     Industry(
-        "full-service restaurant", "5812", "722511", "16910", "Restaurant",
+        "full-service restaurant",
+        "5812",
+        "722511",
+        "16910",
+        "Restaurant",
         ("Restaurant", "Retail"),
         ("Grill", "Kitchen", "Bistro", "Tavern", "Restaurant Group"),
         (
@@ -96,7 +120,11 @@ INDUSTRIES: tuple[Industry, ...] = (
         False,
     ),
     Industry(
-        "lessor of commercial buildings", "6512", "531120", "61212", "Office",
+        "lessor of commercial buildings",
+        "6512",
+        "531120",
+        "61212",
+        "Office",
         ("Office", "Retail", "Medical Office", "Warehouse"),
         ("Properties", "Realty", "Holdings", "Real Estate", "Property Partners"),
         (
@@ -107,7 +135,11 @@ INDUSTRIES: tuple[Industry, ...] = (
         False,
     ),
     Industry(
-        "apartment owner", "6513", "531110", "60010", "Apartments",
+        "apartment owner",
+        "6513",
+        "531110",
+        "60010",
+        "Apartments",
         ("Apartments",),
         ("Apartments", "Residential", "Living", "Housing", "Communities"),
         (
@@ -117,7 +149,11 @@ INDUSTRIES: tuple[Industry, ...] = (
         False,
     ),
     Industry(
-        "wholesale distributor", "5085", "423840", "12841", "Wholesale",
+        "wholesale distributor",
+        "5085",
+        "423840",
+        "12841",
+        "Wholesale",
         ("Warehouse", "Distribution Center", "Office"),
         ("Supply", "Distribution", "Industrial Supply", "Wholesale"),
         (
@@ -127,7 +163,11 @@ INDUSTRIES: tuple[Industry, ...] = (
         True,
     ),
     Industry(
-        "auto repair shop", "7538", "811111", "10073", "Service",
+        "auto repair shop",
+        "7538",
+        "811111",
+        "10073",
+        "Service",
         ("Auto Repair", "Office"),
         ("Auto Care", "Automotive", "Motors", "Service Center"),
         (
@@ -137,7 +177,11 @@ INDUSTRIES: tuple[Industry, ...] = (
         False,
     ),
     Industry(
-        "hotel operator", "7011", "721110", "45191", "Service",
+        "hotel operator",
+        "7011",
+        "721110",
+        "45191",
+        "Service",
         ("Hotel",),
         ("Hospitality", "Inns", "Hotels", "Suites", "Lodging"),
         (
@@ -147,6 +191,7 @@ INDUSTRIES: tuple[Industry, ...] = (
         False,
     ),
 )
+
 
 @dataclass(frozen=True)
 class Question:
@@ -159,41 +204,94 @@ class Question:
 
 
 QUESTIONS: tuple[Question, ...] = (
-    Question("subsidiary", "Is the applicant a subsidiary of another entity?", 0.15,
-             ("Wholly owned subsidiary of a family holding company.",
-              "Eighty percent owned by a private equity fund.")),
-    Question("has_subsidiaries", "Does the applicant have any subsidiaries?", 0.2,
-             ("One real-estate holding LLC that owns the main premises.",
-              "Two operating subsidiaries in neighbouring states.")),
-    Question("safety_program", "Is there a formal written safety program in operation?", 0.7,
-             ("Written safety manual, monthly safety meetings and a designated safety officer.",
-              "OSHA-compliant program with quarterly training.")),
-    Question("hazardous_materials",
-             "Any exposure to flammables, explosives or chemicals?", 0.25,
-             ("Small quantities of cleaning solvents stored in a flammables cabinet.",
-              "Propane for forklifts stored in an outdoor cage.")),
-    Question("other_insurance", "Any other insurance with this company?", 0.1,
-             ("Commercial auto policy written with the same carrier.",)),
-    Question("declined_cancelled",
-             "Any policy or coverage declined, cancelled or non-renewed in the prior three "
-             "years?", 0.08,
-             ("Prior carrier non-renewed the property line after exiting the state.",
-              "Umbrella non-renewed when the carrier left the class of business.")),
-    Question("fraud_conviction",
-             "During the last five years has any applicant been indicted for or convicted of "
-             "fraud, bribery or arson?", 0.0, ()),
-    Question("fire_code_violations", "Any uncorrected fire or safety code violations?", 0.04,
-             ("Blocked exit cited at one location; corrected within ten days.",)),
-    Question("bankruptcy",
-             "Has the applicant had a foreclosure, repossession or bankruptcy in the last five "
-             "years?", 0.03, ("Chapter 11 reorganization completed and discharged.",)),
-    Question("judgement_lien",
-             "Has the applicant had a judgement or lien during the last five years?", 0.05,
-             ("Mechanic's lien filed by a supplier and released on payment.",)),
-    Question("foreign_operations", "Does the applicant have foreign operations or products?",
-             0.12, ("Export sales to Canada and Mexico, about 10% of revenue.",)),
-    Question("drones", "Does the applicant own, lease or operate any drones?", 0.1,
-             ("One camera drone used for roof inspections by a licensed operator.",)),
+    Question(
+        "subsidiary",
+        "Is the applicant a subsidiary of another entity?",
+        0.15,
+        (
+            "Wholly owned subsidiary of a family holding company.",
+            "Eighty percent owned by a private equity fund.",
+        ),
+    ),
+    Question(
+        "has_subsidiaries",
+        "Does the applicant have any subsidiaries?",
+        0.2,
+        (
+            "One real-estate holding LLC that owns the main premises.",
+            "Two operating subsidiaries in neighbouring states.",
+        ),
+    ),
+    Question(
+        "safety_program",
+        "Is there a formal written safety program in operation?",
+        0.7,
+        (
+            "Written safety manual, monthly safety meetings and a designated safety officer.",
+            "OSHA-compliant program with quarterly training.",
+        ),
+    ),
+    Question(
+        "hazardous_materials",
+        "Any exposure to flammables, explosives or chemicals?",
+        0.25,
+        (
+            "Small quantities of cleaning solvents stored in a flammables cabinet.",
+            "Propane for forklifts stored in an outdoor cage.",
+        ),
+    ),
+    Question(
+        "other_insurance",
+        "Any other insurance with this company?",
+        0.1,
+        ("Commercial auto policy written with the same carrier.",),
+    ),
+    Question(
+        "declined_cancelled",
+        "Any policy or coverage declined, cancelled or non-renewed in the prior three years?",
+        0.08,
+        (
+            "Prior carrier non-renewed the property line after exiting the state.",
+            "Umbrella non-renewed when the carrier left the class of business.",
+        ),
+    ),
+    Question(
+        "fraud_conviction",
+        "During the last five years has any applicant been indicted for or convicted of "
+        "fraud, bribery or arson?",
+        0.0,
+        (),
+    ),
+    Question(
+        "fire_code_violations",
+        "Any uncorrected fire or safety code violations?",
+        0.04,
+        ("Blocked exit cited at one location; corrected within ten days.",),
+    ),
+    Question(
+        "bankruptcy",
+        "Has the applicant had a foreclosure, repossession or bankruptcy in the last five years?",
+        0.03,
+        ("Chapter 11 reorganization completed and discharged.",),
+    ),
+    Question(
+        "judgement_lien",
+        "Has the applicant had a judgement or lien during the last five years?",
+        0.05,
+        ("Mechanic's lien filed by a supplier and released on payment.",),
+    ),
+    Question(
+        "foreign_operations",
+        "Does the applicant have foreign operations or products?",
+        0.12,
+        ("Export sales to Canada and Mexico, about 10% of revenue.",),
+    ),
+    Question(
+        "drones",
+        "Does the applicant own, lease or operate any drones?",
+        0.1,
+        ("One camera drone used for roof inspections by a licensed operator.",),
+    ),
 )
 
 CARRIERS: tuple[str, ...] = (
@@ -226,8 +324,13 @@ POLICY_PREFIXES: dict[str, tuple[str, ...]] = {
 }
 
 AGENCY_WORDS: tuple[str, ...] = (
-    "Insurance Group", "Risk Partners", "Insurance Services", "Insurance Agency",
-    "Brokerage", "Risk Advisors", "Insurance Associates",
+    "Insurance Group",
+    "Risk Partners",
+    "Insurance Services",
+    "Insurance Agency",
+    "Brokerage",
+    "Risk Advisors",
+    "Insurance Associates",
 )
 
 CONTACT_ROLES: tuple[str, ...] = ("Accounting", "Claims", "Inspection", "Operations")
@@ -265,13 +368,15 @@ _VIN_VALUES = {
     **{str(d): d for d in range(10)},
     **dict(zip("ABCDEFGH", range(1, 9), strict=True)),
     **dict(zip("JKLMN", range(1, 6), strict=True)),
-    "P": 7, "R": 9,
+    "P": 7,
+    "R": 9,
     **dict(zip("STUVWXYZ", range(2, 10), strict=True)),
 }
 _VIN_WEIGHTS = (8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2)
 # Position-10 model-year codes for 2010-2030 (letters I, O, Q, U, Z and digit 0 never used).
-_VIN_YEARS = {year: code for year, code in zip(range(2010, 2031), "ABCDEFGHJKLMNPRSTVWXY",
-                                               strict=True)}
+_VIN_YEARS = {
+    year: code for year, code in zip(range(2010, 2031), "ABCDEFGHJKLMNPRSTVWXY", strict=True)
+}
 
 
 def vin_check_digit(vin: str) -> str:

@@ -61,7 +61,7 @@ def words_of(op: TextOp) -> list[tuple[str, float, float]]:
     """(word, x, width) of every word of a drawn string, from its font's metrics."""
     out = []
     for match in _WORD.finditer(op.text):
-        left = op.x + width_of(op.text[:match.start()], op.font, op.size)
+        left = op.x + width_of(op.text[: match.start()], op.font, op.size)
         out.append((match.group(), left, width_of(match.group(), op.font, op.size)))
     return out
 
@@ -81,6 +81,7 @@ def invisible_layer(words: Iterable[Word]) -> DrawOp:
             text.setTextTransform(cos, sin, -sin, cos, round(word.x, 3), round(word.y, 3))
             text.textOut(word.text)
         canvas.drawText(text)
+
     return DrawOp(draw)
 
 
@@ -94,9 +95,26 @@ def stretch_to(word: str, width: float, size: float) -> float:
 # audit (benchmark.audit.ocr.folded folds O/0, I/l/1 and accents): the corrupted word must
 # read differently from the ink after that folding.
 CONFUSIONS: tuple[tuple[str, str], ...] = (
-    ("5", "S"), ("8", "B"), ("6", "b"), ("2", "Z"), ("rn", "m"), ("m", "rn"), ("cl", "d"),
-    ("e", "c"), ("a", "o"), ("h", "b"), ("g", "q"), ("u", "v"), ("S", "5"), ("B", "8"),
-    ("3", "8"), ("7", "T"), ("4", "A"), ("9", "g"), ("E", "F"), ("n", "h"),
+    ("5", "S"),
+    ("8", "B"),
+    ("6", "b"),
+    ("2", "Z"),
+    ("rn", "m"),
+    ("m", "rn"),
+    ("cl", "d"),
+    ("e", "c"),
+    ("a", "o"),
+    ("h", "b"),
+    ("g", "q"),
+    ("u", "v"),
+    ("S", "5"),
+    ("B", "8"),
+    ("3", "8"),
+    ("7", "T"),
+    ("4", "A"),
+    ("9", "g"),
+    ("E", "F"),
+    ("n", "h"),
 )
 
 
@@ -110,21 +128,26 @@ def fold(text: str) -> str:
     the same folding the audit applies, so a misread word never folds back to the ink."""
     import unicodedata
 
-    plain = "".join(c for c in unicodedata.normalize("NFKD", text)
-                    if not unicodedata.combining(c))
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     plain = _NON_ALNUM.sub(" ", unicodedata.normalize("NFKC", plain).lower()).strip()
-    return " ".join(t.translate(_AS_DIGIT) if any(c.isdigit() for c in t)
-                    else t.replace("l", "i") for t in plain.split())
+    return " ".join(
+        t.translate(_AS_DIGIT) if any(c.isdigit() for c in t) else t.replace("l", "i")
+        for t in plain.split()
+    )
 
 
 def misread(word: str, rng: Any) -> str | None:
     """`word` with one OCR confusion applied at a random place it fits, or None."""
-    spots = [(i, wrong, right) for wrong, right in CONFUSIONS
-             for i in range(len(word)) if word.startswith(wrong, i)]
+    spots = [
+        (i, wrong, right)
+        for wrong, right in CONFUSIONS
+        for i in range(len(word))
+        if word.startswith(wrong, i)
+    ]
     if not spots:
         return None
     index, wrong, right = spots[int(rng.randrange(len(spots)))]
-    return str(word[:index] + right + word[index + len(wrong):])
+    return str(word[:index] + right + word[index + len(wrong) :])
 
 
 # --- kerning, clipping, outlines --------------------------------------------------------------
@@ -132,8 +155,9 @@ def misread(word: str, rng: Any) -> str | None:
 # Thousandths of an em between words: pdfium adds a space from about 139 in Helvetica (half
 # its space), and already from less in Courier and Times, so only Helvetica is kerned.
 KERN = 134
-KERNED_FONTS = frozenset({"Helvetica", "Helvetica-Bold", "Helvetica-Oblique",
-                          "Helvetica-BoldOblique"})
+KERNED_FONTS = frozenset(
+    {"Helvetica", "Helvetica-Bold", "Helvetica-Oblique", "Helvetica-BoldOblique"}
+)
 
 
 def kerned(op: TextOp) -> DrawOp:
@@ -149,9 +173,11 @@ def kerned(op: TextOp) -> DrawOp:
             text.setFillColorRGB(*op.color)
         # The font's codes are cp1252 bytes ("…" is 0x85); reportlab escapes latin-1 text.
         parts = f" -{KERN} ".join(
-            f"({canvas._escape(w.encode('cp1252').decode('latin-1'))})" for w in words)
+            f"({canvas._escape(w.encode('cp1252').decode('latin-1'))})" for w in words
+        )
         text._code.append(f"[{parts}] TJ")
         canvas.drawText(text)
+
     return DrawOp(draw)
 
 
@@ -169,6 +195,7 @@ def clipped(op: TextOp, tail: str, clip: tuple[float, float, float, float]) -> D
         text.setTextOrigin(op.x, op.y)
         text.textOut(op.text + tail)
         canvas.drawText(text)
+
     return DrawOp(draw)
 
 
@@ -202,8 +229,14 @@ def glyph(font: str, char: str) -> tuple[Segment, ...]:
         segment = raw.FPDFGlyphPath_GetGlyphPathSegment(path, index)
         x, y = ctypes.c_float(), ctypes.c_float()
         raw.FPDFPathSegment_GetPoint(segment, x, y)
-        out.append((int(raw.FPDFPathSegment_GetType(segment)), round(x.value, 5),
-                    round(y.value, 5), bool(raw.FPDFPathSegment_GetClose(segment))))
+        out.append(
+            (
+                int(raw.FPDFPathSegment_GetType(segment)),
+                round(x.value, 5),
+                round(y.value, 5),
+                bool(raw.FPDFPathSegment_GetClose(segment)),
+            )
+        )
     return tuple(out)
 
 
@@ -211,8 +244,11 @@ def outlined(op: TextOp) -> DrawOp:
     """`op` drawn as filled glyph outlines: the same ink, and no text at all."""
     import pypdfium2.raw as raw
 
-    moves, lines, curves = raw.FPDF_SEGMENT_MOVETO, raw.FPDF_SEGMENT_LINETO, \
-        raw.FPDF_SEGMENT_BEZIERTO
+    moves, lines, curves = (
+        raw.FPDF_SEGMENT_MOVETO,
+        raw.FPDF_SEGMENT_LINETO,
+        raw.FPDF_SEGMENT_BEZIERTO,
+    )
 
     def draw(canvas: Canvas) -> None:
         if op.color is not None:
@@ -240,6 +276,7 @@ def outlined(op: TextOp) -> DrawOp:
                     path.close()
             x += width_of(char, op.font, op.size)
         canvas.drawPath(path, stroke=0, fill=1, fillMode=1)
+
     return DrawOp(draw)
 
 
@@ -259,8 +296,7 @@ def rules_of(ops: Sequence[Op]) -> list[tuple[int, Rule]]:
             found.append((index, (op.x0, op.y0, op.x1, op.y1, op.width, op.color)))
         elif isinstance(op, RectOp) and op.fill is None:
             x0, y0, x1, y1 = op.x, op.y, op.x + op.w, op.y + op.h
-            for side in ((x0, y0, x1, y0), (x1, y0, x1, y1), (x1, y1, x0, y1),
-                         (x0, y1, x0, y0)):
+            for side in ((x0, y0, x1, y0), (x1, y0, x1, y1), (x1, y1, x0, y1), (x0, y1, x0, y0)):
                 found.append((index, (*side, op.width, op.color)))
     return found
 
@@ -276,8 +312,16 @@ def fragments(rule: Rule, rng: Any) -> list[Rule]:
     while start < length:
         stop = min(length, start + rng.uniform(6.0, 24.0))
         a, b = start / length, stop / length
-        out.append((round(x0 + (x1 - x0) * a, 3), round(y0 + (y1 - y0) * a, 3),
-                    round(x0 + (x1 - x0) * b, 3), round(y0 + (y1 - y0) * b, 3), width, color))
+        out.append(
+            (
+                round(x0 + (x1 - x0) * a, 3),
+                round(y0 + (y1 - y0) * a, 3),
+                round(x0 + (x1 - x0) * b, 3),
+                round(y0 + (y1 - y0) * b, 3),
+                width,
+                color,
+            )
+        )
         if stop >= length:
             break
         start = max(start + 0.5, stop - rng.uniform(0.3, 1.5))  # overlap the next one
@@ -298,35 +342,48 @@ def stroked(rules: list[Rule], curve: bool) -> DrawOp:
             path = canvas.beginPath()
             path.moveTo(x0, y0)
             if curve:
-                path.curveTo(round(x0 + (x1 - x0) / 3, 3), round(y0 + (y1 - y0) / 3, 3),
-                             round(x0 + 2 * (x1 - x0) / 3, 3), round(y0 + 2 * (y1 - y0) / 3, 3),
-                             x1, y1)
+                path.curveTo(
+                    round(x0 + (x1 - x0) / 3, 3),
+                    round(y0 + (y1 - y0) / 3, 3),
+                    round(x0 + 2 * (x1 - x0) / 3, 3),
+                    round(y0 + 2 * (y1 - y0) / 3, 3),
+                    x1,
+                    y1,
+                )
             else:
                 path.lineTo(x1, y1)
             canvas.drawPath(path, stroke=1, fill=0)
+
     return DrawOp(draw)
 
 
 # --- on the file: ToUnicode and optional content ------------------------------------------------
 
-CP1252 = {code: bytes([code]).decode("cp1252") for code in range(32, 256)
-          if code not in (0x81, 0x8D, 0x8F, 0x90, 0x9D) and code != 0x7F}
+CP1252 = {
+    code: bytes([code]).decode("cp1252")
+    for code in range(32, 256)
+    if code not in (0x81, 0x8D, 0x8F, 0x90, 0x9D) and code != 0x7F
+}
 
 
 def _cmap(mapping: dict[int, str]) -> bytes:
     """A ToUnicode CMap for one-byte codes (at most 100 entries per bfchar block)."""
-    entries = [f"<{code:02X}> <{''.join(f'{ord(c):04X}' for c in text)}>"
-               for code, text in sorted(mapping.items())]
+    entries = [
+        f"<{code:02X}> <{''.join(f'{ord(c):04X}' for c in text)}>"
+        for code, text in sorted(mapping.items())
+    ]
     blocks = []
     for start in range(0, len(entries), 100):
-        chunk = entries[start:start + 100]
+        chunk = entries[start : start + 100]
         blocks.append(f"{len(chunk)} beginbfchar\n" + "\n".join(chunk) + "\nendbfchar")
-    return ("/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n"
-            "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
-            "/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n"
-            "1 begincodespacerange\n<00> <FF>\nendcodespacerange\n"
-            + "\n".join(blocks)
-            + "\nendcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n").encode()
+    return (
+        "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n"
+        "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
+        "/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n"
+        "1 begincodespacerange\n<00> <FF>\nendcodespacerange\n"
+        + "\n".join(blocks)
+        + "\nendcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n"
+    ).encode()
 
 
 def _reading(char: str) -> str:
@@ -334,8 +391,7 @@ def _reading(char: str) -> str:
     forms folded (superscript one is one), and O/I/l as the digits they pass for."""
     import unicodedata
 
-    plain = "".join(c for c in unicodedata.normalize("NFKD", char)
-                    if not unicodedata.combining(c))
+    plain = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
     return unicodedata.normalize("NFKC", plain).casefold().translate(_AS_DIGIT)
 
 
@@ -399,14 +455,21 @@ def with_hidden_layer(data: bytes, drawn: dict[int, list[TextOp]], name: str) ->
     import pikepdf
 
     with pikepdf.open(io.BytesIO(data)) as pdf:
-        group = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.OCG,
-                                                     Name=pikepdf.String(name)))
+        group = pdf.make_indirect(
+            pikepdf.Dictionary(Type=pikepdf.Name.OCG, Name=pikepdf.String(name))
+        )
         pdf.Root.OCProperties = pikepdf.Dictionary(
             OCGs=pikepdf.Array([group]),
-            D=pikepdf.Dictionary(Order=pikepdf.Array([group]), OFF=pikepdf.Array([group])))
-        font = pdf.make_indirect(pikepdf.Dictionary(
-            Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
-            BaseFont=pikepdf.Name("/" + OCR_FONT), Encoding=pikepdf.Name.WinAnsiEncoding))
+            D=pikepdf.Dictionary(Order=pikepdf.Array([group]), OFF=pikepdf.Array([group])),
+        )
+        font = pdf.make_indirect(
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.Font,
+                Subtype=pikepdf.Name.Type1,
+                BaseFont=pikepdf.Name("/" + OCR_FONT),
+                Encoding=pikepdf.Name.WinAnsiEncoding,
+            )
+        )
         for index, ops in sorted(drawn.items()):
             page = pdf.pages[index]
             resources = pikepdf.Dictionary({k: v for k, v in page.obj.Resources.items()})
@@ -418,10 +481,12 @@ def with_hidden_layer(data: bytes, drawn: dict[int, list[TextOp]], name: str) ->
             body = ["q /OC /PBLayer BDC BT"]
             for op in ops:
                 encoded = op.text.encode("cp1252")
-                escaped = (encoded.replace(b"\\", b"\\\\").replace(b"(", b"\\(")
-                           .replace(b")", b"\\)")).decode("latin-1")
-                body.append(f"/PBHidden {op.size:g} Tf 1 0 0 1 {op.x:.3f} {op.y:.3f} Tm "
-                            f"({escaped}) Tj")
+                escaped = (
+                    encoded.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
+                ).decode("latin-1")
+                body.append(
+                    f"/PBHidden {op.size:g} Tf 1 0 0 1 {op.x:.3f} {op.y:.3f} Tm ({escaped}) Tj"
+                )
             body.append("ET EMC Q")
             page.contents_add(pdf.make_stream("\n".join(body).encode("latin-1")))
         return _save(pdf)

@@ -22,5 +22,11 @@ class CsvLook:
     header_words: dict[str, str] = field(default_factory=dict)  # word -> as a header writes it
 
     def __bool__(self) -> bool:
-        return (self.delimiter != "," or self.encoding != "utf-8" or self.bom
-                or bool(self.preamble) or bool(self.trailer) or bool(self.header_words))
+        return (
+            self.delimiter != ","
+            or self.encoding != "utf-8"
+            or self.bom
+            or bool(self.preamble)
+            or bool(self.trailer)
+            or bool(self.header_words)
+        )

@@ -21,10 +21,19 @@ SHIPPED: dict[str, str] = {
     "DejaVuSans": "DejaVuSans.ttf",
 }
 DINGBATS = "ZapfDingbats"
-STANDARD = frozenset({
-    "Helvetica", "Helvetica-Bold", "Helvetica-Oblique", "Helvetica-BoldOblique",
-    "Courier", "Courier-Bold", "Times-Roman", "Times-Bold", DINGBATS,
-})
+STANDARD = frozenset(
+    {
+        "Helvetica",
+        "Helvetica-Bold",
+        "Helvetica-Oblique",
+        "Helvetica-BoldOblique",
+        "Courier",
+        "Courier-Bold",
+        "Times-Roman",
+        "Times-Bold",
+        DINGBATS,
+    }
+)
 
 
 @cache

@@ -66,8 +66,9 @@ class _Recorder(BasePen):  # type: ignore[misc]
     def _lineTo(self, pt: tuple[float, float]) -> None:
         self.commands.append(("L", *pt))
 
-    def _curveToOne(self, p1: tuple[float, float], p2: tuple[float, float],
-                    p3: tuple[float, float]) -> None:
+    def _curveToOne(
+        self, p1: tuple[float, float], p2: tuple[float, float], p3: tuple[float, float]
+    ) -> None:
         self.commands.append(("C", *p1, *p2, *p3))
 
     def _closePath(self) -> None:
@@ -104,8 +105,11 @@ def width(hand: str, text: str, size: float) -> float:
     """The advance of `text` written in `hand` at `size`, without jitter."""
     font = glyphs(hand)
     space = font.advances.get(font.cmap.get(32, ""), font.upm * 0.3)
-    return sum(space if ch == " " else font.advances[font.cmap[ord(ch)]]
-               for ch in text) * size / font.upm
+    return (
+        sum(space if ch == " " else font.advances[font.cmap[ord(ch)]] for ch in text)
+        * size
+        / font.upm
+    )
 
 
 @dataclass(frozen=True)
@@ -135,8 +139,16 @@ class Written:
         return self.bbox[2] - self.bbox[0]
 
 
-def write(hand: str, text: str, x: float, y: float, size: float, rng: random.Random,
-          style: Style = NEAT, angle: float = 0.0) -> Written:
+def write(
+    hand: str,
+    text: str,
+    x: float,
+    y: float,
+    size: float,
+    rng: random.Random,
+    style: Style = NEAT,
+    angle: float = 0.0,
+) -> Written:
     """`text` written from (x, y) on its baseline at `size` points, turned by `angle` degrees
     about (x, y); every glyph jittered by `style` from `rng`."""
     font = glyphs(hand)
@@ -161,9 +173,15 @@ def write(hand: str, text: str, x: float, y: float, size: float, rng: random.Ran
         rot = math.radians(rng.uniform(-style.wobble, style.wobble))
         cos_g, sin_g = math.cos(rot), math.sin(rot)
 
-        def place(gx: float, gy: float, scale: float = scale, lift: float = lift,
-                  cos_g: float = cos_g, sin_g: float = sin_g,
-                  origin: float = pen_x) -> tuple[float, float]:
+        def place(
+            gx: float,
+            gy: float,
+            scale: float = scale,
+            lift: float = lift,
+            cos_g: float = cos_g,
+            sin_g: float = sin_g,
+            origin: float = pen_x,
+        ) -> tuple[float, float]:
             # Glyph units -> the glyph turned about its origin, slanted, on the drifting
             # baseline -> the line turned by `angle` about (x, y).
             lx, ly = gx * scale, gy * scale
@@ -186,8 +204,9 @@ def write(hand: str, text: str, x: float, y: float, size: float, rng: random.Ran
             for i in range(0, len(points), 2):
                 placed.extend(place(points[i], points[i + 1]))
             commands.append((op, *placed))
-        pen_x += font.advances[name] * scale * (1 + rng.uniform(-style.scatter, style.scatter)
-                                                * 0.5)
+        pen_x += (
+            font.advances[name] * scale * (1 + rng.uniform(-style.scatter, style.scatter) * 0.5)
+        )
     if not xs:
         return Written([], [x, y, x, y])
     bbox = [round(min(xs), 2), round(min(ys), 2), round(max(xs), 2), round(max(ys), 2)]

@@ -25,8 +25,7 @@ def emblem(color: tuple[int, int, int], shape: str, side_pt: float) -> bytes:
         draw.ellipse(box, fill=color)
     elif shape == "diamond":
         middle = side / 2
-        draw.polygon([(middle, 1), (side - 2, middle), (middle, side - 2), (1, middle)],
-                     fill=color)
+        draw.polygon([(middle, 1), (side - 2, middle), (middle, side - 2), (1, middle)], fill=color)
     else:
         draw.rounded_rectangle(box, radius=side // 5, fill=color)
     for band in range(3):

@@ -149,8 +149,15 @@ class Flow:
             elif cell.parts:
                 self._inline(x + PAD, baseline, w - 2 * PAD, cell.parts)
             elif cell.path is not None:
-                self.pdf.field(self.page, anchor(x, w, cell.align), baseline, cell.path,
-                               width=w - 2 * PAD, size=8.0, align=cell.align)
+                self.pdf.field(
+                    self.page,
+                    anchor(x, w, cell.align),
+                    baseline,
+                    cell.path,
+                    width=w - 2 * PAD,
+                    size=8.0,
+                    align=cell.align,
+                )
             x += w
         self.y -= height
 
@@ -174,10 +181,10 @@ class Flow:
         # Each piece advances by its own width in the font that draws it (a pattern may draw
         # a value in another font: ligatures, another script).
         recorder = self.pdf.recorder
-        fonts = [REGULAR if path is None else recorder.font_for(path, REGULAR)
-                 for path, _ in pieces]
-        full = sum(width_of(text, font, 1.0) for (_, text), font in zip(pieces, fonts,
-                                                                       strict=True))
+        fonts = [
+            REGULAR if path is None else recorder.font_for(path, REGULAR) for path, _ in pieces
+        ]
+        full = sum(width_of(text, font, 1.0) for (_, text), font in zip(pieces, fonts, strict=True))
         size = 8.0 if full * 8.0 <= width else width / full if full else 8.0
         if size < 4.5:
             raise LayoutError(f"{self.rec}: inline values too long for their box: {parts}")
@@ -185,12 +192,12 @@ class Flow:
             if path is None:
                 self.pdf.text(self.page, x, baseline, text, REGULAR, size)
             else:
-                self.pdf.field(self.page, x, baseline, path, width=width, size=size,
-                               rendered=text)
+                self.pdf.field(self.page, x, baseline, path, width=width, size=size, rendered=text)
             x += width_of(recorder.presentation.glyphs.get(path or "", text), font, size)
 
-    def checks(self, options: Sequence[tuple[str, str]], columns: int = 4,
-               label: str | None = None) -> None:
+    def checks(
+        self, options: Sequence[tuple[str, str]], columns: int = 4, label: str | None = None
+    ) -> None:
         """A grid of checkboxes, each followed by its label."""
         row_height = 11.0
         rows = (len(options) + columns - 1) // columns
@@ -220,12 +227,26 @@ class Flow:
         self.need(height)
         self.pdf.rect(self.page, MARGIN, self.y - height, self.cw, height)
         self.pdf.text(self.page, MARGIN + PAD, self.y - 6.3, label.upper(), REGULAR, 5.5)
-        self.pdf.field(self.page, MARGIN + PAD, self.y - 10 - size * 0.8, path,
-                       width=self.cw - 2 * PAD, size=size, allow_wrap=True)
+        self.pdf.field(
+            self.page,
+            MARGIN + PAD,
+            self.y - 10 - size * 0.8,
+            path,
+            width=self.cw - 2 * PAD,
+            size=size,
+            allow_wrap=True,
+        )
         self.y -= height
 
-    def prose(self, parts: Sequence[Part], size: float = 8.5, indent: float = 0.0,
-              font: str = REGULAR, leading: float = 1.32, after: float = 5.0) -> None:
+    def prose(
+        self,
+        parts: Sequence[Part],
+        size: float = 8.5,
+        indent: float = 0.0,
+        font: str = REGULAR,
+        leading: float = 1.32,
+        after: float = 5.0,
+    ) -> None:
         """A paragraph of running text: literals and facts (leaf paths) wrapped as words.
 
         Facts are never broken: a fact is one unbreakable word (with any punctuation glued to
@@ -245,8 +266,17 @@ class Flow:
             used = self.pdf.recorder.font_for(whole, font)
             fsize, wrapped = fit(text, used, size, width, allow_wrap=True)
             self.need(fsize * leading * len(wrapped) + 2)
-            self.pdf.field(self.page, x0, self.y - fsize, whole, width=width, font=used,
-                           size=fsize, allow_wrap=True, leading=leading)
+            self.pdf.field(
+                self.page,
+                x0,
+                self.y - fsize,
+                whole,
+                width=width,
+                font=used,
+                size=fsize,
+                allow_wrap=True,
+                leading=leading,
+            )
             self.y -= fsize * leading * len(wrapped) + after
             return
         words = self._words(parts, font, size)
@@ -270,8 +300,9 @@ class Flow:
             self.y -= line_height
         self.y -= after
 
-    def _words(self, parts: Sequence[Part], font: str,
-               size: float) -> list[list[tuple[str | None, str, str]]]:
+    def _words(
+        self, parts: Sequence[Part], font: str, size: float
+    ) -> list[list[tuple[str | None, str, str]]]:
         """Unbreakable words of a paragraph: (path or None, text drawn, font) pieces.
 
         Literal text breaks at its spaces; a fact and any literal glued to it without a space
@@ -306,9 +337,14 @@ class Flow:
             glue = True
         return words
 
-    def _prose_line(self, x: float, baseline: float,
-                    line: list[list[tuple[str | None, str, str]]], font: str,
-                    size: float) -> None:
+    def _prose_line(
+        self,
+        x: float,
+        baseline: float,
+        line: list[list[tuple[str | None, str, str]]],
+        font: str,
+        size: float,
+    ) -> None:
         """One line of prose: literal runs as plain text (spaces included, so the text layer
         reads the sentence), each fact drawn and located through the recorder."""
         run = ""
@@ -324,8 +360,7 @@ class Flow:
                     run = ""
                 text = self.pdf.recorder.text_of(path)
                 assert text is not None  # checked when the words were built
-                self.pdf.lines(self.page, x, baseline, path, text, [text], font=used,
-                               size=size)
+                self.pdf.lines(self.page, x, baseline, path, text, [text], font=used, size=size)
                 x += width_of(shown, used, size)
         if run.strip():
             self.pdf.text(self.page, x, baseline, run, font, size)
@@ -346,17 +381,35 @@ class Flow:
             for line in q_lines:
                 self.pdf.text(self.page, MARGIN + PAD, baseline, line, REGULAR, size)
                 baseline -= leading
-            self.pdf.field(self.page, MARGIN + q_width + a_width / 2, self.y - size - 1.5,
-                           answer, width=a_width - 2 * PAD, size=size, align="center")
+            self.pdf.field(
+                self.page,
+                MARGIN + q_width + a_width / 2,
+                self.y - size - 1.5,
+                answer,
+                width=a_width - 2 * PAD,
+                size=size,
+                align="center",
+            )
             if explanation:
-                self.pdf.field(self.page, MARGIN + q_width + a_width + PAD,
-                               self.y - size - 1.5, explanation, width=e_width - 2 * PAD,
-                               size=size, allow_wrap=True)
+                self.pdf.field(
+                    self.page,
+                    MARGIN + q_width + a_width + PAD,
+                    self.y - size - 1.5,
+                    explanation,
+                    width=e_width - 2 * PAD,
+                    size=size,
+                    allow_wrap=True,
+                )
             self.y -= height
             self.pdf.line(self.page, MARGIN, self.y + 1, MARGIN + self.cw, self.y + 1, 0.2)
 
-    def check_grid(self, columns: Sequence[str], rows: Sequence[tuple[str, Sequence[str | None]]],
-                   label: str = "", label_share: float = 0.34) -> None:
+    def check_grid(
+        self,
+        columns: Sequence[str],
+        rows: Sequence[tuple[str, Sequence[str | None]]],
+        label: str = "",
+        label_share: float = 0.34,
+    ) -> None:
         """A checkbox matrix: a row per label, a column per option, a box where the path is
         not None; the column captions repeat on every page the grid reaches."""
         row_height, head_height = 11.0, 11.0
@@ -364,12 +417,18 @@ class Flow:
         col_width = (self.cw - label_width) / len(columns)
 
         def caption_row() -> None:
-            self.pdf.rect(self.page, MARGIN, self.y - head_height, self.cw, head_height,
-                          fill=0.9)
+            self.pdf.rect(self.page, MARGIN, self.y - head_height, self.cw, head_height, fill=0.9)
             self.pdf.text(self.page, MARGIN + PAD, self.y - 8, label.upper(), BOLD, 5.8)
             for index, caption in enumerate(columns):
-                self.pdf.text(self.page, MARGIN + label_width + (index + 0.5) * col_width,
-                              self.y - 8, caption, BOLD, 6.0, align="center")
+                self.pdf.text(
+                    self.page,
+                    MARGIN + label_width + (index + 0.5) * col_width,
+                    self.y - 8,
+                    caption,
+                    BOLD,
+                    6.0,
+                    align="center",
+                )
             self.y -= head_height
 
         self.need(head_height + row_height * min(3, len(rows)))
@@ -389,10 +448,18 @@ class Flow:
 
     # --- tables -----------------------------------------------------------------------------
 
-    def table(self, items: str, count: int, columns: Sequence[Column], *,
-              size: float = 7.0, header_size: float = 6.0,
-              totals: Sequence[tuple[str, str]] = (), totals_label: str = "TOTAL",
-              totals_style: Style | None = None) -> None:
+    def table(
+        self,
+        items: str,
+        count: int,
+        columns: Sequence[Column],
+        *,
+        size: float = 7.0,
+        header_size: float = 6.0,
+        totals: Sequence[tuple[str, str]] = (),
+        totals_label: str = "TOTAL",
+        totals_style: Style | None = None,
+    ) -> None:
         """Rows `items[0..count)`; the header repeats on every page the table reaches.
 
         `totals` maps column keys to the leaf paths drawn in a bold closing row. The table's

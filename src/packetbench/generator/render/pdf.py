@@ -145,8 +145,9 @@ def wrap(text: str, font: str, size: float, width: float) -> list[str]:
     return lines or [""]
 
 
-def fit(text: str, font: str, size: float, width: float,
-        allow_wrap: bool) -> tuple[float, list[str]]:
+def fit(
+    text: str, font: str, size: float, width: float, allow_wrap: bool
+) -> tuple[float, list[str]]:
     """Font size and lines that fit `width`: shrink to MIN_FONT first, then wrap if allowed."""
     if width_of(text, font, size) <= width:
         return size, [text]
@@ -168,8 +169,9 @@ def _check_drawable(doc_id: str, text: str, font: str) -> None:
         raise LayoutError(f"{doc_id}: {text!r} has {bad!r}, which font {font} cannot draw")
 
 
-def text_bbox(x0: float, bottom_baseline: float, x1: float, top_baseline: float,
-              size: float) -> list[float]:
+def text_bbox(
+    x0: float, bottom_baseline: float, x1: float, top_baseline: float, size: float
+) -> list[float]:
     """The box a located string occupies, pulled in horizontally by INSET."""
     inset = min(INSET, (x1 - x0) / 4)
     return [
@@ -183,8 +185,7 @@ def text_bbox(x0: float, bottom_baseline: float, x1: float, top_baseline: float,
 class PdfDocument:
     """Pages of drawing operations for one document, recorded as they are laid out."""
 
-    def __init__(self, recorder: Recorder, title: str, footer: str,
-                 wide: bool = False) -> None:
+    def __init__(self, recorder: Recorder, title: str, footer: str, wide: bool = False) -> None:
         self.recorder = recorder
         self.title = title
         self.footer = footer
@@ -204,10 +205,21 @@ class PdfDocument:
 
     # --- drawing ----------------------------------------------------------------------------
 
-    def text(self, page: int, x: float, y: float, text: str, font: str = REGULAR,
-             size: float = 8.0, align: str = "left", *, angle: float = 0.0,
-             color: Color | None = None, alpha: float | None = None,
-             layer: int = CONTENT) -> float:
+    def text(
+        self,
+        page: int,
+        x: float,
+        y: float,
+        text: str,
+        font: str = REGULAR,
+        size: float = 8.0,
+        align: str = "left",
+        *,
+        angle: float = 0.0,
+        color: Color | None = None,
+        alpha: float | None = None,
+        layer: int = CONTENT,
+    ) -> float:
         """Draw a visible string (label or boilerplate); returns its width."""
         _check_drawable(self.recorder.doc_id, text, font)
         width = width_of(text, font, size)
@@ -219,23 +231,56 @@ class PdfDocument:
         self.recorder.visible(text, page + 1)
         return width
 
-    def line(self, page: int, x0: float, y0: float, x1: float, y1: float,
-             width: float = 0.5, *, color: Color | None = None, layer: int = CONTENT) -> None:
+    def line(
+        self,
+        page: int,
+        x0: float,
+        y0: float,
+        x1: float,
+        y1: float,
+        width: float = 0.5,
+        *,
+        color: Color | None = None,
+        layer: int = CONTENT,
+    ) -> None:
         self.pages[page].append(LineOp(x0, y0, x1, y1, width, color, layer))
 
-    def rect(self, page: int, x: float, y: float, w: float, h: float,
-             fill: float | None = None, width: float = 0.5, *, color: Color | None = None,
-             alpha: float | None = None, layer: int = CONTENT) -> None:
+    def rect(
+        self,
+        page: int,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        fill: float | None = None,
+        width: float = 0.5,
+        *,
+        color: Color | None = None,
+        alpha: float | None = None,
+        layer: int = CONTENT,
+    ) -> None:
         self.pages[page].append(RectOp(x, y, w, h, fill, width, color, alpha, layer))
 
-    def image(self, page: int, x: float, y: float, w: float, h: float, png: bytes,
-              layer: int = CONTENT) -> None:
+    def image(
+        self, page: int, x: float, y: float, w: float, h: float, png: bytes, layer: int = CONTENT
+    ) -> None:
         self.pages[page].append(ImageOp(x, y, w, h, png, layer))
 
-    def field(self, page: int, x: float, y: float, path: str, *, width: float,
-              font: str = REGULAR, size: float = 8.0, align: str = "left",
-              allow_wrap: bool = False, leading: float = 1.18,
-              rendered: str | None = None) -> float:
+    def field(
+        self,
+        page: int,
+        x: float,
+        y: float,
+        path: str,
+        *,
+        width: float,
+        font: str = REGULAR,
+        size: float = 8.0,
+        align: str = "left",
+        allow_wrap: bool = False,
+        leading: float = 1.18,
+        rendered: str | None = None,
+    ) -> float:
         """Draw the value at `path` with its first baseline at `y`; returns the height used.
 
         Nothing is drawn for a null value. `rendered` overrides the formatted text (used where
@@ -249,14 +294,37 @@ class PdfDocument:
             raise LayoutError(f"{self.recorder.doc_id}: {path} is a checkbox; use checkbox()")
         font = self.recorder.font_for(path, font)
         size, lines = fit(text, font, size, width, allow_wrap)
-        self.lines(page, x, y, path, text, lines, font=font, size=size, align=align,
-                   leading=leading, room=width)
+        self.lines(
+            page,
+            x,
+            y,
+            path,
+            text,
+            lines,
+            font=font,
+            size=size,
+            align=align,
+            leading=leading,
+            room=width,
+        )
         return size * leading * len(lines)
 
-    def lines(self, page: int, x: float, y: float, path: str, text: str, lines: list[str], *,
-              font: str, size: float, align: str = "left", leading: float = 1.18,
-              fragment: tuple[int, int] | None = None,
-              room: float | None = None) -> list[float]:
+    def lines(
+        self,
+        page: int,
+        x: float,
+        y: float,
+        path: str,
+        text: str,
+        lines: list[str],
+        *,
+        font: str,
+        size: float,
+        align: str = "left",
+        leading: float = 1.18,
+        fragment: tuple[int, int] | None = None,
+        room: float | None = None,
+    ) -> list[float]:
         """Draw `lines` of the value at `path` (its text `text`) and locate them; returns the
         bbox. `fragment` = (i, n) marks the i-th of n pieces of a value split across pages;
         `room` is the width its box leaves it, when known (a pen may write wider than type)."""
@@ -266,8 +334,9 @@ class PdfDocument:
             if inked is not None:
                 # Written by hand: pixels only, no text layer (PATTERNS.md rule 2).
                 self.recorder.seen(path, text, page + 1, text_layer=False)
-                self.recorder.place(path, text, {"page": page + 1, "bbox": inked,
-                                                 "text_layer": False})
+                self.recorder.place(
+                    path, text, {"page": page + 1, "bbox": inked, "text_layer": False}
+                )
                 self.recorder.presentation.events.append(("inked", path, page + 1))
                 return inked
         glyphs = self.recorder.presentation.glyphs.get(path)
@@ -277,8 +346,11 @@ class PdfDocument:
         baseline = y
         for line in lines:
             line_width = width_of(line, font, size)
-            left = x if align == "left" else (x - line_width if align == "right"
-                                              else x - line_width / 2)
+            left = (
+                x
+                if align == "left"
+                else (x - line_width if align == "right" else x - line_width / 2)
+            )
             _check_drawable(self.recorder.doc_id, line, font)
             self.pages[page].append(TextOp(left, baseline, line, font, size))
             self.recorder.seen(path, text if glyphs is not None else line, page + 1)
@@ -305,10 +377,13 @@ class PdfDocument:
         if text:
             size = side * 0.95
             self.text(page, x + side / 2, y + side * 0.16, text, BOLD, size, align="center")
-        interior = [round(x + 0.8, 2), round(y + 0.5, 2), round(x + side - 0.8, 2),
-                    round(y + side - 0.5, 2)]
-        self.recorder.place(path, text, {"page": page + 1, "bbox": interior,
-                                         "text_layer": True})
+        interior = [
+            round(x + 0.8, 2),
+            round(y + 0.5, 2),
+            round(x + side - 0.8, 2),
+            round(y + side - 0.5, 2),
+        ]
+        self.recorder.place(path, text, {"page": page + 1, "bbox": interior, "text_layer": True})
 
     # --- output -----------------------------------------------------------------------------
 
@@ -316,8 +391,14 @@ class PdfDocument:
         total = len(self.pages)
         for index in range(total):
             self.text(index, MARGIN, MARGIN - 14, self.footer, size=6.5)
-            self.text(index, self.width - MARGIN, MARGIN - 14, f"Page {index + 1} of {total}",
-                      size=6.5, align="right")
+            self.text(
+                index,
+                self.width - MARGIN,
+                MARGIN - 14,
+                f"Page {index + 1} of {total}",
+                size=6.5,
+                align="right",
+            )
 
     def render(self) -> bytes:
         """Finish the pages (footers, then what patterns draw over them) and emit the PDF;
@@ -345,8 +426,9 @@ class PdfDocument:
         try:
             for index, (level, seed) in sorted(scans.items()):
                 scanned = scan.scan_page(pdf, index, scan.LEVELS[level], seed)
-                pages[index] = [ImageOp(0.0, 0.0, self.width, self.height, scanned.image,
-                                        jpeg=scanned.jpeg)]
+                pages[index] = [
+                    ImageOp(0.0, 0.0, self.width, self.height, scanned.image, jpeg=scanned.jpeg)
+                ]
                 self.recorder.scanned(index + 1, scanned.transform.box, scanned.transform.quad)
                 self.recorder.presentation.scanned[index + 1] = scanned.details
                 for hook in self.recorder.presentation.on_scan:
@@ -398,8 +480,9 @@ class PdfDocument:
         canvas.setFillGray(0)
         current_width = -1.0
         for op in ops:
-            if isinstance(op, LineOp | RectOp) and not (isinstance(op, RectOp)
-                                                         and op.fill is not None):
+            if isinstance(op, LineOp | RectOp) and not (
+                isinstance(op, RectOp) and op.fill is not None
+            ):
                 if op.width != current_width:
                     canvas.setLineWidth(op.width)
                     current_width = op.width
@@ -488,8 +571,7 @@ class PdfDocument:
             canvas.restoreState()
 
 
-def _rotation(x: float, y: float, angle: float) -> tuple[float, float, float, float, float,
-                                                          float]:
+def _rotation(x: float, y: float, angle: float) -> tuple[float, float, float, float, float, float]:
     import math
 
     radians = math.radians(angle)
@@ -498,8 +580,9 @@ def _rotation(x: float, y: float, angle: float) -> tuple[float, float, float, fl
 
 
 def _image(canvas: Canvas, op: ImageOp) -> None:
-    canvas.drawImage(ImageReader(io.BytesIO(op.png)), op.x, op.y, op.w, op.h,
-                     mask=None if op.jpeg else "auto")
+    canvas.drawImage(
+        ImageReader(io.BytesIO(op.png)), op.x, op.y, op.w, op.h, mask=None if op.jpeg else "auto"
+    )
 
 
 def _path(canvas: Canvas, op: PathOp) -> None:

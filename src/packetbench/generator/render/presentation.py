@@ -77,14 +77,24 @@ class Presentation:
     def snapshot(self) -> Presentation:
         """A copy that later changes to this one do not reach (to undo a pattern)."""
         return Presentation(
-            shown=dict(self.shown), fonts=dict(self.fonts), glyphs=dict(self.glyphs),
-            redacted=set(self.redacted), labels=dict(self.labels),
+            shown=dict(self.shown),
+            fonts=dict(self.fonts),
+            glyphs=dict(self.glyphs),
+            redacted=set(self.redacted),
+            labels=dict(self.labels),
             tables={name: copy.deepcopy(look) for name, look in self.tables.items()},
             section_looks={name: dict(look) for name, look in self.section_looks.items()},
-            after_layout=list(self.after_layout), events=list(self.events),
-            done=set(self.done), inked=dict(self.inked), scans=dict(self.scans),
-            scanned=dict(self.scanned), sheet=copy.deepcopy(self.sheet),
-            csv=copy.deepcopy(self.csv), on_scan=list(self.on_scan), post=list(self.post))
+            after_layout=list(self.after_layout),
+            events=list(self.events),
+            done=set(self.done),
+            inked=dict(self.inked),
+            scans=dict(self.scans),
+            scanned=dict(self.scanned),
+            sheet=copy.deepcopy(self.sheet),
+            csv=copy.deepcopy(self.csv),
+            on_scan=list(self.on_scan),
+            post=list(self.post),
+        )
 
     def label(self, text: str, path: str | None = None, page: int = 0) -> str:
         """The label drawn for `text` in the section of `path` (on 1-based `page`)."""
@@ -103,8 +113,11 @@ class Presentation:
 
     def happened(self, event: str, name: str | None = None) -> list[int]:
         """Pages (1-based) on which `event` happened (to table or label `name`)."""
-        return [page for kind, subject, page in self.events
-                if kind == event and (name is None or subject == name)]
+        return [
+            page
+            for kind, subject, page in self.events
+            if kind == event and (name is None or subject == name)
+        ]
 
 
 PLAIN_LOOK = Presentation()

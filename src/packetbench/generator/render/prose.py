@@ -40,8 +40,12 @@ _SPACE = re.compile(r"[ \t\r\n]+")
 def _environment() -> Environment:
     """Like `generator.prose`'s, but keeping every newline: whitespace is collapsed after
     rendering, so a tag at the end of a line can never glue two words together."""
-    return Environment(loader=FileSystemLoader(resource_dir("templates") / "prose"),
-                       undefined=StrictUndefined, autoescape=False)
+    return Environment(
+        loader=FileSystemLoader(resource_dir("templates") / "prose"),
+        undefined=StrictUndefined,
+        autoescape=False,
+    )
+
 
 Paragraph = tuple[Part, ...]
 
@@ -56,8 +60,9 @@ def fact(path: str, *indices: int) -> str:
 def wordings(name: str) -> tuple[str, ...]:
     """The numbered templates of paragraph `name` (``broker_narrative/overview``), in order."""
     pattern = re.compile(rf"{re.escape(name)}\.(\d+)\.j2")
-    found = sorted((int(m.group(1)), t) for t in _environment().list_templates()
-                   if (m := pattern.fullmatch(t)))
+    found = sorted(
+        (int(m.group(1)), t) for t in _environment().list_templates() if (m := pattern.fullmatch(t))
+    )
     if not found:
         raise LayoutError(f"no prose templates {name}.<n>.j2 under templates/prose")
     return tuple(template for _, template in found)
@@ -94,16 +99,16 @@ def parse(text: str) -> list[Paragraph]:
     return out
 
 
-def write(rec: Recorder, name: str, key: str = "", template: str | None = None,
-          **context: Any) -> list[Paragraph]:
+def write(
+    rec: Recorder, name: str, key: str = "", template: str | None = None, **context: Any
+) -> list[Paragraph]:
     """The paragraphs of `name` in the wording the recorder's seed chooses (or `template`).
 
     The template sees the document as `doc`, `fact` and `context`; every fact it names must
     be a non-null leaf of the document (checked here, so a wrong path fails the build).
     """
     chosen = template or choose(rec.wording, name, key)
-    text = _environment().get_template(chosen).render(doc=rec.doc, fact=fact, br=BREAK,
-                                                      **context)
+    text = _environment().get_template(chosen).render(doc=rec.doc, fact=fact, br=BREAK, **context)
     paragraphs = parse(text)
     for paragraph in paragraphs:
         for part in paragraph:

@@ -38,8 +38,14 @@ class Drawn:
 class Recorder:
     """Formats, locates and remembers everything drawn for one document."""
 
-    def __init__(self, doc_id: str, doc: DocModel, style: fmt.Style = fmt.PLAIN,
-                 presentation: Presentation | None = None, wording: int = 0) -> None:
+    def __init__(
+        self,
+        doc_id: str,
+        doc: DocModel,
+        style: fmt.Style = fmt.PLAIN,
+        presentation: Presentation | None = None,
+        wording: int = 0,
+    ) -> None:
         self.doc_id = doc_id
         self.doc = doc
         self.style = style
@@ -124,8 +130,12 @@ class Recorder:
                 entry["text_layer"] = False
             self.strings.append(entry)
 
-    def scanned(self, page: int, box: Callable[[list[float]], list[float]],
-                quad: Callable[[list[float]], list[float]]) -> None:
+    def scanned(
+        self,
+        page: int,
+        box: Callable[[list[float]], list[float]],
+        quad: Callable[[list[float]], list[float]],
+    ) -> None:
         """Page `page` became an image: what was drawn on it moved with the scan (`box`, `quad`
         map a native bbox) and only OCR of the image can read it now. Text that was drawn
         invisibly there is gone (an image has no hidden layer)."""
@@ -176,11 +186,13 @@ class Recorder:
             drawn = self.drawn.get(path)
             if drawn is None:
                 continue
-            fields.append({
-                "path": path,
-                "value": value,
-                "kind": leaf.kind,
-                "rendered_as": drawn.rendered_as,
-                "locations": drawn.locations,
-            })
+            fields.append(
+                {
+                    "path": path,
+                    "value": value,
+                    "kind": leaf.kind,
+                    "rendered_as": drawn.rendered_as,
+                    "locations": drawn.locations,
+                }
+            )
         return fields

@@ -37,8 +37,7 @@ def _pairs_per_line(table: Table) -> int:
     return 4 if table.flow.cw > 600 else 3
 
 
-def _pair_grid(table: Table, record: str, cols: list[_Col], top: float,
-               dry: bool = False) -> float:
+def _pair_grid(table: Table, record: str, cols: list[_Col], top: float, dry: bool = False) -> float:
     """Label/value pairs of `cols` in a grid from `top`; returns the height used."""
     pdf, page = table.pdf, table.flow.page
     per_line = _pairs_per_line(table)
@@ -47,15 +46,18 @@ def _pair_grid(table: Table, record: str, cols: list[_Col], top: float,
     y = top
     for start in range(0, len(cols), per_line):
         height = 1
-        for offset, col in enumerate(cols[start:start + per_line]):
+        for offset, col in enumerate(cols[start : start + per_line]):
             path = f"{record}.{col.key}"
             text = pdf.recorder.text_of(path, col.column.style)
             label = table.header_text(col, False)
             label_width = width_of(f"{label}:", BOLD, LABEL_SIZE) + 3
             x = MARGIN + 2 * PAD + offset * cell
             value_width = max(cell - label_width - 2 * PAD, 24.0)
-            lines = fit(text, pdf.recorder.font_for(path, REGULAR), table.size, value_width,
-                        True)[1] if text else []
+            lines = (
+                fit(text, pdf.recorder.font_for(path, REGULAR), table.size, value_width, True)[1]
+                if text
+                else []
+            )
             height = max(height, len(lines))
             if dry:
                 continue
@@ -63,8 +65,16 @@ def _pair_grid(table: Table, record: str, cols: list[_Col], top: float,
             if text:
                 font = pdf.recorder.font_for(path, REGULAR)
                 size, lines = fit(text, font, table.size, value_width, True)
-                pdf.lines(page, x + label_width, y - table.size - 1, path, text, lines,
-                          font=font, size=size)
+                pdf.lines(
+                    page,
+                    x + label_width,
+                    y - table.size - 1,
+                    path,
+                    text,
+                    lines,
+                    font=font,
+                    size=size,
+                )
         y -= height * leading + 2
     return top - y
 
@@ -95,8 +105,12 @@ def claim_block(table: Table, record: str) -> None:
     page, top = flow.page, flow.y
     pdf.rect(page, MARGIN, top - strip, flow.cw, strip, fill=0.88)
     label = table.header_text(first, False).upper()
-    x = MARGIN + PAD + pdf.text(page, MARGIN + PAD, top - strip + 3, f"{label}:", BOLD,
-                                table.size) + 4
+    x = (
+        MARGIN
+        + PAD
+        + pdf.text(page, MARGIN + PAD, top - strip + 3, f"{label}:", BOLD, table.size)
+        + 4
+    )
     path = f"{record}.{first.key}"
     if pdf.recorder.text_of(path) is not None:
         pdf.field(page, x, top - strip + 3, path, width=flow.cw / 2, font=BOLD, size=table.size)
@@ -124,13 +138,28 @@ def _money_table(table: Table, record: str, cols: list[_Col], top: float) -> Non
     pdf.rect(page, left, top - head - row, width, head + row, width=0.4)
     for index, col in enumerate(cols):
         right = left + step * (index + 1) - PAD
-        pdf.text(page, right, top - table.header_size - 1.5,
-                 table.header_text(col, False).upper(), BOLD, table.header_size, align="right")
+        pdf.text(
+            page,
+            right,
+            top - table.header_size - 1.5,
+            table.header_text(col, False).upper(),
+            BOLD,
+            table.header_size,
+            align="right",
+        )
         path = f"{record}.{col.key}"
         text = pdf.recorder.text_of(path, col.column.style)
         if text is not None:
-            pdf.field(page, right, top - head - table.size - 1.5, path, width=step - 2 * PAD,
-                      size=table.size, align="right", rendered=text)
+            pdf.field(
+                page,
+                right,
+                top - head - table.size - 1.5,
+                path,
+                width=step - 2 * PAD,
+                size=table.size,
+                align="right",
+                rendered=text,
+            )
         if index:
             pdf.line(page, left + step * index, top, left + step * index, top - head - row, 0.3)
 
@@ -143,8 +172,7 @@ def block_totals(table: Table, totals: Totals) -> None:
     page, top = flow.page, flow.y
     pdf.rect(page, MARGIN, top - height, flow.cw, height, fill=totals.fill or 0.92)
     baseline = top - height + 4
-    x = MARGIN + PAD + pdf.text(page, MARGIN + PAD, baseline, totals.label, BOLD,
-                                table.size) + 12
+    x = MARGIN + PAD + pdf.text(page, MARGIN + PAD, baseline, totals.label, BOLD, table.size) + 12
     for caption, path in totals.counts:
         x += pdf.text(page, x, baseline, caption, REGULAR, table.size) + 3
         pdf.field(page, x, baseline, path, width=40, font=BOLD, size=table.size)
@@ -187,7 +215,8 @@ def _grid(table: Table) -> tuple[float, list[tuple[int, int]]]:
     MAINFRAME_COLUMNS characters, in a smaller size when it needs more.
     """
     cached: tuple[list[str], tuple[float, list[tuple[int, int]]]] | None = getattr(
-        table, "_mono_grid", None)
+        table, "_mono_grid", None
+    )
     if cached is not None and cached[0] == [c.key for c in table.cols]:
         return cached[1]
     rows = re.compile(re.escape(table.name).replace(r"\[\]", r"\[\d+\]") + r"\[\d+\]\.(.+)")
@@ -209,9 +238,9 @@ def _grid(table: Table) -> tuple[float, list[tuple[int, int]]]:
     for col in table.cols:
         header = max((len(w) for w in table.header_text(col, False).split()), default=1)
         value = longest.get(col.key, 1)
-        if value > 30 and recorder.leaf(next(
-                p for p in recorder.paths() if p.endswith(f".{col.key}")))[1].kind in (
-                    "string", "text"):
+        if value > 30 and recorder.leaf(
+            next(p for p in recorder.paths() if p.endswith(f".{col.key}"))
+        )[1].kind in ("string", "text"):
             value = 30
         widths.append(max(header, value, 2))
     total = sum(widths) + len(widths) - 1
@@ -240,8 +269,10 @@ def mainframe_header(table: Table) -> None:
     size = mono_size(table)
     advance = size * MONO_ADVANCE
     grid = char_columns(table)
-    heads = [wrap(table.header_text(c, False).upper(), MONO, size, w * advance)
-             for c, (_, w) in zip(table.cols, grid, strict=True)]
+    heads = [
+        wrap(table.header_text(c, False).upper(), MONO, size, w * advance)
+        for c, (_, w) in zip(table.cols, grid, strict=True)
+    ]
     depth = max(len(h) for h in heads)
     leading = size * 1.15
     flow.need(leading * (depth + 3))
@@ -262,8 +293,9 @@ def mainframe_header(table: Table) -> None:
     table.segment_top = flow.y
 
 
-def mainframe_row(table: Table, record: str | None, cells: dict[str, str],
-                  font: str = MONO, prefix: str = "") -> None:
+def mainframe_row(
+    table: Table, record: str | None, cells: dict[str, str], font: str = MONO, prefix: str = ""
+) -> None:
     """One listing line (or several when a value wraps) on the character grid.
 
     `cells` maps column keys to leaf paths; `prefix` is literal text at column 0.
@@ -294,9 +326,18 @@ def mainframe_row(table: Table, record: str | None, cells: dict[str, str],
     for col, start, width, path, text, lines in placed:
         right = col.column.align == "right"
         x = MARGIN + (start + width) * advance if right else MARGIN + start * advance
-        pdf.lines(flow.page, x, baseline, path, text, lines,
-                  font=pdf.recorder.font_for(path, font) if font == MONO else font, size=size,
-                  align="right" if right else "left", leading=1.15)
+        pdf.lines(
+            flow.page,
+            x,
+            baseline,
+            path,
+            text,
+            lines,
+            font=pdf.recorder.font_for(path, font) if font == MONO else font,
+            size=size,
+            align="right" if right else "left",
+            leading=1.15,
+        )
     flow.y -= depth * leading + size * 0.25
     if record is not None:
         table.row_count += 1
@@ -319,6 +360,12 @@ def mainframe_totals(table: Table, totals: Totals) -> None:
 
 def mainframe_banner(table: Table, text: str) -> None:
     size = mono_size(table)
-    table.pdf.text(table.flow.page, MARGIN + 20 * size * MONO_ADVANCE, table.flow.y - size,
-                   f"*** {text} ***", MONO, size)
+    table.pdf.text(
+        table.flow.page,
+        MARGIN + 20 * size * MONO_ADVANCE,
+        table.flow.y - size,
+        f"*** {text} ***",
+        MONO,
+        size,
+    )
     table.flow.y -= size * 1.4

@@ -56,19 +56,72 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "clean": Level("clean", 200, angle=0.3, shift=2.0, noise=3.0, quality=75,
-                   paper=250),
-    "moderate": Level("moderate", 170, angle=1.5, scale=(0.98, 1.0), shift=6.0,
-                      noise=7.0, edges=0.35, speckle=0.0004, quality=60, paper=244, ink=0.92),
-    "skewed": Level("skewed", 180, angle=4.0, min_angle=2.0, scale=(0.96, 0.99), shift=8.0,
-                    noise=6.0, edges=0.25, shadow=0.45, quality=60, paper=242),
-    "fax": Level("fax", 200, angle=0.8, shift=4.0, noise=18.0, speckle=0.0008,
-                 lines=3, binarize=True, paper=255),
-    "degraded": Level("degraded", 150, angle=2.0, scale=(0.97, 1.0), shift=6.0,
-                      noise=10.0, edges=0.35, speckle=0.0008, quality=25, paper=238, ink=0.85),
-    "photo": Level("photo", 200, angle=2.0, scale=(0.95, 0.98), shift=6.0, perspective=0.02,
-                   noise=4.0, light=0.25, quality=60, paper=236, ink=0.95,
-                   background=72, whiten=0.0),
+    "clean": Level("clean", 200, angle=0.3, shift=2.0, noise=3.0, quality=75, paper=250),
+    "moderate": Level(
+        "moderate",
+        170,
+        angle=1.5,
+        scale=(0.98, 1.0),
+        shift=6.0,
+        noise=7.0,
+        edges=0.35,
+        speckle=0.0004,
+        quality=60,
+        paper=244,
+        ink=0.92,
+    ),
+    "skewed": Level(
+        "skewed",
+        180,
+        angle=4.0,
+        min_angle=2.0,
+        scale=(0.96, 0.99),
+        shift=8.0,
+        noise=6.0,
+        edges=0.25,
+        shadow=0.45,
+        quality=60,
+        paper=242,
+    ),
+    "fax": Level(
+        "fax",
+        200,
+        angle=0.8,
+        shift=4.0,
+        noise=18.0,
+        speckle=0.0008,
+        lines=3,
+        binarize=True,
+        paper=255,
+    ),
+    "degraded": Level(
+        "degraded",
+        150,
+        angle=2.0,
+        scale=(0.97, 1.0),
+        shift=6.0,
+        noise=10.0,
+        edges=0.35,
+        speckle=0.0008,
+        quality=25,
+        paper=238,
+        ink=0.85,
+    ),
+    "photo": Level(
+        "photo",
+        200,
+        angle=2.0,
+        scale=(0.95, 0.98),
+        shift=6.0,
+        perspective=0.02,
+        noise=4.0,
+        light=0.25,
+        quality=60,
+        paper=236,
+        ink=0.95,
+        background=72,
+        whiten=0.0,
+    ),
 }
 
 
@@ -107,13 +160,18 @@ class ScannedPage:
     details: dict[str, Any]
 
 
-def _rotation_about(cx: float, cy: float, degrees: float, scale: float,
-                    dx: float, dy: float) -> Matrix:
+def _rotation_about(
+    cx: float, cy: float, degrees: float, scale: float, dx: float, dy: float
+) -> Matrix:
     radians = math.radians(degrees)
     cos, sin = math.cos(radians) * scale, math.sin(radians) * scale
-    return np.array([[cos, -sin, cx - cos * cx + sin * cy + dx],
-                     [sin, cos, cy - sin * cx - cos * cy + dy],
-                     [0.0, 0.0, 1.0]])
+    return np.array(
+        [
+            [cos, -sin, cx - cos * cx + sin * cy + dx],
+            [sin, cos, cy - sin * cx - cos * cy + dy],
+            [0.0, 0.0, 1.0],
+        ]
+    )
 
 
 def _homography(source: list[tuple[float, float]], target: list[tuple[float, float]]) -> Matrix:
@@ -127,8 +185,9 @@ def _homography(source: list[tuple[float, float]], target: list[tuple[float, flo
     return np.append(h, 1.0).reshape(3, 3)
 
 
-def geometry(level: Level, rng: np.random.Generator, width: float,
-             height: float) -> tuple[Transform, dict[str, Any]]:
+def geometry(
+    level: Level, rng: np.random.Generator, width: float, height: float
+) -> tuple[Transform, dict[str, Any]]:
     """Draw the page's movement: a rotation (at least `min_angle` when given), a scale and a
     shift about the centre, and for a photo a perspective (each corner moved inward)."""
     magnitude = level.min_angle + (level.angle - level.min_angle) * float(rng.random())
@@ -136,15 +195,20 @@ def geometry(level: Level, rng: np.random.Generator, width: float,
     scale = float(rng.uniform(*level.scale))
     dx, dy = (float(v) for v in rng.uniform(-level.shift, level.shift, 2))
     matrix = _rotation_about(width / 2, height / 2, angle, scale, dx, dy)
-    details: dict[str, Any] = {"angle": round(angle, 3), "scale": round(scale, 4),
-                               "shift": [round(dx, 2), round(dy, 2)]}
+    details: dict[str, Any] = {
+        "angle": round(angle, 3),
+        "scale": round(scale, 4),
+        "shift": [round(dx, 2), round(dy, 2)],
+    }
     if level.perspective:
         corners = [(0.0, 0.0), (width, 0.0), (width, height), (0.0, height)]
         moved = Transform(matrix).points(corners)
         inward = [(1, 1), (-1, 1), (-1, -1), (1, -1)]
         jitter = rng.uniform(0.0, level.perspective, (4, 2))
-        target = [(x + sx * float(j[0]) * width, y + sy * float(j[1]) * height)
-                  for (x, y), (sx, sy), j in zip(moved, inward, jitter, strict=True)]
+        target = [
+            (x + sx * float(j[0]) * width, y + sy * float(j[1]) * height)
+            for (x, y), (sx, sy), j in zip(moved, inward, jitter, strict=True)
+        ]
         matrix = _homography(corners, target)
         details["corners"] = [[round(x, 1), round(y, 1)] for x, y in target]
     return Transform(matrix), details
@@ -158,8 +222,9 @@ def _to_pixels(scale: float, height: float) -> Matrix:
 TILES = (12, 6)  # rows, columns of a photo's piecewise-affine drawing (see `_tile_matrices`)
 
 
-def _tile_matrices(homography: Matrix, size: tuple[int, int]
-                   ) -> list[tuple[tuple[int, int, int, int], Matrix]]:
+def _tile_matrices(
+    homography: Matrix, size: tuple[int, int]
+) -> list[tuple[tuple[int, int, int, int], Matrix]]:
     """A perspective drawn by pdfium, which only draws affine maps: the output is cut into
     TILES, and each tile is drawn with the affine map closest (least squares over a 4x4 grid
     of the tile's points) to the homography there. On a photo's perspective (corners moved
@@ -183,13 +248,24 @@ def _tile_matrices(homography: Matrix, size: tuple[int, int]
     # Least squares, source @ fit = moved, by the normal equations of every tile at once.
     across = np.swapaxes(source, -1, -2)
     fit = np.linalg.solve(across @ source, across @ moved[..., :2])  # (rows, cols, 3, 2)
-    return [((int(xs[c]), int(ys[r]), int(xs[c + 1]), int(ys[r + 1])),
-             np.vstack([fit[r, c].T, [0.0, 0.0, 1.0]]))
-            for r in range(rows) for c in range(cols)]
+    return [
+        (
+            (int(xs[c]), int(ys[r]), int(xs[c + 1]), int(ys[r + 1])),
+            np.vstack([fit[r, c].T, [0.0, 0.0, 1.0]]),
+        )
+        for r in range(rows)
+        for c in range(cols)
+    ]
 
 
-def _render(page: Any, transform: Transform, dpi: float, size: tuple[int, int],
-            background: int, surround: int | None = None) -> Matrix:
+def _render(
+    page: Any,
+    transform: Transform,
+    dpi: float,
+    size: tuple[int, int],
+    background: int,
+    surround: int | None = None,
+) -> Matrix:
     """The page drawn by pdfium straight onto the moved page: an affine transform in one
     call, a perspective tile by tile (`_tile_matrices`).
 
@@ -210,28 +286,40 @@ def _render(page: Any, transform: Transform, dpi: float, size: tuple[int, int],
         pixels = bytearray(bytes((background,))) * count
     else:
         # The moved page's corners in pixels: paper inside, the surround outside.
-        corners = moved @ to_pixels @ np.array(
-            [[0.0, width, width, 0.0], [0.0, 0.0, height, height], [1.0, 1.0, 1.0, 1.0]])
+        corners = (
+            moved
+            @ to_pixels
+            @ np.array([[0.0, width, width, 0.0], [0.0, 0.0, height, height], [1.0, 1.0, 1.0, 1.0]])
+        )
         canvas = Image.new("L", size, surround)
         ImageDraw.Draw(canvas).polygon(
-            [(float(x), float(y)) for x, y in zip(corners[0] / corners[2],
-                                                  corners[1] / corners[2], strict=True)],
-            fill=background)
+            [
+                (float(x), float(y))
+                for x, y in zip(corners[0] / corners[2], corners[1] / corners[2], strict=True)
+            ],
+            fill=background,
+        )
         pixels = bytearray(canvas.tobytes())
     buffer = (ctypes.c_ubyte * count).from_buffer(pixels)
-    bitmap = pdfium.PdfBitmap.new_native(size[0], size[1], pdfium.raw.FPDFBitmap_Gray,
-                                         buffer=buffer)
+    bitmap = pdfium.PdfBitmap.new_native(
+        size[0], size[1], pdfium.raw.FPDFBitmap_Gray, buffer=buffer
+    )
     affine = bool(np.allclose(moved[2], [0.0, 0.0, 1.0]))
-    pieces = ([((0, 0, size[0], size[1]), moved)] if affine
-              else _tile_matrices(moved, size))
+    pieces = [((0, 0, size[0], size[1]), moved)] if affine else _tile_matrices(moved, size)
     for (left, top, right, bottom), piece in pieces:
         device = piece @ unmoved
-        fs = pdfium.raw.FS_MATRIX(float(device[0, 0]), float(device[1, 0]),
-                                  float(device[0, 1]), float(device[1, 1]),
-                                  float(device[0, 2]), float(device[1, 2]))
+        fs = pdfium.raw.FS_MATRIX(
+            float(device[0, 0]),
+            float(device[1, 0]),
+            float(device[0, 1]),
+            float(device[1, 1]),
+            float(device[0, 2]),
+            float(device[1, 2]),
+        )
         clip = pdfium.raw.FS_RECTF(float(left), float(top), float(right), float(bottom))
-        pdfium.raw.FPDF_RenderPageBitmapWithMatrix(bitmap, page, fs, clip,
-                                                   pdfium.raw.FPDF_GRAYSCALE)
+        pdfium.raw.FPDF_RenderPageBitmapWithMatrix(
+            bitmap, page, fs, clip, pdfium.raw.FPDF_GRAYSCALE
+        )
     bitmap.close()  # the handle only: the array below keeps the buffer alive
     return np.frombuffer(pixels, dtype=np.uint8).reshape(size[1], size[0])
 
@@ -260,8 +348,11 @@ def _edges(size: tuple[int, int], strength: float, side: int, shadow: float) -> 
     rectangle they leave at full light): multiplying by full light changes nothing, and the
     page's middle is most of it."""
     cols, rows = size
-    light = (_profile(rows, strength, 0.04)[:, None] * _profile(cols, strength, 0.04)[None, :]
-             if strength else np.ones((rows, cols), dtype=np.float32))
+    light = (
+        _profile(rows, strength, 0.04)[:, None] * _profile(cols, strength, 0.04)[None, :]
+        if strength
+        else np.ones((rows, cols), dtype=np.float32)
+    )
     if shadow:
         n = rows if side < 2 else cols
         t = np.linspace(0.0, 1.0, n, dtype=np.float32)
@@ -282,10 +373,17 @@ def _edges(size: tuple[int, int], strength: float, side: int, shadow: float) -> 
     left, right = int(lit_cols[0]), int(lit_cols[-1]) + 1
     if not lit[top:bottom, left:right].all():
         return whole
-    strips = [(0, 0, cols, top), (0, bottom, cols, rows), (0, top, left, bottom),
-              (right, top, cols, bottom)]
-    return [(box, _multiplier(full[box[1]:box[3], box[0]:box[2]])) for box in strips
-            if box[2] > box[0] and box[3] > box[1]]
+    strips = [
+        (0, 0, cols, top),
+        (0, bottom, cols, rows),
+        (0, top, left, bottom),
+        (right, top, cols, bottom),
+    ]
+    return [
+        (box, _multiplier(full[box[1] : box[3], box[0] : box[2]]))
+        for box in strips
+        if box[2] > box[0] and box[3] > box[1]
+    ]
 
 
 def _shading(level: Level, rng: np.random.Generator, size: tuple[int, int]) -> Shading:
@@ -304,8 +402,13 @@ def _shading(level: Level, rng: np.random.Generator, size: tuple[int, int]) -> S
         x = np.linspace(-0.5, 0.5, cols, dtype=np.float32)[None, :]
         y = np.linspace(-0.5, 0.5, rows, dtype=np.float32)[:, None]
         field = 1.0 - level.light * (0.5 + gx * x + gy * y).clip(0.0, 1.0) * 0.6
-        light = _multiplier(np.asarray(Image.fromarray((field * 255.0).astype(np.uint8))
-                                       .resize(size, Image.Resampling.NEAREST)))
+        light = _multiplier(
+            np.asarray(
+                Image.fromarray((field * 255.0).astype(np.uint8)).resize(
+                    size, Image.Resampling.NEAREST
+                )
+            )
+        )
         for (left, top, right, bottom), part in shading:
             region = light[top:bottom, left:right]
             region[:] = (region.astype(np.uint32) * part) >> 8  # 256 * 256 overflows uint16
@@ -317,8 +420,7 @@ TILE = 509  # noise tile side, prime so its repeats never line up with the page'
 
 
 @lru_cache(maxsize=16)
-def _grain(size: tuple[int, int], sigma: float, gain: float
-           ) -> tuple[Matrix, Matrix]:
+def _grain(size: tuple[int, int], sigma: float, gain: float) -> tuple[Matrix, Matrix]:
     """Sensor noise (standard deviation `sigma` gray levels, divided by `gain`) for pages of
     `size` and one more TILE each way, as its lightening and darkening parts (uint8).
 
@@ -329,8 +431,9 @@ def _grain(size: tuple[int, int], sigma: float, gain: float
     from statistics import NormalDist
 
     normal = NormalDist(0.0, sigma / gain)
-    table = np.array([round(normal.inv_cdf((b + 0.5) / 256)) for b in range(256)],
-                     dtype=np.int16).clip(-128, 127)
+    table = np.array(
+        [round(normal.inv_cdf((b + 0.5) / 256)) for b in range(256)], dtype=np.int16
+    ).clip(-128, 127)
     rng = np.random.Generator(np.random.PCG64(round(sigma * 1000) * 7919 + round(gain * 1000)))
     tile = table[rng.integers(0, 256, (TILE, TILE))]
     rows, cols = -(-(size[1] + TILE) // TILE), -(-(size[0] + TILE) // TILE)
@@ -370,7 +473,7 @@ def degrade(pixels: Matrix, level: Level, rng: np.random.Generator) -> Image.Ima
     if level.noise:
         lighter, darker = _grain(size, level.noise, level.paper / 255.0 * level.ink)
         ox, oy = (int(v) for v in rng.integers(0, TILE, 2))
-        up, down = lighter[oy:oy + rows, ox:ox + cols], darker[oy:oy + rows, ox:ox + cols]
+        up, down = lighter[oy : oy + rows, ox : ox + cols], darker[oy : oy + rows, ox : ox + cols]
         # Saturating: a pixel is first kept where the noise cannot carry it past 0 or 255.
         np.minimum(pixels, 255 - up, out=pixels)
         pixels += up
@@ -382,7 +485,7 @@ def degrade(pixels: Matrix, level: Level, rng: np.random.Generator) -> Image.Ima
         pixels[ys, xs] = rng.integers(0, 90, count).astype(np.uint8)
     for _ in range(level.lines):
         row = int(rng.integers(0, rows - 2))
-        band = pixels[row:row + int(rng.integers(1, 3)), :]
+        band = pixels[row : row + int(rng.integers(1, 3)), :]
         band[:] = (band * float(rng.uniform(0.55, 0.8))).astype(np.uint8)
     return Image.frombuffer("L", size, pixels, "raw", "L", 0, 1).point(_tone_table(level))
 

@@ -87,9 +87,23 @@ class SheetLook:
     formula_paths: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return any((self.hidden_after, self.hidden_column, self.hidden_sheet, self.as_text,
-                    self.serials, self.thousands, self.formulas, self.title_lines,
-                    self.merge_title_block, self.notes, self.colors, self.subtotals, self.split))
+        return any(
+            (
+                self.hidden_after,
+                self.hidden_column,
+                self.hidden_sheet,
+                self.as_text,
+                self.serials,
+                self.thousands,
+                self.formulas,
+                self.title_lines,
+                self.merge_title_block,
+                self.notes,
+                self.colors,
+                self.subtotals,
+                self.split,
+            )
+        )
 
     def convert(self, path: str, value: Any, leaf: Leaf) -> Converted | None:
         """How the value at `path` is stored when a pattern changes it (None: typed as usual)."""
@@ -100,8 +114,9 @@ class SheetLook:
             return Converted(serial(value), "0", "serial")
         if column in self.thousands and leaf.kind == "money":
             scaled = thousands(value)
-            return Converted(scaled, "#,##0.0##" if isinstance(scaled, float) else "#,##0",
-                             "thousands")
+            return Converted(
+                scaled, "#,##0.0##" if isinstance(scaled, float) else "#,##0", "thousands"
+            )
         colors = self.colors.get(column)
         if colors is not None and value in colors:
             return Converted(colors[value][0], "General", "legend")

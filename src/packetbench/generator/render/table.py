@@ -56,9 +56,13 @@ class Detail:
     @cached_property
     def widths(self) -> tuple[float, ...]:
         """Each column's widest text (its header in bold), in points."""
-        return tuple(max([width_of(head, BOLD, DETAIL_SIZE - 0.4)]
-                         + [width_of(row[i], REGULAR, DETAIL_SIZE) for row in self.rows])
-                     for i, head in enumerate(self.headers))
+        return tuple(
+            max(
+                [width_of(head, BOLD, DETAIL_SIZE - 0.4)]
+                + [width_of(row[i], REGULAR, DETAIL_SIZE) for row in self.rows]
+            )
+            for i, head in enumerate(self.headers)
+        )
 
     @property
     def room(self) -> float:
@@ -128,9 +132,17 @@ class Table:
     the repeated header (e.g. "POLICY 123 (CONTINUED)").
     """
 
-    def __init__(self, flow: Flow, name: str, columns: Sequence[Column], *, size: float = 7.0,
-                 header_size: float = 6.0, continued: Continued | None = None,
-                 look: TableLook | None = None) -> None:
+    def __init__(
+        self,
+        flow: Flow,
+        name: str,
+        columns: Sequence[Column],
+        *,
+        size: float = 7.0,
+        header_size: float = 6.0,
+        continued: Continued | None = None,
+        look: TableLook | None = None,
+    ) -> None:
         self.flow = flow
         self.pdf = flow.pdf
         self.name = name
@@ -182,11 +194,15 @@ class Table:
                 fixed[keys[at]] = need
                 widths = shared()
         # A header edge moves at most a fifth of the narrower column beside it.
-        shifts = [0.0] + [
-            max(-limit, min(limit, self._shift(edge)))
-            for edge in range(1, len(columns))
-            for limit in (0.2 * min(widths[edge - 1], widths[edge]),)
-        ] + [0.0]
+        shifts = (
+            [0.0]
+            + [
+                max(-limit, min(limit, self._shift(edge)))
+                for edge in range(1, len(columns))
+                for limit in (0.2 * min(widths[edge - 1], widths[edge]),)
+            ]
+            + [0.0]
+        )
         self.cols = []
         x = MARGIN
         for index, (column, width) in enumerate(zip(columns, widths, strict=True)):
@@ -222,16 +238,18 @@ class Table:
 
     def _hline(self, y: float, width: float) -> None:
         for block in self._groups_of_columns():
-            self.pdf.line(self.flow.page, block[0].left, y,
-                          block[-1].left + block[-1].width, y, width)
+            self.pdf.line(
+                self.flow.page, block[0].left, y, block[-1].left + block[-1].width, y, width
+            )
 
     def _ruled(self) -> bool:
         return self.look.layout == "grid" and self.look.rules == "grid"
 
     def header_text(self, col: _Col, continuation: bool) -> str:
         texts = self.look.continued if continuation and self.look.continued else self.look.headers
-        return self.pdf.look.label(texts.get(col.key, col.column.header),
-                                   self.section or self.name, self.flow.page + 1)
+        return self.pdf.look.label(
+            texts.get(col.key, col.column.header), self.section or self.name, self.flow.page + 1
+        )
 
     def _header_lines(self, continuation: bool) -> list[tuple[float, list[str]]]:
         out = []
@@ -246,15 +264,18 @@ class Table:
                 if not _fits_words(text, width):
                     # A look's header too wide for its column even at the smallest size
                     # would be illegible: the column keeps the renderer's own header.
-                    text = self.pdf.look.label(col.column.header, self.section or self.name
-                                               ).upper()
+                    text = self.pdf.look.label(col.column.header, self.section or self.name).upper()
                 out.append(fit(text, BOLD, self.header_size, width, True))
         return out
 
     def _header_height(self, heads: list[tuple[float, list[str]]]) -> float:
         if self.look.rotated:
-            return max(width_of(lines[0], BOLD, _rotated_size(lines[0], size))
-                       for size, lines in heads) + 8
+            return (
+                max(
+                    width_of(lines[0], BOLD, _rotated_size(lines[0], size)) for size, lines in heads
+                )
+                + 8
+            )
         return max(len(lines) for _, lines in heads) * self.header_size * HEADER_LINE + 4
 
     def _group_rows(self) -> list[tuple[tuple[str, int, int], ...]]:
@@ -266,8 +287,12 @@ class Table:
             spans: list[tuple[str, int, int]] = []
             for index, col in enumerate(self.cols):
                 label = mapping.get(col.key, "")
-                joined = (spans and spans[-1][0] == label and spans[-1][2] == index - 1
-                          and index - 1 != self.split_after)
+                joined = (
+                    spans
+                    and spans[-1][0] == label
+                    and spans[-1][2] == index - 1
+                    and index - 1 != self.split_after
+                )
                 if joined:
                     spans[-1] = (label, spans[-1][1], index)
                 else:
@@ -279,7 +304,7 @@ class Table:
         """A group whose label is wider than its columns joins the group before it."""
         out: list[tuple[str, int, int]] = []
         for label, first, last in spans:
-            width = sum(c.head_width for c in self.cols[first:last + 1]) - 2 * PAD
+            width = sum(c.head_width for c in self.cols[first : last + 1]) - 2 * PAD
             narrow = width_of(label.upper(), BOLD, self.header_size) > width
             if out and narrow and out[-1][2] == first - 1 and first - 1 != self.split_after:
                 out[-1] = (out[-1][0], out[-1][1], last)
@@ -318,8 +343,14 @@ class Table:
         if self.first_header and self.look.caption and "caption" not in done:
             done.add("caption")  # the unit is stated once
             self.flow.need(12 + self.header_height() + 2 * self.leading)
-            self.pdf.text(self.flow.page, self.cols[0].left + PAD, self.flow.y - 8,
-                          self.look.caption, BOLD, 7.0)
+            self.pdf.text(
+                self.flow.page,
+                self.cols[0].left + PAD,
+                self.flow.y - 8,
+                self.look.caption,
+                BOLD,
+                7.0,
+            )
             self.flow.y -= 12
         if keep:
             self.flow.need(self.header_height() + 2 * self.leading + 4)
@@ -336,8 +367,14 @@ class Table:
             label, sep, rest = line.partition(":")
             if sep:
                 width = pdf.text(flow.page, MARGIN + PAD, baseline, f"{label}:", BOLD, size)
-                pdf.text(flow.page, MARGIN + PAD + max(width + 4, 110), baseline, rest.strip(),
-                         REGULAR, size)
+                pdf.text(
+                    flow.page,
+                    MARGIN + PAD + max(width + 4, 110),
+                    baseline,
+                    rest.strip(),
+                    REGULAR,
+                    size,
+                )
             else:
                 pdf.text(flow.page, MARGIN + PAD, baseline, line, REGULAR, size)
             baseline -= leading
@@ -363,9 +400,14 @@ class Table:
             self._event("dual")
         if self.look.header_fill is not None and self._ruled():
             for block in self._groups_of_columns():
-                pdf.rect(page, block[0].left, top - height,
-                         block[-1].left + block[-1].width - block[0].left, height,
-                         fill=self.look.header_fill)
+                pdf.rect(
+                    page,
+                    block[0].left,
+                    top - height,
+                    block[-1].left + block[-1].width - block[0].left,
+                    height,
+                    fill=self.look.header_fill,
+                )
         y = top
         for row in group_rows:
             self._group_row(row, y, group_height)
@@ -382,8 +424,9 @@ class Table:
         elif self.look.rules == "none":
             self.segment_top = flow.y
 
-    def _header_cell(self, col: _Col, hsize: float, lines: list[str], top: float,
-                     height: float) -> None:
+    def _header_cell(
+        self, col: _Col, hsize: float, lines: list[str], top: float, height: float
+    ) -> None:
         pdf, page = self.pdf, self.flow.page
         align = col.column.align
         if self.look.rotated:
@@ -401,30 +444,43 @@ class Table:
             pdf.text(page, x, baseline, line, BOLD, hsize, align=align)
             baseline -= hsize * HEADER_LINE
 
-    def _group_row(self, row: tuple[tuple[str, int, int], ...], top: float,
-                   height: float) -> None:
+    def _group_row(self, row: tuple[tuple[str, int, int], ...], top: float, height: float) -> None:
         pdf, page = self.pdf, self.flow.page
         for label, first, last in row:
             left = self.cols[first].head_left
             right = self.cols[last].head_left + self.cols[last].head_width
-            pdf.text(page, (left + right) / 2, top - self.header_size - 1.5, label.upper(),
-                     BOLD, self.header_size, align="center")
+            pdf.text(
+                page,
+                (left + right) / 2,
+                top - self.header_size - 1.5,
+                label.upper(),
+                BOLD,
+                self.header_size,
+                align="center",
+            )
             if self._ruled():
                 pdf.line(page, left + 2, top - height, right - 2, top - height, 0.4)
 
-    def _header_rules(self, top: float, own_top: float,
-                      group_rows: list[tuple[tuple[str, int, int], ...]],
-                      group_height: float) -> None:
+    def _header_rules(
+        self,
+        top: float,
+        own_top: float,
+        group_rows: list[tuple[tuple[str, int, int], ...]],
+        group_height: float,
+    ) -> None:
         pdf, page, bottom = self.pdf, self.flow.page, self.flow.y
-        heads = [c.head_left for c in self.cols] + [self.cols[-1].head_left
-                                                     + self.cols[-1].head_width]
+        heads = [c.head_left for c in self.cols] + [
+            self.cols[-1].head_left + self.cols[-1].head_width
+        ]
         outer = {heads[0], heads[-1]}
         y = top
         for row in group_rows:
             for label, first, last in row:
                 del label
-                for x in (self.cols[first].head_left,
-                          self.cols[last].head_left + self.cols[last].head_width):
+                for x in (
+                    self.cols[first].head_left,
+                    self.cols[last].head_left + self.cols[last].head_width,
+                ):
                     pdf.line(page, x, y, x, y - group_height, 0.3)
             y -= group_height
         for x in heads:
@@ -452,8 +508,13 @@ class Table:
 
     # --- rows -------------------------------------------------------------------------------
 
-    def _cells(self, paths: Sequence[str | None], font: str, styles: Sequence[fmt.Style | None],
-               allow_wrap: bool = True) -> list[tuple[str | None, str, float, list[str]]]:
+    def _cells(
+        self,
+        paths: Sequence[str | None],
+        font: str,
+        styles: Sequence[fmt.Style | None],
+        allow_wrap: bool = True,
+    ) -> list[tuple[str | None, str, float, list[str]]]:
         out: list[tuple[str | None, str, float, list[str]]] = []
         for path, style, col in zip(paths, styles, self.cols, strict=True):
             text = self.pdf.recorder.text_of(path, style) if path else None
@@ -492,8 +553,7 @@ class Table:
             every = look.interrupt_every
             if every and look.notices and (index + 1) % every == 0 and index < count - 1:
                 self._interruption(look.notices[(index + 1) // every % len(look.notices)])
-        if (look.subtotal_by is not None and look.layout == "grid" and count
-                and group_start > 0):
+        if look.subtotal_by is not None and look.layout == "grid" and count and group_start > 0:
             self._subtotal(items, group_start, count, group_key)
 
     def row(self, record: str) -> None:
@@ -507,18 +567,27 @@ class Table:
         extra = self._detail_height(detail) if detail is not None else 0.0
         lines_needed = max((len(lines) for _, _, _, lines in cells), default=1) or 1
         height = lines_needed * self.leading + CELL_PAD + extra
-        if (self.look.split_rows and detail is None and lines_needed > 1
-                and self.flow.y - height < BOTTOM
-                and self.flow.y - self.leading - CELL_PAD >= BOTTOM):
+        if (
+            self.look.split_rows
+            and detail is None
+            and lines_needed > 1
+            and self.flow.y - height < BOTTOM
+            and self.flow.y - self.leading - CELL_PAD >= BOTTOM
+        ):
             self._split_row(cells)
             return
         self.room(height)
         top = self.flow.y
         if self.look.shading is not None and self.row_count % 2 == 1:
             for block in self._groups_of_columns():
-                self.pdf.rect(self.flow.page, block[0].left, top - height,
-                              block[-1].left + block[-1].width - block[0].left, height,
-                              fill=self.look.shading)
+                self.pdf.rect(
+                    self.flow.page,
+                    block[0].left,
+                    top - height,
+                    block[-1].left + block[-1].width - block[0].left,
+                    height,
+                    fill=self.look.shading,
+                )
         self._draw_cells(cells, top - self.size - 1.2, REGULAR)
         self._drawn()
         if lines_needed >= 3:
@@ -539,15 +608,23 @@ class Table:
         else:
             records.mainframe_row(self, record, {c.key: f"{record}.{c.key}" for c in self.cols})
 
-    def _draw_cells(self, cells: list[tuple[str | None, str, float, list[str]]],
-                    baseline: float, font: str) -> None:
+    def _draw_cells(
+        self, cells: list[tuple[str | None, str, float, list[str]]], baseline: float, font: str
+    ) -> None:
         for (path, text, fsize, lines), col in zip(cells, self.cols, strict=True):
             if path is None:
                 continue
-            self.pdf.lines(self.flow.page, anchor(col.left, col.width, col.column.align),
-                           baseline, path, text, lines,
-                           font=self.pdf.recorder.font_for(path, font), size=fsize,
-                           align=col.column.align)
+            self.pdf.lines(
+                self.flow.page,
+                anchor(col.left, col.width, col.column.align),
+                baseline,
+                path,
+                text,
+                lines,
+                font=self.pdf.recorder.font_for(path, font),
+                size=fsize,
+                align=col.column.align,
+            )
 
     def _split_row(self, cells: list[tuple[str | None, str, float, list[str]]]) -> None:
         """A tall row split at the page break: its first lines here, the rest overleaf."""
@@ -561,11 +638,30 @@ class Table:
             x = anchor(col.left, col.width, col.column.align)
             font = self.pdf.recorder.font_for(path, REGULAR)
             if len(lines) <= fitting:
-                self.pdf.lines(flow.page, x, baseline, path, text, lines, font=font,
-                               size=fsize, align=col.column.align)
+                self.pdf.lines(
+                    flow.page,
+                    x,
+                    baseline,
+                    path,
+                    text,
+                    lines,
+                    font=font,
+                    size=fsize,
+                    align=col.column.align,
+                )
                 continue
-            self.pdf.lines(flow.page, x, baseline, path, text, lines[:fitting], font=font,
-                           size=fsize, align=col.column.align, fragment=(1, 2))
+            self.pdf.lines(
+                flow.page,
+                x,
+                baseline,
+                path,
+                text,
+                lines[:fitting],
+                font=font,
+                size=fsize,
+                align=col.column.align,
+                fragment=(1, 2),
+            )
             rest.append((col, path, text, fsize, lines[fitting:]))
         self._event("split")
         self._drawn()
@@ -579,9 +675,18 @@ class Table:
         needed = max(len(lines) for *_, lines in rest)
         baseline = flow.y - self.size - 1.2
         for col, path, text, fsize, lines in rest:
-            self.pdf.lines(flow.page, anchor(col.left, col.width, col.column.align), baseline,
-                           path, text, lines, font=self.pdf.recorder.font_for(path, REGULAR),
-                           size=fsize, align=col.column.align, fragment=(2, 2))
+            self.pdf.lines(
+                flow.page,
+                anchor(col.left, col.width, col.column.align),
+                baseline,
+                path,
+                text,
+                lines,
+                font=self.pdf.recorder.font_for(path, REGULAR),
+                size=fsize,
+                align=col.column.align,
+                fragment=(2, 2),
+            )
         self.row_count += 1
         self._rule(needed * self.leading + CELL_PAD)
 
@@ -611,13 +716,27 @@ class Table:
         pdf.line(page, left, top - line, left + width, top - line, 0.3)
         baseline = top - DETAIL_SIZE
         for i, head in enumerate(detail.headers):
-            pdf.text(page, edges[i][1] if i else edges[i][0], baseline, head,
-                     BOLD, DETAIL_SIZE - 0.4, align="right" if i else "left")
+            pdf.text(
+                page,
+                edges[i][1] if i else edges[i][0],
+                baseline,
+                head,
+                BOLD,
+                DETAIL_SIZE - 0.4,
+                align="right" if i else "left",
+            )
         for row in detail.rows:
             baseline -= line
             for i, cell in enumerate(row):
-                pdf.text(page, edges[i][1] if i else edges[i][0], baseline, cell,
-                         REGULAR, DETAIL_SIZE, align="right" if i else "left")
+                pdf.text(
+                    page,
+                    edges[i][1] if i else edges[i][0],
+                    baseline,
+                    cell,
+                    REGULAR,
+                    DETAIL_SIZE,
+                    align="right" if i else "left",
+                )
 
     # --- interjections ----------------------------------------------------------------------
 
@@ -629,16 +748,28 @@ class Table:
         self.close()
         top = flow.y
         baseline = top - self.size - 1.2
-        pdf.rect(flow.page, self.cols[0].left, top - height, self.right - self.cols[0].left,
-                 height, fill=0.95)
+        pdf.rect(
+            flow.page,
+            self.cols[0].left,
+            top - height,
+            self.right - self.cols[0].left,
+            height,
+            fill=0.95,
+        )
         self._event("subtotal")
-        label = (f"{self.look.subtotal_label} {key}" if key is not None
-                 else self.look.subtotal_label)
-        first_money = next((i for i, c in enumerate(self.cols) if self._is_money(items, c)),
-                           len(self.cols))
+        label = f"{self.look.subtotal_label} {key}" if key is not None else self.look.subtotal_label
+        first_money = next(
+            (i for i, c in enumerate(self.cols) if self._is_money(items, c)), len(self.cols)
+        )
         rows = stop - start
-        pdf.text(flow.page, self.cols[0].left + PAD, baseline,
-                 f"{label} ({rows} {'row' if rows == 1 else 'rows'})", BOLD, self.size - 0.4)
+        pdf.text(
+            flow.page,
+            self.cols[0].left + PAD,
+            baseline,
+            f"{label} ({rows} {'row' if rows == 1 else 'rows'})",
+            BOLD,
+            self.size - 0.4,
+        )
         for col in self.cols[first_money:]:
             if not self._is_money(items, col):
                 continue
@@ -647,8 +778,15 @@ class Table:
                 value = pdf.recorder.leaf(f"{items}[{index}].{col.key}")[0]
                 cents += round((value or 0) * 100)
             text = fmt.money(cents / 100, col.column.style or pdf.recorder.style)
-            pdf.text(flow.page, anchor(col.left, col.width, "right"), baseline, text, BOLD,
-                     self.size - 0.4, align="right")
+            pdf.text(
+                flow.page,
+                anchor(col.left, col.width, "right"),
+                baseline,
+                text,
+                BOLD,
+                self.size - 0.4,
+                align="right",
+            )
         self._rule(height)
         if self._ruled():
             inside = {c.left for c in self.cols[1:first_money]}
@@ -687,8 +825,15 @@ class Table:
         height = self.leading + CELL_PAD
         self.room(height)
         self.close()
-        self.pdf.text(self.flow.page, (self.cols[0].left + self.right) / 2,
-                      self.flow.y - self.size - 1.2, text, BOLD, self.size, align="center")
+        self.pdf.text(
+            self.flow.page,
+            (self.cols[0].left + self.right) / 2,
+            self.flow.y - self.size - 1.2,
+            text,
+            BOLD,
+            self.size,
+            align="center",
+        )
         self._rule(height)
         if self._ruled():
             for x in (self.cols[0].left, self.right):
@@ -710,8 +855,9 @@ class Table:
             return
         flow, pdf = self.flow, self.pdf
         paths = [totals.cells.get(c.key) for c in self.cols]
-        cells = self._cells(paths, BOLD, [totals.style or c.column.style for c in self.cols],
-                            totals.allow_wrap)
+        cells = self._cells(
+            paths, BOLD, [totals.style or c.column.style for c in self.cols], totals.allow_wrap
+        )
         first = next(i for i, (p, *_) in enumerate(cells) if p is None)
         last = first
         while last + 1 < len(cells) and cells[last + 1][0] is None:
@@ -720,10 +866,18 @@ class Table:
         # The label and counts run over the empty cells before the first total; when the
         # columns leave too little room there (another carrier's column order), they take a
         # line of their own above the totals.
-        label_width = width_of(totals.label, BOLD, self.size) + PAD + sum(
-            14 + width_of(caption, REGULAR, self.size) + 3
-            + width_of(pdf.recorder.text_of(path) or "", BOLD, self.size) + 12
-            for caption, path in totals.counts)
+        label_width = (
+            width_of(totals.label, BOLD, self.size)
+            + PAD
+            + sum(
+                14
+                + width_of(caption, REGULAR, self.size)
+                + 3
+                + width_of(pdf.recorder.text_of(path) or "", BOLD, self.size)
+                + 12
+                for caption, path in totals.counts
+            )
+        )
         room = self.cols[last].left + self.cols[last].width - self.cols[first].left
         apart = label_width > room
         height = (lines_needed + apart) * self.leading + CELL_PAD
@@ -732,8 +886,14 @@ class Table:
         page, top = flow.page, flow.y
         baseline = top - self.size - 1.2
         if totals.fill is not None:
-            pdf.rect(page, self.cols[0].left, top - height, self.right - self.cols[0].left,
-                     height, fill=totals.fill)
+            pdf.rect(
+                page,
+                self.cols[0].left,
+                top - height,
+                self.right - self.cols[0].left,
+                height,
+                fill=totals.fill,
+            )
         x = self.cols[first].left + PAD
         x += pdf.text(page, x, baseline, totals.label, BOLD, self.size)
         if totals.counts:
@@ -761,28 +921,42 @@ class Table:
         self._event("total_apart")
         keyed = [c for c in self.cols if c.key in totals.cells]
         # Each header fits its column: shrunk, then wrapped (the row grows to the deepest).
-        heads = [fit(self.header_text(c, False).upper(), BOLD, self.header_size,
-                     c.width - 2 * PAD, True) for c in keyed]
+        heads = [
+            fit(self.header_text(c, False).upper(), BOLD, self.header_size, c.width - 2 * PAD, True)
+            for c in keyed
+        ]
         depth = max((len(lines) for _, lines in heads), default=1)
         head = self.header_size * HEADER_LINE * depth + 4
         paths = [totals.cells.get(c.key) for c in self.cols]
-        cells = self._cells(paths, BOLD, [totals.style or c.column.style for c in self.cols],
-                            totals.allow_wrap)
+        cells = self._cells(
+            paths, BOLD, [totals.style or c.column.style for c in self.cols], totals.allow_wrap
+        )
         # The row grows to its deepest cell (a long total wraps in a narrow column).
-        row = max([len(lines) for path, _, _, lines in cells if path is not None],
-                  default=1) * self.leading + CELL_PAD
+        row = (
+            max([len(lines) for path, _, _, lines in cells if path is not None], default=1)
+            * self.leading
+            + CELL_PAD
+        )
         flow.need(head + row + 4)
         page, top = flow.page, flow.y
         left = keyed[0].left if keyed else self.cols[0].left
         label_left = max(self.cols[0].left, left - 140)
         pdf.rect(page, label_left, top - head, self.right - label_left, head, fill=0.9)
-        pdf.text(page, label_left + PAD, top - self.header_size - 1.5, "SUMMARY", BOLD,
-                 self.header_size)
+        pdf.text(
+            page, label_left + PAD, top - self.header_size - 1.5, "SUMMARY", BOLD, self.header_size
+        )
         for col, (size, lines) in zip(keyed, heads, strict=True):
             baseline = top - self.header_size - 1.5
             for line in lines:
-                pdf.text(page, anchor(col.left, col.width, "right"), baseline, line, BOLD,
-                         size, align="right")
+                pdf.text(
+                    page,
+                    anchor(col.left, col.width, "right"),
+                    baseline,
+                    line,
+                    BOLD,
+                    size,
+                    align="right",
+                )
                 baseline -= self.header_size * HEADER_LINE
         baseline = top - head - self.size - 1.2
         pdf.text(page, label_left + PAD, baseline, totals.label, BOLD, self.size)

@@ -124,12 +124,14 @@ class Sheet:
                 self._inserted.append(row)
                 self._hidden_copy(self.row_of(row) - 1, copied)
         name = path_pattern(record) if record is not None else None
-        grouped = (record is not None and name in self.look.subtotals
-                   and name in self.header_rows)
+        grouped = record is not None and name in self.look.subtotals and name in self.header_rows
         group = self._group_of(record, name) if grouped else None
         pending = self._subtotal
-        if pending is not None and row > pending[4] and not (
-                grouped and name == pending[0] and group == pending[2]):
+        if (
+            pending is not None
+            and row > pending[4]
+            and not (grouped and name == pending[0] and group == pending[2])
+        ):
             self._inserted.append(row)
             self._write_subtotal(self.row_of(row) - 1, pending)
             self._subtotal = pending = None
@@ -167,8 +169,13 @@ class Sheet:
         self._literal(row, 1, f"{key} {group} Subtotal", bold=True)
         for col, total in sorted(sums.items()):
             value = round(total, 2)
-            self._literal(row, col, int(value) if value.is_integer() else value, bold=True,
-                          number_format="#,##0" if value.is_integer() else "#,##0.00")
+            self._literal(
+                row,
+                col,
+                int(value) if value.is_integer() else value,
+                bold=True,
+                number_format="#,##0" if value.is_integer() else "#,##0.00",
+            )
         self.event("sheet.subtotal_rows")
 
     def cell(self, row: int, col: int) -> Cell:
@@ -181,19 +188,41 @@ class Sheet:
         else:
             self.recorder.visible(text, self.index)
 
-    def put(self, row: int, col: int, value: Any, *, bold: bool = False,
-            header: bool = False, number_format: str | None = None) -> None:
+    def put(
+        self,
+        row: int,
+        col: int,
+        value: Any,
+        *,
+        bold: bool = False,
+        header: bool = False,
+        number_format: str | None = None,
+    ) -> None:
         """A literal cell (title, label, header): part of the universe, never a field."""
         self._group("", row)
-        self._literal(self.row_of(row), col, value, bold=bold, header=header,
-                      number_format=number_format)
+        self._literal(
+            self.row_of(row), col, value, bold=bold, header=header, number_format=number_format
+        )
 
-    def _literal(self, row: int, col: int, value: Any, *, bold: bool = False,
-                 header: bool = False, number_format: str | None = None) -> Cell:
+    def _literal(
+        self,
+        row: int,
+        col: int,
+        value: Any,
+        *,
+        bold: bool = False,
+        header: bool = False,
+        number_format: str | None = None,
+    ) -> Cell:
         cell = self.ws.cell(row=row, column=col, value=value)
         if bold or header or number_format:
-            self.book.style(cell, bold=bold or header, header=header,
-                            number_format=number_format or "General", wrap=header)
+            self.book.style(
+                cell,
+                bold=bold or header,
+                header=header,
+                number_format=number_format or "General",
+                wrap=header,
+            )
         self._seen(cell_text(value), row)
         return cell
 
@@ -204,13 +233,14 @@ class Sheet:
         if column is not None and column in self.look.thousands:
             self.thousand_columns.add(col)
         if column is not None and "[]" in column:
-            rows = self.header_rows.setdefault(column[:column.rindex("[]") + 2], [])
+            rows = self.header_rows.setdefault(column[: column.rindex("[]") + 2], [])
             if self.row_of(row) not in rows:
                 rows.append(self.row_of(row))
             self.first_header = self.first_header or self.row_of(row)
 
-    def field(self, row: int, col: int, path: str, *, bold: bool = False,
-              style: fmt.Style | None = None) -> None:
+    def field(
+        self, row: int, col: int, path: str, *, bold: bool = False, style: fmt.Style | None = None
+    ) -> None:
         """The value at `path` as a typed cell; a null value leaves the cell empty."""
         value, leaf = self.recorder.leaf(path)
         if value is None:
@@ -222,8 +252,11 @@ class Sheet:
         if record is not None:
             self.record_rows.setdefault(record, row)
         converted = self.look.convert(path, value, leaf) if self.look else None
-        if converted is not None and converted.reading == "thousands" and (
-                col not in self.thousand_columns):
+        if (
+            converted is not None
+            and converted.reading == "thousands"
+            and (col not in self.thousand_columns)
+        ):
             converted = None  # an amount in thousands needs a header that says so
         if converted is not None:
             stored, number = converted.stored, converted.number_format
@@ -237,15 +270,21 @@ class Sheet:
             cell.value = formula
             self.book.cached[(self.ws.title, cell.coordinate)] = stored
             self.look.formula_paths.append(path)
-        self.book.style(cell, bold=bold, header=False, number_format=number,
-                        wrap=leaf.kind == "text")
+        self.book.style(
+            cell, bold=bold, header=False, number_format=number, wrap=leaf.kind == "text"
+        )
         if converted is not None and converted.reading == "legend":
-            fill = next(f for code, f in self.look.colors[path_pattern(path)].values()
-                        if code == stored)
+            fill = next(
+                f for code, f in self.look.colors[path_pattern(path)].values() if code == stored
+            )
             cell.fill = PatternFill("solid", fgColor=fill)
             self.legend[str(stored)] = (str(value), fill)
-        if (self._subtotal is not None and leaf.kind == "money" and record == self._subtotal[1]
-                and isinstance(stored, int | float)):
+        if (
+            self._subtotal is not None
+            and leaf.kind == "money"
+            and record == self._subtotal[1]
+            and isinstance(stored, int | float)
+        ):
             sums = self._subtotal[3]
             sums[col] = sums.get(col, 0.0) + float(stored)
         if record is not None and record in self.look.hidden_after:
@@ -268,7 +307,8 @@ class Sheet:
         if "total" not in path:
             if _record_of(path) is not None:
                 self._pending.setdefault(column, []).append(
-                    (key, int(cell.row), str(cell.coordinate), float(stored)))
+                    (key, int(cell.row), str(cell.coordinate), float(stored))
+                )
             return None
         if key not in self.look.formulas:
             return None
@@ -276,9 +316,11 @@ class Sheet:
         totals = self._totals.setdefault(column, [])
         if pending:
             rows = [c[1] for c in pending]
-            refs = (f"{pending[0][2]}:{pending[-1][2]}"
-                    if rows == list(range(rows[0], rows[0] + len(rows)))
-                    else ",".join(c[2] for c in pending))
+            refs = (
+                f"{pending[0][2]}:{pending[-1][2]}"
+                if rows == list(range(rows[0], rows[0] + len(rows)))
+                else ",".join(c[2] for c in pending)
+            )
             parts = [c[3] for c in pending]
             totals.append((key, str(cell.coordinate), float(stored)))
         elif totals:
@@ -325,8 +367,11 @@ class Sheet:
     def _beside(self, col: int, spec: tuple[str, str, dict[str, str]], hide: bool) -> int:
         """A column of texts beside the records of list `spec[1]`; its column or 0."""
         title, rows_of, texts = spec
-        records = {r: row for r, row in self.record_rows.items()
-                   if path_pattern(r) == rows_of and r in texts}
+        records = {
+            r: row
+            for r, row in self.record_rows.items()
+            if path_pattern(r) == rows_of and r in texts
+        }
         if not records or rows_of not in self.header_rows:  # a table drawn one row a record
             return 0
         letter = get_column_letter(col)
@@ -340,8 +385,7 @@ class Sheet:
         self.event("sheet.hidden_columns" if hide else "sheet.notes_column")
         return col
 
-    def _beside_cell(self, row: int, col: int, text: str, hide: bool,
-                     header: bool = False) -> None:
+    def _beside_cell(self, row: int, col: int, text: str, hide: bool, header: bool = False) -> None:
         cell = self.ws.cell(row=row, column=col, value=text)
         if header:
             self.book.style(cell, bold=True, header=True, number_format="General", wrap=True)
@@ -378,8 +422,9 @@ class Sheet:
                     end += 1
                 end = min(end, col + 3)  # a label spans a few columns, not the sheet
                 if end > col:
-                    self.ws.merge_cells(start_row=row, start_column=col, end_row=row,
-                                        end_column=end)
+                    self.ws.merge_cells(
+                        start_row=row, start_column=col, end_row=row, end_column=end
+                    )
                     merged += 1
                 col = end + 1
         if merged:
@@ -389,7 +434,7 @@ class Sheet:
 def _record_of(path: str) -> str | None:
     """The innermost record holding `path` (``policies[0].claims[2]``), None outside lists."""
     end = path.rfind("]")
-    return path[:end + 1] if end >= 0 else None
+    return path[: end + 1] if end >= 0 else None
 
 
 class XlsxBook:
@@ -413,8 +458,9 @@ class XlsxBook:
         self.cached: dict[tuple[str, str], Any] = {}
         self._resume: dict[int, int] = {}  # sheet -> the row its content continues at
 
-    def style(self, cell: Cell, *, bold: bool, header: bool, number_format: str,
-              wrap: bool) -> None:
+    def style(
+        self, cell: Cell, *, bold: bool, header: bool, number_format: str, wrap: bool
+    ) -> None:
         """Give `cell` a style, reusing the style array of an identical earlier cell.
 
         Assigning font or fill objects makes openpyxl hash them on every cell; copying the
@@ -486,8 +532,11 @@ class XlsxBook:
             self._hidden_sheet()
         cached: dict[str, dict[str, str]] = {}
         for number, ws in enumerate(self.wb.worksheets, start=1):
-            values = {ref: cell_text(value) for (title, ref), value in self.cached.items()
-                      if title == ws.title}
+            values = {
+                ref: cell_text(value)
+                for (title, ref), value in self.cached.items()
+                if title == ws.title
+            }
             if values:
                 cached[f"xl/worksheets/sheet{number}.xml"] = values
         raw = io.BytesIO()
@@ -511,8 +560,13 @@ class _FixedTimeZip(zipfile.ZipFile):
     stamp members with the current time.
     """
 
-    def write(self, filename: Any, arcname: Any = None, compress_type: int | None = None,
-              compresslevel: int | None = None) -> None:
+    def write(
+        self,
+        filename: Any,
+        arcname: Any = None,
+        compress_type: int | None = None,
+        compresslevel: int | None = None,
+    ) -> None:
         with open(filename, "rb") as source:
             self.writestr(str(arcname or filename), source.read(), compress_type, compresslevel)
 
@@ -520,10 +574,14 @@ class _FixedTimeZip(zipfile.ZipFile):
         super().__init__(*args, **kwargs)
         self.cached: dict[str, dict[str, str]] = {}  # member -> cell -> cached formula value
 
-    def writestr(self, zinfo_or_arcname: str | zipfile.ZipInfo, data: Any,
-                 compress_type: int | None = None, compresslevel: int | None = None) -> None:
-        values = (self.cached.get(zinfo_or_arcname)
-                  if isinstance(zinfo_or_arcname, str) else None)
+    def writestr(
+        self,
+        zinfo_or_arcname: str | zipfile.ZipInfo,
+        data: Any,
+        compress_type: int | None = None,
+        compresslevel: int | None = None,
+    ) -> None:
+        values = self.cached.get(zinfo_or_arcname) if isinstance(zinfo_or_arcname, str) else None
         if values:
             # openpyxl writes a formula with an empty value; Excel and every reader that
             # does not recalculate show the cached value, so it is written beside the formula.
@@ -533,8 +591,17 @@ class _FixedTimeZip(zipfile.ZipFile):
                 value = values.get(match.group(1).decode())
                 if value is None:
                     return match.group(0)
-                return (b'<c r="' + match.group(1) + b'"' + match.group(2) + b"><f>"
-                        + match.group(3) + b"</f><v>" + value.encode() + b"</v>")
+                return (
+                    b'<c r="'
+                    + match.group(1)
+                    + b'"'
+                    + match.group(2)
+                    + b"><f>"
+                    + match.group(3)
+                    + b"</f><v>"
+                    + value.encode()
+                    + b"</v>"
+                )
 
             data = _FORMULA_CELL.sub(fill, raw)
         if isinstance(zinfo_or_arcname, str):

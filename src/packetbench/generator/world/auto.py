@@ -14,19 +14,35 @@ from packetbench.generator.world.draw import answer_all, round_to, weighted
 from packetbench.generator.world.models import Location, Vehicle
 
 # The coverages a symbol schedule names, in form order.
-AUTO_COVERAGES = ("liability", "medical_payments", "uninsured_motorists",
-                  "underinsured_motorists", "comprehensive", "collision", "towing")
+AUTO_COVERAGES = (
+    "liability",
+    "medical_payments",
+    "uninsured_motorists",
+    "underinsured_motorists",
+    "comprehensive",
+    "collision",
+    "towing",
+)
 
-SIZE_CODES = {"Light Truck": "01", "Medium Truck": "21", "Heavy Truck": "31",
-              "Extra-Heavy Truck": "40", "Heavy Truck-Tractor": "50",
-              "Extra-Heavy Truck-Tractor": "60"}
+SIZE_CODES = {
+    "Light Truck": "01",
+    "Medium Truck": "21",
+    "Heavy Truck": "31",
+    "Extra-Heavy Truck": "40",
+    "Heavy Truck-Tractor": "50",
+    "Extra-Heavy Truck-Tractor": "60",
+}
 USE_DIGIT = {"Service": "1", "Retail": "2", "Commercial": "3"}
 RADIUS_DIGIT = {"Local": "1", "Intermediate": "2", "Long Distance": "3"}
 # Annual liability premium range (dollars) at a $1,000,000 limit, by size class.
-LIABILITY_BASE = {"Light Truck": (900, 1_600), "Medium Truck": (1_400, 2_600),
-                  "Heavy Truck": (2_500, 4_500), "Extra-Heavy Truck": (3_500, 6_000),
-                  "Heavy Truck-Tractor": (5_000, 8_000),
-                  "Extra-Heavy Truck-Tractor": (5_500, 9_500)}
+LIABILITY_BASE = {
+    "Light Truck": (900, 1_600),
+    "Medium Truck": (1_400, 2_600),
+    "Heavy Truck": (2_500, 4_500),
+    "Extra-Heavy Truck": (3_500, 6_000),
+    "Heavy Truck-Tractor": (5_000, 8_000),
+    "Extra-Heavy Truck-Tractor": (5_500, 9_500),
+}
 RADIUS_FACTOR = {"Local": 1.0, "Intermediate": 1.15, "Long Distance": 1.35}
 
 
@@ -46,8 +62,12 @@ def class_code(size: str, use: str, radius: str) -> str:
 
 
 def build_business_auto(
-    rng: random.Random, profile: RatingProfile, vehicles: tuple[Vehicle, ...],
-    locations: tuple[Location, ...], full_time_employees: int, effective: dt.date,
+    rng: random.Random,
+    profile: RatingProfile,
+    vehicles: tuple[Vehicle, ...],
+    locations: tuple[Location, ...],
+    full_time_employees: int,
+    effective: dt.date,
     umbrella: bool,
 ) -> BusinessAuto:
     # Drawn either way, so an umbrella changes only the limit it requires.
@@ -71,34 +91,41 @@ def build_business_auto(
         age = effective.year - vehicle.year
         physical_damage = ownership != "Owned" or age <= 8 or vehicle.cost_new >= 100_000
         low, high = LIABILITY_BASE[size]
-        liability = round(rng.uniform(low, high) * RADIUS_FACTOR[radius]
-                          * (1.0 if csl == 1_000_000 else 0.85))
+        liability = round(
+            rng.uniform(low, high) * RADIUS_FACTOR[radius] * (1.0 if csl == 1_000_000 else 0.85)
+        )
         damage = round(vehicle.cost_new * rng.uniform(0.012, 0.028)) if physical_damage else 0
         covered_um = not rejected[where.address.state]
-        units.append(AutoUnit(
-            vehicle_number=vehicle.number,
-            size_class=size,
-            use=profile.vehicle_use,
-            radius=radius,
-            class_code=class_code(size, profile.vehicle_use, radius),
-            territory=territory,
-            registration_state=where.address.state,
-            ownership=ownership,
-            medical_payments=med_pay is not None,
-            uninsured_motorists=covered_um,
-            underinsured_motorists=covered_um,
-            comprehensive_deductible=comp_deductible if physical_damage else None,
-            collision_deductible=collision_deductible if physical_damage else None,
-            towing=towing is not None and size == "Light Truck",
-            rental_reimbursement=rental and physical_damage,
-            liability_premium=float(liability),
-            physical_damage_premium=float(damage),
-            premium=float(liability + damage),
-        ))
+        units.append(
+            AutoUnit(
+                vehicle_number=vehicle.number,
+                size_class=size,
+                use=profile.vehicle_use,
+                radius=radius,
+                class_code=class_code(size, profile.vehicle_use, radius),
+                territory=territory,
+                registration_state=where.address.state,
+                ownership=ownership,
+                medical_payments=med_pay is not None,
+                uninsured_motorists=covered_um,
+                underinsured_motorists=covered_um,
+                comprehensive_deductible=comp_deductible if physical_damage else None,
+                collision_deductible=collision_deductible if physical_damage else None,
+                towing=towing is not None and size == "Light Truck",
+                rental_reimbursement=rental and physical_damage,
+                liability_premium=float(liability),
+                physical_damage_premium=float(damage),
+                premium=float(liability + damage),
+            )
+        )
     states = tuple(
-        AutoState(state=state, uninsured_motorists_limit=0.0 if rejected[state] else float(csl),
-                  underinsured_motorists_limit=0.0 if rejected[state] else float(csl),
-                  um_rejected=rejected[state], vehicle_count=count)
+        AutoState(
+            state=state,
+            uninsured_motorists_limit=0.0 if rejected[state] else float(csl),
+            underinsured_motorists_limit=0.0 if rejected[state] else float(csl),
+            um_rejected=rejected[state],
+            vehicle_count=count,
+        )
         for state, count in sorted(by_state.items(), key=lambda sc: (-sc[1], sc[0]))
     )
     # Symbol 1 (any auto) covers hired and non-owned autos too; otherwise owned autos (2)
@@ -108,9 +135,11 @@ def build_business_auto(
     non_owned = any_auto or rng.random() < 0.8
     hired_cost = float(round_to(rng.uniform(2_000, 40_000), 500)) if hired else 0.0
     hno_premium = (round(hired_cost * rng.uniform(0.02, 0.05)) if hired else 0) + (
-        round(rng.uniform(150, 900)) if non_owned else 0)
-    liability_symbols = ("1",) if any_auto else ("2", *(("8",) if hired else ()),
-                                                   *(("9",) if non_owned else ()))
+        round(rng.uniform(150, 900)) if non_owned else 0
+    )
+    liability_symbols = (
+        ("1",) if any_auto else ("2", *(("8",) if hired else ()), *(("9",) if non_owned else ()))
+    )
     symbols = (
         CoverageSymbols(coverage="liability", symbols=liability_symbols),
         CoverageSymbols(coverage="medical_payments", symbols=("2",) if med_pay else ()),

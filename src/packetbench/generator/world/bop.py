@@ -28,31 +28,38 @@ def premium_cents(value: float, rate: float) -> int:
     return round(value) * round(rate * 1000) // 1000
 
 
-def build_businessowners(rng: random.Random, buildings: list[Building],
-                         revenue: float) -> Businessowners:
+def build_businessowners(
+    rng: random.Random, buildings: list[Building], revenue: float
+) -> Businessowners:
     premises = []
     for building in buildings:
         rate = round(rng.uniform(0.08, 0.32), 3)
         value = building.building_value + building.contents_value
-        premises.append(BopPremises(
-            location_number=building.location_number,
-            building_number=building.building_number,
-            building_limit=building.building_value,
-            bpp_limit=building.contents_value,
-            rate=rate,
-            premium=dollars(premium_cents(value, rate)),
-        ))
+        premises.append(
+            BopPremises(
+                location_number=building.location_number,
+                building_number=building.building_number,
+                building_limit=building.building_value,
+                bpp_limit=building.contents_value,
+                rate=rate,
+                premium=dollars(premium_cents(value, rate)),
+            )
+        )
     options = []
     for coverage, limits, deductible, (low, high) in sorted(
-            rng.sample(OPTIONS, rng.randint(3, 6)), key=OPTIONS.index):
-        options.append(BopOption(
-            coverage=coverage,
-            limit=float(rng.choice(limits)),
-            deductible=float(deductible) if deductible is not None else None,
-            premium=float(round(rng.uniform(low, high))),
-        ))
-    occurrence, aggregate = weighted(rng, [((1_000_000, 2_000_000), 4),
-                                           ((2_000_000, 4_000_000), 1)])
+        rng.sample(OPTIONS, rng.randint(3, 6)), key=OPTIONS.index
+    ):
+        options.append(
+            BopOption(
+                coverage=coverage,
+                limit=float(rng.choice(limits)),
+                deductible=float(deductible) if deductible is not None else None,
+                premium=float(round(rng.uniform(low, high))),
+            )
+        )
+    occurrence, aggregate = weighted(
+        rng, [((1_000_000, 2_000_000), 4), ((2_000_000, 4_000_000), 1)]
+    )
     property_cents = sum(round(p.premium * 100) for p in premises)
     liability_cents = max(500, round(revenue * rng.uniform(0.0008, 0.0025))) * 100
     optional_cents = sum(round(o.premium * 100) for o in options)

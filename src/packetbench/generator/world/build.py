@@ -66,8 +66,12 @@ ENTITY_SUFFIX: dict[str, tuple[str, ...]] = {
     "Individual": ("",),
 }
 
-TITLES = ("Account Manager", "Commercial Lines Account Executive", "Senior Account Manager",
-          "Producer")
+TITLES = (
+    "Account Manager",
+    "Commercial Lines Account Executive",
+    "Senior Account Manager",
+    "Producer",
+)
 
 
 def new_faker(seed: int) -> Faker:
@@ -82,14 +86,35 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", text.lower())
 
 
-def _insured(fake: Faker, rng: Any, industry: Any, home: Address, effective: dt.date,
-             employees: int, revenue: int, location_count: int) -> Insured:
-    entity = weighted(rng, [("Corporation", 3), ("Subchapter S Corporation", 2),
-                            ("Limited Liability Company", 4), ("Partnership", 1),
-                            ("Individual", 0.5)])
+def _insured(
+    fake: Faker,
+    rng: Any,
+    industry: Any,
+    home: Address,
+    effective: dt.date,
+    employees: int,
+    revenue: int,
+    location_count: int,
+) -> Insured:
+    entity = weighted(
+        rng,
+        [
+            ("Corporation", 3),
+            ("Subchapter S Corporation", 2),
+            ("Limited Liability Company", 4),
+            ("Partnership", 1),
+            ("Individual", 0.5),
+        ],
+    )
     trade = rng.choice(industry.trade_words)
-    stem = weighted(rng, [(fake.person_last_name(), 3), (home.city, 1),
-                          (f"{fake.person_last_name()} & {fake.person_last_name()}", 1)])
+    stem = weighted(
+        rng,
+        [
+            (fake.person_last_name(), 3),
+            (home.city, 1),
+            (f"{fake.person_last_name()} & {fake.person_last_name()}", 1),
+        ],
+    )
     dba = None
     if entity == "Individual":
         name = fake.person_name()
@@ -101,8 +126,9 @@ def _insured(fake: Faker, rng: Any, industry: Any, home: Address, effective: dt.
     start = date_between(rng, dt.date(1972, 1, 1), add_years(effective, -3))
     domain = f"{_slug(stem)[:16]}{_slug(trade.split()[0])}.com"
     contacts = tuple(
-        Contact(role=role, name=fake.person_name(), phone=phone(rng),
-                email=f"{role.lower()}@{domain}")
+        Contact(
+            role=role, name=fake.person_name(), phone=phone(rng), email=f"{role.lower()}@{domain}"
+        )
         for role in rng.sample(("Accounting", "Claims", "Inspection", "Operations"), 2)
     )
     return Insured(
@@ -153,15 +179,18 @@ def _producer(fake: Faker, rng: Any, state: str) -> Producer:
     )
 
 
-def _policy(fake: Faker, rng: Any, effective: dt.date, completion: dt.date,
-            premiums: dict[str, float]) -> Policy:
+def _policy(
+    fake: Faker, rng: Any, effective: dt.date, completion: dt.date, premiums: dict[str, float]
+) -> Policy:
     """The submission's policy: one line per carried line of business, in line order."""
     numbers: dict[str, str] = {}
     for line_id in premiums:
         line = codes.LINE_IDS[line_id]
         numbers[line_id] = fake.policy_number(line)
-    lines = tuple(PolicyLine(line=codes.LINE_IDS[line_id], policy_number=numbers[line_id],
-                             premium=premium) for line_id, premium in premiums.items())
+    lines = tuple(
+        PolicyLine(line=codes.LINE_IDS[line_id], policy_number=numbers[line_id], premium=premium)
+        for line_id, premium in premiums.items()
+    )
     total = sum(round(line.premium * 100) for line in lines)
     plan = weighted(rng, [("Annual", 4), ("Quarterly", 3), ("Monthly", 2), ("Semi-Annual", 1)])
     share = {"Annual": 100, "Semi-Annual": 50, "Quarterly": 25, "Monthly": 10}[plan]
@@ -202,15 +231,24 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
     locations = build_locations(fake, rng, industry, home, effective, rows, employees, revenue)
     locations = secure_mortgage(stream(seed, "mortgage"), locations)
     insured = _insured(fake, rng, industry, home, effective, employees, revenue, len(locations))
-    insured = insured.model_copy(update={
-        "part_time_employees": sum(loc.part_time_employees for loc in locations),
-    })
+    insured = insured.model_copy(
+        update={
+            "part_time_employees": sum(loc.part_time_employees for loc in locations),
+        }
+    )
     location_numbers = [loc.number for loc in locations]
     driver_ceiling = knobs["drivers.max_rows"]
     vehicle_count = max(1, min(driver_ceiling, round(driver_ceiling * rng.uniform(0.4, 0.9))))
     vehicles = build_vehicles(fake, rng, industry, vehicle_count, effective, location_numbers)
-    drivers = build_drivers(fake, rng, knobs, vehicles, home.state,
-                            dt.date.fromisoformat(insured.business_start_date), completion)
+    drivers = build_drivers(
+        fake,
+        rng,
+        knobs,
+        vehicles,
+        home.state,
+        dt.date.fromisoformat(insured.business_start_date),
+        completion,
+    )
     carrier = Carrier(
         name=fake.carrier_name(),
         naic=fake.naic_code(),
@@ -228,8 +266,13 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
         phone=phone(rng),
     )
     financials = build_financials(
-        rng, knobs, revenue, completion, industry.nature in ("Service", "Office", "Apartments"),
-        (fake.person_last_name(), fake.person_last_name()), insured.dba or insured.name,
+        rng,
+        knobs,
+        revenue,
+        completion,
+        industry.nature in ("Service", "Office", "Apartments"),
+        (fake.person_last_name(), fake.person_last_name()),
+        insured.dba or insured.name,
     )
     underwriting = answer_all(rng, QUESTIONS)
     principals = build_principals(fake, rng, insured, completion)
@@ -237,63 +280,136 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
 
     wanted = tuple(line for line in codes.LINE_IDS if line in knobs["lines"])
     umbrella_wanted = "umbrella" in wanted
-    gl = (build_general_liability(stream(seed, "gl"), profile, insured, locations, payroll,
-                                  effective, umbrella_wanted) if "gl" in wanted else None)
-    auto = (build_business_auto(stream(seed, "auto"), profile, vehicles, locations,
-                                insured.full_time_employees, effective, umbrella_wanted)
-            if "auto" in wanted else None)
-    wc = (build_workers_comp(stream(seed, "wc"), profile, payroll, principals, locations,
-                             effective, completion, umbrella_wanted, carrier.name)
-          if "wc" in wanted else None)
+    gl = (
+        build_general_liability(
+            stream(seed, "gl"), profile, insured, locations, payroll, effective, umbrella_wanted
+        )
+        if "gl" in wanted
+        else None
+    )
+    auto = (
+        build_business_auto(
+            stream(seed, "auto"),
+            profile,
+            vehicles,
+            locations,
+            insured.full_time_employees,
+            effective,
+            umbrella_wanted,
+        )
+        if "auto" in wanted
+        else None
+    )
+    wc = (
+        build_workers_comp(
+            stream(seed, "wc"),
+            profile,
+            payroll,
+            principals,
+            locations,
+            effective,
+            completion,
+            umbrella_wanted,
+            carrier.name,
+        )
+        if "wc" in wanted
+        else None
+    )
     # A line the account cannot buy here is not carried: workers compensation where every
     # location is in a monopolistic-fund state.
     lines = tuple(line for line in wanted if line != "wc" or wc is not None)
     if auto is None:
         vehicles, drivers = (), ()
-    umbrella = (build_umbrella(stream(seed, "umbrella"), gl, lines, insured.annual_revenue,
-                               gl.premium + (auto.premium if auto else 0.0))
-                if gl is not None and umbrella_wanted else None)
-    cargo = (build_cargo(stream(seed, "cargo"), profile, len(vehicles))
-             if "cargo" in lines and vehicles else None)
-    lines = tuple(line for line in lines if (line != "umbrella" or umbrella is not None)
-                  and (line != "cargo" or cargo is not None))
+    umbrella = (
+        build_umbrella(
+            stream(seed, "umbrella"),
+            gl,
+            lines,
+            insured.annual_revenue,
+            gl.premium + (auto.premium if auto else 0.0),
+        )
+        if gl is not None and umbrella_wanted
+        else None
+    )
+    cargo = (
+        build_cargo(stream(seed, "cargo"), profile, len(vehicles))
+        if "cargo" in lines and vehicles
+        else None
+    )
+    lines = tuple(
+        line
+        for line in lines
+        if (line != "umbrella" or umbrella is not None) and (line != "cargo" or cargo is not None)
+    )
     buildings = [b for loc in locations for b in loc.buildings]
-    bop = (build_businessowners(stream(seed, "bop"), buildings, insured.annual_revenue)
-           if "property" in lines else None)
+    bop = (
+        build_businessowners(stream(seed, "bop"), buildings, insured.annual_revenue)
+        if "property" in lines
+        else None
+    )
     parties = stream(seed, "parties")
     party_faker = new_faker(parties.randrange(2**32))
-    interests = build_interests(party_faker, parties, locations,
-                                auto.units if auto else (), lines)
-    holders = build_holders(party_faker, parties, locations, lines,
-                            insured.operations_description)
+    interests = build_interests(party_faker, parties, locations, auto.units if auto else (), lines)
+    holders = build_holders(party_faker, parties, locations, lines, insured.operations_description)
     loss_history = build_loss_history(
-        fake, rng, knobs, effective, completion, insured.name, incumbent,
-        location_numbers, [codes.LINE_IDS[line] for line in lines if line != "umbrella"],
+        fake,
+        rng,
+        knobs,
+        effective,
+        completion,
+        insured.name,
+        incumbent,
+        location_numbers,
+        [codes.LINE_IDS[line] for line in lines if line != "umbrella"],
     )
     tiv_cents = sum(round(b.tiv * 100) for b in buildings)
     # Each casualty line's premium is its section's; property is rated on the whole TIV.
-    premiums = {line: section.premium for line, section in (
-        ("gl", gl), ("auto", auto), ("wc", wc), ("umbrella", umbrella), ("cargo", cargo))
-        if section is not None}
+    premiums = {
+        line: section.premium
+        for line, section in (
+            ("gl", gl),
+            ("auto", auto),
+            ("wc", wc),
+            ("umbrella", umbrella),
+            ("cargo", cargo),
+        )
+        if section is not None
+    }
     if "property" in lines:
-        premiums["property"] = float(round_to(
-            dollars(tiv_cents) * rng.uniform(0.0012, 0.0035), 1))
-    policy = _policy(fake, rng, effective, completion,
-                     {line: premiums[line] for line in lines})
+        premiums["property"] = float(round_to(dollars(tiv_cents) * rng.uniform(0.0012, 0.0035), 1))
+    policy = _policy(fake, rng, effective, completion, {line: premiums[line] for line in lines})
     paperwork = stream(seed, "paperwork")
     # The documents of issue 14 draw last, each from its own stream: no fact above moves.
     expiring_stream = stream(seed, "expiring")
-    expiring = build_expiring(new_faker(expiring_stream.randrange(2**32)), expiring_stream,
-                              loss_history, policy, (carrier.name, carrier.naic))
+    expiring = build_expiring(
+        new_faker(expiring_stream.randrange(2**32)),
+        expiring_stream,
+        loss_history,
+        policy,
+        (carrier.name, carrier.naic),
+    )
     survey_stream = stream(seed, "inspection")
     signer = principals[0]
-    inspection = (build_inspection(new_faker(survey_stream.randrange(2**32)), survey_stream,
-                                   buildings, (signer.name, signer.title), completion,
-                                   effective) if "property" in lines else None)
+    inspection = (
+        build_inspection(
+            new_faker(survey_stream.randrange(2**32)),
+            survey_stream,
+            buildings,
+            (signer.name, signer.title),
+            completion,
+            effective,
+        )
+        if "property" in lines
+        else None
+    )
     narrative = build_narrative(
-        stream(seed, "narrative"), completion, effective,
-        sum(p.premium for p in expiring.parts) if expiring else None, policy.total_premium,
-        expiring is not None and expiring.carrier == carrier.name)
+        stream(seed, "narrative"),
+        completion,
+        effective,
+        sum(p.premium for p in expiring.parts) if expiring else None,
+        policy.total_premium,
+        expiring is not None and expiring.carrier == carrier.name,
+    )
     world = World(
         insured=insured,
         producer=producer,
@@ -318,15 +434,24 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
         certificate_holders=holders,
         endorsements=build_endorsements(lines, interests, holders),
         binder=build_binder(paperwork, policy, lines),
-        cancellation=build_cancellation(paperwork, loss_history, carrier.name, lines,
-                                        policy.completion_date),
+        cancellation=build_cancellation(
+            paperwork, loss_history, carrier.name, lines, policy.completion_date
+        ),
         expiring=expiring,
         inspection=inspection,
         narrative=narrative,
-        experience_rating=(build_experience(
-            stream(seed, "experience"), wc, loss_history,
-            tuple(dict.fromkeys(t.carrier for t in loss_history.terms)) or (incumbent,),
-            effective, completion) if wc is not None else None),
+        experience_rating=(
+            build_experience(
+                stream(seed, "experience"),
+                wc,
+                loss_history,
+                tuple(dict.fromkeys(t.carrier for t in loss_history.terms)) or (incumbent,),
+                effective,
+                completion,
+            )
+            if wc is not None
+            else None
+        ),
         stated_amounts=build_stated_amounts(stream(seed, "stated"), vehicles, effective),
     )
     return world.model_copy(update={"supplements": build_supplements(seed, world)})

@@ -96,6 +96,11 @@ def answer_all(rng: random.Random, questions: Sequence[Question]) -> tuple[Answe
     out = []
     for question in questions:
         yes = rng.random() < question.yes_rate
-        out.append(Answer(question=question.id, answer=yes,
-                          explanation=rng.choice(question.explanations) if yes else None))
+        out.append(
+            Answer(
+                question=question.id,
+                answer=yes,
+                explanation=rng.choice(question.explanations) if yes else None,
+            )
+        )
     return tuple(out)

@@ -12,19 +12,35 @@ from packetbench.generator.world.draw import answer_all, weighted
 UMBRELLA_LIMITS = (1_000_000, 2_000_000, 3_000_000, 5_000_000, 10_000_000)
 
 
-def build_umbrella(rng: random.Random, gl: GeneralLiability, lines: tuple[str, ...],
-                   revenue: float, underlying_premium: float) -> Umbrella:
+def build_umbrella(
+    rng: random.Random,
+    gl: GeneralLiability,
+    lines: tuple[str, ...],
+    revenue: float,
+    underlying_premium: float,
+) -> Umbrella:
     """An umbrella scheduling every carried casualty line as underlying insurance."""
     # Larger accounts buy more limit.
     size = 0 if revenue < 10_000_000 else 1 if revenue < 50_000_000 else 2
-    limit = weighted(rng, [(v, w) for v, w in zip(
-        UMBRELLA_LIMITS, ((4, 3, 1, 1, 0), (1, 3, 2, 3, 1), (0, 1, 1, 3, 3))[size],
-        strict=True) if w])
+    limit = weighted(
+        rng,
+        [
+            (v, w)
+            for v, w in zip(
+                UMBRELLA_LIMITS,
+                ((4, 3, 1, 1, 0), (1, 3, 2, 3, 1), (0, 1, 1, 3, 3))[size],
+                strict=True,
+            )
+            if w
+        ],
+    )
     form = weighted(rng, [("Umbrella", 6), ("Excess", 1)])
     # Priced off the primary liability premium it sits over, less per extra million.
     millions = limit // 1_000_000
-    premium = round(underlying_premium * rng.uniform(0.04, 0.09) * millions ** 0.5
-                    + millions * rng.uniform(1_000, 2_500))
+    premium = round(
+        underlying_premium * rng.uniform(0.04, 0.09) * millions**0.5
+        + millions * rng.uniform(1_000, 2_500)
+    )
     return Umbrella(
         form=form,
         trigger=gl.trigger,

@@ -42,8 +42,16 @@ WC_LINE = "Workers Compensation"
 # Independent rating bureaus of intrastate risks; every other state (and any interstate
 # risk) is rated by NCCI.
 BUREAUS: dict[str, str] = {
-    "CA": "WCIRB California", "DE": "DCRB", "MA": "WCRIBMA", "MI": "CAOM", "MN": "MWCIA",
-    "NC": "NCRB", "NJ": "NJCRIB", "NY": "NYCIRB", "PA": "PCRB", "WI": "WCRB",
+    "CA": "WCIRB California",
+    "DE": "DCRB",
+    "MA": "WCRIBMA",
+    "MI": "CAOM",
+    "MN": "MWCIA",
+    "NC": "NCRB",
+    "NJ": "NJCRIB",
+    "NY": "NYCIRB",
+    "PA": "PCRB",
+    "WI": "WCRB",
 }
 NCCI = "NCCI"
 INTERSTATE = "Interstate"
@@ -102,7 +110,7 @@ class ExperienceRating(WorldModel):
 
 def half_up(value: Fraction, places: int = 0) -> Fraction:
     """`value` rounded half up to `places` decimals (exact)."""
-    scale = 10 ** places
+    scale = 10**places
     return Fraction(math.floor(value * scale + Fraction(1, 2)), scale)
 
 
@@ -123,13 +131,15 @@ def _classes(rng: random.Random, wc: WorkersComp) -> list[tuple[str, str, float,
     out = []
     for row in wc.classes:
         elr = max(0.02, round(row.rate * rng.uniform(0.38, 0.52), 2))
-        out.append((row.state, row.class_code, elr, round(rng.uniform(0.30, 0.48), 2),
-                    round(row.payroll)))
+        out.append(
+            (row.state, row.class_code, elr, round(rng.uniform(0.30, 0.48), 2), round(row.payroll))
+        )
     return out
 
 
-def _policy_names(rng: random.Random, history: LossHistory, start: dt.date,
-                  carrier: str) -> tuple[str, str]:
+def _policy_names(
+    rng: random.Random, history: LossHistory, start: dt.date, carrier: str
+) -> tuple[str, str]:
     """The carrier and policy number of the year starting `start`: the loss run's when it
     reaches that year, otherwise a prior carrier of the bureau's own records."""
     for term in history.terms:
@@ -153,12 +163,14 @@ def _claim_numbers(rng: random.Random, count: int, year: int) -> list[str]:
     return sorted(numbers)
 
 
-def _claims(rng: random.Random, primary: int, excess: int, large: int
-            ) -> list[tuple[int, int]]:
+def _claims(rng: random.Random, primary: int, excess: int, large: int) -> list[tuple[int, int]]:
     """(incurred, primary) per claim: `large` claims over the split point share `excess`;
     the rest of `primary` is dealt out as small claims under it."""
-    out = ([(SPLIT_POINT + share, SPLIT_POINT) for share in split_total(rng, excess, large)]
-           if large else [])
+    out = (
+        [(SPLIT_POINT + share, SPLIT_POINT) for share in split_total(rng, excess, large)]
+        if large
+        else []
+    )
     small = primary - large * SPLIT_POINT
     if small > 0:
         count = max(1, math.ceil(small / (SPLIT_POINT * 0.3))) + rng.randint(0, 2)
@@ -168,9 +180,14 @@ def _claims(rng: random.Random, primary: int, excess: int, large: int
     return out
 
 
-def build_experience(rng: random.Random, wc: WorkersComp, history: LossHistory,
-                     insured_carriers: tuple[str, ...], effective: dt.date, completion: dt.date,
-                     ) -> ExperienceRating | None:
+def build_experience(
+    rng: random.Random,
+    wc: WorkersComp,
+    history: LossHistory,
+    insured_carriers: tuple[str, ...],
+    effective: dt.date,
+    completion: dt.date,
+) -> ExperienceRating | None:
     """The worksheet behind `wc.experience_mod`, or None for a risk too small to be rated
     (its mod is 1.00 by rule, see `workers.build_workers_comp`)."""
     manual = sum(round(c.manual_premium * 100) for c in wc.classes)
@@ -185,15 +202,20 @@ def build_experience(rng: random.Random, wc: WorkersComp, history: LossHistory,
         carrier, number = _policy_names(rng, history, start, rng.choice(insured_carriers))
         rows = []
         for state, code, elr, d_ratio, payroll in classes:
-            then = max(100, round(payroll / growth ** (back - 1) * rng.uniform(0.94, 1.06),
-                                  -2))
+            then = max(100, round(payroll / growth ** (back - 1) * rng.uniform(0.94, 1.06), -2))
             # Exact half-up in integers: ELR and D-ratio have two decimals.
             expected = (int(then) * round(elr * 100) + 5_000) // 10_000
-            rows.append(ExperienceClass(
-                state=state, class_code=code, elr=elr, d_ratio=d_ratio, payroll=float(then),
-                expected_losses=float(expected),
-                expected_primary=float(percent_of(expected, round(d_ratio * 100))),
-            ))
+            rows.append(
+                ExperienceClass(
+                    state=state,
+                    class_code=code,
+                    elr=elr,
+                    d_ratio=d_ratio,
+                    payroll=float(then),
+                    expected_losses=float(expected),
+                    expected_primary=float(percent_of(expected, round(d_ratio * 100))),
+                )
+            )
         policies.append((carrier, number, start, end, rows))
     e = sum(round(r.expected_losses) for *_, rows in policies for r in rows)
     ep = sum(round(r.expected_primary) for *_, rows in policies for r in rows)
@@ -229,24 +251,48 @@ def build_experience(rng: random.Random, wc: WorkersComp, history: LossHistory,
         numbers = _claim_numbers(rng, len(claims), start.year)
         open_share = 0.1 if start.year < effective.year - 3 else 0.35
         drawn = []
-        for claim_number, (incurred, primary) in zip(numbers, sorted(claims, reverse=True),
-                                                     strict=True):
-            injury = ("Medical Only" if incurred < 3_000 else weighted(rng, [
-                ("Temporary Total", 5), ("Minor Permanent Partial", 2)])
-                if incurred <= SPLIT_POINT else weighted(rng, [
-                    ("Major Permanent Partial", 3), ("Temporary Total", 2),
-                    ("Permanent Total", 0.3), ("Death", 0.1)]))
-            drawn.append(ExperienceClaim(
-                claim_number=claim_number, injury_type=injury,
-                status="Open" if rng.random() < open_share else "Final",
-                incurred=float(incurred), primary=float(primary)))
-        built.append(ExperiencePolicy(
-            carrier=carrier, policy_number=number, effective_date=iso(start),
-            expiration_date=iso(end), classes=tuple(rows), claims=tuple(drawn)))
+        for claim_number, (incurred, primary) in zip(
+            numbers, sorted(claims, reverse=True), strict=True
+        ):
+            injury = (
+                "Medical Only"
+                if incurred < 3_000
+                else weighted(rng, [("Temporary Total", 5), ("Minor Permanent Partial", 2)])
+                if incurred <= SPLIT_POINT
+                else weighted(
+                    rng,
+                    [
+                        ("Major Permanent Partial", 3),
+                        ("Temporary Total", 2),
+                        ("Permanent Total", 0.3),
+                        ("Death", 0.1),
+                    ],
+                )
+            )
+            drawn.append(
+                ExperienceClaim(
+                    claim_number=claim_number,
+                    injury_type=injury,
+                    status="Open" if rng.random() < open_share else "Final",
+                    incurred=float(incurred),
+                    primary=float(primary),
+                )
+            )
+        built.append(
+            ExperiencePolicy(
+                carrier=carrier,
+                policy_number=number,
+                effective_date=iso(start),
+                expiration_date=iso(end),
+                classes=tuple(rows),
+                claims=tuple(drawn),
+            )
+        )
     states = sorted({c.state for c in wc.classes})
     rating_state = states[0] if len(states) == 1 else INTERSTATE
-    production = date_between(rng, completion - dt.timedelta(days=150),
-                              completion - dt.timedelta(days=10))
+    production = date_between(
+        rng, completion - dt.timedelta(days=150), completion - dt.timedelta(days=10)
+    )
     return ExperienceRating(
         bureau=BUREAUS.get(rating_state, NCCI),
         risk_id=wc.risk_id,

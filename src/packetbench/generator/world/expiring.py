@@ -40,8 +40,9 @@ class ExpiringPolicy(WorldModel):
     countersigned_by: str  # the incumbent's authorized representative
 
 
-def build_expiring(fake: Faker, rng: random.Random, history: LossHistory, policy: Policy,
-                   carrier: tuple[str, str]) -> ExpiringPolicy | None:
+def build_expiring(
+    fake: Faker, rng: random.Random, history: LossHistory, policy: Policy, carrier: tuple[str, str]
+) -> ExpiringPolicy | None:
     """The expiring term of every line in the loss history; None when nothing expires at the
     new effective date (a history of other years only). `carrier` (name, NAIC) is the market
     the submission goes to: when it is the incumbent, its NAIC code is the one it has."""
@@ -57,8 +58,10 @@ def build_expiring(fake: Faker, rng: random.Random, history: LossHistory, policy
         naic=carrier[1] if carrier[0] == current[0].carrier else fake.naic_code(),
         effective_date=current[0].effective_date,
         expiration_date=current[0].expiration_date,
-        parts=tuple(ExpiringPart(line=t.line, policy_number=t.policy_number,
-                                 premium=t.premium) for t in current),
+        parts=tuple(
+            ExpiringPart(line=t.line, policy_number=t.policy_number, premium=t.premium)
+            for t in current
+        ),
         taxes_and_fees=float(fee + surcharge),
         issued_date=iso(start - dt.timedelta(days=rng.randint(3, 21))),
         countersigned_by=fake.person_name(),

@@ -17,8 +17,9 @@ ACCOUNTING_FIRMS = (
 )
 
 
-def _year(rng: random.Random, revenue: int, year_end: dt.date, service: bool,
-          later: FiscalYear | None) -> FiscalYear:
+def _year(
+    rng: random.Random, revenue: int, year_end: dt.date, service: bool, later: FiscalYear | None
+) -> FiscalYear:
     """One fiscal year. With `later` (the following year, already built), equity rolls
     forward into it: same common stock, and retained earnings that become the later year's
     after its net income less dividends; cash then balances the sheet.
@@ -39,12 +40,20 @@ def _year(rng: random.Random, revenue: int, year_end: dt.date, service: bool,
     pre_tax = operating - interest + other_income
     tax = max(0, round(pre_tax * rng.uniform(0.21, 0.27)))
     income = IncomeStatement(
-        revenue=float(revenue), cost_of_revenue=float(cost), gross_profit=float(gross),
-        salaries_wages=float(salaries), rent=float(rent),
-        depreciation_amortization=float(depreciation), other_operating_expenses=float(other_opex),
-        total_operating_expenses=float(total_opex), operating_income=float(operating),
-        interest_expense=float(interest), other_income=float(other_income),
-        pre_tax_income=float(pre_tax), income_tax=float(tax), net_income=float(pre_tax - tax),
+        revenue=float(revenue),
+        cost_of_revenue=float(cost),
+        gross_profit=float(gross),
+        salaries_wages=float(salaries),
+        rent=float(rent),
+        depreciation_amortization=float(depreciation),
+        other_operating_expenses=float(other_opex),
+        total_operating_expenses=float(total_opex),
+        operating_income=float(operating),
+        interest_expense=float(interest),
+        other_income=float(other_income),
+        pre_tax_income=float(pre_tax),
+        income_tax=float(tax),
+        net_income=float(pre_tax - tax),
     )
     cash, receivables = part(0.03, 0.12), part(30 / 365, 60 / 365)
     inventory = 0 if service else part(0.05, 0.15)
@@ -78,23 +87,38 @@ def _year(rng: random.Random, revenue: int, year_end: dt.date, service: bool,
         current_assets = cash + receivables + inventory + prepaid
         total_assets = current_assets + noncurrent
     balance = BalanceSheet(
-        cash=float(cash), accounts_receivable=float(receivables), inventory=float(inventory),
-        prepaid_expenses=float(prepaid), total_current_assets=float(current_assets),
-        property_equipment_gross=float(ppe_gross), accumulated_depreciation=float(accumulated),
-        other_assets=float(other_assets), total_noncurrent_assets=float(noncurrent),
-        total_assets=float(total_assets), accounts_payable=float(payables),
-        accrued_liabilities=float(accrued), current_portion_debt=float(current_debt),
-        total_current_liabilities=float(current_liabilities), long_term_debt=float(long_term_debt),
-        total_liabilities=float(total_liabilities), common_stock=float(common),
-        retained_earnings=float(retained), total_equity=float(common + retained),
+        cash=float(cash),
+        accounts_receivable=float(receivables),
+        inventory=float(inventory),
+        prepaid_expenses=float(prepaid),
+        total_current_assets=float(current_assets),
+        property_equipment_gross=float(ppe_gross),
+        accumulated_depreciation=float(accumulated),
+        other_assets=float(other_assets),
+        total_noncurrent_assets=float(noncurrent),
+        total_assets=float(total_assets),
+        accounts_payable=float(payables),
+        accrued_liabilities=float(accrued),
+        current_portion_debt=float(current_debt),
+        total_current_liabilities=float(current_liabilities),
+        long_term_debt=float(long_term_debt),
+        total_liabilities=float(total_liabilities),
+        common_stock=float(common),
+        retained_earnings=float(retained),
+        total_equity=float(common + retained),
         total_liabilities_and_equity=float(total_liabilities + common + retained),
     )
     return FiscalYear(year_end=iso(year_end), income=income, balance=balance)
 
 
 def build_financials(
-    rng: random.Random, knobs: dict[str, Any], revenue: int, completion: dt.date,
-    service: bool, last_names: tuple[str, str], company: str,
+    rng: random.Random,
+    knobs: dict[str, Any],
+    revenue: int,
+    completion: dt.date,
+    service: bool,
+    last_names: tuple[str, str],
+    company: str,
 ) -> Financials:
     """Statements for the fiscal years ending before the submission, most recent first."""
     # Year-end statements are ready about three months after the year closes.
@@ -103,11 +127,11 @@ def build_financials(
     year_revenue = revenue
     for back in range(knobs["financials.years"]):
         later = years[-1] if years else None
-        years.append(_year(rng, year_revenue, dt.date(latest_year - back, 12, 31), service,
-                           later))
+        years.append(_year(rng, year_revenue, dt.date(latest_year - back, 12, 31), service, later))
         year_revenue = round(year_revenue / rng.uniform(0.97, 1.15))
-    basis = weighted(rng, [("Audited", 2), ("Reviewed", 3), ("Compiled", 3),
-                           ("Internally Prepared", 2)])
+    basis = weighted(
+        rng, [("Audited", 2), ("Reviewed", 3), ("Compiled", 3), ("Internally Prepared", 2)]
+    )
     if basis == "Internally Prepared":
         firm = f"{company} Accounting Department"
     else:

@@ -42,7 +42,11 @@ def licence_class_for(gvw: int, body_type: str) -> str:
 
 
 def build_vehicles(
-    fake: Faker, rng: random.Random, industry: Industry, count: int, effective: dt.date,
+    fake: Faker,
+    rng: random.Random,
+    industry: Industry,
+    count: int,
+    effective: dt.date,
     location_numbers: list[int],
 ) -> tuple[Vehicle, ...]:
     vehicles: list[Vehicle] = []
@@ -54,23 +58,30 @@ def build_vehicles(
                 break
         year = rng.randint(max(2012, effective.year - 12), effective.year)
         low, high = COST_NEW[body]
-        vehicles.append(Vehicle(
-            number=number,
-            year=year,
-            make=make,
-            model=model,
-            body_type=body,
-            vin=fake.vin_for(make, year),
-            gvw=gvw,
-            cost_new=float(round_to(rng.uniform(low, high), 100)),
-            garage_location=rng.choice(location_numbers),
-        ))
+        vehicles.append(
+            Vehicle(
+                number=number,
+                year=year,
+                make=make,
+                model=model,
+                body_type=body,
+                vin=fake.vin_for(make, year),
+                gvw=gvw,
+                cost_new=float(round_to(rng.uniform(low, high), 100)),
+                garage_location=rng.choice(location_numbers),
+            )
+        )
     return tuple(vehicles)
 
 
 def build_drivers(
-    fake: Faker, rng: random.Random, knobs: dict[str, Any], vehicles: tuple[Vehicle, ...],
-    home_state: str, business_start: dt.date, completion: dt.date,
+    fake: Faker,
+    rng: random.Random,
+    knobs: dict[str, Any],
+    vehicles: tuple[Vehicle, ...],
+    home_state: str,
+    business_start: dt.date,
+    completion: dt.date,
 ) -> tuple[Driver, ...]:
     count = rng.randint(knobs["drivers.min_rows"], knobs["drivers.max_rows"])
     seen_licences: set[str] = set()
@@ -82,8 +93,9 @@ def build_drivers(
             licence_class = "CDL-C"
         min_age = 23 if licence_class.startswith("CDL") else 19
         age = rng.randint(min_age, 68)
-        birth = date_between(rng, add_years(completion, -age - 1) + dt.timedelta(days=1),
-                             add_years(completion, -age))
+        birth = date_between(
+            rng, add_years(completion, -age - 1) + dt.timedelta(days=1), add_years(completion, -age)
+        )
         year_licensed = rng.randint(birth.year + 16, min(birth.year + 25, completion.year - 1))
         # Nobody is hired to drive before they hold a licence.
         earliest_hire = max(business_start, add_years(birth, 18), dt.date(year_licensed, 1, 1))
@@ -111,31 +123,44 @@ def build_drivers(
             endorsements = weighted(rng, [("", 4), ("N", 1), ("P", 1)])
         sex = weighted(rng, [("Male", 7), ("Female", 3)])
         first = fake.person_first_name(sex)
-        drivers.append(Driver(
-            number=number,
-            first_name=first,
-            middle_initial=rng.choice("ABCDEFGHJKLMNPRSTW"),
-            last_name=fake.person_last_name(),
-            birth_date=iso(birth),
-            gender=sex,
-            marital_status=weighted(rng, [("Single", 4), ("Married", 5), ("Divorced", 2),
-                                          ("Separated", 1), ("Widowed", 1)]),
-            license_number=licence,
-            license_state=state,
-            license_class=licence_class,
-            endorsements=endorsements,
-            year_licensed=year_licensed,
-            hire_date=iso(hire),
-            position=weighted(rng, [("Employee", 12), ("Owner", 1), ("Officer", 1),
-                                    ("Independent Contractor", 1)]),
-            years_experience=rng.randint(max(0, (completion.year - year_licensed) // 2),
-                                         completion.year - year_licensed),
-            vehicle_number=vehicle.number if vehicle else None,
-            percent_use=float(weighted(rng, [(100, 6), (75, 2), (50, 2)])) if vehicle else 0.0,
-            violations=violations,
-            accidents=accidents,
-            points=points,
-            excluded=points >= 10,
-            mvr_date=iso(mvr),
-        ))
+        drivers.append(
+            Driver(
+                number=number,
+                first_name=first,
+                middle_initial=rng.choice("ABCDEFGHJKLMNPRSTW"),
+                last_name=fake.person_last_name(),
+                birth_date=iso(birth),
+                gender=sex,
+                marital_status=weighted(
+                    rng,
+                    [
+                        ("Single", 4),
+                        ("Married", 5),
+                        ("Divorced", 2),
+                        ("Separated", 1),
+                        ("Widowed", 1),
+                    ],
+                ),
+                license_number=licence,
+                license_state=state,
+                license_class=licence_class,
+                endorsements=endorsements,
+                year_licensed=year_licensed,
+                hire_date=iso(hire),
+                position=weighted(
+                    rng,
+                    [("Employee", 12), ("Owner", 1), ("Officer", 1), ("Independent Contractor", 1)],
+                ),
+                years_experience=rng.randint(
+                    max(0, (completion.year - year_licensed) // 2), completion.year - year_licensed
+                ),
+                vehicle_number=vehicle.number if vehicle else None,
+                percent_use=float(weighted(rng, [(100, 6), (75, 2), (50, 2)])) if vehicle else 0.0,
+                violations=violations,
+                accidents=accidents,
+                points=points,
+                excluded=points >= 10,
+                mvr_date=iso(mvr),
+            )
+        )
     return tuple(drivers)

@@ -18,9 +18,13 @@ from packetbench.generator.world.places import address
 CASUALTY = ("gl", "auto", "wc", "umbrella")
 
 
-def build_interests(fake: Faker, rng: random.Random, locations: tuple[Location, ...],
-                    units: tuple[AutoUnit, ...], lines: tuple[str, ...]
-                    ) -> tuple[AdditionalInterest, ...]:
+def build_interests(
+    fake: Faker,
+    rng: random.Random,
+    locations: tuple[Location, ...],
+    units: tuple[AutoUnit, ...],
+    lines: tuple[str, ...],
+) -> tuple[AdditionalInterest, ...]:
     """Mortgagees of the buildings, lenders and lessors of the vehicles, and landlords
     named as additional insureds on the GL policy."""
     lender_addresses: dict[str, Address] = {}
@@ -37,44 +41,68 @@ def build_interests(fake: Faker, rng: random.Random, locations: tuple[Location, 
             if building.mortgagee is None:
                 continue
             where = lender_address(building.mortgagee, building.address.state)
-            interests.append(AdditionalInterest(
-                interest_type="Mortgagee", name=building.mortgagee, address=where,
-                loan_number=building.loan_number, line="property",
-                location_number=building.location_number,
-                building_number=building.building_number, vehicle_number=None,
-                certificate_required=True,
-            ))
+            interests.append(
+                AdditionalInterest(
+                    interest_type="Mortgagee",
+                    name=building.mortgagee,
+                    address=where,
+                    loan_number=building.loan_number,
+                    line="property",
+                    location_number=building.location_number,
+                    building_number=building.building_number,
+                    vehicle_number=None,
+                    certificate_required=True,
+                )
+            )
     home = locations[0].address.state
     for unit in units:
         if unit.ownership == "Owned":
             continue
         financed = unit.ownership == "Financed"
         name = rng.choice(LIENHOLDERS if financed else LESSORS)
-        interests.append(AdditionalInterest(
-            interest_type="Lienholder" if financed else "Lessor", name=name,
-            address=lender_address(name, home),
-            loan_number=fake.numerify("VL-%#######") if financed else fake.numerify(
-                "LS-%######"),
-            line="auto", location_number=None, building_number=None,
-            vehicle_number=unit.vehicle_number, certificate_required=True,
-        ))
+        interests.append(
+            AdditionalInterest(
+                interest_type="Lienholder" if financed else "Lessor",
+                name=name,
+                address=lender_address(name, home),
+                loan_number=fake.numerify("VL-%#######")
+                if financed
+                else fake.numerify("LS-%######"),
+                line="auto",
+                location_number=None,
+                building_number=None,
+                vehicle_number=unit.vehicle_number,
+                certificate_required=True,
+            )
+        )
     if "gl" in lines:
         for location in locations:
             if location.buildings[0].interest != "Tenant":
                 continue
             landlord = f"{fake.person_last_name()} Properties LLC"
-            interests.append(AdditionalInterest(
-                interest_type="Additional Insured", name=landlord,
-                address=lender_address(landlord, location.address.state), loan_number=None,
-                line="gl",
-                location_number=location.number, building_number=None, vehicle_number=None,
-                certificate_required=True,
-            ))
+            interests.append(
+                AdditionalInterest(
+                    interest_type="Additional Insured",
+                    name=landlord,
+                    address=lender_address(landlord, location.address.state),
+                    loan_number=None,
+                    line="gl",
+                    location_number=location.number,
+                    building_number=None,
+                    vehicle_number=None,
+                    certificate_required=True,
+                )
+            )
     return tuple(interests)
 
 
-def build_holders(fake: Faker, rng: random.Random, locations: tuple[Location, ...],
-                  lines: tuple[str, ...], operations: str) -> tuple[CertificateHolder, ...]:
+def build_holders(
+    fake: Faker,
+    rng: random.Random,
+    locations: tuple[Location, ...],
+    lines: tuple[str, ...],
+    operations: str,
+) -> tuple[CertificateHolder, ...]:
     casualty = tuple(line for line in CASUALTY if line in lines)
     kinds = [h for h in HOLDERS if casualty or h[0] in ("Lender", "Property Manager")]
     chosen = rng.sample(kinds, min(len(kinds), rng.randint(2, 5)))
@@ -88,27 +116,35 @@ def build_holders(fake: Faker, rng: random.Random, locations: tuple[Location, ..
         location = None
         if relationship in ("Lender", "Property Manager"):
             location = rng.choice(locations)
-        name = template.format(last=fake.person_last_name(),
-                               city=(location or locations[0]).address.city)
+        name = template.format(
+            last=fake.person_last_name(), city=(location or locations[0]).address.city
+        )
         if location is not None:
             description = f"Premises at {location.address.one_line()}"
         elif relationship in ("General Contractor", "Project Owner"):
             description = f"Work performed for {name} under written contract"
         else:
             description = operations
-        holders.append(CertificateHolder(
-            name=name, address=address(fake, home.state), relationship=relationship,
-            lines=covered,
-            additional_insured=wants_ai and "gl" in covered,
-            waiver_of_subrogation=wants_waiver and bool({"gl", "wc"} & set(covered)),
-            location_number=location.number if location else None,
-            description=description,
-        ))
+        holders.append(
+            CertificateHolder(
+                name=name,
+                address=address(fake, home.state),
+                relationship=relationship,
+                lines=covered,
+                additional_insured=wants_ai and "gl" in covered,
+                waiver_of_subrogation=wants_waiver and bool({"gl", "wc"} & set(covered)),
+                location_number=location.number if location else None,
+                description=description,
+            )
+        )
     return tuple(holders)
 
 
-def build_endorsements(lines: tuple[str, ...], interests: tuple[AdditionalInterest, ...],
-                       holders: tuple[CertificateHolder, ...]) -> tuple[Endorsement, ...]:
+def build_endorsements(
+    lines: tuple[str, ...],
+    interests: tuple[AdditionalInterest, ...],
+    holders: tuple[CertificateHolder, ...],
+) -> tuple[Endorsement, ...]:
     added: list[tuple[str, forms.Form]] = []
     kinds = {i.interest_type for i in interests}
     if "property" in lines and "Mortgagee" in kinds:
@@ -117,7 +153,8 @@ def build_endorsements(lines: tuple[str, ...], interests: tuple[AdditionalIntere
         # Landlords of leased premises, and a property manager a certificate names as
         # additional insured, are covered by the managers-or-lessors form.
         if any(i.interest_type == "Additional Insured" for i in interests) or any(
-                h.additional_insured and h.relationship == "Property Manager" for h in holders):
+            h.additional_insured and h.relationship == "Property Manager" for h in holders
+        ):
             added.append(("gl", forms.AI_LANDLORD))
         if any(h.additional_insured and h.relationship != "Property Manager" for h in holders):
             added += [("gl", forms.AI_CONTRACTOR), ("gl", forms.AI_COMPLETED)]
@@ -130,6 +167,8 @@ def build_endorsements(lines: tuple[str, ...], interests: tuple[AdditionalIntere
     out = []
     for line in lines:
         entries = [*forms.BASE_FORMS[line], *(form for owner, form in added if owner == line)]
-        out += [Endorsement(line=line, form_number=number, edition=edition, title=title)
-                for number, edition, title in entries]
+        out += [
+            Endorsement(line=line, form_number=number, edition=edition, title=title)
+            for number, edition, title in entries
+        ]
     return tuple(out)

@@ -26,14 +26,22 @@ from packetbench.generator.world.models import Insured, Location
 from packetbench.generator.world.parties import PayrollClass
 
 # Exposure per rate unit: sales, payroll and cost are rated per $1,000, area per 1,000 sq ft.
-BASIS_UNIT: dict[str, int] = {"Gross Sales": 1000, "Payroll": 1000, "Area": 1000,
-                              "Units": 1, "Total Cost": 1000, "Admissions": 1000}
+BASIS_UNIT: dict[str, int] = {
+    "Gross Sales": 1000,
+    "Payroll": 1000,
+    "Area": 1000,
+    "Units": 1,
+    "Total Cost": 1000,
+    "Admissions": 1000,
+}
 SQFT_PER_UNIT = 950  # apartments: one unit per 950 sq ft of building
 
 # (each occurrence, general aggregate, products aggregate, personal & advertising injury)
-LIMIT_SETS = ((1_000_000, 2_000_000, 2_000_000, 1_000_000),
-              (1_000_000, 3_000_000, 3_000_000, 1_000_000),
-              (2_000_000, 4_000_000, 4_000_000, 2_000_000))
+LIMIT_SETS = (
+    (1_000_000, 2_000_000, 2_000_000, 1_000_000),
+    (1_000_000, 3_000_000, 3_000_000, 1_000_000),
+    (2_000_000, 4_000_000, 4_000_000, 2_000_000),
+)
 
 
 def premium_cents(rate: float, exposure: int, basis: str) -> int:
@@ -42,19 +50,26 @@ def premium_cents(rate: float, exposure: int, basis: str) -> int:
     return int(exact + Fraction(1, 2))
 
 
-def _exposure(cls: GlClass, location: Location, payroll: list[PayrollClass],
-              clerical: set[str]) -> int:
+def _exposure(
+    cls: GlClass, location: Location, payroll: list[PayrollClass], clerical: set[str]
+) -> int:
     if cls.basis == "Gross Sales":
         return round(location.annual_revenue)
     if cls.basis == "Payroll":  # field payroll; office clerical is rated on its own
-        return round(sum(p.payroll for p in payroll if p.location_number == location.number
-                         and p.class_code not in clerical))
+        return round(
+            sum(
+                p.payroll
+                for p in payroll
+                if p.location_number == location.number and p.class_code not in clerical
+            )
+        )
     area = sum(b.square_feet for b in location.buildings)
     return area if cls.basis == "Area" else max(1, area // SQFT_PER_UNIT)
 
 
-def _hazard(rng: random.Random, cls: GlClass, location: int, number: int, exposure: int,
-            territory: str) -> GlHazard:
+def _hazard(
+    rng: random.Random, cls: GlClass, location: int, number: int, exposure: int, territory: str
+) -> GlHazard:
     premises_rate = round(rng.uniform(*cls.premises_rate), 3)
     products_rate = round(rng.uniform(*cls.products_rate), 3) if cls.products_rate else None
     return GlHazard(
@@ -68,14 +83,19 @@ def _hazard(rng: random.Random, cls: GlClass, location: int, number: int, exposu
         premises_rate=premises_rate,
         products_rate=products_rate,
         premises_premium=dollars(premium_cents(premises_rate, exposure, cls.basis)),
-        products_premium=dollars(premium_cents(products_rate, exposure, cls.basis)
-                                 if products_rate is not None else 0),
+        products_premium=dollars(
+            premium_cents(products_rate, exposure, cls.basis) if products_rate is not None else 0
+        ),
     )
 
 
 def build_general_liability(
-    rng: random.Random, profile: RatingProfile, insured: Insured,
-    locations: tuple[Location, ...], payroll: tuple[PayrollClass, ...], effective: dt.date,
+    rng: random.Random,
+    profile: RatingProfile,
+    insured: Insured,
+    locations: tuple[Location, ...],
+    payroll: tuple[PayrollClass, ...],
+    effective: dt.date,
     umbrella: bool,
 ) -> GeneralLiability:
     clerical = {"8810", "8742"}
@@ -111,8 +131,9 @@ def build_general_liability(
         damage_to_premises=float(rng.choice((100_000, 300_000))),
         medical_expense=float(rng.choice((5_000, 10_000))),
         deductible=deductible,
-        deductible_basis=(weighted(rng, [("Per Occurrence", 3), ("Per Claim", 1)])
-                          if deductible else None),
+        deductible_basis=(
+            weighted(rng, [("Per Occurrence", 3), ("Per Claim", 1)]) if deductible else None
+        ),
         hazards=tuple(hazards),
         premises_premium=dollars(premises),
         products_premium=dollars(products),

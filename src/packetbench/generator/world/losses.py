@@ -33,47 +33,85 @@ SEVERITY: dict[str, tuple[float, float]] = {
 # What a loss-run description says happened, by line.
 HAZARDS: dict[str, tuple[str, ...]] = {
     "Commercial Property": (
-        "Water damage from burst pipe", "Wind damage to roof", "Hail damage to roof and HVAC",
-        "Fire in electrical room", "Theft of equipment after break-in", "Vandalism to storefront",
-        "Sprinkler leakage", "Lightning strike damaged equipment", "Roof leak damaged stock",
+        "Water damage from burst pipe",
+        "Wind damage to roof",
+        "Hail damage to roof and HVAC",
+        "Fire in electrical room",
+        "Theft of equipment after break-in",
+        "Vandalism to storefront",
+        "Sprinkler leakage",
+        "Lightning strike damaged equipment",
+        "Roof leak damaged stock",
         "Vehicle struck building",
     ),
     "General Liability": (
-        "Customer slip and fall on wet floor", "Trip and fall in parking lot",
-        "Damage to customer property during work", "Alleged defective product",
-        "Visitor struck by falling merchandise", "Damage to adjacent property",
-        "Bodily injury at jobsite", "Food-borne illness allegation",
+        "Customer slip and fall on wet floor",
+        "Trip and fall in parking lot",
+        "Damage to customer property during work",
+        "Alleged defective product",
+        "Visitor struck by falling merchandise",
+        "Damage to adjacent property",
+        "Bodily injury at jobsite",
+        "Food-borne illness allegation",
     ),
     "Commercial Auto": (
-        "Rear-ended third party at light", "Backed into parked vehicle",
-        "Sideswipe while changing lanes", "Struck deer", "Windshield damage from debris",
-        "Collision at intersection", "Parked unit hit by third party", "Cargo shifted in transit",
+        "Rear-ended third party at light",
+        "Backed into parked vehicle",
+        "Sideswipe while changing lanes",
+        "Struck deer",
+        "Windshield damage from debris",
+        "Collision at intersection",
+        "Parked unit hit by third party",
+        "Cargo shifted in transit",
     ),
     "Workers Compensation": (
-        "Back strain lifting materials", "Laceration to hand", "Fall from ladder",
-        "Slip on wet floor", "Repetitive motion injury to wrist", "Struck by falling object",
-        "Burn from hot surface", "Eye injury from debris",
+        "Back strain lifting materials",
+        "Laceration to hand",
+        "Fall from ladder",
+        "Slip on wet floor",
+        "Repetitive motion injury to wrist",
+        "Struck by falling object",
+        "Burn from hot surface",
+        "Eye injury from debris",
     ),
     "Motor Truck Cargo": (
-        "Load damaged in rollover", "Theft of trailer and contents from truck stop",
-        "Cargo shifted and crushed in transit", "Water damage to load through roof leak",
-        "Load rejected after temperature loss", "Pallets fell during unloading",
+        "Load damaged in rollover",
+        "Theft of trailer and contents from truck stop",
+        "Cargo shifted and crushed in transit",
+        "Water damage to load through roof leak",
+        "Load rejected after temperature loss",
+        "Pallets fell during unloading",
     ),
 }
 
 
 def _claim(
-    fake: Faker, rng: random.Random, line: str, term_start: dt.date, last_day: dt.date,
-    valuation: dt.date, insured_name: str, location_numbers: list[int],
+    fake: Faker,
+    rng: random.Random,
+    line: str,
+    term_start: dt.date,
+    last_day: dt.date,
+    valuation: dt.date,
+    insured_name: str,
+    location_numbers: list[int],
     claim_number: str,
 ) -> Claim:
     loss = date_between(rng, term_start, last_day)
     report = date_between(rng, loss, min(loss + dt.timedelta(days=45), valuation))
     age_days = (valuation - loss).days
     open_weight = 6.0 if age_days < 365 else 1.0 if age_days < 730 else 0.25
-    status = weighted(rng, [("Open", open_weight), ("Closed", 8), ("Closed Without Payment", 2),
-                            ("Re-opened", 0.4), ("Denied", 0.8), ("Subrogation", 0.6),
-                            ("In Suit", 0.3 if line != "Commercial Property" else 0.0)])
+    status = weighted(
+        rng,
+        [
+            ("Open", open_weight),
+            ("Closed", 8),
+            ("Closed Without Payment", 2),
+            ("Re-opened", 0.4),
+            ("Denied", 0.8),
+            ("Subrogation", 0.6),
+            ("In Suit", 0.3 if line != "Commercial Property" else 0.0),
+        ],
+    )
     median, sigma = SEVERITY[line]
     total = lognormal_cents(rng, median, sigma)
     if status in ("Closed Without Payment",):
@@ -87,8 +125,13 @@ def _claim(
         reserve = total - paid
     closed = None
     if status in codes.CLOSED_CLAIM_STATUSES:
-        closed = iso(date_between(rng, min(report + dt.timedelta(days=10), valuation),
-                                  min(report + dt.timedelta(days=320), valuation)))
+        closed = iso(
+            date_between(
+                rng,
+                min(report + dt.timedelta(days=10), valuation),
+                min(report + dt.timedelta(days=320), valuation),
+            )
+        )
     claimant = insured_name if line == "Commercial Property" else fake.person_name()
     return Claim(
         claim_number=claim_number,
@@ -106,9 +149,15 @@ def _claim(
 
 
 def build_loss_history(
-    fake: Faker, rng: random.Random, knobs: dict[str, Any],
-    effective: dt.date, completion: dt.date, insured_name: str, incumbent: str,
-    location_numbers: list[int], lines: list[str],
+    fake: Faker,
+    rng: random.Random,
+    knobs: dict[str, Any],
+    effective: dt.date,
+    completion: dt.date,
+    insured_name: str,
+    incumbent: str,
+    location_numbers: list[int],
+    lines: list[str],
 ) -> LossHistory:
     """Terms for every line in `lines` over the knob's years, with claims spread over them."""
     valuation = completion - dt.timedelta(days=rng.randint(5, 40))
@@ -146,20 +195,37 @@ def build_loss_history(
                 if number not in used:
                     used.add(number)
                     break
-            claims.append(_claim(fake, rng, line, start, last_day, valuation,
-                                 insured_name, location_numbers, number))
+            claims.append(
+                _claim(
+                    fake,
+                    rng,
+                    line,
+                    start,
+                    last_day,
+                    valuation,
+                    insured_name,
+                    location_numbers,
+                    number,
+                )
+            )
         claims.sort(key=lambda c: (c.loss_date, c.claim_number))
-        premium_base = {"Commercial Property": 24_000, "General Liability": 16_000,
-                        "Commercial Auto": 21_000, "Workers Compensation": 19_000,
-                        "Motor Truck Cargo": 6_000}[line]
-        terms.append(PolicyTerm(
-            carrier=carrier,
-            policy_number=f"{numbers[(carrier, line)]}-{years - back + 1:02d}",
-            line=line,
-            effective_date=iso(start),
-            expiration_date=iso(end),
-            premium=float(round_to(premium_base * rng.uniform(0.6, 2.4), 1)),
-            claims=tuple(claims),
-        ))
+        premium_base = {
+            "Commercial Property": 24_000,
+            "General Liability": 16_000,
+            "Commercial Auto": 21_000,
+            "Workers Compensation": 19_000,
+            "Motor Truck Cargo": 6_000,
+        }[line]
+        terms.append(
+            PolicyTerm(
+                carrier=carrier,
+                policy_number=f"{numbers[(carrier, line)]}-{years - back + 1:02d}",
+                line=line,
+                effective_date=iso(start),
+                expiration_date=iso(end),
+                premium=float(round_to(premium_base * rng.uniform(0.6, 2.4), 1)),
+                claims=tuple(claims),
+            )
+        )
     # Most recent policy year first, lines in a fixed order within a year.
     return LossHistory(valuation_date=iso(valuation), run_date=iso(run_date), terms=tuple(terms))

@@ -37,22 +37,33 @@ class Narrative(WorldModel):
     highlights: tuple[str, ...]
 
 
-def build_narrative(rng: random.Random, completion: dt.date, effective: dt.date,
-                    expiring_premium: float | None, new_premium: float,
-                    renewal: bool) -> Narrative:
+def build_narrative(
+    rng: random.Random,
+    completion: dt.date,
+    effective: dt.date,
+    expiring_premium: float | None,
+    new_premium: float,
+    renewal: bool,
+) -> Narrative:
     """The letter goes out a few days after the application is signed and asks for quotes a
     couple of weeks before the effective date; the target sits near the expiring premium. A
     submission to the incumbent itself is its renewal."""
     letter = completion + dt.timedelta(days=rng.randint(0, 5))
-    needed = max(letter + dt.timedelta(days=7),
-                 effective - dt.timedelta(days=rng.randint(10, 21)))
+    needed = max(letter + dt.timedelta(days=7), effective - dt.timedelta(days=rng.randint(10, 21)))
     base = expiring_premium if expiring_premium else new_premium
     return Narrative(
         letter_date=iso(letter),
         quote_needed_by=iso(needed),
         submission_type="Renewal" if renewal else "New Business",
-        marketing_reason=weighted(rng, [(reason, weight) for reason, weight in zip(
-            codes.MARKETING_REASON.values, (4, 2, 2, 1, 2, 1), strict=True)]),
+        marketing_reason=weighted(
+            rng,
+            [
+                (reason, weight)
+                for reason, weight in zip(
+                    codes.MARKETING_REASON.values, (4, 2, 2, 1, 2, 1), strict=True
+                )
+            ],
+        ),
         target_premium=float(round_to(base * rng.uniform(0.85, 1.0), 100)),
         highlights=tuple(rng.sample(HIGHLIGHTS, rng.randint(2, 3))),
     )

@@ -53,15 +53,28 @@ MORTGAGEES = (
 
 
 def _building(
-    fake: Faker, rng: random.Random, industry: Industry, loc_number: int, bldg_number: int,
-    where: Address, effective: dt.date, interest: str,
+    fake: Faker,
+    rng: random.Random,
+    industry: Industry,
+    loc_number: int,
+    bldg_number: int,
+    where: Address,
+    effective: dt.date,
+    interest: str,
 ) -> Building:
     occupancy = rng.choice(industry.occupancies)
     (area_lo, area_hi), (st_lo, st_hi), (ratio_lo, ratio_hi) = OCCUPANCY_PROFILE[occupancy]
-    construction = weighted(rng, [
-        ("Frame", 2), ("Joisted Masonry", 4), ("Non-Combustible", 3),
-        ("Masonry Non-Combustible", 3), ("Modified Fire Resistive", 1), ("Fire Resistive", 1),
-    ])
+    construction = weighted(
+        rng,
+        [
+            ("Frame", 2),
+            ("Joisted Masonry", 4),
+            ("Non-Combustible", 3),
+            ("Masonry Non-Combustible", 3),
+            ("Modified Fire Resistive", 1),
+            ("Fire Resistive", 1),
+        ],
+    )
     if construction == "Frame":
         st_hi = min(st_hi, 4)
     stories = rng.randint(st_lo, max(st_lo, st_hi))
@@ -71,18 +84,25 @@ def _building(
     sprinklered = weighted(rng, [(0.0, 3), (50.0, 1), (75.0, 1), (100.0, 5)])
     if square_feet > 100_000:
         sprinklered = 100.0
-    sprinkler_type = "None" if sprinklered == 0 else weighted(
-        rng, [("Wet Pipe", 6), ("Dry Pipe", 2), ("Pre-Action", 1), ("ESFR", 1)])
+    sprinkler_type = (
+        "None"
+        if sprinklered == 0
+        else weighted(rng, [("Wet Pipe", 6), ("Dry Pipe", 2), ("Pre-Action", 1), ("ESFR", 1)])
+    )
     cost_lo, cost_hi = COST_PER_SQFT[construction]
     if interest == "Tenant":
         building_cents = 0
     else:
         building_cents = round_to(square_feet * rng.uniform(cost_lo, cost_hi), 1000) * 100
-    contents_cents = round_to(
-        max(building_cents / 100, square_feet * 60) * rng.uniform(ratio_lo, ratio_hi), 1000
-    ) * 100
-    bi_cents = round_to(rng.uniform(0.05, 0.30) * (building_cents + contents_cents) / 100,
-                        1000) * 100
+    contents_cents = (
+        round_to(
+            max(building_cents / 100, square_feet * 60) * rng.uniform(ratio_lo, ratio_hi), 1000
+        )
+        * 100
+    )
+    bi_cents = (
+        round_to(rng.uniform(0.05, 0.30) * (building_cents + contents_cents) / 100, 1000) * 100
+    )
     mortgagee = None
     loan_number = None
     if interest == "Owner" and rng.random() < 0.5:
@@ -114,12 +134,23 @@ def _building(
         heating_year=rng.randint(max(year_built, last_year - 30), last_year),
         sprinklered_percent=sprinklered,
         sprinkler_type=sprinkler_type,
-        fire_alarm=weighted(rng, [("Central Station", 6), ("Local", 3), ("Proprietary", 1),
-                                  ("Remote Station", 1), ("None", 1)]),
-        burglar_alarm=weighted(rng, [("Central Station", 6), ("Local Gong", 2),
-                                     ("Police Connect", 1), ("None", 2)]),
-        protection_class=weighted(rng, [(pc, w) for pc, w in zip(
-            range(1, 11), (2, 4, 6, 7, 6, 4, 3, 2, 1, 1), strict=True)]),
+        fire_alarm=weighted(
+            rng,
+            [
+                ("Central Station", 6),
+                ("Local", 3),
+                ("Proprietary", 1),
+                ("Remote Station", 1),
+                ("None", 1),
+            ],
+        ),
+        burglar_alarm=weighted(
+            rng, [("Central Station", 6), ("Local Gong", 2), ("Police Connect", 1), ("None", 2)]
+        ),
+        protection_class=weighted(
+            rng,
+            [(pc, w) for pc, w in zip(range(1, 11), (2, 4, 6, 7, 6, 4, 3, 2, 1, 1), strict=True)],
+        ),
         hydrant_feet=round_to(rng.uniform(50, 1400), 25),
         station_miles=round(rng.uniform(0.4, 8.5), 1),
         wind_class=weighted(rng, [("Resistive", 2), ("Semi-Resistive", 3), ("Other", 5)]),
@@ -127,8 +158,9 @@ def _building(
         contents_value=dollars(contents_cents),
         business_income_value=dollars(bi_cents),
         tiv=dollars(building_cents + contents_cents + bi_cents),
-        valuation=weighted(rng, [("Replacement Cost", 8), ("Actual Cash Value", 1),
-                                 ("Agreed Amount", 1)]),
+        valuation=weighted(
+            rng, [("Replacement Cost", 8), ("Actual Cash Value", 1), ("Agreed Amount", 1)]
+        ),
         coinsurance_percent=weighted(rng, [(80.0, 5), (90.0, 3), (100.0, 2)]),
         causes_of_loss=weighted(rng, [("Special", 8), ("Broad", 1), ("Basic", 1)]),
         deductible=float(rng.choice((1_000, 2_500, 5_000, 10_000, 25_000))),
@@ -143,8 +175,10 @@ def loan_number(rng: random.Random) -> str:
     return f"LN-{rng.randint(1, 9)}{rng.randrange(10**9):09d}"
 
 
-def secure_mortgage(lender: random.Random, locations: tuple[Location, ...],
-                    ) -> tuple[Location, ...]:
+def secure_mortgage(
+    lender: random.Random,
+    locations: tuple[Location, ...],
+) -> tuple[Location, ...]:
     """The locations with at least one mortgaged building (issue 14 part 2).
 
     A business that owns its premises almost always finances them, and the evidence forms
@@ -159,17 +193,29 @@ def secure_mortgage(lender: random.Random, locations: tuple[Location, ...],
     owned = [b for b in buildings if b.interest == "Owner"]
     assert owned, "build_locations leaves at least one location owned"
     target = max(owned, key=lambda b: b.tiv)
-    mortgaged = target.model_copy(update={
-        "mortgagee": lender.choice(MORTGAGEES).format(city=target.address.city),
-        "loan_number": loan_number(lender),
-    })
-    return tuple(loc.model_copy(update={"buildings": tuple(
-        mortgaged if b is target else b for b in loc.buildings)}) for loc in locations)
+    mortgaged = target.model_copy(
+        update={
+            "mortgagee": lender.choice(MORTGAGEES).format(city=target.address.city),
+            "loan_number": loan_number(lender),
+        }
+    )
+    return tuple(
+        loc.model_copy(
+            update={"buildings": tuple(mortgaged if b is target else b for b in loc.buildings)}
+        )
+        for loc in locations
+    )
 
 
 def build_locations(
-    fake: Faker, rng: random.Random, industry: Industry, home: Address, effective: dt.date,
-    rows: int, employees: int, revenue_dollars: int,
+    fake: Faker,
+    rng: random.Random,
+    industry: Industry,
+    home: Address,
+    effective: dt.date,
+    rows: int,
+    employees: int,
+    revenue_dollars: int,
 ) -> tuple[Location, ...]:
     """Locations with 1-3 buildings each, `rows` buildings in all.
 
@@ -196,18 +242,20 @@ def build_locations(
             for b in range(count)
         )
         full_time = employee_split[index]
-        locations.append(Location(
-            number=number,
-            address=where,
-            full_time_employees=full_time,
-            part_time_employees=rng.randint(0, max(1, full_time // 4)),
-            annual_revenue=float(revenue_split[index]),
-            operations=prose.render(
-                "premises",
-                occupancy=buildings[0].occupancy,
-                interest=interest,
-                activity=rng.choice(industry.operations),
-            ),
-            buildings=buildings,
-        ))
+        locations.append(
+            Location(
+                number=number,
+                address=where,
+                full_time_employees=full_time,
+                part_time_employees=rng.randint(0, max(1, full_time // 4)),
+                annual_revenue=float(revenue_split[index]),
+                operations=prose.render(
+                    "premises",
+                    occupancy=buildings[0].occupancy,
+                    interest=interest,
+                    activity=rng.choice(industry.operations),
+                ),
+                buildings=buildings,
+            )
+        )
     return tuple(locations)

@@ -131,8 +131,7 @@ def shares(rng: random.Random, count: int, step: int = 5) -> list[int]:
     """`count` positive multiples of `step` summing to 100, largest first."""
     cuts = sorted(rng.sample(range(1, 100 // step), count - 1))
     edges = [0, *cuts, 100 // step]
-    return sorted(((b - a) * step for a, b in itertools.pairwise(edges)),
-                  reverse=True)
+    return sorted(((b - a) * step for a, b in itertools.pairwise(edges)), reverse=True)
 
 
 def largest_remainder(counts: list[int]) -> list[int]:
@@ -141,7 +140,7 @@ def largest_remainder(counts: list[int]) -> list[int]:
     raw = [100 * c / total for c in counts]
     out = [int(r) for r in raw]
     order = sorted(range(len(raw)), key=lambda i: (out[i] - raw[i], i))
-    for i in order[:100 - sum(out)]:
+    for i in order[: 100 - sum(out)]:
         out[i] += 1
     return out
 
@@ -154,13 +153,19 @@ def _trucking(rng: random.Random, world: World) -> TruckingFacts:
     answers = list(answer_all(rng, TRUCKING_QUESTIONS))
     # The auto section already answered whether hazardous materials are hauled.
     hazardous = next(a.answer for a in auto.answers if a.question == "hazardous_cargo")
-    answers[0] = Answer(question="hazmat", answer=hazardous,
-                        explanation=TRUCKING_QUESTIONS[0].explanations[0] if hazardous else None)
+    answers[0] = Answer(
+        question="hazmat",
+        answer=hazardous,
+        explanation=TRUCKING_QUESTIONS[0].explanations[0] if hazardous else None,
+    )
     if world.cargo is not None:
         index = next(i for i, q in enumerate(TRUCKING_QUESTIONS) if q.id == "refrigerated")
         cold = world.cargo.refrigeration
-        answers[index] = Answer(question="refrigerated", answer=cold, explanation=(
-            TRUCKING_QUESTIONS[index].explanations[0] if cold else None))
+        answers[index] = Answer(
+            question="refrigerated",
+            answer=cold,
+            explanation=(TRUCKING_QUESTIONS[index].explanations[0] if cold else None),
+        )
     leased = next(a.answer for a in answers if a.question == "owner_operators")
     tractors = sum(v.body_type == "Tractor" for v in world.vehicles)
     units = len(world.vehicles)
@@ -174,10 +179,11 @@ def _trucking(rng: random.Random, world: World) -> TruckingFacts:
         owner_operators=rng.randint(1, max(1, units // 5)) if leased else 0,
         radius_percent=(radius[0], radius[1], radius[2]),
         commodities=tuple(
-            Commodity(name=name, percent=percent,
-                      max_value=float(round_to(rng.uniform(low, high), 5000)))
-            for (name, low, high), percent in zip(picked, shares(rng, len(picked)),
-                                                  strict=True)),
+            Commodity(
+                name=name, percent=percent, max_value=float(round_to(rng.uniform(low, high), 5000))
+            )
+            for (name, low, high), percent in zip(picked, shares(rng, len(picked)), strict=True)
+        ),
         answers=tuple(answers),
     )
 
@@ -197,18 +203,25 @@ def _contractors(rng: random.Random, world: World) -> ContractorFacts:
         location = rng.choice(world.locations)
         start = date_between(rng, add_years(completion, -2), completion)
         finish = start + dt.timedelta(days=rng.randint(90, 540))
-        projects.append(Project(
-            name=f"{kind} - {location.address.city}",
-            client=f"{location.address.city.split()[0]} {rng.choice(CLIENT_WORDS)} "
-                   f"{rng.choice(('LLC', 'Inc.'))}",
-            city=location.address.city,
-            state=rng.choice(states) if rng.random() < 0.1 else location.address.state,
-            contract_value=float(round_to(
-                world.insured.annual_revenue * rng.uniform(0.02, 0.25), 5000)),
-            start_date=iso(start), completion_date=iso(finish)))
+        projects.append(
+            Project(
+                name=f"{kind} - {location.address.city}",
+                client=f"{location.address.city.split()[0]} {rng.choice(CLIENT_WORDS)} "
+                f"{rng.choice(('LLC', 'Inc.'))}",
+                city=location.address.city,
+                state=rng.choice(states) if rng.random() < 0.1 else location.address.state,
+                contract_value=float(
+                    round_to(world.insured.annual_revenue * rng.uniform(0.02, 0.25), 5000)
+                ),
+                start_date=iso(start),
+                completion_date=iso(finish),
+            )
+        )
     projects.sort(key=lambda p: (p.start_date, p.name))
     return ContractorFacts(
-        residential_percent=work[0], commercial_percent=work[1], industrial_percent=work[2],
+        residential_percent=work[0],
+        commercial_percent=work[1],
+        industrial_percent=work[2],
         new_construction_percent=rng.choice(range(10, 95, 5)),
         subcontracted_cost=float(cost),
         max_stories=rng.randint(1, 6),
@@ -225,8 +238,9 @@ def _restaurant(rng: random.Random, world: World) -> RestaurantFacts:
     return RestaurantFacts(
         seating_capacity=rng.randint(8, 52) * 5,
         opening_time=rng.choice(("7:00 AM", "10:30 AM", "11:00 AM", "11:30 AM", "4:00 PM")),
-        closing_time=rng.choice(("1:00 AM", "2:00 AM")) if late else rng.choice(
-            ("9:00 PM", "10:00 PM", "10:30 PM", "11:00 PM", "11:30 PM")),
+        closing_time=rng.choice(("1:00 AM", "2:00 AM"))
+        if late
+        else rng.choice(("9:00 PM", "10:00 PM", "10:30 PM", "11:00 PM", "11:30 PM")),
         food_sales=float(revenue - liquor),
         liquor_sales=float(liquor),
         answers=answers,
@@ -238,23 +252,30 @@ def _habitational(rng: random.Random, world: World, basis: str) -> HabitationalF
     residences = []
     for building in world.buildings():
         per_unit = rng.uniform(800, 1150) if monthly else rng.uniform(380, 540)
-        rate = (round_to(rng.uniform(850, 2600), 25) if monthly
-                else round(rng.uniform(89, 289)))
-        residences.append(Residence(
-            location_number=building.location_number,
-            building_number=building.building_number,
-            units=max(2, round(building.square_feet / per_unit)),
-            occupancy_percent=rng.randint(78, 99),
-            average_rate=float(rate)))
-    return HabitationalFacts(rental_basis=basis, residences=tuple(residences),
-                             answers=answer_all(rng, HABITATIONAL_QUESTIONS))
+        rate = round_to(rng.uniform(850, 2600), 25) if monthly else round(rng.uniform(89, 289))
+        residences.append(
+            Residence(
+                location_number=building.location_number,
+                building_number=building.building_number,
+                units=max(2, round(building.square_feet / per_unit)),
+                occupancy_percent=rng.randint(78, 99),
+                average_rate=float(rate),
+            )
+        )
+    return HabitationalFacts(
+        rental_basis=basis,
+        residences=tuple(residences),
+        answers=answer_all(rng, HABITATIONAL_QUESTIONS),
+    )
 
 
 # General questions the world already answers: the application's own underwriting answers,
 # or a fact of every building (id -> the application's question id, or a building test).
-GENERAL_FROM_APPLICATION = {"declined_cancelled": "declined_cancelled",
-                            "safety_program": "safety_program",
-                            "code_violations": "fire_code_violations"}
+GENERAL_FROM_APPLICATION = {
+    "declined_cancelled": "declined_cancelled",
+    "safety_program": "safety_program",
+    "code_violations": "fire_code_violations",
+}
 NON_RENEWAL_YEARS = 3
 
 
@@ -266,8 +287,7 @@ def all_central_alarm(world: World) -> bool:
     return all(b.fire_alarm == "Central Station" for b in world.buildings())
 
 
-GENERAL_FROM_BUILDINGS = {"fully_sprinklered": all_sprinklered,
-                          "central_alarm": all_central_alarm}
+GENERAL_FROM_BUILDINGS = {"fully_sprinklered": all_sprinklered, "central_alarm": all_central_alarm}
 
 
 def non_renewed(world: World, declined: bool) -> tuple[str, ...]:
@@ -281,10 +301,19 @@ def non_renewed(world: World, declined: bool) -> tuple[str, ...]:
     since = add_years(effective, -NON_RENEWAL_YEARS).isoformat()
     out = []
     for term in world.loss_history.terms:
-        following = next((t for t in world.loss_history.terms if t.line == term.line
-                          and t.effective_date == term.expiration_date), None)
-        if (following is not None and following.carrier != term.carrier
-                and term.expiration_date > since):
+        following = next(
+            (
+                t
+                for t in world.loss_history.terms
+                if t.line == term.line and t.effective_date == term.expiration_date
+            ),
+            None,
+        )
+        if (
+            following is not None
+            and following.carrier != term.carrier
+            and term.expiration_date > since
+        ):
             out.append(term.policy_number)
     return tuple(out)
 
@@ -296,12 +325,16 @@ def _general(rng: random.Random, world: World) -> GeneralFacts:
     for question, answer in zip(GENERAL_QUESTIONS, drawn, strict=True):
         if question.id in GENERAL_FROM_APPLICATION:
             given = stated[GENERAL_FROM_APPLICATION[question.id]]
-            answer = Answer(question=question.id, answer=given.answer,
-                            explanation=given.explanation)
+            answer = Answer(
+                question=question.id, answer=given.answer, explanation=given.explanation
+            )
         elif question.id in GENERAL_FROM_BUILDINGS:
             yes = GENERAL_FROM_BUILDINGS[question.id](world)
-            answer = Answer(question=question.id, answer=yes,
-                            explanation=question.explanations[0] if yes else None)
+            answer = Answer(
+                question=question.id,
+                answer=yes,
+                explanation=question.explanations[0] if yes else None,
+            )
         answers.append(answer)
     declined = stated["declined_cancelled"].answer
     return GeneralFacts(answers=tuple(answers), non_renewed=non_renewed(world, declined))
@@ -310,18 +343,27 @@ def _general(rng: random.Random, world: World) -> GeneralFacts:
 def build_supplements(seed: int, world: World) -> Supplements:
     """The facts of every supplement the world's class of business and lines call for."""
     industry = world.insured.industry
-    trucking = world.business_auto is not None and world.vehicles and (
-        world.cargo is not None or industry == TRUCKING_INDUSTRY)
+    trucking = (
+        world.business_auto is not None
+        and world.vehicles
+        and (world.cargo is not None or industry == TRUCKING_INDUSTRY)
+    )
     contractor = world.insured.nature_of_business == "Contractor" and (
-        world.general_liability is not None)
+        world.general_liability is not None
+    )
     basis = HABITATIONAL_INDUSTRIES.get(industry)
     return Supplements(
         general=_general(stream(seed, "supplement.general"), world),
         trucking=_trucking(stream(seed, "supplement.trucking"), world) if trucking else None,
-        contractors=(_contractors(stream(seed, "supplement.contractors"), world)
-                     if contractor else None),
-        restaurant=(_restaurant(stream(seed, "supplement.restaurant"), world)
-                    if industry == RESTAURANT_INDUSTRY else None),
-        habitational=(_habitational(stream(seed, "supplement.habitational"), world, basis)
-                      if basis else None),
+        contractors=(
+            _contractors(stream(seed, "supplement.contractors"), world) if contractor else None
+        ),
+        restaurant=(
+            _restaurant(stream(seed, "supplement.restaurant"), world)
+            if industry == RESTAURANT_INDUSTRY
+            else None
+        ),
+        habitational=(
+            _habitational(stream(seed, "supplement.habitational"), world, basis) if basis else None
+        ),
     )

@@ -25,14 +25,21 @@ def build_binder(rng: random.Random, policy: Policy, lines: tuple[str, ...]) -> 
     )
 
 
-def build_cancellation(rng: random.Random, history: LossHistory, carrier: str,
-                       lines: tuple[str, ...], completion: str) -> CancellationRequest | None:
+def build_cancellation(
+    rng: random.Random, history: LossHistory, carrier: str, lines: tuple[str, ...], completion: str
+) -> CancellationRequest | None:
     """The incumbent's expiring policy of the first line it wrote, cancelled at expiry; none
     when the account renews with the same carrier."""
     latest = max(term.expiration_date for term in history.terms)
     for line in lines:
-        term = next((t for t in history.terms if t.expiration_date == latest
-                     and t.line == codes.LINE_IDS[line]), None)
+        term = next(
+            (
+                t
+                for t in history.terms
+                if t.expiration_date == latest and t.line == codes.LINE_IDS[line]
+            ),
+            None,
+        )
         if term is None or term.carrier == carrier:
             continue
         return CancellationRequest(

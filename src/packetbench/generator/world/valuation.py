@@ -14,8 +14,9 @@ from packetbench.generator.world.models import Vehicle
 FIRST_YEAR, LATER_YEARS, FLOOR = 0.15, 0.09, 0.25
 
 
-def build_stated_amounts(rng: random.Random, vehicles: tuple[Vehicle, ...],
-                         effective: dt.date) -> tuple[float, ...]:
+def build_stated_amounts(
+    rng: random.Random, vehicles: tuple[Vehicle, ...], effective: dt.date
+) -> tuple[float, ...]:
     """One stated amount per vehicle, in vehicle order."""
     out = []
     for vehicle in vehicles:

@@ -27,8 +27,11 @@ from packetbench.generator.world.draw import (
 from packetbench.generator.world.models import Location
 from packetbench.generator.world.parties import PayrollClass, Principal
 
-EL_LIMITS = ((100_000, 500_000, 100_000), (500_000, 500_000, 500_000),
-             (1_000_000, 1_000_000, 1_000_000))
+EL_LIMITS = (
+    (100_000, 500_000, 100_000),
+    (500_000, 500_000, 500_000),
+    (1_000_000, 1_000_000, 1_000_000),
+)
 DECLINE_REASONS = (
     "Class of business outside underwriting appetite",
     "Loss history does not meet underwriting guidelines",
@@ -45,9 +48,15 @@ def discount_percent(modified_cents: int) -> int:
 
 
 def build_workers_comp(
-    rng: random.Random, profile: RatingProfile, payroll: tuple[PayrollClass, ...],
-    principals: tuple[Principal, ...], locations: tuple[Location, ...], effective: dt.date,
-    completion: dt.date, umbrella: bool, carrier: str,
+    rng: random.Random,
+    profile: RatingProfile,
+    payroll: tuple[PayrollClass, ...],
+    principals: tuple[Principal, ...],
+    locations: tuple[Location, ...],
+    effective: dt.date,
+    completion: dt.date,
+    umbrella: bool,
+    carrier: str,
 ) -> WorkersComp | None:
     """The WC terms, or None when every location is in a monopolistic-fund state."""
     eligible = [p for p in payroll if p.state not in MONOPOLISTIC_STATES]
@@ -59,9 +68,16 @@ def build_workers_comp(
     order = sorted(state_payroll, key=lambda s: (-state_payroll[s], s))
     officer_state = order[0]
     in_state = sorted({r.class_code for r in eligible if r.state == officer_state})
-    officer_class = "8810" if "8810" in in_state else max(
-        in_state, key=lambda c: sum(r.payroll for r in eligible
-                                    if r.state == officer_state and r.class_code == c))
+    officer_class = (
+        "8810"
+        if "8810" in in_state
+        else max(
+            in_state,
+            key=lambda c: sum(
+                r.payroll for r in eligible if r.state == officer_state and r.class_code == c
+            ),
+        )
+    )
     # (state, class) -> [full time, part time, payroll dollars]
     grid: dict[tuple[str, str], list[int]] = {}
     descriptions = {r.class_code: r.description for r in eligible}
@@ -83,11 +99,18 @@ def build_workers_comp(
             if cell_state != state:
                 continue
             rate = max(0.05, round(rng.uniform(*ranges[code]) * state_factor[state], 2))
-            classes.append(WcRating(
-                state=state, class_code=code, description=descriptions[code],
-                full_time_employees=ft, part_time_employees=pt, payroll=float(dollars_paid),
-                rate=rate, manual_premium=dollars(dollars_paid // 100 * round(rate * 100)),
-            ))
+            classes.append(
+                WcRating(
+                    state=state,
+                    class_code=code,
+                    description=descriptions[code],
+                    full_time_employees=ft,
+                    part_time_employees=pt,
+                    payroll=float(dollars_paid),
+                    rate=rate,
+                    manual_premium=dollars(dollars_paid // 100 * round(rate * 100)),
+                )
+            )
     manual_total = sum(round(c.manual_premium * 100) for c in classes)
     mod = 1.0 if manual_total < 500_000 else round(rng.uniform(0.72, 1.38), 2)
     states: list[WcState] = []
@@ -101,13 +124,20 @@ def build_workers_comp(
         terrorism_rate = rng.choice((1, 2, 3))  # cents per $100 of payroll
         state_dollars = sum(round(c.payroll) for c in rows)
         terrorism = state_dollars // 100 * terrorism_rate
-        states.append(WcState(
-            state=state, payroll=float(state_dollars), manual_premium=dollars(manual),
-            modified_premium=dollars(modified), discount_percent=float(pct),
-            premium_discount=dollars(discount), expense_constant=dollars(expense),
-            terrorism_rate=terrorism_rate / 100, terrorism_premium=dollars(terrorism),
-            estimated_premium=dollars(modified - discount + expense + terrorism),
-        ))
+        states.append(
+            WcState(
+                state=state,
+                payroll=float(state_dollars),
+                manual_premium=dollars(manual),
+                modified_premium=dollars(modified),
+                discount_percent=float(pct),
+                premium_discount=dollars(discount),
+                expense_constant=dollars(expense),
+                terrorism_rate=terrorism_rate / 100,
+                terrorism_premium=dollars(terrorism),
+                estimated_premium=dollars(modified - discount + expense + terrorism),
+            )
+        )
     total = sum(round(s.estimated_premium * 100) for s in states)
     # Drawn either way, so an umbrella changes only the limits it requires.
     drawn = weighted(rng, [(EL_LIMITS[0], 2), (EL_LIMITS[1], 3), (EL_LIMITS[2], 3)])
@@ -118,9 +148,15 @@ def build_workers_comp(
         others = [name for name in CARRIERS if name != carrier]
         carriers = rng.sample(others, rng.randint(2, 3))
         declinations = tuple(
-            Declination(carrier=carrier, reason=rng.choice(DECLINE_REASONS),
-                        date=iso(date_between(rng, completion - dt.timedelta(days=75),
-                                              completion - dt.timedelta(days=3))))
+            Declination(
+                carrier=carrier,
+                reason=rng.choice(DECLINE_REASONS),
+                date=iso(
+                    date_between(
+                        rng, completion - dt.timedelta(days=75), completion - dt.timedelta(days=3)
+                    )
+                ),
+            )
             for carrier in carriers
         )
     return WorkersComp(
@@ -133,8 +169,9 @@ def build_workers_comp(
         disease_each_employee=float(el[2]),
         classes=tuple(classes),
         states=tuple(states),
-        excluded_states=tuple(sorted({loc.address.state for loc in locations}
-                                     & MONOPOLISTIC_STATES)),
+        excluded_states=tuple(
+            sorted({loc.address.state for loc in locations} & MONOPOLISTIC_STATES)
+        ),
         officer_state=officer_state,
         officer_class=officer_class,
         premium=dollars(total),

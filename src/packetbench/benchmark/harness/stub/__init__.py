@@ -53,10 +53,19 @@ def _digest(text: str) -> str:
 
 
 class StubServer:
-    def __init__(self, family: str, packets: Path, faults: FaultPlan | None = None, *,
-                 modes: tuple[str, ...] = ("native", "text"), delay_s: float = 0.0,
-                 hang_s: float = 30.0, keep_bodies: bool = False,
-                 expect_key: str | None = None, reject_reasoning: bool = False) -> None:
+    def __init__(
+        self,
+        family: str,
+        packets: Path,
+        faults: FaultPlan | None = None,
+        *,
+        modes: tuple[str, ...] = ("native", "text"),
+        delay_s: float = 0.0,
+        hang_s: float = 30.0,
+        keep_bodies: bool = False,
+        expect_key: str | None = None,
+        reject_reasoning: bool = False,
+    ) -> None:
         self.family: Family = FAMILIES[family]()
         self.faults = faults or FaultPlan()
         self.delay_s = delay_s
@@ -115,8 +124,7 @@ class StubServer:
                 loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
             loop.close()
 
-        self._thread = threading.Thread(target=serve, name=f"stub-{self.family.name}",
-                                        daemon=True)
+        self._thread = threading.Thread(target=serve, name=f"stub-{self.family.name}", daemon=True)
         self._thread.start()
         ready.wait(10)
         return self
@@ -182,14 +190,16 @@ class StubServer:
         if self.expect_key is not None and key != self.expect_key:
             with self._lock:
                 self.rejected.append("bad key")
-            return family.error(401, f"Incorrect API key provided: {key}",
-                                "authentication_error")
+            return family.error(401, f"Incorrect API key provided: {key}", "authentication_error")
         if self.reject_reasoning and isinstance(body, dict) and family.reasoning(body):
             with self._lock:
                 self.rejected.append("reasoning")
-            return family.error(400, "This model does not support the requested reasoning "
-                                     "setting (reasoning_effort / thinking level).",
-                                "invalid_request_error")
+            return family.error(
+                400,
+                "This model does not support the requested reasoning "
+                "setting (reasoning_effort / thinking level).",
+                "invalid_request_error",
+            )
         problem = family.problem(body) if isinstance(body, dict) else "body is not an object"
         document = self._document(body) if problem is None else None
         if problem is None and document is None:
@@ -213,8 +223,7 @@ class StubServer:
         assert document is not None
         if self.delay_s:
             await asyncio.sleep(self.delay_s)
-        return family.answer(request, body, self._truth[document], fault,
-                             self.faults.retry_after_s)
+        return family.answer(request, body, self._truth[document], fault, self.faults.retry_after_s)
 
 
 def main() -> None:
@@ -231,8 +240,9 @@ def main() -> None:
     parser.add_argument("--delay", type=float, default=0.0)
     parser.add_argument("--stats", type=Path, help="write request counts here on exit")
     args = parser.parse_args()
-    stub = StubServer(args.family, args.packets, FaultPlan(rate=args.rate, seed=args.seed),
-                      delay_s=args.delay).start()
+    stub = StubServer(
+        args.family, args.packets, FaultPlan(rate=args.rate, seed=args.seed), delay_s=args.delay
+    ).start()
     sys.stdout.write(stub.base_url + "\n")
     sys.stdout.flush()
     try:

@@ -50,23 +50,38 @@ class Family(ABC):
     def error(self, status: int, message: str, kind: str) -> Response: ...
 
     @abstractmethod
-    def reply(self, body: dict[str, Any], text: str | None, *, payload: Any, finish: str,
-              input_tokens: int, output_tokens: int, refusal: bool) -> Response: ...
+    def reply(
+        self,
+        body: dict[str, Any],
+        text: str | None,
+        *,
+        payload: Any,
+        finish: str,
+        input_tokens: int,
+        output_tokens: int,
+        refusal: bool,
+    ) -> Response: ...
 
-    def answer(self, request: Request, body: dict[str, Any], truth: dict[str, Any],
-               fault: str | None, retry_after: float) -> Response | object:
+    def answer(
+        self,
+        request: Request,
+        body: dict[str, Any],
+        truth: dict[str, Any],
+        fault: str | None,
+        retry_after: float,
+    ) -> Response | object:
         key = self.key(request) or ""
         if fault == "rate_limit":
-            limited = self.error(429, "Rate limit reached for requests; please retry later.",
-                                 "rate_limit")
+            limited = self.error(
+                429, "Rate limit reached for requests; please retry later.", "rate_limit"
+            )
             limited.headers["retry-after"] = f"{retry_after:g}"
             return limited
         if fault in ("server_500", "server_503"):
             status = 500 if fault == "server_500" else 503
             # A careless upstream echoes the credentials it was sent: the harness must
             # keep them out of every file anyway.
-            return self.error(status, f"upstream failure while serving credentials {key}",
-                              "server")
+            return self.error(status, f"upstream failure while serving credentials {key}", "server")
         if fault == "hang":
             return HANG
         text = json.dumps(truth, ensure_ascii=False)
@@ -75,23 +90,57 @@ class Family(ABC):
         cap = self.cap(body)
         if fault == "malformed":
             broken = f"Here are the values I found: {_half(text)}"
-            return self.reply(body, broken, payload=None, finish="stop", input_tokens=tokens_in,
-                              output_tokens=len(broken) // 3, refusal=False)
+            return self.reply(
+                body,
+                broken,
+                payload=None,
+                finish="stop",
+                input_tokens=tokens_in,
+                output_tokens=len(broken) // 3,
+                refusal=False,
+            )
         if fault == "envelope":
             wrapped = {"document": truth}
-            return self.reply(body, json.dumps(wrapped), payload=wrapped, finish="stop",
-                              input_tokens=tokens_in, output_tokens=tokens_out, refusal=False)
+            return self.reply(
+                body,
+                json.dumps(wrapped),
+                payload=wrapped,
+                finish="stop",
+                input_tokens=tokens_in,
+                output_tokens=tokens_out,
+                refusal=False,
+            )
         if fault == "truncated":
-            return self.reply(body, _half(text), payload={}, finish="length",
-                              input_tokens=tokens_in,
-                              output_tokens=cap - self._reasoning(body), refusal=False)
+            return self.reply(
+                body,
+                _half(text),
+                payload={},
+                finish="length",
+                input_tokens=tokens_in,
+                output_tokens=cap - self._reasoning(body),
+                refusal=False,
+            )
         if fault == "refusal":
-            return self.reply(body, None, payload=None, finish="refusal",
-                              input_tokens=tokens_in, output_tokens=12, refusal=True)
+            return self.reply(
+                body,
+                None,
+                payload=None,
+                finish="refusal",
+                input_tokens=tokens_in,
+                output_tokens=12,
+                refusal=True,
+            )
         if fault == "long":
             tokens_out = max(tokens_out, int(cap * 0.97) - self._reasoning(body))
-        return self.reply(body, text, payload=truth, finish="stop", input_tokens=tokens_in,
-                          output_tokens=tokens_out, refusal=False)
+        return self.reply(
+            body,
+            text,
+            payload=truth,
+            finish="stop",
+            input_tokens=tokens_in,
+            output_tokens=tokens_out,
+            refusal=False,
+        )
 
     def _reasoning(self, body: dict[str, Any]) -> int:
         return REASONING_TOKENS if self.reasoning(body) else 0
@@ -109,14 +158,21 @@ class OpenAIFamily(Family):
 
     def problem(self, body: dict[str, Any]) -> str | None:
         fmt = body.get("response_format") or {}
-        schema = (fmt.get("json_schema") or {})
+        schema = fmt.get("json_schema") or {}
         if fmt.get("type") != "json_schema" or schema.get("strict") is not True:
             return "response_format must be a strict json_schema"
         if not isinstance(schema.get("schema"), dict) or "$schema" in schema["schema"]:
             return "response_format.json_schema.schema must be a cleaned JSON Schema object"
         effort = body.get("reasoning_effort")
-        if effort is not None and effort not in ("none", "minimal", "low", "medium", "high",
-                                                 "xhigh", "max"):
+        if effort is not None and effort not in (
+            "none",
+            "minimal",
+            "low",
+            "medium",
+            "high",
+            "xhigh",
+            "max",
+        ):
             return f"Unsupported value: 'reasoning_effort' does not support {effort!r}"
         if not isinstance(body.get("max_completion_tokens"), int):
             return "max_completion_tokens is required by this stub"
@@ -130,24 +186,58 @@ class OpenAIFamily(Family):
 
     def error(self, status: int, message: str, kind: str) -> Response:
         types = {"rate_limit": "rate_limit_exceeded", "server": "server_error"}
-        return Response(status, {"error": {"message": message, "type": types.get(kind, kind),
-                                           "param": None, "code": None}})
+        return Response(
+            status,
+            {
+                "error": {
+                    "message": message,
+                    "type": types.get(kind, kind),
+                    "param": None,
+                    "code": None,
+                }
+            },
+        )
 
-    def reply(self, body: dict[str, Any], text: str | None, *, payload: Any, finish: str,
-              input_tokens: int, output_tokens: int, refusal: bool) -> Response:
+    def reply(
+        self,
+        body: dict[str, Any],
+        text: str | None,
+        *,
+        payload: Any,
+        finish: str,
+        input_tokens: int,
+        output_tokens: int,
+        refusal: bool,
+    ) -> Response:
         reasoning = self._reasoning(body)
-        message = {"role": "assistant", "content": None if refusal else text,
-                   "refusal": REFUSAL if refusal else None}
-        return Response(200, {
-            "id": "chatcmpl-stub", "object": "chat.completion", "created": 1_700_000_000,
-            "model": body.get("model"),
-            "choices": [{"index": 0, "message": message, "logprobs": None,
-                         "finish_reason": "stop" if finish == "refusal" else finish}],
-            "usage": {"prompt_tokens": input_tokens,
-                      "completion_tokens": output_tokens + reasoning,
-                      "total_tokens": input_tokens + output_tokens + reasoning,
-                      "completion_tokens_details": {"reasoning_tokens": reasoning}},
-        })
+        message = {
+            "role": "assistant",
+            "content": None if refusal else text,
+            "refusal": REFUSAL if refusal else None,
+        }
+        return Response(
+            200,
+            {
+                "id": "chatcmpl-stub",
+                "object": "chat.completion",
+                "created": 1_700_000_000,
+                "model": body.get("model"),
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": message,
+                        "logprobs": None,
+                        "finish_reason": "stop" if finish == "refusal" else finish,
+                    }
+                ],
+                "usage": {
+                    "prompt_tokens": input_tokens,
+                    "completion_tokens": output_tokens + reasoning,
+                    "total_tokens": input_tokens + output_tokens + reasoning,
+                    "completion_tokens_details": {"reasoning_tokens": reasoning},
+                },
+            },
+        )
 
 
 class AnthropicFamily(Family):
@@ -183,16 +273,31 @@ class AnthropicFamily(Family):
 
     def error(self, status: int, message: str, kind: str) -> Response:
         types = {"rate_limit": "rate_limit_error", "server": "api_error"}
-        return Response(status, {"type": "error",
-                                 "error": {"type": types.get(kind, kind), "message": message}})
+        return Response(
+            status, {"type": "error", "error": {"type": types.get(kind, kind), "message": message}}
+        )
 
-    def reply(self, body: dict[str, Any], text: str | None, *, payload: Any, finish: str,
-              input_tokens: int, output_tokens: int, refusal: bool) -> Response:
+    def reply(
+        self,
+        body: dict[str, Any],
+        text: str | None,
+        *,
+        payload: Any,
+        finish: str,
+        input_tokens: int,
+        output_tokens: int,
+        refusal: bool,
+    ) -> Response:
         reasoning = self._reasoning(body)
         content: list[dict[str, Any]] = []
         if reasoning:
-            content.append({"type": "thinking", "thinking": "Reading the document.",
-                            "signature": "stub-signature"})
+            content.append(
+                {
+                    "type": "thinking",
+                    "thinking": "Reading the document.",
+                    "signature": "stub-signature",
+                }
+            )
         tool = body["tools"][0]["name"]
         if refusal:
             content.append({"type": "text", "text": REFUSAL})
@@ -204,16 +309,25 @@ class AnthropicFamily(Family):
             content.append({"type": "text", "text": text})
             stop = "end_turn"
         else:
-            content.append({"type": "tool_use", "id": "toolu_stub", "name": tool,
-                            "input": payload})
+            content.append({"type": "tool_use", "id": "toolu_stub", "name": tool, "input": payload})
             stop = "tool_use"
-        return Response(200, {
-            "id": "msg_stub", "type": "message", "role": "assistant",
-            "model": body.get("model"), "content": content, "stop_reason": stop,
-            "stop_sequence": None,
-            "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens + reasoning,
-                      "output_tokens_details": {"thinking_tokens": reasoning}},
-        })
+        return Response(
+            200,
+            {
+                "id": "msg_stub",
+                "type": "message",
+                "role": "assistant",
+                "model": body.get("model"),
+                "content": content,
+                "stop_reason": stop,
+                "stop_sequence": None,
+                "usage": {
+                    "input_tokens": input_tokens,
+                    "output_tokens": output_tokens + reasoning,
+                    "output_tokens_details": {"thinking_tokens": reasoning},
+                },
+            },
+        )
 
 
 class GeminiFamily(Family):
@@ -240,7 +354,10 @@ class GeminiFamily(Family):
         # The API's JSON parser takes proto field names in either case (the SDK sends nested
         # fields as snake_case).
         unknown = {_camel(k) for k in config.get("thinkingConfig") or {}} - {
-            "thinkingLevel", "thinkingBudget", "includeThoughts"}
+            "thinkingLevel",
+            "thinkingBudget",
+            "includeThoughts",
+        }
         if unknown:
             return f"Invalid JSON payload: unknown field {sorted(unknown)[0]!r} in thinkingConfig"
         return None
@@ -252,27 +369,61 @@ class GeminiFamily(Family):
         return bool((body.get("generationConfig") or {}).get("thinkingConfig"))
 
     def error(self, status: int, message: str, kind: str) -> Response:
-        statuses = {429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE",
-                    400: "INVALID_ARGUMENT"}
-        return Response(status, {"error": {"code": status, "message": message,
-                                           "status": statuses.get(status, "UNKNOWN")}})
+        statuses = {
+            429: "RESOURCE_EXHAUSTED",
+            500: "INTERNAL",
+            503: "UNAVAILABLE",
+            400: "INVALID_ARGUMENT",
+        }
+        return Response(
+            status,
+            {
+                "error": {
+                    "code": status,
+                    "message": message,
+                    "status": statuses.get(status, "UNKNOWN"),
+                }
+            },
+        )
 
-    def reply(self, body: dict[str, Any], text: str | None, *, payload: Any, finish: str,
-              input_tokens: int, output_tokens: int, refusal: bool) -> Response:
+    def reply(
+        self,
+        body: dict[str, Any],
+        text: str | None,
+        *,
+        payload: Any,
+        finish: str,
+        input_tokens: int,
+        output_tokens: int,
+        refusal: bool,
+    ) -> Response:
         reasoning = self._reasoning(body)
-        usage = {"promptTokenCount": input_tokens, "candidatesTokenCount": output_tokens,
-                 "thoughtsTokenCount": reasoning,
-                 "totalTokenCount": input_tokens + output_tokens + reasoning}
+        usage = {
+            "promptTokenCount": input_tokens,
+            "candidatesTokenCount": output_tokens,
+            "thoughtsTokenCount": reasoning,
+            "totalTokenCount": input_tokens + output_tokens + reasoning,
+        }
         if refusal:
-            return Response(200, {"promptFeedback": {"blockReason": "SAFETY"},
-                                  "usageMetadata": usage})
-        return Response(200, {
-            "candidates": [{"content": {"role": "model", "parts": [{"text": text}]},
-                            "finishReason": "MAX_TOKENS" if finish == "length" else "STOP",
-                            "index": 0}],
-            "usageMetadata": usage, "modelVersion": body.get("model", "stub"),
-        })
+            return Response(
+                200, {"promptFeedback": {"blockReason": "SAFETY"}, "usageMetadata": usage}
+            )
+        return Response(
+            200,
+            {
+                "candidates": [
+                    {
+                        "content": {"role": "model", "parts": [{"text": text}]},
+                        "finishReason": "MAX_TOKENS" if finish == "length" else "STOP",
+                        "index": 0,
+                    }
+                ],
+                "usageMetadata": usage,
+                "modelVersion": body.get("model", "stub"),
+            },
+        )
 
 
-FAMILIES: dict[str, type[Family]] = {f.name: f for f in (OpenAIFamily, AnthropicFamily,
-                                                         GeminiFamily)}
+FAMILIES: dict[str, type[Family]] = {
+    f.name: f for f in (OpenAIFamily, AnthropicFamily, GeminiFamily)
+}

@@ -29,8 +29,11 @@ class FaultPlan:
     retry_after_s: float = 0.05
 
     def __post_init__(self) -> None:
-        unknown = [k for k in (*self.kinds, *(f for s in self.script.values() for f in s))
-                   if k not in (*KNOWN, "none")]
+        unknown = [
+            k
+            for k in (*self.kinds, *(f for s in self.script.values() for f in s))
+            if k not in (*KNOWN, "none")
+        ]
         if unknown:
             raise ValueError(f"unknown fault {unknown[0]!r}; known: {', '.join(KNOWN)}")
 

@@ -14,8 +14,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found",
-           429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable"}
+REASONS = {
+    200: "OK",
+    400: "Bad Request",
+    401: "Unauthorized",
+    404: "Not Found",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    503: "Service Unavailable",
+}
 
 
 @dataclass
@@ -63,8 +70,7 @@ class Server:
         self.port = 0
 
     async def start(self) -> int:
-        self._server = await asyncio.start_server(self._connection, "127.0.0.1", 0,
-                                                  limit=2**26)
+        self._server = await asyncio.start_server(self._connection, "127.0.0.1", 0, limit=2**26)
         self.port = self._server.sockets[0].getsockname()[1]
         return self.port
 
@@ -74,8 +80,7 @@ class Server:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 2)
 
-    async def _connection(self, reader: asyncio.StreamReader,
-                          writer: asyncio.StreamWriter) -> None:
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             while True:
                 line = await reader.readline()
@@ -96,10 +101,12 @@ class Server:
                     await asyncio.sleep(self.hang_s)
                     return
                 payload = json.dumps(answer.body).encode("utf-8")
-                head = [f"HTTP/1.1 {answer.status} {REASONS.get(answer.status, 'Status')}",
-                        "content-type: application/json",
-                        f"content-length: {len(payload)}",
-                        *(f"{k}: {v}" for k, v in answer.headers.items())]
+                head = [
+                    f"HTTP/1.1 {answer.status} {REASONS.get(answer.status, 'Status')}",
+                    "content-type: application/json",
+                    f"content-length: {len(payload)}",
+                    *(f"{k}: {v}" for k, v in answer.headers.items()),
+                ]
                 writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + payload)
                 await writer.drain()
                 if headers.get("connection", "").lower() == "close":

@@ -62,8 +62,9 @@ class Leaf:
 
 def _their_class(value: Any) -> str:
     numeric = isinstance(value, int | float) and not isinstance(value, bool)
-    if T.as_float(value) is not None and (numeric or (isinstance(value, str)
-                                                      and T.is_formatted_number(value))):
+    if T.as_float(value) is not None and (
+        numeric or (isinstance(value, str) and T.is_formatted_number(value))
+    ):
         return "number"
     return "string"
 
@@ -123,16 +124,18 @@ def first_change(chain: list[str]) -> int | None:
     return next(i for i in range(1, len(chain)) if chain[i] != chain[i - 1])
 
 
-def diagnose(rung: int, leaf: Leaf, chain: list[str], ctx: Context,
-             problem: str | None) -> str:
+def diagnose(rung: int, leaf: Leaf, chain: list[str], ctx: Context, problem: str | None) -> str:
     """The named cause of a claim whose verdict first changed at `rung`."""
     name = RUNGS[rung]
     after = chain[rung]
     value = leaf.claim.value if leaf.claim is not None else leaf.value
     if name == "document":
         kind = (problem or "").split(": ", 1)[-1]
-        what = "an extra key" if "additional property" in kind else (
-            "a value outside its enum" if "values" in kind else "a value of the wrong type")
+        what = (
+            "an extra key"
+            if "additional property" in kind
+            else ("a value outside its enum" if "values" in kind else "a value of the wrong type")
+        )
         return f"document not scored by ours: output not valid against its schema ({what})"
     if name == "walk":
         return "boolean leaf: theirs skips it, ours checks it as Yes/No"
@@ -147,15 +150,18 @@ def diagnose(rung: int, leaf: Leaf, chain: list[str], ctx: Context,
             return "length floor: ours needs 3 normalized characters"
         reason = T.skip_reason(leaf.path)
         if reason is not None:
-            return {"leaf name": "skipped leaf name in their list (dates, types, codes...)",
-                    "path fragment": "skipped path fragment in their list (totals, producer, "
-                                     "checkboxes...)",
-                    "aggregate": "aggregate total: theirs skips total_*"}[reason]
+            return {
+                "leaf name": "skipped leaf name in their list (dates, types, codes...)",
+                "path fragment": "skipped path fragment in their list (totals, producer, "
+                "checkboxes...)",
+                "aggregate": "aggregate total: theirs skips total_*",
+            }[reason]
         skip = T.string_skip(value) if isinstance(value, str) else None
-        return {"generic word": "generic word theirs skips (yes, no, open, closed...)",
-                "filler": "filler theirs skips (checked, unchecked, see...)",
-                "length floor": "length floor: theirs skips 1-2 characters",
-                }.get(skip or "", "checked by ours, not by theirs")
+        return {
+            "generic word": "generic word theirs skips (yes, no, open, closed...)",
+            "filler": "filler theirs skips (checked, unchecked, see...)",
+            "length floor": "length floor: theirs skips 1-2 characters",
+        }.get(skip or "", "checked by ours, not by theirs")
     if name == "class":
         if after.startswith("number"):
             return "numeric kind: ours checks a numeric leaf as a number, theirs as a string"
@@ -163,8 +169,14 @@ def diagnose(rung: int, leaf: Leaf, chain: list[str], ctx: Context,
     if name == "universe":
         if after.endswith("hallucinated"):
             numeric = after.startswith("number")
-            where = next((group for group, part in ctx.their_groups.items()
-                          if _their_found(value, numeric, part)), "its universe as a whole")
+            where = next(
+                (
+                    group
+                    for group, part in ctx.their_groups.items()
+                    if _their_found(value, numeric, part)
+                ),
+                "its universe as a whole",
+            )
             return f"universe built from more than visible text: theirs finds it in {where}"
         return "visible text our universe holds and theirs lacks"
     if name == "matching":
@@ -185,8 +197,12 @@ def _matching(leaf: Leaf, after: str, ctx: Context) -> str:
             return "number inside visible text: ours reads numbers within strings"
         if claim.kind == "date" and isinstance(value, str) and normalize.date(value):
             return "date in another spelling: ours compares ISO dates"
-        if claim.kind == "enum" and claim.code_list is not None and isinstance(value, str) \
-                and normalize.string(value) not in ctx.ours.strings:
+        if (
+            claim.kind == "enum"
+            and claim.code_list is not None
+            and isinstance(value, str)
+            and normalize.string(value) not in ctx.ours.strings
+        ):
             return "enum alias: ours accepts abbreviations"
         text = str(value)
         if normalize.string(text) in ctx.ours.strings:
@@ -199,8 +215,10 @@ def _matching(leaf: Leaf, after: str, ctx: Context) -> str:
         return "number spelling only theirs reads"
     tier = ctx.ours_as_theirs.string_tier(T.norm(value))
     if tier == "tokens":
-        return ("token rule: theirs accepts a value made of universe tokens (a date, an amount "
-                "split at its punctuation)")
+        return (
+            "token rule: theirs accepts a value made of universe tokens (a date, an amount "
+            "split at its punctuation)"
+        )
     if tier == "compact":
         return "compact form: theirs matches [a-z0-9] of whole universe strings"
     if claim.kind == "date":

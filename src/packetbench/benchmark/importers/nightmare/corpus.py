@@ -23,23 +23,42 @@ from packetbench.benchmark.packets import read_json
 # Which of its schemas each non-ACORD document type was extracted with (an ACORD form has the
 # schema of its own name); a fact of the corpus's extraction runs.
 SCHEMA_OF_TYPE = {
-    "sov": "sov", "sov_excel": "sov",
-    "loss_run": "loss_run", "loss_run_excel": "loss_run", "loss_run_csv": "loss_run",
-    "engineering_report": "engineering_report", "dec_page": "dec_page",
-    "driver_schedule": "driver_schedule", "driver_schedule_excel": "driver_schedule",
+    "sov": "sov",
+    "sov_excel": "sov",
+    "loss_run": "loss_run",
+    "loss_run_excel": "loss_run",
+    "loss_run_csv": "loss_run",
+    "engineering_report": "engineering_report",
+    "dec_page": "dec_page",
+    "driver_schedule": "driver_schedule",
+    "driver_schedule_excel": "driver_schedule",
     "financial_statement": "financial_statement",
     "financial_statement_excel": "financial_statement",
-    "broker_narrative": "narrative", "supplemental_app": "narrative",
-    "supplemental_app_trucking": "narrative", "policy_form": "narrative",
-    "hybrid_workbook": "narrative", "supplemental_schedule_excel": "narrative",
-    "experience_mod": "narrative", "experience_mod_excel": "narrative",
+    "broker_narrative": "narrative",
+    "supplemental_app": "narrative",
+    "supplemental_app_trucking": "narrative",
+    "policy_form": "narrative",
+    "hybrid_workbook": "narrative",
+    "supplemental_schedule_excel": "narrative",
+    "experience_mod": "narrative",
+    "experience_mod_excel": "narrative",
 }
 # Cohort folder -> (model, reasoning effort); the three efforts of five models.
 _EFFORT = re.compile(r"^(?P<model>.+?)(?:_(?P<effort>high|xhigh))?$")
-MODEL_NAMES = {"gpt55": "gpt-5.5", "gpt54": "gpt-5.4", "opus47": "claude-opus-4-7",
-               "sonnet": "claude-sonnet-4-6", "gemini_pro": "gemini-3.1-pro"}
-PROVIDERS = {"gpt55": "openai", "gpt54": "openai", "opus47": "anthropic",
-             "sonnet": "anthropic", "gemini_pro": "gemini"}
+MODEL_NAMES = {
+    "gpt55": "gpt-5.5",
+    "gpt54": "gpt-5.4",
+    "opus47": "claude-opus-4-7",
+    "sonnet": "claude-sonnet-4-6",
+    "gemini_pro": "gemini-3.1-pro",
+}
+PROVIDERS = {
+    "gpt55": "openai",
+    "gpt54": "openai",
+    "opus47": "anthropic",
+    "sonnet": "anthropic",
+    "gemini_pro": "gemini",
+}
 
 
 def schema_of(doc_type: str) -> str | None:
@@ -130,8 +149,15 @@ def _packet(root: Path, gt_file: Path) -> CorpusPacket:
         found = sorted((folder / "documents").glob(f"{doc_id}_{seed}.*"))
         if len(found) != 1:
             raise BadInput(f"{folder / 'documents'}: no single file for document {doc_id}")
-        docs.append(CorpusDoc(doc_id, doc_type, str(entry.get("category") or ""), found[0],
-                              folder / "ground_truth"))
+        docs.append(
+            CorpusDoc(
+                doc_id,
+                doc_type,
+                str(entry.get("category") or ""),
+                found[0],
+                folder / "ground_truth",
+            )
+        )
     return CorpusPacket(name, difficulty.split("_", 1)[0], seed, folder, tuple(docs))
 
 
@@ -143,6 +169,13 @@ def read_corpus(root: Path) -> Corpus:
     files = sorted(f for f in gt_dir.glob("*.json") if not f.name.endswith("_summary.json"))
     packets = tuple(_packet(root, f) for f in files)
     results = root / "results"
-    cohorts = tuple(Cohort(d.name, d) for d in sorted(results.iterdir())
-                    if d.is_dir() and any(d.glob("extraction_*.json"))) if results.is_dir() else ()
+    cohorts = (
+        tuple(
+            Cohort(d.name, d)
+            for d in sorted(results.iterdir())
+            if d.is_dir() and any(d.glob("extraction_*.json"))
+        )
+        if results.is_dir()
+        else ()
+    )
     return Corpus(root, packets, cohorts)

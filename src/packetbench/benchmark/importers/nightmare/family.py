@@ -37,21 +37,71 @@ from packetbench.generator.leaves import DocModel, Kind, Leaf
 FAMILY_NAME = "nightmare"
 ITEM = "item"  # the one leaf of a record standing for an item of a list of strings
 
-PERCENT_WORDS = frozenset({"percent", "pct", "rate", "ratio", "margin", "mod", "factor",
-                           "coinsurance"})
-MONEY_WORDS = frozenset({
-    "premium", "limit", "deductible", "value", "tiv", "paid", "reserve", "reserved",
-    "incurred", "revenue", "amount", "cost", "payroll", "income", "expense", "expenses",
-    "assets", "liabilities", "equity", "sales", "profit", "cash", "debt", "total", "fee",
-    "fees", "tax", "taxes", "price", "receivable", "payable", "ebit", "ebitda", "inventory",
-    "capital", "earnings", "cogs", "depreciation", "interest",
-})
+PERCENT_WORDS = frozenset(
+    {"percent", "pct", "rate", "ratio", "margin", "mod", "factor", "coinsurance"}
+)
+MONEY_WORDS = frozenset(
+    {
+        "premium",
+        "limit",
+        "deductible",
+        "value",
+        "tiv",
+        "paid",
+        "reserve",
+        "reserved",
+        "incurred",
+        "revenue",
+        "amount",
+        "cost",
+        "payroll",
+        "income",
+        "expense",
+        "expenses",
+        "assets",
+        "liabilities",
+        "equity",
+        "sales",
+        "profit",
+        "cash",
+        "debt",
+        "total",
+        "fee",
+        "fees",
+        "tax",
+        "taxes",
+        "price",
+        "receivable",
+        "payable",
+        "ebit",
+        "ebitda",
+        "inventory",
+        "capital",
+        "earnings",
+        "cogs",
+        "depreciation",
+        "interest",
+    }
+)
 DATE_WORDS = frozenset({"date", "effective", "expiration", "start", "end", "deadline"})
 ID_WORDS = frozenset({"number", "id", "fein", "code", "naic", "naics", "sic", "vin", "zip"})
-TEXT_WORDS = frozenset({
-    "description", "summary", "narrative", "notes", "remark", "remarks", "findings",
-    "deficiencies", "concerns", "positives", "programs", "business", "question",
-})
+TEXT_WORDS = frozenset(
+    {
+        "description",
+        "summary",
+        "narrative",
+        "notes",
+        "remark",
+        "remarks",
+        "findings",
+        "deficiencies",
+        "concerns",
+        "positives",
+        "programs",
+        "business",
+        "question",
+    }
+)
 
 
 def _types(node: dict[str, Any]) -> set[str]:
@@ -86,8 +136,11 @@ def _leaf_annotation(title: str, path: str, name: str, node: dict[str, Any]) -> 
     if "boolean" in types:
         return Annotated[str | None, Leaf("checkbox", codes=YES_NO)]
     enum = tuple(v for v in node.get("enum") or [] if v is not None)
-    codes = YES_NO if kind == "checkbox" else (
-        CodeList(f"{FAMILY_NAME}:{title}.{path}", enum) if enum else None)
+    codes = (
+        YES_NO
+        if kind == "checkbox"
+        else (CodeList(f"{FAMILY_NAME}:{title}.{path}", enum) if enum else None)
+    )
     python: type = str
     if "integer" in types and "number" not in types:
         python = int
@@ -97,8 +150,12 @@ def _leaf_annotation(title: str, path: str, name: str, node: dict[str, Any]) -> 
 
 
 def _model_name(title: str, path: str) -> str:
-    return "".join(part.capitalize() for part in f"{title}_{path}".replace(".", "_").split("_")
-                   if part) or "Document"
+    return (
+        "".join(
+            part.capitalize() for part in f"{title}_{path}".replace(".", "_").split("_") if part
+        )
+        or "Document"
+    )
 
 
 def _build(title: str, node: dict[str, Any], path: str) -> type[DocModel]:
@@ -113,8 +170,10 @@ def _build(title: str, node: dict[str, Any], path: str) -> type[DocModel]:
             if "object" in _types(items):
                 item = _build(title, items, f"{where}[]")
             else:  # a list of strings: records of the one leaf ITEM
-                item = _create(_model_name(title, f"{where}_item"),
-                               {ITEM: (_leaf_annotation(title, f"{where}[]", name, items), None)})
+                item = _create(
+                    _model_name(title, f"{where}_item"),
+                    {ITEM: (_leaf_annotation(title, f"{where}[]", name, items), None)},
+                )
             fields[name] = (list[item] | None, None)  # type: ignore[valid-type]
         else:
             fields[name] = (_leaf_annotation(title, where, name, child), None)
@@ -133,8 +192,10 @@ def project(node: dict[str, Any], data: Any) -> Any:
     types = _types(node)
     if isinstance(data, dict) and "object" in types:
         properties = node.get("properties") or {}
-        return {key: project(properties[key], value) if key in properties else value
-                for key, value in data.items()}
+        return {
+            key: project(properties[key], value) if key in properties else value
+            for key, value in data.items()
+        }
     if isinstance(data, list) and "array" in types:
         items = node.get("items") or {}
         if "object" in _types(items):

@@ -103,8 +103,9 @@ def _prepare(out: Path, force: bool) -> None:
         (out / name).unlink(missing_ok=True)
 
 
-def _document(corpus: Corpus, source: CorpusPacket, doc: CorpusDoc, folder: Path,
-              result: ImportResult) -> dict[str, Any]:
+def _document(
+    corpus: Corpus, source: CorpusPacket, doc: CorpusDoc, folder: Path, result: ImportResult
+) -> dict[str, Any]:
     schema_name = schema_of(doc.doc_type)
     if schema_name is None:
         raise BadInput(f"{doc.file}: no schema of the corpus for document type {doc.doc_type}")
@@ -124,52 +125,95 @@ def _document(corpus: Corpus, source: CorpusPacket, doc: CorpusDoc, folder: Path
     if fmt == "pdf":
         locate = rendered.Locator(rendered.page_heights(doc.file), broken)
     universe = rendered.universe(doc.doc_id, fmt, their_universe, broken)
-    converted: Converted = convert(json.loads(schema_text), read_json(doc.truth_file(
-        "field_truth")), locate, spelled_by([s["text"] for s in universe["strings"]]))
+    converted: Converted = convert(
+        json.loads(schema_text),
+        read_json(doc.truth_file("field_truth")),
+        locate,
+        spelled_by([s["text"] for s in universe["strings"]]),
+    )
     schema = f"{FAMILY_NAME}/{schema_name}"
-    write_json(folder / f"document_truth_{doc.doc_id}.json",
-               {"doc_id": doc.doc_id, "doc_type": doc.doc_type, "schema": schema,
-                "truth": converted.truth})
-    write_json(folder / f"field_truth_{doc.doc_id}.json",
-               {"doc_id": doc.doc_id, "fields": converted.fields})
+    write_json(
+        folder / f"document_truth_{doc.doc_id}.json",
+        {
+            "doc_id": doc.doc_id,
+            "doc_type": doc.doc_type,
+            "schema": schema,
+            "truth": converted.truth,
+        },
+    )
+    write_json(
+        folder / f"field_truth_{doc.doc_id}.json",
+        {"doc_id": doc.doc_id, "fields": converted.fields},
+    )
     write_json(folder / f"rendered_universe_{doc.doc_id}.json", universe)
-    write_json(folder / f"manifest_{doc.doc_id}.json", {
-        "doc_id": doc.doc_id, "doc_type": doc.doc_type, "format": fmt, "file": file_name,
-        "sha256": sha256(folder / file_name), "pages": pages, "tier": source.tier,
-        "seed": source.seed, "knobs": {},
-        "patterns_applied": rendered.patterns(their_manifest, pages),
-        "versions": {"corpus": "nightmare", "commit": corpus.commit},
-    })
+    write_json(
+        folder / f"manifest_{doc.doc_id}.json",
+        {
+            "doc_id": doc.doc_id,
+            "doc_type": doc.doc_type,
+            "format": fmt,
+            "file": file_name,
+            "sha256": sha256(folder / file_name),
+            "pages": pages,
+            "tier": source.tier,
+            "seed": source.seed,
+            "knobs": {},
+            "patterns_applied": rendered.patterns(their_manifest, pages),
+            "versions": {"corpus": "nightmare", "commit": corpus.commit},
+        },
+    )
     tally = result.schemas.setdefault(schema_name, SchemaTally())
     tally.documents += 1
     tally.mapped += len(converted.fields)
     tally.unmapped += len(converted.unmapped)
     tally.metadata += converted.metadata
-    result.unmapped += [{"packet_id": source.packet_id, "doc_id": doc.doc_id,
-                         "schema": schema_name, "leaf": u.leaf, "value": u.value,
-                         "reason": u.reason} for u in converted.unmapped]
-    return {"doc_id": doc.doc_id, "doc_type": doc.doc_type, "format": fmt, "file": file_name,
-            "schema": schema, "superseded_by": None}
+    result.unmapped += [
+        {
+            "packet_id": source.packet_id,
+            "doc_id": doc.doc_id,
+            "schema": schema_name,
+            "leaf": u.leaf,
+            "value": u.value,
+            "reason": u.reason,
+        }
+        for u in converted.unmapped
+    ]
+    return {
+        "doc_id": doc.doc_id,
+        "doc_type": doc.doc_type,
+        "format": fmt,
+        "file": file_name,
+        "schema": schema,
+        "superseded_by": None,
+    }
 
 
 def _packet(corpus: Corpus, source: CorpusPacket, out: Path, result: ImportResult) -> Packet:
     folder = out / "packets" / source.packet_id
     folder.mkdir(parents=True, exist_ok=True)
-    documents = [_document(corpus, source, doc, folder, result)
-                 for doc in sorted(source.documents, key=lambda d: d.doc_id)]
-    write_json(folder / "packet_truth.json", {
-        "packet_id": source.packet_id, "tier": source.tier, "seed": source.seed,
-        "generator_version": f"nightmare@{corpus.commit or 'unknown'}",
-        "source": {"corpus": "nightmare", "packet": source.name},
-        "documents": documents,
-        "world": read_json(source.folder / "ground_truth" / "packet_truth.json"),
-    })
+    documents = [
+        _document(corpus, source, doc, folder, result)
+        for doc in sorted(source.documents, key=lambda d: d.doc_id)
+    ]
+    write_json(
+        folder / "packet_truth.json",
+        {
+            "packet_id": source.packet_id,
+            "tier": source.tier,
+            "seed": source.seed,
+            "generator_version": f"nightmare@{corpus.commit or 'unknown'}",
+            "source": {"corpus": "nightmare", "packet": source.name},
+            "documents": documents,
+            "world": read_json(source.folder / "ground_truth" / "packet_truth.json"),
+        },
+    )
     result.documents += len(documents)
     return load_packet(folder)
 
 
-def import_corpus(root: Path, out: Path, force: bool = False,
-                  cohorts: list[str] | None = None) -> ImportResult:
+def import_corpus(
+    root: Path, out: Path, force: bool = False, cohorts: list[str] | None = None
+) -> ImportResult:
     """Import the corpus at `root` into `out` (packets, one run per cohort, import.json)."""
     corpus = read_corpus(root)
     _prepare(out, force)
@@ -182,7 +226,8 @@ def import_corpus(root: Path, out: Path, force: bool = False,
     for cohort in corpus.cohorts:
         if cohorts is not None and cohort.name not in cohorts:
             continue
-        result.cohorts[cohort.name] = convert_cohort(corpus, cohort, pairs,
-                                                     out / "runs" / cohort.name)
+        result.cohorts[cohort.name] = convert_cohort(
+            corpus, cohort, pairs, out / "runs" / cohort.name
+        )
     write_json(out / REPORT, result.report(corpus))
     return result

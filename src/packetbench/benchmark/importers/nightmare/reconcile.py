@@ -57,12 +57,23 @@ class CohortReconciliation:
     unexplained_detail: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"cohort": self.cohort, "published": self.published, "ours": self.ours,
-                "claims_judged_differently": self.differing,
-                "causes": [{"cause": c, "claims": n, "by_verdicts": self.effects[c],
-                            "example": self.examples[c]}
-                           for c, n in sorted(self.causes.items(), key=lambda i: (-i[1], i[0]))],
-                "unexplained": self.unexplained, "unexplained_detail": self.unexplained_detail}
+        return {
+            "cohort": self.cohort,
+            "published": self.published,
+            "ours": self.ours,
+            "claims_judged_differently": self.differing,
+            "causes": [
+                {
+                    "cause": c,
+                    "claims": n,
+                    "by_verdicts": self.effects[c],
+                    "example": self.examples[c],
+                }
+                for c, n in sorted(self.causes.items(), key=lambda i: (-i[1], i[0]))
+            ],
+            "unexplained": self.unexplained,
+            "unexplained_detail": self.unexplained_detail,
+        }
 
 
 @dataclass
@@ -76,13 +87,19 @@ class Reconciliation:
         return sum(c.unexplained for c in self.cohorts)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"cohorts": [c.as_dict() for c in self.cohorts], "ranking": self.ranking,
-                "paired": self.paired, "unexplained": self.unexplained}
+        return {
+            "cohorts": [c.as_dict() for c in self.cohorts],
+            "ranking": self.ranking,
+            "paired": self.paired,
+            "unexplained": self.unexplained,
+        }
 
     def table(self) -> str:
         """The console summary: one line per cohort."""
-        lines = [f"{'cohort':18} {'theirs num':>10} {'ours num':>9} {'theirs str':>10} "
-                 f"{'ours str':>9} {'differ':>7} {'unexpl':>6}  top cause"]
+        lines = [
+            f"{'cohort':18} {'theirs num':>10} {'ours num':>9} {'theirs str':>10} "
+            f"{'ours str':>9} {'differ':>7} {'unexpl':>6}  top cause"
+        ]
         for c in self.cohorts:
             top = max(c.causes.items(), key=lambda i: (i[1], i[0]))[0] if c.causes else "-"
             lines.append(
@@ -90,7 +107,8 @@ class Reconciliation:
                 f"{pct(c.ours['packet']['numbers']['rate_micro']):>9} "
                 f"{pct(c.published['strings']['rate']):>10} "
                 f"{pct(c.ours['packet']['strings']['rate_micro']):>9} {c.differing:>7,} "
-                f"{c.unexplained:>6,}  {top}")
+                f"{c.unexplained:>6,}  {top}"
+            )
         return "\n".join(lines)
 
 
@@ -100,16 +118,22 @@ def _published(corpus: Corpus, cohort: str) -> dict[str, Any]:
     breakdown = (corpus.aggregate("field_breakdown.json").get(cohort) or {}).get("overall") or {}
     return {
         "documents": overall.get("docs"),
-        "numbers": {"checked": overall.get("numbers_checked"),
-                    "hallucinated": overall.get("numbers_hallucinated"),
-                    "rate": overall.get("number_hallucination_rate")},
-        "strings": {"checked": overall.get("strings_checked"),
-                    "hallucinated": overall.get("strings_hallucinated"),
-                    "rate": overall.get("string_hallucination_rate")},
-        "fields": {"scored": breakdown.get("fields_scored"),
-                   "correct": breakdown.get("correctness_rate_micro"),
-                   "wrong": breakdown.get("wrong_value_rate_micro"),
-                   "omitted": breakdown.get("omission_rate_micro")},
+        "numbers": {
+            "checked": overall.get("numbers_checked"),
+            "hallucinated": overall.get("numbers_hallucinated"),
+            "rate": overall.get("number_hallucination_rate"),
+        },
+        "strings": {
+            "checked": overall.get("strings_checked"),
+            "hallucinated": overall.get("strings_hallucinated"),
+            "rate": overall.get("string_hallucination_rate"),
+        },
+        "fields": {
+            "scored": breakdown.get("fields_scored"),
+            "correct": breakdown.get("correctness_rate_micro"),
+            "wrong": breakdown.get("wrong_value_rate_micro"),
+            "omitted": breakdown.get("omission_rate_micro"),
+        },
     }
 
 
@@ -125,20 +149,28 @@ def _ours(run: Path) -> dict[str, Any]:
     keys = sorted(docs)
     out: dict[str, Any] = {"documents": len(keys)}
     for universe in ("packet", "document"):
-        num = np.array([[docs[k][universe][c]["hallucinated"] for c in CLASSES] for k in keys],
-                       dtype=np.float64).reshape(len(keys), len(CLASSES))
-        den = np.array([[docs[k][universe][c]["checked"] for c in CLASSES] for k in keys],
-                       dtype=np.float64).reshape(len(keys), len(CLASSES))
+        num = np.array(
+            [[docs[k][universe][c]["hallucinated"] for c in CLASSES] for k in keys],
+            dtype=np.float64,
+        ).reshape(len(keys), len(CLASSES))
+        den = np.array(
+            [[docs[k][universe][c]["checked"] for c in CLASSES] for k in keys], dtype=np.float64
+        ).reshape(len(keys), len(CLASSES))
         found = bootstrap.intervals(num, den)
         out[universe] = {
-            c: {**scores["overall"][universe][c],
+            c: {
+                **scores["overall"][universe][c],
                 "interval_micro": [found.micro[i].low, found.micro[i].high],
-                "interval_macro": [found.macro[i].low, found.macro[i].high]}
-            for i, c in enumerate(CLASSES)}
+                "interval_macro": [found.macro[i].low, found.macro[i].high],
+            }
+            for i, c in enumerate(CLASSES)
+        }
     overall = fields["overall"]
     gt = overall["gt_fields"]
-    out["fields"] = {"scored": gt, **{k: (overall[k] / gt if gt else None)
-                                      for k in ("correct", "wrong", "omitted")}}
+    out["fields"] = {
+        "scored": gt,
+        **{k: (overall[k] / gt if gt else None) for k in ("correct", "wrong", "omitted")},
+    }
     return out
 
 
@@ -161,27 +193,39 @@ def _contexts(corpus: Corpus, packets: dict[str, Packet]) -> dict[str, A.Context
     contexts = {}
     for source in corpus.packets:
         packet = packets[source.packet_id]
-        groups = T.universe_groups(read_json(corpus.root / "ground_truth" /
-                                             f"{source.name}.json"),
-                                   source.folder / "ground_truth")
+        groups = T.universe_groups(
+            read_json(corpus.root / "ground_truth" / f"{source.name}.json"),
+            source.folder / "ground_truth",
+        )
         ours_as_theirs = T.TheirUniverse()
         for value in _our_values(packet):
             ours_as_theirs.add_scalar(value)
-        contexts[source.packet_id] = A.Context(T.union(groups), ours_as_theirs.finish(),
-                                               universes.build(packet.path).packet, groups)
+        contexts[source.packet_id] = A.Context(
+            T.union(groups), ours_as_theirs.finish(), universes.build(packet.path).packet, groups
+        )
     return contexts
 
 
 def _tally(verdicts: list[str]) -> tuple[int, int, int, int]:
     """(strings checked, strings hallucinated, numbers checked, numbers hallucinated)."""
     count = Counter(verdicts)
-    return (count["string:ok"] + count["string:hallucinated"], count["string:hallucinated"],
-            count["number:ok"] + count["number:hallucinated"], count["number:hallucinated"])
+    return (
+        count["string:ok"] + count["string:hallucinated"],
+        count["string:hallucinated"],
+        count["number:ok"] + count["number:hallucinated"],
+        count["number:hallucinated"],
+    )
 
 
-def _document(rec: CohortReconciliation, packet: Packet, doc_id: str,
-              run: Path, ctx: A.Context, published: dict[str, Any] | None,
-              scored: dict[str, Any] | None) -> None:
+def _document(
+    rec: CohortReconciliation,
+    packet: Packet,
+    doc_id: str,
+    run: Path,
+    ctx: A.Context,
+    published: dict[str, Any] | None,
+    scored: dict[str, Any] | None,
+) -> None:
     key = f"{packet.packet_id}/{doc_id}"
     path = record_path(run, packet.packet_id, doc_id)
     record = read_record(path) if path.exists() else None
@@ -212,28 +256,52 @@ def _document(rec: CohortReconciliation, packet: Packet, doc_id: str,
         effect = rec.effects.setdefault(cause, {})
         move = f"{chain[0]} -> {chain[-1]}"
         effect[move] = effect.get(move, 0) + 1
-        rec.examples.setdefault(cause, {"document": key, "path": T.dotted(leaf_path),
-                                        "value": value, "theirs": chain[0],
-                                        "ours": chain[-1]})
+        rec.examples.setdefault(
+            cause,
+            {
+                "document": key,
+                "path": T.dotted(leaf_path),
+                "value": value,
+                "theirs": chain[0],
+                "ours": chain[-1],
+            },
+        )
     theirs_end = _tally([c[0] for c in chains])
     ours_end = _tally([c[-1] for c in chains])
-    expected_theirs = (published["strings_checked"], published["strings_hallucinated"],
-                       published["numbers_checked"], published["numbers_hallucinated"]
-                       ) if published else (0, 0, 0, 0)
+    expected_theirs = (
+        (
+            published["strings_checked"],
+            published["strings_hallucinated"],
+            published["numbers_checked"],
+            published["numbers_hallucinated"],
+        )
+        if published
+        else (0, 0, 0, 0)
+    )
     ours_doc = (scored or {}).get("packet")
-    expected_ours = (ours_doc["strings"]["checked"], ours_doc["strings"]["hallucinated"],
-                     ours_doc["numbers"]["checked"], ours_doc["numbers"]["hallucinated"]
-                     ) if ours_doc else (0, 0, 0, 0)
-    for name, got, want in (("theirs", theirs_end, expected_theirs),
-                            ("ours", ours_end, expected_ours)):
+    expected_ours = (
+        (
+            ours_doc["strings"]["checked"],
+            ours_doc["strings"]["hallucinated"],
+            ours_doc["numbers"]["checked"],
+            ours_doc["numbers"]["hallucinated"],
+        )
+        if ours_doc
+        else (0, 0, 0, 0)
+    )
+    for name, got, want in (
+        ("theirs", theirs_end, expected_theirs),
+        ("ours", ours_end, expected_ours),
+    ):
         off = sum(abs(g - w) for g, w in zip(got, want, strict=True))
         if off:
             rec.unexplained += off
             rec.unexplained_detail.append(f"{key}: {name} {got} != {want}")
 
 
-def _reconcile_cohort(corpus: Corpus, run: Path, packets: dict[str, Packet],
-                      contexts: dict[str, A.Context]) -> CohortReconciliation:
+def _reconcile_cohort(
+    corpus: Corpus, run: Path, packets: dict[str, Packet], contexts: dict[str, A.Context]
+) -> CohortReconciliation:
     cohort = run.name
     report = corpus.aggregate("hallucination_report.json").get(cohort) or {}
     published_docs = report.get("docs") or {}
@@ -242,31 +310,46 @@ def _reconcile_cohort(corpus: Corpus, run: Path, packets: dict[str, Packet],
     for source in corpus.packets:
         packet = packets[source.packet_id]
         for doc in packet.documents:
-            _document(rec, packet, doc.doc_id, run, contexts[packet.packet_id],
-                      published_docs.get(f"{source.name}/{doc.doc_id}"),
-                      scored_docs.get(f"{packet.packet_id}/{doc.doc_id}"))
+            _document(
+                rec,
+                packet,
+                doc.doc_id,
+                run,
+                contexts[packet.packet_id],
+                published_docs.get(f"{source.name}/{doc.doc_id}"),
+                scored_docs.get(f"{packet.packet_id}/{doc.doc_id}"),
+            )
     return rec
 
 
 def _ranking(cohorts: list[CohortReconciliation]) -> list[dict[str, Any]]:
     def order(rate: Any) -> list[str]:
         """Lowest rate first; a cohort with no rate (nothing scored) last."""
-        return [c.cohort for c in sorted(cohorts, key=lambda c: (rate(c) is None,
-                                                                 rate(c) or 0.0, c.cohort))]
+        return [
+            c.cohort
+            for c in sorted(cohorts, key=lambda c: (rate(c) is None, rate(c) or 0.0, c.cohort))
+        ]
 
     theirs = order(lambda c: c.published["numbers"]["rate"])
     ours = order(lambda c: c.ours["packet"]["numbers"]["rate_micro"])
-    return [{"cohort": c.cohort, "theirs_rank": theirs.index(c.cohort) + 1,
-             "ours_rank": ours.index(c.cohort) + 1,
-             "theirs_rate": c.published["numbers"]["rate"],
-             "ours_rate": c.ours["packet"]["numbers"]["rate_micro"]}
-            for c in sorted(cohorts, key=lambda c: ours.index(c.cohort))]
+    return [
+        {
+            "cohort": c.cohort,
+            "theirs_rank": theirs.index(c.cohort) + 1,
+            "ours_rank": ours.index(c.cohort) + 1,
+            "theirs_rate": c.published["numbers"]["rate"],
+            "ours_rate": c.ours["packet"]["numbers"]["rate_micro"],
+        }
+        for c in sorted(cohorts, key=lambda c: ours.index(c.cohort))
+    ]
 
 
 def _doc_rates(run: Path, cls: str) -> dict[str, float]:
     docs = _grounding(run)
-    return {k: (v["packet"][cls]["rate"] if v["packet"][cls]["rate"] is not None else np.nan)
-            for k, v in docs.items()}
+    return {
+        k: (v["packet"][cls]["rate"] if v["packet"][cls]["rate"] is not None else np.nan)
+        for k, v in docs.items()
+    }
 
 
 def _paired(runs: list[Path], cohorts: list[CohortReconciliation]) -> list[dict[str, Any]]:
@@ -281,15 +364,26 @@ def _paired(runs: list[Path], cohorts: list[CohortReconciliation]) -> list[dict[
         for a, b in combinations(names, 2):
             rate_a, rate_b = _doc_rates(by_name[a], "numbers"), _doc_rates(by_name[b], "numbers")
             shared = sorted(set(rate_a) & set(rate_b))
-            test = sign_test(np.array([rate_a[k] for k in shared], dtype=np.float64),
-                             np.array([rate_b[k] for k in shared], dtype=np.float64))
+            test = sign_test(
+                np.array([rate_a[k] for k in shared], dtype=np.float64),
+                np.array([rate_b[k] for k in shared], dtype=np.float64),
+            )
             tests.append((a, b, test))
         adjusted = holm([t.p_value for _, _, t in tests])
         for (a, b, test), p in zip(tests, adjusted, strict=True):
-            rows.append({"effort": level, "a": a, "b": b, "documents": test.documents,
-                         "a_higher": test.a_higher, "b_higher": test.b_higher,
-                         "ties": test.ties, "p_holm": p,
-                         "separated": p is not None and p < ALPHA})
+            rows.append(
+                {
+                    "effort": level,
+                    "a": a,
+                    "b": b,
+                    "documents": test.documents,
+                    "a_higher": test.a_higher,
+                    "b_higher": test.b_higher,
+                    "ties": test.ties,
+                    "p_holm": p,
+                    "separated": p is not None and p < ALPHA,
+                }
+            )
     return rows
 
 
@@ -316,9 +410,12 @@ def reconcile(corpus_root: Path, out: Path) -> Reconciliation:
 
 
 def render(result: Reconciliation) -> str:
-    env = Environment(loader=FileSystemLoader(resource_dir("templates") / "importers"),
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                      keep_trailing_newline=True)
-    env.filters.update(pct=pct, md=md_cell,
-                       span=lambda pair: interval(bootstrap.Interval(*pair)))
+    env = Environment(
+        loader=FileSystemLoader(resource_dir("templates") / "importers"),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(pct=pct, md=md_cell, span=lambda pair: interval(bootstrap.Interval(*pair)))
     return env.get_template("reconciliation.md.j2").render(result=result.as_dict())

@@ -77,10 +77,18 @@ class Locator:
             height = self.heights[page - 1]
             x, y = float(box.get("x", 0)), float(box.get("y", 0))
             w, h = float(box.get("width", 0)), float(box.get("height", 0))
-            found.append({"page": page,
-                          "bbox": [round(x, 2), round(height - y - h, 2), round(x + w, 2),
-                                   round(height - y, 2)],
-                          "text_layer": page not in self.broken})
+            found.append(
+                {
+                    "page": page,
+                    "bbox": [
+                        round(x, 2),
+                        round(height - y - h, 2),
+                        round(x + w, 2),
+                        round(height - y, 2),
+                    ],
+                    "text_layer": page not in self.broken,
+                }
+            )
         return found
 
 
@@ -89,8 +97,12 @@ def no_locations(boxes: list[Any]) -> list[dict[str, Any]]:
     return []
 
 
-def universe(doc_id: str, fmt: str, data: dict[str, Any], broken: set[int] | None = None,
-             ) -> dict[str, Any]:
+def universe(
+    doc_id: str,
+    fmt: str,
+    data: dict[str, Any],
+    broken: set[int] | None = None,
+) -> dict[str, Any]:
     """Our rendered_universe of one document from the corpus's; a string on a `broken` page
     is marked ``text_layer: false`` (the audit reads it by OCR)."""
     inner = data.get("doc") or {}
@@ -104,11 +116,19 @@ def universe(doc_id: str, fmt: str, data: dict[str, Any], broken: set[int] | Non
         text = str(value)
         entry: dict[str, Any]
         if fmt == "xlsx":
-            entry = {"text": text, "page": sheets.get(element.get("sheet"), 1),
-                     "sheet": element.get("sheet"), "cell": element.get("cell")}
+            entry = {
+                "text": text,
+                "page": sheets.get(element.get("sheet"), 1),
+                "sheet": element.get("sheet"),
+                "cell": element.get("cell"),
+            }
         elif fmt == "csv":
-            entry = {"text": text, "page": 1, "row": int(element.get("csv_row", 1)) - 1,
-                     "column": int(element.get("csv_col", 1)) - 1}
+            entry = {
+                "text": text,
+                "page": 1,
+                "row": int(element.get("csv_row", 1)) - 1,
+                "column": int(element.get("csv_col", 1)) - 1,
+            }
         else:
             entry = {"text": text, "page": element.get("page")}
             if broken and element.get("page") in broken:
@@ -152,16 +172,18 @@ def patterns(manifest: dict[str, Any], pages: int) -> list[dict[str, Any]]:
         ours = corresponding(reference)
         affected = [p for p in entry.get("pages_affected") or [] if isinstance(p, int)]
         breaking = entry.get("phase") == SCAN_PHASE or reference in TEXT_BREAKING
-        applied.append({
-            "id": ours[0] if len(ours) == 1 else f"nightmare.{reference}",
-            "name": entry.get("name"),
-            "family": ours[0].split(".", 1)[0] if len(ours) == 1 else "nightmare",
-            "phase": REGISTRY[ours[0]].phase if ours else entry.get("phase"),
-            "reference_phase": entry.get("phase"),
-            "reference": reference,
-            "corresponds": list(ours),
-            "pages_affected": affected or (list(range(1, pages + 1)) if breaking else []),
-            "targets": [],
-            "ground_truth_delta": entry.get("ground_truth_delta") or {},
-        })
+        applied.append(
+            {
+                "id": ours[0] if len(ours) == 1 else f"nightmare.{reference}",
+                "name": entry.get("name"),
+                "family": ours[0].split(".", 1)[0] if len(ours) == 1 else "nightmare",
+                "phase": REGISTRY[ours[0]].phase if ours else entry.get("phase"),
+                "reference_phase": entry.get("phase"),
+                "reference": reference,
+                "corresponds": list(ours),
+                "pages_affected": affected or (list(range(1, pages + 1)) if breaking else []),
+                "targets": [],
+                "ground_truth_delta": entry.get("ground_truth_delta") or {},
+            }
+        )
     return applied

@@ -46,8 +46,9 @@ def _number(value: Any) -> float:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
 
 
-def record(packet_id: str, doc_id: str, doc_type: str, path: Path,
-           usage: dict[str, Any] | None) -> ExtractionRecord | None:
+def record(
+    packet_id: str, doc_id: str, doc_type: str, path: Path, usage: dict[str, Any] | None
+) -> ExtractionRecord | None:
     """Our record of one extraction file (None when the file is absent)."""
     if not path.is_file():
         return None
@@ -64,30 +65,40 @@ def record(packet_id: str, doc_id: str, doc_type: str, path: Path,
         problem = "not a JSON object"
     used = usage or {}
     return ExtractionRecord(
-        packet_id=packet_id, doc_id=doc_id, doc_type=doc_type,
+        packet_id=packet_id,
+        doc_id=doc_id,
+        doc_type=doc_type,
         status="error" if problem else "ok",
         output=None if problem else data,
         raw_text=None if stub else text,
         attempts=1,
         latency_s=round(_number(used.get("elapsed_s")), 3),
-        usage=Usage(input_tokens=int(_number(used.get("input_tokens"))),
-                    output_tokens=int(_number(used.get("output_tokens"))),
-                    cost_usd=_number(used.get("cost_usd"))),
+        usage=Usage(
+            input_tokens=int(_number(used.get("input_tokens"))),
+            output_tokens=int(_number(used.get("output_tokens"))),
+            cost_usd=_number(used.get("cost_usd")),
+        ),
         finish_reason=None,
         error=problem,
     )
 
 
-def convert_cohort(corpus: Corpus, cohort: Cohort, packets: list[tuple[CorpusPacket, Packet]],
-                   out: Path) -> dict[str, int]:
+def convert_cohort(
+    corpus: Corpus, cohort: Cohort, packets: list[tuple[CorpusPacket, Packet]], out: Path
+) -> dict[str, int]:
     """Write run folder `out` for `cohort`; the number of records by status."""
     usage = _summary(cohort)
     by_status: dict[str, int] = {}
     for source, packet in packets:
         for doc in source.documents:
             path = cohort.folder / f"extraction_{source.name}_{doc.doc_id}.json"
-            made = record(packet.packet_id, doc.doc_id, doc.doc_type, path,
-                          usage.get((source.name, doc.doc_type)))
+            made = record(
+                packet.packet_id,
+                doc.doc_id,
+                doc.doc_type,
+                path,
+                usage.get((source.name, doc.doc_type)),
+            )
             if made is None:
                 continue
             write_record(out, made)
@@ -100,15 +111,16 @@ def convert_cohort(corpus: Corpus, cohort: Cohort, packets: list[tuple[CorpusPac
         "label": cohort.name,
         "parameters": {"reasoning": cohort.effort},
         "reasoning": cohort.effort,
-        "imported_from": {"corpus": "nightmare", "cohort": cohort.name,
-                          "commit": corpus.commit},
+        "imported_from": {"corpus": "nightmare", "cohort": cohort.name, "commit": corpus.commit},
         "toolkit_version": __version__,
         "packets_dir": "../../packets",
         "packets": [provenance.packet_entry(packet) for _, packet in packets],
         "status": "complete",
-        "documents": {"expected": sum(len(p.documents) for _, p in packets),
-                      "written": sum(by_status.values()),
-                      "by_status": dict(sorted(by_status.items()))},
+        "documents": {
+            "expected": sum(len(p.documents) for _, p in packets),
+            "written": sum(by_status.values()),
+            "by_status": dict(sorted(by_status.items())),
+        },
     }
     write_json(out / "run.json", info)
     return dict(sorted(by_status.items()))

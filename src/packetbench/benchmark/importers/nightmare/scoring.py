@@ -10,8 +10,9 @@ from packetbench.benchmark.score.scorer import RunScores, score_run
 def runs_of(out: Path) -> list[Path]:
     """The run folders of an import, by name."""
     folder = out / "runs"
-    return sorted(p for p in folder.iterdir() if (p / "run.json").is_file()) \
-        if folder.is_dir() else []
+    return (
+        sorted(p for p in folder.iterdir() if (p / "run.json").is_file()) if folder.is_dir() else []
+    )
 
 
 def score_all(out: Path) -> dict[str, RunScores]:

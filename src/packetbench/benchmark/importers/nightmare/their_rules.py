@@ -34,44 +34,167 @@ from typing import Any
 
 import orjson
 
-SKIP_KEYS = frozenset({
-    "document_path", "source_file", "prompt_file", "schema_file", "ocr_path", "render_path",
-    "x", "y", "width", "height", "font_size", "baseline", "page_no", "page_number", "csv_row",
-    "csv_col", "bbox", "bboxes", "locations", "positions", "rects", "pages_affected",
-})
-SKIP_LEAF_NAMES = frozenset({
-    "coverage", "coverage_type", "coverage_code", "category", "priority", "status",
-    "document_type", "statement_type", "period_type", "risk_level", "insurability",
-    "entity_type", "construction", "occupancy", "mvr_status", "sex", "license_state",
-    "risk_grade", "grading_scale", "fiscal_year", "period_end_date", "audited", "preparer",
-    "report_type", "form_edition", "form_title", "form_type", "form_code", "form_number",
-    "producer_code", "producer_name", "producer_address", "producer_id", "date",
-    "report_date", "issue_date", "inspection_date", "summary", "description", "notes",
-    "remarks", "executive_summary", "operations_description", "safety_programs",
-    "claims_narrative", "nature_of_business", "loss_history_summary", "type", "kind", "role",
-    "title",
-})
-SKIP_PATH_FRAGMENTS = frozenset({
-    "form_info", "producer", "extracted_text_sections", "overall_assessment",
-    "recommendations", "risk_highlights", "coverages_discussed", "grand_totals",
-    "subtotals_by_coverage", "totals", "premium_summary", "premium_info", "ratios",
-    "checkboxes",
-})
-AGGREGATES = frozenset({
-    "total", "subtotal", "grand_total", "total_insured_value", "total_current_assets",
-    "total_fixed_assets", "total_assets", "total_current_liabilities", "total_long_term",
-    "total_liabilities", "total_equity", "total_operating_expenses", "total_premium",
-    "total_due", "taxes_fees",
-})
-MEANINGLESS = frozenset({
-    "null", "none", "n a", "not applicable", "na", "unknown", "tbd", "pending", "open",
-    "closed", "yes", "no", "true", "false", "active", "inactive",
-})
-FILLERS = frozenset({
-    "multiple", "various", "see below", "see coverages", "see above", "see schedule",
-    "see attached", "see page", "n a", "na", "tbd", "pending", "unknown", "not applicable",
-    "not available", "none", "null", "checked", "unchecked",
-})
+SKIP_KEYS = frozenset(
+    {
+        "document_path",
+        "source_file",
+        "prompt_file",
+        "schema_file",
+        "ocr_path",
+        "render_path",
+        "x",
+        "y",
+        "width",
+        "height",
+        "font_size",
+        "baseline",
+        "page_no",
+        "page_number",
+        "csv_row",
+        "csv_col",
+        "bbox",
+        "bboxes",
+        "locations",
+        "positions",
+        "rects",
+        "pages_affected",
+    }
+)
+SKIP_LEAF_NAMES = frozenset(
+    {
+        "coverage",
+        "coverage_type",
+        "coverage_code",
+        "category",
+        "priority",
+        "status",
+        "document_type",
+        "statement_type",
+        "period_type",
+        "risk_level",
+        "insurability",
+        "entity_type",
+        "construction",
+        "occupancy",
+        "mvr_status",
+        "sex",
+        "license_state",
+        "risk_grade",
+        "grading_scale",
+        "fiscal_year",
+        "period_end_date",
+        "audited",
+        "preparer",
+        "report_type",
+        "form_edition",
+        "form_title",
+        "form_type",
+        "form_code",
+        "form_number",
+        "producer_code",
+        "producer_name",
+        "producer_address",
+        "producer_id",
+        "date",
+        "report_date",
+        "issue_date",
+        "inspection_date",
+        "summary",
+        "description",
+        "notes",
+        "remarks",
+        "executive_summary",
+        "operations_description",
+        "safety_programs",
+        "claims_narrative",
+        "nature_of_business",
+        "loss_history_summary",
+        "type",
+        "kind",
+        "role",
+        "title",
+    }
+)
+SKIP_PATH_FRAGMENTS = frozenset(
+    {
+        "form_info",
+        "producer",
+        "extracted_text_sections",
+        "overall_assessment",
+        "recommendations",
+        "risk_highlights",
+        "coverages_discussed",
+        "grand_totals",
+        "subtotals_by_coverage",
+        "totals",
+        "premium_summary",
+        "premium_info",
+        "ratios",
+        "checkboxes",
+    }
+)
+AGGREGATES = frozenset(
+    {
+        "total",
+        "subtotal",
+        "grand_total",
+        "total_insured_value",
+        "total_current_assets",
+        "total_fixed_assets",
+        "total_assets",
+        "total_current_liabilities",
+        "total_long_term",
+        "total_liabilities",
+        "total_equity",
+        "total_operating_expenses",
+        "total_premium",
+        "total_due",
+        "taxes_fees",
+    }
+)
+MEANINGLESS = frozenset(
+    {
+        "null",
+        "none",
+        "n a",
+        "not applicable",
+        "na",
+        "unknown",
+        "tbd",
+        "pending",
+        "open",
+        "closed",
+        "yes",
+        "no",
+        "true",
+        "false",
+        "active",
+        "inactive",
+    }
+)
+FILLERS = frozenset(
+    {
+        "multiple",
+        "various",
+        "see below",
+        "see coverages",
+        "see above",
+        "see schedule",
+        "see attached",
+        "see page",
+        "n a",
+        "na",
+        "tbd",
+        "pending",
+        "unknown",
+        "not applicable",
+        "not available",
+        "none",
+        "null",
+        "checked",
+        "unchecked",
+    }
+)
 STUB_KEYS = frozenset({"error", "packet_id", "doc_type"})
 
 _NOT_WORD = re.compile(r"[^\w\s]")
@@ -140,8 +263,12 @@ class TheirUniverse:
                 for key, value in node.items():
                     if key in SKIP_KEYS:
                         continue
-                    if labels and isinstance(key, str) and len(key) >= 3 and (
-                            " " in key or any(c.isupper() for c in key)):
+                    if (
+                        labels
+                        and isinstance(key, str)
+                        and len(key) >= 3
+                        and (" " in key or any(c.isupper() for c in key))
+                    ):
                         form = norm(key)
                         if form:
                             self.strings.add(form)
@@ -173,23 +300,36 @@ class TheirUniverse:
             return "compact"
         words = form.split()
         if len(words) >= 2 and all(
-                w in self.strings or (len(w) >= 4 and w in self.compact) or w in self.tokens
-                for w in words):
+            w in self.strings or (len(w) >= 4 and w in self.compact) or w in self.tokens
+            for w in words
+        ):
             return "tokens"
         return None
 
 
 RENDERED = "rendered universes (their text-layer views, token and number lists, hidden cells)"
-GROUPS = ("aggregated ground truth", RENDERED, "field truth", "document truth", "packet truth",
-          "manifests")
-_GROUP_OF_PREFIX = (("rendered_universe_", RENDERED), ("packet_rendered_universe", RENDERED),
-                    ("field_truth_", "field truth"), ("document_truth_", "document truth"),
-                    ("packet_truth", "packet truth"), ("manifest_", "manifests"))
+GROUPS = (
+    "aggregated ground truth",
+    RENDERED,
+    "field truth",
+    "document truth",
+    "packet truth",
+    "manifests",
+)
+_GROUP_OF_PREFIX = (
+    ("rendered_universe_", RENDERED),
+    ("packet_rendered_universe", RENDERED),
+    ("field_truth_", "field truth"),
+    ("document_truth_", "document truth"),
+    ("packet_truth", "packet truth"),
+    ("manifest_", "manifests"),
+)
 
 
 def _group(name: str) -> str:
-    return next((group for prefix, group in _GROUP_OF_PREFIX if name.startswith(prefix)),
-                "manifests")
+    return next(
+        (group for prefix, group in _GROUP_OF_PREFIX if name.startswith(prefix)), "manifests"
+    )
 
 
 def universe_groups(aggregated: dict[str, Any], truth_dir: Path) -> dict[str, TheirUniverse]:
@@ -222,8 +362,9 @@ def packet_universe(aggregated: dict[str, Any], truth_dir: Path) -> TheirUnivers
     return union(universe_groups(aggregated, truth_dir))
 
 
-def leaves(data: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...],
-                                                                         Any]]:
+def leaves(
+    data: Any, path: tuple[str | int, ...] = ()
+) -> Iterator[tuple[tuple[str | int, ...], Any]]:
     """(path, value) of every scalar of an extraction; list positions are ints."""
     if isinstance(data, dict):
         for key, value in data.items():
@@ -257,12 +398,13 @@ def skip_reason(path: tuple[str | int, ...]) -> str | None:
 
 
 def value_class(value: Any) -> str | None:
-    """"number", "string" or None (not checked) for a value at a place it does not skip, and
+    """ "number", "string" or None (not checked) for a value at a place it does not skip, and
     why a string is not checked when it is not."""
     number = as_float(value)
     numeric_type = isinstance(value, int | float) and not isinstance(value, bool)
-    if number is not None and (numeric_type or (isinstance(value, str)
-                                                and is_formatted_number(value))):
+    if number is not None and (
+        numeric_type or (isinstance(value, str) and is_formatted_number(value))
+    ):
         return "number"
     if isinstance(value, str):
         return "string" if string_skip(value) is None else None

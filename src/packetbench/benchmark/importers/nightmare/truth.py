@@ -42,10 +42,15 @@ from packetbench.benchmark.score import normalize
 METADATA_KEYS = frozenset({"doc_type", "format", "excel_metadata"})
 RENDERED_KEY, RENDERED_SUFFIX = "rendered_values", "_rendered"
 SYNONYMS: dict[str, tuple[str, ...]] = {
-    "zip_code": ("zip",), "schedule_id": ("location_id", "location_number"),
-    "policy_period_start": ("effective_date",), "policy_period_end": ("expiration_date",),
-    "total_paid": ("paid",), "total_reserved": ("reserved",), "total_incurred": ("incurred",),
-    "violations": ("violations_count",), "accidents": ("accidents_count",),
+    "zip_code": ("zip",),
+    "schedule_id": ("location_id", "location_number"),
+    "policy_period_start": ("effective_date",),
+    "policy_period_end": ("expiration_date",),
+    "total_paid": ("paid",),
+    "total_reserved": ("reserved",),
+    "total_incurred": ("incurred",),
+    "violations": ("violations_count",),
+    "accidents": ("accidents_count",),
     "insured_name": ("company_name",),
 }
 # Statement prefixes of a financial statement's leaves (bs_cash: balance sheet, cash).
@@ -56,9 +61,11 @@ def alternatives(names: list[str]) -> list[str]:
     """`names`, each followed by its synonyms."""
     found = []
     for name in names:
-        bare = next((name[len(p):] for p in PREFIXES if name.startswith(p)), None)
+        bare = next((name[len(p) :] for p in PREFIXES if name.startswith(p)), None)
         found += [name, *SYNONYMS.get(name, ())] + ([bare] if bare else [])
     return found
+
+
 Locate = Callable[[list[Any]], list[dict[str, Any]]]
 Spell = Callable[[Any], "str | None"]  # the string a document draws for a value, if known
 
@@ -157,8 +164,11 @@ def fit(value: Any, node: dict[str, Any]) -> tuple[bool, Any]:
         return True, int(number) if isinstance(value, int) else number
     if not isinstance(value, str | int | float):
         return False, f"a {type(value).__name__} for a string leaf"
-    text = value if isinstance(value, str) else (
-        str(int(value)) if float(value).is_integer() else repr(value))
+    text = (
+        value
+        if isinstance(value, str)
+        else (str(int(value)) if float(value).is_integer() else repr(value))
+    )
     if enum:
         by_form = {v.lower(): v for v in enum}
         if text.lower() not in by_form:
@@ -207,7 +217,7 @@ class Converter:
             self.out.metadata += len(raw) if isinstance(raw, list) else 1
             return
         if (isinstance(raw, dict) and not _is_entry(raw)) or isinstance(raw, list):
-            for name, inner in (raw.items() if isinstance(raw, dict) else enumerate(raw)):
+            for name, inner in raw.items() if isinstance(raw, dict) else enumerate(raw):
                 where = f"{leaf}.{name}" if isinstance(raw, dict) else f"{leaf}[{name}]"
                 self._unmapped(where, inner, reason)
             return
@@ -218,8 +228,15 @@ class Converter:
         if value is not None:
             self.out.unmapped.append(Unmapped(leaf, value, reason))
 
-    def _set(self, path: str, container: dict[str, Any], key: str, node: dict[str, Any],
-             raw: Any, leaf: str) -> bool:
+    def _set(
+        self,
+        path: str,
+        container: dict[str, Any],
+        key: str,
+        node: dict[str, Any],
+        raw: Any,
+        leaf: str,
+    ) -> bool:
         value, extra = _entry(raw)
         if value is None:
             return False
@@ -238,8 +255,13 @@ class Converter:
         self.out.fields.append(self._field(path, fitted, node, extra))
         return True
 
-    def _field(self, path: str, value: Any, node: dict[str, Any], extra: dict[str, Any],
-               ) -> dict[str, Any]:
+    def _field(
+        self,
+        path: str,
+        value: Any,
+        node: dict[str, Any],
+        extra: dict[str, Any],
+    ) -> dict[str, Any]:
         rendered = extra.get("rendered_as")
         source = "corpus"
         if not isinstance(rendered, str):
@@ -247,9 +269,14 @@ class Converter:
         if rendered is None:
             rendered, source = _text(value), "value"
         name = _last(path.split("[")[0] if path.endswith("]") else path)
-        return {"path": path, "value": value, "kind": kind_of(name, node),
-                "rendered_as": rendered, "rendered_as_from": source,
-                "locations": self.locate(extra.get("locations") or [])}
+        return {
+            "path": path,
+            "value": value,
+            "kind": kind_of(name, node),
+            "rendered_as": rendered,
+            "rendered_as_from": source,
+            "locations": self.locate(extra.get("locations") or []),
+        }
 
     def scalar(self, names: list[str], raw: Any, leaf: str) -> None:
         if isinstance(raw, dict) and not _is_entry(raw):
@@ -281,13 +308,22 @@ class Converter:
             for position, raw in enumerate(items):
                 where = f"{path}[{len(target)}]"
                 target.append(None)
-                if not self._set(where, _ListSlot(target), str(len(target) - 1),
-                                 self.index.string_lists[path], raw, f"{key}[{position}]"):
+                if not self._set(
+                    where,
+                    _ListSlot(target),
+                    str(len(target) - 1),
+                    self.index.string_lists[path],
+                    raw,
+                    f"{key}[{position}]",
+                ):
                     target.pop()
             return
         if len(records) != 1:
-            why = ("ambiguous: " + ", ".join(sorted(records))) if records else \
-                "no schema list of that name"
+            why = (
+                ("ambiguous: " + ", ".join(sorted(records)))
+                if records
+                else "no schema list of that name"
+            )
             self._unmapped(key, items, why)
             return
         path = records[0]
@@ -320,8 +356,14 @@ class Converter:
                 container = built
                 for part in p_parent.split(".") if p_parent else []:
                     container = container[part]
-                placed += self._set(f"{where}.{inner}", container, p_key,
-                                    item_index.leaves[inner], raw, f"{leaf}.{field_name}")
+                placed += self._set(
+                    f"{where}.{inner}",
+                    container,
+                    p_key,
+                    item_index.leaves[inner],
+                    raw,
+                    f"{leaf}.{field_name}",
+                )
             if placed:
                 target.append(built)
             else:  # nothing of it placed: its leaves are listed, no empty record is made
@@ -341,9 +383,15 @@ class _ListSlot(dict[str, Any]):
 
 def _drawn(record: dict[str, Any]) -> dict[str, str]:
     """Leaf name -> the string drawn for it, from a record's rendered_values and *_rendered."""
-    drawn = {k: str(v) for k, v in (record.get(RENDERED_KEY) or {}).items()
-             if isinstance(v, str | int | float)} if isinstance(record.get(RENDERED_KEY),
-                                                                dict) else {}
+    drawn = (
+        {
+            k: str(v)
+            for k, v in (record.get(RENDERED_KEY) or {}).items()
+            if isinstance(v, str | int | float)
+        }
+        if isinstance(record.get(RENDERED_KEY), dict)
+        else {}
+    )
     for key, value in record.items():
         if _base(key) in record and isinstance(value, str):
             drawn[_base(key)] = value
@@ -405,11 +453,13 @@ def spelled_by(elements: list[str]) -> Spell:
         if isinstance(value, int | float):
             return by_number.get(float(value))
         return by_form.get(normalize.string(str(value)))
+
     return spell
 
 
-def convert(schema: dict[str, Any], field_truth: dict[str, Any], locate: Locate,
-            spell: Spell | None = None) -> Converted:
+def convert(
+    schema: dict[str, Any], field_truth: dict[str, Any], locate: Locate, spell: Spell | None = None
+) -> Converted:
     """The document truth (an instance of `schema`), field_truth entries and unmapped leaves
     of one document's corpus field truth."""
     return Converter(schema, locate, spell or (lambda value: None)).run(field_truth)

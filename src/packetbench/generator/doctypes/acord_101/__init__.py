@@ -12,12 +12,14 @@ def _has_holder(world: World) -> bool:
     return liability_holder(world) is not None
 
 
-ACORD_101 = register(DocType(
-    name="acord_101",
-    title="Additional Remarks Schedule",
-    model=RemarksSchedule,
-    build=build,
-    variants=(Variant("acord_101", "pdf", pdf.render),),
-    section="certificate",
-    applies=_has_holder,
-))
+ACORD_101 = register(
+    DocType(
+        name="acord_101",
+        title="Additional Remarks Schedule",
+        model=RemarksSchedule,
+        build=build,
+        variants=(Variant("acord_101", "pdf", pdf.render),),
+        section="certificate",
+        applies=_has_holder,
+    )
+)

@@ -29,10 +29,14 @@ def _number(form: forms.Form) -> str:
 def remarks(world: World, holder: CertificateHolder) -> str:
     """The holder's status in words, citing only the endorsements the program carries."""
     carried = {(e.line, e.form_number) for e in world.endorsements}
-    ai = ((forms.AI_LANDLORD,) if holder.relationship == "Property Manager"
-          else (forms.AI_CONTRACTOR, forms.AI_COMPLETED))
-    waivers = [line for line in ("gl", "wc")
-               if holder.waiver_of_subrogation and line in holder.lines]
+    ai = (
+        (forms.AI_LANDLORD,)
+        if holder.relationship == "Property Manager"
+        else (forms.AI_CONTRACTOR, forms.AI_COMPLETED)
+    )
+    waivers = [
+        line for line in ("gl", "wc") if holder.waiver_of_subrogation and line in holder.lines
+    ]
     waiver_forms = {"gl": forms.WAIVER_GL, "wc": forms.WAIVER_WC}
     return prose.render(
         "remarks",
@@ -40,8 +44,11 @@ def remarks(world: World, holder: CertificateHolder) -> str:
         additional_insured=holder.additional_insured,
         ai_forms=[_number(f) for f in ai if ("gl", f[0]) in carried],
         waiver_lines=[LINE_NAMES[line] for line in waivers],
-        waiver_forms=[_number(waiver_forms[line]) for line in waivers
-                      if (line, waiver_forms[line][0]) in carried],
+        waiver_forms=[
+            _number(waiver_forms[line])
+            for line in waivers
+            if (line, waiver_forms[line][0]) in carried
+        ],
     )
 
 
@@ -57,9 +64,18 @@ def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> RemarksSch
         additional_insured=yes_no(holder.additional_insured),
         subrogation_waived=yes_no(holder.waiver_of_subrogation),
         remarks=remarks(world, holder),
-        forms=[Form(line=codes.LINE_IDS[e.line], form_number=e.form_number,
-                    edition=e.edition or None, title=e.title)
-               for e in world.endorsements if e.line in holder.lines],
-        premises=[Premises(location_number=loc.number, address=address_of(loc.address))
-                  for loc in world.locations],
+        forms=[
+            Form(
+                line=codes.LINE_IDS[e.line],
+                form_number=e.form_number,
+                edition=e.edition or None,
+                title=e.title,
+            )
+            for e in world.endorsements
+            if e.line in holder.lines
+        ],
+        premises=[
+            Premises(location_number=loc.number, address=address_of(loc.address))
+            for loc in world.locations
+        ],
     )

@@ -32,12 +32,17 @@ def render(doc: RemarksSchedule, rec: Recorder) -> Output:
         return flow.y - 4
 
     flow = Flow(pdf, header)
-    flow.boxes([Cell("Form number continued", "form_number", 1),
-                Cell("Form title", "form_title", 3)])
+    flow.boxes(
+        [Cell("Form number continued", "form_number", 1), Cell("Form title", "form_title", 3)]
+    )
     flow.band("Additional remarks", keep_with=60)
-    flow.boxes([Cell("Certificate holder", "holder_name", 3),
-                Cell("Additional insured (Y/N)", "additional_insured", 1, align="center"),
-                Cell("Subrogation waived (Y/N)", "subrogation_waived", 1, align="center")])
+    flow.boxes(
+        [
+            Cell("Certificate holder", "holder_name", 3),
+            Cell("Additional insured (Y/N)", "additional_insured", 1, align="center"),
+            Cell("Subrogation waived (Y/N)", "subrogation_waived", 1, align="center"),
+        ]
+    )
     flow.paragraph("Remarks", "remarks", size=7.0)
     flow.band("Schedule of forms and endorsements of the lines certified", keep_with=40)
     flow.table("forms", len(doc.forms), FORM_COLUMNS)

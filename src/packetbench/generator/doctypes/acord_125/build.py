@@ -64,36 +64,57 @@ def ticks(code_list: codes.CodeList, chosen: str) -> dict[str, str]:
 
 def _agency(world: World) -> Agency:
     p = world.producer
-    return Agency(name=p.agency_name, address=address_of(p.address), contact_name=p.contact_name,
-                  phone=p.phone, fax=p.fax, email=p.email, agency_code=p.agency_code,
-                  customer_id=p.customer_id)
+    return Agency(
+        name=p.agency_name,
+        address=address_of(p.address),
+        contact_name=p.contact_name,
+        phone=p.phone,
+        fax=p.fax,
+        email=p.email,
+        agency_code=p.agency_code,
+        customer_id=p.customer_id,
+    )
 
 
 def _lines(world: World) -> LinesOfBusiness:
     premiums = {line.line: line.premium for line in world.policy.lines}
-    return LinesOfBusiness(**{
-        code_field(line): LineOfBusiness(selected=yes_no(line in premiums),
-                                         premium=premiums.get(line))
-        for line in codes.LOSS_LINE.values
-    })
+    return LinesOfBusiness(
+        **{
+            code_field(line): LineOfBusiness(
+                selected=yes_no(line in premiums), premium=premiums.get(line)
+            )
+            for line in codes.LOSS_LINE.values
+        }
+    )
 
 
 def _policy(world: World) -> PolicyInfo:
     p = world.policy
     return PolicyInfo(
-        effective_date=p.effective_date, expiration_date=p.expiration_date,
+        effective_date=p.effective_date,
+        expiration_date=p.expiration_date,
         direct_bill=yes_no(p.billing_method == "Direct Bill"),
         agency_bill=yes_no(p.billing_method == "Agency Bill"),
-        payment_plan=p.payment_plan, audit_frequency=p.audit_frequency, deposit=p.deposit,
-        minimum_premium=p.minimum_premium, estimated_premium=p.total_premium,
+        payment_plan=p.payment_plan,
+        audit_frequency=p.audit_frequency,
+        deposit=p.deposit,
+        minimum_premium=p.minimum_premium,
+        estimated_premium=p.total_premium,
     )
 
 
 def _applicant(world: World) -> Applicant:
     i = world.insured
     return Applicant(
-        name=i.name, dba=i.dba, mailing_address=address_of(i.mailing_address), phone=i.phone,
-        website=i.website, fein=i.fein, sic=i.sic, naics=i.naics, gl_code=i.gl_code,
+        name=i.name,
+        dba=i.dba,
+        mailing_address=address_of(i.mailing_address),
+        phone=i.phone,
+        website=i.website,
+        fein=i.fein,
+        sic=i.sic,
+        naics=i.naics,
+        gl_code=i.gl_code,
         business_start_date=i.business_start_date,
         legal_entity=LegalEntity(**ticks(codes.ENTITY_TYPE, i.entity_type)),
     )
@@ -131,9 +152,14 @@ def _prior_carriers(world: World) -> list[PriorYear]:
         by_line = {t.line: t for t in terms if t.effective_date == start}
         entries = {
             code_field(line): PriorTerm(
-                carrier=term.carrier, policy_number=term.policy_number, premium=term.premium,
-                effective_date=term.effective_date, expiration_date=term.expiration_date,
-            ) if (term := by_line.get(line)) else PriorTerm()
+                carrier=term.carrier,
+                policy_number=term.policy_number,
+                premium=term.premium,
+                effective_date=term.effective_date,
+                expiration_date=term.expiration_date,
+            )
+            if (term := by_line.get(line))
+            else PriorTerm()
             for line in PRIOR_LINES
         }
         years.append(PriorYear(year=dt.date.fromisoformat(start).year, **entries))
@@ -142,18 +168,31 @@ def _prior_carriers(world: World) -> list[PriorYear]:
 
 def _loss_history(world: World) -> LossHistory:
     since = add_years(dt.date.fromisoformat(world.policy.completion_date), -LOSS_LOOKBACK_YEARS)
-    claims = [(term.line, claim) for term in world.loss_history.terms for claim in term.claims
-              if dt.date.fromisoformat(claim.loss_date) >= since]
+    claims = [
+        (term.line, claim)
+        for term in world.loss_history.terms
+        for claim in term.claims
+        if dt.date.fromisoformat(claim.loss_date) >= since
+    ]
     largest = sorted(claims, key=lambda lc: (-lc[1].incurred, lc[1].claim_number))[:LOSS_ROWS]
     largest.sort(key=lambda lc: (lc[1].loss_date, lc[1].claim_number), reverse=True)
     losses = [
-        Loss(loss_date=c.loss_date, line=line, description=c.description, paid=c.paid,
-             reserved=c.reserve, open=yes_no(c.status in codes.OPEN_CLAIM_STATUSES))
+        Loss(
+            loss_date=c.loss_date,
+            line=line,
+            description=c.description,
+            paid=c.paid,
+            reserved=c.reserve,
+            open=yes_no(c.status in codes.OPEN_CLAIM_STATUSES),
+        )
         for line, c in largest
     ]
     # Summed in cents so the total is exact at cent precision.
-    total = sum(round(loss.paid * 100) + round(loss.reserved * 100) for loss in losses
-                if loss.paid is not None and loss.reserved is not None)
+    total = sum(
+        round(loss.paid * 100) + round(loss.reserved * 100)
+        for loss in losses
+        if loss.paid is not None and loss.reserved is not None
+    )
     return LossHistory(
         no_prior_losses=yes_no(not claims),
         losses=losses,
@@ -167,22 +206,29 @@ def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> Commercial
     return CommercialApplication(
         agency=_agency(world),
         carrier=Carrier(
-            name=world.carrier.name, naic_code=world.carrier.naic,
+            name=world.carrier.name,
+            naic_code=world.carrier.naic,
             underwriter=world.carrier.underwriter,
             underwriter_office=world.carrier.underwriter_office,
-            policy_number=world.policy.number, completion_date=world.policy.completion_date,
+            policy_number=world.policy.number,
+            completion_date=world.policy.completion_date,
         ),
         transaction_status=TransactionStatus(
-            **ticks(codes.TRANSACTION_STATUS, world.policy.status)),
+            **ticks(codes.TRANSACTION_STATUS, world.policy.status)
+        ),
         lines_of_business=_lines(world),
-        attachments=Attachments(**{
-            box: yes_no(any(doc.startswith(prefix) for doc in documents))
-            for box, prefix in ATTACHMENT_PREFIXES.items()
-        }),
+        attachments=Attachments(
+            **{
+                box: yes_no(any(doc.startswith(prefix) for doc in documents))
+                for box, prefix in ATTACHMENT_PREFIXES.items()
+            }
+        ),
         policy=_policy(world),
         applicant=_applicant(world),
-        contacts=[Contact(role=c.role, name=c.name, phone=c.phone, email=c.email)
-                  for c in world.insured.contacts],
+        contacts=[
+            Contact(role=c.role, name=c.name, phone=c.phone, email=c.email)
+            for c in world.insured.contacts
+        ],
         premises=[_premises(loc) for loc in world.locations[:PREMISES_ROWS]],
         premises_count=len(world.locations),
         nature_of_business=NatureOfBusiness(

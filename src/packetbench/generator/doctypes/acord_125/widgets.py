@@ -41,8 +41,15 @@ def line_row(flow: Flow, cells: Sequence[LineCell], height: float = 24.0) -> Non
         pdf.checkbox(flow.page, x + PAD, top - BOX_SIDE - 2.5, cell.check)
         pdf.text(flow.page, x + PAD + BOX_SIDE + 3, top - BOX_SIDE - 1.2, cell.label, BOLD, 6.5)
         pdf.text(flow.page, x + PAD, baseline, cell.value_label.upper(), REGULAR, LABEL_SIZE)
-        pdf.field(flow.page, x + w - PAD, baseline, cell.value, width=w * 0.6,
-                  size=VALUE_SIZE, align="right")
+        pdf.field(
+            flow.page,
+            x + w - PAD,
+            baseline,
+            cell.value,
+            width=w * 0.6,
+            size=VALUE_SIZE,
+            align="right",
+        )
         x += w
     flow.y -= height
 
@@ -60,8 +67,9 @@ GridCell = str | None  # a leaf path, or None for an empty cell
 Group = tuple[str | None, list[tuple[str, list[GridCell]]]]  # (group path, [(row label, cells)])
 
 
-def grouped_grid(flow: Flow, columns: Sequence[GridColumn], groups: Sequence[Group],
-                 size: float = 6.8) -> None:
+def grouped_grid(
+    flow: Flow, columns: Sequence[GridColumn], groups: Sequence[Group], size: float = 6.8
+) -> None:
     """A table whose rows come in groups: the first column holds the group's value once, the
     second a printed row label, the rest one value per cell; groups never split across pages.
     """
@@ -75,8 +83,15 @@ def grouped_grid(flow: Flow, columns: Sequence[GridColumn], groups: Sequence[Gro
     def header() -> None:
         pdf.rect(flow.page, MARGIN, flow.y - head_height, flow.cw, head_height, fill=0.9)
         for col, left, w in zip(columns, lefts, widths, strict=True):
-            pdf.text(flow.page, anchor(left, w, col.align), flow.y - size - 1.5,
-                     col.header.upper(), BOLD, 6.0, align=col.align)
+            pdf.text(
+                flow.page,
+                anchor(left, w, col.align),
+                flow.y - size - 1.5,
+                col.header.upper(),
+                BOLD,
+                6.0,
+                align=col.align,
+            )
         flow.y -= head_height
 
     def rules(top: float) -> None:
@@ -93,17 +108,30 @@ def grouped_grid(flow: Flow, columns: Sequence[GridColumn], groups: Sequence[Gro
             segment_top = flow.y
             header()
         if group_path is not None:
-            pdf.field(flow.page, lefts[0] + PAD, flow.y - size - 1.2, group_path,
-                      width=widths[0] - 2 * PAD, size=size, font=BOLD)
+            pdf.field(
+                flow.page,
+                lefts[0] + PAD,
+                flow.y - size - 1.2,
+                group_path,
+                width=widths[0] - 2 * PAD,
+                size=size,
+                font=BOLD,
+            )
         for label, cells in rows:
             baseline = flow.y - size - 1.2
             pdf.text(flow.page, lefts[1] + PAD, baseline, label, REGULAR, size)
-            for path, col, left, w in zip(cells, columns[2:], lefts[2:], widths[2:],
-                                          strict=True):
+            for path, col, left, w in zip(cells, columns[2:], lefts[2:], widths[2:], strict=True):
                 if path is None:
                     continue
-                pdf.field(flow.page, anchor(left, w, col.align), baseline, path,
-                          width=w - 2 * PAD, size=size, align=col.align)
+                pdf.field(
+                    flow.page,
+                    anchor(left, w, col.align),
+                    baseline,
+                    path,
+                    width=w - 2 * PAD,
+                    size=size,
+                    align=col.align,
+                )
             flow.y -= row_height
             pdf.line(flow.page, lefts[1], flow.y, MARGIN + flow.cw, flow.y, 0.2)
         pdf.line(flow.page, MARGIN, flow.y, MARGIN + flow.cw, flow.y, 0.5)

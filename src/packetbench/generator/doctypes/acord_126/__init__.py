@@ -5,11 +5,13 @@ from packetbench.generator.doctypes.acord_126.build import build
 from packetbench.generator.doctypes.acord_126.model import GeneralLiabilitySection
 from packetbench.generator.doctypes.base import DocType, Variant, register
 
-ACORD_126 = register(DocType(
-    name="acord_126",
-    title="Commercial General Liability Section",
-    model=GeneralLiabilitySection,
-    build=build,
-    variants=(Variant("acord_126", "pdf", pdf.render),),
-    lines=frozenset({"gl"}),
-))
+ACORD_126 = register(
+    DocType(
+        name="acord_126",
+        title="Commercial General Liability Section",
+        model=GeneralLiabilitySection,
+        build=build,
+        variants=(Variant("acord_126", "pdf", pdf.render),),
+        lines=frozenset({"gl"}),
+    )
+)

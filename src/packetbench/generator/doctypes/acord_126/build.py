@@ -26,12 +26,26 @@ from packetbench.generator.world.models import World
 
 def additional_insureds(world: World) -> list[AdditionalInsured]:
     """Landlords named on the GL policy, then holders whose certificates require it."""
-    rows = [AdditionalInsured(name=i.name, address=address_of(i.address),
-                              interest=i.interest_type, relationship="Landlord")
-            for i in world.interests if i.interest_type == "Additional Insured"]
-    rows += [AdditionalInsured(name=h.name, address=address_of(h.address),
-                               interest="Additional Insured", relationship=h.relationship)
-             for h in world.certificate_holders if h.additional_insured]
+    rows = [
+        AdditionalInsured(
+            name=i.name,
+            address=address_of(i.address),
+            interest=i.interest_type,
+            relationship="Landlord",
+        )
+        for i in world.interests
+        if i.interest_type == "Additional Insured"
+    ]
+    rows += [
+        AdditionalInsured(
+            name=h.name,
+            address=address_of(h.address),
+            interest="Additional Insured",
+            relationship=h.relationship,
+        )
+        for h in world.certificate_holders
+        if h.additional_insured
+    ]
     return rows
 
 
@@ -59,16 +73,27 @@ def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> GeneralLia
             damage_to_rented_premises=gl.damage_to_premises,
             medical_expense=gl.medical_expense,
         ),
-        hazards=[Hazard(
-            location_number=h.location_number, hazard_number=h.hazard_number,
-            class_code=h.class_code, classification=h.description,
-            premium_basis=h.premium_basis, exposure=float(h.exposure), territory=h.territory,
-            premises_rate=h.premises_rate, products_rate=h.products_rate,
-            premises_premium=h.premises_premium, products_premium=h.products_premium,
-        ) for h in gl.hazards],
-        premiums=Premiums(premises_operations=gl.premises_premium,
-                          products_completed_operations=gl.products_premium,
-                          total_premium=gl.premium),
+        hazards=[
+            Hazard(
+                location_number=h.location_number,
+                hazard_number=h.hazard_number,
+                class_code=h.class_code,
+                classification=h.description,
+                premium_basis=h.premium_basis,
+                exposure=float(h.exposure),
+                territory=h.territory,
+                premises_rate=h.premises_rate,
+                products_rate=h.products_rate,
+                premises_premium=h.premises_premium,
+                products_premium=h.products_premium,
+            )
+            for h in gl.hazards
+        ],
+        premiums=Premiums(
+            premises_operations=gl.premises_premium,
+            products_completed_operations=gl.products_premium,
+            total_premium=gl.premium,
+        ),
         additional_insureds=additional_insureds(world),
         general_information=GeneralInformation(**answers_of(gl.answers)),
         signature=signature_of(world),

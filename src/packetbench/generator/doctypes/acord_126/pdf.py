@@ -52,52 +52,90 @@ def render(doc: GeneralLiabilitySection, rec: Recorder) -> Output:
     pdf = PdfDocument(rec, TITLE, TITLE)
 
     def header(flow: Flow, page: int) -> float:
-        section_title(flow, page, "PB-126", "COMMERCIAL GENERAL LIABILITY SECTION",
-                      "Coverages, limits, schedule of hazards and underwriting information")
+        section_title(
+            flow,
+            page,
+            "PB-126",
+            "COMMERCIAL GENERAL LIABILITY SECTION",
+            "Coverages, limits, schedule of hazards and underwriting information",
+        )
         return flow.y
 
     flow = Flow(pdf, header)
     flow.band("Coverages")
-    flow.boxes([
-        Checks("Coverage form", (("Occurrence", "coverage.occurrence"),
-                                 ("Claims-made", "coverage.claims_made")), 1.6),
-        Cell("Retroactive date", "coverage.retroactive_date", 1.0),
-        Cell("Deductible", "coverage.deductible", 1.0, align="right"),
-        Checks("Deductible applies", (("Per claim", "coverage.deductible_per_claim"),
-                                      ("Per occurrence", "coverage.deductible_per_occurrence")),
-               1.8),
-    ])
+    flow.boxes(
+        [
+            Checks(
+                "Coverage form",
+                (("Occurrence", "coverage.occurrence"), ("Claims-made", "coverage.claims_made")),
+                1.6,
+            ),
+            Cell("Retroactive date", "coverage.retroactive_date", 1.0),
+            Cell("Deductible", "coverage.deductible", 1.0, align="right"),
+            Checks(
+                "Deductible applies",
+                (
+                    ("Per claim", "coverage.deductible_per_claim"),
+                    ("Per occurrence", "coverage.deductible_per_occurrence"),
+                ),
+                1.8,
+            ),
+        ]
+    )
     flow.band("Limits of insurance")
-    flow.boxes([
-        Cell("Each occurrence", "limits.each_occurrence", align="right"),
-        Cell("General aggregate", "limits.general_aggregate", align="right"),
-        Checks("Aggregate applies per", (("Policy", "limits.aggregate_per_policy"),
-                                         ("Project", "limits.aggregate_per_project"),
-                                         ("Location", "limits.aggregate_per_location")), 1.8),
-    ])
-    flow.boxes([
-        Cell("Products-completed operations aggregate", "limits.products_completed_operations",
-             1.4, align="right"),
-        Cell("Personal & advertising injury", "limits.personal_advertising_injury",
-             align="right"),
-        Cell("Damage to rented premises (each occurrence)", "limits.damage_to_rented_premises",
-             1.3, align="right"),
-        Cell("Medical expense (any one person)", "limits.medical_expense", align="right"),
-    ])
+    flow.boxes(
+        [
+            Cell("Each occurrence", "limits.each_occurrence", align="right"),
+            Cell("General aggregate", "limits.general_aggregate", align="right"),
+            Checks(
+                "Aggregate applies per",
+                (
+                    ("Policy", "limits.aggregate_per_policy"),
+                    ("Project", "limits.aggregate_per_project"),
+                    ("Location", "limits.aggregate_per_location"),
+                ),
+                1.8,
+            ),
+        ]
+    )
+    flow.boxes(
+        [
+            Cell(
+                "Products-completed operations aggregate",
+                "limits.products_completed_operations",
+                1.4,
+                align="right",
+            ),
+            Cell(
+                "Personal & advertising injury", "limits.personal_advertising_injury", align="right"
+            ),
+            Cell(
+                "Damage to rented premises (each occurrence)",
+                "limits.damage_to_rented_premises",
+                1.3,
+                align="right",
+            ),
+            Cell("Medical expense (any one person)", "limits.medical_expense", align="right"),
+        ]
+    )
     flow.band("Schedule of hazards", keep_with=60)
     flow.note(BASIS_LEGEND)
     flow.table("hazards", len(doc.hazards), HAZARD_COLUMNS, size=6.6)
-    flow.boxes([
-        Cell("Premises/operations premium", "premiums.premises_operations", align="right"),
-        Cell("Products-completed operations premium", "premiums.products_completed_operations",
-             align="right"),
-        Cell("Total premium", "premiums.total_premium", align="right"),
-    ])
+    flow.boxes(
+        [
+            Cell("Premises/operations premium", "premiums.premises_operations", align="right"),
+            Cell(
+                "Products-completed operations premium",
+                "premiums.products_completed_operations",
+                align="right",
+            ),
+            Cell("Total premium", "premiums.total_premium", align="right"),
+        ]
+    )
     flow.gap(6)
     flow.band("Additional insureds", keep_with=40)
     if doc.additional_insureds:
-        flow.table("additional_insureds", len(doc.additional_insureds), INSURED_COLUMNS,
-                   size=6.6)
+        flow.table("additional_insureds", len(doc.additional_insureds), INSURED_COLUMNS, size=6.6)
     else:
         flow.note("None requested.")
     flow.band("General information", keep_with=40)

@@ -42,37 +42,54 @@ def _vehicle(flow: Flow, index: int) -> None:
     v = f"vehicles[{index}]"
     c = f"{v}.coverages"
     flow.need(12 + 4 * 21 + 8)
-    flow.boxes([
-        Cell("Veh #", f"{v}.vehicle_number", 0.5, align="right"),
-        Cell("Year", f"{v}.year", 0.6, align="right"),
-        Cell("Make", f"{v}.make", 1.2),
-        Cell("Model", f"{v}.model", 1.4),
-        Cell("Body type", f"{v}.body_type", 1.2),
-        Cell("VIN", f"{v}.vin", 2.2),
-        Cell("GVW / GCW (lb)", f"{v}.gvw", 1.0, align="right"),
-        Cell("Cost new", f"{v}.cost_new", 1.1, align="right"),
-    ])
-    flow.boxes([
-        Cell("Garaging address", parts=address_parts(f"{v}.garaging"), weight=4.2),
-        Cell("Reg. state", f"{v}.registration_state", 0.7),
-        Cell("Territory", f"{v}.territory", 0.7),
-        Cell("Class code", f"{v}.class_code", 0.8),
-        Cell("Ownership", f"{v}.ownership", 0.9),
-    ])
-    flow.boxes([
-        Cell("Size class", f"{v}.size_class", 1.3),
-        Cell("Use", f"{v}.use", 1.0),
-        Cell("Radius", f"{v}.radius", 1.1),
-        Cell("Comprehensive deductible", f"{c}.comprehensive_deductible", 1.3, align="right"),
-        Cell("Collision deductible", f"{c}.collision_deductible", 1.2, align="right"),
-        Cell("Vehicle premium", f"{v}.premium", 1.2, align="right"),
-    ])
-    flow.boxes([Checks("Coverages", (
-        ("Liability", f"{c}.liability"), ("Med pay", f"{c}.medical_payments"),
-        ("UM", f"{c}.uninsured_motorists"), ("UIM", f"{c}.underinsured_motorists"),
-        ("Comprehensive", f"{c}.comprehensive"), ("Collision", f"{c}.collision"),
-        ("Towing", f"{c}.towing"), ("Rental", f"{c}.rental_reimbursement"),
-    ))])
+    flow.boxes(
+        [
+            Cell("Veh #", f"{v}.vehicle_number", 0.5, align="right"),
+            Cell("Year", f"{v}.year", 0.6, align="right"),
+            Cell("Make", f"{v}.make", 1.2),
+            Cell("Model", f"{v}.model", 1.4),
+            Cell("Body type", f"{v}.body_type", 1.2),
+            Cell("VIN", f"{v}.vin", 2.2),
+            Cell("GVW / GCW (lb)", f"{v}.gvw", 1.0, align="right"),
+            Cell("Cost new", f"{v}.cost_new", 1.1, align="right"),
+        ]
+    )
+    flow.boxes(
+        [
+            Cell("Garaging address", parts=address_parts(f"{v}.garaging"), weight=4.2),
+            Cell("Reg. state", f"{v}.registration_state", 0.7),
+            Cell("Territory", f"{v}.territory", 0.7),
+            Cell("Class code", f"{v}.class_code", 0.8),
+            Cell("Ownership", f"{v}.ownership", 0.9),
+        ]
+    )
+    flow.boxes(
+        [
+            Cell("Size class", f"{v}.size_class", 1.3),
+            Cell("Use", f"{v}.use", 1.0),
+            Cell("Radius", f"{v}.radius", 1.1),
+            Cell("Comprehensive deductible", f"{c}.comprehensive_deductible", 1.3, align="right"),
+            Cell("Collision deductible", f"{c}.collision_deductible", 1.2, align="right"),
+            Cell("Vehicle premium", f"{v}.premium", 1.2, align="right"),
+        ]
+    )
+    flow.boxes(
+        [
+            Checks(
+                "Coverages",
+                (
+                    ("Liability", f"{c}.liability"),
+                    ("Med pay", f"{c}.medical_payments"),
+                    ("UM", f"{c}.uninsured_motorists"),
+                    ("UIM", f"{c}.underinsured_motorists"),
+                    ("Comprehensive", f"{c}.comprehensive"),
+                    ("Collision", f"{c}.collision"),
+                    ("Towing", f"{c}.towing"),
+                    ("Rental", f"{c}.rental_reimbursement"),
+                ),
+            )
+        ]
+    )
     flow.gap(8)
 
 
@@ -80,21 +97,34 @@ def render(doc: BusinessAutoSection, rec: Recorder) -> Output:
     pdf = PdfDocument(rec, TITLE, TITLE)
 
     def header(flow: Flow, page: int) -> float:
-        section_title(flow, page, "PB-127", "BUSINESS AUTO SECTION",
-                      "Drivers, vehicles and their coverages, and auto underwriting information")
+        section_title(
+            flow,
+            page,
+            "PB-127",
+            "BUSINESS AUTO SECTION",
+            "Drivers, vehicles and their coverages, and auto underwriting information",
+        )
         return flow.y
 
     flow = Flow(pdf, header)
     flow.note(LEGEND)
     flow.band("Driver information", keep_with=50)
-    flow.boxes([Cell("Total number of drivers", "driver_count", 1, align="right"),
-                Cell("Drivers listed below: the first thirteen by driver number", None, 4)],
-               height=19)
+    flow.boxes(
+        [
+            Cell("Total number of drivers", "driver_count", 1, align="right"),
+            Cell("Drivers listed below: the first thirteen by driver number", None, 4),
+        ],
+        height=19,
+    )
     flow.table("drivers", len(doc.drivers), DRIVER_COLUMNS, size=6.6)
     flow.band("Vehicle description", keep_with=100)
-    flow.boxes([Cell("Total number of vehicles", "vehicle_count", 1, align="right"),
-                Cell("Vehicles described below: the first four by vehicle number", None, 4)],
-               height=19)
+    flow.boxes(
+        [
+            Cell("Total number of vehicles", "vehicle_count", 1, align="right"),
+            Cell("Vehicles described below: the first four by vehicle number", None, 4),
+        ],
+        height=19,
+    )
     for index in range(len(doc.vehicles)):
         _vehicle(flow, index)
     flow.band("General information", keep_with=40)

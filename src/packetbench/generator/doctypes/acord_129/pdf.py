@@ -49,28 +49,54 @@ def render(doc: VehicleSchedule, rec: Recorder) -> Output:
 
     def header(flow: Flow, page: int) -> float:
         h = "header"
-        flow.y = title_block(flow, page, "VEHICLE SCHEDULE" if page == 0 else
-                             "VEHICLE SCHEDULE (CONTINUED)", "PB-129",
-                             "Attachment to the business auto section" if page == 0 else "")
+        flow.y = title_block(
+            flow,
+            page,
+            "VEHICLE SCHEDULE" if page == 0 else "VEHICLE SCHEDULE (CONTINUED)",
+            "PB-129",
+            "Attachment to the business auto section" if page == 0 else "",
+        )
         if page == 0:
-            flow.boxes([Cell("Agency", f"{h}.agency_name", 3),
-                        Cell("Agency customer ID", f"{h}.agency_customer_id", 1.1),
-                        Cell("Carrier", f"{h}.carrier_name", 3),
-                        Cell("NAIC code", f"{h}.naic_code", 0.9),
-                        Cell("Expiration date", f"{h}.expiration_date", 1.1)])
-        flow.boxes([Cell("Named insured", f"{h}.named_insured", 4),
-                    Cell("Policy number", f"{h}.policy_number", 1.5),
-                    Cell("Effective date", f"{h}.effective_date", 1.1)], height=19)
+            flow.boxes(
+                [
+                    Cell("Agency", f"{h}.agency_name", 3),
+                    Cell("Agency customer ID", f"{h}.agency_customer_id", 1.1),
+                    Cell("Carrier", f"{h}.carrier_name", 3),
+                    Cell("NAIC code", f"{h}.naic_code", 0.9),
+                    Cell("Expiration date", f"{h}.expiration_date", 1.1),
+                ]
+            )
+        flow.boxes(
+            [
+                Cell("Named insured", f"{h}.named_insured", 4),
+                Cell("Policy number", f"{h}.policy_number", 1.5),
+                Cell("Effective date", f"{h}.effective_date", 1.1),
+            ],
+            height=19,
+        )
         return flow.y - 6
 
     flow = Flow(pdf, header)
     flow.note(LEGEND)
-    flow.boxes([Cell("Number of vehicles scheduled", "vehicle_count", 1, align="right"),
-                Cell("", None, 5)], height=19)
+    flow.boxes(
+        [
+            Cell("Number of vehicles scheduled", "vehicle_count", 1, align="right"),
+            Cell("", None, 5),
+        ],
+        height=19,
+    )
     flow.gap(4)
-    flow.table("vehicles", len(doc.vehicles), COLUMNS, size=6.2, header_size=5.6,
-               totals=(("liability_premium", "totals.liability_premium"),
-                       ("physical_damage_premium", "totals.physical_damage_premium"),
-                       ("premium", "totals.total_premium")),
-               totals_label="SCHEDULE TOTAL")
+    flow.table(
+        "vehicles",
+        len(doc.vehicles),
+        COLUMNS,
+        size=6.2,
+        header_size=5.6,
+        totals=(
+            ("liability_premium", "totals.liability_premium"),
+            ("physical_damage_premium", "totals.physical_damage_premium"),
+            ("premium", "totals.total_premium"),
+        ),
+        totals_label="SCHEDULE TOTAL",
+    )
     return Output(pdf.render(), len(pdf.pages))

@@ -77,57 +77,86 @@ def render(doc: WorkersCompApplication, rec: Recorder) -> Output:
     pdf = PdfDocument(rec, TITLE, TITLE)
 
     def header(flow: Flow, page: int) -> float:
-        section_title(flow, page, "PB-130", "WORKERS COMPENSATION APPLICATION",
-                      "Employers liability, rating by state and class, individuals, history")
+        section_title(
+            flow,
+            page,
+            "PB-130",
+            "WORKERS COMPENSATION APPLICATION",
+            "Employers liability, rating by state and class, individuals, history",
+        )
         return flow.y
 
     flow = Flow(pdf, header)
     a = "applicant"
     flow.band("Applicant")
-    flow.boxes([Cell("Applicant name", f"{a}.name", 3),
-                Cell("Mailing address", parts=address_parts(f"{a}.mailing_address"),
-                     weight=3.5)])
-    flow.boxes([Cell("FEIN", f"{a}.fein"), Cell("SIC", f"{a}.sic", 0.6),
-                Cell("NAICS", f"{a}.naics", 0.7),
-                Cell("Business started", f"{a}.business_start_date"),
-                Cell("Legal entity", f"{a}.entity_type", 1.6),
-                Cell("NCCI risk ID", f"{a}.risk_id")])
+    flow.boxes(
+        [
+            Cell("Applicant name", f"{a}.name", 3),
+            Cell("Mailing address", parts=address_parts(f"{a}.mailing_address"), weight=3.5),
+        ]
+    )
+    flow.boxes(
+        [
+            Cell("FEIN", f"{a}.fein"),
+            Cell("SIC", f"{a}.sic", 0.6),
+            Cell("NAICS", f"{a}.naics", 0.7),
+            Cell("Business started", f"{a}.business_start_date"),
+            Cell("Legal entity", f"{a}.entity_type", 1.6),
+            Cell("NCCI risk ID", f"{a}.risk_id"),
+        ]
+    )
     s = "status"
-    flow.boxes([
-        Checks("Market", (("Voluntary", f"{s}.voluntary"),
-                          ("Assigned risk", f"{s}.assigned_risk")), 1.5),
-        Checks("Billing", (("Direct", f"{s}.direct_bill"), ("Agency", f"{s}.agency_bill")),
-               1.2),
-        Cell("Payment plan", f"{s}.payment_plan"),
-        Cell("Audit", f"{s}.audit_frequency"),
-    ])
+    flow.boxes(
+        [
+            Checks(
+                "Market",
+                (("Voluntary", f"{s}.voluntary"), ("Assigned risk", f"{s}.assigned_risk")),
+                1.5,
+            ),
+            Checks(
+                "Billing", (("Direct", f"{s}.direct_bill"), ("Agency", f"{s}.agency_bill")), 1.2
+            ),
+            Cell("Payment plan", f"{s}.payment_plan"),
+            Cell("Audit", f"{s}.audit_frequency"),
+        ]
+    )
     flow.band("Locations", keep_with=40)
     flow.table("locations", len(doc.locations), LOCATION_COLUMNS, size=6.8)
     if doc.excluded_states:
-        flow.note("Employees at locations in these states are covered by the state fund, "
-                  "not by this policy:")
+        flow.note(
+            "Employees at locations in these states are covered by the state fund, "
+            "not by this policy:"
+        )
         flow.table("excluded_states", len(doc.excluded_states), EXCLUDED_COLUMNS, size=6.8)
     e = "employers_liability"
     flow.band("Employers liability (part two) and experience rating")
-    flow.boxes([
-        Cell("Each accident", f"{e}.each_accident", align="right"),
-        Cell("Disease - policy limit", f"{e}.disease_policy_limit", align="right"),
-        Cell("Disease - each employee", f"{e}.disease_each_employee", align="right"),
-        Cell("Experience mod", f"{e}.experience_mod", 0.8, align="right"),
-        Cell("Mod effective date", f"{e}.mod_effective_date", 0.9),
-    ])
+    flow.boxes(
+        [
+            Cell("Each accident", f"{e}.each_accident", align="right"),
+            Cell("Disease - policy limit", f"{e}.disease_policy_limit", align="right"),
+            Cell("Disease - each employee", f"{e}.disease_each_employee", align="right"),
+            Cell("Experience mod", f"{e}.experience_mod", 0.8, align="right"),
+            Cell("Mod effective date", f"{e}.mod_effective_date", 0.9),
+        ]
+    )
     flow.band("Individuals included / excluded", keep_with=40)
     flow.table("individuals", len(doc.individuals), INDIVIDUAL_COLUMNS, size=6.6)
     flow.band("State rating worksheet", keep_with=60)
     flow.table("rating", len(doc.rating), RATING_COLUMNS, size=6.6)
     flow.band("Premium by state", keep_with=50)
     flow.table("state_premiums", len(doc.state_premiums), STATE_COLUMNS, size=6.6)
-    flow.boxes([
-        Cell("Total estimated annual premium, all states", "premium.estimated_annual_premium",
-             1.5, align="right"),
-        Cell("Minimum premium", "premium.minimum_premium", align="right"),
-        Cell("Deposit premium", "premium.deposit_premium", align="right"),
-    ])
+    flow.boxes(
+        [
+            Cell(
+                "Total estimated annual premium, all states",
+                "premium.estimated_annual_premium",
+                1.5,
+                align="right",
+            ),
+            Cell("Minimum premium", "premium.minimum_premium", align="right"),
+            Cell("Deposit premium", "premium.deposit_premium", align="right"),
+        ]
+    )
     flow.gap(6)
     flow.band("Prior carrier and loss history", keep_with=40)
     if doc.prior_coverage:

@@ -30,66 +30,106 @@ LOCATION_COLUMNS = (
 
 
 def _policy_row(flow: Flow, prefix: str, label: str) -> None:
-    flow.boxes([Cell(f"{label} - carrier", f"{prefix}.carrier", 3),
-                Cell("Policy number", f"{prefix}.policy_number", 1.4),
-                Cell("Effective", f"{prefix}.effective_date", 1),
-                Cell("Expiration", f"{prefix}.expiration_date", 1),
-                Cell("Premium", f"{prefix}.premium", 1.1, align="right")])
+    flow.boxes(
+        [
+            Cell(f"{label} - carrier", f"{prefix}.carrier", 3),
+            Cell("Policy number", f"{prefix}.policy_number", 1.4),
+            Cell("Effective", f"{prefix}.effective_date", 1),
+            Cell("Expiration", f"{prefix}.expiration_date", 1),
+            Cell("Premium", f"{prefix}.premium", 1.1, align="right"),
+        ]
+    )
 
 
 def render(doc: UmbrellaSection, rec: Recorder) -> Output:
     pdf = PdfDocument(rec, TITLE, TITLE)
 
     def header(flow: Flow, page: int) -> float:
-        section_title(flow, page, "PB-131", "UMBRELLA / EXCESS SECTION",
-                      "Umbrella terms, schedule of underlying insurance and exposures")
+        section_title(
+            flow,
+            page,
+            "PB-131",
+            "UMBRELLA / EXCESS SECTION",
+            "Umbrella terms, schedule of underlying insurance and exposures",
+        )
         return flow.y
 
     flow = Flow(pdf, header)
     t = "terms"
     flow.band("Policy requested")
-    flow.boxes([
-        Checks("Type", (("Umbrella", f"{t}.umbrella"), ("Excess", f"{t}.excess")), 1.3),
-        Checks("Coverage", (("Occurrence", f"{t}.occurrence"),
-                            ("Claims-made", f"{t}.claims_made")), 1.6),
-        Checks("Defense", (("First-dollar defense", f"{t}.first_dollar_defense"),), 1.3),
-        Cell("Premium", f"{t}.premium", 1, align="right"),
-    ])
-    flow.boxes([Cell("Each occurrence", f"{t}.each_occurrence", align="right"),
-                Cell("Aggregate", f"{t}.aggregate", align="right"),
-                Cell("Self-insured retention", f"{t}.retention", align="right")])
+    flow.boxes(
+        [
+            Checks("Type", (("Umbrella", f"{t}.umbrella"), ("Excess", f"{t}.excess")), 1.3),
+            Checks(
+                "Coverage",
+                (("Occurrence", f"{t}.occurrence"), ("Claims-made", f"{t}.claims_made")),
+                1.6,
+            ),
+            Checks("Defense", (("First-dollar defense", f"{t}.first_dollar_defense"),), 1.3),
+            Cell("Premium", f"{t}.premium", 1, align="right"),
+        ]
+    )
+    flow.boxes(
+        [
+            Cell("Each occurrence", f"{t}.each_occurrence", align="right"),
+            Cell("Aggregate", f"{t}.aggregate", align="right"),
+            Cell("Self-insured retention", f"{t}.retention", align="right"),
+        ]
+    )
     flow.band("Schedule of underlying insurance", keep_with=120)
     _policy_row(flow, "underlying_gl", "General liability")
     g = "underlying_gl"
-    flow.boxes([Cell("Each occurrence", f"{g}.each_occurrence", align="right"),
-                Cell("General aggregate", f"{g}.general_aggregate", align="right"),
-                Cell("Products-completed ops aggregate", f"{g}.products_aggregate", 1.3,
-                     align="right"),
-                Cell("Personal & advertising injury", f"{g}.personal_advertising", 1.2,
-                     align="right")])
+    flow.boxes(
+        [
+            Cell("Each occurrence", f"{g}.each_occurrence", align="right"),
+            Cell("General aggregate", f"{g}.general_aggregate", align="right"),
+            Cell("Products-completed ops aggregate", f"{g}.products_aggregate", 1.3, align="right"),
+            Cell("Personal & advertising injury", f"{g}.personal_advertising", 1.2, align="right"),
+        ]
+    )
     flow.gap(4)
     _policy_row(flow, "underlying_auto", "Automobile liability")
-    flow.boxes([Cell("Combined single limit (each accident)",
-                     "underlying_auto.combined_single_limit", 1, align="right"),
-                Cell("", None, 2)])
+    flow.boxes(
+        [
+            Cell(
+                "Combined single limit (each accident)",
+                "underlying_auto.combined_single_limit",
+                1,
+                align="right",
+            ),
+            Cell("", None, 2),
+        ]
+    )
     flow.gap(4)
     _policy_row(flow, "underlying_el", "Employers liability")
     e = "underlying_el"
-    flow.boxes([Cell("Each accident", f"{e}.each_accident", align="right"),
-                Cell("Disease - policy limit", f"{e}.disease_policy_limit", align="right"),
-                Cell("Disease - each employee", f"{e}.disease_each_employee", align="right")])
+    flow.boxes(
+        [
+            Cell("Each accident", f"{e}.each_accident", align="right"),
+            Cell("Disease - policy limit", f"{e}.disease_policy_limit", align="right"),
+            Cell("Disease - each employee", f"{e}.disease_each_employee", align="right"),
+        ]
+    )
     flow.band("Locations", keep_with=60)
-    flow.boxes([Cell("Total number of locations", "location_count", 1, align="right"),
-                Cell("The first six are listed; every location is on the statement of values",
-                     None, 4)], height=19)
+    flow.boxes(
+        [
+            Cell("Total number of locations", "location_count", 1, align="right"),
+            Cell("The first six are listed; every location is on the statement of values", None, 4),
+        ],
+        height=19,
+    )
     flow.table("locations", len(doc.locations), LOCATION_COLUMNS, size=6.8)
     f = "fleet"
     flow.band("Owned vehicles by size class")
-    flow.boxes([Cell("Light trucks", f"{f}.light_trucks", align="right"),
-                Cell("Medium trucks", f"{f}.medium_trucks", align="right"),
-                Cell("Heavy trucks", f"{f}.heavy_trucks", align="right"),
-                Cell("Extra-heavy trucks", f"{f}.extra_heavy_trucks", align="right"),
-                Cell("Truck-tractors", f"{f}.truck_tractors", align="right")])
+    flow.boxes(
+        [
+            Cell("Light trucks", f"{f}.light_trucks", align="right"),
+            Cell("Medium trucks", f"{f}.medium_trucks", align="right"),
+            Cell("Heavy trucks", f"{f}.heavy_trucks", align="right"),
+            Cell("Extra-heavy trucks", f"{f}.extra_heavy_trucks", align="right"),
+            Cell("Truck-tractors", f"{f}.truck_tractors", align="right"),
+        ]
+    )
     flow.gap(4)
     flow.band("General information", keep_with=40)
     question_rows(flow, "general_information", UMBRELLA_QUESTIONS)

@@ -41,8 +41,10 @@ def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> AssignedRi
         ),
         highest_payroll_state=wc.states[0].state,
         states=[CoveredState(state=s.state) for s in wc.states],
-        declinations=[Declination(insurer=d.carrier, declined_date=d.date, reason=d.reason)
-                      for d in wc.declinations],
+        declinations=[
+            Declination(insurer=d.carrier, declined_date=d.date, reason=d.reason)
+            for d in wc.declinations
+        ],
         plan_questions=PlanQuestions(**answers_of(wc.plan_answers)),
         estimated_annual_premium=wc.premium,
         deposit_premium=wc.deposit_premium,

@@ -35,24 +35,44 @@ def render(doc: AssignedRiskSection, rec: Recorder) -> Output:
     pdf = PdfDocument(rec, TITLE, TITLE)
 
     def header(flow: Flow, page: int) -> float:
-        section_title(flow, page, "PB-133", "WORKERS COMPENSATION INSURANCE PLAN SECTION",
-                      "Assigned-risk application, attached to the workers compensation "
-                      "application")
+        section_title(
+            flow,
+            page,
+            "PB-133",
+            "WORKERS COMPENSATION INSURANCE PLAN SECTION",
+            "Assigned-risk application, attached to the workers compensation application",
+        )
         return flow.y
 
     flow = Flow(pdf, header)
     flow.band("Applicant")
-    flow.boxes([Cell("Applicant name", "applicant_name", 3), Cell("FEIN", "fein", 1),
-                Cell("NCCI risk ID", "risk_id", 1)])
+    flow.boxes(
+        [
+            Cell("Applicant name", "applicant_name", 3),
+            Cell("FEIN", "fein", 1),
+            Cell("NCCI risk ID", "risk_id", 1),
+        ]
+    )
     p = "payroll_records"
-    flow.boxes([Cell("Payroll records kept by", f"{p}.contact_name", 1.6),
-                Cell("Phone", f"{p}.phone", 1.1),
-                Cell("Payroll records address", parts=address_parts(f"{p}.address"),
-                     weight=3.5)])
-    flow.boxes([Cell("State with the highest payroll", "highest_payroll_state", 1),
-                Cell("Estimated annual premium, all states", "estimated_annual_premium", 1.3,
-                     align="right"),
-                Cell("Deposit premium submitted", "deposit_premium", 1.1, align="right")])
+    flow.boxes(
+        [
+            Cell("Payroll records kept by", f"{p}.contact_name", 1.6),
+            Cell("Phone", f"{p}.phone", 1.1),
+            Cell("Payroll records address", parts=address_parts(f"{p}.address"), weight=3.5),
+        ]
+    )
+    flow.boxes(
+        [
+            Cell("State with the highest payroll", "highest_payroll_state", 1),
+            Cell(
+                "Estimated annual premium, all states",
+                "estimated_annual_premium",
+                1.3,
+                align="right",
+            ),
+            Cell("Deposit premium submitted", "deposit_premium", 1.1, align="right"),
+        ]
+    )
     flow.band("States requested", keep_with=30)
     flow.table("states", len(doc.states), STATE_COLUMNS, size=7.0)
     flow.band("Offers of voluntary coverage declined", keep_with=40)

@@ -33,15 +33,17 @@ def _subjects(b: Building) -> list[SubjectOfInsurance]:
     ):
         if limit == 0:
             continue
-        rows.append(SubjectOfInsurance(
-            subject=subject,
-            limit=limit,
-            coinsurance_percent=coinsurance,
-            valuation=b.valuation,
-            causes_of_loss=b.causes_of_loss,
-            deductible=b.deductible,
-            deductible_type="Flat Dollar",
-        ))
+        rows.append(
+            SubjectOfInsurance(
+                subject=subject,
+                limit=limit,
+                coinsurance_percent=coinsurance,
+                valuation=b.valuation,
+                causes_of_loss=b.causes_of_loss,
+                deductible=b.deductible,
+                deductible_type="Flat Dollar",
+            )
+        )
     return rows
 
 

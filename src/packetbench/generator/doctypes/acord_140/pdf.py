@@ -48,58 +48,75 @@ def _section_height(premises: Premises) -> float:
 
 def _interest_row(flow: Flow, prefix: str) -> None:
     """Owner / tenant checkboxes beside the mortgagee and loan-number boxes."""
-    flow.boxes([
-        Checks("Applicant's interest", (("Owner", f"{prefix}.interest.owner"),
-                                        ("Tenant", f"{prefix}.interest.tenant")), 2.0),
-        Cell("Additional interest - mortgagee", f"{prefix}.additional_interest.mortgagee_name",
-             4.0),
-        Cell("Loan number", f"{prefix}.additional_interest.loan_number", 1.7),
-    ], height=BOX)
+    flow.boxes(
+        [
+            Checks(
+                "Applicant's interest",
+                (("Owner", f"{prefix}.interest.owner"), ("Tenant", f"{prefix}.interest.tenant")),
+                2.0,
+            ),
+            Cell(
+                "Additional interest - mortgagee",
+                f"{prefix}.additional_interest.mortgagee_name",
+                4.0,
+            ),
+            Cell("Loan number", f"{prefix}.additional_interest.loan_number", 1.7),
+        ],
+        height=BOX,
+    )
 
 
 def _premises(flow: Flow, index: int, premises: Premises) -> None:
     p = f"premises[{index}]"
     flow.need(_section_height(premises))
     flow.band(f"Premises {premises.premises_number} - Building {premises.building_number}")
-    flow.boxes([
-        Cell("Premises #", f"{p}.premises_number", 0.8),
-        Cell("Building #", f"{p}.building_number", 0.8),
-        Cell("Street address, city, state, ZIP", parts=address_parts(f"{p}.address"), weight=6),
-    ])
+    flow.boxes(
+        [
+            Cell("Premises #", f"{p}.premises_number", 0.8),
+            Cell("Building #", f"{p}.building_number", 0.8),
+            Cell("Street address, city, state, ZIP", parts=address_parts(f"{p}.address"), weight=6),
+        ]
+    )
     flow.boxes([Cell("Building description", f"{p}.building_description")])
     _subhead(flow, "Subjects of insurance")
     flow.table(f"{p}.subjects", len(premises.subjects), SUBJECT_COLUMNS)
     flow.gap(-3)  # the table leaves room for a following block; the caption needs less
     c = f"{p}.construction"
     _subhead(flow, "Construction")
-    flow.boxes([
-        Cell("Construction type", f"{c}.construction", 2.4),
-        Cell("Stories", f"{c}.stories", 0.8, align="right"),
-        Cell("Basements", f"{c}.basements", 0.9, align="right"),
-        Cell("Year built", f"{c}.year_built", 0.9, align="right"),
-        Cell("Total area (sq ft)", f"{c}.floor_area", 1.3, align="right"),
-        Cell("Roof covering", f"{c}.roof_covering", 2.0),
-        Cell("Wind class", f"{c}.wind_class", 1.4),
-    ])
+    flow.boxes(
+        [
+            Cell("Construction type", f"{c}.construction", 2.4),
+            Cell("Stories", f"{c}.stories", 0.8, align="right"),
+            Cell("Basements", f"{c}.basements", 0.9, align="right"),
+            Cell("Year built", f"{c}.year_built", 0.9, align="right"),
+            Cell("Total area (sq ft)", f"{c}.floor_area", 1.3, align="right"),
+            Cell("Roof covering", f"{c}.roof_covering", 2.0),
+            Cell("Wind class", f"{c}.wind_class", 1.4),
+        ]
+    )
     i = f"{p}.improvements"
     _subhead(flow, "Building improvements - year last updated")
-    flow.boxes([
-        Cell("Wiring", f"{i}.wiring_year"),
-        Cell("Roofing", f"{i}.roofing_year"),
-        Cell("Plumbing", f"{i}.plumbing_year"),
-        Cell("Heating", f"{i}.heating_year"),
-    ])
+    flow.boxes(
+        [
+            Cell("Wiring", f"{i}.wiring_year"),
+            Cell("Roofing", f"{i}.roofing_year"),
+            Cell("Plumbing", f"{i}.plumbing_year"),
+            Cell("Heating", f"{i}.heating_year"),
+        ]
+    )
     f = f"{p}.fire_protection"
     _subhead(flow, "Fire protection and security")
-    flow.boxes([
-        Cell("Protection class", f"{f}.protection_class", 1.0, align="right"),
-        Cell("Hydrant distance (ft)", f"{f}.hydrant_feet", 1.2, align="right"),
-        Cell("Fire station (miles)", f"{f}.station_miles", 1.1, align="right"),
-        Cell("Sprinklered %", f"{f}.sprinklered_percent", 0.95, align="right"),
-        Cell("Sprinkler type", f"{f}.sprinkler_type", 1.1),
-        Cell("Fire alarm", f"{f}.fire_alarm", 1.3),
-        Cell("Burglar alarm", f"{p}.burglar_alarm", 1.3),
-    ])
+    flow.boxes(
+        [
+            Cell("Protection class", f"{f}.protection_class", 1.0, align="right"),
+            Cell("Hydrant distance (ft)", f"{f}.hydrant_feet", 1.2, align="right"),
+            Cell("Fire station (miles)", f"{f}.station_miles", 1.1, align="right"),
+            Cell("Sprinklered %", f"{f}.sprinklered_percent", 0.95, align="right"),
+            Cell("Sprinkler type", f"{f}.sprinkler_type", 1.1),
+            Cell("Fire alarm", f"{f}.fire_alarm", 1.3),
+            Cell("Burglar alarm", f"{p}.burglar_alarm", 1.3),
+        ]
+    )
     flow.gap(4)
     _interest_row(flow, p)
     flow.gap(12)
@@ -111,20 +128,29 @@ def render(doc: PropertySection, rec: Recorder) -> Output:
     def header(flow: Flow, page: int) -> float:
         h = "header"
         if page == 0:
-            flow.y = title_block(flow, page, "PROPERTY SECTION", "PB-140",
-                                 "Commercial property application: premises, coverages and COPE")
-            flow.boxes([
-                Cell("Agency", f"{h}.agency_name", 3),
-                Cell("Carrier", f"{h}.carrier_name", 3),
-                Cell("NAIC code", f"{h}.naic_code", 1),
-            ])
+            flow.y = title_block(
+                flow,
+                page,
+                "PROPERTY SECTION",
+                "PB-140",
+                "Commercial property application: premises, coverages and COPE",
+            )
+            flow.boxes(
+                [
+                    Cell("Agency", f"{h}.agency_name", 3),
+                    Cell("Carrier", f"{h}.carrier_name", 3),
+                    Cell("NAIC code", f"{h}.naic_code", 1),
+                ]
+            )
         else:
             flow.y = title_block(flow, page, "PROPERTY SECTION (CONTINUED)", "PB-140")
-        flow.boxes([
-            Cell("Named insured", f"{h}.named_insured", 4),
-            Cell("Policy number", f"{h}.policy_number", 1.5),
-            Cell("Effective date", f"{h}.effective_date", 1.2),
-        ])
+        flow.boxes(
+            [
+                Cell("Named insured", f"{h}.named_insured", 4),
+                Cell("Policy number", f"{h}.policy_number", 1.5),
+                Cell("Effective date", f"{h}.effective_date", 1.2),
+            ]
+        )
         return flow.y - 8
 
     flow = Flow(pdf, header)

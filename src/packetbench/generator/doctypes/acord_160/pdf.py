@@ -66,41 +66,62 @@ def render(doc: BusinessownersSection, rec: Recorder) -> Output:
     pdf = PdfDocument(rec, TITLE, TITLE)
 
     def header(flow: Flow, page: int) -> float:
-        section_title(flow, page, "PB-160", "BUSINESSOWNERS SECTION",
-                      "Businessowners program: premises, property and liability coverages")
+        section_title(
+            flow,
+            page,
+            "PB-160",
+            "BUSINESSOWNERS SECTION",
+            "Businessowners program: premises, property and liability coverages",
+        )
         return flow.y
 
     flow = Flow(pdf, header)
     flow.note(INTRO)
     flow.band("Policy")
-    flow.boxes([
-        Checks("Policy form", (("Standard", "policy.standard"), ("Special", "policy.special")),
-               1.4),
-        Cell("Property deductible", "policy.property_deductible", 1, align="right"),
-        Cell("Buildings in the program", "premises_count", 1, align="right"),
-    ])
+    flow.boxes(
+        [
+            Checks(
+                "Policy form", (("Standard", "policy.standard"), ("Special", "policy.special")), 1.4
+            ),
+            Cell("Property deductible", "policy.property_deductible", 1, align="right"),
+            Cell("Buildings in the program", "premises_count", 1, align="right"),
+        ]
+    )
     li = "liability"
     flow.band("Business liability limits")
-    flow.boxes([Cell("Each occurrence", f"{li}.each_occurrence", align="right"),
-                Cell("General aggregate", f"{li}.general_aggregate", align="right"),
-                Cell("Products-completed ops aggregate", f"{li}.products_aggregate", 1.3,
-                     align="right")])
-    flow.boxes([Cell("Personal & advertising injury", f"{li}.personal_advertising",
-                     align="right"),
-                Cell("Damage to rented premises", f"{li}.damage_to_rented_premises",
-                     align="right"),
-                Cell("Medical expense", f"{li}.medical_expense", align="right")])
+    flow.boxes(
+        [
+            Cell("Each occurrence", f"{li}.each_occurrence", align="right"),
+            Cell("General aggregate", f"{li}.general_aggregate", align="right"),
+            Cell(
+                "Products-completed ops aggregate", f"{li}.products_aggregate", 1.3, align="right"
+            ),
+        ]
+    )
+    flow.boxes(
+        [
+            Cell("Personal & advertising injury", f"{li}.personal_advertising", align="right"),
+            Cell("Damage to rented premises", f"{li}.damage_to_rented_premises", align="right"),
+            Cell("Medical expense", f"{li}.medical_expense", align="right"),
+        ]
+    )
     pr = "premiums"
     flow.band("Indicated premium")
-    flow.boxes([Cell("Property", f"{pr}.property", align="right"),
-                Cell("Liability", f"{pr}.liability", align="right"),
-                Cell("Optional coverages", f"{pr}.optional_coverages", align="right"),
-                Cell("Total premium", f"{pr}.total_premium", align="right")])
+    flow.boxes(
+        [
+            Cell("Property", f"{pr}.property", align="right"),
+            Cell("Liability", f"{pr}.liability", align="right"),
+            Cell("Optional coverages", f"{pr}.optional_coverages", align="right"),
+            Cell("Total premium", f"{pr}.total_premium", align="right"),
+        ]
+    )
     flow.gap(4)
     flow.band("Premises", keep_with=60)
     if len(doc.premises) < (doc.premises_count or 0):
-        flow.note("The first buildings of the schedule are listed; the others are on the "
-                  "attached statement of values at the same values and rates.")
+        flow.note(
+            "The first buildings of the schedule are listed; the others are on the "
+            "attached statement of values at the same values and rates."
+        )
     flow.table("premises", len(doc.premises), DESCRIPTION_COLUMNS, size=6.4, header_size=5.6)
     flow.band("Property coverages by premises", keep_with=60)
     flow.table("premises", len(doc.premises), COVERAGE_COLUMNS, size=6.6)

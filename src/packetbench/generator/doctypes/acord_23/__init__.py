@@ -12,13 +12,15 @@ def _has_lender(world: World) -> bool:
     return bool(vehicle_lender(world))
 
 
-ACORD_23 = register(DocType(
-    name="acord_23",
-    title="Vehicle Certificate of Insurance",
-    model=VehicleCertificate,
-    build=build,
-    variants=(Variant("acord_23", "pdf", pdf.render),),
-    section="certificate",
-    lines=frozenset({"auto"}),
-    applies=_has_lender,
-))
+ACORD_23 = register(
+    DocType(
+        name="acord_23",
+        title="Vehicle Certificate of Insurance",
+        model=VehicleCertificate,
+        build=build,
+        variants=(Variant("acord_23", "pdf", pdf.render),),
+        section="certificate",
+        lines=frozenset({"auto"}),
+        applies=_has_lender,
+    )
+)

@@ -30,11 +30,19 @@ def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> VehicleCer
     for interest in held:
         number = interest.vehicle_number or 0
         v, unit = vehicles[number], units[number]
-        rows.append(Vehicle(vehicle_number=v.number, year=v.year, make=v.make, model=v.model,
-                            body_type=v.body_type, vin=v.vin,
-                            comprehensive_deductible=unit.comprehensive_deductible,
-                            collision_deductible=unit.collision_deductible,
-                            loan_number=interest.loan_number))
+        rows.append(
+            Vehicle(
+                vehicle_number=v.number,
+                year=v.year,
+                make=v.make,
+                model=v.model,
+                body_type=v.body_type,
+                vin=v.vin,
+                comprehensive_deductible=unit.comprehensive_deductible,
+                collision_deductible=unit.collision_deductible,
+                loan_number=interest.loan_number,
+            )
+        )
     kind = held[0].interest_type
     return VehicleCertificate(
         certificate_date=issue_date(world),

@@ -45,9 +45,14 @@ def render(doc: VehicleCertificate, rec: Recorder) -> Output:
     def header(flow: Flow, page: int) -> float:
         title = "VEHICLE CERTIFICATE OF INSURANCE" + (" (CONTINUED)" if page else "")
         flow.y = title_block(flow, page, title, "PB-23")
-        flow.boxes([Cell("Date (MM/DD/YYYY)", "certificate_date", 1),
-                    Cell("Certificate number", "certificate_number", 1.2),
-                    Cell("Policy number", "policy.policy_number", 1.2)], height=19)
+        flow.boxes(
+            [
+                Cell("Date (MM/DD/YYYY)", "certificate_date", 1),
+                Cell("Certificate number", "certificate_number", 1.2),
+                Cell("Policy number", "policy.policy_number", 1.2),
+            ],
+            height=19,
+        )
         return flow.y - 4
 
     flow = Flow(pdf, header)
@@ -58,18 +63,30 @@ def render(doc: VehicleCertificate, rec: Recorder) -> Output:
     insurers_table(flow, len(doc.insurers))
     flow.band("Automobile liability", keep_with=60)
     flow.note(CERTIFY)
-    flow.boxes([Cell("Insr ltr", "policy.insurer_letter", 0.5, align="center"),
-                Cell("Policy number", "policy.policy_number", 1.4),
-                Cell("Policy eff (MM/DD/YYYY)", "policy.effective_date", 1),
-                Cell("Policy exp (MM/DD/YYYY)", "policy.expiration_date", 1),
-                Cell("Combined single limit", "combined_single_limit", 1.2, align="right"),
-                Cell("Medical payments", "medical_payments_limit", 1, align="right")])
+    flow.boxes(
+        [
+            Cell("Insr ltr", "policy.insurer_letter", 0.5, align="center"),
+            Cell("Policy number", "policy.policy_number", 1.4),
+            Cell("Policy eff (MM/DD/YYYY)", "policy.effective_date", 1),
+            Cell("Policy exp (MM/DD/YYYY)", "policy.expiration_date", 1),
+            Cell("Combined single limit", "combined_single_limit", 1.2, align="right"),
+            Cell("Medical payments", "medical_payments_limit", 1, align="right"),
+        ]
+    )
     flow.band("Vehicles", keep_with=40)
     flow.table("vehicles", len(doc.vehicles), VEHICLE_COLUMNS, size=6.8)
     flow.band("Certificate holder", keep_with=42)
     holder_rows(flow)
-    flow.boxes([Checks("Holder's interest", (("Lienholder (loss payee)", "lienholder"),
-                                             ("Lessor (additional insured and loss payee)",
-                                              "lessor")))])
+    flow.boxes(
+        [
+            Checks(
+                "Holder's interest",
+                (
+                    ("Lienholder (loss payee)", "lienholder"),
+                    ("Lessor (additional insured and loss payee)", "lessor"),
+                ),
+            )
+        ]
+    )
     closing(flow, "authorized_representative")
     return Output(pdf.render(), len(pdf.pages))

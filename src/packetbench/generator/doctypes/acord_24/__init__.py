@@ -12,13 +12,15 @@ def _has_holder(world: World) -> bool:
     return property_holder(world) is not None
 
 
-ACORD_24 = register(DocType(
-    name="acord_24",
-    title="Certificate of Property Insurance",
-    model=PropertyCertificate,
-    build=build,
-    variants=(Variant("acord_24", "pdf", pdf.render),),
-    section="certificate",
-    lines=frozenset({"property"}),
-    applies=_has_holder,
-))
+ACORD_24 = register(
+    DocType(
+        name="acord_24",
+        title="Certificate of Property Insurance",
+        model=PropertyCertificate,
+        build=build,
+        variants=(Variant("acord_24", "pdf", pdf.render),),
+        section="certificate",
+        lines=frozenset({"property"}),
+        applies=_has_holder,
+    )
+)

@@ -25,10 +25,17 @@ def coverages(building: Building) -> list[Coverage]:
         ("Business Income with Extra Expense", building.business_income_value, BI_COINSURANCE),
     ):
         if limit:
-            rows.append(Coverage(
-                building_number=building.building_number, subject=subject, limit=limit,
-                coinsurance_percent=coinsurance, valuation=building.valuation,
-                causes_of_loss=building.causes_of_loss, deductible=building.deductible))
+            rows.append(
+                Coverage(
+                    building_number=building.building_number,
+                    subject=subject,
+                    limit=limit,
+                    coinsurance_percent=coinsurance,
+                    valuation=building.valuation,
+                    causes_of_loss=building.causes_of_loss,
+                    deductible=building.deductible,
+                )
+            )
     return rows
 
 
@@ -44,8 +51,7 @@ def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> PropertyCe
         producer=producer_of(world),
         insured=insured_of(world),
         insurers=insurers_of(world),
-        premises=Premises(location_number=location.number,
-                          address=address_of(location.address)),
+        premises=Premises(location_number=location.number, address=address_of(location.address)),
         policy=policy_row(world, "property"),
         coverages=[row for b in location.buildings for row in coverages(b)],
         holder=holder_of(holder),

@@ -49,9 +49,14 @@ def render(doc: PropertyCertificate, rec: Recorder) -> Output:
     def header(flow: Flow, page: int) -> float:
         title = "CERTIFICATE OF PROPERTY INSURANCE" + (" (CONTINUED)" if page else "")
         flow.y = title_block(flow, page, title, "PB-24")
-        flow.boxes([Cell("Date (MM/DD/YYYY)", "certificate_date", 1),
-                    Cell("Certificate number", "certificate_number", 1.2),
-                    Cell("Policy number", "policy.policy_number", 1.2)], height=19)
+        flow.boxes(
+            [
+                Cell("Date (MM/DD/YYYY)", "certificate_date", 1),
+                Cell("Certificate number", "certificate_number", 1.2),
+                Cell("Policy number", "policy.policy_number", 1.2),
+            ],
+            height=19,
+        )
         return flow.y - 4
 
     flow = Flow(pdf, header)
@@ -61,15 +66,22 @@ def render(doc: PropertyCertificate, rec: Recorder) -> Output:
     flow.gap(3)
     insurers_table(flow, len(doc.insurers))
     flow.band("Location of premises / description of property", keep_with=22)
-    flow.boxes([Cell("Premises #", "premises.location_number", 0.6, align="center"),
-                Cell("Address of premises", parts=address_parts("premises.address"),
-                     weight=5)])
+    flow.boxes(
+        [
+            Cell("Premises #", "premises.location_number", 0.6, align="center"),
+            Cell("Address of premises", parts=address_parts("premises.address"), weight=5),
+        ]
+    )
     flow.band("Coverages - commercial property", keep_with=60)
     flow.note(CERTIFY)
-    flow.boxes([Cell("Insr ltr", "policy.insurer_letter", 0.5, align="center"),
-                Cell("Policy number", "policy.policy_number", 1.5),
-                Cell("Policy eff (MM/DD/YYYY)", "policy.effective_date", 1),
-                Cell("Policy exp (MM/DD/YYYY)", "policy.expiration_date", 1)])
+    flow.boxes(
+        [
+            Cell("Insr ltr", "policy.insurer_letter", 0.5, align="center"),
+            Cell("Policy number", "policy.policy_number", 1.5),
+            Cell("Policy eff (MM/DD/YYYY)", "policy.effective_date", 1),
+            Cell("Policy exp (MM/DD/YYYY)", "policy.expiration_date", 1),
+        ]
+    )
     flow.table("coverages", len(doc.coverages), COVERAGE_COLUMNS)
     flow.note(LEGEND)
     flow.band("Certificate holder", keep_with=22)

@@ -12,12 +12,14 @@ def _has_holder(world: World) -> bool:
     return liability_holder(world) is not None
 
 
-ACORD_25 = register(DocType(
-    name="acord_25",
-    title="Certificate of Liability Insurance",
-    model=LiabilityCertificate,
-    build=build,
-    variants=(Variant("acord_25", "pdf", pdf.render),),
-    section="certificate",
-    applies=_has_holder,
-))
+ACORD_25 = register(
+    DocType(
+        name="acord_25",
+        title="Certificate of Liability Insurance",
+        model=LiabilityCertificate,
+        build=build,
+        variants=(Variant("acord_25", "pdf", pdf.render),),
+        section="certificate",
+        applies=_has_holder,
+    )
+)

@@ -110,8 +110,14 @@ def _other(world: World, holder: CertificateHolder) -> list[OtherCoverage]:
     if "property" not in holder.lines or not world.carries("property"):
         return []
     tiv = sum(round(b.tiv * 100) for b in world.buildings())
-    return [OtherCoverage(line="Commercial Property", policy=policy_row(world, "property"),
-                          limit_description=PROPERTY_LIMIT, limit=dollars(tiv))]
+    return [
+        OtherCoverage(
+            line="Commercial Property",
+            policy=policy_row(world, "property"),
+            limit_description=PROPERTY_LIMIT,
+            limit=dollars(tiv),
+        )
+    ]
 
 
 def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> LiabilityCertificate:

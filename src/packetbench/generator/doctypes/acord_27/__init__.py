@@ -12,13 +12,15 @@ def _has_mortgage(world: World) -> bool:
     return small_mortgage(world) is not None
 
 
-ACORD_27 = register(DocType(
-    name="acord_27",
-    title="Evidence of Property Insurance",
-    model=PropertyEvidence,
-    build=build,
-    variants=(Variant("acord_27", "pdf", pdf.render),),
-    section="certificate",
-    lines=frozenset({"property"}),
-    applies=_has_mortgage,
-))
+ACORD_27 = register(
+    DocType(
+        name="acord_27",
+        title="Evidence of Property Insurance",
+        model=PropertyEvidence,
+        build=build,
+        variants=(Variant("acord_27", "pdf", pdf.render),),
+        section="certificate",
+        lines=frozenset({"property"}),
+        applies=_has_mortgage,
+    )
+)

@@ -26,13 +26,17 @@ def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> PropertyEv
         company=company_of(world),
         insured=insured_of(world),
         policy=policy_term(world, "property"),
-        property=Property(location_number=building.location_number,
-                          building_number=building.building_number,
-                          address=address_of(building.address),
-                          description=building.description),
+        property=Property(
+            location_number=building.location_number,
+            building_number=building.building_number,
+            address=address_of(building.address),
+            description=building.description,
+        ),
         causes_of_loss=building.causes_of_loss,
-        coverages=[Coverage(subject=row.subject, limit=row.limit, deductible=row.deductible)
-                   for row in coverages(building)],
+        coverages=[
+            Coverage(subject=row.subject, limit=row.limit, deductible=row.deductible)
+            for row in coverages(building)
+        ],
         interest=interest_of(interest),
         authorized_representative=world.producer.contact_name,
     )

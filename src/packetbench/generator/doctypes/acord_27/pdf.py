@@ -38,9 +38,14 @@ def render(doc: PropertyEvidence, rec: Recorder) -> Output:
     def header(flow: Flow, page: int) -> float:
         title = "EVIDENCE OF PROPERTY INSURANCE" + (" (CONTINUED)" if page else "")
         flow.y = title_block(flow, page, title, "PB-27")
-        flow.boxes([Cell("Date (MM/DD/YYYY)", "evidence_date", 1),
-                    Cell("Loan number", "interest.loan_number", 1.3),
-                    Cell("Policy number", "policy.policy_number", 1.3)], height=19)
+        flow.boxes(
+            [
+                Cell("Date (MM/DD/YYYY)", "evidence_date", 1),
+                Cell("Loan number", "interest.loan_number", 1.3),
+                Cell("Policy number", "policy.policy_number", 1.3),
+            ],
+            height=19,
+        )
         return flow.y - 4
 
     flow = Flow(pdf, header)
@@ -51,14 +56,21 @@ def render(doc: PropertyEvidence, rec: Recorder) -> Output:
     company_row(flow)
     insured_rows(flow, label="Named insured")
     flow.band("Policy", keep_with=22)
-    flow.boxes([Cell("Policy number", "policy.policy_number", 1.5),
-                Cell("Effective date", "policy.effective_date"),
-                Cell("Expiration date", "policy.expiration_date")])
+    flow.boxes(
+        [
+            Cell("Policy number", "policy.policy_number", 1.5),
+            Cell("Effective date", "policy.effective_date"),
+            Cell("Expiration date", "policy.expiration_date"),
+        ]
+    )
     flow.band("Property information", keep_with=60)
-    flow.boxes([Cell("Location #", "property.location_number", 0.6, align="center"),
-                Cell("Building #", "property.building_number", 0.6, align="center"),
-                Cell("Location / description", parts=address_parts("property.address"),
-                     weight=5)])
+    flow.boxes(
+        [
+            Cell("Location #", "property.location_number", 0.6, align="center"),
+            Cell("Building #", "property.building_number", 0.6, align="center"),
+            Cell("Location / description", parts=address_parts("property.address"), weight=5),
+        ]
+    )
     flow.paragraph("Description of the building", "property.description", size=7.0)
     flow.band("Coverage information", keep_with=50)
     flow.boxes([Cell("Perils insured (causes of loss form)", "causes_of_loss")])

@@ -12,13 +12,15 @@ def _has_mortgage(world: World) -> bool:
     return commercial_mortgage(world) is not None
 
 
-ACORD_28 = register(DocType(
-    name="acord_28",
-    title="Evidence of Commercial Property Insurance",
-    model=CommercialPropertyEvidence,
-    build=build,
-    variants=(Variant("acord_28", "pdf", pdf.render),),
-    section="certificate",
-    lines=frozenset({"property"}),
-    applies=_has_mortgage,
-))
+ACORD_28 = register(
+    DocType(
+        name="acord_28",
+        title="Evidence of Commercial Property Insurance",
+        model=CommercialPropertyEvidence,
+        build=build,
+        variants=(Variant("acord_28", "pdf", pdf.render),),
+        section="certificate",
+        lines=frozenset({"property"}),
+        applies=_has_mortgage,
+    )
+)

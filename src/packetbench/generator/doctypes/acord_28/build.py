@@ -38,17 +38,29 @@ def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> Commercial
         company=company_of(world),
         insured=insured_of(world),
         policy=policy_term(world, "property"),
-        premises=Premises(location_number=b.location_number, building_number=b.building_number,
-                          address=address_of(b.address), construction=b.construction,
-                          occupancy=b.occupancy, year_built=b.year_built, stories=b.stories,
-                          floor_area=b.square_feet),
+        premises=Premises(
+            location_number=b.location_number,
+            building_number=b.building_number,
+            address=address_of(b.address),
+            construction=b.construction,
+            occupancy=b.occupancy,
+            year_built=b.year_built,
+            stories=b.stories,
+            floor_area=b.square_feet,
+        ),
         causes_of_loss=b.causes_of_loss,
         building_covered=yes_no(b.building_value > 0),
         personal_property_covered=yes_no(b.contents_value > 0),
-        coverages=[Coverage(subject=row.subject, limit=row.limit,
-                            coinsurance_percent=row.coinsurance_percent,
-                            valuation=row.valuation, deductible=row.deductible)
-                   for row in coverages(b)],
+        coverages=[
+            Coverage(
+                subject=row.subject,
+                limit=row.limit,
+                coinsurance_percent=row.coinsurance_percent,
+                valuation=row.valuation,
+                deductible=row.deductible,
+            )
+            for row in coverages(b)
+        ],
         conditions=Conditions(
             business_income=yes_no(income > 0),
             business_income_limit=income if income > 0 else None,

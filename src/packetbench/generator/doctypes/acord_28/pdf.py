@@ -41,12 +41,16 @@ def render(doc: CommercialPropertyEvidence, rec: Recorder) -> Output:
     pdf = PdfDocument(rec, "Evidence of Commercial Property Insurance", TITLE)
 
     def header(flow: Flow, page: int) -> float:
-        title = ("EVIDENCE OF COMMERCIAL PROPERTY INSURANCE"
-                 + (" (CONTINUED)" if page else ""))
+        title = "EVIDENCE OF COMMERCIAL PROPERTY INSURANCE" + (" (CONTINUED)" if page else "")
         flow.y = title_block(flow, page, title, "PB-28")
-        flow.boxes([Cell("Date (MM/DD/YYYY)", "evidence_date", 1),
-                    Cell("Loan number", "interest.loan_number", 1.3),
-                    Cell("Policy number", "policy.policy_number", 1.3)], height=19)
+        flow.boxes(
+            [
+                Cell("Date (MM/DD/YYYY)", "evidence_date", 1),
+                Cell("Loan number", "interest.loan_number", 1.3),
+                Cell("Policy number", "policy.policy_number", 1.3),
+            ],
+            height=19,
+        )
         return flow.y - 4
 
     flow = Flow(pdf, header)
@@ -57,36 +61,57 @@ def render(doc: CommercialPropertyEvidence, rec: Recorder) -> Output:
     company_row(flow)
     insured_rows(flow, label="Named insured")
     flow.band("Policy information", keep_with=22)
-    flow.boxes([Cell("Policy number", "policy.policy_number", 1.5),
-                Cell("Effective date", "policy.effective_date"),
-                Cell("Expiration date", "policy.expiration_date"),
-                Cell("Causes of loss form", "causes_of_loss", 1.3)])
+    flow.boxes(
+        [
+            Cell("Policy number", "policy.policy_number", 1.5),
+            Cell("Effective date", "policy.effective_date"),
+            Cell("Expiration date", "policy.expiration_date"),
+            Cell("Causes of loss form", "causes_of_loss", 1.3),
+        ]
+    )
     p = "premises"
     flow.band("Property information", keep_with=42)
-    flow.boxes([Cell("Location #", f"{p}.location_number", 0.6, align="center"),
-                Cell("Building #", f"{p}.building_number", 0.6, align="center"),
-                Cell("Location / description", parts=address_parts(f"{p}.address"),
-                     weight=5)])
-    flow.boxes([Cell("Construction", f"{p}.construction", 1.6),
-                Cell("Occupancy", f"{p}.occupancy", 1.6),
-                Cell("Year built", f"{p}.year_built", 0.8, align="right"),
-                Cell("Stories", f"{p}.stories", 0.6, align="right"),
-                Cell("Floor area (sq ft)", f"{p}.floor_area", 1.0, align="right")])
+    flow.boxes(
+        [
+            Cell("Location #", f"{p}.location_number", 0.6, align="center"),
+            Cell("Building #", f"{p}.building_number", 0.6, align="center"),
+            Cell("Location / description", parts=address_parts(f"{p}.address"), weight=5),
+        ]
+    )
+    flow.boxes(
+        [
+            Cell("Construction", f"{p}.construction", 1.6),
+            Cell("Occupancy", f"{p}.occupancy", 1.6),
+            Cell("Year built", f"{p}.year_built", 0.8, align="right"),
+            Cell("Stories", f"{p}.stories", 0.6, align="right"),
+            Cell("Floor area (sq ft)", f"{p}.floor_area", 1.0, align="right"),
+        ]
+    )
     flow.band("Coverage information", keep_with=60)
-    flow.boxes([Checks("Property covered", (("Building", "building_covered"),
-                                            ("Business personal property",
-                                             "personal_property_covered")))])
+    flow.boxes(
+        [
+            Checks(
+                "Property covered",
+                (
+                    ("Building", "building_covered"),
+                    ("Business personal property", "personal_property_covered"),
+                ),
+            )
+        ]
+    )
     flow.table("coverages", len(doc.coverages), COVERAGE_COLUMNS)
     flow.note(LEGEND)
     c = "conditions"
     flow.band("Policy conditions (Y / N)", keep_with=22)
-    flow.boxes([Cell("Business income / rental value", f"{c}.business_income", 1.2,
-                     align="center"),
-                Cell("Business income limit", f"{c}.business_income_limit", 1.2,
-                     align="right"),
-                Cell("Replacement cost", f"{c}.replacement_cost", 1, align="center"),
-                Cell("Agreed value", f"{c}.agreed_value", 1, align="center"),
-                Cell("Coinsurance %", f"{c}.coinsurance_percent", 1, align="right")])
+    flow.boxes(
+        [
+            Cell("Business income / rental value", f"{c}.business_income", 1.2, align="center"),
+            Cell("Business income limit", f"{c}.business_income_limit", 1.2, align="right"),
+            Cell("Replacement cost", f"{c}.replacement_cost", 1, align="center"),
+            Cell("Agreed value", f"{c}.agreed_value", 1, align="center"),
+            Cell("Coinsurance %", f"{c}.coinsurance_percent", 1, align="right"),
+        ]
+    )
     flow.band("Additional interest", keep_with=42)
     interest_rows(flow)
     flow.note(INFORMATION_ONLY)

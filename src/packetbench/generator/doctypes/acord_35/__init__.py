@@ -11,12 +11,14 @@ def _has_request(world: World) -> bool:
     return world.cancellation is not None
 
 
-ACORD_35 = register(DocType(
-    name="acord_35",
-    title="Cancellation Request / Policy Release",
-    model=CancellationRequest,
-    build=build,
-    variants=(Variant("acord_35", "pdf", pdf.render),),
-    section="correspondence",
-    applies=_has_request,
-))
+ACORD_35 = register(
+    DocType(
+        name="acord_35",
+        title="Cancellation Request / Policy Release",
+        model=CancellationRequest,
+        build=build,
+        variants=(Variant("acord_35", "pdf", pdf.render),),
+        section="correspondence",
+        applies=_has_request,
+    )
+)

@@ -43,19 +43,25 @@ def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> Cancellati
         # The incumbent's NAIC code is not part of the world: its box stays blank.
         company=Company(name=request.carrier),
         insured=insured_of(world),
-        policy=PolicyTerm(policy_number=request.policy_number,
-                          effective_date=request.term_effective_date,
-                          expiration_date=request.term_expiration_date),
+        policy=PolicyTerm(
+            policy_number=request.policy_number,
+            effective_date=request.term_effective_date,
+            expiration_date=request.term_expiration_date,
+        ),
         policy_type=PolicyType(**ticks(codes.LOSS_LINE, codes.LINE_IDS[request.line])),
         cancellation_date=request.cancel_effective_date,
         cancellation_time=EFFECTIVE_TIME,
         reason=Reason(**ticks(codes.CANCELLATION_REASON, request.reason)),
-        return_premium=ReturnPremium(**ticks(codes.RETURN_PREMIUM_METHOD,
-                                             request.return_premium_method)),
-        replacement=Replacement(carrier_name=world.carrier.name,
-                                policy_number=replacing.policy_number,
-                                effective_date=world.policy.effective_date),
+        return_premium=ReturnPremium(
+            **ticks(codes.RETURN_PREMIUM_METHOD, request.return_premium_method)
+        ),
+        replacement=Replacement(
+            carrier_name=world.carrier.name,
+            policy_number=replacing.policy_number,
+            effective_date=world.policy.effective_date,
+        ),
         lost_policy_release=yes_no(request.lost_policy_release),
-        signature=Signature(signer_name=signer.name, signer_title=signer.title,
-                            signature_date=request.request_date),
+        signature=Signature(
+            signer_name=signer.name, signer_title=signer.title, signature_date=request.request_date
+        ),
     )

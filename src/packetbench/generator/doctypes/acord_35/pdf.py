@@ -35,9 +35,14 @@ def render(doc: CancellationRequest, rec: Recorder) -> Output:
     def header(flow: Flow, page: int) -> float:
         title = "CANCELLATION REQUEST / POLICY RELEASE" + (" (CONTINUED)" if page else "")
         flow.y = title_block(flow, page, title, "PB-35")
-        flow.boxes([Cell("Date (MM/DD/YYYY)", "request_date", 1),
-                    Cell("Policy number", "policy.policy_number", 1.5),
-                    Cell("Named insured", "insured.name", 3)], height=19)
+        flow.boxes(
+            [
+                Cell("Date (MM/DD/YYYY)", "request_date", 1),
+                Cell("Policy number", "policy.policy_number", 1.5),
+                Cell("Named insured", "insured.name", 3),
+            ],
+            height=19,
+        )
         return flow.y - 4
 
     flow = Flow(pdf, header)
@@ -48,27 +53,45 @@ def render(doc: CancellationRequest, rec: Recorder) -> Output:
     flow.band("Named insured", keep_with=22)
     insured_rows(flow, label="Named insured")
     flow.band("Policy information", keep_with=40)
-    flow.boxes([Cell("Policy number", "policy.policy_number", 1.5),
-                Cell("Policy effective date", "policy.effective_date"),
-                Cell("Policy expiration date", "policy.expiration_date")])
+    flow.boxes(
+        [
+            Cell("Policy number", "policy.policy_number", 1.5),
+            Cell("Policy effective date", "policy.effective_date"),
+            Cell("Policy expiration date", "policy.expiration_date"),
+        ]
+    )
     flow.checks(_checks("policy_type", codes.LOSS_LINE), columns=3, label="Policy type")
     flow.band("Cancellation", keep_with=60)
-    flow.boxes([Cell("Cancellation effective date", "cancellation_date"),
-                Cell("Time", "cancellation_time", 0.6)])
+    flow.boxes(
+        [
+            Cell("Cancellation effective date", "cancellation_date"),
+            Cell("Time", "cancellation_time", 0.6),
+        ]
+    )
     flow.checks(_checks("reason", codes.CANCELLATION_REASON), columns=5, label="Reason")
-    flow.checks(_checks("return_premium", codes.RETURN_PREMIUM_METHOD), columns=3,
-                label="Return premium")
+    flow.checks(
+        _checks("return_premium", codes.RETURN_PREMIUM_METHOD), columns=3, label="Return premium"
+    )
     flow.note(NOTICE)
     flow.band("Replaced by", keep_with=22)
-    flow.boxes([Cell("Company", "replacement.carrier_name", 3),
-                Cell("Policy number", "replacement.policy_number", 1.5),
-                Cell("Effective date", "replacement.effective_date", 1.2)])
+    flow.boxes(
+        [
+            Cell("Company", "replacement.carrier_name", 3),
+            Cell("Policy number", "replacement.policy_number", 1.5),
+            Cell("Effective date", "replacement.effective_date", 1.2),
+        ]
+    )
     flow.band("Policy release", keep_with=30)
     flow.note(RELEASE)
     flow.checks([("The policy has been lost or destroyed", "lost_policy_release")], columns=2)
     flow.band("Signature of named insured", keep_with=30)
-    flow.boxes([Cell("Signature", None, 2.4),
-                Cell("Printed name", "signature.signer_name", 2),
-                Cell("Title", "signature.signer_title", 1.4),
-                Cell("Date", "signature.signature_date", 1)], height=26)
+    flow.boxes(
+        [
+            Cell("Signature", None, 2.4),
+            Cell("Printed name", "signature.signer_name", 2),
+            Cell("Title", "signature.signer_title", 1.4),
+            Cell("Date", "signature.signature_date", 1),
+        ],
+        height=26,
+    )
     return Output(pdf.render(), len(pdf.pages))

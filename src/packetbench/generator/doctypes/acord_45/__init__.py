@@ -11,12 +11,14 @@ def _has_interests(world: World) -> bool:
     return bool(world.interests)
 
 
-ACORD_45 = register(DocType(
-    name="acord_45",
-    title="Additional Interest Schedule",
-    model=InterestSchedule,
-    build=build,
-    variants=(Variant("acord_45", "pdf", pdf.render),),
-    section="schedule",
-    applies=_has_interests,
-))
+ACORD_45 = register(
+    DocType(
+        name="acord_45",
+        title="Additional Interest Schedule",
+        model=InterestSchedule,
+        build=build,
+        variants=(Variant("acord_45", "pdf", pdf.render),),
+        section="schedule",
+        applies=_has_interests,
+    )
+)

@@ -45,8 +45,13 @@ def render(doc: InterestSchedule, rec: Recorder) -> Output:
 
     def header(flow: Flow, page: int) -> float:
         title = "ADDITIONAL INTEREST SCHEDULE" + (" (CONTINUED)" if page else "")
-        flow.y = title_block(flow, page, title, "PB-45",
-                             "" if page else "Attached to the commercial insurance application")
+        flow.y = title_block(
+            flow,
+            page,
+            title,
+            "PB-45",
+            "" if page else "Attached to the commercial insurance application",
+        )
         identification_rows(flow, page)
         return flow.y - 6
 

@@ -11,12 +11,14 @@ def _is_bound(world: World) -> bool:
     return world.binder is not None
 
 
-ACORD_75 = register(DocType(
-    name="acord_75",
-    title="Insurance Binder",
-    model=Binder,
-    build=build,
-    variants=(Variant("acord_75", "pdf", pdf.render),),
-    section="correspondence",
-    applies=_is_bound,
-))
+ACORD_75 = register(
+    DocType(
+        name="acord_75",
+        title="Insurance Binder",
+        model=Binder,
+        build=build,
+        variants=(Variant("acord_75", "pdf", pdf.render),),
+        section="correspondence",
+        applies=_is_bound,
+    )
+)

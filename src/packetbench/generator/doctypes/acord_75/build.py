@@ -46,58 +46,80 @@ def _liability(world: World) -> LiabilityTerms:
     if gl is None:
         return LiabilityTerms()
     return LiabilityTerms(
-        trigger=gl.trigger, retroactive_date=gl.retroactive_date,
-        each_occurrence=gl.each_occurrence, general_aggregate=gl.general_aggregate,
-        products_aggregate=gl.products_aggregate, personal_advertising=gl.personal_advertising,
-        damage_to_premises=gl.damage_to_premises, medical_expense=gl.medical_expense,
-        deductible=gl.deductible)
+        trigger=gl.trigger,
+        retroactive_date=gl.retroactive_date,
+        each_occurrence=gl.each_occurrence,
+        general_aggregate=gl.general_aggregate,
+        products_aggregate=gl.products_aggregate,
+        personal_advertising=gl.personal_advertising,
+        damage_to_premises=gl.damage_to_premises,
+        medical_expense=gl.medical_expense,
+        deductible=gl.deductible,
+    )
 
 
 def _auto(world: World) -> AutoTerms:
     auto = world.business_auto
     if auto is None:
         return AutoTerms()
-    return AutoTerms(combined_single_limit=auto.combined_single_limit,
-                     medical_payments_limit=auto.medical_payments_limit,
-                     vehicle_count=len(auto.units), hired_autos=yes_no(auto.hired_liability),
-                     non_owned_autos=yes_no(auto.non_owned_liability))
+    return AutoTerms(
+        combined_single_limit=auto.combined_single_limit,
+        medical_payments_limit=auto.medical_payments_limit,
+        vehicle_count=len(auto.units),
+        hired_autos=yes_no(auto.hired_liability),
+        non_owned_autos=yes_no(auto.non_owned_liability),
+    )
 
 
 def _workers_comp(world: World) -> WorkersCompTerms:
     wc = world.workers_comp
     if wc is None:
         return WorkersCompTerms()
-    return WorkersCompTerms(each_accident=wc.each_accident,
-                            disease_each_employee=wc.disease_each_employee,
-                            disease_policy_limit=wc.disease_policy_limit,
-                            experience_mod=wc.experience_mod)
+    return WorkersCompTerms(
+        each_accident=wc.each_accident,
+        disease_each_employee=wc.disease_each_employee,
+        disease_policy_limit=wc.disease_policy_limit,
+        experience_mod=wc.experience_mod,
+    )
 
 
 def _umbrella(world: World) -> UmbrellaTerms:
     umbrella = world.umbrella
     if umbrella is None:
         return UmbrellaTerms()
-    return UmbrellaTerms(form=umbrella.form, each_occurrence=umbrella.each_occurrence,
-                         aggregate=umbrella.aggregate, retention=umbrella.retention)
+    return UmbrellaTerms(
+        form=umbrella.form,
+        each_occurrence=umbrella.each_occurrence,
+        aggregate=umbrella.aggregate,
+        retention=umbrella.retention,
+    )
 
 
 def _cargo(world: World) -> CargoTerms:
     cargo = world.cargo
     if cargo is None:
         return CargoTerms()
-    return CargoTerms(limit_per_vehicle=cargo.limit_per_vehicle,
-                      limit_per_occurrence=cargo.limit_per_occurrence,
-                      deductible=cargo.deductible)
+    return CargoTerms(
+        limit_per_vehicle=cargo.limit_per_vehicle,
+        limit_per_occurrence=cargo.limit_per_occurrence,
+        deductible=cargo.deductible,
+    )
 
 
 def _expiring(world: World) -> list[ExpiringPolicy]:
     """The latest loss-history term of each bound line (the umbrella has none)."""
     latest = max(t.expiration_date for t in world.loss_history.terms)
     terms = {t.line: t for t in world.loss_history.terms if t.expiration_date == latest}
-    return [ExpiringPolicy(line=line.line, carrier=terms[line.line].carrier,
-                           policy_number=terms[line.line].policy_number,
-                           expiration_date=terms[line.line].expiration_date)
-            for line in world.policy.lines if line.line in terms]
+    return [
+        ExpiringPolicy(
+            line=line.line,
+            carrier=terms[line.line].carrier,
+            policy_number=terms[line.line].policy_number,
+            expiration_date=terms[line.line].expiration_date,
+        )
+        for line in world.policy.lines
+        if line.line in terms
+    ]
 
 
 def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> Binder:
@@ -116,8 +138,10 @@ def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> Binder:
         company=company_of(world),
         insured=insured_of(world),
         description_of_operations=world.insured.operations_description,
-        lines=[BoundLine(line=line.line, policy_number=line.policy_number,
-                         premium=line.premium) for line in bound],
+        lines=[
+            BoundLine(line=line.line, policy_number=line.policy_number, premium=line.premium)
+            for line in bound
+        ],
         estimated_premium=dollars(sum(round(line.premium * 100) for line in bound)),
         property=_property(world) if "property" in binder.lines else PropertyTerms(),
         general_liability=_liability(world),
@@ -126,11 +150,25 @@ def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> Binder:
         umbrella=_umbrella(world),
         cargo=_cargo(world),
         expiring=_expiring(world),
-        forms=[Form(line=codes.LINE_IDS[e.line], form_number=e.form_number,
-                    edition=e.edition or None, title=e.title) for e in world.endorsements],
+        forms=[
+            Form(
+                line=codes.LINE_IDS[e.line],
+                form_number=e.form_number,
+                edition=e.edition or None,
+                title=e.title,
+            )
+            for e in world.endorsements
+        ],
         interest_count=len(world.interests),
-        interests=[Interest(item_number=number, interest_type=i.interest_type, name=i.name,
-                            loan_number=i.loan_number, line=codes.LINE_IDS[i.line])
-                   for number, i in enumerate(world.interests[:INTEREST_ROWS], start=1)],
+        interests=[
+            Interest(
+                item_number=number,
+                interest_type=i.interest_type,
+                name=i.name,
+                loan_number=i.loan_number,
+                line=codes.LINE_IDS[i.line],
+            )
+            for number, i in enumerate(world.interests[:INTEREST_ROWS], start=1)
+        ],
         authorized_representative=world.producer.contact_name,
     )

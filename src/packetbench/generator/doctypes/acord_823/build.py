@@ -19,19 +19,24 @@ def overflows(world: World) -> bool:
     return len(world.locations) > PREMISES_ROWS
 
 
-def build(world: World, rng: random.Random, knobs: dict[str, Any]
-          ) -> AdditionalPremisesSchedule:
+def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> AdditionalPremisesSchedule:
     assert overflows(world), "the additional premises form continues a full application"
     return AdditionalPremisesSchedule(
         header=section_header(world, world.policy.number),
         premises_count=len(world.locations),
-        premises=[AdditionalPremises(
-            location_number=loc.number, building_number=loc.buildings[0].building_number,
-            address=address_of(loc.address), county=loc.address.county,
-            interest=loc.buildings[0].interest,
-            full_time_employees=loc.full_time_employees,
-            part_time_employees=loc.part_time_employees, annual_revenue=loc.annual_revenue,
-            occupied_area=sum(b.square_feet for b in loc.buildings),
-            operations=loc.operations,
-        ) for loc in world.locations[PREMISES_ROWS:]],
+        premises=[
+            AdditionalPremises(
+                location_number=loc.number,
+                building_number=loc.buildings[0].building_number,
+                address=address_of(loc.address),
+                county=loc.address.county,
+                interest=loc.buildings[0].interest,
+                full_time_employees=loc.full_time_employees,
+                part_time_employees=loc.part_time_employees,
+                annual_revenue=loc.annual_revenue,
+                occupied_area=sum(b.square_feet for b in loc.buildings),
+                operations=loc.operations,
+            )
+            for loc in world.locations[PREMISES_ROWS:]
+        ],
     )

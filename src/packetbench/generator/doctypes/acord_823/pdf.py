@@ -32,15 +32,23 @@ def render(doc: AdditionalPremisesSchedule, rec: Recorder) -> Output:
     pdf = PdfDocument(rec, TITLE, TITLE, wide=True)
 
     def header(flow: Flow, page: int) -> float:
-        section_title(flow, page, "PB-823", "ADDITIONAL PREMISES SCHEDULE",
-                      "Continues the premises information of the commercial application "
-                      "(PB-125)")
+        section_title(
+            flow,
+            page,
+            "PB-823",
+            "ADDITIONAL PREMISES SCHEDULE",
+            "Continues the premises information of the commercial application (PB-125)",
+        )
         return flow.y
 
     flow = Flow(pdf, header)
-    flow.boxes([Cell("Total number of premises", "premises_count", 1, align="right"),
-                Cell("Premises 1-4 are on the application; the others follow", None, 5)],
-               height=19)
+    flow.boxes(
+        [
+            Cell("Total number of premises", "premises_count", 1, align="right"),
+            Cell("Premises 1-4 are on the application; the others follow", None, 5),
+        ],
+        height=19,
+    )
     flow.gap(4)
     flow.table("premises", len(doc.premises), COLUMNS, size=6.4, header_size=5.6)
     return Output(pdf.render(), len(pdf.pages))

@@ -51,14 +51,16 @@ def _lines(world: World) -> list[RequestedLine]:
     for line in world.policy.lines:
         limit, deductible = requested(world, line.line_id)
         part = parts.get(line.line)
-        out.append(RequestedLine(
-            line=line.line,
-            requested_limit=limit,
-            deductible=deductible,
-            expiring_carrier=world.expiring.carrier if part and world.expiring else None,
-            expiring_policy_number=part.policy_number if part else None,
-            expiring_premium=part.premium if part else None,
-        ))
+        out.append(
+            RequestedLine(
+                line=line.line,
+                requested_limit=limit,
+                deductible=deductible,
+                expiring_carrier=world.expiring.carrier if part and world.expiring else None,
+                expiring_policy_number=part.policy_number if part else None,
+                expiring_premium=part.premium if part else None,
+            )
+        )
     return out
 
 
@@ -130,8 +132,9 @@ def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> BrokerNarr
             expiration_date=world.policy.expiration_date,
             quote_needed_by=narrative.quote_needed_by,
             target_premium=narrative.target_premium,
-            expiring_premium=(sum(round(p.premium * 100) for p in expiring.parts) / 100
-                              if expiring else None),
+            expiring_premium=(
+                sum(round(p.premium * 100) for p in expiring.parts) / 100 if expiring else None
+            ),
             marketing_reason=narrative.marketing_reason,
             lines=_lines(world),
         ),

@@ -51,11 +51,21 @@ def render(doc: BrokerNarrative, rec: Recorder) -> Output:
     def header(flow: Flow, page: int) -> float:
         top = pdf.height - MARGIN
         if page == 0:
-            pdf.field(page, MARGIN + 2.5, top - 14, "letter.agency_name", width=flow.cw,
-                      font=BOLD, size=15)
+            pdf.field(
+                page,
+                MARGIN + 2.5,
+                top - 14,
+                "letter.agency_name",
+                width=flow.cw,
+                font=BOLD,
+                size=15,
+            )
             flow.y = top - 22
-            flow.prose((*address_parts("letter.agency_address"), Lit(" | Tel. "),
-                        "letter.phone"), size=8, after=0)
+            flow.prose(
+                (*address_parts("letter.agency_address"), Lit(" | Tel. "), "letter.phone"),
+                size=8,
+                after=0,
+            )
             pdf.line(page, MARGIN, flow.y - 2, MARGIN + flow.cw, flow.y - 2, 1.0)
             return flow.y - 14
         pdf.text(page, MARGIN + 2.5, top - 10, "Submission letter (continued)", BOLD, 9)

@@ -11,12 +11,14 @@ def _has_expiring(world: World) -> bool:
     return world.expiring is not None
 
 
-DEC_PAGE = register(DocType(
-    name="dec_page",
-    title="Expiring Policy Declarations",
-    model=DeclarationsPage,
-    build=build,
-    variants=(Variant("dec_page", "pdf", pdf.render),),
-    section="history",
-    applies=_has_expiring,
-))
+DEC_PAGE = register(
+    DocType(
+        name="dec_page",
+        title="Expiring Policy Declarations",
+        model=DeclarationsPage,
+        build=build,
+        variants=(Variant("dec_page", "pdf", pdf.render),),
+        section="history",
+        applies=_has_expiring,
+    )
+)

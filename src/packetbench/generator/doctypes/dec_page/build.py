@@ -40,11 +40,18 @@ def _coverages(b: Building) -> list[PropertyCoverage]:
         ("Business Income with Extra Expense", b.business_income_value, BI_COINSURANCE),
     ):
         if limit:
-            rows.append(PropertyCoverage(
-                premises_number=b.location_number, building_number=b.building_number,
-                coverage=coverage, limit=limit, coinsurance_percent=coinsurance,
-                valuation=b.valuation, causes_of_loss=b.causes_of_loss,
-                deductible=b.deductible))
+            rows.append(
+                PropertyCoverage(
+                    premises_number=b.location_number,
+                    building_number=b.building_number,
+                    coverage=coverage,
+                    limit=limit,
+                    coinsurance_percent=coinsurance,
+                    valuation=b.valuation,
+                    causes_of_loss=b.causes_of_loss,
+                    deductible=b.deductible,
+                )
+            )
     return rows
 
 
@@ -55,11 +62,17 @@ def _property(world: World) -> PropertyPart:
         premises_count=len(buildings),
         building_limit=dollars(sum(cents_of(b.building_value) for b in buildings)),
         contents_limit=dollars(sum(cents_of(b.contents_value) for b in buildings)),
-        business_income_limit=dollars(sum(cents_of(b.business_income_value)
-                                          for b in buildings)),
-        premises=[Premises(premises_number=b.location_number, building_number=b.building_number,
-                           address=address_of(b.address), occupancy=b.occupancy,
-                           construction=b.construction) for b in shown],
+        business_income_limit=dollars(sum(cents_of(b.business_income_value) for b in buildings)),
+        premises=[
+            Premises(
+                premises_number=b.location_number,
+                building_number=b.building_number,
+                address=address_of(b.address),
+                occupancy=b.occupancy,
+                construction=b.construction,
+            )
+            for b in shown
+        ],
         coverages=[row for b in shown for row in _coverages(b)],
     )
 
@@ -72,25 +85,34 @@ def _parts(world: World, lines: set[str]) -> dict[str, Any]:
     gl = world.general_liability
     if "gl" in lines and gl is not None:
         parts["liability_part"] = LiabilityPart(
-            each_occurrence=gl.each_occurrence, general_aggregate=gl.general_aggregate,
+            each_occurrence=gl.each_occurrence,
+            general_aggregate=gl.general_aggregate,
             products_aggregate=gl.products_aggregate,
             personal_advertising=gl.personal_advertising,
-            damage_to_premises=gl.damage_to_premises, medical_expense=gl.medical_expense)
+            damage_to_premises=gl.damage_to_premises,
+            medical_expense=gl.medical_expense,
+        )
     auto = world.business_auto
     if "auto" in lines and auto is not None:
-        parts["auto_part"] = AutoPart(combined_single_limit=auto.combined_single_limit,
-                                      medical_payments_limit=auto.medical_payments_limit,
-                                      vehicle_count=len(auto.units))
+        parts["auto_part"] = AutoPart(
+            combined_single_limit=auto.combined_single_limit,
+            medical_payments_limit=auto.medical_payments_limit,
+            vehicle_count=len(auto.units),
+        )
     wc = world.workers_comp
     if "wc" in lines and wc is not None:
         parts["workers_comp_part"] = WorkersCompPart(
-            each_accident=wc.each_accident, disease_policy_limit=wc.disease_policy_limit,
-            disease_each_employee=wc.disease_each_employee)
+            each_accident=wc.each_accident,
+            disease_policy_limit=wc.disease_policy_limit,
+            disease_each_employee=wc.disease_each_employee,
+        )
     cargo = world.cargo
     if "cargo" in lines and cargo is not None:
-        parts["cargo_part"] = CargoPart(limit_per_vehicle=cargo.limit_per_vehicle,
-                                        limit_per_occurrence=cargo.limit_per_occurrence,
-                                        deductible=cargo.deductible)
+        parts["cargo_part"] = CargoPart(
+            limit_per_vehicle=cargo.limit_per_vehicle,
+            limit_per_occurrence=cargo.limit_per_occurrence,
+            deductible=cargo.deductible,
+        )
     return parts
 
 
@@ -115,21 +137,36 @@ def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> Declaratio
             expiration_date=expiring.expiration_date,
             issued_date=expiring.issued_date,
         ),
-        named_insured=NamedInsured(name=insured.name, dba=insured.dba,
-                                   entity_type=insured.entity_type,
-                                   mailing_address=address_of(insured.mailing_address)),
-        producer=Producer(agency_name=producer.agency_name, agency_code=producer.agency_code,
-                          address=address_of(producer.address)),
-        coverage_parts=[CoveragePart(line=p.line, policy_number=p.policy_number,
-                                     premium=p.premium) for p in expiring.parts],
+        named_insured=NamedInsured(
+            name=insured.name,
+            dba=insured.dba,
+            entity_type=insured.entity_type,
+            mailing_address=address_of(insured.mailing_address),
+        ),
+        producer=Producer(
+            agency_name=producer.agency_name,
+            agency_code=producer.agency_code,
+            address=address_of(producer.address),
+        ),
+        coverage_parts=[
+            CoveragePart(line=p.line, policy_number=p.policy_number, premium=p.premium)
+            for p in expiring.parts
+        ],
         premium=PremiumSummary(
             coverage_premium=dollars(premium),
             taxes_and_fees=expiring.taxes_and_fees,
             amount_due=dollars(premium + cents_of(expiring.taxes_and_fees)),
         ),
         **_parts(world, lines),
-        forms=[FormEntry(line=codes.LINE_IDS[e.line], form_number=e.form_number,
-                         edition=e.edition or None, title=e.title)
-               for e in world.endorsements if e.line in lines],
+        forms=[
+            FormEntry(
+                line=codes.LINE_IDS[e.line],
+                form_number=e.form_number,
+                edition=e.edition or None,
+                title=e.title,
+            )
+            for e in world.endorsements
+            if e.line in lines
+        ],
         countersigned_by=expiring.countersigned_by,
     )

@@ -67,8 +67,15 @@ def _total_line(flow: Flow) -> None:
     baseline = flow.y - height + 3.8
     label = "TOTAL DRIVERS:"
     x = MARGIN + PAD + pdf.text(flow.page, MARGIN + PAD, baseline, label, BOLD, size) + 4
-    pdf.field(flow.page, x, baseline, "driver_count", width=width_of("00000", BOLD, size),
-              font=BOLD, size=size)
+    pdf.field(
+        flow.page,
+        x,
+        baseline,
+        "driver_count",
+        width=width_of("00000", BOLD, size),
+        font=BOLD,
+        size=size,
+    )
     flow.y -= height + 4
 
 
@@ -76,15 +83,21 @@ def render(doc: DriverSchedule, rec: Recorder) -> Output:
     pdf = PdfDocument(rec, "Driver Schedule", f"{CODE} Driver Schedule", wide=True)
 
     def header(flow: Flow, page: int) -> float:
-        flow.y = title_block(flow, page, "DRIVER SCHEDULE", CODE,
-                             "Drivers of the applicant's vehicles with motor vehicle record "
-                             "summary")
-        flow.boxes([
-            Cell("Named insured", "insured_name", 3),
-            Cell("Agency", "agency_name", 2.2),
-            Cell("Policy effective date", "policy_effective_date", 0.9),
-            Cell("Schedule as of", "as_of_date", 0.9),
-        ])
+        flow.y = title_block(
+            flow,
+            page,
+            "DRIVER SCHEDULE",
+            CODE,
+            "Drivers of the applicant's vehicles with motor vehicle record summary",
+        )
+        flow.boxes(
+            [
+                Cell("Named insured", "insured_name", 3),
+                Cell("Agency", "agency_name", 2.2),
+                Cell("Policy effective date", "policy_effective_date", 0.9),
+                Cell("Schedule as of", "as_of_date", 0.9),
+            ]
+        )
         return flow.y - 6
 
     flow = Flow(pdf, header)

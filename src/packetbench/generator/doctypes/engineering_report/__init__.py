@@ -11,13 +11,15 @@ def _surveyed(world: World) -> bool:
     return world.inspection is not None
 
 
-ENGINEERING_REPORT = register(DocType(
-    name="engineering_report",
-    title="Loss Control Survey Report",
-    model=EngineeringReport,
-    build=build,
-    variants=(Variant("engineering_report", "pdf", pdf.render),),
-    section="schedule",
-    lines=frozenset({"property"}),
-    applies=_surveyed,
-))
+ENGINEERING_REPORT = register(
+    DocType(
+        name="engineering_report",
+        title="Loss Control Survey Report",
+        model=EngineeringReport,
+        build=build,
+        variants=(Variant("engineering_report", "pdf", pdf.render),),
+        section="schedule",
+        lines=frozenset({"property"}),
+        applies=_surveyed,
+    )
+)

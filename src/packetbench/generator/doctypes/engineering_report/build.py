@@ -24,37 +24,70 @@ def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> Engineerin
     for seen in survey.buildings:
         b = schedule[(seen.location_number, seen.building_number)]
         north, east, south, west = seen.exposure_feet
-        buildings.append(SurveyedBuilding(
-            premises_number=b.location_number, building_number=b.building_number,
-            address=address_of(b.address), construction=b.construction,
-            year_built=b.year_built, stories=b.stories, square_feet=b.square_feet,
-            roof_covering=b.roof_covering, roof_year=b.roof_year, occupancy=b.occupancy,
-            housekeeping=seen.housekeeping, maintenance=seen.maintenance,
-            protection_class=b.protection_class, hydrant_feet=b.hydrant_feet,
-            station_miles=b.station_miles, sprinklered_percent=b.sprinklered_percent,
-            sprinkler_type=b.sprinkler_type, fire_alarm=b.fire_alarm,
-            burglar_alarm=b.burglar_alarm, exposure_north_feet=north,
-            exposure_east_feet=east, exposure_south_feet=south, exposure_west_feet=west,
-            flood_zone=seen.flood_zone, cost_per_square_foot=seen.cost_per_square_foot,
-            replacement_cost=seen.replacement_cost,
-            building_limit=b.building_value or None,
-        ))
-    recommendations = [Recommendation(
-        number=r.number, premises_number=r.location_number, building_number=r.building_number,
-        priority=r.priority, category=r.category, description=r.description,
-        due_date=r.due_date, status=r.status) for r in survey.recommendations]
+        buildings.append(
+            SurveyedBuilding(
+                premises_number=b.location_number,
+                building_number=b.building_number,
+                address=address_of(b.address),
+                construction=b.construction,
+                year_built=b.year_built,
+                stories=b.stories,
+                square_feet=b.square_feet,
+                roof_covering=b.roof_covering,
+                roof_year=b.roof_year,
+                occupancy=b.occupancy,
+                housekeeping=seen.housekeeping,
+                maintenance=seen.maintenance,
+                protection_class=b.protection_class,
+                hydrant_feet=b.hydrant_feet,
+                station_miles=b.station_miles,
+                sprinklered_percent=b.sprinklered_percent,
+                sprinkler_type=b.sprinkler_type,
+                fire_alarm=b.fire_alarm,
+                burglar_alarm=b.burglar_alarm,
+                exposure_north_feet=north,
+                exposure_east_feet=east,
+                exposure_south_feet=south,
+                exposure_west_feet=west,
+                flood_zone=seen.flood_zone,
+                cost_per_square_foot=seen.cost_per_square_foot,
+                replacement_cost=seen.replacement_cost,
+                building_limit=b.building_value or None,
+            )
+        )
+    recommendations = [
+        Recommendation(
+            number=r.number,
+            premises_number=r.location_number,
+            building_number=r.building_number,
+            priority=r.priority,
+            category=r.category,
+            description=r.description,
+            due_date=r.due_date,
+            status=r.status,
+        )
+        for r in survey.recommendations
+    ]
     priorities = [r.priority for r in survey.recommendations]
     return EngineeringReport(
         report=ReportInfo(
-            report_number=survey.report_number, survey_type=survey.survey_type,
-            survey_date=survey.survey_date, report_date=survey.report_date, firm=survey.firm,
-            surveyor_name=survey.surveyor, surveyor_credentials=survey.credentials,
-            carrier_name=world.carrier.name, policy_number=world.policy.number,
-            named_insured=world.insured.name, contact_name=survey.contact_name,
-            contact_title=survey.contact_title, risk_grade=survey.risk_grade,
+            report_number=survey.report_number,
+            survey_type=survey.survey_type,
+            survey_date=survey.survey_date,
+            report_date=survey.report_date,
+            firm=survey.firm,
+            surveyor_name=survey.surveyor,
+            surveyor_credentials=survey.credentials,
+            carrier_name=world.carrier.name,
+            policy_number=world.policy.number,
+            named_insured=world.insured.name,
+            contact_name=survey.contact_name,
+            contact_title=survey.contact_title,
+            risk_grade=survey.risk_grade,
         ),
         summary=Summary(
-            buildings_surveyed=len(buildings), recommendation_count=len(recommendations),
+            buildings_surveyed=len(buildings),
+            recommendation_count=len(recommendations),
             critical_count=priorities.count("Critical"),
             important_count=priorities.count("Important"),
             advisory_count=priorities.count("Advisory"),

@@ -12,16 +12,18 @@ def rated(world: World) -> bool:
     return world.experience_rating is not None
 
 
-EXPERIENCE_MOD = register(DocType(
-    name="experience_mod",
-    title="Experience Rating Worksheet",
-    model=ExperienceMod,
-    build=build,
-    variants=(
-        Variant("experience_mod_pdf", "pdf", pdf.render, pdf.STYLE),
-        Variant("experience_mod_excel", "xlsx", xlsx.render),
-    ),
-    section="history",
-    lines=frozenset({"wc"}),
-    applies=rated,
-))
+EXPERIENCE_MOD = register(
+    DocType(
+        name="experience_mod",
+        title="Experience Rating Worksheet",
+        model=ExperienceMod,
+        build=build,
+        variants=(
+            Variant("experience_mod_pdf", "pdf", pdf.render, pdf.STYLE),
+            Variant("experience_mod_excel", "xlsx", xlsx.render),
+        ),
+        section="history",
+        lines=frozenset({"wc"}),
+        applies=rated,
+    )
+)

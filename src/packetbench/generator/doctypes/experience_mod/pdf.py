@@ -80,8 +80,16 @@ def _rating(flow: Flow) -> None:
             pdf.rect(flow.page, MARGIN, flow.y - height, flow.cw, height, fill=0.9)
         baseline = flow.y - height + 3.8
         pdf.text(flow.page, MARGIN + PAD, baseline, label, font, size)
-        pdf.field(flow.page, value_x, baseline, path, width=flow.cw * 0.2, font=font,
-                  size=size, align="right")
+        pdf.field(
+            flow.page,
+            value_x,
+            baseline,
+            path,
+            width=flow.cw * 0.2,
+            font=font,
+            size=size,
+            align="right",
+        )
         flow.y -= height
         pdf.line(flow.page, MARGIN, flow.y, MARGIN + flow.cw, flow.y, 0.2)
     flow.gap(6)
@@ -91,20 +99,33 @@ def render(doc: ExperienceMod, rec: Recorder) -> Output:
     pdf = PdfDocument(rec, "Experience Rating Worksheet", f"{CODE} Experience Rating Worksheet")
 
     def header(flow: Flow, page: int) -> float:
-        flow.y = title_block(flow, page, TITLE if page == 0 else f"{TITLE} (CONTINUED)",
-                             CODE, "Workers compensation experience rating modification"
-                             if page == 0 else "")
+        flow.y = title_block(
+            flow,
+            page,
+            TITLE if page == 0 else f"{TITLE} (CONTINUED)",
+            CODE,
+            "Workers compensation experience rating modification" if page == 0 else "",
+        )
         if page == 0:
-            flow.boxes([Cell("Rating bureau", "bureau", 1.2),
-                        Cell("Risk name", "risk_name", 3),
-                        Cell("Risk ID", "risk_id", 1.1)])
-            flow.boxes([Cell("State", "rating_state", 0.9),
-                        Cell("Rating effective date", "rating_effective_date", 1.2),
-                        Cell("Production date", "production_date", 1.2),
-                        Cell("Split point", "split_point", 1, align="right")])
+            flow.boxes(
+                [
+                    Cell("Rating bureau", "bureau", 1.2),
+                    Cell("Risk name", "risk_name", 3),
+                    Cell("Risk ID", "risk_id", 1.1),
+                ]
+            )
+            flow.boxes(
+                [
+                    Cell("State", "rating_state", 0.9),
+                    Cell("Rating effective date", "rating_effective_date", 1.2),
+                    Cell("Production date", "production_date", 1.2),
+                    Cell("Split point", "split_point", 1, align="right"),
+                ]
+            )
         else:
-            flow.boxes([Cell("Risk name", "risk_name", 3), Cell("Risk ID", "risk_id", 1.1)],
-                       height=19)
+            flow.boxes(
+                [Cell("Risk name", "risk_name", 3), Cell("Risk ID", "risk_id", 1.1)], height=19
+            )
         return flow.y - 6
 
     flow = Flow(pdf, header)
@@ -114,25 +135,43 @@ def render(doc: ExperienceMod, rec: Recorder) -> Output:
         prefix = f"policies[{index}]"
         flow.need(BAND_HEIGHT + classes.start_height() + 20)
         pdf.rect(flow.page, MARGIN, flow.y - BAND_HEIGHT, flow.cw, BAND_HEIGHT, fill=0.86)
-        flow.boxes([
-            Cell("Carrier", f"{prefix}.carrier", 2.4),
-            Cell("Policy number", f"{prefix}.policy_number", 1.3),
-            Cell("Policy period", None, 1.8, parts=(
-                f"{prefix}.effective_date", Lit(" to "), f"{prefix}.expiration_date")),
-        ], height=BAND_HEIGHT)
+        flow.boxes(
+            [
+                Cell("Carrier", f"{prefix}.carrier", 2.4),
+                Cell("Policy number", f"{prefix}.policy_number", 1.3),
+                Cell(
+                    "Policy period",
+                    None,
+                    1.8,
+                    parts=(f"{prefix}.effective_date", Lit(" to "), f"{prefix}.expiration_date"),
+                ),
+            ],
+            height=BAND_HEIGHT,
+        )
         classes.start(prefix)
         classes.rows(f"{prefix}.classes", len(policy.classes))
-        classes.totals(Totals("POLICY TOTAL", {
-            key: f"{prefix}.totals.{key}"
-            for key in ("payroll", "expected_losses", "expected_primary")}, fill=0.94))
+        classes.totals(
+            Totals(
+                "POLICY TOTAL",
+                {
+                    key: f"{prefix}.totals.{key}"
+                    for key in ("payroll", "expected_losses", "expected_primary")
+                },
+                fill=0.94,
+            )
+        )
         classes.finish(4)
         claims.start(prefix)
         if not policy.claims:
             claims.banner("NO CLAIMS REPORTED")
         claims.rows(f"{prefix}.claims", len(policy.claims))
-        claims.totals(Totals("POLICY TOTAL", {
-            key: f"{prefix}.totals.{key}" for key in ("actual_incurred", "actual_primary")},
-            fill=0.94))
+        claims.totals(
+            Totals(
+                "POLICY TOTAL",
+                {key: f"{prefix}.totals.{key}" for key in ("actual_incurred", "actual_primary")},
+                fill=0.94,
+            )
+        )
         claims.finish(10)
     _rating(flow)
     flow.note(LEGEND)

@@ -10,13 +10,22 @@ from packetbench.generator.render.record import Recorder
 from packetbench.generator.render.xlsx import XlsxBook
 
 SHEET = "Experience Rating"
-CLASS_HEADERS = (("State", "state"), ("Class Code", "class_code"), ("ELR", "elr"),
-                 ("D-Ratio", "d_ratio"), ("Payroll", "payroll"),
-                 ("Expected Losses", "expected_losses"),
-                 ("Expected Primary Losses", "expected_primary"))
-CLAIM_HEADERS = (("Claim Number", "claim_number"), ("Injury Type", "injury_type"),
-                 ("Open / Final", "status"), ("Actual Incurred Losses", "actual_incurred"),
-                 ("Actual Primary Losses", "actual_primary"))
+CLASS_HEADERS = (
+    ("State", "state"),
+    ("Class Code", "class_code"),
+    ("ELR", "elr"),
+    ("D-Ratio", "d_ratio"),
+    ("Payroll", "payroll"),
+    ("Expected Losses", "expected_losses"),
+    ("Expected Primary Losses", "expected_primary"),
+)
+CLAIM_HEADERS = (
+    ("Claim Number", "claim_number"),
+    ("Injury Type", "injury_type"),
+    ("Open / Final", "status"),
+    ("Actual Incurred Losses", "actual_incurred"),
+    ("Actual Primary Losses", "actual_primary"),
+)
 WIDTHS: list[float] = [30, 24, 14, 12, 16, 18, 22]
 # Labels in column A, values in column B: wide enough for a name, a date or an amount.
 VALUE_COLUMN = 2
@@ -29,11 +38,15 @@ def render(doc: ExperienceMod, rec: Recorder) -> Output:
     sheet = book.sheet(SHEET)
     sheet.put(1, 1, "WORKERS COMPENSATION EXPERIENCE RATING WORKSHEET", bold=True)
     row = 2
-    for label, path in (("Rating Bureau", "bureau"), ("Risk Name", "risk_name"),
-                        ("Risk ID", "risk_id"), ("Rating State", "rating_state"),
-                        ("Rating Effective Date", "rating_effective_date"),
-                        ("Production Date", "production_date"),
-                        ("Split Point", "split_point")):
+    for label, path in (
+        ("Rating Bureau", "bureau"),
+        ("Risk Name", "risk_name"),
+        ("Risk ID", "risk_id"),
+        ("Rating State", "rating_state"),
+        ("Rating Effective Date", "rating_effective_date"),
+        ("Production Date", "production_date"),
+        ("Split Point", "split_point"),
+    ):
         sheet.put(row, 1, label)
         sheet.field(row, VALUE_COLUMN, path)
         row += 1
@@ -41,9 +54,12 @@ def render(doc: ExperienceMod, rec: Recorder) -> Output:
         prefix = f"policies[{index}]"
         row += 1
         sheet.put(row, 1, f"EXPERIENCE POLICY {index + 1}", bold=True)
-        for label, key in (("Carrier", "carrier"), ("Policy Number", "policy_number"),
-                           ("Effective Date", "effective_date"),
-                           ("Expiration Date", "expiration_date")):
+        for label, key in (
+            ("Carrier", "carrier"),
+            ("Policy Number", "policy_number"),
+            ("Effective Date", "effective_date"),
+            ("Expiration Date", "expiration_date"),
+        ):
             row += 1
             sheet.put(row, 1, label)
             sheet.field(row, VALUE_COLUMN, f"{prefix}.{key}")

@@ -5,14 +5,16 @@ from packetbench.generator.doctypes.financial_statement import pdf, xlsx
 from packetbench.generator.doctypes.financial_statement.build import build
 from packetbench.generator.doctypes.financial_statement.model import FinancialStatement
 
-FINANCIAL_STATEMENT = register(DocType(
-    name="financial_statement",
-    title="Financial Statements",
-    model=FinancialStatement,
-    build=build,
-    variants=(
-        Variant("financial_statement_pdf", "pdf", pdf.render),
-        Variant("financial_statement_excel", "xlsx", xlsx.render),
-    ),
-    section="financial",
-))
+FINANCIAL_STATEMENT = register(
+    DocType(
+        name="financial_statement",
+        title="Financial Statements",
+        model=FinancialStatement,
+        build=build,
+        variants=(
+            Variant("financial_statement_pdf", "pdf", pdf.render),
+            Variant("financial_statement_excel", "xlsx", xlsx.render),
+        ),
+        section="financial",
+    )
+)

@@ -78,6 +78,7 @@ BALANCE: tuple[Line, ...] = (
     Line("Common stock", f"{_EQ}.common_stock", indent=1),
     Line("Retained earnings", f"{_EQ}.retained_earnings", indent=1),
     Line("Total equity", f"{_EQ}.total_equity", "total", 1),
-    Line("Total liabilities and equity", f"{_LE}.total_liabilities_and_equity", "grand",
-         dollar=True),
+    Line(
+        "Total liabilities and equity", f"{_LE}.total_liabilities_and_equity", "grand", dollar=True
+    ),
 )

@@ -35,21 +35,30 @@ def _header(flow: Flow, page: int) -> float:
     top = pdf.height - MARGIN
     centre = MARGIN + flow.cw / 2
     if page > 0:
-        pdf.field(page, MARGIN, top - 10, "company_name", width=flow.cw * 0.6, font=BOLD,
-                  size=9.0)
-        pdf.text(page, MARGIN + flow.cw, top - 10, "Financial Statements (continued)",
-                 REGULAR, 8, align="right")
+        pdf.field(page, MARGIN, top - 10, "company_name", width=flow.cw * 0.6, font=BOLD, size=9.0)
+        pdf.text(
+            page,
+            MARGIN + flow.cw,
+            top - 10,
+            "Financial Statements (continued)",
+            REGULAR,
+            8,
+            align="right",
+        )
         pdf.line(page, MARGIN, top - 15, MARGIN + flow.cw, top - 15, 0.6)
         return top - 24
-    pdf.field(page, centre, top - 16, "company_name", width=flow.cw, font=BOLD, size=14.0,
-              align="center")
+    pdf.field(
+        page, centre, top - 16, "company_name", width=flow.cw, font=BOLD, size=14.0, align="center"
+    )
     pdf.text(page, centre, top - 33, "FINANCIAL STATEMENTS", BOLD, 11, align="center")
     flow.y = top - 44
-    flow.boxes([
-        Cell("Statement basis", "statement_basis", 1.2),
-        Cell("Prepared by", "preparer_firm", 2.4),
-        Cell("Report date", "report_date", 1),
-    ])
+    flow.boxes(
+        [
+            Cell("Statement basis", "statement_basis", 1.2),
+            Cell("Prepared by", "preparer_firm", 2.4),
+            Cell("Report date", "report_date", 1),
+        ]
+    )
     return flow.y - 10
 
 
@@ -64,8 +73,9 @@ class _Statement:
         self.periods = periods
         right = MARGIN + flow.cw
         # Right edge of each amount column, most recent year leftmost.
-        self.rights = [right - (len(periods) - 1 - i) * COLUMN_WIDTH - PAD
-                       for i in range(len(periods))]
+        self.rights = [
+            right - (len(periods) - 1 - i) * COLUMN_WIDTH - PAD for i in range(len(periods))
+        ]
         # Positive amounts stop short of the edge so their digits align with negatives'.
         self.paren = width_of(")", REGULAR, SIZE)
 
@@ -88,8 +98,16 @@ class _Statement:
         pdf.text(page, MARGIN + PAD, flow.y - 19, "(Amounts in U.S. dollars)", REGULAR, 6.5)
         for index, right in zip(self.periods, self.rights, strict=True):
             pdf.text(page, right, flow.y - 9, self.head, BOLD, 7.5, align="right")
-            pdf.field(page, right, flow.y - 19, f"periods[{index}].fiscal_year_end",
-                      width=COLUMN_WIDTH - 2 * PAD, font=BOLD, size=SIZE, align="right")
+            pdf.field(
+                page,
+                right,
+                flow.y - 19,
+                f"periods[{index}].fiscal_year_end",
+                width=COLUMN_WIDTH - 2 * PAD,
+                font=BOLD,
+                size=SIZE,
+                align="right",
+            )
             pdf.line(page, right - COLUMN_WIDTH + 10, flow.y - 22, right, flow.y - 22, 0.6)
         flow.y -= HEADS
 
@@ -112,8 +130,17 @@ class _Statement:
                     continue
                 text = fmt.money(value, style)
                 anchor = right if value < 0 else right - self.paren
-                pdf.field(page, anchor, baseline, path, width=COLUMN_WIDTH - 2 * PAD, font=font,
-                          size=SIZE, align="right", rendered=text)
+                pdf.field(
+                    page,
+                    anchor,
+                    baseline,
+                    path,
+                    width=COLUMN_WIDTH - 2 * PAD,
+                    font=font,
+                    size=SIZE,
+                    align="right",
+                    rendered=text,
+                )
                 if line.role in ("total", "grand"):
                     pdf.line(page, right - COLUMN_WIDTH + 10, flow.y, right, flow.y, 0.5)
                 if line.role == "grand":
@@ -129,13 +156,13 @@ def _is_caption(line: Line) -> bool:
 
 def _height(line: Line) -> float:
     """Vertical space of a line, counting the gap above a caption even where it is skipped."""
-    return (ROW + (CAPTION_GAP if _is_caption(line) else 0)
-            + (GRAND_GAP if line.role == "grand" else 0))
+    return (
+        ROW + (CAPTION_GAP if _is_caption(line) else 0) + (GRAND_GAP if line.role == "grand" else 0)
+    )
 
 
 def _groups(count: int) -> list[range]:
-    return [range(start, min(count, start + MAX_COLUMNS))
-            for start in range(0, count, MAX_COLUMNS)]
+    return [range(start, min(count, start + MAX_COLUMNS)) for start in range(0, count, MAX_COLUMNS)]
 
 
 def render(doc: FinancialStatement, rec: Recorder) -> Output:

@@ -33,15 +33,21 @@ def _format(line: Line, value: float) -> str:
     return DOLLARS_CENTS if line.dollar else PLAIN_CENTS
 
 
-def _sheet(book: XlsxBook, doc: FinancialStatement, name: str, title: str, head: str,
-           lines: Sequence[Line]) -> None:
+def _sheet(
+    book: XlsxBook, doc: FinancialStatement, name: str, title: str, head: str, lines: Sequence[Line]
+) -> None:
     sheet = book.sheet(name)
     sheet.field(1, 1, "company_name", bold=True)
     sheet.cell(1, 1).font = Font(bold=True, size=13)
     sheet.put(2, 1, title, bold=True)
-    for row, (label, path) in enumerate((("Statement basis:", "statement_basis"),
-                                         ("Prepared by:", "preparer_firm"),
-                                         ("Report date:", "report_date")), start=3):
+    for row, (label, path) in enumerate(
+        (
+            ("Statement basis:", "statement_basis"),
+            ("Prepared by:", "preparer_firm"),
+            ("Report date:", "report_date"),
+        ),
+        start=3,
+    ):
         sheet.put(row, 1, label)
         sheet.field(row, 2, path)
         sheet.cell(row, 2).alignment = Alignment(horizontal="left")

@@ -54,15 +54,17 @@ def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> LossRun:
     policies = []
     for term in history.terms:
         claims = [_claim(c) for c in term.claims]
-        policies.append(LossRunPolicy(
-            carrier=term.carrier,
-            policy_number=term.policy_number,
-            line_of_business=term.line,
-            effective_date=term.effective_date,
-            expiration_date=term.expiration_date,
-            claims=claims,
-            totals=totals_of(claims),
-        ))
+        policies.append(
+            LossRunPolicy(
+                carrier=term.carrier,
+                policy_number=term.policy_number,
+                line_of_business=term.line,
+                effective_date=term.effective_date,
+                expiration_date=term.expiration_date,
+                claims=claims,
+                totals=totals_of(claims),
+            )
+        )
     return LossRun(
         insured_name=world.insured.name,
         agency_name=world.producer.agency_name,
@@ -71,4 +73,3 @@ def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> LossRun:
         policies=policies,
         grand_totals=totals_of([c for p in policies for c in p.claims]),
     )
-

@@ -34,12 +34,17 @@ COLUMNS = (
 )
 
 # What a claims export cannot show: who it was run for, when, and any totals.
-OMITS = frozenset({
-    "agency_name",
-    "run_date",
-    *(f"{group}.{key}" for group in ("policies[].totals", "grand_totals")
-      for key in ("claim_count", "open_claims", "paid", "reserve", "incurred")),
-})
+OMITS = frozenset(
+    {
+        "agency_name",
+        "run_date",
+        *(
+            f"{group}.{key}"
+            for group in ("policies[].totals", "grand_totals")
+            for key in ("claim_count", "open_claims", "paid", "reserve", "incurred")
+        ),
+    }
+)
 
 
 def with_claims_only(doc: LossRun) -> LossRun:
@@ -61,7 +66,6 @@ def render(doc: LossRun, rec: Recorder) -> Output:
         policy_path = f"policies[{p}]"
         for c in range(len(policy.claims)):
             claim_path = f"{policy_path}.claims[{c}]"
-            cells: list[Cell] = [(path.format(p=policy_path, c=claim_path),)
-                                 for _, path in COLUMNS]
+            cells: list[Cell] = [(path.format(p=policy_path, c=claim_path),) for _, path in COLUMNS]
             csv.row(cells)
     return Output(csv.render(), 1)

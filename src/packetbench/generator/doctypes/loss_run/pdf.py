@@ -50,15 +50,22 @@ def render(doc: LossRun, rec: Recorder) -> Output:
     pdf = PdfDocument(rec, "Loss Run", "PB-LR Loss Run / Loss History Report", wide=True)
 
     def header(flow: Flow, page: int) -> float:
-        flow.y = title_block(flow, page, "LOSS RUN / LOSS HISTORY REPORT", "PB-LR",
-                             "Amounts in U.S. dollars as of the valuation date. "
-                             "Total incurred = paid + outstanding reserve.")
-        flow.boxes([
-            Cell("Named insured", "insured_name", 3),
-            Cell("Agency", "agency_name", 2.2),
-            Cell("Valued as of", "valuation_date", 1),
-            Cell("Run date", "run_date", 1),
-        ])
+        flow.y = title_block(
+            flow,
+            page,
+            "LOSS RUN / LOSS HISTORY REPORT",
+            "PB-LR",
+            "Amounts in U.S. dollars as of the valuation date. "
+            "Total incurred = paid + outstanding reserve.",
+        )
+        flow.boxes(
+            [
+                Cell("Named insured", "insured_name", 3),
+                Cell("Agency", "agency_name", 2.2),
+                Cell("Valued as of", "valuation_date", 1),
+                Cell("Run date", "run_date", 1),
+            ]
+        )
         return flow.y - 8
 
     flow = Flow(pdf, header)
@@ -68,36 +75,55 @@ def render(doc: LossRun, rec: Recorder) -> Output:
         flow.need(BAND_HEIGHT + table.start_height())
         # The band is a row of labelled boxes on a shaded ground.
         pdf.rect(flow.page, MARGIN, flow.y - BAND_HEIGHT, flow.cw, BAND_HEIGHT, fill=0.86)
-        flow.boxes([
-            Cell("Carrier", f"{prefix}.carrier", 3),
-            Cell("Policy number", f"{prefix}.policy_number", 1.6),
-            Cell("Line of business", f"{prefix}.line_of_business", 1.6),
-            Cell("Policy period", None, 1.9, parts=(
-                f"{prefix}.effective_date", Lit(" to "), f"{prefix}.expiration_date")),
-        ], height=BAND_HEIGHT)
+        flow.boxes(
+            [
+                Cell("Carrier", f"{prefix}.carrier", 3),
+                Cell("Policy number", f"{prefix}.policy_number", 1.6),
+                Cell("Line of business", f"{prefix}.line_of_business", 1.6),
+                Cell(
+                    "Policy period",
+                    None,
+                    1.9,
+                    parts=(f"{prefix}.effective_date", Lit(" to "), f"{prefix}.expiration_date"),
+                ),
+            ],
+            height=BAND_HEIGHT,
+        )
         table.start(prefix)
         if not policy.claims:
             table.banner("NO LOSSES REPORTED")
         table.rows(f"{prefix}.claims", len(policy.claims))
-        table.totals(Totals(
-            "POLICY TOTAL", {key: f"{prefix}.totals.{key}" for key in TOTAL_KEYS},
-            counts=(("Claims:", f"{prefix}.totals.claim_count"),
-                    ("Open:", f"{prefix}.totals.open_claims")),
-            fill=0.94, rule=0.6, allow_wrap=False))
+        table.totals(
+            Totals(
+                "POLICY TOTAL",
+                {key: f"{prefix}.totals.{key}" for key in TOTAL_KEYS},
+                counts=(
+                    ("Claims:", f"{prefix}.totals.claim_count"),
+                    ("Open:", f"{prefix}.totals.open_claims"),
+                ),
+                fill=0.94,
+                rule=0.6,
+                allow_wrap=False,
+            )
+        )
         table.finish(8)
 
     # The totals boxes and the closing note stay on the band's page.
     flow.band("Grand total - all policy terms", keep_with=21 + 6 + 24)
-    flow.boxes([
-        Cell("Total claims", "grand_totals.claim_count", 1, align="right"),
-        Cell("Open claims", "grand_totals.open_claims", 1, align="right"),
-        Cell("Total paid", "grand_totals.paid", 1.4, align="right"),
-        Cell("Total outstanding reserve", "grand_totals.reserve", 1.4, align="right"),
-        Cell("Total incurred", "grand_totals.incurred", 1.4, align="right"),
-    ])
+    flow.boxes(
+        [
+            Cell("Total claims", "grand_totals.claim_count", 1, align="right"),
+            Cell("Open claims", "grand_totals.open_claims", 1, align="right"),
+            Cell("Total paid", "grand_totals.paid", 1.4, align="right"),
+            Cell("Total outstanding reserve", "grand_totals.reserve", 1.4, align="right"),
+            Cell("Total incurred", "grand_totals.incurred", 1.4, align="right"),
+        ]
+    )
     flow.gap(6)
-    flow.note("Open claims include claims re-opened, in subrogation or in suit. Status CWP = "
-              "closed without payment. Loc # = insured location number for property claims. "
-              "Reserves are estimates as of the valuation date and may change.")
+    flow.note(
+        "Open claims include claims re-opened, in subrogation or in suit. Status CWP = "
+        "closed without payment. Loc # = insured location number for property claims. "
+        "Reserves are estimates as of the valuation date and may change."
+    )
     data = pdf.render()
     return Output(data, len(pdf.pages))

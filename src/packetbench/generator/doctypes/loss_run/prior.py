@@ -30,13 +30,18 @@ def _then(claim: LossRunClaim, valued: str, share: float) -> LossRunClaim:
     if claim.closed_date is not None and claim.closed_date > valued:
         paid = _cents(claim.paid * share)
         incurred = _cents(claim.incurred * 0.9)
-        return claim.model_copy(update={
-            "status": "Open", "closed_date": None, "paid": paid,
-            "reserve": _cents(max(incurred - paid, 0.0)), "incurred": max(incurred, paid)})
+        return claim.model_copy(
+            update={
+                "status": "Open",
+                "closed_date": None,
+                "paid": paid,
+                "reserve": _cents(max(incurred - paid, 0.0)),
+                "incurred": max(incurred, paid),
+            }
+        )
     if claim.status in codes.OPEN_CLAIM_STATUSES:
         paid = _cents(claim.paid * share)
-        return claim.model_copy(update={"paid": paid,
-                                        "reserve": _cents(claim.incurred - paid)})
+        return claim.model_copy(update={"paid": paid, "reserve": _cents(claim.incurred - paid)})
     return claim
 
 
@@ -59,8 +64,11 @@ def prior(doc: LossRun, rng: random.Random) -> LossRun:
         return doc
     # Run during the latest term where the report allows it, so both copies list the same
     # terms (a term that had not begun is left out either way).
-    keeping = [d for d in EARLIER_DAYS
-               if all(_begun(p, _earlier(doc.valuation_date, d)) for p in doc.policies)]
+    keeping = [
+        d
+        for d in EARLIER_DAYS
+        if all(_begun(p, _earlier(doc.valuation_date, d)) for p in doc.policies)
+    ]
     days = rng.choice(keeping or EARLIER_DAYS)
     valued = _earlier(doc.valuation_date, days)
     share = rng.choice((0.5, 0.6, 0.75))
@@ -69,12 +77,15 @@ def prior(doc: LossRun, rng: random.Random) -> LossRun:
         if not _begun(policy, valued):
             continue
         claims = [_then(c, valued, share) for c in policy.claims if _reported_by(c, valued)]
-        policies.append(policy.model_copy(update={"claims": claims,
-                                                  "totals": totals_of(claims)}))
+        policies.append(policy.model_copy(update={"claims": claims, "totals": totals_of(claims)}))
     run = doc.run_date
     if run is not None:
         run = _earlier(run, days)
-    return doc.model_copy(update={
-        "valuation_date": valued, "run_date": run, "policies": policies,
-        "grand_totals": totals_of([c for p in policies for c in p.claims]),
-    })
+    return doc.model_copy(
+        update={
+            "valuation_date": valued,
+            "run_date": run,
+            "policies": policies,
+            "grand_totals": totals_of([c for p in policies for c in p.claims]),
+        }
+    )

@@ -47,10 +47,15 @@ def render(doc: LossRun, rec: Recorder) -> Output:
     book = XlsxBook(rec, "Loss Run")
     sheet = book.sheet("Loss Run")
     sheet.put(1, 1, "LOSS RUN / LOSS HISTORY REPORT", bold=True)
-    for row, (label, path) in enumerate((("Named Insured:", "insured_name"),
-                                         ("Agency:", "agency_name"),
-                                         ("Valued As Of:", "valuation_date"),
-                                         ("Run Date:", "run_date")), start=2):
+    for row, (label, path) in enumerate(
+        (
+            ("Named Insured:", "insured_name"),
+            ("Agency:", "agency_name"),
+            ("Valued As Of:", "valuation_date"),
+            ("Run Date:", "run_date"),
+        ),
+        start=2,
+    ):
         sheet.put(row, 1, label)
         sheet.field(row, 2, path)
     row = FIRST_POLICY_ROW

@@ -12,12 +12,14 @@ def _has_expiring(world: World) -> bool:
     return world.expiring is not None
 
 
-POLICY_FORM = register(DocType(
-    name="policy_form",
-    title="Expiring Policy",
-    model=PolicyForm,
-    build=build,
-    variants=(Variant("policy_form", "pdf", pdf.render),),
-    section="history",
-    applies=_has_expiring,
-))
+POLICY_FORM = register(
+    DocType(
+        name="policy_form",
+        title="Expiring Policy",
+        model=PolicyForm,
+        build=build,
+        variants=(Variant("policy_form", "pdf", pdf.render),),
+        section="history",
+        applies=_has_expiring,
+    )
+)

@@ -37,24 +37,38 @@ def render(doc: StatementOfValues, rec: Recorder) -> Output:
     pdf = PdfDocument(rec, "Statement of Values", "PB-SOV Statement of Values", wide=True)
 
     def header(flow: Flow, page: int) -> float:
-        flow.y = title_block(flow, page, "STATEMENT OF VALUES", "PB-SOV",
-                             "Values at replacement cost unless stated otherwise")
-        flow.boxes([
-            Cell("Named insured", "insured_name", 3),
-            Cell("Prepared by", "prepared_by", 2),
-            Cell("Values as of", "as_of_date", 1),
-        ])
+        flow.y = title_block(
+            flow,
+            page,
+            "STATEMENT OF VALUES",
+            "PB-SOV",
+            "Values at replacement cost unless stated otherwise",
+        )
+        flow.boxes(
+            [
+                Cell("Named insured", "insured_name", 3),
+                Cell("Prepared by", "prepared_by", 2),
+                Cell("Values as of", "as_of_date", 1),
+            ]
+        )
         return flow.y - 6
 
     flow = Flow(pdf, header)
     flow.table(
-        "buildings", len(doc.buildings), COLUMNS, size=6.6,
-        totals=[(key, f"totals.{key}") for key in
-                ("building_value", "contents_value", "business_income_value", "tiv")],
+        "buildings",
+        len(doc.buildings),
+        COLUMNS,
+        size=6.6,
+        totals=[
+            (key, f"totals.{key}")
+            for key in ("building_value", "contents_value", "business_income_value", "tiv")
+        ],
         totals_label="GRAND TOTAL",
     )
-    flow.note("Construction: F frame, JM joisted masonry, NC non-combustible, MNC masonry "
-              "non-combustible, MFR modified fire resistive, FR fire resistive. PC = ISO public "
-              "protection class. BI / EE = business income with extra expense, 12 months.")
+    flow.note(
+        "Construction: F frame, JM joisted masonry, NC non-combustible, MNC masonry "
+        "non-combustible, MFR modified fire resistive, FR fire resistive. PC = ISO public "
+        "protection class. BI / EE = business income with extra expense, 12 months."
+    )
     data = pdf.render()
     return Output(data, len(pdf.pages))

@@ -23,8 +23,9 @@ def prior(doc: StatementOfValues, rng: random.Random) -> StatementOfValues:
     for row in doc.buildings:
         values = {key: _earlier(getattr(row, key), trend) for key in AMOUNTS}
         present = [v for v in values.values() if v is not None]
-        rows.append(row.model_copy(update={**values,
-                                           "tiv": float(sum(present)) if present else None}))
+        rows.append(
+            row.model_copy(update={**values, "tiv": float(sum(present)) if present else None})
+        )
 
     def total(attribute: str) -> float:
         return dollars(sum(round((getattr(r, attribute) or 0) * 100) for r in rows))
@@ -33,8 +34,10 @@ def prior(doc: StatementOfValues, rng: random.Random) -> StatementOfValues:
     if as_of is not None:
         day = dt.date.fromisoformat(as_of)
         as_of = day.replace(year=day.year - 1, day=min(day.day, 28)).isoformat()
-    return doc.model_copy(update={
-        "as_of_date": as_of,
-        "buildings": rows,
-        "totals": SovTotals(**{key: total(key) for key in (*AMOUNTS, "tiv")}),
-    })
+    return doc.model_copy(
+        update={
+            "as_of_date": as_of,
+            "buildings": rows,
+            "totals": SovTotals(**{key: total(key) for key in (*AMOUNTS, "tiv")}),
+        }
+    )

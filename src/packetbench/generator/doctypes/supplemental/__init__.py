@@ -24,17 +24,51 @@ def _has(variant: str) -> Callable[[World], bool]:
     return carried
 
 
-SUPPLEMENTS = tuple(register(DocType(
-    name=f"supplemental_{variant}", title=title, model=model, build=builder,
-    variants=(Variant(f"supplemental_{variant}", "pdf", renderer),),
-    section="application", lines=lines, applies=_has(variant),
-)) for variant, title, model, builder, renderer, lines in (
-    ("trucking", "Motor Carrier Supplemental Application", TruckingSupplement,
-     build.build_trucking, pdf.render_trucking, frozenset({"auto"})),
-    ("contractors", "Contractors Supplemental Application", ContractorsSupplement,
-     build.build_contractors, pdf.render_contractors, frozenset({"gl"})),
-    ("restaurant", "Restaurant Supplemental Application", RestaurantSupplement,
-     build.build_restaurant, pdf.render_restaurant, frozenset()),
-    ("habitational", "Habitational Supplemental Application", HabitationalSupplement,
-     build.build_habitational, pdf.render_habitational, frozenset()),
-))
+SUPPLEMENTS = tuple(
+    register(
+        DocType(
+            name=f"supplemental_{variant}",
+            title=title,
+            model=model,
+            build=builder,
+            variants=(Variant(f"supplemental_{variant}", "pdf", renderer),),
+            section="application",
+            lines=lines,
+            applies=_has(variant),
+        )
+    )
+    for variant, title, model, builder, renderer, lines in (
+        (
+            "trucking",
+            "Motor Carrier Supplemental Application",
+            TruckingSupplement,
+            build.build_trucking,
+            pdf.render_trucking,
+            frozenset({"auto"}),
+        ),
+        (
+            "contractors",
+            "Contractors Supplemental Application",
+            ContractorsSupplement,
+            build.build_contractors,
+            pdf.render_contractors,
+            frozenset({"gl"}),
+        ),
+        (
+            "restaurant",
+            "Restaurant Supplemental Application",
+            RestaurantSupplement,
+            build.build_restaurant,
+            pdf.render_restaurant,
+            frozenset(),
+        ),
+        (
+            "habitational",
+            "Habitational Supplemental Application",
+            HabitationalSupplement,
+            build.build_habitational,
+            pdf.render_habitational,
+            frozenset(),
+        ),
+    )
+)

@@ -54,8 +54,7 @@ def header(world: World, lines: tuple[str, ...]) -> SectionHeader:
     return section_header(world, number)
 
 
-def build_trucking(world: World, rng: random.Random, knobs: dict[str, Any]
-                   ) -> TruckingSupplement:
+def build_trucking(world: World, rng: random.Random, knobs: dict[str, Any]) -> TruckingSupplement:
     facts = world.supplements.trucking if world.supplements else None
     assert facts is not None, "the trucking supplement needs trucking facts"
     local, intermediate, long_distance = facts.radius_percent
@@ -63,21 +62,32 @@ def build_trucking(world: World, rng: random.Random, knobs: dict[str, Any]
         header=header(world, ("auto",)),
         years_in_business=years_in_business(world),
         operations=TruckingOperations(
-            usdot_number=facts.usdot_number, mc_number=facts.mc_number,
-            authority=facts.authority, power_units=facts.power_units, trailers=facts.trailers,
-            drivers=len(world.drivers), owner_operators=facts.owner_operators,
-            annual_miles=facts.annual_miles, local_percent=float(local),
+            usdot_number=facts.usdot_number,
+            mc_number=facts.mc_number,
+            authority=facts.authority,
+            power_units=facts.power_units,
+            trailers=facts.trailers,
+            drivers=len(world.drivers),
+            owner_operators=facts.owner_operators,
+            annual_miles=facts.annual_miles,
+            local_percent=float(local),
             intermediate_percent=float(intermediate),
-            long_distance_percent=float(long_distance)),
-        commodities=[CommodityRow(commodity=c.name, percent_of_loads=float(c.percent),
-                                  max_load_value=c.max_value) for c in facts.commodities],
+            long_distance_percent=float(long_distance),
+        ),
+        commodities=[
+            CommodityRow(
+                commodity=c.name, percent_of_loads=float(c.percent), max_load_value=c.max_value
+            )
+            for c in facts.commodities
+        ],
         answers=TruckingAnswers(**answers_of(facts.answers)),
         signature=signature_of(world),
     )
 
 
-def build_contractors(world: World, rng: random.Random, knobs: dict[str, Any]
-                      ) -> ContractorsSupplement:
+def build_contractors(
+    world: World, rng: random.Random, knobs: dict[str, Any]
+) -> ContractorsSupplement:
     facts = world.supplements.contractors if world.supplements else None
     assert facts is not None, "the contractors supplement needs contractor facts"
     receipts = world.insured.annual_revenue
@@ -90,20 +100,31 @@ def build_contractors(world: World, rng: random.Random, knobs: dict[str, Any]
             industrial_percent=float(facts.industrial_percent),
             new_construction_percent=float(facts.new_construction_percent),
             remodel_percent=float(100 - facts.new_construction_percent),
-            annual_receipts=receipts, subcontracted_cost=facts.subcontracted_cost,
+            annual_receipts=receipts,
+            subcontracted_cost=facts.subcontracted_cost,
             subcontracted_percent=share(facts.subcontracted_cost, receipts),
-            max_stories=facts.max_stories),
-        projects=[ProjectRow(project_name=p.name, client=p.client, city=p.city,
-                             state=p.state, contract_value=p.contract_value,
-                             start_date=p.start_date, completion_date=p.completion_date)
-                  for p in facts.projects],
+            max_stories=facts.max_stories,
+        ),
+        projects=[
+            ProjectRow(
+                project_name=p.name,
+                client=p.client,
+                city=p.city,
+                state=p.state,
+                contract_value=p.contract_value,
+                start_date=p.start_date,
+                completion_date=p.completion_date,
+            )
+            for p in facts.projects
+        ],
         answers=ContractorAnswers(**answers_of(facts.answers)),
         signature=signature_of(world),
     )
 
 
-def build_restaurant(world: World, rng: random.Random, knobs: dict[str, Any]
-                     ) -> RestaurantSupplement:
+def build_restaurant(
+    world: World, rng: random.Random, knobs: dict[str, Any]
+) -> RestaurantSupplement:
     facts = world.supplements.restaurant if world.supplements else None
     assert facts is not None, "the restaurant supplement needs restaurant facts"
     total = facts.food_sales + facts.liquor_sales
@@ -111,31 +132,42 @@ def build_restaurant(world: World, rng: random.Random, knobs: dict[str, Any]
         header=header(world, ("gl", "property")),
         years_in_business=years_in_business(world),
         operations=RestaurantOperations(
-            seating_capacity=facts.seating_capacity, opening_time=facts.opening_time,
+            seating_capacity=facts.seating_capacity,
+            opening_time=facts.opening_time,
             closing_time=facts.closing_time,
-            liquor_percent=share(facts.liquor_sales, total)),
-        sales=RestaurantSales(food_sales=facts.food_sales, liquor_sales=facts.liquor_sales,
-                              total_sales=total),
+            liquor_percent=share(facts.liquor_sales, total),
+        ),
+        sales=RestaurantSales(
+            food_sales=facts.food_sales, liquor_sales=facts.liquor_sales, total_sales=total
+        ),
         answers=RestaurantAnswers(**answers_of(facts.answers)),
         signature=signature_of(world),
     )
 
 
-def build_habitational(world: World, rng: random.Random, knobs: dict[str, Any]
-                       ) -> HabitationalSupplement:
+def build_habitational(
+    world: World, rng: random.Random, knobs: dict[str, Any]
+) -> HabitationalSupplement:
     facts = world.supplements.habitational if world.supplements else None
     assert facts is not None, "the habitational supplement needs habitational facts"
     buildings = {(b.location_number, b.building_number): b for b in world.buildings()}
     rows = []
     for residence in facts.residences:
         building = buildings[(residence.location_number, residence.building_number)]
-        rows.append(ResidenceRow(
-            location_number=residence.location_number,
-            building_number=residence.building_number, street=building.address.street,
-            city=building.address.city, state=building.address.state,
-            year_built=building.year_built, stories=building.stories, units=residence.units,
-            occupancy_percent=float(residence.occupancy_percent),
-            average_rate=residence.average_rate))
+        rows.append(
+            ResidenceRow(
+                location_number=residence.location_number,
+                building_number=residence.building_number,
+                street=building.address.street,
+                city=building.address.city,
+                state=building.address.state,
+                year_built=building.year_built,
+                stories=building.stories,
+                units=residence.units,
+                occupancy_percent=float(residence.occupancy_percent),
+                average_rate=residence.average_rate,
+            )
+        )
     return HabitationalSupplement(
         header=header(world, ("property", "gl")),
         years_in_business=years_in_business(world),

@@ -7,16 +7,24 @@ from packetbench.generator.doctypes.supplemental_general import csvexport, pdf, 
 from packetbench.generator.doctypes.supplemental_general.build import build
 from packetbench.generator.doctypes.supplemental_general.model import GeneralSupplement
 
-SUPPLEMENTAL_GENERAL = register(DocType(
-    name="supplemental_general",
-    title="Supplemental Application - Commercial Lines",
-    model=GeneralSupplement,
-    build=build,
-    variants=(
-        Variant("supplemental_general_pdf", "pdf", pdf.render),
-        Variant("supplemental_general_excel", "xlsx", xlsx.render),
-        Variant("supplemental_general_csv", "csv", csvexport.render, csvexport.STYLE,
-                omits=csvexport.OMITS, adapt=csvexport.history_only),
-    ),
-    section="application",
-))
+SUPPLEMENTAL_GENERAL = register(
+    DocType(
+        name="supplemental_general",
+        title="Supplemental Application - Commercial Lines",
+        model=GeneralSupplement,
+        build=build,
+        variants=(
+            Variant("supplemental_general_pdf", "pdf", pdf.render),
+            Variant("supplemental_general_excel", "xlsx", xlsx.render),
+            Variant(
+                "supplemental_general_csv",
+                "csv",
+                csvexport.render,
+                csvexport.STYLE,
+                omits=csvexport.OMITS,
+                adapt=csvexport.history_only,
+            ),
+        ),
+        section="application",
+    )
+)

@@ -28,8 +28,11 @@ COLUMNS = (
 )
 
 # Everything but the history and the insured's name: an export of one table shows no more.
-OMITS = frozenset(p for p in leaf_patterns(GeneralSupplement)
-                  if not p.startswith("prior_insurance[]") and p != "header.named_insured")
+OMITS = frozenset(
+    p
+    for p in leaf_patterns(GeneralSupplement)
+    if not p.startswith("prior_insurance[]") and p != "header.named_insured"
+)
 
 
 def history_only(doc: GeneralSupplement) -> GeneralSupplement:

@@ -53,19 +53,30 @@ SIGNATURE: tuple[tuple[str, str], ...] = (
     ("Producer", "signature.producer_name"),
 )
 PREMISES: Columns = (
-    ("Loc #", "location_number", 7), ("Bldg #", "building_number", 7),
-    ("Street", "street", 30), ("City", "city", 18), ("State", "state", 7),
-    ("Interest", "interest", 10), ("Occupancy", "occupancy", 20),
-    ("Construction", "construction", 24), ("Year Built", "year_built", 10),
-    ("Stories", "stories", 8), ("Square Feet", "square_feet", 12),
+    ("Loc #", "location_number", 7),
+    ("Bldg #", "building_number", 7),
+    ("Street", "street", 30),
+    ("City", "city", 18),
+    ("State", "state", 7),
+    ("Interest", "interest", 10),
+    ("Occupancy", "occupancy", 20),
+    ("Construction", "construction", 24),
+    ("Year Built", "year_built", 10),
+    ("Stories", "stories", 8),
+    ("Square Feet", "square_feet", 12),
     ("% Sprinklered", "sprinklered_percent", 13),
 )
 PRIOR: Columns = (
-    ("Policy Year", "policy_year", 11), ("Line of Business", "line", 24),
-    ("Carrier", "carrier", 40), ("Policy Number", "policy_number", 18),
-    ("Effective", "effective_date", 12), ("Expiration", "expiration_date", 12),
-    ("Premium", "premium", 14), ("Claims", "claim_count", 8),
-    ("Incurred", "incurred", 14), ("Non-Renewed (Y/N)", "non_renewed", 12),
+    ("Policy Year", "policy_year", 11),
+    ("Line of Business", "line", 24),
+    ("Carrier", "carrier", 40),
+    ("Policy Number", "policy_number", 18),
+    ("Effective", "effective_date", 12),
+    ("Expiration", "expiration_date", 12),
+    ("Premium", "premium", 14),
+    ("Claims", "claim_count", 8),
+    ("Incurred", "incurred", 14),
+    ("Non-Renewed (Y/N)", "non_renewed", 12),
 )
 
 
@@ -97,8 +108,13 @@ def render(doc: GeneralSupplement, rec: Recorder) -> Output:
     row = _labelled(applicant, row, "THE APPLICANT", APPLICANT)
     _labelled(applicant, row, "SIGNATURE", SIGNATURE)
     applicant.widths([26, 90])
-    _table(book.sheet("Premises"), "premises", len(doc.premises), PREMISES,
-           "PREMISES (FIRST BUILDINGS OF THE STATEMENT OF VALUES)")
+    _table(
+        book.sheet("Premises"),
+        "premises",
+        len(doc.premises),
+        PREMISES,
+        "PREMISES (FIRST BUILDINGS OF THE STATEMENT OF VALUES)",
+    )
     questions = book.sheet("Questions")
     questions.put(1, 1, "UNDERWRITING QUESTIONS", bold=True)
     for col, header in enumerate(("#", "Question", "Y/N", "Explanation of Any Yes"), start=1):
@@ -111,6 +127,11 @@ def render(doc: GeneralSupplement, rec: Recorder) -> Output:
         questions.field(row, 4, f"answers.{question.id}.explanation")
     questions.widths([5, 80, 6, 70])
     questions.freeze("A4")
-    _table(book.sheet("Prior Insurance"), "prior_insurance", len(doc.prior_insurance), PRIOR,
-           "PRIOR INSURANCE HISTORY")
+    _table(
+        book.sheet("Prior Insurance"),
+        "prior_insurance",
+        len(doc.prior_insurance),
+        PRIOR,
+        "PRIOR INSURANCE HISTORY",
+    )
     return Output(book.render(), len(book.sheets))

@@ -31,23 +31,36 @@ def driver_name(driver: Driver) -> str:
 def build(world: World, rng: random.Random, knobs: dict[str, Any]) -> VehicleSchedule:
     auto = world.business_auto
     assert auto is not None, "the vehicle schedule needs an auto line"
-    lenders = {i.vehicle_number: i.name for i in world.interests
-               if i.vehicle_number is not None and i.interest_type in FINANCERS}
+    lenders = {
+        i.vehicle_number: i.name
+        for i in world.interests
+        if i.vehicle_number is not None and i.interest_type in FINANCERS
+    }
     units = []
-    for vehicle, unit, stated in zip(world.vehicles, auto.units, world.stated_amounts,
-                                     strict=True):
+    for vehicle, unit, stated in zip(world.vehicles, auto.units, world.stated_amounts, strict=True):
         driver = principal_driver(world.drivers, vehicle.number)
-        units.append(ScheduledUnit(
-            unit_number=vehicle.number, year=vehicle.year, make=vehicle.make,
-            model=vehicle.model, body_type=vehicle.body_type, vin=vehicle.vin, gvw=vehicle.gvw,
-            size_class=unit.size_class,
-            garaging=address_of(world.location(vehicle.garage_location).address),
-            cost_new=vehicle.cost_new, stated_amount=stated, use=unit.use, radius=unit.radius,
-            ownership=unit.ownership, lienholder=lenders.get(vehicle.number),
-            comprehensive_deductible=unit.comprehensive_deductible,
-            collision_deductible=unit.collision_deductible,
-            principal_driver=driver_name(driver) if driver else None,
-        ))
+        units.append(
+            ScheduledUnit(
+                unit_number=vehicle.number,
+                year=vehicle.year,
+                make=vehicle.make,
+                model=vehicle.model,
+                body_type=vehicle.body_type,
+                vin=vehicle.vin,
+                gvw=vehicle.gvw,
+                size_class=unit.size_class,
+                garaging=address_of(world.location(vehicle.garage_location).address),
+                cost_new=vehicle.cost_new,
+                stated_amount=stated,
+                use=unit.use,
+                radius=unit.radius,
+                ownership=unit.ownership,
+                lienholder=lenders.get(vehicle.number),
+                comprehensive_deductible=unit.comprehensive_deductible,
+                collision_deductible=unit.collision_deductible,
+                principal_driver=driver_name(driver) if driver else None,
+            )
+        )
     return VehicleSchedule(
         insured_name=world.insured.name,
         agency_name=world.producer.agency_name,

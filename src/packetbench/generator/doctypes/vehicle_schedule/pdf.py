@@ -51,27 +51,39 @@ def render(doc: VehicleSchedule, rec: Recorder) -> Output:
     pdf = PdfDocument(rec, "Vehicle Schedule", f"{CODE} Schedule of Vehicles", wide=True)
 
     def header(flow: Flow, page: int) -> float:
-        flow.y = title_block(flow, page, TITLE, CODE,
-                             "Commercial auto submission - owned units" if page == 0 else "")
-        flow.boxes([
-            Cell("Named insured", "insured_name", 3),
-            Cell("Prepared by (agency)", "agency_name", 2.2),
-            Cell("Policy effective date", "policy_effective_date", 0.9),
-            Cell("Schedule as of", "as_of_date", 0.9),
-        ])
+        flow.y = title_block(
+            flow, page, TITLE, CODE, "Commercial auto submission - owned units" if page == 0 else ""
+        )
+        flow.boxes(
+            [
+                Cell("Named insured", "insured_name", 3),
+                Cell("Prepared by (agency)", "agency_name", 2.2),
+                Cell("Policy effective date", "policy_effective_date", 0.9),
+                Cell("Schedule as of", "as_of_date", 0.9),
+            ]
+        )
         return flow.y - 6
 
     flow = Flow(pdf, header)
-    flow.boxes([Cell("Schedule prepared by", "prepared_by", 2),
-                Cell("Number of units", "totals.vehicle_count", 1, align="right"),
-                Cell("", None, 5)], height=19)
+    flow.boxes(
+        [
+            Cell("Schedule prepared by", "prepared_by", 2),
+            Cell("Number of units", "totals.vehicle_count", 1, align="right"),
+            Cell("", None, 5),
+        ],
+        height=19,
+    )
     flow.gap(4)
     table = Table(flow, "units", COLUMNS, size=6.0, header_size=5.5)
     table.start(None, keep=True)
     table.rows("units", len(doc.units))
-    table.totals(Totals("SCHEDULE TOTAL", {"cost_new": "totals.cost_new",
-                                           "stated_amount": "totals.stated_amount"},
-                        fill=0.92))
+    table.totals(
+        Totals(
+            "SCHEDULE TOTAL",
+            {"cost_new": "totals.cost_new", "stated_amount": "totals.stated_amount"},
+            fill=0.92,
+        )
+    )
     table.finish(6)
     flow.note(LEGEND)
     return Output(pdf.render(), len(pdf.pages))

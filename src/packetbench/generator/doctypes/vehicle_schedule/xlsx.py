@@ -43,13 +43,16 @@ def render(doc: VehicleSchedule, rec: Recorder) -> Output:
     book = XlsxBook(rec, "Vehicle Schedule")
     sheet = book.sheet(SHEET)
     sheet.put(1, 1, "SCHEDULE OF VEHICLES", bold=True)
-    for row, (label, path) in enumerate((
-        ("Named Insured:", "insured_name"),
-        ("Agency:", "agency_name"),
-        ("Prepared By:", "prepared_by"),
-        ("Policy Effective Date:", "policy_effective_date"),
-        ("Schedule As Of:", "as_of_date"),
-    ), start=2):
+    for row, (label, path) in enumerate(
+        (
+            ("Named Insured:", "insured_name"),
+            ("Agency:", "agency_name"),
+            ("Prepared By:", "prepared_by"),
+            ("Policy Effective Date:", "policy_effective_date"),
+            ("Schedule As Of:", "as_of_date"),
+        ),
+        start=2,
+    ):
         sheet.put(row, 1, label)
         sheet.field(row, VALUE_COLUMN, path)
     for col, (title, key, _) in enumerate(HEADERS, start=1):
