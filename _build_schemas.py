@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 try:
-    from packetbench.generator.schemas import stale, write
+    from packetbench.generator.schema_files import stale, write
 except ImportError as error:  # run outside the project's environment: say so, not "stale"
     print(
         f"_build_schemas.py: error: packetbench's dependencies are not importable "

@@ -28,7 +28,7 @@ from packetbench.generator.batch import generate
 TIMER = textwrap.dedent("""
     import sys, time
     from pathlib import Path
-    from packetbench.benchmark.report.compare import compare_runs
+    from packetbench.benchmark.report.comparison import compare_runs
     from packetbench.benchmark.report.render import write_report
     from packetbench.benchmark.results import load_run
     stage, packets, out, *runs = sys.argv[1:]

@@ -10,7 +10,7 @@ from packetbench.generator.leaves import DocModel, Money, Str, Text
 from packetbench.generator.render.layout import Flow, Lit
 from packetbench.generator.render.pdf import MARGIN, PdfDocument
 from packetbench.generator.render.prose import BREAK, fact, parse
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 
 class Letter(DocModel):

@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 
 from packetbench.generator import codes
 from packetbench.generator.doctypes.base import REGISTRY
-from packetbench.generator.schemas import all_schemas, stale
+from packetbench.generator.schema_files import all_schemas, stale
 from tests.conftest import ROOT
 from tests.readback import doc_ids, read_json
 

@@ -11,7 +11,7 @@ from pydantic import Field
 from packetbench.generator.leaves import DocModel, Money, Str
 from packetbench.generator.render.layout import Column, Flow
 from packetbench.generator.render.pdf import MARGIN, PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import Detail, Table, TableLook, Totals
 
 PAYMENTS = (

@@ -23,7 +23,7 @@ from packetbench.benchmark.packets import find_packets
 from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.providers.base import Provider
 from packetbench.benchmark.runs import continuation, read_run, write_json, write_record
-from packetbench.generator.schemas import all_schemas, schema_bytes
+from packetbench.generator.schema_files import all_schemas, schema_bytes
 from packetbench.generator.truth import versions
 
 

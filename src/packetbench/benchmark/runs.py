@@ -23,7 +23,7 @@ from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.generator.truth import dump_json
-from packetbench.generator.workers import alive
+from packetbench.generator.worker_pool import alive
 
 Status = Literal["ok", "error", "timeout", "invalid", "refused"]
 

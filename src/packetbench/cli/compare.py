@@ -38,7 +38,7 @@ def compare(
     over all pairs, and paired bootstrap intervals of the difference (second minus first) in
     every headline rate. Then the documents where one run is worse than all others.
     """
-    from packetbench.benchmark.report.compare import write_comparison
+    from packetbench.benchmark.report.comparison import write_comparison
 
     result = write_comparison(runs, out, alpha, force)
     if json_output:

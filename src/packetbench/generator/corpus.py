@@ -120,7 +120,7 @@ def _read_lock(folder: Path) -> dict[str, list[tuple[str, str]]]:
 
 def _remove_left_behind(folder: Path) -> None:
     """Delete partial corpus files of writers that were killed mid-write."""
-    from packetbench.generator.workers import alive
+    from packetbench.generator.worker_pool import alive
 
     for stale in folder.glob(".corpus.*.partial-*"):
         owner = stale.name.rpartition("-")[2]

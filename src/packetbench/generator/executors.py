@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from packetbench.generator.errors import GeneratorError, UsageError
-from packetbench.generator.workers import worker_pool
+from packetbench.generator.worker_pool import worker_pool
 
 T = TypeVar("T")
 R = TypeVar("R")

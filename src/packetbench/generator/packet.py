@@ -23,9 +23,9 @@ from packetbench.generator.errors import UsageError
 from packetbench.generator.patterns import engine as patterns
 from packetbench.generator.patterns import packet as packet_patterns
 from packetbench.generator.patterns.base import Subject
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.truth import document_artifacts, dump_json
-from packetbench.generator.workers import alive
+from packetbench.generator.worker_pool import alive
 from packetbench.generator.world.build import build_world
 
 

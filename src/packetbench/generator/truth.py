@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 
 from packetbench import __version__
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 LINE = 260  # a value whose compact form fits in this many characters sits on one line
 

@@ -14,7 +14,7 @@ import pytest
 from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.harness import inputs, prompts
 from packetbench.benchmark.packets import load_packet
-from packetbench.generator.schemas import all_schemas
+from packetbench.generator.schema_files import all_schemas
 from tests.conftest import PACKETS
 
 

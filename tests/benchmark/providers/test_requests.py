@@ -14,7 +14,7 @@ from packetbench.benchmark.extract import HarnessOptions, extract
 from packetbench.benchmark.harness.stub import StubServer
 from packetbench.benchmark.providers import provider_class
 from packetbench.benchmark.providers.schema_clean import with_property_ordering
-from packetbench.generator.schemas import all_schemas
+from packetbench.generator.schema_files import all_schemas
 from tests.benchmark.harness.conftest import KEYS, records, truth
 from tests.conftest import PACKETS
 

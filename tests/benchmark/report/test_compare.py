@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.report.compare import compare_runs
+from packetbench.benchmark.report.comparison import compare_runs
 from tests.benchmark.report.conftest import ScoredRun
 from tests.conftest import canonical_documents
 

@@ -6,7 +6,7 @@ import copy
 from typing import Any
 
 from packetbench.benchmark.score.align import align
-from packetbench.benchmark.score.compare import compare
+from packetbench.benchmark.score.field_view import compare
 from packetbench.generator.doctypes.acord_125.model import Loss
 from packetbench.generator.doctypes.loss_run.model import LossRun, LossRunClaim
 

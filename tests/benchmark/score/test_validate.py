@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 
 from packetbench.benchmark.score import validate
 from packetbench.generator.doctypes.base import REGISTRY
-from packetbench.generator.schema import document_schema
+from packetbench.generator.json_schema import document_schema
 from tests.conftest import PACKETS
 
 SCHEMA = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from packetbench.benchmark.score import normalize
-from packetbench.benchmark.score.compare import Claim, compare
+from packetbench.benchmark.score.field_view import Claim, compare
 from packetbench.benchmark.score.verdicts import grounded, verdict
 from packetbench.benchmark.universe import Universe
 from packetbench.generator.doctypes.sov.model import StatementOfValues

@@ -12,9 +12,9 @@ from typing import Any
 import jsonschema
 
 from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.json_schema import document_schema
 from packetbench.generator.leaves import DocModel, iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
-from packetbench.generator.schema import document_schema
 from packetbench.generator.world.models import World
 from tests.conftest import plain
 from tests.readback import check_document

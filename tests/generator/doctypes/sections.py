@@ -17,9 +17,9 @@ import pydantic
 import pytest
 
 from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.json_schema import document_schema
 from packetbench.generator.leaves import DocModel, iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
-from packetbench.generator.schema import document_schema
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
 from tests.conftest import plain

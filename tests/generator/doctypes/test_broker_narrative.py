@@ -18,7 +18,7 @@ from packetbench.generator.doctypes.broker_narrative.model import BrokerNarrativ
 from packetbench.generator.packet import sub_seed
 from packetbench.generator.render import prose
 from packetbench.generator.render.layout import Lit
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.draw import add_years

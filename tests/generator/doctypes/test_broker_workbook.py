@@ -20,9 +20,9 @@ from packetbench.generator.doctypes.driver_schedule.build import build as build_
 from packetbench.generator.doctypes.loss_run.build import build as build_loss_run
 from packetbench.generator.doctypes.sov.build import build as build_sov
 from packetbench.generator.doctypes.vehicle_schedule.build import build as build_vehicles
+from packetbench.generator.json_schema import document_schema
 from packetbench.generator.leaves import iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
-from packetbench.generator.schema import document_schema
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World

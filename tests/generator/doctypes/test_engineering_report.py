@@ -13,7 +13,7 @@ import pytest
 from packetbench.generator.doctypes.engineering_report.build import build
 from packetbench.generator.doctypes.engineering_report.model import EngineeringReport
 from packetbench.generator.render import prose
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World

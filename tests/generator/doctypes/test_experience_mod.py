@@ -18,9 +18,9 @@ from packetbench.generator.codes import INJURY_TYPE
 from packetbench.generator.doctypes.base import REGISTRY
 from packetbench.generator.doctypes.experience_mod.build import build
 from packetbench.generator.doctypes.experience_mod.model import ExperienceMod
+from packetbench.generator.json_schema import document_schema
 from packetbench.generator.leaves import iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
-from packetbench.generator.schema import document_schema
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.experience import SPLIT_POINT

@@ -19,9 +19,9 @@ from packetbench.generator.doctypes.financial_statement.model import (
     FinancialStatement,
     FiscalPeriod,
 )
+from packetbench.generator.json_schema import document_schema
 from packetbench.generator.leaves import LeafShape, ObjectShape, fields_of, iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
-from packetbench.generator.schema import document_schema
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
 from tests.conftest import plain

@@ -16,7 +16,7 @@ from packetbench.generator.doctypes.loss_run.build import build
 from packetbench.generator.doctypes.loss_run.csvexport import OMITS, with_claims_only
 from packetbench.generator.doctypes.loss_run.model import LossRun, LossTotals
 from packetbench.generator.packet import build_packet, sub_seed
-from packetbench.generator.schemas import all_schemas
+from packetbench.generator.schema_files import all_schemas
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
 from packetbench.generator.world.tables import drawn_from

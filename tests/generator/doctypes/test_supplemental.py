@@ -18,10 +18,10 @@ import pytest
 from packetbench.generator.doctypes.base import REGISTRY
 from packetbench.generator.doctypes.common import signature_of
 from packetbench.generator.doctypes.supplemental import model
+from packetbench.generator.json_schema import document_schema
 from packetbench.generator.leaves import DocModel, iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
 from packetbench.generator.providers import supplements as questions
-from packetbench.generator.schema import document_schema
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World

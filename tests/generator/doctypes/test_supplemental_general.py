@@ -22,10 +22,10 @@ from packetbench.generator.doctypes.supplemental_general.model import (
     GeneralAnswers,
     GeneralSupplement,
 )
+from packetbench.generator.json_schema import document_schema
 from packetbench.generator.leaves import iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
 from packetbench.generator.providers.supplements import GENERAL_QUESTIONS
-from packetbench.generator.schema import document_schema
 from packetbench.generator.tiers import PRESETS, resolve
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World

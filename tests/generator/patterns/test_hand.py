@@ -13,7 +13,7 @@ import pytest
 from packetbench.benchmark.audit.ocr import OcrPage, Tesseract, folded
 from packetbench.benchmark.audit.result import HANDWRITING, OCR_RECALL_MIN
 from packetbench.benchmark.score import normalize
-from packetbench.benchmark.score.compare import Claim
+from packetbench.benchmark.score.field_view import Claim
 from packetbench.benchmark.score.verdicts import grounded, verdict
 from packetbench.benchmark.universe import document_universe
 from packetbench.generator.render import hand

@@ -13,7 +13,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from packetbench.benchmark.audit import audit_packets
-from packetbench.generator.schemas import all_schemas
+from packetbench.generator.schema_files import all_schemas
 from tests.conftest import TIERS
 
 SEEDS = 20

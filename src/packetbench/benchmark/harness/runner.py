@@ -37,7 +37,7 @@ from packetbench.benchmark.providers.pricing import Price
 from packetbench.benchmark.runs import ExtractionRecord, Status, Usage, write_json
 from packetbench.benchmark.runs import record_path as _record_path
 from packetbench.generator.doctypes.base import REGISTRY
-from packetbench.generator.workers import worker_pool
+from packetbench.generator.worker_pool import worker_pool
 
 LOG = "requests.jsonl"
 GRACE_S = 10.0  # beyond the SDK's own timeout, the runner's backstop

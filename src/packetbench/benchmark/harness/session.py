@@ -29,7 +29,7 @@ from packetbench.benchmark.packets import Packet
 from packetbench.benchmark.providers import pricing
 from packetbench.benchmark.providers.api import ApiProvider, ProviderStopped
 from packetbench.benchmark.runs import read_record, record_path, write_json
-from packetbench.generator.schemas import all_schemas, schema_bytes
+from packetbench.generator.schema_files import all_schemas, schema_bytes
 from packetbench.generator.truth import versions
 
 if TYPE_CHECKING:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from packetbench.benchmark.errors import BadInput, UsageError
-from packetbench.benchmark.report.compare import pair_statistics, run_units
+from packetbench.benchmark.report.comparison import pair_statistics, run_units
 from packetbench.benchmark.report.context import DIMENSIONS
 from packetbench.benchmark.report.estimates import (
     Estimate,

@@ -25,7 +25,7 @@ import duckdb
 from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.runs import remove_left_behind, umask
 from packetbench.benchmark.score import normalize
-from packetbench.benchmark.score.compare import FieldCounts
+from packetbench.benchmark.score.field_view import FieldCounts
 from packetbench.benchmark.score.rates import CLASSES, rate
 from packetbench.benchmark.score.totals import CONSISTENCY_TALLIES
 from packetbench.benchmark.score.verdicts import VERDICTS

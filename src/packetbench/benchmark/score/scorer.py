@@ -40,7 +40,7 @@ from packetbench.benchmark.runs import (
     write_json,
 )
 from packetbench.benchmark.score import consistency, outputs, validate
-from packetbench.benchmark.score.compare import Claim, FieldCounts, compare
+from packetbench.benchmark.score.field_view import Claim, FieldCounts, compare
 from packetbench.benchmark.score.rates import GroundingTally
 from packetbench.benchmark.score.stale import stale_values
 from packetbench.benchmark.score.totals import CONSISTENCY_TALLIES, RunTotals

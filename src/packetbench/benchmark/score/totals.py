@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from packetbench.benchmark.score.compare import FieldCounts
+from packetbench.benchmark.score.field_view import FieldCounts
 from packetbench.benchmark.score.rates import CLASSES, UNIVERSES, rate
 from packetbench.benchmark.score.verdicts import VERDICTS
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from packetbench.benchmark.score import normalize
-from packetbench.benchmark.score.compare import Claim
+from packetbench.benchmark.score.field_view import Claim
 from packetbench.benchmark.universe import Universe
 
 Verdict = Literal["supported", "contradicted", "stale", "overreach", "unlinked"]

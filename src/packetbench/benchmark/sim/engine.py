@@ -21,7 +21,7 @@ from typing import Any
 from packetbench.benchmark.packets import Touched
 from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.align import record_key
-from packetbench.benchmark.score.compare import FieldCounts
+from packetbench.benchmark.score.field_view import FieldCounts
 from packetbench.benchmark.score.rates import GroundingTally
 from packetbench.benchmark.score.verdicts import grounded
 from packetbench.benchmark.sim import values

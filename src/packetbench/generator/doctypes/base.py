@@ -15,7 +15,7 @@ from typing import Any, Literal
 from packetbench.generator import codes
 from packetbench.generator.leaves import DocModel
 from packetbench.generator.render.fmt import PLAIN, Style
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.world.models import World
 
 Format = Literal["pdf", "xlsx", "csv"]

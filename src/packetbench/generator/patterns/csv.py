@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from packetbench.generator.patterns.base import Pattern, Staging, Subject, register
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 DELIMITERS = {"csv.semicolon": ";", "csv.tab": "\t", "csv.pipe": "|"}
 PREAMBLES = (

@@ -20,7 +20,7 @@ from packetbench.generator.patterns import scripts, vocabulary
 from packetbench.generator.patterns.base import Pattern, Staging, Subject, register
 from packetbench.generator.render import fmt
 from packetbench.generator.render.presentation import section_of
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import TableLook
 
 UNICODE_FONT = "DejaVuSans"

@@ -26,7 +26,7 @@ from packetbench.generator.patterns.base import (
 )
 from packetbench.generator.patterns.presets import PREFIX
 from packetbench.generator.render.presentation import Presentation
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 
 def _unit(*parts: object) -> float:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from packetbench.generator.patterns.base import Pattern, Staging, register
 from packetbench.generator.render.pdf import PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 # What a scanned page cannot carry (see the module docstring).
 UNSCANNABLE = ("overlay.redaction", "data.rtl_names", "overlay.status_icons")

@@ -17,7 +17,7 @@ from typing import Any
 from packetbench.generator.leaves import path_pattern
 from packetbench.generator.patterns.base import Pattern, Staging, Subject, register
 from packetbench.generator.render.cells import cell_text
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.sheetlook import text_number
 from packetbench.generator.render.xlsx import typed
 

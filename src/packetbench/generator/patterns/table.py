@@ -23,7 +23,7 @@ from packetbench.generator.patterns import vocabulary
 from packetbench.generator.patterns.base import Pattern, Staging, Subject, list_paths, register
 from packetbench.generator.render import fmt
 from packetbench.generator.render.pdf import REGULAR, width_of
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import Detail, TableLook
 
 REPLACES_GRID = (

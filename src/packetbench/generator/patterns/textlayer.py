@@ -46,7 +46,7 @@ from packetbench.generator.render.pdf import (
     TextOp,
     width_of,
 )
-from packetbench.generator.render.record import Location, Recorder
+from packetbench.generator.render.recorder import Location, Recorder
 
 TEXT_ATTACKS = (
     "textlayer.invisible_ocr",

@@ -13,7 +13,7 @@ import io
 from pathlib import Path
 
 from packetbench.generator.render import fmt
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 Cell = str | tuple[str]  # literal text, or a 1-tuple holding a leaf path
 

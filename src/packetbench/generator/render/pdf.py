@@ -29,7 +29,7 @@ from reportlab.pdfgen.canvas import Canvas
 from packetbench.generator.errors import LayoutError
 from packetbench.generator.render import fonts
 from packetbench.generator.render.presentation import Presentation
-from packetbench.generator.render.record import Location, Recorder
+from packetbench.generator.render.recorder import Location, Recorder
 
 MARGIN = 36.0
 REGULAR = "Helvetica"

@@ -25,7 +25,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from packetbench.generator.errors import LayoutError
 from packetbench.generator.render.layout import Lit, Part
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 from packetbench.resources import resource_dir
 
 # Bracket a fact's path, and part paragraphs, in the template's output. Control characters

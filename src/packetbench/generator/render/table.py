@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from packetbench.generator.render import fmt, records
+from packetbench.generator.render import fmt, record_layouts
 from packetbench.generator.render.layout import BOTTOM, PAD, Column, Flow, anchor
 from packetbench.generator.render.pdf import BOLD, MARGIN, MIN_FONT, REGULAR, fit, width_of
 from packetbench.generator.render.presentation import section_of
@@ -314,7 +314,7 @@ class Table:
 
     def header_height(self, continuation: bool = False) -> float:
         if self.look.layout == "mainframe":
-            return records.mono_size(self) * 1.15 * 4
+            return record_layouts.mono_size(self) * 1.15 * 4
         if self.look.layout != "grid":
             return 0.0
         heads = self._header_lines(continuation)
@@ -382,7 +382,7 @@ class Table:
 
     def draw_header(self, continuation: bool) -> None:
         if self.look.layout == "mainframe":
-            records.mainframe_header(self)
+            record_layouts.mainframe_header(self)
             return
         if self.look.layout != "grid":
             self.segment_top = self.flow.y
@@ -602,11 +602,13 @@ class Table:
         self._event(self.look.layout)
         self._drawn()
         if self.look.layout == "records":
-            records.record_block(self, record)
+            record_layouts.record_block(self, record)
         elif self.look.layout == "blocks":
-            records.claim_block(self, record)
+            record_layouts.claim_block(self, record)
         else:
-            records.mainframe_row(self, record, {c.key: f"{record}.{c.key}" for c in self.cols})
+            record_layouts.mainframe_row(
+                self, record, {c.key: f"{record}.{c.key}" for c in self.cols}
+            )
 
     def _draw_cells(
         self, cells: list[tuple[str | None, str, float, list[str]]], baseline: float, font: str
@@ -820,7 +822,7 @@ class Table:
     def banner(self, text: str) -> None:
         """A full-width row holding one message (e.g. NO LOSSES REPORTED)."""
         if self.look.layout == "mainframe":
-            records.mainframe_banner(self, text)
+            record_layouts.mainframe_banner(self, text)
             return
         height = self.leading + CELL_PAD
         self.room(height)
@@ -845,10 +847,10 @@ class Table:
     def totals(self, totals: Totals) -> None:
         """The closing row; under `total_apart`, its own one-row table below this one."""
         if self.look.layout == "mainframe":
-            records.mainframe_totals(self, totals)
+            record_layouts.mainframe_totals(self, totals)
             return
         if self.look.layout != "grid":
-            records.block_totals(self, totals)
+            record_layouts.block_totals(self, totals)
             return
         if self.look.total_apart:
             self._total_table(totals)

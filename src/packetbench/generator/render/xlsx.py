@@ -27,7 +27,7 @@ from openpyxl.writer.excel import ExcelWriter
 from packetbench.generator.leaves import Leaf, path_pattern
 from packetbench.generator.render import fmt
 from packetbench.generator.render.cells import cell_text
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 FIXED_TIME = dt.datetime(2000, 1, 1, 0, 0, 0)
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)

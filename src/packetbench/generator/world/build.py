@@ -12,7 +12,7 @@ from typing import Any
 
 from faker import Faker
 
-from packetbench.generator import codes, prose
+from packetbench.generator import codes, prose_line
 from packetbench.generator.providers.insurance import QUESTIONS, InsuranceProvider
 from packetbench.generator.providers.rating import PROFILES
 from packetbench.generator.world.auto import build_business_auto
@@ -145,7 +145,7 @@ def _insured(
         phone=phone(rng),
         website=f"www.{domain}",
         mailing_address=home,
-        operations_description=prose.render(
+        operations_description=prose_line.render(
             "operations",
             name=dba or name,
             industry=industry.label,

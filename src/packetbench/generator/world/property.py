@@ -7,7 +7,7 @@ import random
 
 from faker import Faker
 
-from packetbench.generator import codes, prose
+from packetbench.generator import codes, prose_line
 from packetbench.generator.providers.insurance import Industry
 from packetbench.generator.world.draw import dollars, round_to, split_total, weighted
 from packetbench.generator.world.models import Address, Building, Location
@@ -108,7 +108,7 @@ def _building(
     if interest == "Owner" and rng.random() < 0.5:
         mortgagee = rng.choice(MORTGAGEES).format(city=where.city)
         loan_number = fake.numerify("LN-%#########")
-    description = prose.render(
+    description = prose_line.render(
         "building",
         stories_word=STORY_WORDS[stories - 1],
         construction=construction,
@@ -249,7 +249,7 @@ def build_locations(
                 full_time_employees=full_time,
                 part_time_employees=rng.randint(0, max(1, full_time // 4)),
                 annual_revenue=float(revenue_split[index]),
-                operations=prose.render(
+                operations=prose_line.render(
                     "premises",
                     occupancy=buildings[0].occupancy,
                     interest=interest,

@@ -31,7 +31,7 @@ from typing import Any
 
 from packetbench.benchmark.importers.nightmare import their_rules as T
 from packetbench.benchmark.score import normalize
-from packetbench.benchmark.score.compare import Claim
+from packetbench.benchmark.score.field_view import Claim
 from packetbench.benchmark.score.verdicts import grounded
 from packetbench.benchmark.universe import Universe
 

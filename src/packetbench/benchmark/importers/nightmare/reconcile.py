@@ -34,7 +34,7 @@ from packetbench.benchmark.packets import Packet, find_packets, read_json
 from packetbench.benchmark.report.render import interval, md_cell, pct
 from packetbench.benchmark.runs import read_record, record_path, write_atomic, write_json
 from packetbench.benchmark.score import validate
-from packetbench.benchmark.score.compare import compare
+from packetbench.benchmark.score.field_view import compare
 from packetbench.benchmark.score.outputs import read_documents
 from packetbench.benchmark.stats import bootstrap
 from packetbench.benchmark.stats.paired import holm, sign_test

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from packetbench.generator import codes, prose
+from packetbench.generator import codes, prose_line
 from packetbench.generator.doctypes._parties import identification_of, yes_no
 from packetbench.generator.doctypes._recipients import liability_holder
 from packetbench.generator.doctypes.acord_75.model import Form
@@ -38,7 +38,7 @@ def remarks(world: World, holder: CertificateHolder) -> str:
         line for line in ("gl", "wc") if holder.waiver_of_subrogation and line in holder.lines
     ]
     waiver_forms = {"gl": forms.WAIVER_GL, "wc": forms.WAIVER_WC}
-    return prose.render(
+    return prose_line.render(
         "remarks",
         holder=holder.name,
         additional_insured=holder.additional_insured,

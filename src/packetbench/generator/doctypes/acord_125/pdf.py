@@ -21,7 +21,7 @@ from packetbench.generator.providers.insurance import QUESTIONS
 from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import PAD, Cell, Checks, Column, Flow
 from packetbench.generator.render.pdf import BOLD, MARGIN, PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 TITLE = "PB-125 Commercial Insurance Application - Applicant Information"
 ABBREVIATED = Style(abbreviate=True)

@@ -9,7 +9,7 @@ from packetbench.generator.providers.questions import AUTO_QUESTIONS
 from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import Cell, Checks, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 TITLE = "PB-127 Business Auto Section"
 CODES = Style(abbreviate=True)

@@ -15,7 +15,7 @@ from packetbench.generator.providers.questions import WC_QUESTIONS
 from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import Cell, Checks, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 TITLE = "PB-130 Workers Compensation Application"
 CODES = Style(abbreviate=True)

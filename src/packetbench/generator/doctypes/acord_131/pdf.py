@@ -13,7 +13,7 @@ from packetbench.generator.doctypes.common import (
 from packetbench.generator.providers.questions import UMBRELLA_QUESTIONS
 from packetbench.generator.render.layout import Cell, Checks, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 TITLE = "PB-131 Umbrella / Excess Section"
 

@@ -8,7 +8,7 @@ from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import NOTICE, section_title, signature_rows
 from packetbench.generator.render.layout import Cell, Checks, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 TITLE = "PB-137 Commercial Auto Coverages Section"
 

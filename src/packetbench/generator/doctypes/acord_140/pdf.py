@@ -8,7 +8,7 @@ from packetbench.generator.doctypes.common import address_parts, title_block
 from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import Cell, Checks, Column, Flow
 from packetbench.generator.render.pdf import BOLD, MARGIN, PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 CODES = Style(abbreviate=True)  # the coverage table uses ACORD-style codes, as the legend says
 

@@ -14,7 +14,7 @@ from packetbench.generator.providers.questions import BOP_QUESTIONS
 from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import Cell, Checks, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 TITLE = "PB-160 Businessowners Section"
 CODES = Style(abbreviate=True)

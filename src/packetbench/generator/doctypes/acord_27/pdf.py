@@ -16,7 +16,7 @@ from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import address_parts, title_block
 from packetbench.generator.render.layout import Cell, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 TITLE = "PB-27 Evidence of Property Insurance"
 EVIDENCE = (

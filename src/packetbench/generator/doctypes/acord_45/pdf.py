@@ -10,7 +10,7 @@ from packetbench.generator.doctypes.common import title_block
 from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import Column, Flow
 from packetbench.generator.render.pdf import PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 TITLE = "PB-45 Additional Interest Schedule"
 CODES = Style(abbreviate=True)

@@ -12,7 +12,7 @@ from packetbench.generator.doctypes.common import address_parts
 from packetbench.generator.render import prose
 from packetbench.generator.render.layout import Column, Flow, Lit
 from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 NAME = "broker_narrative"
 LINE_COLUMNS = (

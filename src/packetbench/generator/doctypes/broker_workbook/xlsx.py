@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.broker_workbook.model import BrokerWorkbook
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.xlsx import Sheet, XlsxBook
 
 Columns = Sequence[tuple[str, str, float]]

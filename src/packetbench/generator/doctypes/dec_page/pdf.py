@@ -18,7 +18,7 @@ from packetbench.generator.doctypes.dec_page.model import (
 )
 from packetbench.generator.render.layout import Cell, Column, Flow
 from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 PERIOD = (
     "Policy period: 12:01 A.M. standard time at the mailing address of the named insured "

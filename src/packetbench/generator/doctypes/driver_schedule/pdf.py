@@ -9,7 +9,7 @@ from packetbench.generator.doctypes.driver_schedule.model import DriverSchedule
 from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import PAD, Cell, Column, Flow
 from packetbench.generator.render.pdf import BOLD, MARGIN, PdfDocument, width_of
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 STYLE = Style(abbreviate=True)
 CODE = "PB-DRV"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.driver_schedule.model import DriverSchedule
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.xlsx import XlsxBook
 
 SHEET = "Drivers"

@@ -13,7 +13,7 @@ from packetbench.generator.doctypes.engineering_report.model import EngineeringR
 from packetbench.generator.render import prose
 from packetbench.generator.render.layout import Cell, Column, Flow, Lit
 from packetbench.generator.render.pdf import BOLD, MARGIN, PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 NAME = "engineering_report"
 COPE = (

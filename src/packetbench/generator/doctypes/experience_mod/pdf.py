@@ -9,7 +9,7 @@ from packetbench.generator.doctypes.experience_mod.model import ExperienceMod
 from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import PAD, Cell, Column, Flow, Lit
 from packetbench.generator.render.pdf import BOLD, MARGIN, PdfDocument, width_of
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import Table, Totals
 
 STYLE = Style(abbreviate=True)  # injury types as their digit, claim status as O / F

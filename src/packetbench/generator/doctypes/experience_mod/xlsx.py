@@ -6,7 +6,7 @@ from __future__ import annotations
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.experience_mod.model import ExperienceMod
 from packetbench.generator.doctypes.experience_mod.pdf import RATING_ROWS
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.xlsx import XlsxBook
 
 SHEET = "Experience Rating"

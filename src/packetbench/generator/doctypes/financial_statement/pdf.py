@@ -10,7 +10,7 @@ from packetbench.generator.doctypes.financial_statement.model import FinancialSt
 from packetbench.generator.render import fmt
 from packetbench.generator.render.layout import BOTTOM, PAD, Cell, Flow
 from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument, width_of
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 # More years than this do not fit beside the captions; they continue in a repeated statement.
 MAX_COLUMNS = 4

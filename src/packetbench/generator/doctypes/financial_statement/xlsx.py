@@ -9,7 +9,7 @@ from openpyxl.styles import Alignment, Border, Font, Side
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.financial_statement.lines import BALANCE, INCOME, Line
 from packetbench.generator.doctypes.financial_statement.model import FinancialStatement
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.xlsx import Sheet, XlsxBook
 
 # Accounting formats: digits aligned, negatives in parentheses, zero as a dash.

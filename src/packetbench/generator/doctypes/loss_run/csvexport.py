@@ -6,7 +6,7 @@ from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.loss_run.model import LossRun
 from packetbench.generator.render.csvfile import Cell, CsvDocument
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 # Exports carry plain machine numbers: two decimals, no "$", no thousands separators.
 STYLE = Style(cents=True, currency=False, thousands=False)

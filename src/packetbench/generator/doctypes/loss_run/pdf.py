@@ -8,7 +8,7 @@ from packetbench.generator.doctypes.loss_run.model import LossRun
 from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import PAD, Cell, Column, Flow, Lit
 from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument, width_of
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import Table, Totals
 
 # Claim amounts are rarely whole dollars; a whole-dollar style would still show cents where

@@ -7,7 +7,7 @@ from openpyxl.styles import Alignment
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.loss_run.model import LossRun
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.xlsx import Sheet, XlsxBook
 
 STYLE = Style(cents=True)

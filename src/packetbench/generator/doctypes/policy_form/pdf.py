@@ -14,7 +14,7 @@ from packetbench.generator.doctypes.policy_form import wording
 from packetbench.generator.doctypes.policy_form.model import PolicyForm
 from packetbench.generator.render.layout import Cell, Column, Flow
 from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 LOCATIONS = (
     Column("Loc #", "location_number", 0.7, "right"),

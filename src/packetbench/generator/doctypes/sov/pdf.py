@@ -8,7 +8,7 @@ from packetbench.generator.doctypes.sov.model import StatementOfValues
 from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import Cell, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 STYLE = Style(abbreviate=True)
 

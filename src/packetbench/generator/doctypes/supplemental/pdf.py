@@ -29,7 +29,7 @@ from packetbench.generator.providers.supplements import (
 )
 from packetbench.generator.render.layout import Cell, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 M = TypeVar("M", bound=DocModel)
 

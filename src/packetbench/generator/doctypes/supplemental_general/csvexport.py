@@ -8,7 +8,7 @@ from packetbench.generator.doctypes.supplemental_general.model import GeneralSup
 from packetbench.generator.leaves import leaf_patterns
 from packetbench.generator.render.csvfile import Cell, CsvDocument
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 # Exports carry plain machine numbers: two decimals, no "$", no thousands separators.
 STYLE = Style(cents=True, currency=False, thousands=False)

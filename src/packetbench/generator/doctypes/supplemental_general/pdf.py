@@ -14,7 +14,7 @@ from packetbench.generator.doctypes.supplemental_general.model import (
 from packetbench.generator.providers.supplements import GENERAL_QUESTIONS
 from packetbench.generator.render.layout import Cell, Column, Flow, Lit
 from packetbench.generator.render.pdf import PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 
 CODE = "PB-SUP-GEN"
 TITLE = "SUPPLEMENTAL APPLICATION - COMMERCIAL LINES"

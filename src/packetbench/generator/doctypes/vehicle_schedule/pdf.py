@@ -8,7 +8,7 @@ from packetbench.generator.doctypes.vehicle_schedule.model import VehicleSchedul
 from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import Cell, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import Table, Totals
 
 STYLE = Style(abbreviate=True)

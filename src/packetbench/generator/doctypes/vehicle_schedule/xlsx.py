@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.vehicle_schedule.model import VehicleSchedule
-from packetbench.generator.render.record import Recorder
+from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.xlsx import XlsxBook
 
 SHEET = "Vehicles"

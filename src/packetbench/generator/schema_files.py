@@ -8,7 +8,7 @@ from typing import Any
 
 from packetbench.generator import doctypes as _doctypes  # noqa: F401  (registers every document type)
 from packetbench.generator.doctypes.base import REGISTRY
-from packetbench.generator.schema import document_schema
+from packetbench.generator.json_schema import document_schema
 
 
 def all_schemas() -> dict[str, dict[str, Any]]:
