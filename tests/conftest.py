@@ -2,35 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from packetbench.generator.packet import BuiltPacket, build_packet, packet_id
 from packetbench.generator.tiers import resolve
-
-ROOT = Path(__file__).resolve().parent.parent
-PACKETS = ROOT / "packets"
-TIERS = ("N1", "N2", "N3", "N4", "N5")
-
-
-def plain(tier: str, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The knobs of `tier` without presentation patterns (document-type tests)."""
-    return resolve(tier, {"patterns.off": ("*",), **(overrides or {})})
-
-
-def cli_path() -> str:
-    """The installed `packetbench` console script of this interpreter's environment."""
-    script = Path(sys.executable).with_name("packetbench")
-    if not script.exists():
-        pytest.fail(f"packetbench is not installed next to {sys.executable}")
-    return str(script)
+from tests.support.paths import PACKETS, TIERS, cli_path
 
 
 @pytest.fixture(scope="session")
@@ -67,18 +48,6 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     with open(PACKETS / ".build.lock", "w") as guard:
         fcntl.flock(guard, fcntl.LOCK_EX)
         ensure_suite(PACKETS)
-
-
-def canonical_documents() -> int:
-    """How many documents the committed canonical suite holds, from its packet truths."""
-    return sum(
-        len(
-            json.loads(
-                (PACKETS / packet_id(tier, 1) / "packet_truth.json").read_text(encoding="utf-8")
-            )["documents"]
-        )
-        for tier in TIERS
-    )
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from packetbench.cli import app
-from tests.conftest import ROOT, cli_path
+from tests.support.paths import ROOT, cli_path
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 PACKAGE = ROOT / "src" / "packetbench"
 

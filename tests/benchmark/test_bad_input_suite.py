@@ -29,7 +29,7 @@ from packetbench.benchmark.extract import extract
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
-from tests.conftest import PACKETS, cli_path
+from tests.support.paths import PACKETS, cli_path
 
 PACKET = "packets/N1-000001"
 BIG = str(2**70)

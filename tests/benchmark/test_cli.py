@@ -140,7 +140,7 @@ def test_killed_writer_loses_nothing(run_cli: Run, tmp_path: Path) -> None:
     import signal
     import time
 
-    from tests.conftest import cli_path
+    from tests.support.paths import cli_path
 
     assert run_cli("generate", "--tier", "N4", "--out", str(tmp_path)).returncode == 0
     packet = tmp_path / "N4-000001"

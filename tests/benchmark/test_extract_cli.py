@@ -8,8 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from packetbench.generator.doctypes.base import REGISTRY
-from tests.conftest import PACKETS
-from tests.readback import read_json
+from tests.support.paths import PACKETS
+from tests.support.readback import read_json
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 

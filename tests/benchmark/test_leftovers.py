@@ -12,8 +12,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.conftest import PACKETS, cli_path
-from tests.processes import wait_until_gone
+from tests.support.paths import PACKETS, cli_path
+from tests.support.processes import wait_until_gone
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 

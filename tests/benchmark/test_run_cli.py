@@ -8,8 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from packetbench.benchmark.pipeline import Options, run_pipeline
-from tests.conftest import canonical_documents
-from tests.readback import doc_ids
+from tests.support.paths import canonical_documents
+from tests.support.readback import doc_ids
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 STAGES = ("generate", "audit", "extract", "score", "report")
@@ -39,7 +39,7 @@ def test_default_run_in_the_current_folder(run_cli: Run, tmp_path: Path) -> None
     ]
     # the packets are the canonical suite, so its corpus digest is the suite's
     from packetbench.generator.corpus import entry_of, read
-    from tests.conftest import PACKETS
+    from tests.support.paths import PACKETS
 
     suite = [entry_of(PACKETS / f"{t}-000001")[0] for t in ("N1", "N2", "N3", "N4", "N5")]
     assert read(out / "packets").entries == suite
@@ -228,8 +228,8 @@ def test_kill_9_leaves_no_worker_behind(tmp_path: Path) -> None:
     import subprocess
     import time
 
-    from tests.conftest import cli_path
-    from tests.processes import children, wait_until_gone
+    from tests.support.paths import cli_path
+    from tests.support.processes import children, wait_until_gone
 
     process = subprocess.Popen(
         [cli_path(), "run", "--out", str(tmp_path / "bench"), "--tiers", "N3,N4,N5", "--jobs", "2"],
@@ -304,7 +304,7 @@ def test_the_default_run_folder_is_ignored_by_git() -> None:
     every run records the checkout as dirty."""
     import subprocess
 
-    from tests.conftest import ROOT
+    from tests.support.paths import ROOT
 
     result = subprocess.run(
         ["git", "-C", str(ROOT), "check-ignore", "-q", "packetbench-run/runs/sim-typical/run.json"],

@@ -10,7 +10,7 @@ import pytest
 
 from packetbench.benchmark import universe
 from packetbench.benchmark.errors import BadInput
-from tests.conftest import PACKETS
+from tests.support.paths import PACKETS
 
 
 def test_universe_holds_values_and_rendered_strings() -> None:

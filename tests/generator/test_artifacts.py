@@ -8,8 +8,8 @@ from typing import Any
 
 from packetbench.generator.leaves import KINDS
 from packetbench.generator.packet import build_packet
-from tests.conftest import plain
-from tests.readback import doc_ids, read_json
+from tests.support.paths import plain
+from tests.support.readback import doc_ids, read_json
 
 FIELD_KEYS = ["path", "value", "kind", "rendered_as", "locations"]
 MANIFEST_KEYS = [

@@ -14,7 +14,7 @@ from packetbench.generator.packet import packet_id, sub_seed
 from packetbench.generator.patterns import packet as packet_patterns
 from packetbench.generator.tiers import resolve
 from packetbench.generator.world.build import build_world
-from tests.conftest import TIERS
+from tests.support.paths import TIERS
 
 SEEDS = range(1, 31)
 # Documents per packet, earlier versions included (the targets of issues 12 and 14).

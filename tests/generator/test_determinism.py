@@ -11,7 +11,7 @@ import pytest
 from packetbench.generator.packet import build_packet
 from packetbench.generator.suite import LOCK, expected_lock, read_lock
 from packetbench.generator.tiers import resolve
-from tests.conftest import PACKETS
+from tests.support.paths import PACKETS
 
 
 def _digests(folder: Path) -> dict[str, str]:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TIERS
-from tests.readback import check_document, doc_ids, read_json
+from tests.support.paths import TIERS
+from tests.support.readback import check_document, doc_ids, read_json
 
 
 def _assert_reads_back(packet: Path) -> int:

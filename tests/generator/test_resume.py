@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from packetbench.generator.batch import generate
-from tests.conftest import cli_path
-from tests.processes import children, wait_until_gone
+from tests.support.paths import cli_path
+from tests.support.processes import children, wait_until_gone
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 

@@ -15,40 +15,9 @@ from jsonschema import Draft202012Validator
 from packetbench.generator import codes
 from packetbench.generator.doctypes.base import REGISTRY
 from packetbench.generator.schema_files import all_schemas, stale
-from tests.conftest import ROOT
-from tests.readback import doc_ids, read_json
-
-SCHEMAS = ROOT / "src" / "packetbench" / "schemas"
-
-
-def _walk(node: dict[str, Any], where: str) -> list[str]:
-    """Every violation of DESIGN §5 strictness under `node`."""
-    problems: list[str] = []
-    if "$ref" in node or "anyOf" in node or "oneOf" in node:
-        problems.append(f"{where}: uses $ref/anyOf/oneOf")
-    if not node.get("description"):
-        problems.append(f"{where}: no description")
-    kind = node.get("type")
-    if kind == "object":
-        if node.get("additionalProperties") is not False:
-            problems.append(f"{where}: additionalProperties is not false")
-        if node.get("required") != list(node.get("properties", {})):
-            problems.append(f"{where}: required does not list every property in order")
-        for name, child in node.get("properties", {}).items():
-            problems += _walk(child, f"{where}.{name}")
-    elif kind == "array":
-        problems += _walk(node["items"], f"{where}[]")
-    else:
-        if not (
-            isinstance(kind, list)
-            and len(kind) == 2
-            and kind[1] == "null"
-            and kind[0] in ("string", "number", "integer", "boolean")
-        ):
-            problems.append(f"{where}: leaf type {kind!r} is not a nullable type union")
-        if "enum" in node and node["enum"][-1] is not None:
-            problems.append(f"{where}: nullable enum lacks null")
-    return problems
+from tests.support.paths import ROOT
+from tests.support.readback import doc_ids, read_json
+from tests.support.schemas import SCHEMAS, strictness_problems
 
 
 def test_every_schema_is_strict() -> None:
@@ -56,7 +25,7 @@ def test_every_schema_is_strict() -> None:
     assert set(schemas) == set(REGISTRY) and len(schemas) >= 15
     for name, schema in schemas.items():
         Draft202012Validator.check_schema(schema)
-        assert _walk(schema, name) == []
+        assert strictness_problems(schema, name) == []
 
 
 def test_strictness_walker_can_fail() -> None:
@@ -66,7 +35,7 @@ def test_strictness_walker_can_fail() -> None:
         "properties": {"a": {"type": "string", "description": "a"}},
         "required": [],
     }
-    assert len(_walk(loose, "loose")) == 3
+    assert len(strictness_problems(loose, "loose")) == 3
 
 
 def test_enums_come_from_code_lists() -> None:

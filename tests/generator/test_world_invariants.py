@@ -14,8 +14,7 @@ from packetbench.generator.tiers import resolve
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
 from packetbench.generator.world.tables import drawn_from
-from tests.conftest import TIERS
-from tests.generator.lines_oracle import (
+from tests.support.lines_oracle import (
     check_business_auto,
     check_businessowners,
     check_general_liability,
@@ -26,6 +25,7 @@ from tests.generator.lines_oracle import (
     check_workers_comp,
     check_workforce,
 )
+from tests.support.paths import TIERS
 
 SEEDS = range(1, 201)
 

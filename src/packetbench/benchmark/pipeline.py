@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from packetbench.benchmark.errors import UsageError
+from packetbench.generator.codes import TIERS
 from packetbench.generator.seeds import check_seeds
 
 DEFAULT_OUT = Path("packetbench-run")
-CANONICAL_TIERS = ("N1", "N2", "N3", "N4", "N5")
 OWNED = ("packets", "runs", "report", "audit.json")  # what --force may remove from OUT
 
 
@@ -39,7 +39,7 @@ class Listener(Protocol):
 @dataclass(frozen=True)
 class Options:
     out: Path = DEFAULT_OUT
-    tiers: tuple[str, ...] = CANONICAL_TIERS
+    tiers: tuple[str, ...] = TIERS
     count: int = 1
     seed: int = 1
     provider: str = "sim"
@@ -73,9 +73,9 @@ def parse_tiers(text: str) -> tuple[str, ...]:
     tiers = tuple(t.strip().upper() for t in text.split(",") if t.strip())
     if not tiers:
         raise UsageError("--tiers names no tier")
-    unknown = [t for t in tiers if t not in CANONICAL_TIERS]
+    unknown = [t for t in tiers if t not in TIERS]
     if unknown:
-        raise UsageError(f"unknown tier {unknown[0]!r}; choose from {', '.join(CANONICAL_TIERS)}")
+        raise UsageError(f"unknown tier {unknown[0]!r}; choose from {', '.join(TIERS)}")
     if len(set(tiers)) != len(tiers):
         raise UsageError("--tiers names a tier twice")
     return tiers

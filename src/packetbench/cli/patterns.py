@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from packetbench.generator.codes import TIERS
+
 
 def patterns(
     tier: Annotated[
@@ -20,13 +22,13 @@ def patterns(
     from packetbench.generator.errors import UsageError
     from packetbench.generator.patterns.catalogue import rows
 
-    if tier is not None and tier not in ("N1", "N2", "N3", "N4", "N5"):
-        raise UsageError(f"unknown tier {tier!r}; choose one of N1, N2, N3, N4, N5")
+    if tier is not None and tier not in TIERS:
+        raise UsageError(f"unknown tier {tier!r}; choose one of {', '.join(TIERS)}")
     listed = rows((tier,) if tier else None)
     if as_json:
         typer.echo(json.dumps(listed, indent=2))
         return
-    tiers = [tier] if tier else ["N1", "N2", "N3", "N4", "N5"]
+    tiers = [tier] if tier else list(TIERS)
     head = f"{'id':<32} {'phase':<9} {'truth':<7} {'formats':<8} {'reference':<24} " + " ".join(
         f"{t:>5}" for t in tiers
     )

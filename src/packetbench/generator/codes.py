@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# The difficulty tiers, easiest first (presets in generator.tiers).
+TIERS: tuple[str, ...] = ("N1", "N2", "N3", "N4", "N5")
+
 
 @dataclass(frozen=True)
 class CodeList:

@@ -12,7 +12,7 @@ import pytest
 
 from packetbench.benchmark.audit import audit_packets
 from packetbench.benchmark.errors import BadInput
-from tests.benchmark.audit.conftest import Run, edit_json
+from tests.support.audit import Run, edit_json
 
 
 def _one_line_error(result: subprocess.CompletedProcess[str], *needles: str) -> None:

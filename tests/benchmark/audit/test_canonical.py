@@ -11,9 +11,9 @@ import pytest
 from packetbench.benchmark.audit import audit_packets
 from packetbench.benchmark.audit.result import OCR_RECALL_MIN
 from packetbench.benchmark.universe import build
-from tests.benchmark.audit.conftest import Run
-from tests.benchmark.audit.test_ocr import needs_tesseract
-from tests.conftest import canonical_documents
+from tests.support.audit import Run
+from tests.support.ocr import needs_tesseract
+from tests.support.paths import canonical_documents
 
 
 def _located(entry: dict[str, Any], scanned: bool | None = None) -> int:

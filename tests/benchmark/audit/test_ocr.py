@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -18,15 +16,10 @@ import pytest
 
 from packetbench.benchmark.audit import audit_packets
 from packetbench.benchmark.audit.pdftext import PdfText
-from tests.benchmark.audit.conftest import Run, audit_json, edit_json, findings
+from tests.support.audit import Run, audit_json, edit_json, findings
+from tests.support.ocr import needs_tesseract
 
 SCANNED = ("sov_pdf", "acord_140")  # one page each: a table and a form with checkboxes
-# CI sets PACKETBENCH_REQUIRE_OCR so a missing tesseract fails these tests instead of
-# skipping them.
-needs_tesseract = pytest.mark.skipif(
-    shutil.which("tesseract") is None and not os.environ.get("PACKETBENCH_REQUIRE_OCR"),
-    reason="tesseract is not installed (Debian/Ubuntu: apt-get install tesseract-ocr)",
-)
 
 
 def rasterize(packet: Path, doc_id: str, dpi: int = 200) -> None:

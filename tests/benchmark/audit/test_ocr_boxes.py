@@ -16,7 +16,7 @@ from reportlab.pdfgen import canvas
 
 from packetbench.benchmark.audit import ocr
 from packetbench.generator.render import scan
-from tests.benchmark.audit.test_ocr import needs_tesseract
+from tests.support.ocr import needs_tesseract
 
 DPI = 300
 # A schedule of lone codes in a row of ruled cells (what tesseract's page segmentation drops),

@@ -16,7 +16,7 @@ from packetbench.benchmark.audit.files import read_packet
 from packetbench.benchmark.audit.leaks import audit_hidden
 from packetbench.benchmark.audit.result import DocumentAudit, Finding
 from packetbench.benchmark.universe import Universe
-from tests.benchmark.audit.conftest import Run, audit_json, edit_json, findings
+from tests.support.audit import Run, audit_json, edit_json, findings
 
 
 def _field(data: dict[str, Any], path: str) -> dict[str, Any]:

@@ -10,7 +10,7 @@ import pytest
 from packetbench.benchmark.harness.answer import judge
 from packetbench.benchmark.providers.api import Reply
 from packetbench.generator.doctypes.base import REGISTRY
-from tests.conftest import PACKETS
+from tests.support.paths import PACKETS
 
 SOV = REGISTRY["sov"].model
 TRUTH: dict[str, Any] = json.loads(

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from packetbench.benchmark.harness.stub import FaultPlan, StubServer
-from tests.benchmark.harness.conftest import FAMILIES, KEYS, records
-from tests.conftest import PACKETS
-from tests.readback import doc_ids
+from tests.support.paths import PACKETS
+from tests.support.readback import doc_ids
+from tests.support.stubs import FAMILIES, KEYS, records
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 PACKET = PACKETS / "N1-000001"

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from packetbench.benchmark.harness.stub import FaultPlan, StubServer
-from tests.benchmark.harness.conftest import records
-from tests.conftest import PACKETS, cli_path
+from tests.support.paths import PACKETS, cli_path
+from tests.support.stubs import records
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 PACKET = PACKETS / "N1-000001"

@@ -15,9 +15,9 @@ from packetbench.benchmark.harness.stub import FaultPlan, StubServer
 from packetbench.benchmark.harness.stub.faults import ANSWER, TRANSIENT
 from packetbench.benchmark.providers import provider_class
 from packetbench.generator.doctypes.base import REGISTRY
-from tests.benchmark.harness.conftest import FAMILIES, KEYS, documents, log, records, truth
-from tests.benchmark.score.test_scorer import INDUSTRY_TYPES
-from tests.conftest import PACKETS
+from tests.support.paths import PACKETS
+from tests.support.scoring import INDUSTRY_TYPES
+from tests.support.stubs import FAMILIES, KEYS, documents, log, records, truth
 
 RETRIES = 3
 # Documents whose faults are fixed, so that every kind occurs whatever the random draw.

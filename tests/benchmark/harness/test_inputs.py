@@ -15,7 +15,7 @@ from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.harness import inputs, prompts
 from packetbench.benchmark.packets import load_packet
 from packetbench.generator.schema_files import all_schemas
-from tests.conftest import PACKETS
+from tests.support.paths import PACKETS
 
 
 def _doc(packet_dir: Path, doc_id: str):  # type: ignore[no-untyped-def]

@@ -16,9 +16,9 @@ from packetbench.benchmark.extract import HarnessOptions, extract
 from packetbench.benchmark.harness.runner import PROCESS_INPUTS_FROM
 from packetbench.benchmark.harness.stub import FaultPlan, StubServer
 from packetbench.benchmark.providers import provider_class
-from tests.benchmark.harness.conftest import documents, log, records
-from tests.conftest import cli_path
-from tests.processes import children, wait_until_gone
+from tests.support.paths import cli_path
+from tests.support.processes import children, wait_until_gone
+from tests.support.stubs import documents, log, records
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 KEY = {"OPENAI_API_KEY": "resume-test-key-0002"}

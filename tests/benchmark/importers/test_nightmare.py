@@ -13,7 +13,7 @@ from packetbench.benchmark.importers.nightmare import rendered
 from packetbench.benchmark.importers.nightmare.family import kind_of, project, scored_schema
 from packetbench.benchmark.importers.nightmare.truth import convert
 from packetbench.benchmark.score.validate import problem
-from tests.benchmark.importers.corpus_fixture import (
+from tests.support.corpus_fixture import (
     ACORD_25_SCHEMA,
     FIELD_BREAKDOWN,
     GPT55_ACORD,

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 CORPUS = (ROOT.parent / "shared" / "reference" / "nightmare").resolve()
 COHORTS = 15

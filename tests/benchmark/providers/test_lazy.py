@@ -8,7 +8,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from tests.conftest import PACKETS
+from tests.support.paths import PACKETS
 
 PROBE = textwrap.dedent("""
     import sys

@@ -15,8 +15,8 @@ from packetbench.benchmark.harness.stub import StubServer
 from packetbench.benchmark.providers import provider_class
 from packetbench.benchmark.providers.schema_clean import with_property_ordering
 from packetbench.generator.schema_files import all_schemas
-from tests.benchmark.harness.conftest import KEYS, records, truth
-from tests.conftest import PACKETS
+from tests.support.paths import PACKETS
+from tests.support.stubs import KEYS, records, truth
 
 PACKET = PACKETS / "N1-000001"
 

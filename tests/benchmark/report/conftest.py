@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,9 +10,8 @@ from packetbench.benchmark.extract import extract
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
-from tests.conftest import PACKETS
-
-ScoredRun = Callable[[str, int], Path]
+from tests.support.paths import PACKETS
+from tests.support.runs import ScoredRun
 
 
 @pytest.fixture(scope="session")

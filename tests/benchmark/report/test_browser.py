@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from packetbench.benchmark.report.render import write_report
-from tests.benchmark.report.chromium import chromium, open_page
-from tests.benchmark.report.conftest import ScoredRun
+from tests.support.chromium import chromium, open_page
+from tests.support.runs import ScoredRun
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +65,7 @@ def test_every_chart_label_is_inside_its_chart(tmp_path: Path) -> None:
     from packetbench.benchmark.providers.sim import SimProvider
     from packetbench.benchmark.results import load_run
     from packetbench.benchmark.score.scorer import score_run
-    from tests.conftest import PACKETS
+    from tests.support.paths import PACKETS
 
     packet = PACKETS / "N1-000001"
     runs = []

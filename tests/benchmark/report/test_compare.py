@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from packetbench.benchmark.report.comparison import compare_runs
-from tests.benchmark.report.conftest import ScoredRun
-from tests.conftest import canonical_documents
+from tests.support.paths import canonical_documents
+from tests.support.runs import ScoredRun
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 HALLUCINATION = ("halluc_numbers", "halluc_strings")

@@ -12,7 +12,7 @@ import pytest
 
 from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.report.gate import load_rules
-from tests.benchmark.report.conftest import ScoredRun
+from tests.support.runs import ScoredRun
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 

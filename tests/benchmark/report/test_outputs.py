@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.benchmark.report.conftest import ScoredRun
-from tests.conftest import PACKETS
+from tests.support.paths import PACKETS
+from tests.support.runs import ScoredRun
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from packetbench.benchmark.results.query import open_runs
-from tests.benchmark.report.conftest import ScoredRun
-from tests.conftest import PACKETS
+from tests.support.paths import PACKETS
+from tests.support.runs import ScoredRun
 
 
 def _applied() -> set[str]:

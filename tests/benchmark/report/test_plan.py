@@ -13,7 +13,7 @@ from packetbench.benchmark.report.plan import plan
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
 from packetbench.generator.batch import generate
-from tests.benchmark.report.conftest import ScoredRun
+from tests.support.runs import ScoredRun
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 

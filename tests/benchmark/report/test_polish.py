@@ -10,7 +10,7 @@ import pytest
 
 from packetbench.benchmark.report import charts
 from packetbench.benchmark.report.render import write_report
-from tests.benchmark.report.conftest import ScoredRun
+from tests.support.runs import ScoredRun
 
 
 def _ticks(svg: str) -> list[str]:

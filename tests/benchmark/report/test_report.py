@@ -14,8 +14,8 @@ from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.report.render import write_report
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
-from tests.benchmark.report.conftest import ScoredRun
-from tests.conftest import PACKETS
+from tests.support.paths import PACKETS
+from tests.support.runs import ScoredRun
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 

@@ -15,9 +15,9 @@ import pytest
 from packetbench.benchmark.results import DB_NAME, load_run, open_runs
 from packetbench.benchmark.results.query import TABLES, metric_sql
 from packetbench.benchmark.score.outputs import read_documents
-from tests.benchmark.report.conftest import ScoredRun
-from tests.conftest import PACKETS, canonical_documents
-from tests.readback import doc_ids
+from tests.support.paths import PACKETS, canonical_documents
+from tests.support.readback import doc_ids
+from tests.support.runs import ScoredRun
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 FIELD_VIEW = ("gt_fields", "correct", "wrong", "omitted", "gt_null_fields", "abstained", "answered")

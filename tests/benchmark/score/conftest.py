@@ -14,7 +14,7 @@ from packetbench.benchmark.extract import extract
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.score.scorer import RunScores, score_run
 from packetbench.generator.render.cells import cell_text
-from tests.conftest import PACKETS
+from tests.support.paths import PACKETS
 
 
 def _load(path: Path) -> dict:  # type: ignore[type-arg]

@@ -8,7 +8,7 @@ from typing import Any
 
 from packetbench.benchmark.score import consistency
 from packetbench.generator.doctypes.base import REGISTRY
-from tests.conftest import PACKETS
+from tests.support.paths import PACKETS
 
 
 def truth(doc: str) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from packetbench.generator.doctypes.base import REGISTRY
 from packetbench.generator.packet import write_packet
 from packetbench.generator.tiers import resolve
 from packetbench.generator.world.build import build_world
-from tests.benchmark.score.test_scorer import INDUSTRY_TYPES, ledger_mismatches
+from tests.support.scoring import INDUSTRY_TYPES, ledger_mismatches
 
 SimRun = Callable[..., tuple[Path, RunScores]]
 TIER = "N2"

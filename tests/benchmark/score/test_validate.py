@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 from packetbench.benchmark.score import validate
 from packetbench.generator.doctypes.base import REGISTRY
 from packetbench.generator.json_schema import document_schema
-from tests.conftest import PACKETS
+from tests.support.paths import PACKETS
 
 SCHEMA = {
     "acord_125": "acord_125",

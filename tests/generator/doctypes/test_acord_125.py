@@ -30,8 +30,8 @@ from packetbench.generator.providers.insurance import QUESTIONS
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
-from tests.conftest import plain
-from tests.readback import check_document
+from tests.support.paths import plain
+from tests.support.readback import check_document
 
 TIERS = tuple(PRESETS)
 # N4 and N5 worlds are the slowest to build, and the form caps its tables, so fewer seeds.

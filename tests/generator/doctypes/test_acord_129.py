@@ -10,8 +10,8 @@ import pytest
 
 from packetbench.generator.doctypes.acord_127.build import build as build_127
 from packetbench.generator.doctypes.acord_129.model import VehicleSchedule
-from tests.conftest import TIERS
-from tests.generator.doctypes.sections import cases, cents, check_codes, check_rendered
+from tests.support.paths import TIERS
+from tests.support.sections import cases, cents, check_codes, check_rendered
 
 SEEDS = {"N1": 25, "N2": 25, "N3": 15, "N4": 8, "N5": 4}
 

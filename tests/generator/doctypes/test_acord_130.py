@@ -10,8 +10,8 @@ import pytest
 
 from packetbench.generator.doctypes.acord_125.build import build as build_125
 from packetbench.generator.doctypes.acord_130.model import WorkersCompApplication
-from tests.conftest import TIERS
-from tests.generator.doctypes.sections import cases, cents, check_codes, check_rendered
+from tests.support.paths import TIERS
+from tests.support.sections import cases, cents, check_codes, check_rendered
 
 SEEDS = {"N1": 25, "N2": 25, "N3": 20, "N4": 10, "N5": 5}
 

@@ -19,8 +19,8 @@ from packetbench.generator.packet import build_packet
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import Building, World
-from tests.conftest import plain
-from tests.readback import check_document
+from tests.support.paths import plain
+from tests.support.readback import check_document
 
 TIERS = tuple(PRESETS)
 # Building an N5 world (hundreds of buildings) dominates the run time, so the large tiers get

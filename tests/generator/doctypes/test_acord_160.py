@@ -10,8 +10,8 @@ import pytest
 
 from packetbench.generator.doctypes.acord_160.model import BusinessownersSection
 from packetbench.generator.doctypes.sov.build import build as build_sov
-from tests.conftest import TIERS
-from tests.generator.doctypes.sections import cases, cents, check_codes, check_rendered
+from tests.support.paths import TIERS
+from tests.support.sections import cases, cents, check_codes, check_rendered
 
 SEEDS = {"N1": 25, "N2": 25, "N3": 15, "N4": 6, "N5": 3}
 

@@ -13,8 +13,8 @@ from packetbench.generator.doctypes.acord_125.model import PREMISES_ROWS
 from packetbench.generator.doctypes.acord_823.model import AdditionalPremisesSchedule
 from packetbench.generator.doctypes.base import REGISTRY
 from packetbench.generator.world.build import build_world
-from tests.conftest import TIERS, plain
-from tests.generator.doctypes.sections import cases, cents, check_codes, check_rendered
+from tests.support.paths import TIERS, plain
+from tests.support.sections import cases, cents, check_codes, check_rendered
 
 SEEDS = {"N1": 10, "N2": 20, "N3": 15, "N4": 6, "N5": 3}
 

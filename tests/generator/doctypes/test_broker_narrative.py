@@ -23,9 +23,9 @@ from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.draw import add_years
 from packetbench.generator.world.models import World
-from tests.conftest import plain
-from tests.generator.doctypes.rendered import render
-from tests.generator.doctypes.sections import cents, check_codes
+from tests.support.paths import plain
+from tests.support.rendered import render
+from tests.support.sections import cents, check_codes
 
 TIERS = tuple(PRESETS)
 COMPANIONS = ("acord_125", "sov_pdf", "sov_excel", "loss_run_pdf", "financial_statement_pdf")

@@ -20,8 +20,8 @@ from packetbench.generator.leaves import iter_leaves
 from packetbench.generator.packet import sub_seed
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
-from tests.conftest import TIERS, plain
-from tests.generator.doctypes.certificate_oracle import CHECKS, carried
+from tests.support.certificate_oracle import CHECKS, carried
+from tests.support.paths import TIERS, plain
 
 SEEDS = range(1, 201)
 TYPES = tuple(CHECKS)

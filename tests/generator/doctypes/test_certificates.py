@@ -24,11 +24,11 @@ from packetbench.generator.doctypes.base import REGISTRY, compose
 from packetbench.generator.leaves import DocModel, iter_leaves
 from packetbench.generator.packet import build_packet, packet_id, sub_seed
 from packetbench.generator.world.build import build_world
-from tests.benchmark.score.test_scorer import ledger_mismatches
-from tests.conftest import TIERS, plain
-from tests.generator.doctypes.certificate_oracle import CHECKS
-from tests.generator.test_schemas import SCHEMAS, _walk
-from tests.readback import check_document, read_json
+from tests.support.certificate_oracle import CHECKS
+from tests.support.paths import TIERS, plain
+from tests.support.readback import check_document, read_json
+from tests.support.schemas import SCHEMAS, strictness_problems
+from tests.support.scoring import ledger_mismatches
 
 TYPES = tuple(CHECKS)
 SEED = 3
@@ -83,7 +83,7 @@ def test_every_value_is_drawn_and_reads_back(packets: Path, tier: str) -> None:
 def test_schema_is_strict_and_the_truths_validate(packets: Path, name: str) -> None:
     schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text())
     Draft202012Validator.check_schema(schema)
-    assert _walk(schema, name) == []
+    assert strictness_problems(schema, name) == []
     validator = Draft202012Validator(schema)
     found = 0
     for tier in TIERS:

@@ -17,13 +17,13 @@ from packetbench.generator.doctypes.base import REGISTRY
 from packetbench.generator.packet import sub_seed
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
-from tests.conftest import plain
 from tests.generator.doctypes import (
     test_broker_narrative,
     test_dec_page,
     test_engineering_report,
     test_policy_form,
 )
+from tests.support.paths import plain
 
 SEEDS = range(1, 201)
 CHECKS: dict[str, Callable[[Any, Any, dict[str, Any]], None]] = {

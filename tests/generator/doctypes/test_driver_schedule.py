@@ -21,8 +21,8 @@ from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import Driver, Vehicle, World
 from packetbench.generator.world.tables import drawn_from
-from tests.conftest import plain
-from tests.readback import check_document
+from tests.support.paths import plain
+from tests.support.readback import check_document
 
 TIERS = tuple(PRESETS)
 SEEDS = range(1, 41)

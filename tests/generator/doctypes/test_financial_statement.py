@@ -24,8 +24,8 @@ from packetbench.generator.leaves import LeafShape, ObjectShape, fields_of, iter
 from packetbench.generator.packet import build_packet, sub_seed
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
-from tests.conftest import plain
-from tests.readback import check_document
+from tests.support.paths import plain
+from tests.support.readback import check_document
 
 TIERS = ("N1", "N2", "N3", "N4", "N5")
 SEEDS = range(1, 51)

@@ -20,8 +20,8 @@ from packetbench.generator.schema_files import all_schemas
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
 from packetbench.generator.world.tables import drawn_from
-from tests.conftest import plain
-from tests.readback import check_document
+from tests.support.paths import plain
+from tests.support.readback import check_document
 
 # Written out here, independently of the code lists, so the test is an oracle.
 OPEN_STATUSES = frozenset({"Open", "Re-opened", "Subrogation", "In Suit"})

@@ -16,9 +16,9 @@ from packetbench.generator.doctypes.policy_form.model import PolicyForm
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
-from tests.conftest import plain
-from tests.generator.doctypes.rendered import render
-from tests.generator.doctypes.sections import check_codes
+from tests.support.paths import plain
+from tests.support.rendered import render
+from tests.support.sections import check_codes
 
 TIERS = tuple(PRESETS)
 

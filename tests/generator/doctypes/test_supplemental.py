@@ -25,8 +25,8 @@ from packetbench.generator.providers import supplements as questions
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
-from tests.conftest import plain
-from tests.readback import check_document
+from tests.support.paths import plain
+from tests.support.readback import check_document
 
 TIERS = tuple(PRESETS)
 VARIANTS = ("trucking", "contractors", "restaurant", "habitational")

@@ -29,8 +29,8 @@ from packetbench.generator.providers.supplements import GENERAL_QUESTIONS
 from packetbench.generator.tiers import PRESETS, resolve
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
-from tests.conftest import plain
-from tests.readback import check_document
+from tests.support.paths import plain
+from tests.support.readback import check_document
 
 NAME = "supplemental_general"
 DOCS = ("supplemental_general_pdf", "supplemental_general_excel")

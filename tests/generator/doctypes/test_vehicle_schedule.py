@@ -20,8 +20,8 @@ from packetbench.generator.packet import build_packet, sub_seed
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
-from tests.conftest import plain
-from tests.readback import check_document
+from tests.support.paths import plain
+from tests.support.readback import check_document
 
 TIERS = tuple(PRESETS)
 AUTO: dict[str, object] = {"lines": ("property", "auto")}

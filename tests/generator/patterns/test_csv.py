@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from packetbench.benchmark.csvread import read_csv
-from tests.generator.patterns.conftest import Case, Render, first_applied
+from tests.support.rendering import Case, Render, first_applied
 
 DOCS = ("loss_run_csv",)
 DOC = "loss_run_csv"

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from packetbench.generator.patterns import scripts
 from packetbench.generator.render import fmt
-from tests.generator.patterns.conftest import Case, Render, char_infos, first_applied
+from tests.support.rendering import Case, Render, char_infos, first_applied
 
 DOCS = (
     "loss_run_pdf",

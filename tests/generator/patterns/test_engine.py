@@ -14,7 +14,7 @@ from packetbench.generator.packet import build_packet
 from packetbench.generator.patterns import base, engine, presets
 from packetbench.generator.patterns.base import Applied, Pattern, Staging, Subject, catalogue
 from packetbench.generator.tiers import parse_overrides, resolve
-from tests.conftest import TIERS
+from tests.support.paths import TIERS
 
 # PATTERNS.md, written out here as the oracle: every table.*, data.*, overlay.*, scan.*,
 # textlayer.* and hand.* id, the sheet.* and csv.* ids built so far, and the packet.* ids.

@@ -17,9 +17,9 @@ from packetbench.benchmark.score.field_view import Claim
 from packetbench.benchmark.score.verdicts import grounded, verdict
 from packetbench.benchmark.universe import document_universe
 from packetbench.generator.render import hand
-from tests.benchmark.audit.conftest import Run, audit_json, findings
-from tests.benchmark.audit.test_ocr import needs_tesseract
-from tests.generator.patterns.conftest import Render, Rendered, first_applied, write
+from tests.support.audit import Run, audit_json, findings
+from tests.support.ocr import needs_tesseract
+from tests.support.rendering import Render, Rendered, first_applied, write
 
 DOCS = ("acord_125", "acord_130", "loss_run_pdf")
 FORM = "acord_125"

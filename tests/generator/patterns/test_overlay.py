@@ -10,7 +10,7 @@ import numpy as np
 import pypdfium2.raw as raw
 
 from packetbench.generator.patterns.overlay import ICONS
-from tests.generator.patterns.conftest import Case, Render, char_infos, first_applied
+from tests.support.rendering import Case, Render, char_infos, first_applied
 
 DOCS = ("loss_run_pdf", "sov_pdf", "driver_schedule_pdf", "acord_125")
 LOSS = "loss_run_pdf"

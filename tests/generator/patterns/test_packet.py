@@ -19,9 +19,9 @@ from packetbench.benchmark.report.render import write_report
 from packetbench.benchmark.results.load import load_run
 from packetbench.benchmark.score.outputs import read_documents
 from packetbench.benchmark.score.scorer import score_run
-from tests.benchmark.score.test_scorer import ledger_mismatches
-from tests.generator.patterns.conftest import Rendered, write
-from tests.generator.patterns.test_truth import _leaves
+from tests.support.leaves import leaves
+from tests.support.rendering import Rendered, write
+from tests.support.scoring import ledger_mismatches
 
 DOCS = (
     "acord_125",
@@ -86,7 +86,7 @@ def test_an_earlier_version_is_listed_superseded_and_its_differences_in_its_delt
         assert on.truth(doc_id) == off.truth(doc_id)
     record = on.applied(older["doc_id"], pattern)
     assert record is not None and record["details"]["superseded_by"] == current
-    old, new = _leaves(on.truth(older["doc_id"])), _leaves(on.truth(current))
+    old, new = leaves(on.truth(older["doc_id"])), leaves(on.truth(current))
     differing = {p for p in old if old[p] is not None and old[p] != new.get(p)}
     assert differing and set(record["ground_truth_delta"]) == differing
     for path, entry in record["ground_truth_delta"].items():
@@ -116,7 +116,7 @@ def test_a_variant_changes_one_document_truth_at_its_delta_only(pattern: str) ->
     ((doc_id, record),) = applications(on, pattern).items()
     delta = record["ground_truth_delta"]
     assert delta and record["truth"] == "value" and record["pages_affected"]
-    truth_on, truth_off = _leaves(on.truth(doc_id)), _leaves(off.truth(doc_id))
+    truth_on, truth_off = leaves(on.truth(doc_id)), leaves(off.truth(doc_id))
     changed = {p for p in truth_on if truth_on[p] != truth_off.get(p)}
     assert changed == set(delta)
     for path, entry in delta.items():
@@ -159,7 +159,7 @@ def test_copied_superseded_values_are_scored_stale_as_the_ledger_says(tmp_path: 
             f"SELECT verdict, value FROM '{run / 'scores' / 'claims.parquet'}'"
         ).fetchall()
     ]
-    old = _leaves(on.truth(older["doc_id"]))
+    old = leaves(on.truth(older["doc_id"]))
     stale_claims = [c for c in claims if c["verdict"] == "stale"]
     assert stale_claims and all(c["value"] in old.values() for c in stale_claims)
     # The report counts them per tier.
@@ -187,7 +187,7 @@ def test_a_phantom_reference_ticks_an_attachment_the_packet_lacks() -> None:
     ticked, plain = on.fields(doc_id)[box], off.fields(doc_id)[box]
     assert (ticked["value"], ticked["rendered_as"]) == ("Yes", "X")
     assert (plain["value"], plain["rendered_as"]) == ("No", "")
-    assert _leaves(on.truth(doc_id))[box] == "Yes"
+    assert leaves(on.truth(doc_id))[box] == "Yes"
     # Nothing else in the packet changes.
     assert all(
         on.truth(d["doc_id"]) == off.truth(d["doc_id"]) for d in listed(on) if d["doc_id"] != doc_id

@@ -15,7 +15,7 @@ from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.score.outputs import read_documents
 from packetbench.benchmark.score.scorer import score_run
 from packetbench.generator.batch import generate
-from tests.benchmark.score.test_scorer import ledger_mismatches
+from tests.support.scoring import ledger_mismatches
 
 SEEDS = 20
 

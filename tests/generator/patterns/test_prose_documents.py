@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.generator.patterns.conftest import Render, first_applied, write
-from tests.readback import check_document
+from tests.support.readback import check_document
+from tests.support.rendering import Render, first_applied, write
 
 DOCS = ("broker_narrative", "engineering_report")
 

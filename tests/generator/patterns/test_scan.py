@@ -14,8 +14,8 @@ import pypdfium2.raw as raw
 import pytest
 
 from packetbench.generator.render.scan import LEVELS, Transform, _rotation_about
-from tests.benchmark.audit.test_ocr import needs_tesseract
-from tests.generator.patterns.conftest import Render, Rendered, write
+from tests.support.ocr import needs_tesseract
+from tests.support.rendering import Render, Rendered, write
 
 WHOLE = ("clean", "moderate", "fax", "skewed", "degraded", "photo")
 DOC = "acord_125"

@@ -15,7 +15,7 @@ from openpyxl.utils.cell import column_index_from_string, coordinate_from_string
 from packetbench.benchmark.harness import inputs, prompts
 from packetbench.generator.render.sheetlook import EXCEL_EPOCH, THOUSANDS_SUFFIX
 from packetbench.generator.schema_files import all_schemas
-from tests.generator.patterns.conftest import Case, Render, first_applied
+from tests.support.rendering import Case, Render, first_applied
 
 DOCS = ("sov_excel", "loss_run_excel", "driver_schedule_excel", "financial_statement_excel")
 SOV, LOSS = "sov_excel", "loss_run_excel"

@@ -14,7 +14,7 @@ import pypdfium2.raw as raw
 
 from packetbench.generator.patterns import vocabulary
 from packetbench.generator.patterns.table import NOTICES
-from tests.generator.patterns.conftest import Case, Render, Rendered, char_infos, first_applied
+from tests.support.rendering import Case, Render, Rendered, char_infos, first_applied
 
 DOCS = ("loss_run_pdf", "sov_pdf", "driver_schedule_pdf")
 LOSS = "loss_run_pdf"

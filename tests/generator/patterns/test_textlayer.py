@@ -23,8 +23,8 @@ import pypdfium2.raw as raw
 import pytest
 
 from packetbench.benchmark.audit import audit_packets
-from tests.benchmark.audit.test_ocr import needs_tesseract
-from tests.generator.patterns.conftest import Render, Rendered, first_applied, write
+from tests.support.ocr import needs_tesseract
+from tests.support.rendering import Render, Rendered, first_applied, write
 
 DOCS = ("acord_125", "loss_run_pdf", "sov_pdf")
 TIER = "N3"

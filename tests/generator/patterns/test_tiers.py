@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 
 from packetbench.benchmark.audit import audit_packets
 from packetbench.generator.schema_files import all_schemas
-from tests.conftest import TIERS
+from tests.support.paths import TIERS
 
 SEEDS = 20
 

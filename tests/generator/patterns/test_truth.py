@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from packetbench.generator.patterns.base import catalogue
-from tests.generator.patterns.conftest import Render, first_applied
+from tests.support.leaves import leaves
+from tests.support.rendering import Render, first_applied
 
 DOCS = (
     "loss_run_pdf",
@@ -44,19 +45,6 @@ CASES: dict[str, tuple[str, str]] = {
 BY_FAMILY = {"sheet": ("N3", "sov_excel"), "csv": ("N3", "loss_run_csv")}
 
 
-def _leaves(data: Any, prefix: str = "") -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    if isinstance(data, dict):
-        for key, value in data.items():
-            found.update(_leaves(value, f"{prefix}.{key}" if prefix else key))
-    elif isinstance(data, list):
-        for index, value in enumerate(data):
-            found.update(_leaves(value, f"{prefix}[{index}]"))
-    else:
-        found[prefix] = data
-    return found
-
-
 def _under(path: str, target: str) -> bool:
     return path == target or path.startswith((f"{target}.", f"{target}["))
 
@@ -73,7 +61,7 @@ def test_truth_delta(render: Render, pattern: str) -> None:
     assert record is not None, f"{pattern} not applied to {doc_id}"
     assert record["truth"] == spec.truth and record["pages_affected"]
     delta = record["ground_truth_delta"]
-    truth_on, truth_off = _leaves(on.truth(doc_id)), _leaves(off.truth(doc_id))
+    truth_on, truth_off = leaves(on.truth(doc_id)), leaves(off.truth(doc_id))
     fields_on, fields_off = on.fields(doc_id), off.fields(doc_id)
     if spec.truth == "none":
         assert truth_on == truth_off

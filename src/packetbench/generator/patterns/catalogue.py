@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from packetbench.generator.codes import TIERS
 from packetbench.generator.patterns.base import catalogue
-from packetbench.generator.patterns.presets import PROBABILITIES, TIERS
+from packetbench.generator.patterns.presets import PROBABILITIES
 
 
 def rows(tiers: Sequence[str] | None = None) -> list[dict[str, Any]]:

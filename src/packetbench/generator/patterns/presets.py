@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from packetbench.generator.codes import TIERS
 from packetbench.generator.errors import UsageError
 from packetbench.generator.patterns.base import catalogue, matching
 
 PREFIX = "patterns."
-TIERS = ("N1", "N2", "N3", "N4", "N5")
 
 # id -> probability per tier N1..N5. A pattern missing here is off in every tier.
 PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {

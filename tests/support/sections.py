@@ -22,8 +22,8 @@ from packetbench.generator.leaves import DocModel, iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
-from tests.conftest import plain
-from tests.readback import check_document
+from tests.support.paths import plain
+from tests.support.readback import check_document
 
 # Every line, so a section can be tested at any tier's table sizes.
 ALL_LINES: dict[str, object] = {"lines": ("property", "gl", "auto", "wc", "umbrella", "cargo")}

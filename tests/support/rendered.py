@@ -16,8 +16,8 @@ from packetbench.generator.json_schema import document_schema
 from packetbench.generator.leaves import DocModel, iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
 from packetbench.generator.world.models import World
-from tests.conftest import plain
-from tests.readback import check_document
+from tests.support.paths import plain
+from tests.support.readback import check_document
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""Helpers the tests share (fixtures stay in the conftest files)."""
