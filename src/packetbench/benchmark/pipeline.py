@@ -159,10 +159,9 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
 
     if isinstance(provider, ApiProvider):
         provider.api_key()  # a missing key fails now, before any packet is generated
-    from packetbench.benchmark.errors import BenchmarkError
     from packetbench.generator.executors import make_executor
 
-    runner = make_executor(options.executor, options.jobs, options.ray_address, (BenchmarkError,))
+    runner = make_executor(options.executor, options.jobs, options.ray_address)
     _prepare(options)
     packets = options.out / "packets"
     name = options.provider if not cls.simulator else f"{options.provider}-{options.profile}"

@@ -1,10 +1,12 @@
 """The `packetbench` command: one typer app; each command calls one library function.
 
 Every module of this package except this one defines ``register(app)`` and is registered in
-name order, so adding a command group is adding a module. The project's own exceptions, and
-typer's usage errors (a value that is not a number, a missing option), become a one-line
-message on stderr and exit code 2 (bad usage or bad input); a check that fails exits 1 from
-its command. Anything else is a bug and shows its traceback.
+name order, so adding a command group is adding a module. Bad usage and bad input (the
+project's `InputError`s, and typer's usage errors: a value that is not a number, a missing
+option) become a one-line message on stderr and exit code 2; a check that fails exits 1 from
+its command; a task that crashed in a worker exits 1 with one line naming the task (a packet
+id) and the error's last line. Anything else, `LayoutError` included, is a bug and shows its
+traceback (exit 1).
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from typing import Annotated
 import typer
 
 from packetbench import __version__
-from packetbench.benchmark.errors import BenchmarkError
-from packetbench.generator.errors import GeneratorError
+from packetbench.errors import InputError
+from packetbench.generator.errors import TaskFailed
 
 app = typer.Typer(
     name="packetbench",
@@ -68,9 +70,12 @@ def main() -> None:
         return
     try:
         code = app(standalone_mode=False)
-    except (GeneratorError, BenchmarkError) as error:
+    except InputError as error:
         typer.echo(f"packetbench: error: {error}", err=True)
         sys.exit(2)
+    except TaskFailed as error:  # a worker's crash: the task (a packet id) and its last line
+        typer.echo(f"packetbench: crash: {error}", err=True)
+        sys.exit(1)
     except typer.Abort:
         typer.echo("packetbench: aborted", err=True)
         sys.exit(1)

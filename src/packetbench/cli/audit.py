@@ -62,10 +62,9 @@ def audit(
     # The readers (pdfium, openpyxl, numpy) load only when this command runs.
     from packetbench.benchmark.audit import audit_packets
     from packetbench.benchmark.audit.files import packet_folders
-    from packetbench.benchmark.errors import BenchmarkError
     from packetbench.generator.executors import make_executor
 
-    runner = make_executor(executor, jobs, ray_address, (BenchmarkError,))
+    runner = make_executor(executor, jobs, ray_address)
     folders = packet_folders(packet_dirs)
     stderr = Console(stderr=True)
     with Progress(

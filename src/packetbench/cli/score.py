@@ -36,13 +36,10 @@ def score(
     bad input (among it packets other than those the run was extracted from)."""
     from packetbench.benchmark.progress_bar import bar
     from packetbench.benchmark.results import load_run  # duckdb loads only here
-    from packetbench.benchmark.score.scorer import (  # scipy and the scorer load only here
-        FATAL,
-        score_run,
-    )
+    from packetbench.benchmark.score.scorer import score_run  # scipy loads only here
     from packetbench.generator.executors import make_executor
 
-    runner = make_executor(executor, jobs, ray_address, FATAL)
+    runner = make_executor(executor, jobs, ray_address)
     with bar("score", "packets") as advance:
         result = score_run(
             run, packets, executor=runner, claims_jsonl=claims_jsonl, on_packet=advance

@@ -7,9 +7,12 @@ first, so the files written from them are the same bytes whichever executor ran 
 many workers it had. At most a few tasks per worker are in flight, so the results waiting
 to be consumed stay few however many tasks there are.
 
-A task that raises is run again (`retries` times); if it still fails the run stops with an
-error naming the task (a packet id), never dropping it. Errors the project raises on purpose
-(bad input, bad usage: the `fatal` classes) are not retried, since they would fail again.
+A task that raises is run again (`retries` times); if it still fails the run stops with
+`TaskFailed` naming the task (a packet id) and the error's last line, never dropping it: a
+crash, which the command line reports with exit code 1. Bad input and bad usage (the `fatal`
+classes, `InputError` always among them) stop the run as they are, and a bug the project
+detects itself (a `PacketbenchError` such as `LayoutError`) is not retried: both would fail
+again.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from packetbench.generator.errors import GeneratorError, UsageError
+from packetbench.errors import InputError, PacketbenchError
+from packetbench.generator.errors import TaskFailed, UsageError
 from packetbench.generator.worker_pool import worker_pool
 
 T = TypeVar("T")
@@ -30,16 +34,17 @@ IN_FLIGHT_PER_WORKER = 4
 RETRIES = 1
 
 
-class TaskFailed(GeneratorError):
-    """A task failed on every attempt (the message names it: a packet id)."""
-
-
 class Executor(Protocol):
     name: str
 
     def map(
         self, function: Callable[[T], R], tasks: Sequence[T], label: Callable[[T], str]
     ) -> Iterator[R]: ...
+
+
+def _final(error: BaseException, attempt: int, retries: int) -> bool:
+    """Whether a task that raised `error` on attempt `attempt` is not tried again."""
+    return attempt > retries or isinstance(error, PacketbenchError)
 
 
 def _failed(label: str, attempts: int, error: BaseException) -> TaskFailed:
@@ -53,7 +58,7 @@ class LocalExecutor:
 
     jobs: int = 1
     retries: int = RETRIES
-    fatal: tuple[type[BaseException], ...] = (GeneratorError,)
+    fatal: tuple[type[BaseException], ...] = (InputError,)
     name: str = "local"
 
     def map(
@@ -85,7 +90,7 @@ class LocalExecutor:
                     # A worker died (killed, out of memory): the pool cannot run anything more.
                     raise _failed(label(task), attempt, error) from None
                 except Exception as error:
-                    if attempt > self.retries:
+                    if _final(error, attempt, self.retries):
                         raise _failed(label(task), attempt, error) from error
                     pending.appendleft((task, pool.submit(function, task), attempt + 1))
                     continue
@@ -100,7 +105,7 @@ class LocalExecutor:
             except self.fatal:
                 raise
             except Exception as error:
-                if attempt > self.retries:
+                if _final(error, attempt, self.retries):
                     raise _failed(label(task), attempt, error) from error
                 attempt += 1
 
@@ -117,7 +122,7 @@ class RayExecutor:
     address: str | None = None
     jobs: int = 2
     retries: int = RETRIES
-    fatal: tuple[type[BaseException], ...] = (GeneratorError,)
+    fatal: tuple[type[BaseException], ...] = (InputError,)
     name: str = "ray"
 
     def _connect(self) -> Any:
@@ -189,7 +194,7 @@ class RayExecutor:
                 cause = error.cause if isinstance(error.cause, BaseException) else error
                 if isinstance(cause, self.fatal):
                     raise cause from None
-                if attempt > self.retries:
+                if _final(cause, attempt, self.retries):
                     raise _failed(label(task), attempt, cause) from None
                 pending.appendleft((task, remote.remote(task), attempt + 1))
                 continue
@@ -211,7 +216,7 @@ def make_executor(
     """The executor a command's --executor, --jobs and --ray-address ask for."""
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1 (got {jobs})")
-    stops: tuple[type[BaseException], ...] = (GeneratorError, *fatal)
+    stops: tuple[type[BaseException], ...] = (InputError, *fatal)
     if name == "local":
         if ray_address is not None:
             raise UsageError("--ray-address is for --executor ray")

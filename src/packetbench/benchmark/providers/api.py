@@ -21,6 +21,7 @@ from packetbench.benchmark.errors import BenchmarkError, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers.base import Provider
 from packetbench.benchmark.runs import ExtractionRecord
+from packetbench.errors import InputError
 
 Reasoning = Literal["default", "high", "xhigh"]
 REASONING_LEVELS: tuple[str, ...] = ("default", "high", "xhigh")
@@ -433,6 +434,6 @@ def error_message(error: Any) -> str:
     return str(getattr(error, "message", error))
 
 
-class ProviderStopped(BenchmarkError):
+class ProviderStopped(BenchmarkError, InputError):
     """The provider refused every request (bad key, unknown model, refused setting): the run
     stopped, keeping every finished document for `--resume`."""

@@ -28,7 +28,6 @@ import orjson
 
 from packetbench.benchmark import families, provenance
 from packetbench.benchmark import universe as universes
-from packetbench.benchmark.errors import BenchmarkError
 from packetbench.benchmark.packets import DocInfo, Packet, Touched, find_packets
 from packetbench.benchmark.results.leaves import truth_leaves
 from packetbench.benchmark.runs import (
@@ -48,8 +47,6 @@ from packetbench.benchmark.score.verdicts import VERDICTS, judge, verdict
 from packetbench.generator import doctypes as _doctypes  # noqa: F401  (registers document types)
 from packetbench.generator.executors import Executor, LocalExecutor
 from packetbench.generator.leaves import DocModel
-
-FATAL = (BenchmarkError,)  # bad input fails again: never retried
 
 
 def schema_problem(schema: str, output: Any, packet: Path) -> str | None:
@@ -432,7 +429,7 @@ def score_run(
     result = RunScores()
     with outputs.Streams(run / "scores", claims_jsonl) as streams:
         for done, part in enumerate(
-            (executor or LocalExecutor(1, fatal=FATAL)).map(score_packet, tasks, _label), 1
+            (executor or LocalExecutor(1)).map(score_packet, tasks, _label), 1
         ):
             result.add(part)
             streams.add(part.rows)
