@@ -96,7 +96,7 @@ def main() -> None:
                 sys.executable,
                 "-m",
                 "packetbench.benchmark.harness.stub",
-                "--family",
+                "--api",
                 args.provider,
                 "--packets",
                 str(packets),

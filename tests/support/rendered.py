@@ -11,7 +11,7 @@ from typing import Any
 
 import jsonschema
 
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.json_schema import document_schema
 from packetbench.generator.leaves import DocModel, iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
@@ -35,7 +35,7 @@ def render(
 ) -> Rendered:
     """Render `doc_type` (beside `companions`, doc ids) in packet (tier, seed) without
     patterns; every non-null leaf is located, reads back, and the truth is the whole model."""
-    kind = REGISTRY[doc_type]
+    kind = DOC_TYPES[doc_type]
     doc_id = kind.variants[0].doc_id
     knobs = plain(tier, {"documents": (doc_id, *companions)})
     built = build_packet(tier, seed, knobs)

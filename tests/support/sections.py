@@ -16,7 +16,7 @@ import jsonschema
 import pydantic
 import pytest
 
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.json_schema import document_schema
 from packetbench.generator.leaves import DocModel, iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
@@ -41,7 +41,7 @@ def cases(doc_type: str, tier: str, seeds: int, lines: bool = True) -> tuple[Cas
     """(world, built document, knobs) for the first `seeds` worlds of `tier` that carry the
     type, built as a packet builds them."""
     knobs = plain(tier, ALL_LINES if lines else None)
-    kind = REGISTRY[doc_type]
+    kind = DOC_TYPES[doc_type]
     out: list[Case] = []
     seed = 0
     while len(out) < seeds:
@@ -65,7 +65,7 @@ def check_rendered(
     leaf is located and reads back, the truth is the whole model and valid under the
     strict schema. Returns the field_truth entries by path."""
     overrides = {**ALL_LINES, **(overrides or {})}
-    kind = REGISTRY[doc_type]
+    kind = DOC_TYPES[doc_type]
     seed = first_seed(tier, kind.carried_by, overrides)
     doc_id = kind.variants[0].doc_id
     knobs = plain(tier, {**overrides, "documents": (doc_id,)})

@@ -11,7 +11,7 @@ from packetbench.benchmark.runs import read_record
 KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", "gemini": "GEMINI_API_KEY"}
 
 
-FAMILIES = tuple(KEYS)
+APIS = tuple(KEYS)
 
 
 def documents(packets: Path) -> int:

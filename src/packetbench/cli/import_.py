@@ -26,7 +26,7 @@ def nightmare(
     ] = False,
 ) -> None:
     """Import the reference corpus at PATH: one packet per corpus packet (its files, its own
-    26 schemas as the `nightmare` schema family, its truth and rendered elements in our
+    26 schemas as the `nightmare` schema namespace, its truth and rendered elements in our
     contract) and one run folder per cohort. Every leaf that could not be mapped is counted
     and listed in OUT/import.json.
 

@@ -16,7 +16,6 @@ from typing import Any
 import orjson
 
 from packetbench import __version__
-from packetbench.generator import doctypes as _doctypes  # noqa: F401  (registers every document type)
 from packetbench.generator.composition import trim
 from packetbench.generator.doctypes.base import EXTENSIONS, compose
 from packetbench.generator.errors import UsageError

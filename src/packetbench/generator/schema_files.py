@@ -6,14 +6,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from packetbench.generator import doctypes as _doctypes  # noqa: F401  (registers every document type)
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.json_schema import document_schema
 
 
 def all_schemas() -> dict[str, dict[str, Any]]:
     """Schema name -> strict JSON Schema, for every registered document type."""
-    return {name: document_schema(name, REGISTRY[name].model) for name in sorted(REGISTRY)}
+    return {name: document_schema(name, DOC_TYPES[name].model) for name in sorted(DOC_TYPES)}
 
 
 def schema_bytes(schema: dict[str, Any]) -> bytes:

@@ -18,7 +18,6 @@ from packetbench.generator.world.tables import ROW_KNOBS
 
 def document_ids() -> tuple[str, ...]:
     """Every registered doc id, in packet order: what a packet may render."""
-    from packetbench.generator import doctypes  # noqa: F401  (registers every document type)
     from packetbench.generator.doctypes.base import variants
 
     return tuple(variants())

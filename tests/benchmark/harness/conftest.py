@@ -28,13 +28,13 @@ def three_packets(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def stub() -> Iterator[Callable[..., StubServer]]:
-    """Start stub servers (stopped at teardown): stub(family, packets, faults, **options)."""
+    """Start stub servers (stopped at teardown): stub(api, packets, faults, **options)."""
     started: list[StubServer] = []
 
     def make(
-        family: str, packets: Path, faults: FaultPlan | None = None, **options: Any
+        api: str, packets: Path, faults: FaultPlan | None = None, **options: Any
     ) -> StubServer:
-        server = StubServer(family, packets, faults, **options).start()
+        server = StubServer(api, packets, faults, **options).start()
         started.append(server)
         return server
 

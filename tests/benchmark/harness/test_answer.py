@@ -9,10 +9,10 @@ import pytest
 
 from packetbench.benchmark.harness.answer import judge
 from packetbench.benchmark.providers.api import Reply
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from tests.support.paths import PACKETS
 
-SOV = REGISTRY["sov"].model
+SOV = DOC_TYPES["sov"].model
 TRUTH: dict[str, Any] = json.loads(
     (PACKETS / "N1-000001" / "document_truth_sov_pdf.json").read_text()
 )["truth"]

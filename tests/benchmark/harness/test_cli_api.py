@@ -12,7 +12,7 @@ import pytest
 from packetbench.benchmark.harness.stub import FaultPlan, StubServer
 from tests.support.paths import PACKETS
 from tests.support.readback import doc_ids
-from tests.support.stubs import FAMILIES, KEYS, records
+from tests.support.stubs import APIS, KEYS, records
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 PACKET = PACKETS / "N1-000001"
@@ -28,11 +28,11 @@ def _error(result: subprocess.CompletedProcess[str], *needles: str) -> str:
     return lines[0]
 
 
-def _extract(server: StubServer, family: str, run: Path, *extra: str) -> list[str]:
+def _extract(server: StubServer, api: str, run: Path, *extra: str) -> list[str]:
     return [
         "extract",
         "--provider",
-        family,
+        api,
         "--model",
         "stub-model",
         "--base-url",
@@ -47,11 +47,11 @@ def _extract(server: StubServer, family: str, run: Path, *extra: str) -> list[st
     ]
 
 
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("api", APIS)
 def test_the_api_key_is_in_no_file_of_the_run(
-    family: str, stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
+    api: str, stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:
-    key = f"sk-{family}-Zq81xVv0TestKeyNeverWritten"
+    key = f"sk-{api}-Zq81xVv0TestKeyNeverWritten"
     # 5xx errors echo the key; two documents exhaust their retries on them, so the echoed
     # message reaches their records, the request log and run.json's error counts.
     plan = FaultPlan(
@@ -60,11 +60,11 @@ def test_the_api_key_is_in_no_file_of_the_run(
         seed=3,
         script={"N1-000001/sov_pdf": ["server_500"] * 3, "N1-000001/acord_140": ["server_503"] * 3},
     )
-    server = stub(family, PACKET, plan, expect_key=key)
+    server = stub(api, PACKET, plan, expect_key=key)
     run, cache = tmp_path / "run", tmp_path / "cache"
     result = run_cli(
-        *_extract(server, family, run, "--retries", "2", "--cache", str(cache)),
-        env={KEYS[family]: key},
+        *_extract(server, api, run, "--retries", "2", "--cache", str(cache)),
+        env={KEYS[api]: key},
     )
     assert result.returncode == 0, result.stderr
     assert server.keys_seen == {key}  # the key was really sent

@@ -14,10 +14,10 @@ from packetbench.benchmark.extract import HarnessOptions, extract
 from packetbench.benchmark.harness.stub import FaultPlan, StubServer
 from packetbench.benchmark.harness.stub.faults import ANSWER, TRANSIENT
 from packetbench.benchmark.providers import provider_class
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from tests.support.paths import PACKETS
 from tests.support.scoring import INDUSTRY_TYPES
-from tests.support.stubs import FAMILIES, KEYS, documents, log, records, truth
+from tests.support.stubs import APIS, KEYS, documents, log, records, truth
 
 RETRIES = 3
 # Documents whose faults are fixed, so that every kind occurs whatever the random draw.
@@ -38,18 +38,18 @@ EXPECTED = {  # the final outcome of an answer fault
 }
 
 
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("api", APIS)
 def test_faults_end_ok_or_explained_and_retries_match(
-    family: str,
+    api: str,
     three_packets: Path,
     stub: Callable[..., StubServer],
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv(KEYS[family], "test-key-for-the-stub-0001")
+    monkeypatch.setenv(KEYS[api], "test-key-for-the-stub-0001")
     plan = FaultPlan(rate=0.2, seed=7, script=SCRIPT, retry_after_s=0.2)
-    server = stub(family, three_packets, plan)
-    provider = provider_class(family).from_options(
+    server = stub(api, three_packets, plan)
+    provider = provider_class(api).from_options(
         {"model": "stub-model", "base_url": server.base_url, "timeout": 0.5, "retries": RETRIES}
     )
     run = tmp_path / "run"
@@ -104,18 +104,18 @@ def test_faults_end_ok_or_explained_and_retries_match(
                 assert arrivals[number + 1] - arrivals[number] >= 0.2
 
 
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("api", APIS)
 def test_every_document_type_is_answered_by_the_stubs(
-    family: str, stub: Callable[..., StubServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    api: str, stub: Callable[..., StubServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The N3 and N5 canonical packets carry every document type: each SDK sends each one
     with its strict schema, the stub accepts the request, and the record is the truth."""
     packets = tmp_path / "packets"
     for name in ("N3-000001", "N5-000001"):
         shutil.copytree(PACKETS / name, packets / name)
-    monkeypatch.setenv(KEYS[family], "test-key-for-the-stub-0001")
-    server = stub(family, packets)
-    provider = provider_class(family).from_options(
+    monkeypatch.setenv(KEYS[api], "test-key-for-the-stub-0001")
+    server = stub(api, packets)
+    provider = provider_class(api).from_options(
         {"model": "stub-model", "base_url": server.base_url, "timeout": 5.0, "retries": 1}
     )
     run = tmp_path / "run"
@@ -126,6 +126,6 @@ def test_every_document_type_is_answered_by_the_stubs(
     assert server.rejected == []
     assert summary.by_status == {"ok": len(found)}
     # The restaurant and habitational supplements are not in the suite (see test_scorer).
-    assert {record["doc_type"] for record in found.values()} == set(REGISTRY) - set(INDUSTRY_TYPES)
+    assert {record["doc_type"] for record in found.values()} == set(DOC_TYPES) - set(INDUSTRY_TYPES)
     for doc, record in found.items():
         assert record["output"] == truth(packets, doc), doc

@@ -93,7 +93,7 @@ def test_csv_goes_as_written_and_bad_files_are_named(tmp_path: Path) -> None:
 def test_every_family_has_a_prompt_and_missing_ones_are_named() -> None:
     names = set(all_schemas())
     prompts.check(names)
-    assert set(prompts.template_hashes(names)) == {prompts.family(n) for n in names}
+    assert set(prompts.template_hashes(names)) == {prompts.template_name(n) for n in names}
     with pytest.raises(BadInput, match=r"prompts/umbrella\.j2: missing"):
         prompts.check({"umbrella"})
 

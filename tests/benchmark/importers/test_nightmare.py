@@ -10,7 +10,7 @@ import pypdfium2
 import pytest
 
 from packetbench.benchmark.importers.nightmare import rendered
-from packetbench.benchmark.importers.nightmare.family import kind_of, project, scored_schema
+from packetbench.benchmark.importers.nightmare.namespace import kind_of, project, scored_schema
 from packetbench.benchmark.importers.nightmare.truth import convert
 from packetbench.benchmark.score.validate import problem
 from tests.support.corpus_fixture import (

@@ -26,17 +26,17 @@ def bodies(
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> Iterator[Callable[..., tuple[dict[str, list[dict[str, Any]]], Path]]]:
-    """bodies(family, reasoning=..., input=...) -> (request bodies by document, run)."""
+    """bodies(api, reasoning=..., input=...) -> (request bodies by document, run)."""
     servers: list[StubServer] = []
 
-    def run(family: str, **options: Any) -> tuple[dict[str, list[dict[str, Any]]], Path]:
-        monkeypatch.setenv(KEYS[family], "requests-test-key-0005")
+    def run(api: str, **options: Any) -> tuple[dict[str, list[dict[str, Any]]], Path]:
+        monkeypatch.setenv(KEYS[api], "requests-test-key-0005")
         modes = (
             ("native", "text", "images") if options.get("input") == "images" else ("native", "text")
         )
-        server = StubServer(family, PACKET, keep_bodies=True, modes=modes).start()
+        server = StubServer(api, PACKET, keep_bodies=True, modes=modes).start()
         servers.append(server)
-        provider = provider_class(family).from_options(
+        provider = provider_class(api).from_options(
             {"model": options.pop("model", "stub-model"), "base_url": server.base_url, **options}
         )
         out = tmp_path / f"run-{len(servers)}"
@@ -152,13 +152,13 @@ def test_gemini_json_schema_with_property_ordering_and_thinking(bodies: Any) -> 
     }
 
 
-@pytest.mark.parametrize("family", ["openai", "gemini"])
-def test_text_and_image_inputs_reach_the_model(family: str, bodies: Any) -> None:
-    sent, run = bodies(family, input="text")
+@pytest.mark.parametrize("api", ["openai", "gemini"])
+def test_text_and_image_inputs_reach_the_model(api: str, bodies: Any) -> None:
+    sent, run = bodies(api, input="text")
     text = json.dumps(sent["N1-000001/sov_pdf"][0])
     assert "[page 1 of 1]" in text and "application/pdf" not in text
     assert all(r["status"] == "ok" for r in records(run).values())
-    sent, run = bodies(family, input="images")
+    sent, run = bodies(api, input="images")
     text = json.dumps(sent["N1-000001/acord_125"][0])
     assert text.count("image/png") == 3  # one image per page
     assert all(r["status"] == "ok" for r in records(run).values())

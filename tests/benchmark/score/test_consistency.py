@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from packetbench.benchmark.score import consistency
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from tests.support.paths import PACKETS
 
 
@@ -20,7 +20,7 @@ def truth(doc: str) -> dict[str, Any]:
 def flags(schema: str, data: dict[str, Any]) -> list[tuple[str, str]]:
     return [
         (c.rule, c.path)
-        for c in consistency.check(schema, REGISTRY[schema].model, data)
+        for c in consistency.check(schema, DOC_TYPES[schema].model, data)
         if not c.ok and not c.skipped
     ]
 
@@ -67,6 +67,6 @@ def test_sov_and_loss_run_rules() -> None:
 def test_missing_inputs_skip_instead_of_passing() -> None:
     data = truth("sov_pdf")
     data["buildings"][0]["contents_value"] = None
-    checks = consistency.check("sov", REGISTRY["sov"].model, data)
+    checks = consistency.check("sov", DOC_TYPES["sov"].model, data)
     row = next(c for c in checks if c.path == "buildings[0].tiv")
     assert row.skipped and not row.ok

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from packetbench.benchmark.score.scorer import RunScores
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.packet import write_packet
 from packetbench.generator.tiers import resolve
 from packetbench.generator.world.build import build_world
@@ -27,7 +27,7 @@ def industry_packets(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("industry")
     knobs = resolve(TIER)
     for name in INDUSTRY_TYPES:
-        seed = next(s for s in range(1, 200) if REGISTRY[name].carried_by(build_world(s, knobs)))
+        seed = next(s for s in range(1, 200) if DOC_TYPES[name].carried_by(build_world(s, knobs)))
         write_packet(folder, TIER, seed, knobs, force=True)
     return folder
 

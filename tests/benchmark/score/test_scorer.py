@@ -16,7 +16,7 @@ import pytest
 
 from packetbench.benchmark.score.outputs import read_documents
 from packetbench.benchmark.score.scorer import RunScores, score_run
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from tests.support.paths import PACKETS, TIERS
 from tests.support.scoring import INDUSTRY_TYPES, ledger_mismatches
 
@@ -51,7 +51,7 @@ def test_perfect_scores_everything_correct(sim_run: SimRun) -> None:
     assert set(fields["by_tier"]) == set(TIERS)
     # The canonical suite carries every document type but those of other classes of business
     # (proved in test_industry_types), and each one scores 100 %.
-    assert set(fields["by_doc_type"]) == set(REGISTRY) - set(INDUSTRY_TYPES)
+    assert set(fields["by_doc_type"]) == set(DOC_TYPES) - set(INDUSTRY_TYPES)
     for doc_type, counts in fields["by_doc_type"].items():
         assert counts["gt_fields"] == counts["correct"] > 0, doc_type
     halluc = _json(run / "scores" / "hallucination.json")

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from packetbench.benchmark.score import validate
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.json_schema import document_schema
 from tests.support.paths import PACKETS
 
@@ -80,13 +80,13 @@ def mutated(draw: st.DrawFn) -> tuple[str, Any]:
 def test_validator_agrees_with_jsonschema(case: tuple[str, Any]) -> None:
     doc, data = case
     schema = SCHEMA[doc]
-    jsonschema_ok = Draft202012Validator(document_schema(schema, REGISTRY[schema].model)).is_valid(
+    jsonschema_ok = Draft202012Validator(document_schema(schema, DOC_TYPES[schema].model)).is_valid(
         data
     )
-    problem = validate.problem(REGISTRY[schema].model, data)
+    problem = validate.problem(DOC_TYPES[schema].model, data)
     assert (problem is None) == jsonschema_ok, problem
 
 
 def test_truths_are_valid() -> None:
     for doc, truth in TRUTHS.items():
-        assert validate.problem(REGISTRY[SCHEMA[doc]].model, truth) is None
+        assert validate.problem(DOC_TYPES[SCHEMA[doc]].model, truth) is None

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from packetbench.generator.doctypes.acord_133.model import AssignedRiskSection
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.world.build import build_world
 from tests.support.paths import TIERS, plain
 from tests.support.sections import ALL_LINES, cases, cents, check_codes, check_rendered
@@ -38,7 +38,7 @@ def test_section_equals_the_world(tier: str) -> None:
 
 def test_carried_only_in_the_assigned_risk_market() -> None:
     knobs = plain("N3", ALL_LINES)
-    kind = REGISTRY["acord_133"]
+    kind = DOC_TYPES["acord_133"]
     seen = set()
     for seed in range(1, 40):
         world = build_world(seed, knobs)

@@ -11,7 +11,7 @@ import pytest
 from packetbench.generator.doctypes.acord_125.build import build as build_125
 from packetbench.generator.doctypes.acord_125.model import PREMISES_ROWS
 from packetbench.generator.doctypes.acord_823.model import AdditionalPremisesSchedule
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.world.build import build_world
 from tests.support.paths import TIERS, plain
 from tests.support.sections import cases, cents, check_codes, check_rendered
@@ -41,7 +41,7 @@ def test_schedule_continues_the_application(tier: str) -> None:
 
 def test_carried_exactly_when_the_application_overflows() -> None:
     knobs = plain("N2")
-    kind = REGISTRY["acord_823"]
+    kind = DOC_TYPES["acord_823"]
     seen = set()
     for seed in range(1, 40):
         world = build_world(seed, knobs)

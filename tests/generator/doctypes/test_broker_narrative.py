@@ -12,7 +12,7 @@ import pytest
 
 from packetbench.generator import codes
 from packetbench.generator import packet as packet_module
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.doctypes.broker_narrative.build import build
 from packetbench.generator.doctypes.broker_narrative.model import BrokerNarrative
 from packetbench.generator.packet import sub_seed
@@ -104,7 +104,7 @@ def check(world: World, doc: BrokerNarrative, knobs: dict[str, Any]) -> None:
     # Enclosures: the packet's other document types, once each.
     titles = [a.title for a in doc.attachments]
     assert len(titles) == len(set(titles))
-    assert REGISTRY["broker_narrative"].title not in titles
+    assert DOC_TYPES["broker_narrative"].title not in titles
 
 
 def _doc(tier: str, seed: int, documents: tuple[str, ...] = COMPANIONS) -> BrokerNarrative:

@@ -15,7 +15,7 @@ from typing import Any
 import pydantic
 import pytest
 
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.leaves import iter_leaves
 from packetbench.generator.packet import sub_seed
 from packetbench.generator.world.build import build_world
@@ -28,7 +28,7 @@ TYPES = tuple(CHECKS)
 
 
 def build(name: str, world: World, seed: int, knobs: dict[str, Any]) -> Any:
-    doc_type = REGISTRY[name]
+    doc_type = DOC_TYPES[name]
     return doc_type.build(world, random.Random(sub_seed(seed, name)), knobs)
 
 
@@ -47,7 +47,7 @@ def test_documents_agree_with_their_world(tier: str) -> None:
     for seed in SEEDS:
         world = build_world(seed, knobs)
         expected = carried(world)
-        assert {name for name in TYPES if REGISTRY[name].carried_by(world)} == expected, seed
+        assert {name for name in TYPES if DOC_TYPES[name].carried_by(world)} == expected, seed
         for name in sorted(expected):
             doc = build(name, world, seed, knobs)
             try:

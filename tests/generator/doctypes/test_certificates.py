@@ -20,7 +20,7 @@ from packetbench.benchmark.score.scorer import score_run
 from packetbench.generator import codes
 from packetbench.generator.doctypes.acord_35.model import PolicyType, Reason, ReturnPremium
 from packetbench.generator.doctypes.acord_125.model import code_field
-from packetbench.generator.doctypes.base import REGISTRY, compose
+from packetbench.generator.doctypes.base import DOC_TYPES, compose
 from packetbench.generator.leaves import DocModel, iter_leaves
 from packetbench.generator.packet import build_packet, packet_id, sub_seed
 from packetbench.generator.world.build import build_world
@@ -38,7 +38,7 @@ AUTO_TIERS = ("N4", "N5")
 def wanted(tier: str) -> tuple[str, ...]:
     """These types, less those whose line the tier does not carry."""
     lines = set(plain(tier)["lines"])
-    return tuple(n for n in TYPES if not REGISTRY[n].lines or REGISTRY[n].lines & lines)
+    return tuple(n for n in TYPES if not DOC_TYPES[n].lines or DOC_TYPES[n].lines & lines)
 
 
 @pytest.fixture(scope="session")
@@ -69,7 +69,7 @@ def test_every_value_is_drawn_and_reads_back(packets: Path, tier: str) -> None:
         checked, bad = check_document(folder, doc_id)
         assert bad == [], f"{doc_id}: {bad[:3]}"
         # The truth is the whole model: no value of it is left off the page.
-        doc = REGISTRY[doc_id].build(world, random.Random(sub_seed(SEED, doc_id)), knobs)
+        doc = DOC_TYPES[doc_id].build(world, random.Random(sub_seed(SEED, doc_id)), knobs)
         truth = read_json(folder / f"document_truth_{doc_id}.json")["truth"]
         assert truth == doc.model_dump(mode="json"), doc_id
         fields = read_json(folder / f"field_truth_{doc_id}.json")["fields"]
@@ -132,8 +132,8 @@ def test_packets_carry_each_type_in_its_tiers() -> None:
 
 def test_line_documents_need_their_line() -> None:
     world = build_world(1, plain("N2", {"lines": ("property",)}))
-    assert not REGISTRY["acord_23"].carried_by(world)
-    assert REGISTRY["acord_24"].lines == frozenset({"property"})
+    assert not DOC_TYPES["acord_23"].carried_by(world)
+    assert DOC_TYPES["acord_24"].lines == frozenset({"property"})
 
 
 @pytest.mark.parametrize(

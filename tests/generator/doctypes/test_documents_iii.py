@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.packet import sub_seed
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
@@ -41,7 +41,7 @@ def test_world_invariants_over_200_seeds(tier: str) -> None:
     for seed in SEEDS:
         world = build_world(seed, knobs)
         for name, check in CHECKS.items():
-            kind = REGISTRY[name]
+            kind = DOC_TYPES[name]
             if not kind.carried_by(world):
                 continue
             carried[name] += 1
@@ -80,7 +80,7 @@ FIELD = {
 def test_each_check_can_fail(name: str) -> None:
     knobs = plain("N3")
     world = build_world(2, knobs)
-    kind = REGISTRY[name]
+    kind = DOC_TYPES[name]
     doc = kind.build(world, random.Random(sub_seed(2, name)), knobs)
     CHECKS[name](world, doc, knobs)
     broken = doc.model_copy(update={FIELD[name]: BROKEN[name](doc)})

@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 
 from packetbench.generator.codes import INJURY_TYPE
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.doctypes.experience_mod.build import build
 from packetbench.generator.doctypes.experience_mod.model import ExperienceMod
 from packetbench.generator.json_schema import document_schema
@@ -181,7 +181,7 @@ def problems_of(doc: ExperienceMod, world: World) -> list[str]:
 def worksheet(tier: str, seed: int, light: bool) -> tuple[World, ExperienceMod | None]:
     knobs = plain(tier, {**WC, **(LIGHT if light else {})})
     world = build_world(seed, knobs)
-    if not REGISTRY["experience_mod"].carried_by(world):
+    if not DOC_TYPES["experience_mod"].carried_by(world):
         return world, None
     return world, build(world, random.Random(sub_seed(seed, "experience_mod")), knobs)
 

@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 from pydantic import BaseModel
 
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.doctypes.financial_statement import FINANCIAL_STATEMENT
 from packetbench.generator.doctypes.financial_statement.model import (
     FinancialStatement,
@@ -194,7 +194,7 @@ def test_checks_catch_broken_statements() -> None:
 
 
 def test_registered_variants() -> None:
-    assert REGISTRY["financial_statement"] is FINANCIAL_STATEMENT
+    assert DOC_TYPES["financial_statement"] is FINANCIAL_STATEMENT
     assert [(v.doc_id, v.format) for v in FINANCIAL_STATEMENT.variants] == [
         ("financial_statement_pdf", "pdf"),
         ("financial_statement_excel", "xlsx"),

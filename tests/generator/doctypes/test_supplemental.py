@@ -15,7 +15,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.doctypes.common import signature_of
 from packetbench.generator.doctypes.supplemental import model
 from packetbench.generator.json_schema import document_schema
@@ -47,7 +47,7 @@ QUESTIONS = {
 }
 VALIDATORS = {
     v: jsonschema.Draft202012Validator(
-        document_schema(f"supplemental_{v}", REGISTRY[f"supplemental_{v}"].model)
+        document_schema(f"supplemental_{v}", DOC_TYPES[f"supplemental_{v}"].model)
     )
     for v in VARIANTS
 }
@@ -71,7 +71,7 @@ def percent(part: float | None, whole: float | None) -> float:
 
 def built(variant: str, world: World, seed: int) -> Any:
     name = f"supplemental_{variant}"
-    return REGISTRY[name].build(world, random.Random(sub_seed(seed, name)), {})
+    return DOC_TYPES[name].build(world, random.Random(sub_seed(seed, name)), {})
 
 
 def common_problems(variant: str, doc: Any, world: World) -> list[str]:
@@ -243,7 +243,7 @@ def test_supplement_invariants_hold_over_many_worlds(tier: str) -> None:
         knobs = plain(tier, {**LIGHT, **(lines or {})})
         for seed in SEEDS if lines else range(1, 41):
             world = build_world(seed, knobs)
-            carried = {v for v in VARIANTS if REGISTRY[f"supplemental_{v}"].carried_by(world)}
+            carried = {v for v in VARIANTS if DOC_TYPES[f"supplemental_{v}"].carried_by(world)}
             assert carried == expected_variants(world), (tier, seed)
             for variant in sorted(carried):
                 doc = built(variant, world, seed)
@@ -343,7 +343,7 @@ def _non_null(doc: DocModel) -> list[str]:
 def test_rendered_supplement_reads_back(tier: str, variant: str, tmp_path: Path) -> None:
     name = f"supplemental_{variant}"
     knobs = plain(tier, ALL_LINES)
-    seed = next(s for s in range(1, 300) if REGISTRY[name].carried_by(build_world(s, knobs)))
+    seed = next(s for s in range(1, 300) if DOC_TYPES[name].carried_by(build_world(s, knobs)))
     packet = build_packet(tier, seed, plain(tier, {**ALL_LINES, "documents": (name,)}))
     for file, data in packet.files.items():
         (tmp_path / file).write_bytes(data)

@@ -15,7 +15,7 @@ import jsonschema
 import openpyxl
 import pytest
 
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.doctypes.common import signature_of
 from packetbench.generator.doctypes.supplemental_general.model import (
     PREMISES_ROWS,
@@ -55,7 +55,7 @@ FROM_APPLICATION = {
 
 
 def built(world: World, seed: int) -> GeneralSupplement:
-    doc = REGISTRY[NAME].build(world, random.Random(sub_seed(seed, NAME)), {})
+    doc = DOC_TYPES[NAME].build(world, random.Random(sub_seed(seed, NAME)), {})
     assert isinstance(doc, GeneralSupplement)
     return doc
 
@@ -237,7 +237,7 @@ def test_every_packet_carries_it_and_it_agrees_with_its_world(tier: str) -> None
     seen = {"non_renewed": 0, "truncated": 0, "sprinklered": 0}
     for seed in SEEDS:
         world = build_world(seed, knobs)
-        assert REGISTRY[NAME].carried_by(world), (tier, seed)
+        assert DOC_TYPES[NAME].carried_by(world), (tier, seed)
         doc = built(world, seed)
         problems = problems_of(doc, world)
         assert not problems, f"{tier} seed {seed}: {problems[:5]}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from packetbench.benchmark import families
+from packetbench.benchmark import namespaces
 from packetbench.benchmark.audit.files import Document
 from packetbench.benchmark.audit.result import INTEGRITY, Finding
 from packetbench.benchmark.errors import BadInput
@@ -42,7 +42,7 @@ def check_truth(doc: Document) -> list[Finding]:
         )
 
     try:
-        scored = families.resolve(doc.schema, doc.folder)
+        scored = namespaces.resolve(doc.schema, doc.folder)
     except BadInput:
         return [finding("", f"unknown schema {doc.schema!r}")]
     found: list[Finding] = []

@@ -1,9 +1,9 @@
-"""Extraction prompts: jinja2 templates under ``templates/prompts/``, one per document family.
+"""Extraction prompts: jinja2 templates under ``templates/prompts/``.
 
-`system.j2` is the system prompt of every request; ``<family>.j2`` (extending
+`system.j2` is the system prompt of every request; ``<template>.j2`` (extending
 ``_document.j2``) is the instruction sent with the document. StrictUndefined makes a missing
-variable fail before any request is sent. The family of ``acord_*`` schemas is ``acord``;
-every other schema is its own family.
+variable fail before any request is sent. Every ``acord_*`` schema shares the template
+``acord``; every other schema has a template of its own name.
 """
 
 from __future__ import annotations
@@ -40,24 +40,25 @@ def _environment() -> Environment:
     )
 
 
-def family(schema: str) -> str:
+def template_name(schema: str) -> str:
+    """The prompt template (without ``.j2``) of the schema `schema`."""
     return "acord" if schema.startswith("acord_") else schema
 
 
 def check(schemas: set[str]) -> None:
     """Fail (naming the file) when a schema to be extracted has no prompt template."""
-    for name in sorted({family(s) for s in schemas}):
+    for name in sorted({template_name(s) for s in schemas}):
         path = folder() / f"{name}.j2"
         if not path.is_file():
-            raise BadInput(f"{path}: missing (the prompt template of document family {name!r})")
+            raise BadInput(f"{path}: missing (the prompt template {name!r})")
 
 
 def template_hashes(schemas: set[str]) -> dict[str, str]:
-    """Family -> sha256 of its template sources (system prompt and shared frame included)."""
+    """Template name -> sha256 of its template sources (system prompt and shared frame included)."""
     base = b"".join((folder() / name).read_bytes() for name in (SYSTEM, FRAME))
     return {
         name: hashlib.sha256(base + (folder() / f"{name}.j2").read_bytes()).hexdigest()
-        for name in sorted({family(s) for s in schemas})
+        for name in sorted({template_name(s) for s in schemas})
     }
 
 
@@ -82,7 +83,9 @@ def render(
     }
     try:
         system = environment.get_template(SYSTEM).render().strip()
-        instructions = environment.get_template(f"{family(schema_name)}.j2").render(**context)
+        instructions = environment.get_template(f"{template_name(schema_name)}.j2").render(
+            **context
+        )
     except TemplateNotFound as error:
         raise BadInput(f"{folder() / str(error.name)}: missing prompt template") from None
     return Prompt(system=system, instructions=instructions.strip(), parts=document.parts)

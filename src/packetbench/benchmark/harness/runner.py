@@ -36,7 +36,7 @@ from packetbench.benchmark.providers.api import ApiProvider, ProviderFailure, Re
 from packetbench.benchmark.providers.pricing import Price
 from packetbench.benchmark.runs import ExtractionRecord, Status, Usage, write_json
 from packetbench.benchmark.runs import record_path as _record_path
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.worker_pool import worker_pool
 
 LOG = "requests.jsonl"
@@ -334,7 +334,7 @@ class Runner:
     ) -> float:
         """Judge a reply and write its record; returns the dollars it cost this run."""
         cap = self.provider.max_output_tokens
-        verdict = answer.judge(reply, REGISTRY[job.doc.schema].model, cap)
+        verdict = answer.judge(reply, DOC_TYPES[job.doc.schema].model, cap)
         cost = (
             self.price.cost(reply.input_tokens, reply.output_tokens, reply.reasoning_tokens)
             if self.price

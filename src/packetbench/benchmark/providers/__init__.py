@@ -1,29 +1,49 @@
 """Extraction providers, registered by name and imported only when asked for.
 
-A provider module is imported the first time its name is used, so a provider's SDK is never
-loaded by a command that does not use it (`packetbench generate` loads none).
+Each entry of `PROVIDERS` is a factory that imports its provider's module when called, so a
+provider's SDK is never loaded by a command that does not use it (`packetbench generate` loads
+none). Adding a provider is adding a module and a factory here.
 """
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Callable
 
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.providers.base import Provider
+from packetbench.registry import Registry
 
-# name -> "module:class"; adding a provider is adding a module and a line here.
-REGISTRY: dict[str, str] = {
-    "anthropic": "packetbench.benchmark.providers.anthropic:AnthropicProvider",
-    "gemini": "packetbench.benchmark.providers.gemini:GeminiProvider",
-    "openai": "packetbench.benchmark.providers.openai:OpenAIProvider",
-    "sim": "packetbench.benchmark.providers.sim:SimProvider",
-}
+PROVIDERS: Registry[Callable[[], type[Provider]]] = Registry("provider")
+provider = PROVIDERS.register
+
+
+@provider("anthropic")
+def _anthropic() -> type[Provider]:
+    from packetbench.benchmark.providers.anthropic import AnthropicProvider
+
+    return AnthropicProvider
+
+
+@provider("gemini")
+def _gemini() -> type[Provider]:
+    from packetbench.benchmark.providers.gemini import GeminiProvider
+
+    return GeminiProvider
+
+
+@provider("openai")
+def _openai() -> type[Provider]:
+    from packetbench.benchmark.providers.openai import OpenAIProvider
+
+    return OpenAIProvider
+
+
+@provider("sim")
+def _sim() -> type[Provider]:
+    from packetbench.benchmark.providers.sim import SimProvider
+
+    return SimProvider
 
 
 def provider_class(name: str) -> type[Provider]:
-    target = REGISTRY.get(name)
-    if target is None:
-        raise UsageError(f"unknown provider {name!r}; available: {', '.join(sorted(REGISTRY))}")
-    module, _, attribute = target.partition(":")
-    cls: type[Provider] = getattr(importlib.import_module(module), attribute)
-    return cls
+    """The provider class registered as `name` (`UnknownName`, exit 2, lists the others)."""
+    return PROVIDERS[name]()

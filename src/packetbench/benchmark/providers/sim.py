@@ -26,8 +26,7 @@ from packetbench.benchmark.score.rates import CLASSES, UNIVERSES
 from packetbench.benchmark.score.stale import stale_values
 from packetbench.benchmark.sim.engine import Engine, PoolKey
 from packetbench.benchmark.sim.profiles import PROFILES, Profile
-from packetbench.generator import doctypes as _doctypes  # noqa: F401  (registers document types)
-from packetbench.generator.doctypes.base import REGISTRY
+from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.leaves import (
     DocModel,
     LeafShape,
@@ -126,7 +125,7 @@ class SimProvider(Provider):
         if roll < profile.missing + profile.error:
             self.ledger[key] = {"status": "error"}
             return self._record(packet, doc, "error", None, "simulated provider failure")
-        model = REGISTRY[doc.schema].model
+        model = DOC_TYPES[doc.schema].model
         truth = packet.truth(doc.doc_id)
         engine = self._engine(packet, doc, model, truth, rng)
         output = engine.record(model, truth, "", None)

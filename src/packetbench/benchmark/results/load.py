@@ -38,7 +38,6 @@ from packetbench.benchmark.score.outputs import (
     FIELDS,
     MEMORY_LIMIT,
 )
-from packetbench.generator import doctypes as _doctypes  # noqa: F401  (registers document types)
 
 DB_NAME = "results.duckdb"
 # 2: meta holds the documents the run was scored against; 3: fields and claims carry the

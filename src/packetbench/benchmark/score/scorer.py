@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from packetbench.benchmark import families, provenance
+from packetbench.benchmark import namespaces, provenance
 from packetbench.benchmark import universe as universes
 from packetbench.benchmark.packets import DocInfo, Packet, Touched, find_packets
 from packetbench.benchmark.results.leaves import truth_leaves
@@ -44,14 +44,13 @@ from packetbench.benchmark.score.rates import GroundingTally
 from packetbench.benchmark.score.stale import stale_values
 from packetbench.benchmark.score.totals import CONSISTENCY_TALLIES, RunTotals
 from packetbench.benchmark.score.verdicts import VERDICTS, judge, verdict
-from packetbench.generator import doctypes as _doctypes  # noqa: F401  (registers document types)
 from packetbench.generator.executors import Executor, LocalExecutor
 from packetbench.generator.leaves import DocModel
 
 
 def schema_problem(schema: str, output: Any, packet: Path) -> str | None:
     """Why `output` is not a valid instance of `schema` (None when it is)."""
-    scored = families.resolve(schema, packet)
+    scored = namespaces.resolve(schema, packet)
     return validate.problem(scored.model, scored.project(output))
 
 
@@ -172,7 +171,7 @@ def score_document(
     """Field view, grounding, verdicts and arithmetic of one valid, ok record; its claims
     rows go to `claims_out` and the rows of its truth leaves (the field view) to
     `fields_out`."""
-    scored = families.resolve(doc.schema, packet.path)
+    scored = namespaces.resolve(doc.schema, packet.path)
     model = scored.model
     truth = scored.project(packet.truth(doc.doc_id))
     output = scored.project(record.output or {})

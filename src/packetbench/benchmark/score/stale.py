@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from packetbench.benchmark import families
+from packetbench.benchmark import namespaces
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.score.align import align
 from packetbench.generator.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
@@ -66,7 +66,7 @@ def stale_values(
     for old in packet.documents:
         if not old.superseded_by or old.schema != doc.schema:
             continue
-        older = families.resolve(old.schema, packet.path).project(packet.truth(old.doc_id))
+        older = namespaces.resolve(old.schema, packet.path).project(packet.truth(old.doc_id))
         for path, value in aligned_values(model, truth, older).items():
             found.setdefault(path, value)
     return found

@@ -2,7 +2,7 @@
 
 A document type is one pydantic model (its schema), a builder that projects the world onto
 it, and one or more variants that render it (PDF, XLSX, CSV). Adding a type is adding a module
-that calls `register`.
+that calls `register`: the registry imports every module of this package on its first lookup.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from packetbench.generator.leaves import DocModel
 from packetbench.generator.render.fmt import PLAIN, Style
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.world.models import World
+from packetbench.registry import Registry
 
 Format = Literal["pdf", "xlsx", "csv"]
 EXTENSIONS: dict[str, str] = {"pdf": "pdf", "xlsx": "xlsx", "csv": "csv"}
@@ -108,18 +109,19 @@ class DocType:
         return lines_ok and self.applies(world)
 
 
-REGISTRY: dict[str, DocType] = {}
+# Every document type, by name; the first lookup imports each module of this package.
+DOC_TYPES: Registry[DocType] = Registry(
+    "document type", discover="packetbench.generator.doctypes", skip={"base", "common"}
+)
 
 
 def register(doc_type: DocType) -> DocType:
-    if doc_type.name in REGISTRY:
-        raise ValueError(f"document type {doc_type.name!r} registered twice")
-    REGISTRY[doc_type.name] = doc_type
-    return doc_type
+    """Register `doc_type` under its name (each type's package calls this when imported)."""
+    return DOC_TYPES.add(doc_type.name, doc_type)
 
 
 def _ordered() -> list[DocType]:
-    return sorted(REGISTRY.values(), key=lambda t: (SECTIONS.index(t.section), t.name))
+    return sorted(DOC_TYPES.values(), key=lambda t: (SECTIONS.index(t.section), t.name))
 
 
 def variants() -> dict[str, tuple[DocType, Variant]]:

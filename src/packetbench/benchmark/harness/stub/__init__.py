@@ -1,7 +1,7 @@
 """Local stub servers of the OpenAI, Anthropic and Gemini APIs, for tests and benchmarks.
 
 A `StubServer` listens on 127.0.0.1 (a free port), in a thread of its own, and answers the
-requests of one provider family from the packets' document truth. It finds which document a
+requests of one provider's API from the packets' document truth. It finds which document a
 request is about by content, as a real service would see it: the sha256 of every document
 part the harness can send (a PDF's bytes, a page's text, a sheet's CSV, a page image) is
 indexed from the packets, so nothing in the prompt names the document. It injects faults on
@@ -11,7 +11,7 @@ demand (`FaultPlan`) and counts every request per document, with the fault it in
         ... OpenAI(base_url=stub.base_url, ...) ...
         stub.requests["N1-000001/sov_pdf"]
 
-`python -m packetbench.benchmark.harness.stub --family openai --packets DIR` runs one in a
+`python -m packetbench.benchmark.harness.stub --api openai --packets DIR` runs one in a
 process of its own and prints its base URL.
 """
 
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from packetbench.benchmark.harness import inputs
-from packetbench.benchmark.harness.stub.families import FAMILIES, Family
+from packetbench.benchmark.harness.stub.apis import APIS, StubApi
 from packetbench.benchmark.harness.stub.faults import FaultPlan
 from packetbench.benchmark.harness.stub.http import Request, Response, Server
 from packetbench.benchmark.packets import find_packets
@@ -55,7 +55,7 @@ def _digest(text: str) -> str:
 class StubServer:
     def __init__(
         self,
-        family: str,
+        api: str,
         packets: Path,
         faults: FaultPlan | None = None,
         *,
@@ -66,7 +66,7 @@ class StubServer:
         expect_key: str | None = None,
         reject_reasoning: bool = False,
     ) -> None:
-        self.family: Family = FAMILIES[family]()
+        self.api: StubApi = APIS[api]()
         self.faults = faults or FaultPlan()
         self.delay_s = delay_s
         self.keep_bodies = keep_bodies
@@ -103,8 +103,8 @@ class StubServer:
 
     @property
     def base_url(self) -> str:
-        """What to pass as --base-url for this family's SDK."""
-        return f"{self.url}/v1" if self.family.name == "openai" else self.url
+        """What to pass as --base-url for this API's SDK."""
+        return f"{self.url}/v1" if self.api.name == "openai" else self.url
 
     def start(self) -> StubServer:
         ready = threading.Event()
@@ -124,7 +124,7 @@ class StubServer:
                 loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
             loop.close()
 
-        self._thread = threading.Thread(target=serve, name=f"stub-{self.family.name}", daemon=True)
+        self._thread = threading.Thread(target=serve, name=f"stub-{self.api.name}", daemon=True)
         self._thread.start()
         ready.wait(10)
         return self
@@ -179,28 +179,28 @@ class StubServer:
         return None
 
     async def _handle(self, request: Request) -> Response | object:
-        family = self.family
-        if not family.serves(request):
-            return family.error(404, f"no route {request.method} {request.path}", "not_found")
+        api = self.api
+        if not api.serves(request):
+            return api.error(404, f"no route {request.method} {request.path}", "not_found")
         try:
             body = request.json()
         except ValueError:
-            return family.error(400, "request body is not JSON", "invalid_request_error")
-        key = family.key(request)
+            return api.error(400, "request body is not JSON", "invalid_request_error")
+        key = api.key(request)
         if self.expect_key is not None and key != self.expect_key:
             with self._lock:
                 self.rejected.append("bad key")
-            return family.error(401, f"Incorrect API key provided: {key}", "authentication_error")
-        if self.reject_reasoning and isinstance(body, dict) and family.reasoning(body):
+            return api.error(401, f"Incorrect API key provided: {key}", "authentication_error")
+        if self.reject_reasoning and isinstance(body, dict) and api.reasoning(body):
             with self._lock:
                 self.rejected.append("reasoning")
-            return family.error(
+            return api.error(
                 400,
                 "This model does not support the requested reasoning "
                 "setting (reasoning_effort / thinking level).",
                 "invalid_request_error",
             )
-        problem = family.problem(body) if isinstance(body, dict) else "body is not an object"
+        problem = api.problem(body) if isinstance(body, dict) else "body is not an object"
         document = self._document(body) if problem is None else None
         if problem is None and document is None:
             problem = "no known document in the request"
@@ -219,21 +219,21 @@ class StubServer:
                 if self.keep_bodies:
                     self.bodies.setdefault(document, []).append(body)
         if problem is not None:
-            return family.error(400, problem, "invalid_request_error")
+            return api.error(400, problem, "invalid_request_error")
         assert document is not None
         if self.delay_s:
             await asyncio.sleep(self.delay_s)
-        return family.answer(request, body, self._truth[document], fault, self.faults.retry_after_s)
+        return api.answer(request, body, self._truth[document], fault, self.faults.retry_after_s)
 
 
 def main() -> None:
-    """Run a stub until stdin closes: ``python -m packetbench.benchmark.harness.stub --family openai
+    """Run a stub until stdin closes: ``python -m packetbench.benchmark.harness.stub --api openai
     --packets DIR [--rate 0.2] [--seed 0] [--delay 0]``; prints the base URL first."""
     import argparse
     import sys
 
     parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--family", choices=sorted(FAMILIES), required=True)
+    parser.add_argument("--api", choices=sorted(APIS), required=True)
     parser.add_argument("--packets", type=Path, required=True)
     parser.add_argument("--rate", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
@@ -241,7 +241,7 @@ def main() -> None:
     parser.add_argument("--stats", type=Path, help="write request counts here on exit")
     args = parser.parse_args()
     stub = StubServer(
-        args.family, args.packets, FaultPlan(rate=args.rate, seed=args.seed), delay_s=args.delay
+        args.api, args.packets, FaultPlan(rate=args.rate, seed=args.seed), delay_s=args.delay
     ).start()
     sys.stdout.write(stub.base_url + "\n")
     sys.stdout.flush()

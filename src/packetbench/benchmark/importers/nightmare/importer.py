@@ -27,7 +27,7 @@ from packetbench.benchmark.importers.nightmare.corpus import (
     read_corpus,
     schema_of,
 )
-from packetbench.benchmark.importers.nightmare.family import FAMILY_NAME, schema_file
+from packetbench.benchmark.importers.nightmare.namespace import NAMESPACE_NAME, schema_file
 from packetbench.benchmark.importers.nightmare.runs import convert_cohort
 from packetbench.benchmark.importers.nightmare.truth import Converted, convert, spelled_by
 from packetbench.benchmark.packets import Packet, load_packet, read_json
@@ -131,7 +131,7 @@ def _document(
         locate,
         spelled_by([s["text"] for s in universe["strings"]]),
     )
-    schema = f"{FAMILY_NAME}/{schema_name}"
+    schema = f"{NAMESPACE_NAME}/{schema_name}"
     write_json(
         folder / f"document_truth_{doc.doc_id}.json",
         {

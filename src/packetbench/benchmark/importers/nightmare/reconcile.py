@@ -23,12 +23,12 @@ from typing import Any
 import numpy as np
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from packetbench.benchmark import families
+from packetbench.benchmark import namespaces
 from packetbench.benchmark import universe as universes
 from packetbench.benchmark.importers.nightmare import attribution as A
 from packetbench.benchmark.importers.nightmare import their_rules as T
 from packetbench.benchmark.importers.nightmare.corpus import Corpus, read_corpus
-from packetbench.benchmark.importers.nightmare.family import raw_path
+from packetbench.benchmark.importers.nightmare.namespace import raw_path
 from packetbench.benchmark.importers.nightmare.scoring import runs_of
 from packetbench.benchmark.packets import Packet, find_packets, read_json
 from packetbench.benchmark.report.render import interval, md_cell, pct
@@ -235,7 +235,7 @@ def _document(
             rec.unexplained_detail.append(f"{key}: scored without an ok record")
         return
     doc = next(d for d in packet.documents if d.doc_id == doc_id)
-    schema = families.resolve(doc.schema, packet.path)
+    schema = namespaces.resolve(doc.schema, packet.path)
     output = schema.project(record.output)
     problem = validate.problem(schema.model, output)
     claims = {}

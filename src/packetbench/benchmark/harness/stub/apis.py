@@ -1,6 +1,6 @@
 """The HTTP subset of each provider's API that its SDK uses, answered from document truth.
 
-Each family checks the request the way the real API would reject it (a forced tool with
+Each API checks the request the way the real API would reject it (a forced tool with
 thinking on is a 400 at Anthropic, as it is there), then answers: a correct extraction, or
 the fault it was told to inject, in that API's own response and error shapes. Usage figures
 are derived from sizes (four bytes of request a token, three characters of answer a token).
@@ -27,7 +27,7 @@ def _half(text: str) -> str:
     return text[: max(1, len(text) // 2)]
 
 
-class Family(ABC):
+class StubApi(ABC):
     name: ClassVar[str]
 
     @abstractmethod
@@ -146,7 +146,7 @@ class Family(ABC):
         return REASONING_TOKENS if self.reasoning(body) else 0
 
 
-class OpenAIFamily(Family):
+class OpenAIApi(StubApi):
     name = "openai"
 
     def serves(self, request: Request) -> bool:
@@ -240,7 +240,7 @@ class OpenAIFamily(Family):
         )
 
 
-class AnthropicFamily(Family):
+class AnthropicApi(StubApi):
     name = "anthropic"
 
     def serves(self, request: Request) -> bool:
@@ -330,7 +330,7 @@ class AnthropicFamily(Family):
         )
 
 
-class GeminiFamily(Family):
+class GeminiApi(StubApi):
     name = "gemini"
 
     def serves(self, request: Request) -> bool:
@@ -424,6 +424,4 @@ class GeminiFamily(Family):
         )
 
 
-FAMILIES: dict[str, type[Family]] = {
-    f.name: f for f in (OpenAIFamily, AnthropicFamily, GeminiFamily)
-}
+APIS: dict[str, type[StubApi]] = {f.name: f for f in (OpenAIApi, AnthropicApi, GeminiApi)}

@@ -1,4 +1,4 @@
-"""The reference corpus's 26 JSON Schemas as an external schema family (`nightmare/<name>`).
+"""The reference corpus's 26 JSON Schemas as an external schema namespace (`nightmare/<name>`).
 
 Each schema is read from the imported packet (``<packet>/schemas/<name>.schema.json``, copied
 there by the importer) and turned into a document model, so that the scorer walks, aligns and
@@ -30,11 +30,11 @@ from typing import Annotated, Any
 
 from pydantic import create_model
 
-from packetbench.benchmark.families import ScoredSchema
+from packetbench.benchmark.namespaces import ScoredSchema
 from packetbench.generator.codes import YES_NO, CodeList
 from packetbench.generator.leaves import DocModel, Kind, Leaf
 
-FAMILY_NAME = "nightmare"
+NAMESPACE_NAME = "nightmare"
 ITEM = "item"  # the one leaf of a record standing for an item of a list of strings
 
 PERCENT_WORDS = frozenset(
@@ -139,7 +139,7 @@ def _leaf_annotation(title: str, path: str, name: str, node: dict[str, Any]) -> 
     codes = (
         YES_NO
         if kind == "checkbox"
-        else (CodeList(f"{FAMILY_NAME}:{title}.{path}", enum) if enum else None)
+        else (CodeList(f"{NAMESPACE_NAME}:{title}.{path}", enum) if enum else None)
     )
     python: type = str
     if "integer" in types and "number" not in types:
@@ -225,7 +225,7 @@ def schema_file(packet: Path, name: str) -> Path:
     return packet / "schemas" / f"{name}.schema.json"
 
 
-class NightmareFamily:
+class NightmareNamespace:
     def resolve(self, name: str, packet: Path) -> ScoredSchema | None:
         path = schema_file(packet, name)
         try:
@@ -235,4 +235,4 @@ class NightmareFamily:
         return scored_schema(text)
 
 
-FAMILY = NightmareFamily()
+NAMESPACE = NightmareNamespace()
