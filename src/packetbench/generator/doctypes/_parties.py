@@ -7,11 +7,15 @@ that carries a block carries the same facts drawn the same way.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pydantic import Field
 
-from packetbench.generator.doctypes.common import Address, address_of, address_parts
+from packetbench.generator.doctypes.common import Address, address_of, address_parts, title_block
 from packetbench.generator.leaves import Checkbox, Date, DocModel, Id, Str
 from packetbench.generator.render.layout import Cell, Checks, Column, Flow
+from packetbench.generator.render.pdf import PdfDocument
+from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.world.models import World
 from packetbench.generator.world.parties import AdditionalInterest, CertificateHolder
 
@@ -27,6 +31,23 @@ INFORMATION_ONLY = (
     "holder. It does not amend, extend or alter the coverage afforded by the policies listed, "
     "and it is not a contract between the issuing insurer(s), the producer and the holder."
 )
+
+
+def certificate_flow(
+    rec: Recorder, form: str, name: str, identifiers: Callable[[int], list[Cell]]
+) -> Flow:
+    """The page flow of a certificate, evidence or binder: a PDF titled "`form` `name`",
+    each page headed by `name` in capitals ("(CONTINUED)" after the first), the form number,
+    and the boxes that identify the document, `identifiers(page)` (the first page is 0)."""
+    pdf = PdfDocument(rec, name, f"{form} {name}")
+
+    def header(flow: Flow, page: int) -> float:
+        title = name.upper() + (" (CONTINUED)" if page else "")
+        flow.y = title_block(flow, page, title, form)
+        flow.boxes(identifiers(page), height=19)
+        return flow.y - 4
+
+    return Flow(pdf, header)
 
 
 class Producer(DocModel):

@@ -17,6 +17,19 @@ State = Annotated[str | None, Leaf("enum", codes=codes.STATES)]
 Construction = Annotated[str | None, Leaf("enum", codes=codes.CONSTRUCTION)]
 Occupancy = Annotated[str | None, Leaf("enum", codes=codes.OCCUPANCY)]
 LossLine = Annotated[str | None, Leaf("enum", codes=codes.LOSS_LINE)]
+EntityType = Annotated[str | None, Leaf("enum", codes=codes.ENTITY_TYPE)]
+Subject = Annotated[str | None, Leaf("enum", codes=codes.SUBJECT_OF_INSURANCE)]
+Valuation = Annotated[str | None, Leaf("enum", codes=codes.VALUATION)]
+CausesOfLoss = Annotated[str | None, Leaf("enum", codes=codes.CAUSES_OF_LOSS)]
+InterestType = Annotated[str | None, Leaf("enum", codes=codes.INTEREST_TYPE)]
+PaymentPlan = Annotated[str | None, Leaf("enum", codes=codes.PAYMENT_PLAN)]
+AuditFrequency = Annotated[str | None, Leaf("enum", codes=codes.AUDIT_FREQUENCY)]
+Gender = Annotated[str | None, Leaf("enum", codes=codes.GENDER)]
+MaritalStatus = Annotated[str | None, Leaf("enum", codes=codes.MARITAL_STATUS)]
+RoofCovering = Annotated[str | None, Leaf("enum", codes=codes.ROOF_COVERING)]
+SprinklerType = Annotated[str | None, Leaf("enum", codes=codes.SPRINKLER_TYPE)]
+FireAlarm = Annotated[str | None, Leaf("enum", codes=codes.FIRE_ALARM)]
+BurglarAlarm = Annotated[str | None, Leaf("enum", codes=codes.BURGLAR_ALARM)]
 
 
 class Address(DocModel):
@@ -67,8 +80,6 @@ def title_block(flow: Flow, page: int, title: str, code: str, subtitle: str = ""
 
 
 # --- the ACORD-style line sections ---------------------------------------------------------
-
-Line = Annotated[str | None, Leaf("enum", codes=codes.LOSS_LINE)]
 
 
 class SectionHeader(DocModel):

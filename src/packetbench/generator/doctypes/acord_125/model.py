@@ -8,28 +8,22 @@ two in step, so a value added to a code list cannot silently miss its box.
 from __future__ import annotations
 
 import re
-from typing import Annotated
 
 from pydantic import Field
 
-from packetbench.generator import codes
-from packetbench.generator.doctypes.common import Address, LossLine
+from packetbench.generator.doctypes.common import Address, AuditFrequency, LossLine, PaymentPlan
 from packetbench.generator.leaves import (
     Checkbox,
     Count,
     Date,
     DocModel,
     Id,
-    Leaf,
     Money,
     Str,
     Text,
     Year,
     YesNo,
 )
-
-PaymentPlan = Annotated[str | None, Leaf("enum", codes=codes.PAYMENT_PLAN)]
-AuditFrequency = Annotated[str | None, Leaf("enum", codes=codes.AUDIT_FREQUENCY)]
 
 # The form's fixed capacities, as on a printed application.
 PREMISES_ROWS = 4

@@ -7,7 +7,13 @@ from typing import Annotated
 from pydantic import Field
 
 from packetbench.generator import codes
-from packetbench.generator.doctypes.common import Address, QuestionAnswer, SectionHeader, Signature
+from packetbench.generator.doctypes.common import (
+    Address,
+    InterestType,
+    QuestionAnswer,
+    SectionHeader,
+    Signature,
+)
 from packetbench.generator.leaves import (
     Checkbox,
     Count,
@@ -21,7 +27,6 @@ from packetbench.generator.leaves import (
 )
 
 PremiumBasis = Annotated[str | None, Leaf("enum", codes=codes.GL_PREMIUM_BASIS)]
-InterestType = Annotated[str | None, Leaf("enum", codes=codes.INTEREST_TYPE)]
 
 
 class Coverage(DocModel):

@@ -11,7 +11,14 @@ from typing import Annotated
 from pydantic import Field
 
 from packetbench.generator import codes
-from packetbench.generator.doctypes.common import Address, QuestionAnswer, SectionHeader, State
+from packetbench.generator.doctypes.common import (
+    Address,
+    Gender,
+    MaritalStatus,
+    QuestionAnswer,
+    SectionHeader,
+    State,
+)
 from packetbench.generator.leaves import (
     Checkbox,
     Count,
@@ -28,8 +35,6 @@ from packetbench.generator.leaves import (
 DRIVER_ROWS = 13
 VEHICLE_ROWS = 4
 
-Gender = Annotated[str | None, Leaf("enum", codes=codes.GENDER)]
-MaritalStatus = Annotated[str | None, Leaf("enum", codes=codes.MARITAL_STATUS)]
 SizeClass = Annotated[str | None, Leaf("enum", codes=codes.VEHICLE_SIZE_CLASS)]
 VehicleUse = Annotated[str | None, Leaf("enum", codes=codes.VEHICLE_USE)]
 Radius = Annotated[str | None, Leaf("enum", codes=codes.RADIUS_CLASS)]

@@ -11,6 +11,9 @@ from pydantic import Field
 from packetbench.generator import codes
 from packetbench.generator.doctypes.common import (
     Address,
+    AuditFrequency,
+    EntityType,
+    PaymentPlan,
     QuestionAnswer,
     SectionHeader,
     Signature,
@@ -31,9 +34,6 @@ from packetbench.generator.leaves import (
     Year,
 )
 
-EntityType = Annotated[str | None, Leaf("enum", codes=codes.ENTITY_TYPE)]
-PaymentPlan = Annotated[str | None, Leaf("enum", codes=codes.PAYMENT_PLAN)]
-AuditFrequency = Annotated[str | None, Leaf("enum", codes=codes.AUDIT_FREQUENCY)]
 Inclusion = Annotated[str | None, Leaf("enum", codes=codes.INCLUSION)]
 
 

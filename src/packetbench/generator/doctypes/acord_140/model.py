@@ -7,7 +7,17 @@ from typing import Annotated
 from pydantic import Field
 
 from packetbench.generator import codes
-from packetbench.generator.doctypes.common import Address, Construction
+from packetbench.generator.doctypes.common import (
+    Address,
+    BurglarAlarm,
+    CausesOfLoss,
+    Construction,
+    FireAlarm,
+    RoofCovering,
+    SprinklerType,
+    Subject,
+    Valuation,
+)
 from packetbench.generator.leaves import (
     Checkbox,
     Count,
@@ -23,16 +33,9 @@ from packetbench.generator.leaves import (
     Year,
 )
 
-# Enum leaves common.py does not (yet) declare; see the report on moving them there.
-Subject = Annotated[str | None, Leaf("enum", codes=codes.SUBJECT_OF_INSURANCE)]
-Valuation = Annotated[str | None, Leaf("enum", codes=codes.VALUATION)]
-CausesOfLoss = Annotated[str | None, Leaf("enum", codes=codes.CAUSES_OF_LOSS)]
+# Enum leaves of this form only.
 DeductibleType = Annotated[str | None, Leaf("enum", codes=codes.DEDUCTIBLE_TYPE)]
-RoofCovering = Annotated[str | None, Leaf("enum", codes=codes.ROOF_COVERING)]
 WindClass = Annotated[str | None, Leaf("enum", codes=codes.WIND_CLASS)]
-SprinklerType = Annotated[str | None, Leaf("enum", codes=codes.SPRINKLER_TYPE)]
-FireAlarm = Annotated[str | None, Leaf("enum", codes=codes.FIRE_ALARM)]
-BurglarAlarm = Annotated[str | None, Leaf("enum", codes=codes.BURGLAR_ALARM)]
 
 
 class PolicyHeader(DocModel):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from packetbench.generator.doctypes._parties import (
     INFORMATION_ONLY,
+    certificate_flow,
     closing,
     holder_rows,
     insured_rows,
@@ -13,12 +14,9 @@ from packetbench.generator.doctypes._parties import (
 )
 from packetbench.generator.doctypes.acord_23.model import VehicleCertificate
 from packetbench.generator.doctypes.base import Output
-from packetbench.generator.doctypes.common import title_block
-from packetbench.generator.render.layout import Cell, Checks, Column, Flow
-from packetbench.generator.render.pdf import PdfDocument
+from packetbench.generator.render.layout import Cell, Checks, Column
 from packetbench.generator.render.recorder import Recorder
 
-TITLE = "PB-23 Vehicle Certificate of Insurance"
 CERTIFY = (
     "The auto policy listed below has been issued to the insured named above for the policy "
     "period indicated and covers the vehicles described, subject to all its terms, exclusions "
@@ -40,22 +38,17 @@ VEHICLE_COLUMNS = (
 
 
 def render(doc: VehicleCertificate, rec: Recorder) -> Output:
-    pdf = PdfDocument(rec, "Vehicle Certificate of Insurance", TITLE)
-
-    def header(flow: Flow, page: int) -> float:
-        title = "VEHICLE CERTIFICATE OF INSURANCE" + (" (CONTINUED)" if page else "")
-        flow.y = title_block(flow, page, title, "PB-23")
-        flow.boxes(
-            [
-                Cell("Date (MM/DD/YYYY)", "certificate_date", 1),
-                Cell("Certificate number", "certificate_number", 1.2),
-                Cell("Policy number", "policy.policy_number", 1.2),
-            ],
-            height=19,
-        )
-        return flow.y - 4
-
-    flow = Flow(pdf, header)
+    flow = certificate_flow(
+        rec,
+        "PB-23",
+        "Vehicle Certificate of Insurance",
+        lambda page: [
+            Cell("Date (MM/DD/YYYY)", "certificate_date", 1),
+            Cell("Certificate number", "certificate_number", 1.2),
+            Cell("Policy number", "policy.policy_number", 1.2),
+        ],
+    )
+    pdf = flow.pdf
     flow.note(INFORMATION_ONLY)
     producer_rows(flow)
     insured_rows(flow)

@@ -3,19 +3,12 @@ with no direct interest in it."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from pydantic import Field
 
-from packetbench.generator import codes
 from packetbench.generator.doctypes._issue import PolicyRow
 from packetbench.generator.doctypes._parties import Holder, Insured, Insurer, Producer
-from packetbench.generator.doctypes.common import Address
-from packetbench.generator.leaves import Count, Date, DocModel, Id, Leaf, Money, Percent, Str
-
-Subject = Annotated[str | None, Leaf("enum", codes=codes.SUBJECT_OF_INSURANCE)]
-Valuation = Annotated[str | None, Leaf("enum", codes=codes.VALUATION)]
-CausesOfLoss = Annotated[str | None, Leaf("enum", codes=codes.CAUSES_OF_LOSS)]
+from packetbench.generator.doctypes.common import Address, CausesOfLoss, Subject, Valuation
+from packetbench.generator.leaves import Count, Date, DocModel, Id, Money, Percent, Str
 
 
 class Premises(DocModel):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from packetbench.generator.doctypes._parties import (
     INFORMATION_ONLY,
+    certificate_flow,
     closing,
     holder_rows,
     insured_rows,
@@ -13,13 +14,11 @@ from packetbench.generator.doctypes._parties import (
 )
 from packetbench.generator.doctypes.acord_24.model import PropertyCertificate
 from packetbench.generator.doctypes.base import Output
-from packetbench.generator.doctypes.common import address_parts, title_block
+from packetbench.generator.doctypes.common import address_parts
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import Cell, Column, Flow
-from packetbench.generator.render.pdf import PdfDocument
+from packetbench.generator.render.layout import Cell, Column
 from packetbench.generator.render.recorder import Recorder
 
-TITLE = "PB-24 Certificate of Property Insurance"
 CODES = Style(abbreviate=True)
 CERTIFY = (
     "The policy of insurance listed below has been issued to the insured named above for the "
@@ -44,22 +43,17 @@ COVERAGE_COLUMNS = (
 
 
 def render(doc: PropertyCertificate, rec: Recorder) -> Output:
-    pdf = PdfDocument(rec, "Certificate of Property Insurance", TITLE)
-
-    def header(flow: Flow, page: int) -> float:
-        title = "CERTIFICATE OF PROPERTY INSURANCE" + (" (CONTINUED)" if page else "")
-        flow.y = title_block(flow, page, title, "PB-24")
-        flow.boxes(
-            [
-                Cell("Date (MM/DD/YYYY)", "certificate_date", 1),
-                Cell("Certificate number", "certificate_number", 1.2),
-                Cell("Policy number", "policy.policy_number", 1.2),
-            ],
-            height=19,
-        )
-        return flow.y - 4
-
-    flow = Flow(pdf, header)
+    flow = certificate_flow(
+        rec,
+        "PB-24",
+        "Certificate of Property Insurance",
+        lambda page: [
+            Cell("Date (MM/DD/YYYY)", "certificate_date", 1),
+            Cell("Certificate number", "certificate_number", 1.2),
+            Cell("Policy number", "policy.policy_number", 1.2),
+        ],
+    )
+    pdf = flow.pdf
     flow.note(INFORMATION_ONLY)
     producer_rows(flow)
     insured_rows(flow)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from packetbench.generator.doctypes._parties import (
     INFORMATION_ONLY,
+    certificate_flow,
     closing,
     holder_rows,
     insured_rows,
@@ -13,12 +14,9 @@ from packetbench.generator.doctypes._parties import (
 )
 from packetbench.generator.doctypes.acord_25.model import LiabilityCertificate
 from packetbench.generator.doctypes.base import Output
-from packetbench.generator.doctypes.common import title_block
 from packetbench.generator.render.layout import Cell, Checks, Column, Flow
-from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 
-TITLE = "PB-25 Certificate of Liability Insurance"
 CERTIFY = (
     "The policies of insurance listed below have been issued to the insured named above for "
     "the policy period indicated, notwithstanding any requirement, term or condition of any "
@@ -165,12 +163,11 @@ def _workers_comp(flow: Flow) -> None:
 
 
 def render(doc: LiabilityCertificate, rec: Recorder) -> Output:
-    pdf = PdfDocument(rec, "Certificate of Liability Insurance", TITLE)
-
-    def header(flow: Flow, page: int) -> float:
-        title = "CERTIFICATE OF LIABILITY INSURANCE" + (" (CONTINUED)" if page else "")
-        flow.y = title_block(flow, page, title, "PB-25")
-        flow.boxes(
+    flow = certificate_flow(
+        rec,
+        "PB-25",
+        "Certificate of Liability Insurance",
+        lambda page: (
             [
                 Cell("Date (MM/DD/YYYY)", "certificate_date", 1),
                 Cell("Certificate number", "certificate_number", 1.2),
@@ -180,12 +177,10 @@ def render(doc: LiabilityCertificate, rec: Recorder) -> Output:
             else [
                 Cell("Date (MM/DD/YYYY)", "certificate_date", 1),
                 Cell("Certificate number", "certificate_number", 1.2),
-            ],
-            height=19,
-        )
-        return flow.y - 4
-
-    flow = Flow(pdf, header)
+            ]
+        ),
+    )
+    pdf = flow.pdf
     flow.note(INFORMATION_ONLY)
     producer_rows(flow)
     insured_rows(flow)

@@ -7,8 +7,7 @@ from pydantic import Field
 
 from packetbench.generator.doctypes._issue import PolicyTerm
 from packetbench.generator.doctypes._parties import Company, Insured, Interest, Producer
-from packetbench.generator.doctypes.acord_24.model import CausesOfLoss, Subject
-from packetbench.generator.doctypes.common import Address
+from packetbench.generator.doctypes.common import Address, CausesOfLoss, Subject
 from packetbench.generator.leaves import Count, Date, DocModel, Money, Str, Text
 
 

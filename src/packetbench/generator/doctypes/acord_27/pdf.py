@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from packetbench.generator.doctypes._parties import (
     INFORMATION_ONLY,
+    certificate_flow,
     closing,
     company_row,
     insured_rows,
@@ -13,12 +14,10 @@ from packetbench.generator.doctypes._parties import (
 )
 from packetbench.generator.doctypes.acord_27.model import PropertyEvidence
 from packetbench.generator.doctypes.base import Output
-from packetbench.generator.doctypes.common import address_parts, title_block
-from packetbench.generator.render.layout import Cell, Column, Flow
-from packetbench.generator.render.pdf import PdfDocument
+from packetbench.generator.doctypes.common import address_parts
+from packetbench.generator.render.layout import Cell, Column
 from packetbench.generator.render.recorder import Recorder
 
-TITLE = "PB-27 Evidence of Property Insurance"
 EVIDENCE = (
     "This is evidence that insurance as identified below has been issued, is in force and "
     "conveys all the rights and privileges afforded under the policy, subject to its terms, "
@@ -33,22 +32,17 @@ COVERAGE_COLUMNS = (
 
 
 def render(doc: PropertyEvidence, rec: Recorder) -> Output:
-    pdf = PdfDocument(rec, "Evidence of Property Insurance", TITLE)
-
-    def header(flow: Flow, page: int) -> float:
-        title = "EVIDENCE OF PROPERTY INSURANCE" + (" (CONTINUED)" if page else "")
-        flow.y = title_block(flow, page, title, "PB-27")
-        flow.boxes(
-            [
-                Cell("Date (MM/DD/YYYY)", "evidence_date", 1),
-                Cell("Loan number", "interest.loan_number", 1.3),
-                Cell("Policy number", "policy.policy_number", 1.3),
-            ],
-            height=19,
-        )
-        return flow.y - 4
-
-    flow = Flow(pdf, header)
+    flow = certificate_flow(
+        rec,
+        "PB-27",
+        "Evidence of Property Insurance",
+        lambda page: [
+            Cell("Date (MM/DD/YYYY)", "evidence_date", 1),
+            Cell("Loan number", "interest.loan_number", 1.3),
+            Cell("Policy number", "policy.policy_number", 1.3),
+        ],
+    )
+    pdf = flow.pdf
     flow.note(EVIDENCE)
     flow.band("Agency", keep_with=63)
     producer_rows(flow)

@@ -7,8 +7,14 @@ from pydantic import Field
 
 from packetbench.generator.doctypes._issue import PolicyTerm
 from packetbench.generator.doctypes._parties import Company, Insured, Interest, Producer
-from packetbench.generator.doctypes.acord_24.model import CausesOfLoss, Subject, Valuation
-from packetbench.generator.doctypes.common import Address, Construction, Occupancy
+from packetbench.generator.doctypes.common import (
+    Address,
+    CausesOfLoss,
+    Construction,
+    Occupancy,
+    Subject,
+    Valuation,
+)
 from packetbench.generator.leaves import (
     Checkbox,
     Count,

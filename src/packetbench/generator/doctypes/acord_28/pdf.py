@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from packetbench.generator.doctypes._parties import (
     INFORMATION_ONLY,
+    certificate_flow,
     closing,
     company_row,
     insured_rows,
@@ -13,13 +14,11 @@ from packetbench.generator.doctypes._parties import (
 )
 from packetbench.generator.doctypes.acord_28.model import CommercialPropertyEvidence
 from packetbench.generator.doctypes.base import Output
-from packetbench.generator.doctypes.common import address_parts, title_block
+from packetbench.generator.doctypes.common import address_parts
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import Cell, Checks, Column, Flow
-from packetbench.generator.render.pdf import PdfDocument
+from packetbench.generator.render.layout import Cell, Checks, Column
 from packetbench.generator.render.recorder import Recorder
 
-TITLE = "PB-28 Evidence of Commercial Property Insurance"
 CODES = Style(abbreviate=True)
 EVIDENCE = (
     "This evidence of commercial property insurance is issued as a matter of information only "
@@ -38,22 +37,17 @@ COVERAGE_COLUMNS = (
 
 
 def render(doc: CommercialPropertyEvidence, rec: Recorder) -> Output:
-    pdf = PdfDocument(rec, "Evidence of Commercial Property Insurance", TITLE)
-
-    def header(flow: Flow, page: int) -> float:
-        title = "EVIDENCE OF COMMERCIAL PROPERTY INSURANCE" + (" (CONTINUED)" if page else "")
-        flow.y = title_block(flow, page, title, "PB-28")
-        flow.boxes(
-            [
-                Cell("Date (MM/DD/YYYY)", "evidence_date", 1),
-                Cell("Loan number", "interest.loan_number", 1.3),
-                Cell("Policy number", "policy.policy_number", 1.3),
-            ],
-            height=19,
-        )
-        return flow.y - 4
-
-    flow = Flow(pdf, header)
+    flow = certificate_flow(
+        rec,
+        "PB-28",
+        "Evidence of Commercial Property Insurance",
+        lambda page: [
+            Cell("Date (MM/DD/YYYY)", "evidence_date", 1),
+            Cell("Loan number", "interest.loan_number", 1.3),
+            Cell("Policy number", "policy.policy_number", 1.3),
+        ],
+    )
+    pdf = flow.pdf
     flow.note(EVIDENCE)
     flow.band("Producer", keep_with=63)
     producer_rows(flow)

@@ -3,16 +3,11 @@ buildings and vehicles, or named as additional insured, attached to the applicat
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from pydantic import Field
 
-from packetbench.generator import codes
 from packetbench.generator.doctypes._parties import Identification
-from packetbench.generator.doctypes.common import Address, LossLine
-from packetbench.generator.leaves import Count, DocModel, Id, Leaf, Str, YesNo
-
-InterestType = Annotated[str | None, Leaf("enum", codes=codes.INTEREST_TYPE)]
+from packetbench.generator.doctypes.common import Address, InterestType, LossLine
+from packetbench.generator.leaves import Count, DocModel, Id, Str, YesNo
 
 
 class InterestRow(DocModel):

@@ -9,8 +9,7 @@ from pydantic import Field
 
 from packetbench.generator import codes
 from packetbench.generator.doctypes._parties import Company, Insured, Producer
-from packetbench.generator.doctypes.acord_45.model import InterestType
-from packetbench.generator.doctypes.common import LossLine
+from packetbench.generator.doctypes.common import InterestType, LossLine
 from packetbench.generator.leaves import (
     Checkbox,
     Count,

@@ -3,16 +3,18 @@ premiums, a block of terms per line, the expiring policies, forms and interests.
 
 from __future__ import annotations
 
-from packetbench.generator.doctypes._parties import company_row, insured_rows, producer_rows
+from packetbench.generator.doctypes._parties import (
+    certificate_flow,
+    company_row,
+    insured_rows,
+    producer_rows,
+)
 from packetbench.generator.doctypes.acord_75.model import INTEREST_ROWS, Binder
 from packetbench.generator.doctypes.base import Output
-from packetbench.generator.doctypes.common import title_block
 from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import Cell, Checks, Column, Flow
-from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 
-TITLE = "PB-75 Insurance Binder"
 CODES = Style(abbreviate=True)
 TEMPORARY = (
     "This binder is a temporary insurance contract, subject to the conditions of the policies "
@@ -133,22 +135,17 @@ def _terms(flow: Flow) -> None:
 
 
 def render(doc: Binder, rec: Recorder) -> Output:
-    pdf = PdfDocument(rec, "Insurance Binder", TITLE)
-
-    def header(flow: Flow, page: int) -> float:
-        title = "INSURANCE BINDER" + (" (CONTINUED)" if page else "")
-        flow.y = title_block(flow, page, title, "PB-75")
-        flow.boxes(
-            [
-                Cell("Binder number", "binder_number", 1.2),
-                Cell("Date issued", "issued_date", 1),
-                Cell("Named insured", "insured.name", 3),
-            ],
-            height=19,
-        )
-        return flow.y - 4
-
-    flow = Flow(pdf, header)
+    flow = certificate_flow(
+        rec,
+        "PB-75",
+        "Insurance Binder",
+        lambda page: [
+            Cell("Binder number", "binder_number", 1.2),
+            Cell("Date issued", "issued_date", 1),
+            Cell("Named insured", "insured.name", 3),
+        ],
+    )
+    pdf = flow.pdf
     flow.note(TEMPORARY)
     flow.band("Agency", keep_with=63)
     producer_rows(flow)

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from pydantic import Field
 
-from packetbench.generator import codes
-from packetbench.generator.doctypes.common import Address, Construction, LossLine, Occupancy
-from packetbench.generator.leaves import Count, Date, DocModel, Id, Leaf, Money, Percent, Str
-
-EntityType = Annotated[str | None, Leaf("enum", codes=codes.ENTITY_TYPE)]
-Subject = Annotated[str | None, Leaf("enum", codes=codes.SUBJECT_OF_INSURANCE)]
-Valuation = Annotated[str | None, Leaf("enum", codes=codes.VALUATION)]
-CausesOfLoss = Annotated[str | None, Leaf("enum", codes=codes.CAUSES_OF_LOSS)]
+from packetbench.generator.doctypes.common import (
+    Address,
+    CausesOfLoss,
+    Construction,
+    EntityType,
+    LossLine,
+    Occupancy,
+    Subject,
+    Valuation,
+)
+from packetbench.generator.leaves import Count, Date, DocModel, Id, Money, Percent, Str
 
 
 class PolicyInfo(DocModel):

@@ -7,11 +7,9 @@ from typing import Annotated
 from pydantic import Field
 
 from packetbench.generator import codes
-from packetbench.generator.doctypes.common import State
+from packetbench.generator.doctypes.common import Gender, MaritalStatus, State
 from packetbench.generator.leaves import Count, Date, DocModel, Id, Leaf, Percent, Str, Year, YesNo
 
-Gender = Annotated[str | None, Leaf("enum", codes=codes.GENDER)]
-MaritalStatus = Annotated[str | None, Leaf("enum", codes=codes.MARITAL_STATUS)]
 LicenseClass = Annotated[str | None, Leaf("enum", codes=codes.LICENSE_CLASS)]
 DriverPosition = Annotated[str | None, Leaf("enum", codes=codes.DRIVER_POSITION)]
 

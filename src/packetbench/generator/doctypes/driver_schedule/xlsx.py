@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from packetbench.generator.doctypes._schedule import Header, schedule_sheet
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.driver_schedule.model import DriverSchedule
 from packetbench.generator.render.recorder import Recorder
-from packetbench.generator.render.xlsx import XlsxBook
 
 SHEET = "Drivers"
-HEADERS = (
+HEADERS: tuple[Header, ...] = (
     ("Driver #", "driver_number", 9),
     ("First Name", "first_name", 14),
     ("MI", "middle_initial", 5),
@@ -33,36 +33,28 @@ HEADERS = (
     ("Excluded (Y/N)", "excluded", 10),
     ("MVR Date", "mvr_date", 12),
 )
-HEADER_ROW = 7
 # Title-block and total values go in the wide "Last Name" column: a date in a narrow column
 # shows as "####", and each label in column A spills across the empty columns B and C.
 VALUE_COLUMN = 4
 
 
 def render(doc: DriverSchedule, rec: Recorder) -> Output:
-    book = XlsxBook(rec, "Driver Schedule")
-    sheet = book.sheet(SHEET)
-    sheet.put(1, 1, "DRIVER SCHEDULE", bold=True)
-    for row, (label, path) in enumerate(
+    book, sheet, total_row = schedule_sheet(
+        rec,
+        "Driver Schedule",
+        SHEET,
+        "DRIVER SCHEDULE",
         (
             ("Named Insured:", "insured_name"),
             ("Agency:", "agency_name"),
             ("Policy Effective Date:", "policy_effective_date"),
             ("Schedule As Of:", "as_of_date"),
         ),
-        start=2,
-    ):
-        sheet.put(row, 1, label)
-        sheet.field(row, VALUE_COLUMN, path)
-    for col, (title, key, _) in enumerate(HEADERS, start=1):
-        sheet.header(HEADER_ROW, col, title, f"drivers[].{key}")
-    for index in range(len(doc.drivers)):
-        row = HEADER_ROW + 1 + index
-        for col, (_, key, _) in enumerate(HEADERS, start=1):
-            sheet.field(row, col, f"drivers[{index}].{key}")
-    total_row = HEADER_ROW + 1 + len(doc.drivers)
+        VALUE_COLUMN,
+        "drivers",
+        len(doc.drivers),
+        HEADERS,
+    )
     sheet.put(total_row, 1, "Total Drivers", bold=True)
     sheet.field(total_row, VALUE_COLUMN, "driver_count", bold=True)
-    sheet.widths([w for _, _, w in HEADERS])
-    sheet.freeze(f"A{HEADER_ROW + 1}")
     return Output(book.render(), len(book.sheets))

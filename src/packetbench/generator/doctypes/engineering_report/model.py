@@ -8,7 +8,15 @@ from typing import Annotated
 from pydantic import Field
 
 from packetbench.generator import codes
-from packetbench.generator.doctypes.common import Address, Construction, Occupancy
+from packetbench.generator.doctypes.common import (
+    Address,
+    BurglarAlarm,
+    Construction,
+    FireAlarm,
+    Occupancy,
+    RoofCovering,
+    SprinklerType,
+)
 from packetbench.generator.leaves import (
     Count,
     Date,
@@ -32,10 +40,6 @@ SurveyType = Annotated[str | None, _enum(codes.SURVEY_TYPE)]
 RiskGrade = Annotated[str | None, _enum(codes.RISK_GRADE)]
 Condition = Annotated[str | None, _enum(codes.CONDITION)]
 FloodZone = Annotated[str | None, _enum(codes.FLOOD_ZONE)]
-RoofCovering = Annotated[str | None, _enum(codes.ROOF_COVERING)]
-SprinklerType = Annotated[str | None, _enum(codes.SPRINKLER_TYPE)]
-FireAlarm = Annotated[str | None, _enum(codes.FIRE_ALARM)]
-BurglarAlarm = Annotated[str | None, _enum(codes.BURGLAR_ALARM)]
 Priority = Annotated[str | None, _enum(codes.RECOMMENDATION_PRIORITY)]
 Category = Annotated[str | None, _enum(codes.RECOMMENDATION_CATEGORY)]
 Status = Annotated[str | None, _enum(codes.RECOMMENDATION_STATUS)]

@@ -12,7 +12,7 @@ from packetbench.generator.doctypes.common import State
 from packetbench.generator.leaves import Date, DocModel, Id, Leaf, Money, Number, Str
 
 InjuryType = Annotated[str | None, Leaf("enum", codes=codes.INJURY_TYPE)]
-ClaimStatus = Annotated[str | None, Leaf("enum", codes=codes.EXPERIENCE_CLAIM_STATUS)]
+ExperienceClaimStatus = Annotated[str | None, Leaf("enum", codes=codes.EXPERIENCE_CLAIM_STATUS)]
 
 
 class ClassExperience(DocModel):
@@ -46,7 +46,7 @@ class ClaimExperience(DocModel):
     injury_type: InjuryType = None
     """Injury type (codes 1 death, 2 permanent total, 3 major permanent partial, 4 minor
     permanent partial, 5 temporary total, 6 medical only)."""
-    status: ClaimStatus = None
+    status: ExperienceClaimStatus = None
     """Whether the claim was open (O) or final (F) when reported."""
     actual_incurred: Money = None
     """Actual incurred losses of the claim, in dollars."""

@@ -3,12 +3,9 @@ the schedules of locations, interests and forms. The printed conditions are boil
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from pydantic import Field
 
-from packetbench.generator import codes
-from packetbench.generator.doctypes.common import Address
+from packetbench.generator.doctypes.common import Address, InterestType
 from packetbench.generator.doctypes.dec_page.model import (
     AutoPart,
     CargoPart,
@@ -19,9 +16,7 @@ from packetbench.generator.doctypes.dec_page.model import (
     PropertyPart,
     WorkersCompPart,
 )
-from packetbench.generator.leaves import Count, Date, DocModel, Id, Leaf, Str
-
-InterestType = Annotated[str | None, Leaf("enum", codes=codes.INTEREST_TYPE)]
+from packetbench.generator.leaves import Count, Date, DocModel, Id, Str
 
 
 class Declarations(DocModel):

@@ -12,6 +12,7 @@ from packetbench.generator import codes
 from packetbench.generator.doctypes.common import (
     Address,
     Construction,
+    EntityType,
     LossLine,
     Occupancy,
     QuestionAnswer,
@@ -33,7 +34,6 @@ from packetbench.generator.leaves import (
     YesNo,
 )
 
-EntityType = Annotated[str | None, Leaf("enum", codes=codes.ENTITY_TYPE)]
 NatureOfBusiness = Annotated[str | None, Leaf("enum", codes=codes.NATURE_OF_BUSINESS)]
 Interest = Annotated[str | None, Leaf("enum", codes=codes.INSURED_INTEREST)]
 

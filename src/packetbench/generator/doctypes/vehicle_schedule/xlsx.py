@@ -3,13 +3,13 @@ totals."""
 
 from __future__ import annotations
 
+from packetbench.generator.doctypes._schedule import Header, schedule_sheet
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.vehicle_schedule.model import VehicleSchedule
 from packetbench.generator.render.recorder import Recorder
-from packetbench.generator.render.xlsx import XlsxBook
 
 SHEET = "Vehicles"
-HEADERS = (
+HEADERS: tuple[Header, ...] = (
     ("Unit #", "unit_number", 8),
     ("Year", "year", 7),
     ("Make", "make", 14),
@@ -32,7 +32,6 @@ HEADERS = (
     ("Coll Deductible", "collision_deductible", 12),
     ("Principal Driver", "principal_driver", 22),
 )
-HEADER_ROW = 8
 # Title-block values sit in the wide street column; each label in column A spills across
 # the empty columns B to H.
 VALUE_COLUMN = 9
@@ -40,10 +39,11 @@ COST_COLUMN, STATED_COLUMN = 13, 14
 
 
 def render(doc: VehicleSchedule, rec: Recorder) -> Output:
-    book = XlsxBook(rec, "Vehicle Schedule")
-    sheet = book.sheet(SHEET)
-    sheet.put(1, 1, "SCHEDULE OF VEHICLES", bold=True)
-    for row, (label, path) in enumerate(
+    book, sheet, total_row = schedule_sheet(
+        rec,
+        "Vehicle Schedule",
+        SHEET,
+        "SCHEDULE OF VEHICLES",
         (
             ("Named Insured:", "insured_name"),
             ("Agency:", "agency_name"),
@@ -51,21 +51,13 @@ def render(doc: VehicleSchedule, rec: Recorder) -> Output:
             ("Policy Effective Date:", "policy_effective_date"),
             ("Schedule As Of:", "as_of_date"),
         ),
-        start=2,
-    ):
-        sheet.put(row, 1, label)
-        sheet.field(row, VALUE_COLUMN, path)
-    for col, (title, key, _) in enumerate(HEADERS, start=1):
-        sheet.header(HEADER_ROW, col, title, f"units[].{key}")
-    for index in range(len(doc.units)):
-        row = HEADER_ROW + 1 + index
-        for col, (_, key, _) in enumerate(HEADERS, start=1):
-            sheet.field(row, col, f"units[{index}].{key}")
-    total_row = HEADER_ROW + 1 + len(doc.units)
+        VALUE_COLUMN,
+        "units",
+        len(doc.units),
+        HEADERS,
+    )
     sheet.put(total_row, 1, "Total Units", bold=True)
     sheet.field(total_row, 2, "totals.vehicle_count", bold=True)
     sheet.field(total_row, COST_COLUMN, "totals.cost_new", bold=True)
     sheet.field(total_row, STATED_COLUMN, "totals.stated_amount", bold=True)
-    sheet.widths([w for _, _, w in HEADERS])
-    sheet.freeze(f"A{HEADER_ROW + 1}")
     return Output(book.render(), len(book.sheets))
