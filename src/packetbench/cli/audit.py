@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 if TYPE_CHECKING:
@@ -63,24 +62,15 @@ def audit(
     from packetbench.benchmark.audit import audit_packets
     from packetbench.benchmark.audit.files import packet_folders
     from packetbench.generator.executors import make_executor
+    from packetbench.progress import bar
 
     runner = make_executor(executor, jobs, ray_address)
     folders = packet_folders(packet_dirs)
-    stderr = Console(stderr=True)
-    with Progress(
-        TextColumn("[bold]audit[/]"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=stderr,
-        transient=True,
-        disable=json_output or not stderr.is_terminal,
-    ) as progress:
-        task = progress.add_task("audit", total=len(folders))
+    with bar("audit", "packets", total=len(folders), disable=json_output) as advance:
         result = audit_packets(
             folders,
             ocr=ocr,
-            on_packet=lambda _: progress.advance(task),
+            on_packet=lambda _: advance(None),
             executor=None if executor == "local" and jobs == 1 else runner,
         )
     if json_output:

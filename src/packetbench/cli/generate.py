@@ -7,15 +7,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from packetbench.generator.tiers import parse_overrides
+from packetbench.progress import bar
 
 if TYPE_CHECKING:
     from packetbench.generator.packet import PacketSummary
-
-stderr = Console(stderr=True)
 
 
 def generate(
@@ -62,19 +59,10 @@ def generate(
     overrides = parse_overrides(set_ or [])
     runner = make_executor(executor, jobs, ray_address)
     started = time.perf_counter()
-    with Progress(
-        TextColumn("[bold]generate[/] {task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=stderr,
-        transient=True,
-        disable=not stderr.is_terminal,
-    ) as progress:
-        task = progress.add_task(f"{tier} x{count}", total=count)
+    with bar("generate", f"{tier} x{count}", total=count) as advance:
 
         def done(summary: PacketSummary) -> None:
-            progress.advance(task)
+            advance(None)
 
         summaries = batch.generate(
             tier,

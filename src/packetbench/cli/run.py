@@ -91,17 +91,8 @@ def run(
     extracted by sim, the SIMULATED extractor (no API key needed; not a model). Exit 1 when the
     audit finds a ground-truth value that is not on its page, or no document is extracted ok.
     """
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        SpinnerColumn,
-        TextColumn,
-        TimeElapsedColumn,
-    )
-
     from packetbench.benchmark.pipeline import Options, parse_tiers, run_pipeline
+    from packetbench.progress import display
 
     options = Options(
         out,
@@ -122,22 +113,11 @@ def run(
         executor,
         ray_address,
     )
-    stderr = Console(stderr=True)
-    stdout = Console(highlight=False, soft_wrap=True)
+    progress = display("[bold]{task.description:<9}", spinner=True, to_stdout=True)
 
     def say(text: str) -> None:
-        stdout.print(text, markup=False)
+        progress.console.print(text, markup=False)
 
-    progress = Progress(
-        SpinnerColumn(),
-        TextColumn("[bold]{task.description:<9}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=stdout,
-        transient=True,
-        disable=not stderr.is_terminal,
-    )
     say(
         f"packetbench run: {', '.join(options.tiers)} x {count} packet(s) from seed "
         f"{seed} into {out}, extracted by {provider}"

@@ -34,10 +34,10 @@ def score(
 
     Exit 0 when documents were scored, 1 when no document of the run was extracted ok, 2 on
     bad input (among it packets other than those the run was extracted from)."""
-    from packetbench.benchmark.progress_bar import bar
     from packetbench.benchmark.results import load_run  # duckdb loads only here
     from packetbench.benchmark.score.scorer import score_run  # scipy loads only here
     from packetbench.generator.executors import make_executor
+    from packetbench.progress import bar
 
     runner = make_executor(executor, jobs, ray_address)
     with bar("score", "packets") as advance:

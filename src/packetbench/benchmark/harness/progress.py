@@ -47,30 +47,14 @@ class ProgressBar:
     """A rich progress bar on stderr (nothing when stderr is not a terminal)."""
 
     def __init__(self, label: str) -> None:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
+        from packetbench.progress import display
 
-        console = Console(stderr=True)
-        self._progress = Progress(
-            TextColumn(f"[bold]{label}[/]"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[errors]} errors"),
-            TextColumn("{task.fields[tokens]} tokens"),
-            TextColumn("${task.fields[cost]}"),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            console=console,
-            transient=True,
-            disable=not console.is_terminal,
+        self._progress = display(
+            f"[bold]{label}[/]",
+            "{task.fields[errors]} errors",
+            "{task.fields[tokens]} tokens",
+            "${task.fields[cost]}",
+            eta=True,
         )
         self._task: Any = None
 
