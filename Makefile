@@ -1,7 +1,7 @@
 # Developer shortcuts; CI runs .ci/run (the README's test command).
 PY ?= python
 
-.PHONY: install check lint types schemas schemas-check suite test bench
+.PHONY: install check lint format types schemas schemas-check suite test test-all bench
 
 install:
 	$(PY) -m pip install -e ".[test]"
@@ -10,6 +10,10 @@ check: lint types schemas-check
 
 lint:
 	ruff check .
+	ruff format --check .
+
+format:
+	ruff format .
 
 types:
 	mypy
@@ -22,9 +26,15 @@ schemas-check:
 
 # Regenerate the canonical suite (packets/) and its lock after a change that alters output.
 suite:
-	$(PY) -m generator.suite
+	$(PY) -m packetbench.generator.suite
 
+# The fast tier: every module, without the many-seed sweeps, the end-to-end runs and the
+# slow tests (a few minutes on 2 cores).
 test:
+	pytest -n auto -m "not slow and not sweep and not e2e"
+
+# Everything, as CI runs it.
+test-all:
 	pytest -n auto
 
 bench:

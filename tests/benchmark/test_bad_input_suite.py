@@ -103,7 +103,7 @@ class Case:
     label: str
     args: tuple[str, ...]  # "{w}" stands for the case's world folder
     names: str  # the message must contain this ("{w}" as in args)
-    damage: Callable[[Path], None] = _none
+    damage: Callable[[Path], object] = _none
     needs: tuple[str, ...] = ("packets",)  # what of the world the case copies
     env: dict[str, str] = field(default_factory=dict)
 
@@ -113,6 +113,7 @@ class Case:
 
 
 def _cases() -> list[Case]:
+    flags: tuple[str, ...]  # the loops below bind tuples of every length
     cases: list[Case] = []
 
     def add(
@@ -121,7 +122,7 @@ def _cases() -> list[Case]:
         label: str,
         args: tuple[str, ...],
         names: str,
-        damage: Callable[[Path], None] = _none,
+        damage: Callable[[Path], object] = _none,
         needs: tuple[str, ...] = ("packets",),
         env: dict[str, str] | None = None,
     ) -> None:

@@ -42,6 +42,7 @@ def test_ray_executor_matches_local(run_cli: Run, tmp_path: Path) -> None:
     assert _tree(ray) == _tree(local)
 
     audits = []
+    args: tuple[str, ...]
     for args in ((), RAY):
         result = run_cli("audit", str(ray), "--json", *args)
         assert result.returncode in (0, 1), result.stderr

@@ -48,9 +48,10 @@ def _boxes(textpage: pdfium.PdfTextPage, text: str) -> list[tuple[float, float]]
     return [(left, right) for left, right, _, _ in _lines(textpage, text)]
 
 
-def _lines(textpage: pdfium.PdfTextPage, text: str) -> list[tuple[float, ...]]:
+def _lines(textpage: pdfium.PdfTextPage, text: str) -> list[tuple[float, float, float, float]]:
     """The box (left, right, bottom, top) of every occurrence of `text` on the page."""
-    out, search = [], textpage.search(text, match_case=True)
+    out: list[tuple[float, float, float, float]] = []
+    search = textpage.search(text, match_case=True)
     while (found := search.get_next()) is not None:
         index, count = found
         boxes = [textpage.get_charbox(i) for i in range(index, index + count)]

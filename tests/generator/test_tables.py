@@ -28,7 +28,7 @@ def test_n5_draws_one_long_table_per_packet() -> None:
         40,
         150,
     )
-    longest = Counter()
+    longest: Counter[str] = Counter()
     for seed in range(1, 31):
         sizes = _sizes(build_world(seed, knobs))
         assert sizes["drivers"] <= 500 and sizes["claims"] <= 500

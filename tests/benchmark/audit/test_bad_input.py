@@ -25,11 +25,11 @@ def _one_line_error(result: subprocess.CompletedProcess[str], *needles: str) -> 
     assert result.stdout == ""
 
 
-def _garble(name: str) -> Callable[[Path], None]:
+def _garble(name: str) -> Callable[[Path], object]:
     return lambda packet: (packet / name).write_bytes(b"\x00garbage, not what it claims to be")
 
 
-BREAKAGES: dict[str, tuple[Callable[[Path], None], list[str]]] = {
+BREAKAGES: dict[str, tuple[Callable[[Path], object], list[str]]] = {
     "missing truth file": (
         lambda p: (p / "field_truth_sov_pdf.json").unlink(),
         ["field_truth_sov_pdf.json: missing"],
@@ -104,7 +104,9 @@ def test_a_folder_that_is_no_packet(run_cli: Run, tmp_path: Path) -> None:
         ),
     ],
 )
-def test_more_unreadable_packets(packet: Path, damage: Callable[[Path], None], needle: str) -> None:
+def test_more_unreadable_packets(
+    packet: Path, damage: Callable[[Path], object], needle: str
+) -> None:
     damage(packet)
     with pytest.raises(BadInput) as raised:
         audit_packets([packet])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pypdfium2 as pdfium
 import pytest
@@ -92,11 +93,11 @@ def test_ocr_reads_scanned_pages(run_cli: Run, scanned: Path) -> None:
 
 @needs_tesseract
 def test_ocr_misses_what_the_scan_does_not_show(scanned: Path) -> None:
-    def street(data: dict) -> None:
+    def street(data: dict[str, Any]) -> None:
         entry = next(e for e in data["fields"] if e["path"] == "buildings[0].address.street")
         entry["rendered_as"] = entry["value"] = "7631 Johnson Harbor"
 
-    def tenant(data: dict) -> None:  # claim the empty box is ticked
+    def tenant(data: dict[str, Any]) -> None:  # claim the empty box is ticked
         entry = next(e for e in data["fields"] if e["path"] == "premises[0].interest.tenant")
         entry["rendered_as"], entry["value"] = "X", "Yes"
 

@@ -6,6 +6,7 @@ import json
 import random
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import pypdfium2 as pdfium
 import pytest
@@ -14,7 +15,7 @@ from packetbench.benchmark.audit.pdftext import PdfText
 from packetbench.benchmark.errors import BadInput
 
 
-def _pdf_documents(packets: list[Path]) -> list[tuple[Path, list[dict]]]:
+def _pdf_documents(packets: list[Path]) -> list[tuple[Path, list[dict[str, Any]]]]:
     out = []
     for packet in packets:
         for manifest_path in sorted(packet.glob("manifest_*.json")):

@@ -168,6 +168,7 @@ def test_text_input_records_scanned_and_attacked_pages(tmp_path: Path) -> None:
         attacked = described["attacked_pages"]
         assert attacked and all(ids == [only] for ids in attacked.values())
         if only.startswith("scan."):
+            assert sent.pages is not None
             assert described["image_only_pages"] == list(range(1, sent.pages + 1))
             assert all(part.text.split("\n", 1)[1].strip() == "" for part in sent.parts)
         else:

@@ -9,6 +9,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -119,7 +120,7 @@ def test_resume_skips_failures_retry_failed_requests_only_them(
     server = stub("openai", three_packets, FaultPlan(script=failing))
     run, cache = tmp_path / "run", tmp_path / "cache"
 
-    def go(**flags: bool) -> None:
+    def go(**flags: Any) -> None:
         provider = provider_class("openai").from_options(
             {"model": "stub-model", "base_url": server.base_url, "retries": 1}
         )

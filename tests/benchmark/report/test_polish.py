@@ -40,7 +40,9 @@ def test_labels_get_the_room_they_need() -> None:
         [charts.RateBar(long, 0, 0.02, 0.01, 0.03), charts.RateBar("short", 1, 0.01, None, None)],
         ["a", "b"],
     )
-    anchor = float(re.search(r'<text x="([\d.]+)" y="\d+" text-anchor="end">Numeric', svg)[1])
+    found = re.search(r'<text x="([\d.]+)" y="\d+" text-anchor="end">Numeric', svg)
+    assert found is not None
+    anchor = float(found[1])
     assert anchor >= 7 * len(long)  # at 12 px no glyph of the label is wider than 7 px
 
 

@@ -57,7 +57,7 @@ def test_tables_match_the_score_files(scored_run: ScoredRun) -> None:
     grounding = _json(scores / "hallucination.json")
     fields = _json(scores / "field_breakdown.json")
     scored = read_documents(scores)
-    claims = duckdb.sql(f"SELECT * FROM '{scores / 'claims.parquet'}'").fetchall()
+    claims = duckdb.execute(f"SELECT * FROM '{scores / 'claims.parquet'}'").fetchall()
     with open_runs([run]) as runs:
         assert runs.rows("SELECT COUNT(*) AS n FROM claims")[0]["n"] == len(claims)
         documents = {f"{r['packet_id']}/{r['doc_id']}": r for r in runs.metric("documents")}

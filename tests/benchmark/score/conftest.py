@@ -7,6 +7,7 @@ import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,8 +18,9 @@ from packetbench.generator.render.cells import cell_text
 from tests.support.paths import PACKETS
 
 
-def _load(path: Path) -> dict:  # type: ignore[type-arg]
-    return json.loads(path.read_text(encoding="utf-8"))
+def _load(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
 
 
 def _save(path: Path, data: object) -> None:

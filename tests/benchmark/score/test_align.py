@@ -57,7 +57,7 @@ def test_keyless_records_align_by_best_agreement() -> None:
 
 def test_a_record_agreeing_on_less_than_half_is_invented_not_matched() -> None:
     truth = [claim("CL-2024-00001", 10.0)]
-    stranger = {key: None for key in truth[0]}
+    stranger: dict[str, Any] = dict.fromkeys(truth[0])
     stranger.update(claim_number="Q9999XYZ", status="Closed", paid=5.0)
     result = align(LossRunClaim, truth, [stranger])
     assert result.pairs == [] and result.dropped == [0] and result.invented == [0]
@@ -79,7 +79,7 @@ def test_dropped_and_invented_records_count_their_nested_records() -> None:
             "incurred": 30.0,
         },
     }
-    truth = {
+    truth: dict[str, Any] = {
         "insured_name": "Acme LLC",
         "agency_name": None,
         "valuation_date": None,

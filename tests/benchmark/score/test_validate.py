@@ -41,7 +41,7 @@ def _first_truth(doc: str) -> Any:
 
 
 TRUTHS = {doc: _first_truth(doc) for doc in SCHEMA}
-REPLACEMENTS = [None, "text", 12, 12.5, 3.0, True, [], {}, "Open", "Not a code"]
+REPLACEMENTS: list[Any] = [None, "text", 12, 12.5, 3.0, True, [], {}, "Open", "Not a code"]
 
 
 def _nodes(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

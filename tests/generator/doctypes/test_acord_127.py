@@ -38,17 +38,17 @@ def test_section_equals_the_world(tier: str) -> None:
                 driver.birth_date,
             )
             assert (row.percent_use is None) == (driver.vehicle_number is None)
-        for row, vehicle, unit in zip(doc.vehicles, world.vehicles, auto.units, strict=False):
-            assert row.vin == vehicle.vin and row.vin is not None
-            assert vin_check_digit(row.vin) == row.vin[8]
+        for car, vehicle, unit in zip(doc.vehicles, world.vehicles, auto.units, strict=False):
+            assert car.vin == vehicle.vin and car.vin is not None
+            assert vin_check_digit(car.vin) == car.vin[8]
             garage = world.location(vehicle.garage_location).address
-            assert (row.garaging.street, row.garaging.state) == (garage.street, garage.state)
-            assert row.registration_state == garage.state
-            c = row.coverages
+            assert (car.garaging.street, car.garaging.state) == (garage.street, garage.state)
+            assert car.registration_state == garage.state
+            c = car.coverages
             assert c.liability == "Yes"
             assert (c.comprehensive == "Yes") == (c.comprehensive_deductible is not None)
             assert (c.collision == "Yes") == (c.collision_deductible is not None)
-            assert cents(row.premium) == cents(unit.premium)
+            assert cents(car.premium) == cents(unit.premium)
         check_codes(doc)
 
 

@@ -85,18 +85,18 @@ def problems_of(doc: BrokerWorkbook, world: World, knobs: dict[str, Any]) -> lis
         problems.append("total TIV is not the locations' sum")
     loss_run = build_loss_run(world, rng, knobs)
     by_number = {p.policy_number: p for p in loss_run.policies}
-    for row in doc.losses:
-        policy = by_number.get(row.policy_number)
+    for loss in doc.losses:
+        policy = by_number.get(loss.policy_number)
         if policy is None:
-            problems.append(f"loss row {row.policy_number} is not on the loss run")
+            problems.append(f"loss loss {loss.policy_number} is not on the loss run")
             continue
-        if (row.claim_count, cents(row.incurred)) != (
+        if (loss.claim_count, cents(loss.incurred)) != (
             policy.totals.claim_count,
             cents(policy.totals.incurred),
         ):
             problems.append(
-                f"loss row {row.policy_number}: {row.claim_count} claims, "
-                f"{row.incurred} incurred vs the loss run"
+                f"loss loss {loss.policy_number}: {loss.claim_count} claims, "
+                f"{loss.incurred} incurred vs the loss run"
             )
     if len(doc.losses) != len(loss_run.policies):
         problems.append(f"{len(doc.losses)} loss rows for {len(loss_run.policies)} terms")

@@ -55,7 +55,9 @@ def check(world: World, doc: DeclarationsPage, knobs: dict[str, Any]) -> None:
         assert cents(prop.building_limit) == sum(cents(b.building_value) for b in buildings)
         assert cents(prop.contents_limit) == sum(cents(b.contents_value) for b in buildings)
         assert len(prop.premises) == min(SCHEDULED, len(buildings))
-        by_key = {(b.location_number, b.building_number): b for b in buildings}
+        by_key: dict[tuple[int | None, int | None], Any] = {
+            (b.location_number, b.building_number): b for b in buildings
+        }
         for row in prop.coverages:
             b = by_key[(row.premises_number, row.building_number)]
             limit = {
@@ -80,7 +82,7 @@ def check(world: World, doc: DeclarationsPage, knobs: dict[str, Any]) -> None:
         for e in world.endorsements
         if codes.LINE_IDS[e.line] in lines
     ]
-    assert {ids[str(f.line)] for f in doc.forms} == {ids[line] for line in lines}
+    assert {ids[str(f.line)] for f in doc.forms} == {ids[str(line)] for line in lines}
 
 
 @pytest.mark.parametrize("tier", TIERS)

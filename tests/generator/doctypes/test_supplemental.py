@@ -39,7 +39,7 @@ LIGHT: dict[str, object] = {
     "drivers.min_rows": 1,
 }
 SEEDS = range(1, 201)
-QUESTIONS = {
+QUESTIONS: dict[str, tuple[type[Any], tuple[Any, ...]]] = {
     "trucking": (model.TruckingAnswers, questions.TRUCKING_QUESTIONS),
     "contractors": (model.ContractorAnswers, questions.CONTRACTOR_QUESTIONS),
     "restaurant": (model.RestaurantAnswers, questions.RESTAURANT_QUESTIONS),

@@ -192,16 +192,16 @@ def problems_of(doc: GeneralSupplement, world: World) -> list[str]:
     if [t.policy_number for t in doc.prior_insurance] != [t.policy_number for t in terms]:
         problems.append("prior terms are not the loss history's, in its order")
     non_renewed = expected_non_renewed(world)
-    for row, term in zip(doc.prior_insurance, terms, strict=False):
+    for prior, term in zip(doc.prior_insurance, terms, strict=False):
         incurred = sum(round(c.incurred * 100) for c in term.claims)
         if (
-            row.carrier,
-            row.line,
-            row.effective_date,
-            row.expiration_date,
-            row.premium,
-            row.claim_count,
-            round((row.incurred or 0) * 100),
+            prior.carrier,
+            prior.line,
+            prior.effective_date,
+            prior.expiration_date,
+            prior.premium,
+            prior.claim_count,
+            round((prior.incurred or 0) * 100),
         ) != (
             term.carrier,
             term.line,
@@ -211,11 +211,11 @@ def problems_of(doc: GeneralSupplement, world: World) -> list[str]:
             len(term.claims),
             incurred,
         ):
-            problems.append(f"prior term {row.policy_number} disagrees with the loss history")
-        if row.policy_year != int(term.effective_date[:4]):
-            problems.append(f"prior term {row.policy_number} year {row.policy_year}")
-        if (row.non_renewed == "Yes") != (term.policy_number in non_renewed):
-            problems.append(f"prior term {row.policy_number} non-renewed {row.non_renewed}")
+            problems.append(f"prior term {prior.policy_number} disagrees with the loss history")
+        if prior.policy_year != int(term.effective_date[:4]):
+            problems.append(f"prior term {prior.policy_number} year {prior.policy_year}")
+        if (prior.non_renewed == "Yes") != (term.policy_number in non_renewed):
+            problems.append(f"prior term {prior.policy_number} non-renewed {prior.non_renewed}")
     if any(row.non_renewed == "Yes" for row in doc.prior_insurance) and (
         doc.answers.declined_cancelled.answer != "Yes"
     ):

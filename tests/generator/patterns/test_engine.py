@@ -249,7 +249,7 @@ def test_a_pattern_that_finds_nothing_leaves_no_trace(monkeypatch: pytest.Monkey
         greedy,
         applies=lambda subject: True,
     )
-    monkeypatch.setitem(base.DOC_TYPES, fake.id, fake)
+    monkeypatch.setitem(base.REGISTRY, fake.id, fake)
     knobs = resolve("N1", {"documents": ("sov_pdf",), "patterns.off": ("*",)})
     knobs["patterns.table.fake_probe"] = 1.0
     plain = resolve("N1", {"documents": ("sov_pdf",), "patterns.off": ("*",)})
