@@ -248,7 +248,7 @@ function renderDocuments(run, params, data) {
   const heads = data.scored
     ? ["document", "packet", "type", "format", "tier", "hallucinated", "wrong", "omitted", "stale", "claims", "patterns"]
     : ["document", "packet", "type", "format", "tier", "status"];
-  out.push(el("table", { id: "document-list" },
+  out.push(el("table", { id: "document-list", "data-filters": new URLSearchParams(params).toString() },
     el("tr", {}, heads.map((h, i) => el("th", { class: i >= 5 && data.scored ? "num" : null, text: h }))),
     data.rows.map((row) => {
       const href = link(["run", String(run), "doc", row.packet_id, row.doc_id], params.verdict === "hallucinated" ? { show: "hallucinated" } : {});
