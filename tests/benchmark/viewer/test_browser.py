@@ -44,8 +44,10 @@ def served(viewer_runs: tuple[Path, Path, Path], tmp_path: Path) -> Iterator[str
     """The URL of `packetbench view RUN RUN2` running as its own process."""
     packets, sloppy, typical = viewer_runs
     process = subprocess.Popen(
-        [cli_path(), "view", str(sloppy), str(typical), "--packets", str(packets)]
-        + ["--port", "0", "--cache", str(tmp_path / "cache")],
+        [
+            *(cli_path(), "view", str(sloppy), str(typical), "--packets", str(packets)),
+            *("--port", "0", "--cache", str(tmp_path / "cache")),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -147,8 +149,9 @@ def _walk_through(page: Page, target: dict[str, Any], screenshot: Path | None = 
     page.wait_until(f"location.hash.includes('/doc/{target['packet_id']}/{target['doc_id']}')")
     selector = f'#fields tr[data-path="{target["path"]}"]'
     page.wait_until(f"document.querySelector('{selector}') !== null")
+    image = f'.page[data-page="{target["page"]}"] img'
     page.wait_until(
-        f"(() => {{ const img = document.querySelector('.page[data-page=\"{target['page']}\"] img');"
+        f"(() => {{ const img = document.querySelector('{image}');"
         " return img && img.complete && img.naturalWidth > 0; })()"
     )
     assert page.evaluate(f"document.querySelector('{selector}').dataset.outcome") == "wrong"
@@ -217,8 +220,10 @@ def test_static_export_from_file_url_gives_the_same(
     packets, sloppy, typical = viewer_runs
     out = tmp_path / "site"
     done = subprocess.run(
-        [cli_path(), "view", str(sloppy), str(typical), "--packets", str(packets)]
-        + ["--out", str(out), "--cache", str(tmp_path / "cache")],
+        [
+            *(cli_path(), "view", str(sloppy), str(typical), "--packets", str(packets)),
+            *("--out", str(out), "--cache", str(tmp_path / "cache")),
+        ],
         capture_output=True,
         text=True,
         timeout=900,
