@@ -173,4 +173,7 @@ def test_a_port_in_use_is_one_line_and_exit_2(viewer_runs: tuple[Path, Path, Pat
             check=False,
         )
     assert done.returncode == 2
-    assert done.stderr == f"packetbench: error: 127.0.0.1:{port}: port in use (choose another with --port)\n"
+    assert (
+        done.stderr
+        == f"packetbench: error: 127.0.0.1:{port}: port in use (choose another with --port)\n"
+    )
