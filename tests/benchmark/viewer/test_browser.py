@@ -148,23 +148,23 @@ def _walk_through(page: Page, target: dict[str, Any], screenshot: Path | None = 
     page.click(*rect)
     page.wait_until(f"location.hash.includes('/doc/{target['packet_id']}/{target['doc_id']}')")
     selector = f'#fields tr[data-path="{target["path"]}"]'
-    page.wait_until(f"document.querySelector('{selector}') !== null")
+    page.wait_until("document.querySelectorAll('#fields tr[data-path]').length > 0")
     image = f'.page[data-page="{target["page"]}"] img'
     page.wait_until(
         f"(() => {{ const img = document.querySelector('{image}');"
         " return img && img.complete && img.naturalWidth > 0; })()"
     )
-    assert page.evaluate(f"document.querySelector('{selector}').dataset.outcome") == "wrong"
     # Opened from the hallucinated filter, the side table shows hallucinated fields only;
     # the user ticks `wrong` in the legend to see the wrong ones too.
-    shown = "Array.from(document.querySelectorAll('#fields tr[data-path]')).filter(r => !r.hidden)"
+    shown = "Array.from(document.querySelectorAll('#fields tr[data-path]'))"
     assert set(page.evaluate(f"{shown}.map(r => r.dataset.outcome)")) == {"hallucinated"}
     tick = page.evaluate(
         "(() => { const b = document.querySelector('#legend input[data-outcome=wrong]')"
         ".getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]; })()"
     )
     page.click(*tick)
-    page.wait_until(f"!document.querySelector('{selector}').hidden")
+    page.wait_until(f"document.querySelector('{selector}') !== null")
+    assert page.evaluate(f"document.querySelector('{selector}').dataset.outcome") == "wrong"
     before = page.evaluate("document.getElementById('viewer').scrollTop")
     row = page.evaluate(
         f"(() => {{ const r = document.querySelector('{selector}');"

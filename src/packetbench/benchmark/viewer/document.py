@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 
-from packetbench.benchmark.packets import DocInfo, Packet, read_json
+from packetbench.benchmark.packets import DocInfo, Packet, ancestors, read_json
 from packetbench.benchmark.runs import read_record, record_path
 from packetbench.benchmark.score import normalize
 from packetbench.benchmark.viewer.pages import Pages
@@ -37,6 +37,7 @@ SEVERITY = (
     "unscored",
 )
 MAX_PATTERN_BOXES = 400  # boxes listed per pattern (a scan touches every value of a page)
+MAX_FOUND_AT = 3  # other places a claimed value is drawn, listed per claim
 
 
 def outcome_of(outcome: str | None, verdict: str | None, hallucinated: bool | None) -> str:
@@ -133,14 +134,14 @@ def _patterns(manifest: dict[str, Any], truth: list[dict[str, Any]]) -> list[dic
     for applied in manifest.get("patterns_applied") or []:
         if not isinstance(applied, dict):
             continue
-        targets = [t for t in applied.get("targets") or [] if isinstance(t, str)]
+        targets = {t for t in applied.get("targets") or [] if isinstance(t, str)}
         boxes: list[dict[str, Any]] = []
         for entry in truth:
-            path = entry["path"]
-            if any(path == t or path.startswith((t + ".", t + "[")) for t in targets):
-                boxes += _boxes(entry.get("locations") or [], path)
             if len(boxes) >= MAX_PATTERN_BOXES:
                 break
+            path = entry["path"]
+            if targets.intersection(ancestors(path)):  # the path or a record or list above it
+                boxes += _boxes(entry.get("locations") or [], path)
         details = applied.get("details")
         out.append(
             {
@@ -245,6 +246,8 @@ def build(source: RunSource, pages: Pages, packet_id: str, doc_id: str) -> dict[
         if claim["verdict"] != "supported":
             key = _key(claim["value"], str(claim["kind"]))
             for entry in where_drawn.get(key, []) if key else []:
+                if len(found_at) >= MAX_FOUND_AT:
+                    break
                 if entry["path"] != claim["path"]:
                     found_at += _boxes(entry["locations"][:1], entry["path"])
         claims.append(
@@ -252,8 +255,8 @@ def build(source: RunSource, pages: Pages, packet_id: str, doc_id: str) -> dict[
                 **{k: claim[k] for k in ("path", "kind", "value", "truth", "verdict")},
                 "grounded_in": claim["grounded_in"],
                 "hallucinated": claim["hallucinated"],
-                "truth_locations": located.get(claim["path"], []),
-                "found_at": found_at[:5],
+                "located": bool(located.get(claim["path"])),
+                "found_at": found_at,
             }
         )
 

@@ -291,10 +291,12 @@ async function showDocument(run, packet, doc, params) {
   view.data = data;
   view.boxes = new Map();
   view.rows = new Map();
+  view.fieldAt = new Map();
   view.hiddenOutcomes = new Set(params.show ? OUTCOMES.filter((o) => !params.show.split(",").includes(o)) : []);
   setCrumbs(el("a", { href: "#/", text: "runs" }), el("a", { href: link(["run", String(run)]), text: info.name }),
     el("span", { text: `${packet} / ${doc}` }));
   const rows = mergeRuns(data, compared && !compared.error ? compared : null);
+  for (const row of rows) view.fieldAt.set(row.key, row);
   const app = document.getElementById("app");
   app.className = "document";
   const viewer = el("div", { id: "viewer" });
@@ -348,6 +350,8 @@ function tip(row) {
   return text;
 }
 
+// Boxes are drawn page by page as pages come near the viewport (a long document has tens of
+// thousands), and at once for a page a row's click scrolls to.
 function renderPages(viewer, data, rows) {
   const pages = data.pages.map((geometry, i) => {
     const page = el("div", { class: "page", "data-page": i + 1 });
@@ -365,20 +369,38 @@ function renderPages(viewer, data, rows) {
     box.style.width = `${Math.max(2, (bbox[2] - bbox[0]) * view.zoom)}px`;
     box.style.height = `${Math.max(2, (bbox[3] - bbox[1]) * view.zoom)}px`;
   };
+  const onPage = data.pages.map(() => []);
   for (const row of rows) {
-    const boxes = [];
+    view.boxes.set(row.key, []);
     for (const location of row.locations || []) {
-      const geometry = data.pages[location.page - 1];
-      if (!geometry || !location.bbox) continue;
+      if (location.bbox && onPage[location.page - 1]) onPage[location.page - 1].push([row, location]);
+    }
+  }
+  const drawn = new Set();
+  view.drawPage = (number) => {
+    if (drawn.has(number) || !onPage[number - 1]) return;
+    drawn.add(number);
+    const geometry = data.pages[number - 1];
+    const fragment = document.createDocumentFragment();
+    for (const [row, location] of onPage[number - 1]) {
       const classes = ["box", `b-${row.outcome}`];
       if (row.other) classes.push(`r-${row.other.outcome}`);
+      if (view.hiddenOutcomes.has(row.outcome)) classes.push("dim");
       const box = el("div", { class: classes.join(" "), title: tip(row), "data-path": row.path, "data-outcome": row.outcome, onclick: () => focusRow(row.key) });
       place(box, location.bbox, geometry);
-      pages[location.page - 1].appendChild(box);
-      boxes.push(box);
+      fragment.appendChild(box);
+      view.boxes.get(row.key).push(box);
     }
-    view.boxes.set(row.key, boxes);
-  }
+    pages[number - 1].appendChild(fragment);
+  };
+  view.pagesOf = (key) => {
+    const row = view.fieldAt.get(key);
+    return row ? (row.locations || []).map((l) => l.page).filter(Boolean) : [];
+  };
+  const observer = new IntersectionObserver((entries) => {
+    for (const entry of entries) if (entry.isIntersecting) view.drawPage(Number(entry.target.dataset.page));
+  }, { root: viewer, rootMargin: "1200px 0px" });
+  pages.forEach((page) => observer.observe(page));
   view.place = (bbox, page, className, title) => {
     const geometry = data.pages[page - 1];
     if (!geometry) return null;
@@ -387,7 +409,6 @@ function renderPages(viewer, data, rows) {
     pages[page - 1].appendChild(box);
     return box;
   };
-  applyOutcomeFilter();
 }
 
 function cellIndex(location) {
@@ -450,16 +471,15 @@ async function renderGrid(viewer, run, data, rows) {
     view.boxes.set(row.key, boxes);
   }
   view.place = null;
+  view.drawPage = () => {};
+  view.pagesOf = () => [];
   applyOutcomeFilter();
 }
 
 function applyOutcomeFilter() {
-  for (const [key, boxes] of view.boxes) {
-    const row = view.rows.get(key);
-    const outcome = row ? row.dataset.outcome : boxes[0] && boxes[0].dataset.outcome;
-    for (const box of boxes) box.classList.toggle("dim", view.hiddenOutcomes.has(outcome));
+  for (const boxes of view.boxes.values()) {
+    for (const box of boxes) box.classList.toggle("dim", view.hiddenOutcomes.has(box.dataset.outcome));
   }
-  for (const row of view.rows.values()) row.hidden = view.hiddenOutcomes.has(row.dataset.outcome);
 }
 
 function scrollToBox(box) {
@@ -478,6 +498,7 @@ function focusBoxes(boxes) {
 
 function focusRow(key) {
   const row = view.rows.get(key);
+  for (const page of view.pagesOf(key)) view.drawPage(page);
   focusBoxes(view.boxes.get(key) || []);
   if (row) {
     row.classList.add("focus");
@@ -513,6 +534,7 @@ function renderSide(side, run, data, rows, params, compared) {
           if (e.target.checked) view.hiddenOutcomes.delete(outcome);
           else view.hiddenOutcomes.add(outcome);
           applyOutcomeFilter();
+          if (tab === "fields") body.replaceWith((body = fieldsTable(rows, compared)));
         },
       }), dot(outcome), `${outcome} ${count(counts[outcome])}`)));
   const record = data.document || {};
@@ -520,19 +542,25 @@ function renderSide(side, run, data, rows, params, compared) {
     record.record_status ? `record ${record.record_status}` : "",
     record.latency_s !== undefined ? ` · ${Number(record.latency_s).toFixed(2)} s` : "",
     record.output_tokens !== undefined ? ` · ${count(record.input_tokens)} in, ${count(record.output_tokens)} out tokens` : "");
-  let body;
+  let body; // eslint-disable-line prefer-const
   if (tab === "claims") body = claimsTable(data);
   else if (tab === "page") body = pagePanel(data);
   else body = fieldsTable(rows, compared);
   side.replaceChildren(tabs, legend, summary, body);
-  applyOutcomeFilter();
 }
+
+const CHUNK = 400; // side-table rows drawn at a time
 
 function fieldsTable(rows, compared) {
   const heads = compared ? ["", "field", "truth", "this run", "", "other run"] : ["", "field", "truth", "model", "verdict"];
-  return el("table", { id: "fields" },
-    el("tr", {}, heads.map((h) => el("th", { text: h }))),
-    rows.map((row) => {
+  const table = el("table", { id: "fields" }, el("tr", {}, heads.map((h) => el("th", { text: h }))));
+  const shownRows = rows.filter((row) => !view.hiddenOutcomes.has(row.outcome));
+  view.rows = new Map();
+  let next = 0;
+  const more = el("tr", {}, el("td", { colspan: heads.length }, el("button", { type: "button", onclick: () => addRows() })));
+  const addRows = () => {
+    const fragment = document.createDocumentFragment();
+    for (const row of shownRows.slice(next, next + CHUNK)) {
       const cells = [el("td", {}, dot(row.outcome)), el("td", { class: "path", text: row.path }), el("td", { text: shown(row.rendered_as ?? row.truth) }), el("td", { text: shown(row.value) })];
       if (compared) cells.push(el("td", {}, dot(row.other.outcome)), el("td", { text: shown(row.other.value) }));
       else cells.push(el("td", { text: row.verdict ? `${row.verdict}${row.grounded_in ? " · " + row.grounded_in : ""}` : "" }));
@@ -541,17 +569,30 @@ function fieldsTable(rows, compared) {
         onclick: () => focusRow(row.key),
       }, cells);
       view.rows.set(row.key, tr);
-      return tr;
-    }));
+      fragment.appendChild(tr);
+    }
+    next = Math.min(next + CHUNK, shownRows.length);
+    more.remove();
+    table.appendChild(fragment);
+    if (next < shownRows.length) {
+      more.querySelector("button").textContent = `show ${count(Math.min(CHUNK, shownRows.length - next))} more of ${count(shownRows.length - next)}`;
+      table.appendChild(more);
+    }
+  };
+  addRows();
+  return table;
 }
 
 function claimsTable(data) {
+  const first = data.claims.slice(0, CHUNK * 5);
   return el("table", { id: "claims" },
     el("tr", {}, ["claim", "value", "verdict", "grounded in", "truth", "where"].map((h) => el("th", { text: h }))),
-    data.claims.map((claim) => {
+    first.length < data.claims.length ? el("tr", {}, el("td", { colspan: 6, class: "muted", text: `the first ${count(first.length)} of ${count(data.claims.length)} claims` })) : null,
+    first.map((claim) => {
       const where = [];
-      const truthBoxes = (claim.truth_locations || []).filter((l) => l.bbox || l.cell || l.row !== undefined);
-      if (truthBoxes.length) where.push(truthBoxes[0].page ? `truth on p${truthBoxes[0].page}` : "truth located");
+      const truth = view.fieldAt.get(claim.path);
+      const first = truth && (truth.locations || [])[0];
+      if (first) where.push(first.page ? `truth on p${first.page}` : `truth at ${first.cell || "row " + first.row}`);
       for (const found of claim.found_at || []) where.push(`drawn at ${found.path}${found.page ? " p" + found.page : ""}`);
       return el("tr", {
         class: "clickable", "data-path": claim.path, "data-verdict": claim.verdict,
