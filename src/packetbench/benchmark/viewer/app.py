@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import socket
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -33,6 +34,9 @@ from packetbench.errors import InputError
 from packetbench.resources import resource_dir
 
 ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
+# Documents built lately, kept as their JSON (a long document takes seconds to build; opened
+# again, it is sent at once), up to this many bytes.
+DOCUMENT_CACHE_BYTES = 256 * 1024 * 1024
 # The page loads its own script, style and images and nothing else.
 SECURITY = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
@@ -73,6 +77,7 @@ class Viewer:
             self._pool.submit(overview, source) for source in sources
         ]
         self._lock = threading.Lock()
+        self._documents: OrderedDict[tuple[int, str, str], bytes] = OrderedDict()
 
     def source(self, request: Request) -> RunSource:
         index = int(request.path_params["run"])
@@ -97,6 +102,21 @@ class Viewer:
 
     def overview(self, index: int) -> dict[str, Any]:
         return self._overviews[index].result()
+
+    def document(self, index: int, packet_id: str, doc_id: str) -> bytes:
+        """The JSON of a document's view, from the cache of documents built lately."""
+        key = (index, packet_id, doc_id)
+        with self._lock:
+            found = self._documents.get(key)
+            if found is not None:
+                self._documents.move_to_end(key)
+                return found
+        built = to_json(document.build(self.sources[index], self.pages, packet_id, doc_id))
+        with self._lock:
+            self._documents[key] = built
+            while sum(map(len, self._documents.values())) > DOCUMENT_CACHE_BYTES:
+                self._documents.popitem(last=False)
+        return built
 
     def pdf(self, sha: str) -> Path:
         found = self._files.get(sha)
@@ -164,9 +184,10 @@ def _documents(viewer: Viewer, request: Request) -> Response:
 
 
 def _document(viewer: Viewer, request: Request) -> Response:
-    source = viewer.source(request)
+    viewer.source(request)
     params = request.path_params
-    return _json(document.build(source, viewer.pages, params["packet"], params["doc"]))
+    body = viewer.document(int(params["run"]), params["packet"], params["doc"])
+    return Response(body, media_type="application/json", headers=SECURITY)
 
 
 def _grid(viewer: Viewer, request: Request) -> Response:
