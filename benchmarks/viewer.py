@@ -108,7 +108,11 @@ def main() -> None:
             opened = json.loads(answer.read())
     finally:
         os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
     print(f"run {run}: {documents:,} documents listed in run.json, {total:,} in the list")
     print(f"serving after            {serving:6.2f} s (every file checked as `score` checks it)")
     print(

@@ -15,7 +15,7 @@ import socket
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -72,10 +72,10 @@ class Viewer:
                 sha = source.hashes[f"{packet.packet_id}/{doc.doc_id}"]["file"]
                 if doc.format == "pdf":
                     self._files[sha] = packet.path / doc.file
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="overview")
-        self._overviews: list[Future[dict[str, Any]]] = [
-            self._pool.submit(overview, source) for source in sources
-        ]
+        self._overviews: list[Future[dict[str, Any]]] = [Future() for _ in sources]
+        # A daemon thread: a server stopped while a large run's intervals are being drawn
+        # exits at once instead of waiting for them.
+        threading.Thread(target=self._compute_overviews, name="overview", daemon=True).start()
         self._lock = threading.Lock()
         self._documents: OrderedDict[tuple[int, str, str], bytes] = OrderedDict()
 
@@ -99,6 +99,13 @@ class Viewer:
             }
             for i, s in enumerate(self.sources)
         ]
+
+    def _compute_overviews(self) -> None:
+        for source, future in zip(self.sources, self._overviews, strict=True):
+            try:
+                future.set_result(overview(source))
+            except BaseException as error:  # handed to the request that asks for it
+                future.set_exception(error)
 
     def overview(self, index: int) -> dict[str, Any]:
         return self._overviews[index].result()
@@ -125,7 +132,6 @@ class Viewer:
         return found
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
         for source in self.sources:
             source.close()
 
