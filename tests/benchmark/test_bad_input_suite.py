@@ -699,6 +699,109 @@ def _cases() -> list[Case]:
     )
     add("audit-tokens", "bad option", "unknown option", (*tok, "--all"), "--all", needs=capped)
 
+    # view: checks a run as `score` does; --out so that a case that got through would end -----
+    def viewing(run: str, *more: str) -> tuple[str, ...]:
+        return ("view", run, "--packets", "{w}/packets", "--out", "{w}/site", *more)
+
+    seen = ("packets", "run")
+    add("view", "missing path", "no run", viewing("{w}/nowhere"), "{w}/nowhere", needs=seen)
+    add(
+        "view",
+        "empty folder",
+        "not a run",
+        viewing("{w}/empty"),
+        "{w}/empty/run.json",
+        _write("empty/.keep", ""),
+        seen,
+    )
+    add(
+        "view",
+        "truncated JSON",
+        "run.json",
+        viewing("{w}/run"),
+        "{w}/run/run.json",
+        _truncate("run/run.json"),
+        seen,
+    )
+    add(
+        "view",
+        "truncated file",
+        "a document of the packets",
+        viewing("{w}/run"),
+        f"{{w}}/{PACKET}/acord_125.pdf",
+        _truncate(f"{PACKET}/acord_125.pdf"),
+        seen,
+    )
+    add(
+        "view",
+        "truncated file",
+        "results.duckdb",
+        viewing("{w}/run"),
+        "{w}/run/results.duckdb",
+        _truncate("run/results.duckdb"),
+        seen,
+    )
+    add(
+        "view",
+        "wrong file type",
+        "a PDF as results.duckdb",
+        viewing("{w}/run"),
+        "{w}/run/results.duckdb",
+        _replace("run/results.duckdb", "run/report.pdf"),
+        seen,
+    )
+    add(
+        "view",
+        "wrong file type",
+        "another packet's truth",
+        viewing("{w}/run"),
+        f"{{w}}/{PACKET}/field_truth_sov_pdf.json",
+        _replace(f"{PACKET}/field_truth_sov_pdf.json", f"{PACKET}/field_truth_acord_125.json"),
+        seen,
+    )
+    add(
+        "view",
+        "file for folder",
+        "the run is a file",
+        viewing("{w}/notes.txt"),
+        "{w}/notes.txt",
+        _write("notes.txt", "mine"),
+        seen,
+    )
+    add(
+        "view",
+        "folder for file",
+        "results.duckdb is a folder",
+        viewing("{w}/run"),
+        "{w}/run/results.duckdb",
+        _to_folder("run/results.duckdb"),
+        seen,
+    )
+    add(
+        "view",
+        "existing output",
+        "--out holds other files",
+        viewing("{w}/run"),
+        "{w}/site",
+        _write("site/notes.txt", "mine"),
+        seen,
+    )
+    add(
+        "view",
+        "existing output",
+        "an earlier export",
+        viewing("{w}/run"),
+        "{w}/site",
+        lambda w: (_write("site/index.html", "<html>")(w), _write("site/data/runs.js", "")(w)),
+        seen,
+    )
+    for label, flags, needle in (
+        ("port beyond 65535", ("--port", "70000"), "--port"),
+        ("port not a number", ("--port", "http"), "--port"),
+        ("unknown option", ("--open",), "--open"),
+    ):
+        add("view", "bad option", label, viewing("{w}/run", *flags), needle, needs=seen)
+
     # sql, report, compare, gate, plan: the readers of results.duckdb ----------------------
     readers: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         # command -> (arguments before the run, arguments after it)

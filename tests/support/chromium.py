@@ -105,6 +105,34 @@ class Page:
         shot = self.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
         path.write_bytes(base64.b64decode(shot["data"]))
 
+    def capture(self, path: Path | None = None) -> bytes:
+        """A PNG of what the viewport shows now (at the window's size, device scale 1)."""
+        import base64
+
+        shot = self.send("Page.captureScreenshot", {"format": "png"})
+        data = base64.b64decode(shot["data"])
+        if path is not None:
+            path.write_bytes(data)
+        return data
+
+    def click(self, x: float, y: float) -> None:
+        """A real mouse click (pressed and released) at viewport coordinates."""
+        for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
+            self.send(
+                "Input.dispatchMouseEvent",
+                {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1},
+            )
+
+    def wait_until(self, expression: str, timeout: float = 30) -> Any:
+        """The value of `expression` once it is truthy (polled), or TimeoutError."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = self.evaluate(expression)
+            if value:
+                return value
+            time.sleep(0.05)
+        raise TimeoutError(f"never true: {expression}")
+
     def _receive(self, deadline: float) -> dict[str, Any]:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
@@ -135,8 +163,9 @@ def _wait_for_group(group: int, timeout: float = 10) -> None:
 
 
 @contextmanager
-def open_page(path: Path, width: int = 1280, height: int = 900) -> Iterator[Page]:
-    """Load `path` in a fresh headless Chromium; yield the page once it has loaded."""
+def open_page(path: Path | str, width: int = 1280, height: int = 900) -> Iterator[Page]:
+    """Load `path` (a file, or a URL given as a string) in a fresh headless Chromium; yield
+    the page once it has loaded."""
     binary = chromium()
     assert binary is not None, "chromium is not installed"
     with tempfile.TemporaryDirectory(prefix="chromium-profile-") as profile:
@@ -185,7 +214,12 @@ def open_page(path: Path, width: int = 1280, height: int = 900) -> Iterator[Page
                 page = Page(socket, _answer(socket, 2)["sessionId"])
                 for domain in ("Runtime", "Log", "Network", "Page"):
                     page.send(f"{domain}.enable")
-                page.send("Page.navigate", {"url": path.resolve().as_uri()})
+                url = path if isinstance(path, str) else path.resolve().as_uri()
+                page.send(
+                    "Emulation.setDeviceMetricsOverride",
+                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+                )
+                page.send("Page.navigate", {"url": url})
                 page.wait_for("Page.loadEventFired")
                 yield page
         finally:

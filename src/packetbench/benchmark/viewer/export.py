@@ -1,0 +1,157 @@
+"""`packetbench view RUN --out DIR`: the viewer as static files, for a disk or any static host.
+
+The same app as the server's, with its data written as scripts (``data/*.js``, each calling
+``PB_receive(key, data)``) instead of answered as JSON: a page opened from ``file://`` may
+load scripts and images beside it but may not fetch. The document list is written whole,
+worst first, and filtered in the page; every page of every PDF is rendered once, at 2 x 72
+dpi, under ``pages/<sha256 of the file>/<page>.png``. The folder is built beside its target
+and renamed into place, so an interrupted export leaves no half folder and replaces nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from packetbench.benchmark.errors import UsageError
+from packetbench.benchmark.viewer import document, grid
+from packetbench.benchmark.viewer.app import assets
+from packetbench.benchmark.viewer.overview import overview
+from packetbench.benchmark.viewer.pages import Pages
+from packetbench.benchmark.viewer.source import RunSource
+
+SCALE = 2
+MARKER = "<!-- static-data -->"
+
+
+@dataclass(frozen=True)
+class Exported:
+    folder: Path
+    runs: int
+    documents: int
+    pages: int
+
+
+def _script(key: str, data: Any) -> bytes:
+    # ASCII only, so no byte of a run's strings can end the script or change its encoding.
+    text = json.dumps(data, ensure_ascii=True, sort_keys=True, default=str)
+    return f"PB_receive({json.dumps(key)}, {text});\n".encode("ascii")
+
+
+def check_target(out: Path, force: bool) -> None:
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out}: exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()):
+        if not (out / "index.html").is_file() or not (out / "data").is_dir():
+            raise UsageError(f"{out}: a folder with other files in it (not a viewer export)")
+        if not force:
+            raise UsageError(f"{out}: already exists (use --force to replace it)")
+
+
+def export(
+    sources: list[RunSource],
+    pages: Pages,
+    out: Path,
+    force: bool = False,
+    on_document: Callable[[int], None] | None = None,
+) -> Exported:
+    """Write the viewer of `sources` into `out` (replaced only with `force`)."""
+    check_target(out, force)
+    parent = out.resolve().parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        building = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-{os.getpid()}-", dir=parent))
+    except OSError as error:
+        raise UsageError(f"{out}: cannot create the folder ({error.strerror})") from None
+    try:
+        counted = _write(sources, pages, building, on_document)
+        os.chmod(building, 0o777 & ~_umask())
+        if out.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=parent))
+            os.replace(out, old / "export")
+            os.replace(building, out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(building, out)
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        raise
+    return Exported(out, len(sources), *counted)
+
+
+def _umask() -> int:
+    from packetbench.benchmark.runs import umask
+
+    return umask()
+
+
+def _write(
+    sources: list[RunSource],
+    pages: Pages,
+    folder: Path,
+    on_document: Callable[[int], None] | None,
+) -> tuple[int, int]:
+    data = folder / "data"
+    (folder / "static").mkdir(parents=True)
+    data.mkdir()
+    html = (assets() / "index.html").read_text(encoding="utf-8")
+    (folder / "index.html").write_text(
+        html.replace(MARKER, '<script src="data/static.js"></script>'), encoding="utf-8"
+    )
+    for name in ("app.js", "app.css"):
+        shutil.copyfile(assets() / name, folder / "static" / name)
+    (data / "static.js").write_text("window.PB_STATIC = true;\n", encoding="ascii")
+    runs = [
+        {
+            "index": i,
+            "name": s.name,
+            "scored": s.scored,
+            "documents": len(s.documents),
+            "model": s.info.get("model"),
+            "provider": s.info.get("provider"),
+            "simulator": bool(s.info.get("simulator", False)),
+            "status": s.info.get("status"),
+        }
+        for i, s in enumerate(sources)
+    ]
+    (data / "runs.js").write_bytes(_script("runs", runs))
+    documents = rendered = 0
+    files_done: set[str] = set()
+    for index, source in enumerate(sources):
+        (data / f"run-{index}-overview.js").write_bytes(
+            _script(f"run-{index}-overview", overview(source))
+        )
+        (data / f"run-{index}-documents.js").write_bytes(
+            _script(
+                f"run-{index}-documents",
+                {"rows": source.all_rows(), "facets": source.facets(), "scored": source.scored},
+            )
+        )
+        for packet, doc in source.documents:
+            key = f"run-{index}-doc-{packet.packet_id}--{doc.doc_id}"
+            built = document.build(source, pages, packet.packet_id, doc.doc_id)
+            (data / f"{key}.js").write_bytes(_script(key, built))
+            sha = built["file_sha256"]
+            if sha not in files_done:
+                files_done.add(sha)
+                if doc.format == "pdf":
+                    target = folder / "pages" / sha
+                    target.mkdir(parents=True)
+                    for page in range(1, len(built["pages"]) + 1):
+                        image = pages.image(packet.path / doc.file, sha, page, SCALE)
+                        shutil.copyfile(image, target / f"{page}.png")
+                        rendered += 1
+                else:
+                    (data / f"grid-{sha}.js").write_bytes(
+                        _script(f"grid-{sha}", grid.grid(packet.path / doc.file, doc.format))
+                    )
+            documents += 1
+            if on_document is not None:
+                on_document(documents)
+    return documents, rendered

@@ -1,0 +1,628 @@
+// packetbench view: runs -> documents -> pages. Served by `packetbench view` (JSON from
+// /api/...) or exported as static files (`--out`: the same data as data/*.js scripts, which
+// load from file:// where fetch cannot). Every string from a run or a packet is set as text
+// (textContent, attributes), never parsed as HTML.
+"use strict";
+
+const STATIC = window.PB_STATIC === true;
+const OUTCOMES = ["hallucinated", "wrong", "stale", "guessed", "omitted", "abstained", "correct", "unscored"];
+const OUTCOME_HELP = {
+  hallucinated: "a value found nowhere in the packet",
+  wrong: "another value the packet shows",
+  stale: "the value of a superseded document",
+  guessed: "a value where the page shows none",
+  omitted: "left empty though the page shows it",
+  abstained: "left empty, as the page is",
+  correct: "equal to the truth",
+  unscored: "not scored (the document was not extracted ok)",
+};
+const VERDICTS = ["supported", "contradicted", "stale", "overreach", "unlinked", "hallucinated"];
+const FILTERS = ["tier", "doc_type", "format", "pattern", "verdict", "outcome", "status"];
+const PAGE_SIZE = 100;
+
+// ---------------------------------------------------------------- loading data
+window.PB_DATA = window.PB_DATA || {};
+const waiting = new Map();
+window.PB_receive = function (key, data) {
+  window.PB_DATA[key] = data;
+  const resolve = waiting.get(key);
+  if (resolve) resolve(data);
+};
+
+function loadStatic(key) {
+  if (key in window.PB_DATA) return Promise.resolve(window.PB_DATA[key]);
+  return new Promise((resolve, reject) => {
+    waiting.set(key, resolve);
+    const script = document.createElement("script");
+    script.src = "data/" + key + ".js";
+    script.onerror = () => reject(new Error("not in this export: " + key));
+    document.head.appendChild(script);
+  });
+}
+
+async function api(path, key) {
+  if (STATIC) return loadStatic(key);
+  const response = await fetch(path);
+  const body = await response.json();
+  if (!response.ok) throw new Error(body.error || response.statusText);
+  return body;
+}
+
+const docKey = (run, packet, doc) => `run-${run}-doc-${packet}--${doc}`;
+const getRuns = () => api("api/runs", "runs");
+const getOverview = (run) => api(`api/runs/${run}/overview`, `run-${run}-overview`);
+const getDocument = (run, packet, doc) =>
+  api(`api/runs/${run}/documents/${encodeURIComponent(packet)}/${encodeURIComponent(doc)}`, docKey(run, packet, doc));
+const getGrid = (run, packet, doc, sha) =>
+  api(`api/runs/${run}/grid/${encodeURIComponent(packet)}/${encodeURIComponent(doc)}`, `grid-${sha}`);
+
+async function getDocuments(run, params) {
+  if (!STATIC) {
+    const query = new URLSearchParams(params);
+    return api(`api/runs/${run}/documents?${query}`, null);
+  }
+  // The export holds the whole list, worst first; filter and page it here as the server does.
+  const all = await loadStatic(`run-${run}-documents`);
+  const rows = all.rows.filter((row) => matches(row, params));
+  const offset = Number(params.offset || 0);
+  return { rows: rows.slice(offset, offset + PAGE_SIZE), total: rows.length, facets: all.facets, scored: all.scored };
+}
+
+const OUTCOME_COLUMN = { guessed: "answered" };
+function matches(row, params) {
+  for (const name of ["tier", "doc_type", "format", "status"]) {
+    if (params[name] && row[name] !== params[name]) return false;
+  }
+  if (params.pattern && !(row.patterns || []).includes(params.pattern)) return false;
+  if (params.verdict && !(row[params.verdict] > 0)) return false;
+  if (params.outcome && !(row[OUTCOME_COLUMN[params.outcome] || params.outcome] > 0)) return false;
+  return true;
+}
+
+function pageImage(sha, page, zoom) {
+  if (STATIC) return `pages/${sha}/${page}.png`;
+  const scale = zoom <= 1 ? 2 : zoom <= 1.5 ? 3 : 4;
+  return `pages/${sha}/${page}?scale=${scale}`;
+}
+
+// ---------------------------------------------------------------- small DOM helpers
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.appendChild(typeof child === "string" || typeof child === "number" ? document.createTextNode(String(child)) : child);
+  }
+  return node;
+}
+
+const pct = (x, digits = 2) => (x === null || x === undefined ? "–" : (100 * x).toFixed(digits) + " %");
+const count = (x) => (x === null || x === undefined ? "–" : Number(x).toLocaleString("en-US"));
+const interval = (pair) => (pair ? `[${(100 * pair[0]).toFixed(2)}, ${(100 * pair[1]).toFixed(2)}]` : "–");
+function shown(value) {
+  if (value === null || value === undefined) return "";
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+const dot = (outcome) => el("span", { class: `dot o-${outcome}`, title: outcome });
+
+function setCrumbs(...parts) {
+  const nav = document.getElementById("crumbs");
+  nav.replaceChildren(...parts.flatMap((part, i) => (i ? [el("span", { text: "›" }), part] : [part])));
+}
+
+function fail(error) {
+  const app = document.getElementById("app");
+  app.className = "";
+  app.replaceChildren(el("p", { class: "error", text: String(error.message || error) }));
+}
+
+// ---------------------------------------------------------------- routing
+function parseHash() {
+  const [path, query] = location.hash.replace(/^#/, "").split("?");
+  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+  return { parts, params: Object.fromEntries(new URLSearchParams(query || "")) };
+}
+
+function link(parts, params) {
+  const query = new URLSearchParams(Object.entries(params || {}).filter(([, v]) => v !== "" && v !== undefined && v !== null));
+  const text = query.toString();
+  return "#/" + parts.map(encodeURIComponent).join("/") + (text ? "?" + text : "");
+}
+
+let runsList = null;
+async function route() {
+  try {
+    runsList = runsList || (await getRuns());
+    const { parts, params } = parseHash();
+    if (parts[0] === "run" && parts.length >= 5 && parts[2] === "doc") {
+      await showDocument(Number(parts[1]), parts[3], parts[4], params);
+    } else if (parts[0] === "run" && parts.length >= 2) {
+      await showRun(Number(parts[1]), params);
+    } else if (runsList.length === 1) {
+      location.replace(link(["run", "0"]));
+    } else {
+      showRuns();
+    }
+  } catch (error) {
+    fail(error);
+  }
+}
+window.addEventListener("hashchange", route);
+window.addEventListener("DOMContentLoaded", route);
+
+// ---------------------------------------------------------------- runs
+function showRuns() {
+  setCrumbs(el("span", { text: "runs" }));
+  const app = document.getElementById("app");
+  app.className = "";
+  app.replaceChildren(
+    el("h1", { text: "Runs" }),
+    el("table", {},
+      el("tr", {}, ["run", "provider", "model", "documents", "scored", "status"].map((h) => el("th", { text: h }))),
+      runsList.map((run) =>
+        el("tr", {},
+          el("td", {}, el("a", { href: link(["run", String(run.index)]), text: run.name })),
+          el("td", { text: run.provider || "" }),
+          el("td", { text: (run.model || "") + (run.simulator ? " (SIMULATED extractor, not a model)" : "") }),
+          el("td", { class: "num", text: count(run.documents) }),
+          el("td", { text: run.scored ? "yes" : "not yet" }),
+          el("td", { text: run.status || "" })))));
+}
+
+// ---------------------------------------------------------------- a run: overview and documents
+async function showRun(run, params) {
+  const info = runsList[run];
+  if (!info) throw new Error("no run " + run);
+  setCrumbs(el("a", { href: "#/", text: "runs" }), el("span", { text: info.name }));
+  const app = document.getElementById("app");
+  app.className = "";
+  const overview = el("section", { id: "overview" }, el("p", { class: "muted", text: "Computing the overview…" }));
+  const list = el("section", { id: "documents" }, el("p", { class: "muted", text: "Loading documents…" }));
+  app.replaceChildren(el("h1", { text: info.name }), overview, list);
+  getOverview(run).then((data) => overview.replaceChildren(...renderOverview(data))).catch((e) =>
+    overview.replaceChildren(el("p", { class: "error", text: String(e.message || e) })));
+  const data = await getDocuments(run, params);
+  list.replaceChildren(...renderDocuments(run, params, data));
+}
+
+function renderOverview(data) {
+  const out = [];
+  const config = [data.provider, data.model].filter(Boolean).join(" · ");
+  out.push(el("p", {}, config, " · ", `${count(data.packets)} packets, ${count(data.documents)} documents`, data.status ? ` · ${data.status}` : ""));
+  if (data.simulator) out.push(el("p", { class: "simulated", text: "SIMULATED extractor, not a model: its errors are seeded, for testing the pipeline." }));
+  if (!data.scored) {
+    out.push(el("p", { class: "muted", text: `Not scored yet: ${count(data.extracted)} of ${count(data.documents)} documents have a record. A document is scored when you open it; run packetbench score for rates.` }));
+    return out;
+  }
+  out.push(el("h2", { text: "Headline rates" }));
+  out.push(el("table", { class: "headline" },
+    el("tr", {}, ["rate", "micro", "95 % interval (documents)", "95 % interval (packets)", "macro", "values"].map((h, i) => el("th", { class: i && i !== 2 && i !== 3 ? "num" : null, text: h }))),
+    data.headline.map((row) => el("tr", {},
+      el("td", { text: row.label }),
+      el("td", { class: "num", text: pct(row.micro) }),
+      el("td", { text: interval(row.micro_doc) }),
+      el("td", { text: interval(row.micro_packet) }),
+      el("td", { class: "num", text: pct(row.macro) }),
+      el("td", { class: "num", text: `${count(row.num)} / ${count(row.den)}` })))));
+  if (data.slices.length) {
+    out.push(el("h2", { text: "Worst slices first" }));
+    out.push(el("div", { class: "slices" }, data.slices.map((table) =>
+      el("table", {},
+        el("tr", {}, el("th", { text: `${table.title}: ${table.label}` }), el("th", { class: "num", text: "rate" }), el("th", { class: "num", text: "values" })),
+        table.rows.map((row) => el("tr", {},
+          el("td", { text: row.slice + (row.small ? " (small)" : "") }),
+          el("td", { class: "num", text: pct(row.micro) }),
+          el("td", { class: "num", text: `${count(row.num)} / ${count(row.den)}` })))))));
+  }
+  return out;
+}
+
+function renderDocuments(run, params, data) {
+  const out = [el("h2", { text: "Documents, worst first" })];
+  const facets = { ...data.facets, verdict: VERDICTS, outcome: OUTCOMES.filter((o) => o !== "unscored") };
+  const available = data.scored ? FILTERS : ["tier", "doc_type", "format", "status"];
+  out.push(el("div", { class: "filters" }, available.map((name) =>
+    el("label", {}, name.replace("_", " "),
+      el("select", {
+        name, "data-filter": name,
+        onchange: (event) => {
+          const next = { ...params, [name]: event.target.value };
+          delete next.offset;
+          location.hash = link(["run", String(run)], next);
+        },
+      }, el("option", { value: "", text: "all" }),
+      (facets[name] || []).map((value) => el("option", { value, text: value, selected: params[name] === value })))))));
+  const offset = Number(params.offset || 0);
+  const last = Math.min(offset + data.rows.length, data.total);
+  const pager = el("div", { class: "pager" },
+    el("span", { id: "total", text: data.total ? `${count(offset + 1)}–${count(last)} of ${count(data.total)} documents` : "no documents match" }),
+    offset > 0 ? el("a", { href: link(["run", String(run)], { ...params, offset: Math.max(0, offset - PAGE_SIZE) }), text: "‹ previous" }) : null,
+    last < data.total ? el("a", { href: link(["run", String(run)], { ...params, offset: offset + PAGE_SIZE }), text: "next ›" }) : null);
+  out.push(pager);
+  const heads = data.scored
+    ? ["document", "packet", "type", "format", "tier", "hallucinated", "wrong", "omitted", "stale", "claims", "patterns"]
+    : ["document", "packet", "type", "format", "tier", "status"];
+  out.push(el("table", { id: "document-list", "data-filters": new URLSearchParams(params).toString() },
+    el("tr", {}, heads.map((h, i) => el("th", { class: i >= 5 && data.scored ? "num" : null, text: h }))),
+    data.rows.map((row) => {
+      const href = link(["run", String(run), "doc", row.packet_id, row.doc_id], params.verdict === "hallucinated" ? { show: "hallucinated" } : {});
+      const cells = [
+        el("td", {}, el("a", { href, class: "doc-link", text: row.doc_id })),
+        el("td", { text: row.packet_id }), el("td", { text: row.doc_type }),
+        el("td", { text: row.format }), el("td", { text: row.tier }),
+      ];
+      if (data.scored && row.status === "scored") {
+        cells.push(
+          el("td", { class: "num", text: `${count(row.hallucinated)} / ${count(row.checked)}` }),
+          el("td", { class: "num", text: count(row.wrong) }),
+          el("td", { class: "num", text: count(row.omitted) }),
+          el("td", { class: "num", text: count(row.stale) }),
+          el("td", { class: "num", text: count(row.claims) }),
+          el("td", { class: "num", text: count((row.patterns || []).length) }));
+      } else {
+        cells.push(el("td", { colspan: data.scored ? 6 : 1, text: `${row.status}${row.reason ? ": " + row.reason : ""}` }));
+      }
+      return el("tr", { class: "clickable", "data-document": `${row.packet_id}/${row.doc_id}`, onclick: (e) => { if (e.target.tagName !== "A") location.hash = href; } }, cells);
+    })));
+  return out;
+}
+
+// ---------------------------------------------------------------- a document
+const view = { boxes: new Map(), rows: new Map(), zoom: 1.25, hiddenOutcomes: new Set(), data: null };
+
+async function showDocument(run, packet, doc, params) {
+  const info = runsList[run];
+  if (!info) throw new Error("no run " + run);
+  const other = params.cmp !== undefined && params.cmp !== "" ? Number(params.cmp) : null;
+  view.zoom = Number(params.zoom || view.zoom) || 1.25;
+  const [data, compared] = await Promise.all([
+    getDocument(run, packet, doc),
+    other !== null && runsList[other] ? getDocument(other, packet, doc).catch((e) => ({ error: String(e.message || e) })) : null,
+  ]);
+  if (compared && !compared.error && compared.file_sha256 !== data.file_sha256) {
+    compared.error = "the other run was extracted from another version of this document";
+  }
+  view.data = data;
+  view.boxes = new Map();
+  view.rows = new Map();
+  view.fieldAt = new Map();
+  view.hiddenOutcomes = new Set(params.show ? OUTCOMES.filter((o) => !params.show.split(",").includes(o)) : []);
+  setCrumbs(el("a", { href: "#/", text: "runs" }), el("a", { href: link(["run", String(run)]), text: info.name }),
+    el("span", { text: `${packet} / ${doc}` }));
+  const rows = mergeRuns(data, compared && !compared.error ? compared : null);
+  for (const row of rows) view.fieldAt.set(row.key, row);
+  const app = document.getElementById("app");
+  app.className = "document";
+  const viewer = el("div", { id: "viewer" });
+  const side = el("div", { id: "side" });
+  app.replaceChildren(docBar(run, packet, doc, params, data, compared, other), el("div", { class: "split" }, viewer, side));
+  if (data.format === "pdf") renderPages(viewer, data, rows);
+  else renderGrid(viewer, run, data, rows);
+  renderSide(side, run, data, rows, params, compared && !compared.error ? compared : null);
+}
+
+function docBar(run, packet, doc, params, data, compared, other) {
+  const record = data.document || {};
+  const status = record.status === "scored" ? "" : ` · ${record.status}${record.reason ? ": " + record.reason : ""}`;
+  const choices = runsList.filter((r) => r.index !== run);
+  const go = (changes) => (location.hash = link(["run", String(run), "doc", packet, doc], { ...params, ...changes }));
+  return el("div", { class: "docbar" },
+    el("span", { class: "title", text: `${data.doc_id}` }),
+    el("span", { class: "muted", text: `${data.doc_type} · ${data.format} · ${data.tier} · ${data.packet_id}${data.superseded_by ? " · superseded by " + data.superseded_by : ""}${status}` }),
+    data.format === "pdf" ? el("span", {},
+      el("button", { type: "button", id: "zoom-out", onclick: () => go({ zoom: Math.max(0.5, view.zoom - 0.25) }), text: "−" }),
+      el("span", { text: ` ${Math.round(view.zoom * 100)} % ` }),
+      el("button", { type: "button", id: "zoom-in", onclick: () => go({ zoom: Math.min(3, view.zoom + 0.25) }), text: "+" })) : null,
+    choices.length ? el("label", {}, "compare with ",
+      el("select", { id: "compare", onchange: (e) => go({ cmp: e.target.value }) },
+        el("option", { value: "", text: "—" }),
+        choices.map((r) => el("option", { value: r.index, text: r.name, selected: other === r.index })))) : null,
+    compared && compared.error ? el("span", { class: "error", text: compared.error }) : null,
+    compared && !compared.error ? el("span", { class: "muted", text: `boxes: left and top edge ${runsList[run].name}, right and bottom edge ${runsList[other].name}` }) : null);
+}
+
+// One row per truth field (and per claim at no truth field); with a second run, its value and
+// outcome beside, and the rows where the runs differ first.
+function mergeRuns(data, compared) {
+  const rows = data.fields.map((f, i) => ({ ...f, key: f.path, order: i }));
+  if (!compared) return rows;
+  const theirs = new Map(compared.fields.map((f) => [f.path, f]));
+  const mine = new Set(rows.map((r) => r.path));
+  for (const f of compared.fields) if (!mine.has(f.path)) rows.push({ ...f, value: null, verdict: null, outcome: "unscored", key: f.path, order: rows.length });
+  for (const row of rows) {
+    const other = theirs.get(row.path);
+    row.other = other ? { value: other.value, outcome: other.outcome, verdict: other.verdict } : { value: null, outcome: "unscored", verdict: null };
+    row.differs = row.other.outcome !== row.outcome || shown(row.other.value) !== shown(row.value);
+  }
+  rows.sort((a, b) => Number(b.differs) - Number(a.differs) || a.order - b.order);
+  return rows;
+}
+
+function tip(row) {
+  let text = `${row.path} (${row.outcome})\ntruth: ${shown(row.rendered_as ?? row.truth)}\nmodel: ${shown(row.value)}`;
+  if (row.other) text += `\nother run: ${shown(row.other.value)} (${row.other.outcome})`;
+  return text;
+}
+
+// Boxes are drawn page by page as pages come near the viewport (a long document has tens of
+// thousands), and at once for a page a row's click scrolls to.
+function renderPages(viewer, data, rows) {
+  const pages = data.pages.map((geometry, i) => {
+    const page = el("div", { class: "page", "data-page": i + 1 });
+    page.style.width = `${geometry.width * view.zoom}px`;
+    page.style.height = `${geometry.height * view.zoom}px`;
+    page.appendChild(el("img", { src: pageImage(data.file_sha256, i + 1, view.zoom), loading: "lazy", alt: `page ${i + 1}`, draggable: "false" }));
+    page.appendChild(el("span", { class: "label", text: `page ${i + 1} of ${data.pages.length}` }));
+    return page;
+  });
+  viewer.replaceChildren(...pages);
+  const place = (box, bbox, geometry) => {
+    const top = geometry.bottom + geometry.height;
+    box.style.left = `${(bbox[0] - geometry.left) * view.zoom}px`;
+    box.style.top = `${(top - bbox[3]) * view.zoom}px`;
+    box.style.width = `${Math.max(2, (bbox[2] - bbox[0]) * view.zoom)}px`;
+    box.style.height = `${Math.max(2, (bbox[3] - bbox[1]) * view.zoom)}px`;
+  };
+  const onPage = data.pages.map(() => []);
+  for (const row of rows) {
+    view.boxes.set(row.key, []);
+    for (const location of row.locations || []) {
+      if (location.bbox && onPage[location.page - 1]) onPage[location.page - 1].push([row, location]);
+    }
+  }
+  const drawn = new Set();
+  view.drawPage = (number) => {
+    if (drawn.has(number) || !onPage[number - 1]) return;
+    drawn.add(number);
+    const geometry = data.pages[number - 1];
+    const fragment = document.createDocumentFragment();
+    for (const [row, location] of onPage[number - 1]) {
+      const classes = ["box", `b-${row.outcome}`];
+      if (row.other) classes.push(`r-${row.other.outcome}`);
+      if (view.hiddenOutcomes.has(row.outcome)) classes.push("dim");
+      const box = el("div", { class: classes.join(" "), title: tip(row), "data-path": row.path, "data-outcome": row.outcome, onclick: () => focusRow(row.key) });
+      place(box, location.bbox, geometry);
+      fragment.appendChild(box);
+      view.boxes.get(row.key).push(box);
+    }
+    pages[number - 1].appendChild(fragment);
+  };
+  view.pagesOf = (key) => {
+    const row = view.fieldAt.get(key);
+    return row ? (row.locations || []).map((l) => l.page).filter(Boolean) : [];
+  };
+  const observer = new IntersectionObserver((entries) => {
+    for (const entry of entries) if (entry.isIntersecting) view.drawPage(Number(entry.target.dataset.page));
+  }, { root: viewer, rootMargin: "1200px 0px" });
+  pages.forEach((page) => observer.observe(page));
+  view.place = (bbox, page, className, title) => {
+    const geometry = data.pages[page - 1];
+    if (!geometry) return null;
+    const box = el("div", { class: `box ${className}`, title });
+    place(box, bbox, geometry);
+    pages[page - 1].appendChild(box);
+    return box;
+  };
+}
+
+function cellIndex(location) {
+  if (location.sheet !== undefined) {
+    const match = /^([A-Z]+)(\d+)$/.exec(location.cell || "");
+    if (!match) return null;
+    let column = 0;
+    for (const ch of match[1]) column = column * 26 + (ch.charCodeAt(0) - 64);
+    return { sheet: location.sheet, row: Number(match[2]) - 1, column: column - 1 };
+  }
+  if (location.row !== undefined) return { sheet: "", row: location.row, column: location.column };
+  return null;
+}
+
+async function renderGrid(viewer, run, data, rows) {
+  viewer.replaceChildren(el("p", { class: "muted", text: "Loading the grid…" }));
+  const grid = await getGrid(run, data.packet_id, data.doc_id, data.file_sha256);
+  const cells = new Map();
+  const sheets = grid.kind === "xlsx"
+    ? grid.sheets
+    : [{ name: "", hidden: false, rows: grid.rows, preamble: grid.preamble, columns: null, hidden_rows: [], hidden_columns: [], total_rows: grid.total_rows }];
+  const parts = sheets.map((sheet) => {
+    const hiddenRows = new Set(sheet.hidden_rows || []);
+    const hiddenColumns = new Set(sheet.hidden_columns || []);
+    const width = Math.max(0, ...sheet.rows.map((r) => r.length));
+    const head = el("tr", {}, el("th", { class: "rowhead" }),
+      Array.from({ length: width }, (_, c) => el("th", { text: sheet.columns ? sheet.columns[c] || "" : String(c) })));
+    const body = [];
+    for (const line of sheet.preamble || []) body.push(el("tr", { class: "preamble" }, el("th", { class: "rowhead", text: "–" }), el("td", { colspan: width, text: line.join(grid.delimiter === "tab" ? "\t" : ", ") })));
+    sheet.rows.forEach((values, r) => {
+      const number = grid.kind === "xlsx" ? r + 1 : r;
+      const tr = el("tr", { class: hiddenRows.has(number) ? "hidden-row" : null }, el("th", { class: "rowhead", text: String(number) }));
+      for (let c = 0; c < width; c++) {
+        const letter = sheet.columns ? sheet.columns[c] : null;
+        const td = el("td", { class: letter && hiddenColumns.has(letter) ? "hidden-col" : null, text: values[c] ?? "" });
+        cells.set(`${sheet.name}|${r}|${c}`, td);
+        tr.appendChild(td);
+      }
+      body.push(tr);
+    });
+    const note = sheet.total_rows > sheet.rows.length ? el("p", { class: "muted", text: `first ${sheet.rows.length} of ${sheet.total_rows} rows` }) : null;
+    return el("div", { class: "grid-sheet" },
+      sheet.name ? el("h3", { text: `${sheet.name}${sheet.hidden ? " (hidden sheet: not sent to the model)" : ""}` }) : null,
+      el("table", { class: "grid" }, head, body), note);
+  });
+  viewer.replaceChildren(...parts);
+  for (const row of rows) {
+    const boxes = [];
+    for (const location of row.locations || []) {
+      const at = cellIndex(location);
+      const td = at && cells.get(`${at.sheet}|${at.row}|${at.column}`);
+      if (!td) continue;
+      td.classList.add("cell", `b-${row.outcome}`, "box-cell");
+      td.dataset.outcome = row.outcome;
+      td.dataset.path = row.path;
+      td.title = tip(row);
+      td.addEventListener("click", () => focusRow(row.key));
+      boxes.push(td);
+    }
+    view.boxes.set(row.key, boxes);
+  }
+  view.place = null;
+  view.drawPage = () => {};
+  view.pagesOf = () => [];
+  applyOutcomeFilter();
+}
+
+function applyOutcomeFilter() {
+  for (const boxes of view.boxes.values()) {
+    for (const box of boxes) box.classList.toggle("dim", view.hiddenOutcomes.has(box.dataset.outcome));
+  }
+}
+
+function scrollToBox(box) {
+  const viewer = document.getElementById("viewer");
+  const target = box.getBoundingClientRect();
+  const frame = viewer.getBoundingClientRect();
+  viewer.scrollBy({ top: target.top - frame.top - frame.height / 2 + target.height / 2, left: target.left - frame.left - frame.width / 2 + target.width / 2, behavior: "instant" });
+}
+
+function focusBoxes(boxes) {
+  document.querySelectorAll(".focus").forEach((n) => n.classList.remove("focus"));
+  if (!boxes.length) return;
+  for (const box of boxes) box.classList.add("focus");
+  scrollToBox(boxes[0]);
+}
+
+function focusRow(key) {
+  const row = view.rows.get(key);
+  for (const page of view.pagesOf(key)) view.drawPage(page);
+  focusBoxes(view.boxes.get(key) || []);
+  if (row) {
+    row.classList.add("focus");
+    row.scrollIntoView({ block: "nearest" });
+  }
+}
+
+let extraBoxes = [];
+function showExtra(items, className) {
+  for (const box of extraBoxes) box.remove();
+  extraBoxes = [];
+  if (!view.place) return;
+  for (const item of items) {
+    const box = view.place(item.bbox, item.page, className, item.title);
+    if (box) extraBoxes.push(box);
+  }
+  focusBoxes(extraBoxes);
+}
+
+function renderSide(side, run, data, rows, params, compared) {
+  const tab = params.tab || "fields";
+  const go = (changes) => (location.hash = link(["run", String(run), "doc", data.packet_id, data.doc_id], { ...params, ...changes }));
+  const tabs = el("div", { class: "tabs" },
+    [["fields", `Fields (${data.fields.length})`], ["claims", `Claims (${data.claims.length})`], ["page", `Patterns and hidden text (${data.patterns.length + data.hidden.length})`]].map(([name, label]) =>
+      el("button", { type: "button", "data-tab": name, class: tab === name ? "active" : null, onclick: () => go({ tab: name }), text: label })));
+  const counts = {};
+  for (const row of rows) counts[row.outcome] = (counts[row.outcome] || 0) + 1;
+  const legend = el("div", { class: "legend", id: "legend" }, OUTCOMES.filter((o) => counts[o]).map((outcome) =>
+    el("label", { title: OUTCOME_HELP[outcome] },
+      el("input", {
+        type: "checkbox", "data-outcome": outcome, checked: !view.hiddenOutcomes.has(outcome),
+        onchange: (e) => {
+          if (e.target.checked) view.hiddenOutcomes.delete(outcome);
+          else view.hiddenOutcomes.add(outcome);
+          applyOutcomeFilter();
+          if (tab === "fields") body.replaceWith((body = fieldsTable(rows, compared)));
+        },
+      }), dot(outcome), `${outcome} ${count(counts[outcome])}`)));
+  const record = data.document || {};
+  const summary = el("div", { class: "panel muted" },
+    record.record_status ? `record ${record.record_status}` : "",
+    record.latency_s !== undefined ? ` · ${Number(record.latency_s).toFixed(2)} s` : "",
+    record.output_tokens !== undefined ? ` · ${count(record.input_tokens)} in, ${count(record.output_tokens)} out tokens` : "");
+  let body; // eslint-disable-line prefer-const
+  if (tab === "claims") body = claimsTable(data);
+  else if (tab === "page") body = pagePanel(data);
+  else body = fieldsTable(rows, compared);
+  side.replaceChildren(tabs, legend, summary, body);
+}
+
+const CHUNK = 400; // side-table rows drawn at a time
+
+function fieldsTable(rows, compared) {
+  const heads = compared ? ["", "field", "truth", "this run", "", "other run"] : ["", "field", "truth", "model", "verdict"];
+  const table = el("table", { id: "fields" }, el("tr", {}, heads.map((h) => el("th", { text: h }))));
+  const shownRows = rows.filter((row) => !view.hiddenOutcomes.has(row.outcome));
+  view.rows = new Map();
+  let next = 0;
+  const more = el("tr", {}, el("td", { colspan: heads.length }, el("button", { type: "button", onclick: () => addRows() })));
+  const addRows = () => {
+    const fragment = document.createDocumentFragment();
+    for (const row of shownRows.slice(next, next + CHUNK)) {
+      const cells = [el("td", {}, dot(row.outcome)), el("td", { class: "path", text: row.path }), el("td", { text: shown(row.rendered_as ?? row.truth) }), el("td", { text: shown(row.value) })];
+      if (compared) cells.push(el("td", {}, dot(row.other.outcome)), el("td", { text: shown(row.other.value) }));
+      else cells.push(el("td", { text: row.verdict ? `${row.verdict}${row.grounded_in ? " · " + row.grounded_in : ""}` : "" }));
+      const tr = el("tr", {
+        class: "clickable", "data-path": row.path, "data-outcome": row.outcome, title: `${row.outcome}: ${OUTCOME_HELP[row.outcome] || ""}`,
+        onclick: () => focusRow(row.key),
+      }, cells);
+      view.rows.set(row.key, tr);
+      fragment.appendChild(tr);
+    }
+    next = Math.min(next + CHUNK, shownRows.length);
+    more.remove();
+    table.appendChild(fragment);
+    if (next < shownRows.length) {
+      more.querySelector("button").textContent = `show ${count(Math.min(CHUNK, shownRows.length - next))} more of ${count(shownRows.length - next)}`;
+      table.appendChild(more);
+    }
+  };
+  addRows();
+  return table;
+}
+
+function claimsTable(data) {
+  const first = data.claims.slice(0, CHUNK * 5);
+  return el("table", { id: "claims" },
+    el("tr", {}, ["claim", "value", "verdict", "grounded in", "truth", "where"].map((h) => el("th", { text: h }))),
+    first.length < data.claims.length ? el("tr", {}, el("td", { colspan: 6, class: "muted", text: `the first ${count(first.length)} of ${count(data.claims.length)} claims` })) : null,
+    first.map((claim) => {
+      const where = [];
+      const truth = view.fieldAt.get(claim.path);
+      const first = truth && (truth.locations || [])[0];
+      if (first) where.push(first.page ? `truth on p${first.page}` : `truth at ${first.cell || "row " + first.row}`);
+      for (const found of claim.found_at || []) where.push(`drawn at ${found.path}${found.page ? " p" + found.page : ""}`);
+      return el("tr", {
+        class: "clickable", "data-path": claim.path, "data-verdict": claim.verdict,
+        onclick: () => {
+          if (view.boxes.get(claim.path) && view.boxes.get(claim.path).length) focusRow(claim.path);
+          else if (claim.found_at && claim.found_at.length) showExtra(claim.found_at.filter((f) => f.bbox).map((f) => ({ ...f, title: `drawn at ${f.path}` })), "pattern");
+        },
+      },
+      el("td", { class: "path", text: claim.path }), el("td", { text: shown(claim.value) }),
+      el("td", { text: claim.verdict + (claim.hallucinated ? " (hallucinated)" : "") }),
+      el("td", { text: claim.grounded_in }), el("td", { text: shown(claim.truth) }), el("td", { text: where.join("; ") }));
+    }));
+}
+
+function pagePanel(data) {
+  const patterns = el("table", { id: "patterns" },
+    el("tr", {}, ["pattern", "truth", "pages", "boxes", "details"].map((h) => el("th", { text: h }))),
+    data.patterns.map((pattern) => el("tr", {
+      class: "clickable", "data-pattern": pattern.id,
+      onclick: () => showExtra(pattern.boxes.filter((b) => b.bbox).map((b) => ({ ...b, title: `${pattern.id}: ${b.path}` })), "pattern"),
+    },
+    el("td", {}, el("strong", { text: pattern.id }), el("br"), pattern.name),
+    el("td", { text: pattern.truth }), el("td", { text: pattern.pages.join(", ") }),
+    el("td", { class: "num", text: count(pattern.boxes.length) }), el("td", { text: pattern.details }))));
+  const hidden = el("table", { id: "hidden" },
+    el("tr", {}, ["hidden text (not on the page, in no truth)", "page", "found in the text layer"].map((h) => el("th", { text: h }))),
+    data.hidden.map((item) => el("tr", {
+      class: "clickable",
+      onclick: () => showExtra(item.boxes.map((bbox) => ({ bbox, page: item.page, title: `hidden: ${item.text}` })), "hidden-text"),
+    }, el("td", { text: item.text }), el("td", { text: item.page ?? item.sheet ?? "" }), el("td", { text: item.boxes.length ? `${item.boxes.length} box(es)` : "no" }))));
+  return el("div", {}, el("h2", { class: "panel", text: "Presentation patterns" }), patterns,
+    el("h2", { class: "panel", text: "Hidden text" }), data.hidden.length ? hidden : el("p", { class: "panel muted", text: "none" }));
+}
