@@ -50,7 +50,7 @@ def view(
 
     pages = Pages(cache or default_cache())
     if out is not None:
-        from packetbench.benchmark.progress_bar import bar
+        from packetbench.progress import bar
         from packetbench.benchmark.viewer.export import check_target, export
 
         check_target(out, force)  # before the runs are read: a refusal costs nothing
