@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from packetbench.generator.tiers import parse_overrides
 from packetbench.progress import bar
 
 if TYPE_CHECKING:
@@ -55,6 +54,7 @@ def generate(
     from packetbench.generator import batch  # the renderers load only when this command runs
     from packetbench.generator.corpus import read
     from packetbench.generator.executors import make_executor
+    from packetbench.generator.tiers import parse_overrides
 
     overrides = parse_overrides(set_ or [])
     runner = make_executor(executor, jobs, ray_address)
