@@ -9,6 +9,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from packetbench.cli import app
 from tests.support.paths import ROOT, cli_path
 
@@ -56,6 +58,7 @@ def _mask_time(lines: list[str]) -> list[str]:
     return [re.sub(r" in \d+\.\d s$", " in _ s", line) for line in lines]
 
 
+@pytest.mark.e2e
 def test_readme_session_runs_as_written(
     run_cli: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
 ) -> None:

@@ -22,6 +22,7 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -1169,7 +1170,21 @@ def _tree(folder: Path) -> dict[str, str]:
     }
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def _params() -> list[Any]:
+    """Every case; in the fast tier (`make test`) only the first case of each command and the
+    first of each kind run, the others are marked `sweep`."""
+    commands: set[str] = set()
+    kinds: set[str] = set()
+    params = []
+    for case in CASES:
+        first = case.command not in commands or case.kind not in kinds
+        commands.add(case.command)
+        kinds.add(case.kind)
+        params.append(pytest.param(case, id=case.id, marks=() if first else pytest.mark.sweep))
+    return params
+
+
+@pytest.mark.parametrize("case", _params())
 def test_bad_input(case: Case, world: Path, tmp_path: Path) -> None:
     w = tmp_path / "w"
     w.mkdir()

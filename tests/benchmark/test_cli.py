@@ -135,6 +135,7 @@ def test_generate_does_not_import_provider_sdks(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.e2e
 def test_killed_writer_loses_nothing(run_cli: Run, tmp_path: Path) -> None:
     """SIGKILL while --force rewrites a packet: the old packet stays whole; a rerun cleans up."""
     import signal

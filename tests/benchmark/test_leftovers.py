@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tests.support.paths import PACKETS, cli_path
 from tests.support.processes import wait_until_gone
 
@@ -75,6 +77,7 @@ def test_every_written_file_honours_the_umask(tmp_path: Path) -> None:
     assert wrong == {}  # the same 0664 as the packets, never mkstemp's 0600
 
 
+@pytest.mark.e2e
 def test_kill_9_during_score_leaves_nothing_the_next_score_keeps(
     run_cli: Run, tmp_path: Path
 ) -> None:
@@ -104,6 +107,7 @@ def test_kill_9_during_score_leaves_nothing_the_next_score_keeps(
     shutil.rmtree(run)
 
 
+@pytest.mark.e2e
 def test_temporary_files_of_a_killed_writer_are_removed(tmp_path: Path) -> None:
     """A record's temporary file, left by a writer that is gone, goes when the record is
     written again; a live writer's is left alone."""

@@ -7,6 +7,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from packetbench.benchmark.pipeline import Options, run_pipeline
 from tests.support.paths import canonical_documents
 from tests.support.readback import doc_ids
@@ -15,6 +17,7 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 STAGES = ("generate", "audit", "extract", "score", "report")
 
 
+@pytest.mark.e2e
 def test_default_run_in_the_current_folder(run_cli: Run, tmp_path: Path) -> None:
     result = run_cli("run", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -73,6 +76,7 @@ def test_default_run_in_the_current_folder(run_cli: Run, tmp_path: Path) -> None
     assert {name: (out / "report" / name).read_bytes() for name in first} == first
 
 
+@pytest.mark.e2e
 def test_tiers_count_and_seed(run_cli: Run, tmp_path: Path) -> None:
     out = tmp_path / "bench"
     result = run_cli(
@@ -151,6 +155,7 @@ def test_a_failed_audit_stops_before_extraction(tmp_path: Path) -> None:
     assert audit["ok"] is False
 
 
+@pytest.mark.e2e
 def test_a_real_provider_runs_the_whole_pipeline(run_cli: Run, tmp_path: Path) -> None:
     """`run --provider openai` against the OpenAI stub: the real SDK extracts every document,
     and the options reach the requests. The stub indexes its own copy of the packets; `run`
@@ -222,6 +227,7 @@ def test_a_real_provider_runs_the_whole_pipeline(run_cli: Run, tmp_path: Path) -
     assert (out / "report" / "report.html").is_file()
 
 
+@pytest.mark.e2e
 def test_kill_9_leaves_no_worker_behind(tmp_path: Path) -> None:
     """SIGKILL while `run` generates in two worker processes: the workers die with it."""
     import signal
@@ -286,6 +292,7 @@ def test_a_run_whose_every_extraction_failed_stops_with_exit_1(
     assert not (out / "report").exists()
 
 
+@pytest.mark.e2e
 def test_the_same_run_in_other_folders_gives_the_same_report(run_cli: Run, tmp_path: Path) -> None:
     reports = []
     for out in (tmp_path / "a" / "bench", tmp_path / "b" / "deeper" / "bench"):

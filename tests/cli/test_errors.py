@@ -72,6 +72,7 @@ def test_a_bug_in_a_task_is_not_retried_and_names_the_task(jobs: int, tmp_path: 
     assert issubclass(UsageError, InputError)
 
 
+@pytest.mark.e2e
 def test_a_worker_killed_under_jobs_2_is_a_crash_naming_the_packet(tmp_path: Path) -> None:
     out = tmp_path / "packets"
     process = subprocess.Popen(

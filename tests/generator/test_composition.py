@@ -15,8 +15,9 @@ from packetbench.generator.patterns import packet as packet_patterns
 from packetbench.generator.tiers import resolve
 from packetbench.generator.world.build import build_world
 from tests.support.paths import TIERS
+from tests.support.sweep import seeds
 
-SEEDS = range(1, 31)
+SEEDS = seeds(30)
 # Documents per packet, earlier versions included (the targets of issues 12 and 14).
 BOUNDS = {"N1": (24, 28), "N2": (24, 28), "N3": (28, 32), "N4": (32, 36), "N5": (30, 36)}
 

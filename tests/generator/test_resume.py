@@ -38,6 +38,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.e2e
 def test_kill_9_with_two_jobs_leaves_no_worker_and_resume_completes(
     run_cli: Run, reference: Path, tmp_path: Path
 ) -> None:

@@ -26,8 +26,9 @@ from tests.support.lines_oracle import (
     check_workforce,
 )
 from tests.support.paths import TIERS
+from tests.support.sweep import seeds
 
-SEEDS = range(1, 201)
+SEEDS = seeds(200)
 
 
 def cents(value: float) -> int:

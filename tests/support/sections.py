@@ -24,6 +24,7 @@ from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
 from tests.support.paths import plain
 from tests.support.readback import check_document
+from tests.support.sweep import width
 
 # Every line, so a section can be tested at any tier's table sizes.
 ALL_LINES: dict[str, object] = {"lines": ("property", "gl", "auto", "wc", "umbrella", "cargo")}
@@ -40,6 +41,7 @@ class Case:
 def cases(doc_type: str, tier: str, seeds: int, lines: bool = True) -> tuple[Case, ...]:
     """(world, built document, knobs) for the first `seeds` worlds of `tier` that carry the
     type, built as a packet builds them."""
+    seeds = width(seeds)
     knobs = plain(tier, ALL_LINES if lines else None)
     kind = DOC_TYPES[doc_type]
     out: list[Case] = []

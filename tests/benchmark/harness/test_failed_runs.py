@@ -113,6 +113,7 @@ def test_a_run_left_with_run_json_alone_scores_as_a_failure_and_resumes(
     assert run_cli("score", str(run), "--packets", str(PACKET)).returncode == 0
 
 
+@pytest.mark.e2e
 def test_sim_resume_after_kill_9_makes_the_same_run(run_cli: Run, tmp_path: Path) -> None:
     """The simulator cannot skip documents (its ledger covers the whole run), so --resume
     checks the run's settings and documents and makes it again: the same bytes."""

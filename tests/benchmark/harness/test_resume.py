@@ -48,6 +48,7 @@ def _args(server: StubServer, packets: Path, run: Path, cache: Path, *extra: str
     ]
 
 
+@pytest.mark.e2e
 def test_kill_9_then_resume_requests_no_finished_document_and_loses_none(
     three_packets: Path, stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:

@@ -32,11 +32,12 @@ from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
 from tests.support.paths import plain
 from tests.support.readback import check_document
+from tests.support.sweep import seeds
 
 TIERS = tuple(PRESETS)
 # N4 and N5 worlds are the slowest to build, and the form caps its tables, so fewer seeds.
-SEEDS = {"N4": range(1, 21), "N5": range(1, 11)}
-DEFAULT_SEEDS = range(1, 41)
+SEEDS = {"N4": seeds(20), "N5": seeds(10)}
+DEFAULT_SEEDS = seeds(40)
 SCHEMA = Draft202012Validator(document_schema("acord_125", CommercialApplication))
 
 Case = tuple[World, CommercialApplication, dict[str, Any]]

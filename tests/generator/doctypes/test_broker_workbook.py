@@ -28,6 +28,7 @@ from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
 from tests.support.paths import plain
 from tests.support.readback import check_document
+from tests.support.sweep import seeds
 
 TIERS = tuple(PRESETS)
 AUTO: dict[str, object] = {"lines": ("property", "gl", "auto")}
@@ -42,7 +43,7 @@ LIGHT: dict[str, object] = {
     "loss_run.max_claims": 12,
     "financials.years": 1,
 }
-SEEDS = range(1, 201)
+SEEDS = seeds(200)
 SCHEMA = document_schema("broker_workbook", BrokerWorkbook)
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 DOC = "broker_workbook"

@@ -22,8 +22,9 @@ from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
 from tests.support.certificate_oracle import CHECKS, carried
 from tests.support.paths import TIERS, plain
+from tests.support.sweep import seeds
 
-SEEDS = range(1, 201)
+SEEDS = seeds(200)
 TYPES = tuple(CHECKS)
 
 

@@ -24,8 +24,9 @@ from tests.generator.doctypes import (
     test_policy_form,
 )
 from tests.support.paths import plain
+from tests.support.sweep import seeds
 
-SEEDS = range(1, 201)
+SEEDS = seeds(200)
 CHECKS: dict[str, Callable[[Any, Any, dict[str, Any]], None]] = {
     "broker_narrative": test_broker_narrative.check,
     "dec_page": test_dec_page.check,

@@ -23,10 +23,11 @@ from packetbench.generator.world.models import Driver, Vehicle, World
 from packetbench.generator.world.tables import drawn_from
 from tests.support.paths import plain
 from tests.support.readback import check_document
+from tests.support.sweep import seeds
 
 TIERS = tuple(PRESETS)
-SEEDS = range(1, 41)
-PRESET_SEEDS = range(1, 4)
+SEEDS = seeds(40)
+PRESET_SEEDS = seeds(3)
 # Shrinks the parts of the world the schedule never reads (buildings, loss history,
 # financials), so forty worlds per tier stay fast; the driver knobs keep the tier's values.
 LIGHT: dict[str, object] = {

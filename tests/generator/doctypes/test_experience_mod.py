@@ -27,6 +27,7 @@ from packetbench.generator.world.experience import SPLIT_POINT
 from packetbench.generator.world.models import World
 from tests.support.paths import plain
 from tests.support.readback import check_document
+from tests.support.sweep import seeds
 
 TIERS = tuple(PRESETS)
 WC: dict[str, object] = {"lines": ("property", "gl", "wc")}
@@ -39,8 +40,8 @@ LIGHT: dict[str, object] = {
     "loss_run.max_claims": 0,
     "financials.years": 1,
 }
-SEEDS = range(1, 201)
-FULL_SEEDS = range(1, 6)
+SEEDS = seeds(200)
+FULL_SEEDS = seeds(5)
 DOCS = ("experience_mod_pdf", "experience_mod_excel")
 SCHEMA = document_schema("experience_mod", ExperienceMod)
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)

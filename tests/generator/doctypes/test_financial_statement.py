@@ -26,11 +26,12 @@ from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
 from tests.support.paths import plain
 from tests.support.readback import check_document
+from tests.support.sweep import seeds
 
 TIERS = ("N1", "N2", "N3", "N4", "N5")
-SEEDS = range(1, 51)
+SEEDS = seeds(50)
 # N4/N5 worlds take 0.15-0.4 s each to build; their last 40 seeds run with the slow tests.
-FAST_SEEDS = {"N1": SEEDS, "N2": SEEDS, "N3": SEEDS, "N4": range(1, 11), "N5": range(1, 11)}
+FAST_SEEDS = {"N1": SEEDS, "N2": SEEDS, "N3": SEEDS, "N4": seeds(10), "N5": seeds(10)}
 DOC_IDS = ("financial_statement_pdf", "financial_statement_excel")
 TOTALS_PER_PERIOD = 8
 

@@ -22,6 +22,7 @@ from packetbench.generator.world.models import World
 from packetbench.generator.world.tables import drawn_from
 from tests.support.paths import plain
 from tests.support.readback import check_document
+from tests.support.sweep import seeds
 
 # Written out here, independently of the code lists, so the test is an oracle.
 OPEN_STATUSES = frozenset({"Open", "Re-opened", "Subrogation", "In Suit"})
@@ -29,11 +30,11 @@ OPEN_STATUSES = frozenset({"Open", "Re-opened", "Subrogation", "In Suit"})
 TIERS = ("N1", "N2", "N3", "N4", "N5")
 # World building dominates the run time and grows with the tier's table sizes.
 SEEDS = {
-    "N1": range(1, 41),
-    "N2": range(1, 41),
-    "N3": range(1, 41),
-    "N4": range(1, 13),
-    "N5": range(1, 9),
+    "N1": seeds(40),
+    "N2": seeds(40),
+    "N3": seeds(40),
+    "N4": seeds(12),
+    "N5": seeds(8),
 }
 DOC_IDS = ("loss_run_pdf", "loss_run_excel", "loss_run_csv")
 CLOSED = {"Closed", "Closed Without Payment", "Denied"}

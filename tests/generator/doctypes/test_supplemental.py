@@ -27,6 +27,7 @@ from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
 from tests.support.paths import plain
 from tests.support.readback import check_document
+from tests.support.sweep import seeds
 
 TIERS = tuple(PRESETS)
 VARIANTS = ("trucking", "contractors", "restaurant", "habitational")
@@ -38,7 +39,7 @@ LIGHT: dict[str, object] = {
     "financials.years": 1,
     "drivers.min_rows": 1,
 }
-SEEDS = range(1, 201)
+SEEDS = seeds(200)
 QUESTIONS: dict[str, tuple[type[Any], tuple[Any, ...]]] = {
     "trucking": (model.TruckingAnswers, questions.TRUCKING_QUESTIONS),
     "contractors": (model.ContractorAnswers, questions.CONTRACTOR_QUESTIONS),

@@ -31,12 +31,13 @@ from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
 from tests.support.paths import plain
 from tests.support.readback import check_document
+from tests.support.sweep import seeds
 
 NAME = "supplemental_general"
 DOCS = ("supplemental_general_pdf", "supplemental_general_excel")
 CSV = "supplemental_general_csv"
 TIERS = tuple(PRESETS)
-SEEDS = range(1, 201)
+SEEDS = seeds(200)
 # The parts of the world the supplement never reads, shrunk so 200 worlds per tier stay fast;
 # buildings and the loss history keep the tier's sizes.
 LIGHT: dict[str, object] = {

@@ -22,6 +22,7 @@ from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
 from tests.support.paths import plain
 from tests.support.readback import check_document
+from tests.support.sweep import seeds
 
 TIERS = tuple(PRESETS)
 AUTO: dict[str, object] = {"lines": ("property", "auto")}
@@ -34,7 +35,7 @@ LIGHT: dict[str, object] = {
     "loss_run.years": 1,
     "financials.years": 1,
 }
-SEEDS = range(1, 201)
+SEEDS = seeds(200)
 DOCS = ("vehicle_schedule_pdf", "vehicle_schedule_excel")
 SCHEMA = document_schema("vehicle_schedule", VehicleSchedule)
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
