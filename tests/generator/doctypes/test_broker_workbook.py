@@ -89,14 +89,14 @@ def problems_of(doc: BrokerWorkbook, world: World, knobs: dict[str, Any]) -> lis
     for loss in doc.losses:
         policy = by_number.get(loss.policy_number)
         if policy is None:
-            problems.append(f"loss loss {loss.policy_number} is not on the loss run")
+            problems.append(f"loss row {loss.policy_number} is not on the loss run")
             continue
         if (loss.claim_count, cents(loss.incurred)) != (
             policy.totals.claim_count,
             cents(policy.totals.incurred),
         ):
             problems.append(
-                f"loss loss {loss.policy_number}: {loss.claim_count} claims, "
+                f"loss row {loss.policy_number}: {loss.claim_count} claims, "
                 f"{loss.incurred} incurred vs the loss run"
             )
     if len(doc.losses) != len(loss_run.policies):

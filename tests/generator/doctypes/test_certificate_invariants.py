@@ -41,6 +41,7 @@ def check_model(doc: Any) -> None:
             assert value in leaf.codes.values, path
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("tier", TIERS)
 def test_documents_agree_with_their_world(tier: str) -> None:
     knobs = plain(tier)

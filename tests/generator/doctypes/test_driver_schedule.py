@@ -207,6 +207,7 @@ def problems_of(
     return problems
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("tier", TIERS)
 def test_schedule_invariants_hold_over_many_worlds(tier: str) -> None:
     found: dict[str, int] = {}
@@ -307,6 +308,7 @@ def test_invariant_checks_catch_a_broken_schedule(name: str) -> None:
     assert any(fragment in problem for problem in problems), problems
 
 
+@pytest.mark.sweep
 def test_unassigned_driver_has_no_vehicle_cells() -> None:
     for seed in SEEDS:
         doc, world, _ = schedule("N3", seed)

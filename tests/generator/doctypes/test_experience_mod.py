@@ -187,6 +187,7 @@ def worksheet(tier: str, seed: int, light: bool) -> tuple[World, ExperienceMod |
     return world, build(world, random.Random(sub_seed(seed, "experience_mod")), knobs)
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("tier", TIERS)
 def test_worksheet_invariants_hold_over_many_worlds(tier: str) -> None:
     seen = {"rated": 0, "unrated": 0, "credit": 0, "debit": 0, "excess": 0, "borrowed": 0}
