@@ -12,8 +12,16 @@ import pytest
 from packetbench.generator.errors import UsageError
 from packetbench.generator.packet import build_packet
 from packetbench.generator.patterns import base, engine, presets
-from packetbench.generator.patterns.base import Applied, Pattern, Staging, Subject, catalogue
+from packetbench.generator.patterns.base import (
+    PATTERNS,
+    Applied,
+    Pattern,
+    Staging,
+    Subject,
+    catalogue,
+)
 from packetbench.generator.tiers import parse_overrides, resolve
+from packetbench.registry import Registry
 from tests.support.paths import TIERS
 
 # PATTERNS.md, written out here as the oracle: every table.*, data.*, overlay.*, scan.*,
@@ -223,14 +231,20 @@ def test_selection_is_per_pattern_and_stable(render: Any) -> None:
     # the other draws do not move.
     knobs["patterns.table.rotated_header"] = 1.0
     again = [p.id for p in engine.select(subject, knobs, "N5-000007")]
-    by_id = {p.id: p for p in catalogue()}
     assert set(first) - set(again) <= {
-        i for i in first if by_id[i].conflicts(by_id["table.rotated_header"])
+        i for i in first if PATTERNS[i].conflicts(PATTERNS["table.rotated_header"])
     }
     assert set(again) - set(first) <= {"table.rotated_header"}
 
 
 def test_a_pattern_that_finds_nothing_leaves_no_trace(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The probe is declared into a registry of its own, so it never outlives this test.
+    probe: Registry[Pattern] = Registry("pattern")
+    for known in catalogue():
+        probe.add(known.id, known)
+    monkeypatch.setattr(base, "PATTERNS", probe)
+
+    @base.pattern("table.fake_probe", "probe", phase="layout", truth="none", description="test")
     def greedy(staging: Staging) -> bool:
         staging.presentation.shown["insured_name"] = "SOMETHING ELSE"
         staging.presentation.tables["buildings"] = staging.presentation.tables.get(
@@ -240,16 +254,7 @@ def test_a_pattern_that_finds_nothing_leaves_no_trace(monkeypatch: pytest.Monkey
         )
         return False  # ... and then says it found nothing
 
-    fake = Pattern(
-        "table.fake_probe",
-        "probe",
-        "layout",
-        "none",
-        "test only",
-        greedy,
-        applies=lambda subject: True,
-    )
-    monkeypatch.setitem(base.REGISTRY, fake.id, fake)
+    assert base.PATTERNS["table.fake_probe"].apply is greedy
     knobs = resolve("N1", {"documents": ("sov_pdf",), "patterns.off": ("*",)})
     knobs["patterns.table.fake_probe"] = 1.0
     plain = resolve("N1", {"documents": ("sov_pdf",), "patterns.off": ("*",)})
@@ -260,7 +265,7 @@ def test_a_pattern_that_finds_nothing_leaves_no_trace(monkeypatch: pytest.Monkey
 
 
 def test_applied_records_name_pages_targets_and_delta() -> None:
-    record = Applied(next(p for p in catalogue() if p.id == "data.truncation"))
+    record = Applied(PATTERNS["data.truncation"])
     record.targets.append("a.b")
     record.pages.update({3, 1})
     out = record.record()
