@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -13,6 +15,7 @@ from packetbench.generator.errors import UsageError
 from packetbench.generator.packet import build_packet
 from packetbench.generator.patterns import base, engine, presets
 from packetbench.generator.patterns.base import (
+    FAMILIES,
     PATTERNS,
     Applied,
     Pattern,
@@ -21,7 +24,7 @@ from packetbench.generator.patterns.base import (
     catalogue,
 )
 from packetbench.generator.tiers import parse_overrides, resolve
-from packetbench.registry import Registry
+from packetbench.registry import Registry, UnknownName
 from tests.support.paths import TIERS
 
 # PATTERNS.md, written out here as the oracle: every table.*, data.*, overlay.*, scan.*,
@@ -131,6 +134,35 @@ def test_the_catalogue_holds_every_id_of_patterns_md() -> None:
         assert pattern.reference is None or pattern.reference.startswith(("p", "scan_"))
         for other in pattern.incompatible:
             assert base.matching([other]), (pattern.id, other)
+
+
+def test_each_family_declares_its_patterns_in_its_own_module() -> None:
+    assert [p.family for p in catalogue()] == sorted(
+        (p.family for p in catalogue()), key=FAMILIES.index
+    )
+    for pattern in catalogue():
+        assert pattern.apply.__module__ == f"packetbench.generator.patterns.{pattern.family}"
+    # Within a family, declaration order is catalogue order (it decides every packet's bytes).
+    assert [p.id for p in catalogue() if p.family == "scan"][-1] == "scan.ocr_layer"
+
+
+def test_the_first_lookup_imports_every_family_module() -> None:
+    code = (
+        "from packetbench.generator.patterns.base import PATTERNS; "
+        "print(len(PATTERNS), PATTERNS['scan.ocr_layer'].name)"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split(maxsplit=1)
+    assert found == [str(len(CATALOGUE_IDS)), "Scan with an OCR layer\n"]
+
+
+def test_a_pattern_id_is_family_dot_name() -> None:
+    for bad in ("tables.borderless", "table", "table."):
+        with pytest.raises(ValueError, match=r"is not family\.name"):
+            base.pattern(bad, "bad", phase="layout", truth="none", description="bad")
+    with pytest.raises(UnknownName, match=r"unknown pattern 'table\.nope'; known: csv\.bom"):
+        PATTERNS["table.nope"]
 
 
 def test_presets_grow_with_the_tier() -> None:
