@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -12,8 +14,17 @@ import pytest
 from packetbench.generator.errors import UsageError
 from packetbench.generator.packet import build_packet
 from packetbench.generator.patterns import base, engine, presets
-from packetbench.generator.patterns.base import Applied, Pattern, Staging, Subject, catalogue
+from packetbench.generator.patterns.base import (
+    FAMILIES,
+    PATTERNS,
+    Applied,
+    Pattern,
+    Staging,
+    Subject,
+    catalogue,
+)
 from packetbench.generator.tiers import parse_overrides, resolve
+from packetbench.registry import Registry, UnknownName
 from tests.support.paths import TIERS
 
 # PATTERNS.md, written out here as the oracle: every table.*, data.*, overlay.*, scan.*,
@@ -125,6 +136,35 @@ def test_the_catalogue_holds_every_id_of_patterns_md() -> None:
             assert base.matching([other]), (pattern.id, other)
 
 
+def test_each_family_declares_its_patterns_in_its_own_module() -> None:
+    assert [p.family for p in catalogue()] == sorted(
+        (p.family for p in catalogue()), key=FAMILIES.index
+    )
+    for pattern in catalogue():
+        assert pattern.apply.__module__ == f"packetbench.generator.patterns.{pattern.family}"
+    # Within a family, declaration order is catalogue order (it decides every packet's bytes).
+    assert [p.id for p in catalogue() if p.family == "scan"][-1] == "scan.ocr_layer"
+
+
+def test_the_first_lookup_imports_every_family_module() -> None:
+    code = (
+        "from packetbench.generator.patterns.base import PATTERNS; "
+        "print(len(PATTERNS), PATTERNS['scan.ocr_layer'].name)"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split(maxsplit=1)
+    assert found == [str(len(CATALOGUE_IDS)), "Scan with an OCR layer\n"]
+
+
+def test_a_pattern_id_is_family_dot_name() -> None:
+    for bad in ("tables.borderless", "table", "table."):
+        with pytest.raises(ValueError, match=r"is not family\.name"):
+            base.pattern(bad, "bad", phase="layout", truth="none", description="bad")
+    with pytest.raises(UnknownName, match=r"unknown pattern 'table\.nope'; known: csv\.bom"):
+        PATTERNS["table.nope"]
+
+
 def test_presets_grow_with_the_tier() -> None:
     for pattern in catalogue():
         row = presets.PROBABILITIES[pattern.id]
@@ -223,14 +263,20 @@ def test_selection_is_per_pattern_and_stable(render: Any) -> None:
     # the other draws do not move.
     knobs["patterns.table.rotated_header"] = 1.0
     again = [p.id for p in engine.select(subject, knobs, "N5-000007")]
-    by_id = {p.id: p for p in catalogue()}
     assert set(first) - set(again) <= {
-        i for i in first if by_id[i].conflicts(by_id["table.rotated_header"])
+        i for i in first if PATTERNS[i].conflicts(PATTERNS["table.rotated_header"])
     }
     assert set(again) - set(first) <= {"table.rotated_header"}
 
 
 def test_a_pattern_that_finds_nothing_leaves_no_trace(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The probe is declared into a registry of its own, so it never outlives this test.
+    probe: Registry[Pattern] = Registry("pattern")
+    for known in catalogue():
+        probe.add(known.id, known)
+    monkeypatch.setattr(base, "PATTERNS", probe)
+
+    @base.pattern("table.fake_probe", "probe", phase="layout", truth="none", description="test")
     def greedy(staging: Staging) -> bool:
         staging.presentation.shown["insured_name"] = "SOMETHING ELSE"
         staging.presentation.tables["buildings"] = staging.presentation.tables.get(
@@ -240,16 +286,7 @@ def test_a_pattern_that_finds_nothing_leaves_no_trace(monkeypatch: pytest.Monkey
         )
         return False  # ... and then says it found nothing
 
-    fake = Pattern(
-        "table.fake_probe",
-        "probe",
-        "layout",
-        "none",
-        "test only",
-        greedy,
-        applies=lambda subject: True,
-    )
-    monkeypatch.setitem(base.REGISTRY, fake.id, fake)
+    assert base.PATTERNS["table.fake_probe"].apply is greedy
     knobs = resolve("N1", {"documents": ("sov_pdf",), "patterns.off": ("*",)})
     knobs["patterns.table.fake_probe"] = 1.0
     plain = resolve("N1", {"documents": ("sov_pdf",), "patterns.off": ("*",)})
@@ -260,7 +297,7 @@ def test_a_pattern_that_finds_nothing_leaves_no_trace(monkeypatch: pytest.Monkey
 
 
 def test_applied_records_name_pages_targets_and_delta() -> None:
-    record = Applied(next(p for p in catalogue() if p.id == "data.truncation"))
+    record = Applied(PATTERNS["data.truncation"])
     record.targets.append("a.b")
     record.pages.update({3, 1})
     out = record.record()

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from packetbench.generator.patterns.base import catalogue
+from packetbench.generator.patterns.base import PATTERNS, catalogue
 from tests.support.leaves import leaves
 from tests.support.rendering import Render, first_applied
 
@@ -53,7 +53,7 @@ def _under(path: str, target: str) -> bool:
 # are checked against the plain packet in test_packet.py, document by document.
 @pytest.mark.parametrize("pattern", [p.id for p in catalogue() if p.family != "packet"])
 def test_truth_delta(render: Render, pattern: str) -> None:
-    spec = next(p for p in catalogue() if p.id == pattern)
+    spec = PATTERNS[pattern]
     tier, doc_id = CASES.get(pattern, BY_FAMILY.get(spec.family, ("N3", "loss_run_pdf")))
     seed = first_applied(render, pattern, doc_id, tier, DOCS)
     on, off = render(tier, seed, DOCS, pattern), render(tier, seed, DOCS)

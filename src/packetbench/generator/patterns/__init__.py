@@ -1,5 +1,6 @@
 """Presentation patterns (PATTERNS.md): the registry, tier presets and one module per family.
 
-Family modules (``table``, ``data``, ``overlay``, ...) register their patterns when imported;
-`base.catalogue()` imports them on first use, so importing this package stays cheap.
+Each family module (``table``, ``data``, ``overlay``, ...) declares its patterns with the
+`base.pattern` decorator on their own functions; `base.PATTERNS` imports the family modules on
+its first lookup, so importing this package stays cheap.
 """

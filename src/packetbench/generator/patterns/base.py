@@ -19,12 +19,14 @@ import random
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from functools import cache, cached_property
+from functools import cached_property
 from typing import Any, Literal
 
+from packetbench.generator.doctypes.base import Format
 from packetbench.generator.leaves import DocModel, Leaf, leaf_index, path_pattern
 from packetbench.generator.render.fmt import PLAIN, Style
 from packetbench.generator.render.presentation import Presentation
+from packetbench.registry import Registry
 
 _ITEM = re.compile(r"\[\d+\]")
 Phase = Literal["world", "document", "layout", "overlay", "emit", "post", "scan", "sheet", "csv"]
@@ -186,38 +188,66 @@ class Pattern:
         )
 
 
-REGISTRY: dict[str, Pattern] = {}
+# Every pattern, by id, in declaration order; the first lookup imports each family module.
+PATTERNS: Registry[Pattern] = Registry(
+    "pattern",
+    discover="packetbench.generator.patterns",
+    skip={"base", "catalogue", "engine", "presets", "scripts", "vocabulary"},
+)
+Apply = Callable[[Staging], bool]
 
 
-def register(pattern: Pattern) -> Pattern:
-    family = pattern.id.split(".", 1)[0]
-    if family not in FAMILIES or "." not in pattern.id:
-        raise ValueError(f"pattern id {pattern.id!r} is not family.name with a known family")
-    if pattern.id in REGISTRY:
-        raise ValueError(f"pattern {pattern.id!r} registered twice")
-    REGISTRY[pattern.id] = pattern
-    return pattern
+def pattern(
+    id_: str,
+    name: str,
+    /,
+    *,
+    phase: Phase,
+    truth: Truth,
+    description: str,
+    formats: tuple[Format, ...] = ("pdf",),
+    doc_types: tuple[str, ...] | None = None,
+    reference: str | None = None,
+    incompatible: tuple[str, ...] = (),
+    applies: Callable[[Subject], bool] = always,
+) -> Callable[[Apply], Apply]:
+    """Decorator: the decorated function is how pattern `id_` (``family.name``) acts on a
+    document; the pattern, with what PATTERNS.md says of it, is added to `PATTERNS`.
 
+    `formats` and `doc_types` (None: any) say which documents it fits, `applies` whether one of
+    them holds anything for it to act on; `incompatible` lists ids or globs it never shares a
+    document with. Within a family, patterns are applied in declaration order."""
+    family, _, rest = id_.partition(".")
+    if family not in FAMILIES or not rest:
+        raise ValueError(f"pattern id {id_!r} is not family.name with a known family")
 
-@cache
-def _load() -> None:
-    """Import every family module once (each registers its patterns when imported; one may
-    already have been imported on its own)."""
-    import importlib
-    import pkgutil
+    def declare(apply: Apply) -> Apply:
+        PATTERNS.add(
+            id_,
+            Pattern(
+                id=id_,
+                name=name,
+                phase=phase,
+                truth=truth,
+                description=description,
+                apply=apply,
+                formats=frozenset(formats),
+                doc_types=frozenset(doc_types) if doc_types is not None else None,
+                reference=reference,
+                incompatible=incompatible,
+                applies=applies,
+            ),
+        )
+        return apply
 
-    import packetbench.generator.patterns as package
-
-    for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-        if module.name in FAMILIES:
-            importlib.import_module(f"{package.__name__}.{module.name}")
+    return declare
 
 
 def catalogue() -> list[Pattern]:
-    """Every registered pattern, by family (FAMILIES order) and then by registration."""
-    _load()
+    """Every pattern, by family (FAMILIES order) and then in declaration order: the order in
+    which they are chosen and applied, so it decides every packet's bytes."""
     order = {family: index for index, family in enumerate(FAMILIES)}
-    return sorted(REGISTRY.values(), key=lambda p: order[p.family])
+    return sorted(PATTERNS.values(), key=lambda p: order[p.family])
 
 
 def matching(globs: Iterable[str]) -> list[str]:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from packetbench.generator.patterns.base import Pattern, Staging, Subject, register
+from packetbench.generator.patterns.base import Staging, Subject, pattern
 from packetbench.generator.render.recorder import Recorder
 
-DELIMITERS = {"csv.semicolon": ";", "csv.tab": "\t", "csv.pipe": "|"}
 PREAMBLES = (
     ("Claims Export", "Source: carrier claims system", "Criteria: all policies, all statuses"),
     ("LOSS HISTORY EXTRACT", "Prepared for underwriting review", ""),
@@ -46,24 +45,58 @@ def _on_page(staging: Staging, event: str | None = None) -> None:
     staging.confirm(check)
 
 
-def _delimiter(pattern_id: str) -> Callable[[Staging], bool]:
-    def apply(staging: Staging) -> bool:
-        staging.presentation.csv.delimiter = DELIMITERS[pattern_id]
-        staging.applied.details["delimiter"] = DELIMITERS[pattern_id]
-        _on_page(staging)
-        return True
-
-    return apply
-
-
-def _cp1252(staging: Staging) -> bool:
-    """Windows-1252, with a header word only that code page writes ("Nº")."""
-    look = staging.presentation.csv
-    look.encoding = "cp1252"
-    look.header_words["Number"] = "N\u00ba"
-    staging.applied.details["encoding"] = "cp1252"
-    _on_page(staging, "csv.encoded")
+def _delimiter(staging: Staging, delimiter: str) -> bool:
+    staging.presentation.csv.delimiter = delimiter
+    staging.applied.details["delimiter"] = delimiter
+    _on_page(staging)
     return True
+
+
+def _has(kind: str) -> Callable[[Subject], bool]:
+    return lambda subject: bool(subject.values(kind))
+
+
+# The patterns below are declared in catalogue order, the order in which a document's
+# patterns are chosen and applied: moving a declaration changes packets.
+
+
+@pattern(
+    "csv.semicolon",
+    "Semicolon-delimited",
+    phase="csv",
+    truth="none",
+    formats=("csv",),
+    incompatible=("csv.tab", "csv.pipe"),
+    description="cells separated by Semicolons",
+)
+def _semicolon(staging: Staging) -> bool:
+    return _delimiter(staging, ";")
+
+
+@pattern(
+    "csv.tab",
+    "Tab-delimited",
+    phase="csv",
+    truth="none",
+    formats=("csv",),
+    incompatible=("csv.semicolon", "csv.pipe"),
+    description="cells separated by Tabs",
+)
+def _tab(staging: Staging) -> bool:
+    return _delimiter(staging, "\t")
+
+
+@pattern(
+    "csv.pipe",
+    "Pipe-delimited",
+    phase="csv",
+    truth="none",
+    formats=("csv",),
+    incompatible=("csv.semicolon", "csv.tab"),
+    description="cells separated by Pipes",
+)
+def _pipe(staging: Staging) -> bool:
+    return _delimiter(staging, "|")
 
 
 def _encodable(subject: Subject) -> bool:
@@ -76,12 +109,50 @@ def _encodable(subject: Subject) -> bool:
     return True
 
 
+@pattern(
+    "csv.cp1252",
+    "Windows-1252 encoding",
+    phase="csv",
+    truth="none",
+    formats=("csv",),
+    incompatible=("csv.bom",),
+    applies=_encodable,
+    description='written in Windows-1252, not UTF-8 (a "Nº" in the headers)',
+)
+def _cp1252(staging: Staging) -> bool:
+    """Windows-1252, with a header word only that code page writes ("Nº")."""
+    look = staging.presentation.csv
+    look.encoding = "cp1252"
+    look.header_words["Number"] = "N\u00ba"
+    staging.applied.details["encoding"] = "cp1252"
+    _on_page(staging, "csv.encoded")
+    return True
+
+
+@pattern(
+    "csv.bom",
+    "UTF-8 with a byte-order mark",
+    phase="csv",
+    truth="none",
+    formats=("csv",),
+    incompatible=("csv.cp1252",),
+    description="a UTF-8 byte-order mark before the first header",
+)
 def _bom(staging: Staging) -> bool:
     staging.presentation.csv.bom = True
     _on_page(staging)
     return True
 
 
+@pattern(
+    "csv.quoted_newlines",
+    "Line breaks in quoted cells",
+    phase="csv",
+    truth="shown",
+    formats=("csv",),
+    applies=_has("text"),
+    description="long texts broken over lines inside their quoted cell",
+)
 def _quoted_newlines(staging: Staging) -> bool:
     """Long texts broken over lines inside their quoted cell (an export of a memo field)."""
     rng = staging.rng
@@ -103,6 +174,22 @@ def _quoted_newlines(staging: Staging) -> bool:
     return bool(staging.applied.targets)
 
 
+@pattern(
+    "csv.trailer_rows",
+    "Trailer lines",
+    phase="csv",
+    truth="none",
+    formats=("csv",),
+    description="report lines after the last record",
+)
+def _trailer(staging: Staging) -> bool:
+    rows = staging.rng.choice(TRAILERS)
+    staging.presentation.csv.trailer = [list(row) for row in rows]
+    staging.applied.details["lines"] = len(rows)
+    _on_page(staging)
+    return True
+
+
 def _european(text: str) -> str:
     """1234.56 -> 1.234,56 (dots group thousands, a comma marks decimals)."""
     sign, digits = ("-", text[1:]) if text.startswith("-") else ("", text)
@@ -111,6 +198,15 @@ def _european(text: str) -> str:
     return f"{sign}{grouped},{cents}" if cents else f"{sign}{grouped}"
 
 
+@pattern(
+    "csv.european_numbers",
+    "European number format",
+    phase="csv",
+    truth="shown",
+    formats=("csv",),
+    applies=_has("money"),
+    description="amounts written 1.234,56",
+)
 def _european_numbers(staging: Staging) -> bool:
     from packetbench.generator.render import fmt
 
@@ -123,117 +219,17 @@ def _european_numbers(staging: Staging) -> bool:
     return bool(staging.applied.targets)
 
 
-def _trailer(staging: Staging) -> bool:
-    rows = staging.rng.choice(TRAILERS)
-    staging.presentation.csv.trailer = [list(row) for row in rows]
-    staging.applied.details["lines"] = len(rows)
-    _on_page(staging)
-    return True
-
-
+@pattern(
+    "csv.header_preamble",
+    "Report preamble",
+    phase="csv",
+    truth="none",
+    formats=("csv",),
+    description="report metadata lines before the header",
+)
 def _preamble(staging: Staging) -> bool:
     lines = staging.rng.choice(PREAMBLES)
     staging.presentation.csv.preamble = list(lines)
     staging.applied.details["lines"] = len(lines)
     _on_page(staging)
     return True
-
-
-def _has(kind: str) -> Callable[[Subject], bool]:
-    return lambda subject: bool(subject.values(kind))
-
-
-def _always(subject: Subject) -> bool:
-    return True
-
-
-def _register(
-    id_: str,
-    name: str,
-    apply: Callable[[Staging], bool],
-    truth: str,
-    description: str,
-    applies: Callable[[Subject], bool] = _always,
-    incompatible: tuple[str, ...] = (),
-) -> None:
-    register(
-        Pattern(
-            id=id_,
-            name=name,
-            phase="csv",
-            truth=truth,  # type: ignore[arg-type]
-            description=description,
-            apply=apply,
-            formats=frozenset({"csv"}),
-            applies=applies,
-            incompatible=incompatible,
-        )
-    )
-
-
-for _id, _name in (
-    ("csv.semicolon", "Semicolon-delimited"),
-    ("csv.tab", "Tab-delimited"),
-    ("csv.pipe", "Pipe-delimited"),
-):
-    _register(
-        _id,
-        _name,
-        _delimiter(_id),
-        "none",
-        f"cells separated by {_name.split('-')[0]}s",
-        incompatible=tuple(other for other in DELIMITERS if other != _id),
-    )
-for _args in (
-    (
-        "csv.cp1252",
-        "Windows-1252 encoding",
-        _cp1252,
-        "none",
-        'written in Windows-1252, not UTF-8 (a "Nº" in the headers)',
-        _encodable,
-        ("csv.bom",),
-    ),
-    (
-        "csv.bom",
-        "UTF-8 with a byte-order mark",
-        _bom,
-        "none",
-        "a UTF-8 byte-order mark before the first header",
-        _always,
-        ("csv.cp1252",),
-    ),
-    (
-        "csv.quoted_newlines",
-        "Line breaks in quoted cells",
-        _quoted_newlines,
-        "shown",
-        "long texts broken over lines inside their quoted cell",
-        _has("text"),
-    ),
-    (
-        "csv.trailer_rows",
-        "Trailer lines",
-        _trailer,
-        "none",
-        "report lines after the last record",
-        _always,
-    ),
-    (
-        "csv.european_numbers",
-        "European number format",
-        _european_numbers,
-        "shown",
-        "amounts written 1.234,56",
-        _has("money"),
-    ),
-    (
-        "csv.header_preamble",
-        "Report preamble",
-        _preamble,
-        "none",
-        "report metadata lines before the header",
-        _always,
-    ),
-):
-    _register(*_args)

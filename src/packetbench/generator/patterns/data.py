@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from packetbench.generator.patterns import scripts, vocabulary
-from packetbench.generator.patterns.base import Pattern, Staging, Subject, register
+from packetbench.generator.patterns.base import Staging, Subject, pattern
 from packetbench.generator.render import fmt
 from packetbench.generator.render.presentation import section_of
 from packetbench.generator.render.recorder import Recorder
@@ -45,6 +45,10 @@ def _has(*kinds: str) -> Callable[[Subject], bool]:
         return bool(subject.values(*kinds))
 
     return check
+
+
+# The patterns below are declared in catalogue order, the order in which a document's
+# patterns are chosen and applied: moving a declaration changes packets.
 
 
 # --- dates ------------------------------------------------------------------------------------
@@ -76,6 +80,15 @@ DATE_FORMATS: dict[str, Callable[[str], str]] = {
 }
 
 
+@pattern(
+    "data.date_formats",
+    "Mixed date formats",
+    phase="document",
+    truth="shown",
+    reference="p17_date_formats",
+    applies=lambda s: len(s.values("date")) >= 2,
+    description="dates written MM/DD/YYYY, YYYY-MM-DD, Mon D, YYYY or DD-MMM-YY by section",
+)
 def _date_formats(staging: Staging) -> bool:
     """Each section of the document writes its dates its own way (at least two ways)."""
     rng = staging.rng
@@ -141,6 +154,16 @@ MONEY_FORMATS: dict[str, tuple[Callable[[float], str], str | None]] = {
 }
 
 
+@pattern(
+    "data.currency_formats",
+    "Mixed currency formats",
+    phase="document",
+    truth="shown",
+    reference="p15_currency_formats",
+    applies=_has("money"),
+    description="money as $1,234, 1234.56, $1,234.00, USD 1,234.00, an em dash for zero, by "
+    "section",
+)
 def _currency_formats(staging: Staging) -> bool:
     rng = staging.rng
     money = [path for path, _, _ in staging.subject.values("money") if _free(staging, path)]
@@ -174,6 +197,14 @@ def _currency_formats(staging: Staging) -> bool:
 # --- labels -------------------------------------------------------------------------------------
 
 
+@pattern(
+    "data.terminology",
+    "Terminology by section",
+    phase="document",
+    truth="none",
+    reference="p08_terminology",
+    description="one concept labelled differently from section to section",
+)
 def _terminology(staging: Staging) -> bool:
     """Labels of one concept vary from section to section (or from the other documents)."""
     rng = staging.rng
@@ -252,6 +283,15 @@ def _special(rng: Any, text: str) -> str | None:
     return None
 
 
+@pattern(
+    "data.special_chars",
+    "Special characters",
+    phase="document",
+    truth="value",
+    reference="p13_special_chars",
+    applies=lambda s: bool(_prose(s)),
+    description="diacritics, curly quotes, non-breaking spaces and dashes inside values",
+)
 def _special_chars(staging: Staging) -> bool:
     rng = staging.rng
     candidates = [c for c in _prose(staging.subject) if _free(staging, c[0])]
@@ -320,6 +360,19 @@ def _bracketed_siblings(leaves: dict[str, Any], path: str) -> bool:
     )
 
 
+def _people(subject: Subject) -> bool:
+    return any(_person(path, value) for path, (value, _) in subject.leaves().items())
+
+
+@pattern(
+    "data.rtl_names",
+    "Right-to-left names",
+    phase="document",
+    truth="value",
+    reference="p23_rtl_text",
+    applies=_people,
+    description="some person names in Hebrew or Arabic script",
+)
 def _rtl_names(staging: Staging) -> bool:
     rng = staging.rng
     leaves = staging.subject.leaves()
@@ -361,6 +414,19 @@ LIGATURES = (
 )
 
 
+def _ligature_text(subject: Subject) -> bool:
+    return any(pair in value for _, value in _prose(subject) for pair, _ in LIGATURES)
+
+
+@pattern(
+    "data.ligatures",
+    "Ligatures",
+    phase="document",
+    truth="shown",
+    reference="p29_ligatures",
+    applies=_ligature_text,
+    description="ff/fi/fl ligature code points inside words",
+)
 def _ligatures(staging: Staging) -> bool:
     done = 0
     for path, value in _prose(staging.subject):
@@ -377,6 +443,19 @@ def _ligatures(staging: Staging) -> bool:
     return done > 0
 
 
+def _long_text(subject: Subject) -> bool:
+    return any(len(value) > 22 for _, value in _prose(subject))
+
+
+@pattern(
+    "data.truncation",
+    "Truncated values",
+    phase="document",
+    truth="value",
+    reference="p25_truncation",
+    applies=_long_text,
+    description="long values cut with an ellipsis; the value is what is shown",
+)
 def _truncation(staging: Staging) -> bool:
     rng = staging.rng
     long = [(p, v) for p, v in _prose(staging.subject) if len(v) > 22 and _free(staging, p)]
@@ -400,6 +479,15 @@ FOOTNOTES = (
 )
 
 
+@pattern(
+    "data.footnote_markers",
+    "Footnote markers",
+    phase="document",
+    truth="shown",
+    reference="p11_footnotes",
+    applies=_has("money", "number", "id"),
+    description="superscript markers glued to values, notes at the page foot",
+)
 def _footnotes(staging: Staging) -> bool:
     rng = staging.rng
     candidates = [
@@ -450,6 +538,14 @@ def _thousands_fit(subject: Subject) -> bool:
     )
 
 
+@pattern(
+    "data.thousands",
+    "Amounts in thousands",
+    phase="document",
+    truth="shown",
+    applies=_thousands_fit,
+    description="every amount in $000s, the unit stated once above the table",
+)
 def _thousands(staging: Staging) -> bool:
     if not all(_free(staging, path) for path, _, _ in staging.subject.values("money")):
         return False
@@ -474,6 +570,14 @@ def _fraction(value: float) -> str:
     return f"{whole}.{decimals.ljust(2, '0')}"
 
 
+@pattern(
+    "data.percent_as_fraction",
+    "Percent as fraction",
+    phase="document",
+    truth="shown",
+    applies=_has("percent"),
+    description="percentages written as fractions (0.85 for 85 %)",
+)
 def _percent_fraction(staging: Staging) -> bool:
     done = 0
     for path, value, _ in staging.subject.values("percent"):
@@ -481,137 +585,3 @@ def _percent_fraction(staging: Staging) -> bool:
             staging.show(path, _fraction(value), value, reading="fraction")
             done += 1
     return done > 0
-
-
-def _register(
-    id_: str,
-    name: str,
-    apply: Callable[[Staging], bool],
-    truth: str,
-    reference: str | None,
-    description: str,
-    applies: Callable[[Subject], bool],
-) -> None:
-    register(
-        Pattern(
-            id=id_,
-            name=name,
-            phase="document",
-            truth=truth,  # type: ignore[arg-type]
-            description=description,
-            apply=apply,
-            reference=reference,
-            applies=applies,
-        )
-    )
-
-
-def _any(subject: Subject) -> bool:
-    return True
-
-
-def _people(subject: Subject) -> bool:
-    return any(_person(path, value) for path, (value, _) in subject.leaves().items())
-
-
-def _ligature_text(subject: Subject) -> bool:
-    return any(pair in value for _, value in _prose(subject) for pair, _ in LIGATURES)
-
-
-def _long_text(subject: Subject) -> bool:
-    return any(len(value) > 22 for _, value in _prose(subject))
-
-
-for _args in (
-    (
-        "data.date_formats",
-        "Mixed date formats",
-        _date_formats,
-        "shown",
-        "p17_date_formats",
-        "dates written MM/DD/YYYY, YYYY-MM-DD, Mon D, YYYY or DD-MMM-YY by section",
-        lambda s: len(s.values("date")) >= 2,
-    ),
-    (
-        "data.currency_formats",
-        "Mixed currency formats",
-        _currency_formats,
-        "shown",
-        "p15_currency_formats",
-        "money as $1,234, 1234.56, $1,234.00, USD 1,234.00, an em dash for zero, by section",
-        _has("money"),
-    ),
-    (
-        "data.terminology",
-        "Terminology by section",
-        _terminology,
-        "none",
-        "p08_terminology",
-        "one concept labelled differently from section to section",
-        _any,
-    ),
-    (
-        "data.special_chars",
-        "Special characters",
-        _special_chars,
-        "value",
-        "p13_special_chars",
-        "diacritics, curly quotes, non-breaking spaces and dashes inside values",
-        lambda s: bool(_prose(s)),
-    ),
-    (
-        "data.rtl_names",
-        "Right-to-left names",
-        _rtl_names,
-        "value",
-        "p23_rtl_text",
-        "some person names in Hebrew or Arabic script",
-        _people,
-    ),
-    (
-        "data.ligatures",
-        "Ligatures",
-        _ligatures,
-        "shown",
-        "p29_ligatures",
-        "ff/fi/fl ligature code points inside words",
-        _ligature_text,
-    ),
-    (
-        "data.truncation",
-        "Truncated values",
-        _truncation,
-        "value",
-        "p25_truncation",
-        "long values cut with an ellipsis; the value is what is shown",
-        _long_text,
-    ),
-    (
-        "data.footnote_markers",
-        "Footnote markers",
-        _footnotes,
-        "shown",
-        "p11_footnotes",
-        "superscript markers glued to values, notes at the page foot",
-        _has("money", "number", "id"),
-    ),
-    (
-        "data.thousands",
-        "Amounts in thousands",
-        _thousands,
-        "shown",
-        None,
-        "every amount in $000s, the unit stated once above the table",
-        _thousands_fit,
-    ),
-    (
-        "data.percent_as_fraction",
-        "Percent as fraction",
-        _percent_fraction,
-        "shown",
-        None,
-        "percentages written as fractions (0.85 for 85 %)",
-        _has("percent"),
-    ),
-):
-    _register(*_args)

@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from packetbench.generator.patterns.base import Pattern, Staging, Subject, register
+from packetbench.generator.patterns.base import Staging, Subject, pattern
 from packetbench.generator.render import hand
 from packetbench.generator.render.pdf import (
     OVER,
@@ -77,6 +77,10 @@ def _ink_op(
     alpha: float | None = None,
 ) -> PathOp:
     return PathOp(tuple(written.commands), color, stroke, alpha, OVER)
+
+
+# The patterns below are declared in catalogue order, the order in which a document's
+# patterns are chosen and applied: moving a declaration changes packets.
 
 
 # --- free space on a finished page ---------------------------------------------------------------
@@ -144,6 +148,234 @@ def _free_spot(
     return x, y
 
 
+# --- hand corrections ----------------------------------------------------------------------------
+# Declared first, so applied first: a value a hand corrects is not also filled in by hand.
+
+CORRECTED_KINDS = ("money", "number", "date", "id")
+
+
+def _mistyped(text: str, rng: random.Random) -> str | None:
+    """`text` with one slip of the typist: two different adjacent digits swapped, or one
+    digit changed; None when it holds no digit."""
+    digits = [i for i, ch in enumerate(text) if ch.isdigit()]
+    if not digits:
+        return None
+    pairs = [
+        i for i in digits if i + 1 < len(text) and text[i + 1].isdigit() and text[i] != text[i + 1]
+    ]
+    if pairs and rng.random() < 0.6:
+        i = rng.choice(pairs)
+        return text[:i] + text[i + 1] + text[i] + text[i + 2 :]
+    i = rng.choice(digits)
+    other = rng.choice([d for d in "0123456789" if d != text[i]])
+    return text[:i] + other + text[i + 1 :]
+
+
+@pattern(
+    "hand.correction",
+    "Hand correction",
+    phase="document",
+    truth="none",
+    reference="p56_handwritten",
+    applies=_is_form,
+    description="a typed value struck through with the right value written beside it by hand; "
+    "the struck value stays visible (universe), truth is the correction",
+)
+def _correction(staging: Staging) -> bool:
+    rng = staging.rng
+    # Values in the form's own boxes, where a box leaves room beside the value; a table
+    # cell has none.
+    # Address parts share one line of their box, so no room is left beside any of them.
+    paths = [
+        p
+        for p in _writable_paths(staging, CORRECTED_KINDS)
+        if "[" not in p and ".address." not in p
+    ]
+    if not paths:
+        return False
+    chosen = sorted(rng.sample(paths, min(len(paths), rng.randint(1, 3))))
+    ink = rng.choice(("blue", "red", "black"))
+    base = rng.randrange(1 << 30)
+    staging.applied.details.update(hand="print", ink=ink)
+    leaves = staging.subject.leaves()
+    corrected: list[str] = []
+
+    def pen_for(path: str) -> Callable[..., list[float] | None]:
+        def ink_value(
+            pdf: PdfDocument,
+            page: int,
+            x: float,
+            y: float,
+            text: str,
+            lines: list[str],
+            font: str,
+            size: float,
+            align: str,
+            room: float | None,
+        ) -> list[float] | None:
+            if len(lines) != 1 or room is None or not hand.writable("print", text):
+                return None
+            pen = _pens(base, path, page, round(x, 1), round(y, 1))
+            struck = _mistyped(text, pen)
+            if struck is None:
+                return None
+            struck_width = _typed_width(struck, font, size)
+            want = max(MIN_HAND + 0.5, size * 1.1)
+            hand_width = hand.width("print", text, want) * 1.05
+            # The struck value keeps its place; the correction goes beside it, into the room
+            # the box leaves (a value whose box is full stays typed).
+            if struck_width + 5 + hand_width > room:
+                return None
+            left = (
+                x
+                if align == "left"
+                else x - struck_width
+                if align == "right"
+                else x - struck_width / 2
+            )
+            pdf.text(page, left, y, struck, font, size)
+            color = hand.INKS[ink]
+            rise = size * 0.3
+            stroke = hand.Written(
+                [
+                    ("M", left - 1.5, y + rise - 0.4),
+                    ("L", left + struck_width + 1.5, y + rise + pen.uniform(-0.6, 0.9) - 0.4),
+                    ("L", left + struck_width + 1.5, y + rise + pen.uniform(-0.6, 0.9) + 0.5),
+                    ("L", left - 1.5, y + rise + 0.5),
+                    ("Z",),
+                ],
+                [],
+            )
+            pdf.pages[page].append(_ink_op(stroke, color, 0.2))
+            hand_left = left - 5 - hand_width if align == "right" else left + struck_width + 5
+            out = hand.write(
+                "print",
+                text,
+                hand_left,
+                y + pen.uniform(0.0, 1.2),
+                want,
+                pen,
+                hand.LOOSE,
+                angle=pen.uniform(-2.0, 3.0),
+            )
+            pdf.pages[page].append(_ink_op(out, color, 0.22))
+            if path not in corrected:
+                corrected.append(path)
+                staging.applied.delta[path] = {
+                    "canonical": leaves[path][0],
+                    "shown": text,
+                    "struck": struck,
+                }
+            return out.bbox
+
+        return ink_value
+
+    for path in chosen:
+        staging.presentation.inked[path] = pen_for(path)
+
+    def check(recorder: Any) -> bool:
+        staging.applied.targets[:] = [p for p in chosen if p in corrected]
+        for path in list(staging.applied.delta):
+            if path not in corrected:
+                del staging.applied.delta[path]
+        return bool(corrected)
+
+    staging.confirm(check)
+    return True
+
+
+# --- form values written by hand -----------------------------------------------------------------
+
+
+def _typed_width(text: str, font: str, size: float) -> float:
+    return width_of(text, font, size)
+
+
+def _fits(text: str, font: str, size: float, slack: float) -> float | None:
+    """The size the print hand writes `text` at, within `slack` times the typed width; None
+    when it would be too small to read."""
+    want = size * 1.1
+    room = _typed_width(text, font, size) * slack
+    natural = hand.width("print", text, want) * 1.05
+    if natural > room:
+        want *= room / natural
+    return want if want >= MIN_HAND else None
+
+
+@pattern(
+    "hand.filled_fields",
+    "Handwritten form values",
+    phase="document",
+    truth="none",
+    reference="p56_handwritten",
+    applies=_is_form,
+    description="a run of a form's values written by hand, as ink with no text layer",
+)
+def _filled_fields(staging: Staging) -> bool:
+    rng = staging.rng
+    paths = _writable_paths(staging, WRITTEN_KINDS)
+    if not paths:
+        return False
+    # One person filled one run of the form: a share of its boxes, contiguous in form order,
+    # at most a page's worth (a long schedule is typed, or attached).
+    share = rng.uniform(0.5, 1.0)
+    count = max(1, min(MAX_FILLED, round(len(paths) * share)))
+    start = rng.randrange(0, len(paths) - count + 1)
+    chosen = paths[start : start + count]
+    ink = rng.choice(("blue", "black", "blue"))
+    base = rng.randrange(1 << 30)
+    staging.applied.details.update(hand="print", ink=ink)
+    written: list[str] = []
+
+    def pen_for(path: str) -> Callable[..., list[float] | None]:
+        def ink_value(
+            pdf: PdfDocument,
+            page: int,
+            x: float,
+            y: float,
+            text: str,
+            lines: list[str],
+            font: str,
+            size: float,
+            align: str,
+            room: float | None,
+        ) -> list[float] | None:
+            if len(lines) != 1 or not hand.writable("print", text):
+                return None
+            pen = _pens(base, path, page, round(x, 1), round(y, 1))
+            want = _fits(text, font, size, 1.0)
+            if want is None:
+                return None
+            width = hand.width("print", text, want)
+            left = x if align == "left" else x - width if align == "right" else x - width / 2
+            out = hand.write(
+                "print",
+                text,
+                left,
+                y + pen.uniform(-0.5, 0.9),
+                want,
+                pen,
+                hand.LOOSE,
+                angle=pen.uniform(-1.5, 1.5),
+            )
+            pdf.pages[page].append(_ink_op(out, hand.INKS[ink], 0.22))
+            if path not in written:
+                written.append(path)
+            return out.bbox
+
+        return ink_value
+
+    for path in chosen:
+        staging.presentation.inked[path] = pen_for(path)
+
+    def check(recorder: Any) -> bool:
+        staging.applied.targets[:] = [p for p in chosen if p in written]
+        return bool(written)
+
+    staging.confirm(check)
+    return True
+
+
 # --- signature -----------------------------------------------------------------------------------
 
 SIGNATURE_LABEL = "SIGNATURE"
@@ -202,6 +434,15 @@ def _signed_name(name: str, rng: random.Random) -> str:
     return " ".join(words)
 
 
+@pattern(
+    "hand.signature",
+    "Signature",
+    phase="overlay",
+    truth="none",
+    reference="p56_handwritten",
+    applies=_is_form,
+    description="the signer's name signed in cursive in the form's signature boxes",
+)
 def _signature(staging: Staging) -> bool:
     rng = staging.rng
     color = hand.INKS[rng.choice(("blue", "black", "blue"))]
@@ -336,6 +577,13 @@ def _ring(
     return commands
 
 
+@pattern(
+    "hand.date_stamp",
+    "RECEIVED stamp",
+    phase="overlay",
+    truth="none",
+    description="a rubber RECEIVED stamp with a date, in coloured ink, slightly turned, on page 1",
+)
 def _date_stamp(staging: Staging) -> bool:
     rng = staging.rng
     received = _stamp_date(staging.subject, rng)
@@ -428,6 +676,14 @@ def _margins(pdf: PdfDocument, width: float) -> Callable[[float, float], float]:
     return lambda x, y: (pdf.width - x - width) * 0.5 + min(y, pdf.height - y) * 0.3
 
 
+@pattern(
+    "hand.margin_note",
+    "Margin note",
+    phase="overlay",
+    truth="none",
+    reference="p56_handwritten",
+    description="one or two short notes scribbled by a reader where the page leaves room",
+)
 def _margin_note(staging: Staging) -> bool:
     rng = staging.rng
     count = 1 if rng.random() < 0.7 else 2
@@ -463,280 +719,3 @@ def _margin_note(staging: Staging) -> bool:
 
     staging.after_layout(draw)
     return True
-
-
-# --- form values written by hand -----------------------------------------------------------------
-
-
-def _typed_width(text: str, font: str, size: float) -> float:
-    return width_of(text, font, size)
-
-
-def _fits(text: str, font: str, size: float, slack: float) -> float | None:
-    """The size the print hand writes `text` at, within `slack` times the typed width; None
-    when it would be too small to read."""
-    want = size * 1.1
-    room = _typed_width(text, font, size) * slack
-    natural = hand.width("print", text, want) * 1.05
-    if natural > room:
-        want *= room / natural
-    return want if want >= MIN_HAND else None
-
-
-def _filled_fields(staging: Staging) -> bool:
-    rng = staging.rng
-    paths = _writable_paths(staging, WRITTEN_KINDS)
-    if not paths:
-        return False
-    # One person filled one run of the form: a share of its boxes, contiguous in form order,
-    # at most a page's worth (a long schedule is typed, or attached).
-    share = rng.uniform(0.5, 1.0)
-    count = max(1, min(MAX_FILLED, round(len(paths) * share)))
-    start = rng.randrange(0, len(paths) - count + 1)
-    chosen = paths[start : start + count]
-    ink = rng.choice(("blue", "black", "blue"))
-    base = rng.randrange(1 << 30)
-    staging.applied.details.update(hand="print", ink=ink)
-    written: list[str] = []
-
-    def pen_for(path: str) -> Callable[..., list[float] | None]:
-        def ink_value(
-            pdf: PdfDocument,
-            page: int,
-            x: float,
-            y: float,
-            text: str,
-            lines: list[str],
-            font: str,
-            size: float,
-            align: str,
-            room: float | None,
-        ) -> list[float] | None:
-            if len(lines) != 1 or not hand.writable("print", text):
-                return None
-            pen = _pens(base, path, page, round(x, 1), round(y, 1))
-            want = _fits(text, font, size, 1.0)
-            if want is None:
-                return None
-            width = hand.width("print", text, want)
-            left = x if align == "left" else x - width if align == "right" else x - width / 2
-            out = hand.write(
-                "print",
-                text,
-                left,
-                y + pen.uniform(-0.5, 0.9),
-                want,
-                pen,
-                hand.LOOSE,
-                angle=pen.uniform(-1.5, 1.5),
-            )
-            pdf.pages[page].append(_ink_op(out, hand.INKS[ink], 0.22))
-            if path not in written:
-                written.append(path)
-            return out.bbox
-
-        return ink_value
-
-    for path in chosen:
-        staging.presentation.inked[path] = pen_for(path)
-
-    def check(recorder: Any) -> bool:
-        staging.applied.targets[:] = [p for p in chosen if p in written]
-        return bool(written)
-
-    staging.confirm(check)
-    return True
-
-
-# --- hand corrections ----------------------------------------------------------------------------
-
-CORRECTED_KINDS = ("money", "number", "date", "id")
-
-
-def _mistyped(text: str, rng: random.Random) -> str | None:
-    """`text` with one slip of the typist: two different adjacent digits swapped, or one
-    digit changed; None when it holds no digit."""
-    digits = [i for i, ch in enumerate(text) if ch.isdigit()]
-    if not digits:
-        return None
-    pairs = [
-        i for i in digits if i + 1 < len(text) and text[i + 1].isdigit() and text[i] != text[i + 1]
-    ]
-    if pairs and rng.random() < 0.6:
-        i = rng.choice(pairs)
-        return text[:i] + text[i + 1] + text[i] + text[i + 2 :]
-    i = rng.choice(digits)
-    other = rng.choice([d for d in "0123456789" if d != text[i]])
-    return text[:i] + other + text[i + 1 :]
-
-
-def _correction(staging: Staging) -> bool:
-    rng = staging.rng
-    # Values in the form's own boxes, where a box leaves room beside the value; a table
-    # cell has none.
-    # Address parts share one line of their box, so no room is left beside any of them.
-    paths = [
-        p
-        for p in _writable_paths(staging, CORRECTED_KINDS)
-        if "[" not in p and ".address." not in p
-    ]
-    if not paths:
-        return False
-    chosen = sorted(rng.sample(paths, min(len(paths), rng.randint(1, 3))))
-    ink = rng.choice(("blue", "red", "black"))
-    base = rng.randrange(1 << 30)
-    staging.applied.details.update(hand="print", ink=ink)
-    leaves = staging.subject.leaves()
-    corrected: list[str] = []
-
-    def pen_for(path: str) -> Callable[..., list[float] | None]:
-        def ink_value(
-            pdf: PdfDocument,
-            page: int,
-            x: float,
-            y: float,
-            text: str,
-            lines: list[str],
-            font: str,
-            size: float,
-            align: str,
-            room: float | None,
-        ) -> list[float] | None:
-            if len(lines) != 1 or room is None or not hand.writable("print", text):
-                return None
-            pen = _pens(base, path, page, round(x, 1), round(y, 1))
-            struck = _mistyped(text, pen)
-            if struck is None:
-                return None
-            struck_width = _typed_width(struck, font, size)
-            want = max(MIN_HAND + 0.5, size * 1.1)
-            hand_width = hand.width("print", text, want) * 1.05
-            # The struck value keeps its place; the correction goes beside it, into the room
-            # the box leaves (a value whose box is full stays typed).
-            if struck_width + 5 + hand_width > room:
-                return None
-            left = (
-                x
-                if align == "left"
-                else x - struck_width
-                if align == "right"
-                else x - struck_width / 2
-            )
-            pdf.text(page, left, y, struck, font, size)
-            color = hand.INKS[ink]
-            rise = size * 0.3
-            stroke = hand.Written(
-                [
-                    ("M", left - 1.5, y + rise - 0.4),
-                    ("L", left + struck_width + 1.5, y + rise + pen.uniform(-0.6, 0.9) - 0.4),
-                    ("L", left + struck_width + 1.5, y + rise + pen.uniform(-0.6, 0.9) + 0.5),
-                    ("L", left - 1.5, y + rise + 0.5),
-                    ("Z",),
-                ],
-                [],
-            )
-            pdf.pages[page].append(_ink_op(stroke, color, 0.2))
-            hand_left = left - 5 - hand_width if align == "right" else left + struck_width + 5
-            out = hand.write(
-                "print",
-                text,
-                hand_left,
-                y + pen.uniform(0.0, 1.2),
-                want,
-                pen,
-                hand.LOOSE,
-                angle=pen.uniform(-2.0, 3.0),
-            )
-            pdf.pages[page].append(_ink_op(out, color, 0.22))
-            if path not in corrected:
-                corrected.append(path)
-                staging.applied.delta[path] = {
-                    "canonical": leaves[path][0],
-                    "shown": text,
-                    "struck": struck,
-                }
-            return out.bbox
-
-        return ink_value
-
-    for path in chosen:
-        staging.presentation.inked[path] = pen_for(path)
-
-    def check(recorder: Any) -> bool:
-        staging.applied.targets[:] = [p for p in chosen if p in corrected]
-        for path in list(staging.applied.delta):
-            if path not in corrected:
-                del staging.applied.delta[path]
-        return bool(corrected)
-
-    staging.confirm(check)
-    return True
-
-
-def _register(
-    id_: str,
-    name: str,
-    apply: Callable[[Staging], bool],
-    truth: str,
-    description: str,
-    phase: str = "overlay",
-    applies: Callable[[Subject], bool] | None = None,
-    reference: str | None = "p56_handwritten",
-) -> None:
-    register(
-        Pattern(
-            id=id_,
-            name=name,
-            phase=phase,  # type: ignore[arg-type]
-            truth=truth,  # type: ignore[arg-type]
-            description=description,
-            apply=apply,
-            reference=reference,
-            applies=applies or (lambda s: True),
-        )
-    )
-
-
-# Corrections first: a value a hand corrects is not also filled in by hand.
-_register(
-    "hand.correction",
-    "Hand correction",
-    _correction,
-    "none",
-    "a typed value struck through with the right value written beside it by hand; "
-    "the struck value stays visible (universe), truth is the correction",
-    phase="document",
-    applies=_is_form,
-)
-_register(
-    "hand.filled_fields",
-    "Handwritten form values",
-    _filled_fields,
-    "none",
-    "a run of a form's values written by hand, as ink with no text layer",
-    phase="document",
-    applies=_is_form,
-)
-_register(
-    "hand.signature",
-    "Signature",
-    _signature,
-    "none",
-    "the signer's name signed in cursive in the form's signature boxes",
-    applies=_is_form,
-)
-_register(
-    "hand.date_stamp",
-    "RECEIVED stamp",
-    _date_stamp,
-    "none",
-    "a rubber RECEIVED stamp with a date, in coloured ink, slightly turned, on page 1",
-    reference=None,
-)
-_register(
-    "hand.margin_note",
-    "Margin note",
-    _margin_note,
-    "none",
-    "one or two short notes scribbled by a reader where the page leaves room",
-)

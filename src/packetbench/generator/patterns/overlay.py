@@ -10,10 +10,10 @@ delta carries the legend).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
-from packetbench.generator.patterns.base import Pattern, Staging, Subject, register
+from packetbench.generator.patterns.base import Staging, Subject, pattern
 from packetbench.generator.render import images
 from packetbench.generator.render.fonts import DINGBATS
 from packetbench.generator.render.pdf import BOLD, MARGIN, OVER, REGULAR, PdfDocument, width_of
@@ -41,6 +41,10 @@ def _first_leaf(subject: Subject, *names: str) -> str | None:
     return None
 
 
+# The patterns below are declared in catalogue order, the order in which a document's
+# patterns are chosen and applied: moving a declaration changes packets.
+
+
 # --- watermark --------------------------------------------------------------------------------
 
 WATERMARKS = (
@@ -53,6 +57,14 @@ WATERMARKS = (
 )
 
 
+@pattern(
+    "overlay.watermark",
+    "Watermark",
+    phase="overlay",
+    truth="none",
+    reference="p09_watermark",
+    description="diagonal DRAFT / COPY text behind every page",
+)
 def _watermark(staging: Staging) -> bool:
     rng = staging.rng
     text = rng.choice(WATERMARKS)
@@ -102,6 +114,14 @@ def _watermark(staging: Staging) -> bool:
 # --- VOID / SUPERSEDED stamp --------------------------------------------------------------------
 
 
+@pattern(
+    "overlay.void_stamp",
+    "VOID stamp",
+    phase="overlay",
+    truth="none",
+    reference="p20_void_stamp",
+    description="a red VOID / SUPERSEDED stamp over data on one page",
+)
 def _void(staging: Staging) -> bool:
     rng = staging.rng
     word = rng.choice(("VOID", "SUPERSEDED", "VOID", "CANCELLED"))
@@ -179,6 +199,15 @@ def _statuses(subject: Subject) -> list[tuple[str, str]]:
     ]
 
 
+@pattern(
+    "overlay.status_icons",
+    "Status icons",
+    phase="overlay",
+    truth="shown",
+    reference="p14_embedded_images",
+    applies=lambda s: bool(_statuses(s)),
+    description="claim statuses drawn as symbols, with a legend at the page foot",
+)
 def _status_icons(staging: Staging) -> bool:
     statuses = [
         (p, v)
@@ -223,6 +252,16 @@ def _status_icons(staging: Staging) -> bool:
 LOGO_COLORS = ((0, 61, 121), (165, 28, 48), (0, 110, 80), (64, 64, 64), (200, 90, 0))
 
 
+@pattern(
+    "overlay.logo",
+    "Carrier logo",
+    phase="overlay",
+    truth="none",
+    applies=lambda s: (
+        _first_leaf(s, "carrier", "carrier_name", "carrier.name", "insurer") is not None
+    ),
+    description="the carrier's logo as an image in the page head",
+)
 def _logo(staging: Staging) -> bool:
     rng = staging.rng
     path = _first_leaf(staging.subject, "carrier", "carrier_name", "carrier.name", "insurer")
@@ -281,6 +320,15 @@ def _logo(staging: Staging) -> bool:
 # --- running header and footer ------------------------------------------------------------------
 
 
+@pattern(
+    "overlay.untagged_header_footer",
+    "Running header and footer",
+    phase="overlay",
+    truth="none",
+    reference="p35_untagged_hf",
+    description="a running header and footer on every page, spliced mid-way into the content "
+    "stream",
+)
 def _untagged(staging: Staging) -> bool:
     rng = staging.rng
     insured = _first_leaf(
@@ -360,6 +408,14 @@ def _sensitive(subject: Subject) -> list[str]:
     ]
 
 
+@pattern(
+    "overlay.redaction",
+    "Redaction",
+    phase="overlay",
+    truth="hidden",
+    applies=lambda s: bool(_sensitive(s)),
+    description="black boxes over sensitive values whose text stays in the text layer",
+)
 def _redaction(staging: Staging) -> bool:
     candidates = [p for p in _sensitive(staging.subject) if p not in staging.presentation.shown]
     if not candidates:
@@ -406,6 +462,14 @@ def _redaction(staging: Staging) -> bool:
 # --- highlighter --------------------------------------------------------------------------------
 
 
+@pattern(
+    "overlay.highlight",
+    "Highlighter",
+    phase="overlay",
+    truth="none",
+    applies=lambda s: bool(s.values("money", "id", "date")),
+    description="translucent highlighter marks over some values",
+)
 def _highlight(staging: Staging) -> bool:
     rng = staging.rng
     candidates = [path for path, _, _ in staging.subject.values("money", "id", "date")]
@@ -437,90 +501,3 @@ def _highlight(staging: Staging) -> bool:
 
     staging.after_layout(draw)
     return True
-
-
-def _register(
-    id_: str,
-    name: str,
-    apply: Callable[[Staging], bool],
-    truth: str,
-    reference: str | None,
-    description: str,
-    applies: Callable[[Subject], bool] | None = None,
-    incompatible: tuple[str, ...] = (),
-) -> None:
-    register(
-        Pattern(
-            id=id_,
-            name=name,
-            phase="overlay",
-            truth=truth,  # type: ignore[arg-type]
-            description=description,
-            apply=apply,
-            reference=reference,
-            applies=applies or (lambda s: True),
-            incompatible=incompatible,
-        )
-    )
-
-
-_register(
-    "overlay.watermark",
-    "Watermark",
-    _watermark,
-    "none",
-    "p09_watermark",
-    "diagonal DRAFT / COPY text behind every page",
-)
-_register(
-    "overlay.void_stamp",
-    "VOID stamp",
-    _void,
-    "none",
-    "p20_void_stamp",
-    "a red VOID / SUPERSEDED stamp over data on one page",
-)
-_register(
-    "overlay.status_icons",
-    "Status icons",
-    _status_icons,
-    "shown",
-    "p14_embedded_images",
-    "claim statuses drawn as symbols, with a legend at the page foot",
-    lambda s: bool(_statuses(s)),
-)
-_register(
-    "overlay.logo",
-    "Carrier logo",
-    _logo,
-    "none",
-    None,
-    "the carrier's logo as an image in the page head",
-    lambda s: _first_leaf(s, "carrier", "carrier_name", "carrier.name", "insurer") is not None,
-)
-_register(
-    "overlay.untagged_header_footer",
-    "Running header and footer",
-    _untagged,
-    "none",
-    "p35_untagged_hf",
-    "a running header and footer on every page, spliced mid-way into the content stream",
-)
-_register(
-    "overlay.redaction",
-    "Redaction",
-    _redaction,
-    "hidden",
-    None,
-    "black boxes over sensitive values whose text stays in the text layer",
-    lambda s: bool(_sensitive(s)),
-)
-_register(
-    "overlay.highlight",
-    "Highlighter",
-    _highlight,
-    "none",
-    None,
-    "translucent highlighter marks over some values",
-    lambda s: bool(s.values("money", "id", "date")),
-)

@@ -20,7 +20,8 @@ from typing import Any
 
 from packetbench.generator.doctypes.base import DocType, Variant
 from packetbench.generator.leaves import DocModel, leaf_index, set_path
-from packetbench.generator.patterns.base import Applied, Pattern, Staging, register
+from packetbench.generator.patterns import base
+from packetbench.generator.patterns.base import PATTERNS, Applied, Pattern, Staging, catalogue
 from packetbench.generator.patterns.presets import PREFIX
 from packetbench.generator.world.models import World
 
@@ -100,11 +101,39 @@ WorldAct = Callable[[list[Planned], World, random.Random, "Callable[[str], int]"
 ACTS: dict[str, WorldAct] = {}
 
 
+def _never(staging: Staging) -> bool:
+    return False  # acts on the packet (ACTS), never on one document being drawn
+
+
+def packet_pattern(
+    id_: str, name: str, /, *, reference: str | None = None, description: str
+) -> Callable[[WorldAct], WorldAct]:
+    """Decorator: the decorated function is how packet pattern `id_` acts on the packet's
+    list of documents (`plan` calls it through `ACTS`). As a pattern it is of the world phase
+    (before any document is drawn), fits no document format (the engine never applies it to a
+    document) and its truth is "value" (each document's truth is what it shows)."""
+    declare = base.pattern(
+        id_,
+        name,
+        phase="world",
+        truth="value",
+        formats=(),
+        reference=reference,
+        description=description,
+    )
+
+    def register_act(act: WorldAct) -> WorldAct:
+        declare(_never)
+        ACTS[id_] = act
+        return act
+
+    return register_act
+
+
 def plan(
     world: World, wanted: list[tuple[DocType, Variant]], knobs: dict[str, Any], packet: str
 ) -> list[Planned]:
     """The documents of the packet, in order, with the packet patterns' views and additions."""
-    from packetbench.generator.patterns.base import catalogue
     from packetbench.generator.patterns.engine import _seed, _unit
 
     planned = [Planned(t, v) for t, v in wanted]
@@ -166,25 +195,21 @@ def _insert_prior(
     return True
 
 
+# The patterns below are declared in catalogue order, the order in which a document's
+# patterns are chosen and applied: moving a declaration changes packets.
+
+
+@packet_pattern(
+    "packet.superseded",
+    "Superseded document",
+    reference="p52_stale_data",
+    description="last year's version of a document beside this year's, listed as superseded",
+)
 def _superseded(
     planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
 ) -> bool:
     return _insert_prior(
-        planned, REGISTRY_IDS["packet.superseded"], "_prior", rng, seed_of, lambda p: True
-    )
-
-
-def _duplicate(
-    planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
-) -> bool:
-    # The same report run twice: a type whose documents are valued as of a date.
-    return _insert_prior(
-        planned,
-        REGISTRY_IDS["packet.duplicate_document"],
-        "_earlier",
-        rng,
-        seed_of,
-        lambda p: "valuation_date" in p.doc_type.model.model_fields,
+        planned, PATTERNS["packet.superseded"], "_prior", rng, seed_of, lambda p: True
     )
 
 
@@ -273,7 +298,7 @@ def _view_one(
     if len(candidates) < 2:
         return False  # a variant needs another document stating the canonical form
     target = rng.choice(candidates[1:])
-    target.views.append(View(REGISTRY_IDS[pattern_id], change, seed_of(target.doc_id), details))
+    target.views.append(View(PATTERNS[pattern_id], change, seed_of(target.doc_id), details))
     return True
 
 
@@ -284,6 +309,12 @@ def _fields_named(model: type[DocModel], *names: str) -> bool:
     return any(any(n in path for n in names) for path in leaf_patterns(model))
 
 
+@packet_pattern(
+    "packet.name_variants",
+    "Name variants",
+    reference="p47_name_variant",
+    description="the insured's name written another way in one document",
+)
 def _name_variants(
     planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
 ) -> bool:
@@ -304,6 +335,12 @@ def _name_variants(
     )
 
 
+@packet_pattern(
+    "packet.address_variants",
+    "Address variants",
+    reference="p48_address_mismatch",
+    description="street lines abbreviated or spelled out differently in one document",
+)
 def _address_variants(
     planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
 ) -> bool:
@@ -326,6 +363,12 @@ def _address_variants(
     )
 
 
+@packet_pattern(
+    "packet.policy_number_formats",
+    "Policy number formats",
+    reference="p49_policy_format",
+    description="policy numbers with other separators in one document",
+)
 def _policy_formats(
     planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
 ) -> bool:
@@ -350,6 +393,25 @@ def _policy_formats(
     )
 
 
+@packet_pattern(
+    "packet.duplicate_document",
+    "Duplicate at another valuation date",
+    description="the same report twice, the earlier valuation superseded",
+)
+def _duplicate(
+    planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
+) -> bool:
+    # The same report run twice: a type whose documents are valued as of a date.
+    return _insert_prior(
+        planned,
+        PATTERNS["packet.duplicate_document"],
+        "_earlier",
+        rng,
+        seed_of,
+        lambda p: "valuation_date" in p.doc_type.model.model_fields,
+    )
+
+
 # Values two current documents may disagree on, and how one of them states it differently.
 CONFLICTS: dict[str, Callable[[Any, random.Random], Any]] = {
     "year_built": lambda v, rng: v + rng.choice((-10, -9, -1, 1, 9, 10)),
@@ -359,6 +421,11 @@ CONFLICTS: dict[str, Callable[[Any, random.Random], Any]] = {
 }
 
 
+@packet_pattern(
+    "packet.conflicting_values",
+    "Conflicting values",
+    description="two current documents disagree on a building's facts",
+)
 def _conflicting(
     planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
 ) -> bool:
@@ -388,6 +455,11 @@ def _conflicting(
     )
 
 
+@packet_pattern(
+    "packet.phantom_reference",
+    "Phantom reference",
+    description="the application ticks an attachment the packet does not hold",
+)
 def _phantom(
     planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
 ) -> bool:
@@ -415,82 +487,10 @@ def _phantom(
     target = targets[0]
     target.views.append(
         View(
-            REGISTRY_IDS["packet.phantom_reference"],
+            PATTERNS["packet.phantom_reference"],
             change,
             seed_of(target.doc_id),
             {"refers_to": prefix.rstrip("_"), "reference": f"attachments.{box}"},
         )
     )
     return True
-
-
-def _never(staging: Staging) -> bool:
-    return False  # acts on the packet (ACTS), never on one document being drawn
-
-
-REGISTRY_IDS: dict[str, Pattern] = {}
-
-for _id, _name, _act, _reference, _description in (
-    (
-        "packet.superseded",
-        "Superseded document",
-        _superseded,
-        "p52_stale_data",
-        "last year's version of a document beside this year's, listed as superseded",
-    ),
-    (
-        "packet.name_variants",
-        "Name variants",
-        _name_variants,
-        "p47_name_variant",
-        "the insured's name written another way in one document",
-    ),
-    (
-        "packet.address_variants",
-        "Address variants",
-        _address_variants,
-        "p48_address_mismatch",
-        "street lines abbreviated or spelled out differently in one document",
-    ),
-    (
-        "packet.policy_number_formats",
-        "Policy number formats",
-        _policy_formats,
-        "p49_policy_format",
-        "policy numbers with other separators in one document",
-    ),
-    (
-        "packet.duplicate_document",
-        "Duplicate at another valuation date",
-        _duplicate,
-        None,
-        "the same report twice, the earlier valuation superseded",
-    ),
-    (
-        "packet.conflicting_values",
-        "Conflicting values",
-        _conflicting,
-        None,
-        "two current documents disagree on a building's facts",
-    ),
-    (
-        "packet.phantom_reference",
-        "Phantom reference",
-        _phantom,
-        None,
-        "the application ticks an attachment the packet does not hold",
-    ),
-):
-    REGISTRY_IDS[_id] = register(
-        Pattern(
-            id=_id,
-            name=_name,
-            phase="world",
-            truth="value",
-            description=_description,
-            apply=_never,
-            formats=frozenset(),
-            reference=_reference,
-        )
-    )
-    ACTS[_id] = _act

@@ -16,7 +16,7 @@ from typing import Any
 
 from packetbench.generator.codes import TIERS
 from packetbench.generator.errors import UsageError
-from packetbench.generator.patterns.base import catalogue, matching
+from packetbench.generator.patterns.base import PATTERNS, catalogue, matching
 
 PREFIX = "patterns."
 
@@ -173,14 +173,13 @@ def resolve(tier: str, overrides: Mapping[str, Any]) -> dict[str, float]:
     only = overrides.get(f"{PREFIX}only")
     if only:
         chosen = matching(only)
-        by_id = {p.id: p for p in catalogue()}
         for first_index, first in enumerate(chosen):
             for second in chosen[first_index + 1 :]:
-                if by_id[first].conflicts(by_id[second]):
+                if PATTERNS[first].conflicts(PATTERNS[second]):
                     raise UsageError(
                         f"--set patterns.only: {first} and {second} cannot be applied together"
                     )
-        for pattern_id in by_id:
+        for pattern_id in PATTERNS:
             probabilities[f"{PREFIX}{pattern_id}"] = 1.0 if pattern_id in chosen else 0.0
     for name, value in overrides.items():
         if name.startswith(PREFIX) and name not in (f"{PREFIX}off", f"{PREFIX}only"):

@@ -6,6 +6,10 @@ a scanned value is still what a careful reader sees (PATTERNS.md rule 2), locate
 scanned page (its box moved with the page, `quad` its exact corners) and marked
 `text_layer: false`, so the audit reads it by OCR of the page image.
 
+scan.ocr_layer is a scan that brings its own text layer: invisible, offset from the glyphs and
+misreading some words, drawn with the OCR-layer helpers of `textlayer` where the scan put the
+page's words.
+
 One scan per document: the levels exclude each other. A scan cannot be combined with what only
 a text layer carries (a redaction's covered text), or with what Tesseract's English model cannot
 read back (Hebrew and Arabic names, status icons drawn as dingbats).
@@ -13,103 +17,234 @@ read back (Hebrew and Arabic names, status icons drawn as dingbats).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from typing import Any
 
-from packetbench.generator.patterns.base import Pattern, Staging, register
-from packetbench.generator.render.pdf import PdfDocument
+from packetbench.generator.patterns.base import Staging, pattern
+from packetbench.generator.patterns.textlayer import _finish, _ocr_words, _unreadable, _values
+from packetbench.generator.render import attack
+from packetbench.generator.render.pdf import Op, PdfDocument
 from packetbench.generator.render.recorder import Recorder
 
 # What a scanned page cannot carry (see the module docstring).
 UNSCANNABLE = ("overlay.redaction", "data.rtl_names", "overlay.status_icons")
+# What a scan excludes: any other scan, and what a scanned page cannot carry.
+EXCLUDES = ("scan.*", *UNSCANNABLE)
 
 
-def _scan(level: str, mixed: bool = False) -> Callable[[Staging], bool]:
-    def apply(staging: Staging) -> bool:
-        rng = staging.rng
-        look = staging.presentation
-        chosen = rng.choice(("clean", "moderate")) if mixed else level
-        staging.applied.details["level"] = chosen
+def _scan(staging: Staging, level: str, mixed: bool = False) -> bool:
+    """Ask that the document's pages be emitted as scans at `level` (`mixed`: some pages, at
+    a level chosen here)."""
+    rng = staging.rng
+    look = staging.presentation
+    chosen = rng.choice(("clean", "moderate")) if mixed else level
+    staging.applied.details["level"] = chosen
 
-        def scan(pdf: PdfDocument) -> None:
-            count = len(pdf.pages)
-            if mixed:
-                if count < 2:
-                    return  # nothing to mix: the document stays native
-                share = rng.sample(range(count), rng.randint(1, count - 1))
-                pages = sorted(share)
-            else:
-                pages = list(range(count))
-            for index in pages:
-                look.scans[index] = (chosen, rng.getrandbits(63))
-                staging.applied.pages.add(index + 1)
-            on_pages = {index + 1 for index in pages}
-            for path, drawn in pdf.recorder.drawn.items():
-                if any(loc.get("page") in on_pages for loc in drawn.locations):
-                    staging.applied.targets.append(path)
+    def scan(pdf: PdfDocument) -> None:
+        count = len(pdf.pages)
+        if mixed:
+            if count < 2:
+                return  # nothing to mix: the document stays native
+            share = rng.sample(range(count), rng.randint(1, count - 1))
+            pages = sorted(share)
+        else:
+            pages = list(range(count))
+        for index in pages:
+            look.scans[index] = (chosen, rng.getrandbits(63))
+            staging.applied.pages.add(index + 1)
+        on_pages = {index + 1 for index in pages}
+        for path, drawn in pdf.recorder.drawn.items():
+            if any(loc.get("page") in on_pages for loc in drawn.locations):
+                staging.applied.targets.append(path)
 
-        def scanned(recorder: Recorder) -> bool:
-            """Kept only when pages were really scanned (a one-page document cannot be
-            mixed); the manifest then says how each page was moved."""
-            done = recorder.presentation.scanned
-            staging.applied.details["pages"] = {str(page): done[page] for page in sorted(done)}
-            return bool(done)
+    def scanned(recorder: Recorder) -> bool:
+        """Kept only when pages were really scanned (a one-page document cannot be
+        mixed); the manifest then says how each page was moved."""
+        done = recorder.presentation.scanned
+        staging.applied.details["pages"] = {str(page): done[page] for page in sorted(done)}
+        return bool(done)
 
-        staging.after_layout(scan)
-        staging.confirm(scanned)
+    staging.after_layout(scan)
+    staging.confirm(scanned)
+    return True
+
+
+# The patterns below are declared in catalogue order, the order in which a document's
+# patterns are chosen and applied: moving a declaration changes packets.
+
+
+@pattern(
+    "scan.clean",
+    "Clean scan",
+    phase="scan",
+    truth="none",
+    incompatible=EXCLUDES,
+    description="A flatbed scan at 200 dpi: straight, sharp, light noise.",
+)
+def _clean(staging: Staging) -> bool:
+    return _scan(staging, "clean")
+
+
+@pattern(
+    "scan.moderate",
+    "Moderate scan",
+    phase="scan",
+    truth="none",
+    reference="p34_scan_noise",
+    incompatible=EXCLUDES,
+    description="Rotated up to 1.5 degrees, blurred, noisy, dark edges, dust.",
+)
+def _moderate(staging: Staging) -> bool:
+    return _scan(staging, "moderate")
+
+
+@pattern(
+    "scan.fax",
+    "Fax",
+    phase="scan",
+    truth="none",
+    incompatible=EXCLUDES,
+    description="Black and white at fax resolution, noise thresholded into the strokes, "
+    "streaks along the paper path.",
+)
+def _fax(staging: Staging) -> bool:
+    return _scan(staging, "fax")
+
+
+@pattern(
+    "scan.skewed",
+    "Skewed scan",
+    phase="scan",
+    truth="none",
+    reference="p43_scan_skewed",
+    incompatible=EXCLUDES,
+    description="Rotated 2 to 4 degrees and shrunk, a shadow along one side.",
+)
+def _skewed(staging: Staging) -> bool:
+    return _scan(staging, "skewed")
+
+
+@pattern(
+    "scan.degraded",
+    "Degraded scan",
+    phase="scan",
+    truth="none",
+    reference="p53_heavy_degradation",
+    incompatible=EXCLUDES,
+    description="150 dpi, rotated, blurred, noisy, JPEG quality 25; still legible to a person.",
+)
+def _degraded(staging: Staging) -> bool:
+    return _scan(staging, "degraded")
+
+
+@pattern(
+    "scan.photo",
+    "Phone photo",
+    phase="scan",
+    truth="none",
+    incompatible=EXCLUDES,
+    description="Perspective (each corner pulled in), rotation, uneven light.",
+)
+def _photo(staging: Staging) -> bool:
+    return _scan(staging, "photo")
+
+
+@pattern(
+    "scan.mixed",
+    "Mixed native and scanned pages",
+    phase="scan",
+    truth="none",
+    incompatible=EXCLUDES,
+    description="Some pages of the document scanned (clean or moderate), the "
+    "others native: one file, two ways of reading it.",
+)
+def _mixed(staging: Staging) -> bool:
+    return _scan(staging, "", mixed=True)
+
+
+@pattern(
+    "scan.ocr_layer",
+    "Scan with an OCR layer",
+    phase="scan",
+    truth="none",
+    incompatible=("scan.*", "textlayer.*", *UNSCANNABLE),
+    description="A clean or moderate scan carrying an invisible OCR text layer, offset from "
+    "the glyphs, that misreads some words.",
+)
+def _ocr_layer(staging: Staging) -> bool:
+    """A clean or moderate scan whose page carries an invisible OCR layer: the page's words,
+    where the scan put them, offset and some misread."""
+    rng = staging.rng
+    level = rng.choice(("clean", "moderate"))
+    if not _scan(staging, level):
+        return False
+    applied = staging.applied
+    dx = round(rng.choice((-1, 1)) * rng.uniform(0.8, 2.0), 2)
+    dy = round(rng.choice((-1, 1)) * rng.uniform(0.6, 1.4), 2)
+    applied.details["offset"] = [dx, dy]
+    # 0-based page -> (the layer's words on the native page, paths holding a misread word,
+    # the misread words): read before the scan, placed after it.
+    layers: dict[int, tuple[list[attack.Word], list[str], list[str]]] = {}
+
+    def capture(pdf: PdfDocument) -> None:
+        for index in sorted(staging.presentation.scans):
+            words, wrong = _ocr_words(pdf, index + 1, staging, dx, dy)
+            layers[index] = (
+                words,
+                _misread_paths(pdf, index + 1, wrong),
+                sorted(set(wrong.values())),
+            )
+
+    def layer(index: int, transform: Any) -> list[Op]:
+        words, _, bad = layers.get(index, ([], [], []))
+        matrix = transform.matrix
+        angle = math.degrees(math.atan2(float(matrix[1, 0]), float(matrix[0, 0])))
+        scale = math.sqrt(abs(float(matrix[0, 0] * matrix[1, 1] - matrix[0, 1] * matrix[1, 0])))
+        moved = []
+        for word in words:
+            ((x, y),) = transform.points([(word.x, word.y)])
+            moved.append(attack.Word(word.text, x, y, word.size * scale, angle, word.stretch))
+        recorder = holder[0]
+        for text in bad:
+            recorder.invisible(text, index + 1)  # after the scan dropped the page's hidden
+        return [attack.invisible_layer(moved)] if moved else []
+
+    holder: list[Recorder] = []
+
+    def claims(recorder: Recorder) -> bool:
+        misread = 0
+        for index in sorted(layers):
+            _, paths, bad = layers[index]
+            for path in paths:
+                for location in recorder.drawn[path].locations:
+                    if location.get("page") == index + 1:
+                        _unreadable(applied, index + 1, path, location)
+            misread += len(bad)
+        applied.details["misread_words"] = misread
+        _finish(applied)
         return True
 
-    return apply
+    def remember(pdf: PdfDocument) -> None:
+        holder.append(pdf.recorder)
+
+    staging.after_layout(remember)
+    staging.after_layout(capture)
+    staging.presentation.on_scan.append(layer)
+    staging.confirm(claims)
+    return True
 
 
-_LEVELS = {
-    "clean": ("Clean scan", "A flatbed scan at 200 dpi: straight, sharp, light noise.", None),
-    "moderate": (
-        "Moderate scan",
-        "Rotated up to 1.5 degrees, blurred, noisy, dark edges, dust.",
-        "p34_scan_noise",
-    ),
-    "fax": (
-        "Fax",
-        "Black and white at fax resolution, noise thresholded into the strokes, "
-        "streaks along the paper path.",
-        None,
-    ),
-    "skewed": (
-        "Skewed scan",
-        "Rotated 2 to 4 degrees and shrunk, a shadow along one side.",
-        "p43_scan_skewed",
-    ),
-    "degraded": (
-        "Degraded scan",
-        "150 dpi, rotated, blurred, noisy, JPEG quality 25; still legible to a person.",
-        "p53_heavy_degradation",
-    ),
-    "photo": ("Phone photo", "Perspective (each corner pulled in), rotation, uneven light.", None),
-}
-
-for _name, (_title, _description, _reference) in _LEVELS.items():
-    register(
-        Pattern(
-            f"scan.{_name}",
-            _title,
-            "scan",
-            "none",
-            _description,
-            _scan(_name),
-            reference=_reference,
-            incompatible=("scan.*", *UNSCANNABLE),
+def _misread_paths(pdf: PdfDocument, page: int, wrong: dict[tuple[int, str], str]) -> list[str]:
+    """Values on `page` the layer misreads wherever the page draws them (a value drawn twice
+    and misread once still reads right in the other place)."""
+    hit: dict[str, list[bool]] = {}
+    for path, _, indices in _values(pdf, page):
+        rendered = pdf.recorder.drawn[path].rendered_as
+        hit.setdefault(path, []).append(
+            any(index in indices and word in rendered for index, word in wrong)
         )
-    )
-
-register(
-    Pattern(
-        "scan.mixed",
-        "Mixed native and scanned pages",
-        "scan",
-        "none",
-        "Some pages of the document scanned (clean or moderate), the "
-        "others native: one file, two ways of reading it.",
-        _scan("", mixed=True),
-        incompatible=("scan.*", *UNSCANNABLE),
-    )
-)
+    located = {
+        path: sum(1 for loc in pdf.recorder.drawn[path].locations if loc.get("page") == page)
+        for path in hit
+    }
+    return [path for path, marks in hit.items() if all(marks) and len(marks) == located[path]]

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from packetbench.generator.leaves import path_pattern
-from packetbench.generator.patterns.base import Pattern, Staging, Subject, register
+from packetbench.generator.patterns.base import Staging, Subject, pattern
 from packetbench.generator.render.cells import cell_text
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.sheetlook import text_number
@@ -123,9 +123,74 @@ def _confirm_converted(
     staging.confirm(check)
 
 
-# --- hidden sheets, rows and columns -----------------------------------------------------------
+# --- shared by several patterns --------------------------------------------------------------
 
 
+def _records(subject: Subject) -> bool:
+    return bool(_row_lists(subject))
+
+
+def _has(*kinds: str, records: bool = True) -> Callable[[Subject], bool]:
+    return lambda subject: bool(_columns(subject, *kinds, records=records))
+
+
+def _totals(subject: Subject) -> bool:
+    return any("total" in p for p, _, _ in subject.values("money", "number"))
+
+
+def _blocks(subject: Subject) -> list[str]:
+    """Lists whose records hold lists (a loss run's policy terms, each with its claims)."""
+    names = subject.tables
+    return [
+        name
+        for name in names
+        if subject.rows(name)
+        and "[]" not in name
+        and any(o.startswith(f"{name}[].") for o in names)
+    ]
+
+
+def _store_as(
+    staging: Staging, reading: str, kinds: tuple[str, ...], records: bool, most: int
+) -> bool:
+    """Store up to `most` columns of leaves of `kinds` (inside records only when `records`)
+    otherwise (`reading`: "as_text" or "serial")."""
+    found = _columns(staging.subject, *kinds, records=records)
+    leaves = staging.subject.leaves()
+    # Columns whose text changes ("1,250,000" for 1250000), not single digits.
+    columns = [
+        c
+        for c, paths in found.items()
+        if reading != "as_text"
+        or any(
+            abs(float(leaves[p][0])) >= 1000 or not float(leaves[p][0]).is_integer() for p in paths
+        )
+    ]
+    if not columns:
+        return False
+    chosen = staging.rng.sample(columns, k=min(most, len(columns)))
+    look = staging.presentation.sheet
+    target = {"as_text": look.as_text, "serial": look.serials}[reading]
+    target.update(chosen)
+    staging.applied.details["columns"] = sorted(chosen)
+    _confirm_converted(staging, reading)
+    return True
+
+
+# --- the patterns -----------------------------------------------------------------------------
+# The patterns are declared in catalogue order, the order in which a document's
+# patterns are chosen and applied: moving a declaration changes packets.
+
+
+@pattern(
+    "sheet.hidden_sheet",
+    "Hidden sheet",
+    phase="sheet",
+    truth="none",
+    formats=("xlsx",),
+    applies=_has("money", "number"),
+    description="a hidden sheet of working figures; its text is hidden, never truth",
+)
 def _hidden_sheet(staging: Staging) -> bool:
     """A hidden sheet of working figures: last year's numbers of the main table's records."""
     subject, rng = staging.subject, staging.rng
@@ -150,6 +215,16 @@ def _hidden_sheet(staging: Staging) -> bool:
     return True
 
 
+@pattern(
+    "sheet.hidden_rows",
+    "Hidden rows",
+    phase="sheet",
+    truth="none",
+    formats=("xlsx",),
+    applies=_records,
+    description="a hidden row under a record holding an older copy of it; its text is hidden, "
+    "never truth",
+)
 def _hidden_rows(staging: Staging) -> bool:
     """A hidden row under one record holding an older copy of it (amounts as they stood
     before): working figures nobody sees, in no truth."""
@@ -167,6 +242,15 @@ def _hidden_rows(staging: Staging) -> bool:
     return True
 
 
+@pattern(
+    "sheet.hidden_columns",
+    "Hidden columns",
+    phase="sheet",
+    truth="none",
+    formats=("xlsx",),
+    applies=_records,
+    description="a hidden column of prior amounts or references beside the table",
+)
 def _hidden_columns(staging: Staging) -> bool:
     """A hidden column beside the table: last year's amounts or internal references."""
     subject, rng = staging.subject, staging.rng
@@ -196,60 +280,55 @@ def _hidden_columns(staging: Staging) -> bool:
     return True
 
 
-# --- how values are stored ---------------------------------------------------------------------
-
-
-def _store_as(
-    reading: str,
-    kinds: tuple[str, ...],
-    records: bool,
-    most: int,
-) -> Callable[[Staging], bool]:
-    def apply(staging: Staging) -> bool:
-        found = _columns(staging.subject, *kinds, records=records)
-        leaves = staging.subject.leaves()
-        # Columns whose text changes ("1,250,000" for 1250000), not single digits.
-        columns = [
-            c
-            for c, paths in found.items()
-            if reading != "as_text"
-            or any(
-                abs(float(leaves[p][0])) >= 1000 or not float(leaves[p][0]).is_integer()
-                for p in paths
-            )
-        ]
-        if not columns:
-            return False
-        chosen = staging.rng.sample(columns, k=min(most, len(columns)))
-        look = staging.presentation.sheet
-        target = {"as_text": look.as_text, "serial": look.serials}[reading]
-        target.update(chosen)
-        staging.applied.details["columns"] = sorted(chosen)
-        _confirm_converted(staging, reading)
-        return True
-
-    return apply
-
-
-def _thousands(staging: Staging) -> bool:
-    """One money column in $000s, its header saying so; totals under it alike."""
-    subject = staging.subject
-    # Whole dollars only: cents in thousands would need five decimals to stay readable.
-    columns = [
-        c
-        for c, paths in _columns(subject, "money").items()
-        if all(float(subject.leaves()[p][0]).is_integer() for p in paths)
-    ]
-    if not columns:
-        return False
-    key = staging.rng.choice(columns).rsplit(".", 1)[-1]
-    chosen = {path_pattern(p) for p, _, _ in subject.values("money") if p.rsplit(".", 1)[-1] == key}
-    staging.presentation.sheet.thousands.update(chosen)
-    staging.applied.details["columns"] = sorted(chosen)
-    _confirm_converted(staging, "thousands")
+@pattern(
+    "sheet.merged_cells",
+    "Merged cells",
+    phase="sheet",
+    truth="none",
+    formats=("xlsx",),
+    description="title-block cells merged across the empty cells beside them",
+)
+def _merged_cells(staging: Staging) -> bool:
+    staging.presentation.sheet.merge_title_block = True
+    _confirm_event(staging, "sheet.merged_cells")
     return True
 
 
+@pattern(
+    "sheet.numbers_as_text",
+    "Numbers stored as text",
+    phase="sheet",
+    truth="shown",
+    formats=("xlsx",),
+    applies=_has("money", "number"),
+    description='amounts and counts in text cells ("1,250,000")',
+)
+def _numbers_as_text(staging: Staging) -> bool:
+    return _store_as(staging, "as_text", ("money", "number"), True, 2)
+
+
+@pattern(
+    "sheet.date_serials",
+    "Dates as serial numbers",
+    phase="sheet",
+    truth="shown",
+    formats=("xlsx",),
+    applies=_has("date", records=False),
+    description="dates as bare Excel serial numbers (45292)",
+)
+def _date_serials(staging: Staging) -> bool:
+    return _store_as(staging, "serial", ("date",), False, 2)
+
+
+@pattern(
+    "sheet.formulas",
+    "Totals as formulas",
+    phase="sheet",
+    truth="none",
+    formats=("xlsx",),
+    applies=_totals,
+    description="totals as SUM formulas with cached values",
+)
 def _formulas(staging: Staging) -> bool:
     keys = {
         p.rsplit(".", 1)[-1]
@@ -269,6 +348,150 @@ def _formulas(staging: Staging) -> bool:
     return True
 
 
+@pattern(
+    "sheet.header_offset",
+    "Title block above the header",
+    phase="sheet",
+    truth="none",
+    formats=("xlsx",),
+    description="report lines above everything push the header down",
+)
+def _header_offset(staging: Staging) -> bool:
+    staging.presentation.sheet.title_lines = list(staging.rng.choice(TITLE_BLOCKS))
+    staging.applied.details["lines"] = len(staging.presentation.sheet.title_lines)
+    _confirm_event(staging, "sheet.header_offset")
+    return True
+
+
+@pattern(
+    "sheet.thousands",
+    "A $000s column",
+    phase="sheet",
+    truth="shown",
+    formats=("xlsx",),
+    applies=_has("money"),
+    description="one amount column in thousands, its header saying so",
+)
+def _thousands(staging: Staging) -> bool:
+    """One money column in $000s, its header saying so; totals under it alike."""
+    subject = staging.subject
+    # Whole dollars only: cents in thousands would need five decimals to stay readable.
+    columns = [
+        c
+        for c, paths in _columns(subject, "money").items()
+        if all(float(subject.leaves()[p][0]).is_integer() for p in paths)
+    ]
+    if not columns:
+        return False
+    key = staging.rng.choice(columns).rsplit(".", 1)[-1]
+    chosen = {path_pattern(p) for p, _, _ in subject.values("money") if p.rsplit(".", 1)[-1] == key}
+    staging.presentation.sheet.thousands.update(chosen)
+    staging.applied.details["columns"] = sorted(chosen)
+    _confirm_converted(staging, "thousands")
+    return True
+
+
+@pattern(
+    "sheet.split_sheets",
+    "One sheet per year or carrier",
+    phase="sheet",
+    truth="none",
+    formats=("xlsx",),
+    applies=lambda s: bool(_blocks(s)),
+    description="each policy term on a sheet of its own, named by carrier and year",
+)
+def _split_sheets(staging: Staging) -> bool:
+    """One sheet per block (a policy term), named by its carrier and year."""
+    subject = staging.subject
+    blocks = _blocks(subject)
+    if not blocks:
+        return False
+    leaves = subject.leaves()
+    titles: dict[str, str] = {}
+    for record in subject.rows(blocks[0]):
+        carrier = str(leaves.get(f"{record}.carrier", (None, None))[0] or "Block")
+        start = str(leaves.get(f"{record}.effective_date", (None, None))[0] or "")[:4]
+        policy = str(leaves.get(f"{record}.policy_number", (None, None))[0] or "")
+        name = f"{start} {policy or carrier.split()[0]}".strip()
+        title = re.sub(r"[\\/*?:\[\]]", "", name)[:28]
+        number = 2
+        base = title
+        while title in titles.values():
+            title = f"{base} ({number})"
+            number += 1
+        titles[record] = title
+    if len(titles) < 2:
+        return False
+    staging.presentation.sheet.split.update(titles)
+    staging.applied.details.update(table=blocks[0], sheets=len(titles))
+    _confirm_event(staging, "sheet.split_sheets")
+    return True
+
+
+@pattern(
+    "sheet.subtotal_rows",
+    "Subtotal rows",
+    phase="sheet",
+    truth="none",
+    formats=("xlsx",),
+    applies=_records,
+    description="a subtotal row after each location's buildings",
+)
+def _subtotal_rows(staging: Staging) -> bool:
+    """A subtotal row after each group of records sharing the first part of their key (the
+    buildings of one location)."""
+    subject = staging.subject
+    look = staging.presentation.sheet
+    item = subject.leaves()
+    for name in _row_lists(subject):
+        rows = subject.rows(name[:-2])
+        # Buildings group by their location (records keyed by location and building).
+        if not rows or f"{rows[0]}.building_number" not in item:
+            continue
+        group_key = "location_number"
+        groups = {item.get(f"{r}.{group_key}", (None, None))[0] for r in rows}
+        if 2 <= len(groups) < len(rows):
+            look.subtotals[name] = group_key
+            staging.applied.details.update(table=name, by=group_key, groups=len(groups))
+            _confirm_event(staging, "sheet.subtotal_rows")
+            return True
+    return False
+
+
+@pattern(
+    "sheet.notes_column",
+    "Notes column",
+    phase="sheet",
+    truth="none",
+    formats=("xlsx",),
+    applies=_records,
+    description="free-text notes beside the records",
+)
+def _notes_column(staging: Staging) -> bool:
+    subject, rng = staging.subject, staging.rng
+    lists = _row_lists(subject)
+    if not lists:
+        return False
+    name = max(lists, key=lambda n: len(subject.rows(n[:-2])))
+    records = subject.rows(name[:-2])
+    notes = {r: rng.choice(NOTES) for r in records if rng.random() < 0.45}
+    if not notes:
+        notes = {records[0]: rng.choice(NOTES)}
+    staging.presentation.sheet.notes = ("Notes", name, notes)
+    staging.applied.details.update(table=name, notes=len(notes))
+    _confirm_event(staging, "sheet.notes_column")
+    return True
+
+
+@pattern(
+    "sheet.color_status",
+    "Status by fill colour",
+    phase="sheet",
+    truth="shown",
+    formats=("xlsx",),
+    applies=_has("enum"),
+    description="a status column as coloured codes with a key",
+)
 def _color_status(staging: Staging) -> bool:
     """A status column as a coloured code, with a key to the colours."""
     subject, rng = staging.subject, staging.rng
@@ -305,241 +528,3 @@ def _code(value: str, taken: set[str]) -> str:
         code = value.replace(" ", "")[:length].upper()
         length += 1
     return code
-
-
-# --- layout around the table ----------------------------------------------------------------
-
-
-def _header_offset(staging: Staging) -> bool:
-    staging.presentation.sheet.title_lines = list(staging.rng.choice(TITLE_BLOCKS))
-    staging.applied.details["lines"] = len(staging.presentation.sheet.title_lines)
-    _confirm_event(staging, "sheet.header_offset")
-    return True
-
-
-def _merged_cells(staging: Staging) -> bool:
-    staging.presentation.sheet.merge_title_block = True
-    _confirm_event(staging, "sheet.merged_cells")
-    return True
-
-
-def _notes_column(staging: Staging) -> bool:
-    subject, rng = staging.subject, staging.rng
-    lists = _row_lists(subject)
-    if not lists:
-        return False
-    name = max(lists, key=lambda n: len(subject.rows(n[:-2])))
-    records = subject.rows(name[:-2])
-    notes = {r: rng.choice(NOTES) for r in records if rng.random() < 0.45}
-    if not notes:
-        notes = {records[0]: rng.choice(NOTES)}
-    staging.presentation.sheet.notes = ("Notes", name, notes)
-    staging.applied.details.update(table=name, notes=len(notes))
-    _confirm_event(staging, "sheet.notes_column")
-    return True
-
-
-def _subtotal_rows(staging: Staging) -> bool:
-    """A subtotal row after each group of records sharing the first part of their key (the
-    buildings of one location)."""
-    subject = staging.subject
-    look = staging.presentation.sheet
-    item = subject.leaves()
-    for name in _row_lists(subject):
-        rows = subject.rows(name[:-2])
-        # Buildings group by their location (records keyed by location and building).
-        if not rows or f"{rows[0]}.building_number" not in item:
-            continue
-        group_key = "location_number"
-        groups = {item.get(f"{r}.{group_key}", (None, None))[0] for r in rows}
-        if 2 <= len(groups) < len(rows):
-            look.subtotals[name] = group_key
-            staging.applied.details.update(table=name, by=group_key, groups=len(groups))
-            _confirm_event(staging, "sheet.subtotal_rows")
-            return True
-    return False
-
-
-def _blocks(subject: Subject) -> list[str]:
-    """Lists whose records hold lists (a loss run's policy terms, each with its claims)."""
-    names = subject.tables
-    return [
-        name
-        for name in names
-        if subject.rows(name)
-        and "[]" not in name
-        and any(o.startswith(f"{name}[].") for o in names)
-    ]
-
-
-def _split_sheets(staging: Staging) -> bool:
-    """One sheet per block (a policy term), named by its carrier and year."""
-    subject = staging.subject
-    blocks = _blocks(subject)
-    if not blocks:
-        return False
-    leaves = subject.leaves()
-    titles: dict[str, str] = {}
-    for record in subject.rows(blocks[0]):
-        carrier = str(leaves.get(f"{record}.carrier", (None, None))[0] or "Block")
-        start = str(leaves.get(f"{record}.effective_date", (None, None))[0] or "")[:4]
-        policy = str(leaves.get(f"{record}.policy_number", (None, None))[0] or "")
-        name = f"{start} {policy or carrier.split()[0]}".strip()
-        title = re.sub(r"[\\/*?:\[\]]", "", name)[:28]
-        number = 2
-        base = title
-        while title in titles.values():
-            title = f"{base} ({number})"
-            number += 1
-        titles[record] = title
-    if len(titles) < 2:
-        return False
-    staging.presentation.sheet.split.update(titles)
-    staging.applied.details.update(table=blocks[0], sheets=len(titles))
-    _confirm_event(staging, "sheet.split_sheets")
-    return True
-
-
-def _records(subject: Subject) -> bool:
-    return bool(_row_lists(subject))
-
-
-def _has(*kinds: str, records: bool = True) -> Callable[[Subject], bool]:
-    return lambda subject: bool(_columns(subject, *kinds, records=records))
-
-
-def _totals(subject: Subject) -> bool:
-    return any("total" in p for p, _, _ in subject.values("money", "number"))
-
-
-def _register(
-    id_: str,
-    name: str,
-    apply: Callable[[Staging], bool],
-    truth: str,
-    description: str,
-    applies: Callable[[Subject], bool],
-    incompatible: tuple[str, ...] = (),
-) -> None:
-    register(
-        Pattern(
-            id=id_,
-            name=name,
-            phase="sheet",
-            truth=truth,  # type: ignore[arg-type]
-            description=description,
-            apply=apply,
-            formats=frozenset({"xlsx"}),
-            applies=applies,
-            incompatible=incompatible,
-        )
-    )
-
-
-for _args in (
-    (
-        "sheet.hidden_sheet",
-        "Hidden sheet",
-        _hidden_sheet,
-        "none",
-        "a hidden sheet of working figures; its text is hidden, never truth",
-        _has("money", "number"),
-    ),
-    (
-        "sheet.hidden_rows",
-        "Hidden rows",
-        _hidden_rows,
-        "none",
-        "a hidden row under a record holding an older copy of it; its text is hidden, never truth",
-        _records,
-    ),
-    (
-        "sheet.hidden_columns",
-        "Hidden columns",
-        _hidden_columns,
-        "none",
-        "a hidden column of prior amounts or references beside the table",
-        _records,
-    ),
-    (
-        "sheet.merged_cells",
-        "Merged cells",
-        _merged_cells,
-        "none",
-        "title-block cells merged across the empty cells beside them",
-        lambda s: True,
-    ),
-    (
-        "sheet.numbers_as_text",
-        "Numbers stored as text",
-        _store_as("as_text", ("money", "number"), True, 2),
-        "shown",
-        'amounts and counts in text cells ("1,250,000")',
-        _has("money", "number"),
-    ),
-    (
-        "sheet.date_serials",
-        "Dates as serial numbers",
-        _store_as("serial", ("date",), False, 2),
-        "shown",
-        "dates as bare Excel serial numbers (45292)",
-        _has("date", records=False),
-    ),
-    (
-        "sheet.formulas",
-        "Totals as formulas",
-        _formulas,
-        "none",
-        "totals as SUM formulas with cached values",
-        _totals,
-    ),
-    (
-        "sheet.header_offset",
-        "Title block above the header",
-        _header_offset,
-        "none",
-        "report lines above everything push the header down",
-        lambda s: True,
-    ),
-    (
-        "sheet.thousands",
-        "A $000s column",
-        _thousands,
-        "shown",
-        "one amount column in thousands, its header saying so",
-        _has("money"),
-    ),
-    (
-        "sheet.split_sheets",
-        "One sheet per year or carrier",
-        _split_sheets,
-        "none",
-        "each policy term on a sheet of its own, named by carrier and year",
-        lambda s: bool(_blocks(s)),
-    ),
-    (
-        "sheet.subtotal_rows",
-        "Subtotal rows",
-        _subtotal_rows,
-        "none",
-        "a subtotal row after each location's buildings",
-        _records,
-    ),
-    (
-        "sheet.notes_column",
-        "Notes column",
-        _notes_column,
-        "none",
-        "free-text notes beside the records",
-        _records,
-    ),
-    (
-        "sheet.color_status",
-        "Status by fill colour",
-        _color_status,
-        "shown",
-        "a status column as coloured codes with a key",
-        _has("enum"),
-    ),
-):
-    _register(*_args)

@@ -20,7 +20,7 @@ from typing import Any
 
 from packetbench.generator.leaves import Leaf, path_pattern
 from packetbench.generator.patterns import vocabulary
-from packetbench.generator.patterns.base import Pattern, Staging, Subject, list_paths, register
+from packetbench.generator.patterns.base import Staging, Subject, list_paths, pattern
 from packetbench.generator.render import fmt
 from packetbench.generator.render.pdf import REGULAR, width_of
 from packetbench.generator.render.recorder import Recorder
@@ -48,7 +48,7 @@ GRID_STYLES = (
     "table.single_row_total",
 )
 HEADER_STYLES = ("table.merged_header", "table.stacked_header", "table.rotated_header")
-LOSS_RUNS = frozenset({"loss_run"})
+LOSS_RUNS = ("loss_run",)
 
 
 # --- what a document's tables hold --------------------------------------------------------------
@@ -158,9 +158,44 @@ def _narrowed(column: tuple[str, float, float], lines: float) -> float:
     return round(max(median / lines, word + 7.0, 28.0), 1)
 
 
-# --- plain styles ---------------------------------------------------------------------------
+# --- shared by several patterns --------------------------------------------------------------
 
 
+def _others(group: tuple[str, ...], own: str) -> tuple[str, ...]:
+    return tuple(i for i in group if i != own)
+
+
+def _layout(staging: Staging, kind: str) -> bool:
+    """Draw every table of the document as a whole other layout (`TableLook.layout`)."""
+
+    def change(look: TableLook, name: str) -> bool:
+        if kind == "blocks" and not any(
+            leaf.kind == "money" for leaf in _columns(staging.subject, name).values()
+        ):
+            return False
+        look.layout = kind
+        return True
+
+    changed = _each_table(staging, change)
+    _pages_of_event(staging, kind)
+    return changed
+
+
+# --- the patterns -----------------------------------------------------------------------------
+# The patterns are declared in catalogue order, the order in which a document's
+# patterns are chosen and applied: moving a declaration changes packets.
+
+
+@pattern(
+    "table.borderless",
+    "Borderless table",
+    phase="layout",
+    truth="none",
+    reference="p01_borderless",
+    incompatible=REPLACES_GRID,
+    applies=has_tables,
+    description="no rules at all; columns aligned by whitespace only",
+)
 def _borderless(staging: Staging) -> bool:
     def change(look: TableLook, name: str) -> bool:
         look.rules, look.header_fill, look.row_rules = "none", None, False
@@ -169,32 +204,16 @@ def _borderless(staging: Staging) -> bool:
     return _each_table(staging, change)
 
 
-def _shading(staging: Staging) -> bool:
-    shade = staging.rng.choice((0.9, 0.92, 0.94))
-
-    def change(look: TableLook, name: str) -> bool:
-        look.shading = shade
-        return True
-
-    staging.applied.details["fill_gray"] = shade
-    return _each_table(staging, change)
-
-
-def _synonyms(staging: Staging) -> bool:
-    level = staging.rng.randrange(4)
-    chosen: dict[str, str] = {}
-
-    def change(look: TableLook, name: str) -> bool:
-        for key in _columns(staging.subject, name):
-            options = vocabulary.JARGON.get(key)
-            if options:
-                look.headers[key] = chosen.setdefault(key, options[min(level, len(options) - 1)])
-        return bool(look.headers)
-
-    staging.applied.details["headers"] = chosen
-    return _each_table(staging, change)
-
-
+@pattern(
+    "table.merged_header",
+    "Merged header",
+    phase="layout",
+    truth="none",
+    reference="p02_merged_headers",
+    incompatible=(*REPLACES_GRID, *_others(HEADER_STYLES, "table.merged_header")),
+    applies=has_tables,
+    description="two or three header rows, group labels spanning their columns",
+)
 def _merged(staging: Staging) -> bool:
     three = staging.rng.random() < 0.5
 
@@ -212,35 +231,16 @@ def _merged(staging: Staging) -> bool:
     return _each_table(staging, change)
 
 
-def _stacked(staging: Staging) -> bool:
-    def change(look: TableLook, name: str) -> bool:
-        look.stacked = True
-        return True
-
-    return _each_table(staging, change)
-
-
-def _rotated(staging: Staging) -> bool:
-    def change(look: TableLook, name: str) -> bool:
-        look.rotated = True
-        return True
-
-    return _each_table(staging, change)
-
-
-def _variable_widths(staging: Staging) -> bool:
-    shifts = tuple(
-        round(staging.rng.choice((-1, 1)) * staging.rng.uniform(2.0, 5.0), 1) for _ in range(7)
-    )
-
-    def change(look: TableLook, name: str) -> bool:
-        look.shift = shifts
-        return True
-
-    staging.applied.details["header_offsets_pt"] = list(shifts)
-    return _each_table(staging, change)
-
-
+@pattern(
+    "table.continuation_header",
+    "Continuation header",
+    phase="layout",
+    truth="none",
+    reference="p03_multipage",
+    incompatible=REPLACES_GRID,
+    applies=has_tables,
+    description="continuation pages repeat the header in abbreviated carrier jargon",
+)
 def _continuation(staging: Staging) -> bool:
     def change(look: TableLook, name: str) -> bool:
         look.continued = {}
@@ -256,39 +256,16 @@ def _continuation(staging: Staging) -> bool:
     return changed
 
 
-# --- rows -----------------------------------------------------------------------------------
-
-
-def _multiline(staging: Staging) -> bool:
-    def change(look: TableLook, name: str) -> bool:
-        column = _text_column(staging.subject, name)
-        if column is None or column[1] < 60:
-            return False
-        key = column[0]
-        look.fixed[key] = _narrowed(column, 3.5)
-        look.row_rules = False
-        staging.applied.details.setdefault("wrapped_columns", {})[name] = key
-        return True
-
-    changed = _each_table(staging, change)
-    staging.confirm(_event("wrapped"))
-    return changed
-
-
-def _row_split(staging: Staging) -> bool:
-    def change(look: TableLook, name: str) -> bool:
-        column = _text_column(staging.subject, name)
-        if column is None or column[1] < 50:
-            return False
-        look.fixed[column[0]] = _narrowed(column, 6.0)
-        look.split_rows = True
-        return True
-
-    changed = _each_table(staging, change)
-    _pages_of_event(staging, "split")
-    return changed
-
-
+@pattern(
+    "table.subtotals",
+    "Subtotal rows",
+    phase="layout",
+    truth="value",
+    reference="p04_subtotals",
+    incompatible=REPLACES_GRID,
+    applies=has_tables,
+    description="location subtotal rows between the records (rows regrouped by location)",
+)
 def _subtotals(staging: Staging) -> bool:
     subject = staging.subject
 
@@ -330,80 +307,17 @@ def _get(data: Any, path: str) -> Any:
     return node
 
 
-NOTICES = (
-    "Information shown is as reported by the insured and has not been verified by the "
-    "carrier. Values and claim figures are subject to change without notice.",
-    "CONFIDENTIAL - This report is provided for underwriting purposes only and may not be "
-    "relied upon by any third party. Reproduction is prohibited.",
-    "Note: amounts include expense and legal payments unless stated otherwise; recoveries "
-    "(salvage and subrogation) are not netted from paid amounts.",
+@pattern(
+    "table.nested",
+    "Nested tables",
+    phase="layout",
+    truth="none",
+    doc_types=LOSS_RUNS,
+    reference="p05_nested_tables",
+    incompatible=REPLACES_GRID,
+    applies=has_tables,
+    description="a payments sub-table inside each paid claim's description cell",
 )
-
-
-def _interrupted(staging: Staging) -> bool:
-    every = staging.rng.randint(6, 14)
-
-    def change(look: TableLook, name: str) -> bool:
-        look.interrupt_every = every
-        look.notices = NOTICES
-        return True
-
-    staging.applied.details["every_rows"] = every
-    changed = _each_table(staging, change)
-    _pages_of_event(staging, "interrupted")
-    return changed
-
-
-def _floating(staging: Staging) -> bool:
-    rng = staging.rng
-    run = dt.date(2025, 1, 1) + dt.timedelta(days=rng.randrange(700))
-    lines = [
-        f"Report ID: RPT-{rng.randrange(10_000, 99_999)}-{rng.choice('ABCDEFGH')}",
-        f"Generated: {run.strftime('%m/%d/%Y')} {rng.randrange(1, 12)}:"
-        f"{rng.randrange(60):02d} {rng.choice(('AM', 'PM'))}",
-        f"Requested by: {rng.choice(('Underwriting', 'Account Services', 'Loss Control'))}",
-        "Selection: all records in scope",
-        f"Sort order: {rng.choice(('as entered', 'by record number', 'by date'))}",
-        "Currency: USD",
-        f"Data source: {rng.choice(('policy admin system', 'broker file', 'carrier portal'))}",
-        "Filters applied: none",
-    ]
-    extra = rng.randint(0, 5)
-    lines += [f"Reference {i + 1}: see attached schedule" for i in range(extra)]
-
-    def change(look: TableLook, name: str) -> bool:
-        look.preamble = tuple(lines)
-        return True
-
-    staging.applied.details["preamble_lines"] = len(lines)
-    # The table engine draws the block once, above the first table the document draws: that
-    # table is the one touched.
-    changed = _each_table(staging, change)
-
-    def check(recorder: Recorder) -> bool:
-        events = [
-            (name, page) for kind, name, page in recorder.presentation.events if kind == "preamble"
-        ]
-        staging.applied.targets[:] = [
-            t for t in staging.applied.targets if path_pattern(t) in {name for name, _ in events}
-        ]
-        staging.applied.pages.update(page for _, page in events)
-        return bool(events)
-
-    staging.confirm(check)
-    return changed
-
-
-def _total_apart(staging: Staging) -> bool:
-    def change(look: TableLook, name: str) -> bool:
-        look.total_apart = True
-        return True
-
-    changed = _each_table(staging, change)
-    _pages_of_event(staging, "total_apart")
-    return changed
-
-
 def _nested(staging: Staging) -> bool:
     """Payments per claim: a sub-table in the description cell summing to the paid amount."""
     subject, rng = staging.subject, staging.rng
@@ -452,26 +366,72 @@ def _payments(rng: Any, cents: int, start: dt.date, end: dt.date) -> tuple[tuple
     return tuple(rows)
 
 
-# --- whole layouts --------------------------------------------------------------------------
+@pattern(
+    "table.multiline_wrap",
+    "Multi-line wrap",
+    phase="layout",
+    truth="none",
+    reference="p07_multiline_wrap",
+    incompatible=REPLACES_GRID,
+    applies=has_tables,
+    description="the longest text column narrowed so values wrap 3-5 lines, no row rules",
+)
+def _multiline(staging: Staging) -> bool:
+    def change(look: TableLook, name: str) -> bool:
+        column = _text_column(staging.subject, name)
+        if column is None or column[1] < 60:
+            return False
+        key = column[0]
+        look.fixed[key] = _narrowed(column, 3.5)
+        look.row_rules = False
+        staging.applied.details.setdefault("wrapped_columns", {})[name] = key
+        return True
+
+    changed = _each_table(staging, change)
+    staging.confirm(_event("wrapped"))
+    return changed
 
 
-def _layout(kind: str) -> Callable[[Staging], bool]:
-    def apply(staging: Staging) -> bool:
-        def change(look: TableLook, name: str) -> bool:
-            if kind == "blocks" and not any(
-                leaf.kind == "money" for leaf in _columns(staging.subject, name).values()
-            ):
-                return False
-            look.layout = kind
-            return True
+@pattern(
+    "table.row_split",
+    "Row split at page break",
+    phase="layout",
+    truth="none",
+    reference="p19_row_split",
+    incompatible=REPLACES_GRID,
+    applies=has_tables,
+    description="a tall row starts on one page and finishes on the next",
+)
+def _row_split(staging: Staging) -> bool:
+    def change(look: TableLook, name: str) -> bool:
+        column = _text_column(staging.subject, name)
+        if column is None or column[1] < 50:
+            return False
+        look.fixed[column[0]] = _narrowed(column, 6.0)
+        look.split_rows = True
+        return True
 
-        changed = _each_table(staging, change)
-        _pages_of_event(staging, kind)
-        return changed
-
-    return apply
+    changed = _each_table(staging, change)
+    _pages_of_event(staging, "split")
+    return changed
 
 
+@pattern(
+    "table.dual",
+    "Dual tables",
+    phase="layout",
+    truth="none",
+    reference="p12_dual_tables",
+    incompatible=(
+        *_others(REPLACES_GRID, "table.dual"),
+        "table.merged_header",
+        "table.variable_widths",
+        "table.nested",
+        "table.rotated_header",
+    ),
+    applies=has_tables,
+    description="the columns drawn as two tables side by side with their own headers and rules",
+)
 def _dual(staging: Staging) -> bool:
     fraction = staging.rng.choice((0.35, 0.4, 0.45))
 
@@ -483,6 +443,227 @@ def _dual(staging: Staging) -> bool:
     changed = _each_table(staging, change)
     _pages_of_event(staging, "dual")
     return changed
+
+
+@pattern(
+    "table.single_row_total",
+    "Single-row total table",
+    phase="layout",
+    truth="none",
+    reference="p31_single_row",
+    incompatible=REPLACES_GRID,
+    applies=has_tables,
+    description="the totals row drawn as its own one-row table below the records",
+)
+def _total_apart(staging: Staging) -> bool:
+    def change(look: TableLook, name: str) -> bool:
+        look.total_apart = True
+        return True
+
+    changed = _each_table(staging, change)
+    _pages_of_event(staging, "total_apart")
+    return changed
+
+
+@pattern(
+    "table.variable_widths",
+    "Variable column widths",
+    phase="layout",
+    truth="none",
+    reference="p21_variable_widths",
+    incompatible=REPLACES_GRID,
+    applies=has_tables,
+    description="header cell edges offset 2-5 pt from the data columns",
+)
+def _variable_widths(staging: Staging) -> bool:
+    shifts = tuple(
+        round(staging.rng.choice((-1, 1)) * staging.rng.uniform(2.0, 5.0), 1) for _ in range(7)
+    )
+
+    def change(look: TableLook, name: str) -> bool:
+        look.shift = shifts
+        return True
+
+    staging.applied.details["header_offsets_pt"] = list(shifts)
+    return _each_table(staging, change)
+
+
+@pattern(
+    "table.vertical_records",
+    "Vertical records",
+    phase="layout",
+    truth="none",
+    reference="p64_vertical_claims",
+    incompatible=(*_others(REPLACES_GRID, "table.vertical_records"), *GRID_STYLES),
+    applies=has_tables,
+    description="each record as a boxed block of label/value pairs instead of a row",
+)
+def _vertical_records(staging: Staging) -> bool:
+    return _layout(staging, "records")
+
+
+@pattern(
+    "table.floating_header",
+    "Floating header",
+    phase="layout",
+    truth="none",
+    reference="p61_floating_headers",
+    applies=has_tables,
+    description="a block of report metadata pushes the first header down the page",
+)
+def _floating(staging: Staging) -> bool:
+    rng = staging.rng
+    run = dt.date(2025, 1, 1) + dt.timedelta(days=rng.randrange(700))
+    lines = [
+        f"Report ID: RPT-{rng.randrange(10_000, 99_999)}-{rng.choice('ABCDEFGH')}",
+        f"Generated: {run.strftime('%m/%d/%Y')} {rng.randrange(1, 12)}:"
+        f"{rng.randrange(60):02d} {rng.choice(('AM', 'PM'))}",
+        f"Requested by: {rng.choice(('Underwriting', 'Account Services', 'Loss Control'))}",
+        "Selection: all records in scope",
+        f"Sort order: {rng.choice(('as entered', 'by record number', 'by date'))}",
+        "Currency: USD",
+        f"Data source: {rng.choice(('policy admin system', 'broker file', 'carrier portal'))}",
+        "Filters applied: none",
+    ]
+    extra = rng.randint(0, 5)
+    lines += [f"Reference {i + 1}: see attached schedule" for i in range(extra)]
+
+    def change(look: TableLook, name: str) -> bool:
+        look.preamble = tuple(lines)
+        return True
+
+    staging.applied.details["preamble_lines"] = len(lines)
+    # The table engine draws the block once, above the first table the document draws: that
+    # table is the one touched.
+    changed = _each_table(staging, change)
+
+    def check(recorder: Recorder) -> bool:
+        events = [
+            (name, page) for kind, name, page in recorder.presentation.events if kind == "preamble"
+        ]
+        staging.applied.targets[:] = [
+            t for t in staging.applied.targets if path_pattern(t) in {name for name, _ in events}
+        ]
+        staging.applied.pages.update(page for _, page in events)
+        return bool(events)
+
+    staging.confirm(check)
+    return changed
+
+
+NOTICES = (
+    "Information shown is as reported by the insured and has not been verified by the "
+    "carrier. Values and claim figures are subject to change without notice.",
+    "CONFIDENTIAL - This report is provided for underwriting purposes only and may not be "
+    "relied upon by any third party. Reproduction is prohibited.",
+    "Note: amounts include expense and legal payments unless stated otherwise; recoveries "
+    "(salvage and subrogation) are not netted from paid amounts.",
+)
+
+
+@pattern(
+    "table.interrupted",
+    "Interrupted table",
+    phase="layout",
+    truth="none",
+    reference="p62_interrupted_tables",
+    applies=has_tables,
+    description="notice blocks break the table every few rows; the header is drawn again",
+)
+def _interrupted(staging: Staging) -> bool:
+    every = staging.rng.randint(6, 14)
+
+    def change(look: TableLook, name: str) -> bool:
+        look.interrupt_every = every
+        look.notices = NOTICES
+        return True
+
+    staging.applied.details["every_rows"] = every
+    changed = _each_table(staging, change)
+    _pages_of_event(staging, "interrupted")
+    return changed
+
+
+@pattern(
+    "table.stacked_header",
+    "Stacked header",
+    phase="layout",
+    truth="none",
+    reference="p63_ambiguous_headers",
+    incompatible=(*REPLACES_GRID, *_others(HEADER_STYLES, "table.stacked_header")),
+    applies=has_tables,
+    description="one word per header line, uneven depths, bottom aligned",
+)
+def _stacked(staging: Staging) -> bool:
+    def change(look: TableLook, name: str) -> bool:
+        look.stacked = True
+        return True
+
+    return _each_table(staging, change)
+
+
+@pattern(
+    "table.rotated_header",
+    "Rotated header",
+    phase="layout",
+    truth="none",
+    reference="p10_rotated_headers",
+    incompatible=(*REPLACES_GRID, *_others(HEADER_STYLES, "table.rotated_header")),
+    applies=has_tables,
+    description="column headers drawn at 90 degrees",
+)
+def _rotated(staging: Staging) -> bool:
+    def change(look: TableLook, name: str) -> bool:
+        look.rotated = True
+        return True
+
+    return _each_table(staging, change)
+
+
+@pattern(
+    "table.shading",
+    "Alternating shading",
+    phase="layout",
+    truth="none",
+    reference="p24_shading",
+    incompatible=REPLACES_GRID,
+    applies=has_tables,
+    description="every other row shaded",
+)
+def _shading(staging: Staging) -> bool:
+    shade = staging.rng.choice((0.9, 0.92, 0.94))
+
+    def change(look: TableLook, name: str) -> bool:
+        look.shading = shade
+        return True
+
+    staging.applied.details["fill_gray"] = shade
+    return _each_table(staging, change)
+
+
+@pattern(
+    "table.column_synonyms",
+    "Column synonyms",
+    phase="layout",
+    truth="none",
+    reference="p65_column_synonyms",
+    incompatible=("table.combined_sources",),
+    applies=has_tables,
+    description="carrier jargon column headers (DOL, O/S, Incd...)",
+)
+def _synonyms(staging: Staging) -> bool:
+    level = staging.rng.randrange(4)
+    chosen: dict[str, str] = {}
+
+    def change(look: TableLook, name: str) -> bool:
+        for key in _columns(staging.subject, name):
+            options = vocabulary.JARGON.get(key)
+            if options:
+                look.headers[key] = chosen.setdefault(key, options[min(level, len(options) - 1)])
+        return bool(look.headers)
+
+    staging.applied.details["headers"] = chosen
+    return _each_table(staging, change)
 
 
 # Per-carrier looks of a broker's combined loss run: (header jargon level, rules, shading,
@@ -516,6 +697,18 @@ CARRIER_LAYOUTS: tuple[dict[str, Any], ...] = (
 )
 
 
+@pattern(
+    "table.combined_sources",
+    "Combined loss runs",
+    phase="layout",
+    truth="shown",
+    doc_types=LOSS_RUNS,
+    reference="p60_combined_loss_runs",
+    incompatible=(*_others(REPLACES_GRID, "table.combined_sources"), "table.column_synonyms"),
+    applies=has_tables,
+    description="a broker's combined loss run: each carrier's sections in that carrier's layout, "
+    "column order, jargon, date and money formats",
+)
 def _combined(staging: Staging) -> bool:
     subject = staging.subject
     leaves = subject.leaves()
@@ -567,235 +760,33 @@ def _combined(staging: Staging) -> bool:
     return True
 
 
-def _register(
-    id_: str,
-    name: str,
-    apply: Callable[[Staging], bool],
-    reference: str | None,
-    description: str,
-    *,
-    incompatible: tuple[str, ...] = (),
-    doc_types: frozenset[str] | None = None,
-    truth: str = "none",
-) -> None:
-    register(
-        Pattern(
-            id=id_,
-            name=name,
-            phase="layout",
-            truth=truth,  # type: ignore[arg-type]
-            description=description,
-            apply=apply,
-            reference=reference,
-            doc_types=doc_types,
-            incompatible=incompatible,
-            applies=has_tables,
-        )
-    )
+@pattern(
+    "table.mainframe",
+    "Mainframe listing",
+    phase="layout",
+    truth="none",
+    reference="p40_mainframe",
+    incompatible=(*_others(REPLACES_GRID, "table.mainframe"), *GRID_STYLES),
+    applies=has_tables,
+    description="fixed-width Courier listing on a 132-column character grid",
+)
+def _mainframe(staging: Staging) -> bool:
+    return _layout(staging, "mainframe")
 
 
-def _others(group: tuple[str, ...], own: str) -> tuple[str, ...]:
-    return tuple(i for i in group if i != own)
+@pattern(
+    "table.claim_blocks",
+    "Claim detail blocks",
+    phase="layout",
+    truth="none",
+    doc_types=LOSS_RUNS,
+    reference="p59_claim_detail_blocks",
+    incompatible=(*_others(REPLACES_GRID, "table.claim_blocks"), *GRID_STYLES),
+    applies=has_tables,
+    description="each claim a key/value block with its amounts in a one-row sub-table",
+)
+def _claim_blocks(staging: Staging) -> bool:
+    return _layout(staging, "blocks")
 
-
-for _id, _name, _apply, _ref, _text, _incompatible, _types in (
-    (
-        "table.borderless",
-        "Borderless table",
-        _borderless,
-        "p01_borderless",
-        "no rules at all; columns aligned by whitespace only",
-        REPLACES_GRID,
-        None,
-    ),
-    (
-        "table.merged_header",
-        "Merged header",
-        _merged,
-        "p02_merged_headers",
-        "two or three header rows, group labels spanning their columns",
-        REPLACES_GRID + _others(HEADER_STYLES, "table.merged_header"),
-        None,
-    ),
-    (
-        "table.continuation_header",
-        "Continuation header",
-        _continuation,
-        "p03_multipage",
-        "continuation pages repeat the header in abbreviated carrier jargon",
-        REPLACES_GRID,
-        None,
-    ),
-    (
-        "table.subtotals",
-        "Subtotal rows",
-        _subtotals,
-        "p04_subtotals",
-        "location subtotal rows between the records (rows regrouped by location)",
-        REPLACES_GRID,
-        None,
-    ),
-    (
-        "table.nested",
-        "Nested tables",
-        _nested,
-        "p05_nested_tables",
-        "a payments sub-table inside each paid claim's description cell",
-        REPLACES_GRID,
-        LOSS_RUNS,
-    ),
-    (
-        "table.multiline_wrap",
-        "Multi-line wrap",
-        _multiline,
-        "p07_multiline_wrap",
-        "the longest text column narrowed so values wrap 3-5 lines, no row rules",
-        REPLACES_GRID,
-        None,
-    ),
-    (
-        "table.row_split",
-        "Row split at page break",
-        _row_split,
-        "p19_row_split",
-        "a tall row starts on one page and finishes on the next",
-        REPLACES_GRID,
-        None,
-    ),
-    (
-        "table.dual",
-        "Dual tables",
-        _dual,
-        "p12_dual_tables",
-        "the columns drawn as two tables side by side with their own headers and rules",
-        (
-            *_others(REPLACES_GRID, "table.dual"),
-            "table.merged_header",
-            "table.variable_widths",
-            "table.nested",
-            "table.rotated_header",
-        ),
-        None,
-    ),
-    (
-        "table.single_row_total",
-        "Single-row total table",
-        _total_apart,
-        "p31_single_row",
-        "the totals row drawn as its own one-row table below the records",
-        REPLACES_GRID,
-        None,
-    ),
-    (
-        "table.variable_widths",
-        "Variable column widths",
-        _variable_widths,
-        "p21_variable_widths",
-        "header cell edges offset 2-5 pt from the data columns",
-        REPLACES_GRID,
-        None,
-    ),
-    (
-        "table.vertical_records",
-        "Vertical records",
-        _layout("records"),
-        "p64_vertical_claims",
-        "each record as a boxed block of label/value pairs instead of a row",
-        _others(REPLACES_GRID, "table.vertical_records") + GRID_STYLES,
-        None,
-    ),
-    (
-        "table.floating_header",
-        "Floating header",
-        _floating,
-        "p61_floating_headers",
-        "a block of report metadata pushes the first header down the page",
-        (),
-        None,
-    ),
-    (
-        "table.interrupted",
-        "Interrupted table",
-        _interrupted,
-        "p62_interrupted_tables",
-        "notice blocks break the table every few rows; the header is drawn again",
-        (),
-        None,
-    ),
-    (
-        "table.stacked_header",
-        "Stacked header",
-        _stacked,
-        "p63_ambiguous_headers",
-        "one word per header line, uneven depths, bottom aligned",
-        REPLACES_GRID + _others(HEADER_STYLES, "table.stacked_header"),
-        None,
-    ),
-    (
-        "table.rotated_header",
-        "Rotated header",
-        _rotated,
-        "p10_rotated_headers",
-        "column headers drawn at 90 degrees",
-        REPLACES_GRID + _others(HEADER_STYLES, "table.rotated_header"),
-        None,
-    ),
-    (
-        "table.shading",
-        "Alternating shading",
-        _shading,
-        "p24_shading",
-        "every other row shaded",
-        REPLACES_GRID,
-        None,
-    ),
-    (
-        "table.column_synonyms",
-        "Column synonyms",
-        _synonyms,
-        "p65_column_synonyms",
-        "carrier jargon column headers (DOL, O/S, Incd...)",
-        ("table.combined_sources",),
-        None,
-    ),
-    (
-        "table.combined_sources",
-        "Combined loss runs",
-        _combined,
-        "p60_combined_loss_runs",
-        "a broker's combined loss run: each carrier's sections in that carrier's layout, "
-        "column order, jargon, date and money formats",
-        (*_others(REPLACES_GRID, "table.combined_sources"), "table.column_synonyms"),
-        LOSS_RUNS,
-    ),
-    (
-        "table.mainframe",
-        "Mainframe listing",
-        _layout("mainframe"),
-        "p40_mainframe",
-        "fixed-width Courier listing on a 132-column character grid",
-        _others(REPLACES_GRID, "table.mainframe") + GRID_STYLES,
-        None,
-    ),
-    (
-        "table.claim_blocks",
-        "Claim detail blocks",
-        _layout("blocks"),
-        "p59_claim_detail_blocks",
-        "each claim a key/value block with its amounts in a one-row sub-table",
-        _others(REPLACES_GRID, "table.claim_blocks") + GRID_STYLES,
-        LOSS_RUNS,
-    ),
-):
-    _register(
-        _id,
-        _name,
-        _apply,
-        _ref,
-        _text,
-        incompatible=_incompatible,
-        doc_types=_types,
-        truth={"table.subtotals": "value", "table.combined_sources": "shown"}.get(_id, "none"),
-    )
 
 __all__ = ["has_tables", "list_paths"]

@@ -1,5 +1,6 @@
 """textlayer.* — PDF structure attacks: the page looks the same, its text layer does not
-(emit and post phases), and scan.ocr_layer, a scan with an invisible OCR layer that lies.
+(emit and post phases). scan.ocr_layer, a scan with an invisible OCR layer that lies, draws its
+layer with the helpers here.
 
 The truth never changes: it is what a person reads on the page (PATTERNS.md rule 1). What
 changes is which reader can prove it:
@@ -26,12 +27,10 @@ scan that brings its own).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from typing import Any, TypeGuard
 
-from packetbench.generator.patterns.base import Applied, Pattern, Staging, register
-from packetbench.generator.patterns.scan import UNSCANNABLE, _scan
+from packetbench.generator.patterns.base import Applied, Staging, pattern
 from packetbench.generator.render import attack, fonts
 from packetbench.generator.render.pdf import (
     ASCENT,
@@ -62,8 +61,13 @@ TEXT_ATTACKS = (
 )
 RULE_ATTACKS = ("textlayer.fragmented_rules", "textlayer.bezier_rules")
 NO_SCAN = ("scan.*",)
-# Attacks on every string of a page: a split value's piece there would be attacked alone.
-PAGE_WIDE = ("cmap_scramble", "cmap_gaps", "kerning", "invisible_ocr", "reading_order")
+# What an attack on every string of a page also excludes: a split value's piece there would be
+# attacked alone.
+ROW_SPLIT = ("table.row_split",)
+
+# The patterns below are declared in catalogue order, the order in which a document's
+# patterns are chosen and applied: moving a declaration changes packets.
+
 
 # --- what is drawn where ----------------------------------------------------------------------
 
@@ -170,68 +174,7 @@ def _acted(staging: Staging) -> Callable[[Recorder], bool]:
     return check
 
 
-# --- ToUnicode: scrambled, gapped (post) ------------------------------------------------------
-
-
-def _tounicode(
-    staging: Staging,
-    mapping: dict[int, str],
-    affected: Callable[[str], bool],
-) -> None:
-    """Give the standard fonts of some pages `mapping` as their ToUnicode after emission;
-    values and strings drawn in them with a character `affected` are marked."""
-    look = staging.presentation
-    applied = staging.applied
-    chosen: list[int] = []
-    holder: list[PdfDocument] = []
-
-    def choose(pdf: PdfDocument) -> None:
-        holder.append(pdf)
-        chosen.extend(_pages(staging, len(pdf.pages)))
-
-    def post(data: bytes) -> bytes:
-        pdf = holder[0]
-        for page in chosen:
-            ops = pdf.pages[page - 1]
-            hit = {
-                op.text
-                for op in ops
-                if isinstance(op, TextOp) and op.font in attack.TEXT_FONTS and affected(op.text)
-            }
-            if not hit:
-                continue
-            for path, location, indices in _values(pdf, page):
-                if any(_attackable(op) and affected(op.text) for op in (ops[i] for i in indices)):
-                    _unreadable(applied, page, path, location)
-            _strings_off(pdf.recorder, page, hit)
-            applied.pages.add(page)
-        if not applied.pages:
-            return data
-        return attack.with_tounicode(data, [p - 1 for p in sorted(applied.pages)], mapping)
-
-    staging.after_layout(choose)
-    look.post.append(post)
-    staging.confirm(_acted(staging))
-
-
-def _attackable(op: Op) -> TypeGuard[TextOp]:
-    return isinstance(op, TextOp) and op.font in attack.TEXT_FONTS
-
-
-def _cmap_scramble(staging: Staging) -> bool:
-    staging.applied.details["fonts"] = "standard (Helvetica, Courier, Times)"
-    _tounicode(staging, attack.scrambled(staging.rng), lambda text: bool(text.strip()))
-    return True
-
-
-def _cmap_gaps(staging: Staging) -> bool:
-    digits = "".join(sorted(staging.rng.sample("0123456789", staging.rng.randint(2, 3))))
-    staging.applied.details["digits"] = digits
-    _tounicode(staging, attack.gapped(digits), lambda text: any(d in text for d in digits))
-    return True
-
-
-# --- invisible OCR layer (emit; also scan.ocr_layer) ------------------------------------------
+# --- invisible OCR layer (emit; scan.ocr_layer draws its words too) ---------------------------
 
 MISREAD = 0.22  # share of words the OCR layer gets wrong
 
@@ -274,6 +217,16 @@ def _ocr_words(
     return words, wrong
 
 
+@pattern(
+    "textlayer.invisible_ocr",
+    "Invisible OCR layer",
+    phase="emit",
+    truth="none",
+    reference="p16_invisible_text",
+    incompatible=(*TEXT_ATTACKS, *NO_SCAN, *ROW_SPLIT),
+    description="an invisible OCR-style text layer over the page, offset from the glyphs and "
+    "misreading some words",
+)
 def _invisible_ocr(staging: Staging) -> bool:
     rng = staging.rng
     applied = staging.applied
@@ -366,88 +319,65 @@ def _keep_unreadable(data: bytes, pdf: PdfDocument, applied: Applied) -> None:
     ]
 
 
-def _ocr_layer(staging: Staging) -> bool:
-    """scan.ocr_layer: a clean or moderate scan whose page carries an invisible OCR layer:
-    the page's words, where the scan put them, offset and some misread."""
-    rng = staging.rng
-    level = rng.choice(("clean", "moderate"))
-    if not _scan(level)(staging):
-        return False
+# --- reading order, kerning (emit) ------------------------------------------------------------
+
+
+@pattern(
+    "textlayer.reading_order",
+    "Content stream out of reading order",
+    phase="emit",
+    truth="none",
+    reference="p27_reading_order",
+    incompatible=(*TEXT_ATTACKS, *NO_SCAN, *ROW_SPLIT),
+    description="the page's strings emitted bottom to top, right to left",
+)
+def _reading_order(staging: Staging) -> bool:
     applied = staging.applied
-    dx = round(rng.choice((-1, 1)) * rng.uniform(0.8, 2.0), 2)
-    dy = round(rng.choice((-1, 1)) * rng.uniform(0.6, 1.4), 2)
-    applied.details["offset"] = [dx, dy]
-    # 0-based page -> (the layer's words on the native page, paths holding a misread word,
-    # the misread words): read before the scan, placed after it.
-    layers: dict[int, tuple[list[attack.Word], list[str], list[str]]] = {}
 
-    def capture(pdf: PdfDocument) -> None:
-        for index in sorted(staging.presentation.scans):
-            words, wrong = _ocr_words(pdf, index + 1, staging, dx, dy)
-            layers[index] = (
-                words,
-                _misread_paths(pdf, index + 1, wrong),
-                sorted(set(wrong.values())),
-            )
+    def draw(pdf: PdfDocument) -> None:
+        orders: dict[str, list[str]] = {}
+        for page in _pages(staging, len(pdf.pages)):
+            ops = pdf.pages[page - 1]
+            slots = [
+                i for i, op in enumerate(ops) if isinstance(op, TextOp) and op.layer == CONTENT
+            ]
+            texts = [op for op in (ops[i] for i in slots) if isinstance(op, TextOp)]
+            if len(texts) < 4:
+                continue
+            values = _values(pdf, page)
+            # Bottom to top, right to left: the order some PDF writers emit a page in.
+            backwards = sorted(texts, key=lambda op: (round(op.y, 1), -op.x))
+            for slot, op in zip(slots, backwards, strict=True):
+                ops[slot] = op
+            for path, location, indices in values:
+                if len(indices) > 1:  # its lines now come last first
+                    _unreadable(applied, page, path, location)
+            reading = sorted(texts, key=lambda op: (-round(op.y, 1), op.x))
+            unique = [
+                op.text
+                for op in reading
+                if len(op.text.strip()) >= 6 and sum(op.text in o.text for o in texts) == 1
+            ]
+            if len(unique) >= 2:
+                orders[str(page)] = [unique[0].strip(), unique[-1].strip()]
+            applied.pages.add(page)
+        # First and last string a reader meets: the text layer has the last before the first.
+        applied.details["out_of_order"] = orders
 
-    def layer(index: int, transform: Any) -> list[Op]:
-        words, _, bad = layers.get(index, ([], [], []))
-        matrix = transform.matrix
-        angle = math.degrees(math.atan2(float(matrix[1, 0]), float(matrix[0, 0])))
-        scale = math.sqrt(abs(float(matrix[0, 0] * matrix[1, 1] - matrix[0, 1] * matrix[1, 0])))
-        moved = []
-        for word in words:
-            ((x, y),) = transform.points([(word.x, word.y)])
-            moved.append(attack.Word(word.text, x, y, word.size * scale, angle, word.stretch))
-        recorder = holder[0]
-        for text in bad:
-            recorder.invisible(text, index + 1)  # after the scan dropped the page's hidden
-        return [attack.invisible_layer(moved)] if moved else []
-
-    holder: list[Recorder] = []
-
-    def claims(recorder: Recorder) -> bool:
-        misread = 0
-        for index in sorted(layers):
-            _, paths, bad = layers[index]
-            for path in paths:
-                for location in recorder.drawn[path].locations:
-                    if location.get("page") == index + 1:
-                        _unreadable(applied, index + 1, path, location)
-            misread += len(bad)
-        applied.details["misread_words"] = misread
-        _finish(applied)
-        return True
-
-    def remember(pdf: PdfDocument) -> None:
-        holder.append(pdf.recorder)
-
-    staging.after_layout(remember)
-    staging.after_layout(capture)
-    staging.presentation.on_scan.append(layer)
-    staging.confirm(claims)
+    staging.after_layout(draw)
+    staging.confirm(_acted(staging))
     return True
 
 
-def _misread_paths(pdf: PdfDocument, page: int, wrong: dict[tuple[int, str], str]) -> list[str]:
-    """Values on `page` the layer misreads wherever the page draws them (a value drawn twice
-    and misread once still reads right in the other place)."""
-    hit: dict[str, list[bool]] = {}
-    for path, _, indices in _values(pdf, page):
-        rendered = pdf.recorder.drawn[path].rendered_as
-        hit.setdefault(path, []).append(
-            any(index in indices and word in rendered for index, word in wrong)
-        )
-    located = {
-        path: sum(1 for loc in pdf.recorder.drawn[path].locations if loc.get("page") == page)
-        for path in hit
-    }
-    return [path for path, marks in hit.items() if all(marks) and len(marks) == located[path]]
-
-
-# --- kerning, reading order (emit) ------------------------------------------------------------
-
-
+@pattern(
+    "textlayer.kerning",
+    "Kerning instead of spaces",
+    phase="emit",
+    truth="none",
+    reference="p38_kerning",
+    incompatible=(*TEXT_ATTACKS, *NO_SCAN, *ROW_SPLIT),
+    description="no space characters: words separated by TJ offsets",
+)
 def _kerning(staging: Staging) -> bool:
     applied = staging.applied
 
@@ -492,45 +422,86 @@ def _kerning(staging: Staging) -> bool:
     return True
 
 
-def _reading_order(staging: Staging) -> bool:
+# --- ToUnicode: scrambled, gapped (post) ------------------------------------------------------
+
+
+def _tounicode(
+    staging: Staging,
+    mapping: dict[int, str],
+    affected: Callable[[str], bool],
+) -> None:
+    """Give the standard fonts of some pages `mapping` as their ToUnicode after emission;
+    values and strings drawn in them with a character `affected` are marked."""
+    look = staging.presentation
     applied = staging.applied
+    chosen: list[int] = []
+    holder: list[PdfDocument] = []
 
-    def draw(pdf: PdfDocument) -> None:
-        orders: dict[str, list[str]] = {}
-        for page in _pages(staging, len(pdf.pages)):
+    def choose(pdf: PdfDocument) -> None:
+        holder.append(pdf)
+        chosen.extend(_pages(staging, len(pdf.pages)))
+
+    def post(data: bytes) -> bytes:
+        pdf = holder[0]
+        for page in chosen:
             ops = pdf.pages[page - 1]
-            slots = [
-                i for i, op in enumerate(ops) if isinstance(op, TextOp) and op.layer == CONTENT
-            ]
-            texts = [op for op in (ops[i] for i in slots) if isinstance(op, TextOp)]
-            if len(texts) < 4:
-                continue
-            values = _values(pdf, page)
-            # Bottom to top, right to left: the order some PDF writers emit a page in.
-            backwards = sorted(texts, key=lambda op: (round(op.y, 1), -op.x))
-            for slot, op in zip(slots, backwards, strict=True):
-                ops[slot] = op
-            for path, location, indices in values:
-                if len(indices) > 1:  # its lines now come last first
-                    _unreadable(applied, page, path, location)
-            reading = sorted(texts, key=lambda op: (-round(op.y, 1), op.x))
-            unique = [
+            hit = {
                 op.text
-                for op in reading
-                if len(op.text.strip()) >= 6 and sum(op.text in o.text for o in texts) == 1
-            ]
-            if len(unique) >= 2:
-                orders[str(page)] = [unique[0].strip(), unique[-1].strip()]
+                for op in ops
+                if isinstance(op, TextOp) and op.font in attack.TEXT_FONTS and affected(op.text)
+            }
+            if not hit:
+                continue
+            for path, location, indices in _values(pdf, page):
+                if any(_attackable(op) and affected(op.text) for op in (ops[i] for i in indices)):
+                    _unreadable(applied, page, path, location)
+            _strings_off(pdf.recorder, page, hit)
             applied.pages.add(page)
-        # First and last string a reader meets: the text layer has the last before the first.
-        applied.details["out_of_order"] = orders
+        if not applied.pages:
+            return data
+        return attack.with_tounicode(data, [p - 1 for p in sorted(applied.pages)], mapping)
 
-    staging.after_layout(draw)
+    staging.after_layout(choose)
+    look.post.append(post)
     staging.confirm(_acted(staging))
+
+
+def _attackable(op: Op) -> TypeGuard[TextOp]:
+    return isinstance(op, TextOp) and op.font in attack.TEXT_FONTS
+
+
+@pattern(
+    "textlayer.cmap_scramble",
+    "Scrambled ToUnicode",
+    phase="post",
+    truth="none",
+    reference="p28_broken_cmap",
+    incompatible=(*TEXT_ATTACKS, *NO_SCAN, "overlay.redaction", *ROW_SPLIT),
+    description="the standard fonts' ToUnicode scrambled on some pages",
+)
+def _cmap_scramble(staging: Staging) -> bool:
+    staging.applied.details["fonts"] = "standard (Helvetica, Courier, Times)"
+    _tounicode(staging, attack.scrambled(staging.rng), lambda text: bool(text.strip()))
     return True
 
 
-# --- clipped, white text, hidden layer (emit / post) ------------------------------------------
+@pattern(
+    "textlayer.cmap_gaps",
+    "ToUnicode missing digits",
+    phase="post",
+    truth="none",
+    reference="p42_font_corrupt",
+    incompatible=(*TEXT_ATTACKS, *NO_SCAN, "overlay.redaction", *ROW_SPLIT),
+    description="the standard fonts' ToUnicode missing two or three digits",
+)
+def _cmap_gaps(staging: Staging) -> bool:
+    digits = "".join(sorted(staging.rng.sample("0123456789", staging.rng.randint(2, 3))))
+    staging.applied.details["digits"] = digits
+    _tounicode(staging, attack.gapped(digits), lambda text: any(d in text for d in digits))
+    return True
+
+
+# --- clipped, hidden layer, white text (emit / post) ------------------------------------------
 
 
 def _false(text: str, rng: Any) -> str | None:
@@ -575,6 +546,15 @@ TAILS = (
 )
 
 
+@pattern(
+    "textlayer.clipped",
+    "Text past a clipping path",
+    phase="emit",
+    truth="none",
+    reference="p37_clipping",
+    incompatible=(*TEXT_ATTACKS, *NO_SCAN),
+    description="values followed by text that runs past a clipping path",
+)
 def _clipped(staging: Staging) -> bool:
     rng = staging.rng
     applied = staging.applied
@@ -628,6 +608,56 @@ def _clipped(staging: Staging) -> bool:
     return True
 
 
+@pattern(
+    "textlayer.hidden_layer",
+    "Hidden optional-content layer",
+    phase="post",
+    truth="none",
+    reference="p36_ocg_hidden",
+    incompatible=(*TEXT_ATTACKS, *NO_SCAN),
+    description="false values in an optional-content layer switched off, over the real ones",
+)
+def _hidden_layer(staging: Staging) -> bool:
+    rng = staging.rng
+    applied = staging.applied
+    drawn: dict[int, list[TextOp]] = {}
+    name = rng.choice(("Draft", "Prior version", "Layer 2", "Revisions", "Markup"))
+    applied.details["layer"] = name
+
+    def draw(pdf: PdfDocument) -> None:
+        candidates = []
+        for page in range(1, len(pdf.pages) + 1):
+            ops = pdf.pages[page - 1]
+            shown = {op.text for op in ops if isinstance(op, TextOp)}
+            for path, location, indices in _values(pdf, page):
+                op = ops[indices[0]]
+                if len(indices) != 1 or not _plain(op):
+                    continue
+                assert isinstance(op, TextOp)
+                wrong = _false(op.text, rng)
+                if wrong and not any(wrong in s for s in shown):
+                    candidates.append((page, path, location, op, wrong))
+        if not candidates:
+            return
+        picked = rng.sample(range(len(candidates)), min(len(candidates), rng.randint(3, 10)))
+        for index in sorted(picked):
+            page, path, location, op, wrong = candidates[index]
+            drawn.setdefault(page - 1, []).append(TextOp(op.x, op.y, wrong, op.font, op.size))
+            pdf.recorder.invisible(wrong, page)
+            _unreadable(applied, page, path, location)
+            applied.details.setdefault("hidden", []).append(
+                {"path": path, "page": page, "text": wrong}
+            )
+
+    def post(data: bytes) -> bytes:
+        return attack.with_hidden_layer(data, drawn, name) if drawn else data
+
+    staging.after_layout(draw)
+    staging.presentation.post.append(post)
+    staging.confirm(_acted(staging))
+    return True
+
+
 def _occupied(ops: list[Op]) -> list[tuple[float, float]]:
     """Vertical extents of everything drawn on the page but display lettering."""
     spans = []
@@ -659,6 +689,15 @@ def _label(path: str) -> str:
     return path.rsplit(".", 1)[-1].split("[")[0].replace("_", " ").title()
 
 
+@pattern(
+    "textlayer.white_text",
+    "White text with false values",
+    phase="emit",
+    truth="none",
+    reference="p16_invisible_text",
+    incompatible=(*TEXT_ATTACKS, *NO_SCAN),
+    description="false values in white text in blank bands of the page",
+)
 def _white_text(staging: Staging) -> bool:
     rng = staging.rng
     applied = staging.applied
@@ -709,50 +748,17 @@ def _white_text(staging: Staging) -> bool:
     return True
 
 
-def _hidden_layer(staging: Staging) -> bool:
-    rng = staging.rng
-    applied = staging.applied
-    drawn: dict[int, list[TextOp]] = {}
-    name = rng.choice(("Draft", "Prior version", "Layer 2", "Revisions", "Markup"))
-    applied.details["layer"] = name
-
-    def draw(pdf: PdfDocument) -> None:
-        candidates = []
-        for page in range(1, len(pdf.pages) + 1):
-            ops = pdf.pages[page - 1]
-            shown = {op.text for op in ops if isinstance(op, TextOp)}
-            for path, location, indices in _values(pdf, page):
-                op = ops[indices[0]]
-                if len(indices) != 1 or not _plain(op):
-                    continue
-                assert isinstance(op, TextOp)
-                wrong = _false(op.text, rng)
-                if wrong and not any(wrong in s for s in shown):
-                    candidates.append((page, path, location, op, wrong))
-        if not candidates:
-            return
-        picked = rng.sample(range(len(candidates)), min(len(candidates), rng.randint(3, 10)))
-        for index in sorted(picked):
-            page, path, location, op, wrong = candidates[index]
-            drawn.setdefault(page - 1, []).append(TextOp(op.x, op.y, wrong, op.font, op.size))
-            pdf.recorder.invisible(wrong, page)
-            _unreadable(applied, page, path, location)
-            applied.details.setdefault("hidden", []).append(
-                {"path": path, "page": page, "text": wrong}
-            )
-
-    def post(data: bytes) -> bytes:
-        return attack.with_hidden_layer(data, drawn, name) if drawn else data
-
-    staging.after_layout(draw)
-    staging.presentation.post.append(post)
-    staging.confirm(_acted(staging))
-    return True
-
-
 # --- outlined, microtext (emit) ---------------------------------------------------------------
 
 
+@pattern(
+    "textlayer.outlined",
+    "Values drawn as outlines",
+    phase="emit",
+    truth="none",
+    incompatible=(*TEXT_ATTACKS, *NO_SCAN),
+    description="some values drawn as glyph outlines, with no text",
+)
 def _outlined(staging: Staging) -> bool:
     rng = staging.rng
     applied = staging.applied
@@ -787,6 +793,14 @@ def _outlined(staging: Staging) -> bool:
 MICRO = (2.2, 2.8)  # points: a line of fine print a person reads with a loupe or at 600 dpi
 
 
+@pattern(
+    "textlayer.microtext",
+    "Microtext",
+    phase="emit",
+    truth="none",
+    incompatible=(*TEXT_ATTACKS, *NO_SCAN),
+    description="some values in 2-3 point type, legible only when zoomed",
+)
 def _microtext(staging: Staging) -> bool:
     rng = staging.rng
     applied = staging.applied
@@ -825,155 +839,73 @@ def _microtext(staging: Staging) -> bool:
     return True
 
 
-# --- rules (emit) -------------------------------------------------------------------------------
+# --- rules (emit) -----------------------------------------------------------------------------
 
 
-def _rules(curve: bool) -> Callable[[Staging], bool]:
-    def apply(staging: Staging) -> bool:
-        rng = staging.rng
-        applied = staging.applied
+def _rules(staging: Staging, curve: bool) -> bool:
+    """Redraw every rule of every page as short overlapping segments, or (`curve`) as
+    Bezier curves that look straight."""
+    rng = staging.rng
+    applied = staging.applied
 
-        def draw(pdf: PdfDocument) -> None:
-            total_rules = total_segments = 0
-            for page in range(1, len(pdf.pages) + 1):
-                ops = pdf.pages[page - 1]
-                found = attack.rules_of(ops)
-                if not found:
-                    continue
-                drop = {index for index, _ in found}
-                if curve:
-                    kept: list[Op] = [op for i, op in enumerate(ops) if i not in drop]
-                    kept.append(attack.stroked([rule for _, rule in found], curve=True))
-                    segments = len(found)
-                else:
-                    kept = []
-                    segments = 0
-                    by_op: dict[int, list[attack.Rule]] = {}
-                    for index, rule in found:
-                        by_op.setdefault(index, []).append(rule)
-                    for index, op in enumerate(ops):
-                        if index not in drop:
-                            kept.append(op)
-                            continue
-                        for rule in by_op[index]:
-                            for x0, y0, x1, y1, width, color in attack.fragments(rule, rng):
-                                kept.append(LineOp(x0, y0, x1, y1, width, color, CONTENT))
-                                segments += 1
-                ops[:] = kept
-                total_rules += len(found)
-                total_segments += segments
-                applied.pages.add(page)
-            applied.details.update(rules=total_rules, segments=total_segments)
+    def draw(pdf: PdfDocument) -> None:
+        total_rules = total_segments = 0
+        for page in range(1, len(pdf.pages) + 1):
+            ops = pdf.pages[page - 1]
+            found = attack.rules_of(ops)
+            if not found:
+                continue
+            drop = {index for index, _ in found}
+            if curve:
+                kept: list[Op] = [op for i, op in enumerate(ops) if i not in drop]
+                kept.append(attack.stroked([rule for _, rule in found], curve=True))
+                segments = len(found)
+            else:
+                kept = []
+                segments = 0
+                by_op: dict[int, list[attack.Rule]] = {}
+                for index, rule in found:
+                    by_op.setdefault(index, []).append(rule)
+                for index, op in enumerate(ops):
+                    if index not in drop:
+                        kept.append(op)
+                        continue
+                    for rule in by_op[index]:
+                        for x0, y0, x1, y1, width, color in attack.fragments(rule, rng):
+                            kept.append(LineOp(x0, y0, x1, y1, width, color, CONTENT))
+                            segments += 1
+            ops[:] = kept
+            total_rules += len(found)
+            total_segments += segments
+            applied.pages.add(page)
+        applied.details.update(rules=total_rules, segments=total_segments)
 
-        staging.after_layout(draw)
-        staging.confirm(_acted(staging))
-        return True
-
-    return apply
+    staging.after_layout(draw)
+    staging.confirm(_acted(staging))
+    return True
 
 
-# --- registration -------------------------------------------------------------------------------
-
-_TEXT: list[tuple[str, str, str, Callable[[Staging], bool], str | None, tuple[str, ...]]] = [
-    ("invisible_ocr", "Invisible OCR layer", "emit", _invisible_ocr, "p16_invisible_text", ()),
-    (
-        "reading_order",
-        "Content stream out of reading order",
-        "emit",
-        _reading_order,
-        "p27_reading_order",
-        (),
-    ),
-    ("kerning", "Kerning instead of spaces", "emit", _kerning, "p38_kerning", ()),
-    (
-        "cmap_scramble",
-        "Scrambled ToUnicode",
-        "post",
-        _cmap_scramble,
-        "p28_broken_cmap",
-        ("overlay.redaction",),
-    ),
-    (
-        "cmap_gaps",
-        "ToUnicode missing digits",
-        "post",
-        _cmap_gaps,
-        "p42_font_corrupt",
-        ("overlay.redaction",),
-    ),
-    ("clipped", "Text past a clipping path", "emit", _clipped, "p37_clipping", ()),
-    ("hidden_layer", "Hidden optional-content layer", "post", _hidden_layer, "p36_ocg_hidden", ()),
-    ("white_text", "White text with false values", "emit", _white_text, "p16_invisible_text", ()),
-    ("outlined", "Values drawn as outlines", "emit", _outlined, None, ()),
-    ("microtext", "Microtext", "emit", _microtext, None, ()),
-]
-
-DESCRIPTIONS = {
-    "invisible_ocr": "an invisible OCR-style text layer over the page, offset from the glyphs "
-    "and misreading some words",
-    "reading_order": "the page's strings emitted bottom to top, right to left",
-    "kerning": "no space characters: words separated by TJ offsets",
-    "cmap_scramble": "the standard fonts' ToUnicode scrambled on some pages",
-    "cmap_gaps": "the standard fonts' ToUnicode missing two or three digits",
-    "clipped": "values followed by text that runs past a clipping path",
-    "hidden_layer": "false values in an optional-content layer switched off, over the real ones",
-    "white_text": "false values in white text in blank bands of the page",
-    "outlined": "some values drawn as glyph outlines, with no text",
-    "microtext": "some values in 2-3 point type, legible only when zoomed",
-}
-
-for _name, _title, _phase, _apply, _reference, _extra in _TEXT:
-    register(
-        Pattern(
-            f"textlayer.{_name}",
-            _title,
-            _phase,  # type: ignore[arg-type]
-            "none",
-            DESCRIPTIONS[_name],
-            _apply,
-            reference=_reference,
-            incompatible=(
-                *TEXT_ATTACKS,
-                *NO_SCAN,
-                *_extra,
-                *(("table.row_split",) if _name in PAGE_WIDE else ()),
-            ),
-        )
-    )
-
-register(
-    Pattern(
-        "textlayer.fragmented_rules",
-        "Fragmented rules",
-        "emit",
-        "none",
-        "table and box borders drawn as many short overlapping segments",
-        _rules(curve=False),
-        reference="p22_fragmented_borders",
-        incompatible=(*RULE_ATTACKS, *NO_SCAN),
-    )
+@pattern(
+    "textlayer.fragmented_rules",
+    "Fragmented rules",
+    phase="emit",
+    truth="none",
+    reference="p22_fragmented_borders",
+    incompatible=(*RULE_ATTACKS, *NO_SCAN),
+    description="table and box borders drawn as many short overlapping segments",
 )
-register(
-    Pattern(
-        "textlayer.bezier_rules",
-        "Bézier rules",
-        "emit",
-        "none",
-        "table and box borders drawn as Bézier curves that look straight",
-        _rules(curve=True),
-        reference="p26_bezier_borders",
-        incompatible=(*RULE_ATTACKS, *NO_SCAN),
-    )
+def _fragmented_rules(staging: Staging) -> bool:
+    return _rules(staging, curve=False)
+
+
+@pattern(
+    "textlayer.bezier_rules",
+    "Bézier rules",
+    phase="emit",
+    truth="none",
+    reference="p26_bezier_borders",
+    incompatible=(*RULE_ATTACKS, *NO_SCAN),
+    description="table and box borders drawn as Bézier curves that look straight",
 )
-register(
-    Pattern(
-        "scan.ocr_layer",
-        "Scan with an OCR layer",
-        "scan",
-        "none",
-        "A clean or moderate scan carrying an invisible OCR text layer, offset from "
-        "the glyphs, that misreads some words.",
-        _ocr_layer,
-        incompatible=("scan.*", "textlayer.*", *UNSCANNABLE),
-    )
-)
+def _bezier_rules(staging: Staging) -> bool:
+    return _rules(staging, curve=True)

@@ -23,8 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from packetbench.generator.patterns.base import REGISTRY
-from packetbench.generator.patterns.base import _load as _load_patterns
+from packetbench.generator.patterns.base import PATTERNS
 
 TEXT_BREAKING = frozenset({"p28_broken_cmap", "p42_font_corrupt", "p56_handwritten"})
 SCAN_PHASE = "scan_effects"
@@ -140,15 +139,14 @@ def universe(
 @cache
 def _ours() -> dict[str, tuple[str, ...]]:
     """Reference id (and its pNN number) -> our pattern ids naming it, sorted."""
-    _load_patterns()
     found: dict[str, set[str]] = {}
-    for pattern in REGISTRY.values():
+    for pattern in PATTERNS.values():
         if pattern.reference:
             found.setdefault(pattern.reference, set()).add(pattern.id)
             numbered = _NUMBERED.match(pattern.reference)
             if numbered:
                 found.setdefault(numbered.group(1), set()).add(pattern.id)
-    for pattern_id in REGISTRY:  # the scan levels share their names
+    for pattern_id in PATTERNS:  # the scan levels share their names
         if pattern_id.startswith("scan."):
             found.setdefault("scan_" + pattern_id.split(".", 1)[1], set()).add(pattern_id)
     return {key: tuple(sorted(ids)) for key, ids in found.items()}
@@ -177,7 +175,7 @@ def patterns(manifest: dict[str, Any], pages: int) -> list[dict[str, Any]]:
                 "id": ours[0] if len(ours) == 1 else f"nightmare.{reference}",
                 "name": entry.get("name"),
                 "family": ours[0].split(".", 1)[0] if len(ours) == 1 else "nightmare",
-                "phase": REGISTRY[ours[0]].phase if ours else entry.get("phase"),
+                "phase": PATTERNS[ours[0]].phase if ours else entry.get("phase"),
                 "reference_phase": entry.get("phase"),
                 "reference": reference,
                 "corresponds": list(ours),
