@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ctypes
 import math
+import re
+from typing import Any
 
 import numpy as np
 import pypdfium2.raw as raw
@@ -121,10 +123,8 @@ def test_redaction_covers_values_whose_text_stays_underneath(render: Render) -> 
         box = region(c.on.pixels(LOSS, location["page"]), location["bbox"], height)
         assert box.size and box.mean() < 20  # black over the whole value
     truth = c.on.truth(LOSS)
-    import re
-
     for path in c.record["targets"]:
-        node = truth
+        node: Any = truth
         for part in re.findall(r"[A-Za-z_]\w*|\d+", path):
             node = node[int(part)] if part.isdigit() else node[part]
         assert node is None

@@ -155,7 +155,7 @@ def test_copied_superseded_values_are_scored_stale_as_the_ledger_says(tmp_path: 
     # The stale claims carry the superseded document's values.
     claims = [
         {"verdict": verdict, "value": json.loads(value)}
-        for verdict, value in duckdb.sql(
+        for verdict, value in duckdb.execute(
             f"SELECT verdict, value FROM '{run / 'scores' / 'claims.parquet'}'"
         ).fetchall()
     ]

@@ -295,7 +295,7 @@ def test_single_row_total_is_its_own_table(render: Render) -> None:
 def test_dual_draws_two_tables_side_by_side(render: Render) -> None:
     c = case(render, "table.dual", "sov_pdf")
     heads = [f for f in fills(c.on, "sov_pdf", 1) if f[3] - f[1] < 30 and f[2] - f[0] > 100]
-    tops = {}
+    tops: dict[int, list[tuple[float, float]]] = {}
     for left, _, right, top in heads:
         tops.setdefault(round(top), []).append((left, right))
     pair = next(spans for spans in tops.values() if len(spans) == 2)
