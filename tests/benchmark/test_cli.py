@@ -90,6 +90,7 @@ def test_unwritable_folder_is_refused(run_cli: Run, tmp_path: Path) -> None:
     assert blocker.read_text() == "not a folder"
 
 
+@pytest.mark.slow
 def test_existing_packet_is_refused_and_untouched(run_cli: Run, tmp_path: Path) -> None:
     assert run_cli("generate", "--tier", "N1", "--out", str(tmp_path)).returncode == 0
     before = _tree_digest(tmp_path)
@@ -101,6 +102,7 @@ def test_existing_packet_is_refused_and_untouched(run_cli: Run, tmp_path: Path) 
     assert _tree_digest(tmp_path) == before
 
 
+@pytest.mark.slow
 def test_force_replaces_a_packet_completely(run_cli: Run, tmp_path: Path) -> None:
     assert run_cli("generate", "--tier", "N1", "--out", str(tmp_path)).returncode == 0
     packet = tmp_path / "N1-000001"

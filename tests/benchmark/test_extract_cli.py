@@ -7,6 +7,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from packetbench.generator.doctypes.base import DOC_TYPES
 from tests.support.paths import PACKETS
 from tests.support.readback import read_json
@@ -22,6 +24,7 @@ def _error(result: subprocess.CompletedProcess[str], *needles: str) -> None:
         assert needle in lines[0]
 
 
+@pytest.mark.slow
 def test_extract_then_score(run_cli: Run, tmp_path: Path) -> None:
     run = tmp_path / "run"
     packet = PACKETS / "N1-000001"
@@ -77,6 +80,7 @@ def test_extract_then_score(run_cli: Run, tmp_path: Path) -> None:
     }
 
 
+@pytest.mark.slow
 def test_extract_twice_is_byte_identical(run_cli: Run, tmp_path: Path) -> None:
     files = []
     for name in ("a", "b"):
@@ -105,6 +109,7 @@ def test_extract_twice_is_byte_identical(run_cli: Run, tmp_path: Path) -> None:
     assert files[0] == files[1]
 
 
+@pytest.mark.slow
 def test_bad_input_is_one_line_and_exit_2(run_cli: Run, tmp_path: Path) -> None:
     out = tmp_path / "run"
     _error(
@@ -127,6 +132,7 @@ def test_bad_input_is_one_line_and_exit_2(run_cli: Run, tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_existing_run_is_refused_and_untouched(run_cli: Run, tmp_path: Path) -> None:
     run = tmp_path / "run"
     packet = str(PACKETS / "N1-000001")
@@ -143,6 +149,7 @@ def test_existing_run_is_refused_and_untouched(run_cli: Run, tmp_path: Path) -> 
     assert json.loads((run / "run.json").read_text())["model"] == "sim-perfect"
 
 
+@pytest.mark.slow
 def test_corrupt_record_names_the_file(run_cli: Run, tmp_path: Path) -> None:
     run = tmp_path / "run"
     packet = str(PACKETS / "N1-000001")

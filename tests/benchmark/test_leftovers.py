@@ -34,6 +34,7 @@ def _modes(folder: Path) -> dict[str, int]:
     }
 
 
+@pytest.mark.slow
 def test_every_written_file_honours_the_umask(tmp_path: Path) -> None:
     umask = 0o002
     bench = tmp_path / "bench"

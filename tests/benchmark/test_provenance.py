@@ -64,6 +64,7 @@ def _copy(run: Path, tmp_path: Path) -> Path:
     return Path(shutil.copytree(run, tmp_path / run.name))
 
 
+@pytest.mark.slow
 def test_run_json_records_every_hash(runs: tuple[Path, Path], twins: tuple[Path, Path]) -> None:
     info = json.loads((runs[0] / "run.json").read_text())
     [entry] = info["packets"]
@@ -123,6 +124,7 @@ def test_a_run_without_hashes_is_refused(
     assert not (tmp_path / "r").exists()
 
 
+@pytest.mark.slow
 def test_report_refuses_scores_of_other_documents(
     runs: tuple[Path, Path], run_cli: Run, tmp_path: Path
 ) -> None:
@@ -141,6 +143,7 @@ def test_report_refuses_scores_of_other_documents(
     assert _error(run_cli("sql", str(run), "SELECT 1")) == expected
 
 
+@pytest.mark.slow
 def test_compare_refuses_runs_of_different_packets(
     runs: tuple[Path, Path], run_cli: Run, tmp_path: Path
 ) -> None:
@@ -166,6 +169,7 @@ def test_extract_refuses_a_document_its_manifest_does_not_describe(
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.slow
 def test_an_api_run_records_hashes_and_resumes_only_on_the_same_documents(
     twins: tuple[Path, Path], run_cli: Run, tmp_path: Path
 ) -> None:

@@ -109,6 +109,7 @@ def test_tiers_count_and_seed(run_cli: Run, tmp_path: Path) -> None:
     assert f"4 packets, {total} documents" in result.stdout
 
 
+@pytest.mark.slow
 def test_bad_options_are_exit_2(run_cli: Run, tmp_path: Path) -> None:
     for args, needle in (
         (("--tiers", "N1,N7"), "unknown tier 'N7'"),

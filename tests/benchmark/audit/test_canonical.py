@@ -40,6 +40,7 @@ def _scanned_locations(packet: Path, doc_id: str) -> tuple[int, int]:
     )
 
 
+@pytest.mark.slow
 def test_the_canonical_suite_audits_clean(canonical_packets: list[Path]) -> None:
     """Without OCR: every value on a text layer is found; scanned pages are counted, not
     checked (tests/benchmark/audit/test_canonical.py::test_the_suite_passes_with_ocr reads
@@ -86,6 +87,7 @@ def test_the_canonical_suite_audits_clean(canonical_packets: list[Path]) -> None
     assert totals["fields_not_checked"] == scanned > 1000
 
 
+@pytest.mark.slow
 def test_the_command_needs_ocr_for_scans(run_cli: Run, canonical_packets: list[Path]) -> None:
     """Without --ocr the audit fails on scanned pages, naming each document and its pages."""
     result = run_cli("audit", str(canonical_packets[0].parent))
@@ -125,6 +127,7 @@ def test_the_suite_passes_with_ocr(run_cli: Run, canonical_packets: list[Path]) 
         assert fields["found"] >= OCR_RECALL_MIN[level] * fields["checked"] > 0, level
 
 
+@pytest.mark.slow
 def test_json_is_deterministic(run_cli: Run, canonical_packets: list[Path]) -> None:
     outputs = [
         run_cli("audit", str(canonical_packets[0]), "--json", env={"PYTHONHASHSEED": seed}).stdout

@@ -57,6 +57,7 @@ def _located(packet: Path, doc_id: str) -> int:
     return sum(len(entry["locations"]) for entry in fields)
 
 
+@pytest.mark.slow
 def test_scanned_pages_are_not_checked_without_ocr(run_cli: Run, scanned: Path) -> None:
     for doc_id in SCANNED:  # the rasterized copies really have no text layer
         with PdfText(scanned / f"{doc_id}.pdf") as pdf, pdf.page(1) as layer:
@@ -76,6 +77,7 @@ def test_scanned_pages_are_not_checked_without_ocr(run_cli: Run, scanned: Path) 
 
 
 @needs_tesseract
+@pytest.mark.slow
 def test_ocr_reads_scanned_pages(run_cli: Run, scanned: Path) -> None:
     code, report = audit_json(run_cli, scanned, ocr=True)
     assert code == 0, findings(report)
@@ -92,6 +94,7 @@ def test_ocr_reads_scanned_pages(run_cli: Run, scanned: Path) -> None:
 
 
 @needs_tesseract
+@pytest.mark.slow
 def test_ocr_misses_what_the_scan_does_not_show(scanned: Path) -> None:
     def street(data: dict[str, Any]) -> None:
         entry = next(e for e in data["fields"] if e["path"] == "buildings[0].address.street")

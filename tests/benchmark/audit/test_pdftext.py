@@ -28,6 +28,7 @@ def _pdf_documents(packets: list[Path]) -> list[tuple[Path, list[dict[str, Any]]
     return out
 
 
+@pytest.mark.slow
 def test_every_location_of_the_suite_reads_as_get_text_bounded(
     canonical_packets: list[Path],
 ) -> None:

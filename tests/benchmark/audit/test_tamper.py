@@ -51,6 +51,7 @@ def _fails_naming(run_cli: Run, packet: Path, problem: str, file: str, path: str
     return lines[0]
 
 
+@pytest.mark.slow
 def test_a_changed_value_is_caught(run_cli: Run, packet: Path) -> None:
     edit_json(
         packet / "field_truth_sov_pdf.json",

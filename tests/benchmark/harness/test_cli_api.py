@@ -48,6 +48,7 @@ def _extract(server: StubServer, api: str, run: Path, *extra: str) -> list[str]:
 
 
 @pytest.mark.parametrize("api", APIS)
+@pytest.mark.slow
 def test_the_api_key_is_in_no_file_of_the_run(
     api: str, stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:
@@ -78,6 +79,7 @@ def test_the_api_key_is_in_no_file_of_the_run(
     assert key not in result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_bad_usage_is_one_line_and_exit_2(
     stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:
@@ -142,6 +144,7 @@ def test_bad_usage_is_one_line_and_exit_2(
     )
 
 
+@pytest.mark.slow
 def test_refused_key_and_refused_reasoning_stop_the_run(
     stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:
@@ -176,6 +179,7 @@ def test_refused_key_and_refused_reasoning_stop_the_run(
     )
 
 
+@pytest.mark.slow
 def test_max_cost_stops_cleanly_and_resume_finishes(
     stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:
@@ -207,6 +211,7 @@ def test_max_cost_stops_cleanly_and_resume_finishes(
     assert len(records(run)) == DOCUMENTS == sum(server.requests.values())
 
 
+@pytest.mark.slow
 def test_dry_run_estimates_and_sends_nothing(
     stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:
@@ -249,6 +254,7 @@ def test_dry_run_estimates_and_sends_nothing(
     assert "no price for 'stub-model'" in unpriced.stdout
 
 
+@pytest.mark.slow
 def test_audit_tokens_lists_completions_near_their_cap(
     stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:
@@ -279,6 +285,7 @@ def test_audit_tokens_lists_completions_near_their_cap(
     _error(run_cli("audit-tokens", str(sim)), "records no output-token cap")
 
 
+@pytest.mark.slow
 def test_an_api_run_scores(stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path) -> None:
     plan = FaultPlan(
         script={"N1-000001/sov_pdf": ["malformed"], "N1-000001/acord_125": ["envelope"]}

@@ -50,6 +50,7 @@ def _extract(server: StubServer, run: Path, *extra: str) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 def test_an_extract_whose_every_request_failed_exits_1(
     stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:
@@ -71,6 +72,7 @@ def test_an_extract_whose_every_request_failed_exits_1(
     ]
 
 
+@pytest.mark.slow
 def test_a_partial_failure_is_the_last_line(
     stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:
@@ -87,6 +89,7 @@ def test_a_partial_failure_is_the_last_line(
     )
 
 
+@pytest.mark.slow
 def test_a_run_left_with_run_json_alone_scores_as_a_failure_and_resumes(
     stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:

@@ -219,6 +219,7 @@ def test_a_published_count_it_cannot_reproduce_is_unexplained(
     assert _json(tmp_path / "out" / "reconciliation.json")["unexplained"] == 1
 
 
+@pytest.mark.slow
 def test_imported_runs_score_report_and_gate(imported: Path, tmp_path: Path, run_cli: Any) -> None:
     run, packets = imported / "runs" / "gpt55", imported / "packets"
     scored = run_cli("score", str(run), "--packets", str(packets))

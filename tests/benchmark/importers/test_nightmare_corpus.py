@@ -36,6 +36,7 @@ def reconciled(tmp_path_factory: pytest.TempPathFactory, run_cli: Any) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_every_document_and_cohort_is_imported(reconciled: Path) -> None:
     report = _json(reconciled / "import.json")
     assert report["documents"] == 148
@@ -51,6 +52,7 @@ def test_every_document_and_cohort_is_imported(reconciled: Path) -> None:
     assert leaves["mapped"] == sum(s["mapped"] for s in report["schemas"].values()) > 10_000
 
 
+@pytest.mark.slow
 def test_published_column_is_the_corpus_s_own(reconciled: Path) -> None:
     published = _json(CORPUS / "results_aggregate" / "hallucination_report.json")
     breakdown = _json(CORPUS / "results_aggregate" / "field_breakdown.json")

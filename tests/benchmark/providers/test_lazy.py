@@ -8,6 +8,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from tests.support.paths import PACKETS
 
 PROBE = textwrap.dedent("""
@@ -38,11 +40,13 @@ def _loaded(*args: str) -> str:
     return line.removeprefix("LOADED").strip()
 
 
+@pytest.mark.slow
 def test_generate_loads_no_provider_sdk(tmp_path: Path) -> None:
     assert _loaded("generate", "--tier", "N1", "--seed", "3", "--out", str(tmp_path)) == ""
     assert (tmp_path / "N1-000003" / "packet_truth.json").is_file()
 
 
+@pytest.mark.slow
 def test_sim_and_dry_runs_load_no_provider_sdk(tmp_path: Path) -> None:
     packet = str(PACKETS / "N1-000001")
     assert _loaded("extract", "--packets", packet, "--out", str(tmp_path / "sim")) == ""

@@ -82,6 +82,7 @@ def test_openai_strict_structured_outputs_and_reasoning_effort(bodies: Any) -> N
         }
 
 
+@pytest.mark.slow
 def test_anthropic_forces_its_tool_unless_thinking(bodies: Any) -> None:
     sent, run = bodies("anthropic")
     body = sent["N1-000001/loss_run_pdf"][0]
@@ -153,6 +154,7 @@ def test_gemini_json_schema_with_property_ordering_and_thinking(bodies: Any) -> 
 
 
 @pytest.mark.parametrize("api", ["openai", "gemini"])
+@pytest.mark.slow
 def test_text_and_image_inputs_reach_the_model(api: str, bodies: Any) -> None:
     sent, run = bodies(api, input="text")
     text = json.dumps(sent["N1-000001/sov_pdf"][0])

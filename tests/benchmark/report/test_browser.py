@@ -28,6 +28,7 @@ def browser() -> None:
 
 
 @pytest.mark.usefixtures("browser")
+@pytest.mark.slow
 def test_report_renders_in_chromium(scored_run: ScoredRun, tmp_path: Path) -> None:
     files = write_report([scored_run("typical", 1), scored_run("sloppy", 2)], tmp_path)
     with open_page(files.html) as page:
@@ -59,6 +60,7 @@ def test_report_renders_in_chromium(scored_run: ScoredRun, tmp_path: Path) -> No
 
 
 @pytest.mark.usefixtures("browser")
+@pytest.mark.slow
 def test_every_chart_label_is_inside_its_chart(tmp_path: Path) -> None:
     """Long run names (as real model names are) widen the chart; nothing is cut off."""
     from packetbench.benchmark.extract import extract

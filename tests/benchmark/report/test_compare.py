@@ -39,6 +39,7 @@ def test_sloppy_is_found_worse_than_typical(scored_run: ScoredRun) -> None:
     } == {"scored"}
 
 
+@pytest.mark.slow
 def test_typical_against_typical_finds_no_difference(scored_run: ScoredRun) -> None:
     result = compare_runs([scored_run("typical", 1), scored_run("typical", 2)])
     (pair,) = result["pairs"]
@@ -68,6 +69,7 @@ def test_holm_runs_over_every_pair_and_worst_documents(scored_run: ScoredRun) ->
         assert all(row["rates"][row["worst"]] > r for r in others)
 
 
+@pytest.mark.slow
 def test_compare_command(run_cli: Run, scored_run: ScoredRun, tmp_path: Path) -> None:
     a, b = scored_run("typical", 1), scored_run("sloppy", 2)
     result = run_cli("compare", str(a), str(b), "--out", str(tmp_path / "cmp"))

@@ -23,6 +23,7 @@ def _rules(tmp_path: Path, text: str) -> str:
     return str(path)
 
 
+@pytest.mark.slow
 def test_typical_passes_sensible_rules(run_cli: Run, scored_run: ScoredRun, tmp_path: Path) -> None:
     # The typical sim gets some 7 % of claims wrong on plain fields and up to 3.5 times as
     # many on fields a pattern touched (benchmark/sim/profiles.py PATTERN_FACTORS: scans), so
@@ -67,6 +68,7 @@ statistic = "upper"
     assert f"(worst: {worst})" in result.stdout
 
 
+@pytest.mark.slow
 def test_breached_rules_are_listed_and_exit_1(
     run_cli: Run, scored_run: ScoredRun, tmp_path: Path
 ) -> None:
@@ -104,6 +106,7 @@ max = 0.08
     assert "gate FAILED: 0 of 3 rules hold; breached: numeric hallucination per tier" in text.stdout
 
 
+@pytest.mark.slow
 def test_no_regression_against_a_baseline(
     run_cli: Run, scored_run: ScoredRun, tmp_path: Path
 ) -> None:
@@ -152,6 +155,7 @@ def test_bad_rules_name_the_rule(tmp_path: Path) -> None:
     assert fine[0].name == "faithfulness micro per tier min 0.9"
 
 
+@pytest.mark.slow
 def test_bad_rules_are_exit_2(run_cli: Run, scored_run: ScoredRun, tmp_path: Path) -> None:
     run = str(scored_run("typical", 1))
     bad = run_cli("gate", run, "--rules", _rules(tmp_path, '[[rule]]\nmetric = "x"\nmax = 1\n'))

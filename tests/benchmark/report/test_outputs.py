@@ -33,6 +33,7 @@ def _error(result: subprocess.CompletedProcess[str]) -> str:
     return lines[0].removeprefix("packetbench: error: ")
 
 
+@pytest.mark.slow
 def test_report_refuses_an_existing_report_without_force(
     scored_run: ScoredRun, run_cli: Run, tmp_path: Path
 ) -> None:
@@ -48,6 +49,7 @@ def test_report_refuses_an_existing_report_without_force(
     assert (out / "report.md").read_text().startswith("# packetbench report")
 
 
+@pytest.mark.slow
 def test_compare_refuses_an_existing_comparison_without_force(
     scored_run: ScoredRun, run_cli: Run, tmp_path: Path
 ) -> None:
@@ -75,6 +77,7 @@ def test_a_folder_where_the_report_belongs_is_refused(
     assert _tree(tmp_path) == before
 
 
+@pytest.mark.slow
 def test_extract_and_run_refuse_a_folder_that_is_not_theirs(run_cli: Run, tmp_path: Path) -> None:
     packets = Path(shutil.copytree(PACKETS / "N1-000001", tmp_path / "packets" / "N1-000001"))
     before = _tree(tmp_path)

@@ -7,6 +7,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from packetbench.benchmark.extract import extract
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.report.plan import plan
@@ -18,6 +20,7 @@ from tests.support.runs import ScoredRun
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
+@pytest.mark.slow
 def test_plan_from_a_pilot_with_several_packets_per_tier(tmp_path: Path) -> None:
     packets = tmp_path / "packets"
     for tier in ("N1", "N2"):
@@ -44,6 +47,7 @@ def test_plan_from_a_pilot_with_several_packets_per_tier(tmp_path: Path) -> None
         assert 3.5 * coarse.needed <= fine.needed <= 4.5 * coarse.needed + 2
 
 
+@pytest.mark.slow
 def test_plan_command(run_cli: Run, scored_run: ScoredRun) -> None:
     run = str(scored_run("typical", 1))
     result = run_cli("plan", "--pilot", run, "--effect", "0.02")

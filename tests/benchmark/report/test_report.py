@@ -9,6 +9,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from packetbench.benchmark.extract import extract
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.report.render import write_report
@@ -20,6 +22,7 @@ from tests.support.runs import ScoredRun
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
+@pytest.mark.slow
 def test_report_is_byte_identical_across_processes(
     run_cli: Run, scored_run: ScoredRun, tmp_path: Path
 ) -> None:
@@ -34,6 +37,7 @@ def test_report_is_byte_identical_across_processes(
     assert outputs[0] == outputs[1]
 
 
+@pytest.mark.slow
 def test_report_shows_every_section(scored_run: ScoredRun, tmp_path: Path) -> None:
     typical, sloppy = scored_run("typical", 1), scored_run("sloppy", 2)
     files = write_report([typical, sloppy], tmp_path)
@@ -122,6 +126,7 @@ def test_small_slices_are_flagged(tmp_path: Path) -> None:
     assert re.search(r"^\| sov \(small\) \| run \| 2 \| .* \|$", text, re.M)
 
 
+@pytest.mark.slow
 def test_html_is_self_contained(scored_run: ScoredRun, tmp_path: Path) -> None:
     files = write_report([scored_run("typical", 1), scored_run("sloppy", 2)], tmp_path)
     html = files.html.read_text(encoding="utf-8")

@@ -103,6 +103,7 @@ def test_tables_match_the_score_files(scored_run: ScoredRun) -> None:
     assert headline["faithfulness"]["den"] == sum(verdicts.values())
 
 
+@pytest.mark.slow
 def test_every_query_answers_the_same_after_reloading(
     scored_run: ScoredRun, tmp_path: Path
 ) -> None:
@@ -135,6 +136,7 @@ def test_runs_with_the_same_name_are_told_apart(scored_run: ScoredRun, tmp_path:
     assert sorted(names) == sorted([str(first), str(other)])
 
 
+@pytest.mark.slow
 def test_score_writes_the_database_and_sql_reads_many_runs(
     run_cli: Run, tmp_path: Path, scored_run: ScoredRun
 ) -> None:
@@ -178,6 +180,7 @@ def _error(result: subprocess.CompletedProcess[str], *needles: str) -> None:
         assert needle in lines[0], lines[0]
 
 
+@pytest.mark.slow
 def test_sql_bad_input_is_one_line(run_cli: Run, tmp_path: Path, scored_run: ScoredRun) -> None:
     run = str(scored_run("typical", 1))
     _error(run_cli("sql", run, "SELECT nothing FROM nowhere"), "SQL:", "nowhere")

@@ -66,6 +66,7 @@ def test_perfect_scores_everything_correct(sim_run: SimRun) -> None:
 
 @pytest.mark.parametrize("profile", ["typical", "sloppy"])
 @pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.slow
 def test_scorer_recovers_every_injected_count(sim_run: SimRun, profile: str, seed: int) -> None:
     run, result = sim_run(profile, seed)
     assert result.documents, "nothing was scored"
@@ -200,6 +201,7 @@ def test_invalid_and_missing_records_are_listed(sim_run: SimRun, tmp_path: Path)
     assert breakdown["documents_expected"] == breakdown["documents_scored"] + 4
 
 
+@pytest.mark.slow
 def test_scores_are_byte_identical_under_another_hash_seed(
     sim_run: SimRun, run_cli: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
 ) -> None:

@@ -116,6 +116,7 @@ def test_continuation_pages_repeat_the_header(packets: Path) -> None:
     assert multi >= 2  # the interest schedule and the remarks run long at N5
 
 
+@pytest.mark.slow
 def test_packets_carry_each_type_in_its_tiers() -> None:
     """Every tier carries the certificates, schedules and paperwork; the vehicle certificate
     only with the auto line."""

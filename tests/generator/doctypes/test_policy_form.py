@@ -105,6 +105,7 @@ def test_every_form_of_every_line_has_its_wording() -> None:
 
 
 @pytest.mark.parametrize("tier", TIERS)
+@pytest.mark.slow
 def test_the_layout_keeps_every_policy_within_ten_to_fifteen_pages(tier: str) -> None:
     from packetbench.generator.packet import build_packet
 

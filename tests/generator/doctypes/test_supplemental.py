@@ -238,6 +238,7 @@ def test_answers_models_follow_their_question_banks() -> None:
 
 
 @pytest.mark.parametrize("tier", TIERS)
+@pytest.mark.slow
 def test_supplement_invariants_hold_over_many_worlds(tier: str) -> None:
     seen = dict.fromkeys(VARIANTS, 0)
     for lines in (None, ALL_LINES):

@@ -233,6 +233,7 @@ def test_answers_model_follows_its_question_bank() -> None:
 
 
 @pytest.mark.parametrize("tier", TIERS)
+@pytest.mark.sweep
 def test_every_packet_carries_it_and_it_agrees_with_its_world(tier: str) -> None:
     knobs = resolve(tier, LIGHT)
     seen = {"non_renewed": 0, "truncated": 0, "sprinklered": 0}

@@ -170,6 +170,7 @@ def problems_of(doc: VehicleSchedule, world: World) -> list[str]:
 
 
 @pytest.mark.parametrize("tier", TIERS)
+@pytest.mark.sweep
 def test_schedule_invariants_hold_over_many_worlds(tier: str) -> None:
     seen = {"financed": 0, "leased": 0, "no damage": 0, "no driver": 0, "new": 0}
     cases = [(seed, True) for seed in SEEDS] + [(seed, False) for seed in range(1, 3)]
