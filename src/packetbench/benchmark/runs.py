@@ -22,7 +22,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet
-from packetbench.generator.truth import dump_json
 from packetbench.generator.worker_pool import alive
 
 Status = Literal["ok", "error", "timeout", "invalid", "refused"]
@@ -145,6 +144,10 @@ def check_outputs(folder: Path, names: tuple[str, ...], force: bool, what: str) 
 
 
 def write_json(path: Path, data: Any) -> None:
+    # imported here: the generator's truth writer loads its renderers, which a reader of
+    # runs (the viewer) has no use for
+    from packetbench.generator.truth import dump_json
+
     write_atomic(path, dump_json(data))
 
 
