@@ -267,12 +267,13 @@ class RunSource:
 
 
 def packets_folder(run: Path, info: dict[str, Any], packets: Path | None) -> Path:
-    """The packets a run is read with: `packets`, else the folder run.json names."""
+    """The packets a run is read with: `packets`, else the folder run.json names (a relative
+    one, as `import nightmare` writes, from the run's folder)."""
     if packets is not None:
         return packets
     recorded = info.get("packets_dir")
-    if isinstance(recorded, str) and Path(recorded).is_dir():
-        return Path(recorded)
+    if isinstance(recorded, str) and recorded and (run / recorded).is_dir():
+        return run / recorded
     raise UsageError(
         f"{run / 'run.json'}: its packets folder {recorded!r} is not there; give --packets DIR"
     )
