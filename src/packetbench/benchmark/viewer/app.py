@@ -41,6 +41,8 @@ from packetbench.errors import InputError
 from packetbench.resources import resource_dir
 
 ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
+# Longest the overview waits for the first document list to be answered before it starts.
+OVERVIEW_DELAY = 5.0
 PART = re.compile(r"^(?:(?:page|fields|claims)-[0-9]{1,7}|cells)$")
 # The page loads its own script, style and images and nothing else.
 SECURITY = {
@@ -96,6 +98,10 @@ class Viewer:
                     sha = source.hashes[f"{packet.packet_id}/{doc.doc_id}"]["file"]
                     self._files.setdefault(sha, []).append((i, packet, doc))
         self._overviews: list[Future[dict[str, Any]]] = [Future() for _ in sources]
+        # Set once a document list has been answered (or asked for an overview): the
+        # overview's bootstrap waits for it, so the list a user opens first is not slowed
+        # by the intervals being drawn beside it.
+        self.listed = threading.Event()
         # A daemon thread: a server stopped while a large run's intervals are being drawn
         # exits at once instead of waiting for them.
         threading.Thread(target=self._compute_overviews, name="overview", daemon=True).start()
@@ -119,6 +125,7 @@ class Viewer:
         # requests (the list) before the report's and the scorer's modules are loaded
         from packetbench.benchmark.viewer.overview import overview
 
+        self.listed.wait(timeout=OVERVIEW_DELAY)
         for source, future in zip(self.sources, self._overviews, strict=True):
             try:
                 future.set_result(overview(source))
@@ -223,6 +230,7 @@ def _documents(viewer: Viewer, request: Request) -> Response:
     listing = source.listing(Query.parse(dict(request.query_params)))
     for row in listing.rows:
         row["check"] = checks.state(row["packet_id"], row["doc_id"])
+    viewer.listed.set()
     return _json(
         {
             "rows": listing.rows,

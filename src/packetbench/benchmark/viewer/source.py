@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import orjson
 
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
@@ -67,9 +68,13 @@ ORDER BY (status = 'scored') DESC,
 def safe_id(text: str, what: str, where: Path) -> str:
     """`text` when it can name a file (a packet or document id read from a run), else
     BadInput: ids from files never become path parts unchecked."""
-    if not SAFE_ID.match(text) or ".." in text:
+    if not is_safe(text):
         raise BadInput(f"{where}: {what} {text[:60]!r} cannot name a file")
     return text
+
+
+def is_safe(text: str) -> bool:
+    return bool(SAFE_ID.match(text)) and ".." not in text
 
 
 @dataclass(frozen=True)
@@ -297,8 +302,6 @@ def _results(run: Path, listed: dict[str, dict[str, Any]]) -> duckdb.DuckDBPyCon
     """A read-only connection to the run's results database, or None when it is not scored;
     BadInput when the database is unreadable, of another version, or was scored against
     other documents than run.json lists (the same checks as `packetbench sql`)."""
-    import json
-
     db = run / DB_NAME
     if not db.exists():
         return None
@@ -316,8 +319,8 @@ def _results(run: Path, listed: dict[str, dict[str, Any]]) -> duckdb.DuckDBPyCon
             f"{meta.get('schema_version')}, expected {SCHEMA_VERSION}); score the run again"
         )
     try:
-        stored = json.loads(str(meta.get("provenance")))
-    except json.JSONDecodeError:
+        stored = orjson.loads(str(meta.get("provenance")))
+    except orjson.JSONDecodeError:
         stored = None
     differs = (
         provenance.same_listing(listed, stored) if isinstance(stored, dict) else "(not recorded)"
@@ -350,8 +353,9 @@ def open_run(
         )
     listed = provenance.recorded(info, run)
     for packet, doc in selected:
-        safe_id(packet.packet_id, "packet id", packet.path / "packet_truth.json")
-        safe_id(doc.doc_id, "document id", packet.path / "packet_truth.json")
+        if not (is_safe(packet.packet_id) and is_safe(doc.doc_id)):
+            safe_id(packet.packet_id, "packet id", packet.path / "packet_truth.json")
+            safe_id(doc.doc_id, "document id", packet.path / "packet_truth.json")
     hashes = {
         f"{p.packet_id}/{d.doc_id}": listed[p.packet_id]["sha256"][d.doc_id] for p, d in selected
     }
