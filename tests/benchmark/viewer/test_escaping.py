@@ -75,6 +75,9 @@ def test_markup_from_a_run_is_text_when_served(
         _walk(page)
 
 
+# Slow (~50 s on 2 loaded cores: the export renders every page): the served test above
+# covers the same page in the fast tier.
+@pytest.mark.slow
 @pytest.mark.usefixtures("browser")
 def test_markup_from_a_run_is_text_in_the_export(
     viewer_runs: tuple[Path, Path, Path], hostile_run: Path, tmp_path: Path

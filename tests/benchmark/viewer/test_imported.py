@@ -24,6 +24,9 @@ def _truth(run: Path, doc_id: str) -> list[dict[str, Any]]:
     return fields
 
 
+# Slow (~35 s on 2 loaded cores with its fixture: a corpus in the reference's format
+# imported with `packetbench import nightmare`, then opened in Chromium).
+@pytest.mark.slow
 @pytest.mark.usefixtures("browser")
 def test_an_imported_run_shows_boxes_where_the_reference_locates_values(
     imported_run: Path, tmp_path: Path
