@@ -16,7 +16,9 @@ side table: the first time (its index built, the page rendered), later (the targ
 1 s), and the first time on a server started again, each with the bytes the page fetched.
 Medians of --repeat openings, each in a fresh browser. With --baseline SRC, every figure is
 measured again with the packetbench found in SRC (another checkout's `src`) and printed
-beside.
+beside. With --list-only, only the command to the list, --repeat times (the whole process
+is what `farm-bench --vs` times: `env PYTHONPATH=SRC python benchmarks/viewer.py ...` is the
+baseline's).
 """
 
 from __future__ import annotations
@@ -154,21 +156,27 @@ class Figures:
     restarted: tuple[float, int] = (0.0, 0)
 
 
+def command_to_list(
+    figures: Figures, run: Path, packets: Path, cache: Path, repeat: int, source: Path | None
+) -> None:
+    """The command to its list drawn, in a browser open before the command starts."""
+    for _ in range(repeat):
+        with open_page("about:blank", 1400, 900) as page:
+            started = time.perf_counter()
+            with serve(run, packets, cache, source, started) as server:
+                _navigate(page, server.url + "#/run/0", LIST)
+                figures.command_to_list.append(time.perf_counter() - started)
+                figures.serving.append(server.serving)
+                figures.serving_cpu.append(server.cpu)
+
+
 def measure(
     run: Path, packets: Path, document: str | None, repeat: int, source: Path | None
 ) -> Figures:
     figures = Figures()
     scratch = Path(tempfile.mkdtemp(prefix="viewer-bench-"))
     cache = scratch / "cache"
-    # The command to the list: the browser is open before the command starts.
-    for _ in range(repeat):
-        with open_page("about:blank", 1400, 900) as page:
-            started = time.perf_counter()
-            with serve(run, packets, scratch / "list-cache", source, started) as server:
-                _navigate(page, server.url + "#/run/0", LIST)
-                figures.command_to_list.append(time.perf_counter() - started)
-                figures.serving.append(server.serving)
-                figures.serving_cpu.append(server.cpu)
+    command_to_list(figures, run, packets, scratch / "list-cache", repeat, source)
     with serve(run, packets, cache, source) as server:
         url = server.url
         for _ in range(repeat):
@@ -229,6 +237,7 @@ def main() -> None:
     parser.add_argument("--document", help="PACKET/DOC to open (default: the longest listed)")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--baseline", type=Path, help="another packetbench's src, measured too")
+    parser.add_argument("--list-only", action="store_true", help="only the command to the list")
     args = parser.parse_args()
     if args.make:
         run, packets = _make(args.make, Path(tempfile.mkdtemp(prefix="viewer-bench-")))
@@ -239,6 +248,16 @@ def main() -> None:
     info = json.loads((run / "run.json").read_text())
     documents = sum(len(p["documents"]) for p in info["packets"])
     print(f"run {run}: {documents:,} documents listed in run.json")
+    if args.list_only:
+        only = Figures()
+        with tempfile.TemporaryDirectory(prefix="viewer-bench-") as scratch:
+            command_to_list(only, run, packets, Path(scratch), args.repeat, None)
+        print(
+            f"command to list drawn     {_median(only.command_to_list)}; target 2 s\n"
+            f"  of which serving after  {_median(only.serving)}, "
+            f"{statistics.median(only.serving_cpu):.2f} s of CPU"
+        )
+        return
     figures = measure(run, packets, args.document, args.repeat, None)
     lines = report("this checkout", figures)
     if args.baseline:
