@@ -84,6 +84,38 @@ def recorded(info: dict[str, Any], run: Path) -> dict[str, dict[str, Any]]:
     return found
 
 
+def document_difference(
+    entry: dict[str, Any], packet: Packet, doc: DocInfo, run: Path, hint: str
+) -> str | None:
+    """Why `doc` is not the document `run` was extracted from (its first file whose sha256
+    is not the one run.json's `entry` for its packet records, or that cannot be read), or
+    None when all its files are those."""
+    expected = entry["sha256"].get(doc.doc_id)
+    try:
+        actual = {kind: sha256(_file(packet, doc, kind)) for kind in HASHED}
+    except BadInput as error:
+        return str(error)
+    if expected == actual:
+        return None
+    kind = next((k for k in HASHED if (expected or {}).get(k) != actual[k]), "file")
+    return (
+        f"{_file(packet, doc, kind)}: not the file {run} was extracted from (its sha256 "
+        f"differs); {hint}"
+    )
+
+
+def packet_difference(entry: dict[str, Any], packet: Packet, run: Path, hint: str) -> str | None:
+    """Why `packet`'s packet_truth.json is not the one `run` was extracted from, or None."""
+    path = packet.path / "packet_truth.json"
+    try:
+        found = sha256(path)
+    except BadInput as error:
+        return str(error)
+    if found == entry["packet_truth_sha256"]:
+        return None
+    return f"{path}: not the packet {run} was extracted from (its sha256 differs); {hint}"
+
+
 def verify(
     info: dict[str, Any],
     run: Path,
@@ -99,20 +131,13 @@ def verify(
         entry = entries.get(packet.packet_id)
         if entry is None:
             raise BadInput(f"{packet.path}: not a packet {run} was extracted from; {hint}")
-        expected = entry["sha256"].get(doc.doc_id)
-        actual = {kind: sha256(_file(packet, doc, kind)) for kind in HASHED}
-        if expected != actual:
-            kind = next((k for k in HASHED if (expected or {}).get(k) != actual[k]), "file")
-            raise BadInput(
-                f"{_file(packet, doc, kind)}: not the file {run} was extracted "
-                f"from (its sha256 differs); {hint}"
-            )
+        found = document_difference(entry, packet, doc, run, hint)
+        if found is not None:
+            raise BadInput(found)
     for packet_id, packet in packets.items():
-        if sha256(packet.path / "packet_truth.json") != entries[packet_id]["packet_truth_sha256"]:
-            raise BadInput(
-                f"{packet.path / 'packet_truth.json'}: not the packet {run} was "
-                f"extracted from (its sha256 differs); {hint}"
-            )
+        found = packet_difference(entries[packet_id], packet, run, hint)
+        if found is not None:
+            raise BadInput(found)
 
 
 def _documents(entries: dict[str, dict[str, Any]]) -> Iterator[tuple[str, dict[str, str]]]:

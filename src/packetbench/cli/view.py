@@ -32,7 +32,7 @@ def view(
     cache: Annotated[
         Path | None,
         typer.Option(
-            help="Where page images are cached "
+            help="Where page images and document indexes are cached "
             "(default: $PACKETBENCH_PAGE_CACHE or ~/.cache/packetbench/pages)."
         ),
     ] = None,
@@ -44,6 +44,9 @@ def view(
     abstained, hallucinated, stale, guessed), the model's value beside the truth, its
     claims, and the patterns and hidden text applied to its pages. Two runs compare side by
     side. Stop the server with Ctrl-C.
+
+    The server answers at once and checks the packets against the run (as `score` does) in
+    the background, each document before it is shown: one that differs is refused.
     """
     from packetbench.benchmark.viewer.pages import Pages, default_cache
     from packetbench.benchmark.viewer.source import open_runs
@@ -71,7 +74,8 @@ def view(
 
     sock = bind(port)  # a port in use is refused before the runs are read
     try:
-        sources = open_runs(runs, packets)
+        # The files are checked as the server runs, each document before it is shown.
+        sources = open_runs(runs, packets, check_files=False)
     except BaseException:
         sock.close()
         raise

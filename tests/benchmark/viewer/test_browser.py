@@ -13,9 +13,7 @@ from __future__ import annotations
 import io
 import json
 import os
-import signal
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,50 +21,13 @@ import duckdb
 import pytest
 from PIL import Image
 
-from tests.support.chromium import Page, chromium, open_page
+from tests.support.chromium import Page, open_page
 from tests.support.paths import ROOT, cli_path
+from tests.support.viewer import problems
 
 WRONG = (0xEF, 0x6C, 0x00)  # --wrong in app.css
 CORRECT = (0x2E, 0x7D, 0x32)
 ZOOM = 1.25  # the viewer's default zoom: 1 PDF point is 1.25 CSS pixels
-
-
-@pytest.fixture(scope="module")
-def browser() -> None:
-    if chromium() is None:
-        if os.environ.get("PACKETBENCH_REQUIRE_BROWSER"):
-            pytest.fail("PACKETBENCH_REQUIRE_BROWSER is set but chromium is not installed")
-        pytest.skip("chromium is not installed (Debian package `chromium`)")
-
-
-@pytest.fixture
-def served(viewer_runs: tuple[Path, Path, Path], tmp_path: Path) -> Iterator[str]:
-    """The URL of `packetbench view RUN RUN2` running as its own process."""
-    packets, sloppy, typical = viewer_runs
-    process = subprocess.Popen(
-        [
-            *(cli_path(), "view", str(sloppy), str(typical), "--packets", str(packets)),
-            *("--port", "0", "--cache", str(tmp_path / "cache")),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert line.startswith("packetbench view: serving http://127.0.0.1:"), (
-            line,
-            process.stderr.read() if process.poll() is not None and process.stderr else "",
-        )
-        yield line.split()[3]
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
-        for stream in (process.stdout, process.stderr):
-            if stream is not None:
-                stream.close()
 
 
 def _target(run: Path) -> dict[str, Any]:
@@ -112,13 +73,6 @@ def _pixel(shot: bytes, x: float, y: float) -> tuple[int, int, int]:
 
 def _near(found: tuple[int, int, int], wanted: tuple[int, int, int]) -> bool:
     return all(abs(a - b) <= 12 for a, b in zip(found, wanted, strict=True))
-
-
-def _clean(page: Page) -> list[Any]:
-    problems: list[Any] = list(page.exceptions)
-    problems += [m for m in page.console if m.get("type") in ("error", "warning", "assert")]
-    problems += [e for e in page.log if e.get("level") in ("error", "warning")]
-    return problems
 
 
 def _walk_through(page: Page, target: dict[str, Any], screenshot: Path | None = None) -> None:
@@ -195,7 +149,7 @@ def _walk_through(page: Page, target: dict[str, Any], screenshot: Path | None = 
     assert _near(_pixel(shot, right - 1.5, middle), WRONG), _pixel(shot, right - 1.5, middle)
     # just outside the box is not the box
     assert not _near(_pixel(shot, left - 4, middle), WRONG)
-    assert _clean(page) == []
+    assert problems(page) == []
 
 
 @pytest.mark.usefixtures("browser")
@@ -251,8 +205,8 @@ def test_compare_puts_differences_first(viewer_runs: tuple[Path, Path, Path], se
             "  r.children[0].firstChild.className, r.children[4].firstChild.className])"
         )
         boxes = page.evaluate("document.querySelectorAll('.box[class*=\" r-\"]').length")
-        problems = _clean(page)
-    assert problems == []
+        found = problems(page)
+    assert found == []
     differs = [a != b or ca != cb for a, b, ca, cb in rows]
     assert any(differs) and not all(differs)
     first_same = differs.index(False)

@@ -6,7 +6,24 @@ stacks the tables of several runs in one in-memory connection and defines every 
 ``benchmark/metrics/*.sql`` over them as a view.
 """
 
-from packetbench.benchmark.results.load import DB_NAME, load_run
-from packetbench.benchmark.results.query import RunSet, open_runs
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from packetbench.benchmark.results.database import DB_NAME
+
+if TYPE_CHECKING:
+    from packetbench.benchmark.results.load import load_run
+    from packetbench.benchmark.results.query import RunSet, open_runs
 
 __all__ = ["DB_NAME", "RunSet", "load_run", "open_runs"]
+# The loader imports the scorer: a reader of a results database (the viewer) loads neither
+# until it asks for them.
+_LAZY = {"load_run": "load", "RunSet": "query", "open_runs": "query"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

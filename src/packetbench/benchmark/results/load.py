@@ -24,6 +24,7 @@ import orjson
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import DocInfo, Packet, find_packets, read_json
+from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION
 from packetbench.benchmark.runs import (
     listed_documents,
     read_record,
@@ -39,10 +40,6 @@ from packetbench.benchmark.score.outputs import (
     MEMORY_LIMIT,
 )
 
-DB_NAME = "results.duckdb"
-# 2: meta holds the documents the run was scored against; 3: fields and claims carry the
-# patterns that touched them.
-SCHEMA_VERSION = "3"
 TABLES_SQL = Path(__file__).with_name("tables.sql")
 # The documents columns documents.parquet gives (its other columns name the document, and
 # its flags fill consistency_flags); claims is the sum of the verdicts.

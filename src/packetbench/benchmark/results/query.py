@@ -24,7 +24,7 @@ import duckdb
 
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
-from packetbench.benchmark.results.load import DB_NAME, SCHEMA_VERSION
+from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION
 from packetbench.benchmark.runs import read_run
 
 METRICS_DIR = Path(__file__).resolve().parent.parent / "metrics"

@@ -1,19 +1,25 @@
 """The viewer served on 127.0.0.1: a Starlette app under uvicorn, read-only.
 
 Routes: the single-page app (``/``, ``/static/app.js``, ``/static/app.css``) and its JSON
-API: ``/api/runs``, ``/api/runs/{i}/overview``, ``/api/runs/{i}/documents`` (one page of the
-list, filters as query parameters), ``/api/runs/{i}/documents/{packet}/{doc}``,
-``/api/runs/{i}/grid/{packet}/{doc}`` and page images ``/pages/{sha256}/{page}?scale=N``.
-A document is only ever found among a run's listed documents, and a page image only among
-their files: nothing a request names becomes a path.
+API: ``/api/runs`` (with how far the check of each run's files has got),
+``/api/runs/{i}/checks``, ``/api/runs/{i}/overview``, ``/api/runs/{i}/documents`` (one page
+of the list, filters as query parameters; each row says whether its files were checked),
+``/api/runs/{i}/documents/{packet}/{doc}`` (a document's summary) and its parts
+``.../{packet}/{doc}/page-N`` (the fields drawn on page N), ``fields-K`` and ``claims-K``
+(the side table, `index.CHUNK` rows at a time, worst first) and ``cells`` (a workbook's or
+CSV's located fields), ``/api/runs/{i}/grid/{packet}/{doc}`` and page images
+``/pages/{sha256}/{page}?scale=N``. A document is only ever found among a run's listed
+documents, and a page image only among their files: nothing a request names becomes a path.
+A document whose files differ from those the run was extracted from is answered 422 with
+the reason (`benchmark.viewer.checks`).
 """
 
 from __future__ import annotations
 
 import errno
+import re
 import socket
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
@@ -26,17 +32,18 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
 from packetbench.benchmark.errors import BadInput, UsageError
-from packetbench.benchmark.viewer import document, grid
-from packetbench.benchmark.viewer.overview import overview
+from packetbench.benchmark.packets import DocInfo, Packet
+from packetbench.benchmark.viewer import grid, index
+from packetbench.benchmark.viewer.checks import Checks, Refused
 from packetbench.benchmark.viewer.pages import Pages
 from packetbench.benchmark.viewer.source import Query, RunSource
 from packetbench.errors import InputError
 from packetbench.resources import resource_dir
 
 ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
-# Documents built lately, kept as their JSON (a long document takes seconds to build; opened
-# again, it is sent at once), up to this many bytes.
-DOCUMENT_CACHE_BYTES = 256 * 1024 * 1024
+# Longest the overview waits for the first document list to be answered before it starts.
+OVERVIEW_DELAY = 5.0
+PART = re.compile(r"^(?:(?:page|fields|claims)-[0-9]{1,7}|cells)$")
 # The page loads its own script, style and images and nothing else.
 SECURITY = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
@@ -59,25 +66,47 @@ def _json(data: Any, status: int = 200) -> Response:
     return Response(to_json(data), status, media_type="application/json", headers=SECURITY)
 
 
+def run_row(index: int, source: RunSource) -> dict[str, Any]:
+    """A run as the runs list shows it."""
+    return {
+        "index": index,
+        "name": source.name,
+        "scored": source.scored,
+        "documents": len(source.documents),
+        "model": source.info.get("model"),
+        "provider": source.info.get("provider"),
+        "simulator": bool(source.info.get("simulator", False)),
+        "status": source.info.get("status"),
+    }
+
+
 class Viewer:
-    """The runs being viewed, their page images, and each run's overview (computed in the
-    background from the start: a large run's intervals take seconds, its list does not)."""
+    """The runs being viewed, their page images, each run's overview (computed in the
+    background from the start: a large run's intervals take seconds, its list does not),
+    the check of each run's files (in the background too) and the documents' indexes."""
 
     def __init__(self, sources: list[RunSource], pages: Pages) -> None:
         self.sources = sources
         self.pages = pages
-        self._files: dict[str, Path] = {}
-        for source in sources:
+        self.indexes = index.Indexes(pages.cache / "index")
+        self.checks = [Checks(source) for source in sources]
+        # sha256 of a PDF -> the documents that are that file (in any run)
+        self._files: dict[str, list[tuple[int, Packet, DocInfo]]] = {}
+        for i, source in enumerate(sources):
             for packet, doc in source.documents:
-                sha = source.hashes[f"{packet.packet_id}/{doc.doc_id}"]["file"]
                 if doc.format == "pdf":
-                    self._files[sha] = packet.path / doc.file
+                    sha = source.hashes[f"{packet.packet_id}/{doc.doc_id}"]["file"]
+                    self._files.setdefault(sha, []).append((i, packet, doc))
         self._overviews: list[Future[dict[str, Any]]] = [Future() for _ in sources]
+        # Set once a document list has been answered (or asked for an overview): the
+        # overview's bootstrap waits for it, so the list a user opens first is not slowed
+        # by the intervals being drawn beside it.
+        self.listed = threading.Event()
         # A daemon thread: a server stopped while a large run's intervals are being drawn
         # exits at once instead of waiting for them.
         threading.Thread(target=self._compute_overviews, name="overview", daemon=True).start()
-        self._lock = threading.Lock()
-        self._documents: OrderedDict[tuple[int, str, str], bytes] = OrderedDict()
+        for checks in self.checks:
+            checks.start()
 
     def source(self, request: Request) -> RunSource:
         index = int(request.path_params["run"])
@@ -87,20 +116,16 @@ class Viewer:
 
     def runs(self) -> list[dict[str, Any]]:
         return [
-            {
-                "index": i,
-                "name": s.name,
-                "scored": s.scored,
-                "documents": len(s.documents),
-                "model": s.info.get("model"),
-                "provider": s.info.get("provider"),
-                "simulator": bool(s.info.get("simulator", False)),
-                "status": s.info.get("status"),
-            }
+            {**run_row(i, s), "checks": self.checks[i].summary()}
             for i, s in enumerate(self.sources)
         ]
 
     def _compute_overviews(self) -> None:
+        # imported here, as the building of documents is: the server answers its first
+        # requests (the list) before the report's and the scorer's modules are loaded
+        from packetbench.benchmark.viewer.overview import overview
+
+        self.listed.wait(timeout=OVERVIEW_DELAY)
         for source, future in zip(self.sources, self._overviews, strict=True):
             try:
                 future.set_result(overview(source))
@@ -110,28 +135,46 @@ class Viewer:
     def overview(self, index: int) -> dict[str, Any]:
         return self._overviews[index].result()
 
-    def document(self, index: int, packet_id: str, doc_id: str) -> bytes:
-        """The JSON of a document's view, from the cache of documents built lately."""
-        key = (index, packet_id, doc_id)
-        with self._lock:
-            found = self._documents.get(key)
-            if found is not None:
-                self._documents.move_to_end(key)
-                return found
-        built = to_json(document.build(self.sources[index], self.pages, packet_id, doc_id))
-        with self._lock:
-            self._documents[key] = built
-            while sum(map(len, self._documents.values())) > DOCUMENT_CACHE_BYTES:
-                self._documents.popitem(last=False)
-        return built
+    def opened(self, run: int, packet_id: str, doc_id: str) -> tuple[Packet, DocInfo]:
+        """A document of run `run`, once its files are checked (Refused when they differ)."""
+        packet, doc = self.sources[run].document(packet_id, doc_id)
+        self.checks[run].require(packet, doc)
+        return packet, doc
+
+    def document(self, run: int, packet_id: str, doc_id: str) -> index.Index:
+        """The index of a document's view: read from the cache, or built the first time."""
+        source = self.sources[run]
+        packet, doc = self.opened(run, packet_id, doc_id)
+        name = index.key(
+            source.recorded[packet.packet_id],
+            doc.doc_id,
+            source.outcomes_from(packet, doc),
+        )
+
+        def build() -> dict[str, Any]:
+            from packetbench.benchmark.viewer import document
+
+            return index.split(document.build(source, self.pages, packet.packet_id, doc.doc_id))
+
+        return self.indexes.get(name, build)
 
     def pdf(self, sha: str) -> Path:
+        """The file of a document whose sha256 is `sha`, once checked; UsageError when no
+        document is that file, Refused when every document said to be it differs."""
         found = self._files.get(sha)
-        if found is None:
+        if not found:
             raise UsageError("no such document file")
-        return found
+        refused: str | None = None
+        for run, packet, doc in found:
+            reason = self.checks[run].check(packet, doc)
+            if reason is None:
+                return packet.path / doc.file
+            refused = refused or reason
+        raise Refused(refused or "no such document file")
 
     def close(self) -> None:
+        for checks in self.checks:
+            checks.stop()
         for source in self.sources:
             source.close()
 
@@ -171,6 +214,11 @@ def _runs(viewer: Viewer, request: Request) -> Response:
     return _json(viewer.runs())
 
 
+def _checks(viewer: Viewer, request: Request) -> Response:
+    viewer.source(request)
+    return _json(viewer.checks[int(request.path_params["run"])].summary())
+
+
 def _overview(viewer: Viewer, request: Request) -> Response:
     viewer.source(request)
     return _json(viewer.overview(int(request.path_params["run"])))
@@ -178,7 +226,11 @@ def _overview(viewer: Viewer, request: Request) -> Response:
 
 def _documents(viewer: Viewer, request: Request) -> Response:
     source = viewer.source(request)
+    checks = viewer.checks[int(request.path_params["run"])]
     listing = source.listing(Query.parse(dict(request.query_params)))
+    for row in listing.rows:
+        row["check"] = checks.state(row["packet_id"], row["doc_id"])
+    viewer.listed.set()
     return _json(
         {
             "rows": listing.rows,
@@ -189,16 +241,28 @@ def _documents(viewer: Viewer, request: Request) -> Response:
     )
 
 
-def _document(viewer: Viewer, request: Request) -> Response:
+def _part(viewer: Viewer, request: Request, name: str) -> Response:
     viewer.source(request)
     params = request.path_params
-    body = viewer.document(int(params["run"]), params["packet"], params["doc"])
-    return Response(body, media_type="application/json", headers=SECURITY)
+    found = viewer.document(int(params["run"]), params["packet"], params["doc"])
+    return Response(found.part(name), media_type="application/json", headers=SECURITY)
+
+
+def _document(viewer: Viewer, request: Request) -> Response:
+    return _part(viewer, request, "summary")
+
+
+def _document_part(viewer: Viewer, request: Request) -> Response:
+    name = request.path_params["part"]
+    if not PART.match(name):
+        raise UsageError(f"no part {name[:40]!r} (page-N, fields-K, claims-K or cells)")
+    return _part(viewer, request, name)
 
 
 def _grid(viewer: Viewer, request: Request) -> Response:
-    source = viewer.source(request)
-    packet, doc = source.document(request.path_params["packet"], request.path_params["doc"])
+    viewer.source(request)
+    params = request.path_params
+    packet, doc = viewer.opened(int(params["run"]), params["packet"], params["doc"])
     return _json(grid.grid(packet.path / doc.file, doc.format))
 
 
@@ -217,9 +281,11 @@ def make_app(viewer: Viewer) -> Starlette:
         Route("/", _guard(_index)),
         Route("/static/{name}", _guard(_asset)),
         Route("/api/runs", _guard(_runs)),
+        Route("/api/runs/{run:int}/checks", _guard(_checks)),
         Route("/api/runs/{run:int}/overview", _guard(_overview)),
         Route("/api/runs/{run:int}/documents", _guard(_documents)),
         Route("/api/runs/{run:int}/documents/{packet}/{doc}", _guard(_document)),
+        Route("/api/runs/{run:int}/documents/{packet}/{doc}/{part}", _guard(_document_part)),
         Route("/api/runs/{run:int}/grid/{packet}/{doc}", _guard(_grid)),
         Route("/pages/{sha}/{page:int}", _guard(_page)),
     ]

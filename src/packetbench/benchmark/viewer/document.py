@@ -53,7 +53,12 @@ def outcome_of(outcome: str | None, verdict: str | None, hallucinated: bool | No
 
 def _json(value: Any) -> Any:
     """A JSON column as its value (DuckDB returns JSON as text)."""
-    return json.loads(value) if isinstance(value, str) else value
+    if not isinstance(value, str):
+        return value
+    try:
+        return orjson.loads(value)
+    except orjson.JSONDecodeError:  # what orjson refuses and json reads (NaN, Infinity)
+        return json.loads(value)
 
 
 def _scored_rows(
@@ -256,6 +261,7 @@ def build(source: RunSource, pages: Pages, packet_id: str, doc_id: str) -> dict[
                 "grounded_in": claim["grounded_in"],
                 "hallucinated": claim["hallucinated"],
                 "located": bool(located.get(claim["path"])),
+                "truth_at": (located.get(claim["path"]) or [None])[0],
                 "found_at": found_at,
             }
         )

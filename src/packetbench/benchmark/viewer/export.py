@@ -3,9 +3,12 @@
 The same app as the server's, with its data written as scripts (``data/*.js``, each calling
 ``PB_receive(key, data)``) instead of answered as JSON: a page opened from ``file://`` may
 load scripts and images beside it but may not fetch. The document list is written whole,
-worst first, and filtered in the page; every page of every PDF is rendered once, at 2 x 72
-dpi, under ``pages/<sha256 of the file>/<page>.png``. The folder is built beside its target
-and renamed into place, so an interrupted export leaves no half folder and replaces nothing.
+worst first, and filtered in the page; each document as the parts the server answers
+(`benchmark.viewer.index`), one script each under ``data/run-<i>/<packet>/<doc>/``, so a long
+document loads what is in view as it does when served; every page of every PDF is rendered
+once, at 2 x 72 dpi, under ``pages/<sha256 of the file>/<page>.png``. The folder is built
+beside its target and renamed into place, so an interrupted export leaves no half folder and
+replaces nothing.
 """
 
 from __future__ import annotations
@@ -20,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from packetbench.benchmark.errors import UsageError
-from packetbench.benchmark.viewer import document, grid
-from packetbench.benchmark.viewer.app import assets
+from packetbench.benchmark.viewer import document, grid, index
+from packetbench.benchmark.viewer.app import assets, run_row
 from packetbench.benchmark.viewer.overview import overview
 from packetbench.benchmark.viewer.pages import Pages
 from packetbench.benchmark.viewer.source import RunSource
@@ -107,36 +110,28 @@ def _write(
     for name in ("app.js", "app.css"):
         shutil.copyfile(assets() / name, folder / "static" / name)
     (data / "static.js").write_text("window.PB_STATIC = true;\n", encoding="ascii")
-    runs = [
-        {
-            "index": i,
-            "name": s.name,
-            "scored": s.scored,
-            "documents": len(s.documents),
-            "model": s.info.get("model"),
-            "provider": s.info.get("provider"),
-            "simulator": bool(s.info.get("simulator", False)),
-            "status": s.info.get("status"),
-        }
-        for i, s in enumerate(sources)
-    ]
+    runs = [run_row(i, s) for i, s in enumerate(sources)]
     (data / "runs.js").write_bytes(_script("runs", runs))
     documents = rendered = 0
     files_done: set[str] = set()
-    for index, source in enumerate(sources):
-        (data / f"run-{index}-overview.js").write_bytes(
-            _script(f"run-{index}-overview", overview(source))
+    for position, source in enumerate(sources):
+        (data / f"run-{position}-overview.js").write_bytes(
+            _script(f"run-{position}-overview", overview(source))
         )
-        (data / f"run-{index}-documents.js").write_bytes(
+        (data / f"run-{position}-documents.js").write_bytes(
             _script(
-                f"run-{index}-documents",
+                f"run-{position}-documents",
                 {"rows": source.all_rows(), "facets": source.facets(), "scored": source.scored},
             )
         )
         for packet, doc in source.documents:
-            key = f"run-{index}-doc-{packet.packet_id}--{doc.doc_id}"
             built = document.build(source, pages, packet.packet_id, doc.doc_id)
-            (data / f"{key}.js").write_bytes(_script(key, built))
+            # ids are checked to name files (`source.safe_id`): one folder per document
+            folder_of_parts = data / f"run-{position}" / packet.packet_id / doc.doc_id
+            folder_of_parts.mkdir(parents=True)
+            for name, part in index.split(built).items():
+                key = f"run-{position}/{packet.packet_id}/{doc.doc_id}/{name}"
+                (folder_of_parts / f"{name}.js").write_bytes(_script(key, part))
             sha = built["file_sha256"]
             if sha not in files_done:
                 files_done.add(sha)

@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import orjson
 
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet, find_packets
-from packetbench.benchmark.results.load import DB_NAME, SCHEMA_VERSION
+from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION
 from packetbench.benchmark.runs import listed_documents, read_record, read_run, record_path
 
 # Filters of the document list: each is one column equal to the value given.
@@ -67,9 +68,13 @@ ORDER BY (status = 'scored') DESC,
 def safe_id(text: str, what: str, where: Path) -> str:
     """`text` when it can name a file (a packet or document id read from a run), else
     BadInput: ids from files never become path parts unchecked."""
-    if not SAFE_ID.match(text) or ".." in text:
+    if not is_safe(text):
         raise BadInput(f"{where}: {what} {text[:60]!r} cannot name a file")
     return text
+
+
+def is_safe(text: str) -> bool:
+    return bool(SAFE_ID.match(text)) and ".." not in text
 
 
 @dataclass(frozen=True)
@@ -144,6 +149,10 @@ class RunSource:
     documents: list[tuple[Packet, DocInfo]]
     hashes: dict[str, dict[str, str]]  # "packet_id/doc_id" -> sha256 of file and truth files
     db: duckdb.DuckDBPyConnection | None
+    recorded: dict[str, dict[str, Any]] = field(default_factory=dict)  # run.json's, by packet
+    # The results database as it was opened (path, size, modification time): a run scored
+    # again is another database, and the viewer's cached document indexes name it.
+    stamp: list[Any] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _facets: dict[str, list[str]] | None = None
     _index: dict[str, tuple[Packet, DocInfo]] = field(default_factory=dict)
@@ -161,6 +170,16 @@ class RunSource:
         if found is None:
             raise UsageError(f"{self.name}: no document {packet_id}/{doc_id}")
         return found
+
+    def outcomes_from(self, packet: Packet, doc: DocInfo) -> list[Any]:
+        """What the outcomes of a document come from: the results database as opened, or
+        the document's extraction record (by its sha256) in a run not scored yet."""
+        if self.db is not None:
+            return ["results", *self.stamp]
+        path = record_path(self.path, packet.packet_id, doc.doc_id)
+        if not path.is_file():
+            return ["pending"]
+        return ["record", provenance.sha256(path)]
 
     def query(self, sql: str, values: Sequence[Any] = ()) -> list[dict[str, Any]]:
         """Rows of `sql` over the results database (one query at a time)."""
@@ -267,12 +286,13 @@ class RunSource:
 
 
 def packets_folder(run: Path, info: dict[str, Any], packets: Path | None) -> Path:
-    """The packets a run is read with: `packets`, else the folder run.json names."""
+    """The packets a run is read with: `packets`, else the folder run.json names (a relative
+    one, as `import nightmare` writes, from the run's folder)."""
     if packets is not None:
         return packets
     recorded = info.get("packets_dir")
-    if isinstance(recorded, str) and Path(recorded).is_dir():
-        return Path(recorded)
+    if isinstance(recorded, str) and recorded and (run / recorded).is_dir():
+        return run / recorded
     raise UsageError(
         f"{run / 'run.json'}: its packets folder {recorded!r} is not there; give --packets DIR"
     )
@@ -282,8 +302,6 @@ def _results(run: Path, listed: dict[str, dict[str, Any]]) -> duckdb.DuckDBPyCon
     """A read-only connection to the run's results database, or None when it is not scored;
     BadInput when the database is unreadable, of another version, or was scored against
     other documents than run.json lists (the same checks as `packetbench sql`)."""
-    import json
-
     db = run / DB_NAME
     if not db.exists():
         return None
@@ -301,8 +319,8 @@ def _results(run: Path, listed: dict[str, dict[str, Any]]) -> duckdb.DuckDBPyCon
             f"{meta.get('schema_version')}, expected {SCHEMA_VERSION}); score the run again"
         )
     try:
-        stored = json.loads(str(meta.get("provenance")))
-    except json.JSONDecodeError:
+        stored = orjson.loads(str(meta.get("provenance")))
+    except orjson.JSONDecodeError:
         stored = None
     differs = (
         provenance.same_listing(listed, stored) if isinstance(stored, dict) else "(not recorded)"
@@ -316,37 +334,58 @@ def _results(run: Path, listed: dict[str, dict[str, Any]]) -> duckdb.DuckDBPyCon
     return con
 
 
-def open_run(run: Path, packets: Path | None = None, name: str | None = None) -> RunSource:
-    """Open `run` for viewing, after the checks `score` makes of a run and its packets."""
+def open_run(
+    run: Path, packets: Path | None = None, name: str | None = None, check_files: bool = True
+) -> RunSource:
+    """Open `run` for viewing, after the checks `score` makes of a run and its packets.
+
+    Without `check_files` the files are not hashed here (the server checks each document
+    when it is opened and the rest in the background: `benchmark.viewer.checks`); the run,
+    its packets folder, its listing and its results database are checked all the same."""
     if not run.is_dir():
         raise BadInput(f"{run}: not a folder (a run folder holds run.json)")
     info = read_run(run)
     folder = packets_folder(run, info, packets)
     selected = listed_documents(info, run, find_packets(folder))
-    provenance.verify(
-        info, run, selected, hint="view the run with the packets it was extracted from"
-    )
+    if check_files:
+        provenance.verify(
+            info, run, selected, hint="view the run with the packets it was extracted from"
+        )
     listed = provenance.recorded(info, run)
     for packet, doc in selected:
-        safe_id(packet.packet_id, "packet id", packet.path / "packet_truth.json")
-        safe_id(doc.doc_id, "document id", packet.path / "packet_truth.json")
+        if not (is_safe(packet.packet_id) and is_safe(doc.doc_id)):
+            safe_id(packet.packet_id, "packet id", packet.path / "packet_truth.json")
+            safe_id(doc.doc_id, "document id", packet.path / "packet_truth.json")
     hashes = {
         f"{p.packet_id}/{d.doc_id}": listed[p.packet_id]["sha256"][d.doc_id] for p, d in selected
     }
     db = _results(run, listed)
+    stamp: list[Any] = []
+    if db is not None:
+        found = (run / DB_NAME).stat()
+        stamp = [str((run / DB_NAME).resolve()), found.st_size, found.st_mtime_ns]
     return RunSource(
-        run, name or str(info.get("run_id") or run.resolve().name), info, selected, hashes, db
+        run,
+        name or str(info.get("run_id") or run.resolve().name),
+        info,
+        selected,
+        hashes,
+        db,
+        listed,
+        stamp,
     )
 
 
-def open_runs(runs: Sequence[Path], packets: Path | None = None) -> list[RunSource]:
+def open_runs(
+    runs: Sequence[Path], packets: Path | None = None, check_files: bool = True
+) -> list[RunSource]:
     """Open every run; runs that share a run_id are named by the path they were given as."""
     if not runs:
         raise UsageError("give at least one run folder")
     opened: list[RunSource] = []
     try:
         for run in runs:
-            opened.append(open_run(run, packets))
+            opened.append(open_run(run, packets, check_files=check_files))
     except BaseException:
         for source in opened:
             source.close()

@@ -29,15 +29,22 @@ window.PB_receive = function (key, data) {
   if (resolve) resolve(data);
 };
 
+const loading = new Map();
 function loadStatic(key) {
   if (key in window.PB_DATA) return Promise.resolve(window.PB_DATA[key]);
-  return new Promise((resolve, reject) => {
-    waiting.set(key, resolve);
-    const script = document.createElement("script");
-    script.src = "data/" + key + ".js";
-    script.onerror = () => reject(new Error("not in this export: " + key));
-    document.head.appendChild(script);
-  });
+  if (!loading.has(key)) {
+    loading.set(key, new Promise((resolve, reject) => {
+      waiting.set(key, resolve);
+      const script = document.createElement("script");
+      script.src = "data/" + key + ".js";
+      script.onerror = () => {
+        loading.delete(key);
+        reject(new Error("not in this export: " + key));
+      };
+      document.head.appendChild(script);
+    }));
+  }
+  return loading.get(key);
 }
 
 async function api(path, key) {
@@ -48,13 +55,25 @@ async function api(path, key) {
   return body;
 }
 
-const docKey = (run, packet, doc) => `run-${run}-doc-${packet}--${doc}`;
 const getRuns = () => api("api/runs", "runs");
+const getChecks = (run) => api(`api/runs/${run}/checks`, null);
 const getOverview = (run) => api(`api/runs/${run}/overview`, `run-${run}-overview`);
-const getDocument = (run, packet, doc) =>
-  api(`api/runs/${run}/documents/${encodeURIComponent(packet)}/${encodeURIComponent(doc)}`, docKey(run, packet, doc));
 const getGrid = (run, packet, doc, sha) =>
   api(`api/runs/${run}/grid/${encodeURIComponent(packet)}/${encodeURIComponent(doc)}`, `grid-${sha}`);
+
+// A document comes in parts (its summary, the fields of each page, the side table in chunks),
+// each asked for once, when it is needed: `summary`, `page-N`, `fields-K`, `claims-K`, `cells`.
+const parts = new Map();
+function getPart(run, packet, doc, part) {
+  const key = `run-${run}/${packet}/${doc}/${part}`;
+  if (!parts.has(key)) {
+    const path = `api/runs/${run}/documents/${encodeURIComponent(packet)}/${encodeURIComponent(doc)}`;
+    const loaded = api(part === "summary" ? path : `${path}/${part}`, key);
+    loaded.catch(() => parts.delete(key));
+    parts.set(key, loaded);
+  }
+  return parts.get(key);
+}
 
 async function getDocuments(run, params) {
   if (!STATIC) {
@@ -79,9 +98,11 @@ function matches(row, params) {
   return true;
 }
 
+// The smallest rendering (2, 3 or 4 x 72 dpi) as sharp as the screen shows the page.
 function pageImage(sha, page, zoom) {
   if (STATIC) return `pages/${sha}/${page}.png`;
-  const scale = zoom <= 1 ? 2 : zoom <= 1.5 ? 3 : 4;
+  const needed = zoom * (window.devicePixelRatio || 1);
+  const scale = needed <= 2 ? 2 : needed <= 3 ? 3 : 4;
   return `pages/${sha}/${page}?scale=${scale}`;
 }
 
@@ -103,7 +124,14 @@ function el(tag, attrs, ...children) {
 }
 
 const pct = (x, digits = 2) => (x === null || x === undefined ? "–" : (100 * x).toFixed(digits) + " %");
-const count = (x) => (x === null || x === undefined ? "–" : Number(x).toLocaleString("en-US"));
+// Thousands separated by commas, without Intl: the first toLocaleString of a page loads the
+// browser's locale data, a tenth of a second that a document's first view waited for.
+function count(x) {
+  if (x === null || x === undefined) return "–";
+  const n = Number(x);
+  if (!Number.isInteger(n)) return n.toLocaleString("en-US");
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
 const interval = (pair) => (pair ? `[${(100 * pair[0]).toFixed(2)}, ${(100 * pair[1]).toFixed(2)}]` : "–");
 function shown(value) {
   if (value === null || value === undefined) return "";
@@ -138,8 +166,10 @@ function link(parts, params) {
 let runsList = null;
 async function route() {
   try {
-    runsList = runsList || (await getRuns());
     const { parts, params } = parseHash();
+    // A document's summary is asked for at once, beside the runs (it does not need them).
+    if (parts[0] === "run" && parts.length >= 5 && parts[2] === "doc") getPart(Number(parts[1]), parts[3], parts[4], "summary").catch(() => {});
+    runsList = runsList || (await getRuns());
     if (parts[0] === "run" && parts.length >= 5 && parts[2] === "doc") {
       await showDocument(Number(parts[1]), parts[3], parts[4], params);
     } else if (parts[0] === "run" && parts.length >= 2) {
@@ -184,11 +214,37 @@ async function showRun(run, params) {
   app.className = "";
   const overview = el("section", { id: "overview" }, el("p", { class: "muted", text: "Computing the overview…" }));
   const list = el("section", { id: "documents" }, el("p", { class: "muted", text: "Loading documents…" }));
-  app.replaceChildren(el("h1", { text: info.name }), overview, list);
+  const checks = el("section", { id: "checks" });
+  app.replaceChildren(el("h1", { text: info.name }), checks, overview, list);
+  showChecks(run, checks, info.checks);
   getOverview(run).then((data) => overview.replaceChildren(...renderOverview(data))).catch((e) =>
     overview.replaceChildren(el("p", { class: "error", text: String(e.message || e) })));
   const data = await getDocuments(run, params);
   list.replaceChildren(...renderDocuments(run, params, data));
+}
+
+// The check of the run's files against those it was extracted from goes on in the server's
+// background: how far it has got, and the documents it refused, until it is done.
+function showChecks(run, section, checks) {
+  if (!checks || !section.isConnected) return;
+  const parts = [];
+  if (checks.refused) {
+    parts.push(el("p", { class: "error refused" },
+      `${count(checks.refused)} document(s) differ from those the run was extracted from and are refused`,
+      checks.done ? "" : " (so far)", ":"));
+    parts.push(el("ul", { class: "refused-list" }, checks.first_refused.map((item) =>
+      el("li", {}, el("strong", { text: item.document }), ": ", item.reason))));
+  }
+  if (!checks.done) {
+    parts.push(el("p", { class: "muted", id: "checking", text: `Checking the packets against the run: ${count(checks.checked)} of ${count(checks.documents)} documents so far (a document is checked when you open it).` }));
+  }
+  section.replaceChildren(...parts);
+  if (!checks.done && !STATIC) {
+    setTimeout(() => {
+      if (!section.isConnected) return;
+      getChecks(run).then((next) => showChecks(run, section, next)).catch(() => {});
+    }, 2000);
+  }
 }
 
 function renderOverview(data) {
@@ -257,7 +313,9 @@ function renderDocuments(run, params, data) {
         el("td", { text: row.packet_id }), el("td", { text: row.doc_type }),
         el("td", { text: row.format }), el("td", { text: row.tier }),
       ];
-      if (data.scored && row.status === "scored") {
+      if (row.check && row.check !== "verified" && row.check !== "unchecked") {
+        cells.push(el("td", { class: "error refused", colspan: data.scored ? 6 : 1, text: `refused: ${row.check}` }));
+      } else if (data.scored && row.status === "scored") {
         cells.push(
           el("td", { class: "num", text: `${count(row.hallucinated)} / ${count(row.checked)}` }),
           el("td", { class: "num", text: count(row.wrong) }),
@@ -274,37 +332,127 @@ function renderDocuments(run, params, data) {
 }
 
 // ---------------------------------------------------------------- a document
-const view = { boxes: new Map(), rows: new Map(), zoom: 1.25, hiddenOutcomes: new Set(), data: null };
+// The document shown: its summary, where its boxes are, its side table. A long document is
+// never loaded whole: the boxes of a page are asked for when the page comes near the
+// viewport, and the side table a chunk of rows at a time.
+const view = { boxes: new Map(), rows: new Map(), zoom: 1.25, hiddenOutcomes: new Set(), data: null, token: 0 };
 
 async function showDocument(run, packet, doc, params) {
   const info = runsList[run];
   if (!info) throw new Error("no run " + run);
-  const other = params.cmp !== undefined && params.cmp !== "" ? Number(params.cmp) : null;
+  const other = params.cmp !== undefined && params.cmp !== "" && runsList[Number(params.cmp)] ? Number(params.cmp) : null;
+  // Parts of other documents are dropped: a long session keeps no more than it shows.
+  const keep = [run, other].map((r) => `run-${r}/${packet}/${doc}/`);
+  for (const key of [...parts.keys()]) if (!keep.some((prefix) => key.startsWith(prefix))) parts.delete(key);
+  const token = ++view.token;
   view.zoom = Number(params.zoom || view.zoom) || 1.25;
   const [data, compared] = await Promise.all([
-    getDocument(run, packet, doc),
-    other !== null && runsList[other] ? getDocument(other, packet, doc).catch((e) => ({ error: String(e.message || e) })) : null,
+    getPart(run, packet, doc, "summary"),
+    other !== null ? getPart(other, packet, doc, "summary").catch((e) => ({ error: String(e.message || e) })) : null,
   ]);
   if (compared && !compared.error && compared.file_sha256 !== data.file_sha256) {
     compared.error = "the other run was extracted from another version of this document";
   }
-  view.data = data;
-  view.boxes = new Map();
-  view.rows = new Map();
-  view.fieldAt = new Map();
+  const comparing = compared && !compared.error ? other : null;
+  const rows = comparing === null ? chunkedRows(run, data) : await mergedRows(run, comparing, data, compared);
+  if (token !== view.token) return;
+  Object.assign(view, { run, packet, doc, data, other: comparing, source: rows, boxes: new Map(), rows: new Map(), drawn: new Map() });
   view.hiddenOutcomes = new Set(params.show ? OUTCOMES.filter((o) => !params.show.split(",").includes(o)) : []);
   setCrumbs(el("a", { href: "#/", text: "runs" }), el("a", { href: link(["run", String(run)]), text: info.name }),
     el("span", { text: `${packet} / ${doc}` }));
-  const rows = mergeRuns(data, compared && !compared.error ? compared : null);
-  for (const row of rows) view.fieldAt.set(row.key, row);
   const app = document.getElementById("app");
   app.className = "document";
   const viewer = el("div", { id: "viewer" });
   const side = el("div", { id: "side" });
   app.replaceChildren(docBar(run, packet, doc, params, data, compared, other), el("div", { class: "split" }, viewer, side));
-  if (data.format === "pdf") renderPages(viewer, data, rows);
-  else renderGrid(viewer, run, data, rows);
-  renderSide(side, run, data, rows, params, compared && !compared.error ? compared : null);
+  if (data.format === "pdf") renderPages(viewer, data);
+  else renderGrid(viewer, run, data);
+  renderSide(side, run, data, params);
+}
+
+// The side table's rows of one run, worst first, fetched a chunk at a time. Each outcome is
+// one run of rows in that order (the summary counts them), so the rows of the outcomes the
+// legend shows are found without fetching the others.
+function chunkedRows(run, data) {
+  const visible = () => {
+    const ranges = [];
+    let at = 0;
+    for (const [outcome, n] of data.outcomes) {
+      if (!view.hiddenOutcomes.has(outcome)) ranges.push([at, at + n]);
+      at += n;
+    }
+    return ranges;
+  };
+  return {
+    counts: Object.fromEntries(data.outcomes),
+    total: data.fields_total,
+    shown: () => visible().reduce((sum, [a, b]) => sum + b - a, 0),
+    async slice(start, end) {
+      const wanted = [];
+      let seen = 0;
+      for (const [a, b] of visible()) {
+        const from = Math.max(a, a + start - seen);
+        const to = Math.min(b, a + end - seen);
+        for (let i = from; i < to; i++) wanted.push(i);
+        seen += b - a;
+        if (seen >= end) break;
+      }
+      const chunks = [...new Set(wanted.map((i) => Math.floor(i / data.chunk)))];
+      const loaded = new Map(await Promise.all(chunks.map(async (k) => [k, await getPart(run, data.packet_id, data.doc_id, `fields-${k}`)])));
+      return wanted.map((i) => {
+        const row = loaded.get(Math.floor(i / data.chunk))[i % data.chunk];
+        return { ...row, key: row.path };
+      });
+    },
+    async onPage(number) {
+      const rows = data.format === "pdf" ? await getPart(run, data.packet_id, data.doc_id, `page-${number}`) : await getPart(run, data.packet_id, data.doc_id, "cells");
+      return rows.map((row) => ({ ...row, key: row.path }));
+    },
+  };
+}
+
+async function allFields(run, data) {
+  const chunks = [];
+  for (let k = 0; k * data.chunk < data.fields_total; k++) chunks.push(getPart(run, data.packet_id, data.doc_id, `fields-${k}`));
+  return (await Promise.all(chunks)).flat();
+}
+
+// Two runs of one document: one row per truth field (and per claim at no truth field), the
+// other run's value and outcome beside, the rows where the runs differ first. Both runs'
+// rows are needed to find the differences, so both are fetched whole.
+async function mergedRows(run, other, data, compared) {
+  const [mine, theirs] = await Promise.all([allFields(run, data), allFields(other, compared)]);
+  const rows = mine.map((f, i) => ({ ...f, key: f.path, order: i }));
+  const byPath = new Map(theirs.map((f) => [f.path, f]));
+  const known = new Set(rows.map((r) => r.path));
+  for (const f of theirs) if (!known.has(f.path)) rows.push({ ...f, value: null, verdict: null, outcome: "unscored", key: f.path, order: rows.length });
+  for (const row of rows) {
+    const found = byPath.get(row.path);
+    row.other = found ? { value: found.value, outcome: found.outcome, verdict: found.verdict } : { value: null, outcome: "unscored", verdict: null };
+    row.differs = row.other.outcome !== row.outcome || shown(row.other.value) !== shown(row.value);
+  }
+  rows.sort((a, b) => Number(b.differs) - Number(a.differs) || a.order - b.order);
+  const counts = {};
+  for (const row of rows) counts[row.outcome] = (counts[row.outcome] || 0) + 1;
+  const onPage = new Map();
+  for (const row of rows) {
+    for (const location of row.locations || []) {
+      const page = data.format === "pdf" ? location.page : 0;
+      if (page === undefined || (data.format === "pdf" && !location.bbox)) continue;
+      if (!onPage.has(page)) onPage.set(page, new Map());
+      const placed = onPage.get(page);
+      if (!placed.has(row.key)) placed.set(row.key, { ...row, locations: [] });
+      placed.get(row.key).locations.push(location);
+    }
+  }
+  const visible = () => rows.filter((row) => !view.hiddenOutcomes.has(row.outcome));
+  return {
+    counts,
+    total: rows.length,
+    shown: () => visible().length,
+    slice: async (start, end) => visible().slice(start, end),
+    onPage: async (number) => [...(onPage.get(data.format === "pdf" ? number : 0) || new Map()).values()],
+  };
 }
 
 function docBar(run, packet, doc, params, data, compared, other) {
@@ -327,32 +475,22 @@ function docBar(run, packet, doc, params, data, compared, other) {
     compared && !compared.error ? el("span", { class: "muted", text: `boxes: left and top edge ${runsList[run].name}, right and bottom edge ${runsList[other].name}` }) : null);
 }
 
-// One row per truth field (and per claim at no truth field); with a second run, its value and
-// outcome beside, and the rows where the runs differ first.
-function mergeRuns(data, compared) {
-  const rows = data.fields.map((f, i) => ({ ...f, key: f.path, order: i }));
-  if (!compared) return rows;
-  const theirs = new Map(compared.fields.map((f) => [f.path, f]));
-  const mine = new Set(rows.map((r) => r.path));
-  for (const f of compared.fields) if (!mine.has(f.path)) rows.push({ ...f, value: null, verdict: null, outcome: "unscored", key: f.path, order: rows.length });
-  for (const row of rows) {
-    const other = theirs.get(row.path);
-    row.other = other ? { value: other.value, outcome: other.outcome, verdict: other.verdict } : { value: null, outcome: "unscored", verdict: null };
-    row.differs = row.other.outcome !== row.outcome || shown(row.other.value) !== shown(row.value);
-  }
-  rows.sort((a, b) => Number(b.differs) - Number(a.differs) || a.order - b.order);
-  return rows;
-}
-
 function tip(row) {
   let text = `${row.path} (${row.outcome})\ntruth: ${shown(row.rendered_as ?? row.truth)}\nmodel: ${shown(row.value)}`;
   if (row.other) text += `\nother run: ${shown(row.other.value)} (${row.other.outcome})`;
   return text;
 }
 
+function addBox(row, node) {
+  if (!view.boxes.has(row.key)) view.boxes.set(row.key, []);
+  view.boxes.get(row.key).push(node);
+}
+
 // Boxes are drawn page by page as pages come near the viewport (a long document has tens of
-// thousands), and at once for a page a row's click scrolls to.
-function renderPages(viewer, data, rows) {
+// thousands), each page's fields asked for then; and at once for a page a row's click
+// scrolls to.
+function renderPages(viewer, data) {
+  const token = view.token;
   const pages = data.pages.map((geometry, i) => {
     const page = el("div", { class: "page", "data-page": i + 1 });
     page.style.width = `${geometry.width * view.zoom}px`;
@@ -369,37 +507,32 @@ function renderPages(viewer, data, rows) {
     box.style.width = `${Math.max(2, (bbox[2] - bbox[0]) * view.zoom)}px`;
     box.style.height = `${Math.max(2, (bbox[3] - bbox[1]) * view.zoom)}px`;
   };
-  const onPage = data.pages.map(() => []);
-  for (const row of rows) {
-    view.boxes.set(row.key, []);
-    for (const location of row.locations || []) {
-      if (location.bbox && onPage[location.page - 1]) onPage[location.page - 1].push([row, location]);
-    }
-  }
-  const drawn = new Set();
   view.drawPage = (number) => {
-    if (drawn.has(number) || !onPage[number - 1]) return;
-    drawn.add(number);
-    const geometry = data.pages[number - 1];
-    const fragment = document.createDocumentFragment();
-    for (const [row, location] of onPage[number - 1]) {
-      const classes = ["box", `b-${row.outcome}`];
-      if (row.other) classes.push(`r-${row.other.outcome}`);
-      if (view.hiddenOutcomes.has(row.outcome)) classes.push("dim");
-      const box = el("div", { class: classes.join(" "), title: tip(row), "data-path": row.path, "data-outcome": row.outcome, onclick: () => focusRow(row.key) });
-      place(box, location.bbox, geometry);
-      fragment.appendChild(box);
-      view.boxes.get(row.key).push(box);
+    if (!pages[number - 1] || !data.boxes[number - 1]) return Promise.resolve();
+    if (!view.drawn.has(number)) {
+      view.drawn.set(number, view.source.onPage(number).then((rows) => {
+        if (token !== view.token) return;
+        const geometry = data.pages[number - 1];
+        const fragment = document.createDocumentFragment();
+        for (const row of rows) {
+          for (const location of row.locations) {
+            const classes = ["box", `b-${row.outcome}`];
+            if (row.other) classes.push(`r-${row.other.outcome}`);
+            if (view.hiddenOutcomes.has(row.outcome)) classes.push("dim");
+            const box = el("div", { class: classes.join(" "), title: tip(row), "data-path": row.path, "data-outcome": row.outcome, onclick: () => focusRow(row) });
+            place(box, location.bbox, geometry);
+            fragment.appendChild(box);
+            addBox(row, box);
+          }
+        }
+        pages[number - 1].appendChild(fragment);
+      }));
     }
-    pages[number - 1].appendChild(fragment);
-  };
-  view.pagesOf = (key) => {
-    const row = view.fieldAt.get(key);
-    return row ? (row.locations || []).map((l) => l.page).filter(Boolean) : [];
+    return view.drawn.get(number);
   };
   const observer = new IntersectionObserver((entries) => {
-    for (const entry of entries) if (entry.isIntersecting) view.drawPage(Number(entry.target.dataset.page));
-  }, { root: viewer, rootMargin: "1200px 0px" });
+    for (const entry of entries) if (entry.isIntersecting) view.drawPage(Number(entry.target.dataset.page)).catch(fail);
+  }, { root: viewer, rootMargin: "300px 0px" });
   pages.forEach((page) => observer.observe(page));
   view.place = (bbox, page, className, title) => {
     const geometry = data.pages[page - 1];
@@ -423,14 +556,19 @@ function cellIndex(location) {
   return null;
 }
 
-async function renderGrid(viewer, run, data, rows) {
+async function renderGrid(viewer, run, data) {
+  const token = view.token;
   viewer.replaceChildren(el("p", { class: "muted", text: "Loading the grid…" }));
-  const grid = await getGrid(run, data.packet_id, data.doc_id, data.file_sha256);
+  view.place = null;
+  let done = null;
+  view.drawPage = () => done || Promise.resolve();
+  const [grid, rows] = await Promise.all([getGrid(run, data.packet_id, data.doc_id, data.file_sha256), view.source.onPage(0)]);
+  if (token !== view.token) return;
   const cells = new Map();
   const sheets = grid.kind === "xlsx"
     ? grid.sheets
     : [{ name: "", hidden: false, rows: grid.rows, preamble: grid.preamble, columns: null, hidden_rows: [], hidden_columns: [], total_rows: grid.total_rows }];
-  const parts = sheets.map((sheet) => {
+  const tables = sheets.map((sheet) => {
     const hiddenRows = new Set(sheet.hidden_rows || []);
     const hiddenColumns = new Set(sheet.hidden_columns || []);
     const width = Math.max(0, ...sheet.rows.map((r) => r.length));
@@ -454,9 +592,8 @@ async function renderGrid(viewer, run, data, rows) {
       sheet.name ? el("h3", { text: `${sheet.name}${sheet.hidden ? " (hidden sheet: not sent to the model)" : ""}` }) : null,
       el("table", { class: "grid" }, head, body), note);
   });
-  viewer.replaceChildren(...parts);
+  viewer.replaceChildren(...tables);
   for (const row of rows) {
-    const boxes = [];
     for (const location of row.locations || []) {
       const at = cellIndex(location);
       const td = at && cells.get(`${at.sheet}|${at.row}|${at.column}`);
@@ -465,14 +602,11 @@ async function renderGrid(viewer, run, data, rows) {
       td.dataset.outcome = row.outcome;
       td.dataset.path = row.path;
       td.title = tip(row);
-      td.addEventListener("click", () => focusRow(row.key));
-      boxes.push(td);
+      td.addEventListener("click", () => focusRow(row));
+      addBox(row, td);
     }
-    view.boxes.set(row.key, boxes);
   }
-  view.place = null;
-  view.drawPage = () => {};
-  view.pagesOf = () => [];
+  done = Promise.resolve();
   applyOutcomeFilter();
 }
 
@@ -496,13 +630,15 @@ function focusBoxes(boxes) {
   scrollToBox(boxes[0]);
 }
 
-function focusRow(key) {
-  const row = view.rows.get(key);
-  for (const page of view.pagesOf(key)) view.drawPage(page);
-  focusBoxes(view.boxes.get(key) || []);
-  if (row) {
-    row.classList.add("focus");
-    row.scrollIntoView({ block: "nearest" });
+// Scroll the page to a row's boxes (drawing their pages first) and mark its row.
+async function focusRow(row) {
+  const pages = new Set((row.locations || []).map((l) => (view.data.format === "pdf" ? l.page : 0)).filter((p) => p !== undefined));
+  await Promise.all([...pages].map((page) => view.drawPage(page)));
+  focusBoxes(view.boxes.get(row.key) || []);
+  const tr = view.rows.get(row.key);
+  if (tr) {
+    tr.classList.add("focus");
+    tr.scrollIntoView({ block: "nearest" });
   }
 }
 
@@ -518,14 +654,14 @@ function showExtra(items, className) {
   focusBoxes(extraBoxes);
 }
 
-function renderSide(side, run, data, rows, params, compared) {
+function renderSide(side, run, data, params) {
   const tab = params.tab || "fields";
   const go = (changes) => (location.hash = link(["run", String(run), "doc", data.packet_id, data.doc_id], { ...params, ...changes }));
   const tabs = el("div", { class: "tabs" },
-    [["fields", `Fields (${data.fields.length})`], ["claims", `Claims (${data.claims.length})`], ["page", `Patterns and hidden text (${data.patterns.length + data.hidden.length})`]].map(([name, label]) =>
+    [["fields", `Fields (${count(view.source.total)})`], ["claims", `Claims (${count(data.claims_total)})`], ["page", `Patterns and hidden text (${data.patterns.length + data.hidden.length})`]].map(([name, label]) =>
       el("button", { type: "button", "data-tab": name, class: tab === name ? "active" : null, onclick: () => go({ tab: name }), text: label })));
-  const counts = {};
-  for (const row of rows) counts[row.outcome] = (counts[row.outcome] || 0) + 1;
+  const counts = view.source.counts;
+  let body = el("div");
   const legend = el("div", { class: "legend", id: "legend" }, OUTCOMES.filter((o) => counts[o]).map((outcome) =>
     el("label", { title: OUTCOME_HELP[outcome] },
       el("input", {
@@ -534,7 +670,11 @@ function renderSide(side, run, data, rows, params, compared) {
           if (e.target.checked) view.hiddenOutcomes.delete(outcome);
           else view.hiddenOutcomes.add(outcome);
           applyOutcomeFilter();
-          if (tab === "fields") body.replaceWith((body = fieldsTable(rows, compared)));
+          if (tab === "fields") {
+            const next = fieldsTable();
+            body.replaceWith(next);
+            body = next;
+          }
         },
       }), dot(outcome), `${outcome} ${count(counts[outcome])}`)));
   const record = data.document || {};
@@ -542,69 +682,93 @@ function renderSide(side, run, data, rows, params, compared) {
     record.record_status ? `record ${record.record_status}` : "",
     record.latency_s !== undefined ? ` · ${Number(record.latency_s).toFixed(2)} s` : "",
     record.output_tokens !== undefined ? ` · ${count(record.input_tokens)} in, ${count(record.output_tokens)} out tokens` : "");
-  let body; // eslint-disable-line prefer-const
-  if (tab === "claims") body = claimsTable(data);
+  if (tab === "claims") body = claimsTable(run, data);
   else if (tab === "page") body = pagePanel(data);
-  else body = fieldsTable(rows, compared);
+  else body = fieldsTable();
   side.replaceChildren(tabs, legend, summary, body);
 }
 
-const CHUNK = 400; // side-table rows drawn at a time
+const STEP = 200; // side-table rows drawn at a time (fetched `data.chunk` at a time)
 
-function fieldsTable(rows, compared) {
-  const heads = compared ? ["", "field", "truth", "this run", "", "other run"] : ["", "field", "truth", "model", "verdict"];
-  const table = el("table", { id: "fields" }, el("tr", {}, heads.map((h) => el("th", { text: h }))));
-  const shownRows = rows.filter((row) => !view.hiddenOutcomes.has(row.outcome));
-  view.rows = new Map();
+// Rows are asked for and drawn STEP at a time; "show more" draws the next.
+function moreRows(table, columns, total, slice, draw) {
   let next = 0;
-  const more = el("tr", {}, el("td", { colspan: heads.length }, el("button", { type: "button", onclick: () => addRows() })));
-  const addRows = () => {
+  const token = view.token;
+  const button = el("button", { type: "button" });
+  const more = el("tr", { class: "more" }, el("td", { colspan: columns }, button));
+  const add = async () => {
+    button.disabled = true;
+    const rows = await slice(next, next + STEP);
+    if (token !== view.token) return;
     const fragment = document.createDocumentFragment();
-    for (const row of shownRows.slice(next, next + CHUNK)) {
-      const cells = [el("td", {}, dot(row.outcome)), el("td", { class: "path", text: row.path }), el("td", { text: shown(row.rendered_as ?? row.truth) }), el("td", { text: shown(row.value) })];
-      if (compared) cells.push(el("td", {}, dot(row.other.outcome)), el("td", { text: shown(row.other.value) }));
-      else cells.push(el("td", { text: row.verdict ? `${row.verdict}${row.grounded_in ? " · " + row.grounded_in : ""}` : "" }));
-      const tr = el("tr", {
-        class: "clickable", "data-path": row.path, "data-outcome": row.outcome, title: `${row.outcome}: ${OUTCOME_HELP[row.outcome] || ""}`,
-        onclick: () => focusRow(row.key),
-      }, cells);
-      view.rows.set(row.key, tr);
-      fragment.appendChild(tr);
-    }
-    next = Math.min(next + CHUNK, shownRows.length);
+    for (const row of rows) fragment.appendChild(draw(row));
+    next += rows.length;
     more.remove();
     table.appendChild(fragment);
-    if (next < shownRows.length) {
-      more.querySelector("button").textContent = `show ${count(Math.min(CHUNK, shownRows.length - next))} more of ${count(shownRows.length - next)}`;
+    if (next < total && rows.length) {
+      button.disabled = false;
+      button.textContent = `show ${count(Math.min(STEP, total - next))} more of ${count(total - next)}`;
       table.appendChild(more);
     }
   };
-  addRows();
+  button.addEventListener("click", () => add().catch(fail));
+  add().catch(fail);
+}
+
+function fieldsTable() {
+  const compared = view.other !== null;
+  const heads = compared ? ["", "field", "truth", "this run", "", "other run"] : ["", "field", "truth", "model", "verdict"];
+  const table = el("table", { id: "fields" }, el("tr", {}, heads.map((h) => el("th", { text: h }))));
+  view.rows = new Map();
+  moreRows(table, heads.length, view.source.shown(), view.source.slice, (row) => {
+    const located = (row.locations || []).length > 0;
+    const truth = row.rendered_as ?? row.truth;
+    // A truth value the page's record does not locate (an imported run's, where the reference
+    // gives no box) is listed all the same, marked.
+    const unlocated = !located && truth !== null && truth !== undefined;
+    const cells = [el("td", {}, dot(row.outcome)), el("td", { class: "path", text: row.path }),
+      el("td", {}, shown(truth), unlocated ? el("span", { class: "tag unlocated", text: "not located", title: "no box: the truth does not say where this value is drawn" }) : null),
+      el("td", { text: shown(row.value) })];
+    if (compared) cells.push(el("td", {}, dot(row.other.outcome)), el("td", { text: shown(row.other.value) }));
+    else cells.push(el("td", { text: row.verdict ? `${row.verdict}${row.grounded_in ? " · " + row.grounded_in : ""}` : "" }));
+    const tr = el("tr", {
+      class: located ? "clickable" : null, "data-path": row.path, "data-outcome": row.outcome,
+      "data-located": located ? "yes" : "no", title: `${row.outcome}: ${OUTCOME_HELP[row.outcome] || ""}`,
+      onclick: () => focusRow(row).catch(fail),
+    }, cells);
+    view.rows.set(row.key, tr);
+    return tr;
+  });
   return table;
 }
 
-function claimsTable(data) {
-  const first = data.claims.slice(0, CHUNK * 5);
-  return el("table", { id: "claims" },
-    el("tr", {}, ["claim", "value", "verdict", "grounded in", "truth", "where"].map((h) => el("th", { text: h }))),
-    first.length < data.claims.length ? el("tr", {}, el("td", { colspan: 6, class: "muted", text: `the first ${count(first.length)} of ${count(data.claims.length)} claims` })) : null,
-    first.map((claim) => {
-      const where = [];
-      const truth = view.fieldAt.get(claim.path);
-      const first = truth && (truth.locations || [])[0];
-      if (first) where.push(first.page ? `truth on p${first.page}` : `truth at ${first.cell || "row " + first.row}`);
-      for (const found of claim.found_at || []) where.push(`drawn at ${found.path}${found.page ? " p" + found.page : ""}`);
-      return el("tr", {
-        class: "clickable", "data-path": claim.path, "data-verdict": claim.verdict,
-        onclick: () => {
-          if (view.boxes.get(claim.path) && view.boxes.get(claim.path).length) focusRow(claim.path);
-          else if (claim.found_at && claim.found_at.length) showExtra(claim.found_at.filter((f) => f.bbox).map((f) => ({ ...f, title: `drawn at ${f.path}` })), "pattern");
-        },
+function claimsTable(run, data) {
+  const table = el("table", { id: "claims" },
+    el("tr", {}, ["claim", "value", "verdict", "grounded in", "truth", "where"].map((h) => el("th", { text: h }))));
+  const slice = async (start, end) => {
+    const chunks = [];
+    for (let k = Math.floor(start / data.chunk); k * data.chunk < Math.min(end, data.claims_total); k++) chunks.push(getPart(run, data.packet_id, data.doc_id, `claims-${k}`));
+    const rows = (await Promise.all(chunks)).flat();
+    const first = Math.floor(start / data.chunk) * data.chunk;
+    return rows.slice(start - first, end - first);
+  };
+  moreRows(table, 6, data.claims_total, slice, (claim) => {
+    const where = [];
+    const truth = claim.truth_at;
+    if (truth) where.push(truth.page ? `truth on p${truth.page}` : `truth at ${truth.cell || "row " + truth.row}`);
+    for (const found of claim.found_at || []) where.push(`drawn at ${found.path}${found.page ? " p" + found.page : ""}`);
+    return el("tr", {
+      class: "clickable", "data-path": claim.path, "data-verdict": claim.verdict,
+      onclick: () => {
+        if (truth) focusRow({ key: claim.path, locations: [truth] }).catch(fail);
+        else if (claim.found_at && claim.found_at.length) showExtra(claim.found_at.filter((f) => f.bbox).map((f) => ({ ...f, title: `drawn at ${f.path}` })), "pattern");
       },
-      el("td", { class: "path", text: claim.path }), el("td", { text: shown(claim.value) }),
-      el("td", { text: claim.verdict + (claim.hallucinated ? " (hallucinated)" : "") }),
-      el("td", { text: claim.grounded_in }), el("td", { text: shown(claim.truth) }), el("td", { text: where.join("; ") }));
-    }));
+    },
+    el("td", { class: "path", text: claim.path }), el("td", { text: shown(claim.value) }),
+    el("td", { text: claim.verdict + (claim.hallucinated ? " (hallucinated)" : "") }),
+    el("td", { text: claim.grounded_in }), el("td", { text: shown(claim.truth) }), el("td", { text: where.join("; ") }));
+  });
+  return table;
 }
 
 function pagePanel(data) {

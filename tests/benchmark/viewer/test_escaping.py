@@ -1,0 +1,99 @@
+"""Strings from a run are shown as text, never run as markup (issue 31): a run named
+``<script>...``, a model named ``"><img src=x onerror=...>`` and the same strings as a
+model's answers, in the runs list, the run's page, the document's side table and its
+claims, served and exported (opened from file://, where no content security policy would
+stop a script that got into the page)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.support.chromium import Page, open_page
+from tests.support.paths import cli_path
+from tests.support.viewer import HOSTILE, HOSTILE_DOCUMENT, HOSTILE_PATHS, serving
+
+# No element made of the strings, no script but the viewer's own (and an export's data).
+INJECTED = (
+    "document.querySelectorAll('img[src=\"x\"], img[onerror], [onerror]').length"
+    " + Array.from(document.scripts).filter(s => !/\\/(static\\/app|data\\/)/.test(s.src)).length"
+)
+
+
+def _shown(page: Page, hash_: str, ready: str) -> str:
+    """The text of the page at `hash_` once `ready` holds, after checking nothing ran."""
+    page.evaluate(f"location.hash = {hash_!r}")
+    page.wait_until(ready)
+    assert page.evaluate("window.__pwned === undefined"), hash_
+    assert page.evaluate(INJECTED) == 0, hash_
+    text: str = page.evaluate("document.body.innerText")
+    return text
+
+
+def _walk(page: Page) -> None:
+    runs = _shown(page, "#/", "document.querySelectorAll('table tr').length > 2")
+    assert f"run {HOSTILE[0]}" in runs and f"model {HOSTILE[1]}" in runs
+    run = _shown(page, "#/run/0", "document.querySelectorAll('#overview table').length > 0")
+    assert f"run {HOSTILE[0]}" in run and f"model {HOSTILE[1]}" in run
+    document = f"#/run/0/doc/N3-000001/{HOSTILE_DOCUMENT}"
+    fields = _shown(page, document, "document.querySelectorAll('#fields tr[data-path]').length")
+    claims = _shown(
+        page, f"{document}?tab=claims", "document.querySelectorAll('#claims tr[data-path]').length"
+    )
+    for path, value in zip(HOSTILE_PATHS, HOSTILE, strict=True):
+        row = page.evaluate(
+            f"document.querySelector('#claims tr[data-path=\"{path}\"]').children[1].textContent"
+        )
+        assert row == value
+        assert value in fields and value in claims
+    page.wait_until("document.querySelectorAll('.box').length > 0")
+    tips = page.evaluate(
+        "Array.from(document.querySelectorAll('.box')).map(b => b.title).join('\\n')"
+    )
+    assert HOSTILE[0] in tips  # in a tooltip, as an attribute's text
+    assert page.evaluate("window.__pwned === undefined")
+
+
+@pytest.mark.usefixtures("browser")
+def test_markup_from_a_run_is_text_when_served(
+    viewer_runs: tuple[Path, Path, Path], hostile_run: Path, tmp_path: Path
+) -> None:
+    packets, _, typical = viewer_runs
+    with (
+        serving(
+            str(hostile_run),
+            str(typical),
+            "--packets",
+            str(packets),
+            "--cache",
+            str(tmp_path / "c"),
+        ) as url,
+        open_page(url, 1400, 900) as page,
+    ):
+        _walk(page)
+
+
+# Slow (~50 s on 2 loaded cores: the export renders every page): the served test above
+# covers the same page in the fast tier.
+@pytest.mark.slow
+@pytest.mark.usefixtures("browser")
+def test_markup_from_a_run_is_text_in_the_export(
+    viewer_runs: tuple[Path, Path, Path], hostile_run: Path, tmp_path: Path
+) -> None:
+    packets, _, typical = viewer_runs
+    out = tmp_path / "site"
+    done = subprocess.run(
+        [
+            *(cli_path(), "view", str(hostile_run), str(typical), "--packets", str(packets)),
+            *("--out", str(out), "--cache", str(tmp_path / "c")),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    with open_page(out / "index.html", 1400, 900) as page:
+        _walk(page)
