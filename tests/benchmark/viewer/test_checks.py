@@ -138,9 +138,9 @@ def test_a_regenerated_packet_is_refused_before_serving(
     text = truth.read_text(encoding="utf-8")
     assert text.count('"seed": 1,') == 1
     truth.write_text(text.replace('"seed": 1,', '"seed": 7,'), encoding="utf-8")
+    args = ["--packets", str(packets), "--port", "0", "--cache", str(tmp_path / "c")]
     process = subprocess.Popen(
-        [cli_path(), "view", str(run), "--packets", str(packets), "--port", "0"]
-        + ["--cache", str(tmp_path / "c")],
+        [cli_path(), "view", str(run), *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
