@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from packetbench import ids, safe_read
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet
@@ -153,14 +154,19 @@ def record_path(run: Path, packet_id: str, doc_id: str) -> Path:
 
 
 def write_record(run: Path, record: ExtractionRecord) -> None:
-    write_json(record_path(run, record.packet_id, record.doc_id), record.model_dump(mode="json"))
+    """Write `record` under RUN/extractions/, its ids checked and its path resolved inside
+    the run folder (a symlinked packet folder there must not send it elsewhere)."""
+    source = f"the record of {record.packet_id!r}/{record.doc_id!r}"
+    name = ids.check(record.doc_id, "doc_id", source) + ".json"
+    packet_id = ids.check(record.packet_id, "packet_id", source)
+    write_json(ids.inside(run, "extractions", packet_id, name), record.model_dump(mode="json"))
 
 
 def read_record(path: Path) -> ExtractionRecord:
     """A record file, or BadInput naming the file when it is not a valid record of the
     document its path names (a record filed under another document is not its record)."""
     try:
-        record = ExtractionRecord.model_validate_json(path.read_bytes())
+        record = ExtractionRecord.model_validate_json(safe_read.read_bytes(path, "record"))
     except OSError as error:
         raise BadInput(f"{path}: unreadable ({error.strerror})") from None
     except ValidationError as error:
@@ -186,10 +192,17 @@ def read_run(run: Path) -> dict[str, Any]:
         if (run / name).exists() and not (run / name).is_dir():
             raise BadInput(f"{run / name}: not a folder (a run keeps its {name} there)")
     try:
-        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        data = json.loads(safe_read.read_text(path, "run"), parse_constant=_no_constant)
+    except (OSError, UnicodeDecodeError, ValueError) as error:
         raise BadInput(f"{path}: unreadable ({error})") from None
+    if not isinstance(data, dict):
+        raise BadInput(f"{path}: not a run's record (not a JSON object)")
     return data
+
+
+def _no_constant(name: str) -> Any:
+    """json's NaN, Infinity and -Infinity are no JSON: refused (a NaN cost cap is no cap)."""
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def listed_documents(
