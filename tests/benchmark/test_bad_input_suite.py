@@ -1160,7 +1160,65 @@ def _cases() -> list[Case]:
             env={"OPENAI_API_KEY": ""},
         )
     _untrusted(add)
+    _non_finite(add)
     return cases
+
+
+# Arguments each command with a float option needs around it (test_every_float_option_...).
+FLOAT_COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # command -> (arguments, what of the world it needs)
+    "compare": (("compare", "{w}/run", "{w}/run2"), ("run", "run2")),
+    "extract": (("extract", "--packets", "{w}/packets", "--out", "{w}/new-run"), ("packets",)),
+    "plan": (("plan", "--pilot", "{w}/run", "--effect", "0.02"), ("run",)),
+    "run": (("run", "--out", "{w}/bench", "--tiers", "N1", "--jobs", "1"), ()),
+}
+
+
+def float_options() -> dict[str, list[str]]:
+    """command -> its options parsed as floats, read from the commands' signatures."""
+    import typing
+
+    from packetbench.cli import app
+
+    found: dict[str, list[str]] = {}
+    for command in app.registered_commands:
+        assert command.callback is not None
+        hints = typing.get_type_hints(command.callback, include_extras=True)
+        for name, hint in hints.items():
+            args = typing.get_args(hint)
+            if not args or float not in (args[0], *typing.get_args(args[0])):
+                continue
+            info = args[1]
+            flag = (info.param_decls or (f"--{name.replace('_', '-')}",))[0]
+            found.setdefault(str(command.name), []).append(flag)
+    return found
+
+
+def _non_finite(add: Callable[..., None]) -> None:
+    """nan and inf for every float option and gate bound: a NaN cost cap never binds, and a
+    rule with a NaN bound passes every rate."""
+    for bound, value in (("max", "nan"), ("min", "nan"), ("max", "inf"), ("min", "-inf")):
+        add(
+            "gate",
+            "bad option",
+            f"a rule with {bound} = {value}",
+            ("gate", "{w}/run", "--rules", "{w}/rules.toml"),
+            "{w}/rules.toml: rule 1: " + bound,
+            _write("rules.toml", f'[[rule]]\nmetric = "halluc_numbers"\n{bound} = {value}\n'),
+            ("run",),
+        )
+    for command, flags in float_options().items():
+        args, needs = FLOAT_COMMANDS[command]
+        for flag in flags:
+            for value in ("nan", "inf", "-inf"):
+                add(
+                    command,
+                    "bad option",
+                    f"{flag} {value}",
+                    (*args, flag, value),
+                    flag,
+                    needs=needs,
+                )
 
 
 def _untrusted(add: Callable[..., None]) -> None:
@@ -1416,3 +1474,13 @@ def test_sql_reads_its_runs_and_their_parquet_files(world: Path) -> None:
         )
         assert result.returncode == 0, result.stderr
         assert int(result.stdout.splitlines()[1]) > 0
+
+
+def test_every_float_option_is_in_the_suite() -> None:
+    """A new float option needs its command in FLOAT_COMMANDS, and so gets nan/inf cases."""
+    found = float_options()
+    assert set(found) == set(FLOAT_COMMANDS)
+    assert sum(len(flags) for flags in found.values()) >= 9
+    for command, flags in found.items():
+        for flag in flags:
+            assert any(c.command == command and c.label == f"{flag} nan" for c in CASES)

@@ -9,12 +9,17 @@ from typing import Annotated
 
 import typer
 
+from packetbench.cli._options import finite
+
 
 def plan(
     pilot: Annotated[Path, typer.Option(help="A scored pilot run.", metavar="RUN")],
     effect: Annotated[
         float,
-        typer.Option(help="The difference to detect, in rate units (0.02 = 2 percentage points)."),
+        typer.Option(
+            callback=finite,
+            help="The difference to detect, in rate units (0.02 = 2 percentage points).",
+        ),
     ],
     metric: Annotated[
         list[str] | None,
@@ -22,12 +27,17 @@ def plan(
             help="Rate(s) to size for (repeat); default numeric and string hallucination."
         ),
     ] = None,
-    alpha: Annotated[float, typer.Option(help="Two-sided significance level.")] = 0.05,
-    power: Annotated[float, typer.Option(help="Power to detect the effect.")] = 0.8,
+    alpha: Annotated[
+        float, typer.Option(callback=finite, help="Two-sided significance level.")
+    ] = 0.05,
+    power: Annotated[
+        float, typer.Option(callback=finite, help="Power to detect the effect.")
+    ] = 0.8,
     correlation: Annotated[
         float,
         typer.Option(
-            help="Expected correlation of the two models' packet rates (0 = plan as if none)."
+            callback=finite,
+            help="Expected correlation of the two models' packet rates (0 = plan as if none).",
         ),
     ] = (0.0),
     json_output: Annotated[bool, typer.Option("--json", help="Print the plan as JSON.")] = (False),

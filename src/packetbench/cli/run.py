@@ -7,6 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
+from packetbench.cli._options import finite
+
 
 class _Display:
     """Stage lines on stdout as each stage ends; a live progress bar on a terminal's stderr."""
@@ -66,7 +68,8 @@ def run(
     max_cost: Annotated[
         float | None,
         typer.Option(
-            help="API providers: stop starting requests once this many dollars are spent."
+            callback=finite,
+            help="API providers: stop starting requests once this many dollars are spent.",
         ),
     ] = None,
     jobs: Annotated[

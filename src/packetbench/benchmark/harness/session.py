@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -43,8 +44,13 @@ def _now() -> str:
 def _check(options: HarnessOptions, force: bool) -> None:
     if options.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
-    if options.max_cost_usd is not None and options.max_cost_usd <= 0:
-        raise UsageError("--max-cost must be a positive number of dollars")
+    # NaN compares false with everything: a NaN cap would never stop a run.
+    cost = options.max_cost_usd
+    if cost is not None and (not math.isfinite(cost) or cost <= 0):
+        raise UsageError(f"--max-cost must be a positive number of dollars (got {cost})")
+    backoff = options.backoff_base_s
+    if not math.isfinite(backoff) or backoff < 0:
+        raise UsageError(f"--backoff must be a finite number of seconds, 0 or more (got {backoff})")
     if force and (options.resume or options.retry_failed):
         raise UsageError(
             "--force starts the run over; it cannot be combined with --resume or --retry-failed"
