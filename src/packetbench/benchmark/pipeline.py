@@ -194,6 +194,7 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
 
     def audit() -> str:
         from packetbench.benchmark.audit import audit_packets
+        from packetbench.benchmark.audit.result import FAILED
         from packetbench.benchmark.runs import write_json
 
         done: list[Any] = []
@@ -206,7 +207,7 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         write_json(options.out / "audit.json", result.to_json())
         # Values only OCR can read (scanned pages) are not checked here: the run needs no
         # tesseract. They are counted, never called found; anything else failing stops it.
-        outcome.audit_ok = all(f.problem == "not_checked" for f in result.findings())
+        outcome.audit_ok = result.status != FAILED
         totals = result.totals()
         found = (
             f"{totals['fields_found']:,} of {totals['fields_checked']:,} located values "

@@ -52,6 +52,22 @@ def scanned(packet: Path) -> Path:
     return packet
 
 
+def test_wrong_is_told_from_not_checked(run_cli: Run, scanned: Path) -> None:
+    """Scans audited without --ocr are "not verified" (exit 3); a wrong value beside them
+    makes the audit fail (exit 1), as a CI job must be able to tell apart."""
+    result = run_cli("audit", str(scanned))
+    assert result.returncode == 3, result.stdout[-2000:]
+    assert result.stdout.splitlines()[-1].startswith("audit not verified: ")
+    edit_json(
+        scanned / "field_truth_loss_run_csv.json",
+        lambda d: d["fields"][0].update(rendered_as="not what the cell says"),
+    )
+    code, report = audit_json(run_cli, scanned)
+    assert (code, report["status"]) == (1, "failed")
+    result = run_cli("audit", str(scanned))
+    assert result.returncode == 1 and result.stdout.splitlines()[-1].startswith("audit FAILED: ")
+
+
 def _located(packet: Path, doc_id: str) -> int:
     fields = json.loads((packet / f"field_truth_{doc_id}.json").read_text())["fields"]
     return sum(len(entry["locations"]) for entry in fields)
@@ -62,7 +78,7 @@ def test_scanned_pages_are_not_checked_without_ocr(run_cli: Run, scanned: Path) 
         with PdfText(scanned / f"{doc_id}.pdf") as pdf, pdf.page(1) as layer:
             assert layer.text.strip() == ""
     code, report = audit_json(run_cli, scanned)
-    assert code == 1
+    assert (code, report["status"]) == (3, "not_verified")
     not_checked = [f for f in findings(report) if f["problem"] == "not_checked"]
     assert sorted(f["doc_id"] for f in not_checked) == sorted(SCANNED)
     assert all("run with --ocr" in f["detail"] for f in not_checked)
