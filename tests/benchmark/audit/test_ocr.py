@@ -218,6 +218,30 @@ def test_hidden_text_is_looked_for_as_whole_words() -> None:
     assert claim.has_string("$8,001") and not claim.shows("$8,001")
 
 
+def test_hidden_text_is_never_the_last_pieces_of_a_longer_word() -> None:
+    """N5 seed 4404, acord_160: the invisible OCR layer misread a street number "300" as
+    "800"; the page shows "52,800" in the same row (a building's area), which folds to
+    "52 800". That "800" is no word on the page: it neither shows the hidden text nor counts
+    as a sighting of it. Seen as a word, or as the whole of a grouped number, it is."""
+    from packetbench.benchmark.audit.ocr import OcrPage, Word
+
+    def page(*texts: str) -> OcrPage:
+        return OcrPage(
+            [Word(t, 30.0 * i, 10, 30.0 * i + 24, 30) for i, t in enumerate(texts)],
+            300 / 72,
+            0.0,
+            792.0,
+        )
+
+    row = page("4", "1", "300", "Ellis", "Road", "FR", "2017", "5", "52,800", "100%")
+    assert row.on_page("800")  # a located value's loose "anywhere on the page" is unchanged
+    assert not row.shows("800") and row.count("800") == 0
+    assert row.shows("52,800") and row.count("$52,800") == 1
+    assert not row.shows("2,800") and not page("CL-8001").shows("$8,001")
+    assert page("Unit", "800").shows("800") and page("Unit", "800").count("800") == 1
+    assert page("Total", "52,", "800").shows("52,800")  # OCR split the number in two
+
+
 def test_hidden_text_is_looked_for_within_one_phrase() -> None:
     """A hidden "2.15" folds to "2 15": a "2" ending one table row and a "15" starting the
     next, or two cells a column apart, are not it; "2.15" or "2" "15" a word space apart
