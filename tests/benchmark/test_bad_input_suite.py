@@ -1221,6 +1221,16 @@ def _non_finite(add: Callable[..., None]) -> None:
                 )
 
 
+def _invalid_truth_extracted(world: Path) -> None:
+    """A document_truth that violates its schema (an amount as words), extracted that way:
+    the run was made from this very file, so only validating the truth can catch it."""
+    path = world / PACKET / "document_truth_sov_pdf.json"
+    data = json.loads(path.read_text())
+    data["truth"]["buildings"][0]["tiv"] = "seventy-eight million"
+    path.write_text(json.dumps(data))
+    extract(SimProvider("typical", 1), world / "packets", world / "run", force=True)
+
+
 def _untrusted(add: Callable[..., None]) -> None:
     """A corpus, a run and a cache are untrusted input: ids that are paths, files that are
     not files (issue 31). Each is refused with one line before anything is read from or
@@ -1317,6 +1327,15 @@ def _untrusted(add: Callable[..., None]) -> None:
             ("run", "rules.toml"),
         )
 
+    add(
+        "score",
+        "wrong file type",
+        "a truth that violates its schema",
+        ("score", "{w}/run", "--packets", "{w}/packets"),
+        f"{{w}}/{PACKET}/document_truth_sov_pdf.json: its truth is not a valid instance",
+        _invalid_truth_extracted,
+        ("packets", "run"),
+    )
     # sql: the results are read-only, one SELECT per call, and no file but the run's own
     # Parquet files is reachable; each query below changed the run or reached the machine.
     refused = "QUERY"  # refused before it runs

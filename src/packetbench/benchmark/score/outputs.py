@@ -13,6 +13,7 @@ folder, removed by the next scoring of the run.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from dataclasses import dataclass
@@ -203,6 +204,7 @@ class Streams:
 
     def __enter__(self) -> Streams:
         remove_left_behind(self.folder.parent)
+        self.created = not self.folder.exists()  # removed again when scoring fails
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -265,6 +267,9 @@ class Streams:
         self.fields.close()
         self.con.close()
         shutil.rmtree(self.scratch, ignore_errors=True)
+        if error is not None and self.created:
+            with contextlib.suppress(OSError):  # only while empty: it holds nothing of ours
+                self.folder.rmdir()
 
 
 def read_documents(folder: Path) -> dict[str, dict[str, Any]]:

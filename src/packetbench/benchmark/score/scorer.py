@@ -8,9 +8,10 @@ asked). Packets are scored as separate tasks (an executor's: local processes or 
 in packet order; the totals are summed as packets come back (benchmark.score.totals), so a
 run holds a few counters, not its documents. Documents whose record is missing, errored or
 schema-invalid are listed with the reason and excluded from the rates, never dropped
-silently. The same run scored twice gives byte-identical files, whichever executor and
-however many workers: documents are visited in packet and document order, and nothing
-depends on hashing or time.
+silently; a document whose truth is not a valid instance of its schema stops scoring with
+its name (a damaged packet is not scored at all). The same run scored twice gives
+byte-identical files, whichever executor and however many workers: documents are visited in
+packet and document order, and nothing depends on hashing or time.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import orjson
 
 from packetbench.benchmark import namespaces, provenance
 from packetbench.benchmark import universe as universes
+from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import DocInfo, Packet, Touched, find_packets
 from packetbench.benchmark.results.leaves import truth_leaves
 from packetbench.benchmark.runs import (
@@ -357,9 +359,25 @@ def score_packet(task: PacketTask) -> PacketPart:
         return _score_packet(task)
 
 
+def check_truth(packet: Packet, doc: DocInfo) -> None:
+    """BadInput naming the document_truth file when its truth is not a valid instance of
+    the document's schema: scoring against it would count as wrong what is right (the audit
+    reports such a file as an `integrity` finding)."""
+    problem = schema_problem(doc.schema, packet.truth(doc.doc_id), packet.path)
+    if problem is not None:
+        raise BadInput(
+            f"{packet.path / f'document_truth_{doc.doc_id}.json'}: its truth is not a valid "
+            f"instance of schema {doc.schema!r} ({problem}); the packet is damaged, and "
+            "nothing is scored against it"
+        )
+
+
 def _score_packet(task: PacketTask) -> PacketPart:
     packet, run = task.packet, task.run
     wanted = set(task.doc_ids)
+    for doc in packet.documents:
+        if doc.doc_id in wanted:
+            check_truth(packet, doc)
     part = PacketPart()
     document_rows: list[bytes] = []
     claim_rows: list[bytes] = []
