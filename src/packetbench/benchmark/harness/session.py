@@ -20,7 +20,7 @@ from packetbench import __version__
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.harness import estimate, inputs, prompts
-from packetbench.benchmark.harness.cache import ResponseCache, default_folder
+from packetbench.benchmark.harness.cache import ResponseCache, default_folder, usable_folder
 from packetbench.benchmark.harness.plan import api_info, check_continuation, plan, sent_schemas
 from packetbench.benchmark.harness.progress import ProgressBar, Reporter, Silent
 from packetbench.benchmark.harness.redact import Redactor
@@ -125,6 +125,7 @@ def run_api(
     _check(options, force)
     setup = _setup(provider, packets, packets_dir, out, options)
     provider.api_key()  # a missing key fails here, before anything is written
+    cache = usable_folder(options.cache_dir or default_folder()) if options.use_cache else None
     redactor = Redactor(provider.secrets())
     info = setup.info
     continuing = options.resume or options.retry_failed
@@ -159,7 +160,7 @@ def run_api(
         schemas=setup.sent,
         concurrency=options.concurrency,
         policy=RetryPolicy(provider.retries, options.backoff_base_s, options.backoff_cap_s),
-        cache=ResponseCache((options.cache_dir or default_folder()) if options.use_cache else None),
+        cache=ResponseCache(cache),
         price=setup.price,
         max_cost_usd=options.max_cost_usd,
         reporter=reporter,
