@@ -8,6 +8,7 @@ runs/<run_id>/
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -23,6 +24,7 @@ from packetbench import ids, safe_read
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet
+from packetbench.errors import WriteFailed
 from packetbench.generator.truth import dump_json
 from packetbench.generator.worker_pool import alive
 
@@ -96,12 +98,36 @@ def remove_left_behind(folder: Path, name: str = "") -> None:
             entry.unlink(missing_ok=True)
 
 
+# What the machine, not the user, makes a write fail with: no space, no quota, a file size
+# limit, a failing disk. DuckDB reports them in its message only.
+_MACHINE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+_MACHINE_WORDS = ("No space left on device", "Disk quota exceeded", "File too large")
+
+
+def machine_refused(error: BaseException) -> bool:
+    """Whether `error` (an OSError, or a DuckDB error) is the machine refusing a write."""
+    if isinstance(error, OSError):
+        return error.errno in _MACHINE_ERRNOS
+    return any(words in str(error) for words in _MACHINE_WORDS)
+
+
+def refused_write(path: Path, error: BaseException) -> WriteFailed:
+    """The one-line WriteFailed for a write of `path` the machine refused."""
+    reason = (
+        error.strerror
+        if isinstance(error, OSError) and error.strerror
+        else next((w for w in _MACHINE_WORDS if w in str(error)), type(error).__name__)
+    )
+    return WriteFailed(f"{path}: cannot write ({reason}); nothing half written is left")
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Write `data` to `path` so a reader (or a crash) never sees a partial file.
 
     The file gets the mode an ordinary write would give it (0666 less the umask), not
     mkstemp's 0600. A temporary file of the same target left by a killed writer is removed.
-    A path that cannot be written is BadInput naming it.
+    A path that cannot be written is BadInput naming it; a write the machine refuses (a full
+    disk) is WriteFailed, and the temporary file is gone either way.
     """
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -125,6 +151,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         os.replace(temporary, path)
     except OSError as error:
         Path(temporary).unlink(missing_ok=True)
+        if machine_refused(error):
+            raise refused_write(path, error) from None
         raise BadInput(f"{path}: cannot write ({error.strerror or type(error).__name__})") from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

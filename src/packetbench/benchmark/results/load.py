@@ -26,9 +26,11 @@ from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import DocInfo, Packet, find_packets, read_json
 from packetbench.benchmark.runs import (
     listed_documents,
+    machine_refused,
     read_record,
     read_run,
     record_path,
+    refused_write,
     remove_left_behind,
 )
 from packetbench.benchmark.score.outputs import (
@@ -248,6 +250,8 @@ def _load_rows(con: duckdb.DuckDBPyConnection, run_id: str, table: str, path: Pa
             [run_id, str(path)],
         )
     except duckdb.Error as error:
+        if machine_refused(error):
+            raise
         raise BadInput(f"{path}: unreadable ({' '.join(str(error).split())})") from None
 
 
@@ -267,6 +271,27 @@ def load_run(run: Path, packets_dir: Path) -> Path:
         raise BadInput(f"{target}: is a folder, not a results database")
     # A scoring killed here leaves its scratch folder; it is removed the next time.
     remove_left_behind(run)
+    try:
+        _build(run, run_id, info, selected, scored_against, excluded, target)
+    except (OSError, duckdb.Error) as error:
+        # A full disk: the half-built database is gone with its scratch folder, and the
+        # scores it would describe are complete on their own (no results.duckdb claims them).
+        if machine_refused(error):
+            raise refused_write(target, error) from None
+        raise
+    return target
+
+
+def _build(
+    run: Path,
+    run_id: str,
+    info: dict[str, Any],
+    selected: list[tuple[Packet, DocInfo]],
+    scored_against: str,
+    excluded: dict[str, Any],
+    target: Path,
+) -> None:
+    """Build results.duckdb in a scratch folder of the run, then rename it into place."""
     with tempfile.TemporaryDirectory(prefix=f".results-{os.getpid()}-", dir=run) as scratch_dir:
         scratch = Path(scratch_dir)
         building = scratch / DB_NAME
@@ -294,4 +319,3 @@ def load_run(run: Path, packets_dir: Path) -> Path:
         finally:
             con.close()
         os.replace(building, target)
-    return target

@@ -38,7 +38,6 @@ from packetbench.benchmark.runs import (
     read_record,
     read_run,
     record_path,
-    write_json,
 )
 from packetbench.benchmark.score import consistency, outputs, validate
 from packetbench.benchmark.score.field_view import Claim, FieldCounts, compare
@@ -48,6 +47,7 @@ from packetbench.benchmark.score.totals import CONSISTENCY_TALLIES, RunTotals
 from packetbench.benchmark.score.verdicts import VERDICTS, judge, verdict
 from packetbench.generator.executors import Executor, LocalExecutor
 from packetbench.generator.leaves import DocModel
+from packetbench.generator.truth import dump_json
 
 
 def schema_problem(schema: str, output: Any, packet: Path) -> str | None:
@@ -444,7 +444,10 @@ def score_run(
         else:
             tasks.append(PacketTask(run, packet, (doc.doc_id,)))
     result = RunScores()
-    with outputs.Streams(run / "scores", claims_jsonl) as streams:
+    from packetbench.benchmark.results.load import DB_NAME  # results.load imports this
+
+    # results.duckdb describes the scores being replaced: it goes when they do.
+    with outputs.Streams(run / "scores", claims_jsonl, stale=(run / DB_NAME,)) as streams:
         for done, part in enumerate(
             (executor or LocalExecutor(1)).map(score_packet, tasks, _label), 1
         ):
@@ -452,32 +455,29 @@ def score_run(
             streams.add(part.rows)
             if on_packet is not None:
                 on_packet(done)
-        _write(run / "scores", result, len(selected))
-        streams.finish()
+        streams.finish(_files(result, len(selected)))
     return result
 
 
-def _write(folder: Path, result: RunScores, expected: int) -> None:
-    """The run-level score files; every document's own counts are in documents.parquet."""
+def _files(result: RunScores, expected: int) -> dict[str, bytes]:
+    """The run-level score files (name -> bytes); every document's own counts are in
+    documents.parquet."""
     totals = result.totals
-    write_json(
-        folder / "field_breakdown.json",
-        {
-            "documents_expected": expected,
-            "documents_scored": totals.documents,
-            "excluded": {
-                "missing": result.missing,
-                "error": result.errors,
-                "invalid": result.invalid,
-            },
-            **totals.field_breakdown(),
-        },
-    )
-    write_json(
-        folder / "hallucination.json",
-        {
-            "documents_scored": totals.documents,
-            **totals.hallucination(),
-        },
-    )
-    write_json(folder / "consistency.json", {"overall": totals.consistency_overall()})
+    return {
+        "field_breakdown.json": dump_json(
+            {
+                "documents_expected": expected,
+                "documents_scored": totals.documents,
+                "excluded": {
+                    "missing": result.missing,
+                    "error": result.errors,
+                    "invalid": result.invalid,
+                },
+                **totals.field_breakdown(),
+            }
+        ),
+        "hallucination.json": dump_json(
+            {"documents_scored": totals.documents, **totals.hallucination()}
+        ),
+        "consistency.json": dump_json({"overall": totals.consistency_overall()}),
+    }
