@@ -1336,6 +1336,21 @@ def _untrusted(add: Callable[..., None]) -> None:
         _invalid_truth_extracted,
         ("packets", "run"),
     )
+    resumed = ("run", "--out", "{w}/bench", "--tiers", "N1", "--jobs", "1", "--resume")
+    add("run", "bad option", "--resume with --force", (*resumed, "--force"), "--resume", needs=())
+    add("run", "missing path", "--resume, no run to continue", resumed, "{w}/bench", needs=())
+    add(
+        "run",
+        "existing output",
+        "--resume a run of other tiers",
+        resumed,
+        "{w}/bench: cannot continue a run that asked for other tiers",
+        _write(
+            "bench/pipeline.json",
+            json.dumps({"tiers": ["N2"], "count": 1, "seed": 1, "provider": "sim"}),
+        ),
+        (),
+    )
     # sql: the results are read-only, one SELECT per call, and no file but the run's own
     # Parquet files is reachable; each query below changed the run or reached the machine.
     refused = "QUERY"  # refused before it runs
