@@ -74,8 +74,16 @@ class RunSet:
     scratch_schema: str = "scratch"
 
     def check_paired(self) -> None:
-        """BadInput unless every document two runs share was the same file in both: runs
-        of different packets that share ids cannot be paired."""
+        """BadInput unless every document two runs share was the same file in both (runs
+        of different packets that share ids cannot be paired), and the runs were scored
+        under the same invalid-output policy (salvaged and excluded documents differ)."""
+        policies = dict(self.con.execute("SELECT run_id, invalid_policy FROM runs").fetchall())
+        if len(set(policies.values())) > 1:
+            shown = ", ".join(f"{name} --invalid {policies[name]}" for name in self.names)
+            raise BadInput(
+                f"{self.paths[-1]}: the runs were scored under different policies for invalid "
+                f"outputs ({shown}); score them alike to pair them"
+            )
         for (i, a), (j, b) in itertools.combinations(enumerate(self.documents), 2):
             found = provenance.first_difference(a, b)
             if found is not None:

@@ -79,6 +79,13 @@ DOCUMENT_COLUMNS = {
     "consistency_flags": "STRUCT(rule VARCHAR, path VARCHAR, kind VARCHAR, stated DOUBLE, "
     "expected DOUBLE)[]",
 }
+# A run scored with `--invalid salvage` gives each document its keys too (the columns of
+# results.duckdb's documents of the same names); a run scored with `--invalid exclude` (the
+# default) writes DOCUMENT_COLUMNS alone, the bytes it always wrote.
+KEY_COLUMNS = {
+    **dict.fromkeys(("keys_emitted", "invented_keys", "unfit_leaves"), _COUNT),
+    "salvaged": "BOOLEAN",
+}
 CLAIM_COLUMNS = {
     "packet_id": "VARCHAR",
     "doc_id": "VARCHAR",
@@ -202,9 +209,14 @@ class Streams:
     refuses is `WriteFailed` naming the file."""
 
     def __init__(
-        self, folder: Path, claims_jsonl: bool = False, stale: tuple[Path, ...] = ()
+        self,
+        folder: Path,
+        claims_jsonl: bool = False,
+        stale: tuple[Path, ...] = (),
+        keys: bool = False,
     ) -> None:
         self.folder = folder
+        self.keys = keys  # documents carry KEY_COLUMNS (--invalid salvage)
         self.claims_jsonl = claims_jsonl
         self.scratch = folder.parent / f".results-{os.getpid()}-scoring"
         self.stale = stale  # files that describe the scores being replaced (results.duckdb)
@@ -236,7 +248,12 @@ class Streams:
             f"SET memory_limit = '{MEMORY_LIMIT}'; "
             f"SET temp_directory = '{self.scratch / 'spill'}'"
         )
-        self.documents = _Stream(self.scratch, "documents", DOCUMENT_COLUMNS, None)
+        self.documents = _Stream(
+            self.scratch,
+            "documents",
+            {**DOCUMENT_COLUMNS, **KEY_COLUMNS} if self.keys else DOCUMENT_COLUMNS,
+            None,
+        )
         self.claims = _Stream(
             self.scratch,
             "claims",
