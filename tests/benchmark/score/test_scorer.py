@@ -226,6 +226,14 @@ def test_scores_are_byte_identical_under_another_hash_seed(
 KEY_COLUMNS = ("keys_emitted", "invented_keys", "unfit_leaves", "salvaged")
 
 
+@pytest.fixture(scope="module")
+def one_packet(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding the canonical N1-000001 alone (a run of it scores in a second)."""
+    folder = tmp_path_factory.mktemp("one-packet")
+    shutil.copytree(PACKETS / "N1-000001", folder / "N1-000001")
+    return folder
+
+
 def _rows(scores: Path) -> dict[str, dict[str, Any]]:
     """documents.parquet by document, its key columns left out."""
     table = duckdb.execute(f"SELECT * FROM read_parquet('{scores / 'documents.parquet'}')")
@@ -238,11 +246,13 @@ def _rows(scores: Path) -> dict[str, dict[str, Any]]:
     }
 
 
-def test_invalid_salvage_scores_the_leaves_that_fit(sim_run: SimRun, tmp_path: Path) -> None:
+def test_invalid_salvage_scores_the_leaves_that_fit(
+    sim_run: SimRun, one_packet: Path, tmp_path: Path
+) -> None:
     """--invalid salvage scores an invalid output on the leaves that fit its schema: a key the
     schema lacks is an invented key, a leaf of the wrong type is left out (an omission); a
     valid output scores as under exclude, and exclude (the default) writes no key counts."""
-    source = sim_run("perfect", 0)[0]
+    source = sim_run("perfect", 0, one_packet)[0]
     run = _copy_run(source, tmp_path / "run")
     folder = run / "extractions" / "N1-000001"
     extra, wrong_type = folder / "acord_125.json", folder / "sov_pdf.json"
@@ -254,7 +264,7 @@ def test_invalid_salvage_scores_the_leaves_that_fit(sim_run: SimRun, tmp_path: P
     wrong_type.write_text(json.dumps(data))
     a, s = f"N1-000001/{extra.stem}", f"N1-000001/{wrong_type.stem}"
 
-    excluded = score_run(run, PACKETS)
+    excluded = score_run(run, one_packet)
     assert [e["document"] for e in excluded.invalid] == [a, s]
     breakdown = _json(run / "scores" / "field_breakdown.json")
     assert not {"invalid_policy", "salvaged", "keys"} & set(breakdown)
@@ -262,7 +272,7 @@ def test_invalid_salvage_scores_the_leaves_that_fit(sim_run: SimRun, tmp_path: P
     assert not set(KEY_COLUMNS) & {column[0] for column in described.fetchall()}
     excluded_rows = _rows(run / "scores")
 
-    salvaged = score_run(run, PACKETS, invalid="salvage")
+    salvaged = score_run(run, one_packet, invalid="salvage")
     assert salvaged.invalid == []
     assert {e["document"]: (e["invented_keys"], e["unfit_leaves"]) for e in salvaged.salvaged} == {
         a: (["notes"], []),
@@ -288,14 +298,17 @@ def test_invalid_salvage_scores_the_leaves_that_fit(sim_run: SimRun, tmp_path: P
     assert sorted(flagged) == [(a, 1, 0), (s, 0, 1)]
 
 
+@pytest.mark.e2e  # six commands, 25-140 s on 2 shared cores; the library test is in the fast tier
 def test_score_invalid_from_the_command_line(
-    sim_run: SimRun, run_cli: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+    sim_run: SimRun,
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+    one_packet: Path,
+    tmp_path: Path,
 ) -> None:
     """`score --invalid salvage` says what it salvaged, the invented-key rate is a headline
     rate, runs scored under different policies are not paired, and a policy it does not know
     is one line, exit 2, with nothing written."""
-    packets = tmp_path / "packets"
-    shutil.copytree(PACKETS / "N1-000001", packets / "N1-000001")
+    packets = one_packet
     source = sim_run("perfect", 0, packets)[0]
     runs = {}
     for policy in ("exclude", "salvage"):

@@ -36,6 +36,7 @@ from packetbench.benchmark.runs import read_record, record_path, write_atomic, w
 from packetbench.benchmark.score import validate
 from packetbench.benchmark.score.field_view import compare
 from packetbench.benchmark.score.outputs import read_documents
+from packetbench.benchmark.score.rates import rate
 from packetbench.benchmark.score.scorer import (
     EXCLUDE,
     INVALID_POLICIES,
@@ -190,15 +191,45 @@ def _ours(run: Path) -> dict[str, Any]:
 
 def _under_policy(run: Path, packets: dict[str, Packet], policy: str) -> dict[str, Any]:
     """Our packet-universe micro rates of `run` with its invalid outputs excluded or
-    salvaged (`score --invalid`), scored in memory: the figures of the policy the run was
-    not scored with, beside those of the one it was."""
-    totals = RunTotals()
-    for packet in packets.values():
-        task = PacketTask(run, packet, tuple(d.doc_id for d in packet.documents), policy)
-        for doc in score_packet(task).documents:
-            totals.add(doc)
-    grounding = totals.overall.grounding.as_dict()["packet"]
-    return _policy_rates(totals.documents, grounding, totals.keys)
+    salvaged (`score --invalid`): the figures of the policy the run was not scored with,
+    beside those of the one it was. A valid output scores the same under both, so only what
+    differs is done: a salvaged run's rates without its salvaged documents
+    (documents.parquet), or an excluded run's rates with its invalid outputs scored, salvaged,
+    in memory, and the keys of its valid outputs counted (`validate.fit`)."""
+    fields = read_json(run / "scores" / "field_breakdown.json")
+    salvaged = {entry["document"] for entry in fields.get("salvaged") or []}
+    docs = {k: g for k, g in _grounding(run).items() if k not in salvaged}
+    sums = {
+        c: [sum(d["packet"][c][n] for d in docs.values()) for n in ("checked", "hallucinated")]
+        for c in CLASSES
+    }
+    keys: Counter[str] = Counter()
+    documents = len(docs)
+    if policy == SALVAGE:
+        invalid = {entry["document"] for entry in fields["excluded"]["invalid"]}
+        scored = RunTotals()
+        for packet in packets.values():
+            wanted = tuple(
+                d.doc_id for d in packet.documents if f"{packet.packet_id}/{d.doc_id}" in invalid
+            )
+            if wanted:
+                for doc in score_packet(PacketTask(run, packet, wanted, SALVAGE)).documents:
+                    scored.add(doc)
+            for d in packet.documents:
+                if f"{packet.packet_id}/{d.doc_id}" in docs:
+                    schema = namespaces.resolve(d.schema, packet.path)
+                    output = read_record(record_path(run, packet.packet_id, d.doc_id)).output
+                    keys["emitted"] += validate.fit(schema.model, schema.project(output)).keys
+        documents += scored.documents
+        keys.update(scored.keys)
+        extra = scored.overall.grounding.as_dict()["packet"]
+        for c in CLASSES:
+            sums[c][0] += extra[c]["checked"]
+            sums[c][1] += extra[c]["hallucinated"]
+    grounding = {
+        c: {"checked": n, "hallucinated": h, "rate_micro": rate(h, n)} for c, (n, h) in sums.items()
+    }
+    return _policy_rates(documents, grounding, keys)
 
 
 def _policy_rates(documents: int, grounding: dict[str, Any], keys: Any) -> dict[str, Any]:
