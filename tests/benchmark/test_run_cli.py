@@ -319,3 +319,73 @@ def test_the_default_run_folder_is_ignored_by_git() -> None:
         check=False,
     )
     assert result.returncode == 0
+
+
+def test_a_killed_api_run_is_resumed_without_paying_twice(run_cli: Run, tmp_path: Path) -> None:
+    """`run --provider openai` killed during extraction, then `run --resume`: the packets are
+    kept, only the documents without a record are requested (the response cache is emptied,
+    so only the records can spare them), and scoring and the report are done."""
+    import os
+    import shutil
+    import signal
+    import time
+
+    from packetbench.benchmark.harness.stub import StubServer
+    from packetbench.generator.batch import generate
+    from tests.support.paths import cli_path
+    from tests.support.processes import wait_until_gone
+
+    generate("N1", 1, 1, tmp_path / "stub-packets")
+    cache = tmp_path / "cache"
+    env = {"OPENAI_API_KEY": "run-test-key-0123456789", "PACKETBENCH_CACHE": str(cache)}
+    out = tmp_path / "api"
+    with StubServer("openai", tmp_path / "stub-packets", delay_s=0.2) as stub:
+        args = [
+            "run",
+            "--out",
+            str(out),
+            "--tiers",
+            "N1",
+            "--jobs",
+            "1",
+            "--provider",
+            "openai",
+            "--model",
+            "stub-model",
+            "--base-url",
+            stub.base_url,
+            "--concurrency",
+            "2",
+        ]
+        process = subprocess.Popen(
+            [cli_path(), *args],
+            env={**os.environ, **env},
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        extractions = out / "runs" / "stub-model" / "extractions"
+        deadline = time.monotonic() + 300
+        while sum(1 for _ in extractions.glob("*/*.json")) < 6:
+            assert process.poll() is None, "the run ended before it was killed"
+            assert time.monotonic() < deadline, "the run never extracted"
+            time.sleep(0.02)
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+        assert wait_until_gone(process.pid) == []
+        done = {f"{p.parent.name}/{p.stem}" for p in extractions.glob("*/*.json")}
+        documents = len(doc_ids(tmp_path / "stub-packets" / "N1-000001"))
+        assert 6 <= len(done) < documents
+        shutil.rmtree(cache, ignore_errors=True)
+        before = dict(stub.requests)
+        result = run_cli(*args, "--resume", env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "(1 complete before, kept)" in result.stdout
+    again = {d: n - before.get(d, 0) for d, n in stub.requests.items() if n > before.get(d, 0)}
+    assert not set(again) & done, "documents with a record were requested again"
+    assert len(again) == documents - len(done) and set(again.values()) == {1}
+    assert (out / "report" / "report.html").is_file()
+    info = json.loads((out / "runs" / "stub-model" / "run.json").read_text())
+    assert [i["mode"] for i in info["invocations"]] == ["new", "resume"]
+    refused = run_cli(*args[:4], "N1,N2", *args[5:], "--resume", env=env)
+    assert refused.returncode == 2 and "asked for other tiers" in refused.stderr

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from packetbench.benchmark.audit.result import AuditResult, Finding
 
 FIRST_FINDINGS = 10  # findings shown in the human report (all of them are in --json)
+NOT_VERIFIED_EXIT = 3  # nothing wrong, something not checked: neither 0 (passed) nor 1 (wrong)
 
 
 def audit(
@@ -56,11 +57,15 @@ def audit(
 
     Checks every visible string against its page, and the universe for leaks and untraced values.
 
-    Exit 0 when everything is found, 1 when anything is missing, 2 when an input is unreadable.
+    Exit 0 when everything is found; 1 when anything is wrong (a value missing, a leak, a
+    file that is not its manifest's...); 3 when nothing is wrong but values on pages without a
+    usable text layer (scans, ink, attacked text) were not verified (run with --ocr); 2 when
+    an input is unreadable.
     """
     # The readers (pdfium, openpyxl, numpy) load only when this command runs.
     from packetbench.benchmark.audit import audit_packets
     from packetbench.benchmark.audit.files import packet_folders
+    from packetbench.benchmark.audit.result import FAILED, NOT_VERIFIED
     from packetbench.generator.executors import make_executor
     from packetbench.progress import bar
 
@@ -77,8 +82,10 @@ def audit(
         typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
         _report(result)
-    if not result.ok:
+    if result.status == FAILED:
         raise typer.Exit(1)
+    if result.status == NOT_VERIFIED:
+        raise typer.Exit(NOT_VERIFIED_EXIT)
 
 
 def _count(checked: int, found: int) -> tuple[str, str, str]:
@@ -87,7 +94,7 @@ def _count(checked: int, found: int) -> tuple[str, str, str]:
 
 
 def _report(result: AuditResult) -> None:
-    from packetbench.benchmark.audit.result import Tally
+    from packetbench.benchmark.audit.result import NOT_CHECKED, NOT_VERIFIED, Tally
 
     console = Console(width=None if sys.stdout.isatty() else 160, highlight=False)
     table = Table(title="Read back, by document and reader", title_justify="left")
@@ -166,10 +173,20 @@ def _report(result: AuditResult) -> None:
         f"{totals['packets']} packet(s), {totals['documents']} documents, "
         f"{totals['pdf_pages']} PDF pages"
     )
+    found = (
+        f"{totals['fields_found']:,} located values and {totals['strings_found']:,} visible "
+        "strings found"
+    )
     if result.ok:
+        console.print(f"[green]audit passed[/]: {found} in {scope}")
+    elif result.status == NOT_VERIFIED:
+        documents = totals["findings"][NOT_CHECKED]
         console.print(
-            f"[green]audit passed[/]: {totals['fields_found']:,} located values and "
-            f"{totals['strings_found']:,} visible strings found in {scope}"
+            f"[yellow]audit not verified[/]: {found}, nothing wrong; "
+            f"{totals['fields_not_checked']:,} located values and "
+            f"{totals['strings_not_checked']:,} strings in {documents} document(s) are on pages "
+            f"without a usable text layer (scans, ink, attacked text) and need --ocr, in {scope}",
+            soft_wrap=True,
         )
     else:
         problems = ", ".join(

@@ -239,6 +239,11 @@ class PacketAudit:
         }
 
 
+PASSED = "passed"  # every value checked and found
+FAILED = "failed"  # something is wrong: a finding other than not_checked
+NOT_VERIFIED = "not_verified"  # nothing wrong found, but values only OCR can read unchecked
+
+
 @dataclass
 class AuditResult:
     packets: list[PacketAudit]
@@ -246,7 +251,18 @@ class AuditResult:
 
     @property
     def ok(self) -> bool:
+        """No finding at all: everything was checked and found."""
         return all(packet.ok for packet in self.packets)
+
+    @property
+    def status(self) -> str:
+        """`PASSED`, `FAILED` (a finding of anything but not_checked: something is wrong) or
+        `NOT_VERIFIED` (only not_checked findings: values on pages without a usable text
+        layer, audited without --ocr; not wrong, just not proven)."""
+        problems = {finding.problem for finding in self.findings()}
+        if not problems:
+            return PASSED
+        return NOT_VERIFIED if problems == {NOT_CHECKED} else FAILED
 
     def findings(self) -> Iterator[Finding]:
         for packet in self.packets:
@@ -290,6 +306,7 @@ class AuditResult:
     def to_json(self) -> dict[str, Any]:
         return {
             "ok": self.ok,
+            "status": self.status,
             "ocr": self.ocr,
             "totals": self.totals(),
             "packets": [p.to_json() for p in self.packets],
