@@ -84,6 +84,14 @@ def run(
         str | None, typer.Option(help="--executor ray: 'auto' or HOST:PORT of a running cluster.")
     ] = None,
     force: Annotated[bool, typer.Option(help="Replace an earlier run in the folder.")] = False,
+    audit_sample: Annotated[
+        str,
+        typer.Option(
+            metavar="N|P%|all|auto",
+            help="Packets the audit reads (as audit --sample); auto: every packet up to 200, "
+            "a seeded sample of 200 above.",
+        ),
+    ] = "auto",
 ) -> None:
     """The whole benchmark in one command: generate, audit, extract, score, report.
 
@@ -91,8 +99,11 @@ def run(
     extracted by sim, the SIMULATED extractor (no API key needed; not a model). Exit 1 when the
     audit finds a ground-truth value that is not on its page, or no document is extracted ok.
     """
+    from packetbench.benchmark.audit.sample import parse_sample
     from packetbench.benchmark.pipeline import Options, parse_tiers, run_pipeline
     from packetbench.progress import display
+
+    size = None if audit_sample == "auto" else parse_sample(audit_sample, "--audit-sample")
 
     options = Options(
         out,
@@ -112,6 +123,7 @@ def run(
         max_cost,
         executor,
         ray_address,
+        size,
     )
     progress = display("[bold]{task.description:<9}", spinner=True, to_stdout=True)
 

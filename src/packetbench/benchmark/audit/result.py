@@ -10,7 +10,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from packetbench.benchmark.audit.sample import Bound, Sample
 
 READERS = ("pdf", "xlsx", "csv", "ocr")
 
@@ -243,6 +246,9 @@ class PacketAudit:
 class AuditResult:
     packets: list[PacketAudit]
     ocr: bool
+    # A sampled audit: the packets drawn, and per finding kind the corpus bound.
+    sample: Sample | None = None
+    bounds: list[Bound] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -291,6 +297,8 @@ class AuditResult:
         return {
             "ok": self.ok,
             "ocr": self.ocr,
+            "sample": self.sample.to_json() if self.sample is not None else None,
+            "bounds": [b.to_json() for b in self.bounds],
             "totals": self.totals(),
             "packets": [p.to_json() for p in self.packets],
         }
