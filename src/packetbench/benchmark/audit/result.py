@@ -294,14 +294,11 @@ class AuditResult:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "ocr": self.ocr,
-            "sample": self.sample.to_json() if self.sample is not None else None,
-            "bounds": [b.to_json() for b in self.bounds],
-            "totals": self.totals(),
-            "packets": [p.to_json() for p in self.packets],
-        }
+        out: dict[str, Any] = {"ok": self.ok, "ocr": self.ocr}
+        if self.sample is not None:  # a full audit's JSON is what it always was
+            out["sample"] = self.sample.to_json()
+            out["bounds"] = [b.to_json() for b in self.bounds]
+        return {**out, "totals": self.totals(), "packets": [p.to_json() for p in self.packets]}
 
 
 def scan_recall(documents: Iterable[DocumentAudit]) -> dict[str, dict[str, Tally]]:
