@@ -123,7 +123,7 @@ def run(
         max_cost,
         executor,
         ray_address,
-        size,
+        audit_sample=size,
     )
     progress = display("[bold]{task.description:<9}", spinner=True, to_stdout=True)
 
