@@ -116,6 +116,8 @@ def test_bad_options_are_exit_2(run_cli: Run, tmp_path: Path) -> None:
         (("--count", "0"), "--count must be at least 1"),
         (("--provider", "gpt-9"), "unknown provider 'gpt-9'"),
         (("--profile", "careless"), "unknown sim profile 'careless'"),
+        (("--audit-sample", "0"), "--audit-sample '0': give a number of packets"),
+        (("--audit-sample", "nan%"), "--audit-sample 'nan%': a percentage must be"),
     ):
         result = run_cli("run", "--out", str(tmp_path / "x"), *args)
         assert result.returncode == 2, args
@@ -154,6 +156,48 @@ def test_a_failed_audit_stops_before_extraction(tmp_path: Path) -> None:
     assert not (out / "runs").exists()
     audit = json.loads((out / "audit.json").read_text())
     assert audit["ok"] is False
+
+
+class _AuditOnly(_Tamper):
+    """A listener that keeps each stage's summary and stops the run after the audit."""
+
+    def __init__(self) -> None:
+        super().__init__(Path())
+        self.summaries: dict[str, str] = {}
+
+    def finish(self, stage: str, summary: str, seconds: float) -> None:
+        self.summaries[stage] = summary
+        if stage == "audit":
+            raise _Stop
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_run_audits_a_sample_and_says_so(tmp_path: Path) -> None:
+    from packetbench.benchmark.audit.sample import (
+        ALL,
+        RUN_SAMPLE,
+        RUN_SAMPLE_ABOVE,
+        SampleSize,
+        run_default,
+    )
+
+    assert run_default(RUN_SAMPLE_ABOVE) == ALL
+    assert run_default(RUN_SAMPLE_ABOVE + 1) == SampleSize(count=RUN_SAMPLE)
+    out = tmp_path / "bench"
+    listener = _AuditOnly()
+    options = Options(out=out, tiers=("N1",), count=3, jobs=1, audit_sample=SampleSize(1))
+    with pytest.raises(_Stop):
+        run_pipeline(options, listener)
+    said = listener.summaries["audit"]
+    assert said.startswith(
+        "passed: a seeded sample of 1 of 3 packets (every packet: --audit-sample all, or "
+        f"packetbench audit {out / 'packets'}); at most 100.00% of the corpus's packets"
+    ), said
+    audit = json.loads((out / "audit.json").read_text())
+    assert len(audit["packets"]) == 1 and audit["sample"]["population"] == 3
 
 
 @pytest.mark.e2e

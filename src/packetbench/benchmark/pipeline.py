@@ -27,11 +27,14 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from packetbench.benchmark.errors import UsageError
 from packetbench.generator.codes import TIERS
 from packetbench.generator.seeds import check_seeds
+
+if TYPE_CHECKING:
+    from packetbench.benchmark.audit.sample import SampleSize
 
 DEFAULT_OUT = Path("packetbench-run")
 PIPELINE = "pipeline.json"  # what the run was asked for, checked by --resume
@@ -64,6 +67,8 @@ class Options:
     max_cost_usd: float | None = None
     executor: str = "local"  # where generate, audit and score run: local or ray
     ray_address: str | None = None
+    # Packets the audit reads: None = every one up to RUN_SAMPLE_ABOVE, a sample above it.
+    audit_sample: SampleSize | None = None
     resume: bool = False  # continue a stopped run in `out` where each stage stopped
 
     def asked(self) -> dict[str, Any]:
@@ -257,6 +262,7 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
     def audit() -> str:
         from packetbench.benchmark.audit import audit_packets
         from packetbench.benchmark.audit.result import FAILED
+        from packetbench.benchmark.audit.sample import run_default
         from packetbench.benchmark.runs import write_json
 
         done: list[Any] = []
@@ -265,7 +271,8 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
             done.append(packet.packet_id)
             listener.advance("audit", len(done))
 
-        result = audit_packets(folders, on_packet=audited, executor=runner)
+        size = options.audit_sample or run_default(len(folders))
+        result = audit_packets(folders, on_packet=audited, executor=runner, sample=size)
         write_json(options.out / "audit.json", result.to_json())
         # Values only OCR can read (scanned pages) are not checked here: the run needs no
         # tesseract. They are counted, never called found; anything else failing stops it.
@@ -276,6 +283,14 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
             f"and {totals['strings_found']:,} of {totals['strings_checked']:,} visible "
             "strings found"
         )
+        if result.sample is not None:
+            bound = max(b.upper for b in result.bounds if b.problem != "not_checked")
+            found = (
+                f"a seeded sample of {len(result.sample.drawn):,} of "
+                f"{result.sample.population:,} packets (every packet: --audit-sample all, or "
+                f"packetbench audit {packets}); at most {bound:.2%} of the corpus's packets "
+                f"have any one kind of finding (95 % bound; per kind in audit.json); {found}"
+            )
         if not outcome.audit_ok:
             return f"FAILED: {found}; see {options.out / 'audit.json'}"
         if totals["fields_not_checked"] or totals["strings_not_checked"]:

@@ -95,6 +95,14 @@ def run(
             "with a record are not requested again, scoring and the report are done again.",
         ),
     ] = False,
+    audit_sample: Annotated[
+        str,
+        typer.Option(
+            metavar="N|P%|all|auto",
+            help="Packets the audit reads (as audit --sample); auto: every packet up to 200, "
+            "a seeded sample of 200 above.",
+        ),
+    ] = "auto",
 ) -> None:
     """The whole benchmark in one command: generate, audit, extract, score, report.
 
@@ -104,8 +112,11 @@ def run(
     A run that was stopped (killed, --max-cost reached) is continued with --resume: nothing
     finished is done or paid for again.
     """
+    from packetbench.benchmark.audit.sample import parse_sample
     from packetbench.benchmark.pipeline import Options, parse_tiers, run_pipeline
     from packetbench.progress import display
+
+    size = None if audit_sample == "auto" else parse_sample(audit_sample, "--audit-sample")
 
     options = Options(
         out,
@@ -126,6 +137,7 @@ def run(
         executor,
         ray_address,
         resume=resume,
+        audit_sample=size,
     )
     progress = display("[bold]{task.description:<9}", spinner=True, to_stdout=True)
 

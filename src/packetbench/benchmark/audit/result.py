@@ -10,7 +10,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from packetbench.benchmark.audit.sample import Bound, Sample
 
 READERS = ("pdf", "xlsx", "csv", "ocr")
 
@@ -248,6 +251,9 @@ NOT_VERIFIED = "not_verified"  # nothing wrong found, but values only OCR can re
 class AuditResult:
     packets: list[PacketAudit]
     ocr: bool
+    # A sampled audit: the packets drawn, and per finding kind the corpus bound.
+    sample: Sample | None = None
+    bounds: list[Bound] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -304,13 +310,11 @@ class AuditResult:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "status": self.status,
-            "ocr": self.ocr,
-            "totals": self.totals(),
-            "packets": [p.to_json() for p in self.packets],
-        }
+        out: dict[str, Any] = {"ok": self.ok, "status": self.status, "ocr": self.ocr}
+        if self.sample is not None:  # a full audit's JSON is what it always was
+            out["sample"] = self.sample.to_json()
+            out["bounds"] = [b.to_json() for b in self.bounds]
+        return {**out, "totals": self.totals(), "packets": [p.to_json() for p in self.packets]}
 
 
 def scan_recall(documents: Iterable[DocumentAudit]) -> dict[str, dict[str, Tally]]:
