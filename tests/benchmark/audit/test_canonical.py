@@ -137,7 +137,7 @@ def test_json_is_deterministic(run_cli: Run, canonical_packets: list[Path]) -> N
     ]
     assert outputs[0] == outputs[1]
     report = json.loads(outputs[0])
-    assert list(report) == ["ok", "ocr", "totals", "packets"]
+    assert list(report) == ["ok", "status", "ocr", "totals", "packets"]
     assert report["ok"] is True and report["totals"]["fields_checked"] > 0
     document = report["packets"][0]["documents"][0]
     assert list(document) == [

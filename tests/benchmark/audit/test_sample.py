@@ -81,7 +81,7 @@ def test_a_sample_prints_the_bound_and_a_forced_packet_reports_its_finding(
 def test_the_sample_and_its_bounds_are_in_the_json(corpus: Path) -> None:
     result = audit_packets([corpus], sample=SampleSize(4), sample_seed=0)
     report = result.to_json()
-    assert list(report) == ["ok", "ocr", "sample", "bounds", "totals", "packets"]
+    assert list(report) == ["ok", "status", "ocr", "sample", "bounds", "totals", "packets"]
     assert report["ok"] is True
     assert [p["packet_id"] for p in report["packets"]] == sorted(
         p.name for p in draw(_packets(corpus), SampleSize(4), 0).drawn
