@@ -19,9 +19,14 @@ Then where the time of (2) goes per page, and what one `get_text_bounded` call p
 
 4. With --ocr (needs tesseract): the OCR audit of the documents that have pages only pixels
    can prove (scans, handwriting, attacked text layers), in OCR pages per second per core
-   (CPU time of this process and of its tesseract processes), beside the minimal work for
-   one such page in the same run: pdfium rendering it at the OCR resolution and one plain
-   tesseract call on it.
+   (CPU time of this process and of its tesseract processes), beside two floors measured in
+   the same run on the same pages: one whole-page tesseract call per page (pdfium rendering
+   the page at the OCR resolution, then tesseract on it: the floor of any audit that OCRs
+   every page once) and one clean pdfium render per page alone (the floor of an audit that
+   compares pixels and calls OCR only where that cannot settle a value). Issue 26 measures
+   every speed-up of the OCR audit against these figures:
+
+       python benchmarks/audit.py --ocr --ocr-only packets/N5-000001 N5-000002 N5-000003
 """
 
 from __future__ import annotations
@@ -34,12 +39,13 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
 from packetbench.benchmark.audit.document import audit_document
-from packetbench.benchmark.audit.files import Document, packet_folders, read_packet
+from packetbench.benchmark.audit.files import Document, PacketFiles, packet_folders, read_packet
 from packetbench.benchmark.audit.ocr import DPI, Tesseract, _render
 from packetbench.benchmark.audit.pdftext import _BOXES, PageText, PdfText
 from packetbench.benchmark.audit.run import audit_packet
@@ -150,9 +156,15 @@ def main() -> None:
     parser.add_argument(
         "--ocr", action="store_true", help="also measure the OCR audit (needs tesseract)"
     )
+    parser.add_argument(
+        "--ocr-only", action="store_true", help="measure only the OCR audit (implies --ocr)"
+    )
     args = parser.parse_args()
     folders = packet_folders(args.packets or sorted((ROOT / "packets").glob("N*-000001")))
     packets = [read_packet(folder) for folder in folders]
+    if args.ocr_only:
+        ocr_throughput(packets)
+        return
     print(f"cores available: {os.cpu_count()}; one core, best of {args.repeat} runs\n")
     print(
         f"{'packet':<12}{'PDF pages':>10}{'chars/page':>12}{'values/page':>13}"
@@ -196,14 +208,7 @@ def main() -> None:
         f"({pages / (per_call * values):.0f} pages/s for the queries alone)"
     )
     if args.ocr:
-        ocr_throughput(
-            [
-                doc
-                for packet in packets
-                for doc in packet.documents
-                if doc.format == "pdf" and doc.ocr_pages()
-            ]
-        )
+        ocr_throughput(packets)
 
 
 def _cpu_with_children() -> float:
@@ -214,35 +219,75 @@ def _cpu_with_children() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def ocr_throughput(documents: list[Document]) -> None:
+def ocr_throughput(packets: list[PacketFiles]) -> None:
+    """OCR-audit pages per second per core, per packet and over all, beside its two floors."""
     engine = Tesseract()
-    pages = sum(len(doc.ocr_pages()) for doc in documents)
-    if not pages:
-        print("\nOCR: no page of these packets needs OCR")
-        return
+    print(
+        "\nOCR audit, one core (CPU seconds of this process and its tesseract processes), "
+        "OCR pages per second per core:"
+    )
+    print(
+        f"{'packet':<12}{'OCR pages':>10}{'audit --ocr':>13}{'whole-page OCR':>16}"
+        f"{'clean render':>14}{'audit/OCR':>11}{'audit/render':>14}"
+    )
+    totals = [0, 0.0, 0.0, 0.0]
+    for packet in [*packets, None]:
+        if packet is None:
+            if len(packets) < 2:
+                break
+            pages, audited, whole, render = totals
+            name = "all"
+        else:
+            documents = [doc for doc in packet.documents if doc.format == "pdf" and doc.ocr_pages()]
+            pages = sum(len(doc.ocr_pages()) for doc in documents)
+            if not pages:
+                print(f"{packet.packet_id:<12}{0:>10}  (no page needs OCR)")
+                continue
+            audited = _cpu(partial(_audit_all, documents, engine))
+            whole = _cpu(partial(_each_page, documents, partial(_whole_page_ocr, engine)))
+            render = _cpu(partial(_each_page, documents, _clean_render))
+            for index, value in enumerate((pages, audited, whole, render)):
+                totals[index] += value
+            name = packet.packet_id
+        print(
+            f"{name:<12}{pages:>10}{pages / audited:>13.3f}{pages / whole:>16.3f}"
+            f"{pages / render:>14.2f}{whole / audited:>11.3f}{render / audited:>14.4f}",
+            flush=True,
+        )
+    print(
+        "  audit/OCR and audit/render: the audit's speed as a share of each floor's "
+        "(1 = as fast as the floor)"
+    )
+
+
+def _cpu(work: Callable[[], object]) -> float:
+    """CPU seconds `work` took, its finished child processes (tesseract) included."""
     start = _cpu_with_children()
+    work()
+    return _cpu_with_children() - start
+
+
+def _audit_all(documents: list[Document], engine: Tesseract) -> None:
     for doc in documents:
         audit_document(doc, engine=engine)
-    audited = _cpu_with_children() - start
 
-    start = _cpu_with_children()
+
+def _each_page(documents: list[Document], read: Callable[[Any, int, str], object]) -> None:
     for doc in documents:
         pdf = pdfium.PdfDocument(doc.file)
         for number in sorted(doc.ocr_pages()):
-            image = _render(pdf, number, DPI)[0]
-            engine.words(image, DPI, str(doc.file))
+            read(pdf, number, f"{doc.file} page {number}")
         pdf.close()
-    minimal = _cpu_with_children() - start
-    print(
-        f"\nOCR audit, {pages} page(s) of {len(documents)} document(s), one core "
-        f"(CPU time with tesseract's):"
-    )
-    print(f"  audit --ocr        {pages / audited:>7.2f} OCR pages/s per core")
-    print(
-        f"  render + tesseract {pages / minimal:>7.2f} OCR pages/s per core "
-        f"(the minimal work: pdfium at {DPI} dpi and one tesseract call)"
-    )
-    print(f"  ratio              {minimal / audited:>7.2f}")
+
+
+def _whole_page_ocr(engine: Tesseract, pdf: Any, number: int, source: str) -> None:
+    """The old floor: the page rendered at the OCR resolution and one tesseract call on it."""
+    engine.words(_render(pdf, number, DPI)[0], DPI, source)
+
+
+def _clean_render(pdf: Any, number: int, source: str) -> None:
+    """The new floor: one pdfium render of the page at the OCR resolution, nothing read."""
+    _render(pdf, number, DPI)
 
 
 def sum_pages(documents: list[Document]) -> int:

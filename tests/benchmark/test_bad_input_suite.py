@@ -44,6 +44,8 @@ KINDS = (
     "folder for file",
     "bad option",
     "existing output",
+    "hostile id",
+    "not a regular file",
 )
 
 
@@ -92,6 +94,41 @@ def _write(relative: str, text: str) -> Callable[[Path], None]:
 
 def _none(world: Path) -> None:
     pass
+
+
+def _fifo(relative: str) -> Callable[[Path], None]:
+    """A FIFO in place of a file: a reader that opens it waits for a writer forever."""
+
+    def damage(world: Path) -> None:
+        (world / relative).unlink()
+        os.mkfifo(world / relative)
+
+    return damage
+
+
+def _endless(relative: str) -> Callable[[Path], None]:
+    """A symlink to /dev/zero in place of a file: it never ends."""
+
+    def damage(world: Path) -> None:
+        (world / relative).unlink()
+        (world / relative).symlink_to("/dev/zero")
+
+    return damage
+
+
+def _set_id(relative: str, where: tuple[str | int, ...], value: str) -> Callable[[Path], None]:
+    """Put `value` (a path, not an id) at `where` in the JSON file `relative`."""
+
+    def damage(world: Path) -> None:
+        path = world / relative
+        data = json.loads(path.read_text())
+        inner = data
+        for key in where[:-1]:
+            inner = inner[key]
+        inner[where[-1]] = value
+        path.write_text(json.dumps(data))
+
+    return damage
 
 
 # --- cases -----------------------------------------------------------------------------------
@@ -1122,7 +1159,231 @@ def _cases() -> list[Case]:
             needs=(),
             env={"OPENAI_API_KEY": ""},
         )
+    _untrusted(add)
+    _non_finite(add)
     return cases
+
+
+# Arguments each command with a float option needs around it (test_every_float_option_...).
+FLOAT_COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # command -> (arguments, what of the world it needs)
+    "compare": (("compare", "{w}/run", "{w}/run2"), ("run", "run2")),
+    "extract": (("extract", "--packets", "{w}/packets", "--out", "{w}/new-run"), ("packets",)),
+    "plan": (("plan", "--pilot", "{w}/run", "--effect", "0.02"), ("run",)),
+    "run": (("run", "--out", "{w}/bench", "--tiers", "N1", "--jobs", "1"), ()),
+}
+
+
+def float_options() -> dict[str, list[str]]:
+    """command -> its options parsed as floats, read from the commands' signatures."""
+    import typing
+
+    from packetbench.cli import app
+
+    found: dict[str, list[str]] = {}
+    for command in app.registered_commands:
+        assert command.callback is not None
+        hints = typing.get_type_hints(command.callback, include_extras=True)
+        for name, hint in hints.items():
+            args = typing.get_args(hint)
+            if not args or float not in (args[0], *typing.get_args(args[0])):
+                continue
+            info = args[1]
+            flag = (info.param_decls or (f"--{name.replace('_', '-')}",))[0]
+            found.setdefault(str(command.name), []).append(flag)
+    return found
+
+
+def _non_finite(add: Callable[..., None]) -> None:
+    """nan and inf for every float option and gate bound: a NaN cost cap never binds, and a
+    rule with a NaN bound passes every rate."""
+    for bound, value in (("max", "nan"), ("min", "nan"), ("max", "inf"), ("min", "-inf")):
+        add(
+            "gate",
+            "bad option",
+            f"a rule with {bound} = {value}",
+            ("gate", "{w}/run", "--rules", "{w}/rules.toml"),
+            "{w}/rules.toml: rule 1: " + bound,
+            _write("rules.toml", f'[[rule]]\nmetric = "halluc_numbers"\n{bound} = {value}\n'),
+            ("run",),
+        )
+    for command, flags in float_options().items():
+        args, needs = FLOAT_COMMANDS[command]
+        for flag in flags:
+            for value in ("nan", "inf", "-inf"):
+                add(
+                    command,
+                    "bad option",
+                    f"{flag} {value}",
+                    (*args, flag, value),
+                    flag,
+                    needs=needs,
+                )
+
+
+def _invalid_truth_extracted(world: Path) -> None:
+    """A document_truth that violates its schema (an amount as words), extracted that way:
+    the run was made from this very file, so only validating the truth can catch it."""
+    path = world / PACKET / "document_truth_sov_pdf.json"
+    data = json.loads(path.read_text())
+    data["truth"]["buildings"][0]["tiv"] = "seventy-eight million"
+    path.write_text(json.dumps(data))
+    extract(SimProvider("typical", 1), world / "packets", world / "run", force=True)
+
+
+def _untrusted(add: Callable[..., None]) -> None:
+    """A corpus, a run and a cache are untrusted input: ids that are paths, files that are
+    not files (issue 31). Each is refused with one line before anything is read from or
+    written outside the folders given; "{w}/ESCAPED" is where a traversal would land."""
+    truth = f"{PACKET}/packet_truth.json"
+    escaped = "../../ESCAPED"
+    ext = ("extract", "--packets", "{w}/packets", "--out", "{w}/new-run")
+    sc = ("score", "{w}/run", "--packets", "{w}/packets")
+    for where, value, label in (
+        (("packet_id",), escaped, "packet_id ../../ESCAPED"),
+        (("packet_id",), "/tmp/ESCAPED", "packet_id an absolute path"),
+        (("documents", 0, "doc_id"), escaped, "doc_id ../../ESCAPED"),
+        (("documents", 0, "file"), "../../../etc/passwd", "file ../../../etc/passwd"),
+        (("documents", 1, "schema"), "../nightmare/acord_125", "schema ../nightmare/acord_125"),
+    ):
+        add("extract", "hostile id", label, ext, f"{{w}}/{truth}", _set_id(truth, where, value))
+    for where, label in ((("packet_id",), "packet_id"), (("documents", 0, "doc_id"), "doc_id")):
+        add(
+            "audit",
+            "hostile id",
+            f"{label} ../../ESCAPED",
+            ("audit", f"{{w}}/{PACKET}"),
+            f"{{w}}/{truth}",
+            _set_id(truth, where, escaped),
+        )
+        add(
+            "score",
+            "hostile id",
+            f"{label} ../../ESCAPED",
+            sc,
+            f"{{w}}/{truth}",
+            _set_id(truth, where, escaped),
+            ("packets", "run"),
+        )
+    add(
+        "audit",
+        "hostile id",
+        "a manifest's file ../notes.txt",
+        ("audit", f"{{w}}/{PACKET}"),
+        f"{{w}}/{PACKET}/manifest_sov_pdf.json",
+        _set_id(f"{PACKET}/manifest_sov_pdf.json", ("file",), "../notes.txt"),
+    )
+    add(
+        "generate",
+        "hostile id",
+        "--resume, doc_id ../../ESCAPED",
+        ("generate", "--tier", "N1", "--out", "{w}/packets", "--resume"),
+        f"{{w}}/{truth}",
+        _set_id(truth, ("documents", 0, "doc_id"), escaped),
+    )
+    for damage, label in ((_fifo, "a FIFO"), (_endless, "a symlink to /dev/zero")):
+        for relative in (f"{PACKET}/field_truth_sov_pdf.json", f"{PACKET}/sov_pdf.pdf"):
+            name = relative.rpartition("/")[2]
+            add(
+                "audit",
+                "not a regular file",
+                f"{name} is {label}",
+                ("audit", f"{{w}}/{PACKET}"),
+                f"{{w}}/{relative}",
+                damage(relative),
+            )
+            add(
+                "extract",
+                "not a regular file",
+                f"{name} is {label}",
+                ext,
+                f"{{w}}/{relative}",
+                damage(relative),
+            )
+        add(
+            "generate",
+            "not a regular file",
+            f"--resume, a manifest is {label}",
+            ("generate", "--tier", "N1", "--out", "{w}/packets", "--resume"),
+            f"{{w}}/{PACKET}/manifest_sov_pdf.json",
+            damage(f"{PACKET}/manifest_sov_pdf.json"),
+        )
+        add(
+            "score",
+            "not a regular file",
+            f"a record is {label}",
+            sc,
+            "{w}/run/extractions/N1-000001/sov_pdf.json",
+            damage("run/extractions/N1-000001/sov_pdf.json"),
+            ("packets", "run"),
+        )
+        add(
+            "gate",
+            "not a regular file",
+            f"the rules are {label}",
+            ("gate", "{w}/run", "--rules", "{w}/rules.toml"),
+            "{w}/rules.toml",
+            damage("rules.toml"),
+            ("run", "rules.toml"),
+        )
+
+    add(
+        "score",
+        "wrong file type",
+        "a truth that violates its schema",
+        ("score", "{w}/run", "--packets", "{w}/packets"),
+        f"{{w}}/{PACKET}/document_truth_sov_pdf.json: its truth is not a valid instance",
+        _invalid_truth_extracted,
+        ("packets", "run"),
+    )
+    resumed = ("run", "--out", "{w}/bench", "--tiers", "N1", "--jobs", "1", "--resume")
+    add("run", "bad option", "--resume with --force", (*resumed, "--force"), "--resume", needs=())
+    add("run", "missing path", "--resume, no run to continue", resumed, "{w}/bench", needs=())
+    add(
+        "run",
+        "existing output",
+        "--resume a run of other tiers",
+        resumed,
+        "{w}/bench: cannot continue a run that asked for other tiers",
+        _write(
+            "bench/pipeline.json",
+            json.dumps({"tiers": ["N2"], "count": 1, "seed": 1, "provider": "sim"}),
+        ),
+        (),
+    )
+    # sql: the results are read-only, one SELECT per call, and no file but the run's own
+    # Parquet files is reachable; each query below changed the run or reached the machine.
+    refused = "QUERY"  # refused before it runs
+    denied = "Permission Error"  # a SELECT that reaches for a file outside the run
+    for label, query, needle in (
+        ("empty query", "", refused),
+        ("two statements", "SELECT 1; SELECT 2", refused),
+        ("DETACH", "DETACH r0", refused),
+        ("ATTACH read-write", "ATTACH '{w}/run/results.duckdb' AS mine", refused),
+        ("UPDATE", "UPDATE documents SET numbers_hallucinated = 0", refused),
+        ("a SELECT, then an UPDATE", "SELECT 1; UPDATE r0.documents SET correct = 0", refused),
+        ("EXPLAIN ANALYZE", "EXPLAIN ANALYZE UPDATE r0.documents SET correct = 0", refused),
+        ("COPY to a file", "COPY (SELECT * FROM documents) TO '{w}/stolen.csv'", refused),
+        ("INSTALL", "INSTALL httpfs", refused),
+        ("LOAD", "LOAD httpfs", refused),
+        ("SET external access", "SET enable_external_access = true", refused),
+        ("PRAGMA", "PRAGMA database_list", refused),
+        ("read /etc/passwd", "SELECT * FROM read_csv('/etc/passwd')", denied),
+        (
+            "read a packet",
+            "SELECT * FROM read_text('{w}/packets/N1-000001/packet_truth.json')",
+            denied,
+        ),
+        ("a file beside scores/", "SELECT * FROM '{w}/run/scores/../run.json'", denied),
+    ):
+        add(
+            "sql",
+            "bad option",
+            f"read-only: {label}",
+            ("sql", "{w}/run", query),
+            needle,
+            needs=("run", "packets"),
+        )
 
 
 def _old_run_json(world: Path) -> None:
@@ -1227,3 +1488,33 @@ def test_the_suite_covers_every_command_and_kind() -> None:
         kinds = {c.kind for c in CASES if c.command == command}
         least = 1 if command in READS_NO_FILES else 3
         assert "bad option" in kinds and len(kinds) >= least, (command, kinds)
+
+
+def test_sql_reads_its_runs_and_their_parquet_files(world: Path) -> None:
+    """The sandbox of `packetbench sql` leaves every view and the runs' own scores/*.parquet
+    readable, by absolute and by relative path."""
+    run = world / "run"
+    for query in (
+        "SELECT count(*) FROM headline",
+        f"SELECT count(*) FROM '{run / 'scores' / 'claims.parquet'}'",
+        "SELECT count(*) FROM 'run/scores/documents.parquet'",
+    ):
+        result = subprocess.run(
+            [cli_path(), "sql", str(run), "--format", "csv", query],
+            cwd=world,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        assert int(result.stdout.splitlines()[1]) > 0
+
+
+def test_every_float_option_is_in_the_suite() -> None:
+    """A new float option needs its command in FLOAT_COMMANDS, and so gets nan/inf cases."""
+    found = float_options()
+    assert set(found) == set(FLOAT_COMMANDS)
+    assert sum(len(flags) for flags in found.values()) >= 9
+    for command, flags in found.items():
+        for flag in flags:
+            assert any(c.command == command and c.label == f"{flag} nan" for c in CASES)

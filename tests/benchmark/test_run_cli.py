@@ -116,6 +116,8 @@ def test_bad_options_are_exit_2(run_cli: Run, tmp_path: Path) -> None:
         (("--count", "0"), "--count must be at least 1"),
         (("--provider", "gpt-9"), "unknown provider 'gpt-9'"),
         (("--profile", "careless"), "unknown sim profile 'careless'"),
+        (("--audit-sample", "0"), "--audit-sample '0': give a number of packets"),
+        (("--audit-sample", "nan%"), "--audit-sample 'nan%': a percentage must be"),
     ):
         result = run_cli("run", "--out", str(tmp_path / "x"), *args)
         assert result.returncode == 2, args
@@ -154,6 +156,48 @@ def test_a_failed_audit_stops_before_extraction(tmp_path: Path) -> None:
     assert not (out / "runs").exists()
     audit = json.loads((out / "audit.json").read_text())
     assert audit["ok"] is False
+
+
+class _AuditOnly(_Tamper):
+    """A listener that keeps each stage's summary and stops the run after the audit."""
+
+    def __init__(self) -> None:
+        super().__init__(Path())
+        self.summaries: dict[str, str] = {}
+
+    def finish(self, stage: str, summary: str, seconds: float) -> None:
+        self.summaries[stage] = summary
+        if stage == "audit":
+            raise _Stop
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_run_audits_a_sample_and_says_so(tmp_path: Path) -> None:
+    from packetbench.benchmark.audit.sample import (
+        ALL,
+        RUN_SAMPLE,
+        RUN_SAMPLE_ABOVE,
+        SampleSize,
+        run_default,
+    )
+
+    assert run_default(RUN_SAMPLE_ABOVE) == ALL
+    assert run_default(RUN_SAMPLE_ABOVE + 1) == SampleSize(count=RUN_SAMPLE)
+    out = tmp_path / "bench"
+    listener = _AuditOnly()
+    options = Options(out=out, tiers=("N1",), count=3, jobs=1, audit_sample=SampleSize(1))
+    with pytest.raises(_Stop):
+        run_pipeline(options, listener)
+    said = listener.summaries["audit"]
+    assert said.startswith(
+        "passed: a seeded sample of 1 of 3 packets (every packet: --audit-sample all, or "
+        f"packetbench audit {out / 'packets'}); at most 100.00% of the corpus's packets"
+    ), said
+    audit = json.loads((out / "audit.json").read_text())
+    assert len(audit["packets"]) == 1 and audit["sample"]["population"] == 3
 
 
 @pytest.mark.e2e
@@ -319,3 +363,73 @@ def test_the_default_run_folder_is_ignored_by_git() -> None:
         check=False,
     )
     assert result.returncode == 0
+
+
+def test_a_killed_api_run_is_resumed_without_paying_twice(run_cli: Run, tmp_path: Path) -> None:
+    """`run --provider openai` killed during extraction, then `run --resume`: the packets are
+    kept, only the documents without a record are requested (the response cache is emptied,
+    so only the records can spare them), and scoring and the report are done."""
+    import os
+    import shutil
+    import signal
+    import time
+
+    from packetbench.benchmark.harness.stub import StubServer
+    from packetbench.generator.batch import generate
+    from tests.support.paths import cli_path
+    from tests.support.processes import wait_until_gone
+
+    generate("N1", 1, 1, tmp_path / "stub-packets")
+    cache = tmp_path / "cache"
+    env = {"OPENAI_API_KEY": "run-test-key-0123456789", "PACKETBENCH_CACHE": str(cache)}
+    out = tmp_path / "api"
+    with StubServer("openai", tmp_path / "stub-packets", delay_s=0.2) as stub:
+        args = [
+            "run",
+            "--out",
+            str(out),
+            "--tiers",
+            "N1",
+            "--jobs",
+            "1",
+            "--provider",
+            "openai",
+            "--model",
+            "stub-model",
+            "--base-url",
+            stub.base_url,
+            "--concurrency",
+            "2",
+        ]
+        process = subprocess.Popen(
+            [cli_path(), *args],
+            env={**os.environ, **env},
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        extractions = out / "runs" / "stub-model" / "extractions"
+        deadline = time.monotonic() + 300
+        while sum(1 for _ in extractions.glob("*/*.json")) < 6:
+            assert process.poll() is None, "the run ended before it was killed"
+            assert time.monotonic() < deadline, "the run never extracted"
+            time.sleep(0.02)
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+        assert wait_until_gone(process.pid) == []
+        done = {f"{p.parent.name}/{p.stem}" for p in extractions.glob("*/*.json")}
+        documents = len(doc_ids(tmp_path / "stub-packets" / "N1-000001"))
+        assert 6 <= len(done) < documents
+        shutil.rmtree(cache, ignore_errors=True)
+        before = dict(stub.requests)
+        result = run_cli(*args, "--resume", env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "(1 complete before, kept)" in result.stdout
+    again = {d: n - before.get(d, 0) for d, n in stub.requests.items() if n > before.get(d, 0)}
+    assert not set(again) & done, "documents with a record were requested again"
+    assert len(again) == documents - len(done) and set(again.values()) == {1}
+    assert (out / "report" / "report.html").is_file()
+    info = json.loads((out / "runs" / "stub-model" / "run.json").read_text())
+    assert [i["mode"] for i in info["invocations"]] == ["new", "resume"]
+    refused = run_cli(*args[:4], "N1,N2", *args[5:], "--resume", env=env)
+    assert refused.returncode == 2 and "asked for other tiers" in refused.stderr

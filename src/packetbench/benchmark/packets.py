@@ -13,12 +13,15 @@ from typing import Any
 
 import orjson
 
+from packetbench import ids, safe_read
 from packetbench.benchmark.errors import BadInput
 
 
-def read_json(path: Path) -> Any:
+def read_json(path: Path, kind: str = "truth") -> Any:
+    """The JSON of `path`, a regular file within the ceiling of `kind` (safe_read);
+    BadInput naming it when it is missing or not JSON."""
     try:
-        return orjson.loads(path.read_bytes())
+        return orjson.loads(safe_read.read_bytes(path, kind))
     except FileNotFoundError:
         raise BadInput(f"{path}: missing") from None
     except (OSError, orjson.JSONDecodeError) as error:
@@ -99,33 +102,40 @@ class Packet:
         return {d.doc_id: d.superseded_by for d in self.documents if d.superseded_by}
 
 
+def _document(entry: Any, index: int, path: Path) -> DocInfo:
+    """One entry of packet_truth's documents list, every id in it checked (ids.check): each
+    names files of the packet."""
+    where = f"documents[{index}]"
+    superseded = entry.get("superseded_by")
+    if superseded is not None:
+        ids.check(superseded, f"{where}.superseded_by", path)
+    # Every packet repeats the same ids, types and file names: interned, a corpus of 10^4
+    # packets keeps one copy of each instead of one per document.
+    return DocInfo(
+        sys.intern(ids.check(entry["doc_id"], f"{where}.doc_id", path)),
+        sys.intern(ids.check(entry["doc_type"], f"{where}.doc_type", path)),
+        sys.intern(ids.check(entry["format"], f"{where}.format", path)),
+        sys.intern(ids.check(entry["file"], f"{where}.file", path)),
+        sys.intern(ids.check_schema(entry["schema"], f"{where}.schema", path)),
+        superseded,
+    )
+
+
 def load_packet(folder: Path) -> Packet:
     path = folder / "packet_truth.json"
-    data = read_json(path)
+    data = read_json(path, "packet_truth")
     try:
-        # Every packet repeats the same ids, types and file names: interned, a corpus of
-        # 10^4 packets keeps one copy of each instead of one per document.
-        documents = tuple(
-            DocInfo(
-                sys.intern(d["doc_id"]),
-                sys.intern(d["doc_type"]),
-                sys.intern(d["format"]),
-                sys.intern(d["file"]),
-                sys.intern(d["schema"]),
-                d.get("superseded_by"),
-            )
-            for d in data["documents"]
-        )
+        documents = tuple(_document(d, i, path) for i, d in enumerate(data["documents"]))
         version = data.get("generator_version")
         return Packet(
             folder,
-            data["packet_id"],
-            data["tier"],
+            ids.check(data["packet_id"], "packet_id", path),
+            ids.check(data["tier"], "tier", path),
             int(data["seed"]),
             documents,
             str(version) if version is not None else None,
         )
-    except (KeyError, TypeError, ValueError) as error:
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise BadInput(f"{path}: not a packet_truth file ({error})") from None
 
 

@@ -10,6 +10,13 @@ scoring run packets as tasks of one executor (`--executor local`: worker process
 `--executor ray`: a Ray cluster). A failed audit stops the run before extraction: scores
 against unproven truth would be worthless. A listener is told when each stage starts, advances
 and ends, so a command can show progress.
+
+`resume` continues a run that was stopped (killed, out of money, a crash): generation keeps
+every complete packet and writes the others again (`generate --resume`), the audit runs
+again, extraction requests only the documents without a record (`extract --resume`; the
+simulator makes its run again), and scoring and the report are done again. OUT/pipeline.json
+records what the run was asked for; a run resumed with other packets or another extractor
+is refused before anything is touched.
 """
 
 from __future__ import annotations
@@ -20,14 +27,18 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from packetbench.benchmark.errors import UsageError
 from packetbench.generator.codes import TIERS
 from packetbench.generator.seeds import check_seeds
 
+if TYPE_CHECKING:
+    from packetbench.benchmark.audit.sample import SampleSize
+
 DEFAULT_OUT = Path("packetbench-run")
-OWNED = ("packets", "runs", "report", "audit.json")  # what --force may remove from OUT
+PIPELINE = "pipeline.json"  # what the run was asked for, checked by --resume
+OWNED = ("packets", "runs", "report", "audit.json", PIPELINE)  # what --force may remove
 
 
 class Listener(Protocol):
@@ -56,6 +67,25 @@ class Options:
     max_cost_usd: float | None = None
     executor: str = "local"  # where generate, audit and score run: local or ray
     ray_address: str | None = None
+    # Packets the audit reads: None = every one up to RUN_SAMPLE_ABOVE, a sample above it.
+    audit_sample: SampleSize | None = None
+    resume: bool = False  # continue a stopped run in `out` where each stage stopped
+
+    def asked(self) -> dict[str, Any]:
+        """What decides the run's packets and records (OUT/pipeline.json): a resumed run
+        must ask for the same. Workers, executor, concurrency and --max-cost may change."""
+        return {
+            "tiers": list(self.tiers),
+            "count": self.count,
+            "seed": self.seed,
+            "provider": self.provider,
+            "profile": self.profile,
+            "sim_seed": self.sim_seed,
+            "model": self.model,
+            "reasoning": self.reasoning,
+            "input": self.input_mode,
+            "base_url": self.base_url,
+        }
 
 
 @dataclass
@@ -81,11 +111,33 @@ def parse_tiers(text: str) -> tuple[str, ...]:
     return tiers
 
 
+def _resumable(options: Options) -> None:
+    """UsageError unless `options.out` holds a run `run` made that asked for what `options`
+    ask for (its pipeline.json)."""
+    out = options.out
+    record = out / PIPELINE
+    if not record.is_file():
+        raise UsageError(f"{out}: no run to continue (no {PIPELINE}); start it without --resume")
+    from packetbench.benchmark.packets import read_json
+
+    before = read_json(record, "run")
+    asked = options.asked()
+    differing = [k for k in asked if not isinstance(before, dict) or before.get(k) != asked[k]]
+    if differing:
+        was = before.get(differing[0]) if isinstance(before, dict) else None
+        raise UsageError(
+            f"{out}: cannot continue a run that asked for other {differing[0]} ({was!r}, now "
+            f"{asked[differing[0]]!r}); use a new --out, or --force to start over"
+        )
+
+
 def _prepare(options: Options) -> None:
     out = options.out
     check_seeds(options.seed, options.count)
     if options.jobs < 1:
         raise UsageError(f"--jobs must be at least 1 (got {options.jobs})")
+    if options.resume and options.force:
+        raise UsageError("--resume continues the run and --force starts it over; choose one")
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: exists and is not a folder")
     present = [name for name in OWNED if (out / name).exists()]
@@ -95,9 +147,13 @@ def _prepare(options: Options) -> None:
             f"{out}: not a folder packetbench run made (it holds {held[0]}); "
             "write the run into a new or empty folder"
         )
+    if options.resume:
+        _resumable(options)
+        return
     if present and not options.force:
         raise UsageError(
-            f"{out}: already holds a benchmark run ({present[0]}); use --force to replace it"
+            f"{out}: already holds a benchmark run ({present[0]}); use --force to replace it, "
+            "or --resume to continue it"
         )
     for name in present:
         target = out / name
@@ -109,6 +165,9 @@ def _prepare(options: Options) -> None:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"{out}: cannot create the folder ({error.strerror})") from None
+    from packetbench.benchmark.runs import write_json
+
+    write_json(out / PIPELINE, options.asked())
 
 
 def _watch(folder: Path, stage: str, listener: Listener) -> Callable[[], None]:
@@ -181,12 +240,20 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
 
         for tier in options.tiers:
             made += write_packets(
-                tier, options.seed, options.count, packets, executor=runner, on_done=tick
+                tier,
+                options.seed,
+                options.count,
+                packets,
+                executor=runner,
+                on_done=tick,
+                resume=options.resume,
             )
+        kept = sum(1 for s in made if s.kept)
         return (
             f"{len(made):,} packets, {sum(s.documents for s in made):,} documents, "
-            f"{sum(s.pdf_pages for s in made):,} PDF pages; corpus digest "
-            f"{read(packets).digest[:12]}"
+            f"{sum(s.pdf_pages for s in made):,} PDF pages"
+            + (f" ({kept:,} complete before, kept)" if kept else "")
+            + f"; corpus digest {read(packets).digest[:12]}"
         )
 
     _timed("generate", listener, outcome, len(options.tiers) * options.count, generate)
@@ -194,6 +261,8 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
 
     def audit() -> str:
         from packetbench.benchmark.audit import audit_packets
+        from packetbench.benchmark.audit.result import FAILED
+        from packetbench.benchmark.audit.sample import run_default
         from packetbench.benchmark.runs import write_json
 
         done: list[Any] = []
@@ -202,17 +271,26 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
             done.append(packet.packet_id)
             listener.advance("audit", len(done))
 
-        result = audit_packets(folders, on_packet=audited, executor=runner)
+        size = options.audit_sample or run_default(len(folders))
+        result = audit_packets(folders, on_packet=audited, executor=runner, sample=size)
         write_json(options.out / "audit.json", result.to_json())
         # Values only OCR can read (scanned pages) are not checked here: the run needs no
         # tesseract. They are counted, never called found; anything else failing stops it.
-        outcome.audit_ok = all(f.problem == "not_checked" for f in result.findings())
+        outcome.audit_ok = result.status != FAILED
         totals = result.totals()
         found = (
             f"{totals['fields_found']:,} of {totals['fields_checked']:,} located values "
             f"and {totals['strings_found']:,} of {totals['strings_checked']:,} visible "
             "strings found"
         )
+        if result.sample is not None:
+            bound = max(b.upper for b in result.bounds if b.problem != "not_checked")
+            found = (
+                f"a seeded sample of {len(result.sample.drawn):,} of "
+                f"{result.sample.population:,} packets (every packet: --audit-sample all, or "
+                f"packetbench audit {packets}); at most {bound:.2%} of the corpus's packets "
+                f"have any one kind of finding (95 % bound; per kind in audit.json); {found}"
+            )
         if not outcome.audit_ok:
             return f"FAILED: {found}; see {options.out / 'audit.json'}"
         if totals["fields_not_checked"] or totals["strings_not_checked"]:
@@ -232,10 +310,17 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         from packetbench.benchmark.extract import HarnessOptions
         from packetbench.benchmark.extract import extract as run_extraction
 
+        # Continued where its records stop when the run was started before (its run.json is
+        # written before the first request); otherwise started, as a new run.
+        resume = options.resume and (run / "run.json").is_file()
         harness = (
-            None
+            HarnessOptions(resume=resume)
             if cls.simulator
-            else HarnessOptions(concurrency=options.concurrency, max_cost_usd=options.max_cost_usd)
+            else HarnessOptions(
+                resume=resume,
+                concurrency=options.concurrency,
+                max_cost_usd=options.max_cost_usd,
+            )
         )
         stop = _watch(run / "extractions", "extract", listener)
         try:
@@ -284,7 +369,7 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         from packetbench.benchmark.report.render import write_report
         from packetbench.benchmark.results.query import open_runs
 
-        files = write_report([run], options.out / "report")
+        files = write_report([run], options.out / "report", force=options.resume)
         outcome.report = files.html
         with open_runs([run]) as opened:
             outcome.headline = {r["metric"]: r["micro"] for r in opened.metric("headline")}

@@ -11,11 +11,11 @@ other knobs or another generator version, and scores against it are silently wro
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from packetbench import safe_read
 from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import DocInfo, Packet, read_json
 
@@ -23,14 +23,18 @@ TRUTH_KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")
 HASHED = ("file", *TRUTH_KINDS)
 
 
-def sha256(path: Path) -> str:
+def sha256(path: Path, kind: str = "truth") -> str:
     try:
-        with path.open("rb") as handle:
-            return hashlib.file_digest(handle, "sha256").hexdigest()
+        return safe_read.sha256(path, kind)
     except FileNotFoundError:
         raise BadInput(f"{path}: missing") from None
     except OSError as error:
         raise BadInput(f"{path}: unreadable ({error.strerror})") from None
+
+
+def _kind(kind: str) -> str:
+    """The safe_read ceiling of a hashed file."""
+    return "document" if kind == "file" else "truth"
 
 
 def _file(packet: Packet, doc: DocInfo, kind: str) -> Path:
@@ -40,7 +44,7 @@ def _file(packet: Packet, doc: DocInfo, kind: str) -> Path:
 def document_hashes(packet: Packet, doc: DocInfo) -> dict[str, str]:
     """sha256 of a document's file and truth files; BadInput when the file is not the one
     its manifest describes (truncated, replaced): no run is made of a broken packet."""
-    hashes = {kind: sha256(_file(packet, doc, kind)) for kind in HASHED}
+    hashes = {kind: sha256(_file(packet, doc, kind), _kind(kind)) for kind in HASHED}
     manifest = read_json(_file(packet, doc, "manifest"))
     if not isinstance(manifest, dict) or manifest.get("sha256") != hashes["file"]:
         raise BadInput(
@@ -56,7 +60,7 @@ def packet_entry(packet: Packet) -> dict[str, Any]:
         "packet_id": packet.packet_id,
         "tier": packet.tier,
         "generator_version": packet.generator_version,
-        "packet_truth_sha256": sha256(packet.path / "packet_truth.json"),
+        "packet_truth_sha256": sha256(packet.path / "packet_truth.json", "packet_truth"),
         "documents": [d.doc_id for d in packet.documents],
         "sha256": {d.doc_id: document_hashes(packet, d) for d in packet.documents},
     }
@@ -92,7 +96,7 @@ def document_difference(
     None when all its files are those."""
     expected = entry["sha256"].get(doc.doc_id)
     try:
-        actual = {kind: sha256(_file(packet, doc, kind)) for kind in HASHED}
+        actual = {kind: sha256(_file(packet, doc, kind), _kind(kind)) for kind in HASHED}
     except BadInput as error:
         return str(error)
     if expected == actual:
@@ -108,7 +112,7 @@ def packet_difference(entry: dict[str, Any], packet: Packet, run: Path, hint: st
     """Why `packet`'s packet_truth.json is not the one `run` was extracted from, or None."""
     path = packet.path / "packet_truth.json"
     try:
-        found = sha256(path)
+        found = sha256(path, "packet_truth")
     except BadInput as error:
         return str(error)
     if found == entry["packet_truth_sha256"]:

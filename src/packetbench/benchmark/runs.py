@@ -8,6 +8,7 @@ runs/<run_id>/
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -20,9 +21,11 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from packetbench import ids, safe_read
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet
+from packetbench.errors import WriteFailed
 from packetbench.generator.worker_pool import alive
 
 Status = Literal["ok", "error", "timeout", "invalid", "refused"]
@@ -95,12 +98,36 @@ def remove_left_behind(folder: Path, name: str = "") -> None:
             entry.unlink(missing_ok=True)
 
 
+# What the machine, not the user, makes a write fail with: no space, no quota, a file size
+# limit, a failing disk. DuckDB reports them in its message only.
+_MACHINE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+_MACHINE_WORDS = ("No space left on device", "Disk quota exceeded", "File too large")
+
+
+def machine_refused(error: BaseException) -> bool:
+    """Whether `error` (an OSError, or a DuckDB error) is the machine refusing a write."""
+    if isinstance(error, OSError):
+        return error.errno in _MACHINE_ERRNOS
+    return any(words in str(error) for words in _MACHINE_WORDS)
+
+
+def refused_write(path: Path, error: BaseException) -> WriteFailed:
+    """The one-line WriteFailed for a write of `path` the machine refused."""
+    reason = (
+        error.strerror
+        if isinstance(error, OSError) and error.strerror
+        else next((w for w in _MACHINE_WORDS if w in str(error)), type(error).__name__)
+    )
+    return WriteFailed(f"{path}: cannot write ({reason}); nothing half written is left")
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Write `data` to `path` so a reader (or a crash) never sees a partial file.
 
     The file gets the mode an ordinary write would give it (0666 less the umask), not
     mkstemp's 0600. A temporary file of the same target left by a killed writer is removed.
-    A path that cannot be written is BadInput naming it.
+    A path that cannot be written is BadInput naming it; a write the machine refuses (a full
+    disk) is WriteFailed, and the temporary file is gone either way.
     """
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -124,6 +151,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         os.replace(temporary, path)
     except OSError as error:
         Path(temporary).unlink(missing_ok=True)
+        if machine_refused(error):
+            raise refused_write(path, error) from None
         raise BadInput(f"{path}: cannot write ({error.strerror or type(error).__name__})") from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -157,14 +186,19 @@ def record_path(run: Path, packet_id: str, doc_id: str) -> Path:
 
 
 def write_record(run: Path, record: ExtractionRecord) -> None:
-    write_json(record_path(run, record.packet_id, record.doc_id), record.model_dump(mode="json"))
+    """Write `record` under RUN/extractions/, its ids checked and its path resolved inside
+    the run folder (a symlinked packet folder there must not send it elsewhere)."""
+    source = f"the record of {record.packet_id!r}/{record.doc_id!r}"
+    name = ids.check(record.doc_id, "doc_id", source) + ".json"
+    packet_id = ids.check(record.packet_id, "packet_id", source)
+    write_json(ids.inside(run, "extractions", packet_id, name), record.model_dump(mode="json"))
 
 
 def read_record(path: Path) -> ExtractionRecord:
     """A record file, or BadInput naming the file when it is not a valid record of the
     document its path names (a record filed under another document is not its record)."""
     try:
-        record = ExtractionRecord.model_validate_json(path.read_bytes())
+        record = ExtractionRecord.model_validate_json(safe_read.read_bytes(path, "record"))
     except OSError as error:
         raise BadInput(f"{path}: unreadable ({error.strerror})") from None
     except ValidationError as error:
@@ -190,18 +224,26 @@ def read_run(run: Path) -> dict[str, Any]:
         if (run / name).exists() and not (run / name).is_dir():
             raise BadInput(f"{run / name}: not a folder (a run keeps its {name} there)")
     try:
-        raw = path.read_bytes()
+        raw = safe_read.read_bytes(path, "run")
     except OSError as error:
         raise BadInput(f"{path}: unreadable ({error})") from None
     try:
-        # orjson reads the run.json of a 1,000-packet run (14 MB) in a third of json's time
-        data: dict[str, Any] = orjson.loads(raw)
+        # orjson reads the run.json of a 1,000-packet run (14 MB) in a third of json's time,
+        # and refuses NaN and Infinity as json's parse_constant hook below does
+        data = orjson.loads(raw)
     except orjson.JSONDecodeError:
-        try:  # what json accepts and orjson does not (NaN), or json's words for the problem
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        try:  # json's words for the problem
+            data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+        except (UnicodeDecodeError, ValueError) as error:
             raise BadInput(f"{path}: unreadable ({error})") from None
+    if not isinstance(data, dict):
+        raise BadInput(f"{path}: not a run's record (not a JSON object)")
     return data
+
+
+def _no_constant(name: str) -> Any:
+    """json's NaN, Infinity and -Infinity are no JSON: refused (a NaN cost cap is no cap)."""
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def listed_documents(

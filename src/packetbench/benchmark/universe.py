@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from packetbench import ids
 from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import read_json
 from packetbench.benchmark.score import normalize
@@ -179,11 +180,16 @@ def document_universe(packet: Path, doc_id: str, skipped: Counter[str] | None = 
 
 
 def packet_doc_ids(packet: Path) -> list[str]:
-    truth = read_json(packet / "packet_truth.json")
+    """The doc ids packet_truth.json lists, each checked to be an id (it names files)."""
+    path = packet / "packet_truth.json"
+    truth = read_json(path, "packet_truth")
     try:
-        return [doc["doc_id"] for doc in truth["documents"]]
+        return [
+            ids.check(doc["doc_id"], f"documents[{i}].doc_id", path)
+            for i, doc in enumerate(truth["documents"])
+        ]
     except (KeyError, TypeError):
-        raise BadInput(f"{packet / 'packet_truth.json'}: no documents list") from None
+        raise BadInput(f"{path}: no documents list") from None
 
 
 def build(packet: Path) -> PacketUniverses:

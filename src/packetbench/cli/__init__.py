@@ -1,12 +1,14 @@
 """The `packetbench` command: one typer app; each command calls one library function.
 
-Every module of this package except this one defines ``register(app)`` and is registered in
-name order, so adding a command group is adding a module. Bad usage and bad input (the
-project's `InputError`s, and typer's usage errors: a value that is not a number, a missing
-option) become a one-line message on stderr and exit code 2; a check that fails exits 1 from
-its command; a task that crashed in a worker exits 1 with one line naming the task (a packet
-id) and the error's last line. Anything else, `LayoutError` included, is a bug and shows its
-traceback (exit 1).
+Every module of this package except this one and helpers named ``_*`` defines
+``register(app)`` and is registered in name order, so adding a command group is adding a
+module. Bad usage and bad input (the project's `InputError`s, and typer's usage errors: a
+value that is not a number, a missing option) become a one-line message on stderr and exit
+code 2; a check that fails exits 1, from its command or as `CheckFailed`; a write the
+machine refuses (`WriteFailed`: a full disk) exits 1 with one line; SIGINT exits 130 with
+one line; a task that crashed in a worker exits 1 with one line naming the task (a packet
+id) and the error's last line. Anything else, `LayoutError` included, is a bug and shows
+its traceback (exit 1).
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from typing import Annotated
 import typer
 
 from packetbench import __version__
-from packetbench.errors import InputError
+from packetbench.errors import CheckFailed, InputError, WriteFailed
 from packetbench.generator.errors import TaskFailed
+
+INTERRUPTED = 130  # the exit code of a command stopped by SIGINT (128 + 2)
 
 app = typer.Typer(
     name="packetbench",
@@ -50,7 +54,8 @@ def root(
 
 
 for _module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-    importlib.import_module(f"{__name__}.{_module.name}").register(app)
+    if not _module.name.startswith("_"):  # _options and the like are helpers, not commands
+        importlib.import_module(f"{__name__}.{_module.name}").register(app)
 
 
 def _usage_error(error: Exception) -> tuple[str, int] | None:
@@ -76,6 +81,12 @@ def main() -> None:
     except TaskFailed as error:  # a worker's crash: the task (a packet id) and its last line
         typer.echo(f"packetbench: crash: {error}", err=True)
         sys.exit(1)
+    except CheckFailed as error:
+        typer.echo(f"packetbench: failed: {error}", err=True)
+        sys.exit(1)
+    except WriteFailed as error:
+        typer.echo(f"packetbench: error: {error}", err=True)
+        sys.exit(1)
     except typer.Abort:
         typer.echo("packetbench: aborted", err=True)
         sys.exit(1)
@@ -85,4 +96,8 @@ def main() -> None:
             raise  # a bug: its traceback is the report
         typer.echo(f"packetbench: error: {usage[0]}", err=True)
         sys.exit(usage[1])
+    if code == INTERRUPTED:
+        # Typer turns SIGINT's KeyboardInterrupt into exit code 130, silently, once every
+        # `finally` and `except BaseException` on the way has cleaned up what was half written.
+        typer.echo("packetbench: interrupted", err=True)
     sys.exit(code if isinstance(code, int) else 0)

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from packetbench.benchmark.audit.result import AuditResult, Finding
 
 FIRST_FINDINGS = 10  # findings shown in the human report (all of them are in --json)
+NOT_VERIFIED_EXIT = 3  # nothing wrong, something not checked: neither 0 (passed) nor 1 (wrong)
 
 
 def audit(
@@ -49,6 +50,25 @@ def audit(
     ray_address: Annotated[
         str | None, typer.Option(help="--executor ray: 'auto' or HOST:PORT of a running cluster.")
     ] = None,
+    sample: Annotated[
+        str,
+        typer.Option(
+            metavar="N|P%|all",
+            help="Audit a seeded random sample of the packets (N packets, or P% of them, "
+            "stratified by tier) and bound each finding's rate in the whole corpus; "
+            "all: every packet.",
+        ),
+    ] = "all",
+    sample_seed: Annotated[
+        int, typer.Option(min=0, help="Seed of the --sample draw (same seed, same sample).")
+    ] = 0,
+    include: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="PACKET_ID",
+            help="Audit this packet as well as the sample (repeatable); not counted in the bound.",
+        ),
+    ] = None,
 ) -> None:
     """Prove that every ground-truth value is on a rendered page.
 
@@ -56,29 +76,43 @@ def audit(
 
     Checks every visible string against its page, and the universe for leaks and untraced values.
 
-    Exit 0 when everything is found, 1 when anything is missing, 2 when an input is unreadable.
+    With --sample, audits a seeded sample of the packets and prints, per finding kind, the
+    upper 95 % bound on the share of the corpus's packets that have it.
+
+    Exit 0 when everything is found; 1 when anything is wrong (a value missing, a leak, a
+    file that is not its manifest's...); 3 when nothing is wrong but values on pages without a
+    usable text layer (scans, ink, attacked text) were not verified (run with --ocr); 2 when
+    an input is unreadable.
     """
     # The readers (pdfium, openpyxl, numpy) load only when this command runs.
     from packetbench.benchmark.audit import audit_packets
-    from packetbench.benchmark.audit.files import packet_folders
+    from packetbench.benchmark.audit.result import FAILED, NOT_VERIFIED
+    from packetbench.benchmark.audit.sample import corpus, draw, parse_sample
     from packetbench.generator.executors import make_executor
     from packetbench.progress import bar
 
+    size = parse_sample(sample)
     runner = make_executor(executor, jobs, ray_address)
-    folders = packet_folders(packet_dirs)
-    with bar("audit", "packets", total=len(folders), disable=json_output) as advance:
+    packets = corpus(packet_dirs)
+    total = len(draw(packets, size, sample_seed, include or []).folders)
+    with bar("audit", "packets", total=total, disable=json_output) as advance:
         result = audit_packets(
-            folders,
+            packet_dirs,
             ocr=ocr,
             on_packet=lambda _: advance(None),
             executor=None if executor == "local" and jobs == 1 else runner,
+            sample=size,
+            sample_seed=sample_seed,
+            include=include or [],
         )
     if json_output:
         typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
         _report(result)
-    if not result.ok:
+    if result.status == FAILED:
         raise typer.Exit(1)
+    if result.status == NOT_VERIFIED:
+        raise typer.Exit(NOT_VERIFIED_EXIT)
 
 
 def _count(checked: int, found: int) -> tuple[str, str, str]:
@@ -87,7 +121,7 @@ def _count(checked: int, found: int) -> tuple[str, str, str]:
 
 
 def _report(result: AuditResult) -> None:
-    from packetbench.benchmark.audit.result import Tally
+    from packetbench.benchmark.audit.result import NOT_CHECKED, NOT_VERIFIED, Tally
 
     console = Console(width=None if sys.stdout.isatty() else 160, highlight=False)
     table = Table(title="Read back, by document and reader", title_justify="left")
@@ -161,15 +195,29 @@ def _report(result: AuditResult) -> None:
         packet_of = {id(f): p.packet_id for p in result.packets for f in p.all_findings()}
         for finding in findings[:FIRST_FINDINGS]:
             console.print(_line(packet_of[id(finding)], finding), soft_wrap=True, markup=False)
+    if result.sample is not None:
+        _bounds(console, result)
     totals = result.totals()
     scope = (
         f"{totals['packets']} packet(s), {totals['documents']} documents, "
         f"{totals['pdf_pages']} PDF pages"
     )
+    found = (
+        f"{totals['fields_found']:,} located values and {totals['strings_found']:,} visible "
+        "strings found"
+    )
+    if result.sample is not None:
+        scope += f" (a sample of the corpus's {result.sample.population:,} packets)"
     if result.ok:
+        console.print(f"[green]audit passed[/]: {found} in {scope}")
+    elif result.status == NOT_VERIFIED:
+        documents = totals["findings"][NOT_CHECKED]
         console.print(
-            f"[green]audit passed[/]: {totals['fields_found']:,} located values and "
-            f"{totals['strings_found']:,} visible strings found in {scope}"
+            f"[yellow]audit not verified[/]: {found}, nothing wrong; "
+            f"{totals['fields_not_checked']:,} located values and "
+            f"{totals['strings_not_checked']:,} strings in {documents} document(s) are on pages "
+            f"without a usable text layer (scans, ink, attacked text) and need --ocr, in {scope}",
+            soft_wrap=True,
         )
     else:
         problems = ", ".join(
@@ -178,6 +226,38 @@ def _report(result: AuditResult) -> None:
             if count
         )
         console.print(f"[red]audit FAILED[/]: {problems} in {scope}")
+
+
+def _bounds(console: Console, result: AuditResult) -> None:
+    """The sample drawn, and per finding kind the bound on its rate in the whole corpus."""
+    sample = result.sample
+    assert sample is not None
+    tiers = ", ".join(
+        f"{tier} {drawn} of {total:,}" for tier, (drawn, total) in sorted(sample.by_tier.items())
+    )
+    forced = [p.name for p in sample.forced if p not in sample.drawn]
+    console.print(
+        f"sample: {len(sample.drawn):,} of {sample.population:,} packets drawn at random "
+        f"(--sample {sample.size.describe()}, seed {sample.seed}; by tier: {tiers})"
+        + (f", and {', '.join(forced)} included (not counted in the bound)" if forced else ""),
+        soft_wrap=True,
+        markup=False,
+    )
+    table = Table(
+        title="Upper 95 % bound on the share of the corpus's packets with each finding",
+        title_justify="left",
+    )
+    for name in ("finding", "packets with it", "of sampled", "upper bound", "rule"):
+        table.add_column(name, justify="left" if name in ("finding", "rule") else "right")
+    for bound in result.bounds:
+        table.add_row(
+            bound.problem,
+            f"{bound.packets:,}",
+            f"{bound.sampled:,}",
+            f"{bound.upper:.2%}",
+            "3/n (rule of three)" if bound.packets == 0 else "Clopper-Pearson",
+        )
+    console.print(table)
 
 
 def _line(packet_id: str, finding: Finding) -> str:

@@ -9,6 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
+from packetbench.cli._options import finite
+
 FIRST_WORST = 10  # worst documents printed (paired_stats.json has them all)
 
 
@@ -22,9 +24,9 @@ def compare(
     out: Annotated[
         Path | None, typer.Option(help="Also write DIR/paired_stats.json.", metavar="DIR")
     ] = None,
-    alpha: Annotated[float, typer.Option(help="Significance level after Holm's correction.")] = (
-        0.05
-    ),
+    alpha: Annotated[
+        float, typer.Option(callback=finite, help="Significance level after Holm's correction.")
+    ] = (0.05),
     json_output: Annotated[
         bool, typer.Option("--json", help="Print paired_stats.json instead of the tables.")
     ] = False,
@@ -37,6 +39,9 @@ def compare(
     Per pair: a sign test on per-document hallucination rates (numbers, strings), Holm-corrected
     over all pairs, and paired bootstrap intervals of the difference (second minus first) in
     every headline rate. Then the documents where one run is worse than all others.
+
+    Exit 0 when compared, 1 when two runs have no completed document in common (nothing is
+    written), 2 on bad input.
     """
     from packetbench.benchmark.report.comparison import write_comparison
 

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from packetbench.cli._options import finite
+
 if TYPE_CHECKING:
     from packetbench.benchmark.extract import ExtractSummary
     from packetbench.benchmark.harness.session import DryRun
@@ -48,7 +50,9 @@ def extract(
         ),
     ] = None,
     concurrency: Annotated[int, typer.Option(help="Requests in flight at most.")] = 8,
-    timeout: Annotated[float, typer.Option(help="Seconds to wait for one answer.")] = 600.0,
+    timeout: Annotated[
+        float, typer.Option(callback=finite, help="Seconds to wait for one answer.")
+    ] = 600.0,
     retries: Annotated[
         int | None,
         typer.Option(
@@ -58,15 +62,17 @@ def extract(
     backoff: Annotated[
         float,
         typer.Option(
+            callback=finite,
             help="Seconds of the first retry's backoff ceiling; it doubles per retry (up to 60 s) "
-            "with full jitter."
+            "with full jitter.",
         ),
     ] = 1.0,
     max_cost: Annotated[
         float | None,
         typer.Option(
+            callback=finite,
             help="Stop starting requests once this many dollars are spent (in-flight requests "
-            "finish); exit 1."
+            "finish); exit 1.",
         ),
     ] = None,
     dry_run: Annotated[

@@ -24,6 +24,14 @@ def nightmare(
             "(writes OUT/reconciliation.json and OUT/reconciliation.md)."
         ),
     ] = False,
+    invalid: Annotated[
+        str,
+        typer.Option(
+            "--invalid",
+            help="How --score and --reconcile score a schema-invalid output: exclude or "
+            "salvage (as packetbench score --invalid).",
+        ),
+    ] = "exclude",
 ) -> None:
     """Import the reference corpus at PATH: one packet per corpus packet (its files, its own
     26 schemas as the `nightmare` schema namespace, its truth and rendered elements in our
@@ -32,8 +40,14 @@ def nightmare(
 
     Exit 0 when imported (and, with --reconcile, nothing is left unexplained), 1 when the
     reconciliation leaves claims unexplained, 2 on bad input."""
+    from packetbench.benchmark.errors import UsageError
     from packetbench.benchmark.importers.nightmare.importer import import_corpus
+    from packetbench.benchmark.score.scorer import INVALID_POLICIES
 
+    if invalid not in INVALID_POLICIES:  # before anything is imported
+        raise UsageError(
+            f"--invalid must be one of {', '.join(INVALID_POLICIES)} (got {invalid!r})"
+        )
     started = time.perf_counter()
     result = import_corpus(path, out, force)
     records: dict[str, int] = {}
@@ -56,7 +70,7 @@ def nightmare(
     from packetbench.benchmark.importers.nightmare.scoring import score_all
 
     started = time.perf_counter()
-    scored = score_all(out)
+    scored = score_all(out, invalid)
     typer.echo(f"scored {len(scored)} runs in {time.perf_counter() - started:.1f} s")
     if not reconcile:
         return

@@ -7,6 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
+from packetbench.cli._options import finite
+
 
 class _Display:
     """Stage lines on stdout as each stage ends; a live progress bar on a terminal's stderr."""
@@ -66,7 +68,8 @@ def run(
     max_cost: Annotated[
         float | None,
         typer.Option(
-            help="API providers: stop starting requests once this many dollars are spent."
+            callback=finite,
+            help="API providers: stop starting requests once this many dollars are spent.",
         ),
     ] = None,
     jobs: Annotated[
@@ -84,15 +87,36 @@ def run(
         str | None, typer.Option(help="--executor ray: 'auto' or HOST:PORT of a running cluster.")
     ] = None,
     force: Annotated[bool, typer.Option(help="Replace an earlier run in the folder.")] = False,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Continue a stopped run in the folder: complete packets are kept, documents "
+            "with a record are not requested again, scoring and the report are done again.",
+        ),
+    ] = False,
+    audit_sample: Annotated[
+        str,
+        typer.Option(
+            metavar="N|P%|all|auto",
+            help="Packets the audit reads (as audit --sample); auto: every packet up to 200, "
+            "a seeded sample of 200 above.",
+        ),
+    ] = "auto",
 ) -> None:
     """The whole benchmark in one command: generate, audit, extract, score, report.
 
     Defaults: the canonical tiers N1..N5 (one packet each, seed 1) into ./packetbench-run,
     extracted by sim, the SIMULATED extractor (no API key needed; not a model). Exit 1 when the
     audit finds a ground-truth value that is not on its page, or no document is extracted ok.
+    A run that was stopped (killed, --max-cost reached) is continued with --resume: nothing
+    finished is done or paid for again.
     """
+    from packetbench.benchmark.audit.sample import parse_sample
     from packetbench.benchmark.pipeline import Options, parse_tiers, run_pipeline
     from packetbench.progress import display
+
+    size = None if audit_sample == "auto" else parse_sample(audit_sample, "--audit-sample")
 
     options = Options(
         out,
@@ -112,6 +136,8 @@ def run(
         max_cost,
         executor,
         ray_address,
+        resume=resume,
+        audit_sample=size,
     )
     progress = display("[bold]{task.description:<9}", spinner=True, to_stdout=True)
 
@@ -122,6 +148,7 @@ def run(
         f"packetbench run: {', '.join(options.tiers)} x {count} packet(s) from seed "
         f"{seed} into {out}, extracted by {provider}"
         + (" (SIMULATED extractor, not a model)" if provider == "sim" else "")
+        + (", continued (--resume)" if resume else "")
     )
     with progress:
         outcome = run_pipeline(options, _Display(progress))

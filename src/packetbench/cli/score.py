@@ -28,6 +28,15 @@ def score(
             "--claims-jsonl", help="Also write scores/claims.jsonl (the claims as JSON lines)."
         ),
     ] = False,
+    invalid: Annotated[
+        str,
+        typer.Option(
+            "--invalid",
+            help="What becomes of an output that is not a valid instance of its schema: "
+            "exclude (left out of every rate) or salvage (the leaves that fit are scored; "
+            "every key the schema lacks is counted as an invented key).",
+        ),
+    ] = "exclude",
 ) -> None:
     """Score every document of RUN; writes RUN/scores/ (field view, hallucination,
     consistency; claims and fields as Parquet) and loads them into RUN/results.duckdb.
@@ -42,13 +51,24 @@ def score(
     runner = make_executor(executor, jobs, ray_address)
     with bar("score", "packets") as advance:
         result = score_run(
-            run, packets, executor=runner, claims_jsonl=claims_jsonl, on_packet=advance
+            run,
+            packets,
+            executor=runner,
+            claims_jsonl=claims_jsonl,
+            on_packet=advance,
+            invalid=invalid,
         )
     load_run(run, packets)
     excluded = ", ".join(f"{n} {k}" for k, n in result.excluded().items()) or "none"
+    salvaged = (
+        f"; salvaged: {len(result.salvaged):,} invalid (the leaves that fit; "
+        f"{result.totals.keys['invented']:,} invented keys)"
+        if result.salvaged
+        else ""
+    )
     typer.echo(
         f"{run / 'scores'}: {result.documents:,} documents scored, "
-        f"{result.claims:,} claims; excluded: {excluded}"
+        f"{result.claims:,} claims; excluded: {excluded}{salvaged}"
     )
     if not result.documents:
         typer.echo(

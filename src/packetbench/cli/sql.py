@@ -34,7 +34,8 @@ def sql(
         str, typer.Option("--format", help="table, csv or json (one object per row).")
     ] = "table",
 ) -> None:
-    """Run QUERY over the results of one or more runs.
+    """Run QUERY, one SELECT statement, over the results of one or more runs (read-only:
+    no other statement, and no file but the runs' own scores/ Parquet files).
 
     Every metric the reports print is a view here, defined in benchmark/metrics/*.sql:
     `packetbench sql RUN "SELECT * FROM headline"`; list them with
@@ -45,8 +46,8 @@ def sql(
 
     if output not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {output!r})")
-    with open_runs(runs) as opened:
-        columns, rows = opened.table(query)
+    with open_runs(runs, sandbox=True) as opened:
+        columns, rows = opened.query(query)
     _print(columns, [dict(zip(columns, row, strict=True)) for row in rows], output)
 
 

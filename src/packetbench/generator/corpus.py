@@ -20,12 +20,12 @@ from typing import Any
 
 import orjson
 
+from packetbench import ids, safe_read
 from packetbench.generator.errors import UsageError
 
 CORPUS = "corpus.json"
 LOCK = "corpus.lock"
 FORMAT = 1
-_CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -43,11 +43,8 @@ class Entry:
 
 
 def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(_CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
+    """The sha256 of a packet's file (a regular file only: safe_read)."""
+    return safe_read.sha256(path, "document")
 
 
 def packet_lock(folder: Path) -> list[tuple[str, str]]:
@@ -66,7 +63,7 @@ def _canonical(value: Any) -> bytes:
 def entry_of(folder: Path) -> tuple[Entry, list[tuple[str, str]]]:
     """The corpus entry of the packet in `folder` and its lock, read from its files."""
     lock = packet_lock(folder)
-    truth_bytes = (folder / "packet_truth.json").read_bytes()
+    truth_bytes = safe_read.read_bytes(folder / "packet_truth.json", "packet_truth")
     truth = orjson.loads(truth_bytes)
     entry = Entry(
         packet_id=str(truth["packet_id"]),
@@ -108,13 +105,18 @@ def _read_lock(folder: Path) -> dict[str, list[tuple[str, str]]]:
     locks: dict[str, list[tuple[str, str]]] = {}
     if not path.is_file():
         return locks
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            sha, sep, name = line.rstrip("\n").partition("  ")
-            pid, slash, file = name.partition("/")
-            if not sep or not slash or len(sha) != 64:
-                raise CorpusMismatch(f"{path}: line {number} is not '<sha256>  <packet>/<file>'")
-            locks.setdefault(pid, []).append((sha, file))
+    try:
+        text = safe_read.read_text(path, "corpus")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CorpusMismatch(f"{path}: unreadable ({error})") from None
+    for number, line in enumerate(text.splitlines(), 1):
+        sha, sep, name = line.partition("  ")
+        pid, slash, file = name.partition("/")
+        if not sep or not slash or len(sha) != 64:
+            raise CorpusMismatch(f"{path}: line {number} is not '<sha256>  <packet>/<file>'")
+        ids.check(pid, f"line {number}: packet", path)
+        ids.check(file, f"line {number}: file", path)
+        locks.setdefault(pid, []).append((sha, file))
     return locks
 
 
@@ -159,8 +161,10 @@ def read(folder: Path) -> Corpus:
     """corpus.json of `folder`; UsageError when it is missing or not a corpus file."""
     path = folder / CORPUS
     try:
-        data = orjson.loads(path.read_bytes())
+        data = orjson.loads(safe_read.read_bytes(path, "corpus"))
         entries = [Entry(**row) for row in data["entries"]]
+        for index, e in enumerate(entries):
+            ids.check(e.packet_id, f"entries[{index}].packet_id", path)
         return Corpus(folder, entries, str(data["digest"]))
     except FileNotFoundError:
         raise UsageError(

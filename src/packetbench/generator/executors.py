@@ -26,7 +26,7 @@ from typing import Any, Protocol, TypeVar
 
 from packetbench.errors import InputError, PacketbenchError
 from packetbench.generator.errors import TaskFailed, UsageError
-from packetbench.generator.worker_pool import worker_pool
+from packetbench.generator.worker_pool import stop_pool, worker_pool
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -68,7 +68,8 @@ class LocalExecutor:
             for task in tasks:
                 yield self._inline(function, task, label)
             return
-        with worker_pool(min(self.jobs, len(tasks))) as pool:
+        pool = worker_pool(min(self.jobs, len(tasks)))
+        try:
             window = self.jobs * IN_FLIGHT_PER_WORKER
             pending: deque[tuple[T, Future[R], int]] = deque()
             upcoming = iter(tasks)
@@ -96,6 +97,13 @@ class LocalExecutor:
                     continue
                 submit()
                 yield result
+        except BaseException:
+            # Stopping (an error, SIGINT, a consumer that stopped reading): the tasks in
+            # flight are not waited for; a pool's own shutdown would run them to the end.
+            stop_pool(pool)
+            raise
+        finally:
+            pool.shutdown(wait=True)
 
     def _inline(self, function: Callable[[T], R], task: T, label: Callable[[T], str]) -> R:
         attempt = 1

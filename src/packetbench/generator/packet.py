@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from packetbench import __version__
+from packetbench import __version__, ids, safe_read
 from packetbench.generator.composition import trim
 from packetbench.generator.doctypes.base import EXTENSIONS, compose
 from packetbench.generator.errors import UsageError
@@ -229,9 +229,11 @@ def write_packet(
 TRUTH_KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")
 
 
-def _json(path: Path) -> Any:
+def _json(path: Path, kind: str = "truth") -> Any:
+    """The JSON of `path`, None when it is missing or not JSON; a path that is not a
+    regular file (a FIFO, a device) is refused (safe_read.UnsafeFile), never read."""
     try:
-        return orjson.loads(path.read_bytes())
+        return orjson.loads(safe_read.read_bytes(path, kind))
     except (OSError, orjson.JSONDecodeError):
         return None
 
@@ -249,7 +251,8 @@ def complete_packet(
     else is in the folder. A packet made with other knobs or by another version raises
     UsageError: replacing it is for `--force` to decide, not `--resume`.
     """
-    truth = _json(folder / "packet_truth.json")
+    truth_path = folder / "packet_truth.json"
+    truth = _json(truth_path, "packet_truth")
     if not isinstance(truth, dict) or not isinstance(truth.get("documents"), list):
         return None
     # A packet records the documents it renders (its lines decide), not all it may render.
@@ -275,16 +278,20 @@ def complete_packet(
         )
     names = {"packet_truth.json"}
     pdf_pages = 0
-    for listed in truth["documents"]:
-        doc_id = listed.get("doc_id") if isinstance(listed, dict) else None
+    for index, listed in enumerate(truth["documents"]):
+        if not isinstance(listed, dict):
+            return None
+        # Ids name files: checked before any is used (ids.check; UsageError-like exit 2).
+        doc_id = ids.check(listed.get("doc_id"), f"documents[{index}].doc_id", truth_path)
         manifest = _json(folder / f"manifest_{doc_id}.json")
         if not isinstance(manifest, dict) or manifest.get("file") != listed.get("file"):
             return None
         kinds = [f"{kind}_{doc_id}.json" for kind in TRUTH_KINDS]
         if any(_json(folder / name) is None for name in kinds):
             return None
+        file = ids.check(manifest["file"], "file", folder / f"manifest_{doc_id}.json")
         try:
-            digest = hashlib.sha256((folder / str(manifest["file"])).read_bytes()).hexdigest()
+            digest = safe_read.sha256(folder / file, "document")
         except OSError:
             return None
         if digest != manifest.get("sha256"):

@@ -51,7 +51,10 @@ def _exit_when_parent_dies() -> None:
 
 
 def _die_with_parent(owner: int, method: str) -> None:
-    """Pool initializer: end this worker when the process that owns the pool ends."""
+    """Pool initializer: end this worker when the process that owns the pool ends, and leave
+    SIGINT to the owner (a Ctrl-C reaches every process of the terminal's group: the owner
+    stops the pool, and no worker prints a KeyboardInterrupt traceback of its own)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
         if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
@@ -73,3 +76,12 @@ def worker_pool(jobs: int, method: str | None = None) -> ProcessPoolExecutor:
         initializer=_die_with_parent,
         initargs=(os.getpid(), context.get_start_method()),
     )
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Cancel what `pool` has not started and kill its workers now (a pool's own shutdown
+    waits for every task in flight, minutes for an OCR audit of a packet)."""
+    workers = list((pool._processes or {}).values())  # shutdown forgets them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        process.kill()

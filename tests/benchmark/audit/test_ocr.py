@@ -52,6 +52,22 @@ def scanned(packet: Path) -> Path:
     return packet
 
 
+def test_wrong_is_told_from_not_checked(run_cli: Run, scanned: Path) -> None:
+    """Scans audited without --ocr are "not verified" (exit 3); a wrong value beside them
+    makes the audit fail (exit 1), as a CI job must be able to tell apart."""
+    result = run_cli("audit", str(scanned))
+    assert result.returncode == 3, result.stdout[-2000:]
+    assert result.stdout.splitlines()[-1].startswith("audit not verified: ")
+    edit_json(
+        scanned / "field_truth_loss_run_csv.json",
+        lambda d: d["fields"][0].update(rendered_as="not what the cell says"),
+    )
+    code, report = audit_json(run_cli, scanned)
+    assert (code, report["status"]) == (1, "failed")
+    result = run_cli("audit", str(scanned))
+    assert result.returncode == 1 and result.stdout.splitlines()[-1].startswith("audit FAILED: ")
+
+
 def _located(packet: Path, doc_id: str) -> int:
     fields = json.loads((packet / f"field_truth_{doc_id}.json").read_text())["fields"]
     return sum(len(entry["locations"]) for entry in fields)
@@ -63,7 +79,7 @@ def test_scanned_pages_are_not_checked_without_ocr(run_cli: Run, scanned: Path) 
         with PdfText(scanned / f"{doc_id}.pdf") as pdf, pdf.page(1) as layer:
             assert layer.text.strip() == ""
     code, report = audit_json(run_cli, scanned)
-    assert code == 1
+    assert (code, report["status"]) == (3, "not_verified")
     not_checked = [f for f in findings(report) if f["problem"] == "not_checked"]
     assert sorted(f["doc_id"] for f in not_checked) == sorted(SCANNED)
     assert all("run with --ocr" in f["detail"] for f in not_checked)
@@ -203,6 +219,30 @@ def test_hidden_text_is_looked_for_as_whole_words() -> None:
     assert page("TOTAL", "8001").shows("$8,001")
     claim = page("Claim", "21880012", "closed")
     assert claim.has_string("$8,001") and not claim.shows("$8,001")
+
+
+def test_hidden_text_is_never_the_last_pieces_of_a_longer_word() -> None:
+    """N5 seed 4404, acord_160: the invisible OCR layer misread a street number "300" as
+    "800"; the page shows "52,800" in the same row (a building's area), which folds to
+    "52 800". That "800" is no word on the page: it neither shows the hidden text nor counts
+    as a sighting of it. Seen as a word, or as the whole of a grouped number, it is."""
+    from packetbench.benchmark.audit.ocr import OcrPage, Word
+
+    def page(*texts: str) -> OcrPage:
+        return OcrPage(
+            [Word(t, 30.0 * i, 10, 30.0 * i + 24, 30) for i, t in enumerate(texts)],
+            300 / 72,
+            0.0,
+            792.0,
+        )
+
+    row = page("4", "1", "300", "Ellis", "Road", "FR", "2017", "5", "52,800", "100%")
+    assert row.on_page("800")  # a located value's loose "anywhere on the page" is unchanged
+    assert not row.shows("800") and row.count("800") == 0
+    assert row.shows("52,800") and row.count("$52,800") == 1
+    assert not row.shows("2,800") and not page("CL-8001").shows("$8,001")
+    assert page("Unit", "800").shows("800") and page("Unit", "800").count("800") == 1
+    assert page("Total", "52,", "800").shows("52,800")  # OCR split the number in two
 
 
 def test_hidden_text_is_looked_for_within_one_phrase() -> None:

@@ -147,3 +147,29 @@ def test_hidden_text_is_seen_only_where_a_phrase_reads_it(tmp_path: Path) -> Non
     assert table.on_page("2.15")  # the row's last word, then the next row's first
     assert not table.shows("2.15") and table.shows("Harbor Point")
     assert page(True).shows("2.15")
+
+
+@needs_tesseract
+def test_hidden_text_is_not_seen_inside_a_grouped_number(tmp_path: Path) -> None:
+    """On a real page read by tesseract (N5 seed 4404's acord_160 row): a hidden "800" (the
+    OCR layer's misreading of the street number "300") is not on a page that shows "52,800"
+    and "300"; a page that shows "Unit 800" does show it."""
+    row = ("4", "1", "300 Ellis Road", "East Brianmouth", "ID", "83569", "FR", "2017", "52,800")
+
+    def page(extra: bool) -> ocr.OcrPage:
+        path = tmp_path / f"row-{extra}.pdf"
+        pdf = canvas.Canvas(str(path), pagesize=letter)
+        pdf.setFont("Helvetica", 9)
+        for x, text in zip((40, 60, 80, 160, 250, 270, 310, 340, 380), row, strict=True):
+            pdf.drawString(x, 700, text)
+        if extra:
+            pdf.drawString(40, 650, "Unit 800")
+        pdf.save()
+        image, _, top = ocr._render(pdfium.PdfDocument(path), 1, DPI)
+        words = ocr.Tesseract().words(image, DPI, path.name)
+        return ocr.OcrPage(words, DPI / 72, 0.0, top, image)
+
+    plain = page(False)
+    assert plain.shows("52,800") and plain.shows("300")
+    assert not plain.shows("800") and plain.count("800") == 0
+    assert page(True).shows("800")

@@ -144,6 +144,33 @@ def test_bad_usage_is_one_line_and_exit_2(
     )
 
 
+def test_a_cache_that_cannot_be_written_is_refused_before_any_request(
+    stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
+) -> None:
+    """A --cache (or $PACKETBENCH_CACHE) that is a file, or a folder that cannot be made (under
+    a file), used to turn every request into an error (25 of 25); now one line, before the
+    first request, and no run folder."""
+    server = stub("openai", PACKET)
+    run = tmp_path / "run"
+    (tmp_path / "cache-file").write_text("mine")
+    for cache, env, needle in (
+        ("--cache", {}, f"{tmp_path / 'cache-file'}: not a folder"),
+        ("", {"PACKETBENCH_CACHE": str(tmp_path / "cache-file")}, "not a folder"),
+        ("--cache", {}, f"{tmp_path / 'cache-file' / 'inside'}: cannot write"),
+    ):
+        folder = needle.split(":")[0]
+        extra = ("--cache", folder) if cache else ()
+        _error(
+            run_cli(
+                *_extract(server, "openai", run, *extra), env={**env, "OPENAI_API_KEY": "k" * 20}
+            ),
+            needle,
+            "response cache",
+        )
+        assert not run.exists() and sum(server.requests.values()) == 0
+    assert (tmp_path / "cache-file").read_text() == "mine"
+
+
 @pytest.mark.slow
 def test_refused_key_and_refused_reasoning_stop_the_run(
     stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path

@@ -201,6 +201,35 @@ def test_reconciliation_explains_every_difference(imported: Path) -> None:
     assert (imported / "reconciliation.md").read_text(encoding="utf-8").count("| gpt55") >= 3
 
 
+def test_reconciliation_shows_both_invalid_policies(
+    corpus: Path, imported: Path, tmp_path: Path, run_cli: Any
+) -> None:
+    """gpt55_high's only output carries a key its schema lacks: excluded, the cohort is rated
+    on no document; salvaged, on that one, its extra key an invented key. The reconciliation
+    shows both whichever policy scored the runs, and --invalid salvage explains every
+    difference with the document scored."""
+    default = {c["cohort"]: c for c in _json(imported / "reconciliation.json")["cohorts"]}
+    both = default["gpt55_high"]["ours"]["policies"]
+    assert [both["exclude"]["documents"], both["salvage"]["documents"]] == [0, 1]
+    assert (both["salvage"]["salvaged"], both["salvage"]["invented_keys"]) == (1, 1)
+    assert both["salvage"]["numbers"] == {"checked": 2, "hallucinated": 1, "rate": 0.5}
+    out = tmp_path / "out"
+    done = run_cli(
+        "import", "nightmare", str(corpus), "--out", str(out), "--reconcile", "--invalid", "salvage"
+    )
+    assert done.returncode == 0, done.stderr
+    result = _json(out / "reconciliation.json")
+    assert result["unexplained"] == 0
+    salvaged = {c["cohort"]: c for c in result["cohorts"]}
+    high = salvaged["gpt55_high"]
+    assert (high["ours"]["policy"], high["ours"]["documents"]) == ("salvage", 1)
+    assert high["ours"]["policies"] == both
+    assert salvaged["gpt55"]["ours"]["policies"] == default["gpt55"]["ours"]["policies"]
+    assert not any(c["cause"].startswith("document not scored") for c in high["causes"])
+    row = "| gpt55_high | 0 | – (0/0) | – (0/0) | 1 | 1 | 50.00 % (1/2) | 0.00 % (0/6) |"
+    assert f"{row} 1 of 13 keys |" in (out / "reconciliation.md").read_text(encoding="utf-8")
+
+
 def test_a_published_count_it_cannot_reproduce_is_unexplained(
     corpus: Path, tmp_path: Path, run_cli: Any
 ) -> None:

@@ -88,3 +88,62 @@ def test_every_chart_label_is_inside_its_chart(tmp_path: Path) -> None:
                         width: svg.viewBox.baseVal.width};
             }).filter(t => t.left < 0 || t.right > t.width))""")
     assert outside == []
+
+
+SCRIPT = "<script>window.pwned = 1</script>"
+IMAGE = '"><img src=x onerror="window.pwned = 2">'
+
+
+@pytest.mark.usefixtures("browser")
+def test_strings_from_runs_and_packets_are_text_in_the_dom(tmp_path: Path) -> None:
+    """A run's name, model and label, an excluded document's error and a packet's pattern id
+    carry markup: the report shows each as text, and the DOM holds no script, image or
+    handler of theirs (the report template was not escaped: its name ends in .html.j2)."""
+    import json
+    import shutil
+
+    from packetbench.benchmark.extract import extract
+    from packetbench.benchmark.providers.sim import SimProvider
+    from packetbench.benchmark.results import load_run
+    from packetbench.benchmark.score.scorer import score_run
+    from tests.support.paths import PACKETS
+
+    packet = Path(shutil.copytree(PACKETS / "N1-000001", tmp_path / "packets" / "N1-000001"))
+    manifest = packet / "manifest_sov_pdf.json"
+    data = json.loads(manifest.read_text())
+    data["patterns_applied"].append(
+        {"id": SCRIPT + IMAGE, "name": IMAGE, "phase": "layout", "targets": ["buildings"]}
+    )
+    manifest.write_text(json.dumps(data))
+    run = tmp_path / "run"
+    extract(SimProvider("typical", 1), packet, run)
+    info = json.loads((run / "run.json").read_text())
+    info.update(run_id=SCRIPT, model=IMAGE, label=IMAGE + SCRIPT)
+    (run / "run.json").write_text(json.dumps(info))
+    record = run / "extractions" / "N1-000001" / "acord_125.json"
+    failed = json.loads(record.read_text())
+    failed.update(status="error", output=None, error=SCRIPT + IMAGE)
+    record.write_text(json.dumps(failed))
+    score_run(run, packet)
+    load_run(run, packet)
+    files = write_report([run], tmp_path / "report")
+    with open_page(files.html) as page:
+        found = page.evaluate("""({
+            pwned: window.pwned === undefined ? null : window.pwned,
+            scripts: document.scripts.length,
+            images: document.images.length,
+            handlers: Array.from(document.querySelectorAll('*')).filter(
+                e => Array.from(e.attributes).some(a => a.name.startsWith('on'))).length,
+            text: document.body.innerText,
+            title: document.title,
+        })""")
+    assert (found["pwned"], found["scripts"], found["images"], found["handlers"]) == (
+        None,
+        0,
+        0,
+        0,
+    )
+    text = found["text"]
+    assert text.count(SCRIPT) >= 3 and text.count(IMAGE) >= 3  # shown, as text
+    assert SCRIPT + IMAGE in text  # the pattern slice and the excluded document's error
+    assert found["title"] == f"packetbench report: {SCRIPT}"

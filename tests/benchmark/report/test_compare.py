@@ -96,3 +96,30 @@ def test_sign_test_is_calibrated_across_seeds(scored_run: ScoredRun) -> None:
         found += all(worse["sign_tests"][m]["significant"] for m in HALLUCINATION)
     assert found == 5
     assert false_alarms <= 1
+
+
+def test_runs_of_different_packets_are_not_compared(run_cli: Run, tmp_path: Path) -> None:
+    """No document in common: nothing is paired, so the comparison says so and exits 1
+    (it used to print "Holm over all 0 sign tests" and exit 0), writing nothing."""
+    from packetbench.benchmark.extract import extract
+    from packetbench.benchmark.providers.sim import SimProvider
+    from packetbench.benchmark.results import load_run
+    from packetbench.benchmark.score.scorer import score_run
+    from packetbench.generator.batch import generate
+
+    runs = []
+    for seed in (1, 2):
+        packets = tmp_path / f"packets-{seed}"
+        generate("N1", seed, 1, packets, overrides={"documents": ("sov_pdf", "loss_run_csv")})
+        run = tmp_path / f"run-{seed}"
+        extract(SimProvider("typical", seed), packets, run)
+        score_run(run, packets)
+        load_run(run, packets)
+        runs.append(str(run))
+    result = run_cli("compare", *runs, "--out", str(tmp_path / "comparison"))
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.splitlines() == [
+        "packetbench: failed: run-1 and run-2 have no document both completed (4 documents "
+        "between them, none in common): there is nothing to pair, so nothing to compare"
+    ]
+    assert not (tmp_path / "comparison").exists()

@@ -64,3 +64,27 @@ def test_plan_command(run_cli: Run, scored_run: ScoredRun) -> None:
     assert bad.returncode == 2 and "--effect" in bad.stderr
     unknown = run_cli("plan", "--pilot", run, "--effect", "0.02", "--metric", "speed")
     assert unknown.returncode == 2 and "unknown rate 'speed'" in unknown.stderr
+
+
+def test_a_count_nobody_could_make_is_not_feasible(run_cli: Run, tmp_path: Path) -> None:
+    """A tiny effect used to ask for 10^20 packets (and 1e-200 divided by zero): above
+    FEASIBLE packets the plan says "not feasible" and by how many it would be exceeded."""
+    from packetbench.benchmark.report.plan import FEASIBLE
+
+    packets = tmp_path / "packets"
+    generate("N1", 1, 1, packets)
+    run = tmp_path / "pilot"
+    extract(SimProvider("sloppy", 3), packets, run)
+    score_run(run, packets)
+    load_run(run, packets)
+    for effect in (1e-9, 1e-200):
+        rows = plan(run, effect)
+        assert rows and all(r.feasible is False and r.needed is None for r in rows)
+        assert all(r.basis.endswith(f"more than {FEASIBLE:,} packets per model") for r in rows)
+    assert all(r.feasible and r.needed and r.needed <= FEASIBLE for r in plan(run, 0.02))
+    result = run_cli("plan", "--pilot", str(run), "--effect", "1e-9")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == (
+        "needed per tier (the largest over the rates): N1 not feasible (more than 100,000 packets)"
+    )
+    assert "> 100,000" in result.stdout and "000,000,000" not in result.stdout

@@ -9,6 +9,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from packetbench.benchmark.extract import extract
@@ -37,11 +38,19 @@ def test_report_is_byte_identical_across_processes(
     assert outputs[0] == outputs[1]
 
 
-@pytest.mark.slow
-def test_report_shows_every_section(scored_run: ScoredRun, tmp_path: Path) -> None:
-    typical, sloppy = scored_run("typical", 1), scored_run("sloppy", 2)
-    files = write_report([typical, sloppy], tmp_path)
-    text = files.markdown.read_text(encoding="utf-8")
+@pytest.fixture(scope="module")
+def two_runs(
+    scored_run: ScoredRun, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[dict[str, Path], str]:
+    """typical-1 and sloppy-2, and report.md of the two (rendered once: it takes seconds)."""
+    runs = {"typical-1": scored_run("typical", 1), "sloppy-2": scored_run("sloppy", 2)}
+    files = write_report(list(runs.values()), tmp_path_factory.mktemp("report"))
+    return runs, files.markdown.read_text(encoding="utf-8")
+
+
+def test_report_shows_every_section(two_runs: tuple[dict[str, Path], str]) -> None:
+    runs, text = two_runs
+    typical = runs["typical-1"]
     for heading in (
         "1. Runs and their configuration",
         "2. Documents completed",
@@ -142,3 +151,33 @@ def test_report_of_an_unscored_run_is_exit_2(run_cli: Run, tmp_path: Path) -> No
     (tmp_path / "run" / "run.json").write_text("{}")
     result = run_cli("report", str(tmp_path / "run"), "--out", str(tmp_path / "out"))
     assert result.returncode == 2 and "score the run first" in result.stderr
+
+
+def test_rates_on_the_documents_every_run_scored(two_runs: tuple[dict[str, Path], str]) -> None:
+    """Runs that completed different documents are compared on the documents all of them
+    scored: the report's common-document rows are the sums of documents.parquet over the
+    intersection, beside each run's rate over everything it scored."""
+    runs, text = two_runs
+    scored = {
+        name: {
+            f"{p}/{d}": (checked, hallucinated)
+            for p, d, checked, hallucinated in duckdb.execute(
+                "SELECT packet_id, doc_id, numbers_checked, numbers_hallucinated FROM "
+                f"read_parquet('{run / 'scores' / 'documents.parquet'}')"
+            ).fetchall()
+        }
+        for name, run in runs.items()
+    }
+    common = set(scored["typical-1"]) & set(scored["sloppy-2"])
+    assert 0 < len(common) < max(len(s) for s in scored.values())  # the runs differ
+    assert f"On the {len(common):,} documents every run scored" in text
+    assert "the rates that compare, since the runs scored different documents" in text
+    for name, documents in scored.items():
+        checked = sum(documents[key][0] for key in common)
+        hallucinated = sum(documents[key][1] for key in common)
+        own = sum(h for _, h in documents.values()) / sum(c for c, _ in documents.values())
+        assert (
+            f"| Numeric hallucination rate | {name} | {len(documents):,} | {len(common):,} | "
+            f"{checked:,} | {hallucinated:,} | {hallucinated / checked * 100:.2f} % | "
+            f"{own * 100:.2f} % |"
+        ) in text, name

@@ -223,3 +223,121 @@ def test_scores_are_byte_identical_under_another_hash_seed(
         "hallucination.json",
     }
     assert outputs[0] == outputs[1]
+
+
+KEY_COLUMNS = ("keys_emitted", "invented_keys", "unfit_leaves", "salvaged")
+
+
+@pytest.fixture(scope="module")
+def one_packet(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding the canonical N1-000001 alone (a run of it scores in a second)."""
+    folder = tmp_path_factory.mktemp("one-packet")
+    shutil.copytree(PACKETS / "N1-000001", folder / "N1-000001")
+    return folder
+
+
+def _rows(scores: Path) -> dict[str, dict[str, Any]]:
+    """documents.parquet by document, its key columns left out."""
+    table = duckdb.execute(f"SELECT * FROM read_parquet('{scores / 'documents.parquet'}')")
+    names = [d[0] for d in table.description]
+    return {
+        f"{row['packet_id']}/{row['doc_id']}": {
+            k: v for k, v in row.items() if k not in KEY_COLUMNS
+        }
+        for row in (dict(zip(names, values, strict=True)) for values in table.fetchall())
+    }
+
+
+def test_invalid_salvage_scores_the_leaves_that_fit(
+    sim_run: SimRun, one_packet: Path, tmp_path: Path
+) -> None:
+    """--invalid salvage scores an invalid output on the leaves that fit its schema: a key the
+    schema lacks is an invented key, a leaf of the wrong type is left out (an omission); a
+    valid output scores as under exclude, and exclude (the default) writes no key counts."""
+    source = sim_run("perfect", 0, one_packet)[0]
+    run = _copy_run(source, tmp_path / "run")
+    folder = run / "extractions" / "N1-000001"
+    extra, wrong_type = folder / "acord_125.json", folder / "sov_pdf.json"
+    data = _json(extra)
+    data["output"]["notes"] = "not in the schema"
+    extra.write_text(json.dumps(data))
+    data = _json(wrong_type)
+    data["output"]["insured_name"] = 12
+    wrong_type.write_text(json.dumps(data))
+    a, s = f"N1-000001/{extra.stem}", f"N1-000001/{wrong_type.stem}"
+
+    excluded = score_run(run, one_packet)
+    assert [e["document"] for e in excluded.invalid] == [a, s]
+    breakdown = _json(run / "scores" / "field_breakdown.json")
+    assert not {"invalid_policy", "salvaged", "keys"} & set(breakdown)
+    described = duckdb.execute(f"DESCRIBE SELECT * FROM '{run / 'scores' / 'documents.parquet'}'")
+    assert not set(KEY_COLUMNS) & {column[0] for column in described.fetchall()}
+    excluded_rows = _rows(run / "scores")
+
+    salvaged = score_run(run, one_packet, invalid="salvage")
+    assert salvaged.invalid == []
+    assert {e["document"]: (e["invented_keys"], e["unfit_leaves"]) for e in salvaged.salvaged} == {
+        a: (["notes"], []),
+        s: ([], ["insured_name"]),
+    }
+    assert salvaged.documents == excluded.documents + 2
+    rows = _rows(run / "scores")
+    original = _rows(source / "scores")
+    assert {k: v for k, v in rows.items() if k not in (a, s)} == excluded_rows
+    assert rows[a] == original[a]  # only the invented key dropped: scored as the valid output
+    assert (rows[s]["correct"], rows[s]["omitted"]) == (
+        original[s]["correct"] - 1,
+        original[s]["omitted"] + 1,
+    )
+    keys = _json(run / "scores" / "field_breakdown.json")["keys"]
+    assert (keys["invented"], keys["unfit"], keys["salvaged"]) == (1, 1, 2)
+    assert keys["emitted"] > 100
+    assert keys["invented_rate"] == pytest.approx(1 / keys["emitted"], abs=1e-6)
+    flagged = duckdb.execute(
+        "SELECT packet_id || '/' || doc_id, invented_keys, unfit_leaves FROM "
+        f"read_parquet('{run / 'scores' / 'documents.parquet'}') WHERE salvaged"
+    ).fetchall()
+    assert sorted(flagged) == [(a, 1, 0), (s, 0, 1)]
+
+
+@pytest.mark.e2e  # six commands, 25-140 s on 2 shared cores; the library test is in the fast tier
+def test_score_invalid_from_the_command_line(
+    sim_run: SimRun,
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+    one_packet: Path,
+    tmp_path: Path,
+) -> None:
+    """`score --invalid salvage` says what it salvaged, the invented-key rate is a headline
+    rate, runs scored under different policies are not paired, and a policy it does not know
+    is one line, exit 2, with nothing written."""
+    packets = one_packet
+    source = sim_run("perfect", 0, packets)[0]
+    runs = {}
+    for policy in ("exclude", "salvage"):
+        run = runs[policy] = _copy_run(source, tmp_path / policy)
+        record = run / "extractions" / "N1-000001" / "acord_125.json"
+        data = _json(record)
+        data["output"]["notes"] = "not in the schema"
+        record.write_text(json.dumps(data))
+    refused = run_cli("score", str(runs["salvage"]), "--packets", str(packets), "--invalid", "keep")
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr.strip().count("\n") == 0
+    assert "--invalid must be one of exclude, salvage (got 'keep')" in refused.stderr
+    assert not (runs["salvage"] / "scores").exists()
+    done = {
+        policy: run_cli("score", str(run), "--packets", str(packets), "--invalid", policy)
+        for policy, run in runs.items()
+    }
+    assert all(d.returncode == 0 for d in done.values()), [d.stderr for d in done.values()]
+    assert "excluded: 1 invalid" in done["exclude"].stdout
+    assert "excluded: none; salvaged: 1 invalid (the leaves that fit; 1 invented keys)" in (
+        done["salvage"].stdout
+    )
+    query = "SELECT metric, num, den > 0 FROM headline WHERE metric = 'invented_keys'"
+    for policy, want in (("exclude", []), ("salvage", ["invented_keys,1,True"])):
+        found = run_cli("sql", str(runs[policy]), query, "--format", "csv")
+        assert found.returncode == 0, found.stderr
+        assert found.stdout.splitlines()[1:] == want  # exclude counts no keys: no rate
+    paired = run_cli("compare", str(runs["exclude"]), str(runs["salvage"]))
+    assert paired.returncode == 2
+    assert "scored under different policies for invalid outputs" in paired.stderr

@@ -90,3 +90,50 @@ def test_validator_agrees_with_jsonschema(case: tuple[str, Any]) -> None:
 def test_truths_are_valid() -> None:
     for doc, truth in TRUTHS.items():
         assert validate.problem(DOC_TYPES[SCHEMA[doc]].model, truth) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(mutated())
+def test_fit_leaves_a_valid_instance_and_keeps_a_valid_one(case: tuple[str, Any]) -> None:
+    """`score --invalid salvage` scores `fit`'s output: always a valid instance, and a valid
+    output comes back as it was, with nothing invented or unfit."""
+    doc, data = case
+    model = DOC_TYPES[SCHEMA[doc]].model
+    fitted = validate.fit(model, copy.deepcopy(data))
+    assert validate.problem(model, fitted.output) is None
+    if validate.problem(model, data) is None:
+        assert fitted.output == data
+        assert (fitted.invented, fitted.unfit) == ([], [])
+        assert fitted.keys == sum(
+            len(node) for node in _walk_objects(data)
+        )  # every key written where the schema describes an object
+
+
+def _walk_objects(data: Any) -> list[dict[str, Any]]:
+    if isinstance(data, dict):
+        return [data, *(o for v in data.values() for o in _walk_objects(v))]
+    if isinstance(data, list):
+        return [o for v in data for o in _walk_objects(v)]
+    return []
+
+
+def test_fit_names_invented_keys_and_unfit_leaves() -> None:
+    model = DOC_TYPES["sov"].model
+    data = copy.deepcopy(TRUTHS["sov_pdf"])
+    data["notes"] = {"free": "text"}  # a key the schema lacks, with leaves of its own
+    data["buildings"][1]["wing"] = "B"
+    data["insured_name"] = 12  # of the wrong type
+    data["buildings"][0]["year_built"] = "1980"
+    data["totals"] = "see attached"  # an object that is not one
+    del data["as_of_date"]  # missing: null, neither invented nor unfit
+    fitted = validate.fit(model, data)
+    assert fitted.invented == ["notes", "buildings[1].wing"]
+    assert fitted.unfit == ["insured_name", "buildings[0].year_built", "totals"]
+    out = fitted.output
+    assert out["insured_name"] is None and out["as_of_date"] is None
+    assert set(out["totals"]) == set(TRUTHS["sov_pdf"]["totals"])
+    assert not any(out["totals"].values())
+    assert out["buildings"][0]["year_built"] is None
+    assert out["buildings"][0]["tiv"] == TRUTHS["sov_pdf"]["buildings"][0]["tiv"]
+    assert out["buildings"][1] == TRUTHS["sov_pdf"]["buildings"][1]
+    assert out["prepared_by"] == TRUTHS["sov_pdf"]["prepared_by"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from packetbench import safe_read
 from packetbench.benchmark.csvread import read_csv
 from packetbench.benchmark.errors import BadInput
 
@@ -14,7 +15,7 @@ class CsvCells:
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
-            data = path.read_bytes()
+            data = safe_read.read_bytes(path, "document")
         except OSError as error:
             raise BadInput(f"{path}: unreadable CSV ({error.strerror})") from None
         read = read_csv(data, path)

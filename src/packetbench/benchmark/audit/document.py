@@ -8,12 +8,12 @@ value is found only when the reader returns its `rendered_as` at its location.
 
 from __future__ import annotations
 
-import hashlib
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from packetbench import safe_read
 from packetbench.benchmark.audit.agreement import agrees
 from packetbench.benchmark.audit.csvcells import CsvCells
 from packetbench.benchmark.audit.files import Document
@@ -161,7 +161,7 @@ class _Auditor:
     def check_files(self, actual_pages: int) -> None:
         doc, manifest = self.doc, self.doc.manifest
         self.audit.pages = actual_pages
-        digest = hashlib.sha256(doc.file.read_bytes()).hexdigest()
+        digest = safe_read.sha256(doc.file, "document")
         if digest != manifest.get("sha256"):
             self.problem(
                 INTEGRITY,

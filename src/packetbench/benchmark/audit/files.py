@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from packetbench import ids
 from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import find_packets, read_json
 
@@ -166,19 +167,14 @@ def _document(folder: Path, listed: Any, truth_path: Path) -> Document:
         truth_path,
         "a documents entry has no doc_id",
     )
-    doc_id: str = listed["doc_id"]
+    doc_id = ids.check(listed["doc_id"], "a documents entry's doc_id", truth_path)
     manifest_path = folder / f"manifest_{doc_id}.json"
     manifest = read_json(manifest_path)
     _require(isinstance(manifest, dict), manifest_path, "not a JSON object")
     fmt = manifest.get("format")
     _require(fmt in FORMATS, manifest_path, f"unknown format {fmt!r}")
     name = manifest.get("file")
-    _require(
-        isinstance(name, str) and bool(name) and Path(name).name == name,
-        manifest_path,
-        f"bad file name {name!r}",
-    )
-    file = folder / name
+    file = folder / ids.check(name, "file", manifest_path)
     _require(file.is_file(), file, "missing (named by its manifest)")
     fields_path = folder / f"field_truth_{doc_id}.json"
     fields = read_json(fields_path)
@@ -235,7 +231,7 @@ def read_packet(folder: Path) -> PacketFiles:
     """Read and shape-check every truth file of the packet in `folder`."""
     truth_path = folder / "packet_truth.json"
     _require(truth_path.is_file(), folder, "not a packet folder (no packet_truth.json)")
-    truth = read_json(truth_path)
+    truth = read_json(truth_path, "packet_truth")
     _require(
         isinstance(truth, dict) and isinstance(truth.get("documents"), list),
         truth_path,
@@ -248,7 +244,7 @@ def read_packet(folder: Path) -> PacketFiles:
     }
     return PacketFiles(
         folder,
-        str(truth.get("packet_id", folder.name)),
+        ids.check(truth.get("packet_id", folder.name), "packet_id", truth_path),
         truth,
         documents,
         sorted(on_disk - listed_ids),

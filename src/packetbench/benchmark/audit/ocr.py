@@ -20,6 +20,7 @@ page rotated by /Rotate would need the rotation applied too (no pattern rotates 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import unicodedata
@@ -151,16 +152,37 @@ def _beside(first: Word, then: Word) -> bool:
     )
 
 
+# Joins the pieces folding splits one OCR word into ("68,800" folds to "68 800"): a match of
+# hidden text must start and end at a word's edges, never at a piece inside it.
+WITHIN = "~"
+
+
+def _folded_word(text: str) -> str:
+    """One OCR word folded, its pieces joined by WITHIN ("$68,800" -> "68~800")."""
+    return folded(text).replace(" ", WITHIN)
+
+
 def _phrases(words: Sequence[Word]) -> str:
-    """The page's words folded, phrase by phrase (runs of words side by side in reading
-    order), the phrases joined by " | " so that no whole-word match runs from one into the
-    next."""
+    """The page's words folded (`_folded_word`), phrase by phrase (runs of words side by
+    side in reading order), the phrases joined by " | " so that no whole-word match runs
+    from one into the next."""
     phrases: list[list[str]] = []
     for index, word in enumerate(words):
         if index == 0 or not _beside(words[index - 1], word):
             phrases.append([])
-        phrases[-1].append(word.text)
-    return " | ".join(folded(" ".join(phrase)) for phrase in phrases)
+        if form := _folded_word(word.text):
+            phrases[-1].append(form)
+    return " | ".join(" ".join(phrase) for phrase in phrases if phrase)
+
+
+def _whole_words(form: str) -> re.Pattern[str]:
+    """The folded text `form` as a run of whole OCR words: its pieces may fall inside one
+    word or across words side by side, but the run starts and ends at word edges. So a
+    hidden "800" is not seen in a shown "52,800" (one word, whose last piece it is), while a
+    hidden "68,800" is seen in a shown "68,800", or in "68," and "800" read as two words."""
+    return re.compile(
+        "(?<= )" + f"[ {WITHIN}]".join(re.escape(piece) for piece in form.split()) + "(?= )"
+    )
 
 
 def _parse_tsv(tsv: str) -> list[Word]:
@@ -263,12 +285,14 @@ class OcrPage:
     def shows(self, text: str) -> bool:
         """Whether the page shows `text` (hidden text looked for): as whole words, or its
         words merged into one whole word, within one phrase (words side by side on a line, as
-        a string is drawn). Never inside a longer word: "$8,001" folds to "8 001", and "8001"
-        is inside many a claim number with its spaces removed; never across phrases: "2.15"
-        folds to "2 15", the "2" ending one table row and the "15" starting the next."""
+        a string is drawn). Never inside a longer word: "800" is no word of "52,800" (which
+        folds to "52 800"), and "$8,001" merged is "8001", inside many a claim number; never
+        across phrases: "2.15" folds to "2 15", the "2" ending one table row and the "15"
+        starting the next."""
         form = folded(text)
         return bool(form) and (
-            f" {form} " in self._phrases or f" {form.replace(' ', '')} " in self._phrases
+            _whole_words(form).search(self._phrases) is not None
+            or f" {form.replace(' ', '')} " in self._phrases
         )
 
     @cached_property
@@ -276,10 +300,16 @@ class OcrPage:
         """The page's phrases, padded (made when hidden text is first looked for)."""
         return f" {_phrases(self.words)} "
 
+    @cached_property
+    def _words_text(self) -> str:
+        """The page's OCR words folded (`_folded_word`), padded: where `count` looks."""
+        return f" {' '.join(w for w in map(_folded_word, (w.text for w in self.words)) if w)} "
+
     def count(self, text: str) -> int:
-        """How many times `text`, normalized, occurs in the page's OCR text as whole words."""
+        """How many times `text`, normalized, occurs in the page's OCR text as whole words
+        (never as the last pieces of a longer word: see `shows`)."""
         form = folded(text)
-        return self._padded.count(f" {form} ") if form else 0
+        return len(_whole_words(form).findall(self._words_text)) if form else 0
 
     def ink(self, bbox: Sequence[float]) -> float:
         """The share of dark pixels inside `bbox`, trimmed by MARK_INSET points."""

@@ -33,6 +33,7 @@ import numpy.typing as npt
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
+from packetbench import safe_read
 from packetbench.benchmark.errors import BadInput
 
 F32 = npt.NDArray[np.float32]
@@ -299,6 +300,7 @@ class PdfText:
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
+            safe_read.check_file(path, "document")
             self._pdf = pdfium.PdfDocument(path)
         except (pdfium.PdfiumError, OSError) as error:
             raise BadInput(f"{path}: unreadable PDF ({error})") from None

@@ -10,7 +10,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from packetbench.benchmark.audit.sample import Bound, Sample
 
 READERS = ("pdf", "xlsx", "csv", "ocr")
 
@@ -239,14 +242,33 @@ class PacketAudit:
         }
 
 
+PASSED = "passed"  # every value checked and found
+FAILED = "failed"  # something is wrong: a finding other than not_checked
+NOT_VERIFIED = "not_verified"  # nothing wrong found, but values only OCR can read unchecked
+
+
 @dataclass
 class AuditResult:
     packets: list[PacketAudit]
     ocr: bool
+    # A sampled audit: the packets drawn, and per finding kind the corpus bound.
+    sample: Sample | None = None
+    bounds: list[Bound] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
+        """No finding at all: everything was checked and found."""
         return all(packet.ok for packet in self.packets)
+
+    @property
+    def status(self) -> str:
+        """`PASSED`, `FAILED` (a finding of anything but not_checked: something is wrong) or
+        `NOT_VERIFIED` (only not_checked findings: values on pages without a usable text
+        layer, audited without --ocr; not wrong, just not proven)."""
+        problems = {finding.problem for finding in self.findings()}
+        if not problems:
+            return PASSED
+        return NOT_VERIFIED if problems == {NOT_CHECKED} else FAILED
 
     def findings(self) -> Iterator[Finding]:
         for packet in self.packets:
@@ -288,12 +310,11 @@ class AuditResult:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "ocr": self.ocr,
-            "totals": self.totals(),
-            "packets": [p.to_json() for p in self.packets],
-        }
+        out: dict[str, Any] = {"ok": self.ok, "status": self.status, "ocr": self.ocr}
+        if self.sample is not None:  # a full audit's JSON is what it always was
+            out["sample"] = self.sample.to_json()
+            out["bounds"] = [b.to_json() for b in self.bounds]
+        return {**out, "totals": self.totals(), "packets": [p.to_json() for p in self.packets]}
 
 
 def scan_recall(documents: Iterable[DocumentAudit]) -> dict[str, dict[str, Tally]]:

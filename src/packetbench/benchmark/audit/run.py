@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from packetbench.benchmark import universe
 from packetbench.benchmark.audit.document import PageHook, audit_document
-from packetbench.benchmark.audit.files import packet_folders, read_packet
+from packetbench.benchmark.audit.files import read_packet
 from packetbench.benchmark.audit.leaks import audit_hidden, audit_leaks, forbidden_values
 from packetbench.benchmark.audit.ocr import Tesseract
 from packetbench.benchmark.audit.result import (
     INTEGRITY,
+    PROBLEMS,
     AuditResult,
     Finding,
     PacketAudit,
     recall_findings,
 )
+from packetbench.benchmark.audit.sample import ALL, DEFAULT_SEED, SampleSize, bounds, corpus, draw
 from packetbench.generator.executors import Executor
 
 
@@ -68,15 +70,27 @@ def audit_packets(
     on_packet: Callable[[PacketAudit], None] | None = None,
     on_page: PageHook | None = None,
     executor: Executor | None = None,
+    sample: SampleSize = ALL,
+    sample_seed: int = DEFAULT_SEED,
+    include: Sequence[str] = (),
 ) -> AuditResult:
-    """Audit every packet named by `paths` (packet folders, or folders of packets).
+    """Audit every packet named by `paths` (packet folders, or folders of packets), or a
+    seeded sample of them (`sample`, `sample_seed`; packet ids in `include` always audited)
+    with, per finding kind, a bound on its rate in the whole corpus (see `audit.sample`).
 
     Packets run in this process, or as tasks of `executor` (results in packet order; the
     page hook is called only in this process). Raises BadInput for an unreadable packet (the
-    message names the file) and UsageError when `ocr` is asked for without tesseract.
+    message names the file) and UsageError when `ocr` is asked for without tesseract, or an
+    included packet id is not in the corpus.
     """
     engine = Tesseract() if ocr else None  # tesseract missing fails before any work
-    folders = packet_folders(paths)
+    packets_in = corpus(paths)
+    folders = [packet.path for packet in packets_in]
+    drawn = None
+    if not sample.everything or include:
+        drawn = draw(packets_in, sample, sample_seed, include)
+        chosen = set(drawn.folders)
+        folders = [folder for folder in folders if folder in chosen]
     packets: list[PacketAudit] = []
     if executor is None:
         audited: Iterable[PacketAudit] = (
@@ -88,4 +102,12 @@ def audit_packets(
         packets.append(packet)
         if on_packet is not None:
             on_packet(packets[-1])
-    return AuditResult(packets, ocr)
+    result = AuditResult(packets, ocr)
+    if drawn is not None and not drawn.complete:
+        result.sample = drawn
+        problems = {
+            folder: {f.problem for f in packet.all_findings()}
+            for folder, packet in zip(folders, packets, strict=True)
+        }
+        result.bounds = bounds(drawn, problems, PROBLEMS)
+    return result

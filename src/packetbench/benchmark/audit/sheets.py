@@ -15,6 +15,7 @@ import openpyxl
 from openpyxl.utils.cell import column_index_from_string, coordinate_from_string
 from openpyxl.utils.exceptions import InvalidFileException
 
+from packetbench import safe_read
 from packetbench.benchmark.errors import BadInput
 from packetbench.generator.render.cells import cell_text
 
@@ -23,6 +24,7 @@ class Workbook:
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
+            safe_read.check_file(path, "document")
             # data_only: a formula cell reads as its cached value, the number Excel displays.
             self._book = openpyxl.load_workbook(path, data_only=True)
         except (

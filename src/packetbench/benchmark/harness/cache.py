@@ -12,9 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
+from packetbench import safe_read
+from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.providers.api import Reply
 from packetbench.benchmark.runs import write_atomic
 
@@ -31,6 +34,24 @@ def key(parts: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def usable_folder(folder: Path) -> Path:
+    """`folder` after making sure the cache can live there: a folder (made when missing)
+    that accepts files. UsageError otherwise, before the first request: a cache that
+    cannot be written would turn every request into an error."""
+    where = "the response cache (--cache or $PACKETBENCH_CACHE)"
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder}: not a folder, so it cannot hold {where}")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.mkstemp(prefix=".write-probe-", dir=folder)
+        os.close(probe[0])
+        os.unlink(probe[1])
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise UsageError(f"{folder}: cannot write {where} there ({reason})") from None
+    return folder
+
+
 class ResponseCache:
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder  # None: caching off
@@ -43,10 +64,10 @@ class ResponseCache:
         if self.folder is None:
             return None
         try:
-            data = json.loads(self._path(digest).read_bytes())
+            data = json.loads(safe_read.read_bytes(self._path(digest), "settings"))
             return Reply.from_json(data["reply"])
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
+        except (OSError, ValueError, KeyError, TypeError, safe_read.UnsafeFile):
+            return None  # a damaged entry (or not a file at all): asked again, and replaced
 
     def put(self, digest: str, reply: Reply, about: dict[str, Any]) -> None:
         if self.folder is None:

@@ -25,6 +25,7 @@ from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
+from packetbench import safe_read
 from packetbench.benchmark.csvread import read_csv
 from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import DocInfo, Packet, read_json
@@ -105,7 +106,7 @@ def attacked_pages(manifest: Any) -> dict[int, tuple[str, ...]]:
 def build_file(path: Path, mode: str, native_pdf: bool = True) -> DocumentInput:
     """`build` for one file (a plain function of picklable arguments, for worker processes)."""
     try:
-        data = path.read_bytes()
+        data = safe_read.read_bytes(path, "document")
     except OSError as error:
         raise BadInput(f"{path}: unreadable ({error.strerror})") from None
     digest = hashlib.sha256(data).hexdigest()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,7 +20,7 @@ from packetbench import __version__
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.harness import estimate, inputs, prompts
-from packetbench.benchmark.harness.cache import ResponseCache, default_folder
+from packetbench.benchmark.harness.cache import ResponseCache, default_folder, usable_folder
 from packetbench.benchmark.harness.plan import api_info, check_continuation, plan, sent_schemas
 from packetbench.benchmark.harness.progress import ProgressBar, Reporter, Silent
 from packetbench.benchmark.harness.redact import Redactor
@@ -43,8 +44,13 @@ def _now() -> str:
 def _check(options: HarnessOptions, force: bool) -> None:
     if options.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
-    if options.max_cost_usd is not None and options.max_cost_usd <= 0:
-        raise UsageError("--max-cost must be a positive number of dollars")
+    # NaN compares false with everything: a NaN cap would never stop a run.
+    cost = options.max_cost_usd
+    if cost is not None and (not math.isfinite(cost) or cost <= 0):
+        raise UsageError(f"--max-cost must be a positive number of dollars (got {cost})")
+    backoff = options.backoff_base_s
+    if not math.isfinite(backoff) or backoff < 0:
+        raise UsageError(f"--backoff must be a finite number of seconds, 0 or more (got {backoff})")
     if force and (options.resume or options.retry_failed):
         raise UsageError(
             "--force starts the run over; it cannot be combined with --resume or --retry-failed"
@@ -119,6 +125,7 @@ def run_api(
     _check(options, force)
     setup = _setup(provider, packets, packets_dir, out, options)
     provider.api_key()  # a missing key fails here, before anything is written
+    cache = usable_folder(options.cache_dir or default_folder()) if options.use_cache else None
     redactor = Redactor(provider.secrets())
     info = setup.info
     continuing = options.resume or options.retry_failed
@@ -153,7 +160,7 @@ def run_api(
         schemas=setup.sent,
         concurrency=options.concurrency,
         policy=RetryPolicy(provider.retries, options.backoff_base_s, options.backoff_cap_s),
-        cache=ResponseCache((options.cache_dir or default_folder()) if options.use_cache else None),
+        cache=ResponseCache(cache),
         price=setup.price,
         max_cost_usd=options.max_cost_usd,
         reporter=reporter,

@@ -25,6 +25,9 @@ SELECT * FROM (VALUES
         'empty truth fields left empty / empty truth fields', 'higher', 'fields'),
     (11, 'consistency_failure', 'Arithmetic inconsistency',
         'failed consistency checks / consistency checks with all inputs present', 'lower',
-        'consistency')
+        'consistency'),
+    (12, 'invented_keys', 'Invented keys',
+        'keys the schema lacks / keys the output wrote (an invalid output is scored on the '
+        'leaves that fit only with --invalid salvage)', 'lower', 'keys')
 ) AS catalog(position, metric, label, definition, better, family)
 ORDER BY position

@@ -1,5 +1,6 @@
 -- Numerator and denominator of every headline rate (catalog.sql), per scored document.
--- Documents are the resampling unit of every interval (benchmark.stats.bootstrap).
+-- Documents are the resampling unit of every interval (benchmark.stats.bootstrap). Keys are
+-- counted only by a scoring with --invalid salvage: invented_keys is absent otherwise.
 SELECT d.run_id, d.packet_id, d.doc_id, d.tier, d.doc_type, d.format, u.metric, u.num, u.den
 FROM documents AS d,
 LATERAL (VALUES
@@ -14,7 +15,8 @@ LATERAL (VALUES
     ('wrong', d.wrong, d.gt_fields),
     ('over_refusal', d.omitted, d.gt_fields),
     ('correct_abstention', d.abstained, d.gt_null_fields),
-    ('consistency_failure', d.consistency_failed, d.consistency_passed + d.consistency_failed)
+    ('consistency_failure', d.consistency_failed, d.consistency_passed + d.consistency_failed),
+    ('invented_keys', d.invented_keys, d.keys_emitted)
 ) AS u(metric, num, den)
-WHERE d.status = 'scored'
+WHERE d.status = 'scored' AND (u.metric <> 'invented_keys' OR u.den IS NOT NULL)
 ORDER BY d.run_id, d.packet_id, d.doc_id, u.metric

@@ -9,6 +9,7 @@ are worth retrying.
 
 from __future__ import annotations
 
+import math
 import os
 from abc import abstractmethod
 from collections.abc import Awaitable, Callable
@@ -243,8 +244,10 @@ class ApiProvider(Provider):
             )
         if settings.max_output_tokens is not None and settings.max_output_tokens < 1:
             raise UsageError("--max-output-tokens must be at least 1")
-        if settings.timeout_s <= 0:
-            raise UsageError("--timeout must be positive")
+        if not math.isfinite(settings.timeout_s) or settings.timeout_s <= 0:
+            raise UsageError(
+                f"--timeout must be a positive number of seconds (got {settings.timeout_s})"
+            )
         if settings.retries is not None and settings.retries < 0:
             raise UsageError("--retries must be 0 or more")
         self.settings = settings

@@ -8,10 +8,12 @@ boundary (``claude-sonnet-4-5-20250929`` is priced as ``claude-sonnet-4-5``).
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from packetbench import safe_read
 from packetbench.benchmark.errors import BadInput
 
 TABLE = Path(__file__).with_name("pricing.json")
@@ -51,15 +53,24 @@ def load(extra: Path | None = None) -> dict[str, Price]:
     return table
 
 
+def _price(value: Any) -> float:
+    """A price per million tokens: a finite number, zero or more (a NaN price would make
+    every cost NaN, and a NaN cost never reaches --max-cost)."""
+    price = float(value)
+    if not math.isfinite(price) or price < 0:
+        raise ValueError(f"a price must be a finite number of dollars, zero or more, not {value!r}")
+    return price
+
+
 def _read(path: Path) -> dict[str, Price]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(safe_read.read_text(path, "settings"))
         return {
             name: Price(
                 name,
-                float(entry["input"]),
-                float(entry["output"]),
-                float(entry.get("reasoning", entry["output"])),
+                _price(entry["input"]),
+                _price(entry["output"]),
+                _price(entry.get("reasoning", entry["output"])),
             )
             for name, entry in data["models"].items()
         }

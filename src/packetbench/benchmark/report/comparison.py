@@ -24,6 +24,7 @@ from packetbench.benchmark.results.query import RunSet, open_runs
 from packetbench.benchmark.runs import check_outputs, write_json
 from packetbench.benchmark.stats import bootstrap
 from packetbench.benchmark.stats.paired import holm, sign_test
+from packetbench.errors import CheckFailed
 
 SIGN_TESTED = ("halluc_numbers", "halluc_strings")
 WORST_METRIC = "halluc_all"
@@ -224,7 +225,8 @@ def _worst_documents(units: list[RunUnits]) -> list[dict[str, Any]]:
 
 
 def compare_runs(paths: Sequence[Path], alpha: float = ALPHA) -> dict[str, Any]:
-    """Paired statistics of every pair of `paths` (runs), as written to paired_stats.json."""
+    """Paired statistics of every pair of `paths` (runs), as written to paired_stats.json;
+    CheckFailed when two of the runs have no completed document in common."""
     if len(paths) < 2:
         raise UsageError("compare needs at least two runs")
     if not 0 < alpha < 1:
@@ -238,6 +240,14 @@ def compare_runs(paths: Sequence[Path], alpha: float = ALPHA) -> dict[str, Any]:
         described = runs.metric("runs")
         names = runs.names
     pairs = [pair_statistics(a, b, metrics, better) for a, b in itertools.combinations(units, 2)]
+    unpaired = [pair for pair in pairs if not pair["documents_paired"]]
+    if unpaired:
+        first = unpaired[0]
+        raise CheckFailed(
+            f"{first['a']} and {first['b']} have no document both completed "
+            f"({len(first['excluded'])} documents between them, none in common): there is "
+            "nothing to pair, so nothing to compare"
+        )
     tests = [
         (pair, metric) for pair in pairs for metric in SIGN_TESTED if metric in pair["sign_tests"]
     ]

@@ -153,6 +153,39 @@ def _configuration(runs: RunSet) -> list[dict[str, Any]]:
     return out
 
 
+def _common(runs: RunSet, order: list[str]) -> dict[str, Any] | None:
+    """The hallucination rates of every run on the documents every run scored
+    (headline_common): the rates that compare when runs completed different documents, each
+    beside its own rate over all it scored. None for one run."""
+    if len(order) < 2:
+        return None
+    documents = int(runs.rows("SELECT COUNT(*) AS n FROM common_documents")[0]["n"])
+    own = {(r["run_id"], r["metric"]): r for r in runs.metric("headline")}
+    scored = {
+        r["run_id"]: int(r["n"])
+        for r in runs.rows(
+            "SELECT run_id, COUNT(*) AS n FROM documents WHERE status = 'scored' GROUP BY run_id"
+        )
+    }
+    rows = [
+        {
+            **view,
+            "run": view["run_id"],
+            "scored": scored.get(view["run_id"], 0),
+            "own_micro": own.get((view["run_id"], view["metric"]), {}).get("micro"),
+        }
+        for view in runs.metric("headline_common")
+        if view["metric"] in (*HALLUCINATION, *DOCUMENT_UNIVERSE)
+    ]
+    position = {name: i for i, name in enumerate(order)}
+    rows.sort(key=lambda r: (r["position"], position[r["run_id"]]))
+    return {
+        "documents": documents,
+        "rows": rows,
+        "differ": any(n != documents for n in scored.values()),
+    }
+
+
 def build_context(runs: RunSet) -> dict[str, Any]:
     """The template context of report.md and report.html."""
     order = runs.names
@@ -253,6 +286,7 @@ def build_context(runs: RunSet) -> dict[str, Any]:
         "first_excluded": FIRST_EXCLUDED,
         "tables": tables,
         "hallucination": [tables[m] for m in HALLUCINATION if m in tables],
+        "common": _common(runs, order),
         "document_universe": [tables[m] for m in DOCUMENT_UNIVERSE if m in tables],
         "dimensions": dimensions,
         "recall": [recall.get(name) for name in order],

@@ -24,11 +24,13 @@ the baseline. A rate over nothing cannot be shown to hold, so it breaches its ru
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from packetbench import safe_read
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.report.comparison import pair_statistics, run_units
 from packetbench.benchmark.report.context import DIMENSIONS
@@ -79,15 +81,17 @@ class GateResult:
 
 
 def _number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise BadInput(f"{where}: must be a number (got {value!r})")
+    # TOML has nan and inf; a bound of nan passes every rate (every comparison with it is
+    # false), so a rule with one could never fail.
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise BadInput(f"{where}: must be a finite number (got {value!r})")
     return float(value)
 
 
 def load_rules(path: Path, metrics: set[str]) -> list[Rule]:
     """The rules of a TOML file, checked against the known rates; BadInput names the rule."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(safe_read.read_text(path, "settings"))
     except FileNotFoundError:
         raise BadInput(f"{path}: missing") from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:

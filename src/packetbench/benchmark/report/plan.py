@@ -22,6 +22,10 @@ from packetbench.benchmark.results.query import open_runs
 from packetbench.benchmark.stats.power import packet_sd, packets_needed
 
 DEFAULT_METRICS = ("halluc_numbers", "halluc_strings")
+# The most packets per tier and per model a plan calls feasible: ten times the 10,000-packet
+# corpora the scaling figures are measured for. Beyond it the answer is "not feasible", not a
+# count nobody could generate, extract or pay for (a tiny effect asked for 10^20 packets).
+FEASIBLE = 100_000
 
 
 @dataclass(frozen=True)
@@ -33,7 +37,8 @@ class TierPlan:
     rate: float | None
     sd: float | None  # per packet
     basis: str  # "packets", "documents of one packet", or why there is no estimate
-    needed: int | None
+    needed: int | None  # None when unknown, or when more than FEASIBLE would be needed
+    feasible: bool | None = None  # None when unknown: needed <= FEASIBLE
 
 
 def _check(effect: float, alpha: float, power: float, correlation: float) -> None:
@@ -100,12 +105,16 @@ def plan(
             basis = "documents of one packet"
         else:
             basis = "too few documents with values in the pilot"
-        needed = (
-            packets_needed(sd, effect, alpha, power, correlation)
-            if sd is not None and sd > 0
-            else None
-        )
+        needed: int | None = None
+        feasible: bool | None = None
+        if sd is not None and sd > 0:
+            needed = packets_needed(sd, effect, alpha, power, correlation, limit=FEASIBLE)
+            feasible = needed is not None
+            if not feasible:
+                basis = f"{basis}; not feasible: more than {FEASIBLE:,} packets per model"
         if sd == 0:
             basis = f"{basis}; no spread at all in the pilot (nothing to size from)"
-        out.append(TierPlan(tier, metric, len(packets), len(docs), rate, sd, basis, needed))
+        out.append(
+            TierPlan(tier, metric, len(packets), len(docs), rate, sd, basis, needed, feasible)
+        )
     return out

@@ -65,7 +65,11 @@ def _environment() -> Environment:
     env = Environment(
         loader=FileSystemLoader(resource_dir("templates") / "report"),
         undefined=StrictUndefined,
-        autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
+        # report.html.j2 ends in ".j2": its full extension, "html.j2", is what turns escaping
+        # on ("html" alone never matched it, and run names and values went in as markup).
+        autoescape=select_autoescape(
+            enabled_extensions=("html", "html.j2"), default_for_string=False
+        ),
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,

@@ -4,5 +4,6 @@ scorer)."""
 
 DB_NAME = "results.duckdb"
 # 2: meta holds the documents the run was scored against; 3: fields and claims carry the
-# patterns that touched them.
-SCHEMA_VERSION = "3"
+# patterns that touched them; 4: documents count keys (emitted, invented) and say which were
+# salvaged, meta holds the invalid-output policy.
+SCHEMA_VERSION = "4"

@@ -27,9 +27,11 @@ from packetbench.benchmark.packets import DocInfo, Packet, find_packets, read_js
 from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION
 from packetbench.benchmark.runs import (
     listed_documents,
+    machine_refused,
     read_record,
     read_run,
     record_path,
+    refused_write,
     remove_left_behind,
 )
 from packetbench.benchmark.score.outputs import (
@@ -37,6 +39,7 @@ from packetbench.benchmark.score.outputs import (
     DOCUMENT_COLUMNS,
     DOCUMENTS,
     FIELDS,
+    KEY_COLUMNS,
     MEMORY_LIMIT,
 )
 
@@ -45,7 +48,7 @@ TABLES_SQL = Path(__file__).with_name("tables.sql")
 # its flags fill consistency_flags); claims is the sum of the verdicts.
 _COUNTED = {
     name
-    for name in DOCUMENT_COLUMNS
+    for name in (*DOCUMENT_COLUMNS, *KEY_COLUMNS)
     if name not in ("packet_id", "doc_id", "tier", "doc_type", "consistency_flags")
 }
 _COUNTED.add("claims")
@@ -53,15 +56,21 @@ _CLAIMS_SUM = "c.supported + c.contradicted + c.stale + c.overreach + c.unlinked
 
 
 def _excluded(run: Path) -> dict[str, Any]:
-    """The documents the scoring left out (field_breakdown.json's `excluded`)."""
+    """The documents the scoring left out and those it salvaged (field_breakdown.json's
+    `excluded`, its `salvaged` under that key), and its invalid-output `policy`."""
     path = run / "scores" / "field_breakdown.json"
     if not path.is_file():
         raise BadInput(f"{path.parent}: no scores (run `packetbench score` first)")
-    excluded = read_json(path).get("excluded")
-    return excluded if isinstance(excluded, dict) else {}
+    found = read_json(path, "scores")
+    breakdown: dict[str, Any] = found if isinstance(found, dict) else {}
+    excluded = breakdown.get("excluded")
+    out = dict(excluded) if isinstance(excluded, dict) else {}
+    out["salvaged"] = breakdown.get("salvaged") or []
+    out["policy"] = breakdown.get("invalid_policy", "exclude")
+    return out
 
 
-def _run_row(run_id: str, info: dict[str, Any], documents: int) -> dict[str, Any]:
+def _run_row(run_id: str, info: dict[str, Any], documents: int, policy: str) -> dict[str, Any]:
     found = info.get("git")
     git: dict[str, Any] = found if isinstance(found, dict) else {}
     config = {k: v for k, v in info.items() if k != "packets"}
@@ -80,6 +89,7 @@ def _run_row(run_id: str, info: dict[str, Any], documents: int) -> dict[str, Any
         "status": info.get("status"),
         "packets": len(info.get("packets") or []),
         "documents_expected": documents,
+        "invalid_policy": policy,
     }
 
 
@@ -91,6 +101,7 @@ def _document_rows(
     missing = set(excluded.get("missing", []))
     errors = {e["document"]: e for e in excluded.get("error", [])}
     invalid = {e["document"]: e for e in excluded.get("invalid", [])}
+    salvaged = {e["document"]: e for e in excluded.get("salvaged", [])}
     for position, (packet, doc) in enumerate(selected):
         key = f"{packet.packet_id}/{doc.doc_id}"
         row: dict[str, Any] = {
@@ -123,23 +134,39 @@ def _document_rows(
         if key in invalid:
             yield {**row, "status": "invalid", "reason": invalid[key]["reason"]}
             continue
+        if key in salvaged:
+            yield {**row, "status": "scored", "reason": f"salvaged: {salvaged[key]['reason']}"}
+            continue
         yield {**row, "status": "scored"}
 
 
 def _load_documents(
-    con: duckdb.DuckDBPyConnection, run: Path, rows: Iterable[dict[str, Any]], scratch: Path
+    con: duckdb.DuckDBPyConnection,
+    run: Path,
+    rows: Iterable[dict[str, Any]],
+    scratch: Path,
+    keys: bool = False,
 ) -> None:
     """The documents table: each document's row (`_document_rows`) joined, when scored, with
-    its counts in documents.parquet, in the run's document order."""
+    its counts in documents.parquet, in the run's document order. The key columns come from
+    documents.parquet of a run scored with --invalid salvage (`keys`); they are NULL (not
+    counted) in a run scored with --invalid exclude."""
     counted = _parquet(run, DOCUMENTS)
     table = _columns(con, "documents")
     own = {name: kind for name, kind in table.items() if name not in _COUNTED}
     _write_rows(rows, scratch / "documents.jsonl")
     spec = _spec({"position": "BIGINT", **own})
-    picked = ", ".join(
-        f"r.{name}" if name in own else _CLAIMS_SUM if name == "claims" else f"c.{name}"
-        for name in table
-    )
+
+    def pick(name: str) -> str:
+        if name in own:
+            return f"r.{name}"
+        if name == "claims":
+            return _CLAIMS_SUM
+        if name in KEY_COLUMNS and not keys:
+            return f"NULL::{KEY_COLUMNS[name]}"
+        return f"c.{name}"
+
+    picked = ", ".join(pick(name) for name in table)
     try:
         con.execute(
             f"INSERT INTO documents ({', '.join(table)}) SELECT {picked} "
@@ -245,6 +272,8 @@ def _load_rows(con: duckdb.DuckDBPyConnection, run_id: str, table: str, path: Pa
             [run_id, str(path)],
         )
     except duckdb.Error as error:
+        if machine_refused(error):
+            raise
         raise BadInput(f"{path}: unreadable ({' '.join(str(error).split())})") from None
 
 
@@ -264,6 +293,27 @@ def load_run(run: Path, packets_dir: Path) -> Path:
         raise BadInput(f"{target}: is a folder, not a results database")
     # A scoring killed here leaves its scratch folder; it is removed the next time.
     remove_left_behind(run)
+    try:
+        _build(run, run_id, info, selected, scored_against, excluded, target)
+    except (OSError, duckdb.Error) as error:
+        # A full disk: the half-built database is gone with its scratch folder, and the
+        # scores it would describe are complete on their own (no results.duckdb claims them).
+        if machine_refused(error):
+            raise refused_write(target, error) from None
+        raise
+    return target
+
+
+def _build(
+    run: Path,
+    run_id: str,
+    info: dict[str, Any],
+    selected: list[tuple[Packet, DocInfo]],
+    scored_against: str,
+    excluded: dict[str, Any],
+    target: Path,
+) -> None:
+    """Build results.duckdb in a scratch folder of the run, then rename it into place."""
     with tempfile.TemporaryDirectory(prefix=f".results-{os.getpid()}-", dir=run) as scratch_dir:
         scratch = Path(scratch_dir)
         building = scratch / DB_NAME
@@ -278,11 +328,20 @@ def load_run(run: Path, packets_dir: Path) -> Path:
             )
             con.execute(TABLES_SQL.read_text(encoding="utf-8"))
             con.execute(
-                "INSERT INTO meta VALUES ('schema_version', ?), ('run_id', ?), ('provenance', ?)",
-                [SCHEMA_VERSION, run_id, scored_against],
+                "INSERT INTO meta VALUES ('schema_version', ?), ('run_id', ?), ('provenance', ?), "
+                "('invalid_policy', ?)",
+                [SCHEMA_VERSION, run_id, scored_against, excluded["policy"]],
             )
-            _insert(con, "runs", [_run_row(run_id, info, len(selected))], scratch)
-            _load_documents(con, run, _document_rows(run_id, run, selected, excluded), scratch)
+            _insert(
+                con, "runs", [_run_row(run_id, info, len(selected), excluded["policy"])], scratch
+            )
+            _load_documents(
+                con,
+                run,
+                _document_rows(run_id, run, selected, excluded),
+                scratch,
+                keys=excluded["policy"] == "salvage",
+            )
             _load_flags(con, run_id, run)
             _insert(con, "patterns", _pattern_rows(run_id, selected), scratch)
             _load_rows(con, run_id, "claims", _parquet(run, CLAIMS))
@@ -291,4 +350,3 @@ def load_run(run: Path, packets_dir: Path) -> Path:
         finally:
             con.close()
         os.replace(building, target)
-    return target

@@ -74,8 +74,16 @@ class RunSet:
     scratch_schema: str = "scratch"
 
     def check_paired(self) -> None:
-        """BadInput unless every document two runs share was the same file in both: runs
-        of different packets that share ids cannot be paired."""
+        """BadInput unless every document two runs share was the same file in both (runs
+        of different packets that share ids cannot be paired), and the runs were scored
+        under the same invalid-output policy (salvaged and excluded documents differ)."""
+        policies = dict(self.con.execute("SELECT run_id, invalid_policy FROM runs").fetchall())
+        if len(set(policies.values())) > 1:
+            shown = ", ".join(f"{name} --invalid {policies[name]}" for name in self.names)
+            raise BadInput(
+                f"{self.paths[-1]}: the runs were scored under different policies for invalid "
+                f"outputs ({shown}); score them alike to pair them"
+            )
         for (i, a), (j, b) in itertools.combinations(enumerate(self.documents), 2):
             found = provenance.first_difference(a, b)
             if found is not None:
@@ -96,6 +104,28 @@ class RunSet:
             return columns, cursor.fetchall()
         except duckdb.Error as error:
             raise UsageError(f"SQL: {str(error).splitlines()[0]}") from None
+
+    def query(self, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+        """The column names and rows of one user SELECT statement (`packetbench sql`):
+        UsageError for an empty query, several statements, or any statement that is not a
+        query (ATTACH, DETACH, COPY, INSTALL, LOAD, SET, UPDATE, PRAGMA, CALL, EXPLAIN...)."""
+        try:
+            statements = duckdb.extract_statements(sql)
+        except duckdb.Error as error:
+            raise UsageError(f"SQL: {str(error).splitlines()[0]}") from None
+        if not statements:
+            raise UsageError("QUERY: empty; give one SELECT statement")
+        if len(statements) > 1:
+            raise UsageError(
+                f"QUERY: {len(statements)} statements; give one SELECT statement per call"
+            )
+        kind = statements[0].type
+        if kind != duckdb.StatementType.SELECT:
+            raise UsageError(
+                f"QUERY: {kind.name} statements are refused; packetbench sql runs one SELECT "
+                "statement (the results are read-only)"
+            )
+        return self.table(sql)
 
     def rows(self, query: str, parameters: Sequence[Any] | None = None) -> list[dict[str, Any]]:
         """The result of `query` as dicts, keyed by column name."""
@@ -147,11 +177,25 @@ def _scored_against(run: Path, db: Path, meta: dict[str, Any]) -> dict[str, dict
     return listed
 
 
-def open_runs(paths: Sequence[Path], paired: bool = False) -> RunSet:
+def _sandbox(con: duckdb.DuckDBPyConnection, paths: Sequence[Path]) -> None:
+    """Lock the connection for SQL a user writes: no file is reachable but the runs' own
+    scores/ folders (their Parquet files), no extension can be installed or loaded, and no
+    setting can be changed back. The run databases are attached read-only already."""
+    allowed = sorted({str((run / "scores").resolve()) + "/" for run in paths})
+    con.execute("SET allowed_directories = ?", [allowed])
+    con.execute("SET enable_external_access = false")
+    con.execute("SET autoinstall_known_extensions = false")
+    con.execute("SET autoload_known_extensions = false")
+    con.execute("SET lock_configuration = true")
+
+
+def open_runs(paths: Sequence[Path], paired: bool = False, sandbox: bool = False) -> RunSet:
     """Attach the results database of every run in `paths` and define the metric views.
 
     Each database must have been scored against the documents its run.json lists; with
-    `paired`, the runs must also share the documents they have in common."""
+    `paired`, the runs must also share the documents they have in common. With `sandbox`
+    (user SQL: `RunSet.query`), nothing outside the runs' scores/ folders is reachable and
+    the settings are locked."""
     if not paths:
         raise UsageError("give at least one run folder")
     con = duckdb.connect()
@@ -209,6 +253,8 @@ def open_runs(paths: Sequence[Path], paired: bool = False) -> RunSet:
         runs = RunSet(con, list(paths), names, documents, scratch)
         if paired:
             runs.check_paired()
+        if sandbox:
+            _sandbox(con, paths)
     except BaseException:
         con.close()
         shutil.rmtree(scratch, ignore_errors=True)

@@ -21,7 +21,8 @@ CREATE TABLE runs (
     packets_dir VARCHAR,
     status VARCHAR,             -- running | complete (as run.json says)
     packets INTEGER,
-    documents_expected INTEGER
+    documents_expected INTEGER,
+    invalid_policy VARCHAR      -- exclude | salvage: what scoring did with schema-invalid outputs
 );
 
 -- One row per document the run covers, scored or not.
@@ -54,6 +55,10 @@ CREATE TABLE documents (
     supported INTEGER, contradicted INTEGER, stale INTEGER, overreach INTEGER, unlinked INTEGER,
     consistency_checks INTEGER, consistency_passed INTEGER, consistency_failed INTEGER,
     consistency_skipped INTEGER,
+    keys_emitted INTEGER,       -- keys the output wrote where its schema describes an object
+    invented_keys INTEGER,      -- of them, keys its schema lacks
+    unfit_leaves INTEGER,       -- leaves of the wrong type or outside their code list
+    salvaged BOOLEAN,           -- an invalid output scored on the leaves that fit (--invalid salvage)
     PRIMARY KEY (run_id, packet_id, doc_id)
 );
 

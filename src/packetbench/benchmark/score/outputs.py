@@ -13,8 +13,10 @@ folder, removed by the next scoring of the run.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -23,7 +25,7 @@ from typing import Any
 import duckdb
 
 from packetbench.benchmark.errors import BadInput
-from packetbench.benchmark.runs import remove_left_behind, umask
+from packetbench.benchmark.runs import machine_refused, refused_write, remove_left_behind, umask
 from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.field_view import FieldCounts
 from packetbench.benchmark.score.rates import CLASSES, rate
@@ -76,6 +78,13 @@ DOCUMENT_COLUMNS = {
     ),
     "consistency_flags": "STRUCT(rule VARCHAR, path VARCHAR, kind VARCHAR, stated DOUBLE, "
     "expected DOUBLE)[]",
+}
+# A run scored with `--invalid salvage` gives each document its keys too (the columns of
+# results.duckdb's documents of the same names); a run scored with `--invalid exclude` (the
+# default) writes DOCUMENT_COLUMNS alone, the bytes it always wrote.
+KEY_COLUMNS = {
+    **dict.fromkeys(("keys_emitted", "invented_keys", "unfit_leaves"), _COUNT),
+    "salvaged": "BOOLEAN",
 }
 CLAIM_COLUMNS = {
     "packet_id": "VARCHAR",
@@ -164,19 +173,19 @@ class _Stream:
         self.parts.append(part)
         self.rows = source.open("wb")
 
-    def finish(self, con: duckdb.DuckDBPyConnection, target: Path) -> None:
+    def finish(self, con: duckdb.DuckDBPyConnection, name: str) -> Path:
+        """Write the whole output as scratch/`name` (moved into scores/ by `Streams`)."""
         if self.rows.tell() or not self.parts:
             self._part(con)
         self.close()
-        building = self.scratch / target.name
+        building = self.scratch / name
         # Parts in order, row groups in order: one thread reads them as they were written.
         listed = ", ".join(f"'{part}'" for part in self.parts)
         con.execute(
             f"COPY (SELECT * FROM read_parquet([{listed}])) TO '{building}' "
             "(FORMAT parquet, COMPRESSION zstd)"
         )
-        os.chmod(building, 0o666 & ~umask())  # as any file the run writes
-        os.replace(building, target)
+        return building
 
     def close(self) -> None:
         self.rows.close()
@@ -194,15 +203,27 @@ class Rows:
 
 
 class Streams:
-    """Append packets' rows; `finish` writes the Parquet files."""
+    """Append packets' rows; `finish` writes every score file into the scratch folder and
+    only then moves them into scores/ together, so a scoring that fails (a full disk, a
+    SIGINT) leaves the scores it found, never new files beside old ones. A write the machine
+    refuses is `WriteFailed` naming the file."""
 
-    def __init__(self, folder: Path, claims_jsonl: bool = False) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        claims_jsonl: bool = False,
+        stale: tuple[Path, ...] = (),
+        keys: bool = False,
+    ) -> None:
         self.folder = folder
+        self.keys = keys  # documents carry KEY_COLUMNS (--invalid salvage)
         self.claims_jsonl = claims_jsonl
         self.scratch = folder.parent / f".results-{os.getpid()}-scoring"
+        self.stale = stale  # files that describe the scores being replaced (results.duckdb)
 
     def __enter__(self) -> Streams:
         remove_left_behind(self.folder.parent)
+        self.created = not self.folder.exists()  # removed again when scoring fails
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -227,7 +248,12 @@ class Streams:
             f"SET memory_limit = '{MEMORY_LIMIT}'; "
             f"SET temp_directory = '{self.scratch / 'spill'}'"
         )
-        self.documents = _Stream(self.scratch, "documents", DOCUMENT_COLUMNS, None)
+        self.documents = _Stream(
+            self.scratch,
+            "documents",
+            {**DOCUMENT_COLUMNS, **KEY_COLUMNS} if self.keys else DOCUMENT_COLUMNS,
+            None,
+        )
         self.claims = _Stream(
             self.scratch,
             "claims",
@@ -237,22 +263,50 @@ class Streams:
         self.fields = _Stream(self.scratch, "fields", FIELD_COLUMNS, None)
         return self
 
-    def add(self, rows: Rows) -> None:
-        self.documents.add(self.con, rows.documents)
-        self.claims.add(self.con, rows.claims)
-        self.fields.add(self.con, rows.fields)
+    @contextlib.contextmanager
+    def _writing(self, name: str) -> Iterator[None]:
+        """Turn the machine refusing a write of scores/`name` into WriteFailed."""
+        try:
+            yield
+        except (OSError, duckdb.Error) as error:
+            if machine_refused(error):
+                raise refused_write(self.folder / name, error) from None
+            raise
 
-    def finish(self) -> None:
-        """Write documents.parquet, claims.parquet and fields.parquet (and claims.jsonl when
-        asked)."""
-        self.documents.finish(self.con, self.folder / DOCUMENTS)
-        self.claims.finish(self.con, self.folder / CLAIMS)
-        self.fields.finish(self.con, self.folder / FIELDS)
-        kept = self.folder / CLAIMS_JSONL
+    def add(self, rows: Rows) -> None:
+        for stream, data in (
+            (self.documents, rows.documents),
+            (self.claims, rows.claims),
+            (self.fields, rows.fields),
+        ):
+            with self._writing(f"{stream.name}.parquet"):
+                stream.add(self.con, data)
+
+    def finish(self, files: dict[str, bytes]) -> None:
+        """Write documents.parquet, claims.parquet and fields.parquet, the JSON `files` (name
+        -> bytes) and claims.jsonl when asked, all in the scratch folder; then remove the
+        stale files and move every one into scores/ (renames: no space needed)."""
+        built: list[Path] = []
+        for stream, name in (
+            (self.documents, DOCUMENTS),
+            (self.claims, CLAIMS),
+            (self.fields, FIELDS),
+        ):
+            with self._writing(name):
+                built.append(stream.finish(self.con, name))
+        for name, data in files.items():
+            with self._writing(name):
+                (self.scratch / name).write_bytes(data)
+            built.append(self.scratch / name)
         if self.claims_jsonl:
-            os.replace(self.scratch / CLAIMS_JSONL, kept)
-        elif kept.is_file():
-            kept.unlink()  # from an earlier scoring: it would disagree with the Parquet
+            built.append(self.scratch / CLAIMS_JSONL)
+        for stale in (*self.stale, *([] if self.claims_jsonl else [self.folder / CLAIMS_JSONL])):
+            # results.duckdb described the scores being replaced; an earlier claims.jsonl
+            # would disagree with the new Parquet.
+            stale.unlink(missing_ok=True)
+        for path in built:
+            os.chmod(path, 0o666 & ~umask())  # as any file the run writes
+            os.replace(path, self.folder / path.name)
 
     def __exit__(
         self,
@@ -265,6 +319,9 @@ class Streams:
         self.fields.close()
         self.con.close()
         shutil.rmtree(self.scratch, ignore_errors=True)
+        if error is not None and self.created:
+            with contextlib.suppress(OSError):  # only while empty: it holds nothing of ours
+                self.folder.rmdir()
 
 
 def read_documents(folder: Path) -> dict[str, dict[str, Any]]:

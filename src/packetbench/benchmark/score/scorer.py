@@ -8,9 +8,10 @@ asked). Packets are scored as separate tasks (an executor's: local processes or 
 in packet order; the totals are summed as packets come back (benchmark.score.totals), so a
 run holds a few counters, not its documents. Documents whose record is missing, errored or
 schema-invalid are listed with the reason and excluded from the rates, never dropped
-silently. The same run scored twice gives byte-identical files, whichever executor and
-however many workers: documents are visited in packet and document order, and nothing
-depends on hashing or time.
+silently; a document whose truth is not a valid instance of its schema stops scoring with
+its name (a damaged packet is not scored at all). The same run scored twice gives
+byte-identical files, whichever executor and however many workers: documents are visited in
+packet and document order, and nothing depends on hashing or time.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ import orjson
 
 from packetbench.benchmark import namespaces, provenance
 from packetbench.benchmark import universe as universes
+from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet, Touched, find_packets
+from packetbench.benchmark.results.database import DB_NAME
 from packetbench.benchmark.results.leaves import truth_leaves
 from packetbench.benchmark.runs import (
     ExtractionRecord,
@@ -36,7 +39,6 @@ from packetbench.benchmark.runs import (
     read_record,
     read_run,
     record_path,
-    write_json,
 )
 from packetbench.benchmark.score import consistency, outputs, validate
 from packetbench.benchmark.score.field_view import Claim, FieldCounts, compare
@@ -46,6 +48,10 @@ from packetbench.benchmark.score.totals import CONSISTENCY_TALLIES, RunTotals
 from packetbench.benchmark.score.verdicts import VERDICTS, judge, verdict
 from packetbench.generator.executors import Executor, LocalExecutor
 from packetbench.generator.leaves import DocModel
+from packetbench.generator.truth import dump_json
+
+EXCLUDE, SALVAGE = "exclude", "salvage"
+INVALID_POLICIES = (EXCLUDE, SALVAGE)  # what `score --invalid` does with a schema-invalid output
 
 
 def schema_problem(schema: str, output: Any, packet: Path) -> str | None:
@@ -63,6 +69,10 @@ class DocumentScore:
     grounding: GroundingTally
     verdicts: Counter[str]
     consistency: dict[str, Any]  # checks, passed, failed, skipped and the failed checks' flags
+    keys: int = 0  # keys the output wrote where the schema describes an object
+    invented: list[str] = field(default_factory=list)  # keys the schema lacks (their paths)
+    unfit: list[str] = field(default_factory=list)  # leaves of the wrong type, made null
+    salvaged: bool = False  # an invalid output scored on the leaves that fit (--invalid salvage)
 
 
 _COUNT_FIELDS = tuple(FieldCounts().as_dict())
@@ -82,6 +92,8 @@ class DocumentSummary:
     hallucinated: tuple[int, ...]  # GroundingTally.hallucinated, by universe and class
     verdicts: tuple[int, ...]  # in VERDICTS order
     consistency: tuple[int, ...]  # in CONSISTENCY_TALLIES order
+    keys: tuple[int, int, int] = (0, 0, 0)  # keys emitted, invented, unfit leaves
+    salvaged: bool = False
 
     @classmethod
     def of(cls, doc: DocumentScore) -> DocumentSummary:
@@ -94,6 +106,8 @@ class DocumentSummary:
             tuple(doc.grounding.hallucinated[k] for k in _TALLY_KEYS),
             tuple(doc.verdicts[v] for v in VERDICTS),
             tuple(doc.consistency[name] for name in CONSISTENCY_TALLIES),
+            (doc.keys, len(doc.invented), len(doc.unfit)),
+            doc.salvaged,
         )
 
     def field_counts(self) -> FieldCounts:
@@ -118,7 +132,9 @@ class RunScores:
     missing: list[str] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     invalid: list[dict[str, Any]] = field(default_factory=list)
+    salvaged: list[dict[str, Any]] = field(default_factory=list)
     claims: int = 0
+    policy: str = EXCLUDE
 
     @property
     def documents(self) -> int:
@@ -137,6 +153,7 @@ class RunScores:
         self.missing += part.missing
         self.errors += part.errors
         self.invalid += part.invalid
+        self.salvaged += part.salvaged
         self.claims += part.claims
 
 
@@ -167,14 +184,25 @@ def score_document(
     found: universes.PacketUniverses,
     claims_out: list[bytes],
     fields_out: list[bytes] | None = None,
+    salvage: bool = False,
+    invalid: bool = False,
 ) -> DocumentScore:
-    """Field view, grounding, verdicts and arithmetic of one valid, ok record; its claims
-    rows go to `claims_out` and the rows of its truth leaves (the field view) to
-    `fields_out`."""
+    """Field view, grounding, verdicts and arithmetic of one ok record. Its claims rows go to
+    `claims_out` and the rows of its truth leaves (the field view) to `fields_out`.
+
+    Under `--invalid salvage` (`salvage`) its keys are counted (`validate.fit`), and an
+    output that is not a valid instance of its schema (`invalid`) is scored cut to it: only
+    the leaves that fit are scored, every key the schema lacks is an invented key. A valid
+    output is scored as it is under either policy."""
     scored = namespaces.resolve(doc.schema, packet.path)
     model = scored.model
     truth = scored.project(packet.truth(doc.doc_id))
     output = scored.project(record.output or {})
+    # Under --invalid salvage every output's keys are counted, a valid one's included (the
+    # invented-key rate's denominator); otherwise no key is counted.
+    fitted = validate.fit(model, output) if salvage else validate.Fitted(output)
+    if invalid:
+        output = fitted.output
     comparison = compare(model, truth, output)
     stale = stale_values(packet, doc, model, truth)
     doc_universe = found.documents[doc.doc_id]
@@ -210,6 +238,10 @@ def score_document(
         tally,
         verdicts,
         _consistency(consistency.check(doc.schema, model, output)),
+        fitted.keys,
+        fitted.invented,
+        fitted.unfit,
+        invalid,
     )
 
 
@@ -290,10 +322,10 @@ def field_rows(
         )
 
 
-def document_row(doc: DocumentScore) -> bytes:
+def document_row(doc: DocumentScore, keys: bool = False) -> bytes:
     """The documents.parquet row of one scored document (outputs.DOCUMENT_COLUMNS): its own
     counts under the column names of results.duckdb's documents table, and its consistency
-    flags."""
+    flags; with `keys` (--invalid salvage) its keys too (outputs.KEY_COLUMNS)."""
     packet_id, _, doc_id = doc.key.partition("/")
     row: dict[str, Any] = {
         "packet_id": packet_id,
@@ -309,6 +341,13 @@ def document_row(doc: DocumentScore) -> bytes:
     row.update({v: doc.verdicts[v] for v in VERDICTS})
     row.update({f"consistency_{name}": doc.consistency[name] for name in CONSISTENCY_TALLIES})
     row["consistency_flags"] = doc.consistency["flags"]
+    if keys:
+        row.update(
+            keys_emitted=doc.keys,
+            invented_keys=len(doc.invented),
+            unfit_leaves=len(doc.unfit),
+            salvaged=doc.salvaged,
+        )
     return orjson.dumps(row)
 
 
@@ -336,6 +375,7 @@ class PacketTask:
     run: Path
     packet: Packet
     doc_ids: tuple[str, ...]
+    invalid: str = EXCLUDE  # what to do with a schema-invalid output (INVALID_POLICIES)
 
 
 @dataclass
@@ -347,6 +387,7 @@ class PacketPart:
     missing: list[str] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     invalid: list[dict[str, Any]] = field(default_factory=list)
+    salvaged: list[dict[str, Any]] = field(default_factory=list)
     claims: int = 0
     rows: outputs.Rows = field(default_factory=outputs.Rows)
 
@@ -357,9 +398,25 @@ def score_packet(task: PacketTask) -> PacketPart:
         return _score_packet(task)
 
 
+def check_truth(packet: Packet, doc: DocInfo) -> None:
+    """BadInput naming the document_truth file when its truth is not a valid instance of
+    the document's schema: scoring against it would count as wrong what is right (the audit
+    reports such a file as an `integrity` finding)."""
+    problem = schema_problem(doc.schema, packet.truth(doc.doc_id), packet.path)
+    if problem is not None:
+        raise BadInput(
+            f"{packet.path / f'document_truth_{doc.doc_id}.json'}: its truth is not a valid "
+            f"instance of schema {doc.schema!r} ({problem}); the packet is damaged, and "
+            "nothing is scored against it"
+        )
+
+
 def _score_packet(task: PacketTask) -> PacketPart:
     packet, run = task.packet, task.run
     wanted = set(task.doc_ids)
+    for doc in packet.documents:
+        if doc.doc_id in wanted:
+            check_truth(packet, doc)
     part = PacketPart()
     document_rows: list[bytes] = []
     claim_rows: list[bytes] = []
@@ -378,14 +435,33 @@ def _score_packet(task: PacketTask) -> PacketPart:
             part.errors.append({"document": key, "status": record.status, "error": record.error})
             continue
         problem = schema_problem(doc.schema, record.output, packet.path)
-        if problem is not None:
+        if problem is not None and task.invalid == EXCLUDE:
             part.invalid.append({"document": key, "reason": problem})
             continue
         if built is None:
             built = universes.build(packet.path)
-        scored = score_document(packet, doc, record, built, claim_rows, field_rows_)
+        salvage = task.invalid == SALVAGE
+        scored = score_document(
+            packet,
+            doc,
+            record,
+            built,
+            claim_rows,
+            field_rows_,
+            salvage=salvage,
+            invalid=problem is not None,
+        )
+        if problem is not None:
+            part.salvaged.append(
+                {
+                    "document": key,
+                    "reason": problem,
+                    "invented_keys": scored.invented,
+                    "unfit_leaves": scored.unfit,
+                }
+            )
         part.documents.append(DocumentSummary.of(scored))
-        document_rows.append(document_row(scored))
+        document_rows.append(document_row(scored, keys=salvage))
     part.claims = len(claim_rows)
     part.rows = outputs.Rows(
         *(
@@ -407,13 +483,21 @@ def score_run(
     executor: Executor | None = None,
     claims_jsonl: bool = False,
     on_packet: Callable[[int], None] | None = None,
+    invalid: str = EXCLUDE,
 ) -> RunScores:
     """Score every document of `run` against the packets in `packets_dir`; write scores/.
 
     Packets are scored as separate tasks (`executor`; default: this process) and merged in
     packet order as they come back, so only the run's totals are held: documents, claims and
     field rows stream to disk and become Parquet. `claims_jsonl` keeps claims.jsonl too.
+    `invalid` is what becomes of a schema-invalid output: left out of every rate
+    (`exclude`), or scored on the leaves that fit its schema, every key the schema lacks
+    counted as an invented key (`salvage`).
     """
+    if invalid not in INVALID_POLICIES:
+        raise UsageError(
+            f"--invalid must be one of {', '.join(INVALID_POLICIES)} (got {invalid!r})"
+        )
     packets = find_packets(packets_dir)
     info = read_run(run)
     selected = listed_documents(info, run, packets)
@@ -422,11 +506,14 @@ def score_run(
     for packet, doc in selected:
         if tasks and tasks[-1].packet.packet_id == packet.packet_id:
             last = tasks[-1]
-            tasks[-1] = PacketTask(run, packet, (*last.doc_ids, doc.doc_id))
+            tasks[-1] = PacketTask(run, packet, (*last.doc_ids, doc.doc_id), invalid)
         else:
-            tasks.append(PacketTask(run, packet, (doc.doc_id,)))
-    result = RunScores()
-    with outputs.Streams(run / "scores", claims_jsonl) as streams:
+            tasks.append(PacketTask(run, packet, (doc.doc_id,), invalid))
+    result = RunScores(policy=invalid)
+    # results.duckdb describes the scores being replaced: it goes when they do.
+    with outputs.Streams(
+        run / "scores", claims_jsonl, stale=(run / DB_NAME,), keys=invalid == SALVAGE
+    ) as streams:
         for done, part in enumerate(
             (executor or LocalExecutor(1)).map(score_packet, tasks, _label), 1
         ):
@@ -434,32 +521,36 @@ def score_run(
             streams.add(part.rows)
             if on_packet is not None:
                 on_packet(done)
-        _write(run / "scores", result, len(selected))
-        streams.finish()
+        streams.finish(_files(result, len(selected)))
     return result
 
 
-def _write(folder: Path, result: RunScores, expected: int) -> None:
-    """The run-level score files; every document's own counts are in documents.parquet."""
+def _files(result: RunScores, expected: int) -> dict[str, bytes]:
+    """The run-level score files (name -> bytes); every document's own counts are in
+    documents.parquet."""
     totals = result.totals
-    write_json(
-        folder / "field_breakdown.json",
-        {
-            "documents_expected": expected,
-            "documents_scored": totals.documents,
-            "excluded": {
-                "missing": result.missing,
-                "error": result.errors,
-                "invalid": result.invalid,
-            },
-            **totals.field_breakdown(),
-        },
-    )
-    write_json(
-        folder / "hallucination.json",
-        {
-            "documents_scored": totals.documents,
-            **totals.hallucination(),
-        },
-    )
-    write_json(folder / "consistency.json", {"overall": totals.consistency_overall()})
+    # --invalid exclude (the default) writes what scoring always wrote; salvage adds the
+    # policy, the salvaged documents and the key counts.
+    salvage = result.policy == SALVAGE
+    policy = {"invalid_policy": result.policy} if salvage else {}
+    salvaged = {"salvaged": result.salvaged} if salvage else {}
+    return {
+        "field_breakdown.json": dump_json(
+            {
+                "documents_expected": expected,
+                "documents_scored": totals.documents,
+                **policy,
+                "excluded": {
+                    "missing": result.missing,
+                    "error": result.errors,
+                    "invalid": result.invalid,
+                },
+                **salvaged,
+                **totals.field_breakdown(keys=salvage),
+            }
+        ),
+        "hallucination.json": dump_json(
+            {"documents_scored": totals.documents, **totals.hallucination()}
+        ),
+        "consistency.json": dump_json({"overall": totals.consistency_overall()}),
+    }

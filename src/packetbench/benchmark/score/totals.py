@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from packetbench.benchmark.score.scorer import DocumentSummary
 
 CONSISTENCY_TALLIES = ("checks", "passed", "failed", "skipped")
+# Keys the outputs wrote, keys their schema lacks (invented), leaves made null for not
+# fitting it, and documents scored on what fit (--invalid salvage).
+KEY_TALLIES = ("emitted", "invented", "unfit", "salvaged")
 
 
 @dataclass
@@ -88,9 +91,11 @@ class RunTotals:
     by_doc_type: dict[str, Group] = field(default_factory=dict)
     verdicts: Counter[str] = field(default_factory=Counter)
     consistency: Counter[str] = field(default_factory=Counter)
+    keys: Counter[str] = field(default_factory=Counter)  # emitted, invented, unfit, salvaged
 
     def add(self, doc: DocumentSummary) -> None:
         self.documents += 1
+        self.keys.update(dict(zip(KEY_TALLIES, (*doc.keys, int(doc.salvaged)), strict=True)))
         for group in (
             self.overall,
             self.by_tier.setdefault(doc.tier, Group()),
@@ -100,8 +105,16 @@ class RunTotals:
         self.verdicts.update(doc.verdict_counts())
         self.consistency.update(dict(zip(CONSISTENCY_TALLIES, doc.consistency, strict=True)))
 
-    def field_breakdown(self) -> dict[str, Any]:
+    def field_breakdown(self, keys: bool = False) -> dict[str, Any]:
+        """field_breakdown.json's counts; with `keys` (--invalid salvage) the keys too."""
+        counted = {
+            "keys": {
+                **{name: self.keys[name] for name in KEY_TALLIES},
+                "invented_rate": rate(self.keys["invented"], self.keys["emitted"]),
+            }
+        }
         return {
+            **(counted if keys else {}),
             "overall": self.overall.fields.as_dict(),
             "by_tier": {k: g.fields.as_dict() for k, g in sorted(self.by_tier.items())},
             "by_doc_type": {k: g.fields.as_dict() for k, g in sorted(self.by_doc_type.items())},

@@ -5,10 +5,14 @@ JSON Schema: the same verdicts (a test checks them against jsonschema on mutated
 fraction of the cost. Valid means: every object has exactly its keys; leaves are null or of
 their JSON type (an integral float counts as an integer, a boolean as no number); enum leaves
 hold a code-list value; lists hold objects.
+
+`fit` cuts any output to its schema for `score --invalid salvage`: the leaves that fit are
+kept, every key the schema lacks is counted as an invented key.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from packetbench.generator.leaves import DocModel, LeafShape, ListShape, fields_of
@@ -57,3 +61,67 @@ def problem(model: type[DocModel], data: Any, path: str = "") -> str | None:
         elif reason := problem(shape.model, value, inner):
             return reason
     return None
+
+
+@dataclass
+class Fitted:
+    """An output cut to its schema (`fit`): the leaves that fit, and what did not.
+
+    `output` is a valid instance of the model: every key the schema lacks is dropped (each
+    one an *invented key*, `invented`), every leaf of the wrong type or outside its code list
+    becomes null (`unfit`), and a missing key is null (an empty list, an object of nulls).
+    `keys` counts every key the output wrote at a place the schema describes, invented ones
+    included: the invented-key rate is `len(invented) / keys`.
+    """
+
+    output: dict[str, Any]
+    keys: int = 0
+    invented: list[str] = field(default_factory=list)  # paths ("locations[2].extra")
+    unfit: list[str] = field(default_factory=list)  # paths of leaves made null
+
+
+def _join(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
+def _fit_object(model: type[DocModel], data: Any, path: str, into: Fitted) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        if data is not None and path:
+            into.unfit.append(path)
+        data = {}
+    shapes = fields_of(model)
+    known = {name for name, _ in shapes}
+    into.keys += len(data)
+    into.invented.extend(_join(path, key) for key in data if key not in known)
+    out: dict[str, Any] = {}
+    for name, shape in shapes:
+        value = data.get(name)
+        inner = _join(path, name)
+        if isinstance(shape, LeafShape):
+            if value is not None and _leaf_problem(shape, value) is not None:
+                into.unfit.append(inner)
+                value = None
+            out[name] = value
+        elif isinstance(shape, ListShape):
+            if not isinstance(value, list):
+                if value is not None:
+                    into.unfit.append(inner)
+                value = []
+            items = []
+            for index, item in enumerate(value):
+                if isinstance(item, dict):
+                    items.append(_fit_object(shape.item.model, item, f"{inner}[{index}]", into))
+                else:
+                    into.unfit.append(f"{inner}[{index}]")
+            out[name] = items
+        else:
+            out[name] = _fit_object(shape.model, value, inner, into)
+    return out
+
+
+def fit(model: type[DocModel], data: Any) -> Fitted:
+    """`data` cut to `model`'s schema (see `Fitted`); a valid instance comes back equal, with
+    nothing invented or unfit and its keys counted."""
+    fitted = Fitted({})
+    fitted.output = _fit_object(model, data, "", fitted)
+    return fitted

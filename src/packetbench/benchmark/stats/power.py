@@ -12,6 +12,7 @@ Phi(effect / se - z_{1-alpha/2}).
 from __future__ import annotations
 
 import math
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -28,15 +29,49 @@ def packet_sd(num: npt.NDArray[np.float64], den: npt.NDArray[np.float64]) -> flo
     return float(np.std(residuals, ddof=1) / den.mean())
 
 
+@overload
 def packets_needed(
-    sd: float, effect: float, alpha: float = 0.05, power: float = 0.8, correlation: float = 0.0
-) -> int:
-    """Packets per run to detect a difference of `effect` in the rate (two-sided)."""
+    sd: float,
+    effect: float,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    correlation: float = 0.0,
+    limit: None = None,
+) -> int: ...
+
+
+@overload
+def packets_needed(
+    sd: float,
+    effect: float,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    correlation: float = 0.0,
+    *,
+    limit: int,
+) -> int | None: ...
+
+
+def packets_needed(
+    sd: float,
+    effect: float,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    correlation: float = 0.0,
+    limit: int | None = None,
+) -> int | None:
+    """Packets per run to detect a difference of `effect` in the rate (two-sided); None when
+    more than `limit` would be needed."""
     if effect <= 0:
         raise ValueError("the effect must be positive")
     z = float(norm.ppf(1 - alpha / 2) + norm.ppf(power))
     variance = 2 * (1 - correlation) * sd * sd
-    return max(2, math.ceil(z * z * variance / (effect * effect)))
+    # Divided by the effect twice rather than by its square, which underflows to 0 for an
+    # effect below 1e-154; an infinite count is above any limit.
+    needed = z * z * variance / effect / effect
+    if limit is not None and not needed <= limit:
+        return None
+    return max(2, math.ceil(needed))
 
 
 def power_at(

@@ -5,7 +5,9 @@ hallucinated>". Its method judges it at rung 0; ours at the last rung. In betwee
 a time switches from theirs to ours, in this order:
 
 1. document: ours does not score a document whose output is not a valid instance of its schema
-   (theirs scores every document that is not an error stub);
+   (theirs scores every document that is not an error stub); with `--invalid salvage` ours
+   scores it on the leaves that fit, and drops the leaves under a key its schema lacks and the
+   leaves of the wrong type;
 2. walk: which leaves are claims, with which value (ours scores a boolean as "Yes"/"No";
    theirs skips booleans);
 3. checked: whether a claim is counted (their skipped leaf names, path fragments, aggregate
@@ -58,6 +60,9 @@ class Leaf:
     value: Any
     claim: Claim | None
     valid_document: bool
+    # Why a salvaged document's leaf is not scored: "invented" (under a key the schema
+    # lacks) or "unfit" (of the wrong type, made null); None when it is scored.
+    dropped: str | None = None
 
 
 def _their_class(value: Any) -> str:
@@ -85,6 +90,8 @@ def _their_found(value: Any, numeric: bool, universe: T.TheirUniverse) -> bool:
 def verdicts(leaf: Leaf, ctx: Context) -> list[str]:
     """Its verdict at every rung (RUNGS order)."""
     out = [T.judge(leaf.path, leaf.value, ctx.theirs)]
+    if leaf.dropped is not None:  # salvaged away: not scored by ours from rung 1 on
+        return out + [SKIP] * (len(RUNGS) - 1)
     if not leaf.valid_document or leaf.claim is None:
         # Not scored by ours, or not a claim of ours (a null): skipped from rung 1 (or 2) on.
         first = out[0] if leaf.valid_document else SKIP
@@ -129,6 +136,13 @@ def diagnose(rung: int, leaf: Leaf, chain: list[str], ctx: Context, problem: str
     name = RUNGS[rung]
     after = chain[rung]
     value = leaf.claim.value if leaf.claim is not None else leaf.value
+    if name == "document" and leaf.dropped is not None:
+        return (
+            "salvaged document: a leaf under a key its schema lacks (ours counts the key as "
+            "an invented key, not its leaves)"
+            if leaf.dropped == "invented"
+            else "salvaged document: a leaf of the wrong type, which ours drops"
+        )
     if name == "document":
         kind = (problem or "").split(": ", 1)[-1]
         what = (

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from packetbench import ids
 from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import read_json
 
@@ -140,12 +141,15 @@ def _packet(root: Path, gt_file: Path) -> CorpusPacket:
         entries = data["documents"]
     except (KeyError, TypeError, ValueError) as error:
         raise BadInput(f"{gt_file}: not a packet ground truth ({error})") from None
+    # The corpus is untrusted input: its names become folder and file names of ours.
+    ids.check(difficulty, "difficulty", gt_file)
     folder = root / "packets" / difficulty / f"doc_{seed}"
     if not folder.is_dir():
         raise BadInput(f"{folder}: missing (the packet {name} lists it)")
     docs = []
     for doc_id, entry in entries.items():
-        doc_type = str(entry.get("doc_type") or doc_id)
+        ids.check(doc_id, "a documents key", gt_file)
+        doc_type = ids.check(str(entry.get("doc_type") or doc_id), f"{doc_id}.doc_type", gt_file)
         found = sorted((folder / "documents").glob(f"{doc_id}_{seed}.*"))
         if len(found) != 1:
             raise BadInput(f"{folder / 'documents'}: no single file for document {doc_id}")
@@ -171,7 +175,7 @@ def read_corpus(root: Path) -> Corpus:
     results = root / "results"
     cohorts = (
         tuple(
-            Cohort(d.name, d)
+            Cohort(ids.check(d.name, "cohort folder", results), d)
             for d in sorted(results.iterdir())
             if d.is_dir() and any(d.glob("extraction_*.json"))
         )

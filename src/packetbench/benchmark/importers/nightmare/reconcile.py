@@ -36,6 +36,15 @@ from packetbench.benchmark.runs import read_record, record_path, write_atomic, w
 from packetbench.benchmark.score import validate
 from packetbench.benchmark.score.field_view import compare
 from packetbench.benchmark.score.outputs import read_documents
+from packetbench.benchmark.score.rates import rate
+from packetbench.benchmark.score.scorer import (
+    EXCLUDE,
+    INVALID_POLICIES,
+    SALVAGE,
+    PacketTask,
+    score_packet,
+)
+from packetbench.benchmark.score.totals import RunTotals
 from packetbench.benchmark.stats import bootstrap
 from packetbench.benchmark.stats.paired import holm, sign_test
 from packetbench.resources import resource_dir
@@ -97,13 +106,13 @@ class Reconciliation:
     def table(self) -> str:
         """The console summary: one line per cohort."""
         lines = [
-            f"{'cohort':18} {'theirs num':>10} {'ours num':>9} {'theirs str':>10} "
+            f"{'cohort':18} {'docs':>5} {'theirs num':>10} {'ours num':>9} {'theirs str':>10} "
             f"{'ours str':>9} {'differ':>7} {'unexpl':>6}  top cause"
         ]
         for c in self.cohorts:
             top = max(c.causes.items(), key=lambda i: (i[1], i[0]))[0] if c.causes else "-"
             lines.append(
-                f"{c.cohort:18} {pct(c.published['numbers']['rate']):>10} "
+                f"{c.cohort:18} {c.ours['documents']:>5} {pct(c.published['numbers']['rate']):>10} "
                 f"{pct(c.ours['packet']['numbers']['rate_micro']):>9} "
                 f"{pct(c.published['strings']['rate']):>10} "
                 f"{pct(c.ours['packet']['strings']['rate_micro']):>9} {c.differing:>7,} "
@@ -147,7 +156,13 @@ def _ours(run: Path) -> dict[str, Any]:
     fields = read_json(run / "scores" / "field_breakdown.json")
     docs = _grounding(run)
     keys = sorted(docs)
-    out: dict[str, Any] = {"documents": len(keys)}
+    out: dict[str, Any] = {
+        "documents": len(keys),
+        "policy": fields.get("invalid_policy", EXCLUDE),
+        "salvaged": len(fields.get("salvaged") or []),
+        "invalid_excluded": len((fields.get("excluded") or {}).get("invalid") or []),
+        "keys": fields.get("keys"),
+    }
     for universe in ("packet", "document"):
         num = np.array(
             [[docs[k][universe][c]["hallucinated"] for c in CLASSES] for k in keys],
@@ -172,6 +187,85 @@ def _ours(run: Path) -> dict[str, Any]:
         **{k: (overall[k] / gt if gt else None) for k in ("correct", "wrong", "omitted")},
     }
     return out
+
+
+def _under_policy(run: Path, packets: dict[str, Packet], policy: str) -> dict[str, Any]:
+    """Our packet-universe micro rates of `run` with its invalid outputs excluded or
+    salvaged (`score --invalid`): the figures of the policy the run was not scored with,
+    beside those of the one it was. A valid output scores the same under both, so only what
+    differs is done: a salvaged run's rates without its salvaged documents
+    (documents.parquet), or an excluded run's rates with its invalid outputs scored, salvaged,
+    in memory, and the keys of its valid outputs counted (`validate.fit`)."""
+    fields = read_json(run / "scores" / "field_breakdown.json")
+    salvaged = {entry["document"] for entry in fields.get("salvaged") or []}
+    docs = {k: g for k, g in _grounding(run).items() if k not in salvaged}
+    sums = {
+        c: [sum(d["packet"][c][n] for d in docs.values()) for n in ("checked", "hallucinated")]
+        for c in CLASSES
+    }
+    keys: Counter[str] = Counter()
+    documents = len(docs)
+    if policy == SALVAGE:
+        invalid = {entry["document"] for entry in fields["excluded"]["invalid"]}
+        scored = RunTotals()
+        for packet in packets.values():
+            wanted = tuple(
+                d.doc_id for d in packet.documents if f"{packet.packet_id}/{d.doc_id}" in invalid
+            )
+            if wanted:
+                for doc in score_packet(PacketTask(run, packet, wanted, SALVAGE)).documents:
+                    scored.add(doc)
+            for d in packet.documents:
+                if f"{packet.packet_id}/{d.doc_id}" in docs:
+                    schema = namespaces.resolve(d.schema, packet.path)
+                    output = read_record(record_path(run, packet.packet_id, d.doc_id)).output
+                    keys["emitted"] += validate.fit(schema.model, schema.project(output)).keys
+        documents += scored.documents
+        keys.update(scored.keys)
+        extra = scored.overall.grounding.as_dict()["packet"]
+        for c in CLASSES:
+            sums[c][0] += extra[c]["checked"]
+            sums[c][1] += extra[c]["hallucinated"]
+    grounding = {
+        c: {"checked": n, "hallucinated": h, "rate_micro": rate(h, n)} for c, (n, h) in sums.items()
+    }
+    return _policy_rates(documents, grounding, keys)
+
+
+def _policy_rates(documents: int, grounding: dict[str, Any], keys: Any) -> dict[str, Any]:
+    return {
+        "documents": documents,
+        **{
+            c: {
+                "checked": grounding[c]["checked"],
+                "hallucinated": grounding[c]["hallucinated"],
+                "rate": grounding[c]["rate_micro"],
+            }
+            for c in CLASSES
+        },
+        "salvaged": keys["salvaged"],
+        "invented_keys": keys["invented"],
+        "keys_written": keys["emitted"],
+    }
+
+
+def _both_policies(run: Path, ours: dict[str, Any], packets: dict[str, Packet]) -> None:
+    """ours["policies"]: the rates under both `--invalid` policies (see `_under_policy`)."""
+    own = ours["policy"]
+    keys = ours.get("keys") or {}
+    ours["policies"] = {
+        own: _policy_rates(
+            ours["documents"],
+            ours["packet"],
+            {
+                "salvaged": ours["salvaged"],
+                "invented": keys.get("invented", 0),
+                "emitted": keys.get("emitted", 0),
+            },
+        ),
+        **{other: _under_policy(run, packets, other) for other in INVALID_POLICIES if other != own},
+    }
+    ours["policies"] = {p: ours["policies"][p] for p in INVALID_POLICIES}
 
 
 def _our_values(packet: Packet) -> set[Any]:
@@ -225,6 +319,7 @@ def _document(
     ctx: A.Context,
     published: dict[str, Any] | None,
     scored: dict[str, Any] | None,
+    policy: str = EXCLUDE,
 ) -> None:
     key = f"{packet.packet_id}/{doc_id}"
     path = record_path(run, packet.packet_id, doc_id)
@@ -239,12 +334,25 @@ def _document(
     output = schema.project(record.output)
     problem = validate.problem(schema.model, output)
     claims = {}
-    if problem is None:
+    salvaged = problem is not None and policy == SALVAGE
+    dropped: list[tuple[str, str]] = []  # (path, why) of what salvage left out
+    if salvaged:
+        fitted = validate.fit(schema.model, output)
+        output = fitted.output
+        dropped = [(p, "invented") for p in fitted.invented] + [(p, "unfit") for p in fitted.unfit]
+    if problem is None or salvaged:
         comparison = compare(schema.model, schema.project(packet.truth(doc_id)), output)
         claims = {raw_path(c.source): c for c in comparison.claims}
     chains = []
     for leaf_path, value in T.leaves(record.output):
-        leaf = A.Leaf(leaf_path, value, claims.get(T.dotted(leaf_path)), problem is None)
+        where = T.dotted(leaf_path)
+        leaf = A.Leaf(
+            leaf_path,
+            value,
+            claims.get(where),
+            problem is None or salvaged,
+            _dropped(where, dropped) if salvaged else None,
+        )
         chain = A.verdicts(leaf, ctx)
         chains.append(chain)
         rung = A.first_change(chain)
@@ -299,6 +407,16 @@ def _document(
             rec.unexplained_detail.append(f"{key}: {name} {got} != {want}")
 
 
+def _dropped(path: str, dropped: list[tuple[str, str]]) -> str | None:
+    """Why salvage left the raw leaf at `path` out ("invented", "unfit"), or None: it is at or
+    under a path salvage dropped (a list of strings' items are projected to `[i].item`)."""
+    for where, why in dropped:
+        where = raw_path(where)
+        if path == where or path.startswith((f"{where}.", f"{where}[")):
+            return why
+    return None
+
+
 def _reconcile_cohort(
     corpus: Corpus, run: Path, packets: dict[str, Packet], contexts: dict[str, A.Context]
 ) -> CohortReconciliation:
@@ -307,6 +425,7 @@ def _reconcile_cohort(
     published_docs = report.get("docs") or {}
     scored_docs = _grounding(run)
     rec = CohortReconciliation(cohort, _published(corpus, cohort), _ours(run))
+    _both_policies(run, rec.ours, packets)
     for source in corpus.packets:
         packet = packets[source.packet_id]
         for doc in packet.documents:
@@ -318,6 +437,7 @@ def _reconcile_cohort(
                 contexts[packet.packet_id],
                 published_docs.get(f"{source.name}/{doc.doc_id}"),
                 scored_docs.get(f"{packet.packet_id}/{doc.doc_id}"),
+                rec.ours["policy"],
             )
     return rec
 

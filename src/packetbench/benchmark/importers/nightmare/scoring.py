@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from packetbench.benchmark.score.scorer import RunScores, score_run
+from packetbench.benchmark.score.scorer import EXCLUDE, RunScores, score_run
 
 
 def runs_of(out: Path) -> list[Path]:
@@ -15,12 +15,13 @@ def runs_of(out: Path) -> list[Path]:
     )
 
 
-def score_all(out: Path) -> dict[str, RunScores]:
-    """Score each run of the import in `out` and load it into its results database."""
+def score_all(out: Path, invalid: str = EXCLUDE) -> dict[str, RunScores]:
+    """Score each run of the import in `out` (`invalid`: what becomes of a schema-invalid
+    output, as `packetbench score --invalid`) and load it into its results database."""
     from packetbench.benchmark.results import load_run  # duckdb loads only here
 
     scored = {}
     for run in runs_of(out):
-        scored[run.name] = score_run(run, out / "packets")
+        scored[run.name] = score_run(run, out / "packets", invalid=invalid)
         load_run(run, out / "packets")
     return scored

@@ -1,0 +1,127 @@
+"""Reading files that come from outside: regular files only, and never more than a ceiling.
+
+Packets, corpora, run folders, rules, pricing tables and the response cache are untrusted
+input. A FIFO in place of a truth file would block its reader forever and a symlink to
+``/dev/zero`` would feed it without end; a 40 GB "truth file" would exhaust memory. Every such
+file is read through `read_bytes` (or hashed through `sha256`), which opens it without
+blocking, reads it only when it is a regular file (a symlink to one is followed) and stops at
+the ceiling of its kind; a file another library opens by name (pdfium, openpyxl, DuckDB) is
+first passed to `check_file`. Anything else is `UnsafeFile`, one line naming the file.
+
+A missing or unreadable file raises the `OSError` an ordinary read would, so callers keep
+their own wording for those.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from pathlib import Path
+
+from packetbench.errors import InputError
+
+_MB = 1 << 20
+# The largest file of each kind packetbench reads. Generous (the canonical N5 packet's largest
+# truth file is 0.5 MB, its largest PDF 3 MB; run.json of 10,000 packets about 150 MB), and
+# finite: a ceiling is what turns an endless stream into an error.
+CEILINGS = {
+    "packet_truth": 256 * _MB,
+    "truth": 512 * _MB,  # document_truth, field_truth, manifest, rendered_universe
+    "document": 1024 * _MB,  # a PDF, workbook or CSV of a packet
+    "record": 256 * _MB,  # an extraction record
+    "run": 1024 * _MB,  # run.json, sim_injections.json
+    "scores": 4096 * _MB,  # scores/*.json and *.parquet, results.duckdb
+    "corpus": 1024 * _MB,  # corpus.json, corpus.lock
+    "settings": 16 * _MB,  # gate rules, pricing tables, cache entries
+    "schema": 64 * _MB,  # a JSON Schema
+}
+CHUNK = 1 << 20
+
+
+class UnsafeFile(InputError):
+    """A path to read is not a regular file, or is larger than its kind allows."""
+
+
+def _ceiling(kind: str) -> int:
+    return CEILINGS[kind]
+
+
+def _refuse(path: Path, mode: int, size: int, kind: str) -> None:
+    if not stat.S_ISREG(mode):
+        what = (
+            "a FIFO"
+            if stat.S_ISFIFO(mode)
+            else "a device"
+            if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a socket"
+            if stat.S_ISSOCK(mode)
+            else "a folder"
+            if stat.S_ISDIR(mode)
+            else "not a regular file"
+        )
+        raise UnsafeFile(f"{path}: {what}, not a regular file; refusing to read it")
+    if size > _ceiling(kind):
+        raise UnsafeFile(
+            f"{path}: {size:,} bytes, larger than a {kind} file may be "
+            f"({_ceiling(kind):,} bytes); refusing to read it"
+        )
+
+
+def check_file(path: Path, kind: str) -> int:
+    """The size of `path` after checking that it is a regular file within the ceiling of
+    `kind` (for a library that opens the path itself). OSError when it cannot be stat'ed."""
+    found = os.stat(path)
+    _refuse(path, found.st_mode, found.st_size, kind)
+    return found.st_size
+
+
+def _open(path: Path, kind: str) -> int:
+    # O_NONBLOCK: opening a FIFO for reading must not wait for a writer.
+    handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    try:
+        found = os.fstat(handle)
+        _refuse(path, found.st_mode, found.st_size, kind)
+    except BaseException:
+        os.close(handle)
+        raise
+    return handle
+
+
+def read_bytes(path: Path, kind: str) -> bytes:
+    """The bytes of the regular file `path`, at most the ceiling of `kind`."""
+    handle = _open(path, kind)
+    limit = _ceiling(kind)
+    try:
+        parts: list[bytes] = []
+        total = 0
+        while chunk := os.read(handle, CHUNK):
+            total += len(chunk)
+            if total > limit:  # it grew while being read
+                _refuse(path, stat.S_IFREG, total, kind)
+            parts.append(chunk)
+    finally:
+        os.close(handle)
+    return b"".join(parts)
+
+
+def read_text(path: Path, kind: str) -> str:
+    """`read_bytes` decoded as UTF-8 (UnicodeDecodeError as `bytes.decode` raises it)."""
+    return read_bytes(path, kind).decode("utf-8")
+
+
+def sha256(path: Path, kind: str) -> str:
+    """The sha256 of the regular file `path`, read in chunks (never held whole)."""
+    handle = _open(path, kind)
+    limit = _ceiling(kind)
+    digest = hashlib.sha256()
+    total = 0
+    try:
+        while chunk := os.read(handle, CHUNK):
+            total += len(chunk)
+            if total > limit:
+                _refuse(path, stat.S_IFREG, total, kind)
+            digest.update(chunk)
+    finally:
+        os.close(handle)
+    return digest.hexdigest()

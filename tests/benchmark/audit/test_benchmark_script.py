@@ -1,0 +1,46 @@
+"""`benchmarks/audit.py --ocr-only`: the OCR audit's speed beside its two floors (issue 26)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.benchmark.audit.test_ocr import rasterize
+from tests.support.ocr import needs_tesseract
+from tests.support.paths import ROOT
+
+
+@pytest.mark.slow  # two OCR passes of a page and a subprocess: ~10 s idle, 40 s at load 20
+@needs_tesseract
+def test_the_ocr_audit_is_measured_beside_both_floors(packet: Path) -> None:
+    rasterize(packet, "sov_pdf")  # one page that only OCR can read
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "audit.py"), "--ocr-only", str(packet)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    header = next(line for line in lines if line.startswith("packet"))
+    assert header.split() == [
+        "packet",
+        "OCR",
+        "pages",
+        "audit",
+        "--ocr",
+        "whole-page",
+        "OCR",
+        "clean",
+        "render",
+        "audit/OCR",
+        "audit/render",
+    ]
+    row = next(line for line in lines if line.startswith("N1-000001")).split()
+    pages, audit, whole, render = int(row[1]), *(float(v) for v in row[2:5])
+    # One page; a render is far cheaper than OCR, and the audit does at least one OCR.
+    assert pages == 1 and 0 < audit <= whole * 1.2 and render > 5 * whole

@@ -1,0 +1,74 @@
+"""Reading untrusted files: regular files only, within a ceiling, and never blocking."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+from packetbench import safe_read
+
+
+def test_a_regular_file_and_a_symlink_to_one_are_read(tmp_path: Path) -> None:
+    path = tmp_path / "truth.json"
+    path.write_bytes(b'{"a": 1}' * 200_000)
+    (tmp_path / "link.json").symlink_to(path)
+    assert safe_read.read_bytes(path, "truth") == path.read_bytes()
+    assert safe_read.read_bytes(tmp_path / "link.json", "truth") == path.read_bytes()
+    assert safe_read.read_text(path, "truth").startswith('{"a": 1}')
+    import hashlib
+
+    assert safe_read.sha256(path, "truth") == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert safe_read.check_file(path, "truth") == path.stat().st_size
+
+
+def test_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "field_truth_sov_pdf.json"
+    os.mkfifo(path)
+    done: list[BaseException] = []
+
+    def read() -> None:
+        for reader in (safe_read.read_bytes, safe_read.sha256):
+            try:
+                reader(path, "truth")
+            except safe_read.UnsafeFile as error:
+                done.append(error)
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    thread.join(10)
+    assert not thread.is_alive(), "reading a FIFO blocked"
+    assert [str(e) for e in done] == [
+        f"{path}: a FIFO, not a regular file; refusing to read it"
+    ] * 2
+    with pytest.raises(safe_read.UnsafeFile, match="a FIFO"):
+        safe_read.check_file(path, "truth")
+
+
+def test_devices_folders_and_sockets_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "zero.pdf").symlink_to("/dev/zero")
+    with pytest.raises(safe_read.UnsafeFile, match=r"zero\.pdf: a device"):
+        safe_read.read_bytes(tmp_path / "zero.pdf", "document")
+    with pytest.raises(safe_read.UnsafeFile, match="a folder"):
+        safe_read.read_bytes(tmp_path, "truth")
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(tmp_path / "s.json"))
+        with pytest.raises(safe_read.UnsafeFile, match="a socket"):
+            safe_read.check_file(tmp_path / "s.json", "truth")
+
+
+def test_a_file_above_its_ceiling_is_refused_unread(tmp_path: Path) -> None:
+    path = tmp_path / "rules.toml"
+    with path.open("wb") as out:  # sparse: nothing is written but its size
+        out.truncate(safe_read.CEILINGS["settings"] + 1)
+    with pytest.raises(safe_read.UnsafeFile, match="larger than a settings file may be"):
+        safe_read.read_bytes(path, "settings")
+    assert len(safe_read.read_bytes(path, "truth")) == safe_read.CEILINGS["settings"] + 1
+
+
+def test_missing_files_raise_what_an_ordinary_read_raises(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        safe_read.read_bytes(tmp_path / "none.json", "truth")
