@@ -11,7 +11,7 @@ other knobs or another generator version, and scores against it are silently wro
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -138,8 +138,24 @@ def verify(
         found = document_difference(entry, packet, doc, run, hint)
         if found is not None:
             raise BadInput(found)
-    for packet_id, packet in packets.items():
-        found = packet_difference(entries[packet_id], packet, run, hint)
+    verify_packets(entries, run, packets.values(), hint)
+
+
+def verify_packets(
+    entries: dict[str, dict[str, Any]],
+    run: Path,
+    packets: Iterable[Packet],
+    hint: str = "score the run with the packets it was extracted from",
+) -> None:
+    """BadInput naming the first packet_truth.json of `packets` whose sha256 is not the one
+    `entries` (run.json's, by packet) records: the cheap check that a packet regenerated
+    with another seed or version, or of another corpus, is not the run's (one file a packet,
+    which `find_packets` has just read)."""
+    for packet in packets:
+        entry = entries.get(packet.packet_id)
+        if entry is None:
+            raise BadInput(f"{packet.path}: not a packet {run} was extracted from; {hint}")
+        found = packet_difference(entry, packet, run, hint)
         if found is not None:
             raise BadInput(found)
 

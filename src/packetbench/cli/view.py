@@ -45,8 +45,10 @@ def view(
     claims, and the patterns and hidden text applied to its pages. Two runs compare side by
     side. Stop the server with Ctrl-C.
 
-    The server answers at once and checks the packets against the run (as `score` does) in
-    the background, each document before it is shown: one that differs is refused.
+    Before it serves, each packet's packet_truth.json is checked against the run (packets
+    regenerated or of another corpus: one line, exit 2). The documents' files are checked
+    as `score` checks them while it serves, each before it is shown and the rest in the
+    background: one that differs is refused.
     """
     from packetbench.benchmark.viewer.pages import Pages, default_cache
     from packetbench.benchmark.viewer.source import open_runs
@@ -74,7 +76,8 @@ def view(
 
     sock = bind(port)  # a port in use is refused before the runs are read
     try:
-        # The files are checked as the server runs, each document before it is shown.
+        # Each packet's packet_truth.json is checked here; the documents' files as the
+        # server runs, each document before it is shown.
         sources = open_runs(runs, packets, check_files=False)
     except BaseException:
         sock.close()

@@ -1,12 +1,17 @@
 """The server answers before the run's files are hashed, and refuses, visibly, a document
 whose files differ from those the run was extracted from (as `score` refuses them): in the
 API (422 with score's message, the list row, the run's check), in the page, and in its page
-images; the static export still refuses the whole run before it writes anything."""
+images; the static export still refuses the whole run before it writes anything. Packets
+regenerated (another seed or version) or of another corpus are refused before the server
+serves: their packet_truth.json is checked at start, one line and exit 2."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import shutil
+import signal
 import subprocess
 import time
 import urllib.error
@@ -118,3 +123,43 @@ def test_the_page_shows_what_is_refused(served_altered: str) -> None:
     with open_page(f"{url}#/run/0/doc/N3-000001/{ALTERED}", 1400, 900) as page:
         shown = page.wait_until("(document.querySelector('#app .error') || {}).textContent")
     assert f"field_truth_{ALTERED}.json: not the file" in shown
+
+
+def test_a_regenerated_packet_is_refused_before_serving(
+    viewer_runs: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    """A packet whose packet_truth.json is not the one the run recorded (here its seed, one
+    byte, as if generated again with another seed): one line naming the file, exit 2, and
+    nothing served."""
+    _, run, _ = viewer_runs
+    packets = tmp_path / "packets"
+    shutil.copytree(PACKETS / "N3-000001", packets / "N3-000001")
+    truth = packets / "N3-000001" / "packet_truth.json"
+    text = truth.read_text(encoding="utf-8")
+    assert text.count('"seed": 1,') == 1
+    truth.write_text(text.replace('"seed": 1,', '"seed": 7,'), encoding="utf-8")
+    args = ["--packets", str(packets), "--port", "0", "--cache", str(tmp_path / "c")]
+    process = subprocess.Popen(
+        [cli_path(), "view", str(run), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert process.stdout is not None and process.stderr is not None
+        served = process.stdout.readline()  # the serving line, or nothing when it exits
+        assert served == ""
+        assert process.wait(timeout=60) == 2
+        error = process.stderr.read()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+    assert error == (
+        f"packetbench: error: {truth}: not the packet {run} was extracted from (its sha256 "
+        "differs); view the run with the packets it was extracted from\n"
+    )

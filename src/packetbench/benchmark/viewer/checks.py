@@ -3,13 +3,16 @@ the viewer serves.
 
 `score` hashes every file of a run before it scores; the viewer does not wait for that (the
 files of a 1,000-packet run take most of a minute to hash) but refuses the same documents.
-At start it checks only what costs nothing: the run's results database was scored against
-the documents run.json lists, and every packet run.json lists is in the packets folder
-(`source.open_run`). Each document is then hashed when it is opened, before its truth is
-read or a page of it rendered, and every other one in the background, in run order, at the
-lowest priority the system gives a thread. A document whose files differ from those run.json
-recorded (or whose packet's packet_truth.json does) is refused, with `score`'s message: its
-view answers 422 with it, its row in the list carries it, and the run's check counts it.
+At start it checks only what costs little: the run's results database was scored against
+the documents run.json lists, every packet run.json lists is in the packets folder, and
+each one's packet_truth.json is the one run.json recorded (`source.open_run`: packets
+regenerated with another seed or version, or of another corpus, are refused before the
+server serves, one line and exit 2). Each document is then hashed when it is opened, before
+its truth is read or a page of it rendered, and every other one in the background, in run
+order, at the lowest priority the system gives a thread. A document whose files differ from
+those run.json recorded (or whose packet's packet_truth.json does, changed since the start)
+is refused, with `score`'s message: its view answers 422 with it, its row in the list
+carries it, and the run's check counts it.
 """
 
 from __future__ import annotations

@@ -339,19 +339,25 @@ def open_run(
 ) -> RunSource:
     """Open `run` for viewing, after the checks `score` makes of a run and its packets.
 
-    Without `check_files` the files are not hashed here (the server checks each document
-    when it is opened and the rest in the background: `benchmark.viewer.checks`); the run,
-    its packets folder, its listing and its results database are checked all the same."""
+    Without `check_files` the documents' files are not hashed here (the server checks each
+    document when it is opened and the rest in the background: `benchmark.viewer.checks`);
+    the run, its packets folder, its listing, each packet's packet_truth.json (one small file
+    a packet: a packet regenerated or of another corpus differs there) and its results
+    database are checked all the same."""
     if not run.is_dir():
         raise BadInput(f"{run}: not a folder (a run folder holds run.json)")
     info = read_run(run)
     folder = packets_folder(run, info, packets)
     selected = listed_documents(info, run, find_packets(folder))
+    hint = "view the run with the packets it was extracted from"
     if check_files:
-        provenance.verify(
-            info, run, selected, hint="view the run with the packets it was extracted from"
-        )
+        provenance.verify(info, run, selected, hint=hint)
     listed = provenance.recorded(info, run)
+    if not check_files:
+        # Each packet's packet_truth.json all the same (one small file a packet): packets
+        # regenerated with another seed or version, or of another corpus, are refused here.
+        used = {p.packet_id: p for p, _ in selected}
+        provenance.verify_packets(listed, run, used.values(), hint=hint)
     for packet, doc in selected:
         if not (is_safe(packet.packet_id) and is_safe(doc.doc_id)):
             safe_id(packet.packet_id, "packet id", packet.path / "packet_truth.json")
