@@ -68,7 +68,7 @@ def test_default_run_in_the_current_folder(run_cli: Run, tmp_path: Path) -> None
     assert again.returncode == 2
     assert again.stderr.strip() == (
         "packetbench: error: packetbench-run: already holds a "
-        "benchmark run (packets); use --force to replace it"
+        "benchmark run (packets); use --force to replace it, or --resume to continue it"
     )
     forced = run_cli("run", "--force", cwd=tmp_path)
     assert forced.returncode == 0, forced.stderr

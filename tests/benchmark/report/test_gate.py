@@ -134,7 +134,7 @@ def test_bad_rules_name_the_rule(tmp_path: Path) -> None:
         '[[rule]]\nmetric = "halluc_everything"\nmax = 0.1\n': "rule 1: unknown rate",
         '[[rule]]\nmetric = "halluc_numbers"\n': "exactly one of max or min",
         '[[rule]]\nmetric = "halluc_numbers"\nmax = 0.1\nper = "colour"\n': "per must be",
-        '[[rule]]\nmetric = "halluc_numbers"\nmax = "low"\n': "max: must be a finite number (got 'low')",
+        '[[rule]]\nmetric = "halluc_numbers"\nmax = "low"\n': "must be a finite number (got 'low')",
         '[[rule]]\nmetric = "halluc_numbers"\nmax = 0.1\nmaximum = 2\n': "unknown key",
         '[[rule]]\nmetric = "halluc_numbers"\nmax = 0.1\nstatistic = "p99"\n': "statistic",
         '[[rule]]\nno_regression = ["speed"]\n': "unknown rate 'speed'",

@@ -500,6 +500,10 @@ def score_run(
         )
     packets = find_packets(packets_dir)
     info = read_run(run)
+    database = run / DB_NAME
+    if database.exists() and not database.is_file():
+        # It is replaced once the scores are written: refused before anything is.
+        raise BadInput(f"{database}: not a file (a run keeps its results database there)")
     selected = listed_documents(info, run, packets)
     provenance.verify(info, run, selected)
     tasks: list[PacketTask] = []
