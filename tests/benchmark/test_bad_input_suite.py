@@ -1446,6 +1446,7 @@ def _params() -> list[Any]:
 
 
 @pytest.mark.parametrize("case", _params())
+@pytest.mark.slow
 def test_bad_input(case: Case, world: Path, tmp_path: Path) -> None:
     w = tmp_path / "w"
     w.mkdir()

@@ -299,6 +299,7 @@ def test_kill_9_leaves_no_worker_behind(tmp_path: Path) -> None:
     assert wait_until_gone(process.pid) == [], f"workers {workers} outlived `run`"
 
 
+@pytest.mark.slow
 def test_a_run_whose_every_extraction_failed_stops_with_exit_1(
     run_cli: Run, tmp_path: Path
 ) -> None:
@@ -365,6 +366,7 @@ def test_the_default_run_folder_is_ignored_by_git() -> None:
     assert result.returncode == 0
 
 
+@pytest.mark.slow
 def test_a_killed_api_run_is_resumed_without_paying_twice(run_cli: Run, tmp_path: Path) -> None:
     """`run --provider openai` killed during extraction, then `run --resume`: the packets are
     kept, only the documents without a record are requested (the response cache is emptied,

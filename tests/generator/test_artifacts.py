@@ -6,6 +6,8 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from packetbench.generator.leaves import KINDS
 from packetbench.generator.packet import build_packet
 from tests.support.paths import plain
@@ -65,6 +67,7 @@ def test_packet_folder_holds_exactly_the_artifacts(canonical_packets: list[Path]
         assert {p.name for p in packet.iterdir()} == expected
 
 
+@pytest.mark.slow
 def test_field_truth_is_exactly_the_non_null_leaves(canonical_packets: list[Path]) -> None:
     for packet in canonical_packets:
         for doc_id in doc_ids(packet):
@@ -171,6 +174,7 @@ TABLE_HEADERS = {
 }
 
 
+@pytest.mark.slow
 def test_table_headers_repeat_on_every_page_the_table_reaches(tmp_path: Path) -> None:
     """The plain look of every table (patterns off: a table pattern may abbreviate or drop a
     continuation header on purpose)."""

@@ -23,6 +23,7 @@ BOUNDS = {"N1": (24, 28), "N2": (24, 28), "N3": (28, 32), "N4": (32, 36), "N5": 
 
 
 @pytest.mark.parametrize("tier", TIERS)
+@pytest.mark.slow
 def test_packets_carry_the_tiers_documents(tier: str) -> None:
     knobs = resolve(tier)
     low, high = BOUNDS[tier]

@@ -30,6 +30,7 @@ def test_written_suite_matches_the_lock(canonical_packets: list[Path]) -> None:
     assert not differing, f"{len(differing)} files differ from {LOCK}, first {differing[0]}"
 
 
+@pytest.mark.slow
 def test_regenerated_suite_matches_the_lock() -> None:
     """The whole canonical suite, rebuilt from seeds, equals the committed lock byte for byte."""
     expected = expected_lock()
@@ -53,6 +54,7 @@ def test_different_seeds_differ() -> None:
 
 
 @pytest.mark.parametrize("hash_seed", ["0", "12345"])
+@pytest.mark.slow
 def test_hash_seed_and_jobs_do_not_change_bytes(
     run_cli: Callable[..., object], tmp_path: Path, hash_seed: str
 ) -> None:

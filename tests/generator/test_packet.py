@@ -51,6 +51,7 @@ def test_a_live_writers_folders_are_left_alone(tmp_path: Path) -> None:
             live.kill()
 
 
+@pytest.mark.slow
 def test_documents_follow_the_lines() -> None:
     # Without the cap on documents, which may leave out one format of the driver schedule.
     names = {

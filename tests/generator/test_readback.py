@@ -30,6 +30,7 @@ def test_canonical_suite_reads_back(canonical_packets: list[Path]) -> None:
 
 @pytest.mark.parametrize("tier", TIERS[:3])
 @pytest.mark.parametrize("seed", [2, 3])
+@pytest.mark.slow
 def test_fresh_packets_read_back(
     fresh_packet_dir: Callable[[str, int], Path], tier: str, seed: int
 ) -> None:

@@ -86,6 +86,7 @@ def _dead_pid() -> int:
     return process.pid
 
 
+@pytest.mark.slow
 def test_resume_rewrites_exactly_the_broken_packets(
     run_cli: Run, reference: Path, tmp_path: Path
 ) -> None:
@@ -125,6 +126,7 @@ def test_resume_refuses_packets_made_with_other_settings(run_cli: Run, tmp_path:
     assert _tree(out) == before
 
 
+@pytest.mark.slow
 def test_a_file_where_the_packet_belongs_is_refused_even_with_force(
     run_cli: Run, tmp_path: Path
 ) -> None:

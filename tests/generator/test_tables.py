@@ -21,6 +21,7 @@ def _sizes(world: World) -> dict[str, int]:
     }
 
 
+@pytest.mark.slow
 def test_n5_draws_one_long_table_per_packet() -> None:
     knobs = resolve("N5", {})
     assert (knobs["tables.large"], knobs["tables.other_min"], knobs["tables.other_max"]) == (

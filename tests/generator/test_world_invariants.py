@@ -203,6 +203,7 @@ def check_policy(world: World) -> None:
 
 
 @pytest.mark.parametrize("tier", TIERS)
+@pytest.mark.slow
 def test_world_invariants(tier: str) -> None:
     knobs = resolve(tier)
     for seed in SEEDS:

@@ -13,6 +13,8 @@ import subprocess
 import time
 from collections.abc import Callable
 
+import pytest
+
 from tests.support.ocr import needs_tesseract
 from tests.support.paths import PACKETS, cli_path
 from tests.support.processes import children, wait_until_gone
@@ -62,6 +64,7 @@ def test_ctrl_c_stops_the_workers_and_says_one_line() -> None:
 
 
 @needs_tesseract
+@pytest.mark.slow
 def test_kill_int_during_ocr_ends_at_once() -> None:
     """The workers are each OCR-reading a packet (minutes): they are killed, not awaited."""
     code, stderr, took = _interrupt(
@@ -74,6 +77,7 @@ def test_kill_int_during_ocr_ends_at_once() -> None:
 
 
 @needs_tesseract
+@pytest.mark.slow
 def test_kill_int_in_one_process_says_one_line() -> None:
     code, stderr, _ = _interrupt(
         ["audit", "--ocr", str(PACKETS / "N3-000001")],

@@ -52,6 +52,7 @@ def scanned(packet: Path) -> Path:
     return packet
 
 
+@pytest.mark.slow
 def test_wrong_is_told_from_not_checked(run_cli: Run, scanned: Path) -> None:
     """Scans audited without --ocr are "not verified" (exit 3); a wrong value beside them
     makes the audit fail (exit 1), as a CI job must be able to tell apart."""

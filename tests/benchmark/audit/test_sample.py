@@ -56,6 +56,7 @@ def _packets(corpus: Path) -> list[Packet]:
     return [Packet(p, p.name, "N1", 0, ()) for p in sorted(corpus.iterdir())]
 
 
+@pytest.mark.slow
 def test_a_sample_prints_the_bound_and_a_forced_packet_reports_its_finding(
     run_cli: Run, corpus: Path
 ) -> None:

@@ -39,6 +39,7 @@ EXPECTED = {  # the final outcome of an answer fault
 
 
 @pytest.mark.parametrize("api", APIS)
+@pytest.mark.slow
 def test_faults_end_ok_or_explained_and_retries_match(
     api: str,
     three_packets: Path,

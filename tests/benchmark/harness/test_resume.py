@@ -149,6 +149,7 @@ def test_resume_skips_failures_retry_failed_requests_only_them(
     ]
 
 
+@pytest.mark.slow
 def test_an_identical_rerun_is_answered_by_the_cache(
     three_packets: Path,
     stub: Callable[..., StubServer],

@@ -41,6 +41,7 @@ def imported(corpus: Path, tmp_path_factory: pytest.TempPathFactory, run_cli: An
     return out
 
 
+@pytest.mark.slow
 def test_document_truth_is_an_instance_of_its_own_schema(imported: Path) -> None:
     packet = imported / "packets" / "N1-070001"
     listed = _json(packet / "packet_truth.json")["documents"]
@@ -307,6 +308,7 @@ def test_import_is_deterministic(
         ).read_bytes()
 
 
+@pytest.mark.slow
 def test_bad_input_is_one_line_and_touches_nothing(
     corpus: Path, imported: Path, tmp_path: Path, run_cli: Any
 ) -> None:

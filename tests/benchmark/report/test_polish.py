@@ -72,6 +72,7 @@ def test_consistency_flags_show_amounts_and_counts(scored_run: ScoredRun, tmp_pa
     assert not re.search(r"(stated|expected) -?\d+\.\d\b", html)
 
 
+@pytest.mark.slow
 def test_document_and_packet_counts_have_thousands_separators(
     scored_run: ScoredRun, tmp_path: Path
 ) -> None:

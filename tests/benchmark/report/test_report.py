@@ -48,6 +48,7 @@ def two_runs(
     return runs, files.markdown.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_report_shows_every_section(two_runs: tuple[dict[str, Path], str]) -> None:
     runs, text = two_runs
     typical = runs["typical-1"]
@@ -93,6 +94,7 @@ def test_report_shows_every_section(two_runs: tuple[dict[str, Path], str]) -> No
     )
 
 
+@pytest.mark.slow
 def test_worst_slice_first(scored_run: ScoredRun, tmp_path: Path) -> None:
     files = write_report([scored_run("typical", 1)], tmp_path)
     text = files.markdown.read_text(encoding="utf-8")

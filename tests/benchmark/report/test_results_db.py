@@ -51,6 +51,7 @@ def test_field_view_per_leaf_adds_up_to_field_breakdown(
         assert row == {k: expected[document][k] for k in FIELD_VIEW}, document
 
 
+@pytest.mark.slow
 def test_tables_match_the_score_files(scored_run: ScoredRun) -> None:
     run = scored_run("sloppy", 2)  # a run with missing and schema-invalid documents
     scores = run / "scores"

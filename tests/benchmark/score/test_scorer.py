@@ -41,6 +41,7 @@ def _json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 def test_perfect_scores_everything_correct(sim_run: SimRun) -> None:
     run, result = sim_run("perfect", 0)
     fields = _json(run / "scores" / "field_breakdown.json")
@@ -167,6 +168,7 @@ def _copy_run(run: Path, target: Path) -> Path:
     return target
 
 
+@pytest.mark.slow
 def test_invalid_and_missing_records_are_listed(sim_run: SimRun, tmp_path: Path) -> None:
     run = _copy_run(sim_run("perfect", 0)[0], tmp_path / "run")
     folder = run / "extractions" / "N1-000001"

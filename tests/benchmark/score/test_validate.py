@@ -6,6 +6,7 @@ import copy
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
@@ -77,6 +78,7 @@ def mutated(draw: st.DrawFn) -> tuple[str, Any]:
 
 @settings(max_examples=300, deadline=None)
 @given(mutated())
+@pytest.mark.slow
 def test_validator_agrees_with_jsonschema(case: tuple[str, Any]) -> None:
     doc, data = case
     schema = SCHEMA[doc]

@@ -83,6 +83,7 @@ def test_document_intervals_cover_a_known_rate() -> None:
     assert 0.90 <= macro_hits / repetitions <= 0.99, macro_hits
 
 
+@pytest.mark.slow
 def test_claim_level_resampling_would_not_cover() -> None:
     """The same populations resampled by value instead of by document (ignoring that values
     of a document share its rate) give intervals far too narrow: the test above can fail."""

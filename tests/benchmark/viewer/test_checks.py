@@ -106,6 +106,7 @@ def test_a_differing_document_is_refused_while_the_rest_is_served(
 
 
 @pytest.mark.usefixtures("browser")
+@pytest.mark.slow
 def test_the_page_shows_what_is_refused(served_altered: str) -> None:
     url = served_altered
     _checked(url)

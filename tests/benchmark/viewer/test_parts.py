@@ -126,6 +126,7 @@ def test_a_bad_part_is_one_line(viewer_runs: tuple[Path, Path, Path], tmp_path: 
 
 
 @pytest.mark.usefixtures("browser")
+@pytest.mark.slow
 def test_a_long_document_loads_what_is_in_view(
     viewer_runs: tuple[Path, Path, Path], served: str
 ) -> None:

@@ -20,6 +20,7 @@ SEEDS = {"N1": 10, "N2": 20, "N3": 15, "N4": 6, "N5": 3}
 
 
 @pytest.mark.parametrize("tier", TIERS)
+@pytest.mark.slow
 def test_schedule_continues_the_application(tier: str) -> None:
     for case in cases("acord_823", tier, SEEDS[tier], lines=False):
         world, doc = case.world, case.doc

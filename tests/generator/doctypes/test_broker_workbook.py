@@ -136,6 +136,7 @@ def problems_of(doc: BrokerWorkbook, world: World, knobs: dict[str, Any]) -> lis
 
 
 @pytest.mark.parametrize("tier", TIERS)
+@pytest.mark.slow
 def test_workbook_agrees_with_the_packet_over_many_worlds(tier: str) -> None:
     fleets = 0
     for seed in SEEDS:

@@ -36,6 +36,7 @@ CHECKS: dict[str, Callable[[Any, Any, dict[str, Any]], None]] = {
 
 
 @pytest.mark.parametrize("tier", tuple(PRESETS))
+@pytest.mark.slow
 def test_world_invariants_over_200_seeds(tier: str) -> None:
     knobs = plain(tier)
     carried = dict.fromkeys(CHECKS, 0)

@@ -336,6 +336,7 @@ def _non_null_leaves(truth: dict[str, object]) -> int:
 
 
 @pytest.mark.parametrize("tier", TIERS)
+@pytest.mark.slow
 def test_rendered_documents_read_back(tier: str, tmp_path: Path) -> None:
     # N5 is pinned to its ceiling so the longest table (500 rows) is rendered and read back.
     overrides: dict[str, object] = {**AUTO, "documents": DOCS}

@@ -70,6 +70,7 @@ def check_totals(totals: LossTotals, claims: list[Any]) -> None:
 
 
 @pytest.mark.parametrize("tier", TIERS)
+@pytest.mark.slow
 def test_model_invariants(tier: str) -> None:
     knobs = plain(tier)
     for seed in SEEDS[tier]:

@@ -235,6 +235,7 @@ def test_an_incompatible_only_set_is_refused() -> None:
         resolve("N3", parse_overrides(["patterns.only=table.borderless,table.mainframe"]))
 
 
+@pytest.mark.slow
 def test_bad_overrides_on_the_command_line(run_cli: Any, tmp_path: Any) -> None:
     for assignment, message in (
         ("patterns.table.nope=1", "unknown pattern 'table.nope'"),
@@ -316,6 +317,7 @@ def test_applied_records_name_pages_targets_and_delta() -> None:
     }
 
 
+@pytest.mark.slow
 def test_the_patterns_command_lists_the_catalogue(run_cli: Any) -> None:
     result = run_cli("patterns")
     assert result.returncode == 0, result.stderr

@@ -86,6 +86,7 @@ def test_written_text_is_deterministic_and_jittered() -> None:
 
 
 @needs_tesseract
+@pytest.mark.slow
 def test_filled_fields_are_ink_that_ocr_reads_and_pdfium_does_not(render: Render) -> None:
     on, off, record = _case(render, "hand.filled_fields")
     assert record["phase"] == "document" and record["truth"] == "none"
@@ -162,6 +163,7 @@ def test_signatures_are_ink_in_the_signature_boxes(render: Render) -> None:
 
 
 @needs_tesseract
+@pytest.mark.slow
 def test_a_received_stamp_is_coloured_ink_with_a_readable_date(render: Render) -> None:
     on, off, record = _case(render, "hand.date_stamp", "loss_run_pdf")
     doc = "loss_run_pdf"

@@ -127,6 +127,7 @@ def test_a_variant_changes_one_document_truth_at_its_delta_only(pattern: str) ->
             assert squeeze.sub("", entry["shown"]) == squeeze.sub("", entry["canonical"])
 
 
+@pytest.mark.slow
 def test_copied_superseded_values_are_scored_stale_as_the_ledger_says(tmp_path: Path) -> None:
     """A sim profile copying superseded values (`sloppy`: 60 % of the leaves where an older
     version differs) gets them `stale`, exactly as many as it injected, on the current

@@ -158,6 +158,7 @@ def test_a_scan_refuses_what_only_a_text_layer_carries(run_cli: Any, tmp_path: P
     assert "scan.fax" in result.stderr and "overlay.redaction" in result.stderr
 
 
+@pytest.mark.slow
 def test_scans_are_byte_identical_across_processes(run_cli: Any, tmp_path: Path) -> None:
     digests = []
     for name, hash_seed in (("a", "0"), ("b", "977")):
@@ -206,6 +207,7 @@ def test_the_audit_reads_scanned_values_by_ocr(
 
 
 @needs_tesseract
+@pytest.mark.slow
 def test_the_audit_fails_a_scan_ocr_cannot_read(
     run_cli: Any, render: Render, tmp_path: Path
 ) -> None:

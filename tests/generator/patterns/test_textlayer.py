@@ -104,6 +104,7 @@ def _squash(text: str) -> str:
 
 
 @pytest.mark.parametrize("pattern", UNREADABLE)
+@pytest.mark.slow
 def test_attacked_values_are_not_in_the_text_layer(render: Render, pattern: str) -> None:
     """Every value the record claims unreadable has its location marked for OCR only, and
     pdfium's text at that box is not the value; the rest of the document reads as before."""
@@ -323,6 +324,7 @@ def test_scan_ocr_layer_is_an_image_with_an_invisible_lying_layer(render: Render
         "scan.ocr_layer",
     ),
 )
+@pytest.mark.slow
 def test_ocr_reads_the_values_and_not_the_hidden_text(
     render: Render, pattern: str, tmp_path: Path
 ) -> None:
@@ -352,6 +354,7 @@ def test_ocr_reads_the_values_and_not_the_hidden_text(
     assert ocr.found >= 0.8 * ocr.checked
 
 
+@pytest.mark.slow
 def test_same_seed_same_bytes_across_processes(tmp_path: Path) -> None:
     """Attacked documents (pikepdf rewrites, glyph outlines, OCR layers) are byte-identical
     when built again in another process under another hash seed."""
