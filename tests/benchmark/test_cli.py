@@ -30,6 +30,7 @@ def _one_line_error(result: subprocess.CompletedProcess[str], *needles: str) -> 
         assert needle in lines[0]
 
 
+@pytest.mark.slow
 def test_generate_writes_packets_in_seed_order(run_cli: Run, tmp_path: Path) -> None:
     result = run_cli(
         "generate", "--tier", "N1", "--seed", "40", "--count", "3", "--out", str(tmp_path)
@@ -71,6 +72,7 @@ def test_generate_writes_packets_in_seed_order(run_cli: Run, tmp_path: Path) -> 
         ),
     ],
 )
+@pytest.mark.slow
 def test_bad_input_is_one_line_and_exit_2(
     run_cli: Run, tmp_path: Path, args: list[str], needles: list[str]
 ) -> None:
@@ -79,6 +81,7 @@ def test_bad_input_is_one_line_and_exit_2(
     assert not out.exists() or not any(out.iterdir())
 
 
+@pytest.mark.slow
 def test_unwritable_folder_is_refused(run_cli: Run, tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
@@ -121,6 +124,7 @@ def test_version(run_cli: Run) -> None:
     assert result.returncode == 0 and result.stdout.startswith("packetbench ")
 
 
+@pytest.mark.slow
 def test_generate_does_not_import_provider_sdks(tmp_path: Path) -> None:
     code = (
         "import sys\n"

@@ -46,6 +46,7 @@ def test_corpus_json_lists_every_packet_and_its_lock_is_sha256sum_format(made: P
     assert data["digest"] == corpus.digest(corpus.read(made).entries)
 
 
+@pytest.mark.slow
 def test_a_changed_byte_in_any_file_is_named(made: Path, tmp_path: Path) -> None:
     copy = _copy(made, tmp_path / "c")
     assert corpus.verify(copy).digest == corpus.read(made).digest

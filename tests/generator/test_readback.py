@@ -23,6 +23,7 @@ def _assert_reads_back(packet: Path) -> int:
     return total
 
 
+@pytest.mark.slow
 def test_canonical_suite_reads_back(canonical_packets: list[Path]) -> None:
     checked = sum(_assert_reads_back(packet) for packet in canonical_packets)
     assert checked > 10_000  # the suite is not trivially small

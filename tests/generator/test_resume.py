@@ -109,6 +109,7 @@ def test_resume_rewrites_exactly_the_broken_packets(
     assert _tree(out) == _tree(reference)
 
 
+@pytest.mark.slow
 def test_resume_refuses_packets_made_with_other_settings(run_cli: Run, tmp_path: Path) -> None:
     out = tmp_path / "packets"
     generate("N1", 1, 1, out, overrides={"sov.max_rows": 2})

@@ -65,6 +65,7 @@ def test_committed_schemas_are_current() -> None:
     assert stale(SCHEMAS) == []
 
 
+@pytest.mark.slow
 def test_check_flag_fails_on_stale_schemas(tmp_path: Path) -> None:
     folder = tmp_path / "schemas"
     shutil.copytree(SCHEMAS, folder)

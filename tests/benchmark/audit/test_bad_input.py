@@ -64,6 +64,7 @@ BREAKAGES: dict[str, tuple[Callable[[Path], object], list[str]]] = {
 
 
 @pytest.mark.parametrize("breakage", sorted(BREAKAGES))
+@pytest.mark.slow
 def test_unreadable_input_exits_2_naming_the_file(
     run_cli: Run, packet: Path, breakage: str
 ) -> None:

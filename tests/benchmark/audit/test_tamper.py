@@ -77,6 +77,7 @@ def test_a_changed_rendered_as_is_caught(packet: Path) -> None:
     assert found.where.startswith("page 1 bbox [")
 
 
+@pytest.mark.slow
 def test_a_bbox_moved_off_its_text_is_caught(run_cli: Run, packet: Path) -> None:
     def move(data: dict[str, Any]) -> None:
         bbox = _field(data, "policies[0].carrier")["locations"][0]["bbox"]
@@ -182,6 +183,7 @@ def test_a_layout_value_in_the_universe_is_a_leak(packet: Path, kind: str) -> No
     _one(packet, "string_missing", "rendered_universe_acord_140.json", f"strings[{index}]")
 
 
+@pytest.mark.slow
 def test_a_coordinate_as_a_field_value_is_a_leak(run_cli: Run, packet: Path) -> None:
     coordinate = json.loads((packet / "field_truth_sov_pdf.json").read_text())["fields"][0][
         "locations"
@@ -249,6 +251,7 @@ def _truth(data: dict[str, Any]) -> dict[str, Any]:
     return truth
 
 
+@pytest.mark.slow
 def test_a_document_truth_that_breaks_its_schema_is_caught(run_cli: Run, packet: Path) -> None:
     edit_json(
         packet / "document_truth_sov_pdf.json",
@@ -289,6 +292,7 @@ def test_a_document_truth_value_field_truth_lacks_is_caught(packet: Path) -> Non
     assert "no field_truth entry" in found.detail
 
 
+@pytest.mark.slow
 def test_a_manifest_hash_that_is_not_the_files_is_caught(run_cli: Run, packet: Path) -> None:
     edit_json(packet / "manifest_loss_run_csv.json", lambda d: d.update(sha256="0" * 64))
     line = _fails_naming(run_cli, packet, "integrity", "loss_run_csv.csv", "")

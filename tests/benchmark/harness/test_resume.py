@@ -106,6 +106,7 @@ def test_kill_9_then_resume_requests_no_finished_document_and_loses_none(
     assert info["documents"] == {"expected": total, "written": total, "by_status": {"ok": total}}
 
 
+@pytest.mark.slow
 def test_resume_skips_failures_retry_failed_requests_only_them(
     three_packets: Path,
     stub: Callable[..., StubServer],

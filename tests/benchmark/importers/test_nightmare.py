@@ -202,6 +202,7 @@ def test_reconciliation_explains_every_difference(imported: Path) -> None:
     assert (imported / "reconciliation.md").read_text(encoding="utf-8").count("| gpt55") >= 3
 
 
+@pytest.mark.slow
 def test_reconciliation_shows_both_invalid_policies(
     corpus: Path, imported: Path, tmp_path: Path, run_cli: Any
 ) -> None:
@@ -231,6 +232,7 @@ def test_reconciliation_shows_both_invalid_policies(
     assert f"{row} 1 of 13 keys |" in (out / "reconciliation.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_published_count_it_cannot_reproduce_is_unexplained(
     corpus: Path, tmp_path: Path, run_cli: Any
 ) -> None:
@@ -267,6 +269,7 @@ def test_imported_runs_score_report_and_gate(imported: Path, tmp_path: Path, run
     assert gate.returncode == 1 and "halluc_numbers" in gate.stdout  # 2 of 5 numbers invented
 
 
+@pytest.mark.slow
 def test_import_is_deterministic(
     corpus: Path, imported: Path, tmp_path: Path, run_cli: Any
 ) -> None:

@@ -98,6 +98,7 @@ def test_sign_test_is_calibrated_across_seeds(scored_run: ScoredRun) -> None:
     assert false_alarms <= 1
 
 
+@pytest.mark.slow
 def test_runs_of_different_packets_are_not_compared(run_cli: Run, tmp_path: Path) -> None:
     """No document in common: nothing is paired, so the comparison says so and exits 1
     (it used to print "Holm over all 0 sign tests" and exit 0), writing nothing."""

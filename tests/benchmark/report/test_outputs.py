@@ -99,6 +99,7 @@ def test_extract_and_run_refuse_a_folder_that_is_not_theirs(run_cli: Run, tmp_pa
     assert _tree(tmp_path) == before
 
 
+@pytest.mark.slow
 def test_extract_force_leaves_nothing_of_the_replaced_run(
     scored_run: ScoredRun, run_cli: Run, tmp_path: Path
 ) -> None:

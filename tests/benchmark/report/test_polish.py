@@ -46,6 +46,7 @@ def test_labels_get_the_room_they_need() -> None:
     assert anchor >= 7 * len(long)  # at 12 px no glyph of the label is wider than 7 px
 
 
+@pytest.mark.slow
 def test_slice_tables_end_with_a_column_that_says_something(
     scored_run: ScoredRun, tmp_path: Path
 ) -> None:
@@ -57,6 +58,7 @@ def test_slice_tables_end_with_a_column_that_says_something(
     assert re.search(r"^\| sov \(small\) \| typical-1 \|", text, re.M) is None  # 5 packets
 
 
+@pytest.mark.slow
 def test_consistency_flags_show_amounts_and_counts(scored_run: ScoredRun, tmp_path: Path) -> None:
     files = write_report([scored_run("sloppy", 2)], tmp_path)
     text = files.markdown.read_text(encoding="utf-8")

@@ -123,6 +123,7 @@ def test_worst_slice_first(scored_run: ScoredRun, tmp_path: Path) -> None:
     assert len(rates) == len(numeric) and rates == sorted(rates, reverse=True)
 
 
+@pytest.mark.slow
 def test_small_slices_are_flagged(tmp_path: Path) -> None:
     """One packet: every document type has one to three documents, too few to compare."""
     packet = PACKETS / "N1-000001"
@@ -148,6 +149,7 @@ def test_html_is_self_contained(scored_run: ScoredRun, tmp_path: Path) -> None:
     assert html.count("<svg") >= 4 and html.count("<table") > 20
 
 
+@pytest.mark.slow
 def test_report_of_an_unscored_run_is_exit_2(run_cli: Run, tmp_path: Path) -> None:
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / "run.json").write_text("{}")

@@ -32,6 +32,7 @@ def industry_packets(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_perfect_scores_the_industry_types_in_full(sim_run: SimRun, industry_packets: Path) -> None:
     run, _ = sim_run("perfect", 0, industry_packets)
     by_type = json.loads((run / "scores" / "field_breakdown.json").read_text())["by_doc_type"]

@@ -96,6 +96,7 @@ def test_truths_are_valid() -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(mutated())
+@pytest.mark.slow
 def test_fit_leaves_a_valid_instance_and_keeps_a_valid_one(case: tuple[str, Any]) -> None:
     """`score --invalid salvage` scores `fit`'s output: always a valid instance, and a valid
     output comes back as it was, with nothing invented or unfit."""

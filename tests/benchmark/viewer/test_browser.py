@@ -153,6 +153,7 @@ def _walk_through(page: Page, target: dict[str, Any], screenshot: Path | None = 
 
 
 @pytest.mark.usefixtures("browser")
+@pytest.mark.slow
 def test_served_viewer_shows_a_wrong_value_at_its_truth_box(
     viewer_runs: tuple[Path, Path, Path], served: str, tmp_path: Path
 ) -> None:
@@ -168,6 +169,7 @@ def test_served_viewer_shows_a_wrong_value_at_its_truth_box(
 
 
 @pytest.mark.usefixtures("browser")
+@pytest.mark.slow
 def test_static_export_from_file_url_gives_the_same(
     viewer_runs: tuple[Path, Path, Path], tmp_path: Path
 ) -> None:

@@ -81,6 +81,7 @@ def test_list_filters_agree_with_sql(viewer_runs: tuple[Path, Path, Path]) -> No
         Query.parse({"doc_id; DROP TABLE claims": "x"})
 
 
+@pytest.mark.slow
 def test_a_run_not_scored_yet_reads_what_exists(
     viewer_runs: tuple[Path, Path, Path], tmp_path: Path
 ) -> None:

@@ -49,6 +49,7 @@ def described(world: World, doc: PropertySection) -> list[tuple[Building, Any]]:
 
 
 @pytest.mark.parametrize("tier", TIERS)
+@pytest.mark.slow
 def test_premises_are_the_first_buildings_of_the_schedule(tier: str) -> None:
     for world, doc, knobs in cases(tier):
         expected = min(knobs["acord_140.max_premises"], len(world.buildings()))

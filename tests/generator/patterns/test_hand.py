@@ -116,6 +116,7 @@ def test_filled_fields_are_ink_that_ocr_reads_and_pdfium_does_not(render: Render
 
 
 @needs_tesseract
+@pytest.mark.slow
 def test_a_correction_strikes_a_visible_value_and_writes_the_truth_beside_it(
     render: Render, tmp_path: Path
 ) -> None:
@@ -180,6 +181,7 @@ def test_a_received_stamp_is_coloured_ink_with_a_readable_date(render: Render) -
 
 
 @needs_tesseract
+@pytest.mark.slow
 def test_a_margin_note_is_ink_a_reader_can_read(render: Render) -> None:
     on, off, record = _case(render, "hand.margin_note", "loss_run_pdf")
     doc = "loss_run_pdf"
@@ -206,6 +208,7 @@ def inked(render: Render, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write(rendered, tmp_path_factory.mktemp("inked") / "N3-000002")
 
 
+@pytest.mark.slow
 def test_ink_is_not_checked_without_ocr(run_cli: Run, inked: Path) -> None:
     code, report = audit_json(run_cli, inked)
     assert (code, report["status"]) == (3, "not_verified")

@@ -69,6 +69,7 @@ def first(pattern: str, seeds: range = range(1, 9)) -> tuple[Rendered, Rendered,
     ("pattern", "suffix"),
     [("packet.superseded", "_prior"), ("packet.duplicate_document", "_earlier")],
 )
+@pytest.mark.slow
 def test_an_earlier_version_is_listed_superseded_and_its_differences_in_its_delta(
     pattern: str, suffix: str
 ) -> None:
@@ -111,6 +112,7 @@ def test_name_variant_is_what_one_document_shows_and_the_others_keep_the_name() 
     "pattern",
     ["packet.address_variants", "packet.policy_number_formats", "packet.conflicting_values"],
 )
+@pytest.mark.slow
 def test_a_variant_changes_one_document_truth_at_its_delta_only(pattern: str) -> None:
     on, off, _ = first(pattern)
     ((doc_id, record),) = applications(on, pattern).items()
@@ -199,6 +201,7 @@ LOSS_RUNS = ("loss_run_pdf", "loss_run_excel", "loss_run_csv")
 
 
 @pytest.mark.parametrize("pattern", ["packet.superseded", "packet.duplicate_document"])
+@pytest.mark.slow
 def test_an_older_loss_run_lists_only_what_was_reported_by_its_valuation_date(pattern: str) -> None:
     """The loss run as run earlier: the terms begun and the claims reported on or before its
     own valuation date, each as it stood then (closed since: still open, paid no more than

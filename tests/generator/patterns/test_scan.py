@@ -144,6 +144,7 @@ def test_mixed_scans_some_pages_and_leaves_the_others_native(render: Render) -> 
         assert location["text_layer"] is (location["page"] not in scanned), path
 
 
+@pytest.mark.slow
 def test_a_scan_refuses_what_only_a_text_layer_carries(run_cli: Any, tmp_path: Path) -> None:
     result = run_cli(
         "generate",
@@ -189,6 +190,7 @@ def test_scans_are_byte_identical_across_processes(run_cli: Any, tmp_path: Path)
 
 @needs_tesseract
 @pytest.mark.parametrize("level", ("skewed", "fax"))
+@pytest.mark.slow
 def test_the_audit_reads_scanned_values_by_ocr(
     run_cli: Any, render: Render, tmp_path: Path, level: str
 ) -> None:

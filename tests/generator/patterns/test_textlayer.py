@@ -135,6 +135,7 @@ def test_attacked_values_are_not_in_the_text_layer(render: Render, pattern: str)
         "textlayer.bezier_rules",
     ),
 )
+@pytest.mark.slow
 def test_the_audit_confirms_the_attack(render: Render, pattern: str, tmp_path: Path) -> None:
     """Without OCR the audit finds every claim in the file and counts what only OCR can
     verify; nothing is missing or absent."""
