@@ -51,6 +51,17 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 @pytest.fixture(scope="session")
+def tier_corpus(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """tier_corpus(tier): the folder of that tier's 20 preset packets, written once per
+    session and shared by every xdist worker (read only; see tests/support/tier_corpus.py)."""
+    from tests.support.tier_corpus import tier_folder
+
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    return lambda tier: tier_folder(root, tier)
+
+
+@pytest.fixture(scope="session")
 def canonical_packets() -> list[Path]:
     """The canonical suite, one packet per tier (built at session start)."""
     return [PACKETS / packet_id(tier, 1) for tier in TIERS]

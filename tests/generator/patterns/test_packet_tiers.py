@@ -1,34 +1,36 @@
-"""N4 and N5 over 20 seeds with their presets (slow): every packet audits clean (what only OCR
-can read is counted, not judged, here), packets hold superseded documents, and a sloppy
-simulated model scores exactly as its ledger says, `stale` verdicts included."""
+"""N4 and N5 over 20 seeds with their presets (slow): packets hold superseded documents, and a
+sloppy simulated model scores exactly as its ledger says, `stale` verdicts included. (That every
+packet audits clean is test_tiers.py's, on the same shared packets.)"""
 
 from __future__ import annotations
 
+import os
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.audit import audit_packets
 from packetbench.benchmark.extract import extract
 from packetbench.benchmark.packets import load_packet, read_json
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.score.outputs import read_documents
 from packetbench.benchmark.score.scorer import score_run
-from packetbench.generator.batch import generate
 from tests.support.scoring import ledger_mismatches
-
-SEEDS = 20
 
 pytestmark = pytest.mark.slow
 
 
-def test_n4_n5_audit_clean_and_stale_verdicts_equal_the_ledger(tmp_path: Path) -> None:
+def test_n4_n5_stale_verdicts_equal_the_ledger(
+    tmp_path: Path, tier_corpus: Callable[[str], Path]
+) -> None:
+    # The session's shared packets, linked (not copied) into one folder to extract from.
     packets = tmp_path / "packets"
+    packets.mkdir()
     for tier in ("N4", "N5"):
-        generate(tier, 1, SEEDS, packets, jobs=2)
-    result = audit_packets([packets])
-    assert [f for f in result.findings() if f.problem != "not_checked"] == []
-    assert result.totals()["packets"] == 2 * SEEDS
+        for folder in sorted(tier_corpus(tier).glob(f"{tier}-*")):
+            shutil.copytree(folder, packets / folder.name, copy_function=os.link)
+    assert len(list(packets.iterdir())) == 40
     superseded = sum(
         len(load_packet(folder).superseded)
         for folder in sorted(packets.iterdir())
