@@ -65,6 +65,12 @@ def test_each_new_level_scans_the_whole_document(render: Render, level: str) -> 
     for entry in rendered.fields(DOC).values():
         for location in entry["locations"]:
             assert location["text_layer"] is False and len(location["quad"]) == 8
+    # The truth is the plain document's (a scan changes how values look, not what they are).
+    plain = render("N3", 3, (DOC,))
+    assert rendered.truth(DOC) == plain.truth(DOC)
+    assert {p: (f["value"], f["rendered_as"]) for p, f in rendered.fields(DOC).items()} == {
+        p: (f["value"], f["rendered_as"]) for p, f in plain.fields(DOC).items()
+    }
 
 
 def test_focus_blur_halves_the_edges(native: Pixels) -> None:

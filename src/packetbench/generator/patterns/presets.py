@@ -171,10 +171,11 @@ def parse(name: str, raw: str) -> tuple[str, Any]:
 def resolve(tier: str, overrides: Mapping[str, Any]) -> dict[str, float]:
     """The pattern probabilities of `tier` after `overrides` (off, then only, then ids)."""
     probabilities = preset(tier)
+    opt_in = {p.id for p in catalogue() if p.opt_in}
     off = overrides.get(f"{PREFIX}off")
     if off:
         for pattern_id in matching(off):
-            if not PATTERNS[pattern_id].opt_in:  # an opt-in pattern is off already
+            if pattern_id not in opt_in:  # an opt-in pattern is off already
                 probabilities[f"{PREFIX}{pattern_id}"] = 0.0
     only = overrides.get(f"{PREFIX}only")
     if only:
@@ -186,7 +187,7 @@ def resolve(tier: str, overrides: Mapping[str, Any]) -> dict[str, float]:
                         f"--set patterns.only: {first} and {second} cannot be applied together"
                     )
         for pattern_id in PATTERNS:
-            if pattern_id in chosen or not PATTERNS[pattern_id].opt_in:
+            if pattern_id in chosen or pattern_id not in opt_in:
                 probabilities[f"{PREFIX}{pattern_id}"] = 1.0 if pattern_id in chosen else 0.0
     for name, value in overrides.items():
         if name.startswith(PREFIX) and name not in (f"{PREFIX}off", f"{PREFIX}only"):
