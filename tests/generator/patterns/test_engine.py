@@ -124,9 +124,30 @@ CATALOGUE_IDS = {
 }
 
 
+# Issue 25's harder scan levels: opt-in (in no tier's draw or knobs), not yet in PATTERNS.md.
+OPT_IN_IDS = {
+    f"scan.{level}"
+    for level in (
+        "blurred",
+        "motion_blur",
+        "jpeg_blocks",
+        "photocopy_2nd",
+        "photocopy_3rd",
+        "blurred_patch",
+        "roller_bar",
+        "crease",
+        "coffee_ring",
+        "punch_holes",
+        "rotated",
+        "reduced",
+    )
+}
+
+
 def test_the_catalogue_holds_every_id_of_patterns_md() -> None:
     ids = {p.id for p in catalogue()}
-    assert ids >= CATALOGUE_IDS and len(CATALOGUE_IDS) == 91
+    assert ids == CATALOGUE_IDS | OPT_IN_IDS and len(CATALOGUE_IDS) == 91
+    assert {p.id for p in catalogue() if p.opt_in} == OPT_IN_IDS
     for pattern in catalogue():
         assert pattern.family == pattern.id.split(".")[0]
         assert pattern.truth in ("none", "shown", "value", "hidden")
@@ -143,7 +164,10 @@ def test_each_family_declares_its_patterns_in_its_own_module() -> None:
     for pattern in catalogue():
         assert pattern.apply.__module__ == f"packetbench.generator.patterns.{pattern.family}"
     # Within a family, declaration order is catalogue order (it decides every packet's bytes).
-    assert [p.id for p in catalogue() if p.family == "scan"][-1] == "scan.ocr_layer"
+    # Opt-in patterns come after the others: they never change a preset's packet.
+    scans = [p for p in catalogue() if p.family == "scan"]
+    assert [p.id for p in scans if not p.opt_in][-1] == "scan.ocr_layer"
+    assert scans.index(PATTERNS["scan.ocr_layer"]) == len(scans) - len(OPT_IN_IDS) - 1
 
 
 def test_the_first_lookup_imports_every_family_module() -> None:
@@ -154,7 +178,7 @@ def test_the_first_lookup_imports_every_family_module() -> None:
     found = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.split(maxsplit=1)
-    assert found == [str(len(CATALOGUE_IDS)), "Scan with an OCR layer\n"]
+    assert found == [str(len(CATALOGUE_IDS | OPT_IN_IDS)), "Scan with an OCR layer\n"]
 
 
 def test_a_pattern_id_is_family_dot_name() -> None:
@@ -167,6 +191,9 @@ def test_a_pattern_id_is_family_dot_name() -> None:
 
 def test_presets_grow_with_the_tier() -> None:
     for pattern in catalogue():
+        if pattern.opt_in:
+            assert pattern.id not in presets.PROBABILITIES
+            continue
         row = presets.PROBABILITIES[pattern.id]
         assert all(0.0 <= p <= 1.0 for p in row)
         assert list(row) == sorted(row), pattern.id  # never rarer in a harder tier
@@ -180,6 +207,7 @@ def test_every_resolved_probability_is_a_knob_in_every_manifest() -> None:
     built = build_packet("N2", 1, resolve("N2", {"documents": ("sov_pdf", "sov_excel")}))
     manifest = json.loads(built.files["manifest_sov_pdf.json"])
     assert {f"patterns.{i}" for i in CATALOGUE_IDS} <= set(manifest["knobs"])
+    assert not {f"patterns.{i}" for i in OPT_IN_IDS} & set(manifest["knobs"])
     assert (
         manifest["knobs"]["patterns.overlay.watermark"]
         == presets.PROBABILITIES["overlay.watermark"][1]

@@ -170,6 +170,9 @@ class Pattern:
     reference: str | None = None  # nearest pattern id of the reference corpus
     incompatible: tuple[str, ...] = ()  # ids or globs
     applies: Callable[[Subject], bool] = always
+    # Out of every tier's draw, and out of the knobs a manifest records until a --set names it
+    # (so adding one changes no packet): issue 25's harder scan levels.
+    opt_in: bool = False
 
     @property
     def family(self) -> str:
@@ -210,13 +213,15 @@ def pattern(
     reference: str | None = None,
     incompatible: tuple[str, ...] = (),
     applies: Callable[[Subject], bool] = always,
+    opt_in: bool = False,
 ) -> Callable[[Apply], Apply]:
     """Decorator: the decorated function is how pattern `id_` (``family.name``) acts on a
     document; the pattern, with what PATTERNS.md says of it, is added to `PATTERNS`.
 
     `formats` and `doc_types` (None: any) say which documents it fits, `applies` whether one of
     them holds anything for it to act on; `incompatible` lists ids or globs it never shares a
-    document with. Within a family, patterns are applied in declaration order."""
+    document with; `opt_in` keeps it out of every tier's draw and knobs until a --set names
+    it. Within a family, patterns are applied in declaration order."""
     family, _, rest = id_.partition(".")
     if family not in FAMILIES or not rest:
         raise ValueError(f"pattern id {id_!r} is not family.name with a known family")
@@ -236,6 +241,7 @@ def pattern(
                 reference=reference,
                 incompatible=incompatible,
                 applies=applies,
+                opt_in=opt_in,
             ),
         )
         return apply

@@ -130,9 +130,14 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
 
 
 def preset(tier: str) -> dict[str, float]:
-    """Every registered pattern's probability in `tier`, in catalogue order."""
+    """Every registered pattern's probability in `tier`, in catalogue order (opt-in patterns
+    aside: they are off, and recorded only when a --set names them)."""
     column = TIERS.index(tier)
-    return {f"{PREFIX}{p.id}": PROBABILITIES.get(p.id, (0.0,) * 5)[column] for p in catalogue()}
+    return {
+        f"{PREFIX}{p.id}": PROBABILITIES.get(p.id, (0.0,) * 5)[column]
+        for p in catalogue()
+        if not p.opt_in
+    }
 
 
 def _probability(name: str, raw: str) -> float:
@@ -166,10 +171,12 @@ def parse(name: str, raw: str) -> tuple[str, Any]:
 def resolve(tier: str, overrides: Mapping[str, Any]) -> dict[str, float]:
     """The pattern probabilities of `tier` after `overrides` (off, then only, then ids)."""
     probabilities = preset(tier)
+    opt_in = {p.id for p in catalogue() if p.opt_in}
     off = overrides.get(f"{PREFIX}off")
     if off:
         for pattern_id in matching(off):
-            probabilities[f"{PREFIX}{pattern_id}"] = 0.0
+            if pattern_id not in opt_in:  # an opt-in pattern is off already
+                probabilities[f"{PREFIX}{pattern_id}"] = 0.0
     only = overrides.get(f"{PREFIX}only")
     if only:
         chosen = matching(only)
@@ -180,7 +187,8 @@ def resolve(tier: str, overrides: Mapping[str, Any]) -> dict[str, float]:
                         f"--set patterns.only: {first} and {second} cannot be applied together"
                     )
         for pattern_id in PATTERNS:
-            probabilities[f"{PREFIX}{pattern_id}"] = 1.0 if pattern_id in chosen else 0.0
+            if pattern_id in chosen or pattern_id not in opt_in:
+                probabilities[f"{PREFIX}{pattern_id}"] = 1.0 if pattern_id in chosen else 0.0
     for name, value in overrides.items():
         if name.startswith(PREFIX) and name not in (f"{PREFIX}off", f"{PREFIX}only"):
             probabilities[name] = float(value)

@@ -248,3 +248,48 @@ def _misread_paths(pdf: PdfDocument, page: int, wrong: dict[tuple[int, str], str
         for path in hit
     }
     return [path for path, marks in hit.items() if all(marks) and len(marks) == located[path]]
+
+
+# Issue 25: damage up to the edge of legibility, every value still legible to a person. Opt-in
+# (out of every tier's draw, so no packet of the presets changes): --set patterns.scan.<id>=1.
+_HARDER: dict[str, tuple[str, str]] = {
+    "blurred": ("Out-of-focus scan", "Gaussian blur of 1.6 pixels at 200 dpi."),
+    "motion_blur": ("Motion-blurred scan", "The page moved while scanned: a 6-pixel smear."),
+    "jpeg_blocks": ("JPEG blocks", "150 dpi saved at JPEG quality 8: visible 8x8 blocks."),
+    "photocopy_2nd": (
+        "Second-generation photocopy",
+        "A copy of a copy: grayer paper, toner speckle, strokes grown a pixel.",
+    ),
+    "photocopy_3rd": (
+        "Third-generation photocopy",
+        "150 dpi, contrast lost, heavy toner speckle, filled counters, streaks.",
+    ),
+    "blurred_patch": ("Blurred patch", "A smudge on the glass: one region out of focus."),
+    "roller_bar": ("Roller bar", "A gray bar down the page where a dirty roller touched."),
+    "crease": ("Fold crease", "A fold across the page: a dark line and its shadow."),
+    "coffee_ring": ("Coffee ring", "A stain's dark rim around a tinted inside."),
+    "punch_holes": ("Punch holes", "Three holes punched in the left margin."),
+    "rotated": (
+        "Page fed turned",
+        "Scanned turned by 90, 180 or 270 degrees (a quarter turn shrinks it to fit).",
+    ),
+    "reduced": ("Reduced copy", "The page copied at 60-70 % onto a larger sheet."),
+}
+
+
+def _declare(level: str, name: str, description: str) -> None:
+    @pattern(
+        f"scan.{level}",
+        name,
+        phase="scan",
+        truth="none",
+        incompatible=EXCLUDES,
+        description=description,
+        opt_in=True,
+    )
+    def _harder(staging: Staging) -> bool:
+        return _scan(staging, level)
+
+
+for _level, (_name, _description) in _HARDER.items():
+    _declare(_level, _name, _description)

@@ -1,0 +1,331 @@
+"""The difficulty card: how hard a corpus of packets is to perceive, tier by tier.
+
+Everything is measured from the files a reader gets, with the same code for any corpus (ours or
+an imported one): PDF pages are opened with pypdfium2, never taken from our manifests, so a page
+counts as an image page when it carries no text at all or is one image covering most of the page
+(a scan, with or without an OCR layer over it). Located values come from the field truth's
+locations (page + bbox on a PDF); a value drawn twice counts twice. Checkboxes are marks, not
+words, and are left out of the located values.
+
+The naive OCR baseline is what a pipeline without restoration gets: each sampled page rendered
+at 300 dpi in gray, read whole by Tesseract (automatic page segmentation), nothing evened out,
+deskewed or unruled; a located value is recovered when the words in its box, or a whole-word
+run anywhere on the page, read as its `rendered_as` (the audit's rule, `OcrPage.find`). It is
+slow, so it reads a seeded sample of pages per tier (pages holding at least one located value).
+
+Conflicts are what the manifests record: applications of the cross-document variant patterns
+(name, address, policy-number, building facts), their ids or the ids they correspond to.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as raw
+
+from packetbench.benchmark.audit.files import Document, packet_folders, read_packet
+from packetbench.benchmark.audit.ocr import DPI, OcrPage, Tesseract
+from packetbench.benchmark.audit.pdftext import PdfText
+from packetbench.benchmark.errors import BadInput, UsageError
+from packetbench.benchmark.score import normalize
+
+# Cross-document variants: the same fact stated differently by two current documents.
+CONFLICT_PATTERNS = frozenset(
+    {
+        "packet.name_variants",
+        "packet.address_variants",
+        "packet.policy_number_formats",
+        "packet.conflicting_values",
+    }
+)
+IMAGE_COVER = 0.85  # an image covering this share of the page makes it an image page
+MARGIN = 2.0  # points around a value's box when its text layer is read (as the audit's OCR)
+DEFAULT_OCR_SAMPLE = 4
+Located = tuple[list[float], str, bool]  # box or quad, rendered_as, declared text_layer
+
+
+@dataclass
+class TierCard:
+    """One tier's row of the card: sums, turned into rates by `row`."""
+
+    tier: str
+    packets: int = 0
+    documents: int = 0
+    pdf_pages: int = 0
+    image_pages: int = 0
+    located: int = 0
+    not_in_text_layer: int = 0
+    declared_no_text_layer: int = 0
+    ocr_pages: int = 0
+    ocr_located: int = 0
+    ocr_recovered: int = 0
+    conflicts: int = 0
+    pattern_uses: int = 0
+    largest_table: int = 0
+    # (packet folder, PDF file, page number, located (bbox or quad, rendered_as)) to sample from
+    pages: list[tuple[str, Path, int, list[Located]]] = field(default_factory=list, repr=False)
+
+    def row(self) -> dict[str, Any]:
+        def share(part: int, whole: int) -> float | None:
+            return round(part / whole, 4) if whole else None  # a rate over nothing is None
+
+        def per(total: int, count: int) -> float | None:
+            return round(total / count, 2) if count else None
+
+        return {
+            "tier": self.tier,
+            "packets": self.packets,
+            "documents_per_packet": per(self.documents, self.packets),
+            "pdf_pages_per_packet": per(self.pdf_pages, self.packets),
+            "image_page_share": share(self.image_pages, self.pdf_pages),
+            "located_values": self.located,
+            "not_in_text_layer_share": share(self.not_in_text_layer, self.located),
+            "declared_no_text_layer_share": share(self.declared_no_text_layer, self.located),
+            "ocr_pages_read": self.ocr_pages,
+            "ocr_located_values": self.ocr_located,
+            "ocr_recovered_share": share(self.ocr_recovered, self.ocr_located),
+            "conflicts_per_packet": per(self.conflicts, self.packets),
+            "pattern_uses_per_document": per(self.pattern_uses, self.documents),
+            "largest_table_rows": self.largest_table,
+        }
+
+
+@dataclass(frozen=True)
+class Card:
+    tiers: list[dict[str, Any]]
+    ocr_sample: int
+    seed: int
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def image_page(page: Any) -> bool:
+    """Whether a pypdfium2 page is an image page: no text at all, or one image covering at
+    least IMAGE_COVER of the page (a scan, an OCR layer over it or not)."""
+    textpage = page.get_textpage()
+    try:
+        if textpage.count_chars() == 0:
+            return True
+    finally:
+        textpage.close()
+    width, height = page.get_size()
+    area = float(width * height) or 1.0
+    for obj in page.get_objects(filter=(raw.FPDF_PAGEOBJ_IMAGE,)):
+        left, bottom, right, top = obj.get_bounds()
+        if (right - left) * (top - bottom) >= IMAGE_COVER * area:
+            return True
+    return False
+
+
+def _located(document: Document) -> dict[int, list[Located]]:
+    """Page -> (box, rendered_as, text_layer as the truth declares it) of each located value
+    of a PDF (checkboxes left out). A scanned page's quad is its exact box; otherwise the
+    bbox."""
+    pages: dict[int, list[Located]] = {}
+    for entry in document.fields:
+        if entry.get("kind") == "checkbox" or not entry["rendered_as"].strip():
+            continue
+        for location in entry.get("locations") or []:
+            if not isinstance(location, dict):
+                continue
+            page, bbox = location.get("page"), location.get("bbox")
+            region = location.get("quad") or bbox
+            if (
+                type(page) is not int
+                or not isinstance(bbox, list)
+                or len(bbox) != 4
+                or not isinstance(region, list)
+                or not all(isinstance(v, int | float) for v in region)
+            ):
+                continue
+            pages.setdefault(page, []).append(
+                (
+                    [float(v) for v in region],
+                    entry["rendered_as"],
+                    location.get("text_layer") is not False,
+                )
+            )
+    return pages
+
+
+def _spaceless(text: str) -> str:
+    return normalize.string(text).replace(" ", "")
+
+
+def _upright(region: list[float]) -> list[float]:
+    if len(region) == 4:
+        return region
+    xs, ys = region[0::2], region[1::2]
+    return [min(xs), min(ys), max(xs), max(ys)]
+
+
+def _largest_table(value: Any) -> int:
+    """The most records in any list of objects in a document's truth."""
+    if isinstance(value, dict):
+        return max((_largest_table(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        here = len(value) if value and all(isinstance(v, dict) for v in value) else 0
+        return max([here, *(_largest_table(v) for v in value)])
+    return 0
+
+
+def _measure_pdf(card: TierCard, document: Document, packet: str) -> None:
+    located = _located(document)
+    with PdfText(document.file) as text:
+        pdf = text.document()
+        card.pdf_pages += text.pages
+        for number in range(1, text.pages + 1):
+            page = pdf[number - 1]
+            try:
+                card.image_pages += image_page(page)
+            finally:
+                page.close()
+            here = [item for item in located.get(number, []) if item[0]]
+            if not here:
+                continue
+            card.pages.append((packet, document.file, number, here))
+            grown = [
+                [b[0] - MARGIN, b[1] - MARGIN, b[2] + MARGIN, b[3] + MARGIN]
+                for b in (_upright(region) for region, _, _ in here)
+            ]
+            with text.page(number) as page_text:
+                read = page_text.bounded_many(grown, display=False)
+            card.located += len(here)
+            card.not_in_text_layer += sum(
+                _spaceless(expected) not in _spaceless(found)
+                for (_, expected, _), found in zip(here, read, strict=True)
+            )
+            card.declared_no_text_layer += sum(not declared for _, _, declared in here)
+
+
+def _conflicts(manifest: dict[str, Any]) -> int:
+    count = 0
+    for applied in manifest.get("patterns_applied") or []:
+        if not isinstance(applied, dict):
+            continue
+        names = {applied.get("id"), *(applied.get("corresponds") or [])}
+        count += bool(names & CONFLICT_PATTERNS)
+    return count
+
+
+def _ocr(card: TierCard, sample: int, seed: int, engine: Tesseract) -> None:
+    """Read `sample` of the tier's pages (seeded) whole, with no restoration."""
+    chosen = random.Random(f"{seed}:{card.tier}").sample(card.pages, min(sample, len(card.pages)))
+    for _packet, path, number, here in sorted(chosen, key=lambda c: (c[0], str(c[1]), c[2])):
+        try:
+            pdf = pdfium.PdfDocument(path)
+        except pdfium.PdfiumError as error:
+            raise BadInput(f"{path}: unreadable PDF ({error})") from None
+        try:
+            page = pdf[number - 1]
+            try:
+                left, _bottom, _right, top = page.get_cropbox()
+                image = page.render(scale=DPI / 72, grayscale=True).to_numpy()
+            finally:
+                page.close()
+        finally:
+            pdf.close()
+        image = image.reshape(image.shape[:2])
+        words = engine.words(image, DPI, f"{path} page {number}")
+        ocr = OcrPage(words, DPI / 72, float(left), float(top))
+        card.ocr_pages += 1
+        card.ocr_located += len(here)
+        card.ocr_recovered += sum(ocr.find(region, expected)[0] for region, expected, _ in here)
+
+
+def difficulty_card(
+    paths: Iterable[Path],
+    ocr_sample: int = DEFAULT_OCR_SAMPLE,
+    seed: int = 0,
+    progress: Callable[[str], None] | None = None,
+) -> Card:
+    """The card of the packets under `paths` (packet folders or folders of packets), one row
+    per tier in tier order; `ocr_sample` pages per tier go through the naive OCR baseline
+    (0: none, and no Tesseract needed)."""
+    if ocr_sample < 0:
+        raise UsageError(f"--ocr-sample must be 0 or more (got {ocr_sample})")
+    folders = packet_folders(paths)
+    if not folders:
+        raise BadInput(f"{', '.join(str(p) for p in paths)}: no packets found")
+    engine = Tesseract() if ocr_sample else None
+    cards: dict[str, TierCard] = {}
+    for folder in folders:
+        packet = read_packet(folder)
+        tier = str(packet.truth.get("tier") or "?")
+        card = cards.setdefault(tier, TierCard(tier))
+        card.packets += 1
+        card.documents += len(packet.documents)
+        for document in packet.documents:
+            card.pattern_uses += len(document.manifest.get("patterns_applied") or [])
+            card.conflicts += _conflicts(document.manifest)
+            card.largest_table = max(card.largest_table, _largest_table(document.truth))
+            if document.format == "pdf":
+                _measure_pdf(card, document, packet.packet_id)
+        if progress:
+            progress(packet.packet_id)
+    rows = []
+    for tier in sorted(cards):
+        if engine is not None:
+            _ocr(cards[tier], ocr_sample, seed, engine)
+        rows.append(cards[tier].row())
+    return Card(rows, ocr_sample, seed)
+
+
+COLUMNS: Sequence[tuple[str, str]] = (
+    ("tier", "tier"),
+    ("packets", "packets"),
+    ("docs/pkt", "documents_per_packet"),
+    ("pages/pkt", "pdf_pages_per_packet"),
+    ("image pages", "image_page_share"),
+    ("not in text", "not_in_text_layer_share"),
+    ("declared", "declared_no_text_layer_share"),
+    ("OCR recovers", "ocr_recovered_share"),
+    ("OCR pages", "ocr_pages_read"),
+    ("conflicts/pkt", "conflicts_per_packet"),
+    ("patterns/doc", "pattern_uses_per_document"),
+    ("largest table", "largest_table_rows"),
+)
+SHARES = frozenset(
+    {
+        "image_page_share",
+        "not_in_text_layer_share",
+        "declared_no_text_layer_share",
+        "ocr_recovered_share",
+    }
+)
+
+
+def render_table(card: Card) -> str:
+    """The card as an aligned text table (shares as percentages, '-' for a rate over nothing)."""
+
+    def cell(key: str, value: Any) -> str:
+        if value is None:
+            return "-"
+        if key in SHARES:
+            return f"{value:.0%}"
+        if isinstance(value, int):
+            return f"{value:,}"
+        return f"{value:g}" if isinstance(value, float) else str(value)
+
+    rows = [[title for title, _ in COLUMNS]]
+    rows += [[cell(key, tier[key]) for _, key in COLUMNS] for tier in card.tiers]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(COLUMNS))]
+    lines = [
+        "  ".join(
+            c.ljust(widths[i]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(r)
+        ).rstrip()
+        for r in rows
+    ]
+    located = sum(t["ocr_located_values"] for t in card.tiers)
+    pages = sum(t["ocr_pages_read"] for t in card.tiers)
+    lines.append(
+        f"naive OCR (Tesseract, whole page at {DPI} dpi, no restoration): {pages} page(s) read, "
+        f"{located:,} located values, sample {card.ocr_sample} page(s) per tier, seed {card.seed}"
+    )
+    return "\n".join(lines)

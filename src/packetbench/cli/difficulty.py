@@ -1,0 +1,39 @@
+"""`packetbench difficulty`: the difficulty card of a corpus, ours or imported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def difficulty(
+    packets: Annotated[list[Path], typer.Argument(help="Packet folders, or folders of packets.")],
+    ocr_sample: Annotated[
+        int,
+        typer.Option(
+            help="Pages per tier read by the naive OCR baseline (seeded sample; 0: none)."
+        ),
+    ] = 4,
+    seed: Annotated[int, typer.Option(help="Seed of the OCR page sample.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+) -> None:
+    """Print the difficulty card of PACKETS per tier: documents and PDF pages per packet,
+    image-page share (read from the PDFs), share of located values absent from the text
+    layer, what a naive OCR (Tesseract on the whole page, no restoration) recovers on a
+    sample of pages, conflicts per packet (from manifests), pattern uses per document,
+    largest table (rows). Exit 2 on bad input."""
+    import json
+
+    from packetbench.benchmark.difficulty import difficulty_card, render_table
+
+    card = difficulty_card(packets, ocr_sample, seed)
+    if as_json:
+        typer.echo(json.dumps(card.as_json(), indent=2))
+        return
+    typer.echo(render_table(card))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("difficulty")(difficulty)

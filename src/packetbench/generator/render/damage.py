@@ -1,0 +1,125 @@
+"""Harder scan damage (issue 25): optics (focus, motion, toner spread) over the whole page and
+local damage on part of it (a blurred patch, a roller bar, a fold, a coffee ring, punch holes).
+
+Each works in place on a scanned page's gray pixels (uint8, a row per pixel row, 255 = white)
+before the scan's tone curve, and draws its randomness from the page's generator, so a page is
+byte-identical across runs. Strengths are tuned so that every value stays legible to a person
+(a value damaged past reading is the legibility rule's business, not this module's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageFilter
+
+Matrix = np.ndarray[Any, Any]
+
+
+def _set(pixels: Matrix, image: Image.Image) -> None:
+    pixels[:] = np.asarray(image, dtype=np.uint8)
+
+
+def optics(pixels: Matrix, blur: float, motion: int, thicken: int) -> None:
+    """Toner spread (strokes grown `thicken` pixels: a copy of a copy fills the counters of
+    e, a, o), then a motion blur `motion` pixels long across the page, then focus blur (a
+    Gaussian of radius `blur` pixels)."""
+    image = Image.fromarray(pixels)
+    for _ in range(thicken):
+        image = image.filter(ImageFilter.MinFilter(3))
+    if motion > 1:
+        source = np.asarray(image, dtype=np.float32)
+        padded = np.pad(source, ((0, 0), (motion // 2, motion - 1 - motion // 2)), mode="edge")
+        moved = sum(padded[:, i : i + source.shape[1]] for i in range(motion)) / motion
+        image = Image.fromarray(np.asarray(moved, dtype=np.float32).round().astype(np.uint8))
+    if blur:
+        image = image.filter(ImageFilter.GaussianBlur(blur))
+    _set(pixels, image)
+
+
+def _darken(region: Matrix, light: Matrix | float) -> None:
+    """Multiply `region` by `light` (0-1 floats, broadcast), in place."""
+    region[:] = (region.astype(np.float32) * light).round().clip(0, 255).astype(np.uint8)
+
+
+def patch(pixels: Matrix, dpi: int, rng: np.random.Generator) -> None:
+    """A blurred patch (water, a smudge, a fingerprint on the glass): a quarter of the
+    page's width, an inch or so tall, out of focus by a radius of 0.9 points."""
+    rows, cols = pixels.shape
+    w, h = int(cols * rng.uniform(0.3, 0.45)), int(dpi * rng.uniform(0.8, 1.3))
+    left = int(rng.integers(0, max(cols - w, 1)))
+    top = int(rng.integers(rows // 6, max(rows * 5 // 6 - h, rows // 6 + 1)))
+    region = pixels[top : top + h, left : left + w]
+    _set(region, Image.fromarray(region).filter(ImageFilter.GaussianBlur(dpi / 72 * 0.9)))
+
+
+def roller(pixels: Matrix, dpi: int, rng: np.random.Generator) -> None:
+    """A roller bar: a gray band down the page along the paper path (0.1-0.16 inch wide,
+    at 70-78 % light) with a dark line on its edge, where a dirty roller touched."""
+    cols = pixels.shape[1]
+    width = int(dpi * rng.uniform(0.1, 0.16))
+    left = int(rng.integers(cols // 8, cols * 7 // 8 - width))
+    _darken(pixels[:, left : left + width], float(rng.uniform(0.70, 0.78)))
+    _darken(pixels[:, left : left + max(1, dpi // 100)], 0.5)
+
+
+def crease(pixels: Matrix, dpi: int, rng: np.random.Generator) -> None:
+    """A fold across the page at a third of its height: a thin dark line and a soft shadow
+    beside it (0.15 inch, from 80 % light back to full)."""
+    rows, _ = pixels.shape
+    row = int(rows * rng.choice((1 / 3, 2 / 3)) + rng.integers(-dpi // 4, dpi // 4))
+    line = max(1, dpi // 100)
+    _darken(pixels[row : row + line, :], 0.6)
+    reach = int(dpi * 0.15)
+    ramp = np.linspace(0.8, 1.0, reach, dtype=np.float32)[:, None]
+    _darken(pixels[row + line : row + line + reach, :], ramp[: rows - row - line])
+
+
+def coffee(pixels: Matrix, dpi: int, rng: np.random.Generator) -> None:
+    """A coffee ring: the stain's dark rim (a ring 0.05 inch wide at 72 % light) around a
+    lightly tinted inside (93 %), 1.4-2 inches across."""
+    rows, cols = pixels.shape
+    radius = dpi * rng.uniform(0.7, 1.0)
+    cy = float(rng.uniform(radius, rows - radius))
+    cx = float(rng.uniform(radius, cols - radius))
+    top, bottom = int(cy - radius - 2), int(cy + radius + 2)
+    left, right = int(cx - radius - 2), int(cx + radius + 2)
+    ys = np.arange(top, bottom, dtype=np.float32)[:, None] - cy
+    xs = np.arange(left, right, dtype=np.float32)[None, :] - cx
+    distance = np.sqrt(ys * ys + xs * xs)
+    rim = dpi * 0.05
+    light = np.where(distance < radius - rim, 0.93, 1.0).astype(np.float32)
+    edge = np.clip(1.0 - np.abs(distance - (radius - rim / 2)) / (rim / 2), 0.0, 1.0)
+    light = np.minimum(light, 1.0 - 0.28 * edge).astype(np.float32)
+    _darken(pixels[top:bottom, left:right], light)
+
+
+def punch(pixels: Matrix, dpi: int, rng: np.random.Generator) -> None:
+    """Three punch holes in the left margin (0.28 inch across, centred 0.3-0.35 inch in, at
+    the standard spacing of 4.25 inches about the middle), dark where the copier's lid
+    showed through."""
+    rows, _ = pixels.shape
+    r = dpi * 0.14
+    cx = dpi * float(rng.uniform(0.3, 0.35))
+    middle = rows / 2 + float(rng.uniform(-0.05, 0.05)) * dpi
+    for cy in (middle - 4.25 * dpi, middle, middle + 4.25 * dpi):
+        top, bottom = max(int(cy - r - 1), 0), min(int(cy + r + 2), rows)
+        left, right = int(cx - r - 1), int(cx + r + 2)
+        if bottom <= top:
+            continue
+        ys = np.arange(top, bottom, dtype=np.float32)[:, None] - cy
+        xs = np.arange(left, right, dtype=np.float32)[None, :] - cx
+        inside = ys * ys + xs * xs <= r * r
+        region = pixels[top:bottom, left:right]
+        region[inside] = 35
+
+
+DAMAGE: dict[str, Callable[[Matrix, int, np.random.Generator], None]] = {
+    "patch": patch,
+    "roller": roller,
+    "crease": crease,
+    "coffee": coffee,
+    "punch": punch,
+}

@@ -1,0 +1,129 @@
+"""`packetbench difficulty`: the card measured on real packets (a scanned one and a native one,
+generated small), on an imported corpus, and its bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from packetbench.benchmark.difficulty import difficulty_card
+from tests.support.corpus_fixture import write_corpus
+
+RunCli = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture(scope="module")
+def packets(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One ACORD 125 scanned whole (N3, scan.degraded), one scanned with an invisible OCR
+    layer over the image (N2, scan.ocr_layer) and one drawn native (N1, no pattern), each a
+    packet of its own tier."""
+    from tests.support.paths import cli_path
+
+    out = tmp_path_factory.mktemp("difficulty")
+    for tier, chosen in (
+        ("N3", "patterns.only=scan.degraded"),
+        ("N2", "patterns.only=scan.ocr_layer"),
+        ("N1", "patterns.off=*"),
+    ):
+        subprocess.run(
+            [
+                *(cli_path(), "generate", "--tier", tier, "--seed", "1", "--out", str(out)),
+                *("--set", "documents=acord_125", "--set", chosen),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )
+    return out
+
+
+@pytest.mark.slow  # ~30 s on 2 loaded cores: Tesseract reads two pages twice
+def test_card_tells_a_scanned_packet_from_a_native_one(packets: Path) -> None:
+    card = difficulty_card([packets], ocr_sample=1, seed=3)
+    rows = {row["tier"]: row for row in card.tiers}
+    assert list(rows) == ["N1", "N2", "N3"]
+    native, layered, scanned = rows["N1"], rows["N2"], rows["N3"]
+    for row in (native, layered, scanned):
+        assert row["packets"] == 1 and row["documents_per_packet"] == 1
+        assert row["pdf_pages_per_packet"] >= 1
+        assert row["located_values"] > 20
+        assert row["ocr_pages_read"] == 1 and row["ocr_located_values"] > 0
+    # Read from the PDFs: every scanned page is one image with no text, no native page is.
+    assert scanned["image_page_share"] == 1.0
+    assert native["image_page_share"] == 0.0
+    # A scan with an OCR layer has text, but its page is one image: still an image page.
+    assert layered["image_page_share"] == 1.0
+    assert scanned["not_in_text_layer_share"] == 1.0
+    assert scanned["declared_no_text_layer_share"] == 1.0
+    assert native["not_in_text_layer_share"] < 0.05
+    assert native["declared_no_text_layer_share"] == 0.0
+    # Tesseract reads a clean native page almost whole; the card counts what it read.
+    assert native["ocr_recovered_share"] > 0.9
+    assert scanned["pattern_uses_per_document"] == 1.0
+    assert native["pattern_uses_per_document"] == 0.0
+    assert native["conflicts_per_packet"] == 0.0
+    assert native["largest_table_rows"] >= 1
+    # Seeded: the same sample reads the same pages, the same numbers.
+    assert difficulty_card([packets], ocr_sample=1, seed=3) == card
+
+
+def test_cli_prints_the_card_and_its_json(run_cli: RunCli, packets: Path) -> None:
+    done = run_cli("difficulty", str(packets), "--ocr-sample", "0")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split()[:2] == ["tier", "packets"]
+    assert [line.split()[0] for line in lines[1:4]] == ["N1", "N2", "N3"]
+    assert "0 page(s) read" in lines[-1]
+    done = run_cli("difficulty", str(packets), "--ocr-sample", "0", "--json")
+    assert done.returncode == 0, done.stderr
+    card = json.loads(done.stdout)
+    assert [row["tier"] for row in card["tiers"]] == ["N1", "N2", "N3"]
+    assert [row["image_page_share"] for row in card["tiers"]] == [0.0, 1.0, 1.0]
+    assert card["tiers"][2]["ocr_recovered_share"] is None  # a rate over nothing
+
+
+def test_card_runs_on_an_imported_corpus(run_cli: RunCli, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    done = run_cli("import", "nightmare", str(corpus), "--out", str(tmp_path / "imported"))
+    assert done.returncode == 0, done.stderr
+    done = run_cli("difficulty", str(tmp_path / "imported" / "packets"), "--json")
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(done.stdout)["tiers"]
+    assert row["tier"] == "N1" and row["packets"] == 1 and row["documents_per_packet"] == 2
+    assert row["image_page_share"] == 0.0  # the fixture's ACORD 25 is drawn with text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--ocr-sample", "-1"], "--ocr-sample must be 0 or more"),
+        (["--ocr-sample", "x"], "--ocr-sample"),
+    ],
+)
+def test_bad_options_exit_2(run_cli: RunCli, tmp_path: Path, args: list[str], message: str) -> None:
+    done = run_cli("difficulty", str(tmp_path), *args)
+    assert done.returncode == 2
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_folder_without_packets_exits_2(run_cli: RunCli, tmp_path: Path) -> None:
+    done = run_cli("difficulty", str(tmp_path))
+    assert done.returncode == 2
+    assert str(tmp_path) in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_broken_manifest_exits_2_naming_it(
+    run_cli: RunCli, packets: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    copy = Path(shutil.copytree(packets / "N1-000001", tmp_path / "N1-000001"))
+    (copy / "manifest_acord_125.json").write_text("{not json", encoding="utf-8")
+    done = run_cli("difficulty", str(copy), "--ocr-sample", "0")
+    assert done.returncode == 2
+    assert "manifest_acord_125.json" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
