@@ -3,7 +3,7 @@
 Per claim, one seeded draw: the page (cell) that shows the value (`right`), the page or row
 after it, or before it at the end of the document (`off_by_one`), page 1 or the first cell
 whatever the value (`first_page`, the default page ExtractBench's users report), or no
-citation. A `right` box is the truth's box slid sideways to a set IoU with it: `HIT_IOU` for
+citation. A `right` box is the left part of the truth's box cut to a set IoU with it: `HIT_IOU` for
 a share `box_hit` of them, `MISS_IOU` for the rest. A value the truth does not hold (a
 fabricated one, an invented record) is cited to page 1 or the first cell, at the same rate
 as a true one is cited at all. Every choice, and the citation verdict it must get, goes into
@@ -52,12 +52,11 @@ CITING = {
 }
 
 
-def slid(box: Box, overlap: float) -> Box:
-    """`box` slid right so that its IoU with `box` is `overlap` (a slide by d leaves an
-    intersection of (w - d) h and a union of (w + d) h)."""
+def shrunk(box: Box, overlap: float) -> Box:
+    """The left part of `box` whose IoU with `box` is `overlap` (inside the box, so inside
+    the page, however wide the box is)."""
     x0, y0, x1, y1 = box
-    d = (x1 - x0) * (1 - overlap) / (1 + overlap)
-    return (x0 + d, y0, x1 + d, y1)
+    return (x0, y0, x0 + (x1 - x0) * overlap, y1)
 
 
 _CELL = re.compile(r"^([A-Z]+)([0-9]+)$")
@@ -170,7 +169,7 @@ class Citer:
         page, points, overlap = first["page"], truth, None
         if choice == "right":
             overlap = HIT_IOU if self.rng.random() < self.citing.box_hit else MISS_IOU
-            points = slid(truth, overlap)
+            points = shrunk(truth, overlap)
         elif choice == "off_by_one":
             page = page + 1 if page < len(self.sizes) else page - 1
             if page < 1:
