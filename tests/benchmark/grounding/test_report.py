@@ -8,28 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.extract import extract
-from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.report.render import write_report
-from packetbench.benchmark.results import load_run
-from packetbench.benchmark.score.scorer import score_run
 from tests.support.chromium import chromium, open_page
-from tests.support.paths import PACKETS
-
-PACKET = PACKETS / "N1-000001"
-
-
-def _run(folder: Path, cite: str | None) -> Path:
-    extract(SimProvider("typical", 1, cite=cite), PACKET, folder)
-    score_run(folder, PACKET)
-    load_run(folder, PACKET)
-    return folder
 
 
 @pytest.mark.slow
-def test_grounding_section(tmp_path: Path) -> None:
-    cited = _run(tmp_path / "cited", "box")
-    plain = _run(tmp_path / "plain", None)
+def test_grounding_section(cited_and_plain: tuple[Path, Path], tmp_path: Path) -> None:
+    cited, plain = cited_and_plain
     files = write_report([cited, plain], tmp_path / "report")
     text = files.markdown.read_text(encoding="utf-8")
     section = text[text.index("## 10. Grounding: citations") :]
