@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -38,15 +40,28 @@ def test_every_cited_schema_is_strict_for_every_provider(mode: str) -> None:
 def test_the_stub_rules_refuse_what_strict_modes_refuse() -> None:
     wrapped = cited_schema(all_schemas()["sov"], "box")
     assert strict_problem(wrapped) is None
-    cases = {
-        "minItems": lambda s: s["properties"]["evidence"].update(minItems=1),
-        "additionalProperties": lambda s: s["properties"]["evidence"]["items"].update(
-            additionalProperties=True
-        ),
-        "be required": lambda s: s["properties"]["evidence"]["items"]["required"].pop(),
-        "type": lambda s: s["properties"]["evidence"]["items"]["properties"]["x0"].update(
-            type=["number", "string", "null"]
-        ),
+
+    def entry(schema: dict[str, Any]) -> dict[str, Any]:
+        found: dict[str, Any] = schema["properties"]["evidence"]["items"]
+        return found
+
+    def min_items(schema: dict[str, Any]) -> None:
+        schema["properties"]["evidence"]["minItems"] = 1
+
+    def open_entry(schema: dict[str, Any]) -> None:
+        entry(schema)["additionalProperties"] = True
+
+    def optional(schema: dict[str, Any]) -> None:
+        entry(schema)["required"].pop()
+
+    def union(schema: dict[str, Any]) -> None:
+        entry(schema)["properties"]["x0"]["type"] = ["number", "string", "null"]
+
+    cases: dict[str, Callable[[dict[str, Any]], None]] = {
+        "minItems": min_items,
+        "additionalProperties": open_entry,
+        "be required": optional,
+        "type": union,
     }
     for word, breaking in cases.items():
         broken = copy.deepcopy(wrapped)
