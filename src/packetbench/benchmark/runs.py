@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from packetbench import ids, safe_read
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
+from packetbench.benchmark.grounding.citations import Citation
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.errors import WriteFailed
 from packetbench.generator.worker_pool import alive
@@ -56,6 +57,15 @@ class ExtractionRecord(BaseModel):
     usage: Usage
     finish_reason: str | None
     error: str | None
+    # `extract --cite`: each value's evidence, as cited and converted; absent otherwise.
+    citations: list[Citation] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as written: without `citations` when the run asked for none, so a
+        record of a run without --cite is what it was before citations existed."""
+        return self.model_dump(
+            mode="json", exclude={"citations"} if self.citations is None else None
+        )
 
 
 _UMASK_LOCK = threading.Lock()
@@ -191,7 +201,7 @@ def write_record(run: Path, record: ExtractionRecord) -> None:
     source = f"the record of {record.packet_id!r}/{record.doc_id!r}"
     name = ids.check(record.doc_id, "doc_id", source) + ".json"
     packet_id = ids.check(record.packet_id, "packet_id", source)
-    write_json(ids.inside(run, "extractions", packet_id, name), record.model_dump(mode="json"))
+    write_json(ids.inside(run, "extractions", packet_id, name), record.to_json())
 
 
 def read_record(path: Path) -> ExtractionRecord:

@@ -109,6 +109,13 @@ def extract(
         Path | None,
         typer.Option(help="A pricing table (JSON) adding to or replacing the packaged one."),
     ] = None,
+    cite: Annotated[
+        str | None,
+        typer.Option(
+            help="page or box: ask for each value's evidence (PDF page, and with box its box; "
+            "workbook sheet and cell; CSV row and column), recorded and scored."
+        ),
+    ] = None,
     profile: Annotated[str, typer.Option(help="sim only: perfect, typical or sloppy.")] = (
         "typical"
     ),
@@ -145,6 +152,7 @@ def extract(
             "max_output_tokens": max_output_tokens,
             "timeout": timeout,
             "retries": retries,
+            "cite": cite,
         }
     )
     options = HarnessOptions(

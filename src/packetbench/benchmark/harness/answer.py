@@ -29,9 +29,13 @@ class Verdict:
     output: dict[str, Any] | None
     error: str | None
     reading: str | None = None  # "unwrapped envelope 'sov'", "read inside a code fence"
+    evidence: Any = None  # a cited answer's evidence list, as the model gave it
 
 
-def judge(reply: Reply, model: type[DocModel], cap: int) -> Verdict:
+def judge(reply: Reply, model: type[DocModel], cap: int, cited: bool = False) -> Verdict:
+    """The verdict on `reply`. A `cited` answer (`extract --cite`) is an object holding the
+    document's values under `values` and their evidence under `evidence`: the values are
+    judged as any answer is, the evidence is kept for the record as given."""
     if reply.refusal:
         return Verdict("refused", None, f"refused: {reply.refusal}")
     if reply.truncated:
@@ -59,11 +63,19 @@ def judge(reply: Reply, model: type[DocModel], cap: int) -> Verdict:
         )
     if not isinstance(data, dict):
         return Verdict("invalid", None, f"not a JSON object (a {type(data).__name__})")
+    evidence = None
+    if cited:
+        if not isinstance(data.get("values"), dict):
+            return Verdict("invalid", data, "schema-invalid: a cited answer has no values object")
+        evidence = data.get("evidence")
+        if not isinstance(evidence, list):
+            return Verdict("invalid", data, "schema-invalid: a cited answer has no evidence list")
+        data = data["values"]
     reason = problem(model, data)
     if reason is None:
-        return Verdict("ok", data, None, reading)
+        return Verdict("ok", data, None, reading, evidence)
     if len(data) == 1:
         ((key, inner),) = data.items()
         if isinstance(inner, dict) and problem(model, inner) is None:
-            return Verdict("ok", inner, None, f"unwrapped envelope {key!r}")
+            return Verdict("ok", inner, None, f"unwrapped envelope {key!r}", evidence)
     return Verdict("invalid", data, f"schema-invalid: {reason}", reading)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from packetbench.benchmark.errors import BadInput
+from packetbench.benchmark.grounding.schema import citation_info, cited_schema
 from packetbench.benchmark.harness import prompts
 from packetbench.benchmark.harness.runner import Job
 from packetbench.benchmark.packets import Packet
@@ -49,7 +50,12 @@ def sent_schemas(
     provider: ApiProvider,
     schemas: dict[str, dict[str, Any]],
 ) -> dict[str, dict[str, Any]]:
-    return {name: provider.clean_schema(schema) for name, schema in schemas.items()}
+    """Each schema as `provider` is sent it: wrapped with its evidence list under `--cite`."""
+    cite = provider.settings.cite
+    return {
+        name: provider.clean_schema(cited_schema(schema, cite) if cite else schema)
+        for name, schema in schemas.items()
+    }
 
 
 def schema_hash(schema: dict[str, Any]) -> str:
@@ -63,10 +69,14 @@ def api_info(
     sent: dict[str, dict[str, Any]],
 ) -> dict[str, Any]:
     """The provider-specific part of run.json."""
-    return {
+    info: dict[str, Any] = {
         "prompts": prompts.template_hashes(used),
         "schemas_sent": {name: schema_hash(sent[name]) for name in sorted(used)},
     }
+    if provider.settings.cite:
+        info["citations"] = citation_info(provider.settings.cite)
+        info["citations"]["prompt"] = prompts.cite_hash()
+    return info
 
 
 def plan(packets: list[Packet], run: Path, *, resume: bool, retry_failed: bool) -> Plan:

@@ -22,6 +22,7 @@ from packetbench.resources import resource_dir
 
 SYSTEM = "system.j2"
 FRAME = "_document.j2"
+CITE = "cite.j2"  # appended with `extract --cite`
 
 
 def folder() -> Path:
@@ -69,10 +70,25 @@ def title(schema: dict[str, Any]) -> str:
     return text[0].lower() + text[1:] if text[:1].isupper() and text[1:2].islower() else text
 
 
+def cite_hash() -> str:
+    """sha256 of the citation instructions (run.json records it for cited runs)."""
+    return hashlib.sha256((folder() / CITE).read_bytes()).hexdigest()
+
+
 def render(
-    schema_name: str, schema: dict[str, Any], document: DocumentInput, answer: str
+    schema_name: str,
+    schema: dict[str, Any],
+    document: DocumentInput,
+    answer: str,
+    cite: str | None = None,
+    fmt: str = "pdf",
 ) -> Prompt:
+    """The prompt of one document. With `cite` (page or box) the schema sent is the cited
+    wrapper (`grounding.schema`): its title comes from the document schema inside it, and
+    the citation instructions for the document's format `fmt` follow the instructions."""
     environment = _environment()
+    if cite is not None:
+        schema = schema["properties"]["values"]
     context = {
         "title": title(schema),
         "mode": document.mode,
@@ -86,6 +102,9 @@ def render(
         instructions = environment.get_template(f"{template_name(schema_name)}.j2").render(
             **context
         )
+        if cite is not None:
+            evidence = environment.get_template(CITE).render(mode=cite, fmt=fmt)
+            instructions = f"{instructions.strip()}\n\n{evidence.strip()}"
     except TemplateNotFound as error:
         raise BadInput(f"{folder() / str(error.name)}: missing prompt template") from None
     return Prompt(system=system, instructions=instructions.strip(), parts=document.parts)

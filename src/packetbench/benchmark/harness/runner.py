@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from packetbench.benchmark.errors import BadInput
+from packetbench.benchmark.grounding import citations
 from packetbench.benchmark.harness import answer, estimate, inputs, prompts
 from packetbench.benchmark.harness.budget import Budget
 from packetbench.benchmark.harness.cache import ResponseCache, key
@@ -214,7 +215,14 @@ class Runner:
             provider.accepts_native_pdf,
         )
         schema = self.schemas[doc.schema]
-        prompt = prompts.render(doc.schema, schema, document, provider.answer_instruction())
+        prompt = prompts.render(
+            doc.schema,
+            schema,
+            document,
+            provider.answer_instruction(),
+            provider.settings.cite,
+            doc.format,
+        )
         request = provider.build_request(prompt, doc.schema, schema)
         digest = key(
             {
@@ -334,7 +342,8 @@ class Runner:
     ) -> float:
         """Judge a reply and write its record; returns the dollars it cost this run."""
         cap = self.provider.max_output_tokens
-        verdict = answer.judge(reply, DOC_TYPES[job.doc.schema].model, cap)
+        cite = self.provider.settings.cite
+        verdict = answer.judge(reply, DOC_TYPES[job.doc.schema].model, cap, cited=cite is not None)
         cost = (
             self.price.cost(reply.input_tokens, reply.output_tokens, reply.reasoning_tokens)
             if self.price
@@ -351,6 +360,10 @@ class Runner:
             verdict.error,
             cost,
         )
+        if cite is not None and verdict.status == "ok":
+            record.citations = citations.convert(
+                verdict.evidence, job.doc.format, cite, job.packet.path / job.doc.file
+            )
         tally = self.tally
         tally.input_tokens += reply.input_tokens
         tally.output_tokens += reply.output_tokens
@@ -400,7 +413,7 @@ class Runner:
         )
 
     def _write(self, job: Job, record: ExtractionRecord, reading: str | None) -> None:
-        data = self.redact.clean(record.model_dump(mode="json"))
+        data = self.redact.clean(record.to_json())
         write_json(_record_path(self.run, job.packet.packet_id, job.doc.doc_id), data)
         self._event(
             job,

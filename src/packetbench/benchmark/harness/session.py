@@ -281,7 +281,14 @@ def dry_run(
             job.packet, job.doc, provider.settings.input_mode, provider.accepts_native_pdf
         )
         schema = setup.sent[job.doc.schema]
-        prompt = prompts.render(job.doc.schema, schema, document, provider.answer_instruction())
+        prompt = prompts.render(
+            job.doc.schema,
+            schema,
+            document,
+            provider.answer_instruction(),
+            provider.settings.cite,
+            job.doc.format,
+        )
         tokens_in += estimate.input_tokens(prompt, document, schema, provider.page_tokens)
         tokens_out += estimate.output_tokens(job.packet.truth(job.doc.doc_id))
     return DryRun(

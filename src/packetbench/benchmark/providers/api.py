@@ -215,7 +215,16 @@ class ApiSettings:
     timeout_s: float = 600.0
     retries: int | None = None  # None: the provider's default budget
     input_mode: str = "native"
+    cite: str | None = None  # `--cite page|box`: ask for each value's evidence
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+def check_cite(cite: str | None) -> None:
+    """Refuse an unknown `--cite` mode (UsageError, exit 2)."""
+    from packetbench.benchmark.grounding.schema import CITE_MODES
+
+    if cite is not None and cite not in CITE_MODES:
+        raise UsageError(f"unknown --cite {cite!r}; choose {', '.join(CITE_MODES)}")
 
 
 class ApiProvider(Provider):
@@ -250,6 +259,7 @@ class ApiProvider(Provider):
             )
         if settings.retries is not None and settings.retries < 0:
             raise UsageError("--retries must be 0 or more")
+        check_cite(settings.cite)
         self.settings = settings
         self.model = settings.model
         self.max_output_tokens = settings.max_output_tokens or self.default_max_output_tokens
@@ -269,6 +279,7 @@ class ApiProvider(Provider):
                 timeout_s=float(600.0 if options.get("timeout") is None else options["timeout"]),
                 retries=options.get("retries"),
                 input_mode=options.get("input") or "native",
+                cite=options.get("cite"),
             )
         )
 
@@ -305,6 +316,8 @@ class ApiProvider(Provider):
     # -- what run.json records ---------------------------------------------------------------
 
     def describe(self) -> dict[str, Any]:
+        # `cite` appears only when asked for: a run without it records what it always did.
+        cite = {"cite": self.settings.cite} if self.settings.cite else {}
         return {
             "model": self.model,
             "simulator": False,
@@ -313,6 +326,7 @@ class ApiProvider(Provider):
                 "reasoning": self.settings.reasoning,
                 "input": self.settings.input_mode,
                 "max_output_tokens": self.max_output_tokens,
+                **cite,
             },
             "reasoning": self.settings.reasoning,
             "reasoning_parameters": self.reasoning_parameters(),

@@ -18,12 +18,18 @@ import orjson
 
 from packetbench.benchmark import universe as universes
 from packetbench.benchmark.errors import UsageError
+from packetbench.benchmark.grounding.citations import Citation, convert, page_sizes
+from packetbench.benchmark.grounding.places import truth_places
+from packetbench.benchmark.grounding.schema import citation_info
 from packetbench.benchmark.packets import DocInfo, Packet, read_json
+from packetbench.benchmark.providers.api import check_cite
 from packetbench.benchmark.providers.base import Provider
 from packetbench.benchmark.runs import ExtractionRecord, Status, Usage, write_json
 from packetbench.benchmark.score import normalize
+from packetbench.benchmark.score.field_view import compare
 from packetbench.benchmark.score.rates import CLASSES, UNIVERSES
 from packetbench.benchmark.score.stale import stale_values
+from packetbench.benchmark.sim.citing import CITING, Citer
 from packetbench.benchmark.sim.engine import Engine, PoolKey
 from packetbench.benchmark.sim.profiles import PROFILES, Profile
 from packetbench.generator.doctypes.base import DOC_TYPES
@@ -80,28 +86,41 @@ class SimProvider(Provider):
     name = "sim"
     simulator = True
 
-    def __init__(self, profile: str = "typical", seed: int = 0) -> None:
+    def __init__(self, profile: str = "typical", seed: int = 0, cite: str | None = None) -> None:
         if profile not in PROFILES:
             raise UsageError(f"unknown sim profile {profile!r}; choose {', '.join(PROFILES)}")
         if not 0 <= seed <= MAX_SEED:
             raise UsageError(f"the sim seed must be between 0 and {MAX_SEED} (got {seed})")
+        check_cite(cite)
         self.profile: Profile = PROFILES[profile]
         self.seed = seed
+        self.cite = cite
         self.found: universes.PacketUniverses | None = None
         self.ledger: dict[str, dict[str, Any]] = {}
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> SimProvider:
-        return cls(profile=options.get("profile", "typical"), seed=options.get("seed", 0))
+        return cls(
+            profile=options.get("profile", "typical"),
+            seed=options.get("seed", 0),
+            cite=options.get("cite"),
+        )
 
     def describe(self) -> dict[str, Any]:
-        return {
+        info: dict[str, Any] = {
             "model": f"sim-{self.profile.name}",
             "simulator": True,
             "label": LABEL,
             "parameters": {"profile": self.profile.name, "seed": self.seed},
             "pattern_factors": dict(self.profile.pattern_factors),
         }
+        if self.cite:  # only when asked for: a run without it records what it always did
+            info["parameters"]["cite"] = self.cite
+            info["citations"] = {
+                **citation_info(self.cite),
+                "sim": CITING[self.profile.name].describe(),
+            }
+        return info
 
     def check(self, packet: Packet) -> None:
         # The simulator answers from the truth files: each must parse before the run starts.
@@ -133,6 +152,7 @@ class SimProvider(Provider):
             broken = _invalidate(model, output)
             self.ledger[key] = {"status": "invalid", "broken": broken}
             return self._record(packet, doc, "ok", output, None)
+        citations = self._cite(packet, doc, model, truth, output)
         expected = engine.expected
         injected = Counter(i["kind"] for i in engine.injections)
         self.ledger[key] = {
@@ -152,7 +172,43 @@ class SimProvider(Provider):
             "injected": dict(sorted(injected.items())),
             "injections": engine.injections,
         }
+        if citations is not None:
+            self.ledger[key]["citations"], record_citations = citations
+            return self._record(packet, doc, "ok", output, None, record_citations)
         return self._record(packet, doc, "ok", output, None)
+
+    def _cite(
+        self,
+        packet: Packet,
+        doc: DocInfo,
+        model: type[DocModel],
+        truth: dict[str, Any],
+        output: dict[str, Any],
+    ) -> tuple[dict[str, Any], list[Citation]] | None:
+        """The ledger entry and the record's citations of a cited run (None otherwise). Its
+        draws come from a generator of their own, so a run's values are the same with and
+        without --cite."""
+        if self.cite is None:
+            return None
+        rng = random.Random(
+            _seed(self.seed, self.profile.name, packet.packet_id, doc.doc_id, "cite")
+        )
+        file = packet.path / doc.file
+        citer = Citer(
+            CITING[self.profile.name],
+            self.cite,
+            doc.format,
+            page_sizes(file) if doc.format == "pdf" else [],
+            truth_places(packet.path, doc.doc_id),
+            rng,
+        )
+        citer.cite(compare(model, truth, output).claims)
+        entry = {
+            "verdicts": dict(sorted(citer.verdicts.items())),
+            "supported": dict(sorted(citer.supported.items())),
+            "choices": citer.choices,
+        }
+        return entry, convert(citer.evidence, doc.format, self.cite, file)
 
     def _engine(
         self,
@@ -193,6 +249,7 @@ class SimProvider(Provider):
         status: Status,
         output: dict[str, Any] | None,
         error: str | None,
+        citations: list[Citation] | None = None,
     ) -> ExtractionRecord:
         return ExtractionRecord(
             packet_id=packet.packet_id,
@@ -206,6 +263,7 @@ class SimProvider(Provider):
             usage=Usage(),
             finish_reason="stop" if output else None,
             error=error,
+            citations=citations,
         )
 
     def finish(self, run: Path) -> None:
@@ -214,6 +272,20 @@ class SimProvider(Provider):
         overall: dict[str, Any] = {
             "field": {k: sum(d["field"][k] for d in ok) for k in ok[0]["field"]} if ok else {},
             "injected": dict(sorted(sum((Counter(d["injected"]) for d in ok), Counter()).items())),
+            **(
+                {
+                    "citations": {
+                        part: dict(
+                            sorted(
+                                sum((Counter(d["citations"][part]) for d in ok), Counter()).items()
+                            )
+                        )
+                        for part in ("verdicts", "supported")
+                    }
+                }
+                if self.cite
+                else {}
+            ),
             "excluded": {
                 s: sorted(k for k, d in documents.items() if d["status"] == s)
                 for s in ("missing", "error", "invalid")

@@ -60,8 +60,11 @@ class RunUnits:
         return STATUSES[code - 1] if code else "not in run"
 
 
-def run_units(runs: RunSet) -> list[RunUnits]:
-    """The counts of every run, fetched from DuckDB as arrays (no row becomes an object)."""
+def run_units(
+    runs: RunSet, view: str = "unit_rates", metrics: Sequence[str] | None = None
+) -> list[RunUnits]:
+    """The counts of every run, fetched from DuckDB as arrays (no row becomes an object):
+    of the headline rates (`unit_rates`), or of `metrics` of another per-document view."""
     con = runs.con
     table = f"{runs.scratch_schema}.compare_documents"
     con.execute(
@@ -76,7 +79,8 @@ def run_units(runs: RunSet) -> list[RunUnits]:
     ]
     packets = con.execute(f"SELECT packet FROM {table} ORDER BY doc").fetchnumpy()
     documents = Documents(names, np.asarray(packets["packet"], dtype=np.int64))
-    metrics = [c["metric"] for c in runs.metric("catalog")]
+    if metrics is None:
+        metrics = [c["metric"] for c in runs.metric("catalog")]
     out: list[RunUnits] = []
     for name in runs.names:
         status = np.zeros(len(names), dtype=np.int8)
@@ -89,7 +93,7 @@ def run_units(runs: RunSet) -> list[RunUnits]:
         counts: dict[str, tuple[Array, Array]] = {}
         for metric in metrics:
             found = con.execute(
-                "SELECT c.doc, u.num, u.den FROM unit_rates AS u "
+                f"SELECT c.doc, u.num, u.den FROM {view} AS u "
                 f"JOIN {table} AS c USING (packet_id, doc_id) "
                 "WHERE u.run_id = ? AND u.metric = ?",
                 [name, metric],
@@ -237,6 +241,7 @@ def compare_runs(paths: Sequence[Path], alpha: float = ALPHA) -> dict[str, Any]:
         better = {c["metric"]: c["better"] for c in catalog}
         labels = {c["metric"]: c["label"] for c in catalog}
         units = run_units(runs)
+        grounded = _grounding_pairs(runs, units, alpha)
         described = runs.metric("runs")
         names = runs.names
     pairs = [pair_statistics(a, b, metrics, better) for a, b in itertools.combinations(units, 2)]
@@ -264,7 +269,7 @@ def compare_runs(paths: Sequence[Path], alpha: float = ALPHA) -> dict[str, Any]:
             else pair["a"]
         )
     by_name = {r["run_id"]: r for r in described}
-    return {
+    result: dict[str, Any] = {
         "method": {
             "alpha": alpha,
             "sign_test": "two-sided exact sign test on per-document rates; ties set aside",
@@ -292,6 +297,52 @@ def compare_runs(paths: Sequence[Path], alpha: float = ALPHA) -> dict[str, Any]:
         "metrics": {c["metric"]: {"label": c["label"], "better": c["better"]} for c in catalog},
         "pairs": pairs,
         "worst_documents": _worst_documents(units),
+    }
+    if grounded is not None:  # only when a run cited: other comparisons stay as they were
+        result["grounding"] = grounded
+    return result
+
+
+GROUNDING_SIGN_TESTED = ("citation_precision_page", "grounding_f1_page")
+
+
+def _grounding_pairs(runs: RunSet, units: list[RunUnits], alpha: float) -> dict[str, Any] | None:
+    """Paired grounding rates of every pair of runs that both cited (extract --cite), with
+    sign tests Holm-corrected among themselves; None when no run cited. A run without
+    citations is listed as absent, never compared as zero."""
+    from packetbench.benchmark.report.grounding import GROUNDING
+
+    cited = {r["run_id"] for r in runs.rows("SELECT DISTINCT run_id FROM grounding_units")}
+    if not cited:
+        return None
+    boxed = {
+        r["run_id"]
+        for r in runs.rows(
+            "SELECT DISTINCT run_id FROM grounding_units WHERE metric = 'citation_precision_box'"
+        )
+    }
+    better = {metric: way for metric, _, _, way in GROUNDING}
+    everything = [metric for metric, *_ in GROUNDING]
+    counted = {u.name: u for u in run_units(runs, "grounding_units", everything) if u.name in cited}
+    pairs = []
+    for a, b in itertools.combinations([u for u in units if u.name in cited], 2):
+        metrics = [m for m in everything if not m.endswith("_box") or {a.name, b.name} <= boxed]
+        pairs.append(
+            pair_statistics(
+                counted[a.name], counted[b.name], metrics, better, GROUNDING_SIGN_TESTED
+            )
+        )
+    tests = [(pair, m) for pair in pairs for m in GROUNDING_SIGN_TESTED if m in pair["sign_tests"]]
+    adjusted = holm([pair["sign_tests"][m]["p_value"] for pair, m in tests])
+    for (pair, metric), p_holm in zip(tests, adjusted, strict=True):
+        test = pair["sign_tests"][metric]
+        test["p_holm"] = p_holm
+        test["significant"] = p_holm is not None and p_holm < alpha
+    return {
+        "sign_tested": list(GROUNDING_SIGN_TESTED),
+        "correction": f"Holm over the {len(tests)} grounding sign tests",
+        "absent": [u.name for u in units if u.name not in cited],
+        "pairs": pairs,
     }
 
 

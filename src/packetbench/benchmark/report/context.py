@@ -20,6 +20,7 @@ from packetbench.benchmark.report.estimates import (
     layouts,
     slice_estimates,
 )
+from packetbench.benchmark.report.grounding import grounding_context
 from packetbench.benchmark.results.query import MIN_DOCUMENTS, MIN_VALUES, RunSet
 from packetbench.benchmark.stats import bootstrap
 
@@ -304,4 +305,5 @@ def build_context(runs: RunSet) -> dict[str, Any]:
             if r["packets"] < FEW_PACKETS
         ],
         "min_packets": FEW_PACKETS,
+        "grounding": grounding_context(runs, layout),
     }

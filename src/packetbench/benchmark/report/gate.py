@@ -13,6 +13,10 @@ Rules are a TOML file of ``[[rule]]`` tables, each one of two forms:
     skip_small = false               # optional: leave out slices too small to compare
     name = "..."                     # optional: how the rule is reported
 
+A threshold rule may also name a grounding rate of a run made with `extract --cite`
+(`citation_recall`, `citation_precision_page`, ..., the `grounding` view), overall or per
+tier or doc_type; a run without citations has no value there, so the rule breaches.
+
     [[rule]]                         # no significant regression against --baseline
     no_regression = ["halluc_numbers", "halluc_strings"]
     alpha = 0.05                     # optional
@@ -36,14 +40,18 @@ from packetbench.benchmark.report.comparison import pair_statistics, run_units
 from packetbench.benchmark.report.context import DIMENSIONS
 from packetbench.benchmark.report.estimates import (
     Estimate,
+    estimate_view,
     headline_estimates,
     layouts,
     slice_estimates,
 )
+from packetbench.benchmark.report.grounding import GROUNDING
 from packetbench.benchmark.results.query import RunSet, open_runs
 from packetbench.benchmark.stats.paired import holm
 
 STATISTICS = ("micro", "macro", "upper", "lower")
+GROUNDING_RATES = frozenset(metric for metric, *_ in GROUNDING)
+GROUNDING_PER = ("tier", "doc_type")  # the dimensions of grounding_slices with every rate
 THRESHOLD_KEYS = {"name", "metric", "max", "min", "per", "statistic", "skip_small"}
 REGRESSION_KEYS = {"name", "no_regression", "alpha"}
 
@@ -88,8 +96,11 @@ def _number(value: Any, where: str) -> float:
     return float(value)
 
 
-def load_rules(path: Path, metrics: set[str]) -> list[Rule]:
-    """The rules of a TOML file, checked against the known rates; BadInput names the rule."""
+def load_rules(
+    path: Path, metrics: set[str], thresholds: frozenset[str] = frozenset()
+) -> list[Rule]:
+    """The rules of a TOML file, checked against the known rates (`thresholds`: rates a
+    threshold rule may name besides them); BadInput names the rule."""
     try:
         data = tomllib.loads(safe_read.read_text(path, "settings"))
     except FileNotFoundError:
@@ -128,8 +139,9 @@ def load_rules(path: Path, metrics: set[str]) -> list[Rule]:
         if extra:
             raise BadInput(f"{where}: unknown key {extra[0]!r}")
         metric = entry.get("metric")
-        if metric not in metrics:
-            raise BadInput(f"{where}: unknown rate {metric!r}; known: {', '.join(sorted(metrics))}")
+        if metric not in metrics | thresholds:
+            known = ", ".join(sorted(metrics | thresholds))
+            raise BadInput(f"{where}: unknown rate {metric!r}; known: {known}")
         bounds = [b for b in ("max", "min") if b in entry]
         if len(bounds) != 1:
             raise BadInput(f"{where}: give exactly one of max or min")
@@ -137,9 +149,16 @@ def load_rules(path: Path, metrics: set[str]) -> list[Rule]:
         per = entry.get("per")
         if per is not None and per not in dimensions:
             raise BadInput(f"{where}: per must be one of {', '.join(dimensions)} (got {per!r})")
+        if metric in thresholds and per is not None and per not in GROUNDING_PER:
+            raise BadInput(
+                f"{where}: a grounding rate is sliced per {' or '.join(GROUNDING_PER)} only "
+                f"(got {per!r})"
+            )
         statistic = entry.get("statistic", "micro")
         if statistic not in STATISTICS:
             raise BadInput(f"{where}: statistic must be one of {', '.join(STATISTICS)}")
+        if metric in thresholds and per is not None and statistic != "micro":
+            raise BadInput(f"{where}: a grounding rate per {per} is its micro rate only")
         skip_small = entry.get("skip_small", False)
         if not isinstance(skip_small, bool):
             raise BadInput(f"{where}: skip_small must be true or false")
@@ -168,9 +187,39 @@ def _fmt(value: float | None) -> str:
     return "no values" if value is None else f"{value:.6g}"
 
 
+def _grounding_threshold(rule: Rule, runs: RunSet, name: str, cache: dict[str, Any]) -> RuleResult:
+    """A threshold on a grounding rate (`grounding` and `grounding_slices`, from
+    grounding_units); a run without citations has none, which breaches."""
+    if rule.per is None:
+        key = f"grounding {name}"
+        if key not in cache:
+            cache[key] = estimate_view(runs, cache["layout"][name], "grounding_units", ("metric",))
+        views = runs.rows(
+            "SELECT * FROM grounding WHERE run_id = ? AND metric = ?", [name, rule.metric]
+        )
+        view = views[0] if views else {"micro": None, "macro": None}
+        value = _statistic(cache[key].get((rule.metric,)), view, rule.statistic)
+        return RuleResult(rule, not _breaches(rule, value), _fmt(value))
+    rows = runs.rows(
+        "SELECT slice, rate FROM grounding_slices WHERE run_id = ? AND dimension = ? "
+        "AND metric = ? ORDER BY slice",
+        [name, rule.per, rule.metric],
+    )
+    if not rows:
+        return RuleResult(rule, False, "no values", [f"no {rule.per} slice has values"])
+    checked = [(str(r["slice"]), r["rate"]) for r in rows]
+    breached = [(s, value) for s, value in checked if _breaches(rule, value)]
+    sign = 1 if rule.bound == "max" else -1
+    worst = max(checked, key=lambda item: (sign * item[1], item[0]))
+    details = [f"{rule.per} {s}: {_fmt(value)}" for s, value in breached]
+    return RuleResult(rule, not breached, f"{_fmt(worst[1])} (worst: {worst[0]})", details)
+
+
 def _threshold(rule: Rule, runs: RunSet, name: str, cache: dict[str, Any]) -> RuleResult:
     if "layout" not in cache:
         cache["layout"] = layouts(runs)
+    if rule.metric in GROUNDING_RATES:
+        return _grounding_threshold(rule, runs, name, cache)
     if rule.per is None:
         if "headline" not in cache:
             cache["headline"] = headline_estimates(runs, cache["layout"])
@@ -248,7 +297,7 @@ def run_gate(run: Path, rules_file: Path, baseline: Path | None = None) -> GateR
     # A baseline is paired document by document: it must have been extracted from the same.
     with open_runs(paths, paired=baseline is not None) as runs:
         metrics = {c["metric"] for c in runs.metric("catalog")}
-        rules = load_rules(rules_file, metrics)
+        rules = load_rules(rules_file, metrics, GROUNDING_RATES)
         needs_baseline = [r.name for r in rules if r.regression]
         if needs_baseline and baseline is None:
             raise UsageError(f"{rules_file}: rule {needs_baseline[0]!r} needs --baseline RUN")

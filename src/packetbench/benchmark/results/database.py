@@ -5,5 +5,5 @@ scorer)."""
 DB_NAME = "results.duckdb"
 # 2: meta holds the documents the run was scored against; 3: fields and claims carry the
 # patterns that touched them; 4: documents count keys (emitted, invented) and say which were
-# salvaged, meta holds the invalid-output policy.
-SCHEMA_VERSION = "4"
+# salvaged, meta holds the invalid-output policy; 5: claims carry their citation verdict.
+SCHEMA_VERSION = "5"

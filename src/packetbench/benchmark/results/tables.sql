@@ -92,7 +92,9 @@ CREATE TABLE claims (
     hallucinated BOOLEAN,       -- null when the value is not checked
     hallucinated_document BOOLEAN,
     verdict VARCHAR,
-    patterns VARCHAR[]          -- ids of the presentation patterns that touched this path
+    patterns VARCHAR[],         -- ids of the presentation patterns that touched this path
+    citation VARCHAR            -- uncited | wrong_place | right_page | right_box; NULL: the
+                                -- run asked for no citations (extract --cite)
 );
 
 -- Internal-consistency flags (scores/documents.parquet: consistency_flags).

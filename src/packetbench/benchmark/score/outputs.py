@@ -101,6 +101,7 @@ CLAIM_COLUMNS = {
     "hallucinated_document": "BOOLEAN",
     "verdict": "VARCHAR",
     "patterns": "VARCHAR[]",
+    "citation": "VARCHAR",
 }
 FIELD_COLUMNS = {
     "packet_id": "VARCHAR",

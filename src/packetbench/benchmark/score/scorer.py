@@ -30,6 +30,8 @@ import orjson
 from packetbench.benchmark import namespaces, provenance
 from packetbench.benchmark import universe as universes
 from packetbench.benchmark.errors import BadInput, UsageError
+from packetbench.benchmark.grounding.places import truth_places
+from packetbench.benchmark.grounding.verdict import citation_verdict
 from packetbench.benchmark.packets import DocInfo, Packet, Touched, find_packets
 from packetbench.benchmark.results.database import DB_NAME
 from packetbench.benchmark.results.leaves import truth_leaves
@@ -211,6 +213,7 @@ def score_document(
     prefix = _row_prefix(packet, doc)
     touched = packet.touched(doc.doc_id)
     said_at: dict[str, str] = {}
+    cited = _citations(packet, doc, record)
     for claim in comparison.claims:
         judged = judge(claim, doc_universe, found.packet)
         tally.add(judged.numeric, judged.checked, judged.in_packet, judged.in_document)
@@ -225,6 +228,7 @@ def score_document(
                 judged.in_document,
                 said,
                 touched.of(claim.path),
+                None if cited is None else cited(claim),
             )
         )
         said_at[claim.path] = said
@@ -243,6 +247,24 @@ def score_document(
         fitted.unfit,
         invalid,
     )
+
+
+def _citations(
+    packet: Packet, doc: DocInfo, record: ExtractionRecord
+) -> Callable[[Claim], str] | None:
+    """The citation verdict of each claim of a cited record (None: the run asked for none).
+    A claim's citation is found by where the output holds it; its truth places are those of
+    its aligned truth path, none for a value the truth lacks."""
+    if record.citations is None:
+        return None
+    places = truth_places(packet.path, doc.doc_id)
+    by_path = {c.path: c for c in record.citations}
+
+    def cited(claim: Claim) -> str:
+        where = places.get(claim.path, []) if claim.truth is not None else []
+        return citation_verdict(by_path.get(claim.source or claim.path), where)
+
+    return cited
 
 
 def _row_prefix(packet: Packet, doc: DocInfo) -> bytes:
@@ -268,6 +290,7 @@ def _claim_row(
     in_doc: bool,
     said: str,
     patterns: list[str],
+    citation: str | None = None,
 ) -> bytes:
     return (
         prefix
@@ -283,6 +306,7 @@ def _claim_row(
                 "hallucinated_document": (not in_doc) if checked else None,
                 "verdict": said,
                 "patterns": patterns,
+                "citation": citation,
             }
         )[1:]
     )

@@ -33,7 +33,8 @@ from packetbench.benchmark.harness import inputs
 from packetbench.benchmark.harness.stub.apis import APIS, StubApi
 from packetbench.benchmark.harness.stub.faults import FaultPlan
 from packetbench.benchmark.harness.stub.http import Request, Response, Server
-from packetbench.benchmark.packets import find_packets
+from packetbench.benchmark.harness.stub.strict import cite_mode, strict_problem
+from packetbench.benchmark.packets import DocInfo, find_packets
 
 __all__ = ["FaultPlan", "Injected", "StubServer"]
 
@@ -78,12 +79,14 @@ class StubServer:
         self.rejected: list[str] = []  # why malformed requests were refused
         self.keys_seen: set[str] = set()
         self._truth: dict[str, dict[str, Any]] = {}
+        self._files: dict[str, tuple[Path, DocInfo]] = {}  # name -> (packet folder, doc)
         self._index: dict[str, str] = {}
         self._lock = threading.Lock()
         for packet in find_packets(packets):
             for doc in packet.documents:
                 name = f"{packet.packet_id}/{doc.doc_id}"
                 self._truth[name] = packet.truth(doc.doc_id)
+                self._files[name] = (packet.path, doc)
                 for mode in modes:
                     for part in inputs.build(packet, doc, mode).parts:
                         if part.kind == "text":
@@ -201,6 +204,8 @@ class StubServer:
                 "invalid_request_error",
             )
         problem = api.problem(body) if isinstance(body, dict) else "body is not an object"
+        if problem is None:
+            problem = strict_problem(api.schema(body))
         document = self._document(body) if problem is None else None
         if problem is None and document is None:
             problem = "no known document in the request"
@@ -223,7 +228,44 @@ class StubServer:
         assert document is not None
         if self.delay_s:
             await asyncio.sleep(self.delay_s)
-        return api.answer(request, body, self._truth[document], fault, self.faults.retry_after_s)
+        answer: dict[str, Any] = self._truth[document]
+        mode = cite_mode(api.schema(body))
+        if mode is not None:
+            answer = {"values": answer, "evidence": self._evidence(document, mode)}
+        return api.answer(request, body, answer, fault, self.faults.retry_after_s)
+
+    def _evidence(self, document: str, mode: str) -> list[dict[str, Any]]:
+        """A perfect cited answer's evidence: each truth value's first location, a PDF box
+        given in the page's 0-1 coordinates from its top left corner."""
+        from packetbench.benchmark.grounding.boxes import points_to_normalised
+        from packetbench.benchmark.grounding.citations import page_sizes
+
+        folder, doc = self._files[document]
+        fields = json.loads((folder / f"field_truth_{doc.doc_id}.json").read_bytes())["fields"]
+        sizes = page_sizes(folder / doc.file) if doc.format == "pdf" else []
+        entries = []
+        for field in fields:
+            if not field["locations"]:
+                continue
+            where = field["locations"][0]
+            entry: dict[str, Any] = {"path": field["path"], "page": where.get("page")}
+            if mode == "box":
+                box: tuple[float | None, ...] = (None,) * 4
+                if "bbox" in where:
+                    width, height = sizes[where["page"] - 1]
+                    box = tuple(
+                        round(v, 6)
+                        for v in points_to_normalised(tuple(where["bbox"]), width, height)
+                    )
+                entry |= dict(zip(("x0", "y0", "x1", "y1"), box, strict=True))
+            entry |= {
+                "sheet": where.get("sheet"),
+                "cell": where.get("cell"),
+                "row": where.get("row"),
+                "column": where.get("column"),
+            }
+            entries.append(entry)
+        return entries
 
 
 def main() -> None:

@@ -44,6 +44,10 @@ class StubApi(ABC):
     def cap(self, body: dict[str, Any]) -> int: ...
 
     @abstractmethod
+    def schema(self, body: dict[str, Any]) -> Any:
+        """The output schema the request carries."""
+
+    @abstractmethod
     def reasoning(self, body: dict[str, Any]) -> bool: ...
 
     @abstractmethod
@@ -181,6 +185,9 @@ class OpenAIApi(StubApi):
     def cap(self, body: dict[str, Any]) -> int:
         return int(body["max_completion_tokens"])
 
+    def schema(self, body: dict[str, Any]) -> Any:
+        return ((body.get("response_format") or {}).get("json_schema") or {}).get("schema")
+
     def reasoning(self, body: dict[str, Any]) -> bool:
         return body.get("reasoning_effort") is not None
 
@@ -267,6 +274,9 @@ class AnthropicApi(StubApi):
 
     def cap(self, body: dict[str, Any]) -> int:
         return int(body["max_tokens"])
+
+    def schema(self, body: dict[str, Any]) -> Any:
+        return (body.get("tools") or [{}])[0].get("input_schema")
 
     def reasoning(self, body: dict[str, Any]) -> bool:
         return body.get("thinking") is not None
@@ -364,6 +374,9 @@ class GeminiApi(StubApi):
 
     def cap(self, body: dict[str, Any]) -> int:
         return int(body["generationConfig"]["maxOutputTokens"])
+
+    def schema(self, body: dict[str, Any]) -> Any:
+        return (body.get("generationConfig") or {}).get("responseJsonSchema")
 
     def reasoning(self, body: dict[str, Any]) -> bool:
         return bool((body.get("generationConfig") or {}).get("thinkingConfig"))

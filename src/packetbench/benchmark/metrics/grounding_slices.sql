@@ -1,0 +1,35 @@
+-- The grounding rates of every cited run by tier, document type and presentation pattern,
+-- worst first (lowest rate; right_ungrounded and hallucinated_cited, where lower is better,
+-- highest first). Tier and document type pool grounding_units; a pattern pools the claims
+-- it touched (citation recall and precision only: F1 needs the truth fields it touched too).
+WITH units AS (
+    SELECT run_id, 'tier' AS dimension, tier AS slice, metric, SUM(num) AS num, SUM(den) AS den
+    FROM grounding_units GROUP BY ALL
+    UNION ALL
+    SELECT run_id, 'doc_type', doc_type, metric, SUM(num), SUM(den)
+    FROM grounding_units GROUP BY ALL
+    UNION ALL
+    SELECT c.run_id, 'pattern', p.pattern, m.metric, SUM(m.num), SUM(m.den)
+    FROM (SELECT *, UNNEST(patterns) AS pattern FROM claims WHERE citation IS NOT NULL) AS c
+    JOIN (SELECT run_id, json_extract_string(parameters, '$.cite') AS mode FROM runs) AS r
+        USING (run_id),
+    LATERAL (SELECT c.pattern) AS p(pattern),
+    LATERAL (VALUES
+        ('citation_recall', CAST(c.citation <> 'uncited' AS INTEGER), 1),
+        ('citation_precision_page',
+            CAST(c.verdict = 'supported' AND c.citation IN ('right_page', 'right_box')
+                 AS INTEGER),
+            CAST(c.citation <> 'uncited' AS INTEGER)),
+        ('citation_precision_box',
+            CAST(c.verdict = 'supported' AND c.citation = 'right_box' AS INTEGER),
+            CASE WHEN r.mode = 'box' THEN CAST(c.citation <> 'uncited' AS INTEGER) ELSE 0 END)
+    ) AS m(metric, num, den)
+    GROUP BY ALL
+)
+SELECT run_id, dimension, slice, metric, num, den,
+       CASE WHEN den > 0 THEN num / den END AS rate
+FROM units
+WHERE den > 0
+ORDER BY run_id, dimension, metric,
+         CASE WHEN metric IN ('right_ungrounded', 'hallucinated_cited') THEN -rate ELSE rate END,
+         slice

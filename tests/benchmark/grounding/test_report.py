@@ -1,0 +1,50 @@
+"""The report's grounding section: a cited run's rates with intervals, a run without
+citations named as absent (not zero), and the section rendered in headless Chromium."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from packetbench.benchmark.report.render import write_report
+from tests.support.chromium import chromium, open_page
+
+
+@pytest.mark.slow
+def test_grounding_section(cited_and_plain: tuple[Path, Path], tmp_path: Path) -> None:
+    cited, plain = cited_and_plain
+    files = write_report([cited, plain], tmp_path / "report")
+    text = files.markdown.read_text(encoding="utf-8")
+    section = text[text.index("## 10. Grounding: citations") :]
+    for label in (
+        "Citation recall",
+        "Citation precision, page",
+        "Citation precision, box",
+        "Grounding F1, value",
+        "Grounding F1, page",
+        "Grounding F1, box",
+        "Right, ungrounded",
+        "Hallucinated but cited",
+    ):
+        row = next(line for line in section.splitlines() if line.startswith(f"| {label} |"))
+        assert "| cited |" in row and "[" in row, row  # the cited run, with an interval
+        assert "| plain |" not in section.split("No citations")[0]
+    assert "No citations (no grounding rows, not zero): `plain`" in section
+    if chromium() is None:
+        if os.environ.get("PACKETBENCH_REQUIRE_BROWSER"):
+            pytest.fail("PACKETBENCH_REQUIRE_BROWSER is set but chromium is not installed")
+        return
+    with open_page(files.html) as page:
+        shown = page.evaluate(
+            "Array.from(document.querySelectorAll('#grounding ~ table'))[0].innerText"
+        )
+        page.evaluate("document.getElementById('grounding').scrollIntoView()")
+        page.screenshot(tmp_path / "grounding.png")
+        problems = page.exceptions + [
+            m for m in page.console if m.get("type") in ("error", "warning", "assert")
+        ]
+    assert problems == []
+    assert "Citation precision, box" in shown and "cited" in shown
+    assert (tmp_path / "grounding.png").stat().st_size > 10_000
