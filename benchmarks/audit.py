@@ -284,7 +284,7 @@ def _audit_all(
 ) -> None:
     """The OCR audit of `documents`: full (`packet` None) or pixel-first; its findings are
     appended to `found`."""
-    findings = []
+    findings: list[tuple[str, ...]] = []
     for doc in documents:
         audit = audit_document(doc, engine=engine, packet=packet)
         findings.extend((f.problem, f.doc_id, f.path) for f in audit.findings)
