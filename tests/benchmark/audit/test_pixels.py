@@ -18,6 +18,7 @@ from tests.support.audit import Run, audit_json, edit_json, findings
 from tests.support.ocr import needs_tesseract
 
 DOCS = "acord_125,sov_pdf"
+GROW = 1.5  # points
 
 
 @pytest.fixture
@@ -76,11 +77,12 @@ def paint_over(packet: Path, doc_id: str, per_page: int = 2) -> set[str]:
         scale = how["dpi"] / 72
         for path, quad in chosen:
             assert box_pixels(quad, how["dpi"], height, pixels.shape) is not None
-            # The value's own glyph box, exactly: neighbours in a table stay as they were.
-            corners = [
-                (x * scale, (height - y) * scale)
-                for x, y in zip(quad[0::2], quad[1::2], strict=True)
-            ]
+            # The value's own glyph box grown by GROW points each way (a glyph's anti-aliased
+            # edge reaches past its box): neighbours in a table stay as they were.
+            points = np.array(list(zip(quad[0::2], quad[1::2], strict=True)))
+            out = points - points.mean(axis=0)
+            points = points + out / np.linalg.norm(out, axis=1, keepdims=True) * GROW * 1.414
+            corners = [(float(x) * scale, (height - float(y)) * scale) for x, y in points]
             ImageDraw.Draw(picture).polygon(corners, fill=242)  # the skewed level's paper
             painted.add(path)
         image.set_bitmap(pdfium.PdfBitmap.from_pil(picture), pages=[page])
