@@ -50,6 +50,7 @@ SAMPLE = 8
 MAX_DISAGREEMENT = 0.05
 # A page's strings are verified by pixels when every tile of the page with ink is intact.
 TILE = 96  # pixels
+MARGIN = 1.0  # points around a value's quad that belong to its box (a glyph's soft edge)
 
 
 def sampled(doc_id: str, page: int, seed: int = 0) -> bool:
@@ -247,11 +248,33 @@ class PixelPage:
     height: float  # the page's height, points
 
     def judge_box(self, quad: list[float]) -> Judgement:
-        where = box_pixels(quad, self.dpi, self.height, self.clean.shape)
+        """The verdict on one value's box: only the pixels inside its quad (grown by MARGIN
+        points) are compared, the rest of the upright rectangle around a turned box set to
+        paper on both sides, so a form's rule or a neighbour's text beside the value cannot
+        vouch for it."""
+        from PIL import Image, ImageDraw
+
+        where = box_pixels(quad, self.dpi, self.height, self.clean.shape, MARGIN)
         if where is None:
             return Judgement(UNDECIDED_VERDICT, 1.0, 0)
         left, top, right, bottom = where
-        return judge(self.clean[top:bottom, left:right], self.scanned[top:bottom, left:right])
+        clean = self.clean[top:bottom, left:right].copy()
+        scanned = self.scanned[top:bottom, left:right].copy()
+        if len(quad) == 8:
+            scale = self.dpi / 72
+            points = np.array(list(zip(quad[0::2], quad[1::2], strict=True)), dtype=np.float64)
+            out = points - points.mean(axis=0)
+            grown = points + out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9) * (
+                MARGIN * 1.414
+            )
+            mask = Image.new("L", (right - left, bottom - top), 0)
+            ImageDraw.Draw(mask).polygon(
+                [(x * scale - left, (self.height - y) * scale - top) for x, y in grown], fill=1
+            )
+            outside = np.asarray(mask) == 0
+            clean[outside] = int(clean.max())
+            scanned[outside] = int(np.median(scanned))
+        return judge(clean, scanned)
 
     def judge_page(self) -> Judgement:
         """The page tile by tile: the worst tile's verdict (intact when every tile with ink
