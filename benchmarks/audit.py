@@ -24,7 +24,11 @@ Then where the time of (2) goes per page, and what one `get_text_bounded` call p
    the page at the OCR resolution, then tesseract on it: the floor of any audit that OCRs
    every page once) and one clean pdfium render per page alone (the floor of an audit that
    compares pixels and calls OCR only where that cannot settle a value). Issue 26 measures
-   every speed-up of the OCR audit against these figures:
+   every speed-up of the OCR audit against these figures. The audit is measured both ways on
+   the same documents in the same run: `--ocr-mode full` (every such page OCRed: the old
+   path) and `--ocr-mode pixel` (scanned pages judged against their clean selves first,
+   `benchmark.audit.pixels`; the rebuild of each scanned document from its seed included),
+   with the ratio of the two, and whether their findings are the same:
 
        python benchmarks/audit.py --ocr --ocr-only packets/N5-000001 N5-000002 N5-000003
 """
@@ -227,36 +231,41 @@ def ocr_throughput(packets: list[PacketFiles]) -> None:
         "OCR pages per second per core:"
     )
     print(
-        f"{'packet':<12}{'OCR pages':>10}{'audit --ocr':>13}{'whole-page OCR':>16}"
-        f"{'clean render':>14}{'audit/OCR':>11}{'audit/render':>14}"
+        f"{'packet':<12}{'OCR pages':>10}{'audit full':>12}{'audit pixel':>13}{'pixel/full':>12}"
+        f"{'whole-page OCR':>16}{'clean render':>14}{'same findings':>15}"
     )
-    totals = [0, 0.0, 0.0, 0.0]
+    totals = [0, 0.0, 0.0, 0.0, 0.0]
+    same_all = True
     for packet in [*packets, None]:
         if packet is None:
             if len(packets) < 2:
                 break
-            pages, audited, whole, render = totals
-            name = "all"
+            pages, full, pixel, whole, render = totals
+            name, same = "all", same_all
         else:
             documents = [doc for doc in packet.documents if doc.format == "pdf" and doc.ocr_pages()]
             pages = sum(len(doc.ocr_pages()) for doc in documents)
             if not pages:
                 print(f"{packet.packet_id:<12}{0:>10}  (no page needs OCR)")
                 continue
-            audited = _cpu(partial(_audit_all, documents, engine))
+            found: list[list[tuple[str, ...]]] = []
+            full = _cpu(partial(_audit_all, documents, engine, None, found))
+            pixel = _cpu(partial(_audit_all, documents, engine, packet.truth, found))
             whole = _cpu(partial(_each_page, documents, partial(_whole_page_ocr, engine)))
             render = _cpu(partial(_each_page, documents, _clean_render))
-            for index, value in enumerate((pages, audited, whole, render)):
+            for index, value in enumerate((pages, full, pixel, whole, render)):
                 totals[index] += value
-            name = packet.packet_id
+            name, same = packet.packet_id, found[0] == found[1]
+            same_all = same_all and same
         print(
-            f"{name:<12}{pages:>10}{pages / audited:>13.3f}{pages / whole:>16.3f}"
-            f"{pages / render:>14.2f}{whole / audited:>11.3f}{render / audited:>14.4f}",
+            f"{name:<12}{pages:>10}{pages / full:>12.3f}{pages / pixel:>13.3f}"
+            f"{full / pixel:>11.1f}x{pages / whole:>16.3f}{pages / render:>14.2f}"
+            f"{'yes' if same else 'NO':>15}",
             flush=True,
         )
     print(
-        "  audit/OCR and audit/render: the audit's speed as a share of each floor's "
-        "(1 = as fast as the floor)"
+        "  OCR pages per second per core; pixel/full: how many times faster the pixel-first "
+        "audit is; same findings: the same findings (problem, document, path) both ways"
     )
 
 
@@ -267,9 +276,20 @@ def _cpu(work: Callable[[], object]) -> float:
     return _cpu_with_children() - start
 
 
-def _audit_all(documents: list[Document], engine: Tesseract) -> None:
+def _audit_all(
+    documents: list[Document],
+    engine: Tesseract,
+    packet: dict[str, Any] | None = None,
+    found: list[list[tuple[str, ...]]] | None = None,
+) -> None:
+    """The OCR audit of `documents`: full (`packet` None) or pixel-first; its findings are
+    appended to `found`."""
+    findings: list[tuple[str, ...]] = []
     for doc in documents:
-        audit_document(doc, engine=engine)
+        audit = audit_document(doc, engine=engine, packet=packet)
+        findings.extend((f.problem, f.doc_id, f.path) for f in audit.findings)
+    if found is not None:
+        found.append(sorted(findings))
 
 
 def _each_page(documents: list[Document], read: Callable[[Any, int, str], object]) -> None:

@@ -35,6 +35,15 @@ def audit(
             "(needs the tesseract binary).",
         ),
     ] = False,
+    ocr_mode: Annotated[
+        str,
+        typer.Option(
+            metavar="pixel|full",
+            help="With --ocr: pixel judges each scanned page's boxes against the page drawn "
+            "clean (rebuilt from the packet's seed) and OCRs only what that leaves, plus a "
+            "seeded sample that calibrates it; full OCRs every such page.",
+        ),
+    ] = "pixel",
     json_output: Annotated[
         bool,
         typer.Option("--json", help="Print the result as JSON for scripts, nothing else."),
@@ -104,6 +113,7 @@ def audit(
             sample=size,
             sample_seed=sample_seed,
             include=include or [],
+            ocr_mode=ocr_mode,
         )
     if json_output:
         typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))

@@ -22,7 +22,9 @@ from packetbench.generator.errors import UsageError
 from packetbench.generator.patterns import engine as patterns
 from packetbench.generator.patterns import packet as packet_patterns
 from packetbench.generator.patterns.base import Subject
+from packetbench.generator.render.pdf import NATIVE
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.tiers import PRESETS
 from packetbench.generator.truth import document_artifacts, dump_json
 from packetbench.generator.worker_pool import alive
 from packetbench.generator.world.build import build_world
@@ -90,9 +92,15 @@ class Stopwatch:
 
 
 def build_packet(
-    tier: str, seed: int, knobs: dict[str, Any], watch: Stopwatch | None = None
+    tier: str,
+    seed: int,
+    knobs: dict[str, Any],
+    watch: Stopwatch | None = None,
+    only: frozenset[str] | None = None,
 ) -> BuiltPacket:
-    """Every file of packet (tier, seed) in memory, without touching the disk."""
+    """Every file of packet (tier, seed) in memory, without touching the disk (`only`: the
+    files of those documents alone; every document's seeds are its own, so the files are the
+    same as in the whole packet)."""
     if watch is not None:
         watch.lap("other")
     world = build_world(seed, knobs)
@@ -113,6 +121,8 @@ def build_packet(
     pages: dict[str, int] = {}
     for item in planned:
         doc_type, variant = item.doc_type, item.variant
+        if only is not None and variant.doc_id not in only:
+            continue
         if doc_type.name not in built:
             rng = random.Random(sub_seed(seed, doc_type.name))
             built[doc_type.name] = doc_type.build(world, rng, knobs)
@@ -183,6 +193,45 @@ def build_packet(
         }
     )
     return BuiltPacket(files, pages, {d["doc_id"]: d["format"] for d in documents})
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    """One document of a packet built again: its files (the document's and its truth files,
+    by name), and its native PDF (the pages before any was scanned; None for a document
+    without scanned pages)."""
+
+    files: dict[str, bytes]
+    native: bytes | None
+
+
+def rebuild_document(
+    tier: str, seed: int, knobs: dict[str, Any], doc_id: str, file: str
+) -> Rebuilt | None:
+    """Document `doc_id` (file name `file`) of packet (tier, seed) built again with `knobs` as
+    packet_truth.json records them, None when it is not in the packet they make.
+
+    The recorded knobs list the documents the packet rendered, not the list a tier's cap drew
+    them from, so with a cap the tier's own list is tried first; the caller compares the
+    files with the packet's to know the rebuild is the same document (another version, or
+    other knobs, give other files).
+    """
+    natives: dict[str, bytes] = {}
+    token = NATIVE.set(natives)
+    try:
+        tried = [knobs]
+        if tier in PRESETS and knobs.get("documents.max"):
+            # A tier's cap chose the documents rendered from the tier's list: that list first.
+            tried.insert(0, {**knobs, "documents": PRESETS[tier].knobs["documents"]})
+        for asked in tried:
+            natives.clear()
+            built = build_packet(tier, seed, asked, only=frozenset({doc_id}))
+            if file in built.files:
+                mine = {n: d for n, d in built.files.items() if n != "packet_truth.json"}
+                return Rebuilt(mine, natives.get(doc_id))
+    finally:
+        NATIVE.reset(token)
+    return None
 
 
 def not_a_folder(target: Path) -> UsageError:

@@ -26,6 +26,7 @@ from packetbench.benchmark.audit.ocr import (
     same_text,
 )
 from packetbench.benchmark.audit.pdftext import PdfText
+from packetbench.benchmark.audit.pixels import PixelPage, PixelStats, pixel_pages, sampled
 from packetbench.benchmark.audit.result import (
     ATTACK_ABSENT,
     HANDWRITING,
@@ -43,6 +44,7 @@ from packetbench.benchmark.audit.result import (
 from packetbench.benchmark.audit.sheets import Workbook
 from packetbench.benchmark.audit.truth import check_truth
 from packetbench.benchmark.errors import BadInput
+from packetbench.legibility import INTACT_VERDICT, UNDECIDED_VERDICT
 
 # Called once per PDF page read through its text layer (benchmarks and progress use it).
 PageHook = Callable[[], None]
@@ -78,8 +80,12 @@ def reads(text: str) -> str:
 
 
 class _Auditor:
-    def __init__(self, doc: Document) -> None:
+    def __init__(self, doc: Document, packet: dict[str, Any] | None = None) -> None:
         self.doc = doc
+        self.packet = packet  # packet_truth.json: scanned pages are judged by pixels first
+        # The pixel rule's calibration sample: page -> (field, verdict); what OCR found.
+        self.calibration: dict[int, list[tuple[int, str]]] = {}
+        self.ocr_found: dict[tuple[int, int], bool] = {}
         self.audit = DocumentAudit(
             doc.doc_id, doc.format, doc.file.name, int(doc.manifest.get("pages") or 0)
         )
@@ -334,6 +340,8 @@ class _Auditor:
                 )
             else:
                 scans = sorted(set(scans) | {p for p in hidden_pages if 1 <= p <= pdf.pages})
+            if scans and engine is not None and self.packet is not None:
+                scans = self.by_pixels(pdf, scans, located, strings, engine)
             if scans and engine is not None:
                 angles = {
                     page: _turn(located.get(page, [])) for page in scans if page in self.levels
@@ -342,6 +350,7 @@ class _Auditor:
                     pdf.document(), scans, engine, self.doc.file, angles=angles
                 ):
                     self.ocr_page(scan, page, located.get(page, []), strings.get(page, []))
+                self.calibrated()
             self.join_pieces()
         hidden = self.audit.attacks["hidden_not_checked"]
         if sum(self.audit.not_checked.values()) or hidden:
@@ -364,6 +373,119 @@ class _Auditor:
                 + "; run with --ocr",
                 self.doc.file.name,
             )
+
+    def by_pixels(
+        self,
+        pdf: PdfText,
+        scans: list[int],
+        located: dict[int, list[Located]],
+        strings: dict[int, list[int]],
+        engine: Tesseract,
+    ) -> list[int]:
+        """Scanned pages judged by pixels first (`audit.pixels`): a located value whose box is
+        intact is found, one whose box is damaged is a finding, an undecided one is left to
+        OCR; the page's strings are found when the whole page is intact. Returns the pages
+        that still need whole-page OCR, with `located` and `strings` cut down to what they
+        must read. Pages of an attacked text layer keep whole-page OCR (hidden text must be
+        shown absent from their image)."""
+        stats = self.audit.pixels = PixelStats()
+        wanted = [p for p in scans if p in self.levels and p not in self.attacks.pages]
+        if not wanted:
+            return scans
+        pages, stats.unavailable = pixel_pages(self.doc, self.packet or {}, pdf.document())
+        remaining = []
+        for page in scans:
+            judged = pages.get(page) if page in wanted else None
+            if judged is None:
+                remaining.append(page)
+                continue
+            if sampled(self.doc.doc_id, page):
+                # The calibration sample: read by OCR as a full audit reads it (its findings
+                # are a full audit's), and each box's pixel verdict set beside that reading.
+                stats.pages_sampled += 1
+                self.calibration[page] = [
+                    (index, judged.judge_box(bbox).verdict)
+                    for index, bbox, piece, _ in located.get(page, [])
+                    if piece[1] == 1 and self.doc.fields[index].get("kind") != "checkbox"
+                ]
+                remaining.append(page)
+                continue
+            stats.pages += 1
+            fields, texts = self.judge_page(
+                page, judged, located.get(page, []), strings.get(page, [])
+            )
+            located[page], strings[page] = fields, texts
+            if fields or texts:
+                stats.pages_ocr += 1
+                remaining.append(page)
+        return remaining
+
+    def judge_page(
+        self, page: int, judged: PixelPage, fields: list[Located], texts: list[int]
+    ) -> tuple[list[Located], list[int]]:
+        """Judge one scanned page's boxes and strings by pixels; what is left for OCR."""
+        stats = self.audit.pixels
+        assert stats is not None
+        level = self.levels[page]
+        left: list[Located] = []
+        for item in fields:
+            index, bbox, piece, _ = item
+            if piece[1] > 1:
+                left.append(item)  # a piece of a split value: joined by OCR's reading
+                continue
+            verdict = judged.judge_box(bbox)
+            stats.boxes[verdict.verdict] += 1
+            if verdict.verdict == UNDECIDED_VERDICT:
+                left.append(item)
+                continue
+            found = verdict.verdict == INTACT_VERDICT
+            self.audit.scan_tally(level, "fields").add(found)
+            if found:
+                self.audit.tally("fields", "pixel").add(True)
+                continue
+            self.field_result(
+                index,
+                False,
+                "pixel",
+                page=page,
+                where=f"page {page} {'quad' if len(bbox) == 8 else 'bbox'} {bbox}",
+                detail=f"scan level {level}: the box is not the value as drawn (worst glyph "
+                f"cell's correlation with the clean page {verdict.score:.2f})",
+            )
+        if texts:
+            whole = judged.judge_page()
+            if whole.verdict == INTACT_VERDICT:
+                assert stats is not None
+                stats.pages_strings_intact += 1
+                for _ in texts:
+                    self.audit.tally("strings", "pixel").add(True)
+                    self.audit.scan_tally(level, "strings").add(True)
+                texts = []
+        return left, texts
+
+    def calibrated(self) -> None:
+        """The calibration sample's agreement: each sampled box's pixel verdict beside what
+        the page's OCR (whole page, then the box alone, as `--ocr-mode full` reads) found."""
+        stats = self.audit.pixels
+        if stats is None:
+            return
+        for page, verdicts in sorted(self.calibration.items()):
+            for index, verdict in verdicts:
+                read = self.ocr_found.get((page, index))
+                if read is None:
+                    continue
+                agreement = stats.agreement
+                if verdict == UNDECIDED_VERDICT:
+                    agreement.undecided += 1
+                elif verdict == INTACT_VERDICT:
+                    if read:
+                        agreement.intact_read += 1
+                    else:
+                        agreement.intact_unread += 1
+                elif read:
+                    agreement.damaged_read += 1
+                else:
+                    agreement.damaged_unread += 1
 
     def check_attacks(self, pdf: PdfText, located: dict[int, list[Located]]) -> None:
         """Every attack the manifest claims is in the file: the text layer does not yield a
@@ -642,6 +764,7 @@ class _Auditor:
                 continue
             entry = self.doc.fields[index]
             found, by_page, got = results[index]
+            self.ocr_found[(page, index)] = found
             where = f"page {page} {'quad' if len(bbox) == 8 else 'bbox'} {bbox}"
             if level is None:
                 self.field_result(
@@ -792,10 +915,15 @@ def readings(manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def audit_document(
-    doc: Document, *, engine: Tesseract | None = None, on_page: PageHook | None = None
+    doc: Document,
+    *,
+    engine: Tesseract | None = None,
+    on_page: PageHook | None = None,
+    packet: dict[str, Any] | None = None,
 ) -> DocumentAudit:
-    """Read back every located value and visible string of `doc`; `engine` enables OCR."""
-    auditor = _Auditor(doc)
+    """Read back every located value and visible string of `doc`; `engine` enables OCR;
+    `packet` (its packet_truth.json, with `engine`) judges scanned pages by pixels first."""
+    auditor = _Auditor(doc, packet)
     auditor.audit.findings.extend(check_truth(doc))
     auditor.check_values()
     if doc.format == "pdf":

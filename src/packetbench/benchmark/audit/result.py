@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from packetbench.benchmark.audit.pixels import PixelStats
     from packetbench.benchmark.audit.sample import Bound, Sample
 
-READERS = ("pdf", "xlsx", "csv", "ocr")
+READERS = ("pdf", "xlsx", "csv", "ocr", "pixel")
 
 # Finding problems, each a reason to exit 1.
 MISSING = "missing"  # a located value reads back differently at its location
@@ -155,6 +156,8 @@ class DocumentAudit:
     # Scan level -> OCR of its pages' located values and strings; what OCR missed there.
     scans: dict[str, dict[str, Tally]] = field(default_factory=dict)
     ocr_misses: list[Finding] = field(default_factory=list)
+    # What the pixel rule did (`audit --ocr` in pixel mode; None otherwise: not in the JSON).
+    pixels: PixelStats | None = None
     # Entries a reader failed to confirm, and entries no reader checked (indices into fields
     # / strings): the leak audit tells a leak from a coincidence with them. Not in the JSON.
     unconfirmed_fields: set[int] = field(default_factory=set, repr=False)
@@ -184,6 +187,7 @@ class DocumentAudit:
                 for level, kinds in sorted(self.scans.items())
             },
             "ocr_misses": [f.to_json() for f in self.ocr_misses],
+            **({} if self.pixels is None else {"pixels": self.pixels.to_json()}),
         }
 
     def scan_tally(self, level: str, kind: str) -> Tally:
@@ -266,9 +270,23 @@ class AuditResult:
         `NOT_VERIFIED` (only not_checked findings: values on pages without a usable text
         layer, audited without --ocr; not wrong, just not proven)."""
         problems = {finding.problem for finding in self.findings()}
+        pixels = self.pixels()
+        uncalibrated = pixels is not None and pixels.agreement.too_low()
         if not problems:
-            return PASSED
+            return NOT_VERIFIED if uncalibrated else PASSED
         return NOT_VERIFIED if problems == {NOT_CHECKED} else FAILED
+
+    def pixels(self) -> PixelStats | None:
+        """The pixel rule's work pooled over every document (None: no pixel-mode audit). Its
+        calibration sample decides: when the rule and OCR disagree on more than
+        `pixels.MAX_DISAGREEMENT` of the sampled boxes, nothing the rule verified is proven,
+        and the audit is not verified."""
+        pooled = None
+        for packet in self.packets:
+            for doc in packet.documents:
+                if doc.pixels is not None:
+                    pooled = doc.pixels if pooled is None else pooled + doc.pixels
+        return pooled
 
     def findings(self) -> Iterator[Finding]:
         for packet in self.packets:
@@ -307,6 +325,9 @@ class AuditResult:
         for finding in self.findings():
             findings[finding.problem] += 1
         out["findings"] = findings
+        pixels = self.pixels()
+        if pixels is not None:
+            out["pixels"] = pixels.to_json()
         return out
 
     def to_json(self) -> dict[str, Any]:

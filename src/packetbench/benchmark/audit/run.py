@@ -19,16 +19,28 @@ from packetbench.benchmark.audit.result import (
     recall_findings,
 )
 from packetbench.benchmark.audit.sample import ALL, DEFAULT_SEED, SampleSize, bounds, corpus, draw
+from packetbench.benchmark.errors import UsageError
 from packetbench.generator.executors import Executor
+
+OCR_MODES = ("pixel", "full")  # how `--ocr` reads scanned pages (see `audit_packet`)
 
 
 def audit_packet(
-    folder: Path, *, engine: Tesseract | None = None, on_page: PageHook | None = None
+    folder: Path,
+    *,
+    engine: Tesseract | None = None,
+    on_page: PageHook | None = None,
+    ocr_mode: str = "pixel",
 ) -> PacketAudit:
-    """Audit one packet folder: every document read back, then its universe."""
+    """Audit one packet folder: every document read back, then its universe.
+
+    With OCR (`engine`), `ocr_mode` "pixel" judges scanned pages against their clean selves
+    first and OCRs only what that leaves (`audit.pixels`); "full" OCRs every such page."""
     packet = read_packet(folder)
+    rebuild = packet.truth if ocr_mode == "pixel" else None
     audits = {
-        doc.doc_id: audit_document(doc, engine=engine, on_page=on_page) for doc in packet.documents
+        doc.doc_id: audit_document(doc, engine=engine, on_page=on_page, packet=rebuild)
+        for doc in packet.documents
     }
     built = universe.build(folder)
     result = PacketAudit(packet.packet_id, str(folder), list(audits.values()))
@@ -53,13 +65,13 @@ def audit_packet(
     return result
 
 
-def _audit_task(task: tuple[Path, bool]) -> PacketAudit:
+def _audit_task(task: tuple[Path, bool, str]) -> PacketAudit:
     """One packet, audited where an executor runs it (with its own OCR engine)."""
-    folder, ocr = task
-    return audit_packet(folder, engine=Tesseract() if ocr else None)
+    folder, ocr, mode = task
+    return audit_packet(folder, engine=Tesseract() if ocr else None, ocr_mode=mode)
 
 
-def _label(task: tuple[Path, bool]) -> str:
+def _label(task: tuple[Path, bool, str]) -> str:
     return task[0].name
 
 
@@ -73,6 +85,7 @@ def audit_packets(
     sample: SampleSize = ALL,
     sample_seed: int = DEFAULT_SEED,
     include: Sequence[str] = (),
+    ocr_mode: str = "pixel",
 ) -> AuditResult:
     """Audit every packet named by `paths` (packet folders, or folders of packets), or a
     seeded sample of them (`sample`, `sample_seed`; packet ids in `include` always audited)
@@ -83,6 +96,8 @@ def audit_packets(
     message names the file) and UsageError when `ocr` is asked for without tesseract, or an
     included packet id is not in the corpus.
     """
+    if ocr_mode not in OCR_MODES:
+        raise UsageError(f"--ocr-mode must be one of {', '.join(OCR_MODES)} (got {ocr_mode!r})")
     engine = Tesseract() if ocr else None  # tesseract missing fails before any work
     packets_in = corpus(paths)
     folders = [packet.path for packet in packets_in]
@@ -94,10 +109,11 @@ def audit_packets(
     packets: list[PacketAudit] = []
     if executor is None:
         audited: Iterable[PacketAudit] = (
-            audit_packet(folder, engine=engine, on_page=on_page) for folder in folders
+            audit_packet(folder, engine=engine, on_page=on_page, ocr_mode=ocr_mode)
+            for folder in folders
         )
     else:
-        audited = executor.map(_audit_task, [(folder, ocr) for folder in folders], _label)
+        audited = executor.map(_audit_task, [(folder, ocr, ocr_mode) for folder in folders], _label)
     for packet in audited:
         packets.append(packet)
         if on_packet is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -180,6 +181,12 @@ def text_bbox(
         round(x1 - inset, 2),
         round(top_baseline + ASCENT * size, 2),
     ]
+
+
+# While set (`generator.packet.rebuild_document`), every document with scanned pages leaves
+# here its native PDF, the pages as drawn before any was scanned: doc_id -> bytes. The audit
+# compares a scanned page with its native page drawn clean under the same transform.
+NATIVE: ContextVar[dict[str, bytes] | None] = ContextVar("native_pdfs", default=None)
 
 
 class PdfDocument:
@@ -411,6 +418,9 @@ class PdfDocument:
         data = self._emit_pages(self.pages)
         scans = self.recorder.presentation.scans
         if scans:
+            natives = NATIVE.get()
+            if natives is not None:
+                natives[self.recorder.doc_id] = data
             data = self._emit_pages(self._scanned(data, scans), raw_images=True)
         for post in self.recorder.presentation.post:
             data = post(data)

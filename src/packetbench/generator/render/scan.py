@@ -575,8 +575,30 @@ def scan_page(pdf: Any, index: int, level: Level, seed: int) -> ScannedPage:
         damaged.save(out, "PNG", optimize=False, compress_level=6)
     else:
         damaged.save(out, "JPEG", quality=level.quality, optimize=False)
-    details.update(level=level.name, dpi=level.dpi)
+    # What the audit needs to draw the native page clean as this scan drew it (`clean_page`).
+    details.update(
+        level=level.name,
+        dpi=level.dpi,
+        matrix=[float(v) for v in transform.matrix.flatten()],
+    )
     return ScannedPage(out.getvalue(), not level.binarize, transform, details)
+
+
+def clean_page(pdf: Any, index: int, level: Level, matrix: list[float]) -> Matrix:
+    """Page `index` (0-based) of an open native document drawn as `scan_page` drew it under
+    `matrix` (the 3x3 map it recorded, row by row), through the level's tone curve but with
+    none of its damage: the scanned page as it would be without noise, dust, streaks, light or
+    JPEG (gray pixels, a row per pixel row)."""
+    page = pdf[index]
+    try:
+        width, height = (float(v) for v in page.get_size())
+        transform = Transform(np.array(matrix, dtype=np.float64).reshape(3, 3))
+        size = (math.ceil(width * level.dpi / 72), math.ceil(height * level.dpi / 72))
+        drawn = _render(page, transform, level.dpi, size, 255, level.background)
+    finally:
+        page.close()
+    table = np.array(_tone_table(level), dtype=np.uint8)
+    return np.asarray(table[drawn])
 
 
 def open_pdf(data: bytes) -> Any:

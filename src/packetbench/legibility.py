@@ -1,0 +1,152 @@
+"""Is a drawn value still there on a scanned page? One rule, shared by the generator and the audit.
+
+The generator knows exactly what it drew and where a scan moved it, so a box on a scanned page
+can be judged against the same box drawn clean: the native page drawn by pdfium under the
+scan's exact transform, at the scan's resolution, through its tone curve, with none of its
+damage (`generator.render.scan.clean_page`). `judge` compares the two, glyph row by glyph row
+and, along each row, cell by cell (a cell is about two glyphs wide), by normalised
+cross-correlation (NCC: Pearson's r of the pixels, blind to the scan's contrast and paper):
+
+- `intact`: every cell with ink correlates at least `INTACT` with its clean self: the value is
+  there as drawn, and a reader who can read the clean value reads it.
+- `damaged`: some cell correlates under `DAMAGED`: that part of the value is not there as drawn
+  (painted over, blotted out, blurred to mush, gone).
+- `undecided`: in between; OCR settles it.
+
+A cell that is flat on the scan (painted over, or blank) correlates 0. A box whose clean side
+has no ink is `undecided`: there is nothing to compare.
+
+The thresholds are fixed numbers, not fitted per run, so a verdict is deterministic. Measured
+before choosing them: on the 3,730 located values of the scanned pages of N5-000001 (today's
+presets, seed 1), the worst cell of an undamaged box never fell below 0.987 (clean), 0.977
+(moderate), 0.955 (skewed) or 0.892 (degraded); on page 1 of the canonical N1 ACORD 125
+scanned at each of the six levels, fax and photo included, every box is above 0.60
+(tests/test_legibility.py); boxes painted over with paper scored 0.0 or below (10 of 10,
+tests/benchmark/audit/test_pixels.py), a box half under a black bar and one blurred to mush
+under 0.25 or between. INTACT = 0.60 leaves a wide gap under the worst undamaged level, and
+DAMAGED = 0.25 a wide gap above a painted box; what falls between is OCR's to settle.
+`benchmarks/legibility.py` prints the rule's agreement with OCR per level. `audit --ocr` reads
+a seeded sample of scanned pages by OCR as well and refuses to pass when rule and OCR disagree
+too often (`benchmark.audit.pixels`).
+
+This module imports neither half of the package: the generator (legibility of what it
+damages, issue 25) and the benchmark (the audit) call the same function.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+Pixels = np.ndarray[Any, Any]
+
+INTACT_VERDICT = "intact"
+DAMAGED_VERDICT = "damaged"
+UNDECIDED_VERDICT = "undecided"
+
+# Thresholds on the worst cell's NCC (see the module docstring for how they were chosen).
+INTACT = 0.60
+DAMAGED = 0.25
+# A cell is this many times its row's height wide (about two glyphs).
+CELL = 2.0
+# A pixel of the clean side is ink when it is darker than the paper by this share of the
+# clean side's full contrast (paper to darkest ink).
+INK_SHARE = 0.35
+# A cell takes part when at least this many of its clean pixels are ink (a cell holding the
+# tip of one glyph says little, and noise alone decides its NCC).
+MIN_INK = 6
+# Least contrast (gray levels, paper to darkest ink) for the clean side to hold any ink.
+MIN_CONTRAST = 40
+
+
+@dataclass(frozen=True)
+class Judgement:
+    verdict: str  # INTACT_VERDICT, DAMAGED_VERDICT or UNDECIDED_VERDICT
+    score: float  # the worst cell's NCC (1.0 when no cell has ink)
+    cells: int  # cells with ink compared
+
+
+def _ncc(a: Pixels, b: Pixels) -> float:
+    """Pearson's r of two equal-shaped pixel blocks; 0 when either is flat."""
+    x = a.astype(np.float64).ravel()
+    y = b.astype(np.float64).ravel()
+    x -= x.mean()
+    y -= y.mean()
+    den = float(np.sqrt((x * x).sum() * (y * y).sum()))
+    return float((x * y).sum() / den) if den > 1e-9 else 0.0
+
+
+def _bands(rows: Pixels) -> list[tuple[int, int]]:
+    """Runs of consecutive True rows: (first, end)."""
+    bands: list[tuple[int, int]] = []
+    start = None
+    for i, on in enumerate(rows.tolist()):
+        if on and start is None:
+            start = i
+        elif not on and start is not None:
+            bands.append((start, i))
+            start = None
+    if start is not None:
+        bands.append((start, len(rows)))
+    return bands
+
+
+def judge(clean: Pixels, scanned: Pixels) -> Judgement:
+    """The verdict on one box: `clean` and `scanned` are the same region (gray, uint8, equal
+    shape) of the clean page and of the scanned page."""
+    if clean.shape != scanned.shape:
+        raise ValueError(f"clean {clean.shape} and scanned {scanned.shape} differ in shape")
+    if clean.size == 0:
+        return Judgement(UNDECIDED_VERDICT, 1.0, 0)
+    paper, darkest = int(clean.max()), int(clean.min())
+    if paper - darkest < MIN_CONTRAST:
+        return Judgement(UNDECIDED_VERDICT, 1.0, 0)
+    ink = clean < paper - INK_SHARE * (paper - darkest)
+    worst, cells = 1.0, 0
+    for top, bottom in _bands(np.asarray(ink.any(axis=1))):
+        # The row with a pixel of margin above and below: a glyph's edge softens outwards.
+        top, bottom = max(top - 1, 0), min(bottom + 1, clean.shape[0])
+        width = max(round((bottom - top) * CELL), 8)
+        row_ink = ink[top:bottom]
+        columns = np.flatnonzero(row_ink.any(axis=0))
+        left, right = int(columns[0]), int(columns[-1]) + 1
+        count = max(1, round((right - left) / width))
+        edges = np.linspace(left, right, count + 1).round().astype(int)
+        for a, b in itertools.pairwise(edges):
+            a, b = max(int(a) - 1, 0), min(int(b) + 1, clean.shape[1])
+            if int(row_ink[:, a:b].sum()) < MIN_INK:
+                continue
+            cells += 1
+            worst = min(worst, _ncc(clean[top:bottom, a:b], scanned[top:bottom, a:b]))
+    if not cells:
+        return Judgement(UNDECIDED_VERDICT, 1.0, 0)
+    if worst >= INTACT:
+        verdict = INTACT_VERDICT
+    elif worst < DAMAGED:
+        verdict = DAMAGED_VERDICT
+    else:
+        verdict = UNDECIDED_VERDICT
+    return Judgement(verdict, round(worst, 4), cells)
+
+
+def box_pixels(
+    quad: list[float], dpi: float, page_height: float, shape: tuple[int, ...], margin: float = 1.0
+) -> tuple[int, int, int, int] | None:
+    """The pixel rectangle (left, top, right, bottom) holding `quad` (a box's corners in PDF
+    points, [x, y, ...], or an upright [x0, y0, x1, y1]) on a page image of `shape` drawn at
+    `dpi`, grown by `margin` points; None when it falls outside the image."""
+    xs = quad[0::2]
+    ys = quad[1::2]
+    scale = dpi / 72.0
+    left = int(np.floor((min(xs) - margin) * scale))
+    right = int(np.ceil((max(xs) + margin) * scale))
+    top = int(np.floor((page_height - max(ys) - margin) * scale))
+    bottom = int(np.ceil((page_height - min(ys) + margin) * scale))
+    left, top = max(left, 0), max(top, 0)
+    right, bottom = min(right, shape[1]), min(bottom, shape[0])
+    if right - left < 2 or bottom - top < 2:
+        return None
+    return left, top, right, bottom

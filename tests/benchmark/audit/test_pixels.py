@@ -1,0 +1,144 @@
+"""`audit --ocr` judges scanned pages by pixels first (benchmark.audit.pixels): values painted
+over on the scanned image are caught by the rule, without OCR, every one of them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image, ImageDraw
+
+from packetbench.benchmark.audit.pixels import sampled
+from packetbench.legibility import box_pixels
+from tests.support.audit import Run, audit_json, edit_json, findings
+from tests.support.ocr import needs_tesseract
+
+DOCS = "acord_125,sov_pdf"
+GROW = 1.5  # points
+
+
+@pytest.fixture
+def scanned_packet(run_cli: Run, tmp_path: Path) -> Path:
+    """Two documents scanned at the skewed level (rotated, shrunk, a shadow)."""
+    result = run_cli(
+        "generate",
+        "--tier",
+        "N3",
+        "--seed",
+        "4",
+        "--out",
+        str(tmp_path),
+        "--set",
+        f"documents={DOCS}",
+        "--set",
+        "patterns.only=scan.skewed",
+    )
+    assert result.returncode == 0, result.stderr
+    return tmp_path / "N3-000004"
+
+
+def _scan_pages(manifest: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    for pattern in manifest["patterns_applied"]:
+        if pattern["phase"] == "scan":
+            return {int(k): v for k, v in pattern["details"]["pages"].items()}
+    return {}
+
+
+def paint_over(packet: Path, doc_id: str, per_page: int = 2) -> set[str]:
+    """White out `per_page` located values on every scanned page of `doc_id` outside the
+    calibration sample (the image changed in place, the PDF saved again); their paths."""
+    manifest = json.loads((packet / f"manifest_{doc_id}.json").read_text())
+    fields = json.loads((packet / f"field_truth_{doc_id}.json").read_text())["fields"]
+    file = packet / manifest["file"]
+    pdf = pdfium.PdfDocument(file.read_bytes())
+    painted: set[str] = set()
+    for number, how in sorted(_scan_pages(manifest).items()):
+        if sampled(doc_id, number):
+            continue
+        page = pdf[number - 1]
+        (image,) = [o for o in page.get_objects() if o.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE]
+        bitmap = image.get_bitmap(render=False).to_numpy()
+        pixels = np.ascontiguousarray(bitmap.reshape(bitmap.shape[:2]))
+        chosen = [
+            (entry["path"], location["quad"])
+            for entry in fields
+            if entry.get("kind") != "checkbox" and len(entry["rendered_as"]) >= 3
+            for location in entry["locations"]
+            if location["page"] == number
+            and "fragment" not in location
+            and len(entry["locations"]) == 1
+        ][:per_page]
+        height = float(page.get_size()[1])
+        picture = Image.fromarray(pixels, "L")
+        scale = how["dpi"] / 72
+        for path, quad in chosen:
+            assert box_pixels(quad, how["dpi"], height, pixels.shape) is not None
+            # The value's own glyph box grown by GROW points each way (a glyph's anti-aliased
+            # edge reaches past its box): neighbours in a table stay as they were.
+            points = np.array(list(zip(quad[0::2], quad[1::2], strict=True)))
+            out = points - points.mean(axis=0)
+            points = points + out / np.linalg.norm(out, axis=1, keepdims=True) * GROW * 1.414
+            corners = [(float(x) * scale, (height - float(y)) * scale) for x, y in points]
+            ImageDraw.Draw(picture).polygon(corners, fill=242)  # the skewed level's paper
+            painted.add(path)
+        image.set_bitmap(pdfium.PdfBitmap.from_pil(picture), pages=[page])
+        page.gen_content()
+        page.close()
+    pdf.save(file)
+    pdf.close()
+    return painted
+
+
+@needs_tesseract
+@pytest.mark.slow
+def test_the_pixel_rule_catches_every_painted_over_value(
+    run_cli: Run, scanned_packet: Path
+) -> None:
+    painted = set()
+    for doc_id in DOCS.split(","):
+        painted |= {(doc_id, p) for p in paint_over(scanned_packet, doc_id)}
+    assert len(painted) >= 4
+    code, report = audit_json(run_cli, scanned_packet, ocr=True)
+    assert (code, report["status"]) == (1, "failed")
+    caught = {
+        (f["doc_id"], f["path"])
+        for f in findings(report)
+        if f["problem"] == "missing" and f["reader"] == "pixel"
+    }
+    assert caught == painted
+    # Nothing else is called damaged, and every other box was intact or left to OCR.
+    pixels = report["totals"]["pixels"]
+    assert pixels["boxes"]["damaged"] == len(painted)
+    assert pixels["unavailable"] == ""
+    # The file is no longer its manifest's: that is reported too, as it always was.
+    assert {f["doc_id"] for f in findings(report) if f["problem"] == "integrity"} == {
+        d for d, _ in painted
+    }
+
+
+@needs_tesseract
+@pytest.mark.slow
+def test_an_edited_truth_file_is_read_by_ocr_not_judged_by_pixels(
+    run_cli: Run, scanned_packet: Path
+) -> None:
+    """The rule never reads a value: where the truth is not what the generator wrote, the
+    pixel path stands aside and OCR reads (and misses) the edited value."""
+
+    def street(data: dict[str, Any]) -> None:
+        entry = next(e for e in data["fields"] if e["path"] == "buildings[0].address.street")
+        entry["rendered_as"] = entry["value"] = "7631 Johnson Harbor"
+
+    edit_json(scanned_packet / "field_truth_sov_pdf.json", street)
+    code, report = audit_json(run_cli, scanned_packet, ocr=True)
+    documents = {d["doc_id"]: d for d in report["packets"][0]["documents"]}
+    pixels = documents["sov_pdf"]["pixels"]
+    assert "field_truth_sov_pdf.json" in pixels["unavailable"]
+    assert "pixel" not in documents["sov_pdf"]["fields"]
+    assert documents["acord_125"]["pixels"]["unavailable"] == ""
+    missed = {f["expected"] for f in documents["sov_pdf"]["ocr_misses"]}
+    assert "7631 Johnson Harbor" in missed | {f["expected"] for f in findings(report)}
+    assert code in (0, 1, 3)  # one miss on a scanned page may be within the level's recall
