@@ -9,6 +9,7 @@ runs/<run_id>/
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 import re
@@ -183,6 +184,25 @@ def write_json(path: Path, data: Any) -> None:
 
 def record_path(run: Path, packet_id: str, doc_id: str) -> Path:
     return run / "extractions" / packet_id / f"{doc_id}.json"
+
+
+def records_digest(run: Path) -> str:
+    """sha256 over the run's extraction records (their paths and bytes): what a results
+    database was scored from, so a reader can tell records changed since it was scored."""
+    total = hashlib.sha256()
+    folder = run / "extractions"
+    files = sorted(folder.rglob("*.json")) if folder.is_dir() else []
+    for path in files:
+        if path.name.startswith("."):
+            continue  # a writer's temporary file, not a record
+        total.update(path.relative_to(folder).as_posix().encode("utf-8") + b"\0")
+        try:
+            total.update(hashlib.sha256(path.read_bytes()).digest())
+        except OSError as error:
+            raise BadInput(
+                f"{path}: cannot read ({error.strerror or type(error).__name__})"
+            ) from None
+    return total.hexdigest()
 
 
 def write_record(run: Path, record: ExtractionRecord) -> None:
