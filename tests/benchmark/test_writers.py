@@ -179,3 +179,41 @@ def test_a_lock_left_by_a_dead_writer_is_taken_over(run_cli: Run, tmp_path: Path
     result = run_cli("extract", "--packets", PACKET, "--out", str(run))
     assert result.returncode == 0, result.stderr
     assert not (run / ".packetbench.lock").exists()
+
+
+def test_a_record_holding_infinity_or_nan_is_scored_as_invented(
+    run_cli: Run, tmp_path: Path
+) -> None:
+    run = tmp_path / "run"
+    assert (
+        run_cli(
+            "extract", "--packets", PACKET, "--out", str(run), "--profile", "perfect"
+        ).returncode
+        == 0
+    )
+    record = run / "extractions" / "N1-000001" / "sov_pdf.json"
+    building = json.loads(record.read_text())["output"]["buildings"][0]
+    text = record.read_text()
+    for key, sent in (("year_built", "Infinity"), ("stories", "NaN"), ("square_feet", '"1e999"')):
+        old = f'"{key}": {json.dumps(building[key])}'
+        assert old in text
+        text = text.replace(old, f'"{key}": {sent}', 1)
+    record.write_text(text)
+    scored = run_cli("score", str(run), "--packets", PACKET)
+    assert scored.returncode == 0, scored.stderr
+    assert "excluded: none" in scored.stdout
+    result = run_cli(
+        "sql",
+        str(run),
+        "SELECT path, verdict, hallucinated FROM claims WHERE doc_id = 'sov_pdf' AND path IN "
+        "('buildings[0].year_built', 'buildings[0].stories', 'buildings[0].square_feet') "
+        "ORDER BY path",
+        "--format",
+        "csv",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[1:] == [
+        "buildings[0].square_feet,contradicted,True",
+        "buildings[0].stories,contradicted,True",
+        "buildings[0].year_built,contradicted,True",
+    ]

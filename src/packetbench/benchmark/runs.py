@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
@@ -214,6 +215,19 @@ def write_record(run: Path, record: ExtractionRecord) -> None:
     write_json(ids.inside(run, "extractions", packet_id, name), record.model_dump(mode="json"))
 
 
+def _carried(value: Any) -> Any:
+    """`value` with every NaN or infinite number as its text ("NaN", "Infinity"), as the
+    harness keeps a model's answer that JSON cannot carry: scored as the number it says,
+    never dropped to null, never a crash of the whole scoring."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {key: _carried(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_carried(item) for item in value]
+    return value
+
+
 def read_record(path: Path) -> ExtractionRecord:
     """A record file, or BadInput naming the file when it is not a valid record of the
     document its path names (a record filed under another document is not its record)."""
@@ -225,6 +239,8 @@ def read_record(path: Path) -> ExtractionRecord:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "record"
         raise BadInput(f"{path}: not an extraction record ({where}: {first['msg']})") from None
+    if record.output is not None:
+        record.output = _carried(record.output)
     if (path.parent.name, path.stem) != (record.packet_id, record.doc_id):
         raise BadInput(
             f"{path}: the record of {record.packet_id}/{record.doc_id}, not of "
