@@ -123,8 +123,21 @@ def test_readers_refuse_a_database_whose_records_changed(run_cli: Run, tmp_path:
         ), args
     assert run_cli("score", str(run), "--packets", PACKET).returncode == 0
     assert run_cli("sql", str(run), "SELECT count(*) FROM claims").returncode == 0
+    # a database of the schema before the records digest (4) is refused as another version's
+    import duckdb
+
+    with duckdb.connect(str(database)) as con:
+        con.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+        con.execute("DELETE FROM meta WHERE key = 'records'")
+    old = run_cli("sql", str(run), "SELECT count(*) FROM claims")
+    assert old.returncode == 2
+    assert old.stderr.strip() == (
+        f"packetbench: error: {database}: written by another packetbench version (results "
+        "schema 4, expected 5); score the run again"
+    )
 
 
+@pytest.mark.slow
 def test_two_generates_of_one_folder_one_wins(run_cli: Run, tmp_path: Path) -> None:
     out = tmp_path / "packets"
     base = ["generate", "--tier", "N1", "--seed", "1", "--count", "2", "--out", str(out)]
