@@ -170,6 +170,17 @@ def _generate(
             entries.append((entry, lock))
             if on_done is not None:
                 on_done(summary)
+    except BaseException:
+        # Stopped (Ctrl-C, a failure): the workers are gone. What they half wrote is removed;
+        # a packet one finished before we heard of it is complete on disk, and listed.
+        heard = {summary.packet_id for summary in summaries}
+        for s in batch.seeds:
+            pid = packet_id(tier, s)
+            recover(out_dir, pid)
+            done = pid not in heard and (out_dir / pid).is_dir()
+            if done and complete_packet(out_dir / pid, tier, s, batch.knobs) is not None:
+                entries.append(corpus.entry_of(out_dir / pid))
+        raise
     finally:
         # Packets written before a failure are complete: the corpus lists them.
         if entries or (out_dir / corpus.CORPUS).is_file():
