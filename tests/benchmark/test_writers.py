@@ -99,6 +99,7 @@ def test_extract_resume_of_a_scored_run_keeps_its_scores(run_cli: Run, tmp_path:
     assert run_cli("sql", str(run), "SELECT count(*) FROM claims").returncode == 0
 
 
+@pytest.mark.slow
 def test_readers_refuse_a_database_whose_records_changed(run_cli: Run, tmp_path: Path) -> None:
     run = tmp_path / "run"
     assert run_cli("extract", "--packets", PACKET, "--out", str(run)).returncode == 0
@@ -161,6 +162,7 @@ def test_two_extracts_of_one_run_one_wins(tmp_path: Path) -> None:
     assert info["status"] == "complete"
 
 
+@pytest.mark.slow
 def test_two_scores_of_one_run_one_wins(run_cli: Run, tmp_path: Path) -> None:
     run = tmp_path / "run"
     assert run_cli("extract", "--packets", str(PACKETS), "--out", str(run)).returncode == 0

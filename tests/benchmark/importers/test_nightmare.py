@@ -415,6 +415,7 @@ def test_audit_reports_what_it_can_verify(imported: Path, run_cli: Any) -> None:
     assert totals["findings"]["untraceable"] > 0
 
 
+@pytest.mark.slow
 def test_a_missing_truth_or_a_truncated_output_is_refused_unless_partial(
     tmp_path: Path, run_cli: Any
 ) -> None:
