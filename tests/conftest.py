@@ -37,17 +37,14 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     """Build the canonical suite into packets/ unless it is there and matches its lock.
 
     The repository commits only the lock (packets/SHA256SUMS): the packets outgrew what is worth
-    committing. Every process of a session (xdist workers too) runs this; a file lock lets the
-    first build and the others find the suite built. The lock file is never rewritten here: a
+    committing. Every process of a session (xdist workers too) runs this; the folder's writer lock
+    (packetbench.locking, the one `generate` takes) lets the first build and the others find
+    the suite built. The lock file is never rewritten here: a
     generator change that alters output fails `test_determinism` until `make suite` records it.
     """
-    import fcntl
-
     from packetbench.generator.suite import ensure_suite
 
-    with open(PACKETS / ".build.lock", "w") as guard:
-        fcntl.flock(guard, fcntl.LOCK_EX)
-        ensure_suite(PACKETS)
+    ensure_suite(PACKETS)
 
 
 @pytest.fixture(scope="session")

@@ -19,6 +19,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,8 @@ KINDS = (
     "existing output",
     "hostile id",
     "not a regular file",
+    "stale results",
+    "held by another writer",
 )
 
 
@@ -742,6 +745,52 @@ def _cases() -> list[Case]:
         return ("view", run, "--packets", "{w}/packets", "--out", "{w}/site", *more)
 
     seen = ("packets", "run")
+    add(
+        "view",
+        "stale results",
+        "a record changed since the run was scored",
+        viewing("{w}/run"),
+        "{w}/run/results.duckdb: the run's extraction records changed since it was scored",
+        _edit_record("run"),
+        seen,
+    )
+    # a second writer of a folder another process holds (packetbench.locking) -------------
+    held = "is being written by pid "
+    add(
+        "generate",
+        "held by another writer",
+        "the packets folder",
+        ("generate", "--tier", "N1", "--out", "{w}/packets", "--force"),
+        f"{{w}}/packets: {held}",
+        _held("packets"),
+    )
+    add(
+        "extract",
+        "held by another writer",
+        "the run folder",
+        ("extract", "--packets", "{w}/packets", "--out", "{w}/run", "--force"),
+        f"{{w}}/run: {held}",
+        _held("run"),
+        ("packets", "run"),
+    )
+    add(
+        "score",
+        "held by another writer",
+        "the run folder",
+        ("score", "{w}/run", "--packets", "{w}/packets"),
+        f"{{w}}/run: {held}",
+        _held("run"),
+        ("packets", "run"),
+    )
+    add(
+        "run",
+        "held by another writer",
+        "the run's folder",
+        ("run", "--tiers", "N1", "--out", "{w}/bench"),
+        f"{{w}}/bench: {held}",
+        _held("bench"),
+        (),
+    )
     add("view", "missing path", "no run", viewing("{w}/nowhere"), "{w}/nowhere", needs=seen)
     add(
         "view",
@@ -883,6 +932,15 @@ def _cases() -> list[Case]:
             on("{w}/run"),
             "{w}/run/results.duckdb",
             _truncate("run/results.duckdb"),
+            needs,
+        )
+        add(
+            command,
+            "stale results",
+            "a record changed since the run was scored",
+            on("{w}/run"),
+            "{w}/run/results.duckdb: the run's extraction records changed since it was scored",
+            _edit_record("run"),
             needs,
         )
         add(
@@ -1386,6 +1444,39 @@ def _untrusted(add: Callable[..., None]) -> None:
         )
 
 
+def _edit_record(run: str) -> Callable[[Path], None]:
+    """A record of the scored run `run` changed after scoring (an extract --force, an edit)."""
+
+    def damage(world: Path) -> None:
+        path = world / run / "extractions" / "N1-000001" / "sov_pdf.json"
+        record = json.loads(path.read_text())
+        record["output"] = None
+        path.write_text(json.dumps(record))
+
+    return damage
+
+
+_HOLDERS: list[subprocess.Popen[str]] = []  # processes holding a folder, ended by the test
+
+
+def _held(folder: str) -> Callable[[Path], None]:
+    """Another live process holds `folder` for writing (its lock stays for 60 s)."""
+
+    def damage(world: Path) -> None:
+        target = world / folder
+        code = (
+            "import sys, time; from pathlib import Path; from packetbench.locking import hold\n"
+            "with hold(Path(sys.argv[1])):\n    print('held', flush=True); time.sleep(60)"
+        )
+        holder = subprocess.Popen(
+            [sys.executable, "-c", code, str(target)], stdout=subprocess.PIPE, text=True
+        )
+        _HOLDERS.append(holder)
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+
+    return damage
+
+
 def _old_run_json(world: Path) -> None:
     path = world / "run" / "run.json"
     info = json.loads(path.read_text())
@@ -1456,6 +1547,16 @@ def test_bad_input(case: Case, world: Path, tmp_path: Path) -> None:
             shutil.copytree(source, w / name)
         else:
             shutil.copy(source, w / name)
+    try:
+        _check(case, w)
+    finally:
+        while _HOLDERS:
+            holder = _HOLDERS.pop()
+            holder.kill()
+            holder.communicate()
+
+
+def _check(case: Case, w: Path) -> None:
     case.damage(w)
     before = _tree(w)
     args = [arg.replace("{w}", str(w)) for arg in case.args]

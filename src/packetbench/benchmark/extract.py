@@ -19,12 +19,20 @@ from typing import Any
 from packetbench import __version__
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
-from packetbench.benchmark.packets import find_packets
+from packetbench.benchmark.packets import Packet, find_packets
 from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.providers.base import Provider
-from packetbench.benchmark.runs import continuation, read_run, write_json, write_record
+from packetbench.benchmark.providers.sim import LEDGER
+from packetbench.benchmark.runs import (
+    continuation,
+    read_run,
+    records_digest,
+    write_json,
+    write_record,
+)
 from packetbench.generator.schema_files import all_schemas, schema_bytes
 from packetbench.generator.truth import versions
+from packetbench.locking import LOCK_NAME, hold
 
 
 @dataclass(frozen=True)
@@ -95,8 +103,16 @@ def git() -> dict[str, Any]:
 
 # What must not change for `--resume` to continue a simulated run (its documents aside).
 SIM_FINGERPRINT = ("provider", "model", "parameters")
-# What a run folder holds besides its *.json files; --force removes these and those only.
-RUN_CONTENTS = ("extractions", "scores", "results.duckdb", "requests.jsonl")
+# What the tool writes in a run folder; --force removes these and nothing else (a user's own
+# notes.json beside them stays).
+RUN_CONTENTS = (
+    "run.json",
+    LEDGER,
+    "extractions",
+    "scores",
+    "results.duckdb",
+    "requests.jsonl",
+)
 
 
 def check_run_folder(out: Path, force: bool) -> None:
@@ -118,7 +134,7 @@ def check_run_folder(out: Path, force: bool) -> None:
             )
             raise UsageError(f"{out}: a run already exists here ({unfinished})")
         return
-    held = sorted(p.name for p in out.iterdir())
+    held = sorted(p.name for p in out.iterdir() if p.name != LOCK_NAME)
     if held:
         raise UsageError(
             f"{out}: not a run folder (it holds {held[0]} and no run.json); "
@@ -136,8 +152,6 @@ def prepare_run(out: Path, force: bool) -> None:
                 shutil.rmtree(target)
             elif target.exists() or target.is_symlink():
                 target.unlink()
-        for file in out.glob("*.json"):
-            file.unlink()
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -151,7 +165,23 @@ def extract(
     force: bool = False,
     options: HarnessOptions | None = None,
 ) -> ExtractSummary:
+    """Extract every document of the packets in `packets_dir` into the run folder `out`,
+    holding `out` for the whole run (a second writer is refused, naming this one)."""
     packets = find_packets(packets_dir)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out}: exists and is not a folder")
+    with hold(out):
+        return _extract(provider, packets, packets_dir, out, force, options)
+
+
+def _extract(
+    provider: Provider,
+    packets: list[Packet],
+    packets_dir: Path,
+    out: Path,
+    force: bool,
+    options: HarnessOptions | None,
+) -> ExtractSummary:
     if isinstance(provider, ApiProvider):
         from packetbench.benchmark.harness.session import run_api
 
@@ -187,8 +217,12 @@ def extract(
         # A simulated run is cheap and its ledger covers the whole run: continuing it is
         # making it again, once it is sure to be the same run (same settings, same documents).
         continuation(out, info, packets, SIM_FINGERPRINT)
-    prepare_run(out, force or resume)  # after every packet proved whole: a broken one
-    write_json(out / "run.json", info)  # changes nothing
+    # After every packet proved whole: a broken one changes nothing. A resumed run keeps
+    # its scores unless the records they were scored from come out different.
+    before = records_digest(out) if resume else None
+    if not resume:
+        prepare_run(out, force)
+    write_json(out / "run.json", info)
     by_status: dict[str, int] = {}
     documents = written = 0
     for packet in packets:
@@ -211,4 +245,11 @@ def extract(
         },
     )
     write_json(out / "run.json", info)
+    if before is not None and records_digest(out) != before:
+        for stale in ("scores", "results.duckdb"):
+            target = out / stale
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)
+            elif target.exists() or target.is_symlink():
+                target.unlink()
     return ExtractSummary(out, documents, written, dict(sorted(by_status.items())))

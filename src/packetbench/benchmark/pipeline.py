@@ -32,13 +32,18 @@ from typing import TYPE_CHECKING, Any, Protocol
 from packetbench.benchmark.errors import UsageError
 from packetbench.generator.codes import TIERS
 from packetbench.generator.seeds import check_seeds
+from packetbench.locking import LOCK_NAME, hold
 
 if TYPE_CHECKING:
     from packetbench.benchmark.audit.sample import SampleSize
 
 DEFAULT_OUT = Path("packetbench-run")
 PIPELINE = "pipeline.json"  # what the run was asked for, checked by --resume
-OWNED = ("packets", "runs", "report", "audit.json", PIPELINE)  # what --force may remove
+# What `run` writes in its folder. --force removes the packets, the audit, pipeline.json and
+# the report's own files; under runs/ it replaces only the run this command makes (as
+# `extract --force` does), never another run beside it (a paid API run).
+OWNED = ("packets", "runs", "report", "audit.json", PIPELINE)
+REPORT_FILES = ("report.md", "report.html")
 
 
 class Listener(Protocol):
@@ -141,7 +146,7 @@ def _prepare(options: Options) -> None:
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: exists and is not a folder")
     present = [name for name in OWNED if (out / name).exists()]
-    held = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
+    held = sorted(p.name for p in out.iterdir() if p.name != LOCK_NAME) if out.is_dir() else []
     if held and not present:
         raise UsageError(
             f"{out}: not a folder packetbench run made (it holds {held[0]}); "
@@ -155,12 +160,14 @@ def _prepare(options: Options) -> None:
             f"{out}: already holds a benchmark run ({present[0]}); use --force to replace it, "
             "or --resume to continue it"
         )
-    for name in present:
+    for name in ("packets", "audit.json", PIPELINE):
         target = out / name
-        if target.is_dir():
+        if target.is_dir() and not target.is_symlink():
             shutil.rmtree(target)
-        else:
+        elif target.exists() or target.is_symlink():
             target.unlink()
+    for name in REPORT_FILES:
+        (out / "report" / name).unlink(missing_ok=True)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -221,6 +228,15 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
     from packetbench.generator.executors import make_executor
 
     runner = make_executor(options.executor, options.jobs, options.ray_address)
+    if options.out.exists() and not options.out.is_dir():
+        raise UsageError(f"{options.out}: exists and is not a folder")
+    # The run's folder is held from the first check to the report: a second `run` into it is
+    # refused, naming this one, instead of mixing its results with this run's.
+    with hold(options.out):
+        return _run(options, listener, cls, provider, runner)
+
+
+def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: Any) -> Outcome:
     _prepare(options)
     packets = options.out / "packets"
     name = options.provider if not cls.simulator else f"{options.provider}-{options.profile}"
@@ -353,10 +369,11 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         from packetbench.benchmark.results import load_run
         from packetbench.benchmark.score.scorer import score_run
 
-        result = score_run(
-            run, packets, executor=runner, on_packet=lambda n: listener.advance("score", n)
-        )
-        load_run(run, packets)  # as `packetbench score` does
+        with hold(run):  # as `packetbench score` holds it
+            result = score_run(
+                run, packets, executor=runner, on_packet=lambda n: listener.advance("score", n)
+            )
+            load_run(run, packets)
         excluded = len(result.missing) + len(result.errors) + len(result.invalid)
         return (
             f"{result.documents:,} documents scored, {result.claims:,} claims, "

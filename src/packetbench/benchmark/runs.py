@@ -9,7 +9,9 @@ runs/<run_id>/
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
+import math
 import os
 import re
 import shutil
@@ -195,6 +197,25 @@ def record_path(run: Path, packet_id: str, doc_id: str) -> Path:
     return run / "extractions" / packet_id / f"{doc_id}.json"
 
 
+def records_digest(run: Path) -> str:
+    """sha256 over the run's extraction records (their paths and bytes): what a results
+    database was scored from, so a reader can tell records changed since it was scored."""
+    total = hashlib.sha256()
+    folder = run / "extractions"
+    files = sorted(folder.rglob("*.json")) if folder.is_dir() else []
+    for path in files:
+        if path.name.startswith("."):
+            continue  # a writer's temporary file, not a record
+        total.update(path.relative_to(folder).as_posix().encode("utf-8") + b"\0")
+        try:
+            total.update(hashlib.sha256(path.read_bytes()).digest())
+        except OSError as error:
+            raise BadInput(
+                f"{path}: cannot read ({error.strerror or type(error).__name__})"
+            ) from None
+    return total.hexdigest()
+
+
 def write_record(run: Path, record: ExtractionRecord) -> None:
     """Write `record` under RUN/extractions/, its ids checked and its path resolved inside
     the run folder (a symlinked packet folder there must not send it elsewhere)."""
@@ -202,6 +223,19 @@ def write_record(run: Path, record: ExtractionRecord) -> None:
     name = ids.check(record.doc_id, "doc_id", source) + ".json"
     packet_id = ids.check(record.packet_id, "packet_id", source)
     write_json(ids.inside(run, "extractions", packet_id, name), record.to_json())
+
+
+def _carried(value: Any) -> Any:
+    """`value` with every NaN or infinite number as its text ("NaN", "Infinity"), as the
+    harness keeps a model's answer that JSON cannot carry: scored as the number it says,
+    never dropped to null, never a crash of the whole scoring."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {key: _carried(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_carried(item) for item in value]
+    return value
 
 
 def read_record(path: Path) -> ExtractionRecord:
@@ -215,6 +249,8 @@ def read_record(path: Path) -> ExtractionRecord:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "record"
         raise BadInput(f"{path}: not an extraction record ({where}: {first['msg']})") from None
+    if record.output is not None:
+        record.output = _carried(record.output)
     if (path.parent.name, path.stem) != (record.packet_id, record.doc_id):
         raise BadInput(
             f"{path}: the record of {record.packet_id}/{record.doc_id}, not of "

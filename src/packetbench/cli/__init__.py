@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import shlex
 import sys
 from typing import Annotated
 
@@ -69,6 +70,21 @@ def _usage_error(error: Exception) -> tuple[str, int] | None:
     return " ".join(str(render()).split()), code
 
 
+# Commands whose --resume continues what an interrupt stopped, keeping what was finished.
+RESUMABLE = frozenset({"generate", "extract", "run"})
+
+
+def _how_to_continue(words: list[str]) -> str:
+    """What to run to continue an interrupted command: the same one with --resume (and
+    without --force, which would start it over)."""
+    if not words or words[0] not in RESUMABLE:
+        return ""
+    again = [w for w in words if w != "--force"]
+    if "--resume" not in again:
+        again.append("--resume")
+    return f"; continue with: packetbench {shlex.join(again)}"
+
+
 def main() -> None:
     if len(sys.argv) <= 1:
         app()  # `packetbench` alone: typer shows the help
@@ -99,5 +115,5 @@ def main() -> None:
     if code == INTERRUPTED:
         # Typer turns SIGINT's KeyboardInterrupt into exit code 130, silently, once every
         # `finally` and `except BaseException` on the way has cleaned up what was half written.
-        typer.echo("packetbench: interrupted", err=True)
+        typer.echo(f"packetbench: interrupted{_how_to_continue(sys.argv[1:])}", err=True)
     sys.exit(code if isinstance(code, int) else 0)

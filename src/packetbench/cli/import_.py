@@ -17,6 +17,14 @@ def nightmare(
     out: Annotated[Path, typer.Option(help="Where to write packets/, runs/ and import.json.")],
     force: Annotated[bool, typer.Option(help="Replace an earlier import in OUT.")] = False,
     score: Annotated[bool, typer.Option(help="Score every imported run.")] = False,
+    partial: Annotated[
+        bool,
+        typer.Option(
+            "--partial",
+            help="Import what is whole when a packet has no ground truth or a published "
+            "output is not JSON (they are refused otherwise); what is skipped is listed.",
+        ),
+    ] = False,
     reconcile: Annotated[
         bool,
         typer.Option(
@@ -49,7 +57,7 @@ def nightmare(
             f"--invalid must be one of {', '.join(INVALID_POLICIES)} (got {invalid!r})"
         )
     started = time.perf_counter()
-    result = import_corpus(path, out, force)
+    result = import_corpus(path, out, force, partial=partial)
     records: dict[str, int] = {}
     for by_status in result.cohorts.values():
         for status, count in by_status.items():
@@ -65,6 +73,8 @@ def nightmare(
         f"leaves: {leaves['mapped']:,} mapped, {leaves['unmapped']:,} unmapped (listed in "
         f"{out / 'import.json'}), {leaves['metadata']:,} metadata"
     )
+    for line in result.skipped:
+        typer.echo(f"skipped (--partial): {line}")
     if not (score or reconcile):
         return
     from packetbench.benchmark.importers.nightmare.scoring import score_all

@@ -46,10 +46,12 @@ def score(
     from packetbench.benchmark.results import load_run  # duckdb loads only here
     from packetbench.benchmark.score.scorer import score_run  # scipy loads only here
     from packetbench.generator.executors import make_executor
+    from packetbench.locking import hold
     from packetbench.progress import bar
 
     runner = make_executor(executor, jobs, ray_address)
-    with bar("score", "packets") as advance:
+    # One writer of the run at a time: a second `score`, or an `extract` of it, is refused.
+    with hold(run, create=False), bar("score", "packets") as advance:
         result = score_run(
             run,
             packets,
@@ -58,7 +60,7 @@ def score(
             on_packet=advance,
             invalid=invalid,
         )
-    load_run(run, packets)
+        load_run(run, packets)
     excluded = ", ".join(f"{n} {k}" for k, n in result.excluded().items()) or "none"
     salvaged = (
         f"; salvaged: {len(result.salvaged):,} invalid (the leaves that fit; "

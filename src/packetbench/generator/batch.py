@@ -27,6 +27,7 @@ from packetbench.generator.packet import (
 )
 from packetbench.generator.seeds import check_seeds
 from packetbench.generator.tiers import resolve
+from packetbench.locking import hold
 
 
 def prepare_output(out_dir: Path) -> None:
@@ -126,10 +127,34 @@ def generate(
     extend the folder's corpus with them.
 
     The summaries of packets kept by `resume` come back too, marked `kept`. `executor`
-    (default: `jobs` local worker processes) runs the packets.
+    (default: `jobs` local worker processes) runs the packets. The folder is held for the
+    whole batch (packetbench.locking): a second writer of it is refused, naming this one.
     """
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1 (got {jobs})")
+    resolve(tier, overrides)  # bad knobs and seeds are refused before the folder is taken
+    check_seeds(seed, count)
+    if resume and force:
+        raise UsageError("--resume keeps complete packets and --force replaces them; choose one")
+    prepare_output(out_dir)
+    with hold(out_dir):
+        return _generate(
+            tier, seed, count, out_dir, force, overrides, resume, on_done, executor, jobs
+        )
+
+
+def _generate(
+    tier: str,
+    seed: int,
+    count: int,
+    out_dir: Path,
+    force: bool,
+    overrides: dict[str, Any] | None,
+    resume: bool,
+    on_done: Callable[[PacketSummary], None] | None,
+    executor: Executor | None,
+    jobs: int,
+) -> list[PacketSummary]:
     batch = plan(tier, seed, count, out_dir, force, overrides, resume)
     tasks: list[Task] = [(out_dir, tier, s, batch.knobs, s in batch.replace) for s in batch.seeds]
     summaries: list[PacketSummary] = []
@@ -145,6 +170,17 @@ def generate(
             entries.append((entry, lock))
             if on_done is not None:
                 on_done(summary)
+    except BaseException:
+        # Stopped (Ctrl-C, a failure): the workers are gone. What they half wrote is removed;
+        # a packet one finished before we heard of it is complete on disk, and listed.
+        heard = {summary.packet_id for summary in summaries}
+        for s in batch.seeds:
+            pid = packet_id(tier, s)
+            recover(out_dir, pid)
+            done = pid not in heard and (out_dir / pid).is_dir()
+            if done and complete_packet(out_dir / pid, tier, s, batch.knobs) is not None:
+                entries.append(corpus.entry_of(out_dir / pid))
+        raise
     finally:
         # Packets written before a failure are complete: the corpus lists them.
         if entries or (out_dir / corpus.CORPUS).is_file():

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from packetbench.generator.packet import build_packet, packet_id, write_packet
 from packetbench.generator.tiers import PRESETS, resolve
+from packetbench.locking import hold
 
 SEED = 1
 LOCK = "SHA256SUMS"
@@ -58,24 +59,26 @@ def _matches(folder: Path, lock: dict[str, str]) -> bool:
 
 def ensure_suite(folder: Path = DEFAULT_FOLDER) -> None:
     """Write the canonical packets into `folder` unless they are there and match its lock
-    (the lock itself is left as it is)."""
-    if (folder / LOCK).is_file() and _matches(folder, read_lock(folder)):
-        return
-    for tier, seed in canonical():
-        write_packet(folder, tier, seed, resolve(tier), force=True)
+    (the lock itself is left as it is). Concurrent callers (the processes of a test session)
+    wait for the folder's writer lock: the first builds, the others find the suite built."""
+    with hold(folder, wait=True):
+        if (folder / LOCK).is_file() and _matches(folder, read_lock(folder)):
+            return
+        for tier, seed in canonical():
+            write_packet(folder, tier, seed, resolve(tier), force=True)
 
 
 def write_suite(folder: Path = DEFAULT_FOLDER) -> dict[str, str]:
     """Regenerate every canonical packet into `folder` and write the lock."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for tier, seed in canonical():
-        write_packet(folder, tier, seed, resolve(tier), force=True)
-    lock: dict[str, str] = {}
-    for tier, seed in canonical():
-        pid = packet_id(tier, seed)
-        for path in sorted((folder / pid).iterdir()):
-            lock[f"{pid}/{path.name}"] = hashlib.sha256(path.read_bytes()).hexdigest()
-    (folder / LOCK).write_text(format_lock(lock), encoding="utf-8")
+    with hold(folder, wait=True):
+        for tier, seed in canonical():
+            write_packet(folder, tier, seed, resolve(tier), force=True)
+        lock: dict[str, str] = {}
+        for tier, seed in canonical():
+            pid = packet_id(tier, seed)
+            for path in sorted((folder / pid).iterdir()):
+                lock[f"{pid}/{path.name}"] = hashlib.sha256(path.read_bytes()).hexdigest()
+        (folder / LOCK).write_text(format_lock(lock), encoding="utf-8")
     return lock
 
 

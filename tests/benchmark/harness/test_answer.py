@@ -78,3 +78,30 @@ def test_defensive_readings_are_recorded() -> None:
     # Two keys are no envelope; an envelope around an invalid object is still invalid.
     assert judge(_reply(json.dumps({"a": TRUTH, "b": 1})), SOV, 1000).status == "invalid"
     assert judge(_reply(json.dumps({"a": {"x": 1}})), SOV, 1000).status == "invalid"
+
+
+def test_numbers_json_cannot_carry_are_kept_as_the_models_text() -> None:
+    # 1e999 and NaN read as floats were written as null: an invented value turned omission.
+    text = json.dumps(TRUTH)
+    building = TRUTH["buildings"][0]
+    for key, sent in (
+        ("building_value", "1e999"),
+        ("contents_value", "NaN"),
+        ("business_income_value", "-Infinity"),
+        ("square_feet", "123456789012345678901234567890"),
+    ):
+        text = text.replace(f'"{key}": {json.dumps(building[key])}', f'"{key}": {sent}', 1)
+    verdict = judge(_reply(text), SOV, 1000)
+    assert verdict.status == "ok", verdict.error
+    kept = verdict.output["buildings"][0] if verdict.output else {}
+    assert [kept[k] for k in ("building_value", "contents_value", "business_income_value")] == [
+        "1e999",
+        "NaN",
+        "-Infinity",
+    ]
+    assert kept["square_feet"] == "123456789012345678901234567890"
+    # a string that is no number stays invalid at a number leaf
+    bad = json.dumps(TRUTH).replace(
+        f'"building_value": {json.dumps(building["building_value"])}', '"building_value": "lots"'
+    )
+    assert judge(_reply(bad), SOV, 1000).status == "invalid"

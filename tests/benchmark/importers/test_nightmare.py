@@ -413,3 +413,38 @@ def test_audit_reports_what_it_can_verify(imported: Path, run_cli: Any) -> None:
     assert totals["strings_checked"] == totals["strings_found"] == 12 + 6  # PDF and CSV
     assert totals["findings"]["missing"] == 0
     assert totals["findings"]["untraceable"] > 0
+
+
+@pytest.mark.slow
+def test_a_missing_truth_or_a_truncated_output_is_refused_unless_partial(
+    tmp_path: Path, run_cli: Any
+) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    output = sorted((corpus / "results").glob("*/extraction_*.json"))[0]
+    output.write_bytes(output.read_bytes()[:40])  # a published output cut short
+    out = tmp_path / "out"
+    done = run_cli("import", "nightmare", str(corpus), "--out", str(out))
+    assert done.returncode == 2
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"packetbench: error: {output}: not JSON (")
+    assert line.endswith(
+        "a truncated or damaged published output; import without it with --partial"
+    )
+    assert not out.exists()
+    done = run_cli("import", "nightmare", str(corpus), "--out", str(out), "--partial")
+    assert done.returncode == 0, done.stderr
+    assert "(3 records: 1 error, 2 ok)" in done.stdout
+    relative = output.relative_to(corpus)
+    assert f"skipped (--partial): {relative} (not JSON: " in done.stdout
+    assert _json(out / "import.json")["skipped"][0].startswith(f"{relative} (not JSON")
+
+    truth = corpus / "ground_truth" / "N1_easy_70001.json"
+    truth.unlink()
+    again = tmp_path / "again"
+    done = run_cli("import", "nightmare", str(corpus), "--out", str(again))
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"packetbench: error: {truth}: missing (the packet N1_easy/doc_70001 has no ground "
+        "truth); import the other packets with --partial"
+    ]
+    assert not again.exists()

@@ -11,12 +11,14 @@ is valid.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from packetbench.benchmark.providers.api import Reply
 from packetbench.benchmark.runs import Status
+from packetbench.benchmark.score.normalize import INT_LIMIT
 from packetbench.benchmark.score.validate import problem
 from packetbench.generator.leaves import DocModel
 
@@ -30,6 +32,19 @@ class Verdict:
     error: str | None
     reading: str | None = None  # "unwrapped envelope 'sov'", "read inside a code fence"
     evidence: Any = None  # a cited answer's evidence list, as the model gave it
+
+
+# A number the record cannot carry (1e999, NaN, Infinity, an integer beyond 64 bits) is kept
+# as the model's text: read as a float it would be written as null, an invented value
+# turned into an omission.
+def _float(text: str) -> float | str:
+    value = float(text)
+    return value if math.isfinite(value) else text
+
+
+def _int(text: str) -> int | str:
+    value = int(text)
+    return value if abs(value) < INT_LIMIT else text
 
 
 def judge(reply: Reply, model: type[DocModel], cap: int, cited: bool = False) -> Verdict:
@@ -56,7 +71,7 @@ def judge(reply: Reply, model: type[DocModel], cap: int, cited: bool = False) ->
     if fenced:
         text, reading = fenced.group(1), "read inside a code fence"
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_float=_float, parse_int=_int, parse_constant=str)
     except json.JSONDecodeError as error:
         return Verdict(
             "invalid", None, f"not JSON ({error.msg} at line {error.lineno} column {error.colno})"

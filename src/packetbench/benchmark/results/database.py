@@ -2,8 +2,28 @@
 reads a run's ``results.duckdb`` (kept apart from the loader, so a reader need not import the
 scorer)."""
 
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from packetbench.benchmark.errors import BadInput
+
 DB_NAME = "results.duckdb"
 # 2: meta holds the documents the run was scored against; 3: fields and claims carry the
 # patterns that touched them; 4: documents count keys (emitted, invented) and say which were
-# salvaged, meta holds the invalid-output policy; 5: claims carry their citation verdict.
-SCHEMA_VERSION = "5"
+# salvaged, meta holds the invalid-output policy; 5: claims carry their citation verdict;
+# 6: meta holds the digest of the extraction records the run was scored from (`records`).
+SCHEMA_VERSION = "6"
+
+
+def check_records(db: Path, run: Path, meta: dict[str, Any]) -> None:
+    """BadInput naming `db` when the run's extraction records are not the ones it was
+    scored from (an `extract --force` or a hand edit after `score`): its numbers would
+    describe other answers than the run holds."""
+    from packetbench.benchmark.runs import records_digest
+
+    if meta.get("records") != records_digest(run):
+        raise BadInput(
+            f"{db}: the run's extraction records changed since it was scored; score the run again"
+        )

@@ -31,6 +31,7 @@ from packetbench.benchmark.runs import (
     read_record,
     read_run,
     record_path,
+    records_digest,
     refused_write,
     remove_left_behind,
 )
@@ -329,8 +330,8 @@ def _build(
             con.execute(TABLES_SQL.read_text(encoding="utf-8"))
             con.execute(
                 "INSERT INTO meta VALUES ('schema_version', ?), ('run_id', ?), ('provenance', ?), "
-                "('invalid_policy', ?)",
-                [SCHEMA_VERSION, run_id, scored_against, excluded["policy"]],
+                "('invalid_policy', ?), ('records', ?)",
+                [SCHEMA_VERSION, run_id, scored_against, excluded["policy"], records_digest(run)],
             )
             _insert(
                 con, "runs", [_run_row(run_id, info, len(selected), excluded["policy"])], scratch

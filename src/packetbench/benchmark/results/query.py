@@ -24,7 +24,7 @@ import duckdb
 
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
-from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION
+from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION, check_records
 from packetbench.benchmark.runs import read_run
 
 METRICS_DIR = Path(__file__).resolve().parent.parent / "metrics"
@@ -232,6 +232,7 @@ def open_runs(paths: Sequence[Path], paired: bool = False, sandbox: bool = False
                     "score the run again"
                 )
             documents.append(_scored_against(run, db, meta))
+            check_records(db, run, meta)
             ids.append(str(meta["run_id"]))
         names = _names(paths, ids)
         for table in TABLES:

@@ -9,6 +9,7 @@ extraction error (a tolerance once hid $24,344,800 read for $24,514,100).
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 import unicodedata
 from functools import lru_cache
@@ -19,6 +20,21 @@ from packetbench.generator import codes
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _ID_DROP = re.compile(r"[^0-9a-z]")
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
+# A number JSON (and so a record) cannot carry: NaN, Infinity, a literal beyond a double
+# (1e999) or an integer beyond 64 bits. A model answer holding one is kept as its text.
+_UNCARRIED = re.compile(r"^-?(?:NaN|Infinity|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)$")
+INT_LIMIT = 2**63
+
+
+def uncarried(text: str) -> bool:
+    """Whether `text` is a number JSON cannot carry, kept as text (`"1e999"`, `"NaN"`)."""
+    if len(text) > 400 or not _UNCARRIED.match(text):
+        return False
+    if text.lstrip("-").isdigit():
+        return abs(int(text)) >= INT_LIMIT
+    return not math.isfinite(float(text))
+
+
 # Number-like runs inside text: "$1,250,000", "(1,234.50)", "80%", "1985", "3.5".
 NUMBER_IN_TEXT = re.compile(r"\(?-?\$?\d[\d,]*(?:\.\d+)?%?\)?")
 
@@ -131,6 +147,8 @@ def number(value: Any) -> float | None:
     if isinstance(value, int | float):
         return float(value)
     if isinstance(value, str):
+        if uncarried(value):  # an answer JSON could not carry: the number it says (inf, nan)
+            return float(value)
         return _parse_number_text(value)
     return None
 

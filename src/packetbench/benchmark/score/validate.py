@@ -4,7 +4,8 @@ Walks the document model, which is where the schema comes from, instead of inter
 JSON Schema: the same verdicts (a test checks them against jsonschema on mutated outputs) at a
 fraction of the cost. Valid means: every object has exactly its keys; leaves are null or of
 their JSON type (an integral float counts as an integer, a boolean as no number); enum leaves
-hold a code-list value; lists hold objects.
+hold a code-list value; lists hold objects. A number JSON cannot carry (1e999, NaN), kept as
+the model's text at a number leaf, is a number: scored as the wrong value it is.
 
 `fit` cuts any output to its schema for `score --invalid salvage`: the leaves that fit are
 kept, every key the schema lacks is counted as an invented key.
@@ -15,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from packetbench.benchmark.score.normalize import uncarried
 from packetbench.generator.leaves import DocModel, LeafShape, ListShape, fields_of
 
 
@@ -28,6 +30,8 @@ def _leaf_problem(shape: LeafShape, value: Any) -> str | None:
         ok = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
     else:
         ok = isinstance(value, int | float)
+    if not ok and isinstance(value, str) and json_type in ("integer", "number"):
+        ok = uncarried(value)  # a number JSON could not carry, kept as the model's text
     if not ok:
         return f"{value!r} is not of type {json_type!r}"
     if shape.leaf.codes is not None and value not in shape.leaf.codes.values:

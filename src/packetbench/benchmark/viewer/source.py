@@ -23,7 +23,7 @@ import orjson
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet, find_packets
-from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION
+from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION, check_records
 from packetbench.benchmark.runs import listed_documents, read_record, read_run, record_path
 
 # Filters of the document list: each is one column equal to the value given.
@@ -331,6 +331,11 @@ def _results(run: Path, listed: dict[str, dict[str, Any]]) -> duckdb.DuckDBPyCon
             f"{db}: scored against other documents than {run / 'run.json'} lists "
             f"(first {differs}); score the run again"
         )
+    try:
+        check_records(db, run, meta)
+    except BadInput:
+        con.close()
+        raise
     return con
 
 

@@ -12,6 +12,7 @@ Layout (facts of the corpus, read, never assumed beyond these names):
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,6 +118,10 @@ class Corpus:
     root: Path
     packets: tuple[CorpusPacket, ...]
     cohorts: tuple[Cohort, ...]
+    # With `partial`: what was left out (one line each), and the published outputs that are
+    # no JSON (truncated, damaged), imported as no record rather than as a model's error.
+    skipped: tuple[str, ...] = ()
+    damaged: frozenset[Path] = frozenset()
 
     @property
     def commit(self) -> str | None:
@@ -165,8 +170,51 @@ def _packet(root: Path, gt_file: Path) -> CorpusPacket:
     return CorpusPacket(name, difficulty.split("_", 1)[0], seed, folder, tuple(docs))
 
 
-def read_corpus(root: Path) -> Corpus:
-    """The corpus at `root`; BadInput naming what is missing when it is not one."""
+def _unlisted(root: Path, packets: tuple[CorpusPacket, ...], partial: bool) -> list[str]:
+    """Packet folders no ground-truth file lists: BadInput naming the missing file, or
+    (with `partial`) one line each of what is skipped."""
+    listed = {p.folder.resolve() for p in packets}
+    skipped = []
+    for folder in sorted((root / "packets").glob("*/doc_*")):
+        if not folder.is_dir() or folder.resolve() in listed:
+            continue
+        seed = folder.name.removeprefix("doc_")
+        missing = root / "ground_truth" / f"{folder.parent.name}_{seed}.json"
+        if not partial:
+            raise BadInput(
+                f"{missing}: missing (the packet {folder.parent.name}/{folder.name} has no "
+                "ground truth); import the other packets with --partial"
+            )
+        skipped.append(f"packet {folder.parent.name}/{folder.name} (no {missing.name})")
+    return skipped
+
+
+def _damaged(root: Path, cohorts: tuple[Cohort, ...], partial: bool) -> dict[Path, str]:
+    """Published outputs that are no JSON (the corpus writes parsed outputs, so such a file
+    is truncated or damaged, not a model's answer): BadInput naming the first, or (with
+    `partial`) each with what is skipped."""
+    found: dict[Path, str] = {}
+    for cohort in cohorts:
+        for path in sorted(cohort.folder.glob("extraction_*.json")):
+            try:
+                json.loads(path.read_bytes().decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError) as error:
+                why = getattr(error, "msg", None) or "not UTF-8"
+                if not partial:
+                    raise BadInput(
+                        f"{path}: not JSON ({why}): a truncated or damaged published output; "
+                        "import without it with --partial"
+                    ) from None
+                found[path] = f"{path.relative_to(root)} (not JSON: {why})"
+            except OSError as error:
+                raise BadInput(f"{path}: unreadable ({error.strerror})") from None
+    return found
+
+
+def read_corpus(root: Path, partial: bool = False) -> Corpus:
+    """The corpus at `root`; BadInput naming what is missing when it is not one, or a
+    packet without ground truth, or a published output that is not JSON (unless
+    `partial`: then they are skipped and listed in `Corpus.skipped`)."""
     gt_dir = root / "ground_truth"
     if not gt_dir.is_dir() or not (root / "schemas").is_dir():
         raise BadInput(f"{root}: not the reference corpus (no ground_truth/ and schemas/)")
@@ -182,4 +230,8 @@ def read_corpus(root: Path) -> Corpus:
         if results.is_dir()
         else ()
     )
-    return Corpus(root, packets, cohorts)
+    skipped = _unlisted(root, packets, partial)
+    damaged = _damaged(root, cohorts, partial)
+    return Corpus(
+        root, packets, cohorts, tuple(skipped + list(damaged.values())), frozenset(damaged)
+    )

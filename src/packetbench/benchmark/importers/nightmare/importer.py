@@ -54,6 +54,7 @@ class ImportResult:
     cohorts: dict[str, dict[str, int]] = field(default_factory=dict)
     schemas: dict[str, SchemaTally] = field(default_factory=dict)
     unmapped: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # --partial: what was left out
 
     def report_leaves(self) -> dict[str, Any]:
         reasons: Counter[str] = Counter(_category(u["reason"]) for u in self.unmapped)
@@ -74,6 +75,7 @@ class ImportResult:
             "leaves": self.report_leaves(),
             "schemas": {name: vars(t) for name, t in sorted(self.schemas.items())},
             "unmapped": self.unmapped,
+            **({"skipped": self.skipped} if self.skipped else {}),
         }
 
 
@@ -212,12 +214,19 @@ def _packet(corpus: Corpus, source: CorpusPacket, out: Path, result: ImportResul
 
 
 def import_corpus(
-    root: Path, out: Path, force: bool = False, cohorts: list[str] | None = None
+    root: Path,
+    out: Path,
+    force: bool = False,
+    cohorts: list[str] | None = None,
+    partial: bool = False,
 ) -> ImportResult:
-    """Import the corpus at `root` into `out` (packets, one run per cohort, import.json)."""
-    corpus = read_corpus(root)
+    """Import the corpus at `root` into `out` (packets, one run per cohort, import.json).
+
+    A packet without ground truth or a published output that is not JSON is refused before
+    anything is written, unless `partial`: then it is left out and listed (`skipped`)."""
+    corpus = read_corpus(root, partial)
     _prepare(out, force)
-    result = ImportResult(out)
+    result = ImportResult(out, skipped=list(corpus.skipped))
     pairs = []
     for source in corpus.packets:
         packet = _packet(corpus, source, out, result)

@@ -514,7 +514,7 @@ def _effort(run: Path) -> str:
 
 def reconcile(corpus_root: Path, out: Path) -> Reconciliation:
     """Reconcile every scored run of the import in `out` with the corpus at `corpus_root`."""
-    corpus = read_corpus(corpus_root)
+    corpus = read_corpus(corpus_root, partial=True)  # the import refused what --partial skips
     packets = {p.packet_id: p for p in find_packets(out / "packets")}
     contexts = _contexts(corpus, packets)
     runs = runs_of(out)

@@ -92,6 +92,8 @@ def convert_cohort(
     for source, packet in packets:
         for doc in source.documents:
             path = cohort.folder / f"extraction_{source.name}_{doc.doc_id}.json"
+            if path in corpus.damaged:
+                continue  # --partial: no record (scored as missing), listed in import.json
             made = record(
                 packet.packet_id,
                 doc.doc_id,

@@ -1,0 +1,126 @@
+"""One writer per output folder: an exclusive lock file naming its holder.
+
+Every command that writes a folder (generate, extract, score, run, the canonical suite build)
+holds ``<folder>/.packetbench.lock`` while it writes. The lock is a `flock` on that file,
+which the kernel drops when its process dies, so a lock left by a killed writer (a dead pid)
+is stale by construction and the next writer takes it over. The file holds the holder's pid,
+host, command line and start time, so a second writer is refused with one line naming who
+holds the folder. Taking a folder this process already holds is allowed (``run`` holds its
+folder while its stages take their own).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import socket
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from packetbench.errors import InputError
+
+LOCK_NAME = ".packetbench.lock"
+_HELD: dict[Path, int] = {}  # folders this process holds, and how many times
+
+
+class FolderBusy(InputError):
+    """Another process is writing the folder; the message names it (exit 2)."""
+
+
+def _holder(path: Path) -> str:
+    """Who holds the lock file `path`, as the refusal names it."""
+    info: dict[str, object] = {}
+    for _ in range(20):  # the holder writes its details just after taking the lock
+        try:
+            info = json.loads(path.read_text(encoding="utf-8") or "{}")
+        except (OSError, ValueError):
+            info = {}
+        if info:
+            break
+        time.sleep(0.05)
+    if not isinstance(info, dict) or not info:
+        return "another process"
+    host = info.get("host")
+    where = f" on {host}" if host and host != socket.gethostname() else ""
+    return f"pid {info.get('pid')}{where} ({info.get('command')}) since {info.get('since', '?')}"
+
+
+def _command() -> str:
+    words = [Path(sys.argv[0]).name if sys.argv else "python", *sys.argv[1:]]
+    text = " ".join(words)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+@contextmanager
+def hold(folder: Path, wait: bool = False, create: bool = True) -> Iterator[None]:
+    """Hold `folder` (created if missing) for writing until the block ends.
+
+    FolderBusy naming the holder when another live process holds it, unless `wait`, which
+    waits for it instead. Re-entrant within one process. Folders made for the lock are
+    removed again when the block leaves them empty. Without `create`, a folder that is not
+    there is not held (the command reading it will say what is wrong).
+    """
+    if not create and not folder.is_dir():
+        yield
+        return
+    key = folder.resolve()
+    if key in _HELD:
+        _HELD[key] += 1
+        try:
+            yield
+        finally:
+            _HELD[key] -= 1
+        return
+    created = [p for p in (folder, *folder.parents) if not p.exists()]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(
+            f"{folder}: cannot create the folder ({error.strerror or type(error).__name__})"
+        ) from None
+    path = folder / LOCK_NAME
+    while True:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise InputError(
+                f"{folder}: cannot lock the folder ({error.strerror or type(error).__name__})"
+            ) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            os.close(fd)
+            raise FolderBusy(f"{folder}: is being written by {_holder(path)}") from None
+        try:
+            same = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)  # the holder removed it as we opened it: take the new one
+    info = {
+        "pid": os.getpid(),
+        "host": socket.gethostname(),
+        "command": _command(),
+        "since": time.strftime("%H:%M:%S"),
+    }
+    os.ftruncate(fd, 0)
+    os.write(fd, json.dumps(info).encode("utf-8"))
+    _HELD[key] = 1
+    try:
+        yield
+    finally:
+        del _HELD[key]
+        try:
+            path.unlink(missing_ok=True)  # before the unlock: a waiter then retakes a new file
+        finally:
+            os.close(fd)
+        for made in created:  # a refused command leaves no empty folder it made for the lock
+            try:
+                made.rmdir()
+            except OSError:
+                break
