@@ -118,11 +118,45 @@ def test_bad_options_are_exit_2(run_cli: Run, tmp_path: Path) -> None:
         (("--profile", "careless"), "unknown sim profile 'careless'"),
         (("--audit-sample", "0"), "--audit-sample '0': give a number of packets"),
         (("--audit-sample", "nan%"), "--audit-sample 'nan%': a percentage must be"),
+        (("--cite", "cell"), "unknown --cite 'cell'; choose page, box"),
     ):
         result = run_cli("run", "--out", str(tmp_path / "x"), *args)
         assert result.returncode == 2, args
         assert result.stderr.startswith("packetbench: error: ") and needle in result.stderr
     assert not (tmp_path / "x" / "packets").exists()
+
+
+@pytest.mark.slow
+def test_run_cite_box_scores_the_citations_and_says_so(run_cli: Run, tmp_path: Path) -> None:
+    out = tmp_path / "bench"
+    result = run_cli("run", "--out", str(out), "--tiers", "N1", "--cite", "box")
+    assert result.returncode == 0, result.stdout + result.stderr
+    run = out / "runs" / "sim-typical"
+    assert json.loads((run / "run.json").read_text())["parameters"]["cite"] == "box"
+    assert json.loads((out / "pipeline.json").read_text())["cite"] == "box"
+    # The rates printed are the grounding view's, in the order printed.
+    from packetbench.benchmark.results.query import open_runs
+
+    with open_runs([run]) as opened:
+        rates = {r["metric"]: r["micro"] for r in opened.metric("grounding")}
+    shares = [
+        f"{rates[m] * 100:.2f} %"
+        for m in (
+            "citation_recall",
+            "citation_precision_page",
+            "citation_precision_box",
+            "grounding_f1_value",
+            "grounding_f1_page",
+            "grounding_f1_box",
+        )
+    ]
+    line = next(x for x in result.stdout.splitlines() if x.startswith("grounding: "))
+    assert line == (
+        f"grounding: citation recall {shares[0]}; citation precision page {shares[1]}, box "
+        f"{shares[2]}; grounding F1 (value >= page >= box) {shares[3]} >= {shares[4]} >= "
+        f"{shares[5]}"
+    )
+    assert "Grounding" in (out / "report" / "report.md").read_text()
 
 
 class _Tamper:

@@ -75,6 +75,7 @@ class Options:
     # Packets the audit reads: None = every one up to RUN_SAMPLE_ABOVE, a sample above it.
     audit_sample: SampleSize | None = None
     resume: bool = False  # continue a stopped run in `out` where each stage stopped
+    cite: str | None = None  # page or box: ask for each value's evidence (extract --cite)
 
     def asked(self) -> dict[str, Any]:
         """What decides the run's packets and records (OUT/pipeline.json): a resumed run
@@ -90,6 +91,8 @@ class Options:
             "reasoning": self.reasoning,
             "input": self.input_mode,
             "base_url": self.base_url,
+            # Only when asked: a run without citations asks what it asked before --cite.
+            **({"cite": self.cite} if self.cite is not None else {}),
         }
 
 
@@ -102,6 +105,7 @@ class Outcome:
     stopped: str | None = None  # why the run stopped before its report (the audit aside)
     stages: dict[str, float] = field(default_factory=dict)
     headline: dict[str, Any] = field(default_factory=dict)
+    grounding: dict[str, Any] = field(default_factory=dict)  # a cited run's rates (micro)
 
 
 def parse_tiers(text: str) -> tuple[str, ...]:
@@ -217,6 +221,7 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         "reasoning": options.reasoning,
         "input": options.input_mode,
         "base_url": options.base_url,
+        "cite": options.cite,
     }
     if options.model is not None:
         settings["model"] = options.model
@@ -390,6 +395,7 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
         outcome.report = files.html
         with open_runs([run]) as opened:
             outcome.headline = {r["metric"]: r["micro"] for r in opened.metric("headline")}
+            outcome.grounding = {r["metric"]: r["micro"] for r in opened.metric("grounding")}
         return f"{files.markdown} and {files.html}"
 
     _timed("report", listener, outcome, None, report)

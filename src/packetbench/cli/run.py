@@ -95,6 +95,13 @@ def run(
             "with a record are not requested again, scoring and the report are done again.",
         ),
     ] = False,
+    cite: Annotated[
+        str | None,
+        typer.Option(
+            help="page or box: ask for each value's evidence (as extract --cite); the report "
+            "and the last lines give the grounding rates."
+        ),
+    ] = None,
     audit_sample: Annotated[
         str,
         typer.Option(
@@ -138,6 +145,7 @@ def run(
         ray_address,
         resume=resume,
         audit_sample=size,
+        cite=cite,
     )
     progress = display("[bold]{task.description:<9}", spinner=True, to_stdout=True)
 
@@ -169,6 +177,24 @@ def run(
         f"{pct('halluc_strings')}; faithfulness {pct('faithfulness')}"
         + (" (SIMULATED extractor)" if provider == "sim" else "")
     )
+    if cite is not None:
+        ground = outcome.grounding
+
+        def share(metric: str) -> str:
+            value = ground.get(metric)
+            return "–" if value is None else f"{value * 100:.2f} %"
+
+        precision = f"page {share('citation_precision_page')}"
+        if cite == "box":
+            precision += f", box {share('citation_precision_box')}"
+        say(
+            f"grounding: citation recall {share('citation_recall')}; citation precision "
+            f"{precision}; grounding F1 (value >= page{' >= box' if cite == 'box' else ''}) "
+            + " >= ".join(
+                share(f"grounding_f1_{level}")
+                for level in ("value", "page", "box")[: 3 if cite == "box" else 2]
+            )
+        )
     say(f"report: {outcome.report}")
 
 
