@@ -131,7 +131,7 @@ def _count(checked: int, found: int) -> tuple[str, str, str]:
 
 
 def _report(result: AuditResult) -> None:
-    from packetbench.benchmark.audit.result import NOT_CHECKED, NOT_VERIFIED, Tally
+    from packetbench.benchmark.audit.result import NOT_CHECKED, NOT_VERIFIED, READERS, Tally
 
     console = Console(width=None if sys.stdout.isatty() else 160, highlight=False)
     table = Table(title="Read back, by document and reader", title_justify="left")
@@ -141,9 +141,7 @@ def _report(result: AuditResult) -> None:
         table.add_column(name, justify="right")
     for packet in result.packets:
         for doc in packet.documents:
-            readers = sorted(
-                set(doc.fields) | set(doc.strings), key=("pdf", "xlsx", "csv", "ocr").index
-            )
+            readers = sorted(set(doc.fields) | set(doc.strings), key=READERS.index)
             not_checked = sum(doc.not_checked.values())
             for reader in readers or [doc.format]:
                 fields, strings = doc.fields.get(reader), doc.strings.get(reader)
@@ -154,7 +152,9 @@ def _report(result: AuditResult) -> None:
                     str(doc.pages),
                     *_count(fields.checked if fields else 0, fields.found if fields else 0),
                     *_count(strings.checked if strings else 0, strings.found if strings else 0),
-                    f"[yellow]{not_checked:,}[/]" if not_checked and reader != "ocr" else "",
+                    f"[yellow]{not_checked:,}[/]"
+                    if not_checked and reader not in ("ocr", "pixel")
+                    else "",
                 )
         table.add_section()
     console.print(table)
@@ -166,6 +166,22 @@ def _report(result: AuditResult) -> None:
             f"OCR: {fields.found - fields.by_page:,} of {fields.checked:,} located values read "
             f"inside their box, {fields.by_page:,} only elsewhere on the page; "
             f"{strings.found:,} of {strings.checked:,} visible strings found",
+            soft_wrap=True,
+        )
+    pixels = result.pixels()
+    if pixels is not None:
+        agreement = pixels.agreement
+        low, high = agreement.interval()
+        calibration = (
+            f"OCR agreed on {agreement.agreed:,} of {agreement.boxes:,} sampled boxes (95 % "
+            f"interval {low * 100:.1f}-{high * 100:.1f} %)"
+            if agreement.boxes
+            else "no page of this audit fell in the OCR sample"
+        )
+        console.print(
+            f"Pixels: {pixels.boxes['intact']:,} located values on {pixels.pages:,} scanned "
+            f"page(s) verified against their clean selves, {pixels.boxes['damaged']:,} not as "
+            f"drawn, {pixels.boxes['undecided']:,} left to OCR; calibration: {calibration}",
             soft_wrap=True,
         )
 

@@ -16,6 +16,7 @@ from packetbench.benchmark.audit.pixels import sampled
 from packetbench.legibility import box_pixels
 from tests.support.audit import Run, audit_json, edit_json, findings
 from tests.support.ocr import needs_tesseract
+from tests.support.paths import PACKETS
 
 DOCS = "acord_125,sov_pdf"
 GROW = 1.5  # points
@@ -142,3 +143,16 @@ def test_an_edited_truth_file_is_read_by_ocr_not_judged_by_pixels(
     missed = {f["expected"] for f in documents["sov_pdf"]["ocr_misses"]}
     assert "7631 Johnson Harbor" in missed | {f["expected"] for f in findings(report)}
     assert code in (0, 1, 3)  # one miss on a scanned page may be within the level's recall
+
+
+@needs_tesseract
+def test_the_text_report_shows_the_pixel_reader(run_cli: Run) -> None:
+    """`audit --ocr` without --json on a packet with scans: its table has the pixel reader's
+    rows and a line saying what the rule verified (it once died sorting the readers)."""
+    result = run_cli("audit", "--ocr", str(PACKETS / "N2-000001"))
+    assert result.returncode == 0, result.stderr
+    rows = [line for line in result.stdout.splitlines() if "│ pixel " in line]
+    assert rows, result.stdout
+    pixels = [line for line in result.stdout.splitlines() if line.startswith("Pixels: ")]
+    assert len(pixels) == 1
+    assert " located values on " in pixels[0] and " left to OCR; calibration: " in pixels[0]
