@@ -318,6 +318,41 @@ def _cases() -> list[Case]:
     )
     add("audit", "bad option", "unknown option", ("audit", f"{{w}}/{PACKET}", "--fast"), "--fast")
 
+    # difficulty ---------------------------------------------------------------------------
+    card = ("difficulty", "--ocr-sample", "0")
+    add("difficulty", "missing path", "no such folder", (*card, "{w}/nowhere"), "{w}/nowhere")
+    add(
+        "difficulty",
+        "empty folder",
+        "no packet in it",
+        (*card, "{w}/empty"),
+        "{w}/empty",
+        _write("empty/.keep", ""),
+    )
+    add(
+        "difficulty",
+        "truncated JSON",
+        "packet_truth",
+        (*card, "{w}/packets"),
+        f"{{w}}/{PACKET}/packet_truth.json",
+        _truncate(f"{PACKET}/packet_truth.json"),
+    )
+    add(
+        "difficulty",
+        "wrong file type",
+        "a workbook named .pdf",
+        (*card, "{w}/packets"),
+        f"{{w}}/{PACKET}/sov_pdf.pdf",
+        _replace(f"{PACKET}/sov_pdf.pdf", f"{PACKET}/sov_excel.xlsx"),
+    )
+    add(
+        "difficulty",
+        "bad option",
+        "--ocr-sample -1",
+        ("difficulty", "{w}/packets", "--ocr-sample", "-1"),
+        "--ocr-sample must be 0 or more",
+    )
+
     # extract ------------------------------------------------------------------------------
     ext = ("extract", "--packets", "{w}/packets", "--out", "{w}/new-run")
     add(
