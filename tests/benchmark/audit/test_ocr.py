@@ -246,6 +246,34 @@ def test_hidden_text_is_never_the_last_pieces_of_a_longer_word() -> None:
     assert page("Total", "52,", "800").shows("52,800")  # OCR split the number in two
 
 
+def test_hidden_text_the_page_also_shows_is_counted_not_seen() -> None:
+    """N5 seed 7306, acord_127: textlayer.clipped hid the tail "Preventive" past a clip after
+    a value that itself begins "Preventive maintenance ...". OCR reads "Preventive" once, as
+    often as the page shows it in its own right: no sighting of the hidden text. Read once
+    more than that, it is one."""
+    from packetbench.benchmark.audit.ocr import OcrPage, Word, shown_elsewhere
+
+    shown = ["Preventive maintenance every 10,000 miles at the company shop.", "52,800"]
+    assert shown_elsewhere("Preventive", shown) == 1
+    assert shown_elsewhere("preventive", shown) == 1  # folded as OCR is
+    assert shown_elsewhere("Prevent", shown) == 0  # whole words only
+    assert shown_elsewhere("800", shown) == 0  # never the last pieces of a longer word
+    assert shown_elsewhere("10,000 miles", shown) == 1
+
+    def page(*texts: str) -> OcrPage:
+        return OcrPage(
+            [Word(t, 30.0 * i, 10, 30.0 * i + 24, 30) for i, t in enumerate(texts)],
+            300 / 72,
+            0.0,
+            792.0,
+        )
+
+    once = page("Preventive", "maintenance", "every", "10,000", "miles")
+    twice = page("Preventive", "maintenance", "every", "10,000", "miles", "|", "Preventive")
+    assert once.count("Preventive") == 1 <= shown_elsewhere("Preventive", shown)
+    assert twice.count("Preventive") == 2 > shown_elsewhere("Preventive", shown)
+
+
 def test_hidden_text_is_looked_for_within_one_phrase() -> None:
     """A hidden "2.15" folds to "2 15": a "2" ending one table row and a "15" starting the
     next, or two cells a column apart, are not it; "2.15" or "2" "15" a word space apart

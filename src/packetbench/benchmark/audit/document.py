@@ -24,6 +24,7 @@ from packetbench.benchmark.audit.ocr import (
     misread_everywhere,
     read_pages,
     same_text,
+    shown_elsewhere,
 )
 from packetbench.benchmark.audit.pdftext import PdfText
 from packetbench.benchmark.audit.pixels import PixelPage, PixelStats, pixel_pages, sampled
@@ -714,7 +715,10 @@ class _Auditor:
                     # OCR misread a shown value as the layer's own misreading of it; the
                     # shown value's miss counts against the page's recall.
                     self.audit.attacks["hidden_misread_by_ocr"] += 1
-                elif scan.shows(entry["text"]):
+                elif scan.shows(entry["text"]) and scan.count(entry["text"]) > shown_elsewhere(
+                    entry["text"],
+                    [s["text"] for s in self.doc.strings if s.get("page") == page],
+                ):
                     self.audit.findings.append(
                         Finding(
                             HIDDEN_VISIBLE,
@@ -729,6 +733,9 @@ class _Auditor:
                             "OCR reads hidden text on the page image",
                         )
                     )
+                elif scan.shows(entry["text"]):
+                    # Read, but no more often than the page shows it in its own right.
+                    self.audit.attacks["hidden_also_shown"] += 1
                 else:
                     self.audit.attacks["hidden_not_seen"] += 1
         results: dict[int, tuple[bool, bool, str]] = {}

@@ -139,6 +139,21 @@ def misread_everywhere(scan: OcrPage, text: str, misreadings: Counter[str]) -> b
     return bool(form) and 0 < scan.count(text) <= misreadings[form]
 
 
+def shown_elsewhere(text: str, strings: Sequence[str]) -> int:
+    """How many times `text` occurs as whole words in the strings a page shows. A hidden tail
+    may be a word the page also shows in its own right (a clipped "Preventive" beside the
+    visible "Preventive maintenance every ..."): OCR reading it that often proves nothing."""
+    form = folded(text)
+    if not form:
+        return 0
+    pattern = _whole_words(form)
+    # Each shown word folded as OCR's words are (`_folded_word`), side by side as one phrase.
+    return sum(
+        len(pattern.findall(" " + " ".join(_folded_word(w) for w in shown.split()) + " "))
+        for shown in strings
+    )
+
+
 WORD_GAP = 0.8  # the widest gap between two words of one phrase, in word heights
 
 

@@ -141,7 +141,8 @@ class DocumentAudit:
     hidden: int = 0  # hidden strings confirmed absent from the visible universe
     # Text-layer attacks confirmed in the file (values the text layer does not yield, hidden
     # strings it holds, pages out of order), and hidden strings OCR confirmed absent from the
-    # page image (or could not: no --ocr), or read only where it misread a shown value.
+    # page image (or could not: no --ocr), or read only where it misread a shown value or no
+    # more often than the page shows the same words in its own right.
     attacks: dict[str, int] = field(
         default_factory=lambda: {
             "unreadable": 0,
@@ -149,6 +150,7 @@ class DocumentAudit:
             "out_of_order": 0,
             "hidden_not_seen": 0,
             "hidden_misread_by_ocr": 0,
+            "hidden_also_shown": 0,
             "hidden_not_checked": 0,
         }
     )
