@@ -50,7 +50,7 @@ import pypdfium2.raw as raw
 
 from packetbench.benchmark.audit.document import audit_document
 from packetbench.benchmark.audit.files import Document, PacketFiles, packet_folders, read_packet
-from packetbench.benchmark.audit.ocr import DPI, Tesseract, _render
+from packetbench.benchmark.audit.ocr import DPI, Tesseract, render_page
 from packetbench.benchmark.audit.pdftext import _BOXES, PageText, PdfText
 from packetbench.benchmark.audit.run import audit_packet
 
@@ -302,12 +302,12 @@ def _each_page(documents: list[Document], read: Callable[[Any, int, str], object
 
 def _whole_page_ocr(engine: Tesseract, pdf: Any, number: int, source: str) -> None:
     """The old floor: the page rendered at the OCR resolution and one tesseract call on it."""
-    engine.words(_render(pdf, number, DPI)[0], DPI, source)
+    engine.words(render_page(pdf, number, DPI)[0], DPI, source)
 
 
 def _clean_render(pdf: Any, number: int, source: str) -> None:
     """The new floor: one pdfium render of the page at the OCR resolution, nothing read."""
-    _render(pdf, number, DPI)
+    render_page(pdf, number, DPI)
 
 
 def sum_pages(documents: list[Document]) -> int:

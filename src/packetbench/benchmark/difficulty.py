@@ -29,7 +29,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
 from packetbench.benchmark.audit.files import Document, packet_folders, read_packet
-from packetbench.benchmark.audit.ocr import DPI, OcrPage, Tesseract
+from packetbench.benchmark.audit.ocr import DPI, OcrPage, Tesseract, render_page
 from packetbench.benchmark.audit.pdftext import PdfText
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.score import normalize
@@ -223,17 +223,12 @@ def _ocr(card: TierCard, sample: int, seed: int, engine: Tesseract) -> None:
         except pdfium.PdfiumError as error:
             raise BadInput(f"{path}: unreadable PDF ({error})") from None
         try:
-            page = pdf[number - 1]
-            try:
-                left, _bottom, _right, top = page.get_cropbox()
-                image = page.render(scale=DPI / 72, grayscale=True).to_numpy()
-            finally:
-                page.close()
+            image, left, top = render_page(pdf, number, DPI)
         finally:
             pdf.close()
         image = image.reshape(image.shape[:2])
         words = engine.words(image, DPI, f"{path} page {number}")
-        ocr = OcrPage(words, DPI / 72, float(left), float(top))
+        ocr = OcrPage(words, DPI / 72, left, top)
         card.ocr_pages += 1
         card.ocr_located += len(here)
         card.ocr_recovered += sum(ocr.find(region, expected)[0] for region, expected, _ in here)

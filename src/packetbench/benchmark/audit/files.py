@@ -7,7 +7,7 @@ loaded nothing must be impossible.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,9 +51,9 @@ class Document:
                     pages.update(p for p in affected if isinstance(p, int))
         return pages
 
-    def scan_levels(self) -> dict[int, str]:
-        """Scanned pages and the level each was scanned at (manifest scan patterns)."""
-        levels: dict[int, str] = {}
+    def scanned_pages(self) -> Iterator[tuple[int, dict[str, Any], dict[str, Any]]]:
+        """(page, how it was scanned, the scan pattern) for every scanned page the manifest's
+        scan patterns record."""
         for pattern in self.manifest.get("patterns_applied") or []:
             if not isinstance(pattern, dict) or pattern.get("phase") != "scan":
                 continue
@@ -62,8 +62,14 @@ class Document:
                 continue
             for page, how in pages.items():
                 if str(page).isdigit() and isinstance(how, dict):
-                    levels[int(page)] = str(how.get("level") or pattern.get("id"))
-        return levels
+                    yield int(page), how, pattern
+
+    def scan_levels(self) -> dict[int, str]:
+        """Scanned pages and the level each was scanned at (manifest scan patterns)."""
+        return {
+            page: str(how.get("level") or pattern.get("id"))
+            for page, how, pattern in self.scanned_pages()
+        }
 
     def attacks(self) -> Attacks:
         """What the manifest's text-layer attacks claim about the file (see `Attacks`)."""

@@ -377,7 +377,8 @@ class OcrPage:
         return False, False, read
 
 
-def _render(pdf: Any, number: int, dpi: int) -> tuple[np.ndarray[Any, Any], float, float]:
+def render_page(pdf: Any, number: int, dpi: int) -> tuple[np.ndarray[Any, Any], float, float]:
+    """Page `number` (1-based) in gray at `dpi`, and its crop box's left and top in points."""
     page = pdf[number - 1]
     try:
         left, _bottom, _right, top = page.get_cropbox()
@@ -621,7 +622,8 @@ def read_pages(
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for start in range(0, len(numbers), workers):
             batch = [
-                (number, *_render(pdf, number, dpi)) for number in numbers[start : start + workers]
+                (number, *render_page(pdf, number, dpi))
+                for number in numbers[start : start + workers]
             ]
             words = pool.map(read, batch)
             for (number, image, left, top), (found, reader) in zip(batch, words, strict=True):

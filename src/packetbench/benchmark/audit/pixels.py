@@ -161,24 +161,16 @@ def scan_details(doc: Document) -> dict[int, dict[str, Any]]:
     """Scanned page -> how it was scanned ({level, dpi, matrix, ...}) from the manifest; only
     pages whose record is complete."""
     out: dict[int, dict[str, Any]] = {}
-    for pattern in doc.manifest.get("patterns_applied") or []:
-        if not isinstance(pattern, dict) or pattern.get("phase") != "scan":
-            continue
-        pages = (pattern.get("details") or {}).get("pages")
-        if not isinstance(pages, dict):
-            continue
-        for page, how in pages.items():
-            if not (str(page).isdigit() and isinstance(how, dict)):
-                continue
-            matrix = how.get("matrix")
-            if (
-                isinstance(how.get("level"), str)
-                and type(how.get("dpi")) is int
-                and isinstance(matrix, list)
-                and len(matrix) == 9
-                and all(type(v) in (int, float) and np.isfinite(v) for v in matrix)
-            ):
-                out[int(page)] = how
+    for page, how, _pattern in doc.scanned_pages():
+        matrix = how.get("matrix")
+        if (
+            isinstance(how.get("level"), str)
+            and type(how.get("dpi")) is int
+            and isinstance(matrix, list)
+            and len(matrix) == 9
+            and all(type(v) in (int, float) and np.isfinite(v) for v in matrix)
+        ):
+            out[page] = how
     return out
 
 
