@@ -19,7 +19,7 @@ from tests.support.processes import wait_until_gone
 @pytest.mark.slow
 def test_ctrl_c_during_generate_jobs_2_says_how_to_continue(tmp_path: Path) -> None:
     out = tmp_path / "corpus"
-    args = ["generate", "--tier", "N1", "--count", "6", "--jobs", "2", "--out", str(out)]
+    args = ["generate", "--tier", "N1", "--count", "10", "--jobs", "2", "--out", str(out)]
     process = subprocess.Popen(
         [cli_path(), *args, "--force"],
         start_new_session=True,
@@ -50,9 +50,12 @@ def test_ctrl_c_during_generate_jobs_2_says_how_to_continue(tmp_path: Path) -> N
     assert took < 20, f"generate took {took:.0f} s to stop"
     left = sorted(p.name for p in out.iterdir())
     time.sleep(2)
-    assert sorted(p.name for p in out.iterdir()) == left, "packets written after the interrupt"
+    assert sorted(p.name for p in out.iterdir()) == left, f"packets written after the interrupt: {left}"
     packets = [name for name in left if name.startswith("N1-")]
-    assert len(packets) < 6 and ".packetbench.lock" not in left
+    # Ten packets on two workers: the Ctrl-C comes after the first is written, long before the
+    # last (six were too few on a loaded CI machine, where the test polled late).
+    assert len(packets) < 10, left
+    assert ".packetbench.lock" not in left, left
     verify = subprocess.run(
         [cli_path(), "corpus", "verify", str(out)], capture_output=True, text=True, check=False
     )
@@ -62,4 +65,4 @@ def test_ctrl_c_during_generate_jobs_2_says_how_to_continue(tmp_path: Path) -> N
         [cli_path(), *hint.split()], capture_output=True, text=True, check=False
     )
     assert resumed.returncode == 0, resumed.stderr
-    assert "6 packet(s)" in resumed.stdout.splitlines()[-1]
+    assert "10 packet(s)" in resumed.stdout.splitlines()[-1], resumed.stdout

@@ -62,7 +62,7 @@ def _longest_dark_run(pixels: np.ndarray, axis: int) -> int:
 def test_rules_come_off_and_text_stays(tmp_path: Path) -> None:
     _schedule(tmp_path / "page.pdf")
     pdf = pdfium.PdfDocument(tmp_path / "page.pdf")
-    image, _, _ = ocr._render(pdf, 1, DPI)
+    image, _, _ = ocr.render_page(pdf, 1, DPI)
     pixels = image.reshape(image.shape[:2])
     cleaned = ocr._unruled(pixels, DPI)
     rule = round(ocr.RULE * DPI)
@@ -139,7 +139,7 @@ def test_hidden_text_is_seen_only_where_a_phrase_reads_it(tmp_path: Path) -> Non
         if extra:
             pdf.drawString(60, 640, "Rate 2.15 applied")
         pdf.save()
-        image, _, top = ocr._render(pdfium.PdfDocument(path), 1, DPI)
+        image, _, top = ocr.render_page(pdfium.PdfDocument(path), 1, DPI)
         words = ocr.Tesseract().words(image, DPI, path.name)
         return ocr.OcrPage(words, DPI / 72, 0.0, top, image)
 
@@ -165,7 +165,7 @@ def test_hidden_text_is_not_seen_inside_a_grouped_number(tmp_path: Path) -> None
         if extra:
             pdf.drawString(40, 650, "Unit 800")
         pdf.save()
-        image, _, top = ocr._render(pdfium.PdfDocument(path), 1, DPI)
+        image, _, top = ocr.render_page(pdfium.PdfDocument(path), 1, DPI)
         words = ocr.Tesseract().words(image, DPI, path.name)
         return ocr.OcrPage(words, DPI / 72, 0.0, top, image)
 
