@@ -41,6 +41,7 @@ class Knob:
     kind: type  # int or tuple (a comma-separated list drawn from `choices`)
     help: str
     minimum: int = 0
+    maximum: int | None = None
     choices: Callable[[], tuple[str, ...]] | None = None  # the items a list knob allows
     item: str = "value"  # what one item of a list knob is called in messages
 
@@ -90,6 +91,14 @@ KNOBS: dict[str, Knob] = {
         Knob("financials.years", int, "comparative fiscal years in the statements", 1),
         Knob("acord_140.max_premises", int, "most premises described on the ACORD 140", 1),
         Knob("acord_160.max_premises", int, "most premises listed on the ACORD 160", 1),
+        Knob(
+            "variants.percent",
+            int,
+            "percent of the documents that could carry a packet's name, address or "
+            "policy-number variant that carry it (at least one; one document always keeps "
+            "the canonical form)",
+            maximum=100,
+        ),
     )
 }
 
@@ -120,6 +129,7 @@ def _preset(
     premises: int,
     bop_premises: int,
     large: tuple[int, int, int] = (0, 1, 1),
+    variants: int = 0,
 ) -> Preset:
     return Preset(
         tier,
@@ -142,6 +152,7 @@ def _preset(
             "financials.years": 2,
             "acord_140.max_premises": premises,
             "acord_160.max_premises": bop_premises,
+            "variants.percent": variants,
         },
     )
 
@@ -184,6 +195,7 @@ PRESETS: dict[str, Preset] = {
             3,
             4,
             60,
+            variants=50,
         ),
         # At N5 one long table per packet (buildings, claims or drivers) runs to 500 rows and
         # the others keep N4's sizes (generator.world.tables): about 100 pages, not 200.
@@ -198,6 +210,7 @@ PRESETS: dict[str, Preset] = {
             5,
             120,
             large=(1, 40, 150),
+            variants=80,
         ),
     )
 }
@@ -222,6 +235,8 @@ def _parse(knob: Knob, raw: str) -> Any:
         raise UsageError(f"--set {knob.name}={raw}: expected an integer") from None
     if value < knob.minimum:
         raise UsageError(f"--set {knob.name}={raw}: must be at least {knob.minimum}")
+    if knob.maximum is not None and value > knob.maximum:
+        raise UsageError(f"--set {knob.name}={raw}: must be at most {knob.maximum}")
     return value
 
 

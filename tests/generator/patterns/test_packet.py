@@ -34,11 +34,11 @@ DOCS = (
 )
 
 
-def packet(only: str | None, seed: int = 1, tier: str = "N5") -> Rendered:
+def packet(only: str | None, seed: int = 1, tier: str = "N5", **knobs: Any) -> Rendered:
     from packetbench.generator.packet import build_packet
     from packetbench.generator.tiers import resolve
 
-    overrides: dict[str, Any] = {"documents": DOCS, "lines": ("property", "gl")}
+    overrides: dict[str, Any] = {"documents": DOCS, "lines": ("property", "gl"), **knobs}
     overrides["patterns.only" if only else "patterns.off"] = (only,) if only else ("*",)
     return Rendered(build_packet(tier, seed, resolve(tier, overrides)).files)
 
@@ -57,11 +57,11 @@ def applications(rendered: Rendered, pattern: str) -> dict[str, dict[str, Any]]:
     return found
 
 
-def first(pattern: str, seeds: range = range(1, 9)) -> tuple[Rendered, Rendered, int]:
+def first(pattern: str, seeds: range = range(1, 9), **knobs: Any) -> tuple[Rendered, Rendered, int]:
     for seed in seeds:
-        on = packet(pattern, seed)
+        on = packet(pattern, seed, **knobs)
         if applications(on, pattern):
-            return on, packet(None, seed), seed
+            return on, packet(None, seed, **knobs), seed
     raise AssertionError(f"{pattern} acted on no packet of seeds {seeds}")
 
 
@@ -94,18 +94,34 @@ def test_an_earlier_version_is_listed_superseded_and_its_differences_in_its_delt
         assert entry["shown"] == old[path] and entry["canonical"] == new[path]
 
 
-def test_name_variant_is_what_one_document_shows_and_the_others_keep_the_name() -> None:
+def test_name_variant_is_what_its_documents_show_and_the_others_keep_the_name() -> None:
+    """At N5 (variants.percent 80) most documents that name the insured write the variant;
+    at least one keeps the canonical name; each variant document's truth is what it shows."""
     on, off, _ = first("packet.name_variants")
-    ((doc_id, record),) = applications(on, "packet.name_variants").items()
-    name, variant = record["details"]["canonical"], record["details"]["variant"]
-    assert name != variant
-    fields = on.fields(doc_id)
-    for path, entry in record["ground_truth_delta"].items():
-        assert entry == {"canonical": name, "shown": variant}
-        assert fields[path]["value"] == fields[path]["rendered_as"] == variant
-        assert off.fields(doc_id)[path]["value"] == name
-    others = [d["doc_id"] for d in listed(on) if d["doc_id"] != doc_id]
-    assert all(on.truth(d) == off.truth(d) for d in others)
+    found = applications(on, "packet.name_variants")
+    naming = [d["doc_id"] for d in listed(on) if "insured" in json.dumps(on.truth(d["doc_id"]))]
+    assert len(found) >= 2 and len(found) < len(naming)
+    for doc_id, record in found.items():
+        name, variant = record["details"]["canonical"], record["details"]["variant"]
+        assert name != variant
+        fields = on.fields(doc_id)
+        assert record["ground_truth_delta"]
+        for path, entry in record["ground_truth_delta"].items():
+            assert entry == {"canonical": name, "shown": variant}
+            assert fields[path]["value"] == fields[path]["rendered_as"] == variant
+            assert off.fields(doc_id)[path]["value"] == name
+    others = [d["doc_id"] for d in listed(on) if d["doc_id"] not in found]
+    assert others and all(on.truth(d) == off.truth(d) for d in others)
+
+
+def test_variants_percent_sets_how_many_documents_carry_a_variant(run_cli: Any) -> None:
+    """variants.percent=0 keeps a variant to one document (N4-N5 presets: 50 and 80); the
+    knob refuses what is not a percentage."""
+    on, _, _ = first("packet.name_variants", **{"variants.percent": 0})
+    assert len(applications(on, "packet.name_variants")) == 1
+    result = run_cli("generate", "--tier", "N5", "--out", "x", "--set", "variants.percent=101")
+    assert result.returncode == 2
+    assert result.stderr == "packetbench: error: --set variants.percent=101: must be at most 100\n"
 
 
 @pytest.mark.parametrize(
@@ -114,7 +130,7 @@ def test_name_variant_is_what_one_document_shows_and_the_others_keep_the_name() 
 )
 @pytest.mark.slow
 def test_a_variant_changes_one_document_truth_at_its_delta_only(pattern: str) -> None:
-    on, off, _ = first(pattern)
+    on, off, _ = first(pattern, **{"variants.percent": 0})
     ((doc_id, record),) = applications(on, pattern).items()
     delta = record["ground_truth_delta"]
     assert delta and record["truth"] == "value" and record["pages_affected"]

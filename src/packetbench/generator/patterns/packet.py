@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -97,7 +97,9 @@ def finish_views(viewed: Viewed, recorder: Any) -> list[dict[str, Any]]:
 
 # --- choosing ----------------------------------------------------------------------------------
 
-WorldAct = Callable[[list[Planned], World, random.Random, "Callable[[str], int]"], bool]
+WorldAct = Callable[
+    [list[Planned], World, random.Random, "Callable[[str], int]", Mapping[str, Any]], bool
+]
 ACTS: dict[str, WorldAct] = {}
 
 
@@ -149,7 +151,7 @@ def plan(
         def seed_of(doc_id: str, pattern_id: str = pattern.id) -> int:
             return _seed(packet, doc_id, pattern_id, "view")
 
-        act(planned, world, rng, seed_of)
+        act(planned, world, rng, seed_of, knobs)
     return planned
 
 
@@ -206,7 +208,11 @@ def _insert_prior(
     description="last year's version of a document beside this year's, listed as superseded",
 )
 def _superseded(
-    planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
+    planned: list[Planned],
+    world: World,
+    rng: random.Random,
+    seed_of: Callable[[str], int],
+    knobs: Mapping[str, Any],
 ) -> bool:
     return _insert_prior(
         planned, PATTERNS["packet.superseded"], "_prior", rng, seed_of, lambda p: True
@@ -293,12 +299,21 @@ def _view_one(
     change: Change,
     eligible: Callable[[Planned], bool],
     details: dict[str, Any],
+    percent: int = 0,
 ) -> bool:
+    """Give `change` to documents of the packet that `eligible` accepts: one, or `percent` of
+    those that could carry it (at least one); the first stays canonical, so another document
+    always states what the variant departs from."""
     candidates = [p for p in planned if p.superseded_by is None and eligible(p)]
     if len(candidates) < 2:
         return False  # a variant needs another document stating the canonical form
-    target = rng.choice(candidates[1:])
-    target.views.append(View(PATTERNS[pattern_id], change, seed_of(target.doc_id), details))
+    others = candidates[1:]
+    count = max(1, round(len(others) * percent / 100))
+    for index in sorted(rng.sample(range(len(others)), count)):
+        target = others[index]
+        target.views.append(
+            View(PATTERNS[pattern_id], change, seed_of(target.doc_id), dict(details))
+        )
     return True
 
 
@@ -316,7 +331,11 @@ def _fields_named(model: type[DocModel], *names: str) -> bool:
     description="the insured's name written another way in one document",
 )
 def _name_variants(
-    planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
+    planned: list[Planned],
+    world: World,
+    rng: random.Random,
+    seed_of: Callable[[str], int],
+    knobs: Mapping[str, Any],
 ) -> bool:
     name = world.insured.name
     variant = name_variant(name, rng)
@@ -332,6 +351,7 @@ def _name_variants(
         change,
         lambda p: _fields_named(p.doc_type.model, "insured", "applicant"),
         {"canonical": name, "variant": variant},
+        knobs["variants.percent"],
     )
 
 
@@ -342,7 +362,11 @@ def _name_variants(
     description="street lines abbreviated or spelled out differently in one document",
 )
 def _address_variants(
-    planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
+    planned: list[Planned],
+    world: World,
+    rng: random.Random,
+    seed_of: Callable[[str], int],
+    knobs: Mapping[str, Any],
 ) -> bool:
     def change(doc: DocModel, rng: random.Random) -> DocModel:
         return _replace_strings(
@@ -360,6 +384,7 @@ def _address_variants(
         change,
         lambda p: _fields_named(p.doc_type.model, "street"),
         {},
+        knobs["variants.percent"],
     )
 
 
@@ -370,7 +395,11 @@ def _address_variants(
     description="policy numbers with other separators in one document",
 )
 def _policy_formats(
-    planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
+    planned: list[Planned],
+    world: World,
+    rng: random.Random,
+    seed_of: Callable[[str], int],
+    knobs: Mapping[str, Any],
 ) -> bool:
     style = rng.randrange(3)
 
@@ -390,6 +419,7 @@ def _policy_formats(
         change,
         lambda p: _fields_named(p.doc_type.model, "policy_number"),
         {"style": ("no separators", "spaced", "dashed")[style]},
+        knobs["variants.percent"],
     )
 
 
@@ -399,7 +429,11 @@ def _policy_formats(
     description="the same report twice, the earlier valuation superseded",
 )
 def _duplicate(
-    planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
+    planned: list[Planned],
+    world: World,
+    rng: random.Random,
+    seed_of: Callable[[str], int],
+    knobs: Mapping[str, Any],
 ) -> bool:
     # The same report run twice: a type whose documents are valued as of a date.
     return _insert_prior(
@@ -427,7 +461,11 @@ CONFLICTS: dict[str, Callable[[Any, random.Random], Any]] = {
     description="two current documents disagree on a building's facts",
 )
 def _conflicting(
-    planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
+    planned: list[Planned],
+    world: World,
+    rng: random.Random,
+    seed_of: Callable[[str], int],
+    knobs: Mapping[str, Any],
 ) -> bool:
     def change(doc: DocModel, rng: random.Random) -> DocModel:
         data = doc.model_dump(mode="json")
@@ -461,7 +499,11 @@ def _conflicting(
     description="the application ticks an attachment the packet does not hold",
 )
 def _phantom(
-    planned: list[Planned], world: World, rng: random.Random, seed_of: Callable[[str], int]
+    planned: list[Planned],
+    world: World,
+    rng: random.Random,
+    seed_of: Callable[[str], int],
+    knobs: Mapping[str, Any],
 ) -> bool:
     """The application says a document is attached that the packet does not hold (a driver
     schedule "to follow", financial statements never sent). The tick is what the page shows,

@@ -76,8 +76,9 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "scan.mixed": (0.0, 0.08, 0.08, 0.08, 0.08),
     "scan.ocr_layer": (0.0, 0.0, 0.08, 0.1, 0.12),
     # textlayer: one text attack per document (they exclude each other and every scan), so
-    # they fall on the native documents the scans left: about 45 % of them at N3, 60 % at N4 and 80 % at N5 (of all PDF documents
-    # about 25 %, 20 % and 13 %); the rule attacks combine with any of them.
+    # they fall on the native documents the scans left: about 45 % of them at N3, 60 % at N4
+    # and 80 % at N5 (of all PDF documents about 25 %, 20 % and 13 %); the rule attacks
+    # combine with any of them.
     "textlayer.invisible_ocr": (0.0, 0.0, 0.065, 0.1, 0.18),
     "textlayer.reading_order": (0.0, 0.0, 0.065, 0.1, 0.18),
     "textlayer.kerning": (0.0, 0.0, 0.065, 0.1, 0.18),
@@ -114,12 +115,15 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "csv.trailer_rows": (0.0, 0.0, 0.2, 0.25, 0.3),
     "csv.quoted_newlines": (0.0, 0.0, 0.15, 0.2, 0.3),
     "csv.european_numbers": (0.0, 0.0, 0.1, 0.15, 0.2),
-    # packet: across documents (N4-N5; per packet, not per document)
+    # packet: across documents (N4-N5; per packet, not per document). A packet that carries a
+    # name, address or policy-number variant writes it on the share of its documents the
+    # tier's variants.percent knob says (N4 50 %, N5 80 %), so at N5 most documents disagree
+    # with some other on how the insured is named, where it is, or its policy numbers.
     "packet.superseded": (0.0, 0.0, 0.0, 0.25, 0.6),
     "packet.duplicate_document": (0.0, 0.0, 0.0, 0.1, 0.35),
-    "packet.name_variants": (0.0, 0.0, 0.0, 0.2, 0.5),
-    "packet.address_variants": (0.0, 0.0, 0.0, 0.2, 0.5),
-    "packet.policy_number_formats": (0.0, 0.0, 0.0, 0.15, 0.4),
+    "packet.name_variants": (0.0, 0.0, 0.0, 0.6, 0.9),
+    "packet.address_variants": (0.0, 0.0, 0.0, 0.5, 0.85),
+    "packet.policy_number_formats": (0.0, 0.0, 0.0, 0.5, 0.8),
     "packet.conflicting_values": (0.0, 0.0, 0.0, 0.1, 0.3),
     "packet.phantom_reference": (0.0, 0.0, 0.0, 0.1, 0.4),
     # hand: ink on the paper, from N3 (PATTERNS.md); signatures and stamps are common on
