@@ -347,6 +347,14 @@ def _cases() -> list[Case]:
     )
     add(
         "difficulty",
+        "truncated file",
+        "a PDF cut short (its sha256 no longer the manifest's)",
+        (*card, "{w}/packets"),
+        f"{{w}}/{PACKET}/sov_pdf.pdf",
+        _truncate(f"{PACKET}/sov_pdf.pdf"),
+    )
+    add(
+        "difficulty",
         "bad option",
         "--ocr-sample -1",
         ("difficulty", "{w}/packets", "--ocr-sample", "-1"),

@@ -28,6 +28,7 @@ from typing import Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
+from packetbench import safe_read
 from packetbench.benchmark.audit.files import Document, packet_folders, read_packet
 from packetbench.benchmark.audit.ocr import DPI, OcrPage, Tesseract, render_page
 from packetbench.benchmark.audit.pdftext import PdfText
@@ -257,6 +258,13 @@ def difficulty_card(
         card.packets += 1
         card.documents += len(packet.documents)
         for document in packet.documents:
+            digest = safe_read.sha256(document.file, "document")
+            if digest != document.manifest.get("sha256"):
+                # Measured, it would describe another file than the packet's truth does.
+                raise BadInput(
+                    f"{document.file}: sha256 {digest[:12]} differs from its manifest's "
+                    f"{str(document.manifest.get('sha256'))[:12]} (a changed or truncated file)"
+                )
             card.pattern_uses += len(document.manifest.get("patterns_applied") or [])
             card.conflicts += _conflicts(document.manifest)
             card.largest_table = max(card.largest_table, _largest_table(document.truth))
