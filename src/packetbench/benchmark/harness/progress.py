@@ -29,6 +29,7 @@ class Tally:
 class Reporter(Protocol):
     def start(self, total: int) -> None: ...
     def update(self, tally: Tally) -> None: ...
+    def note(self, line: str) -> None: ...
     def stop(self) -> None: ...
 
 
@@ -37,6 +38,9 @@ class Silent:
         return None
 
     def update(self, tally: Tally) -> None:
+        return None
+
+    def note(self, line: str) -> None:
         return None
 
     def stop(self) -> None:
@@ -72,6 +76,10 @@ class ProgressBar:
             tokens=f"{tally.tokens:,}",
             cost=f"{tally.spent_usd:,.2f}",
         )
+
+    def note(self, line: str) -> None:
+        """A line on stderr above the bar (printed when stderr is not a terminal too)."""
+        self._progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
 
     def stop(self) -> None:
         self._progress.stop()
