@@ -24,6 +24,7 @@ from packetbench.benchmark.providers.api import (
 )
 from packetbench.benchmark.providers.batch import (
     BatchLimits,
+    BatchPhase,
     BatchProvider,
     BatchStatus,
     ItemResult,
@@ -79,7 +80,12 @@ def _reply(completion: ChatCompletion) -> Reply:
 
 
 # The Batch API's states; "expired" and "cancelled" batches still report the requests they ran.
-_PHASES = {"completed": "ended", "expired": "expired", "cancelled": "expired", "failed": "failed"}
+_PHASES: dict[str, BatchPhase] = {
+    "completed": "ended",
+    "expired": "expired",
+    "cancelled": "expired",
+    "failed": "failed",
+}
 
 
 class OpenAIProvider(PooledProvider["AsyncOpenAI"], BatchProvider):
@@ -191,7 +197,7 @@ class OpenAIProvider(PooledProvider["AsyncOpenAI"], BatchProvider):
         errors = batch.errors.data if batch.errors and batch.errors.data else []
         message = "; ".join(e.message or e.code or "" for e in errors) or None
         phase = _PHASES.get(batch.status, "running")
-        return BatchStatus(phase, batch.status, message)  # type: ignore[arg-type]
+        return BatchStatus(phase, batch.status, message)
 
     async def batch_results(self, batch_id: str) -> dict[str, ItemResult]:
         import openai

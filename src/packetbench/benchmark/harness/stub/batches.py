@@ -296,4 +296,60 @@ class AnthropicBatches(BatchRoutes):
         }
 
 
-ROUTES: dict[str, type[BatchRoutes]] = {"openai": OpenAIBatches, "anthropic": AnthropicBatches}
+class GeminiBatches(BatchRoutes):
+    """Gemini's batch mode with inlined requests: the created batch and every poll answer
+    with the batch resource (state, and once it succeeded its inlined responses)."""
+
+    prefix = "batches/stub"
+
+    def serves(self, request: Request) -> bool:
+        return request.path.endswith(":batchGenerateContent") or "/batches/" in request.path
+
+    async def handle(self, request: Request, answer: Answer, url: str) -> Response:
+        if request.method == "POST" and request.path.endswith(":batchGenerateContent"):
+            model = request.path.rsplit("/", 1)[-1].removesuffix(":batchGenerateContent")
+            body = request.json()
+            entries = body["batch"]["inputConfig"]["requests"]["requests"]
+            items = [(e["metadata"]["custom_id"], e["request"]) for e in entries]
+            path = f"/v1beta/models/{model}:generateContent"
+            batch = await self.make(request, items, answer, path)
+            batch.extra["metadata"] = [e.get("metadata") for e in entries]
+            return Response(200, self._batch(batch))
+        name = "batches/" + request.path.split("/batches/", 1)[1]
+        found = self.batches.get(name)
+        if found is None or request.method != "GET":
+            return Response(
+                404, {"error": {"code": 404, "message": f"no {name}", "status": "NOT_FOUND"}}
+            )
+        found.polls += 1
+        return Response(200, self._batch(found))
+
+    def _batch(self, batch: StubBatch) -> dict[str, Any]:
+        state = "BATCH_STATE_RUNNING"
+        metadata: dict[str, Any] = {
+            "@type": "type.googleapis.com/google.ai.generativelanguage.v1beta.GenerateContentBatch",
+            "name": batch.id,
+            "createTime": "2023-11-14T22:13:20Z",
+        }
+        if self.ended(batch):
+            state = "BATCH_STATE_EXPIRED" if batch.expire else "BATCH_STATE_SUCCEEDED"
+            if not batch.expire:
+                responses = []
+                for (_, response), meta in zip(batch.results, batch.extra["metadata"], strict=True):
+                    entry: dict[str, Any] = {"metadata": meta}
+                    if response is not None and response.status == 200:
+                        entry["response"] = response.body
+                    else:
+                        error = {"code": 500, "message": "hung", "status": "INTERNAL"}
+                        entry["error"] = error if response is None else response.body["error"]
+                    responses.append(entry)
+                metadata["output"] = {"inlinedResponses": {"inlinedResponses": responses}}
+        metadata["state"] = state
+        return {"name": batch.id, "metadata": metadata}
+
+
+ROUTES: dict[str, type[BatchRoutes]] = {
+    "openai": OpenAIBatches,
+    "anthropic": AnthropicBatches,
+    "gemini": GeminiBatches,
+}
