@@ -304,7 +304,7 @@ class BatchRunner(Runner):
                     batch_id=entry.batch_id,
                     message=outcome.message,
                 )
-                self._retry.append(Job(job.packet, job.doc, fresh=True))
+                self._retry.append(Job(job.packet, job.doc, fresh=True, earlier=1))
             elif isinstance(outcome, ProviderFailure):
                 self._failed(job, outcome, 1, 0.0)
             else:

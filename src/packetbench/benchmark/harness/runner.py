@@ -77,6 +77,7 @@ class Job:
     packet: Packet
     doc: DocInfo
     fresh: bool = False  # ignore the cache (re-requesting a failed document)
+    earlier: int = 0  # attempts it already had (an item a batch failed on), for its record
 
 
 @dataclass(frozen=True)
@@ -232,6 +233,7 @@ class Runner:
         spent = 0.0
         try:
             reply, attempts, latency, failure = await self._send(job, request)
+            attempts += job.earlier
             if reply is not None:
                 spent = self._answered(job, digest, reply, attempts, latency)
             elif failure is not None:

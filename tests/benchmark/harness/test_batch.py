@@ -1,0 +1,214 @@
+"""`extract --batch`: the real SDKs' batch calls against the stubs' batch endpoints.
+
+Every document ends ok or explained; a failed item goes again as an ordinary request; an
+expired batch is reported per document; a run killed while it waits is resumed by polling the
+batches it submitted, never creating one twice, and ends with the records an uninterrupted
+batch run writes, byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from packetbench.benchmark.extract import HarnessOptions, extract
+from packetbench.benchmark.harness.batch_log import NAME
+from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.providers import provider_class
+from tests.support.paths import cli_path
+from tests.support.stubs import APIS, KEYS, documents, records, truth
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+SIZE = 30  # requests per batch: three N1 packets (75 documents) make three batches
+
+
+def _batch_run(
+    api: str, server: StubServer, packets: Path, run: Path, *extra: str, **options: object
+) -> object:
+    provider = provider_class(api).from_options(
+        {"model": "stub-model", "base_url": server.base_url}
+    )
+    return extract(
+        provider,
+        packets,
+        run,
+        options=HarnessOptions(
+            batch=True,
+            poll_interval_s=0.05,
+            batch_size=SIZE,
+            use_cache=False,
+            backoff_base_s=0.01,
+            **options,  # type: ignore[arg-type]
+        ),
+    )
+
+
+@pytest.fixture
+def keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in KEYS.values():
+        monkeypatch.setenv(name, "batch-test-key")
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_batch_run_answers_every_document_from_the_batches(
+    api: str,
+    three_packets: Path,
+    stub: Callable[..., StubServer],
+    tmp_path: Path,
+    keys: None,
+) -> None:
+    server = stub(api, three_packets, batch_delay_s=0.2)
+    run = tmp_path / "run"
+    _batch_run(api, server, three_packets, run)
+    total = documents(three_packets)
+    found = records(run)
+    assert len(found) == total
+    for name, record in found.items():
+        assert record["status"] == "ok", (name, record["error"])
+        assert record["output"] == truth(three_packets, name)
+        assert (record["attempts"], record["latency_s"]) == (1, 0.0)
+    chunks = math.ceil(total / SIZE)
+    assert server.batches_created == chunks
+    assert sum(server.requests.values()) == total  # one item per document, nothing else
+    log = json.loads((run / NAME).read_text())["batches"]
+    assert [entry["state"] for entry in log] == ["collected"] * chunks
+    assert sorted(i["doc_id"] for e in log for i in e["items"]) == sorted(
+        name.split("/")[1] for name in found
+    )
+    info = json.loads((run / "run.json").read_text())
+    assert info["batch"]["log"] == NAME and info["status"] == "complete"
+
+
+def test_batch_prices_are_half_and_say_so(
+    three_packets: Path, stub: Callable[..., StubServer], tmp_path: Path, keys: None
+) -> None:
+    table = tmp_path / "pricing.json"
+    table.write_text(
+        json.dumps({"models": {"stub-model": {"input": 2.0, "output": 8.0, "reasoning": 8.0}}})
+    )
+    server = stub("openai", three_packets)
+    run = tmp_path / "run"
+    _batch_run("openai", server, three_packets, run, pricing=table)
+    info = json.loads((run / "run.json").read_text())
+    assert info["pricing"]["usd_per_million"] == {"input": 1.0, "output": 4.0, "reasoning": 4.0}
+    assert "batch" in info["pricing"]["batch"]
+    for record in records(run).values():
+        usage = record["usage"]
+        full = (usage["input_tokens"] * 2.0 + usage["output_tokens"] * 8.0) / 1e6
+        assert usage["cost_usd"] == round(full / 2, 6) > 0
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_failed_items_go_again_and_an_expired_batch_is_reported_per_document(
+    api: str,
+    three_packets: Path,
+    stub: Callable[..., StubServer],
+    tmp_path: Path,
+    keys: None,
+) -> None:
+    retried, broken = "N1-000001/acord_125", "N1-000001/sov_pdf"
+    faults = FaultPlan(script={retried: ["server_500"], broken: ["malformed"]})
+    server = stub(api, three_packets, faults, expire_batches=(2,))
+    run = tmp_path / "run"
+    _batch_run(api, server, three_packets, run)
+    found = records(run)
+    assert len(found) == documents(three_packets)  # nothing silently dropped
+    log = json.loads((run / NAME).read_text())["batches"]
+    expired = {f"{i['packet_id']}/{i['doc_id']}" for i in log[1]["items"]}
+    assert expired and log[1]["provider_state"] and log[1]["state"] == "collected"
+    for name, record in found.items():
+        if name in expired:
+            assert record["status"] == "error"
+            assert "expired" in record["error"] and "--retry-failed" in record["error"]
+        elif name == retried:  # a 500 in the batch, then an ordinary request
+            assert (record["status"], record["attempts"]) == ("ok", 2)
+        elif name == broken:
+            assert record["status"] == "invalid"
+        else:
+            assert record["status"] == "ok", (name, record["error"])
+    assert server.requests[retried] == 2
+    # The expired documents, and the invalid one, are requested again: in new batches.
+    created = server.batches_created
+    _batch_run(api, server, three_packets, run, resume=True, retry_failed=True)
+    assert server.batches_created == created + math.ceil((len(expired) + 1) / SIZE)
+    assert all(r["status"] == "ok" for r in records(run).values())
+
+
+def _args(server: StubServer, packets: Path, run: Path, *extra: str) -> list[str]:
+    return [
+        "extract",
+        "--provider",
+        "anthropic",
+        "--model",
+        "stub-model",
+        "--base-url",
+        server.base_url,
+        "--packets",
+        str(packets),
+        "--out",
+        str(run),
+        "--no-cache",
+        "--batch",
+        "--batch-size",
+        str(SIZE),
+        "--poll-interval",
+        "0.05",
+        *extra,
+    ]
+
+
+@pytest.mark.e2e
+def test_kill_9_while_waiting_then_resume_polls_the_same_batches(
+    three_packets: Path, stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
+) -> None:
+    env = {**os.environ, "ANTHROPIC_API_KEY": "batch-test-key"}
+    server = stub("anthropic", three_packets, batch_delay_s=2.0)
+    run = tmp_path / "killed"
+    chunks = math.ceil(documents(three_packets) / SIZE)
+    process = subprocess.Popen(
+        [cli_path(), *_args(server, three_packets, run)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while True:  # every batch submitted and recorded: the run now only waits
+        assert process.poll() is None, "the run ended before it was killed"
+        assert time.monotonic() < deadline, "the batches were never all submitted"
+        try:
+            log = json.loads((run / NAME).read_text())["batches"]
+        except (OSError, ValueError):
+            log = []
+        if len(log) == chunks and all(e["state"] == "submitted" for e in log):
+            break
+        time.sleep(0.02)
+    process.send_signal(signal.SIGKILL)
+    process.wait(10)
+    assert process.returncode == -signal.SIGKILL
+    assert server.batches_created == chunks
+    assert not records(run)  # nothing answered yet
+    resumed = run_cli(*_args(server, three_packets, run, "--resume"), env=env)
+    assert resumed.returncode == 0, resumed.stderr
+    assert server.batches_created == chunks  # polled, not created again
+    assert f"batches: {chunks} submitted, 0 in progress, {chunks} done" in resumed.stderr
+    found = records(run)
+    assert len(found) == documents(three_packets)
+    assert all(r["status"] == "ok" for r in found.values())
+    # The same run, never interrupted: the same records, byte for byte.
+    whole = tmp_path / "whole"
+    done = run_cli(*_args(server, three_packets, whole), env=env)
+    assert done.returncode == 0, done.stderr
+    assert server.batches_created == 2 * chunks
+    names = sorted(p.relative_to(whole) for p in whole.glob("extractions/*/*.json"))
+    assert names == sorted(p.relative_to(run) for p in run.glob("extractions/*/*.json"))
+    for name in names:
+        assert (run / name).read_bytes() == (whole / name).read_bytes(), name
