@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -87,16 +88,22 @@ def test_a_batch_run_answers_every_document_from_the_batches(
     assert info["batch"]["log"] == NAME and info["status"] == "complete"
 
 
-def test_batch_prices_are_half_and_say_so(
-    three_packets: Path, stub: Callable[..., StubServer], tmp_path: Path, keys: None
+def test_batch_prices_are_half_and_the_report_says_so(
+    three_packets: Path,
+    stub: Callable[..., StubServer],
+    run_cli: Run,
+    tmp_path: Path,
+    keys: None,
 ) -> None:
     table = tmp_path / "pricing.json"
     table.write_text(
         json.dumps({"models": {"stub-model": {"input": 2.0, "output": 8.0, "reasoning": 8.0}}})
     )
-    server = stub("openai", three_packets)
+    packets = tmp_path / "packets"  # one packet: scoring and the report stay quick
+    shutil.copytree(three_packets / "N1-000001", packets / "N1-000001")
+    server = stub("openai", packets)
     run = tmp_path / "run"
-    _batch_run("openai", server, three_packets, run, pricing=table)
+    _batch_run("openai", server, packets, run, pricing=table)
     info = json.loads((run / "run.json").read_text())
     assert info["pricing"]["usd_per_million"] == {"input": 1.0, "output": 4.0, "reasoning": 4.0}
     assert "batch" in info["pricing"]["batch"]
@@ -104,6 +111,13 @@ def test_batch_prices_are_half_and_say_so(
         usage = record["usage"]
         full = (usage["input_tokens"] * 2.0 + usage["output_tokens"] * 8.0) / 1e6
         assert usage["cost_usd"] == round(full / 2, 6) > 0
+    # The report's cost says so.
+    assert run_cli("score", str(run), "--packets", str(packets)).returncode == 0
+    made = run_cli("report", str(run), "--out", str(tmp_path / "report"))
+    assert made.returncode == 0, made.stderr
+    report = (tmp_path / "report" / "report.md").read_text()
+    assert " (batch prices) |" in report and "half the per-token list prices" in report
+    assert "(batch prices)" in (tmp_path / "report" / "report.html").read_text()
 
 
 @pytest.mark.parametrize("api", APIS)
