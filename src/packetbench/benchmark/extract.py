@@ -49,6 +49,7 @@ class ExtractSummary:
     cost_usd: float = 0.0  # spent by this invocation
     stopped: str | None = None  # why new requests stopped early ("max-cost")
     not_started: int = 0  # documents left for --resume
+    batches: int = 0  # provider batches created (--batch)
 
     @property
     def ok(self) -> int:

@@ -242,9 +242,10 @@ def extract(
 
 def _this_run(summary: ExtractSummary) -> str:
     skipped = f", {summary.skipped} finished before" if summary.skipped else ""
+    batches = f"{summary.batches} batch(es) created, " if summary.batches else ""
     return (
         f"this run: {summary.requested} document(s) to extract{skipped}; "
-        f"{summary.requests} request(s), {summary.retries} retr"
+        f"{batches}{summary.requests} request(s), {summary.retries} retr"
         f"{'y' if summary.retries == 1 else 'ies'}, {summary.cached} from the cache; "
         f"${summary.cost_usd:,.4f} spent"
     )

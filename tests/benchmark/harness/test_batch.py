@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -20,15 +21,27 @@ from pathlib import Path
 
 import pytest
 
+from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.extract import HarnessOptions, extract
-from packetbench.benchmark.harness.batch_log import NAME
+from packetbench.benchmark.harness.batch_log import NAME, custom_id
 from packetbench.benchmark.harness.stub import FaultPlan, StubServer
 from packetbench.benchmark.providers import provider_class
+from packetbench.benchmark.report.render import write_report
+from packetbench.benchmark.results import load_run
+from packetbench.benchmark.score.scorer import score_run
 from tests.support.paths import cli_path
 from tests.support.stubs import APIS, KEYS, documents, records, truth
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
-SIZE = 30  # requests per batch: three N1 packets (75 documents) make three batches
+SIZE = 10  # requests per batch: one N1 packet (25 documents) makes three batches
+
+
+@pytest.fixture
+def packets(three_packets: Path, tmp_path: Path) -> Path:
+    """One N1 packet (25 documents): each run here stays a second or two."""
+    folder = tmp_path / "packets"
+    shutil.copytree(three_packets / "N1-000001", folder / "N1-000001")
+    return folder
 
 
 def _batch_run(
@@ -61,20 +74,20 @@ def keys(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("api", APIS)
 def test_a_batch_run_answers_every_document_from_the_batches(
     api: str,
-    three_packets: Path,
+    packets: Path,
     stub: Callable[..., StubServer],
     tmp_path: Path,
     keys: None,
 ) -> None:
-    server = stub(api, three_packets, batch_delay_s=0.2)
+    server = stub(api, packets, batch_delay_s=0.2)
     run = tmp_path / "run"
-    _batch_run(api, server, three_packets, run)
-    total = documents(three_packets)
+    _batch_run(api, server, packets, run)
+    total = documents(packets)
     found = records(run)
     assert len(found) == total
     for name, record in found.items():
         assert record["status"] == "ok", (name, record["error"])
-        assert record["output"] == truth(three_packets, name)
+        assert record["output"] == truth(packets, name)
         assert (record["attempts"], record["latency_s"]) == (1, 0.0)
     chunks = math.ceil(total / SIZE)
     assert server.batches_created == chunks
@@ -89,18 +102,12 @@ def test_a_batch_run_answers_every_document_from_the_batches(
 
 
 def test_batch_prices_are_half_and_the_report_says_so(
-    three_packets: Path,
-    stub: Callable[..., StubServer],
-    run_cli: Run,
-    tmp_path: Path,
-    keys: None,
+    packets: Path, stub: Callable[..., StubServer], tmp_path: Path, keys: None
 ) -> None:
     table = tmp_path / "pricing.json"
     table.write_text(
         json.dumps({"models": {"stub-model": {"input": 2.0, "output": 8.0, "reasoning": 8.0}}})
     )
-    packets = tmp_path / "packets"  # one packet: scoring and the report stay quick
-    shutil.copytree(three_packets / "N1-000001", packets / "N1-000001")
     server = stub("openai", packets)
     run = tmp_path / "run"
     _batch_run("openai", server, packets, run, pricing=table)
@@ -112,9 +119,9 @@ def test_batch_prices_are_half_and_the_report_says_so(
         full = (usage["input_tokens"] * 2.0 + usage["output_tokens"] * 8.0) / 1e6
         assert usage["cost_usd"] == round(full / 2, 6) > 0
     # The report's cost says so.
-    assert run_cli("score", str(run), "--packets", str(packets)).returncode == 0
-    made = run_cli("report", str(run), "--out", str(tmp_path / "report"))
-    assert made.returncode == 0, made.stderr
+    score_run(run, packets)
+    load_run(run, packets)
+    write_report([run], tmp_path / "report")
     report = (tmp_path / "report" / "report.md").read_text()
     assert " (batch prices) |" in report and "half the per-token list prices" in report
     assert "(batch prices)" in (tmp_path / "report" / "report.html").read_text()
@@ -123,21 +130,22 @@ def test_batch_prices_are_half_and_the_report_says_so(
 @pytest.mark.parametrize("api", APIS)
 def test_failed_items_go_again_and_an_expired_batch_is_reported_per_document(
     api: str,
-    three_packets: Path,
+    packets: Path,
     stub: Callable[..., StubServer],
     tmp_path: Path,
     keys: None,
 ) -> None:
     retried, broken = "N1-000001/acord_125", "N1-000001/sov_pdf"
     faults = FaultPlan(script={retried: ["server_500"], broken: ["malformed"]})
-    server = stub(api, three_packets, faults, expire_batches=(2,))
+    server = stub(api, packets, faults, expire_batches=(2,))
     run = tmp_path / "run"
-    _batch_run(api, server, three_packets, run)
+    _batch_run(api, server, packets, run)
     found = records(run)
-    assert len(found) == documents(three_packets)  # nothing silently dropped
+    assert len(found) == documents(packets)  # nothing silently dropped
     log = json.loads((run / NAME).read_text())["batches"]
     expired = {f"{i['packet_id']}/{i['doc_id']}" for i in log[1]["items"]}
     assert expired and log[1]["provider_state"] and log[1]["state"] == "collected"
+    assert not {retried, broken} & expired
     for name, record in found.items():
         if name in expired:
             assert record["status"] == "error"
@@ -151,7 +159,7 @@ def test_failed_items_go_again_and_an_expired_batch_is_reported_per_document(
     assert server.requests[retried] == 2
     # The expired documents, and the invalid one, are requested again: in new batches.
     created = server.batches_created
-    _batch_run(api, server, three_packets, run, resume=True, retry_failed=True)
+    _batch_run(api, server, packets, run, resume=True, retry_failed=True)
     assert server.batches_created == created + math.ceil((len(expired) + 1) / SIZE)
     assert all(r["status"] == "ok" for r in records(run).values())
 
@@ -160,7 +168,7 @@ def _args(server: StubServer, packets: Path, run: Path, *extra: str) -> list[str
     return [
         "extract",
         "--provider",
-        "anthropic",
+        server.api.name,
         "--model",
         "stub-model",
         "--base-url",
@@ -181,14 +189,14 @@ def _args(server: StubServer, packets: Path, run: Path, *extra: str) -> list[str
 
 @pytest.mark.e2e
 def test_kill_9_while_waiting_then_resume_polls_the_same_batches(
-    three_packets: Path, stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
+    packets: Path, stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:
     env = {**os.environ, "ANTHROPIC_API_KEY": "batch-test-key"}
-    server = stub("anthropic", three_packets, batch_delay_s=2.0)
+    server = stub("anthropic", packets, batch_delay_s=2.0)
     run = tmp_path / "killed"
-    chunks = math.ceil(documents(three_packets) / SIZE)
+    chunks = math.ceil(documents(packets) / SIZE)
     process = subprocess.Popen(
-        [cli_path(), *_args(server, three_packets, run)],
+        [cli_path(), *_args(server, packets, run)],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -210,19 +218,107 @@ def test_kill_9_while_waiting_then_resume_polls_the_same_batches(
     assert process.returncode == -signal.SIGKILL
     assert server.batches_created == chunks
     assert not records(run)  # nothing answered yet
-    resumed = run_cli(*_args(server, three_packets, run, "--resume"), env=env)
+    resumed = run_cli(*_args(server, packets, run, "--resume"), env=env)
     assert resumed.returncode == 0, resumed.stderr
     assert server.batches_created == chunks  # polled, not created again
     assert f"batches: {chunks} submitted, 0 in progress, {chunks} done" in resumed.stderr
     found = records(run)
-    assert len(found) == documents(three_packets)
+    assert len(found) == documents(packets)
     assert all(r["status"] == "ok" for r in found.values())
     # The same run, never interrupted: the same records, byte for byte.
     whole = tmp_path / "whole"
-    done = run_cli(*_args(server, three_packets, whole), env=env)
+    done = run_cli(*_args(server, packets, whole), env=env)
     assert done.returncode == 0, done.stderr
     assert server.batches_created == 2 * chunks
     names = sorted(p.relative_to(whole) for p in whole.glob("extractions/*/*.json"))
     assert names == sorted(p.relative_to(run) for p in run.glob("extractions/*/*.json"))
     for name in names:
         assert (run / name).read_bytes() == (whole / name).read_bytes(), name
+
+
+def test_max_cost_at_batch_prices_leaves_the_rest_for_resume(
+    packets: Path, stub: Callable[..., StubServer], tmp_path: Path, keys: None
+) -> None:
+    table = tmp_path / "pricing.json"
+    table.write_text(
+        json.dumps({"models": {"stub-model": {"input": 2.0, "output": 8.0, "reasoning": 8.0}}})
+    )
+    server = stub("openai", packets)
+    run = tmp_path / "run"
+    summary = _batch_run("openai", server, packets, run, pricing=table, max_cost_usd=0.05)
+    total = documents(packets)
+    sent = len(records(run))
+    assert summary.stopped == "max-cost"  # type: ignore[attr-defined]
+    assert 0 < sent < total and summary.not_started == total - sent  # type: ignore[attr-defined]
+    assert sum(server.requests.values()) == sent  # the rest were never in a batch
+    spent = sum(r["usage"]["cost_usd"] for r in records(run).values())
+    assert spent <= 0.05 * 1.5  # estimates, not an exact cap, but at half the list price
+    _batch_run("openai", server, packets, run, pricing=table, resume=True)
+    assert len(records(run)) == total
+
+
+def test_a_chunk_killed_before_its_id_was_known_is_submitted_again(
+    packets: Path, stub: Callable[..., StubServer], tmp_path: Path, keys: None
+) -> None:
+    server = stub("anthropic", packets)
+    run = tmp_path / "run"
+    _batch_run("anthropic", server, packets, run)
+    # As a kill between writing the chunk and learning its batch id leaves it.
+    log = json.loads((run / NAME).read_text())
+    last = log["batches"][-1]
+    last.update(batch_id=None, state="submitting", provider_state=None)
+    (run / NAME).write_text(json.dumps(log))
+    for item in last["items"]:
+        (run / "extractions" / item["packet_id"] / f"{item['doc_id']}.json").unlink()
+    created = server.batches_created
+    _batch_run("anthropic", server, packets, run, resume=True)
+    assert server.batches_created == created + 1
+    assert len(records(run)) == documents(packets)
+    states = [e["state"] for e in json.loads((run / NAME).read_text())["batches"]]
+    assert states[-2:] == ["refused", "collected"]
+
+
+HOSTILE = (
+    ("batch_id", "../../etc/passwd", "malformed batch id"),
+    ("doc_id", "../../outside", "not a document of this run"),
+    ("custom_id", "pb-../x", "malformed custom id"),
+)
+
+
+def test_a_hostile_batch_log_is_refused_and_changes_nothing(
+    packets: Path,
+    stub: Callable[..., StubServer],
+    run_cli: Run,
+    tmp_path: Path,
+    keys: None,
+) -> None:
+    server = stub("openai", packets)
+    base = tmp_path / "base"
+    _batch_run("openai", server, packets, base)
+    (base / "extractions" / "N1-000001" / "sov_pdf.json").unlink()
+    for number, (where, value, needle) in enumerate(HOSTILE):
+        run = tmp_path / f"run{number}"
+        shutil.copytree(base, run)
+        # The log of a run stopped while its batch ran, then damaged (or planted).
+        item = {
+            "custom_id": custom_id("N1-000001", "sov_pdf"),
+            "packet_id": "N1-000001",
+            "doc_id": "sov_pdf",
+            "cache": None,
+        }
+        entry = {"chunk": 1, "batch_id": "batch_x", "state": "submitted", "items": [item]}
+        (entry if where == "batch_id" else item)[where] = value
+        (run / NAME).write_text(json.dumps({"batches": [entry]}))
+        before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+        if number == 0:  # through the command: one line naming the file, exit 2
+            resumed = run_cli(
+                *_args(server, packets, run, "--resume"),
+                env={"ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "k"},
+            )
+            assert resumed.returncode == 2, resumed.stderr
+            lines = resumed.stderr.strip().splitlines()
+            assert len(lines) == 1 and str(run / NAME) in lines[0] and needle in lines[0]
+        else:
+            with pytest.raises(BadInput, match=re.escape(needle)):
+                _batch_run("openai", server, packets, run, resume=True)
+        assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before

@@ -70,6 +70,7 @@ class BatchRunner(Runner):
         self._pending: dict[str, Job] = {}  # custom id -> job, for documents still in batches
         self._retry: list[Job] = []  # batch items to send again as ordinary requests
         self._shown = ""
+        self._unread: dict[int, int] = {}  # chunk -> failed reads of its results
 
     @property
     def batcher(self) -> BatchProvider:
@@ -152,7 +153,6 @@ class BatchRunner(Runner):
         attempts = 0
         while True:
             attempts += 1
-            self.tally.requests += 1
             try:
                 batch_id = await self.batcher.submit_batch([r.item for r in chunk])
                 break
@@ -173,6 +173,7 @@ class BatchRunner(Runner):
             )
             return
         entry.batch_id, entry.state = batch_id, "submitted"
+        self.tally.batches += 1
         self.log.save()
         for r in chunk:
             self._event(r.job, event="batch", batch_id=batch_id, chunk=entry.chunk)
@@ -235,7 +236,7 @@ class BatchRunner(Runner):
                     if misses[entry.chunk] >= POLL_FAILURES:
                         self.fatal = self.redact.text(
                             f"{self.provider.name}: batch {entry.batch_id} could not be polled "
-                            f"({failure.message}); continue with --resume"
+                            f"({failure.message}); continue with --resume --batch"
                         )
                         return
                     continue
@@ -243,7 +244,8 @@ class BatchRunner(Runner):
                 if status.state != entry.provider_state:
                     entry.provider_state = status.state
                     if status.phase != "running":
-                        entry.state, entry.message = status.phase, status.message
+                        entry.state = status.phase
+                        entry.message = self.redact.text(status.message) if status.message else None
                     self.log.save()
                 if status.phase != "running":
                     await self._collect(entry, status)
@@ -277,8 +279,12 @@ class BatchRunner(Runner):
             try:
                 results = await self.batcher.batch_results(entry.batch_id)
             except ProviderFailure as failure:
-                if failure.kind == "fatal":
-                    self.fatal = self.redact.text(f"{self.provider.name}: {failure.message}")
+                self._unread[entry.chunk] = self._unread.get(entry.chunk, 0) + 1
+                if failure.kind == "fatal" or self._unread[entry.chunk] >= POLL_FAILURES:
+                    self.fatal = self.redact.text(
+                        f"{self.provider.name}: the results of batch {entry.batch_id} could "
+                        f"not be read ({failure.message}); continue with --resume --batch"
+                    )
                 return  # read again at the next poll
         for item in entry.items:
             job = self._pending.pop(item.custom_id, None)

@@ -15,6 +15,7 @@ class Tally:
     cached: int = 0
     requests: int = 0
     retries: int = 0
+    batches: int = 0  # provider batches created (extract --batch)
     input_tokens: int = 0
     output_tokens: int = 0
     reasoning_tokens: int = 0

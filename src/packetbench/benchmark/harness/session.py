@@ -159,9 +159,10 @@ def run_api(
         prepare_run(out, force)
         invocations = []
         info["git"] = git()  # at the start; each invocation records its own too
-    if continuing and not options.batch:
+    if continuing:
+        # Read (and checked) before run.json changes: a damaged batch log changes nothing.
         documents = {(p.packet_id, d.doc_id) for p in packets for d in p.documents}
-        if batch_log.load(out, documents).open_entries():
+        if batch_log.load(out, documents).open_entries() and not options.batch:
             raise UsageError(
                 f"{out}: the run has provider batches in flight "
                 f"({batch_log.NAME}); continue it with --batch"
@@ -216,6 +217,7 @@ def run_api(
         cached=tally.cached,
         requests=tally.requests,
         retries=tally.retries,
+        **({"batches": tally.batches} if options.batch else {}),
         spent_usd=round(tally.spent_usd, 6),
         not_started=outcome.not_started,
         stopped=stopped,
@@ -247,6 +249,7 @@ def run_api(
         cost_usd=tally.spent_usd,
         stopped=stopped,
         not_started=outcome.not_started,
+        batches=tally.batches,
     )
 
 
