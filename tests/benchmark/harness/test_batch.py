@@ -21,10 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.errors import BadInput
+from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.extract import HarnessOptions, extract
 from packetbench.benchmark.harness.batch_log import NAME, custom_id
+from packetbench.benchmark.harness.session import dry_run
 from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.packets import find_packets
 from packetbench.benchmark.providers import provider_class
 from packetbench.benchmark.report.render import write_report
 from packetbench.benchmark.results import load_run
@@ -271,6 +273,14 @@ def test_a_chunk_killed_before_its_id_was_known_is_submitted_again(
     for item in last["items"]:
         (run / "extractions" / item["packet_id"] / f"{item['doc_id']}.json").unlink()
     created = server.batches_created
+    # Without --batch the batches in flight would be forgotten: refused, nothing changed.
+    before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+    provider = provider_class("anthropic").from_options(
+        {"model": "stub-model", "base_url": server.base_url}
+    )
+    with pytest.raises(UsageError, match="continue it with --batch"):
+        extract(provider, packets, run, options=HarnessOptions(resume=True, use_cache=False))
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
     _batch_run("anthropic", server, packets, run, resume=True)
     assert server.batches_created == created + 1
     assert len(records(run)) == documents(packets)
@@ -322,3 +332,22 @@ def test_a_hostile_batch_log_is_refused_and_changes_nothing(
             with pytest.raises(BadInput, match=re.escape(needle)):
                 _batch_run("openai", server, packets, run, resume=True)
         assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
+
+
+def test_a_dry_run_estimates_at_batch_prices(packets: Path, tmp_path: Path, keys: None) -> None:
+    table = tmp_path / "pricing.json"
+    table.write_text(
+        json.dumps({"models": {"stub-model": {"input": 2.0, "output": 8.0, "reasoning": 8.0}}})
+    )
+    provider = provider_class("openai").from_options({"model": "stub-model"})
+    plans = [
+        dry_run(
+            provider,
+            find_packets(packets),
+            packets,
+            tmp_path / "run",
+            HarnessOptions(batch=batch, pricing=table),
+        )
+        for batch in (False, True)
+    ]
+    assert plans[0].cost_usd and plans[1].cost_usd == pytest.approx(plans[0].cost_usd / 2)
