@@ -28,6 +28,7 @@ from packetbench.benchmark.harness.session import dry_run
 from packetbench.benchmark.harness.stub import FaultPlan, StubServer
 from packetbench.benchmark.packets import find_packets
 from packetbench.benchmark.providers import provider_class
+from packetbench.benchmark.providers.api import ProviderStopped
 from packetbench.benchmark.report.render import write_report
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
@@ -351,3 +352,25 @@ def test_a_dry_run_estimates_at_batch_prices(packets: Path, tmp_path: Path, keys
         for batch in (False, True)
     ]
     assert plans[0].cost_usd and plans[1].cost_usd == pytest.approx(plans[0].cost_usd / 2)
+
+
+def test_a_refused_key_stops_before_any_other_batch_and_resume_finishes(
+    packets: Path,
+    stub: Callable[..., StubServer],
+    tmp_path: Path,
+    keys: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    server = stub("openai", packets, expect_key="the-right-key")
+    run = tmp_path / "run"
+    with pytest.raises(ProviderStopped, match="authentication refused"):
+        _batch_run("openai", server, packets, run)
+    log = json.loads((run / NAME).read_text())["batches"]
+    assert [e["state"] for e in log] == ["refused"]  # the other chunks never went out
+    assert server.batches_created == 0 and not records(run)
+    invocation = json.loads((run / "run.json").read_text())["invocations"][-1]
+    assert invocation["not_started"] == documents(packets)  # every one left for --resume
+    monkeypatch.setenv("OPENAI_API_KEY", "the-right-key")
+    _batch_run("openai", server, packets, run, resume=True)
+    assert len(records(run)) == documents(packets)
+    assert server.batches_created == math.ceil(documents(packets) / SIZE)

@@ -79,13 +79,12 @@ class BatchRunner(Runner):
     async def _drive(self, queue: asyncio.Queue[Job], jobs: int) -> None:
         assert self._budget is not None
         waiting = [queue.get_nowait() for _ in range(queue.qsize())]
-        documents = {(p.packet_id, d.doc_id) for p, d in ((j.packet, j.doc) for j in waiting)}
         log = self.log = batch_log.load(self.run, self.documents)
         by_id = {batch_log.custom_id(j.packet.packet_id, j.doc.doc_id): j for j in waiting}
         for entry in log.open_entries():
             for item in entry.items:
                 job = by_id.get(item.custom_id)
-                if job is not None and (item.packet_id, item.doc_id) in documents:
+                if job is not None:  # still to be answered: its batch is polled, not redone
                     self._pending[item.custom_id] = job
         ready: list[Ready] = []
         spend = 0.0
@@ -120,9 +119,12 @@ class BatchRunner(Runner):
         most = min(limits.requests, self.batch_size or limits.requests)
         # 1 % of the byte ceiling is left for the framing a provider adds around each line.
         for chunk in chunks(ready, most, limits.bytes * 99 // 100):
+            if self.fatal is not None:  # never submitted: left for --resume
+                for r in chunk:
+                    del self._pending[batch_log.custom_id(r.job.packet.packet_id, r.job.doc.doc_id)]
+                    queue.put_nowait(r.job)
+                continue
             await self._submit(chunk)
-            if self.fatal is not None:
-                break
         await self._wait()
         if self._retry:
             for job in self._retry:
