@@ -28,7 +28,7 @@ from packetbench.benchmark.harness.session import dry_run
 from packetbench.benchmark.harness.stub import FaultPlan, StubServer
 from packetbench.benchmark.packets import find_packets
 from packetbench.benchmark.providers import provider_class
-from packetbench.benchmark.providers.api import ProviderStopped
+from packetbench.benchmark.providers.api import ApiProvider, ProviderStopped
 from packetbench.benchmark.report.render import write_report
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
@@ -341,6 +341,7 @@ def test_a_dry_run_estimates_at_batch_prices(packets: Path, tmp_path: Path, keys
         json.dumps({"models": {"stub-model": {"input": 2.0, "output": 8.0, "reasoning": 8.0}}})
     )
     provider = provider_class("openai").from_options({"model": "stub-model"})
+    assert isinstance(provider, ApiProvider)
     plans = [
         dry_run(
             provider,
