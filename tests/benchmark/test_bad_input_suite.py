@@ -483,6 +483,9 @@ def _cases() -> list[Case]:
         ("negative retries", (*api, "--retries", "-1"), "--retries"),
         ("no API key", api, "OPENAI_API_KEY"),
         ("--retry-failed for sim", ("--retry-failed",), "--retry-failed"),
+        ("--batch for sim", ("--batch",), "--batch"),
+        ("zero poll interval", (*api, "--batch", "--poll-interval", "0"), "--poll-interval"),
+        ("zero batch size", (*api, "--batch", "--batch-size", "0"), "--batch-size"),
         ("--resume without a run", ("--resume",), "{w}/new-run"),
         ("no --out", ("--packets", "{w}/packets"), "--out"),
     ):
@@ -1440,6 +1443,8 @@ def _untrusted(add: Callable[..., None]) -> None:
     resumed = ("run", "--out", "{w}/bench", "--tiers", "N1", "--jobs", "1", "--resume")
     add("run", "bad option", "--resume with --force", (*resumed, "--force"), "--resume", needs=())
     add("run", "missing path", "--resume, no run to continue", resumed, "{w}/bench", needs=())
+    batched = ("run", "--out", "{w}/bench", "--tiers", "N1", "--jobs", "1", "--batch")
+    add("run", "bad option", "--batch for sim", batched, "--batch", needs=())
     add(
         "run",
         "existing output",

@@ -49,6 +49,7 @@ class ExtractSummary:
     cost_usd: float = 0.0  # spent by this invocation
     stopped: str | None = None  # why new requests stopped early ("max-cost")
     not_started: int = 0  # documents left for --resume
+    batches: int = 0  # provider batches created (--batch)
 
     @property
     def ok(self) -> int:
@@ -78,6 +79,9 @@ class HarnessOptions:
     backoff_cap_s: float = 60.0
     progress: bool = False
     seed: int | None = None  # of the retry jitter (tests)
+    batch: bool = False  # through the provider's batch API (`--batch`)
+    poll_interval_s: float = 30.0  # between two polls of the batches in flight
+    batch_size: int | None = None  # requests per batch at most (None: the provider's limit)
 
 
 def git() -> dict[str, Any]:
@@ -107,6 +111,7 @@ SIM_FINGERPRINT = ("provider", "model", "parameters")
 # notes.json beside them stays).
 RUN_CONTENTS = (
     "run.json",
+    "batches.json",
     LEDGER,
     "extractions",
     "scores",
@@ -186,6 +191,11 @@ def _extract(
         from packetbench.benchmark.harness.session import run_api
 
         return run_api(provider, packets, packets_dir, out, force, options or HarnessOptions())
+    if options is not None and options.batch:
+        raise UsageError(
+            f"--batch is for providers with a batch API (openai, anthropic, gemini); "
+            f"{provider.name} has none"
+        )
     if options is not None and options.retry_failed:
         raise UsageError(
             f"--retry-failed is for API providers: the failures of a "

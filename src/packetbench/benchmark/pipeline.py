@@ -21,6 +21,7 @@ is refused before anything is touched.
 
 from __future__ import annotations
 
+import math
 import shutil
 import threading
 import time
@@ -76,6 +77,8 @@ class Options:
     audit_sample: SampleSize | None = None
     resume: bool = False  # continue a stopped run in `out` where each stage stopped
     cite: str | None = None  # page or box: ask for each value's evidence (extract --cite)
+    batch: bool = False  # through the provider's batch API (extract --batch)
+    poll_interval_s: float = 30.0  # between two polls of the batches (extract --poll-interval)
 
     def asked(self) -> dict[str, Any]:
         """What decides the run's packets and records (OUT/pipeline.json): a resumed run
@@ -228,6 +231,19 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
     provider = cls.from_options(settings)
     from packetbench.benchmark.providers.api import ApiProvider
 
+    if options.batch:
+        from packetbench.benchmark.providers.batch import BatchProvider
+
+        if not isinstance(provider, BatchProvider):
+            raise UsageError(
+                f"--batch is for providers with a batch API (openai, anthropic, gemini); "
+                f"{options.provider} has none"
+            )
+        if not math.isfinite(options.poll_interval_s) or options.poll_interval_s <= 0:
+            raise UsageError(
+                "--poll-interval must be a positive number of seconds "
+                f"(got {options.poll_interval_s})"
+            )
     if isinstance(provider, ApiProvider):
         provider.api_key()  # a missing key fails now, before any packet is generated
     from packetbench.generator.executors import make_executor
@@ -341,6 +357,8 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
                 resume=resume,
                 concurrency=options.concurrency,
                 max_cost_usd=options.max_cost_usd,
+                batch=options.batch,
+                poll_interval_s=options.poll_interval_s,
             )
         )
         stop = _watch(run / "extractions", "extract", listener)

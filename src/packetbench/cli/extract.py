@@ -116,6 +116,23 @@ def extract(
             "workbook sheet and cell; CSV row and column), recorded and scored."
         ),
     ] = None,
+    batch: Annotated[
+        bool,
+        typer.Option(
+            "--batch",
+            help="Send the requests through the provider's batch API (openai, anthropic, "
+            "gemini): half the price, answers within 24 h; --resume polls the batches a "
+            "stopped run submitted.",
+        ),
+    ] = False,
+    batch_size: Annotated[
+        int | None,
+        typer.Option(help="--batch: requests per batch at most (default: the provider's limit)."),
+    ] = None,
+    poll_interval: Annotated[
+        float,
+        typer.Option(callback=finite, help="--batch: seconds between two polls of the batches."),
+    ] = 30.0,
     profile: Annotated[str, typer.Option(help="sim only: perfect, typical or sloppy.")] = (
         "typical"
     ),
@@ -165,6 +182,9 @@ def extract(
         pricing=pricing,
         backoff_base_s=backoff,
         progress=True,
+        batch=batch,
+        poll_interval_s=poll_interval,
+        batch_size=batch_size,
     )
     if dry_run:
         if not isinstance(instance, ApiProvider):
@@ -222,9 +242,10 @@ def extract(
 
 def _this_run(summary: ExtractSummary) -> str:
     skipped = f", {summary.skipped} finished before" if summary.skipped else ""
+    batches = f"{summary.batches} batch(es) created, " if summary.batches else ""
     return (
         f"this run: {summary.requested} document(s) to extract{skipped}; "
-        f"{summary.requests} request(s), {summary.retries} retr"
+        f"{batches}{summary.requests} request(s), {summary.retries} retr"
         f"{'y' if summary.retries == 1 else 'ies'}, {summary.cached} from the cache; "
         f"${summary.cost_usd:,.4f} spent"
     )

@@ -102,6 +102,17 @@ def run(
             "and the last lines give the grounding rates."
         ),
     ] = None,
+    batch: Annotated[
+        bool,
+        typer.Option(
+            "--batch",
+            help="API providers: extract through the provider's batch API (as extract --batch).",
+        ),
+    ] = False,
+    poll_interval: Annotated[
+        float,
+        typer.Option(callback=finite, help="--batch: seconds between two polls of the batches."),
+    ] = 30.0,
     audit_sample: Annotated[
         str,
         typer.Option(
@@ -146,6 +157,8 @@ def run(
         resume=resume,
         audit_sample=size,
         cite=cite,
+        batch=batch,
+        poll_interval_s=poll_interval,
     )
     progress = display("[bold]{task.description:<9}", spinner=True, to_stdout=True)
 

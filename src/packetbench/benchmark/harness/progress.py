@@ -15,6 +15,7 @@ class Tally:
     cached: int = 0
     requests: int = 0
     retries: int = 0
+    batches: int = 0  # provider batches created (extract --batch)
     input_tokens: int = 0
     output_tokens: int = 0
     reasoning_tokens: int = 0
@@ -29,6 +30,7 @@ class Tally:
 class Reporter(Protocol):
     def start(self, total: int) -> None: ...
     def update(self, tally: Tally) -> None: ...
+    def note(self, line: str) -> None: ...
     def stop(self) -> None: ...
 
 
@@ -37,6 +39,9 @@ class Silent:
         return None
 
     def update(self, tally: Tally) -> None:
+        return None
+
+    def note(self, line: str) -> None:
         return None
 
     def stop(self) -> None:
@@ -72,6 +77,10 @@ class ProgressBar:
             tokens=f"{tally.tokens:,}",
             cost=f"{tally.spent_usd:,.2f}",
         )
+
+    def note(self, line: str) -> None:
+        """A line on stderr above the bar (printed when stderr is not a terminal too)."""
+        self._progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
 
     def stop(self) -> None:
         self._progress.stop()

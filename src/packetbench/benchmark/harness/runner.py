@@ -33,7 +33,7 @@ from packetbench.benchmark.harness.progress import Reporter, Tally
 from packetbench.benchmark.harness.redact import Redactor
 from packetbench.benchmark.harness.retry import RetryPolicy
 from packetbench.benchmark.packets import DocInfo, Packet
-from packetbench.benchmark.providers.api import ApiProvider, ProviderFailure, Reply
+from packetbench.benchmark.providers.api import ApiProvider, Prompt, ProviderFailure, Reply
 from packetbench.benchmark.providers.pricing import Price
 from packetbench.benchmark.runs import ExtractionRecord, Status, Usage, write_json
 from packetbench.benchmark.runs import record_path as _record_path
@@ -77,6 +77,18 @@ class Job:
     packet: Packet
     doc: DocInfo
     fresh: bool = False  # ignore the cache (re-requesting a failed document)
+    earlier: int = 0  # attempts it already had (an item a batch failed on), for its record
+
+
+@dataclass(frozen=True)
+class Built:
+    """One document made ready to send."""
+
+    request: dict[str, Any]
+    digest: str  # its response-cache key
+    prompt: Prompt
+    document: inputs.DocumentInput
+    schema: dict[str, Any]
 
 
 @dataclass
@@ -142,11 +154,7 @@ class Runner:
         self.reporter.start(len(jobs))
         with open(self.run / LOG, "a", encoding="utf-8") as self._log:
             try:
-                workers = [
-                    asyncio.create_task(self._worker(queue))
-                    for _ in range(min(self.concurrency, max(1, len(jobs))))
-                ]
-                await asyncio.gather(*workers)
+                await self._drive(queue, len(jobs))
             finally:
                 self.reporter.stop()
                 self._prep.shutdown(wait=True, cancel_futures=True)
@@ -158,6 +166,14 @@ class Runner:
             queue.qsize() + self._abandoned,
             dict(sorted(self._by_status.items())),
         )
+
+    async def _drive(self, queue: asyncio.Queue[Job], jobs: int) -> None:
+        """Work the queue down: `--concurrency` workers, one request each at a time."""
+        workers = [
+            asyncio.create_task(self._worker(queue))
+            for _ in range(min(self.concurrency, max(1, jobs)))
+        ]
+        await asyncio.gather(*workers)
 
     def _stopping(self) -> bool:
         assert self._budget is not None
@@ -205,6 +221,64 @@ class Runner:
     async def _job(self, job: Job) -> bool:
         """Process one document; False when it was not started (the run is stopping)."""
         assert self._budget is not None
+        built = await self._build(job)
+        request, digest = built.request, built.digest
+        if not job.fresh and (cached := self.cache.get(digest)) is not None:
+            self._event(job, event="attempt", attempt=0, result="cache hit", cache=digest)
+            self._finish(job, cached, attempts=0, latency=0.0, cached=True)
+            return True
+        reserve = self._estimate(job, built)
+        if self._stopping() or not await self._budget.admit(reserve):
+            return False
+        spent = 0.0
+        try:
+            reply, attempts, latency, failure = await self._send(job, request)
+            attempts += job.earlier
+            if reply is not None:
+                spent = self._answered(job, digest, reply, attempts, latency)
+            elif failure is not None:
+                self._failed(job, failure, attempts, latency)
+        finally:
+            await self._budget.settle(reserve, spent)
+        return True
+
+    def _answered(
+        self, job: Job, digest: str, reply: Reply, attempts: int, latency: float
+    ) -> float:
+        """Cache a fresh reply and write its record; the dollars it cost."""
+        provider = self.provider
+        self.cache.put(digest, reply, {"provider": provider.name, "model": provider.model})
+        return self._finish(job, reply, attempts=attempts, latency=latency, cached=False)
+
+    def _failed(self, job: Job, failure: ProviderFailure, attempts: int, latency: float) -> None:
+        """A request that got no answer: a fatal failure stops the run (no record); any
+        other is the document's record."""
+        if failure.kind == "fatal":
+            self.fatal = self.fatal or self.redact.text(f"{self.provider.name}: {failure.message}")
+            self._abandoned += 1
+            return
+        status: Status = "timeout" if failure.kind == "timeout" else "error"
+        self._write(
+            job,
+            self._record(job, status, None, None, attempts, latency, None, failure.message),
+            None,
+        )
+
+    def _estimate(self, job: Job, built: Built) -> float:
+        """The dollars `--max-cost` reserves for a request (0 without a cap)."""
+        assert self._budget is not None
+        if self.price is None or self._budget.max_usd is None:
+            return 0.0
+        return self.price.cost(
+            estimate.input_tokens(
+                built.prompt, built.document, built.schema, self.provider.page_tokens
+            ),
+            estimate.output_tokens(job.packet.truth(job.doc.doc_id)),
+            0,
+        )
+
+    async def _build(self, job: Job) -> Built:
+        """The document's input, prompt, request and cache key."""
         loop = asyncio.get_running_loop()
         provider, doc = self.provider, job.doc
         document = await loop.run_in_executor(
@@ -237,38 +311,7 @@ class Runner:
             }
         )
         self._event(job, event="input", **document.describe())
-        if not job.fresh and (cached := self.cache.get(digest)) is not None:
-            self._event(job, event="attempt", attempt=0, result="cache hit", cache=digest)
-            self._finish(job, cached, attempts=0, latency=0.0, cached=True)
-            return True
-        reserve = 0.0
-        if self.price is not None and self._budget.max_usd is not None:
-            reserve = self.price.cost(
-                estimate.input_tokens(prompt, document, schema, provider.page_tokens),
-                estimate.output_tokens(job.packet.truth(doc.doc_id)),
-                0,
-            )
-        if self._stopping() or not await self._budget.admit(reserve):
-            return False
-        spent = 0.0
-        try:
-            reply, attempts, latency, failure = await self._send(job, request)
-            if reply is not None:
-                self.cache.put(digest, reply, {"provider": provider.name, "model": provider.model})
-                spent = self._finish(job, reply, attempts=attempts, latency=latency, cached=False)
-            elif failure is not None and failure.kind == "fatal":
-                self.fatal = self.fatal or self.redact.text(f"{provider.name}: {failure.message}")
-                self._abandoned += 1
-            elif failure is not None:
-                status: Status = "timeout" if failure.kind == "timeout" else "error"
-                self._write(
-                    job,
-                    self._record(job, status, None, None, attempts, latency, None, failure.message),
-                    None,
-                )
-        finally:
-            await self._budget.settle(reserve, spent)
-        return True
+        return Built(request, digest, prompt, document, schema)
 
     async def _send(
         self,

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from packetbench import __version__
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
-from packetbench.benchmark.harness import estimate, inputs, prompts
+from packetbench.benchmark.harness import batch_log, estimate, inputs, prompts
+from packetbench.benchmark.harness.batching import BatchRunner
 from packetbench.benchmark.harness.cache import ResponseCache, default_folder, usable_folder
 from packetbench.benchmark.harness.plan import api_info, check_continuation, plan, sent_schemas
 from packetbench.benchmark.harness.progress import ProgressBar, Reporter, Silent
@@ -29,6 +30,7 @@ from packetbench.benchmark.harness.runner import LOG, Runner
 from packetbench.benchmark.packets import Packet
 from packetbench.benchmark.providers import pricing
 from packetbench.benchmark.providers.api import ApiProvider, ProviderStopped
+from packetbench.benchmark.providers.batch import BatchProvider
 from packetbench.benchmark.runs import read_record, record_path, write_json
 from packetbench.generator.schema_files import all_schemas, schema_bytes
 from packetbench.generator.truth import versions
@@ -51,6 +53,11 @@ def _check(options: HarnessOptions, force: bool) -> None:
     backoff = options.backoff_base_s
     if not math.isfinite(backoff) or backoff < 0:
         raise UsageError(f"--backoff must be a finite number of seconds, 0 or more (got {backoff})")
+    poll = options.poll_interval_s
+    if not math.isfinite(poll) or poll <= 0:
+        raise UsageError(f"--poll-interval must be a positive number of seconds (got {poll})")
+    if options.batch_size is not None and options.batch_size < 1:
+        raise UsageError(f"--batch-size must be at least 1 (got {options.batch_size})")
     if force and (options.resume or options.retry_failed):
         raise UsageError(
             "--force starts the run over; it cannot be combined with --resume or --retry-failed"
@@ -79,7 +86,11 @@ def _setup(
         raise BadInput(f"{packets_dir}: documents of unknown schema {unknown[0]!r}")
     prompts.check(used)
     sent = sent_schemas(provider, {name: schemas[name] for name in used})
+    if options.batch and not isinstance(provider, BatchProvider):
+        raise UsageError(f"--batch: provider {provider.name} has no batch API in packetbench")
     price = pricing.price(pricing.load(options.pricing), provider.model)
+    if price is not None and options.batch:
+        price = price.for_batch()
     if options.max_cost_usd is not None and price is None:
         raise UsageError(
             f"--max-cost needs a price for model {provider.model!r}, which the "
@@ -93,6 +104,17 @@ def _setup(
         "retry": policy.describe(),
         "concurrency": options.concurrency,
         "max_cost_usd": options.max_cost_usd,
+        **(
+            {
+                "batch": {
+                    "log": batch_log.NAME,
+                    "poll_interval_s": options.poll_interval_s,
+                    "batch_size": options.batch_size,
+                }
+            }
+            if options.batch
+            else {}
+        ),
         "pricing": price.describe() if price else None,
         "cache": {
             "enabled": options.use_cache,
@@ -137,6 +159,14 @@ def run_api(
         prepare_run(out, force)
         invocations = []
         info["git"] = git()  # at the start; each invocation records its own too
+    if continuing:
+        # Read (and checked) before run.json changes: a damaged batch log changes nothing.
+        documents = {(p.packet_id, d.doc_id) for p in packets for d in p.documents}
+        if batch_log.load(out, documents).open_entries() and not options.batch:
+            raise UsageError(
+                f"{out}: the run has provider batches in flight "
+                f"({batch_log.NAME}); continue it with --batch"
+            )
     work = plan(packets, out, resume=options.resume, retry_failed=options.retry_failed)
     mode = (
         "+".join(
@@ -154,9 +184,19 @@ def run_api(
     reporter: Reporter = (
         ProgressBar(f"{provider.name} {provider.model}") if options.progress else Silent()
     )
-    runner = Runner(
+    batched: dict[str, Any] = {}
+    runner_class: type[Runner] = Runner
+    if options.batch:
+        runner_class = BatchRunner
+        batched = {
+            "poll_s": options.poll_interval_s,
+            "batch_size": options.batch_size,
+            "documents": {(p.packet_id, d.doc_id) for p in packets for d in p.documents},
+        }
+    runner = runner_class(
         provider,
         out,
+        **batched,
         schemas=setup.sent,
         concurrency=options.concurrency,
         policy=RetryPolicy(provider.retries, options.backoff_base_s, options.backoff_cap_s),
@@ -177,6 +217,7 @@ def run_api(
         cached=tally.cached,
         requests=tally.requests,
         retries=tally.retries,
+        **({"batches": tally.batches} if options.batch else {}),
         spent_usd=round(tally.spent_usd, 6),
         not_started=outcome.not_started,
         stopped=stopped,
@@ -208,6 +249,7 @@ def run_api(
         cost_usd=tally.spent_usd,
         stopped=stopped,
         not_started=outcome.not_started,
+        batches=tally.batches,
     )
 
 

@@ -26,11 +26,19 @@ from packetbench.benchmark.providers.api import (
     Prompt,
     Reply,
     stainless_call,
+    status_failure,
+)
+from packetbench.benchmark.providers.batch import (
+    BatchLimits,
+    BatchProvider,
+    BatchStatus,
+    ItemResult,
 )
 from packetbench.benchmark.providers.schema_clean import without_file_keys
 
 if TYPE_CHECKING:
     from anthropic import AsyncAnthropic
+    from anthropic.types import Message
 
 TOOL = "record_extraction"
 TOOL_DESCRIPTION = (
@@ -67,7 +75,7 @@ def _content(part: Part) -> dict[str, Any]:
     }
 
 
-class AnthropicProvider(PooledProvider["AsyncAnthropic"]):
+class AnthropicProvider(PooledProvider["AsyncAnthropic"], BatchProvider):
     name = "anthropic"
     sdk = "anthropic"
     env_keys: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY",)
@@ -156,36 +164,109 @@ class AnthropicProvider(PooledProvider["AsyncAnthropic"]):
         import anthropic
 
         message = await stainless_call(self, anthropic, self._connect().messages.create(**request))
-        tool_input: Any = None
-        texts: list[str] = []
-        for block in message.content:
-            if block.type == "tool_use" and block.name == TOOL and tool_input is None:
-                tool_input = block.input
-            elif block.type == "text":
-                texts.append(block.text)
-        usage = message.usage
-        details = usage.output_tokens_details
-        thinking = details.thinking_tokens if details is not None else 0
-        refusal = None
-        if message.stop_reason == "refusal":
-            explanation = message.stop_details.explanation if message.stop_details else None
-            refusal = explanation or " ".join(texts).strip() or "the model refused"
-        note = None
-        if tool_input is not None:
-            text: str | None = json.dumps(tool_input, ensure_ascii=False)
-        else:
-            text = "".join(texts) or None
-            if text is not None:
-                note = f"no {TOOL} tool call; the text answer was read instead"
-        return Reply(
-            text=text,
-            finish_reason=message.stop_reason,
-            truncated=message.stop_reason == "max_tokens",
-            refusal=refusal,
-            input_tokens=usage.input_tokens
-            + (usage.cache_read_input_tokens or 0)
-            + (usage.cache_creation_input_tokens or 0),
-            output_tokens=max(0, usage.output_tokens - thinking),
-            reasoning_tokens=thinking,
-            note=note,
-        )
+        return _reply(message)
+
+    # -- Message Batches -----------------------------------------------------------------------
+
+    # One batch holds at most 100,000 requests and 256 MB (Anthropic's batch processing guide).
+    batch_limits = BatchLimits(requests=100_000, bytes=256 * 1024 * 1024)
+
+    def batch_item(self, custom_id: str, request: dict[str, Any]) -> dict[str, Any]:
+        return {"custom_id": custom_id, "params": request}
+
+    async def submit_batch(self, items: list[dict[str, Any]]) -> str:
+        import anthropic
+
+        batches = self._connect().messages.batches
+        batch = await stainless_call(self, anthropic, batches.create(requests=items))  # type: ignore[arg-type]
+        return batch.id
+
+    async def poll_batch(self, batch_id: str) -> BatchStatus:
+        import anthropic
+
+        batches = self._connect().messages.batches
+        batch = await stainless_call(self, anthropic, batches.retrieve(batch_id))
+        if batch.processing_status != "ended":
+            return BatchStatus("running", batch.processing_status)
+        counts = batch.request_counts
+        if counts.expired or counts.canceled:
+            # Ended with requests never run; the ones it ran are read all the same.
+            return BatchStatus(
+                "expired",
+                "ended",
+                f"{counts.expired} request(s) expired, {counts.canceled} cancelled",
+            )
+        return BatchStatus("ended", "ended")
+
+    async def batch_results(self, batch_id: str) -> dict[str, ItemResult]:
+        import anthropic
+
+        batches = self._connect().messages.batches
+        found: dict[str, ItemResult] = {}
+        decoder = await stainless_call(self, anthropic, batches.results(batch_id))
+        async for item in decoder:
+            result = item.result
+            if result.type == "succeeded":
+                found[item.custom_id] = _reply(result.message)
+            elif result.type == "errored":
+                error = result.error.error
+                found[item.custom_id] = status_failure(
+                    _ERROR_STATUS.get(error.type, 500),
+                    error.message,
+                    None,
+                    self.reasoning_words,
+                    self.reasoning_parameters(),
+                    self.model,
+                )
+            # expired and canceled items never ran: the harness reports them as such
+        return found
+
+
+# The HTTP status an errored batch item's error type stands for.
+_ERROR_STATUS = {
+    "invalid_request_error": 400,
+    "authentication_error": 401,
+    "permission_error": 403,
+    "not_found_error": 404,
+    "request_too_large": 413,
+    "rate_limit_error": 429,
+    "api_error": 500,
+    "overloaded_error": 529,
+}
+
+
+def _reply(message: Message) -> Reply:
+    """A message in provider-neutral terms (an ordinary answer or a batch item's)."""
+    tool_input: Any = None
+    texts: list[str] = []
+    for block in message.content:
+        if block.type == "tool_use" and block.name == TOOL and tool_input is None:
+            tool_input = block.input
+        elif block.type == "text":
+            texts.append(block.text)
+    usage = message.usage
+    details = usage.output_tokens_details
+    thinking = details.thinking_tokens if details is not None else 0
+    refusal = None
+    if message.stop_reason == "refusal":
+        explanation = message.stop_details.explanation if message.stop_details else None
+        refusal = explanation or " ".join(texts).strip() or "the model refused"
+    note = None
+    if tool_input is not None:
+        text: str | None = json.dumps(tool_input, ensure_ascii=False)
+    else:
+        text = "".join(texts) or None
+        if text is not None:
+            note = f"no {TOOL} tool call; the text answer was read instead"
+    return Reply(
+        text=text,
+        finish_reason=message.stop_reason,
+        truncated=message.stop_reason == "max_tokens",
+        refusal=refusal,
+        input_tokens=usage.input_tokens
+        + (usage.cache_read_input_tokens or 0)
+        + (usage.cache_creation_input_tokens or 0),
+        output_tokens=max(0, usage.output_tokens - thinking),
+        reasoning_tokens=thinking,
+        note=note,
+    )

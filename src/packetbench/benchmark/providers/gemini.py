@@ -10,7 +10,9 @@ answers 400, reported as such.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+import json
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from packetbench.benchmark.providers.api import (
     Part,
@@ -21,11 +23,27 @@ from packetbench.benchmark.providers.api import (
     parse_retry_after,
     status_failure,
 )
+from packetbench.benchmark.providers.batch import (
+    BatchLimits,
+    BatchPhase,
+    BatchProvider,
+    BatchStatus,
+    ItemResult,
+)
 from packetbench.benchmark.providers.schema_clean import with_property_ordering, without_file_keys
 
 if TYPE_CHECKING:
     from google.genai import Client
-    from google.genai.types import HttpOptionsDict
+    from google.genai.types import GenerateContentResponse, HttpOptionsDict
+
+Answer = TypeVar("Answer")
+# Batch job states (the SDK's names for the API's BATCH_STATE_*) that end a batch.
+_PHASES: dict[str, BatchPhase] = {
+    "JOB_STATE_SUCCEEDED": "ended",
+    "JOB_STATE_EXPIRED": "expired",
+    "JOB_STATE_CANCELLED": "expired",
+    "JOB_STATE_FAILED": "failed",
+}
 
 REFUSALS = {
     "SAFETY",
@@ -65,7 +83,7 @@ def _name(value: Any) -> str | None:
     return str(getattr(value, "value", value))
 
 
-class GeminiProvider(PooledProvider["Client"]):
+class GeminiProvider(PooledProvider["Client"], BatchProvider):
     name = "gemini"
     sdk = "google-genai"
     env_keys: ClassVar[tuple[str, ...]] = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
@@ -118,18 +136,82 @@ class GeminiProvider(PooledProvider["Client"]):
         return Client(api_key=self.api_key(), http_options=options)
 
     async def send(self, request: dict[str, Any]) -> Reply:
-        import httpx2
-        from google.genai import errors, types
+        from google.genai import types
 
         client = self._connect()
         # Typed models, not nested dicts: the SDK only renames the fields of its own types
         # to the API's camelCase (a dict thinking_config would go out as "thinking_level").
         config = types.GenerateContentConfig.model_validate(request["config"])
         contents = [types.Content.model_validate(c) for c in request["contents"]]
-        try:
-            response = await client.aio.models.generate_content(
+        response = await self._gemini_call(
+            client.aio.models.generate_content(
                 model=request["model"], contents=contents, config=config
             )
+        )
+        return _reply(response)
+
+    # -- batch mode ----------------------------------------------------------------------------
+
+    # Inlined requests: the whole batch request stays under 20 MB (Gemini's batch mode guide).
+    batch_limits = BatchLimits(requests=100_000, bytes=20 * 1000 * 1000)
+
+    def batch_item(self, custom_id: str, request: dict[str, Any]) -> dict[str, Any]:
+        from google.genai import types
+
+        # JSON (document bytes in base64), as its size counts against the limit; the
+        # custom id rides in the request's metadata, which the answer carries back.
+        item = types.InlinedRequest(
+            model=request["model"],
+            contents=[types.Content.model_validate(c) for c in request["contents"]],
+            config=types.GenerateContentConfig.model_validate(request["config"]),
+            metadata={"custom_id": custom_id},
+        )
+        found: dict[str, Any] = item.model_dump(mode="json", exclude_none=True)
+        return found
+
+    async def submit_batch(self, items: list[dict[str, Any]]) -> str:
+        from google.genai import types
+
+        requests = [types.InlinedRequest.model_validate_json(json.dumps(i)) for i in items]
+        job = await self._gemini_call(
+            self._connect().aio.batches.create(model=self.model, src=requests)
+        )
+        return str(job.name)
+
+    async def poll_batch(self, batch_id: str) -> BatchStatus:
+        job = await self._gemini_call(self._connect().aio.batches.get(name=batch_id))
+        state = _name(job.state) or "JOB_STATE_UNSPECIFIED"
+        message = job.error.message if job.error else None
+        return BatchStatus(_PHASES.get(state, "running"), state, message)
+
+    async def batch_results(self, batch_id: str) -> dict[str, ItemResult]:
+        job = await self._gemini_call(self._connect().aio.batches.get(name=batch_id))
+        found: dict[str, ItemResult] = {}
+        answers = job.dest.inlined_responses if job.dest and job.dest.inlined_responses else []
+        for answer in answers:
+            custom_id = (answer.metadata or {}).get("custom_id")
+            if custom_id is None:
+                continue
+            if answer.response is not None:
+                found[custom_id] = _reply(answer.response)
+            elif answer.error is not None:
+                found[custom_id] = status_failure(
+                    int(answer.error.code or 500),
+                    str(answer.error.message),
+                    None,
+                    self.reasoning_words,
+                    self.reasoning_parameters(),
+                    self.model,
+                )
+        return found
+
+    async def _gemini_call(self, call: Awaitable[Answer]) -> Answer:
+        """Await an SDK call, turning its errors into the ProviderFailure the harness handles."""
+        import httpx2
+        from google.genai import errors
+
+        try:
+            return await call
         except httpx2.TimeoutException:
             raise ProviderFailure(
                 "timeout", f"no answer within {self.settings.timeout_s:g} s"
@@ -146,38 +228,42 @@ class GeminiProvider(PooledProvider["Client"]):
                 self.reasoning_parameters(),
                 self.model,
             ) from None
-        usage = response.usage_metadata
-        input_tokens = output_tokens = reasoning = 0
-        if usage is not None:
-            input_tokens = usage.prompt_token_count or 0
-            output_tokens = usage.candidates_token_count or 0
-            reasoning = usage.thoughts_token_count or 0
-        feedback = response.prompt_feedback
-        if not response.candidates:
-            blocked = _name(feedback.block_reason) if feedback else None
-            return Reply(
-                text=None,
-                finish_reason=blocked,
-                refusal=f"prompt blocked ({blocked})" if blocked else None,
-                input_tokens=input_tokens,
-                output_tokens=output_tokens,
-                reasoning_tokens=reasoning,
-                note="no candidates in the response",
-            )
-        candidate = response.candidates[0]
-        finish = _name(candidate.finish_reason)
-        parts = candidate.content.parts if candidate.content and candidate.content.parts else []
-        text = "".join(p.text for p in parts if p.text and not p.thought) or None
-        refusal = f"stopped for {finish}" if finish in REFUSALS else None
-        return Reply(
-            text=text,
-            finish_reason=finish,
-            truncated=finish == "MAX_TOKENS",
-            refusal=refusal,
-            input_tokens=input_tokens,
-            output_tokens=output_tokens,
-            reasoning_tokens=reasoning,
-        )
 
     async def _close_client(self, client: Client) -> None:
         await client.aio.aclose()
+
+
+def _reply(response: GenerateContentResponse) -> Reply:
+    """A response in provider-neutral terms (an ordinary answer or a batch item's)."""
+    usage = response.usage_metadata
+    input_tokens = output_tokens = reasoning = 0
+    if usage is not None:
+        input_tokens = usage.prompt_token_count or 0
+        output_tokens = usage.candidates_token_count or 0
+        reasoning = usage.thoughts_token_count or 0
+    feedback = response.prompt_feedback
+    if not response.candidates:
+        blocked = _name(feedback.block_reason) if feedback else None
+        return Reply(
+            text=None,
+            finish_reason=blocked,
+            refusal=f"prompt blocked ({blocked})" if blocked else None,
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            reasoning_tokens=reasoning,
+            note="no candidates in the response",
+        )
+    candidate = response.candidates[0]
+    finish = _name(candidate.finish_reason)
+    parts = candidate.content.parts if candidate.content and candidate.content.parts else []
+    text = "".join(p.text for p in parts if p.text and not p.thought) or None
+    refusal = f"stopped for {finish}" if finish in REFUSALS else None
+    return Reply(
+        text=text,
+        finish_reason=finish,
+        truncated=finish == "MAX_TOKENS",
+        refusal=refusal,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        reasoning_tokens=reasoning,
+    )

@@ -10,19 +10,30 @@ value the SDK documents; models that do not accept a value answer 400, reported 
 from __future__ import annotations
 
 import base64
+import json
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from packetbench.benchmark.providers.api import (
     Part,
     PooledProvider,
     Prompt,
+    ProviderFailure,
     Reply,
     stainless_call,
+    status_failure,
+)
+from packetbench.benchmark.providers.batch import (
+    BatchLimits,
+    BatchPhase,
+    BatchProvider,
+    BatchStatus,
+    ItemResult,
 )
 from packetbench.benchmark.providers.schema_clean import without_file_keys
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
+    from openai.types.chat import ChatCompletion
 
 EFFORT = {"default": None, "high": "high", "xhigh": "max"}
 
@@ -42,7 +53,42 @@ def _content(part: Part) -> dict[str, Any]:
     }
 
 
-class OpenAIProvider(PooledProvider["AsyncOpenAI"]):
+def _reply(completion: ChatCompletion) -> Reply:
+    """A chat completion in provider-neutral terms (an ordinary answer or a batch item's)."""
+    if not completion.choices:
+        return Reply(text=None, finish_reason=None, note="no choices in the response")
+    choice = completion.choices[0]
+    usage = completion.usage
+    reasoning = 0
+    completion_tokens = prompt_tokens = 0
+    if usage is not None:
+        prompt_tokens, completion_tokens = usage.prompt_tokens, usage.completion_tokens
+        details = usage.completion_tokens_details
+        reasoning = (details.reasoning_tokens or 0) if details else 0
+    refusal = choice.message.refusal
+    if refusal is None and choice.finish_reason == "content_filter":
+        refusal = "stopped by the content filter"
+    return Reply(
+        text=choice.message.content,
+        finish_reason=choice.finish_reason,
+        truncated=choice.finish_reason == "length",
+        refusal=refusal,
+        input_tokens=prompt_tokens,
+        output_tokens=max(0, completion_tokens - reasoning),
+        reasoning_tokens=reasoning,
+    )
+
+
+# The Batch API's states; "expired" and "cancelled" batches still report the requests they ran.
+_PHASES: dict[str, BatchPhase] = {
+    "completed": "ended",
+    "expired": "expired",
+    "cancelled": "expired",
+    "failed": "failed",
+}
+
+
+class OpenAIProvider(PooledProvider["AsyncOpenAI"], BatchProvider):
     name = "openai"
     sdk = "openai"
     env_keys: ClassVar[tuple[str, ...]] = ("OPENAI_API_KEY",)
@@ -105,25 +151,99 @@ class OpenAIProvider(PooledProvider["AsyncOpenAI"]):
             openai,
             self._connect().post("/chat/completions", body=request, cast_to=ChatCompletion),
         )
-        if not completion.choices:
-            return Reply(text=None, finish_reason=None, note="no choices in the response")
-        choice = completion.choices[0]
-        usage = completion.usage
-        reasoning = 0
-        completion_tokens = prompt_tokens = 0
-        if usage is not None:
-            prompt_tokens, completion_tokens = usage.prompt_tokens, usage.completion_tokens
-            details = usage.completion_tokens_details
-            reasoning = (details.reasoning_tokens or 0) if details else 0
-        refusal = choice.message.refusal
-        if refusal is None and choice.finish_reason == "content_filter":
-            refusal = "stopped by the content filter"
-        return Reply(
-            text=choice.message.content,
-            finish_reason=choice.finish_reason,
-            truncated=choice.finish_reason == "length",
-            refusal=refusal,
-            input_tokens=prompt_tokens,
-            output_tokens=max(0, completion_tokens - reasoning),
-            reasoning_tokens=reasoning,
+        return _reply(completion)
+
+    # -- the Batch API -------------------------------------------------------------------------
+
+    # One input file holds at most 50,000 requests and 200 MB (OpenAI's batch guide).
+    batch_limits = BatchLimits(requests=50_000, bytes=200 * 1024 * 1024)
+
+    def batch_item(self, custom_id: str, request: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "custom_id": custom_id,
+            "method": "POST",
+            "url": "/v1/chat/completions",
+            "body": request,
+        }
+
+    async def submit_batch(self, items: list[dict[str, Any]]) -> str:
+        import openai
+
+        client = self._connect()
+        lines = "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items)
+        uploaded = await stainless_call(
+            self,
+            openai,
+            client.files.create(
+                file=("batch.jsonl", lines.encode("utf-8"), "application/jsonl"),
+                purpose="batch",
+            ),
         )
+        batch = await stainless_call(
+            self,
+            openai,
+            client.batches.create(
+                input_file_id=uploaded.id,
+                endpoint="/v1/chat/completions",
+                completion_window="24h",
+            ),
+        )
+        return batch.id
+
+    async def poll_batch(self, batch_id: str) -> BatchStatus:
+        import openai
+
+        batch = await stainless_call(self, openai, self._connect().batches.retrieve(batch_id))
+        errors = batch.errors.data if batch.errors and batch.errors.data else []
+        message = "; ".join(e.message or e.code or "" for e in errors) or None
+        phase = _PHASES.get(batch.status, "running")
+        return BatchStatus(phase, batch.status, message)
+
+    async def batch_results(self, batch_id: str) -> dict[str, ItemResult]:
+        import openai
+        from openai.types.chat import ChatCompletion
+
+        client = self._connect()
+        batch = await stainless_call(self, openai, client.batches.retrieve(batch_id))
+        found: dict[str, ItemResult] = {}
+        for file_id in (batch.output_file_id, batch.error_file_id):
+            if not file_id:
+                continue
+            content = await stainless_call(self, openai, client.files.content(file_id))
+            for line in content.text.splitlines():
+                if not line.strip():
+                    continue
+                item = json.loads(line)
+                custom_id = item.get("custom_id")
+                if not isinstance(custom_id, str):
+                    continue
+                error = item.get("error") or {}
+                if error.get("code") == "batch_expired":
+                    continue  # never run: reported as expired by the harness
+                response = item.get("response") or {}
+                status = int(response.get("status_code") or 0)
+                body = response.get("body")
+                if status == 200 and isinstance(body, dict):
+                    found[custom_id] = _reply(ChatCompletion.model_validate(body))
+                elif status:
+                    found[custom_id] = status_failure(
+                        status,
+                        _body_message(body),
+                        None,
+                        self.reasoning_words,
+                        self.reasoning_parameters(),
+                        self.model,
+                    )
+                else:
+                    found[custom_id] = ProviderFailure(
+                        "server", f"batch item failed: {error.get('message') or error}"
+                    )
+        return found
+
+
+def _body_message(body: Any) -> str:
+    """The API's message in a failed batch item's response body."""
+    inner = body.get("error", body) if isinstance(body, dict) else None
+    if isinstance(inner, dict) and isinstance(inner.get("message"), str):
+        return str(inner["message"])
+    return f"batch item failed: {body}"

@@ -26,6 +26,11 @@ class Price:
     input: float
     output: float
     reasoning: float
+    batch: bool = False  # the batch APIs' prices: half of every per-token price
+
+    def for_batch(self) -> Price:
+        """This price as the batch APIs of OpenAI, Anthropic and Gemini charge it (half)."""
+        return Price(self.model, self.input / 2, self.output / 2, self.reasoning / 2, True)
 
     def cost(self, input_tokens: int, output_tokens: int, reasoning_tokens: int) -> float:
         return (
@@ -42,6 +47,7 @@ class Price:
                 "output": self.output,
                 "reasoning": self.reasoning,
             },
+            **({"batch": "batch API prices: half the per-token list prices"} if self.batch else {}),
         }
 
 

@@ -124,6 +124,16 @@ def _relative(value: Any, run: Path) -> Any:
     return value
 
 
+def _batch_priced(runs: RunSet) -> list[str]:
+    """The runs extracted through a provider's batch API, whose costs are at batch prices."""
+    rows = {r["run_id"]: r for r in runs.metric("runs")}
+    return [
+        name
+        for name in runs.names
+        if isinstance(json.loads(rows[name]["config"] or "{}").get("batch"), dict)
+    ]
+
+
 def _configuration(runs: RunSet) -> list[dict[str, Any]]:
     rows = {r["run_id"]: r for r in runs.metric("runs")}
     out: list[dict[str, Any]] = []
@@ -298,6 +308,7 @@ def build_context(runs: RunSet) -> dict[str, Any]:
         "flags": flags,
         "first_flags": FIRST_FLAGS,
         "usage": [usage[name] for name in order],
+        "batch_priced": _batch_priced(runs),
         "warnings": warnings,
         "few_packets": [
             {"run": r["name"], "packets": r["packets"]}

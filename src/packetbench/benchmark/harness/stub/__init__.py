@@ -31,6 +31,7 @@ from typing import Any
 
 from packetbench.benchmark.harness import inputs
 from packetbench.benchmark.harness.stub.apis import APIS, StubApi
+from packetbench.benchmark.harness.stub.batches import ROUTES, BatchRoutes
 from packetbench.benchmark.harness.stub.faults import FaultPlan
 from packetbench.benchmark.harness.stub.http import Request, Response, Server
 from packetbench.benchmark.harness.stub.strict import cite_mode, strict_problem
@@ -66,8 +67,15 @@ class StubServer:
         keep_bodies: bool = False,
         expect_key: str | None = None,
         reject_reasoning: bool = False,
+        batch_delay_s: float = 0.0,
+        expire_batches: tuple[int, ...] = (),
     ) -> None:
         self.api: StubApi = APIS[api]()
+        # The batch endpoints (None: this API has none here): a batch ends `batch_delay_s`
+        # after it is created; the batches created n-th for n in `expire_batches` expire.
+        self.batch_routes: BatchRoutes | None = (
+            ROUTES[api](batch_delay_s, expire_batches) if api in ROUTES else None
+        )
         self.faults = faults or FaultPlan()
         self.delay_s = delay_s
         self.keep_bodies = keep_bodies
@@ -181,8 +189,22 @@ class StubServer:
                 return found
         return None
 
+    @property
+    def batches_created(self) -> int:
+        """How many batches were created (a resumed run must create none twice)."""
+        return self.batch_routes.created if self.batch_routes is not None else 0
+
     async def _handle(self, request: Request) -> Response | object:
         api = self.api
+        routes = self.batch_routes
+        if routes is not None and routes.serves(request):
+            key = api.key(request)
+            if self.expect_key is not None and key != self.expect_key:
+                return api.error(401, f"Incorrect API key provided: {key}", "authentication_error")
+            try:
+                return await routes.handle(request, self._item, self.url)
+            except (ValueError, KeyError, TypeError, AttributeError) as error:
+                return api.error(400, f"malformed batch request: {error}", "invalid_request_error")
         if not api.serves(request):
             return api.error(404, f"no route {request.method} {request.path}", "not_found")
         try:
@@ -233,6 +255,12 @@ class StubServer:
         if mode is not None:
             answer = {"values": answer, "evidence": self._evidence(document, mode)}
         return api.answer(request, body, answer, fault, self.faults.retry_after_s)
+
+    async def _item(self, request: Request) -> Response | None:
+        """A batch item's answer: what the ordinary endpoint answers its request (None for
+        a hung one)."""
+        answer = await self._handle(request)
+        return answer if isinstance(answer, Response) else None
 
     def _evidence(self, document: str, mode: str) -> list[dict[str, Any]]:
         """A perfect cited answer's evidence: each truth value's first location, a PDF box

@@ -42,6 +42,7 @@ class Response:
     status: int
     body: Any  # JSON-able
     headers: dict[str, str] = field(default_factory=dict)
+    raw: bytes | None = None  # sent as it is instead of `body` (a file's content, JSONL)
 
 
 HANG = object()  # a handler's answer meaning "never answer"
@@ -100,10 +101,11 @@ class Server:
                 if answer is HANG or not isinstance(answer, Response):
                     await asyncio.sleep(self.hang_s)
                     return
-                payload = json.dumps(answer.body).encode("utf-8")
+                payload = answer.raw if answer.raw is not None else json.dumps(answer.body).encode()
+                kind = "application/octet-stream" if answer.raw is not None else "application/json"
                 head = [
                     f"HTTP/1.1 {answer.status} {REASONS.get(answer.status, 'Status')}",
-                    "content-type: application/json",
+                    f"content-type: {kind}",
                     f"content-length: {len(payload)}",
                     *(f"{k}: {v}" for k, v in answer.headers.items()),
                 ]
