@@ -57,11 +57,13 @@ def applications(rendered: Rendered, pattern: str) -> dict[str, dict[str, Any]]:
     return found
 
 
-def first(pattern: str, seeds: range = range(1, 9), **knobs: Any) -> tuple[Rendered, Rendered, int]:
+def first(
+    pattern: str, seeds: range = range(1, 9), knobs: dict[str, Any] | None = None
+) -> tuple[Rendered, Rendered, int]:
     for seed in seeds:
-        on = packet(pattern, seed, **knobs)
+        on = packet(pattern, seed, **(knobs or {}))
         if applications(on, pattern):
-            return on, packet(None, seed, **knobs), seed
+            return on, packet(None, seed, **(knobs or {})), seed
     raise AssertionError(f"{pattern} acted on no packet of seeds {seeds}")
 
 
@@ -117,7 +119,7 @@ def test_name_variant_is_what_its_documents_show_and_the_others_keep_the_name() 
 def test_variants_percent_sets_how_many_documents_carry_a_variant(run_cli: Any) -> None:
     """variants.percent=0 keeps a variant to one document (N4-N5 presets: 50 and 80); the
     knob refuses what is not a percentage."""
-    on, _, _ = first("packet.name_variants", **{"variants.percent": 0})
+    on, _, _ = first("packet.name_variants", knobs={"variants.percent": 0})
     assert len(applications(on, "packet.name_variants")) == 1
     result = run_cli("generate", "--tier", "N5", "--out", "x", "--set", "variants.percent=101")
     assert result.returncode == 2
@@ -130,7 +132,7 @@ def test_variants_percent_sets_how_many_documents_carry_a_variant(run_cli: Any) 
 )
 @pytest.mark.slow
 def test_a_variant_changes_one_document_truth_at_its_delta_only(pattern: str) -> None:
-    on, off, _ = first(pattern, **{"variants.percent": 0})
+    on, off, _ = first(pattern, knobs={"variants.percent": 0})
     ((doc_id, record),) = applications(on, pattern).items()
     delta = record["ground_truth_delta"]
     assert delta and record["truth"] == "value" and record["pages_affected"]
