@@ -43,13 +43,21 @@ from packetbench.benchmark.runs import (
     write_json,
 )
 from packetbench.benchmark.score import validate
+from packetbench.benchmark.verify.calibration import CALIBRATION, calibrate, rows_of
 from packetbench.benchmark.verify.claims import Claim, batches, claims_of
+from packetbench.benchmark.verify.correction import (
+    ESTIMATE,
+    SAME,
+    correct,
+    usable_calibration,
+)
 from packetbench.benchmark.verify.judges import Batch, Judge
 from packetbench.resources import resource_dir
 
 JUDGE_DIR = "judge"
 LABELS = "labels.jsonl"
 BATCH_SIZE = 20
+MIN_KAPPA = 0.6  # the default --min-kappa
 # What must not change for `--resume` to continue a verify (judge.json's keys).
 FINGERPRINT = ("judge", "model", "parameters", "prompt", "schema", "batch_size", "records")
 
@@ -105,6 +113,8 @@ class VerifySummary:
     skipped: int  # batches finished before (--resume)
     by_verdict: dict[str, int]
     invalid: int = 0  # ok records whose output is not a valid instance of its schema
+    calibration: dict[str, Any] | None = None  # against the run's truth (a scored run)
+    estimate: dict[str, Any] | None = None  # the corrected rate (with --calibration)
 
 
 def check(answer: dict[str, Any], claims: int) -> str | None:
@@ -167,8 +177,15 @@ def verify_run(
     batch_size: int = BATCH_SIZE,
     resume: bool = False,
     force: bool = False,
+    calibration: Path | None = None,
+    min_kappa: float = MIN_KAPPA,
 ) -> VerifySummary:
-    """Label every claim of the run folder `run` with `judge`; see the module docstring."""
+    """Label every claim of the run folder `run` with `judge`; see the module docstring.
+
+    When the run is scored, the labels are calibrated against its truth (calibration.json);
+    with `calibration` (another run this judge calibrated on), the judge's raw rate is
+    corrected with it (estimate.json), after refusing, before any request, a calibration of
+    another judge or with a kappa below `min_kappa`."""
     if batch_size < 1:
         raise UsageError(f"--batch must be at least 1 (got {batch_size})")
     info = read_run(run)
@@ -187,6 +204,8 @@ def verify_run(
         "run_id": info.get("run_id") or run.resolve().name,
         "toolkit_version": __version__,
     }
+    if calibration is not None:
+        usable_calibration(calibration, folder.name, about, min_kappa)
     _start(folder, about, resume, force)
     judge.prepare(run)
     write_json(folder / "judge.json", {**about, "status": "running"})
@@ -272,8 +291,29 @@ def verify_run(
     )
     from packetbench.benchmark.results.database import DB_NAME
 
+    calibrated = estimate = None
     if (run / DB_NAME).is_file():
         from packetbench.benchmark.results.load import load_run
 
         load_run(run, packets_dir)
-    return VerifySummary(folder, documents, claims_total, requests, skipped, by_verdict, invalid)
+        found = rows_of(run, folder.name)
+        if found:
+            identity = {name: about[name] for name in (*SAME, "run_id")}
+            calibrated = calibrate(found, {**identity, "judge_id": folder.name})
+            write_json(folder / CALIBRATION, calibrated)
+    if calibration is not None:
+        estimate = correct(
+            [orjson.loads(row) for row in rows], about, calibration, folder.name, min_kappa
+        )
+        write_json(folder / ESTIMATE, estimate)
+    return VerifySummary(
+        folder,
+        documents,
+        claims_total,
+        requests,
+        skipped,
+        by_verdict,
+        invalid,
+        calibrated,
+        estimate,
+    )
