@@ -84,6 +84,14 @@ def label_schema() -> dict[str, Any]:
     return data
 
 
+@cache
+def _validator() -> jsonschema.protocols.Validator:
+    schema = label_schema()
+    validator = jsonschema.validators.validator_for(schema)
+    validator.check_schema(schema)  # once: checking it per answer cost most of a verify
+    return validator(schema)
+
+
 def template_hashes() -> dict[str, str]:
     return {
         name: hashlib.sha256((_folder() / file).read_bytes()).hexdigest()
@@ -119,9 +127,8 @@ class VerifySummary:
 
 def check(answer: dict[str, Any], claims: int) -> str | None:
     """Why `answer` is not a label of each of `claims` claims (None when it is)."""
-    try:
-        jsonschema.validate(answer, label_schema())
-    except jsonschema.ValidationError as error:
+    error = jsonschema.exceptions.best_match(_validator().iter_errors(answer))
+    if error is not None:
         return f"schema-invalid: {error.message}"
     numbers = [label["claim"] for label in answer["labels"]]
     if sorted(numbers) != list(range(1, claims + 1)):
