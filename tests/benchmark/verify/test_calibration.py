@@ -81,6 +81,15 @@ def test_corrected_rate_covers_the_true_rate_and_bad_calibrations_are_refused(
     assert not estimate["raw"]["low"] <= true <= estimate["raw"]["high"]
     assert estimate["calibration"]["run"] == str(cal.resolve())
     assert "corrected" in done.stdout
+    # The report's judge section shows the calibration and the corrected rate.
+    report = run_cli("report", str(held), "--out", str(tmp_path / "report"))
+    assert report.returncode == 0, report.stderr
+    text = (tmp_path / "report" / "report.md").read_text()
+    section = text[text.index("## 11. Judge calibration") :]
+    kappa = json.loads((held / "judge" / "sim-sim" / "calibration.json").read_text())["kappa"]
+    assert f"kappa {kappa['estimate']:.3f} [{kappa['low']:.3f}–{kappa['high']:.3f}]" in section
+    assert f"corrected {corrected['estimate'] * 100:.2f} %" in section
+    assert "Judge calibration" in (tmp_path / "report" / "report.html").read_text()
     before = sorted(p.name for p in (held / "judge").iterdir())
     strict = run_cli(
         "verify", str(held), *rates, "--calibration", str(cal), "--min-kappa", "0.99", "--force"
