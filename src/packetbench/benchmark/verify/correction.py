@@ -133,7 +133,7 @@ def correct(
         "run_id": about.get("run_id"),
         "judge_id": judge_id,
         "calibration": {
-            "run": str(calibration_run.resolve()),
+            "run": str(calibration_run),
             "run_id": calibration.get("run_id"),
             "file": str(path.resolve()),
             "kappa": calibration["kappa"],
