@@ -50,7 +50,9 @@ def test_ctrl_c_during_generate_jobs_2_says_how_to_continue(tmp_path: Path) -> N
     assert took < 20, f"generate took {took:.0f} s to stop"
     left = sorted(p.name for p in out.iterdir())
     time.sleep(2)
-    assert sorted(p.name for p in out.iterdir()) == left, f"packets written after the interrupt: {left}"
+    assert sorted(p.name for p in out.iterdir()) == left, (
+        f"packets written after the interrupt: {left}"
+    )
     packets = [name for name in left if name.startswith("N1-")]
     # Ten packets on two workers: the Ctrl-C comes after the first is written, long before the
     # last (six were too few on a loaded CI machine, where the test polled late).
