@@ -213,8 +213,8 @@ def verify_run(
     }
     if calibration is not None:
         usable_calibration(calibration, folder.name, about, min_kappa)
+    judge.prepare(run)  # before --force clears the labels: a judge that cannot start keeps them
     _start(folder, about, resume, force)
-    judge.prepare(run)
     write_json(folder / "judge.json", {**about, "status": "running"})
     rows: list[bytes] = []
     verdicts: Counter[str] = Counter()
