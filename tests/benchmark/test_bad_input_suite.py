@@ -1265,6 +1265,7 @@ def _cases() -> list[Case]:
         )
     _untrusted(add)
     _non_finite(add)
+    _verify(add)
     return cases
 
 
@@ -1275,6 +1276,7 @@ FLOAT_COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "extract": (("extract", "--packets", "{w}/packets", "--out", "{w}/new-run"), ("packets",)),
     "plan": (("plan", "--pilot", "{w}/run", "--effect", "0.02"), ("run",)),
     "run": (("run", "--out", "{w}/bench", "--tiers", "N1", "--jobs", "1"), ()),
+    "verify": (("verify", "{w}/run", "--packets", "{w}/packets"), ("run", "packets")),
 }
 
 
@@ -1490,6 +1492,106 @@ def _untrusted(add: Callable[..., None]) -> None:
             needle,
             needs=("run", "packets"),
         )
+
+
+def _verified(run: str, *flags: str) -> Callable[[Path], None]:
+    """`packetbench verify` of the run `run` with the sim judge (and `flags`), done before."""
+
+    def damage(world: Path) -> None:
+        done = subprocess.run(
+            [cli_path(), "verify", str(world / run), "--packets", str(world / "packets"), *flags],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+
+    return damage
+
+
+def _verify(add: Callable[..., None]) -> None:
+    """verify: an unknown judge, rates outside [0, 1], a missing or unscored run, labels that
+    exist, and calibrations it must refuse (kappa below --min-kappa, another judge's)."""
+    ver = ("verify", "{w}/run", "--packets", "{w}/packets")
+    add(
+        "verify",
+        "bad option",
+        "unknown judge",
+        (*ver, "--judge", "oracle"),
+        "'oracle'",
+        needs=("run", "packets"),
+    )
+    for flag, value in (("--sensitivity", "1.5"), ("--specificity", "-0.1")):
+        add(
+            "verify",
+            "bad option",
+            f"{flag} {value}",
+            (*ver, flag, value),
+            flag,
+            needs=("run", "packets"),
+        )
+    add(
+        "verify",
+        "bad option",
+        "--batch 0",
+        (*ver, "--batch", "0"),
+        "--batch",
+        needs=("run", "packets"),
+    )
+    add("verify", "missing path", "no run", ("verify", "{w}/nowhere"), "{w}/nowhere/run.json")
+    add(
+        "verify",
+        "missing path",
+        "a sim judge on an unscored run",
+        ver,
+        "{w}/run/scores/claims.parquet: missing",
+        lambda w: (w / "run" / "scores" / "claims.parquet").unlink(),
+        ("run", "packets"),
+    )
+    add(
+        "verify",
+        "missing path",
+        "--resume, nothing to resume",
+        (*ver, "--resume"),
+        "{w}/run/judge/sim-sim/judge.json: missing",
+        needs=("run", "packets"),
+    )
+    add(
+        "verify",
+        "existing output",
+        "the judge labelled the run",
+        ver,
+        "{w}/run/judge/sim-sim: this judge already labelled the run",
+        _verified("run"),
+        ("run", "packets"),
+    )
+    calibrated = ("verify", "{w}/run2", "--packets", "{w}/packets", "--calibration", "{w}/run")
+    add(
+        "verify",
+        "bad option",
+        "a calibration's kappa below --min-kappa",
+        (*calibrated, "--min-kappa", "0.99"),
+        "{w}/run/judge/sim-sim/calibration.json: kappa",
+        _verified("run"),
+        ("run", "run2", "packets"),
+    )
+    add(
+        "verify",
+        "bad option",
+        "a calibration of another judge's settings",
+        (*calibrated, "--specificity", "0.5"),
+        "{w}/run/judge/sim-sim/calibration.json: calibrated with another parameters",
+        _verified("run"),
+        ("run", "run2", "packets"),
+    )
+    add(
+        "verify",
+        "bad option",
+        "a calibration run without one",
+        calibrated,
+        "{w}/run/judge/sim-sim/calibration.json: missing",
+        needs=("run", "run2", "packets"),
+    )
 
 
 def _edit_record(run: str) -> Callable[[Path], None]:

@@ -21,6 +21,7 @@ from packetbench.benchmark.report.estimates import (
     slice_estimates,
 )
 from packetbench.benchmark.report.grounding import grounding_context
+from packetbench.benchmark.report.judges import judges_context
 from packetbench.benchmark.results.query import MIN_DOCUMENTS, MIN_VALUES, RunSet
 from packetbench.benchmark.stats import bootstrap
 
@@ -317,4 +318,5 @@ def build_context(runs: RunSet) -> dict[str, Any]:
         ],
         "min_packets": FEW_PACKETS,
         "grounding": grounding_context(runs, layout),
+        "judges": judges_context(runs),
     }

@@ -29,6 +29,11 @@ def pct(value: float | None, digits: int = 2) -> str:
     return "–" if value is None else f"{value * 100:.{digits}f} %"
 
 
+def fixed(value: float | None, digits: int = 3) -> str:
+    """A statistic that is no rate (Cohen's kappa), to `digits` decimals."""
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
 def interval(value: Interval | None, digits: int = 2) -> str:
     if value is None or value.low is None or value.high is None:
         return "–"
@@ -75,7 +80,7 @@ def _environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.filters.update(
-        pct=pct, interval=interval, count=count, money=money, md=md_cell, amount=amount
+        pct=pct, fixed=fixed, interval=interval, count=count, money=money, md=md_cell, amount=amount
     )
     return env
 

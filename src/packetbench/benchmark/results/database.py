@@ -13,8 +13,10 @@ DB_NAME = "results.duckdb"
 # 2: meta holds the documents the run was scored against; 3: fields and claims carry the
 # patterns that touched them; 4: documents count keys (emitted, invented) and say which were
 # salvaged, meta holds the invalid-output policy; 5: claims carry their citation verdict;
-# 6: meta holds the digest of the extraction records the run was scored from (`records`).
-SCHEMA_VERSION = "6"
+# 6: meta holds the digest of the extraction records the run was scored from (`records`);
+# 7: claims carry their output path (`source`), and judge_labels holds `packetbench verify`'s
+# labels.
+SCHEMA_VERSION = "7"
 
 
 def check_records(db: Path, run: Path, meta: dict[str, Any]) -> None:

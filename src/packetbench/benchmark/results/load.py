@@ -278,6 +278,40 @@ def _load_rows(con: duckdb.DuckDBPyConnection, run_id: str, table: str, path: Pa
         raise BadInput(f"{path}: unreadable ({' '.join(str(error).split())})") from None
 
 
+def _load_judges(con: duckdb.DuckDBPyConnection, run_id: str, run: Path) -> None:
+    """judge_labels: the labels of every judge that finished labelling the run
+    (RUN/judge/<judge_id>/labels.jsonl), judges in name order, claims in run order."""
+    folder = run / "judge"
+    if not folder.is_dir():
+        return
+    table = _columns(con, "judge_labels")
+    own = {"run_id", "judge_id", "judge", "model", "simulator"}
+    read = {name: kind for name, kind in table.items() if name not in own}
+    for place in sorted(folder.iterdir()):
+        labels = place / "labels.jsonl"
+        if not (place.is_dir() and labels.is_file()):
+            continue
+        about = read_json(place / "judge.json", "run")
+        if not isinstance(about, dict) or about.get("status") != "complete":
+            continue  # a verify still under way (or killed): its labels are not whole
+        try:
+            con.execute(
+                "INSERT INTO judge_labels SELECT ?, ?, ?, ?, ?, "
+                f"{', '.join(read)} FROM read_json(?, format='newline_delimited', "
+                f"columns={_spec(read)})",
+                [
+                    run_id,
+                    place.name,
+                    about.get("judge"),
+                    about.get("model"),
+                    bool(about.get("simulator")),
+                    str(labels),
+                ],
+            )
+        except duckdb.Error as error:
+            raise BadInput(f"{labels}: unreadable ({' '.join(str(error).split())})") from None
+
+
 def load_run(run: Path, packets_dir: Path) -> Path:
     """Write ``RUN/results.duckdb`` from the run's files and its packets; return its path."""
     info = read_run(run)
@@ -347,6 +381,7 @@ def _build(
             _insert(con, "patterns", _pattern_rows(run_id, selected), scratch)
             _load_rows(con, run_id, "claims", _parquet(run, CLAIMS))
             _load_rows(con, run_id, "fields", _parquet(run, FIELDS))
+            _load_judges(con, run_id, run)
             con.execute("CHECKPOINT")
         finally:
             con.close()

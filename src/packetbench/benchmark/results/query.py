@@ -1,7 +1,8 @@
 """SQL over one or many runs: their results databases stacked, and every metric as a view.
 
 Each run's ``results.duckdb`` is attached read-only to an in-memory connection; the views
-``runs``, ``documents``, ``fields``, ``claims``, ``consistency_flags`` and ``patterns`` stack
+``runs``, ``documents``, ``fields``, ``claims``, ``consistency_flags``, ``patterns`` and
+``judge_labels`` stack
 the tables of all runs (a run is named by its run_id; runs that share one are named by the
 path they were given as), and each ``benchmark/metrics/<name>.sql`` becomes the view
 ``<name>``. A metric is defined once, there, and every report reads it from there.
@@ -30,7 +31,15 @@ from packetbench.benchmark.runs import read_run
 METRICS_DIR = Path(__file__).resolve().parent.parent / "metrics"
 # What DuckDB may hold while a report or a query runs (it spills to disk beyond it).
 MEMORY_LIMIT = "512MB"
-TABLES = ("runs", "documents", "fields", "claims", "consistency_flags", "patterns")
+TABLES = (
+    "runs",
+    "documents",
+    "fields",
+    "claims",
+    "consistency_flags",
+    "patterns",
+    "judge_labels",
+)
 # A slice with fewer documents or values than these is flagged as too small to compare.
 MIN_DOCUMENTS = 5
 MIN_VALUES = 30

@@ -93,8 +93,10 @@ CREATE TABLE claims (
     hallucinated_document BOOLEAN,
     verdict VARCHAR,
     patterns VARCHAR[],         -- ids of the presentation patterns that touched this path
-    citation VARCHAR            -- uncited | wrong_place | right_page | right_box; NULL: the
+    citation VARCHAR,           -- uncited | wrong_place | right_page | right_box; NULL: the
                                 -- run asked for no citations (extract --cite)
+    source VARCHAR              -- where the output holds the value (its own list positions):
+                                -- the claim as `packetbench verify` names it
 );
 
 -- Internal-consistency flags (scores/documents.parquet: consistency_flags).
@@ -117,4 +119,24 @@ CREATE TABLE patterns (
     pattern_id VARCHAR,
     name VARCHAR,
     phase VARCHAR
+);
+
+-- `packetbench verify`'s label of every claim (RUN/judge/<judge_id>/labels.jsonl), one row per
+-- claim and judge; empty until a judge labels the run.
+CREATE TABLE judge_labels (
+    run_id VARCHAR,
+    judge_id VARCHAR,           -- the folder under RUN/judge/: <judge>-<model>
+    judge VARCHAR,
+    model VARCHAR,
+    simulator BOOLEAN,
+    packet_id VARCHAR,
+    doc_id VARCHAR,
+    doc_type VARCHAR,
+    tier VARCHAR,
+    path VARCHAR,               -- the claim's output path (claims.source)
+    kind VARCHAR,
+    value JSON,
+    verdict VARCHAR,            -- the judge's: supported | contradicted | unlinked | overreach | stale
+    page INTEGER,               -- the span the judge used (null: none)
+    quote VARCHAR
 );

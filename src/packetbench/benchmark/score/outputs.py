@@ -102,6 +102,7 @@ CLAIM_COLUMNS = {
     "verdict": "VARCHAR",
     "patterns": "VARCHAR[]",
     "citation": "VARCHAR",
+    "source": "VARCHAR",
 }
 FIELD_COLUMNS = {
     "packet_id": "VARCHAR",

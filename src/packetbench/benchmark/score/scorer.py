@@ -307,6 +307,7 @@ def _claim_row(
                 "verdict": said,
                 "patterns": patterns,
                 "citation": citation,
+                "source": claim.source or claim.path,
             }
         )[1:]
     )
