@@ -74,6 +74,15 @@ def keys(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv(name, "batch-test-key")
 
 
+def _pricing(folder: Path) -> Path:
+    """A price table for the stub model (USD per million tokens)."""
+    table = folder / "pricing.json"
+    table.write_text(
+        json.dumps({"models": {"stub-model": {"input": 2.0, "output": 8.0, "reasoning": 8.0}}})
+    )
+    return table
+
+
 @pytest.mark.parametrize("api", APIS)
 def test_a_batch_run_answers_every_document_from_the_batches(
     api: str,
@@ -107,10 +116,7 @@ def test_a_batch_run_answers_every_document_from_the_batches(
 def test_batch_prices_are_half_and_the_report_says_so(
     packets: Path, stub: Callable[..., StubServer], tmp_path: Path, keys: None
 ) -> None:
-    table = tmp_path / "pricing.json"
-    table.write_text(
-        json.dumps({"models": {"stub-model": {"input": 2.0, "output": 8.0, "reasoning": 8.0}}})
-    )
+    table = _pricing(tmp_path)
     server = stub("openai", packets)
     run = tmp_path / "run"
     _batch_run("openai", server, packets, run, pricing=table)
@@ -242,10 +248,7 @@ def test_kill_9_while_waiting_then_resume_polls_the_same_batches(
 def test_max_cost_at_batch_prices_leaves_the_rest_for_resume(
     packets: Path, stub: Callable[..., StubServer], tmp_path: Path, keys: None
 ) -> None:
-    table = tmp_path / "pricing.json"
-    table.write_text(
-        json.dumps({"models": {"stub-model": {"input": 2.0, "output": 8.0, "reasoning": 8.0}}})
-    )
+    table = _pricing(tmp_path)
     server = stub("openai", packets)
     run = tmp_path / "run"
     summary = _batch_run("openai", server, packets, run, pricing=table, max_cost_usd=0.05)
@@ -336,10 +339,7 @@ def test_a_hostile_batch_log_is_refused_and_changes_nothing(
 
 
 def test_a_dry_run_estimates_at_batch_prices(packets: Path, tmp_path: Path, keys: None) -> None:
-    table = tmp_path / "pricing.json"
-    table.write_text(
-        json.dumps({"models": {"stub-model": {"input": 2.0, "output": 8.0, "reasoning": 8.0}}})
-    )
+    table = _pricing(tmp_path)
     provider = provider_class("openai").from_options({"model": "stub-model"})
     assert isinstance(provider, ApiProvider)
     plans = [
