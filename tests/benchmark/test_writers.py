@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from packetbench.benchmark.results.database import SCHEMA_VERSION
 from tests.support.paths import PACKETS, cli_path
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -134,7 +135,7 @@ def test_readers_refuse_a_database_whose_records_changed(run_cli: Run, tmp_path:
     assert old.returncode == 2
     assert old.stderr.strip() == (
         f"packetbench: error: {database}: written by another packetbench version (results "
-        "schema 4, expected 6); score the run again"
+        f"schema 4, expected {SCHEMA_VERSION}); score the run again"
     )
 
 
