@@ -56,3 +56,18 @@ def test_provider_sdks_only_in_their_providers() -> None:
             if sdk in owners and module != PACKAGE / "benchmark" / "providers" / owners[sdk]:
                 offenders.append((str(module.relative_to(ROOT)), name))
     assert offenders == []
+
+
+def test_inspect_ai_only_in_its_integration() -> None:
+    """packetbench works without the inspect extra: only the integration's task, scorer and
+    log converter import inspect_ai (the CLI imports the converter when the command runs)."""
+    folder = PACKAGE / "integrations" / "inspect"
+    importers = sorted(
+        str(m.relative_to(PACKAGE))
+        for m in _modules(PACKAGE)
+        if any(name.split(".")[0] == "inspect_ai" for name in _imports(m))
+    )
+    assert importers == [
+        str((folder / name).relative_to(PACKAGE))
+        for name in ("convert.py", "scorer.py", "task.py")
+    ]

@@ -101,5 +101,40 @@ def nightmare(
         raise typer.Exit(1)
 
 
+@import_app.command("inspect")
+def inspect_log(
+    log: Annotated[Path, typer.Argument(help="The inspect_ai log (.eval or .json).")],
+    packets: Annotated[
+        Path, typer.Option(help="The packets the log's task was run on (checked by sha256).")
+    ],
+    out: Annotated[Path, typer.Option(help="The run folder to write.")],
+    force: Annotated[bool, typer.Option(help="Replace a run already in OUT.")] = False,
+) -> None:
+    """Turn the log of an `inspect eval packetbench/extract` run into a packetbench run
+    folder: one extraction record per sample, judged as `packetbench extract` judges an
+    answer, so that score, report, compare and view read it. Needs the inspect extra
+    (pip install 'packetbench[inspect]').
+
+    Exit 0 when written, 2 on bad input (a file that is not such a log, packets that are
+    not the log's)."""
+    from packetbench.benchmark.errors import UsageError
+
+    try:
+        from packetbench.integrations.inspect.convert import import_log
+    except ImportError as error:
+        raise UsageError(
+            f"import inspect needs inspect_ai ({error}); install the extra: "
+            "pip install 'packetbench[inspect]'"
+        ) from None
+    started = time.perf_counter()
+    result = import_log(log, packets, out, force)
+    statuses = ", ".join(f"{n:,} {s}" for s, n in result.by_status.items())
+    typer.echo(
+        f"imported {result.documents} documents of {result.model} ({statuses}) into {out} "
+        f"in {time.perf_counter() - started:.1f} s; score it with: packetbench score {out} "
+        f"--packets {packets}"
+    )
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(import_app, name="import")

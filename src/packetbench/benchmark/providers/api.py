@@ -32,6 +32,9 @@ INPUT_MODES: tuple[str, ...] = ("native", "text", "images")
 # Why a request failed. The first four are transient and retried within the budget.
 FailureKind = Literal["rate_limit", "server", "timeout", "connection", "rejected", "fatal"]
 TRANSIENT: frozenset[str] = frozenset({"rate_limit", "server", "timeout", "connection"})
+# The prompt's last sentence where the answer comes back as structured output (every provider
+# but Anthropic's forced tool, and the inspect_ai task).
+JSON_ANSWER = "Answer with one JSON object that follows the schema."
 
 
 @dataclass(frozen=True)
@@ -346,7 +349,7 @@ class ApiProvider(Provider):
 
     def answer_instruction(self) -> str:
         """The prompt's last sentence: how to hand the answer back."""
-        return "Answer with one JSON object that follows the schema."
+        return JSON_ANSWER
 
     # -- what each provider implements -------------------------------------------------------
 

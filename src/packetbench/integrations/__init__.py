@@ -1,0 +1,1 @@
+"""packetbench inside other evaluation tools; each integration imports its tool only there."""
