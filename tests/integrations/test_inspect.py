@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -60,7 +61,7 @@ def stubs(two_packets: Path) -> Iterator[Callable[[], StubServer]]:
             "openai",
             two_packets,
             FaultPlan(script=FAULTS),
-            modes=("images",),
+            modes=("images", "text"),
             keep_bodies=True,
             expect_key=KEY,
         ).start()
@@ -72,7 +73,7 @@ def stubs(two_packets: Path) -> Iterator[Callable[[], StubServer]]:
         server.stop()
 
 
-def _inspect_eval(stub: StubServer, packets: Path, logs: Path) -> Path:
+def _inspect_eval(stub: StubServer, packets: Path, logs: Path, *extra: str) -> Path:
     env = {
         **os.environ,
         "OPENAI_BASE_URL": stub.base_url,
@@ -86,14 +87,13 @@ def _inspect_eval(stub: StubServer, packets: Path, logs: Path) -> Path:
             "packetbench/extract",
             "-T",
             f"packets={packets}",
-            "-T",
-            "input=images",
             "--model",
             "openai/stub-model",
             "-M",
             "responses_api=false",
             "--display",
             "none",
+            *extra,
         ],
         env=env,
         capture_output=True,
@@ -144,13 +144,31 @@ def test_inspect_run_scores_as_packetbench_extract(
     two_packets: Path, stubs: Callable[[], StubServer], run_cli: Run, tmp_path: Path
 ) -> None:
     through_inspect, direct = stubs(), stubs()
-    log = _inspect_eval(through_inspect, two_packets, tmp_path / "logs")
+    log = _inspect_eval(through_inspect, two_packets, tmp_path / "logs", "-T", "input=images")
     imported, extracted = tmp_path / "imported", tmp_path / "extracted"
     result = run_cli(
         "import", "inspect", str(log), "--packets", str(two_packets), "--out", str(imported)
     )
     assert result.returncode == 0, result.stderr
     assert "imported 50 documents of openai/stub-model" in result.stdout
+    again = ["import", "inspect", str(log), "--packets", str(two_packets), "--out", str(imported)]
+    _error(run_cli(*again), str(imported), "--force")
+    one = tmp_path / "one-packet"
+    shutil.copytree(two_packets / "N1-000001", one / "N1-000001")
+    _error(
+        run_cli(
+            "import",
+            "inspect",
+            str(log),
+            "--packets",
+            str(one),
+            "--out",
+            str(tmp_path / "elsewhere"),
+        ),
+        "N1-000002",
+        "lacks",
+    )
+    assert not (tmp_path / "elsewhere").exists()
     result = run_cli(
         "extract",
         "--provider",
@@ -260,3 +278,129 @@ def test_inspect_run_scores_as_packetbench_extract(
     reported = run_cli("report", str(imported), "--out", str(tmp_path / "report"))
     assert reported.returncode == 0, reported.stderr
     assert (tmp_path / "report" / "report.html").is_file()
+
+
+def test_the_metric_aggregates_as_score_does(
+    two_packets: Path, run_cli: Run, tmp_path: Path
+) -> None:
+    """The scorer's per-document counts, pooled by the metric, are the rates `score` writes,
+    on a simulated run that gets values wrong, invents and omits them (the stub's answers are
+    all correct, so its rates cannot tell a wrong pooling from a right one)."""
+    from packetbench.benchmark.packets import find_packets
+    from packetbench.benchmark.runs import read_record, record_path
+    from packetbench.integrations.inspect.scores import rates, score
+
+    run = tmp_path / "sim"
+    made = run_cli(
+        "extract",
+        "--provider",
+        "sim",
+        "--profile",
+        "sloppy",
+        "--seed",
+        "5",
+        "--packets",
+        str(two_packets),
+        "--out",
+        str(run),
+    )
+    assert made.returncode == 0, made.stderr
+    assert run_cli("score", str(run), "--packets", str(two_packets)).returncode == 0
+    values = []
+    for packet in find_packets(two_packets):
+        for doc in packet.documents:
+            path = record_path(run, packet.packet_id, doc.doc_id)
+            if not path.is_file():
+                continue  # a document the simulator dropped: no sample either
+            value, about = score(packet, doc, read_record(path))
+            values.append(value)
+            if value["scored"]:
+                assert len(about["claims"]) == value["claims"]
+                assert (
+                    sum(c["hallucinated"] is True for c in about["claims"])
+                    == value["numbers_hallucinated_packet"] + value["strings_hallucinated_packet"]
+                )
+    found = rates(values)
+    hallucination = json.loads((run / "scores" / "hallucination.json").read_text())
+    breakdown = json.loads((run / "scores" / "field_breakdown.json").read_text())
+    fields, overall = breakdown["overall"], hallucination["overall"]
+    assert found["documents_scored"] == breakdown["documents_scored"]
+    assert overall["packet"]["numbers"]["hallucinated"] > 0  # something to pool
+    assert overall["packet"]["strings"]["hallucinated"] > 0
+    for kind in ("numbers", "strings"):
+        for where, suffix in (("packet", ""), ("document", "_document")):
+            assert found[f"halluc_{kind}{suffix}"] == overall[where][kind]["rate_micro"]
+            assert found[f"halluc_{kind}{suffix}_macro"] == overall[where][kind]["rate_macro"]
+    verdicts = hallucination["verdicts"]["overall"]
+    assert found["faithfulness"] == round(verdicts["supported"] / sum(verdicts.values()), 6)
+    assert found["faithfulness"] < 1
+    assert found["recall"] == round(fields["correct"] / fields["gt_fields"], 6)
+    assert found["over_refusal"] == round(fields["omitted"] / fields["gt_fields"], 6)
+
+
+def _error(result: subprocess.CompletedProcess[str], *needles: str) -> None:
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("packetbench: error: "), result.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+
+
+def test_a_bad_log_is_one_line_and_exit_2(two_packets: Path, run_cli: Run, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    garbage = tmp_path / "broken.eval"
+    garbage.write_bytes(b"PK\x03\x04 not a zip at all")
+    _error(
+        run_cli(
+            "import", "inspect", str(garbage), "--packets", str(two_packets), "--out", str(out)
+        ),
+        str(garbage),
+        "not a readable inspect log",
+    )
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"version": 2, "status": "success"}))
+    _error(
+        run_cli("import", "inspect", str(other), "--packets", str(two_packets), "--out", str(out)),
+        str(other),
+    )
+    _error(
+        run_cli(
+            "import",
+            "inspect",
+            str(tmp_path / "absent.eval"),
+            "--packets",
+            str(two_packets),
+            "--out",
+            str(out),
+        ),
+        "absent.eval: missing",
+    )
+    assert not out.exists()
+
+
+@pytest.mark.slow
+def test_inspect_batch_mode_through_the_stub(
+    two_packets: Path, stubs: Callable[[], StubServer], run_cli: Run, tmp_path: Path
+) -> None:
+    """inspect_ai's own batch mode (`--batch`) drives the stub's Batch API (files, batches,
+    results); the converted run has the same records as an ordinary request each."""
+    server = stubs()
+    log = _inspect_eval(
+        server, two_packets, tmp_path / "logs", "-T", "input=text", "--batch", "100"
+    )
+    assert server.batches_created >= 1
+    run = tmp_path / "batched"
+    result = run_cli(
+        "import", "inspect", str(log), "--packets", str(two_packets), "--out", str(run)
+    )
+    assert result.returncode == 0, result.stderr
+    found = records(run)
+    assert len(found) == 50
+    assert {d: r["status"] for d, r in found.items() if r["status"] != "ok"} == {
+        "N1-000001/sov_pdf": "invalid",
+        "N1-000001/acord_125": "refused",
+        "N1-000002/loss_run_pdf": "invalid",
+    }
+    scored = run_cli("score", str(run), "--packets", str(two_packets))
+    assert scored.returncode == 0, scored.stderr
+    assert "47 documents scored" in scored.stdout
