@@ -68,6 +68,5 @@ def test_inspect_ai_only_in_its_integration() -> None:
         if any(name.split(".")[0] == "inspect_ai" for name in _imports(m))
     )
     assert importers == [
-        str((folder / name).relative_to(PACKAGE))
-        for name in ("convert.py", "scorer.py", "task.py")
+        str((folder / name).relative_to(PACKAGE)) for name in ("convert.py", "scorer.py", "task.py")
     ]
