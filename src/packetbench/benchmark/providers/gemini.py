@@ -132,6 +132,12 @@ class GeminiProvider(PooledProvider["Client"], BatchProvider):
         options: HttpOptionsDict = {"timeout": int(self.settings.timeout_s * 1000)}
         if self.settings.base_url:
             options["base_url"] = self.settings.base_url
+        # An httpx2 transport of our own keeps the SDK on httpx2: without one it sends
+        # through aiohttp whenever aiohttp is installed (inspect-ai brings it), a transport
+        # the harness's error handling and the tests do not cover.
+        import httpx2
+
+        options["async_client_args"] = {"transport": httpx2.AsyncHTTPTransport(verify=self.tls())}
         # No retry_options: the SDK then makes one attempt and the harness retries.
         return Client(api_key=self.api_key(), http_options=options)
 
