@@ -20,6 +20,7 @@ from packetbench.benchmark.report.estimates import (
     layouts,
     slice_estimates,
 )
+from packetbench.benchmark.report.confidence import confidence_context
 from packetbench.benchmark.report.grounding import grounding_context
 from packetbench.benchmark.report.judges import judges_context
 from packetbench.benchmark.results.query import MIN_DOCUMENTS, MIN_VALUES, RunSet
@@ -319,4 +320,5 @@ def build_context(runs: RunSet) -> dict[str, Any]:
         "min_packets": FEW_PACKETS,
         "grounding": grounding_context(runs, layout),
         "judges": judges_context(runs),
+        "confidence": confidence_context(runs, layout),
     }
