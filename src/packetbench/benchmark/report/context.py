@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from packetbench import __version__
+from packetbench.benchmark.report.confidence import confidence_context
 from packetbench.benchmark.report.estimates import (
     Estimate,
     headline_estimates,
     layouts,
     slice_estimates,
 )
-from packetbench.benchmark.report.confidence import confidence_context
 from packetbench.benchmark.report.grounding import grounding_context
 from packetbench.benchmark.report.judges import judges_context
 from packetbench.benchmark.results.query import MIN_DOCUMENTS, MIN_VALUES, RunSet
