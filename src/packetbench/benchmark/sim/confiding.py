@@ -1,8 +1,8 @@
 """How the simulated extractor states its confidence (`--provider sim --confidence`).
 
 Per claim, one seeded draw decides whether the sim knows if its value is right: with
-probability `calibration` it does, and says a confidence in the upper half (0.5-1) for a
-right value and in the lower half (0-0.5) for a wrong one; otherwise it guesses, a confidence
+probability `calibration` it does, and says a confidence in the upper half (0.51-1) for a
+right value and in the lower half (0-0.49) for a wrong one; otherwise it guesses, a confidence
 anywhere in 0-1 whatever the value. Confidences are given to two decimals, so ties occur, as
 they do in models' answers. At calibration 1 the confidences rank every right value above
 every wrong one (AUC 1); at 0 they rank at chance (AUC near 0.5). Every confidence and
@@ -32,7 +32,7 @@ def confide(
         knew = rng.random() < calibration
         draw = rng.random()
         # knowing: the upper half for a right value, the lower for a wrong one; else a guess
-        value = (0.5 + 0.5 * draw if claim.supported else 0.5 * draw) if knew else draw
+        value = (0.51 + 0.49 * draw if claim.supported else 0.49 * draw) if knew else draw
         confidence = round(value, 2)
         entries.append({"path": source, "confidence": confidence})
         ledger.append(
