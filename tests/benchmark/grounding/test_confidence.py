@@ -172,3 +172,22 @@ def test_a_bad_sim_calibration_is_one_line_exit_2(run_cli: Run, tmp_path: Path) 
         assert len(lines) == 1 and lines[0].startswith("packetbench: error: "), lines
         assert needle in lines[0]
     assert not (tmp_path / "bad").exists()
+
+
+@pytest.mark.slow
+def test_run_confidence_asks_scores_and_reports(run_cli: Run, tmp_path: Path) -> None:
+    out = tmp_path / "bench"
+    made = run_cli(
+        "run", "--out", str(out), "--tiers", "N1", "--confidence", "--sim-calibration", "1"
+    )
+    assert made.returncode == 0, made.stdout + made.stderr
+    asked = json.loads((out / "pipeline.json").read_text())
+    assert (asked["confidence"], asked["sim_calibration"]) == (True, 1.0)
+    run = out / "runs" / "sim-typical"
+    assert json.loads((run / "run.json").read_text())["parameters"]["calibration"] == 1.0
+    with open_runs([run]) as runs:
+        (row,) = runs.rows("SELECT * FROM confidence")
+    assert row["auc"] == 1.0 and row["stated"] == row["claims"] > 0
+    text = (out / "report" / "report.md").read_text(encoding="utf-8")
+    section = text[text.index("## 12. Confidence and calibration") :]
+    assert "| 1.000 |" in section and "Reliability curve of `sim-typical`" in section
