@@ -19,14 +19,17 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from packetbench.benchmark.grounding import confidences
 from packetbench.benchmark.grounding.schema import wrapped_schema
+from packetbench.benchmark.harness import answer
 from packetbench.benchmark.harness.stub.strict import asks_confidence, cite_mode, strict_problem
 from packetbench.benchmark.providers.anthropic import AnthropicProvider
-from packetbench.benchmark.providers.api import ApiSettings
+from packetbench.benchmark.providers.api import ApiSettings, Reply
 from packetbench.benchmark.providers.gemini import GeminiProvider
 from packetbench.benchmark.providers.openai import OpenAIProvider
 from packetbench.benchmark.report.render import write_report
 from packetbench.benchmark.results.query import open_runs
+from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.schema_files import all_schemas
 from tests.support.chromium import chromium, open_page
 from tests.support.paths import PACKETS, TIERS
@@ -191,3 +194,31 @@ def test_run_confidence_asks_scores_and_reports(run_cli: Run, tmp_path: Path) ->
     text = (out / "report" / "report.md").read_text(encoding="utf-8")
     section = text[text.index("## 12. Confidence and calibration") :]
     assert "| 1.000 |" in section and "Reliability curve of `sim-typical`" in section
+
+
+def test_an_answer_s_confidences_are_kept_as_given_with_their_problems() -> None:
+    truth = json.loads((PACKET / "document_truth_acord_125.json").read_text())["truth"]
+    model = DOC_TYPES["acord_125"].model
+    given = [
+        {"path": "a", "confidence": 0.25},
+        {"path": "a", "confidence": 0.9},  # a path's first entry counts
+        {"path": "b", "confidence": 1.5},
+        {"path": "c", "confidence": True},
+        {"path": "d", "confidence": "Infinity"},
+        {"path": None, "confidence": 0.5},  # names no value: dropped
+    ]
+    text = json.dumps({"values": truth, "confidence": given})
+    verdict = answer.judge(Reply(text, "stop"), model, 1000, confident=True)
+    assert verdict.status == "ok" and verdict.output == truth
+    kept = [c.model_dump() for c in confidences.convert(verdict.confidence)]
+    assert kept == [
+        {"path": "a", "confidence": 0.25, "problem": None},
+        {"path": "b", "confidence": 1.5, "problem": "outside 0-1"},
+        {"path": "c", "confidence": None, "problem": "no confidence"},
+        {"path": "d", "confidence": None, "problem": "no confidence"},
+    ]
+    missing = answer.judge(
+        Reply(json.dumps({"values": truth}), "stop"), model, 1000, confident=True
+    )
+    assert missing.status == "invalid"
+    assert missing.error == "schema-invalid: an answer with confidences has no confidence list"
