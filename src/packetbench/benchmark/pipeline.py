@@ -77,6 +77,8 @@ class Options:
     audit_sample: SampleSize | None = None
     resume: bool = False  # continue a stopped run in `out` where each stage stopped
     cite: str | None = None  # page or box: ask for each value's evidence (extract --cite)
+    confidence: bool = False  # ask for each value's confidence (extract --confidence)
+    sim_calibration: float = 0.8  # the sim's share of knowing confidences
     batch: bool = False  # through the provider's batch API (extract --batch)
     poll_interval_s: float = 30.0  # between two polls of the batches (extract --poll-interval)
 
@@ -96,6 +98,11 @@ class Options:
             "base_url": self.base_url,
             # Only when asked: a run without citations asks what it asked before --cite.
             **({"cite": self.cite} if self.cite is not None else {}),
+            **(
+                {"confidence": True, "sim_calibration": self.sim_calibration}
+                if self.confidence
+                else {}
+            ),
         }
 
 
@@ -225,6 +232,8 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         "input": options.input_mode,
         "base_url": options.base_url,
         "cite": options.cite,
+        "confidence": options.confidence,
+        "calibration": options.sim_calibration,
     }
     if options.model is not None:
         settings["model"] = options.model

@@ -27,6 +27,7 @@ from packetbench import ids, safe_read
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.grounding.citations import Citation
+from packetbench.benchmark.grounding.confidences import Confidence
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.errors import WriteFailed
 from packetbench.generator.worker_pool import alive
@@ -61,13 +62,18 @@ class ExtractionRecord(BaseModel):
     error: str | None
     # `extract --cite`: each value's evidence, as cited and converted; absent otherwise.
     citations: list[Citation] | None = None
+    # `extract --confidence`: each value's confidence as given; absent otherwise.
+    confidences: list[Confidence] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The record as written: without `citations` when the run asked for none, so a
-        record of a run without --cite is what it was before citations existed."""
-        return self.model_dump(
-            mode="json", exclude={"citations"} if self.citations is None else None
-        )
+        """The record as written: without `citations` (`confidences`) when the run asked for
+        none, so a record of a run without --cite is what it was before citations existed."""
+        absent = {
+            name
+            for name, value in (("citations", self.citations), ("confidences", self.confidences))
+            if value is None
+        }
+        return self.model_dump(mode="json", exclude=absent or None)
 
 
 _UMASK_LOCK = threading.Lock()

@@ -62,53 +62,59 @@ def _rate(value: float | None) -> str:
     return "–" if value is None else f"{value * 100:.2f} %"
 
 
+def _print_pair(console: Any, pair: dict[str, Any], labels: dict[str, Any], what: str) -> None:
+    """One pair's rates side by side with their paired intervals, then its sign tests."""
+    from rich.table import Table
+
+    table = Table(
+        title=f"{what}{pair['b']} vs {pair['a']} ({pair['documents_paired']} documents "
+        "paired; difference = second - first, in points)",
+        title_justify="left",
+    )
+    for name in (
+        "rate",
+        pair["a"],
+        pair["b"],
+        "difference",
+        "95 % CI (documents)",
+        "95 % CI (packets)",
+    ):
+        table.add_column(name, justify="left" if name == "rate" else "right")
+    for metric, rate in pair["rates"].items():
+        ci = rate["ci_documents"]
+        cp = rate["ci_packets"]
+        table.add_row(
+            labels[metric]["label"],
+            _rate(rate["a"]),
+            _rate(rate["b"]),
+            _pct(rate["difference"]),
+            f"[{_pct(ci[0])}, {_pct(ci[1])}]" if ci[0] is not None else "–",
+            f"[{_pct(cp[0])}, {_pct(cp[1])}]" if cp[0] is not None else "–",
+        )
+    console.print(table)
+    for metric, test in pair["sign_tests"].items():
+        p_value = "–" if test["p_value"] is None else f"{test['p_value']:.3g}"
+        p_holm = "–" if test["p_holm"] is None else f"{test['p_holm']:.3g}"
+        verdict = f"{test['worse']} worse" if test["significant"] else "no significant difference"
+        console.print(
+            f"sign test, {labels[metric]['label']}: {pair['b']} higher on "
+            f"{test['b_higher']} documents, {pair['a']} higher on "
+            f"{test['a_higher']}, tied {test['ties']}; p {p_value}, Holm p "
+            f"{p_holm}: {verdict}",
+            soft_wrap=True,
+        )
+
+
 def _print(result: dict[str, Any]) -> None:
     from rich.console import Console
-    from rich.table import Table
+
+    from packetbench.benchmark.report.grounding import GROUNDING
 
     console = Console(width=None if sys.stdout.isatty() else 160, highlight=False)
     method = result["method"]
     labels = result["metrics"]
     for pair in result["pairs"]:
-        table = Table(
-            title=f"{pair['b']} vs {pair['a']} ({pair['documents_paired']} documents "
-            "paired; difference = second - first, in points)",
-            title_justify="left",
-        )
-        for name in (
-            "rate",
-            pair["a"],
-            pair["b"],
-            "difference",
-            "95 % CI (documents)",
-            "95 % CI (packets)",
-        ):
-            table.add_column(name, justify="left" if name == "rate" else "right")
-        for metric, rate in pair["rates"].items():
-            ci = rate["ci_documents"]
-            cp = rate["ci_packets"]
-            table.add_row(
-                labels[metric]["label"],
-                _rate(rate["a"]),
-                _rate(rate["b"]),
-                _pct(rate["difference"]),
-                f"[{_pct(ci[0])}, {_pct(ci[1])}]" if ci[0] is not None else "–",
-                f"[{_pct(cp[0])}, {_pct(cp[1])}]" if cp[0] is not None else "–",
-            )
-        console.print(table)
-        for metric, test in pair["sign_tests"].items():
-            p_value = "–" if test["p_value"] is None else f"{test['p_value']:.3g}"
-            p_holm = "–" if test["p_holm"] is None else f"{test['p_holm']:.3g}"
-            verdict = (
-                f"{test['worse']} worse" if test["significant"] else "no significant difference"
-            )
-            console.print(
-                f"sign test, {labels[metric]['label']}: {pair['b']} higher on "
-                f"{test['b_higher']} documents, {pair['a']} higher on "
-                f"{test['a_higher']}, tied {test['ties']}; p {p_value}, Holm p "
-                f"{p_holm}: {verdict}",
-                soft_wrap=True,
-            )
+        _print_pair(console, pair, labels, "")
         if pair["excluded"]:
             shown = ", ".join(e["document"] for e in pair["excluded"][:5])
             more = len(pair["excluded"]) - 5
@@ -117,6 +123,18 @@ def _print(result: dict[str, Any]) -> None:
                 + (f" and {more} more" if more > 0 else ""),
                 soft_wrap=True,
             )
+    grounding = result.get("grounding")  # only when a run cited (extract --cite)
+    if grounding is not None:
+        grounded = {metric: {"label": label} for metric, label, *_ in GROUNDING}
+        for pair in grounding["pairs"]:
+            _print_pair(console, pair, grounded, "Grounding: ")
+        if grounding["absent"]:
+            console.print(
+                "Grounding: no citations (not compared, not zero): "
+                + ", ".join(grounding["absent"]),
+                soft_wrap=True,
+            )
+        console.print(f"grounding sign tests: {grounding['correction']}")
     worst = result["worst_documents"]
     console.print(
         f"Documents where one run hallucinates more than every other: {len(worst)}"

@@ -116,6 +116,22 @@ def extract(
             "workbook sheet and cell; CSV row and column), recorded and scored."
         ),
     ] = None,
+    confidence: Annotated[
+        bool,
+        typer.Option(
+            "--confidence",
+            help="Ask for each value's confidence (0-1), recorded and scored (rank AUC "
+            "against correctness, reliability curve).",
+        ),
+    ] = False,
+    sim_calibration: Annotated[
+        float,
+        typer.Option(
+            callback=finite,
+            help="sim only, with --confidence: the share of values whose confidence knows "
+            "whether the value is right (0: guesses, 1: every one).",
+        ),
+    ] = 0.8,
     batch: Annotated[
         bool,
         typer.Option(
@@ -170,6 +186,8 @@ def extract(
             "timeout": timeout,
             "retries": retries,
             "cite": cite,
+            "confidence": confidence,
+            "calibration": sim_calibration,
         }
     )
     options = HarnessOptions(

@@ -102,6 +102,22 @@ def run(
             "and the last lines give the grounding rates."
         ),
     ] = None,
+    confidence: Annotated[
+        bool,
+        typer.Option(
+            "--confidence",
+            help="Ask for each value's confidence (as extract --confidence); the report "
+            "gives its AUC and calibration.",
+        ),
+    ] = False,
+    sim_calibration: Annotated[
+        float,
+        typer.Option(
+            callback=finite,
+            help="sim only, with --confidence: the share of values whose confidence knows "
+            "whether the value is right.",
+        ),
+    ] = 0.8,
     batch: Annotated[
         bool,
         typer.Option(
@@ -157,6 +173,8 @@ def run(
         resume=resume,
         audit_sample=size,
         cite=cite,
+        confidence=confidence,
+        sim_calibration=sim_calibration,
         batch=batch,
         poll_interval_s=poll_interval,
     )

@@ -65,26 +65,87 @@ def entry_schema(mode: str) -> dict[str, Any]:
     }
 
 
+def confidence_entry_schema() -> dict[str, Any]:
+    """The schema of one confidence entry (`extract --confidence`): a value's path and the
+    model's probability that the value is right. The 0-1 range is said in the description,
+    not as numeric bounds, which strict modes do not all accept."""
+    properties: dict[str, Any] = {
+        "path": {
+            "type": ["string", "null"],
+            "description": "The value this confidence is for: its path in values, as in "
+            "evidence (insured.name, locations[2].building_value).",
+        },
+        "confidence": _nullable(
+            "number",
+            "The probability, from 0 to 1, that the value is exactly what the document "
+            "states for that field.",
+        ),
+    }
+    return {
+        "type": "object",
+        "description": "How sure the answer is of one value of values.",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+
+
+def wrapped_schema(
+    schema: dict[str, Any], cite: str | None, confidence: bool = False
+) -> dict[str, Any]:
+    """`schema` (a document schema) under `values`, with the evidence list of `cite` (page
+    or box) and, with `confidence`, a list of each value's confidence. Without confidence
+    the schema is exactly the cited schema it always was."""
+    if cite is not None and cite not in CITE_MODES:
+        raise ValueError(f"unknown cite mode {cite!r}")
+    # The keys that describe the schema file ($schema, $id) do not belong inside another.
+    values = {key: value for key, value in schema.items() if key not in ("$schema", "$id")}
+    properties: dict[str, Any] = {"values": values}
+    if cite is not None:
+        properties["evidence"] = {
+            "type": "array",
+            "description": "One entry per non-null value of values, in the order of values.",
+            "items": entry_schema(cite),
+        }
+    if confidence:
+        properties["confidence"] = {
+            "type": "array",
+            "description": "One entry per non-null value of values, in the order of values.",
+            "items": confidence_entry_schema(),
+        }
+    if cite is None:
+        description = "The document's values and how sure the answer is of each."
+    elif confidence:
+        description = (
+            "The document's values and, for every non-null value, where the document shows "
+            "it and how sure the answer is of it."
+        )
+    else:
+        description = (
+            "The document's values and, for every non-null value, where the document shows it."
+        )
+    return {
+        "type": "object",
+        "description": description,
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+
+
 def cited_schema(schema: dict[str, Any], mode: str) -> dict[str, Any]:
     """`schema` (a document schema) wrapped with the evidence list of `mode`."""
     if mode not in CITE_MODES:
         raise ValueError(f"unknown cite mode {mode!r}")
-    # The keys that describe the schema file ($schema, $id) do not belong inside another.
-    values = {key: value for key, value in schema.items() if key not in ("$schema", "$id")}
+    return wrapped_schema(schema, mode)
+
+
+def confidence_info() -> dict[str, Any]:
+    """What run.json records about a run asked for confidences."""
     return {
-        "type": "object",
-        "description": "The document's values and, for every non-null value, where the "
-        "document shows it.",
-        "properties": {
-            "values": values,
-            "evidence": {
-                "type": "array",
-                "description": "One entry per non-null value of values, in the order of values.",
-                "items": entry_schema(mode),
-            },
-        },
-        "required": ["values", "evidence"],
-        "additionalProperties": False,
+        "source": "schema",  # a list beside values in the strict schema
+        "scale": "0-1, the probability that the value is right; a number outside it or "
+        "none is recorded with its problem and not scored",
     }
 
 

@@ -32,6 +32,7 @@ class Verdict:
     error: str | None
     reading: str | None = None  # "unwrapped envelope 'sov'", "read inside a code fence"
     evidence: Any = None  # a cited answer's evidence list, as the model gave it
+    confidence: Any = None  # an answer's confidence list (extract --confidence), as given
 
 
 # A number the record cannot carry (1e999, NaN, Infinity, an integer beyond 64 bits) is kept
@@ -47,10 +48,13 @@ def _int(text: str) -> int | str:
     return value if abs(value) < INT_LIMIT else text
 
 
-def judge(reply: Reply, model: type[DocModel], cap: int, cited: bool = False) -> Verdict:
+def judge(
+    reply: Reply, model: type[DocModel], cap: int, cited: bool = False, confident: bool = False
+) -> Verdict:
     """The verdict on `reply`. A `cited` answer (`extract --cite`) is an object holding the
     document's values under `values` and their evidence under `evidence`: the values are
-    judged as any answer is, the evidence is kept for the record as given."""
+    judged as any answer is, the evidence is kept for the record as given. A `confident`
+    answer (`extract --confidence`) holds its confidences under `confidence`, kept alike."""
     if reply.refusal:
         return Verdict("refused", None, f"refused: {reply.refusal}")
     if reply.truncated:
@@ -78,19 +82,23 @@ def judge(reply: Reply, model: type[DocModel], cap: int, cited: bool = False) ->
         )
     if not isinstance(data, dict):
         return Verdict("invalid", None, f"not a JSON object (a {type(data).__name__})")
-    evidence = None
-    if cited:
+    evidence = confidence = None
+    if cited or confident:
+        what = "a cited answer" if cited else "an answer with confidences"
         if not isinstance(data.get("values"), dict):
-            return Verdict("invalid", data, "schema-invalid: a cited answer has no values object")
+            return Verdict("invalid", data, f"schema-invalid: {what} has no values object")
         evidence = data.get("evidence")
-        if not isinstance(evidence, list):
+        if cited and not isinstance(evidence, list):
             return Verdict("invalid", data, "schema-invalid: a cited answer has no evidence list")
+        confidence = data.get("confidence")
+        if confident and not isinstance(confidence, list):
+            return Verdict("invalid", data, f"schema-invalid: {what} has no confidence list")
         data = data["values"]
     reason = problem(model, data)
     if reason is None:
-        return Verdict("ok", data, None, reading, evidence)
+        return Verdict("ok", data, None, reading, evidence, confidence)
     if len(data) == 1:
         ((key, inner),) = data.items()
         if isinstance(inner, dict) and problem(model, inner) is None:
-            return Verdict("ok", inner, None, f"unwrapped envelope {key!r}", evidence)
+            return Verdict("ok", inner, None, f"unwrapped envelope {key!r}", evidence, confidence)
     return Verdict("invalid", data, f"schema-invalid: {reason}", reading)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from packetbench.benchmark.errors import BadInput
-from packetbench.benchmark.grounding.schema import citation_info, cited_schema
+from packetbench.benchmark.grounding.schema import citation_info, confidence_info, wrapped_schema
 from packetbench.benchmark.harness import prompts
 from packetbench.benchmark.harness.runner import Job
 from packetbench.benchmark.packets import Packet
@@ -50,10 +50,13 @@ def sent_schemas(
     provider: ApiProvider,
     schemas: dict[str, dict[str, Any]],
 ) -> dict[str, dict[str, Any]]:
-    """Each schema as `provider` is sent it: wrapped with its evidence list under `--cite`."""
-    cite = provider.settings.cite
+    """Each schema as `provider` is sent it: wrapped with its evidence list under `--cite`
+    and its confidence list under `--confidence`."""
+    cite, confidence = provider.settings.cite, provider.settings.confidence
     return {
-        name: provider.clean_schema(cited_schema(schema, cite) if cite else schema)
+        name: provider.clean_schema(
+            wrapped_schema(schema, cite, confidence) if cite or confidence else schema
+        )
         for name, schema in schemas.items()
     }
 
@@ -76,6 +79,8 @@ def api_info(
     if provider.settings.cite:
         info["citations"] = citation_info(provider.settings.cite)
         info["citations"]["prompt"] = prompts.cite_hash()
+    if provider.settings.confidence:
+        info["confidences"] = confidence_info() | {"prompt": prompts.confidence_hash()}
     return info
 
 

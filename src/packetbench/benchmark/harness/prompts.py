@@ -23,6 +23,7 @@ from packetbench.resources import resource_dir
 SYSTEM = "system.j2"
 FRAME = "_document.j2"
 CITE = "cite.j2"  # appended with `extract --cite`
+CONFIDENCE = "confidence.j2"  # appended with `extract --confidence`
 
 
 def folder() -> Path:
@@ -75,6 +76,11 @@ def cite_hash() -> str:
     return hashlib.sha256((folder() / CITE).read_bytes()).hexdigest()
 
 
+def confidence_hash() -> str:
+    """sha256 of the confidence instructions (run.json records it for such runs)."""
+    return hashlib.sha256((folder() / CONFIDENCE).read_bytes()).hexdigest()
+
+
 def render(
     schema_name: str,
     schema: dict[str, Any],
@@ -82,12 +88,14 @@ def render(
     answer: str,
     cite: str | None = None,
     fmt: str = "pdf",
+    confidence: bool = False,
 ) -> Prompt:
     """The prompt of one document. With `cite` (page or box) the schema sent is the cited
     wrapper (`grounding.schema`): its title comes from the document schema inside it, and
-    the citation instructions for the document's format `fmt` follow the instructions."""
+    the citation instructions for the document's format `fmt` follow the instructions.
+    With `confidence` the wrapper holds a confidence list, and its instructions follow."""
     environment = _environment()
-    if cite is not None:
+    if cite is not None or confidence:
         schema = schema["properties"]["values"]
     context = {
         "title": title(schema),
@@ -105,6 +113,9 @@ def render(
         if cite is not None:
             evidence = environment.get_template(CITE).render(mode=cite, fmt=fmt)
             instructions = f"{instructions.strip()}\n\n{evidence.strip()}"
+        if confidence:
+            sure = environment.get_template(CONFIDENCE).render(cited=cite is not None)
+            instructions = f"{instructions.strip()}\n\n{sure.strip()}"
     except TemplateNotFound as error:
         raise BadInput(f"{folder() / str(error.name)}: missing prompt template") from None
     return Prompt(system=system, instructions=instructions.strip(), parts=document.parts)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from packetbench.benchmark.errors import BadInput
-from packetbench.benchmark.grounding import citations
+from packetbench.benchmark.grounding import citations, confidences
 from packetbench.benchmark.harness import answer, estimate, inputs, prompts
 from packetbench.benchmark.harness.budget import Budget
 from packetbench.benchmark.harness.cache import ResponseCache, key
@@ -296,6 +296,7 @@ class Runner:
             provider.answer_instruction(),
             provider.settings.cite,
             doc.format,
+            provider.settings.confidence,
         )
         request = provider.build_request(prompt, doc.schema, schema)
         digest = key(
@@ -386,7 +387,10 @@ class Runner:
         """Judge a reply and write its record; returns the dollars it cost this run."""
         cap = self.provider.max_output_tokens
         cite = self.provider.settings.cite
-        verdict = answer.judge(reply, DOC_TYPES[job.doc.schema].model, cap, cited=cite is not None)
+        confident = self.provider.settings.confidence
+        verdict = answer.judge(
+            reply, DOC_TYPES[job.doc.schema].model, cap, cited=cite is not None, confident=confident
+        )
         cost = (
             self.price.cost(reply.input_tokens, reply.output_tokens, reply.reasoning_tokens)
             if self.price
@@ -407,6 +411,8 @@ class Runner:
             record.citations = citations.convert(
                 verdict.evidence, job.doc.format, cite, job.packet.path / job.doc.file
             )
+        if confident and verdict.status == "ok":
+            record.confidences = confidences.convert(verdict.confidence)
         tally = self.tally
         tally.input_tokens += reply.input_tokens
         tally.output_tokens += reply.output_tokens

@@ -330,6 +330,7 @@ def dry_run(
             provider.answer_instruction(),
             provider.settings.cite,
             job.doc.format,
+            provider.settings.confidence,
         )
         tokens_in += estimate.input_tokens(prompt, document, schema, provider.page_tokens)
         tokens_out += estimate.output_tokens(job.packet.truth(job.doc.doc_id))

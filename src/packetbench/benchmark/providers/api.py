@@ -219,6 +219,7 @@ class ApiSettings:
     retries: int | None = None  # None: the provider's default budget
     input_mode: str = "native"
     cite: str | None = None  # `--cite page|box`: ask for each value's evidence
+    confidence: bool = False  # `--confidence`: ask for each value's confidence (0-1)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -283,6 +284,7 @@ class ApiProvider(Provider):
                 retries=options.get("retries"),
                 input_mode=options.get("input") or "native",
                 cite=options.get("cite"),
+                confidence=bool(options.get("confidence")),
             )
         )
 
@@ -320,7 +322,9 @@ class ApiProvider(Provider):
 
     def describe(self) -> dict[str, Any]:
         # `cite` appears only when asked for: a run without it records what it always did.
-        cite = {"cite": self.settings.cite} if self.settings.cite else {}
+        cite: dict[str, Any] = {"cite": self.settings.cite} if self.settings.cite else {}
+        if self.settings.confidence:
+            cite["confidence"] = True
         return {
             "model": self.model,
             "simulator": False,

@@ -19,8 +19,9 @@ import orjson
 from packetbench.benchmark import universe as universes
 from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.grounding.citations import Citation, convert, page_sizes
+from packetbench.benchmark.grounding.confidences import convert as convert_confidences
 from packetbench.benchmark.grounding.places import truth_places
-from packetbench.benchmark.grounding.schema import citation_info
+from packetbench.benchmark.grounding.schema import citation_info, confidence_info
 from packetbench.benchmark.packets import DocInfo, Packet, read_json
 from packetbench.benchmark.providers.api import check_cite
 from packetbench.benchmark.providers.base import Provider
@@ -30,6 +31,7 @@ from packetbench.benchmark.score.field_view import compare
 from packetbench.benchmark.score.rates import CLASSES, UNIVERSES
 from packetbench.benchmark.score.stale import stale_values
 from packetbench.benchmark.sim.citing import CITING, Citer
+from packetbench.benchmark.sim.confiding import DEFAULT_CALIBRATION, confide, expected
 from packetbench.benchmark.sim.engine import Engine, PoolKey
 from packetbench.benchmark.sim.profiles import PROFILES, Profile
 from packetbench.generator.doctypes.base import DOC_TYPES
@@ -86,15 +88,26 @@ class SimProvider(Provider):
     name = "sim"
     simulator = True
 
-    def __init__(self, profile: str = "typical", seed: int = 0, cite: str | None = None) -> None:
+    def __init__(
+        self,
+        profile: str = "typical",
+        seed: int = 0,
+        cite: str | None = None,
+        confidence: bool = False,
+        calibration: float = DEFAULT_CALIBRATION,
+    ) -> None:
         if profile not in PROFILES:
             raise UsageError(f"unknown sim profile {profile!r}; choose {', '.join(PROFILES)}")
         if not 0 <= seed <= MAX_SEED:
             raise UsageError(f"the sim seed must be between 0 and {MAX_SEED} (got {seed})")
         check_cite(cite)
+        if not 0.0 <= calibration <= 1.0:
+            raise UsageError(f"--sim-calibration must be between 0 and 1 (got {calibration})")
         self.profile: Profile = PROFILES[profile]
         self.seed = seed
         self.cite = cite
+        self.confidence = confidence
+        self.calibration = calibration
         self.found: universes.PacketUniverses | None = None
         self.ledger: dict[str, dict[str, Any]] = {}
 
@@ -104,6 +117,12 @@ class SimProvider(Provider):
             profile=options.get("profile", "typical"),
             seed=options.get("seed", 0),
             cite=options.get("cite"),
+            confidence=bool(options.get("confidence")),
+            calibration=float(
+                DEFAULT_CALIBRATION
+                if options.get("calibration") is None
+                else options["calibration"]
+            ),
         )
 
     def describe(self) -> dict[str, Any]:
@@ -120,6 +139,10 @@ class SimProvider(Provider):
                 **citation_info(self.cite),
                 "sim": CITING[self.profile.name].describe(),
             }
+        if self.confidence:
+            info["parameters"]["confidence"] = True
+            info["parameters"]["calibration"] = self.calibration
+            info["confidences"] = confidence_info() | {"sim": {"calibration": self.calibration}}
         return info
 
     def check(self, packet: Packet) -> None:
@@ -172,10 +195,18 @@ class SimProvider(Provider):
             "injected": dict(sorted(injected.items())),
             "injections": engine.injections,
         }
+        record = self._record(packet, doc, "ok", output, None)
         if citations is not None:
-            self.ledger[key]["citations"], record_citations = citations
-            return self._record(packet, doc, "ok", output, None, record_citations)
-        return self._record(packet, doc, "ok", output, None)
+            self.ledger[key]["citations"], record.citations = citations
+        if self.confidence:
+            sure = random.Random(
+                _seed(self.seed, self.profile.name, packet.packet_id, doc.doc_id, "confidence")
+            )
+            entries, self.ledger[key]["confidences"] = confide(
+                compare(model, truth, output).claims, self.calibration, sure
+            )
+            record.confidences = convert_confidences(entries)
+        return record
 
     def _cite(
         self,
@@ -284,6 +315,11 @@ class SimProvider(Provider):
                     }
                 }
                 if self.cite
+                else {}
+            ),
+            **(
+                {"confidences": expected([i for d in ok for i in d["confidences"]])}
+                if self.confidence
                 else {}
             ),
             "excluded": {

@@ -338,6 +338,15 @@ def _grounding_pairs(runs: RunSet, units: list[RunUnits], alpha: float) -> dict[
         test = pair["sign_tests"][metric]
         test["p_holm"] = p_holm
         test["significant"] = p_holm is not None and p_holm < alpha
+        # the worse run: the lower one on a rate where higher is better, and the other way
+        lower, higher = (
+            (pair["b"], pair["a"])
+            if test["a_higher"] > test["b_higher"]
+            else (pair["a"], pair["b"])
+        )
+        test["worse"] = (
+            None if not test["significant"] else lower if better[metric] == "higher" else higher
+        )
     return {
         "sign_tested": list(GROUNDING_SIGN_TESTED),
         "correction": f"Holm over the {len(tests)} grounding sign tests",

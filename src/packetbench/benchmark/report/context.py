@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from packetbench import __version__
+from packetbench.benchmark.report.confidence import confidence_context
 from packetbench.benchmark.report.estimates import (
     Estimate,
     headline_estimates,
@@ -319,4 +320,5 @@ def build_context(runs: RunSet) -> dict[str, Any]:
         "min_packets": FEW_PACKETS,
         "grounding": grounding_context(runs, layout),
         "judges": judges_context(runs),
+        "confidence": confidence_context(runs, layout),
     }

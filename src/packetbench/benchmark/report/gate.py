@@ -16,6 +16,8 @@ Rules are a TOML file of ``[[rule]]`` tables, each one of two forms:
 A threshold rule may also name a grounding rate of a run made with `extract --cite`
 (`citation_recall`, `citation_precision_page`, ..., the `grounding` view), overall or per
 tier or doc_type; a run without citations has no value there, so the rule breaches.
+A no_regression rule may list grounding rates too: they are paired as the catalog's rates
+are, and a run or baseline without citations (or without boxes, for a box rate) breaches.
 
     [[rule]]                         # no significant regression against --baseline
     no_regression = ["halluc_numbers", "halluc_strings"]
@@ -125,10 +127,9 @@ def load_rules(
             if not isinstance(listed, list) or not listed:
                 raise BadInput(f"{where}: no_regression must list rates")
             for metric in listed:
-                if metric not in metrics:
-                    raise BadInput(
-                        f"{where}: unknown rate {metric!r}; known: {', '.join(sorted(metrics))}"
-                    )
+                if metric not in metrics | thresholds:
+                    known = ", ".join(sorted(metrics | thresholds))
+                    raise BadInput(f"{where}: unknown rate {metric!r}; known: {known}")
             alpha = _number(entry.get("alpha", 0.05), f"{where}: alpha")
             if not 0 < alpha < 1:
                 raise BadInput(f"{where}: alpha must be between 0 and 1")
@@ -261,7 +262,16 @@ def _threshold(rule: Rule, runs: RunSet, name: str, cache: dict[str, Any]) -> Ru
 
 def _regression(rule: Rule, runs: RunSet, name: str, baseline: str) -> RuleResult:
     catalog = {c["metric"]: c["better"] for c in runs.metric("catalog")}
+    grounded = [m for m in rule.regression if m in GROUNDING_RATES]
+    catalog |= {metric: way for metric, _, _, way in GROUNDING if metric in grounded}
     units = {u.name: u for u in run_units(runs)}
+    if grounded:  # the grounding rates' counts per document (none for a run without them)
+        for extra in run_units(runs, "grounding_units", grounded):
+            units[extra.name].counts.update(extra.counts)
+    have = {
+        (r["run_id"], r["metric"])
+        for r in runs.rows("SELECT DISTINCT run_id, metric FROM grounding_units")
+    }
     pair = pair_statistics(
         units[baseline], units[name], list(rule.regression), catalog, rule.regression
     )
@@ -270,6 +280,14 @@ def _regression(rule: Rule, runs: RunSet, name: str, baseline: str) -> RuleResul
     details: list[str] = []
     regressed = False
     for metric, test, p_holm in zip(rule.regression, tests, adjusted, strict=True):
+        lacking = [r for r in (baseline, name) if metric in grounded and (r, metric) not in have]
+        if lacking:
+            details.append(
+                f"{metric}: no grounding rates for {' and '.join(lacking)} (made without "
+                f"--cite{' box' if metric.endswith('_box') else ''}); not shown to hold"
+            )
+            regressed = True
+            continue
         if test is None:
             details.append(f"{metric}: no documents completed by both runs")
             regressed = True

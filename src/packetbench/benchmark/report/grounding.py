@@ -47,6 +47,13 @@ GROUNDING: tuple[tuple[str, str, str, str], ...] = (
     ),
 )
 WORST_SLICES = 8  # per run and metric; the database holds them all
+# The rates the report's worst slices show (tier, document type and pattern each).
+SLICED = (
+    "citation_precision_page",
+    "citation_precision_box",
+    "grounding_f1_page",
+    "grounding_f1_box",
+)
 
 
 def grounding_context(runs: RunSet, layout: dict[str, Layout]) -> dict[str, Any]:
@@ -83,7 +90,7 @@ def grounding_context(runs: RunSet, layout: dict[str, Layout]) -> dict[str, Any]
             "SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY dimension, metric "
             "ORDER BY CASE WHEN metric IN ('right_ungrounded', 'hallucinated_cited') "
             "THEN -rate ELSE rate END, slice) AS n FROM grounding_slices WHERE run_id = ? "
-            "AND metric IN ('citation_precision_page', 'citation_precision_box')) "
+            f"AND metric IN ({', '.join(repr(m) for m in SLICED)})) "
             "WHERE n <= ? ORDER BY dimension, metric, n",
             [name, WORST_SLICES],
         )

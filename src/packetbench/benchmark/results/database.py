@@ -15,8 +15,8 @@ DB_NAME = "results.duckdb"
 # salvaged, meta holds the invalid-output policy; 5: claims carry their citation verdict;
 # 6: meta holds the digest of the extraction records the run was scored from (`records`);
 # 7: claims carry their output path (`source`), and judge_labels holds `packetbench verify`'s
-# labels.
-SCHEMA_VERSION = "7"
+# labels; 8: claims carry the answer's confidence (`extract --confidence`).
+SCHEMA_VERSION = "8"
 
 
 def check_records(db: Path, run: Path, meta: dict[str, Any]) -> None:

@@ -95,8 +95,10 @@ CREATE TABLE claims (
     patterns VARCHAR[],         -- ids of the presentation patterns that touched this path
     citation VARCHAR,           -- uncited | wrong_place | right_page | right_box; NULL: the
                                 -- run asked for no citations (extract --cite)
-    source VARCHAR              -- where the output holds the value (its own list positions):
+    source VARCHAR,             -- where the output holds the value (its own list positions):
                                 -- the claim as `packetbench verify` names it
+    confidence DOUBLE           -- the answer's 0-1 confidence in the value (extract
+                                -- --confidence); NULL: none asked for, none given or unusable
 );
 
 -- Internal-consistency flags (scores/documents.parquet: consistency_flags).

@@ -103,6 +103,7 @@ CLAIM_COLUMNS = {
     "patterns": "VARCHAR[]",
     "citation": "VARCHAR",
     "source": "VARCHAR",
+    "confidence": "DOUBLE",
 }
 FIELD_COLUMNS = {
     "packet_id": "VARCHAR",

@@ -214,6 +214,11 @@ def score_document(
     touched = packet.touched(doc.doc_id)
     said_at: dict[str, str] = {}
     cited = _citations(packet, doc, record)
+    sure = (
+        None
+        if record.confidences is None
+        else {c.path: c.confidence for c in record.confidences if c.problem is None}
+    )
     for claim in comparison.claims:
         judged = judge(claim, doc_universe, found.packet)
         tally.add(judged.numeric, judged.checked, judged.in_packet, judged.in_document)
@@ -229,6 +234,7 @@ def score_document(
                 said,
                 touched.of(claim.path),
                 None if cited is None else cited(claim),
+                None if sure is None else sure.get(claim.source or claim.path),
             )
         )
         said_at[claim.path] = said
@@ -291,6 +297,7 @@ def _claim_row(
     said: str,
     patterns: list[str],
     citation: str | None = None,
+    confidence: float | None = None,
 ) -> bytes:
     return (
         prefix
@@ -308,6 +315,7 @@ def _claim_row(
                 "patterns": patterns,
                 "citation": citation,
                 "source": claim.source or claim.path,
+                "confidence": confidence,
             }
         )[1:]
     )

@@ -34,7 +34,7 @@ from packetbench.benchmark.harness.stub.apis import APIS, StubApi
 from packetbench.benchmark.harness.stub.batches import ROUTES, BatchRoutes
 from packetbench.benchmark.harness.stub.faults import FaultPlan
 from packetbench.benchmark.harness.stub.http import Request, Response, Server
-from packetbench.benchmark.harness.stub.strict import cite_mode, strict_problem
+from packetbench.benchmark.harness.stub.strict import asks_confidence, cite_mode, strict_problem
 from packetbench.benchmark.packets import DocInfo, find_packets
 
 __all__ = ["FaultPlan", "Injected", "StubServer"]
@@ -254,6 +254,11 @@ class StubServer:
         mode = cite_mode(api.schema(body))
         if mode is not None:
             answer = {"values": answer, "evidence": self._evidence(document, mode)}
+        if asks_confidence(api.schema(body)):
+            answer = {
+                **(answer if mode is not None else {"values": answer}),
+                "confidence": self._confidences(document),
+            }
         return api.answer(request, body, answer, fault, self.faults.retry_after_s)
 
     async def _item(self, request: Request) -> Response | None:
@@ -261,6 +266,12 @@ class StubServer:
         a hung one)."""
         answer = await self._handle(request)
         return answer if isinstance(answer, Response) else None
+
+    def _confidences(self, document: str) -> list[dict[str, Any]]:
+        """A confidence for each truth value (the stub answers the truth): 0.9."""
+        folder, doc = self._files[document]
+        fields = json.loads((folder / f"field_truth_{doc.doc_id}.json").read_bytes())["fields"]
+        return [{"path": f["path"], "confidence": 0.9} for f in fields if f.get("locations")]
 
     def _evidence(self, document: str, mode: str) -> list[dict[str, Any]]:
         """A perfect cited answer's evidence: each truth value's first location, a PDF box

@@ -87,7 +87,15 @@ def cite_mode(schema: Any) -> str | None:
     if not isinstance(schema, dict):
         return None
     properties = schema.get("properties") or {}
-    if set(properties) != {"values", "evidence"}:
+    if not {"values", "evidence"} <= set(properties) <= {"values", "evidence", "confidence"}:
         return None
     entry = (properties["evidence"].get("items") or {}).get("properties") or {}
     return "box" if "x0" in entry else "page"
+
+
+def asks_confidence(schema: Any) -> bool:
+    """Whether `schema` is an answer's schema with a confidence list (`extract --confidence`)."""
+    if not isinstance(schema, dict):
+        return False
+    properties = schema.get("properties") or {}
+    return "values" in properties and "confidence" in properties
