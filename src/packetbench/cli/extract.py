@@ -136,7 +136,7 @@ def extract(
     profile: Annotated[str, typer.Option(help="sim only: perfect, typical or sloppy.")] = (
         "typical"
     ),
-    seed: Annotated[int, typer.Option(help="sim only: seed of the injected errors.")] = 0,
+    sim_seed: Annotated[int, typer.Option(help="sim only: seed of the injected errors.")] = 0,
     force: Annotated[bool, typer.Option(help="Replace an existing run folder.")] = False,
 ) -> None:
     """Extract every document of the packets into a run folder (one record per document).
@@ -161,7 +161,7 @@ def extract(
     instance = cls.from_options(
         {
             "profile": profile,
-            "seed": seed,
+            "seed": sim_seed,
             "model": model,
             "reasoning": reasoning,
             "base_url": base_url,

@@ -78,7 +78,7 @@ def run(
             help="Worker processes for generate, audit and score (or CPUs of the Ray instance "
             "started for the run)."
         ),
-    ] = 2,
+    ] = 1,
     executor: Annotated[
         str,
         typer.Option(help="Where generate, audit and score run: local (worker processes) or ray."),
