@@ -21,6 +21,7 @@ is refused before anything is touched.
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 import threading
@@ -63,7 +64,7 @@ class Options:
     profile: str = "typical"
     sim_seed: int = 0
     model: str | None = None
-    jobs: int = 2
+    jobs: int = 1
     force: bool = False
     # API providers only (see `packetbench extract`)
     reasoning: str = "default"
@@ -79,6 +80,14 @@ class Options:
     cite: str | None = None  # page or box: ask for each value's evidence (extract --cite)
     batch: bool = False  # through the provider's batch API (extract --batch)
     poll_interval_s: float = 30.0  # between two polls of the batches (extract --poll-interval)
+    overrides: dict[str, Any] = field(default_factory=dict)  # tier knobs (generate --set)
+    ocr: bool = False  # the audit OCRs pages without a usable text layer (audit --ocr)
+    # Generate and audit, then print what extraction would request and cost; send nothing.
+    dry_run: bool = False
+    timeout_s: float | None = None  # seconds to wait for one answer (extract --timeout)
+    retries: int | None = None  # per document (extract --retries); None: the provider's
+    cache_dir: Path | None = None  # the response cache (extract --cache)
+    use_cache: bool = True  # False: --no-cache
 
     def asked(self) -> dict[str, Any]:
         """What decides the run's packets and records (OUT/pipeline.json): a resumed run
@@ -96,6 +105,9 @@ class Options:
             "base_url": self.base_url,
             # Only when asked: a run without citations asks what it asked before --cite.
             **({"cite": self.cite} if self.cite is not None else {}),
+            # Tier knobs as JSON reads them back (lists, not tuples); None when none are set,
+            # as a run recorded before --set existed reads.
+            "set": json.loads(json.dumps(self.overrides)) if self.overrides else None,
         }
 
 
@@ -107,6 +119,8 @@ class Outcome:
     audit_ok: bool = True
     stopped: str | None = None  # why the run stopped before its report (the audit aside)
     stages: dict[str, float] = field(default_factory=dict)
+    documents: int = 0  # --dry-run: the documents extraction would read
+    estimate: Any = None  # --dry-run: what it would request and cost (an API provider's DryRun)
     headline: dict[str, Any] = field(default_factory=dict)
     grounding: dict[str, Any] = field(default_factory=dict)  # a cited run's rates (micro)
 
@@ -226,6 +240,10 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         "base_url": options.base_url,
         "cite": options.cite,
     }
+    if options.timeout_s is not None:
+        settings["timeout"] = options.timeout_s
+    if options.retries is not None:
+        settings["retries"] = options.retries
     if options.model is not None:
         settings["model"] = options.model
     provider = cls.from_options(settings)
@@ -247,7 +265,10 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
     if isinstance(provider, ApiProvider):
         provider.api_key()  # a missing key fails now, before any packet is generated
     from packetbench.generator.executors import make_executor
+    from packetbench.generator.tiers import resolve
 
+    for tier in options.tiers:  # bad knobs are refused before the folder is touched
+        resolve(tier, options.overrides or None)
     runner = make_executor(options.executor, options.jobs, options.ray_address)
     if options.out.exists() and not options.out.is_dir():
         raise UsageError(f"{options.out}: exists and is not a folder")
@@ -284,6 +305,7 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
                 executor=runner,
                 on_done=tick,
                 resume=options.resume,
+                overrides=options.overrides or None,
             )
         kept = sum(1 for s in made if s.kept)
         return (
@@ -309,7 +331,9 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
             listener.advance("audit", len(done))
 
         size = options.audit_sample or run_default(len(folders))
-        result = audit_packets(folders, on_packet=audited, executor=runner, sample=size)
+        result = audit_packets(
+            folders, ocr=options.ocr, on_packet=audited, executor=runner, sample=size
+        )
         write_json(options.out / "audit.json", result.to_json())
         # Values only OCR can read (scanned pages) are not checked here: the run needs no
         # tesseract. They are counted, never called found; anything else failing stops it.
@@ -330,7 +354,7 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
             )
         if not outcome.audit_ok:
             return f"FAILED: {found}; see {options.out / 'audit.json'}"
-        if totals["fields_not_checked"] or totals["strings_not_checked"]:
+        if not options.ocr and (totals["fields_not_checked"] or totals["strings_not_checked"]):
             found += (
                 f"; {totals['fields_not_checked']:,} located values and "
                 f"{totals['strings_not_checked']:,} strings with no text layer (scans, ink, "
@@ -342,6 +366,10 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
     if not outcome.audit_ok:
         return outcome
     documents = sum(1 for folder in folders for _ in _documents(folder))
+    if options.dry_run:
+        outcome.documents = documents
+        outcome.estimate = _estimate(options, provider, packets, run)
+        return outcome
 
     def extract() -> str:
         from packetbench.benchmark.extract import HarnessOptions
@@ -359,6 +387,8 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
                 max_cost_usd=options.max_cost_usd,
                 batch=options.batch,
                 poll_interval_s=options.poll_interval_s,
+                cache_dir=options.cache_dir,
+                use_cache=options.use_cache,
             )
         )
         stop = _watch(run / "extractions", "extract", listener)
@@ -418,6 +448,20 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
 
     _timed("report", listener, outcome, None, report)
     return outcome
+
+
+def _estimate(options: Options, provider: Any, packets: Path, run: Path) -> Any:
+    """What extracting the packets would request and cost (`extract --dry-run`'s DryRun), or
+    None for a provider that sends nothing (the simulator)."""
+    from packetbench.benchmark.extract import HarnessOptions
+    from packetbench.benchmark.harness.session import dry_run
+    from packetbench.benchmark.packets import find_packets
+    from packetbench.benchmark.providers.api import ApiProvider
+
+    if not isinstance(provider, ApiProvider):
+        return None
+    harness = HarnessOptions(cache_dir=options.cache_dir, use_cache=options.use_cache)
+    return dry_run(provider, find_packets(packets), packets, run, harness)
 
 
 def _documents(folder: Path) -> Iterable[Any]:

@@ -193,7 +193,9 @@ def extract(
         from packetbench.benchmark.harness.session import dry_run as estimate
 
         typer.echo(
-            _estimate(estimate(instance, find_packets(packets), packets, out, options), provider)
+            estimate_line(
+                estimate(instance, find_packets(packets), packets, out, options), provider
+            )
         )
         return
     summary = run_extraction(instance, packets, out, force=force, options=options)
@@ -251,7 +253,8 @@ def _this_run(summary: ExtractSummary) -> str:
     )
 
 
-def _estimate(plan: DryRun, provider: str) -> str:
+def estimate_line(plan: DryRun, provider: str) -> str:
+    """The dry run's line: documents, tokens and dollars (`run --dry-run` prints it too)."""
     head = (
         f"dry run: {plan.requested:,} of {plan.documents:,} documents would be sent to "
         f"{provider} {plan.model}: ~{plan.input_tokens:,} input tokens, "
