@@ -26,12 +26,13 @@ import math
 import shutil
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from packetbench.benchmark.errors import UsageError
+from packetbench.benchmark.selection import Selection
 from packetbench.generator.codes import TIERS
 from packetbench.generator.seeds import check_seeds
 from packetbench.locking import LOCK_NAME, hold
@@ -88,6 +89,7 @@ class Options:
     retries: int | None = None  # per document (extract --retries); None: the provider's
     cache_dir: Path | None = None  # the response cache (extract --cache)
     use_cache: bool = True  # False: --no-cache
+    selection: Selection = field(default_factory=Selection)  # which documents are extracted
 
     def asked(self) -> dict[str, Any]:
         """What decides the run's packets and records (OUT/pipeline.json): a resumed run
@@ -107,6 +109,7 @@ class Options:
             **({"cite": self.cite} if self.cite is not None else {}),
             # Tier knobs as JSON reads them back (lists, not tuples); None when none are set,
             # as a run recorded before --set existed reads.
+            "selection": self.selection.describe(),
             "set": json.loads(json.dumps(self.overrides)) if self.overrides else None,
         }
 
@@ -365,7 +368,10 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
     _timed("audit", listener, outcome, len(folders), audit)
     if not outcome.audit_ok:
         return outcome
-    documents = sum(1 for folder in folders for _ in _documents(folder))
+    from packetbench.benchmark.packets import find_packets
+
+    chosen = options.selection.apply(find_packets(packets), str(packets))
+    documents = sum(len(packet.documents) for packet in chosen)
     if options.dry_run:
         outcome.documents = documents
         outcome.estimate = _estimate(options, provider, packets, run)
@@ -379,7 +385,7 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
         # written before the first request); otherwise started, as a new run.
         resume = options.resume and (run / "run.json").is_file()
         harness = (
-            HarnessOptions(resume=resume)
+            HarnessOptions(resume=resume, selection=options.selection)
             if cls.simulator
             else HarnessOptions(
                 resume=resume,
@@ -389,6 +395,7 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
                 poll_interval_s=options.poll_interval_s,
                 cache_dir=options.cache_dir,
                 use_cache=options.use_cache,
+                selection=options.selection,
             )
         )
         stop = _watch(run / "extractions", "extract", listener)
@@ -460,11 +467,13 @@ def _estimate(options: Options, provider: Any, packets: Path, run: Path) -> Any:
 
     if not isinstance(provider, ApiProvider):
         return None
-    harness = HarnessOptions(cache_dir=options.cache_dir, use_cache=options.use_cache)
-    return dry_run(provider, find_packets(packets), packets, run, harness)
-
-
-def _documents(folder: Path) -> Iterable[Any]:
-    from packetbench.benchmark.packets import load_packet
-
-    return load_packet(folder).documents
+    harness = HarnessOptions(
+        cache_dir=options.cache_dir, use_cache=options.use_cache, selection=options.selection
+    )
+    return dry_run(
+        provider,
+        options.selection.apply(find_packets(packets), str(packets)),
+        packets,
+        run,
+        harness,
+    )

@@ -138,6 +138,23 @@ def extract(
     ),
     sim_seed: Annotated[int, typer.Option(help="sim only: seed of the injected errors.")] = 0,
     force: Annotated[bool, typer.Option(help="Replace an existing run folder.")] = False,
+    tiers: Annotated[
+        str | None, typer.Option(help="Extract only the packets of these tiers (comma-separated).")
+    ] = None,
+    doc_types: Annotated[
+        str | None,
+        typer.Option(help="Extract only documents of these types, e.g. sov,loss_run."),
+    ] = None,
+    formats: Annotated[
+        str | None, typer.Option(help="Extract only documents in these formats: pdf, xlsx, csv.")
+    ] = None,
+    limit: Annotated[
+        int | None,
+        typer.Option(
+            help="Extract only the first N documents left by the filters (packet, then "
+            "document order); the run, its scores and --resume cover those alone."
+        ),
+    ] = None,
 ) -> None:
     """Extract every document of the packets into a run folder (one record per document).
 
@@ -156,8 +173,12 @@ def extract(
     from packetbench.benchmark.packets import find_packets
     from packetbench.benchmark.providers import provider_class
     from packetbench.benchmark.providers.api import ApiProvider
+    from packetbench.benchmark.selection import Selection
 
+    selection = Selection.parse(tiers, doc_types, formats, limit)
     cls = provider_class(provider)
+    if cls.simulator and model is not None:
+        typer.echo(f"packetbench: note: {provider} is the simulator; it ignores --model", err=True)
     instance = cls.from_options(
         {
             "profile": profile,
@@ -185,6 +206,7 @@ def extract(
         batch=batch,
         poll_interval_s=poll_interval,
         batch_size=batch_size,
+        selection=selection,
     )
     if dry_run:
         if not isinstance(instance, ApiProvider):
@@ -194,7 +216,14 @@ def extract(
 
         typer.echo(
             estimate_line(
-                estimate(instance, find_packets(packets), packets, out, options), provider
+                estimate(
+                    instance,
+                    selection.apply(find_packets(packets), str(packets)),
+                    packets,
+                    out,
+                    options,
+                ),
+                provider,
             )
         )
         return

@@ -159,6 +159,18 @@ def run(
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="API providers: neither read nor write the cache.")
     ] = False,
+    doc_types: Annotated[
+        str | None,
+        typer.Option(help="Extract only documents of these types (as extract --doc-types)."),
+    ] = None,
+    formats: Annotated[
+        str | None,
+        typer.Option(help="Extract only documents in these formats (as extract --formats)."),
+    ] = None,
+    limit: Annotated[
+        int | None,
+        typer.Option(help="Extract only the first N documents (as extract --limit)."),
+    ] = None,
     audit_sample: Annotated[
         str,
         typer.Option(
@@ -178,6 +190,7 @@ def run(
     """
     from packetbench.benchmark.audit.sample import parse_sample
     from packetbench.benchmark.pipeline import Options, parse_tiers, run_pipeline
+    from packetbench.benchmark.selection import Selection
     from packetbench.cli.extract import estimate_line
     from packetbench.generator.tiers import parse_overrides
     from packetbench.progress import display
@@ -214,6 +227,7 @@ def run(
         retries=retries,
         cache_dir=cache,
         use_cache=not no_cache,
+        selection=Selection.parse(None, doc_types, formats, limit),
     )
     progress = display("[bold]{task.description:<9}", spinner=True, to_stdout=True)
 
