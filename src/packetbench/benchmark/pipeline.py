@@ -90,6 +90,7 @@ class Options:
     cache_dir: Path | None = None  # the response cache (extract --cache)
     use_cache: bool = True  # False: --no-cache
     selection: Selection = field(default_factory=Selection)  # which documents are extracted
+    sampling: dict[str, float | int] = field(default_factory=dict)  # temperature, top_p, seed
 
     def asked(self) -> dict[str, Any]:
         """What decides the run's packets and records (OUT/pipeline.json): a resumed run
@@ -110,6 +111,7 @@ class Options:
             # Tier knobs as JSON reads them back (lists, not tuples); None when none are set,
             # as a run recorded before --set existed reads.
             "selection": self.selection.describe(),
+            "sampling": self.sampling or None,
             "set": json.loads(json.dumps(self.overrides)) if self.overrides else None,
         }
 
@@ -243,6 +245,8 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         "base_url": options.base_url,
         "cite": options.cite,
     }
+    if options.sampling:
+        settings["sampling"] = options.sampling
     if options.timeout_s is not None:
         settings["timeout"] = options.timeout_s
     if options.retries is not None:

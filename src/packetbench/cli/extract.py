@@ -138,6 +138,18 @@ def extract(
     ),
     sim_seed: Annotated[int, typer.Option(help="sim only: seed of the injected errors.")] = 0,
     force: Annotated[bool, typer.Option(help="Replace an existing run folder.")] = False,
+    temperature: Annotated[
+        float | None,
+        typer.Option(callback=finite, help="API providers that take it: sampling temperature."),
+    ] = None,
+    top_p: Annotated[
+        float | None,
+        typer.Option(callback=finite, help="API providers that take it: nucleus sampling top_p."),
+    ] = None,
+    sampling_seed: Annotated[
+        int | None,
+        typer.Option(help="API providers that take it: the seed the model samples with."),
+    ] = None,
     tiers: Annotated[
         str | None, typer.Option(help="Extract only the packets of these tiers (comma-separated).")
     ] = None,
@@ -191,6 +203,7 @@ def extract(
             "timeout": timeout,
             "retries": retries,
             "cite": cite,
+            "sampling": sampling_given(temperature, top_p, sampling_seed),
         }
     )
     options = HarnessOptions(
@@ -269,6 +282,14 @@ def extract(
         f"{sum(failed.values()):,} of {summary.documents:,} documents failed [{how}]: the "
         f"scores exclude them ({again})"
     )
+
+
+def sampling_given(
+    temperature: float | None, top_p: float | None, seed: int | None
+) -> dict[str, float | int]:
+    """The sampling parameters given (`ApiSettings.sampling`), for extract and run alike."""
+    given = {"temperature": temperature, "top_p": top_p, "seed": seed}
+    return {key: value for key, value in given.items() if value is not None}
 
 
 def _this_run(summary: ExtractSummary) -> str:

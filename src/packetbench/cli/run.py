@@ -159,6 +159,18 @@ def run(
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="API providers: neither read nor write the cache.")
     ] = False,
+    temperature: Annotated[
+        float | None,
+        typer.Option(callback=finite, help="API providers that take it: sampling temperature."),
+    ] = None,
+    top_p: Annotated[
+        float | None,
+        typer.Option(callback=finite, help="API providers that take it: nucleus sampling top_p."),
+    ] = None,
+    sampling_seed: Annotated[
+        int | None,
+        typer.Option(help="API providers that take it: the seed the model samples with."),
+    ] = None,
     doc_types: Annotated[
         str | None,
         typer.Option(help="Extract only documents of these types (as extract --doc-types)."),
@@ -191,7 +203,7 @@ def run(
     from packetbench.benchmark.audit.sample import parse_sample
     from packetbench.benchmark.pipeline import Options, parse_tiers, run_pipeline
     from packetbench.benchmark.selection import Selection
-    from packetbench.cli.extract import estimate_line
+    from packetbench.cli.extract import estimate_line, sampling_given
     from packetbench.generator.tiers import parse_overrides
     from packetbench.progress import display
 
@@ -228,6 +240,7 @@ def run(
         cache_dir=cache,
         use_cache=not no_cache,
         selection=Selection.parse(None, doc_types, formats, limit),
+        sampling=sampling_given(temperature, top_p, sampling_seed),
     )
     progress = display("[bold]{task.description:<9}", spinner=True, to_stdout=True)
 
