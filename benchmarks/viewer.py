@@ -64,7 +64,7 @@ CLI = str(Path(sys.executable).with_name("packetbench"))
 def _make(count: int, folder: Path) -> tuple[Path, Path]:
     packets, run = folder / "corpus", folder / "runs" / "sim"
     for args in (
-        ["generate", "--tier", "N1", "--count", str(count), "--out", str(packets), "--jobs", "2"],
+        ["generate", "--tiers", "N1", "--count", str(count), "--out", str(packets), "--jobs", "2"],
         ["extract", "--provider", "sim", "--packets", str(packets), "--out", str(run)],
         ["score", str(run), "--packets", str(packets), "--jobs", "2"],
     ):

@@ -204,7 +204,7 @@ def _cases() -> list[Case]:
         f"{{w}}/{PACKET}",
     )
     for label, flags, needle in (
-        ("unknown tier", ("--tier", "N9"), "N9"),
+        ("unknown tier", ("--tiers", "N9"), "N9"),
         ("count not a number", ("--tier", "N1", "--count", "abc"), "--count"),
         ("count zero", ("--tier", "N1", "--count", "0"), "--count"),
         ("negative seed", ("--tier", "N1", "--seed", "-1"), "--seed"),
@@ -470,10 +470,10 @@ def _cases() -> list[Case]:
     for label, flags, needle in (
         ("unknown provider", ("--provider", "gpt-9"), "gpt-9"),
         ("unknown profile", ("--profile", "careless"), "careless"),
-        ("negative sim seed", ("--seed", "-1"), "seed"),
-        ("sim seed beyond 64 bits", ("--seed", BIG), "seed"),
-        ("negative sim seed, dry run", ("--seed", "-1", "--dry-run"), "seed"),
-        ("seed not a number", ("--seed", "x"), "--seed"),
+        ("negative sim seed", ("--sim-seed", "-1"), "seed"),
+        ("sim seed beyond 64 bits", ("--sim-seed", BIG), "seed"),
+        ("negative sim seed, dry run", ("--sim-seed", "-1", "--dry-run"), "seed"),
+        ("seed not a number", ("--sim-seed", "x"), "--sim-seed"),
         ("concurrency zero, dry run", (*api, "--concurrency", "0", "--dry-run"), "--concurrency"),
         ("negative max cost, dry run", (*api, "--max-cost", "-1", "--dry-run"), "--max-cost"),
         ("concurrency not a number", (*api, "--concurrency", "many"), "--concurrency"),
@@ -942,7 +942,7 @@ def _cases() -> list[Case]:
         "report": (("report",), ("--out", "{w}/report")),
         "compare": (("compare", "{w}/run2"), ("--out", "{w}/comparison")),
         "gate": (("gate",), ("--rules", "{w}/rules.toml")),
-        "plan": (("plan", "--effect", "0.02", "--pilot"), ()),
+        "plan": (("plan", "--effect", "0.02"), ()),
     }
     for command, (before, after) in readers.items():
         needs = ("run", "run2", "rules.toml")
@@ -1203,14 +1203,14 @@ def _cases() -> list[Case]:
             "plan",
             "bad option",
             label,
-            ("plan", "--pilot", "{w}/run", *flags),
+            ("plan", "{w}/run", *flags),
             needle,
             needs=("run",),
         )
 
     # patterns -----------------------------------------------------------------------------
     for label, flags, needle in (
-        ("unknown tier", ("--tier", "N9"), "N9"),
+        ("unknown tier", ("--tiers", "N9"), "N9"),
         ("unknown option", ("--colour",), "--colour"),
     ):
         add("patterns", "bad option", label, ("patterns", *flags), needle, needs=())
@@ -1274,7 +1274,7 @@ FLOAT_COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # command -> (arguments, what of the world it needs)
     "compare": (("compare", "{w}/run", "{w}/run2"), ("run", "run2")),
     "extract": (("extract", "--packets", "{w}/packets", "--out", "{w}/new-run"), ("packets",)),
-    "plan": (("plan", "--pilot", "{w}/run", "--effect", "0.02"), ("run",)),
+    "plan": (("plan", "{w}/run", "--effect", "0.02"), ("run",)),
     "run": (("run", "--out", "{w}/bench", "--tiers", "N1", "--jobs", "1"), ()),
     "verify": (("verify", "{w}/run", "--packets", "{w}/packets"), ("run", "packets")),
 }

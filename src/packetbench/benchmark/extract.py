@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ from packetbench.benchmark.runs import (
     write_json,
     write_record,
 )
+from packetbench.benchmark.selection import Selection
 from packetbench.generator.schema_files import all_schemas, schema_bytes
 from packetbench.generator.truth import versions
 from packetbench.locking import LOCK_NAME, hold
@@ -82,6 +83,14 @@ class HarnessOptions:
     batch: bool = False  # through the provider's batch API (`--batch`)
     poll_interval_s: float = 30.0  # between two polls of the batches in flight
     batch_size: int | None = None  # requests per batch at most (None: the provider's limit)
+    selection: Selection = field(default_factory=Selection)  # --tiers, --doc-types, ..
+
+
+def _selected(options: HarnessOptions | None) -> dict[str, Any]:
+    """run.json's `selection`, present only when documents were filtered: an unfiltered run
+    records what it always did."""
+    described = (options or HarnessOptions()).selection.describe()
+    return {} if described is None else {"selection": described}
 
 
 def git() -> dict[str, Any]:
@@ -106,7 +115,7 @@ def git() -> dict[str, Any]:
 
 
 # What must not change for `--resume` to continue a simulated run (its documents aside).
-SIM_FINGERPRINT = ("provider", "model", "parameters")
+SIM_FINGERPRINT = ("provider", "model", "parameters", "selection")
 # What the tool writes in a run folder; --force removes these and nothing else (a user's own
 # notes.json beside them stays).
 RUN_CONTENTS = (
@@ -172,7 +181,9 @@ def extract(
 ) -> ExtractSummary:
     """Extract every document of the packets in `packets_dir` into the run folder `out`,
     holding `out` for the whole run (a second writer is refused, naming this one)."""
-    packets = find_packets(packets_dir)
+    packets = (options or HarnessOptions()).selection.apply(
+        find_packets(packets_dir), str(packets_dir)
+    )
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: exists and is not a folder")
     with hold(out):
@@ -212,6 +223,7 @@ def _extract(
         **provider.describe(),
         "packets_dir": str(packets_dir.resolve()),
         "packets": [provenance.packet_entry(p) for p in packets],
+        **_selected(options),
         "schemas": {
             name: hashlib.sha256(schema_bytes(schema)).hexdigest()
             for name, schema in all_schemas().items()

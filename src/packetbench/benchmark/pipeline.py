@@ -21,16 +21,18 @@ is refused before anything is touched.
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from packetbench.benchmark.errors import UsageError
+from packetbench.benchmark.selection import Selection
 from packetbench.generator.codes import TIERS
 from packetbench.generator.seeds import check_seeds
 from packetbench.locking import LOCK_NAME, hold
@@ -63,7 +65,7 @@ class Options:
     profile: str = "typical"
     sim_seed: int = 0
     model: str | None = None
-    jobs: int = 2
+    jobs: int = 1
     force: bool = False
     # API providers only (see `packetbench extract`)
     reasoning: str = "default"
@@ -81,6 +83,16 @@ class Options:
     sim_calibration: float = 0.8  # the sim's share of knowing confidences
     batch: bool = False  # through the provider's batch API (extract --batch)
     poll_interval_s: float = 30.0  # between two polls of the batches (extract --poll-interval)
+    overrides: dict[str, Any] = field(default_factory=dict)  # tier knobs (generate --set)
+    ocr: bool = False  # the audit OCRs pages without a usable text layer (audit --ocr)
+    # Generate and audit, then print what extraction would request and cost; send nothing.
+    dry_run: bool = False
+    timeout_s: float | None = None  # seconds to wait for one answer (extract --timeout)
+    retries: int | None = None  # per document (extract --retries); None: the provider's
+    cache_dir: Path | None = None  # the response cache (extract --cache)
+    use_cache: bool = True  # False: --no-cache
+    selection: Selection = field(default_factory=Selection)  # which documents are extracted
+    sampling: dict[str, float | int] = field(default_factory=dict)  # temperature, top_p, seed
 
     def asked(self) -> dict[str, Any]:
         """What decides the run's packets and records (OUT/pipeline.json): a resumed run
@@ -103,6 +115,11 @@ class Options:
                 if self.confidence
                 else {}
             ),
+            # Tier knobs as JSON reads them back (lists, not tuples); None when none are set,
+            # as a run recorded before --set existed reads.
+            "selection": self.selection.describe(),
+            "sampling": self.sampling or None,
+            "set": json.loads(json.dumps(self.overrides)) if self.overrides else None,
         }
 
 
@@ -114,6 +131,8 @@ class Outcome:
     audit_ok: bool = True
     stopped: str | None = None  # why the run stopped before its report (the audit aside)
     stages: dict[str, float] = field(default_factory=dict)
+    documents: int = 0  # --dry-run: the documents extraction would read
+    estimate: Any = None  # --dry-run: what it would request and cost (an API provider's DryRun)
     headline: dict[str, Any] = field(default_factory=dict)
     grounding: dict[str, Any] = field(default_factory=dict)  # a cited run's rates (micro)
 
@@ -235,6 +254,12 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         "confidence": options.confidence,
         "calibration": options.sim_calibration,
     }
+    if options.sampling:
+        settings["sampling"] = options.sampling
+    if options.timeout_s is not None:
+        settings["timeout"] = options.timeout_s
+    if options.retries is not None:
+        settings["retries"] = options.retries
     if options.model is not None:
         settings["model"] = options.model
     provider = cls.from_options(settings)
@@ -256,7 +281,10 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
     if isinstance(provider, ApiProvider):
         provider.api_key()  # a missing key fails now, before any packet is generated
     from packetbench.generator.executors import make_executor
+    from packetbench.generator.tiers import resolve
 
+    for tier in options.tiers:  # bad knobs are refused before the folder is touched
+        resolve(tier, options.overrides or None)
     runner = make_executor(options.executor, options.jobs, options.ray_address)
     if options.out.exists() and not options.out.is_dir():
         raise UsageError(f"{options.out}: exists and is not a folder")
@@ -293,6 +321,7 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
                 executor=runner,
                 on_done=tick,
                 resume=options.resume,
+                overrides=options.overrides or None,
             )
         kept = sum(1 for s in made if s.kept)
         return (
@@ -318,7 +347,9 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
             listener.advance("audit", len(done))
 
         size = options.audit_sample or run_default(len(folders))
-        result = audit_packets(folders, on_packet=audited, executor=runner, sample=size)
+        result = audit_packets(
+            folders, ocr=options.ocr, on_packet=audited, executor=runner, sample=size
+        )
         write_json(options.out / "audit.json", result.to_json())
         # Values only OCR can read (scanned pages) are not checked here: the run needs no
         # tesseract. They are counted, never called found; anything else failing stops it.
@@ -339,7 +370,7 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
             )
         if not outcome.audit_ok:
             return f"FAILED: {found}; see {options.out / 'audit.json'}"
-        if totals["fields_not_checked"] or totals["strings_not_checked"]:
+        if not options.ocr and (totals["fields_not_checked"] or totals["strings_not_checked"]):
             found += (
                 f"; {totals['fields_not_checked']:,} located values and "
                 f"{totals['strings_not_checked']:,} strings with no text layer (scans, ink, "
@@ -350,7 +381,14 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
     _timed("audit", listener, outcome, len(folders), audit)
     if not outcome.audit_ok:
         return outcome
-    documents = sum(1 for folder in folders for _ in _documents(folder))
+    from packetbench.benchmark.packets import find_packets
+
+    chosen = options.selection.apply(find_packets(packets), str(packets))
+    documents = sum(len(packet.documents) for packet in chosen)
+    if options.dry_run:
+        outcome.documents = documents
+        outcome.estimate = _estimate(options, provider, packets, run)
+        return outcome
 
     def extract() -> str:
         from packetbench.benchmark.extract import HarnessOptions
@@ -360,7 +398,7 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
         # written before the first request); otherwise started, as a new run.
         resume = options.resume and (run / "run.json").is_file()
         harness = (
-            HarnessOptions(resume=resume)
+            HarnessOptions(resume=resume, selection=options.selection)
             if cls.simulator
             else HarnessOptions(
                 resume=resume,
@@ -368,6 +406,9 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
                 max_cost_usd=options.max_cost_usd,
                 batch=options.batch,
                 poll_interval_s=options.poll_interval_s,
+                cache_dir=options.cache_dir,
+                use_cache=options.use_cache,
+                selection=options.selection,
             )
         )
         stop = _watch(run / "extractions", "extract", listener)
@@ -429,7 +470,23 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
     return outcome
 
 
-def _documents(folder: Path) -> Iterable[Any]:
-    from packetbench.benchmark.packets import load_packet
+def _estimate(options: Options, provider: Any, packets: Path, run: Path) -> Any:
+    """What extracting the packets would request and cost (`extract --dry-run`'s DryRun), or
+    None for a provider that sends nothing (the simulator)."""
+    from packetbench.benchmark.extract import HarnessOptions
+    from packetbench.benchmark.harness.session import dry_run
+    from packetbench.benchmark.packets import find_packets
+    from packetbench.benchmark.providers.api import ApiProvider
 
-    return load_packet(folder).documents
+    if not isinstance(provider, ApiProvider):
+        return None
+    harness = HarnessOptions(
+        cache_dir=options.cache_dir, use_cache=options.use_cache, selection=options.selection
+    )
+    return dry_run(
+        provider,
+        options.selection.apply(find_packets(packets), str(packets)),
+        packets,
+        run,
+        harness,
+    )

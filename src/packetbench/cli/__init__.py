@@ -22,6 +22,8 @@ from typing import Annotated
 import typer
 
 from packetbench import __version__
+from packetbench.cli._aliases import current
+from packetbench.cli._help import plain_help
 from packetbench.errors import CheckFailed, InputError, WriteFailed
 from packetbench.generator.errors import TaskFailed
 
@@ -53,6 +55,8 @@ def root(
 ) -> None:
     """packetbench: generate packets, extract, score, report."""
 
+
+plain_help()
 
 for _module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
     if not _module.name.startswith("_"):  # _options and the like are helpers, not commands
@@ -86,6 +90,7 @@ def _how_to_continue(words: list[str]) -> str:
 
 
 def main() -> None:
+    sys.argv[1:] = current(sys.argv[1:])  # old spellings of options, for one release
     if len(sys.argv) <= 1:
         app()  # `packetbench` alone: typer shows the help
         return

@@ -22,7 +22,7 @@ def audit(
     packet_dirs: Annotated[
         list[Path],
         typer.Argument(
-            metavar="PACKET_DIR",
+            metavar="PACKETS",
             show_default=False,
             help="Packet folders, or folders holding packet folders.",
         ),

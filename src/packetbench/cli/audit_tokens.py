@@ -10,7 +10,7 @@ import typer
 
 
 def audit_tokens(
-    run: Annotated[Path, typer.Argument(help="The run folder (with run.json).")],
+    run: Annotated[Path, typer.Argument(metavar="RUN", help="The run folder (with run.json).")],
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the result as JSON for scripts, nothing else.")
     ] = False,

@@ -17,9 +17,7 @@ FIRST_WORST = 10  # worst documents printed (paired_stats.json has them all)
 def compare(
     runs: Annotated[
         list[Path],
-        typer.Argument(
-            metavar="RUN...", show_default=False, help="Two or more scored run folders."
-        ),
+        typer.Argument(metavar="RUN", show_default=False, help="Two or more scored run folders."),
     ],
     out: Annotated[
         Path | None, typer.Option(help="Also write DIR/paired_stats.json.", metavar="DIR")

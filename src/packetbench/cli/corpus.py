@@ -14,7 +14,9 @@ corpus_app = typer.Typer(
 
 @corpus_app.command("verify")
 def verify(
-    folder: Annotated[Path, typer.Argument(help="The corpus folder (with corpus.json).")],
+    folder: Annotated[
+        Path, typer.Argument(metavar="FOLDER", help="The corpus folder (with corpus.json).")
+    ],
 ) -> None:
     """Check every file of the corpus against corpus.lock and every packet against
     corpus.json. Exit 0 when all match, 1 naming the first mismatch, 2 when there is no

@@ -9,14 +9,16 @@ import typer
 
 
 def difficulty(
-    packets: Annotated[list[Path], typer.Argument(help="Packet folders, or folders of packets.")],
+    packets: Annotated[
+        list[Path], typer.Argument(metavar="PACKETS", help="Packet folders, or folders of packets.")
+    ],
     ocr_sample: Annotated[
         int,
         typer.Option(
             help="Pages per tier read by the naive OCR baseline (seeded sample; 0: none)."
         ),
     ] = 4,
-    seed: Annotated[int, typer.Option(help="Seed of the OCR page sample.")] = 0,
+    ocr_sample_seed: Annotated[int, typer.Option(help="Seed of the --ocr-sample draw.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
 ) -> None:
     """Print the difficulty card of PACKETS per tier: documents and PDF pages per packet,
@@ -28,7 +30,7 @@ def difficulty(
 
     from packetbench.benchmark.difficulty import difficulty_card, render_table
 
-    card = difficulty_card(packets, ocr_sample, seed)
+    card = difficulty_card(packets, ocr_sample, ocr_sample_seed)
     if as_json:
         typer.echo(json.dumps(card.as_json(), indent=2))
         return

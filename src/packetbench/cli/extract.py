@@ -152,8 +152,37 @@ def extract(
     profile: Annotated[str, typer.Option(help="sim only: perfect, typical or sloppy.")] = (
         "typical"
     ),
-    seed: Annotated[int, typer.Option(help="sim only: seed of the injected errors.")] = 0,
+    sim_seed: Annotated[int, typer.Option(help="sim only: seed of the injected errors.")] = 0,
     force: Annotated[bool, typer.Option(help="Replace an existing run folder.")] = False,
+    temperature: Annotated[
+        float | None,
+        typer.Option(callback=finite, help="API providers that take it: sampling temperature."),
+    ] = None,
+    top_p: Annotated[
+        float | None,
+        typer.Option(callback=finite, help="API providers that take it: nucleus sampling top_p."),
+    ] = None,
+    sampling_seed: Annotated[
+        int | None,
+        typer.Option(help="API providers that take it: the seed the model samples with."),
+    ] = None,
+    tiers: Annotated[
+        str | None, typer.Option(help="Extract only the packets of these tiers (comma-separated).")
+    ] = None,
+    doc_types: Annotated[
+        str | None,
+        typer.Option(help="Extract only documents of these types, e.g. sov,loss_run."),
+    ] = None,
+    formats: Annotated[
+        str | None, typer.Option(help="Extract only documents in these formats: pdf, xlsx, csv.")
+    ] = None,
+    limit: Annotated[
+        int | None,
+        typer.Option(
+            help="Extract only the first N documents left by the filters (packet, then "
+            "document order); the run, its scores and --resume cover those alone."
+        ),
+    ] = None,
 ) -> None:
     """Extract every document of the packets into a run folder (one record per document).
 
@@ -172,12 +201,16 @@ def extract(
     from packetbench.benchmark.packets import find_packets
     from packetbench.benchmark.providers import provider_class
     from packetbench.benchmark.providers.api import ApiProvider
+    from packetbench.benchmark.selection import Selection
 
+    selection = Selection.parse(tiers, doc_types, formats, limit)
     cls = provider_class(provider)
+    if cls.simulator and model is not None:
+        typer.echo(f"packetbench: note: {provider} is the simulator; it ignores --model", err=True)
     instance = cls.from_options(
         {
             "profile": profile,
-            "seed": seed,
+            "seed": sim_seed,
             "model": model,
             "reasoning": reasoning,
             "base_url": base_url,
@@ -188,6 +221,7 @@ def extract(
             "cite": cite,
             "confidence": confidence,
             "calibration": sim_calibration,
+            "sampling": sampling_given(temperature, top_p, sampling_seed),
         }
     )
     options = HarnessOptions(
@@ -203,6 +237,7 @@ def extract(
         batch=batch,
         poll_interval_s=poll_interval,
         batch_size=batch_size,
+        selection=selection,
     )
     if dry_run:
         if not isinstance(instance, ApiProvider):
@@ -211,7 +246,16 @@ def extract(
         from packetbench.benchmark.harness.session import dry_run as estimate
 
         typer.echo(
-            _estimate(estimate(instance, find_packets(packets), packets, out, options), provider)
+            estimate_line(
+                estimate(
+                    instance,
+                    selection.apply(find_packets(packets), str(packets)),
+                    packets,
+                    out,
+                    options,
+                ),
+                provider,
+            )
         )
         return
     summary = run_extraction(instance, packets, out, force=force, options=options)
@@ -258,6 +302,14 @@ def extract(
     )
 
 
+def sampling_given(
+    temperature: float | None, top_p: float | None, seed: int | None
+) -> dict[str, float | int]:
+    """The sampling parameters given (`ApiSettings.sampling`), for extract and run alike."""
+    given = {"temperature": temperature, "top_p": top_p, "seed": seed}
+    return {key: value for key, value in given.items() if value is not None}
+
+
 def _this_run(summary: ExtractSummary) -> str:
     skipped = f", {summary.skipped} finished before" if summary.skipped else ""
     batches = f"{summary.batches} batch(es) created, " if summary.batches else ""
@@ -269,7 +321,8 @@ def _this_run(summary: ExtractSummary) -> str:
     )
 
 
-def _estimate(plan: DryRun, provider: str) -> str:
+def estimate_line(plan: DryRun, provider: str) -> str:
+    """The dry run's line: documents, tokens and dollars (`run --dry-run` prints it too)."""
     head = (
         f"dry run: {plan.requested:,} of {plan.documents:,} documents would be sent to "
         f"{provider} {plan.model}: ~{plan.input_tokens:,} input tokens, "

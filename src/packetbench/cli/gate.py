@@ -10,8 +10,8 @@ import typer
 
 
 def gate(
-    run: Annotated[Path, typer.Argument(help="The scored run folder to check.")],
-    rules: Annotated[Path, typer.Option(help="A TOML file of [[rule]] tables.")],
+    run: Annotated[Path, typer.Argument(metavar="RUN", help="The scored run folder to check.")],
+    rules: Annotated[Path, typer.Option(help="A TOML file of \\[\\[rule]] tables.")],
     baseline: Annotated[
         Path | None,
         typer.Option(help="A scored run to check `no_regression` rules against.", metavar="RUN"),
@@ -28,12 +28,12 @@ def gate(
     Exit 0 when every rule holds, 1 when any is breached (they are listed), 2 on bad input.
 
     \b
-    [[rule]]
+    \\[\\[rule]]
     metric = "halluc_numbers"    # any rate of `SELECT * FROM catalog`
     max = 0.03                   # or min
     per = "tier"                 # optional: tier, doc_type, format, kind, field_class, pattern
     statistic = "micro"          # micro, macro, upper or lower (95 % interval bound)
-    [[rule]]
+    \\[\\[rule]]
     no_regression = ["halluc_numbers", "halluc_strings"]
     alpha = 0.05
     """

@@ -1,4 +1,4 @@
-"""`packetbench generate`: write packets of a tier with their ground truth."""
+"""`packetbench generate`: write packets of one or more tiers with their ground truth."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ if TYPE_CHECKING:
 
 
 def generate(
-    tier: Annotated[str, typer.Option(help="Difficulty tier: N1, N2, N3, N4 or N5.")],
+    tiers: Annotated[
+        str, typer.Option(help="Comma-separated difficulty tiers (N1..N5), each written in turn.")
+    ],
     out: Annotated[Path, typer.Option(help="Folder that receives one sub-folder per packet.")],
     seed: Annotated[int, typer.Option(help="First seed; packets use seed .. seed+count-1.")] = 1,
     count: Annotated[int, typer.Option(help="Number of packets.")] = 1,
@@ -51,31 +53,37 @@ def generate(
     ] = None,
 ) -> None:
     """Generate submission packets with exact ground truth next to every document."""
+    from packetbench.benchmark.pipeline import parse_tiers
     from packetbench.generator import batch  # the renderers load only when this command runs
     from packetbench.generator.corpus import read
     from packetbench.generator.executors import make_executor
-    from packetbench.generator.tiers import parse_overrides
+    from packetbench.generator.tiers import parse_overrides, resolve
 
     overrides = parse_overrides(set_ or [])
+    chosen = parse_tiers(tiers)
+    for tier in chosen:  # a bad knob is refused before the first tier is written
+        resolve(tier, overrides)
     runner = make_executor(executor, jobs, ray_address)
     started = time.perf_counter()
-    with bar("generate", f"{tier} x{count}", total=count) as advance:
+    summaries: list[PacketSummary] = []
+    with bar("generate", f"{','.join(chosen)} x{count}", total=count * len(chosen)) as advance:
 
         def done(summary: PacketSummary) -> None:
             advance(None)
 
-        summaries = batch.generate(
-            tier,
-            seed,
-            count,
-            out,
-            jobs=jobs,
-            force=force,
-            overrides=overrides,
-            resume=resume,
-            on_done=done,
-            executor=runner,
-        )
+        for tier in chosen:
+            summaries += batch.generate(
+                tier,
+                seed,
+                count,
+                out,
+                jobs=jobs,
+                force=force,
+                overrides=overrides,
+                resume=resume,
+                on_done=done,
+                executor=runner,
+            )
     elapsed = time.perf_counter() - started
     # Plain lines, never wrapped: scripts read the packet paths from stdout.
     for s in summaries:

@@ -13,7 +13,9 @@ import_app = typer.Typer(help="Import a published extraction benchmark.", no_arg
 
 @import_app.command("nightmare")
 def nightmare(
-    path: Annotated[Path, typer.Argument(help="The reference corpus (its clone's root).")],
+    path: Annotated[
+        Path, typer.Argument(metavar="FOLDER", help="The reference corpus (its clone's root).")
+    ],
     out: Annotated[Path, typer.Option(help="Where to write packets/, runs/ and import.json.")],
     force: Annotated[bool, typer.Option(help="Replace an earlier import in OUT.")] = False,
     score: Annotated[bool, typer.Option(help="Score every imported run.")] = False,

@@ -10,8 +10,9 @@ from packetbench.generator.codes import TIERS
 
 
 def patterns(
-    tier: Annotated[
-        str | None, typer.Option(help="Show only this tier's probabilities (N1..N5).")
+    tiers: Annotated[
+        str | None,
+        typer.Option(help="Show only these tiers' probabilities (comma-separated, N1..N5)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
 ) -> None:
@@ -22,22 +23,23 @@ def patterns(
     from packetbench.generator.errors import UsageError
     from packetbench.generator.patterns.catalogue import rows
 
-    if tier is not None and tier not in TIERS:
-        raise UsageError(f"unknown tier {tier!r}; choose one of {', '.join(TIERS)}")
-    listed = rows((tier,) if tier else None)
+    chosen = list(TIERS) if tiers is None else [t.strip().upper() for t in tiers.split(",")]
+    unknown = [t for t in chosen if t not in TIERS]
+    if unknown:
+        raise UsageError(f"unknown tier {unknown[0]!r}; choose one of {', '.join(TIERS)}")
+    listed = rows(tuple(chosen) if tiers else None)
     if as_json:
         typer.echo(json.dumps(listed, indent=2))
         return
-    tiers = [tier] if tier else list(TIERS)
     head = f"{'id':<32} {'phase':<9} {'truth':<7} {'formats':<8} {'reference':<24} " + " ".join(
-        f"{t:>5}" for t in tiers
+        f"{t:>5}" for t in chosen
     )
     typer.echo(head)
     for row in listed:
         typer.echo(
             f"{row['id']:<32} {row['phase']:<9} {row['truth']:<7} "
             f"{','.join(row['formats']):<8} {row['reference'] or '-':<24} "
-            + " ".join(f"{row['probability'][t]:>5.2f}" for t in tiers)
+            + " ".join(f"{row['probability'][t]:>5.2f}" for t in chosen)
         )
     typer.echo(
         f"{len(listed)} patterns; override with --set patterns.<id>=P, "

@@ -13,7 +13,7 @@ from packetbench.cli._options import finite
 
 
 def plan(
-    pilot: Annotated[Path, typer.Option(help="A scored pilot run.", metavar="RUN")],
+    pilot: Annotated[Path, typer.Argument(metavar="RUN", help="A scored pilot run.")],
     effect: Annotated[
         float,
         typer.Option(
@@ -42,7 +42,7 @@ def plan(
     ] = (0.0),
     json_output: Annotated[bool, typer.Option("--json", help="Print the plan as JSON.")] = (False),
 ) -> None:
-    """Packets per tier needed to tell two models apart, from a pilot run.
+    """Packets per tier needed to tell two models apart, from RUN, a scored pilot run.
 
     Sized from the pilot's packet-to-packet variance of each rate, to detect a difference of
     --effect at the given power; more than 100,000 packets per tier is "not feasible".

@@ -12,7 +12,7 @@ def report(
     runs: Annotated[
         list[Path],
         typer.Argument(
-            metavar="RUN...", show_default=False, help="Scored run folders, in the order to show."
+            metavar="RUN", show_default=False, help="Scored run folders, in the order to show."
         ),
     ],
     out: Annotated[Path, typer.Option(help="The folder to write report.md and report.html to.")],

@@ -78,7 +78,7 @@ def run(
             help="Worker processes for generate, audit and score (or CPUs of the Ray instance "
             "started for the run)."
         ),
-    ] = 2,
+    ] = 1,
     executor: Annotated[
         str,
         typer.Option(help="Where generate, audit and score run: local (worker processes) or ray."),
@@ -129,6 +129,76 @@ def run(
         float,
         typer.Option(callback=finite, help="--batch: seconds between two polls of the batches."),
     ] = 30.0,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set", help="Override a tier knob (as generate --set), e.g. --set documents=sov_pdf."
+        ),
+    ] = None,
+    ocr: Annotated[
+        bool,
+        typer.Option(
+            "--ocr",
+            help="The audit OCRs the pages without a usable text layer (as audit --ocr; needs "
+            "the tesseract binary).",
+        ),
+    ] = False,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run",
+            help="Generate and audit the packets, then print the documents, tokens and dollars "
+            "extraction would cost and stop: nothing is sent (continue with --resume).",
+        ),
+    ] = False,
+    timeout: Annotated[
+        float | None,
+        typer.Option(
+            callback=finite,
+            help="API providers: seconds to wait for one answer (as extract; default 600).",
+        ),
+    ] = None,
+    retries: Annotated[
+        int | None,
+        typer.Option(
+            help="API providers: retries per document on 429, 5xx and timeouts (as extract; "
+            "default: the provider's budget)."
+        ),
+    ] = None,
+    cache: Annotated[
+        Path | None,
+        typer.Option(
+            help="API providers: response cache folder (as extract; default $PACKETBENCH_CACHE "
+            "or ~/.cache/packetbench/responses)."
+        ),
+    ] = None,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="API providers: neither read nor write the cache.")
+    ] = False,
+    temperature: Annotated[
+        float | None,
+        typer.Option(callback=finite, help="API providers that take it: sampling temperature."),
+    ] = None,
+    top_p: Annotated[
+        float | None,
+        typer.Option(callback=finite, help="API providers that take it: nucleus sampling top_p."),
+    ] = None,
+    sampling_seed: Annotated[
+        int | None,
+        typer.Option(help="API providers that take it: the seed the model samples with."),
+    ] = None,
+    doc_types: Annotated[
+        str | None,
+        typer.Option(help="Extract only documents of these types (as extract --doc-types)."),
+    ] = None,
+    formats: Annotated[
+        str | None,
+        typer.Option(help="Extract only documents in these formats (as extract --formats)."),
+    ] = None,
+    limit: Annotated[
+        int | None,
+        typer.Option(help="Extract only the first N documents (as extract --limit)."),
+    ] = None,
     audit_sample: Annotated[
         str,
         typer.Option(
@@ -148,6 +218,9 @@ def run(
     """
     from packetbench.benchmark.audit.sample import parse_sample
     from packetbench.benchmark.pipeline import Options, parse_tiers, run_pipeline
+    from packetbench.benchmark.selection import Selection
+    from packetbench.cli.extract import estimate_line, sampling_given
+    from packetbench.generator.tiers import parse_overrides
     from packetbench.progress import display
 
     size = None if audit_sample == "auto" else parse_sample(audit_sample, "--audit-sample")
@@ -177,6 +250,15 @@ def run(
         sim_calibration=sim_calibration,
         batch=batch,
         poll_interval_s=poll_interval,
+        overrides=parse_overrides(set_ or []),
+        ocr=ocr,
+        dry_run=dry_run,
+        timeout_s=timeout,
+        retries=retries,
+        cache_dir=cache,
+        use_cache=not no_cache,
+        selection=Selection.parse(None, doc_types, formats, limit),
+        sampling=sampling_given(temperature, top_p, sampling_seed),
     )
     progress = display("[bold]{task.description:<9}", spinner=True, to_stdout=True)
 
@@ -197,6 +279,15 @@ def run(
     if outcome.stopped:
         say(f"stopped: {outcome.stopped}")
         raise typer.Exit(1)
+    if dry_run:
+        say(
+            estimate_line(outcome.estimate, provider)
+            if outcome.estimate is not None
+            else f"dry run: {outcome.documents:,} documents; {provider} sends nothing and "
+            "costs nothing"
+        )
+        say("nothing was extracted; continue with the same options and --resume")
+        return
     rates = outcome.headline
 
     def pct(metric: str) -> str:

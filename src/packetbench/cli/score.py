@@ -9,7 +9,7 @@ import typer
 
 
 def score(
-    run: Annotated[Path, typer.Argument(help="The run folder (with run.json).")],
+    run: Annotated[Path, typer.Argument(metavar="RUN", help="The run folder (with run.json).")],
     packets: Annotated[Path, typer.Option(help="A packet folder, or a folder of packets.")],
     jobs: Annotated[
         int,

@@ -18,7 +18,7 @@ def sql(
     runs: Annotated[
         list[Path],
         typer.Argument(
-            metavar="RUN...", show_default=False, help="Scored run folders (with results.duckdb)."
+            metavar="RUN", show_default=False, help="Scored run folders (with results.duckdb)."
         ),
     ],
     query: Annotated[

@@ -11,7 +11,7 @@ from packetbench.cli._options import finite
 
 
 def verify(
-    run: Annotated[Path, typer.Argument(help="The run folder (with run.json).")],
+    run: Annotated[Path, typer.Argument(metavar="RUN", help="The run folder (with run.json).")],
     judge: Annotated[
         str, typer.Option(help="The judge: sim (a simulated judge with set confusion rates).")
     ] = "sim",
@@ -37,7 +37,7 @@ def verify(
             "of the four other verdicts, uniformly).",
         ),
     ] = 0.95,
-    seed: Annotated[int, typer.Option(help="sim judge: the seed of its errors.")] = 0,
+    judge_seed: Annotated[int, typer.Option(help="sim judge: the seed of its errors.")] = 0,
     calibration: Annotated[
         Path | None,
         typer.Option(
@@ -71,7 +71,9 @@ def verify(
     from packetbench.benchmark.verify.labelling import verify_run
     from packetbench.locking import hold
 
-    made = make_judge(judge, model, sensitivity=sensitivity, specificity=specificity, seed=seed)
+    made = make_judge(
+        judge, model, sensitivity=sensitivity, specificity=specificity, seed=judge_seed
+    )
     with hold(run, create=False):
         summary = verify_run(
             run,

@@ -12,7 +12,7 @@ def view(
     runs: Annotated[
         list[Path],
         typer.Argument(
-            metavar="RUN...",
+            metavar="RUN",
             show_default=False,
             help="Run folders (scored or not, finished or still running).",
         ),

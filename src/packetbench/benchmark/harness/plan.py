@@ -35,6 +35,7 @@ FINGERPRINT = (
     "request",
     "prompts",
     "schemas_sent",
+    "selection",
 )
 
 

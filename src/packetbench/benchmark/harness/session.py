@@ -102,6 +102,7 @@ def _setup(
         "provider": provider.name,
         **provider.describe(),
         "retry": policy.describe(),
+        **({"selection": chosen} if (chosen := options.selection.describe()) else {}),
         "concurrency": options.concurrency,
         "max_cost_usd": options.max_cost_usd,
         **(

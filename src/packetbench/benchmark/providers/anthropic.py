@@ -83,6 +83,8 @@ class AnthropicProvider(PooledProvider["AsyncAnthropic"], BatchProvider):
     page_tokens = 1_600
     default_retries = 8  # 529 "overloaded" is common and passes
     reasoning_words = ("thinking", "budget_tokens", "effort", "adaptive")
+    # Messages.create of the SDK packetbench uses takes no temperature, top_p or seed.
+    sampling_names: ClassVar[dict[str, str]] = {}
 
     def __init__(self, settings: ApiSettings) -> None:
         super().__init__(settings)
@@ -147,6 +149,7 @@ class AnthropicProvider(PooledProvider["AsyncAnthropic"], BatchProvider):
             "tools": [{"name": TOOL, "description": TOOL_DESCRIPTION, "input_schema": schema}],
             "tool_choice": choice,
             **self.reasoning_parameters(),
+            **self.sampling_parameters(),
         }
 
     def _new_client(self) -> AsyncAnthropic:

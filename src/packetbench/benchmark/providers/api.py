@@ -221,6 +221,29 @@ class ApiSettings:
     cite: str | None = None  # `--cite page|box`: ask for each value's evidence
     confidence: bool = False  # `--confidence`: ask for each value's confidence (0-1)
     extra: dict[str, Any] = field(default_factory=dict)
+    # temperature, top_p, seed: only those given (None: the model's own), each sent as the
+    # provider names it (`ApiProvider.sampling_names`)
+    sampling: dict[str, float | int] = field(default_factory=dict)
+
+
+# Each sampling parameter's option, for messages.
+SAMPLING_OPTIONS = {"temperature": "--temperature", "top_p": "--top-p", "seed": "--sampling-seed"}
+
+
+def check_sampling(provider: str, sampling: dict[str, float | int], names: dict[str, str]) -> None:
+    """UsageError (one line) for a sampling parameter `provider` does not take, or a value
+    out of its range."""
+    for key, value in sampling.items():
+        option = SAMPLING_OPTIONS[key]
+        if key not in names:
+            takes = ", ".join(SAMPLING_OPTIONS[k] for k in names) or "none"
+            raise UsageError(
+                f"{option}: provider {provider} takes no such parameter (it takes: {takes})"
+            )
+        if key == "temperature" and not (math.isfinite(value) and value >= 0):
+            raise UsageError(f"--temperature must be 0 or more (got {value})")
+        if key == "top_p" and not (math.isfinite(value) and 0 < value <= 1):
+            raise UsageError(f"--top-p must be above 0 and at most 1 (got {value})")
 
 
 def check_cite(cite: str | None) -> None:
@@ -242,6 +265,8 @@ class ApiProvider(Provider):
     page_tokens: ClassVar[int] = 1_000  # input tokens of one page image (for estimates)
     # Words of a 400 message that mean "this reasoning setting", per provider.
     reasoning_words: ClassVar[tuple[str, ...]] = ("reasoning", "effort", "thinking")
+    # The sampling parameters the API takes: ours (temperature, top_p, seed) -> its name.
+    sampling_names: ClassVar[dict[str, str]] = {}
 
     def __init__(self, settings: ApiSettings) -> None:
         if not settings.model:
@@ -264,6 +289,7 @@ class ApiProvider(Provider):
         if settings.retries is not None and settings.retries < 0:
             raise UsageError("--retries must be 0 or more")
         check_cite(settings.cite)
+        check_sampling(self.name, settings.sampling, self.sampling_names)
         self.settings = settings
         self.model = settings.model
         self.max_output_tokens = settings.max_output_tokens or self.default_max_output_tokens
@@ -285,6 +311,7 @@ class ApiProvider(Provider):
                 input_mode=options.get("input") or "native",
                 cite=options.get("cite"),
                 confidence=bool(options.get("confidence")),
+                sampling=dict(options.get("sampling") or {}),
             )
         )
 
@@ -334,6 +361,8 @@ class ApiProvider(Provider):
                 "input": self.settings.input_mode,
                 "max_output_tokens": self.max_output_tokens,
                 **cite,
+                # only when given: a run without them records what it always did
+                **({"sampling": self.settings.sampling} if self.settings.sampling else {}),
             },
             "reasoning": self.settings.reasoning,
             "reasoning_parameters": self.reasoning_parameters(),
@@ -360,6 +389,10 @@ class ApiProvider(Provider):
     @abstractmethod
     def reasoning_parameters(self) -> dict[str, Any]:
         """The request parameters the chosen --reasoning level adds ({} for default)."""
+
+    def sampling_parameters(self) -> dict[str, Any]:
+        """The sampling parameters given, under the names this provider's API uses."""
+        return {self.sampling_names[k]: v for k, v in self.settings.sampling.items()}
 
     @abstractmethod
     def clean_schema(self, schema: dict[str, Any]) -> dict[str, Any]:

@@ -91,6 +91,11 @@ class GeminiProvider(PooledProvider["Client"], BatchProvider):
     page_tokens = 258
     default_retries = 6
     reasoning_words = ("thinking", "budget", "level")
+    sampling_names: ClassVar[dict[str, str]] = {
+        "temperature": "temperature",
+        "top_p": "top_p",
+        "seed": "seed",
+    }
 
     def reasoning_parameters(self) -> dict[str, Any]:
         level = self.settings.reasoning
@@ -123,6 +128,7 @@ class GeminiProvider(PooledProvider["Client"], BatchProvider):
                 "response_json_schema": _Shared(schema),
                 "max_output_tokens": self.max_output_tokens,
                 **self.reasoning_parameters(),
+                **self.sampling_parameters(),
             },
         }
 

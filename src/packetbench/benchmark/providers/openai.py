@@ -96,6 +96,11 @@ class OpenAIProvider(PooledProvider["AsyncOpenAI"], BatchProvider):
     page_tokens = 1_105
     default_retries = 6
     reasoning_words = ("reasoning_effort", "reasoning", "effort")
+    sampling_names: ClassVar[dict[str, str]] = {
+        "temperature": "temperature",
+        "top_p": "top_p",
+        "seed": "seed",
+    }
 
     def reasoning_parameters(self) -> dict[str, Any]:
         effort = EFFORT[self.settings.reasoning]
@@ -125,6 +130,7 @@ class OpenAIProvider(PooledProvider["AsyncOpenAI"], BatchProvider):
             },
             "max_completion_tokens": self.max_output_tokens,
             **self.reasoning_parameters(),
+            **self.sampling_parameters(),
         }
 
     def _new_client(self) -> AsyncOpenAI:

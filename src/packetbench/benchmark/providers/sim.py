@@ -113,6 +113,9 @@ class SimProvider(Provider):
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> SimProvider:
+        from packetbench.benchmark.providers.api import check_sampling
+
+        check_sampling(cls.name, options.get("sampling") or {}, {})  # it samples nothing
         return cls(
             profile=options.get("profile", "typical"),
             seed=options.get("seed", 0),
