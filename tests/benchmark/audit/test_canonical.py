@@ -51,8 +51,9 @@ def test_the_canonical_suite_audits_clean(canonical_packets: list[Path]) -> None
     ][:5]
     totals = result.totals()
     assert totals["packets"] == 5 and totals["documents"] == canonical_documents() > 55
-    assert totals["fields_found"] == totals["fields_checked"] > 40_000
-    assert totals["strings_found"] == totals["strings_checked"] > 50_000
+    # (most N4-N5 pages are scanned: their values are counted below, not read here)
+    assert totals["fields_found"] == totals["fields_checked"] > 30_000
+    assert totals["strings_found"] == totals["strings_checked"] > 40_000
     scanned = 0
     for packet in result.packets:
         for doc in packet.documents:

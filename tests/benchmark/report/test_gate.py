@@ -27,7 +27,8 @@ def _rules(tmp_path: Path, text: str) -> str:
 def test_typical_passes_sensible_rules(run_cli: Run, scored_run: ScoredRun, tmp_path: Path) -> None:
     # The typical sim gets some 7 % of claims wrong on plain fields and up to 3.5 times as
     # many on fields a pattern touched (benchmark/sim/profiles.py PATTERN_FACTORS: scans), so
-    # a document type scanned in this one packet per tier lands near 0.85 faithfulness, and
+    # a document type scanned at a heavy level in this one packet per tier (most N4-N5
+    # documents are scanned) lands near 0.7 faithfulness, and
     # its omissions lift the over-refusal interval's upper end near 0.09. Sensible gates for
     # that model leave room for one hard document and still fail the sloppy profile.
     rules = _rules(
@@ -41,7 +42,7 @@ per = "tier"
 
 [[rule]]
 metric = "faithfulness"
-min = 0.8
+min = 0.6
 per = "doc_type"
 
 [[rule]]

@@ -298,6 +298,26 @@ def test_selection_is_per_pattern_and_stable(render: Any) -> None:
     assert set(again) - set(first) <= {"table.rotated_header"}
 
 
+def test_a_scan_claims_the_document_before_what_it_excludes() -> None:
+    """Scans are the tier's first decision: a document drawn for both a scan and a text-layer
+    attack is scanned, and the attack goes elsewhere; the chosen patterns
+    still come back in catalogue order, the order they are applied in."""
+    from packetbench.generator.doctypes.base import variants
+
+    doc_type, variant = variants()["loss_run_pdf"]
+    subject = Subject("loss_run_pdf", "loss_run", "pdf", doc_type.model(), variant.style)
+    knobs = resolve("N1")
+    for pattern_id in ("textlayer.kerning", "scan.moderate", "hand.signature"):
+        knobs[f"patterns.{pattern_id}"] = 1.0
+    chosen = [p.id for p in engine.select(subject, knobs, "N5-000007")]
+    assert "scan.moderate" in chosen
+    assert "textlayer.kerning" not in chosen
+    order = [p.id for p in catalogue()]
+    assert chosen == sorted(chosen, key=order.index)
+    knobs["patterns.scan.moderate"] = 0.0
+    assert "textlayer.kerning" in [p.id for p in engine.select(subject, knobs, "N5-000007")]
+
+
 def test_a_pattern_that_finds_nothing_leaves_no_trace(monkeypatch: pytest.MonkeyPatch) -> None:
     # The probe is declared into a registry of its own, so it never outlives this test.
     probe: Registry[Pattern] = Registry("pattern")

@@ -3,8 +3,9 @@
 Which patterns a document carries is decided per (packet id, document, pattern) by a hash,
 not by a shared random stream, so adding a pattern to the catalogue or changing one
 probability never changes the draws of the others. Each pattern then acts with its own random
-stream. Patterns are applied in catalogue order; one that conflicts with a pattern already
-chosen for the document is skipped (declared incompatibilities, never a crash).
+stream. Scans are chosen first, then the others in catalogue order; one that conflicts with a
+pattern already chosen for the document is skipped (declared incompatibilities, never a
+crash). Patterns are applied in catalogue order.
 """
 
 from __future__ import annotations
@@ -40,9 +41,16 @@ def _seed(*parts: object) -> int:
 
 
 def select(subject: Subject, knobs: Mapping[str, Any], packet: str) -> list[Pattern]:
-    """The patterns document `subject` of packet `packet` ("N3-000042") carries."""
+    """The patterns document `subject` of packet `packet` ("N3-000042") carries, in catalogue
+    order.
+
+    Scans claim a document first: whether a document reaches the underwriter as an image is
+    the tier's first decision (its scan share, PATTERNS.md), and what a scanned page cannot
+    carry (a text-layer attack, a redaction's covered text) then goes to the native
+    documents. Among the others, earlier patterns in the catalogue win a conflict."""
+    patterns = catalogue()
     chosen: list[Pattern] = []
-    for pattern in catalogue():
+    for pattern in sorted(patterns, key=lambda p: p.phase != "scan"):  # stable: scans first
         probability = float(knobs.get(f"{PREFIX}{pattern.id}", 0.0))
         if probability <= 0.0 or not pattern.fits(subject):
             continue
@@ -51,7 +59,8 @@ def select(subject: Subject, knobs: Mapping[str, Any], packet: str) -> list[Patt
         if any(pattern.conflicts(other) for other in chosen):
             continue
         chosen.append(pattern)
-    return chosen
+    order = {pattern.id: index for index, pattern in enumerate(patterns)}
+    return sorted(chosen, key=lambda p: order[p.id])
 
 
 @dataclass

@@ -62,29 +62,33 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "overlay.status_icons": (0.0, 0.0, 0.25, 0.3, 0.35),
     "overlay.void_stamp": (0.0, 0.0, 0.06, 0.1, 0.15),
     "overlay.redaction": (0.0, 0.0, 0.08, 0.12, 0.2),
-    # scan.* exclude each other (one scan per document), so a later level's share of the
-    # documents is a little below its probability.
-    "scan.clean": (0.0, 0.05, 0.06, 0.06, 0.06),
-    "scan.moderate": (0.0, 0.0, 0.1, 0.12, 0.12),
-    "scan.fax": (0.0, 0.0, 0.06, 0.08, 0.08),
-    "scan.skewed": (0.0, 0.0, 0.0, 0.08, 0.1),
-    "scan.degraded": (0.0, 0.0, 0.0, 0.06, 0.15),
-    "scan.photo": (0.0, 0.0, 0.0, 0.04, 0.06),
-    "scan.mixed": (0.0, 0.05, 0.05, 0.06, 0.06),
-    "scan.ocr_layer": (0.0, 0.0, 0.04, 0.05, 0.06),
-    # textlayer: one text attack per document (they exclude each other and every scan, and
-    # come first in the catalogue), so N3 attacks about a third of its PDF documents' text
-    # layers and N5 about half; the rule attacks combine with any of them.
-    "textlayer.invisible_ocr": (0.0, 0.0, 0.05, 0.06, 0.08),
-    "textlayer.reading_order": (0.0, 0.0, 0.05, 0.06, 0.08),
-    "textlayer.kerning": (0.0, 0.0, 0.05, 0.06, 0.08),
-    "textlayer.cmap_scramble": (0.0, 0.0, 0.04, 0.05, 0.06),
-    "textlayer.cmap_gaps": (0.0, 0.0, 0.05, 0.06, 0.08),
-    "textlayer.clipped": (0.0, 0.0, 0.04, 0.05, 0.06),
-    "textlayer.hidden_layer": (0.0, 0.0, 0.04, 0.05, 0.06),
-    "textlayer.white_text": (0.0, 0.0, 0.04, 0.05, 0.06),
-    "textlayer.outlined": (0.0, 0.0, 0.04, 0.05, 0.06),
-    "textlayer.microtext": (0.0, 0.0, 0.03, 0.04, 0.05),
+    # scan.*: the tier's scan share. Scans claim a document before anything else (engine.select)
+    # and exclude each other (one scan per document), so the share of PDF documents scanned is
+    # 1 - prod(1 - p) over the levels: about N2 20 %, N3 45 %, N4 70 %, N5 84 %, and image
+    # pages about N2 15 %, N3 40 %, N4 65 %, N5 85 % of PDF pages (scan.mixed scans only
+    # some pages of a document). Override any level with --set patterns.scan.<level>=P.
+    "scan.clean": (0.0, 0.1, 0.1, 0.1, 0.1),
+    "scan.moderate": (0.0, 0.0, 0.2, 0.25, 0.3),
+    "scan.fax": (0.0, 0.0, 0.1, 0.12, 0.15),
+    "scan.skewed": (0.0, 0.0, 0.0, 0.18, 0.25),
+    "scan.degraded": (0.0, 0.0, 0.0, 0.2, 0.45),
+    "scan.photo": (0.0, 0.0, 0.0, 0.08, 0.12),
+    "scan.mixed": (0.0, 0.08, 0.08, 0.08, 0.08),
+    "scan.ocr_layer": (0.0, 0.0, 0.08, 0.1, 0.12),
+    # textlayer: one text attack per document (they exclude each other and every scan), so
+    # they fall on the native documents the scans left: about 45 % of them at N3, 60 % at N4
+    # and 80 % at N5 (of all PDF documents about 25 %, 20 % and 13 %); the rule attacks
+    # combine with any of them.
+    "textlayer.invisible_ocr": (0.0, 0.0, 0.065, 0.1, 0.18),
+    "textlayer.reading_order": (0.0, 0.0, 0.065, 0.1, 0.18),
+    "textlayer.kerning": (0.0, 0.0, 0.065, 0.1, 0.18),
+    "textlayer.cmap_scramble": (0.0, 0.0, 0.05, 0.085, 0.14),
+    "textlayer.cmap_gaps": (0.0, 0.0, 0.065, 0.1, 0.18),
+    "textlayer.clipped": (0.0, 0.0, 0.05, 0.085, 0.14),
+    "textlayer.hidden_layer": (0.0, 0.0, 0.05, 0.085, 0.14),
+    "textlayer.white_text": (0.0, 0.0, 0.05, 0.085, 0.14),
+    "textlayer.outlined": (0.0, 0.0, 0.05, 0.085, 0.14),
+    "textlayer.microtext": (0.0, 0.0, 0.04, 0.07, 0.1),
     "textlayer.fragmented_rules": (0.0, 0.0, 0.1, 0.12, 0.15),
     "textlayer.bezier_rules": (0.0, 0.0, 0.04, 0.06, 0.08),
     # sheet: workbooks (from N3)

@@ -22,7 +22,6 @@ import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
@@ -199,45 +198,59 @@ def clipped(op: TextOp, tail: str, clip: tuple[float, float, float, float]) -> D
     return DrawOp(draw)
 
 
-@cache
-def _pdfium_font(name: str) -> tuple[Any, Any]:
-    """pdfium's own copy of a standard font (the outlines it draws that font with)."""
+Segment = tuple[int, float, float, bool]  # pdfium segment type, x, y (em units), closes
+
+
+_GLYPHS: dict[tuple[str, str], tuple[Segment, ...]] = {}
+
+
+def glyphs(font: str, text: str) -> list[tuple[Segment, ...]]:
+    """The outline of each character of `text` in standard font `font`, in em units
+    (pdfium's glyph paths), remembered per process.
+
+    The font is loaded into a document of its own that is closed before returning: a
+    standard font kept open would keep pdfium's glyph cache for that font alive across the
+    documents a process renders, and a scan would then draw some glyphs with bitmaps another
+    scan left there under a nearly equal matrix (pdfium's cache key rounds the matrix), so a
+    scanned page's pixels would depend on what the process had scanned before."""
+    missing = sorted({char for char in text if (font, char) not in _GLYPHS})
+    if missing:
+        _GLYPHS.update(_load(font, missing))
+    return [_GLYPHS[font, char] for char in text]
+
+
+def _load(font: str, chars: Sequence[str]) -> dict[tuple[str, str], tuple[Segment, ...]]:
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 
     document = pdfium.PdfDocument.new()
-    font = raw.FPDFText_LoadStandardFont(document.raw, name.encode())
-    if not font:
-        raise ValueError(f"pdfium has no standard font {name!r}")
-    return document, font
-
-
-Segment = tuple[int, float, float, bool]  # pdfium segment type, x, y (em units), closes
-
-
-@cache
-def glyph(font: str, char: str) -> tuple[Segment, ...]:
-    """The outline of `char` in standard font `font`, in em units (pdfium's glyph path)."""
-    import pypdfium2.raw as raw
-
-    _, handle = _pdfium_font(font)
-    path = raw.FPDFFont_GetGlyphPath(handle, ord(char), ctypes.c_float(1.0))
-    if not path:
-        return ()
-    out = []
-    for index in range(raw.FPDFGlyphPath_CountGlyphSegments(path)):
-        segment = raw.FPDFGlyphPath_GetGlyphPathSegment(path, index)
-        x, y = ctypes.c_float(), ctypes.c_float()
-        raw.FPDFPathSegment_GetPoint(segment, x, y)
-        out.append(
-            (
-                int(raw.FPDFPathSegment_GetType(segment)),
-                round(x.value, 5),
-                round(y.value, 5),
-                bool(raw.FPDFPathSegment_GetClose(segment)),
-            )
-        )
-    return tuple(out)
+    try:
+        handle = raw.FPDFText_LoadStandardFont(document.raw, font.encode())
+        if not handle:
+            raise ValueError(f"pdfium has no standard font {font!r}")
+        try:
+            loaded = {}
+            for char in chars:
+                path = raw.FPDFFont_GetGlyphPath(handle, ord(char), ctypes.c_float(1.0))
+                out = []
+                for index in range(raw.FPDFGlyphPath_CountGlyphSegments(path) if path else 0):
+                    segment = raw.FPDFGlyphPath_GetGlyphPathSegment(path, index)
+                    x, y = ctypes.c_float(), ctypes.c_float()
+                    raw.FPDFPathSegment_GetPoint(segment, x, y)
+                    out.append(
+                        (
+                            int(raw.FPDFPathSegment_GetType(segment)),
+                            round(x.value, 5),
+                            round(y.value, 5),
+                            bool(raw.FPDFPathSegment_GetClose(segment)),
+                        )
+                    )
+                loaded[font, char] = tuple(out)
+            return loaded
+        finally:
+            raw.FPDFFont_Close(handle)
+    finally:
+        document.close()
 
 
 def outlined(op: TextOp) -> DrawOp:
@@ -257,8 +270,7 @@ def outlined(op: TextOp) -> DrawOp:
             canvas.setFillGray(0)
         path = canvas.beginPath()
         x = op.x
-        for char in op.text:
-            segments = glyph(op.font, char)
+        for char, segments in zip(op.text, glyphs(op.font, op.text), strict=True):
             pending: list[tuple[float, float]] = []
             for kind, gx, gy, closes in segments:
                 px, py = round(x + gx * op.size, 3), round(op.y + gy * op.size, 3)
