@@ -19,7 +19,7 @@ from tests.support.processes import wait_until_gone
 @pytest.mark.slow
 def test_ctrl_c_during_generate_jobs_2_says_how_to_continue(tmp_path: Path) -> None:
     out = tmp_path / "corpus"
-    args = ["generate", "--tier", "N1", "--count", "10", "--jobs", "2", "--out", str(out)]
+    args = ["generate", "--tiers", "N1", "--count", "10", "--jobs", "2", "--out", str(out)]
     process = subprocess.Popen(
         [cli_path(), *args, "--force"],
         start_new_session=True,

@@ -105,7 +105,9 @@ def nightmare(
 
 @import_app.command("inspect")
 def inspect_log(
-    log: Annotated[Path, typer.Argument(help="The inspect_ai log (.eval or .json).")],
+    log: Annotated[
+        Path, typer.Argument(metavar="LOG", help="The inspect_ai log (.eval or .json).")
+    ],
     packets: Annotated[
         Path, typer.Option(help="The packets the log's task was run on (checked by sha256).")
     ],

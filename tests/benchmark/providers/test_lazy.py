@@ -42,7 +42,7 @@ def _loaded(*args: str) -> str:
 
 @pytest.mark.slow
 def test_generate_loads_no_provider_sdk(tmp_path: Path) -> None:
-    assert _loaded("generate", "--tier", "N1", "--seed", "3", "--out", str(tmp_path)) == ""
+    assert _loaded("generate", "--tiers", "N1", "--seed", "3", "--out", str(tmp_path)) == ""
     assert (tmp_path / "N1-000003" / "packet_truth.json").is_file()
 
 
