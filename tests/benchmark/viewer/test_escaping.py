@@ -25,7 +25,9 @@ INJECTED = (
 def _shown(page: Page, hash_: str, ready: str) -> str:
     """The text of the page at `hash_` once `ready` holds, after checking nothing ran."""
     page.evaluate(f"location.hash = {hash_!r}")
-    page.wait_until(ready)
+    # Escaping is tested here, not speed: the run's overview is computed on first view, which
+    # on two loaded cores has taken longer than the default 30 s.
+    page.wait_until(ready, timeout=120)
     assert page.evaluate("window.__pwned === undefined"), hash_
     assert page.evaluate(INJECTED) == 0, hash_
     text: str = page.evaluate("document.body.innerText")
