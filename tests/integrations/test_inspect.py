@@ -17,8 +17,7 @@ import duckdb
 import pytest
 
 from packetbench.benchmark.harness.stub import FaultPlan, StubServer
-from packetbench.generator.packet import build_packet, packet_id
-from packetbench.generator.tiers import resolve
+from tests.support.packets import write_packets
 from tests.support.stubs import records
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -42,14 +41,7 @@ RECORD_DETAILS = ("run_id", "latency_s", "input_tokens", "cost_usd", "finish_rea
 @pytest.fixture(scope="module")
 def two_packets(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Two N1 packets (seeds 1 and 2)."""
-    root = tmp_path_factory.mktemp("inspect") / "packets"
-    for seed in (1, 2):
-        built = build_packet("N1", seed, resolve("N1"))
-        folder = root / packet_id("N1", seed)
-        folder.mkdir(parents=True)
-        for name, data in built.files.items():
-            (folder / name).write_bytes(data)
-    return root
+    return write_packets(tmp_path_factory.mktemp("inspect") / "packets", "N1", (1, 2))
 
 
 @pytest.fixture

@@ -237,3 +237,26 @@ def _answer(socket: ClientConnection, ident: int) -> dict[str, Any]:
         if message.get("id") == ident:
             result: dict[str, Any] = message["result"]
             return result
+
+
+def section_table(html: Path, section: str, screenshot: Path) -> str | None:
+    """The text of the first table after heading `#section` of report `html` as Chromium
+    shows it (a screenshot of the section written to `screenshot`), after checking the page
+    raised and logged nothing; None when Chromium is not installed (a failure when
+    PACKETBENCH_REQUIRE_BROWSER is set)."""
+    if chromium() is None:
+        assert not os.environ.get("PACKETBENCH_REQUIRE_BROWSER"), (
+            "PACKETBENCH_REQUIRE_BROWSER is set but chromium is not installed"
+        )
+        return None
+    with open_page(html) as page:
+        shown: str = page.evaluate(
+            f"Array.from(document.querySelectorAll('#{section} ~ table'))[0].innerText"
+        )
+        page.evaluate(f"document.getElementById('{section}').scrollIntoView()")
+        page.screenshot(screenshot)
+        problems = page.exceptions + [
+            m for m in page.console if m.get("type") in ("error", "warning", "assert")
+        ]
+    assert problems == []
+    return shown

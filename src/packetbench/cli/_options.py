@@ -8,6 +8,7 @@ that never stops a run. Each float option therefore takes `finite` as its callba
 from __future__ import annotations
 
 import math
+from typing import Annotated
 
 import typer
 
@@ -18,3 +19,18 @@ def finite(value: float | None) -> float | None:
     if value is not None and not math.isfinite(value):
         raise typer.BadParameter(f"{value} is not a finite number")
     return value
+
+
+# Sampling parameters, the same in `extract` and `run`.
+Temperature = Annotated[
+    float | None,
+    typer.Option(callback=finite, help="API providers that take it: sampling temperature."),
+]
+TopP = Annotated[
+    float | None,
+    typer.Option(callback=finite, help="API providers that take it: nucleus sampling top_p."),
+]
+SamplingSeed = Annotated[
+    int | None,
+    typer.Option(help="API providers that take it: the seed the model samples with."),
+]

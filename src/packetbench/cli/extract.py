@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from packetbench.cli._options import finite
+from packetbench.cli._options import SamplingSeed, Temperature, TopP, finite
 
 if TYPE_CHECKING:
     from packetbench.benchmark.extract import ExtractSummary
@@ -154,18 +154,9 @@ def extract(
     ),
     sim_seed: Annotated[int, typer.Option(help="sim only: seed of the injected errors.")] = 0,
     force: Annotated[bool, typer.Option(help="Replace an existing run folder.")] = False,
-    temperature: Annotated[
-        float | None,
-        typer.Option(callback=finite, help="API providers that take it: sampling temperature."),
-    ] = None,
-    top_p: Annotated[
-        float | None,
-        typer.Option(callback=finite, help="API providers that take it: nucleus sampling top_p."),
-    ] = None,
-    sampling_seed: Annotated[
-        int | None,
-        typer.Option(help="API providers that take it: the seed the model samples with."),
-    ] = None,
+    temperature: Temperature = None,
+    top_p: TopP = None,
+    sampling_seed: SamplingSeed = None,
     tiers: Annotated[
         str | None, typer.Option(help="Extract only the packets of these tiers (comma-separated).")
     ] = None,

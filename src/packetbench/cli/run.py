@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from packetbench.cli._options import finite
+from packetbench.cli._options import SamplingSeed, Temperature, TopP, finite
 
 
 class _Display:
@@ -175,18 +175,9 @@ def run(
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="API providers: neither read nor write the cache.")
     ] = False,
-    temperature: Annotated[
-        float | None,
-        typer.Option(callback=finite, help="API providers that take it: sampling temperature."),
-    ] = None,
-    top_p: Annotated[
-        float | None,
-        typer.Option(callback=finite, help="API providers that take it: nucleus sampling top_p."),
-    ] = None,
-    sampling_seed: Annotated[
-        int | None,
-        typer.Option(help="API providers that take it: the seed the model samples with."),
-    ] = None,
+    temperature: Temperature = None,
+    top_p: TopP = None,
+    sampling_seed: SamplingSeed = None,
     doc_types: Annotated[
         str | None,
         typer.Option(help="Extract only documents of these types (as extract --doc-types)."),

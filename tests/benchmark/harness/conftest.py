@@ -9,21 +9,13 @@ from typing import Any
 import pytest
 
 from packetbench.benchmark.harness.stub import FaultPlan, StubServer
-from packetbench.generator.packet import build_packet, packet_id
-from packetbench.generator.tiers import resolve
+from tests.support.packets import write_packets
 
 
 @pytest.fixture(scope="session")
 def three_packets(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder of three N1 packets (seeds 1-3); `documents` counts what they hold."""
-    root = tmp_path_factory.mktemp("three") / "packets"
-    for seed in (1, 2, 3):
-        built = build_packet("N1", seed, resolve("N1"))
-        folder = root / packet_id("N1", seed)
-        folder.mkdir(parents=True)
-        for name, data in built.files.items():
-            (folder / name).write_bytes(data)
-    return root
+    return write_packets(tmp_path_factory.mktemp("three") / "packets", "N1", (1, 2, 3))
 
 
 @pytest.fixture

@@ -72,6 +72,17 @@ class Setup:
     info: dict[str, Any]
 
 
+def used_schemas(packets: list[Packet], packets_dir: Path) -> set[str]:
+    """The schemas the documents of `packets` use, each known and with a prompt (BadInput
+    naming `packets_dir` otherwise)."""
+    used = {d.schema for p in packets for d in p.documents}
+    unknown = sorted(used - set(all_schemas()))
+    if unknown:
+        raise BadInput(f"{packets_dir}: documents of unknown schema {unknown[0]!r}")
+    prompts.check(used)
+    return used
+
+
 def _setup(
     provider: ApiProvider,
     packets: list[Packet],
@@ -80,11 +91,7 @@ def _setup(
     options: HarnessOptions,
 ) -> Setup:
     schemas = all_schemas()
-    used = {d.schema for p in packets for d in p.documents}
-    unknown = sorted(used - set(schemas))
-    if unknown:
-        raise BadInput(f"{packets_dir}: documents of unknown schema {unknown[0]!r}")
-    prompts.check(used)
+    used = used_schemas(packets, packets_dir)
     sent = sent_schemas(provider, {name: schemas[name] for name in used})
     if options.batch and not isinstance(provider, BatchProvider):
         raise UsageError(f"--batch: provider {provider.name} has no batch API in packetbench")

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.errors import BadInput, UsageError
+from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.harness import inputs, prompts
 from packetbench.benchmark.harness.plan import schema_hash
+from packetbench.benchmark.harness.session import used_schemas
 from packetbench.benchmark.packets import DocInfo, Packet, find_packets
 from packetbench.benchmark.providers.api import INPUT_MODES, JSON_ANSWER, Prompt
 from packetbench.benchmark.providers.schema_clean import without_file_keys
@@ -37,12 +38,7 @@ class Ask:
 def packets_of(packets_dir: Path) -> list[Packet]:
     """The packets of `packets_dir`, every document of a known schema with a prompt."""
     packets = find_packets(packets_dir)
-    schemas = all_schemas()
-    used = {d.schema for p in packets for d in p.documents}
-    unknown = sorted(used - set(schemas))
-    if unknown:
-        raise BadInput(f"{packets_dir}: documents of unknown schema {unknown[0]!r}")
-    prompts.check(used)
+    used_schemas(packets, packets_dir)
     return packets
 
 
