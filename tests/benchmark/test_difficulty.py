@@ -66,6 +66,7 @@ def test_card_tells_a_scanned_packet_from_a_native_one(packets: Path) -> None:
     assert scanned["pattern_uses_per_document"] == 1.0
     assert native["pattern_uses_per_document"] == 0.0
     assert native["conflicts_per_packet"] == 0.0
+    assert native["illegible_values_per_packet"] == 0.0
     assert native["largest_table_rows"] >= 1
     # Seeded: the same sample reads the same pages, the same numbers.
     assert difficulty_card([packets], ocr_sample=1, seed=3) == card
@@ -84,6 +85,37 @@ def test_cli_prints_the_card_and_its_json(run_cli: RunCli, packets: Path) -> Non
     assert [row["tier"] for row in card["tiers"]] == ["N1", "N2", "N3"]
     assert [row["image_page_share"] for row in card["tiers"]] == [0.0, 1.0, 1.0]
     assert card["tiers"][2]["ocr_recovered_share"] is None  # a rate over nothing
+
+
+def test_illegible_values_are_counted_apart_and_not_read(tmp_path: Path) -> None:
+    """A value damaged past reading (overlay.blot) is counted per packet, and its location is
+    not one of the located values the naive OCR is asked to recover."""
+    from packetbench.benchmark.audit.files import read_packet
+    from packetbench.benchmark.difficulty import _located
+    from tests.support.paths import cli_path
+
+    subprocess.run(
+        [
+            *(cli_path(), "generate", "--tier", "N5", "--seed", "3", "--out", str(tmp_path)),
+            *("--set", "documents=acord_125", "--set", "patterns.only=scan.clean,overlay.blot"),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    card = difficulty_card([tmp_path], ocr_sample=0)
+    (row,) = card.tiers
+    (document,) = [d for d in read_packet(tmp_path / "N5-000003").documents if d.format == "pdf"]
+    illegible = [e for e in document.fields if e.get("illegible")]
+    assert illegible and row["illegible_values_per_packet"] == len(illegible)
+    located = [text for here in _located(document).values() for _, text, _ in here]
+    everywhere = [
+        entry["rendered_as"]
+        for entry in document.fields
+        if entry.get("kind") != "checkbox" and entry["rendered_as"].strip()
+        for _ in entry["locations"]
+    ]
+    assert len(located) == len(everywhere) - len(illegible)
 
 
 def test_card_runs_on_an_imported_corpus(run_cli: RunCli, tmp_path: Path) -> None:

@@ -5,7 +5,11 @@ an imported one): PDF pages are opened with pypdfium2, never taken from our mani
 counts as an image page when it carries no text at all or is one image covering most of the page
 (a scan, with or without an OCR layer over it). Located values come from the field truth's
 locations (page + bbox on a PDF); a value drawn twice counts twice. Checkboxes are marks, not
-words, and are left out of the located values.
+words, and are left out of the located values, and so are locations the generator judged
+illegible (`legible: false`, PATTERNS.md rule 3b): nobody is expected to read them, so the
+naive OCR baseline is measured on legible values only. Illegible values (a value with no
+legible location in its document: `illegible: true` in the field truth) are counted apart,
+per packet.
 
 The naive OCR baseline is what a pipeline without restoration gets: each sampled page rendered
 at 300 dpi in gray, read whole by Tesseract (automatic page segmentation), nothing evened out,
@@ -66,6 +70,7 @@ class TierCard:
     ocr_located: int = 0
     ocr_recovered: int = 0
     conflicts: int = 0
+    illegible: int = 0  # values with no legible location (field truth `illegible: true`)
     pattern_uses: int = 0
     largest_table: int = 0
     # (packet folder, PDF file, page number, located (bbox or quad, rendered_as)) to sample from
@@ -91,6 +96,7 @@ class TierCard:
             "ocr_located_values": self.ocr_located,
             "ocr_recovered_share": share(self.ocr_recovered, self.ocr_located),
             "conflicts_per_packet": per(self.conflicts, self.packets),
+            "illegible_values_per_packet": per(self.illegible, self.packets),
             "pattern_uses_per_document": per(self.pattern_uses, self.documents),
             "largest_table_rows": self.largest_table,
         }
@@ -133,7 +139,7 @@ def _located(document: Document) -> dict[int, list[Located]]:
         if entry.get("kind") == "checkbox" or not entry["rendered_as"].strip():
             continue
         for location in entry.get("locations") or []:
-            if not isinstance(location, dict):
+            if not isinstance(location, dict) or location.get("legible") is False:
                 continue
             page, bbox = location.get("page"), location.get("bbox")
             region = location.get("quad") or bbox
@@ -267,6 +273,7 @@ def difficulty_card(
                 )
             card.pattern_uses += len(document.manifest.get("patterns_applied") or [])
             card.conflicts += _conflicts(document.manifest)
+            card.illegible += sum(entry.get("illegible") is True for entry in document.fields)
             card.largest_table = max(card.largest_table, _largest_table(document.truth))
             if document.format == "pdf":
                 _measure_pdf(card, document, packet.packet_id)
@@ -291,6 +298,7 @@ COLUMNS: Sequence[tuple[str, str]] = (
     ("OCR recovers", "ocr_recovered_share"),
     ("OCR pages", "ocr_pages_read"),
     ("conflicts/pkt", "conflicts_per_packet"),
+    ("illegible/pkt", "illegible_values_per_packet"),
     ("patterns/doc", "pattern_uses_per_document"),
     ("largest table", "largest_table_rows"),
 )

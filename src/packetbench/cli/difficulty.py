@@ -23,9 +23,10 @@ def difficulty(
 ) -> None:
     """Print the difficulty card of PACKETS per tier: documents and PDF pages per packet,
     image-page share (read from the PDFs), share of located values absent from the text
-    layer, what a naive OCR (Tesseract on the whole page, no restoration) recovers on a
-    sample of pages, conflicts per packet (from manifests), pattern uses per document,
-    largest table (rows). Exit 2 on bad input."""
+    layer, what a naive OCR (Tesseract on the whole page, no restoration) recovers of the
+    legible values on a sample of pages, conflicts and illegible values (damaged past
+    reading, expecting abstention) per packet, pattern uses per document, largest table
+    (rows). Exit 2 on bad input."""
     import json
 
     from packetbench.benchmark.difficulty import difficulty_card, render_table

@@ -107,7 +107,8 @@ def document_artifacts(
         },
         "rendered_universe": {
             "doc_id": doc_id,
-            "strings": recorder.strings,
+            "strings": recorder.universe_strings(),
             "hidden": recorder.hidden,
+            "illegible": recorder.illegible(),
         },
     }

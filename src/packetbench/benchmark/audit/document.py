@@ -32,6 +32,7 @@ from packetbench.benchmark.audit.result import (
     ATTACK_ABSENT,
     HANDWRITING,
     HIDDEN_VISIBLE,
+    ILLEGIBLE_READABLE,
     INTEGRITY,
     MISSING,
     NATIVE,
@@ -101,6 +102,9 @@ class _Auditor:
         self.attacks = doc.attacks()  # what text-layer attacks claim about the file
         # Pages with ink only OCR reads (hand.*); a scan of the page judges it by its level.
         self.inked = {page: HANDWRITING for page in doc.inked_pages()}
+        # Boxes the generator judged illegible (`legible: false`): page -> (field, quad or
+        # bbox). Never read as the value; OCR must not recover them (`check_illegible`).
+        self.illegible: dict[int, list[Located]] = defaultdict(list)
 
     # --- findings ----------------------------------------------------------------------------
 
@@ -279,6 +283,9 @@ class _Auditor:
                         ):
                             raise self.bad_location(index, location, "a quad of 8 numbers")
                         bbox = quad
+                    if location.get("legible") is False:
+                        self.illegible[page].append((index, bbox, piece, text_layer))
+                        continue
                     located[page].append((index, bbox, piece, text_layer))
             strings = self.strings_by_page()
             for page, indices in strings.items():
@@ -353,6 +360,8 @@ class _Auditor:
                     self.ocr_page(scan, page, located.get(page, []), strings.get(page, []))
                 self.calibrated()
             self.join_pieces()
+            if engine is not None:
+                self.check_illegible(pdf, engine)
         hidden = self.audit.attacks["hidden_not_checked"]
         if sum(self.audit.not_checked.values()) or hidden:
             pages = sorted(
@@ -463,6 +472,43 @@ class _Auditor:
                     self.audit.scan_tally(level, "strings").add(True)
                 texts = []
         return left, texts
+
+    def check_illegible(self, pdf: PdfText, engine: Tesseract) -> None:
+        """The other side of PATTERNS.md rule 3b: every box the generator judged illegible is
+        read by the audit's best OCR (the page evened out, deskewed and unruled, then the box
+        on its own in every reading) and must not yield its value, else the generator claimed
+        abstention where a reader can answer (`ILLEGIBLE_READABLE`)."""
+        pages = sorted(p for p in self.illegible if 1 <= p <= pdf.pages)
+        if not pages:
+            return
+        angles = {page: _turn(self.illegible[page]) for page in pages if page in self.levels}
+        for page, scan in read_pages(pdf.document(), pages, engine, self.doc.file, angles=angles):
+            boxes = self.illegible[page]
+            rereads = scan.reread([bbox for _, bbox, *_ in boxes])
+            for (index, bbox, *_), again in zip(boxes, rereads, strict=True):
+                entry = self.doc.fields[index]
+                expected = str(entry["rendered_as"])
+                read = [scan.in_box(bbox), *again]
+                recovered = next((r for r in read if same_text(r, expected)), None)
+                if recovered is None:
+                    self.audit.illegible["boxes"] += 1
+                    if entry.get("illegible") is True:
+                        self.audit.illegible["values"] += 1
+                    continue
+                self.audit.findings.append(
+                    Finding(
+                        ILLEGIBLE_READABLE,
+                        self.doc.doc_id,
+                        self.fields_file,
+                        entry["path"],
+                        "ocr",
+                        page,
+                        f"page {page} {'quad' if len(bbox) == 8 else 'bbox'} {bbox}",
+                        expected,
+                        squash(recovered),
+                        "the generator judged this box illegible, and OCR reads the value in it",
+                    )
+                )
 
     def calibrated(self) -> None:
         """The calibration sample's agreement: each sampled box's pixel verdict beside what

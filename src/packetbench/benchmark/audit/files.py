@@ -37,6 +37,8 @@ class Document:
     folder: Path = field(repr=False)
     schema: str = ""  # of the document truth
     truth: dict[str, Any] = field(default_factory=dict, repr=False)  # what a perfect reader returns
+    # Values damaged past reading (PATTERNS.md rule 3b): {path, text, value, page}.
+    illegible: list[dict[str, Any]] = field(default_factory=list)
 
     def truth_file(self, kind: str) -> Path:
         return self.folder / f"{kind}_{self.doc_id}.json"
@@ -205,7 +207,7 @@ def _document(folder: Path, listed: Any, truth_path: Path) -> Document:
         universe_path,
         "no strings list",
     )
-    for key in ("strings", "hidden"):
+    for key in ("strings", "hidden", "illegible"):
         for index, entry in enumerate(universe.get(key) or []):
             _require(
                 isinstance(entry, dict) and isinstance(entry.get("text"), str),
@@ -230,6 +232,7 @@ def _document(folder: Path, listed: Any, truth_path: Path) -> Document:
         folder,
         str(document_truth.get("schema")),
         document_truth["truth"],
+        list(universe.get("illegible") or []),
     )
 
 

@@ -33,6 +33,9 @@ OCR_RECALL = "ocr_recall"  # OCR read too few of a scan level's located values
 # value it should not, hidden text is not in the text layer, a page reads in order.
 ATTACK_ABSENT = "attack_absent"
 HIDDEN_VISIBLE = "hidden_visible"  # OCR reads hidden text on the page image
+# A box the generator judged illegible (PATTERNS.md rule 3b) that the audit's OCR reads: the
+# generator claimed abstention where a reader can answer.
+ILLEGIBLE_READABLE = "illegible_readable"
 PROBLEMS = (
     MISSING,
     STRING_MISSING,
@@ -45,6 +48,7 @@ PROBLEMS = (
     OCR_RECALL,
     ATTACK_ABSENT,
     HIDDEN_VISIBLE,
+    ILLEGIBLE_READABLE,
 )
 # What OCR must read of the located values on scanned pages, per scan level (issue 13): a
 # scan is judged by its recall, since no OCR engine reads every degraded value; a value it
@@ -139,6 +143,9 @@ class DocumentAudit:
     ocr_pages: list[int] = field(default_factory=list)  # pages whose text layer is unreliable
     not_checked: dict[str, int] = field(default_factory=lambda: {"fields": 0, "strings": 0})
     hidden: int = 0  # hidden strings confirmed absent from the visible universe
+    # Illegible boxes (`legible: false`) the audit's OCR confirmed unreadable, and how many of
+    # them are the only locations of an illegible value (`illegible: true`).
+    illegible: dict[str, int] = field(default_factory=lambda: {"boxes": 0, "values": 0})
     # Text-layer attacks confirmed in the file (values the text layer does not yield, hidden
     # strings it holds, pages out of order), and hidden strings OCR confirmed absent from the
     # page image (or could not: no --ocr), or read only where it misread a shown value or no
@@ -182,6 +189,7 @@ class DocumentAudit:
             "ocr_pages": self.ocr_pages,
             "not_checked": dict(self.not_checked),
             "hidden_confirmed": self.hidden,
+            "illegible_confirmed": dict(self.illegible),
             "attacks": dict(self.attacks),
             "findings": [f.to_json() for f in self.findings],
             "scans": {
@@ -306,6 +314,7 @@ class AuditResult:
             "strings_found": 0,
             "fields_not_checked": 0,
             "strings_not_checked": 0,
+            "illegible_values_confirmed": 0,
         }
         for packet in self.packets:
             for doc in packet.documents:
@@ -317,6 +326,7 @@ class AuditResult:
                 out["strings_found"] += sum(t.found for t in doc.strings.values())
                 out["fields_not_checked"] += doc.not_checked["fields"]
                 out["strings_not_checked"] += doc.not_checked["strings"]
+                out["illegible_values_confirmed"] += doc.illegible["values"]
         out["scans"] = {
             level: {kind: tally.to_json() for kind, tally in kinds.items()}
             for level, kinds in sorted(

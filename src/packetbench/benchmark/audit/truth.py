@@ -52,7 +52,38 @@ def check_truth(doc: Document) -> list[Finding]:
         found.append(finding(where, f"not a valid {doc.schema} instance: {why}"))
     fields = {entry["path"]: entry.get("value") for entry in doc.fields}
     leaves = dict(_leaves(doc.truth))
+    # A value damaged past reading at every location (PATTERNS.md rule 3b) expects abstention:
+    # null in the document truth, listed in the universe's `illegible`, no location legible.
+    illegible = {entry["path"] for entry in doc.fields if entry.get("illegible") is True}
+    listed = {str(entry.get("path")) for entry in doc.illegible}
+    for path in sorted(illegible ^ listed):
+        found.append(
+            finding(
+                path,
+                "an illegible field_truth entry not in rendered_universe.illegible"
+                if path in illegible
+                else "in rendered_universe.illegible but not an illegible field_truth entry",
+            )
+        )
+    for entry in doc.fields:
+        if entry["path"] in illegible and any(
+            isinstance(loc, dict) and loc.get("legible") is not False
+            for loc in entry.get("locations") or []
+        ):
+            found.append(finding(entry["path"], "illegible, but a location says legible"))
+    for path in sorted(illegible):
+        if path in leaves:
+            found.append(
+                finding(
+                    path,
+                    "illegible (no legible location), but the document truth has a value",
+                    None,
+                    leaves[path],
+                )
+            )
     for path, value in fields.items():
+        if path in illegible:
+            continue
         if path not in leaves:
             found.append(
                 finding(

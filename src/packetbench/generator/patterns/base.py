@@ -35,7 +35,9 @@ Phase = Literal["world", "document", "layout", "overlay", "emit", "post", "scan"
 #   shown  - rendered_as differs, value stays canonical (a reader can derive it)
 #   value  - the value is what is shown (truth follows the page)
 #   hidden - drawn but invisible or covered: out of truth, into rendered_universe.hidden
-Truth = Literal["none", "shown", "value", "hidden"]
+#   illegible - drawn visibly but damaged past reading (rule 3b): null where no location of
+#               the document is legible, into rendered_universe.illegible
+Truth = Literal["none", "shown", "value", "hidden", "illegible"]
 FAMILIES = ("table", "data", "overlay", "textlayer", "scan", "hand", "sheet", "csv", "packet")
 
 

@@ -501,3 +501,42 @@ def _highlight(staging: Staging) -> bool:
 
     staging.after_layout(draw)
     return True
+
+
+@pattern(
+    "overlay.blot",
+    "Blot past reading",
+    phase="overlay",
+    truth="illegible",
+    # An OCR layer would carry the destroyed text in the file: it is the scan's own reading.
+    incompatible=("scan.ocr_layer",),
+    description="a dense toner or ink blot over one to three values of a scanned page, past "
+    "reading: where a value has no other legible location, truth expects abstention",
+)
+def _blot(staging: Staging) -> bool:
+    """One to three values drawn once, on scanned pages, covered past reading (the pages are
+    chosen after layout: `PdfDocument._blot_targets`). Kept only when a page was scanned; each
+    blotted value is judged by the legibility rule like every other box, so the delta says
+    whether the rule found it illegible."""
+    staging.presentation.blots = (staging.rng.randint(1, 3), staging.rng.getrandbits(63))
+    applied = staging.applied
+
+    def check(recorder: Any) -> bool:
+        chosen = list(recorder.presentation.blotted)
+        if not chosen:
+            return False
+        illegible = set(recorder.illegible_paths())
+        for path in chosen:
+            drawn = recorder.drawn[path]
+            applied.targets.append(path)
+            applied.pages.update(int(loc["page"]) for loc in drawn.locations)
+            applied.delta[path] = {
+                "canonical": recorder.leaf(path)[0],
+                "shown": drawn.rendered_as,
+                "illegible": path in illegible,
+                "damage": "under a blot",
+            }
+        return True
+
+    staging.confirm(check)
+    return True

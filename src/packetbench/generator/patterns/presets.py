@@ -62,6 +62,9 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "overlay.status_icons": (0.0, 0.0, 0.25, 0.3, 0.35),
     "overlay.void_stamp": (0.0, 0.0, 0.06, 0.1, 0.15),
     "overlay.redaction": (0.0, 0.0, 0.08, 0.12, 0.2),
+    # Damage past reading (PATTERNS.md rule 3b): kept only on scanned documents, 1-3 values
+    # each, so about 0.2 x 2 values per scanned document at N4 and 0.6 x 2 at N5.
+    "overlay.blot": (0.0, 0.0, 0.0, 0.2, 0.6),
     # scan.*: the tier's scan share. Scans claim a document before anything else (engine.select)
     # and exclude each other (one scan per document), so the share of PDF documents scanned is
     # 1 - prod(1 - p) over the levels: about N2 20 %, N3 45 %, N4 70 %, N5 84 %, and image

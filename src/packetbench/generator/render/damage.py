@@ -4,7 +4,8 @@ local damage on part of it (a blurred patch, a roller bar, a fold, a coffee ring
 Each works in place on a scanned page's gray pixels (uint8, a row per pixel row, 255 = white)
 before the scan's tone curve, and draws its randomness from the page's generator, so a page is
 byte-identical across runs. Strengths are tuned so that every value stays legible to a person
-(a value damaged past reading is the legibility rule's business, not this module's).
+(a value damaged past reading is the legibility rule's business, not this module's), except
+`blot`, which is damage past reading on purpose (overlay.blot, PATTERNS.md rule 3b).
 """
 
 from __future__ import annotations
@@ -114,6 +115,28 @@ def punch(pixels: Matrix, dpi: int, rng: np.random.Generator) -> None:
         inside = ys * ys + xs * xs <= r * r
         region = pixels[top:bottom, left:right]
         region[inside] = 35
+
+
+def blot(pixels: Matrix, box: tuple[int, int, int, int], rng: np.random.Generator) -> None:
+    """A dense toner or ink blot over `box` (left, top, right, bottom, pixels): the box grown
+    by a fifth of its height each way, its corners rounded, filled nearly black (gray 18-58
+    with a coarse mottle), so that no stroke of what was under it shows through."""
+    rows, cols = pixels.shape
+    left, top, right, bottom = box
+    grow = max(2, (bottom - top) // 5)
+    left, top = max(left - grow, 0), max(top - grow, 0)
+    right, bottom = min(right + grow, cols), min(bottom + grow, rows)
+    if right - left < 2 or bottom - top < 2:
+        return
+    h, w = bottom - top, right - left
+    ys = (np.arange(h, dtype=np.float32)[:, None] + 0.5) / h * 2.0 - 1.0
+    xs = (np.arange(w, dtype=np.float32)[None, :] + 0.5) / w * 2.0 - 1.0
+    # A superellipse: square enough to cover the whole box, round at the corners.
+    inside = (np.abs(xs) ** 8 + np.abs(ys) ** 8) <= 1.0
+    mottle = rng.integers(18, 58, (max(h // 4, 1) + 1, max(w // 4, 1) + 1)).astype(np.uint8)
+    shade = np.repeat(np.repeat(mottle, 4, axis=0), 4, axis=1)[:h, :w]
+    region = pixels[top:bottom, left:right]
+    region[inside] = shade[inside]  # opaque: no stroke underneath shows through
 
 
 DAMAGE: dict[str, Callable[[Matrix, int, np.random.Generator], None]] = {

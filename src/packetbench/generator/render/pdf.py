@@ -15,11 +15,13 @@ emitted first, then rules, then one text object, so a page's text reads in layou
 from __future__ import annotations
 
 import io
+import random
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from reportlab import rl_config
 from reportlab.lib.pagesizes import landscape, letter
@@ -432,20 +434,79 @@ class PdfDocument:
         from packetbench.generator.render import scan
 
         pages = list(self.pages)
+        targets = self._blot_targets(scans)
         pdf = scan.open_pdf(native)
         try:
             for index, (level, seed) in sorted(scans.items()):
-                scanned = scan.scan_page(pdf, index, scan.LEVELS[level], seed)
+                blots = [box for page, box in targets.values() if page == index + 1]
+                scanned = scan.scan_page(
+                    pdf, index, scan.LEVELS[level], seed, blots=blots, judged=True
+                )
                 pages[index] = [
                     ImageOp(0.0, 0.0, self.width, self.height, scanned.image, jpeg=scanned.jpeg)
                 ]
                 self.recorder.scanned(index + 1, scanned.transform.box, scanned.transform.quad)
+                self._judge(index + 1, scan.LEVELS[level], scanned)
                 self.recorder.presentation.scanned[index + 1] = scanned.details
                 for hook in self.recorder.presentation.on_scan:
                     pages[index].extend(hook(index, scanned.transform))
         finally:
             pdf.close()
         return pages
+
+    def _blot_targets(
+        self, scans: dict[int, tuple[str, int]]
+    ) -> dict[str, tuple[int, list[float]]]:
+        """Values a blot (`Presentation.blots`: how many, and a seed) destroys: path -> (1-based
+        page, native bbox). Only a value drawn once in the document, on a scanned page, whose
+        text is a string of its own there (so the universe loses exactly that string)."""
+        count, seed = self.recorder.presentation.blots
+        if not count:
+            return {}
+        on_scans = {index + 1 for index in scans}
+        texts: dict[tuple[int, str], int] = {}
+        for entry in self.recorder.strings:
+            key = (int(entry["page"]), str(entry["text"]))
+            texts[key] = texts.get(key, 0) + 1
+        candidates = []
+        for path, drawn in self.recorder.drawn.items():
+            if len(drawn.locations) != 1:
+                continue
+            location = drawn.locations[0]
+            page = location.get("page")
+            if page not in on_scans or "bbox" not in location:
+                continue
+            if texts.get((page, drawn.rendered_as)) == 1 and len(drawn.rendered_as) >= 3:
+                candidates.append((path, (int(page), list(location["bbox"]))))
+        chosen = random.Random(seed).sample(candidates, min(count, len(candidates)))
+        self.recorder.presentation.blotted = sorted(path for path, _ in chosen)
+        return dict(chosen)
+
+    def _judge(self, page: int, level: Any, scanned: Any) -> None:
+        """Mark every location on scanned `page` legible or not by the legibility rule, on its
+        box as scanned (`packetbench.legibility.legible`)."""
+        from packetbench import legibility
+
+        clean, pixels = scanned.clean, scanned.pixels
+        assert clean is not None and pixels is not None
+        for drawn in self.recorder.drawn.values():
+            for location in drawn.locations:
+                if location.get("page") != page or "quad" not in location:
+                    continue
+                quad = location["quad"]
+                rect = legibility.box_pixels(quad, level.dpi, self.height, pixels.shape)
+                if rect is None:
+                    location["legible"] = False
+                    continue
+                left, top, right, bottom = rect
+                verdict = legibility.legible(
+                    clean[top:bottom, left:right],
+                    pixels[top:bottom, left:right],
+                    blur=level.blur,
+                    motion=level.motion,
+                    glyph_pixels=legibility.quad_height(quad) * level.dpi / 72.0,
+                )
+                location["legible"] = verdict.legible
 
     def _emit_pages(self, pages: list[list[Op]], raw_images: bool = False) -> bytes:
         # A document with scanned pages embeds their JPEGs as they are; reportlab would

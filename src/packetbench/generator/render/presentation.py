@@ -71,6 +71,10 @@ class Presentation:
     # Called with (0-based page, scan transform) when a page becomes its scanned image; the
     # operations returned are drawn on the scanned page (an OCR text layer).
     on_scan: list[Callable[[int, Any], list[Any]]] = field(default_factory=list)
+    # overlay.blot: (how many values, seed) to destroy on the scanned pages (damage past
+    # reading, PATTERNS.md rule 3b), and the paths it chose once the pages were scanned.
+    blots: tuple[int, int] = (0, 0)
+    blotted: list[str] = field(default_factory=list)
     # Called in order on the emitted PDF's bytes (text-layer attacks made on the file).
     post: list[Callable[[bytes], bytes]] = field(default_factory=list)
 
@@ -94,6 +98,8 @@ class Presentation:
             csv=copy.deepcopy(self.csv),
             on_scan=list(self.on_scan),
             post=list(self.post),
+            blots=self.blots,
+            blotted=list(self.blotted),
         )
 
     def label(self, text: str, path: str | None = None, page: int = 0) -> str:

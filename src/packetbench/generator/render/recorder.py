@@ -151,6 +151,48 @@ class Recorder:
                 entry["text_layer"] = False
         self.hidden = [entry for entry in self.hidden if entry["page"] != page]
 
+    def illegible_paths(self) -> list[str]:
+        """Paths drawn on a PDF page none of whose locations is legible (PATTERNS.md rule 3b:
+        the legibility rule judged every box on a scanned page, `PdfDocument._judge`)."""
+        return [
+            path
+            for path, drawn in self.drawn.items()
+            if drawn.locations
+            and all("page" in loc for loc in drawn.locations)
+            and not any(loc.get("legible", True) for loc in drawn.locations)
+        ]
+
+    def illegible(self) -> list[dict[str, Any]]:
+        """`rendered_universe.illegible`: each illegible value's text as rendered, its
+        canonical value and the page it is on (its first location's)."""
+        return [
+            {
+                "path": path,
+                "text": self.drawn[path].rendered_as,
+                "value": self.leaf(path)[0],
+                "page": self.drawn[path].locations[0]["page"],
+            }
+            for path in self.illegible_paths()
+        ]
+
+    def universe_strings(self) -> list[dict[str, Any]]:
+        """`rendered_universe.strings` without the illegible values' text: one string of the
+        same text on the same page per illegible location."""
+        gone: dict[tuple[int, str], int] = {}
+        for path in self.illegible_paths():
+            drawn = self.drawn[path]
+            for location in drawn.locations:
+                key = (int(location["page"]), drawn.rendered_as)
+                gone[key] = gone.get(key, 0) + 1
+        kept = []
+        for entry in self.strings:
+            key = (int(entry["page"]), str(entry["text"]))
+            if gone.get(key):
+                gone[key] -= 1
+                continue
+            kept.append(entry)
+        return kept
+
     def invisible(self, text: str, page: int) -> None:
         if text.strip():
             self.hidden.append({"text": text, "page": page})
@@ -161,6 +203,8 @@ class Recorder:
         """The document truth: the model with undrawn, declared-omitted leaves set to null."""
         data = self.doc.model_dump(mode="json")
         missing: list[str] = []
+        for path in self.illegible_paths():
+            set_path(data, path, None)  # damaged past reading everywhere: abstention expected
         for path, (value, _) in self._leaves.items():
             if value is None or path in self.drawn:
                 continue
@@ -182,17 +226,22 @@ class Recorder:
     def field_truth(self) -> list[dict[str, Any]]:
         """One entry per drawn non-null leaf, in model order."""
         fields = []
+        illegible = set(self.illegible_paths())
         for path, (value, leaf) in self._leaves.items():
             drawn = self.drawn.get(path)
             if drawn is None:
                 continue
-            fields.append(
-                {
-                    "path": path,
-                    "value": value,
-                    "kind": leaf.kind,
-                    "rendered_as": drawn.rendered_as,
-                    "locations": drawn.locations,
-                }
-            )
+            for location in drawn.locations:
+                if "page" in location:
+                    location.setdefault("legible", True)  # a native page is read as drawn
+            entry: dict[str, Any] = {
+                "path": path,
+                "value": value,
+                "kind": leaf.kind,
+                "rendered_as": drawn.rendered_as,
+                "locations": drawn.locations,
+            }
+            if path in illegible:
+                entry["illegible"] = True
+            fields.append(entry)
         return fields

@@ -215,6 +215,10 @@ class ScannedPage:
     jpeg: bool
     transform: Transform
     details: dict[str, Any]
+    # The page as the legibility rule compares it: the level-aware clean side (`optical_clean`)
+    # and the scanned image as decoded from `image` (gray, a row per pixel row).
+    clean: Matrix | None = None
+    pixels: Matrix | None = None
 
 
 def _rotation_about(
@@ -520,7 +524,9 @@ def _tone_table(level: Level) -> list[int]:
     return table
 
 
-def degrade(pixels: Matrix, level: Level, rng: np.random.Generator) -> Image.Image:
+def degrade(
+    pixels: Matrix, level: Level, rng: np.random.Generator, blots: list[Box] | None = None
+) -> Image.Image:
     """Photometric damage, in the order a page meets it: light, sensor noise (added before the
     tone curve, so it scales with the ink as it does in a sensor), dust and streaks, then the
     tone curve (ink, paper, background removal or the fax's threshold).
@@ -554,11 +560,49 @@ def degrade(pixels: Matrix, level: Level, rng: np.random.Generator) -> Image.Ima
         band[:] = (band * float(rng.uniform(0.55, 0.8))).astype(np.uint8)
     for kind in level.damage:
         damage.DAMAGE[kind](pixels, level.dpi, rng)
+    # Damage past reading comes last, over the noise, as ink on the page would (and draws
+    # from the generator only when asked, so a page without it keeps its bytes).
+    for box in blots or ():
+        damage.blot(pixels, box, rng)
     return Image.frombuffer("L", size, pixels, "raw", "L", 0, 1).point(_tone_table(level))
 
 
-def scan_page(pdf: Any, index: int, level: Level, seed: int) -> ScannedPage:
-    """Scan page `index` (0-based) of an open pypdfium2 document at `level`."""
+def optical_clean(drawn: Matrix, level: Level) -> Matrix:
+    """The legibility rule's clean side (`packetbench.legibility`): the page as drawn, through
+    the level's global optics (focus, motion, toner spread: the same glyphs, blurred, as a
+    person would still see them) and its tone curve, without its light, noise, dust, streaks,
+    local damage or JPEG. `drawn` is left as it is."""
+    pixels = np.array(drawn, dtype=np.uint8, copy=True)
+    if level.blur or level.motion or level.thicken:
+        damage.optics(pixels, level.blur, level.motion, level.thicken)
+    table = np.array(_tone_table(level), dtype=np.uint8)
+    return np.asarray(table[pixels])
+
+
+def _pixel_box(transform: Transform, bbox: list[float], dpi: float, height: float) -> Box:
+    """The pixel rectangle holding native `bbox` once the scan moved it."""
+    quad = transform.quad(bbox)
+    scale = dpi / 72.0
+    xs, ys = quad[0::2], quad[1::2]
+    return (
+        math.floor(min(xs) * scale),
+        math.floor((height - max(ys)) * scale),
+        math.ceil(max(xs) * scale),
+        math.ceil((height - min(ys)) * scale),
+    )
+
+
+def scan_page(
+    pdf: Any,
+    index: int,
+    level: Level,
+    seed: int,
+    blots: list[list[float]] | None = None,
+    judged: bool = False,
+) -> ScannedPage:
+    """Scan page `index` (0-based) of an open pypdfium2 document at `level`. `blots` are
+    native boxes (points) to cover with damage past reading (`damage.blot`); `judged` keeps
+    the pixels the legibility rule compares (`ScannedPage.clean`, `ScannedPage.pixels`)."""
     rng = np.random.Generator(np.random.PCG64(seed))
     page = pdf[index]
     try:
@@ -569,7 +613,9 @@ def scan_page(pdf: Any, index: int, level: Level, seed: int) -> ScannedPage:
         drawn = _render(page, transform, level.dpi, size, 255, level.background)
     finally:
         page.close()
-    damaged = degrade(drawn, level, rng)
+    clean = optical_clean(drawn, level) if judged else None
+    boxes = [_pixel_box(transform, box, level.dpi, height) for box in blots or ()]
+    damaged = degrade(drawn, level, rng, boxes)
     out = io.BytesIO()
     if level.binarize:
         damaged.save(out, "PNG", optimize=False, compress_level=6)
@@ -581,14 +627,20 @@ def scan_page(pdf: Any, index: int, level: Level, seed: int) -> ScannedPage:
         dpi=level.dpi,
         matrix=[float(v) for v in transform.matrix.flatten()],
     )
-    return ScannedPage(out.getvalue(), not level.binarize, transform, details)
+    image = out.getvalue()
+    pixels = None
+    if judged:
+        with Image.open(io.BytesIO(image)) as decoded:
+            pixels = np.asarray(decoded.convert("L"))
+    return ScannedPage(image, not level.binarize, transform, details, clean, pixels)
 
 
 def clean_page(pdf: Any, index: int, level: Level, matrix: list[float]) -> Matrix:
     """Page `index` (0-based) of an open native document drawn as `scan_page` drew it under
-    `matrix` (the 3x3 map it recorded, row by row), through the level's tone curve but with
-    none of its damage: the scanned page as it would be without noise, dust, streaks, light or
-    JPEG (gray pixels, a row per pixel row)."""
+    `matrix` (the 3x3 map it recorded, row by row), as the legibility rule's clean side
+    (`optical_clean`: the level's optics and tone curve, none of its damage): the scanned page
+    as it would be without noise, dust, streaks, light, local damage or JPEG (gray pixels, a
+    row per pixel row). The generator judges its boxes against the same function."""
     page = pdf[index]
     try:
         width, height = (float(v) for v in page.get_size())
@@ -597,8 +649,7 @@ def clean_page(pdf: Any, index: int, level: Level, matrix: list[float]) -> Matri
         drawn = _render(page, transform, level.dpi, size, 255, level.background)
     finally:
         page.close()
-    table = np.array(_tone_table(level), dtype=np.uint8)
-    return np.asarray(table[drawn])
+    return optical_clean(drawn, level)
 
 
 def open_pdf(data: bytes) -> Any:
