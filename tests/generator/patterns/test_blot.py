@@ -4,6 +4,8 @@ files expect abstention for the destroyed value and keep everything else."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -116,3 +118,40 @@ def test_tesseract_cannot_read_the_blotted_value_and_reads_its_neighbour(
             break
     else:
         pytest.fail(f"no neighbour read: {readings}")
+
+
+def test_blotted_packets_are_byte_identical_across_jobs(tmp_path: Path) -> None:
+    """The legibility verdicts come from pixels, which are deterministic: one worker or two,
+    the same bytes, blots and illegible truth included."""
+    import hashlib
+    import subprocess
+
+    from tests.support.paths import cli_path
+
+    digests = []
+    for jobs in ("1", "2"):
+        out = tmp_path / jobs
+        subprocess.run(
+            [
+                *(cli_path(), "generate", "--tier", "N5", "--seed", "3", "--count", "2"),
+                *("--jobs", jobs, "--out", str(out), "--set", "documents=acord_125"),
+                *("--set", "patterns.only=scan.clean,overlay.blot"),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )
+        digests.append(
+            {
+                str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted(out.rglob("*"))
+                if p.is_file()
+            }
+        )
+    assert digests[0] == digests[1]
+    illegible = [
+        entry
+        for path in (tmp_path / "1").rglob("rendered_universe_*.json")
+        for entry in json.loads(path.read_text())["illegible"]
+    ]
+    assert illegible
