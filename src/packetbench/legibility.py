@@ -43,7 +43,7 @@ damaged 0 at every level. In the canonical suite (seed 1), the rule marks illegi
 blotted boxes (N4-000001 7, N5-000001 16) and no other of its 33,942 PDF locations.
 MAX_SMEAR = 0.3: the smallest boxes drawn are 4.5 points high (12.4 px at 200 dpi, 9.4 px
 at 150 dpi); the levels that exist smear at most 3 px (motion_blur: 0.24 of such a box, its
-glyphs smeared but a person still reads them, docs/images), while a smear of a third of the
+glyphs smeared but a person still reads them), while a smear of a third of the
 glyph height covers the x-height's counters and strokes alike (a Gaussian of that radius is
 mush). No level in use reaches it: today the check guards a future level, not a preset.
 `benchmarks/legibility.py` prints the rule's agreement with OCR per level. `audit --ocr` reads
