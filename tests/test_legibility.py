@@ -172,3 +172,24 @@ def test_the_optics_check_is_the_stated_ratio() -> None:
     assert not optics_readable(3.1, 0, 10.0)
     assert optics_readable(3.0, 0, 10.0)
     assert not optics_readable(0.0, 0, 0.0)
+
+
+def test_a_rule_broken_by_a_fax_in_the_margin_is_not_the_value() -> None:
+    """A table rule caught in a box's margin is one or two pixel rows; a fax breaks it into
+    dots. Seen in N3-000015 (a fax's one-letter answer 'Y', judged damaged by its rule alone):
+    the rule is not a glyph row, so the value stays intact."""
+    from PIL import ImageDraw
+
+    from packetbench.legibility import MIN_ROW
+
+    clean = Image.new("L", (40, 30), 255)
+    ImageDraw.Draw(clean).text((14, 4), "Y", fill=0)
+    pixels = np.asarray(clean).copy()
+    pixels[-1, :] = 0  # the rule under the box
+    scanned = pixels.copy()
+    scanned[-1, 1::2] = 255  # the fax's dotted rule
+    assert judge(pixels, scanned).verdict == INTACT_VERDICT
+    # A real glyph row (MIN_ROW pixels or more) is still judged: blotted out, it is damaged.
+    blotted = scanned.copy()
+    blotted[2:-2, :] = 30
+    assert MIN_ROW <= 8 and judge(pixels, blotted).verdict == DAMAGED_VERDICT

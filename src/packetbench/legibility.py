@@ -82,6 +82,11 @@ INK_SHARE = 0.35
 # A cell takes part when at least this many of its clean pixels are ink (a cell holding the
 # tip of one glyph says little, and noise alone decides its NCC).
 MIN_INK = 6
+# Least height (pixels) of a run of inked rows to be a glyph row: a thinner run is a table rule
+# caught in the box's margin (a fax breaks it into dots, which says nothing about the value)
+# or the tip of a glyph. The smallest glyph rows drawn are 6 pixels and more (4.5-point boxes
+# at 150 dpi); rules are 1-3.
+MIN_ROW = 4
 # Least contrast (gray levels, paper to darkest ink) for the clean side to hold any ink.
 MIN_CONTRAST = 40
 
@@ -131,6 +136,8 @@ def judge(clean: Pixels, scanned: Pixels) -> Judgement:
     ink = clean < paper - INK_SHARE * (paper - darkest)
     worst, cells = 1.0, 0
     for top, bottom in _bands(np.asarray(ink.any(axis=1))):
+        if bottom - top < MIN_ROW:
+            continue  # a rule crossing the box's margin, or a glyph's tip: not a glyph row
         # The row with a pixel of margin above and below: a glyph's edge softens outwards.
         top, bottom = max(top - 1, 0), min(bottom + 1, clean.shape[0])
         width = max(round((bottom - top) * CELL), 8)
