@@ -21,7 +21,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from reportlab import rl_config
 from reportlab.lib.pagesizes import landscape, letter
@@ -33,6 +33,9 @@ from packetbench.generator.errors import LayoutError
 from packetbench.generator.render import fonts
 from packetbench.generator.render.presentation import Presentation
 from packetbench.generator.render.recorder import Location, Recorder
+
+if TYPE_CHECKING:
+    from packetbench.generator.render.scan import Level, ScannedPage
 
 MARGIN = 36.0
 REGULAR = "Helvetica"
@@ -482,7 +485,7 @@ class PdfDocument:
         self.recorder.presentation.blotted = sorted(path for path, _ in chosen)
         return dict(chosen)
 
-    def _judge(self, page: int, level: Any, scanned: Any) -> None:
+    def _judge(self, page: int, level: Level, scanned: ScannedPage) -> None:
         """Mark every location on scanned `page` legible or not by the legibility rule, on its
         box as scanned (`packetbench.legibility.legible`)."""
         from packetbench import legibility
