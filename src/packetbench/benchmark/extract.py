@@ -201,6 +201,12 @@ def _extract(
     if isinstance(provider, ApiProvider):
         from packetbench.benchmark.harness.session import run_api
 
+        if options is not None and options.batch and provider.settings.cite == "native":
+            raise UsageError(
+                "--cite native asks each document's citations in a second request after its "
+                "answer, which a batch cannot do: use --cite page or box with --batch"
+            )
+
         return run_api(provider, packets, packets_dir, out, force, options or HarnessOptions())
     if options is not None and options.batch:
         raise UsageError(

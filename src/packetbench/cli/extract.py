@@ -113,7 +113,9 @@ def extract(
         str | None,
         typer.Option(
             help="page or box: ask for each value's evidence (PDF page, and with box its box; "
-            "workbook sheet and cell; CSV row and column), recorded and scored."
+            "workbook sheet and cell; CSV row and column), recorded and scored. native "
+            "(anthropic): the provider's own citations of each PDF page, asked in a second "
+            "request per PDF document after its answer."
         ),
     ] = None,
     confidence: Annotated[

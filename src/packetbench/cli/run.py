@@ -98,8 +98,8 @@ def run(
     cite: Annotated[
         str | None,
         typer.Option(
-            help="page or box: ask for each value's evidence (as extract --cite); the report "
-            "and the last lines give the grounding rates."
+            help="page, box or native: ask for each value's evidence (as extract --cite); the "
+            "report and the last lines give the grounding rates."
         ),
     ] = None,
     confidence: Annotated[

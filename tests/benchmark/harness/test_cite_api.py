@@ -89,7 +89,7 @@ def test_an_unknown_cite_mode_is_one_line_exit_2(run_cli: Run, tmp_path: Path) -
     bad = run_cli(*BASE, "--out", str(tmp_path / "bad"), "--cite", "span", env=ENV)
     assert bad.returncode == 2
     assert bad.stderr.strip().splitlines() == [
-        "packetbench: error: unknown --cite 'span'; choose page, box"
+        "packetbench: error: unknown --cite 'span'; choose page, box, native"
     ]
     assert not (tmp_path / "bad").exists()
 

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
 from packetbench import safe_read
 from packetbench.benchmark.grounding.boxes import normalised_to_points, valid_normalised
@@ -37,6 +37,15 @@ class Citation(BaseModel):
     row: int | None = None
     column: int | None = None
     problem: str | None = None  # why the citation cannot support a value
+    quote: str | None = None  # --cite native: the text the provider cited
+
+    @model_serializer(mode="wrap")
+    def _without_absent_quote(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # Records of --cite page|box runs stay what they were before native citations.
+        data: dict[str, Any] = handler(self)
+        if data.get("quote") is None:
+            data.pop("quote", None)
+        return data
 
 
 def page_sizes(path: Path) -> list[tuple[float, float]]:

@@ -19,7 +19,11 @@ from __future__ import annotations
 
 from typing import Any
 
-CITE_MODES: tuple[str, ...] = ("page", "box")
+# Evidence asked for in the strict schema (page, box), or the provider's own document
+# citations in a second pass (native: Anthropic, PDF pages; `grounding.native`).
+EVIDENCE_MODES: tuple[str, ...] = ("page", "box")
+NATIVE = "native"
+CITE_MODES: tuple[str, ...] = (*EVIDENCE_MODES, NATIVE)
 BOX_KEYS: tuple[str, ...] = ("x0", "y0", "x1", "y1")
 
 
@@ -96,8 +100,8 @@ def wrapped_schema(
     """`schema` (a document schema) under `values`, with the evidence list of `cite` (page
     or box) and, with `confidence`, a list of each value's confidence. Without confidence
     the schema is exactly the cited schema it always was."""
-    if cite is not None and cite not in CITE_MODES:
-        raise ValueError(f"unknown cite mode {cite!r}")
+    if cite is not None and cite not in EVIDENCE_MODES:
+        raise ValueError(f"unknown evidence mode {cite!r}")
     # The keys that describe the schema file ($schema, $id) do not belong inside another.
     values = {key: value for key, value in schema.items() if key not in ("$schema", "$id")}
     properties: dict[str, Any] = {"values": values}
@@ -135,8 +139,8 @@ def wrapped_schema(
 
 def cited_schema(schema: dict[str, Any], mode: str) -> dict[str, Any]:
     """`schema` (a document schema) wrapped with the evidence list of `mode`."""
-    if mode not in CITE_MODES:
-        raise ValueError(f"unknown cite mode {mode!r}")
+    if mode not in EVIDENCE_MODES:
+        raise ValueError(f"unknown evidence mode {mode!r}")
     return wrapped_schema(schema, mode)
 
 
@@ -151,6 +155,15 @@ def confidence_info() -> dict[str, Any]:
 
 def citation_info(mode: str) -> dict[str, Any]:
     """What run.json records about a cited run: the mode and the coordinate conventions."""
+    if mode == NATIVE:
+        return {
+            "mode": mode,
+            # the provider's document citations, asked for in a second request per document
+            "source": "native",
+            "pdf": "page, 1-based (the first page of the provider's page range); no box",
+            "xlsx": "none (native citations cover PDF documents only)",
+            "csv": "none (native citations cover PDF documents only)",
+        }
     info: dict[str, Any] = {
         "mode": mode,
         "source": "schema",  # evidence asked for in the strict schema (not native citations)

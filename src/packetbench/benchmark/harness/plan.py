@@ -17,7 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from packetbench.benchmark.errors import BadInput
-from packetbench.benchmark.grounding.schema import citation_info, confidence_info, wrapped_schema
+from packetbench.benchmark.grounding.schema import (
+    NATIVE,
+    citation_info,
+    confidence_info,
+    wrapped_schema,
+)
 from packetbench.benchmark.harness import prompts
 from packetbench.benchmark.harness.runner import Job
 from packetbench.benchmark.packets import Packet
@@ -53,7 +58,7 @@ def sent_schemas(
 ) -> dict[str, dict[str, Any]]:
     """Each schema as `provider` is sent it: wrapped with its evidence list under `--cite`
     and its confidence list under `--confidence`."""
-    cite, confidence = provider.settings.cite, provider.settings.confidence
+    cite, confidence = provider.settings.evidence, provider.settings.confidence
     return {
         name: provider.clean_schema(
             wrapped_schema(schema, cite, confidence) if cite or confidence else schema
@@ -79,7 +84,9 @@ def api_info(
     }
     if provider.settings.cite:
         info["citations"] = citation_info(provider.settings.cite)
-        info["citations"]["prompt"] = prompts.cite_hash()
+        info["citations"]["prompt"] = (
+            prompts.native_cite_hash() if provider.settings.cite == NATIVE else prompts.cite_hash()
+        )
     if provider.settings.confidence:
         info["confidences"] = confidence_info() | {"prompt": prompts.confidence_hash()}
     return info

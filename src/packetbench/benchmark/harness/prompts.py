@@ -24,6 +24,7 @@ SYSTEM = "system.j2"
 FRAME = "_document.j2"
 CITE = "cite.j2"  # appended with `extract --cite`
 CONFIDENCE = "confidence.j2"  # appended with `extract --confidence`
+NATIVE_CITE = "native_cite.j2"  # the second request of `extract --cite native`
 
 
 def folder() -> Path:
@@ -74,6 +75,16 @@ def title(schema: dict[str, Any]) -> str:
 def cite_hash() -> str:
     """sha256 of the citation instructions (run.json records it for cited runs)."""
     return hashlib.sha256((folder() / CITE).read_bytes()).hexdigest()
+
+
+def native_cite_hash() -> str:
+    """sha256 of the second request's question of `--cite native` (run.json records it)."""
+    return hashlib.sha256((folder() / NATIVE_CITE).read_bytes()).hexdigest()
+
+
+def native_question(listing: str) -> str:
+    """The question of `--cite native`'s second request, listing the first answer's values."""
+    return _environment().get_template(NATIVE_CITE).render(listing=listing).strip()
 
 
 def confidence_hash() -> str:

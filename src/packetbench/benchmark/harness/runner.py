@@ -25,6 +25,8 @@ from typing import IO, Any
 
 from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.grounding import citations, confidences
+from packetbench.benchmark.grounding import native as native_cite
+from packetbench.benchmark.grounding.schema import NATIVE
 from packetbench.benchmark.harness import answer, estimate, inputs, prompts
 from packetbench.benchmark.harness.budget import Budget
 from packetbench.benchmark.harness.cache import ResponseCache, key
@@ -89,6 +91,15 @@ class Built:
     prompt: Prompt
     document: inputs.DocumentInput
     schema: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Native:
+    """What `--cite native`'s second request of a document gave."""
+
+    citations: list[citations.Citation]
+    reply: Reply | None  # None: nothing was asked, or the request failed
+    cached: bool
 
 
 @dataclass
@@ -225,7 +236,8 @@ class Runner:
         request, digest = built.request, built.digest
         if not job.fresh and (cached := self.cache.get(digest)) is not None:
             self._event(job, event="attempt", attempt=0, result="cache hit", cache=digest)
-            self._finish(job, cached, attempts=0, latency=0.0, cached=True)
+            native = await self._native(job, built, digest, cached)
+            self._finish(job, cached, attempts=0, latency=0.0, cached=True, native=native)
             return True
         reserve = self._estimate(job, built)
         if self._stopping() or not await self._budget.admit(reserve):
@@ -235,20 +247,58 @@ class Runner:
             reply, attempts, latency, failure = await self._send(job, request)
             attempts += job.earlier
             if reply is not None:
-                spent = self._answered(job, digest, reply, attempts, latency)
+                # Cached before --cite native's second request, which may fail or be cut off.
+                self._cache(digest, reply)
+                native = await self._native(job, built, digest, reply)
+                spent = self._finish(
+                    job, reply, attempts=attempts, latency=latency, cached=False, native=native
+                )
             elif failure is not None:
                 self._failed(job, failure, attempts, latency)
         finally:
             await self._budget.settle(reserve, spent)
         return True
 
+    def _cache(self, digest: str, reply: Reply) -> None:
+        provider = self.provider
+        self.cache.put(digest, reply, {"provider": provider.name, "model": provider.model})
+
     def _answered(
         self, job: Job, digest: str, reply: Reply, attempts: int, latency: float
     ) -> float:
-        """Cache a fresh reply and write its record; the dollars it cost."""
-        provider = self.provider
-        self.cache.put(digest, reply, {"provider": provider.name, "model": provider.model})
+        """Cache a fresh reply and write its record; the dollars it cost (a batch's items)."""
+        self._cache(digest, reply)
         return self._finish(job, reply, attempts=attempts, latency=latency, cached=False)
+
+    async def _native(self, job: Job, built: Built, digest: str, reply: Reply) -> Native | None:
+        """`--cite native`: the second request of a PDF document whose first answer was read,
+        asking the provider to cite the document for each value it gave (`grounding.native`).
+        None when there is nothing to ask (another mode, another format, no answer)."""
+        provider = self.provider
+        if provider.settings.cite != NATIVE or job.doc.format != "pdf":
+            return None
+        verdict = answer.judge(reply, DOC_TYPES[job.doc.schema].model, provider.max_output_tokens)
+        if verdict.status != "ok" or verdict.output is None:
+            return None
+        values = native_cite.leaves(verdict.output)
+        if not values:
+            return Native([], None, cached=False)
+        listing = native_cite.question(values)
+        request = provider.citation_request(built.prompt, prompts.native_question(listing))
+        second = key({"native_citations": digest, "listing": listing})
+        if not job.fresh and (cached := self.cache.get(second)) is not None:
+            self._event(job, event="citations", result="cache hit", cache=second)
+            found = native_cite.read(cached.cited or [], values, built.document.pages or 0)
+            return Native(found, cached, cached=True)
+        got, attempts, _, failure = await self._send(job, request)
+        if got is None:
+            assert failure is not None
+            self._event(job, event="citations", result=failure.kind, message=failure.message)
+            return Native([], None, cached=False)  # its values count as uncited
+        self._cache(second, got)
+        self._event(job, event="citations", result="answer", attempts=attempts)
+        found = native_cite.read(got.cited or [], values, built.document.pages or 0)
+        return Native(found, got, cached=False)
 
     def _failed(self, job: Job, failure: ProviderFailure, attempts: int, latency: float) -> None:
         """A request that got no answer: a fatal failure stops the run (no record); any
@@ -294,7 +344,7 @@ class Runner:
             schema,
             document,
             provider.answer_instruction(),
-            provider.settings.cite,
+            provider.settings.evidence,
             doc.format,
             provider.settings.confidence,
         )
@@ -382,11 +432,20 @@ class Runner:
         return self.fatal is not None
 
     def _finish(
-        self, job: Job, reply: Reply, *, attempts: int, latency: float, cached: bool
+        self,
+        job: Job,
+        reply: Reply,
+        *,
+        attempts: int,
+        latency: float,
+        cached: bool,
+        native: Native | None = None,
     ) -> float:
-        """Judge a reply and write its record; returns the dollars it cost this run."""
+        """Judge a reply and write its record; returns the dollars it cost this run. With
+        `native` (--cite native), its citations are the record's, and its request's tokens
+        and cost count in the record's usage and the run's tally."""
         cap = self.provider.max_output_tokens
-        cite = self.provider.settings.cite
+        cite = self.provider.settings.evidence
         confident = self.provider.settings.confidence
         verdict = answer.judge(
             reply, DOC_TYPES[job.doc.schema].model, cap, cited=cite is not None, confident=confident
@@ -413,17 +472,38 @@ class Runner:
             )
         if confident and verdict.status == "ok":
             record.confidences = confidences.convert(verdict.confidence)
+        spent = self._count(reply, cost, cached)
+        if native is not None and verdict.status == "ok":
+            record.citations = native.citations
+            if native.reply is not None:
+                more = native.reply
+                extra = (
+                    self.price.cost(more.input_tokens, more.output_tokens, more.reasoning_tokens)
+                    if self.price
+                    else 0.0
+                )
+                usage = record.usage
+                usage.input_tokens += more.input_tokens
+                usage.output_tokens += more.output_tokens
+                usage.reasoning_tokens += more.reasoning_tokens
+                usage.cost_usd = round(usage.cost_usd + extra, 6)
+                spent += self._count(more, extra, native.cached, document=False)
+        self._write(job, record, verdict.reading or reply.note)
+        return spent
+
+    def _count(self, reply: Reply, cost: float, cached: bool, document: bool = True) -> float:
+        """Add a reply's tokens and cost to the tally; the dollars it cost this run. A
+        `document`'s cached reply counts one cached document."""
         tally = self.tally
         tally.input_tokens += reply.input_tokens
         tally.output_tokens += reply.output_tokens
         tally.reasoning_tokens += reply.reasoning_tokens
         if cached:
-            tally.cached += 1
+            tally.cached += int(document)
             tally.cached_usd += cost
-        else:
-            tally.spent_usd += cost
-        self._write(job, record, verdict.reading or reply.note)
-        return 0.0 if cached else cost
+            return 0.0
+        tally.spent_usd += cost
+        return cost
 
     def _record(
         self,

@@ -336,7 +336,7 @@ def dry_run(
             schema,
             document,
             provider.answer_instruction(),
-            provider.settings.cite,
+            provider.settings.evidence,
             job.doc.format,
             provider.settings.confidence,
         )

@@ -40,12 +40,15 @@ WITH units AS (
     FROM (SELECT *, UNNEST(patterns) AS pattern FROM fields WHERE populated) AS f
     JOIN (SELECT run_id, json_extract_string(parameters, '$.cite') AS mode FROM runs
           WHERE json_extract_string(parameters, '$.cite') IS NOT NULL) AS r
-        USING (run_id),
+        USING (run_id)
+    JOIN documents AS d USING (run_id, packet_id, doc_id),
     LATERAL (VALUES
         ('grounding_f1_value', 1),
         ('grounding_f1_page', 1),
         ('grounding_f1_box', CASE WHEN r.mode = 'box' THEN 1 ELSE 0 END)
     ) AS m(metric, den)
+    -- native citations (--cite native) cover PDF documents only
+    WHERE r.mode <> 'native' OR d.format = 'pdf'
     GROUP BY ALL
 ),
 pooled AS (

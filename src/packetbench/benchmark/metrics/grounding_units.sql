@@ -5,7 +5,8 @@
 -- place is (claims.citation, benchmark.grounding.verdict). Each grounding F1 is
 -- 2 TP / (claims + populated truth fields), the harmonic mean of TP / claims (precision) and
 -- TP / populated truth fields (recall), so it resamples like every other ratio of counts.
--- Box rates exist for runs cited with --cite box only.
+-- Box rates exist for runs cited with --cite box only; a --cite native run's rates are over its
+-- PDF documents (the provider's own citations cover no workbook or CSV file).
 WITH cited_runs AS (
     SELECT run_id, json_extract_string(parameters, '$.cite') AS mode
     FROM runs
@@ -41,4 +42,6 @@ LATERAL (VALUES
     ('hallucinated_cited', COALESCE(p.hallucinated_cited, 0), COALESCE(p.claims, 0))
 ) AS u(metric, num, den)
 WHERE d.status = 'scored' AND (u.metric NOT LIKE '%_box' OR r.mode = 'box')
+    -- native citations (--cite native) cover PDF documents only
+    AND (r.mode <> 'native' OR d.format = 'pdf')
 ORDER BY d.run_id, d.packet_id, d.doc_id, u.metric

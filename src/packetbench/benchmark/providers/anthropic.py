@@ -45,6 +45,7 @@ TOOL_DESCRIPTION = (
     "Record every value extracted from the document, exactly as the document "
     "shows it; null for anything the document does not show."
 )
+CITE_SYSTEM = "You locate values in the attached document and cite the document for each of them."
 HIGH_BUDGET = 16_000
 ANSWER_ROOM = 16_000  # tokens kept for the tool call when thinking runs at the ceiling
 MIN_BUDGET = 1_024  # the API's minimum thinking budget
@@ -85,6 +86,7 @@ class AnthropicProvider(PooledProvider["AsyncAnthropic"], BatchProvider):
     reasoning_words = ("thinking", "budget_tokens", "effort", "adaptive")
     # Messages.create of the SDK packetbench uses takes no temperature, top_p or seed.
     sampling_names: ClassVar[dict[str, str]] = {}
+    native_citations = True
 
     def __init__(self, settings: ApiSettings) -> None:
         super().__init__(settings)
@@ -149,6 +151,24 @@ class AnthropicProvider(PooledProvider["AsyncAnthropic"], BatchProvider):
             "tools": [{"name": TOOL, "description": TOOL_DESCRIPTION, "input_schema": schema}],
             "tool_choice": choice,
             **self.reasoning_parameters(),
+            **self.sampling_parameters(),
+        }
+
+    def citation_request(self, prompt: Prompt, question: str) -> dict[str, Any]:
+        """`--cite native`: the document again, with citations enabled, and `question`
+        (the first answer's values, numbered). No tool: the API refuses citations with one;
+        no thinking: quoting needs none."""
+        parts = []
+        for part in prompt.parts:
+            block = _content(part)
+            if block["type"] == "document":
+                block["citations"] = {"enabled": True}
+            parts.append(block)
+        return {
+            "model": self.model,
+            "max_tokens": self.max_output_tokens,
+            "system": CITE_SYSTEM,
+            "messages": [{"role": "user", "content": [*parts, {"type": "text", "text": question}]}],
             **self.sampling_parameters(),
         }
 
@@ -242,11 +262,14 @@ def _reply(message: Message) -> Reply:
     """A message in provider-neutral terms (an ordinary answer or a batch item's)."""
     tool_input: Any = None
     texts: list[str] = []
+    blocks: list[dict[str, Any]] = []  # text blocks with their citations (--cite native)
     for block in message.content:
         if block.type == "tool_use" and block.name == TOOL and tool_input is None:
             tool_input = block.input
         elif block.type == "text":
             texts.append(block.text)
+            cited = [c.model_dump(mode="json") for c in block.citations or []]
+            blocks.append({"text": block.text, "citations": cited})
     usage = message.usage
     details = usage.output_tokens_details
     thinking = details.thinking_tokens if details is not None else 0
@@ -272,4 +295,5 @@ def _reply(message: Message) -> Reply:
         output_tokens=max(0, usage.output_tokens - thinking),
         reasoning_tokens=thinking,
         note=note,
+        cited=blocks if any(b["citations"] for b in blocks) else None,
     )

@@ -73,8 +73,12 @@ class Reply:
     output_tokens: int = 0
     reasoning_tokens: int = 0
     note: str | None = None  # how the answer was read (e.g. "no tool call; read the text")
+    # --cite native: the answer's text blocks with the provider's citations, as sent
+    # ({"text", "citations": [...]}); None for every other answer.
+    cited: list[dict[str, Any]] | None = None
 
     def to_json(self) -> dict[str, Any]:
+        extra = {} if self.cited is None else {"cited": self.cited}
         return {
             "text": self.text,
             "finish_reason": self.finish_reason,
@@ -84,6 +88,7 @@ class Reply:
             "output_tokens": self.output_tokens,
             "reasoning_tokens": self.reasoning_tokens,
             "note": self.note,
+            **extra,
         }
 
     @classmethod
@@ -218,12 +223,18 @@ class ApiSettings:
     timeout_s: float = 600.0
     retries: int | None = None  # None: the provider's default budget
     input_mode: str = "native"
-    cite: str | None = None  # `--cite page|box`: ask for each value's evidence
+    cite: str | None = None  # `--cite page|box|native`: ask for each value's evidence
     confidence: bool = False  # `--confidence`: ask for each value's confidence (0-1)
     extra: dict[str, Any] = field(default_factory=dict)
     # temperature, top_p, seed: only those given (None: the model's own), each sent as the
     # provider names it (`ApiProvider.sampling_names`)
     sampling: dict[str, float | int] = field(default_factory=dict)
+
+    @property
+    def evidence(self) -> str | None:
+        """The evidence the strict schema asks for (page or box); None without --cite and
+        with --cite native, whose citations come from a second request."""
+        return self.cite if self.cite in ("page", "box") else None
 
 
 # Each sampling parameter's option, for messages.
@@ -267,6 +278,12 @@ class ApiProvider(Provider):
     reasoning_words: ClassVar[tuple[str, ...]] = ("reasoning", "effort", "thinking")
     # The sampling parameters the API takes: ours (temperature, top_p, seed) -> its name.
     sampling_names: ClassVar[dict[str, str]] = {}
+    # Whether the API cites documents itself (`--cite native`: a second request per PDF).
+    native_citations: ClassVar[bool] = False
+
+    def citation_request(self, prompt: Prompt, question: str) -> dict[str, Any]:
+        """The second request of `--cite native` (providers with `native_citations`)."""
+        raise NotImplementedError(f"provider {self.name} has no native citations")
 
     def __init__(self, settings: ApiSettings) -> None:
         if not settings.model:
@@ -289,6 +306,17 @@ class ApiProvider(Provider):
         if settings.retries is not None and settings.retries < 0:
             raise UsageError("--retries must be 0 or more")
         check_cite(settings.cite)
+        if settings.cite == "native":
+            if not self.native_citations:
+                raise UsageError(
+                    f"--cite native: provider {self.name} has no document citations of its own "
+                    "(anthropic has); use --cite page or --cite box"
+                )
+            if settings.input_mode != "native":
+                raise UsageError(
+                    f"--cite native cites the PDF itself: it needs --input native "
+                    f"(got --input {settings.input_mode})"
+                )
         check_sampling(self.name, settings.sampling, self.sampling_names)
         self.settings = settings
         self.model = settings.model

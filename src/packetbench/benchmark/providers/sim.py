@@ -101,6 +101,11 @@ class SimProvider(Provider):
         if not 0 <= seed <= MAX_SEED:
             raise UsageError(f"the sim seed must be between 0 and {MAX_SEED} (got {seed})")
         check_cite(cite)
+        if cite == "native":
+            raise UsageError(
+                "--cite native: the simulator has no document citations of its own; "
+                "--cite page simulates page citations"
+            )
         if not 0.0 <= calibration <= 1.0:
             raise UsageError(f"--sim-calibration must be between 0 and 1 (got {calibration})")
         self.profile: Profile = PROFILES[profile]

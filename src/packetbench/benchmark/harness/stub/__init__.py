@@ -22,6 +22,7 @@ import base64
 import binascii
 import hashlib
 import json
+import re
 import threading
 import time
 from collections import Counter
@@ -226,7 +227,8 @@ class StubServer:
                 "invalid_request_error",
             )
         problem = api.problem(body) if isinstance(body, dict) else "body is not an object"
-        if problem is None:
+        citing = problem is None and api.citing(body)
+        if problem is None and not citing:
             problem = strict_problem(api.schema(body))
         document = self._document(body) if problem is None else None
         if problem is None and document is None:
@@ -250,6 +252,8 @@ class StubServer:
         assert document is not None
         if self.delay_s:
             await asyncio.sleep(self.delay_s)
+        if citing and fault not in ("rate_limit", "server_500", "server_503", "hang"):
+            return api.cited_reply(body, self._native_blocks(document, body))
         answer: dict[str, Any] = self._truth[document]
         mode = cite_mode(api.schema(body))
         if mode is not None:
@@ -266,6 +270,44 @@ class StubServer:
         a hung one)."""
         answer = await self._handle(request)
         return answer if isinstance(answer, Response) else None
+
+    def _native_blocks(self, document: str, body: dict[str, Any]) -> list[dict[str, Any]]:
+        """A --cite native answer: for each numbered value of the question ("[n] path =
+        value"), its number, then its rendered text cited to the page of the truth's first
+        location of that path (a path the truth does not locate: "not shown", uncited)."""
+        folder, doc = self._files[document]
+        fields = json.loads((folder / f"field_truth_{doc.doc_id}.json").read_bytes())["fields"]
+        where = {
+            f["path"]: (f["locations"][0]["page"], f.get("rendered_as") or str(f["value"]))
+            for f in fields
+            if f.get("locations") and "page" in f["locations"][0]
+        }
+        question = body["messages"][-1]["content"][-1]["text"]
+        blocks: list[dict[str, Any]] = []
+        for found in re.finditer(r"^\[(\d+)\] (\S+) = ", question, re.MULTILINE):
+            number, path = found.group(1), found.group(2)
+            if path not in where:
+                blocks.append({"text": f"[{number}] not shown\n"})
+                continue
+            page, text = where[path]
+            blocks.append({"text": f"[{number}] "})
+            blocks.append(
+                {
+                    "text": text,
+                    "citations": [
+                        {
+                            "type": "page_location",
+                            "cited_text": text,
+                            "document_index": 0,
+                            "document_title": doc.file,
+                            "start_page_number": page,
+                            "end_page_number": page + 1,
+                        }
+                    ],
+                }
+            )
+            blocks.append({"text": "\n"})
+        return blocks
 
     def _confidences(self, document: str) -> list[dict[str, Any]]:
         """A confidence for each truth value (the stub answers the truth): 0.9."""

@@ -66,6 +66,14 @@ class StubApi(ABC):
         refusal: bool,
     ) -> Response: ...
 
+    def citing(self, body: dict[str, Any]) -> bool:
+        """Whether `body` asks for the API's own document citations (`--cite native`)."""
+        return False
+
+    def cited_reply(self, body: dict[str, Any], blocks: list[dict[str, Any]]) -> Response:
+        """An answer made of text `blocks`, some with citations."""
+        raise NotImplementedError(f"the {self.name} stub has no document citations")
+
     def answer(
         self,
         request: Request,
@@ -257,7 +265,43 @@ class AnthropicApi(StubApi):
         bearer = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
         return request.headers.get("x-api-key") or bearer or None
 
+    def citing(self, body: dict[str, Any]) -> bool:
+        if body.get("tools"):
+            return False
+        return any(
+            isinstance(block, dict)
+            and block.get("type") == "document"
+            and (block.get("citations") or {}).get("enabled") is True
+            for message in body.get("messages") or []
+            for block in message.get("content") or []
+        )
+
+    def cited_reply(self, body: dict[str, Any], blocks: list[dict[str, Any]]) -> Response:
+        text = "".join(block["text"] for block in blocks)
+        return Response(
+            200,
+            {
+                "id": "msg_stub",
+                "type": "message",
+                "role": "assistant",
+                "model": body.get("model"),
+                "content": [{"type": "text", **block} for block in blocks],
+                "stop_reason": "end_turn",
+                "stop_sequence": None,
+                "usage": {
+                    "input_tokens": len(json.dumps(body)) // 4,
+                    "output_tokens": len(text) // 3,
+                },
+            },
+        )
+
     def problem(self, body: dict[str, Any]) -> str | None:
+        if self.citing(body):
+            # Citations and a forced tool do not mix: a citing request has neither tool nor
+            # thinking here (as the harness sends it).
+            if body.get("tool_choice") or body.get("thinking"):
+                return "citations cannot be combined with tool_choice or thinking here"
+            return None
         tools = body.get("tools") or []
         if len(tools) != 1 or not isinstance(tools[0].get("input_schema"), dict):
             return "expected exactly one tool with an input_schema"
