@@ -24,7 +24,8 @@ import os
 import signal
 import sys
 import threading
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
@@ -55,6 +56,9 @@ def _die_with_parent(owner: int, method: str) -> None:
     SIGINT to the owner (a Ctrl-C reaches every process of the terminal's group: the owner
     stops the pool, and no worker prints a KeyboardInterrupt traceback of its own)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Started with SIGINT blocked (`_Pool.submit`): a Ctrl-C that came before the line above
+    # is pending here, and is now dropped as ignored.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
         if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
@@ -66,11 +70,28 @@ def _die_with_parent(owner: int, method: str) -> None:
     threading.Thread(target=_exit_when_parent_dies, name="parent-watch", daemon=True).start()
 
 
+class _Pool(ProcessPoolExecutor):
+    """A pool whose workers are started with SIGINT blocked. A worker is forked inside
+    `submit`; between the fork and its initializer it would take a Ctrl-C sent to the whole
+    group as a KeyboardInterrupt of its own and print ``Process ForkProcess-2:`` with a
+    traceback. Blocked, the signal waits for the initializer, which ignores it."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        if threading.current_thread() is not threading.main_thread():
+            return super().submit(fn, *args, **kwargs)
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return super().submit(fn, *args, **kwargs)
+        finally:
+            # A Ctrl-C that came meanwhile is delivered here, to this process alone.
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def worker_pool(jobs: int, method: str | None = None) -> ProcessPoolExecutor:
     """A pool of `jobs` worker processes that never outlive this process, started by `method`
     (``"fork"``...; the platform's default when None)."""
     context = multiprocessing.get_context(method)
-    return ProcessPoolExecutor(
+    return _Pool(
         max_workers=jobs,
         mp_context=context,
         initializer=_die_with_parent,

@@ -18,6 +18,7 @@ import duckdb
 import pytest
 
 from packetbench.benchmark.results.query import open_runs
+from tests.support.packets import write_packets
 from tests.support.paths import PACKETS, TIERS
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -83,3 +84,15 @@ def test_sim_citations_recovered_on_every_tier(run_cli: Run, tmp_path: Path) -> 
     for tier in TIERS:  # one canonical packet a tier, linked, not copied
         (packets / f"{tier}-000001").symlink_to(PACKETS / f"{tier}-000001")
     _recovered(run_cli, packets, tmp_path / "run", "box", "typical")
+
+
+@pytest.mark.slow
+def test_sim_citations_recovered_on_twenty_packets(run_cli: Run, tmp_path: Path) -> None:
+    """Issue 28's measure: four packets a tier, N1-N5 (the canonical seed 1 and seeds 2-4)."""
+    packets = tmp_path / "packets"
+    packets.mkdir()
+    for tier in TIERS:
+        (packets / f"{tier}-000001").symlink_to(PACKETS / f"{tier}-000001")
+        write_packets(packets, tier, range(2, 5))
+    assert len(list(packets.iterdir())) == 20
+    _recovered(run_cli, packets, tmp_path / "run", "box", "sloppy")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Callable, Iterator
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,7 @@ def test_openai_strict_structured_outputs_and_reasoning_effort(bodies: Any) -> N
     assert sheet["text"].startswith("[sheet 'SOV']\n")
     info = json.loads((run / "run.json").read_text())
     assert info["request"]["response_format"]["json_schema"]["strict"] is True
-    assert info["versions"]["openai"] == "3.54.0"
+    assert info["versions"]["openai"] == metadata.version("openai")  # the SDK that sent it
     for level, effort in (("high", "high"), ("xhigh", "max")):
         sent, run = bodies("openai", reasoning=level)
         assert {b[0]["reasoning_effort"] for b in sent.values()} == {effort}

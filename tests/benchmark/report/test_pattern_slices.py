@@ -13,13 +13,14 @@ from tests.support.runs import ScoredRun
 
 def _applied() -> set[str]:
     """Patterns the suite applied to values its truth holds (a logo touches no value; a
-    redaction touches only values its truth no longer holds)."""
+    redaction, or a blot that left a value illegible, touches only values its truth no
+    longer holds)."""
     found: set[str] = set()
     for manifest in PACKETS.glob("*/manifest_*.json"):
         found |= {
             p["id"]
             for p in json.loads(manifest.read_text())["patterns_applied"]
-            if p["targets"] and p["truth"] != "hidden"
+            if p["targets"] and p["truth"] not in ("hidden", "illegible")
         }
     return found
 
