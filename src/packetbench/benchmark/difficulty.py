@@ -18,7 +18,8 @@ run anywhere on the page, read as its `rendered_as` (the audit's rule, `OcrPage.
 slow, so it reads a seeded sample of pages per tier (pages holding at least one located value).
 
 Conflicts are what the manifests record: applications of the cross-document variant patterns
-(name, address, policy-number, building facts), their ids or the ids they correspond to.
+(name, address, policy-number, building facts), their ids or the ids they correspond to, and
+of `hand.signature_conflict` (a signature and handwritten date contradicting the typed ones).
 """
 
 from __future__ import annotations
@@ -39,13 +40,15 @@ from packetbench.benchmark.audit.pdftext import PdfText
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.score import normalize
 
-# Cross-document variants: the same fact stated differently by two current documents.
+# Cross-document variants: the same fact stated differently by two current documents; and a
+# form whose signature and handwritten date contradict its typed signer and date.
 CONFLICT_PATTERNS = frozenset(
     {
         "packet.name_variants",
         "packet.address_variants",
         "packet.policy_number_formats",
         "packet.conflicting_values",
+        "hand.signature_conflict",
     }
 )
 IMAGE_COVER = 0.85  # an image covering this share of the page makes it an image page

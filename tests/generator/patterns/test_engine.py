@@ -124,8 +124,9 @@ CATALOGUE_IDS = {
 }
 
 
-# Issue 25's damage past reading (PATTERNS.md rule 3b; its id is not in the catalogue yet).
-ISSUE_25_IDS = {"overlay.blot"}
+# Issue 25's damage past reading (PATTERNS.md rule 3b) and its contradicting signature and
+# handwritten date (cross-document conflicts): their ids are not in PATTERNS.md yet.
+ISSUE_25_IDS = {"overlay.blot", "hand.signature_conflict"}
 
 
 # Issue 25's harder scan levels: opt-in (in no tier's draw or knobs), not yet in PATTERNS.md.

@@ -38,6 +38,7 @@ CASES: dict[str, tuple[str, str]] = {
     "data.percent_as_fraction": ("N3", "sov_pdf"),
     "sheet.split_sheets": ("N3", "loss_run_excel"),
     "hand.signature": ("N3", "acord_125"),
+    "hand.signature_conflict": ("N3", "acord_125"),
     "hand.filled_fields": ("N3", "acord_125"),
     "hand.correction": ("N3", "acord_125"),
 }

@@ -132,6 +132,9 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     # hand: ink on the paper, from N3 (PATTERNS.md); signatures and stamps are common on
     # real submissions, hand-filled and corrected forms rarer.
     "hand.signature": (0.0, 0.0, 0.35, 0.4, 0.45),
+    # A form signed by someone else and dated by hand on another day (issue 25's
+    # cross-document conflicts at N4-N5): declared before hand.signature, it wins a form both draw.
+    "hand.signature_conflict": (0.0, 0.0, 0.0, 0.25, 0.4),
     "hand.date_stamp": (0.0, 0.0, 0.12, 0.15, 0.2),
     "hand.margin_note": (0.0, 0.0, 0.1, 0.12, 0.15),
     "hand.filled_fields": (0.0, 0.0, 0.1, 0.12, 0.15),
