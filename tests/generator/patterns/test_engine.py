@@ -23,6 +23,7 @@ from packetbench.generator.patterns.base import (
     Subject,
     catalogue,
 )
+from packetbench.generator.patterns.scan import OPT_IN
 from packetbench.generator.tiers import parse_overrides, resolve
 from packetbench.registry import Registry, UnknownName
 from tests.support.paths import TIERS
@@ -129,8 +130,10 @@ CATALOGUE_IDS = {
 ISSUE_25_IDS = {"overlay.blot", "hand.signature_conflict"}
 
 
-# Issue 25's harder scan levels: opt-in (in no tier's draw or knobs), not yet in PATTERNS.md.
-OPT_IN_IDS = {
+# Issue 25's harsher scan levels (after the catalogue's own), not yet in PATTERNS.md: drawn at
+# N4-N5 except four still opt-in (in no tier's draw or knobs until a --set names them).
+OPT_IN_IDS = {f"scan.{level}" for level in OPT_IN}
+HARSH_SCAN_IDS = {
     f"scan.{level}"
     for level in (
         "blurred",
@@ -151,7 +154,7 @@ OPT_IN_IDS = {
 
 def test_the_catalogue_holds_every_id_of_patterns_md() -> None:
     ids = {p.id for p in catalogue()}
-    assert ids == CATALOGUE_IDS | OPT_IN_IDS | ISSUE_25_IDS and len(CATALOGUE_IDS) == 91
+    assert ids == CATALOGUE_IDS | HARSH_SCAN_IDS | ISSUE_25_IDS and len(CATALOGUE_IDS) == 91
     assert {p.id for p in catalogue() if p.opt_in} == OPT_IN_IDS
     for pattern in catalogue():
         assert pattern.family == pattern.id.split(".")[0]
@@ -169,10 +172,11 @@ def test_each_family_declares_its_patterns_in_its_own_module() -> None:
     for pattern in catalogue():
         assert pattern.apply.__module__ == f"packetbench.generator.patterns.{pattern.family}"
     # Within a family, declaration order is catalogue order (it decides every packet's bytes).
-    # Opt-in patterns come after the others: they never change a preset's packet.
+    # The harsher levels come after the others: a document the older levels scan keeps its
+    # level.
     scans = [p for p in catalogue() if p.family == "scan"]
-    assert [p.id for p in scans if not p.opt_in][-1] == "scan.ocr_layer"
-    assert scans.index(PATTERNS["scan.ocr_layer"]) == len(scans) - len(OPT_IN_IDS) - 1
+    assert {p.id for p in scans[-len(HARSH_SCAN_IDS) :]} == HARSH_SCAN_IDS
+    assert scans.index(PATTERNS["scan.ocr_layer"]) == len(scans) - len(HARSH_SCAN_IDS) - 1
 
 
 def test_the_first_lookup_imports_every_family_module() -> None:
@@ -184,7 +188,7 @@ def test_the_first_lookup_imports_every_family_module() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.split(maxsplit=1)
     assert found == [
-        str(len(CATALOGUE_IDS | OPT_IN_IDS | ISSUE_25_IDS)),
+        str(len(CATALOGUE_IDS | HARSH_SCAN_IDS | ISSUE_25_IDS)),
         "Scan with an OCR layer\n",
     ]
 
@@ -197,24 +201,44 @@ def test_a_pattern_id_is_family_dot_name() -> None:
         PATTERNS["table.nope"]
 
 
+def _scanned(tier: int, levels: set[str]) -> float:
+    """The share of documents one of `levels` would scan at tier index `tier`, alone."""
+    left = 1.0
+    for level in levels:
+        left *= 1.0 - presets.PROBABILITIES[level][tier]
+    return 1.0 - left
+
+
 def test_presets_grow_with_the_tier() -> None:
+    scans = {p.id for p in catalogue() if p.family == "scan" and not p.opt_in}
     for pattern in catalogue():
         if pattern.opt_in:
             assert pattern.id not in presets.PROBABILITIES
             continue
         row = presets.PROBABILITIES[pattern.id]
         assert all(0.0 <= p <= 1.0 for p in row)
+        if pattern.id in scans:
+            assert list(row[:4]) == sorted(row[:4]), pattern.id
+            continue
         assert list(row) == sorted(row), pattern.id  # never rarer in a harder tier
+    # At N5 the milder scans give way to the harsher, but the scan share never falls and the
+    # harsher levels' share rises with the tier.
+    mild = {"scan.clean", "scan.moderate"}
+    for levels in (scans, scans - mild, HARSH_SCAN_IDS - OPT_IN_IDS):
+        shares = [_scanned(t, levels) for t in range(len(TIERS))]
+        assert shares == sorted(shares) and shares[4] > shares[3], (levels, shares)
+    assert _scanned(4, mild) < _scanned(3, mild)
     on = {tier: {k for k, p in presets.preset(tier).items() if p > 0} for tier in TIERS}
     assert len(on["N1"]) <= 8
     assert all(on[a] <= on[b] for a, b in itertools.pairwise(TIERS))
-    assert len(on["N5"]) == len(CATALOGUE_IDS | ISSUE_25_IDS)
+    assert len(on["N5"]) == len(CATALOGUE_IDS | ISSUE_25_IDS | HARSH_SCAN_IDS - OPT_IN_IDS)
 
 
 def test_every_resolved_probability_is_a_knob_in_every_manifest() -> None:
     built = build_packet("N2", 1, resolve("N2", {"documents": ("sov_pdf", "sov_excel")}))
     manifest = json.loads(built.files["manifest_sov_pdf.json"])
     assert {f"patterns.{i}" for i in CATALOGUE_IDS} <= set(manifest["knobs"])
+    assert {f"patterns.{i}" for i in HARSH_SCAN_IDS - OPT_IN_IDS} <= set(manifest["knobs"])
     assert not {f"patterns.{i}" for i in OPT_IN_IDS} & set(manifest["knobs"])
     assert (
         manifest["knobs"]["patterns.overlay.watermark"]

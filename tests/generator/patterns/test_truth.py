@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from packetbench.generator.patterns.base import PATTERNS, catalogue
+from packetbench.generator.render.scan import NEW_LEVELS
 from tests.support.leaves import leaves
 from tests.support.rendering import Render, first_applied
 
@@ -52,11 +53,17 @@ def _under(path: str, target: str) -> bool:
 
 # packet.* patterns act on the packet (which document, or a document added): their deltas
 # are checked against the plain packet in test_packet.py, document by document.
-# Opt-in scan levels (issue 25) are checked in test_scan_damage.py, on a shorter document;
+# Issue 25's harsher scan levels are checked in test_scan_damage.py, on a shorter document;
 # overlay.blot acts only on a scanned page (alone it never applies): test_blot.py.
 @pytest.mark.parametrize(
     "pattern",
-    [p.id for p in catalogue() if p.family != "packet" and not p.opt_in and p.id != "overlay.blot"],
+    [
+        p.id
+        for p in catalogue()
+        if p.family != "packet"
+        and p.id.removeprefix("scan.") not in NEW_LEVELS
+        and p.id != "overlay.blot"
+    ],
 )
 def test_truth_delta(render: Render, pattern: str) -> None:
     spec = PATTERNS[pattern]

@@ -60,6 +60,22 @@ OCR_RECALL_MIN = {
     "fax": 0.90,
     "degraded": 0.80,
     "photo": 0.80,
+    # Issue 25's harsher levels (N4-N5; the last four opt-in), each held to a little under what the audit read of
+    # 1,142 located values of an N3 packet's ACORD 125, SOV and loss run scanned at that level
+    # (benchmarks/scan.py --recall-seeds 1): the blurs and copies lose strokes, a quarter turn
+    # shrinks the page.
+    "blurred": 0.95,
+    "motion_blur": 0.85,
+    "jpeg_blocks": 0.95,
+    "photocopy_2nd": 0.85,
+    "photocopy_3rd": 0.80,
+    "blurred_patch": 0.95,
+    "roller_bar": 0.95,
+    "crease": 0.95,
+    "coffee_ring": 0.95,
+    "punch_holes": 0.95,
+    "rotated": 0.80,
+    "reduced": 0.95,
     "native": 0.95,
     # Ink on a native page (hand.*): Tesseract's English model is trained on
     # type, so a person's print is read less surely than a clean scan of type;

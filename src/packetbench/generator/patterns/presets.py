@@ -66,18 +66,31 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     # each, so about 0.2 x 2 values per scanned document at N4 and 0.6 x 2 at N5.
     "overlay.blot": (0.0, 0.0, 0.0, 0.2, 0.6),
     # scan.*: the tier's scan share. Scans claim a document before anything else (engine.select)
-    # and exclude each other (one scan per document), so the share of PDF documents scanned is
-    # 1 - prod(1 - p) over the levels: about N2 20 %, N3 45 %, N4 70 %, N5 84 %, and image
-    # pages about N2 15 %, N3 40 %, N4 65 %, N5 85 % of PDF pages (scan.mixed scans only
-    # some pages of a document). Override any level with --set patterns.scan.<level>=P.
-    "scan.clean": (0.0, 0.1, 0.1, 0.1, 0.1),
-    "scan.moderate": (0.0, 0.0, 0.2, 0.25, 0.3),
+    # and exclude each other (one scan per document; the earlier level in the catalogue wins),
+    # so the share of PDF documents scanned is 1 - prod(1 - p) over the levels: about N2 20 %,
+    # N3 45 %, N4 75 %, N5 90 %, and image pages about N2 15 %, N3 40 %, N4 70 %, N5 90 % of PDF
+    # pages (scan.mixed scans only some pages of a document). At N5 the milder levels give way
+    # to the harsher (a level may be rarer at N5 than at N4; the scan share never is). Override
+    # any level with --set patterns.scan.<level>=P.
+    "scan.clean": (0.0, 0.1, 0.1, 0.1, 0.05),
+    "scan.moderate": (0.0, 0.0, 0.2, 0.25, 0.1),
     "scan.fax": (0.0, 0.0, 0.1, 0.12, 0.15),
-    "scan.skewed": (0.0, 0.0, 0.0, 0.18, 0.25),
-    "scan.degraded": (0.0, 0.0, 0.0, 0.2, 0.45),
+    "scan.skewed": (0.0, 0.0, 0.0, 0.18, 0.15),
+    "scan.degraded": (0.0, 0.0, 0.0, 0.2, 0.25),
     "scan.photo": (0.0, 0.0, 0.0, 0.08, 0.12),
     "scan.mixed": (0.0, 0.08, 0.08, 0.08, 0.08),
     "scan.ocr_layer": (0.0, 0.0, 0.08, 0.1, 0.12),
+    # Damage up to the edge of legibility (issue 25), from N4; each level's OCR minimum is in
+    # audit.result.OCR_RECALL_MIN. motion_blur, photocopy_2nd, photocopy_3rd and rotated stay
+    # opt-in (scan.OPT_IN).
+    "scan.blurred": (0.0, 0.0, 0.0, 0.08, 0.12),
+    "scan.jpeg_blocks": (0.0, 0.0, 0.0, 0.08, 0.12),
+    "scan.blurred_patch": (0.0, 0.0, 0.0, 0.05, 0.1),
+    "scan.roller_bar": (0.0, 0.0, 0.0, 0.05, 0.1),
+    "scan.crease": (0.0, 0.0, 0.0, 0.05, 0.1),
+    "scan.coffee_ring": (0.0, 0.0, 0.0, 0.05, 0.08),
+    "scan.punch_holes": (0.0, 0.0, 0.0, 0.05, 0.08),
+    "scan.reduced": (0.0, 0.0, 0.0, 0.08, 0.12),
     # textlayer: one text attack per document (they exclude each other and every scan), so
     # they fall on the native documents the scans left: about 45 % of them at N3, 60 % at N4
     # and 80 % at N5 (of all PDF documents about 25 %, 20 % and 13 %); the rule attacks
