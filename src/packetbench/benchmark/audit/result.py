@@ -60,8 +60,9 @@ OCR_RECALL_MIN = {
     "fax": 0.90,
     "degraded": 0.80,
     "photo": 0.80,
-    # Issue 25's harsher levels (N4-N5; the last four opt-in), each held to a little under what the audit read of
-    # 1,142 located values of an N3 packet's ACORD 125, SOV and loss run scanned at that level
+    # Issue 25's harsher levels (N4-N5; the last four opt-in), each held to a little under
+    # what the audit read of 1,142 located values of an N3 packet's ACORD 125, SOV and loss
+    # run scanned at that level
     # (benchmarks/scan.py --recall-seeds 1): the blurs and copies lose strokes, a quarter turn
     # shrinks the page.
     "blurred": 0.95,
