@@ -130,6 +130,8 @@ class PixelStats:
     pages_sampled: int = 0  # ...read by OCR instead, to calibrate the rule
     pages_strings_intact: int = 0  # ...whose strings were all verified by pixels
     pages_ocr: int = 0  # ...that still needed whole-page OCR
+    boxes_read: int = 0  # undecided boxes read by OCR box by box (no whole page)
+    boxes_read_found: int = 0  # ...whose value that reading found
     unavailable: str = ""  # why the clean side could not be had ("" when it could)
     agreement: Agreement = field(default_factory=Agreement)
 
@@ -141,6 +143,8 @@ class PixelStats:
             self.pages_sampled + other.pages_sampled,
             self.pages_strings_intact + other.pages_strings_intact,
             self.pages_ocr + other.pages_ocr,
+            self.boxes_read + other.boxes_read,
+            self.boxes_read_found + other.boxes_read_found,
             self.unavailable or other.unavailable,
             self.agreement + other.agreement,
         )
@@ -152,6 +156,8 @@ class PixelStats:
             "pages_sampled": self.pages_sampled,
             "pages_strings_intact": self.pages_strings_intact,
             "pages_ocr": self.pages_ocr,
+            "boxes_read": self.boxes_read,
+            "boxes_read_found": self.boxes_read_found,
             "unavailable": self.unavailable,
             "agreement": self.agreement.to_json(),
         }
@@ -268,18 +274,46 @@ class PixelPage:
             scanned[outside] = int(np.median(scanned))
         return judge(clean, scanned)
 
-    def judge_page(self) -> Judgement:
+    def judge_page(self, hidden: list[list[float]] | None = None) -> Judgement:
         """The page tile by tile: the worst tile's verdict (intact when every tile with ink
-        is)."""
+        is). The boxes `hidden` (quads or bboxes, grown by MARGIN points) are paper on both
+        sides: nothing in them vouches for or against the page."""
+        clean_page, scanned_page = self.clean, self.scanned
+        if hidden:
+            from PIL import Image, ImageDraw
+
+            scale = self.dpi / 72
+            mask = Image.new("L", (self.clean.shape[1], self.clean.shape[0]), 0)
+            draw = ImageDraw.Draw(mask)
+            for quad in hidden:
+                xs, ys = quad[0::2], quad[1::2]
+                # A blot covers its box grown by a fifth of the box's height each way (and
+                # at least 2 pixels; `generator.render.damage.blot`): a third, and the margin.
+                grow = MARGIN + (max(ys) - min(ys)) / 3 + 2 / scale
+                x0, x1 = min(xs) - grow, max(xs) + grow
+                y0, y1 = min(ys) - grow, max(ys) + grow
+                draw.rectangle(
+                    [
+                        x0 * scale,
+                        (self.height - y1) * scale,
+                        x1 * scale,
+                        (self.height - y0) * scale,
+                    ],
+                    fill=1,
+                )
+            covered = np.asarray(mask) == 1
+            clean_page, scanned_page = self.clean.copy(), self.scanned.copy()
+            clean_page[covered] = int(self.clean.max())
+            scanned_page[covered] = int(np.median(self.scanned))
         worst = Judgement(INTACT_VERDICT, 1.0, 0)
-        rows, cols = self.clean.shape
+        rows, cols = clean_page.shape
         cells = 0
         for top in range(0, rows, TILE):
             for left in range(0, cols, TILE):
-                clean = self.clean[top : top + TILE, left : left + TILE]
+                clean = clean_page[top : top + TILE, left : left + TILE]
                 if int(clean.min()) > int(clean.max()) - 40:
                     continue  # no ink in the tile
-                tile = judge(clean, self.scanned[top : top + TILE, left : left + TILE])
+                tile = judge(clean, scanned_page[top : top + TILE, left : left + TILE])
                 cells += tile.cells
                 if tile.cells and tile.score < worst.score:
                     worst = tile
