@@ -648,17 +648,24 @@ def read_crops(
     return [tuple(texts) for texts in read]
 
 
-def prepared_page(
+def _evened(
     pdf: Any, number: int, dpi: int, angle: float | None
 ) -> tuple[np.ndarray[Any, Any], float, float]:
-    """Page `number` rendered and prepared as `read_pages` gives it to tesseract (a scan,
-    `angle` not None: evened out and deskewed; then its rules removed), with its crop box's
-    left and top."""
+    """Page `number` rendered as `read_pages` renders it for tesseract (a scan, `angle` not
+    None: evened out and deskewed), its rules not yet removed, with its crop box's left and
+    top."""
     image, left, top = render_page(pdf, number, dpi)
+    image = np.ascontiguousarray(image.reshape(image.shape[:2]))
     if angle is None:
-        return _unruled(image, dpi), left, top
+        return image, left, top
     flat = _flattened(image)
-    return _unruled(_deskewed(flat, angle) if angle else flat, dpi), left, top
+    return (_deskewed(flat, angle) if angle else flat), left, top
+
+
+# Pixels around a box whose rules are removed with it (`_unruled` is local: a rule is found
+# within RULE of a pixel, 75 pixels at 300 dpi, then grown by one), so a box's crop is
+# unruled exactly as on the whole page at a fraction of the cost.
+REACH = 100
 
 
 def read_boxes(
@@ -679,13 +686,16 @@ def read_boxes(
     for number in sorted(regions):
         if not regions[number]:
             continue
-        image, left, top = prepared_page(pdf, number, dpi, angles.get(number))
+        image, left, top = _evened(pdf, number, dpi, angles.get(number))
         page = OcrPage([], dpi / 72, left, top)
         reader = BoxReader(engine, image, angles.get(number, 0.0), dpi, f"{source} page {number}")
-        crops.extend(
-            reader.crops([page.corners(region) for region in regions[number]], MARGIN * dpi / 72)
-        )
-        owners.extend([number] * len(regions[number]))
+        height, width = image.shape
+        for region in regions[number]:
+            x0, y0, x1, y1 = reader._upright(page.corners(region), MARGIN * dpi / 72)
+            wx, wy = max(x0 - REACH, 0), max(y0 - REACH, 0)
+            window = _unruled(image[wy : min(y1 + REACH, height), wx : min(x1 + REACH, width)], dpi)
+            crops.append(_lines_cut(window[y0 - wy : y1 - wy, x0 - wx : x1 - wx]))
+            owners.append(number)
     out: dict[int, list[tuple[str, ...]]] = {number: [] for number in regions}
     if not crops:
         return out

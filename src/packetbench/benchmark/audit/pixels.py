@@ -45,7 +45,7 @@ Pixels = np.ndarray[Any, Any]
 
 # One scanned page in SAMPLE is also read by OCR to calibrate the rule (seeded by the
 # document and page, so the same packet always samples the same pages).
-SAMPLE = 8
+SAMPLE = 32
 # The most the rule and OCR may disagree on sampled boxes before the audit is not verified.
 MAX_DISAGREEMENT = 0.05
 # A page's strings are verified by pixels when every tile of the page with ink is intact.
@@ -183,8 +183,6 @@ def scan_details(doc: Document) -> dict[int, dict[str, Any]]:
 def native_pdf(doc: Document, packet: dict[str, Any]) -> tuple[bytes | None, str]:
     """The document's native PDF rebuilt from `packet` (packet_truth.json), or None and why
     not."""
-    from packetbench.generator.packet import rebuild_document
-
     if packet.get("generator_version") != __version__:
         return None, (
             f"made by generator {packet.get('generator_version')!r}, this is {__version__}"
@@ -193,7 +191,7 @@ def native_pdf(doc: Document, packet: dict[str, Any]) -> tuple[bytes | None, str
     if not isinstance(tier, str) or type(seed) is not int or not isinstance(knobs, dict):
         return None, "packet_truth.json has no tier, seed and knobs to rebuild it from"
     try:
-        rebuilt = rebuild_document(tier, seed, knobs, doc.doc_id, doc.file.name)
+        rebuilt = _rebuilt(packet, tier, seed, knobs, doc.doc_id, doc.file.name)
     except Exception as error:
         return None, f"rebuilding it failed ({type(error).__name__})"
     if rebuilt is None or rebuilt.native is None:
@@ -208,6 +206,39 @@ def native_pdf(doc: Document, packet: dict[str, Any]) -> tuple[bytes | None, str
         if rebuilt.files.get(path.name) != safe_read.read_bytes(path, "truth"):
             return None, f"{path.name} is not the one its seed and knobs make"
     return rebuilt.native, ""
+
+
+# The last packet's PDF documents rebuilt together: (tier, seed, knobs) -> doc_id -> Rebuilt.
+_REBUILT: dict[str, dict[str, Any]] = {}
+
+
+def _rebuilt(
+    packet: dict[str, Any], tier: str, seed: int, knobs: dict[str, Any], doc_id: str, file: str
+) -> Any:
+    """Document `doc_id` rebuilt: every PDF document the packet lists is rebuilt in one pass
+    the first time one of them is asked for (the world is built once, not once per document),
+    and kept until another packet's is asked for. A document that pass does not make as
+    `file` is rebuilt on its own."""
+    import json
+
+    from packetbench.generator.packet import rebuild_document, rebuild_documents
+
+    key = json.dumps([tier, seed, knobs], sort_keys=True)
+    if key not in _REBUILT:
+        wanted = {
+            str(d["doc_id"]): str(d["file"])
+            for d in packet.get("documents") or []
+            if isinstance(d, dict)
+            and d.get("format") == "pdf"
+            and d.get("doc_id")
+            and d.get("file")
+        }
+        _REBUILT.clear()
+        _REBUILT[key] = dict(rebuild_documents(tier, seed, knobs, wanted)) if wanted else {}
+    rebuilt = _REBUILT[key].get(doc_id)
+    if rebuilt is None or file not in rebuilt.files:
+        return rebuild_document(tier, seed, knobs, doc_id, file)
+    return rebuilt
 
 
 def scanned_image(pdf: Any, number: int, size: tuple[int, int], dpi: int) -> Pixels:
