@@ -104,7 +104,10 @@ def main() -> None:
                     for page, indices in pages_wanted.items()
                     if page in judged
                 }
-                angles = {page: _turn([(i, q) for i, q in found]) for page, found in boxes.items()}
+                angles = {
+                    page: _turn([(i, q, (1, 1), False) for i, q in found])
+                    for page, found in boxes.items()
+                }
                 read = read_boxes(
                     pdf,
                     {page: [q for _, q in found] for page, found in boxes.items()},
