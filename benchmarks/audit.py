@@ -257,6 +257,10 @@ def ocr_throughput(packets: list[PacketFiles]) -> None:
                 totals[index] += value
             name, same = packet.packet_id, found[0] == found[1]
             same_all = same_all and same
+            for label, only in (("full", found[0]), ("pixel", found[1])):
+                other = set(found[1] if label == "full" else found[0])
+                for item in sorted(set(only) - other):
+                    print(f"  only {label}: {' '.join(map(str, item))}")
         print(
             f"{name:<12}{pages:>10}{pages / full:>12.3f}{pages / pixel:>13.3f}"
             f"{full / pixel:>11.1f}x{pages / whole:>16.3f}{pages / render:>14.2f}"
@@ -288,6 +292,8 @@ def _audit_all(
     for doc in documents:
         audit = audit_document(doc, engine=engine, packet=packet)
         findings.extend((f.problem, f.doc_id, f.path) for f in audit.findings)
+        # OCR's misses on scanned pages (judged by the level's recall) are findings too.
+        findings.extend(("ocr miss", f.doc_id, f.path) for f in audit.ocr_misses)
     if found is not None:
         found.append(sorted(findings))
 

@@ -195,6 +195,10 @@ def build_packet(
     return BuiltPacket(files, pages, {d["doc_id"]: d["format"] for d in documents})
 
 
+# A document's truth files beside its own file (`generator.truth.document_artifacts`).
+_TRUTH_KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")
+
+
 @dataclass(frozen=True)
 class Rebuilt:
     """One document of a packet built again: its files (the document's and its truth files,
@@ -216,22 +220,37 @@ def rebuild_document(
     files with the packet's to know the rebuild is the same document (another version, or
     other knobs, give other files).
     """
+    return rebuild_documents(tier, seed, knobs, {doc_id: file}).get(doc_id)
+
+
+def rebuild_documents(
+    tier: str, seed: int, knobs: dict[str, Any], wanted: dict[str, str]
+) -> dict[str, Rebuilt]:
+    """Documents `wanted` (doc_id -> file name) of packet (tier, seed) built again in one
+    pass (the world is built once for all of them), as `rebuild_document` builds each; a
+    document the knobs do not make is left out."""
     natives: dict[str, bytes] = {}
     token = NATIVE.set(natives)
+    out: dict[str, Rebuilt] = {}
     try:
         tried = [knobs]
         if tier in PRESETS and knobs.get("documents.max"):
             # A tier's cap chose the documents rendered from the tier's list: that list first.
             tried.insert(0, {**knobs, "documents": PRESETS[tier].knobs["documents"]})
         for asked in tried:
+            left = {d: f for d, f in wanted.items() if d not in out}
+            if not left:
+                break
             natives.clear()
-            built = build_packet(tier, seed, asked, only=frozenset({doc_id}))
-            if file in built.files:
-                mine = {n: d for n, d in built.files.items() if n != "packet_truth.json"}
-                return Rebuilt(mine, natives.get(doc_id))
+            built = build_packet(tier, seed, asked, only=frozenset(left))
+            for doc_id, file in left.items():
+                if file in built.files:
+                    names = {file, *(f"{kind}_{doc_id}.json" for kind in _TRUTH_KINDS)}
+                    mine = {n: d for n, d in built.files.items() if n in names}
+                    out[doc_id] = Rebuilt(mine, natives.get(doc_id))
     finally:
         NATIVE.reset(token)
-    return None
+    return out
 
 
 def not_a_folder(target: Path) -> UsageError:

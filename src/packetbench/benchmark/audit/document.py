@@ -22,6 +22,7 @@ from packetbench.benchmark.audit.ocr import (
     Tesseract,
     folded,
     misread_everywhere,
+    read_boxes,
     read_pages,
     same_text,
     shown_elsewhere,
@@ -105,6 +106,8 @@ class _Auditor:
         # Boxes the generator judged illegible (`legible: false`): page -> (field, quad or
         # bbox). Never read as the value; OCR must not recover them (`check_illegible`).
         self.illegible: dict[int, list[Located]] = defaultdict(list)
+        # Pieces of split values the pixel rule found intact: field index -> piece numbers.
+        self.intact_pieces: dict[int, set[int]] = defaultdict(set)
 
     # --- findings ----------------------------------------------------------------------------
 
@@ -426,9 +429,92 @@ class _Auditor:
             )
             located[page], strings[page] = fields, texts
             if fields or texts:
-                stats.pages_ocr += 1
                 remaining.append(page)
+        self.split_by_pixels(located)
+        remaining = [
+            p
+            for p in remaining
+            if p not in pages
+            or located.get(p)
+            or strings.get(p)
+            or p in self.calibration
+            or p in self.attacks.pages
+        ]
+        remaining = self.read_undecided(pdf, remaining, located, strings, engine)
+        stats.pages_ocr = sum(
+            1 for p in remaining if p in pages and p in wanted and p not in self.calibration
+        )
         return remaining
+
+    def split_by_pixels(self, located: dict[int, list[Located]]) -> None:
+        """A value split across pages whose every piece the rule found intact is found, by
+        pixels, and its pieces are not read by OCR; any other keeps every piece for OCR."""
+        for index, intact in sorted(self.intact_pieces.items()):
+            entry = self.doc.fields[index]
+            pieces = [_piece(loc) for loc in entry["locations"] if isinstance(loc, dict)]
+            count = max((p or (1, 1))[1] for p in pieces)
+            if intact != set(range(1, count + 1)) or any(
+                loc.get("legible") is False for loc in entry["locations"]
+            ):
+                continue
+            pages = {loc["page"] for loc in entry["locations"]}
+            for page in pages:
+                located[page] = [f for f in located.get(page, []) if f[0] != index]
+            level = self.levels[min(pages)]
+            self.audit.scan_tally(level, "fields").add(True)
+            self.audit.tally("fields", "pixel").add(True)
+
+    def read_undecided(
+        self,
+        pdf: PdfText,
+        remaining: list[int],
+        located: dict[int, list[Located]],
+        strings: dict[int, list[int]],
+        engine: Tesseract,
+    ) -> list[int]:
+        """The boxes the rule left undecided on pages with nothing else to read whole, read
+        by OCR box by box (`ocr.read_boxes`: the page prepared as for whole-page OCR, then each
+        box on its own, as `--ocr-mode full` reads a box again; every page's boxes in one
+        tesseract process per reading). A value read so is found; the page is OCRed whole only
+        for the values that were not, where the page's reading may still find them."""
+        stats = self.audit.pixels
+        assert stats is not None
+        boxes: dict[int, list[Located]] = {
+            page: [
+                f
+                for f in located.get(page, [])
+                if f[2][1] == 1 and self.doc.fields[f[0]].get("kind") != "checkbox"
+            ]
+            for page in remaining
+            if page in self.levels
+            and page not in self.calibration
+            and page not in self.attacks.pages
+            and not strings.get(page)
+        }
+        boxes = {page: fields for page, fields in boxes.items() if fields}
+        if not boxes:
+            return remaining
+        angles = {page: _turn(located.get(page, [])) for page in boxes}
+        read = read_boxes(
+            pdf.document(),
+            {page: [bbox for _, bbox, *_ in fields] for page, fields in boxes.items()},
+            engine,
+            self.doc.file,
+            angles=angles,
+        )
+        for page, fields in boxes.items():
+            level = self.levels[page]
+            settled: set[int] = set()
+            for (index, *_), readings in zip(fields, read[page], strict=True):
+                if any(same_text(r, self.doc.fields[index]["rendered_as"]) for r in readings):
+                    settled.add(index)
+                    self.ocr_found[(page, index)] = True
+                    self.audit.tally("fields", "ocr").add(True, False)
+                    self.audit.scan_tally(level, "fields").add(True, False)
+            stats.boxes_read += len(fields)
+            stats.boxes_read_found += len(settled)
+            located[page] = [f for f in located[page] if f[0] not in settled]
+        return [p for p in remaining if located.get(p) or strings.get(p) or p not in boxes]
 
     def judge_page(
         self, page: int, judged: PixelPage, fields: list[Located], texts: list[int]
@@ -441,7 +527,11 @@ class _Auditor:
         for item in fields:
             index, bbox, piece, _ = item
             if piece[1] > 1:
-                left.append(item)  # a piece of a split value: joined by OCR's reading
+                # A piece of a split value: found by pixels when every piece is intact
+                # (`split_by_pixels`), else joined from OCR's readings.
+                left.append(item)
+                if judged.judge_box(bbox).verdict == INTACT_VERDICT:
+                    self.intact_pieces[index].add(piece[0])
                 continue
             verdict = judged.judge_box(bbox)
             stats.boxes[verdict.verdict] += 1
@@ -463,7 +553,9 @@ class _Auditor:
                 f"cell's correlation with the clean page {verdict.score:.2f})",
             )
         if texts:
-            whole = judged.judge_page()
+            # A box the generator judged illegible is damaged on purpose (a blot): it is proved
+            # unreadable on its own (`check_illegible`) and left out of the page's judgement.
+            whole = judged.judge_page([bbox for _, bbox, *_ in self.illegible.get(page, [])])
             if whole.verdict == INTACT_VERDICT:
                 assert stats is not None
                 stats.pages_strings_intact += 1
@@ -482,33 +574,59 @@ class _Auditor:
         if not pages:
             return
         angles = {page: _turn(self.illegible[page]) for page in pages if page in self.levels}
+        if self.packet is not None:
+            # Pixel mode: each box read on its own (as `reread` reads it), no page read whole:
+            # the page's reading would add the words whose centres fall in the box, and a blot
+            # leaves none there a box's own reading does not see.
+            boxes_read = read_boxes(
+                pdf.document(),
+                {page: [bbox for _, bbox, *_ in self.illegible[page]] for page in pages},
+                engine,
+                self.doc.file,
+                angles=angles,
+            )
+            for page in pages:
+                self.illegible_read(page, self.illegible[page], boxes_read[page])
+            return
         for page, scan in read_pages(pdf.document(), pages, engine, self.doc.file, angles=angles):
             boxes = self.illegible[page]
             rereads = scan.reread([bbox for _, bbox, *_ in boxes])
-            for (index, bbox, *_), again in zip(boxes, rereads, strict=True):
-                entry = self.doc.fields[index]
-                expected = str(entry["rendered_as"])
-                read = [scan.in_box(bbox), *again]
-                recovered = next((r for r in read if same_text(r, expected)), None)
-                if recovered is None:
-                    self.audit.illegible["boxes"] += 1
-                    if entry.get("illegible") is True:
-                        self.audit.illegible["values"] += 1
-                    continue
-                self.audit.findings.append(
-                    Finding(
-                        ILLEGIBLE_READABLE,
-                        self.doc.doc_id,
-                        self.fields_file,
-                        entry["path"],
-                        "ocr",
-                        page,
-                        f"page {page} {'quad' if len(bbox) == 8 else 'bbox'} {bbox}",
-                        expected,
-                        squash(recovered),
-                        "the generator judged this box illegible, and OCR reads the value in it",
-                    )
+            self.illegible_read(
+                page,
+                boxes,
+                [
+                    (scan.in_box(bbox), *again)
+                    for (_, bbox, *_), again in zip(boxes, rereads, strict=True)
+                ],
+            )
+
+    def illegible_read(
+        self, page: int, boxes: list[Located], readings: list[tuple[str, ...]]
+    ) -> None:
+        """Each illegible box's readings must not yield its value (`ILLEGIBLE_READABLE`)."""
+        for (index, bbox, *_), read in zip(boxes, readings, strict=True):
+            entry = self.doc.fields[index]
+            expected = str(entry["rendered_as"])
+            recovered = next((r for r in read if same_text(r, expected)), None)
+            if recovered is None:
+                self.audit.illegible["boxes"] += 1
+                if entry.get("illegible") is True:
+                    self.audit.illegible["values"] += 1
+                continue
+            self.audit.findings.append(
+                Finding(
+                    ILLEGIBLE_READABLE,
+                    self.doc.doc_id,
+                    self.fields_file,
+                    entry["path"],
+                    "ocr",
+                    page,
+                    f"page {page} {'quad' if len(bbox) == 8 else 'bbox'} {bbox}",
+                    expected,
+                    squash(recovered),
+                    "the generator judged this box illegible, and OCR reads the value in it",
                 )
+            )
 
     def calibrated(self) -> None:
         """The calibration sample's agreement: each sampled box's pixel verdict beside what

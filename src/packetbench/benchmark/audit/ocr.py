@@ -128,6 +128,50 @@ class Tesseract:
             raise BadInput(f"{source}: tesseract failed ({reason})")
         return _parse_tsv(run.stdout.decode("utf-8", "replace"))
 
+    def words_many(
+        self, images: Sequence[np.ndarray[Any, Any]], dpi: int, source: str, psm: str = PSM
+    ) -> list[list[Word]]:
+        """The words of each image, read by one tesseract process: the images are written as
+        PGM files and listed in a file tesseract reads them from (its TSV numbers them by
+        `page_num`). Loading the language model is most of the cost of reading a small image,
+        and this pays it once for all of them."""
+        if len(images) <= 1:
+            return [self.words(image, dpi, source, psm) for image in images]
+        import tempfile
+
+        env = {**os.environ, "OMP_THREAD_LIMIT": os.environ.get("OMP_THREAD_LIMIT", "1")}
+        with tempfile.TemporaryDirectory(prefix="packetbench-ocr-") as folder:
+            names = []
+            for number, image in enumerate(images):
+                height, width = image.shape[:2]
+                name = Path(folder) / f"{number:05d}.pgm"
+                name.write_bytes(
+                    b"P5\n%d %d\n255\n" % (width, height)
+                    + np.ascontiguousarray(image.reshape(height, width), dtype=np.uint8).tobytes()
+                )
+                names.append(str(name))
+            listing = Path(folder) / "images.txt"
+            listing.write_text("\n".join(names) + "\n")
+            try:
+                run = subprocess.run(
+                    [self.binary, str(listing), "stdout", "--dpi", str(dpi), "--psm", psm, "tsv"],
+                    capture_output=True,
+                    check=False,
+                    timeout=600,
+                    env=env,
+                )
+            except (OSError, subprocess.TimeoutExpired) as error:
+                raise BadInput(f"{source}: tesseract failed ({error})") from None
+        if run.returncode != 0:
+            lines = run.stderr.decode("utf-8", "replace").strip().splitlines()
+            reason = lines[-1] if lines else f"exit code {run.returncode}"
+            raise BadInput(f"{source}: tesseract failed ({reason})")
+        out: list[list[Word]] = [[] for _ in images]
+        for number, words in _parse_tsv_pages(run.stdout.decode("utf-8", "replace")).items():
+            if 1 <= number <= len(images):
+                out[number - 1] = words
+        return out
+
 
 def misread_everywhere(scan: OcrPage, text: str, misreadings: Counter[str]) -> bool:
     """Whether every time OCR reads `text` on the page, it reads it in the box of a value the
@@ -209,6 +253,20 @@ def _parse_tsv(tsv: str) -> list[Word]:
         left, top, width, height = (float(c) for c in cells[6:10])
         words.append(Word(cells[11], left, top, left + width, top + height))
     return words
+
+
+def _parse_tsv_pages(tsv: str) -> dict[int, list[Word]]:
+    """The words of a TSV holding several images, by page number (1-based)."""
+    pages: dict[int, list[Word]] = {}
+    for line in tsv.splitlines():
+        cells = line.split("\t")
+        if len(cells) < 12 or cells[0] != "5" or not cells[11].strip():
+            continue
+        left, top, width, height = (float(c) for c in cells[6:10])
+        pages.setdefault(int(cells[1]), []).append(
+            Word(cells[11], left, top, left + width, top + height)
+        )
+    return pages
 
 
 class OcrPage:
@@ -518,52 +576,132 @@ class BoxReader:
             min(height, math.ceil(max(ys) + grow)),
         )
 
-    def read(self, regions: list[list[tuple[float, float]]], grow: float) -> list[tuple[str, ...]]:
-        """Per region, what each way of reading (READINGS) reads in it."""
-        crops = [
+    def crops(
+        self, regions: list[list[tuple[float, float]]], grow: float
+    ) -> list[np.ndarray[Any, Any]]:
+        """Each region cut out of the prepared image, the rules crossing it removed."""
+        return [
             _lines_cut(self.image[top:bottom, left:right])
             for left, top, right, bottom in (self._upright(c, grow) for c in regions)
         ]
-        rows: list[list[int]] = [[]]
-        width = self.GAP
-        for index, crop in enumerate(crops):
-            if rows[-1] and width + crop.shape[1] > self.WIDTH:
-                rows.append([])
-                width = self.GAP
-            rows[-1].append(index)
-            width += crop.shape[1] + self.GAP
-        read: list[list[str]] = [[] for _ in crops]
-        for row in rows:
-            if not row:
-                continue
-            sheet, bands = self._sheet(crops, row)
-            for psm in READINGS:
-                words = sorted(
-                    self.engine.words(sheet, self.dpi, self.source, psm=psm), key=lambda w: w.left
-                )
-                for index, left, right in bands:
-                    read[index].append(
-                        " ".join(w.text for w in words if left <= (w.left + w.right) / 2 <= right)
-                    )
-        return [tuple(texts) for texts in read]
 
-    def _sheet(
-        self, crops: list[np.ndarray[Any, Any]], row: list[int]
+    def read(self, regions: list[list[tuple[float, float]]], grow: float) -> list[tuple[str, ...]]:
+        """Per region, what each way of reading (READINGS) reads in it."""
+        return read_crops(self.engine, self.crops(regions, grow), self.dpi, self.source)
+
+    @classmethod
+    def rows(cls, crops: Sequence[np.ndarray[Any, Any]]) -> list[list[int]]:
+        """The crops in rows of at most WIDTH pixels, each row one sheet."""
+        rows: list[list[int]] = [[]]
+        width = cls.GAP
+        for index, crop in enumerate(crops):
+            if rows[-1] and width + crop.shape[1] > cls.WIDTH:
+                rows.append([])
+                width = cls.GAP
+            rows[-1].append(index)
+            width += crop.shape[1] + cls.GAP
+        return [row for row in rows if row]
+
+    @classmethod
+    def sheet(
+        cls, crops: Sequence[np.ndarray[Any, Any]], row: list[int]
     ) -> tuple[np.ndarray[Any, Any], list[tuple[int, int, int]]]:
         """Boxes `row` side by side, centred on one line of a blank sheet, and each one's
         (index, left, right) on it."""
         tallest = max(crops[i].shape[0] for i in row)
-        width = sum(crops[i].shape[1] + self.GAP for i in row) + self.GAP
-        sheet = np.full((tallest + 2 * self.GAP, width), 255, dtype=np.uint8)
+        width = sum(crops[i].shape[1] + cls.GAP for i in row) + cls.GAP
+        sheet = np.full((tallest + 2 * cls.GAP, width), 255, dtype=np.uint8)
         bands = []
-        x = self.GAP
+        x = cls.GAP
         for index in row:
             crop = crops[index]
-            top = self.GAP + (tallest - crop.shape[0]) // 2
+            top = cls.GAP + (tallest - crop.shape[0]) // 2
             sheet[top : top + crop.shape[0], x : x + crop.shape[1]] = crop
             bands.append((index, x, x + crop.shape[1]))
-            x += crop.shape[1] + self.GAP
+            x += crop.shape[1] + cls.GAP
         return sheet, bands
+
+
+def read_crops(
+    engine: Tesseract,
+    crops: Sequence[np.ndarray[Any, Any]],
+    dpi: int,
+    source: str,
+    batched: bool = False,
+) -> list[tuple[str, ...]]:
+    """Per crop, what each way of reading (READINGS) reads in it: the crops set side by side
+    on sheets (`BoxReader.sheet`), each sheet read by one tesseract call per reading, or, when
+    `batched`, every sheet by one tesseract process per reading (`Tesseract.words_many`)."""
+    read: list[list[str]] = [[] for _ in crops]
+    sheets = [BoxReader.sheet(crops, row) for row in BoxReader.rows(crops)]
+    for psm in READINGS:
+        if batched:
+            pages = engine.words_many([sheet for sheet, _ in sheets], dpi, source, psm=psm)
+        else:
+            pages = [engine.words(sheet, dpi, source, psm=psm) for sheet, _ in sheets]
+        for (_, bands), found in zip(sheets, pages, strict=True):
+            words = sorted(found, key=lambda w: w.left)
+            for index, left, right in bands:
+                read[index].append(
+                    " ".join(w.text for w in words if left <= (w.left + w.right) / 2 <= right)
+                )
+    return [tuple(texts) for texts in read]
+
+
+def _evened(
+    pdf: Any, number: int, dpi: int, angle: float | None
+) -> tuple[np.ndarray[Any, Any], float, float]:
+    """Page `number` rendered as `read_pages` renders it for tesseract (a scan, `angle` not
+    None: evened out and deskewed), its rules not yet removed, with its crop box's left and
+    top."""
+    image, left, top = render_page(pdf, number, dpi)
+    image = np.ascontiguousarray(image.reshape(image.shape[:2]))
+    if angle is None:
+        return image, left, top
+    flat = _flattened(image)
+    return (_deskewed(flat, angle) if angle else flat), left, top
+
+
+# Pixels around a box whose rules are removed with it (`_unruled` is local: a rule is found
+# within RULE of a pixel, 75 pixels at 300 dpi, then grown by one), so a box's crop is
+# unruled exactly as on the whole page at a fraction of the cost.
+REACH = 100
+
+
+def read_boxes(
+    pdf: Any,
+    regions: dict[int, Sequence[Sequence[float]]],
+    engine: Tesseract,
+    source: Path,
+    dpi: int = DPI,
+    angles: dict[int, float] | None = None,
+) -> dict[int, list[tuple[str, ...]]]:
+    """What OCR reads in each box of `regions` (page -> bboxes or quads, PDF points) on its
+    own, as `OcrPage.reread` reads it, without reading any page whole: each page is prepared
+    as for whole-page OCR (`prepared_page`), its boxes cut out, and the boxes of every page
+    read together, one tesseract process per way of reading (READINGS)."""
+    angles = angles or {}
+    crops: list[np.ndarray[Any, Any]] = []
+    owners: list[int] = []
+    for number in sorted(regions):
+        if not regions[number]:
+            continue
+        image, left, top = _evened(pdf, number, dpi, angles.get(number))
+        page = OcrPage([], dpi / 72, left, top)
+        reader = BoxReader(engine, image, angles.get(number, 0.0), dpi, f"{source} page {number}")
+        height, width = image.shape
+        for region in regions[number]:
+            x0, y0, x1, y1 = reader._upright(page.corners(region), MARGIN * dpi / 72)
+            wx, wy = max(x0 - REACH, 0), max(y0 - REACH, 0)
+            window = _unruled(image[wy : min(y1 + REACH, height), wx : min(x1 + REACH, width)], dpi)
+            crops.append(_lines_cut(window[y0 - wy : y1 - wy, x0 - wx : x1 - wx]))
+            owners.append(number)
+    out: dict[int, list[tuple[str, ...]]] = {number: [] for number in regions}
+    if not crops:
+        return out
+    for number, read in zip(owners, read_crops(engine, crops, dpi, str(source), True), strict=True):
+        out[number].append(read)
+    return out
 
 
 def _turned_back(words: list[Word], angle: float, width: int, height: int) -> list[Word]:

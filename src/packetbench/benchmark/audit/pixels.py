@@ -45,7 +45,7 @@ Pixels = np.ndarray[Any, Any]
 
 # One scanned page in SAMPLE is also read by OCR to calibrate the rule (seeded by the
 # document and page, so the same packet always samples the same pages).
-SAMPLE = 8
+SAMPLE = 32
 # The most the rule and OCR may disagree on sampled boxes before the audit is not verified.
 MAX_DISAGREEMENT = 0.05
 # A page's strings are verified by pixels when every tile of the page with ink is intact.
@@ -130,6 +130,8 @@ class PixelStats:
     pages_sampled: int = 0  # ...read by OCR instead, to calibrate the rule
     pages_strings_intact: int = 0  # ...whose strings were all verified by pixels
     pages_ocr: int = 0  # ...that still needed whole-page OCR
+    boxes_read: int = 0  # undecided boxes read by OCR box by box (no whole page)
+    boxes_read_found: int = 0  # ...whose value that reading found
     unavailable: str = ""  # why the clean side could not be had ("" when it could)
     agreement: Agreement = field(default_factory=Agreement)
 
@@ -141,6 +143,8 @@ class PixelStats:
             self.pages_sampled + other.pages_sampled,
             self.pages_strings_intact + other.pages_strings_intact,
             self.pages_ocr + other.pages_ocr,
+            self.boxes_read + other.boxes_read,
+            self.boxes_read_found + other.boxes_read_found,
             self.unavailable or other.unavailable,
             self.agreement + other.agreement,
         )
@@ -152,6 +156,8 @@ class PixelStats:
             "pages_sampled": self.pages_sampled,
             "pages_strings_intact": self.pages_strings_intact,
             "pages_ocr": self.pages_ocr,
+            "boxes_read": self.boxes_read,
+            "boxes_read_found": self.boxes_read_found,
             "unavailable": self.unavailable,
             "agreement": self.agreement.to_json(),
         }
@@ -177,8 +183,6 @@ def scan_details(doc: Document) -> dict[int, dict[str, Any]]:
 def native_pdf(doc: Document, packet: dict[str, Any]) -> tuple[bytes | None, str]:
     """The document's native PDF rebuilt from `packet` (packet_truth.json), or None and why
     not."""
-    from packetbench.generator.packet import rebuild_document
-
     if packet.get("generator_version") != __version__:
         return None, (
             f"made by generator {packet.get('generator_version')!r}, this is {__version__}"
@@ -187,7 +191,7 @@ def native_pdf(doc: Document, packet: dict[str, Any]) -> tuple[bytes | None, str
     if not isinstance(tier, str) or type(seed) is not int or not isinstance(knobs, dict):
         return None, "packet_truth.json has no tier, seed and knobs to rebuild it from"
     try:
-        rebuilt = rebuild_document(tier, seed, knobs, doc.doc_id, doc.file.name)
+        rebuilt = _rebuilt(packet, tier, seed, knobs, doc.doc_id, doc.file.name)
     except Exception as error:
         return None, f"rebuilding it failed ({type(error).__name__})"
     if rebuilt is None or rebuilt.native is None:
@@ -202,6 +206,39 @@ def native_pdf(doc: Document, packet: dict[str, Any]) -> tuple[bytes | None, str
         if rebuilt.files.get(path.name) != safe_read.read_bytes(path, "truth"):
             return None, f"{path.name} is not the one its seed and knobs make"
     return rebuilt.native, ""
+
+
+# The last packet's PDF documents rebuilt together: (tier, seed, knobs) -> doc_id -> Rebuilt.
+_REBUILT: dict[str, dict[str, Any]] = {}
+
+
+def _rebuilt(
+    packet: dict[str, Any], tier: str, seed: int, knobs: dict[str, Any], doc_id: str, file: str
+) -> Any:
+    """Document `doc_id` rebuilt: every PDF document the packet lists is rebuilt in one pass
+    the first time one of them is asked for (the world is built once, not once per document),
+    and kept until another packet's is asked for. A document that pass does not make as
+    `file` is rebuilt on its own."""
+    import json
+
+    from packetbench.generator.packet import rebuild_document, rebuild_documents
+
+    key = json.dumps([tier, seed, knobs], sort_keys=True)
+    if key not in _REBUILT:
+        wanted = {
+            str(d["doc_id"]): str(d["file"])
+            for d in packet.get("documents") or []
+            if isinstance(d, dict)
+            and d.get("format") == "pdf"
+            and d.get("doc_id")
+            and d.get("file")
+        }
+        _REBUILT.clear()
+        _REBUILT[key] = dict(rebuild_documents(tier, seed, knobs, wanted)) if wanted else {}
+    rebuilt = _REBUILT[key].get(doc_id)
+    if rebuilt is None or file not in rebuilt.files:
+        return rebuild_document(tier, seed, knobs, doc_id, file)
+    return rebuilt
 
 
 def scanned_image(pdf: Any, number: int, size: tuple[int, int], dpi: int) -> Pixels:
@@ -268,18 +305,46 @@ class PixelPage:
             scanned[outside] = int(np.median(scanned))
         return judge(clean, scanned)
 
-    def judge_page(self) -> Judgement:
+    def judge_page(self, hidden: list[list[float]] | None = None) -> Judgement:
         """The page tile by tile: the worst tile's verdict (intact when every tile with ink
-        is)."""
+        is). The boxes `hidden` (quads or bboxes, grown by MARGIN points) are paper on both
+        sides: nothing in them vouches for or against the page."""
+        clean_page, scanned_page = self.clean, self.scanned
+        if hidden:
+            from PIL import Image, ImageDraw
+
+            scale = self.dpi / 72
+            mask = Image.new("L", (self.clean.shape[1], self.clean.shape[0]), 0)
+            draw = ImageDraw.Draw(mask)
+            for quad in hidden:
+                xs, ys = quad[0::2], quad[1::2]
+                # A blot covers its box grown by a fifth of the box's height each way (and
+                # at least 2 pixels; `generator.render.damage.blot`): a third, and the margin.
+                grow = MARGIN + (max(ys) - min(ys)) / 3 + 2 / scale
+                x0, x1 = min(xs) - grow, max(xs) + grow
+                y0, y1 = min(ys) - grow, max(ys) + grow
+                draw.rectangle(
+                    [
+                        x0 * scale,
+                        (self.height - y1) * scale,
+                        x1 * scale,
+                        (self.height - y0) * scale,
+                    ],
+                    fill=1,
+                )
+            covered = np.asarray(mask) == 1
+            clean_page, scanned_page = self.clean.copy(), self.scanned.copy()
+            clean_page[covered] = int(self.clean.max())
+            scanned_page[covered] = int(np.median(self.scanned))
         worst = Judgement(INTACT_VERDICT, 1.0, 0)
-        rows, cols = self.clean.shape
+        rows, cols = clean_page.shape
         cells = 0
         for top in range(0, rows, TILE):
             for left in range(0, cols, TILE):
-                clean = self.clean[top : top + TILE, left : left + TILE]
+                clean = clean_page[top : top + TILE, left : left + TILE]
                 if int(clean.min()) > int(clean.max()) - 40:
                     continue  # no ink in the tile
-                tile = judge(clean, self.scanned[top : top + TILE, left : left + TILE])
+                tile = judge(clean, scanned_page[top : top + TILE, left : left + TILE])
                 cells += tile.cells
                 if tile.cells and tile.score < worst.score:
                     worst = tile
