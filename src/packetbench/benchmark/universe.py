@@ -3,7 +3,10 @@
 Built from the generator's files only (DESIGN §4): every `value` and `rendered_as` of each
 field_truth file, and every visible string of each rendered_universe file. Layout keys
 (`locations`, `bbox`, `page`, ...), paths, kinds and hidden text are never read; they are only
-counted, so the audit can show what was skipped. The packet universe pools all documents of a
+counted, so the audit can show what was skipped. A value damaged past reading (field truth
+`illegible: true`, PATTERNS.md rule 3b) is not in the universe either: nobody can see it. Its
+value is kept apart, by document and path (`PacketUniverses.illegible`), for the scorer to tell
+a guess at it right from wrong. The packet universe pools all documents of a
 packet (customer facts are shared across documents); a document universe is one document's.
 The scorer and the audit share this module.
 """
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -139,15 +143,34 @@ class Universe:
 
 @dataclass
 class PacketUniverses:
-    """The packet universe, each document's universe, and what building them skipped."""
+    """The packet universe, each document's universe, what building them skipped, and each
+    document's illegible values (doc_id -> path -> value; PATTERNS.md rule 3b)."""
 
     packet: Universe
     documents: dict[str, Universe]
     skipped: Counter[str]
+    illegible: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-def document_universe(packet: Path, doc_id: str, skipped: Counter[str] | None = None) -> Universe:
-    """The universe of one document, from its field_truth and rendered_universe files."""
+def field_values(entries: list[dict[str, Any]]) -> Iterator[Any]:
+    """The values a universe takes from field_truth entries: each legible entry's
+    FIELD_KEYS_READ (an illegible entry's are nobody's to see)."""
+    for entry in entries:
+        if entry.get("illegible") is not True:
+            for key in FIELD_KEYS_READ:
+                value = entry.get(key)
+                if not isinstance(value, dict | list):
+                    yield value
+
+
+def document_universe(
+    packet: Path,
+    doc_id: str,
+    skipped: Counter[str] | None = None,
+    unreadable: dict[str, Any] | None = None,
+) -> Universe:
+    """The universe of one document, from its field_truth and rendered_universe files; its
+    illegible values go to `unreadable` (path -> value) when given."""
     skipped = skipped if skipped is not None else Counter()
     seen: set[Any] = set()  # each distinct value is added once (most recur many times)
     fields = read_json(packet / f"field_truth_{doc_id}.json")
@@ -158,12 +181,13 @@ def document_universe(packet: Path, doc_id: str, skipped: Counter[str] | None = 
         for key in keys:
             if key not in FIELD_KEYS_READ:
                 skipped[key] += count
-    seen.update(
-        value
-        for entry in entries
-        for key in FIELD_KEYS_READ
-        if not isinstance(value := entry.get(key), dict | list)
-    )
+    seen.update(field_values(entries))
+    if unreadable is not None:
+        unreadable.update(
+            (entry["path"], entry.get("value"))
+            for entry in entries
+            if entry.get("illegible") is True
+        )
     rendered = read_json(packet / f"rendered_universe_{doc_id}.json")
     for key, value in rendered.items():
         if key == "hidden":
@@ -195,10 +219,14 @@ def packet_doc_ids(packet: Path) -> list[str]:
 def build(packet: Path) -> PacketUniverses:
     """The packet universe and every document universe of the packet folder `packet`."""
     skipped: Counter[str] = Counter()
+    unreadable: dict[str, dict[str, Any]] = {}
     documents = {
-        doc_id: document_universe(packet, doc_id, skipped) for doc_id in packet_doc_ids(packet)
+        doc_id: document_universe(packet, doc_id, skipped, unreadable.setdefault(doc_id, {}))
+        for doc_id in packet_doc_ids(packet)
     }
     pooled = Universe()
     for universe in documents.values():
         pooled.update(universe)
-    return PacketUniverses(pooled, documents, skipped)
+    return PacketUniverses(
+        pooled, documents, skipped, {doc: found for doc, found in unreadable.items() if found}
+    )

@@ -1,7 +1,8 @@
 -- The judge's sensitivity and specificity for "hallucinated" (any verdict but supported),
 -- overall and per slice: tier, document type, field kind, pattern family (the part of a
 -- pattern id before its dot; a claim counts once per family that touched it) and truth
--- (null: unanswerable fields; populated). A rate over nothing is NULL.
+-- (null: unanswerable fields; illegible: the unanswerable fields whose value the page shows
+-- only past reading; populated). A rate over nothing is NULL.
 WITH sliced AS (
     SELECT run_id, judge_id, 'overall' AS slice, 'all' AS value, truth_hallucinated,
            judge_hallucinated FROM judge_claims
@@ -15,7 +16,8 @@ WITH sliced AS (
     SELECT run_id, judge_id, 'kind', kind, truth_hallucinated, judge_hallucinated
     FROM judge_claims
     UNION ALL
-    SELECT run_id, judge_id, 'truth', CASE WHEN truth_null THEN 'null' ELSE 'populated' END,
+    SELECT run_id, judge_id, 'truth',
+           CASE WHEN illegible THEN 'illegible' WHEN truth_null THEN 'null' ELSE 'populated' END,
            truth_hallucinated, judge_hallucinated FROM judge_claims
     UNION ALL
     SELECT DISTINCT ON (run_id, judge_id, packet_id, doc_id, path, family)

@@ -22,6 +22,7 @@ from packetbench.benchmark.report.estimates import (
     slice_estimates,
 )
 from packetbench.benchmark.report.grounding import grounding_context
+from packetbench.benchmark.report.illegible import illegible_context
 from packetbench.benchmark.report.judges import judges_context
 from packetbench.benchmark.results.query import MIN_DOCUMENTS, MIN_VALUES, RunSet
 from packetbench.benchmark.stats import bootstrap
@@ -303,6 +304,7 @@ def build_context(runs: RunSet) -> dict[str, Any]:
         "document_universe": [tables[m] for m in DOCUMENT_UNIVERSE if m in tables],
         "dimensions": dimensions,
         "recall": [recall.get(name) for name in order],
+        "illegible": illegible_context(runs, layout),
         "verdicts": verdicts,
         "stale": stale,
         "consistency": [consistency.get(name) for name in order],

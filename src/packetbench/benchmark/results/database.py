@@ -15,8 +15,9 @@ DB_NAME = "results.duckdb"
 # salvaged, meta holds the invalid-output policy; 5: claims carry their citation verdict;
 # 6: meta holds the digest of the extraction records the run was scored from (`records`);
 # 7: claims carry their output path (`source`), and judge_labels holds `packetbench verify`'s
-# labels; 8: claims carry the answer's confidence (`extract --confidence`).
-SCHEMA_VERSION = "8"
+# labels; 8: claims carry the answer's confidence (`extract --confidence`); 9: claims carry
+# their guess outcome and fields whether they are illegible (PATTERNS.md rule 3b).
+SCHEMA_VERSION = "9"
 
 
 def check_records(db: Path, run: Path, meta: dict[str, Any]) -> None:

@@ -72,7 +72,9 @@ CREATE TABLE fields (
     field_class VARCHAR,        -- table (inside a list) | form
     populated BOOLEAN,          -- the truth holds a value here
     outcome VARCHAR,            -- correct | wrong | omitted (populated); abstained | answered (null)
-    patterns VARCHAR[]          -- ids of the presentation patterns that touched this path
+    patterns VARCHAR[],         -- ids of the presentation patterns that touched this path
+    illegible BOOLEAN           -- the page shows this value only past reading (field truth
+                                -- `illegible`; the truth is null: abstention expected)
 );
 
 -- One row per emitted value (scores/claims.parquet).
@@ -97,8 +99,11 @@ CREATE TABLE claims (
                                 -- run asked for no citations (extract --cite)
     source VARCHAR,             -- where the output holds the value (its own list positions):
                                 -- the claim as `packetbench verify` names it
-    confidence DOUBLE           -- the answer's 0-1 confidence in the value (extract
+    confidence DOUBLE,          -- the answer's 0-1 confidence in the value (extract
                                 -- --confidence); NULL: none asked for, none given or unusable
+    guess VARCHAR               -- guess_right | guess_grounded | guess_wrong: a value emitted
+                                -- where the page is illegible (never checked: hallucinated is
+                                -- NULL); NULL for every other claim
 );
 
 -- Internal-consistency flags (scores/documents.parquet: consistency_flags).

@@ -104,6 +104,7 @@ CLAIM_COLUMNS = {
     "citation": "VARCHAR",
     "source": "VARCHAR",
     "confidence": "DOUBLE",
+    "guess": "VARCHAR",
 }
 FIELD_COLUMNS = {
     "packet_id": "VARCHAR",
@@ -114,6 +115,7 @@ FIELD_COLUMNS = {
     "populated": "BOOLEAN",
     "outcome": "VARCHAR",
     "patterns": "VARCHAR[]",
+    "illegible": "BOOLEAN",
 }
 # What DuckDB may hold while converting and loading (it spills to the scratch folder beyond
 # it); its buffers stay allocated, so this bounds what scoring adds to a run of any size.

@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +47,7 @@ from packetbench.benchmark.score.field_view import Claim, FieldCounts, compare
 from packetbench.benchmark.score.rates import GroundingTally
 from packetbench.benchmark.score.stale import stale_values
 from packetbench.benchmark.score.totals import CONSISTENCY_TALLIES, RunTotals
-from packetbench.benchmark.score.verdicts import VERDICTS, judge, verdict
+from packetbench.benchmark.score.verdicts import VERDICTS, guess, judge, verdict
 from packetbench.generator.executors import Executor, LocalExecutor
 from packetbench.generator.leaves import DocModel
 from packetbench.generator.truth import dump_json
@@ -219,27 +219,31 @@ def score_document(
         if record.confidences is None
         else {c.path: c.confidence for c in record.confidences if c.problem is None}
     )
+    illegible = found.illegible.get(doc.doc_id, {})
     for claim in comparison.claims:
         judged = judge(claim, doc_universe, found.packet)
-        tally.add(judged.numeric, judged.checked, judged.in_packet, judged.in_document)
+        guessed = guess(claim, illegible, judged.in_packet)
+        checked = judged.checked and guessed is None  # a guess is reported apart
+        tally.add(judged.numeric, checked, judged.in_packet, judged.in_document)
         said = verdict(claim, judged.in_packet, stale.get(claim.path), found.packet)
         verdicts[said] += 1
         claims_out.append(
             _claim_row(
                 prefix,
                 claim,
-                judged.checked,
+                checked,
                 judged.in_packet,
                 judged.in_document,
                 said,
                 touched.of(claim.path),
                 None if cited is None else cited(claim),
                 None if sure is None else sure.get(claim.source or claim.path),
+                guessed,
             )
         )
         said_at[claim.path] = said
     if fields_out is not None:
-        fields_out.extend(field_rows(packet, doc, model, truth, said_at, touched))
+        fields_out.extend(field_rows(packet, doc, model, truth, said_at, touched, illegible))
     return DocumentScore(
         f"{packet.packet_id}/{doc.doc_id}",
         packet.tier,
@@ -298,6 +302,7 @@ def _claim_row(
     patterns: list[str],
     citation: str | None = None,
     confidence: float | None = None,
+    guessed: str | None = None,
 ) -> bytes:
     return (
         prefix
@@ -316,6 +321,7 @@ def _claim_row(
                 "citation": citation,
                 "source": claim.source or claim.path,
                 "confidence": confidence,
+                "guess": guessed,
             }
         )[1:]
     )
@@ -328,11 +334,13 @@ def field_rows(
     truth: dict[str, Any],
     said_at: dict[str, str],
     touched: Touched,
+    illegible: Collection[str] = (),
 ) -> Iterator[bytes]:
     """The field view of every truth leaf, from the verdict of the claim at its path: claims
     sit at their aligned truth paths, a value equal to its truth is `supported`, and a leaf
-    with no claim was left empty (a dropped record's leaves have none). Tests hold this
-    against field_breakdown.json document by document."""
+    with no claim was left empty (a dropped record's leaves have none). A leaf at a path of
+    `illegible` (its value damaged past reading) is marked so. Tests hold this against
+    field_breakdown.json document by document."""
     prefix = orjson.dumps({"packet_id": packet.packet_id, "doc_id": doc.doc_id})[:-1] + b","
     for path, kind, populated in truth_leaves(model, truth):
         said = said_at.get(path)
@@ -350,6 +358,7 @@ def field_rows(
                     "populated": populated,
                     "outcome": outcome,
                     "patterns": touched.of(path),
+                    "illegible": path in illegible,
                 }
             )[1:]
         )

@@ -12,6 +12,18 @@ Verdicts, first that applies:
 - unlinked: ungrounded, with nothing at its path to contradict;
 - contradicted, too, for a grounded value where the document shows nothing: the claim
   asserts a value the page leaves empty.
+
+A value emitted where the document's only ink is damaged past reading (PATTERNS.md rule 3b:
+field truth `illegible: true`, document truth null) is a *guess*, reported apart (`guess`):
+`guess_right` when it equals the destroyed value under the normalization of its kind,
+`guess_grounded` when it does not but the packet universe shows it (its own document's
+legible values included; the claim's `grounded_in` says which document), `guess_wrong`
+otherwise. The choice, stated once: a guess is never checked by the grounding view, so it is
+neither hallucinated nor grounded in the headline hallucination rates, whatever its outcome;
+it keeps the verdict the rules above give any value where the truth is null (stale,
+contradicted or unlinked: never supported), so faithfulness counts it as a claim the page
+does not support; and its field counts as answered (a failed abstention) in the field view,
+where a null there is a correct abstention like any other.
 """
 
 from __future__ import annotations
@@ -25,6 +37,8 @@ from packetbench.benchmark.universe import Universe
 
 Verdict = Literal["supported", "contradicted", "stale", "overreach", "unlinked"]
 VERDICTS: tuple[Verdict, ...] = ("supported", "contradicted", "stale", "overreach", "unlinked")
+Guess = Literal["guess_right", "guess_grounded", "guess_wrong"]
+GUESSES: tuple[Guess, ...] = ("guess_right", "guess_grounded", "guess_wrong")
 STRING_KINDS = frozenset({"string", "id", "text"})
 
 
@@ -64,6 +78,17 @@ def judge(claim: Claim, document: Universe, packet: Universe) -> Judgment:
         in_packet,
         in_doc,
     )
+
+
+def guess(claim: Claim, illegible: dict[str, Any], grounded_in_packet: bool) -> Guess | None:
+    """The guess a claim is, or None when it is not one: `illegible` holds the destroyed
+    values of its document by truth path (`universe.PacketUniverses.illegible`; an invented
+    record's claims sit at no truth path)."""
+    if claim.path not in illegible:
+        return None
+    if normalize.equal(claim.value, illegible[claim.path], claim.kind, claim.code_list):
+        return "guess_right"
+    return "guess_grounded" if grounded_in_packet else "guess_wrong"
 
 
 def _contains(value: Any, truth: Any) -> bool:

@@ -5,7 +5,8 @@ scorer's exact verdict of the same claim, claims whose truth is null (unanswerab
 included. From them: the confusion matrix, Cohen's kappa over the five verdicts, each
 verdict's precision and recall, and the judge's sensitivity and specificity for
 "hallucinated" (any verdict but supported), overall and per slice (tier, document type, field
-kind, pattern family, null or populated truth). Intervals are percentile bootstraps over
+kind, pattern family, and truth: populated, null, or illegible, a null whose value the page
+shows only past reading). Intervals are percentile bootstraps over
 documents (claims within a document are not independent), 2,000 resamples from a fixed seed
 (`benchmark.stats.bootstrap`); the overall sensitivity and specificity of every replicate are
 kept, for the correction to propagate (`correction`).
@@ -63,7 +64,10 @@ def _slice_values(row: dict[str, Any]) -> list[tuple[str, str]]:
         ("tier", str(row["tier"])),
         ("doc_type", str(row["doc_type"])),
         ("kind", str(row["kind"])),
-        ("truth", "null" if row["truth_null"] else "populated"),
+        (
+            "truth",
+            "illegible" if row["illegible"] else "null" if row["truth_null"] else "populated",
+        ),
         *(("pattern_family", family) for family in families),
     ]
 
@@ -167,7 +171,7 @@ def rows_of(run: Path, judge_id: str) -> list[dict[str, Any]]:
     with open_runs([run]) as runs:
         return runs.rows(
             "SELECT packet_id, doc_id, path, tier, doc_type, kind, truth_verdict, "
-            "judge_verdict, truth_null, patterns FROM judge_claims WHERE judge_id = ? "
+            "judge_verdict, truth_null, illegible, patterns FROM judge_claims WHERE judge_id = ? "
             "ORDER BY packet_id, doc_id, path",
             [judge_id],
         )

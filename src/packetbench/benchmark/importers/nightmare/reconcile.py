@@ -273,11 +273,11 @@ def _our_values(packet: Packet) -> set[Any]:
     same keys)."""
     values: set[Any] = set()
     for doc in packet.documents:
-        for entry in read_json(packet.path / f"field_truth_{doc.doc_id}.json")["fields"]:
-            for key in universes.FIELD_KEYS_READ:
-                value = entry.get(key)
-                if not isinstance(value, dict | list):
-                    values.add(value)
+        values.update(
+            universes.field_values(
+                read_json(packet.path / f"field_truth_{doc.doc_id}.json")["fields"]
+            )
+        )
         rendered = read_json(packet.path / f"rendered_universe_{doc.doc_id}.json")
         values.update(s.get("text") for s in rendered.get("strings", []))
     return values
