@@ -30,6 +30,7 @@ from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.field_view import compare
 from packetbench.benchmark.score.rates import CLASSES, UNIVERSES
 from packetbench.benchmark.score.stale import stale_values
+from packetbench.benchmark.score.verdicts import GUESSES
 from packetbench.benchmark.sim.citing import CITING, Citer
 from packetbench.benchmark.sim.confiding import DEFAULT_CALIBRATION, confide, expected
 from packetbench.benchmark.sim.engine import Engine, PoolKey
@@ -82,6 +83,17 @@ def _invalidate(model: type[DocModel], output: dict[str, Any]) -> str:
             return f"{path} written as text"
     output["notes"] = "values transcribed from the attached document"
     return "extra key notes"
+
+
+def _illegible(choices: list[dict[str, Any]]) -> dict[str, Any]:
+    """The ledger's account of illegible fields: how many, each outcome's count (abstained
+    and the three guesses), and every choice (path, outcome, the value written)."""
+    outcomes = Counter(c["outcome"] for c in choices)
+    return {
+        "fields": len(choices),
+        **{o: outcomes[o] for o in ("abstained", *GUESSES)},
+        "choices": choices,
+    }
 
 
 class SimProvider(Provider):
@@ -203,6 +215,10 @@ class SimProvider(Provider):
             "injected": dict(sorted(injected.items())),
             "injections": engine.injections,
         }
+        if (
+            engine.guesses
+        ):  # only documents with illegible fields: others' entries stay as they were
+            self.ledger[key]["illegible"] = _illegible(engine.guesses)
         record = self._record(packet, doc, "ok", output, None)
         if citations is not None:
             self.ledger[key]["citations"], record.citations = citations
@@ -279,6 +295,7 @@ class SimProvider(Provider):
             sorted(tokens),
             stale,
             packet.touched(doc.doc_id),
+            self.found.illegible.get(doc.doc_id, {}),
         )
 
     @staticmethod
@@ -308,6 +325,7 @@ class SimProvider(Provider):
     def finish(self, run: Path) -> None:
         documents = dict(sorted(self.ledger.items()))
         ok = [d for d in documents.values() if d["status"] == "ok"]
+        guesses = [c for d in ok if "illegible" in d for c in d["illegible"]["choices"]]
         overall: dict[str, Any] = {
             "field": {k: sum(d["field"][k] for d in ok) for k in ok[0]["field"]} if ok else {},
             "injected": dict(sorted(sum((Counter(d["injected"]) for d in ok), Counter()).items())),
@@ -330,6 +348,7 @@ class SimProvider(Provider):
                 if self.confidence
                 else {}
             ),
+            **({"illegible": _illegible(guesses)} if guesses else {}),
             "excluded": {
                 s: sorted(k for k, d in documents.items() if d["status"] == s)
                 for s in ("missing", "error", "invalid")

@@ -9,6 +9,12 @@ grounding tallies, verdicts) are the ledger the scorer is tested against.
 
 Two rules keep record alignment predictable: key leaves are only ever reformatted, and a
 record of a list without a key gets at most one changed leaf.
+
+An illegible field (its value damaged past reading, PATTERNS.md rule 3b) is left empty or
+guessed (`Profile.guess`): the destroyed value, another value of its kind the document shows,
+or a fabricated one; a guess changes no leaf alignment reads (the truth there is null), and an
+illegible key leaf is always left empty. Every choice is in `guesses`, the ledger's account
+of the illegible fields.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.align import record_key
 from packetbench.benchmark.score.field_view import FieldCounts
 from packetbench.benchmark.score.rates import GroundingTally
-from packetbench.benchmark.score.verdicts import grounded
+from packetbench.benchmark.score.verdicts import GUESSES, grounded
 from packetbench.benchmark.sim import values
 from packetbench.benchmark.sim.profiles import Profile
 from packetbench.benchmark.universe import Universe
@@ -64,8 +70,10 @@ class Engine:
     tokens: list[str]  # tokens of the string values this document shows
     stale: dict[str, Any]  # path -> the superseded version's value
     touched: Touched = field(default_factory=lambda: Touched({}))  # patterns per path
+    illegible: dict[str, Any] = field(default_factory=dict)  # path -> the destroyed value
     expected: Expected = field(default_factory=Expected)
     injections: list[dict[str, Any]] = field(default_factory=list)
+    guesses: list[dict[str, Any]] = field(default_factory=list)  # one per illegible field
 
     # --- expectations -------------------------------------------------------------------------
 
@@ -179,13 +187,14 @@ class Engine:
 
     def _dropped(self, model: type[DocModel], truth: dict[str, Any], path: str) -> None:
         self._note("drop", path)
-        self.expected.counts.dropped_records += self._count_leaves(model, truth)
+        self.expected.counts.dropped_records += self._count_leaves(model, truth, path)
 
-    def _count_leaves(self, model: type[DocModel], truth: Any) -> int:
+    def _count_leaves(self, model: type[DocModel], truth: Any, path: str) -> int:
         """Count a dropped subtree's leaves as omitted / abstained; return its records."""
         records = 1
         for name, shape in fields_of(model):
             value = truth.get(name) if isinstance(truth, dict) else None
+            where = f"{path}.{name}"
             if isinstance(shape, LeafShape):
                 if value is not None:
                     self.expected.counts.gt_fields += 1
@@ -193,11 +202,13 @@ class Engine:
                 else:
                     self.expected.counts.gt_null_fields += 1
                     self.expected.counts.abstained += 1
+                    if where in self.illegible:
+                        self.guesses.append({"path": where, "outcome": "abstained"})
             elif isinstance(shape, ObjectShape):
-                records += self._count_leaves(shape.model, value) - 1
+                records += self._count_leaves(shape.model, value, where) - 1
             else:
-                for item in value or []:
-                    records += self._count_leaves(shape.item.model, item)
+                for index, item in enumerate(value or []):
+                    records += self._count_leaves(shape.item.model, item, f"{where}[{index}]")
         return records
 
     def _invented(self, model: type[DocModel], path: str) -> dict[str, Any] | None:
@@ -245,6 +256,15 @@ class Engine:
         """Decide and write one leaf; return how many leaves it changed (for the budget)."""
         kind = shape.leaf.kind
         counts = self.expected.counts
+        if truth is None and path in self.illegible:
+            counts.gt_null_fields += 1
+            written = None if is_key else self._guess(path, shape)
+            if written is None:
+                counts.abstained += 1
+            else:
+                counts.answered += 1
+            out[name] = written
+            return 0  # alignment reads no leaf whose truth is null
         if truth is None:
             counts.gt_null_fields += 1
             made = None
@@ -301,6 +321,47 @@ class Engine:
             counts.wrong += 1
         out[name] = written
         return spent
+
+    def _guess(self, path: str, shape: LeafShape) -> Any:
+        """The value written at an illegible field, or None (left empty). Each outcome holds
+        by construction: the destroyed value equals itself; a value drawn from the document's
+        own (legible) values of the kind is grounded in it; a fabricated one is shown nowhere.
+        A guess is never checked for grounding; its verdict is the one any value gets where
+        the truth is null (stale, else contradicted when the packet shows it, else unlinked)."""
+        kind, code_list = shape.leaf.kind, _code_list(shape)
+        destroyed = self.illegible[path]
+        written: Any = None
+        outcome = "abstained"
+        if self.rng.random() < self.profile.guess:
+            drawn = self.rng.choices(GUESSES, weights=self.profile.guess_mix)[0]
+            if drawn == "guess_right":
+                written = destroyed
+            elif drawn == "guess_grounded":
+                pool = [
+                    v
+                    for v in self.pools.get((kind, shape.json_type, code_list), [])
+                    if not normalize.equal(v, destroyed, kind, code_list)
+                ]
+                written = self.rng.choice(pool) if pool else None
+            else:
+                written = values.fabricate(kind, shape.json_type, self.rng, self.packet)
+                while written is not None and normalize.equal(written, destroyed, kind):
+                    written = values.fabricate(kind, shape.json_type, self.rng, self.packet)
+            if written is not None:  # an enum has no fabricated value, a pool may be empty
+                outcome = drawn
+        if written is None:
+            self.guesses.append({"path": path, "outcome": outcome})
+            return None
+        self.guesses.append({"path": path, "outcome": outcome, "value": written})
+        stale = self.stale.get(path)
+        if stale is not None and normalize.equal(written, stale, kind, code_list):
+            said = "stale"
+        elif grounded(written, kind, code_list, self.packet):
+            said = "contradicted"
+        else:
+            said = "unlinked"
+        self.expected.verdicts[said] += 1
+        return written
 
     def _apply(
         self,
@@ -416,6 +477,7 @@ class Engine:
                 and other not in moved_into
                 and other not in out
                 and other not in keys
+                and parent + other not in self.illegible  # a value there would be a guess
                 and isinstance(other_shape, LeafShape)
                 and other_shape.leaf.kind == kind
                 and other_shape.json_type == shape.json_type

@@ -3,6 +3,10 @@
 Leaf rates apply per populated truth leaf (per null leaf for `fabricate`), record rates per
 record (`drop`) or per list (`invent`, `shuffle`), document rates per document. On a leaf a
 presentation pattern touched, leaf rates are multiplied by the pattern family's factor.
+An illegible field (its value damaged past reading: the truth is null, abstention expected) is
+guessed at `guess`, never scaled (every one sits under a blot on a scanned page), and a guess
+is the destroyed value, another value the document shows or one the packet shows nowhere in
+the proportions of `guess_mix`.
 """
 
 from __future__ import annotations
@@ -37,6 +41,8 @@ class Profile:
     stale: float = 0.0  # the superseded version's value, for leaves where it differs
     reformat: float = 0.0  # the same value written differently ("CL202312345", "03/01/2025")
     fabricate: float = 0.0  # a value invented where the document shows none
+    guess: float = 0.0  # a value written where the page is illegible (else left empty)
+    guess_mix: tuple[float, float, float] = (1.0, 0.0, 0.0)  # right, grounded, wrong
     drop: float = 0.0  # a record left out
     invent: float = 0.0  # a record that does not exist added to a list
     shuffle: float = 0.0  # a list returned in another order
@@ -61,6 +67,8 @@ PROFILES: dict[str, Profile] = {
             stale=0.3,
             reformat=0.05,
             fabricate=0.03,
+            guess=0.4,
+            guess_mix=(0.4, 0.35, 0.25),
             drop=0.01,
             invent=0.03,
             shuffle=0.1,
@@ -77,6 +85,8 @@ PROFILES: dict[str, Profile] = {
             stale=0.6,
             reformat=0.15,
             fabricate=0.10,
+            guess=0.8,
+            guess_mix=(0.25, 0.35, 0.4),
             drop=0.04,
             invent=0.10,
             shuffle=0.3,
