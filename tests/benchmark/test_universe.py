@@ -57,3 +57,36 @@ def test_missing_truth_file_is_bad_input(tmp_path: Path) -> None:
     (packet / "field_truth_acord_140.json").unlink()
     with pytest.raises(BadInput, match=r"field_truth_acord_140\.json: missing"):
         universe.build(packet)
+
+
+def test_an_illegible_value_is_kept_apart(tmp_path: Path) -> None:
+    """A value with no legible location (PATTERNS.md rule 3b) is nobody's to see: it is in no
+    universe, and the packet's universes list it by document and path for the scorer."""
+    packet = tmp_path / "N1-000001"
+    shutil.copytree(PACKETS / "N1-000001", packet)
+    path = packet / "field_truth_sov_pdf.json"
+    data = json.loads(path.read_text())
+    entry = data["fields"][3]
+    entry.update(value="Zorvekian Blotted Plaza", rendered_as="Zorvekian Blotted Plaza")
+    entry["illegible"] = True
+    path.write_text(json.dumps(data))
+    built = universe.build(packet)
+    assert built.illegible == {"sov_pdf": {entry["path"]: "Zorvekian Blotted Plaza"}}
+    assert not built.packet.has_string("Zorvekian Blotted Plaza")
+    assert not built.documents["sov_pdf"].tokens & {"zorvekian", "blotted"}
+    assert universe.build(PACKETS / "N1-000001").illegible == {}
+
+
+def test_the_canonical_blots_are_listed() -> None:
+    """Every illegible value of the canonical N5 packet is listed with the value its field
+    truth gives, as rendered_universe.illegible lists it."""
+    packet = PACKETS / "N5-000001"
+    built = universe.build(packet)
+    listed = {
+        doc_id: {entry["path"]: entry["value"] for entry in found["illegible"]}
+        for doc_id in universe.packet_doc_ids(packet)
+        if (found := json.loads((packet / f"rendered_universe_{doc_id}.json").read_text()))[
+            "illegible"
+        ]
+    }
+    assert built.illegible == listed and sum(map(len, listed.values())) >= 10

@@ -111,3 +111,39 @@ def test_corrected_rate_covers_the_true_rate_and_bad_calibrations_are_refused(
     # Refused before anything was touched: the labels of the first verify are still there.
     assert sorted(p.name for p in (held / "judge").iterdir()) == before
     assert (held / "judge" / "sim-sim" / "estimate.json").is_file()
+
+
+def test_guesses_at_illegible_fields_are_a_truth_slice_of_their_own() -> None:
+    """Claims that guess at an illegible field (claims.guess) are unanswerable items: the
+    calibration counts them in the truth slice `illegible`, apart from other null truths."""
+    from packetbench.benchmark.verify.calibration import calibrate
+
+    def row(doc: str, truth: str, judged: str, null: bool, illegible: bool) -> dict[str, object]:
+        return {
+            "packet_id": "N5-000001",
+            "doc_id": doc,
+            "path": f"p{doc}{truth}{judged}",
+            "tier": "N5",
+            "doc_type": "acord_27",
+            "kind": "string",
+            "truth_verdict": truth,
+            "judge_verdict": judged,
+            "truth_null": null,
+            "illegible": illegible,
+            "patterns": ["overlay.blot"] if illegible else [],
+        }
+
+    rows = [
+        row("a", "supported", "supported", False, False),
+        row("a", "unlinked", "unlinked", True, True),
+        row("b", "contradicted", "supported", True, True),
+        row("b", "unlinked", "unlinked", True, False),
+    ]
+    found = calibrate(rows, {"run_id": "run"})
+    truth = {s["value"]: s for s in found["slices"] if s["slice"] == "truth"}
+    assert {v: (s["claims"], s["hallucinated"]) for v, s in truth.items()} == {
+        "illegible": (2, 2),
+        "null": (1, 1),
+        "populated": (1, 0),
+    }
+    assert truth["illegible"]["sensitivity"]["estimate"] == 0.5
