@@ -23,6 +23,7 @@ from packetbench.benchmark.report.render import write_report
 from packetbench.benchmark.results import load_run, open_runs
 from packetbench.benchmark.score.outputs import read_documents
 from packetbench.benchmark.score.scorer import RunScores, score_run
+from packetbench.generator.leaves import set_path
 from tests.support.chromium import section_table
 from tests.support.paths import PACKETS
 from tests.support.scoring import ledger_mismatches
@@ -58,13 +59,6 @@ def n4_n5(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in ("N4-000001", PACKET):
         (folder / name).symlink_to(PACKETS / name)
     return folder
-
-
-def _set(data: dict[str, Any], path: str, value: Any) -> None:
-    *parents, last = path.replace("]", "").replace("[", ".").split(".")
-    for part in parents:
-        data = data[int(part)] if part.isdigit() else data[part]  # type: ignore[index]
-    data[last] = value
 
 
 def test_a_hand_edited_record_gets_exactly_its_guesses(
@@ -104,7 +98,7 @@ def test_a_hand_edited_record_gets_exactly_its_guesses(
         assert (doc_id, path) in illegible  # the canonical packet still blots these
         record = run / "extractions" / PACKET / f"{doc_id}.json"
         data = _json(record)
-        _set(data["output"], path, value)
+        set_path(data["output"], path, value)
         record.write_text(json.dumps(data), encoding="utf-8")
     score_run(run, n5)
     load_run(run, n5)
