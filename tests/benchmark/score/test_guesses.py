@@ -29,97 +29,125 @@ from tests.support.paths import PACKETS
 from tests.support.scoring import ledger_mismatches
 
 SimRun = Callable[..., tuple[Path, RunScores]]
-PACKET = "N5-000001"
+DOC = "acord_125"
+# Fields of DOC the test blots: guessed right (as written, and as another form of an id),
+# guessed from another document, guessed wrong, and left empty.
+RIGHT, RIGHT_AS_ID, GROUNDED, WRONG = (
+    "lines_of_business.commercial_property.premium",
+    "agency.customer_id",
+    "carrier.underwriter",
+    "agency.contact_name",
+)
+LEFT_EMPTY = ("carrier.underwriter_office", "agency.address.city")
 
 
 def _json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def _illegible(packet: Path) -> dict[tuple[str, str], dict[str, Any]]:
-    """(doc_id, path) -> field truth entry of every illegible value of a packet."""
-    return {
-        (doc_id, entry["path"]): entry
-        for doc_id in universe.packet_doc_ids(packet)
-        for entry in _json(packet / f"field_truth_{doc_id}.json")["fields"]
-        if entry.get("illegible")
-    }
+def _save(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+
+
+def blot(packet: Path, doc_id: str, paths: tuple[str, ...]) -> dict[str, Any]:
+    """Leave `paths` of a document as overlay.blot leaves a value it destroys: truth null,
+    field truth `illegible: true` with no legible location, its text moved from the
+    universe's strings to `illegible`. Returns path -> the destroyed value."""
+    truth = _json(packet / f"document_truth_{doc_id}.json")
+    fields = _json(packet / f"field_truth_{doc_id}.json")
+    shown = _json(packet / f"rendered_universe_{doc_id}.json")
+    destroyed = {}
+    for entry in fields["fields"]:
+        if entry["path"] not in paths:
+            continue
+        set_path(truth["truth"], entry["path"], None)
+        entry["illegible"] = True
+        for location in entry["locations"]:
+            location["legible"] = False
+        drawn = {"text": entry["rendered_as"], "page": entry["locations"][0]["page"]}
+        if drawn in shown["strings"]:
+            shown["strings"].remove(drawn)
+        shown["illegible"].append({"path": entry["path"], **drawn, "value": entry["value"]})
+        destroyed[entry["path"]] = entry["value"]
+    assert set(destroyed) == set(paths)
+    for name, data in (("document_truth", truth), ("field_truth", fields)):
+        _save(packet / f"{name}_{doc_id}.json", data)
+    _save(packet / f"rendered_universe_{doc_id}.json", shown)
+    return destroyed
 
 
 @pytest.fixture(scope="module")
-def n5(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("n5")
-    (folder / PACKET).symlink_to(PACKETS / PACKET)
+def blotted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the canonical N1 packet with six fields of its ACORD 125 blotted."""
+    folder = tmp_path_factory.mktemp("blotted")
+    shutil.copytree(PACKETS / "N1-000001", folder / "N1-000001")
+    blot(folder / "N1-000001", DOC, (RIGHT, RIGHT_AS_ID, GROUNDED, WRONG, *LEFT_EMPTY))
     return folder
 
 
 @pytest.fixture(scope="module")
 def n4_n5(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("n4-n5")
-    for name in ("N4-000001", PACKET):
+    for name in ("N4-000001", "N5-000001"):
         (folder / name).symlink_to(PACKETS / name)
     return folder
 
 
 def test_a_hand_edited_record_gets_exactly_its_guesses(
-    sim_run: SimRun, n5: Path, tmp_path: Path
+    sim_run: SimRun, blotted: Path, tmp_path: Path
 ) -> None:
-    """Guesses right (one written as the id form of the destroyed value), grounded in another
-    document and wrong, and nulls elsewhere: the claims carry exactly those outcomes, the
-    fields are answered or abstained, and no hallucination count moves."""
-    packet = n5 / PACKET
-    illegible = _illegible(packet)
-    assert len(illegible) >= 6
-    source = sim_run("perfect", 0, n5)[0]  # perfect abstains on every illegible field
+    """Guesses right (one written as another form of the destroyed id), grounded in another
+    document and wrong, and nulls on the other illegible fields: the claims carry exactly
+    those outcomes, the fields are answered or abstained, and no hallucination count moves."""
+    packet = blotted / "N1-000001"
+    built = universe.build(packet)
+    destroyed = built.illegible[DOC]
+    assert set(destroyed) == {RIGHT, RIGHT_AS_ID, GROUNDED, WRONG, *LEFT_EMPTY}
+    source = sim_run("perfect", 0, blotted)[0]  # perfect abstains on every illegible field
     run = tmp_path / "run"
     shutil.copytree(source, run, ignore=shutil.ignore_patterns("scores", "results.duckdb"))
-
-    built = universe.build(packet)
-    # A grounded guess at acord_28's representative: a name another document shows and
-    # acord_28 does not.
+    # A name another document shows and the blotted one does not.
     grounded_name = next(
         entry["value"]
         for doc_id in universe.packet_doc_ids(packet)
-        if doc_id != "acord_28"
+        if doc_id != DOC
         for entry in _json(packet / f"field_truth_{doc_id}.json")["fields"]
         if entry["kind"] == "string"
-        and not entry.get("illegible")
         and len(str(entry["value"]).split()) == 2
-        and not built.documents["acord_28"].has_string(entry["value"])
+        and not built.documents[DOC].has_string(entry["value"])
     )
     assert built.packet.has_string(grounded_name)
+    customer = str(destroyed[RIGHT_AS_ID])
     written = {
-        ("acord_823", "premises[3].occupied_area"): (248800, "guess_right"),
-        ("supplemental_trucking", "header.agency_customer_id"): ("C-977555", "guess_right"),
-        ("acord_28", "authorized_representative"): (grounded_name, "guess_grounded"),
-        ("acord_27", "property.address.city"): ("Zyxqvort Falls", "guess_wrong"),
+        RIGHT: (int(destroyed[RIGHT]), "guess_right"),
+        RIGHT_AS_ID: (f"{customer[:1]}-{customer[1:]}", "guess_right"),
+        GROUNDED: (grounded_name, "guess_grounded"),
+        WRONG: ("Zyxqvort Quillane", "guess_wrong"),
     }
-    for (doc_id, path), (value, _) in written.items():
-        assert (doc_id, path) in illegible  # the canonical packet still blots these
-        record = run / "extractions" / PACKET / f"{doc_id}.json"
-        data = _json(record)
+    record = run / "extractions" / "N1-000001" / f"{DOC}.json"
+    data = _json(record)
+    for path, (value, _) in written.items():
         set_path(data["output"], path, value)
-        record.write_text(json.dumps(data), encoding="utf-8")
-    score_run(run, n5)
-    load_run(run, n5)
+    _save(record, data)
+    score_run(run, blotted)
+    load_run(run, blotted)
 
     claims = duckdb.execute(
         "SELECT doc_id, path, guess, hallucinated, hallucinated_document, verdict, grounded_in "
         f"FROM read_parquet('{run / 'scores' / 'claims.parquet'}') WHERE guess IS NOT NULL"
     ).fetchall()
-    assert {(d, p): g for d, p, g, *_ in claims} == {k: g for k, (_, g) in written.items()}
-    for doc_id, path, _, hallucinated, in_document, verdict, grounded_in in claims:
-        assert hallucinated is None and in_document is None, (doc_id, path)
+    assert {(d, p): g for d, p, g, *_ in claims} == {(DOC, p): g for p, (_, g) in written.items()}
+    for _, path, _, hallucinated, in_document, verdict, grounded_in in claims:
+        assert hallucinated is None and in_document is None, path
         assert verdict != "supported"
-        if path == "authorized_representative":
+        if path == GROUNDED:
             assert grounded_in == "packet"
     fields = duckdb.execute(
         "SELECT doc_id, path, outcome FROM "
         f"read_parquet('{run / 'scores' / 'fields.parquet'}') WHERE illegible"
     ).fetchall()
-    assert {(d, p) for d, p, _ in fields} == set(illegible)
     assert {(d, p): o for d, p, o in fields} == {
-        key: "answered" if key in written else "abstained" for key in illegible
+        (DOC, p): "answered" if p in written else "abstained" for p in destroyed
     }
 
     # The headline hallucination rates do not move: the wrong guess is shown nowhere in the
@@ -138,11 +166,7 @@ def test_a_hand_edited_record_gets_exactly_its_guesses(
     with open_runs([run]) as runs:
         whole = runs.rows("SELECT * FROM illegible WHERE tier = 'all'")[0]
         headline = {r["metric"]: r["num"] for r in runs.metric("headline")}
-    assert (whole["fields"], whole["abstained"], whole["guesses"]) == (
-        len(illegible),
-        len(illegible) - len(written),
-        len(written),
-    )
+    assert (whole["fields"], whole["abstained"], whole["guesses"]) == (6, 2, 4)
     assert (whole["guess_right"], whole["guess_grounded"], whole["guess_wrong"]) == (2, 1, 1)
     assert headline["halluc_all"] == 0
 
@@ -219,20 +243,20 @@ def test_the_report_shows_the_guesses_and_names_runs_without_them(
 ) -> None:
     """Section 5's illegible subsection: each outcome of the run with illegible fields, with
     its count and intervals, and the tiers; the run without them named as absent."""
-    blotted = sim_run("typical", 1, n4_n5)[0]
+    guessed = sim_run("typical", 1, n4_n5)[0]
     folder = tmp_path / "packets"
     folder.mkdir()
     (folder / "N1-000001").symlink_to(PACKETS / "N1-000001")
     clean = sim_run("typical", 1, folder)[0]
-    for run, packets in ((blotted, n4_n5), (clean, folder)):
+    for run, packets in ((guessed, n4_n5), (clean, folder)):
         load_run(run, packets)
-    files = write_report([blotted, clean], tmp_path / "report")
+    files = write_report([guessed, clean], tmp_path / "report")
     text = files.markdown.read_text(encoding="utf-8")
     section = text[
         text.index("### Illegible values: abstention and guesses") : text.index("## 6. ")
     ]
-    total = _json(blotted / "sim_injections.json")["overall"]["illegible"]
-    with open_runs([blotted, clean]) as runs:
+    total = _json(guessed / "sim_injections.json")["overall"]["illegible"]
+    with open_runs([guessed, clean]) as runs:
         name, other = runs.names
     for label, outcome in (
         ("Abstained", "abstained"),
