@@ -54,7 +54,7 @@ def test_every_location_of_the_suite_reads_as_get_text_bounded(
 
 
 @pytest.mark.parametrize(
-    "doc", ["N1-000001/acord_125.pdf", "N3-000001/loss_run_pdf.pdf", "N5-000001/acord_129.pdf"]
+    "doc", ["N1-000001/acord_125.pdf", "N3-000001/loss_run_pdf.pdf", "N5-000001/acord_160.pdf"]
 )
 def test_arbitrary_rectangles_read_as_get_text_bounded(
     canonical_packets: list[Path], doc: str
