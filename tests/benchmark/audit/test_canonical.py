@@ -35,7 +35,12 @@ def _scanned_locations(packet: Path, doc_id: str) -> tuple[int, int]:
     readings they make: only OCR can read them."""
     fields = json.loads((packet / f"field_truth_{doc_id}.json").read_text())["fields"]
     return (
-        sum(loc.get("text_layer") is False for e in fields for loc in e["locations"]),
+        # (a location past reading is proven unreadable, not left to OCR to find)
+        sum(
+            loc.get("text_layer") is False and loc.get("legible") is not False
+            for e in fields
+            for loc in e["locations"]
+        ),
         sum(_located(e, scanned=True) for e in fields),
     )
 
@@ -52,8 +57,8 @@ def test_the_canonical_suite_audits_clean(canonical_packets: list[Path]) -> None
     totals = result.totals()
     assert totals["packets"] == 5 and totals["documents"] == canonical_documents() > 55
     # (most N4-N5 pages are scanned: their values are counted below, not read here)
-    assert totals["fields_found"] == totals["fields_checked"] > 30_000
-    assert totals["strings_found"] == totals["strings_checked"] > 40_000
+    assert totals["fields_found"] == totals["fields_checked"] > 25_000
+    assert totals["strings_found"] == totals["strings_checked"] > 35_000
     scanned = 0
     for packet in result.packets:
         for doc in packet.documents:
@@ -151,6 +156,7 @@ def test_json_is_deterministic(run_cli: Run, canonical_packets: list[Path]) -> N
         "ocr_pages",
         "not_checked",
         "hidden_confirmed",
+        "illegible_confirmed",
         "attacks",
         "findings",
         "scans",
