@@ -106,6 +106,17 @@ def align(model: type[DocModel], truths: list[Any], outputs: list[Any]) -> Align
         for row, col in zip(rows, cols, strict=True):
             if scores[row, col] > 0 and 2 * scores[row, col] >= populated[row]:
                 pairs.append((free_truths[row], free_outputs[col]))
+    # A truth record holding nothing (its every value damaged past reading) pairs, in order,
+    # with an output record holding nothing: an empty record answered empty invents nothing.
+    paired_truth = {t for t, _ in pairs}
+    paired_output = {o for _, o in pairs}
+    empty_truths = [
+        t for t in free_truths if t not in paired_truth and not _holds_any(model, truths[t])
+    ]
+    empty_outputs = [
+        o for o in free_outputs if o not in paired_output and not _holds_any(model, outputs[o])
+    ]
+    pairs.extend(zip(empty_truths, empty_outputs, strict=False))
     matched_truth = {t for t, _ in pairs}
     matched_output = {o for _, o in pairs}
     return Alignment(
@@ -113,3 +124,8 @@ def align(model: type[DocModel], truths: list[Any], outputs: list[Any]) -> Align
         dropped=[i for i in range(len(truths)) if i not in matched_truth],
         invented=[i for i in range(len(outputs)) if i not in matched_output],
     )
+
+
+def _holds_any(model: type[DocModel], record: Any) -> bool:
+    """Whether `record` has any non-null leaf."""
+    return any(value is not None for _, value, _ in flat_leaves(model, record))
