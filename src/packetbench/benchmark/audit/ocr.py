@@ -105,16 +105,15 @@ class Tesseract:
         self, image: np.ndarray[Any, Any], dpi: int, source: str, psm: str = PSM
     ) -> list[Word]:
         """The words tesseract reads on a grayscale image, in its reading order."""
-        height, width = image.shape[:2]
-        pgm = (
-            b"P5\n%d %d\n255\n" % (width, height)
-            + np.ascontiguousarray(image.reshape(height, width), dtype=np.uint8).tobytes()
-        )
+        return _parse_tsv(self._run("stdin", _pgm(image), dpi, source, psm))
+
+    def _run(self, images: str, stdin: bytes | None, dpi: int, source: str, psm: str) -> str:
+        """Tesseract's TSV for `images` ("stdin", or a file listing image files)."""
         env = {**os.environ, "OMP_THREAD_LIMIT": os.environ.get("OMP_THREAD_LIMIT", "1")}
         try:
             run = subprocess.run(
-                [self.binary, "stdin", "stdout", "--dpi", str(dpi), "--psm", psm, "tsv"],
-                input=pgm,
+                [self.binary, images, "stdout", "--dpi", str(dpi), "--psm", psm, "tsv"],
+                input=stdin,
                 capture_output=True,
                 check=False,
                 timeout=600,
@@ -126,7 +125,7 @@ class Tesseract:
             lines = run.stderr.decode("utf-8", "replace").strip().splitlines()
             reason = lines[-1] if lines else f"exit code {run.returncode}"
             raise BadInput(f"{source}: tesseract failed ({reason})")
-        return _parse_tsv(run.stdout.decode("utf-8", "replace"))
+        return run.stdout.decode("utf-8", "replace")
 
     def words_many(
         self, images: Sequence[np.ndarray[Any, Any]], dpi: int, source: str, psm: str = PSM
@@ -139,35 +138,17 @@ class Tesseract:
             return [self.words(image, dpi, source, psm) for image in images]
         import tempfile
 
-        env = {**os.environ, "OMP_THREAD_LIMIT": os.environ.get("OMP_THREAD_LIMIT", "1")}
         with tempfile.TemporaryDirectory(prefix="packetbench-ocr-") as folder:
             names = []
             for number, image in enumerate(images):
-                height, width = image.shape[:2]
                 name = Path(folder) / f"{number:05d}.pgm"
-                name.write_bytes(
-                    b"P5\n%d %d\n255\n" % (width, height)
-                    + np.ascontiguousarray(image.reshape(height, width), dtype=np.uint8).tobytes()
-                )
+                name.write_bytes(_pgm(image))
                 names.append(str(name))
             listing = Path(folder) / "images.txt"
             listing.write_text("\n".join(names) + "\n")
-            try:
-                run = subprocess.run(
-                    [self.binary, str(listing), "stdout", "--dpi", str(dpi), "--psm", psm, "tsv"],
-                    capture_output=True,
-                    check=False,
-                    timeout=600,
-                    env=env,
-                )
-            except (OSError, subprocess.TimeoutExpired) as error:
-                raise BadInput(f"{source}: tesseract failed ({error})") from None
-        if run.returncode != 0:
-            lines = run.stderr.decode("utf-8", "replace").strip().splitlines()
-            reason = lines[-1] if lines else f"exit code {run.returncode}"
-            raise BadInput(f"{source}: tesseract failed ({reason})")
+            tsv = self._run(str(listing), None, dpi, source, psm)
         out: list[list[Word]] = [[] for _ in images]
-        for number, words in _parse_tsv_pages(run.stdout.decode("utf-8", "replace")).items():
+        for number, words in _parse_tsv_pages(tsv).items():
             if 1 <= number <= len(images):
                 out[number - 1] = words
         return out
@@ -769,3 +750,12 @@ def read_pages(
                     number,
                     OcrPage(found, dpi / 72, left, top, image.reshape(image.shape[:2]), reader),
                 )
+
+
+def _pgm(image: np.ndarray[Any, Any]) -> bytes:
+    """A grayscale image as a binary PGM file."""
+    height, width = image.shape[:2]
+    return (
+        b"P5\n%d %d\n255\n" % (width, height)
+        + np.ascontiguousarray(image.reshape(height, width), dtype=np.uint8).tobytes()
+    )
