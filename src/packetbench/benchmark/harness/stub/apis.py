@@ -278,22 +278,9 @@ class AnthropicApi(StubApi):
 
     def cited_reply(self, body: dict[str, Any], blocks: list[dict[str, Any]]) -> Response:
         text = "".join(block["text"] for block in blocks)
-        return Response(
-            200,
-            {
-                "id": "msg_stub",
-                "type": "message",
-                "role": "assistant",
-                "model": body.get("model"),
-                "content": [{"type": "text", **block} for block in blocks],
-                "stop_reason": "end_turn",
-                "stop_sequence": None,
-                "usage": {
-                    "input_tokens": len(json.dumps(body)) // 4,
-                    "output_tokens": len(text) // 3,
-                },
-            },
-        )
+        usage = {"input_tokens": len(json.dumps(body)) // 4, "output_tokens": len(text) // 3}
+        content = [{"type": "text", **block} for block in blocks]
+        return _message(body, content, "end_turn", usage)
 
     def problem(self, body: dict[str, Any]) -> str | None:
         if self.citing(body):
@@ -365,23 +352,31 @@ class AnthropicApi(StubApi):
         else:
             content.append({"type": "tool_use", "id": "toolu_stub", "name": tool, "input": payload})
             stop = "tool_use"
-        return Response(
-            200,
-            {
-                "id": "msg_stub",
-                "type": "message",
-                "role": "assistant",
-                "model": body.get("model"),
-                "content": content,
-                "stop_reason": stop,
-                "stop_sequence": None,
-                "usage": {
-                    "input_tokens": input_tokens,
-                    "output_tokens": output_tokens + reasoning,
-                    "output_tokens_details": {"thinking_tokens": reasoning},
-                },
-            },
-        )
+        usage = {
+            "input_tokens": input_tokens,
+            "output_tokens": output_tokens + reasoning,
+            "output_tokens_details": {"thinking_tokens": reasoning},
+        }
+        return _message(body, content, stop, usage)
+
+
+def _message(
+    body: dict[str, Any], content: list[dict[str, Any]], stop: str, usage: dict[str, Any]
+) -> Response:
+    """An Anthropic Messages API answer."""
+    return Response(
+        200,
+        {
+            "id": "msg_stub",
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model"),
+            "content": content,
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": usage,
+        },
+    )
 
 
 class GeminiApi(StubApi):
