@@ -293,6 +293,8 @@ def _line(packet_id: str, finding: Finding) -> str:
         what = f"expected {finding.expected!r}, read {finding.got!r}"
     elif finding.problem == "string_missing":
         what = f"{finding.expected!r} is not in the page's {finding.reader} text"
+    elif finding.problem == "unaccounted":
+        what = finding.got
     elif finding.problem == "value_mismatch":
         what = f"value {finding.got!r}, drawn as {finding.expected!r}"
     elif finding.got:

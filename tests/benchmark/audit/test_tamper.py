@@ -297,3 +297,51 @@ def test_a_manifest_hash_that_is_not_the_files_is_caught(run_cli: Run, packet: P
     edit_json(packet / "manifest_loss_run_csv.json", lambda d: d.update(sha256="0" * 64))
     line = _fails_naming(run_cli, packet, "integrity", "loss_run_csv.csv", "")
     assert "differs from the manifest's" in line
+
+
+def _unaccounted(packet: Path) -> list[Finding]:
+    return [f for f in audit_packets([packet]).findings() if f.problem == "unaccounted"]
+
+
+def test_a_leaf_nulled_in_both_truth_files_while_on_the_page_is_caught(
+    run_cli: Run, packet: Path
+) -> None:
+    """The value check reads truth at its location; a value the truth no longer mentions but
+    the page still shows is only caught by accounting for the page's words."""
+    assert _unaccounted(packet) == []
+    edit_json(
+        packet / "document_truth_acord_125.json",
+        lambda d: d["truth"]["agency"]["address"].update(city=None),
+    )
+    edit_json(
+        packet / "field_truth_acord_125.json",
+        lambda d: d.update(
+            fields=[e for e in d["fields"] if e["path"] != "agency.address.city"]
+        ),
+    )
+    (found,) = _unaccounted(packet)
+    assert (found.doc_id, found.file, found.page) == ("acord_125", "acord_125.pdf", 1)
+    assert found.got == "'Walkertown'"
+    line = _fails_naming(run_cli, packet, "unaccounted", "acord_125.pdf", "page 1")
+    assert "'Walkertown'" in line and "1 word(s)" in line
+
+
+def test_a_visible_string_nobody_declared_is_caught(packet: Path) -> None:
+    title = {"text": "COMMERCIAL INSURANCE APPLICATION", "page": 1}
+    edit_json(packet / "rendered_universe_acord_125.json", lambda d: d["strings"].remove(title))
+    (found,) = _unaccounted(packet)
+    assert found.page == 1
+    assert found.got == "'COMMERCIAL', 'INSURANCE', 'APPLICATION'"
+
+
+def test_a_word_drawn_twice_is_accounted_for_only_twice(packet: Path) -> None:
+    """Words count as a multiset: the same word once more on the page than the truth draws
+    it is a finding, even though the word itself is accounted for elsewhere on the page."""
+    edit_json(
+        packet / "rendered_universe_acord_125.json",
+        lambda d: d["strings"].remove(
+            next(s for s in d["strings"] if s["text"] == "PB-125")
+        ),
+    )
+    (found,) = _unaccounted(packet)
+    assert found.got == "'PB-125'"

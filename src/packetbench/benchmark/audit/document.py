@@ -39,6 +39,7 @@ from packetbench.benchmark.audit.result import (
     NATIVE,
     NOT_CHECKED,
     STRING_MISSING,
+    UNACCOUNTED,
     UNTRACEABLE,
     VALUE_MISMATCH,
     DocumentAudit,
@@ -46,6 +47,7 @@ from packetbench.benchmark.audit.result import (
 )
 from packetbench.benchmark.audit.sheets import Workbook
 from packetbench.benchmark.audit.truth import check_truth
+from packetbench.benchmark.audit.unaccounted import accounted, describe, orphans, unaccounted
 from packetbench.benchmark.errors import BadInput
 from packetbench.legibility import INTACT_VERDICT, UNDECIDED_VERDICT
 
@@ -337,6 +339,7 @@ class _Auditor:
                     if on_page is not None:
                         on_page()
             self.check_attacks(pdf, located)
+            self.check_unaccounted(pdf)
             # Hidden text on an attacked page must not be on its image: only OCR can say.
             hidden_pages = sorted(
                 {
@@ -651,6 +654,36 @@ class _Auditor:
                     agreement.damaged_read += 1
                 else:
                     agreement.damaged_unread += 1
+
+    def check_unaccounted(self, pdf: PdfText) -> None:
+        """Every word of every page's text layer belongs to a value, a string or a hidden
+        misreading of that page (`unaccounted`)."""
+        drawn, hidden = accounted(self.doc)
+        lost = orphans(self.doc)
+        for page in range(1, pdf.pages + 1):
+            left = unaccounted(pdf.text(page), drawn.get(page, Counter()), hidden.get(page, set()))
+            if left:
+                named = lost.get(page)
+                self.audit.findings.append(
+                    Finding(
+                        UNACCOUNTED,
+                        self.doc.doc_id,
+                        self.doc.file.name,
+                        "",
+                        "pdf",
+                        page,
+                        f"page {page}",
+                        "",
+                        describe(left),
+                        f"{sum(left.values())} word(s) of the text layer belong to no truth "
+                        "value, declared label or hidden text"
+                        + (
+                            f" (the universe shows {', '.join(named)}, which no truth holds)"
+                            if named
+                            else ""
+                        ),
+                    )
+                )
 
     def check_attacks(self, pdf: PdfText, located: dict[int, list[Located]]) -> None:
         """Every attack the manifest claims is in the file: the text layer does not yield a

@@ -323,6 +323,19 @@ class PdfText:
                 raw.FPDFText_ClosePage(textpage)
             raw.FPDF_ClosePage(page)
 
+    def text(self, number: int) -> str:
+        """The whole text layer of page `number` (1-based), without character boxes."""
+        page = raw.FPDF_LoadPage(self._pdf.raw, number - 1)
+        if not page:
+            raise BadInput(f"{self.path}: page {number} cannot be loaded")
+        textpage = raw.FPDFText_LoadPage(page)
+        try:
+            return _page_text(textpage, raw.FPDFText_CountChars(textpage)) if textpage else ""
+        finally:
+            if textpage:
+                raw.FPDFText_ClosePage(textpage)
+            raw.FPDF_ClosePage(page)
+
     def document(self) -> pdfium.PdfDocument:
         """The open pypdfium2 document (to render pages for OCR)."""
         return self._pdf

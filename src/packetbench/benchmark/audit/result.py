@@ -36,6 +36,10 @@ HIDDEN_VISIBLE = "hidden_visible"  # OCR reads hidden text on the page image
 # A box the generator judged illegible (PATTERNS.md rule 3b) that the audit's OCR reads: the
 # generator claimed abstention where a reader can answer.
 ILLEGIBLE_READABLE = "illegible_readable"
+# Words a PDF page's text layer carries that no located value, universe string or hidden
+# misreading accounts for: a truth leaf nulled while its value stays on the page, or text drawn
+# without being declared (`unaccounted`).
+UNACCOUNTED = "unaccounted"
 PROBLEMS = (
     MISSING,
     STRING_MISSING,
@@ -49,6 +53,7 @@ PROBLEMS = (
     ATTACK_ABSENT,
     HIDDEN_VISIBLE,
     ILLEGIBLE_READABLE,
+    UNACCOUNTED,
 )
 # What OCR must read of the located values on scanned pages, per scan level (issue 13): a
 # scan is judged by its recall, since no OCR engine reads every degraded value; a value it

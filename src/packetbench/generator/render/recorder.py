@@ -101,7 +101,7 @@ class Recorder:
         if path in self.presentation.redacted:
             self.invisible(text, page)
         else:
-            self.visible(text, page, text_layer)
+            self.visible(text, page, text_layer, path)
 
     def place(self, path: str, rendered_as: str, location: Location) -> None:
         """Record that the value at `path` was drawn as `rendered_as` at `location`."""
@@ -121,11 +121,17 @@ class Recorder:
         else:
             drawn.locations.append(location)
 
-    def visible(self, text: str, page: int, text_layer: bool = True) -> None:
+    def visible(
+        self, text: str, page: int, text_layer: bool = True, path: str | None = None
+    ) -> None:
         """A string a reader sees on `page`; `text_layer` False when no text extractor can
-        read it there (pixels only: an image, outlines), so only OCR can confirm it."""
+        read it there (pixels only: an image, outlines), so only OCR can confirm it. `path`
+        names the truth leaf a value's line shows (labels and other page text have none), so
+        the audit can tell a value the truth lost from a label."""
         if text.strip():
             entry: dict[str, Any] = {"text": text, "page": page}
+            if path is not None:
+                entry["path"] = path
             if not text_layer:
                 entry["text_layer"] = False
             self.strings.append(entry)
