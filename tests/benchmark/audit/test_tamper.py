@@ -323,7 +323,7 @@ def test_a_leaf_nulled_in_both_truth_files_while_on_the_page_is_caught(
     assert (found.doc_id, found.file, found.page) == ("acord_125", "acord_125.pdf", 1)
     assert found.got == "'Walkertown'"
     line = _fails_naming(run_cli, packet, "unaccounted", "acord_125.pdf", "page 1")
-    assert "'Walkertown'" in line and "1 word(s)" in line
+    assert "'Walkertown'" in line and "1 piece(s)" in line
 
 
 def test_a_visible_string_nobody_declared_is_caught(packet: Path) -> None:

@@ -47,7 +47,15 @@ from packetbench.benchmark.audit.result import (
 )
 from packetbench.benchmark.audit.sheets import Workbook
 from packetbench.benchmark.audit.truth import check_truth
-from packetbench.benchmark.audit.unaccounted import accounted, describe, orphans, unaccounted
+from packetbench.benchmark.audit.unaccounted import (
+    GARBLED,
+    OCR_LAYERS,
+    accounted,
+    describe,
+    orphans,
+    pages_of,
+    unaccounted,
+)
 from packetbench.benchmark.errors import BadInput
 from packetbench.legibility import INTACT_VERDICT, UNDECIDED_VERDICT
 
@@ -660,8 +668,16 @@ class _Auditor:
         misreading of that page (`unaccounted`)."""
         drawn, hidden = accounted(self.doc)
         lost = orphans(self.doc)
+        garbled, layered = pages_of(self.doc, GARBLED), pages_of(self.doc, OCR_LAYERS)
         for page in range(1, pdf.pages + 1):
-            left = unaccounted(pdf.text(page), drawn.get(page, Counter()), hidden.get(page, set()))
+            if page in garbled:
+                continue
+            left = unaccounted(
+                pdf.text(page),
+                drawn.get(page, Counter()),
+                hidden.get(page, set()),
+                ocr_layer=page in layered,
+            )
             if left:
                 named = lost.get(page)
                 self.audit.findings.append(
@@ -675,7 +691,7 @@ class _Auditor:
                         f"page {page}",
                         "",
                         describe(left),
-                        f"{sum(left.values())} word(s) of the text layer belong to no truth "
+                        f"{sum(left.values())} piece(s) of the text layer belong to no truth "
                         "value, declared label or hidden text"
                         + (
                             f" (the universe shows {', '.join(named)}, which no truth holds)"

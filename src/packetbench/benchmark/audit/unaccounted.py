@@ -1,4 +1,4 @@
-"""Visible text nobody accounted for: every word a PDF page's text layer carries must belong to
+"""Visible text nobody accounted for: everything a PDF page's text layer carries must belong to
 a located value, a declared label (a universe string that shows no value), or (on a page with an
 OCR text layer) a misreading the universe lists as hidden.
 
@@ -7,43 +7,55 @@ the page that no truth file mentions. That is what a truth leaf nulled in both t
 looks like (its value stays on the page, and a model that reads it correctly is scored
 `contradicted`), and what a label or stamp drawn without being declared looks like. Both are
 findings here. The universe's strings that show a value name its truth leaf (`path`); they
-account for nothing themselves (the field truth does), and one whose leaf the field truth does
-not hold is named in the finding.
+account for text only while the field truth holds that leaf, and one whose leaf it does not
+hold is named in the finding.
 
-Words are compared as a multiset per page, stripped of the punctuation that joins neighbouring
-fields in the text layer ("Walkertown," of "Walkertown, Seanbury"): a page may carry a word as
-often as its values and strings draw it, twice where an OCR layer repeats the drawn text, and a
-hidden misreading any number of times. Truncated text ("Squar…") is compared as drawn: the
-location's own text, or the value's `rendered_as`.
+Two readings compare the page with what is accounted for, and text is unaccounted only when
+both leave some over (each alone is defeated by something the generator does on purpose):
+- by words (NFKC-folded, without the punctuation that joins neighbouring fields), as a
+  multiset: a page may carry a word as often as its values and labels draw it; a kerned line
+  (no spaces) or a value run into a label's word ("2-story" is the value "2" and the string
+  "-story") defeats it;
+- by characters: the page's text and every accounted text folded and stripped of whitespace,
+  each accounted text taking one occurrence of itself, longest first (a value drawn twice
+  must be on the page twice), first where the occurrence begins and ends at the page's
+  whitespace, then anywhere; a stacked header or white text read between other lines can
+  defeat it. What is left, cut where the page has whitespace or text was taken, are the
+  pieces named in the finding; pieces without a letter or digit (rules, bullets,
+  punctuation) are not text.
+Hidden text (a redacted value under its bar, a misreading) may be there any number of times.
+
+A page with an OCR layer (`scan.ocr_layer`, `textlayer.invisible_ocr`) is compared by words
+alone: its layer spells the page word by word, some misread (listed as hidden), so a drawn
+string rarely survives whole; each drawn word may be there twice (glyphs and layer). Pages
+whose text layer a pattern garbles on purpose (`textlayer.cmap_*`) are not read: the attack
+audit holds them to their claims.
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from typing import Any
 
 from packetbench.benchmark.audit.files import Document
 
 # Patterns whose text layer repeats the page's drawn text (an OCR layer over an image, or an
-# invisible OCR layer over native text): each drawn word may be there twice.
+# invisible OCR layer over native text): each drawn text may be there twice.
 OCR_LAYERS = frozenset({"scan.ocr_layer", "textlayer.invisible_ocr"})
-_WORD = re.compile(r"\S+")
-_PUNCTUATION = ",;:()\"'."
-SHOWN = 8  # words named per finding
+# Patterns whose text layer says something else than the glyphs on purpose.
+GARBLED = frozenset({"textlayer.cmap_scramble", "textlayer.cmap_gaps"})
+_PUNCTUATION = ",;:()[]\"'.-–—/|*•·_"
+SHOWN = 8  # pieces named per finding
 
 
-def words(text: Any) -> list[str]:
-    """The words of `text` as a reader reads them (NFKC: a ligature reads as its letters),
-    without the punctuation that glues neighbouring fields."""
-    folded = unicodedata.normalize("NFKC", str(text))
-    found = (raw.strip(_PUNCTUATION) for raw in _WORD.findall(folded))
-    return [word for word in found if word]
+def folded(text: object) -> str:
+    """`text` as compared here: NFKC (a ligature reads as its letters), no whitespace."""
+    return "".join(unicodedata.normalize("NFKC", str(text)).split())
 
 
-def _pages(doc: Document, ids: Iterable[str]) -> set[int]:
+def pages_of(doc: Document, ids: Iterable[str]) -> set[int]:
+    """The pages the manifest's patterns `ids` affected."""
     wanted = set(ids)
     pages: set[int] = set()
     for pattern in doc.manifest.get("patterns_applied") or []:
@@ -55,24 +67,41 @@ def _pages(doc: Document, ids: Iterable[str]) -> set[int]:
 
 
 def accounted(doc: Document) -> tuple[dict[int, Counter[str]], dict[int, set[str]]]:
-    """Per page: the words the document's values and strings draw there (as a multiset), and
-    the hidden misreadings its text layer may carry."""
+    """Per page: the texts the document's values and labels draw there (with how often), and
+    the hidden text its text layer may carry, as drawn (`unaccounted` folds them).
+
+    A value counts by the lines its strings record (a wrapped cell's lines may be read apart,
+    between its neighbours' lines) when its leaf is in the field truth, else by its
+    `rendered_as` at each location; a value string whose leaf the field truth lacks counts
+    for nothing."""
+    held = {entry.get("path") for entry in doc.fields}
+    held.update(entry.get("path") for entry in doc.illegible)
     drawn: dict[int, Counter[str]] = defaultdict(Counter)
+    lined: set[tuple[int, str]] = set()
+    for entry in doc.strings:
+        page, path = entry.get("page"), entry.get("path")
+        if type(page) is not int or (path is not None and path not in held):
+            continue
+        drawn[page][str(entry.get("text", ""))] += 1
+        if path is not None:
+            lined.add((page, str(path)))
     for entry in doc.fields:
         for location in entry.get("locations") or []:
-            if isinstance(location, dict) and type(location.get("page")) is int:
+            page = location.get("page") if isinstance(location, dict) else None
+            if type(page) is int and (page, str(entry.get("path"))) not in lined:
                 text = location.get("text", entry.get("rendered_as", entry.get("value")))
-                drawn[location["page"]].update(words(text))
-    for entry in doc.strings:
-        if type(entry.get("page")) is int and "path" not in entry:
-            drawn[entry["page"]].update(words(entry.get("text", "")))
+                drawn[page][str(text)] += 1
     hidden: dict[int, set[str]] = defaultdict(set)
     for entry in doc.hidden:
         if type(entry.get("page")) is int:
-            hidden[entry["page"]].update(words(entry.get("text", "")))
-    for page in _pages(doc, OCR_LAYERS):
-        drawn[page] = drawn[page] + drawn[page]
+            hidden[entry["page"]].add(str(entry.get("text", "")))
     return drawn, hidden
+
+
+def words(text: str) -> list[str]:
+    """The words of `text`, NFKC-folded, without the punctuation that joins neighbours."""
+    found = (raw.strip(_PUNCTUATION) for raw in unicodedata.normalize("NFKC", text).split())
+    return [word for word in found if word]
 
 
 def orphans(doc: Document) -> dict[int, list[str]]:
@@ -89,15 +118,84 @@ def orphans(doc: Document) -> dict[int, list[str]]:
     return lost
 
 
-def unaccounted(page_text: str, drawn: Counter[str], hidden: set[str]) -> Counter[str]:
-    """The words of a page's text layer beyond what its values, strings and hidden misreadings
-    account for."""
-    shown = Counter(word for word in words(page_text) if word not in hidden)
-    return shown - drawn
+def _by_words(page_text: str, drawn: Counter[str], hidden: set[str], copies: int) -> Counter[str]:
+    allowed: Counter[str] = Counter()
+    for text, count in drawn.items():
+        for word in words(text):
+            allowed[word] += copies * count
+    misread = {word for text in hidden for word in words(text)}
+    return Counter(w for w in words(page_text) if w not in misread) - allowed
+
+
+def _fold_with_bounds(text: str) -> tuple[str, set[int]]:
+    """`folded(text)` and the positions in it where whitespace was (and both ends)."""
+    parts = unicodedata.normalize("NFKC", text).split()
+    bounds, position = {0}, 0
+    for part in parts:
+        position += len(part)
+        bounds.add(position)
+    return "".join(parts), bounds
+
+
+def _by_characters(page_text: str, drawn: Counter[str], hidden: set[str]) -> Counter[str]:
+    page, bounds = _fold_with_bounds(page_text)
+    used = bytearray(len(page))
+    wanted: dict[str, int] = {}  # folded text -> occurrences it accounts for (-1: any number)
+    for text, count in drawn.items():
+        if folded(text):
+            wanted[folded(text)] = wanted.get(folded(text), 0) + count
+    for text in hidden:
+        if folded(text):
+            wanted[folded(text)] = -1
+    order = sorted(wanted, key=lambda t: (-len(t), t))
+    # Occurrences that begin and end where the page has whitespace first (a cell's "3" is
+    # its own word, not the end of "13"), then anywhere (prose: "2" of "2-story").
+    for aligned in (True, False):
+        for text in order:
+            start = 0
+            while wanted[text] != 0:
+                at = page.find(text, start)
+                if at < 0:
+                    break
+                end = at + len(text)
+                if (not aligned or (at in bounds and end in bounds)) and not any(used[at:end]):
+                    used[at:end] = b"\x01" * len(text)
+                    wanted[text] -= 1
+                    start = end
+                else:
+                    start = at + 1
+    pieces: Counter[str] = Counter()
+    piece: list[str] = []
+    for index, char in enumerate(page + " "):
+        if index in bounds or index == len(page) or used[index]:
+            word = "".join(piece).strip(_PUNCTUATION)
+            if any(c.isalnum() for c in word):
+                pieces[word] += 1
+            piece = []
+        if index < len(page) and not used[index]:
+            piece.append(char)
+    return pieces
+
+
+def unaccounted(
+    page_text: str, drawn: Counter[str], hidden: set[str], ocr_layer: bool = False
+) -> Counter[str]:
+    """The pieces of a page's text layer that its values, labels and hidden text leave over,
+    with how often each is left.
+
+    Text is unaccounted when both readings leave something: by words (which a kerned line or
+    a value run into its label's words defeats) and by characters (which a stacked header or
+    white text read in between other lines can defeat); the pieces named are the characters'
+    reading. A page with an OCR layer is read by words alone, each drawn word allowed twice."""
+    if ocr_layer:
+        return _by_words(page_text, drawn, hidden, copies=2)
+    if not _by_words(page_text, drawn, hidden, copies=1):
+        return Counter()
+    return _by_characters(page_text, drawn, hidden)
 
 
 def describe(left: Counter[str]) -> str:
-    """"'Walkertown', 'Seanbury' x2 (+3 more)": the first words left over, in page order."""
-    named = [f"{word!r}" + (f" x{n}" if n > 1 else "") for word, n in list(left.items())[:SHOWN]]
+    """"'Walkertown', 'Seanbury' x2 (+3 more)": the first pieces left over, in page order."""
+    named = [f"{piece!r}" + (f" x{n}" if n > 1 else "") for piece, n in list(left.items())[:SHOWN]]
     more = len(left) - SHOWN
     return ", ".join(named) + (f" (+{more} more)" if more > 0 else "")

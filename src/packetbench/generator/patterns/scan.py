@@ -188,12 +188,8 @@ def _ocr_layer(staging: Staging) -> bool:
 
     def capture(pdf: PdfDocument) -> None:
         for index in sorted(staging.presentation.scans):
-            words, wrong = _ocr_words(pdf, index + 1, staging, dx, dy)
-            layers[index] = (
-                words,
-                _misread_paths(pdf, index + 1, wrong),
-                sorted(set(wrong.values())),
-            )
+            words, wrong, misread = _ocr_words(pdf, index + 1, staging, dx, dy)
+            layers[index] = (words, _misread_paths(pdf, index + 1, wrong), sorted(set(misread)))
 
     def layer(index: int, transform: Any) -> list[Op]:
         words, _, bad = layers.get(index, ([], [], []))

@@ -188,16 +188,19 @@ def _ocr_words(
     place: Callable[[float, float], tuple[float, float]] = lambda x, y: (x, y),
     angle: float = 0.0,
     scale: float = 1.0,
-) -> tuple[list[attack.Word], dict[tuple[int, str], str]]:
+) -> tuple[list[attack.Word], dict[tuple[int, str], str], list[str]]:
     """An OCR layer of the page's content strings: every word at its place moved by `place`
-    (a scan's transform) and offset by (dx, dy), a share of them misread. Returns the words
-    and, per (op index, word) misread, what the layer says instead."""
+    (a scan's transform) and offset by (dx, dy), a share of them misread. Returns the words,
+    per (op index, word) misread what the layer says instead (the last misreading of a word
+    an op shows twice), and every misreading in page order (the hidden text: a word an op
+    shows twice may be misread twice, two ways)."""
     folded = attack.fold
     rng = staging.rng
     ops = pdf.pages[page - 1]
     shown = {folded(word) for op in ops if isinstance(op, TextOp) for word in op.text.split()}
     words: list[attack.Word] = []
     wrong: dict[tuple[int, str], str] = {}
+    misread: list[str] = []
     for index, op in enumerate(ops):
         if not _plain(op):
             continue
@@ -209,12 +212,13 @@ def _ocr_words(
                 if bad is not None and folded(bad) not in shown and len(folded(bad)) >= 3:
                     text = bad
                     wrong[(index, word)] = bad
+                    misread.append(bad)
             x, y = place(left + dx, op.y + dy)
             size = op.size * scale
             words.append(
                 attack.Word(text, x, y, size, angle, attack.stretch_to(text, width * scale, size))
             )
-    return words, wrong
+    return words, wrong, misread
 
 
 @pattern(
@@ -237,12 +241,12 @@ def _invisible_ocr(staging: Staging) -> bool:
     def draw(pdf: PdfDocument) -> None:
         misread = 0
         for page in _pages(staging, len(pdf.pages)):
-            words, wrong = _ocr_words(pdf, page, staging, dx, dy)
+            words, _, wrong = _ocr_words(pdf, page, staging, dx, dy)
             if not words:
                 continue
             pdf.pages[page - 1].append(attack.invisible_layer(words))
             applied.pages.add(page)
-            for bad in wrong.values():
+            for bad in wrong:
                 pdf.recorder.invisible(bad, page)
             misread += len(wrong)
             # Every value drawn in a copied string now has a second, offset copy in its box.
