@@ -53,7 +53,7 @@ def main() -> None:
     if not (run / "judge" / "sim-sim" / "labels.jsonl").is_file():
         _cli(
             "generate",
-            "--tier",
+            "--tiers",
             "N3",
             "--seed",
             "1",

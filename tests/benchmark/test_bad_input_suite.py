@@ -171,7 +171,7 @@ def _cases() -> list[Case]:
         cases.append(Case(command, kind, label, args, names, damage, needs, env or {}))
 
     # generate ---------------------------------------------------------------------------
-    gen = ("generate", "--tier", "N1")
+    gen = ("generate", "--tiers", "N1")
     add(
         "generate",
         "file for folder",
@@ -205,16 +205,16 @@ def _cases() -> list[Case]:
     )
     for label, flags, needle in (
         ("unknown tier", ("--tiers", "N9"), "N9"),
-        ("count not a number", ("--tier", "N1", "--count", "abc"), "--count"),
-        ("count zero", ("--tier", "N1", "--count", "0"), "--count"),
-        ("negative seed", ("--tier", "N1", "--seed", "-1"), "--seed"),
-        ("seed beyond 64 bits", ("--tier", "N1", "--seed", BIG), "--seed"),
-        ("jobs zero", ("--tier", "N1", "--jobs", "0"), "--jobs"),
-        ("unknown knob", ("--tier", "N1", "--set", "sov.rows=3"), "sov.rows"),
-        ("knob not a number", ("--tier", "N1", "--set", "sov.max_rows=many"), "sov.max_rows"),
-        ("--resume with --force", ("--tier", "N1", "--resume", "--force"), "--resume"),
-        ("no --tier", (), "--tier"),
-        ("unknown option", ("--tier", "N1", "--colour"), "--colour"),
+        ("count not a number", ("--tiers", "N1", "--count", "abc"), "--count"),
+        ("count zero", ("--tiers", "N1", "--count", "0"), "--count"),
+        ("negative seed", ("--tiers", "N1", "--seed", "-1"), "--seed"),
+        ("seed beyond 64 bits", ("--tiers", "N1", "--seed", BIG), "--seed"),
+        ("jobs zero", ("--tiers", "N1", "--jobs", "0"), "--jobs"),
+        ("unknown knob", ("--tiers", "N1", "--set", "sov.rows=3"), "sov.rows"),
+        ("knob not a number", ("--tiers", "N1", "--set", "sov.max_rows=many"), "sov.max_rows"),
+        ("--resume with --force", ("--tiers", "N1", "--resume", "--force"), "--resume"),
+        ("no --tier", (), "--tiers"),
+        ("unknown option", ("--tiers", "N1", "--colour"), "--colour"),
     ):
         add("generate", "bad option", label, ("generate", *flags, "--out", "{w}/packets"), needle)
 
@@ -688,7 +688,7 @@ def _cases() -> list[Case]:
             [
                 cli_path(),
                 "generate",
-                "--tier",
+                "--tiers",
                 "N1",
                 "--out",
                 str(w / "packets"),
@@ -806,7 +806,7 @@ def _cases() -> list[Case]:
         "generate",
         "held by another writer",
         "the packets folder",
-        ("generate", "--tier", "N1", "--out", "{w}/packets", "--force"),
+        ("generate", "--tiers", "N1", "--out", "{w}/packets", "--force"),
         f"{{w}}/packets: {held}",
         _held("packets"),
     )
@@ -1383,7 +1383,7 @@ def _untrusted(add: Callable[..., None]) -> None:
         "generate",
         "hostile id",
         "--resume, doc_id ../../ESCAPED",
-        ("generate", "--tier", "N1", "--out", "{w}/packets", "--resume"),
+        ("generate", "--tiers", "N1", "--out", "{w}/packets", "--resume"),
         f"{{w}}/{truth}",
         _set_id(truth, ("documents", 0, "doc_id"), escaped),
     )
@@ -1410,7 +1410,7 @@ def _untrusted(add: Callable[..., None]) -> None:
             "generate",
             "not a regular file",
             f"--resume, a manifest is {label}",
-            ("generate", "--tier", "N1", "--out", "{w}/packets", "--resume"),
+            ("generate", "--tiers", "N1", "--out", "{w}/packets", "--resume"),
             f"{{w}}/{PACKET}/manifest_sov_pdf.json",
             damage(f"{PACKET}/manifest_sov_pdf.json"),
         )

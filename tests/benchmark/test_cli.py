@@ -33,7 +33,7 @@ def _one_line_error(result: subprocess.CompletedProcess[str], *needles: str) -> 
 @pytest.mark.slow
 def test_generate_writes_packets_in_seed_order(run_cli: Run, tmp_path: Path) -> None:
     result = run_cli(
-        "generate", "--tier", "N1", "--seed", "40", "--count", "3", "--out", str(tmp_path)
+        "generate", "--tiers", "N1", "--seed", "40", "--count", "3", "--out", str(tmp_path)
     )
     assert result.returncode == 0, result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == [
@@ -55,19 +55,19 @@ def test_generate_writes_packets_in_seed_order(run_cli: Run, tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("args", "needles"),
     [
-        (["--tier", "N9"], ["unknown tier 'N9'", "N1, N2, N3, N4, N5"]),
-        (["--tier", "N1", "--count", "0"], ["--count must be at least 1"]),
-        (["--tier", "N1", "--seed", "-3"], ["--seed must be zero or positive"]),
-        (["--tier", "N1", "--jobs", "0"], ["--jobs must be at least 1"]),
-        (["--tier", "N1", "--set", "sov.rows=3"], ["unknown knob"]),
-        (["--tier", "N1", "--set", "sov.max_rows=many"], ["expected an integer"]),
-        (["--tier", "N1", "--set", "sov.min_rows=9"], ["sov.min_rows=9 exceeds sov.max_rows=5"]),
-        (["--tier", "N1", "--set", "documents=acord_999"], ["unknown document(s) acord_999"]),
-        (["--tier", "N1", "--set", "lines=property,hull"], ["unknown line(s) hull"]),
-        (["--tier", "N1", "--set", "lines=property,umbrella"], ["umbrella needs gl"]),
-        (["--tier", "N4", "--set", "lines=property,cargo"], ["cargo needs auto"]),
+        (["--tiers", "N9"], ["unknown tier 'N9'", "N1, N2, N3, N4, N5"]),
+        (["--tiers", "N1", "--count", "0"], ["--count must be at least 1"]),
+        (["--tiers", "N1", "--seed", "-3"], ["--seed must be zero or positive"]),
+        (["--tiers", "N1", "--jobs", "0"], ["--jobs must be at least 1"]),
+        (["--tiers", "N1", "--set", "sov.rows=3"], ["unknown knob"]),
+        (["--tiers", "N1", "--set", "sov.max_rows=many"], ["expected an integer"]),
+        (["--tiers", "N1", "--set", "sov.min_rows=9"], ["sov.min_rows=9 exceeds sov.max_rows=5"]),
+        (["--tiers", "N1", "--set", "documents=acord_999"], ["unknown document(s) acord_999"]),
+        (["--tiers", "N1", "--set", "lines=property,hull"], ["unknown line(s) hull"]),
+        (["--tiers", "N1", "--set", "lines=property,umbrella"], ["umbrella needs gl"]),
+        (["--tiers", "N4", "--set", "lines=property,cargo"], ["cargo needs auto"]),
         (
-            ["--tier", "N1", "--set", "documents=acord_125,acord_130"],
+            ["--tiers", "N1", "--set", "documents=acord_125,acord_130"],
             ["acord_130 needs line wc", "lines=property does not carry"],
         ),
     ],
@@ -86,7 +86,7 @@ def test_unwritable_folder_is_refused(run_cli: Run, tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     _one_line_error(
-        run_cli("generate", "--tier", "N1", "--out", str(blocker / "packets")),
+        run_cli("generate", "--tiers", "N1", "--out", str(blocker / "packets")),
         str(blocker / "packets"),
         "cannot write packets here",
     )
@@ -95,11 +95,11 @@ def test_unwritable_folder_is_refused(run_cli: Run, tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_existing_packet_is_refused_and_untouched(run_cli: Run, tmp_path: Path) -> None:
-    assert run_cli("generate", "--tier", "N1", "--out", str(tmp_path)).returncode == 0
+    assert run_cli("generate", "--tiers", "N1", "--out", str(tmp_path)).returncode == 0
     before = _tree_digest(tmp_path)
     # Seeds 0..1: seed 0 is new, seed 1 exists; nothing at all may be written.
     result = run_cli(
-        "generate", "--tier", "N1", "--seed", "0", "--count", "2", "--out", str(tmp_path)
+        "generate", "--tiers", "N1", "--seed", "0", "--count", "2", "--out", str(tmp_path)
     )
     _one_line_error(result, str(tmp_path / "N1-000001"), "already exists", "--force")
     assert _tree_digest(tmp_path) == before
@@ -107,12 +107,12 @@ def test_existing_packet_is_refused_and_untouched(run_cli: Run, tmp_path: Path) 
 
 @pytest.mark.slow
 def test_force_replaces_a_packet_completely(run_cli: Run, tmp_path: Path) -> None:
-    assert run_cli("generate", "--tier", "N1", "--out", str(tmp_path)).returncode == 0
+    assert run_cli("generate", "--tiers", "N1", "--out", str(tmp_path)).returncode == 0
     packet = tmp_path / "N1-000001"
     before = _tree_digest(packet)
     (packet / "sov_pdf.pdf").write_bytes(b"corrupted")
     (packet / "stray.txt").write_text("left over")
-    result = run_cli("generate", "--tier", "N1", "--out", str(tmp_path), "--force")
+    result = run_cli("generate", "--tiers", "N1", "--out", str(tmp_path), "--force")
     assert result.returncode == 0, result.stderr
     assert _tree_digest(packet) == before
     # no partial folders remain
@@ -149,11 +149,11 @@ def test_killed_writer_loses_nothing(run_cli: Run, tmp_path: Path) -> None:
 
     from tests.support.paths import cli_path
 
-    assert run_cli("generate", "--tier", "N4", "--out", str(tmp_path)).returncode == 0
+    assert run_cli("generate", "--tiers", "N4", "--out", str(tmp_path)).returncode == 0
     packet = tmp_path / "N4-000001"
     before = _tree_digest(packet)
     process = subprocess.Popen(
-        [cli_path(), "generate", "--tier", "N4", "--out", str(tmp_path), "--force"],
+        [cli_path(), "generate", "--tiers", "N4", "--out", str(tmp_path), "--force"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -165,7 +165,7 @@ def test_killed_writer_loses_nothing(run_cli: Run, tmp_path: Path) -> None:
     process.send_signal(signal.SIGKILL)
     process.wait()
     assert _tree_digest(packet) == before
-    result = run_cli("generate", "--tier", "N4", "--out", str(tmp_path), "--force")
+    result = run_cli("generate", "--tiers", "N4", "--out", str(tmp_path), "--force")
     assert result.returncode == 0, result.stderr
     assert _tree_digest(packet) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["N4-000001", "corpus.json", "corpus.lock"]

@@ -31,7 +31,7 @@ def packets(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ):
         subprocess.run(
             [
-                *(cli_path(), "generate", "--tier", tier, "--seed", "1", "--out", str(out)),
+                *(cli_path(), "generate", "--tiers", tier, "--seed", "1", "--out", str(out)),
                 *("--set", "documents=acord_125", "--set", chosen),
             ],
             check=True,
@@ -96,7 +96,7 @@ def test_illegible_values_are_counted_apart_and_not_read(tmp_path: Path) -> None
 
     subprocess.run(
         [
-            *(cli_path(), "generate", "--tier", "N5", "--seed", "3", "--out", str(tmp_path)),
+            *(cli_path(), "generate", "--tiers", "N5", "--seed", "3", "--out", str(tmp_path)),
             *("--set", "documents=acord_125", "--set", "patterns.only=scan.clean,overlay.blot"),
         ],
         check=True,

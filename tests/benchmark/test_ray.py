@@ -34,7 +34,7 @@ def _ok(result: subprocess.CompletedProcess[str]) -> str:
 
 def test_ray_executor_matches_local(run_cli: Run, tmp_path: Path) -> None:
     pytest.importorskip("ray")
-    gen = ("generate", "--tier", "N1", "--count", "20")
+    gen = ("generate", "--tiers", "N1", "--count", "20")
     local, ray = tmp_path / "local", tmp_path / "ray"
     _ok(run_cli(*gen, "--out", str(local)))
     said = _ok(run_cli(*gen, "--out", str(ray), *RAY))
@@ -69,7 +69,7 @@ def test_a_missing_ray_cluster_is_one_line(run_cli: Run, tmp_path: Path) -> None
     pytest.importorskip("ray")
     result = run_cli(
         "generate",
-        "--tier",
+        "--tiers",
         "N1",
         "--out",
         str(tmp_path / "p"),

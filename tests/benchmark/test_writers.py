@@ -142,7 +142,7 @@ def test_readers_refuse_a_database_whose_records_changed(run_cli: Run, tmp_path:
 @pytest.mark.slow
 def test_two_generates_of_one_folder_one_wins(run_cli: Run, tmp_path: Path) -> None:
     out = tmp_path / "packets"
-    base = ["generate", "--tier", "N1", "--seed", "1", "--count", "2", "--out", str(out)]
+    base = ["generate", "--tiers", "N1", "--seed", "1", "--count", "2", "--out", str(out)]
     results = _together([*base, "--set", "sov.max_rows=2"], [*base, "--set", "sov.max_rows=3"])
     winner = _one_wins(results, out, "generate")
     printed = results[winner].stdout.strip().splitlines()[-1]

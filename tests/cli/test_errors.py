@@ -76,7 +76,7 @@ def test_a_bug_in_a_task_is_not_retried_and_names_the_task(jobs: int, tmp_path: 
 def test_a_worker_killed_under_jobs_2_is_a_crash_naming_the_packet(tmp_path: Path) -> None:
     out = tmp_path / "packets"
     process = subprocess.Popen(
-        [cli_path(), "generate", "--tier", "N3", "--count", "4", "--jobs", "2", "--out", str(out)],
+        [cli_path(), "generate", "--tiers", "N3", "--count", "4", "--jobs", "2", "--out", str(out)],
         start_new_session=True,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -61,7 +61,7 @@ def test_hash_seed_and_jobs_do_not_change_bytes(
     """Separate processes, a different PYTHONHASHSEED, two workers: same files as the lock."""
     result = run_cli(
         "generate",
-        "--tier",
+        "--tiers",
         "N1",
         "--seed",
         "1",

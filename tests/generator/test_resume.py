@@ -45,7 +45,7 @@ def test_kill_9_with_two_jobs_leaves_no_worker_and_resume_completes(
     out = tmp_path / "packets"
     # A new session: the command and every process it starts share one process group.
     process = subprocess.Popen(
-        [cli_path(), "generate", "--tier", "N3", "--count", "6", "--jobs", "2", "--out", str(out)],
+        [cli_path(), "generate", "--tiers", "N3", "--count", "6", "--jobs", "2", "--out", str(out)],
         start_new_session=True,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -63,7 +63,7 @@ def test_kill_9_with_two_jobs_leaves_no_worker_and_resume_completes(
     assert 1 <= len(done) < 6, done  # killed mid-way
 
     result = run_cli(
-        "generate", "--tier", "N3", "--count", "6", "--jobs", "2", "--out", str(out), "--resume"
+        "generate", "--tiers", "N3", "--count", "6", "--jobs", "2", "--out", str(out), "--resume"
     )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
@@ -99,7 +99,7 @@ def test_resume_rewrites_exactly_the_broken_packets(
     half = out / f".N3-000006.partial-{_dead_pid()}"  # a writer killed mid-packet
     half.mkdir()
     (half / "acord_125.pdf").write_bytes(b"%PDF-")
-    result = run_cli("generate", "--tier", "N3", "--count", "6", "--out", str(out), "--resume")
+    result = run_cli("generate", "--tiers", "N3", "--count", "6", "--out", str(out), "--resume")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[4] == f"{out / 'N3-000005'}  {lines[4].split('  ')[1]}  (complete, kept)"
@@ -114,7 +114,7 @@ def test_resume_refuses_packets_made_with_other_settings(run_cli: Run, tmp_path:
     out = tmp_path / "packets"
     generate("N1", 1, 1, out, overrides={"sov.max_rows": 2})
     before = _tree(out)
-    result = run_cli("generate", "--tier", "N1", "--out", str(out), "--resume")
+    result = run_cli("generate", "--tiers", "N1", "--out", str(out), "--resume")
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
         f"packetbench: error: {out / 'N1-000001'}: made with other settings (knobs differs) "
@@ -122,7 +122,7 @@ def test_resume_refuses_packets_made_with_other_settings(run_cli: Run, tmp_path:
         "--force to replace it)"
     ]
     assert _tree(out) == before
-    both = run_cli("generate", "--tier", "N1", "--out", str(out), "--resume", "--force")
+    both = run_cli("generate", "--tiers", "N1", "--out", str(out), "--resume", "--force")
     assert both.returncode == 2 and "choose one" in both.stderr
     assert _tree(out) == before
 
@@ -133,7 +133,7 @@ def test_a_file_where_the_packet_belongs_is_refused_even_with_force(
 ) -> None:
     (tmp_path / "N1-000001").write_text("my notes")
     for extra in ([], ["--force"], ["--resume"]):
-        result = run_cli("generate", "--tier", "N1", "--out", str(tmp_path), *extra)
+        result = run_cli("generate", "--tiers", "N1", "--out", str(tmp_path), *extra)
         assert result.returncode == 2, result.stderr
         assert result.stderr.splitlines() == [
             f"packetbench: error: {tmp_path / 'N1-000001'}: exists and is not a packet folder "
@@ -155,7 +155,7 @@ def test_seeds_out_of_range_are_one_line(
     run_cli: Run, tmp_path: Path, seed: str, count: str, needle: str
 ) -> None:
     result = run_cli(
-        "generate", "--tier", "N1", "--seed", seed, "--count", count, "--out", str(tmp_path / "out")
+        "generate", "--tiers", "N1", "--seed", seed, "--count", count, "--out", str(tmp_path / "out")
     )
     assert result.returncode == 2
     assert len(result.stderr.splitlines()) == 1 and needle in result.stderr, result.stderr

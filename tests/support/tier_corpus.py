@@ -29,7 +29,7 @@ def tier_folder(root: Path, tier: str) -> Path:
     with open(folder.parent / f".{tier}.lock", "w") as guard:
         fcntl.flock(guard, fcntl.LOCK_EX)
         if not done.exists():
-            command = ("generate", "--tier", tier, "--seed", "1", "--count", str(SEEDS))
+            command = ("generate", "--tiers", tier, "--seed", "1", "--count", str(SEEDS))
             result = subprocess.run(
                 [cli_path(), *command, "--jobs", "1", "--out", str(folder)],
                 env={**os.environ, "PYTHONHASHSEED": HASH_SEED},

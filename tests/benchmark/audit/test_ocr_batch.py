@@ -39,7 +39,7 @@ def test_boxes_read_alone_read_as_the_full_audit_reads_them_again(
 ) -> None:
     result = run_cli(
         "generate",
-        "--tier",
+        "--tiers",
         "N3",
         "--seed",
         "4",

@@ -27,7 +27,7 @@ def scanned_packet(run_cli: Run, tmp_path: Path) -> Path:
     """Two documents scanned at the skewed level (rotated, shrunk, a shadow)."""
     result = run_cli(
         "generate",
-        "--tier",
+        "--tiers",
         "N3",
         "--seed",
         "4",

@@ -133,7 +133,7 @@ def test_blotted_packets_are_byte_identical_across_jobs(tmp_path: Path) -> None:
         out = tmp_path / jobs
         subprocess.run(
             [
-                *(cli_path(), "generate", "--tier", "N5", "--seed", "3", "--count", "2"),
+                *(cli_path(), "generate", "--tiers", "N5", "--seed", "3", "--count", "2"),
                 *("--jobs", jobs, "--out", str(out), "--set", "documents=acord_125"),
                 *("--set", "patterns.only=scan.clean,overlay.blot"),
             ],

@@ -303,7 +303,7 @@ def test_bad_overrides_on_the_command_line(run_cli: Any, tmp_path: Any) -> None:
         ("patterns.only=table.dual,table.vertical_records", "cannot be applied together"),
     ):
         result = run_cli(
-            "generate", "--tier", "N1", "--out", str(tmp_path / "out"), "--set", assignment
+            "generate", "--tiers", "N1", "--out", str(tmp_path / "out"), "--set", assignment
         )
         assert result.returncode == 2, result.stderr
         assert result.stderr.count("\n") == 1 and message in result.stderr
@@ -404,10 +404,10 @@ def test_the_patterns_command_lists_the_catalogue(run_cli: Any) -> None:
     lines = result.stdout.splitlines()
     assert lines[0].split()[:5] == ["id", "phase", "truth", "formats", "reference"]
     assert lines[-1].startswith(f"{len(catalogue())} patterns;")
-    listed = json.loads(run_cli("patterns", "--tier", "N3", "--json").stdout)
+    listed = json.loads(run_cli("patterns", "--tiers", "N3", "--json").stdout)
     assert {r["id"] for r in listed} == {p.id for p in catalogue()}
     borderless = next(r for r in listed if r["id"] == "table.borderless")
     assert borderless["probability"] == {"N3": presets.PROBABILITIES["table.borderless"][2]}
     assert borderless["reference"] == "p01_borderless" and borderless["family"] == "table"
-    bad = run_cli("patterns", "--tier", "N9")
+    bad = run_cli("patterns", "--tiers", "N9")
     assert bad.returncode == 2 and "unknown tier 'N9'" in bad.stderr

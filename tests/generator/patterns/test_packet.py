@@ -121,7 +121,7 @@ def test_variants_percent_sets_how_many_documents_carry_a_variant(run_cli: Any) 
     knob refuses what is not a percentage."""
     on, _, _ = first("packet.name_variants", knobs={"variants.percent": 0})
     assert len(applications(on, "packet.name_variants")) == 1
-    result = run_cli("generate", "--tier", "N5", "--out", "x", "--set", "variants.percent=101")
+    result = run_cli("generate", "--tiers", "N5", "--out", "x", "--set", "variants.percent=101")
     assert result.returncode == 2
     assert result.stderr == "packetbench: error: --set variants.percent=101: must be at most 100\n"
 

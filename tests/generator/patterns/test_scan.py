@@ -148,7 +148,7 @@ def test_mixed_scans_some_pages_and_leaves_the_others_native(render: Render) -> 
 def test_a_scan_refuses_what_only_a_text_layer_carries(run_cli: Any, tmp_path: Path) -> None:
     result = run_cli(
         "generate",
-        "--tier",
+        "--tiers",
         "N3",
         "--out",
         str(tmp_path / "p"),
@@ -165,7 +165,7 @@ def test_scans_are_byte_identical_across_processes(run_cli: Any, tmp_path: Path)
     for name, hash_seed in (("a", "0"), ("b", "977")):
         result = run_cli(
             "generate",
-            "--tier",
+            "--tiers",
             "N4",
             "--seed",
             "5",

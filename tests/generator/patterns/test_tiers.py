@@ -66,7 +66,7 @@ def test_tier_audits_clean_validates_and_is_hash_seed_free(
     # Another process, another hash seed, two workers: the same bytes, packet by packet.
     again = tmp_path / "again"
     result_cli = run_cli(
-        *("generate", "--tier", tier, "--seed", "1", "--count", str(AGAIN), "--jobs", "2"),
+        *("generate", "--tiers", tier, "--seed", "1", "--count", str(AGAIN), "--jobs", "2"),
         *("--out", str(again)),
         env={"PYTHONHASHSEED": "4242"},
         timeout=1800,

@@ -12,12 +12,11 @@ hold is named in the finding.
 
 Two readings compare the page with what is accounted for, and text is unaccounted only when
 both leave some over (each alone is defeated by something the generator does on purpose):
-- by words (NFKC-folded, without the punctuation that joins neighbouring fields), as a
-  multiset: a page may carry a word as often as its values and labels draw it; a kerned line
-  (no spaces) or a value run into a label's word ("2-story" is the value "2" and the string
-  "-story") defeats it;
-- by characters: the page's text and every accounted text folded and stripped of whitespace,
-  each accounted text taking one occurrence of itself, longest first (a value drawn twice
+- by words (NFKC-folded runs of letters and digits, so "2-story", the value "2" and the
+  string "-story", is "2" and "story"), as a multiset: a page may carry a word as often as its
+  values and labels draw it; a kerned line (no spaces) defeats it;
+- by characters: the page's text and every accounted text folded and stripped of whitespace
+  (an accounted text also of the punctuation at its ends), each accounted text taking one occurrence of itself, longest first (a value drawn twice
   must be on the page twice), first where the occurrence begins and ends at the page's
   whitespace, then anywhere; a stacked header or white text read between other lines can
   defeat it. What is left, cut where the page has whitespace or text was taken, are the
@@ -34,6 +33,7 @@ audit holds them to their claims.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -46,12 +46,20 @@ OCR_LAYERS = frozenset({"scan.ocr_layer", "textlayer.invisible_ocr"})
 # Patterns whose text layer says something else than the glyphs on purpose.
 GARBLED = frozenset({"textlayer.cmap_scramble", "textlayer.cmap_gaps"})
 _PUNCTUATION = ",;:()[]\"'.-–—/|*•·_"
+_WORD = re.compile(r"[^\W_]+")
 SHOWN = 8  # pieces named per finding
 
 
+def _nfkc(text: object) -> str:
+    """NFKC (a ligature reads as its letters), and the hyphen pdfium reports as U+FFFE where a
+    line's words were set apart by position instead of spaces read as a hyphen."""
+    return unicodedata.normalize("NFKC", str(text)).replace("\ufffe", "-")
+
+
 def folded(text: object) -> str:
-    """`text` as compared here: NFKC (a ligature reads as its letters), no whitespace."""
-    return "".join(unicodedata.normalize("NFKC", str(text)).split())
+    """`text` as the character reading compares it: `_nfkc`, no whitespace, without the
+    punctuation at its ends (what joins it to its neighbours on the page)."""
+    return "".join(_nfkc(text).split()).strip(_PUNCTUATION)
 
 
 def pages_of(doc: Document, ids: Iterable[str]) -> set[int]:
@@ -99,9 +107,9 @@ def accounted(doc: Document) -> tuple[dict[int, Counter[str]], dict[int, set[str
 
 
 def words(text: str) -> list[str]:
-    """The words of `text`, NFKC-folded, without the punctuation that joins neighbours."""
-    found = (raw.strip(_PUNCTUATION) for raw in unicodedata.normalize("NFKC", text).split())
-    return [word for word in found if word]
+    """The words of `text` as the word reading compares them: runs of letters and digits, so
+    punctuation never joins a value to its neighbour ("2-story" is "2" and "story")."""
+    return _WORD.findall(_nfkc(text))
 
 
 def orphans(doc: Document) -> dict[int, list[str]]:
@@ -128,13 +136,19 @@ def _by_words(page_text: str, drawn: Counter[str], hidden: set[str], copies: int
 
 
 def _fold_with_bounds(text: str) -> tuple[str, set[int]]:
-    """`folded(text)` and the positions in it where whitespace was (and both ends)."""
-    parts = unicodedata.normalize("NFKC", text).split()
+    """The page's text without whitespace, and the positions in it where a word may begin or
+    end: where whitespace was, both ends, and either side of punctuation (an accounted text
+    is compared without the punctuation at its ends)."""
+    parts = _nfkc(text).split()
     bounds, position = {0}, 0
     for part in parts:
         position += len(part)
         bounds.add(position)
-    return "".join(parts), bounds
+    page = "".join(parts)
+    for index, char in enumerate(page):
+        if char in _PUNCTUATION:
+            bounds.update((index, index + 1))
+    return page, bounds
 
 
 def _by_characters(page_text: str, drawn: Counter[str], hidden: set[str]) -> Counter[str]:
