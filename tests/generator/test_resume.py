@@ -155,7 +155,15 @@ def test_seeds_out_of_range_are_one_line(
     run_cli: Run, tmp_path: Path, seed: str, count: str, needle: str
 ) -> None:
     result = run_cli(
-        "generate", "--tiers", "N1", "--seed", seed, "--count", count, "--out", str(tmp_path / "out")
+        "generate",
+        "--tiers",
+        "N1",
+        "--seed",
+        seed,
+        "--count",
+        count,
+        "--out",
+        str(tmp_path / "out"),
     )
     assert result.returncode == 2
     assert len(result.stderr.splitlines()) == 1 and needle in result.stderr, result.stderr

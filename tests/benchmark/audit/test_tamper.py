@@ -315,9 +315,7 @@ def test_a_leaf_nulled_in_both_truth_files_while_on_the_page_is_caught(
     )
     edit_json(
         packet / "field_truth_acord_125.json",
-        lambda d: d.update(
-            fields=[e for e in d["fields"] if e["path"] != "agency.address.city"]
-        ),
+        lambda d: d.update(fields=[e for e in d["fields"] if e["path"] != "agency.address.city"]),
     )
     (found,) = _unaccounted(packet)
     assert (found.doc_id, found.file, found.page) == ("acord_125", "acord_125.pdf", 1)
@@ -339,9 +337,7 @@ def test_a_word_drawn_twice_is_accounted_for_only_twice(packet: Path) -> None:
     it is a finding, even though the word itself is accounted for elsewhere on the page."""
     edit_json(
         packet / "rendered_universe_acord_125.json",
-        lambda d: d["strings"].remove(
-            next(s for s in d["strings"] if s["text"] == "PB-125")
-        ),
+        lambda d: d["strings"].remove(next(s for s in d["strings"] if s["text"] == "PB-125")),
     )
     (found,) = _unaccounted(packet)
     assert found.got == "'PB-125'"

@@ -16,12 +16,12 @@ both leave some over (each alone is defeated by something the generator does on 
   string "-story", is "2" and "story"), as a multiset: a page may carry a word as often as its
   values and labels draw it; a kerned line (no spaces) defeats it;
 - by characters: the page's text and every accounted text folded and stripped of whitespace
-  (an accounted text also of the punctuation at its ends), each accounted text taking one occurrence of itself, longest first (a value drawn twice
-  must be on the page twice), first where the occurrence begins and ends at the page's
-  whitespace, then anywhere; a stacked header or white text read between other lines can
-  defeat it. What is left, cut where the page has whitespace or text was taken, are the
-  pieces named in the finding; pieces without a letter or digit (rules, bullets,
-  punctuation) are not text.
+  (an accounted text also of the punctuation at its ends), each accounted text taking one
+  occurrence of itself, longest first (a value drawn twice must be on the page twice), first
+  where the occurrence begins and ends at a word's edge (whitespace or punctuation), then
+  anywhere; a stacked header or white text read between other lines can defeat it. What is
+  left, cut at word edges and where text was taken, are the pieces named in the finding;
+  pieces without a letter or digit (rules, bullets, punctuation) are not text.
 Hidden text (a redacted value under its bar, a misreading) may be there any number of times.
 
 A page with an OCR layer (`scan.ocr_layer`, `textlayer.invisible_ocr`) is compared by words
@@ -120,9 +120,11 @@ def orphans(doc: Document) -> dict[int, list[str]]:
     lost: dict[int, list[str]] = defaultdict(list)
     for entry in doc.strings:
         path = entry.get("path")
-        if path is not None and path not in held and type(entry.get("page")) is int:
-            if str(path) not in lost[entry["page"]]:
-                lost[entry["page"]].append(str(path))
+        page = entry.get("page")
+        if path is None or path in held or type(page) is not int:
+            continue
+        if str(path) not in lost[page]:
+            lost[page].append(str(path))
     return lost
 
 
@@ -209,7 +211,7 @@ def unaccounted(
 
 
 def describe(left: Counter[str]) -> str:
-    """"'Walkertown', 'Seanbury' x2 (+3 more)": the first pieces left over, in page order."""
+    """ "'Walkertown', 'Seanbury' x2 (+3 more)": the first pieces left over, in page order."""
     named = [f"{piece!r}" + (f" x{n}" if n > 1 else "") for piece, n in list(left.items())[:SHOWN]]
     more = len(left) - SHOWN
     return ", ".join(named) + (f" (+{more} more)" if more > 0 else "")
