@@ -60,3 +60,17 @@ def test_an_ocr_layer_may_repeat_each_drawn_word_once_and_misread_any() -> None:
 
 def test_rules_bullets_and_punctuation_are_not_text() -> None:
     assert _left("NAME | ---- • : .", "NAME") == {}
+
+
+def test_words_a_layer_set_side_by_side_are_the_words() -> None:
+    """An OCR layer's words of a stacked header ("BUILT" over "STORIES") may read as one; they
+    are the two words only while each has allowance to spare."""
+    page = "YR BUILTSTORIES SQ FT"
+    assert _left(page, "YR BUILT", "STORIES", "SQ FT", ocr=True) == {}
+    assert (
+        _left("DATE RECOMMENDATIONDUF", "DATE", "RECOMMENDATION DUE", hidden=("DUF",), ocr=True)
+        == {}
+    )
+    assert _left(f"{page} BUILT STORIES BUILT", "YR BUILT", "STORIES", "SQ FT", ocr=True) == {
+        "BUILTSTORIES": 1
+    }

@@ -14,7 +14,9 @@ Two readings compare the page with what is accounted for, and text is unaccounte
 both leave some over (each alone is defeated by something the generator does on purpose):
 - by words (NFKC-folded runs of letters and digits, so "2-story", the value "2" and the
   string "-story", is "2" and "story"), as a multiset: a page may carry a word as often as its
-  values and labels draw it; a kerned line (no spaces) defeats it;
+  values and labels draw it, and a word left over that is two or more accounted words run
+  together, each with allowance to spare, is those words; a kerned line (no spaces) defeats
+  it;
 - by characters: the page's text and every accounted text folded and stripped of whitespace
   (an accounted text also of the punctuation at its ends), each accounted text taking one
   occurrence of itself, longest first (a value drawn twice must be on the page twice), first
@@ -128,13 +130,50 @@ def orphans(doc: Document) -> dict[int, list[str]]:
     return lost
 
 
+def _split(token: str, spare: Counter[str], free: set[str]) -> list[str] | None:
+    """`token` as two or more accounted words with allowance to spare (or misreadings, `free`),
+    run together ("BUILT" and "STORIES" read as one word where a layer set them side by side),
+    or None."""
+
+    def rest(at: int) -> list[str] | None:
+        if at == len(token):
+            return []
+        for end in range(len(token), at, -1):
+            head = token[at:end]
+            if head in free:
+                tail = rest(end)
+                if tail is not None:
+                    return [head, *tail]
+            elif spare[head] > 0:
+                spare[head] -= 1
+                tail = rest(end)
+                if tail is not None:
+                    return [head, *tail]
+                spare[head] += 1
+        return None
+
+    found = rest(0)
+    if found is not None and len(found) < 2:
+        if found[0] not in free:
+            spare[found[0]] += 1
+        return None
+    return found
+
+
 def _by_words(page_text: str, drawn: Counter[str], hidden: set[str], copies: int) -> Counter[str]:
     allowed: Counter[str] = Counter()
     for text, count in drawn.items():
         for word in words(text):
             allowed[word] += copies * count
     misread = {word for text in hidden for word in words(text)}
-    return Counter(w for w in words(page_text) if w not in misread) - allowed
+    shown = Counter(w for w in words(page_text) if w not in misread)
+    left, spare = shown - allowed, allowed - shown
+    for token in list(left):
+        for _ in range(left[token]):
+            if _split(token, spare, misread) is None:
+                break
+            left[token] -= 1
+    return +left
 
 
 def _fold_with_bounds(text: str) -> tuple[str, set[int]]:
