@@ -22,7 +22,7 @@ both leave some over (each alone is defeated by something the generator does on 
   occurrence of itself, longest first (a value drawn twice must be on the page twice), first
   where the occurrence begins and ends at a word's edge (whitespace or punctuation), then
   anywhere; a stacked header or white text read between other lines can defeat it. What is
-  left, cut at word edges and where text was taken, are the pieces named in the finding;
+  left, cut at whitespace and where text was taken, are the pieces named in the finding;
   pieces without a letter or digit (rules, bullets, punctuation) are not text.
 Hidden text (a redacted value under its bar, a misreading) may be there any number of times.
 
@@ -176,24 +176,25 @@ def _by_words(page_text: str, drawn: Counter[str], hidden: set[str], copies: int
     return +left
 
 
-def _fold_with_bounds(text: str) -> tuple[str, set[int]]:
-    """The page's text without whitespace, and the positions in it where a word may begin or
-    end: where whitespace was, both ends, and either side of punctuation (an accounted text
-    is compared without the punctuation at its ends)."""
+def _fold_with_bounds(text: str) -> tuple[str, set[int], set[int]]:
+    """The page's text without whitespace; the positions in it where whitespace was (and both
+    ends); and the positions where a word may begin or end: those, and either side of
+    punctuation (an accounted text is compared without the punctuation at its ends)."""
     parts = _nfkc(text).split()
-    bounds, position = {0}, 0
+    spaces, position = {0}, 0
     for part in parts:
         position += len(part)
-        bounds.add(position)
+        spaces.add(position)
     page = "".join(parts)
+    bounds = set(spaces)
     for index, char in enumerate(page):
         if char in _PUNCTUATION:
             bounds.update((index, index + 1))
-    return page, bounds
+    return page, spaces, bounds
 
 
 def _by_characters(page_text: str, drawn: Counter[str], hidden: set[str]) -> Counter[str]:
-    page, bounds = _fold_with_bounds(page_text)
+    page, spaces, bounds = _fold_with_bounds(page_text)
     used = bytearray(len(page))
     wanted: dict[str, int] = {}  # folded text -> occurrences it accounts for (-1: any number)
     for text, count in drawn.items():
@@ -222,7 +223,7 @@ def _by_characters(page_text: str, drawn: Counter[str], hidden: set[str]) -> Cou
     pieces: Counter[str] = Counter()
     piece: list[str] = []
     for index, char in enumerate(page + " "):
-        if index in bounds or index == len(page) or used[index]:
+        if index in spaces or index == len(page) or used[index]:
             word = "".join(piece).strip(_PUNCTUATION)
             if any(c.isalnum() for c in word):
                 pieces[word] += 1
