@@ -185,6 +185,15 @@ def _report(result: AuditResult) -> None:
             soft_wrap=True,
         )
 
+    totals = result.totals()
+    if totals["illegible_boxes_confirmed"]:
+        console.print(
+            f"Illegible: {totals['illegible_boxes_confirmed']:,} box(es) the generator judged "
+            f"illegible confirmed unreadable by OCR, the only locations of "
+            f"{totals['illegible_values_confirmed']:,} value(s) whose truth is null",
+            soft_wrap=True,
+        )
+
     universe = Table(title="Universe", title_justify="left")
     for name in (
         "packet",
@@ -223,7 +232,6 @@ def _report(result: AuditResult) -> None:
             console.print(_line(packet_of[id(finding)], finding), soft_wrap=True, markup=False)
     if result.sample is not None:
         _bounds(console, result)
-    totals = result.totals()
     scope = (
         f"{totals['packets']} packet(s), {totals['documents']} documents, "
         f"{totals['pdf_pages']} PDF pages"

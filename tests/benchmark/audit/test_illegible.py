@@ -12,6 +12,7 @@ import pytest
 
 from packetbench.benchmark.audit import audit_packets
 from packetbench.benchmark.audit.result import ILLEGIBLE_READABLE, INTEGRITY
+from packetbench.cli.audit import _report
 from packetbench.generator.packet import build_packet
 from packetbench.generator.tiers import resolve
 from tests.support.audit import edit_json
@@ -44,14 +45,21 @@ def _illegible(packet: Path) -> list[str]:
 
 @needs_tesseract
 @pytest.mark.slow
-def test_the_audit_confirms_illegible_values_unreadable(packet: Path) -> None:
+def test_the_audit_confirms_illegible_values_unreadable(
+    packet: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     illegible = _illegible(packet)
     assert illegible
     result = audit_packets([packet], ocr=True)
     assert result.ok, [f.to_json() for f in result.findings()]
     totals = result.totals()
     assert totals["illegible_values_confirmed"] == len(illegible)
+    assert totals["illegible_boxes_confirmed"] >= len(illegible)
     assert totals["fields_found"] == totals["fields_checked"] > 40
+    _report(result)  # what `packetbench audit --ocr` prints
+    (line,) = [s for s in capsys.readouterr().out.splitlines() if s.startswith("Illegible: ")]
+    assert f"{totals['illegible_boxes_confirmed']:,} box(es)" in line
+    assert f"the only locations of {len(illegible):,} value(s)" in line
 
 
 @needs_tesseract

@@ -337,6 +337,7 @@ class AuditResult:
             "fields_not_checked": 0,
             "strings_not_checked": 0,
             "illegible_values_confirmed": 0,
+            "illegible_boxes_confirmed": 0,
         }
         for packet in self.packets:
             for doc in packet.documents:
@@ -349,6 +350,7 @@ class AuditResult:
                 out["fields_not_checked"] += doc.not_checked["fields"]
                 out["strings_not_checked"] += doc.not_checked["strings"]
                 out["illegible_values_confirmed"] += doc.illegible["values"]
+                out["illegible_boxes_confirmed"] += doc.illegible["boxes"]
         out["scans"] = {
             level: {kind: tally.to_json() for kind, tally in kinds.items()}
             for level, kinds in sorted(
