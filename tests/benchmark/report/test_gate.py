@@ -167,3 +167,56 @@ def test_bad_rules_are_exit_2(run_cli: Run, scored_run: ScoredRun, tmp_path: Pat
     assert result.returncode == 2 and "needs --baseline" in result.stderr
     missing = run_cli("gate", run, "--rules", str(tmp_path / "none.toml"))
     assert missing.returncode == 2 and "none.toml: missing" in missing.stderr
+
+
+@pytest.mark.slow
+def test_illegible_field_rates_are_gated(
+    run_cli: Run, scored_run: ScoredRun, tmp_path: Path
+) -> None:
+    """Abstention and guesses on illegible fields (rule 3b) are rates a gate can hold: the
+    perfect sim abstains on every one, the sloppy one guesses most of them."""
+    rules = _rules(
+        tmp_path,
+        """
+[[rule]]
+metric = "abstained"
+min = 0.99
+
+[[rule]]
+metric = "guess_wrong"
+max = 0.0
+per = "tier"
+
+[[rule]]
+no_regression = ["abstained", "guess_wrong"]
+""",
+    )
+    perfect, sloppy = scored_run("perfect", 1), scored_run("sloppy", 1)
+    held = run_cli(
+        "gate", str(scored_run("perfect", 2)), "--rules", rules, "--baseline", str(perfect)
+    )
+    assert held.returncode == 0, held.stdout + held.stderr
+    assert "gate passed: 3 of 3 rules hold" in held.stdout
+    breached = run_cli("gate", str(sloppy), "--rules", rules, "--baseline", str(perfect))
+    assert breached.returncode == 1, breached.stdout + breached.stderr
+    assert sum(line.startswith("FAIL ") for line in breached.stdout.splitlines()) == 3
+    assert "gate FAILED: 0 of 3 rules hold" in breached.stdout
+    # The observed rates are the `illegible` view's.
+    view = run_cli(
+        "sql",
+        str(sloppy),
+        "--format",
+        "json",
+        "SELECT tier, abstention_rate, guess_wrong_rate FROM illegible ORDER BY tier",
+    )
+    rows = {r["tier"]: r for r in map(json.loads, view.stdout.splitlines())}
+    assert set(rows) >= {"all", "N4", "N5"}
+    assert f"{rows['all']['abstention_rate']:.6g}" in breached.stdout
+    assert "abstained: REGRESSED" in breached.stdout and "guess_wrong: REGRESSED" in breached.stdout
+    assert "tier N4:" in breached.stdout and "tier N5:" in breached.stdout
+
+
+def test_illegible_field_rates_are_sliced_per_tier_only(tmp_path: Path) -> None:
+    path = Path(_rules(tmp_path, '[[rule]]\nmetric = "guess_wrong"\nmax = 0.1\nper = "doc_type"\n'))
+    with pytest.raises(BadInput, match="an illegible-field rate is sliced per tier only"):
+        load_rules(path, {"halluc_numbers"}, frozenset({"guess_wrong"}))

@@ -19,6 +19,13 @@ tier or doc_type; a run without citations has no value there, so the rule breach
 A no_regression rule may list grounding rates too: they are paired as the catalog's rates
 are, and a run or baseline without citations (or without boxes, for a box rate) breaches.
 
+Illegible fields (PATTERNS.md rule 3b: the truth is null, abstention expected) have rates of
+their own, shares of the illegible fields (the `illegible` view): `abstained` (left empty,
+the correct answer; higher is better), `guess_right`, `guess_grounded` and `guess_wrong`
+(guesses, in no hallucination rate; lower is better). A threshold rule may name them, overall
+or per tier; a no_regression rule may list them. A run whose packets have no illegible
+values has none, which breaches.
+
     [[rule]]                         # no significant regression against --baseline
     no_regression = ["halluc_numbers", "halluc_strings"]
     alpha = 0.05                     # optional
@@ -48,12 +55,19 @@ from packetbench.benchmark.report.estimates import (
     slice_estimates,
 )
 from packetbench.benchmark.report.grounding import GROUNDING
+from packetbench.benchmark.report.illegible import OUTCOMES
 from packetbench.benchmark.results.query import RunSet, open_runs
 from packetbench.benchmark.stats.paired import holm
 
 STATISTICS = ("micro", "macro", "upper", "lower")
 GROUNDING_RATES = frozenset(metric for metric, *_ in GROUNDING)
 GROUNDING_PER = ("tier", "doc_type")  # the dimensions of grounding_slices with every rate
+ILLEGIBLE_RATES = frozenset(metric for metric, *_ in OUTCOMES)
+ILLEGIBLE_PER = ("tier",)  # the dimension of the `illegible` view
+# Whether a higher or a lower rate is better, for the rates outside the catalog.
+OUTSIDE_CATALOG = {metric: way for metric, _, _, way in GROUNDING} | {
+    metric: "higher" if metric == "abstained" else "lower" for metric in ILLEGIBLE_RATES
+}
 THRESHOLD_KEYS = {"name", "metric", "max", "min", "per", "statistic", "skip_small"}
 REGRESSION_KEYS = {"name", "no_regression", "alpha"}
 
@@ -150,16 +164,20 @@ def load_rules(
         per = entry.get("per")
         if per is not None and per not in dimensions:
             raise BadInput(f"{where}: per must be one of {', '.join(dimensions)} (got {per!r})")
-        if metric in thresholds and per is not None and per not in GROUNDING_PER:
-            raise BadInput(
-                f"{where}: a grounding rate is sliced per {' or '.join(GROUNDING_PER)} only "
-                f"(got {per!r})"
-            )
+        for kind, rates, dims in (
+            ("a grounding", GROUNDING_RATES, GROUNDING_PER),
+            ("an illegible-field", ILLEGIBLE_RATES, ILLEGIBLE_PER),
+        ):
+            if metric in thresholds & rates and per is not None and per not in dims:
+                raise BadInput(
+                    f"{where}: {kind} rate is sliced per {' or '.join(dims)} only (got {per!r})"
+                )
         statistic = entry.get("statistic", "micro")
         if statistic not in STATISTICS:
             raise BadInput(f"{where}: statistic must be one of {', '.join(STATISTICS)}")
         if metric in thresholds and per is not None and statistic != "micro":
-            raise BadInput(f"{where}: a grounding rate per {per} is its micro rate only")
+            kind = "a grounding" if metric in GROUNDING_RATES else "an illegible-field"
+            raise BadInput(f"{where}: {kind} rate per {per} is its micro rate only")
         skip_small = entry.get("skip_small", False)
         if not isinstance(skip_small, bool):
             raise BadInput(f"{where}: skip_small must be true or false")
@@ -216,11 +234,43 @@ def _grounding_threshold(rule: Rule, runs: RunSet, name: str, cache: dict[str, A
     return RuleResult(rule, not breached, f"{_fmt(worst[1])} (worst: {worst[0]})", details)
 
 
+def _illegible_threshold(rule: Rule, runs: RunSet, name: str, cache: dict[str, Any]) -> RuleResult:
+    """A threshold on an illegible-field rate (the `illegible` view, from illegible_units); a
+    run whose packets have no illegible values has none, which breaches."""
+    column = "abstention_rate" if rule.metric == "abstained" else f"{rule.metric}_rate"
+    rows = runs.rows(
+        f"SELECT tier, {column} AS rate FROM illegible WHERE run_id = ? ORDER BY tier", [name]
+    )
+    if rule.per is None:
+        key = f"illegible {name}"
+        if key not in cache:
+            cache[key] = estimate_view(runs, cache["layout"][name], "illegible_units", ("metric",))
+        whole = [r["rate"] for r in rows if r["tier"] == "all"]
+        if not whole:
+            return RuleResult(rule, False, "no values", ["no illegible fields in this run"])
+        view = {"micro": whole[0], "macro": None}
+        estimate = cache[key].get((rule.metric,))
+        if rule.statistic == "macro":
+            view["macro"] = estimate.macro if estimate is not None else None
+        value = _statistic(estimate, view, rule.statistic)
+        return RuleResult(rule, not _breaches(rule, value), _fmt(value))
+    checked = [(str(r["tier"]), r["rate"]) for r in rows if r["tier"] != "all"]
+    if not checked:
+        return RuleResult(rule, False, "no values", ["no illegible fields in this run"])
+    breached = [(s, value) for s, value in checked if _breaches(rule, value)]
+    sign = 1 if rule.bound == "max" else -1
+    worst = max(checked, key=lambda item: (sign * item[1], item[0]))
+    details = [f"{rule.per} {s}: {_fmt(value)}" for s, value in breached]
+    return RuleResult(rule, not breached, f"{_fmt(worst[1])} (worst: {worst[0]})", details)
+
+
 def _threshold(rule: Rule, runs: RunSet, name: str, cache: dict[str, Any]) -> RuleResult:
     if "layout" not in cache:
         cache["layout"] = layouts(runs)
     if rule.metric in GROUNDING_RATES:
         return _grounding_threshold(rule, runs, name, cache)
+    if rule.metric in ILLEGIBLE_RATES:
+        return _illegible_threshold(rule, runs, name, cache)
     if rule.per is None:
         if "headline" not in cache:
             cache["headline"] = headline_estimates(runs, cache["layout"])
@@ -263,14 +313,18 @@ def _threshold(rule: Rule, runs: RunSet, name: str, cache: dict[str, Any]) -> Ru
 def _regression(rule: Rule, runs: RunSet, name: str, baseline: str) -> RuleResult:
     catalog = {c["metric"]: c["better"] for c in runs.metric("catalog")}
     grounded = [m for m in rule.regression if m in GROUNDING_RATES]
-    catalog |= {metric: way for metric, _, _, way in GROUNDING if metric in grounded}
+    illegible = [m for m in rule.regression if m in ILLEGIBLE_RATES]
+    catalog |= {m: OUTSIDE_CATALOG[m] for m in [*grounded, *illegible]}
     units = {u.name: u for u in run_units(runs)}
-    if grounded:  # the grounding rates' counts per document (none for a run without them)
-        for extra in run_units(runs, "grounding_units", grounded):
-            units[extra.name].counts.update(extra.counts)
+    # The counts per document of the rates outside the catalog (none for a run without them).
+    for view, listed in (("grounding_units", grounded), ("illegible_units", illegible)):
+        if listed:
+            for extra in run_units(runs, view, listed):
+                units[extra.name].counts.update(extra.counts)
     have = {
         (r["run_id"], r["metric"])
-        for r in runs.rows("SELECT DISTINCT run_id, metric FROM grounding_units")
+        for view in ("grounding_units", "illegible_units")
+        for r in runs.rows(f"SELECT DISTINCT run_id, metric FROM {view}")
     }
     pair = pair_statistics(
         units[baseline], units[name], list(rule.regression), catalog, rule.regression
@@ -280,7 +334,17 @@ def _regression(rule: Rule, runs: RunSet, name: str, baseline: str) -> RuleResul
     details: list[str] = []
     regressed = False
     for metric, test, p_holm in zip(rule.regression, tests, adjusted, strict=True):
-        lacking = [r for r in (baseline, name) if metric in grounded and (r, metric) not in have]
+        lacking = [
+            r
+            for r in (baseline, name)
+            if metric in [*grounded, *illegible] and (r, metric) not in have
+        ]
+        if lacking and metric in illegible:
+            details.append(
+                f"{metric}: no illegible fields in {' and '.join(lacking)}; not shown to hold"
+            )
+            regressed = True
+            continue
         if lacking:
             details.append(
                 f"{metric}: no grounding rates for {' and '.join(lacking)} (made without "
@@ -315,7 +379,7 @@ def run_gate(run: Path, rules_file: Path, baseline: Path | None = None) -> GateR
     # A baseline is paired document by document: it must have been extracted from the same.
     with open_runs(paths, paired=baseline is not None) as runs:
         metrics = {c["metric"] for c in runs.metric("catalog")}
-        rules = load_rules(rules_file, metrics, GROUNDING_RATES)
+        rules = load_rules(rules_file, metrics, GROUNDING_RATES | ILLEGIBLE_RATES)
         needs_baseline = [r.name for r in rules if r.regression]
         if needs_baseline and baseline is None:
             raise UsageError(f"{rules_file}: rule {needs_baseline[0]!r} needs --baseline RUN")
