@@ -36,7 +36,9 @@ def compare(
 
     Per pair: a sign test on per-document hallucination rates (numbers, strings), Holm-corrected
     over all pairs, and paired bootstrap intervals of the difference (second minus first) in
-    every headline rate. Then the documents where one run is worse than all others.
+    every headline rate; the same for grounding rates (runs that cited) and for abstention and
+    guesses on illegible fields (runs whose packets have them). Then the documents where one
+    run is worse than all others.
 
     Exit 0 when compared, 1 when two runs have no completed document in common (nothing is
     written), 2 on bad input.
@@ -121,18 +123,24 @@ def _print(result: dict[str, Any]) -> None:
                 + (f" and {more} more" if more > 0 else ""),
                 soft_wrap=True,
             )
-    grounding = result.get("grounding")  # only when a run cited (extract --cite)
-    if grounding is not None:
-        grounded = {metric: {"label": label} for metric, label, *_ in GROUNDING}
-        for pair in grounding["pairs"]:
-            _print_pair(console, pair, grounded, "Grounding: ")
-        if grounding["absent"]:
+    from packetbench.benchmark.report.illegible import OUTCOMES
+
+    for key, title, family, absent in (
+        ("grounding", "Grounding", GROUNDING, "no citations"),  # only when a run cited
+        ("illegible", "Illegible fields", OUTCOMES, "no illegible fields"),  # rule 3b
+    ):
+        found = result.get(key)
+        if found is None:
+            continue
+        named = {metric: {"label": label} for metric, label, *_ in family}
+        for pair in found["pairs"]:
+            _print_pair(console, pair, named, f"{title}: ")
+        if found["absent"]:
             console.print(
-                "Grounding: no citations (not compared, not zero): "
-                + ", ".join(grounding["absent"]),
+                f"{title}: {absent} (not compared, not zero): " + ", ".join(found["absent"]),
                 soft_wrap=True,
             )
-        console.print(f"grounding sign tests: {grounding['correction']}")
+        console.print(f"{key} sign tests: {found['correction']}")
     worst = result["worst_documents"]
     console.print(
         f"Documents where one run hallucinates more than every other: {len(worst)}"

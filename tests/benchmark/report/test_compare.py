@@ -124,3 +124,34 @@ def test_runs_of_different_packets_are_not_compared(run_cli: Run, tmp_path: Path
         "between them, none in common): there is nothing to pair, so nothing to compare"
     ]
     assert not (tmp_path / "comparison").exists()
+
+
+def test_illegible_fields_are_compared_apart(
+    run_cli: Run, scored_run: ScoredRun, tmp_path: Path
+) -> None:
+    """Abstention and guesses on illegible fields (rule 3b) are paired over the documents that
+    have them, sign-tested and Holm-corrected among themselves: sim `perfect` abstains on
+    every one, `sloppy` guesses, so sloppy is worse on both tested rates."""
+    perfect, sloppy = scored_run("perfect", 1), scored_run("sloppy", 1)
+    result = compare_runs([perfect, sloppy])
+    found = result["illegible"]
+    assert found["absent"] == [] and found["sign_tested"] == ["abstained", "guess_wrong"]
+    (pair,) = found["pairs"]
+    rates = pair["rates"]
+    assert set(rates) == {"abstained", "guess_right", "guess_grounded", "guess_wrong"}
+    assert rates["abstained"]["a"] == 1.0 and rates["abstained"]["b"] < 0.5
+    # the four shares of a run add up to one
+    assert sum(rates[m]["b"] for m in rates) == pytest.approx(1.0)
+    low, high = rates["abstained"]["ci_documents"]
+    assert low <= rates["abstained"]["difference"] <= high < 0
+    for metric in found["sign_tested"]:
+        test = pair["sign_tests"][metric]
+        assert test["significant"] and test["worse"] == sloppy.name, (metric, test)
+        assert test["p_holm"] >= test["p_value"]
+    # the headline comparison is unchanged by it
+    assert [p["a"] for p in result["pairs"]] == [perfect.name]
+    shown = run_cli("compare", str(perfect), str(sloppy))
+    assert shown.returncode == 0, shown.stderr
+    assert f"Illegible fields: {sloppy.name} vs {perfect.name}" in shown.stdout
+    assert "illegible sign tests: Holm over the 2 illegible-field sign tests" in shown.stdout
+    assert f"sign test, Abstained: {sloppy.name} higher on 0 documents" in shown.stdout

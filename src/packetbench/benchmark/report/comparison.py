@@ -12,7 +12,7 @@ than every other run.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -241,7 +241,8 @@ def compare_runs(paths: Sequence[Path], alpha: float = ALPHA) -> dict[str, Any]:
         better = {c["metric"]: c["better"] for c in catalog}
         labels = {c["metric"]: c["label"] for c in catalog}
         units = run_units(runs)
-        grounded = _grounding_pairs(runs, units, alpha)
+        grounded = _grounding_pairs(runs, alpha)
+        illegible = _illegible_pairs(runs, alpha)
         described = runs.metric("runs")
         names = runs.names
     pairs = [pair_statistics(a, b, metrics, better) for a, b in itertools.combinations(units, 2)]
@@ -300,13 +301,15 @@ def compare_runs(paths: Sequence[Path], alpha: float = ALPHA) -> dict[str, Any]:
     }
     if grounded is not None:  # only when a run cited: other comparisons stay as they were
         result["grounding"] = grounded
+    if illegible is not None:  # only when a run's packets have illegible values
+        result["illegible"] = illegible
     return result
 
 
 GROUNDING_SIGN_TESTED = ("citation_precision_page", "grounding_f1_page")
 
 
-def _grounding_pairs(runs: RunSet, units: list[RunUnits], alpha: float) -> dict[str, Any] | None:
+def _grounding_pairs(runs: RunSet, alpha: float) -> dict[str, Any] | None:
     """Paired grounding rates of every pair of runs that both cited (extract --cite), with
     sign tests Holm-corrected among themselves; None when no run cited. A run without
     citations is listed as absent, never compared as zero."""
@@ -321,24 +324,66 @@ def _grounding_pairs(runs: RunSet, units: list[RunUnits], alpha: float) -> dict[
             "SELECT DISTINCT run_id FROM grounding_units WHERE metric = 'citation_precision_box'"
         )
     }
-    better = {metric: way for metric, _, _, way in GROUNDING}
     everything = [metric for metric, *_ in GROUNDING]
-    counted = {u.name: u for u in run_units(runs, "grounding_units", everything) if u.name in cited}
-    pairs = []
-    for a, b in itertools.combinations([u for u in units if u.name in cited], 2):
-        metrics = [m for m in everything if not m.endswith("_box") or {a.name, b.name} <= boxed]
-        pairs.append(
-            pair_statistics(
-                counted[a.name], counted[b.name], metrics, better, GROUNDING_SIGN_TESTED
-            )
-        )
-    tests = [(pair, m) for pair in pairs for m in GROUNDING_SIGN_TESTED if m in pair["sign_tests"]]
+    return _family_pairs(
+        run_units(runs, "grounding_units", everything),
+        cited,
+        lambda a, b: [m for m in everything if not m.endswith("_box") or {a, b} <= boxed],
+        {metric: way for metric, _, _, way in GROUNDING},
+        GROUNDING_SIGN_TESTED,
+        alpha,
+        "grounding",
+    )
+
+
+ILLEGIBLE_SIGN_TESTED = ("abstained", "guess_wrong")
+
+
+def _illegible_pairs(runs: RunSet, alpha: float) -> dict[str, Any] | None:
+    """Paired illegible-field rates (PATTERNS.md rule 3b: abstention, and guesses by outcome)
+    of every pair of runs whose packets have illegible values, over the documents that have
+    them, with sign tests on abstention and wrong guesses Holm-corrected among themselves;
+    None when no run has an illegible field. A run without them is listed as absent."""
+    from packetbench.benchmark.report.illegible import OUTCOMES
+
+    present = {r["run_id"] for r in runs.rows("SELECT DISTINCT run_id FROM illegible_units")}
+    if not present:
+        return None
+    everything = [metric for metric, *_ in OUTCOMES]
+    return _family_pairs(
+        run_units(runs, "illegible_units", everything),
+        present,
+        lambda a, b: everything,
+        {metric: "higher" if metric == "abstained" else "lower" for metric in everything},
+        ILLEGIBLE_SIGN_TESTED,
+        alpha,
+        "illegible-field",
+    )
+
+
+def _family_pairs(
+    counted: list[RunUnits],
+    present: set[str],
+    metrics: Callable[[str, str], list[str]],
+    better: dict[str, str],
+    sign_tested: Sequence[str],
+    alpha: float,
+    what: str,
+) -> dict[str, Any]:
+    """Every pair of the runs in `present` compared on a family of rates outside the catalog
+    (per-document counts in `counted`), its sign tests Holm-corrected within the family; the
+    worse run of a significant test is the lower one where higher is better, and the other
+    way."""
+    pairs = [
+        pair_statistics(a, b, metrics(a.name, b.name), better, sign_tested)
+        for a, b in itertools.combinations([u for u in counted if u.name in present], 2)
+    ]
+    tests = [(pair, m) for pair in pairs for m in sign_tested if m in pair["sign_tests"]]
     adjusted = holm([pair["sign_tests"][m]["p_value"] for pair, m in tests])
     for (pair, metric), p_holm in zip(tests, adjusted, strict=True):
         test = pair["sign_tests"][metric]
         test["p_holm"] = p_holm
         test["significant"] = p_holm is not None and p_holm < alpha
-        # the worse run: the lower one on a rate where higher is better, and the other way
         lower, higher = (
             (pair["b"], pair["a"])
             if test["a_higher"] > test["b_higher"]
@@ -348,9 +393,9 @@ def _grounding_pairs(runs: RunSet, units: list[RunUnits], alpha: float) -> dict[
             None if not test["significant"] else lower if better[metric] == "higher" else higher
         )
     return {
-        "sign_tested": list(GROUNDING_SIGN_TESTED),
-        "correction": f"Holm over the {len(tests)} grounding sign tests",
-        "absent": [u.name for u in units if u.name not in cited],
+        "sign_tested": list(sign_tested),
+        "correction": f"Holm over the {len(tests)} {what} sign tests",
+        "absent": [u.name for u in counted if u.name not in present],
         "pairs": pairs,
     }
 
