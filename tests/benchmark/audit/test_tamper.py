@@ -341,3 +341,62 @@ def test_a_word_drawn_twice_is_accounted_for_only_twice(packet: Path) -> None:
     )
     (found,) = _unaccounted(packet)
     assert found.got == "'PB-125'"
+
+
+def _null_leaf(
+    packet: Path, doc_id: str, path: str, set_null: Callable[[dict[str, Any]], Any]
+) -> None:
+    """Null a leaf in both truth files (document truth and field truth agree), as a truth
+    writer that lost it would, while the file still shows it."""
+    edit_json(packet / f"document_truth_{doc_id}.json", lambda d: set_null(d["truth"]))
+    edit_json(
+        packet / f"field_truth_{doc_id}.json",
+        lambda d: d.update(fields=[e for e in d["fields"] if e["path"] != path]),
+    )
+
+
+def test_a_workbook_leaf_nulled_in_both_truth_files_is_caught(packet: Path) -> None:
+    """A workbook cell that is no located value and no declared string is a finding; the
+    universe string that still shows it names the leaf the truth lost."""
+    assert _unaccounted(packet) == []
+    _null_leaf(
+        packet, "sov_excel", "buildings[0].tiv", lambda t: t["buildings"][0].update(tiv=None)
+    )
+    (found,) = _unaccounted(packet)
+    assert (found.doc_id, found.file, found.reader, found.page) == (
+        "sov_excel",
+        "sov_excel.xlsx",
+        "xlsx",
+        1,
+    )
+    assert found.where == "sheet 'SOV'" and found.got == "'78406000'"
+    assert "1 visible cell(s)" in found.detail and "buildings[0].tiv" in found.detail
+
+
+def test_a_csv_leaf_nulled_in_both_truth_files_is_caught(packet: Path) -> None:
+    _null_leaf(
+        packet,
+        "loss_run_csv",
+        "policies[0].claims[0].incurred",
+        lambda t: t["policies"][0]["claims"][0].update(incurred=None),
+    )
+    (found,) = _unaccounted(packet)
+    assert (found.file, found.reader, found.got) == ("loss_run_csv.csv", "csv", "'18303.30'")
+    assert "policies[0].claims[0].incurred" in found.detail
+
+
+def test_a_workbook_cell_nobody_declared_is_caught(packet: Path) -> None:
+    book = openpyxl.load_workbook(packet / "sov_excel.xlsx")
+    sheet = book["SOV"]
+    sheet.cell(row=sheet.max_row + 2, column=1, value="Values per broker, unverified")
+    book.create_sheet("Notes")  # a visible tab's name is visible text too
+    book.save(packet / "sov_excel.xlsx")
+    found = {f.where: f for f in _unaccounted(packet)}
+    assert set(found) == {"sheet 'SOV'", "sheet 'Notes'"}
+    assert found["sheet 'SOV'"].got == "'Values per broker, unverified'"
+    assert found["sheet 'Notes'"].got == "'Notes'"
+    # a hidden sheet's cells are not visible text
+    book = openpyxl.load_workbook(packet / "sov_excel.xlsx")
+    book["Notes"].sheet_state = "hidden"
+    book.save(packet / "sov_excel.xlsx")
+    assert [f.where for f in _unaccounted(packet)] == ["sheet 'SOV'"]

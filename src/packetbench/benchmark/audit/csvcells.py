@@ -30,6 +30,18 @@ class CsvCells:
             return None, f"row {row} has no column {column} ({len(self.rows[row])} columns)"
         return self.rows[row][column], ""
 
+    def visible_cells(self) -> list[tuple[tuple[int, int] | None, str]]:
+        """((row, column), whitespace-normalized text) of every non-empty cell, the preamble's
+        lines first (position None)."""
+        out: list[tuple[tuple[int, int] | None, str]] = [
+            (None, " ".join(cell.split())) for row in self.preamble for cell in row if cell.strip()
+        ]
+        for r, row in enumerate(self.rows):
+            out.extend(
+                ((r, c), " ".join(cell.split())) for c, cell in enumerate(row) if cell.strip()
+            )
+        return out
+
     def texts(self) -> set[str]:
         """Whitespace-normalized texts of every non-empty cell, preamble lines included."""
         return {

@@ -51,6 +51,7 @@ from packetbench.benchmark.audit.unaccounted import (
     GARBLED,
     OCR_LAYERS,
     accounted,
+    declared_cells,
     describe,
     orphans,
     pages_of,
@@ -1074,8 +1075,49 @@ class _Auditor:
                         page,
                         "" if texts is not None else f"sheet {page} is hidden or absent",
                     )
+            located = {
+                (sheet, ref)
+                for _, sheet, ref in self._cell_locations(("sheet", "cell"), str, "{sheet, cell}")
+            }
+            declared = declared_cells(self.doc)
+            for page, ws in enumerate(book.sheets, start=1):
+                left = [
+                    (ref, text)
+                    for ref, text in book.visible_cells(page)
+                    if (ws.title, ref) not in located and text not in declared.get(page, set())
+                ]
+                self.cells_unaccounted("xlsx", page, f"sheet {ws.title!r}", left)
         finally:
             book.close()
+
+    def cells_unaccounted(
+        self, reader: str, page: int, where: str, left: list[tuple[Any, str]]
+    ) -> None:
+        """A finding naming the visible cells of a sheet (or CSV file) that are no located
+        value and no declared string (`unaccounted`)."""
+        if not left:
+            return
+        named = orphans(self.doc).get(page)
+        self.audit.findings.append(
+            Finding(
+                UNACCOUNTED,
+                self.doc.doc_id,
+                self.doc.file.name,
+                "",
+                reader,
+                page,
+                where,
+                "",
+                describe(Counter(text for _, text in left)),
+                f"{len(left)} visible cell(s) belong to no truth value, declared label or hidden "
+                "text"
+                + (
+                    f" (the universe shows {', '.join(named)}, which no truth holds)"
+                    if named
+                    else ""
+                ),
+            )
+        )
 
     # --- CSV -----------------------------------------------------------------------------------
 
@@ -1099,6 +1141,17 @@ class _Auditor:
                 self.string_result(
                     index, found, "csv", page, "" if page == 1 else "a CSV file has one page"
                 )
+        located = {
+            (row, column)
+            for _, row, column in self._cell_locations(("row", "column"), int, "{row, column}")
+        }
+        declared = declared_cells(self.doc).get(1, set())
+        left = [
+            (at, text)
+            for at, text in cells.visible_cells()
+            if at not in located and text not in declared
+        ]
+        self.cells_unaccounted("csv", 1, "the file", left)
 
 
 Located = tuple[int, list[float], tuple[int, int], bool]  # field, bbox, piece, text layer

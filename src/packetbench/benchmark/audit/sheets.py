@@ -78,6 +78,26 @@ class Workbook:
                 texts.add(" ".join(cell_text(cell.value).split()))
         return texts
 
+    def visible_cells(self, index: int) -> list[tuple[str, str]]:
+        """(reference, whitespace-normalized text) of every visible non-empty cell of sheet
+        `index` (1-based, in workbook order), its tab name first (reference ""); empty when
+        that sheet is hidden or absent."""
+        if not 1 <= index <= len(self.sheets):
+            return []
+        ws = self.sheets[index - 1]
+        if not self.visible(ws):
+            return []
+        rows, columns = self._hidden[ws.title]
+        out = [("", " ".join(ws.title.split()))]
+        for row in ws.iter_rows():
+            for cell in row:
+                if cell.value is None or cell.row in rows or cell.column in columns:
+                    continue
+                text = " ".join(cell_text(cell.value).split())
+                if text:
+                    out.append((cell.coordinate, text))
+        return out
+
     def close(self) -> None:
         self._book.close()
 

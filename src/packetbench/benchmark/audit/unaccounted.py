@@ -1,6 +1,7 @@
 """Visible text nobody accounted for: everything a PDF page's text layer carries must belong to
 a located value, a declared label (a universe string that shows no value), or (on a page with an
-OCR text layer) a misreading the universe lists as hidden.
+OCR text layer) a misreading the universe lists as hidden; every visible cell of a workbook or
+CSV file must be a located value or a declared string (`declared_cells`).
 
 The value check reads each truth value at its location; it cannot see the reverse, a value on
 the page that no truth file mentions. That is what a truth leaf nulled in both truth files
@@ -112,6 +113,21 @@ def words(text: str) -> list[str]:
     """The words of `text` as the word reading compares them: runs of letters and digits, so
     punctuation never joins a value to its neighbour ("2-story" is "2" and "story")."""
     return _WORD.findall(_nfkc(text))
+
+
+def declared_cells(doc: Document) -> dict[int, set[str]]:
+    """Per page (a sheet, or a CSV file's one page): the whitespace-normalized texts a cell
+    off every location may show, the universe's strings that show no value (labels, titles,
+    tab names) and the hidden text (a redacted cell keeps its value under its bar). A
+    workbook or CSV cell is compared whole: a value is at its location, every other cell is
+    one of these (a value string declares no other cell: a total equal to a lost value must
+    not account for it)."""
+    texts: dict[int, set[str]] = defaultdict(set)
+    for entry in (*doc.strings, *doc.hidden):
+        page = entry.get("page")
+        if type(page) is int and entry.get("path") is None:
+            texts[page].add(" ".join(str(entry.get("text", "")).split()))
+    return texts
 
 
 def orphans(doc: Document) -> dict[int, list[str]]:

@@ -37,6 +37,7 @@ class CsvDocument:
         index = len(self.rows)
         out: list[str] = []
         for column, cell in enumerate(cells):
+            path: str | None = None
             if isinstance(cell, tuple):
                 (path,) = cell
                 text = self.recorder.text_of(path, style) or ""
@@ -44,7 +45,7 @@ class CsvDocument:
                     self.recorder.place(path, text, {"row": index, "column": column})
             else:
                 text = cell
-            self.recorder.visible(text, 1)
+            self.recorder.visible(text, 1, path=path)
             out.append(text)
         self.rows.append(out)
 

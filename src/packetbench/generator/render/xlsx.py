@@ -182,11 +182,13 @@ class Sheet:
         """The cell at layout position (row, col), to style it."""
         return self.ws.cell(row=self.row_of(row), column=col)
 
-    def _seen(self, text: str, row: int) -> None:
+    def _seen(self, text: str, row: int, path: str | None = None) -> None:
+        """Record a cell's text: hidden (a hidden sheet or row) or visible, naming the truth
+        leaf `path` when the cell shows a value."""
         if self.hidden or row in self.hidden_rows:
             self.recorder.invisible(text, self.index)
         else:
-            self.recorder.visible(text, self.index)
+            self.recorder.visible(text, self.index, path=path)
 
     def put(
         self,
@@ -293,7 +295,7 @@ class Sheet:
         if path in self.recorder.presentation.redacted:
             self.recorder.invisible(text, self.index)
         else:
-            self._seen(text, row)
+            self._seen(text, row, path)
         self.recorder.place(path, text, {"sheet": self.ws.title, "cell": cell.coordinate})
 
     def _formula(self, path: str, cell: Cell, stored: Any) -> str | None:
