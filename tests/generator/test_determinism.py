@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import os
+import platform
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -90,3 +95,39 @@ def test_workbook_members_carry_no_clock_time(canonical_packets: list[Path]) -> 
             with zipfile.ZipFile(book) as archive:
                 stamps = {info.date_time for info in archive.infolist()}
             assert stamps == {(1980, 1, 1, 0, 0, 0)}, f"{book.name}: {stamps}"
+
+
+_SCANNED = """
+import json
+import numpy as np
+from packetbench.generator.render import projective, scan
+level = scan.LEVELS["photo"]
+to_pixels = projective.mat3(scan._to_pixels(level.dpi / 72, 792.0).tolist())
+out = []
+for seed in range(200):
+    transform, details = scan.geometry(level, np.random.Generator(np.random.PCG64(seed)), 612.0, 792.0)
+    moved = projective.multiply(to_pixels, transform.rows, projective.inverse(to_pixels))
+    tiles = scan._tile_matrices(moved, (1700, 2200))
+    out.append([transform.matrix.tolist(), [tile.tolist() for _, tile in tiles]])
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="x86 OpenBLAS cores")
+def test_scans_do_not_depend_on_the_cpu_s_blas_kernels() -> None:
+    """A photo's perspective matrices are the same bits whichever kernels
+    OpenBLAS picks for this CPU: its Haswell and Sandybridge kernels solved the same 8x8
+    system differently in the last bits, and the manifests that record a scan's matrix
+    differed between machines (`generator.render.projective`)."""
+    matrices = []
+    for core in ("Sandybridge", "Haswell"):
+        out = subprocess.run(
+            [sys.executable, "-c", _SCANNED],
+            env={**os.environ, "OPENBLAS_CORETYPE": core},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        matrices.append(json.loads(out.stdout))
+    assert len(matrices[0]) == 200
+    assert matrices[0] == matrices[1]

@@ -27,7 +27,7 @@ import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image, ImageDraw
 
-from packetbench.generator.render import damage
+from packetbench.generator.render import damage, projective
 
 Matrix = np.ndarray[Any, Any]
 
@@ -188,12 +188,14 @@ class Transform:
 
     matrix: Matrix  # 3x3 homography on PDF points (origin bottom-left)
 
+    @property
+    def rows(self) -> projective.Mat3:
+        """The matrix as plain floats, for arithmetic that is the same on every machine."""
+        return projective.mat3(self.matrix.tolist())
+
     def points(self, xy: list[tuple[float, float]]) -> list[tuple[float, float]]:
-        moved = []
-        for x, y in xy:
-            u, v, w = self.matrix @ np.array([x, y, 1.0])
-            moved.append((float(u / w), float(v / w)))
-        return moved
+        rows = self.rows
+        return [projective.apply(rows, x, y) for x, y in xy]
 
     def quad(self, bbox: list[float]) -> list[float]:
         """The box's corners on the scanned page: lower-left, lower-right, upper-right,
@@ -236,14 +238,9 @@ def _rotation_about(
 
 
 def _homography(source: list[tuple[float, float]], target: list[tuple[float, float]]) -> Matrix:
-    """The projective map taking four points onto four others."""
-    rows, rhs = [], []
-    for (x, y), (u, v) in zip(source, target, strict=True):
-        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
-        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
-        rhs.extend([u, v])
-    h = np.linalg.solve(np.array(rows, dtype=np.float64), np.array(rhs, dtype=np.float64))
-    return np.append(h, 1.0).reshape(3, 3)
+    """The projective map taking four points onto four others (solved in plain floats:
+    `projective`)."""
+    return np.array(projective.homography(source, target), dtype=np.float64)
 
 
 def geometry(
@@ -290,7 +287,7 @@ TILES = (12, 6)  # rows, columns of a photo's piecewise-affine drawing (see `_ti
 
 
 def _tile_matrices(
-    homography: Matrix, size: tuple[int, int]
+    homography: Matrix | projective.Mat3, size: tuple[int, int]
 ) -> list[tuple[tuple[int, int, int, int], Matrix]]:
     """A perspective drawn by pdfium, which only draws affine maps: the output is cut into
     TILES, and each tile is drawn with the affine map closest (least squares over a 4x4 grid
@@ -300,29 +297,32 @@ def _tile_matrices(
     a warp of the whole image afterwards would cost twice the drawing.
 
     Returns each tile's pixel rectangle (left, top, right, bottom) and its 3x3 map from
-    unmoved pixels to moved pixels."""
+    unmoved pixels to moved pixels. In plain floats (`projective`), so the maps pdfium draws
+    with are the same bits on every machine."""
     rows, cols = TILES
-    xs = np.linspace(0, size[0], cols + 1).round()
-    ys = np.linspace(0, size[1], rows + 1).round()
-    t = np.linspace(0.0, 1.0, 4)
-    # Each tile's 16 points, in moved pixels: shape (rows, cols, 16, 3).
-    x = xs[None, :-1, None, None] + np.diff(xs)[None, :, None, None] * t[None, None, None, :]
-    y = ys[:-1, None, None, None] + np.diff(ys)[:, None, None, None] * t[None, None, :, None]
-    x, y = np.broadcast_arrays(x, y)
-    moved = np.stack([x, y, np.ones_like(x)], -1).reshape(rows, cols, 16, 3)
-    source = moved @ np.linalg.inv(homography).T
-    source = source / source[..., 2:3]
-    # Least squares, source @ fit = moved, by the normal equations of every tile at once.
-    across = np.swapaxes(source, -1, -2)
-    fit = np.linalg.solve(across @ source, across @ moved[..., :2])  # (rows, cols, 3, 2)
-    return [
-        (
-            (int(xs[c]), int(ys[r]), int(xs[c + 1]), int(ys[r + 1])),
-            np.vstack([fit[r, c].T, [0.0, 0.0, 1.0]]),
-        )
-        for r in range(rows)
-        for c in range(cols)
-    ]
+    h = projective.mat3(np.asarray(homography, dtype=np.float64).tolist())
+    back = projective.inverse(h)
+    xs = [float(v) for v in np.linspace(0, size[0], cols + 1).round()]
+    ys = [float(v) for v in np.linspace(0, size[1], rows + 1).round()]
+    t = [i / 3 for i in range(4)]
+    tiles = []
+    for r in range(rows):
+        for c in range(cols):
+            # The tile's 16 points in moved pixels, and where the homography takes them from.
+            moved = [
+                (xs[c] + (xs[c + 1] - xs[c]) * tx, ys[r] + (ys[r + 1] - ys[r]) * ty)
+                for ty in t
+                for tx in t
+            ]
+            source = [projective.apply(back, x, y) for x, y in moved]
+            fit = projective.affine_fit(source, moved)
+            tiles.append(
+                (
+                    (int(xs[c]), int(ys[r]), int(xs[c + 1]), int(ys[r + 1])),
+                    np.array(fit, dtype=np.float64),
+                )
+            )
+    return tiles
 
 
 def _render(
@@ -343,28 +343,24 @@ def _render(
     the array's (no copy)."""
     width, height = (float(v) for v in page.get_size())
     scale = dpi / 72.0
-    to_pixels = _to_pixels(scale, height)
+    to_pixels = projective.mat3(_to_pixels(scale, height).tolist())
     # pdfium's matrix acts on the page already turned top-down (points, origin top-left):
-    # back to PDF space, then to unmoved pixels; the move is applied in pixels.
-    unmoved = to_pixels @ np.array([[1.0, 0, 0], [0, -1.0, height], [0, 0, 1]])
-    moved = to_pixels @ transform.matrix @ np.linalg.inv(to_pixels)
+    # back to PDF space, then to unmoved pixels; the move is applied in pixels. (Plain
+    # floats: see `projective`.)
+    unmoved = projective.multiply(
+        to_pixels, ((1.0, 0.0, 0.0), (0.0, -1.0, height), (0.0, 0.0, 1.0))
+    )
+    moved = projective.multiply(to_pixels, transform.rows, projective.inverse(to_pixels))
     count = size[0] * size[1]
     if surround is None:
         pixels = bytearray(bytes((background,))) * count
     else:
         # The moved page's corners in pixels: paper inside, the surround outside.
-        corners = (
-            moved
-            @ to_pixels
-            @ np.array([[0.0, width, width, 0.0], [0.0, 0.0, height, height], [1.0, 1.0, 1.0, 1.0]])
-        )
+        placed = projective.multiply(moved, to_pixels)
+        corners = ((0.0, 0.0), (width, 0.0), (width, height), (0.0, height))
         canvas = Image.new("L", size, surround)
         ImageDraw.Draw(canvas).polygon(
-            [
-                (float(x), float(y))
-                for x, y in zip(corners[0] / corners[2], corners[1] / corners[2], strict=True)
-            ],
-            fill=background,
+            [projective.apply(placed, x, y) for x, y in corners], fill=background
         )
         pixels = bytearray(canvas.tobytes())
     buffer = (ctypes.c_ubyte * count).from_buffer(pixels)
@@ -372,16 +368,15 @@ def _render(
         size[0], size[1], pdfium.raw.FPDFBitmap_Gray, buffer=buffer
     )
     affine = bool(np.allclose(moved[2], [0.0, 0.0, 1.0]))
-    pieces = [((0, 0, size[0], size[1]), moved)] if affine else _tile_matrices(moved, size)
+    pieces = (
+        [((0, 0, size[0], size[1]), moved)]
+        if affine
+        else [(rect, projective.mat3(tile.tolist())) for rect, tile in _tile_matrices(moved, size)]
+    )
     for (left, top, right, bottom), piece in pieces:
-        device = piece @ unmoved
+        device = projective.multiply(piece, unmoved)
         fs = pdfium.raw.FS_MATRIX(
-            float(device[0, 0]),
-            float(device[1, 0]),
-            float(device[0, 1]),
-            float(device[1, 1]),
-            float(device[0, 2]),
-            float(device[1, 2]),
+            device[0][0], device[1][0], device[0][1], device[1][1], device[0][2], device[1][2]
         )
         clip = pdfium.raw.FS_RECTF(float(left), float(top), float(right), float(bottom))
         pdfium.raw.FPDF_RenderPageBitmapWithMatrix(
