@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -12,11 +13,14 @@ from packetbench.cli._options import SamplingSeed, Temperature, TopP, finite
 if TYPE_CHECKING:
     from packetbench.benchmark.extract import ExtractSummary
     from packetbench.benchmark.harness.session import DryRun
+    from packetbench.benchmark.packets import Packet
 
 
 def extract(
-    packets: Annotated[Path, typer.Option(help="A packet folder, or a folder of packets.")],
     out: Annotated[Path, typer.Option(help="The run folder to write.")],
+    packets: Annotated[
+        Path | None, typer.Option(help="A packet folder, or a folder of packets.")
+    ] = None,
     provider: Annotated[
         str, typer.Option(help="openai, anthropic, gemini, or sim (the simulator).")
     ] = "sim",
@@ -176,6 +180,31 @@ def extract(
             "document order); the run, its scores and --resume cover those alone."
         ),
     ] = None,
+    documents: Annotated[
+        Path | None,
+        typer.Option(
+            help="Instead of --packets: a folder of your own documents (*.pdf, *.xlsx, *.csv) "
+            "without truth; the run is verified with a judge, not scored."
+        ),
+    ] = None,
+    doc_type: Annotated[
+        str | None,
+        typer.Option(help="--documents: the document type of every document (e.g. sov)."),
+    ] = None,
+    schema_map: Annotated[
+        Path | None,
+        typer.Option(
+            help="--documents: a JSON object of file name -> document type; the documents "
+            "neither it nor --doc-type types are classified by the provider."
+        ),
+    ] = None,
+    sim_truth: Annotated[
+        Path | None,
+        typer.Option(
+            help="sim only, with --documents: the generated packets the documents were "
+            "copied from (the simulator reads their truth; the run records none)."
+        ),
+    ] = None,
 ) -> None:
     """Extract every document of the packets into a run folder (one record per document).
 
@@ -189,6 +218,7 @@ def extract(
     # Imported here so `packetbench --help` and other commands start fast.
     import sys
 
+    from packetbench.benchmark.errors import UsageError
     from packetbench.benchmark.extract import HarnessOptions
     from packetbench.benchmark.extract import extract as run_extraction
     from packetbench.benchmark.packets import find_packets
@@ -197,6 +227,10 @@ def extract(
     from packetbench.benchmark.selection import Selection
 
     selection = Selection.parse(tiers, doc_types, formats, limit)
+    if (packets is None) == (documents is None):
+        raise UsageError("give --packets (generated packets) or --documents (your own), one")
+    if documents is None and (doc_type or schema_map or sim_truth):
+        raise UsageError("--doc-type, --schema-map and --sim-truth go with --documents")
     cls = provider_class(provider)
     if cls.simulator and model is not None:
         typer.echo(f"packetbench: note: {provider} is the simulator; it ignores --model", err=True)
@@ -233,6 +267,9 @@ def extract(
         selection=selection,
     )
     if dry_run:
+        if documents is not None:
+            raise UsageError("--dry-run is for --packets (your own documents are classified first)")
+        assert packets is not None
         if not isinstance(instance, ApiProvider):
             typer.echo(f"dry run: {provider} sends nothing and costs nothing")
             return
@@ -251,7 +288,25 @@ def extract(
             )
         )
         return
-    summary = run_extraction(instance, packets, out, force=force, options=options)
+    if documents is not None:
+        from packetbench.benchmark.own_extract import extract_documents
+
+        own = extract_documents(
+            instance,
+            documents,
+            out,
+            doc_type=doc_type,
+            schema_map=schema_map,
+            sim_truth=sim_truth,
+            force=force,
+            options=options,
+        )
+        summary = own.extract
+        if own.classified:
+            typer.echo(_classified(documents, own.packet, own.classified))
+    else:
+        assert packets is not None
+        summary = run_extraction(instance, packets, out, force=force, options=options)
     label = " (SIMULATED extractor, not a model)" if cls.simulator else ""
     statuses = ", ".join(f"{n:,} {s}" for s, n in summary.by_status.items()) or "none"
     who = (
@@ -293,6 +348,18 @@ def extract(
         f"{sum(failed.values()):,} of {summary.documents:,} documents failed [{how}]: the "
         f"scores exclude them ({again})"
     )
+
+
+def _classified(folder: Path, packet: Packet, classified: int) -> str:
+    """The line of a run of one's own documents whose types a classifier chose."""
+    how = (packet.own or {}).get("chosen_by") or {}
+    kinds = Counter(
+        d.doc_type
+        for d in packet.documents
+        if how.get(d.doc_id) not in ("--doc-type", "--schema-map")
+    )
+    shown = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
+    return f"{folder}: {classified} document(s) classified ({shown})"
 
 
 def sampling_given(
