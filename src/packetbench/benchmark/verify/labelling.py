@@ -29,7 +29,7 @@ from typing import Any
 import orjson
 
 from packetbench import __version__, ids, safe_read
-from packetbench.benchmark import namespaces
+from packetbench.benchmark import namespaces, provenance
 from packetbench.benchmark.documents import run_packets
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.runs import (
@@ -167,6 +167,8 @@ def verify_run(
         packets_dir = Path(recorded)
     found = run_packets(info, run, packets_dir)
     selected = listed_documents(info, run, found.packets)
+    # The judge reads the documents: they must be those the run was extracted from.
+    provenance.verify(info, run, selected, hint="verify the run with the documents it was made of")
     folder = ids.inside(run, JUDGE_DIR, judge_id(judge))
     about = {
         **judge.describe(),
