@@ -12,6 +12,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,7 +54,7 @@ def _field_truth(world: Path, doc_id: str) -> dict[str, dict[str, object]]:
     return {f["path"]: f for f in json.loads(path.read_text())["fields"]}
 
 
-def _batches(folder: Path) -> list[dict[str, object]]:
+def _batches(folder: Path) -> list[dict[str, Any]]:
     return [json.loads(p.read_text()) for p in sorted((folder / "labels").rglob("*.json"))]
 
 
@@ -81,10 +82,10 @@ def test_every_claim_makes_the_round_trip_through_the_sdk(
     # One request per batch, none more: each batch's claims were listed in its request.
     assert sum(server.asked.values()) == len(batches)
     for batch in batches:
-        paths = "\n".join(str(c["path"]) for c in batch["claims"])  # type: ignore[union-attr]
+        paths = "\n".join(str(c["path"]) for c in batch["claims"])
         assert server.asked[(f"N1-000001/{batch['doc_id']}", paths)] == 1
     labels = [json.loads(line) for line in (folder / "labels.jsonl").read_text().splitlines()]
-    claims = sum(len(b["claims"]) for b in batches)  # type: ignore[arg-type]
+    claims = sum(len(b["claims"]) for b in batches)
     assert len(labels) == claims and f"{claims:,} claims" in done.stdout
     # The stub quotes the truth's rendering of the path it was asked about: a label that
     # came back to another claim (numbering lost on the way) would quote another field.

@@ -69,7 +69,7 @@ def _same(claimed: Any, truth: Any, kind: str) -> bool:
     try:
         return bool(equal(claimed, truth, kind))
     except (TypeError, ValueError):
-        return claimed == truth
+        return bool(claimed == truth)
 
 
 def labels(
