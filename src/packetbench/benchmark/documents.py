@@ -89,10 +89,7 @@ def known_types() -> list[str]:
 def _check_type(value: Any, where: str) -> str:
     known = known_types()
     if not isinstance(value, str) or value not in known:
-        raise BadInput(
-            f"{where}: unknown document type {value!r} (known: {', '.join(known[:6])}, ... "
-            "see `packetbench patterns` and README 'The documents of a packet')"
-        )
+        raise BadInput(f"{where}: unknown document type {value!r} (known: {', '.join(known)})")
     return value
 
 
