@@ -166,7 +166,7 @@ def classify_api(
             why = (record or {}).get("error") or "not asked: --max-cost reached"
             raise BadInput(
                 f"{path}: could not be classified ({why}); give its type with "
-                "--schema-map or --doc-type"
+                "--schema-map or --schema"
             )
         typed.append(Typed(path, ask.doc.doc_id, ask.doc.format, answer["doc_type"], BY_CLASSIFIER))
     tally = outcome.tally

@@ -2,7 +2,7 @@
 
 `packetbench extract --documents FOLDER` extracts every ``*.pdf``, ``*.xlsx`` and ``*.csv``
 file of FOLDER (not its subfolders; other files are listed as skipped) under a schema chosen
-per document: `--doc-type` for every file, `--schema-map FILE` (a JSON object, file name ->
+per document: `--schema` for every file, `--schema-map FILE` (a JSON object, file name ->
 document type) for the files it names, and for the rest a classifier prompt
 (`benchmark.classify`). The folder becomes one truthless packet (`Packet.own`): its id is the
 folder's name, each document's id its file's stem. run.json's packets entry holds the folder,
@@ -28,7 +28,7 @@ from packetbench.benchmark.packets import DocInfo, Packet, find_packets
 
 SUFFIXES = {".pdf": "pdf", ".xlsx": "xlsx", ".csv": "csv"}
 TIER = "own"  # the tier slice of one's own documents
-BY_DOC_TYPE, BY_MAP = "--doc-type", "--schema-map"
+BY_SCHEMA, BY_MAP = "--schema", "--schema-map"
 
 
 def is_documents(packet: Packet) -> bool:
@@ -118,14 +118,14 @@ class Typed:
 
 
 def chosen(
-    folder: Path, doc_type: str | None, schema_map: Path | None
+    folder: Path, schema: str | None, schema_map: Path | None
 ) -> tuple[list[Typed], list[Path], list[str]]:
     """The documents the user typed, the documents left to a classifier, the skipped
     files' names."""
     files, skipped = files_of(folder)
     given = read_schema_map(schema_map) if schema_map is not None else {}
-    if doc_type is not None:
-        _check_type(doc_type, "--doc-type")
+    if schema is not None:
+        _check_type(schema, "--schema")
     names = {p.name for p in files}
     unknown = sorted(set(given) - names)
     if unknown:
@@ -142,8 +142,8 @@ def chosen(
         fmt = SUFFIXES[path.suffix.lower()]
         if path.name in given:
             typed.append(Typed(path, doc_id, fmt, given[path.name], BY_MAP))
-        elif doc_type is not None:
-            typed.append(Typed(path, doc_id, fmt, doc_type, BY_DOC_TYPE))
+        elif schema is not None:
+            typed.append(Typed(path, doc_id, fmt, schema, BY_SCHEMA))
         else:
             left.append(path)
     return typed, left, skipped

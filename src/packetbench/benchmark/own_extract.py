@@ -1,6 +1,6 @@
 """`packetbench extract --documents FOLDER`: a run of one's own documents (no truth).
 
-The documents are typed (`benchmark.documents`: `--doc-type`, `--schema-map`, then the
+The documents are typed (`benchmark.documents`: `--schema`, `--schema-map`, then the
 classifier of `benchmark.classify` for the rest), made one truthless packet, and extracted
 exactly as a packet's documents are (`benchmark.extract`): the same providers, harness,
 records, `--resume` and `--retry-failed`. A resumed run keeps the documents and types it
@@ -46,7 +46,7 @@ def extract_documents(
     folder: Path,
     out: Path,
     *,
-    doc_type: str | None = None,
+    schema: str | None = None,
     schema_map: Path | None = None,
     sim_truth: Path | None = None,
     force: bool = False,
@@ -79,7 +79,7 @@ def extract_documents(
         try:
             if packet is None:
                 check_run_folder(out, force)  # before a classifier is paid
-                typed, left, skipped = chosen(folder, doc_type, schema_map)
+                typed, left, skipped = chosen(folder, schema, schema_map)
                 about: dict[str, Any] | None = None
                 if left and origins is not None:
                     more, about = classify.classify_sim(left, origins)

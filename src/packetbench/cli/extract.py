@@ -187,15 +187,15 @@ def extract(
             "without truth; the run is verified with a judge, not scored."
         ),
     ] = None,
-    doc_type: Annotated[
+    schema: Annotated[
         str | None,
-        typer.Option(help="--documents: the document type of every document (e.g. sov)."),
+        typer.Option(help="--documents: the schema (document type) of every document, e.g. sov."),
     ] = None,
     schema_map: Annotated[
         Path | None,
         typer.Option(
-            help="--documents: a JSON object of file name -> document type; the documents "
-            "neither it nor --doc-type types are classified by the provider."
+            help="--documents: a JSON object of file name -> schema; the documents neither it "
+            "nor --schema types are classified by the provider (a classifier prompt)."
         ),
     ] = None,
     sim_truth: Annotated[
@@ -229,8 +229,8 @@ def extract(
     selection = Selection.parse(tiers, doc_types, formats, limit)
     if (packets is None) == (documents is None):
         raise UsageError("give --packets (generated packets) or --documents (your own), one")
-    if documents is None and (doc_type or schema_map or sim_truth):
-        raise UsageError("--doc-type, --schema-map and --sim-truth go with --documents")
+    if documents is None and (schema or schema_map or sim_truth):
+        raise UsageError("--schema, --schema-map and --sim-truth go with --documents")
     cls = provider_class(provider)
     if cls.simulator and model is not None:
         typer.echo(f"packetbench: note: {provider} is the simulator; it ignores --model", err=True)
@@ -295,7 +295,7 @@ def extract(
             instance,
             documents,
             out,
-            doc_type=doc_type,
+            schema=schema,
             schema_map=schema_map,
             sim_truth=sim_truth,
             force=force,
@@ -356,7 +356,7 @@ def _classified(folder: Path, packet: Packet, classified: int) -> str:
     kinds = Counter(
         d.doc_type
         for d in packet.documents
-        if how.get(d.doc_id) not in ("--doc-type", "--schema-map")
+        if how.get(d.doc_id) not in ("--schema", "--schema-map")
     )
     shown = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
     return f"{folder}: {classified} document(s) classified ({shown})"

@@ -1,7 +1,7 @@
 """The report of runs of one's own documents: no truth, so no scores; what a judge estimates.
 
 A run of `extract --documents` has nothing to score against. Its report lists the run's
-configuration, every document with its schema and how that schema was chosen (`--doc-type`,
+configuration, every document with its schema and how that schema was chosen (`--schema`,
 `--schema-map`, a classifier) and its extraction status, and for each judge that labelled
 the run (`packetbench verify`) its verdict mix, its raw hallucination rate (claims labelled
 anything but supported) and, when verify was given a calibration, the rate corrected for the
