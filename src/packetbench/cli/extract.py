@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from packetbench.cli._options import SamplingSeed, Temperature, TopP, finite
+
+BY_USER = ("--schema", "--schema-map")  # how a document's type was given, not classified
 
 if TYPE_CHECKING:
     from packetbench.benchmark.extract import ExtractSummary
@@ -352,14 +353,19 @@ def extract(
 
 def _classified(folder: Path, packet: Packet, classified: int) -> str:
     """The line of a run of one's own documents whose types a classifier chose."""
-    how = (packet.own or {}).get("chosen_by") or {}
-    kinds = Counter(
-        d.doc_type
-        for d in packet.documents
-        if how.get(d.doc_id) not in ("--schema", "--schema-map")
+    own = packet.own or {}
+    how = own.get("chosen_by") or {}
+    kinds = {d.doc_type for d in packet.documents if how.get(d.doc_id) not in BY_USER}
+    about = own.get("classifier") or {}
+    who = (
+        "the sim classifier"
+        if about.get("provider") == "sim"
+        else f"{about.get('provider')} {about.get('model')}"
     )
-    shown = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
-    return f"{folder}: {classified} document(s) classified ({shown})"
+    return (
+        f"{folder}: {classified} document(s) classified by {who} into {len(kinds)} type(s) "
+        "(run.json lists each document's)"
+    )
 
 
 def sampling_given(
