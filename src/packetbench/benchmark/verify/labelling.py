@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import shutil
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -212,8 +212,10 @@ def verify_run(
     rows: list[bytes] = []
     verdicts: Counter[str] = Counter()
     unanswered: Counter[str] = Counter()
+    usage = Usage()
     for batch in work:
         batch_record = _read_batch(batch.target)
+        usage.add(batch_record)
         labels = _labels_of(batch_record, len(batch.claims))
         if labels is None:
             unanswered[str((batch_record or {}).get("status") or "not requested")] += 1
@@ -243,7 +245,7 @@ def verify_run(
         "claims": claims_total,
         "batches": len(work),
         "by_verdict": by_verdict,
-        "usage": _usage(work),
+        "usage": usage.totals(),
     }
     summary = VerifySummary(
         folder,
@@ -285,22 +287,27 @@ def verify_run(
             [orjson.loads(row) for row in rows], about, calibration, folder.name, min_kappa
         )
         write_json(folder / ESTIMATE, estimate)
-    return VerifySummary(**{**summary.__dict__, "calibration": calibrated, "estimate": estimate})
+    return replace(summary, calibration=calibrated, estimate=estimate)
 
 
-def _usage(work: list[Batch]) -> dict[str, Any]:
-    """Tokens and dollars of every answered batch of the run, summed from their records."""
-    totals: dict[str, Any] = {
-        "input_tokens": 0,
-        "output_tokens": 0,
-        "reasoning_tokens": 0,
-        "cost_usd": 0.0,
-    }
-    for batch in work:
-        usage = (_read_batch(batch.target) or {}).get("usage") or {}
-        for name in totals:
-            value = usage.get(name)
+class Usage:
+    """Tokens and dollars of a judge's batches, summed from their records (failed requests
+    included: they were paid for)."""
+
+    NAMES = ("input_tokens", "output_tokens", "reasoning_tokens", "cost_usd")
+
+    def __init__(self) -> None:
+        self.sums: dict[str, float] = dict.fromkeys(self.NAMES, 0)
+
+    def add(self, record: dict[str, Any] | None) -> None:
+        found = (record or {}).get("usage") or {}
+        for name in self.NAMES:
+            value = found.get(name)
             if isinstance(value, int | float):
-                totals[name] += value
-    totals["cost_usd"] = round(totals["cost_usd"], 6)
-    return totals
+                self.sums[name] += value
+
+    def totals(self) -> dict[str, Any]:
+        return {
+            name: round(value, 6) if name == "cost_usd" else int(value)
+            for name, value in self.sums.items()
+        }
