@@ -142,7 +142,7 @@ def verify(
 
     Exit 0 when every claim is labelled, 1 when requests failed or --max-cost stopped it
     (continue with --resume), 2 on bad input or when the provider refuses every request."""
-    from packetbench.benchmark.verify.api_judge import stopped
+    from packetbench.benchmark.providers.api import ProviderStopped
     from packetbench.benchmark.verify.judges import make_judge
     from packetbench.benchmark.verify.labelling import verify_run
     from packetbench.cli.extract import sampling_given
@@ -183,8 +183,11 @@ def verify(
         )
     labelled = summary.labelled
     if labelled is not None and labelled.fatal:
-        unanswered = sum((summary.unanswered or {}).values())
-        raise stopped(labelled, summary.batches - unanswered, summary.batches)
+        answered = summary.batches - sum((summary.unanswered or {}).values())
+        raise ProviderStopped(
+            f"{labelled.fatal} (the verify stopped with {answered} of {summary.batches} "
+            "requests answered; continue with --resume once fixed)"
+        )
     typer.echo(_labelled_line(summary))
     if not summary.complete:
         failed = ", ".join(f"{n:,} {s}" for s, n in (summary.unanswered or {}).items())

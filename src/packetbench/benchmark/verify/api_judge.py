@@ -26,7 +26,7 @@ from packetbench.benchmark.harness.redact import Redactor
 from packetbench.benchmark.harness.retry import RetryPolicy
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers import pricing, provider_class
-from packetbench.benchmark.providers.api import ApiProvider, ProviderStopped
+from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.verify import prompt
 from packetbench.benchmark.verify.judges import Batch, Judge, Labelled
 
@@ -73,7 +73,6 @@ class ApiJudge(Judge):
                 "table lacks (add it with --pricing FILE)"
             )
         self.progress = bool(options.get("progress"))
-        self.seed: int | None = options.get("jitter_seed")
         self.sent = provider.clean_schema(prompt.label_schema())
 
     def describe(self) -> dict[str, Any]:
@@ -140,11 +139,10 @@ class ApiJudge(Judge):
             max_cost_usd=self.max_cost_usd,
             reporter=reporter,
             redactor=Redactor(provider.secrets()),
-            seed=self.seed,
         )
         outcome = asyncio.run(runner.execute(list(asks)))
         tally = outcome.tally
-        done = Labelled(
+        return Labelled(
             requests=tally.done,
             sent=tally.requests,
             retries=tally.retries,
@@ -153,12 +151,3 @@ class ApiJudge(Judge):
             stopped="fatal" if outcome.fatal else "max-cost" if outcome.budget_spent else None,
             fatal=outcome.fatal,
         )
-        return done
-
-
-def stopped(labelled: Labelled, written: int, total: int) -> ProviderStopped:
-    """The error of a verify the provider stopped (bad key, unknown model): exit 2."""
-    return ProviderStopped(
-        f"{labelled.fatal} (the verify stopped with {written} of {total} requests answered; "
-        "continue with --resume once fixed)"
-    )
