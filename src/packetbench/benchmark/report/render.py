@@ -160,16 +160,31 @@ class ReportFiles:
 def write_report(runs: Sequence[Path], out: Path, force: bool = False) -> ReportFiles:
     """Write `out`/report.md and `out`/report.html for `runs` (in the order given); existing
     ones are replaced only with `force`."""
+    from packetbench.benchmark.report.documents import documents_context, is_documents
+
     check_outputs(out, ("report.md", "report.html"), force, "report")
-    with open_runs(runs) as opened:
-        context = build_context(opened)
+    own = [is_documents(run) for run in runs]
+    env = _environment()
+    if any(own):
+        # One's own documents have no scores: their report is the judge's estimate.
+        if not all(own):
+            mixed = runs[own.index(True)]
+            raise UsageError(
+                f"{mixed}: a run of your own documents has no scores to set beside scored "
+                "runs; report it apart"
+            )
+        context = documents_context(runs)
+        markdown = env.get_template("documents.md.j2").render(**context)
+        html = env.get_template("documents.html.j2").render(**context)
+    else:
+        with open_runs(runs) as opened:
+            context = build_context(opened)
+        markdown = env.get_template("report.md.j2").render(**context)
+        html = env.get_template("report.html.j2").render(**context, charts=_charts(context))
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"{out}: cannot create the report folder ({error.strerror})") from None
-    env = _environment()
-    markdown = env.get_template("report.md.j2").render(**context)
-    html = env.get_template("report.html.j2").render(**context, charts=_charts(context))
     files = ReportFiles(out / "report.md", out / "report.html")
     write_atomic(files.markdown, markdown.encode("utf-8"))
     write_atomic(files.html, html.encode("utf-8"))
