@@ -41,6 +41,7 @@ from scan import mixed, scanned_pages, throughput  # benchmarks/scan.py, beside 
 from packetbench.generator.batch import generate
 from packetbench.generator.packet import Stopwatch, build_packet
 from packetbench.generator.patterns.base import catalogue
+from packetbench.generator.render.scan import LEVELS
 from packetbench.generator.tiers import resolve
 
 DEFAULT_PACKETS = {"N1": 24, "N2": 16, "N3": 8, "N4": 4, "N5": 2}
@@ -163,7 +164,7 @@ def main() -> None:
         )
     if not args.no_scans:
         print()
-        rates = throughput("N3", 6)
+        rates = throughput("N3", 6, list(LEVELS))
         if SCANNED:
             mixed(rates, SCANNED)  # the levels as the packets above scanned their pages
     if args.no_costs:

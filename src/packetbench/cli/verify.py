@@ -34,7 +34,7 @@ def verify(
         typer.Option(
             "--input",
             help="Model judges: how the document is sent, as extract sends it: native (the "
-            "PDF itself), text (its text layer) or images (rendered pages).",
+            "PDF itself; pdf says the same), text (its text layer) or images (rendered pages).",
         ),
     ] = "native",
     reasoning: Annotated[
@@ -155,7 +155,7 @@ def verify(
         specificity=specificity,
         seed=judge_seed,
         truth=judge_truth,
-        input=input_mode,
+        input="native" if input_mode == "pdf" else input_mode,
         reasoning=reasoning,
         base_url=base_url,
         max_output_tokens=max_output_tokens,

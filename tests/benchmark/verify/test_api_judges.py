@@ -59,7 +59,7 @@ def _batches(folder: Path) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize(
-    ("api", "mode"), [("openai", "native"), ("anthropic", "text"), ("gemini", "native")]
+    ("api", "mode"), [("openai", "native"), ("anthropic", "text"), ("gemini", "pdf")]
 )
 def test_every_claim_makes_the_round_trip_through_the_sdk(
     api: str,
@@ -100,7 +100,8 @@ def test_every_claim_makes_the_round_trip_through_the_sdk(
     about = json.loads((folder / "judge.json").read_text())
     assert about["status"] == "complete" and about["judge"] == api
     assert about["model"] == "stub-model" and about["simulator"] is False
-    assert about["parameters"]["input"] == mode
+    # `--input pdf` is the spelling of native: the PDF itself.
+    assert about["parameters"]["input"] == {"pdf": "native"}.get(mode, mode)
     assert about["parameters"]["base_url"] == server.base_url
     assert {k: about[k] for k in ("prompt", "schema")} == template_hashes()
     assert len(about["schema_sent"]) == 64 and about["retry"]["retries"] >= 1

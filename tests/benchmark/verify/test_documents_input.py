@@ -110,9 +110,9 @@ def _case(tmp_path: Path, mine: Path) -> dict[str, tuple[tuple[str, ...], str]]:
                 "--model",
                 "m",
                 "--input",
-                "pdf",
+                "pages",
             ),
-            "unknown input 'pdf'",
+            "unknown input 'pages'",
         ),
     }
 

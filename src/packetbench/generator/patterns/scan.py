@@ -269,7 +269,7 @@ _HARDER: dict[str, tuple[str, str]] = {
         "Page fed turned",
         "Scanned turned by 90, 180 or 270 degrees (a quarter turn shrinks it to fit).",
     ),
-    "reduced": ("Reduced copy", "The page copied at 60-70 % onto a larger sheet."),
+    "reduced": ("Reduced copy", "The page copied at 50-60 % onto a larger sheet."),
     "crooked": (
         "Page fed crooked",
         "Turned 4.5 to 8 degrees by a document feeder, shrunk to fit, a shadow on one side.",
