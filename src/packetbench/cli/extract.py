@@ -12,6 +12,7 @@ from packetbench.cli._options import SamplingSeed, Temperature, TopP, finite
 if TYPE_CHECKING:
     from packetbench.benchmark.extract import ExtractSummary
     from packetbench.benchmark.harness.session import DryRun
+    from packetbench.benchmark.repeats import RepeatsSummary
 
 
 def extract(
@@ -176,6 +177,15 @@ def extract(
             "document order); the run, its scores and --resume cover those alone."
         ),
     ] = None,
+    repeats: Annotated[
+        int,
+        typer.Option(
+            metavar="K",
+            help="Extract every document K times, independently (sim: K derived seeds; an API: "
+            "K requests, each repeat cached apart), into OUT/repeats/r1..rK, each a run; "
+            "score and report OUT show the spread between them.",
+        ),
+    ] = 1,
 ) -> None:
     """Extract every document of the packets into a run folder (one record per document).
 
@@ -194,29 +204,30 @@ def extract(
     from packetbench.benchmark.packets import find_packets
     from packetbench.benchmark.providers import provider_class
     from packetbench.benchmark.providers.api import ApiProvider
+    from packetbench.benchmark.repeats import check_count
     from packetbench.benchmark.selection import Selection
 
     selection = Selection.parse(tiers, doc_types, formats, limit)
+    check_count(repeats)
     cls = provider_class(provider)
     if cls.simulator and model is not None:
         typer.echo(f"packetbench: note: {provider} is the simulator; it ignores --model", err=True)
-    instance = cls.from_options(
-        {
-            "profile": profile,
-            "seed": sim_seed,
-            "model": model,
-            "reasoning": reasoning,
-            "base_url": base_url,
-            "input": input_mode,
-            "max_output_tokens": max_output_tokens,
-            "timeout": timeout,
-            "retries": retries,
-            "cite": cite,
-            "confidence": confidence,
-            "calibration": sim_calibration,
-            "sampling": sampling_given(temperature, top_p, sampling_seed),
-        }
-    )
+    settings = {
+        "profile": profile,
+        "seed": sim_seed,
+        "model": model,
+        "reasoning": reasoning,
+        "base_url": base_url,
+        "input": input_mode,
+        "max_output_tokens": max_output_tokens,
+        "timeout": timeout,
+        "retries": retries,
+        "cite": cite,
+        "confidence": confidence,
+        "calibration": sim_calibration,
+        "sampling": sampling_given(temperature, top_p, sampling_seed),
+    }
+    instance = cls.from_options(settings)
     options = HarnessOptions(
         resume=resume,
         retry_failed=retry_failed,
@@ -249,22 +260,46 @@ def extract(
                 ),
                 provider,
             )
+            + (f" (per repeat; --repeats {repeats} asks {repeats} times)" if repeats > 1 else "")
         )
         return
-    summary = run_extraction(instance, packets, out, force=force, options=options)
     label = " (SIMULATED extractor, not a model)" if cls.simulator else ""
-    statuses = ", ".join(f"{n:,} {s}" for s, n in summary.by_status.items()) or "none"
     who = (
         provider
         if not isinstance(instance, ApiProvider)
         else (f"{provider} {instance.model} (reasoning {instance.settings.reasoning})")
     )
-    typer.echo(
-        f"{summary.run}: {summary.written:,} of {summary.documents:,} documents written "
-        f"[{statuses}] by {who}{label}"
-    )
-    if isinstance(instance, ApiProvider):
-        typer.echo(_this_run(summary))
+    summary: ExtractSummary | RepeatsSummary
+    if repeats == 1:
+        summary = run_extraction(instance, packets, out, force=force, options=options)
+        done = [summary]
+    else:
+        from packetbench.benchmark.repeats import extract_repeats, repeat_settings
+
+        summary = extract_repeats(
+            lambda index: cls.from_options(repeat_settings(settings, index)),
+            packets,
+            out,
+            repeats,
+            force,
+            options,
+        )
+        done = summary.repeats
+    for one in done:
+        statuses = ", ".join(f"{n:,} {s}" for s, n in one.by_status.items()) or "none"
+        typer.echo(
+            f"{one.run}: {one.written:,} of {one.documents:,} documents written "
+            f"[{statuses}] by {who}{label}"
+        )
+        if isinstance(instance, ApiProvider):
+            typer.echo(_this_run(one))
+    if repeats > 1:
+        statuses = ", ".join(f"{n:,} {s}" for s, n in summary.by_status.items()) or "none"
+        typer.echo(
+            f"{out}: {len(done)} of {repeats} repeats, {summary.written:,} of "
+            f"{summary.documents:,} documents written [{statuses}]; score it with "
+            f"packetbench score {out} --packets {packets}"
+        )
     if summary.stopped == "max-cost":
         typer.echo(
             f"packetbench: stopped: --max-cost ${max_cost:,.2f} reached; "

@@ -12,7 +12,10 @@ def report(
     runs: Annotated[
         list[Path],
         typer.Argument(
-            metavar="RUN", show_default=False, help="Scored run folders, in the order to show."
+            metavar="RUN",
+            show_default=False,
+            help="Scored run folders, in the order to show (a repeated run: its repeats, "
+            "and the spread between them).",
         ),
     ],
     out: Annotated[Path, typer.Option(help="The folder to write report.md and report.html to.")],

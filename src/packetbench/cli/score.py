@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 
 def score(
-    run: Annotated[Path, typer.Argument(metavar="RUN", help="The run folder (with run.json).")],
+    run: Annotated[
+        Path,
+        typer.Argument(
+            metavar="RUN",
+            help="The run folder (with run.json); a repeated run's repeats are each scored.",
+        ),
+    ],
     packets: Annotated[Path, typer.Option(help="A packet folder, or a folder of packets.")],
     jobs: Annotated[
         int,
@@ -43,42 +49,84 @@ def score(
 
     Exit 0 when documents were scored, 1 when no document of the run was extracted ok, 2 on
     bad input (among it packets other than those the run was extracted from)."""
+    from packetbench.benchmark.repeats import repeat_runs, write_spread
     from packetbench.benchmark.results import load_run  # duckdb loads only here
+    from packetbench.benchmark.runs import read_run
     from packetbench.benchmark.score.scorer import score_run  # scipy loads only here
     from packetbench.generator.executors import make_executor
     from packetbench.locking import hold
     from packetbench.progress import bar
 
     runner = make_executor(executor, jobs, ray_address)
+    repeats = repeat_runs(run)  # a repeated run (--repeats): each repeat is scored as a run
+    for target in repeats or []:
+        read_run(target)  # every repeat is a run before any is scored: none half rescored
     # One writer of the run at a time: a second `score`, or an `extract` of it, is refused.
-    with hold(run, create=False), bar("score", "packets") as advance:
-        result = score_run(
-            run,
-            packets,
-            executor=runner,
-            claims_jsonl=claims_jsonl,
-            on_packet=advance,
-            invalid=invalid,
+    with hold(run, create=False):
+        for target in repeats or [run]:
+            with hold(target, create=False), bar("score", "packets") as advance:
+                result = score_run(
+                    target,
+                    packets,
+                    executor=runner,
+                    claims_jsonl=claims_jsonl,
+                    on_packet=advance,
+                    invalid=invalid,
+                )
+                load_run(target, packets)
+            excluded = ", ".join(f"{n} {k}" for k, n in result.excluded().items()) or "none"
+            salvaged = (
+                f"; salvaged: {len(result.salvaged):,} invalid (the leaves that fit; "
+                f"{result.totals.keys['invented']:,} invented keys)"
+                if result.salvaged
+                else ""
+            )
+            typer.echo(
+                f"{target / 'scores'}: {result.documents:,} documents scored, "
+                f"{result.claims:,} claims; excluded: {excluded}{salvaged}"
+            )
+            if not result.documents:
+                typer.echo(
+                    f"packetbench: failed: no document of {target} was extracted ok "
+                    f"({excluded}): there is nothing to score",
+                    err=True,
+                )
+                raise typer.Exit(1)
+        if repeats:
+            typer.echo(spread_line(run, write_spread(run, repeats)))
+
+
+def spread_line(run: Path, spread: dict[str, Any]) -> str:
+    """One line of a repeated run's spread: three headline rates across the repeats, and
+    how much the repeats disagree document by document."""
+    metrics = {m["metric"]: m for m in spread["metrics"]}
+
+    def rate(metric: str, label: str) -> str:
+        m = metrics.get(metric)
+        if m is None or m["mean"] is None:
+            return f"{label} –"
+        sd = "–" if m["sd"] is None else f"{m['sd'] * 100:.2f}"
+        return (
+            f"{label} {m['mean'] * 100:.2f} % (sd {sd} pp, "
+            f"{m['min'] * 100:.2f}-{m['max'] * 100:.2f} %)"
         )
-        load_run(run, packets)
-    excluded = ", ".join(f"{n} {k}" for k, n in result.excluded().items()) or "none"
-    salvaged = (
-        f"; salvaged: {len(result.salvaged):,} invalid (the leaves that fit; "
-        f"{result.totals.keys['invented']:,} invented keys)"
-        if result.salvaged
-        else ""
-    )
-    typer.echo(
-        f"{run / 'scores'}: {result.documents:,} documents scored, "
-        f"{result.claims:,} claims; excluded: {excluded}{salvaged}"
-    )
-    if not result.documents:
-        typer.echo(
-            f"packetbench: failed: no document of {run} was extracted ok ({excluded}): "
-            "there is nothing to score",
-            err=True,
+
+    d = spread["documents"]
+    share = "–" if d["leaf_disagreement"] is None else f"{d['leaf_disagreement'] * 100:.2f} %"
+    return (
+        f"{run / 'scores' / 'repeats.json'}: {len(spread['repeats'])} repeats: "
+        + "; ".join(
+            rate(metric, label)
+            for metric, label in (
+                ("halluc_numbers", "numbers"),
+                ("halluc_strings", "strings"),
+                ("faithfulness", "faithfulness"),
+            )
         )
-        raise typer.Exit(1)
+        + f"; {d['leaves_differing']:,} of {d['leaves']:,} truth leaves ({share}) and "
+        f"{d['values_differing']:,} of {d['values']:,} emitted values differ between repeats; "
+        f"{d['agreeing']:,} of {d['compared']:,} documents alike in every repeat"
+    )
 
 
 def register(app: typer.Typer) -> None:
