@@ -100,6 +100,37 @@ def test_extract_resume_of_a_scored_run_keeps_its_scores(run_cli: Run, tmp_path:
     assert run_cli("sql", str(run), "SELECT count(*) FROM claims").returncode == 0
 
 
+def test_extract_resume_drops_scores_only_of_records_it_changed(
+    run_cli: Run, tmp_path: Path
+) -> None:
+    """A resume that writes again a record that was lost, the same bytes, keeps the scores
+    (they are of those records); one that writes records other than those scored removes
+    the scores, and scoring again gives the scores of the records."""
+    run = tmp_path / "run"
+    assert run_cli("extract", "--packets", PACKET, "--out", str(run)).returncode == 0
+    assert run_cli("score", str(run), "--packets", PACKET).returncode == 0
+    scored = _snapshot(run)
+    record = run / "extractions" / "N1-000001" / "sov_pdf.json"
+    record.unlink()
+    resumed = run_cli("extract", "--packets", PACKET, "--out", str(run), "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert {k: v for k, v in _snapshot(run).items() if k != "run.json"} == {
+        k: v for k, v in scored.items() if k != "run.json"
+    }
+    # scored from an edited record: the resume writes the simulator's record back
+    data = json.loads(record.read_text())
+    data["output"] = None
+    record.write_text(json.dumps(data))
+    assert run_cli("score", str(run), "--packets", PACKET).returncode == 0
+    resumed = run_cli("extract", "--packets", PACKET, "--out", str(run), "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert not (run / "scores").exists() and not (run / "results.duckdb").exists()
+    assert run_cli("score", str(run), "--packets", PACKET).returncode == 0
+    assert _snapshot(run / "scores") == {
+        k.removeprefix("scores/"): v for k, v in scored.items() if k.startswith("scores/")
+    }
+
+
 @pytest.mark.slow
 def test_readers_refuse_a_database_whose_records_changed(run_cli: Run, tmp_path: Path) -> None:
     run = tmp_path / "run"
@@ -161,6 +192,17 @@ def test_two_extracts_of_one_run_one_wins(tmp_path: Path) -> None:
     info = json.loads((run / "run.json").read_text())
     assert info["model"] == ("sim-perfect", "sim-sloppy")[winner]
     assert info["status"] == "complete"
+    # every record is the winner's: the same bytes as the winner's command run alone
+    alone = tmp_path / "alone"
+    profile = ("perfect", "sloppy")[winner]
+    done = subprocess.run(
+        [cli_path(), *base[:-1], str(alone), "--profile", profile],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert _snapshot(run / "extractions") == _snapshot(alone / "extractions")
 
 
 @pytest.mark.slow

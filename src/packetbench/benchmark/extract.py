@@ -261,8 +261,13 @@ def _extract(
         # making it again, once it is sure to be the same run (same settings, same documents).
         continuation(out, info, packets, SIM_FINGERPRINT)
     # After every packet proved whole: a broken one changes nothing. A resumed run keeps
-    # its scores unless the records they were scored from come out different.
+    # its scores unless its records come out other than those they were scored from (the
+    # database says which; without one, those the resume started from).
     before = records_digest(out) if resume else None
+    if resume:
+        from packetbench.benchmark.results.database import scored_digest
+
+        before = scored_digest(out) or before
     if not resume:
         prepare_run(out, force)
     write_json(out / "run.json", info)
