@@ -1508,6 +1508,15 @@ def _untrusted(add: Callable[..., None]) -> None:
         add(
             "score",
             "not a regular file",
+            f"run.json is {label}",
+            sc,
+            "{w}/run/run.json",
+            damage("run/run.json"),
+            ("packets", "run"),
+        )
+        add(
+            "score",
+            "not a regular file",
             f"a record is {label}",
             sc,
             "{w}/run/extractions/N1-000001/sov_pdf.json",

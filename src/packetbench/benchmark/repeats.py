@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
+from packetbench import safe_read
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.generator.seeds import MAX_SEED
 
@@ -85,8 +87,8 @@ def recorded(run: Path) -> dict[str, Any] | None:
     if not path.is_file():
         return None
     try:
-        data = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+        data = orjson.loads(safe_read.read_bytes(path, "run"))
+    except (OSError, ValueError, safe_read.UnsafeFile):
         return None  # not a repeated run's: the reader of a run says what is wrong with it
     if not isinstance(data, dict) or "repeats" not in data:
         return None
@@ -241,7 +243,7 @@ def extract_repeats(
         }
         if continuing:
             # Each repeat checks its own continuation; a refused one changes nothing here.
-            before = json.loads((out / "run.json").read_bytes())
+            before = recorded(out) or {}
             for key in ("provider", "model", "repeats", "selection"):
                 if before.get(key) != info.get(key):
                     raise UsageError(

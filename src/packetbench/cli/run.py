@@ -305,9 +305,9 @@ def run(
         + (" (SIMULATED extractor)" if provider == "sim" else "")
     )
     if outcome.spread:
-        from packetbench.cli.score import spread_line
+        from packetbench.benchmark.report.spread import one_line
 
-        say(spread_line(outcome.run, outcome.spread))
+        say(one_line(outcome.run, outcome.spread))
     if cite is not None:
         ground = outcome.grounding
 

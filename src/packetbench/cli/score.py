@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -50,6 +50,7 @@ def score(
     Exit 0 when documents were scored, 1 when no document of the run was extracted ok, 2 on
     bad input (among it packets other than those the run was extracted from)."""
     from packetbench.benchmark.repeats import repeat_runs, write_spread
+    from packetbench.benchmark.report.spread import one_line
     from packetbench.benchmark.results import load_run  # duckdb loads only here
     from packetbench.benchmark.runs import read_run
     from packetbench.benchmark.score.scorer import score_run  # scipy loads only here
@@ -93,40 +94,7 @@ def score(
                 )
                 raise typer.Exit(1)
         if repeats:
-            typer.echo(spread_line(run, write_spread(run, repeats)))
-
-
-def spread_line(run: Path, spread: dict[str, Any]) -> str:
-    """One line of a repeated run's spread: three headline rates across the repeats, and
-    how much the repeats disagree document by document."""
-    metrics = {m["metric"]: m for m in spread["metrics"]}
-
-    def rate(metric: str, label: str) -> str:
-        m = metrics.get(metric)
-        if m is None or m["mean"] is None:
-            return f"{label} –"
-        sd = "–" if m["sd"] is None else f"{m['sd'] * 100:.2f}"
-        return (
-            f"{label} {m['mean'] * 100:.2f} % (sd {sd} pp, "
-            f"{m['min'] * 100:.2f}-{m['max'] * 100:.2f} %)"
-        )
-
-    d = spread["documents"]
-    share = "–" if d["leaf_disagreement"] is None else f"{d['leaf_disagreement'] * 100:.2f} %"
-    return (
-        f"{run / 'scores' / 'repeats.json'}: {len(spread['repeats'])} repeats: "
-        + "; ".join(
-            rate(metric, label)
-            for metric, label in (
-                ("halluc_numbers", "numbers"),
-                ("halluc_strings", "strings"),
-                ("faithfulness", "faithfulness"),
-            )
-        )
-        + f"; {d['leaves_differing']:,} of {d['leaves']:,} truth leaves ({share}) and "
-        f"{d['values_differing']:,} of {d['values']:,} emitted values differ between repeats; "
-        f"{d['agreeing']:,} of {d['compared']:,} documents alike in every repeat"
-    )
+            typer.echo(one_line(run, write_spread(run, repeats)))
 
 
 def register(app: typer.Typer) -> None:

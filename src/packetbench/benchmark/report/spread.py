@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from packetbench.benchmark.results.query import RunSet
@@ -178,3 +179,36 @@ def repeats_context(runs: RunSet, groups: Sequence[tuple[Any, Sequence[Any]]]) -
             }
         )
     return out
+
+
+def one_line(run: Path, spread: dict[str, Any]) -> str:
+    """One line of a repeated run's spread: three headline rates across the repeats, and
+    how much the repeats disagree document by document."""
+    metrics = {m["metric"]: m for m in spread["metrics"]}
+
+    def rate(metric: str, label: str) -> str:
+        m = metrics.get(metric)
+        if m is None or m["mean"] is None:
+            return f"{label} –"
+        sd = "–" if m["sd"] is None else f"{m['sd'] * 100:.2f}"
+        return (
+            f"{label} {m['mean'] * 100:.2f} % (sd {sd} pp, "
+            f"{m['min'] * 100:.2f}-{m['max'] * 100:.2f} %)"
+        )
+
+    d = spread["documents"]
+    share = "–" if d["leaf_disagreement"] is None else f"{d['leaf_disagreement'] * 100:.2f} %"
+    return (
+        f"{run / 'scores' / 'repeats.json'}: {len(spread['repeats'])} repeats: "
+        + "; ".join(
+            rate(metric, label)
+            for metric, label in (
+                ("halluc_numbers", "numbers"),
+                ("halluc_strings", "strings"),
+                ("faithfulness", "faithfulness"),
+            )
+        )
+        + f"; {d['leaves_differing']:,} of {d['leaves']:,} truth leaves ({share}) and "
+        f"{d['values_differing']:,} of {d['values']:,} emitted values differ between repeats; "
+        f"{d['agreeing']:,} of {d['compared']:,} documents alike in every repeat"
+    )
