@@ -74,6 +74,24 @@ def test_run_force_leaves_a_paid_run_beside_it_byte_identical(run_cli: Run, tmp_
     assert (out / "runs" / "sim-typical" / "results.duckdb").is_file()
 
 
+def test_generate_force_replaces_only_the_packets_it_writes(run_cli: Run, tmp_path: Path) -> None:
+    out = tmp_path / "packets"
+    made = run_cli("generate", "--tiers", "N1", "--count", "2", "--out", str(out))
+    assert made.returncode == 0, made.stderr
+    (out / "notes.txt").write_text("mine")
+    kept = _snapshot(out / "N1-000002")
+    forced = run_cli(
+        "generate", "--tiers", "N1", "--out", str(out), "--force", "--set", "sov.max_rows=2"
+    )
+    assert forced.returncode == 0, forced.stderr
+    assert (out / "notes.txt").read_text() == "mine"
+    assert _snapshot(out / "N1-000002") == kept
+    knobs = json.loads((out / "N1-000001" / "manifest_sov_pdf.json").read_text())["knobs"]
+    assert knobs["sov.max_rows"] == 2
+    corpus = json.loads((out / "corpus.json").read_text())
+    assert [e["packet_id"] for e in corpus["entries"]] == ["N1-000001", "N1-000002"]
+
+
 def test_extract_force_keeps_files_it_did_not_write(run_cli: Run, tmp_path: Path) -> None:
     run = tmp_path / "run"
     assert run_cli("extract", "--packets", PACKET, "--out", str(run)).returncode == 0
