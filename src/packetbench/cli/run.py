@@ -282,6 +282,7 @@ def run(
     if dry_run:
         say(
             estimate_line(outcome.estimate, provider)
+            + (f" (per repeat; --repeats {repeats} asks {repeats} times)" if repeats > 1 else "")
             if outcome.estimate is not None
             else f"dry run: {outcome.documents:,} documents; {provider} sends nothing and "
             "costs nothing"
