@@ -105,8 +105,8 @@ level = scan.LEVELS["photo"]
 to_pixels = projective.mat3(scan._to_pixels(level.dpi / 72, 792.0).tolist())
 out = []
 for seed in range(200):
-    rng = np.random.Generator(np.random.PCG64(seed))
-    transform, details = scan.geometry(level, rng, 612.0, 792.0)
+    generator = np.random.Generator(np.random.PCG64(seed))
+    transform, details = scan.geometry(level, generator, 612.0, 792.0)
     moved = projective.multiply(to_pixels, transform.rows, projective.inverse(to_pixels))
     tiles = scan._tile_matrices(moved, (1700, 2200))
     out.append([transform.matrix.tolist(), [tile.tolist() for _, tile in tiles]])

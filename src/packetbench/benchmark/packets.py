@@ -6,7 +6,7 @@ The benchmark reads only the generator's files (DESIGN §4); it never rebuilds a
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -83,9 +83,18 @@ class Packet:
     seed: int
     documents: tuple[DocInfo, ...]
     generator_version: str | None = None
+    # A folder of one's own documents (`extract --documents`, benchmark.documents): where it
+    # is and how each document's schema was chosen. It has no truth. None for a packet.
+    own: dict[str, Any] | None = field(default=None, hash=False, compare=False)
+
+    @property
+    def truthless(self) -> bool:
+        return self.own is not None
 
     def truth(self, doc_id: str) -> dict[str, Any]:
         """The `truth` object of a document's document_truth file."""
+        if self.own is not None:
+            raise BadInput(f"{self.path}: a folder of your own documents has no truth ({doc_id})")
         data = read_json(self.path / f"document_truth_{doc_id}.json")
         truth = data.get("truth") if isinstance(data, dict) else None
         if not isinstance(truth, dict):
@@ -94,6 +103,8 @@ class Packet:
 
     def touched(self, doc_id: str) -> Touched:
         """Which patterns touched which paths of document `doc_id` (its manifest)."""
+        if self.own is not None:
+            return Touched({})  # one's own documents have no manifest
         return touched_in(read_json(self.path / f"manifest_{doc_id}.json"))
 
     @cached_property

@@ -41,9 +41,27 @@ def _file(packet: Packet, doc: DocInfo, kind: str) -> Path:
     return packet.path / (doc.file if kind == "file" else f"{kind}_{doc.doc_id}.json")
 
 
+def _hashed(packet: Packet) -> tuple[str, ...]:
+    """The files hashed per document: one's own documents have no truth files."""
+    return ("file",) if packet.truthless else HASHED
+
+
+def listing_sha256(packet: Packet) -> str:
+    """What stands for packet_truth.json's sha256 for a folder of one's own documents: the
+    sha256 of its listing (files, schemas, how each was chosen)."""
+    import hashlib
+
+    import orjson
+
+    listing = {"own": packet.own, "documents": [d.__dict__ for d in packet.documents]}
+    return hashlib.sha256(orjson.dumps(listing, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
 def document_hashes(packet: Packet, doc: DocInfo) -> dict[str, str]:
     """sha256 of a document's file and truth files; BadInput when the file is not the one
     its manifest describes (truncated, replaced): no run is made of a broken packet."""
+    if packet.truthless:
+        return {"file": sha256(_file(packet, doc, "file"), "document")}
     hashes = {kind: sha256(_file(packet, doc, kind), _kind(kind)) for kind in HASHED}
     manifest = read_json(_file(packet, doc, "manifest"))
     if not isinstance(manifest, dict) or manifest.get("sha256") != hashes["file"]:
@@ -55,14 +73,25 @@ def document_hashes(packet: Packet, doc: DocInfo) -> dict[str, str]:
 
 
 def packet_entry(packet: Packet) -> dict[str, Any]:
-    """The run.json entry of one packet: what a run of it was extracted from."""
+    """The run.json entry of one packet: what a run of it was extracted from (for a folder
+    of one's own documents, also the folder and its listing: `benchmark.documents`)."""
+    own = (
+        {}
+        if packet.own is None
+        else {"own_documents": {**packet.own, "files": [d.__dict__ for d in packet.documents]}}
+    )
     return {
         "packet_id": packet.packet_id,
         "tier": packet.tier,
         "generator_version": packet.generator_version,
-        "packet_truth_sha256": sha256(packet.path / "packet_truth.json", "packet_truth"),
+        "packet_truth_sha256": (
+            listing_sha256(packet)
+            if packet.truthless
+            else sha256(packet.path / "packet_truth.json", "packet_truth")
+        ),
         "documents": [d.doc_id for d in packet.documents],
         "sha256": {d.doc_id: document_hashes(packet, d) for d in packet.documents},
+        **own,
     }
 
 
@@ -95,13 +124,14 @@ def document_difference(
     is not the one run.json's `entry` for its packet records, or that cannot be read), or
     None when all its files are those."""
     expected = entry["sha256"].get(doc.doc_id)
+    hashed = _hashed(packet)
     try:
-        actual = {kind: sha256(_file(packet, doc, kind), _kind(kind)) for kind in HASHED}
+        actual = {kind: sha256(_file(packet, doc, kind), _kind(kind)) for kind in hashed}
     except BadInput as error:
         return str(error)
     if expected == actual:
         return None
-    kind = next((k for k in HASHED if (expected or {}).get(k) != actual[k]), "file")
+    kind = next((k for k in hashed if (expected or {}).get(k) != actual[k]), "file")
     return (
         f"{_file(packet, doc, kind)}: not the file {run} was extracted from (its sha256 "
         f"differs); {hint}"
@@ -110,6 +140,12 @@ def document_difference(
 
 def packet_difference(entry: dict[str, Any], packet: Packet, run: Path, hint: str) -> str | None:
     """Why `packet`'s packet_truth.json is not the one `run` was extracted from, or None."""
+    if packet.truthless:
+        if listing_sha256(packet) == entry["packet_truth_sha256"]:
+            return None
+        return (
+            f"{packet.path}: not the documents {run} was extracted from (listed otherwise); {hint}"
+        )
     path = packet.path / "packet_truth.json"
     try:
         found = sha256(path, "packet_truth")

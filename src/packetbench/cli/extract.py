@@ -9,15 +9,20 @@ import typer
 
 from packetbench.cli._options import SamplingSeed, Temperature, TopP, finite
 
+BY_USER = ("--schema", "--schema-map")  # how a document's type was given, not classified
+
 if TYPE_CHECKING:
     from packetbench.benchmark.extract import ExtractSummary
     from packetbench.benchmark.harness.session import DryRun
+    from packetbench.benchmark.packets import Packet
     from packetbench.benchmark.repeats import RepeatsSummary
 
 
 def extract(
-    packets: Annotated[Path, typer.Option(help="A packet folder, or a folder of packets.")],
     out: Annotated[Path, typer.Option(help="The run folder to write.")],
+    packets: Annotated[
+        Path | None, typer.Option(help="A packet folder, or a folder of packets.")
+    ] = None,
     provider: Annotated[
         str, typer.Option(help="openai, anthropic, gemini, or sim (the simulator).")
     ] = "sim",
@@ -177,6 +182,31 @@ def extract(
             "document order); the run, its scores and --resume cover those alone."
         ),
     ] = None,
+    documents: Annotated[
+        Path | None,
+        typer.Option(
+            help="Instead of --packets: a folder of your own documents (*.pdf, *.xlsx, *.csv) "
+            "without truth; the run is verified with a judge, not scored."
+        ),
+    ] = None,
+    schema: Annotated[
+        str | None,
+        typer.Option(help="--documents: the schema (document type) of every document, e.g. sov."),
+    ] = None,
+    schema_map: Annotated[
+        Path | None,
+        typer.Option(
+            help="--documents: a JSON object of file name -> schema; the documents neither it "
+            "nor --schema types are classified by the provider (a classifier prompt)."
+        ),
+    ] = None,
+    sim_truth: Annotated[
+        Path | None,
+        typer.Option(
+            help="sim only, with --documents: the generated packets the documents were "
+            "copied from (the simulator reads their truth; the run records none)."
+        ),
+    ] = None,
     repeats: Annotated[
         int,
         typer.Option(
@@ -199,6 +229,7 @@ def extract(
     # Imported here so `packetbench --help` and other commands start fast.
     import sys
 
+    from packetbench.benchmark.errors import UsageError
     from packetbench.benchmark.extract import HarnessOptions
     from packetbench.benchmark.extract import extract as run_extraction
     from packetbench.benchmark.packets import find_packets
@@ -209,6 +240,15 @@ def extract(
 
     selection = Selection.parse(tiers, doc_types, formats, limit)
     check_count(repeats)
+    if (packets is None) == (documents is None):
+        raise UsageError("give --packets (generated packets) or --documents (your own), one")
+    if documents is None and (schema or schema_map or sim_truth):
+        raise UsageError("--schema, --schema-map and --sim-truth go with --documents")
+    if documents is not None and repeats != 1:
+        raise UsageError(
+            "--repeats goes with --packets: a run of your own documents is verified by a "
+            "judge, not scored, so it has no spread to show"
+        )
     cls = provider_class(provider)
     if cls.simulator and model is not None:
         typer.echo(f"packetbench: note: {provider} is the simulator; it ignores --model", err=True)
@@ -244,6 +284,9 @@ def extract(
         selection=selection,
     )
     if dry_run:
+        if documents is not None:
+            raise UsageError("--dry-run is for --packets (your own documents are classified first)")
+        assert packets is not None
         if not isinstance(instance, ApiProvider):
             typer.echo(f"dry run: {provider} sends nothing and costs nothing")
             return
@@ -270,11 +313,31 @@ def extract(
         else (f"{provider} {instance.model} (reasoning {instance.settings.reasoning})")
     )
     summary: ExtractSummary | RepeatsSummary
-    if repeats == 1:
+    if documents is not None:
+        from packetbench.benchmark.own_extract import extract_documents
+
+        own = extract_documents(
+            instance,
+            documents,
+            out,
+            schema=schema,
+            schema_map=schema_map,
+            sim_truth=sim_truth,
+            force=force,
+            options=options,
+        )
+        summary = own.extract
+        done = [summary]
+        if own.classified:
+            typer.echo(_classified(documents, own.packet, own.classified))
+    elif repeats == 1:
+        assert packets is not None
         summary = run_extraction(instance, packets, out, force=force, options=options)
         done = [summary]
     else:
         from packetbench.benchmark.repeats import extract_repeats, repeat_settings
+
+        assert packets is not None
 
         summary = extract_repeats(
             lambda index: cls.from_options(repeat_settings(settings, index)),
@@ -327,6 +390,23 @@ def extract(
     typer.echo(
         f"{sum(failed.values()):,} of {summary.documents:,} documents failed [{how}]: the "
         f"scores exclude them ({again})"
+    )
+
+
+def _classified(folder: Path, packet: Packet, classified: int) -> str:
+    """The line of a run of one's own documents whose types a classifier chose."""
+    own = packet.own or {}
+    how = own.get("chosen_by") or {}
+    kinds = {d.doc_type for d in packet.documents if how.get(d.doc_id) not in BY_USER}
+    about = own.get("classifier") or {}
+    who = (
+        "the sim classifier"
+        if about.get("provider") == "sim"
+        else f"{about.get('provider')} {about.get('model')}"
+    )
+    return (
+        f"{folder}: {classified} document(s) classified by {who} into {len(kinds)} type(s) "
+        "(run.json lists each document's)"
     )
 
 

@@ -15,7 +15,7 @@ def report(
             metavar="RUN",
             show_default=False,
             help="Scored run folders, in the order to show (a repeated run: its repeats, "
-            "and the spread between them).",
+            "and the spread between them; or runs of your own documents, verified by a judge).",
         ),
     ],
     out: Annotated[Path, typer.Option(help="The folder to write report.md and report.html to.")],
@@ -26,8 +26,9 @@ def report(
     """Write report.md and a self-contained report.html for one or more runs.
 
     Configuration, completion, hallucination rates with bootstrap intervals, slices worst
-    first, recall and abstention, verdicts, consistency, tokens and cost. The same runs give
-    byte-identical files.
+    first, recall and abstention, verdicts, consistency, tokens and cost. Runs of your own
+    documents (extract --documents) have no scores: their report gives each judge's raw and
+    corrected hallucination rate. The same runs give byte-identical files.
     """
     from packetbench.benchmark.report.render import (
         write_report,  # duckdb, numpy, jinja2 load only here

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from packetbench.cli._options import finite
+from packetbench.cli._options import SamplingSeed, Temperature, TopP, finite
+
+if TYPE_CHECKING:
+    from packetbench.benchmark.verify.labelling import VerifySummary
 
 
 def verify(
     run: Annotated[Path, typer.Argument(metavar="RUN", help="The run folder (with run.json).")],
     judge: Annotated[
-        str, typer.Option(help="The judge: sim (a simulated judge with set confusion rates).")
+        str,
+        typer.Option(
+            help="openai, anthropic, gemini (a model; openai with --base-url for an "
+            "OpenAI-compatible server), or sim (a simulated judge with set confusion rates)."
+        ),
     ] = "sim",
     model: Annotated[str, typer.Option(help="The judge's model name.")] = "sim",
     packets: Annotated[
@@ -21,6 +29,60 @@ def verify(
         typer.Option(help="The packets the run was extracted from (default: run.json's)."),
     ] = None,
     batch: Annotated[int, typer.Option(help="Claims per judge request.")] = 20,
+    input_mode: Annotated[
+        str,
+        typer.Option(
+            "--input",
+            help="Model judges: how the document is sent, as extract sends it: native (the "
+            "PDF itself), text (its text layer) or images (rendered pages).",
+        ),
+    ] = "native",
+    reasoning: Annotated[
+        str, typer.Option(help="Model judges: default, high or xhigh, as for extract.")
+    ] = "default",
+    base_url: Annotated[
+        str | None,
+        typer.Option(help="Model judges: another endpoint (a proxy, an OpenAI-compatible server)."),
+    ] = None,
+    max_output_tokens: Annotated[
+        int | None, typer.Option(help="Model judges: output-token cap per request.")
+    ] = None,
+    concurrency: Annotated[int, typer.Option(help="Model judges: requests in flight at most.")] = 8,
+    timeout: Annotated[
+        float, typer.Option(callback=finite, help="Model judges: seconds to wait for an answer.")
+    ] = 600.0,
+    retries: Annotated[
+        int | None,
+        typer.Option(help="Model judges: retries per request on 429, 5xx and timeouts."),
+    ] = None,
+    backoff: Annotated[
+        float,
+        typer.Option(
+            callback=finite, help="Model judges: seconds of the first retry's backoff ceiling."
+        ),
+    ] = 1.0,
+    max_cost: Annotated[
+        float | None,
+        typer.Option(
+            callback=finite,
+            help="Model judges: stop starting requests once this many dollars are spent; exit 1 "
+            "(continue with --resume).",
+        ),
+    ] = None,
+    cache: Annotated[
+        Path | None,
+        typer.Option(help="Model judges: the response cache folder (default: extract's)."),
+    ] = None,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Neither read nor write the response cache.")
+    ] = False,
+    pricing: Annotated[
+        Path | None,
+        typer.Option(help="A pricing table (JSON) adding to or replacing the packaged one."),
+    ] = None,
+    temperature: Temperature = None,
+    top_p: TopP = None,
+    sampling_seed: SamplingSeed = None,
     sensitivity: Annotated[
         float,
         typer.Option(
@@ -38,6 +100,13 @@ def verify(
         ),
     ] = 0.95,
     judge_seed: Annotated[int, typer.Option(help="sim judge: the seed of its errors.")] = 0,
+    judge_truth: Annotated[
+        Path | None,
+        typer.Option(
+            help="sim judge on a run of your own documents: the generated packets they were "
+            "copied from (the simulated judge reads their truth; the run records none)."
+        ),
+    ] = None,
     calibration: Annotated[
         Path | None,
         typer.Option(
@@ -53,7 +122,11 @@ def verify(
         ),
     ] = 0.6,
     resume: Annotated[
-        bool, typer.Option("--resume", help="Continue a verify; finished requests are kept.")
+        bool,
+        typer.Option(
+            "--resume",
+            help="Continue a verify; finished requests are kept, failed ones asked again.",
+        ),
     ] = False,
     force: Annotated[
         bool, typer.Option("--force", help="Start this judge's labels of the run over.")
@@ -64,15 +137,38 @@ def verify(
     run is scored, its judge_labels table in RUN/results.duckdb and the judge's calibration
     against the truth (calibration.json: confusion, kappa, sensitivity, specificity). With
     --calibration, the judge's raw hallucination rate (claims it labels anything but
-    supported) is corrected with that calibration (estimate.json).
+    supported) is corrected with that calibration (estimate.json). Model judges' keys come
+    from the environment, as extract's do.
 
-    Exit 0 when every claim is labelled, 2 on bad input."""
+    Exit 0 when every claim is labelled, 1 when requests failed or --max-cost stopped it
+    (continue with --resume), 2 on bad input or when the provider refuses every request."""
+    from packetbench.benchmark.providers.api import ProviderStopped
     from packetbench.benchmark.verify.judges import make_judge
     from packetbench.benchmark.verify.labelling import verify_run
+    from packetbench.cli.extract import sampling_given
     from packetbench.locking import hold
 
     made = make_judge(
-        judge, model, sensitivity=sensitivity, specificity=specificity, seed=judge_seed
+        judge,
+        model,
+        sensitivity=sensitivity,
+        specificity=specificity,
+        seed=judge_seed,
+        truth=judge_truth,
+        input=input_mode,
+        reasoning=reasoning,
+        base_url=base_url,
+        max_output_tokens=max_output_tokens,
+        concurrency=concurrency,
+        timeout=timeout,
+        retries=retries,
+        backoff=backoff,
+        max_cost=max_cost,
+        cache=cache,
+        no_cache=no_cache,
+        pricing=pricing,
+        sampling=sampling_given(temperature, top_p, sampling_seed),
+        progress=True,
     )
     with hold(run, create=False):
         summary = verify_run(
@@ -85,12 +181,28 @@ def verify(
             calibration=calibration,
             min_kappa=min_kappa,
         )
-    verdicts = ", ".join(f"{n:,} {v}" for v, n in summary.by_verdict.items()) or "none"
-    typer.echo(
-        f"{summary.folder}: {summary.claims:,} claims of {summary.documents:,} documents "
-        f"labelled ({verdicts}); {summary.requests:,} requests, {summary.skipped:,} kept"
-        + (f"; {summary.invalid:,} schema-invalid outputs not labelled" if summary.invalid else "")
-    )
+    labelled = summary.labelled
+    if labelled is not None and labelled.fatal:
+        answered = summary.batches - sum((summary.unanswered or {}).values())
+        raise ProviderStopped(
+            f"{labelled.fatal} (the verify stopped with {answered} of {summary.batches} "
+            "requests answered; continue with --resume once fixed)"
+        )
+    typer.echo(_labelled_line(summary))
+    if not summary.complete:
+        failed = ", ".join(f"{n:,} {s}" for s, n in (summary.unanswered or {}).items())
+        why = (
+            "--max-cost reached"
+            if labelled is not None and labelled.stopped == "max-cost"
+            else "their requests failed; each record says why"
+        )
+        typer.echo(
+            f"packetbench: incomplete: {sum((summary.unanswered or {}).values()):,} of "
+            f"{summary.batches:,} requests unanswered [{failed}] ({why}); no rate is computed "
+            "from part of the claims: continue with --resume",
+            err=True,
+        )
+        sys.exit(1)
     if summary.calibration is not None:
         found = summary.calibration
         typer.echo(
@@ -106,6 +218,28 @@ def verify(
             f"{_shown(found['corrected'])} (Rogan-Gladen, calibration "
             f"{found['calibration']['run']})"
         )
+    elif summary.truthless:
+        typer.echo(
+            f"{run}: a run of your own documents: give --calibration CAL_RUN (a scored run "
+            "this judge verified) to estimate its hallucination rate"
+        )
+
+
+def _labelled_line(summary: VerifySummary) -> str:
+    verdicts = ", ".join(f"{n:,} {v}" for v, n in summary.by_verdict.items()) or "none"
+    line = (
+        f"{summary.folder}: {summary.claims:,} claims of {summary.documents:,} documents "
+        f"labelled ({verdicts}); {summary.requests:,} requests, {summary.skipped:,} kept"
+    )
+    labelled = summary.labelled
+    if labelled is not None and (labelled.sent or labelled.cached):
+        line += (
+            f" ({labelled.sent:,} sent, {labelled.retries:,} retries, {labelled.cached:,} from "
+            f"the cache; ${labelled.spent_usd:,.4f} spent)"
+        )
+    if summary.invalid:
+        line += f"; {summary.invalid:,} schema-invalid outputs not labelled"
+    return line
 
 
 def _shown(found: dict[str, Any]) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 
 from packetbench.benchmark.score.verdicts import VERDICTS
-from packetbench.benchmark.verify.labelling import check
+from packetbench.benchmark.verify.prompt import check
 from tests.support.audit import Run
 
 

@@ -131,7 +131,7 @@ ISSUE_25_IDS = {"overlay.blot", "hand.signature_conflict"}
 
 
 # Issue 25's harsher scan levels (after the catalogue's own), not yet in PATTERNS.md: drawn at
-# N4-N5 except four still opt-in (in no tier's draw or knobs until a --set names them).
+# N4-N5 except three still opt-in (in no tier's draw or knobs until a --set names them).
 OPT_IN_IDS = {f"scan.{level}" for level in OPT_IN}
 HARSH_SCAN_IDS = {
     f"scan.{level}"
@@ -148,6 +148,7 @@ HARSH_SCAN_IDS = {
         "punch_holes",
         "rotated",
         "reduced",
+        "crooked",
     )
 }
 

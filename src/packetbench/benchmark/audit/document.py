@@ -65,17 +65,25 @@ PageHook = Callable[[], None]
 _NUMBER_TYPES = frozenset({int, float})  # JSON numbers; bool is neither
 
 
-def _turn(fields: list[Located]) -> float:
-    """How far a scanned page is turned (degrees, counter-clockwise): the median slope of its
-    located boxes' lower edges, from their quads."""
+def page_turn(fields: list[Located]) -> float:
+    """How far a scanned page is turned (degrees, counter-clockwise, -180 to 180): the median
+    direction of its located boxes' lower edges, from their quads. A page fed sideways or
+    upside down (`scan.rotated`) turns its lower edges up, left or down: every direction
+    counts, so such a page is turned back a quarter or a half turn before it is read."""
     import math
 
     slopes = sorted(
         math.degrees(math.atan2(b[3] - b[1], b[2] - b[0]))
         for _, b, *_ in fields
-        if len(b) == 8 and b[2] - b[0] > 8
+        if len(b) == 8 and math.hypot(b[2] - b[0], b[3] - b[1]) > 8
     )
-    return slopes[len(slopes) // 2] if slopes else 0.0
+    if not slopes:
+        return 0.0
+    # Near a half turn the directions straddle +-180: measure them from the first one.
+    first = slopes[0]
+    unwrapped = sorted(first + (s - first + 180.0) % 360.0 - 180.0 for s in slopes)
+    middle = unwrapped[len(unwrapped) // 2]
+    return (middle + 180.0) % 360.0 - 180.0
 
 
 # Brackets folded to one direction: text extraction mirrors them beside right-to-left text.
@@ -367,7 +375,7 @@ class _Auditor:
                 scans = self.by_pixels(pdf, scans, located, strings, engine)
             if scans and engine is not None:
                 angles = {
-                    page: _turn(located.get(page, [])) for page in scans if page in self.levels
+                    page: page_turn(located.get(page, [])) for page in scans if page in self.levels
                 }
                 for page, scan in read_pages(
                     pdf.document(), scans, engine, self.doc.file, angles=angles
@@ -506,7 +514,7 @@ class _Auditor:
         boxes = {page: fields for page, fields in boxes.items() if fields}
         if not boxes:
             return remaining
-        angles = {page: _turn(located.get(page, [])) for page in boxes}
+        angles = {page: page_turn(located.get(page, [])) for page in boxes}
         read = read_boxes(
             pdf.document(),
             {page: [bbox for _, bbox, *_ in fields] for page, fields in boxes.items()},
@@ -585,7 +593,7 @@ class _Auditor:
         pages = sorted(p for p in self.illegible if 1 <= p <= pdf.pages)
         if not pages:
             return
-        angles = {page: _turn(self.illegible[page]) for page in pages if page in self.levels}
+        angles = {page: page_turn(self.illegible[page]) for page in pages if page in self.levels}
         if self.packet is not None:
             # Pixel mode: each box read on its own (as `reread` reads it), no page read whole:
             # the page's reading would add the words whose centres fall in the box, and a blot

@@ -80,8 +80,9 @@ OCR_RECALL_MIN = {
     "crease": 0.90,
     "coffee_ring": 0.90,
     "punch_holes": 0.90,
-    "rotated": 0.80,
-    "reduced": 0.90,
+    "rotated": 0.95,
+    "reduced": 0.95,
+    "crooked": 0.95,
     "native": 0.95,
     # Ink on a native page (hand.*): Tesseract's English model is trained on
     # type, so a person's print is read less surely than a clean scan of type;

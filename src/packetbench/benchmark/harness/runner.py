@@ -323,11 +323,17 @@ class Runner:
         assert self._budget is not None
         if self.price is None or self._budget.max_usd is None:
             return 0.0
+        # One's own documents have no truth to size a perfect answer by: the cap bounds it.
+        output = (
+            self.provider.max_output_tokens
+            if job.packet.truthless
+            else estimate.output_tokens(job.packet.truth(job.doc.doc_id))
+        )
         return self.price.cost(
             estimate.input_tokens(
                 built.prompt, built.document, built.schema, self.provider.page_tokens
             ),
-            estimate.output_tokens(job.packet.truth(job.doc.doc_id)),
+            output,
             0,
         )
 

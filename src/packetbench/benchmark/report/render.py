@@ -175,18 +175,33 @@ def write_report(runs: Sequence[Path], out: Path, force: bool = False) -> Report
     """Write `out`/report.md and `out`/report.html for `runs` (in the order given); existing
     ones are replaced only with `force`. A repeated run (`--repeats`) stands for its repeats,
     and the report adds the spread between them."""
+    from packetbench.benchmark.report.documents import documents_context, is_documents
+
     check_outputs(out, ("report.md", "report.html"), force, "report")
     flat, groups = expand(list(runs))  # a repeated run is its repeats, and their spread
-    with open_runs(flat) as opened:
-        context = build_context(opened)
-        context["repeats"] = repeats_context(opened, groups)
+    own = [is_documents(run) for run in flat]
+    env = _environment()
+    if any(own):
+        # One's own documents have no scores: their report is the judge's estimate.
+        if not all(own):
+            mixed = flat[own.index(True)]
+            raise UsageError(
+                f"{mixed}: a run of your own documents has no scores to set beside scored "
+                "runs; report it apart"
+            )
+        context = documents_context(flat)
+        markdown = env.get_template("documents.md.j2").render(**context)
+        html = env.get_template("documents.html.j2").render(**context)
+    else:
+        with open_runs(flat) as opened:
+            context = build_context(opened)
+            context["repeats"] = repeats_context(opened, groups)
+        markdown = env.get_template("report.md.j2").render(**context)
+        html = env.get_template("report.html.j2").render(**context, charts=_charts(context))
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"{out}: cannot create the report folder ({error.strerror})") from None
-    env = _environment()
-    markdown = env.get_template("report.md.j2").render(**context)
-    html = env.get_template("report.html.j2").render(**context, charts=_charts(context))
     files = ReportFiles(out / "report.md", out / "report.html")
     write_atomic(files.markdown, markdown.encode("utf-8"))
     write_atomic(files.html, html.encode("utf-8"))

@@ -540,8 +540,12 @@ def score_run(
         raise UsageError(
             f"--invalid must be one of {', '.join(INVALID_POLICIES)} (got {invalid!r})"
         )
-    packets = find_packets(packets_dir)
     info = read_run(run)
+    from packetbench.benchmark.documents import is_documents_run, not_scorable
+
+    if is_documents_run(info):
+        raise not_scorable(run)
+    packets = find_packets(packets_dir)
     database = run / DB_NAME
     if database.exists() and not database.is_file():
         # It is replaced once the scores are written: refused before anything is.

@@ -1,8 +1,12 @@
 """Judges: what labels a batch of claims. Registered by name in `JUDGES`.
 
-`sim` is a simulated judge, not a model: it reads the scorer's exact verdict of each claim
-(``RUN/scores/claims.parquet``, so the run must be scored first) and mislabels it at the
-configured rates, seeded per claim, so the same run and settings give the same labels:
+`openai`, `anthropic` and `gemini` (and any OpenAI-compatible server, `--base-url`) are
+models asked through the extraction harness (`verify.api_judge`). `sim` is a simulated
+judge, not a model: it reads the scorer's exact verdict of each claim
+(``RUN/scores/claims.parquet``, so the run must be scored first; on a run of your own
+documents, the verdicts of their claims against the packets they were copied from,
+`verify.oracle`) and mislabels it at the configured rates, seeded per claim, so the same run
+and settings give the same labels:
 
 - a claim whose true verdict is not `supported` (a hallucinated claim) is flagged with
   probability `sensitivity`, and then gets its true verdict; otherwise it is labelled
@@ -28,8 +32,10 @@ from typing import Any, ClassVar
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.grounding.places import truth_places
 from packetbench.benchmark.packets import DocInfo, Packet
+from packetbench.benchmark.runs import write_json
 from packetbench.benchmark.score.verdicts import VERDICTS
 from packetbench.benchmark.verify.claims import Claim
+from packetbench.benchmark.verify.prompt import check
 from packetbench.registry import Registry
 
 SIM_LABEL = "SIMULATED JUDGE - not a model; seeded confusion rates for testing the verifier"
@@ -37,12 +43,25 @@ SIM_LABEL = "SIMULATED JUDGE - not a model; seeded confusion rates for testing t
 
 @dataclass(frozen=True)
 class Batch:
-    """One judge request: a few claims of one document."""
+    """One judge request: a few claims of one document, and the file its record goes to."""
 
     packet: Packet
     doc: DocInfo
     index: int
     claims: list[Claim]
+    target: Path
+
+    def title(self) -> str:
+        return str(self.doc.doc_type).replace("_", " ")
+
+    def about(self) -> dict[str, Any]:
+        """What the batch's record says of it (its answer aside)."""
+        return {
+            "packet_id": self.packet.packet_id,
+            "doc_id": self.doc.doc_id,
+            "batch": self.index,
+            "claims": [{"path": c.path, "kind": c.kind, "value": c.value} for c in self.claims],
+        }
 
 
 @dataclass(frozen=True)
@@ -54,8 +73,21 @@ class Answer:
     output_tokens: int = 0
 
 
+@dataclass
+class Labelled:
+    """What one invocation's requests came to."""
+
+    requests: int = 0  # batches asked (sent, or answered by the response cache)
+    sent: int = 0  # HTTP requests, retries included
+    retries: int = 0
+    cached: int = 0
+    spent_usd: float = 0.0
+    stopped: str | None = None  # "fatal" or "max-cost": requests stopped early
+    fatal: str | None = None  # why the provider refused every request
+
+
 class Judge(ABC):
-    name: ClassVar[str]
+    name: str
     simulator: ClassVar[bool] = False
 
     def __init__(self, model: str) -> None:
@@ -65,12 +97,14 @@ class Judge(ABC):
     def describe(self) -> dict[str, Any]:
         """What judge.json records: the judge's identity and every setting of its labels."""
 
-    def prepare(self, run: Path) -> None:  # noqa: B027 (optional hook)
-        """Read what the judge needs from the run before the first batch (BadInput if absent)."""
+    def prepare(self, run: Path, selected: list[tuple[Packet, DocInfo]]) -> None:  # noqa: B027
+        """Read what the judge needs before the first batch (BadInput if absent); the run's
+        documents are `selected`."""
 
     @abstractmethod
-    def label(self, batch: Batch, prompt: str) -> Answer:
-        """The labels of one batch."""
+    def label_all(self, batches: list[Batch], folder: Path) -> Labelled:
+        """Label `batches`, writing each one's record (`Batch.target`) as it finishes;
+        `folder` is the judge's folder of the run (its request log goes there)."""
 
 
 JUDGES: Registry[Callable[..., Judge]] = Registry("judge")
@@ -91,16 +125,26 @@ class SimJudge(Judge):
     name = "sim"
     simulator = True
 
-    def __init__(self, model: str, sensitivity: float, specificity: float, seed: int) -> None:
+    def __init__(
+        self,
+        model: str,
+        sensitivity: float,
+        specificity: float,
+        seed: int,
+        truth: Path | None = None,
+    ) -> None:
         super().__init__(model or "sim")
         self.sensitivity = _rate("sensitivity", sensitivity)
         self.specificity = _rate("specificity", specificity)
         if seed < 0:
-            raise UsageError(f"--seed must be 0 or more (got {seed})")
+            raise UsageError(f"--judge-seed must be 0 or more (got {seed})")
         self.seed = seed
+        self.truth = truth  # the packets a run of one's own documents was copied from
         self._truth: dict[tuple[str, str, str], str] = {}
-        self._places: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = {}
         self._paths: dict[tuple[str, str, str], str] = {}
+        # (packet_id, doc_id) -> (packet folder, doc_id) whose truth locates its values
+        self._where: dict[tuple[str, str], tuple[Path, str]] = {}
+        self._places: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = {}
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -113,9 +157,16 @@ class SimJudge(Judge):
                 "specificity": self.specificity,
                 "seed": self.seed,
             },
+            # Not a parameter: the same judge reads the verdicts wherever they come from.
+            **({"truth_for_simulation": str(self.truth.resolve())} if self.truth else {}),
         }
 
-    def prepare(self, run: Path) -> None:
+    def prepare(self, run: Path, selected: list[tuple[Packet, DocInfo]]) -> None:
+        from packetbench.benchmark.documents import is_documents
+
+        if selected and is_documents(selected[0][0]):
+            self._prepare_documents(run, selected)
+            return
         import duckdb  # only a sim judge reads the scores
 
         path = run / "scores" / "claims.parquet"
@@ -137,16 +188,36 @@ class SimJudge(Judge):
                 raise BadInput(f"{path}: claims without their output path (score the run again)")
             self._truth[(packet_id, doc_id, source)] = verdict
             self._paths[(packet_id, doc_id, source)] = where
+        for packet, doc in selected:
+            self._where[(packet.packet_id, doc.doc_id)] = (packet.path, doc.doc_id)
+
+    def _prepare_documents(self, run: Path, selected: list[tuple[Packet, DocInfo]]) -> None:
+        """A run of one's own documents has no truth: the simulated judge needs the packets
+        they were copied from (`truth`), and scores the run's claims against them."""
+        from packetbench.benchmark.verify.oracle import oracle_verdicts
+
+        if self.truth is None:
+            raise UsageError(
+                f"{run}: a run of your own documents has no truth, and the sim judge only "
+                "simulates judging claims whose verdict it knows: give --judge-truth PACKETS "
+                "(the packets the documents were copied from), or a model as --judge"
+            )
+        for found in oracle_verdicts(run, selected, self.truth):
+            key = (found.packet_id, found.doc_id, found.source)
+            self._truth[key] = found.verdict
+            self._paths[key] = found.path
+            self._where[(found.packet_id, found.doc_id)] = found.where
 
     def _span(self, batch: Batch, claim: Claim) -> tuple[int | None, str | None]:
         key = (batch.packet.packet_id, batch.doc.doc_id)
         if key not in self._places:
-            self._places[key] = truth_places(batch.packet.path, batch.doc.doc_id)
+            folder, doc_id = self._where[key]
+            self._places[key] = truth_places(folder, doc_id)
         where = self._paths[(*key, claim.path)]
         pages = [p["page"] for p in self._places[key].get(where, []) if "page" in p]
         return (int(pages[0]) if pages else None), str(claim.value)
 
-    def label(self, batch: Batch, prompt: str) -> Answer:
+    def label(self, batch: Batch) -> Answer:
         labels = []
         for number, claim in enumerate(batch.claims, 1):
             key = (batch.packet.packet_id, batch.doc.doc_id, claim.path)
@@ -167,10 +238,50 @@ class SimJudge(Judge):
             labels.append({"claim": number, "verdict": said, "page": page, "quote": quote})
         return Answer({"labels": labels})
 
+    def label_all(self, batches: list[Batch], folder: Path) -> Labelled:
+        for batch in batches:
+            answer = self.label(batch)
+            problem = check(answer.labels, len(batch.claims))
+            if problem is not None:  # a bug of the simulator, not of a model
+                raise BadInput(f"{batch.target}: the judge's answer is invalid ({problem})")
+            record = {
+                **batch.about(),
+                "status": "ok",
+                "answer": answer.labels,
+                "attempts": 1,
+                "latency_s": 0.0,
+                "usage": {"input_tokens": 0, "output_tokens": 0, "reasoning_tokens": 0},
+                "finish_reason": None,
+                "error": None,
+            }
+            write_json(batch.target, record)
+        return Labelled(requests=len(batches))
+
 
 @JUDGES.register("sim")
-def _sim(model: str, *, sensitivity: float, specificity: float, seed: int, **_: Any) -> Judge:
-    return SimJudge(model, sensitivity, specificity, seed)
+def _sim(
+    model: str,
+    *,
+    sensitivity: float,
+    specificity: float,
+    seed: int,
+    truth: Path | None = None,
+    **_: Any,
+) -> Judge:
+    return SimJudge(model, sensitivity, specificity, seed, truth)
+
+
+def _api(name: str) -> Callable[..., Judge]:
+    def make(model: str, **options: Any) -> Judge:
+        from packetbench.benchmark.verify.api_judge import ApiJudge
+
+        return ApiJudge(name, model, options)
+
+    return make
+
+
+for _name in ("anthropic", "gemini", "openai"):
+    JUDGES.add(_name, _api(_name))
 
 
 def make_judge(name: str, model: str, **options: Any) -> Judge:

@@ -4,35 +4,34 @@
                                                 # hashes, batch size, the records digest
     labels/<packet_id>/<doc_id>/<batch>.json    # one record per request, written atomically
     labels.jsonl                                # every claim's label, in run order
+    requests.jsonl                              # every attempt of a model judge's requests
 
 A batch's record is written as soon as its answer is judged valid, so a killed verify keeps
-every finished request and `--resume` asks for none of them again; a resumed verify must have
-the settings it started with (its fingerprint). Only documents whose extraction is `ok` have
-claims, and of those only outputs that are valid instances of their schema (as the scorer
-counts them under its default `--invalid exclude`). When the run has a results database, it
-is loaded again with the labels (`judge_labels`).
+every finished request and `--resume` asks for none of them again (a batch whose request
+failed is asked again); a resumed verify must have the settings it started with (its
+fingerprint). Only documents whose extraction is `ok` have claims, and of those only outputs
+that are valid instances of their schema (as the scorer counts them under its default
+`--invalid exclude`). A verify with a batch left unanswered (a request that failed after its
+retries, `--max-cost`) is `incomplete`: it writes no labels.jsonl, calibration or estimate,
+whose rates would silently leave claims out. When the run has a results database, it is
+loaded again with the labels (`judge_labels`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 import shutil
 from collections import Counter
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import orjson
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from packetbench import __version__, ids, safe_read
-from packetbench.benchmark import namespaces
+from packetbench.benchmark import namespaces, provenance
+from packetbench.benchmark.documents import run_packets
 from packetbench.benchmark.errors import BadInput, UsageError
-from packetbench.benchmark.packets import find_packets
 from packetbench.benchmark.runs import (
     listed_documents,
     read_record,
@@ -44,15 +43,15 @@ from packetbench.benchmark.runs import (
 )
 from packetbench.benchmark.score import validate
 from packetbench.benchmark.verify.calibration import CALIBRATION, calibrate, rows_of
-from packetbench.benchmark.verify.claims import Claim, batches, claims_of
+from packetbench.benchmark.verify.claims import batches, claims_of
 from packetbench.benchmark.verify.correction import (
     ESTIMATE,
     SAME,
     correct,
     usable_calibration,
 )
-from packetbench.benchmark.verify.judges import Batch, Judge
-from packetbench.resources import resource_dir
+from packetbench.benchmark.verify.judges import Batch, Judge, Labelled
+from packetbench.benchmark.verify.prompt import check, template_hashes
 
 JUDGE_DIR = "judge"
 LABELS = "labels.jsonl"
@@ -60,49 +59,6 @@ BATCH_SIZE = 20
 MIN_KAPPA = 0.6  # the default --min-kappa
 # What must not change for `--resume` to continue a verify (judge.json's keys).
 FINGERPRINT = ("judge", "model", "parameters", "prompt", "schema", "batch_size", "records")
-
-
-def _folder() -> Path:
-    return resource_dir("templates") / "judge"
-
-
-@cache
-def _environment() -> Environment:
-    return Environment(
-        loader=FileSystemLoader(_folder()),
-        undefined=StrictUndefined,
-        autoescape=False,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-
-
-@cache
-def label_schema() -> dict[str, Any]:
-    """The strict JSON Schema of a judge's answer (``templates/judge/labels.schema.json``)."""
-    data: dict[str, Any] = json.loads((_folder() / "labels.schema.json").read_text("utf-8"))
-    return data
-
-
-@cache
-def _validator() -> jsonschema.protocols.Validator:
-    schema = label_schema()
-    validator = jsonschema.validators.validator_for(schema)
-    validator.check_schema(schema)  # once: checking it per answer cost most of a verify
-    return validator(schema)
-
-
-def template_hashes() -> dict[str, str]:
-    return {
-        name: hashlib.sha256((_folder() / file).read_bytes()).hexdigest()
-        for name, file in (("prompt", "prompt.j2"), ("schema", "labels.schema.json"))
-    }
-
-
-def render(title: str, claims: list[Claim]) -> str:
-    """The judge's instructions for one batch (the document is sent beside them)."""
-    listed = [{"path": c.path, "value": json.dumps(c.value, ensure_ascii=False)} for c in claims]
-    return _environment().get_template("prompt.j2").render(title=title, claims=listed).strip()
 
 
 def judge_id(judge: Judge) -> str:
@@ -123,17 +79,14 @@ class VerifySummary:
     invalid: int = 0  # ok records whose output is not a valid instance of its schema
     calibration: dict[str, Any] | None = None  # against the run's truth (a scored run)
     estimate: dict[str, Any] | None = None  # the corrected rate (with --calibration)
+    batches: int = 0  # every batch of the run
+    unanswered: dict[str, int] | None = None  # batches without an ok record, by status
+    labelled: Labelled | None = None  # what this invocation's requests came to
+    truthless: bool = False  # a run of one's own documents (nothing to calibrate on)
 
-
-def check(answer: dict[str, Any], claims: int) -> str | None:
-    """Why `answer` is not a label of each of `claims` claims (None when it is)."""
-    error = jsonschema.exceptions.best_match(_validator().iter_errors(answer))
-    if error is not None:
-        return f"schema-invalid: {error.message}"
-    numbers = [label["claim"] for label in answer["labels"]]
-    if sorted(numbers) != list(range(1, claims + 1)):
-        return f"labels claims {sorted(numbers)}, not 1 to {claims} once each"
-    return None
+    @property
+    def complete(self) -> bool:
+        return not self.unanswered
 
 
 def _batch_path(folder: Path, packet_id: str, doc_id: str, index: int) -> Path:
@@ -141,12 +94,23 @@ def _batch_path(folder: Path, packet_id: str, doc_id: str, index: int) -> Path:
 
 
 def _read_batch(path: Path) -> dict[str, Any] | None:
-    """A finished batch record, or None (absent or damaged: asked again)."""
+    """A batch record (None when absent or damaged: asked again)."""
     try:
         data = orjson.loads(safe_read.read_bytes(path, "record"))
     except (OSError, orjson.JSONDecodeError, safe_read.UnsafeFile):
         return None
-    return data if isinstance(data, dict) and data.get("status") == "ok" else None
+    return data if isinstance(data, dict) else None
+
+
+def _labels_of(record: dict[str, Any] | None, claims: int) -> list[dict[str, Any]] | None:
+    """The labels of a finished batch's record, by claim number (None: not finished)."""
+    if record is None or record.get("status") != "ok":
+        return None
+    answer = record.get("answer")
+    if check(answer, claims) is not None:
+        return None  # damaged: asked again
+    assert isinstance(answer, dict)
+    return sorted(answer["labels"], key=lambda label: label["claim"])
 
 
 def _start(folder: Path, info: dict[str, Any], resume: bool, force: bool) -> None:
@@ -201,7 +165,10 @@ def verify_run(
         if not isinstance(recorded, str):
             raise BadInput(f"{run / 'run.json'}: no packets_dir (give --packets)")
         packets_dir = Path(recorded)
-    selected = listed_documents(info, run, find_packets(packets_dir))
+    found = run_packets(info, run, packets_dir)
+    selected = listed_documents(info, run, found.packets)
+    # The judge reads the documents: they must be those the run was extracted from.
+    provenance.verify(info, run, selected, hint="verify the run with the documents it was made of")
     folder = ids.inside(run, JUDGE_DIR, judge_id(judge))
     about = {
         **judge.describe(),
@@ -209,16 +176,17 @@ def verify_run(
         "batch_size": batch_size,
         "records": records_digest(run),
         "run_id": info.get("run_id") or run.resolve().name,
+        **({"documents": found.source} if found.source else {}),
         "toolkit_version": __version__,
     }
     if calibration is not None:
         usable_calibration(calibration, folder.name, about, min_kappa)
-    judge.prepare(run)  # before --force clears the labels: a judge that cannot start keeps them
+    # Before --force clears the labels: a judge that cannot start keeps them.
+    judge.prepare(run, selected)
     _start(folder, about, resume, force)
     write_json(folder / "judge.json", {**about, "status": "running"})
-    rows: list[bytes] = []
-    verdicts: Counter[str] = Counter()
-    documents = claims_total = requests = skipped = invalid = 0
+    work: list[Batch] = []
+    documents = claims_total = invalid = 0
     for packet, doc in selected:
         path = record_path(run, packet.packet_id, doc.doc_id)
         if not path.is_file():
@@ -234,68 +202,74 @@ def verify_run(
         documents += 1
         claims = claims_of(scored.model, output)
         claims_total += len(claims)
-        title = str(doc.doc_type).replace("_", " ")
         for index, chunk in enumerate(batches(claims, batch_size)):
             target = _batch_path(folder, packet.packet_id, doc.doc_id, index)
-            done = _read_batch(target) if resume else None
-            if done is not None:
-                skipped += 1
-                labels = done["labels"]
-            else:
-                answer = judge.label(Batch(packet, doc, index, chunk), render(title, chunk))
-                problem = check(answer.labels, len(chunk))
-                if problem is not None:
-                    raise BadInput(f"{target}: the judge's answer is invalid ({problem})")
-                labels = sorted(answer.labels["labels"], key=lambda label: label["claim"])
-                write_json(
-                    target,
+            work.append(Batch(packet, doc, index, chunk, target))
+    pending = [
+        b for b in work if not resume or _labels_of(_read_batch(b.target), len(b.claims)) is None
+    ]
+    labelled = judge.label_all(pending, folder)
+    rows: list[bytes] = []
+    verdicts: Counter[str] = Counter()
+    unanswered: Counter[str] = Counter()
+    usage = Usage()
+    for batch in work:
+        batch_record = _read_batch(batch.target)
+        usage.add(batch_record)
+        labels = _labels_of(batch_record, len(batch.claims))
+        if labels is None:
+            unanswered[str((batch_record or {}).get("status") or "not requested")] += 1
+            continue
+        for claim, label in zip(batch.claims, labels, strict=True):
+            verdicts[label["verdict"]] += 1
+            rows.append(
+                orjson.dumps(
                     {
-                        "packet_id": packet.packet_id,
-                        "doc_id": doc.doc_id,
-                        "batch": index,
-                        "status": "ok",
-                        "claims": [
-                            {"path": c.path, "kind": c.kind, "value": c.value} for c in chunk
-                        ],
-                        "labels": labels,
-                        "usage": {
-                            "input_tokens": answer.input_tokens,
-                            "output_tokens": answer.output_tokens,
-                        },
+                        "packet_id": batch.packet.packet_id,
+                        "doc_id": batch.doc.doc_id,
+                        "doc_type": batch.doc.doc_type,
+                        "tier": batch.packet.tier,
+                        "path": claim.path,
+                        "kind": claim.kind,
+                        "value": claim.value,
+                        "verdict": label["verdict"],
+                        "page": label["page"],
+                        "quote": label["quote"],
                     },
+                    option=orjson.OPT_SORT_KEYS,
                 )
-                requests += 1
-            for claim, label in zip(chunk, labels, strict=True):
-                verdicts[label["verdict"]] += 1
-                rows.append(
-                    orjson.dumps(
-                        {
-                            "packet_id": packet.packet_id,
-                            "doc_id": doc.doc_id,
-                            "doc_type": doc.doc_type,
-                            "tier": packet.tier,
-                            "path": claim.path,
-                            "kind": claim.kind,
-                            "value": claim.value,
-                            "verdict": label["verdict"],
-                            "page": label["page"],
-                            "quote": label["quote"],
-                        },
-                        option=orjson.OPT_SORT_KEYS,
-                    )
-                )
-    write_atomic(folder / LABELS, b"".join(row + b"\n" for row in rows))
+            )
     by_verdict = dict(sorted(verdicts.items()))
-    write_json(
-        folder / "judge.json",
-        {
-            **about,
-            "status": "complete",
-            "documents": documents,
-            "claims": claims_total,
-            "by_verdict": by_verdict,
-        },
+    counts = {
+        "documents": documents,
+        "claims": claims_total,
+        "batches": len(work),
+        "by_verdict": by_verdict,
+        "usage": usage.totals(),
+    }
+    summary = VerifySummary(
+        folder,
+        documents,
+        claims_total,
+        labelled.requests,
+        len(work) - len(pending),
+        by_verdict,
+        invalid,
+        batches=len(work),
+        unanswered=dict(sorted(unanswered.items())),
+        labelled=labelled,
+        truthless=bool(found.source),
     )
+    if unanswered:
+        # A partial labelling would give rates that silently leave claims out.
+        (folder / LABELS).unlink(missing_ok=True)
+        write_json(
+            folder / "judge.json",
+            {**about, "status": "incomplete", **counts, "unanswered": summary.unanswered},
+        )
+        return summary
+    write_atomic(folder / LABELS, b"".join(row + b"\n" for row in rows))
+    write_json(folder / "judge.json", {**about, "status": "complete", **counts})
     from packetbench.benchmark.results.database import DB_NAME
 
     calibrated = estimate = None
@@ -303,24 +277,37 @@ def verify_run(
         from packetbench.benchmark.results.load import load_run
 
         load_run(run, packets_dir)
-        found = rows_of(run, folder.name)
-        if found:
+        found_rows = rows_of(run, folder.name)
+        if found_rows:
             identity = {name: about[name] for name in (*SAME, "run_id")}
-            calibrated = calibrate(found, {**identity, "judge_id": folder.name})
+            calibrated = calibrate(found_rows, {**identity, "judge_id": folder.name})
             write_json(folder / CALIBRATION, calibrated)
     if calibration is not None:
         estimate = correct(
             [orjson.loads(row) for row in rows], about, calibration, folder.name, min_kappa
         )
         write_json(folder / ESTIMATE, estimate)
-    return VerifySummary(
-        folder,
-        documents,
-        claims_total,
-        requests,
-        skipped,
-        by_verdict,
-        invalid,
-        calibrated,
-        estimate,
-    )
+    return replace(summary, calibration=calibrated, estimate=estimate)
+
+
+class Usage:
+    """Tokens and dollars of a judge's batches, summed from their records (failed requests
+    included: they were paid for)."""
+
+    NAMES = ("input_tokens", "output_tokens", "reasoning_tokens", "cost_usd")
+
+    def __init__(self) -> None:
+        self.sums: dict[str, float] = dict.fromkeys(self.NAMES, 0)
+
+    def add(self, record: dict[str, Any] | None) -> None:
+        found = (record or {}).get("usage") or {}
+        for name in self.NAMES:
+            value = found.get(name)
+            if isinstance(value, int | float):
+                self.sums[name] += value
+
+    def totals(self) -> dict[str, Any]:
+        return {
+            name: round(value, 6) if name == "cost_usd" else int(value)
+            for name, value in self.sums.items()
+        }

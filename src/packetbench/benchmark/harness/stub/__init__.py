@@ -1,7 +1,9 @@
 """Local stub servers of the OpenAI, Anthropic and Gemini APIs, for tests and benchmarks.
 
 A `StubServer` listens on 127.0.0.1 (a free port), in a thread of its own, and answers the
-requests of one provider's API from the packets' document truth. It finds which document a
+requests of one provider's API from the packets' document truth: extractions with the
+truth, a judge's claims with labels read off the truth and a classifier with the document's
+type (`stub.questions`). It finds which document a
 request is about by content, as a real service would see it: the sha256 of every document
 part the harness can send (a PDF's bytes, a page's text, a sheet's CSV, a page image) is
 indexed from the packets, so nothing in the prompt names the document. It injects faults on
@@ -35,6 +37,12 @@ from packetbench.benchmark.harness.stub.apis import APIS, StubApi
 from packetbench.benchmark.harness.stub.batches import ROUTES, BatchRoutes
 from packetbench.benchmark.harness.stub.faults import FaultPlan
 from packetbench.benchmark.harness.stub.http import Request, Response, Server
+from packetbench.benchmark.harness.stub.questions import (
+    asks_labels,
+    asks_type,
+    labels,
+    listed_claims,
+)
 from packetbench.benchmark.harness.stub.strict import asks_confidence, cite_mode, strict_problem
 from packetbench.benchmark.packets import DocInfo, find_packets
 
@@ -87,6 +95,8 @@ class StubServer:
         self.bodies: dict[str, list[dict[str, Any]]] = {}
         self.rejected: list[str] = []  # why malformed requests were refused
         self.keys_seen: set[str] = set()
+        # A judge's requests by document and the claim paths they list ("\n"-joined).
+        self.asked: Counter[tuple[str, str]] = Counter()
         self._truth: dict[str, dict[str, Any]] = {}
         self._files: dict[str, tuple[Path, DocInfo]] = {}  # name -> (packet folder, doc)
         self._index: dict[str, str] = {}
@@ -254,6 +264,11 @@ class StubServer:
             await asyncio.sleep(self.delay_s)
         if citing and fault not in ("rate_limit", "server_500", "server_503", "hang"):
             return api.cited_reply(body, self._native_blocks(document, body))
+        schema = api.schema(body)
+        if asks_labels(schema) or asks_type(schema):
+            return api.answer(
+                request, body, self._question(document, body), fault, self.faults.retry_after_s
+            )
         answer: dict[str, Any] = self._truth[document]
         mode = cite_mode(api.schema(body))
         if mode is not None:
@@ -264,6 +279,17 @@ class StubServer:
                 "confidence": self._confidences(document),
             }
         return api.answer(request, body, answer, fault, self.faults.retry_after_s)
+
+    def _question(self, document: str, body: dict[str, Any]) -> dict[str, Any]:
+        """A judge's labels or a classifier's type of `document` (`stub.questions`)."""
+        folder, doc = self._files[document]
+        if asks_type(self.api.schema(body)):
+            return {"doc_type": doc.schema}
+        claims = listed_claims(body)
+        with self._lock:
+            self.asked[(document, "\n".join(path for _, path, _ in claims))] += 1
+        fields = json.loads((folder / f"field_truth_{doc.doc_id}.json").read_bytes())["fields"]
+        return labels(self._truth[document], fields, claims)
 
     async def _item(self, request: Request) -> Response | None:
         """A batch item's answer: what the ordinary endpoint answers its request (None for
