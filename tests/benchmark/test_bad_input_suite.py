@@ -538,6 +538,23 @@ def _cases() -> list[Case]:
         )
     add(
         "extract",
+        "bad option",
+        "--repeats with --documents",
+        (
+            "extract",
+            "--documents",
+            f"{{w}}/{PACKET}",
+            "--schema",
+            "sov",
+            "--out",
+            "{w}/new-run",
+            "--repeats",
+            "2",
+        ),
+        "--repeats goes with --packets",
+    )
+    add(
+        "extract",
         "existing output",
         "a repeated run is there",
         (*ext[:-1], "{w}/reps", "--repeats", "2"),
