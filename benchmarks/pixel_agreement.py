@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from packetbench.benchmark.audit.document import _turn
+from packetbench.benchmark.audit.document import page_turn
 from packetbench.benchmark.audit.files import packet_folders, read_packet
 from packetbench.benchmark.audit.ocr import Tesseract, read_boxes, same_text
 from packetbench.benchmark.audit.pixels import Agreement, pixel_pages, wilson
@@ -105,7 +105,7 @@ def main() -> None:
                     if page in judged
                 }
                 angles = {
-                    page: _turn([(i, q, (1, 1), False) for i, q in found])
+                    page: page_turn([(i, q, (1, 1), False) for i, q in found])
                     for page, found in boxes.items()
                 }
                 read = read_boxes(

@@ -27,8 +27,9 @@ from typing import Any
 
 import pytest
 
-from packetbench.benchmark.extract import extract
+from packetbench.benchmark.extract import HarnessOptions, extract
 from packetbench.benchmark.providers.sim import SimProvider
+from packetbench.benchmark.repeats import extract_repeats, repeat_seed, write_spread
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
 from tests.support.paths import PACKETS, cli_path
@@ -91,6 +92,13 @@ def _write(relative: str, text: str) -> Callable[[Path], None]:
     def damage(world: Path) -> None:
         (world / relative).parent.mkdir(parents=True, exist_ok=True)
         (world / relative).write_text(text)
+
+    return damage
+
+
+def _remove(relative: str) -> Callable[[Path], None]:
+    def damage(world: Path) -> None:
+        shutil.rmtree(world / relative)
 
     return damage
 
@@ -488,6 +496,14 @@ def _cases() -> list[Case]:
         ("zero batch size", (*api, "--batch", "--batch-size", "0"), "--batch-size"),
         ("--resume without a run", ("--resume",), "{w}/new-run"),
         ("no --out", ("--packets", "{w}/packets"), "--out"),
+        ("repeats zero", ("--repeats", "0"), "--repeats must be at least 1"),
+        ("repeats negative, dry run", ("--repeats", "-1", "--dry-run"), "--repeats"),
+        ("repeats not a number", ("--repeats", "two"), "--repeats"),
+        (
+            "--retry-failed for sim, repeated",
+            ("--retry-failed", "--repeats", "2"),
+            "--retry-failed",
+        ),
     ):
         args = ("extract", *flags) if label == "no --out" else (*ext, *flags)
         add("extract", "bad option", label, args, needle, env={"OPENAI_API_KEY": ""})
@@ -506,10 +522,77 @@ def _cases() -> list[Case]:
         ("extract", "--packets", "{w}/packets", "--out", "{w}/packets", "--force"),
         "{w}/packets",
     )
+    # a run keeps its number of repeats (--repeats): continued with another, it is refused
+    for label, out, given in (
+        ("--resume a run with --repeats 2", "run", "2"),
+        ("--resume a repeated run without --repeats", "reps", "1"),
+        ("--resume a repeated run with other --repeats", "reps", "3"),
+    ):
+        add(
+            "extract",
+            "existing output",
+            label,
+            (*ext[:-1], f"{{w}}/{out}", "--resume", "--repeats", given),
+            f"{{w}}/{out}: cannot continue a run of ",
+            needs=("packets", out),
+        )
+    add(
+        "extract",
+        "bad option",
+        "--repeats with --documents",
+        (
+            "extract",
+            "--documents",
+            f"{{w}}/{PACKET}",
+            "--schema",
+            "sov",
+            "--out",
+            "{w}/new-run",
+            "--repeats",
+            "2",
+        ),
+        "--repeats goes with --packets",
+    )
+    add(
+        "extract",
+        "existing output",
+        "a repeated run is there",
+        (*ext[:-1], "{w}/reps", "--repeats", "2"),
+        "{w}/reps: a run already exists here",
+        needs=("packets", "reps"),
+    )
 
     # score --------------------------------------------------------------------------------
     scored = ("packets", "run")
     sc = ("score", "{w}/run", "--packets", "{w}/packets")
+    reps = ("score", "{w}/reps", "--packets", "{w}/packets")
+    add(
+        "score",
+        "missing path",
+        "a repeat of a repeated run is missing",
+        reps,
+        "{w}/reps/repeats/r2/run.json: missing",
+        _remove("reps/repeats/r2"),
+        ("packets", "reps"),
+    )
+    add(
+        "score",
+        "truncated JSON",
+        "a repeat's run.json",
+        reps,
+        "{w}/reps/repeats/r2/run.json",
+        _truncate("reps/repeats/r2/run.json"),
+        ("packets", "reps"),
+    )
+    add(
+        "score",
+        "wrong file type",
+        "a repeated run's count is no count",
+        reps,
+        "{w}/reps/run.json: repeats has no count of at least 1",
+        _set_id("reps/run.json", ("repeats", "count"), "two"),
+        ("packets", "reps"),
+    )
     add(
         "score",
         "missing path",
@@ -1088,6 +1171,30 @@ def _cases() -> list[Case]:
     )
     add("report", "bad option", "no --out", ("report", "{w}/run"), "--out", needs=("run",))
     add(
+        "report",
+        "stale results",
+        "a repeat's record changed since it was scored",
+        ("report", "{w}/reps", "--out", "{w}/report"),
+        "{w}/reps/repeats/r2/results.duckdb: the run's extraction records changed",
+        _edit_record("reps/repeats/r2"),
+        ("reps",),
+    )
+    for command, args in (
+        ("gate", ("gate", "{w}/reps", "--rules", "{w}/rules.toml")),
+        ("compare", ("compare", "{w}/reps", "{w}/run")),
+        ("plan", ("plan", "{w}/reps", "--effect", "0.05")),
+        ("audit-tokens", ("audit-tokens", "{w}/reps")),
+        ("verify", ("verify", "{w}/reps")),
+    ):
+        add(
+            command,
+            "bad option",
+            "a repeated run where one run belongs",
+            args,
+            "{w}/reps: a run of 2 repeats, each a run of its own",
+            needs=("reps", "run", "rules.toml"),
+        )
+    add(
         "compare",
         "existing output",
         "paired_stats.json exists",
@@ -1253,6 +1360,7 @@ def _cases() -> list[Case]:
         ("unknown provider", ("--provider", "gpt-9"), "gpt-9"),
         ("unknown profile", ("--profile", "careless"), "careless"),
         ("no API key", ("--provider", "openai", "--model", "m"), "OPENAI_API_KEY"),
+        ("repeats zero", ("--repeats", "0"), "--repeats must be at least 1"),
     ):
         add(
             "run",
@@ -1413,6 +1521,15 @@ def _untrusted(add: Callable[..., None]) -> None:
             ("generate", "--tiers", "N1", "--out", "{w}/packets", "--resume"),
             f"{{w}}/{PACKET}/manifest_sov_pdf.json",
             damage(f"{PACKET}/manifest_sov_pdf.json"),
+        )
+        add(
+            "score",
+            "not a regular file",
+            f"run.json is {label}",
+            sc,
+            "{w}/run/run.json",
+            damage("run/run.json"),
+            ("packets", "run"),
         )
         add(
             "score",
@@ -1652,6 +1769,19 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
         extract(SimProvider(profile, seed), packets, root / name)
         score_run(root / name, packets)
         load_run(root / name, packets)
+    repeated = root / "reps"  # a repeated run (--repeats 2), scored
+    extract_repeats(
+        lambda i: SimProvider("typical", repeat_seed(1, i)),
+        packets,
+        repeated,
+        2,
+        False,
+        HarnessOptions(),
+    )
+    for folder in (repeated / "repeats" / "r1", repeated / "repeats" / "r2"):
+        score_run(folder, packets)
+        load_run(folder, packets)
+    write_spread(repeated, [repeated / "repeats" / "r1", repeated / "repeats" / "r2"])
     capped = Path(shutil.copytree(root / "run", root / "capped"))
     info = json.loads((capped / "run.json").read_text())
     info["max_output_tokens"] = 4000  # as an API run records it

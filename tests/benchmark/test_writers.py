@@ -74,6 +74,24 @@ def test_run_force_leaves_a_paid_run_beside_it_byte_identical(run_cli: Run, tmp_
     assert (out / "runs" / "sim-typical" / "results.duckdb").is_file()
 
 
+def test_generate_force_replaces_only_the_packets_it_writes(run_cli: Run, tmp_path: Path) -> None:
+    out = tmp_path / "packets"
+    made = run_cli("generate", "--tiers", "N1", "--count", "2", "--out", str(out))
+    assert made.returncode == 0, made.stderr
+    (out / "notes.txt").write_text("mine")
+    kept = _snapshot(out / "N1-000002")
+    forced = run_cli(
+        "generate", "--tiers", "N1", "--out", str(out), "--force", "--set", "sov.max_rows=2"
+    )
+    assert forced.returncode == 0, forced.stderr
+    assert (out / "notes.txt").read_text() == "mine"
+    assert _snapshot(out / "N1-000002") == kept
+    knobs = json.loads((out / "N1-000001" / "manifest_sov_pdf.json").read_text())["knobs"]
+    assert knobs["sov.max_rows"] == 2
+    corpus = json.loads((out / "corpus.json").read_text())
+    assert [e["packet_id"] for e in corpus["entries"]] == ["N1-000001", "N1-000002"]
+
+
 def test_extract_force_keeps_files_it_did_not_write(run_cli: Run, tmp_path: Path) -> None:
     run = tmp_path / "run"
     assert run_cli("extract", "--packets", PACKET, "--out", str(run)).returncode == 0
@@ -98,6 +116,37 @@ def test_extract_resume_of_a_scored_run_keeps_its_scores(run_cli: Run, tmp_path:
         k: v for k, v in scored.items() if k != "run.json"
     }
     assert run_cli("sql", str(run), "SELECT count(*) FROM claims").returncode == 0
+
+
+def test_extract_resume_drops_scores_only_of_records_it_changed(
+    run_cli: Run, tmp_path: Path
+) -> None:
+    """A resume that writes again a record that was lost, the same bytes, keeps the scores
+    (they are of those records); one that writes records other than those scored removes
+    the scores, and scoring again gives the scores of the records."""
+    run = tmp_path / "run"
+    assert run_cli("extract", "--packets", PACKET, "--out", str(run)).returncode == 0
+    assert run_cli("score", str(run), "--packets", PACKET).returncode == 0
+    scored = _snapshot(run)
+    record = run / "extractions" / "N1-000001" / "sov_pdf.json"
+    record.unlink()
+    resumed = run_cli("extract", "--packets", PACKET, "--out", str(run), "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert {k: v for k, v in _snapshot(run).items() if k != "run.json"} == {
+        k: v for k, v in scored.items() if k != "run.json"
+    }
+    # scored from an edited record: the resume writes the simulator's record back
+    data = json.loads(record.read_text())
+    data["output"] = None
+    record.write_text(json.dumps(data))
+    assert run_cli("score", str(run), "--packets", PACKET).returncode == 0
+    resumed = run_cli("extract", "--packets", PACKET, "--out", str(run), "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert not (run / "scores").exists() and not (run / "results.duckdb").exists()
+    assert run_cli("score", str(run), "--packets", PACKET).returncode == 0
+    assert _snapshot(run / "scores") == {
+        k.removeprefix("scores/"): v for k, v in scored.items() if k.startswith("scores/")
+    }
 
 
 @pytest.mark.slow
@@ -161,6 +210,17 @@ def test_two_extracts_of_one_run_one_wins(tmp_path: Path) -> None:
     info = json.loads((run / "run.json").read_text())
     assert info["model"] == ("sim-perfect", "sim-sloppy")[winner]
     assert info["status"] == "complete"
+    # every record is the winner's: the same bytes as the winner's command run alone
+    alone = tmp_path / "alone"
+    profile = ("perfect", "sloppy")[winner]
+    done = subprocess.run(
+        [cli_path(), *base[:-1], str(alone), "--profile", profile],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert _snapshot(run / "extractions") == _snapshot(alone / "extractions")
 
 
 @pytest.mark.slow

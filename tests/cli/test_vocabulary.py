@@ -15,6 +15,7 @@ import typer
 
 from packetbench.cli import app
 from packetbench.cli._aliases import ALIASES
+from tests.support.paths import ROOT
 
 Cli = Callable[..., subprocess.CompletedProcess[str]]
 WIDE = {"COLUMNS": "200", "TERM": "dumb"}
@@ -83,6 +84,22 @@ def test_one_name_per_meaning() -> None:
     }
     # a run is an argument: no command takes it as --pilot
     assert "--pilot" not in options["plan"]
+
+
+@pytest.mark.parametrize(
+    ("command", "old"), [(c, old) for c, table in ALIASES.items() for old in table], ids="-".join
+)
+def test_an_old_spelling_is_not_in_help_and_the_changelog_lists_it(
+    run_cli: Cli, command: str, old: str
+) -> None:
+    text = run_cli(command, "--help", env=WIDE).stdout
+    assert "Usage:" in text
+    assert not re.search(rf"(?<![\w-]){re.escape(old)}(?![\w-])", text), text
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    unreleased = changelog.split("\n## [Unreleased]", 1)[1].split("\n## [", 1)[0]
+    deprecated = unreleased.split("**Deprecated, removed in the next release**", 1)[1]
+    deprecated = deprecated.split("\n- ", 1)[0].split("\n\n", 1)[0]
+    assert f"`{command} {old}" in deprecated, deprecated
 
 
 def test_every_alias_is_hidden_and_rewritten_to_an_existing_option() -> None:

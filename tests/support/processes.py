@@ -7,6 +7,7 @@ dead: only its parent has yet to collect its exit status.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -56,3 +57,28 @@ def wait_until_gone(pgid: int, timeout: float = 10.0) -> list[int]:
     while (alive := living(pgid)) and time.monotonic() < deadline:
         time.sleep(0.05)
     return alive
+
+
+def named(pgid: int, name: str) -> dict[int, float]:
+    """The living processes of group `pgid` whose command is `name`: pid -> when it started
+    (seconds since boot, to the kernel's clock tick)."""
+    found = {}
+    for pid in living(pgid):
+        try:
+            if (PROC / str(pid) / "comm").read_text().strip() == name:
+                found[pid] = started(pid)
+        except (OSError, ValueError):
+            continue  # it ended meanwhile
+    return found
+
+
+def started(pid: int) -> float:
+    """When process `pid` started, in seconds since boot."""
+    text = (PROC / str(pid) / "stat").read_text()
+    ticks = int(text[text.rindex(")") + 2 :].split()[19])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def uptime() -> float:
+    """Seconds since boot, on the clock `started` reads."""
+    return float((PROC / "uptime").read_text().split()[0])

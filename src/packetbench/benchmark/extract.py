@@ -23,6 +23,8 @@ from packetbench.benchmark.packets import Packet, find_packets
 from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.providers.base import Provider
 from packetbench.benchmark.providers.sim import LEDGER
+from packetbench.benchmark.repeats import FOLDER as REPEATS_FOLDER
+from packetbench.benchmark.repeats import Repeat, check_resume
 from packetbench.benchmark.runs import (
     continuation,
     read_run,
@@ -84,6 +86,7 @@ class HarnessOptions:
     poll_interval_s: float = 30.0  # between two polls of the batches in flight
     batch_size: int | None = None  # requests per batch at most (None: the provider's limit)
     selection: Selection = field(default_factory=Selection)  # --tiers, --doc-types, ..
+    repeat: Repeat | None = None  # which repeat of a repeated run this is (--repeats)
 
 
 def _selected(options: HarnessOptions | None) -> dict[str, Any]:
@@ -126,6 +129,7 @@ RUN_CONTENTS = (
     "scores",
     "results.duckdb",
     "requests.jsonl",
+    REPEATS_FOLDER,
 )
 
 
@@ -138,7 +142,7 @@ def check_run_folder(out: Path, force: bool) -> None:
     if (out / "run.json").exists():
         if not force:
             try:
-                status = read_run(out).get("status")
+                status = read_run(out, repeats=True).get("status")
             except BadInput:
                 status = None
             unfinished = (
@@ -187,27 +191,21 @@ def extract(
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: exists and is not a folder")
     with hold(out):
+        chosen = options or HarnessOptions()
+        if (chosen.resume or chosen.retry_failed) and chosen.repeat is None:
+            check_resume(out, 1)  # a repeated run is continued with its --repeats
         return _extract(provider, packets, packets_dir, out, force, options)
 
 
-def _extract(
-    provider: Provider,
-    packets: list[Packet],
-    packets_dir: Path,
-    out: Path,
-    force: bool,
-    options: HarnessOptions | None,
-) -> ExtractSummary:
+def check_harness(provider: Provider, options: HarnessOptions | None) -> None:
+    """UsageError for harness options `provider` cannot take (before anything is written)."""
     if isinstance(provider, ApiProvider):
-        from packetbench.benchmark.harness.session import run_api
-
         if options is not None and options.batch and provider.settings.cite == "native":
             raise UsageError(
                 "--cite native asks each document's citations in a second request after its "
                 "answer, which a batch cannot do: use --cite page or box with --batch"
             )
-
-        return run_api(provider, packets, packets_dir, out, force, options or HarnessOptions())
+        return
     if options is not None and options.batch:
         raise UsageError(
             f"--batch is for providers with a batch API (openai, anthropic, gemini); "
@@ -218,15 +216,32 @@ def _extract(
             f"--retry-failed is for API providers: the failures of a "
             f"{provider.name} run are part of the run, and come back the same"
         )
+
+
+def _extract(
+    provider: Provider,
+    packets: list[Packet],
+    packets_dir: Path,
+    out: Path,
+    force: bool,
+    options: HarnessOptions | None,
+) -> ExtractSummary:
+    check_harness(provider, options)
+    if isinstance(provider, ApiProvider):
+        from packetbench.benchmark.harness.session import run_api
+
+        return run_api(provider, packets, packets_dir, out, force, options or HarnessOptions())
     resume = options is not None and options.resume
     if resume and force:
         raise UsageError("--force starts the run over; it cannot be combined with --resume")
     if not resume:
         check_run_folder(out, force)
+    repeat = options.repeat if options is not None else None
     info: dict[str, Any] = {
-        "run_id": out.resolve().name,
+        "run_id": out.resolve().name if repeat is None else repeat.run_id,
         "provider": provider.name,
         **provider.describe(),
+        **({"repeat": repeat.describe()} if repeat is not None else {}),
         "packets_dir": str(packets_dir.resolve()),
         "packets": [provenance.packet_entry(p) for p in packets],
         **_selected(options),
@@ -246,8 +261,13 @@ def _extract(
         # making it again, once it is sure to be the same run (same settings, same documents).
         continuation(out, info, packets, SIM_FINGERPRINT)
     # After every packet proved whole: a broken one changes nothing. A resumed run keeps
-    # its scores unless the records they were scored from come out different.
+    # its scores unless its records come out other than those they were scored from (the
+    # database says which; without one, those the resume started from).
     before = records_digest(out) if resume else None
+    if resume:
+        from packetbench.benchmark.results.database import scored_digest
+
+        before = scored_digest(out) or before
     if not resume:
         prepare_run(out, force)
     write_json(out / "run.json", info)

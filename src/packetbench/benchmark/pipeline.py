@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import statistics
 import threading
 import time
 from collections.abc import Callable
@@ -93,6 +94,7 @@ class Options:
     use_cache: bool = True  # False: --no-cache
     selection: Selection = field(default_factory=Selection)  # which documents are extracted
     sampling: dict[str, float | int] = field(default_factory=dict)  # temperature, top_p, seed
+    repeats: int = 1  # independent extractions of every document (extract --repeats)
 
     def asked(self) -> dict[str, Any]:
         """What decides the run's packets and records (OUT/pipeline.json): a resumed run
@@ -120,6 +122,8 @@ class Options:
             "selection": self.selection.describe(),
             "sampling": self.sampling or None,
             "set": json.loads(json.dumps(self.overrides)) if self.overrides else None,
+            # Only when asked: a run of one extraction asks what it asked before --repeats.
+            **({"repeats": self.repeats} if self.repeats != 1 else {}),
         }
 
 
@@ -135,6 +139,7 @@ class Outcome:
     estimate: Any = None  # --dry-run: what it would request and cost (an API provider's DryRun)
     headline: dict[str, Any] = field(default_factory=dict)
     grounding: dict[str, Any] = field(default_factory=dict)  # a cited run's rates (micro)
+    spread: dict[str, Any] = field(default_factory=dict)  # --repeats: between the repeats
 
 
 def parse_tiers(text: str) -> tuple[str, ...]:
@@ -228,6 +233,11 @@ def _watch(folder: Path, stage: str, listener: Listener) -> Callable[[], None]:
     return done
 
 
+def _offset(listener: Listener, stage: str, before: int) -> Callable[[int], None]:
+    """A progress callback that counts on from `before` (a stage run once per repeat)."""
+    return lambda completed: listener.advance(stage, before + completed)
+
+
 def _timed(
     stage: str, listener: Listener, outcome: Outcome, total: int | None, work: Callable[[], str]
 ) -> None:
@@ -262,6 +272,9 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         settings["retries"] = options.retries
     if options.model is not None:
         settings["model"] = options.model
+    from packetbench.benchmark.repeats import check_count
+
+    check_count(options.repeats)  # before any work, as every bad setting is
     provider = cls.from_options(settings)
     from packetbench.benchmark.providers.api import ApiProvider
 
@@ -291,10 +304,17 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
     # The run's folder is held from the first check to the report: a second `run` into it is
     # refused, naming this one, instead of mixing its results with this run's.
     with hold(options.out):
-        return _run(options, listener, cls, provider, runner)
+        return _run(options, listener, cls, provider, runner, settings)
 
 
-def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: Any) -> Outcome:
+def _run(
+    options: Options,
+    listener: Listener,
+    cls: Any,
+    provider: Any,
+    runner: Any,
+    settings: dict[str, Any],
+) -> Outcome:
     _prepare(options)
     packets = options.out / "packets"
     name = options.provider if not cls.simulator else f"{options.provider}-{options.profile}"
@@ -411,9 +431,26 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
                 selection=options.selection,
             )
         )
-        stop = _watch(run / "extractions", "extract", listener)
+        stop = _watch(
+            run / ("extractions" if options.repeats == 1 else "repeats"), "extract", listener
+        )
+        summary: Any
         try:
-            summary = run_extraction(provider, packets, run, force=options.force, options=harness)
+            if options.repeats == 1:
+                summary = run_extraction(
+                    provider, packets, run, force=options.force, options=harness
+                )
+            else:
+                from packetbench.benchmark.repeats import extract_repeats, repeat_settings
+
+                summary = extract_repeats(
+                    lambda index: cls.from_options(repeat_settings(settings, index)),
+                    packets,
+                    run,
+                    options.repeats,
+                    options.force,
+                    harness,
+                )
         finally:
             stop()
         statuses = ", ".join(f"{n:,} {s}" for s, n in summary.by_status.items()) or "none"
@@ -434,40 +471,65 @@ def _run(options: Options, listener: Listener, cls: Any, provider: Any, runner: 
             f"{provider.describe().get('model', options.provider)}{label}{stopped}"
         )
 
-    _timed("extract", listener, outcome, documents, extract)
+    _timed("extract", listener, outcome, documents * options.repeats, extract)
     if outcome.stopped:
         return outcome
 
     def score() -> str:
+        from packetbench.benchmark.repeats import repeat_runs, write_spread
         from packetbench.benchmark.results import load_run
         from packetbench.benchmark.score.scorer import score_run
 
+        repeats = repeat_runs(run)
+        scored = claims = excluded = 0
         with hold(run):  # as `packetbench score` holds it
-            result = score_run(
-                run, packets, executor=runner, on_packet=lambda n: listener.advance("score", n)
-            )
-            load_run(run, packets)
-        excluded = len(result.missing) + len(result.errors) + len(result.invalid)
-        return (
-            f"{result.documents:,} documents scored, {result.claims:,} claims, "
-            f"{excluded:,} excluded"
+            for number, target in enumerate(repeats or [run]):
+                with hold(target):
+                    result = score_run(
+                        target,
+                        packets,
+                        executor=runner,
+                        on_packet=_offset(listener, "score", number * len(folders)),
+                    )
+                    load_run(target, packets)
+                scored += result.documents
+                claims += result.claims
+                excluded += len(result.missing) + len(result.errors) + len(result.invalid)
+            if repeats:
+                outcome.spread = write_spread(run, repeats)
+        return f"{scored:,} documents scored, {claims:,} claims, {excluded:,} excluded" + (
+            f" ({len(repeats)} repeats; spread in {run / 'scores' / 'repeats.json'})"
+            if repeats
+            else ""
         )
 
-    _timed("score", listener, outcome, len(folders), score)
+    _timed("score", listener, outcome, len(folders) * options.repeats, score)
 
     def report() -> str:
+        from packetbench.benchmark.repeats import expand
         from packetbench.benchmark.report.render import write_report
         from packetbench.benchmark.results.query import open_runs
 
         files = write_report([run], options.out / "report", force=options.resume)
         outcome.report = files.html
-        with open_runs([run]) as opened:
-            outcome.headline = {r["metric"]: r["micro"] for r in opened.metric("headline")}
-            outcome.grounding = {r["metric"]: r["micro"] for r in opened.metric("grounding")}
+        # A repeated run's rates are the means of its repeats' (one run: its own).
+        with open_runs(expand([run])[0]) as opened:
+            outcome.headline = _means(opened.metric("headline"))
+            outcome.grounding = _means(opened.metric("grounding"))
         return f"{files.markdown} and {files.html}"
 
     _timed("report", listener, outcome, None, report)
     return outcome
+
+
+def _means(rows: list[dict[str, Any]]) -> dict[str, float | None]:
+    """metric -> the mean of the runs' micro rates (None where no run has one)."""
+    found: dict[str, list[float]] = {}
+    for row in rows:
+        values = found.setdefault(row["metric"], [])
+        if row["micro"] is not None:
+            values.append(row["micro"])
+    return {metric: statistics.mean(v) if v else None for metric, v in found.items()}
 
 
 def _estimate(options: Options, provider: Any, packets: Path, run: Path) -> Any:

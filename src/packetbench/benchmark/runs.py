@@ -265,8 +265,9 @@ def read_record(path: Path) -> ExtractionRecord:
     return record
 
 
-def read_run(run: Path) -> dict[str, Any]:
-    """run.json of `run`, after checking the folders a run keeps are folders."""
+def read_run(run: Path, repeats: bool = False) -> dict[str, Any]:
+    """run.json of `run`, after checking the folders a run keeps are folders. A repeated
+    run's (`--repeats`: its repeats are the runs) is refused in one line unless `repeats`."""
     path = run / "run.json"
     if path.is_dir():
         raise BadInput(f"{path}: is a folder, not a run's record")
@@ -290,6 +291,10 @@ def read_run(run: Path) -> dict[str, Any]:
             raise BadInput(f"{path}: unreadable ({error})") from None
     if not isinstance(data, dict):
         raise BadInput(f"{path}: not a run's record (not a JSON object)")
+    if "repeats" in data and not repeats:
+        from packetbench.benchmark.repeats import refusal, repeat_runs
+
+        raise refusal(run, len(repeat_runs(run) or []), "score, report or sql")
     return data
 
 

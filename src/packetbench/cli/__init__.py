@@ -76,11 +76,16 @@ def _usage_error(error: Exception) -> tuple[str, int] | None:
 
 # Commands whose --resume continues what an interrupt stopped, keeping what was finished.
 RESUMABLE = frozenset({"generate", "extract", "run"})
+# Commands that write nothing before they end, so keep nothing of a stopped pass: the way on
+# is to run them again. command -> why
+RERUN = {"audit": "an audit keeps nothing partial"}
 
 
 def _how_to_continue(words: list[str]) -> str:
     """What to run to continue an interrupted command: the same one with --resume (and
-    without --force, which would start it over)."""
+    without --force, which would start it over), or the same one again."""
+    if words and words[0] in RERUN:
+        return f"; {RERUN[words[0]]}; run it again: packetbench {shlex.join(words)}"
     if not words or words[0] not in RESUMABLE:
         return ""
     again = [w for w in words if w != "--force"]

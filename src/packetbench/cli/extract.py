@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from packetbench.benchmark.extract import ExtractSummary
     from packetbench.benchmark.harness.session import DryRun
     from packetbench.benchmark.packets import Packet
+    from packetbench.benchmark.repeats import RepeatsSummary
 
 
 def extract(
@@ -206,6 +207,15 @@ def extract(
             "copied from (the simulator reads their truth; the run records none)."
         ),
     ] = None,
+    repeats: Annotated[
+        int,
+        typer.Option(
+            metavar="K",
+            help="Extract every document K times, independently (sim: K derived seeds; an API: "
+            "K requests, each repeat cached apart), into OUT/repeats/r1..rK, each a run; "
+            "score and report OUT show the spread between them.",
+        ),
+    ] = 1,
 ) -> None:
     """Extract every document of the packets into a run folder (one record per document).
 
@@ -225,33 +235,39 @@ def extract(
     from packetbench.benchmark.packets import find_packets
     from packetbench.benchmark.providers import provider_class
     from packetbench.benchmark.providers.api import ApiProvider
+    from packetbench.benchmark.repeats import check_count
     from packetbench.benchmark.selection import Selection
 
     selection = Selection.parse(tiers, doc_types, formats, limit)
+    check_count(repeats)
     if (packets is None) == (documents is None):
         raise UsageError("give --packets (generated packets) or --documents (your own), one")
     if documents is None and (schema or schema_map or sim_truth):
         raise UsageError("--schema, --schema-map and --sim-truth go with --documents")
+    if documents is not None and repeats != 1:
+        raise UsageError(
+            "--repeats goes with --packets: a run of your own documents is verified by a "
+            "judge, not scored, so it has no spread to show"
+        )
     cls = provider_class(provider)
     if cls.simulator and model is not None:
         typer.echo(f"packetbench: note: {provider} is the simulator; it ignores --model", err=True)
-    instance = cls.from_options(
-        {
-            "profile": profile,
-            "seed": sim_seed,
-            "model": model,
-            "reasoning": reasoning,
-            "base_url": base_url,
-            "input": input_mode,
-            "max_output_tokens": max_output_tokens,
-            "timeout": timeout,
-            "retries": retries,
-            "cite": cite,
-            "confidence": confidence,
-            "calibration": sim_calibration,
-            "sampling": sampling_given(temperature, top_p, sampling_seed),
-        }
-    )
+    settings = {
+        "profile": profile,
+        "seed": sim_seed,
+        "model": model,
+        "reasoning": reasoning,
+        "base_url": base_url,
+        "input": input_mode,
+        "max_output_tokens": max_output_tokens,
+        "timeout": timeout,
+        "retries": retries,
+        "cite": cite,
+        "confidence": confidence,
+        "calibration": sim_calibration,
+        "sampling": sampling_given(temperature, top_p, sampling_seed),
+    }
+    instance = cls.from_options(settings)
     options = HarnessOptions(
         resume=resume,
         retry_failed=retry_failed,
@@ -287,8 +303,16 @@ def extract(
                 ),
                 provider,
             )
+            + (f" (per repeat; --repeats {repeats} asks {repeats} times)" if repeats > 1 else "")
         )
         return
+    label = " (SIMULATED extractor, not a model)" if cls.simulator else ""
+    who = (
+        provider
+        if not isinstance(instance, ApiProvider)
+        else (f"{provider} {instance.model} (reasoning {instance.settings.reasoning})")
+    )
+    summary: ExtractSummary | RepeatsSummary
     if documents is not None:
         from packetbench.benchmark.own_extract import extract_documents
 
@@ -303,24 +327,42 @@ def extract(
             options=options,
         )
         summary = own.extract
+        done = [summary]
         if own.classified:
             typer.echo(_classified(documents, own.packet, own.classified))
-    else:
+    elif repeats == 1:
         assert packets is not None
         summary = run_extraction(instance, packets, out, force=force, options=options)
-    label = " (SIMULATED extractor, not a model)" if cls.simulator else ""
-    statuses = ", ".join(f"{n:,} {s}" for s, n in summary.by_status.items()) or "none"
-    who = (
-        provider
-        if not isinstance(instance, ApiProvider)
-        else (f"{provider} {instance.model} (reasoning {instance.settings.reasoning})")
-    )
-    typer.echo(
-        f"{summary.run}: {summary.written:,} of {summary.documents:,} documents written "
-        f"[{statuses}] by {who}{label}"
-    )
-    if isinstance(instance, ApiProvider):
-        typer.echo(_this_run(summary))
+        done = [summary]
+    else:
+        from packetbench.benchmark.repeats import extract_repeats, repeat_settings
+
+        assert packets is not None
+
+        summary = extract_repeats(
+            lambda index: cls.from_options(repeat_settings(settings, index)),
+            packets,
+            out,
+            repeats,
+            force,
+            options,
+        )
+        done = summary.repeats
+    for one in done:
+        statuses = ", ".join(f"{n:,} {s}" for s, n in one.by_status.items()) or "none"
+        typer.echo(
+            f"{one.run}: {one.written:,} of {one.documents:,} documents written "
+            f"[{statuses}] by {who}{label}"
+        )
+        if isinstance(instance, ApiProvider):
+            typer.echo(_this_run(one))
+    if repeats > 1:
+        statuses = ", ".join(f"{n:,} {s}" for s, n in summary.by_status.items()) or "none"
+        typer.echo(
+            f"{out}: {len(done)} of {repeats} repeats, {summary.written:,} of "
+            f"{summary.documents:,} documents written [{statuses}]; score it with "
+            f"packetbench score {out} --packets {packets}"
+        )
     if summary.stopped == "max-cost":
         typer.echo(
             f"packetbench: stopped: --max-cost ${max_cost:,.2f} reached; "

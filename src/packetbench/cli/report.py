@@ -14,8 +14,8 @@ def report(
         typer.Argument(
             metavar="RUN",
             show_default=False,
-            help="Scored run folders, in the order to show (or runs of your own documents, "
-            "verified by a judge).",
+            help="Scored run folders, in the order to show (a repeated run: its repeats, "
+            "and the spread between them; or runs of your own documents, verified by a judge).",
         ),
     ],
     out: Annotated[Path, typer.Option(help="The folder to write report.md and report.html to.")],

@@ -190,6 +190,14 @@ def run(
         int | None,
         typer.Option(help="Extract only the first N documents (as extract --limit)."),
     ] = None,
+    repeats: Annotated[
+        int,
+        typer.Option(
+            metavar="K",
+            help="Extract every document K times, independently (as extract --repeats); the "
+            "report shows the spread between the repeats, the last line their mean rates.",
+        ),
+    ] = 1,
     audit_sample: Annotated[
         str,
         typer.Option(
@@ -250,6 +258,7 @@ def run(
         use_cache=not no_cache,
         selection=Selection.parse(None, doc_types, formats, limit),
         sampling=sampling_given(temperature, top_p, sampling_seed),
+        repeats=repeats,
     )
     progress = display("[bold]{task.description:<9}", spinner=True, to_stdout=True)
 
@@ -273,6 +282,7 @@ def run(
     if dry_run:
         say(
             estimate_line(outcome.estimate, provider)
+            + (f" (per repeat; --repeats {repeats} asks {repeats} times)" if repeats > 1 else "")
             if outcome.estimate is not None
             else f"dry run: {outcome.documents:,} documents; {provider} sends nothing and "
             "costs nothing"
@@ -286,10 +296,19 @@ def run(
         return "–" if value is None else f"{value * 100:.2f} %"
 
     say(
-        f"hallucination rate: numbers {pct('halluc_numbers')}, strings "
+        (
+            "hallucination rate"
+            if repeats == 1
+            else f"hallucination rate (mean of {repeats} repeats)"
+        )
+        + f": numbers {pct('halluc_numbers')}, strings "
         f"{pct('halluc_strings')}; faithfulness {pct('faithfulness')}"
         + (" (SIMULATED extractor)" if provider == "sim" else "")
     )
+    if outcome.spread:
+        from packetbench.benchmark.report.spread import one_line
+
+        say(one_line(outcome.run, outcome.spread))
     if cite is not None:
         ground = outcome.grounding
 

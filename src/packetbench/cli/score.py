@@ -9,7 +9,13 @@ import typer
 
 
 def score(
-    run: Annotated[Path, typer.Argument(metavar="RUN", help="The run folder (with run.json).")],
+    run: Annotated[
+        Path,
+        typer.Argument(
+            metavar="RUN",
+            help="The run folder (with run.json); a repeated run's repeats are each scored.",
+        ),
+    ],
     packets: Annotated[Path, typer.Option(help="A packet folder, or a folder of packets.")],
     jobs: Annotated[
         int,
@@ -43,42 +49,52 @@ def score(
 
     Exit 0 when documents were scored, 1 when no document of the run was extracted ok, 2 on
     bad input (among it packets other than those the run was extracted from)."""
+    from packetbench.benchmark.repeats import repeat_runs, write_spread
+    from packetbench.benchmark.report.spread import one_line
     from packetbench.benchmark.results import load_run  # duckdb loads only here
+    from packetbench.benchmark.runs import read_run
     from packetbench.benchmark.score.scorer import score_run  # scipy loads only here
     from packetbench.generator.executors import make_executor
     from packetbench.locking import hold
     from packetbench.progress import bar
 
     runner = make_executor(executor, jobs, ray_address)
+    repeats = repeat_runs(run)  # a repeated run (--repeats): each repeat is scored as a run
+    for target in repeats or []:
+        read_run(target)  # every repeat is a run before any is scored: none half rescored
     # One writer of the run at a time: a second `score`, or an `extract` of it, is refused.
-    with hold(run, create=False), bar("score", "packets") as advance:
-        result = score_run(
-            run,
-            packets,
-            executor=runner,
-            claims_jsonl=claims_jsonl,
-            on_packet=advance,
-            invalid=invalid,
-        )
-        load_run(run, packets)
-    excluded = ", ".join(f"{n} {k}" for k, n in result.excluded().items()) or "none"
-    salvaged = (
-        f"; salvaged: {len(result.salvaged):,} invalid (the leaves that fit; "
-        f"{result.totals.keys['invented']:,} invented keys)"
-        if result.salvaged
-        else ""
-    )
-    typer.echo(
-        f"{run / 'scores'}: {result.documents:,} documents scored, "
-        f"{result.claims:,} claims; excluded: {excluded}{salvaged}"
-    )
-    if not result.documents:
-        typer.echo(
-            f"packetbench: failed: no document of {run} was extracted ok ({excluded}): "
-            "there is nothing to score",
-            err=True,
-        )
-        raise typer.Exit(1)
+    with hold(run, create=False):
+        for target in repeats or [run]:
+            with hold(target, create=False), bar("score", "packets") as advance:
+                result = score_run(
+                    target,
+                    packets,
+                    executor=runner,
+                    claims_jsonl=claims_jsonl,
+                    on_packet=advance,
+                    invalid=invalid,
+                )
+                load_run(target, packets)
+            excluded = ", ".join(f"{n} {k}" for k, n in result.excluded().items()) or "none"
+            salvaged = (
+                f"; salvaged: {len(result.salvaged):,} invalid (the leaves that fit; "
+                f"{result.totals.keys['invented']:,} invented keys)"
+                if result.salvaged
+                else ""
+            )
+            typer.echo(
+                f"{target / 'scores'}: {result.documents:,} documents scored, "
+                f"{result.claims:,} claims; excluded: {excluded}{salvaged}"
+            )
+            if not result.documents:
+                typer.echo(
+                    f"packetbench: failed: no document of {target} was extracted ok "
+                    f"({excluded}): there is nothing to score",
+                    err=True,
+                )
+                raise typer.Exit(1)
+        if repeats:
+            typer.echo(one_line(run, write_spread(run, repeats)))
 
 
 def register(app: typer.Typer) -> None:

@@ -18,7 +18,9 @@ def sql(
     runs: Annotated[
         list[Path],
         typer.Argument(
-            metavar="RUN", show_default=False, help="Scored run folders (with results.duckdb)."
+            metavar="RUN",
+            show_default=False,
+            help="Scored run folders (with results.duckdb); a repeated run is its repeats.",
         ),
     ],
     query: Annotated[
@@ -42,11 +44,13 @@ def sql(
     `packetbench sql RUN "SELECT * FROM catalog"`.
     """
     from packetbench.benchmark.errors import UsageError
+    from packetbench.benchmark.repeats import expand
     from packetbench.benchmark.results.query import open_runs
 
     if output not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {output!r})")
-    with open_runs(runs, sandbox=True) as opened:
+    # A repeated run (--repeats) is its repeats, stacked: run_id tells them apart.
+    with open_runs(expand(runs)[0], sandbox=True) as opened:
         columns, rows = opened.query(query)
     _print(columns, [dict(zip(columns, row, strict=True)) for row in rows], output)
 

@@ -14,6 +14,15 @@ itself), so the workers used to sleep forever. Every pool of packetbench comes f
   parent pid with the one the pool was created by.
 - Elsewhere a daemon thread waits on the parent's sentinel (a pipe multiprocessing keeps
   open in the parent only) and ends the worker once it closes.
+
+A pool the owner stops (`stop_pool`: Ctrl-C, a failure) is not left to finish its tasks, and
+its workers are not killed outright either: a worker killed outright leaves what it started
+running (a tesseract process, which ignores the terminal's Ctrl-C as its worker does, reads on
+for seconds after the command ended) and what it half wrote (its scratch folder). Each worker
+gets SIGTERM, which ends the task it is running by an exception, so every `with` and `finally`
+on the way out runs (a `subprocess.run` kills and reaps its child, a temporary folder is
+removed), and then the worker exits before taking another task; one still inside C code when
+the grace period ends is killed.
 """
 
 from __future__ import annotations
@@ -24,10 +33,41 @@ import os
 import signal
 import sys
 import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+STOP_GRACE_S = 5.0  # how long a stopped worker may take to unwind its task before it is killed
+STOPPED_EXIT = 143  # a worker's exit code after SIGTERM ended it (128 + 15)
+
+_in_task = False  # whether this worker is running a task (read by its SIGTERM handler)
+
+
+class _Stopped(BaseException):
+    """Raised inside a worker's task when the pool's owner stops the pool: a BaseException,
+    so no `except Exception` of the task catches it."""
+
+
+def _on_stop(signum: int, frame: object) -> None:
+    """SIGTERM in a worker: end the task by an exception (its cleanups run), or, between
+    tasks, exit at once."""
+    if _in_task:
+        raise _Stopped
+    os._exit(STOPPED_EXIT)
+
+
+def _run_task(function: Any, /, *args: Any, **kwargs: Any) -> Any:
+    """Run one task of the pool in a worker; exit once SIGTERM has unwound it."""
+    global _in_task
+    try:
+        _in_task = True
+        try:
+            return function(*args, **kwargs)
+        finally:
+            _in_task = False
+    except _Stopped:
+        os._exit(STOPPED_EXIT)
 
 
 def alive(process_id: int) -> bool:
@@ -56,6 +96,7 @@ def _die_with_parent(owner: int, method: str) -> None:
     SIGINT to the owner (a Ctrl-C reaches every process of the terminal's group: the owner
     stops the pool, and no worker prints a KeyboardInterrupt traceback of its own)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _on_stop)
     # Started with SIGINT blocked (`_Pool.submit`): a Ctrl-C that came before the line above
     # is pending here, and is now dropped as ignored.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -78,10 +119,10 @@ class _Pool(ProcessPoolExecutor):
 
     def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
         if threading.current_thread() is not threading.main_thread():
-            return super().submit(fn, *args, **kwargs)
+            return super().submit(_run_task, fn, *args, **kwargs)
         previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            return super().submit(fn, *args, **kwargs)
+            return super().submit(_run_task, fn, *args, **kwargs)
         finally:
             # A Ctrl-C that came meanwhile is delivered here, to this process alone.
             signal.pthread_sigmask(signal.SIG_SETMASK, previous)
@@ -99,10 +140,24 @@ def worker_pool(jobs: int, method: str | None = None) -> ProcessPoolExecutor:
     )
 
 
-def stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Cancel what `pool` has not started and kill its workers now (a pool's own shutdown
-    waits for every task in flight, minutes for an OCR audit of a packet)."""
+def stop_pool(pool: ProcessPoolExecutor, grace_s: float = STOP_GRACE_S) -> None:
+    """Cancel what `pool` has not started and stop its workers now (a pool's own shutdown
+    waits for every task in flight, minutes for an OCR audit of a packet): each unwinds the
+    task it runs (the processes it started are killed, its scratch removed) and exits; one
+    that has not within `grace_s` seconds is killed. Returns once every worker has ended."""
+    from multiprocessing.connection import wait
+
     workers = list((pool._processes or {}).values())  # shutdown forgets them
     pool.shutdown(wait=False, cancel_futures=True)
     for process in workers:
+        process.terminate()
+    running = {process.sentinel: process for process in workers}
+    deadline = time.monotonic() + grace_s
+    while running and (left := deadline - time.monotonic()) > 0:
+        for ended in wait(list(running), timeout=left):
+            running.pop(int(ended))  # type: ignore[arg-type]
+    for process in running.values():
         process.kill()
+    while running:  # a sentinel, unlike join, never races the pool's thread to reap one
+        for ended in wait(list(running)):
+            running.pop(int(ended))  # type: ignore[arg-type]

@@ -12,12 +12,21 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from tests.support.ocr import needs_tesseract
 from tests.support.paths import PACKETS, cli_path
-from tests.support.processes import children, wait_until_gone
+from tests.support.processes import children, living, named, uptime, wait_until_gone
+
+
+def _again(args: list[str]) -> str:
+    """What an interrupted audit prints: it keeps nothing, so the way on is to run it again."""
+    return (
+        f"packetbench: interrupted; an audit keeps nothing partial; run it again: "
+        f"packetbench {' '.join(args)}\n"
+    )
 
 
 def _interrupt(
@@ -60,7 +69,7 @@ def test_ctrl_c_stops_the_workers_and_says_one_line() -> None:
         lambda pid: len(children(pid)) >= 2,
         whole_group=True,
     )
-    assert (code, stderr) == (130, "packetbench: interrupted\n")
+    assert (code, stderr) == (130, _again(["audit", "--jobs", "2", str(PACKETS)]))
 
 
 @needs_tesseract
@@ -72,7 +81,7 @@ def test_kill_int_during_ocr_ends_at_once() -> None:
         lambda pid: sum(len(children(worker)) for worker in children(pid)) >= 1,
         whole_group=False,
     )
-    assert (code, stderr) == (130, "packetbench: interrupted\n")
+    assert (code, stderr) == (130, _again(["audit", "--ocr", "--jobs", "2", str(PACKETS)]))
     assert took < 20, f"the audit took {took:.0f} s to stop"
 
 
@@ -84,4 +93,53 @@ def test_kill_int_in_one_process_says_one_line() -> None:
         lambda pid: len(children(pid)) >= 1,  # tesseract is reading a page
         whole_group=False,
     )
-    assert (code, stderr) == (130, "packetbench: interrupted\n")
+    assert (code, stderr) == (130, _again(["audit", "--ocr", str(PACKETS / "N3-000001")]))
+
+
+@needs_tesseract
+@pytest.mark.slow
+def test_ctrl_c_during_ocr_jobs_2_leaves_no_tesseract_reading(tmp_path: Path) -> None:
+    """A Ctrl-C while tesseract reads a long page under --jobs 2: no tesseract starts after
+    it, none reads on once the command has ended (they used to, orphaned, for seconds: a
+    worker ignores the terminal's SIGINT and so did the tesseract it started), no scratch
+    file is left, and the last line says what to run to continue."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    args = ["audit", "--ocr", "--jobs", "2", str(PACKETS)]
+    process = subprocess.Popen(
+        [cli_path(), *args],
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TMPDIR": str(scratch)},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 120
+    # A tesseract has read its page in (one still reading its input ends when its worker
+    # does; on a loaded machine that takes a second or two) and has been reading it for a
+    # while: a page read that long is a long one, with seconds of OCR ahead of it.
+    while not any(uptime() - at > 3 for at in named(process.pid, "tesseract").values()):
+        assert process.poll() is None, "the audit ended before it was interrupted"
+        assert time.monotonic() < deadline, "the audit never got going"
+        time.sleep(0.005)
+    seen = named(process.pid, "tesseract")
+    sent = uptime()
+    os.killpg(process.pid, signal.SIGINT)
+    while process.poll() is None:
+        seen.update(named(process.pid, "tesseract"))
+        time.sleep(0.002)
+    # Every process the command started ended before it did (an orphan read on for seconds).
+    left = living(process.pid)
+    _, stderr = process.communicate()
+    if left:
+        os.killpg(process.pid, signal.SIGKILL)
+    assert left == [], "processes of the audit outlived it"
+    late = {pid: round(at - sent, 2) for pid, at in seen.items() if at > sent + 0.02}
+    assert late == {}, f"tesseract started after the interrupt: {late}"
+    assert sorted(p.name for p in scratch.iterdir()) == []
+    assert process.returncode == 130
+    assert stderr == (
+        f"packetbench: interrupted; an audit keeps nothing partial; run it again: "
+        f"packetbench {' '.join(args)}\n"
+    )

@@ -28,7 +28,7 @@ def _quad(angle: float, width: float = 60.0, height: float = 10.0) -> list[float
 @pytest.mark.parametrize("angle", [0.0, 2.5, -3.0, 90.0, 91.2, 180.0, -179.4, 179.6, 270.0])
 def test_the_turn_of_a_page_is_read_in_every_direction(angle: float) -> None:
     boxes = [(0, _quad(angle + wobble), (0, 0), False) for wobble in (-0.2, 0.0, 0.1, 0.3)]
-    turned = page_turn(boxes)  # type: ignore[arg-type]
+    turned = page_turn(boxes)
     difference = (turned - angle + 180.0) % 360.0 - 180.0
     assert abs(difference) < 0.35, (angle, turned)
     assert -180.0 <= turned < 180.0

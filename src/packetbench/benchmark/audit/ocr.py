@@ -23,6 +23,7 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 import unicodedata
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -89,6 +90,10 @@ class Word:
     bottom: float  # pixels, origin top-left
 
 
+class Halted(Exception):
+    """A reading asked of a `Tesseract` that was halted (its result is no longer wanted)."""
+
+
 class Tesseract:
     """The tesseract binary; constructing one fails with a usage error when it is absent."""
 
@@ -100,6 +105,28 @@ class Tesseract:
                 "(Debian/Ubuntu: apt-get install tesseract-ocr)"
             )
         self.binary = found
+        self._guard = threading.Lock()
+        self._running: set[subprocess.Popen[bytes]] = set()
+        self._halted = False
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"binary": self.binary}  # what runs is this process's own
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["binary"])  # type: ignore[misc]
+
+    def halt(self) -> None:
+        """Kill every tesseract process this engine runs and start none until `resume`: a
+        reading that stops (an interrupt, a failure) leaves no process reading on after it."""
+        with self._guard:
+            self._halted = True
+            running = list(self._running)
+        for process in running:
+            process.kill()
+
+    def resume(self) -> None:
+        with self._guard:
+            self._halted = False
 
     def words(
         self, image: np.ndarray[Any, Any], dpi: int, source: str, psm: str = PSM
@@ -110,22 +137,39 @@ class Tesseract:
     def _run(self, images: str, stdin: bytes | None, dpi: int, source: str, psm: str) -> str:
         """Tesseract's TSV for `images` ("stdin", or a file listing image files)."""
         env = {**os.environ, "OMP_THREAD_LIMIT": os.environ.get("OMP_THREAD_LIMIT", "1")}
+        with self._guard:  # started and registered at once: `halt` misses none
+            if self._halted:
+                raise Halted(f"{source}: tesseract was stopped")
+            try:
+                process = subprocess.Popen(
+                    [self.binary, images, "stdout", "--dpi", str(dpi), "--psm", psm, "tsv"],
+                    stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    env=env,
+                )
+            except OSError as error:
+                raise BadInput(f"{source}: tesseract failed ({error})") from None
+            self._running.add(process)
         try:
-            run = subprocess.run(
-                [self.binary, images, "stdout", "--dpi", str(dpi), "--psm", psm, "tsv"],
-                input=stdin,
-                capture_output=True,
-                check=False,
-                timeout=600,
-                env=env,
-            )
-        except (OSError, subprocess.TimeoutExpired) as error:
-            raise BadInput(f"{source}: tesseract failed ({error})") from None
-        if run.returncode != 0:
-            lines = run.stderr.decode("utf-8", "replace").strip().splitlines()
-            reason = lines[-1] if lines else f"exit code {run.returncode}"
+            try:
+                out, err = process.communicate(stdin, timeout=600)
+            except subprocess.TimeoutExpired as error:
+                process.kill()
+                process.communicate()
+                raise BadInput(f"{source}: tesseract failed ({error})") from None
+            except BaseException:  # an interrupt: the process ends with the reading
+                process.kill()
+                process.wait()
+                raise
+        finally:
+            with self._guard:
+                self._running.discard(process)
+        if process.returncode != 0:
+            lines = err.decode("utf-8", "replace").strip().splitlines()
+            reason = lines[-1] if lines else f"exit code {process.returncode}"
             raise BadInput(f"{source}: tesseract failed ({reason})")
-        return run.stdout.decode("utf-8", "replace")
+        return out.decode("utf-8", "replace")
 
     def words_many(
         self, images: Sequence[np.ndarray[Any, Any]], dpi: int, source: str, psm: str = PSM
@@ -738,7 +782,8 @@ def read_pages(
             BoxReader(engine, prepared, angle, dpi, where),
         )
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
         for start in range(0, len(numbers), workers):
             batch = [
                 (number, *render_page(pdf, number, dpi))
@@ -750,6 +795,15 @@ def read_pages(
                     number,
                     OcrPage(found, dpi / 72, left, top, image.reshape(image.shape[:2]), reader),
                 )
+    except BaseException:
+        # Stopped (an interrupt, a failure, a reader that stopped reading): the pages in
+        # flight are not waited for, and no tesseract reads on, or starts, after this.
+        engine.halt()
+        pool.shutdown(wait=True, cancel_futures=True)
+        engine.resume()
+        raise
+    finally:
+        pool.shutdown(wait=True)
 
 
 def _pgm(image: np.ndarray[Any, Any]) -> bytes:

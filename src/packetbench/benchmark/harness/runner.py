@@ -126,8 +126,12 @@ class Runner:
         reporter: Reporter,
         redactor: Redactor,
         seed: int | None = None,
+        repeat: int = 1,
     ) -> None:
         self.provider = provider
+        # Which repeat of a repeated run (--repeats) this is: a repeat past the first has
+        # cache keys of its own, or every repeat would be the first one's answers again.
+        self.repeat = repeat
         self.run = run
         self.schemas = schemas  # schema name -> schema as sent to this provider
         self.concurrency = concurrency
@@ -365,6 +369,7 @@ class Runner:
                 "schema": self._schema_keys[doc.schema],
                 "document": document.sha256,
                 "input": document.describe(),
+                **({"repeat": self.repeat} if self.repeat > 1 else {}),
             }
         )
         self._event(job, event="input", **document.describe())

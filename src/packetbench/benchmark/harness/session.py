@@ -104,10 +104,12 @@ def _setup(
             "pricing table lacks (add it with --pricing FILE)"
         )
     policy = RetryPolicy(provider.retries, options.backoff_base_s, options.backoff_cap_s)
+    repeat = options.repeat
     info: dict[str, Any] = {
-        "run_id": out.resolve().name,
+        "run_id": out.resolve().name if repeat is None else repeat.run_id,
         "provider": provider.name,
         **provider.describe(),
+        **({"repeat": repeat.describe()} if repeat is not None else {}),
         "retry": policy.describe(),
         **({"selection": chosen} if (chosen := options.selection.describe()) else {}),
         "concurrency": options.concurrency,
@@ -214,6 +216,7 @@ def run_api(
         reporter=reporter,
         redactor=redactor,
         seed=options.seed,
+        repeat=options.repeat.index if options.repeat is not None else 1,
     )
     outcome = asyncio.run(runner.execute(work.jobs))
     tally = outcome.tally

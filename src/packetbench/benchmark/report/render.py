@@ -17,8 +17,10 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from packetbench.benchmark.errors import UsageError
+from packetbench.benchmark.repeats import expand
 from packetbench.benchmark.report import charts
 from packetbench.benchmark.report.context import HALLUCINATION, RateTable, build_context
+from packetbench.benchmark.report.spread import repeats_context
 from packetbench.benchmark.results.query import open_runs
 from packetbench.benchmark.runs import check_outputs, write_atomic
 from packetbench.benchmark.stats.bootstrap import Interval
@@ -38,6 +40,11 @@ def interval(value: Interval | None, digits: int = 2) -> str:
     if value is None or value.low is None or value.high is None:
         return "–"
     return f"[{value.low * 100:.{digits}f}, {value.high * 100:.{digits}f}]"
+
+
+def points(value: float | None, digits: int = 2) -> str:
+    """A difference of rates (a standard deviation of them), in percentage points."""
+    return "–" if value is None else f"{value * 100:.{digits}f} pp"
 
 
 def count(value: int | float | None) -> str:
@@ -80,7 +87,14 @@ def _environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.filters.update(
-        pct=pct, fixed=fixed, interval=interval, count=count, money=money, md=md_cell, amount=amount
+        pct=pct,
+        points=points,
+        fixed=fixed,
+        interval=interval,
+        count=count,
+        money=money,
+        md=md_cell,
+        amount=amount,
     )
     return env
 
@@ -159,26 +173,29 @@ class ReportFiles:
 
 def write_report(runs: Sequence[Path], out: Path, force: bool = False) -> ReportFiles:
     """Write `out`/report.md and `out`/report.html for `runs` (in the order given); existing
-    ones are replaced only with `force`."""
+    ones are replaced only with `force`. A repeated run (`--repeats`) stands for its repeats,
+    and the report adds the spread between them."""
     from packetbench.benchmark.report.documents import documents_context, is_documents
 
     check_outputs(out, ("report.md", "report.html"), force, "report")
-    own = [is_documents(run) for run in runs]
+    flat, groups = expand(list(runs))  # a repeated run is its repeats, and their spread
+    own = [is_documents(run) for run in flat]
     env = _environment()
     if any(own):
         # One's own documents have no scores: their report is the judge's estimate.
         if not all(own):
-            mixed = runs[own.index(True)]
+            mixed = flat[own.index(True)]
             raise UsageError(
                 f"{mixed}: a run of your own documents has no scores to set beside scored "
                 "runs; report it apart"
             )
-        context = documents_context(runs)
+        context = documents_context(flat)
         markdown = env.get_template("documents.md.j2").render(**context)
         html = env.get_template("documents.html.j2").render(**context)
     else:
-        with open_runs(runs) as opened:
+        with open_runs(flat) as opened:
             context = build_context(opened)
+            context["repeats"] = repeats_context(opened, groups)
         markdown = env.get_template("report.md.j2").render(**context)
         html = env.get_template("report.html.j2").render(**context, charts=_charts(context))
     try:

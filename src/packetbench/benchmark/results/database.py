@@ -30,3 +30,22 @@ def check_records(db: Path, run: Path, meta: dict[str, Any]) -> None:
         raise BadInput(
             f"{db}: the run's extraction records changed since it was scored; score the run again"
         )
+
+
+def scored_digest(run: Path) -> str | None:
+    """The digest of the extraction records `run`'s results database was scored from (its
+    meta `records`), or None when there is no readable database of this schema."""
+    db = run / DB_NAME
+    if not db.is_file():
+        return None
+    import duckdb
+
+    try:
+        with duckdb.connect(str(db), read_only=True) as con:
+            meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+    except duckdb.Error:
+        return None
+    if meta.get("schema_version") != SCHEMA_VERSION:
+        return None
+    value = meta.get("records")
+    return str(value) if value is not None else None

@@ -25,6 +25,7 @@ import duckdb
 
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
+from packetbench.benchmark.repeats import refusal, repeat_runs
 from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION, check_records
 from packetbench.benchmark.runs import read_run
 
@@ -221,6 +222,9 @@ def open_runs(paths: Sequence[Path], paired: bool = False, sandbox: bool = False
         ids: list[str] = []
         documents: list[dict[str, dict[str, Any]]] = []
         for index, run in enumerate(paths):
+            repeats = repeat_runs(run)
+            if repeats is not None:  # its repeats are the runs; their callers expand it
+                raise refusal(run, len(repeats), "score, report or sql")
             db = run / DB_NAME
             if not db.is_file():
                 hint = (
