@@ -267,9 +267,12 @@ _HARDER: dict[str, tuple[str, str]] = {
     "punch_holes": ("Punch holes", "Three holes punched in the left margin."),
     "rotated": (
         "Page fed turned",
-        "Scanned turned by 90, 180 or 270 degrees (a quarter turn shrinks it to fit).",
+        "Fed sideways (90 or 270 degrees, shrunk to fit) or, as often, upside down.",
     ),
-    "reduced": ("Reduced copy", "The page copied at 50-60 % onto a larger sheet."),
+    "reduced": (
+        "Reduced copy",
+        "The page copied at 60-70 % onto a larger sheet, laid crooked (2.5-5 degrees).",
+    ),
     "crooked": (
         "Page fed crooked",
         "Turned 4.5 to 8 degrees by a document feeder, shrunk to fit, a shadow on one side.",
