@@ -42,7 +42,7 @@ photocopy_2nd 63 (15.5 %) -> 0, photocopy_3rd 81 (19.9 %) -> 1 (0.2 %), blurred 
 damaged 0 at every level. In the canonical suite (seed 1), the rule marks illegible exactly the
 blotted boxes (N4-000001 7, N5-000001 16) and no other of its 33,942 PDF locations.
 MAX_SMEAR = 0.3: the smallest boxes drawn are 4.5 points high (12.4 px at 200 dpi, 9.4 px
-at 150 dpi); the levels that exist smear at most 3 px (motion_blur: 0.24 of such a box, its
+at 150 dpi); the levels that exist smear at most 2 px (motion_blur: 0.16 of such a box, its
 glyphs smeared but a person still reads them), while a smear of a third of the
 glyph height covers the x-height's counters and strokes alike (a Gaussian of that radius is
 mush). No level in use reaches it: today the check guards a future level, not a preset.

@@ -1,6 +1,6 @@
 """Issue 25's harder scan levels: each does what it claims, measured in pixels on a real page
 (an ACORD 125 drawn by the generator and rendered by pdfium), boxes carried to the turned
-and reduced pages, and all but the opt-in four in the N4-N5 draw (none before)."""
+and reduced pages, every one in the N4-N5 draw (none before)."""
 
 from __future__ import annotations
 
@@ -88,12 +88,40 @@ def test_motion_blur_smears_across_the_page_only(native: Pixels) -> None:
     assert _edges(moved, axis=0) > 0.85 * _edges(native, axis=0)
 
 
-@pytest.mark.parametrize("level", ["photocopy_2nd", "photocopy_3rd"])
-def test_a_copy_of_a_copy_grows_the_strokes(native: Pixels, level: str) -> None:
+def test_toner_spread_grows_the_strokes(native: Pixels) -> None:
+    """The `thicken` option (no preset level uses it since the photocopies were tuned for the
+    audit's OCR) fills the counters."""
     copied = native.copy()
-    spec = LEVELS[level]
-    damage.optics(copied, 0.0, 0, spec.thicken)
+    damage.optics(copied, 0.0, 0, 1)
     assert (copied < 128).mean() > 1.5 * (native < 128).mean()
+
+
+@pytest.mark.parametrize("level", ["photocopy_2nd", "photocopy_3rd"])
+def test_a_copy_of_a_copy_grays_the_paper_and_speckles_it(render: Render, level: str) -> None:
+    """Against the clean scan of the same page: paper grayer, and dark specks of toner on it."""
+    pdf = render("N3", 3, (DOC,)).pdf(DOC)
+    try:
+        clean, copied = (scan_page(pdf, 0, LEVELS[name], 5) for name in ("clean", level))
+    finally:
+        pdf.close()
+    import io
+
+    from PIL import Image
+
+    pixels = {
+        name: np.asarray(Image.open(io.BytesIO(page.image)).convert("L"))
+        for name, page in (("clean", clean), (level, copied))
+    }
+    paper = {name: float(np.median(image)) for name, image in pixels.items()}
+    assert paper[level] < paper["clean"] - 10, paper
+
+    def specks(pixels: Pixels) -> int:  # dark pixels with only light ones around them
+        dark = pixels < 128
+        around = sum(np.roll(np.roll(dark, dy, 0), dx, 1) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+        return int((dark & (around == 1)).sum())
+
+    counted = {name: specks(image) for name, image in pixels.items()}
+    assert counted[level] > 5 * max(counted["clean"], 20), counted
 
 
 def _blockiness(image: Pixels) -> float:
@@ -209,7 +237,7 @@ def test_boxes_land_on_their_values_on_a_turned_or_reduced_page(render: Render, 
 
     before, after = page_image(plain.pdf(DOC)), page_image(scanned.pdf(DOC))
     height = before.shape[0] / scale
-    checked = 0
+    checked, correlations = 0, []
     pairs = zip(plain.fields(DOC).items(), scanned.fields(DOC).items(), strict=True)
     for (path, entry), (_, moved) in pairs:
         for native_loc, moved_loc in zip(entry["locations"], moved["locations"], strict=True):
@@ -220,17 +248,30 @@ def test_boxes_land_on_their_values_on_a_turned_or_reduced_page(render: Render, 
                 round((height - y1) * scale) : round((height - y0) * scale),
                 round(x0 * scale) : round(x1 * scale),
             ]
-            turned = Image.fromarray(crop.astype(np.uint8)).rotate(
-                how["angle"], expand=True, fillcolor=255, resample=Image.Resampling.BILINEAR
+            turned, inside = (
+                Image.fromarray(image).rotate(
+                    how["angle"], expand=True, fillcolor=fill, resample=Image.Resampling.BILINEAR
+                )
+                for image, fill in (
+                    (crop.astype(np.uint8), 255),
+                    (np.full_like(crop, 255, np.uint8), 0),
+                )
             )
             bx0, by0, bx1, by1 = moved_loc["bbox"]
             target = after[
                 round((height - by1) * scale) : round((height - by0) * scale),
                 round(bx0 * scale) : round(bx1 * scale),
             ]
-            expected = np.asarray(turned.resize((target.shape[1], target.shape[0])), float)
-            a, b = expected - expected.mean(), target - target.mean()
+            shape = (target.shape[1], target.shape[0])
+            expected = np.asarray(turned.resize(shape), float)
+            # Only the turned box itself: the corners of the upright box around a long turned
+            # box hold its neighbours' ink.
+            mask = np.asarray(inside.resize(shape), float) > 200
+            a, b = expected[mask] - expected[mask].mean(), target[mask] - target[mask].mean()
             correlation = float((a * b).sum() / np.sqrt((a * a).sum() * (b * b).sum()))
-            assert correlation > 0.5, (path, correlation)
+            # A box off its value correlates about 0; a long box turned 7-8 degrees takes a
+            # corner of its neighbour's line in.
+            assert correlation > 0.35, (path, correlation)
+            correlations.append(correlation)
             checked += 1
-    assert checked >= 10
+    assert checked >= 10 and float(np.median(correlations)) > 0.6, correlations

@@ -96,3 +96,27 @@ def test_harder_tiers_carry_more_patterns(tier_corpus: Callable[[str], Path]) ->
     assert means == sorted(means), means
     unions = [len(set().union(*per_tier[tier])) for tier in TIERS]
     assert unions == sorted(unions), unions
+
+
+def test_every_perception_indicator_escalates(tier_corpus: Callable[[str], Path]) -> None:
+    """The difficulty card of the five tier corpora (20 packets each, no OCR): image-page share,
+    located values missing from the text layer, conflicts, illegible values and patterns per
+    document never fall from N1 to N5 and are strictly higher at N5 than at N4; image pages
+    are about N2 15 %, N3 40 %, N4 65-80 %, N5 85 % or more of PDF pages."""
+    from packetbench.benchmark.difficulty import difficulty_card
+
+    rows = difficulty_card([tier_corpus(tier) for tier in TIERS], ocr_sample=0).tiers
+    assert [row["tier"] for row in rows] == list(TIERS)
+    for key in (
+        "image_page_share",
+        "not_in_text_layer_share",
+        "conflicts_per_packet",
+        "illegible_values_per_packet",
+        "pattern_uses_per_document",
+        "pdf_pages_per_packet",
+    ):
+        values = [row[key] or 0 for row in rows]
+        assert values == sorted(values) and values[4] > values[3], (key, values)
+    images = [row["image_page_share"] for row in rows]
+    assert images[0] == 0 and 0.08 <= images[1] <= 0.25 and 0.3 <= images[2] <= 0.5, images
+    assert 0.6 <= images[3] <= 0.8 and images[4] >= 0.85, images

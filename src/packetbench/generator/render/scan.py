@@ -136,8 +136,8 @@ LEVELS: dict[str, Level] = {
 # the tier presets' draw: forced with --set patterns.scan.<level>=1.
 _BASE: dict[str, Any] = {"dpi": 200, "angle": 0.8, "shift": 4.0, "noise": 4.0, "paper": 246}
 NEW_LEVELS: dict[str, Level] = {
-    "blurred": Level("blurred", **_BASE, blur=1.6, quality=70),
-    "motion_blur": Level("motion_blur", **_BASE, motion=6, quality=70),
+    "blurred": Level("blurred", **_BASE, blur=1.4, quality=70),
+    "motion_blur": Level("motion_blur", **_BASE, motion=4, quality=70),
     "jpeg_blocks": Level("jpeg_blocks", 150, angle=0.8, shift=4.0, noise=4.0, quality=8, paper=244),
     "photocopy_2nd": Level(
         "photocopy_2nd",
@@ -151,7 +151,6 @@ NEW_LEVELS: dict[str, Level] = {
         paper=232,
         whiten=8.0,
         blur=0.6,
-        thicken=1,
     ),
     "photocopy_3rd": Level(
         "photocopy_3rd",
@@ -167,7 +166,6 @@ NEW_LEVELS: dict[str, Level] = {
         whiten=6.0,
         ink=0.8,
         blur=0.8,
-        thicken=1,
     ),
     "blurred_patch": Level("blurred_patch", **_BASE, quality=70, damage=("patch",)),
     "roller_bar": Level("roller_bar", **_BASE, quality=70, damage=("roller",)),
