@@ -88,19 +88,19 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "scan.ocr_layer": (0.0, 0.0, 0.08, 0.06, 0.04),
     # Damage up to the edge of legibility (issue 25), from N4; each level's OCR minimum is in
     # audit.result.OCR_RECALL_MIN.
-    "scan.blurred": (0.0, 0.0, 0.0, 0.04, 0.03),
-    "scan.motion_blur": (0.0, 0.0, 0.0, 0.03, 0.02),
-    "scan.photocopy_2nd": (0.0, 0.0, 0.0, 0.03, 0.02),
+    "scan.blurred": (0.0, 0.0, 0.0, 0.03, 0.03),
+    "scan.motion_blur": (0.0, 0.0, 0.0, 0.02, 0.02),
+    "scan.photocopy_2nd": (0.0, 0.0, 0.0, 0.02, 0.02),
     "scan.photocopy_3rd": (0.0, 0.0, 0.0, 0.02, 0.02),
-    "scan.jpeg_blocks": (0.0, 0.0, 0.0, 0.04, 0.03),
-    "scan.blurred_patch": (0.0, 0.0, 0.0, 0.03, 0.01),
-    "scan.roller_bar": (0.0, 0.0, 0.0, 0.03, 0.01),
-    "scan.crease": (0.0, 0.0, 0.0, 0.03, 0.01),
-    "scan.coffee_ring": (0.0, 0.0, 0.0, 0.03, 0.02),
-    "scan.punch_holes": (0.0, 0.0, 0.0, 0.03, 0.02),
-    "scan.rotated": (0.0, 0.0, 0.0, 0.1, 0.3),
-    "scan.reduced": (0.0, 0.0, 0.0, 0.1, 0.33),
-    "scan.crooked": (0.0, 0.0, 0.0, 0.1, 0.55),
+    "scan.jpeg_blocks": (0.0, 0.0, 0.0, 0.03, 0.03),
+    "scan.blurred_patch": (0.0, 0.0, 0.0, 0.02, 0.01),
+    "scan.roller_bar": (0.0, 0.0, 0.0, 0.02, 0.01),
+    "scan.crease": (0.0, 0.0, 0.0, 0.02, 0.01),
+    "scan.coffee_ring": (0.0, 0.0, 0.0, 0.02, 0.02),
+    "scan.punch_holes": (0.0, 0.0, 0.0, 0.02, 0.02),
+    "scan.rotated": (0.0, 0.0, 0.0, 0.07, 0.3),
+    "scan.reduced": (0.0, 0.0, 0.0, 0.07, 0.33),
+    "scan.crooked": (0.0, 0.0, 0.0, 0.07, 0.55),
     # textlayer: one text attack per document (they exclude each other and every scan), so
     # they fall on the native documents the scans left: about 45 % of them at N3, 60 % at N4
     # and 80 % at N5 (of all PDF documents about 25 %, 20 % and 13 %); the rule attacks
