@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from packetbench.benchmark.audit.document import page_turn
 from packetbench.benchmark.audit.files import packet_folders, read_packet
+from packetbench.benchmark.audit.located import page_turn
 from packetbench.benchmark.audit.ocr import Tesseract, read_boxes, same_text
 from packetbench.benchmark.audit.pixels import Agreement, pixel_pages, wilson
 from packetbench.legibility import INTACT_VERDICT, UNDECIDED_VERDICT
