@@ -47,3 +47,23 @@ def test_the_audit_reads_pages_fed_turned(tmp_path: Path) -> None:
     tally = result.totals()["scans"]["rotated"]["fields"]
     assert tally["checked"] > 300
     assert tally["found"] >= 0.95 * tally["checked"], tally
+
+
+@needs_tesseract
+@pytest.mark.slow
+@pytest.mark.parametrize("level", ["rotated", "crooked", "reduced"])
+def test_a_reader_without_restoration_cannot_read_what_the_audit_reads(
+    tmp_path: Path, level: str
+) -> None:
+    """The difficulty these levels claim is real: on an SOV so scanned (N3, seed 2: its pages
+    fed upside down, sideways or crooked), the difficulty card's naive baseline (tesseract on
+    the whole page, nothing turned back or evened out) reads under half of the located values
+    that the same pages read as the audit reads them (`restored`) give back at 95 % or more."""
+    from packetbench.benchmark.difficulty import difficulty_card
+
+    knobs = resolve("N3", {"documents": ("sov_pdf",), "patterns.only": (f"scan.{level}",)})
+    write_packet(tmp_path, "N3", 2, knobs)
+    (row,) = difficulty_card([tmp_path], ocr_sample=100).tiers
+    assert row["image_page_share"] == 1.0 and row["ocr_located_values"] > 100
+    assert row["restored_ocr_recovered_share"] >= 0.95, row
+    assert row["ocr_recovered_share"] < 0.5, row
