@@ -30,7 +30,13 @@ from packetbench.benchmark.audit.ocr import (
     shown_elsewhere,
 )
 from packetbench.benchmark.audit.pdftext import PdfText
-from packetbench.benchmark.audit.pixels import PixelPage, PixelStats, pixel_pages, sampled
+from packetbench.benchmark.audit.pixels import (
+    Agreement,
+    PixelPage,
+    PixelStats,
+    pixel_pages,
+    sampled,
+)
 from packetbench.benchmark.audit.result import (
     ATTACK_ABSENT,
     HANDWRITING,
@@ -714,18 +720,19 @@ class _Auditor:
                 read = self.ocr_found.get((page, index))
                 if read is None:
                     continue
-                agreement = stats.agreement
-                if verdict == UNDECIDED_VERDICT:
-                    agreement.undecided += 1
-                elif verdict == INTACT_VERDICT:
-                    if read:
-                        agreement.intact_read += 1
+                level = stats.levels.setdefault(self.levels[page], Agreement())
+                for agreement in (stats.agreement, level):
+                    if verdict == UNDECIDED_VERDICT:
+                        agreement.undecided += 1
+                    elif verdict == INTACT_VERDICT:
+                        if read:
+                            agreement.intact_read += 1
+                        else:
+                            agreement.intact_unread += 1
+                    elif read:
+                        agreement.damaged_read += 1
                     else:
-                        agreement.intact_unread += 1
-                elif read:
-                    agreement.damaged_read += 1
-                else:
-                    agreement.damaged_unread += 1
+                        agreement.damaged_unread += 1
 
     def check_unaccounted(self, pdf: PdfText) -> None:
         """Every word of every page's text layer belongs to a value, a string or a hidden

@@ -139,6 +139,8 @@ class PixelStats:
     strings_blank: int = 0  # strings not intact with no letter or digit: found unread
     unavailable: str = ""  # why the clean side could not be had ("" when it could)
     agreement: Agreement = field(default_factory=Agreement)
+    # The same calibration sample, scan level by scan level.
+    levels: dict[str, Agreement] = field(default_factory=dict)
 
     def __add__(self, other: PixelStats) -> PixelStats:
         return PixelStats(
@@ -155,6 +157,10 @@ class PixelStats:
             self.strings_blank + other.strings_blank,
             self.unavailable or other.unavailable,
             self.agreement + other.agreement,
+            {
+                level: self.levels.get(level, Agreement()) + other.levels.get(level, Agreement())
+                for level in sorted({*self.levels, *other.levels})
+            },
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -172,6 +178,7 @@ class PixelStats:
             "strings_blank": self.strings_blank,
             "unavailable": self.unavailable,
             "agreement": self.agreement.to_json(),
+            "agreement_levels": {k: v.to_json() for k, v in sorted(self.levels.items())},
         }
 
 
