@@ -116,23 +116,18 @@ def test_the_pixel_rule_catches_every_painted_over_value(
     assert pixels["boxes"]["damaged"] == len(painted)
     assert pixels["unavailable"] == ""
     # A painted value's line (the visible string naming its leaf) is judged in the value's box:
-    # not verified by pixels, it is left to OCR, which cannot read paint. (Only lines whose
-    # text no other string of the page holds: OCR may find those elsewhere on the page.)
-    documents = {d["doc_id"]: d for d in report["packets"][0]["documents"]}
-    lines = 0
-    for doc_id, path in painted:
-        strings = json.loads((scanned_packet / f"rendered_universe_{doc_id}.json").read_text())[
+    # never verified by pixels, it is left to OCR (which may still read its words elsewhere
+    # on the page, as the full audit would).
+    lines = sum(
+        1
+        for doc_id, path in painted
+        for entry in json.loads((scanned_packet / f"rendered_universe_{doc_id}.json").read_text())[
             "strings"
         ]
-        missed = {m["path"] for m in documents[doc_id]["ocr_misses"]}
-        for index, entry in enumerate(strings):
-            page = entry["page"]
-            others = [s["text"] for i, s in enumerate(strings) if i != index and s["page"] == page]
-            if entry.get("path") != path or any(entry["text"] in text for text in others):
-                continue
-            assert f"strings[{index}]" in missed, (doc_id, path, entry["text"])
-            lines += 1
-    assert lines >= 2
+        if entry.get("path") == path
+    )
+    assert lines >= len(painted)
+    assert pixels["strings"]["undecided"] >= lines
     # The file is no longer its manifest's: that is reported too, as it always was.
     assert {f["doc_id"] for f in findings(report) if f["problem"] == "integrity"} == {
         d for d, _ in painted
