@@ -233,15 +233,17 @@ def ocr_throughput(packets: list[PacketFiles]) -> None:
     print(
         f"{'packet':<12}{'OCR pages':>10}{'audit full':>12}{'audit pixel':>13}{'pixel/full':>12}"
         f"{'whole-page OCR':>16}{'clean render':>14}{'same findings':>15}"
+        f"{'misses full/pixel/both':>24}"
     )
     totals = [0, 0.0, 0.0, 0.0, 0.0]
     same_all = True
+    misses_all = [0, 0, 0]
     for packet in [*packets, None]:
         if packet is None:
             if len(packets) < 2:
                 break
             pages, full, pixel, whole, render = totals
-            name, same = "all", same_all
+            name, same, misses = "all", same_all, misses_all
         else:
             documents = [doc for doc in packet.documents if doc.format == "pdf" and doc.ocr_pages()]
             pages = sum(len(doc.ocr_pages()) for doc in documents)
@@ -249,27 +251,40 @@ def ocr_throughput(packets: list[PacketFiles]) -> None:
                 print(f"{packet.packet_id:<12}{0:>10}  (no page needs OCR)")
                 continue
             found: list[list[tuple[str, ...]]] = []
-            full = _cpu(partial(_audit_all, documents, engine, None, found))
-            pixel = _cpu(partial(_audit_all, documents, engine, packet.truth, found))
+            missed: list[set[tuple[str, ...]]] = []
+            full = _cpu(partial(_audit_all, documents, engine, None, found, missed))
+            pixel = _cpu(partial(_audit_all, documents, engine, packet.truth, found, missed))
             whole = _cpu(partial(_each_page, documents, partial(_whole_page_ocr, engine)))
             render = _cpu(partial(_each_page, documents, _clean_render))
             for index, value in enumerate((pages, full, pixel, whole, render)):
                 totals[index] += value
             name, same = packet.packet_id, found[0] == found[1]
             same_all = same_all and same
+            misses = [
+                len(missed[0] - missed[1]),
+                len(missed[1] - missed[0]),
+                len(missed[0] & missed[1]),
+            ]
+            misses_all = [a + b for a, b in zip(misses_all, misses, strict=True)]
             for label, only in (("full", found[0]), ("pixel", found[1])):
                 other = set(found[1] if label == "full" else found[0])
                 for item in sorted(set(only) - other):
                     print(f"  only {label}: {' '.join(map(str, item))}")
+            # A miss only the fast path has is a bug: every one is listed.
+            for item in sorted(missed[1] - missed[0]):
+                print(f"  missed only by pixel: {' '.join(map(str, item))}")
         print(
             f"{name:<12}{pages:>10}{pages / full:>12.3f}{pages / pixel:>13.3f}"
             f"{full / pixel:>11.1f}x{pages / whole:>16.3f}{pages / render:>14.2f}"
-            f"{'yes' if same else 'NO':>15}",
+            f"{'yes' if same else 'NO':>15}{'/'.join(map(str, misses)):>24}",
             flush=True,
         )
     print(
         "  OCR pages per second per core; pixel/full: how many times faster the pixel-first "
-        "audit is; same findings: the same findings (problem, document, path) both ways"
+        "audit is; same findings: the same findings (problem, document, path) both ways; "
+        "misses: OCR misses on scanned pages (no finding of their own: the level's recall "
+        "judges them) only the full audit has (its OCR misread a box the rule proves intact), "
+        "only the pixel audit has (must be 0), and both have"
     )
 
 
@@ -285,17 +300,20 @@ def _audit_all(
     engine: Tesseract,
     packet: dict[str, Any] | None = None,
     found: list[list[tuple[str, ...]]] | None = None,
+    missed: list[set[tuple[str, ...]]] | None = None,
 ) -> None:
     """The OCR audit of `documents`: full (`packet` None) or pixel-first; its findings are
-    appended to `found`."""
+    appended to `found`, its OCR misses on scanned pages to `missed`."""
     findings: list[tuple[str, ...]] = []
+    misses: set[tuple[str, ...]] = set()
     for doc in documents:
         audit = audit_document(doc, engine=engine, packet=packet)
         findings.extend((f.problem, f.doc_id, f.path) for f in audit.findings)
-        # OCR's misses on scanned pages (judged by the level's recall) are findings too.
-        findings.extend(("ocr miss", f.doc_id, f.path) for f in audit.ocr_misses)
+        misses.update((f.doc_id, f.path) for f in audit.ocr_misses)
     if found is not None:
         found.append(sorted(findings))
+    if missed is not None:
+        missed.append(misses)
 
 
 def _each_page(documents: list[Document], read: Callable[[Any, int, str], object]) -> None:

@@ -11,6 +11,15 @@ full audit reads a box again). Agreement: intact and read, or damaged and not re
 boxes are counted apart (OCR settles them in the audit). Per level and overall, with 95 %
 Wilson intervals; a running total is printed after each packet, so a cut-off run still says
 how far it got.
+
+    python benchmarks/pixel_agreement.py PACKET_DIR [PACKET_DIR ...] --as-audit
+
+With --as-audit every box of every scanned page is compared, and OCR reads as the audit's own
+calibration reads (`audit --ocr` with every scanned page in its calibration sample: the page
+read whole, then each box it missed read again alone, as `--ocr-mode full` reads), so the
+figures are the audit's agreement (`pixels.agreement_levels` in its JSON) on every page rather
+than on one in `audit.pixels.SAMPLE`. Whether the audit refuses to pass on them
+(`pixels.MAX_DISAGREEMENT`) is printed last.
 """
 
 from __future__ import annotations
@@ -23,8 +32,10 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from packetbench.benchmark.audit.document import page_turn
-from packetbench.benchmark.audit.files import packet_folders, read_packet
+from packetbench.benchmark.audit import pixels
+from packetbench.benchmark.audit.document import audit_document
+from packetbench.benchmark.audit.files import PacketFiles, packet_folders, read_packet
+from packetbench.benchmark.audit.located import page_turn
 from packetbench.benchmark.audit.ocr import Tesseract, read_boxes, same_text
 from packetbench.benchmark.audit.pixels import Agreement, pixel_pages, wilson
 from packetbench.legibility import INTACT_VERDICT, UNDECIDED_VERDICT
@@ -57,10 +68,18 @@ def main() -> None:
     parser.add_argument("packets", nargs="+")
     parser.add_argument("--boxes", type=int, default=10_000, help="boxes sampled in all")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--as-audit",
+        action="store_true",
+        help="every scanned page read as the audit's calibration reads it (page, then box)",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     engine = Tesseract()
     packets = [read_packet(folder) for folder in packet_folders(Path(p) for p in args.packets)]
+    if args.as_audit:
+        as_audit(packets, engine, started)
+        return
     # The candidates: (packet, document, page, field index, quad), in a fixed order.
     candidates = []
     for packet_index, packet in enumerate(packets):
@@ -132,6 +151,31 @@ def main() -> None:
                         agreement.damaged_unread += not ok
         print(f"\nafter {packet.packet_id}:")
         table(per_level, started)
+
+
+def as_audit(packets: list[PacketFiles], engine: Tesseract, started: float) -> None:
+    """The audit's own calibration on every scanned page of `packets`, per level."""
+    pixels.SAMPLE = 1  # every scanned page is in the calibration sample
+    per_level: dict[str, Agreement] = {}
+    for packet in packets:
+        for doc in packet.documents:
+            if doc.format != "pdf" or not doc.scan_levels():
+                continue
+            stats = audit_document(doc, engine=engine, packet=packet.truth).pixels
+            if stats is None or stats.unavailable:
+                why = stats.unavailable if stats else "no pixel audit"
+                print(f"{packet.packet_id} {doc.doc_id}: not judged ({why})")
+                continue
+            for level, agreement in stats.levels.items():
+                per_level[level] = per_level.get(level, Agreement()) + agreement
+        print(f"\nafter {packet.packet_id}:")
+        table(per_level, started)
+    total = sum(per_level.values(), Agreement())
+    print(
+        f"\nthe audit {'refuses to pass' if total.too_low() else 'passes'} on these: it "
+        f"refuses when the rule and OCR disagree on more than {pixels.MAX_DISAGREEMENT:.0%} "
+        "of the sampled boxes"
+    )
 
 
 if __name__ == "__main__":

@@ -57,6 +57,7 @@ damages, issue 25) and the benchmark (the audit) call the same function.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,11 +124,23 @@ def _bands(rows: Pixels) -> list[tuple[int, int]]:
     return bands
 
 
-def judge(clean: Pixels, scanned: Pixels) -> Judgement:
+def quarter_turns(quad: list[float]) -> int:
+    """How many quarter turns counter-clockwise (0-3) a box's text runs at, from its corners
+    (lower-left, lower-right, ...: its lower edge's direction, to the nearest quarter): a page
+    fed sideways turns its glyph rows into columns."""
+    angle = math.degrees(math.atan2(quad[3] - quad[1], quad[2] - quad[0]))
+    return round(angle / 90.0) % 4
+
+
+def judge(clean: Pixels, scanned: Pixels, turn: int = 0) -> Judgement:
     """The verdict on one box: `clean` and `scanned` are the same region (gray, uint8, equal
-    shape) of the clean page and of the scanned page."""
+    shape) of the clean page and of the scanned page; `turn`, the quarter turns its text runs
+    at (`quarter_turns`): both are turned back first (exactly, a quarter turn moves pixels
+    without resampling them), so its glyph rows are rows."""
     if clean.shape != scanned.shape:
         raise ValueError(f"clean {clean.shape} and scanned {scanned.shape} differ in shape")
+    if turn % 4:
+        clean, scanned = np.rot90(clean, -turn), np.rot90(scanned, -turn)
     if clean.size == 0:
         return Judgement(UNDECIDED_VERDICT, 1.0, 0)
     paper, darkest = int(clean.max()), int(clean.min())
@@ -185,14 +198,20 @@ class Legibility:
 
 
 def legible(
-    clean: Pixels, scanned: Pixels, *, blur: float, motion: int, glyph_pixels: float
+    clean: Pixels,
+    scanned: Pixels,
+    *,
+    blur: float,
+    motion: int,
+    glyph_pixels: float,
+    turn: int = 0,
 ) -> Legibility:
     """The rule (PATTERNS.md rule 3b): a box is legible when the level's optics are within
     `MAX_SMEAR` of its glyph height and `judge` does not find it damaged. `clean` is the box on
     the level-aware clean side (`generator.render.scan.optical_clean`), `scanned` the same box
-    of the scanned image."""
+    of the scanned image, `turn` the quarter turns its text runs at (`judge`)."""
     optics = optics_readable(blur, motion, glyph_pixels)
-    judgement = judge(clean, scanned)
+    judgement = judge(clean, scanned, turn)
     return Legibility(optics and judgement.verdict != DAMAGED_VERDICT, optics, judgement)
 
 

@@ -34,8 +34,8 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
 from packetbench import safe_read
-from packetbench.benchmark.audit.document import page_turn
 from packetbench.benchmark.audit.files import Document, packet_folders, read_packet
+from packetbench.benchmark.audit.located import page_turn
 from packetbench.benchmark.audit.ocr import (
     DPI,
     OcrPage,

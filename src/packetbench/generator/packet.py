@@ -9,7 +9,7 @@ import shutil
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from packetbench.generator.errors import UsageError
 from packetbench.generator.patterns import engine as patterns
 from packetbench.generator.patterns import packet as packet_patterns
 from packetbench.generator.patterns.base import Subject
-from packetbench.generator.render.pdf import NATIVE
+from packetbench.generator.render.pdf import REBUILD, Rebuild
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.truth import document_artifacts, dump_json
@@ -202,15 +202,26 @@ _TRUTH_KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe"
 @dataclass(frozen=True)
 class Rebuilt:
     """One document of a packet built again: its files (the document's and its truth files,
-    by name), and its native PDF (the pages before any was scanned; None for a document
-    without scanned pages)."""
+    by name), its native PDF (the pages before any was scanned; None for a document without
+    scanned pages), and its strings drawn as ink with no text layer: (page, text, native
+    box), which only the generator can say where it drew (`Recorder.inked`)."""
 
     files: dict[str, bytes]
     native: bytes | None
+    inked: list[tuple[int, str, list[float]]] = field(default_factory=list)
+
+
+# Doc_id -> the legibility of each location of each path (see `pdf.Rebuild`).
+Verdicts = Callable[[str], dict[str, list[bool]] | None]
 
 
 def rebuild_document(
-    tier: str, seed: int, knobs: dict[str, Any], doc_id: str, file: str
+    tier: str,
+    seed: int,
+    knobs: dict[str, Any],
+    doc_id: str,
+    file: str,
+    verdicts: Verdicts | None = None,
 ) -> Rebuilt | None:
     """Document `doc_id` (file name `file`) of packet (tier, seed) built again with `knobs` as
     packet_truth.json records them, None when it is not in the packet they make.
@@ -218,19 +229,25 @@ def rebuild_document(
     The recorded knobs list the documents the packet rendered, not the list a tier's cap drew
     them from, so with a cap the tier's own list is tried first; the caller compares the
     files with the packet's to know the rebuild is the same document (another version, or
-    other knobs, give other files).
+    other knobs, give other files). With `verdicts`, a document with scanned pages is not
+    scanned again (`pdf.Rebuild`): its file is its native PDF, and its truth files are the
+    ones the packet has when it is the same document and the verdicts are the packet's.
     """
-    return rebuild_documents(tier, seed, knobs, {doc_id: file}).get(doc_id)
+    return rebuild_documents(tier, seed, knobs, {doc_id: file}, verdicts).get(doc_id)
 
 
 def rebuild_documents(
-    tier: str, seed: int, knobs: dict[str, Any], wanted: dict[str, str]
+    tier: str,
+    seed: int,
+    knobs: dict[str, Any],
+    wanted: dict[str, str],
+    verdicts: Verdicts | None = None,
 ) -> dict[str, Rebuilt]:
     """Documents `wanted` (doc_id -> file name) of packet (tier, seed) built again in one
     pass (the world is built once for all of them), as `rebuild_document` builds each; a
     document the knobs do not make is left out."""
-    natives: dict[str, bytes] = {}
-    token = NATIVE.set(natives)
+    rebuild = Rebuild(verdicts=verdicts)
+    token = REBUILD.set(rebuild)
     out: dict[str, Rebuilt] = {}
     try:
         tried = [knobs]
@@ -241,15 +258,18 @@ def rebuild_documents(
             left = {d: f for d, f in wanted.items() if d not in out}
             if not left:
                 break
-            natives.clear()
+            rebuild.natives.clear()
+            rebuild.inked.clear()
             built = build_packet(tier, seed, asked, only=frozenset(left))
             for doc_id, file in left.items():
                 if file in built.files:
                     names = {file, *(f"{kind}_{doc_id}.json" for kind in _TRUTH_KINDS)}
                     mine = {n: d for n, d in built.files.items() if n in names}
-                    out[doc_id] = Rebuilt(mine, natives.get(doc_id))
+                    out[doc_id] = Rebuilt(
+                        mine, rebuild.natives.get(doc_id), rebuild.inked.get(doc_id, [])
+                    )
     finally:
-        NATIVE.reset(token)
+        REBUILD.reset(token)
     return out
 
 

@@ -42,6 +42,8 @@ def test_the_ocr_audit_is_measured_beside_both_floors(packet: Path) -> None:
         "render",
         "same",
         "findings",
+        "misses",
+        "full/pixel/both",
     ]
     row = next(line for line in lines if line.startswith("N1-000001")).split()
     pages, full, pixel = int(row[1]), float(row[2]), float(row[3])
@@ -51,3 +53,4 @@ def test_the_ocr_audit_is_measured_beside_both_floors(packet: Path) -> None:
     # it by, so the pixel-first audit reads it by OCR too, with the same findings).
     assert pages == 1 and 0 < full <= whole * 1.2 and 0 < pixel <= whole * 1.2
     assert render > 5 * whole and row[7] == "yes"
+    assert row[8].split("/")[1] == "0"  # no miss only the fast path has

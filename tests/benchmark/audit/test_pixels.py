@@ -115,6 +115,19 @@ def test_the_pixel_rule_catches_every_painted_over_value(
     pixels = report["totals"]["pixels"]
     assert pixels["boxes"]["damaged"] == len(painted)
     assert pixels["unavailable"] == ""
+    # A painted value's line (the visible string naming its leaf) is judged in the value's box:
+    # never verified by pixels, it is left to OCR (which may still read its words elsewhere
+    # on the page, as the full audit would).
+    lines = sum(
+        1
+        for doc_id, path in painted
+        for entry in json.loads((scanned_packet / f"rendered_universe_{doc_id}.json").read_text())[
+            "strings"
+        ]
+        if entry.get("path") == path
+    )
+    assert lines >= len(painted)
+    assert pixels["strings"]["undecided"] >= lines
     # The file is no longer its manifest's: that is reported too, as it always was.
     assert {f["doc_id"] for f in findings(report) if f["problem"] == "integrity"} == {
         d for d, _ in painted

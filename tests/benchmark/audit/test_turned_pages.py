@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from packetbench.benchmark.audit import audit_packets
-from packetbench.benchmark.audit.document import page_turn
+from packetbench.benchmark.audit.located import page_turn
 from packetbench.generator.packet import write_packet
 from packetbench.generator.tiers import resolve
 from tests.support.ocr import needs_tesseract

@@ -17,6 +17,8 @@ from packetbench import safe_read
 from packetbench.benchmark.audit.agreement import agrees
 from packetbench.benchmark.audit.csvcells import CsvCells
 from packetbench.benchmark.audit.files import Document
+from packetbench.benchmark.audit.located import Located, page_turn
+from packetbench.benchmark.audit.located import piece_of as _piece
 from packetbench.benchmark.audit.ocr import (
     OcrPage,
     Tesseract,
@@ -28,7 +30,13 @@ from packetbench.benchmark.audit.ocr import (
     shown_elsewhere,
 )
 from packetbench.benchmark.audit.pdftext import PdfText
-from packetbench.benchmark.audit.pixels import PixelPage, PixelStats, pixel_pages, sampled
+from packetbench.benchmark.audit.pixels import (
+    Agreement,
+    PixelPage,
+    PixelStats,
+    pixel_pages,
+    sampled,
+)
 from packetbench.benchmark.audit.result import (
     ATTACK_ABSENT,
     HANDWRITING,
@@ -63,27 +71,6 @@ from packetbench.legibility import INTACT_VERDICT, UNDECIDED_VERDICT
 # Called once per PDF page read through its text layer (benchmarks and progress use it).
 PageHook = Callable[[], None]
 _NUMBER_TYPES = frozenset({int, float})  # JSON numbers; bool is neither
-
-
-def page_turn(fields: list[Located]) -> float:
-    """How far a scanned page is turned (degrees, counter-clockwise, -180 to 180): the median
-    direction of its located boxes' lower edges, from their quads. A page fed sideways or
-    upside down (`scan.rotated`) turns its lower edges up, left or down: every direction
-    counts, so such a page is turned back a quarter or a half turn before it is read."""
-    import math
-
-    slopes = sorted(
-        math.degrees(math.atan2(b[3] - b[1], b[2] - b[0]))
-        for _, b, *_ in fields
-        if len(b) == 8 and math.hypot(b[2] - b[0], b[3] - b[1]) > 8
-    )
-    if not slopes:
-        return 0.0
-    # Near a half turn the directions straddle +-180: measure them from the first one.
-    first = slopes[0]
-    unwrapped = sorted(first + (s - first + 180.0) % 360.0 - 180.0 for s in slopes)
-    middle = unwrapped[len(unwrapped) // 2]
-    return (middle + 180.0) % 360.0 - 180.0
 
 
 # Brackets folded to one direction: text extraction mirrors them beside right-to-left text.
@@ -127,6 +114,10 @@ class _Auditor:
         self.illegible: dict[int, list[Located]] = defaultdict(list)
         # Pieces of split values the pixel rule found intact: field index -> piece numbers.
         self.intact_pieces: dict[int, set[int]] = defaultdict(set)
+        # Scanned page -> how far it is turned (`page_turn` of all its located boxes).
+        self.turns: dict[int, float] = {}
+        # Strings the pixel rule left to OCR: (page, string index) -> the quad to read it in.
+        self.string_boxes: dict[tuple[int, int], list[float]] = {}
 
     # --- findings ----------------------------------------------------------------------------
 
@@ -371,12 +362,15 @@ class _Auditor:
                 )
             else:
                 scans = sorted(set(scans) | {p for p in hidden_pages if 1 <= p <= pdf.pages})
+            # How far each scanned page is turned, from all its boxes: the pixel rule may
+            # leave a page few or none for OCR to read, and that page is turned all the same.
+            self.turns = {
+                page: page_turn(located.get(page, [])) for page in scans if page in self.levels
+            }
             if scans and engine is not None and self.packet is not None:
                 scans = self.by_pixels(pdf, scans, located, strings, engine)
             if scans and engine is not None:
-                angles = {
-                    page: page_turn(located.get(page, [])) for page in scans if page in self.levels
-                }
+                angles = {page: self.turns[page] for page in scans if page in self.turns}
                 for page, scan in read_pages(
                     pdf.document(), scans, engine, self.doc.file, angles=angles
                 ):
@@ -417,10 +411,10 @@ class _Auditor:
     ) -> list[int]:
         """Scanned pages judged by pixels first (`audit.pixels`): a located value whose box is
         intact is found, one whose box is damaged is a finding, an undecided one is left to
-        OCR; the page's strings are found when the whole page is intact. Returns the pages
-        that still need whole-page OCR, with `located` and `strings` cut down to what they
-        must read. Pages of an attacked text layer keep whole-page OCR (hidden text must be
-        shown absent from their image)."""
+        OCR; a visible string is found when a place its native page draws it is intact, else
+        left to OCR. Returns the pages that still need whole-page OCR, with `located` and
+        `strings` cut down to what they must read. Pages of an attacked text layer keep
+        whole-page OCR (hidden text must be shown absent from their image)."""
         stats = self.audit.pixels = PixelStats()
         wanted = [p for p in scans if p in self.levels and p not in self.attacks.pages]
         if not wanted:
@@ -451,19 +445,17 @@ class _Auditor:
             if fields or texts:
                 remaining.append(page)
         self.split_by_pixels(located)
-        remaining = [
-            p
-            for p in remaining
-            if p not in pages
-            or located.get(p)
-            or strings.get(p)
-            or p in self.calibration
-            or p in self.attacks.pages
+        # The pages judged by pixels: what the rule left on them is read box by box, and
+        # the page whole only for what that does not find.
+        judged_pages = [
+            p for p in remaining if p in pages and p in wanted and p not in self.calibration
         ]
-        remaining = self.read_undecided(pdf, remaining, located, strings, engine)
-        stats.pages_ocr = sum(
-            1 for p in remaining if p in pages and p in wanted and p not in self.calibration
-        )
+        self.nothing_to_read(judged_pages, located, strings)
+        self.read_undecided(pdf, judged_pages, located, strings, engine)
+        remaining = [
+            p for p in remaining if p not in judged_pages or located.get(p) or strings.get(p)
+        ]
+        stats.pages_ocr = sum(1 for p in remaining if p in judged_pages)
         return remaining
 
     def split_by_pixels(self, located: dict[int, list[Located]]) -> None:
@@ -487,54 +479,106 @@ class _Auditor:
     def read_undecided(
         self,
         pdf: PdfText,
-        remaining: list[int],
+        pages: list[int],
         located: dict[int, list[Located]],
         strings: dict[int, list[int]],
         engine: Tesseract,
-    ) -> list[int]:
-        """The boxes the rule left undecided on pages with nothing else to read whole, read
-        by OCR box by box (`ocr.read_boxes`: the page prepared as for whole-page OCR, then each
-        box on its own, as `--ocr-mode full` reads a box again; every page's boxes in one
-        tesseract process per reading). A value read so is found; the page is OCRed whole only
-        for the values that were not, where the page's reading may still find them."""
+    ) -> None:
+        """What the rule left on pages judged by pixels (`pages`), read by OCR box by box
+        (`ocr.read_boxes`: the page prepared as for whole-page OCR, then each box on its own,
+        as `--ocr-mode full` reads a box again; every box of the document in one tesseract
+        process per reading): the undecided values, and the strings in the place their
+        native page draws them. What that finds is found (and cut from `located` and
+        `strings`); the page is OCRed whole only for what it did not, where the page's
+        reading may still find it. A page with a string that has no such place (not in the
+        native text layer) is read whole at once, not box by box."""
         stats = self.audit.pixels
         assert stats is not None
-        boxes: dict[int, list[Located]] = {
-            page: [
+        boxes: dict[int, list[Located]] = {}
+        texts: dict[int, list[int]] = {}
+        for page in pages:
+            if any((page, i) not in self.string_boxes for i in strings.get(page, [])):
+                continue
+            boxes[page] = [
                 f
                 for f in located.get(page, [])
                 if f[2][1] == 1 and self.doc.fields[f[0]].get("kind") != "checkbox"
             ]
-            for page in remaining
-            if page in self.levels
-            and page not in self.calibration
-            and page not in self.attacks.pages
-            and not strings.get(page)
+            texts[page] = list(strings.get(page, []))
+        regions = {
+            page: [bbox for _, bbox, *_ in boxes[page]]
+            + [self.string_boxes[(page, i)] for i in texts[page]]
+            for page in boxes
         }
-        boxes = {page: fields for page, fields in boxes.items() if fields}
-        if not boxes:
-            return remaining
-        angles = {page: page_turn(located.get(page, [])) for page in boxes}
+        regions = {page: found for page, found in regions.items() if found}
+        if not regions:
+            return
         read = read_boxes(
             pdf.document(),
-            {page: [bbox for _, bbox, *_ in fields] for page, fields in boxes.items()},
+            regions,
             engine,
             self.doc.file,
-            angles=angles,
+            angles={page: self.turns.get(page, 0.0) for page in regions},
         )
-        for page, fields in boxes.items():
+        for page in regions:
             level = self.levels[page]
+            fields, indices = boxes[page], texts[page]
+            readings = read[page]
             settled: set[int] = set()
-            for (index, *_), readings in zip(fields, read[page], strict=True):
-                if any(same_text(r, self.doc.fields[index]["rendered_as"]) for r in readings):
+            for (index, *_), got in zip(fields, readings[: len(fields)], strict=True):
+                if any(same_text(r, self.doc.fields[index]["rendered_as"]) for r in got):
                     settled.add(index)
                     self.ocr_found[(page, index)] = True
                     self.audit.tally("fields", "ocr").add(True, False)
                     self.audit.scan_tally(level, "fields").add(True, False)
+            found: set[int] = set()
+            for index, got in zip(indices, readings[len(fields) :], strict=True):
+                if any(same_text(r, self.doc.strings[index]["text"]) for r in got):
+                    found.add(index)
+                    self.audit.tally("strings", "ocr").add(True)
+                    self.audit.scan_tally(level, "strings").add(True)
             stats.boxes_read += len(fields)
             stats.boxes_read_found += len(settled)
-            located[page] = [f for f in located[page] if f[0] not in settled]
-        return [p for p in remaining if located.get(p) or strings.get(p) or p not in boxes]
+            stats.strings_read += len(indices)
+            stats.strings_read_found += len(found)
+            located[page] = [f for f in located.get(page, []) if f[0] not in settled]
+            strings[page] = [i for i in strings.get(page, []) if i not in found]
+
+    def nothing_to_read(
+        self, pages: list[int], located: dict[int, list[Located]], strings: dict[int, list[int]]
+    ) -> None:
+        """Values and strings the rule left whose text has no letter or digit (a dash, a
+        comma) are found as OCR finds them, without reading: OCR's text is compared folded
+        (`ocr.folded`), such a text folds to nothing, and every reading finds it (a whole-page
+        reading as much as a box's), so a reading would decide nothing."""
+        stats = self.audit.pixels
+        assert stats is not None
+        for page in pages:
+            level = self.levels[page]
+            kept: list[Located] = []
+            for item in located.get(page, []):
+                entry = self.doc.fields[item[0]]
+                if (
+                    item[2][1] > 1
+                    or entry.get("kind") == "checkbox"
+                    or folded(entry["rendered_as"])
+                ):
+                    kept.append(item)
+                    continue
+                self.ocr_found[(page, item[0])] = True
+                stats.boxes_blank += 1
+                self.audit.tally("fields", "ocr").add(True, False)
+                self.audit.scan_tally(level, "fields").add(True, False)
+            located[page] = kept
+            left: list[int] = []
+            for index in strings.get(page, []):
+                if folded(self.doc.strings[index]["text"]):
+                    left.append(index)
+                    continue
+                stats.strings_blank += 1
+                self.audit.tally("strings", "ocr").add(True)
+                self.audit.scan_tally(level, "strings").add(True)
+            strings[page] = left
 
     def judge_page(
         self, page: int, judged: PixelPage, fields: list[Located], texts: list[int]
@@ -544,6 +588,9 @@ class _Auditor:
         assert stats is not None
         level = self.levels[page]
         left: list[Located] = []
+        # Each value's boxes on the page and their verdicts: a string that is a value's
+        # line (`path`) is judged in its value's box.
+        boxes: dict[str, list[tuple[list[float], str]]] = defaultdict(list)
         for item in fields:
             index, bbox, piece, _ = item
             if piece[1] > 1:
@@ -554,6 +601,7 @@ class _Auditor:
                     self.intact_pieces[index].add(piece[0])
                 continue
             verdict = judged.judge_box(bbox)
+            boxes[self.doc.fields[index]["path"]].append((bbox, verdict.verdict))
             stats.boxes[verdict.verdict] += 1
             if verdict.verdict == UNDECIDED_VERDICT:
                 left.append(item)
@@ -572,18 +620,31 @@ class _Auditor:
                 detail=f"scan level {level}: the box is not the value as drawn (worst glyph "
                 f"cell's correlation with the clean page {verdict.score:.2f})",
             )
-        if texts:
-            # A box the generator judged illegible is damaged on purpose (a blot): it is proved
-            # unreadable on its own (`check_illegible`) and left out of the page's judgement.
-            whole = judged.judge_page([bbox for _, bbox, *_ in self.illegible.get(page, [])])
-            if whole.verdict == INTACT_VERDICT:
-                assert stats is not None
-                stats.pages_strings_intact += 1
-                for _ in texts:
-                    self.audit.tally("strings", "pixel").add(True)
-                    self.audit.scan_tally(level, "strings").add(True)
-                texts = []
-        return left, texts
+        unread: list[int] = []
+        for index in texts:
+            # A string not intact where it is drawn is OCR's, as a full audit reads it (a
+            # string has no finding of its own on a scanned page: the level's recall judges).
+            entry = self.doc.strings[index]
+            judged_boxes = boxes.get(entry.get("path") or "")
+            if judged_boxes:
+                # Drawn in its value's box (a value on two lines draws a string a line).
+                said = (
+                    INTACT_VERDICT
+                    if any(v == INTACT_VERDICT for _, v in judged_boxes)
+                    else UNDECIDED_VERDICT
+                )
+                quad: list[float] | None = judged_boxes[0][0]
+            else:
+                said, quad = judged.judge_string(entry["text"])
+            stats.strings[said] += 1
+            if said == INTACT_VERDICT:
+                self.audit.tally("strings", "pixel").add(True)
+                self.audit.scan_tally(level, "strings").add(True)
+                continue
+            if quad is not None:
+                self.string_boxes[(page, index)] = quad
+            unread.append(index)
+        return left, unread
 
     def check_illegible(self, pdf: PdfText, engine: Tesseract) -> None:
         """The other side of PATTERNS.md rule 3b: every box the generator judged illegible is
@@ -659,18 +720,19 @@ class _Auditor:
                 read = self.ocr_found.get((page, index))
                 if read is None:
                     continue
-                agreement = stats.agreement
-                if verdict == UNDECIDED_VERDICT:
-                    agreement.undecided += 1
-                elif verdict == INTACT_VERDICT:
-                    if read:
-                        agreement.intact_read += 1
+                level = stats.levels.setdefault(self.levels[page], Agreement())
+                for agreement in (stats.agreement, level):
+                    if verdict == UNDECIDED_VERDICT:
+                        agreement.undecided += 1
+                    elif verdict == INTACT_VERDICT:
+                        if read:
+                            agreement.intact_read += 1
+                        else:
+                            agreement.intact_unread += 1
+                    elif read:
+                        agreement.damaged_read += 1
                     else:
-                        agreement.intact_unread += 1
-                elif read:
-                    agreement.damaged_read += 1
-                else:
-                    agreement.damaged_unread += 1
+                        agreement.damaged_unread += 1
 
     def check_unaccounted(self, pdf: PdfText) -> None:
         """Every word of every page's text layer belongs to a value, a string or a hidden
@@ -1160,24 +1222,6 @@ class _Auditor:
             if at not in located and text not in declared
         ]
         self.cells_unaccounted("csv", 1, "the file", left)
-
-
-Located = tuple[int, list[float], tuple[int, int], bool]  # field, bbox, piece, text layer
-
-
-def _piece(location: dict[str, Any]) -> tuple[int, int] | None:
-    """(i, n) of a location holding the i-th of n pieces of a value; (1, 1) for a whole one."""
-    fragment = location.get("fragment")
-    if fragment is None:
-        return (1, 1)
-    if (
-        isinstance(fragment, list)
-        and len(fragment) == 2
-        and all(type(v) is int for v in fragment)
-        and 1 <= fragment[0] <= fragment[1]
-    ):
-        return (fragment[0], fragment[1])
-    return None
 
 
 def readings(manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -26,7 +26,7 @@ import subprocess
 import threading
 import unicodedata
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
@@ -557,6 +557,30 @@ def _lines_cut(crop: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     return cut
 
 
+def upright(
+    corners: list[tuple[float, float]], grow: float, angle: float, width: int, height: int
+) -> tuple[int, int, int, int]:
+    """The pixel rectangle of a page image of `width` x `height` turned back by `angle`
+    (`_deskewed`) holding `corners` (pixels of the page image), grown by `grow` pixels."""
+    import math
+
+    cx, cy = width / 2, height / 2
+    radians = math.radians(angle)
+    cos, sin = math.cos(radians), math.sin(radians)
+    # The inverse of `_turned_back`: page image -> deskewed image.
+    moved = [
+        (cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos)
+        for x, y in corners
+    ]
+    xs, ys = [x for x, _ in moved], [y for _, y in moved]
+    return (
+        max(0, math.floor(min(xs) - grow)),
+        max(0, math.floor(min(ys) - grow)),
+        min(width, math.ceil(max(xs) + grow)),
+        min(height, math.ceil(max(ys) + grow)),
+    )
+
+
 class BoxReader:
     """OCR of chosen boxes of a page, cut out of the image tesseract read (evened out,
     deskewed, rules removed) and read together in one call.
@@ -582,24 +606,8 @@ class BoxReader:
         self, corners: list[tuple[float, float]], grow: float
     ) -> tuple[int, int, int, int]:
         """The pixel rectangle of the prepared (deskewed) image holding the corners."""
-        import math
-
         height, width = self.image.shape
-        cx, cy = width / 2, height / 2
-        radians = math.radians(self.angle)
-        cos, sin = math.cos(radians), math.sin(radians)
-        # The inverse of `_turned_back`: page image -> deskewed image.
-        moved = [
-            (cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos)
-            for x, y in corners
-        ]
-        xs, ys = [x for x, _ in moved], [y for _, y in moved]
-        return (
-            max(0, math.floor(min(xs) - grow)),
-            max(0, math.floor(min(ys) - grow)),
-            min(width, math.ceil(max(xs) + grow)),
-            min(height, math.ceil(max(ys) + grow)),
-        )
+        return upright(corners, grow, self.angle, width, height)
 
     def crops(
         self, regions: list[list[tuple[float, float]]], grow: float
@@ -695,38 +703,67 @@ REACH = 100
 
 def read_boxes(
     pdf: Any,
-    regions: dict[int, Sequence[Sequence[float]]],
+    regions: Mapping[int, Sequence[Sequence[float]]],
     engine: Tesseract,
     source: Path,
     dpi: int = DPI,
     angles: dict[int, float] | None = None,
 ) -> dict[int, list[tuple[str, ...]]]:
     """What OCR reads in each box of `regions` (page -> bboxes or quads, PDF points) on its
-    own, as `OcrPage.reread` reads it, without reading any page whole: each page is prepared
-    as for whole-page OCR (`prepared_page`), its boxes cut out, and the boxes of every page
-    read together, one tesseract process per way of reading (READINGS)."""
-    angles = angles or {}
-    crops: list[np.ndarray[Any, Any]] = []
-    owners: list[int] = []
-    for number in sorted(regions):
-        if not regions[number]:
-            continue
-        image, left, top = _evened(pdf, number, dpi, angles.get(number))
-        page = OcrPage([], dpi / 72, left, top)
-        reader = BoxReader(engine, image, angles.get(number, 0.0), dpi, f"{source} page {number}")
-        height, width = image.shape
-        for region in regions[number]:
-            x0, y0, x1, y1 = reader._upright(page.corners(region), MARGIN * dpi / 72)
-            wx, wy = max(x0 - REACH, 0), max(y0 - REACH, 0)
-            window = _unruled(image[wy : min(y1 + REACH, height), wx : min(x1 + REACH, width)], dpi)
-            crops.append(_lines_cut(window[y0 - wy : y1 - wy, x0 - wx : x1 - wx]))
-            owners.append(number)
+    own, as `OcrPage.reread` reads it, without reading any page whole: each box is cut out of
+    its page prepared as for whole-page OCR (`cut_boxes`), and the boxes of every page read
+    together, one tesseract process per way of reading (READINGS)."""
+    crops = cut_boxes(pdf, regions, dpi, angles)
     out: dict[int, list[tuple[str, ...]]] = {number: [] for number in regions}
     if not crops:
         return out
+    owners = [number for number in sorted(regions) for _ in regions[number]]
     for number, read in zip(owners, read_crops(engine, crops, dpi, str(source), True), strict=True):
         out[number].append(read)
     return out
+
+
+def cut_boxes(
+    pdf: Any,
+    regions: Mapping[int, Sequence[Sequence[float]]],
+    dpi: int = DPI,
+    angles: dict[int, float] | None = None,
+) -> list[np.ndarray[Any, Any]]:
+    """Each box of `regions` (page -> bboxes or quads, PDF points), pages in order, cut out of
+    its page prepared as for whole-page OCR (a scan, its page in `angles`: evened out and
+    turned back) with the rules around it removed, as `OcrPage.reread` cuts it: the
+    preparation computed around each box only (`boxcrops`)."""
+    from packetbench.benchmark.audit import boxcrops
+
+    angles = angles or {}
+    crops: list[np.ndarray[Any, Any]] = []
+    scale = dpi / 72
+    for number in sorted(regions):
+        if not regions[number]:
+            continue
+        page = pdf[number - 1]
+        try:
+            left, _bottom, _right, top = page.get_cropbox()
+            width, height = boxcrops.page_size(page, scale)
+            mapper = OcrPage([], scale, float(left), float(top))
+            angle = angles.get(number)
+            for region in regions[number]:
+                x0, y0, x1, y1 = upright(
+                    mapper.corners(region), MARGIN * scale, angle or 0.0, width, height
+                )
+                if x1 <= x0 or y1 <= y0:  # beside the page: nothing to read
+                    crops.append(np.full((max(y1 - y0, 0), max(x1 - x0, 0)), 255, np.uint8))
+                    continue
+                wx, wy = max(x0 - REACH, 0), max(y0 - REACH, 0)
+                window = boxcrops.evened(
+                    page, scale, angle, (wx, wy, min(x1 + REACH, width), min(y1 + REACH, height))
+                )
+                crops.append(
+                    _lines_cut(_unruled(window, dpi)[y0 - wy : y1 - wy, x0 - wx : x1 - wx])
+                )
+        finally:
+            page.close()
+    return crops
 
 
 def _turned_back(words: list[Word], angle: float, width: int, height: int) -> list[Word]:

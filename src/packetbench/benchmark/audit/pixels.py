@@ -1,18 +1,12 @@
 """The pixel-first half of `audit --ocr`: scanned pages judged against their clean selves.
 
 A scanned page's manifest records how it was scanned (its level, dpi and the exact 3x3
-transform, `generator.render.scan.scan_page`). The page's native PDF, the pages as drawn
-before any scan, is not in the packet; the document is built again from the packet's seed,
-tier and knobs (`generator.packet.rebuild_document`) and used only when the rebuilt file's
-sha256 is the one its manifest records, so the native pages are exactly the ones that were
-scanned, and when its field truth and rendered universe are byte for byte the packet's: the
-rule never reads a value, so it stands in for OCR only where the truth is what the generator
-wrote for what it drew (a packet of another version or other knobs, or with an edited truth
-file, falls back to OCR; the reason is in the audit's JSON, `pixels.unavailable`).
-The clean page is that native page drawn under the recorded transform (`scan.clean_page`);
-every located box on the scanned page is judged against the same box of the clean page by
-`packetbench.legibility.judge`, and the page as a whole (for the visible strings, which have
-no boxes) tile by tile.
+transform, `generator.render.scan.scan_page`). The clean page is the page's native self
+(`audit.native`: the document built again from the packet's seed, and used only when its truth
+files are the packet's) drawn under the recorded transform (`scan.clean_page`). Every located
+box on the scanned page is judged against the same box of the clean page by
+`packetbench.legibility.judge`; so is every visible string, in the boxes its native page's
+text layer draws it in (`audit.drawn`), moved by the same transform.
 
 Calibration: a seeded sample of scanned pages (`SAMPLE`: about one page in that many, chosen
 by a hash of the document and page) is read by OCR exactly as `--ocr-mode full` reads it (so
@@ -30,8 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from packetbench import __version__, safe_read
+from packetbench.benchmark.audit.drawn import DrawnText, drawn_text
 from packetbench.benchmark.audit.files import Document
+from packetbench.benchmark.audit.native import rebuilt
 from packetbench.legibility import (
     DAMAGED_VERDICT,
     INTACT_VERDICT,
@@ -39,6 +34,7 @@ from packetbench.legibility import (
     Judgement,
     box_pixels,
     judge,
+    quarter_turns,
 )
 
 Pixels = np.ndarray[Any, Any]
@@ -48,8 +44,6 @@ Pixels = np.ndarray[Any, Any]
 SAMPLE = 32
 # The most the rule and OCR may disagree on sampled boxes before the audit is not verified.
 MAX_DISAGREEMENT = 0.05
-# A page's strings are verified by pixels when every tile of the page with ink is intact.
-TILE = 96  # pixels
 MARGIN = 1.0  # points around a value's quad that belong to its box (a glyph's soft edge)
 
 
@@ -119,6 +113,11 @@ def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
 
 
+# What became of a page's visible strings: found intact by pixels, drawn where the native
+# text layer says but not intact there (OCR reads them), not found in that layer (OCR too).
+NOT_FOUND = "not_found"
+
+
 @dataclass
 class PixelStats:
     """What the pixel rule did in one document (the audit's JSON `pixels`)."""
@@ -126,40 +125,60 @@ class PixelStats:
     boxes: dict[str, int] = field(
         default_factory=lambda: {INTACT_VERDICT: 0, DAMAGED_VERDICT: 0, UNDECIDED_VERDICT: 0}
     )
+    strings: dict[str, int] = field(
+        default_factory=lambda: {INTACT_VERDICT: 0, UNDECIDED_VERDICT: 0, NOT_FOUND: 0}
+    )
     pages: int = 0  # scanned pages judged by pixels
     pages_sampled: int = 0  # ...read by OCR instead, to calibrate the rule
-    pages_strings_intact: int = 0  # ...whose strings were all verified by pixels
     pages_ocr: int = 0  # ...that still needed whole-page OCR
     boxes_read: int = 0  # undecided boxes read by OCR box by box (no whole page)
     boxes_read_found: int = 0  # ...whose value that reading found
+    strings_read: int = 0  # strings not intact, read by OCR box by box
+    strings_read_found: int = 0  # ...that reading found
+    boxes_blank: int = 0  # undecided boxes whose value has no letter or digit: found unread
+    strings_blank: int = 0  # strings not intact with no letter or digit: found unread
     unavailable: str = ""  # why the clean side could not be had ("" when it could)
     agreement: Agreement = field(default_factory=Agreement)
+    # The same calibration sample, scan level by scan level.
+    levels: dict[str, Agreement] = field(default_factory=dict)
 
     def __add__(self, other: PixelStats) -> PixelStats:
-        boxes = {k: self.boxes[k] + other.boxes[k] for k in self.boxes}
         return PixelStats(
-            boxes,
+            {k: self.boxes[k] + other.boxes[k] for k in self.boxes},
+            {k: self.strings[k] + other.strings[k] for k in self.strings},
             self.pages + other.pages,
             self.pages_sampled + other.pages_sampled,
-            self.pages_strings_intact + other.pages_strings_intact,
             self.pages_ocr + other.pages_ocr,
             self.boxes_read + other.boxes_read,
             self.boxes_read_found + other.boxes_read_found,
+            self.strings_read + other.strings_read,
+            self.strings_read_found + other.strings_read_found,
+            self.boxes_blank + other.boxes_blank,
+            self.strings_blank + other.strings_blank,
             self.unavailable or other.unavailable,
             self.agreement + other.agreement,
+            {
+                level: self.levels.get(level, Agreement()) + other.levels.get(level, Agreement())
+                for level in sorted({*self.levels, *other.levels})
+            },
         )
 
     def to_json(self) -> dict[str, Any]:
         return {
             "boxes": dict(self.boxes),
+            "strings": dict(self.strings),
             "pages": self.pages,
             "pages_sampled": self.pages_sampled,
-            "pages_strings_intact": self.pages_strings_intact,
             "pages_ocr": self.pages_ocr,
             "boxes_read": self.boxes_read,
             "boxes_read_found": self.boxes_read_found,
+            "strings_read": self.strings_read,
+            "strings_read_found": self.strings_read_found,
+            "boxes_blank": self.boxes_blank,
+            "strings_blank": self.strings_blank,
             "unavailable": self.unavailable,
             "agreement": self.agreement.to_json(),
+            "agreement_levels": {k: v.to_json() for k, v in sorted(self.levels.items())},
         }
 
 
@@ -178,67 +197,6 @@ def scan_details(doc: Document) -> dict[int, dict[str, Any]]:
         ):
             out[page] = how
     return out
-
-
-def native_pdf(doc: Document, packet: dict[str, Any]) -> tuple[bytes | None, str]:
-    """The document's native PDF rebuilt from `packet` (packet_truth.json), or None and why
-    not."""
-    if packet.get("generator_version") != __version__:
-        return None, (
-            f"made by generator {packet.get('generator_version')!r}, this is {__version__}"
-        )
-    tier, seed, knobs = packet.get("tier"), packet.get("seed"), packet.get("knobs")
-    if not isinstance(tier, str) or type(seed) is not int or not isinstance(knobs, dict):
-        return None, "packet_truth.json has no tier, seed and knobs to rebuild it from"
-    try:
-        rebuilt = _rebuilt(packet, tier, seed, knobs, doc.doc_id, doc.file.name)
-    except Exception as error:
-        return None, f"rebuilding it failed ({type(error).__name__})"
-    if rebuilt is None or rebuilt.native is None:
-        return None, "the packet's seed and knobs do not make this document"
-    data = rebuilt.files.get(doc.file.name, b"")
-    if hashlib.sha256(data).hexdigest() != doc.manifest.get("sha256"):
-        return None, "rebuilt from its seed and knobs it is another file than its manifest's"
-    # The rule compares pixels with pixels and never reads a value: it may stand in for OCR
-    # only where the truth files are the ones the generator wrote for what it drew.
-    for kind in ("field_truth", "rendered_universe"):
-        path = doc.truth_file(kind)
-        if rebuilt.files.get(path.name) != safe_read.read_bytes(path, "truth"):
-            return None, f"{path.name} is not the one its seed and knobs make"
-    return rebuilt.native, ""
-
-
-# The last packet's PDF documents rebuilt together: (tier, seed, knobs) -> doc_id -> Rebuilt.
-_REBUILT: dict[str, dict[str, Any]] = {}
-
-
-def _rebuilt(
-    packet: dict[str, Any], tier: str, seed: int, knobs: dict[str, Any], doc_id: str, file: str
-) -> Any:
-    """Document `doc_id` rebuilt: every PDF document the packet lists is rebuilt in one pass
-    the first time one of them is asked for (the world is built once, not once per document),
-    and kept until another packet's is asked for. A document that pass does not make as
-    `file` is rebuilt on its own."""
-    import json
-
-    from packetbench.generator.packet import rebuild_document, rebuild_documents
-
-    key = json.dumps([tier, seed, knobs], sort_keys=True)
-    if key not in _REBUILT:
-        wanted = {
-            str(d["doc_id"]): str(d["file"])
-            for d in packet.get("documents") or []
-            if isinstance(d, dict)
-            and d.get("format") == "pdf"
-            and d.get("doc_id")
-            and d.get("file")
-        }
-        _REBUILT.clear()
-        _REBUILT[key] = dict(rebuild_documents(tier, seed, knobs, wanted)) if wanted else {}
-    rebuilt = _REBUILT[key].get(doc_id)
-    if rebuilt is None or file not in rebuilt.files:
-        return rebuild_document(tier, seed, knobs, doc_id, file)
-    return rebuilt
 
 
 def scanned_image(pdf: Any, number: int, size: tuple[int, int], dpi: int) -> Pixels:
@@ -275,6 +233,10 @@ class PixelPage:
     scanned: Pixels
     dpi: int
     height: float  # the page's height, points
+    matrix: list[float]  # the scan's transform, native points -> scanned points (row by row)
+    drawn: DrawnText | None = None  # the native page's text layer (where strings are drawn)
+    # Strings drawn as ink with no text layer, and their native boxes (`Rebuilt.inked`).
+    inked: list[tuple[str, list[float]]] = field(default_factory=list)
 
     def judge_box(self, quad: list[float]) -> Judgement:
         """The verdict on one value's box: only the pixels inside its quad (grown by MARGIN
@@ -303,52 +265,30 @@ class PixelPage:
             outside = np.asarray(mask) == 0
             clean[outside] = int(clean.max())
             scanned[outside] = int(np.median(scanned))
-        return judge(clean, scanned)
+        return judge(clean, scanned, quarter_turns(quad) if len(quad) == 8 else 0)
 
-    def judge_page(self, hidden: list[list[float]] | None = None) -> Judgement:
-        """The page tile by tile: the worst tile's verdict (intact when every tile with ink
-        is). The boxes `hidden` (quads or bboxes, grown by MARGIN points) are paper on both
-        sides: nothing in them vouches for or against the page."""
-        clean_page, scanned_page = self.clean, self.scanned
-        if hidden:
-            from PIL import Image, ImageDraw
+    def string_quads(self, text: str) -> list[list[float]]:
+        """Where the native page draws `text` (`DrawnText.find`), moved onto the scanned
+        page: a quad per place."""
+        from packetbench.generator.render.scan import Transform
 
-            scale = self.dpi / 72
-            mask = Image.new("L", (self.clean.shape[1], self.clean.shape[0]), 0)
-            draw = ImageDraw.Draw(mask)
-            for quad in hidden:
-                xs, ys = quad[0::2], quad[1::2]
-                # A blot covers its box grown by a fifth of the box's height each way (and
-                # at least 2 pixels; `generator.render.damage.blot`): a third, and the margin.
-                grow = MARGIN + (max(ys) - min(ys)) / 3 + 2 / scale
-                x0, x1 = min(xs) - grow, max(xs) + grow
-                y0, y1 = min(ys) - grow, max(ys) + grow
-                draw.rectangle(
-                    [
-                        x0 * scale,
-                        (self.height - y1) * scale,
-                        x1 * scale,
-                        (self.height - y0) * scale,
-                    ],
-                    fill=1,
-                )
-            covered = np.asarray(mask) == 1
-            clean_page, scanned_page = self.clean.copy(), self.scanned.copy()
-            clean_page[covered] = int(self.clean.max())
-            scanned_page[covered] = int(np.median(self.scanned))
-        worst = Judgement(INTACT_VERDICT, 1.0, 0)
-        rows, cols = clean_page.shape
-        cells = 0
-        for top in range(0, rows, TILE):
-            for left in range(0, cols, TILE):
-                clean = clean_page[top : top + TILE, left : left + TILE]
-                if int(clean.min()) > int(clean.max()) - 40:
-                    continue  # no ink in the tile
-                tile = judge(clean, scanned_page[top : top + TILE, left : left + TILE])
-                cells += tile.cells
-                if tile.cells and tile.score < worst.score:
-                    worst = tile
-        return Judgement(worst.verdict if cells else UNDECIDED_VERDICT, worst.score, cells)
+        boxes = self.drawn.find(text) if self.drawn is not None else []
+        boxes += [box for drawn, box in self.inked if drawn == text]
+        transform = Transform(np.array(self.matrix, dtype=np.float64).reshape(3, 3))
+        return [transform.quad(box) for box in boxes]
+
+    def judge_string(self, text: str) -> tuple[str, list[float] | None]:
+        """A visible string's verdict: `intact` when one place the native page draws it is
+        intact on the scan, `undecided` when it is drawn but no place is, `not_found` when
+        the native text layer does not hold it; with the quad of its first place (where OCR
+        reads it; None when it has none)."""
+        places = self.string_quads(text)
+        if not places:
+            return NOT_FOUND, None
+        for quad in places:
+            if self.judge_box(quad).verdict == INTACT_VERDICT:
+                return INTACT_VERDICT, quad
+        return UNDECIDED_VERDICT, places[0]
 
 
 def pixel_pages(
@@ -361,22 +301,32 @@ def pixel_pages(
     details = scan_details(doc)
     if not details:
         return {}, ""
-    native, why = native_pdf(doc, packet)
-    if native is None:
+    again, why = rebuilt(doc, packet)
+    if again is None or again.native is None:
         return {}, why
     pages: dict[int, PixelPage] = {}
-    source = scan.open_pdf(native)
+    inked: dict[int, list[tuple[str, list[float]]]] = {}
+    for number, text, box in again.inked:
+        inked.setdefault(number, []).append((text, box))
+    source = scan.open_pdf(again.native)
     try:
         for page, how in sorted(details.items()):
             level = scan.LEVELS.get(how["level"])
             if level is None or level.dpi != how["dpi"] or not 1 <= page <= len(source):
                 continue
-            native = source[page - 1]
-            height = float(native.get_size()[1])
-            native.close()
-            clean = scan.clean_page(source, page - 1, level, [float(v) for v in how["matrix"]])
+            native_page = source[page - 1]
+            height = float(native_page.get_size()[1])
+            native_page.close()
+            matrix = [float(v) for v in how["matrix"]]
+            clean = scan.clean_page(source, page - 1, level, matrix)
             pages[page] = PixelPage(
-                clean, scanned_image(pdf, page, clean.shape, level.dpi), level.dpi, height
+                clean,
+                scanned_image(pdf, page, clean.shape, level.dpi),
+                level.dpi,
+                height,
+                matrix,
+                drawn_text(source, page - 1),
+                inked.get(page, []),
             )
     finally:
         source.close()

@@ -590,7 +590,7 @@ def _signature_conflict(staging: Staging) -> bool:
                         angle=pen.uniform(-2.0, 2.0),
                     )
                     pdf.pages[index].append(_ink_op(date_ink, color, 0.3))
-                    pdf.recorder.visible(written, index + 1, text_layer=False)
+                    pdf.recorder.visible(written, index + 1, text_layer=False, box=date_ink.bbox)
                     entry.update(date=dated[0], typed_date=dated[1].isoformat(), written=written)
                 staging.applied.pages.add(index + 1)
                 conflicts.append(entry)
@@ -760,7 +760,7 @@ def _date_stamp(staging: Staging) -> bool:
             written = hand.write("stamp", text, sx, sy, size, pen, hand.STEADY, angle=angle)
             # A rubber stamp's letters are heavier than the type they were cut from.
             pdf.pages[index].append(_ink_op(written, color, 0.5 if size > 8 else 0.25, alpha))
-            pdf.recorder.visible(text, index + 1, text_layer=False)
+            pdf.recorder.visible(text, index + 1, text_layer=False, box=written.bbox)
             baseline -= size * 0.18 + 1.5
         staging.applied.pages.add(index + 1)
 
@@ -834,7 +834,7 @@ def _margin_note(staging: Staging) -> bool:
                 angle=pen.uniform(-4.0, 4.0),
             )
             pdf.pages[index].append(_ink_op(written, hand.INKS[ink], 0.3))
-            pdf.recorder.visible(note, index + 1, text_layer=False)
+            pdf.recorder.visible(note, index + 1, text_layer=False, box=written.bbox)
             staging.applied.pages.add(index + 1)
 
     staging.after_layout(draw)

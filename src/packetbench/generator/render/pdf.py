@@ -18,7 +18,7 @@ import io
 import random
 from collections.abc import Callable
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -188,10 +188,28 @@ def text_bbox(
     ]
 
 
-# While set (`generator.packet.rebuild_document`), every document with scanned pages leaves
-# here its native PDF, the pages as drawn before any was scanned: doc_id -> bytes. The audit
-# compares a scanned page with its native page drawn clean under the same transform.
-NATIVE: ContextVar[dict[str, bytes] | None] = ContextVar("native_pdfs", default=None)
+@dataclass
+class Rebuild:
+    """A packet's documents built again for the audit (`generator.packet.rebuild_documents`),
+    which compares a scanned page with its native page drawn clean under the same transform.
+
+    Every document with scanned pages leaves in `natives` its native PDF, the pages as drawn
+    before any was scanned (doc_id -> bytes). A document `verdicts` has (doc_id -> path ->
+    the legibility of each of its locations, as the packet's field truth records them) is not
+    scanned again: each scanned page is placed as its scan placed it (`scan.placement`: the
+    same draws from the same seed), what was drawn on it moved with it, and each location
+    takes the packet's verdict (a verdict is a claim about the scanned pixels, which the
+    audit has and checks itself). No image is made, and the document's file is its native PDF:
+    its truth files are the packet's when it is the same document."""
+
+    natives: dict[str, bytes] = field(default_factory=dict)
+    verdicts: Callable[[str], dict[str, list[bool]] | None] | None = None
+    # Doc_id -> its strings drawn as ink with no text layer, and where (`Recorder.inked`).
+    inked: dict[str, list[tuple[int, str, list[float]]]] = field(default_factory=dict)
+
+
+# While set, documents are being built again (`Rebuild`).
+REBUILD: ContextVar[Rebuild | None] = ContextVar("rebuild", default=None)
 
 
 class PdfDocument:
@@ -423,9 +441,16 @@ class PdfDocument:
         data = self._emit_pages(self.pages)
         scans = self.recorder.presentation.scans
         if scans:
-            natives = NATIVE.get()
-            if natives is not None:
-                natives[self.recorder.doc_id] = data
+            rebuild = REBUILD.get()
+            if rebuild is not None:
+                rebuild.natives[self.recorder.doc_id] = data
+                rebuild.inked[self.recorder.doc_id] = list(self.recorder.inked)
+                verdicts = rebuild.verdicts(self.recorder.doc_id) if rebuild.verdicts else None
+                # A pattern that changes the emitted file may claim what it finds in it: such
+                # a document is scanned again as it was made.
+                if verdicts is not None and not self.recorder.presentation.post:
+                    self._placed(data, scans, verdicts)
+                    return data
             data = self._emit_pages(self._scanned(data, scans), raw_images=True)
         for post in self.recorder.presentation.post:
             data = post(data)
@@ -456,6 +481,32 @@ class PdfDocument:
         finally:
             pdf.close()
         return pages
+
+    def _placed(
+        self, native: bytes, scans: dict[int, tuple[str, int]], verdicts: dict[str, list[bool]]
+    ) -> None:
+        """`_scanned` without the pixels (`Rebuild`): every scanned page placed as its scan
+        placed it, what was drawn on it moved, each location's legibility taken from
+        `verdicts` (path -> one per location), the scan's details and hooks as `_scanned` has
+        them."""
+        from packetbench.generator.render import scan
+
+        self._blot_targets(scans)
+        pdf = scan.open_pdf(native)
+        try:
+            for index, (level, seed) in sorted(scans.items()):
+                transform, details = scan.placement(pdf, index, scan.LEVELS[level], seed)
+                self.recorder.scanned(index + 1, transform.box, transform.quad)
+                for path, drawn in self.recorder.drawn.items():
+                    claimed = verdicts.get(path, [])
+                    for number, location in enumerate(drawn.locations):
+                        if location.get("page") == index + 1 and "quad" in location:
+                            location["legible"] = claimed[number] if number < len(claimed) else True
+                self.recorder.presentation.scanned[index + 1] = details
+                for hook in self.recorder.presentation.on_scan:
+                    hook(index, transform)
+        finally:
+            pdf.close()
 
     def _blot_targets(
         self, scans: dict[int, tuple[str, int]]
@@ -508,6 +559,7 @@ class PdfDocument:
                     blur=level.blur,
                     motion=level.motion,
                     glyph_pixels=legibility.quad_height(quad) * level.dpi / 72.0,
+                    turn=legibility.quarter_turns(quad),
                 )
                 location["legible"] = verdict.legible
 

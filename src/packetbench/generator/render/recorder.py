@@ -59,6 +59,9 @@ class Recorder:
         self.hidden: list[dict[str, Any]] = []
         # Redacted values as drawn under their cover: path -> locations (never truth).
         self.covered: dict[str, list[Location]] = {}
+        # Strings drawn as ink with no text layer (handwriting, stamps): (page, text, the
+        # native box they cover). Never truth: the audit's rebuild reads where to judge them.
+        self.inked: list[tuple[int, str, list[float]]] = []
 
     def leaf(self, path: str) -> tuple[Any, Leaf]:
         """The value and leaf marker at `path`; a bad path is a renderer bug."""
@@ -122,12 +125,20 @@ class Recorder:
             drawn.locations.append(location)
 
     def visible(
-        self, text: str, page: int, text_layer: bool = True, path: str | None = None
+        self,
+        text: str,
+        page: int,
+        text_layer: bool = True,
+        path: str | None = None,
+        box: list[float] | None = None,
     ) -> None:
         """A string a reader sees on `page`; `text_layer` False when no text extractor can
         read it there (pixels only: an image, outlines), so only OCR can confirm it. `path`
         names the truth leaf a value's line shows (labels and other page text have none), so
-        the audit can tell a value the truth lost from a label."""
+        the audit can tell a value the truth lost from a label. `box`: where ink with no text
+        layer was drawn (`inked`)."""
+        if text.strip() and box is not None:
+            self.inked.append((page, text, list(box)))
         if text.strip():
             entry: dict[str, Any] = {"text": text, "page": page}
             if path is not None:

@@ -640,18 +640,37 @@ def scan_page(
         damaged.save(out, "PNG", optimize=False, compress_level=6)
     else:
         damaged.save(out, "JPEG", quality=level.quality, optimize=False)
-    # What the audit needs to draw the native page clean as this scan drew it (`clean_page`).
-    details.update(
-        level=level.name,
-        dpi=level.dpi,
-        matrix=[float(v) for v in transform.matrix.flatten()],
-    )
+    _record(details, level, transform)
     image = out.getvalue()
     pixels = None
     if judged:
         with Image.open(io.BytesIO(image)) as decoded:
             pixels = np.asarray(decoded.convert("L"))
     return ScannedPage(image, not level.binarize, transform, details, clean, pixels)
+
+
+def _record(details: dict[str, Any], level: Level, transform: Transform) -> None:
+    """What the audit needs to draw the native page clean as the scan drew it (`clean_page`)."""
+    details.update(
+        level=level.name,
+        dpi=level.dpi,
+        matrix=[float(v) for v in transform.matrix.flatten()],
+    )
+
+
+def placement(pdf: Any, index: int, level: Level, seed: int) -> tuple[Transform, dict[str, Any]]:
+    """Where `scan_page` puts page `index` (0-based) of an open native document, and the
+    details it records, without drawing the page: the same draws from the same seed (the
+    page's movement is the first thing a scan draws), none of the pixels."""
+    rng = np.random.Generator(np.random.PCG64(seed))
+    page = pdf[index]
+    try:
+        width, height = (float(v) for v in page.get_size())
+    finally:
+        page.close()
+    transform, details = geometry(level, rng, width, height)
+    _record(details, level, transform)
+    return transform, details
 
 
 def clean_page(pdf: Any, index: int, level: Level, matrix: list[float]) -> Matrix:
