@@ -106,15 +106,28 @@ def test_a_box_without_ink_is_left_to_ocr() -> None:
 
 
 OPTICS_LEVELS = ("motion_blur", "photocopy_2nd", "photocopy_3rd", "blurred")
+# The same levels as they were before they were tuned for the audit's OCR (issue 25): a 6-pixel
+# smear, strokes grown a pixel, a 1.6-pixel blur. Their optics are what the level-aware clean
+# side is for; no preset draws them now.
+HARSHER = {
+    "motion_blur": {"motion": 6},
+    "photocopy_2nd": {"thicken": 1},
+    "photocopy_3rd": {"thicken": 1},
+    "blurred": {"blur": 1.6},
+}
 
 
-def _not_intact(level: str, docs: list[str]) -> tuple[int, int, int]:
+def _not_intact(level: str, docs: list[str], harsher: bool = False) -> tuple[int, int, int]:
     """Boxes of page 1 of `docs` (canonical N1) scanned at `level`: how many, how many are not
     intact against the level-aware clean side, and how many against a sharp clean side (the
     tone curve only, as before the rule knew the level's optics)."""
     import math
 
+    import dataclasses
+
     found = scan.LEVELS[level]
+    if harsher:
+        found = dataclasses.replace(found, **HARSHER[level])
     folder = PACKETS / "N1-000001"
     boxes = aware = sharp = 0
     for doc in docs:
@@ -147,16 +160,18 @@ def _not_intact(level: str, docs: list[str]) -> tuple[int, int, int]:
     return boxes, aware, sharp
 
 
+@pytest.mark.parametrize("harsher", [False, True], ids=["preset", "harsher"])
 @pytest.mark.parametrize("level", OPTICS_LEVELS)
-def test_the_level_aware_clean_side_keeps_blurred_values_intact(level: str) -> None:
-    """Measured on page 1 of 8 canonical N1 documents (407 boxes): not intact against a sharp
-    clean side motion_blur 30.5 %, photocopy_2nd 15.5 %, photocopy_3rd 19.9 %, blurred 2.9 %;
-    against the level-aware one 0, 0, 0.2 % and 0."""
+def test_the_level_aware_clean_side_keeps_blurred_values_intact(level: str, harsher: bool) -> None:
+    """Page 1 of 8 canonical N1 documents (407 boxes), at the levels' harsher optics: not intact
+    against a sharp clean side motion_blur 30.5 %, photocopy_2nd 15.5 %, photocopy_3rd 19.9 %,
+    blurred 2.9 %; against the level-aware one 0, 0, 0.2 % and 0. At the presets' (tuned) optics
+    both clean sides keep them intact."""
     docs = sorted(p.stem for p in (PACKETS / "N1-000001").glob("*.pdf"))[:8]
-    boxes, aware, sharp = _not_intact(level, docs)
+    boxes, aware, sharp = _not_intact(level, docs, harsher)
     assert boxes > 300
     assert aware <= boxes * 0.01, (aware, boxes)
-    if level != "blurred":  # the sharp clean side really did fail these levels
+    if harsher and level != "blurred":  # the sharp clean side really did fail these optics
         assert sharp >= boxes * 0.1, (sharp, boxes)
 
 
