@@ -68,12 +68,12 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     # scan.*: the tier's scan share. Scans claim a document before anything else (engine.select)
     # and exclude each other (one scan per document; the earlier level in the catalogue wins),
     # so the share of PDF documents a level scans is its probability times the share the
-    # levels before it leave: about N2 17 %, N3 45 %, N4 72 %, N5 87 % of PDF documents
+    # levels before it leave: about N2 17 %, N3 45 %, N4 69 %, N5 87 % of PDF documents
     # scanned, and image pages about the same share of PDF pages (scan.mixed scans only some
     # pages of a document; tests/generator/patterns/test_tiers.py holds the measured shares).
-    # The native documents left carry the text-layer attacks below. At N5 the milder levels
-    # give way to the ones a reader without restoration cannot read (a level may be rarer at
-    # N5 than at N4; the scan share never is): of N5's PDF documents about 19 % are fed turned
+    # The native documents left carry the text-layer attacks below. From N4 the milder levels
+    # give way to the ones a reader without restoration cannot read (a level may be rarer in
+    # a harder tier from N4 on; the scan share never is): of N5's PDF documents about 19 % are fed turned
     # a quarter or half turn (`rotated`), 17 % crooked (`crooked`, 4.5-8 degrees) and 15 %
     # copied reduced (`reduced`), pages Tesseract on the whole page reads under half of and the
     # audit's OCR, which turns and evens the page first, 95 % or more of (README, the
@@ -103,7 +103,7 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "scan.crooked": (0.0, 0.0, 0.0, 0.07, 0.55),
     # textlayer: one text attack per document (they exclude each other and every scan), so
     # they fall on the native documents the scans left: about 45 % of them at N3, 60 % at N4
-    # and 80 % at N5 (of all PDF documents about 25 %, 20 % and 13 %); the rule attacks
+    # and 75 % at N5 (of all PDF documents about 25 %, 18 % and 9 %); the rule attacks
     # combine with any of them.
     "textlayer.invisible_ocr": (0.0, 0.0, 0.065, 0.1, 0.18),
     "textlayer.reading_order": (0.0, 0.0, 0.065, 0.1, 0.18),
