@@ -109,7 +109,7 @@ OPTICS_LEVELS = ("motion_blur", "photocopy_2nd", "photocopy_3rd", "blurred")
 # The same levels as they were before they were tuned for the audit's OCR (issue 25): a 6-pixel
 # smear, strokes grown a pixel, a 1.6-pixel blur. Their optics are what the level-aware clean
 # side is for; no preset draws them now.
-HARSHER = {
+HARSHER: dict[str, dict[str, Any]] = {
     "motion_blur": {"motion": 6},
     "photocopy_2nd": {"thicken": 1},
     "photocopy_3rd": {"thicken": 1},
@@ -121,9 +121,8 @@ def _not_intact(level: str, docs: list[str], harsher: bool = False) -> tuple[int
     """Boxes of page 1 of `docs` (canonical N1) scanned at `level`: how many, how many are not
     intact against the level-aware clean side, and how many against a sharp clean side (the
     tone curve only, as before the rule knew the level's optics)."""
-    import math
-
     import dataclasses
+    import math
 
     found = scan.LEVELS[level]
     if harsher:

@@ -72,11 +72,11 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     # scanned, and image pages about the same share of PDF pages (scan.mixed scans only some
     # pages of a document; tests/generator/patterns/test_tiers.py holds the measured shares).
     # The native documents left carry the text-layer attacks below. From N4 the milder levels
-    # give way to the ones a reader without restoration cannot read (a level may be rarer in
-    # a harder tier from N4 on; the scan share never is): of N5's PDF documents about 19 % are fed turned
-    # a quarter or half turn (`rotated`), 17 % crooked (`crooked`, 4.5-8 degrees) and 15 %
-    # copied reduced (`reduced`), pages Tesseract on the whole page reads under half of and the
-    # audit's OCR, which turns and evens the page first, 95 % or more of (README, the
+    # give way to the ones a reader without restoration cannot read (a level may be rarer in a
+    # harder tier from N4 on; the scan share never is): of N5's PDF documents about 19 % are fed
+    # turned a quarter or half turn (`rotated`), 17 % crooked (`crooked`, 4.5-8 degrees) and
+    # 15 % copied reduced (`reduced`), pages Tesseract on the whole page reads under half of and
+    # the audit's OCR, which turns and evens the page first, 95 % or more of (README, the
     # difficulty card). Override any level with --set patterns.scan.<level>=P.
     "scan.clean": (0.0, 0.1, 0.1, 0.08, 0.01),
     "scan.moderate": (0.0, 0.0, 0.2, 0.15, 0.01),
