@@ -87,11 +87,10 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "scan.mixed": (0.0, 0.08, 0.08, 0.06, 0.03),
     "scan.ocr_layer": (0.0, 0.0, 0.08, 0.06, 0.04),
     # Damage up to the edge of legibility (issue 25), from N4; each level's OCR minimum is in
-    # audit.result.OCR_RECALL_MIN.
+    # audit.result.OCR_RECALL_MIN. photocopy_3rd is opt-in (scan.OPT_IN).
     "scan.blurred": (0.0, 0.0, 0.0, 0.03, 0.03),
     "scan.motion_blur": (0.0, 0.0, 0.0, 0.02, 0.02),
     "scan.photocopy_2nd": (0.0, 0.0, 0.0, 0.02, 0.02),
-    "scan.photocopy_3rd": (0.0, 0.0, 0.0, 0.02, 0.02),
     "scan.jpeg_blocks": (0.0, 0.0, 0.0, 0.03, 0.03),
     "scan.blurred_patch": (0.0, 0.0, 0.0, 0.02, 0.01),
     "scan.roller_bar": (0.0, 0.0, 0.0, 0.02, 0.01),
