@@ -48,6 +48,7 @@ from typing import Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
+from packetbench.benchmark.audit import ocr
 from packetbench.benchmark.audit.document import audit_document
 from packetbench.benchmark.audit.files import Document, PacketFiles, packet_folders, read_packet
 from packetbench.benchmark.audit.ocr import DPI, Tesseract, render_page
@@ -252,7 +253,10 @@ def ocr_throughput(packets: list[PacketFiles]) -> None:
                 continue
             found: list[list[tuple[str, ...]]] = []
             missed: list[set[tuple[str, ...]]] = []
+            # The old path: every page OCRed whole, every reading a tesseract process.
+            ocr._Library.enabled = False
             full = _cpu(partial(_audit_all, documents, engine, None, found, missed))
+            ocr._Library.enabled = True
             pixel = _cpu(partial(_audit_all, documents, engine, packet.truth, found, missed))
             whole = _cpu(partial(_each_page, documents, partial(_whole_page_ocr, engine)))
             render = _cpu(partial(_each_page, documents, _clean_render))

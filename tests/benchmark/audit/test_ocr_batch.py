@@ -12,6 +12,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from packetbench.benchmark.audit.ocr import Tesseract, read_boxes, read_pages
+from tests.conftest import PACKETS
 from tests.support.audit import Run
 from tests.support.ocr import needs_tesseract
 
@@ -79,3 +80,91 @@ def test_boxes_read_alone_read_as_the_full_audit_reads_them_again(
         pdf.close()
     assert alone[1] == again
     assert sum(1 for readings in again if any(r.strip() for r in readings)) >= 10
+
+
+def _scanned_values(packet: Path, count: int) -> tuple[Path, list[tuple[str, list[float]]], float]:
+    """A scanned document of `packet` (its file, `count` located values of page 1 with their
+    quads, the page's turn): the canonical N5 packet scans every PDF."""
+    from packetbench.benchmark.audit.located import page_turn
+
+    for manifest_file in sorted(packet.glob("manifest_*.json")):
+        manifest = json.loads(manifest_file.read_text())
+        if not str(manifest.get("file", "")).endswith(".pdf"):
+            continue
+        truth = packet / manifest_file.name.replace("manifest_", "field_truth_")
+        if not truth.exists():
+            continue
+        values = [
+            (entry["rendered_as"], location["quad"])
+            for entry in json.loads(truth.read_text())["fields"]
+            if entry.get("kind") != "checkbox" and len(str(entry.get("rendered_as", ""))) >= 6
+            for location in entry["locations"]
+            if location["page"] == 1
+            and location.get("quad")
+            and location.get("legible", True)
+            and not location.get("fragment")
+        ]
+        if len(values) >= count:
+            angle = page_turn([(0, quad, (1, 1), False) for _, quad in values])
+            return packet / manifest["file"], values[:count], angle
+    raise AssertionError(f"{packet} has no scanned document with {count} values on page 1")
+
+
+@needs_tesseract
+def test_the_library_reads_exactly_as_the_command_does() -> None:
+    """Small images are read by libtesseract in this process (`ocr._Library`): its TSV must be
+    the command's, byte for byte, on real scanned crops, sheets of boxes and bands, in every
+    page segmentation mode the audit uses."""
+    from packetbench.benchmark.audit.ocr import (
+        PSM,
+        READINGS,
+        BoxReader,
+        _Library,
+        _pgm,
+        cut_boxes,
+    )
+
+    library = _Library.get()
+    assert library is not None, "libtesseract did not load beside the tesseract command"
+    file, values, angle = _scanned_values(PACKETS / "N5-000001", 8)
+    pdf = pdfium.PdfDocument(file)
+    try:
+        crops = cut_boxes(pdf, {1: [quad for _, quad in values]}, 300, {1: angle})
+    finally:
+        pdf.close()
+    sheets = [BoxReader.sheet(crops, row)[0] for row in BoxReader.rows(crops)]
+    engine = Tesseract()
+    compared = 0
+    for image in [*crops[:4], *sheets]:
+        for psm in (PSM, *READINGS):
+            command = engine._run("stdin", _pgm(image), 300, "test", psm)
+            assert library.tsv(image, 300, psm) == command
+            compared += 1
+    assert compared >= 12
+
+
+@needs_tesseract
+def test_a_band_reads_its_values_and_nothing_far_from_them() -> None:
+    """`read_bands` reads a scanned page only in bands around the regions asked: the values in
+    them are found as a page read whole finds them, and a value drawn far from every band
+    is not read at all."""
+    from packetbench.benchmark.audit.ocr import read_bands
+
+    file, values, angle = _scanned_values(PACKETS / "N5-000001", 40)
+    # Two values a band apart: the first and the lowest on the page.
+    first = values[0]
+    far = max(values, key=lambda v: abs(min(v[1][1::2]) - min(first[1][1::2])))
+    assert abs(min(far[1][1::2]) - min(first[1][1::2])) > 200  # points apart on the page
+    engine = Tesseract()
+    pdf = pdfium.PdfDocument(file)
+    try:
+        banded = read_bands(pdf, {1: [first[1]]}, engine, file, angles={1: angle})
+        ((_, whole),) = list(read_pages(pdf, [1], engine, file, angles={1: angle}))
+    finally:
+        pdf.close()
+    page = banded[1]
+    assert whole.find(first[1], first[0])[0]
+    assert page.find(first[1], first[0])[0]
+    assert whole.find(far[1], far[0])[0]
+    assert not page.in_box(far[1])
+    assert 0 < len(page.words) < len(whole.words) / 4

@@ -24,6 +24,7 @@ from packetbench.benchmark.audit.ocr import (
     Tesseract,
     folded,
     misread_everywhere,
+    read_bands,
     read_boxes,
     read_pages,
     same_text,
@@ -455,8 +456,53 @@ class _Auditor:
         remaining = [
             p for p in remaining if p not in judged_pages or located.get(p) or strings.get(p)
         ]
+        banded = self.read_bands(
+            pdf, [p for p in remaining if p in judged_pages], located, strings, engine
+        )
+        remaining = [p for p in remaining if p not in banded]
         stats.pages_ocr = sum(1 for p in remaining if p in judged_pages)
         return remaining
+
+    def read_bands(
+        self,
+        pdf: PdfText,
+        pages: list[int],
+        located: dict[int, list[Located]],
+        strings: dict[int, list[int]],
+        engine: Tesseract,
+    ) -> set[int]:
+        """What box reading left on pages judged by pixels (`pages`), looked for by OCR in
+        bands of the page around where it is drawn (`ocr.read_bands`) rather than on the
+        page read whole: the pieces of split values, and the values and strings their boxes
+        did not yield. A page keeps whole-page OCR when it holds a checkbox left undecided
+        (its ink is read on the page image) or a string with no place on the native page.
+        Returns the pages read in bands; each is judged as a page read whole is
+        (`ocr_page`)."""
+        stats = self.audit.pixels
+        assert stats is not None
+        regions: dict[int, list[list[float]]] = {}
+        for page in pages:
+            fields, texts = located.get(page, []), strings.get(page, [])
+            if any(self.doc.fields[f[0]].get("kind") == "checkbox" for f in fields) or any(
+                (page, i) not in self.string_boxes for i in texts
+            ):
+                continue
+            regions[page] = [list(bbox) for _, bbox, *_ in fields] + [
+                list(self.string_boxes[(page, i)]) for i in texts
+            ]
+        if not regions:
+            return set()
+        read = read_bands(
+            pdf.document(),
+            regions,
+            engine,
+            self.doc.file,
+            angles={page: self.turns.get(page, 0.0) for page in regions},
+        )
+        for page in sorted(regions):
+            self.ocr_page(read[page], page, located.get(page, []), strings.get(page, []))
+        stats.pages_band += len(regions)
+        return set(regions)
 
     def split_by_pixels(self, located: dict[int, list[Located]]) -> None:
         """A value split across pages whose every piece the rule found intact is found, by

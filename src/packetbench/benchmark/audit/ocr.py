@@ -19,6 +19,7 @@ page rotated by /Rotate would need the rotation applied too (no pattern rotates 
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import shutil
@@ -31,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -94,6 +95,155 @@ class Halted(Exception):
     """A reading asked of a `Tesseract` that was halted (its result is no longer wanted)."""
 
 
+# The largest image (pixels) read by the tesseract library in this process rather than by a
+# tesseract process: a box, a sheet of boxes or a band; a whole page at the OCR resolution
+# (8.4 million pixels for a letter page) runs in a process, which an interrupt can stop.
+LIBRARY_PIXELS = 2_000_000
+
+
+class _Library:
+    """libtesseract, in this process, one engine per thread (loaded once, the language model
+    with it). It reads an image exactly as the tesseract command does (the same API under
+    it: page segmentation mode, `user_defined_dpi`, the TSV renderer's text; a test compares
+    the two on real crops and pages), minus starting a process and loading the model for
+    each call, which is most of the cost of reading a small image. One OpenMP thread per
+    engine, as the command runs (OMP_THREAD_LIMIT=1). `get` is None where the library or
+    its English model cannot be loaded: the command reads then."""
+
+    _loaded: ClassVar[Any] = None
+    _failed = False
+    enabled = True  # False: every reading runs the command (`benchmarks/audit.py`'s old path)
+    _lock = threading.Lock()
+    _local = threading.local()
+    _engines: ClassVar[list[int]] = []
+
+    def __init__(self, lib: Any) -> None:
+        self.lib = lib
+        handle = lib.TessBaseAPICreate()
+        if not handle or lib.TessBaseAPIInit3(handle, None, b"eng") != 0:
+            if handle:
+                lib.TessBaseAPIDelete(handle)
+            raise OSError("libtesseract has no English model")
+        # Tesseract's own messages go nowhere (the command's stderr was read only on failure).
+        lib.TessBaseAPISetVariable(handle, b"debug_file", os.devnull.encode())
+        self.handle = handle
+        with _Library._lock:
+            _Library._engines.append(handle)
+
+    @classmethod
+    def get(cls) -> _Library | None:
+        if not cls.enabled:
+            return None
+        engine: _Library | None = getattr(cls._local, "engine", None)
+        if engine is not None or cls._failed:
+            return engine
+        with cls._lock:
+            lib = cls._loaded if cls._loaded is not None else cls._load()
+        try:
+            engine = cls(lib) if lib is not None else None
+        except OSError:
+            engine = None
+        if engine is None:
+            cls._failed = True
+            return None
+        cls._local.engine = engine
+        return engine
+
+    @classmethod
+    def _load(cls) -> Any:
+        import atexit
+        import ctypes
+        import ctypes.util
+
+        os.environ.setdefault("OMP_THREAD_LIMIT", "1")  # read when libgomp starts
+        name = ctypes.util.find_library("tesseract")
+        if os.environ.get("PACKETBENCH_OCR_LIBRARY") == "0" or not name:
+            return None
+        try:
+            lib = ctypes.CDLL(name)
+        except OSError:
+            return None
+        void, text, integer = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int
+        for function, arguments, result in (
+            ("TessBaseAPICreate", [], void),
+            ("TessBaseAPIInit3", [void, text, text], integer),
+            ("TessBaseAPIDelete", [void], None),
+            ("TessBaseAPIEnd", [void], None),
+            ("TessBaseAPISetVariable", [void, text, text], integer),
+            ("TessBaseAPISetPageSegMode", [void, integer], None),
+            ("TessBaseAPISetImage", [void, void, integer, integer, integer, integer], None),
+            ("TessBaseAPISetSourceResolution", [void, integer], None),
+            ("TessBaseAPIRecognize", [void, void], integer),
+            ("TessBaseAPIGetTsvText", [void, integer], void),
+            ("TessBaseAPIClear", [void], None),
+            ("TessDeleteText", [void], None),
+        ):
+            try:
+                bound = getattr(lib, function)
+            except AttributeError:
+                return None
+            bound.argtypes, bound.restype = arguments, result
+        cls._loaded = lib
+        atexit.register(cls._close)
+        return lib
+
+    @classmethod
+    def _close(cls) -> None:
+        with cls._lock:
+            for handle in cls._engines:
+                cls._loaded.TessBaseAPIEnd(handle)
+                cls._loaded.TessBaseAPIDelete(handle)
+            cls._engines.clear()
+
+    def tsv(self, image: np.ndarray[Any, Any], dpi: int, psm: str) -> str:
+        """Tesseract's TSV for one grayscale image, as `tesseract - stdout --dpi DPI --psm
+        PSM tsv` prints it."""
+        import ctypes
+
+        lib, handle = self.lib, self.handle
+        pixels = np.ascontiguousarray(image.reshape(image.shape[:2]), dtype=np.uint8)
+        height, width = pixels.shape
+        lib.TessBaseAPISetPageSegMode(handle, int(psm))
+        lib.TessBaseAPISetVariable(handle, b"user_defined_dpi", str(dpi).encode())
+        lib.TessBaseAPISetImage(handle, pixels.ctypes.data, width, height, 1, width)
+        lib.TessBaseAPISetSourceResolution(handle, dpi)
+        try:
+            if lib.TessBaseAPIRecognize(handle, None) != 0:
+                return ""
+            pointer = lib.TessBaseAPIGetTsvText(handle, 0)
+            if not pointer:
+                return ""
+            try:
+                body = ctypes.string_at(pointer).decode("utf-8", "replace")
+            finally:
+                lib.TessDeleteText(pointer)
+        finally:
+            lib.TessBaseAPIClear(handle)
+        return TSV_HEADER + body
+
+
+# The header line of tesseract's TSV output (the library's text comes without it).
+TSV_HEADER = (
+    "\t".join(
+        [
+            "level",
+            "page_num",
+            "block_num",
+            "par_num",
+            "line_num",
+            "word_num",
+            "left",
+            "top",
+            "width",
+            "height",
+            "conf",
+            "text",
+        ]
+    )
+    + "\n"
+)
+
+
 class Tesseract:
     """The tesseract binary; constructing one fails with a usage error when it is absent."""
 
@@ -131,7 +281,18 @@ class Tesseract:
     def words(
         self, image: np.ndarray[Any, Any], dpi: int, source: str, psm: str = PSM
     ) -> list[Word]:
-        """The words tesseract reads on a grayscale image, in its reading order."""
+        """The words tesseract reads on a grayscale image, in its reading order. A small
+        image (a box, a sheet of boxes, a band) is read in this process by the tesseract
+        library when it loads (`_Library`: the same words, without starting a process and
+        loading the language model each time); a page, in a tesseract process that `halt`
+        can stop at once."""
+        if image.size <= LIBRARY_PIXELS:
+            library = _Library.get()
+            if library is not None:
+                with self._guard:
+                    if self._halted:
+                        raise Halted(f"{source}: tesseract was stopped")
+                return _parse_tsv(library.tsv(image, dpi, psm))
         return _parse_tsv(self._run("stdin", _pgm(image), dpi, source, psm))
 
     def _run(self, images: str, stdin: bytes | None, dpi: int, source: str, psm: str) -> str:
@@ -178,7 +339,9 @@ class Tesseract:
         PGM files and listed in a file tesseract reads them from (its TSV numbers them by
         `page_num`). Loading the language model is most of the cost of reading a small image,
         and this pays it once for all of them."""
-        if len(images) <= 1:
+        if len(images) <= 1 or (
+            max(image.size for image in images) <= LIBRARY_PIXELS and _Library.get() is not None
+        ):
             return [self.words(image, dpi, source, psm) for image in images]
         import tempfile
 
@@ -764,6 +927,79 @@ def cut_boxes(
         finally:
             page.close()
     return crops
+
+
+# A band read in place of a whole page (`read_bands`) reaches this many box heights above and
+# below its box, and never less than BAND_MIN points: the value's line and its neighbours,
+# across the whole width of the page.
+BAND_LINES = 1.5
+BAND_MIN = 14.0
+
+
+def read_bands(
+    pdf: Any,
+    regions: Mapping[int, Sequence[Sequence[float]]],
+    engine: Tesseract,
+    source: Path,
+    dpi: int = DPI,
+    angles: dict[int, float] | None = None,
+) -> dict[int, OcrPage]:
+    """Per page of `regions` (page -> bboxes or quads, PDF points), an `OcrPage` of the words
+    tesseract reads (as `read_pages` reads a page: PSM, evened out, deskewed, unruled) in
+    bands of the page around the regions: each region's rows grown by BAND_LINES of its
+    height above and below, across the page's full width. A value the box reading missed is
+    looked for there, not on the whole page: reading a band costs a fraction of a page (every
+    band of every page is read by one tesseract process), and a value is where it is drawn.
+    The words are placed back on the page image, so `OcrPage.in_box`, `find` and
+    `has_string` work as on a page read whole (the page carries no image: no ink, no
+    rereading)."""
+    from packetbench.benchmark.audit import boxcrops
+
+    angles = angles or {}
+    scale = dpi / 72
+    strips: list[np.ndarray[Any, Any]] = []
+    owners: list[tuple[int, int]] = []  # (page, top row of the strip in the upright image)
+    pages: dict[int, tuple[float, float, int, int]] = {}  # page -> left, top, width, height
+    for number in sorted(regions):
+        if not regions[number]:
+            continue
+        page = pdf[number - 1]
+        try:
+            left, _bottom, _right, top = page.get_cropbox()
+            width, height = boxcrops.page_size(page, scale)
+            pages[number] = (float(left), float(top), width, height)
+            mapper = OcrPage([], scale, float(left), float(top))
+            angle = angles.get(number)
+            spans: list[list[int]] = []
+            for region in regions[number]:
+                _, y0, _, y1 = upright(mapper.corners(region), 0.0, angle or 0.0, width, height)
+                reach = math.ceil(max(BAND_LINES * (y1 - y0), BAND_MIN * scale))
+                spans.append([max(y0 - reach, 0), min(y1 + reach, height)])
+            merged: list[list[int]] = []
+            for span in sorted(spans):
+                if merged and span[0] <= merged[-1][1]:
+                    merged[-1][1] = max(merged[-1][1], span[1])
+                elif span[1] > span[0]:
+                    merged.append(span)
+            for y0, y1 in merged:
+                wy0, wy1 = max(y0 - REACH, 0), min(y1 + REACH, height)
+                window = boxcrops.evened(page, scale, angle, (0, wy0, width, wy1))
+                strips.append(np.ascontiguousarray(_unruled(window, dpi)[y0 - wy0 : y1 - wy0]))
+                owners.append((number, y0))
+        finally:
+            page.close()
+    found: dict[int, list[Word]] = {number: [] for number in pages}
+    for (number, y0), words in zip(
+        owners, engine.words_many(strips, dpi, str(source)), strict=True
+    ):
+        found[number].extend(
+            Word(w.text, w.left, w.top + y0, w.right, w.bottom + y0) for w in words
+        )
+    out: dict[int, OcrPage] = {}
+    for number, (left, top, width, height) in pages.items():
+        words = _turned_back(found[number], angles.get(number) or 0.0, width, height)
+        out[number] = OcrPage(words, scale, left, top)
+    return out
 
 
 def _turned_back(words: list[Word], angle: float, width: int, height: int) -> list[Word]:

@@ -131,6 +131,7 @@ class PixelStats:
     pages: int = 0  # scanned pages judged by pixels
     pages_sampled: int = 0  # ...read by OCR instead, to calibrate the rule
     pages_ocr: int = 0  # ...that still needed whole-page OCR
+    pages_band: int = 0  # ...whose leftovers OCR read in bands of the page (not whole)
     boxes_read: int = 0  # undecided boxes read by OCR box by box (no whole page)
     boxes_read_found: int = 0  # ...whose value that reading found
     strings_read: int = 0  # strings not intact, read by OCR box by box
@@ -149,6 +150,7 @@ class PixelStats:
             self.pages + other.pages,
             self.pages_sampled + other.pages_sampled,
             self.pages_ocr + other.pages_ocr,
+            self.pages_band + other.pages_band,
             self.boxes_read + other.boxes_read,
             self.boxes_read_found + other.boxes_read_found,
             self.strings_read + other.strings_read,
@@ -170,6 +172,7 @@ class PixelStats:
             "pages": self.pages,
             "pages_sampled": self.pages_sampled,
             "pages_ocr": self.pages_ocr,
+            "pages_band": self.pages_band,
             "boxes_read": self.boxes_read,
             "boxes_read_found": self.boxes_read_found,
             "strings_read": self.strings_read,

@@ -23,6 +23,8 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import numpy as np
+
 from packetbench.generator.patterns.base import Staging, Subject, pattern
 from packetbench.generator.render import hand
 from packetbench.generator.render.pdf import (
@@ -131,16 +133,32 @@ def _free_spot(
     full."""
     taken = _occupied(pdf, index)
     edge = 12.0  # ink stays this far inside the paper
-    spots: list[tuple[float, float, float]] = []
+    # Every candidate corner on a 9-point grid, y by y then x by x, kept when its area meets
+    # no printed box (`_meets`, computed for the whole grid at once: the same comparisons on
+    # the same floats, so the same spots in the same order).
+    xs: list[float] = []
+    x = edge
+    while x + width <= pdf.width - edge:
+        xs.append(x)
+        x += 9.0
+    ys: list[float] = []
     y = edge
     while y + height <= pdf.height - edge:
-        x = edge
-        while x + width <= pdf.width - edge:
-            box = (x, y, x + width, y + height)
-            if not any(_meets(box, other) for other in taken):
-                spots.append((prefer(x, y), x, y))
-            x += 9.0
+        ys.append(y)
         y += 9.0
+    spots: list[tuple[float, float, float]] = []
+    if xs and ys:
+        free = np.ones((len(ys), len(xs)), dtype=bool)
+        if taken:
+            boxes = np.array(taken, dtype=np.float64)
+            gap = 3.0
+            left = np.array(xs)[:, None]
+            bottom = np.array(ys)[:, None]
+            across = (left - gap < boxes[:, 2]) & ((left + width) + gap > boxes[:, 0])
+            along = (bottom - gap < boxes[:, 3]) & ((bottom + height) + gap > boxes[:, 1])
+            free = (along.astype(np.int32) @ across.T.astype(np.int32)) == 0
+        for row, col in zip(*np.nonzero(free), strict=True):
+            spots.append((prefer(xs[col], ys[row]), xs[col], ys[row]))
     if not spots:
         return None
     spots.sort()
