@@ -89,6 +89,11 @@ def reads(text: str) -> str:
     return squash(unicodedata.normalize("NFKC", text))
 
 
+# A string's place covering more than this share of its page is drawn across the page (a
+# watermark): OCR reads that page whole, never that place as a box or a band.
+SPREAD = 0.15
+
+
 class _Auditor:
     def __init__(self, doc: Document, packet: dict[str, Any] | None = None) -> None:
         self.doc = doc
@@ -463,6 +468,14 @@ class _Auditor:
         stats.pages_ocr = sum(1 for p in remaining if p in judged_pages)
         return remaining
 
+    @staticmethod
+    def spread(pdf: PdfText, page: int, region: list[float]) -> bool:
+        """Whether a string's place (bbox or quad, points) covers more than SPREAD of its page's
+        area: a watermark drawn across the page, not a line of text."""
+        xs, ys = region[0::2], region[1::2]
+        width, height = pdf.document().get_page_size(page - 1)
+        return bool((max(xs) - min(xs)) * (max(ys) - min(ys)) > SPREAD * width * height)
+
     def read_bands(
         self,
         pdf: PdfText,
@@ -484,7 +497,9 @@ class _Auditor:
         for page in pages:
             fields, texts = located.get(page, []), strings.get(page, [])
             if any(self.doc.fields[f[0]].get("kind") == "checkbox" for f in fields) or any(
-                (page, i) not in self.string_boxes for i in texts
+                (page, i) not in self.string_boxes
+                or self.spread(pdf, page, self.string_boxes[(page, i)])
+                for i in texts
             ):
                 continue
             regions[page] = [list(bbox) for _, bbox, *_ in fields] + [
@@ -537,13 +552,19 @@ class _Auditor:
         native page draws them. What that finds is found (and cut from `located` and
         `strings`); the page is OCRed whole only for what it did not, where the page's
         reading may still find it. A page with a string that has no such place (not in the
-        native text layer) is read whole at once, not box by box."""
+        native text layer), or whose place spreads over much of the page (a watermark drawn
+        across it: its box is no box, and a page is read once, not twice and again in
+        bands), is read whole at once, not box by box."""
         stats = self.audit.pixels
         assert stats is not None
         boxes: dict[int, list[Located]] = {}
         texts: dict[int, list[int]] = {}
         for page in pages:
-            if any((page, i) not in self.string_boxes for i in strings.get(page, [])):
+            if any(
+                (page, i) not in self.string_boxes
+                or self.spread(pdf, page, self.string_boxes[(page, i)])
+                for i in strings.get(page, [])
+            ):
                 continue
             boxes[page] = [
                 f
