@@ -467,8 +467,10 @@ class PdfDocument:
         try:
             for index, (level, seed) in sorted(scans.items()):
                 blots = [box for page, box in targets.values() if page == index + 1]
+                found = scan.LEVELS[level]
+                header = self.recorder.presentation.fax_header if found.header else None
                 scanned = scan.scan_page(
-                    pdf, index, scan.LEVELS[level], seed, blots=blots, judged=True
+                    pdf, index, found, seed, blots=blots, judged=True, header=header
                 )
                 pages[index] = [
                     ImageOp(0.0, 0.0, self.width, self.height, scanned.image, jpeg=scanned.jpeg)
