@@ -555,6 +555,13 @@ class PdfDocument:
                     location["legible"] = False
                     continue
                 left, top, right, bottom = rect
+                occluded = (
+                    legibility.occlusion(
+                        clean[top:bottom, left:right], scanned.covered[top:bottom, left:right]
+                    )
+                    if scanned.covered is not None
+                    else 0.0
+                )
                 verdict = legibility.legible(
                     clean[top:bottom, left:right],
                     pixels[top:bottom, left:right],
@@ -562,6 +569,7 @@ class PdfDocument:
                     motion=level.motion,
                     glyph_pixels=legibility.quad_height(quad) * level.dpi / 72.0,
                     turn=legibility.quarter_turns(quad),
+                    occluded=occluded,
                 )
                 location["legible"] = verdict.legible
 

@@ -247,6 +247,9 @@ class ScannedPage:
     # and the scanned image as decoded from `image` (gray, a row per pixel row).
     clean: Matrix | None = None
     pixels: Matrix | None = None
+    # Pixels under something opaque printed over the page (a fax header's cells), when judged:
+    # the legibility rule's occlusion (`packetbench.legibility.occlusion`).
+    covered: Matrix | None = None
 
 
 def _rotation_about(
@@ -637,10 +640,15 @@ def scan_page(
     finally:
         page.close()
     clean = optical_clean(drawn, level) if judged else None
+    covered = None
     if header is not None:
         # Printed by the sending machine into the image it sends, after its scan of the paper
         # and before the line's noise and threshold; never on the clean side.
-        faxheader.stamp(drawn, level.dpi, header, index + 1, width)
+        cells = faxheader.stamp(drawn, level.dpi, header, index + 1, width)
+        if judged:
+            covered = np.zeros(drawn.shape, dtype=bool)
+            for left, top, right, bottom in cells:
+                covered[top:bottom, left:right] = True
     boxes = [_pixel_box(transform, box, level.dpi, height) for box in blots or ()]
     damaged = degrade(drawn, level, rng, boxes)
     out = io.BytesIO()
@@ -654,7 +662,7 @@ def scan_page(
     if judged:
         with Image.open(io.BytesIO(image)) as decoded:
             pixels = np.asarray(decoded.convert("L"))
-    return ScannedPage(image, not level.binarize, transform, details, clean, pixels)
+    return ScannedPage(image, not level.binarize, transform, details, clean, pixels, covered)
 
 
 def _record(details: dict[str, Any], level: Level, transform: Transform) -> None:
