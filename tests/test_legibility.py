@@ -207,3 +207,29 @@ def test_a_rule_broken_by_a_fax_in_the_margin_is_not_the_value() -> None:
     blotted = scanned.copy()
     blotted[2:-2, :] = 30
     assert MIN_ROW <= 8 and judge(pixels, blotted).verdict == DAMAGED_VERDICT
+
+
+def test_occlusion_is_the_share_of_ink_under_the_cover() -> None:
+    """The occlusion check's measure (a fax header's cell over a value): ink under the cover
+    over all ink, on the clean side; a cover over paper alone hides nothing."""
+    from PIL import ImageDraw
+
+    from packetbench.legibility import MAX_OCCLUDED, legible, occlusion
+
+    image = Image.new("L", (120, 30), 255)
+    ImageDraw.Draw(image).rectangle((10, 5, 109, 24), fill=0)  # ink rows 5-24
+    clean = np.asarray(image)
+    covered = np.zeros(clean.shape, dtype=bool)
+    assert occlusion(clean, covered) == 0.0
+    covered[:15, :] = True  # the upper half of the ink
+    assert occlusion(clean, covered) == 0.5
+    paper = np.zeros(clean.shape, dtype=bool)
+    paper[:, :5] = True
+    assert occlusion(clean, paper) == 0.0
+    assert occlusion(np.full((30, 120), 244, dtype=np.uint8), covered) == 0.0
+    with pytest.raises(ValueError, match="differ in shape"):
+        occlusion(clean, covered[:, :10])
+    # The rule: the same pixels, legible until MAX_OCCLUDED of the ink is covered.
+    kept = legible(clean, clean, blur=0.0, motion=0, glyph_pixels=20.0, occluded=0.0)
+    hidden = legible(clean, clean, blur=0.0, motion=0, glyph_pixels=20.0, occluded=MAX_OCCLUDED)
+    assert kept.legible and not hidden.legible

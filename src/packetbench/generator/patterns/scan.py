@@ -22,7 +22,7 @@ from typing import Any
 
 from packetbench.generator.patterns.base import Staging, pattern
 from packetbench.generator.patterns.textlayer import _finish, _ocr_words, _unreadable, _values
-from packetbench.generator.render import attack
+from packetbench.generator.render import attack, faxheader
 from packetbench.generator.render.pdf import Op, PdfDocument
 from packetbench.generator.render.recorder import Recorder
 
@@ -52,6 +52,10 @@ def _scan(staging: Staging, level: str, mixed: bool = False) -> bool:
         for index in pages:
             look.scans[index] = (chosen, rng.getrandbits(63))
             staging.applied.pages.add(index + 1)
+        from packetbench.generator.render.scan import LEVELS  # numpy and pdfium: when scanned
+
+        if pages and LEVELS[chosen].header:
+            _fax_header(pdf, staging, look.scans[pages[0]][1], count)
         on_pages = {index + 1 for index in pages}
         for path, drawn in pdf.recorder.drawn.items():
             if any(loc.get("page") in on_pages for loc in drawn.locations):
@@ -59,14 +63,47 @@ def _scan(staging: Staging, level: str, mixed: bool = False) -> bool:
 
     def scanned(recorder: Recorder) -> bool:
         """Kept only when pages were really scanned (a one-page document cannot be
-        mixed); the manifest then says how each page was moved."""
+        mixed); the manifest then says how each page was moved, and which values a fax's
+        header left past reading."""
         done = recorder.presentation.scanned
         staging.applied.details["pages"] = {str(page): done[page] for page in sorted(done)}
+        if recorder.presentation.fax_header is not None:
+            _struck(recorder, staging)
         return bool(done)
 
     staging.after_layout(scan)
     staging.confirm(scanned)
     return True
+
+
+def _fax_header(pdf: PdfDocument, staging: Staging, seed: int, count: int) -> None:
+    """A fax's transmission header (`faxheader`), the same on every page but for its page
+    marker, drawn from the first scanned page's seed (the document's draws stay as they were).
+    Its fields are visible text of each page, in pixels only."""
+    header = faxheader.draw(seed, count)
+    staging.presentation.fax_header = header
+    staging.applied.details["header"] = header.record()
+    for index in range(count):
+        for text in header.fields(index + 1):
+            pdf.recorder.visible(text, index + 1, text_layer=False)
+
+
+def _struck(recorder: Recorder, staging: Staging) -> None:
+    """Values the header printed over past reading everywhere they are drawn (the legibility
+    rule judged their boxes, `PdfDocument._judge`): abstention expected (PATTERNS.md rule
+    3b), recorded as the pattern's effect on the truth. A blotted value is the blot's."""
+    applied = staging.applied
+    blotted = set(recorder.presentation.blotted)
+    for path in recorder.illegible_paths():
+        if path in blotted:
+            continue
+        applied.targets.append(path)
+        applied.delta[path] = {
+            "canonical": recorder.leaf(path)[0],
+            "shown": recorder.drawn[path].rendered_as,
+            "illegible": True,
+            "damage": "under the fax header",
+        }
 
 
 # The patterns below are declared in catalogue order, the order in which a document's

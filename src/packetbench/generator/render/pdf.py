@@ -467,8 +467,10 @@ class PdfDocument:
         try:
             for index, (level, seed) in sorted(scans.items()):
                 blots = [box for page, box in targets.values() if page == index + 1]
+                found = scan.LEVELS[level]
+                header = self.recorder.presentation.fax_header if found.header else None
                 scanned = scan.scan_page(
-                    pdf, index, scan.LEVELS[level], seed, blots=blots, judged=True
+                    pdf, index, found, seed, blots=blots, judged=True, header=header
                 )
                 pages[index] = [
                     ImageOp(0.0, 0.0, self.width, self.height, scanned.image, jpeg=scanned.jpeg)
@@ -553,6 +555,13 @@ class PdfDocument:
                     location["legible"] = False
                     continue
                 left, top, right, bottom = rect
+                occluded = (
+                    legibility.occlusion(
+                        clean[top:bottom, left:right], scanned.covered[top:bottom, left:right]
+                    )
+                    if scanned.covered is not None
+                    else 0.0
+                )
                 verdict = legibility.legible(
                     clean[top:bottom, left:right],
                     pixels[top:bottom, left:right],
@@ -560,6 +569,7 @@ class PdfDocument:
                     motion=level.motion,
                     glyph_pixels=legibility.quad_height(quad) * level.dpi / 72.0,
                     turn=legibility.quarter_turns(quad),
+                    occluded=occluded,
                 )
                 location["legible"] = verdict.legible
 

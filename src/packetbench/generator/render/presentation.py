@@ -75,6 +75,9 @@ class Presentation:
     # reading, PATTERNS.md rule 3b), and the paths it chose once the pages were scanned.
     blots: tuple[int, int] = (0, 0)
     blotted: list[str] = field(default_factory=list)
+    # scan.fax: the sending machine's header line (`generator.render.faxheader.FaxHeader`),
+    # printed over the top of every scanned page.
+    fax_header: Any = None
     # Called in order on the emitted PDF's bytes (text-layer attacks made on the file).
     post: list[Callable[[bytes], bytes]] = field(default_factory=list)
 
@@ -100,6 +103,7 @@ class Presentation:
             post=list(self.post),
             blots=self.blots,
             blotted=list(self.blotted),
+            fax_header=self.fax_header,
         )
 
     def label(self, text: str, path: str | None = None, page: int = 0) -> str:

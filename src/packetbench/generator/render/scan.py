@@ -27,7 +27,7 @@ import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image, ImageDraw
 
-from packetbench.generator.render import damage, projective
+from packetbench.generator.render import damage, faxheader, projective
 
 Matrix = np.ndarray[Any, Any]
 
@@ -61,6 +61,7 @@ class Level:
     thicken: int = 0  # toner spread: strokes grown by one pixel this many times (counters fill)
     turns: tuple[int, ...] = ()  # quarter turns a page may be fed at (degrees: 90, 180, 270)
     damage: tuple[str, ...] = ()  # local damage: keys of `damage.DAMAGE`, applied in order
+    header: bool = False  # a fax: the sending machine's header line over the page's top
 
 
 LEVELS: dict[str, Level] = {
@@ -101,6 +102,7 @@ LEVELS: dict[str, Level] = {
         lines=3,
         binarize=True,
         paper=255,
+        header=True,
     ),
     "degraded": Level(
         "degraded",
@@ -245,6 +247,9 @@ class ScannedPage:
     # and the scanned image as decoded from `image` (gray, a row per pixel row).
     clean: Matrix | None = None
     pixels: Matrix | None = None
+    # Pixels under something opaque printed over the page (a fax header's cells), when judged:
+    # the legibility rule's occlusion (`packetbench.legibility.occlusion`).
+    covered: Matrix | None = None
 
 
 def _rotation_about(
@@ -618,10 +623,12 @@ def scan_page(
     seed: int,
     blots: list[list[float]] | None = None,
     judged: bool = False,
+    header: faxheader.FaxHeader | None = None,
 ) -> ScannedPage:
     """Scan page `index` (0-based) of an open pypdfium2 document at `level`. `blots` are
     native boxes (points) to cover with damage past reading (`damage.blot`); `judged` keeps
-    the pixels the legibility rule compares (`ScannedPage.clean`, `ScannedPage.pixels`)."""
+    the pixels the legibility rule compares (`ScannedPage.clean`, `ScannedPage.pixels`);
+    `header`, a fax's transmission header printed over the page's top (`faxheader`)."""
     rng = np.random.Generator(np.random.PCG64(seed))
     page = pdf[index]
     try:
@@ -633,6 +640,15 @@ def scan_page(
     finally:
         page.close()
     clean = optical_clean(drawn, level) if judged else None
+    covered = None
+    if header is not None:
+        # Printed by the sending machine into the image it sends, after its scan of the paper
+        # and before the line's noise and threshold; never on the clean side.
+        cells = faxheader.stamp(drawn, level.dpi, header, index + 1, width)
+        if judged:
+            covered = np.zeros(drawn.shape, dtype=bool)
+            for left, top, right, bottom in cells:
+                covered[top:bottom, left:right] = True
     boxes = [_pixel_box(transform, box, level.dpi, height) for box in blots or ()]
     damaged = degrade(drawn, level, rng, boxes)
     out = io.BytesIO()
@@ -646,7 +662,7 @@ def scan_page(
     if judged:
         with Image.open(io.BytesIO(image)) as decoded:
             pixels = np.asarray(decoded.convert("L"))
-    return ScannedPage(image, not level.binarize, transform, details, clean, pixels)
+    return ScannedPage(image, not level.binarize, transform, details, clean, pixels, covered)
 
 
 def _record(details: dict[str, Any], level: Level, transform: Transform) -> None:
