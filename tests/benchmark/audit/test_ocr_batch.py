@@ -12,9 +12,9 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from packetbench.benchmark.audit.ocr import Tesseract, read_boxes, read_pages
-from tests.conftest import PACKETS
 from tests.support.audit import Run
 from tests.support.ocr import needs_tesseract
+from tests.support.paths import PACKETS
 
 
 def _image(text: str) -> np.ndarray:
