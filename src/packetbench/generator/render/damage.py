@@ -27,17 +27,15 @@ def optics(pixels: Matrix, blur: float, motion: int, thicken: int) -> None:
     """Toner spread (strokes grown `thicken` pixels: a copy of a copy fills the counters of
     e, a, o), then a motion blur `motion` pixels long across the page, then focus blur (a
     Gaussian of radius `blur` pixels)."""
-    rows, cols = pixels.shape
     if thicken:
-        image = Image.frombuffer("L", (cols, rows), pixels, "raw", "L", 0, 1)
+        image = Image.fromarray(pixels)  # shares a contiguous array's memory: no copy
         for _ in range(thicken):
             image = image.filter(ImageFilter.MinFilter(3))
         _set(pixels, image)
     if motion > 1:
         _motion(pixels, motion)
     if blur:
-        image = Image.frombuffer("L", (cols, rows), pixels, "raw", "L", 0, 1)
-        _set(pixels, image.filter(ImageFilter.GaussianBlur(blur)))
+        _set(pixels, Image.fromarray(pixels).filter(ImageFilter.GaussianBlur(blur)))
 
 
 def _motion(pixels: Matrix, motion: int) -> None:
@@ -48,7 +46,7 @@ def _motion(pixels: Matrix, motion: int) -> None:
     of the time."""
     cols = pixels.shape[1]
     padded = np.pad(pixels, ((0, 0), (motion // 2, motion - 1 - motion // 2)), mode="edge")
-    total = padded[:, :cols].astype(np.uint16)
+    total: Matrix = padded[:, :cols].astype(np.uint16 if motion <= 257 else np.uint32)
     for i in range(1, motion):
         total += padded[:, i : i + cols]
     shift = motion.bit_length() - 1
