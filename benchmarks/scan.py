@@ -7,8 +7,10 @@
    scanned pages per second (`scan_page`: pdfium render, geometry, degradation, encode) beside,
    on the same pages in the same run, the minimal work for one scanned page: pdfium rendering
    the page at the level's resolution plus one image encode (JPEG, or PNG for the fax). The
-   issue's target is a ratio of at least 0.5. With --mix, the same for the levels in the
-   proportions the packets under FOLDER scanned their pages (read from their manifests).
+   issue's target is a ratio of at least 0.5. "judged/s" is the scan as the generator makes
+   it (`judged=True`: the legibility rule's clean side drawn too and the image decoded again),
+   without the rule's own verdicts. With --mix, the same for the levels in the proportions
+   the packets under FOLDER scanned their pages (read from their manifests).
 2. OCR (with --recall-seeds N, needs tesseract): packets of N seeds with one scan level forced
    on every PDF of the packet's ACORD 125, SOV and loss run, audited with `--ocr --ocr-mode
    full` (every scanned page read by tesseract after the audit's restoration, so the figure is
@@ -64,14 +66,14 @@ def throughput(tier: str, pages: int, levels: list[str]) -> dict[str, tuple[floa
     pdfs = [scan.open_pdf(data) for data in _native(tier, 1)]
     targets = [(pdf, index) for pdf in pdfs for index in range(len(pdf))][:pages]
     print(f"scanned pages per second, one core (CPU time), {len(targets)} {tier} pages")
-    print(f"{'level':<10}{'dpi':>5}{'scanned/s':>12}{'minimal/s':>12}{'ratio':>8}")
+    print(f"{'level':<14}{'dpi':>5}{'scanned/s':>12}{'minimal/s':>12}{'ratio':>8}{'judged/s':>11}")
     rates: dict[str, tuple[float, float]] = {}
     for name in levels:
         level = scan.LEVELS[name]
 
-        def scanned(level: scan.Level = level) -> None:
+        def scanned(level: scan.Level = level, judged: bool = False) -> None:
             for pdf, index in targets:
-                scan.scan_page(pdf, index, level, 7)
+                scan.scan_page(pdf, index, level, 7, judged=judged)
 
         def minimal(level: scan.Level = level) -> None:
             for pdf, index in targets:
@@ -87,22 +89,26 @@ def throughput(tier: str, pages: int, levels: list[str]) -> dict[str, tuple[floa
         minimal()  # warm pdfium's caches for both
         made = len(targets) / min(_cpu(scanned) for _ in range(2))
         floor = len(targets) / min(_cpu(minimal) for _ in range(2))
-        print(f"{name:<10}{level.dpi:>5}{made:>12.1f}{floor:>12.1f}{made / floor:>8.2f}")
+        judged = len(targets) / _cpu(lambda: scanned(judged=True))
+        print(
+            f"{name:<14}{level.dpi:>5}{made:>12.1f}{floor:>12.1f}{made / floor:>8.2f}"
+            f"{judged:>11.1f}"
+        )
         rates[name] = (made, floor)
     for pdf in pdfs:
         pdf.close()
     return rates
 
 
-def mixed(rates: dict[str, tuple[float, float]], levels: Counter[str]) -> None:
+def mixed(rates: dict[str, tuple[float, float]], levels: Counter[str], label: str = "mix") -> None:
     """The rates of a mix of levels: its pages over the time each level's share takes."""
     total = sum(levels.values())
     made = total / sum(n / rates[level][0] for level, n in levels.items())
     floor = total / sum(n / rates[level][1] for level, n in levels.items())
     shares = ", ".join(f"{level} {n}" for level, n in levels.most_common())
     print(
-        f"{'mix':<10}{'':>5}{made:>12.1f}{floor:>12.1f}{made / floor:>8.2f}"
-        f"   ({total} scanned pages: {shares})"
+        f"{label:<14}{'':>5}{made:>12.1f}{floor:>12.1f}{made / floor:>8.2f}"
+        f"{'':>11}   ({total} scanned pages: {shares})"
     )
 
 

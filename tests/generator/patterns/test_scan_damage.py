@@ -88,6 +88,23 @@ def test_motion_blur_smears_across_the_page_only(native: Pixels) -> None:
     assert _edges(moved, axis=0) > 0.85 * _edges(native, axis=0)
 
 
+@pytest.mark.parametrize("motion", [2, 3, 4, 5, 8, 9])
+def test_motion_blur_rounds_as_the_float_mean_did(motion: int) -> None:
+    """The integer motion blur makes the bytes of the float32 mean rounded half to even that
+    it replaced (and that the suite's lock was recorded with), ties included."""
+    rng = np.random.default_rng(motion)
+    pixels = rng.integers(0, 256, (40, 257)).astype(np.uint8)
+    pixels[:, 100:140] = rng.choice(np.array([0, 2, 253, 255], dtype=np.uint8), (40, 40))
+    padded = np.pad(
+        pixels.astype(np.float32), ((0, 0), (motion // 2, motion - 1 - motion // 2)), mode="edge"
+    )
+    mean = sum(padded[:, i : i + pixels.shape[1]] for i in range(motion)) / motion
+    expected = np.asarray(mean, dtype=np.float32).round().astype(np.uint8)
+    moved = pixels.copy()
+    damage.optics(moved, 0.0, motion, 0)
+    assert np.array_equal(moved, expected)
+
+
 def test_toner_spread_grows_the_strokes(native: Pixels) -> None:
     """The `thicken` option (no preset level uses it since the photocopies were tuned for the
     audit's OCR) fills the counters."""
