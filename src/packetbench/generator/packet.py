@@ -209,6 +209,9 @@ class Rebuilt:
     files: dict[str, bytes]
     native: bytes | None
     inked: list[tuple[int, str, list[float]]] = field(default_factory=list)
+    # Strings printed over its scanned pages after the scan (a fax's header): (page, text,
+    # quad on the scanned page), `pdf.Rebuild.printed`.
+    printed: list[tuple[int, str, list[float]]] = field(default_factory=list)
 
 
 # Doc_id -> the legibility of each location of each path (see `pdf.Rebuild`).
@@ -260,13 +263,17 @@ def rebuild_documents(
                 break
             rebuild.natives.clear()
             rebuild.inked.clear()
+            rebuild.printed.clear()
             built = build_packet(tier, seed, asked, only=frozenset(left))
             for doc_id, file in left.items():
                 if file in built.files:
                     names = {file, *(f"{kind}_{doc_id}.json" for kind in _TRUTH_KINDS)}
                     mine = {n: d for n, d in built.files.items() if n in names}
                     out[doc_id] = Rebuilt(
-                        mine, rebuild.natives.get(doc_id), rebuild.inked.get(doc_id, [])
+                        mine,
+                        rebuild.natives.get(doc_id),
+                        rebuild.inked.get(doc_id, []),
+                        rebuild.printed.get(doc_id, []),
                     )
     finally:
         REBUILD.reset(token)

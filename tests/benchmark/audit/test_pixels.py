@@ -169,3 +169,40 @@ def test_the_text_report_shows_the_pixel_reader(run_cli: Run) -> None:
     pixels = [line for line in result.stdout.splitlines() if line.startswith("Pixels: ")]
     assert len(pixels) == 1
     assert " located values on " in pixels[0] and " left to OCR; calibration: " in pixels[0]
+
+
+@needs_tesseract
+@pytest.mark.slow
+def test_a_fax_header_is_read_in_its_cells_not_on_the_whole_page(
+    run_cli: Run, tmp_path: Path
+) -> None:
+    """A fax's transmission header is printed over the scan (the clean page never has it), so
+    the rule cannot judge its words: the audit reads them where the rebuild says the machine
+    printed them (`Rebuilt.printed`), box by box, and no page goes to whole-page OCR for
+    them."""
+    result = run_cli(
+        "generate",
+        "--tiers",
+        "N3",
+        "--seed",
+        "4",
+        "--out",
+        str(tmp_path),
+        "--set",
+        "documents=acord_125",
+        "--set",
+        "patterns.only=scan.fax",
+    )
+    assert result.returncode == 0, result.stderr
+    packet = tmp_path / "N3-000004"
+    universe = json.loads((packet / "rendered_universe_acord_125.json").read_text())
+    headers = [s for s in universe["strings"] if str(s.get("text", "")).startswith("FROM: ")]
+    assert len(headers) >= 2  # one a page
+    code, report = audit_json(run_cli, packet, ocr=True)
+    assert code == 0, findings(report)
+    (doc,) = report["packets"][0]["documents"]
+    pixels = doc["pixels"]
+    assert pixels["strings"]["not_found"] == 0  # every header field has its place
+    assert pixels["strings_read"] >= 3 * len(headers) - 3 * pixels["pages_sampled"]
+    assert pixels["strings_read_found"] >= pixels["strings_read"] // 2
+    assert pixels["pages_ocr"] == 0

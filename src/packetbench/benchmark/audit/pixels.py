@@ -240,6 +240,9 @@ class PixelPage:
     drawn: DrawnText | None = None  # the native page's text layer (where strings are drawn)
     # Strings drawn as ink with no text layer, and their native boxes (`Rebuilt.inked`).
     inked: list[tuple[str, list[float]]] = field(default_factory=list)
+    # Strings printed over the scanned page after its scan (a fax's header) and their quads on
+    # it (`Rebuilt.printed`): the clean page never has them, so OCR reads them there.
+    printed: list[tuple[str, list[float]]] = field(default_factory=list)
 
     def judge_box(self, quad: list[float]) -> Judgement:
         """The verdict on one value's box: only the pixels inside its quad (grown by MARGIN
@@ -287,7 +290,9 @@ class PixelPage:
         reads it; None when it has none)."""
         places = self.string_quads(text)
         if not places:
-            return NOT_FOUND, None
+            printed = [quad for drawn, quad in self.printed if drawn == text]
+            # Printed over the scan: no clean side to compare, read where it was printed.
+            return (UNDECIDED_VERDICT, printed[0]) if printed else (NOT_FOUND, None)
         for quad in places:
             if self.judge_box(quad).verdict == INTACT_VERDICT:
                 return INTACT_VERDICT, quad
@@ -311,6 +316,9 @@ def pixel_pages(
     inked: dict[int, list[tuple[str, list[float]]]] = {}
     for number, text, box in again.inked:
         inked.setdefault(number, []).append((text, box))
+    printed: dict[int, list[tuple[str, list[float]]]] = {}
+    for number, text, quad in again.printed:
+        printed.setdefault(number, []).append((text, quad))
     source = scan.open_pdf(again.native)
     try:
         for page, how in sorted(details.items()):
@@ -330,6 +338,7 @@ def pixel_pages(
                 matrix,
                 drawn_text(source, page - 1),
                 inked.get(page, []),
+                printed.get(page, []),
             )
     finally:
         source.close()

@@ -145,3 +145,19 @@ def stamp(pixels: Matrix, dpi: int, header: FaxHeader, page: int, width: float) 
         pixels[top:bottom, left:right] = np.asarray(cell, dtype=np.uint8)
         cells.append((left, top, right, bottom))
     return cells
+
+
+def cells(
+    header: FaxHeader, page: int, size: tuple[float, float], dpi: int
+) -> list[tuple[int, str, list[float]]]:
+    """Each field of the line on 1-based `page` (a page `size` points, scanned at `dpi`) as
+    (page, text, quad): its cell in points of the scanned page (lower-left, lower-right,
+    upper-right, upper-left), where `stamp` prints it. The audit reads a field there."""
+    width, height = size
+    step = 72.0 / dpi
+    out = []
+    for text, (left, top, right, bottom) in layout(header, page, width, dpi):
+        x0, x1 = left * step, right * step
+        y0, y1 = height - bottom * step, height - top * step
+        out.append((page, text, [x0, y0, x1, y0, x1, y1, x0, y1]))
+    return out

@@ -30,7 +30,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from packetbench.generator.errors import LayoutError
-from packetbench.generator.render import fonts
+from packetbench.generator.render import faxheader, fonts
 from packetbench.generator.render.presentation import Presentation
 from packetbench.generator.render.recorder import Location, Recorder
 
@@ -206,6 +206,9 @@ class Rebuild:
     verdicts: Callable[[str], dict[str, list[bool]] | None] | None = None
     # Doc_id -> its strings drawn as ink with no text layer, and where (`Recorder.inked`).
     inked: dict[str, list[tuple[int, str, list[float]]]] = field(default_factory=dict)
+    # Doc_id -> strings printed over its scanned pages after the scan (a fax's header): (page,
+    # text, quad on the scanned page, points), where only the generator can say it printed.
+    printed: dict[str, list[tuple[int, str, list[float]]]] = field(default_factory=dict)
 
 
 # While set, documents are being built again (`Rebuild`).
@@ -497,8 +500,16 @@ class PdfDocument:
         pdf = scan.open_pdf(native)
         try:
             for index, (level, seed) in sorted(scans.items()):
-                transform, details = scan.placement(pdf, index, scan.LEVELS[level], seed)
+                found = scan.LEVELS[level]
+                transform, details = scan.placement(pdf, index, found, seed)
                 self.recorder.scanned(index + 1, transform.box, transform.quad)
+                header = self.recorder.presentation.fax_header if found.header else None
+                if header is not None:
+                    rebuild = REBUILD.get()
+                    if rebuild is not None:
+                        rebuild.printed.setdefault(self.recorder.doc_id, []).extend(
+                            faxheader.cells(header, index + 1, pdf.get_page_size(index), found.dpi)
+                        )
                 for path, drawn in self.recorder.drawn.items():
                     claimed = verdicts.get(path, [])
                     for number, location in enumerate(drawn.locations):
