@@ -22,9 +22,8 @@ DOCS = "acord_125,sov_pdf"
 GROW = 1.5  # points
 
 
-@pytest.fixture
-def scanned_packet(run_cli: Run, tmp_path: Path) -> Path:
-    """Two documents scanned at the skewed level (rotated, shrunk, a shadow)."""
+def generate_scanned(run_cli: Run, out: Path, documents: str, level: str) -> Path:
+    """Packet N3-000004 of `documents`, every page scanned at `level`, written under `out`."""
     result = run_cli(
         "generate",
         "--tiers",
@@ -32,14 +31,20 @@ def scanned_packet(run_cli: Run, tmp_path: Path) -> Path:
         "--seed",
         "4",
         "--out",
-        str(tmp_path),
+        str(out),
         "--set",
-        f"documents={DOCS}",
+        f"documents={documents}",
         "--set",
-        "patterns.only=scan.skewed",
+        f"patterns.only=scan.{level}",
     )
     assert result.returncode == 0, result.stderr
-    return tmp_path / "N3-000004"
+    return out / "N3-000004"
+
+
+@pytest.fixture
+def scanned_packet(run_cli: Run, tmp_path: Path) -> Path:
+    """Two documents scanned at the skewed level (rotated, shrunk, a shadow)."""
+    return generate_scanned(run_cli, tmp_path, DOCS, "skewed")
 
 
 def _scan_pages(manifest: dict[str, Any]) -> dict[int, dict[str, Any]]:
@@ -180,21 +185,7 @@ def test_a_fax_header_is_read_in_its_cells_not_on_the_whole_page(
     the rule cannot judge its words: the audit reads them where the rebuild says the machine
     printed them (`Rebuilt.printed`), box by box, and no page goes to whole-page OCR for
     them."""
-    result = run_cli(
-        "generate",
-        "--tiers",
-        "N3",
-        "--seed",
-        "4",
-        "--out",
-        str(tmp_path),
-        "--set",
-        "documents=acord_125",
-        "--set",
-        "patterns.only=scan.fax",
-    )
-    assert result.returncode == 0, result.stderr
-    packet = tmp_path / "N3-000004"
+    packet = generate_scanned(run_cli, tmp_path, "acord_125", "fax")
     universe = json.loads((packet / "rendered_universe_acord_125.json").read_text())
     headers = [s for s in universe["strings"] if str(s.get("text", "")).startswith("FROM: ")]
     assert len(headers) >= 2  # one a page

@@ -128,21 +128,30 @@ def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int], grow: 
     )
 
 
+SEED = 5  # the fax's scan seed in the tests built on purpose
+
+
+def _faxed_acord_125(render: Render) -> tuple[bytes, dict[str, Any], Any, float]:
+    """An N3 ACORD 125's native PDF, its fields by path, where a fax scan of seed SEED moves
+    its first page (`placement`), and that page's height in points."""
+    plain = render("N3", 3, ("acord_125",))
+    native = plain.files["acord_125.pdf"]
+    pdf = open_pdf(native)
+    try:
+        transform, _ = placement(pdf, 0, FAX, SEED)
+        height = float(pdf[0].get_size()[1])
+    finally:
+        pdf.close()
+    return native, plain.fields("acord_125"), transform, height
+
+
 @needs_tesseract
 def test_a_value_under_the_header_is_illegible_and_one_beside_it_legible(render: Render) -> None:
     """Built on purpose: the header's FROM field set over a value of an ACORD 125's first page
     (its box as the fax moved it). The rule judges that value illegible and Tesseract cannot
     read it; the nearest value the header leaves alone is legible and Tesseract reads it."""
-    doc, seed = "acord_125", 5
-    plain = render("N3", 3, (doc,))
-    native = plain.files[f"{doc}.pdf"]
-    fields = plain.fields(doc)
-    pdf = open_pdf(native)
-    try:
-        transform, _ = placement(pdf, 0, FAX, seed)
-        height = float(pdf[0].get_size()[1])
-    finally:
-        pdf.close()
+    seed = SEED
+    native, fields, transform, height = _faxed_acord_125(render)
     on_page = [
         (path, transform.quad(loc["bbox"]))
         for path, entry in fields.items()
@@ -283,15 +292,8 @@ def test_a_value_cut_across_by_the_header_is_illegible_by_its_occlusion(render: 
     """The header's lower edge set through the middle of a value's glyph row: what is left of
     the row is exactly as drawn, so the NCC alone does not call it damaged, but half its ink is
     under the cell: the occlusion check makes it illegible, and Tesseract cannot read it."""
-    doc, seed = "acord_125", 5
-    plain = render("N3", 3, (doc,))
-    native = plain.files[f"{doc}.pdf"]
-    fields = plain.fields(doc)
-    pdf = open_pdf(native)
-    try:
-        transform, _ = placement(pdf, 0, FAX, seed)
-    finally:
-        pdf.close()
+    seed = SEED
+    native, fields, transform, _ = _faxed_acord_125(render)
     path, quad = next(
         (path, transform.quad(loc["bbox"]))
         for path, entry in fields.items()

@@ -468,13 +468,19 @@ class _Auditor:
         stats.pages_ocr = sum(1 for p in remaining if p in judged_pages)
         return remaining
 
-    @staticmethod
-    def spread(pdf: PdfText, page: int, region: list[float]) -> bool:
-        """Whether a string's place (bbox or quad, points) covers more than SPREAD of its page's
-        area: a watermark drawn across the page, not a line of text."""
-        xs, ys = region[0::2], region[1::2]
+    def placeless(self, pdf: PdfText, page: int, texts: list[int]) -> bool:
+        """Whether a string of `texts` on `page` has no place to read it in: none on its native
+        page, or a place covering more than SPREAD of the page's area (a watermark drawn across
+        it, not a line of text). Such a page is read whole."""
         width, height = pdf.document().get_page_size(page - 1)
-        return bool((max(xs) - min(xs)) * (max(ys) - min(ys)) > SPREAD * width * height)
+        for index in texts:
+            region = self.string_boxes.get((page, index))
+            if region is None:
+                return True
+            xs, ys = region[0::2], region[1::2]
+            if (max(xs) - min(xs)) * (max(ys) - min(ys)) > SPREAD * width * height:
+                return True
+        return False
 
     def read_bands(
         self,
@@ -496,11 +502,9 @@ class _Auditor:
         regions: dict[int, list[list[float]]] = {}
         for page in pages:
             fields, texts = located.get(page, []), strings.get(page, [])
-            if any(self.doc.fields[f[0]].get("kind") == "checkbox" for f in fields) or any(
-                (page, i) not in self.string_boxes
-                or self.spread(pdf, page, self.string_boxes[(page, i)])
-                for i in texts
-            ):
+            if any(
+                self.doc.fields[f[0]].get("kind") == "checkbox" for f in fields
+            ) or self.placeless(pdf, page, texts):
                 continue
             regions[page] = [list(bbox) for _, bbox, *_ in fields] + [
                 list(self.string_boxes[(page, i)]) for i in texts
@@ -560,11 +564,7 @@ class _Auditor:
         boxes: dict[int, list[Located]] = {}
         texts: dict[int, list[int]] = {}
         for page in pages:
-            if any(
-                (page, i) not in self.string_boxes
-                or self.spread(pdf, page, self.string_boxes[(page, i)])
-                for i in strings.get(page, [])
-            ):
+            if self.placeless(pdf, page, strings.get(page, [])):
                 continue
             boxes[page] = [
                 f

@@ -886,6 +886,16 @@ def read_boxes(
     return out
 
 
+def _frame(page: Any, scale: float) -> tuple[OcrPage, int, int]:
+    """An open page's mapping from PDF points to pixels at `scale` (an `OcrPage` without
+    words, from its crop box), and its size in pixels."""
+    from packetbench.benchmark.audit import boxcrops
+
+    left, _bottom, _right, top = page.get_cropbox()
+    width, height = boxcrops.page_size(page, scale)
+    return OcrPage([], scale, float(left), float(top)), width, height
+
+
 def cut_boxes(
     pdf: Any,
     regions: Mapping[int, Sequence[Sequence[float]]],
@@ -906,9 +916,7 @@ def cut_boxes(
             continue
         page = pdf[number - 1]
         try:
-            left, _bottom, _right, top = page.get_cropbox()
-            width, height = boxcrops.page_size(page, scale)
-            mapper = OcrPage([], scale, float(left), float(top))
+            mapper, width, height = _frame(page, scale)
             angle = angles.get(number)
             for region in regions[number]:
                 x0, y0, x1, y1 = upright(
@@ -965,10 +973,8 @@ def read_bands(
             continue
         page = pdf[number - 1]
         try:
-            left, _bottom, _right, top = page.get_cropbox()
-            width, height = boxcrops.page_size(page, scale)
-            pages[number] = (float(left), float(top), width, height)
-            mapper = OcrPage([], scale, float(left), float(top))
+            mapper, width, height = _frame(page, scale)
+            pages[number] = (mapper.left, mapper.top, width, height)
             angle = angles.get(number)
             spans: list[list[int]] = []
             for region in regions[number]:
