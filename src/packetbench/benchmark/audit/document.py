@@ -35,6 +35,7 @@ from packetbench.benchmark.audit.pixels import (
     Agreement,
     PixelPage,
     PixelStats,
+    image_alone,
     pixel_pages,
     sampled,
 )
@@ -89,11 +90,6 @@ def reads(text: str) -> str:
     return squash(unicodedata.normalize("NFKC", text))
 
 
-# A string's place covering more than this share of its page is drawn across the page (a
-# watermark): OCR reads that page whole, never that place as a box or a band.
-SPREAD = 0.15
-
-
 class _Auditor:
     def __init__(self, doc: Document, packet: dict[str, Any] | None = None) -> None:
         self.doc = doc
@@ -124,6 +120,11 @@ class _Auditor:
         self.turns: dict[int, float] = {}
         # Strings the pixel rule left to OCR: (page, string index) -> the quad to read it in.
         self.string_boxes: dict[tuple[int, int], list[float]] = {}
+        # Attacked pages shown to draw nothing but their image: hidden text settled by pixels.
+        self.image_only: set[int] = set()
+        # Strings drawn across their page (`PixelPage.spreads`): string_boxes holds the
+        # rectangle along their line, and OCR reads them there (`ocr.read_lines`).
+        self.spread: set[tuple[int, int]] = set()
 
     # --- findings ----------------------------------------------------------------------------
 
@@ -419,16 +420,26 @@ class _Auditor:
         intact is found, one whose box is damaged is a finding, an undecided one is left to
         OCR; a visible string is found when a place its native page draws it is intact, else
         left to OCR. Returns the pages that still need whole-page OCR, with `located` and
-        `strings` cut down to what they must read. Pages of an attacked text layer keep
-        whole-page OCR (hidden text must be shown absent from their image)."""
+        `strings` cut down to what they must read. A page of an attacked text layer (a scan's
+        OCR layer) is judged so only when it draws nothing but its image (`image_alone`): its
+        hidden text is then shown absent from the page image by pixels, else it keeps
+        whole-page OCR."""
         stats = self.audit.pixels = PixelStats()
-        wanted = [p for p in scans if p in self.levels and p not in self.attacks.pages]
+        wanted = [p for p in scans if p in self.levels]
         if not wanted:
             return scans
         pages, stats.unavailable = pixel_pages(self.doc, self.packet or {}, pdf.document())
         remaining = []
         for page in scans:
             judged = pages.get(page) if page in wanted else None
+            if (
+                judged is not None
+                and page in self.attacks.pages
+                and not sampled(self.doc.doc_id, page)
+                and not self.hidden_by_pixels(page, judged)
+            ):
+                wanted.remove(page)  # its hidden text is OCR's to show absent: read whole
+                judged = None
             if judged is None:
                 remaining.append(page)
                 continue
@@ -468,19 +479,28 @@ class _Auditor:
         stats.pages_ocr = sum(1 for p in remaining if p in judged_pages)
         return remaining
 
-    def placeless(self, pdf: PdfText, page: int, texts: list[int]) -> bool:
-        """Whether a string of `texts` on `page` has no place to read it in: none on its native
-        page, or a place covering more than SPREAD of the page's area (a watermark drawn across
-        it, not a line of text). Such a page is read whole."""
-        width, height = pdf.document().get_page_size(page - 1)
-        for index in texts:
-            region = self.string_boxes.get((page, index))
-            if region is None:
-                return True
-            xs, ys = region[0::2], region[1::2]
-            if (max(xs) - min(xs)) * (max(ys) - min(ys)) > SPREAD * width * height:
-                return True
-        return False
+    def hidden_by_pixels(self, page: int, judged: PixelPage) -> bool:
+        """Whether `page`, of an attacked text layer, draws nothing but its scanned image
+        (`image_alone`). Then its hidden strings are settled by pixels, not OCR: one its native
+        page does not draw is not on the image (`hidden_not_drawn`), one it draws is shown in
+        its own right (`hidden_also_shown`); and the page is judged by the rule as any scan
+        is. False leaves the page to whole-page OCR."""
+        if not image_alone(self.doc.file, page, judged.dpi):
+            return False
+        self.image_only.add(page)
+        for entry in self.doc.hidden:
+            if entry.get("page") == page:
+                drawn = judged.string_quads(entry["text"]) or any(
+                    text == entry["text"] for text, _ in judged.printed
+                )
+                self.audit.attacks["hidden_also_shown" if drawn else "hidden_not_drawn"] += 1
+        return True
+
+    def placeless(self, page: int, texts: list[int]) -> bool:
+        """Whether a string of `texts` on `page` has no place to read it in (none on its native
+        page, or one drawn across the page, `PixelPage.spreads`, with no line to read it
+        along). Such a page is read whole."""
+        return any((page, index) not in self.string_boxes for index in texts)
 
     def read_bands(
         self,
@@ -493,22 +513,26 @@ class _Auditor:
         """What box reading left on pages judged by pixels (`pages`), looked for by OCR in
         bands of the page around where it is drawn (`ocr.read_bands`) rather than on the
         page read whole: the pieces of split values, and the values and strings their boxes
-        did not yield. A page keeps whole-page OCR when it holds a checkbox left undecided
-        (its ink is read on the page image) or a string with no place on the native page.
+        did not yield, and strings drawn across the page (a watermark) along their line
+        (`ocr.read_lines`). A page keeps whole-page OCR when it holds a checkbox left
+        undecided (its ink is read on the page image) or a string with no place on the
+        native page.
         Returns the pages read in bands; each is judged as a page read whole is
         (`ocr_page`)."""
         stats = self.audit.pixels
         assert stats is not None
         regions: dict[int, list[list[float]]] = {}
+        lines: dict[int, list[list[float]]] = {}
         for page in pages:
             fields, texts = located.get(page, []), strings.get(page, [])
             if any(
                 self.doc.fields[f[0]].get("kind") == "checkbox" for f in fields
-            ) or self.placeless(pdf, page, texts):
+            ) or self.placeless(page, texts):
                 continue
             regions[page] = [list(bbox) for _, bbox, *_ in fields] + [
-                list(self.string_boxes[(page, i)]) for i in texts
+                list(self.string_boxes[(page, i)]) for i in texts if (page, i) not in self.spread
             ]
+            lines[page] = [self.string_boxes[(page, i)] for i in texts if (page, i) in self.spread]
         if not regions:
             return set()
         read = read_bands(
@@ -517,10 +541,12 @@ class _Auditor:
             engine,
             self.doc.file,
             angles={page: self.turns.get(page, 0.0) for page in regions},
+            lines=lines,
         )
         for page in sorted(regions):
             self.ocr_page(read[page], page, located.get(page, []), strings.get(page, []))
         stats.pages_band += len(regions)
+        stats.lines_read += sum(len(found) for found in lines.values())
         return set(regions)
 
     def split_by_pixels(self, located: dict[int, list[Located]]) -> None:
@@ -556,22 +582,21 @@ class _Auditor:
         native page draws them. What that finds is found (and cut from `located` and
         `strings`); the page is OCRed whole only for what it did not, where the page's
         reading may still find it. A page with a string that has no such place (not in the
-        native text layer), or whose place spreads over much of the page (a watermark drawn
-        across it: its box is no box, and a page is read once, not twice and again in
-        bands), is read whole at once, not box by box."""
+        native text layer) is read whole at once, not box by box; a string drawn across the
+        page (a watermark) is left to `read_bands`, which reads it along its line."""
         stats = self.audit.pixels
         assert stats is not None
         boxes: dict[int, list[Located]] = {}
         texts: dict[int, list[int]] = {}
         for page in pages:
-            if self.placeless(pdf, page, strings.get(page, [])):
+            if self.placeless(page, strings.get(page, [])):
                 continue
             boxes[page] = [
                 f
                 for f in located.get(page, [])
                 if f[2][1] == 1 and self.doc.fields[f[0]].get("kind") != "checkbox"
             ]
-            texts[page] = list(strings.get(page, []))
+            texts[page] = [i for i in strings.get(page, []) if (page, i) not in self.spread]
         regions = {
             page: [bbox for _, bbox, *_ in boxes[page]]
             + [self.string_boxes[(page, i)] for i in texts[page]]
@@ -703,6 +728,15 @@ class _Auditor:
                 quad: list[float] | None = judged_boxes[0][0]
             else:
                 said, quad = judged.judge_string(entry["text"])
+                if quad is not None and judged.spreads(quad):
+                    # Drawn across the page (a watermark): judged and read along its line,
+                    # not in an upright box that holds most of the page (no line: the page
+                    # is read whole).
+                    quad = judged.string_line(entry["text"])
+                    if quad is not None:
+                        self.spread.add((page, index))
+                        if judged.judge_box(quad).verdict != INTACT_VERDICT:
+                            said = UNDECIDED_VERDICT
             stats.strings[said] += 1
             if said == INTACT_VERDICT:
                 self.audit.tally("strings", "pixel").add(True)
@@ -1048,7 +1082,7 @@ class _Auditor:
             or self.inked.get(page)
             or (NATIVE if page in self.attacks.pages else None)
         )
-        if page in self.attacks.pages:
+        if page in self.attacks.pages and page not in self.image_only:
             misreadings: Counter[str] = Counter()
             for index, bbox, piece, _ in fields:
                 entry = self.doc.fields[index]

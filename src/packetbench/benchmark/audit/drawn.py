@@ -73,6 +73,24 @@ class DrawnText:
             at = self.compact.find(form, at + 1)
         return found
 
+    def line(self, text: str) -> list[float] | None:
+        """The first place `text` is drawn as the rectangle along its line (8 numbers: four
+        corners, PDF points of the native page, in order along the line and back), however it
+        is turned: a watermark drawn across the page diagonally has a narrow band of its own,
+        where `find`'s upright box covers most of the page. None when the page does not hold
+        it."""
+        form = _folded(text)
+        at = self.compact.find(form) if form else -1
+        while at >= 0:
+            end = at + len(form)
+            if self._edge(at, at in self.starts) and self._edge(end, end in self.ends):
+                boxes = self.boxes[sorted(set(self.owners[at:end]))]
+                boxes = boxes[(boxes[:, 2] > boxes[:, 0]) & (boxes[:, 3] > boxes[:, 1])]
+                if len(boxes):
+                    return _along(boxes)
+            at = self.compact.find(form, at + 1)
+        return None
+
     def _edge(self, at: int, spaced: bool) -> bool:
         """Whether a match may start or end at compact position `at`: a space is there, it
         is not between two letters or digits, or the two characters are drawn apart (a gap
@@ -99,6 +117,25 @@ class DrawnText:
             float(boxes[:, 2].max()),
             float(boxes[:, 3].max()),
         ]
+
+
+def _along(boxes: np.ndarray[Any, Any]) -> list[float]:
+    """The rectangle along the line from the first box's centre to the last's that holds
+    every box: four corners, the first two along the line's lower edge."""
+    centres = np.stack([boxes[:, 0] + boxes[:, 2], boxes[:, 1] + boxes[:, 3]], axis=1) / 2
+    step = centres[-1] - centres[0]
+    span = float(np.hypot(*step))
+    along = step / span if span > 1e-6 else np.array([1.0, 0.0])
+    normal = np.array([-along[1], along[0]])
+    corners = np.concatenate(
+        [boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], axis=0
+    )
+    a, b = corners @ along, corners @ normal
+    out: list[float] = []
+    for u, v in ((a.min(), b.min()), (a.max(), b.min()), (a.max(), b.max()), (a.min(), b.max())):
+        x, y = u * along + v * normal
+        out += [float(x), float(y)]
+    return out
 
 
 def drawn_text(pdf: Any, index: int) -> DrawnText | None:

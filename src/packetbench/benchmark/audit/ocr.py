@@ -951,6 +951,7 @@ def read_bands(
     source: Path,
     dpi: int = DPI,
     angles: dict[int, float] | None = None,
+    lines: Mapping[int, Sequence[Sequence[float]]] | None = None,
 ) -> dict[int, OcrPage]:
     """Per page of `regions` (page -> bboxes or quads, PDF points), an `OcrPage` of the words
     tesseract reads (as `read_pages` reads a page: PSM, evened out, deskewed, unruled) in
@@ -958,18 +959,20 @@ def read_bands(
     height above and below, across the page's full width. A value the box reading missed is
     looked for there, not on the whole page: reading a band costs a fraction of a page (every
     band of every page is read by one tesseract process), and a value is where it is drawn.
-    The words are placed back on the page image, so `OcrPage.in_box`, `find` and
-    `has_string` work as on a page read whole (the page carries no image: no ink, no
-    rereading)."""
+    With `lines` (page -> quads along a line, `read_lines`), the words read along each line
+    join its page's. The words are placed back on the page image, so `OcrPage.in_box`,
+    `find` and `has_string` work as on a page read whole (the page carries no image: no
+    ink, no rereading)."""
     from packetbench.benchmark.audit import boxcrops
 
     angles = angles or {}
+    lines = lines or {}
     scale = dpi / 72
     strips: list[np.ndarray[Any, Any]] = []
     owners: list[tuple[int, int]] = []  # (page, top row of the strip in the upright image)
     pages: dict[int, tuple[float, float, int, int]] = {}  # page -> left, top, width, height
-    for number in sorted(regions):
-        if not regions[number]:
+    for number in sorted(set(regions) | set(lines)):
+        if not regions.get(number) and not lines.get(number):
             continue
         page = pdf[number - 1]
         try:
@@ -977,7 +980,7 @@ def read_bands(
             pages[number] = (mapper.left, mapper.top, width, height)
             angle = angles.get(number)
             spans: list[list[int]] = []
-            for region in regions[number]:
+            for region in regions.get(number, []):
                 _, y0, _, y1 = upright(mapper.corners(region), 0.0, angle or 0.0, width, height)
                 reach = math.ceil(max(BAND_LINES * (y1 - y0), BAND_MIN * scale))
                 spans.append([max(y0 - reach, 0), min(y1 + reach, height)])
@@ -1001,11 +1004,131 @@ def read_bands(
         found[number].extend(
             Word(w.text, w.left, w.top + y0, w.right, w.bottom + y0) for w in words
         )
+    along = read_lines(pdf, {n: q for n, q in lines.items() if q}, engine, source, dpi)
     out: dict[int, OcrPage] = {}
     for number, (left, top, width, height) in pages.items():
         words = _turned_back(found[number], angles.get(number) or 0.0, width, height)
-        out[number] = OcrPage(words, scale, left, top)
+        out[number] = OcrPage(words + along.get(number, []), scale, left, top)
     return out
+
+
+def read_lines(
+    pdf: Any,
+    lines: Mapping[int, Sequence[Sequence[float]]],
+    engine: Tesseract,
+    source: Path,
+    dpi: int = DPI,
+) -> dict[int, list[Word]]:
+    """Per page of `lines` (page -> quads along a line of text, PDF points: the first two
+    corners along its lower edge, `DrawnText.line`), the words tesseract reads in each line
+    cut out of the page image and turned level, however the line runs: a watermark drawn
+    corner to corner, which neither the page's deskew nor a band of the page sets level.
+    The words are placed back on the page image (centres turned back, boxes their size).
+    Every strip of every page is read by one tesseract process."""
+    from PIL import Image
+
+    from packetbench.benchmark.audit import boxcrops
+
+    scale = dpi / 72
+    strips: list[np.ndarray[Any, Any]] = []
+    owners: list[tuple[int, float, float, float, float, float, float]] = []
+    for number in sorted(lines):
+        page = pdf[number - 1]
+        try:
+            mapper, width, height = _frame(page, scale)
+            for quad in lines[number]:
+                corners = mapper.corners(quad)
+                (x0, y0), (x1, y1), _, (x3, y3) = corners
+                angle = math.degrees(math.atan2(y1 - y0, x1 - x0))
+                length, thick = math.hypot(x1 - x0, y1 - y0), math.hypot(x3 - x0, y3 - y0)
+                grow = max(0.15 * thick, MARGIN * scale)
+                xs, ys = [x for x, _ in corners], [y for _, y in corners]
+                rect = (
+                    max(0, math.floor(min(xs) - grow)),
+                    max(0, math.floor(min(ys) - grow)),
+                    min(width, math.ceil(max(xs) + grow)),
+                    min(height, math.ceil(max(ys) + grow)),
+                )
+                if rect[2] - rect[0] < 2 or rect[3] - rect[1] < 2:
+                    continue
+                picture = Image.fromarray(boxcrops.render_rect(page, scale, rect))
+                turned = picture.rotate(
+                    angle, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=255
+                )
+                # Where the line's centre landed: turned with the picture about its centre.
+                cx, cy = sum(xs) / 4 - rect[0], sum(ys) / 4 - rect[1]
+                dx, dy = cx - picture.width / 2, cy - picture.height / 2
+                radians = math.radians(angle)
+                cos, sin = math.cos(radians), math.sin(radians)
+                tx = turned.width / 2 + dx * cos + dy * sin
+                ty = turned.height / 2 - dx * sin + dy * cos
+                half_w, half_h = length / 2 + grow, thick / 2 + grow
+                strip = turned.crop(
+                    (
+                        round(tx - half_w),
+                        round(ty - half_h),
+                        round(tx + half_w),
+                        round(ty + half_h),
+                    )
+                )
+                strip, factor = _big_type(strip)
+                strips.append(np.ascontiguousarray(np.asarray(strip, dtype=np.uint8)))
+                owners.append(
+                    (
+                        number,
+                        angle,
+                        sum(xs) / 4,
+                        sum(ys) / 4,
+                        factor,
+                        strip.width / 2,
+                        strip.height / 2,
+                    )
+                )
+        finally:
+            page.close()
+    found: dict[int, list[Word]] = {number: [] for number in lines}
+    for (number, angle, px, py, factor, sx, sy), words in zip(
+        owners, engine.words_many(strips, dpi, str(source), psm="7"), strict=True
+    ):
+        radians = math.radians(angle)
+        cos, sin = math.cos(radians), math.sin(radians)
+        for word in words:
+            # The word's centre, from the level strip back onto the page image.
+            dx = ((word.left + word.right) / 2 - sx) / factor
+            dy = ((word.top + word.bottom) / 2 - sy) / factor
+            x, y = px + dx * cos - dy * sin, py + dx * sin + dy * cos
+            half_w = (word.right - word.left) / 2 / factor
+            half_h = (word.bottom - word.top) / 2 / factor
+            found[number].append(Word(word.text, x - half_w, y - half_h, x + half_w, y + half_h))
+    return found
+
+
+# A line taller than BIG_TYPE pixels (a watermark's letters, several times a text line) is
+# read at LINE_HEIGHT pixels, after a grey dilation of about one BIG_STROKE of its height
+# has filled in the thin strokes of the text it is drawn over (its own strokes are broad),
+# and what is still darker than FAINT (a heavy rule or a black box, never a watermark's
+# faint ink) is set to paper.
+BIG_TYPE = 240
+LINE_HEIGHT = 160
+BIG_STROKE = 0.012
+FAINT = 128
+
+
+def _big_type(strip: Any) -> tuple[Any, float]:
+    """A level line prepared for tesseract (`BIG_TYPE`), and the factor it was scaled by."""
+    from PIL import Image, ImageFilter, ImageOps
+
+    if strip.height <= BIG_TYPE:
+        return strip, 1.0
+    size = max(5, 2 * round(BIG_STROKE * strip.height / 2) + 1)
+    factor = LINE_HEIGHT / strip.height
+    shrunk = np.array(
+        strip.filter(ImageFilter.MaxFilter(size)).resize(
+            (max(1, round(strip.width * factor)), LINE_HEIGHT), Image.Resampling.BOX
+        )
+    )
+    shrunk[shrunk < FAINT] = 255
+    return ImageOps.autocontrast(Image.fromarray(shrunk), cutoff=1), factor
 
 
 def _turned_back(words: list[Word], angle: float, width: int, height: int) -> list[Word]:

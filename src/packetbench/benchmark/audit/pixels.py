@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -45,6 +46,10 @@ SAMPLE = 32
 # The most the rule and OCR may disagree on sampled boxes before the audit is not verified.
 MAX_DISAGREEMENT = 0.05
 MARGIN = 1.0  # points around a value's quad that belong to its box (a glyph's soft edge)
+# A string whose upright box covers more than this share of its page is drawn across it (a
+# watermark): it is judged and read along its line (`PixelPage.string_line`), where the
+# upright box would hold most of the page's content and let it vouch for the string.
+SPREAD = 0.15
 
 
 def sampled(doc_id: str, page: int, seed: int = 0) -> bool:
@@ -132,6 +137,7 @@ class PixelStats:
     pages_sampled: int = 0  # ...read by OCR instead, to calibrate the rule
     pages_ocr: int = 0  # ...that still needed whole-page OCR
     pages_band: int = 0  # ...whose leftovers OCR read in bands of the page (not whole)
+    lines_read: int = 0  # strings drawn across a page (a watermark) read along their line
     boxes_read: int = 0  # undecided boxes read by OCR box by box (no whole page)
     boxes_read_found: int = 0  # ...whose value that reading found
     strings_read: int = 0  # strings not intact, read by OCR box by box
@@ -151,6 +157,7 @@ class PixelStats:
             self.pages_sampled + other.pages_sampled,
             self.pages_ocr + other.pages_ocr,
             self.pages_band + other.pages_band,
+            self.lines_read + other.lines_read,
             self.boxes_read + other.boxes_read,
             self.boxes_read_found + other.boxes_read_found,
             self.strings_read + other.strings_read,
@@ -173,6 +180,7 @@ class PixelStats:
             "pages_sampled": self.pages_sampled,
             "pages_ocr": self.pages_ocr,
             "pages_band": self.pages_band,
+            "lines_read": self.lines_read,
             "boxes_read": self.boxes_read,
             "boxes_read_found": self.boxes_read_found,
             "strings_read": self.strings_read,
@@ -226,6 +234,42 @@ def scanned_image(pdf: Any, number: int, size: tuple[int, int], dpi: int) -> Pix
     rows, cols = min(size[0], drawn.shape[0]), min(size[1], drawn.shape[1])
     out[:rows, :cols] = drawn[:rows, :cols]
     return out
+
+
+def image_alone(path: Path, number: int, dpi: int) -> bool:
+    """Whether page `number` (1-based) of the PDF at `path` draws exactly what its one image
+    draws: the page rendered at `dpi` as it is and again with every other object removed (an
+    OCR layer's invisible text, a white or hidden string, anything else) are the same
+    pixels. Then nothing but the image is visible, and a hidden string the text layer holds
+    is not on the page image unless the image shows it (what the pixel rule judges). The
+    page is loaded from its own handle, so the objects removed stay in no other reader."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(path)
+    try:
+        page = pdf[number - 1]
+        try:
+            count = pdfium.raw.FPDFPage_CountObjects(page.raw)
+            kinds = [
+                pdfium.raw.FPDFPageObj_GetType(pdfium.raw.FPDFPage_GetObject(page.raw, i))
+                for i in range(count)
+            ]
+            if kinds.count(pdfium.raw.FPDF_PAGEOBJ_IMAGE) != 1:
+                return False
+            as_is = page.render(scale=dpi / 72, grayscale=True).to_numpy()
+            for i in reversed(range(count)):
+                if kinds[i] == pdfium.raw.FPDF_PAGEOBJ_IMAGE:
+                    continue
+                other = pdfium.raw.FPDFPage_GetObject(page.raw, i)
+                if not pdfium.raw.FPDFPage_RemoveObject(page.raw, other):
+                    return False
+                pdfium.raw.FPDFPageObj_Destroy(other)
+            bare = page.render(scale=dpi / 72, grayscale=True).to_numpy()
+        finally:
+            page.close()
+    finally:
+        pdf.close()
+    return as_is.shape == bare.shape and bool(np.array_equal(as_is, bare))
 
 
 @dataclass
@@ -282,6 +326,25 @@ class PixelPage:
         boxes += [box for drawn, box in self.inked if drawn == text]
         transform = Transform(np.array(self.matrix, dtype=np.float64).reshape(3, 3))
         return [transform.quad(box) for box in boxes]
+
+    def spreads(self, quad: list[float]) -> bool:
+        """Whether `quad`'s upright box covers more than SPREAD of the page."""
+        xs, ys = quad[0::2], quad[1::2]
+        rows, cols = self.clean.shape[:2]
+        area = rows * cols * (72 / self.dpi) ** 2
+        return bool((max(xs) - min(xs)) * (max(ys) - min(ys)) > SPREAD * area)
+
+    def string_line(self, text: str) -> list[float] | None:
+        """The rectangle along the line of the first place the native page draws `text`
+        (`DrawnText.line`), moved onto the scanned page: a quad, None when it is not drawn."""
+        from packetbench.generator.render.scan import Transform
+
+        line = self.drawn.line(text) if self.drawn is not None else None
+        if line is None:
+            return None
+        transform = Transform(np.array(self.matrix, dtype=np.float64).reshape(3, 3))
+        moved = transform.points(list(zip(line[0::2], line[1::2], strict=True)))
+        return [float(v) for point in moved for v in point]
 
     def judge_string(self, text: str) -> tuple[str, list[float] | None]:
         """A visible string's verdict: `intact` when one place the native page draws it is

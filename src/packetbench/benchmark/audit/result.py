@@ -172,7 +172,9 @@ class DocumentAudit:
     # Text-layer attacks confirmed in the file (values the text layer does not yield, hidden
     # strings it holds, pages out of order), and hidden strings OCR confirmed absent from the
     # page image (or could not: no --ocr), or read only where it misread a shown value or no
-    # more often than the page shows the same words in its own right.
+    # more often than the page shows the same words in its own right; in pixel mode, hidden
+    # strings on a scanned page that draws nothing but its image, which its native page
+    # does not draw (`hidden_not_drawn`) or draws in its own right (`hidden_also_shown`).
     attacks: dict[str, int] = field(
         default_factory=lambda: {
             "unreadable": 0,
@@ -181,6 +183,7 @@ class DocumentAudit:
             "hidden_not_seen": 0,
             "hidden_misread_by_ocr": 0,
             "hidden_also_shown": 0,
+            "hidden_not_drawn": 0,
             "hidden_not_checked": 0,
         }
     )
