@@ -212,6 +212,9 @@ class Rebuilt:
     # Strings printed over its scanned pages after the scan (a fax's header): (page, text,
     # quad on the scanned page), `pdf.Rebuild.printed`.
     printed: list[tuple[int, str, list[float]]] = field(default_factory=list)
+    # The file as emitted before a text-layer attack changed it (`pdf.Rebuild.unattacked`;
+    # None when none did).
+    unattacked: bytes | None = None
 
 
 # Doc_id -> the legibility of each location of each path (see `pdf.Rebuild`).
@@ -264,6 +267,7 @@ def rebuild_documents(
             rebuild.natives.clear()
             rebuild.inked.clear()
             rebuild.printed.clear()
+            rebuild.unattacked.clear()
             built = build_packet(tier, seed, asked, only=frozenset(left))
             for doc_id, file in left.items():
                 if file in built.files:
@@ -274,6 +278,7 @@ def rebuild_documents(
                         rebuild.natives.get(doc_id),
                         rebuild.inked.get(doc_id, []),
                         rebuild.printed.get(doc_id, []),
+                        rebuild.unattacked.get(doc_id),
                     )
     finally:
         REBUILD.reset(token)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pikepdf
@@ -180,3 +181,68 @@ def test_a_watermark_not_intact_is_read_along_its_line_not_on_the_page_whole(
     pixels = doc["pixels"]
     assert pixels["strings"]["undecided"] >= 1
     assert pixels["lines_read"] >= 1 and pixels["pages_ocr"] == 0
+
+
+def _document(report: dict[str, Any], doc_id: str) -> dict[str, Any]:
+    (doc,) = [d for p in report["packets"] for d in p["documents"] if d["doc_id"] == doc_id]
+    return doc
+
+
+@needs_tesseract
+@pytest.mark.slow
+@pytest.mark.parametrize("pattern", ["textlayer.cmap_scramble", "textlayer.hidden_layer"])
+def test_a_page_attacked_in_its_file_is_settled_by_the_file_before_the_attack(
+    run_cli: Run, tmp_path: Path, pattern: str
+) -> None:
+    """A native page whose text layer an attack on the emitted file changed (a scrambled
+    ToUnicode, a hidden layer) renders the pixels the file did before the attack: its values
+    are read from that file's text layer (reader `pixel`), its hidden strings are not on the
+    page, and no OCR runs for it."""
+    packet = _generate(run_cli, tmp_path, pattern, seed=3)
+    code, report = audit_json(run_cli, packet, ocr=True)
+    assert (code, report["status"]) == (0, "passed"), findings(report)[:3]
+    doc = _document(report, "acord_125")
+    assert doc["pixels"]["pages_unattacked"] >= 1
+    assert "ocr" not in doc["fields"]
+    attacks = doc["attacks"]
+    assert attacks["hidden_not_drawn"] == attacks["hidden_in_layer"]
+    assert attacks["unreadable"] + attacks["hidden_in_layer"] > 0
+    if attacks["unreadable"]:
+        assert doc["fields"]["pixel"]["found"] >= attacks["unreadable"]
+
+
+@needs_tesseract
+@pytest.mark.slow
+def test_a_changed_file_is_not_settled_by_the_file_before_the_attack(
+    run_cli: Run, tmp_path: Path
+) -> None:
+    """The same scrambled page with a value painted over in the file: the file is no longer
+    the one its seed makes, so nothing is taken from the rebuild (the reason is given), OCR
+    reads the page, and the painted value is among OCR's misses there (an attacked page is
+    judged by recall, as a scan is); the file's changed hash is a finding of its own."""
+    packet = _generate(run_cli, tmp_path, "textlayer.cmap_scramble", seed=3)
+    manifest = json.loads((packet / "manifest_acord_125.json").read_text())
+    (attack,) = [p for p in manifest["patterns_applied"] if p["id"] == "textlayer.cmap_scramble"]
+    page = attack["pages_affected"][0]
+    fields = json.loads((packet / "field_truth_acord_125.json").read_text())["fields"]
+    path, bbox = next(
+        (entry["path"], location["bbox"])
+        for entry in fields
+        if entry.get("kind") != "checkbox"
+        and len(entry["rendered_as"]) >= 5
+        and len(entry["locations"]) == 1
+        for location in entry["locations"]
+        if location["page"] == page and location.get("text_layer") is False
+    )
+    with pikepdf.open(packet / "acord_125.pdf", allow_overwriting_input=True) as pdf:
+        x0, y0, x1, y1 = bbox
+        cover = f"q 1 g {x0 - 1} {y0 - 1} {x1 - x0 + 2} {y1 - y0 + 2} re f Q".encode()
+        pdf.pages[page - 1].contents_add(pikepdf.Stream(pdf, cover), prepend=False)
+        pdf.save(packet / "acord_125.pdf")
+    _, report = audit_json(run_cli, packet, ocr=True)
+    doc = _document(report, "acord_125")
+    assert doc["pixels"]["pages_unattacked"] == 0
+    assert "is not the file its seed and knobs make" in doc["pixels"]["unavailable"]
+    assert doc["fields"]["ocr"]["checked"] > 0
+    assert {f["problem"] for f in findings(report)} == {"integrity"}
+    assert path in {f["path"] for f in doc["ocr_misses"] if f["problem"] == "missing"}

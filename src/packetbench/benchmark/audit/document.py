@@ -19,7 +19,9 @@ from packetbench.benchmark.audit.csvcells import CsvCells
 from packetbench.benchmark.audit.files import Document
 from packetbench.benchmark.audit.located import Located, page_turn
 from packetbench.benchmark.audit.located import piece_of as _piece
+from packetbench.benchmark.audit.native import unattacked
 from packetbench.benchmark.audit.ocr import (
+    DPI,
     OcrPage,
     Tesseract,
     folded,
@@ -37,6 +39,7 @@ from packetbench.benchmark.audit.pixels import (
     PixelStats,
     image_alone,
     pixel_pages,
+    same_pixels,
     sampled,
 )
 from packetbench.benchmark.audit.result import (
@@ -375,6 +378,8 @@ class _Auditor:
                 page: page_turn(located.get(page, [])) for page in scans if page in self.levels
             }
             if scans and engine is not None and self.packet is not None:
+                scans = self.by_unattacked(scans, located, strings)
+            if scans and engine is not None and self.packet is not None:
                 scans = self.by_pixels(pdf, scans, located, strings, engine)
             if scans and engine is not None:
                 angles = {page: self.turns[page] for page in scans if page in self.turns}
@@ -424,7 +429,7 @@ class _Auditor:
         OCR layer) is judged so only when it draws nothing but its image (`image_alone`): its
         hidden text is then shown absent from the page image by pixels, else it keeps
         whole-page OCR."""
-        stats = self.audit.pixels = PixelStats()
+        stats = self.audit.pixels = self.audit.pixels or PixelStats()
         wanted = [p for p in scans if p in self.levels]
         if not wanted:
             return scans
@@ -478,6 +483,58 @@ class _Auditor:
         remaining = [p for p in remaining if p not in banded]
         stats.pages_ocr = sum(1 for p in remaining if p in judged_pages)
         return remaining
+
+    def by_unattacked(
+        self, scans: list[int], located: dict[int, list[Located]], strings: dict[int, list[int]]
+    ) -> list[int]:
+        """Native pages whose text layer only attacks made on the emitted file touched
+        (`textlayer.*` of phase post: a scrambled ToUnicode, a hidden layer) are settled
+        without OCR when the rebuild has the file as emitted before them (`native.unattacked`,
+        given only when the packet's file is the rebuild's byte for byte) and each such page
+        renders at the OCR resolution the very pixels the attacked page does: then the
+        attack drew nothing, what that page's text layer holds at each box is what the page
+        shows there (reader `pixel`), and its hidden strings are not on it
+        (`hidden_not_drawn`). Returns the pages still left to OCR."""
+        pages = self.post_attacked() & set(scans)
+        pages -= set(self.levels) | set(self.inked)
+        if not pages:
+            return scans
+        stats = self.audit.pixels = self.audit.pixels or PixelStats()
+        data, why = unattacked(self.doc, self.packet or {})
+        if data is None:
+            stats.unavailable = stats.unavailable or why
+            return scans
+        settled: set[int] = set()
+        with PdfText(self.doc.file) as attacked, PdfText(self.doc.file, data) as before:
+            for page in sorted(pages):
+                if not 1 <= page <= min(attacked.pages, before.pages) or not same_pixels(
+                    attacked.document(), before.document(), page, DPI
+                ):
+                    continue
+                self.text_layer_page(
+                    before, page, located.get(page, []), strings.get(page, []), "pixel"
+                )
+                self.audit.attacks["hidden_not_drawn"] += sum(
+                    1 for entry in self.doc.hidden if entry.get("page") == page
+                )
+                located[page], strings[page] = [], []
+                settled.add(page)
+        stats.pages_unattacked += len(settled)
+        return [p for p in scans if p not in settled]
+
+    def post_attacked(self) -> set[int]:
+        """Pages that text-layer attacks made on the emitted file touched, and no other
+        text-layer attack did (one made while drawing changes what the unattacked file
+        holds too)."""
+        post: set[int] = set()
+        drawn: set[int] = set()
+        for pattern in self.doc.manifest.get("patterns_applied") or []:
+            if not isinstance(pattern, dict) or pattern.get("family") != "textlayer":
+                continue
+            affected = pattern.get("pages_affected")
+            pages = {p for p in affected if type(p) is int} if isinstance(affected, list) else set()
+            (post if pattern.get("phase") == "post" else drawn).update(pages)
+        return post - drawn
 
     def hidden_by_pixels(self, page: int, judged: PixelPage) -> bool:
         """Whether `page`, of an attacked text layer, draws nothing but its scanned image
@@ -986,7 +1043,12 @@ class _Auditor:
         self.audit.unchecked_strings.update(texts)
 
     def text_layer_page(
-        self, pdf: PdfText, page: int, fields: list[Located], texts: list[int]
+        self,
+        pdf: PdfText,
+        page: int,
+        fields: list[Located],
+        texts: list[int],
+        reader: str = "pdf",
     ) -> None:
         with pdf.page(page, sizes=page in self.doc.overlay_pages()) as layer:
             read = layer.bounded_many([bbox for _, bbox, *_ in fields], display=False)
@@ -1004,12 +1066,12 @@ class _Auditor:
                 self.field_result(
                     index,
                     False,
-                    "pdf",
+                    reader,
                     page=page,
                     where=f"page {page} bbox {bbox}",
                     got=squash(got),
                 )
-        tally = self.audit.tally("fields", "pdf")
+        tally = self.audit.tally("fields", reader)
         tally.checked += whole - misses  # the misses counted themselves
         tally.found += whole - misses
         strings, misses = self.doc.strings, 0
@@ -1024,8 +1086,8 @@ class _Auditor:
                 and reads(text).translate(_MIRRORED) not in unmirrored
             ):
                 misses += 1
-                self.string_result(index, False, "pdf", page)
-        tally = self.audit.tally("strings", "pdf")
+                self.string_result(index, False, reader, page)
+        tally = self.audit.tally("strings", reader)
         tally.checked += len(texts) - misses
         tally.found += len(texts) - misses
 

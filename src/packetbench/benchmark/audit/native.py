@@ -49,6 +49,36 @@ def rebuilt(doc: Document, packet: dict[str, Any]) -> tuple[Rebuilt | None, str]
         return None, f"rebuilding it failed ({type(error).__name__})"
     if again is None or again.native is None:
         return None, "the packet's seed and knobs do not make this document"
+    why = _differs(doc, again)
+    return (None, why) if why else (again, "")
+
+
+def unattacked(doc: Document, packet: dict[str, Any]) -> tuple[bytes | None, str]:
+    """The file of `doc` as the generator emitted it before its text-layer attacks changed
+    it (`Rebuilt.unattacked`), or None and why not. Given only when the document built again
+    from the packet's seed is the packet's: its truth files (as `rebuilt` asks) and its file,
+    byte for byte (an attacked document is not scanned: the rebuild makes the same bytes)."""
+    if packet.get("generator_version") != __version__:
+        return None, (
+            f"made by generator {packet.get('generator_version')!r}, this is {__version__}"
+        )
+    tier, seed, knobs = packet.get("tier"), packet.get("seed"), packet.get("knobs")
+    if not isinstance(tier, str) or type(seed) is not int or not isinstance(knobs, dict):
+        return None, "packet_truth.json has no tier, seed and knobs to rebuild it from"
+    try:
+        again = _rebuilt(doc, packet, tier, seed, knobs)
+    except Exception as error:
+        return None, f"rebuilding it failed ({type(error).__name__})"
+    if again is None or again.unattacked is None:
+        return None, "the packet's seed and knobs do not make this document"
+    why = _differs(doc, again)
+    if not why and again.files.get(doc.file.name) != safe_read.read_bytes(doc.file, "document"):
+        why = f"{doc.file.name} is not the file its seed and knobs make"
+    return (None, why) if why else (again.unattacked, "")
+
+
+def _differs(doc: Document, again: Rebuilt) -> str:
+    """Why the rebuilt document is not `doc` ("" when its truth files are the packet's)."""
     for kind in TRUTH_KINDS:
         path = doc.truth_file(kind)
         mine, theirs = again.files.get(path.name), safe_read.read_bytes(path, "truth")
@@ -58,8 +88,8 @@ def rebuilt(doc: Document, packet: dict[str, Any]) -> tuple[Rebuilt | None, str]
         else:
             same = mine == theirs
         if not same:
-            return None, f"{path.name} is not the one its seed and knobs make"
-    return again, ""
+            return f"{path.name} is not the one its seed and knobs make"
+    return ""
 
 
 def _but_sha256(data: bytes) -> Any:
@@ -96,7 +126,7 @@ def _rebuilt(
             and d.get("format") == "pdf"
             and ids.is_id(d.get("doc_id"))
             and d.get("file")
-            and _scanned(folder, str(d["doc_id"]))
+            and _rebuildable(folder, str(d["doc_id"]))
         }
         _REBUILT.clear()
         _REBUILT[key] = dict(rebuild_documents(tier, seed, knobs, wanted, verdicts))
@@ -106,15 +136,22 @@ def _rebuilt(
     return rebuilt
 
 
-def _scanned(folder: Path, doc_id: str) -> bool:
-    """Whether the manifest of `doc_id` records a scanned page (a document without one has
-    no clean side to rebuild)."""
+def _rebuildable(folder: Path, doc_id: str) -> bool:
+    """Whether the manifest of `doc_id` records a scanned page or a text-layer attack made
+    on the emitted file (a document with neither has no clean side to rebuild)."""
     try:
         manifest = orjson.loads(safe_read.read_bytes(folder / f"manifest_{doc_id}.json", "truth"))
     except (OSError, orjson.JSONDecodeError, safe_read.UnsafeFile):
         return False
     patterns = manifest.get("patterns_applied") if isinstance(manifest, dict) else None
-    return any(isinstance(p, dict) and p.get("phase") == "scan" for p in patterns or [])
+    return any(
+        isinstance(p, dict)
+        and (
+            p.get("phase") == "scan"
+            or (p.get("phase") == "post" and p.get("family") == "textlayer")
+        )
+        for p in patterns or []
+    )
 
 
 def _verdicts(folder: Path) -> Any:

@@ -297,11 +297,14 @@ def _page_text(textpage: Any, count: int) -> str:
 class PdfText:
     """An open PDF whose pages are read through their text layer."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, data: bytes | None = None) -> None:
+        """The PDF at `path`, or with `data` the PDF those bytes are (named `path` in errors:
+        a document built again, `audit.native`)."""
         self.path = path
         try:
-            safe_read.check_file(path, "document")
-            self._pdf = pdfium.PdfDocument(path)
+            if data is None:
+                safe_read.check_file(path, "document")
+            self._pdf = pdfium.PdfDocument(path if data is None else data)
         except (pdfium.PdfiumError, OSError) as error:
             raise BadInput(f"{path}: unreadable PDF ({error})") from None
         self.pages = len(self._pdf)

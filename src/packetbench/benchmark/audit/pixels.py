@@ -138,6 +138,9 @@ class PixelStats:
     pages_ocr: int = 0  # ...that still needed whole-page OCR
     pages_band: int = 0  # ...whose leftovers OCR read in bands of the page (not whole)
     lines_read: int = 0  # strings drawn across a page (a watermark) read along their line
+    # Native pages of an attack made on the emitted file that render as the file did before
+    # it: read from that file's text layer, no OCR (`document.by_unattacked`).
+    pages_unattacked: int = 0
     boxes_read: int = 0  # undecided boxes read by OCR box by box (no whole page)
     boxes_read_found: int = 0  # ...whose value that reading found
     strings_read: int = 0  # strings not intact, read by OCR box by box
@@ -158,6 +161,7 @@ class PixelStats:
             self.pages_ocr + other.pages_ocr,
             self.pages_band + other.pages_band,
             self.lines_read + other.lines_read,
+            self.pages_unattacked + other.pages_unattacked,
             self.boxes_read + other.boxes_read,
             self.boxes_read_found + other.boxes_read_found,
             self.strings_read + other.strings_read,
@@ -181,6 +185,7 @@ class PixelStats:
             "pages_ocr": self.pages_ocr,
             "pages_band": self.pages_band,
             "lines_read": self.lines_read,
+            "pages_unattacked": self.pages_unattacked,
             "boxes_read": self.boxes_read,
             "boxes_read_found": self.boxes_read_found,
             "strings_read": self.strings_read,
@@ -234,6 +239,19 @@ def scanned_image(pdf: Any, number: int, size: tuple[int, int], dpi: int) -> Pix
     rows, cols = min(size[0], drawn.shape[0]), min(size[1], drawn.shape[1])
     out[:rows, :cols] = drawn[:rows, :cols]
     return out
+
+
+def same_pixels(first: Any, second: Any, number: int, dpi: int) -> bool:
+    """Whether page `number` (1-based) of two open pypdfium2 documents renders the same gray
+    pixels at `dpi`."""
+    drawn = []
+    for pdf in (first, second):
+        page = pdf[number - 1]
+        try:
+            drawn.append(page.render(scale=dpi / 72, grayscale=True).to_numpy())
+        finally:
+            page.close()
+    return drawn[0].shape == drawn[1].shape and bool(np.array_equal(drawn[0], drawn[1]))
 
 
 def image_alone(path: Path, number: int, dpi: int) -> bool:

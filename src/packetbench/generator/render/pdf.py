@@ -209,6 +209,9 @@ class Rebuild:
     # Doc_id -> strings printed over its scanned pages after the scan (a fax's header): (page,
     # text, quad on the scanned page, points), where only the generator can say it printed.
     printed: dict[str, list[tuple[int, str, list[float]]]] = field(default_factory=dict)
+    # Doc_id -> its PDF as emitted before a text-layer attack changed the file
+    # (`Presentation.post`), for a document one did: the audit renders both.
+    unattacked: dict[str, bytes] = field(default_factory=dict)
 
 
 # While set, documents are being built again (`Rebuild`).
@@ -455,6 +458,10 @@ class PdfDocument:
                     self._placed(data, scans, verdicts)
                     return data
             data = self._emit_pages(self._scanned(data, scans), raw_images=True)
+        if self.recorder.presentation.post:
+            rebuild = REBUILD.get()
+            if rebuild is not None:
+                rebuild.unattacked[self.recorder.doc_id] = data
         for post in self.recorder.presentation.post:
             data = post(data)
         return data
