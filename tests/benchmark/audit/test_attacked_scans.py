@@ -185,7 +185,8 @@ def test_a_watermark_not_intact_is_read_along_its_line_not_on_the_page_whole(
 
 def _document(report: dict[str, Any], doc_id: str) -> dict[str, Any]:
     (doc,) = [d for p in report["packets"] for d in p["documents"] if d["doc_id"] == doc_id]
-    return doc
+    found: dict[str, Any] = doc
+    return found
 
 
 @needs_tesseract
