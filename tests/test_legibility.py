@@ -233,3 +233,71 @@ def test_occlusion_is_the_share_of_ink_under_the_cover() -> None:
     kept = legible(clean, clean, blur=0.0, motion=0, glyph_pixels=20.0, occluded=0.0)
     hidden = legible(clean, clean, blur=0.0, motion=0, glyph_pixels=20.0, occluded=MAX_OCCLUDED)
     assert kept.legible and not hidden.legible
+
+
+def _judged_cell_by_cell(
+    clean: np.ndarray[Any, Any], scanned: np.ndarray[Any, Any]
+) -> tuple[str, float, int]:
+    """The rule as its docstring states it, written plainly (numpy's linspace and mean, a
+    Pearson r per cell): what `judge` must agree with exactly."""
+    from packetbench import legibility as rule
+
+    paper, darkest = int(clean.max()), int(clean.min())
+    if paper - darkest < rule.MIN_CONTRAST:
+        return UNDECIDED_VERDICT, 1.0, 0
+    ink = clean < paper - rule.INK_SHARE * (paper - darkest)
+    rows = np.flatnonzero(np.diff(np.concatenate(([0], ink.any(axis=1).astype(int), [0]))))
+    worst, cells = 1.0, 0
+    for top, bottom in zip(rows[0::2].tolist(), rows[1::2].tolist(), strict=True):
+        if bottom - top < rule.MIN_ROW:
+            continue
+        top, bottom = max(top - 1, 0), min(bottom + 1, clean.shape[0])
+        columns = np.flatnonzero(ink[top:bottom].any(axis=0))
+        left, right = int(columns[0]), int(columns[-1]) + 1
+        count = max(1, round((right - left) / max(round((bottom - top) * rule.CELL), 8)))
+        edges = np.linspace(left, right, count + 1).round().astype(int).tolist()
+        for a, b in zip(edges, edges[1:], strict=False):
+            a, b = max(a - 1, 0), min(b + 1, clean.shape[1])
+            if int(ink[top:bottom, a:b].sum()) < rule.MIN_INK:
+                continue
+            x = clean[top:bottom, a:b].astype(np.float64).ravel()
+            y = scanned[top:bottom, a:b].astype(np.float64).ravel()
+            x, y = x - x.mean(), y - y.mean()
+            den = float(np.sqrt((x * x).sum() * (y * y).sum()))
+            cells += 1
+            worst = min(worst, float((x * y).sum() / den) if den > 1e-9 else 0.0)
+    if not cells:
+        return UNDECIDED_VERDICT, 1.0, 0
+    verdict = (
+        INTACT_VERDICT
+        if worst >= rule.INTACT
+        else DAMAGED_VERDICT
+        if worst < rule.DAMAGED
+        else UNDECIDED_VERDICT
+    )
+    return verdict, round(worst, 4), cells
+
+
+@pytest.mark.parametrize("level", ["skewed", "fax", "degraded"])
+def test_judge_is_the_rule_as_stated_on_real_and_damaged_boxes(level: str) -> None:
+    """`judge` is written for speed (the audit judges every box of every scanned page): on a
+    real scanned page's boxes, as scanned and with part of each painted over, or drowned in
+    noise, it gives the verdict, the worst cell's score and the cell count the rule written
+    plainly gives, exactly."""
+    scanned, clean, quads = _scanned(level)
+    rng = np.random.default_rng(7)
+    compared = verdicts = 0
+    for left, top, right, bottom in _boxes(scanned.shape, level, quads):
+        ours, theirs = clean[top:bottom, left:right], scanned[top:bottom, left:right]
+        painted = theirs.copy()
+        start = int(rng.integers(0, painted.shape[1]))
+        painted[:, start : start + int(rng.integers(1, painted.shape[1] + 1))] = 240
+        noisy = np.clip(theirs + rng.normal(0, 60, theirs.shape), 0, 255).astype(np.uint8)
+        for other in (theirs, painted, noisy):
+            judged = judge(ours, other)
+            assert (judged.verdict, judged.score, judged.cells) == _judged_cell_by_cell(
+                ours, other
+            )
+            compared += 1
+            verdicts += judged.verdict != INTACT_VERDICT
+    assert compared >= 90 and verdicts >= 20  # damaged and undecided boxes among them

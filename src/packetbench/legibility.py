@@ -114,10 +114,12 @@ def _ncc(a: Pixels, b: Pixels) -> float:
     """Pearson's r of two equal-shaped pixel blocks; 0 when either is flat."""
     x = a.astype(np.float64).ravel()
     y = b.astype(np.float64).ravel()
-    x -= x.mean()
-    y -= y.mean()
-    den = float(np.sqrt((x * x).sum() * (y * y).sum()))
-    return float((x * y).sum() / den) if den > 1e-9 else 0.0
+    # x.sum() / x.size is x.mean() bit for bit (numpy's mean is that sum over that count),
+    # without the mean's own overhead: this runs once per cell of every box judged.
+    x -= x.sum() / x.size
+    y -= y.sum() / y.size
+    den = math.sqrt(float((x * x).sum()) * float((y * y).sum()))
+    return float((x * y).sum()) / den if den > 1e-9 else 0.0
 
 
 def _bands(rows: Pixels) -> list[tuple[int, int]]:
@@ -133,6 +135,14 @@ def _bands(rows: Pixels) -> list[tuple[int, int]]:
     if start is not None:
         bands.append((start, len(rows)))
     return bands
+
+
+def _edges(left: int, right: int, count: int) -> list[int]:
+    """`count` + 1 cell edges spread evenly from `left` to `right`, rounded half to even:
+    `np.linspace(left, right, count + 1).round()` computed the same way (each edge
+    left + i * step, the last exactly `right`), without numpy's overhead for a few numbers."""
+    step = (right - left) / count
+    return [round(left + i * step) for i in range(count)] + [right]
 
 
 def quarter_turns(quad: list[float]) -> int:
@@ -165,14 +175,13 @@ def judge(clean: Pixels, scanned: Pixels, turn: int = 0) -> Judgement:
         # The row with a pixel of margin above and below: a glyph's edge softens outwards.
         top, bottom = max(top - 1, 0), min(bottom + 1, clean.shape[0])
         width = max(round((bottom - top) * CELL), 8)
-        row_ink = ink[top:bottom]
-        columns = np.flatnonzero(row_ink.any(axis=0))
-        left, right = int(columns[0]), int(columns[-1]) + 1
-        count = max(1, round((right - left) / width))
-        edges = np.linspace(left, right, count + 1).round().astype(int)
-        for a, b in itertools.pairwise(edges):
-            a, b = max(int(a) - 1, 0), min(int(b) + 1, clean.shape[1])
-            if int(row_ink[:, a:b].sum()) < MIN_INK:
+        # Ink pixels before each column of the row (a cell's ink is a difference of two).
+        before = [0, *itertools.accumulate(ink[top:bottom].sum(axis=0).tolist())]
+        inked = [i for i in range(len(before) - 1) if before[i + 1] > before[i]]
+        left, right = inked[0], inked[-1] + 1
+        for a, b in itertools.pairwise(_edges(left, right, max(1, round((right - left) / width)))):
+            a, b = max(a - 1, 0), min(b + 1, clean.shape[1])
+            if before[b] - before[a] < MIN_INK:
                 continue
             cells += 1
             worst = min(worst, _ncc(clean[top:bottom, a:b], scanned[top:bottom, a:b]))

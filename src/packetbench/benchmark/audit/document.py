@@ -34,6 +34,7 @@ from packetbench.benchmark.audit.ocr import (
 )
 from packetbench.benchmark.audit.pdftext import PdfText
 from packetbench.benchmark.audit.pixels import (
+    COVERED,
     Agreement,
     PixelPage,
     PixelStats,
@@ -71,7 +72,7 @@ from packetbench.benchmark.audit.unaccounted import (
     unaccounted,
 )
 from packetbench.benchmark.errors import BadInput
-from packetbench.legibility import INTACT_VERDICT, UNDECIDED_VERDICT
+from packetbench.legibility import DAMAGED_VERDICT, INTACT_VERDICT, UNDECIDED_VERDICT
 
 # Called once per PDF page read through its text layer (benchmarks and progress use it).
 PageHook = Callable[[], None]
@@ -128,6 +129,8 @@ class _Auditor:
         # Strings drawn across their page (`PixelPage.spreads`): string_boxes holds the
         # rectangle along their line, and OCR reads them there (`ocr.read_lines`).
         self.spread: set[tuple[int, int]] = set()
+        # Strings printed over a scanned page after its scan (a fax header: `Rebuilt.printed`).
+        self.overprinted: set[tuple[int, int]] = set()
 
     # --- findings ----------------------------------------------------------------------------
 
@@ -653,14 +656,29 @@ class _Auditor:
                 for f in located.get(page, [])
                 if f[2][1] == 1 and self.doc.fields[f[0]].get("kind") != "checkbox"
             ]
-            texts[page] = [i for i in strings.get(page, []) if (page, i) not in self.spread]
+            listed = [i for i in strings.get(page, []) if (page, i) not in self.spread]
+            # What was printed over the scan (a fax header) last: it is read apart.
+            texts[page] = sorted(listed, key=lambda i: (page, i) in self.overprinted)
         regions = {
             page: [bbox for _, bbox, *_ in boxes[page]]
-            + [self.string_boxes[(page, i)] for i in texts[page]]
+            + [
+                self.string_boxes[(page, i)]
+                for i in texts[page]
+                if (page, i) not in self.overprinted
+            ]
             for page in boxes
         }
         regions = {page: found for page, found in regions.items() if found}
-        if not regions:
+        # Printed over the scan after it was made, so upright on the image whatever the page's
+        # turn: read without turning the page back.
+        printed = {
+            page: [
+                self.string_boxes[(page, i)] for i in texts[page] if (page, i) in self.overprinted
+            ]
+            for page in boxes
+        }
+        printed = {page: found for page, found in printed.items() if found}
+        if not regions and not printed:
             return
         read = read_boxes(
             pdf.document(),
@@ -669,10 +687,13 @@ class _Auditor:
             self.doc.file,
             angles={page: self.turns.get(page, 0.0) for page in regions},
         )
-        for page in regions:
+        read_printed = read_boxes(
+            pdf.document(), printed, engine, self.doc.file, angles=dict.fromkeys(printed, 0.0)
+        )
+        for page in sorted(set(regions) | set(printed)):
             level = self.levels[page]
             fields, indices = boxes[page], texts[page]
-            readings = read[page]
+            readings = read.get(page, []) + read_printed.get(page, [])
             settled: set[int] = set()
             for (index, *_), got in zip(fields, readings[: len(fields)], strict=True):
                 if any(same_text(r, self.doc.fields[index]["rendered_as"]) for r in got):
@@ -785,6 +806,8 @@ class _Auditor:
                 quad: list[float] | None = judged_boxes[0][0]
             else:
                 said, quad = judged.judge_string(entry["text"])
+                if said == UNDECIDED_VERDICT and not judged.string_quads(entry["text"]):
+                    self.overprinted.add((page, index))  # only where it was printed over
                 if quad is not None and judged.spreads(quad):
                     # Drawn across the page (a watermark): judged and read along its line,
                     # not in an upright box that holds most of the page (no line: the page
@@ -792,9 +815,17 @@ class _Auditor:
                     quad = judged.string_line(entry["text"])
                     if quad is not None:
                         self.spread.add((page, index))
-                        if judged.judge_box(quad).verdict != INTACT_VERDICT:
-                            said = UNDECIDED_VERDICT
+                        said = judged.judge_line(quad).verdict
+                        if said == DAMAGED_VERDICT:
+                            said = UNDECIDED_VERDICT  # a string's damage is OCR's to show
+                places = judged.string_quads(entry["text"]) if judged.cover is not None else []
+                if said == UNDECIDED_VERDICT and places and all(map(judged.covered, places)):
+                    # Drawn where the fax header's cells cover it at every place: not read,
+                    # as a value so covered is illegible (`PixelPage.covered`).
+                    said = COVERED
             stats.strings[said] += 1
+            if said == COVERED:
+                continue
             if said == INTACT_VERDICT:
                 self.audit.tally("strings", "pixel").add(True)
                 self.audit.scan_tally(level, "strings").add(True)

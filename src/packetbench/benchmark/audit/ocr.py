@@ -836,12 +836,27 @@ def read_crops(
         else:
             pages = [engine.words(sheet, dpi, source, psm=psm) for sheet, _ in sheets]
         for (_, bands), found in zip(sheets, pages, strict=True):
-            words = sorted(found, key=lambda w: w.left)
             for index, left, right in bands:
-                read[index].append(
-                    " ".join(w.text for w in words if left <= (w.left + w.right) / 2 <= right)
-                )
+                inside = [w for w in found if left <= (w.left + w.right) / 2 <= right]
+                read[index].append(" ".join(w.text for w in in_lines(inside)))
     return [tuple(texts) for texts in read]
+
+
+def in_lines(words: Sequence[Word]) -> list[Word]:
+    """`words` in reading order: line by line from the top (a word whose middle lies within a
+    line's height joins it), each line left to right. A value wrapped on two lines in its box
+    reads as drawn ("Enterprise Fleet" then "Management, Inc."), not with its lines' words
+    interleaved, as ordering by their left edges alone reads it."""
+    lines: list[tuple[float, float, list[Word]]] = []
+    for word in sorted(words, key=lambda w: (w.top + w.bottom) / 2):
+        middle = (word.top + word.bottom) / 2
+        if lines and lines[-1][0] <= middle <= lines[-1][1]:
+            top, bottom, members = lines[-1]
+            members.append(word)
+            lines[-1] = (min(top, word.top), max(bottom, word.bottom), members)
+        else:
+            lines.append((word.top, word.bottom, [word]))
+    return [w for _, _, members in lines for w in sorted(members, key=lambda w: w.left)]
 
 
 def _evened(

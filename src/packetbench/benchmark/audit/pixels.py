@@ -19,7 +19,9 @@ verified.
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +30,16 @@ import numpy as np
 from packetbench.benchmark.audit.drawn import DrawnText, drawn_text
 from packetbench.benchmark.audit.files import Document
 from packetbench.benchmark.audit.native import rebuilt
+from packetbench.benchmark.audit.ocr import MARGIN as OCR_MARGIN
 from packetbench.legibility import (
     DAMAGED_VERDICT,
     INTACT_VERDICT,
+    MAX_OCCLUDED,
     UNDECIDED_VERDICT,
     Judgement,
     box_pixels,
     judge,
+    occlusion,
     quarter_turns,
 )
 
@@ -42,7 +47,7 @@ Pixels = np.ndarray[Any, Any]
 
 # One scanned page in SAMPLE is also read by OCR to calibrate the rule (seeded by the
 # document and page, so the same packet always samples the same pages).
-SAMPLE = 32
+SAMPLE = 64
 # The most the rule and OCR may disagree on sampled boxes before the audit is not verified.
 MAX_DISAGREEMENT = 0.05
 MARGIN = 1.0  # points around a value's quad that belong to its box (a glyph's soft edge)
@@ -121,6 +126,10 @@ def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
 # What became of a page's visible strings: found intact by pixels, drawn where the native
 # text layer says but not intact there (OCR reads them), not found in that layer (OCR too).
 NOT_FOUND = "not_found"
+# ...or drawn where something printed over the scan (a fax header's cells) covers
+# `legibility.MAX_OCCLUDED` or more of its ink at every place: past reading, by the rule that
+# makes a value so covered illegible; not read, and no miss of OCR's.
+COVERED = "covered"
 
 
 @dataclass
@@ -131,7 +140,12 @@ class PixelStats:
         default_factory=lambda: {INTACT_VERDICT: 0, DAMAGED_VERDICT: 0, UNDECIDED_VERDICT: 0}
     )
     strings: dict[str, int] = field(
-        default_factory=lambda: {INTACT_VERDICT: 0, UNDECIDED_VERDICT: 0, NOT_FOUND: 0}
+        default_factory=lambda: {
+            INTACT_VERDICT: 0,
+            UNDECIDED_VERDICT: 0,
+            NOT_FOUND: 0,
+            COVERED: 0,
+        }
     )
     pages: int = 0  # scanned pages judged by pixels
     pages_sampled: int = 0  # ...read by OCR instead, to calibrate the rule
@@ -196,6 +210,23 @@ class PixelStats:
             "agreement": self.agreement.to_json(),
             "agreement_levels": {k: v.to_json() for k, v in sorted(self.levels.items())},
         }
+
+
+def _median(pixels: Pixels) -> int:
+    """`int(np.median(pixels))` of uint8 pixels, by counting them rather than sorting."""
+    counts = np.bincount(pixels.ravel(), minlength=256).cumsum()
+    total = int(counts[-1])
+    low = int(np.searchsorted(counts, (total - 1) // 2, side="right"))
+    high = int(np.searchsorted(counts, total // 2, side="right"))
+    return int((low + high) / 2)
+
+
+def _shrunk(quad: list[float], by: float) -> list[float]:
+    """An upright quad (lower-left, lower-right, upper-right, upper-left) moved `by` points
+    inwards on every side."""
+    x0, y0, x1, _, _, y1, _, _ = quad
+    x0, x1, y0, y1 = x0 + by, x1 - by, y0 + by, y1 - by
+    return [x0, y0, x1, y0, x1, y1, x0, y1]
 
 
 def scan_details(doc: Document) -> dict[int, dict[str, Any]]:
@@ -317,23 +348,96 @@ class PixelPage:
         if where is None:
             return Judgement(UNDECIDED_VERDICT, 1.0, 0)
         left, top, right, bottom = where
-        clean = self.clean[top:bottom, left:right].copy()
-        scanned = self.scanned[top:bottom, left:right].copy()
-        if len(quad) == 8:
-            scale = self.dpi / 72
-            points = np.array(list(zip(quad[0::2], quad[1::2], strict=True)), dtype=np.float64)
-            out = points - points.mean(axis=0)
-            grown = points + out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9) * (
-                MARGIN * 1.414
-            )
-            mask = Image.new("L", (right - left, bottom - top), 0)
-            ImageDraw.Draw(mask).polygon(
-                [(x * scale - left, (self.height - y) * scale - top) for x, y in grown], fill=1
-            )
-            outside = np.asarray(mask) == 0
+        clean = self.clean[top:bottom, left:right]
+        scanned = self.scanned[top:bottom, left:right]
+        if len(quad) != 8:
+            return judge(clean, scanned, 0)
+        scale = self.dpi / 72
+        xs, ys = quad[0::2], quad[1::2]
+        cx, cy = sum(xs) / 4, sum(ys) / 4
+        polygon = []
+        for x, y in zip(xs, ys, strict=True):
+            # Each corner moved MARGIN * 1.414 points away from the centre.
+            norm = max(math.hypot(x - cx, y - cy), 1e-9)
+            grown_x = x + (x - cx) / norm * MARGIN * 1.414
+            grown_y = y + (y - cy) / norm * MARGIN * 1.414
+            polygon.append((grown_x * scale - left, (self.height - grown_y) * scale - top))
+        mask = Image.new("L", (right - left, bottom - top), 0)
+        ImageDraw.Draw(mask).polygon(polygon, fill=1)
+        outside = np.frombuffer(mask.tobytes(), dtype=np.uint8).reshape(clean.shape) == 0
+        if outside.any():
+            clean, scanned = clean.copy(), scanned.copy()
             clean[outside] = int(clean.max())
-            scanned[outside] = int(np.median(scanned))
-        return judge(clean, scanned, quarter_turns(quad) if len(quad) == 8 else 0)
+            scanned[outside] = _median(scanned)
+        return judge(clean, scanned, quarter_turns(quad))
+
+    def judge_line(self, quad: list[float]) -> Judgement:
+        """The verdict on a string drawn across the page (a watermark), in the rectangle
+        along its line (`string_line`: corners lower-left, lower-right, upper-right,
+        upper-left, grown by MARGIN points): the rectangle is turned level, the clean and
+        the scanned page alike (one bilinear map), and judged as a box whose rows are its
+        glyph rows. The upright rectangle around a diagonal line holds most of the page,
+        which costs as much to compare as the rest of the page's boxes together."""
+        from PIL import Image
+
+        scale = self.dpi / 72
+        corners = [
+            (x * scale, (self.height - y) * scale)
+            for x, y in zip(quad[0::2], quad[1::2], strict=True)
+        ]
+        (x0, y0), (x1, y1), _, (x3, y3) = corners
+        length, tall = math.hypot(x1 - x0, y1 - y0), math.hypot(x3 - x0, y3 - y0)
+        if length < 2 or tall < 2:
+            return Judgement(UNDECIDED_VERDICT, 1.0, 0)
+        grow = MARGIN * scale
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length  # along the line
+        vx, vy = (x0 - x3) / tall, (y0 - y3) / tall  # down the glyphs
+        origin = (x3 - grow * ux - grow * vx, y3 - grow * uy - grow * vy)
+        size = (round(length + 2 * grow), round(tall + 2 * grow))
+        # Output pixel (u, v) -> page pixel origin + u * along + v * down.
+        data = (ux, vx, origin[0], uy, vy, origin[1])
+        strips = [
+            np.asarray(
+                Image.fromarray(np.ascontiguousarray(side)).transform(
+                    size, Image.Transform.AFFINE, data, Image.Resampling.BILINEAR, fillcolor=255
+                )
+            )
+            for side in (self.clean, self.scanned)
+        ]
+        return judge(strips[0], strips[1], 0)
+
+    @cached_property
+    def cover(self) -> Pixels | None:
+        """The pixels of the scanned page that something printed over it after its scan covers
+        (a fax header's cells, `printed`: exactly where the machine printed them), None when
+        nothing was."""
+        if not self.printed:
+            return None
+        scale = self.dpi / 72
+        mask = np.zeros(self.clean.shape, dtype=bool)
+        for _, quad in self.printed:
+            xs, ys = quad[0::2], quad[1::2]
+            mask[
+                max(round((self.height - max(ys)) * scale), 0) : round(
+                    (self.height - min(ys)) * scale
+                ),
+                max(round(min(xs) * scale), 0) : round(max(xs) * scale),
+            ] = True
+        return mask
+
+    def covered(self, quad: list[float]) -> bool:
+        """Whether `legibility.MAX_OCCLUDED` or more of the ink drawn in `quad` lies under what
+        was printed over the page (`cover`), as `legibility.occlusion` measures it."""
+        if self.cover is None:
+            return False
+        where = box_pixels(quad, self.dpi, self.height, self.clean.shape, MARGIN)
+        if where is None:
+            return False
+        left, top, right, bottom = where
+        return (
+            occlusion(self.clean[top:bottom, left:right], self.cover[top:bottom, left:right])
+            >= MAX_OCCLUDED
+        )
 
     def string_quads(self, text: str) -> list[list[float]]:
         """Where the native page draws `text` (`DrawnText.find`), moved onto the scanned
@@ -368,14 +472,26 @@ class PixelPage:
         """A visible string's verdict: `intact` when one place the native page draws it is
         intact on the scan, `undecided` when it is drawn but no place is, `not_found` when
         the native text layer does not hold it; with the quad of its first place (where OCR
-        reads it; None when it has none)."""
+        reads it; None when it has none). A place that spreads over the page (`spreads`) is
+        not judged here: the caller judges it along its line."""
         places = self.string_quads(text)
         if not places:
             printed = [quad for drawn, quad in self.printed if drawn == text]
-            # Printed over the scan: no clean side to compare, read where it was printed.
-            return (UNDECIDED_VERDICT, printed[0]) if printed else (NOT_FOUND, None)
+            # Printed over the scan: no clean side to compare, read where it was printed,
+            # inside its cell: the cell is white around the text, and the margin OCR reads
+            # around a box (`ocr.MARGIN`) would take in the cut page ink beside it.
+            return (
+                (UNDECIDED_VERDICT, _shrunk(printed[0], OCR_MARGIN))
+                if printed
+                else (
+                    NOT_FOUND,
+                    None,
+                )
+            )
         for quad in places:
-            if self.judge_box(quad).verdict == INTACT_VERDICT:
+            # A place drawn across the page (a watermark) is judged along its line by the
+            # caller (`string_line`): its upright box would hold most of the page.
+            if not self.spreads(quad) and self.judge_box(quad).verdict == INTACT_VERDICT:
                 return INTACT_VERDICT, quad
         return UNDECIDED_VERDICT, places[0]
 

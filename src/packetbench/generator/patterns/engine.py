@@ -14,6 +14,7 @@ import hashlib
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from packetbench.generator.leaves import DocModel, path_pattern, set_path
@@ -107,9 +108,11 @@ def _changed(doc: DocModel, values: dict[str, Any]) -> DocModel:
     return type(doc).model_validate(data)
 
 
-def _ancestors(path: str) -> list[str]:
-    """`path` and every object or list above it: ``a[2].b`` -> ``a``, ``a[2]``, ``a[2].b``."""
-    return [path[:i] for i, ch in enumerate(path) if ch in ".["] + [path]
+@lru_cache(maxsize=1 << 16)
+def _ancestors(path: str) -> tuple[str, ...]:
+    """`path` and every object or list above it: ``a[2].b`` -> ``a``, ``a[2]``, ``a[2].b``
+    (remembered: `pages_of` asks for every drawn path's, once per pattern applied)."""
+    return (*(path[:i] for i, ch in enumerate(path) if ch in ".["), path)
 
 
 def pages_of(recorder: Recorder, targets: list[str]) -> set[int]:

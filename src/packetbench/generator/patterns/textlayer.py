@@ -27,6 +27,7 @@ scan that brings its own).
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterable
 from typing import Any, TypeGuard
 
@@ -96,31 +97,45 @@ def _located(pdf: PdfDocument, page: int) -> list[tuple[str, Location]]:
 def _ops_in(ops: list[Op], bbox: list[float], text: str) -> list[int]:
     """Indices of the content strings that draw a value located at `bbox` (their origin
     inside it) and whose text is part of the value's shown text."""
-    x0, y0, x1, y1 = bbox
-    # Wrapping splits at any whitespace (a no-break space too) and joins lines' words with
-    # spaces: compare with whitespace squashed.
-    squashed = " ".join(text.split())
-    return [
-        index
-        for index, op in enumerate(ops)
-        if isinstance(op, TextOp)
-        and op.layer == CONTENT
-        and op.text.strip()
-        and x0 - 1.0 <= op.x <= x1
-        and y0 <= op.y <= y1
-        and " ".join(op.text.split()) in squashed
-    ]
+    return _OpIndex(ops).within(bbox, text)
+
+
+class _OpIndex:
+    """A page's content strings ordered by their origin's height, so the strings whose origin
+    lies within a box's heights are found by bisection, not by testing every string of the
+    page against every value (`_ops_in` is asked once per value drawn on the page)."""
+
+    def __init__(self, ops: list[Op]) -> None:
+        found = sorted(
+            (op.y, index, op)
+            for index, op in enumerate(ops)
+            if isinstance(op, TextOp) and op.layer == CONTENT and op.text.strip()
+        )
+        self.ys = [y for y, _, _ in found]
+        self.ops = [(index, op, " ".join(op.text.split())) for _, index, op in found]
+
+    def within(self, bbox: list[float], text: str) -> list[int]:
+        x0, y0, x1, y1 = bbox
+        # Wrapping splits at any whitespace (a no-break space too) and joins lines' words with
+        # spaces: compare with whitespace squashed.
+        squashed = " ".join(text.split())
+        low, high = bisect.bisect_left(self.ys, y0), bisect.bisect_right(self.ys, y1)
+        return sorted(
+            index
+            for index, op, words in self.ops[low:high]
+            if x0 - 1.0 <= op.x <= x1 and words in squashed
+        )
 
 
 def _values(pdf: PdfDocument, page: int) -> list[tuple[str, Location, list[int]]]:
     """(path, location, op indices) of the values drawn on `page` (1-based) as text."""
-    ops = pdf.pages[page - 1]
+    index = _OpIndex(pdf.pages[page - 1])
     out = []
     for path, location in _located(pdf, page):
         rendered = pdf.recorder.drawn[path].rendered_as
         if not rendered.strip() or "fragment" in location:
             continue  # an empty checkbox, or one piece of a value split across pages
-        found = _ops_in(ops, location["bbox"], rendered)
+        found = index.within(location["bbox"], rendered)
         if found:
             out.append((path, location, found))
     return out

@@ -77,21 +77,31 @@ class _Recorder(BasePen):  # type: ignore[misc]
     _endPath = _closePath
 
 
+class _Outlines(dict[str, tuple[Command, ...]]):
+    """A font's glyph outlines, each recorded the first time it is asked for: a hand writes a
+    few dozen of its font's glyphs, and recording all of them is most of loading the font."""
+
+    def __init__(self, glyphset: Any) -> None:
+        super().__init__()
+        self.glyphset = glyphset
+
+    def __missing__(self, name: str) -> tuple[Command, ...]:
+        pen = _Recorder(self.glyphset)
+        self.glyphset[name].draw(pen)
+        self[name] = outline = tuple(pen.commands)
+        return outline
+
+
 @cache
 def glyphs(hand: str) -> Glyphs:
     font = TTFont(str(FOLDER / HAND_FONTS[hand]), lazy=True)
-    glyphset = font.getGlyphSet()
     cmap = dict(font.getBestCmap())
-    outlines: dict[str, tuple[Command, ...]] = {}
-    for name in sorted(set(cmap.values())):
-        pen = _Recorder(glyphset)
-        glyphset[name].draw(pen)
-        outlines[name] = tuple(pen.commands)
     hmtx = font["hmtx"]
-    advances = {name: float(hmtx[name][0]) for name in outlines}
+    advances = {name: float(hmtx[name][0]) for name in sorted(set(cmap.values()))}
     hhea = font["hhea"]
     upm = float(font["head"].unitsPerEm)
-    font.close()
+    # The font stays open: its outlines are read as they are first drawn.
+    outlines = _Outlines(font.getGlyphSet())
     return Glyphs(upm, cmap, advances, outlines, float(hhea.ascent), float(hhea.descent))
 
 
