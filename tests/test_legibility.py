@@ -5,6 +5,7 @@ scan's recorded transform."""
 from __future__ import annotations
 
 import io
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -256,7 +257,7 @@ def _judged_cell_by_cell(
         left, right = int(columns[0]), int(columns[-1]) + 1
         count = max(1, round((right - left) / max(round((bottom - top) * rule.CELL), 8)))
         edges = np.linspace(left, right, count + 1).round().astype(int).tolist()
-        for a, b in zip(edges, edges[1:], strict=False):
+        for a, b in itertools.pairwise(edges):
             a, b = max(a - 1, 0), min(b + 1, clean.shape[1])
             if int(ink[top:bottom, a:b].sum()) < rule.MIN_INK:
                 continue
@@ -295,9 +296,7 @@ def test_judge_is_the_rule_as_stated_on_real_and_damaged_boxes(level: str) -> No
         noisy = np.clip(theirs + rng.normal(0, 60, theirs.shape), 0, 255).astype(np.uint8)
         for other in (theirs, painted, noisy):
             judged = judge(ours, other)
-            assert (judged.verdict, judged.score, judged.cells) == _judged_cell_by_cell(
-                ours, other
-            )
+            assert (judged.verdict, judged.score, judged.cells) == _judged_cell_by_cell(ours, other)
             compared += 1
             verdicts += judged.verdict != INTACT_VERDICT
     assert compared >= 90 and verdicts >= 20  # damaged and undecided boxes among them

@@ -183,6 +183,40 @@ def test_a_watermark_not_intact_is_read_along_its_line_not_on_the_page_whole(
     assert pixels["lines_read"] >= 1 and pixels["pages_ocr"] == 0
 
 
+def test_a_watermark_is_judged_along_its_line_not_in_its_upright_box(
+    run_cli: Run, tmp_path: Path
+) -> None:
+    """A scanned loss run watermarked corner to corner: the rule judges the watermark in the
+    rectangle along its line, turned level (`PixelPage.judge_line`), where it is intact; paper
+    painted along that line leaves it not intact there, while the rest of the page under the
+    watermark's upright box still vouches for nothing (that box is never judged for it)."""
+    packet = _generate(run_cli, tmp_path, "overlay.watermark,scan.skewed", "loss_run_pdf", 1)
+    manifest = json.loads((packet / "manifest_loss_run_pdf.json").read_text())
+    (mark,) = [p for p in manifest["patterns_applied"] if p["id"] == "overlay.watermark"]
+    text = mark["details"]["text"]
+
+    def judged() -> tuple[str, bool]:
+        document = next(d for d in read_packet(packet).documents if d.doc_id == "loss_run_pdf")
+        truth = json.loads((packet / "packet_truth.json").read_text())
+        pdf = pdfium.PdfDocument(document.file.read_bytes())
+        try:
+            pages, why = pixel_pages(document, truth, pdf)
+        finally:
+            pdf.close()
+        assert not why
+        page = pages[1]
+        (upright,) = page.string_quads(text)
+        assert page.spreads(upright)
+        line = page.string_line(text)
+        assert line is not None
+        return page.judge_line(line).verdict, page.judge_string(text)[0] == "intact"
+
+    verdict, by_its_box = judged()
+    assert verdict == "intact" and not by_its_box
+    _paint_the_line(packet, "loss_run_pdf", 1, text)
+    assert judged()[0] != "intact"
+
+
 def _document(report: dict[str, Any], doc_id: str) -> dict[str, Any]:
     (doc,) = [d for p in report["packets"] for d in p["documents"] if d["doc_id"] == doc_id]
     found: dict[str, Any] = doc

@@ -168,3 +168,19 @@ def test_a_band_reads_its_values_and_nothing_far_from_them() -> None:
     assert whole.find(far[1], far[0])[0]
     assert not page.in_box(far[1])
     assert 0 < len(page.words) < len(whole.words) / 4
+
+
+@needs_tesseract
+def test_a_value_wrapped_on_two_lines_reads_line_by_line() -> None:
+    """A box holding a value wrapped on two lines (a long name in a narrow cell) is read as
+    drawn, the first line's words before the second's, in each way of reading that finds its
+    words; ordering the words by their left edges alone interleaves the lines."""
+    from packetbench.benchmark.audit.ocr import read_crops
+
+    picture = Image.new("L", (520, 150), 255)
+    draw = ImageDraw.Draw(picture)
+    font = ImageFont.load_default(size=44)
+    draw.text((10, 10), "Enterprise Fleet", fill=0, font=font)
+    draw.text((10, 80), "Management, Inc.", fill=0, font=font)
+    (readings,) = read_crops(Tesseract(), [np.asarray(picture)], 300, "test")
+    assert "Enterprise Fleet Management, Inc." in readings, readings

@@ -315,3 +315,42 @@ def test_a_value_cut_across_by_the_header_is_illegible_by_its_occlusion(render: 
     assert scanned.pixels is not None
     read = _read(_crop(scanned.pixels, quad, 792.0))
     assert not same_text(read, fields[path]["rendered_as"]), read
+
+
+def test_the_audit_covers_exactly_what_the_header_covers(render: Render) -> None:
+    """The audit knows where the machine printed each field (`Rebuilt.printed`, from
+    `faxheader.cells`) and rebuilds the cover from it (`PixelPage.cover`): pixel for pixel the
+    mask the generator judged legibility with. A place a cell covers past `MAX_OCCLUDED` is
+    covered for the audit (`PixelPage.covered`: a string drawn only there is not read); a place
+    no cell reaches is not."""
+    from packetbench.benchmark.audit.pixels import PixelPage
+
+    native, fields, transform, height = _faxed_acord_125(render)
+    quad = next(transform.quad(loc["bbox"]) for loc in fields["agency.fax"]["locations"])
+    top = 792.0 - max(quad[1::2])
+    header = dataclasses.replace(
+        faxheader.draw(1, 3), top=round(top - 1.5, 2), middle=min(quad[0::2]) - 6
+    )
+    scanned = _scanned_with(native, SEED, header)
+    assert scanned.clean is not None and scanned.pixels is not None
+    page = PixelPage(
+        scanned.clean,
+        scanned.pixels,
+        DPI,
+        height,
+        [float(v) for v in scanned.details["matrix"]],
+        printed=[
+            (text, cell) for _, text, cell in faxheader.cells(header, 1, (612.0, height), DPI)
+        ],
+    )
+    assert page.cover is not None and scanned.covered is not None
+    assert np.array_equal(page.cover, scanned.covered)
+    assert _verdict(quad, scanned).occluded >= MAX_OCCLUDED and page.covered(quad)
+    clear = [
+        transform.quad(loc["bbox"])
+        for entry in fields.values()
+        for loc in entry["locations"]
+        if loc["page"] == 1 and entry["kind"] != "checkbox"
+    ]
+    below = [q for q in clear if 792.0 - max(q[1::2]) > top + 40]
+    assert below and not any(page.covered(q) for q in below)
