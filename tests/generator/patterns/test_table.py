@@ -392,3 +392,27 @@ def test_subtotals_regroup_claims_by_location_and_the_truth_follows(render: Rend
     assert sorted(map(repr, shown)) == sorted(map(repr, before))
     page = c.on.fields(LOSS)[f"{items}[0].claim_number"]["locations"][0]["page"]
     assert "Subtotal location" in c.on.text(LOSS, page)
+
+
+def test_a_stacked_header_word_stays_in_its_column(render: Render) -> None:
+    """Stacked, a header is one word a line, and a word wider than its column shrinks to fit
+    it: drawn at full size "STORIES" ran into the column before it, and a reader saw
+    "BUILTSTORIES". Every header string of the page is found as whole words in its text
+    layer, where it is drawn (as the audit looks for it, `audit.drawn.DrawnText`)."""
+    import json
+
+    import pypdfium2 as pdfium
+
+    from packetbench.benchmark.audit.drawn import drawn_text
+
+    c = case(render, "table.stacked_header", "sov_pdf", seed=3)
+    strings = json.loads(c.on.files["rendered_universe_sov_pdf.json"])["strings"]
+    pdf = pdfium.PdfDocument(c.on.files["sov_pdf.pdf"])
+    try:
+        drawn = drawn_text(pdf, 0)
+    finally:
+        pdf.close()
+    assert drawn is not None
+    headers = {s["text"] for s in strings if s["page"] == 1 and s["text"].isupper()}
+    assert {"STORIES", "BUILT"} <= headers
+    assert [h for h in sorted(headers) if not drawn.find(h)] == []

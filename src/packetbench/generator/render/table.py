@@ -256,7 +256,19 @@ class Table:
         for col in self.cols:
             text = self.header_text(col, continuation).upper()
             if self.look.stacked:
-                out.append((self.header_size, text.split() or [""]))
+                # One word a line, each within its column: a word wider than the column
+                # shrinks the column's header (as `fit` shrinks a line), so it never runs
+                # into the next column's ("BUILTSTORIES"); a word too wide even at the
+                # smallest size leaves the column the renderer's own header.
+                width = col.head_width - 2 * PAD
+                if not _fits_words(text, width):
+                    text = self.pdf.look.label(col.column.header, self.section or self.name).upper()
+                words = text.split() or [""]
+                widest = max(width_of(word, BOLD, 1.0) for word in words)
+                size = self.header_size
+                if widest * size > width:
+                    size = max(MIN_FONT, width / widest)
+                out.append((size, words))
             elif self.look.rotated:
                 out.append((self.header_size, [text]))
             else:
