@@ -283,6 +283,11 @@ def ocr_throughput(packets: list[PacketFiles]) -> None:
             f"{'yes' if same else 'NO':>15}{'/'.join(map(str, misses)):>24}",
             flush=True,
         )
+    agreed, boxes, sampled, whole = _CALIBRATION
+    print(
+        f"pixel mode: {sampled} page(s) of the calibration sample read whole, OCR agreeing with "
+        f"the rule on {agreed:,} of {boxes:,} of their boxes; {whole} other page(s) read whole"
+    )
     print(
         "  OCR pages per second per core; pixel/full: how many times faster the pixel-first "
         "audit is; same findings: the same findings (problem, document, path) both ways; "
@@ -297,6 +302,11 @@ def _cpu(work: Callable[[], object]) -> float:
     start = _cpu_with_children()
     work()
     return _cpu_with_children() - start
+
+
+# The pixel audits' calibration over the run: boxes OCR agreed on, boxes sampled, pages
+# sampled, and pages still read whole for anything else.
+_CALIBRATION = [0, 0, 0, 0]
 
 
 def _audit_all(
@@ -314,6 +324,11 @@ def _audit_all(
         audit = audit_document(doc, engine=engine, packet=packet)
         findings.extend((f.problem, f.doc_id, f.path) for f in audit.findings)
         misses.update((f.doc_id, f.path) for f in audit.ocr_misses)
+        if audit.pixels is not None:
+            _CALIBRATION[0] += audit.pixels.agreement.agreed
+            _CALIBRATION[1] += audit.pixels.agreement.boxes
+            _CALIBRATION[2] += audit.pixels.pages_sampled
+            _CALIBRATION[3] += audit.pixels.pages_ocr
     if found is not None:
         found.append(sorted(findings))
     if missed is not None:

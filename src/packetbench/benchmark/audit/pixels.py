@@ -47,7 +47,7 @@ Pixels = np.ndarray[Any, Any]
 
 # One scanned page in SAMPLE is also read by OCR to calibrate the rule (seeded by the
 # document and page, so the same packet always samples the same pages).
-SAMPLE = 64
+SAMPLE = 128
 # The most the rule and OCR may disagree on sampled boxes before the audit is not verified.
 MAX_DISAGREEMENT = 0.05
 MARGIN = 1.0  # points around a value's quad that belong to its box (a glyph's soft edge)
