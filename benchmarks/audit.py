@@ -31,6 +31,12 @@ Then where the time of (2) goes per page, and what one `get_text_bounded` call p
    with the ratio of the two, and whether their findings are the same:
 
        python benchmarks/audit.py --ocr --ocr-only packets/N5-000001 N5-000002 N5-000003
+
+   `--jobs 2` measures two packets at a time, each in its own process on one core (the
+   figures are CPU seconds, so they stay per core); `--no-floors` leaves out the two floors
+   (whole-page OCR costs about half the full audit again). Issue 26's figure, 5 N5 packets:
+
+       python benchmarks/audit.py --ocr-only --jobs 2 --no-floors N5-000021 ... N5-000025
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ import os
 import resource
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -164,11 +172,19 @@ def main() -> None:
     parser.add_argument(
         "--ocr-only", action="store_true", help="measure only the OCR audit (implies --ocr)"
     )
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="OCR audit: packets measured in this many processes"
+    )
+    parser.add_argument(
+        "--no-floors",
+        action="store_true",
+        help="OCR audit: skip the two floors (whole-page OCR costs half the full audit again)",
+    )
     args = parser.parse_args()
     folders = packet_folders(args.packets or sorted((ROOT / "packets").glob("N*-000001")))
     packets = [read_packet(folder) for folder in folders]
     if args.ocr_only:
-        ocr_throughput(packets)
+        ocr_throughput(packets, args.jobs, not args.no_floors)
         return
     print(f"cores available: {os.cpu_count()}; one core, best of {args.repeat} runs\n")
     print(
@@ -213,7 +229,7 @@ def main() -> None:
         f"({pages / (per_call * values):.0f} pages/s for the queries alone)"
     )
     if args.ocr:
-        ocr_throughput(packets)
+        ocr_throughput(packets, args.jobs, not args.no_floors)
 
 
 def _cpu_with_children() -> float:
@@ -224,9 +240,12 @@ def _cpu_with_children() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def ocr_throughput(packets: list[PacketFiles]) -> None:
-    """OCR-audit pages per second per core, per packet and over all, beside its two floors."""
-    engine = Tesseract()
+def ocr_throughput(packets: list[PacketFiles], jobs: int = 1, floors: bool = True) -> None:
+    """OCR-audit pages per second per core, per packet and over all, beside its two floors.
+
+    With `jobs` > 1 the packets are measured in that many processes at once, each packet in
+    one process on one core: the figures are CPU seconds, so they add up as they would in one
+    process (on a machine with `jobs` idle cores)."""
     print(
         "\nOCR audit, one core (CPU seconds of this process and its tesseract processes), "
         "OCR pages per second per core:"
@@ -236,54 +255,30 @@ def ocr_throughput(packets: list[PacketFiles]) -> None:
         f"{'whole-page OCR':>16}{'clean render':>14}{'same findings':>15}"
         f"{'misses full/pixel/both':>24}"
     )
-    totals = [0, 0.0, 0.0, 0.0, 0.0]
+    measure = partial(_measure_packet, floors=floors)
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            rows = list(pool.map(measure, [packet.folder for packet in packets]))
+    else:
+        rows = [measure(packet.folder) for packet in packets]
+    totals = [0.0] * 5
     same_all = True
     misses_all = [0, 0, 0]
-    for packet in [*packets, None]:
-        if packet is None:
-            if len(packets) < 2:
-                break
-            pages, full, pixel, whole, render = totals
-            name, same, misses = "all", same_all, misses_all
-        else:
-            documents = [doc for doc in packet.documents if doc.format == "pdf" and doc.ocr_pages()]
-            pages = sum(len(doc.ocr_pages()) for doc in documents)
-            if not pages:
-                print(f"{packet.packet_id:<12}{0:>10}  (no page needs OCR)")
-                continue
-            found: list[list[tuple[str, ...]]] = []
-            missed: list[set[tuple[str, ...]]] = []
-            # The old path: every page OCRed whole, every reading a tesseract process.
-            ocr._Library.enabled = False
-            full = _cpu(partial(_audit_all, documents, engine, None, found, missed))
-            ocr._Library.enabled = True
-            pixel = _cpu(partial(_audit_all, documents, engine, packet.truth, found, missed))
-            whole = _cpu(partial(_each_page, documents, partial(_whole_page_ocr, engine)))
-            render = _cpu(partial(_each_page, documents, _clean_render))
-            for index, value in enumerate((pages, full, pixel, whole, render)):
-                totals[index] += value
-            name, same = packet.packet_id, found[0] == found[1]
-            same_all = same_all and same
-            misses = [
-                len(missed[0] - missed[1]),
-                len(missed[1] - missed[0]),
-                len(missed[0] & missed[1]),
-            ]
-            misses_all = [a + b for a, b in zip(misses_all, misses, strict=True)]
-            for label, only in (("full", found[0]), ("pixel", found[1])):
-                other = set(found[1] if label == "full" else found[0])
-                for item in sorted(set(only) - other):
-                    print(f"  only {label}: {' '.join(map(str, item))}")
-            # A miss only the fast path has is a bug: every one is listed.
-            for item in sorted(missed[1] - missed[0]):
-                print(f"  missed only by pixel: {' '.join(map(str, item))}")
-        print(
-            f"{name:<12}{pages:>10}{pages / full:>12.3f}{pages / pixel:>13.3f}"
-            f"{full / pixel:>11.1f}x{pages / whole:>16.3f}{pages / render:>14.2f}"
-            f"{'yes' if same else 'NO':>15}{'/'.join(map(str, misses)):>24}",
-            flush=True,
-        )
-    agreed, boxes, sampled, whole = _CALIBRATION
+    calibration = [0, 0, 0, 0]
+    for row in rows:
+        for line in row.notes:
+            print(line)
+        if not row.pages:
+            print(f"{row.name:<12}{0:>10}  (no page needs OCR)")
+            continue
+        _print_row(row.name, row.cpu, row.same, row.misses)
+        totals = [a + b for a, b in zip(totals, row.cpu, strict=True)]
+        same_all = same_all and row.same
+        misses_all = [a + b for a, b in zip(misses_all, row.misses, strict=True)]
+        calibration = [a + b for a, b in zip(calibration, row.calibration, strict=True)]
+    if len(rows) > 1:
+        _print_row("all", tuple(totals), same_all, misses_all)
+    agreed, boxes, sampled, whole = calibration
     print(
         f"pixel mode: {sampled} page(s) of the calibration sample read whole, OCR agreeing with "
         f"the rule on {agreed:,} of {boxes:,} of their boxes; {whole} other page(s) read whole"
@@ -297,16 +292,70 @@ def ocr_throughput(packets: list[PacketFiles]) -> None:
     )
 
 
+@dataclass
+class _Row:
+    name: str
+    pages: int
+    cpu: tuple[float, ...] = ()  # pages, full, pixel, whole-page OCR, clean render
+    same: bool = True
+    misses: list[int] = field(default_factory=lambda: [0, 0, 0])
+    calibration: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    notes: list[str] = field(default_factory=list)
+
+
+def _print_row(name: str, cpu: tuple[float, ...], same: bool, misses: list[int]) -> None:
+    pages, full, pixel, whole, render = cpu
+    floor = [f"{pages / seconds:.3f}" if seconds else "-" for seconds in (whole, render)]
+    print(
+        f"{name:<12}{pages:>10.0f}{pages / full:>12.3f}{pages / pixel:>13.3f}"
+        f"{full / pixel:>11.1f}x{floor[0]:>16}{floor[1]:>14}"
+        f"{'yes' if same else 'NO':>15}{'/'.join(map(str, misses)):>24}",
+        flush=True,
+    )
+
+
+def _measure_packet(folder: Path, floors: bool = True) -> _Row:
+    """One packet's OCR documents audited full and pixel-first (and the floors), on one core."""
+    packet = read_packet(folder)
+    engine = Tesseract()
+    documents = [doc for doc in packet.documents if doc.format == "pdf" and doc.ocr_pages()]
+    pages = sum(len(doc.ocr_pages()) for doc in documents)
+    row = _Row(packet.packet_id, pages)
+    if not pages:
+        return row
+    found: list[list[tuple[str, ...]]] = []
+    missed: list[set[tuple[str, ...]]] = []
+    # The old path: every page OCRed whole, every reading a tesseract process.
+    ocr._Library.enabled = False
+    full = _cpu(partial(_audit_all, documents, engine, None, found, missed))
+    ocr._Library.enabled = True
+    pixel = _cpu(partial(_audit_all, documents, engine, packet.truth, found, missed, row))
+    whole = render = 0.0
+    if floors:
+        whole = _cpu(partial(_each_page, documents, partial(_whole_page_ocr, engine)))
+        render = _cpu(partial(_each_page, documents, _clean_render))
+    row.cpu = (pages, full, pixel, whole, render)
+    row.same = found[0] == found[1]
+    row.misses = [
+        len(missed[0] - missed[1]),
+        len(missed[1] - missed[0]),
+        len(missed[0] & missed[1]),
+    ]
+    for label, only in (("full", found[0]), ("pixel", found[1])):
+        other = set(found[1] if label == "full" else found[0])
+        for item in sorted(set(only) - other):
+            row.notes.append(f"  {row.name} only {label}: {' '.join(map(str, item))}")
+    # A miss only the fast path has is a bug: every one is listed.
+    for item in sorted(missed[1] - missed[0]):
+        row.notes.append(f"  {row.name} missed only by pixel: {' '.join(map(str, item))}")
+    return row
+
+
 def _cpu(work: Callable[[], object]) -> float:
     """CPU seconds `work` took, its finished child processes (tesseract) included."""
     start = _cpu_with_children()
     work()
     return _cpu_with_children() - start
-
-
-# The pixel audits' calibration over the run: boxes OCR agreed on, boxes sampled, pages
-# sampled, and pages still read whole for anything else.
-_CALIBRATION = [0, 0, 0, 0]
 
 
 def _audit_all(
@@ -315,6 +364,7 @@ def _audit_all(
     packet: dict[str, Any] | None = None,
     found: list[list[tuple[str, ...]]] | None = None,
     missed: list[set[tuple[str, ...]]] | None = None,
+    row: _Row | None = None,
 ) -> None:
     """The OCR audit of `documents`: full (`packet` None) or pixel-first; its findings are
     appended to `found`, its OCR misses on scanned pages to `missed`."""
@@ -324,11 +374,11 @@ def _audit_all(
         audit = audit_document(doc, engine=engine, packet=packet)
         findings.extend((f.problem, f.doc_id, f.path) for f in audit.findings)
         misses.update((f.doc_id, f.path) for f in audit.ocr_misses)
-        if audit.pixels is not None:
-            _CALIBRATION[0] += audit.pixels.agreement.agreed
-            _CALIBRATION[1] += audit.pixels.agreement.boxes
-            _CALIBRATION[2] += audit.pixels.pages_sampled
-            _CALIBRATION[3] += audit.pixels.pages_ocr
+        if audit.pixels is not None and row is not None:
+            row.calibration[0] += audit.pixels.agreement.agreed
+            row.calibration[1] += audit.pixels.agreement.boxes
+            row.calibration[2] += audit.pixels.pages_sampled
+            row.calibration[3] += audit.pixels.pages_ocr
     if found is not None:
         found.append(sorted(findings))
     if missed is not None:
