@@ -171,7 +171,7 @@ def test_a_watermark_not_intact_is_read_along_its_line_not_on_the_page_whole(
     along the watermark's line on page 1: the rule does not call it intact there, no band
     holds it, so OCR reads it along its line; no page is read whole."""
     packet = _generate(run_cli, tmp_path, "overlay.watermark,scan.skewed", "loss_run_pdf", 1)
-    assert not sampled("loss_run_pdf", 1)
+    assert not sampled(packet.name, "loss_run_pdf", 1)
     manifest = json.loads((packet / "manifest_loss_run_pdf.json").read_text())
     (mark,) = [p for p in manifest["patterns_applied"] if p["id"] == "overlay.watermark"]
     text = mark["details"]["text"]

@@ -63,7 +63,7 @@ def paint_over(packet: Path, doc_id: str, per_page: int = 2) -> set[str]:
     pdf = pdfium.PdfDocument(file.read_bytes())
     painted: set[str] = set()
     for number, how in sorted(_scan_pages(manifest).items()):
-        if sampled(doc_id, number):
+        if sampled(packet.name, doc_id, number):
             continue
         page = pdf[number - 1]
         (image,) = [o for o in page.get_objects() if o.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE]

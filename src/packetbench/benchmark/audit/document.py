@@ -98,6 +98,7 @@ class _Auditor:
     def __init__(self, doc: Document, packet: dict[str, Any] | None = None) -> None:
         self.doc = doc
         self.packet = packet  # packet_truth.json: scanned pages are judged by pixels first
+        self.packet_id = str((packet or {}).get("packet_id") or doc.folder.name)
         # The pixel rule's calibration sample: page -> (field, verdict); what OCR found.
         self.calibration: dict[int, list[tuple[int, str]]] = {}
         self.ocr_found: dict[tuple[int, int], bool] = {}
@@ -443,7 +444,7 @@ class _Auditor:
             if (
                 judged is not None
                 and page in self.attacks.pages
-                and not sampled(self.doc.doc_id, page)
+                and not sampled(self.packet_id, self.doc.doc_id, page)
                 and not self.hidden_by_pixels(page, judged)
             ):
                 wanted.remove(page)  # its hidden text is OCR's to show absent: read whole
@@ -451,7 +452,7 @@ class _Auditor:
             if judged is None:
                 remaining.append(page)
                 continue
-            if sampled(self.doc.doc_id, page):
+            if sampled(self.packet_id, self.doc.doc_id, page):
                 # The calibration sample: read by OCR as a full audit reads it (its findings
                 # are a full audit's), and each box's pixel verdict set beside that reading.
                 stats.pages_sampled += 1

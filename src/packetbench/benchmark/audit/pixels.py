@@ -9,7 +9,7 @@ box on the scanned page is judged against the same box of the clean page by
 text layer draws it in (`audit.drawn`), moved by the same transform.
 
 Calibration: a seeded sample of scanned pages (`SAMPLE`: about one page in that many, chosen
-by a hash of the document and page) is read by OCR exactly as `--ocr-mode full` reads it (so
+by a hash of the packet, the document and the page) is read by OCR exactly as `--ocr-mode full` reads it (so
 its findings are a full audit's), and each of its boxes' pixel verdicts is set beside what OCR
 found there. The agreement is reported with its 95 % interval, and an audit where the rule
 calls more than `MAX_DISAGREEMENT` of the sampled boxes otherwise than OCR does is not
@@ -46,7 +46,9 @@ from packetbench.legibility import (
 Pixels = np.ndarray[Any, Any]
 
 # One scanned page in SAMPLE is also read by OCR to calibrate the rule (seeded by the
-# document and page, so the same packet always samples the same pages).
+# packet, document and page: the same packet always samples the same pages, and a corpus
+# samples every kind of page; a hash of document and page alone never drew a page of a
+# two-page form in any packet).
 SAMPLE = 128
 # The most the rule and OCR may disagree on sampled boxes before the audit is not verified.
 MAX_DISAGREEMENT = 0.05
@@ -57,9 +59,9 @@ MARGIN = 1.0  # points around a value's quad that belong to its box (a glyph's s
 SPREAD = 0.15
 
 
-def sampled(doc_id: str, page: int, seed: int = 0) -> bool:
-    """Whether page `page` of `doc_id` is in the calibration sample."""
-    digest = hashlib.sha256(f"{seed}:{doc_id}:{page}".encode()).digest()
+def sampled(packet_id: str, doc_id: str, page: int, seed: int = 0) -> bool:
+    """Whether page `page` of `doc_id` in packet `packet_id` is in the calibration sample."""
+    digest = hashlib.sha256(f"{seed}:{packet_id}:{doc_id}:{page}".encode()).digest()
     return int.from_bytes(digest[:8], "big") % SAMPLE == 0
 
 
