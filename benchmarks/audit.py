@@ -288,7 +288,8 @@ def ocr_throughput(packets: list[PacketFiles], jobs: int = 1, floors: bool = Tru
         "audit is; same findings: the same findings (problem, document, path) both ways; "
         "misses: OCR misses on scanned pages (no finding of their own: the level's recall "
         "judges them) only the full audit has (its OCR misread a box the rule proves intact), "
-        "only the pixel audit has (must be 0), and both have"
+        "only the pixel audit has (each is listed: a place the rule did not prove that its box "
+        "and band did not read), and both have"
     )
 
 
@@ -345,7 +346,8 @@ def _measure_packet(folder: Path, floors: bool = True) -> _Row:
         other = set(found[1] if label == "full" else found[0])
         for item in sorted(set(only) - other):
             row.notes.append(f"  {row.name} only {label}: {' '.join(map(str, item))}")
-    # A miss only the fast path has is a bug: every one is listed.
+    # A miss only the fast path has (a place the rule did not prove, unread alone and in its
+    # band, that the page read whole did read): every one is listed.
     for item in sorted(missed[1] - missed[0]):
         row.notes.append(f"  {row.name} missed only by pixel: {' '.join(map(str, item))}")
     return row

@@ -1,7 +1,8 @@
 """Twenty packets of a tier at its presets, written once per test session and shared by the
 tests that sweep them (test_tiers.py, test_packet_tiers.py).
 
-Each tier is its own folder, written by the real command (`packetbench generate`, one worker)
+Each tier is its own folder, written by the real command (`packetbench generate`, two
+workers: a worker that needs a tier another is writing waits for it, and its core should not)
 under a file lock in the session's common temporary folder, so xdist workers build different
 tiers side by side and a tier two workers need is written once. Readers must not write into
 these folders: a test that writes (an extraction) copies the packets it needs first.
@@ -31,7 +32,7 @@ def tier_folder(root: Path, tier: str) -> Path:
         if not done.exists():
             command = ("generate", "--tiers", tier, "--seed", "1", "--count", str(SEEDS))
             result = subprocess.run(
-                [cli_path(), *command, "--jobs", "1", "--out", str(folder)],
+                [cli_path(), *command, "--jobs", "2", "--out", str(folder)],
                 env={**os.environ, "PYTHONHASHSEED": HASH_SEED},
                 capture_output=True,
                 text=True,

@@ -22,7 +22,7 @@ from packetbench.generator.schema_files import all_schemas
 from tests.support.paths import TIERS
 from tests.support.tier_corpus import SEEDS
 
-AGAIN = 5  # seeds of each tier written again under another hash seed
+AGAIN = 3  # seeds of each tier written again under another hash seed
 
 pytestmark = pytest.mark.slow
 

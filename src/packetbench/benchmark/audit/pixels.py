@@ -9,11 +9,11 @@ box on the scanned page is judged against the same box of the clean page by
 text layer draws it in (`audit.drawn`), moved by the same transform.
 
 Calibration: a seeded sample of scanned pages (`SAMPLE`: about one page in that many, chosen
-by a hash of the packet, the document and the page) is read by OCR exactly as `--ocr-mode full` reads it (so
-its findings are a full audit's), and each of its boxes' pixel verdicts is set beside what OCR
-found there. The agreement is reported with its 95 % interval, and an audit where the rule
-calls more than `MAX_DISAGREEMENT` of the sampled boxes otherwise than OCR does is not
-verified.
+by a hash of the packet, the document and the page) is read by OCR exactly as `--ocr-mode
+full` reads it (so its findings are a full audit's), and each of its boxes' pixel verdicts is
+set beside what OCR found there. The agreement is reported with its 95 % interval, and an
+audit where the rule calls more than `MAX_DISAGREEMENT` of the sampled boxes otherwise than
+OCR does is not verified.
 """
 
 from __future__ import annotations
