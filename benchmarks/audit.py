@@ -58,7 +58,7 @@ import pypdfium2.raw as raw
 
 from packetbench.benchmark.audit import ocr
 from packetbench.benchmark.audit.document import audit_document
-from packetbench.benchmark.audit.files import Document, PacketFiles, packet_folders, read_packet
+from packetbench.benchmark.audit.files import Document, packet_folders, read_packet
 from packetbench.benchmark.audit.ocr import DPI, Tesseract, render_page
 from packetbench.benchmark.audit.pdftext import _BOXES, PageText, PdfText
 from packetbench.benchmark.audit.run import audit_packet
@@ -181,11 +181,13 @@ def main() -> None:
         help="OCR audit: skip the two floors (whole-page OCR costs half the full audit again)",
     )
     args = parser.parse_args()
+    if args.jobs < 1:
+        parser.error(f"--jobs must be at least 1, not {args.jobs}")
     folders = packet_folders(args.packets or sorted((ROOT / "packets").glob("N*-000001")))
-    packets = [read_packet(folder) for folder in folders]
-    if args.ocr_only:
-        ocr_throughput(packets, args.jobs, not args.no_floors)
+    if args.ocr_only:  # each packet is read where it is measured
+        ocr_throughput(folders, args.jobs, not args.no_floors)
         return
+    packets = [read_packet(folder) for folder in folders]
     print(f"cores available: {os.cpu_count()}; one core, best of {args.repeat} runs\n")
     print(
         f"{'packet':<12}{'PDF pages':>10}{'chars/page':>12}{'values/page':>13}"
@@ -229,7 +231,7 @@ def main() -> None:
         f"({pages / (per_call * values):.0f} pages/s for the queries alone)"
     )
     if args.ocr:
-        ocr_throughput(packets, args.jobs, not args.no_floors)
+        ocr_throughput(folders, args.jobs, not args.no_floors)
 
 
 def _cpu_with_children() -> float:
@@ -240,7 +242,7 @@ def _cpu_with_children() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def ocr_throughput(packets: list[PacketFiles], jobs: int = 1, floors: bool = True) -> None:
+def ocr_throughput(folders: list[Path], jobs: int = 1, floors: bool = True) -> None:
     """OCR-audit pages per second per core, per packet and over all, beside its two floors.
 
     With `jobs` > 1 the packets are measured in that many processes at once, each packet in
@@ -258,10 +260,11 @@ def ocr_throughput(packets: list[PacketFiles], jobs: int = 1, floors: bool = Tru
     measure = partial(_measure_packet, floors=floors)
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            rows = list(pool.map(measure, [packet.folder for packet in packets]))
+            rows = list(pool.map(measure, folders))
     else:
-        rows = [measure(packet.folder) for packet in packets]
-    totals = [0.0] * 5
+        rows = [measure(folder) for folder in folders]
+    pages = 0
+    totals = [0.0] * 4
     same_all = True
     misses_all = [0, 0, 0]
     calibration = [0, 0, 0, 0]
@@ -271,13 +274,14 @@ def ocr_throughput(packets: list[PacketFiles], jobs: int = 1, floors: bool = Tru
         if not row.pages:
             print(f"{row.name:<12}{0:>10}  (no page needs OCR)")
             continue
-        _print_row(row.name, row.cpu, row.same, row.misses)
+        _print_row(row.name, row.pages, row.cpu, row.same, row.misses)
+        pages += row.pages
         totals = [a + b for a, b in zip(totals, row.cpu, strict=True)]
         same_all = same_all and row.same
         misses_all = [a + b for a, b in zip(misses_all, row.misses, strict=True)]
         calibration = [a + b for a, b in zip(calibration, row.calibration, strict=True)]
     if len(rows) > 1:
-        _print_row("all", tuple(totals), same_all, misses_all)
+        _print_row("all", pages, tuple(totals), same_all, misses_all)
     agreed, boxes, sampled, whole = calibration
     print(
         f"pixel mode: {sampled} page(s) of the calibration sample read whole, OCR agreeing with "
@@ -297,18 +301,20 @@ def ocr_throughput(packets: list[PacketFiles], jobs: int = 1, floors: bool = Tru
 class _Row:
     name: str
     pages: int
-    cpu: tuple[float, ...] = ()  # pages, full, pixel, whole-page OCR, clean render
+    cpu: tuple[float, ...] = ()  # CPU seconds: full, pixel, whole-page OCR, clean render
     same: bool = True
     misses: list[int] = field(default_factory=lambda: [0, 0, 0])
     calibration: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     notes: list[str] = field(default_factory=list)
 
 
-def _print_row(name: str, cpu: tuple[float, ...], same: bool, misses: list[int]) -> None:
-    pages, full, pixel, whole, render = cpu
+def _print_row(
+    name: str, pages: int, cpu: tuple[float, ...], same: bool, misses: list[int]
+) -> None:
+    full, pixel, whole, render = cpu
     floor = [f"{pages / seconds:.3f}" if seconds else "-" for seconds in (whole, render)]
     print(
-        f"{name:<12}{pages:>10.0f}{pages / full:>12.3f}{pages / pixel:>13.3f}"
+        f"{name:<12}{pages:>10}{pages / full:>12.3f}{pages / pixel:>13.3f}"
         f"{full / pixel:>11.1f}x{floor[0]:>16}{floor[1]:>14}"
         f"{'yes' if same else 'NO':>15}{'/'.join(map(str, misses)):>24}",
         flush=True,
@@ -335,7 +341,7 @@ def _measure_packet(folder: Path, floors: bool = True) -> _Row:
     if floors:
         whole = _cpu(partial(_each_page, documents, partial(_whole_page_ocr, engine)))
         render = _cpu(partial(_each_page, documents, _clean_render))
-    row.cpu = (pages, full, pixel, whole, render)
+    row.cpu = (full, pixel, whole, render)
     row.same = found[0] == found[1]
     row.misses = [
         len(missed[0] - missed[1]),
