@@ -6,7 +6,8 @@
 1. Throughput, on one core (CPU time, so a shared machine does not skew it): per scan level,
    scanned pages per second (`scan_page`: pdfium render, geometry, degradation, encode) beside,
    on the same pages in the same run, the minimal work for one scanned page: pdfium rendering
-   the page at the level's resolution plus one image encode (JPEG, or PNG for the fax). The
+   the page at the level's resolution plus one image encode (JPEG, or PNG for the fax); two
+   pages to a sheet (`two_up`) count the pages its sheets hold. The
    issue's target is a ratio of at least 0.5. "judged/s" is the scan as the generator makes
    it (`judged=True`: the legibility rule's clean side drawn too and the image decoded again),
    without the rule's own verdicts. With --mix, the same for the levels in the proportions
@@ -33,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from packetbench.generator.packet import build_packet
-from packetbench.generator.render import scan
+from packetbench.generator.render import scan, twoup
 from packetbench.generator.tiers import resolve
 
 DOCUMENTS = ("acord_125", "sov_pdf", "loss_run_pdf")
@@ -72,6 +73,14 @@ def throughput(tier: str, pages: int, levels: list[str]) -> dict[str, tuple[floa
         level = scan.LEVELS[name]
 
         def scanned(level: scan.Level = level, judged: bool = False) -> None:
+            if level.up > 1:
+                # Two pages to a sheet (`twoup`): the same pages, a sheet per pair of a document.
+                for pdf, first in targets:
+                    if first % level.up == 0:
+                        count = sum(1 for other, _ in targets if other is pdf)
+                        pages = list(range(first, min(first + level.up, count)))
+                        twoup.scan_sheet(pdf, pages, level, 7, judged=judged)
+                return
             for pdf, index in targets:
                 scan.scan_page(pdf, index, level, 7, judged=judged)
 

@@ -147,7 +147,6 @@ def build_packet(
         output = variant.render(staged.doc, recorder)
         if watch is not None:
             watch.lap(f"render {variant.format}")
-            watch.pdf_pages += output.pages if variant.format == "pdf" else 0
         file = f"{variant.doc_id}.{EXTENSIONS[variant.format]}"
         files[file] = output.data
         applied = packet_patterns.finish_views(viewed, recorder) + patterns.finish(staged, recorder)
@@ -168,8 +167,11 @@ def build_packet(
         )
         for kind, content in artifacts.items():
             files[f"{kind}_{variant.doc_id}.json"] = dump_json(content)
+        # The file's pages: a document printed two pages to a sheet has one per sheet.
+        file_pages = int(artifacts["manifest"]["pages"])
         if watch is not None:
             watch.lap("truth artifacts")
+            watch.pdf_pages += file_pages if variant.format == "pdf" else 0
         documents.append(
             {
                 "doc_id": variant.doc_id,
@@ -180,7 +182,7 @@ def build_packet(
                 "superseded_by": item.superseded_by,
             }
         )
-        pages[variant.doc_id] = output.pages
+        pages[variant.doc_id] = file_pages
     files["packet_truth.json"] = dump_json(
         {
             "packet_id": packet_id(tier, seed),

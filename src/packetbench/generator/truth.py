@@ -65,6 +65,33 @@ def versions() -> dict[str, str]:
     }
 
 
+def _mapped(data: Any, sheets: dict[int, int]) -> Any:
+    """`data` (a pattern's details) with every page number under a ``page`` key moved through
+    the page map (DESIGN section 4: page numbers live only under `page` and `pages_affected`)."""
+    if isinstance(data, dict):
+        return {
+            key: (
+                sheets.get(value, value)
+                if key == "page" and type(value) is int
+                else _mapped(value, sheets)
+            )
+            for key, value in data.items()
+        }
+    if isinstance(data, list):
+        return [_mapped(value, sheets) for value in data]
+    return data
+
+
+def on_sheets(record: dict[str, Any], sheets: dict[int, int]) -> dict[str, Any]:
+    """A pattern's manifest record, recorded in the document's page numbers, in the file's
+    (`Presentation.sheets`): its pages affected and the pages its details name."""
+    return {
+        **record,
+        "pages_affected": sorted({sheets.get(page, page) for page in record["pages_affected"]}),
+        "details": _mapped(record["details"], sheets),
+    }
+
+
 def document_artifacts(
     *,
     recorder: Recorder,
@@ -81,9 +108,17 @@ def document_artifacts(
 ) -> dict[str, Any]:
     """Artifact kind -> JSON content of one document's four truth files.
 
-    The file of kind K for document D is ``K_D.json``.
+    The file of kind K for document D is ``K_D.json``. `pages` counts the document's pages;
+    when it was printed two pages to a sheet (`Presentation.sheets`), every page number of the
+    recorder and of `patterns_applied` is moved to its sheet here, once (after every pattern
+    recorded its pages), and the manifest counts the file's pages, the sheets.
     """
     doc_id = recorder.doc_id
+    sheets = recorder.presentation.sheets
+    if sheets:
+        recorder.map_pages(sheets)
+        patterns_applied = [on_sheets(record, sheets) for record in patterns_applied or []]
+        pages = max(sheets.values())
     return {
         "document_truth": {
             "doc_id": doc_id,

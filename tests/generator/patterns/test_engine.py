@@ -149,6 +149,7 @@ HARSH_SCAN_IDS = {
         "rotated",
         "reduced",
         "crooked",
+        "two_up",
     )
 }
 

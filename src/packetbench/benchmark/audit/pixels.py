@@ -507,7 +507,9 @@ def pixel_pages(
 
     details = scan_details(doc)
     if not details:
-        return {}, ""
+        # Sheets of two pages (scan level two_up) record `matrices`, not one `matrix`.
+        two_up = any("matrices" in how for _, how, _ in doc.scanned_pages())
+        return {}, "two pages on one sheet (two_up): read by OCR" if two_up else ""
     again, why = rebuilt(doc, packet)
     if again is None or again.native is None:
         return {}, why

@@ -83,6 +83,9 @@ OCR_RECALL_MIN = {
     "rotated": 0.95,
     "reduced": 0.95,
     "crooked": 0.95,
+    # Two pages on one sheet, each at about 60 %: the smallest type (a 4.5-point table cell)
+    # is 2.7 points on the sheet, where OCR misreads a digit or a letter now and then.
+    "two_up": 0.90,
     "native": 0.95,
     # Ink on a native page (hand.*): Tesseract's English model is trained on
     # type, so a person's print is read less surely than a clean scan of type;

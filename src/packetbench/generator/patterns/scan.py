@@ -49,11 +49,22 @@ def _scan(staging: Staging, level: str, mixed: bool = False) -> bool:
             pages = sorted(share)
         else:
             pages = list(range(count))
-        for index in pages:
-            look.scans[index] = (chosen, rng.getrandbits(63))
-            staging.applied.pages.add(index + 1)
         from packetbench.generator.render.scan import LEVELS  # numpy and pdfium: when scanned
 
+        # One seed per sheet: a level printing two pages to a sheet (`two_up`) scans each
+        # pair once; every other level draws a seed per page, as it always has.
+        up = LEVELS[chosen].up
+        seed = 0
+        for index in pages:
+            if index % up == 0:
+                seed = rng.getrandbits(63)
+            look.scans[index] = (chosen, seed)
+            staging.applied.pages.add(index + 1)
+        if up > 1:
+            staging.applied.details["sheets"] = [
+                [page + 1 for page in pages[first : first + up]]
+                for first in range(0, len(pages), up)
+            ]
         if pages and LEVELS[chosen].header:
             _fax_header(pdf, staging, look.scans[pages[0]][1], count)
         on_pages = {index + 1 for index in pages}
@@ -64,7 +75,8 @@ def _scan(staging: Staging, level: str, mixed: bool = False) -> bool:
     def scanned(recorder: Recorder) -> bool:
         """Kept only when pages were really scanned (a one-page document cannot be
         mixed); the manifest then says how each page was moved, and which values a fax's
-        header left past reading."""
+        header left past reading. For a level printing two pages to a sheet, `pages` is keyed
+        by sheet (each with the `matrices` of its halves, in the order of `sheets`)."""
         done = recorder.presentation.scanned
         staging.applied.details["pages"] = {str(page): done[page] for page in sorted(done)}
         if recorder.presentation.fax_header is not None:
@@ -314,6 +326,11 @@ _HARDER: dict[str, tuple[str, str]] = {
         "Page fed crooked",
         "Turned 4.5 to 8 degrees by a document feeder, shrunk to fit, a shadow on one side.",
     ),
+    "two_up": (
+        "Two pages on one sheet",
+        "Consecutive pages reduced to about 60 % side by side on a landscape sheet (a "
+        "copier's 2 in 1), scanned at 240 dpi: the file has a page per sheet.",
+    ),
 }
 
 
@@ -323,7 +340,12 @@ _HARDER: dict[str, tuple[str, str]] = {
 # photocopy_3rd read 88.9 % there, but the audit's own reading of every box of an N5 packet's
 # third-generation copies agreed with the pixel rule on 73 % of 9,227 boxes (dense tables at
 # 150 dpi), enough for the audit's calibration to refuse: it stays out until tuned again.
-OPT_IN = frozenset({"photocopy_3rd"})
+# two_up (two pages on one sheet) is read by the audit's OCR above its minimum (96.1 % of the
+# same N3 packet's 1,142 values, 93.6 % of an N5 packet's 6,487), but it is no lever on a reader
+# without restoration (the naive OCR read 87.0 % of those 1,142) and the pixel half of the audit
+# cannot judge a sheet yet (`audit.pixels.scan_details`: one matrix per page), so in a tier's
+# draw its sheets would all go to whole-page OCR: it stays out until the audit judges sheets.
+OPT_IN = frozenset({"photocopy_3rd", "two_up"})
 
 
 def _declare(level: str, name: str, description: str) -> None:

@@ -21,7 +21,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reportlab import rl_config
 from reportlab.lib.pagesizes import landscape, letter
@@ -35,7 +35,7 @@ from packetbench.generator.render.presentation import Presentation
 from packetbench.generator.render.recorder import Location, Recorder
 
 if TYPE_CHECKING:
-    from packetbench.generator.render.scan import Level, ScannedPage
+    from packetbench.generator.render.scan import Level
 
 MARGIN = 36.0
 REGULAR = "Helvetica"
@@ -457,7 +457,11 @@ class PdfDocument:
                 if verdicts is not None and not self.recorder.presentation.post:
                     self._placed(data, scans, verdicts)
                     return data
-            data = self._emit_pages(self._scanned(data, scans), raw_images=True)
+            if self._up(scans) > 1:
+                pages, sizes = self._sheets(data, scans)
+                data = self._emit_pages(pages, raw_images=True, sizes=sizes)
+            else:
+                data = self._emit_pages(self._scanned(data, scans), raw_images=True)
         if self.recorder.presentation.post:
             rebuild = REBUILD.get()
             if rebuild is not None:
@@ -465,6 +469,20 @@ class PdfDocument:
         for post in self.recorder.presentation.post:
             data = post(data)
         return data
+
+    def _up(self, scans: dict[int, tuple[str, int]]) -> int:
+        """Pages per sheet of the document's scan (1: a scanned image per page). A level that
+        prints several pages to a sheet scans the whole document at that level only."""
+        from packetbench.generator.render import scan
+
+        ups = {scan.LEVELS[level].up for level, _ in scans.values()}
+        up = max(ups)
+        if up > 1 and (ups != {up} or sorted(scans) != list(range(len(self.pages)))):
+            raise LayoutError(
+                f"{self.recorder.doc_id}: a scan of {up} pages to a sheet takes the whole "
+                "document at one level"
+            )
+        return up
 
     def _scanned(self, native: bytes, scans: dict[int, tuple[str, int]]) -> list[list[Op]]:
         """The pages with every scanned one replaced by its image; what was drawn on it is
@@ -486,7 +504,10 @@ class PdfDocument:
                     ImageOp(0.0, 0.0, self.width, self.height, scanned.image, jpeg=scanned.jpeg)
                 ]
                 self.recorder.scanned(index + 1, scanned.transform.box, scanned.transform.quad)
-                self._judge(index + 1, scan.LEVELS[level], scanned)
+                assert scanned.clean is not None and scanned.pixels is not None
+                self._judge(
+                    index + 1, found, scanned.clean, scanned.pixels, self.height, scanned.covered
+                )
                 self.recorder.presentation.scanned[index + 1] = scanned.details
                 for hook in self.recorder.presentation.on_scan:
                     pages[index].extend(hook(index, scanned.transform))
@@ -494,37 +515,101 @@ class PdfDocument:
             pdf.close()
         return pages
 
+    def _sheets(
+        self, native: bytes, scans: dict[int, tuple[str, int]]
+    ) -> tuple[list[list[Op]], list[tuple[float, float]]]:
+        """The document printed two pages to a sheet and each sheet scanned
+        (`generator.render.twoup`): pages (0, 1), (2, 3), ... on sheets 1, 2, ..., an odd last
+        page alone, each sheet from its first page's seed. What was drawn on a page moves to
+        where its half of the sheet put it and is judged on the sheet; the page map goes to
+        `Presentation.sheets` (applied to the truth once every pattern has recorded its
+        pages). Returns the sheets' pages and their sizes."""
+        from packetbench.generator.render import scan, twoup
+
+        look = self.recorder.presentation
+        targets = self._blot_targets(scans)
+        pages: list[list[Op]] = []
+        sizes: list[tuple[float, float]] = []
+        pdf = scan.open_pdf(native)
+        try:
+            for first in range(0, len(self.pages), 2):
+                indices = [i for i in (first, first + 1) if i < len(self.pages)]
+                level, seed = scans[first]
+                found = scan.LEVELS[level]
+                blots = [
+                    (half, box)
+                    for page, box in targets.values()
+                    for half, index in enumerate(indices)
+                    if page == index + 1
+                ]
+                scanned = twoup.scan_sheet(pdf, indices, found, seed, judged=True, blots=blots)
+                width, height = scanned.sheet.size
+                sheet = len(pages) + 1
+                ops: list[Op] = [ImageOp(0.0, 0.0, width, height, scanned.image, jpeg=True)]
+                assert scanned.clean is not None and scanned.pixels is not None
+                for index, half in zip(indices, scanned.sheet.halves, strict=True):
+                    self.recorder.scanned(index + 1, half.box, half.quad)
+                    self._judge(index + 1, found, scanned.clean, scanned.pixels, height, None)
+                    look.sheets[index + 1] = sheet
+                    for hook in look.on_scan:
+                        ops.extend(hook(index, half))
+                look.scanned[sheet] = scanned.sheet.details
+                pages.append(ops)
+                sizes.append((width, height))
+        finally:
+            pdf.close()
+        return pages, sizes
+
     def _placed(
         self, native: bytes, scans: dict[int, tuple[str, int]], verdicts: dict[str, list[bool]]
     ) -> None:
-        """`_scanned` without the pixels (`Rebuild`): every scanned page placed as its scan
-        placed it, what was drawn on it moved, each location's legibility taken from
-        `verdicts` (path -> one per location), the scan's details and hooks as `_scanned` has
-        them."""
-        from packetbench.generator.render import scan
+        """`_scanned` (or `_sheets`) without the pixels (`Rebuild`): every scanned page placed
+        as its scan placed it, what was drawn on it moved, each location's legibility taken
+        from `verdicts` (path -> one per location), the scan's details, page map and hooks as
+        `_scanned` has them."""
+        from packetbench.generator.render import scan, twoup
 
         self._blot_targets(scans)
+        look = self.recorder.presentation
+        up = self._up(scans)
         pdf = scan.open_pdf(native)
         try:
             for index, (level, seed) in sorted(scans.items()):
                 found = scan.LEVELS[level]
-                transform, details = scan.placement(pdf, index, found, seed)
-                self.recorder.scanned(index + 1, transform.box, transform.quad)
-                header = self.recorder.presentation.fax_header if found.header else None
+                if up > 1:
+                    if index % up:
+                        continue  # placed with the first page of its sheet
+                    indices = [i for i in range(index, index + up) if i < len(self.pages)]
+                    sizes = [(float(w), float(h)) for w, h in map(pdf.get_page_size, indices)]
+                    sheet = twoup.placement(sizes, found, seed)
+                    placed = list(zip(indices, sheet.halves, strict=True))
+                    details = sheet.details
+                    number = index // up + 1
+                else:
+                    transform, details = scan.placement(pdf, index, found, seed)
+                    placed = [(index, transform)]
+                    number = index + 1
+                for page, transform in placed:
+                    self.recorder.scanned(page + 1, transform.box, transform.quad)
+                    if up > 1:
+                        look.sheets[page + 1] = number
+                header = look.fax_header if found.header else None
                 if header is not None:
                     rebuild = REBUILD.get()
                     if rebuild is not None:
                         rebuild.printed.setdefault(self.recorder.doc_id, []).extend(
                             faxheader.cells(header, index + 1, pdf.get_page_size(index), found.dpi)
                         )
+                on_pages = {page + 1 for page, _ in placed}
                 for path, drawn in self.recorder.drawn.items():
                     claimed = verdicts.get(path, [])
-                    for number, location in enumerate(drawn.locations):
-                        if location.get("page") == index + 1 and "quad" in location:
-                            location["legible"] = claimed[number] if number < len(claimed) else True
-                self.recorder.presentation.scanned[index + 1] = details
-                for hook in self.recorder.presentation.on_scan:
-                    hook(index, transform)
+                    for count, location in enumerate(drawn.locations):
+                        if location.get("page") in on_pages and "quad" in location:
+                            location["legible"] = claimed[count] if count < len(claimed) else True
+                look.scanned[number] = details
+                for page, transform in placed:
+                    for hook in look.on_scan:
+                        hook(page, transform)
         finally:
             pdf.close()
 
@@ -556,28 +641,36 @@ class PdfDocument:
         self.recorder.presentation.blotted = sorted(path for path, _ in chosen)
         return dict(chosen)
 
-    def _judge(self, page: int, level: Level, scanned: ScannedPage) -> None:
+    def _judge(
+        self,
+        page: int,
+        level: Level,
+        clean: Any,
+        pixels: Any,
+        height: float,
+        covered: Any | None,
+    ) -> None:
         """Mark every location on scanned `page` legible or not by the legibility rule, on its
-        box as scanned (`packetbench.legibility.legible`)."""
+        box as scanned (`packetbench.legibility.legible`): `clean` and `pixels` are the image
+        the page landed on (the page's own, or its sheet's), `height` that image's height in
+        points, `covered` its pixels under something printed over it (or None)."""
         from packetbench import legibility
 
-        clean, pixels = scanned.clean, scanned.pixels
-        assert clean is not None and pixels is not None
         for drawn in self.recorder.drawn.values():
             for location in drawn.locations:
                 if location.get("page") != page or "quad" not in location:
                     continue
                 quad = location["quad"]
-                rect = legibility.box_pixels(quad, level.dpi, self.height, pixels.shape)
+                rect = legibility.box_pixels(quad, level.dpi, height, pixels.shape)
                 if rect is None:
                     location["legible"] = False
                     continue
                 left, top, right, bottom = rect
                 occluded = (
                     legibility.occlusion(
-                        clean[top:bottom, left:right], scanned.covered[top:bottom, left:right]
+                        clean[top:bottom, left:right], covered[top:bottom, left:right]
                     )
-                    if scanned.covered is not None
+                    if covered is not None
                     else 0.0
                 )
                 verdict = legibility.legible(
@@ -591,7 +684,14 @@ class PdfDocument:
                 )
                 location["legible"] = verdict.legible
 
-    def _emit_pages(self, pages: list[list[Op]], raw_images: bool = False) -> bytes:
+    def _emit_pages(
+        self,
+        pages: list[list[Op]],
+        raw_images: bool = False,
+        sizes: list[tuple[float, float]] | None = None,
+    ) -> bytes:
+        """The PDF of `pages`, each of the document's page size or of its own (`sizes`: the
+        sheets of a document printed two pages to a sheet)."""
         # A document with scanned pages embeds their JPEGs as they are; reportlab would
         # otherwise wrap every stream in ASCII85 (a quarter larger, and slower). It reads the
         # setting as each stream is made, so it holds for the whole emission.
@@ -604,7 +704,9 @@ class PdfDocument:
             canvas.setAuthor("packetbench generator")
             canvas.setSubject("Synthetic document; all data is fictional")
             canvas.setCreator("packetbench")
-            for ops in pages:
+            for number, ops in enumerate(pages):
+                if sizes is not None:
+                    canvas.setPageSize(sizes[number])
                 for op in ops:
                     if isinstance(op, TextOp):
                         fonts.ensure(op.font)

@@ -63,8 +63,15 @@ class Presentation:
     # 0-based page -> (scan level, seed): the page is emitted as its scanned image
     # (generator.render.scan), set by scan patterns after layout.
     scans: dict[int, tuple[str, int]] = field(default_factory=dict)
-    # 1-based page -> how it was scanned (level, dpi, angle, scale, shift...), once emitted.
+    # 1-based page of the file -> how it was scanned (level, dpi, angle, scale, shift...), once
+    # emitted: a page of the document, or a sheet holding two of them (`sheets`).
     scanned: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # The page map of a document printed two pages to a sheet (scan level `two_up`): 1-based
+    # page of the document -> 1-based page of the file (its sheet). Empty when every page is
+    # a page of the file. Everything is recorded in the document's own page numbers until
+    # every pattern has confirmed its pages; the truth writer then maps them once
+    # (`generator.truth.document_artifacts`).
+    sheets: dict[int, int] = field(default_factory=dict)
     # What workbook (sheet.*) and CSV (csv.*) patterns ask of those writers.
     sheet: SheetLook = field(default_factory=SheetLook)
     csv: CsvLook = field(default_factory=CsvLook)
@@ -97,6 +104,7 @@ class Presentation:
             inked=dict(self.inked),
             scans=dict(self.scans),
             scanned=dict(self.scanned),
+            sheets=dict(self.sheets),
             sheet=copy.deepcopy(self.sheet),
             csv=copy.deepcopy(self.csv),
             on_scan=list(self.on_scan),

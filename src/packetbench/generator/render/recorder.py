@@ -168,6 +168,18 @@ class Recorder:
                 entry["text_layer"] = False
         self.hidden = [entry for entry in self.hidden if entry["page"] != page]
 
+    def map_pages(self, sheets: dict[int, int]) -> None:
+        """Every page number recorded moved through a page map (`Presentation.sheets`: page of
+        the document -> page of the file): locations, covered values, visible and hidden
+        strings. `inked` keeps the document's pages: its boxes are native boxes, which the
+        audit's rebuild reads with the native page's own map."""
+        for locations in [d.locations for d in self.drawn.values()] + list(self.covered.values()):
+            for location in locations:
+                if "page" in location:
+                    location["page"] = sheets.get(int(location["page"]), location["page"])
+        for entry in [*self.strings, *self.hidden]:
+            entry["page"] = sheets.get(int(entry["page"]), entry["page"])
+
     def illegible_paths(self) -> list[str]:
         """Paths drawn on a PDF page none of whose locations is legible (PATTERNS.md rule 3b:
         the legibility rule judged every box on a scanned page, `PdfDocument._judge`)."""

@@ -62,6 +62,9 @@ class Level:
     turns: tuple[int, ...] = ()  # quarter turns a page may be fed at (degrees: 90, 180, 270)
     damage: tuple[str, ...] = ()  # local damage: keys of `damage.DAMAGE`, applied in order
     header: bool = False  # a fax: the sending machine's header line over the page's top
+    # Pages printed on one sheet before the scan (2: two consecutive pages side by side,
+    # `generator.render.twoup`); the scanned file then has one page per sheet.
+    up: int = 1
 
 
 LEVELS: dict[str, Level] = {
@@ -204,6 +207,10 @@ NEW_LEVELS: dict[str, Level] = {
         quality=60,
         paper=242,
     ),
+    # Two consecutive pages reduced side by side on one landscape sheet (a copier's "2 in 1"),
+    # scanned at 240 dpi (`generator.render.twoup`): a page of the file holds two of the
+    # document's pages, so every page number moves (`Presentation.sheets`).
+    "two_up": Level("two_up", 240, angle=0.8, shift=4.0, noise=4.0, quality=70, paper=246, up=2),
 }
 LEVELS.update(NEW_LEVELS)
 
@@ -603,7 +610,7 @@ def optical_clean(drawn: Matrix, level: Level) -> Matrix:
     return np.array(Image.fromarray(pixels).point(_tone_table(level)))
 
 
-def _pixel_box(transform: Transform, bbox: list[float], dpi: float, height: float) -> Box:
+def pixel_box(transform: Transform, bbox: list[float], dpi: float, height: float) -> Box:
     """The pixel rectangle holding native `bbox` once the scan moved it."""
     quad = transform.quad(bbox)
     scale = dpi / 72.0
@@ -649,7 +656,7 @@ def scan_page(
             covered = np.zeros(drawn.shape, dtype=bool)
             for left, top, right, bottom in cells:
                 covered[top:bottom, left:right] = True
-    boxes = [_pixel_box(transform, box, level.dpi, height) for box in blots or ()]
+    boxes = [pixel_box(transform, box, level.dpi, height) for box in blots or ()]
     damaged = degrade(drawn, level, rng, boxes)
     out = io.BytesIO()
     if level.binarize:

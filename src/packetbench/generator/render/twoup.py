@@ -8,11 +8,10 @@ exactly as `Transform.quad` carries it on a one-page scan. The sheet is then dam
 level's `degrade`, and its clean side (`clean_sheet`: the same pages under the same maps, the
 level's optics and tone curve only) is what the legibility rule compares it with.
 
-What this module does not do yet is the page map of a document: the scanned PDF has one sheet
-for two native pages, so every location's `page`, every universe string's page, the manifest's
-page count and each pattern's `pages_affected` would move to the sheet, and the audit's rebuild
-would have to draw a sheet from two native pages (docs/notes/two_up_page_map.md). Until then it
-is no scan level: no pattern draws it.
+The scan level `two_up` (`scan.LEVELS`) prints a whole document this way, pages (1, 2),
+(3, 4), ... on sheets 1, 2, ..., an odd last page alone on the left half
+(`PdfDocument._sheets`); every page number of the document's truth then moves to its sheet
+once every pattern has recorded its pages (`Presentation.sheets`, `generator.truth`).
 """
 
 from __future__ import annotations
@@ -28,13 +27,21 @@ import pypdfium2 as pdfium
 from PIL import Image
 
 from packetbench.generator.render import projective
-from packetbench.generator.render.scan import Level, Transform, degrade, geometry, optical_clean
+from packetbench.generator.render.scan import (
+    LEVELS,
+    Level,
+    Transform,
+    degrade,
+    geometry,
+    optical_clean,
+    pixel_box,
+)
 
 Matrix = np.ndarray[Any, Any]
 
 SHEET = (792.0, 612.0)  # a landscape US Letter sheet, points
 GUTTER = 18.0  # points of white between the two pages and around them
-LEVEL = Level("two_up", 240, angle=0.8, shift=4.0, noise=4.0, quality=70, paper=246)
+LEVEL = LEVELS["two_up"]
 
 
 @dataclass(frozen=True)
@@ -118,10 +125,16 @@ class ScannedSheet:
 
 
 def scan_sheet(
-    pdf: Any, indices: list[int], level: Level, seed: int, judged: bool = False
+    pdf: Any,
+    indices: list[int],
+    level: Level,
+    seed: int,
+    judged: bool = False,
+    blots: list[tuple[int, list[float]]] | None = None,
 ) -> ScannedSheet:
     """Pages `indices` (0-based, one or two) of an open pypdfium2 document printed 2-up on one
-    landscape sheet and scanned at `level`."""
+    landscape sheet and scanned at `level`. `blots`: (which of `indices`, native box) to
+    cover with damage past reading (`damage.blot`), as `scan.scan_page` covers its own."""
     pages = _pages(pdf, indices)
     try:
         sizes = [(float(w), float(h)) for w, h in (page.get_size() for page in pages)]
@@ -134,7 +147,10 @@ def scan_sheet(
     # The same generator as `placement`, past its geometry draws: the sheet's damage.
     rng = np.random.Generator(np.random.PCG64(seed))
     geometry(level, rng, *sheet.size)
-    damaged = degrade(drawn, level, rng)
+    boxes = [
+        pixel_box(sheet.halves[half], box, level.dpi, sheet.size[1]) for half, box in blots or ()
+    ]
+    damaged = degrade(drawn, level, rng, boxes)
     out = io.BytesIO()
     damaged.save(out, "JPEG", quality=level.quality, optimize=False)
     image = out.getvalue()
