@@ -1,5 +1,5 @@
-"""Twenty packets of a tier at its presets, written once per test session and shared by the
-tests that sweep them (test_tiers.py, test_packet_tiers.py).
+"""Packets of a tier at its presets (twenty of N1-N3, ten of N4-N5), written once per test
+session and shared by the tests that sweep them (test_tiers.py, test_packet_tiers.py).
 
 Each tier is its own folder, written by the real command (`packetbench generate`, two
 workers: a worker that needs a tier another is writing waits for it, and its core should not)
@@ -17,20 +17,23 @@ from pathlib import Path
 
 from tests.support.paths import cli_path
 
-SEEDS = 20
+# Packets per tier. An N5 packet costs about 30 s of CPU to write (an N3 one about 4): the
+# N4-N5 corpora were two thirds of the slow tier tests' time, with ten packets they still hold
+# about 900 N5 documents.
+SEEDS = {"N1": 20, "N2": 20, "N3": 20, "N4": 10, "N5": 10}
 HASH_SEED = "0"  # the builders' PYTHONHASHSEED; tests compare it with another one
 
 
 def tier_folder(root: Path, tier: str) -> Path:
-    """Packets `tier`-000001 .. -000020 under `root` (the session's common temporary folder),
-    written now unless a worker already wrote them."""
+    """Packets `tier`-000001 .. (`SEEDS[tier]` of them) under `root` (the session's common
+    temporary folder), written now unless a worker already wrote them."""
     folder = root / "tier-corpus" / tier
     done = folder.parent / f".{tier}.complete"
     folder.parent.mkdir(parents=True, exist_ok=True)
     with open(folder.parent / f".{tier}.lock", "w") as guard:
         fcntl.flock(guard, fcntl.LOCK_EX)
         if not done.exists():
-            command = ("generate", "--tiers", tier, "--seed", "1", "--count", str(SEEDS))
+            command = ("generate", "--tiers", tier, "--seed", "1", "--count", str(SEEDS[tier]))
             result = subprocess.run(
                 [cli_path(), *command, "--jobs", "2", "--out", str(folder)],
                 env={**os.environ, "PYTHONHASHSEED": HASH_SEED},

@@ -17,6 +17,7 @@ from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.score.outputs import read_documents
 from packetbench.benchmark.score.scorer import score_run
 from tests.support.scoring import ledger_mismatches
+from tests.support.tier_corpus import SEEDS
 
 pytestmark = pytest.mark.slow
 
@@ -30,7 +31,7 @@ def test_n4_n5_stale_verdicts_equal_the_ledger(
     for tier in ("N4", "N5"):
         for folder in sorted(tier_corpus(tier).glob(f"{tier}-*")):
             shutil.copytree(folder, packets / folder.name, copy_function=os.link)
-    assert len(list(packets.iterdir())) == 40
+    assert len(list(packets.iterdir())) == SEEDS["N4"] + SEEDS["N5"]
     superseded = sum(
         len(load_packet(folder).superseded)
         for folder in sorted(packets.iterdir())

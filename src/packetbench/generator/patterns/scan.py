@@ -329,7 +329,7 @@ _HARDER: dict[str, tuple[str, str]] = {
     "two_up": (
         "Two pages on one sheet",
         "Consecutive pages reduced to about 60 % side by side on a landscape sheet (a "
-        "copier's 2 in 1), scanned at 240 dpi: the file has a page per sheet.",
+        "copier's 2 in 1), scanned at 300 dpi: the file has a page per sheet.",
     ),
 }
 

@@ -91,7 +91,8 @@ def placement(
 def _draw(pages: list[Any], sheet: Sheet, dpi: int, paper: int) -> Matrix:
     """The pages drawn by pdfium onto one sheet under their maps (gray, a row per pixel row)."""
     scale = dpi / 72.0
-    cols, rows = math.ceil(sheet.size[0] * scale), math.ceil(sheet.size[1] * scale)
+    # dpi before the division, as scan.py sizes its pages: 792 * (300 / 72) is 3300.0000000000005
+    cols, rows = math.ceil(sheet.size[0] * dpi / 72), math.ceil(sheet.size[1] * dpi / 72)
     pixels = bytearray(bytes((paper,))) * (cols * rows)
     buffer = (ctypes.c_ubyte * len(pixels)).from_buffer(pixels)
     bitmap = pdfium.PdfBitmap.new_native(cols, rows, pdfium.raw.FPDFBitmap_Gray, buffer=buffer)
