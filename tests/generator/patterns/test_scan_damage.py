@@ -238,8 +238,9 @@ def test_boxes_land_on_their_values_on_a_turned_or_reduced_page(render: Render, 
         assert min(abs(how["angle"] - turn) for turn in (90, 180, 270)) < 1
     elif level == "crooked":  # fed crooked: never less than 4.5 degrees, shrunk to fit
         assert 4.5 <= abs(how["angle"]) <= 8.0 and how["scale"] < 0.95
-    else:  # a reduced copy laid crooked on the glass
-        assert 0.6 <= how["scale"] <= 0.7 and 2.5 <= abs(how["angle"]) <= 5.0
+    else:  # a reduced copy laid crooked on the glass, upright or upside down
+        tilt = (how["angle"] + 90.0) % 180.0 - 90.0
+        assert 0.6 <= how["scale"] <= 0.7 and 2.5 <= abs(tilt) <= 5.0
     dpi = LEVELS[level].dpi
     scale = dpi / 72
 
@@ -292,3 +293,23 @@ def test_boxes_land_on_their_values_on_a_turned_or_reduced_page(render: Render, 
             correlations.append(correlation)
             checked += 1
     assert checked >= 10 and float(np.median(correlations)) > 0.6, correlations
+
+
+@pytest.mark.parametrize(
+    ("level", "turns"), [("rotated", {90: 1, 180: 4, 270: 1}), ("reduced", {0: 1, 180: 1})]
+)
+def test_pages_are_fed_turned_in_the_stated_proportions(level: str, turns: dict[int, int]) -> None:
+    """`rotated` feeds two pages in three upside down and the rest sideways, `reduced` half of
+    its copies upside down (Tesseract reads none of an upside-down page): over 600 drawn
+    pages each turn comes up within 5 points of its share."""
+    from packetbench.generator.render.scan import geometry
+
+    counts: dict[int, int] = {}
+    for seed in range(600):
+        _, details = geometry(LEVELS[level], np.random.default_rng(seed), 612.0, 792.0)
+        turn = round(details["angle"] / 90) * 90 % 360
+        counts[turn] = counts.get(turn, 0) + 1
+    assert set(counts) == set(turns), counts
+    whole = sum(turns.values())
+    for turn, share in turns.items():
+        assert abs(counts[turn] / 600 - share / whole) < 0.05, (turn, counts)

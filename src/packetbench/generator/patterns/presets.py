@@ -60,7 +60,7 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "overlay.highlight": (0.0, 0.05, 0.15, 0.2, 0.25),
     "overlay.logo": (0.0, 0.0, 0.5, 0.55, 0.6),
     "overlay.status_icons": (0.0, 0.0, 0.25, 0.3, 0.35),
-    "overlay.void_stamp": (0.0, 0.0, 0.06, 0.1, 0.15),
+    "overlay.void_stamp": (0.0, 0.0, 0.06, 0.1, 0.25),
     "overlay.redaction": (0.0, 0.0, 0.08, 0.12, 0.2),
     # Damage past reading (PATTERNS.md rule 3b): kept only on scanned documents, 1-3 values
     # each, so about 0.2 x 2 values per scanned document at N4 and 0.6 x 2 at N5.
@@ -73,32 +73,33 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     # pages of a document; tests/generator/patterns/test_tiers.py holds the measured shares).
     # The native documents left carry the text-layer attacks below. From N4 the milder levels
     # give way to the ones a reader without restoration cannot read (a level may be rarer in a
-    # harder tier from N4 on; the scan share never is): of N5's PDF documents about 19 % are fed
-    # turned a quarter or half turn (`rotated`), 17 % crooked (`crooked`, 4.5-8 degrees) and
-    # 15 % copied reduced (`reduced`), pages Tesseract on the whole page reads under half of and
-    # the audit's OCR, which turns and evens the page first, 95 % or more of (README, the
-    # difficulty card). Override any level with --set patterns.scan.<level>=P.
+    # harder tier from N4 on; the scan share never is): of N5's PDF documents about a third are
+    # fed turned (`rotated`: two in three of them upside down), a quarter copied reduced
+    # (`reduced`: half of them upside down) and a tenth crooked (`crooked`, 4.5-8 degrees),
+    # pages Tesseract on the whole page reads a fifth of and the audit's OCR, which turns and
+    # evens the page first, 95 % or more of (README, the difficulty card). Override any level
+    # with --set patterns.scan.<level>=P.
     "scan.clean": (0.0, 0.1, 0.1, 0.08, 0.01),
     "scan.moderate": (0.0, 0.0, 0.2, 0.15, 0.01),
-    "scan.fax": (0.0, 0.0, 0.1, 0.08, 0.05),
-    "scan.skewed": (0.0, 0.0, 0.0, 0.1, 0.06),
-    "scan.degraded": (0.0, 0.0, 0.0, 0.1, 0.06),
-    "scan.photo": (0.0, 0.0, 0.0, 0.05, 0.05),
-    "scan.mixed": (0.0, 0.08, 0.08, 0.06, 0.03),
-    "scan.ocr_layer": (0.0, 0.0, 0.08, 0.06, 0.04),
+    "scan.fax": (0.0, 0.0, 0.1, 0.08, 0.02),
+    "scan.skewed": (0.0, 0.0, 0.0, 0.1, 0.02),
+    "scan.degraded": (0.0, 0.0, 0.0, 0.1, 0.02),
+    "scan.photo": (0.0, 0.0, 0.0, 0.05, 0.02),
+    "scan.mixed": (0.0, 0.08, 0.08, 0.06, 0.02),
+    "scan.ocr_layer": (0.0, 0.0, 0.08, 0.06, 0.02),
     # Damage up to the edge of legibility (issue 25), from N4; each level's OCR minimum is in
     # audit.result.OCR_RECALL_MIN. photocopy_3rd is opt-in (scan.OPT_IN).
-    "scan.blurred": (0.0, 0.0, 0.0, 0.03, 0.03),
-    "scan.motion_blur": (0.0, 0.0, 0.0, 0.02, 0.02),
-    "scan.photocopy_2nd": (0.0, 0.0, 0.0, 0.02, 0.02),
-    "scan.jpeg_blocks": (0.0, 0.0, 0.0, 0.03, 0.03),
+    "scan.blurred": (0.0, 0.0, 0.0, 0.03, 0.01),
+    "scan.motion_blur": (0.0, 0.0, 0.0, 0.02, 0.01),
+    "scan.photocopy_2nd": (0.0, 0.0, 0.0, 0.02, 0.01),
+    "scan.jpeg_blocks": (0.0, 0.0, 0.0, 0.03, 0.01),
     "scan.blurred_patch": (0.0, 0.0, 0.0, 0.02, 0.01),
     "scan.roller_bar": (0.0, 0.0, 0.0, 0.02, 0.01),
     "scan.crease": (0.0, 0.0, 0.0, 0.02, 0.01),
-    "scan.coffee_ring": (0.0, 0.0, 0.0, 0.02, 0.02),
-    "scan.punch_holes": (0.0, 0.0, 0.0, 0.02, 0.02),
-    "scan.rotated": (0.0, 0.0, 0.0, 0.07, 0.3),
-    "scan.reduced": (0.0, 0.0, 0.0, 0.07, 0.33),
+    "scan.coffee_ring": (0.0, 0.0, 0.0, 0.02, 0.01),
+    "scan.punch_holes": (0.0, 0.0, 0.0, 0.02, 0.01),
+    "scan.rotated": (0.0, 0.0, 0.0, 0.07, 0.45),
+    "scan.reduced": (0.0, 0.0, 0.0, 0.07, 0.4),
     "scan.crooked": (0.0, 0.0, 0.0, 0.07, 0.55),
     # textlayer: one text attack per document (they exclude each other and every scan), so
     # they fall on the native documents the scans left: about 45 % of them at N3, 60 % at N4

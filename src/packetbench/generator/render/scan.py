@@ -177,12 +177,14 @@ NEW_LEVELS: dict[str, Level] = {
     "crease": Level("crease", **_BASE, quality=70, damage=("crease",)),
     "coffee_ring": Level("coffee_ring", **_BASE, quality=70, damage=("coffee",)),
     "punch_holes": Level("punch_holes", **_BASE, quality=70, damage=("punch",)),
-    # Fed sideways (a quarter turn either way) or, as often, upside down: Tesseract finds
-    # sideways lines of text on its own, never upside-down ones.
-    "rotated": Level("rotated", **_BASE, quality=70, turns=(90, 180, 180, 270)),
-    # A reduced copy (a copier's "fit to page", then the copy laid crooked on the glass):
-    # 60-70 %, turned 2.5 to 5 degrees, scanned at 240 dpi. Tesseract on the whole page read
-    # 19 % of an N4 packet's values so copied, the audit's OCR (the page turned back) 99.9 %.
+    # Fed sideways (a quarter turn either way) or, twice as often, upside down (a stack fed
+    # the wrong way up): Tesseract finds sideways lines of text on its own, never upside-down
+    # ones.
+    "rotated": Level("rotated", **_BASE, quality=70, turns=(90, 180, 180, 180, 180, 270)),
+    # A reduced copy (a copier's "fit to page", then the copy laid crooked on the glass, half
+    # the time the wrong way up): 60-70 %, turned 2.5 to 5 degrees, scanned at 240 dpi.
+    # Tesseract on the whole page read 19 % of an N4 packet's upright values so copied, the
+    # audit's OCR (the page turned back) 99.9 %.
     "reduced": Level(
         "reduced",
         **{**_BASE, "dpi": 240, "angle": 5.0},
@@ -190,6 +192,7 @@ NEW_LEVELS: dict[str, Level] = {
         scale=(0.6, 0.7),
         quality=70,
         background=200,
+        turns=(0, 180),
     ),
     # A sheet fed crooked through a document feeder: turned 4.5 to 8 degrees (shrunk so its
     # corners stay on the sheet), a shadow along the side that lifted. A person turns the page
