@@ -352,6 +352,25 @@ def test_a_scan_claims_the_document_before_what_it_excludes() -> None:
     assert "textlayer.kerning" in [p.id for p in engine.select(subject, knobs, "N5-000007")]
 
 
+def test_a_reduced_copy_carries_no_void_stamp() -> None:
+    """A document copied reduced is never stamped VOID (its 3.5-point type under the stamp's
+    frame was legible but past the audit's OCR); the stamp still lands on every other scan,
+    and a reduced copy keeps its other overlays."""
+    from packetbench.generator.doctypes.base import variants
+
+    doc_type, variant = variants()["loss_run_pdf"]
+    subject = Subject("loss_run_pdf", "loss_run", "pdf", doc_type.model(), variant.style)
+    knobs = resolve("N1")
+    for pattern_id in ("scan.reduced", "overlay.void_stamp", "overlay.watermark"):
+        knobs[f"patterns.{pattern_id}"] = 1.0
+    chosen = [p.id for p in engine.select(subject, knobs, "N5-000007")]
+    assert "scan.reduced" in chosen and "overlay.watermark" in chosen
+    assert "overlay.void_stamp" not in chosen
+    knobs["patterns.scan.reduced"], knobs["patterns.scan.crooked"] = 0.0, 1.0
+    chosen = [p.id for p in engine.select(subject, knobs, "N5-000007")]
+    assert "scan.crooked" in chosen and "overlay.void_stamp" in chosen
+
+
 def test_a_pattern_that_finds_nothing_leaves_no_trace(monkeypatch: pytest.MonkeyPatch) -> None:
     # The probe is declared into a registry of its own, so it never outlives this test.
     probe: Registry[Pattern] = Registry("pattern")

@@ -60,7 +60,7 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "overlay.highlight": (0.0, 0.05, 0.15, 0.2, 0.25),
     "overlay.logo": (0.0, 0.0, 0.5, 0.55, 0.6),
     "overlay.status_icons": (0.0, 0.0, 0.25, 0.3, 0.35),
-    "overlay.void_stamp": (0.0, 0.0, 0.06, 0.1, 0.25),
+    "overlay.void_stamp": (0.0, 0.0, 0.06, 0.1, 0.15),
     "overlay.redaction": (0.0, 0.0, 0.08, 0.12, 0.2),
     # Damage past reading (PATTERNS.md rule 3b): kept only on scanned documents, 1-3 values
     # each, so about 0.2 x 2 values per scanned document at N4 and 0.6 x 2 at N5.
@@ -74,11 +74,11 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     # The native documents left carry the text-layer attacks below. From N4 the milder levels
     # give way to the ones a reader without restoration cannot read (a level may be rarer in a
     # harder tier from N4 on; the scan share never is): of N5's PDF documents about a third are
-    # fed turned (`rotated`: two in three of them upside down), a quarter copied reduced
-    # (`reduced`: half of them upside down) and a tenth crooked (`crooked`, 4.5-8 degrees),
-    # pages Tesseract on the whole page reads a fifth of and the audit's OCR, which turns and
-    # evens the page first, 95 % or more of (README, the difficulty card). Override any level
-    # with --set patterns.scan.<level>=P.
+    # fed turned (`rotated`: two pages in three upside down), a quarter copied reduced
+    # (`reduced`: half the pages upside down) and a tenth crooked (`crooked`, 4.5-8 degrees).
+    # Tesseract on the whole page reads a fifth (turned, reduced) to a half (crooked) of their
+    # values; the audit's OCR, which turns and evens the page first, 95 % or more (README, the
+    # difficulty card). Override any level with --set patterns.scan.<level>=P.
     "scan.clean": (0.0, 0.1, 0.1, 0.08, 0.01),
     "scan.moderate": (0.0, 0.0, 0.2, 0.15, 0.01),
     "scan.fax": (0.0, 0.0, 0.1, 0.08, 0.02),
