@@ -180,12 +180,14 @@ def main() -> None:
     unknown = sorted(set(levels) - set(scan.LEVELS))
     if unknown:
         parser.error(f"unknown scan level(s) {', '.join(unknown)}; known: {', '.join(scan.LEVELS)}")
-    rates = throughput(args.tier, args.pages, levels)
-    if args.mix:
-        levels = scanned_pages(args.mix)
-        if not levels:
-            parser.error(f"{args.mix}: no scanned pages in the packets there")
-        mixed(rates, levels)
+    mix = scanned_pages(args.mix) if args.mix else None
+    if args.mix and not mix:
+        parser.error(f"{args.mix}: no scanned pages in the packets there")
+    # A mix is weighed by every level it holds: those are measured too, --levels or not.
+    measured = [level for level in scan.LEVELS if level in levels or (mix and level in mix)]
+    rates = throughput(args.tier, args.pages, measured)
+    if mix:
+        mixed(rates, mix)
     if args.recall_seeds:
         recall(args.tier, args.recall_seeds, levels)
 
