@@ -346,9 +346,9 @@ _HARDER: dict[str, tuple[str, str]] = {
 # cannot judge a sheet yet (`audit.pixels.scan_details`: one matrix per page), so in a tier's
 # draw its sheets would all go to whole-page OCR: it stays out until the audit judges sheets.
 OPT_IN = frozenset({"photocopy_3rd", "two_up"})
-# A stamp over data is no copy a reduced level makes: at 60-70 % the type is 3.5 points, and a
-# VOID/SUPERSEDED stamp's frame and letters across it left values a person reads that the
-# audit's OCR did not (14 of 94 on one N5 page the calibration drew, past its 5 %).
+# A reduced copy is never stamped VOID: at 60-70 % the type is 3.5 points, and a VOID or
+# SUPERSEDED stamp's frame and letters across it left values a person reads that the audit's
+# OCR did not (14 of 94 on one N5 page the calibration drew, past the 5 % it accepts).
 ALSO_EXCLUDES = {"reduced": ("overlay.void_stamp",)}
 
 
