@@ -314,12 +314,17 @@ def test_bad_overrides_on_the_command_line(run_cli: Any, tmp_path: Any) -> None:
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
 
 
-def test_selection_is_per_pattern_and_stable(render: Any) -> None:
+def _loss_run_pdf() -> Subject:
+    """The PDF loss run as the engine selects patterns for it."""
     from packetbench.generator.doctypes.base import variants
 
-    knobs = resolve("N5")
     doc_type, variant = variants()["loss_run_pdf"]
-    subject = Subject("loss_run_pdf", "loss_run", "pdf", doc_type.model(), variant.style)
+    return Subject("loss_run_pdf", "loss_run", "pdf", doc_type.model(), variant.style)
+
+
+def test_selection_is_per_pattern_and_stable(render: Any) -> None:
+    knobs = resolve("N5")
+    subject = _loss_run_pdf()
     first = [p.id for p in engine.select(subject, knobs, "N5-000007")]
     assert first == [p.id for p in engine.select(subject, knobs, "N5-000007")]
     # Raising one probability adds at most that pattern (and drops what conflicts with it):
@@ -336,10 +341,7 @@ def test_a_scan_claims_the_document_before_what_it_excludes() -> None:
     """Scans are the tier's first decision: a document drawn for both a scan and a text-layer
     attack is scanned, and the attack goes elsewhere; the chosen patterns
     still come back in catalogue order, the order they are applied in."""
-    from packetbench.generator.doctypes.base import variants
-
-    doc_type, variant = variants()["loss_run_pdf"]
-    subject = Subject("loss_run_pdf", "loss_run", "pdf", doc_type.model(), variant.style)
+    subject = _loss_run_pdf()
     knobs = resolve("N1")
     for pattern_id in ("textlayer.kerning", "scan.moderate", "hand.signature"):
         knobs[f"patterns.{pattern_id}"] = 1.0
@@ -356,10 +358,7 @@ def test_a_reduced_copy_carries_no_void_stamp() -> None:
     """A document copied reduced is never stamped VOID (its 3.5-point type under the stamp's
     frame was legible but past the audit's OCR); the stamp still lands on every other scan,
     and a reduced copy keeps its other overlays."""
-    from packetbench.generator.doctypes.base import variants
-
-    doc_type, variant = variants()["loss_run_pdf"]
-    subject = Subject("loss_run_pdf", "loss_run", "pdf", doc_type.model(), variant.style)
+    subject = _loss_run_pdf()
     knobs = resolve("N1")
     for pattern_id in ("scan.reduced", "overlay.void_stamp", "overlay.watermark"):
         knobs[f"patterns.{pattern_id}"] = 1.0
