@@ -267,8 +267,8 @@ def metrics_page() -> str:
         "# Metrics",
         "",
         "Every figure a report prints is a view of the run's `results.duckdb`, defined once in "
-        "`src/packetbench/benchmark/metrics/<view>.sql`; `packetbench sql RUN \"SELECT * FROM "
-        "<view>\"` shows it (see [Scores and metrics](../score.md)).",
+        '`src/packetbench/benchmark/metrics/<view>.sql`; `packetbench sql RUN "SELECT * FROM '
+        '<view>"` shows it (see [Scores and metrics](../score.md)).',
         "",
         "## Headline rates",
         "",
@@ -279,10 +279,7 @@ def metrics_page() -> str:
     ]
     lines += _table(
         ["metric", "report label", "definition", "better", "family"],
-        [
-            [f"`{r['metric']}`", r["label"], r["definition"], r["better"], r["family"]]
-            for r in rows
-        ],
+        [[f"`{r['metric']}`", r["label"], r["definition"], r["better"], r["family"]] for r in rows],
     )
     lines += ["", "## Views", ""]
     lines += _table(

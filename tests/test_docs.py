@@ -142,9 +142,7 @@ def test_no_example_writes_into_the_repository() -> None:
 
 
 @pytest.mark.e2e
-@pytest.mark.parametrize(
-    "page", pages_with_sessions(), ids=lambda p: str(p.relative_to(ROOT))
-)
+@pytest.mark.parametrize("page", pages_with_sessions(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_sessions_run_as_written(page: Path, tmp_path: Path) -> None:
     """Every command of the page's console blocks, in order, in a folder of the page's own,
     prints what the page shows (elapsed times aside); a command shown failing fails with that

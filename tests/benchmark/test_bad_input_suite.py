@@ -1447,7 +1447,7 @@ def _invalid_truth_extracted(world: Path) -> None:
 
 def _untrusted(add: Callable[..., None]) -> None:
     """A corpus, a run and a cache are untrusted input: ids that are paths, files that are
-    not files (issue 31). Each is refused with one line before anything is read from or
+    not files. Each is refused with one line before anything is read from or
     written outside the folders given; "{w}/ESCAPED" is where a traversal would land."""
     truth = f"{PACKET}/packet_truth.json"
     escaped = "../../ESCAPED"

@@ -1,4 +1,4 @@
-"""One vocabulary across the commands (issue 32): each option name means one thing
+"""One vocabulary across the commands: each option name means one thing
 everywhere, arguments are upper-case metavars, flags show no value placeholder, and every old
 spelling still works (a hidden alias for one release) and does what the current one does."""
 

@@ -140,10 +140,13 @@ def record(page: Path) -> None:
         for step in steps(text):
             result = run_step(step, cwd, env)
             if result.returncode not in (0, 2):
-                raise SystemExit(f"{page}:{step.line}: {step.command}: exit "
-                                 f"{result.returncode}\n{result.stderr}")
-            lines = result.stdout.splitlines() if result.returncode == 0 else (
-                result.stderr.splitlines()
+                raise SystemExit(
+                    f"{page}:{step.line}: {step.command}: exit {result.returncode}\n{result.stderr}"
+                )
+            lines = (
+                result.stdout.splitlines()
+                if result.returncode == 0
+                else (result.stderr.splitlines())
             )
             outputs[step.line] = lines
             sys.stderr.write(f"{page.name}:{step.line}: {step.command[:80]}\n")

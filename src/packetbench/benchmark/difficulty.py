@@ -6,7 +6,7 @@ counts as an image page when it carries no text at all or is one image covering 
 (a scan, with or without an OCR layer over it). Located values come from the field truth's
 locations (page + bbox on a PDF); a value drawn twice counts twice. Checkboxes are marks, not
 words, and are left out of the located values, and so are locations the generator judged
-illegible (`legible: false`, PATTERNS.md rule 3b): nobody is expected to read them, so the
+illegible (`legible: false`, docs/patterns.md rule 3b): nobody is expected to read them, so the
 naive OCR baseline is measured on legible values only. Illegible values (a value with no
 legible location in its document: `illegible: true` in the field truth) are counted apart,
 per packet.

@@ -19,9 +19,9 @@ def stub(
         list[str] | None,
         typer.Argument(
             metavar="COMMAND",
-            help="A command (after --) to run with the stubs' endpoints and key in its environment; the "
-            "stubs stop when it ends, and its exit code is stub's. Without one, the stubs "
-            "serve until Ctrl-C.",
+            help="A command (after --) to run with the stubs' endpoints and key in its "
+            "environment; the stubs stop when it ends, and its exit code is stub's. Without "
+            "one, the stubs serve until Ctrl-C.",
         ),
     ] = None,
     apis: Annotated[
@@ -29,7 +29,9 @@ def stub(
     ] = "openai,anthropic,gemini",
     port: Annotated[
         int,
-        typer.Option(help="0: free ports; else the first API listens on PORT, the next on PORT+1..."),
+        typer.Option(
+            help="0: free ports; else the first API listens on PORT, the next on PORT+1..."
+        ),
     ] = 0,
     fault_rate: Annotated[
         float,

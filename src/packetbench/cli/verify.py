@@ -229,8 +229,10 @@ def _labelled_line(summary: VerifySummary) -> str:
     verdicts = ", ".join(f"{n:,} {v}" for v, n in summary.by_verdict.items()) or "none"
     line = (
         f"{summary.folder}: {summary.claims:,} claims of {summary.documents:,} documents "
-        f"labelled ({verdicts}); {summary.requests:,} requests, {summary.skipped:,} kept"
+        f"labelled ({verdicts}); {summary.requests:,} requests"
     )
+    if summary.skipped:  # batches a killed or earlier verify finished: not asked again
+        line += f", {summary.skipped:,} kept from an earlier pass"
     labelled = summary.labelled
     if labelled is not None and (labelled.sent or labelled.cached):
         line += (

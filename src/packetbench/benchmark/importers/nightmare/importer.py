@@ -1,8 +1,8 @@
 """`packetbench import nightmare`: the reference corpus as packets and run folders of ours.
 
-    OUT/packets/<tier>-<seed>/    one packet per corpus packet (DESIGN §4), its documents'
+    OUT/packets/<tier>-<seed>/    one packet per corpus packet (docs/design.md §4), its documents'
                                   files copied byte for byte, their schemas under schemas/
-    OUT/runs/<cohort>/            one run folder per cohort (DESIGN §6)
+    OUT/runs/<cohort>/            one run folder per cohort (docs/design.md §6)
     OUT/import.json               what was imported, and every leaf that could not be mapped
 
 The same corpus always imports to the same bytes: documents and cohorts are visited in sorted
