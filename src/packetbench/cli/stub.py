@@ -3,12 +3,16 @@ generated packets, so that every API path can be tried without a key or a networ
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from packetbench.cli._options import finite
+
+if TYPE_CHECKING:
+    from packetbench.benchmark.harness.stub import StubServer
 
 
 def stub(
@@ -124,12 +128,10 @@ def stub(
     raise typer.Exit(done.returncode)
 
 
-def _answered(servers: dict[str, object]) -> str:
-    from packetbench.benchmark.harness.stub import StubServer
-
+def _answered(servers: Mapping[str, StubServer]) -> str:
+    """What the stubs answered, for stderr."""
     parts = []
     for api, server in servers.items():
-        assert isinstance(server, StubServer)
         faulted = sum(1 for i in server.injected if i.fault)
         parts.append(
             f"{api} {sum(server.requests.values())} request(s) "

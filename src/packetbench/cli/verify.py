@@ -180,6 +180,7 @@ def verify(
             force=force,
             calibration=calibration,
             min_kappa=min_kappa,
+            progress=True,
         )
     labelled = summary.labelled
     if labelled is not None and labelled.fatal:

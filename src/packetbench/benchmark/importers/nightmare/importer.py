@@ -219,24 +219,31 @@ def import_corpus(
     force: bool = False,
     cohorts: list[str] | None = None,
     partial: bool = False,
+    progress: bool = False,
 ) -> ImportResult:
     """Import the corpus at `root` into `out` (packets, one run per cohort, import.json).
 
     A packet without ground truth or a published output that is not JSON is refused before
-    anything is written, unless `partial`: then it is left out and listed (`skipped`)."""
+    anything is written, unless `partial`: then it is left out and listed (`skipped`).
+    `progress` shows a bar on a terminal (packets, then cohorts)."""
+    from packetbench import progress as bars
+
     corpus = read_corpus(root, partial)
     _prepare(out, force)
     result = ImportResult(out, skipped=list(corpus.skipped))
     pairs = []
-    for source in corpus.packets:
-        packet = _packet(corpus, source, out, result)
-        result.packets.append(packet)
-        pairs.append((source, packet))
-    for cohort in corpus.cohorts:
-        if cohorts is not None and cohort.name not in cohorts:
-            continue
-        result.cohorts[cohort.name] = convert_cohort(
-            corpus, cohort, pairs, out / "runs" / cohort.name
-        )
+    with bars.bar("packets", "", len(corpus.packets), disable=not progress) as advance:
+        for source in corpus.packets:
+            packet = _packet(corpus, source, out, result)
+            result.packets.append(packet)
+            pairs.append((source, packet))
+            advance(None)
+    chosen = [c for c in corpus.cohorts if cohorts is None or c.name in cohorts]
+    with bars.bar("cohorts", "", len(chosen), disable=not progress) as advance:
+        for cohort in chosen:
+            result.cohorts[cohort.name] = convert_cohort(
+                corpus, cohort, pairs, out / "runs" / cohort.name
+            )
+            advance(None)
     write_json(out / REPORT, result.report(corpus))
     return result
