@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,7 @@ def _cell(text: object) -> str:
     return value.replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _table(header: list[str], rows: list[list[object]]) -> list[str]:
+def _table(header: list[str], rows: Sequence[Sequence[object]]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
     return lines
@@ -119,9 +119,9 @@ def cli_page() -> str:
 
 def patterns_page() -> str:
     from packetbench.generator.codes import TIERS
-    from packetbench.generator.patterns.catalogue import rows
+    from packetbench.generator.patterns.catalogue import rows as catalogue
 
-    entries = rows(None)
+    entries = catalogue(None)
     families: dict[str, int] = {}
     for entry in entries:
         families[entry["family"]] = families.get(entry["family"], 0) + 1
@@ -142,7 +142,7 @@ def patterns_page() -> str:
     ]
     for family in families:
         lines += ["", f"## {family}", ""]
-        rows = [
+        table = [
             [
                 f"`{e['id']}`",
                 e["description"],
@@ -156,7 +156,7 @@ def patterns_page() -> str:
             if e["family"] == family
         ]
         header = ["id", "what it does", "phase", "truth", "formats", "reference", *TIERS]
-        lines += _table(header, rows)
+        lines += _table(header, table)
     return "\n".join(lines).rstrip() + "\n"
 
 

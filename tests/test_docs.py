@@ -186,7 +186,7 @@ def test_the_generated_reference_is_current() -> None:
 
 
 CODE = [ROOT / "src", ROOT / "tests", ROOT / "benchmarks", ROOT / "_build_schemas.py"]
-OUTSIDE = re.compile(r"DESIGN §|DESIGN section|DESIGN\.md|PATTERNS\.md|\bissues? \d+", re.I)
+OUTSIDE = re.compile(r"DESIGN §|DESIGN section|DESIGN\.md|PATTERNS\.md|\b[Ii]ssues? \d+")
 CITED = re.compile(r"docs/([\w/-]+\.md)(?: (§\d+)| rules? (\d+[a-z]?))?")
 
 

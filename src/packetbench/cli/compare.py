@@ -67,11 +67,13 @@ def _print_pair(console: Any, pair: dict[str, Any], labels: dict[str, Any], what
     from rich.table import Table
 
     # The title names the runs in the columns' order, and the difference by name: b - a.
-    table = Table(
-        title=f"{what}{pair['a']} vs {pair['b']} ({pair['documents_paired']} documents "
-        f"paired; difference = {pair['b']} - {pair['a']}, in points)",
-        title_justify="left",
+    # It is a line of its own (a table's title is padded to the table's width, or wrapped).
+    console.print(
+        f"{what}{pair['a']} vs {pair['b']} ({pair['documents_paired']} documents paired; "
+        f"difference = {pair['b']} - {pair['a']}, in points)",
+        soft_wrap=True,
     )
+    table = Table()
     for name in (
         "rate",
         pair["a"],
