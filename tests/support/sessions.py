@@ -74,7 +74,8 @@ def pages_with_sessions() -> list[Path]:
 
 
 def mask_time(lines: list[str]) -> list[str]:
-    return [re.sub(r" in \d+\.\d s$", " in _ s", line) for line in lines]
+    """The lines with elapsed times (" in 12.3 s" at a line's or a clause's end) masked."""
+    return [re.sub(r" in \d+\.\d s(?=$|;)", " in _ s", line) for line in lines]
 
 
 def environment(bin_dir: str, home: Path) -> dict[str, str]:
