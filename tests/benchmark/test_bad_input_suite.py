@@ -326,6 +326,39 @@ def _cases() -> list[Case]:
     )
     add("audit", "bad option", "unknown option", ("audit", f"{{w}}/{PACKET}", "--fast"), "--fast")
 
+    # stub ---------------------------------------------------------------------------------
+    serve = ("stub", "--packets")
+    add(
+        "stub",
+        "missing path",
+        "no such folder",
+        (*serve, "{w}/nowhere", "--", "true"),
+        "{w}/nowhere",
+    )
+    add(
+        "stub",
+        "empty folder",
+        "no packet in it",
+        (*serve, "{w}/empty", "--", "true"),
+        "{w}/empty",
+        _write("empty/.keep", ""),
+    )
+    add(
+        "stub",
+        "truncated JSON",
+        "packet_truth",
+        (*serve, "{w}/packets", "--", "true"),
+        f"{{w}}/{PACKET}/packet_truth.json",
+        _truncate(f"{PACKET}/packet_truth.json"),
+    )
+    add(
+        "stub",
+        "bad option",
+        "a fault rate above 1",
+        (*serve, "{w}/packets", "--fault-rate", "2", "--", "true"),
+        "--fault-rate",
+    )
+
     # difficulty ---------------------------------------------------------------------------
     card = ("difficulty", "--ocr-sample", "0")
     add("difficulty", "missing path", "no such folder", (*card, "{w}/nowhere"), "{w}/nowhere")
@@ -1381,6 +1414,7 @@ def _cases() -> list[Case]:
 FLOAT_COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # command -> (arguments, what of the world it needs)
     "compare": (("compare", "{w}/run", "{w}/run2"), ("run", "run2")),
+    "stub": (("stub", "--packets", "{w}/packets"), ("packets",)),
     "extract": (("extract", "--packets", "{w}/packets", "--out", "{w}/new-run"), ("packets",)),
     "plan": (("plan", "{w}/run", "--effect", "0.02"), ("run",)),
     "run": (("run", "--out", "{w}/bench", "--tiers", "N1", "--jobs", "1"), ()),
@@ -1447,7 +1481,7 @@ def _invalid_truth_extracted(world: Path) -> None:
 
 def _untrusted(add: Callable[..., None]) -> None:
     """A corpus, a run and a cache are untrusted input: ids that are paths, files that are
-    not files (issue 31). Each is refused with one line before anything is read from or
+    not files. Each is refused with one line before anything is read from or
     written outside the folders given; "{w}/ESCAPED" is where a traversal would land."""
     truth = f"{PACKET}/packet_truth.json"
     escaped = "../../ESCAPED"

@@ -1,4 +1,4 @@
-"""Run folders: `run.json`, one atomic record per document, and where scores go (DESIGN §6).
+"""Run folders: `run.json`, one atomic record per document, and where scores go (docs/design.md §6).
 
 runs/<run_id>/
   run.json

@@ -180,6 +180,7 @@ def verify(
             force=force,
             calibration=calibration,
             min_kappa=min_kappa,
+            progress=True,
         )
     labelled = summary.labelled
     if labelled is not None and labelled.fatal:
@@ -229,8 +230,10 @@ def _labelled_line(summary: VerifySummary) -> str:
     verdicts = ", ".join(f"{n:,} {v}" for v, n in summary.by_verdict.items()) or "none"
     line = (
         f"{summary.folder}: {summary.claims:,} claims of {summary.documents:,} documents "
-        f"labelled ({verdicts}); {summary.requests:,} requests, {summary.skipped:,} kept"
+        f"labelled ({verdicts}); {summary.requests:,} requests"
     )
+    if summary.skipped:  # batches a killed or earlier verify finished: not asked again
+        line += f", {summary.skipped:,} kept from an earlier pass"
     labelled = summary.labelled
     if labelled is not None and (labelled.sent or labelled.cached):
         line += (

@@ -1,4 +1,4 @@
-"""Strings from a run are shown as text, never run as markup (issue 31): a run named
+"""Strings from a run are shown as text, never run as markup: a run named
 ``<script>...``, a model named ``"><img src=x onerror=...>`` and the same strings as a
 model's answers, in the runs list, the run's page, the document's side table and its
 claims, served and exported (opened from file://, where no content security policy would

@@ -80,6 +80,7 @@ class AnthropicProvider(PooledProvider["AsyncAnthropic"], BatchProvider):
     name = "anthropic"
     sdk = "anthropic"
     env_keys: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY",)
+    base_url_env: ClassVar[str | None] = "ANTHROPIC_BASE_URL"
     default_max_output_tokens = 32_000
     page_tokens = 1_600
     default_retries = 8  # 529 "overloaded" is common and passes

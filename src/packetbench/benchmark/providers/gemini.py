@@ -87,6 +87,7 @@ class GeminiProvider(PooledProvider["Client"], BatchProvider):
     name = "gemini"
     sdk = "google-genai"
     env_keys: ClassVar[tuple[str, ...]] = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
+    base_url_env: ClassVar[str | None] = "GOOGLE_GEMINI_BASE_URL"
     default_max_output_tokens = 32_000
     page_tokens = 258
     default_retries = 6

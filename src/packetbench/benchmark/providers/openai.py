@@ -92,6 +92,7 @@ class OpenAIProvider(PooledProvider["AsyncOpenAI"], BatchProvider):
     name = "openai"
     sdk = "openai"
     env_keys: ClassVar[tuple[str, ...]] = ("OPENAI_API_KEY",)
+    base_url_env: ClassVar[str | None] = "OPENAI_BASE_URL"
     default_max_output_tokens = 32_000
     page_tokens = 1_105
     default_retries = 6

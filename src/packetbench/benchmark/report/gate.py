@@ -19,7 +19,7 @@ tier or doc_type; a run without citations has no value there, so the rule breach
 A no_regression rule may list grounding rates too: they are paired as the catalog's rates
 are, and a run or baseline without citations (or without boxes, for a box rate) breaches.
 
-Illegible fields (PATTERNS.md rule 3b: the truth is null, abstention expected) have rates of
+Illegible fields (docs/patterns.md rule 3b: the truth is null, abstention expected) have rates of
 their own, shares of the illegible fields (the `illegible` view): `abstained` (left empty,
 the correct answer; higher is better), `guess_right`, `guess_grounded` and `guess_wrong`
 (guesses, in no hallucination rate; lower is better). A threshold rule may name them, overall

@@ -93,7 +93,7 @@ class CorpusPacket:
 
     @property
     def packet_id(self) -> str:
-        """Our packet id, "<tier>-<seed>" (DESIGN §4)."""
+        """Our packet id, "<tier>-<seed>" (docs/design.md §4)."""
         return f"{self.tier}-{self.seed:06d}"
 
 

@@ -1,8 +1,8 @@
 """`packetbench import nightmare`: the reference corpus as packets and run folders of ours.
 
-    OUT/packets/<tier>-<seed>/    one packet per corpus packet (DESIGN §4), its documents'
+    OUT/packets/<tier>-<seed>/    one packet per corpus packet (docs/design.md §4), its documents'
                                   files copied byte for byte, their schemas under schemas/
-    OUT/runs/<cohort>/            one run folder per cohort (DESIGN §6)
+    OUT/runs/<cohort>/            one run folder per cohort (docs/design.md §6)
     OUT/import.json               what was imported, and every leaf that could not be mapped
 
 The same corpus always imports to the same bytes: documents and cohorts are visited in sorted
@@ -219,24 +219,31 @@ def import_corpus(
     force: bool = False,
     cohorts: list[str] | None = None,
     partial: bool = False,
+    progress: bool = False,
 ) -> ImportResult:
     """Import the corpus at `root` into `out` (packets, one run per cohort, import.json).
 
     A packet without ground truth or a published output that is not JSON is refused before
-    anything is written, unless `partial`: then it is left out and listed (`skipped`)."""
+    anything is written, unless `partial`: then it is left out and listed (`skipped`).
+    `progress` shows a bar on a terminal (packets, then cohorts)."""
+    from packetbench import progress as bars
+
     corpus = read_corpus(root, partial)
     _prepare(out, force)
     result = ImportResult(out, skipped=list(corpus.skipped))
     pairs = []
-    for source in corpus.packets:
-        packet = _packet(corpus, source, out, result)
-        result.packets.append(packet)
-        pairs.append((source, packet))
-    for cohort in corpus.cohorts:
-        if cohorts is not None and cohort.name not in cohorts:
-            continue
-        result.cohorts[cohort.name] = convert_cohort(
-            corpus, cohort, pairs, out / "runs" / cohort.name
-        )
+    with bars.bar("packets", "", len(corpus.packets), disable=not progress) as advance:
+        for source in corpus.packets:
+            packet = _packet(corpus, source, out, result)
+            result.packets.append(packet)
+            pairs.append((source, packet))
+            advance(None)
+    chosen = [c for c in corpus.cohorts if cohorts is None or c.name in cohorts]
+    with bars.bar("cohorts", "", len(chosen), disable=not progress) as advance:
+        for cohort in chosen:
+            result.cohorts[cohort.name] = convert_cohort(
+                corpus, cohort, pairs, out / "runs" / cohort.name
+            )
+            advance(None)
     write_json(out / REPORT, result.report(corpus))
     return result
