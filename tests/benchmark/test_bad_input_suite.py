@@ -127,6 +127,20 @@ def _endless(relative: str) -> Callable[[Path], None]:
     return damage
 
 
+def _link(relative: str, target: str) -> Callable[[Path], None]:
+    """A symlink to `target` in place of the file or folder `relative`."""
+
+    def damage(world: Path) -> None:
+        path = world / relative
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink(missing_ok=True)
+        path.symlink_to(target)
+
+    return damage
+
+
 def _set_id(relative: str, where: tuple[str | int, ...], value: str) -> Callable[[Path], None]:
     """Put `value` (a path, not an id) at `where` in the JSON file `relative`."""
 
@@ -1608,6 +1622,33 @@ def _untrusted(add: Callable[..., None]) -> None:
             ("sql", "{w}/run", query),
             needle,
             needs=("run", "packets"),
+        )
+    # ... and a run folder is someone else's input: a link in it leads nowhere outside it.
+    for label, damage, query in (
+        (
+            "scores/ is a link to /",
+            _link("run/scores", "/"),
+            "SELECT * FROM read_text('/etc/passwd')",
+        ),
+        (
+            "scores/ is a link to /, read through it",
+            _link("run/scores", "/"),
+            "SELECT * FROM read_text('{w}/run/scores/etc/passwd')",
+        ),
+        (
+            "a Parquet file is a link to /etc/passwd",
+            _link("run/scores/claims.parquet", "/etc/passwd"),
+            "SELECT * FROM read_text('{w}/run/scores/claims.parquet')",
+        ),
+    ):
+        add(
+            "sql",
+            "hostile id",
+            f"read-only: {label}",
+            ("sql", "{w}/run", query),
+            denied,
+            damage,
+            ("run", "packets"),
         )
 
 
