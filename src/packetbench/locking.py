@@ -11,10 +11,12 @@ folder while its stages take their own).
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
 import socket
+import stat
 import sys
 import time
 from collections.abc import Iterator
@@ -22,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from packetbench.errors import InputError
+from packetbench.safe_read import read_text
 
 LOCK_NAME = ".packetbench.lock"
 _HELD: dict[Path, int] = {}  # folders this process holds, and how many times
@@ -36,7 +39,7 @@ def _holder(path: Path) -> str:
     info: dict[str, object] = {}
     for _ in range(20):  # the holder writes its details just after taking the lock
         try:
-            info = json.loads(path.read_text(encoding="utf-8") or "{}")
+            info = json.loads(read_text(path, "settings") or "{}")
         except (OSError, ValueError):
             info = {}
         if info:
@@ -85,11 +88,20 @@ def hold(folder: Path, wait: bool = False, create: bool = True) -> Iterator[None
     path = folder / LOCK_NAME
     while True:
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            # O_NOFOLLOW: a lock file that is a link (in a folder someone else made) would
+            # have us write our details through it, into whatever file it names.
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
         except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise InputError(
+                    f"{path}: a symbolic link, not a lock file; refusing to write through it"
+                ) from None
             raise InputError(
                 f"{folder}: cannot lock the folder ({error.strerror or type(error).__name__})"
             ) from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise InputError(f"{path}: not a regular file, not a lock file; refusing to use it")
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:

@@ -141,6 +141,16 @@ def _link(relative: str, target: str) -> Callable[[Path], None]:
     return damage
 
 
+def _then(*damages: Callable[[Path], object]) -> Callable[[Path], None]:
+    """Each of `damages`, in order."""
+
+    def damage(world: Path) -> None:
+        for each in damages:
+            each(world)
+
+    return damage
+
+
 def _set_id(relative: str, where: tuple[str | int, ...], value: str) -> Callable[[Path], None]:
     """Put `value` (a path, not an id) at `where` in the JSON file `relative`."""
 
@@ -1388,6 +1398,7 @@ def _cases() -> list[Case]:
     _untrusted(add)
     _non_finite(add)
     _verify(add)
+    _reliability_iii(add)
     return cases
 
 
@@ -1750,6 +1761,25 @@ def _verify(add: Callable[..., None]) -> None:
         "{w}/run/judge/sim-sim/calibration.json: missing",
         needs=("run", "run2", "packets"),
     )
+
+
+def _reliability_iii(add: Callable[..., None]) -> None:
+    """Issue 50: links where files belong, files that never end, options no run can meet."""
+    for command, args, folder in (
+        ("score", ("score", "{w}/run", "--packets", "{w}/packets"), "run"),
+        ("generate", ("generate", "--tiers", "N1", "--out", "{w}/packets", "--resume"), "packets"),
+    ):
+        add(
+            command,
+            "not a regular file",
+            ".packetbench.lock is a link to a file of the user's",
+            args,
+            f"{{w}}/{folder}/.packetbench.lock: a symbolic link",
+            _then(
+                _write("victim.txt", "mine"), _link(f"{folder}/.packetbench.lock", "../victim.txt")
+            ),
+            ("run", "packets") if folder == "run" else ("packets",),
+        )
 
 
 def _edit_record(run: str) -> Callable[[Path], None]:
