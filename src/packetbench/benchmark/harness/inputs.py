@@ -19,21 +19,20 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import threading
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
-from packetbench import safe_read
+from packetbench import safe_read, stopping
 from packetbench.benchmark.csvread import read_csv
 from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import DocInfo, Packet, read_json
 from packetbench.benchmark.providers.api import Part
 
 IMAGE_DPI = 150
-# pdfium is not thread-safe: every use goes through this lock.
-_PDFIUM = threading.Lock()
+# pdfium is not thread-safe: every use goes through this lock (the process's one).
+_PDFIUM = stopping.PDFIUM
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from typing import Any
 
 import duckdb
 
+from packetbench import stopping
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.repeats import refusal, repeat_runs
@@ -113,7 +114,11 @@ class RunSet:
             cursor = self.con.execute(query, parameters or [])
             columns = [d[0] for d in cursor.description or []]
             return columns, cursor.fetchall()
-        except duckdb.Error as error:
+        except (duckdb.Error, RuntimeError) as error:
+            if stopping.interrupted_error(error):  # a signal stopped it: the command stops
+                raise stopping.stop_signal() from None
+            if not isinstance(error, duckdb.Error):
+                raise
             raise UsageError(f"SQL: {str(error).splitlines()[0]}") from None
 
     def query(self, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
@@ -233,7 +238,7 @@ def open_runs(paths: Sequence[Path], paired: bool = False, sandbox: bool = False
     the settings are locked."""
     if not paths:
         raise UsageError("give at least one run folder")
-    con = duckdb.connect()
+    con = stopping.watch(duckdb.connect())
     scratch = Path(tempfile.mkdtemp(prefix="packetbench-results-"))
     try:
         # Bounded memory over runs of any size: DuckDB spills what exceeds MEMORY_LIMIT, and

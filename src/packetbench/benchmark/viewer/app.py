@@ -36,6 +36,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
+from packetbench import stopping
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.viewer import grid, index
@@ -152,9 +153,11 @@ class Viewer:
         # overview's bootstrap waits for it, so the list a user opens first is not slowed
         # by the intervals being drawn beside it.
         self.listed = threading.Event()
+        self._closed = threading.Event()
         # A daemon thread: a server stopped while a large run's intervals are being drawn
-        # exits at once instead of waiting for them.
-        threading.Thread(target=self._compute_overviews, name="overview", daemon=True).start()
+        # exits at once instead of waiting for them (its query is interrupted and the thread
+        # joined before the interpreter finalizes: `stopping`).
+        stopping.native_thread(self._compute_overviews, "overview")
         for checks in self.checks:
             checks.start()
 
@@ -177,6 +180,9 @@ class Viewer:
 
         self.listed.wait(timeout=OVERVIEW_DELAY)
         for source, future in zip(self.sources, self._overviews, strict=True):
+            if self._closed.is_set() or stopping.exiting():
+                future.cancel()
+                continue
             try:
                 future.set_result(overview(source))
             except BaseException as error:  # handed to the request that asks for it
@@ -223,6 +229,8 @@ class Viewer:
         raise Refused(refused or "no such document file")
 
     def close(self) -> None:
+        self._closed.set()
+        self.listed.set()  # the overview's thread stops waiting, and computes nothing more
         for checks in self.checks:
             checks.stop()
         for source in self.sources:

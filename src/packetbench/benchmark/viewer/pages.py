@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from packetbench import stopping
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.runs import write_atomic
 
 SCALES = (1, 2, 3, 4)  # x 72 dpi
 MAX_PAGES = 100_000  # a page number beyond this is no page of any document
 _SHA = re.compile(r"^[0-9a-f]{64}$")
-_PDFIUM = threading.Lock()
+_PDFIUM = stopping.PDFIUM  # pdfium is not thread-safe: one lock for every use of it
 MAX_HIDDEN_BOXES = 8  # boxes found per hidden string
 
 

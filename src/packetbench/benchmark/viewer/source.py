@@ -20,6 +20,7 @@ from typing import Any
 import duckdb
 import orjson
 
+from packetbench import stopping
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet, find_packets
@@ -309,7 +310,7 @@ def _results(run: Path, listed: dict[str, dict[str, Any]]) -> duckdb.DuckDBPyCon
     if not db.is_file():
         raise BadInput(f"{db}: is a folder, not a results database")
     try:
-        con = duckdb.connect(str(db), read_only=True)
+        con = stopping.watch(duckdb.connect(str(db), read_only=True))
         meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
     except duckdb.Error as error:
         raise BadInput(f"{db}: not a results database ({str(error).splitlines()[0]})") from None
