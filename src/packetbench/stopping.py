@@ -65,7 +65,10 @@ PDFIUM = _Pdfium()
 EXIT_WAIT_S = 2.0
 
 _connections: weakref.WeakSet[Any] = weakref.WeakSet()  # DuckDB connections to interrupt
-_threads: weakref.WeakSet[threading.Thread] = weakref.WeakSet()  # native work to join
+# native work to join at the end, and what stops it
+_threads: weakref.WeakKeyDictionary[threading.Thread, Callable[[], object] | None] = (
+    weakref.WeakKeyDictionary()
+)
 _received: list[int] = []  # the signals received, in order
 _exiting = threading.Event()  # set when the main thread has ended
 _installed = False
@@ -92,11 +95,14 @@ def interrupt_all() -> None:
             connection.interrupt()
 
 
-def native_thread(target: Callable[[], object], name: str) -> threading.Thread:
-    """A started daemon thread that runs native code (DuckDB, pdfium): joined at the end
-    of the process once its connections are interrupted, never left inside a library."""
+def native_thread(
+    target: Callable[[], object], name: str, stop: Callable[[], object] | None = None
+) -> threading.Thread:
+    """A started daemon thread that runs native code (DuckDB, pdfium): at the end of the
+    process `stop` is called (to end a wait of its own) and its connections interrupted,
+    and it is joined, never left inside a library."""
     thread = threading.Thread(target=target, name=name, daemon=True)
-    _threads.add(thread)
+    _threads[thread] = stop
     thread.start()
     return thread
 
@@ -183,6 +189,10 @@ def install() -> None:
 def _at_exit() -> None:
     """Before exit handlers and finalization: no thread left inside pdfium or DuckDB."""
     _exiting.set()
+    for stop in list(_threads.values()):
+        if stop is not None:
+            with contextlib.suppress(Exception):
+                stop()
     interrupt_all()
     deadline = time.monotonic() + EXIT_WAIT_S
     for thread in list(_threads):

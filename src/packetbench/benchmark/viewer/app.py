@@ -157,7 +157,7 @@ class Viewer:
         # A daemon thread: a server stopped while a large run's intervals are being drawn
         # exits at once instead of waiting for them (its query is interrupted and the thread
         # joined before the interpreter finalizes: `stopping`).
-        stopping.native_thread(self._compute_overviews, "overview")
+        stopping.native_thread(self._compute_overviews, "overview", stop=self._stop_overviews)
         for checks in self.checks:
             checks.start()
 
@@ -228,9 +228,12 @@ class Viewer:
             refused = refused or reason
         raise Refused(refused or "no such document file")
 
-    def close(self) -> None:
+    def _stop_overviews(self) -> None:
         self._closed.set()
         self.listed.set()  # the overview's thread stops waiting, and computes nothing more
+
+    def close(self) -> None:
+        self._stop_overviews()
         for checks in self.checks:
             checks.stop()
         for source in self.sources:
@@ -377,8 +380,8 @@ def serve(viewer: Viewer, sock: socket.socket, on_ready: Callable[[str], None]) 
         make_app(viewer, port), log_level="warning", access_log=False, lifespan="off"
     )
     server = uvicorn.Server(config)
-    on_ready(f"http://{host}:{port}/")
     try:
+        on_ready(f"http://{host}:{port}/")
         server.run(sockets=[sock])
     finally:
         viewer.close()
