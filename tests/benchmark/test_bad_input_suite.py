@@ -32,6 +32,7 @@ from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.repeats import extract_repeats, repeat_seed, write_spread
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
+from tests.support.corpus_fixture import write_corpus
 from tests.support.paths import PACKETS, cli_path
 
 PACKET = "packets/N1-000001"
@@ -1765,6 +1766,7 @@ def _verify(add: Callable[..., None]) -> None:
 
 def _reliability_iii(add: Callable[..., None]) -> None:
     """Issue 50: links where files belong, files that never end, options no run can meet."""
+    _hostile_corpus(add)
     for command, args, folder in (
         ("score", ("score", "{w}/run", "--packets", "{w}/packets"), "run"),
         ("generate", ("generate", "--tiers", "N1", "--out", "{w}/packets", "--resume"), "packets"),
@@ -1780,6 +1782,70 @@ def _reliability_iii(add: Callable[..., None]) -> None:
             ),
             ("run", "packets") if folder == "run" else ("packets",),
         )
+
+
+OUTPUT = "corpus/results/gpt55/extraction_N1_easy_70001_acord_25.json"
+SCHEMA = "corpus/schemas/acord_25.schema.json"
+TRUTH = "corpus/packets/N1_easy/doc_70001/ground_truth/field_truth_acord_25.json"
+
+
+def _nested(relative: str, depth: int) -> Callable[[Path], None]:
+    """The JSON file `relative` replaced by arrays nested `depth` deep."""
+
+    def damage(world: Path) -> None:
+        (world / relative).write_text("[" * depth + "]" * depth)
+
+    return damage
+
+
+def _hostile_corpus(add: Callable[..., None]) -> None:
+    """import nightmare: a published corpus is untrusted input (issue 50). Every file of it
+    is checked before anything is read or written: a FIFO or /dev/zero where an output, a
+    schema or a document belongs, JSON nested past what a reader can walk."""
+    imp = ("import", "nightmare", "{w}/corpus", "--out", "{w}/out")
+    document = "corpus/packets/N1_easy/doc_70001/documents/acord_25_70001.pdf"
+    for relative, what in ((OUTPUT, "an output"), (SCHEMA, "a schema"), (document, "a document")):
+        for label, damage in (("a FIFO", _fifo), ("a link to /dev/zero", _endless)):
+            add(
+                "import",
+                "not a regular file",
+                f"{what} is {label}",
+                imp,
+                f"{{w}}/{relative}",
+                damage(relative),
+                ("corpus",),
+            )
+    add(
+        "import",
+        "wrong file type",
+        "an output nested 10,000 deep",
+        imp,
+        f"{{w}}/{OUTPUT}: not JSON",
+        _nested(OUTPUT, 10_000),
+        ("corpus",),
+    )
+    for relative, what in ((TRUTH, "a field truth"), (SCHEMA, "a schema")):
+        add(
+            "import",
+            "wrong file type",
+            f"{what} nested 500 deep",
+            imp,
+            f"{{w}}/{relative}",
+            _nested(relative, 500),
+            ("corpus",),
+        )
+    add(
+        "import",
+        "existing output",
+        "--force where a run of the user's has a cohort's name",
+        (*imp, "--force"),
+        "{w}/out/runs/gpt55: exists and was not written by an import",
+        _then(
+            _write("out/import.json", '{"packets": [], "cohorts": {}}'),
+            _write("out/runs/gpt55/mine.txt", "paid"),
+        ),
+        ("corpus",),
+    )
 
 
 def _edit_record(run: str) -> Callable[[Path], None]:
@@ -1861,6 +1927,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for folder in (root / "run", capped):
         shutil.copy(packets / "N1-000001" / "acord_125.pdf", folder / "report.pdf")
     (root / "rules.toml").write_text('[[rule]]\nmetric = "halluc_numbers"\nmax = 0.5\n')
+    write_corpus(root / "corpus")  # a published corpus, for `import nightmare`
     return root
 
 
@@ -1935,7 +2002,8 @@ def test_the_suite_covers_every_command_and_kind() -> None:
     from packetbench.cli import app
 
     commands = {c.name for c in app.registered_commands}
-    assert {c.command for c in CASES} == commands
+    groups = {g.name for g in app.registered_groups}  # their commands are cased apart
+    assert commands <= {c.command for c in CASES} <= commands | groups
     assert {c.kind for c in CASES} == set(KINDS)
     for command in commands:  # every command gets at least bad options and two other kinds
         kinds = {c.kind for c in CASES if c.command == command}
