@@ -43,6 +43,7 @@ from packetbench.benchmark.importers.nightmare.truth import Converted, convert, 
 from packetbench.benchmark.packets import Packet, load_packet
 from packetbench.benchmark.provenance import sha256
 from packetbench.benchmark.runs import machine_refused, refused_write, write_json
+from packetbench.errors import WriteFailed
 
 REPORT = "import.json"
 RECONCILIATION = ("reconciliation.json", "reconciliation.md")  # written by --reconcile
@@ -307,6 +308,8 @@ def import_corpus(
         if machine_refused(error):
             raise refused_write(out, error) from None
         raise
+    except WriteFailed as error:  # named as the file in OUT it would have been
+        raise WriteFailed(str(error).replace(str(building), str(out))) from None
     finally:
         shutil.rmtree(building, ignore_errors=True)
     result.out = out
