@@ -106,6 +106,8 @@ def build_file(path: Path, mode: str, native_pdf: bool = True) -> DocumentInput:
     """`build` for one file (a plain function of picklable arguments, for worker processes)."""
     try:
         data = safe_read.read_bytes(path, safe_read.document_kind(path))
+    except safe_read.UnsafeFile as error:  # that document's record says why, as for others
+        raise BadInput(str(error)) from None
     except OSError as error:
         raise BadInput(f"{path}: unreadable ({error.strerror})") from None
     digest = hashlib.sha256(data).hexdigest()
@@ -179,7 +181,10 @@ def _workbook(path: Path, data: bytes, digest: str) -> DocumentInput:
     import openpyxl
     from openpyxl.utils import column_index_from_string
 
-    safe_read.check_workbook(path, data)
+    try:
+        safe_read.check_workbook(path, data)
+    except safe_read.UnsafeFile as error:
+        raise BadInput(str(error)) from None
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
     except Exception as error:  # openpyxl raises many kinds on a damaged file
