@@ -911,6 +911,15 @@ def _cases() -> list[Case]:
     # a second writer of a folder another process holds (packetbench.locking) -------------
     held = "is being written by pid "
     add(
+        "view",
+        "held by another writer",
+        "--out being written by another view --out",
+        viewing("{w}/run"),
+        f"{{w}}/site: {held}",
+        _held(".", ".site.packetbench.lock"),
+        seen,
+    )
+    add(
         "generate",
         "held by another writer",
         "the packets folder",
@@ -1863,17 +1872,19 @@ def _edit_record(run: str) -> Callable[[Path], None]:
 _HOLDERS: list[subprocess.Popen[str]] = []  # processes holding a folder, ended by the test
 
 
-def _held(folder: str) -> Callable[[Path], None]:
-    """Another live process holds `folder` for writing (its lock stays for 60 s)."""
+def _held(folder: str, name: str = ".packetbench.lock") -> Callable[[Path], None]:
+    """Another live process holds `folder` for writing (its lock stays for 60 s), or with
+    `name` the one thing of the folder that lock file stands for."""
 
     def damage(world: Path) -> None:
         target = world / folder
         code = (
             "import sys, time; from pathlib import Path; from packetbench.locking import hold\n"
-            "with hold(Path(sys.argv[1])):\n    print('held', flush=True); time.sleep(60)"
+            "with hold(Path(sys.argv[1]), name=sys.argv[2]):\n"
+            "    print('held', flush=True); time.sleep(60)"
         )
         holder = subprocess.Popen(
-            [sys.executable, "-c", code, str(target)], stdout=subprocess.PIPE, text=True
+            [sys.executable, "-c", code, str(target), name], stdout=subprocess.PIPE, text=True
         )
         _HOLDERS.append(holder)
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
