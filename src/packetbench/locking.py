@@ -27,7 +27,7 @@ from packetbench.errors import InputError
 from packetbench.safe_read import read_text
 
 LOCK_NAME = ".packetbench.lock"
-_HELD: dict[Path, int] = {}  # folders this process holds, and how many times
+_HELD: dict[tuple[Path, str], int] = {}  # (folder, lock file) held here, and how often
 
 
 class FolderBusy(InputError):
@@ -59,18 +59,22 @@ def _command() -> str:
 
 
 @contextmanager
-def hold(folder: Path, wait: bool = False, create: bool = True) -> Iterator[None]:
+def hold(
+    folder: Path, wait: bool = False, create: bool = True, name: str = LOCK_NAME
+) -> Iterator[None]:
     """Hold `folder` (created if missing) for writing until the block ends.
 
     FolderBusy naming the holder when another live process holds it, unless `wait`, which
     waits for it instead. Re-entrant within one process. Folders made for the lock are
-    removed again when the block leaves them empty. Without `create`, a folder that is not
+    removed again when the block leaves them empty. `name` is the lock file's (another
+    than LOCK_NAME locks one thing in the folder, not the folder: a viewer export beside
+    it). Without `create`, a folder that is not
     there is not held (the command reading it will say what is wrong).
     """
     if not create and not folder.is_dir():
         yield
         return
-    key = folder.resolve()
+    key = (folder.resolve(), name)
     if key in _HELD:
         _HELD[key] += 1
         try:
@@ -85,7 +89,7 @@ def hold(folder: Path, wait: bool = False, create: bool = True) -> Iterator[None
         raise InputError(
             f"{folder}: cannot create the folder ({error.strerror or type(error).__name__})"
         ) from None
-    path = folder / LOCK_NAME
+    path = folder / name
     while True:
         try:
             # O_NOFOLLOW: a lock file that is a link (in a folder someone else made) would
