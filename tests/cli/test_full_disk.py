@@ -36,20 +36,30 @@ def _namespaces() -> bool:
 small_disk = pytest.mark.skipif(not _namespaces(), reason="no user and mount namespaces")
 
 
+def _scored(root: Path, packets: Path, name: str, profile: str, seed: int) -> Path:
+    extract(SimProvider(profile, seed), packets, root / name)
+    score_run(root / name, packets)
+    load_run(root / name, packets)
+    return root / name
+
+
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
-    """(packets, run A, run B): two scored sim runs of the canonical N1 packet."""
+def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(packets, a scored sim run of the canonical N1 packet)."""
     root = tmp_path_factory.mktemp("full")
     packets = root / "packets"
     packets.mkdir()
     shutil.copytree(PACKETS / "N1-000001", packets / "N1-000001")
-    made = []
-    for name, profile, seed in (("a", "typical", 1), ("b", "sloppy", 2)):
-        extract(SimProvider(profile, seed), packets, root / name)
-        score_run(root / name, packets)
-        load_run(root / name, packets)
-        made.append(root / name)
-    return packets, made[0], made[1]
+    return packets, _scored(root, packets, "a", "typical", 1)
+
+
+@pytest.fixture(scope="module")
+def runs(
+    run: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, Path, Path]:
+    """(packets, run A, run B): two scored sim runs of the canonical N1 packet."""
+    packets, a = run
+    return packets, a, _scored(tmp_path_factory.mktemp("full-b"), packets, "b", "sloppy", 2)
 
 
 def _size_kb(folder: Path) -> int:
@@ -85,6 +95,7 @@ def _one_line(done: subprocess.CompletedProcess[str], names: str) -> None:
 
 
 @small_disk
+@pytest.mark.slow
 def test_report_force_on_a_full_disk_leaves_the_earlier_report_whole(
     runs: tuple[Path, Path, Path], tmp_path: Path
 ) -> None:
@@ -111,10 +122,9 @@ def test_report_force_on_a_full_disk_leaves_the_earlier_report_whole(
 
 
 @small_disk
-def test_view_out_on_a_full_disk_leaves_nothing(
-    runs: tuple[Path, Path, Path], tmp_path: Path
-) -> None:
-    packets, a, _ = runs
+@pytest.mark.slow
+def test_view_out_on_a_full_disk_leaves_nothing(run: tuple[Path, Path], tmp_path: Path) -> None:
+    packets, a = run
     script = _on_small_disk(
         tmp_path,
         {},
@@ -127,8 +137,9 @@ def test_view_out_on_a_full_disk_leaves_nothing(
 
 
 @small_disk
-def test_verify_on_a_full_disk_is_one_line(runs: tuple[Path, Path, Path], tmp_path: Path) -> None:
-    packets, a, _ = runs
+@pytest.mark.slow
+def test_verify_on_a_full_disk_is_one_line(run: tuple[Path, Path], tmp_path: Path) -> None:
+    packets, a = run
     script = _on_small_disk(
         tmp_path, {"run": a}, f"{{cli}} verify {{disk}}/run --packets {packets}", 40
     )
@@ -140,10 +151,10 @@ def test_verify_on_a_full_disk_is_one_line(runs: tuple[Path, Path, Path], tmp_pa
     "command", ["sql", pytest.param("difficulty", marks=pytest.mark.slow), "patterns", "plan"]
 )
 def test_a_full_standard_output_is_one_line(
-    runs: tuple[Path, Path, Path], command: str, tmp_path: Path
+    run: tuple[Path, Path], command: str, tmp_path: Path
 ) -> None:
     """`> /dev/full`: the write of what the command prints fails with ENOSPC."""
-    packets, a, _ = runs
+    packets, a = run
     args = {
         "sql": ["sql", str(a), "SELECT * FROM claims"],
         "difficulty": ["difficulty", str(packets)],
