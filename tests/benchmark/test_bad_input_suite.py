@@ -1776,6 +1776,51 @@ def _verify(add: Callable[..., None]) -> None:
 def _reliability_iii(add: Callable[..., None]) -> None:
     """Issue 50: links where files belong, files that never end, options no run can meet."""
     _hostile_corpus(add)
+    ver = ("verify", "{w}/run", "--packets", "{w}/packets")
+    for flag, value in (("--min-kappa", "3"), ("--min-kappa", "-1.5"), ("--concurrency", "0")):
+        add(
+            "verify",
+            "bad option",
+            f"{flag} {value}",
+            (*ver, "--judge", "openai", "--model", "m", flag, value),
+            flag,
+            needs=("run", "packets"),
+            env={"OPENAI_API_KEY": "k"},
+        )
+    calibrated = ("verify", "{w}/run2", "--packets", "{w}/packets", "--calibration")
+    add(
+        "verify",
+        "bad option",
+        "a calibration of one document",
+        (*calibrated, "{w}/small"),
+        "{w}/small/judge/sim-sim/calibration.json: too small to correct a rate (1 documents",
+        _small_calibration,
+        ("run2", "packets"),
+    )
+    add(
+        "verify",
+        "bad option",
+        "a calibration whose kappa is undefined",
+        (*calibrated, "{w}/run"),
+        "{w}/run/judge/sim-sim/calibration.json: kappa is undefined",
+        _then(_verified("run"), _undefined_kappa),
+        ("run", "run2", "packets"),
+    )
+    for bound, value, why in (
+        ("max", "-1", "no run can meet"),
+        ("min", "2", "no run can meet"),
+        ("max", "1", "no run can break"),
+        ("min", "0", "no run can break"),
+    ):
+        add(
+            "gate",
+            "bad option",
+            f"a rule {bound} = {value}",
+            ("gate", "{w}/run", "--rules", "{w}/rules.toml"),
+            f"{{w}}/rules.toml: rule 1: {bound} = {value} makes a rule {why}",
+            _write("rules.toml", f'[[rule]]\nmetric = "halluc_numbers"\n{bound} = {value}\n'),
+            ("run", "rules.toml"),
+        )
     for command, args, folder in (
         ("score", ("score", "{w}/run", "--packets", "{w}/packets"), "run"),
         ("generate", ("generate", "--tiers", "N1", "--out", "{w}/packets", "--resume"), "packets"),
@@ -1791,6 +1836,27 @@ def _reliability_iii(add: Callable[..., None]) -> None:
             ),
             ("run", "packets") if folder == "run" else ("packets",),
         )
+
+
+def _small_calibration(world: Path) -> None:
+    """{w}/small: the run of one document (23 claims), scored and verified by the sim judge:
+    a golden set too small to correct a rate with."""
+    for args in (
+        ("extract", "--packets", "packets", "--out", "small", "--limit", "1"),
+        ("score", "small", "--packets", "packets"),
+        ("verify", "small", "--packets", "packets"),
+    ):
+        done = subprocess.run(
+            [cli_path(), *args], cwd=world, capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, (args, done.stderr)
+
+
+def _undefined_kappa(world: Path) -> None:
+    path = world / "run" / "judge" / "sim-sim" / "calibration.json"
+    data = json.loads(path.read_text())
+    data["kappa"]["estimate"] = None
+    path.write_text(json.dumps(data))
 
 
 OUTPUT = "corpus/results/gpt55/extraction_N1_easy_70001_acord_25.json"
