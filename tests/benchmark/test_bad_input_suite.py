@@ -149,6 +149,7 @@ def _then(*damages: Callable[[Path], object]) -> Callable[[Path], None]:
         for each in damages:
             each(world)
 
+    damage.parts = damages  # type: ignore[attr-defined]
     return damage
 
 
@@ -180,6 +181,7 @@ class Case:
     damage: Callable[[Path], object] = _none
     needs: tuple[str, ...] = ("packets",)  # what of the world the case copies
     env: dict[str, str] = field(default_factory=dict)
+    fast: bool = False  # in the fast tier's sample whatever else is (a cheap case to keep)
 
     @property
     def id(self) -> str:
@@ -199,9 +201,10 @@ def _cases() -> list[Case]:
         damage: Callable[[Path], object] = _none,
         needs: tuple[str, ...] = ("packets",),
         env: dict[str, str] | None = None,
+        fast: bool = False,
     ) -> None:
         assert kind in KINDS, kind
-        cases.append(Case(command, kind, label, args, names, damage, needs, env or {}))
+        cases.append(Case(command, kind, label, args, names, damage, needs, env or {}, fast))
 
     # generate ---------------------------------------------------------------------------
     gen = ("generate", "--tiers", "N1")
@@ -918,6 +921,7 @@ def _cases() -> list[Case]:
         f"{{w}}/site: {held}",
         _held(".", ".site.packetbench.lock"),
         seen,
+        fast=True,
     )
     add(
         "generate",
@@ -1670,6 +1674,7 @@ def _untrusted(add: Callable[..., None]) -> None:
             denied,
             damage,
             ("run", "packets"),
+            fast=label == "scores/ is a link to /",
         )
 
 
@@ -1786,6 +1791,7 @@ def _reliability_iii(add: Callable[..., None]) -> None:
             flag,
             needs=("run", "packets"),
             env={"OPENAI_API_KEY": "k"},
+            fast=value == "3",
         )
     calibrated = ("verify", "{w}/run2", "--packets", "{w}/packets", "--calibration")
     add(
@@ -1820,6 +1826,7 @@ def _reliability_iii(add: Callable[..., None]) -> None:
             f"{{w}}/rules.toml: rule 1: {bound} = {value} makes a rule {why}",
             _write("rules.toml", f'[[rule]]\nmetric = "halluc_numbers"\n{bound} = {value}\n'),
             ("run", "rules.toml"),
+            fast=value == "-1",
         )
     for command, args, folder in (
         ("score", ("score", "{w}/run", "--packets", "{w}/packets"), "run"),
@@ -1835,6 +1842,7 @@ def _reliability_iii(add: Callable[..., None]) -> None:
                 _write("victim.txt", "mine"), _link(f"{folder}/.packetbench.lock", "../victim.txt")
             ),
             ("run", "packets") if folder == "run" else ("packets",),
+            fast=command == "score",
         )
 
 
@@ -1889,6 +1897,7 @@ def _hostile_corpus(add: Callable[..., None]) -> None:
                 f"{{w}}/{relative}",
                 damage(relative),
                 ("corpus",),
+                fast=relative == OUTPUT and label == "a FIFO",
             )
     add(
         "import",
@@ -2017,22 +2026,46 @@ def _tree(folder: Path) -> dict[str, str]:
     }
 
 
+# Damage that costs seconds of its own (a verify, another process): no case with it is drawn
+# into the fast tier's sample unless it is marked `fast`.
+COSTLY = ("_verified", "_small_calibration", "_held")
+
+
+def _costly(damage: Callable[[Path], object]) -> bool:
+    parts = getattr(damage, "parts", ())
+    return damage.__qualname__.startswith(COSTLY) or any(_costly(part) for part in parts)
+
+
+def sample(cases: list[Case]) -> list[Case]:
+    """The fast tier's cases: those marked `fast`, then, in the suite's order, a case of a
+    command and a kind neither has yet, then one of each command left, then one of each
+    kind left (a deterministic selection: every command and every kind, a few dozen cases)."""
+    chosen = [c for c in cases if c.fast]
+    commands = {c.command for c in chosen}
+    kinds = {c.kind for c in chosen}
+    for wanted in ("both", "command", "kind"):
+        for case in cases:
+            if case in chosen or _costly(case.damage):
+                continue
+            new_command, new_kind = case.command not in commands, case.kind not in kinds
+            if {"both": new_command and new_kind, "command": new_command, "kind": new_kind}[wanted]:
+                chosen.append(case)
+                commands.add(case.command)
+                kinds.add(case.kind)
+    return chosen
+
+
 def _params() -> list[Any]:
-    """Every case; in the fast tier (`make test`) only the first case of each command and the
-    first of each kind run, the others are marked `sweep`."""
-    commands: set[str] = set()
-    kinds: set[str] = set()
-    params = []
-    for case in CASES:
-        first = case.command not in commands or case.kind not in kinds
-        commands.add(case.command)
-        kinds.add(case.kind)
-        params.append(pytest.param(case, id=case.id, marks=() if first else pytest.mark.sweep))
-    return params
+    """Every case; in the fast tier (`make test`) only the `sample`, the others are marked
+    `sweep` (the whole suite runs them)."""
+    fast = {case.id for case in sample(CASES)}
+    return [
+        pytest.param(case, id=case.id, marks=() if case.id in fast else pytest.mark.sweep)
+        for case in CASES
+    ]
 
 
 @pytest.mark.parametrize("case", _params())
-@pytest.mark.slow
 def test_bad_input(case: Case, world: Path, tmp_path: Path) -> None:
     w = tmp_path / "w"
     w.mkdir()
