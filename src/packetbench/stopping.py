@@ -15,8 +15,10 @@ unwinding through DuckDB's C++ ``catch (...)`` aborts the process ("terminate ca
 throwing an instance of '' / FATAL: exception not rethrown", exit 134). So every use of
 pdfium holds `PDFIUM` (pdfium is not thread-safe either), and when the main thread ends,
 before any exit handler and before the interpreter finalizes, `_at_exit` interrupts the
-registered DuckDB connections, joins the registered native threads, and takes `PDFIUM`
-for good: no thread is inside pdfium or DuckDB when they are torn down.
+registered DuckDB connections, joins the registered native threads, and closes `PDFIUM` to
+daemon threads; a page still being rendered then is not waited for: pypdfium2's exit handler
+is dropped instead, so the library is never destroyed under it. No thread is inside DuckDB,
+and none inside pdfium while it is torn down.
 """
 
 from __future__ import annotations
@@ -52,17 +54,21 @@ class _Pdfium:
     def __exit__(self, *_: object) -> None:
         self._lock.release()
 
-    def close(self, timeout: float) -> None:
-        """Let no daemon thread in, and wait (at most `timeout`) for one inside to leave."""
+    def close(self, timeout: float) -> bool:
+        """Let no daemon thread in, and wait (at most `timeout`) for one inside to leave:
+        whether none is inside now."""
         self._closed = True
         if self._lock.acquire(timeout=max(0.0, timeout)):
             self._lock.release()
+            return True
+        return False
 
 
 # pdfium is not thread-safe: every use of it, in any module, holds this lock.
 PDFIUM = _Pdfium()
 # How long the end of the process waits for native work to stop (a page being rendered).
 EXIT_WAIT_S = 2.0
+PDFIUM_WAIT_S = 0.2  # ... for a thread inside pdfium, before its library is left as it is
 
 _connections: weakref.WeakSet[Any] = weakref.WeakSet()  # DuckDB connections to interrupt
 # native work to join at the end, and what stops it
@@ -201,7 +207,13 @@ def _at_exit() -> None:
             interrupt_all()  # a query it started since
             if time.monotonic() >= deadline:
                 break
-    PDFIUM.close(deadline - time.monotonic())
+    if not PDFIUM.close(min(PDFIUM_WAIT_S, max(0.0, deadline - time.monotonic()))):
+        # A daemon thread is inside pdfium (a page being rendered): the library is not
+        # destroyed under it; the process ends around it instead, as it would if killed.
+        scope = sys.modules.get("pypdfium2._library_scope")
+        destroy = getattr(scope, "destroy_lib", None)
+        if destroy is not None:
+            atexit.unregister(destroy)
 
 
 @contextlib.contextmanager

@@ -67,6 +67,10 @@ def _stop(
     )
     try:
         deadline = time.monotonic() + 120
+        handled = time.monotonic() + 20  # the old code never handled SIGTERM: send it anyway
+        while not _handles(process.pid, stop) and time.monotonic() < handled:
+            assert process.poll() is None, process.communicate()
+            time.sleep(0.01)
         while not ready(process):
             assert process.poll() is None, process.communicate()
             assert time.monotonic() < deadline, "the moment to stop it never came"
@@ -79,6 +83,17 @@ def _stop(
         if process.poll() is None:
             process.kill()
             process.communicate()
+
+
+def _handles(pid: int, stop: signal.Signals) -> bool:
+    """Whether process `pid` has a handler of its own for `stop` (its SigCgt mask): until
+    then the signal would end it by the kernel's default, before the command has started."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    caught = next(line for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(caught.split()[1], 16) >> (stop - 1) & 1)
 
 
 def _assert_stopped(stop: signal.Signals, code: int, stderr: str, took: float) -> None:
@@ -99,11 +114,10 @@ def test_sql_ends_mid_query_and_leaves_no_scratch(
     _, run = scored
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    started = time.monotonic()
     code, stderr, took = _stop(
         ["sql", str(run), "SELECT count(*) FROM range(100000000000) a, claims"],
         stop,
-        lambda _: time.monotonic() - started > 1.5,  # the command is well into the query
+        _after(1.5),  # the command is well into the query
         env={"TMPDIR": str(scratch)},
     )
     _assert_stopped(stop, code, stderr, took)
@@ -197,3 +211,58 @@ def test_view_ends_on_sigterm_with_one_line(scored: tuple[Path, Path], tmp_path:
         lambda process: bool(process.stdout and process.stdout.readline()),
     )
     _assert_stopped(signal.SIGTERM, code, stderr, took)
+
+
+def _after(seconds: float) -> Callable[[subprocess.Popen[str]], bool]:
+    """Ready `seconds` after it is first asked (once the command handles the signal)."""
+    since: list[float] = []
+
+    def ready(_: subprocess.Popen[str]) -> bool:
+        since.append(time.monotonic())
+        return since[-1] - since[0] > seconds
+
+    return ready
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "report",
+        pytest.param("verify", marks=pytest.mark.slow),
+        pytest.param("extract", marks=pytest.mark.slow),
+        pytest.param("audit", marks=pytest.mark.slow),
+        pytest.param("difficulty", marks=pytest.mark.slow),
+        pytest.param("generate", marks=pytest.mark.slow),
+    ],
+)
+def test_every_command_ends_on_sigterm_as_on_sigint(
+    scored: tuple[Path, Path], tmp_path: Path, command: str
+) -> None:
+    """SIGTERM a second or two into each command: one line and exit 143, as Ctrl-C is 130
+    (a command used to die of SIGTERM with nothing said, leaving what it held)."""
+    packets, run = scored
+    n3 = str(PACKETS / "N3-000001")
+    args = {
+        "report": ["report", str(run), "--out", str(tmp_path / "report")],
+        "verify": [
+            "verify",
+            str(shutil.copytree(run, tmp_path / "run")),
+            "--packets",
+            str(packets),
+        ],
+        "extract": [
+            "extract",
+            "--provider",
+            "sim",
+            "--packets",
+            str(PACKETS),
+            "--out",
+            str(tmp_path / "x"),
+        ],
+        "audit": ["audit", n3],
+        "difficulty": ["difficulty", n3],
+        "generate": ["generate", "--tiers", "N3", "--count", "2", "--out", str(tmp_path / "g")],
+    }[command]
+    code, stderr, took = _stop(args, signal.SIGTERM, _after(0.3))
+    _assert_stopped(signal.SIGTERM, code, stderr, took)
+    assert not list(tmp_path.rglob(".packetbench.lock")) and not list(tmp_path.rglob(".results-*"))
