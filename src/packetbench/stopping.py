@@ -32,7 +32,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 
 class _Pdfium:
@@ -71,6 +71,13 @@ EXIT_WAIT_S = 2.0
 PDFIUM_WAIT_S = 0.2  # ... for a thread inside pdfium, before its library is left as it is
 
 _connections: weakref.WeakSet[Any] = weakref.WeakSet()  # DuckDB connections to interrupt
+
+
+class _Interruptible(Protocol):
+    def interrupt(self) -> object: ...
+
+
+_Connection = TypeVar("_Connection", bound=_Interruptible)
 # native work to join at the end, and what stops it
 _threads: weakref.WeakKeyDictionary[threading.Thread, Callable[[], object] | None] = (
     weakref.WeakKeyDictionary()
@@ -84,7 +91,7 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised in the main thread as Ctrl-C is (its cleanups are the same)."""
 
 
-def watch(connection: Any) -> Any:
+def watch(connection: _Connection) -> _Connection:
     """Register a DuckDB connection: interrupted when a signal comes or the process ends
     (at once, when it is ending already)."""
     _connections.add(connection)

@@ -1649,7 +1649,7 @@ def _untrusted(add: Callable[..., None]) -> None:
             needs=("run", "packets"),
         )
     # ... and a run folder is someone else's input: a link in it leads nowhere outside it.
-    for label, damage, query in (
+    for label, linked, query in (
         (
             "scores/ is a link to /",
             _link("run/scores", "/"),
@@ -1672,7 +1672,7 @@ def _untrusted(add: Callable[..., None]) -> None:
             f"read-only: {label}",
             ("sql", "{w}/run", query),
             denied,
-            damage,
+            linked,
             ("run", "packets"),
             fast=label == "scores/ is a link to /",
         )
