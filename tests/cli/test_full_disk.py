@@ -169,3 +169,24 @@ def test_a_full_standard_output_is_one_line(
     assert done.stderr.splitlines() == [
         "packetbench: error: standard output: cannot write (No space left on device)"
     ], done.stderr
+
+
+def test_a_reader_gone_is_one_line(run: tuple[Path, Path]) -> None:
+    """`packetbench sql RUN ... | head -1` whose reader is gone before the table is printed
+    (the read end closed at once): the write fails with EPIPE: one line, exit 1, no
+    traceback."""
+    _, a = run
+    process = subprocess.Popen(
+        [cli_path(), "sql", str(a), "--format", "csv", "SELECT * FROM claims"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    stderr = process.stderr.read()
+    process.stderr.close()
+    assert process.wait(timeout=60) == 1, stderr
+    assert stderr.splitlines() == [
+        "packetbench: error: standard output: cannot write (Broken pipe)"
+    ], stderr

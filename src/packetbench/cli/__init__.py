@@ -143,6 +143,10 @@ def main() -> None:
             _stopped(INTERRUPTED)
         if isinstance(error, OSError) and error.errno in WRITE_REFUSED:
             _write_refused(error)
+        refused = error.__context__  # typer ends a closed pipe by exit 1, saying nothing
+        closed = isinstance(refused, OSError) and refused.errno in WRITE_REFUSED
+        if isinstance(error, SystemExit) and isinstance(refused, OSError) and closed:
+            _write_refused(refused)
         _report(error)
         raise  # a bug: its traceback is the report
     if code == INTERRUPTED:
