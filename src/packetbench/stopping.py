@@ -31,7 +31,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, Protocol, TypeVar
 
 
@@ -78,6 +78,7 @@ class _Interruptible(Protocol):
 
 
 _Connection = TypeVar("_Connection", bound=_Interruptible)
+_Result = TypeVar("_Result")
 # native work to join at the end, and what stops it
 _threads: weakref.WeakKeyDictionary[threading.Thread, Callable[[], object] | None] = (
     weakref.WeakKeyDictionary()
@@ -236,6 +237,33 @@ def no_signals() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def run_async(main: Coroutine[Any, Any, _Result]) -> _Result:
+    """`asyncio.run(main)` with asyncio's own graceful stop on SIGINT, and on SIGTERM too:
+    the first signal cancels the main task, whose cleanups are awaited, then
+    KeyboardInterrupt is raised (asyncio installs that only over Python's default SIGINT
+    handler, which `install` replaced: it is put back for the run)."""
+    import asyncio
+
+    if not _installed or threading.current_thread() is not threading.main_thread():
+        return asyncio.run(main)
+
+    def forward(signum: int, frame: Any) -> None:
+        if signum not in _received:
+            _received.append(signum)
+        handler = signal.getsignal(signal.SIGINT)  # asyncio's, while it runs
+        if callable(handler):
+            handler(signal.SIGINT, frame)
+
+    previous = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, forward)
+    try:
+        return asyncio.run(main)
+    finally:
+        signal.signal(signal.SIGINT, previous[0])
+        signal.signal(signal.SIGTERM, previous[1])
 
 
 def _after_fork_in_child() -> None:

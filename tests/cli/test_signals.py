@@ -14,6 +14,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -266,3 +267,61 @@ def test_every_command_ends_on_sigterm_as_on_sigint(
     code, stderr, took = _stop(args, signal.SIGTERM, _after(0.3))
     _assert_stopped(signal.SIGTERM, code, stderr, took)
     assert not list(tmp_path.rglob(".packetbench.lock")) and not list(tmp_path.rglob(".results-*"))
+
+
+@pytest.mark.parametrize(
+    "stop",
+    [signal.SIGTERM, pytest.param(signal.SIGINT, marks=pytest.mark.slow)],
+    ids=lambda s: s.name,
+)
+def test_extract_from_an_api_ends_mid_run(tmp_path: Path, stop: signal.Signals) -> None:
+    """`extract` asking the stub OpenAI API (the real SDK, over HTTP), stopped once three
+    records are written: asyncio's own stop (the main task cancelled, its cleanups awaited)
+    serves SIGTERM as SIGINT; one line, no traceback of a task, within 2 s."""
+    stub = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "packetbench.benchmark.harness.stub",
+            "--api",
+            "openai",
+            "--packets",
+            str(PACKETS / "N1-000001"),
+            "--delay",
+            "0.3",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert stub.stdout is not None
+        url = stub.stdout.readline().strip()
+        out = tmp_path / "run"
+        code, stderr, took = _stop(
+            [
+                "extract",
+                "--provider",
+                "openai",
+                "--model",
+                "stub-model",
+                "--base-url",
+                url,
+                "--packets",
+                str(PACKETS / "N1-000001"),
+                "--out",
+                str(out),
+                "--no-cache",
+            ],
+            stop,
+            lambda _: len(list(out.glob("extractions/*/*.json"))) >= 3,
+            env={"OPENAI_API_KEY": "stub-key"},
+        )
+    finally:
+        assert stub.stdin is not None
+        stub.stdin.close()
+        stub.wait(timeout=30)
+        if stub.stdout is not None:
+            stub.stdout.close()
+    _assert_stopped(stop, code, stderr, took)
+    assert "--resume" in stderr  # how to continue

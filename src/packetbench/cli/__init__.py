@@ -104,12 +104,19 @@ def _how_to_continue(words: list[str]) -> str:
 
 
 def _stopped(code: int) -> None:
-    """End a command a signal stopped: one line, exit 130 (SIGINT) or 143 (SIGTERM)."""
+    """End a command a signal stopped: one line, exit 130 (SIGINT) or 143 (SIGTERM).
+
+    Its cleanups have run on the way here; what is left is the interpreter's own teardown
+    (a last garbage collection of everything a harness loaded took seconds on a loaded
+    machine), which a stopped command skips: the process ends now."""
     del code
     terminated = stopping.signalled() == signal.SIGTERM
     word = "terminated" if terminated else "interrupted"
     typer.echo(f"packetbench: {word}{_how_to_continue(sys.argv[1:])}", err=True)
-    sys.exit(TERMINATED if terminated else INTERRUPTED)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(TERMINATED if terminated else INTERRUPTED)
 
 
 def _write_refused(error: OSError) -> None:
