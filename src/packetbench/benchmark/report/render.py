@@ -22,7 +22,7 @@ from packetbench.benchmark.report import charts
 from packetbench.benchmark.report.context import HALLUCINATION, RateTable, build_context
 from packetbench.benchmark.report.spread import repeats_context
 from packetbench.benchmark.results.query import open_runs
-from packetbench.benchmark.runs import check_outputs, write_atomic
+from packetbench.benchmark.runs import check_outputs, write_together
 from packetbench.benchmark.stats.bootstrap import Interval
 from packetbench.resources import resource_dir
 
@@ -210,6 +210,6 @@ def write_report(
     except OSError as error:
         raise UsageError(f"{out}: cannot create the report folder ({error.strerror})") from None
     files = ReportFiles(out / "report.md", out / "report.html")
-    write_atomic(files.markdown, markdown.encode("utf-8"))
-    write_atomic(files.html, html.encode("utf-8"))
+    # together: a full disk leaves the earlier report whole, never half of each
+    write_together({files.markdown: markdown.encode("utf-8"), files.html: html.encode("utf-8")})
     return files

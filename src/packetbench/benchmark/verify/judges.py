@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from packetbench import stopping
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.grounding.places import truth_places
 from packetbench.benchmark.packets import DocInfo, Packet
@@ -178,7 +179,7 @@ class SimJudge(Judge):
                 "run `packetbench score` first)"
             )
         try:
-            with duckdb.connect() as con:
+            with stopping.watch(duckdb.connect()) as con:
                 rows = con.execute(
                     "SELECT packet_id, doc_id, source, path, verdict FROM read_parquet(?)",
                     [str(path)],

@@ -29,9 +29,15 @@ window.PB_receive = function (key, data) {
   if (resolve) resolve(data);
 };
 
+// A key names a script of the export: parts of the id grammar only (no "..", no "/" inside a
+// part), so no route, which anyone can write after the "#", loads a script outside it.
+const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 const loading = new Map();
 function loadStatic(key) {
-  if (key in window.PB_DATA) return Promise.resolve(window.PB_DATA[key]);
+  if (typeof key !== "string" || !KEY.test(key) || key.includes("..")) {
+    return Promise.reject(new Error("not in this export: " + String(key).slice(0, 80)));
+  }
+  if (Object.prototype.hasOwnProperty.call(window.PB_DATA, key)) return Promise.resolve(window.PB_DATA[key]);
   if (!loading.has(key)) {
     loading.set(key, new Promise((resolve, reject) => {
       waiting.set(key, resolve);
