@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -17,7 +18,10 @@ Jobs = Annotated[int, typer.Option(help="Worker processes that generate packets.
 
 
 def _say(line: str) -> None:
-    typer.echo(f"release: {line}", err=True)
+    """Progress on a terminal only: scripts and logs see the command's own lines alone, and a
+    refusal stays one line on stderr."""
+    if sys.stderr.isatty():
+        typer.echo(f"release: {line}", err=True)
 
 
 @release_app.command("seeds")
