@@ -129,7 +129,9 @@ def refresh(
         f"{folder / 'test'}: draw {entry.draw}, {len(entry.packets)} packet(s); seeds committed "
         f"as {entry.seed_commitment} (was {done.old_commitment}); new seeds in {done.seeds}"
     )
-    typer.echo(f"release {done.release.title}: digest {done.release.digest} (was {done.old_digest})")
+    typer.echo(
+        f"release {done.release.title}: digest {done.release.digest} (was {done.old_digest})"
+    )
 
 
 @release_app.command("publish")

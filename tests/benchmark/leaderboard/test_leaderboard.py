@@ -51,7 +51,9 @@ def test_usage_errors_are_one_line_before_any_work(tmp_path: Path, run_cli: RunC
         "--check takes one submission",
     )
     _one_line(
-        run_cli("leaderboard", run, "--release", str(tmp_path / "none"), "--out", str(tmp_path / "b")),
+        run_cli(
+            "leaderboard", run, "--release", str(tmp_path / "none"), "--out", str(tmp_path / "b")
+        ),
         2,
         "none: missing",
     )
@@ -96,6 +98,7 @@ def test_the_leaderboard_ranks_runs_with_intervals_and_tests_against_the_leader(
 def test_value_accuracy_counts_the_documents_a_run_did_not_score(board: Path) -> None:
     """The sloppy simulator fails some documents: they count as not correct, over the
     truth fields the perfect run scored on them."""
+
     def table(run: str) -> dict[tuple[str, str], tuple[str, int, int]]:
         with duckdb.connect(str(board / "runs" / run / "results.duckdb"), read_only=True) as db:
             found = db.execute(
@@ -253,7 +256,9 @@ def test_an_imported_corpus_wrapped_as_a_release_ranks_its_cohorts(
     tmp_path: Path, run_cli: RunCli
 ) -> None:
     corpus = write_corpus(tmp_path / "corpus")
-    imported = run_cli("import", "nightmare", str(corpus), "--out", str(tmp_path / "imp"), "--score")
+    imported = run_cli(
+        "import", "nightmare", str(corpus), "--out", str(tmp_path / "imp"), "--score"
+    )
     assert imported.returncode == 0, imported.stderr
     version = (corpus / "COMMIT").read_text().strip()
     (tmp_path / "spec.toml").write_text(

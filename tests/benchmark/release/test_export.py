@@ -20,7 +20,9 @@ def exported(tmp_path_factory: pytest.TempPathFactory, run_cli: RunCli) -> Path:
     folder = tmp_path_factory.mktemp("export")
     write_spec(folder)
     build(run_cli, folder)
-    done = run_cli("release", "export", str(folder / "rel"), "--out", str(folder / "data"), "--dpi", "50")
+    done = run_cli(
+        "release", "export", str(folder / "rel"), "--out", str(folder / "data"), "--dpi", "50"
+    )
     assert done.returncode == 0, done.stderr
     assert "data/dev.parquet: 25 documents" in done.stdout
     return folder
@@ -31,7 +33,10 @@ def _load(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setenv("HF_HOME", str(folder / "hf-home"))
     from datasets import load_dataset
 
-    files = {"dev": str(folder / "data" / "dev.parquet"), "test": str(folder / "data" / "test.parquet")}
+    files = {
+        "dev": str(folder / "data" / "dev.parquet"),
+        "test": str(folder / "data" / "test.parquet"),
+    }
     return load_dataset("parquet", data_files=files, cache_dir=str(folder / "hf-cache"))
 
 
@@ -74,14 +79,25 @@ def test_the_test_split_is_exported_without_truth_or_seeds(
 def test_the_parquet_is_written_in_row_groups_and_the_card_describes_it(exported: Path) -> None:
     assert pq.ParquetFile(exported / "data" / "dev.parquet").num_row_groups >= 2
     card = (exported / "data" / "README.md").read_text()
-    for part in ("license: apache-2.0", "## Fields", "## Splits", "## How it was made",
-                 "## Licence", "## Intended use", "## Known limits", "| test | ", "withheld"):
+    for part in (
+        "license: apache-2.0",
+        "## Fields",
+        "## Splits",
+        "## How it was made",
+        "## Licence",
+        "## Intended use",
+        "## Known limits",
+        "| test | ",
+        "withheld",
+    ):
         assert part in card, part
 
 
 @pytest.mark.slow
 def test_an_export_is_byte_identical_when_made_again(exported: Path, run_cli: RunCli) -> None:
-    done = run_cli("release", "export", str(exported / "rel"), "--out", str(exported / "again"), "--dpi", "50")
+    done = run_cli(
+        "release", "export", str(exported / "rel"), "--out", str(exported / "again"), "--dpi", "50"
+    )
     assert done.returncode == 0, done.stderr
     assert tree(exported / "again") == tree(exported / "data")
 

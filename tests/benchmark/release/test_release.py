@@ -145,7 +145,9 @@ def test_a_refreshed_test_split_differs_verifies_and_rebuilds(
     assert manifest["splits"]["test"]["draw"] == 2
     ok = run_cli("release", "verify", str(release), "--seeds", str(new_seeds))
     assert ok.returncode == 0, ok.stderr
-    stale = run_cli("release", "verify", str(release), "--seeds", str(tmp_path / "private" / "seeds.toml"))
+    stale = run_cli(
+        "release", "verify", str(release), "--seeds", str(tmp_path / "private" / "seeds.toml")
+    )
     assert stale.returncode == 1
     # the spec with the new seed file builds the refreshed release byte for byte
     rebuilt = build(run_cli, tmp_path, "rebuilt", "--seeds", str(new_seeds))
@@ -223,7 +225,9 @@ def test_bad_release_inputs_are_refused_before_anything_is_written(
     _refused(run_cli("release", "build", str(spec), "--out", str(out)), "seeds.toml: missing")
     # a seed file inside the release folder would be published with it
     assert run_cli("release", "seeds", str(spec), "--out", str(out / "seeds.toml")).returncode == 0
-    inside = run_cli("release", "build", str(spec), "--out", str(out), "--seeds", str(out / "seeds.toml"))
+    inside = run_cli(
+        "release", "build", str(spec), "--out", str(out), "--seeds", str(out / "seeds.toml")
+    )
     _refused(inside, "inside the release folder")
     shutil.rmtree(out)
     # a hand-written small seed could be found from the committed hashes
@@ -247,9 +251,7 @@ def test_an_existing_release_is_replaced_only_with_force(made: Path, run_cli: Ru
     foreign = made / "foreign"
     foreign.mkdir()
     (foreign / "notes.txt").write_text("mine")
-    done = run_cli(
-        "release", "build", str(made / "spec.toml"), "--out", str(foreign), "--force"
-    )
+    done = run_cli("release", "build", str(made / "spec.toml"), "--out", str(foreign), "--force")
     _refused(done, "notes.txt, which release build did not write")
     assert (foreign / "notes.txt").read_text() == "mine"
     forced = run_cli(

@@ -36,10 +36,13 @@ HALLUCINATION = ("halluc_numbers", "halluc_strings")
 ALPHA = 0.05
 
 
+NO_INTERVAL = Interval(None, None)
+
+
 @dataclass(frozen=True)
 class Cell:
     value: float | None
-    interval: Interval = Interval(None, None)
+    interval: Interval = NO_INTERVAL
 
 
 @dataclass(frozen=True)
@@ -321,7 +324,11 @@ def _versus(
         if "accuracy" in tested and leader in accuracy.rates and row.name in accuracy.rates:
             test = sign_test(accuracy.rates[leader], accuracy.rates[row.name])
             found.append(
-                (row, "accuracy", Versus(test.documents, test.b_higher, test.a_higher, test.p_value))
+                (
+                    row,
+                    "accuracy",
+                    Versus(test.documents, test.b_higher, test.a_higher, test.p_value),
+                )
             )
         if not paired:
             continue

@@ -363,7 +363,9 @@ class Refreshed:
     seeds: Path
 
 
-def refresh(folder: Path, seeds_out: Path, *, jobs: int = 1, progress: Progress = _quiet) -> Refreshed:
+def refresh(
+    folder: Path, seeds_out: Path, *, jobs: int = 1, progress: Progress = _quiet
+) -> Refreshed:
     """Draw a new test split for the release in `folder`: new private seeds written to
     `seeds_out` (first, so they are never lost), the test packets generated again from them,
     COMMITMENT and release.json rewritten. The dev split is untouched."""

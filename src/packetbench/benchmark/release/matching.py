@@ -67,8 +67,14 @@ def match(release: Release, packets: tuple[RunPacket, ...], source: Path) -> Mat
             for kind in ("file", *TRUTH_KINDS):
                 sha = kinds.get(kind)
                 if sha is None:
-                    raise NotOnRelease(f"{where}: records no sha256 of its {kind.replace('_', ' ')}")
-                ok = sha in committed if kind == "file" else files.get(f"{kind}_{doc_id}.json") == sha
+                    raise NotOnRelease(
+                        f"{where}: records no sha256 of its {kind.replace('_', ' ')}"
+                    )
+                ok = (
+                    sha in committed
+                    if kind == "file"
+                    else files.get(f"{kind}_{doc_id}.json") == sha
+                )
                 if not ok:
                     raise NotOnRelease(
                         f"{where}: its {kind.replace('_', ' ')} is not the one release {title} "

@@ -46,7 +46,9 @@ def packet_info(folder: Path) -> PacketInfo:
         packet.tier,
         packet.seed,
         str(packet.generator_version),
-        tuple(PacketDoc(d.doc_id, d.doc_type, d.format, d.file, d.schema) for d in packet.documents),
+        tuple(
+            PacketDoc(d.doc_id, d.doc_type, d.format, d.file, d.schema) for d in packet.documents
+        ),
     )
 
 

@@ -91,13 +91,13 @@ class LoadedSpec:
         dev = self.split("dev")
         if dev is None or dev.imported is None:
             return None
-        return (self.folder / dev.imported).resolve()
+        return self.folder / dev.imported
 
     def seed_file(self) -> Path | None:
         test = self.split("test")
         if test is None or test.seed_file is None:
             return None
-        return (self.folder / test.seed_file).resolve()
+        return self.folder / test.seed_file
 
 
 def _first_error(error: ValidationError) -> str:
@@ -123,7 +123,7 @@ def load_spec(path: Path) -> LoadedSpec:
     except ValidationError as error:
         raise BadInput(f"{path}: not a release spec ({_first_error(error)})") from None
     _check(spec, path)
-    return LoadedSpec(spec, path.resolve())
+    return LoadedSpec(spec, path)
 
 
 def _check(spec: Spec, path: Path) -> None:
