@@ -14,7 +14,7 @@ from packetbench.cli._options import finite
 def leaderboard(
     runs: Annotated[
         list[Path] | None,
-        typer.Argument(metavar="RUN...", show_default=False, help="Scored run folders."),
+        typer.Argument(metavar="RUN", show_default=False, help="Scored run folders."),
     ] = None,
     release: Annotated[
         Path | None, typer.Option(help="The release folder the runs are checked against.")

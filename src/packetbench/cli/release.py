@@ -26,7 +26,7 @@ def _say(line: str) -> None:
 
 @release_app.command("seeds")
 def seeds(
-    spec: Annotated[Path, typer.Argument(metavar="SPEC.toml", help="The release spec.")],
+    spec: Annotated[Path, typer.Argument(metavar="SPEC", help="The release spec (TOML).")],
     out: Annotated[
         Path | None,
         typer.Option(help="Where to write the seed file (default: the spec's seed_file)."),
@@ -43,7 +43,7 @@ def seeds(
 
 @release_app.command("build")
 def build(
-    spec: Annotated[Path, typer.Argument(metavar="SPEC.toml", help="The release spec.")],
+    spec: Annotated[Path, typer.Argument(metavar="SPEC", help="The release spec (TOML).")],
     out: Annotated[Path, typer.Option(help="The release folder to write.", metavar="DIR")],
     seeds: Annotated[
         Path | None,
