@@ -267,3 +267,31 @@ def test_verify_of_a_folder_that_is_no_release(tmp_path: Path, run_cli: RunCli) 
     _refused(run_cli("release", "verify", str(tmp_path)), "not JSON")
     (tmp_path / "release.json").write_text('{"release_format": 1}')
     _refused(run_cli("release", "verify", str(tmp_path)), "not a release manifest")
+
+
+@pytest.mark.slow
+def test_a_run_of_the_test_split_is_checked_by_the_public_copy(
+    made: Path, run_cli: RunCli, tmp_path: Path
+) -> None:
+    """The public copy has no test packet, yet COMMITMENT identifies a run made on them (by
+    the sha256 of what it read), and a leaderboard of the test split names no seed."""
+    public = tmp_path / "public"
+    assert run_cli("release", "publish", str(made / "rel"), "--out", str(public)).returncode == 0
+    run = tmp_path / "run"
+    done = run_cli(
+        "extract", "--provider", "sim", "--sim-seed", "1",
+        "--packets", str(made / "rel" / "test"), "--out", str(run),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    checked = run_cli("leaderboard", "--check", str(run), "--release", str(public))
+    assert checked.returncode == 0, checked.stderr
+    assert "split test: 1 packets" in checked.stdout
+    scored = run_cli("score", str(run), "--packets", str(made / "rel" / "test"))
+    assert scored.returncode == 0, scored.stderr
+    board = run_cli(
+        "leaderboard", str(run), "--release", str(made / "rel"), "--out", str(tmp_path / "b")
+    )
+    assert board.returncode == 0, board.stderr
+    seed = str(_seeds(made)[0])
+    for path in (tmp_path / "b").iterdir():
+        assert seed not in path.read_text(encoding="utf-8"), path

@@ -88,7 +88,7 @@ class Board:
     rows: list[Row]
     tested: tuple[str, ...]
     tests: int
-    unrated: int = 0  # documents of the split no run on the board scored
+    unrated: int = 0  # documents no run scored with a populated truth field
 
     @property
     def labels(self) -> dict[str, str]:
@@ -268,7 +268,7 @@ class Accuracy:
 
     cells: dict[str, Cell]
     rates: dict[str, Any]  # run -> per-document rate (documents in one order for every run)
-    unrated: int  # documents no run scored (their truth field count is unknown): left out
+    unrated: int  # documents no run scored with a populated truth field: left out
 
 
 def _accuracy(runs: Any) -> Accuracy:
