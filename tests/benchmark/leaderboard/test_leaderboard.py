@@ -283,3 +283,63 @@ def test_an_imported_corpus_wrapped_as_a_release_ranks_its_cohorts(
     assert verified.returncode == 0, verified.stderr
     regenerate = run_cli("release", "verify", str(tmp_path / "rel"), "--regenerate")
     _one_line(regenerate, 2, "wraps an imported corpus")
+
+
+@pytest.mark.slow
+def test_an_inspect_log_is_a_submission_and_its_import_a_row(
+    tmp_path: Path, run_cli: RunCli
+) -> None:
+    """`inspect eval packetbench/extract` (against the OpenAI stub) on a release's dev split:
+    its log passes --check, alone and named by submission.toml, and the run `import
+    inspect` makes of it ranks as an imported row."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from packetbench.benchmark.harness.stub import StubServer
+
+    write_spec(tmp_path, test=False)
+    release = build(run_cli, tmp_path)
+    key = "sk-release-test"
+    stub = StubServer("openai", release / "dev", expect_key=key).start()
+    try:
+        env = {
+            **os.environ,
+            "OPENAI_BASE_URL": stub.base_url,
+            "OPENAI_API_KEY": key,
+            "INSPECT_LOG_DIR": str(tmp_path / "logs"),
+        }
+        evaluated = subprocess.run(
+            [str(Path(sys.executable).with_name("inspect")), "eval", "packetbench/extract",
+             "-T", f"packets={release / 'dev'}", "--model", "openai/stub-model",
+             "-M", "responses_api=false", "--display", "none"],
+            env=env, capture_output=True, text=True, timeout=900, check=False,
+        )  # fmt: skip
+        assert evaluated.returncode == 0, evaluated.stdout + evaluated.stderr
+    finally:
+        stub.stop()
+    (log,) = (tmp_path / "logs").glob("*.eval")
+    done = run_cli("leaderboard", "--check", str(log), "--release", str(release))
+    assert done.returncode == 0, done.stderr
+    assert "an inspect log made on release tiny 1.0" in done.stdout
+    submission = tmp_path / "submission"
+    submission.mkdir()
+    shutil.copy(log, submission / "extract.eval")
+    (submission / "submission.toml").write_text(
+        'release = "tiny"\nversion = "1.0"\nlog = "extract.eval"\n'
+    )
+    done = run_cli("leaderboard", "--check", str(submission), "--release", str(release))
+    assert done.returncode == 0, done.stderr
+    run = tmp_path / "inspect-run"
+    imported = run_cli(
+        "import", "inspect", str(log), "--packets", str(release / "dev"), "--out", str(run)
+    )
+    assert imported.returncode == 0, imported.stderr
+    assert run_cli("score", str(run), "--packets", str(release / "dev")).returncode == 0
+    board = run_cli(
+        "leaderboard", str(run), "--release", str(release), "--out", str(tmp_path / "b")
+    )
+    assert board.returncode == 0, board.stderr
+    (row,) = csv.DictReader(io.StringIO((tmp_path / "b" / "leaderboard.csv").read_text()))
+    assert row["imported"] == "true" and row["provider"] == "inspect"
