@@ -12,14 +12,12 @@ from typing import Any
 import pyarrow.parquet as pq
 import pytest
 
-from tests.support.releases import RunCli, build, tree, write_spec
+from tests.support.releases import RunCli, tree
 
 
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory: pytest.TempPathFactory, run_cli: RunCli) -> Path:
-    folder = tmp_path_factory.mktemp("export")
-    write_spec(folder)
-    build(run_cli, folder)
+def exported(tiny_release: Path, run_cli: RunCli) -> Path:
+    folder = tiny_release
     done = run_cli(
         "release", "export", str(folder / "rel"), "--out", str(folder / "data"), "--dpi", "50"
     )
@@ -96,10 +94,16 @@ def test_the_parquet_is_written_in_row_groups_and_the_card_describes_it(exported
 @pytest.mark.slow
 def test_an_export_is_byte_identical_when_made_again(exported: Path, run_cli: RunCli) -> None:
     done = run_cli(
-        "release", "export", str(exported / "rel"), "--out", str(exported / "again"), "--dpi", "50"
+        "release",
+        "export",
+        str(exported / "rel"),
+        "--out",
+        str(exported / "data-again"),
+        "--dpi",
+        "50",
     )
     assert done.returncode == 0, done.stderr
-    assert tree(exported / "again") == tree(exported / "data")
+    assert tree(exported / "data-again") == tree(exported / "data")
 
 
 def test_a_changed_release_or_an_existing_export_is_refused(

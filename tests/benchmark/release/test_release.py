@@ -16,12 +16,9 @@ from packetbench.errors import InputError
 from tests.support.releases import RunCli, build, tree, write_spec
 
 
-@pytest.fixture(scope="module")
-def made(tmp_path_factory: pytest.TempPathFactory, run_cli: RunCli) -> Path:
-    folder = tmp_path_factory.mktemp("release")
-    write_spec(folder)
-    build(run_cli, folder)
-    return folder
+@pytest.fixture
+def made(tiny_release: Path) -> Path:
+    return tiny_release
 
 
 def _seeds(folder: Path, name: str = "seeds.toml") -> list[int]:
@@ -244,21 +241,23 @@ def test_bad_release_inputs_are_refused_before_anything_is_written(
 
 @pytest.mark.slow
 def test_an_existing_release_is_replaced_only_with_force(made: Path, run_cli: RunCli) -> None:
-    before = tree(made / "rel")
-    done = run_cli("release", "build", str(made / "spec.toml"), "--out", str(made / "rel"))
+    copy = made / "forced"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(made / "rel", copy)
+    before = tree(copy)
+    done = run_cli("release", "build", str(made / "spec.toml"), "--out", str(copy))
     _refused(done, "already exists (use --force")
-    assert tree(made / "rel") == before
+    assert tree(copy) == before
     foreign = made / "foreign"
-    foreign.mkdir()
+    foreign.mkdir(exist_ok=True)
     (foreign / "notes.txt").write_text("mine")
     done = run_cli("release", "build", str(made / "spec.toml"), "--out", str(foreign), "--force")
     _refused(done, "notes.txt, which release build did not write")
     assert (foreign / "notes.txt").read_text() == "mine"
-    forced = run_cli(
-        "release", "build", str(made / "spec.toml"), "--out", str(made / "rel"), "--force"
-    )
+    (copy / "dev" / "N1-000001" / "acord_125.pdf").write_bytes(b"damaged")
+    forced = run_cli("release", "build", str(made / "spec.toml"), "--out", str(copy), "--force")
     assert forced.returncode == 0, forced.stderr
-    assert tree(made / "rel") == before
+    assert tree(copy) == before
 
 
 def test_verify_of_a_folder_that_is_no_release(tmp_path: Path, run_cli: RunCli) -> None:
