@@ -85,8 +85,9 @@ def _check(submission: Path, release: Path) -> None:
     except NotOnRelease as error:
         typer.echo(f"packetbench: failed: {error}", err=True)
         raise typer.Exit(1) from None
+    article = "an" if found.what[0] in "aeiou" else "a"
     typer.echo(
-        f"{submission}: {'an' if found.what[0] in 'aeiou' else 'a'} {found.what} made on release {found.release_title} (digest "
+        f"{submission}: {article} {found.what} made on release {found.release_title} (digest "
         f"{found.release_digest[:12]}), split {found.match.split}: "
         f"{len(found.match.folders)} packets, {found.match.documents} documents, every file "
         "as committed"
