@@ -166,30 +166,16 @@ def run_info(run: Path) -> RunInfo:
 def log_packets(log: Path) -> tuple[str, tuple[RunPacket, ...]]:
     """(model, packets read) of an inspect_ai log of `packetbench/extract`: the packets its
     task listed, cut to the documents it has a sample of."""
+    from packetbench.integrations.inspect.listing import log_listing
+
     try:
-        from inspect_ai.log import read_eval_log
+        model, entries, asked = log_listing(log)
     except ImportError as error:
         raise BadInput(
             f"{log}: reading an inspect log needs inspect_ai ({error}); pip install "
             "'packetbench[inspect]'"
         ) from None
-    if not log.is_file():
-        raise BadInput(f"{log}: {'is a folder' if log.is_dir() else 'missing'}, not an inspect log")
-    try:
-        evaluation = read_eval_log(str(log))
-    except Exception as error:  # inspect_ai raises many kinds on a file that is not a log
-        first = (str(error).strip().splitlines() or [type(error).__name__])[0]
-        raise BadInput(f"{log}: not a readable inspect log ({first})") from None
-    meta = (evaluation.eval.metadata or {}).get("packetbench")
-    if not isinstance(meta, dict):
-        raise BadInput(f"{log}: records no packetbench metadata (not a log of packetbench/extract)")
-    asked: dict[str, set[str]] = {}
-    for sample in evaluation.samples or []:
-        metadata = sample.metadata or {}
-        asked.setdefault(str(metadata.get("packet_id")), set()).add(str(metadata.get("doc_id")))
-    if not asked:
-        raise BadInput(f"{log}: holds no samples")
-    listed = _run_packets(meta.get("packets"), log)
+    listed = _run_packets(entries, log)
     cut = tuple(
         RunPacket(
             p.packet_id,
@@ -199,4 +185,4 @@ def log_packets(log: Path) -> tuple[str, tuple[RunPacket, ...]]:
         for p in listed
         if p.packet_id in asked
     )
-    return str(evaluation.eval.model), cut
+    return model, cut
