@@ -45,6 +45,15 @@ def auc_interval(cell: Cell | None) -> str:
     return f"[{cell.interval.low:.3f}, {cell.interval.high:.3f}]"
 
 
+def rate_cell(cell: Cell | None) -> str:
+    """A rate and its interval, as one Markdown cell."""
+    return f"{rate(cell)} {interval(cell)}".strip()
+
+
+def auc_cell(cell: Cell | None) -> str:
+    return f"{auc(cell)} {auc_interval(cell)}".strip()
+
+
 def dollars(value: float | None, batch: bool) -> str:
     if value is None:
         return "–"
@@ -99,6 +108,8 @@ def _environment() -> Environment:
         interval=interval,
         auc=auc,
         auc_interval=auc_interval,
+        rate_cell=rate_cell,
+        auc_cell=auc_cell,
         md=md_cell,
         count=lambda value: f"{int(value):,}",
     )
