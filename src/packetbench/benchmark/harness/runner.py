@@ -16,13 +16,13 @@ import json
 import multiprocessing
 import os
 import random
-import threading
 import time
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from packetbench import stopping
 from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.grounding import citations, confidences
 from packetbench.benchmark.grounding import native as native_cite
@@ -63,7 +63,7 @@ def _preparer(jobs: int) -> tuple[Executor, str]:
     if (
         jobs >= PROCESS_INPUTS_FROM
         and cores > 1
-        and threading.active_count() == 1
+        and stopping.alone()
         and "fork" in multiprocessing.get_all_start_methods()
     ):
         workers = min(4, cores - 1)
