@@ -4,6 +4,13 @@ It reads each document's truth and writes the record a real provider would, with
 errors of every kind the scorer knows (see `benchmark.sim.engine`), and it writes
 `sim_injections.json` into the run: the ledger of what it injected and of what the scorer must
 therefore count, so tests can check the scorer recovers every injected count exactly.
+
+A document of a foreign schema (an imported corpus's ``nightmare/acord_125``) is extracted the
+same way through its namespace (`benchmark.namespaces`): its truth is projected onto the
+schema's document model, the engine answers on the model, and the answer is emitted back in
+the schema's own shapes, so the record is an instance of that schema. The ledger's paths are
+the scorer's, those of the model (``forms_attached[0].item`` for the schema's
+``forms_attached[0]``).
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from typing import Any
 
 import orjson
 
+from packetbench.benchmark import namespaces
 from packetbench.benchmark import universe as universes
 from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.grounding.citations import Citation, convert, page_sizes
@@ -35,7 +43,6 @@ from packetbench.benchmark.sim.citing import CITING, Citer
 from packetbench.benchmark.sim.confiding import DEFAULT_CALIBRATION, confide, expected
 from packetbench.benchmark.sim.engine import Engine, PoolKey
 from packetbench.benchmark.sim.profiles import PROFILES, Profile
-from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.leaves import (
     DocModel,
     LeafShape,
@@ -76,13 +83,16 @@ def _seed(*parts: object) -> int:
 
 def _invalidate(model: type[DocModel], output: dict[str, Any]) -> str:
     """Break the schema the way a loose model does: a money amount written as text, or (with
-    no money leaf) an extra key. Returns what was broken."""
+    no money leaf) an extra key, one the schema lacks. Returns what was broken."""
     for path, value, shape in _truth_leaves(model, output):
         if shape.leaf.kind == "money" and isinstance(value, int | float):
             set_path(output, path, f"${value:,.2f}")
             return f"{path} written as text"
-    output["notes"] = "values transcribed from the attached document"
-    return "extra key notes"
+    key = "notes"
+    while key in model.model_fields:
+        key = f"extra_{key}"
+    output[key] = "values transcribed from the attached document"
+    return f"extra key {key}"
 
 
 def _illegible(choices: list[dict[str, Any]]) -> dict[str, Any]:
@@ -166,8 +176,10 @@ class SimProvider(Provider):
         return info
 
     def check(self, packet: Packet) -> None:
-        # The simulator answers from the truth files: each must parse before the run starts.
+        # The simulator answers from the truth files: each must parse before the run starts,
+        # and each document's schema must be known.
         for doc in packet.documents:
+            namespaces.resolve(doc.schema, packet.path)
             packet.truth(doc.doc_id)
             for kind in ("field_truth", "rendered_universe"):
                 read_json(packet.path / f"{kind}_{doc.doc_id}.json")
@@ -187,14 +199,16 @@ class SimProvider(Provider):
         if roll < profile.missing + profile.error:
             self.ledger[key] = {"status": "error"}
             return self._record(packet, doc, "error", None, "simulated provider failure")
-        model = DOC_TYPES[doc.schema].model
-        truth = packet.truth(doc.doc_id)
-        engine = self._engine(packet, doc, model, truth, rng)
+        scored = namespaces.resolve(doc.schema, packet.path)
+        model = scored.model
+        truth = scored.project(packet.truth(doc.doc_id))
+        foreign = namespaces.split(doc.schema)[0] != namespaces.DEFAULT
+        engine = self._engine(packet, doc, model, truth, rng, scored.required, foreign)
         output = engine.record(model, truth, "", None)
         if roll < profile.missing + profile.error + profile.invalid:
             broken = _invalidate(model, output)
             self.ledger[key] = {"status": "invalid", "broken": broken}
-            return self._record(packet, doc, "ok", output, None)
+            return self._record(packet, doc, "ok", scored.emit(output), None)
         citations = self._cite(packet, doc, model, truth, output)
         expected = engine.expected
         injected = Counter(i["kind"] for i in engine.injections)
@@ -219,7 +233,7 @@ class SimProvider(Provider):
             engine.guesses
         ):  # only documents with illegible fields: others' entries stay as they were
             self.ledger[key]["illegible"] = _illegible(engine.guesses)
-        record = self._record(packet, doc, "ok", output, None)
+        record = self._record(packet, doc, "ok", scored.emit(output), None)
         if citations is not None:
             self.ledger[key]["citations"], record.citations = citations
         if self.confidence:
@@ -272,6 +286,8 @@ class SimProvider(Provider):
         model: type[DocModel],
         truth: dict[str, Any],
         rng: random.Random,
+        required: frozenset[str],
+        foreign: bool,
     ) -> Engine:
         assert self.found is not None
         pools: dict[PoolKey, list[Any]] = {}
@@ -296,6 +312,8 @@ class SimProvider(Provider):
             stale,
             packet.touched(doc.doc_id),
             self.found.illegible.get(doc.doc_id, {}),
+            required,
+            foreign=foreign,
         )
 
     @staticmethod
