@@ -1,5 +1,6 @@
 """The dependency direction of DESIGN §2: the generator half never imports the benchmark half
-or the command line, and provider SDKs are imported only by the provider that uses them."""
+or the command line; `core`, what both halves share, imports neither half; and provider SDKs
+are imported only by the provider that uses them."""
 
 from __future__ import annotations
 
@@ -43,6 +44,41 @@ def test_generator_never_imports_the_benchmark_or_the_cli() -> None:
         if any(
             name.startswith(("packetbench.benchmark", "packetbench.cli")) for name in _imports(m)
         )
+    ]
+    assert offenders == []
+
+
+def test_core_imports_neither_half() -> None:
+    modules = _modules(PACKAGE / "core")
+    assert len(modules) > 10
+    offenders = [
+        (str(m.relative_to(ROOT)), name)
+        for m in modules
+        for name in _imports(m)
+        if name.startswith(
+            (
+                "packetbench.generator",
+                "packetbench.benchmark",
+                "packetbench.cli",
+                "packetbench.integrations",
+                "packetbench.legibility",
+            )
+        )
+    ]
+    assert offenders == []
+
+
+def test_the_benchmark_takes_its_shared_basics_from_core() -> None:
+    """What both halves use lives in `core`: the benchmark imports from the generator only
+    what is the generator's own (its document models, schemas, renderers the audit rebuilds
+    pages with, the generation the pipeline runs), never a basic kept there."""
+    basics = {
+        f"packetbench.generator.{name}"
+        for name in ("leaves", "codes", "executors", "worker_pool", "seeds", "errors")
+    }
+    outside = [m for m in _modules(PACKAGE) if "generator" not in m.relative_to(PACKAGE).parts]
+    offenders = [
+        (str(m.relative_to(ROOT)), name) for m in outside for name in _imports(m) if name in basics
     ]
     assert offenders == []
 

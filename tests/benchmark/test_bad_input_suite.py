@@ -883,7 +883,7 @@ def _cases() -> list[Case]:
         _edit_record("run"),
         seen,
     )
-    # a second writer of a folder another process holds (packetbench.locking) -------------
+    # a second writer of a folder another process holds (packetbench.core.locking) -------------
     held = "is being written by pid "
     add(
         "generate",
@@ -1732,7 +1732,8 @@ def _held(folder: str) -> Callable[[Path], None]:
     def damage(world: Path) -> None:
         target = world / folder
         code = (
-            "import sys, time; from pathlib import Path; from packetbench.locking import hold\n"
+            "import sys, time; from pathlib import Path\n"
+            "from packetbench.core.locking import hold\n"
             "with hold(Path(sys.argv[1])):\n    print('held', flush=True); time.sleep(60)"
         )
         holder = subprocess.Popen(

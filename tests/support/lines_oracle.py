@@ -11,7 +11,7 @@ import datetime as dt
 from collections import Counter, defaultdict
 from fractions import Fraction
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.providers import forms
 from packetbench.generator.providers.questions import (
     ASSIGNED_RISK_QUESTIONS,

@@ -21,7 +21,6 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from packetbench.benchmark.documents import SUFFIXES, TIER, Typed, doc_id_of, known_types
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.harness.asking import Ask, AskRunner
 from packetbench.benchmark.harness.cache import ResponseCache, default_folder, usable_folder
 from packetbench.benchmark.harness.plan import schema_hash
@@ -33,7 +32,8 @@ from packetbench.benchmark.origins import Origins
 from packetbench.benchmark.packets import DocInfo, Packet, read_json
 from packetbench.benchmark.providers import pricing
 from packetbench.benchmark.providers.api import ApiProvider, ProviderStopped
-from packetbench.resources import resource_dir
+from packetbench.core.errors import BadInput
+from packetbench.core.resources import resource_dir
 
 SCHEMA_NAME = "document_type"
 BY_CLASSIFIER = "classifier"

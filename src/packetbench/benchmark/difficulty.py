@@ -33,7 +33,6 @@ from typing import Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
-from packetbench import safe_read
 from packetbench.benchmark.audit.files import Document, packet_folders, read_packet
 from packetbench.benchmark.audit.located import page_turn
 from packetbench.benchmark.audit.ocr import (
@@ -45,8 +44,9 @@ from packetbench.benchmark.audit.ocr import (
     same_text,
 )
 from packetbench.benchmark.audit.pdftext import PdfText
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.score import normalize
+from packetbench.core import safe_read
+from packetbench.core.errors import BadInput, UsageError
 
 # Cross-document variants: the same fact stated differently by two current documents; and a
 # form whose signature and handwritten date contradict its typed signer and date.

@@ -22,9 +22,9 @@ from typing import Any
 
 import orjson
 
-from packetbench import ids, safe_read
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet, find_packets
+from packetbench.core import ids, safe_read
+from packetbench.core.errors import BadInput, UsageError
 
 SUFFIXES = {".pdf": "pdf", ".xlsx": "xlsx", ".csv": "csv"}
 TIER = "own"  # the tier slice of one's own documents

@@ -18,7 +18,6 @@ from typing import Any
 
 from packetbench import __version__
 from packetbench.benchmark import provenance
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import Packet, find_packets
 from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.providers.base import Provider
@@ -33,9 +32,10 @@ from packetbench.benchmark.runs import (
     write_record,
 )
 from packetbench.benchmark.selection import Selection
+from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.locking import LOCK_NAME, hold
+from packetbench.core.versions import versions
 from packetbench.generator.schema_files import all_schemas, schema_bytes
-from packetbench.generator.truth import versions
-from packetbench.locking import LOCK_NAME, hold
 
 
 @dataclass(frozen=True)

@@ -13,11 +13,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from packetbench import safe_read
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import DocInfo, Packet, find_packets, read_json
 from packetbench.benchmark.providers.base import Provider
 from packetbench.benchmark.runs import ExtractionRecord
+from packetbench.core import safe_read
+from packetbench.core.errors import BadInput
 
 
 class Origins:

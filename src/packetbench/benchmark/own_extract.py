@@ -18,7 +18,6 @@ from typing import Any
 
 from packetbench.benchmark import classify
 from packetbench.benchmark.documents import chosen, packet_of, previous_packet
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.extract import (
     ExtractSummary,
     HarnessOptions,
@@ -29,7 +28,8 @@ from packetbench.benchmark.origins import Origins, OriginSim
 from packetbench.benchmark.packets import Packet
 from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.providers.base import Provider
-from packetbench.locking import hold
+from packetbench.core.errors import UsageError
+from packetbench.core.locking import hold
 
 CLASSIFY_DIR = "classify"
 

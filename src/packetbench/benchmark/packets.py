@@ -13,8 +13,8 @@ from typing import Any
 
 import orjson
 
-from packetbench import ids, safe_read
-from packetbench.benchmark.errors import BadInput
+from packetbench.core import ids, safe_read
+from packetbench.core.errors import BadInput
 
 
 def read_json(path: Path, kind: str = "truth") -> Any:

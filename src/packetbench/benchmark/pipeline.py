@@ -32,11 +32,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.selection import Selection
-from packetbench.generator.codes import TIERS
-from packetbench.generator.seeds import check_seeds
-from packetbench.locking import LOCK_NAME, hold
+from packetbench.core.codes import TIERS
+from packetbench.core.errors import UsageError
+from packetbench.core.locking import LOCK_NAME, hold
+from packetbench.core.seeds import check_seeds
 
 if TYPE_CHECKING:
     from packetbench.benchmark.audit.sample import SampleSize
@@ -293,7 +293,7 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
             )
     if isinstance(provider, ApiProvider):
         provider.api_key()  # a missing key fails now, before any packet is generated
-    from packetbench.generator.executors import make_executor
+    from packetbench.core.executors import make_executor
     from packetbench.generator.tiers import resolve
 
     for tier in options.tiers:  # bad knobs are refused before the folder is touched

@@ -15,9 +15,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from packetbench import safe_read
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import DocInfo, Packet, read_json
+from packetbench.core import safe_read
+from packetbench.core.errors import BadInput
 
 TRUTH_KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")
 HASHED = ("file", *TRUTH_KINDS)

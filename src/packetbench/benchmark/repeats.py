@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from packetbench import safe_read
-from packetbench.benchmark.errors import BadInput, UsageError
-from packetbench.generator.seeds import MAX_SEED
+from packetbench.core import safe_read
+from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.seeds import MAX_SEED
 
 if TYPE_CHECKING:
     from packetbench.benchmark.extract import ExtractSummary, HarnessOptions
@@ -200,7 +200,7 @@ def extract_repeats(
     is held throughout, and each repeat's folder while it is written."""
     from packetbench.benchmark import extract as extraction
     from packetbench.benchmark.runs import write_json
-    from packetbench.locking import hold
+    from packetbench.core.locking import hold
 
     check_count(count)
     continuing = options.resume or options.retry_failed

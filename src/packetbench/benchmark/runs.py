@@ -23,14 +23,14 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from packetbench import ids, safe_read
 from packetbench.benchmark import provenance
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.grounding.citations import Citation
 from packetbench.benchmark.grounding.confidences import Confidence
 from packetbench.benchmark.packets import DocInfo, Packet
-from packetbench.errors import WriteFailed
-from packetbench.generator.worker_pool import alive
+from packetbench.core import ids, safe_read
+from packetbench.core.errors import BadInput, UsageError, WriteFailed
+from packetbench.core.jsonfile import dump_json
+from packetbench.core.worker_pool import alive
 
 Status = Literal["ok", "error", "timeout", "invalid", "refused"]
 
@@ -192,10 +192,6 @@ def check_outputs(folder: Path, names: tuple[str, ...], force: bool, what: str) 
 
 
 def write_json(path: Path, data: Any) -> None:
-    # imported here: the generator's truth writer loads its renderers, which a reader of
-    # runs (the viewer) has no use for
-    from packetbench.generator.truth import dump_json
-
     write_atomic(path, dump_json(data))
 
 

@@ -21,10 +21,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from packetbench import ids
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import read_json
 from packetbench.benchmark.score import normalize
+from packetbench.core import ids
+from packetbench.core.errors import BadInput
 
 _DIGIT = re.compile(r"\d")
 _DATE_IN_TEXT = re.compile(r"\b\d{1,2}/\d{1,2}/\d{4}\b|\b\d{4}-\d{2}-\d{2}\b")

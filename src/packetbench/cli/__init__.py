@@ -24,8 +24,7 @@ import typer
 from packetbench import __version__
 from packetbench.cli._aliases import current
 from packetbench.cli._help import plain_help
-from packetbench.errors import CheckFailed, InputError, WriteFailed
-from packetbench.generator.errors import TaskFailed
+from packetbench.core.errors import CheckFailed, InputError, TaskFailed, WriteFailed
 
 INTERRUPTED = 130  # the exit code of a command stopped by SIGINT (128 + 2)
 

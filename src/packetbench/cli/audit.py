@@ -97,8 +97,8 @@ def audit(
     from packetbench.benchmark.audit import audit_packets
     from packetbench.benchmark.audit.result import FAILED, NOT_VERIFIED
     from packetbench.benchmark.audit.sample import corpus, draw, parse_sample
-    from packetbench.generator.executors import make_executor
-    from packetbench.progress import bar
+    from packetbench.core.executors import make_executor
+    from packetbench.core.progress import bar
 
     size = parse_sample(sample)
     runner = make_executor(executor, jobs, ray_address)

@@ -229,7 +229,6 @@ def extract(
     # Imported here so `packetbench --help` and other commands start fast.
     import sys
 
-    from packetbench.benchmark.errors import UsageError
     from packetbench.benchmark.extract import HarnessOptions
     from packetbench.benchmark.extract import extract as run_extraction
     from packetbench.benchmark.packets import find_packets
@@ -237,6 +236,7 @@ def extract(
     from packetbench.benchmark.providers.api import ApiProvider
     from packetbench.benchmark.repeats import check_count
     from packetbench.benchmark.selection import Selection
+    from packetbench.core.errors import UsageError
 
     selection = Selection.parse(tiers, doc_types, formats, limit)
     check_count(repeats)

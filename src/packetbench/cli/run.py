@@ -219,8 +219,8 @@ def run(
     from packetbench.benchmark.pipeline import Options, parse_tiers, run_pipeline
     from packetbench.benchmark.selection import Selection
     from packetbench.cli.extract import estimate_line, sampling_given
+    from packetbench.core.progress import display
     from packetbench.generator.tiers import parse_overrides
-    from packetbench.progress import display
 
     size = None if audit_sample == "auto" else parse_sample(audit_sample, "--audit-sample")
 

@@ -54,9 +54,9 @@ def score(
     from packetbench.benchmark.results import load_run  # duckdb loads only here
     from packetbench.benchmark.runs import read_run
     from packetbench.benchmark.score.scorer import score_run  # scipy loads only here
-    from packetbench.generator.executors import make_executor
-    from packetbench.locking import hold
-    from packetbench.progress import bar
+    from packetbench.core.executors import make_executor
+    from packetbench.core.locking import hold
+    from packetbench.core.progress import bar
 
     runner = make_executor(executor, jobs, ray_address)
     repeats = repeat_runs(run)  # a repeated run (--repeats): each repeat is scored as a run

@@ -146,7 +146,7 @@ def verify(
     from packetbench.benchmark.verify.judges import make_judge
     from packetbench.benchmark.verify.labelling import verify_run
     from packetbench.cli.extract import sampling_given
-    from packetbench.locking import hold
+    from packetbench.core.locking import hold
 
     made = make_judge(
         judge,

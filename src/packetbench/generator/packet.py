@@ -15,18 +15,20 @@ from typing import Any
 
 import orjson
 
-from packetbench import __version__, ids, safe_read
+from packetbench import __version__
+from packetbench.core import ids, safe_read
+from packetbench.core.errors import UsageError
+from packetbench.core.jsonfile import dump_json
+from packetbench.core.worker_pool import alive
 from packetbench.generator.composition import trim
 from packetbench.generator.doctypes.base import EXTENSIONS, compose
-from packetbench.generator.errors import UsageError
 from packetbench.generator.patterns import engine as patterns
 from packetbench.generator.patterns import packet as packet_patterns
 from packetbench.generator.patterns.base import Subject
 from packetbench.generator.render.pdf import REBUILD, Rebuild
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.tiers import PRESETS
-from packetbench.generator.truth import document_artifacts, dump_json
-from packetbench.generator.worker_pool import alive
+from packetbench.generator.truth import document_artifacts
 from packetbench.generator.world.build import build_world
 
 

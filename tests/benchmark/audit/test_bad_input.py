@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from packetbench.benchmark.audit import audit_packets
-from packetbench.benchmark.errors import BadInput
+from packetbench.core.errors import BadInput
 from tests.support.audit import Run, edit_json
 
 

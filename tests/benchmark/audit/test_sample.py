@@ -21,8 +21,8 @@ from packetbench.benchmark.audit.sample import (
     parse_sample,
     upper_bound,
 )
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.packets import Packet
+from packetbench.core.errors import UsageError
 from packetbench.generator.packet import build_packet, packet_id
 from packetbench.generator.tiers import resolve
 from tests.support.audit import Run, edit_json

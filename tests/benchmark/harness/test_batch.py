@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.extract import HarnessOptions, extract
 from packetbench.benchmark.harness.batch_log import NAME, custom_id
 from packetbench.benchmark.harness.session import dry_run
@@ -32,6 +31,7 @@ from packetbench.benchmark.providers.api import ApiProvider, ProviderStopped
 from packetbench.benchmark.report.render import write_report
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
+from packetbench.core.errors import BadInput, UsageError
 from tests.support.paths import cli_path
 from tests.support.stubs import APIS, KEYS, documents, records, truth
 

@@ -16,9 +16,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
-from packetbench import safe_read
 from packetbench.benchmark.grounding.boxes import normalised_to_points, valid_normalised
 from packetbench.benchmark.grounding.schema import BOX_KEYS
+from packetbench.core import safe_read
 
 CELL = re.compile(r"^\$?([A-Za-z]{1,3})\$?([1-9][0-9]{0,6})$")
 

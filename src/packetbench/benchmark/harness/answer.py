@@ -20,7 +20,7 @@ from packetbench.benchmark.providers.api import Reply
 from packetbench.benchmark.runs import Status
 from packetbench.benchmark.score.normalize import INT_LIMIT
 from packetbench.benchmark.score.validate import problem
-from packetbench.generator.leaves import DocModel
+from packetbench.core.leaves import DocModel
 
 FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*?)\n?```\s*$", re.S)
 

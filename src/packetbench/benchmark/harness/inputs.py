@@ -25,11 +25,11 @@ from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
-from packetbench import safe_read
 from packetbench.benchmark.csvread import read_csv
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import DocInfo, Packet, read_json
 from packetbench.benchmark.providers.api import Part
+from packetbench.core import safe_read
+from packetbench.core.errors import BadInput
 
 IMAGE_DPI = 150
 # pdfium is not thread-safe: every use goes through this lock.

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.grounding.schema import (
     NATIVE,
     citation_info,
@@ -28,6 +27,7 @@ from packetbench.benchmark.harness.runner import Job
 from packetbench.benchmark.packets import Packet
 from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.runs import continuation, read_record, record_path
+from packetbench.core.errors import BadInput
 
 FINGERPRINT = (
     "provider",

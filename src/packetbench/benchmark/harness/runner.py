@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.grounding import citations, confidences
 from packetbench.benchmark.grounding import native as native_cite
 from packetbench.benchmark.grounding.schema import NATIVE
@@ -39,8 +38,9 @@ from packetbench.benchmark.providers.api import ApiProvider, Prompt, ProviderFai
 from packetbench.benchmark.providers.pricing import Price
 from packetbench.benchmark.runs import ExtractionRecord, Status, Usage, write_json
 from packetbench.benchmark.runs import record_path as _record_path
+from packetbench.core.errors import BadInput
+from packetbench.core.worker_pool import worker_pool
 from packetbench.generator.doctypes.base import DOC_TYPES
-from packetbench.generator.worker_pool import worker_pool
 
 LOG = "requests.jsonl"
 GRACE_S = 10.0  # beyond the SDK's own timeout, the runner's backstop

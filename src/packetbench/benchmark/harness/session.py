@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 from packetbench import __version__
 from packetbench.benchmark import provenance
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.harness import batch_log, estimate, inputs, prompts
 from packetbench.benchmark.harness.batching import BatchRunner
 from packetbench.benchmark.harness.cache import ResponseCache, default_folder, usable_folder
@@ -32,8 +31,9 @@ from packetbench.benchmark.providers import pricing
 from packetbench.benchmark.providers.api import ApiProvider, ProviderStopped
 from packetbench.benchmark.providers.batch import BatchProvider
 from packetbench.benchmark.runs import read_record, record_path, write_json
+from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.versions import versions
 from packetbench.generator.schema_files import all_schemas, schema_bytes
-from packetbench.generator.truth import versions
 
 if TYPE_CHECKING:
     from packetbench.benchmark.extract import ExtractSummary, HarnessOptions

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.runs import read_record, read_run
+from packetbench.core.errors import BadInput
 
 MARGIN = 0.05
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from packetbench.benchmark.providers.base import Provider
-from packetbench.registry import Registry
+from packetbench.core.registry import Registry
 
 PROVIDERS: Registry[Callable[[], type[Provider]]] = Registry("provider")
 provider = PROVIDERS.register

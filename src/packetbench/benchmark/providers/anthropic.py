@@ -18,7 +18,6 @@ import base64
 import json
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.providers.api import (
     ApiSettings,
     Part,
@@ -35,6 +34,7 @@ from packetbench.benchmark.providers.batch import (
     ItemResult,
 )
 from packetbench.benchmark.providers.schema_clean import without_file_keys
+from packetbench.core.errors import UsageError
 
 if TYPE_CHECKING:
     from anthropic import AsyncAnthropic

@@ -18,11 +18,11 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Literal, TypeVar, cast
 
-from packetbench.benchmark.errors import BenchmarkError, UsageError
+from packetbench.benchmark.errors import BenchmarkError
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers.base import Provider
 from packetbench.benchmark.runs import ExtractionRecord
-from packetbench.errors import InputError
+from packetbench.core.errors import InputError, UsageError
 
 Reasoning = Literal["default", "high", "xhigh"]
 REASONING_LEVELS: tuple[str, ...] = ("default", "high", "xhigh")

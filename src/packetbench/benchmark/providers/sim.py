@@ -17,7 +17,6 @@ from typing import Any
 import orjson
 
 from packetbench.benchmark import universe as universes
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.grounding.citations import Citation, convert, page_sizes
 from packetbench.benchmark.grounding.confidences import convert as convert_confidences
 from packetbench.benchmark.grounding.places import truth_places
@@ -35,16 +34,10 @@ from packetbench.benchmark.sim.citing import CITING, Citer
 from packetbench.benchmark.sim.confiding import DEFAULT_CALIBRATION, confide, expected
 from packetbench.benchmark.sim.engine import Engine, PoolKey
 from packetbench.benchmark.sim.profiles import PROFILES, Profile
+from packetbench.core.errors import UsageError
+from packetbench.core.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of, set_path
+from packetbench.core.seeds import MAX_SEED
 from packetbench.generator.doctypes.base import DOC_TYPES
-from packetbench.generator.leaves import (
-    DocModel,
-    LeafShape,
-    ListShape,
-    ObjectShape,
-    fields_of,
-    set_path,
-)
-from packetbench.generator.seeds import MAX_SEED
 
 LABEL = "SIMULATED EXTRACTOR - not a model; seeded errors for testing the pipeline"
 LEDGER = "sim_injections.json"

@@ -19,11 +19,12 @@ from typing import Any
 
 import orjson
 
-from packetbench import __version__, ids, safe_read
+from packetbench import __version__
 from packetbench.benchmark.documents import is_documents_run, packet_from_entry
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import read_json
 from packetbench.benchmark.runs import read_record, read_run, record_path
+from packetbench.core import ids, safe_read
+from packetbench.core.errors import BadInput
 
 
 def is_documents(run: Path) -> bool:

@@ -16,7 +16,6 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.repeats import expand
 from packetbench.benchmark.report import charts
 from packetbench.benchmark.report.context import HALLUCINATION, RateTable, build_context
@@ -24,7 +23,8 @@ from packetbench.benchmark.report.spread import repeats_context
 from packetbench.benchmark.results.query import open_runs
 from packetbench.benchmark.runs import check_outputs, write_atomic
 from packetbench.benchmark.stats.bootstrap import Interval
-from packetbench.resources import resource_dir
+from packetbench.core.errors import UsageError
+from packetbench.core.resources import resource_dir
 
 
 def pct(value: float | None, digits: int = 2) -> str:

@@ -22,7 +22,6 @@ import duckdb
 import orjson
 
 from packetbench.benchmark import provenance
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import DocInfo, Packet, find_packets, read_json
 from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION
 from packetbench.benchmark.runs import (
@@ -43,6 +42,7 @@ from packetbench.benchmark.score.outputs import (
     KEY_COLUMNS,
     MEMORY_LIMIT,
 )
+from packetbench.core.errors import BadInput
 
 TABLES_SQL = Path(__file__).with_name("tables.sql")
 # The documents columns documents.parquet gives (its other columns name the document, and

@@ -24,10 +24,10 @@ from typing import Any
 import duckdb
 
 from packetbench.benchmark import provenance
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.repeats import refusal, repeat_runs
 from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION, check_records
 from packetbench.benchmark.runs import read_run
+from packetbench.core.errors import BadInput, UsageError
 
 METRICS_DIR = Path(__file__).resolve().parent.parent / "metrics"
 # What DuckDB may hold while a report or a query runs (it spills to disk beyond it).

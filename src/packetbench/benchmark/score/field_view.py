@@ -16,7 +16,7 @@ from typing import Any
 
 from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.align import align
-from packetbench.generator.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
+from packetbench.core.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
 
 
 @dataclass

@@ -29,7 +29,6 @@ import orjson
 
 from packetbench.benchmark import namespaces, provenance
 from packetbench.benchmark import universe as universes
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.grounding.places import truth_places
 from packetbench.benchmark.grounding.verdict import citation_verdict
 from packetbench.benchmark.packets import DocInfo, Packet, Touched, find_packets
@@ -48,9 +47,10 @@ from packetbench.benchmark.score.rates import GroundingTally
 from packetbench.benchmark.score.stale import stale_values
 from packetbench.benchmark.score.totals import CONSISTENCY_TALLIES, RunTotals
 from packetbench.benchmark.score.verdicts import VERDICTS, guess, judge, verdict
-from packetbench.generator.executors import Executor, LocalExecutor
-from packetbench.generator.leaves import DocModel
-from packetbench.generator.truth import dump_json
+from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.executors import Executor, LocalExecutor
+from packetbench.core.jsonfile import dump_json
+from packetbench.core.leaves import DocModel
 
 EXCLUDE, SALVAGE = "exclude", "salvage"
 INVALID_POLICIES = (EXCLUDE, SALVAGE)  # what `score --invalid` does with a schema-invalid output

@@ -18,7 +18,7 @@ from typing import Any
 from packetbench.benchmark import namespaces
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.score.align import align
-from packetbench.generator.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
+from packetbench.core.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
 
 
 def aligned_values(

@@ -17,7 +17,6 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.harness.asking import Ask, AskRunner
 from packetbench.benchmark.harness.cache import ResponseCache, default_folder, usable_folder
 from packetbench.benchmark.harness.plan import schema_hash
@@ -29,6 +28,7 @@ from packetbench.benchmark.providers import pricing, provider_class
 from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.verify import prompt
 from packetbench.benchmark.verify.judges import Batch, Judge, Labelled
+from packetbench.core.errors import UsageError
 
 OUTPUT_TOKENS_PER_CLAIM = 40  # a label with a short quote, for --max-cost reservations
 

@@ -28,10 +28,9 @@ from typing import Any
 
 import orjson
 
-from packetbench import __version__, ids, safe_read
+from packetbench import __version__
 from packetbench.benchmark import namespaces, provenance
 from packetbench.benchmark.documents import run_packets
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.runs import (
     listed_documents,
     read_record,
@@ -52,6 +51,8 @@ from packetbench.benchmark.verify.correction import (
 )
 from packetbench.benchmark.verify.judges import Batch, Judge, Labelled
 from packetbench.benchmark.verify.prompt import check, template_hashes
+from packetbench.core import ids, safe_read
+from packetbench.core.errors import BadInput, UsageError
 
 JUDGE_DIR = "judge"
 LABELS = "labels.jsonl"

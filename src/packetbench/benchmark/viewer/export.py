@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.viewer import document, grid, index
 from packetbench.benchmark.viewer.app import assets, run_row
 from packetbench.benchmark.viewer.overview import overview
 from packetbench.benchmark.viewer.pages import Pages
 from packetbench.benchmark.viewer.source import RunSource
+from packetbench.core.errors import UsageError
 
 SCALE = 2
 MARKER = "<!-- static-data -->"

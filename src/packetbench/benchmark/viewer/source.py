@@ -21,10 +21,10 @@ import duckdb
 import orjson
 
 from packetbench.benchmark import provenance
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet, find_packets
 from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION, check_records
 from packetbench.benchmark.runs import listed_documents, read_record, read_run, record_path
+from packetbench.core.errors import BadInput, UsageError
 
 # Filters of the document list: each is one column equal to the value given.
 EQUAL_FILTERS = ("tier", "doc_type", "format", "status")

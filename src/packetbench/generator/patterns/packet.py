@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from packetbench.core.leaves import DocModel, leaf_index, set_path
 from packetbench.generator.doctypes.base import DocType, Variant
-from packetbench.generator.leaves import DocModel, leaf_index, set_path
 from packetbench.generator.patterns import base
 from packetbench.generator.patterns.base import PATTERNS, Applied, Pattern, Staging, catalogue
 from packetbench.generator.patterns.presets import PREFIX
@@ -319,7 +319,7 @@ def _view_one(
 
 def _fields_named(model: type[DocModel], *names: str) -> bool:
     """Whether a leaf path of `model` contains one of `names`."""
-    from packetbench.generator.leaves import leaf_patterns
+    from packetbench.core.leaves import leaf_patterns
 
     return any(any(n in path for n in names) for path in leaf_patterns(model))
 

@@ -12,7 +12,8 @@ from typing import Any
 
 from faker import Faker
 
-from packetbench.generator import codes, prose_line
+from packetbench.core import codes
+from packetbench.generator import prose_line
 from packetbench.generator.providers.insurance import QUESTIONS, InsuranceProvider
 from packetbench.generator.providers.rating import PROFILES
 from packetbench.generator.world.auto import build_business_auto

@@ -7,7 +7,8 @@ import random
 
 from faker import Faker
 
-from packetbench.generator import codes, prose_line
+from packetbench.core import codes
+from packetbench.generator import prose_line
 from packetbench.generator.providers.insurance import Industry
 from packetbench.generator.world.draw import dollars, round_to, split_total, weighted
 from packetbench.generator.world.models import Address, Building, Location

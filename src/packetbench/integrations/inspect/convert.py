@@ -18,14 +18,14 @@ from typing import Any
 
 from packetbench import __version__
 from packetbench.benchmark import provenance
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers import pricing
 from packetbench.benchmark.runs import ExtractionRecord, write_json, write_record
-from packetbench.generator.truth import versions
+from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.locking import hold
+from packetbench.core.versions import versions
 from packetbench.integrations.inspect.documents import packets_of
 from packetbench.integrations.inspect.records import answer_of, record
-from packetbench.locking import hold
 
 TASK = "packetbench/extract"
 

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.importers.nightmare import rendered
 from packetbench.benchmark.importers.nightmare.corpus import (
     Corpus,
@@ -33,6 +32,7 @@ from packetbench.benchmark.importers.nightmare.truth import Converted, convert, 
 from packetbench.benchmark.packets import Packet, load_packet, read_json
 from packetbench.benchmark.provenance import sha256
 from packetbench.benchmark.runs import write_json
+from packetbench.core.errors import BadInput, UsageError
 
 REPORT = "import.json"
 RECONCILIATION = ("reconciliation.json", "reconciliation.md")  # written by --reconcile

@@ -47,7 +47,7 @@ from packetbench.benchmark.score.scorer import (
 from packetbench.benchmark.score.totals import RunTotals
 from packetbench.benchmark.stats import bootstrap
 from packetbench.benchmark.stats.paired import holm, sign_test
-from packetbench.resources import resource_dir
+from packetbench.core.resources import resource_dir
 
 CLASSES = ("numbers", "strings")
 ALPHA = 0.05

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from packetbench.generator import codes, prose_line
+from packetbench.core import codes
+from packetbench.generator import prose_line
 from packetbench.generator.doctypes._parties import identification_of, yes_no
 from packetbench.generator.doctypes._recipients import liability_holder
 from packetbench.generator.doctypes.acord_75.model import Form

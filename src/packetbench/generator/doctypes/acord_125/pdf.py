@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.doctypes.acord_125.model import (
     PRIOR_YEARS,
     CommercialApplication,

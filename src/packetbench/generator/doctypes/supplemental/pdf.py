@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from packetbench.core.leaves import DocModel
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import (
     NOTICE,
@@ -19,7 +20,6 @@ from packetbench.generator.doctypes.supplemental.model import (
     RestaurantSupplement,
     TruckingSupplement,
 )
-from packetbench.generator.leaves import DocModel
 from packetbench.generator.providers.insurance import Question
 from packetbench.generator.providers.supplements import (
     CONTRACTOR_QUESTIONS,

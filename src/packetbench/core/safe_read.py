@@ -19,7 +19,7 @@ import os
 import stat
 from pathlib import Path
 
-from packetbench.errors import InputError
+from packetbench.core.errors import InputError
 
 _MB = 1 << 20
 # The largest file of each kind packetbench reads. Generous (the canonical N5 packet's largest

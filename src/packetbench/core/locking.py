@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from packetbench.errors import InputError
+from packetbench.core.errors import InputError
 
 LOCK_NAME = ".packetbench.lock"
 _HELD: dict[Path, int] = {}  # folders this process holds, and how many times
