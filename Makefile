@@ -38,4 +38,4 @@ test-all:
 	pytest -n auto
 
 bench:
-	$(PY) benchmarks/generate.py
+	$(PY) measure/generate.py

@@ -49,7 +49,7 @@ at 150 dpi); the levels that exist smear at most 2 px (motion_blur: 0.16 of such
 glyphs smeared but a person still reads them), while a smear of a third of the
 glyph height covers the x-height's counters and strokes alike (a Gaussian of that radius is
 mush). No level in use reaches it: today the check guards a future level, not a preset.
-`benchmarks/legibility.py` prints the rule's agreement with OCR per level. `audit --ocr` reads
+`measure/legibility.py` prints the rule's agreement with OCR per level. `audit --ocr` reads
 a seeded sample of scanned pages by OCR as well and refuses to pass when rule and OCR disagree
 too often (`benchmark.audit.pixels`), and reads every illegible box to show it unreadable.
 

@@ -42,7 +42,7 @@ def test_set_ocr_and_a_sim_dry_run(run_cli: Run, tmp_path: Path) -> None:
 
 
 def test_api_dry_run_timeout_retries_and_cache(run_cli: Run, tmp_path: Path) -> None:
-    from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+    from packetbench.benchmark.harness.stub import Faults, StubServer
     from packetbench.generator.batch import generate
     from packetbench.generator.tiers import parse_overrides
 
@@ -50,7 +50,7 @@ def test_api_dry_run_timeout_retries_and_cache(run_cli: Run, tmp_path: Path) -> 
     cache, elsewhere = tmp_path / "cache", tmp_path / "env-cache"
     env = {"OPENAI_API_KEY": "run-test-key-0123456789", "PACKETBENCH_CACHE": str(elsewhere)}
     out = tmp_path / "api"
-    plan = FaultPlan(script={"N1-000001/sov_pdf": ["server_503", "none"]})
+    plan = Faults(script={"N1-000001/sov_pdf": ["server_503", "none"]})
     with StubServer("openai", tmp_path / "stub-packets", plan) as stub:
         api = ["--provider", "openai", "--model", "stub-model", "--base-url", stub.base_url]
         base = ["run", "--out", str(out), "--tiers", "N1", "--set", DOCS, *api]

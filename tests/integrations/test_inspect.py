@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.harness.stub import Faults, StubServer
 from tests.support.packets import write_packets
 from tests.support.stubs import records
 
@@ -52,7 +52,7 @@ def stubs(two_packets: Path) -> Iterator[Callable[[], StubServer]]:
         server = StubServer(
             "openai",
             two_packets,
-            FaultPlan(script=FAULTS),
+            Faults(script=FAULTS),
             modes=("images", "text"),
             keep_bodies=True,
             expect_key=KEY,

@@ -15,7 +15,7 @@ from typing import Any
 
 from packetbench.core import codes
 from packetbench.core.leaves import DocModel, iter_leaves
-from packetbench.generator.providers.insurance import vin_check_digit
+from packetbench.generator.fakers.insurance import vin_check_digit
 from packetbench.generator.world.models import Building, World
 from packetbench.generator.world.parties import AdditionalInterest, CertificateHolder
 

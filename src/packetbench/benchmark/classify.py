@@ -23,11 +23,11 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from packetbench.benchmark.documents import SUFFIXES, TIER, Typed, doc_id_of, known_types
 from packetbench.benchmark.harness.asking import Ask, AskRunner
 from packetbench.benchmark.harness.cache import ResponseCache, default_folder, usable_folder
-from packetbench.benchmark.harness.plan import schema_hash
 from packetbench.benchmark.harness.progress import Silent
 from packetbench.benchmark.harness.prompts import title
 from packetbench.benchmark.harness.redact import Redactor
 from packetbench.benchmark.harness.retry import RetryPolicy
+from packetbench.benchmark.harness.worklist import schema_hash
 from packetbench.benchmark.origins import Origins
 from packetbench.benchmark.packets import DocInfo, Packet, read_json
 from packetbench.benchmark.providers import pricing

@@ -51,7 +51,7 @@ class Batch:
     kept: list[PacketSummary]
 
 
-def plan(
+def batch_for(
     tier: str,
     seed: int,
     count: int,
@@ -155,7 +155,7 @@ def _generate(
     executor: Executor | None,
     jobs: int,
 ) -> list[PacketSummary]:
-    batch = plan(tier, seed, count, out_dir, force, overrides, resume)
+    batch = batch_for(tier, seed, count, out_dir, force, overrides, resume)
     tasks: list[Task] = [(out_dir, tier, s, batch.knobs, s in batch.replace) for s in batch.seeds]
     summaries: list[PacketSummary] = []
     entries: list[tuple[corpus.Entry, list[tuple[str, str]]]] = []

@@ -78,7 +78,7 @@ class BuiltPacket:
 
 
 class Stopwatch:
-    """Time spent per stage of `build_packet` (benchmarks pass one in; nothing else does)."""
+    """Time spent per stage of `build_packet` (measure/ scripts pass one in; nothing else does)."""
 
     def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
         self.clock = clock
@@ -111,7 +111,7 @@ def build_packet(
     wanted = compose(world, knobs["documents"])
     # Packet patterns: views of some documents, and earlier versions of some (superseded);
     # then the tier's cap on documents leaves out formats (generator.composition).
-    planned = packet_patterns.plan(world, wanted, knobs, packet_id(tier, seed))
+    planned = packet_patterns.packet_docs(world, wanted, knobs, packet_id(tier, seed))
     planned = trim(
         planned, knobs.get("documents.max", 0), random.Random(sub_seed(seed, "composition"))
     )
@@ -222,7 +222,7 @@ class Rebuilt:
 
 
 # Doc_id -> the legibility of each location of each path (see `pdf.Rebuild`).
-Verdicts = Callable[[str], dict[str, list[bool]] | None]
+Legibility = Callable[[str], dict[str, list[bool]] | None]
 
 
 def rebuild_document(
@@ -231,7 +231,7 @@ def rebuild_document(
     knobs: dict[str, Any],
     doc_id: str,
     file: str,
-    verdicts: Verdicts | None = None,
+    verdicts: Legibility | None = None,
 ) -> Rebuilt | None:
     """Document `doc_id` (file name `file`) of packet (tier, seed) built again with `knobs` as
     packet_truth.json records them, None when it is not in the packet they make.
@@ -251,7 +251,7 @@ def rebuild_documents(
     seed: int,
     knobs: dict[str, Any],
     wanted: dict[str, str],
-    verdicts: Verdicts | None = None,
+    verdicts: Legibility | None = None,
 ) -> dict[str, Rebuilt]:
     """Documents `wanted` (doc_id -> file name) of packet (tier, seed) built again in one
     pass (the world is built once for all of them), as `rebuild_document` builds each; a

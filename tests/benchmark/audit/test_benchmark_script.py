@@ -1,4 +1,4 @@
-"""`benchmarks/audit.py --ocr-only`: the OCR audit's speed beside its two floors (issue 26)."""
+"""`measure/audit.py --ocr-only`: the OCR audit's speed beside its two floors (issue 26)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from tests.support.paths import ROOT
 def test_the_ocr_audit_is_measured_beside_both_floors(packet: Path) -> None:
     rasterize(packet, "sov_pdf")  # one page that only OCR can read
     result = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "audit.py"), "--ocr-only", str(packet)],
+        [sys.executable, str(ROOT / "measure" / "audit.py"), "--ocr-only", str(packet)],
         capture_output=True,
         text=True,
         timeout=600,

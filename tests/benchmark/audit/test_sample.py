@@ -1,7 +1,7 @@
 """`audit --sample`: a seeded sample of a corpus's packets, and a bound on each finding's rate.
 
 The corpus is a few real N1 packets with one deliberately corrupted (a value that is not what
-its page shows); the issue's 1,000-packet demonstration is `benchmarks/audit_sample.py`.
+its page shows); the issue's 1,000-packet demonstration is `measure/audit_sample.py`.
 """
 
 from __future__ import annotations

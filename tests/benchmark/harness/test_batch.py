@@ -24,7 +24,7 @@ import pytest
 from packetbench.benchmark.extract import HarnessOptions, extract
 from packetbench.benchmark.harness.batch_log import NAME, custom_id
 from packetbench.benchmark.harness.session import dry_run
-from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.harness.stub import Faults, StubServer
 from packetbench.benchmark.packets import find_packets
 from packetbench.benchmark.providers import provider_class
 from packetbench.benchmark.providers.api import ApiProvider, ProviderStopped
@@ -145,7 +145,7 @@ def test_failed_items_go_again_and_an_expired_batch_is_reported_per_document(
     keys: None,
 ) -> None:
     retried, broken = "N1-000001/acord_125", "N1-000001/sov_pdf"
-    faults = FaultPlan(script={retried: ["server_500"], broken: ["malformed"]})
+    faults = Faults(script={retried: ["server_500"], broken: ["malformed"]})
     server = stub(api, packets, faults, expire_batches=(2,))
     run = tmp_path / "run"
     _batch_run(api, server, packets, run)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.harness.stub import Faults, StubServer
 from packetbench.benchmark.verify.prompt import template_hashes
 from tests.support.audit import Run
 from tests.support.paths import cli_path
@@ -126,7 +126,7 @@ def test_retries_the_cache_and_an_invalid_answer_asked_again(
         "N1-000001/acord_125": ["malformed"],  # not an answer: the batch stays unanswered
         "N1-000001/loss_run_pdf": ["envelope"],  # unwrapped: an answer
     }
-    server = stub("openai", world / "packets", FaultPlan(script=faults))
+    server = stub("openai", world / "packets", Faults(script=faults))
     env = {KEYS["openai"]: KEY}
     # One request at a time: the faults reach the batches in order.
     one = ("--batch", "10", "--concurrency", "1")

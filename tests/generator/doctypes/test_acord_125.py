@@ -24,9 +24,9 @@ from packetbench.generator.doctypes.acord_125.model import (
     TransactionStatus,
     code_field,
 )
+from packetbench.generator.fakers.insurance import QUESTIONS
 from packetbench.generator.json_schema import document_schema
 from packetbench.generator.packet import build_packet, sub_seed
-from packetbench.generator.providers.insurance import QUESTIONS
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World

@@ -112,7 +112,7 @@ class _Library:
 
     _loaded: ClassVar[Any] = None
     _failed = False
-    enabled = True  # False: every reading runs the command (`benchmarks/audit.py`'s old path)
+    enabled = True  # False: every reading runs the command (`measure/audit.py`'s old path)
     _lock = threading.Lock()
     _local = threading.local()
     _engines: ClassVar[list[int]] = []

@@ -67,7 +67,7 @@ OCR_RECALL_MIN = {
     "photo": 0.80,
     # Issue 25's harsher levels (N4-N5), each held to a little under what the audit's OCR
     # (`--ocr-mode full`) read of 1,142 located values of an N3 packet's ACORD 125, SOV and
-    # loss run scanned at that level (benchmarks/scan.py --recall-seeds 1: blurred 95.4 %,
+    # loss run scanned at that level (measure/scan.py --recall-seeds 1: blurred 95.4 %,
     # motion_blur 96.1 %, photocopy_2nd 99.6 %, photocopy_3rd 88.9 %) and than the canonical
     # suite's (blurred_patch: 104 of 111, 93.7 %): the blurs and copies lose strokes.
     "blurred": 0.90,

@@ -62,7 +62,7 @@ class Read:
 
 
 def read_reply(reply: Reply, ask: Ask, reader: Reader, cap: int) -> Read:
-    """The verdict on a reply: a refusal, a cut or empty answer, text that is no JSON object
+    """What a reply reads as: a refusal, a cut or empty answer, text that is no JSON object
     and an object the reader refuses are not answers (an object wrapped in one extra
     single-key envelope is unwrapped when the inner object is valid)."""
     if reply.refusal:

@@ -21,11 +21,16 @@ from packetbench.benchmark import provenance
 from packetbench.benchmark.harness import batch_log, estimate, inputs, prompts
 from packetbench.benchmark.harness.batching import BatchRunner
 from packetbench.benchmark.harness.cache import ResponseCache, default_folder, usable_folder
-from packetbench.benchmark.harness.plan import api_info, check_continuation, plan, sent_schemas
 from packetbench.benchmark.harness.progress import ProgressBar, Reporter, Silent
 from packetbench.benchmark.harness.redact import Redactor
 from packetbench.benchmark.harness.retry import RetryPolicy
 from packetbench.benchmark.harness.runner import LOG, Runner
+from packetbench.benchmark.harness.worklist import (
+    api_info,
+    check_continuation,
+    sent_schemas,
+    work_list,
+)
 from packetbench.benchmark.packets import Packet
 from packetbench.benchmark.providers import pricing
 from packetbench.benchmark.providers.api import ApiProvider, ProviderStopped
@@ -177,7 +182,7 @@ def run_api(
                 f"{out}: the run has provider batches in flight "
                 f"({batch_log.NAME}); continue it with --batch"
             )
-    work = plan(packets, out, resume=options.resume, retry_failed=options.retry_failed)
+    work = work_list(packets, out, resume=options.resume, retry_failed=options.retry_failed)
     mode = (
         "+".join(
             m
@@ -327,7 +332,7 @@ def dry_run(
     setup = _setup(provider, packets, packets_dir, out, options)
     if options.resume or options.retry_failed:
         check_continuation(out, setup.info, packets)
-    work = plan(packets, out, resume=options.resume, retry_failed=options.retry_failed)
+    work = work_list(packets, out, resume=options.resume, retry_failed=options.retry_failed)
     tokens_in = tokens_out = 0
     for job in work.jobs:
         document = inputs.build(

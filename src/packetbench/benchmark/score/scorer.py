@@ -29,8 +29,8 @@ import orjson
 
 from packetbench.benchmark import namespaces, provenance
 from packetbench.benchmark import universe as universes
+from packetbench.benchmark.grounding.cited import cited_place
 from packetbench.benchmark.grounding.places import truth_places
-from packetbench.benchmark.grounding.verdict import citation_verdict
 from packetbench.benchmark.packets import DocInfo, Packet, Touched, find_packets
 from packetbench.benchmark.results.database import DB_NAME
 from packetbench.benchmark.results.leaves import truth_leaves
@@ -46,7 +46,7 @@ from packetbench.benchmark.score.field_view import Claim, FieldCounts, compare
 from packetbench.benchmark.score.rates import GroundingTally
 from packetbench.benchmark.score.stale import stale_values
 from packetbench.benchmark.score.totals import CONSISTENCY_TALLIES, RunTotals
-from packetbench.benchmark.score.verdicts import VERDICTS, guess, judge, verdict
+from packetbench.benchmark.score.verdicts import VERDICTS, ground, guess, verdict
 from packetbench.core.errors import BadInput, UsageError
 from packetbench.core.executors import Executor, LocalExecutor
 from packetbench.core.jsonfile import dump_json
@@ -221,19 +221,19 @@ def score_document(
     )
     illegible = found.illegible.get(doc.doc_id, {})
     for claim in comparison.claims:
-        judged = judge(claim, doc_universe, found.packet)
-        guessed = guess(claim, illegible, judged.in_packet)
-        checked = judged.checked and guessed is None  # a guess is reported apart
-        tally.add(judged.numeric, checked, judged.in_packet, judged.in_document)
-        said = verdict(claim, judged.in_packet, stale.get(claim.path), found.packet)
+        grounding = ground(claim, doc_universe, found.packet)
+        guessed = guess(claim, illegible, grounding.in_packet)
+        checked = grounding.checked and guessed is None  # a guess is reported apart
+        tally.add(grounding.numeric, checked, grounding.in_packet, grounding.in_document)
+        said = verdict(claim, grounding.in_packet, stale.get(claim.path), found.packet)
         verdicts[said] += 1
         claims_out.append(
             _claim_row(
                 prefix,
                 claim,
                 checked,
-                judged.in_packet,
-                judged.in_document,
+                grounding.in_packet,
+                grounding.in_document,
                 said,
                 touched.of(claim.path),
                 None if cited is None else cited(claim),
@@ -272,7 +272,7 @@ def _citations(
 
     def cited(claim: Claim) -> str:
         where = places.get(claim.path, []) if claim.truth is not None else []
-        return citation_verdict(by_path.get(claim.source or claim.path), where)
+        return cited_place(by_path.get(claim.source or claim.path), where)
 
     return cited
 

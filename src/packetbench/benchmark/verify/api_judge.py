@@ -19,10 +19,10 @@ from typing import Any
 
 from packetbench.benchmark.harness.asking import Ask, AskRunner
 from packetbench.benchmark.harness.cache import ResponseCache, default_folder, usable_folder
-from packetbench.benchmark.harness.plan import schema_hash
 from packetbench.benchmark.harness.progress import ProgressBar, Reporter, Silent
 from packetbench.benchmark.harness.redact import Redactor
 from packetbench.benchmark.harness.retry import RetryPolicy
+from packetbench.benchmark.harness.worklist import schema_hash
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers import pricing, provider_class
 from packetbench.benchmark.providers.api import ApiProvider

@@ -184,7 +184,7 @@ NEW_LEVELS: dict[str, Level] = {
     # A reduced copy (a copier's "fit to page", then the copy laid crooked on the glass, half
     # the time the wrong way up): 60-70 %, turned 2.5 to 5 degrees, scanned at 240 dpi.
     # Tesseract on the whole page read 20.5 % of an N3 packet's values so copied, the audit's
-    # OCR (the page turned back) 99.1 % (benchmarks/scan.py --levels reduced).
+    # OCR (the page turned back) 99.1 % (measure/scan.py --levels reduced).
     "reduced": Level(
         "reduced",
         **{**_BASE, "dpi": 240, "angle": 5.0},

@@ -34,7 +34,7 @@ def packetbench_rates() -> Metric:
 
 @scorer(metrics=[packetbench_rates()])
 def packetbench_scorer() -> Scorer:
-    async def judge(state: TaskState, target: Target) -> Score:
+    async def score_sample(state: TaskState, target: Target) -> Score:
         meta: dict[str, Any] = state.metadata
         packet = load_packet(Path(meta["packet"]))
         doc = next((d for d in packet.documents if d.doc_id == meta["doc_id"]), None)
@@ -49,4 +49,4 @@ def packetbench_scorer() -> Scorer:
             metadata=about,
         )
 
-    return judge
+    return score_sample

@@ -20,8 +20,8 @@ from packetbench.generator.doctypes.supplemental.model import (
     RestaurantSupplement,
     TruckingSupplement,
 )
-from packetbench.generator.providers.insurance import Question
-from packetbench.generator.providers.supplements import (
+from packetbench.generator.fakers.insurance import Question
+from packetbench.generator.fakers.supplements import (
     CONTRACTOR_QUESTIONS,
     HABITATIONAL_QUESTIONS,
     RESTAURANT_QUESTIONS,

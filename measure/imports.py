@@ -1,6 +1,6 @@
 """The import graph of packetbench: its cycles and the imports that run against the layers.
 
-    python benchmarks/imports.py [--root SRC] [--json]
+    python measure/imports.py [--root SRC] [--json]
 
 Every module under SRC/packetbench (default: this checkout's src/) is read with `ast`; an
 import counts wherever it is written (at the top, inside a function, under TYPE_CHECKING), so

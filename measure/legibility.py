@@ -1,7 +1,7 @@
 """The pixel rule against OCR, box by box: how often `packetbench.legibility.judge` and the OCR
 audit agree on the located values of scanned pages, per scan level.
 
-    python benchmarks/legibility.py PACKET_DIR [PACKET_DIR ...]
+    python measure/legibility.py PACKET_DIR [PACKET_DIR ...]
 
 Every scanned page of the packets is both judged by the rule and read by OCR exactly as
 `audit --ocr --ocr-mode full` reads it (the audit's calibration sample, here on every page

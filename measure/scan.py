@@ -1,6 +1,6 @@
 """Scanned pages: how fast they are made, and how much of them OCR reads back.
 
-    python benchmarks/scan.py [--pages 6] [--recall-seeds 10] [--tier N3] [--mix FOLDER]
+    python measure/scan.py [--pages 6] [--recall-seeds 10] [--tier N3] [--mix FOLDER]
                               [--levels L,...]
 
 1. Throughput, on one core (CPU time, so a shared machine does not skew it): per scan level,

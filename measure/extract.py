@@ -1,6 +1,6 @@
 """Harness overhead: documents extracted per second against a stub that answers instantly.
 
-    python benchmarks/extract.py [--packets 40] [--concurrency 64] [--provider openai]
+    python measure/extract.py [--packets 40] [--concurrency 64] [--provider openai]
                                  [--input native] [--repeat 3]
 
 Generates N1 packets into a temporary folder, starts the provider's stub server in a process

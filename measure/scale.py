@@ -1,9 +1,9 @@
 """Scale: a corpus end to end (generate, audit, extract with sim, score, report) on this machine.
 
-    python benchmarks/scale.py [--tier N1] [--packets 1000] [--jobs 2] [--small 100]
-    python benchmarks/scale.py --keep DIR --stages score,report   # again on a kept corpus
-    python benchmarks/scale.py --tier N3 --packets 20 --stages generate,audit --ocr
-    python benchmarks/scale.py --ray [--packets 20]      # Ray overhead against local
+    python measure/scale.py [--tier N1] [--packets 1000] [--jobs 2] [--small 100]
+    python measure/scale.py --keep DIR --stages score,report   # again on a kept corpus
+    python measure/scale.py --tier N3 --packets 20 --stages generate,audit --ocr
+    python measure/scale.py --ray [--packets 20]      # Ray overhead against local
 
 Each stage runs in a fresh process (as its command would) and reports its wall seconds, the
 peak RSS of its main process and of its largest worker, and the machine's load average

@@ -1,6 +1,6 @@
 """The pixel rule against OCR on a seeded sample of boxes, per scan level, at scale.
 
-    python benchmarks/pixel_agreement.py PACKET_DIR [PACKET_DIR ...] [--boxes 10000] [--seed 0]
+    python measure/pixel_agreement.py PACKET_DIR [PACKET_DIR ...] [--boxes 10000] [--seed 0]
 
 Every PDF location on a scanned page of the packets (legible or not, checkboxes and pieces of
 split values aside) is a candidate; a seeded sample of `--boxes` of them is judged by the rule
@@ -12,7 +12,7 @@ boxes are counted apart (OCR settles them in the audit). Per level and overall, 
 Wilson intervals; a running total is printed after each packet, so a cut-off run still says
 how far it got.
 
-    python benchmarks/pixel_agreement.py PACKET_DIR [PACKET_DIR ...] --as-audit
+    python measure/pixel_agreement.py PACKET_DIR [PACKET_DIR ...] --as-audit
 
 With --as-audit every box of every scanned page is compared, and OCR reads as the audit's own
 calibration reads (`audit --ocr` with every scanned page in its calibration sample: the page

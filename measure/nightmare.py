@@ -1,6 +1,6 @@
 """Re-scoring the reference corpus: importing, scoring and reconciling its 15 cohorts, timed.
 
-    python benchmarks/nightmare.py [--corpus ../shared/reference/nightmare] [--theirs COPY]
+    python measure/nightmare.py [--corpus ../shared/reference/nightmare] [--theirs COPY]
 
 Imports the corpus into a temporary folder, scores every cohort (as `packetbench score`:
 score files and results.duckdb) and reconciles them with its published rates, each stage

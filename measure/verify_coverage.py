@@ -1,6 +1,6 @@
 """Coverage of the judge-corrected hallucination rate: does its interval hold the true rate?
 
-    python benchmarks/verify_coverage.py [--packets 30] [--calibrate 20] [--repetitions 50]
+    python measure/verify_coverage.py [--packets 30] [--calibrate 20] [--repetitions 50]
         [--sensitivity 0.85] [--specificity 0.93] [--work DIR]
 
 Generates N3 packets (seeds 1..--packets), extracts them with the sim extractor (`typical`),

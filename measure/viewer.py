@@ -1,8 +1,8 @@
 """How fast `packetbench view` shows a large run and a long document, in headless Chromium.
 
-    python benchmarks/viewer.py --run RUN --packets DIR      # a scored run you have
-    python benchmarks/viewer.py --make 1000                  # N1 packets, sim, score first
-    python benchmarks/viewer.py --run RUN --packets DIR --document N1-000001/sov_pdf \\
+    python measure/viewer.py --run RUN --packets DIR      # a scored run you have
+    python measure/viewer.py --make 1000                  # N1 packets, sim, score first
+    python measure/viewer.py --run RUN --packets DIR --document N1-000001/sov_pdf \\
         --baseline /path/to/other/checkout/src               # beside another version
 
 Starts the real command (`packetbench view RUN --port 0`) and prints: the time from the
@@ -17,7 +17,7 @@ side table: the first time (its index built, the page rendered), later (the targ
 Medians of --repeat openings, each in a fresh browser. With --baseline SRC, every figure is
 measured again with the packetbench found in SRC (another checkout's `src`) and printed
 beside. With --list-only, only the command to the list, --repeat times (the whole process
-is what `farm-bench --vs` times: `env PYTHONPATH=SRC python benchmarks/viewer.py ...` is the
+is what `farm-bench --vs` times: `env PYTHONPATH=SRC python measure/viewer.py ...` is the
 baseline's).
 """
 

@@ -1,6 +1,6 @@
 """Generator throughput per tier, with presentation patterns on and off, and what patterns cost.
 
-    python benchmarks/generate.py [--packets N] [--tiers N1,N2,N3] [--jobs 1,2] [--no-costs]
+    python measure/generate.py [--packets N] [--tiers N1,N2,N3] [--jobs 1,2] [--no-costs]
 
 Three views are printed, each measured in this run:
 
@@ -14,7 +14,7 @@ Three views are printed, each measured in this run:
 3. The ten most expensive patterns: each pattern forced on (`patterns.only=<id>`) over the
    same N3 packets, minus the same packets with every pattern off, per packet and per document
    it was applied to.
-4. Scanned pages (`benchmarks/scan.py`'s first part): per scan level, scanned pages per second
+4. Scanned pages (`measure/scan.py`'s first part): per scan level, scanned pages per second
    on one core beside the minimal work for one scanned page in the same run (pdfium render at
    the level's resolution plus one image encode), and beside them the scan as the generator
    makes it (judged: the legibility rule's clean side and the decoded image too); then, per
@@ -38,7 +38,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from scan import mixed, scanned_pages, throughput  # benchmarks/scan.py, beside this script
+from scan import mixed, scanned_pages, throughput  # measure/scan.py, beside this script
 
 from packetbench.generator.batch import generate
 from packetbench.generator.packet import Stopwatch, build_packet

@@ -1,6 +1,6 @@
 """Audit throughput: text-layer pages per second on one core, beside raw pdfium extraction.
 
-    python benchmarks/audit.py [PACKET_DIR ...] [--repeat 5]
+    python measure/audit.py [PACKET_DIR ...] [--repeat 5]
 
 Runs on the canonical suite (packets/N*-000001) unless packet folders are given. Every figure
 is the best of --repeat runs on one core, files already in the page cache:
@@ -30,13 +30,13 @@ Then where the time of (2) goes per page, and what one `get_text_bounded` call p
    `benchmark.audit.pixels`; the rebuild of each scanned document from its seed included),
    with the ratio of the two, and whether their findings are the same:
 
-       python benchmarks/audit.py --ocr --ocr-only packets/N5-000001 N5-000002 N5-000003
+       python measure/audit.py --ocr --ocr-only packets/N5-000001 N5-000002 N5-000003
 
    `--jobs 2` measures two packets at a time, each in its own process on one core (the
    figures are CPU seconds, so they stay per core); `--no-floors` leaves out the two floors
    (whole-page OCR costs about half the full audit again). Issue 26's figure, 5 N5 packets:
 
-       python benchmarks/audit.py --ocr-only --jobs 2 --no-floors N5-000021 ... N5-000025
+       python measure/audit.py --ocr-only --jobs 2 --no-floors N5-000021 ... N5-000025
 """
 
 from __future__ import annotations

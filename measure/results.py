@@ -1,6 +1,6 @@
 """Results database and report speed: loading a scored run, reporting and comparing it.
 
-    python benchmarks/results.py [--packets N] [--tiers N1,N2,N3]
+    python measure/results.py [--packets N] [--tiers N1,N2,N3]
 
 Generates packets, extracts them twice with the simulated extractor (typical and sloppy) and
 scores both, then times, each in a fresh process (imports excluded): `load_run` (what

@@ -45,7 +45,7 @@ FINGERPRINT = (
 
 
 @dataclass(frozen=True)
-class Plan:
+class WorkList:
     jobs: list[Job]
     documents: int  # in the packets
     skipped_ok: int  # finished ok before (resume / retry-failed)
@@ -92,10 +92,10 @@ def api_info(
     return info
 
 
-def plan(packets: list[Packet], run: Path, *, resume: bool, retry_failed: bool) -> Plan:
+def work_list(packets: list[Packet], run: Path, *, resume: bool, retry_failed: bool) -> WorkList:
     documents = [(p, d) for p in packets for d in p.documents]
     if not (resume or retry_failed):
-        return Plan([Job(p, d) for p, d in documents], len(documents), 0, 0)
+        return WorkList([Job(p, d) for p, d in documents], len(documents), 0, 0)
     jobs: list[Job] = []
     ok = failed = 0
     for packet, doc in documents:
@@ -115,7 +115,7 @@ def plan(packets: list[Packet], run: Path, *, resume: bool, retry_failed: bool) 
             jobs.append(Job(packet, doc, fresh=True))
         else:
             failed += 1
-    return Plan(jobs, len(documents), ok, failed)
+    return WorkList(jobs, len(documents), ok, failed)
 
 
 def check_continuation(run: Path, info: dict[str, Any], packets: list[Packet]) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Scoring throughput: claims scored per second on one core.
 
-    python benchmarks/score.py [--packets N] [--tiers N1,N2,N3] [--profile typical]
+    python measure/score.py [--packets N] [--tiers N1,N2,N3] [--profile typical]
 
 Generates packets into a temporary folder, extracts them with the simulated extractor, then
 times `score_run` in a fresh process (cold caches, as a user's `packetbench score` runs). The

@@ -1,6 +1,6 @@
 """A sampled audit of a large corpus with one packet deliberately corrupted (issue 26).
 
-    python benchmarks/audit_sample.py CORPUS_DIR [--count 1000] [--sample 2%] [--jobs 2]
+    python measure/audit_sample.py CORPUS_DIR [--count 1000] [--sample 2%] [--jobs 2]
 
 Generates `--count` N1 packets into CORPUS_DIR unless it already holds them, corrupts one of
 them (a statement of values' TIV that its page does not show; a corpus this script made only),
