@@ -1,11 +1,12 @@
 """The import graph of packetbench: its cycles and the imports that run against the layers.
 
-    python measure/imports.py [--root SRC] [--json]
+    python measure/imports.py [--root SRC] [--typing] [--json]
 
 Every module under SRC/packetbench (default: this checkout's src/) is read with `ast`; an
-import counts wherever it is written (at the top, inside a function, under TYPE_CHECKING), so
-an import moved into a function to hide a cycle still shows. `from a.b import c` is an edge to
-the module `a.b.c` when it is one, to `a.b` otherwise.
+import counts wherever it runs (at the top or inside a function), so an import moved into a
+function to hide a cycle still shows. An import under `if TYPE_CHECKING:` never runs (a type
+annotation's, for mypy alone) and is left out unless `--typing` asks for it too. `from a.b
+import c` is an edge to the module `a.b.c` when it is one, to `a.b` otherwise.
 
 Printed: the number of modules and edges; every cycle, as a strongly connected component of
 the graph (its size is the number of modules that import one another round); and every upward
@@ -31,14 +32,24 @@ ROOT = Path(__file__).resolve().parent.parent
 # `packetbench.benchmark.` (a prefix names a module or a package); a module of the half that no
 # prefix names is in the top layer.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    # the run folder's files, packets as files, documents' text
-    ("errors", "runs", "run_file", "packets", "csvread", "documents", "namespaces", "classify"),
-    # what a packet's truth is: its universe and the scorer's words for it
-    ("universe", "origins", "selection", "grounding", "score", "stats"),
-    # what answers: providers, the simulator, the request harness
-    ("providers", "sim", "harness", "config"),
-    # a run made: extraction, repeats, provenance
-    ("extract", "own_extract", "repeats", "provenance", "jobs"),
+    # the files: packets, run.json, what a run was extracted from, a run folder's policy,
+    # one's own documents as a packet, schema namespaces
+    (
+        "errors",
+        "packets",
+        "csvread",
+        "runs",
+        "provenance",
+        "run_folder",
+        "documents",
+        "namespaces",
+    ),
+    # what a packet's truth is and how an answer is scored against it; extraction records
+    ("universe", "selection", "grounding", "score", "stats", "records", "results.database"),
+    # what answers: providers, the simulator, the request harness, their configuration
+    ("providers", "sim", "origins", "harness", "config"),
+    # a run made: extraction, repeats, one's own documents typed and extracted
+    ("extract", "repeats", "own_extract", "classify"),
     # what reads a finished run
     ("results", "difficulty", "report", "verify", "viewer", "importers", "audit"),
     # the whole pipeline
@@ -82,7 +93,20 @@ def _imported(node: ast.AST, current: str, is_package: bool) -> Iterable[tuple[s
             yield base, alias.name
 
 
-def build(source_root: Path) -> Graph:
+def _type_only(tree: ast.AST) -> set[int]:
+    """ids of the import nodes inside `if TYPE_CHECKING:` blocks."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and (
+            (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
+            or (isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING")
+        ):
+            for inner in node.body:
+                found |= {id(n) for n in ast.walk(inner)}
+    return found
+
+
+def build(source_root: Path, typing: bool = False) -> Graph:
     package_root = source_root / "packetbench"
     files = sorted(package_root.rglob("*.py"))
     graph = Graph()
@@ -90,7 +114,10 @@ def build(source_root: Path) -> Graph:
     for path in files:
         current = module_name(package_root, path)
         tree = ast.parse(path.read_text(encoding="utf-8"))
+        skipped = set() if typing else _type_only(tree)
         for node in ast.walk(tree):
+            if id(node) in skipped:
+                continue
             for module, name in _imported(node, current, path.name == "__init__.py"):
                 if not module.startswith("packetbench"):
                     continue
@@ -156,10 +183,15 @@ def layer(module: str) -> int | None:
     if not module.startswith(prefix):
         return None
     rest = module[len(prefix) :]
+    # the longest prefix decides (results.database sits below the rest of results)
+    best: tuple[int, int] | None = None
     for number, names in enumerate(LAYERS):
-        if any(rest == name or rest.startswith(name + ".") for name in names):
-            return number
-    return len(LAYERS)
+        for name in names:
+            if (rest == name or rest.startswith(name + ".")) and (
+                best is None or len(name) > best[0]
+            ):
+                best = (len(name), number)
+    return best[1] if best is not None else len(LAYERS)
 
 
 def upward(graph: Graph) -> list[tuple[str, str]]:
@@ -178,9 +210,12 @@ def upward(graph: Graph) -> list[tuple[str, str]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=ROOT / "src", help="the src folder")
+    parser.add_argument(
+        "--typing", action="store_true", help="count imports under TYPE_CHECKING as well"
+    )
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     args = parser.parse_args(argv)
-    graph = build(args.root)
+    graph = build(args.root, args.typing)
     found = cycles(graph)
     up = upward(graph)
     if args.json:
@@ -196,7 +231,10 @@ def main(argv: list[str] | None = None) -> int:
             )
         )
         return 0
-    print(f"{len(graph.modules)} modules, {graph.edge_count} import edges")
+    print(
+        f"{len(graph.modules)} modules, {graph.edge_count} import edges"
+        + (" (TYPE_CHECKING imports counted)" if args.typing else "")
+    )
     largest = max((len(c) for c in found), default=0)
     print(f"{len(found)} cycle(s), the largest of {largest} module(s)")
     for component in found:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.runs import ExtractionRecord, Usage, write_record
+from packetbench.benchmark.records import ExtractionRecord, Usage, write_record
 from packetbench.core import ids
 
 

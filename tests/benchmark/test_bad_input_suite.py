@@ -27,9 +27,11 @@ from typing import Any
 
 import pytest
 
-from packetbench.benchmark.extract import HarnessOptions, extract
+from packetbench.benchmark.config import HarnessOptions
+from packetbench.benchmark.extract import extract
 from packetbench.benchmark.providers.sim import SimProvider
-from packetbench.benchmark.repeats import extract_repeats, repeat_seed, write_spread
+from packetbench.benchmark.repeats import extract_repeats, repeat_seed
+from packetbench.benchmark.report.spread import write_spread
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
 from tests.support.paths import PACKETS, cli_path

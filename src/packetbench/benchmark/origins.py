@@ -15,7 +15,7 @@ from typing import Any
 
 from packetbench.benchmark.packets import DocInfo, Packet, find_packets, read_json
 from packetbench.benchmark.providers.base import Provider
-from packetbench.benchmark.runs import ExtractionRecord
+from packetbench.benchmark.records import ExtractionRecord
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput
 

@@ -210,7 +210,7 @@ def _prepare(options: Options) -> None:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"{out}: cannot create the folder ({error.strerror})") from None
-    from packetbench.benchmark.runs import write_json
+    from packetbench.core.writing import write_json
 
     write_json(out / PIPELINE, options.asked())
 
@@ -358,7 +358,7 @@ def _run(
         from packetbench.benchmark.audit import audit_packets
         from packetbench.benchmark.audit.result import FAILED
         from packetbench.benchmark.audit.sample import run_default
-        from packetbench.benchmark.runs import write_json
+        from packetbench.core.writing import write_json
 
         done: list[Any] = []
 
@@ -411,12 +411,13 @@ def _run(
         return outcome
 
     def extract() -> str:
-        from packetbench.benchmark.extract import HarnessOptions
+        from packetbench.benchmark.config import HarnessOptions
         from packetbench.benchmark.extract import extract as run_extraction
+        from packetbench.benchmark.runs import is_run
 
         # Continued where its records stop when the run was started before (its run.json is
         # written before the first request); otherwise started, as a new run.
-        resume = options.resume and (run / "run.json").is_file()
+        resume = options.resume and is_run(run)
         harness = (
             HarnessOptions(resume=resume, selection=options.selection)
             if cls.simulator
@@ -476,8 +477,9 @@ def _run(
         return outcome
 
     def score() -> str:
-        from packetbench.benchmark.repeats import repeat_runs, write_spread
+        from packetbench.benchmark.report.spread import write_spread
         from packetbench.benchmark.results import load_run
+        from packetbench.benchmark.runs import repeat_runs
         from packetbench.benchmark.score.scorer import score_run
 
         repeats = repeat_runs(run)
@@ -506,9 +508,9 @@ def _run(
     _timed("score", listener, outcome, len(folders) * options.repeats, score)
 
     def report() -> str:
-        from packetbench.benchmark.repeats import expand
         from packetbench.benchmark.report.render import write_report
         from packetbench.benchmark.results.query import open_runs
+        from packetbench.benchmark.runs import expand
 
         files = write_report([run], options.out / "report", force=options.resume)
         outcome.report = files.html
@@ -535,7 +537,7 @@ def _means(rows: list[dict[str, Any]]) -> dict[str, float | None]:
 def _estimate(options: Options, provider: Any, packets: Path, run: Path) -> Any:
     """What extracting the packets would request and cost (`extract --dry-run`'s DryRun), or
     None for a provider that sends nothing (the simulator)."""
-    from packetbench.benchmark.extract import HarnessOptions
+    from packetbench.benchmark.config import HarnessOptions
     from packetbench.benchmark.harness.session import dry_run
     from packetbench.benchmark.packets import find_packets
     from packetbench.benchmark.providers.api import ApiProvider

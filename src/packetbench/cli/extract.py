@@ -12,10 +12,10 @@ from packetbench.cli._options import SamplingSeed, Temperature, TopP, finite
 BY_USER = ("--schema", "--schema-map")  # how a document's type was given, not classified
 
 if TYPE_CHECKING:
-    from packetbench.benchmark.extract import ExtractSummary
     from packetbench.benchmark.harness.session import DryRun
     from packetbench.benchmark.packets import Packet
     from packetbench.benchmark.repeats import RepeatsSummary
+    from packetbench.benchmark.run_folder import ExtractSummary
 
 
 def extract(
@@ -229,7 +229,7 @@ def extract(
     # Imported here so `packetbench --help` and other commands start fast.
     import sys
 
-    from packetbench.benchmark.extract import HarnessOptions
+    from packetbench.benchmark.config import HarnessOptions
     from packetbench.benchmark.extract import extract as run_extraction
     from packetbench.benchmark.packets import find_packets
     from packetbench.benchmark.providers import provider_class

@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.extract import HarnessOptions, extract
+from packetbench.benchmark.config import HarnessOptions
+from packetbench.benchmark.extract import extract
 from packetbench.benchmark.harness.batch_log import NAME, custom_id
 from packetbench.benchmark.harness.session import dry_run
 from packetbench.benchmark.harness.stub import Faults, StubServer

@@ -176,7 +176,8 @@ def test_sim_resume_after_kill_9_makes_the_same_run(run_cli: Run, tmp_path: Path
 def test_undecodable_workbook_and_csv_are_error_records_and_the_run_goes_on(
     stub: Callable[..., StubServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from packetbench.benchmark.extract import HarnessOptions, extract
+    from packetbench.benchmark.config import HarnessOptions
+    from packetbench.benchmark.extract import extract
     from packetbench.benchmark.providers import provider_class
 
     packets = tmp_path / "packets"

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.extract import HarnessOptions, extract
+from packetbench.benchmark.config import HarnessOptions
+from packetbench.benchmark.extract import extract
 from packetbench.benchmark.harness.stub import Faults, StubServer
 from packetbench.benchmark.harness.stub.faults import ANSWER, TRANSIENT
 from packetbench.benchmark.providers import provider_class

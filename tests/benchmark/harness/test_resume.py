@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from packetbench.benchmark.extract import HarnessOptions, extract
+from packetbench.benchmark.config import HarnessOptions
+from packetbench.benchmark.extract import extract
 from packetbench.benchmark.harness.runner import PROCESS_INPUTS_FROM
 from packetbench.benchmark.harness.stub import Faults, StubServer
 from packetbench.benchmark.providers import provider_class

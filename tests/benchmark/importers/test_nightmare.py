@@ -10,8 +10,8 @@ import pypdfium2
 import pytest
 
 from packetbench.benchmark.importers.nightmare import rendered
-from packetbench.benchmark.importers.nightmare.namespace import kind_of, project, scored_schema
 from packetbench.benchmark.importers.nightmare.truth import convert
+from packetbench.benchmark.namespaces.nightmare import kind_of, project, scored_schema
 from packetbench.benchmark.score.validate import problem
 from tests.support.corpus_fixture import (
     ACORD_25_SCHEMA,

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from packetbench.benchmark.providers.api import Reply
-from packetbench.benchmark.runs import Status
+from packetbench.benchmark.records import Status
 from packetbench.benchmark.score.normalize import INT_LIMIT
 from packetbench.benchmark.score.validate import problem
 from packetbench.core.leaves import DocModel

@@ -30,7 +30,8 @@ from packetbench.benchmark.harness.answer import FENCE
 from packetbench.benchmark.harness.cache import key
 from packetbench.benchmark.harness.runner import Built, Job, Native, Outcome, Runner
 from packetbench.benchmark.providers.api import ApiProvider, Prompt, Reply
-from packetbench.benchmark.runs import ExtractionRecord, Status, write_json
+from packetbench.benchmark.records import ExtractionRecord, Status
+from packetbench.core.writing import write_json
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import threading
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time
 from pathlib import Path
@@ -30,10 +29,9 @@ from packetbench.benchmark.packets import DocInfo, Packet, read_json
 from packetbench.benchmark.providers.api import Part
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput
+from packetbench.core.pdfium import LOCK as pdfium_lock
 
 IMAGE_DPI = 150
-# pdfium is not thread-safe: every use goes through this lock.
-_PDFIUM = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -127,7 +125,7 @@ def build_file(path: Path, mode: str, native_pdf: bool = True) -> DocumentInput:
 def _pdf(path: Path, data: bytes, digest: str, mode: str) -> DocumentInput:
     import pypdfium2 as pdfium
 
-    with _PDFIUM:
+    with pdfium_lock:
         try:
             document = pdfium.PdfDocument(data)
         except pdfium.PdfiumError as error:

@@ -36,10 +36,11 @@ from packetbench.benchmark.harness.retry import RetryPolicy
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers.api import ApiProvider, Prompt, ProviderFailure, Reply
 from packetbench.benchmark.providers.pricing import Price
-from packetbench.benchmark.runs import ExtractionRecord, Status, Usage, write_json
-from packetbench.benchmark.runs import record_path as _record_path
+from packetbench.benchmark.records import ExtractionRecord, Status, Usage
+from packetbench.benchmark.records import record_path as _record_path
 from packetbench.core.errors import BadInput
 from packetbench.core.worker_pool import worker_pool
+from packetbench.core.writing import write_json
 from packetbench.generator.doctypes.base import DOC_TYPES
 
 LOG = "requests.jsonl"

@@ -14,10 +14,11 @@ import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from packetbench import __version__
 from packetbench.benchmark import provenance
+from packetbench.benchmark.config import HarnessOptions
 from packetbench.benchmark.harness import batch_log, estimate, inputs, prompts
 from packetbench.benchmark.harness.batching import BatchRunner
 from packetbench.benchmark.harness.cache import ResponseCache, default_folder, usable_folder
@@ -35,13 +36,19 @@ from packetbench.benchmark.packets import Packet
 from packetbench.benchmark.providers import pricing
 from packetbench.benchmark.providers.api import ApiProvider, ProviderStopped
 from packetbench.benchmark.providers.batch import BatchProvider
-from packetbench.benchmark.runs import read_record, record_path, write_json
+from packetbench.benchmark.records import read_record, record_path
+from packetbench.benchmark.run_folder import ExtractSummary, git, prepare_run
+from packetbench.benchmark.runs import (
+    DocumentCounts,
+    Git,
+    Invocation,
+    RunInfo,
+    UsageTotals,
+    write_run,
+)
 from packetbench.core.errors import BadInput, UsageError
 from packetbench.core.versions import versions
 from packetbench.generator.schema_files import all_schemas, schema_bytes
-
-if TYPE_CHECKING:
-    from packetbench.benchmark.extract import ExtractSummary, HarnessOptions
 
 
 def _now() -> str:
@@ -74,7 +81,7 @@ class Setup:
     used: set[str]
     sent: dict[str, dict[str, Any]]
     price: pricing.Price | None
-    info: dict[str, Any]
+    info: RunInfo
 
 
 def used_schemas(packets: list[Packet], packets_dir: Path) -> set[str]:
@@ -146,7 +153,7 @@ def _setup(
         "toolkit_version": __version__,
         "versions": {**versions(), provider.sdk: provider.sdk_version()},
     }
-    return Setup(used, sent, price, info)
+    return Setup(used, sent, price, RunInfo.model_validate(info))
 
 
 def run_api(
@@ -157,8 +164,6 @@ def run_api(
     force: bool,
     options: HarnessOptions,
 ) -> ExtractSummary:
-    from packetbench.benchmark.extract import ExtractSummary, git, prepare_run
-
     _check(options, force)
     setup = _setup(provider, packets, packets_dir, out, options)
     provider.api_key()  # a missing key fails here, before anything is written
@@ -168,12 +173,12 @@ def run_api(
     continuing = options.resume or options.retry_failed
     if continuing:
         before = check_continuation(out, info, packets)
-        invocations = list(before.get("invocations", []))
-        info["git"] = before.get("git")
+        invocations = list(before.invocations or [])
+        info.git = before.git
     else:
         prepare_run(out, force)
         invocations = []
-        info["git"] = git()  # at the start; each invocation records its own too
+        info.git = Git.model_validate(git())  # at the start; each invocation records its own
     if continuing:
         # Read (and checked) before run.json changes: a damaged batch log changes nothing.
         documents = {(p.packet_id, d.doc_id) for p in packets for d in p.documents}
@@ -191,11 +196,13 @@ def run_api(
         )
         or "new"
     )
-    invocations.append(
+    invocation = Invocation.model_validate(
         {"started_at": _now(), "mode": mode, "requested": len(work.jobs), "git": git()}
     )
-    info.update(invocations=invocations, status="running")
-    write_json(out / "run.json", redactor.clean(info))
+    invocations.append(invocation)
+    info.invocations = invocations
+    info.status = "running"
+    write_run(out, info, redactor.clean)
     reporter: Reporter = (
         ProgressBar(f"{provider.name} {provider.model}") if options.progress else Silent()
     )
@@ -227,25 +234,22 @@ def run_api(
     tally = outcome.tally
     by_status, usage, written = _on_disk(packets, out)
     stopped = "fatal" if outcome.fatal else "max-cost" if outcome.budget_spent else None
-    invocations[-1].update(
-        finished_at=_now(),
-        by_status=outcome.by_status,
-        cached=tally.cached,
-        requests=tally.requests,
-        retries=tally.retries,
-        **({"batches": tally.batches} if options.batch else {}),
-        spent_usd=round(tally.spent_usd, 6),
-        not_started=outcome.not_started,
-        stopped=stopped,
-        fatal=outcome.fatal,
-        inputs_prepared_in=runner.preparation,
-    )
-    info.update(
-        status="complete" if written == work.documents else "incomplete",
-        documents={"expected": work.documents, "written": written, "by_status": by_status},
-        usage=usage,
-    )
-    write_json(out / "run.json", redactor.clean(info))
+    invocation.finished_at = _now()
+    invocation.by_status = outcome.by_status
+    invocation.cached = tally.cached
+    invocation.requests = tally.requests
+    invocation.retries = tally.retries
+    if options.batch:
+        invocation.batches = tally.batches
+    invocation.spent_usd = round(tally.spent_usd, 6)
+    invocation.not_started = outcome.not_started
+    invocation.stopped = stopped
+    invocation.fatal = outcome.fatal
+    invocation.inputs_prepared_in = runner.preparation
+    info.status = "complete" if written == work.documents else "incomplete"
+    info.documents = DocumentCounts(expected=work.documents, written=written, by_status=by_status)
+    info.usage = UsageTotals.model_validate(usage)
+    write_run(out, info, redactor.clean)
     if outcome.fatal:
         raise ProviderStopped(
             f"{outcome.fatal} (the run stopped with {written} of "

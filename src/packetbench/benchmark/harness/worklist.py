@@ -26,7 +26,9 @@ from packetbench.benchmark.harness import prompts
 from packetbench.benchmark.harness.runner import Job
 from packetbench.benchmark.packets import Packet
 from packetbench.benchmark.providers.api import ApiProvider
-from packetbench.benchmark.runs import continuation, read_record, record_path
+from packetbench.benchmark.records import read_record, record_path
+from packetbench.benchmark.run_folder import continuation
+from packetbench.benchmark.runs import RunInfo
 from packetbench.core.errors import BadInput
 
 FINGERPRINT = (
@@ -118,7 +120,7 @@ def work_list(packets: list[Packet], run: Path, *, resume: bool, retry_failed: b
     return WorkList(jobs, len(documents), ok, failed)
 
 
-def check_continuation(run: Path, info: dict[str, Any], packets: list[Packet]) -> dict[str, Any]:
+def check_continuation(run: Path, info: RunInfo, packets: list[Packet]) -> RunInfo:
     """The existing run.json, after checking it was made with the same settings (the API
     fingerprint), from the same documents."""
     return continuation(run, info, packets, FINGERPRINT)

@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar, cast
 from packetbench.benchmark.errors import BenchmarkError
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers.base import Provider
-from packetbench.benchmark.runs import ExtractionRecord
+from packetbench.benchmark.records import ExtractionRecord
 from packetbench.core.errors import InputError, UsageError
 
 Reasoning = Literal["default", "high", "xhigh"]

@@ -24,7 +24,7 @@ from packetbench.benchmark.grounding.schema import citation_info, confidence_inf
 from packetbench.benchmark.packets import DocInfo, Packet, read_json
 from packetbench.benchmark.providers.api import check_cite
 from packetbench.benchmark.providers.base import Provider
-from packetbench.benchmark.runs import ExtractionRecord, Status, Usage, write_json
+from packetbench.benchmark.records import ExtractionRecord, Status, Usage
 from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.field_view import compare
 from packetbench.benchmark.score.rates import CLASSES, UNIVERSES
@@ -37,6 +37,7 @@ from packetbench.benchmark.sim.profiles import PROFILES, Profile
 from packetbench.core.errors import UsageError
 from packetbench.core.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of, set_path
 from packetbench.core.seeds import MAX_SEED
+from packetbench.core.writing import write_json
 from packetbench.generator.doctypes.base import DOC_TYPES
 
 LABEL = "SIMULATED EXTRACTOR - not a model; seeded errors for testing the pipeline"

@@ -16,15 +16,15 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from packetbench.benchmark.repeats import expand
 from packetbench.benchmark.report import charts
 from packetbench.benchmark.report.context import HALLUCINATION, RateTable, build_context
 from packetbench.benchmark.report.spread import repeats_context
 from packetbench.benchmark.results.query import open_runs
-from packetbench.benchmark.runs import check_outputs, write_atomic
+from packetbench.benchmark.runs import expand
 from packetbench.benchmark.stats.bootstrap import Interval
 from packetbench.core.errors import UsageError
 from packetbench.core.resources import resource_dir
+from packetbench.core.writing import check_outputs, write_atomic
 
 
 def pct(value: float | None, digits: int = 2) -> str:

@@ -24,7 +24,7 @@ def check_records(db: Path, run: Path, meta: dict[str, Any]) -> None:
     """BadInput naming `db` when the run's extraction records are not the ones it was
     scored from (an `extract --force` or a hand edit after `score`): its numbers would
     describe other answers than the run holds."""
-    from packetbench.benchmark.runs import records_digest
+    from packetbench.benchmark.records import records_digest
 
     if meta.get("records") != records_digest(run):
         raise BadInput(

@@ -23,17 +23,10 @@ import orjson
 
 from packetbench.benchmark import provenance
 from packetbench.benchmark.packets import DocInfo, Packet, find_packets, read_json
+from packetbench.benchmark.records import read_record, record_path, records_digest
 from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION
-from packetbench.benchmark.runs import (
-    listed_documents,
-    machine_refused,
-    read_record,
-    read_run,
-    record_path,
-    records_digest,
-    refused_write,
-    remove_left_behind,
-)
+from packetbench.benchmark.run_folder import listed_documents
+from packetbench.benchmark.runs import RunInfo, read_run
 from packetbench.benchmark.score.outputs import (
     CLAIMS,
     DOCUMENT_COLUMNS,
@@ -43,6 +36,7 @@ from packetbench.benchmark.score.outputs import (
     MEMORY_LIMIT,
 )
 from packetbench.core.errors import BadInput
+from packetbench.core.writing import machine_refused, refused_write, remove_left_behind
 
 TABLES_SQL = Path(__file__).with_name("tables.sql")
 # The documents columns documents.parquet gives (its other columns name the document, and
@@ -71,24 +65,21 @@ def _excluded(run: Path) -> dict[str, Any]:
     return out
 
 
-def _run_row(run_id: str, info: dict[str, Any], documents: int, policy: str) -> dict[str, Any]:
-    found = info.get("git")
-    git: dict[str, Any] = found if isinstance(found, dict) else {}
-    config = {k: v for k, v in info.items() if k != "packets"}
+def _run_row(run_id: str, info: RunInfo, documents: int, policy: str) -> dict[str, Any]:
     return {
         "run_id": run_id,
-        "provider": info.get("provider"),
-        "model": info.get("model"),
-        "simulator": bool(info.get("simulator", False)),
-        "label": info.get("label"),
-        "parameters": info.get("parameters") or {},
-        "config": config,
-        "toolkit_version": info.get("toolkit_version"),
-        "git_commit": git.get("commit"),
-        "git_dirty": git.get("dirty"),
-        "packets_dir": info.get("packets_dir"),
-        "status": info.get("status"),
-        "packets": len(info.get("packets") or []),
+        "provider": info.provider,
+        "model": info.model,
+        "simulator": info.simulator,
+        "label": info.label,
+        "parameters": info.parameters or {},
+        "config": info.configuration(),
+        "toolkit_version": info.toolkit_version,
+        "git_commit": info.git.commit if info.git is not None else None,
+        "git_dirty": info.git.dirty if info.git is not None else None,
+        "packets_dir": info.packets_dir,
+        "status": info.status,
+        "packets": len(info.packets or []),
         "documents_expected": documents,
         "invalid_policy": policy,
     }
@@ -315,7 +306,7 @@ def _load_judges(con: duckdb.DuckDBPyConnection, run_id: str, run: Path) -> None
 def load_run(run: Path, packets_dir: Path) -> Path:
     """Write ``RUN/results.duckdb`` from the run's files and its packets; return its path."""
     info = read_run(run)
-    run_id = str(info.get("run_id") or run.resolve().name)
+    run_id = info.run_id or run.resolve().name
     packets = find_packets(packets_dir)
     selected = listed_documents(info, run, packets)
     provenance.verify(info, run, selected)
@@ -342,7 +333,7 @@ def load_run(run: Path, packets_dir: Path) -> Path:
 def _build(
     run: Path,
     run_id: str,
-    info: dict[str, Any],
+    info: RunInfo,
     selected: list[tuple[Packet, DocInfo]],
     scored_against: str,
     excluded: dict[str, Any],

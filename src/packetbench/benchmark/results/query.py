@@ -24,9 +24,8 @@ from typing import Any
 import duckdb
 
 from packetbench.benchmark import provenance
-from packetbench.benchmark.repeats import refusal, repeat_runs
 from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION, check_records
-from packetbench.benchmark.runs import read_run
+from packetbench.benchmark.runs import is_run, read_run, refusal, repeat_runs
 from packetbench.core.errors import BadInput, UsageError
 
 METRICS_DIR = Path(__file__).resolve().parent.parent / "metrics"
@@ -229,7 +228,7 @@ def open_runs(paths: Sequence[Path], paired: bool = False, sandbox: bool = False
             if not db.is_file():
                 hint = (
                     "not a run folder"
-                    if not (run / "run.json").is_file()
+                    if not is_run(run)
                     else "score the run first: packetbench score RUN --packets DIR"
                 )
                 raise BadInput(f"{db}: missing ({hint})")

@@ -24,13 +24,13 @@ from typing import Any
 
 import duckdb
 
-from packetbench.benchmark.runs import machine_refused, refused_write, remove_left_behind, umask
 from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.field_view import FieldCounts
 from packetbench.benchmark.score.rates import CLASSES, rate
 from packetbench.benchmark.score.totals import CONSISTENCY_TALLIES
 from packetbench.benchmark.score.verdicts import VERDICTS
 from packetbench.core.errors import BadInput
+from packetbench.core.writing import machine_refused, refused_write, remove_left_behind, umask
 
 DOCUMENTS = "documents.parquet"
 CLAIMS = "claims.parquet"

@@ -32,17 +32,13 @@ from packetbench.benchmark import universe as universes
 from packetbench.benchmark.grounding.cited import cited_place
 from packetbench.benchmark.grounding.places import truth_places
 from packetbench.benchmark.packets import DocInfo, Packet, Touched, find_packets
+from packetbench.benchmark.records import ExtractionRecord, read_record, record_path
 from packetbench.benchmark.results.database import DB_NAME
-from packetbench.benchmark.results.leaves import truth_leaves
-from packetbench.benchmark.runs import (
-    ExtractionRecord,
-    listed_documents,
-    read_record,
-    read_run,
-    record_path,
-)
+from packetbench.benchmark.run_folder import listed_documents
+from packetbench.benchmark.runs import read_run
 from packetbench.benchmark.score import consistency, outputs, validate
 from packetbench.benchmark.score.field_view import Claim, FieldCounts, compare
+from packetbench.benchmark.score.leaves import truth_leaves
 from packetbench.benchmark.score.rates import GroundingTally
 from packetbench.benchmark.score.stale import stale_values
 from packetbench.benchmark.score.totals import CONSISTENCY_TALLIES, RunTotals

@@ -31,12 +31,12 @@ from typing import Any, ClassVar
 
 from packetbench.benchmark.grounding.places import truth_places
 from packetbench.benchmark.packets import DocInfo, Packet
-from packetbench.benchmark.runs import write_json
 from packetbench.benchmark.score.verdicts import VERDICTS
 from packetbench.benchmark.verify.claims import Claim
 from packetbench.benchmark.verify.prompt import check
 from packetbench.core.errors import BadInput, UsageError
 from packetbench.core.registry import Registry
+from packetbench.core.writing import write_json
 
 SIM_LABEL = "SIMULATED JUDGE - not a model; seeded confusion rates for testing the verifier"
 

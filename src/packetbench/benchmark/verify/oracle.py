@@ -18,7 +18,7 @@ import orjson
 from packetbench.benchmark import universe as universes
 from packetbench.benchmark.origins import Origins
 from packetbench.benchmark.packets import DocInfo, Packet
-from packetbench.benchmark.runs import read_record, record_path
+from packetbench.benchmark.records import read_record, record_path
 from packetbench.benchmark.score.scorer import schema_problem, score_document
 
 

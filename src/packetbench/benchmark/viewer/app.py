@@ -72,10 +72,10 @@ def run_row(index: int, source: RunSource) -> dict[str, Any]:
         "name": source.name,
         "scored": source.scored,
         "documents": len(source.documents),
-        "model": source.info.get("model"),
-        "provider": source.info.get("provider"),
-        "simulator": bool(source.info.get("simulator", False)),
-        "status": source.info.get("status"),
+        "model": source.info.model,
+        "provider": source.info.provider,
+        "simulator": source.info.simulator,
+        "status": source.info.status,
     }
 
 

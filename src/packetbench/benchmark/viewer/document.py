@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 
 from packetbench.benchmark.packets import DocInfo, Packet, ancestors, read_json
-from packetbench.benchmark.runs import read_record, record_path
+from packetbench.benchmark.records import read_record, record_path
 from packetbench.benchmark.score import normalize
 from packetbench.benchmark.viewer.pages import Pages
 from packetbench.benchmark.viewer.source import RunSource

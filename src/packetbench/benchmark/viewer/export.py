@@ -89,7 +89,7 @@ def export(
 
 
 def _umask() -> int:
-    from packetbench.benchmark.runs import umask
+    from packetbench.core.writing import umask
 
     return umask()
 

@@ -13,8 +13,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from packetbench.benchmark.runs import write_atomic
 from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.writing import write_atomic
 
 SCALES = (1, 2, 3, 4)  # x 72 dpi
 _SHA = re.compile(r"^[0-9a-f]{64}$")

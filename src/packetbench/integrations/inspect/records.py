@@ -14,7 +14,7 @@ from typing import Any
 from packetbench.benchmark.harness import answer
 from packetbench.benchmark.packets import DocInfo
 from packetbench.benchmark.providers.api import Reply
-from packetbench.benchmark.runs import ExtractionRecord, Usage
+from packetbench.benchmark.records import ExtractionRecord, Usage
 from packetbench.generator.doctypes.base import DOC_TYPES
 
 # inspect_ai's stop reasons for an answer cut short by a length limit.

@@ -26,13 +26,13 @@ from packetbench.benchmark.importers.nightmare.corpus import (
     read_corpus,
     schema_of,
 )
-from packetbench.benchmark.importers.nightmare.namespace import NAMESPACE_NAME, schema_file
 from packetbench.benchmark.importers.nightmare.runs import convert_cohort
 from packetbench.benchmark.importers.nightmare.truth import Converted, convert, spelled_by
+from packetbench.benchmark.namespaces.nightmare import NAMESPACE_NAME, schema_file
 from packetbench.benchmark.packets import Packet, load_packet, read_json
 from packetbench.benchmark.provenance import sha256
-from packetbench.benchmark.runs import write_json
 from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.writing import write_json
 
 REPORT = "import.json"
 RECONCILIATION = ("reconciliation.json", "reconciliation.md")  # written by --reconcile

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from packetbench.benchmark.runs import is_run
 from packetbench.benchmark.score.scorer import EXCLUDE, RunScores, score_run
 
 
 def runs_of(out: Path) -> list[Path]:
     """The run folders of an import, by name."""
     folder = out / "runs"
-    return (
-        sorted(p for p in folder.iterdir() if (p / "run.json").is_file()) if folder.is_dir() else []
-    )
+    return sorted(p for p in folder.iterdir() if is_run(p)) if folder.is_dir() else []
 
 
 def score_all(out: Path, invalid: str = EXCLUDE) -> dict[str, RunScores]:

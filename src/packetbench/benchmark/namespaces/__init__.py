@@ -69,7 +69,7 @@ def _own() -> Namespace:
 @namespace("nightmare")
 @cache
 def _nightmare() -> Namespace:
-    from packetbench.benchmark.importers.nightmare.namespace import NAMESPACE
+    from packetbench.benchmark.namespaces.nightmare import NAMESPACE
 
     return NAMESPACE
 
