@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.config import HarnessOptions
+from packetbench.benchmark.config import HarnessOptions, repeat_seed
 from packetbench.benchmark.extract import extract
 from packetbench.benchmark.providers.sim import SimProvider
-from packetbench.benchmark.repeats import extract_repeats, repeat_seed
+from packetbench.benchmark.repeats import extract_repeats
 from packetbench.benchmark.runs import FORMAT_VERSION, RunInfo, read_run, write_run
 from packetbench.core.errors import BadInput
 from tests.support.paths import PACKETS

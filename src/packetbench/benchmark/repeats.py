@@ -17,14 +17,12 @@ its number of repeats: `--resume` with another K is refused.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from packetbench.benchmark import extract as extraction
-from packetbench.benchmark.config import HarnessOptions
+from packetbench.benchmark.config import HarnessOptions, check_repeats
 from packetbench.benchmark.providers.base import Provider
 from packetbench.benchmark.run_folder import ExtractSummary, prepare_run
 from packetbench.benchmark.runs import (
@@ -39,35 +37,6 @@ from packetbench.benchmark.runs import (
 )
 from packetbench.core.errors import UsageError
 from packetbench.core.locking import hold
-from packetbench.core.seeds import MAX_SEED
-
-
-def check_count(count: int) -> None:
-    if count < 1:
-        raise UsageError(f"--repeats must be at least 1 (got {count})")
-
-
-def repeat_seed(seed: int, index: int) -> int:
-    """The seed of repeat `index` (1-based) of a run given `seed`: `seed` itself for the
-    first, a seed derived from both for the others (never a neighbour: repeat 2 of seed 0 is
-    not the run of seed 1)."""
-    if index == 1:
-        return seed
-    digest = hashlib.sha256(f"packetbench-repeat:{seed}:{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") % (MAX_SEED + 1)
-
-
-def repeat_settings(settings: dict[str, Any], index: int) -> dict[str, Any]:
-    """A provider's options (`Provider.from_options`) for repeat `index`: the sim seed and a
-    sampling seed given derived for it (`repeat_seed`), everything else as given."""
-    out = dict(settings)
-    if isinstance(out.get("seed"), int):
-        out["seed"] = repeat_seed(out["seed"], index)
-    sampling = dict(out.get("sampling") or {})
-    if isinstance(sampling.get("seed"), int):
-        sampling["seed"] = repeat_seed(int(sampling["seed"]), index)
-        out["sampling"] = sampling
-    return out
 
 
 @dataclass(frozen=True)
@@ -123,7 +92,7 @@ def extract_repeats(
     """Extract the packets of `packets_dir` `count` times into the repeated run `out`: repeat
     i by provider `make(i)` into RUN/repeats/r<i>, each a run as `extract` writes one. `out`
     is held throughout, and each repeat's folder while it is written."""
-    check_count(count)
+    check_repeats(count)
     continuing = options.resume or options.retry_failed
     if continuing and force:
         raise UsageError("--force starts the run over; it cannot be combined with --resume")

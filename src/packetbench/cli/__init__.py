@@ -93,8 +93,18 @@ def _how_to_continue(words: list[str]) -> str:
     return f"; continue with: packetbench {shlex.join(again)}"
 
 
+def _takes_value(command: str, option: str) -> bool:
+    """Whether `option` of `command` takes a value (an unknown one is left to typer)."""
+    group = typer.main.get_command(app)
+    found = getattr(group, "commands", {}).get(command)
+    for param in getattr(found, "params", []):
+        if option in getattr(param, "opts", ()):
+            return not (param.is_flag or param.count)
+    return False
+
+
 def main() -> None:
-    sys.argv[1:] = current(sys.argv[1:])  # old spellings of options, for one release
+    sys.argv[1:] = current(sys.argv[1:], _takes_value)  # old spellings, for one release
     if len(sys.argv) <= 1:
         app()  # `packetbench` alone: typer shows the help
         return

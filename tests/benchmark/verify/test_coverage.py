@@ -67,7 +67,7 @@ def test_calibration_recovers_the_rates_and_the_correction_covers_the_truth(
     load_run(run, packets)
     rates = ("--sensitivity", str(SE), "--specificity", str(SP))
     # Many claims a request: a sim judge's labels do not depend on the batch size.
-    done = run_cli("verify", str(run), *rates, "--batch", "100")
+    done = run_cli("verify", str(run), *rates, "--claims-per-request", "100")
     assert done.returncode == 0, done.stderr
     folder = run / "judge" / "sim-sim"
     found = json.loads((folder / CALIBRATION).read_text())

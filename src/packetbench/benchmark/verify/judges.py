@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from packetbench.benchmark.config import ModelOptions
 from packetbench.benchmark.grounding.places import truth_places
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.score.verdicts import VERDICTS
@@ -260,22 +261,24 @@ class SimJudge(Judge):
 
 @JUDGES.register("sim")
 def _sim(
-    model: str,
+    api: ModelOptions,
     *,
     sensitivity: float,
     specificity: float,
     seed: int,
     truth: Path | None = None,
-    **_: Any,
+    progress: bool = False,
 ) -> Judge:
-    return SimJudge(model, sensitivity, specificity, seed, truth)
+    return SimJudge(api.model or "sim", sensitivity, specificity, seed, truth)
 
 
 def _api(name: str) -> Callable[..., Judge]:
-    def make(model: str, **options: Any) -> Judge:
+    def make(
+        api: ModelOptions, *, truth: Path | None = None, progress: bool = False, **_: Any
+    ) -> Judge:
         from packetbench.benchmark.verify.api_judge import ApiJudge
 
-        return ApiJudge(name, model, options)
+        return ApiJudge(name, api, truth, progress)
 
     return make
 
@@ -284,6 +287,23 @@ for _name in ("anthropic", "gemini", "openai"):
     JUDGES.add(_name, _api(_name))
 
 
-def make_judge(name: str, model: str, **options: Any) -> Judge:
-    """The judge registered as `name` (UnknownName, exit 2, lists the others)."""
-    return JUDGES[name](model, **options)
+def make_judge(
+    name: str,
+    api: ModelOptions,
+    *,
+    sensitivity: float = 0.9,
+    specificity: float = 0.95,
+    seed: int = 0,
+    truth: Path | None = None,
+    progress: bool = False,
+) -> Judge:
+    """The judge registered as `name` (UnknownName, exit 2, lists the others), asking its
+    model with `api` (the sim judge: its confusion rates and seed)."""
+    return JUDGES[name](
+        api,
+        sensitivity=sensitivity,
+        specificity=specificity,
+        seed=seed,
+        truth=truth,
+        progress=progress,
+    )

@@ -154,7 +154,7 @@ def verify_run(
     corrected with it (estimate.json), after refusing, before any request, a calibration of
     another judge or with a kappa below `min_kappa`."""
     if batch_size < 1:
-        raise UsageError(f"--batch must be at least 1 (got {batch_size})")
+        raise UsageError(f"--claims-per-request must be at least 1 (got {batch_size})")
     info = read_run(run)
     if packets_dir is None:
         recorded = info.packets_dir
