@@ -49,7 +49,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # what answers: providers, the simulator, the request harness, their configuration
     ("providers", "sim", "origins", "harness", "config"),
     # a run made: extraction, repeats, one's own documents typed and extracted
-    ("extract", "repeats", "own_extract", "classify"),
+    ("extract", "repeats", "own_extract", "classify", "extraction"),
     # what reads a finished run
     ("results", "difficulty", "report", "verify", "viewer", "importers", "audit"),
     # the whole pipeline
