@@ -45,7 +45,16 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "namespaces",
     ),
     # what a packet's truth is and how an answer is scored against it; extraction records
-    ("universe", "selection", "grounding", "score", "stats", "records", "results.database"),
+    (
+        "universe",
+        "selection",
+        "grounding",
+        "score",
+        "stats",
+        "records",
+        "results.database",
+        "results.schema",
+    ),
     # what answers: providers, the simulator, the request harness, their configuration
     ("providers", "sim", "origins", "harness", "config"),
     # a run made: extraction, repeats, one's own documents typed and extracted

@@ -24,7 +24,8 @@ from typing import Any
 import duckdb
 
 from packetbench.benchmark import provenance
-from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION, check_records
+from packetbench.benchmark.results.database import DB_NAME, check_records
+from packetbench.benchmark.results.schema import SCHEMA_VERSION
 from packetbench.benchmark.runs import is_run, read_run, refusal, repeat_runs
 from packetbench.core.errors import BadInput, UsageError
 

@@ -34,6 +34,7 @@ from packetbench.benchmark.grounding.places import truth_places
 from packetbench.benchmark.packets import DocInfo, Packet, Touched, find_packets
 from packetbench.benchmark.records import ExtractionRecord, read_record, record_path
 from packetbench.benchmark.results.database import DB_NAME
+from packetbench.benchmark.results.schema import ClaimRow, DocumentRow, FieldRow
 from packetbench.benchmark.run_folder import listed_documents
 from packetbench.benchmark.runs import read_run
 from packetbench.benchmark.score import consistency, outputs, validate
@@ -206,7 +207,6 @@ def score_document(
     doc_universe = found.documents[doc.doc_id]
     tally = GroundingTally()
     verdicts: Counter[str] = Counter()
-    prefix = _row_prefix(packet, doc)
     touched = packet.touched(doc.doc_id)
     said_at: dict[str, str] = {}
     cited = _citations(packet, doc, record)
@@ -225,7 +225,8 @@ def score_document(
         verdicts[said] += 1
         claims_out.append(
             _claim_row(
-                prefix,
+                packet,
+                doc,
                 claim,
                 checked,
                 grounding.in_packet,
@@ -273,23 +274,9 @@ def _citations(
     return cited
 
 
-def _row_prefix(packet: Packet, doc: DocInfo) -> bytes:
-    """The opening of every claims row of one document (its identifying keys)."""
-    return (
-        orjson.dumps(
-            {
-                "packet_id": packet.packet_id,
-                "doc_id": doc.doc_id,
-                "doc_type": doc.doc_type,
-                "tier": packet.tier,
-            }
-        )[:-1]
-        + b","
-    )
-
-
 def _claim_row(
-    prefix: bytes,
+    packet: Packet,
+    doc: DocInfo,
     claim: Claim,
     checked: bool,
     in_packet: bool,
@@ -300,27 +287,27 @@ def _claim_row(
     confidence: float | None = None,
     guessed: str | None = None,
 ) -> bytes:
-    return (
-        prefix
-        + orjson.dumps(
-            {
-                "path": claim.path,
-                "kind": claim.kind,
-                "value": claim.value,
-                "truth": claim.truth,
-                "field_class": "table" if "[" in claim.path else "form",
-                "grounded_in": "document" if in_doc else "packet" if in_packet else "none",
-                "hallucinated": (not in_packet) if checked else None,
-                "hallucinated_document": (not in_doc) if checked else None,
-                "verdict": said,
-                "patterns": patterns,
-                "citation": citation,
-                "source": claim.source or claim.path,
-                "confidence": confidence,
-                "guess": guessed,
-            }
-        )[1:]
-    )
+    row: ClaimRow = {
+        "packet_id": packet.packet_id,
+        "doc_id": doc.doc_id,
+        "doc_type": doc.doc_type,
+        "tier": packet.tier,
+        "path": claim.path,
+        "kind": claim.kind,
+        "value": claim.value,
+        "truth": claim.truth,
+        "field_class": "table" if "[" in claim.path else "form",
+        "grounded_in": "document" if in_doc else "packet" if in_packet else "none",
+        "hallucinated": (not in_packet) if checked else None,
+        "hallucinated_document": (not in_doc) if checked else None,
+        "verdict": said,
+        "patterns": patterns,
+        "citation": citation,
+        "source": claim.source or claim.path,
+        "confidence": confidence,
+        "guess": guessed,
+    }
+    return orjson.dumps(row)
 
 
 def field_rows(
@@ -337,55 +324,69 @@ def field_rows(
     with no claim was left empty (a dropped record's leaves have none). A leaf at a path of
     `illegible` (its value damaged past reading) is marked so. Tests hold this against
     field_breakdown.json document by document."""
-    prefix = orjson.dumps({"packet_id": packet.packet_id, "doc_id": doc.doc_id})[:-1] + b","
     for path, kind, populated in truth_leaves(model, truth):
         said = said_at.get(path)
         if populated:
             outcome = "omitted" if said is None else "correct" if said == "supported" else "wrong"
         else:
             outcome = "abstained" if said is None else "answered"
-        yield (
-            prefix
-            + orjson.dumps(
-                {
-                    "path": path,
-                    "kind": kind,
-                    "field_class": "table" if "[" in path else "form",
-                    "populated": populated,
-                    "outcome": outcome,
-                    "patterns": touched.of(path),
-                    "illegible": path in illegible,
-                }
-            )[1:]
-        )
+        row: FieldRow = {
+            "packet_id": packet.packet_id,
+            "doc_id": doc.doc_id,
+            "path": path,
+            "kind": kind,
+            "field_class": "table" if "[" in path else "form",
+            "populated": populated,
+            "outcome": outcome,
+            "patterns": touched.of(path),
+            "illegible": path in illegible,
+        }
+        yield orjson.dumps(row)
 
 
 def document_row(doc: DocumentScore, keys: bool = False) -> bytes:
-    """The documents.parquet row of one scored document (outputs.DOCUMENT_COLUMNS): its own
-    counts under the column names of results.duckdb's documents table, and its consistency
-    flags; with `keys` (--invalid salvage) its keys too (outputs.KEY_COLUMNS)."""
+    """The documents.parquet row of one scored document (`results.schema.DocumentRow`): its
+    own counts under the column names of results.duckdb's documents table, and its
+    consistency flags; with `keys` (--invalid salvage) its keys too."""
     packet_id, _, doc_id = doc.key.partition("/")
-    row: dict[str, Any] = {
+    counts = doc.counts
+    tally = doc.grounding
+    row: DocumentRow = {
         "packet_id": packet_id,
         "doc_id": doc_id,
         "tier": doc.tier,
         "doc_type": doc.doc_type,
-        **doc.counts.as_dict(),
+        "gt_fields": counts.gt_fields,
+        "correct": counts.correct,
+        "wrong": counts.wrong,
+        "omitted": counts.omitted,
+        "gt_null_fields": counts.gt_null_fields,
+        "abstained": counts.abstained,
+        "answered": counts.answered,
+        "invented_records": counts.invented_records,
+        "dropped_records": counts.dropped_records,
+        "numbers_checked": tally.checked["numbers"],
+        "numbers_hallucinated": tally.hallucinated[("packet", "numbers")],
+        "numbers_hallucinated_document": tally.hallucinated[("document", "numbers")],
+        "strings_checked": tally.checked["strings"],
+        "strings_hallucinated": tally.hallucinated[("packet", "strings")],
+        "strings_hallucinated_document": tally.hallucinated[("document", "strings")],
+        "supported": doc.verdicts["supported"],
+        "contradicted": doc.verdicts["contradicted"],
+        "stale": doc.verdicts["stale"],
+        "overreach": doc.verdicts["overreach"],
+        "unlinked": doc.verdicts["unlinked"],
+        "consistency_checks": doc.consistency["checks"],
+        "consistency_passed": doc.consistency["passed"],
+        "consistency_failed": doc.consistency["failed"],
+        "consistency_skipped": doc.consistency["skipped"],
+        "consistency_flags": doc.consistency["flags"],
     }
-    for kind in ("numbers", "strings"):
-        row[f"{kind}_checked"] = doc.grounding.checked[kind]
-        row[f"{kind}_hallucinated"] = doc.grounding.hallucinated[("packet", kind)]
-        row[f"{kind}_hallucinated_document"] = doc.grounding.hallucinated[("document", kind)]
-    row.update({v: doc.verdicts[v] for v in VERDICTS})
-    row.update({f"consistency_{name}": doc.consistency[name] for name in CONSISTENCY_TALLIES})
-    row["consistency_flags"] = doc.consistency["flags"]
     if keys:
-        row.update(
-            keys_emitted=doc.keys,
-            invented_keys=len(doc.invented),
-            unfit_leaves=len(doc.unfit),
-            salvaged=doc.salvaged,
-        )
+        row["keys_emitted"] = doc.keys
+        row["invented_keys"] = len(doc.invented)
+        row["unfit_leaves"] = len(doc.unfit)
+        row["salvaged"] = doc.salvaged
     return orjson.dumps(row)
 
 

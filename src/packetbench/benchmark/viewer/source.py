@@ -23,7 +23,8 @@ import orjson
 from packetbench.benchmark import provenance
 from packetbench.benchmark.packets import DocInfo, Packet, find_packets
 from packetbench.benchmark.records import read_record, record_path
-from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION, check_records
+from packetbench.benchmark.results.database import DB_NAME, check_records
+from packetbench.benchmark.results.schema import SCHEMA_VERSION
 from packetbench.benchmark.run_folder import listed_documents
 from packetbench.benchmark.runs import RunInfo, read_run
 from packetbench.core.errors import BadInput, UsageError
