@@ -84,7 +84,17 @@ def test_the_benchmark_takes_its_shared_basics_from_core() -> None:
 
 
 def test_provider_sdks_only_in_their_providers() -> None:
-    owners = {"openai": "openai.py", "anthropic": "anthropic.py", "google": "gemini.py"}
+    """Each API provider's SDK (the registry's providers, each class naming its SDK) is
+    imported by that provider's module alone."""
+    from packetbench.benchmark.providers import PROVIDERS, api_providers
+    from packetbench.benchmark.providers.api import ApiProvider
+
+    owners = {}
+    for name in api_providers():
+        found = PROVIDERS[name].load()
+        assert issubclass(found, ApiProvider)
+        owners[found.sdk_module] = f"{PROVIDERS[name].module}.py"
+    assert owners == {"openai": "openai.py", "anthropic": "anthropic.py", "google": "gemini.py"}
     offenders = []
     for module in _modules(PACKAGE):
         for name in _imports(module):

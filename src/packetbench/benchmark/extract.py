@@ -17,6 +17,7 @@ from packetbench import __version__
 from packetbench.benchmark import provenance
 from packetbench.benchmark.config import HarnessOptions
 from packetbench.benchmark.packets import Packet, find_packets
+from packetbench.benchmark.providers import batch_providers, listed
 from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.providers.base import Provider
 from packetbench.benchmark.records import records_digest, write_record
@@ -69,7 +70,7 @@ def check_harness(provider: Provider, options: HarnessOptions | None) -> None:
         return
     if options is not None and options.batch:
         raise UsageError(
-            f"--batch is for providers with a batch API (openai, anthropic, gemini); "
+            f"--batch is for providers with a batch API ({listed(batch_providers(), False)}); "
             f"{provider.name} has none"
         )
     if options is not None and options.retry_failed:

@@ -239,8 +239,10 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
         from packetbench.benchmark.providers.batch import BatchProvider
 
         if not isinstance(provider, BatchProvider):
+            from packetbench.benchmark.providers import batch_providers, listed
+
             raise UsageError(
-                f"--batch is for providers with a batch API (openai, anthropic, gemini); "
+                f"--batch is for providers with a batch API ({listed(batch_providers(), False)}); "
                 f"{config.provider} has none"
             )
     from packetbench.benchmark.providers.api import ApiProvider

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from packetbench.benchmark.providers import listed
+
 if TYPE_CHECKING:
     from packetbench.benchmark.config import ExtractionConfig, ModelOptions
 
@@ -62,13 +64,7 @@ def packet_folders(command: str, given: list[Path] | None) -> list[Path]:
 
 # -- who extracts ---------------------------------------------------------------------------------
 
-Provider = Annotated[
-    str,
-    typer.Option(
-        help="Who extracts: openai, anthropic, gemini (a model; openai with --base-url for an "
-        "OpenAI-compatible server), or sim (the SIMULATED extractor: no API key, not a model)."
-    ),
-]
+Provider = Annotated[str, typer.Option(help=f"Who extracts: {listed()}.")]
 Profile = Annotated[str, typer.Option(help="sim: its error profile, perfect, typical or sloppy.")]
 SimSeed = Annotated[int, typer.Option(help="sim: the seed of the errors it injects.")]
 SimCalibration = Annotated[
@@ -186,9 +182,9 @@ Batch = Annotated[
     bool,
     typer.Option(
         "--batch",
-        help="Send the requests through the provider's batch API (openai, anthropic, "
-        "gemini): half the price, answers within 24 h; --resume polls the batches a stopped "
-        "run submitted.",
+        help="Send the requests through the provider's batch API (the API providers that have "
+        "one): half the price, answers within 24 h; --resume polls the batches a stopped run "
+        "submitted.",
     ),
 ]
 BatchSize = Annotated[

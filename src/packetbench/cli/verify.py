@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from packetbench.benchmark.providers import api_providers, listed
 from packetbench.cli import _options as _o
 
 if TYPE_CHECKING:
@@ -19,8 +20,8 @@ def verify(
     judge: Annotated[
         str,
         typer.Option(
-            help="openai, anthropic, gemini (a model; openai with --base-url for an "
-            "OpenAI-compatible server), or sim (a simulated judge with set confusion rates)."
+            help=f"Who judges: {listed(api_providers(), False)} (a model; --base-url for another "
+            "endpoint), or sim (a simulated judge with set confusion rates)."
         ),
     ] = "sim",
     model: _o.Model = None,

@@ -79,6 +79,7 @@ def _content(part: Part) -> dict[str, Any]:
 class AnthropicProvider(PooledProvider["AsyncAnthropic"], BatchProvider):
     name = "anthropic"
     sdk = "anthropic"
+    sdk_module = "anthropic"
     env_keys: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY",)
     default_max_output_tokens = 32_000
     page_tokens = 1_600

@@ -269,6 +269,7 @@ class ApiProvider(Provider):
     """A provider that calls a model API through its official SDK (imported lazily)."""
 
     sdk: ClassVar[str]  # the distribution name, for run.json's versions
+    sdk_module: ClassVar[str]  # the package its SDK imports as (only this provider imports it)
     env_keys: ClassVar[tuple[str, ...]]  # where the API key may come from, in order
     default_max_output_tokens: ClassVar[int] = 32_000
     default_retries: ClassVar[int] = 6

@@ -32,11 +32,12 @@ from typing import Any, ClassVar
 from packetbench.benchmark.config import ModelOptions
 from packetbench.benchmark.grounding.places import truth_places
 from packetbench.benchmark.packets import DocInfo, Packet
+from packetbench.benchmark.providers import api_providers
 from packetbench.benchmark.score.verdicts import VERDICTS
 from packetbench.benchmark.verify.claims import Claim
 from packetbench.benchmark.verify.prompt import check
 from packetbench.core.errors import BadInput, UsageError
-from packetbench.core.registry import Registry
+from packetbench.core.registry import Registry, UnknownName
 from packetbench.core.writing import write_json
 
 SIM_LABEL = "SIMULATED JUDGE - not a model; seeded confusion rates for testing the verifier"
@@ -283,8 +284,9 @@ def _api(name: str) -> Callable[..., Judge]:
     return make
 
 
-for _name in ("anthropic", "gemini", "openai"):
-    JUDGES.add(_name, _api(_name))
+def judge_names() -> list[str]:
+    """Every judge: the simulated one, and every provider that asks a model."""
+    return sorted({*JUDGES.names(), *api_providers()})
 
 
 def make_judge(
@@ -299,7 +301,12 @@ def make_judge(
 ) -> Judge:
     """The judge registered as `name` (UnknownName, exit 2, lists the others), asking its
     model with `api` (the sim judge: its confusion rates and seed)."""
-    return JUDGES[name](
+    factory = JUDGES.get(name)
+    if factory is None:
+        if name not in api_providers():
+            raise UnknownName(f"unknown judge {name!r}; known: {', '.join(judge_names())}")
+        factory = _api(name)
+    return factory(
         api,
         sensitivity=sensitivity,
         specificity=specificity,

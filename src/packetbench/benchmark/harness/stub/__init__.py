@@ -45,6 +45,7 @@ from packetbench.benchmark.harness.stub.questions import (
 )
 from packetbench.benchmark.harness.stub.strict import asks_confidence, cite_mode, strict_problem
 from packetbench.benchmark.packets import DocInfo, find_packets
+from packetbench.benchmark.providers import PROVIDERS
 
 __all__ = ["Faults", "Injected", "StubServer"]
 
@@ -79,6 +80,9 @@ class StubServer:
         batch_delay_s: float = 0.0,
         expire_batches: tuple[int, ...] = (),
     ) -> None:
+        # a provider's stub is the one of the wire protocol it speaks (an OpenAI-compatible
+        # service speaks openai's); `api` may name the protocol itself
+        api = PROVIDERS[api].protocol if api in PROVIDERS else api
         self.api: StubApi = APIS[api]()
         # The batch endpoints (None: this API has none here): a batch ends `batch_delay_s`
         # after it is created; the batches created n-th for n in `expire_batches` expire.
