@@ -142,7 +142,7 @@ def _resumable(options: Options) -> None:
     record = out / PIPELINE
     if not record.is_file():
         raise UsageError(f"{out}: no run to continue (no {PIPELINE}); start it without --resume")
-    from packetbench.benchmark.packets import read_json
+    from packetbench.core.packet_files import read_json
 
     before = read_json(record, "run")
     asked = options.asked()

@@ -15,10 +15,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.packets import DocInfo, Packet, read_json
+from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.runs import RUN_FILE, PacketEntry, RunInfo
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput
+from packetbench.core.packet_files import read_manifest
 
 TRUTH_KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")
 HASHED = ("file", *TRUTH_KINDS)
@@ -64,8 +65,8 @@ def document_hashes(packet: Packet, doc: DocInfo) -> dict[str, str]:
     if packet.truthless:
         return {"file": sha256(_file(packet, doc, "file"), "document")}
     hashes = {kind: sha256(_file(packet, doc, kind), _kind(kind)) for kind in HASHED}
-    manifest = read_json(_file(packet, doc, "manifest"))
-    if not isinstance(manifest, dict) or manifest.get("sha256") != hashes["file"]:
+    manifest = read_manifest(packet.path, doc.doc_id)
+    if manifest["sha256"] != hashes["file"]:
         raise BadInput(
             f"{_file(packet, doc, 'file')}: sha256 differs from its manifest (not "
             "the file its truth describes)"

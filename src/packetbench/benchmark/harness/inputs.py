@@ -25,10 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from packetbench.benchmark.csvread import read_csv
-from packetbench.benchmark.packets import DocInfo, Packet, read_json
+from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers.api import Part
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput
+from packetbench.core.packet_files import read_manifest
 from packetbench.core.pdfium import LOCK as pdfium_lock
 
 IMAGE_DPI = 150
@@ -84,7 +85,7 @@ ATTACK_FAMILIES = frozenset({"textlayer", "scan"})
 def build(packet: Packet, doc: DocInfo, mode: str, native_pdf: bool = True) -> DocumentInput:
     """The input of `doc` in `mode` (a workbook or CSV is text whatever the mode)."""
     built = build_file(packet.path / doc.file, mode, native_pdf)
-    attacked = attacked_pages(read_json(packet.path / f"manifest_{doc.doc_id}.json"))
+    attacked = attacked_pages(read_manifest(packet.path, doc.doc_id))
     return replace(built, attacked_pages=attacked) if attacked else built
 
 

@@ -21,7 +21,7 @@ from packetbench.benchmark.grounding.citations import Citation, convert, page_si
 from packetbench.benchmark.grounding.confidences import convert as convert_confidences
 from packetbench.benchmark.grounding.places import truth_places
 from packetbench.benchmark.grounding.schema import citation_info, confidence_info
-from packetbench.benchmark.packets import DocInfo, Packet, read_json
+from packetbench.benchmark.packets import DocInfo, Packet, PacketFiles
 from packetbench.benchmark.providers.api import check_cite
 from packetbench.benchmark.providers.base import Provider
 from packetbench.benchmark.records import ExtractionRecord, Status, Usage
@@ -120,6 +120,7 @@ class SimProvider(Provider):
         self.confidence = confidence
         self.calibration = calibration
         self.found: universes.PacketUniverses | None = None
+        self.files: PacketFiles | None = None  # of the packet being extracted (prepare)
         self.ledger: dict[str, dict[str, Any]] = {}
 
     @classmethod
@@ -160,14 +161,23 @@ class SimProvider(Provider):
         return info
 
     def check(self, packet: Packet) -> None:
-        # The simulator answers from the truth files: each must parse before the run starts.
+        # The simulator answers from the truth files: each must be whole before the run
+        # starts (read and dropped: a run of many packets holds one packet's files at a time).
+        files = packet.files()
         for doc in packet.documents:
-            packet.truth(doc.doc_id)
-            for kind in ("field_truth", "rendered_universe"):
-                read_json(packet.path / f"{kind}_{doc.doc_id}.json")
+            files.document_truth(doc.doc_id)
+            files.field_truth(doc.doc_id)
+            files.rendered_universe(doc.doc_id)
 
     def prepare(self, packet: Packet) -> None:
-        self.found = universes.build(packet.path)
+        self.files = packet.files()  # the packet's files, read once for its documents
+        self.found = universes.build(packet.path, self.files)
+
+    def _files(self, packet: Packet) -> PacketFiles:
+        """The files of `packet`: those `prepare` read, when it is the packet prepared."""
+        if self.files is None or self.files.folder != packet.path:
+            self.files = packet.files()
+        return self.files
 
     def extract(self, packet: Packet, doc: DocInfo) -> ExtractionRecord | None:
         assert self.found is not None, "prepare() runs before extract()"
@@ -182,7 +192,7 @@ class SimProvider(Provider):
             self.ledger[key] = {"status": "error"}
             return self._record(packet, doc, "error", None, "simulated provider failure")
         model = DOC_TYPES[doc.schema].model
-        truth = packet.truth(doc.doc_id)
+        truth = self._files(packet).truth(doc.doc_id)
         engine = self._engine(packet, doc, model, truth, rng)
         output = engine.record(model, truth, "", None)
         if roll < profile.missing + profile.error + profile.invalid:
@@ -248,7 +258,7 @@ class SimProvider(Provider):
             self.cite,
             doc.format,
             page_sizes(file) if doc.format == "pdf" else [],
-            truth_places(packet.path, doc.doc_id),
+            truth_places(packet.path, doc.doc_id, self._files(packet).field_truth(doc.doc_id)),
             rng,
         )
         citer.cite(compare(model, truth, output).claims)
@@ -279,7 +289,7 @@ class SimProvider(Provider):
                 pool.append(value)
             if isinstance(value, str):
                 tokens.update(normalize.tokens(value))
-        stale = stale_values(packet, doc, model, truth)
+        stale = stale_values(packet, doc, model, truth, self._files(packet))
         return Engine(
             self.profile,
             rng,
@@ -288,7 +298,7 @@ class SimProvider(Provider):
             pools,
             sorted(tokens),
             stale,
-            packet.touched(doc.doc_id),
+            self._files(packet).touched(doc.doc_id),
             self.found.illegible.get(doc.doc_id, {}),
         )
 

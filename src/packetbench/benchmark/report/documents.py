@@ -21,11 +21,11 @@ import orjson
 
 from packetbench import __version__
 from packetbench.benchmark.documents import is_documents_run, own_entries, packet_from_entry
-from packetbench.benchmark.packets import read_json
 from packetbench.benchmark.records import read_record, record_path
 from packetbench.benchmark.runs import is_run, read_run
 from packetbench.core import ids, safe_read
 from packetbench.core.errors import BadInput
+from packetbench.core.packet_files import read_json
 
 
 def is_documents(run: Path) -> bool:

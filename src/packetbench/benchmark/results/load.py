@@ -23,7 +23,7 @@ import duckdb
 import orjson
 
 from packetbench.benchmark import provenance
-from packetbench.benchmark.packets import DocInfo, Packet, find_packets, read_json
+from packetbench.benchmark.packets import DocInfo, Packet, find_packets
 from packetbench.benchmark.records import read_record, record_path, records_digest
 from packetbench.benchmark.results.database import DB_NAME
 from packetbench.benchmark.results.schema import (
@@ -40,6 +40,7 @@ from packetbench.benchmark.run_folder import listed_documents
 from packetbench.benchmark.runs import RunInfo, read_run
 from packetbench.benchmark.score.outputs import MEMORY_LIMIT
 from packetbench.core.errors import BadInput
+from packetbench.core.packet_files import read_json, read_manifest
 from packetbench.core.writing import machine_refused, refused_write, remove_left_behind
 
 # The documents columns documents.parquet gives (its other columns name the document, and
@@ -195,7 +196,7 @@ def _load_flags(con: duckdb.DuckDBPyConnection, run_id: str, run: Path) -> None:
 
 def _pattern_rows(run_id: str, selected: list[tuple[Packet, DocInfo]]) -> Iterator[dict[str, Any]]:
     for packet, doc in selected:
-        manifest = read_json(packet.path / f"manifest_{doc.doc_id}.json")
+        manifest = read_manifest(packet.path, doc.doc_id)
         for applied in manifest.get("patterns_applied") or []:
             yield {
                 "run_id": run_id,

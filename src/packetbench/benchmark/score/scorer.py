@@ -31,7 +31,7 @@ from packetbench.benchmark import namespaces, provenance
 from packetbench.benchmark import universe as universes
 from packetbench.benchmark.grounding.cited import cited_place
 from packetbench.benchmark.grounding.places import truth_places
-from packetbench.benchmark.packets import DocInfo, Packet, Touched, find_packets
+from packetbench.benchmark.packets import DocInfo, Packet, PacketFiles, Touched, find_packets
 from packetbench.benchmark.records import ExtractionRecord, read_record, record_path
 from packetbench.benchmark.results.database import DB_NAME
 from packetbench.benchmark.results.schema import ClaimRow, DocumentRow, FieldRow
@@ -185,6 +185,7 @@ def score_document(
     fields_out: list[bytes] | None = None,
     salvage: bool = False,
     invalid: bool = False,
+    files: PacketFiles | None = None,
 ) -> DocumentScore:
     """Field view, grounding, verdicts and arithmetic of one ok record. Its claims rows go to
     `claims_out` and the rows of its truth leaves (the field view) to `fields_out`.
@@ -193,9 +194,10 @@ def score_document(
     output that is not a valid instance of its schema (`invalid`) is scored cut to it: only
     the leaves that fit are scored, every key the schema lacks is an invented key. A valid
     output is scored as it is under either policy."""
+    files = files if files is not None else packet.files()
     scored = namespaces.resolve(doc.schema, packet.path)
     model = scored.model
-    truth = scored.project(packet.truth(doc.doc_id))
+    truth = scored.project(files.truth(doc.doc_id))
     output = scored.project(record.output or {})
     # Under --invalid salvage every output's keys are counted, a valid one's included (the
     # invented-key rate's denominator); otherwise no key is counted.
@@ -203,13 +205,13 @@ def score_document(
     if invalid:
         output = fitted.output
     comparison = compare(model, truth, output)
-    stale = stale_values(packet, doc, model, truth)
+    stale = stale_values(packet, doc, model, truth, files)
     doc_universe = found.documents[doc.doc_id]
     tally = GroundingTally()
     verdicts: Counter[str] = Counter()
-    touched = packet.touched(doc.doc_id)
+    touched = files.touched(doc.doc_id)
     said_at: dict[str, str] = {}
-    cited = _citations(packet, doc, record)
+    cited = _citations(packet, doc, record, files)
     sure = (
         None
         if record.confidences is None
@@ -257,14 +259,14 @@ def score_document(
 
 
 def _citations(
-    packet: Packet, doc: DocInfo, record: ExtractionRecord
+    packet: Packet, doc: DocInfo, record: ExtractionRecord, files: PacketFiles
 ) -> Callable[[Claim], str] | None:
     """The citation verdict of each claim of a cited record (None: the run asked for none).
     A claim's citation is found by where the output holds it; its truth places are those of
     its aligned truth path, none for a value the truth lacks."""
     if record.citations is None:
         return None
-    places = truth_places(packet.path, doc.doc_id)
+    places = truth_places(packet.path, doc.doc_id, files.field_truth(doc.doc_id))
     by_path = {c.path: c for c in record.citations}
 
     def cited(claim: Claim) -> str:
@@ -437,11 +439,12 @@ def score_packet(task: PacketTask) -> PacketPart:
         return _score_packet(task)
 
 
-def check_truth(packet: Packet, doc: DocInfo) -> None:
+def check_truth(packet: Packet, doc: DocInfo, files: PacketFiles | None = None) -> None:
     """BadInput naming the document_truth file when its truth is not a valid instance of
     the document's schema: scoring against it would count as wrong what is right (the audit
     reports such a file as an `integrity` finding)."""
-    problem = schema_problem(doc.schema, packet.truth(doc.doc_id), packet.path)
+    truth = files.truth(doc.doc_id) if files is not None else packet.truth(doc.doc_id)
+    problem = schema_problem(doc.schema, truth, packet.path)
     if problem is not None:
         raise BadInput(
             f"{packet.path / f'document_truth_{doc.doc_id}.json'}: its truth is not a valid "
@@ -452,10 +455,11 @@ def check_truth(packet: Packet, doc: DocInfo) -> None:
 
 def _score_packet(task: PacketTask) -> PacketPart:
     packet, run = task.packet, task.run
+    files = packet.files()  # each of the packet's files read once, for everything below
     wanted = set(task.doc_ids)
     for doc in packet.documents:
         if doc.doc_id in wanted:
-            check_truth(packet, doc)
+            check_truth(packet, doc, files)
     part = PacketPart()
     document_rows: list[bytes] = []
     claim_rows: list[bytes] = []
@@ -478,7 +482,7 @@ def _score_packet(task: PacketTask) -> PacketPart:
             part.invalid.append({"document": key, "reason": problem})
             continue
         if built is None:
-            built = universes.build(packet.path)
+            built = universes.build(packet.path, files)
         salvage = task.invalid == SALVAGE
         scored = score_document(
             packet,
@@ -489,6 +493,7 @@ def _score_packet(task: PacketTask) -> PacketPart:
             field_rows_,
             salvage=salvage,
             invalid=problem is not None,
+            files=files,
         )
         if problem is not None:
             part.salvaged.append(

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.packets import read_json
 from packetbench.core import ids
 from packetbench.core.errors import BadInput
+from packetbench.core.packet_files import read_json
 
 # Which of its schemas each non-ACORD document type was extracted with (an ACORD form has the
 # schema of its own name); a fact of the corpus's extraction runs.

@@ -29,9 +29,10 @@ from packetbench.benchmark.importers.nightmare.corpus import (
 from packetbench.benchmark.importers.nightmare.runs import convert_cohort
 from packetbench.benchmark.importers.nightmare.truth import Converted, convert, spelled_by
 from packetbench.benchmark.namespaces.nightmare import NAMESPACE_NAME, schema_file
-from packetbench.benchmark.packets import Packet, load_packet, read_json
+from packetbench.benchmark.packets import Packet, load_packet
 from packetbench.benchmark.provenance import sha256
 from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.packet_files import read_json
 from packetbench.core.writing import write_json
 
 REPORT = "import.json"

@@ -30,7 +30,7 @@ from packetbench.benchmark.importers.nightmare import their_rules as T
 from packetbench.benchmark.importers.nightmare.corpus import Corpus, read_corpus
 from packetbench.benchmark.importers.nightmare.scoring import runs_of
 from packetbench.benchmark.namespaces.nightmare import raw_path
-from packetbench.benchmark.packets import Packet, find_packets, read_json
+from packetbench.benchmark.packets import Packet, find_packets
 from packetbench.benchmark.records import read_record, record_path
 from packetbench.benchmark.report.render import interval, md_cell, pct
 from packetbench.benchmark.runs import read_run
@@ -48,6 +48,7 @@ from packetbench.benchmark.score.scorer import (
 from packetbench.benchmark.score.totals import RunTotals
 from packetbench.benchmark.stats import bootstrap
 from packetbench.benchmark.stats.paired import holm, sign_test
+from packetbench.core.packet_files import read_json
 from packetbench.core.resources import resource_dir
 from packetbench.core.writing import write_atomic, write_json
 
@@ -274,14 +275,10 @@ def _our_values(packet: Packet) -> set[Any]:
     """The values our packet universe is built from (universe.document_universe reads the
     same keys)."""
     values: set[Any] = set()
+    files = packet.files()
     for doc in packet.documents:
-        values.update(
-            universes.field_values(
-                read_json(packet.path / f"field_truth_{doc.doc_id}.json")["fields"]
-            )
-        )
-        rendered = read_json(packet.path / f"rendered_universe_{doc.doc_id}.json")
-        values.update(s.get("text") for s in rendered.get("strings", []))
+        values.update(universes.field_values(files.field_truth(doc.doc_id)["fields"]))
+        values.update(s["text"] for s in files.rendered_universe(doc.doc_id)["strings"])
     return values
 
 
