@@ -228,7 +228,8 @@ def test_run_audits_a_sample_and_says_so(tmp_path: Path) -> None:
     said = listener.summaries["audit"]
     assert said.startswith(
         "passed: a seeded sample of 1 of 3 packets (every packet: --audit-sample all, or "
-        f"packetbench audit {out / 'packets'}); at most 100.00% of the corpus's packets"
+        f"packetbench audit --packets {out / 'packets'}); at most 100.00% of the corpus's "
+        "packets"
     ), said
     audit = json.loads((out / "audit.json").read_text())
     assert len(audit["packets"]) == 1 and audit["sample"]["population"] == 3

@@ -386,7 +386,9 @@ def main() -> None:
     import sys
 
     parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--api", choices=sorted(APIS), required=True)
+    # a wire protocol, or any registered API provider (its stub is its protocol's)
+    known = sorted({*APIS, *(n for n in PROVIDERS.names() if not PROVIDERS[n].simulator)})
+    parser.add_argument("--api", choices=known, required=True)
     parser.add_argument("--packets", type=Path, required=True)
     parser.add_argument("--rate", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
