@@ -14,7 +14,6 @@ recorded in run.json (the packets entry's `own_documents.classifier`).
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from functools import cache
 from pathlib import Path
@@ -44,7 +43,7 @@ from packetbench.benchmark.origins import Origins
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers import pricing
 from packetbench.benchmark.providers.api import ApiProvider, ProviderStopped
-from packetbench.core import safe_read
+from packetbench.core import safe_read, stopping
 from packetbench.core.errors import BadInput
 from packetbench.core.packet_files import read_json
 from packetbench.core.resources import resource_dir
@@ -231,7 +230,7 @@ def classify_api(
         reporter=Silent(),
         redactor=Redactor(provider.secrets()),
     )
-    outcome = asyncio.run(runner.execute(list(asks)))
+    outcome = stopping.run_async(runner.execute(list(asks)))
     if outcome.fatal:
         raise ProviderStopped(f"{outcome.fatal} (while classifying {folder}'s documents)")
     typed: list[Typed] = []

@@ -163,4 +163,10 @@ def _extract(
                 shutil.rmtree(target)
             elif target.exists() or target.is_symlink():
                 target.unlink()
-    return ExtractSummary(out, documents, written, dict(sorted(by_status.items())))
+    return ExtractSummary(
+        out,
+        documents,
+        written,
+        dict(sorted(by_status.items())),
+        schema_broken=provider.schema_broken(),
+    )

@@ -1,7 +1,7 @@
 """Reading packets written by the generator: which packets a folder holds, their documents,
 and their files, each read once (`PacketFiles`).
 
-The benchmark reads only the generator's files (DESIGN §4, typed in `core.packet_files`).
+The benchmark reads only the generator's files (docs/design.md §4, typed in `core.packet_files`).
 """
 
 from __future__ import annotations

@@ -124,7 +124,7 @@ Backoff = Annotated[
         "with full jitter.",
     ),
 ]
-Concurrency = Annotated[int, typer.Option(help="Requests in flight at most.")]
+Concurrency = Annotated[int, typer.Option(min=1, help="Requests in flight at most.")]
 MaxCost = Annotated[
     float | None,
     typer.Option(

@@ -78,8 +78,8 @@ def verify(
     min_kappa: Annotated[
         float,
         typer.Option(
-            callback=_o.finite,
-            help="Refuse a --calibration whose Cohen's kappa is below this.",
+            callback=_kappa,
+            help="Refuse a --calibration whose Cohen's kappa is below this (-1 to 1).",
         ),
     ] = 0.6,
     resume: _o.Resume = False,
@@ -136,6 +136,7 @@ def verify(
             force=force,
             calibration=calibration,
             min_kappa=min_kappa,
+            progress=True,
         )
     labelled = summary.labelled
     if labelled is not None and labelled.fatal:
@@ -185,8 +186,10 @@ def _labelled_line(summary: VerifySummary) -> str:
     verdicts = ", ".join(f"{n:,} {v}" for v, n in summary.by_verdict.items()) or "none"
     line = (
         f"{summary.folder}: {summary.claims:,} claims of {summary.documents:,} documents "
-        f"labelled ({verdicts}); {summary.requests:,} requests, {summary.skipped:,} kept"
+        f"labelled ({verdicts}); {summary.requests:,} requests"
     )
+    if summary.skipped:  # batches a killed or earlier verify finished: not asked again
+        line += f", {summary.skipped:,} kept from an earlier pass"
     labelled = summary.labelled
     if labelled is not None and (labelled.sent or labelled.cached):
         line += (
@@ -198,11 +201,24 @@ def _labelled_line(summary: VerifySummary) -> str:
     return line
 
 
+def _kappa(value: float) -> float:
+    """--min-kappa: a finite number a kappa can be (-1 to 1), checked whether or not a
+    calibration is given."""
+    _o.finite(value)
+    if not -1.0 <= value <= 1.0:
+        raise typer.BadParameter(f"{value:g} is not a kappa (-1 to 1)")
+    return value
+
+
 def _shown(found: dict[str, Any]) -> str:
+    """An estimate, its 95 % interval and the interval's width (how much it is worth)."""
+
     def number(value: Any) -> str:
         return "n/a" if value is None else f"{value:.3f}"
 
-    return f"{number(found['estimate'])} [{number(found['low'])}, {number(found['high'])}]"
+    low, high = found["low"], found["high"]
+    width = "n/a" if low is None or high is None else f"{high - low:.3f}"
+    return f"{number(found['estimate'])} [{number(low)}, {number(high)}] (width {width})"
 
 
 def register(app: typer.Typer) -> None:

@@ -18,6 +18,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from packetbench.core import stopping
 from packetbench.core.errors import BadInput, UsageError, WriteFailed
 from packetbench.core.jsonfile import dump_json
 from packetbench.core.worker_pool import alive
@@ -120,6 +121,32 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise BadInput(f"{path}: cannot write ({error.strerror or type(error).__name__})") from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def write_together(files: dict[Path, bytes]) -> None:
+    """Write several files that describe one thing (a report's Markdown and HTML): each to
+    a temporary file first, then all renamed into place, so a write the machine refuses (a
+    full disk) leaves every old file as it was, never a new one beside an old one."""
+    written: dict[Path, Path] = {}
+    try:
+        for path, data in files.items():
+            temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}-together")
+            written[path] = temporary
+            write_atomic(temporary, data)
+        with stopping.no_signals():
+            for path, temporary in written.items():
+                os.replace(temporary, path)
+    except WriteFailed as error:
+        for temporary in written.values():
+            temporary.unlink(missing_ok=True)
+        message = str(error)
+        for path, temporary in written.items():  # named as the file it was for
+            message = message.replace(str(temporary), str(path))
+        raise WriteFailed(message) from None
+    except BaseException:
+        for temporary in written.values():
+            temporary.unlink(missing_ok=True)
         raise
 
 

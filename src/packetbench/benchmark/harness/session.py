@@ -8,7 +8,6 @@ writing anything.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import math
 from dataclasses import dataclass
@@ -46,6 +45,7 @@ from packetbench.benchmark.runs import (
     UsageTotals,
     write_run,
 )
+from packetbench.core import stopping
 from packetbench.core.errors import BadInput, UsageError
 from packetbench.core.versions import versions
 from packetbench.generator.schema_files import all_schemas, schema_bytes
@@ -230,7 +230,7 @@ def run_api(
         seed=options.seed,
         repeat=options.repeat.index if options.repeat is not None else 1,
     )
-    outcome = asyncio.run(runner.execute(work.jobs))
+    outcome = stopping.run_async(runner.execute(work.jobs))
     tally = outcome.tally
     by_status, usage, written = _on_disk(packets, out)
     stopped = "fatal" if outcome.fatal else "max-cost" if outcome.budget_spent else None

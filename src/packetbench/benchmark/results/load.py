@@ -39,6 +39,7 @@ from packetbench.benchmark.results.schema import (
 from packetbench.benchmark.run_folder import listed_documents
 from packetbench.benchmark.runs import RunInfo, read_run
 from packetbench.benchmark.score.outputs import MEMORY_LIMIT
+from packetbench.core import stopping
 from packetbench.core.errors import BadInput
 from packetbench.core.packet_files import read_json, read_manifest
 from packetbench.core.writing import machine_refused, refused_write, remove_left_behind
@@ -342,7 +343,7 @@ def _build(
     with tempfile.TemporaryDirectory(prefix=f".results-{os.getpid()}-", dir=run) as scratch_dir:
         scratch = Path(scratch_dir)
         building = scratch / DB_NAME
-        con = duckdb.connect(str(building))
+        con = stopping.watch(duckdb.connect(str(building)))
         try:
             # One thread: each thread of DuckDB keeps its own buffers for the Parquet it reads,
             # which made the load's memory grow with the run (2 threads: 1,000 N1 packets took

@@ -29,6 +29,7 @@ from packetbench.benchmark.score.field_view import FieldCounts
 from packetbench.benchmark.score.rates import CLASSES, rate
 from packetbench.benchmark.score.totals import CONSISTENCY_TALLIES
 from packetbench.benchmark.score.verdicts import VERDICTS
+from packetbench.core import stopping
 from packetbench.core.errors import BadInput
 from packetbench.core.writing import machine_refused, refused_write, remove_left_behind, umask
 
@@ -156,7 +157,18 @@ class Streams:
                 f"{self.scratch}: cannot create the folder "
                 f"({error.strerror or type(error).__name__})"
             ) from None
-        self.con = duckdb.connect()
+        try:
+            self._open()
+        except BaseException:  # a stop (SIGINT, SIGTERM) or a failure before the block
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            if self.created:
+                with contextlib.suppress(OSError):
+                    self.folder.rmdir()
+            raise
+        return self
+
+    def _open(self) -> None:
+        self.con = stopping.watch(duckdb.connect())
         self.con.execute(
             f"SET threads = 1; SET preserve_insertion_order = true; "
             f"SET memory_limit = '{MEMORY_LIMIT}'; "
@@ -170,7 +182,6 @@ class Streams:
             self.scratch / CLAIMS_JSONL if self.claims_jsonl else None,
         )
         self.fields = _Stream(self.scratch, schema.FIELDS, False, None)
-        return self
 
     @contextlib.contextmanager
     def _writing(self, name: str) -> Iterator[None]:
@@ -242,7 +253,7 @@ def read_documents(folder: Path) -> dict[str, dict[str, Any]]:
     path = folder / DOCUMENTS
     if not path.is_file():
         raise BadInput(f"{path}: missing (score the run again)")
-    con = duckdb.connect()
+    con = stopping.watch(duckdb.connect())
     try:
         cursor = con.execute("SELECT * FROM read_parquet(?)", [str(path)])
         names = [column[0] for column in cursor.description]

@@ -13,7 +13,6 @@ and the hash of the schema as sent.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from packetbench.benchmark.providers import pricing, provider_class
 from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.verify import prompt
 from packetbench.benchmark.verify.judges import Batch, Judge, Labelled
+from packetbench.core import stopping
 from packetbench.core.errors import UsageError
 
 OUTPUT_TOKENS_PER_CLAIM = 40  # a label with a short quote, for --max-cost reservations
@@ -144,7 +144,7 @@ class ApiJudge(Judge):
             reporter=reporter,
             redactor=Redactor(provider.secrets()),
         )
-        outcome = asyncio.run(runner.execute(list(asks)))
+        outcome = stopping.run_async(runner.execute(list(asks)))
         tally = outcome.tally
         return Labelled(
             requests=tally.done,

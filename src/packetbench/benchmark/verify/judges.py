@@ -36,6 +36,7 @@ from packetbench.benchmark.providers import api_providers
 from packetbench.benchmark.score.verdicts import VERDICTS
 from packetbench.benchmark.verify.claims import Claim
 from packetbench.benchmark.verify.prompt import check
+from packetbench.core import stopping
 from packetbench.core.errors import BadInput, UsageError
 from packetbench.core.registry import Registry, UnknownName
 from packetbench.core.writing import write_json
@@ -134,8 +135,10 @@ class SimJudge(Judge):
         specificity: float,
         seed: int,
         truth: Path | None = None,
+        progress: bool = False,
     ) -> None:
         super().__init__(model or "sim")
+        self.progress = progress  # a bar on a terminal while it labels
         self.sensitivity = _rate("sensitivity", sensitivity)
         self.specificity = _rate("specificity", specificity)
         if seed < 0:
@@ -178,7 +181,7 @@ class SimJudge(Judge):
                 "run `packetbench score` first)"
             )
         try:
-            with duckdb.connect() as con:
+            with stopping.watch(duckdb.connect()) as con:
                 rows = con.execute(
                     "SELECT packet_id, doc_id, source, path, verdict FROM read_parquet(?)",
                     [str(path)],
@@ -241,23 +244,31 @@ class SimJudge(Judge):
         return Answer({"labels": labels})
 
     def label_all(self, batches: list[Batch], folder: Path) -> Labelled:
-        for batch in batches:
-            answer = self.label(batch)
-            problem = check(answer.labels, len(batch.claims))
-            if problem is not None:  # a bug of the simulator, not of a model
-                raise BadInput(f"{batch.target}: the judge's answer is invalid ({problem})")
-            record = {
-                **batch.about(),
-                "status": "ok",
-                "answer": answer.labels,
-                "attempts": 1,
-                "latency_s": 0.0,
-                "usage": {"input_tokens": 0, "output_tokens": 0, "reasoning_tokens": 0},
-                "finish_reason": None,
-                "error": None,
-            }
-            write_json(batch.target, record)
+        from packetbench.core import progress
+
+        with progress.bar("judge sim", "requests", len(batches), not self.progress) as advance:
+            for batch in batches:
+                self._label_one(batch)
+                advance(None)
         return Labelled(requests=len(batches))
+
+    def _label_one(self, batch: Batch) -> None:
+        """Label one batch and write its record."""
+        answer = self.label(batch)
+        problem = check(answer.labels, len(batch.claims))
+        if problem is not None:  # a bug of the simulator, not of a model
+            raise BadInput(f"{batch.target}: the judge's answer is invalid ({problem})")
+        record = {
+            **batch.about(),
+            "status": "ok",
+            "answer": answer.labels,
+            "attempts": 1,
+            "latency_s": 0.0,
+            "usage": {"input_tokens": 0, "output_tokens": 0, "reasoning_tokens": 0},
+            "finish_reason": None,
+            "error": None,
+        }
+        write_json(batch.target, record)
 
 
 @JUDGES.register("sim")
@@ -270,7 +281,7 @@ def _sim(
     truth: Path | None = None,
     progress: bool = False,
 ) -> Judge:
-    return SimJudge(api.model or "sim", sensitivity, specificity, seed, truth)
+    return SimJudge(api.model or "sim", sensitivity, specificity, seed, truth, progress)
 
 
 def _api(name: str) -> Callable[..., Judge]:
