@@ -185,7 +185,7 @@ def test_the_generated_reference_is_current() -> None:
     assert stale == [], f"stale generated pages (run `python _build_docs.py`): {stale}"
 
 
-CODE = [ROOT / "src", ROOT / "tests", ROOT / "benchmarks", ROOT / "_build_schemas.py"]
+CODE = [ROOT / "src", ROOT / "tests", ROOT / "measure", ROOT / "_build_schemas.py"]
 OUTSIDE = re.compile(r"DESIGN §|DESIGN section|DESIGN\.md|PATTERNS\.md|\b[Ii]ssues? \d+")
 CITED = re.compile(r"docs/([\w/-]+\.md)(?: (§\d+)| rules? (\d+[a-z]?))?")
 

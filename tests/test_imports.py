@@ -1,4 +1,4 @@
-"""The import graph's limits (issue 45): no cycle of more than 3 modules, imports inside
+"""The import graph's limits: no cycle of more than 3 modules, imports inside
 functions counted, and at most 5 imports running upward against the benchmark half's layers.
 
 The graph and its layers are `measure/imports.py`'s, which prints them:

@@ -1827,7 +1827,7 @@ def _verify(add: Callable[..., None]) -> None:
 
 
 def _reliability_iii(add: Callable[..., None]) -> None:
-    """Issue 50: links where files belong, files that never end, options no run can meet."""
+    """Hostile input: links where files belong, files that never end, options no run can meet."""
     _hostile_corpus(add)
     ver = ("verify", "{w}/run", "--packets", "{w}/packets")
     for flag, value in (("--min-kappa", "3"), ("--min-kappa", "-1.5"), ("--concurrency", "0")):
@@ -1930,7 +1930,7 @@ def _nested(relative: str, depth: int) -> Callable[[Path], None]:
 
 
 def _hostile_corpus(add: Callable[..., None]) -> None:
-    """import nightmare: a published corpus is untrusted input (issue 50). Every file of it
+    """import nightmare: a published corpus is untrusted input. Every file of it
     is checked before anything is read or written: a FIFO or /dev/zero where an output, a
     schema or a document belongs, JSON nested past what a reader can walk."""
     imp = ("import", "nightmare", "{w}/corpus", "--out", "{w}/out")

@@ -1,4 +1,4 @@
-"""A packet's files are typed (`core.packet_files`, issue 45): every file the generator writes
+"""A packet's files are typed (`core.packet_files`): every file the generator writes
 is one of the declared kinds, a file a reader would trip over is refused in one line naming
 it, and scoring reads each of a packet's files once, passing it down."""
 

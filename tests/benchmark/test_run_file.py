@@ -1,4 +1,4 @@
-"""run.json is a file format of its own (issue 45): one typed record (`runs.RunInfo`), written
+"""run.json is a file format of its own: one typed record (`runs.RunInfo`), written
 with its format version by every writer and read through one reader, which refuses in one
 line a key it does not know, a newer version, or a value of the wrong type."""
 

@@ -77,7 +77,7 @@ def test_api_dry_run_timeout_retries_and_cache(run_cli: Run, tmp_path: Path) -> 
 
 def test_an_api_dry_run_needs_no_key(run_cli: Run, tmp_path: Path) -> None:
     """`run --dry-run` estimates an API run without its key, as `extract --dry-run` does
-    (issue 45); the run itself still refuses to start without one, before generating."""
+    ; the run itself still refuses to start without one, before generating."""
     no_key = {"OPENAI_API_KEY": ""}
     api = ["--provider", "openai", "--model", "gpt-5-mini", "--tiers", "N1", "--set", DOCS]
     dry = run_cli("run", "--out", str(tmp_path / "dry"), *api, "--dry-run", env=no_key)

@@ -1,4 +1,4 @@
-"""Extraction records: one atomic file per document of a run (DESIGN §6).
+"""Extraction records: one atomic file per document of a run (docs/design.md §6).
 
     RUN/extractions/<packet_id>/<doc_id>.json
 

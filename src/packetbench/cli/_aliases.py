@@ -25,7 +25,7 @@ ALIASES: dict[str, dict[str, str]] = {
 }
 
 
-# Commands that took their packet folders as arguments before `--packets` (issue 45): each
+# Commands that took their packet folders as arguments before `--packets`: each
 # folder given so is rewritten to `--packets FOLDER`, with a note on stderr.
 PACKETS_AS_ARGUMENTS = ("audit", "difficulty")
 

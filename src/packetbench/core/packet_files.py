@@ -1,5 +1,5 @@
-"""The files of a packet, typed: what the generator writes next to every document (DESIGN §4)
-and every reader of a packet reads.
+"""The files of a packet, typed: what the generator writes next to every document and every
+reader of a packet reads (docs/design.md §4).
 
     packet_truth.json                  PacketTruthFile
     document_truth_<doc_id>.json       DocumentTruthFile
@@ -70,7 +70,7 @@ class Location(TypedDict, total=False):
     bbox: list[int | float]  # PDF points, origin bottom-left
     quad: Any
     text_layer: bool  # the page's text layer carries it readably
-    legible: bool  # false: damaged past reading (PATTERNS.md rule 3b)
+    legible: bool  # false: damaged past reading (docs/patterns.md rule 3b)
     fragment: Any
     sheet: str
     cell: str

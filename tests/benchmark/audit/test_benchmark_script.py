@@ -1,4 +1,4 @@
-"""`measure/audit.py --ocr-only`: the OCR audit's speed beside its two floors (issue 26)."""
+"""`measure/audit.py --ocr-only`: the OCR audit's speed beside its two floors."""
 
 from __future__ import annotations
 

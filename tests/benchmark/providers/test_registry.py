@@ -1,4 +1,4 @@
-"""A provider is one module plus its registration (issue 45): the judges, the stub servers,
+"""A provider is one module plus its registration: the judges, the stub servers,
 the help texts and the batch messages take their lists from the registry, so a provider
 registered there is extracted with, judged with and listed without touching anything else."""
 

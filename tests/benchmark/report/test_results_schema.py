@@ -1,4 +1,4 @@
-"""Each results table is declared once (`benchmark.results.schema`, issue 45): the database a
+"""Each results table is declared once (`benchmark.results.schema`): the database a
 run is loaded into, the Parquet files of its scores and the rows the scorer writes are what
 the declarations say, column for column and type for type."""
 

@@ -18,8 +18,7 @@ from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model
 
 from packetbench.benchmark.grounding.boxes import normalised_to_points, valid_normalised
 from packetbench.benchmark.grounding.schema import BOX_KEYS
-from packetbench.core import safe_read
-from packetbench.core.pdfium import LOCK as pdfium_lock
+from packetbench.core import safe_read, stopping
 
 CELL = re.compile(r"^\$?([A-Za-z]{1,3})\$?([1-9][0-9]{0,6})$")
 
@@ -54,7 +53,7 @@ def page_sizes(path: Path) -> list[tuple[float, float]]:
     import pypdfium2 as pdfium
 
     data = safe_read.read_bytes(path, "document")
-    with pdfium_lock:
+    with stopping.PDFIUM:
         document = pdfium.PdfDocument(data)
         try:
             return [document[i].get_size() for i in range(len(document))]

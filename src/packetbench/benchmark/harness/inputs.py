@@ -30,7 +30,6 @@ from packetbench.benchmark.providers.api import Part
 from packetbench.core import safe_read, stopping
 from packetbench.core.errors import BadInput
 from packetbench.core.packet_files import read_manifest
-from packetbench.core.pdfium import LOCK as pdfium_lock
 
 IMAGE_DPI = 150
 # pdfium is not thread-safe: every use goes through this lock (the process's one).
@@ -130,7 +129,7 @@ def build_file(path: Path, mode: str, native_pdf: bool = True) -> DocumentInput:
 def _pdf(path: Path, data: bytes, digest: str, mode: str) -> DocumentInput:
     import pypdfium2 as pdfium
 
-    with pdfium_lock:
+    with stopping.PDFIUM:
         try:
             document = pdfium.PdfDocument(data)
         except pdfium.PdfiumError as error:
