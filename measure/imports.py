@@ -60,7 +60,17 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # a run made: extraction, repeats, one's own documents typed and extracted
     ("extract", "repeats", "own_extract", "classify", "extraction"),
     # what reads a finished run
-    ("results", "difficulty", "report", "verify", "viewer", "importers", "audit"),
+    (
+        "results",
+        "difficulty",
+        "report",
+        "verify",
+        "viewer",
+        "importers",
+        "audit",
+        "release",
+        "leaderboard",
+    ),
     # the whole pipeline
     ("pipeline",),
 )

@@ -41,6 +41,11 @@ RunStatus = Literal["running", "complete", "incomplete"]
 class _Part(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
+    def to_json(self) -> dict[str, Any]:
+        """The part as written: every key a writer set, none it left unset."""
+        data: dict[str, Any] = self.model_dump(mode="json", exclude_unset=True)
+        return data
+
 
 class PacketEntry(_Part):
     """What a run was extracted from, per packet (`provenance.packet_entry`)."""
