@@ -142,10 +142,10 @@ def _run_packets(entries: Any, where: Path) -> tuple[RunPacket, ...]:
 
 def run_info(run: Path) -> ReleaseRun:
     """run.json of the run folder `run`, read defensively (benchmark.runs.read_run)."""
-    from packetbench.benchmark.runs import read_run
+    from packetbench.benchmark.runs import RUN_FILE, read_run
 
     info = read_run(run)
-    where = run / "run.json"
+    where = run / RUN_FILE
     pricing = info.pricing or {}
     return ReleaseRun(
         folder=run,
