@@ -167,7 +167,7 @@ def test_an_edited_truth_file_is_read_by_ocr_not_judged_by_pixels(
 def test_the_text_report_shows_the_pixel_reader(run_cli: Run) -> None:
     """`audit --ocr` without --json on a packet with scans: its table has the pixel reader's
     rows and a line saying what the rule verified (it once died sorting the readers)."""
-    result = run_cli("audit", "--ocr", str(PACKETS / "N2-000001"))
+    result = run_cli("audit", "--ocr", "--packets", str(PACKETS / "N2-000001"))
     assert result.returncode == 0, result.stderr
     rows = [line for line in result.stdout.splitlines() if "│ pixel " in line]
     assert rows, result.stdout

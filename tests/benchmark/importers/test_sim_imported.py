@@ -21,7 +21,7 @@ import pytest
 
 from packetbench.benchmark.extract import extract
 from packetbench.benchmark.importers.nightmare.importer import import_corpus
-from packetbench.benchmark.importers.nightmare.namespace import (
+from packetbench.benchmark.namespaces.nightmare import (
     emit,
     project,
     required_leaves,

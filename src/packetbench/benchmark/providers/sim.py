@@ -25,15 +25,14 @@ import orjson
 
 from packetbench.benchmark import namespaces
 from packetbench.benchmark import universe as universes
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.grounding.citations import Citation, convert, page_sizes
 from packetbench.benchmark.grounding.confidences import convert as convert_confidences
 from packetbench.benchmark.grounding.places import truth_places
 from packetbench.benchmark.grounding.schema import citation_info, confidence_info
-from packetbench.benchmark.packets import DocInfo, Packet, read_json
+from packetbench.benchmark.packets import DocInfo, Packet, PacketFiles
 from packetbench.benchmark.providers.api import check_cite
 from packetbench.benchmark.providers.base import Provider
-from packetbench.benchmark.runs import ExtractionRecord, Status, Usage, write_json
+from packetbench.benchmark.records import ExtractionRecord, Status, Usage
 from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.field_view import compare
 from packetbench.benchmark.score.rates import CLASSES, UNIVERSES
@@ -43,15 +42,10 @@ from packetbench.benchmark.sim.citing import CITING, Citer
 from packetbench.benchmark.sim.confiding import DEFAULT_CALIBRATION, confide, expected
 from packetbench.benchmark.sim.engine import Engine, PoolKey
 from packetbench.benchmark.sim.profiles import PROFILES, Profile
-from packetbench.generator.leaves import (
-    DocModel,
-    LeafShape,
-    ListShape,
-    ObjectShape,
-    fields_of,
-    set_path,
-)
-from packetbench.generator.seeds import MAX_SEED
+from packetbench.core.errors import UsageError
+from packetbench.core.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of, set_path
+from packetbench.core.seeds import MAX_SEED
+from packetbench.core.writing import write_json
 
 LABEL = "SIMULATED EXTRACTOR - not a model; seeded errors for testing the pipeline"
 LEDGER = "sim_injections.json"
@@ -136,6 +130,7 @@ class SimProvider(Provider):
         self.confidence = confidence
         self.calibration = calibration
         self.found: universes.PacketUniverses | None = None
+        self.files: PacketFiles | None = None  # of the packet being extracted (prepare)
         self.ledger: dict[str, dict[str, Any]] = {}
 
     @classmethod
@@ -176,16 +171,25 @@ class SimProvider(Provider):
         return info
 
     def check(self, packet: Packet) -> None:
-        # The simulator answers from the truth files: each must parse before the run starts,
+        # The simulator answers from the truth files: each must be whole before the run
+        # starts (read and dropped: a run of many packets holds one packet's files at a time),
         # and each document's schema must be known.
+        files = packet.files()
         for doc in packet.documents:
             namespaces.resolve(doc.schema, packet.path)
-            packet.truth(doc.doc_id)
-            for kind in ("field_truth", "rendered_universe"):
-                read_json(packet.path / f"{kind}_{doc.doc_id}.json")
+            files.document_truth(doc.doc_id)
+            files.field_truth(doc.doc_id)
+            files.rendered_universe(doc.doc_id)
 
     def prepare(self, packet: Packet) -> None:
-        self.found = universes.build(packet.path)
+        self.files = packet.files()  # the packet's files, read once for its documents
+        self.found = universes.build(packet.path, self.files)
+
+    def _files(self, packet: Packet) -> PacketFiles:
+        """The files of `packet`: those `prepare` read, when it is the packet prepared."""
+        if self.files is None or self.files.folder != packet.path:
+            self.files = packet.files()
+        return self.files
 
     def extract(self, packet: Packet, doc: DocInfo) -> ExtractionRecord | None:
         assert self.found is not None, "prepare() runs before extract()"
@@ -201,7 +205,7 @@ class SimProvider(Provider):
             return self._record(packet, doc, "error", None, "simulated provider failure")
         scored = namespaces.resolve(doc.schema, packet.path)
         model = scored.model
-        truth = scored.project(packet.truth(doc.doc_id))
+        truth = scored.project(self._files(packet).truth(doc.doc_id))
         foreign = namespaces.split(doc.schema)[0] != namespaces.DEFAULT
         engine = self._engine(packet, doc, model, truth, rng, scored.required, foreign)
         output = engine.record(model, truth, "", None)
@@ -268,7 +272,7 @@ class SimProvider(Provider):
             self.cite,
             doc.format,
             page_sizes(file) if doc.format == "pdf" else [],
-            truth_places(packet.path, doc.doc_id),
+            truth_places(packet.path, doc.doc_id, self._files(packet).field_truth(doc.doc_id)),
             rng,
         )
         citer.cite(compare(model, truth, output).claims)
@@ -301,7 +305,7 @@ class SimProvider(Provider):
                 pool.append(value)
             if isinstance(value, str):
                 tokens.update(normalize.tokens(value))
-        stale = stale_values(packet, doc, model, truth)
+        stale = stale_values(packet, doc, model, truth, self._files(packet))
         return Engine(
             self.profile,
             rng,
@@ -310,7 +314,7 @@ class SimProvider(Provider):
             pools,
             sorted(tokens),
             stale,
-            packet.touched(doc.doc_id),
+            self._files(packet).touched(doc.doc_id),
             self.found.illegible.get(doc.doc_id, {}),
             required,
             foreign=foreign,

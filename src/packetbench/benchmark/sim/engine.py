@@ -38,7 +38,7 @@ from packetbench.benchmark.score.verdicts import GUESSES, grounded
 from packetbench.benchmark.sim import values
 from packetbench.benchmark.sim.profiles import Profile
 from packetbench.benchmark.universe import Universe
-from packetbench.generator.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
+from packetbench.core.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
 
 # Drawn per populated leaf by cumulative rate; "stale" is drawn on its own, and only for
 # leaves whose superseded version differs.

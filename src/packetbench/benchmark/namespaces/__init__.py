@@ -22,9 +22,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
-from packetbench.benchmark.errors import BadInput
-from packetbench.generator.leaves import DocModel
-from packetbench.registry import Registry
+from packetbench.core.errors import BadInput
+from packetbench.core.leaves import DocModel
+from packetbench.core.registry import Registry
 
 DEFAULT = "packetbench"
 
@@ -75,7 +75,7 @@ def _own() -> Namespace:
 @namespace("nightmare")
 @cache
 def _nightmare() -> Namespace:
-    from packetbench.benchmark.importers.nightmare.namespace import NAMESPACE
+    from packetbench.benchmark.namespaces.nightmare import NAMESPACE
 
     return NAMESPACE
 
