@@ -154,10 +154,15 @@ def test_html_is_self_contained(scored_run: ScoredRun, tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_report_of_an_unscored_run_is_exit_2(run_cli: Run, tmp_path: Path) -> None:
-    (tmp_path / "run").mkdir()
-    (tmp_path / "run" / "run.json").write_text("{}")
+    """A run extracted and never scored: the report names what to do, and writes nothing."""
+    made = run_cli(
+        "extract", "--packets", str(PACKETS / "N1-000001"), "--limit", "1",
+        "--out", str(tmp_path / "run"),
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
     result = run_cli("report", str(tmp_path / "run"), "--out", str(tmp_path / "out"))
     assert result.returncode == 2 and "score the run first" in result.stderr
+    assert not (tmp_path / "out").exists()
 
 
 def test_rates_on_the_documents_every_run_scored(two_runs: tuple[dict[str, Path], str]) -> None:
