@@ -391,3 +391,41 @@ def test_same_seed_same_bytes_across_processes(tmp_path: Path) -> None:
         for seed in ("1", "2")
     ]
     assert outputs[0] == outputs[1] and len(outputs[0].splitlines()) == len(patterns)
+
+
+def test_a_value_the_ocr_layer_reaches_is_left_to_ocr() -> None:
+    """Every location of an invisible OCR layer's page that says its text layer carries the
+    value reads so through pdfium (the audit's reader: the text in its box, compatibility forms
+    folded, spaces squashed). The layer copies the page's words offset by a point or two but
+    not a right-to-left name (drawn in another font): the words after the name slide into the
+    name's box, so the box reads "<name>, " (N5 seed 6601's engineering report:
+    report.contact_name), and only OCR can prove it."""
+    import pypdfium2 as pdfium
+
+    from packetbench.generator.packet import build_packet
+    from packetbench.generator.tiers import resolve
+
+    files = build_packet("N5", 6601, resolve("N5"), only=frozenset({"engineering_report"})).files
+    rendered = Rendered(files)
+    applied = rendered.applied("engineering_report", "textlayer.invisible_ocr")
+    assert applied is not None
+    pages = set(applied["pages_affected"])
+
+    def reads(text: str) -> str:
+        return " ".join(unicodedata.normalize("NFKC", text).split())
+
+    fields = rendered.fields("engineering_report")
+    (name,) = fields["report.contact_name"]["locations"]
+    assert name["page"] in pages and name["text_layer"] is False
+    pdf = pdfium.PdfDocument(files["engineering_report.pdf"])
+    try:
+        for path, entry in fields.items():
+            for location in entry["locations"]:
+                if location["page"] not in pages or location.get("text_layer") is False:
+                    continue
+                textpage = pdf[location["page"] - 1].get_textpage()
+                got = textpage.get_text_bounded(*location["bbox"])
+                textpage.close()
+                assert reads(got) == reads(entry["rendered_as"]), (path, got)
+    finally:
+        pdf.close()

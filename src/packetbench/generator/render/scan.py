@@ -562,7 +562,10 @@ def _tone_table(level: Level) -> list[int]:
 
 
 def degrade(
-    pixels: Matrix, level: Level, rng: np.random.Generator, blots: list[Box] | None = None
+    pixels: Matrix,
+    level: Level,
+    rng: np.random.Generator,
+    blots: list[damage.Corners] | None = None,
 ) -> Image.Image:
     """Photometric damage, in the order a page meets it: light, sensor noise (added before the
     tone curve, so it scales with the ink as it does in a sensor), dust and streaks, then the
@@ -599,8 +602,8 @@ def degrade(
         damage.DAMAGE[kind](pixels, level.dpi, rng)
     # Damage past reading comes last, over the noise, as ink on the page would (and draws
     # from the generator only when asked, so a page without it keeps its bytes).
-    for box in blots or ():
-        damage.blot(pixels, box, rng)
+    for corners in blots or ():
+        damage.blot(pixels, corners, rng)
     return Image.frombuffer("L", size, pixels, "raw", "L", 0, 1).point(_tone_table(level))
 
 
@@ -616,17 +619,14 @@ def optical_clean(drawn: Matrix, level: Level) -> Matrix:
     return np.array(Image.fromarray(pixels).point(_tone_table(level)))
 
 
-def pixel_box(transform: Transform, bbox: list[float], dpi: float, height: float) -> Box:
-    """The pixel rectangle holding native `bbox` once the scan moved it."""
+def pixel_corners(
+    transform: Transform, bbox: list[float], dpi: float, height: float
+) -> damage.Corners:
+    """The corners (lower-left, lower-right, upper-right, upper-left) of native `bbox` on the
+    scanned image once the scan moved it, in pixels (origin top-left)."""
     quad = transform.quad(bbox)
     scale = dpi / 72.0
-    xs, ys = quad[0::2], quad[1::2]
-    return (
-        math.floor(min(xs) * scale),
-        math.floor((height - max(ys)) * scale),
-        math.ceil(max(xs) * scale),
-        math.ceil((height - min(ys)) * scale),
-    )
+    return [(x * scale, (height - y) * scale) for x, y in zip(quad[0::2], quad[1::2], strict=True)]
 
 
 def scan_page(
@@ -662,8 +662,8 @@ def scan_page(
             covered = np.zeros(drawn.shape, dtype=bool)
             for left, top, right, bottom in cells:
                 covered[top:bottom, left:right] = True
-    boxes = [pixel_box(transform, box, level.dpi, height) for box in blots or ()]
-    damaged = degrade(drawn, level, rng, boxes)
+    corners = [pixel_corners(transform, box, level.dpi, height) for box in blots or ()]
+    damaged = degrade(drawn, level, rng, corners)
     out = io.BytesIO()
     if level.binarize:
         damaged.save(out, "PNG", optimize=False, compress_level=6)
