@@ -351,7 +351,7 @@ class AuditResult:
         layer, audited without --ocr; not wrong, just not proven)."""
         problems = {finding.problem for finding in self.findings()}
         pixels = self.pixels()
-        uncalibrated = (pixels is not None and pixels.agreement.too_low()) or any(
+        uncalibrated = (pixels is not None and pixels.agreement.refutes()) or any(
             packet.calibration_problem() for packet in self.packets
         )
         if not problems:
@@ -360,10 +360,11 @@ class AuditResult:
 
     def pixels(self) -> PixelStats | None:
         """The pixel rule's work pooled over every document (None: no pixel-mode audit). Its
-        calibration sample decides: when the rule and OCR disagree on more than
-        `pixels.MAX_DISAGREEMENT` of the sampled boxes, or any one packet's sample refutes
-        the rule (`PacketAudit.calibration_problem`), nothing the rule verified is proven, and
-        the audit is not verified."""
+        calibration sample decides: when it shows the rule and OCR disagreeing on more than
+        `pixels.MAX_DISAGREEMENT` of its boxes (`Agreement.refutes`: even the lower end of
+        the disagreement's 95 % interval above it), pooled or in any one packet
+        (`PacketAudit.calibration_problem`), nothing the rule verified is proven, and the
+        audit is not verified."""
         pooled = None
         for packet in self.packets:
             found = packet.pixels()
