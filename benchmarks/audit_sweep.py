@@ -84,6 +84,11 @@ def _one(task: tuple[Path, str, int, bool]) -> dict[str, Any]:
             "agreed": pixels.agreement.agreed if pixels else 0,
             "problem": packet.calibration_problem(),
         },
+        # The calibration per scan level: OCR's reading of boxes the rule called intact.
+        "levels": {
+            level: [a.intact_read, a.intact_read + a.intact_unread]
+            for level, a in sorted((pixels.levels if pixels else {}).items())
+        },
         "cpu_generate": round(generated - started, 2),
         "cpu_audit": round(audited - generated, 2),
     }
@@ -107,8 +112,15 @@ def _tier_table(rows: list[dict[str, Any]]) -> dict[str, Any]:
     calibration = [r["calibration"] for r in rows]
     boxes = sum(c["boxes"] for c in calibration)
     agreed = sum(c["agreed"] for c in calibration)
+    levels: dict[str, list[int]] = {}
+    for row in rows:
+        for level, (read, boxes) in row["levels"].items():
+            found = levels.setdefault(level, [0, 0])
+            found[0] += read
+            found[1] += boxes
     return {
         "packets": len(rows),
+        "calibration_levels": {k: levels[k] for k in sorted(levels)},
         "packets_with_finding": len(with_finding),
         "packets_with_finding_upper_95": round(upper_bound(len(with_finding), len(rows)), 4),
         "status": dict(Counter(r["status"] for r in rows)),
@@ -203,6 +215,12 @@ def main() -> int:
             f"{t['calibration_agreed']:>8}{t['packets_calibration_problem']:>8}"
             f"{t['cpu_generate']:>9.0f}{t['cpu_audit']:>10.0f}"
         )
+        read = ", ".join(
+            f"{level} {r}/{n} ({r / n:.1%})"
+            for level, (r, n) in t["calibration_levels"].items()
+            if n
+        )
+        print(f"      calibration by level (intact boxes OCR read): {read}")
         for kind in PROBLEMS:
             if kind in t["findings"]:
                 f = t["findings"][kind]
