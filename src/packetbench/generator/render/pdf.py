@@ -498,7 +498,14 @@ class PdfDocument:
                 found = scan.LEVELS[level]
                 header = self.recorder.presentation.fax_header if found.header else None
                 scanned = scan.scan_page(
-                    pdf, index, found, seed, blots=blots, judged=True, header=header
+                    pdf,
+                    index,
+                    found,
+                    seed,
+                    blots=blots,
+                    judged=True,
+                    header=header,
+                    values=self._value_boxes(index + 1) if header is not None else None,
                 )
                 pages[index] = [
                     ImageOp(0.0, 0.0, self.width, self.height, scanned.image, jpeg=scanned.jpeg)
@@ -589,16 +596,33 @@ class PdfDocument:
                     transform, details = scan.placement(pdf, index, found, seed)
                     placed = [(index, transform)]
                     number = index + 1
+                header = look.fax_header if found.header else None
+                lift = 0
+                if header is not None:
+                    # Where `_scanned` printed it (`scan.header_lift`), from the same boxes.
+                    width, height = (float(v) for v in pdf.get_page_size(index))
+                    lift = scan.header_lift(
+                        header,
+                        index,
+                        width,
+                        height,
+                        found,
+                        placed[0][1],
+                        self._value_boxes(index + 1),
+                    )
+                    if lift:
+                        details["header_lift"] = lift
                 for page, transform in placed:
                     self.recorder.scanned(page + 1, transform.box, transform.quad)
                     if up > 1:
                         look.sheets[page + 1] = number
-                header = look.fax_header if found.header else None
                 if header is not None:
                     rebuild = REBUILD.get()
                     if rebuild is not None:
                         rebuild.printed.setdefault(self.recorder.doc_id, []).extend(
-                            faxheader.cells(header, index + 1, pdf.get_page_size(index), found.dpi)
+                            faxheader.cells(
+                                header, index + 1, pdf.get_page_size(index), found.dpi, lift
+                            )
                         )
                 on_pages = {page + 1 for page, _ in placed}
                 for path, drawn in self.recorder.drawn.items():
@@ -612,6 +636,15 @@ class PdfDocument:
                         hook(page, transform)
         finally:
             pdf.close()
+
+    def _value_boxes(self, page: int) -> list[list[float]]:
+        """The native boxes of every value drawn on 1-based `page`."""
+        return [
+            list(location["bbox"])
+            for drawn in self.recorder.drawn.values()
+            for location in drawn.locations
+            if location.get("page") == page and "bbox" in location
+        ]
 
     def _blot_targets(
         self, scans: dict[int, tuple[str, int]]

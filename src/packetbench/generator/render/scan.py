@@ -637,11 +637,13 @@ def scan_page(
     blots: list[list[float]] | None = None,
     judged: bool = False,
     header: faxheader.FaxHeader | None = None,
+    values: list[list[float]] | None = None,
 ) -> ScannedPage:
     """Scan page `index` (0-based) of an open pypdfium2 document at `level`. `blots` are
     native boxes (points) to cover with damage past reading (`damage.blot`); `judged` keeps
     the pixels the legibility rule compares (`ScannedPage.clean`, `ScannedPage.pixels`);
-    `header`, a fax's transmission header printed over the page's top (`faxheader`)."""
+    `header`, a fax's transmission header printed over the page's top (`faxheader`), lifted
+    clear of cutting any of `values` (the page's value boxes, native points: `header_lift`)."""
     rng = np.random.Generator(np.random.PCG64(seed))
     page = pdf[index]
     try:
@@ -654,10 +656,12 @@ def scan_page(
         page.close()
     clean = optical_clean(drawn, level) if judged else None
     covered = None
+    lift = 0
     if header is not None:
         # Printed by the sending machine into the image it sends, after its scan of the paper
         # and before the line's noise and threshold; never on the clean side.
-        cells = faxheader.stamp(drawn, level.dpi, header, index + 1, width)
+        lift = header_lift(header, index, width, height, level, transform, values or [])
+        cells = faxheader.stamp(drawn, level.dpi, header, index + 1, width, lift)
         if judged:
             covered = np.zeros(drawn.shape, dtype=bool)
             for left, top, right, bottom in cells:
@@ -670,12 +674,35 @@ def scan_page(
     else:
         damaged.save(out, "JPEG", quality=level.quality, optimize=False)
     _record(details, level, transform)
+    if header is not None and lift:
+        details["header_lift"] = lift  # pixels the header was lifted (`header_lift`)
     image = out.getvalue()
     pixels = None
     if judged:
         with Image.open(io.BytesIO(image)) as decoded:
             pixels = np.asarray(decoded.convert("L"))
     return ScannedPage(image, not level.binarize, transform, details, clean, pixels, covered)
+
+
+def header_lift(
+    header: faxheader.FaxHeader,
+    index: int,
+    width: float,
+    height: float,
+    level: Level,
+    transform: Transform,
+    values: list[list[float]],
+) -> int:
+    """Pixels the fax header of page `index` (0-based) is lifted (`faxheader.clear_lift`) so
+    that no cell of it cuts one of `values` (native boxes, points) where the scan moved it."""
+    boxes = []
+    for bbox in values:
+        corners = pixel_corners(transform, bbox, level.dpi, height)
+        xs, ys = [x for x, _ in corners], [y for _, y in corners]
+        boxes.append(
+            (math.floor(min(xs)), math.floor(min(ys)), math.ceil(max(xs)), math.ceil(max(ys)))
+        )
+    return faxheader.clear_lift(header, index + 1, width, level.dpi, boxes)
 
 
 def _record(details: dict[str, Any], level: Level, transform: Transform) -> None:
