@@ -1,12 +1,12 @@
 # Developer shortcuts; CI runs .ci/run (the README's test command).
 PY ?= python
 
-.PHONY: install check lint format types schemas schemas-check suite test test-all bench
+.PHONY: install check lint format types schemas schemas-check docs docs-check site suite test test-all bench
 
 install:
 	$(PY) -m pip install -e ".[test]"
 
-check: lint types schemas-check
+check: lint types schemas-check docs-check
 
 lint:
 	ruff check .
@@ -23,6 +23,18 @@ schemas:
 
 schemas-check:
 	$(PY) _build_schemas.py --check
+
+# The generated reference pages (docs/reference/), from the commands' help, the registries
+# and the SQL views.
+docs:
+	$(PY) _build_docs.py
+
+docs-check:
+	$(PY) _build_docs.py --check
+
+# The docs site into site/, every link and anchor checked (as tests/test_docs.py builds it).
+site:
+	$(PY) -m mkdocs build --strict
 
 # Regenerate the canonical suite (packets/) and its lock after a change that alters output.
 suite:

@@ -23,8 +23,8 @@ Then where the time of (2) goes per page, and what one `get_text_bounded` call p
    the same run on the same pages: one whole-page tesseract call per page (pdfium rendering
    the page at the OCR resolution, then tesseract on it: the floor of any audit that OCRs
    every page once) and one clean pdfium render per page alone (the floor of an audit that
-   compares pixels and calls OCR only where that cannot settle a value). Issue 26 measures
-   every speed-up of the OCR audit against these figures. The audit is measured both ways on
+   compares pixels and calls OCR only where that cannot settle a value). Every speed-up of
+   the OCR audit is measured against these figures. The audit is measured both ways on
    the same documents in the same run: `--ocr-mode full` (every such page OCRed: the old
    path) and `--ocr-mode pixel` (scanned pages judged against their clean selves first,
    `benchmark.audit.pixels`; the rebuild of each scanned document from its seed included),
@@ -32,9 +32,9 @@ Then where the time of (2) goes per page, and what one `get_text_bounded` call p
 
        python benchmarks/audit.py --ocr --ocr-only packets/N5-000001 N5-000002 N5-000003
 
-   `--jobs 2` measures two packets at a time, each in its own process on one core (the
-   figures are CPU seconds, so they stay per core); `--no-floors` leaves out the two floors
-   (whole-page OCR costs about half the full audit again). Issue 26's figure, 5 N5 packets:
+   `--jobs 2` measures two packets at a time, each in its own process on one core (the figures are
+   CPU seconds, so they stay per core); `--no-floors` leaves out the two floors (whole-page OCR
+   costs about half the full audit again). The figure in docs/measurements.md, 5 N5 packets:
 
        python benchmarks/audit.py --ocr-only --jobs 2 --no-floors N5-000021 ... N5-000025
 """

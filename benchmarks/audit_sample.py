@@ -1,4 +1,4 @@
-"""A sampled audit of a large corpus with one packet deliberately corrupted (issue 26).
+"""A sampled audit of a large corpus with one packet deliberately corrupted.
 
     python benchmarks/audit_sample.py CORPUS_DIR [--count 1000] [--sample 2%] [--jobs 2]
 

@@ -3,12 +3,12 @@ audit agree on the located values of scanned pages, per scan level.
 
     python benchmarks/legibility.py PACKET_DIR [PACKET_DIR ...]
 
-Every scanned page of the packets is both judged by the rule and read by OCR exactly as
-`audit --ocr --ocr-mode full` reads it (the audit's calibration sample, here on every page
-instead of one page in `pixels.SAMPLE`). Per level it prints the boxes compared, how many the
-rule called intact / damaged / undecided, and the agreement (intact and read, or damaged and
-not read) with its 95 % Wilson interval. Issue 26 asks for at least 10,000 boxes across the
-levels: N5 packets of today's presets hold about 3,500 scanned boxes each.
+Every scanned page of the packets is both judged by the rule and read by OCR exactly as `audit --ocr
+--ocr-mode full` reads it (the audit's calibration sample, here on every page instead of one page in
+`pixels.SAMPLE`). Per level it prints the boxes compared, how many the rule called intact / damaged
+/ undecided, and the agreement (intact and read, or damaged and not read) with its 95 % Wilson
+interval. A measure worth trusting takes at least 10,000 boxes across the levels: N5 packets of
+today's presets hold about 3,500 scanned boxes each.
 """
 
 from __future__ import annotations

@@ -1,20 +1,31 @@
-"""The README tells the truth: its two commands, its examples, its command list."""
+"""The documentation tells the truth: the README's two commands and its map of commands, every
+console session of the README and of docs/ run as written, a docs site that builds with every
+link checked, a generated reference that is current, and code that cites only files of the
+repository."""
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import subprocess
-from collections.abc import Callable
+import sys
 from pathlib import Path
 
 import pytest
 
 from packetbench.cli import app
 from tests.support.paths import ROOT, cli_path
+from tests.support.sessions import (
+    PAGES,
+    console_blocks,
+    own_entries,
+    pages_with_sessions,
+    run_page,
+    written_into_the_repository,
+)
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+README_LINES = 300
 
 
 def _marked_command(marker: str) -> str:
@@ -35,55 +46,185 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
     assert _marked_command("test-command") in ci.splitlines()
 
 
-def test_every_command_is_documented() -> None:
-    names = [c.name for c in app.registered_commands]
-    assert names
+def test_the_readme_introduces_and_the_reference_is_in_docs() -> None:
+    lines = README.count("\n")
+    assert lines <= README_LINES, f"README.md is {lines} lines (at most {README_LINES})"
+
+
+def _commands() -> list[str]:
+    """Every command, groups' subcommands as `group sub`."""
+    import typer.main
+
+    root = typer.main.get_command(app)
+    names: list[str] = []
+    for name, command in sorted(root.commands.items()):  # type: ignore[attr-defined]
+        subcommands = getattr(command, "commands", None)
+        if subcommands:
+            names += [f"{name} {sub}" for sub in sorted(subcommands)]
+        else:
+            names.append(name)
+    return names
+
+
+def test_every_command_is_in_the_readme_map() -> None:
+    names = _commands()
+    assert len(names) > 15
     for name in names:
-        assert f"packetbench {name}" in README, f"README does not show `packetbench {name}`"
+        assert f"packetbench {name}`" in README, f"README's map does not show `packetbench {name}`"
 
 
-def _sessions() -> list[tuple[str, list[str]]]:
-    """(command, expected output lines) for every `$ ` line of the README's console blocks."""
-    steps: list[tuple[str, list[str]]] = []
-    for block in re.findall(r"```console\n(.*?)```", README, re.S):
-        for line in block.splitlines():
-            if line.startswith("$ "):
-                steps.append((line[2:], []))
-            elif steps:
-                steps[-1][1].append(line)
-    return steps
+def _links(text: str) -> list[str]:
+    """Relative link targets of a markdown text (images included), without anchors' pages
+    resolved."""
+    return [
+        target
+        for target in re.findall(r"\]\(([^)\s]+)\)", text)
+        if not re.match(r"[a-z]+:", target)
+    ]
 
 
-def _mask_time(lines: list[str]) -> list[str]:
-    return [re.sub(r" in \d+\.\d s$", " in _ s", line) for line in lines]
+def test_the_readme_links_resolve() -> None:
+    """Every relative link of the README names a file of the repository, and an anchor of a
+    docs page names one of its headings (GitHub shows the README; mkdocs checks docs/)."""
+    links = _links(README)
+    assert any(link.startswith("docs/") for link in links)
+    for link in links:
+        path, _, anchor = link.partition("#")
+        target = ROOT / path if path else ROOT / "README.md"
+        assert target.is_file(), f"README links to {link}: no such file"
+        if anchor and target.suffix == ".md":
+            assert anchor in _anchors(target.read_text(encoding="utf-8")), link
+
+
+def _anchors(text: str) -> set[str]:
+    """The anchors of a markdown page's headings, as mkdocs and GitHub make them."""
+    found = set()
+    for heading in re.findall(r"^#+ (.+)$", text, re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        found.add(slug)
+    return found
+
+
+def _session_words() -> list[tuple[str, str]]:
+    """(page, word) for every word of every console command of the README and docs."""
+    words = []
+    for page in [ROOT / "README.md", *sorted(PAGES.rglob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        for _, block in console_blocks(text):
+            for line in block.splitlines():
+                if line.startswith("$ "):
+                    words += [(page.name, w) for w in shlex.split(line[2:])]
+    return words
+
+
+def _outputs_of_examples() -> list[tuple[str, str]]:
+    """(page, folder) for every `--out FOLDER` of the bash examples (not run by the tests)."""
+    found = []
+    for page in [ROOT / "README.md", *sorted(PAGES.rglob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        for block in re.findall(r"^```(?:bash|sh)\n(.*?)^```", text, re.S | re.M):
+            found += [(page.name, f) for f in re.findall(r"--out[ =](\S+)", block)]
+    return found
+
+
+def test_no_example_writes_into_the_repository() -> None:
+    """Run from a clone, an example reads and writes only folders of its own: never the
+    canonical suite's `packets/` (in a fresh clone it holds only its lock), `docs/`, `src/`
+    and the rest of what git tracks."""
+    own = own_entries()
+    assert "packets" in own and "src" in own
+    words = _session_words()
+    assert len(words) > 100
+    inside = [(page, w) for page, w in words if w.split("/", 1)[0] in own and "/" in w]
+    inside += [(page, w) for page, w in _outputs_of_examples() if w.split("/", 1)[0] in own]
+    outputs = [(page, w) for page, w in words if w in own]
+    assert inside + outputs == []
 
 
 @pytest.mark.e2e
-def test_readme_session_runs_as_written(
-    run_cli: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
-) -> None:
-    """Every command of the README's console blocks, in order, prints what the README shows
-    (elapsed times aside); a command shown failing fails with that message and exit code 2."""
-    steps = _sessions()
-    assert any(cmd.startswith("packetbench ") for cmd, _ in steps), "no example session"
+@pytest.mark.parametrize("page", pages_with_sessions(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_sessions_run_as_written(page: Path, tmp_path: Path) -> None:
+    """Every command of the page's console blocks, in order, in a folder of the page's own,
+    prints what the page shows (elapsed times aside); a command shown failing fails with that
+    message and exit code 2. Nothing it writes is named as a folder of the repository."""
     bin_dir = str(Path(cli_path()).parent)
-    for command, expected in steps:
-        argv = shlex.split(command)
-        if argv[0] == "packetbench" and not set("*|") & set(command):
-            result = run_cli(*argv[1:], cwd=tmp_path)
-        else:  # globs and pipes go through the shell, with packetbench on its PATH
-            env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
-            result = subprocess.run(
-                ["sh", "-c", command],
-                cwd=tmp_path,
-                env=env,
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-        if expected and expected[0].startswith("packetbench: error:"):
-            assert result.returncode == 2, command
-            assert result.stderr.splitlines() == expected, command
-        else:
-            assert result.returncode == 0, f"{command}: {result.stderr}"
-            assert _mask_time(result.stdout.splitlines()) == _mask_time(expected), command
+    ran = 0
+    for step, wrong in run_page(page, tmp_path, bin_dir):
+        ran += 1
+        assert wrong is None, f"{page.name}:{step.line}: {step.command}\n{wrong}"
+    assert ran
+    assert written_into_the_repository(tmp_path) == []
+
+
+def test_the_docs_site_builds_with_every_link_checked(tmp_path: Path) -> None:
+    """`mkdocs build --strict`: a broken link, a missing anchor or a page left out of the
+    navigation is an error (mkdocs.yml's `validation`)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "index.html").is_file()
+    assert (tmp_path / "reference" / "cli" / "index.html").is_file()
+
+
+def test_the_generated_reference_is_current() -> None:
+    """docs/reference/ is what `python _build_docs.py` writes from the commands' help, the
+    pattern and tier registries and the SQL views: a changed option's help without the
+    pages written again fails here."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        import _build_docs
+    finally:
+        sys.path.remove(str(ROOT))
+    stale = _build_docs.stale()
+    assert stale == [], f"stale generated pages (run `python _build_docs.py`): {stale}"
+
+
+CODE = [ROOT / "src", ROOT / "tests", ROOT / "benchmarks", ROOT / "_build_schemas.py"]
+OUTSIDE = re.compile(r"DESIGN §|DESIGN section|DESIGN\.md|PATTERNS\.md|\b[Ii]ssues? \d+")
+CITED = re.compile(r"docs/([\w/-]+\.md)(?: (§\d+)| rules? (\d+[a-z]?))?")
+
+
+def _code_files() -> list[Path]:
+    files = []
+    for root in CODE:
+        candidates = [root] if root.is_file() else root.rglob("*")
+        files += [
+            p
+            for p in candidates
+            if p.suffix in (".py", ".sql", ".j2", ".css", ".js", ".html") and p.is_file()
+        ]
+    return files
+
+
+def test_the_code_cites_only_files_of_the_repository() -> None:
+    """No reference to a design file outside the repository or to a tracker's issue number:
+    the code cites docs/ pages, and each cited page, section and rule exists."""
+    this = Path(__file__).resolve()
+    outside = []
+    cited = []
+    for path in _code_files():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if path.resolve() != this:
+            outside += [
+                f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}: {m.group()}"
+                for m in OUTSIDE.finditer(text)
+            ]
+        cited += [(path, m) for m in CITED.finditer(text)]
+    assert outside == []
+    assert len(cited) > 40
+    for path, match in cited:
+        page = PAGES / match.group(1)
+        where = f"{path.relative_to(ROOT)} cites {match.group()}"
+        assert page.is_file(), where
+        text = page.read_text(encoding="utf-8")
+        if match.group(2):
+            number = match.group(2)[1:]
+            assert re.search(rf"^## {number}\. ", text, re.M), where
+        if match.group(3):
+            assert re.search(rf"^\*\*Rule {match.group(3)}\b", text, re.M), where

@@ -1,5 +1,5 @@
-"""The dependency direction of DESIGN §2: the generator half never imports the benchmark half
-or the command line, and provider SDKs are imported only by the provider that uses them."""
+"""The dependency direction of docs/design.md §2: the generator half never imports the benchmark
+half or the command line, and provider SDKs are imported only by the provider that uses them."""
 
 from __future__ import annotations
 

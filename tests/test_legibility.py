@@ -107,7 +107,7 @@ def test_a_box_without_ink_is_left_to_ocr() -> None:
 
 
 OPTICS_LEVELS = ("motion_blur", "photocopy_2nd", "photocopy_3rd", "blurred")
-# The same levels as they were before they were tuned for the audit's OCR (issue 25): a 6-pixel
+# The same levels as they were before they were tuned for the audit's OCR: a 6-pixel
 # smear, strokes grown a pixel, a 1.6-pixel blur. Their optics are what the level-aware clean
 # side is for; no preset draws them now.
 HARSHER: dict[str, dict[str, Any]] = {

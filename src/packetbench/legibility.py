@@ -1,6 +1,6 @@
 """Is a drawn value still there on a scanned page? One rule, shared by the generator and the audit.
 
-PATTERNS.md rule 3b: ink a careful person cannot read is not an answer. The generator knows
+docs/patterns.md rule 3b: ink a careful person cannot read is not an answer. The generator knows
 exactly what it drew and where a scan moved it, so a box on a scanned page is judged against
 the same box drawn clean: the native page drawn by pdfium under the scan's exact transform, at
 the scan's resolution, through the level's *global optics* (focus blur, motion blur, toner
@@ -54,7 +54,7 @@ a seeded sample of scanned pages by OCR as well and refuses to pass when rule an
 too often (`benchmark.audit.pixels`), and reads every illegible box to show it unreadable.
 
 This module imports neither half of the package: the generator (legibility of what it
-damages, issue 25) and the benchmark (the audit) call the same function.
+damages) and the benchmark (the audit) call the same function.
 """
 
 from __future__ import annotations
@@ -407,7 +407,7 @@ def legible(
     turn: int = 0,
     occluded: float = 0.0,
 ) -> Legibility:
-    """The rule (PATTERNS.md rule 3b): a box is legible when the level's optics are within
+    """The rule (docs/patterns.md rule 3b): a box is legible when the level's optics are within
     `MAX_SMEAR` of its glyph height, less than `MAX_OCCLUDED` of its ink is under an opaque
     cover (`occluded`, from `occlusion`), and `judge` does not find it damaged. `clean` is the
     box on the level-aware clean side (`generator.render.scan.optical_clean`), `scanned` the

@@ -11,10 +11,12 @@ folder while its stages take their own).
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
 import socket
+import stat
 import sys
 import time
 from collections.abc import Iterator
@@ -22,9 +24,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from packetbench.errors import InputError
+from packetbench.safe_read import read_text
 
 LOCK_NAME = ".packetbench.lock"
-_HELD: dict[Path, int] = {}  # folders this process holds, and how many times
+_HELD: dict[tuple[Path, str], int] = {}  # (folder, lock file) held here, and how often
 
 
 class FolderBusy(InputError):
@@ -36,7 +39,7 @@ def _holder(path: Path) -> str:
     info: dict[str, object] = {}
     for _ in range(20):  # the holder writes its details just after taking the lock
         try:
-            info = json.loads(path.read_text(encoding="utf-8") or "{}")
+            info = json.loads(read_text(path, "settings") or "{}")
         except (OSError, ValueError):
             info = {}
         if info:
@@ -56,18 +59,22 @@ def _command() -> str:
 
 
 @contextmanager
-def hold(folder: Path, wait: bool = False, create: bool = True) -> Iterator[None]:
+def hold(
+    folder: Path, wait: bool = False, create: bool = True, name: str = LOCK_NAME
+) -> Iterator[None]:
     """Hold `folder` (created if missing) for writing until the block ends.
 
     FolderBusy naming the holder when another live process holds it, unless `wait`, which
     waits for it instead. Re-entrant within one process. Folders made for the lock are
-    removed again when the block leaves them empty. Without `create`, a folder that is not
+    removed again when the block leaves them empty. `name` is the lock file's (another
+    than LOCK_NAME locks one thing in the folder, not the folder: a viewer export beside
+    it). Without `create`, a folder that is not
     there is not held (the command reading it will say what is wrong).
     """
     if not create and not folder.is_dir():
         yield
         return
-    key = folder.resolve()
+    key = (folder.resolve(), name)
     if key in _HELD:
         _HELD[key] += 1
         try:
@@ -82,14 +89,23 @@ def hold(folder: Path, wait: bool = False, create: bool = True) -> Iterator[None
         raise InputError(
             f"{folder}: cannot create the folder ({error.strerror or type(error).__name__})"
         ) from None
-    path = folder / LOCK_NAME
+    path = folder / name
     while True:
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            # O_NOFOLLOW: a lock file that is a link (in a folder someone else made) would
+            # have us write our details through it, into whatever file it names.
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
         except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise InputError(
+                    f"{path}: a symbolic link, not a lock file; refusing to write through it"
+                ) from None
             raise InputError(
                 f"{folder}: cannot lock the folder ({error.strerror or type(error).__name__})"
             ) from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise InputError(f"{path}: not a regular file, not a lock file; refusing to use it")
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:

@@ -18,6 +18,9 @@ import hashlib
 import os
 import stat
 from pathlib import Path
+from typing import Any
+
+import orjson
 
 from packetbench.errors import InputError
 
@@ -28,7 +31,13 @@ _MB = 1 << 20
 CEILINGS = {
     "packet_truth": 256 * _MB,
     "truth": 512 * _MB,  # document_truth, field_truth, manifest, rendered_universe
-    "document": 1024 * _MB,  # a PDF, workbook or CSV of a packet
+    "document": 1024 * _MB,  # a PDF, workbook or CSV of a packet, hashed
+    # ... and read to be sent to a model or shown: a ceiling per kind, each far above what
+    # a model's context takes (a 10 MB workbook is millions of tokens), so a 15 MB workbook
+    # of 3 M rows is refused at once instead of parsed for minutes in gigabytes.
+    "pdf": 512 * _MB,
+    "xlsx": 10 * _MB,
+    "csv": 16 * _MB,
     "record": 256 * _MB,  # an extraction record
     "run": 1024 * _MB,  # run.json, sim_injections.json
     "scores": 4096 * _MB,  # scores/*.json and *.parquet, results.duckdb
@@ -36,7 +45,13 @@ CEILINGS = {
     "settings": 16 * _MB,  # gate rules, pricing tables, cache entries
     "schema": 64 * _MB,  # a JSON Schema
 }
+# What the XML inside a workbook may unpack to (a zip bomb is small on disk).
+XLSX_UNPACKED = 100 * _MB
+DOCUMENT_KINDS = {".pdf": "pdf", ".xlsx": "xlsx", ".csv": "csv"}
 CHUNK = 1 << 20
+# How deep JSON from outside may nest (objects and arrays): far beyond any truth, schema or
+# answer (a dozen levels), and well within what code that walks it recursively can take.
+MAX_DEPTH = 100
 
 
 class UnsafeFile(InputError):
@@ -74,6 +89,29 @@ def check_file(path: Path, kind: str) -> int:
     found = os.stat(path)
     _refuse(path, found.st_mode, found.st_size, kind)
     return found.st_size
+
+
+def document_kind(path: Path) -> str:
+    """The ceiling's kind of a document file by its suffix ("document" for another)."""
+    return DOCUMENT_KINDS.get(path.suffix.lower(), "document")
+
+
+def check_workbook(path: Path, data: bytes) -> None:
+    """UnsafeFile when the workbook `data` (of `path`) unpacks to more than XLSX_UNPACKED;
+    a file that is no zip is left to the workbook reader to refuse."""
+    import io
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unpacked = sum(member.file_size for member in archive.infolist())
+    except (zipfile.BadZipFile, ValueError, OSError):
+        return
+    if unpacked > XLSX_UNPACKED:
+        raise UnsafeFile(
+            f"{path}: unpacks to {unpacked:,} bytes, more than a workbook may "
+            f"({XLSX_UNPACKED:,} bytes); refusing to read it"
+        )
 
 
 def _open(path: Path, kind: str) -> int:
@@ -125,3 +163,36 @@ def sha256(path: Path, kind: str) -> str:
     finally:
         os.close(handle)
     return digest.hexdigest()
+
+
+def _nesting(value: Any) -> int:
+    """How deep `value` nests, counted without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            children: Any = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > MAX_DEPTH:
+            break
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return deepest
+
+
+def parse_json(data: bytes | str) -> Any:
+    """JSON from outside: ValueError when it is not JSON, or nests deeper than MAX_DEPTH
+    (a reader that walks it would end in a RecursionError)."""
+    value = orjson.loads(data)
+    if _nesting(value) > MAX_DEPTH:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+    return value
+
+
+def load_json(path: Path, kind: str) -> Any:
+    """`parse_json` of the regular file `path` (`read_bytes`)."""
+    return parse_json(read_bytes(path, kind))

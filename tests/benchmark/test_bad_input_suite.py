@@ -32,6 +32,7 @@ from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.repeats import extract_repeats, repeat_seed, write_spread
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
+from tests.support.corpus_fixture import write_corpus
 from tests.support.paths import PACKETS, cli_path
 
 PACKET = "packets/N1-000001"
@@ -127,6 +128,31 @@ def _endless(relative: str) -> Callable[[Path], None]:
     return damage
 
 
+def _link(relative: str, target: str) -> Callable[[Path], None]:
+    """A symlink to `target` in place of the file or folder `relative`."""
+
+    def damage(world: Path) -> None:
+        path = world / relative
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink(missing_ok=True)
+        path.symlink_to(target)
+
+    return damage
+
+
+def _then(*damages: Callable[[Path], object]) -> Callable[[Path], None]:
+    """Each of `damages`, in order."""
+
+    def damage(world: Path) -> None:
+        for each in damages:
+            each(world)
+
+    damage.parts = damages  # type: ignore[attr-defined]
+    return damage
+
+
 def _set_id(relative: str, where: tuple[str | int, ...], value: str) -> Callable[[Path], None]:
     """Put `value` (a path, not an id) at `where` in the JSON file `relative`."""
 
@@ -155,6 +181,7 @@ class Case:
     damage: Callable[[Path], object] = _none
     needs: tuple[str, ...] = ("packets",)  # what of the world the case copies
     env: dict[str, str] = field(default_factory=dict)
+    fast: bool = False  # in the fast tier's sample whatever else is (a cheap case to keep)
 
     @property
     def id(self) -> str:
@@ -174,9 +201,10 @@ def _cases() -> list[Case]:
         damage: Callable[[Path], object] = _none,
         needs: tuple[str, ...] = ("packets",),
         env: dict[str, str] | None = None,
+        fast: bool = False,
     ) -> None:
         assert kind in KINDS, kind
-        cases.append(Case(command, kind, label, args, names, damage, needs, env or {}))
+        cases.append(Case(command, kind, label, args, names, damage, needs, env or {}, fast))
 
     # generate ---------------------------------------------------------------------------
     gen = ("generate", "--tiers", "N1")
@@ -325,6 +353,39 @@ def _cases() -> list[Case]:
         _to_folder(f"{PACKET}/manifest_acord_140.json"),
     )
     add("audit", "bad option", "unknown option", ("audit", f"{{w}}/{PACKET}", "--fast"), "--fast")
+
+    # stub ---------------------------------------------------------------------------------
+    serve = ("stub", "--packets")
+    add(
+        "stub",
+        "missing path",
+        "no such folder",
+        (*serve, "{w}/nowhere", "--", "true"),
+        "{w}/nowhere",
+    )
+    add(
+        "stub",
+        "empty folder",
+        "no packet in it",
+        (*serve, "{w}/empty", "--", "true"),
+        "{w}/empty",
+        _write("empty/.keep", ""),
+    )
+    add(
+        "stub",
+        "truncated JSON",
+        "packet_truth",
+        (*serve, "{w}/packets", "--", "true"),
+        f"{{w}}/{PACKET}/packet_truth.json",
+        _truncate(f"{PACKET}/packet_truth.json"),
+    )
+    add(
+        "stub",
+        "bad option",
+        "a fault rate above 1",
+        (*serve, "{w}/packets", "--fault-rate", "2", "--", "true"),
+        "--fault-rate",
+    )
 
     # difficulty ---------------------------------------------------------------------------
     card = ("difficulty", "--ocr-sample", "0")
@@ -886,6 +947,16 @@ def _cases() -> list[Case]:
     # a second writer of a folder another process holds (packetbench.locking) -------------
     held = "is being written by pid "
     add(
+        "view",
+        "held by another writer",
+        "--out being written by another view --out",
+        viewing("{w}/run"),
+        f"{{w}}/site: {held}",
+        _held(".", ".site.packetbench.lock"),
+        seen,
+        fast=True,
+    )
+    add(
         "generate",
         "held by another writer",
         "the packets folder",
@@ -1374,6 +1445,7 @@ def _cases() -> list[Case]:
     _untrusted(add)
     _non_finite(add)
     _verify(add)
+    _reliability_iii(add)
     return cases
 
 
@@ -1381,6 +1453,7 @@ def _cases() -> list[Case]:
 FLOAT_COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # command -> (arguments, what of the world it needs)
     "compare": (("compare", "{w}/run", "{w}/run2"), ("run", "run2")),
+    "stub": (("stub", "--packets", "{w}/packets"), ("packets",)),
     "extract": (("extract", "--packets", "{w}/packets", "--out", "{w}/new-run"), ("packets",)),
     "plan": (("plan", "{w}/run", "--effect", "0.02"), ("run",)),
     "run": (("run", "--out", "{w}/bench", "--tiers", "N1", "--jobs", "1"), ()),
@@ -1447,7 +1520,7 @@ def _invalid_truth_extracted(world: Path) -> None:
 
 def _untrusted(add: Callable[..., None]) -> None:
     """A corpus, a run and a cache are untrusted input: ids that are paths, files that are
-    not files (issue 31). Each is refused with one line before anything is read from or
+    not files. Each is refused with one line before anything is read from or
     written outside the folders given; "{w}/ESCAPED" is where a traversal would land."""
     truth = f"{PACKET}/packet_truth.json"
     escaped = "../../ESCAPED"
@@ -1609,6 +1682,34 @@ def _untrusted(add: Callable[..., None]) -> None:
             needle,
             needs=("run", "packets"),
         )
+    # ... and a run folder is someone else's input: a link in it leads nowhere outside it.
+    for label, linked, query in (
+        (
+            "scores/ is a link to /",
+            _link("run/scores", "/"),
+            "SELECT * FROM read_text('/etc/passwd')",
+        ),
+        (
+            "scores/ is a link to /, read through it",
+            _link("run/scores", "/"),
+            "SELECT * FROM read_text('{w}/run/scores/etc/passwd')",
+        ),
+        (
+            "a Parquet file is a link to /etc/passwd",
+            _link("run/scores/claims.parquet", "/etc/passwd"),
+            "SELECT * FROM read_text('{w}/run/scores/claims.parquet')",
+        ),
+    ):
+        add(
+            "sql",
+            "hostile id",
+            f"read-only: {label}",
+            ("sql", "{w}/run", query),
+            denied,
+            linked,
+            ("run", "packets"),
+            fast=label == "scores/ is a link to /",
+        )
 
 
 def _verified(run: str, *flags: str) -> Callable[[Path], None]:
@@ -1711,6 +1812,160 @@ def _verify(add: Callable[..., None]) -> None:
     )
 
 
+def _reliability_iii(add: Callable[..., None]) -> None:
+    """Hostile input: links where files belong, files that never end, options no run can meet."""
+    _hostile_corpus(add)
+    ver = ("verify", "{w}/run", "--packets", "{w}/packets")
+    for flag, value in (("--min-kappa", "3"), ("--min-kappa", "-1.5"), ("--concurrency", "0")):
+        add(
+            "verify",
+            "bad option",
+            f"{flag} {value}",
+            (*ver, "--judge", "openai", "--model", "m", flag, value),
+            flag,
+            needs=("run", "packets"),
+            env={"OPENAI_API_KEY": "k"},
+            fast=value == "3",
+        )
+    calibrated = ("verify", "{w}/run2", "--packets", "{w}/packets", "--calibration")
+    add(
+        "verify",
+        "bad option",
+        "a calibration of one document",
+        (*calibrated, "{w}/small"),
+        "{w}/small/judge/sim-sim/calibration.json: too small to correct a rate (1 documents",
+        _small_calibration,
+        ("run2", "packets"),
+    )
+    add(
+        "verify",
+        "bad option",
+        "a calibration whose kappa is undefined",
+        (*calibrated, "{w}/run"),
+        "{w}/run/judge/sim-sim/calibration.json: kappa is undefined",
+        _then(_verified("run"), _undefined_kappa),
+        ("run", "run2", "packets"),
+    )
+    for bound, value, why in (
+        ("max", "-1", "no run can meet"),
+        ("min", "2", "no run can meet"),
+        ("max", "1", "no run can break"),
+        ("min", "0", "no run can break"),
+    ):
+        add(
+            "gate",
+            "bad option",
+            f"a rule {bound} = {value}",
+            ("gate", "{w}/run", "--rules", "{w}/rules.toml"),
+            f"{{w}}/rules.toml: rule 1: {bound} = {value} makes a rule {why}",
+            _write("rules.toml", f'[[rule]]\nmetric = "halluc_numbers"\n{bound} = {value}\n'),
+            ("run", "rules.toml"),
+            fast=value == "-1",
+        )
+    for command, args, folder in (
+        ("score", ("score", "{w}/run", "--packets", "{w}/packets"), "run"),
+        ("generate", ("generate", "--tiers", "N1", "--out", "{w}/packets", "--resume"), "packets"),
+    ):
+        add(
+            command,
+            "not a regular file",
+            ".packetbench.lock is a link to a file of the user's",
+            args,
+            f"{{w}}/{folder}/.packetbench.lock: a symbolic link",
+            _then(
+                _write("victim.txt", "mine"), _link(f"{folder}/.packetbench.lock", "../victim.txt")
+            ),
+            ("run", "packets") if folder == "run" else ("packets",),
+            fast=command == "score",
+        )
+
+
+def _small_calibration(world: Path) -> None:
+    """{w}/small: the run of one document (23 claims), scored and verified by the sim judge:
+    a golden set too small to correct a rate with."""
+    for args in (
+        ("extract", "--packets", "packets", "--out", "small", "--limit", "1"),
+        ("score", "small", "--packets", "packets"),
+        ("verify", "small", "--packets", "packets"),
+    ):
+        done = subprocess.run(
+            [cli_path(), *args], cwd=world, capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, (args, done.stderr)
+
+
+def _undefined_kappa(world: Path) -> None:
+    path = world / "run" / "judge" / "sim-sim" / "calibration.json"
+    data = json.loads(path.read_text())
+    data["kappa"]["estimate"] = None
+    path.write_text(json.dumps(data))
+
+
+OUTPUT = "corpus/results/gpt55/extraction_N1_easy_70001_acord_25.json"
+SCHEMA = "corpus/schemas/acord_25.schema.json"
+TRUTH = "corpus/packets/N1_easy/doc_70001/ground_truth/field_truth_acord_25.json"
+
+
+def _nested(relative: str, depth: int) -> Callable[[Path], None]:
+    """The JSON file `relative` replaced by arrays nested `depth` deep."""
+
+    def damage(world: Path) -> None:
+        (world / relative).write_text("[" * depth + "]" * depth)
+
+    return damage
+
+
+def _hostile_corpus(add: Callable[..., None]) -> None:
+    """import nightmare: a published corpus is untrusted input. Every file of it
+    is checked before anything is read or written: a FIFO or /dev/zero where an output, a
+    schema or a document belongs, JSON nested past what a reader can walk."""
+    imp = ("import", "nightmare", "{w}/corpus", "--out", "{w}/out")
+    document = "corpus/packets/N1_easy/doc_70001/documents/acord_25_70001.pdf"
+    for relative, what in ((OUTPUT, "an output"), (SCHEMA, "a schema"), (document, "a document")):
+        for label, damage in (("a FIFO", _fifo), ("a link to /dev/zero", _endless)):
+            add(
+                "import",
+                "not a regular file",
+                f"{what} is {label}",
+                imp,
+                f"{{w}}/{relative}",
+                damage(relative),
+                ("corpus",),
+                fast=relative == OUTPUT and label == "a FIFO",
+            )
+    add(
+        "import",
+        "wrong file type",
+        "an output nested 10,000 deep",
+        imp,
+        f"{{w}}/{OUTPUT}: not JSON",
+        _nested(OUTPUT, 10_000),
+        ("corpus",),
+    )
+    for relative, what in ((TRUTH, "a field truth"), (SCHEMA, "a schema")):
+        add(
+            "import",
+            "wrong file type",
+            f"{what} nested 500 deep",
+            imp,
+            f"{{w}}/{relative}",
+            _nested(relative, 500),
+            ("corpus",),
+        )
+    add(
+        "import",
+        "existing output",
+        "--force where a run of the user's has a cohort's name",
+        (*imp, "--force"),
+        "{w}/out/runs/gpt55: exists and was not written by an import",
+        _then(
+            _write("out/import.json", '{"packets": [], "cohorts": {}}'),
+            _write("out/runs/gpt55/mine.txt", "paid"),
+        ),
+        ("corpus",),
+    )
+
+
 def _edit_record(run: str) -> Callable[[Path], None]:
     """A record of the scored run `run` changed after scoring (an extract --force, an edit)."""
 
@@ -1726,17 +1981,19 @@ def _edit_record(run: str) -> Callable[[Path], None]:
 _HOLDERS: list[subprocess.Popen[str]] = []  # processes holding a folder, ended by the test
 
 
-def _held(folder: str) -> Callable[[Path], None]:
-    """Another live process holds `folder` for writing (its lock stays for 60 s)."""
+def _held(folder: str, name: str = ".packetbench.lock") -> Callable[[Path], None]:
+    """Another live process holds `folder` for writing (its lock stays for 60 s), or with
+    `name` the one thing of the folder that lock file stands for."""
 
     def damage(world: Path) -> None:
         target = world / folder
         code = (
             "import sys, time; from pathlib import Path; from packetbench.locking import hold\n"
-            "with hold(Path(sys.argv[1])):\n    print('held', flush=True); time.sleep(60)"
+            "with hold(Path(sys.argv[1]), name=sys.argv[2]):\n"
+            "    print('held', flush=True); time.sleep(60)"
         )
         holder = subprocess.Popen(
-            [sys.executable, "-c", code, str(target)], stdout=subprocess.PIPE, text=True
+            [sys.executable, "-c", code, str(target), name], stdout=subprocess.PIPE, text=True
         )
         _HOLDERS.append(holder)
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
@@ -1790,6 +2047,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for folder in (root / "run", capped):
         shutil.copy(packets / "N1-000001" / "acord_125.pdf", folder / "report.pdf")
     (root / "rules.toml").write_text('[[rule]]\nmetric = "halluc_numbers"\nmax = 0.5\n')
+    write_corpus(root / "corpus")  # a published corpus, for `import nightmare`
     return root
 
 
@@ -1802,22 +2060,46 @@ def _tree(folder: Path) -> dict[str, str]:
     }
 
 
+# Damage that costs seconds of its own (a verify, another process): no case with it is drawn
+# into the fast tier's sample unless it is marked `fast`.
+COSTLY = ("_verified", "_small_calibration", "_held")
+
+
+def _costly(damage: Callable[[Path], object]) -> bool:
+    parts = getattr(damage, "parts", ())
+    return damage.__qualname__.startswith(COSTLY) or any(_costly(part) for part in parts)
+
+
+def sample(cases: list[Case]) -> list[Case]:
+    """The fast tier's cases: those marked `fast`, then, in the suite's order, a case of a
+    command and a kind neither has yet, then one of each command left, then one of each
+    kind left (a deterministic selection: every command and every kind, a few dozen cases)."""
+    chosen = [c for c in cases if c.fast]
+    commands = {c.command for c in chosen}
+    kinds = {c.kind for c in chosen}
+    for wanted in ("both", "command", "kind"):
+        for case in cases:
+            if case in chosen or _costly(case.damage):
+                continue
+            new_command, new_kind = case.command not in commands, case.kind not in kinds
+            if {"both": new_command and new_kind, "command": new_command, "kind": new_kind}[wanted]:
+                chosen.append(case)
+                commands.add(case.command)
+                kinds.add(case.kind)
+    return chosen
+
+
 def _params() -> list[Any]:
-    """Every case; in the fast tier (`make test`) only the first case of each command and the
-    first of each kind run, the others are marked `sweep`."""
-    commands: set[str] = set()
-    kinds: set[str] = set()
-    params = []
-    for case in CASES:
-        first = case.command not in commands or case.kind not in kinds
-        commands.add(case.command)
-        kinds.add(case.kind)
-        params.append(pytest.param(case, id=case.id, marks=() if first else pytest.mark.sweep))
-    return params
+    """Every case; in the fast tier (`make test`) only the `sample`, the others are marked
+    `sweep` (the whole suite runs them)."""
+    fast = {case.id for case in sample(CASES)}
+    return [
+        pytest.param(case, id=case.id, marks=() if case.id in fast else pytest.mark.sweep)
+        for case in CASES
+    ]
 
 
 @pytest.mark.parametrize("case", _params())
-@pytest.mark.slow
 def test_bad_input(case: Case, world: Path, tmp_path: Path) -> None:
     w = tmp_path / "w"
     w.mkdir()
@@ -1864,7 +2146,8 @@ def test_the_suite_covers_every_command_and_kind() -> None:
     from packetbench.cli import app
 
     commands = {c.name for c in app.registered_commands}
-    assert {c.command for c in CASES} == commands
+    groups = {g.name for g in app.registered_groups}  # their commands are cased apart
+    assert commands <= {c.command for c in CASES} <= commands | groups
     assert {c.kind for c in CASES} == set(KINDS)
     for command in commands:  # every command gets at least bad options and two other kinds
         kinds = {c.kind for c in CASES if c.command == command}

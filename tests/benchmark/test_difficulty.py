@@ -68,8 +68,20 @@ def test_card_tells_a_scanned_packet_from_a_native_one(packets: Path) -> None:
     assert native["conflicts_per_packet"] == 0.0
     assert native["illegible_values_per_packet"] == 0.0
     assert native["largest_table_rows"] >= 1
-    # Seeded: the same sample reads the same pages, the same numbers.
+    # Seeded: the same sample reads the same pages, the same numbers, in worker processes too.
     assert difficulty_card([packets], ocr_sample=1, seed=3) == card
+    assert difficulty_card([packets], ocr_sample=1, seed=3, jobs=2) == card
+
+
+def test_jobs_measure_the_same_card(run_cli: RunCli, packets: Path) -> None:
+    """`--jobs 2` measures the packets in two worker processes: the card is the same."""
+    one = run_cli("difficulty", str(packets), "--ocr-sample", "0", "--json")
+    two = run_cli("difficulty", str(packets), "--ocr-sample", "0", "--json", "--jobs", "2")
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    assert json.loads(two.stdout) == json.loads(one.stdout)
+    assert [row["tier"] for row in json.loads(one.stdout)["tiers"]] == ["N1", "N2", "N3"]
+    zero = run_cli("difficulty", str(packets), "--jobs", "0")
+    assert zero.returncode == 2 and zero.stderr.startswith("packetbench: error: --jobs")
 
 
 def test_cli_prints_the_card_and_its_json(run_cli: RunCli, packets: Path) -> None:

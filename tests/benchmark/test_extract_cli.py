@@ -157,3 +157,23 @@ def test_corrupt_record_names_the_file(run_cli: Run, tmp_path: Path) -> None:
     record = run / "extractions" / "N1-000001" / "acord_140.json"
     record.write_text("{not json")
     _error(run_cli("score", str(run), "--packets", packet), str(record), "not an extraction record")
+
+
+def test_extract_counts_the_failures_score_leaves_out(run_cli: Run, tmp_path: Path) -> None:
+    """The simulator writes a schema-breaking answer as an ok record (as a loose model's answer
+    would read); `extract`'s last line counts it as invalid, as `score` excludes it: the two
+    commands name the same documents failed (of these three, the simulator breaks the ACORD 131's
+    schema and fails the declarations page)."""
+    run = tmp_path / "run"
+    packet = PACKETS / "N5-000001"
+    extracted = run_cli(
+        "extract", "--profile", "sloppy", "--sim-seed", "1", "--packets", str(packet),
+        "--out", str(run), "--doc-types", "acord_131,dec_page,acord_25",
+    )  # fmt: skip
+    assert extracted.returncode == 0, extracted.stderr
+    scored = run_cli("score", str(run), "--packets", str(packet))
+    assert scored.returncode == 0, scored.stderr
+    failed = extracted.stdout.splitlines()[-1]
+    excluded = scored.stdout.splitlines()[-1].split("excluded: ", 1)[1]
+    assert failed.startswith(f"2 of 3 documents failed [{excluded}]:"), (failed, excluded)
+    assert excluded == "1 error, 1 invalid"

@@ -1,6 +1,6 @@
 """Which documents `extract` and `run` read (`--tiers`, `--doc-types`, `--formats`,
 `--limit`), and the sampling parameters they send (`--temperature`, `--top-p`,
-`--sampling-seed`), recorded in run.json (issue 32)."""
+`--sampling-seed`), recorded in run.json."""
 
 from __future__ import annotations
 

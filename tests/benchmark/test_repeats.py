@@ -1,4 +1,4 @@
-"""`--repeats K` (issue 32): K independent extractions of every document, each a complete run
+"""`--repeats K`: K independent extractions of every document, each a complete run
 in RUN/repeats/r1..rK, scored as K runs, with the spread between them in
 RUN/scores/repeats.json and the report. Real commands as subprocesses; the API one against
 a stub server through the real OpenAI SDK."""

@@ -1,4 +1,4 @@
-"""`run` takes what its stages take (issue 32): `--set` (generate), `--ocr` (audit),
+"""`run` takes what its stages take : `--set` (generate), `--ocr` (audit),
 `--dry-run`, `--timeout`, `--retries`, `--cache`/`--no-cache` (extract), each reaching the
 stage it belongs to."""
 

@@ -60,7 +60,7 @@ def test_missing_truth_file_is_bad_input(tmp_path: Path) -> None:
 
 
 def test_an_illegible_value_is_kept_apart(tmp_path: Path) -> None:
-    """A value with no legible location (PATTERNS.md rule 3b) is nobody's to see: it is in no
+    """A value with no legible location (docs/patterns.md rule 3b) is nobody's to see: it is in no
     universe, and the packet's universes list it by document and path for the scorer."""
     packet = tmp_path / "N1-000001"
     shutil.copytree(PACKETS / "N1-000001", packet)

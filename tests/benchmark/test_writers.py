@@ -1,4 +1,4 @@
-"""Nothing lost to a second writer or a --force (issue 32): real commands as subprocesses."""
+"""Nothing lost to a second writer or a --force: real commands as subprocesses."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One vocabulary across the commands (issue 32): each option name means one thing
+"""One vocabulary across the commands: each option name means one thing
 everywhere, arguments are upper-case metavars, flags show no value placeholder, and every old
 spelling still works (a hidden alias for one release) and does what the current one does."""
 
@@ -80,7 +80,7 @@ def test_one_name_per_meaning() -> None:
     assert all("--tiers" in options[c] for c in ("generate", "patterns", "run"))
     # --jobs means worker processes, one unless asked
     assert {c: o["--jobs"] for c, o in options.items() if "--jobs" in o} == {
-        c: 1 for c in ("audit", "generate", "run", "score")
+        c: 1 for c in ("audit", "difficulty", "generate", "run", "score")
     }
     # a run is an argument: no command takes it as --pilot
     assert "--pilot" not in options["plan"]

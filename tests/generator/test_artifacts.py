@@ -1,4 +1,4 @@
-"""The truth artifacts follow the contract of DESIGN §4."""
+"""The truth artifacts follow the contract of docs/design.md §4."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def test_field_truth_is_exactly_the_non_null_leaves(canonical_packets: list[Path
             truth = read_json(packet / f"document_truth_{doc_id}.json")
             fields = read_json(packet / f"field_truth_{doc_id}.json")["fields"]
             non_null = [(p, v) for p, v in _leaves(truth["truth"]) if v is not None]
-            # A value damaged past reading (PATTERNS.md rule 3b) keeps its field_truth entry,
+            # A value damaged past reading (docs/patterns.md rule 3b) keeps its field_truth entry,
             # marked illegible, while its document truth is null (abstention expected).
             legible = [(f["path"], f["value"]) for f in fields if not f.get("illegible")]
             assert legible == non_null, f"{packet}/{doc_id}"

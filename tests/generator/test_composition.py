@@ -1,4 +1,4 @@
-"""The tier's cap on documents (generator.composition): packets stay within DESIGN §3's
+"""The tier's cap on documents (generator.composition): packets stay within docs/design.md §3's
 counts, every carried type keeps a format, earlier versions keep their current document, and
 a user's own list of documents is rendered whole."""
 
@@ -18,7 +18,7 @@ from tests.support.paths import TIERS
 from tests.support.sweep import seeds
 
 SEEDS = seeds(30)
-# Documents per packet, earlier versions included (the targets of issues 12 and 14).
+# Documents per packet, earlier versions included (the targets the reference packets set).
 BOUNDS = {"N1": (24, 28), "N2": (24, 28), "N3": (28, 32), "N4": (32, 36), "N5": (30, 36)}
 
 

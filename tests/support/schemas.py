@@ -1,4 +1,4 @@
-"""The committed JSON Schemas and DESIGN §5's strictness rules."""
+"""The committed JSON Schemas and docs/design.md §5's strictness rules."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ SCHEMAS = ROOT / "src" / "packetbench" / "schemas"
 
 
 def strictness_problems(node: dict[str, Any], where: str) -> list[str]:
-    """Every violation of DESIGN §5 strictness under `node`."""
+    """Every violation of docs/design.md §5 strictness under `node`."""
     problems: list[str] = []
     if "$ref" in node or "anyOf" in node or "oneOf" in node:
         problems.append(f"{where}: uses $ref/anyOf/oneOf")

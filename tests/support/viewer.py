@@ -20,6 +20,7 @@ HOSTILE = (
     "<script>window.__pwned = 1</script>",
     '"><img src=x onerror="window.__pwned = 2">',
 )
+PORT = 8765  # the port an in-process viewer (starlette's TestClient) is addressed at
 HOSTILE_DOCUMENT = "acord_130"  # the document of the canonical N3 packet given hostile values
 # Two plain string leaves of its schema (no enum): the model's answers there become claims.
 HOSTILE_PATHS = ("header.agency_name", "header.carrier_name")

@@ -12,7 +12,6 @@ recorded in run.json (the packets entry's `own_documents.classifier`).
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from functools import cache
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from packetbench import stopping
 from packetbench.benchmark.documents import SUFFIXES, TIER, Typed, doc_id_of, known_types
 from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.harness.asking import Ask, AskRunner
@@ -154,7 +154,7 @@ def classify_api(
         reporter=Silent(),
         redactor=Redactor(provider.secrets()),
     )
-    outcome = asyncio.run(runner.execute(list(asks)))
+    outcome = stopping.run_async(runner.execute(list(asks)))
     if outcome.fatal:
         raise ProviderStopped(f"{outcome.fatal} (while classifying {folder}'s documents)")
     typed: list[Typed] = []

@@ -6,7 +6,7 @@ counts as an image page when it carries no text at all or is one image covering 
 (a scan, with or without an OCR layer over it). Located values come from the field truth's
 locations (page + bbox on a PDF); a value drawn twice counts twice. Checkboxes are marks, not
 words, and are left out of the located values, and so are locations the generator judged
-illegible (`legible: false`, PATTERNS.md rule 3b): nobody is expected to read them, so the
+illegible (`legible: false`, docs/patterns.md rule 3b): nobody is expected to read them, so the
 naive OCR baseline is measured on legible values only. Illegible values (a value with no
 legible location in its document: `illegible: true` in the field truth) are counted apart,
 per packet.
@@ -25,7 +25,7 @@ of `hand.signature_conflict` (a signature and handwritten date contradicting the
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -234,26 +234,38 @@ def _conflicts(manifest: dict[str, Any]) -> int:
     return count
 
 
-def _ocr(card: TierCard, sample: int, seed: int, engine: Tesseract) -> None:
-    """Read `sample` of the tier's pages (seeded) whole, with no restoration, and the same
-    pages as the audit's OCR reads them (`_restored`)."""
+Page = tuple[str, Path, int, list[Located]]  # packet id, PDF, page number, its located values
+
+
+def _sampled(card: TierCard, sample: int, seed: int) -> list[Page]:
+    """The `sample` pages of the tier (seeded) the OCR baseline reads, in packet order."""
     chosen = random.Random(f"{seed}:{card.tier}").sample(card.pages, min(sample, len(card.pages)))
-    for _packet, path, number, here in sorted(chosen, key=lambda c: (c[0], str(c[1]), c[2])):
-        try:
-            pdf = pdfium.PdfDocument(path)
-        except pdfium.PdfiumError as error:
-            raise BadInput(f"{path}: unreadable PDF ({error})") from None
-        try:
-            image, left, top = render_page(pdf, number, DPI)
-            card.restored_recovered += _restored(pdf, path, number, here, engine)
-        finally:
-            pdf.close()
-        image = image.reshape(image.shape[:2])
-        words = engine.words(image, DPI, f"{path} page {number}")
-        ocr = OcrPage(words, DPI / 72, left, top)
-        card.ocr_pages += 1
-        card.ocr_located += len(here)
-        card.ocr_recovered += sum(ocr.find(region, expected)[0] for region, expected, _ in here)
+    return sorted(chosen, key=lambda c: (c[0], str(c[1]), c[2]))
+
+
+_ENGINE: list[Tesseract] = []  # one engine per process (a worker's, or this one's)
+
+
+def _ocr_page(page: Page) -> tuple[int, int]:
+    """(values the naive reading recovers, values the audit's reading recovers) of one page:
+    read whole with no restoration, and as the audit's OCR reads it (`_restored`)."""
+    if not _ENGINE:
+        _ENGINE.append(Tesseract())
+    engine = _ENGINE[0]
+    _packet, path, number, here = page
+    try:
+        pdf = pdfium.PdfDocument(path)
+    except pdfium.PdfiumError as error:
+        raise BadInput(f"{path}: unreadable PDF ({error})") from None
+    try:
+        image, left, top = render_page(pdf, number, DPI)
+        restored = _restored(pdf, path, number, here, engine)
+    finally:
+        pdf.close()
+    image = image.reshape(image.shape[:2])
+    words = engine.words(image, DPI, f"{path} page {number}")
+    ocr = OcrPage(words, DPI / 72, left, top)
+    return sum(ocr.find(region, expected)[0] for region, expected, _ in here), restored
 
 
 def _restored(pdf: Any, path: Path, number: int, here: list[Located], engine: Tesseract) -> int:
@@ -272,50 +284,95 @@ def _restored(pdf: Any, path: Path, number: int, here: list[Located], engine: Te
     return sum(found)
 
 
+def _measure_packet(folder: Path) -> TierCard:
+    """One packet's part of its tier's card (everything but the OCR baseline)."""
+    packet = read_packet(folder)
+    card = TierCard(str(packet.truth.get("tier") or "?"), packets=1)
+    card.documents += len(packet.documents)
+    for document in packet.documents:
+        digest = safe_read.sha256(document.file, "document")
+        if digest != document.manifest.get("sha256"):
+            # Measured, it would describe another file than the packet's truth does.
+            raise BadInput(
+                f"{document.file}: sha256 {digest[:12]} differs from its manifest's "
+                f"{str(document.manifest.get('sha256'))[:12]} (a changed or truncated file)"
+            )
+        card.pattern_uses += len(document.manifest.get("patterns_applied") or [])
+        card.conflicts += _conflicts(document.manifest)
+        card.illegible += sum(entry.get("illegible") is True for entry in document.fields)
+        card.largest_table = max(card.largest_table, _largest_table(document.truth))
+        if document.format == "pdf":
+            _measure_pdf(card, document, packet.packet_id)
+    return card
+
+
+SUMMED = (
+    "packets",
+    "documents",
+    "pdf_pages",
+    "image_pages",
+    "located",
+    "not_in_text_layer",
+    "declared_no_text_layer",
+    "conflicts",
+    "illegible",
+    "pattern_uses",
+)
+
+
+def _add(card: TierCard, part: TierCard) -> None:
+    """Add one packet's part to its tier's card (pages kept in packet order)."""
+    for name in SUMMED:
+        setattr(card, name, getattr(card, name) + getattr(part, name))
+    card.largest_table = max(card.largest_table, part.largest_table)
+    card.pages += part.pages
+
+
 def difficulty_card(
     paths: Iterable[Path],
     ocr_sample: int = DEFAULT_OCR_SAMPLE,
     seed: int = 0,
-    progress: Callable[[str], None] | None = None,
+    progress: bool = False,
+    jobs: int = 1,
 ) -> Card:
     """The card of the packets under `paths` (packet folders or folders of packets), one row
     per tier in tier order; `ocr_sample` pages per tier go through the naive OCR baseline
-    (0: none, and no Tesseract needed)."""
+    (0: none, and no Tesseract needed). Packets are measured and pages read in `jobs` worker
+    processes; the card is the same whatever their number. `progress` shows a bar on a
+    terminal for each of the two passes."""
+    from packetbench import progress as bars
+    from packetbench.generator.executors import LocalExecutor
+
     if ocr_sample < 0:
         raise UsageError(f"--ocr-sample must be 0 or more (got {ocr_sample})")
+    if jobs < 1:
+        raise UsageError(f"--jobs must be at least 1 (got {jobs})")
     folders = packet_folders(paths)
     if not folders:
         raise BadInput(f"{', '.join(str(p) for p in paths)}: no packets found")
-    engine = Tesseract() if ocr_sample else None
+    if ocr_sample:
+        Tesseract()  # no Tesseract: one line before anything is measured
+    runner = LocalExecutor(jobs)
     cards: dict[str, TierCard] = {}
-    for folder in folders:
-        packet = read_packet(folder)
-        tier = str(packet.truth.get("tier") or "?")
-        card = cards.setdefault(tier, TierCard(tier))
-        card.packets += 1
-        card.documents += len(packet.documents)
-        for document in packet.documents:
-            digest = safe_read.sha256(document.file, "document")
-            if digest != document.manifest.get("sha256"):
-                # Measured, it would describe another file than the packet's truth does.
-                raise BadInput(
-                    f"{document.file}: sha256 {digest[:12]} differs from its manifest's "
-                    f"{str(document.manifest.get('sha256'))[:12]} (a changed or truncated file)"
-                )
-            card.pattern_uses += len(document.manifest.get("patterns_applied") or [])
-            card.conflicts += _conflicts(document.manifest)
-            card.illegible += sum(entry.get("illegible") is True for entry in document.fields)
-            card.largest_table = max(card.largest_table, _largest_table(document.truth))
-            if document.format == "pdf":
-                _measure_pdf(card, document, packet.packet_id)
-        if progress:
-            progress(packet.packet_id)
-    rows = []
-    for tier in sorted(cards):
-        if engine is not None:
-            _ocr(cards[tier], ocr_sample, seed, engine)
-        rows.append(cards[tier].row())
-    return Card(rows, ocr_sample, seed)
+    with bars.bar("measuring", "packets", len(folders), disable=not progress) as advance:
+        for part in runner.map(_measure_packet, folders, label=lambda f: f.name):
+            _add(cards.setdefault(part.tier, TierCard(part.tier)), part)
+            advance(None)
+    pages = (
+        [(tier, page) for tier in sorted(cards) for page in _sampled(cards[tier], ocr_sample, seed)]
+        if ocr_sample
+        else []
+    )
+    with bars.bar("naive OCR", "pages", len(pages), disable=not progress or not pages) as advance:
+        read = runner.map(_ocr_page, [page for _, page in pages], label=lambda p: p[0])
+        for (tier, page), (recovered, restored) in zip(pages, read, strict=True):
+            card = cards[tier]
+            card.ocr_pages += 1
+            card.ocr_located += len(page[3])
+            card.ocr_recovered += recovered
+            card.restored_recovered += restored
+            advance(None)
+    return Card([cards[tier].row() for tier in sorted(cards)], ocr_sample, seed)
 
 
 COLUMNS: Sequence[tuple[str, str]] = (

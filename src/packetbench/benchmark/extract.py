@@ -53,18 +53,25 @@ class ExtractSummary:
     stopped: str | None = None  # why new requests stopped early ("max-cost")
     not_started: int = 0  # documents left for --resume
     batches: int = 0  # provider batches created (--batch)
+    # ok records whose output breaks its schema (the simulator's injected ones): `score`
+    # leaves them out, so they count among the failures as `invalid`
+    schema_broken: int = 0
 
     @property
     def ok(self) -> int:
-        return self.by_status.get("ok", 0)
+        """Documents `score` will score: ok records whose output fits its schema."""
+        return self.by_status.get("ok", 0) - self.schema_broken
 
     @property
     def failures(self) -> dict[str, int]:
-        """Documents of the run that have no ok record, by status ("missing": no record)."""
+        """Documents of the run that `score` will leave out, by status ("missing": no
+        record; "invalid" counts ok records whose output breaks its schema too)."""
         found = {status: n for status, n in self.by_status.items() if status != "ok"}
+        if self.schema_broken:
+            found["invalid"] = found.get("invalid", 0) + self.schema_broken
         if self.documents > self.written:
             found["missing"] = self.documents - self.written
-        return found
+        return dict(sorted(found.items()))
 
 
 @dataclass(frozen=True)
@@ -300,4 +307,10 @@ def _extract(
                 shutil.rmtree(target)
             elif target.exists() or target.is_symlink():
                 target.unlink()
-    return ExtractSummary(out, documents, written, dict(sorted(by_status.items())))
+    return ExtractSummary(
+        out,
+        documents,
+        written,
+        dict(sorted(by_status.items())),
+        schema_broken=provider.schema_broken(),
+    )

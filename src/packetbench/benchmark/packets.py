@@ -1,6 +1,6 @@
 """Reading packets written by the generator: which packets a folder holds, and their documents.
 
-The benchmark reads only the generator's files (DESIGN §4); it never rebuilds a packet.
+The benchmark reads only the generator's files (docs/design.md §4); it never rebuilds a packet.
 """
 
 from __future__ import annotations

@@ -168,7 +168,7 @@ class RepeatsSummary:
 
     @property
     def ok(self) -> int:
-        return self.by_status.get("ok", 0)
+        return sum(s.ok for s in self.repeats)
 
     @property
     def stopped(self) -> str | None:

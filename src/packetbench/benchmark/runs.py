@@ -1,4 +1,4 @@
-"""Run folders: `run.json`, one atomic record per document, and where scores go (DESIGN §6).
+"""Run folders: `run.json`, one atomic record per document, and where scores go (docs/design.md §6).
 
 runs/<run_id>/
   run.json
@@ -23,7 +23,7 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from packetbench import ids, safe_read
+from packetbench import ids, safe_read, stopping
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.grounding.citations import Citation
@@ -174,6 +174,32 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise BadInput(f"{path}: cannot write ({error.strerror or type(error).__name__})") from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def write_together(files: dict[Path, bytes]) -> None:
+    """Write several files that describe one thing (a report's Markdown and HTML): each to
+    a temporary file first, then all renamed into place, so a write the machine refuses (a
+    full disk) leaves every old file as it was, never a new one beside an old one."""
+    written: dict[Path, Path] = {}
+    try:
+        for path, data in files.items():
+            temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}-together")
+            written[path] = temporary
+            write_atomic(temporary, data)
+        with stopping.no_signals():
+            for path, temporary in written.items():
+                os.replace(temporary, path)
+    except WriteFailed as error:
+        for temporary in written.values():
+            temporary.unlink(missing_ok=True)
+        message = str(error)
+        for path, temporary in written.items():  # named as the file it was for
+            message = message.replace(str(temporary), str(path))
+        raise WriteFailed(message) from None
+    except BaseException:
+        for temporary in written.values():
+            temporary.unlink(missing_ok=True)
         raise
 
 

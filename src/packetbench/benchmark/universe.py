@@ -1,10 +1,10 @@
 """The universe: everything a reader can see in a packet, and whether a value is among it.
 
-Built from the generator's files only (DESIGN §4): every `value` and `rendered_as` of each
+Built from the generator's files only (docs/design.md §4): every `value` and `rendered_as` of each
 field_truth file, and every visible string of each rendered_universe file. Layout keys
 (`locations`, `bbox`, `page`, ...), paths, kinds and hidden text are never read; they are only
 counted, so the audit can show what was skipped. A value damaged past reading (field truth
-`illegible: true`, PATTERNS.md rule 3b) is not in the universe either: nobody can see it. Its
+`illegible: true`, docs/patterns.md rule 3b) is not in the universe either: nobody can see it. Its
 value is kept apart, by document and path (`PacketUniverses.illegible`), for the scorer to tell
 a guess at it right from wrong. The packet universe pools all documents of a
 packet (customer facts are shared across documents); a document universe is one document's.
@@ -144,7 +144,7 @@ class Universe:
 @dataclass
 class PacketUniverses:
     """The packet universe, each document's universe, what building them skipped, and each
-    document's illegible values (doc_id -> path -> value; PATTERNS.md rule 3b)."""
+    document's illegible values (doc_id -> path -> value; docs/patterns.md rule 3b)."""
 
     packet: Universe
     documents: dict[str, Universe]

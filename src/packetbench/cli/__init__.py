@@ -5,29 +5,38 @@ Every module of this package except this one and helpers named ``_*`` defines
 module. Bad usage and bad input (the project's `InputError`s, and typer's usage errors: a
 value that is not a number, a missing option) become a one-line message on stderr and exit
 code 2; a check that fails exits 1, from its command or as `CheckFailed`; a write the
-machine refuses (`WriteFailed`: a full disk) exits 1 with one line; SIGINT exits 130 with
-one line; a task that crashed in a worker exits 1 with one line naming the task (a packet
-id) and the error's last line. Anything else, `LayoutError` included, is a bug and shows
-its traceback (exit 1).
+machine refuses (`WriteFailed`: a full disk; or any write, standard output included, that
+fails with ENOSPC or EPIPE) exits 1 with one line; SIGINT exits 130 and SIGTERM 143 with one
+line (`packetbench.stopping`); a task that crashed in a worker exits 1 with one line naming
+the task (a packet id) and the error's last line. Anything else, `LayoutError` included, is
+a bug and shows its traceback (exit 1).
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import importlib
+import os
 import pkgutil
 import shlex
+import signal
 import sys
 from typing import Annotated
 
 import typer
 
-from packetbench import __version__
+from packetbench import __version__, stopping
 from packetbench.cli._aliases import current
 from packetbench.cli._help import plain_help
 from packetbench.errors import CheckFailed, InputError, WriteFailed
 from packetbench.generator.errors import TaskFailed
 
 INTERRUPTED = 130  # the exit code of a command stopped by SIGINT (128 + 2)
+TERMINATED = 143  # ... and by SIGTERM (128 + 15)
+# What the machine answers a write it refuses: no space, no quota, a file size limit, a
+# failing disk, a reader that went away.
+WRITE_REFUSED = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE})
 
 app = typer.Typer(
     name="packetbench",
@@ -94,36 +103,89 @@ def _how_to_continue(words: list[str]) -> str:
     return f"; continue with: packetbench {shlex.join(again)}"
 
 
+def _stopped(code: int) -> None:
+    """End a command a signal stopped: one line, exit 130 (SIGINT) or 143 (SIGTERM).
+
+    Its cleanups have run on the way here; what is left is the interpreter's own teardown
+    (a last garbage collection of everything a harness loaded took seconds on a loaded
+    machine), which a stopped command skips: the process ends now."""
+    del code
+    terminated = stopping.signalled() == signal.SIGTERM
+    word = "terminated" if terminated else "interrupted"
+    typer.echo(f"packetbench: {word}{_how_to_continue(sys.argv[1:])}", err=True)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(TERMINATED if terminated else INTERRUPTED)
+
+
+def _write_refused(error: OSError) -> None:
+    """A write the machine refused (a full disk, a closed pipe) anywhere: one line, exit 1.
+    Standard output is let go first, so the interpreter's own flush at exit is silent."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    where = error.filename or "standard output"
+    reason = error.strerror or type(error).__name__
+    typer.echo(f"packetbench: error: {where}: cannot write ({reason})", err=True)
+    sys.exit(1)
+
+
 def main() -> None:
     sys.argv[1:] = current(sys.argv[1:])  # old spellings of options, for one release
     if len(sys.argv) <= 1:
         app()  # `packetbench` alone: typer shows the help
         return
+    stopping.install()  # SIGTERM as Ctrl-C; native work interrupted at the first signal
     try:
         code = app(standalone_mode=False)
-    except InputError as error:
+        sys.stdout.flush()  # a full or closed standard output is found here, not at exit
+    except KeyboardInterrupt:  # a stop outside typer's own handling (after the command)
+        _stopped(INTERRUPTED)
+        return
+    except BaseException as error:
+        if stopping.signalled() is not None and not isinstance(error, SystemExit):
+            # whatever the stop broke on the way out (a query "interrupted", a closed
+            # connection) is the stop, not an error of its own
+            _stopped(INTERRUPTED)
+        if isinstance(error, OSError) and error.errno in WRITE_REFUSED:
+            _write_refused(error)
+        refused = error.__context__  # typer ends a closed pipe by exit 1, saying nothing
+        closed = isinstance(refused, OSError) and refused.errno in WRITE_REFUSED
+        if isinstance(error, SystemExit) and isinstance(refused, OSError) and closed:
+            _write_refused(refused)
+        _report(error)
+        raise  # a bug: its traceback is the report
+    if code == INTERRUPTED:
+        # Typer turns SIGINT's KeyboardInterrupt (and SIGTERM's, `stopping.Terminated`)
+        # into exit code 130, silently, once every `finally` and `except BaseException` on
+        # the way has cleaned up what was half written.
+        _stopped(code)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _report(error: BaseException) -> None:
+    """Exit with one line for the errors packetbench raises on purpose and typer's usage
+    errors; return for anything else (a bug)."""
+    if isinstance(error, InputError):
         typer.echo(f"packetbench: error: {error}", err=True)
         sys.exit(2)
-    except TaskFailed as error:  # a worker's crash: the task (a packet id) and its last line
+    if isinstance(error, TaskFailed):  # a worker's crash: the task (a packet id), last line
         typer.echo(f"packetbench: crash: {error}", err=True)
         sys.exit(1)
-    except CheckFailed as error:
+    if isinstance(error, CheckFailed):
         typer.echo(f"packetbench: failed: {error}", err=True)
         sys.exit(1)
-    except WriteFailed as error:
+    if isinstance(error, WriteFailed):
         typer.echo(f"packetbench: error: {error}", err=True)
         sys.exit(1)
-    except typer.Abort:
+    if isinstance(error, typer.Abort):
         typer.echo("packetbench: aborted", err=True)
         sys.exit(1)
-    except Exception as error:
+    if isinstance(error, SystemExit):
+        raise error
+    if isinstance(error, Exception):
         usage = _usage_error(error)
-        if usage is None:
-            raise  # a bug: its traceback is the report
-        typer.echo(f"packetbench: error: {usage[0]}", err=True)
-        sys.exit(usage[1])
-    if code == INTERRUPTED:
-        # Typer turns SIGINT's KeyboardInterrupt into exit code 130, silently, once every
-        # `finally` and `except BaseException` on the way has cleaned up what was half written.
-        typer.echo(f"packetbench: interrupted{_how_to_continue(sys.argv[1:])}", err=True)
-    sys.exit(code if isinstance(code, int) else 0)
+        if usage is not None:
+            typer.echo(f"packetbench: error: {usage[0]}", err=True)
+            sys.exit(usage[1])

@@ -5,7 +5,7 @@ Each word means one thing in every command: ``--seed`` is the first packet's see
 simulator's is ``--sim-seed``, the simulated judge's ``--judge-seed``; ``--tiers`` takes one
 or more tiers; a run is an argument (``RUN``), never an option. The spellings this replaced
 are rewritten to the current ones before typer parses the command line, so they still work
-but no help lists them. They go in the next release (CHANGELOG, issue 32).
+but no help lists them. They go in the next release (CHANGELOG.md).
 """
 
 from __future__ import annotations

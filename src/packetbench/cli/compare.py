@@ -35,7 +35,7 @@ def compare(
     """Paired statistics of two or more runs on the documents both completed.
 
     Per pair: a sign test on per-document hallucination rates (numbers, strings), Holm-corrected
-    over all pairs, and paired bootstrap intervals of the difference (second minus first) in
+    over all pairs, and paired bootstrap intervals of the difference (second run minus first) in
     every headline rate; the same for grounding rates (runs that cited) and for abstention and
     guesses on illegible fields (runs whose packets have them). Then the documents where one
     run is worse than all others.
@@ -66,11 +66,14 @@ def _print_pair(console: Any, pair: dict[str, Any], labels: dict[str, Any], what
     """One pair's rates side by side with their paired intervals, then its sign tests."""
     from rich.table import Table
 
-    table = Table(
-        title=f"{what}{pair['b']} vs {pair['a']} ({pair['documents_paired']} documents "
-        "paired; difference = second - first, in points)",
-        title_justify="left",
+    # The title names the runs in the columns' order, and the difference by name: b - a.
+    # It is a line of its own (a table's title is padded to the table's width, or wrapped).
+    console.print(
+        f"{what}{pair['a']} vs {pair['b']} ({pair['documents_paired']} documents paired; "
+        f"difference = {pair['b']} - {pair['a']}, in points)",
+        soft_wrap=True,
     )
+    table = Table()
     for name in (
         "rate",
         pair["a"],

@@ -19,6 +19,13 @@ def difficulty(
         ),
     ] = 4,
     ocr_sample_seed: Annotated[int, typer.Option(help="Seed of the --ocr-sample draw.")] = 0,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            help="Worker processes: packets measured and sampled pages read at once (the card "
+            "is the same whatever their number)."
+        ),
+    ] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
 ) -> None:
     """Print the difficulty card of PACKETS per tier: documents and PDF pages per packet,
@@ -31,7 +38,7 @@ def difficulty(
 
     from packetbench.benchmark.difficulty import difficulty_card, render_table
 
-    card = difficulty_card(packets, ocr_sample, ocr_sample_seed)
+    card = difficulty_card(packets, ocr_sample, ocr_sample_seed, progress=True, jobs=jobs)
     if as_json:
         typer.echo(json.dumps(card.as_json(), indent=2))
         return

@@ -59,7 +59,7 @@ def nightmare(
             f"--invalid must be one of {', '.join(INVALID_POLICIES)} (got {invalid!r})"
         )
     started = time.perf_counter()
-    result = import_corpus(path, out, force, partial=partial)
+    result = import_corpus(path, out, force, partial=partial, progress=True)
     records: dict[str, int] = {}
     for by_status in result.cohorts.values():
         for status, count in by_status.items():
@@ -82,7 +82,7 @@ def nightmare(
     from packetbench.benchmark.importers.nightmare.scoring import score_all
 
     started = time.perf_counter()
-    scored = score_all(out, invalid)
+    scored = score_all(out, invalid, progress=True)
     typer.echo(f"scored {len(scored)} runs in {time.perf_counter() - started:.1f} s")
     if not reconcile:
         return
@@ -117,7 +117,7 @@ def inspect_log(
     """Turn the log of an `inspect eval packetbench/extract` run into a packetbench run
     folder: one extraction record per sample, judged as `packetbench extract` judges an
     answer, so that score, report, compare and view read it. Needs the inspect extra
-    (pip install 'packetbench[inspect]').
+    (from a clone: pip install -e '.[inspect]').
 
     Exit 0 when written, 2 on bad input (a file that is not such a log, packets that are
     not the log's)."""
@@ -128,10 +128,11 @@ def inspect_log(
     except ImportError as error:
         raise UsageError(
             f"import inspect needs inspect_ai ({error}); install the extra: "
-            "pip install 'packetbench[inspect]'"
+            "pip install -e '.[inspect]' from a clone (pip install 'packetbench[inspect]' "
+            "from an index)"
         ) from None
     started = time.perf_counter()
-    result = import_log(log, packets, out, force)
+    result = import_log(log, packets, out, force, progress=True)
     statuses = ", ".join(f"{n:,} {s}" for s, n in result.by_status.items())
     typer.echo(
         f"imported {result.documents} documents of {result.model} ({statuses}) into {out} "

@@ -34,7 +34,7 @@ def report(
         write_report,  # duckdb, numpy, jinja2 load only here
     )
 
-    files = write_report(runs, out, force)
+    files = write_report(runs, out, force, progress=True)
     typer.echo(f"wrote {files.markdown} and {files.html}")
 
 

@@ -47,7 +47,9 @@ def verify(
     max_output_tokens: Annotated[
         int | None, typer.Option(help="Model judges: output-token cap per request.")
     ] = None,
-    concurrency: Annotated[int, typer.Option(help="Model judges: requests in flight at most.")] = 8,
+    concurrency: Annotated[
+        int, typer.Option(min=1, help="Model judges: requests in flight at most.")
+    ] = 8,
     timeout: Annotated[
         float, typer.Option(callback=finite, help="Model judges: seconds to wait for an answer.")
     ] = 600.0,
@@ -117,8 +119,8 @@ def verify(
     min_kappa: Annotated[
         float,
         typer.Option(
-            callback=finite,
-            help="Refuse a --calibration whose Cohen's kappa is below this.",
+            callback=_kappa,
+            help="Refuse a --calibration whose Cohen's kappa is below this (-1 to 1).",
         ),
     ] = 0.6,
     resume: Annotated[
@@ -180,6 +182,7 @@ def verify(
             force=force,
             calibration=calibration,
             min_kappa=min_kappa,
+            progress=True,
         )
     labelled = summary.labelled
     if labelled is not None and labelled.fatal:
@@ -229,8 +232,10 @@ def _labelled_line(summary: VerifySummary) -> str:
     verdicts = ", ".join(f"{n:,} {v}" for v, n in summary.by_verdict.items()) or "none"
     line = (
         f"{summary.folder}: {summary.claims:,} claims of {summary.documents:,} documents "
-        f"labelled ({verdicts}); {summary.requests:,} requests, {summary.skipped:,} kept"
+        f"labelled ({verdicts}); {summary.requests:,} requests"
     )
+    if summary.skipped:  # batches a killed or earlier verify finished: not asked again
+        line += f", {summary.skipped:,} kept from an earlier pass"
     labelled = summary.labelled
     if labelled is not None and (labelled.sent or labelled.cached):
         line += (
@@ -242,11 +247,24 @@ def _labelled_line(summary: VerifySummary) -> str:
     return line
 
 
+def _kappa(value: float) -> float:
+    """--min-kappa: a finite number a kappa can be (-1 to 1), checked whether or not a
+    calibration is given."""
+    finite(value)
+    if not -1.0 <= value <= 1.0:
+        raise typer.BadParameter(f"{value:g} is not a kappa (-1 to 1)")
+    return value
+
+
 def _shown(found: dict[str, Any]) -> str:
+    """An estimate, its 95 % interval and the interval's width (how much it is worth)."""
+
     def number(value: Any) -> str:
         return "n/a" if value is None else f"{value:.3f}"
 
-    return f"{number(found['estimate'])} [{number(found['low'])}, {number(found['high'])}]"
+    low, high = found["low"], found["high"]
+    width = "n/a" if low is None or high is None else f"{high - low:.3f}"
+    return f"{number(found['estimate'])} [{number(low)}, {number(high)}] (width {width})"
 
 
 def register(app: typer.Typer) -> None:

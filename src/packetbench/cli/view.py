@@ -82,12 +82,16 @@ def view(
     except BaseException:
         sock.close()
         raise
-    viewer = Viewer(sources, pages)
+    try:
+        viewer = Viewer(sources, pages)
+    except BaseException:
+        sock.close()
+        raise
 
     def ready(url: str) -> None:
         typer.echo(f"packetbench view: serving {url} (Ctrl-C to stop)")
 
-    serve(viewer, sock, ready)
+    serve(viewer, sock, ready)  # closes the viewer and the socket however it ends
 
 
 def register(app: typer.Typer) -> None:

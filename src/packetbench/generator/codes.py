@@ -432,7 +432,7 @@ RETURN_PREMIUM_METHOD = CodeList("return_premium_method", ("Flat", "Pro Rata", "
 
 YES_NO = CodeList("yes_no", ("Yes", "No"))
 
-# --- correspondence, inspections and policies (issue 14) -----------------------------------
+# --- correspondence, inspections and policies ----------------------------------------------
 
 SUBMISSION_TYPE = CodeList("submission_type", ("New Business", "Renewal"))
 

@@ -2,7 +2,7 @@
 
 A packet carries every document type of its lines, in every format the type has; at the
 upper tiers that, with the earlier versions packet patterns add (superseded, duplicate),
-exceeds what the reference packets carry (DESIGN §3: N4 32-36, N5 30-36 documents). The cap
+exceeds what the reference packets carry (docs/design.md §3: N4 32-36, N5 30-36 documents). The cap
 is met by leaving out formats, never types: while the packet has more documents than the cap,
 one format of a type that still has another is left out, chosen by a stream of the packet's
 own. Never left out: a type's last format, a document an earlier version points at (or that

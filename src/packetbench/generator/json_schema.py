@@ -1,9 +1,9 @@
 """Strict JSON Schemas derived from document models.
 
 Built by walking the model rather than post-editing pydantic's own schema, so every rule of
-DESIGN §5 holds by construction: no `$ref`, every object closed (`additionalProperties: false`)
-with every property required, every leaf nullable as a type union, enums from the code lists,
-and key order equal to field order.
+docs/design.md §5 holds by construction: no `$ref`, every object closed (`additionalProperties:
+false`) with every property required, every leaf nullable as a type union, enums from the code
+lists, and key order equal to field order.
 """
 
 from __future__ import annotations

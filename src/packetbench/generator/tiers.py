@@ -111,7 +111,7 @@ class Preset:
 
 
 # The most documents a packet carries, superseded and duplicate ones included: the upper
-# bound of DESIGN §3's tier table (N1-N2 about 25, N3 28-32, N4 32-36, N5 30-36). Every type
+# bound of docs/design.md §3's tier table (N1-N2 about 25, N3 28-32, N4 32-36, N5 30-36). Every type
 # of the packet's lines stays; what goes is formats of a type that has another (see
 # generator.composition). Below N4 no packet composes that many; at N4 and N5 every packet
 # does, and keeps the cap's count.

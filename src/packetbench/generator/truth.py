@@ -1,4 +1,4 @@
-"""The truth artifacts written next to every rendered document (DESIGN §4)."""
+"""The truth artifacts written next to every rendered document (docs/design.md §4)."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def versions() -> dict[str, str]:
 
 def _mapped(data: Any, sheets: dict[int, int]) -> Any:
     """`data` (a pattern's details) with every page number under a ``page`` key moved through
-    the page map (DESIGN section 4: page numbers live only under `page` and `pages_affected`)."""
+    the page map (docs/design.md §4: page numbers live only under `page` and `pages_affected`)."""
     if isinstance(data, dict):
         return {
             key: (

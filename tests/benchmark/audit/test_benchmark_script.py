@@ -1,4 +1,4 @@
-"""`benchmarks/audit.py --ocr-only`: the OCR audit's speed beside its two floors (issue 26)."""
+"""`benchmarks/audit.py --ocr-only`: the OCR audit's speed beside its two floors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The audit proves both sides of PATTERNS.md rule 3b on a blotted scan: the legible values are
+"""The audit proves both sides of docs/patterns.md rule 3b on a blotted scan: the legible values are
 read, the illegible ones are not recoverable by OCR, and their truth is null. A generator that
 lies (a readable box marked illegible, a value left in the truth) is caught."""
 

@@ -1,5 +1,5 @@
 """A page fed into the scanner sideways or upside down (`scan.rotated`) is turned back before
-the audit's OCR reads it: its located values are read, not lost (issue 25: the naive
+the audit's OCR reads it: its located values are read, not lost (the naive
 whole-page baseline reads such a page at about an eighth; the audit must read it as it reads
 any other scan)."""
 

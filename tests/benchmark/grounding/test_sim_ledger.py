@@ -88,7 +88,7 @@ def test_sim_citations_recovered_on_every_tier(run_cli: Run, tmp_path: Path) -> 
 
 @pytest.mark.slow
 def test_sim_citations_recovered_on_twenty_packets(run_cli: Run, tmp_path: Path) -> None:
-    """Issue 28's measure: four packets a tier, N1-N5 (the canonical seed 1 and seeds 2-4)."""
+    """The grounding measure: four packets a tier, N1-N5 (the canonical seed 1 and seeds 2-4)."""
     packets = tmp_path / "packets"
     packets.mkdir()
     for tier in TIERS:

@@ -18,6 +18,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -111,6 +112,52 @@ def test_a_batch_run_answers_every_document_from_the_batches(
     )
     info = json.loads((run / "run.json").read_text())
     assert info["batch"]["log"] == NAME and info["status"] == "complete"
+
+
+def _hostile_output(lines: list[dict[str, Any]]) -> list[str]:
+    """A provider's output file gone wrong: the first six items' lines of the first batch's
+    output damaged, each its way (the other batches' outputs as they were)."""
+    damaged = [dict(line) for line in lines]
+    written = [json.dumps(line) for line in damaged]
+    if _DAMAGED or len(lines) < 6:
+        return written
+    _DAMAGED.append(True)
+    written[0] = written[0][: len(written[0]) // 2]  # not JSON (its item cannot be known)
+    written[1] = json.dumps([damaged[1]])  # a JSON array
+    damaged[2]["response"] = {**damaged[2]["response"], "status_code": "abc"}
+    damaged[3]["response"] = {**damaged[3]["response"], "body": {"not": "a completion"}}
+    damaged[4]["response"] = [damaged[4]["response"]]  # a list
+    damaged[5]["response"], damaged[5]["error"] = None, "a string"
+    written[2:6] = [json.dumps(line) for line in damaged[2:6]]
+    return written
+
+
+_DAMAGED: list[bool] = []  # whether _hostile_output damaged an output already
+
+
+def test_a_malformed_output_file_is_an_error_record_per_item(
+    packets: Path, stub: Callable[..., StubServer], tmp_path: Path, keys: None
+) -> None:
+    """Each line of a batch's output file is untrusted: a damaged line ends its document
+    with an error record (or asks it again, as any failed item), never the run."""
+    server = stub("openai", packets)
+    assert server.batch_routes is not None
+    _DAMAGED.clear()
+    server.batch_routes.rewrite = _hostile_output
+    run = tmp_path / "run"
+    _batch_run("openai", server, packets, run)
+    found = records(run)
+    assert len(found) == documents(packets)
+    malformed = [r for r in found.values() if "malformed" in (r["error"] or "")]
+    assert len(malformed) == 3, [r["error"] for r in found.values()]  # abc, no completion, list
+    assert all(r["status"] == "error" for r in malformed)
+    # the array and the half line name no item: their documents were not processed
+    unprocessed = [
+        r for r in found.values() if "before this document was processed" in (r["error"] or "")
+    ]
+    assert len(unprocessed) == 2, [r["error"] for r in found.values()]
+    # an item whose error is a string failed, as any failed item: asked again, answered
+    assert sum(r["status"] == "ok" for r in found.values()) == len(found) - 5
 
 
 def test_batch_prices_are_half_and_the_report_says_so(
@@ -335,6 +382,43 @@ def test_a_hostile_batch_log_is_refused_and_changes_nothing(
         else:
             with pytest.raises(BadInput, match=re.escape(needle)):
                 _batch_run("openai", server, packets, run, resume=True)
+        assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
+
+
+def test_a_batch_log_that_cannot_be_read_is_refused_not_paid_again(
+    packets: Path,
+    stub: Callable[..., StubServer],
+    run_cli: Run,
+    tmp_path: Path,
+    keys: None,
+) -> None:
+    """batches.json replaced by a FIFO, a folder or a link to nowhere: `extract --resume
+    --batch` refuses with one line instead of taking it for "no batches" and submitting
+    (and paying for) the documents again."""
+    server = stub("openai", packets)
+    base = tmp_path / "base"
+    _batch_run("openai", server, packets, base)
+    (base / "extractions" / "N1-000001" / "sov_pdf.json").unlink()
+    created = server.batches_created
+    for label, damage in (
+        ("a FIFO", os.mkfifo),
+        ("a folder", os.mkdir),
+        ("a link to nowhere", lambda path: path.symlink_to("nowhere.json")),
+    ):
+        run = tmp_path / label.replace(" ", "-")
+        shutil.copytree(base, run)
+        (run / NAME).unlink()
+        damage(run / NAME)
+        before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+        resumed = run_cli(
+            *_args(server, packets, run, "--resume"),
+            env={"ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "k"},
+            timeout=60,
+        )
+        assert resumed.returncode == 2, (label, resumed.stderr)
+        lines = resumed.stderr.strip().splitlines()
+        assert len(lines) == 1 and str(run / NAME) in lines[0], (label, lines)
+        assert server.batches_created == created, label
         assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
 
 

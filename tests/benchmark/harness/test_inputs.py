@@ -176,3 +176,37 @@ def test_text_input_records_scanned_and_attacked_pages(tmp_path: Path) -> None:
             assert "\ufffd" in sent.parts[0].text  # the gapped digits, as a reader gets them
     plain, plain_doc = _doc(PACKETS / "N1-000001", "acord_125")
     assert "attacked_pages" not in inputs.build(plain, plain_doc, "text").describe()
+
+
+def _padded_workbook(path: Path, member: str, data: bytes, method: int) -> Path:
+    """The canonical SOV workbook with one more zip member (which a workbook reader
+    ignores): a real workbook whose size, or unpacked size, is past the ceiling."""
+    import zipfile
+
+    shutil.copy(PACKETS / "N1-000001" / "sov_excel.xlsx", path)
+    with zipfile.ZipFile(path, "a", compression=method) as archive:
+        archive.writestr(member, data)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("label", "member", "size", "method", "needle"),
+    [
+        ("11 MB on disk", "xl/media/padding.bin", 11 << 20, 0, "larger than a xlsx file"),
+        ("110 MB unpacked", "xl/media/padding.xml", 110 << 20, 8, "unpacks to"),
+    ],
+)
+def test_a_workbook_past_its_ceiling_is_refused_before_it_is_parsed(
+    tmp_path: Path, label: str, member: str, size: int, method: int, needle: str
+) -> None:
+    """A workbook is refused by its size, or by what it unpacks to, before openpyxl reads a
+    row (a 15 MB workbook of 3 M rows took 106 s and 1.5 GB before an error record)."""
+    import os
+    import time
+
+    data = os.urandom(size) if method == 0 else b"\0" * size
+    path = _padded_workbook(tmp_path / "big.xlsx", member, data, method)
+    started = time.monotonic()
+    with pytest.raises(BadInput, match=needle):
+        inputs.build_file(path, "text")
+    assert time.monotonic() - started < 5, label

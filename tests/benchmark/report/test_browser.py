@@ -1,5 +1,10 @@
 """report.html in headless Chromium: its tables and charts render, nothing is fetched, and the
-console stays clean. Skipped without Chromium unless PACKETBENCH_REQUIRE_BROWSER is set."""
+console stays clean; the default run's report is short, opens on its contents and headline, and
+every link of its contents leads to its section. Skipped without Chromium unless
+PACKETBENCH_REQUIRE_BROWSER is set.
+
+With PACKETBENCH_WRITE_DOCS_IMAGES=1 the first screen of the default run's report is also saved
+as the docs' screenshot, docs/images/report.png."""
 
 from __future__ import annotations
 
@@ -10,7 +15,10 @@ import pytest
 
 from packetbench.benchmark.report.render import write_report
 from tests.support.chromium import chromium, open_page
+from tests.support.paths import ROOT
 from tests.support.runs import ScoredRun
+
+MAX_HEIGHT = 10_000  # px: the default run's report, its folded sections closed
 
 
 @pytest.fixture(scope="module")
@@ -147,3 +155,69 @@ def test_strings_from_runs_and_packets_are_text_in_the_dom(tmp_path: Path) -> No
     assert text.count(SCRIPT) >= 3 and text.count(IMAGE) >= 3  # shown, as text
     assert SCRIPT + IMAGE in text  # the pattern slice and the excluded document's error
     assert found["title"] == f"packetbench report: {SCRIPT}"
+
+
+@pytest.mark.usefixtures("browser")
+@pytest.mark.slow
+def test_the_default_runs_report_is_short_and_navigable(
+    scored_run: ScoredRun, tmp_path: Path
+) -> None:
+    """The report of what `packetbench run` runs (sim typical, seed 1, the canonical N1-N5
+    packets): at most MAX_HEIGHT px tall at 1280 px wide, the contents and the headline on
+    the first screen, every link of the contents naming a section that exists and scrolling
+    to it, the slices and small-cell warnings folded and opening on a click, and nothing in
+    the console."""
+    files = write_report([scored_run("typical", 1)], tmp_path)
+    with open_page(files.html) as page:
+        height = page.evaluate("document.documentElement.scrollHeight")
+        first_screen = page.evaluate("""(() => {
+            const top = id => document.getElementById(id).getBoundingClientRect().top;
+            return {toc: document.querySelector('nav.toc').getBoundingClientRect().top,
+                    headline: top('headline')};
+        })()""")
+        links = page.evaluate("""Array.from(document.querySelectorAll('nav.toc a')).map(
+            a => ({href: a.getAttribute('href'),
+                   found: !!document.getElementById(a.getAttribute('href').slice(1))}))""")
+        broken = page.evaluate("""Array.from(document.querySelectorAll('a[href^="#"]'))
+            .map(a => a.getAttribute('href'))
+            .filter(h => !document.getElementById(h.slice(1)))""")
+        # A real click on a link of the contents scrolls its section to the top.
+        box = page.evaluate("""(() => {
+            const b = document.querySelector('nav.toc a[href="#recall"]')
+                .getBoundingClientRect();
+            return {x: b.left + b.width / 2, y: b.top + b.height / 2};
+        })()""")
+        page.click(box["x"], box["y"])
+        page.wait_until("location.hash === '#recall'")
+        landed = page.evaluate("document.getElementById('recall').getBoundingClientRect().top")
+        folded = page.evaluate("""Array.from(document.querySelectorAll('details.fold')).map(
+            d => ({open: d.open, inside: d.closest('#slices-tier, #slices-doc_type') !== null}))""")
+        # Opening a fold shows its table.
+        page.evaluate("window.scrollTo(0, 0)")
+        summary = page.evaluate("""(() => {
+            const s = document.querySelector('#slices-doc_type > summary');
+            s.scrollIntoView();
+            const b = s.getBoundingClientRect();
+            return {x: b.left + 20, y: b.top + b.height / 2};
+        })()""")
+        page.click(summary["x"], summary["y"])
+        opened = page.wait_until(
+            "document.getElementById('slices-doc_type').open && document.querySelector("
+            "'#slices-doc_type table').getBoundingClientRect().height"
+        )
+        problems = page.exceptions + [
+            m for m in page.console if m.get("type") in ("error", "warning", "assert")
+        ]
+        problems += [e for e in page.log if e.get("level") in ("error", "warning")]
+        if os.environ.get("PACKETBENCH_WRITE_DOCS_IMAGES"):
+            page.evaluate("document.getElementById('slices-doc_type').open = false")
+            page.evaluate("window.scrollTo(0, 0)")
+            page.capture(ROOT / "docs" / "images" / "report.png")  # the first screen
+    assert problems == []
+    assert height <= MAX_HEIGHT, f"report.html is {height} px tall"
+    assert first_screen["toc"] < 900 and first_screen["headline"] < 900, first_screen
+    assert len(links) >= 14 and all(link["found"] for link in links), links
+    assert broken == []
+    assert abs(landed) < 5, landed
+    assert len(folded) >= 8 and not any(f["open"] for f in folded)
+    assert opened > 300

@@ -152,6 +152,8 @@ def test_illegible_fields_are_compared_apart(
     assert [p["a"] for p in result["pairs"]] == [perfect.name]
     shown = run_cli("compare", str(perfect), str(sloppy))
     assert shown.returncode == 0, shown.stderr
-    assert f"Illegible fields: {sloppy.name} vs {perfect.name}" in shown.stdout
+    # the title names the runs in the columns' order, and the difference by name
+    assert f"Illegible fields: {perfect.name} vs {sloppy.name}" in shown.stdout
+    assert f"difference = {sloppy.name} - {perfect.name}, in points" in shown.stdout
     assert "illegible sign tests: Holm over the 2 illegible-field sign tests" in shown.stdout
     assert f"sign test, Abstained: {sloppy.name} higher on 0 documents" in shown.stdout

@@ -1,4 +1,4 @@
-"""Illegible fields (PATTERNS.md rule 3b): a null there is a correct abstention, a value is a
+"""Illegible fields (docs/patterns.md rule 3b): a null there is a correct abstention, a value is a
 guess reported apart (right, grounded in the packet, wrong) and never a hallucination.
 
 A hand-edited record gets exactly the outcomes written into it, and the hallucination rates

@@ -1,4 +1,4 @@
-"""Each normalization rule of DESIGN §7, on hand-built values."""
+"""Each normalization rule of docs/design.md §7, on hand-built values."""
 
 from __future__ import annotations
 

@@ -56,7 +56,9 @@ def test_same_settings_same_labels_and_resume_pays_only_for_missing_batches(
     world = _copy(scored_n1, tmp_path)
     run = world / "run"
     folder = run / "judge" / "sim-sim"
-    assert run_cli("verify", str(run), "--seed", "5").returncode == 0
+    fresh = run_cli("verify", str(run), "--seed", "5")
+    assert fresh.returncode == 0
+    assert "kept" not in fresh.stdout  # nothing to keep from an earlier pass: nothing said
     first = (folder / "labels.jsonl").read_bytes()
     # A killed verify: judge.json still says running, and three batches never finished.
     about = json.loads((folder / "judge.json").read_text())
@@ -68,7 +70,7 @@ def test_same_settings_same_labels_and_resume_pays_only_for_missing_batches(
     again = run_cli("verify", str(run), "--seed", "5", "--resume")
     assert again.returncode == 0, again.stderr
     assert "3 requests" in again.stdout
-    assert f"{len(finished) - 3:,} kept" in again.stdout
+    assert f"{len(finished) - 3:,} kept from an earlier pass" in again.stdout
     assert (folder / "labels.jsonl").read_bytes() == first
     # A resume with other settings is refused; --force starts over, to the same labels.
     other = run_cli("verify", str(run), "--seed", "6", "--resume")

@@ -214,3 +214,50 @@ def test_compare_puts_differences_first(viewer_runs: tuple[Path, Path, Path], se
     first_same = differs.index(False)
     assert all(differs[:first_same]) and not any(differs[first_same:])
     assert boxes > 0
+
+
+# Words of the side table's cells that the browser broke across two lines (a word's
+# characters whose boxes sit on more than one line); a path's parts count as words.
+BROKEN_WORDS = """(() => {
+    const broken = [];
+    const walker = document.createTreeWalker(document.getElementById('fields'),
+                                             NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const m of node.textContent.matchAll(/\\S+/g)) {
+            const range = document.createRange();
+            range.setStart(node, m.index);
+            range.setEnd(node, m.index + m[0].length);
+            const tops = new Set(Array.from(range.getClientRects())
+                .filter(r => r.width > 0).map(r => Math.round(r.top)));
+            if (tops.size > 1) broken.push(m[0]);
+        }
+    }
+    return broken;
+})()"""
+
+
+@pytest.mark.usefixtures("browser")
+@pytest.mark.slow
+def test_the_documents_come_first_and_the_side_table_breaks_no_word(
+    viewer_runs: tuple[Path, Path, Path], served: str
+) -> None:
+    """A run opens on its headline and then its documents, on the first screen (the worst
+    slices folded below a summary); a document's side table wraps values between words and
+    paths between their parts, never inside a word."""
+    _, sloppy, _ = viewer_runs
+    target = _target(sloppy)
+    with open_page(f"{served}#/run/0") as page:  # the first run served: the sloppy one
+        page.wait_until("document.querySelectorAll('#document-list tr[data-document]').length > 0")
+        page.wait_until("document.getElementById('slices') !== null")
+        documents_top = page.evaluate(
+            "document.getElementById('documents').getBoundingClientRect().top + window.scrollY"
+        )
+        slices_open = page.evaluate("document.getElementById('slices').open")
+        page.evaluate(f"location.hash = '#/run/0/doc/{target['packet_id']}/{target['doc_id']}'")
+        page.wait_until("document.querySelectorAll('#fields tr[data-path]').length > 20")
+        broken = page.evaluate(BROKEN_WORDS)
+        rows = page.evaluate("document.querySelectorAll('#fields tr[data-path]').length")
+        assert problems(page) == []
+    assert documents_top < 900, documents_top
+    assert slices_open is False
+    assert rows > 20 and broken == [], broken[:10]

@@ -1,4 +1,4 @@
-"""Strings from a run are shown as text, never run as markup (issue 31): a run named
+"""Strings from a run are shown as text, never run as markup: a run named
 ``<script>...``, a model named ``"><img src=x onerror=...>`` and the same strings as a
 model's answers, in the runs list, the run's page, the document's side table and its
 claims, served and exported (opened from file://, where no content security policy would
@@ -7,10 +7,13 @@ stop a script that got into the page)."""
 from __future__ import annotations
 
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
+from packetbench.benchmark.viewer.export import _write
+from packetbench.benchmark.viewer.pages import Pages
 from tests.support.chromium import Page, open_page
 from tests.support.paths import cli_path
 from tests.support.viewer import HOSTILE, HOSTILE_DOCUMENT, HOSTILE_PATHS, serving
@@ -99,3 +102,22 @@ def test_markup_from_a_run_is_text_in_the_export(
     assert done.returncode == 0, done.stderr
     with open_page(out / "index.html", 1400, 900) as page:
         _walk(page)
+
+
+@pytest.mark.usefixtures("browser")
+def test_a_route_of_the_export_loads_nothing_outside_it(tmp_path: Path) -> None:
+    """An export opened at a route naming a document ``../../../planted/x`` (a link anyone
+    can write) loads no script from outside the export: a key is a file of the export."""
+    out = tmp_path / "site"
+    out.mkdir()
+    _write([], Pages(tmp_path / "cache"), out, None)  # the export's own files, of no run
+    planted = tmp_path / "planted" / "x"
+    planted.mkdir(parents=True)
+    (planted / "summary.js").write_text("window.__pwned = 3;\n")
+    route = "#/run/0/doc/..%2F..%2F..%2Fplanted/x"
+    with open_page((out / "index.html").resolve().as_uri() + route) as page:
+        page.wait_until("document.querySelector('#app .error, #app p') !== null")
+        time.sleep(0.5)  # a script added to the page would have run by now
+        assert page.evaluate("window.__pwned === undefined")
+        requests = page.requests
+    assert not any("planted" in url for url in requests), requests

@@ -17,7 +17,7 @@ from packetbench.benchmark.viewer.app import Viewer, make_app
 from packetbench.benchmark.viewer.pages import Pages
 from packetbench.benchmark.viewer.source import open_run
 from tests.support.chromium import open_page
-from tests.support.viewer import problems
+from tests.support.viewer import PORT, problems
 
 # The canonical N3 packet's PDF loss run: 668 fields on 5 pages (two chunks of the side table);
 # its policy form: 12 pages.
@@ -46,7 +46,7 @@ def test_the_parts_hold_the_whole_view(
 ) -> None:
     packets, sloppy, _ = viewer_runs
     viewer = Viewer([open_run(sloppy, packets, check_files=False)], Pages(tmp_path / "cache"))
-    with TestClient(make_app(viewer)) as client:
+    with TestClient(make_app(viewer, PORT), base_url=f"http://127.0.0.1:{PORT}") as client:
         summary = client.get(f"{URL}/{LONG}").json()
         assert "fields" not in summary and "claims" not in summary
         chunk = summary["chunk"]
@@ -90,7 +90,7 @@ def test_an_index_is_built_once_and_read_by_the_next_server(
     def opened(run: Path) -> tuple[bytes, bytes]:
         viewer = Viewer([open_run(run, packets, check_files=False)], Pages(cache))
         try:
-            with TestClient(make_app(viewer)) as client:
+            with TestClient(make_app(viewer, PORT), base_url=f"http://127.0.0.1:{PORT}") as client:
                 summary = client.get(f"{URL}/{LONG}")
                 page = client.get(f"{URL}/{LONG}/page-2")
                 assert summary.status_code == page.status_code == 200
@@ -116,7 +116,7 @@ def test_an_index_is_built_once_and_read_by_the_next_server(
 def test_a_bad_part_is_one_line(viewer_runs: tuple[Path, Path, Path], tmp_path: Path) -> None:
     packets, sloppy, _ = viewer_runs
     viewer = Viewer([open_run(sloppy, packets, check_files=False)], Pages(tmp_path / "cache"))
-    with TestClient(make_app(viewer)) as client:
+    with TestClient(make_app(viewer, PORT), base_url=f"http://127.0.0.1:{PORT}") as client:
         for part in ("page-99", "page-0", "fields-9", "claims-x", "summary.json", "cells"):
             answer = client.get(f"{URL}/{LONG}/{part}")
             assert answer.status_code == 400, (part, answer.status_code)

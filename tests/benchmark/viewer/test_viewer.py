@@ -4,6 +4,7 @@ the text layer, the server's answers to bad requests, and a port in use."""
 
 from __future__ import annotations
 
+import http.client
 import shutil
 import socket
 import subprocess
@@ -19,6 +20,7 @@ from packetbench.benchmark.viewer.document import build, outcome_of
 from packetbench.benchmark.viewer.pages import Pages
 from packetbench.benchmark.viewer.source import VERDICTS, Query, open_run
 from tests.support.paths import cli_path
+from tests.support.viewer import PORT, serving
 
 
 @pytest.mark.parametrize(
@@ -134,7 +136,7 @@ def test_the_server_answers_bad_requests_with_one_line(
 ) -> None:
     packets, sloppy, typical = viewer_runs
     viewer = Viewer([open_run(sloppy, packets), open_run(typical, packets)], Pages(tmp_path))
-    with TestClient(make_app(viewer)) as client:
+    with TestClient(make_app(viewer, PORT), base_url=f"http://127.0.0.1:{PORT}") as client:
         assert client.get("/api/runs").json()[1]["name"] == "typical-2"
         listing = client.get("/api/runs/0/documents", params={"verdict": "hallucinated"})
         assert listing.status_code == 200 and listing.json()["total"] > 0
@@ -157,6 +159,63 @@ def test_the_server_answers_bad_requests_with_one_line(
         assert image.status_code == 200 and image.content.startswith(b"\x89PNG")
         assert client.get(f"/pages/{sha}/99").status_code == 400
         assert "script-src 'self'" in client.get("/").headers["content-security-policy"]
+    viewer.close()
+
+
+def test_the_server_answers_its_own_pages_only(viewer_runs: tuple[Path, Path, Path]) -> None:
+    """A real `packetbench view`: a request whose Host is not the server's address (a page
+    of a DNS-rebinding domain in the user's browser) or that another site sends is 403."""
+    packets, sloppy, _ = viewer_runs
+    with serving(str(sloppy), "--packets", str(packets)) as url:
+        port = int(url.rstrip("/").rsplit(":", 1)[1])
+        own = f"127.0.0.1:{port}"
+        for headers, status in (
+            ({"Host": own}, 200),
+            ({"Host": f"localhost:{port}"}, 200),
+            ({"Host": own, "Origin": f"http://{own}", "Sec-Fetch-Site": "same-origin"}, 200),
+            ({"Host": f"rebound.example:{port}"}, 403),
+            ({"Host": "127.0.0.1"}, 403),
+            ({"Host": f"127.0.0.1:{port + 1}"}, 403),
+            ({"Host": own, "Origin": "http://rebound.example"}, 403),
+            ({"Host": own, "Origin": "null"}, 403),
+            ({"Host": own, "Sec-Fetch-Site": "cross-site"}, 403),
+            ({"Host": own, "Sec-Fetch-Site": "same-site"}, 403),
+        ):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.putrequest("GET", "/api/runs", skip_host=True)
+            for name, value in headers.items():
+                connection.putheader(name, value)
+            connection.endheaders()
+            answer = connection.getresponse()
+            body = answer.read()
+            connection.close()
+            assert answer.status == status, (headers, answer.status, body[:200])
+            if status == 403:
+                assert b"sloppy" not in body and b"error" in body
+
+
+def test_error_bodies_name_no_path_and_big_numbers_are_400(
+    viewer_runs: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    packets, sloppy, _ = viewer_runs
+    viewer = Viewer([open_run(sloppy, packets)], Pages(tmp_path))
+    sha = viewer.sources[0].hashes["N3-000001/acord_130"]["file"]
+    big = "1" + "0" * 22
+    with TestClient(make_app(viewer, PORT), base_url=f"http://127.0.0.1:{PORT}") as client:
+        for url in (
+            f"/api/runs/0/documents?offset={big}",
+            f"/api/runs/0/documents?limit={big}",
+            f"/api/runs/0/documents?offset=-{big}",
+            f"/pages/{sha}/{big}",
+            f"/pages/{sha}/99",
+            f"/pages/{sha}/1?scale={big}",
+            f"/api/runs/{big}/documents",
+            f"/api/runs/{big}/overview",
+        ):
+            answer = client.get(url)
+            assert answer.status_code in (400, 404), (url, answer.status_code, answer.text)
+            assert str(tmp_path.parent) not in answer.text and str(packets) not in answer.text
+            assert "/tmp/" not in answer.text and str(Path.home()) not in answer.text, answer.text
     viewer.close()
 
 

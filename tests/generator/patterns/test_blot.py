@@ -1,4 +1,4 @@
-"""overlay.blot: values damaged past reading on scanned pages (PATTERNS.md rule 3b). The rule
+"""overlay.blot: values damaged past reading on scanned pages (docs/patterns.md rule 3b). The rule
 marks the blotted box illegible and its neighbour legible; real Tesseract agrees; the truth
 files expect abstention for the destroyed value and keep everything else."""
 

@@ -1,4 +1,4 @@
-"""A fax's transmission header (issue 25, `generator.render.faxheader`): the sending machine's
+"""A fax's transmission header (`generator.render.faxheader`): the sending machine's
 line on every page of a faxed document, read back by Tesseract with its page marker; a value it
 prints over is past reading by the legibility rule and by OCR, one beside it is not; the same
 seed gives the same bytes."""

@@ -1,4 +1,4 @@
-"""Issue 25's harder scan levels: each does what it claims, measured in pixels on a real page
+"""The harder scan levels: each does what it claims, measured in pixels on a real page
 (an ACORD 125 drawn by the generator and rendered by pdfium), boxes carried to the turned
 and reduced pages, every one in the N4-N5 draw (none before)."""
 

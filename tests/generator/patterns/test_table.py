@@ -1,4 +1,4 @@
-"""table.*: each pattern really changes the table it claims to change (PATTERNS.md rule 6).
+"""table.*: each pattern really changes the table it claims to change (docs/patterns.md rule 6).
 
 Each test renders a packet with only that pattern on and the same packet with every pattern
 off, and reads both back with pdfium: rules, fills, text positions, fonts, angles.

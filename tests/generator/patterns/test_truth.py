@@ -1,4 +1,4 @@
-"""Every pattern's truth delta is right (PATTERNS.md rules 1-4), checked against the same
+"""Every pattern's truth delta is right (docs/patterns.md rules 1-4), checked against the same
 packet rendered with every pattern off.
 
 A pattern that only changes the look ("none") leaves document_truth and every field's value and
@@ -53,7 +53,7 @@ def _under(path: str, target: str) -> bool:
 
 # packet.* patterns act on the packet (which document, or a document added): their deltas
 # are checked against the plain packet in test_packet.py, document by document.
-# Issue 25's harsher scan levels are checked in test_scan_damage.py, on a shorter document;
+# The harsher scan levels are checked in test_scan_damage.py, on a shorter document;
 # overlay.blot acts only on a scanned page (alone it never applies): test_blot.py.
 @pytest.mark.parametrize(
     "pattern",

@@ -1,4 +1,4 @@
-"""Two pages on one sheet (issue 25, `generator.render.twoup`): the first two pages of an ACORD
+"""Two pages on one sheet (`generator.render.twoup`): the first two pages of an ACORD
 125 reduced side by side on a landscape sheet and scanned. Every located value's box, carried
 by its page's map, lands on its value (Tesseract reads a sample there), the rebuild from the
 recorded maps is the scan's clean side, the legibility rule finds every box intact, and the

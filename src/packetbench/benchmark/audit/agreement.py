@@ -2,7 +2,7 @@
 
 The readers confirm `rendered_as` on the page; the scorer compares extractions with `value`.
 A value that drifted from the drawn text would blame a model for the page being right, so
-the audit holds them equal under the normalization of the field's kind (DESIGN §7).
+the audit holds them equal under the normalization of the field's kind (docs/design.md §7).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def _scaled(rendered_as: str, factor: int) -> Decimal | None:
 
 
 def _read(value: Any, rendered_as: str, kind: str, reading: dict[str, Any]) -> bool:
-    """The conventions of PATTERNS.md data.* and overlay.* patterns, each read exactly."""
+    """The conventions of docs/patterns.md data.* and overlay.* patterns, each read exactly."""
     rule = reading.get("reading")
     if reading.get("shown") not in (None, rendered_as) or reading.get("canonical") != value:
         return False  # the delta must describe this very drawing

@@ -853,7 +853,7 @@ class _Auditor:
         return left, unread
 
     def check_illegible(self, pdf: PdfText, engine: Tesseract) -> None:
-        """The other side of PATTERNS.md rule 3b: every box the generator judged illegible is
+        """The other side of docs/patterns.md rule 3b: every box the generator judged illegible is
         read by the audit's best OCR (the page evened out, deskewed and unruled, then the box
         on its own in every reading) and must not yield its value, else the generator claimed
         abstention where a reader can answer (`ILLEGIBLE_READABLE`)."""

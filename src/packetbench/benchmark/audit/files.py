@@ -1,4 +1,4 @@
-"""A packet folder as the audit reads it: its documents and their truth files (DESIGN §4).
+"""A packet folder as the audit reads it: its documents and their truth files (docs/design.md §4).
 
 Everything is loaded up front and checked for shape, so a missing, unreadable or malformed file
 stops the audit with its name (exit 2) before anything is counted: an audit that silently
@@ -37,7 +37,7 @@ class Document:
     folder: Path = field(repr=False)
     schema: str = ""  # of the document truth
     truth: dict[str, Any] = field(default_factory=dict, repr=False)  # what a perfect reader returns
-    # Values damaged past reading (PATTERNS.md rule 3b): {path, text, value, page}.
+    # Values damaged past reading (docs/patterns.md rule 3b): {path, text, value, page}.
     illegible: list[dict[str, Any]] = field(default_factory=list)
 
     def truth_file(self, kind: str) -> Path:

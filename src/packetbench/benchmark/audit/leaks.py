@@ -1,9 +1,9 @@
 """The universe audit: nothing enters the universe that a reader of the pages cannot see.
 
-The universe (benchmark.universe, shared with the scorer) must never hold coordinates, hashes,
-file names, seeds or versions, nor hidden text (DESIGN §4). This module lists those forbidden
-values for a packet and compares them with the universe it builds: strings by exact normalized
-form, numbers only for non-integral coordinates (small integers are real values too often).
+The universe (benchmark.universe, shared with the scorer) must never hold coordinates, hashes, file
+names, seeds or versions, nor hidden text (docs/design.md §4). This module lists those forbidden
+values for a packet and compares them with the universe it builds: strings by exact normalized form,
+numbers only for non-integral coordinates (small integers are real values too often).
 
 A forbidden-looking value is a leak only if a reader failed to confirm one of its sources on the
 page: "$459.95" read back from a loss run is a claim amount that happens to equal a bbox

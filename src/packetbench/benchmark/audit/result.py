@@ -33,7 +33,7 @@ OCR_RECALL = "ocr_recall"  # OCR read too few of a scan level's located values
 # value it should not, hidden text is not in the text layer, a page reads in order.
 ATTACK_ABSENT = "attack_absent"
 HIDDEN_VISIBLE = "hidden_visible"  # OCR reads hidden text on the page image
-# A box the generator judged illegible (PATTERNS.md rule 3b) that the audit's OCR reads: the
+# A box the generator judged illegible (docs/patterns.md rule 3b) that the audit's OCR reads: the
 # generator claimed abstention where a reader can answer.
 ILLEGIBLE_READABLE = "illegible_readable"
 # Words a PDF page's text layer carries that no located value, universe string or hidden
@@ -55,7 +55,7 @@ PROBLEMS = (
     ILLEGIBLE_READABLE,
     UNACCOUNTED,
 )
-# What OCR must read of the located values on scanned pages, per scan level (issue 13): a
+# What OCR must read of the located values on scanned pages, per scan level: a
 # scan is judged by its recall, since no OCR engine reads every degraded value; a value it
 # misses is listed (`ocr_misses`), and the level fails when too many are.
 OCR_RECALL_MIN = {
@@ -65,7 +65,7 @@ OCR_RECALL_MIN = {
     "fax": 0.90,
     "degraded": 0.80,
     "photo": 0.80,
-    # Issue 25's harsher levels (N4-N5), each held to a little under what the audit's OCR
+    # The harsher levels (N4-N5), each held to a little under what the audit's OCR
     # (`--ocr-mode full`) read of 1,142 located values of an N3 packet's ACORD 125, SOV and
     # loss run scanned at that level (benchmarks/scan.py --recall-seeds 1: blurred 95.4 %,
     # motion_blur 96.1 %, photocopy_2nd 99.6 %, photocopy_3rd 88.9 %) and than the canonical

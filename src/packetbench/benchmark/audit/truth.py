@@ -52,7 +52,7 @@ def check_truth(doc: Document) -> list[Finding]:
         found.append(finding(where, f"not a valid {doc.schema} instance: {why}"))
     fields = {entry["path"]: entry.get("value") for entry in doc.fields}
     leaves = dict(_leaves(doc.truth))
-    # A value damaged past reading at every location (PATTERNS.md rule 3b) expects abstention:
+    # A value damaged past reading at every location (docs/patterns.md rule 3b) expects abstention:
     # null in the document truth, listed in the universe's `illegible`, no location legible.
     illegible = {entry["path"] for entry in doc.fields if entry.get("illegible") is True}
     listed = {str(entry.get("path")) for entry in doc.illegible}

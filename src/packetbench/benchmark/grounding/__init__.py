@@ -1,4 +1,4 @@
-"""Grounded answers (issue 28): evidence asked for with each value, recorded, and scored.
+"""Grounded answers (`--cite`): evidence asked for with each value, recorded, and scored.
 
 `schema` wraps a document schema with an `evidence` list the three providers' strict modes
 accept; `citations` turns what a model cited into the record's form (normalised page boxes

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from packetbench import safe_read
 from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.providers.batch import valid_batch_id
 from packetbench.benchmark.runs import write_json
@@ -94,10 +96,13 @@ def load(run: Path, documents: set[tuple[str, str]]) -> BatchLog:
     not one, holds a malformed batch id, or names a document the run does not have."""
     path = run / NAME
     log = BatchLog(path)
-    if not path.is_file():
+    if not os.path.lexists(path):
         return log
+    # Anything else in its place (a FIFO, a folder, a link to nowhere, a file that cannot be
+    # read) is refused, never taken for "no batches": that would submit and pay for the
+    # run's documents a second time.
     try:
-        data = json.loads(path.read_bytes())
+        data = json.loads(safe_read.read_bytes(path, "run"))
         raw = data["batches"]
         for number, entry in enumerate(raw, 1):
             items = []
@@ -136,6 +141,11 @@ def load(run: Path, documents: set[tuple[str, str]]) -> BatchLog:
             )
     except BadInput:
         raise
-    except (OSError, ValueError, KeyError, TypeError) as error:
+    except OSError as error:
+        raise BadInput(
+            f"{path}: unreadable ({error.strerror or type(error).__name__}); the batches it "
+            "lists may be paid for already, so nothing is submitted again"
+        ) from None
+    except (ValueError, KeyError, TypeError, RecursionError) as error:
         raise BadInput(f"{path}: not a batch log ({type(error).__name__}: {error})") from None
     return log

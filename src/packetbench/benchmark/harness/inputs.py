@@ -19,21 +19,20 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import threading
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
-from packetbench import safe_read
+from packetbench import safe_read, stopping
 from packetbench.benchmark.csvread import read_csv
 from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import DocInfo, Packet, read_json
 from packetbench.benchmark.providers.api import Part
 
 IMAGE_DPI = 150
-# pdfium is not thread-safe: every use goes through this lock.
-_PDFIUM = threading.Lock()
+# pdfium is not thread-safe: every use goes through this lock (the process's one).
+_PDFIUM = stopping.PDFIUM
 
 
 @dataclass(frozen=True)
@@ -106,7 +105,9 @@ def attacked_pages(manifest: Any) -> dict[int, tuple[str, ...]]:
 def build_file(path: Path, mode: str, native_pdf: bool = True) -> DocumentInput:
     """`build` for one file (a plain function of picklable arguments, for worker processes)."""
     try:
-        data = safe_read.read_bytes(path, "document")
+        data = safe_read.read_bytes(path, safe_read.document_kind(path))
+    except safe_read.UnsafeFile as error:  # that document's record says why, as for others
+        raise BadInput(str(error)) from None
     except OSError as error:
         raise BadInput(f"{path}: unreadable ({error.strerror})") from None
     digest = hashlib.sha256(data).hexdigest()
@@ -180,6 +181,10 @@ def _workbook(path: Path, data: bytes, digest: str) -> DocumentInput:
     import openpyxl
     from openpyxl.utils import column_index_from_string
 
+    try:
+        safe_read.check_workbook(path, data)
+    except safe_read.UnsafeFile as error:
+        raise BadInput(str(error)) from None
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
     except Exception as error:  # openpyxl raises many kinds on a damaged file

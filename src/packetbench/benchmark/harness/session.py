@@ -8,7 +8,6 @@ writing anything.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import math
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from packetbench import __version__
+from packetbench import __version__, stopping
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.harness import batch_log, estimate, inputs, prompts
@@ -218,7 +217,7 @@ def run_api(
         seed=options.seed,
         repeat=options.repeat.index if options.repeat is not None else 1,
     )
-    outcome = asyncio.run(runner.execute(work.jobs))
+    outcome = stopping.run_async(runner.execute(work.jobs))
     tally = outcome.tally
     by_status, usage, written = _on_disk(packets, out)
     stopped = "fatal" if outcome.fatal else "max-cost" if outcome.budget_spent else None

@@ -1,6 +1,6 @@
 -- Per scored document with illegible fields, and per outcome: how its illegible fields were
 -- answered, over its illegible fields. An illegible field is one whose value the page shows
--- only past reading (PATTERNS.md rule 3b: the truth is null there, abstention expected):
+-- only past reading (docs/patterns.md rule 3b: the truth is null there, abstention expected):
 -- left empty it is `abstained` (a correct abstention); a value emitted there is a guess,
 -- `guess_right` (the destroyed value), `guess_grounded` (another value the packet shows) or
 -- `guess_wrong` (a value shown nowhere), reported apart from every hallucination rate. The

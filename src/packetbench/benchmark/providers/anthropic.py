@@ -24,6 +24,7 @@ from packetbench.benchmark.providers.api import (
     Part,
     PooledProvider,
     Prompt,
+    ProviderFailure,
     Reply,
     stainless_call,
     status_failure,
@@ -80,6 +81,7 @@ class AnthropicProvider(PooledProvider["AsyncAnthropic"], BatchProvider):
     name = "anthropic"
     sdk = "anthropic"
     env_keys: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY",)
+    base_url_env: ClassVar[str | None] = "ANTHROPIC_BASE_URL"
     default_max_output_tokens = 32_000
     page_tokens = 1_600
     default_retries = 8  # 529 "overloaded" is common and passes
@@ -225,24 +227,44 @@ class AnthropicProvider(PooledProvider["AsyncAnthropic"], BatchProvider):
         import anthropic
 
         batches = self._connect().messages.batches
-        found: dict[str, ItemResult] = {}
+        found: dict[str, ItemResult | None] = {}
         decoder = await stainless_call(self, anthropic, batches.results(batch_id))
-        async for item in decoder:
-            result = item.result
-            if result.type == "succeeded":
-                found[item.custom_id] = _reply(result.message)
-            elif result.type == "errored":
-                error = result.error.error
-                found[item.custom_id] = status_failure(
-                    _ERROR_STATUS.get(error.type, 500),
-                    error.message,
-                    None,
-                    self.reasoning_words,
-                    self.reasoning_parameters(),
-                    self.model,
-                )
-            # expired and canceled items never ran: the harness reports them as such
-        return found
+        try:
+            async for item in decoder:
+                custom_id = getattr(item, "custom_id", None)
+                if not isinstance(custom_id, str):
+                    continue  # names no item: its document is reported as not processed
+                try:
+                    found[custom_id] = self._batch_item(item.result)
+                except (ValueError, TypeError, KeyError, AttributeError) as problem:
+                    # The provider's output is untrusted input: a malformed item ends its
+                    # document with an error record, never the run.
+                    found[custom_id] = ProviderFailure(
+                        "rejected",
+                        "the batch's output for this document is malformed "
+                        f"({type(problem).__name__})",
+                    )
+        except (ValueError, RecursionError) as error:  # a line of the results is not JSON
+            raise ProviderFailure(
+                "server", f"the results of batch {batch_id} are not JSON lines ({error})"
+            ) from None
+        return {k: v for k, v in found.items() if v is not None}
+
+    def _batch_item(self, result: Any) -> ItemResult | None:
+        """A batch item's result (None: expired or canceled, never ran)."""
+        if result.type == "succeeded":
+            return _reply(result.message)
+        if result.type == "errored":
+            error = result.error.error
+            return status_failure(
+                _ERROR_STATUS.get(error.type, 500),
+                str(error.message),
+                None,
+                self.reasoning_words,
+                self.reasoning_parameters(),
+                self.model,
+            )
+        return None  # expired and canceled items never ran: the harness reports them as such
 
 
 # The HTTP status an errored batch item's error type stands for.

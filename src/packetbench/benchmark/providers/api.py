@@ -270,6 +270,10 @@ class ApiProvider(Provider):
 
     sdk: ClassVar[str]  # the distribution name, for run.json's versions
     env_keys: ClassVar[tuple[str, ...]]  # where the API key may come from, in order
+    # Where the SDK reads its endpoint when it is given none: without --base-url, the
+    # endpoint it will use comes from there, and run.json (and the response cache's key)
+    # records it: a run against a proxy or a local stub is not a run against the provider.
+    base_url_env: ClassVar[str | None] = None
     default_max_output_tokens: ClassVar[int] = 32_000
     default_retries: ClassVar[int] = 6
     accepts_native_pdf: ClassVar[bool] = True
@@ -332,7 +336,7 @@ class ApiProvider(Provider):
             ApiSettings(
                 model=options.get("model") or "",
                 reasoning=options.get("reasoning") or "default",
-                base_url=options.get("base_url"),
+                base_url=options.get("base_url") or cls.endpoint_from_environment(),
                 max_output_tokens=options.get("max_output_tokens"),
                 timeout_s=float(600.0 if options.get("timeout") is None else options["timeout"]),
                 retries=options.get("retries"),
@@ -342,6 +346,13 @@ class ApiProvider(Provider):
                 sampling=dict(options.get("sampling") or {}),
             )
         )
+
+    @classmethod
+    def endpoint_from_environment(cls) -> str | None:
+        """The endpoint the SDK reads from the environment (`base_url_env`), or None."""
+        if cls.base_url_env is None:
+            return None
+        return os.environ.get(cls.base_url_env, "").strip() or None
 
     # -- the key -----------------------------------------------------------------------------
 

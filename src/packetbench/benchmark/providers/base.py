@@ -38,3 +38,8 @@ class Provider(ABC):
 
     def finish(self, run: Path) -> None:  # noqa: B027 (optional hook)
         """Called once after the last document; may write provider files into the run."""
+
+    def schema_broken(self) -> int:
+        """Documents written `ok` whose output breaks its schema, which `score` leaves out
+        (the simulator's injected ones; an API run's are recorded `invalid` already)."""
+        return 0

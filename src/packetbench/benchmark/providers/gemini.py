@@ -87,6 +87,7 @@ class GeminiProvider(PooledProvider["Client"], BatchProvider):
     name = "gemini"
     sdk = "google-genai"
     env_keys: ClassVar[tuple[str, ...]] = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
+    base_url_env: ClassVar[str | None] = "GOOGLE_GEMINI_BASE_URL"
     default_max_output_tokens = 32_000
     page_tokens = 258
     default_retries = 6
@@ -202,18 +203,26 @@ class GeminiProvider(PooledProvider["Client"], BatchProvider):
         answers = job.dest.inlined_responses if job.dest and job.dest.inlined_responses else []
         for answer in answers:
             custom_id = (answer.metadata or {}).get("custom_id")
-            if custom_id is None:
-                continue
-            if answer.response is not None:
-                found[custom_id] = _reply(answer.response)
-            elif answer.error is not None:
-                found[custom_id] = status_failure(
-                    int(answer.error.code or 500),
-                    str(answer.error.message),
-                    None,
-                    self.reasoning_words,
-                    self.reasoning_parameters(),
-                    self.model,
+            if not isinstance(custom_id, str):
+                continue  # names no item: its document is reported as not processed
+            try:
+                if answer.response is not None:
+                    found[custom_id] = _reply(answer.response)
+                elif answer.error is not None:
+                    found[custom_id] = status_failure(
+                        int(answer.error.code or 500),
+                        str(answer.error.message),
+                        None,
+                        self.reasoning_words,
+                        self.reasoning_parameters(),
+                        self.model,
+                    )
+            except (ValueError, TypeError, KeyError, AttributeError) as problem:
+                # The provider's output is untrusted input: a malformed item ends its
+                # document with an error record, never the run.
+                found[custom_id] = ProviderFailure(
+                    "rejected",
+                    f"the batch's output for this document is malformed ({type(problem).__name__})",
                 )
         return found
 

@@ -92,6 +92,7 @@ class OpenAIProvider(PooledProvider["AsyncOpenAI"], BatchProvider):
     name = "openai"
     sdk = "openai"
     env_keys: ClassVar[tuple[str, ...]] = ("OPENAI_API_KEY",)
+    base_url_env: ClassVar[str | None] = "OPENAI_BASE_URL"
     default_max_output_tokens = 32_000
     page_tokens = 1_105
     default_retries = 6
@@ -207,7 +208,6 @@ class OpenAIProvider(PooledProvider["AsyncOpenAI"], BatchProvider):
 
     async def batch_results(self, batch_id: str) -> dict[str, ItemResult]:
         import openai
-        from openai.types.chat import ChatCompletion
 
         client = self._connect()
         batch = await stainless_call(self, openai, client.batches.retrieve(batch_id))
@@ -217,34 +217,62 @@ class OpenAIProvider(PooledProvider["AsyncOpenAI"], BatchProvider):
                 continue
             content = await stainless_call(self, openai, client.files.content(file_id))
             for line in content.text.splitlines():
-                if not line.strip():
-                    continue
-                item = json.loads(line)
-                custom_id = item.get("custom_id")
-                if not isinstance(custom_id, str):
-                    continue
-                error = item.get("error") or {}
-                if error.get("code") == "batch_expired":
-                    continue  # never run: reported as expired by the harness
-                response = item.get("response") or {}
-                status = int(response.get("status_code") or 0)
-                body = response.get("body")
-                if status == 200 and isinstance(body, dict):
-                    found[custom_id] = _reply(ChatCompletion.model_validate(body))
-                elif status:
-                    found[custom_id] = status_failure(
-                        status,
-                        _body_message(body),
-                        None,
-                        self.reasoning_words,
-                        self.reasoning_parameters(),
-                        self.model,
-                    )
-                else:
-                    found[custom_id] = ProviderFailure(
-                        "server", f"batch item failed: {error.get('message') or error}"
-                    )
+                read = self._batch_line(line)
+                if read is not None:
+                    found[read[0]] = read[1]
         return found
+
+    def _batch_line(self, line: str) -> tuple[str, ItemResult] | None:
+        """(custom id, result) of one line of a batch's output file, which the provider
+        wrote and we read as untrusted input: a line that names no item is skipped (its
+        document is reported as not processed), an item whose line is malformed is a
+        `rejected` failure naming what is wrong, never an exception out of the run."""
+        from openai.types.chat import ChatCompletion
+
+        if not line.strip():
+            return None
+        try:
+            item = json.loads(line)
+        except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
+            return None
+        custom_id = item.get("custom_id") if isinstance(item, dict) else None
+        if not isinstance(custom_id, str):
+            return None
+        try:
+            error = item.get("error") or {}
+            if not isinstance(error, dict):
+                error = {"message": str(error)}
+            if error.get("code") == "batch_expired":
+                return None  # never run: reported as expired by the harness
+            response = item.get("response") or {}
+            if not isinstance(response, dict):
+                raise TypeError(f"its response is a {type(response).__name__}, not an object")
+            raw_status = response.get("status_code") or 0
+            if type(raw_status) is not int:
+                raise TypeError(f"its status_code {str(raw_status)[:40]!r} is not a number")
+            status = raw_status
+            body = response.get("body")
+            if status == 200:
+                if not isinstance(body, dict):
+                    raise TypeError("a 200 whose body is not a completion")
+                return custom_id, _reply(ChatCompletion.model_validate(body))
+            if status:
+                return custom_id, status_failure(
+                    status,
+                    _body_message(body),
+                    None,
+                    self.reasoning_words,
+                    self.reasoning_parameters(),
+                    self.model,
+                )
+            return custom_id, ProviderFailure(
+                "server", f"batch item failed: {str(error.get('message') or error)[:500]}"
+            )
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as problem:
+            reason = str(problem).splitlines()[0][:200] if str(problem) else type(problem).__name__
+            return custom_id, ProviderFailure(
+                "rejected", f"the batch's output for this document is malformed ({reason})"
+            )
 
 
 def _body_message(body: Any) -> str:

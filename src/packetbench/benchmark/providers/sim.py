@@ -322,6 +322,9 @@ class SimProvider(Provider):
             citations=citations,
         )
 
+    def schema_broken(self) -> int:
+        return sum(1 for entry in self.ledger.values() if entry["status"] == "invalid")
+
     def finish(self, run: Path) -> None:
         documents = dict(sorted(self.ledger.items()))
         ok = [d for d in documents.values() if d["status"] == "ok"]

@@ -340,7 +340,7 @@ ILLEGIBLE_SIGN_TESTED = ("abstained", "guess_wrong")
 
 
 def _illegible_pairs(runs: RunSet, alpha: float) -> dict[str, Any] | None:
-    """Paired illegible-field rates (PATTERNS.md rule 3b: abstention, and guesses by outcome)
+    """Paired illegible-field rates (docs/patterns.md rule 3b: abstention, and guesses by outcome)
     of every pair of runs whose packets have illegible values, over the documents that have
     them, with sign tests on abstention and wrong guesses Holm-corrected among themselves;
     None when no run has an illegible field. A run without them is listed as absent."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -200,13 +201,20 @@ def _common(runs: RunSet, order: list[str]) -> dict[str, Any] | None:
     }
 
 
-def build_context(runs: RunSet) -> dict[str, Any]:
-    """The template context of report.md and report.html."""
+STEPS = 8  # the times build_context calls `tick` (a progress bar's total)
+
+
+def build_context(runs: RunSet, tick: Callable[[], None] = lambda: None) -> dict[str, Any]:
+    """The template context of report.md and report.html; `tick` is called after each of its
+    STEPS steps (the bootstrap intervals are most of the time)."""
     order = runs.names
     run_index = {name: i for i, name in enumerate(order)}
     layout = layouts(runs)
+    tick()
     headline = headline_estimates(runs, layout)
+    tick()
     slices = slice_estimates(runs, layout)
+    tick()
     catalog = {c["metric"]: c for c in runs.metric("catalog")}
 
     def by_run(view: str) -> dict[str, dict[str, Any]]:
@@ -283,6 +291,15 @@ def build_context(runs: RunSet) -> dict[str, Any]:
         for row in found.rows
         if row.small
     ]
+    tick()
+    illegible = illegible_context(runs, layout)
+    tick()
+    grounding = grounding_context(runs, layout)
+    tick()
+    judges = judges_context(runs)
+    tick()
+    confidence = confidence_context(runs, layout)
+    tick()
     return {
         "version": __version__,
         "runs": _configuration(runs),
@@ -304,7 +321,7 @@ def build_context(runs: RunSet) -> dict[str, Any]:
         "document_universe": [tables[m] for m in DOCUMENT_UNIVERSE if m in tables],
         "dimensions": dimensions,
         "recall": [recall.get(name) for name in order],
-        "illegible": illegible_context(runs, layout),
+        "illegible": illegible,
         "verdicts": verdicts,
         "stale": stale,
         "consistency": [consistency.get(name) for name in order],
@@ -320,7 +337,7 @@ def build_context(runs: RunSet) -> dict[str, Any]:
             if r["packets"] < FEW_PACKETS
         ],
         "min_packets": FEW_PACKETS,
-        "grounding": grounding_context(runs, layout),
-        "judges": judges_context(runs),
-        "confidence": confidence_context(runs, layout),
+        "grounding": grounding,
+        "judges": judges,
+        "confidence": confidence,
     }

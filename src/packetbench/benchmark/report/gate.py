@@ -19,7 +19,7 @@ tier or doc_type; a run without citations has no value there, so the rule breach
 A no_regression rule may list grounding rates too: they are paired as the catalog's rates
 are, and a run or baseline without citations (or without boxes, for a box rate) breaches.
 
-Illegible fields (PATTERNS.md rule 3b: the truth is null, abstention expected) have rates of
+Illegible fields (docs/patterns.md rule 3b: the truth is null, abstention expected) have rates of
 their own, shares of the illegible fields (the `illegible` view): `abstained` (left empty,
 the correct answer; higher is better), `guess_right`, `guess_grounded` and `guess_wrong`
 (guesses, in no hallucination rate; lower is better). A threshold rule may name them, overall
@@ -161,6 +161,16 @@ def load_rules(
         if len(bounds) != 1:
             raise BadInput(f"{where}: give exactly one of max or min")
         limit = _number(entry[bounds[0]], f"{where}: {bounds[0]}")
+        # Every rate is in [0, 1]: a bound outside (0, 1) on its side makes a rule no run
+        # can meet (max < 0, min > 1) or none can break (max >= 1, min <= 0).
+        meetable = 0 <= limit < 1 if bounds[0] == "max" else 0 < limit <= 1
+        if not meetable:
+            what = "no run can meet" if limit < 0 or limit > 1 else "no run can break"
+            allowed = "0 <= max < 1" if bounds[0] == "max" else "0 < min <= 1"
+            raise BadInput(
+                f"{where}: {bounds[0]} = {limit:g} makes a rule {what}; rates are 0 to 1 "
+                f"({allowed})"
+            )
         per = entry.get("per")
         if per is not None and per not in dimensions:
             raise BadInput(f"{where}: per must be one of {', '.join(dimensions)} (got {per!r})")

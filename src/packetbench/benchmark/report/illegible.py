@@ -1,4 +1,4 @@
-"""The report's account of illegible fields (PATTERNS.md rule 3b): values the page shows only
+"""The report's account of illegible fields (docs/patterns.md rule 3b): values the page shows only
 past reading, where the truth is null and abstention is expected. How many were left empty (a
 correct abstention) and how many guessed, by outcome, from the `illegible` views, with
 bootstrap intervals over documents and packets (`estimates.estimate_view` over

@@ -22,7 +22,7 @@ from packetbench.benchmark.report import charts
 from packetbench.benchmark.report.context import HALLUCINATION, RateTable, build_context
 from packetbench.benchmark.report.spread import repeats_context
 from packetbench.benchmark.results.query import open_runs
-from packetbench.benchmark.runs import check_outputs, write_atomic
+from packetbench.benchmark.runs import check_outputs, write_together
 from packetbench.benchmark.stats.bootstrap import Interval
 from packetbench.resources import resource_dir
 
@@ -171,10 +171,14 @@ class ReportFiles:
     html: Path
 
 
-def write_report(runs: Sequence[Path], out: Path, force: bool = False) -> ReportFiles:
+def write_report(
+    runs: Sequence[Path], out: Path, force: bool = False, progress: bool = False
+) -> ReportFiles:
     """Write `out`/report.md and `out`/report.html for `runs` (in the order given); existing
     ones are replaced only with `force`. A repeated run (`--repeats`) stands for its repeats,
-    and the report adds the spread between them."""
+    and the report adds the spread between them. `progress` shows a bar on a terminal."""
+    from packetbench import progress as bars
+    from packetbench.benchmark.report.context import STEPS
     from packetbench.benchmark.report.documents import documents_context, is_documents
 
     check_outputs(out, ("report.md", "report.html"), force, "report")
@@ -193,16 +197,19 @@ def write_report(runs: Sequence[Path], out: Path, force: bool = False) -> Report
         markdown = env.get_template("documents.md.j2").render(**context)
         html = env.get_template("documents.html.j2").render(**context)
     else:
-        with open_runs(flat) as opened:
-            context = build_context(opened)
-            context["repeats"] = repeats_context(opened, groups)
-        markdown = env.get_template("report.md.j2").render(**context)
-        html = env.get_template("report.html.j2").render(**context, charts=_charts(context))
+        with bars.bar("report", "steps", STEPS + 2, disable=not progress) as advance:
+            with open_runs(flat) as opened:
+                context = build_context(opened, lambda: advance(None))
+                context["repeats"] = repeats_context(opened, groups)
+            markdown = env.get_template("report.md.j2").render(**context)
+            advance(None)
+            html = env.get_template("report.html.j2").render(**context, charts=_charts(context))
+            advance(None)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"{out}: cannot create the report folder ({error.strerror})") from None
     files = ReportFiles(out / "report.md", out / "report.html")
-    write_atomic(files.markdown, markdown.encode("utf-8"))
-    write_atomic(files.html, html.encode("utf-8"))
+    # together: a full disk leaves the earlier report whole, never half of each
+    write_together({files.markdown: markdown.encode("utf-8"), files.html: html.encode("utf-8")})
     return files

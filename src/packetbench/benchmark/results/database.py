@@ -16,7 +16,7 @@ DB_NAME = "results.duckdb"
 # 6: meta holds the digest of the extraction records the run was scored from (`records`);
 # 7: claims carry their output path (`source`), and judge_labels holds `packetbench verify`'s
 # labels; 8: claims carry the answer's confidence (`extract --confidence`); 9: claims carry
-# their guess outcome and fields whether they are illegible (PATTERNS.md rule 3b).
+# their guess outcome and fields whether they are illegible (docs/patterns.md rule 3b).
 SCHEMA_VERSION = "9"
 
 

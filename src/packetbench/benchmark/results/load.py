@@ -21,6 +21,7 @@ from typing import Any
 import duckdb
 import orjson
 
+from packetbench import stopping
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import DocInfo, Packet, find_packets, read_json
@@ -352,7 +353,7 @@ def _build(
     with tempfile.TemporaryDirectory(prefix=f".results-{os.getpid()}-", dir=run) as scratch_dir:
         scratch = Path(scratch_dir)
         building = scratch / DB_NAME
-        con = duckdb.connect(str(building))
+        con = stopping.watch(duckdb.connect(str(building)))
         try:
             # One thread: each thread of DuckDB keeps its own buffers for the Parquet it reads,
             # which made the load's memory grow with the run (2 threads: 1,000 N1 packets took

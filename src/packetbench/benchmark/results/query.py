@@ -14,6 +14,7 @@ import itertools
 import json
 import re
 import shutil
+import stat
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from typing import Any
 
 import duckdb
 
+from packetbench import stopping
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.repeats import refusal, repeat_runs
@@ -112,7 +114,11 @@ class RunSet:
             cursor = self.con.execute(query, parameters or [])
             columns = [d[0] for d in cursor.description or []]
             return columns, cursor.fetchall()
-        except duckdb.Error as error:
+        except (duckdb.Error, RuntimeError) as error:
+            if stopping.interrupted_error(error):  # a signal stopped it: the command stops
+                raise stopping.stop_signal() from None
+            if not isinstance(error, duckdb.Error):
+                raise
             raise UsageError(f"SQL: {str(error).splitlines()[0]}") from None
 
     def query(self, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
@@ -187,12 +193,36 @@ def _scored_against(run: Path, db: Path, meta: dict[str, Any]) -> dict[str, dict
     return listed
 
 
+def readable_files(run: Path) -> list[str]:
+    """The files of `run` a user's SQL may read: the regular files directly in its scores/
+    folder, by absolute path, none reached through a link. A run folder is someone else's
+    input: a scores/ that is a symlink (to `/`, say), or a Parquet file that is one, would
+    otherwise open the machine to `read_text`."""
+    folder = run.resolve() / "scores"
+    try:
+        if not stat.S_ISDIR(folder.lstat().st_mode):  # a link is not a folder of the run
+            return []
+        entries = sorted(folder.iterdir())
+    except OSError:
+        return []
+    found = []
+    for entry in entries:
+        try:
+            if stat.S_ISREG(entry.lstat().st_mode):
+                found.append(str(entry))
+        except OSError:
+            continue
+    return found
+
+
 def _sandbox(con: duckdb.DuckDBPyConnection, paths: Sequence[Path]) -> None:
     """Lock the connection for SQL a user writes: no file is reachable but the runs' own
-    scores/ folders (their Parquet files), no extension can be installed or loaded, and no
-    setting can be changed back. The run databases are attached read-only already."""
-    allowed = sorted({str((run / "scores").resolve()) + "/" for run in paths})
-    con.execute("SET allowed_directories = ?", [allowed])
+    regular files in scores/ (`readable_files`: a list of files, not of folders, so no link
+    leads out of a run), no extension can be installed or loaded, and no setting can be
+    changed back. The run databases are attached read-only already."""
+    allowed = sorted({name for run in paths for name in readable_files(run)})
+    con.execute("SET allowed_directories = []")
+    con.execute("SET allowed_paths = ?", [allowed])
     con.execute("SET enable_external_access = false")
     con.execute("SET autoinstall_known_extensions = false")
     con.execute("SET autoload_known_extensions = false")
@@ -208,7 +238,7 @@ def open_runs(paths: Sequence[Path], paired: bool = False, sandbox: bool = False
     the settings are locked."""
     if not paths:
         raise UsageError("give at least one run folder")
-    con = duckdb.connect()
+    con = stopping.watch(duckdb.connect())
     scratch = Path(tempfile.mkdtemp(prefix="packetbench-results-"))
     try:
         # Bounded memory over runs of any size: DuckDB spills what exceeds MEMORY_LIMIT, and

@@ -1,4 +1,4 @@
-"""Align extracted list records to truth records (DESIGN §7).
+"""Align extracted list records to truth records (docs/design.md §7).
 
 First by the item model's `record_key` (claim number, licence number, location and building
 number...), compared under normalization; then the leftovers by best assignment on field

@@ -1,4 +1,4 @@
-"""Internal arithmetic of an extraction, on the output alone (DESIGN §7), at cent precision.
+"""Internal arithmetic of an extraction, on the output alone (docs/design.md §7), at cent precision.
 
 - every object with a `total_*` leaf: the total equals its numeric sibling leaves plus the
   `total_*` of its sibling objects (the generator's convention; an object with more than one

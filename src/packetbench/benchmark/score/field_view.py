@@ -1,4 +1,4 @@
-"""The field view (recall side) of one document, and the claims it emits (DESIGN §7).
+"""The field view (recall side) of one document, and the claims it emits (docs/design.md §7).
 
 Walks the truth and the extracted output side by side through the document model. Every
 truth leaf is counted once: populated leaves as correct, wrong or omitted; null leaves as

@@ -1,4 +1,4 @@
-"""Normalization: the one definition of when two values are the same (DESIGN §7).
+"""Normalization: the one definition of when two values are the same (docs/design.md §7).
 
 Every comparison in packetbench goes through this module: the universe builder, the audit, the
 field view, grounding and verdicts. Numbers compare with `==` after parsing, never within a
@@ -263,7 +263,7 @@ def equal(emitted: Any, truth: Any, kind: str, code_list: str | None = None) -> 
 
 
 def is_checked(value: Any, kind: str) -> bool:
-    """Whether an emitted non-null value is checked for hallucination (DESIGN §7)."""
+    """Whether an emitted non-null value is checked for hallucination (docs/design.md §7)."""
     if value is None or kind == "text" or is_hedge(value):
         return False
     if kind in NUMERIC_KINDS:

@@ -24,6 +24,7 @@ from typing import Any
 
 import duckdb
 
+from packetbench import stopping
 from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.runs import machine_refused, refused_write, remove_left_behind, umask
 from packetbench.benchmark.score import normalize
@@ -247,7 +248,18 @@ class Streams:
                 f"{self.scratch}: cannot create the folder "
                 f"({error.strerror or type(error).__name__})"
             ) from None
-        self.con = duckdb.connect()
+        try:
+            self._open()
+        except BaseException:  # a stop (SIGINT, SIGTERM) or a failure before the block
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            if self.created:
+                with contextlib.suppress(OSError):
+                    self.folder.rmdir()
+            raise
+        return self
+
+    def _open(self) -> None:
+        self.con = stopping.watch(duckdb.connect())
         self.con.execute(
             f"SET threads = 1; SET preserve_insertion_order = true; "
             f"SET memory_limit = '{MEMORY_LIMIT}'; "
@@ -266,7 +278,6 @@ class Streams:
             self.scratch / CLAIMS_JSONL if self.claims_jsonl else None,
         )
         self.fields = _Stream(self.scratch, "fields", FIELD_COLUMNS, None)
-        return self
 
     @contextlib.contextmanager
     def _writing(self, name: str) -> Iterator[None]:
@@ -338,7 +349,7 @@ def read_documents(folder: Path) -> dict[str, dict[str, Any]]:
     path = folder / DOCUMENTS
     if not path.is_file():
         raise BadInput(f"{path}: missing (score the run again)")
-    con = duckdb.connect()
+    con = stopping.watch(duckdb.connect())
     try:
         cursor = con.execute("SELECT * FROM read_parquet(?)", [str(path)])
         names = [column[0] for column in cursor.description]

@@ -1,6 +1,6 @@
 """`packetbench score`: score every document of a run against its packets' truth.
 
-Writes, under RUN/scores/ (DESIGN §7): field_breakdown.json, hallucination.json and
+Writes, under RUN/scores/ (docs/design.md §7): field_breakdown.json, hallucination.json and
 consistency.json (the run's totals: overall, by tier, by document type, and the documents
 left out), and documents.parquet (every scored document's own counts and consistency
 flags), claims.parquet and fields.parquet (benchmark.score.outputs; claims.jsonl too when

@@ -1,4 +1,4 @@
-"""Grounding (precision side) and the verdict of every claim (DESIGN §7).
+"""Grounding (precision side) and the verdict of every claim (docs/design.md §7).
 
 A checked value is *hallucinated* when it is not grounded in the universe: a number that
 equals no universe number; a date whose ISO form is no universe date; a string whose
@@ -13,7 +13,7 @@ Verdicts, first that applies:
 - contradicted, too, for a grounded value where the document shows nothing: the claim
   asserts a value the page leaves empty.
 
-A value emitted where the document's only ink is damaged past reading (PATTERNS.md rule 3b:
+A value emitted where the document's only ink is damaged past reading (docs/patterns.md rule 3b:
 field truth `illegible: true`, document truth null) is a *guess*, reported apart (`guess`):
 `guess_right` when it equals the destroyed value under the normalization of its kind,
 `guess_grounded` when it does not but the packet universe shows it (its own document's

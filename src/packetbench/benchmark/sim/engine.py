@@ -10,7 +10,7 @@ grounding tallies, verdicts) are the ledger the scorer is tested against.
 Two rules keep record alignment predictable: key leaves are only ever reformatted, and a
 record of a list without a key gets at most one changed leaf.
 
-An illegible field (its value damaged past reading, PATTERNS.md rule 3b) is left empty or
+An illegible field (its value damaged past reading, docs/patterns.md rule 3b) is left empty or
 guessed (`Profile.guess`): the destroyed value, another value of its kind the document shows,
 or a fabricated one; a guess changes no leaf alignment reads (the truth there is null), and an
 illegible key leaf is always left empty. Every choice is in `guesses`, the ledger's account

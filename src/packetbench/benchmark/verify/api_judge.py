@@ -13,10 +13,10 @@ and the hash of the schema as sent.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
+from packetbench import stopping
 from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.harness.asking import Ask, AskRunner
 from packetbench.benchmark.harness.cache import ResponseCache, default_folder, usable_folder
@@ -140,7 +140,7 @@ class ApiJudge(Judge):
             reporter=reporter,
             redactor=Redactor(provider.secrets()),
         )
-        outcome = asyncio.run(runner.execute(list(asks)))
+        outcome = stopping.run_async(runner.execute(list(asks)))
         tally = outcome.tally
         return Labelled(
             requests=tally.done,

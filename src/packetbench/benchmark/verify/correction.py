@@ -11,8 +11,12 @@ specificity (sp):
 Its interval propagates both uncertainties: replicate b pairs a bootstrap replicate of this
 run's raw rate (documents drawn with replacement) with the calibration's replicate b of
 (se, sp) (its documents drawn independently), and the 2.5th and 97.5th percentiles of the
-corrected replicates bound it. A calibration whose kappa is below the user's threshold, or
-whose judge is no better than chance (se + sp <= 1), is refused.
+corrected replicates bound it. A calibration whose kappa is below the user's threshold (or
+undefined), whose judge is no better than chance (se + sp <= 1), or that is too small to
+bound its own error is refused: it needs MIN_DOCUMENTS documents (its intervals resample
+documents: one document resampled is always itself, an interval of width 0) and, by the
+scorer's verdicts, MIN_CLAIMS supported claims and MIN_CLAIMS hallucinated ones (the claims
+its specificity and its sensitivity are measured on).
 """
 
 from __future__ import annotations
@@ -32,6 +36,9 @@ from packetbench.benchmark.verify.calibration import CALIBRATION
 ESTIMATE = "estimate.json"
 SAME = ("judge", "model", "parameters", "prompt", "schema")
 SEED = bootstrap.SEED + 1  # the target's documents are drawn apart from the calibration's
+# The smallest calibration a rate is corrected with (the docs state them: docs/reliability.md).
+MIN_DOCUMENTS = 20
+MIN_CLAIMS = 30  # supported claims, and hallucinated claims, by the scorer's verdicts
 
 
 def read_calibration(calibration_run: Path, judge_id: str) -> tuple[Path, dict[str, Any]]:
@@ -73,8 +80,14 @@ def usable_calibration(
                 f"{path}: calibrated with another {name} than this verify's "
                 f"({calibration.get(name)!r}, not {about.get(name)!r})"
             )
+    _check_size(path, calibration)
     found = (calibration.get("kappa") or {}).get("estimate")
-    if not isinstance(found, int | float) or found < min_kappa:
+    if not isinstance(found, int | float):
+        raise BadInput(
+            f"{path}: kappa is undefined (the judge's labels and the truth agree no more or "
+            "less than chance allows to measure); this judge is not trusted to correct a rate"
+        )
+    if found < min_kappa:
         raise BadInput(
             f"{path}: kappa {found} is below --min-kappa {min_kappa:g}; this judge is not "
             "trusted to correct a rate"
@@ -92,6 +105,24 @@ def usable_calibration(
             f"{path}: sensitivity + specificity <= 1: the judge is no better than chance"
         )
     return path, calibration
+
+
+def _check_size(path: Path, calibration: dict[str, Any]) -> None:
+    """BadInput unless the calibration has MIN_DOCUMENTS documents and MIN_CLAIMS supported
+    and MIN_CLAIMS hallucinated claims (by the scorer's verdicts)."""
+    try:
+        documents = int(calibration["documents"])
+        truth = {name: int(v["truth"]) for name, v in calibration["verdicts"].items()}
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise BadInput(f"{path}: not a calibration ({error})") from None
+    supported = truth.get("supported", 0)
+    hallucinated = sum(truth.values()) - supported
+    if documents < MIN_DOCUMENTS or min(supported, hallucinated) < MIN_CLAIMS:
+        raise BadInput(
+            f"{path}: too small to correct a rate ({documents:,} documents, {supported:,} "
+            f"supported and {hallucinated:,} hallucinated claims); a calibration needs at "
+            f"least {MIN_DOCUMENTS} documents and {MIN_CLAIMS} claims of each"
+        )
 
 
 def correct(

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from packetbench import stopping
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.grounding.places import truth_places
 from packetbench.benchmark.packets import DocInfo, Packet
@@ -132,8 +133,10 @@ class SimJudge(Judge):
         specificity: float,
         seed: int,
         truth: Path | None = None,
+        progress: bool = False,
     ) -> None:
         super().__init__(model or "sim")
+        self.progress = progress  # a bar on a terminal while it labels
         self.sensitivity = _rate("sensitivity", sensitivity)
         self.specificity = _rate("specificity", specificity)
         if seed < 0:
@@ -176,7 +179,7 @@ class SimJudge(Judge):
                 "run `packetbench score` first)"
             )
         try:
-            with duckdb.connect() as con:
+            with stopping.watch(duckdb.connect()) as con:
                 rows = con.execute(
                     "SELECT packet_id, doc_id, source, path, verdict FROM read_parquet(?)",
                     [str(path)],
@@ -239,23 +242,31 @@ class SimJudge(Judge):
         return Answer({"labels": labels})
 
     def label_all(self, batches: list[Batch], folder: Path) -> Labelled:
-        for batch in batches:
-            answer = self.label(batch)
-            problem = check(answer.labels, len(batch.claims))
-            if problem is not None:  # a bug of the simulator, not of a model
-                raise BadInput(f"{batch.target}: the judge's answer is invalid ({problem})")
-            record = {
-                **batch.about(),
-                "status": "ok",
-                "answer": answer.labels,
-                "attempts": 1,
-                "latency_s": 0.0,
-                "usage": {"input_tokens": 0, "output_tokens": 0, "reasoning_tokens": 0},
-                "finish_reason": None,
-                "error": None,
-            }
-            write_json(batch.target, record)
+        from packetbench import progress
+
+        with progress.bar("judge sim", "requests", len(batches), not self.progress) as advance:
+            for batch in batches:
+                self._label_one(batch)
+                advance(None)
         return Labelled(requests=len(batches))
+
+    def _label_one(self, batch: Batch) -> None:
+        """Label one batch and write its record."""
+        answer = self.label(batch)
+        problem = check(answer.labels, len(batch.claims))
+        if problem is not None:  # a bug of the simulator, not of a model
+            raise BadInput(f"{batch.target}: the judge's answer is invalid ({problem})")
+        record = {
+            **batch.about(),
+            "status": "ok",
+            "answer": answer.labels,
+            "attempts": 1,
+            "latency_s": 0.0,
+            "usage": {"input_tokens": 0, "output_tokens": 0, "reasoning_tokens": 0},
+            "finish_reason": None,
+            "error": None,
+        }
+        write_json(batch.target, record)
 
 
 @JUDGES.register("sim")
@@ -266,9 +277,10 @@ def _sim(
     specificity: float,
     seed: int,
     truth: Path | None = None,
+    progress: bool = False,
     **_: Any,
 ) -> Judge:
-    return SimJudge(model, sensitivity, specificity, seed, truth)
+    return SimJudge(model, sensitivity, specificity, seed, truth, progress)
 
 
 def _api(name: str) -> Callable[..., Judge]:

@@ -150,13 +150,17 @@ def verify_run(
     force: bool = False,
     calibration: Path | None = None,
     min_kappa: float = MIN_KAPPA,
+    progress: bool = False,
 ) -> VerifySummary:
     """Label every claim of the run folder `run` with `judge`; see the module docstring.
 
     When the run is scored, the labels are calibrated against its truth (calibration.json);
     with `calibration` (another run this judge calibrated on), the judge's raw rate is
     corrected with it (estimate.json), after refusing, before any request, a calibration of
-    another judge or with a kappa below `min_kappa`."""
+    another judge or with a kappa below `min_kappa`. `progress` shows a bar on a terminal
+    while the claims are read (the judge shows its own while it labels)."""
+    from packetbench import progress as bars
+
     if batch_size < 1:
         raise UsageError(f"--batch must be at least 1 (got {batch_size})")
     info = read_run(run)
@@ -187,24 +191,26 @@ def verify_run(
     write_json(folder / "judge.json", {**about, "status": "running"})
     work: list[Batch] = []
     documents = claims_total = invalid = 0
-    for packet, doc in selected:
-        path = record_path(run, packet.packet_id, doc.doc_id)
-        if not path.is_file():
-            continue
-        record = read_record(path)
-        if record.status != "ok" or record.output is None:
-            continue
-        scored = namespaces.resolve(doc.schema, packet.path)
-        output = scored.project(record.output)
-        if validate.problem(scored.model, output) is not None:
-            invalid += 1  # as the scorer leaves it out: its leaves are no claims of a schema
-            continue
-        documents += 1
-        claims = claims_of(scored.model, output)
-        claims_total += len(claims)
-        for index, chunk in enumerate(batches(claims, batch_size)):
-            target = _batch_path(folder, packet.packet_id, doc.doc_id, index)
-            work.append(Batch(packet, doc, index, chunk, target))
+    with bars.bar("claims", "documents", len(selected), disable=not progress) as advance:
+        for packet, doc in selected:
+            advance(None)
+            path = record_path(run, packet.packet_id, doc.doc_id)
+            if not path.is_file():
+                continue
+            record = read_record(path)
+            if record.status != "ok" or record.output is None:
+                continue
+            scored = namespaces.resolve(doc.schema, packet.path)
+            output = scored.project(record.output)
+            if validate.problem(scored.model, output) is not None:
+                invalid += 1  # as the scorer leaves it out: its leaves are no claims of a schema
+                continue
+            documents += 1
+            claims = claims_of(scored.model, output)
+            claims_total += len(claims)
+            for index, chunk in enumerate(batches(claims, batch_size)):
+                target = _batch_path(folder, packet.packet_id, doc.doc_id, index)
+                work.append(Batch(packet, doc, index, chunk, target))
     pending = [
         b for b in work if not resume or _labels_of(_read_batch(b.target), len(b.claims)) is None
     ]

@@ -12,6 +12,11 @@ CSV's located fields), ``/api/runs/{i}/grid/{packet}/{doc}`` and page images
 documents, and a page image only among their files: nothing a request names becomes a path.
 A document whose files differ from those the run was extracted from is answered 422 with
 the reason (`benchmark.viewer.checks`).
+
+Only the viewer's own pages may ask: a request whose Host is not this server's address (a
+DNS-rebinding page in the user's browser) or that comes from another site (Origin,
+Sec-Fetch-Site) is answered 403 before any route (`LocalOnly`). An error's body names no
+path of the machine, only the file's name (`public`).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
+from packetbench import stopping
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.viewer import grid, index
@@ -52,6 +58,51 @@ SECURITY = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
+
+
+# An absolute path's folders, as they appear in a message: dropped from error bodies.
+_FOLDERS = re.compile(r"(?:(?<=^)|(?<=[\s'\"(=]))/(?:[^/\s'\"]+/)+")
+
+
+def public(message: str) -> str:
+    """`message` without the folders of any absolute path in it (the file's name stays):
+    the viewer's answers tell a browser nothing of the machine's layout."""
+    return _FOLDERS.sub("", message)
+
+
+class LocalOnly:
+    """ASGI middleware: answer 403 to any request not from the viewer's own pages. The
+    Host must be this server's (127.0.0.1 or localhost at its port), and an Origin or a
+    Sec-Fetch-Site, when the browser sends one, must be this server's too."""
+
+    def __init__(self, app: Any, port: int) -> None:
+        self.app = app
+        names = ("127.0.0.1", "localhost")
+        self.hosts = {f"{name}:{port}" for name in names}
+        if port == 80:
+            self.hosts |= set(names)
+        self.origins = {f"http://{host}" for host in self.hosts}
+
+    def refusal(self, headers: dict[bytes, bytes]) -> str | None:
+        host = headers.get(b"host", b"").decode("latin-1").lower()
+        if host not in self.hosts:
+            return "this server answers requests to 127.0.0.1 only (Host)"
+        origin = headers.get(b"origin")
+        if origin is not None and origin.decode("latin-1").lower() not in self.origins:
+            return "this server answers its own pages only (Origin)"
+        site = headers.get(b"sec-fetch-site", b"").decode("latin-1").lower()
+        if site in ("cross-site", "same-site"):
+            return "this server answers its own pages only (Sec-Fetch-Site)"
+        return None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            headers = dict(scope.get("headers") or [])
+            reason = self.refusal(headers)
+            if reason is not None:
+                await _json({"error": reason}, 403)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def assets() -> Path:
@@ -102,9 +153,11 @@ class Viewer:
         # overview's bootstrap waits for it, so the list a user opens first is not slowed
         # by the intervals being drawn beside it.
         self.listed = threading.Event()
+        self._closed = threading.Event()
         # A daemon thread: a server stopped while a large run's intervals are being drawn
-        # exits at once instead of waiting for them.
-        threading.Thread(target=self._compute_overviews, name="overview", daemon=True).start()
+        # exits at once instead of waiting for them (its query is interrupted and the thread
+        # joined before the interpreter finalizes: `stopping`).
+        stopping.native_thread(self._compute_overviews, "overview", stop=self._stop_overviews)
         for checks in self.checks:
             checks.start()
 
@@ -127,6 +180,9 @@ class Viewer:
 
         self.listed.wait(timeout=OVERVIEW_DELAY)
         for source, future in zip(self.sources, self._overviews, strict=True):
+            if self._closed.is_set() or stopping.exiting():
+                future.cancel()
+                continue
             try:
                 future.set_result(overview(source))
             except BaseException as error:  # handed to the request that asks for it
@@ -172,7 +228,12 @@ class Viewer:
             refused = refused or reason
         raise Refused(refused or "no such document file")
 
+    def _stop_overviews(self) -> None:
+        self._closed.set()
+        self.listed.set()  # the overview's thread stops waiting, and computes nothing more
+
     def close(self) -> None:
+        self._stop_overviews()
         for checks in self.checks:
             checks.stop()
         for source in self.sources:
@@ -186,10 +247,10 @@ def _guard(handler: Callable[[Viewer, Request], Response]) -> Callable[[Request]
         viewer: Viewer = request.app.state.viewer
         try:
             return handler(viewer, request)
-        except (UsageError, ValueError) as error:
-            return _json({"error": str(error)}, 400)
+        except (UsageError, ValueError, OverflowError) as error:
+            return _json({"error": public(str(error))}, 400)
         except InputError as error:
-            return _json({"error": str(error)}, 422)
+            return _json({"error": public(str(error))}, 422)
 
     return endpoint
 
@@ -275,8 +336,9 @@ def _page(viewer: Viewer, request: Request) -> Response:
     )
 
 
-def make_app(viewer: Viewer) -> Starlette:
-    """The ASGI app over `viewer` (GET only: the viewer changes nothing)."""
+def make_app(viewer: Viewer, port: int) -> LocalOnly:
+    """The ASGI app over `viewer` served at 127.0.0.1:`port` (GET only: the viewer changes
+    nothing; `LocalOnly`: only its own pages may ask)."""
     routes = [
         Route("/", _guard(_index)),
         Route("/static/{name}", _guard(_asset)),
@@ -291,7 +353,7 @@ def make_app(viewer: Viewer) -> Starlette:
     ]
     app = Starlette(routes=routes)
     app.state.viewer = viewer
-    return app
+    return LocalOnly(app, port)
 
 
 def bind(port: int) -> socket.socket:
@@ -314,10 +376,12 @@ def serve(viewer: Viewer, sock: socket.socket, on_ready: Callable[[str], None]) 
     import uvicorn
 
     host, port = sock.getsockname()[:2]
-    config = uvicorn.Config(make_app(viewer), log_level="warning", access_log=False, lifespan="off")
+    config = uvicorn.Config(
+        make_app(viewer, port), log_level="warning", access_log=False, lifespan="off"
+    )
     server = uvicorn.Server(config)
-    on_ready(f"http://{host}:{port}/")
     try:
+        on_ready(f"http://{host}:{port}/")
         server.run(sockets=[sock])
     finally:
         viewer.close()

@@ -28,6 +28,7 @@ from packetbench.benchmark.viewer.app import assets, run_row
 from packetbench.benchmark.viewer.overview import overview
 from packetbench.benchmark.viewer.pages import Pages
 from packetbench.benchmark.viewer.source import RunSource
+from packetbench.locking import FolderBusy, hold
 
 SCALE = 2
 MARKER = "<!-- static-data -->"
@@ -64,11 +65,30 @@ def export(
     force: bool = False,
     on_document: Callable[[int], None] | None = None,
 ) -> Exported:
-    """Write the viewer of `sources` into `out` (replaced only with `force`)."""
-    check_target(out, force)
+    """Write the viewer of `sources` into `out` (replaced only with `force`). One export
+    into `out` at a time: a second is refused while the first runs (a lock file beside
+    `out`), and after it as any existing export is (without `force`)."""
     parent = out.resolve().parent
     try:
         parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"{out}: cannot create the folder ({error.strerror})") from None
+    try:
+        with hold(parent, name=f".{out.name}.packetbench.lock"):
+            check_target(out, force)
+            return _export(sources, pages, out, parent, on_document)
+    except FolderBusy as error:  # named as the export the other process is writing
+        raise FolderBusy(str(error).replace(str(parent), str(out), 1)) from None
+
+
+def _export(
+    sources: list[RunSource],
+    pages: Pages,
+    out: Path,
+    parent: Path,
+    on_document: Callable[[int], None] | None,
+) -> Exported:
+    try:
         building = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-{os.getpid()}-", dir=parent))
     except OSError as error:
         raise UsageError(f"{out}: cannot create the folder ({error.strerror})") from None
@@ -82,10 +102,27 @@ def export(
             shutil.rmtree(old, ignore_errors=True)
         else:
             os.replace(building, out)
+    except OSError as error:
+        shutil.rmtree(building, ignore_errors=True)
+        if machine_refused(error):  # a full disk: named as the export, nothing left of it
+            raise refused_write(out, error) from None
+        raise
     except BaseException:
         shutil.rmtree(building, ignore_errors=True)
         raise
     return Exported(out, len(sources), *counted)
+
+
+def machine_refused(error: BaseException) -> bool:
+    from packetbench.benchmark.runs import machine_refused as refused
+
+    return refused(error)
+
+
+def refused_write(path: Path, error: BaseException) -> Exception:
+    from packetbench.benchmark.runs import refused_write as refused
+
+    return refused(path, error)
 
 
 def _umask() -> int:

@@ -10,9 +10,11 @@ and the preamble lines before it are listed apart.
 from __future__ import annotations
 
 import datetime as dt
+import io
 from pathlib import Path
 from typing import Any
 
+from packetbench import safe_read
 from packetbench.benchmark.csvread import read_csv
 from packetbench.benchmark.errors import BadInput
 
@@ -39,7 +41,12 @@ def workbook_grid(path: Path) -> dict[str, Any]:
     from openpyxl.utils import get_column_letter
 
     try:
-        book = openpyxl.load_workbook(path, data_only=True)
+        data = safe_read.read_bytes(path, "xlsx")
+    except OSError as error:
+        raise BadInput(f"{path}: unreadable ({error.strerror})") from None
+    safe_read.check_workbook(path, data)
+    try:
+        book = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
     except Exception as error:  # openpyxl raises many kinds for a file that is not a workbook
         raise BadInput(f"{path}: not a readable workbook ({type(error).__name__})") from None
     sheets: list[dict[str, Any]] = []
@@ -74,7 +81,7 @@ def workbook_grid(path: Path) -> dict[str, Any]:
 def csv_grid(path: Path) -> dict[str, Any]:
     """{kind: "csv", preamble, rows, total_rows, encoding, delimiter}; rows[0] is the header."""
     try:
-        data = path.read_bytes()
+        data = safe_read.read_bytes(path, "csv")
     except OSError as error:
         raise BadInput(f"{path}: unreadable ({error.strerror})") from None
     read = read_csv(data, path)

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from packetbench import stopping
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.runs import write_atomic
 
 SCALES = (1, 2, 3, 4)  # x 72 dpi
+MAX_PAGES = 100_000  # a page number beyond this is no page of any document
 _SHA = re.compile(r"^[0-9a-f]{64}$")
-_PDFIUM = threading.Lock()
+_PDFIUM = stopping.PDFIUM  # pdfium is not thread-safe: one lock for every use of it
 MAX_HIDDEN_BOXES = 8  # boxes found per hidden string
 
 
@@ -87,6 +88,8 @@ class Pages:
             raise UsageError(f"{sha[:70]!r} is not a document's sha256")
         if scale not in SCALES:
             raise UsageError(f"scale must be one of {', '.join(map(str, SCALES))}")
+        if not 1 <= page <= MAX_PAGES:
+            raise UsageError(f"no page {str(page)[:20]} (pages are 1 to {MAX_PAGES:,} at most)")
         target = self.cache / sha[:2] / f"{sha}-p{page}-x{scale}.png"
         if target.is_file():
             return target

@@ -20,6 +20,7 @@ from typing import Any
 import duckdb
 import orjson
 
+from packetbench import stopping
 from packetbench.benchmark import provenance
 from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet, find_packets
@@ -42,6 +43,7 @@ _OUTCOME_COLUMN = {
     "abstained": "abstained",
 }
 MAX_PAGE = 500  # documents per page of the list
+MAX_OFFSET = 1_000_000_000  # beyond any run's documents, and within what SQL's OFFSET takes
 SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
 
 # The list's columns, worst first: the share of checked values hallucinated, then of truth
@@ -104,8 +106,8 @@ class Query:
             limit = int(params.get("limit") or 100)
         except ValueError:
             raise UsageError("offset and limit must be whole numbers") from None
-        if offset < 0 or not 1 <= limit <= MAX_PAGE:
-            raise UsageError(f"offset must be 0 or more and limit 1 to {MAX_PAGE}")
+        if not 0 <= offset <= MAX_OFFSET or not 1 <= limit <= MAX_PAGE:
+            raise UsageError(f"offset must be 0 to {MAX_OFFSET:,} and limit 1 to {MAX_PAGE}")
         return cls(filters, offset, limit)
 
 
@@ -308,7 +310,7 @@ def _results(run: Path, listed: dict[str, dict[str, Any]]) -> duckdb.DuckDBPyCon
     if not db.is_file():
         raise BadInput(f"{db}: is a folder, not a results database")
     try:
-        con = duckdb.connect(str(db), read_only=True)
+        con = stopping.watch(duckdb.connect(str(db), read_only=True))
         meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
     except duckdb.Error as error:
         raise BadInput(f"{db}: not a results database ({str(error).splitlines()[0]})") from None

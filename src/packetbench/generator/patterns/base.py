@@ -1,6 +1,6 @@
 """Presentation patterns: named, reusable ways a real submission makes extraction hard.
 
-A pattern (PATTERNS.md) has an id ``family.name``, a phase, the formats and document types it
+A pattern (docs/patterns.md) has an id ``family.name``, a phase, the formats and document types it
 applies to, a declared effect on the truth, the nearest pattern id of the reference corpus and
 the patterns it cannot be combined with. It acts on the layer it belongs to, through a
 `Staging` handed to it before the document is drawn: the document model's shown values and
@@ -30,7 +30,7 @@ from packetbench.registry import Registry
 
 _ITEM = re.compile(r"\[\d+\]")
 Phase = Literal["world", "document", "layout", "overlay", "emit", "post", "scan", "sheet", "csv"]
-# What a pattern does to the truth (PATTERNS.md rules 1-3):
+# What a pattern does to the truth (docs/patterns.md rules 1-3):
 #   none   - truth unchanged (only the look changes)
 #   shown  - rendered_as differs, value stays canonical (a reader can derive it)
 #   value  - the value is what is shown (truth follows the page)
@@ -173,7 +173,7 @@ class Pattern:
     incompatible: tuple[str, ...] = ()  # ids or globs
     applies: Callable[[Subject], bool] = always
     # Out of every tier's draw, and out of the knobs a manifest records until a --set names it
-    # (so adding one changes no packet): issue 25's harder scan levels.
+    # (so adding one changes no packet): the harder scan levels added after the tiers were set.
     opt_in: bool = False
 
     @property
@@ -218,7 +218,7 @@ def pattern(
     opt_in: bool = False,
 ) -> Callable[[Apply], Apply]:
     """Decorator: the decorated function is how pattern `id_` (``family.name``) acts on a
-    document; the pattern, with what PATTERNS.md says of it, is added to `PATTERNS`.
+    document; the pattern, with what docs/patterns.md says of it, is added to `PATTERNS`.
 
     `formats` and `doc_types` (None: any) say which documents it fits, `applies` whether one of
     them holds anything for it to act on; `incompatible` lists ids or globs it never shares a

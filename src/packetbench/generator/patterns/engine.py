@@ -46,7 +46,7 @@ def select(subject: Subject, knobs: Mapping[str, Any], packet: str) -> list[Patt
     order.
 
     Scans claim a document first: whether a document reaches the underwriter as an image is
-    the tier's first decision (its scan share, PATTERNS.md), and what a scanned page cannot
+    the tier's first decision (its scan share, docs/patterns.md), and what a scanned page cannot
     carry (a text-layer attack, a redaction's covered text) then goes to the native
     documents. Among the others, earlier patterns in the catalogue win a conflict."""
     patterns = catalogue()

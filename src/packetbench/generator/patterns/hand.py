@@ -7,7 +7,7 @@ patterns draw it as glyph outlines (`generator.render.hand`), never as PDF text:
 extractor finds nothing there, and every such location and string is marked
 `text_layer: false` (the audit reads it by OCR, judged by the "handwriting" recall level).
 
-Truth rules (PATTERNS.md): a handwritten form value is still the value (truth unchanged, only
+Truth rules (docs/patterns.md): a handwritten form value is still the value (truth unchanged, only
 its location loses the text layer); a hand correction's truth is the correction, and the
 struck value, still printed and readable underneath its stroke, is a visible string of the
 universe (extracting it is `contradicted`); stamps, notes and signatures add visible strings

@@ -2,7 +2,7 @@
 
 A probability is the chance that a document the pattern fits (its formats, document types and
 applicability) carries it; for a packet.* pattern, the chance that a packet carries it. The
-presets follow PATTERNS.md and the per-tier frequencies of the reference corpus (the share of
+presets follow docs/patterns.md and the per-tier frequencies of the reference corpus (the share of
 its documents whose manifests list each pattern): N1 varies how values are written and draws a
 few plain table styles on native pages; N2 adds watermarks, header styles, special characters
 and truncation; N3 adds the rest but packet.*, which N4 and N5 add, more often as the tier
@@ -62,7 +62,7 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "overlay.status_icons": (0.0, 0.0, 0.25, 0.3, 0.35),
     "overlay.void_stamp": (0.0, 0.0, 0.06, 0.1, 0.15),
     "overlay.redaction": (0.0, 0.0, 0.08, 0.12, 0.2),
-    # Damage past reading (PATTERNS.md rule 3b): kept only on scanned documents, 1-3 values
+    # Damage past reading (docs/patterns.md rule 3b): kept only on scanned documents, 1-3 values
     # each, so about 0.2 x 2 values per scanned document at N4 and 0.6 x 2 at N5.
     "overlay.blot": (0.0, 0.0, 0.0, 0.2, 0.6),
     # scan.*: the tier's scan share. Scans claim a document before anything else (engine.select)
@@ -87,7 +87,7 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "scan.photo": (0.0, 0.0, 0.0, 0.05, 0.02),
     "scan.mixed": (0.0, 0.08, 0.08, 0.06, 0.02),
     "scan.ocr_layer": (0.0, 0.0, 0.08, 0.06, 0.02),
-    # Damage up to the edge of legibility (issue 25), from N4; each level's OCR minimum is in
+    # Damage up to the edge of legibility, from N4; each level's OCR minimum is in
     # audit.result.OCR_RECALL_MIN. photocopy_3rd is opt-in (scan.OPT_IN).
     "scan.blurred": (0.0, 0.0, 0.0, 0.03, 0.01),
     "scan.motion_blur": (0.0, 0.0, 0.0, 0.02, 0.01),
@@ -152,11 +152,11 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "packet.policy_number_formats": (0.0, 0.0, 0.0, 0.5, 0.8),
     "packet.conflicting_values": (0.0, 0.0, 0.0, 0.1, 0.3),
     "packet.phantom_reference": (0.0, 0.0, 0.0, 0.1, 0.4),
-    # hand: ink on the paper, from N3 (PATTERNS.md); signatures and stamps are common on
+    # hand: ink on the paper, from N3 (docs/patterns.md); signatures and stamps are common on
     # real submissions, hand-filled and corrected forms rarer.
     "hand.signature": (0.0, 0.0, 0.35, 0.4, 0.45),
-    # A form signed by someone else and dated by hand on another day (issue 25's
-    # cross-document conflicts at N4-N5): declared before hand.signature, it wins a form both draw.
+    # A form signed by someone else and dated by hand on another day (a cross-document
+    # conflict, N4-N5): declared before hand.signature, it wins a form both draw.
     "hand.signature_conflict": (0.0, 0.0, 0.0, 0.25, 0.4),
     "hand.date_stamp": (0.0, 0.0, 0.12, 0.15, 0.2),
     "hand.margin_note": (0.0, 0.0, 0.1, 0.12, 0.15),

@@ -2,7 +2,7 @@
 
 A scan pattern asks, after layout, that pages be emitted as their scanned images
 (`Presentation.scans`; the raster pipeline is generator.render.scan). The truth does not change:
-a scanned value is still what a careful reader sees (PATTERNS.md rule 2), located on the
+a scanned value is still what a careful reader sees (docs/patterns.md rule 2), located on the
 scanned page (its box moved with the page, `quad` its exact corners) and marked
 `text_layer: false`, so the audit reads it by OCR of the page image.
 
@@ -102,7 +102,7 @@ def _fax_header(pdf: PdfDocument, staging: Staging, seed: int, count: int) -> No
 
 def _struck(recorder: Recorder, staging: Staging) -> None:
     """Values the header printed over past reading everywhere they are drawn (the legibility
-    rule judged their boxes, `PdfDocument._judge`): abstention expected (PATTERNS.md rule
+    rule judged their boxes, `PdfDocument._judge`): abstention expected (docs/patterns.md rule
     3b), recorded as the pattern's effect on the truth. A blotted value is the blot's."""
     applied = staging.applied
     blotted = set(recorder.presentation.blotted)
@@ -295,8 +295,8 @@ def _misread_paths(pdf: PdfDocument, page: int, wrong: dict[tuple[int, str], str
     return [path for path, marks in hit.items() if all(marks) and len(marks) == located[path]]
 
 
-# Issue 25: damage up to the edge of legibility, every value still legible to a person. In the
-# N4-N5 draw (presets.py); force one with --set patterns.scan.<id>=1.
+# The harder levels: damage up to the edge of legibility, every value still legible to a person. In
+# the N4-N5 draw (presets.py); force one with --set patterns.scan.<id>=1.
 _HARDER: dict[str, tuple[str, str]] = {
     "blurred": ("Out-of-focus scan", "Gaussian blur of 1.4 pixels at 200 dpi."),
     "motion_blur": ("Motion-blurred scan", "The page moved while scanned: a 4-pixel smear."),

@@ -2,7 +2,7 @@
 (emit and post phases). scan.ocr_layer, a scan with an invisible OCR layer that lies, draws its
 layer with the helpers here.
 
-The truth never changes: it is what a person reads on the page (PATTERNS.md rule 1). What
+The truth never changes: it is what a person reads on the page (docs/patterns.md rule 1). What
 changes is which reader can prove it:
 - a value whose text layer no longer yields it (scrambled or gapped ToUnicode, glyph
   outlines, spaces turned into TJ offsets, a lying layer drawn over it, lines of it out of

@@ -1,11 +1,12 @@
-"""Harder scan damage (issue 25): optics (focus, motion, toner spread) over the whole page and
-local damage on part of it (a blurred patch, a roller bar, a fold, a coffee ring, punch holes).
+"""Harder scan damage (the harsher scan levels): optics (focus, motion, toner spread) over the whole
+page and local damage on part of it (a blurred patch, a roller bar, a fold, a coffee ring, punch
+holes).
 
 Each works in place on a scanned page's gray pixels (uint8, a row per pixel row, 255 = white)
 before the scan's tone curve, and draws its randomness from the page's generator, so a page is
 byte-identical across runs. Strengths are tuned so that every value stays legible to a person
 (a value damaged past reading is the legibility rule's business, not this module's), except
-`blot`, which is damage past reading on purpose (overlay.blot, PATTERNS.md rule 3b).
+`blot`, which is damage past reading on purpose (overlay.blot, docs/patterns.md rule 3b).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The sending fax machine's transmission header (issue 25): one line at the top of every page
+"""The sending fax machine's transmission header (scan.fax): one line at the top of every page
 of a faxed document, printed over what the sender's page had there.
 
 A fax machine prints its header (the time sent, the sender's name and number, the number

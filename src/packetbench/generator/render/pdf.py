@@ -368,7 +368,7 @@ class PdfDocument:
         if ink is not None and fragment is None:
             inked = ink(self, page, x, y, text, lines, font, size, align, room)
             if inked is not None:
-                # Written by hand: pixels only, no text layer (PATTERNS.md rule 2).
+                # Written by hand: pixels only, no text layer (docs/patterns.md rule 2).
                 self.recorder.seen(path, text, page + 1, text_layer=False)
                 self.recorder.place(
                     path, text, {"page": page + 1, "bbox": inked, "text_layer": False}

@@ -79,7 +79,7 @@ class Presentation:
     # operations returned are drawn on the scanned page (an OCR text layer).
     on_scan: list[Callable[[int, Any], list[Any]]] = field(default_factory=list)
     # overlay.blot: (how many values, seed) to destroy on the scanned pages (damage past
-    # reading, PATTERNS.md rule 3b), and the paths it chose once the pages were scanned.
+    # reading, docs/patterns.md rule 3b), and the paths it chose once the pages were scanned.
     blots: tuple[int, int] = (0, 0)
     blotted: list[str] = field(default_factory=list)
     # scan.fax: the sending machine's header line (`generator.render.faxheader.FaxHeader`),

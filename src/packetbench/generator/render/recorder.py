@@ -181,7 +181,7 @@ class Recorder:
             entry["page"] = sheets.get(int(entry["page"]), entry["page"])
 
     def illegible_paths(self) -> list[str]:
-        """Paths drawn on a PDF page none of whose locations is legible (PATTERNS.md rule 3b:
+        """Paths drawn on a PDF page none of whose locations is legible (docs/patterns.md rule 3b:
         the legibility rule judged every box on a scanned page, `PdfDocument._judge`)."""
         return [
             path

@@ -55,7 +55,7 @@ class Level:
     background: int | None = None  # what shows around a moved page (None: the paper)
     whiten: float = 14.0  # the scanner's background removal: this close to the paper is paper
     ink: float = 1.0  # contrast of the ink (1: as printed)
-    # Issue 25's harder damage (every default leaves a level as it was: no extra random draw).
+    # The harder levels' damage (every default leaves a level as it was: no extra random draw).
     blur: float = 0.0  # Gaussian blur radius, pixels (out of focus)
     motion: int = 0  # length of a motion blur along the paper path (across the page), pixels
     thicken: int = 0  # toner spread: strokes grown by one pixel this many times (counters fill)
@@ -137,8 +137,8 @@ LEVELS: dict[str, Level] = {
     ),
 }
 
-# Issue 25: damage up to the edge of legibility (every value stays legible to a person). Out of
-# the tier presets' draw: forced with --set patterns.scan.<level>=1.
+# The harder levels: damage up to the edge of legibility (every value stays legible to a person).
+# Out of the tier presets' draw: forced with --set patterns.scan.<level>=1.
 _BASE: dict[str, Any] = {"dpi": 200, "angle": 0.8, "shift": 4.0, "noise": 4.0, "paper": 246}
 NEW_LEVELS: dict[str, Level] = {
     "blurred": Level("blurred", **_BASE, blur=1.4, quality=70),

@@ -5,7 +5,7 @@ a renderer writes cells by path, so no document renderer knows about any pattern
 named by the path pattern of the values in them (``buildings[].tiv``); records by their path
 (``buildings[3]``).
 
-What a person sees in a spreadsheet program is the truth (PATTERNS.md rules 1 and 3):
+What a person sees in a spreadsheet program is the truth (docs/patterns.md rules 1 and 3):
 - hidden rows, columns and sheets hold working figures beside the table, which nobody opening
   the workbook sees: a hidden row an older copy of the record above it (its amounts as they
   stood before), a hidden column last year's amounts or internal references, a hidden sheet

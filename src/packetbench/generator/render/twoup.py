@@ -1,5 +1,6 @@
-"""Two pages on one sheet ("2-up", issue 25): two consecutive pages of a document reduced side
-by side onto one landscape sheet, as a copier's "2 in 1" prints them, and the sheet scanned.
+"""Two pages on one sheet ("2-up", an opt-in scan level): two consecutive pages of a document
+reduced side by side onto one landscape sheet, as a copier's "2 in 1" prints them, and the sheet
+scanned.
 
 Each page is drawn by pdfium straight onto the sheet under its own exact map (`Sheet.halves`:
 the page reduced to fit its half, centred there, then the whole sheet moved as the level's

@@ -379,7 +379,8 @@ def build_world(seed: int, knobs: dict[str, Any]) -> World:
         premiums["property"] = float(round_to(dollars(tiv_cents) * rng.uniform(0.0012, 0.0035), 1))
     policy = _policy(fake, rng, effective, completion, {line: premiums[line] for line in lines})
     paperwork = stream(seed, "paperwork")
-    # The documents of issue 14 draw last, each from its own stream: no fact above moves.
+    # The documents added last (certificates, correspondence, supplements) draw last, each from its
+    # own stream: no fact above moves.
     expiring_stream = stream(seed, "expiring")
     expiring = build_expiring(
         new_faker(expiring_stream.randrange(2**32)),

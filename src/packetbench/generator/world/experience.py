@@ -5,13 +5,13 @@ completed policy years before the most recent one) with the losses expected of i
 
     mod = (Ap + W x Ae + (1 - W) x Ee + B) / (E + B)
 
-with Ap / Ae the actual primary / excess losses (each claim's incurred split at the split
-point), E = Ep + Ee the expected losses (payroll x ELR / 100, of which the D-ratio share is
-primary), W the weighting value and B the ballast. The world's mod (issue 12) comes first; the
-worksheet is drawn around it: payroll and expected losses from the rated classes, then
-ballast and weighting, then the actual losses the mod implies, dealt out as claims. Every
-amount is whole dollars and the mod is the rounded quotient of the two rounded totals, so
-the worksheet's arithmetic checks exactly. Drawn from its own stream: no other fact moves.
+with Ap / Ae the actual primary / excess losses (each claim's incurred split at the split point), E
+= Ep + Ee the expected losses (payroll x ELR / 100, of which the D-ratio share is primary), W the
+weighting value and B the ballast. The world's mod (the one the ACORD 130 states) comes first; the
+worksheet is drawn around it: payroll and expected losses from the rated classes, then ballast and
+weighting, then the actual losses the mod implies, dealt out as claims. Every amount is whole
+dollars and the mod is the rounded quotient of the two rounded totals, so the worksheet's arithmetic
+checks exactly. Drawn from its own stream: no other fact moves.
 """
 
 from __future__ import annotations

@@ -342,16 +342,16 @@ class World(WorldModel):
     endorsements: tuple[Endorsement, ...]
     binder: Binder | None
     cancellation: CancellationRequest | None
-    # Drawn from streams of their own after everything above (issue 14): the incumbent's
+    # Drawn from streams of their own after everything above (added later): the incumbent's
     # expiring policy, the loss-control survey of the property, the broker's cover letter.
     expiring: ExpiringPolicy | None
     inspection: Inspection | None
     narrative: Narrative
     # The WC experience-rating worksheet behind the experience mod (None when not rated).
     experience_rating: ExperienceRating | None = None
-    # The broker's stated amount of each vehicle (issue 14), in vehicle order.
+    # The broker's stated amount of each vehicle, in vehicle order.
     stated_amounts: tuple[float, ...] = ()
-    # Facts of the supplemental applications the class of business calls for (issue 14).
+    # Facts of the supplemental applications the class of business calls for.
     supplements: Supplements | None = None
 
     def buildings(self) -> list[Building]:

@@ -179,7 +179,7 @@ def secure_mortgage(
     lender: random.Random,
     locations: tuple[Location, ...],
 ) -> tuple[Location, ...]:
-    """The locations with at least one mortgaged building (issue 14 part 2).
+    """The locations with at least one mortgaged building (the evidence forms' mortgagees).
 
     A business that owns its premises almost always finances them, and the evidence forms
     a property submission carries (ACORD 27, 28 and the interest schedule 45) exist for the

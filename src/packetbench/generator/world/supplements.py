@@ -1,5 +1,5 @@
 """Facts of the carriers' supplemental applications: the general one every packet carries,
-and those of a class of business (issue 14).
+and those of a class of business.
 
 A trucking supplement comes with a fleet that hauls (an auto account with cargo cover, or a
 trucking company), a contractors supplement with a contractor's GL, a restaurant or a

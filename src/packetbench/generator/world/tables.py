@@ -2,7 +2,7 @@
 schedule of premises), claims (the loss runs, the experience worksheet) and drivers (the
 driver and vehicle schedules).
 
-At the top tier each is allowed up to 500 rows (DESIGN §3), but a packet with all three that
+At the top tier each is allowed up to 500 rows (docs/design.md §3), but a packet with all three that
 long runs to about 200 PDF pages where the reference packets hold 60-100: a nightmare account
 has one or two very long schedules, not every schedule at once. The knob `tables.large` says
 how many of the packet's tables are drawn from their tier ranges; the rest are drawn from

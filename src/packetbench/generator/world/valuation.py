@@ -1,5 +1,5 @@
-"""What the broker states each vehicle is worth for physical damage: its cost new written down
-by age, rounded to $500, never above cost new. A new fact of issue 14, drawn from its own
+"""What the broker states each vehicle is worth for physical damage: its cost new written down by
+age, rounded to $500, never above cost new. A fact added after the first worlds, drawn from its own
 stream so no other fact moves."""
 
 from __future__ import annotations

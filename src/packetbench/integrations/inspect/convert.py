@@ -55,8 +55,13 @@ def _model_name(model: str) -> str:
     return model.split("/", 1)[1] if "/" in model else model
 
 
-def import_log(log: Path, packets_dir: Path, out: Path, force: bool = False) -> Imported:
-    """Write the run folder `out` from the inspect log `log` of the packets in `packets_dir`."""
+def import_log(
+    log: Path, packets_dir: Path, out: Path, force: bool = False, progress: bool = False
+) -> Imported:
+    """Write the run folder `out` from the inspect log `log` of the packets in `packets_dir`
+    (`progress`: a bar on a terminal while the samples are judged)."""
+    from packetbench import progress as bars
+
     evaluation = _read(log)
     spec = evaluation.eval
     if spec.task != TASK:
@@ -77,23 +82,10 @@ def import_log(log: Path, packets_dir: Path, out: Path, force: bool = False) -> 
     cap = int(meta.get("max_output_tokens") or 0)
     price = pricing.price(pricing.load(None), _model_name(spec.model))
     found: dict[tuple[str, str], ExtractionRecord] = {}
-    for sample in samples:
-        metadata = sample.metadata or {}
-        packet = packets.get(str(metadata.get("packet_id")))
-        if packet is None:
-            raise BadInput(
-                f"{log}: sample {sample.id!r} is of packet {metadata.get('packet_id')!r}, "
-                f"which {packets_dir} lacks"
-            )
-        doc = _document(packet, str(metadata.get("doc_id")), log, sample.id)
-        error = sample.error.message.strip().splitlines()[0] if sample.error else None
-        made = record(packet.packet_id, doc, answer_of(sample.output, error), cap)
-        if price is not None:
-            spent = made.usage
-            spent.cost_usd = round(
-                price.cost(spent.input_tokens, spent.output_tokens, spent.reasoning_tokens), 6
-            )
-        found[(packet.packet_id, doc.doc_id)] = made
+    with bars.bar("samples", "", len(samples), disable=not progress) as advance:
+        for sample in samples:
+            found.update(_converted(sample, packets, packets_dir, log, cap, price))
+            advance(None)
     entries = _entries(meta["packets"], found, log)
     info = _info(evaluation, log, out, packets_dir, meta, entries, found, price)
     selected = [
@@ -113,6 +105,33 @@ def import_log(log: Path, packets_dir: Path, out: Path, force: bool = False) -> 
             write_record(out, extraction)
         write_json(out / "run.json", info)
     return Imported(out, len(found), info["documents"]["by_status"], spec.model)
+
+
+def _converted(
+    sample: Any,
+    packets: dict[str, Packet],
+    packets_dir: Path,
+    log: Path,
+    cap: int,
+    price: Any,
+) -> dict[tuple[str, str], ExtractionRecord]:
+    """One sample as the extraction record `packetbench extract` would have written."""
+    metadata = sample.metadata or {}
+    packet = packets.get(str(metadata.get("packet_id")))
+    if packet is None:
+        raise BadInput(
+            f"{log}: sample {sample.id!r} is of packet {metadata.get('packet_id')!r}, "
+            f"which {packets_dir} lacks"
+        )
+    doc = _document(packet, str(metadata.get("doc_id")), log, sample.id)
+    error = sample.error.message.strip().splitlines()[0] if sample.error else None
+    made = record(packet.packet_id, doc, answer_of(sample.output, error), cap)
+    if price is not None:
+        spent = made.usage
+        spent.cost_usd = round(
+            price.cost(spent.input_tokens, spent.output_tokens, spent.reasoning_tokens), 6
+        )
+    return {(packet.packet_id, doc.doc_id): made}
 
 
 def _document(packet: Packet, doc_id: str, log: Path, sample: Any) -> DocInfo:

@@ -29,9 +29,15 @@ window.PB_receive = function (key, data) {
   if (resolve) resolve(data);
 };
 
+// A key names a script of the export: parts of the id grammar only (no "..", no "/" inside a
+// part), so no route, which anyone can write after the "#", loads a script outside it.
+const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 const loading = new Map();
 function loadStatic(key) {
-  if (key in window.PB_DATA) return Promise.resolve(window.PB_DATA[key]);
+  if (typeof key !== "string" || !KEY.test(key) || key.includes("..")) {
+    return Promise.reject(new Error("not in this export: " + String(key).slice(0, 80)));
+  }
+  if (Object.prototype.hasOwnProperty.call(window.PB_DATA, key)) return Promise.resolve(window.PB_DATA[key]);
   if (!loading.has(key)) {
     loading.set(key, new Promise((resolve, reject) => {
       waiting.set(key, resolve);
@@ -121,6 +127,17 @@ function el(tag, attrs, ...children) {
     node.appendChild(typeof child === "string" || typeof child === "number" ? document.createTextNode(String(child)) : child);
   }
   return node;
+}
+
+// A truth path as text nodes with a line-break opportunity (<wbr>) after each dot and before
+// each bracket: a long path wraps between its parts, never inside a word.
+function breakable(path) {
+  const parts = [];
+  for (const piece of String(path).split(/(?<=\.)|(?=\[)/)) {
+    if (parts.length) parts.push(document.createElement("wbr"));
+    parts.push(piece);
+  }
+  return parts;
 }
 
 const pct = (x, digits = 2) => (x === null || x === undefined ? "–" : (100 * x).toFixed(digits) + " %");
@@ -267,14 +284,16 @@ function renderOverview(data) {
       el("td", { class: "num", text: pct(row.macro) }),
       el("td", { class: "num", text: `${count(row.num)} / ${count(row.den)}` })))));
   if (data.slices.length) {
-    out.push(el("h2", { text: "Worst slices first" }));
-    out.push(el("div", { class: "slices" }, data.slices.map((table) =>
+    // Folded: the documents come right after the headline, the slices open on a click.
+    out.push(el("details", { id: "slices" },
+      el("summary", {}, el("h2", { text: `Worst slices first (${data.slices.length} tables)` })),
+      el("div", { class: "slices" }, data.slices.map((table) =>
       el("table", {},
         el("tr", {}, el("th", { text: `${table.title}: ${table.label}` }), el("th", { class: "num", text: "rate" }), el("th", { class: "num", text: "values" })),
         table.rows.map((row) => el("tr", {},
           el("td", { text: row.slice + (row.small ? " (small)" : "") }),
           el("td", { class: "num", text: pct(row.micro) }),
-          el("td", { class: "num", text: `${count(row.num)} / ${count(row.den)}` })))))));
+          el("td", { class: "num", text: `${count(row.num)} / ${count(row.den)}` }))))))));
   }
   return out;
 }
@@ -726,7 +745,7 @@ function fieldsTable() {
     // A truth value the page's record does not locate (an imported run's, where the reference
     // gives no box) is listed all the same, marked.
     const unlocated = !located && truth !== null && truth !== undefined;
-    const cells = [el("td", {}, dot(row.outcome)), el("td", { class: "path", text: row.path }),
+    const cells = [el("td", {}, dot(row.outcome)), el("td", { class: "path" }, ...breakable(row.path)),
       el("td", {}, shown(truth), unlocated ? el("span", { class: "tag unlocated", text: "not located", title: "no box: the truth does not say where this value is drawn" }) : null),
       el("td", { text: shown(row.value) })];
     if (compared) cells.push(el("td", {}, dot(row.other.outcome)), el("td", { text: shown(row.other.value) }));

@@ -13,8 +13,9 @@ demand (`FaultPlan`) and counts every request per document, with the fault it in
         ... OpenAI(base_url=stub.base_url, ...) ...
         stub.requests["N1-000001/sov_pdf"]
 
-`python -m packetbench.benchmark.harness.stub --api openai --packets DIR` runs one in a
-process of its own and prints its base URL.
+`packetbench stub --packets DIR` serves all three on 127.0.0.1 (`stub.servers`; see
+docs/offline.md), alone or around a command; `python -m packetbench.benchmark.harness.stub --api
+openai --packets DIR` runs one in a process of its own and prints its base URL.
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ class StubServer:
         reject_reasoning: bool = False,
         batch_delay_s: float = 0.0,
         expire_batches: tuple[int, ...] = (),
+        port: int = 0,
     ) -> None:
         self.api: StubApi = APIS[api]()
         # The batch endpoints (None: this API has none here): a batch ends `batch_delay_s`
@@ -115,7 +117,7 @@ class StubServer:
         self._server = Server(self._handle, hang_s)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
-        self.port = 0
+        self.port = port  # 0 until started: a free port
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -129,13 +131,22 @@ class StubServer:
         return f"{self.url}/v1" if self.api.name == "openai" else self.url
 
     def start(self) -> StubServer:
+        """Serve in a thread of its own; OSError when the port cannot be listened on."""
         ready = threading.Event()
+        failed: list[OSError] = []
 
         def serve() -> None:
             loop = asyncio.new_event_loop()
             asyncio.set_event_loop(loop)
             self._loop = loop
-            self.port = loop.run_until_complete(self._server.start())
+            try:
+                self.port = loop.run_until_complete(self._server.start(self.port))
+            except OSError as error:
+                failed.append(error)
+                ready.set()
+                loop.close()
+                self._loop = None
+                return
             ready.set()
             loop.run_forever()
             loop.run_until_complete(self._server.close())
@@ -149,6 +160,8 @@ class StubServer:
         self._thread = threading.Thread(target=serve, name=f"stub-{self.api.name}", daemon=True)
         self._thread.start()
         ready.wait(10)
+        if failed:
+            raise failed[0]
         return self
 
     def stop(self) -> None:

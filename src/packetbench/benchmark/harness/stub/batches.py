@@ -47,6 +47,8 @@ class BatchRoutes(ABC):
         self.expire = expire
         self.batches: dict[str, StubBatch] = {}
         self.created = 0
+        # A test's hostile output file: the output lines (as objects) -> the lines written.
+        self.rewrite: Callable[[list[dict[str, Any]]], list[str]] | None = None
 
     def ended(self, batch: StubBatch) -> bool:
         return time.monotonic() - batch.created >= self.delay_s
@@ -196,7 +198,10 @@ class OpenAIBatches(BatchRoutes):
                 def store(lines: list[dict[str, Any]]) -> str | None:
                     if not lines:
                         return None
-                    data = "".join(json.dumps(x) + "\n" for x in lines).encode("utf-8")
+                    written = (
+                        self.rewrite(lines) if self.rewrite else [json.dumps(x) for x in lines]
+                    )
+                    data = "".join(x + "\n" for x in written).encode("utf-8")
                     return str(self._file(data, "output.jsonl", "batch_output")["id"])
 
                 batch.extra["output"] = store(good)

@@ -70,8 +70,9 @@ class Server:
         self._server: asyncio.Server | None = None
         self.port = 0
 
-    async def start(self) -> int:
-        self._server = await asyncio.start_server(self._connection, "127.0.0.1", 0, limit=2**26)
+    async def start(self, port: int = 0) -> int:
+        """Listen on 127.0.0.1:`port` (0: a free port the system picks); the port."""
+        self._server = await asyncio.start_server(self._connection, "127.0.0.1", port, limit=2**26)
         self.port = self._server.sockets[0].getsockname()[1]
         return self.port
 

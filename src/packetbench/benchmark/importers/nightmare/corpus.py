@@ -12,15 +12,14 @@ Layout (facts of the corpus, read, never assumed beyond these names):
 
 from __future__ import annotations
 
-import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from packetbench import ids
+from packetbench import ids, safe_read
 from packetbench.benchmark.errors import BadInput
-from packetbench.benchmark.packets import read_json
 
 # Which of its schemas each non-ACORD document type was extracted with (an ACORD form has the
 # schema of its own name); a fact of the corpus's extraction runs.
@@ -93,7 +92,7 @@ class CorpusPacket:
 
     @property
     def packet_id(self) -> str:
-        """Our packet id, "<tier>-<seed>" (DESIGN §4)."""
+        """Our packet id, "<tier>-<seed>" (docs/design.md §4)."""
         return f"{self.tier}-{self.seed:06d}"
 
 
@@ -127,8 +126,8 @@ class Corpus:
     def commit(self) -> str | None:
         """The corpus's published commit (its COMMIT file), when it names one."""
         try:
-            return (self.root / "COMMIT").read_text(encoding="utf-8").strip() or None
-        except OSError:
+            return safe_read.read_text(self.root / "COMMIT", "settings").strip() or None
+        except (OSError, UnicodeDecodeError):
             return None
 
     def schema_path(self, schema: str) -> Path:
@@ -136,6 +135,49 @@ class Corpus:
 
     def aggregate(self, name: str) -> Any:
         return read_json(self.root / "results_aggregate" / name)
+
+
+def read_json(path: Path, kind: str = "truth") -> Any:
+    """A JSON file of the corpus, read as untrusted input (`safe_read`: a regular file
+    within its ceiling, nested at most MAX_DEPTH deep); BadInput naming it otherwise."""
+    try:
+        return safe_read.load_json(path, kind)
+    except FileNotFoundError:
+        raise BadInput(f"{path}: missing") from None
+    except (OSError, ValueError) as error:
+        raise BadInput(f"{path}: unreadable ({error})") from None
+
+
+# The kind of each file of the corpus the import reads, by where it is and what it ends in.
+def _kind(path: Path, root: Path) -> str | None:
+    parts = path.relative_to(root).parts
+    if parts[0] == "schemas":
+        return "schema"
+    if parts[0] == "results":
+        return "record" if path.suffix == ".json" else None
+    if path.suffix == ".json":
+        return "truth"
+    if parts[0] == "packets" and "documents" in parts:
+        return safe_read.document_kind(path)
+    return "settings" if path.name == "COMMIT" else None
+
+
+def check_files(root: Path) -> None:
+    """Every file of the corpus the import may read is a regular file (a link to one is
+    followed) within the ceiling of its kind: a FIFO, a device (a link to /dev/zero) or a
+    file past its ceiling is refused, naming it, before anything is read or written."""
+    for folder, _, names in os.walk(root):
+        for name in sorted(names):
+            path = Path(folder) / name
+            kind = _kind(path, root)
+            if kind is None:
+                continue
+            try:
+                safe_read.check_file(path, kind)
+            except FileNotFoundError:
+                raise BadInput(f"{path}: a link to nothing") from None
+            except OSError as error:
+                raise BadInput(f"{path}: unreadable ({error.strerror})") from None
 
 
 def _packet(root: Path, gt_file: Path) -> CorpusPacket:
@@ -197,9 +239,9 @@ def _damaged(root: Path, cohorts: tuple[Cohort, ...], partial: bool) -> dict[Pat
     for cohort in cohorts:
         for path in sorted(cohort.folder.glob("extraction_*.json")):
             try:
-                json.loads(path.read_bytes().decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as error:
-                why = getattr(error, "msg", None) or "not UTF-8"
+                safe_read.parse_json(safe_read.read_bytes(path, "record"))
+            except ValueError as error:  # not UTF-8, not JSON, or nested too deep
+                why = getattr(error, "msg", None) or str(error).splitlines()[0][:100]
                 if not partial:
                     raise BadInput(
                         f"{path}: not JSON ({why}): a truncated or damaged published output; "
@@ -218,6 +260,7 @@ def read_corpus(root: Path, partial: bool = False) -> Corpus:
     gt_dir = root / "ground_truth"
     if not gt_dir.is_dir() or not (root / "schemas").is_dir():
         raise BadInput(f"{root}: not the reference corpus (no ground_truth/ and schemas/)")
+    check_files(root)
     files = sorted(f for f in gt_dir.glob("*.json") if not f.name.endswith("_summary.json"))
     packets = tuple(_packet(root, f) for f in files)
     results = root / "results"

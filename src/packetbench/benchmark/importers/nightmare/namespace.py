@@ -23,13 +23,13 @@ records with the one leaf ``item``, and a boolean becomes "Yes"/"No".
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import create_model
 
+from packetbench import safe_read
 from packetbench.benchmark.namespaces import ScoredSchema
 from packetbench.generator.codes import YES_NO, CodeList
 from packetbench.generator.leaves import DocModel, Kind, Leaf
@@ -215,7 +215,7 @@ def raw_path(path: str) -> str:
 @lru_cache(maxsize=64)
 def scored_schema(text: bytes) -> ScoredSchema:
     """The scored schema of a JSON Schema's bytes (one model per distinct schema text)."""
-    schema = json.loads(text)
+    schema = safe_read.parse_json(text)
     title = str(schema.get("title") or "document")
     model = _build(title, schema, "")
     return ScoredSchema(model, lambda data: project(schema, data))
@@ -229,7 +229,7 @@ class NightmareNamespace:
     def resolve(self, name: str, packet: Path) -> ScoredSchema | None:
         path = schema_file(packet, name)
         try:
-            text = path.read_bytes()
+            text = safe_read.read_bytes(path, "schema")
         except OSError:
             return None
         return scored_schema(text)

@@ -10,11 +10,11 @@ of ours, the sha256 of everything it was extracted from.
 
 from __future__ import annotations
 
-import json
+import os
 from pathlib import Path
 from typing import Any
 
-from packetbench import __version__
+from packetbench import __version__, safe_read
 from packetbench.benchmark import provenance
 from packetbench.benchmark.importers.nightmare.corpus import (
     MODEL_NAMES,
@@ -32,8 +32,8 @@ STUB_KEYS = frozenset({"error", "packet_id", "doc_type"})
 def _summary(cohort: Cohort) -> dict[tuple[str, str], dict[str, Any]]:
     path = cohort.folder / "run_summary.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+        data = safe_read.load_json(path, "record")
+    except (OSError, ValueError):
         return {}
     found = {}
     for entry in data.get("results") or [] if isinstance(data, dict) else []:
@@ -50,13 +50,14 @@ def record(
     packet_id: str, doc_id: str, doc_type: str, path: Path, usage: dict[str, Any] | None
 ) -> ExtractionRecord | None:
     """Our record of one extraction file (None when the file is absent)."""
-    if not path.is_file():
+    if not os.path.lexists(path):
         return None
-    text = path.read_text(encoding="utf-8")
+    raw = safe_read.read_bytes(path, "record")  # checked, with every corpus file, before
+    text = raw.decode("utf-8", errors="replace")
     problem: str | None = None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
+        data = safe_read.parse_json(raw)
+    except ValueError as error:
         data, problem = None, f"not JSON ({error})"
     stub = isinstance(data, dict) and "error" in data and set(data) <= STUB_KEYS
     if stub:

@@ -15,13 +15,18 @@ def runs_of(out: Path) -> list[Path]:
     )
 
 
-def score_all(out: Path, invalid: str = EXCLUDE) -> dict[str, RunScores]:
+def score_all(out: Path, invalid: str = EXCLUDE, progress: bool = False) -> dict[str, RunScores]:
     """Score each run of the import in `out` (`invalid`: what becomes of a schema-invalid
-    output, as `packetbench score --invalid`) and load it into its results database."""
+    output, as `packetbench score --invalid`) and load it into its results database
+    (`progress`: a bar on a terminal)."""
+    from packetbench import progress as bars
     from packetbench.benchmark.results import load_run  # duckdb loads only here
 
     scored = {}
-    for run in runs_of(out):
-        scored[run.name] = score_run(run, out / "packets", invalid=invalid)
-        load_run(run, out / "packets")
+    runs = runs_of(out)
+    with bars.bar("scoring", "runs", len(runs), disable=not progress) as advance:
+        for run in runs:
+            scored[run.name] = score_run(run, out / "packets", invalid=invalid)
+            load_run(run, out / "packets")
+            advance(None)
     return scored

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
+from packetbench import safe_read
 
 SKIP_KEYS = frozenset(
     {
@@ -340,8 +340,8 @@ def universe_groups(aggregated: dict[str, Any], truth_dir: Path) -> dict[str, Th
         groups[GROUPS[0]].ingest(document, labels=False)
     for path in sorted(truth_dir.glob("*.json")):
         try:
-            data = orjson.loads(path.read_bytes())
-        except (OSError, orjson.JSONDecodeError):
+            data = safe_read.load_json(path, "truth")
+        except (OSError, ValueError):
             continue
         groups[_group(path.name)].ingest(data, labels=True)
     return {name: universe.finish() for name, universe in groups.items()}
