@@ -4,7 +4,7 @@ by the rule and read by the audit's best OCR.
     python benchmarks/legibility_margin.py PACKET_DIR [PACKET_DIR ...] --per-page 16 \
         --json margin.json
 
-PATTERNS.md rule 3b asks that a value be declared illegible only with a margin: a box the rule
+docs/patterns.md rule 3b asks that a value be declared illegible only with a margin: a box the rule
 calls illegible must be unreadable, so that a model is never asked to abstain on a value a
 reader can read. This measures that. On every scanned page of the packets that the pixel rule
 judges (`audit.pixels.pixel_pages`: the page drawn clean beside the page as scanned), up to
