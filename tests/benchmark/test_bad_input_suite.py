@@ -1386,6 +1386,27 @@ def _cases() -> list[Case]:
             needs=("run",),
         )
 
+    # leaderboard --------------------------------------------------------------------------
+    board = ("leaderboard", "{w}/run", "--release", "{w}/release", "--out", "{w}/board")
+    ranked = ("run", "release")
+    add("leaderboard", "bad option", "alpha out of range", (*board, "--alpha", "2"), "--alpha",
+        needs=ranked)  # fmt: skip
+    add("leaderboard", "bad option", "no --release", board[:2] + board[4:], "--release",
+        needs=("run",))  # fmt: skip
+    add("leaderboard", "bad option", "an unknown rate to rank by", (*board, "--rank-by", "speed"),
+        "--rank-by", needs=ranked)  # fmt: skip
+    add("leaderboard", "missing path", "no release", (*board[:3], "{w}/nowhere", *board[4:]),
+        "{w}/nowhere", needs=("run",))  # fmt: skip
+    add("leaderboard", "truncated JSON", "release.json", board, "{w}/release/release.json",
+        _truncate("release/release.json"), ranked)  # fmt: skip
+    add("leaderboard", "existing output", "leaderboard.md exists", board,
+        "{w}/board/leaderboard.md", _write("board/leaderboard.md", "mine"), ranked)  # fmt: skip
+    add("leaderboard", "file for folder", "--out is a file", (*board[:5], "{w}/notes.txt"),
+        "{w}/notes.txt", _write("notes.txt", "mine"), ranked)  # fmt: skip
+    add("leaderboard", "bad option", "a run of other packets", board, "{w}/run: packet N1-000001",
+        _set_id("run/run.json", ("packets", 0, "packet_truth_sha256"), "0" * 64),
+        ranked)  # fmt: skip
+
     # patterns -----------------------------------------------------------------------------
     for label, flags, needle in (
         ("unknown tier", ("--tiers", "N9"), "N9"),
@@ -1454,6 +1475,10 @@ FLOAT_COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # command -> (arguments, what of the world it needs)
     "compare": (("compare", "{w}/run", "{w}/run2"), ("run", "run2")),
     "stub": (("stub", "--packets", "{w}/packets"), ("packets",)),
+    "leaderboard": (
+        ("leaderboard", "{w}/run", "--release", "{w}/release", "--out", "{w}/board"),
+        ("run", "release"),
+    ),
     "extract": (("extract", "--packets", "{w}/packets", "--out", "{w}/new-run"), ("packets",)),
     "plan": (("plan", "{w}/run", "--effect", "0.02"), ("run",)),
     "run": (("run", "--out", "{w}/bench", "--tiers", "N1", "--jobs", "1"), ()),
@@ -2048,6 +2073,17 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copy(packets / "N1-000001" / "acord_125.pdf", folder / "report.pdf")
     (root / "rules.toml").write_text('[[rule]]\nmetric = "halluc_numbers"\nmax = 0.5\n')
     write_corpus(root / "corpus")  # a published corpus, for `import nightmare`
+    # a release wrapping the packets as they are (`leaderboard --release`)
+    from packetbench import __version__
+    from packetbench.benchmark.release.build import build as build_release
+
+    spec = root / "release.toml"
+    spec.write_text(
+        f'name = "world"\nversion = "1"\ngenerator_version = "{__version__}"\n'
+        '[split.dev]\nimport = "packets"\n'
+    )
+    build_release(spec, root / "release")
+    spec.unlink()
     return root
 
 

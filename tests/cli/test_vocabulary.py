@@ -80,7 +80,17 @@ def test_one_name_per_meaning() -> None:
     assert all("--tiers" in options[c] for c in ("generate", "patterns", "run"))
     # --jobs means worker processes, one unless asked
     assert {c: o["--jobs"] for c, o in options.items() if "--jobs" in o} == {
-        c: 1 for c in ("audit", "difficulty", "generate", "run", "score")
+        c: 1
+        for c in (
+            "audit",
+            "difficulty",
+            "generate",
+            "release build",
+            "release refresh",
+            "release verify",
+            "run",
+            "score",
+        )
     }
     # a run is an argument: no command takes it as --pilot
     assert "--pilot" not in options["plan"]

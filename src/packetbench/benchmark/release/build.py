@@ -1,0 +1,431 @@
+"""`release seeds`, `release build`, `release refresh` and `release publish`.
+
+A release is built in a staging folder beside DIR and moved into place only when every file
+is written and hashed, so a failed or interrupted build leaves DIR as it was. The same spec,
+seed file and packetbench version give the same bytes in every file, release.json and
+COMMITMENT included: nothing in them depends on time, paths outside the release, or workers.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from packetbench import __version__, ids, safe_read
+from packetbench.benchmark.errors import BadInput, UsageError
+from packetbench.benchmark.release import reading
+from packetbench.benchmark.release.layout import (
+    COMMITMENT,
+    FORMAT,
+    RELEASE,
+    Release,
+    ReleaseFile,
+    SplitEntry,
+    TierEntry,
+    commitment_text,
+    manifest_bytes,
+    read_release,
+    split_digest,
+    test_folder,
+)
+from packetbench.benchmark.release.spec import (
+    LoadedSpec,
+    SeedFile,
+    SplitSpec,
+    check_outside,
+    draw,
+    load_seeds,
+    load_spec,
+    resolved_knobs,
+    seed_text,
+)
+from packetbench.benchmark.runs import write_atomic
+
+OWN = {RELEASE, COMMITMENT, "dev", "test"}  # what `build` writes into DIR
+Progress = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    return None
+
+
+def write_seeds(spec_path: Path, out: Path | None, force: bool = False) -> Path:
+    """Draw the test split's private seeds into `out` (default: the spec's seed_file)."""
+    loaded = load_spec(spec_path)
+    test = loaded.split("test")
+    if test is None or test.tiers is None:
+        raise UsageError(f"{spec_path}: has no [split.test]; a dev split's seeds are in the spec")
+    target = out or loaded.seed_file()
+    assert target is not None  # the spec check makes a test split name its seed file
+    if target.is_dir():
+        raise UsageError(f"{target}: is a folder, not a seed file")
+    if target.exists() and not force:
+        raise UsageError(
+            f"{target}: already exists (a release built from it would change if it were "
+            "replaced; use --force to draw new seeds anyway)"
+        )
+    write_atomic(target, seed_text(draw(loaded.spec.name, test.tiers)))
+    return target
+
+
+def _check_out(out: Path, force: bool) -> None:
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out}: exists and is not a folder")
+    if not out.is_dir() or not any(out.iterdir()):
+        return
+    if not force:
+        raise UsageError(f"{out}: already exists (use --force to replace the release)")
+    other = sorted(p.name for p in out.iterdir() if p.name not in OWN)
+    if other:
+        raise UsageError(
+            f"{out}: holds {other[0]}, which release build did not write; --force replaces "
+            "only a release (choose another folder)"
+        )
+
+
+def _hash_tree(folder: Path, prefix: str) -> dict[str, str]:
+    """path under the release -> sha256 of every regular file below `folder`."""
+    lines: dict[str, str] = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_symlink():
+            raise BadInput(f"{path}: a symbolic link; a release holds regular files only")
+        if path.is_file():
+            relative = path.relative_to(folder).as_posix()
+            lines[f"{prefix}/{relative}"] = safe_read.sha256(path, "document")
+    return lines
+
+
+def _pages(folder: Path) -> tuple[dict[str, int], reading.PacketInfo]:
+    info = reading.packet_info(folder)
+    return {doc.doc_id: reading.pages(folder, doc) for doc in info.documents}, info
+
+
+def _generate(
+    split: SplitSpec,
+    tier_seeds: dict[str, int],
+    into: Path,
+    jobs: int,
+    progress: Progress,
+) -> None:
+    from packetbench.generator import batch
+    from packetbench.generator.tiers import parse_overrides
+
+    overrides = parse_overrides(split.set_)
+    for tier in split.tiers or []:
+        count = split.packets_per_tier or 0
+        progress(f"generating {count} {tier} packet(s) into {into.name}/")
+        batch.generate(tier, tier_seeds[tier], count, into, jobs=jobs, overrides=overrides)
+
+
+def _test_split(
+    split: SplitSpec, seeds: SeedFile, staging: Path, jobs: int, progress: Progress
+) -> None:
+    """Generate the test packets and move each to the folder named by its position."""
+    from packetbench.generator.packet import packet_id
+
+    work = staging / ".test-work"
+    target = staging / "test"
+    target.mkdir(parents=True)
+    _generate(split, seeds.seeds, work, jobs, progress)
+    for tier in split.tiers or []:
+        for index, seed in enumerate(seeds.seeds_of(tier, split.packets_per_tier or 0), 1):
+            (work / packet_id(tier, seed)).rename(target / test_folder(tier, index))
+    shutil.rmtree(work)
+
+
+def _copy_imported(source: Path, generator_version: str, staging: Path) -> list[str]:
+    """Copy every packet of the imported corpus `source` into staging/dev, byte for byte;
+    the generator versions of the packets that were imported."""
+    if not source.is_dir():
+        raise BadInput(f"{source}: {'not a folder' if source.exists() else 'missing'}")
+    children = sorted(c for c in source.iterdir() if (c / "packet_truth.json").is_file())
+    if not children:
+        raise BadInput(f"{source}: holds no packets (no */packet_truth.json)")
+    versions: set[str] = set()
+    for child in children:
+        info = reading.packet_info(child)
+        if info.generator_version != generator_version:
+            raise UsageError(
+                f"{child / 'packet_truth.json'}: generator_version {info.generator_version}, "
+                f"not the spec's {generator_version} (a release holds packets of the "
+                "generator version it names)"
+            )
+        versions.add(info.generator_version)
+        target = staging / "dev" / ids.check(info.packet_id, "packet_id", child)
+        for path in sorted(child.rglob("*")):
+            relative = path.relative_to(child)
+            if path.is_symlink():
+                raise BadInput(f"{path}: a symbolic link; a release copies regular files only")
+            if path.is_dir():
+                continue
+            for part in relative.parts:
+                ids.check(part, "file name", child)
+            (target / relative).parent.mkdir(parents=True, exist_ok=True)
+            (target / relative).write_bytes(safe_read.read_bytes(path, "document"))
+    return sorted(versions)
+
+
+@dataclass(frozen=True)
+class Built:
+    release: Release
+    packets: dict[str, int]  # split -> packets
+
+
+def _split_entry(
+    staging: Path,
+    name: str,
+    lines: dict[str, str],
+    spec_split: SplitSpec | None,
+    seeds: SeedFile | None = None,
+    imported: list[str] | None = None,
+) -> SplitEntry:
+    folder = staging / name
+    packets = sorted(c.name for c in folder.iterdir() if (c / "packet_truth.json").is_file())
+    pages: dict[str, dict[str, int]] = {}
+    tiers: dict[str, int] = {}
+    for packet in packets:
+        pages[packet], info = _pages(folder / packet)
+        tiers[info.tier] = tiers.get(info.tier, 0) + 1
+    if spec_split is None or imported is not None:
+        tier_entries = {tier: TierEntry(packets=n) for tier, n in sorted(tiers.items())}
+    else:
+        knobs = resolved_knobs(spec_split)
+        tier_entries = {
+            tier: TierEntry(
+                packets=spec_split.packets_per_tier or 0,
+                first_seed=spec_split.seed if seeds is None else None,
+                knobs=knobs[tier],
+            )
+            for tier in spec_split.tiers or []
+        }
+    return SplitEntry(
+        public=name == "dev",
+        source="imported" if imported is not None else "generated",
+        tiers=tier_entries,
+        set_=list(spec_split.set_) if spec_split is not None else [],
+        draw=seeds.draw if seeds is not None else None,
+        seed_commitment=(
+            seeds.commitment(spec_split.tiers or [], spec_split.packets_per_tier or 0)
+            if seeds is not None and spec_split is not None
+            else None
+        ),
+        imported_generator_versions=imported,
+        packets=packets,
+        documents=sum(len(p) for p in pages.values()),
+        pages=pages,
+        files=sum(1 for p in lines if p.startswith(f"{name}/")),
+        files_sha256=split_digest(lines, name),
+    )
+
+
+def _finish(staging: Path, manifest_of: Callable[[dict[str, str]], ReleaseFile]) -> None:
+    lines: dict[str, str] = {}
+    for name in ("dev", "test"):
+        if (staging / name).is_dir():
+            lines |= _hash_tree(staging / name, name)
+    body = commitment_text(lines)
+    (staging / COMMITMENT).write_bytes(body)
+    (staging / RELEASE).write_bytes(manifest_bytes(manifest_of(lines)))
+
+
+def _sha(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _staging(out: Path, what: str) -> Path:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    for left in out.parent.glob(f".{out.name}.{what}-*"):
+        owner = left.name.rpartition("-")[2]
+        from packetbench.generator.worker_pool import alive
+
+        if owner.isdigit() and not alive(int(owner)):
+            shutil.rmtree(left, ignore_errors=True)
+    staging = out.parent / f".{out.name}.{what}-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
+    return staging
+
+
+def _move_into(staging: Path, out: Path) -> None:
+    """Put the release built in `staging` at `out`, replacing the release there."""
+    if out.is_dir():
+        old = out.parent / f".{out.name}.old-{os.getpid()}"
+        out.rename(old)
+        try:
+            staging.rename(out)
+        except BaseException:
+            old.rename(out)
+            raise
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        staging.rename(out)
+
+
+def build(
+    spec_path: Path,
+    out: Path,
+    *,
+    seeds: Path | None = None,
+    jobs: int = 1,
+    force: bool = False,
+    progress: Progress = _quiet,
+) -> Built:
+    """Build the release `spec_path` describes into `out` (see the module docstring)."""
+    loaded = load_spec(spec_path)
+    spec = loaded.spec
+    if loaded.imported is None and spec.generator_version != __version__:
+        raise UsageError(
+            f"{spec_path}: generator_version {spec.generator_version} is not this "
+            f"packetbench's {__version__}; build it with packetbench {spec.generator_version}"
+        )
+    test = loaded.split("test")
+    seed_file: SeedFile | None = None
+    if test is not None:
+        path = seeds or loaded.seed_file()
+        assert path is not None
+        check_outside(path, out, "the seed file")
+        seed_file = load_seeds(path, spec.name, test.tiers or [], test.packets_per_tier or 0)
+    elif seeds is not None:
+        raise UsageError(f"--seeds: {spec_path} has no [split.test]")
+    if jobs < 1:
+        raise UsageError(f"--jobs must be at least 1 (got {jobs})")
+    _check_out(out, force)
+    if loaded.imported is not None:
+        check_outside(loaded.imported, out, "the imported corpus")
+    staging = _staging(out, "partial")
+    try:
+        built = _build(loaded, seed_file, staging, jobs, progress)
+        _move_into(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return Built(read_release(out), built)
+
+
+def _build(
+    loaded: LoadedSpec,
+    seed_file: SeedFile | None,
+    staging: Path,
+    jobs: int,
+    progress: Progress,
+) -> dict[str, int]:
+    spec = loaded.spec
+    dev = loaded.split("dev")
+    assert dev is not None
+    imported: list[str] | None = None
+    if loaded.imported is not None:
+        progress(f"copying the imported corpus {loaded.imported}")
+        imported = _copy_imported(loaded.imported, spec.generator_version, staging)
+    else:
+        seed = dev.seed or 0
+        _generate(dev, {tier: seed for tier in dev.tiers or []}, staging / "dev", jobs, progress)
+    test = loaded.split("test")
+    if test is not None and seed_file is not None:
+        _test_split(test, seed_file, staging, jobs, progress)
+    from packetbench.generator.truth import versions
+
+    def manifest_of(lines: dict[str, str]) -> ReleaseFile:
+        splits = {"dev": _split_entry(staging, "dev", lines, dev, imported=imported)}
+        if test is not None:
+            splits["test"] = _split_entry(staging, "test", lines, test, seeds=seed_file)
+        return ReleaseFile(
+            release_format=FORMAT,
+            name=spec.name,
+            version=spec.version,
+            description=spec.description,
+            licence=spec.licence,
+            generator_version=spec.generator_version,
+            library_versions={} if imported is not None else dict(versions()),
+            splits=splits,
+            commitment_sha256=_sha(commitment_text(lines)),
+        )
+
+    progress("hashing every file")
+    _finish(staging, manifest_of)
+    counts = {
+        name: sum(1 for c in (staging / name).iterdir() if c.is_dir())
+        for name in ("dev", "test")
+        if (staging / name).is_dir()
+    }
+    return counts
+
+
+@dataclass(frozen=True)
+class Refreshed:
+    release: Release
+    old_commitment: str | None
+    old_digest: str
+    seeds: Path
+
+
+def refresh(
+    folder: Path, seeds_out: Path, *, jobs: int = 1, progress: Progress = _quiet
+) -> Refreshed:
+    """Draw a new test split for the release in `folder`: new private seeds written to
+    `seeds_out` (first, so they are never lost), the test packets generated again from them,
+    COMMITMENT and release.json rewritten. The dev split is untouched."""
+    old = read_release(folder)
+    entry = old.manifest.splits.get("test")
+    if entry is None or entry.source != "generated":
+        raise UsageError(f"{folder / RELEASE}: has no generated test split to refresh")
+    if old.manifest.generator_version != __version__:
+        raise UsageError(
+            f"{folder / RELEASE}: generator_version {old.manifest.generator_version} is not "
+            f"this packetbench's {__version__}; refresh it with packetbench "
+            f"{old.manifest.generator_version}"
+        )
+    check_outside(seeds_out, folder, "the seed file")
+    if seeds_out.exists():
+        raise UsageError(
+            f"{seeds_out}: already exists; the new seeds go to a new file (keep the old one: "
+            "publishing it later lets anyone verify the retired split)"
+        )
+    tiers = list(entry.tiers)
+    count = next(iter(entry.tiers.values())).packets
+    fresh = draw(old.manifest.name, tiers, (entry.draw or 1) + 1)
+    write_atomic(seeds_out, seed_text(fresh))
+    split = SplitSpec.model_validate(
+        {"tiers": tiers, "packets_per_tier": count, "seed_file": str(seeds_out), "set": entry.set_}
+    )
+    staging = _staging(folder, "refresh")
+    try:
+        _test_split(split, fresh, staging, jobs, progress)
+        lines = {p: sha for p, sha in old.lines.items() if not p.startswith("test/")}
+        lines |= _hash_tree(staging / "test", "test")
+        new_entry = _split_entry(staging, "test", lines, split, seeds=fresh)
+        splits = dict(old.manifest.splits) | {"test": new_entry}
+        manifest = old.manifest.model_copy(
+            update={"splits": splits, "commitment_sha256": _sha(commitment_text(lines))}
+        )
+        moved = folder / f".test.old-{os.getpid()}"
+        (folder / "test").rename(moved)
+        (staging / "test").rename(folder / "test")
+        write_atomic(folder / COMMITMENT, commitment_text(lines))
+        write_atomic(folder / RELEASE, manifest_bytes(manifest))
+        shutil.rmtree(moved, ignore_errors=True)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return Refreshed(read_release(folder), entry.seed_commitment, old.digest, seeds_out)
+
+
+def publish(folder: Path, out: Path, force: bool = False) -> Release:
+    """Copy what may be published of the release in `folder` to `out`: release.json,
+    COMMITMENT and the dev split; never the test packets (their truth and seeds)."""
+    release = read_release(folder)
+    check_outside(out, folder, "the public copy")
+    _check_out(out, force)
+    staging = _staging(out, "publish")
+    try:
+        shutil.copytree(folder / "dev", staging / "dev", symlinks=True)
+        for name in (RELEASE, COMMITMENT):
+            shutil.copyfile(folder / name, staging / name)
+        _move_into(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return release
