@@ -89,6 +89,13 @@ def _one(task: tuple[Path, str, int, bool]) -> dict[str, Any]:
             level: [a.intact_read, a.intact_read + a.intact_unread]
             for level, a in sorted((pixels.levels if pixels else {}).items())
         },
+        # What each scan level's readers found of its located values (pixels and OCR; the
+        # handwriting on native pages: OCR alone).
+        "recall": {
+            level: [kinds["fields"]["found"], kinds["fields"]["checked"]]
+            for level, kinds in sorted(totals["scans"].items())
+            if "fields" in kinds
+        },
         "cpu_generate": round(generated - started, 2),
         "cpu_audit": round(audited - generated, 2),
     }
@@ -112,6 +119,12 @@ def _tier_table(rows: list[dict[str, Any]]) -> dict[str, Any]:
     calibration = [r["calibration"] for r in rows]
     boxes = sum(c["boxes"] for c in calibration)
     agreed = sum(c["agreed"] for c in calibration)
+    recall: dict[str, list[int]] = {}
+    for row in rows:
+        for level, (found, checked) in row["recall"].items():
+            total = recall.setdefault(level, [0, 0])
+            total[0] += found
+            total[1] += checked
     levels: dict[str, list[int]] = {}
     for row in rows:
         for level, (read, boxes) in row["levels"].items():
@@ -121,6 +134,7 @@ def _tier_table(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "packets": len(rows),
         "calibration_levels": {k: levels[k] for k in sorted(levels)},
+        "recall_levels": {k: recall[k] for k in sorted(recall)},
         "packets_with_finding": len(with_finding),
         "packets_with_finding_upper_95": round(upper_bound(len(with_finding), len(rows)), 4),
         "status": dict(Counter(r["status"] for r in rows)),
@@ -221,6 +235,10 @@ def main() -> int:
             if n
         )
         print(f"      calibration by level (intact boxes OCR read): {read}")
+        found = ", ".join(
+            f"{level} {f}/{n} ({f / n:.1%})" for level, (f, n) in t["recall_levels"].items() if n
+        )
+        print(f"      located values found by level: {found}")
         for kind in PROBLEMS:
             if kind in t["findings"]:
                 f = t["findings"][kind]
