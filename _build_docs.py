@@ -118,7 +118,7 @@ def cli_page() -> str:
 
 
 def patterns_page() -> str:
-    from packetbench.generator.codes import TIERS
+    from packetbench.core.codes import TIERS
     from packetbench.generator.patterns.catalogue import rows as catalogue
 
     entries = catalogue(None)
@@ -170,7 +170,7 @@ def _knob_value(value: Any) -> str:
 
 
 def tiers_page() -> str:
-    from packetbench.generator.codes import TIERS
+    from packetbench.core.codes import TIERS
     from packetbench.generator.tiers import KNOBS, PRESETS, document_ids
 
     every = set(document_ids())

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from packetbench.benchmark.audit import audit_packets
 from packetbench.benchmark.audit.sample import corpus, draw, parse_sample
+from packetbench.core.executors import make_executor
 from packetbench.generator.batch import generate
-from packetbench.generator.executors import make_executor
 from packetbench.generator.packet import packet_id
 
 MARK = ".corrupted-by-audit-sample-benchmark"

@@ -30,7 +30,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from packetbench.benchmark.extract import HarnessOptions, extract
+from packetbench.benchmark.config import HarnessOptions
+from packetbench.benchmark.extract import extract
 from packetbench.benchmark.harness.inputs import build_file
 from packetbench.benchmark.providers import provider_class
 from packetbench.generator.batch import generate

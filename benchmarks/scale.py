@@ -43,7 +43,7 @@ STAGE = textwrap.dedent("""
     packets, run = folder / "packets", folder / "run"
     began = time.perf_counter()
     facts = {}
-    from packetbench.generator.executors import make_executor
+    from packetbench.core.executors import make_executor
     from packetbench.benchmark.errors import BenchmarkError
     runner = make_executor(executor, jobs, None, (BenchmarkError,))
     if stage == "generate":

@@ -26,9 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from packetbench.benchmark.runs import write_json
 from packetbench.benchmark.verify.calibration import CALIBRATION, calibrate, rows_of
 from packetbench.benchmark.verify.correction import SAME, correct
+from packetbench.core.writing import write_json
 
 
 def _cli(*args: str) -> None:

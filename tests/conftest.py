@@ -60,7 +60,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
     The repository commits only the lock (packets/SHA256SUMS): the packets outgrew what is worth
     committing. Every process of a session (xdist workers too) runs this; the folder's writer lock
-    (packetbench.locking, the one `generate` takes) lets the first build and the others find
+    (packetbench.core.locking, the one `generate` takes) lets the first build and the others find
     the suite built. The lock file is never rewritten here: a
     generator change that alters output fails `test_determinism` until `make suite` records it.
     """

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from packetbench import ids
-from packetbench.benchmark.runs import ExtractionRecord, Usage, write_record
+from packetbench.benchmark.records import ExtractionRecord, Usage, write_record
+from packetbench.core import ids
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
 """The dependency direction of docs/design.md §2: the generator half never imports the benchmark
-half or the command line, and provider SDKs are imported only by the provider that uses them."""
+half or the command line; `core`, what both halves share, imports neither half; and provider
+SDKs are imported only by the provider that uses them."""
 
 from __future__ import annotations
 
@@ -47,8 +48,53 @@ def test_generator_never_imports_the_benchmark_or_the_cli() -> None:
     assert offenders == []
 
 
+def test_core_imports_neither_half() -> None:
+    modules = _modules(PACKAGE / "core")
+    assert len(modules) > 10
+    offenders = [
+        (str(m.relative_to(ROOT)), name)
+        for m in modules
+        for name in _imports(m)
+        if name.startswith(
+            (
+                "packetbench.generator",
+                "packetbench.benchmark",
+                "packetbench.cli",
+                "packetbench.integrations",
+                "packetbench.legibility",
+            )
+        )
+    ]
+    assert offenders == []
+
+
+def test_the_benchmark_takes_its_shared_basics_from_core() -> None:
+    """What both halves use lives in `core`: the benchmark imports from the generator only
+    what is the generator's own (its document models, schemas, renderers the audit rebuilds
+    pages with, the generation the pipeline runs), never a basic kept there."""
+    basics = {
+        f"packetbench.generator.{name}"
+        for name in ("leaves", "codes", "executors", "worker_pool", "seeds", "errors")
+    }
+    outside = [m for m in _modules(PACKAGE) if "generator" not in m.relative_to(PACKAGE).parts]
+    offenders = [
+        (str(m.relative_to(ROOT)), name) for m in outside for name in _imports(m) if name in basics
+    ]
+    assert offenders == []
+
+
 def test_provider_sdks_only_in_their_providers() -> None:
-    owners = {"openai": "openai.py", "anthropic": "anthropic.py", "google": "gemini.py"}
+    """Each API provider's SDK (the registry's providers, each class naming its SDK) is
+    imported by that provider's module alone."""
+    from packetbench.benchmark.providers import PROVIDERS, api_providers
+    from packetbench.benchmark.providers.api import ApiProvider
+
+    owners = {}
+    for name in api_providers():
+        found = PROVIDERS[name].load()
+        assert issubclass(found, ApiProvider)
+        owners[found.sdk_module] = f"{PROVIDERS[name].module}.py"
+    assert owners == {"openai": "openai.py", "anthropic": "anthropic.py", "google": "gemini.py"}
     offenders = []
     for module in _modules(PACKAGE):
         for name in _imports(module):

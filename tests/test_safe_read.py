@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from packetbench import safe_read
+from packetbench.core import safe_read
 
 
 def test_a_regular_file_and_a_symlink_to_one_are_read(tmp_path: Path) -> None:

@@ -27,9 +27,11 @@ from typing import Any
 
 import pytest
 
-from packetbench.benchmark.extract import HarnessOptions, extract
+from packetbench.benchmark.config import HarnessOptions, repeat_seed
+from packetbench.benchmark.extract import extract
 from packetbench.benchmark.providers.sim import SimProvider
-from packetbench.benchmark.repeats import extract_repeats, repeat_seed, write_spread
+from packetbench.benchmark.repeats import extract_repeats
+from packetbench.benchmark.report.spread import write_spread
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
 from tests.support.corpus_fixture import write_corpus
@@ -255,12 +257,18 @@ def _cases() -> list[Case]:
         add("generate", "bad option", label, ("generate", *flags, "--out", "{w}/packets"), needle)
 
     # audit --------------------------------------------------------------------------------
-    add("audit", "missing path", "no such folder", ("audit", "{w}/nowhere"), "{w}/nowhere")
+    add(
+        "audit",
+        "missing path",
+        "no such folder",
+        ("audit", "--packets", "{w}/nowhere"),
+        "{w}/nowhere",
+    )
     add(
         "audit",
         "empty folder",
         "no packet in it",
-        ("audit", "{w}/empty"),
+        ("audit", "--packets", "{w}/empty"),
         "{w}/empty",
         _write("empty/.keep", ""),
     )
@@ -275,7 +283,7 @@ def _cases() -> list[Case]:
             "audit",
             "truncated JSON",
             kind,
-            ("audit", f"{{w}}/{PACKET}"),
+            ("audit", "--packets", f"{{w}}/{PACKET}"),
             f"{{w}}/{PACKET}/{kind}.json",
             _truncate(f"{PACKET}/{kind}.json"),
         )
@@ -283,7 +291,7 @@ def _cases() -> list[Case]:
         "audit",
         "truncated file",
         "PDF",
-        ("audit", f"{{w}}/{PACKET}"),
+        ("audit", "--packets", f"{{w}}/{PACKET}"),
         f"{{w}}/{PACKET}/sov_pdf.pdf",
         _truncate(f"{PACKET}/sov_pdf.pdf"),
     )
@@ -291,7 +299,7 @@ def _cases() -> list[Case]:
         "audit",
         "truncated file",
         "workbook",
-        ("audit", f"{{w}}/{PACKET}"),
+        ("audit", "--packets", f"{{w}}/{PACKET}"),
         f"{{w}}/{PACKET}/sov_excel.xlsx",
         _truncate(f"{PACKET}/sov_excel.xlsx"),
     )
@@ -299,7 +307,7 @@ def _cases() -> list[Case]:
         "audit",
         "wrong file type",
         "a workbook named .pdf",
-        ("audit", f"{{w}}/{PACKET}"),
+        ("audit", "--packets", f"{{w}}/{PACKET}"),
         f"{{w}}/{PACKET}/sov_pdf.pdf",
         _replace(f"{PACKET}/sov_pdf.pdf", f"{PACKET}/sov_excel.xlsx"),
     )
@@ -307,7 +315,7 @@ def _cases() -> list[Case]:
         "audit",
         "wrong file type",
         "a PDF named .xlsx",
-        ("audit", f"{{w}}/{PACKET}"),
+        ("audit", "--packets", f"{{w}}/{PACKET}"),
         f"{{w}}/{PACKET}/loss_run_excel.xlsx",
         _replace(f"{PACKET}/loss_run_excel.xlsx", f"{PACKET}/loss_run_pdf.pdf"),
     )
@@ -315,7 +323,7 @@ def _cases() -> list[Case]:
         "audit",
         "wrong file type",
         "a PDF named .csv",
-        ("audit", f"{{w}}/{PACKET}"),
+        ("audit", "--packets", f"{{w}}/{PACKET}"),
         f"{{w}}/{PACKET}/loss_run_csv.csv",
         _replace(f"{PACKET}/loss_run_csv.csv", f"{PACKET}/loss_run_pdf.pdf"),
     )
@@ -323,7 +331,7 @@ def _cases() -> list[Case]:
         "audit",
         "wrong file type",
         "a PDF named .json",
-        ("audit", f"{{w}}/{PACKET}"),
+        ("audit", "--packets", f"{{w}}/{PACKET}"),
         f"{{w}}/{PACKET}/field_truth_acord_125.json",
         _replace(f"{PACKET}/field_truth_acord_125.json", f"{PACKET}/acord_125.pdf"),
     )
@@ -331,7 +339,7 @@ def _cases() -> list[Case]:
         "audit",
         "file for folder",
         "a file as the packet",
-        ("audit", "{w}/notes.txt"),
+        ("audit", "--packets", "{w}/notes.txt"),
         "{w}/notes.txt",
         _write("notes.txt", "mine"),
         (),
@@ -340,7 +348,7 @@ def _cases() -> list[Case]:
         "audit",
         "folder for file",
         "the PDF is a folder",
-        ("audit", f"{{w}}/{PACKET}"),
+        ("audit", "--packets", f"{{w}}/{PACKET}"),
         f"{{w}}/{PACKET}/sov_pdf.pdf",
         _to_folder(f"{PACKET}/sov_pdf.pdf"),
     )
@@ -348,11 +356,17 @@ def _cases() -> list[Case]:
         "audit",
         "folder for file",
         "a manifest is a folder",
-        ("audit", f"{{w}}/{PACKET}"),
+        ("audit", "--packets", f"{{w}}/{PACKET}"),
         f"{{w}}/{PACKET}/manifest_acord_140.json",
         _to_folder(f"{PACKET}/manifest_acord_140.json"),
     )
-    add("audit", "bad option", "unknown option", ("audit", f"{{w}}/{PACKET}", "--fast"), "--fast")
+    add(
+        "audit",
+        "bad option",
+        "unknown option",
+        ("audit", "--packets", f"{{w}}/{PACKET}", "--fast"),
+        "--fast",
+    )
 
     # stub ---------------------------------------------------------------------------------
     serve = ("stub", "--packets")
@@ -388,7 +402,7 @@ def _cases() -> list[Case]:
     )
 
     # difficulty ---------------------------------------------------------------------------
-    card = ("difficulty", "--ocr-sample", "0")
+    card = ("difficulty", "--ocr-sample", "0", "--packets")
     add("difficulty", "missing path", "no such folder", (*card, "{w}/nowhere"), "{w}/nowhere")
     add(
         "difficulty",
@@ -426,7 +440,7 @@ def _cases() -> list[Case]:
         "difficulty",
         "bad option",
         "--ocr-sample -1",
-        ("difficulty", "{w}/packets", "--ocr-sample", "-1"),
+        ("difficulty", "--packets", "{w}/packets", "--ocr-sample", "-1"),
         "--ocr-sample must be 0 or more",
     )
 
@@ -944,7 +958,7 @@ def _cases() -> list[Case]:
         _edit_record("run"),
         seen,
     )
-    # a second writer of a folder another process holds (packetbench.locking) -------------
+    # a second writer of a folder another process holds (packetbench.core.locking) -------------
     held = "is being written by pid "
     add(
         "view",
@@ -1564,7 +1578,7 @@ def _untrusted(add: Callable[..., None]) -> None:
             "audit",
             "hostile id",
             f"{label} ../../ESCAPED",
-            ("audit", f"{{w}}/{PACKET}"),
+            ("audit", "--packets", f"{{w}}/{PACKET}"),
             f"{{w}}/{truth}",
             _set_id(truth, where, escaped),
         )
@@ -1581,7 +1595,7 @@ def _untrusted(add: Callable[..., None]) -> None:
         "audit",
         "hostile id",
         "a manifest's file ../notes.txt",
-        ("audit", f"{{w}}/{PACKET}"),
+        ("audit", "--packets", f"{{w}}/{PACKET}"),
         f"{{w}}/{PACKET}/manifest_sov_pdf.json",
         _set_id(f"{PACKET}/manifest_sov_pdf.json", ("file",), "../notes.txt"),
     )
@@ -1600,7 +1614,7 @@ def _untrusted(add: Callable[..., None]) -> None:
                 "audit",
                 "not a regular file",
                 f"{name} is {label}",
-                ("audit", f"{{w}}/{PACKET}"),
+                ("audit", "--packets", f"{{w}}/{PACKET}"),
                 f"{{w}}/{relative}",
                 damage(relative),
             )
@@ -2013,7 +2027,8 @@ def _held(folder: str, name: str = ".packetbench.lock") -> Callable[[Path], None
     def damage(world: Path) -> None:
         target = world / folder
         code = (
-            "import sys, time; from pathlib import Path; from packetbench.locking import hold\n"
+            "import sys, time; from pathlib import Path\n"
+            "from packetbench.core.locking import hold\n"
             "with hold(Path(sys.argv[1]), name=sys.argv[2]):\n"
             "    print('held', flush=True); time.sleep(60)"
         )

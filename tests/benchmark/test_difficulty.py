@@ -75,23 +75,25 @@ def test_card_tells_a_scanned_packet_from_a_native_one(packets: Path) -> None:
 
 def test_jobs_measure_the_same_card(run_cli: RunCli, packets: Path) -> None:
     """`--jobs 2` measures the packets in two worker processes: the card is the same."""
-    one = run_cli("difficulty", str(packets), "--ocr-sample", "0", "--json")
-    two = run_cli("difficulty", str(packets), "--ocr-sample", "0", "--json", "--jobs", "2")
+    one = run_cli("difficulty", "--packets", str(packets), "--ocr-sample", "0", "--json")
+    two = run_cli(
+        "difficulty", "--packets", str(packets), "--ocr-sample", "0", "--json", "--jobs", "2"
+    )
     assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
     assert json.loads(two.stdout) == json.loads(one.stdout)
     assert [row["tier"] for row in json.loads(one.stdout)["tiers"]] == ["N1", "N2", "N3"]
-    zero = run_cli("difficulty", str(packets), "--jobs", "0")
+    zero = run_cli("difficulty", "--packets", str(packets), "--jobs", "0")
     assert zero.returncode == 2 and zero.stderr.startswith("packetbench: error: --jobs")
 
 
 def test_cli_prints_the_card_and_its_json(run_cli: RunCli, packets: Path) -> None:
-    done = run_cli("difficulty", str(packets), "--ocr-sample", "0")
+    done = run_cli("difficulty", "--packets", str(packets), "--ocr-sample", "0")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].split()[:2] == ["tier", "packets"]
     assert [line.split()[0] for line in lines[1:4]] == ["N1", "N2", "N3"]
     assert "0 page(s) read" in lines[-1]
-    done = run_cli("difficulty", str(packets), "--ocr-sample", "0", "--json")
+    done = run_cli("difficulty", "--packets", str(packets), "--ocr-sample", "0", "--json")
     assert done.returncode == 0, done.stderr
     card = json.loads(done.stdout)
     assert [row["tier"] for row in card["tiers"]] == ["N1", "N2", "N3"]
@@ -134,7 +136,7 @@ def test_card_runs_on_an_imported_corpus(run_cli: RunCli, tmp_path: Path) -> Non
     corpus = write_corpus(tmp_path / "corpus")
     done = run_cli("import", "nightmare", str(corpus), "--out", str(tmp_path / "imported"))
     assert done.returncode == 0, done.stderr
-    done = run_cli("difficulty", str(tmp_path / "imported" / "packets"), "--json")
+    done = run_cli("difficulty", "--packets", str(tmp_path / "imported" / "packets"), "--json")
     assert done.returncode == 0, done.stderr
     (row,) = json.loads(done.stdout)["tiers"]
     assert row["tier"] == "N1" and row["packets"] == 1 and row["documents_per_packet"] == 2
@@ -149,13 +151,13 @@ def test_card_runs_on_an_imported_corpus(run_cli: RunCli, tmp_path: Path) -> Non
     ],
 )
 def test_bad_options_exit_2(run_cli: RunCli, tmp_path: Path, args: list[str], message: str) -> None:
-    done = run_cli("difficulty", str(tmp_path), *args)
+    done = run_cli("difficulty", "--packets", str(tmp_path), *args)
     assert done.returncode == 2
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
 def test_a_folder_without_packets_exits_2(run_cli: RunCli, tmp_path: Path) -> None:
-    done = run_cli("difficulty", str(tmp_path))
+    done = run_cli("difficulty", "--packets", str(tmp_path))
     assert done.returncode == 2
     assert str(tmp_path) in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
@@ -167,7 +169,7 @@ def test_a_broken_manifest_exits_2_naming_it(
 
     copy = Path(shutil.copytree(packets / "N1-000001", tmp_path / "N1-000001"))
     (copy / "manifest_acord_125.json").write_text("{not json", encoding="utf-8")
-    done = run_cli("difficulty", str(copy), "--ocr-sample", "0")
+    done = run_cli("difficulty", "--packets", str(copy), "--ocr-sample", "0")
     assert done.returncode == 2
     assert "manifest_acord_125.json" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1

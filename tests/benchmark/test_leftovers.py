@@ -112,7 +112,7 @@ def test_kill_9_during_score_leaves_nothing_the_next_score_keeps(
 def test_temporary_files_of_a_killed_writer_are_removed(tmp_path: Path) -> None:
     """A record's temporary file, left by a writer that is gone, goes when the record is
     written again; a live writer's is left alone."""
-    from packetbench.benchmark.runs import write_atomic
+    from packetbench.core.writing import write_atomic
 
     dead = subprocess.Popen(["true"])
     dead.wait()

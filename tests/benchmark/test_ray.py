@@ -44,7 +44,7 @@ def test_ray_executor_matches_local(run_cli: Run, tmp_path: Path) -> None:
     audits = []
     args: tuple[str, ...]
     for args in ((), RAY):
-        result = run_cli("audit", str(ray), "--json", *args)
+        result = run_cli("audit", "--packets", str(ray), "--json", *args)
         assert result.returncode in (0, 1), result.stderr
         audits.append(json.loads(result.stdout))
     assert audits[0] == audits[1]

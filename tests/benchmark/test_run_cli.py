@@ -231,7 +231,8 @@ def test_run_audits_a_sample_and_says_so(tmp_path: Path) -> None:
     said = listener.summaries["audit"]
     assert said.startswith(
         "passed: a seeded sample of 1 of 3 packets (every packet: --audit-sample all, or "
-        f"packetbench audit {out / 'packets'}); at most 100.00% of the corpus's packets"
+        f"packetbench audit --packets {out / 'packets'}); at most 100.00% of the corpus's "
+        "packets"
     ), said
     audit = json.loads((out / "audit.json").read_text())
     assert len(audit["packets"]) == 1 and audit["sample"]["population"] == 3
@@ -242,7 +243,7 @@ def test_a_real_provider_runs_the_whole_pipeline(run_cli: Run, tmp_path: Path) -
     """`run --provider openai` against the OpenAI stub: the real SDK extracts every document,
     and the options reach the requests. The stub indexes its own copy of the packets; `run`
     generates byte-identical ones, so the stub recognizes every document."""
-    from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+    from packetbench.benchmark.harness.stub import Faults, StubServer
     from packetbench.generator.batch import generate
 
     generate("N1", 1, 1, tmp_path / "stub-packets")
@@ -261,7 +262,7 @@ def test_a_real_provider_runs_the_whole_pipeline(run_cli: Run, tmp_path: Path) -
     assert "needs an API key in OPENAI_API_KEY" in missing.stderr
     assert not (tmp_path / "nokey" / "packets").exists()  # failed before generating
 
-    plan = FaultPlan(script={"N1-000001/sov_pdf": ["server_503", "none"]})
+    plan = Faults(script={"N1-000001/sov_pdf": ["server_503", "none"]})
     with StubServer(
         "openai",
         tmp_path / "stub-packets",
@@ -340,13 +341,13 @@ def test_kill_9_leaves_no_worker_behind(tmp_path: Path) -> None:
 def test_a_run_whose_every_extraction_failed_stops_with_exit_1(
     run_cli: Run, tmp_path: Path
 ) -> None:
-    from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+    from packetbench.benchmark.harness.stub import Faults, StubServer
     from packetbench.generator.batch import generate
 
     generate("N1", 1, 1, tmp_path / "stub-packets")
     key = {"OPENAI_API_KEY": "run-test-key-0123456789"}
     with StubServer(
-        "openai", tmp_path / "stub-packets", FaultPlan(rate=1.0, kinds=("malformed",))
+        "openai", tmp_path / "stub-packets", Faults(rate=1.0, kinds=("malformed",))
     ) as stub:
         out = tmp_path / "api"
         result = run_cli(

@@ -42,7 +42,7 @@ def test_set_ocr_and_a_sim_dry_run(run_cli: Run, tmp_path: Path) -> None:
 
 
 def test_api_dry_run_timeout_retries_and_cache(run_cli: Run, tmp_path: Path) -> None:
-    from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+    from packetbench.benchmark.harness.stub import Faults, StubServer
     from packetbench.generator.batch import generate
     from packetbench.generator.tiers import parse_overrides
 
@@ -50,7 +50,7 @@ def test_api_dry_run_timeout_retries_and_cache(run_cli: Run, tmp_path: Path) -> 
     cache, elsewhere = tmp_path / "cache", tmp_path / "env-cache"
     env = {"OPENAI_API_KEY": "run-test-key-0123456789", "PACKETBENCH_CACHE": str(elsewhere)}
     out = tmp_path / "api"
-    plan = FaultPlan(script={"N1-000001/sov_pdf": ["server_503", "none"]})
+    plan = Faults(script={"N1-000001/sov_pdf": ["server_503", "none"]})
     with StubServer("openai", tmp_path / "stub-packets", plan) as stub:
         api = ["--provider", "openai", "--model", "stub-model", "--base-url", stub.base_url]
         base = ["run", "--out", str(out), "--tiers", "N1", "--set", DOCS, *api]
@@ -73,3 +73,21 @@ def test_api_dry_run_timeout_retries_and_cache(run_cli: Run, tmp_path: Path) -> 
     # --cache: the answer went into the folder asked for, not $PACKETBENCH_CACHE's
     assert any(p.is_file() for p in cache.rglob("*"))
     assert not elsewhere.exists() or not any(p.is_file() for p in elsewhere.rglob("*"))
+
+
+def test_an_api_dry_run_needs_no_key(run_cli: Run, tmp_path: Path) -> None:
+    """`run --dry-run` estimates an API run without its key, as `extract --dry-run` does
+    ; the run itself still refuses to start without one, before generating."""
+    no_key = {"OPENAI_API_KEY": ""}
+    api = ["--provider", "openai", "--model", "gpt-5-mini", "--tiers", "N1", "--set", DOCS]
+    dry = run_cli("run", "--out", str(tmp_path / "dry"), *api, "--dry-run", env=no_key)
+    assert dry.returncode == 0, dry.stderr
+    assert "dry run: 2 of 2 documents would be sent to openai gpt-5-mini" in dry.stdout
+    assert "estimated $" in dry.stdout
+    assert not (tmp_path / "dry" / "runs").exists()
+    real = run_cli("run", "--out", str(tmp_path / "real"), *api, env=no_key)
+    assert real.returncode == 2
+    assert real.stderr.splitlines() == [
+        "packetbench: error: provider openai needs an API key in OPENAI_API_KEY"
+    ]
+    assert not (tmp_path / "real").exists()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from packetbench.benchmark import universe
-from packetbench.benchmark.errors import BadInput
+from packetbench.core.errors import BadInput
 from tests.support.paths import PACKETS
 
 

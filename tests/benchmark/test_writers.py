@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.results.database import SCHEMA_VERSION
+from packetbench.benchmark.results.schema import SCHEMA_VERSION
 from tests.support.paths import PACKETS, cli_path
 
 Run = Callable[..., subprocess.CompletedProcess[str]]

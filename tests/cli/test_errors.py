@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.errors import InputError
-from packetbench.generator.errors import LayoutError, TaskFailed, UsageError
-from packetbench.generator.executors import LocalExecutor
+from packetbench.core.errors import InputError, TaskFailed, UsageError
+from packetbench.core.executors import LocalExecutor
+from packetbench.generator.errors import LayoutError
 from tests.support.paths import cli_path
 from tests.support.processes import children
 
@@ -23,7 +23,8 @@ from tests.support.processes import children
 PROBE = textwrap.dedent("""
     import sys
     from packetbench.cli import app, main
-    from packetbench.generator.errors import LayoutError, UsageError
+    from packetbench.core.errors import UsageError
+    from packetbench.generator.errors import LayoutError
 
     @app.command("explode")
     def explode() -> None:

@@ -157,7 +157,7 @@ def test_a_full_standard_output_is_one_line(
     packets, a = run
     args = {
         "sql": ["sql", str(a), "SELECT * FROM claims"],
-        "difficulty": ["difficulty", str(packets)],
+        "difficulty": ["difficulty", "--packets", str(packets)],
         "patterns": ["patterns"],
         "plan": ["plan", str(a), "--effect", "0.05"],
     }[command]

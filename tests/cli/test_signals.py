@@ -260,8 +260,8 @@ def test_every_command_ends_on_sigterm_as_on_sigint(
             "--out",
             str(tmp_path / "x"),
         ],
-        "audit": ["audit", n3],
-        "difficulty": ["difficulty", n3],
+        "audit": ["audit", "--packets", n3],
+        "difficulty": ["difficulty", "--packets", n3],
         "generate": ["generate", "--tiers", "N3", "--count", "2", "--out", str(tmp_path / "g")],
     }[command]
     code, stderr, took = _stop(args, signal.SIGTERM, _after(0.3))

@@ -94,6 +94,81 @@ def test_one_name_per_meaning() -> None:
     }
     # a run is an argument: no command takes it as --pilot
     assert "--pilot" not in options["plan"]
+    # --batch is the batch API, a switch, wherever it is; verify's claims per request say so
+    batch = {c: _params([*c.split()])["--batch"] for c, o in options.items() if "--batch" in o}
+    assert sorted(batch) == ["extract", "run"] and all(p.is_flag for p in batch.values())
+    assert "--claims-per-request" in options["verify"]
+    # packets are --packets in every command that reads them, never an argument
+    reading = ("audit", "difficulty", "extract", "score", "verify", "view")
+    assert all("--packets" in options[c] for c in reading)
+    arguments = {
+        " ".join(words): [p.name for p in _all_params(words) if p.param_type_name == "argument"]
+        for words in _commands()
+    }
+    assert not [c for c, names in arguments.items() if any("packet" in n for n in names)]
+
+
+def _all_params(words: list[str]) -> list[typer.core.TyperOption]:
+    command: object = typer.main.get_command(app)
+    for word in words:
+        command = command.commands[word]  # type: ignore[attr-defined]
+    return list(command.params)  # type: ignore[attr-defined]
+
+
+def _params(words: list[str]) -> dict[str, typer.core.TyperOption]:
+    return {name: p for p in _all_params(words) if not p.hidden for name in p.opts}
+
+
+SHARED = ("extract", "run", "verify")
+
+
+def test_extract_run_and_verify_declare_each_shared_option_once() -> None:
+    """An option extract, run and verify share has one type, one default and one help text
+    (they are declared once, in cli/_options.py); run takes every extraction option extract
+    takes but those that name extract's own folders and modes."""
+    params = {c: _params([c]) for c in SHARED}
+    # --out is each command's own output (a run folder, run's whole folder): its own help
+    shared = sorted(
+        name
+        for name in set().union(*params.values())
+        if sum(name in p for p in params.values()) > 1 and name != "--out"
+    )
+    assert len(shared) >= 25, shared
+    for name in shared:
+        found = [params[c][name] for c in SHARED if name in params[c]]
+        assert len({p.help for p in found}) == 1, (name, [p.help for p in found])
+        assert len({repr(p.default) for p in found}) == 1, (name, [p.default for p in found])
+        assert len({p.is_flag for p in found}) == 1, name
+    assert set(params["extract"]) - set(params["run"]) == {
+        "--packets",
+        "--retry-failed",
+        "--documents",
+        "--schema",
+        "--schema-map",
+        "--sim-truth",
+    }
+
+
+def test_the_extraction_options_build_the_config_the_library_takes() -> None:
+    """The defaults of the shared options are the library's (`ExtractionConfig`)."""
+    from packetbench.benchmark.config import ExtractionConfig, ModelOptions
+
+    params = _params(["extract"])
+    config, api = ExtractionConfig(), ModelOptions()
+    for option, value in (
+        ("--provider", config.provider),
+        ("--profile", config.profile),
+        ("--sim-seed", config.sim_seed),
+        ("--sim-calibration", config.sim_calibration),
+        ("--poll-interval", config.poll_interval_s),
+        ("--repeats", config.repeats),
+        ("--reasoning", api.reasoning),
+        ("--input", api.input_mode),
+        ("--timeout", api.timeout_s),
+        ("--backoff", api.backoff_s),
+        ("--concurrency", api.concurrency),
+    ):
+        assert params[option].default == value, option
 
 
 @pytest.mark.parametrize(
@@ -197,15 +272,49 @@ def test_verify_seed_alias_is_the_judge_seed(
     assert labels[("--judge-seed", "3")] != labels[("--judge-seed", "4")]
 
 
+def test_verify_batch_alias_is_the_claims_per_request(
+    run_cli: Cli, tmp_path: Path, scored: tuple[Path, Path]
+) -> None:
+    _, run = scored
+    said = {}
+    for spelling in ("--claims-per-request", "--batch"):
+        result = run_cli("verify", str(run), spelling, "7", "--force")
+        assert result.returncode == 0, result.stderr
+        said[spelling] = result.stdout.splitlines()[0]
+    assert said["--batch"] == said["--claims-per-request"]
+    assert ", 2 requests, " not in said["--batch"]  # 7 claims a request, not the default 20
+    bad = run_cli("verify", str(run), "--batch", "0")
+    assert bad.returncode == 2 and "--claims-per-request must be at least 1" in bad.stderr
+
+
+def test_packets_as_arguments_still_work_with_a_note(
+    run_cli: Cli, scored: tuple[Path, Path]
+) -> None:
+    packets, _ = scored
+    new = run_cli("difficulty", "--packets", str(packets), "--ocr-sample", "0")
+    old = run_cli("difficulty", "--ocr-sample", "0", str(packets))
+    assert new.returncode == old.returncode == 0, new.stderr + old.stderr
+    assert new.stdout == old.stdout and new.stderr == ""
+    assert old.stderr.splitlines() == [
+        "packetbench: note: `difficulty PACKETS` is now `difficulty --packets PACKETS` (the "
+        "folders as arguments work until the next release)"
+    ]
+    none = run_cli("audit", "--json")
+    assert none.returncode == 2
+    assert none.stderr == "packetbench: error: audit: give the packet folders with --packets\n"
+
+
 def test_difficulty_seed_alias_is_the_ocr_sample_seed(
     run_cli: Cli, scored: tuple[Path, Path]
 ) -> None:
     packets, _ = scored
-    new = run_cli("difficulty", str(packets), "--ocr-sample", "0", "--ocr-sample-seed", "2")
-    old = run_cli("difficulty", str(packets), "--ocr-sample", "0", "--seed", "2")
+    new = run_cli(
+        "difficulty", "--packets", str(packets), "--ocr-sample", "0", "--ocr-sample-seed", "2"
+    )
+    old = run_cli("difficulty", "--packets", str(packets), "--ocr-sample", "0", "--seed", "2")
     assert new.returncode == old.returncode == 0, new.stderr + old.stderr
     assert new.stdout == old.stdout
-    bad = run_cli("difficulty", str(packets), "--seed", "two")
+    bad = run_cli("difficulty", "--packets", str(packets), "--seed", "two")
     assert bad.returncode == 2 and "--ocr-sample-seed" in bad.stderr
 
 

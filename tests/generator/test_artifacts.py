@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from packetbench.generator.leaves import KINDS
+from packetbench.core.leaves import KINDS
 from packetbench.generator.packet import build_packet
 from tests.support.paths import plain
 from tests.support.readback import doc_ids, read_json

@@ -30,7 +30,7 @@ def test_packets_carry_the_tiers_documents(tier: str) -> None:
     for seed in SEEDS:
         world = build_world(seed, knobs)
         wanted = compose(world, knobs["documents"])
-        planned = packet_patterns.plan(world, wanted, knobs, packet_id(tier, seed))
+        planned = packet_patterns.packet_docs(world, wanted, knobs, packet_id(tier, seed))
         kept = trim(planned, knobs["documents.max"], random.Random(sub_seed(seed, "composition")))
         assert low <= len(kept) <= high, (tier, seed, len(kept))
         # Formats go, types never; nor a document an earlier version points at.
@@ -43,7 +43,7 @@ def test_packets_carry_the_tiers_documents(tier: str) -> None:
 def test_trim_is_seeded_and_a_cap_of_zero_keeps_everything() -> None:
     knobs = resolve("N5")
     world = build_world(3, knobs)
-    planned = packet_patterns.plan(
+    planned = packet_patterns.packet_docs(
         world, compose(world, knobs["documents"]), knobs, packet_id("N5", 3)
     )
     first = [p.doc_id for p in trim(planned, 34, random.Random(1))]

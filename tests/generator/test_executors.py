@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.generator.errors import TaskFailed, UsageError
-from packetbench.generator.executors import LocalExecutor, make_executor
+from packetbench.core.errors import TaskFailed, UsageError
+from packetbench.core.executors import LocalExecutor, make_executor
 
 
 def _square_slowly_first(task: tuple[int, str]) -> int:

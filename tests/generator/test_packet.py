@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.generator.errors import UsageError
+from packetbench.core.errors import UsageError
 from packetbench.generator.packet import build_packet, recover, write_packet
 from packetbench.generator.tiers import resolve
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pypdfium2 as pdfium
 import pytest
 
+from packetbench.core.leaves import DocModel, Money, Str, Text
 from packetbench.generator.errors import LayoutError
-from packetbench.generator.leaves import DocModel, Money, Str, Text
 from packetbench.generator.render.layout import Flow, Lit
 from packetbench.generator.render.pdf import MARGIN, PdfDocument
 from packetbench.generator.render.prose import BREAK, fact, parse

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.schema_files import all_schemas, stale
 from tests.support.paths import ROOT

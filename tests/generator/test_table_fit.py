@@ -8,7 +8,7 @@ from __future__ import annotations
 import pypdfium2 as pdfium
 from pydantic import Field
 
-from packetbench.generator.leaves import DocModel, Money, Str
+from packetbench.core.leaves import DocModel, Money, Str
 from packetbench.generator.render.layout import Column, Flow
 from packetbench.generator.render.pdf import MARGIN, PdfDocument
 from packetbench.generator.render.recorder import Recorder

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from packetbench.generator import codes
-from packetbench.generator.providers.insurance import POLICY_PREFIXES, QUESTIONS, vin_check_digit
+from packetbench.core import codes
+from packetbench.generator.fakers.insurance import POLICY_PREFIXES, QUESTIONS, vin_check_digit
 from packetbench.generator.tiers import resolve
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World

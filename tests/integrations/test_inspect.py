@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.harness.stub import Faults, StubServer
 from tests.support.packets import write_packets
 from tests.support.stubs import records
 
@@ -52,7 +52,7 @@ def stubs(two_packets: Path) -> Iterator[Callable[[], StubServer]]:
         server = StubServer(
             "openai",
             two_packets,
-            FaultPlan(script=FAULTS),
+            Faults(script=FAULTS),
             modes=("images", "text"),
             keep_bodies=True,
             expect_key=KEY,
@@ -279,7 +279,7 @@ def test_the_metric_aggregates_as_score_does(
     on a simulated run that gets values wrong, invents and omits them (the stub's answers are
     all correct, so its rates cannot tell a wrong pooling from a right one)."""
     from packetbench.benchmark.packets import find_packets
-    from packetbench.benchmark.runs import read_record, record_path
+    from packetbench.benchmark.records import read_record, record_path
     from packetbench.integrations.inspect.scores import rates, score
 
     run = tmp_path / "sim"

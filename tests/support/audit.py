@@ -21,7 +21,8 @@ def audit_json(
     run_cli: Run, *paths: Path, ocr: bool = False, env: dict[str, str] | None = None
 ) -> tuple[int, dict[str, Any]]:
     """(exit code, parsed --json output) of the real command."""
-    args = ["audit", *map(str, paths), "--json", *(["--ocr"] if ocr else [])]
+    args = ["audit", *(a for p in paths for a in ("--packets", str(p))), "--json"]
+    args += ["--ocr"] if ocr else []
     result = run_cli(*args, env=env)
     assert result.returncode in (0, 1, 3), result.stderr
     return result.returncode, json.loads(result.stdout)

@@ -13,9 +13,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from packetbench.generator import codes
-from packetbench.generator.leaves import DocModel, iter_leaves
-from packetbench.generator.providers.insurance import vin_check_digit
+from packetbench.core import codes
+from packetbench.core.leaves import DocModel, iter_leaves
+from packetbench.generator.fakers.insurance import vin_check_digit
 from packetbench.generator.world.models import Building, World
 from packetbench.generator.world.parties import AdditionalInterest, CertificateHolder
 

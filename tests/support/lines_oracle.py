@@ -11,9 +11,9 @@ import datetime as dt
 from collections import Counter, defaultdict
 from fractions import Fraction
 
-from packetbench.generator import codes
-from packetbench.generator.providers import forms
-from packetbench.generator.providers.questions import (
+from packetbench.core import codes
+from packetbench.generator.fakers import forms
+from packetbench.generator.fakers.questions import (
     ASSIGNED_RISK_QUESTIONS,
     AUTO_QUESTIONS,
     BOP_QUESTIONS,
@@ -21,7 +21,7 @@ from packetbench.generator.providers.questions import (
     UMBRELLA_QUESTIONS,
     WC_QUESTIONS,
 )
-from packetbench.generator.providers.rating import MONOPOLISTIC_STATES
+from packetbench.generator.fakers.rating import MONOPOLISTIC_STATES
 from packetbench.generator.world.base import Answer
 from packetbench.generator.world.models import World
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from packetbench.generator.codes import TIERS
+from packetbench.core.codes import TIERS
 from packetbench.generator.packet import packet_id
 from packetbench.generator.tiers import resolve
 

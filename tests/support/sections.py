@@ -16,9 +16,9 @@ import jsonschema
 import pydantic
 import pytest
 
+from packetbench.core.leaves import DocModel, iter_leaves
 from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.json_schema import document_schema
-from packetbench.generator.leaves import DocModel, iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.runs import read_record
+from packetbench.benchmark.records import read_record
 
 KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", "gemini": "GEMINI_API_KEY"}
 

@@ -1,4 +1,6 @@
-"""Which type a document of one's own is, when the user did not say (`extract --documents`).
+"""Which type each document of one's own is (`extract --documents`): as the user said
+(`--schema`, `--schema-map`, any document type with a prompt) or, when the user did not say,
+as a classifier answers.
 
 An API provider is asked one question per document through the harness
 (`harness.asking.AskRunner`: the same concurrency, retries, response cache and cost cap as an
@@ -17,28 +19,102 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import orjson
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from packetbench import stopping
-from packetbench.benchmark.documents import SUFFIXES, TIER, Typed, doc_id_of, known_types
-from packetbench.benchmark.errors import BadInput
+from packetbench.benchmark.documents import (
+    BY_MAP,
+    BY_SCHEMA,
+    SUFFIXES,
+    TIER,
+    Typed,
+    doc_id_of,
+    files_of,
+)
+from packetbench.benchmark.harness import prompts
 from packetbench.benchmark.harness.asking import Ask, AskRunner
 from packetbench.benchmark.harness.cache import ResponseCache, default_folder, usable_folder
-from packetbench.benchmark.harness.plan import schema_hash
 from packetbench.benchmark.harness.progress import Silent
 from packetbench.benchmark.harness.prompts import title
 from packetbench.benchmark.harness.redact import Redactor
 from packetbench.benchmark.harness.retry import RetryPolicy
+from packetbench.benchmark.harness.worklist import schema_hash
 from packetbench.benchmark.origins import Origins
-from packetbench.benchmark.packets import DocInfo, Packet, read_json
+from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers import pricing
 from packetbench.benchmark.providers.api import ApiProvider, ProviderStopped
-from packetbench.resources import resource_dir
+from packetbench.core import safe_read, stopping
+from packetbench.core.errors import BadInput
+from packetbench.core.packet_files import read_json
+from packetbench.core.resources import resource_dir
 
 SCHEMA_NAME = "document_type"
 BY_CLASSIFIER = "classifier"
 BY_SIM = "sim classifier"  # the type of the generated document the file is a copy of
 UNCLASSIFIED = "unclassified"
+
+
+def known_types() -> list[str]:
+    """The document types a document of one's own may be given (those with a prompt)."""
+    from packetbench.generator.schema_files import all_schemas
+
+    return sorted(
+        name
+        for name in all_schemas()
+        if (prompts.folder() / f"{prompts.template_name(name)}.j2").is_file()
+    )
+
+
+def _check_type(value: Any, where: str) -> str:
+    known = known_types()
+    if not isinstance(value, str) or value not in known:
+        raise BadInput(f"{where}: unknown document type {value!r} (known: {', '.join(known)})")
+    return value
+
+
+def read_schema_map(path: Path) -> dict[str, str]:
+    """The `--schema-map` file: a JSON object of file name -> document type."""
+    try:
+        data = orjson.loads(safe_read.read_bytes(path, "settings"))
+    except FileNotFoundError:
+        raise BadInput(f"{path}: missing (the --schema-map file)") from None
+    except (OSError, orjson.JSONDecodeError, safe_read.UnsafeFile) as error:
+        raise BadInput(f"{path}: unreadable ({error})") from None
+    if not isinstance(data, dict) or not data:
+        raise BadInput(f"{path}: not a schema map (a JSON object: file name -> document type)")
+    return {str(name): _check_type(kind, f"{path}: {name}") for name, kind in data.items()}
+
+
+def chosen(
+    folder: Path, schema: str | None, schema_map: Path | None
+) -> tuple[list[Typed], list[Path], list[str]]:
+    """The documents the user typed, the documents left to a classifier, the skipped
+    files' names."""
+    files, skipped = files_of(folder)
+    given = read_schema_map(schema_map) if schema_map is not None else {}
+    if schema is not None:
+        _check_type(schema, "--schema")
+    names = {p.name for p in files}
+    unknown = sorted(set(given) - names)
+    if unknown:
+        raise BadInput(f"{schema_map}: names {unknown[0]!r}, which is no document of {folder}")
+    typed, left = [], []
+    seen: dict[str, Path] = {}
+    for path in files:
+        doc_id = doc_id_of(path)
+        if doc_id in seen:
+            raise BadInput(
+                f"{path}: its document id {doc_id!r} is also {seen[doc_id].name}'s; rename one"
+            )
+        seen[doc_id] = path
+        fmt = SUFFIXES[path.suffix.lower()]
+        if path.name in given:
+            typed.append(Typed(path, doc_id, fmt, given[path.name], BY_MAP))
+        elif schema is not None:
+            typed.append(Typed(path, doc_id, fmt, schema, BY_SCHEMA))
+        else:
+            left.append(path)
+    return typed, left, skipped
 
 
 def _folder() -> Path:

@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from packetbench.benchmark.errors import BadInput
+from packetbench.core.errors import BadInput
 
 DELIMITERS = (",", ";", "\t", "|")
 # Control bytes no text export holds (tab, line ends and form feed aside): a binary file.

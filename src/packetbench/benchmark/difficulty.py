@@ -33,7 +33,6 @@ from typing import Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
-from packetbench import safe_read
 from packetbench.benchmark.audit.files import Document, packet_folders, read_packet
 from packetbench.benchmark.audit.located import page_turn
 from packetbench.benchmark.audit.ocr import (
@@ -45,8 +44,9 @@ from packetbench.benchmark.audit.ocr import (
     same_text,
 )
 from packetbench.benchmark.audit.pdftext import PdfText
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.score import normalize
+from packetbench.core import safe_read
+from packetbench.core.errors import BadInput, UsageError
 
 # Cross-document variants: the same fact stated differently by two current documents; and a
 # form whose signature and handwritten date contradict its typed signer and date.
@@ -340,8 +340,8 @@ def difficulty_card(
     (0: none, and no Tesseract needed). Packets are measured and pages read in `jobs` worker
     processes; the card is the same whatever their number. `progress` shows a bar on a
     terminal for each of the two passes."""
-    from packetbench import progress as bars
-    from packetbench.generator.executors import LocalExecutor
+    from packetbench.core import progress as bars
+    from packetbench.core.executors import LocalExecutor
 
     if ocr_sample < 0:
         raise UsageError(f"--ocr-sample must be 0 or more (got {ocr_sample})")

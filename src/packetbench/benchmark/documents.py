@@ -20,11 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import orjson
-
-from packetbench import ids, safe_read
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet, find_packets
+from packetbench.benchmark.runs import RUN_FILE, PacketEntry, RunInfo, is_run, read_run
+from packetbench.core import ids
+from packetbench.core.errors import BadInput, UsageError
 
 SUFFIXES = {".pdf": "pdf", ".xlsx": "xlsx", ".csv": "csv"}
 TIER = "own"  # the tier slice of one's own documents
@@ -35,12 +34,14 @@ def is_documents(packet: Packet) -> bool:
     return packet.truthless
 
 
-def is_documents_run(info: dict[str, Any]) -> bool:
+def is_documents_run(info: RunInfo) -> bool:
     """Whether run.json (`info`) is a run of one's own documents."""
-    entries = info.get("packets")
-    return isinstance(entries, list) and any(
-        isinstance(e, dict) and isinstance(e.get("own_documents"), dict) for e in entries
-    )
+    return bool(own_entries(info))
+
+
+def own_entries(info: RunInfo) -> list[PacketEntry]:
+    """The packets entries of run.json (`info`) that list a folder of one's own documents."""
+    return [e for e in info.packets or [] if e.own_documents is not None]
 
 
 def files_of(folder: Path) -> tuple[list[Path], list[str]]:
@@ -74,38 +75,6 @@ def packet_id_of(folder: Path) -> str:
     return name if ids.is_id(name) else "documents"
 
 
-def known_types() -> list[str]:
-    """The document types a document of one's own may be given (those with a prompt)."""
-    from packetbench.benchmark.harness import prompts
-    from packetbench.generator.schema_files import all_schemas
-
-    return sorted(
-        name
-        for name in all_schemas()
-        if (prompts.folder() / f"{prompts.template_name(name)}.j2").is_file()
-    )
-
-
-def _check_type(value: Any, where: str) -> str:
-    known = known_types()
-    if not isinstance(value, str) or value not in known:
-        raise BadInput(f"{where}: unknown document type {value!r} (known: {', '.join(known)})")
-    return value
-
-
-def read_schema_map(path: Path) -> dict[str, str]:
-    """The `--schema-map` file: a JSON object of file name -> document type."""
-    try:
-        data = orjson.loads(safe_read.read_bytes(path, "settings"))
-    except FileNotFoundError:
-        raise BadInput(f"{path}: missing (the --schema-map file)") from None
-    except (OSError, orjson.JSONDecodeError, safe_read.UnsafeFile) as error:
-        raise BadInput(f"{path}: unreadable ({error})") from None
-    if not isinstance(data, dict) or not data:
-        raise BadInput(f"{path}: not a schema map (a JSON object: file name -> document type)")
-    return {str(name): _check_type(kind, f"{path}: {name}") for name, kind in data.items()}
-
-
 @dataclass(frozen=True)
 class Typed:
     """One document of the folder with its schema and how the schema was chosen."""
@@ -115,38 +84,6 @@ class Typed:
     format: str
     schema: str
     chosen_by: str
-
-
-def chosen(
-    folder: Path, schema: str | None, schema_map: Path | None
-) -> tuple[list[Typed], list[Path], list[str]]:
-    """The documents the user typed, the documents left to a classifier, the skipped
-    files' names."""
-    files, skipped = files_of(folder)
-    given = read_schema_map(schema_map) if schema_map is not None else {}
-    if schema is not None:
-        _check_type(schema, "--schema")
-    names = {p.name for p in files}
-    unknown = sorted(set(given) - names)
-    if unknown:
-        raise BadInput(f"{schema_map}: names {unknown[0]!r}, which is no document of {folder}")
-    typed, left = [], []
-    seen: dict[str, Path] = {}
-    for path in files:
-        doc_id = doc_id_of(path)
-        if doc_id in seen:
-            raise BadInput(
-                f"{path}: its document id {doc_id!r} is also {seen[doc_id].name}'s; rename one"
-            )
-        seen[doc_id] = path
-        fmt = SUFFIXES[path.suffix.lower()]
-        if path.name in given:
-            typed.append(Typed(path, doc_id, fmt, given[path.name], BY_MAP))
-        elif schema is not None:
-            typed.append(Typed(path, doc_id, fmt, schema, BY_SCHEMA))
-        else:
-            left.append(path)
-    return typed, left, skipped
 
 
 def packet_of(
@@ -166,11 +103,11 @@ def packet_of(
     return Packet(folder.resolve(), packet_id_of(folder), TIER, 0, documents, None, own)
 
 
-def packet_from_entry(entry: dict[str, Any], run: Path) -> Packet:
+def packet_from_entry(entry: PacketEntry, run: Path) -> Packet:
     """The packet a run.json entry of one's own documents describes (BadInput naming
     run.json when it is damaged)."""
-    where = run / "run.json"
-    own = entry.get("own_documents")
+    where = run / RUN_FILE
+    own = entry.own_documents
     try:
         assert isinstance(own, dict)
         folder = Path(str(own["folder"]))
@@ -188,7 +125,7 @@ def packet_from_entry(entry: dict[str, Any], run: Path) -> Packet:
         rest = {k: v for k, v in own.items() if k != "files"}
         return Packet(
             folder,
-            ids.check(entry["packet_id"], "packet_id", where),
+            ids.check(entry.packet_id, "packet_id", where),
             TIER,
             0,
             documents,
@@ -205,16 +142,12 @@ class RunPackets:
     source: dict[str, Any] | None  # one's own documents: their folder and listing
 
 
-def run_packets(info: dict[str, Any], run: Path, packets_dir: Path) -> RunPackets:
+def run_packets(info: RunInfo, run: Path, packets_dir: Path) -> RunPackets:
     """The packets of the run whose run.json is `info`: those of `packets_dir`, or, for a
     run of one's own documents, its folder as run.json lists it."""
     if not is_documents_run(info):
         return RunPackets(find_packets(packets_dir), None)
-    packets = [
-        packet_from_entry(e, run)
-        for e in info["packets"]
-        if isinstance(e, dict) and "own_documents" in e
-    ]
+    packets = [packet_from_entry(e, run) for e in own_entries(info)]
     source = {"folder": str(packets[0].path), "packet_id": packets[0].packet_id}
     return RunPackets(packets, source)
 
@@ -230,16 +163,12 @@ def not_scorable(run: Path) -> BadInput:
 def previous_packet(out: Path, folder: Path) -> Packet | None:
     """The packet of the run being resumed in `out` (None when there is none): a resumed run
     keeps the documents and schemas it started with, and is not classified again."""
-    from packetbench.benchmark.runs import read_run
-
-    if not (out / "run.json").is_file():
+    if not is_run(out):
         return None
     info = read_run(out)
     if not is_documents_run(info):
         raise UsageError(f"{out}: the run there is not a run of your own documents")
-    packet = packet_from_entry(
-        next(e for e in info["packets"] if isinstance(e, dict) and "own_documents" in e), out
-    )
+    packet = packet_from_entry(own_entries(info)[0], out)
     if packet.path != folder.resolve():
         raise UsageError(f"{out}: the run there is of {packet.path}, not of {folder}")
     return packet

@@ -13,11 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from packetbench import safe_read
-from packetbench.benchmark.errors import BadInput
-from packetbench.benchmark.packets import DocInfo, Packet, find_packets, read_json
+from packetbench.benchmark.packets import DocInfo, Packet, find_packets
 from packetbench.benchmark.providers.base import Provider
-from packetbench.benchmark.runs import ExtractionRecord
+from packetbench.benchmark.records import ExtractionRecord
+from packetbench.core import safe_read
+from packetbench.core.errors import BadInput
+from packetbench.core.packet_files import read_manifest
 
 
 class Origins:
@@ -28,10 +29,8 @@ class Origins:
         self._by_sha: dict[str, tuple[Packet, DocInfo]] = {}
         for packet in find_packets(folder):
             for doc in packet.documents:
-                manifest = read_json(packet.path / f"manifest_{doc.doc_id}.json")
-                digest = manifest.get("sha256") if isinstance(manifest, dict) else None
-                if isinstance(digest, str):
-                    self._by_sha.setdefault(digest, (packet, doc))
+                digest = read_manifest(packet.path, doc.doc_id)["sha256"]
+                self._by_sha.setdefault(digest, (packet, doc))
 
     def of(self, path: Path) -> tuple[Packet, DocInfo]:
         """The generated document `path` is a copy of (BadInput naming it when none is)."""

@@ -17,19 +17,18 @@ from pathlib import Path
 from typing import Any
 
 from packetbench.benchmark import classify
-from packetbench.benchmark.documents import chosen, packet_of, previous_packet
-from packetbench.benchmark.errors import UsageError
-from packetbench.benchmark.extract import (
-    ExtractSummary,
-    HarnessOptions,
-    _extract,
-    check_run_folder,
-)
+from packetbench.benchmark.classify import chosen
+from packetbench.benchmark.config import HarnessOptions
+from packetbench.benchmark.documents import packet_of, previous_packet
+from packetbench.benchmark.extract import _extract
 from packetbench.benchmark.origins import Origins, OriginSim
 from packetbench.benchmark.packets import Packet
 from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.providers.base import Provider
-from packetbench.locking import hold
+from packetbench.benchmark.run_folder import ExtractSummary, check_run_folder
+from packetbench.benchmark.runs import is_run
+from packetbench.core.errors import UsageError
+from packetbench.core.locking import hold
 
 CLASSIFY_DIR = "classify"
 
@@ -118,7 +117,7 @@ def extract_documents(
 def _keep(work: Path, out: Path) -> None:
     """Move the classifier's records and request log into the run (once it is one)."""
     target = out / CLASSIFY_DIR
-    if (out / "run.json").is_file():
+    if is_run(out):
         if target.is_dir() and not target.is_symlink():
             shutil.rmtree(target)
         shutil.move(str(work), str(target))

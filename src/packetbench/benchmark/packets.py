@@ -1,6 +1,7 @@
-"""Reading packets written by the generator: which packets a folder holds, and their documents.
+"""Reading packets written by the generator: which packets a folder holds, their documents,
+and their files, each read once (`PacketFiles`).
 
-The benchmark reads only the generator's files (docs/design.md §4); it never rebuilds a packet.
+The benchmark reads only the generator's files (docs/design.md §4, typed in `core.packet_files`).
 """
 
 from __future__ import annotations
@@ -9,23 +10,18 @@ import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-import orjson
-
-from packetbench import ids, safe_read
-from packetbench.benchmark.errors import BadInput
-
-
-def read_json(path: Path, kind: str = "truth") -> Any:
-    """The JSON of `path`, a regular file within the ceiling of `kind` (safe_read);
-    BadInput naming it when it is missing or not JSON."""
-    try:
-        return orjson.loads(safe_read.read_bytes(path, kind))
-    except FileNotFoundError:
-        raise BadInput(f"{path}: missing") from None
-    except (OSError, orjson.JSONDecodeError) as error:
-        raise BadInput(f"{path}: unreadable ({error})") from None
+from packetbench.core import ids, packet_files
+from packetbench.core.errors import BadInput
+from packetbench.core.packet_files import (
+    DocumentEntry,
+    DocumentTruthFile,
+    FieldTruthFile,
+    ManifestFile,
+    PacketTruthFile,
+    RenderedUniverseFile,
+)
 
 
 @dataclass(frozen=True)
@@ -64,15 +60,60 @@ class Touched:
         return sorted(found)
 
 
-def touched_in(manifest: Any) -> Touched:
+def touched_in(manifest: ManifestFile) -> Touched:
     targets: dict[str, set[str]] = {}
-    for applied in (manifest.get("patterns_applied") or []) if isinstance(manifest, dict) else []:
-        if not isinstance(applied, dict):
-            continue
+    for applied in manifest["patterns_applied"]:
         for target in applied.get("targets") or []:
-            if isinstance(target, str):
-                targets.setdefault(target, set()).add(str(applied.get("id")))
+            targets.setdefault(target, set()).add(applied["id"])
     return Touched({t: tuple(sorted(ids)) for t, ids in targets.items()})
+
+
+class PacketFiles:
+    """The truth files of one packet folder, each read (and checked) once, when it is first
+    asked for. Made for one piece of work on a packet (scoring it, simulating its answers)
+    and passed down to everything that reads the packet's files, so none is parsed twice."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._read: dict[tuple[str, str | None], Any] = {}
+
+    def _file(self, kind: str, doc_id: str | None = None) -> Any:
+        key = (kind, doc_id)
+        if key not in self._read:
+            path = self.folder / packet_files.file_name(kind, doc_id)
+            self._read[key] = packet_files.read_packet_file(path, kind)
+        return self._read[key]
+
+    def packet_truth(self) -> PacketTruthFile:
+        return cast(PacketTruthFile, self._file("packet_truth"))
+
+    def doc_ids(self) -> list[str]:
+        """The doc ids packet_truth.json lists, each checked to be an id (it names files)."""
+        path = self.folder / "packet_truth.json"
+        return [
+            ids.check(doc["doc_id"], f"documents[{i}].doc_id", path)
+            for i, doc in enumerate(self.packet_truth()["documents"])
+        ]
+
+    def document_truth(self, doc_id: str) -> DocumentTruthFile:
+        return cast(DocumentTruthFile, self._file("document_truth", doc_id))
+
+    def truth(self, doc_id: str) -> dict[str, Any]:
+        """The `truth` object of a document's document_truth file."""
+        return self.document_truth(doc_id)["truth"]
+
+    def field_truth(self, doc_id: str) -> FieldTruthFile:
+        return cast(FieldTruthFile, self._file("field_truth", doc_id))
+
+    def manifest(self, doc_id: str) -> ManifestFile:
+        return cast(ManifestFile, self._file("manifest", doc_id))
+
+    def rendered_universe(self, doc_id: str) -> RenderedUniverseFile:
+        return cast(RenderedUniverseFile, self._file("rendered_universe", doc_id))
+
+    def touched(self, doc_id: str) -> Touched:
+        """Which patterns touched which paths of document `doc_id` (its manifest)."""
+        return touched_in(self.manifest(doc_id))
 
 
 @dataclass(frozen=True)
@@ -91,21 +132,25 @@ class Packet:
     def truthless(self) -> bool:
         return self.own is not None
 
+    def files(self) -> PacketFiles:
+        """The packet's files, each to be read once (BadInput for one's own documents: they
+        have none but the documents)."""
+        if self.own is not None:
+            raise BadInput(f"{self.path}: a folder of your own documents has no truth files")
+        return PacketFiles(self.path)
+
     def truth(self, doc_id: str) -> dict[str, Any]:
-        """The `truth` object of a document's document_truth file."""
+        """The `truth` object of a document's document_truth file (read now: a reader of
+        several of the packet's files reads them through `files()`)."""
         if self.own is not None:
             raise BadInput(f"{self.path}: a folder of your own documents has no truth ({doc_id})")
-        data = read_json(self.path / f"document_truth_{doc_id}.json")
-        truth = data.get("truth") if isinstance(data, dict) else None
-        if not isinstance(truth, dict):
-            raise BadInput(f"{self.path / f'document_truth_{doc_id}.json'}: no truth object")
-        return truth
+        return packet_files.read_document_truth(self.path, doc_id)["truth"]
 
     def touched(self, doc_id: str) -> Touched:
         """Which patterns touched which paths of document `doc_id` (its manifest)."""
         if self.own is not None:
             return Touched({})  # one's own documents have no manifest
-        return touched_in(read_json(self.path / f"manifest_{doc_id}.json"))
+        return touched_in(packet_files.read_manifest(self.path, doc_id))
 
     @cached_property
     def superseded(self) -> dict[str, str]:
@@ -113,7 +158,7 @@ class Packet:
         return {d.doc_id: d.superseded_by for d in self.documents if d.superseded_by}
 
 
-def _document(entry: Any, index: int, path: Path) -> DocInfo:
+def _document(entry: DocumentEntry, index: int, path: Path) -> DocInfo:
     """One entry of packet_truth's documents list, every id in it checked (ids.check): each
     names files of the packet."""
     where = f"documents[{index}]"
@@ -134,20 +179,17 @@ def _document(entry: Any, index: int, path: Path) -> DocInfo:
 
 def load_packet(folder: Path) -> Packet:
     path = folder / "packet_truth.json"
-    data = read_json(path, "packet_truth")
-    try:
-        documents = tuple(_document(d, i, path) for i, d in enumerate(data["documents"]))
-        version = data.get("generator_version")
-        return Packet(
-            folder,
-            ids.check(data["packet_id"], "packet_id", path),
-            ids.check(data["tier"], "tier", path),
-            int(data["seed"]),
-            documents,
-            str(version) if version is not None else None,
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise BadInput(f"{path}: not a packet_truth file ({error})") from None
+    data = packet_files.read_packet_truth(folder)
+    documents = tuple(_document(d, i, path) for i, d in enumerate(data["documents"]))
+    version = data.get("generator_version")
+    return Packet(
+        folder,
+        ids.check(data["packet_id"], "packet_id", path),
+        ids.check(data["tier"], "tier", path),
+        data["seed"],
+        documents,
+        version,
+    )
 
 
 def find_packets(folder: Path) -> list[Packet]:

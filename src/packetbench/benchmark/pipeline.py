@@ -22,7 +22,6 @@ is refused before anything is touched.
 from __future__ import annotations
 
 import json
-import math
 import shutil
 import statistics
 import threading
@@ -32,11 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from packetbench.benchmark.errors import UsageError
-from packetbench.benchmark.selection import Selection
-from packetbench.generator.codes import TIERS
-from packetbench.generator.seeds import check_seeds
-from packetbench.locking import LOCK_NAME, hold
+from packetbench.benchmark.config import ExtractionConfig
+from packetbench.core.codes import TIERS
+from packetbench.core.errors import UsageError
+from packetbench.core.locking import LOCK_NAME, hold
+from packetbench.core.seeds import check_seeds
 
 if TYPE_CHECKING:
     from packetbench.benchmark.audit.sample import SampleSize
@@ -62,68 +61,50 @@ class Options:
     tiers: tuple[str, ...] = TIERS
     count: int = 1
     seed: int = 1
-    provider: str = "sim"
-    profile: str = "typical"
-    sim_seed: int = 0
-    model: str | None = None
+    # who extracts, how, which documents, how many times (extract's options, as extract
+    # takes them)
+    extraction: ExtractionConfig = field(default_factory=ExtractionConfig)
     jobs: int = 1
     force: bool = False
-    # API providers only (see `packetbench extract`)
-    reasoning: str = "default"
-    input_mode: str = "native"
-    base_url: str | None = None
-    concurrency: int = 8
-    max_cost_usd: float | None = None
     executor: str = "local"  # where generate, audit and score run: local or ray
     ray_address: str | None = None
     # Packets the audit reads: None = every one up to RUN_SAMPLE_ABOVE, a sample above it.
     audit_sample: SampleSize | None = None
     resume: bool = False  # continue a stopped run in `out` where each stage stopped
-    cite: str | None = None  # page or box: ask for each value's evidence (extract --cite)
-    confidence: bool = False  # ask for each value's confidence (extract --confidence)
-    sim_calibration: float = 0.8  # the sim's share of knowing confidences
-    batch: bool = False  # through the provider's batch API (extract --batch)
-    poll_interval_s: float = 30.0  # between two polls of the batches (extract --poll-interval)
     overrides: dict[str, Any] = field(default_factory=dict)  # tier knobs (generate --set)
     ocr: bool = False  # the audit OCRs pages without a usable text layer (audit --ocr)
     # Generate and audit, then print what extraction would request and cost; send nothing.
     dry_run: bool = False
-    timeout_s: float | None = None  # seconds to wait for one answer (extract --timeout)
-    retries: int | None = None  # per document (extract --retries); None: the provider's
-    cache_dir: Path | None = None  # the response cache (extract --cache)
-    use_cache: bool = True  # False: --no-cache
-    selection: Selection = field(default_factory=Selection)  # which documents are extracted
-    sampling: dict[str, float | int] = field(default_factory=dict)  # temperature, top_p, seed
-    repeats: int = 1  # independent extractions of every document (extract --repeats)
 
     def asked(self) -> dict[str, Any]:
         """What decides the run's packets and records (OUT/pipeline.json): a resumed run
         must ask for the same. Workers, executor, concurrency and --max-cost may change."""
+        config = self.extraction
         return {
             "tiers": list(self.tiers),
             "count": self.count,
             "seed": self.seed,
-            "provider": self.provider,
-            "profile": self.profile,
-            "sim_seed": self.sim_seed,
-            "model": self.model,
-            "reasoning": self.reasoning,
-            "input": self.input_mode,
-            "base_url": self.base_url,
+            "provider": config.provider,
+            "profile": config.profile,
+            "sim_seed": config.sim_seed,
+            "model": config.api.model,
+            "reasoning": config.api.reasoning,
+            "input": config.api.input_mode,
+            "base_url": config.api.base_url,
             # Only when asked: a run without citations asks what it asked before --cite.
-            **({"cite": self.cite} if self.cite is not None else {}),
+            **({"cite": config.cite} if config.cite is not None else {}),
             **(
-                {"confidence": True, "sim_calibration": self.sim_calibration}
-                if self.confidence
+                {"confidence": True, "sim_calibration": config.sim_calibration}
+                if config.confidence
                 else {}
             ),
             # Tier knobs as JSON reads them back (lists, not tuples); None when none are set,
             # as a run recorded before --set existed reads.
-            "selection": self.selection.describe(),
-            "sampling": self.sampling or None,
+            "selection": config.selection.describe(),
+            "sampling": config.api.sampling or None,
             "set": json.loads(json.dumps(self.overrides)) if self.overrides else None,
             # Only when asked: a run of one extraction asks what it asked before --repeats.
-            **({"repeats": self.repeats} if self.repeats != 1 else {}),
+            **({"repeats": config.repeats} if config.repeats != 1 else {}),
         }
 
 
@@ -161,7 +142,7 @@ def _resumable(options: Options) -> None:
     record = out / PIPELINE
     if not record.is_file():
         raise UsageError(f"{out}: no run to continue (no {PIPELINE}); start it without --resume")
-    from packetbench.benchmark.packets import read_json
+    from packetbench.core.packet_files import read_json
 
     before = read_json(record, "run")
     asked = options.asked()
@@ -210,7 +191,7 @@ def _prepare(options: Options) -> None:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"{out}: cannot create the folder ({error.strerror})") from None
-    from packetbench.benchmark.runs import write_json
+    from packetbench.core.writing import write_json
 
     write_json(out / PIPELINE, options.asked())
 
@@ -251,49 +232,24 @@ def _timed(
 
 def run_pipeline(options: Options, listener: Listener) -> Outcome:
     """Generate, audit, extract, score and report into `options.out`."""
-    from packetbench.benchmark.providers import provider_class
-
-    cls = provider_class(options.provider)  # an unknown provider fails before any work
-    settings: dict[str, Any] = {
-        "profile": options.profile,
-        "seed": options.sim_seed,
-        "reasoning": options.reasoning,
-        "input": options.input_mode,
-        "base_url": options.base_url,
-        "cite": options.cite,
-        "confidence": options.confidence,
-        "calibration": options.sim_calibration,
-    }
-    if options.sampling:
-        settings["sampling"] = options.sampling
-    if options.timeout_s is not None:
-        settings["timeout"] = options.timeout_s
-    if options.retries is not None:
-        settings["retries"] = options.retries
-    if options.model is not None:
-        settings["model"] = options.model
-    from packetbench.benchmark.repeats import check_count
-
-    check_count(options.repeats)  # before any work, as every bad setting is
-    provider = cls.from_options(settings)
-    from packetbench.benchmark.providers.api import ApiProvider
-
-    if options.batch:
+    config = options.extraction
+    config.check()  # an unknown provider, a bad count: before any work
+    provider = config.make_provider()
+    if config.batch:
         from packetbench.benchmark.providers.batch import BatchProvider
 
         if not isinstance(provider, BatchProvider):
+            from packetbench.benchmark.providers import batch_providers, listed
+
             raise UsageError(
-                f"--batch is for providers with a batch API (openai, anthropic, gemini); "
-                f"{options.provider} has none"
+                f"--batch is for providers with a batch API ({listed(batch_providers(), False)}); "
+                f"{config.provider} has none"
             )
-        if not math.isfinite(options.poll_interval_s) or options.poll_interval_s <= 0:
-            raise UsageError(
-                "--poll-interval must be a positive number of seconds "
-                f"(got {options.poll_interval_s})"
-            )
-    if isinstance(provider, ApiProvider):
+    from packetbench.benchmark.providers.api import ApiProvider
+
+    if isinstance(provider, ApiProvider) and not options.dry_run:
         provider.api_key()  # a missing key fails now, before any packet is generated
-    from packetbench.generator.executors import make_executor
+    from packetbench.core.executors import make_executor
     from packetbench.generator.tiers import resolve
 
     for tier in options.tiers:  # bad knobs are refused before the folder is touched
@@ -304,21 +260,14 @@ def run_pipeline(options: Options, listener: Listener) -> Outcome:
     # The run's folder is held from the first check to the report: a second `run` into it is
     # refused, naming this one, instead of mixing its results with this run's.
     with hold(options.out):
-        return _run(options, listener, cls, provider, runner, settings)
+        return _run(options, listener, runner)
 
 
-def _run(
-    options: Options,
-    listener: Listener,
-    cls: Any,
-    provider: Any,
-    runner: Any,
-    settings: dict[str, Any],
-) -> Outcome:
+def _run(options: Options, listener: Listener, runner: Any) -> Outcome:
     _prepare(options)
+    config = options.extraction
     packets = options.out / "packets"
-    name = options.provider if not cls.simulator else f"{options.provider}-{options.profile}"
-    run = options.out / "runs" / (options.model or name)
+    run = options.out / "runs" / config.run_name()
     outcome = Outcome(packets, run)
 
     def generate() -> str:
@@ -358,7 +307,7 @@ def _run(
         from packetbench.benchmark.audit import audit_packets
         from packetbench.benchmark.audit.result import FAILED, PASSED
         from packetbench.benchmark.audit.sample import run_default
-        from packetbench.benchmark.runs import write_json
+        from packetbench.core.writing import write_json
 
         done: list[Any] = []
 
@@ -385,8 +334,9 @@ def _run(
             found = (
                 f"a seeded sample of {len(result.sample.drawn):,} of "
                 f"{result.sample.population:,} packets (every packet: --audit-sample all, or "
-                f"packetbench audit {packets}); at most {bound:.2%} of the corpus's packets "
-                f"have any one kind of finding (95 % bound; per kind in audit.json); {found}"
+                f"packetbench audit --packets {packets}); at most {bound:.2%} of the corpus's "
+                f"packets have any one kind of finding (95 % bound; per kind in audit.json); "
+                f"{found}"
             )
         if not outcome.audit_ok:
             return f"FAILED: {found}; see {options.out / 'audit.json'}"
@@ -399,7 +349,8 @@ def _run(
             unverified.append(
                 f"{totals['fields_not_checked']:,} located values and "
                 f"{totals['strings_not_checked']:,} strings on pages with no text layer (scans, "
-                f"ink, attacked text) not read (--ocr, or packetbench audit --ocr {packets})"
+                f"ink, attacked text) not read (--ocr, or packetbench audit --ocr --packets "
+                f"{packets})"
             )
         refuted = [
             f"{packet.packet_id}: {packet.calibration_problem()}"
@@ -415,58 +366,32 @@ def _run(
         return outcome
     from packetbench.benchmark.packets import find_packets
 
-    chosen = options.selection.apply(find_packets(packets), str(packets))
+    chosen = config.selection.apply(find_packets(packets), str(packets))
     documents = sum(len(packet.documents) for packet in chosen)
     if options.dry_run:
         outcome.documents = documents
-        outcome.estimate = _estimate(options, provider, packets, run)
+        from packetbench.benchmark.extraction import estimate_run
+
+        outcome.estimate = estimate_run(config, packets, run)
         return outcome
 
     def extract() -> str:
-        from packetbench.benchmark.extract import HarnessOptions
-        from packetbench.benchmark.extract import extract as run_extraction
+        from packetbench.benchmark.extraction import extract_run
+        from packetbench.benchmark.runs import is_run
 
-        # Continued where its records stop when the run was started before (its run.json is
-        # written before the first request); otherwise started, as a new run.
-        resume = options.resume and (run / "run.json").is_file()
-        harness = (
-            HarnessOptions(resume=resume, selection=options.selection)
-            if cls.simulator
-            else HarnessOptions(
-                resume=resume,
-                concurrency=options.concurrency,
-                max_cost_usd=options.max_cost_usd,
-                batch=options.batch,
-                poll_interval_s=options.poll_interval_s,
-                cache_dir=options.cache_dir,
-                use_cache=options.use_cache,
-                selection=options.selection,
-            )
-        )
         stop = _watch(
-            run / ("extractions" if options.repeats == 1 else "repeats"), "extract", listener
+            run / ("extractions" if config.repeats == 1 else "repeats"), "extract", listener
         )
-        summary: Any
         try:
-            if options.repeats == 1:
-                summary = run_extraction(
-                    provider, packets, run, force=options.force, options=harness
-                )
-            else:
-                from packetbench.benchmark.repeats import extract_repeats, repeat_settings
-
-                summary = extract_repeats(
-                    lambda index: cls.from_options(repeat_settings(settings, index)),
-                    packets,
-                    run,
-                    options.repeats,
-                    options.force,
-                    harness,
-                )
+            # Continued where its records stop when the run was started before (its run.json
+            # is written before the first request); otherwise started, as a new run.
+            summary = extract_run(
+                config, packets, run, force=options.force, resume=options.resume and is_run(run)
+            )
         finally:
             stop()
         statuses = ", ".join(f"{n:,} {s}" for s, n in summary.by_status.items()) or "none"
-        label = " (SIMULATED extractor, not a model)" if cls.simulator else ""
+        label = " (SIMULATED extractor, not a model)" if config.simulator else ""
         stopped = (
             f"; --max-cost reached, {summary.not_started} not requested (continue with "
             f"packetbench extract --resume --out {run})"
@@ -480,16 +405,17 @@ def _run(
             )
         return (
             f"{summary.written:,} of {summary.documents:,} documents [{statuses}] by "
-            f"{provider.describe().get('model', options.provider)}{label}{stopped}"
+            f"{config.make_provider().describe().get('model', config.provider)}{label}{stopped}"
         )
 
-    _timed("extract", listener, outcome, documents * options.repeats, extract)
+    _timed("extract", listener, outcome, documents * config.repeats, extract)
     if outcome.stopped:
         return outcome
 
     def score() -> str:
-        from packetbench.benchmark.repeats import repeat_runs, write_spread
+        from packetbench.benchmark.report.spread import write_spread
         from packetbench.benchmark.results import load_run
+        from packetbench.benchmark.runs import repeat_runs
         from packetbench.benchmark.score.scorer import score_run
 
         repeats = repeat_runs(run)
@@ -515,12 +441,12 @@ def _run(
             else ""
         )
 
-    _timed("score", listener, outcome, len(folders) * options.repeats, score)
+    _timed("score", listener, outcome, len(folders) * config.repeats, score)
 
     def report() -> str:
-        from packetbench.benchmark.repeats import expand
         from packetbench.benchmark.report.render import write_report
         from packetbench.benchmark.results.query import open_runs
+        from packetbench.benchmark.runs import expand
 
         files = write_report([run], options.out / "report", force=options.resume)
         outcome.report = files.html
@@ -542,25 +468,3 @@ def _means(rows: list[dict[str, Any]]) -> dict[str, float | None]:
         if row["micro"] is not None:
             values.append(row["micro"])
     return {metric: statistics.mean(v) if v else None for metric, v in found.items()}
-
-
-def _estimate(options: Options, provider: Any, packets: Path, run: Path) -> Any:
-    """What extracting the packets would request and cost (`extract --dry-run`'s DryRun), or
-    None for a provider that sends nothing (the simulator)."""
-    from packetbench.benchmark.extract import HarnessOptions
-    from packetbench.benchmark.harness.session import dry_run
-    from packetbench.benchmark.packets import find_packets
-    from packetbench.benchmark.providers.api import ApiProvider
-
-    if not isinstance(provider, ApiProvider):
-        return None
-    harness = HarnessOptions(
-        cache_dir=options.cache_dir, use_cache=options.use_cache, selection=options.selection
-    )
-    return dry_run(
-        provider,
-        options.selection.apply(find_packets(packets), str(packets)),
-        packets,
-        run,
-        harness,
-    )

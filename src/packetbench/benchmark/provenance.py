@@ -15,9 +15,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from packetbench import safe_read
-from packetbench.benchmark.errors import BadInput
-from packetbench.benchmark.packets import DocInfo, Packet, read_json
+from packetbench.benchmark.packets import DocInfo, Packet
+from packetbench.benchmark.runs import RUN_FILE, PacketEntry, RunInfo
+from packetbench.core import safe_read
+from packetbench.core.errors import BadInput
+from packetbench.core.packet_files import read_manifest
 
 TRUTH_KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")
 HASHED = ("file", *TRUTH_KINDS)
@@ -63,8 +65,8 @@ def document_hashes(packet: Packet, doc: DocInfo) -> dict[str, str]:
     if packet.truthless:
         return {"file": sha256(_file(packet, doc, "file"), "document")}
     hashes = {kind: sha256(_file(packet, doc, kind), _kind(kind)) for kind in HASHED}
-    manifest = read_json(_file(packet, doc, "manifest"))
-    if not isinstance(manifest, dict) or manifest.get("sha256") != hashes["file"]:
+    manifest = read_manifest(packet.path, doc.doc_id)
+    if manifest["sha256"] != hashes["file"]:
         raise BadInput(
             f"{_file(packet, doc, 'file')}: sha256 differs from its manifest (not "
             "the file its truth describes)"
@@ -72,48 +74,40 @@ def document_hashes(packet: Packet, doc: DocInfo) -> dict[str, str]:
     return hashes
 
 
-def packet_entry(packet: Packet) -> dict[str, Any]:
+def packet_entry(packet: Packet) -> PacketEntry:
     """The run.json entry of one packet: what a run of it was extracted from (for a folder
     of one's own documents, also the folder and its listing: `benchmark.documents`)."""
-    own = (
-        {}
-        if packet.own is None
-        else {"own_documents": {**packet.own, "files": [d.__dict__ for d in packet.documents]}}
-    )
-    return {
-        "packet_id": packet.packet_id,
-        "tier": packet.tier,
-        "generator_version": packet.generator_version,
-        "packet_truth_sha256": (
+    entry = PacketEntry(
+        packet_id=packet.packet_id,
+        tier=packet.tier,
+        generator_version=packet.generator_version,
+        packet_truth_sha256=(
             listing_sha256(packet)
             if packet.truthless
             else sha256(packet.path / "packet_truth.json", "packet_truth")
         ),
-        "documents": [d.doc_id for d in packet.documents],
-        "sha256": {d.doc_id: document_hashes(packet, d) for d in packet.documents},
-        **own,
-    }
+        documents=[d.doc_id for d in packet.documents],
+        sha256={d.doc_id: document_hashes(packet, d) for d in packet.documents},
+    )
+    if packet.own is not None:
+        entry.own_documents = {**packet.own, "files": [d.__dict__ for d in packet.documents]}
+    return entry
 
 
-def recorded(info: dict[str, Any], run: Path) -> dict[str, dict[str, Any]]:
+def recorded(info: RunInfo, run: Path) -> dict[str, dict[str, Any]]:
     """packet_id -> run.json entry of every packet the run lists, each with its hashes;
     BadInput when run.json predates them (nothing can prove what it was extracted from)."""
-    entries = info.get("packets")
     found: dict[str, dict[str, Any]] = {}
-    for entry in entries if isinstance(entries, list) else []:
-        if not (
-            isinstance(entry, dict)
-            and isinstance(entry.get("sha256"), dict)
-            and isinstance(entry.get("packet_truth_sha256"), str)
-        ):
+    for entry in info.packets or []:
+        if entry.sha256 is None or entry.packet_truth_sha256 is None:
             raise BadInput(
-                f"{run / 'run.json'}: records no sha256 of the documents it was "
+                f"{run / RUN_FILE}: records no sha256 of the documents it was "
                 "extracted from (written by an older packetbench), so no score of "
                 "it can be trusted; extract the run again"
             )
-        found[str(entry.get("packet_id"))] = entry
+        found[entry.packet_id] = entry.model_dump(mode="json", exclude_unset=True)
     if not found:
-        raise BadInput(f"{run / 'run.json'}: no packets list")
+        raise BadInput(f"{run / RUN_FILE}: no packets list")
     return found
 
 
@@ -157,7 +151,7 @@ def packet_difference(entry: dict[str, Any], packet: Packet, run: Path, hint: st
 
 
 def verify(
-    info: dict[str, Any],
+    info: RunInfo,
     run: Path,
     selected: list[tuple[Packet, DocInfo]],
     hint: str = "score the run with the packets it was extracted from",

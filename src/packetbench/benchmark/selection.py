@@ -12,9 +12,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.packets import Packet
-from packetbench.generator.codes import TIERS
+from packetbench.core.codes import TIERS
+from packetbench.core.errors import UsageError
 
 
 def _names(text: str | None, option: str) -> tuple[str, ...]:

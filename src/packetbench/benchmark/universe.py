@@ -21,10 +21,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from packetbench import ids
-from packetbench.benchmark.errors import BadInput
-from packetbench.benchmark.packets import read_json
+from packetbench.benchmark.packets import PacketFiles
 from packetbench.benchmark.score import normalize
+from packetbench.core.packet_files import FieldEntry
 
 _DIGIT = re.compile(r"\d")
 _DATE_IN_TEXT = re.compile(r"\b\d{1,2}/\d{1,2}/\d{4}\b|\b\d{4}-\d{2}-\d{2}\b")
@@ -152,7 +151,7 @@ class PacketUniverses:
     illegible: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-def field_values(entries: list[dict[str, Any]]) -> Iterator[Any]:
+def field_values(entries: list[FieldEntry]) -> Iterator[Any]:
     """The values a universe takes from field_truth entries: each legible entry's
     FIELD_KEYS_READ (an illegible entry's are nobody's to see)."""
     for entry in entries:
@@ -168,14 +167,17 @@ def document_universe(
     doc_id: str,
     skipped: Counter[str] | None = None,
     unreadable: dict[str, Any] | None = None,
+    files: PacketFiles | None = None,
 ) -> Universe:
-    """The universe of one document, from its field_truth and rendered_universe files; its
-    illegible values go to `unreadable` (path -> value) when given."""
+    """The universe of one document, from its field_truth and rendered_universe files (read
+    through `files` when given); its illegible values go to `unreadable` (path -> value)
+    when given."""
+    files = files if files is not None else PacketFiles(packet)
     skipped = skipped if skipped is not None else Counter()
     seen: set[Any] = set()  # each distinct value is added once (most recur many times)
-    fields = read_json(packet / f"field_truth_{doc_id}.json")
+    fields = files.field_truth(doc_id)
     skipped.update(key for key in fields if key != "fields")
-    entries = fields.get("fields", [])
+    entries = fields["fields"]
     # Count skipped keys per distinct key set (entries share a handful of shapes).
     for keys, count in Counter(tuple(entry) for entry in entries).items():
         for key in keys:
@@ -188,41 +190,35 @@ def document_universe(
             for entry in entries
             if entry.get("illegible") is True
         )
-    rendered = read_json(packet / f"rendered_universe_{doc_id}.json")
-    for key, value in rendered.items():
+    rendered = files.rendered_universe(doc_id)
+    for key in rendered:
         if key == "hidden":
-            skipped["hidden"] += len(value)
+            skipped["hidden"] += len(rendered["hidden"])
         elif key != "strings":
             skipped[key] += 1
-    strings = rendered.get("strings", [])
+    strings = rendered["strings"]
     for keys, count in Counter(tuple(entry) for entry in strings).items():
         for key in keys:
             if key != "text":
                 skipped[key] += count
-    seen.update(entry.get("text") for entry in strings)
+    seen.update(entry["text"] for entry in strings)
     return Universe.of(seen)
 
 
 def packet_doc_ids(packet: Path) -> list[str]:
     """The doc ids packet_truth.json lists, each checked to be an id (it names files)."""
-    path = packet / "packet_truth.json"
-    truth = read_json(path, "packet_truth")
-    try:
-        return [
-            ids.check(doc["doc_id"], f"documents[{i}].doc_id", path)
-            for i, doc in enumerate(truth["documents"])
-        ]
-    except (KeyError, TypeError):
-        raise BadInput(f"{path}: no documents list") from None
+    return PacketFiles(packet).doc_ids()
 
 
-def build(packet: Path) -> PacketUniverses:
-    """The packet universe and every document universe of the packet folder `packet`."""
+def build(packet: Path, files: PacketFiles | None = None) -> PacketUniverses:
+    """The packet universe and every document universe of the packet folder `packet` (its
+    files read through `files` when given: read once, shared with the other readers)."""
+    files = files if files is not None else PacketFiles(packet)
     skipped: Counter[str] = Counter()
     unreadable: dict[str, dict[str, Any]] = {}
     documents = {
-        doc_id: document_universe(packet, doc_id, skipped, unreadable.setdefault(doc_id, {}))
-        for doc_id in packet_doc_ids(packet)
+        doc_id: document_universe(packet, doc_id, skipped, unreadable.setdefault(doc_id, {}), files)
+        for doc_id in files.doc_ids()
     }
     pooled = Universe()
     for universe in documents.values():

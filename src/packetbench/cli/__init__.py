@@ -7,7 +7,7 @@ value that is not a number, a missing option) become a one-line message on stder
 code 2; a check that fails exits 1, from its command or as `CheckFailed`; a write the
 machine refuses (`WriteFailed`: a full disk; or any write, standard output included, that
 fails with ENOSPC or EPIPE) exits 1 with one line; SIGINT exits 130 and SIGTERM 143 with one
-line (`packetbench.stopping`); a task that crashed in a worker exits 1 with one line naming
+line (`packetbench.core.stopping`); a task that crashed in a worker exits 1 with one line naming
 the task (a packet id) and the error's last line. Anything else, `LayoutError` included, is
 a bug and shows its traceback (exit 1).
 """
@@ -26,11 +26,11 @@ from typing import Annotated
 
 import typer
 
-from packetbench import __version__, stopping
+from packetbench import __version__
 from packetbench.cli._aliases import current
 from packetbench.cli._help import plain_help
-from packetbench.errors import CheckFailed, InputError, WriteFailed
-from packetbench.generator.errors import TaskFailed
+from packetbench.core import stopping
+from packetbench.core.errors import CheckFailed, InputError, TaskFailed, WriteFailed
 
 INTERRUPTED = 130  # the exit code of a command stopped by SIGINT (128 + 2)
 TERMINATED = 143  # ... and by SIGTERM (128 + 15)
@@ -103,6 +103,16 @@ def _how_to_continue(words: list[str]) -> str:
     return f"; continue with: packetbench {shlex.join(again)}"
 
 
+def _takes_value(command: str, option: str) -> bool:
+    """Whether `option` of `command` takes a value (an unknown one is left to typer)."""
+    group = typer.main.get_command(app)
+    found = getattr(group, "commands", {}).get(command)
+    for param in getattr(found, "params", []):
+        if option in getattr(param, "opts", ()):
+            return not (param.is_flag or param.count)
+    return False
+
+
 def _stopped(code: int) -> None:
     """End a command a signal stopped: one line, exit 130 (SIGINT) or 143 (SIGTERM).
 
@@ -132,7 +142,7 @@ def _write_refused(error: OSError) -> None:
 
 
 def main() -> None:
-    sys.argv[1:] = current(sys.argv[1:])  # old spellings of options, for one release
+    sys.argv[1:] = current(sys.argv[1:], _takes_value)  # old spellings, for one release
     if len(sys.argv) <= 1:
         app()  # `packetbench` alone: typer shows the help
         return

@@ -1,4 +1,10 @@
-"""What the commands' options share (a helper module: the command loader skips `_` names).
+"""The options commands share, each declared once with one help text (a helper module: the
+command loader skips `_` names).
+
+`extract` and `run` take the same extraction options and build the same `ExtractionConfig`
+from them (`extraction_config`); `verify`'s model judges take the model options among them
+(`model_options`). An option name means one thing in every command (tests/cli/
+test_vocabulary.py holds it): its type, default and help are the ones declared here.
 
 Every number option of every command is parsed by typer as a float, which accepts ``nan``
 and ``inf``; a NaN compares false with everything, so ``--max-cost nan`` would be a cost cap
@@ -8,9 +14,15 @@ that never stops a run. Each float option therefore takes `finite` as its callba
 from __future__ import annotations
 
 import math
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+from packetbench.benchmark.providers import listed
+
+if TYPE_CHECKING:
+    from packetbench.benchmark.config import ExtractionConfig, ModelOptions
 
 
 def finite(value: float | None) -> float | None:
@@ -21,7 +33,119 @@ def finite(value: float | None) -> float | None:
     return value
 
 
-# Sampling parameters, the same in `extract` and `run`.
+# -- where the documents are ---------------------------------------------------------------------
+
+Packets = Annotated[
+    Path | None,
+    typer.Option(
+        help="A packet folder, or a folder of packets (verify, score, view: the packets the "
+        "run was extracted from)."
+    ),
+]
+
+PacketFolders = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--packets",
+        show_default=False,
+        help="A packet folder, or a folder of packets (repeat for more).",
+    ),
+]
+
+
+def packet_folders(command: str, given: list[Path] | None) -> list[Path]:
+    """The packet folders of `command` (audit, difficulty), or UsageError when none is given."""
+    from packetbench.core.errors import UsageError
+
+    if not given:
+        raise UsageError(f"{command}: give the packet folders with --packets")
+    return given
+
+
+# -- who extracts ---------------------------------------------------------------------------------
+
+Provider = Annotated[str, typer.Option(help=f"Who extracts: {listed()}.")]
+Profile = Annotated[str, typer.Option(help="sim: its error profile, perfect, typical or sloppy.")]
+SimSeed = Annotated[int, typer.Option(help="sim: the seed of the errors it injects.")]
+SimCalibration = Annotated[
+    float,
+    typer.Option(
+        callback=finite,
+        help="sim, with --confidence: the share of values whose confidence knows whether the "
+        "value is right (0: guesses, 1: every one).",
+    ),
+]
+
+# -- how a model is asked (extract, run, verify's model judges) ------------------------------------
+
+Model = Annotated[
+    str | None, typer.Option(help="The model's name (API providers and model judges).")
+]
+Reasoning = Annotated[
+    str,
+    typer.Option(
+        help="default, high or xhigh (the provider's ceiling), mapped to each provider's own "
+        "setting."
+    ),
+]
+InputMode = Annotated[
+    str,
+    typer.Option(
+        "--input",
+        help="How a document is sent: native (the PDF itself), text (its text layer) or images "
+        "(rendered pages); workbooks and CSV always go as text.",
+    ),
+]
+BaseUrl = Annotated[
+    str | None,
+    typer.Option(
+        help="Another endpoint: a proxy, or an OpenAI-compatible server (vLLM, llama.cpp, "
+        "Ollama) with openai."
+    ),
+]
+MaxOutputTokens = Annotated[
+    int | None,
+    typer.Option(
+        help="Output-token cap per request, reasoning included (default: the provider's)."
+    ),
+]
+Timeout = Annotated[float, typer.Option(callback=finite, help="Seconds to wait for one answer.")]
+Retries = Annotated[
+    int | None,
+    typer.Option(
+        help="Retries per request on 429, 5xx and timeouts (default: the provider's budget)."
+    ),
+]
+Backoff = Annotated[
+    float,
+    typer.Option(
+        callback=finite,
+        help="Seconds of the first retry's backoff ceiling; it doubles per retry (up to 60 s) "
+        "with full jitter.",
+    ),
+]
+Concurrency = Annotated[int, typer.Option(min=1, help="Requests in flight at most.")]
+MaxCost = Annotated[
+    float | None,
+    typer.Option(
+        callback=finite,
+        help="Stop starting requests once this many dollars are spent (in-flight requests "
+        "finish); exit 1, continue with --resume.",
+    ),
+]
+Cache = Annotated[
+    Path | None,
+    typer.Option(
+        help="Response cache folder (default $PACKETBENCH_CACHE or ~/.cache/packetbench/responses)."
+    ),
+]
+NoCache = Annotated[
+    bool, typer.Option("--no-cache", help="Neither read nor write the response cache.")
+]
+Pricing = Annotated[
+    Path | None,
+    typer.Option(help="A pricing table (JSON) adding to or replacing the packaged one."),
+]
 Temperature = Annotated[
     float | None,
     typer.Option(callback=finite, help="API providers that take it: sampling temperature."),
@@ -34,3 +158,181 @@ SamplingSeed = Annotated[
     int | None,
     typer.Option(help="API providers that take it: the seed the model samples with."),
 ]
+
+# -- what is asked for, through which API ---------------------------------------------------------
+
+Cite = Annotated[
+    str | None,
+    typer.Option(
+        help="page or box: ask for each value's evidence (PDF page, and with box its box; "
+        "workbook sheet and cell; CSV row and column), recorded and scored. native "
+        "(anthropic): the provider's own citations of each PDF page, asked in a second "
+        "request per PDF document after its answer."
+    ),
+]
+Confidence = Annotated[
+    bool,
+    typer.Option(
+        "--confidence",
+        help="Ask for each value's confidence (0-1), recorded and scored (rank AUC against "
+        "correctness, reliability curve).",
+    ),
+]
+Batch = Annotated[
+    bool,
+    typer.Option(
+        "--batch",
+        help="Send the requests through the provider's batch API (the API providers that have "
+        "one): half the price, answers within 24 h; --resume polls the batches a stopped run "
+        "submitted.",
+    ),
+]
+BatchSize = Annotated[
+    int | None,
+    typer.Option(help="--batch: requests per batch at most (default: the provider's limit)."),
+]
+PollInterval = Annotated[
+    float,
+    typer.Option(callback=finite, help="--batch: seconds between two polls of the batches."),
+]
+
+# -- which documents, how many times ------------------------------------------------------
+
+Tiers = Annotated[
+    str | None,
+    typer.Option(
+        help="Only these tiers, comma-separated, e.g. N1,N3 (default: every tier; run "
+        "generates packets of these tiers, extract reads the packets of these tiers)."
+    ),
+]
+
+DocTypes = Annotated[
+    str | None,
+    typer.Option(help="Extract only documents of these types, e.g. sov,loss_run."),
+]
+Formats = Annotated[
+    str | None, typer.Option(help="Extract only documents in these formats: pdf, xlsx, csv.")
+]
+Limit = Annotated[
+    int | None,
+    typer.Option(
+        help="Extract only the first N documents left by the filters (packet, then document "
+        "order); the run, its scores and --resume cover those alone."
+    ),
+]
+Repeats = Annotated[
+    int,
+    typer.Option(
+        metavar="K",
+        help="Extract every document K times, independently (sim: K derived seeds; an API: "
+        "K requests, each repeat cached apart), into RUN/repeats/r1..rK, each a run; score "
+        "and report show the spread between them.",
+    ),
+]
+
+# -- what the invocation does with its folder ---------------------------------------------
+
+DryRun = Annotated[
+    bool,
+    typer.Option(
+        "--dry-run",
+        help="Print the documents, tokens and dollars extraction would cost and stop: nothing "
+        "is sent, no API key is needed (run: after generating and auditing the packets; "
+        "continue with --resume).",
+    ),
+]
+Resume = Annotated[
+    bool,
+    typer.Option(
+        "--resume",
+        help="Continue a stopped run where it stopped: what finished is kept and not asked "
+        "or paid for again (the simulator makes its run again).",
+    ),
+]
+Force = Annotated[
+    bool,
+    typer.Option(
+        "--force", help="Start over: replace what this command wrote there before, nothing else."
+    ),
+]
+
+
+def model_options(
+    *,
+    model: str | None,
+    reasoning: str,
+    input_mode: str,
+    base_url: str | None,
+    max_output_tokens: int | None,
+    timeout: float,
+    retries: int | None,
+    backoff: float,
+    concurrency: int,
+    max_cost: float | None,
+    cache: Path | None,
+    no_cache: bool,
+    pricing: Path | None,
+    temperature: float | None,
+    top_p: float | None,
+    sampling_seed: int | None,
+) -> ModelOptions:
+    """The model options as the command line gave them."""
+    from packetbench.benchmark.config import ModelOptions, sampling_given
+
+    return ModelOptions(
+        model=model,
+        reasoning=reasoning,
+        input_mode=input_mode,
+        base_url=base_url,
+        max_output_tokens=max_output_tokens,
+        timeout_s=timeout,
+        retries=retries,
+        backoff_s=backoff,
+        concurrency=concurrency,
+        max_cost_usd=max_cost,
+        cache_dir=cache,
+        use_cache=not no_cache,
+        pricing=pricing,
+        sampling=sampling_given(temperature, top_p, sampling_seed),
+    )
+
+
+def extraction_config(
+    *,
+    provider: str,
+    api: ModelOptions,
+    cite: str | None,
+    confidence: bool,
+    profile: str,
+    sim_seed: int,
+    sim_calibration: float,
+    batch: bool,
+    batch_size: int | None,
+    poll_interval: float,
+    tiers: str | None,
+    doc_types: str | None,
+    formats: str | None,
+    limit: int | None,
+    repeats: int,
+) -> ExtractionConfig:
+    """The extraction config as the command line gave it, checked (an unknown provider, a
+    bad selection or count is one line, exit 2, before anything else)."""
+    from packetbench.benchmark.config import ExtractionConfig
+    from packetbench.benchmark.selection import Selection
+
+    config = ExtractionConfig(
+        provider=provider,
+        api=api,
+        cite=cite,
+        confidence=confidence,
+        profile=profile,
+        sim_seed=sim_seed,
+        sim_calibration=sim_calibration,
+        batch=batch,
+        batch_size=batch_size,
+        poll_interval_s=poll_interval,
+        selection=Selection.parse(tiers, doc_types, formats, limit),
+        repeats=repeats,
+    )
+    config.check()
+    return config

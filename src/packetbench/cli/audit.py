@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
+
+from packetbench.cli import _options as _o
 
 if TYPE_CHECKING:
     from packetbench.benchmark.audit.result import AuditResult, Finding
@@ -19,14 +20,7 @@ NOT_VERIFIED_EXIT = 3  # nothing wrong, something not checked: neither 0 (passed
 
 
 def audit(
-    packet_dirs: Annotated[
-        list[Path],
-        typer.Argument(
-            metavar="PACKETS",
-            show_default=False,
-            help="Packet folders, or folders holding packet folders.",
-        ),
-    ],
+    packets: _o.PacketFolders = None,
     ocr: Annotated[
         bool,
         typer.Option(
@@ -97,13 +91,14 @@ def audit(
     from packetbench.benchmark.audit import audit_packets
     from packetbench.benchmark.audit.result import FAILED, NOT_VERIFIED
     from packetbench.benchmark.audit.sample import corpus, draw, parse_sample
-    from packetbench.generator.executors import make_executor
-    from packetbench.progress import bar
+    from packetbench.core.executors import make_executor
+    from packetbench.core.progress import bar
 
+    packet_dirs = _o.packet_folders("audit", packets)
     size = parse_sample(sample)
     runner = make_executor(executor, jobs, ray_address)
-    packets = corpus(packet_dirs)
-    total = len(draw(packets, size, sample_seed, include or []).folders)
+    found = corpus(packet_dirs)
+    total = len(draw(found, size, sample_seed, include or []).folders)
     with bar("audit", "packets", total=total, disable=json_output) as advance:
         result = audit_packets(
             packet_dirs,

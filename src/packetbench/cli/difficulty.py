@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from packetbench.cli import _options as _o
+
 
 def difficulty(
-    packets: Annotated[
-        list[Path], typer.Argument(metavar="PACKETS", help="Packet folders, or folders of packets.")
-    ],
+    packets: _o.PacketFolders = None,
     ocr_sample: Annotated[
         int,
         typer.Option(
@@ -28,7 +27,7 @@ def difficulty(
     ] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
 ) -> None:
-    """Print the difficulty card of PACKETS per tier: documents and PDF pages per packet,
+    """Print the difficulty card of the packets per tier: documents and PDF pages per packet,
     image-page share (read from the PDFs), share of located values absent from the text
     layer, what a naive OCR (Tesseract on the whole page, no restoration) recovers of the
     legible values on a sample of pages, conflicts and illegible values (damaged past
@@ -38,7 +37,8 @@ def difficulty(
 
     from packetbench.benchmark.difficulty import difficulty_card, render_table
 
-    card = difficulty_card(packets, ocr_sample, ocr_sample_seed, progress=True, jobs=jobs)
+    folders = _o.packet_folders("difficulty", packets)
+    card = difficulty_card(folders, ocr_sample, ocr_sample_seed, progress=True, jobs=jobs)
     if as_json:
         typer.echo(json.dumps(card.as_json(), indent=2))
         return

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from packetbench.progress import bar
+from packetbench.core.progress import bar
 
 if TYPE_CHECKING:
     from packetbench.generator.packet import PacketSummary
@@ -54,9 +54,9 @@ def generate(
 ) -> None:
     """Generate submission packets with exact ground truth next to every document."""
     from packetbench.benchmark.pipeline import parse_tiers
+    from packetbench.core.executors import make_executor
     from packetbench.generator import batch  # the renderers load only when this command runs
     from packetbench.generator.corpus import read
-    from packetbench.generator.executors import make_executor
     from packetbench.generator.tiers import parse_overrides, resolve
 
     overrides = parse_overrides(set_ or [])

@@ -50,9 +50,9 @@ def nightmare(
 
     Exit 0 when imported (and, with --reconcile, nothing is left unexplained), 1 when the
     reconciliation leaves claims unexplained, 2 on bad input."""
-    from packetbench.benchmark.errors import UsageError
     from packetbench.benchmark.importers.nightmare.importer import import_corpus
     from packetbench.benchmark.score.scorer import INVALID_POLICIES
+    from packetbench.core.errors import UsageError
 
     if invalid not in INVALID_POLICIES:  # before anything is imported
         raise UsageError(
@@ -121,7 +121,7 @@ def inspect_log(
 
     Exit 0 when written, 2 on bad input (a file that is not such a log, packets that are
     not the log's)."""
-    from packetbench.benchmark.errors import UsageError
+    from packetbench.core.errors import UsageError
 
     try:
         from packetbench.integrations.inspect.convert import import_log

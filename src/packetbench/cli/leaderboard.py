@@ -51,8 +51,8 @@ def leaderboard(
     With --check SUBMISSION: exit 0 when the submission was made on the release's packets, 1
     when it was not (another release, other packets, part of a split), 2 when it cannot be
     read. Otherwise exit 0 when written, 2 on bad input (a run made on other packets)."""
-    from packetbench.benchmark.errors import UsageError
     from packetbench.benchmark.leaderboard.submission import require_release
+    from packetbench.core.errors import UsageError
 
     folder = require_release(release)
     if check is not None:

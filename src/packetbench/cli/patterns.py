@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from packetbench.generator.codes import TIERS
+from packetbench.core.codes import TIERS
 
 
 def patterns(
@@ -20,7 +20,7 @@ def patterns(
     corpus's nearest pattern, and the probability each tier gives it."""
     import json
 
-    from packetbench.generator.errors import UsageError
+    from packetbench.core.errors import UsageError
     from packetbench.generator.patterns.catalogue import rows
 
     chosen = list(TIERS) if tiers is None else [t.strip().upper() for t in tiers.split(",")]

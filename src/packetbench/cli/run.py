@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from packetbench.cli._options import SamplingSeed, Temperature, TopP, finite
+from packetbench.cli import _options as _o
 
 
 class _Display:
@@ -41,37 +41,19 @@ class _Display:
 
 def run(
     out: Annotated[Path, typer.Option(help="The folder to work in.")] = Path("packetbench-run"),
-    tiers: Annotated[str, typer.Option(help="Comma-separated tiers.")] = "N1,N2,N3,N4,N5",
+    tiers: _o.Tiers = None,
     count: Annotated[int, typer.Option(help="Packets per tier.")] = 1,
     seed: Annotated[int, typer.Option(help="Seed of each tier's first packet.")] = 1,
-    provider: Annotated[str, typer.Option(help="Extraction provider (sim = simulator).")] = ("sim"),
-    profile: Annotated[str, typer.Option(help="sim only: perfect, typical or sloppy.")] = (
-        "typical"
-    ),
-    sim_seed: Annotated[int, typer.Option(help="sim only: seed of the injected errors.")] = 0,
-    model: Annotated[str | None, typer.Option(help="Model, for providers that take one.")] = (None),
-    reasoning: Annotated[
-        str, typer.Option(help="API providers: default, high or xhigh (as for extract).")
-    ] = "default",
-    input_mode: Annotated[
-        str, typer.Option("--input", help="API providers: native, text or images (as for extract).")
-    ] = "native",
-    base_url: Annotated[
-        str | None,
-        typer.Option(
-            help="API providers: another endpoint (a proxy, an OpenAI-compatible server)."
-        ),
-    ] = None,
-    concurrency: Annotated[
-        int, typer.Option(help="API providers: requests in flight at most.")
-    ] = 8,
-    max_cost: Annotated[
-        float | None,
-        typer.Option(
-            callback=finite,
-            help="API providers: stop starting requests once this many dollars are spent.",
-        ),
-    ] = None,
+    provider: _o.Provider = "sim",
+    profile: _o.Profile = "typical",
+    sim_seed: _o.SimSeed = 0,
+    model: _o.Model = None,
+    reasoning: _o.Reasoning = "default",
+    input_mode: _o.InputMode = "native",
+    base_url: _o.BaseUrl = None,
+    max_output_tokens: _o.MaxOutputTokens = None,
+    concurrency: _o.Concurrency = 8,
+    max_cost: _o.MaxCost = None,
     jobs: Annotated[
         int,
         typer.Option(
@@ -86,49 +68,14 @@ def run(
     ray_address: Annotated[
         str | None, typer.Option(help="--executor ray: 'auto' or HOST:PORT of a running cluster.")
     ] = None,
-    force: Annotated[bool, typer.Option(help="Replace an earlier run in the folder.")] = False,
-    resume: Annotated[
-        bool,
-        typer.Option(
-            "--resume",
-            help="Continue a stopped run in the folder: complete packets are kept, documents "
-            "with a record are not requested again, scoring and the report are done again.",
-        ),
-    ] = False,
-    cite: Annotated[
-        str | None,
-        typer.Option(
-            help="page, box or native: ask for each value's evidence (as extract --cite); the "
-            "report and the last lines give the grounding rates."
-        ),
-    ] = None,
-    confidence: Annotated[
-        bool,
-        typer.Option(
-            "--confidence",
-            help="Ask for each value's confidence (as extract --confidence); the report "
-            "gives its AUC and calibration.",
-        ),
-    ] = False,
-    sim_calibration: Annotated[
-        float,
-        typer.Option(
-            callback=finite,
-            help="sim only, with --confidence: the share of values whose confidence knows "
-            "whether the value is right.",
-        ),
-    ] = 0.8,
-    batch: Annotated[
-        bool,
-        typer.Option(
-            "--batch",
-            help="API providers: extract through the provider's batch API (as extract --batch).",
-        ),
-    ] = False,
-    poll_interval: Annotated[
-        float,
-        typer.Option(callback=finite, help="--batch: seconds between two polls of the batches."),
-    ] = 30.0,
+    force: _o.Force = False,
+    resume: _o.Resume = False,
+    cite: _o.Cite = None,
+    confidence: _o.Confidence = False,
+    sim_calibration: _o.SimCalibration = 0.8,
+    batch: _o.Batch = False,
+    batch_size: _o.BatchSize = None,
+    poll_interval: _o.PollInterval = 30.0,
     set_: Annotated[
         list[str] | None,
         typer.Option(
@@ -143,61 +90,20 @@ def run(
             "the tesseract binary).",
         ),
     ] = False,
-    dry_run: Annotated[
-        bool,
-        typer.Option(
-            "--dry-run",
-            help="Generate and audit the packets, then print the documents, tokens and dollars "
-            "extraction would cost and stop: nothing is sent (continue with --resume).",
-        ),
-    ] = False,
-    timeout: Annotated[
-        float | None,
-        typer.Option(
-            callback=finite,
-            help="API providers: seconds to wait for one answer (as extract; default 600).",
-        ),
-    ] = None,
-    retries: Annotated[
-        int | None,
-        typer.Option(
-            help="API providers: retries per document on 429, 5xx and timeouts (as extract; "
-            "default: the provider's budget)."
-        ),
-    ] = None,
-    cache: Annotated[
-        Path | None,
-        typer.Option(
-            help="API providers: response cache folder (as extract; default $PACKETBENCH_CACHE "
-            "or ~/.cache/packetbench/responses)."
-        ),
-    ] = None,
-    no_cache: Annotated[
-        bool, typer.Option("--no-cache", help="API providers: neither read nor write the cache.")
-    ] = False,
-    temperature: Temperature = None,
-    top_p: TopP = None,
-    sampling_seed: SamplingSeed = None,
-    doc_types: Annotated[
-        str | None,
-        typer.Option(help="Extract only documents of these types (as extract --doc-types)."),
-    ] = None,
-    formats: Annotated[
-        str | None,
-        typer.Option(help="Extract only documents in these formats (as extract --formats)."),
-    ] = None,
-    limit: Annotated[
-        int | None,
-        typer.Option(help="Extract only the first N documents (as extract --limit)."),
-    ] = None,
-    repeats: Annotated[
-        int,
-        typer.Option(
-            metavar="K",
-            help="Extract every document K times, independently (as extract --repeats); the "
-            "report shows the spread between the repeats, the last line their mean rates.",
-        ),
-    ] = 1,
+    dry_run: _o.DryRun = False,
+    timeout: _o.Timeout = 600.0,
+    retries: _o.Retries = None,
+    backoff: _o.Backoff = 1.0,
+    cache: _o.Cache = None,
+    no_cache: _o.NoCache = False,
+    pricing: _o.Pricing = None,
+    temperature: _o.Temperature = None,
+    top_p: _o.TopP = None,
+    sampling_seed: _o.SamplingSeed = None,
+    doc_types: _o.DocTypes = None,
+    formats: _o.Formats = None,
+    limit: _o.Limit = None,
+    repeats: _o.Repeats = 1,
     audit_sample: Annotated[
         str,
         typer.Option(
@@ -217,48 +123,61 @@ def run(
     """
     from packetbench.benchmark.audit.sample import parse_sample
     from packetbench.benchmark.pipeline import Options, parse_tiers, run_pipeline
-    from packetbench.benchmark.selection import Selection
-    from packetbench.cli.extract import estimate_line, sampling_given
+    from packetbench.cli.extract import estimate_line
+    from packetbench.core.codes import TIERS
+    from packetbench.core.progress import display
     from packetbench.generator.tiers import parse_overrides
-    from packetbench.progress import display
 
     size = None if audit_sample == "auto" else parse_sample(audit_sample, "--audit-sample")
-
-    options = Options(
-        out,
-        parse_tiers(tiers),
-        count,
-        seed,
-        provider,
-        profile,
-        sim_seed,
-        model,
-        jobs,
-        force,
-        reasoning,
-        input_mode,
-        base_url,
-        concurrency,
-        max_cost,
-        executor,
-        ray_address,
-        resume=resume,
-        audit_sample=size,
+    extraction = _o.extraction_config(
+        provider=provider,
+        api=_o.model_options(
+            model=model,
+            reasoning=reasoning,
+            input_mode=input_mode,
+            base_url=base_url,
+            max_output_tokens=max_output_tokens,
+            timeout=timeout,
+            retries=retries,
+            backoff=backoff,
+            concurrency=concurrency,
+            max_cost=max_cost,
+            cache=cache,
+            no_cache=no_cache,
+            pricing=pricing,
+            temperature=temperature,
+            top_p=top_p,
+            sampling_seed=sampling_seed,
+        ),
         cite=cite,
         confidence=confidence,
+        profile=profile,
+        sim_seed=sim_seed,
         sim_calibration=sim_calibration,
         batch=batch,
-        poll_interval_s=poll_interval,
+        batch_size=batch_size,
+        poll_interval=poll_interval,
+        tiers=None,  # run's --tiers are the tiers it generates: every document is extracted
+        doc_types=doc_types,
+        formats=formats,
+        limit=limit,
+        repeats=repeats,
+    )
+    options = Options(
+        out,
+        parse_tiers(tiers) if tiers is not None else TIERS,
+        count,
+        seed,
+        extraction,
+        jobs,
+        force,
+        executor,
+        ray_address,
+        audit_sample=size,
+        resume=resume,
         overrides=parse_overrides(set_ or []),
         ocr=ocr,
         dry_run=dry_run,
-        timeout_s=timeout,
-        retries=retries,
-        cache_dir=cache,
-        use_cache=not no_cache,
-        selection=Selection.parse(None, doc_types, formats, limit),
-        sampling=sampling_given(temperature, top_p, sampling_seed),
-        repeats=repeats,
     )
     progress = display("[bold]{task.description:<9}", spinner=True, to_stdout=True)
 

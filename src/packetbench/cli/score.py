@@ -49,14 +49,13 @@ def score(
 
     Exit 0 when documents were scored, 1 when no document of the run was extracted ok, 2 on
     bad input (among it packets other than those the run was extracted from)."""
-    from packetbench.benchmark.repeats import repeat_runs, write_spread
-    from packetbench.benchmark.report.spread import one_line
+    from packetbench.benchmark.report.spread import one_line, write_spread
     from packetbench.benchmark.results import load_run  # duckdb loads only here
-    from packetbench.benchmark.runs import read_run
+    from packetbench.benchmark.runs import read_run, repeat_runs
     from packetbench.benchmark.score.scorer import score_run  # scipy loads only here
-    from packetbench.generator.executors import make_executor
-    from packetbench.locking import hold
-    from packetbench.progress import bar
+    from packetbench.core.executors import make_executor
+    from packetbench.core.locking import hold
+    from packetbench.core.progress import bar
 
     runner = make_executor(executor, jobs, ray_address)
     repeats = repeat_runs(run)  # a repeated run (--repeats): each repeat is scored as a run

@@ -43,9 +43,9 @@ def sql(
     `packetbench sql RUN "SELECT * FROM headline"`; list them with
     `packetbench sql RUN "SELECT * FROM catalog"`.
     """
-    from packetbench.benchmark.errors import UsageError
-    from packetbench.benchmark.repeats import expand
     from packetbench.benchmark.results.query import open_runs
+    from packetbench.benchmark.runs import expand
+    from packetbench.core.errors import UsageError
 
     if output not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {output!r})")

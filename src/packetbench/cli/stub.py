@@ -87,8 +87,8 @@ def stub(
     import sys
     import threading
 
-    from packetbench.benchmark.errors import UsageError
     from packetbench.benchmark.harness.stub.servers import StubOptions, environment, serving
+    from packetbench.core.errors import UsageError
 
     options = StubOptions(
         apis=tuple(a.strip() for a in apis.split(",") if a.strip()),

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from packetbench.cli._options import SamplingSeed, Temperature, TopP, finite
+from packetbench.benchmark.providers import api_providers, listed
+from packetbench.cli import _options as _o
 
 if TYPE_CHECKING:
     from packetbench.benchmark.verify.labelling import VerifySummary
@@ -19,76 +20,34 @@ def verify(
     judge: Annotated[
         str,
         typer.Option(
-            help="openai, anthropic, gemini (a model; openai with --base-url for an "
-            "OpenAI-compatible server), or sim (a simulated judge with set confusion rates)."
+            help=f"Who judges: {listed(api_providers(), False)} (a model; --base-url for another "
+            "endpoint), or sim (a simulated judge with set confusion rates)."
         ),
     ] = "sim",
-    model: Annotated[str, typer.Option(help="The judge's model name.")] = "sim",
-    packets: Annotated[
-        Path | None,
-        typer.Option(help="The packets the run was extracted from (default: run.json's)."),
-    ] = None,
-    batch: Annotated[int, typer.Option(help="Claims per judge request.")] = 20,
-    input_mode: Annotated[
-        str,
-        typer.Option(
-            "--input",
-            help="Model judges: how the document is sent, as extract sends it: native (the "
-            "PDF itself; pdf says the same), text (its text layer) or images (rendered pages).",
-        ),
-    ] = "native",
-    reasoning: Annotated[
-        str, typer.Option(help="Model judges: default, high or xhigh, as for extract.")
-    ] = "default",
-    base_url: Annotated[
-        str | None,
-        typer.Option(help="Model judges: another endpoint (a proxy, an OpenAI-compatible server)."),
-    ] = None,
-    max_output_tokens: Annotated[
-        int | None, typer.Option(help="Model judges: output-token cap per request.")
-    ] = None,
-    concurrency: Annotated[
-        int, typer.Option(min=1, help="Model judges: requests in flight at most.")
-    ] = 8,
-    timeout: Annotated[
-        float, typer.Option(callback=finite, help="Model judges: seconds to wait for an answer.")
-    ] = 600.0,
-    retries: Annotated[
-        int | None,
-        typer.Option(help="Model judges: retries per request on 429, 5xx and timeouts."),
-    ] = None,
-    backoff: Annotated[
-        float,
-        typer.Option(
-            callback=finite, help="Model judges: seconds of the first retry's backoff ceiling."
-        ),
-    ] = 1.0,
-    max_cost: Annotated[
-        float | None,
-        typer.Option(
-            callback=finite,
-            help="Model judges: stop starting requests once this many dollars are spent; exit 1 "
-            "(continue with --resume).",
-        ),
-    ] = None,
-    cache: Annotated[
-        Path | None,
-        typer.Option(help="Model judges: the response cache folder (default: extract's)."),
-    ] = None,
-    no_cache: Annotated[
-        bool, typer.Option("--no-cache", help="Neither read nor write the response cache.")
-    ] = False,
-    pricing: Annotated[
-        Path | None,
-        typer.Option(help="A pricing table (JSON) adding to or replacing the packaged one."),
-    ] = None,
-    temperature: Temperature = None,
-    top_p: TopP = None,
-    sampling_seed: SamplingSeed = None,
+    model: _o.Model = None,
+    packets: _o.Packets = None,
+    claims_per_request: Annotated[
+        int, typer.Option(help="Claims per judge request (each request is one document's).")
+    ] = 20,
+    input_mode: _o.InputMode = "native",
+    reasoning: _o.Reasoning = "default",
+    base_url: _o.BaseUrl = None,
+    max_output_tokens: _o.MaxOutputTokens = None,
+    concurrency: _o.Concurrency = 8,
+    timeout: _o.Timeout = 600.0,
+    retries: _o.Retries = None,
+    backoff: _o.Backoff = 1.0,
+    max_cost: _o.MaxCost = None,
+    cache: _o.Cache = None,
+    no_cache: _o.NoCache = False,
+    pricing: _o.Pricing = None,
+    temperature: _o.Temperature = None,
+    top_p: _o.TopP = None,
+    sampling_seed: _o.SamplingSeed = None,
     sensitivity: Annotated[
         float,
         typer.Option(
-            callback=finite,
+            callback=_o.finite,
             help="sim judge: the probability it flags a hallucinated claim (any verdict but "
             "supported) with its true verdict.",
         ),
@@ -96,7 +55,7 @@ def verify(
     specificity: Annotated[
         float,
         typer.Option(
-            callback=finite,
+            callback=_o.finite,
             help="sim judge: the probability it labels a supported claim supported (else one "
             "of the four other verdicts, uniformly).",
         ),
@@ -123,16 +82,8 @@ def verify(
             help="Refuse a --calibration whose Cohen's kappa is below this (-1 to 1).",
         ),
     ] = 0.6,
-    resume: Annotated[
-        bool,
-        typer.Option(
-            "--resume",
-            help="Continue a verify; finished requests are kept, failed ones asked again.",
-        ),
-    ] = False,
-    force: Annotated[
-        bool, typer.Option("--force", help="Start this judge's labels of the run over.")
-    ] = False,
+    resume: _o.Resume = False,
+    force: _o.Force = False,
 ) -> None:
     """Label every claim of RUN (each emitted value) supported, contradicted, unlinked,
     overreach or stale, with the span used; writes RUN/judge/<judge>-<model>/ and, when the
@@ -140,36 +91,39 @@ def verify(
     against the truth (calibration.json: confusion, kappa, sensitivity, specificity). With
     --calibration, the judge's raw hallucination rate (claims it labels anything but
     supported) is corrected with that calibration (estimate.json). Model judges' keys come
-    from the environment, as extract's do.
+    from the environment, as extract's do; the sim judge's model is `sim` unless named.
 
     Exit 0 when every claim is labelled, 1 when requests failed or --max-cost stopped it
     (continue with --resume), 2 on bad input or when the provider refuses every request."""
     from packetbench.benchmark.providers.api import ProviderStopped
     from packetbench.benchmark.verify.judges import make_judge
     from packetbench.benchmark.verify.labelling import verify_run
-    from packetbench.cli.extract import sampling_given
-    from packetbench.locking import hold
+    from packetbench.core.locking import hold
 
     made = make_judge(
         judge,
-        model,
+        _o.model_options(
+            model=model,
+            reasoning=reasoning,
+            input_mode="native" if input_mode == "pdf" else input_mode,
+            base_url=base_url,
+            max_output_tokens=max_output_tokens,
+            timeout=timeout,
+            retries=retries,
+            backoff=backoff,
+            concurrency=concurrency,
+            max_cost=max_cost,
+            cache=cache,
+            no_cache=no_cache,
+            pricing=pricing,
+            temperature=temperature,
+            top_p=top_p,
+            sampling_seed=sampling_seed,
+        ),
         sensitivity=sensitivity,
         specificity=specificity,
         seed=judge_seed,
         truth=judge_truth,
-        input="native" if input_mode == "pdf" else input_mode,
-        reasoning=reasoning,
-        base_url=base_url,
-        max_output_tokens=max_output_tokens,
-        concurrency=concurrency,
-        timeout=timeout,
-        retries=retries,
-        backoff=backoff,
-        max_cost=max_cost,
-        cache=cache,
-        no_cache=no_cache,
-        pricing=pricing,
-        sampling=sampling_given(temperature, top_p, sampling_seed),
         progress=True,
     )
     with hold(run, create=False):
@@ -177,7 +131,7 @@ def verify(
             run,
             made,
             packets,
-            batch_size=batch,
+            batch_size=claims_per_request,
             resume=resume,
             force=force,
             calibration=calibration,
@@ -250,7 +204,7 @@ def _labelled_line(summary: VerifySummary) -> str:
 def _kappa(value: float) -> float:
     """--min-kappa: a finite number a kappa can be (-1 to 1), checked whether or not a
     calibration is given."""
-    finite(value)
+    _o.finite(value)
     if not -1.0 <= value <= 1.0:
         raise typer.BadParameter(f"{value:g} is not a kappa (-1 to 1)")
     return value

@@ -56,7 +56,7 @@ def view(
     pages = Pages(cache or default_cache())
     if out is not None:
         from packetbench.benchmark.viewer.export import check_target, export
-        from packetbench.progress import bar
+        from packetbench.core.progress import bar
 
         check_target(out, force)  # before the runs are read: a refusal costs nothing
         sources = open_runs(runs, packets)

@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from packetbench.core.errors import UsageError
+from packetbench.core.executors import Executor, LocalExecutor
+from packetbench.core.locking import hold
+from packetbench.core.seeds import check_seeds
 from packetbench.generator import corpus
-from packetbench.generator.errors import UsageError
-from packetbench.generator.executors import Executor, LocalExecutor
 from packetbench.generator.packet import (
     PacketSummary,
     complete_packet,
@@ -25,9 +27,7 @@ from packetbench.generator.packet import (
     recover,
     write_packet,
 )
-from packetbench.generator.seeds import check_seeds
 from packetbench.generator.tiers import resolve
-from packetbench.locking import hold
 
 
 def prepare_output(out_dir: Path) -> None:
@@ -51,7 +51,7 @@ class Batch:
     kept: list[PacketSummary]
 
 
-def plan(
+def batch_for(
     tier: str,
     seed: int,
     count: int,
@@ -128,7 +128,7 @@ def generate(
 
     The summaries of packets kept by `resume` come back too, marked `kept`. `executor`
     (default: `jobs` local worker processes) runs the packets. The folder is held for the
-    whole batch (packetbench.locking): a second writer of it is refused, naming this one.
+    whole batch (packetbench.core.locking): a second writer of it is refused, naming this one.
     """
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1 (got {jobs})")
@@ -155,7 +155,7 @@ def _generate(
     executor: Executor | None,
     jobs: int,
 ) -> list[PacketSummary]:
-    batch = plan(tier, seed, count, out_dir, force, overrides, resume)
+    batch = batch_for(tier, seed, count, out_dir, force, overrides, resume)
     tasks: list[Task] = [(out_dir, tier, s, batch.knobs, s in batch.replace) for s in batch.seeds]
     summaries: list[PacketSummary] = []
     entries: list[tuple[corpus.Entry, list[tuple[str, str]]]] = []

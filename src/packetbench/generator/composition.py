@@ -16,10 +16,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from packetbench.generator.patterns.packet import Planned
+from packetbench.generator.patterns.packet import PacketDoc
 
 
-def trim(planned: list[Planned], cap: int, rng: random.Random) -> list[Planned]:
+def trim(planned: list[PacketDoc], cap: int, rng: random.Random) -> list[PacketDoc]:
     """`planned` without the formats the cap leaves out (order kept); cap 0: no cap."""
     kept = list(planned)
     if cap <= 0 or len(kept) <= cap:

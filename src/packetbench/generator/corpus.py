@@ -20,8 +20,8 @@ from typing import Any
 
 import orjson
 
-from packetbench import ids, safe_read
-from packetbench.generator.errors import UsageError
+from packetbench.core import ids, safe_read
+from packetbench.core.errors import UsageError
 
 CORPUS = "corpus.json"
 LOCK = "corpus.lock"
@@ -122,7 +122,7 @@ def _read_lock(folder: Path) -> dict[str, list[tuple[str, str]]]:
 
 def _remove_left_behind(folder: Path) -> None:
     """Delete partial corpus files of writers that were killed mid-write."""
-    from packetbench.generator.worker_pool import alive
+    from packetbench.core.worker_pool import alive
 
     for stale in folder.glob(".corpus.*.partial-*"):
         owner = stale.name.rpartition("-")[2]

@@ -1,19 +1,11 @@
-"""The generator's own exceptions."""
+"""The generator's own exceptions (bad usage and bad input are `packetbench.core.errors`')."""
 
-from packetbench.errors import InputError, PacketbenchError
+from packetbench.core.errors import PacketbenchError
 
 
 class GeneratorError(PacketbenchError):
-    """Base class for every error the generator raises on purpose."""
-
-
-class UsageError(GeneratorError, InputError):
-    """Bad input from the user: unknown tier, bad count, unwritable folder, bad knob."""
+    """Base class for every error only the generator raises on purpose."""
 
 
 class LayoutError(GeneratorError):
     """A renderer could not place or record a value: a bug, never the user's input."""
-
-
-class TaskFailed(GeneratorError):
-    """A task of a batch (a packet to write, a packet to audit) crashed in its worker."""

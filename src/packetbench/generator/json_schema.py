@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from packetbench.generator.leaves import LeafShape, ListShape, ObjectShape, fields_of
+from packetbench.core.leaves import LeafShape, ListShape, ObjectShape, fields_of
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 

@@ -15,18 +15,20 @@ from typing import Any
 
 import orjson
 
-from packetbench import __version__, ids, safe_read
+from packetbench import __version__
+from packetbench.core import ids, safe_read
+from packetbench.core.errors import UsageError
+from packetbench.core.jsonfile import dump_json
+from packetbench.core.worker_pool import alive
 from packetbench.generator.composition import trim
 from packetbench.generator.doctypes.base import EXTENSIONS, compose
-from packetbench.generator.errors import UsageError
 from packetbench.generator.patterns import engine as patterns
 from packetbench.generator.patterns import packet as packet_patterns
 from packetbench.generator.patterns.base import Subject
 from packetbench.generator.render.pdf import REBUILD, Rebuild
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.tiers import PRESETS
-from packetbench.generator.truth import document_artifacts, dump_json
-from packetbench.generator.worker_pool import alive
+from packetbench.generator.truth import document_artifacts
 from packetbench.generator.world.build import build_world
 
 
@@ -76,7 +78,7 @@ class BuiltPacket:
 
 
 class Stopwatch:
-    """Time spent per stage of `build_packet` (benchmarks pass one in; nothing else does)."""
+    """Time spent per stage of `build_packet` (benchmarks/ pass one in; nothing else does)."""
 
     def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
         self.clock = clock
@@ -109,7 +111,7 @@ def build_packet(
     wanted = compose(world, knobs["documents"])
     # Packet patterns: views of some documents, and earlier versions of some (superseded);
     # then the tier's cap on documents leaves out formats (generator.composition).
-    planned = packet_patterns.plan(world, wanted, knobs, packet_id(tier, seed))
+    planned = packet_patterns.packet_docs(world, wanted, knobs, packet_id(tier, seed))
     planned = trim(
         planned, knobs.get("documents.max", 0), random.Random(sub_seed(seed, "composition"))
     )
@@ -220,7 +222,7 @@ class Rebuilt:
 
 
 # Doc_id -> the legibility of each location of each path (see `pdf.Rebuild`).
-Verdicts = Callable[[str], dict[str, list[bool]] | None]
+Legibility = Callable[[str], dict[str, list[bool]] | None]
 
 
 def rebuild_document(
@@ -229,7 +231,7 @@ def rebuild_document(
     knobs: dict[str, Any],
     doc_id: str,
     file: str,
-    verdicts: Verdicts | None = None,
+    verdicts: Legibility | None = None,
 ) -> Rebuilt | None:
     """Document `doc_id` (file name `file`) of packet (tier, seed) built again with `knobs` as
     packet_truth.json records them, None when it is not in the packet they make.
@@ -249,7 +251,7 @@ def rebuild_documents(
     seed: int,
     knobs: dict[str, Any],
     wanted: dict[str, str],
-    verdicts: Verdicts | None = None,
+    verdicts: Legibility | None = None,
 ) -> dict[str, Rebuilt]:
     """Documents `wanted` (doc_id -> file name) of packet (tier, seed) built again in one
     pass (the world is built once for all of them), as `rebuild_document` builds each; a

@@ -11,7 +11,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from packetbench.resources import resource_dir
+from packetbench.core.resources import resource_dir
 
 
 @cache

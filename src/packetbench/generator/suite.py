@@ -14,9 +14,9 @@ import hashlib
 import sys
 from pathlib import Path
 
+from packetbench.core.locking import hold
 from packetbench.generator.packet import build_packet, packet_id, write_packet
 from packetbench.generator.tiers import PRESETS, resolve
-from packetbench.locking import hold
 
 SEED = 1
 LOCK = "SHA256SUMS"

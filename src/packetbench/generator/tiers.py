@@ -10,8 +10,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from packetbench.generator import codes
-from packetbench.generator.errors import UsageError
+from packetbench.core import codes
+from packetbench.core.errors import UsageError
 from packetbench.generator.patterns import presets as patterns
 from packetbench.generator.world.tables import ROW_KNOBS
 

@@ -3,66 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-from functools import cache
-from importlib.metadata import version
 from typing import Any
 
-import orjson
-
-from packetbench import __version__
+from packetbench.core.versions import versions
 from packetbench.generator.render.recorder import Recorder
-
-LINE = 260  # a value whose compact form fits in this many characters sits on one line
-
-
-def _compact(value: Any) -> str:
-    return orjson.dumps(value).decode("utf-8")
-
-
-def _lines(data: Any, indent: str, out: list[str], prefix: str) -> None:
-    text = _compact(data)
-    if not isinstance(data, dict | list) or len(indent) + len(prefix) + len(text) <= LINE:
-        out.append(f"{indent}{prefix}{text}")
-        return
-    opening, closing = ("{", "}") if isinstance(data, dict) else ("[", "]")
-    out.append(f"{indent}{prefix}{opening}")
-    inner = indent + "  "
-    items = data.items() if isinstance(data, dict) else ((None, value) for value in data)
-    for key, value in items:
-        _lines(value, inner, out, "" if key is None else f"{_compact(key)}: ")
-        out[-1] += ","
-    out[-1] = out[-1][:-1]
-    out.append(f"{indent}{closing}")
-
-
-def dump_json(data: Any) -> bytes:
-    """Stable JSON: a value that fits on a line is one line, bigger ones are indented.
-
-    A field_truth entry or a universe string sits on one line, which keeps diffs readable;
-    orjson writes each line (the standard library's indenting encoder was half of a
-    packet's time).
-    """
-    out: list[str] = []
-    _lines(data, "", out, "")
-    return ("\n".join(out) + "\n").encode("utf-8")
-
-
-@cache
-def versions() -> dict[str, str]:
-    """Versions of everything that decides the bytes of a packet (read once per process)."""
-    return {
-        "packetbench": __version__,
-        "faker": version("faker"),
-        "reportlab": version("reportlab"),
-        "openpyxl": version("openpyxl"),
-        "lxml": version("lxml"),
-        "orjson": version("orjson"),
-        "pillow": version("pillow"),
-        "pypdfium2": version("pypdfium2"),
-        "numpy": version("numpy"),
-        "pikepdf": version("pikepdf"),
-        "fonttools": version("fonttools"),
-    }
 
 
 def _mapped(data: Any, sheets: dict[int, int]) -> Any:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from packetbench.benchmark.audit import audit_packets
-from packetbench.benchmark.errors import BadInput
+from packetbench.core.errors import BadInput
 from tests.support.audit import Run, edit_json
 
 
@@ -70,12 +70,14 @@ def test_unreadable_input_exits_2_naming_the_file(
 ) -> None:
     damage, needles = BREAKAGES[breakage]
     damage(packet)
-    _one_line_error(run_cli("audit", str(packet)), str(packet), *needles)
+    _one_line_error(run_cli("audit", "--packets", str(packet)), str(packet), *needles)
 
 
 def test_a_folder_that_is_no_packet(run_cli: Run, tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("not a packet")
-    _one_line_error(run_cli("audit", str(tmp_path), "--json"), str(tmp_path), "holds no packets")
+    _one_line_error(
+        run_cli("audit", "--packets", str(tmp_path), "--json"), str(tmp_path), "holds no packets"
+    )
 
 
 @pytest.mark.parametrize(
@@ -125,7 +127,7 @@ def test_ocr_without_tesseract_is_one_line(run_cli: Run, packet: Path, tmp_path:
     assert not (bin_dir / "tesseract").exists()
     env = {"PATH": str(bin_dir), "HOME": os.environ.get("HOME", str(tmp_path))}
     _one_line_error(
-        run_cli("audit", str(packet), "--ocr", env=env),
+        run_cli("audit", "--packets", str(packet), "--ocr", env=env),
         "--ocr needs the tesseract binary",
         "apt-get install tesseract-ocr",
     )

@@ -108,7 +108,7 @@ def test_the_canonical_suite_audits_clean(canonical_packets: list[Path]) -> None
 def test_the_command_needs_ocr_for_scans(run_cli: Run, canonical_packets: list[Path]) -> None:
     """Without --ocr the audit cannot vouch for scanned pages: not a failure (nothing is
     wrong) but not verified either, exit 3, naming each document and its pages."""
-    result = run_cli("audit", str(canonical_packets[0].parent))
+    result = run_cli("audit", "--packets", str(canonical_packets[0].parent))
     assert result.returncode == 3, result.stdout[-2000:] + result.stderr
     last = result.stdout.strip().splitlines()[-1]
     assert last.startswith("audit not verified: ") and ", nothing wrong; " in last
@@ -125,7 +125,9 @@ def test_the_suite_passes_with_ocr(run_cli: Run, canonical_packets: list[Path]) 
     """`packetbench audit packets --ocr` reads every scanned page of the suite well enough:
     each scan level of each packet above its OCR recall minimum."""
     # (about 4 minutes on two free cores; a loaded machine takes several times that)
-    result = run_cli("audit", str(canonical_packets[0].parent), "--ocr", "--json", timeout=2400)
+    result = run_cli(
+        "audit", "--packets", str(canonical_packets[0].parent), "--ocr", "--json", timeout=2400
+    )
     report = json.loads(result.stdout)
     assert result.returncode == 0, [f for p in report["packets"] for f in p["findings"]]
     totals = report["totals"]
@@ -149,7 +151,9 @@ def test_the_suite_passes_with_ocr(run_cli: Run, canonical_packets: list[Path]) 
 @pytest.mark.slow
 def test_json_is_deterministic(run_cli: Run, canonical_packets: list[Path]) -> None:
     outputs = [
-        run_cli("audit", str(canonical_packets[0]), "--json", env={"PYTHONHASHSEED": seed}).stdout
+        run_cli(
+            "audit", "--packets", str(canonical_packets[0]), "--json", env={"PYTHONHASHSEED": seed}
+        ).stdout
         for seed in ("1", "2")
     ]
     assert outputs[0] == outputs[1]

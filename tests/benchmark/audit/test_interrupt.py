@@ -65,11 +65,11 @@ def _interrupt(
 
 def test_ctrl_c_stops_the_workers_and_says_one_line() -> None:
     code, stderr, _ = _interrupt(
-        ["audit", "--jobs", "2", str(PACKETS)],
+        ["audit", "--jobs", "2", "--packets", str(PACKETS)],
         lambda pid: len(children(pid)) >= 2,
         whole_group=True,
     )
-    assert (code, stderr) == (130, _again(["audit", "--jobs", "2", str(PACKETS)]))
+    assert (code, stderr) == (130, _again(["audit", "--jobs", "2", "--packets", str(PACKETS)]))
 
 
 @needs_tesseract
@@ -77,11 +77,14 @@ def test_ctrl_c_stops_the_workers_and_says_one_line() -> None:
 def test_kill_int_during_ocr_ends_at_once() -> None:
     """The workers are each OCR-reading a packet (minutes): they are killed, not awaited."""
     code, stderr, took = _interrupt(
-        ["audit", "--ocr", "--jobs", "2", str(PACKETS)],
+        ["audit", "--ocr", "--jobs", "2", "--packets", str(PACKETS)],
         lambda pid: sum(len(children(worker)) for worker in children(pid)) >= 1,
         whole_group=False,
     )
-    assert (code, stderr) == (130, _again(["audit", "--ocr", "--jobs", "2", str(PACKETS)]))
+    assert (code, stderr) == (
+        130,
+        _again(["audit", "--ocr", "--jobs", "2", "--packets", str(PACKETS)]),
+    )
     assert took < 20, f"the audit took {took:.0f} s to stop"
 
 
@@ -89,11 +92,14 @@ def test_kill_int_during_ocr_ends_at_once() -> None:
 @pytest.mark.slow
 def test_kill_int_in_one_process_says_one_line() -> None:
     code, stderr, _ = _interrupt(
-        ["audit", "--ocr", str(PACKETS / "N3-000001")],
+        ["audit", "--ocr", "--packets", str(PACKETS / "N3-000001")],
         lambda pid: len(children(pid)) >= 1,  # tesseract is reading a page
         whole_group=False,
     )
-    assert (code, stderr) == (130, _again(["audit", "--ocr", str(PACKETS / "N3-000001")]))
+    assert (code, stderr) == (
+        130,
+        _again(["audit", "--ocr", "--packets", str(PACKETS / "N3-000001")]),
+    )
 
 
 @needs_tesseract
@@ -105,7 +111,7 @@ def test_ctrl_c_during_ocr_jobs_2_leaves_no_tesseract_reading(tmp_path: Path) ->
     file is left, and the last line says what to run to continue."""
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    args = ["audit", "--ocr", "--jobs", "2", str(PACKETS)]
+    args = ["audit", "--ocr", "--jobs", "2", "--packets", str(PACKETS)]
     process = subprocess.Popen(
         [cli_path(), *args],
         start_new_session=True,

@@ -56,7 +56,7 @@ def scanned(packet: Path) -> Path:
 def test_wrong_is_told_from_not_checked(run_cli: Run, scanned: Path) -> None:
     """Scans audited without --ocr are "not verified" (exit 3); a wrong value beside them
     makes the audit fail (exit 1), as a CI job must be able to tell apart."""
-    result = run_cli("audit", str(scanned))
+    result = run_cli("audit", "--packets", str(scanned))
     assert result.returncode == 3, result.stdout[-2000:]
     assert result.stdout.splitlines()[-1].startswith("audit not verified: ")
     edit_json(
@@ -65,7 +65,7 @@ def test_wrong_is_told_from_not_checked(run_cli: Run, scanned: Path) -> None:
     )
     code, report = audit_json(run_cli, scanned)
     assert (code, report["status"]) == (1, "failed")
-    result = run_cli("audit", str(scanned))
+    result = run_cli("audit", "--packets", str(scanned))
     assert result.returncode == 1 and result.stdout.splitlines()[-1].startswith("audit FAILED: ")
 
 

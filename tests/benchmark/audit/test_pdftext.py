@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from packetbench.benchmark.audit.pdftext import PdfText
-from packetbench.benchmark.errors import BadInput
+from packetbench.core.errors import BadInput
 
 
 def _pdf_documents(packets: list[Path]) -> list[tuple[Path, list[dict[str, Any]]]]:

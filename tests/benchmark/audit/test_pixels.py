@@ -4,6 +4,7 @@ over on the scanned image are caught by the rule, without OCR, every one of them
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -182,7 +183,7 @@ def test_an_edited_truth_file_is_read_by_ocr_not_judged_by_pixels(
 def test_the_text_report_shows_the_pixel_reader(run_cli: Run) -> None:
     """`audit --ocr` without --json on a packet with scans: its table has the pixel reader's
     rows and a line saying what the rule verified (it once died sorting the readers)."""
-    result = run_cli("audit", "--ocr", str(PACKETS / "N2-000001"))
+    result = run_cli("audit", "--ocr", "--packets", str(PACKETS / "N2-000001"))
     assert result.returncode == 0, result.stderr
     rows = [line for line in result.stdout.splitlines() if "│ pixel " in line]
     assert rows, result.stdout
@@ -247,7 +248,7 @@ def test_a_wrong_pixel_rule_is_caught_by_its_calibration(
         assert paint_over(folder, doc_id, per_page=60, calibration=True)
         manifest = folder / f"manifest_{doc_id}.json"
         data = (folder / json.loads(manifest.read_text())["file"]).read_bytes()
-        edit_json(manifest, lambda m, d=data: m.update(sha256=hashlib.sha256(d).hexdigest()))
+        edit_json(manifest, _set_sha256(hashlib.sha256(data).hexdigest()))
     monkeypatch.setattr(pixels, "judge_cut", _lenient)
     engine = Tesseract()
     packet = audit_packet(folder, engine=engine, ocr_mode="pixel")
@@ -262,3 +263,12 @@ def test_a_wrong_pixel_rule_is_caught_by_its_calibration(
     unchecked = audit_packet(folder, engine=engine, ocr_mode="pixel")
     assert "none of its calibration boxes" in unchecked.calibration_problem()
     assert AuditResult([unchecked], True).status == NOT_VERIFIED
+
+
+def _set_sha256(digest: str) -> Callable[[Any], None]:
+    """An edit of a manifest: its file's sha256 set to `digest`."""
+
+    def change(manifest: Any) -> None:
+        manifest["sha256"] = digest
+
+    return change

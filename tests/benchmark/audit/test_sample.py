@@ -21,8 +21,8 @@ from packetbench.benchmark.audit.sample import (
     parse_sample,
     upper_bound,
 )
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.packets import Packet
+from packetbench.core.errors import UsageError
 from packetbench.generator.packet import build_packet, packet_id
 from packetbench.generator.tiers import resolve
 from tests.support.audit import Run, edit_json
@@ -64,7 +64,7 @@ def test_a_sample_prints_the_bound_and_a_forced_packet_reports_its_finding(
     drawn = {p.name for p in draw(_packets(corpus), SampleSize(4), 0).drawn}
     assert CORRUPTED not in drawn  # seed 0 leaves it out
 
-    result = run_cli("audit", str(corpus), "--sample", "4", "--include", CORRUPTED)
+    result = run_cli("audit", "--packets", str(corpus), "--sample", "4", "--include", CORRUPTED)
     assert result.returncode == 1, result.stderr
     human = result.stdout
     assert "sample: 4 of 8 packets drawn at random (--sample 4, seed 0; by tier: N1 4 of 8), " in (
@@ -131,7 +131,7 @@ def test_a_sample_as_large_as_the_corpus_is_the_whole_corpus(corpus: Path) -> No
 
 @pytest.mark.parametrize("value", ["0", "-3", "101%", "nan", "abc"])
 def test_bad_sample_values_are_one_line_and_exit_2(run_cli: Run, value: str) -> None:
-    result = run_cli("audit", "packets/N1-000001", "--sample", value)
+    result = run_cli("audit", "--packets", "packets/N1-000001", "--sample", value)
     assert result.returncode == 2, (result.stdout, result.stderr)
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("packetbench: error: --sample "), lines

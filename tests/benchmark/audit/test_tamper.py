@@ -39,7 +39,7 @@ def _one(packet: Path, problem: str, file: str, path: str) -> Finding:
 
 def _fails_naming(run_cli: Run, packet: Path, problem: str, file: str, path: str) -> str:
     """The human report fails (exit 1) and names problem, file and path on one line."""
-    result = run_cli("audit", str(packet))
+    result = run_cli("audit", "--packets", str(packet))
     assert result.returncode == 1, result.stdout[-3000:] + result.stderr
     lines = [
         line

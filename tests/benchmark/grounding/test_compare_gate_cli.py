@@ -37,7 +37,7 @@ def test_compare_and_gate_on_grounding_rates(run_cli: Run, tmp_path: Path) -> No
     shown = run_cli("compare", str(careful), str(sloppy), str(plain))
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()
-    title = next(i for i, x in enumerate(lines) if x.startswith("Grounding: sloppy vs careful"))
+    title = next(i for i, x in enumerate(lines) if x.startswith("Grounding: careful vs sloppy"))
     table = lines[title:]
     for label in ("Citation recall", "Citation precision, box", "Grounding F1, page"):
         row = next(x for x in table if label in x)

@@ -196,16 +196,16 @@ def test_an_answer_s_confidences_are_kept_as_given_with_their_problems() -> None
         {"path": None, "confidence": 0.5},  # names no value: dropped
     ]
     text = json.dumps({"values": truth, "confidence": given})
-    verdict = answer.judge(Reply(text, "stop"), model, 1000, confident=True)
-    assert verdict.status == "ok" and verdict.output == truth
-    kept = [c.model_dump() for c in confidences.convert(verdict.confidence)]
+    parsed = answer.parse_reply(Reply(text, "stop"), model, 1000, confident=True)
+    assert parsed.status == "ok" and parsed.output == truth
+    kept = [c.model_dump() for c in confidences.convert(parsed.confidence)]
     assert kept == [
         {"path": "a", "confidence": 0.25, "problem": None},
         {"path": "b", "confidence": 1.5, "problem": "outside 0-1"},
         {"path": "c", "confidence": None, "problem": "no confidence"},
         {"path": "d", "confidence": None, "problem": "no confidence"},
     ]
-    missing = answer.judge(
+    missing = answer.parse_reply(
         Reply(json.dumps({"values": truth}), "stop"), model, 1000, confident=True
     )
     assert missing.status == "invalid"

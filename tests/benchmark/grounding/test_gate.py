@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.report.gate import run_gate
+from packetbench.core.errors import BadInput
 
 RULES = """
 [[rule]]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.harness.stub import Faults, StubServer
 from tests.support.packets import write_packets
 
 
@@ -23,9 +23,7 @@ def stub() -> Iterator[Callable[..., StubServer]]:
     """Start stub servers (stopped at teardown): stub(api, packets, faults, **options)."""
     started: list[StubServer] = []
 
-    def make(
-        api: str, packets: Path, faults: FaultPlan | None = None, **options: Any
-    ) -> StubServer:
+    def make(api: str, packets: Path, faults: Faults | None = None, **options: Any) -> StubServer:
         server = StubServer(api, packets, faults, **options).start()
         started.append(server)
         return server

@@ -1,4 +1,4 @@
-"""Judging answers: every bad answer becomes a status and a reason, never an exception."""
+"""Reading answers: every bad answer becomes a status and a reason, never an exception."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from packetbench.benchmark.harness.answer import judge
+from packetbench.benchmark.harness.answer import parse_reply
 from packetbench.benchmark.providers.api import Reply
 from packetbench.generator.doctypes.base import DOC_TYPES
 from tests.support.paths import PACKETS
@@ -23,8 +23,8 @@ def _reply(text: str | None, **fields: Any) -> Reply:
 
 
 def test_a_valid_answer_is_ok() -> None:
-    verdict = judge(_reply(json.dumps(TRUTH)), SOV, 1000)
-    assert (verdict.status, verdict.output, verdict.error) == ("ok", TRUTH, None)
+    parsed = parse_reply(_reply(json.dumps(TRUTH)), SOV, 1000)
+    assert (parsed.status, parsed.output, parsed.error) == ("ok", TRUTH, None)
 
 
 @pytest.mark.parametrize(
@@ -57,27 +57,27 @@ def test_a_valid_answer_is_ok() -> None:
 def test_bad_answers_are_explained(
     text: str | None, fields: dict[str, Any], status: str, reason: str
 ) -> None:
-    verdict = judge(_reply(text, **fields), SOV, 1000)
-    assert verdict.status == status and verdict.error is not None
-    assert verdict.error.startswith(reason), verdict.error
+    parsed = parse_reply(_reply(text, **fields), SOV, 1000)
+    assert parsed.status == status and parsed.error is not None
+    assert parsed.error.startswith(reason), parsed.error
 
 
 def test_defensive_readings_are_recorded() -> None:
-    wrapped = judge(_reply(json.dumps({"statement": TRUTH})), SOV, 1000)
+    wrapped = parse_reply(_reply(json.dumps({"statement": TRUTH})), SOV, 1000)
     assert (wrapped.status, wrapped.output, wrapped.reading) == (
         "ok",
         TRUTH,
         "unwrapped envelope 'statement'",
     )
-    fenced = judge(_reply(f"```json\n{json.dumps(TRUTH)}\n```"), SOV, 1000)
+    fenced = parse_reply(_reply(f"```json\n{json.dumps(TRUTH)}\n```"), SOV, 1000)
     assert (fenced.status, fenced.output, fenced.reading) == (
         "ok",
         TRUTH,
         "read inside a code fence",
     )
     # Two keys are no envelope; an envelope around an invalid object is still invalid.
-    assert judge(_reply(json.dumps({"a": TRUTH, "b": 1})), SOV, 1000).status == "invalid"
-    assert judge(_reply(json.dumps({"a": {"x": 1}})), SOV, 1000).status == "invalid"
+    assert parse_reply(_reply(json.dumps({"a": TRUTH, "b": 1})), SOV, 1000).status == "invalid"
+    assert parse_reply(_reply(json.dumps({"a": {"x": 1}})), SOV, 1000).status == "invalid"
 
 
 def test_numbers_json_cannot_carry_are_kept_as_the_models_text() -> None:
@@ -91,9 +91,9 @@ def test_numbers_json_cannot_carry_are_kept_as_the_models_text() -> None:
         ("square_feet", "123456789012345678901234567890"),
     ):
         text = text.replace(f'"{key}": {json.dumps(building[key])}', f'"{key}": {sent}', 1)
-    verdict = judge(_reply(text), SOV, 1000)
-    assert verdict.status == "ok", verdict.error
-    kept = verdict.output["buildings"][0] if verdict.output else {}
+    parsed = parse_reply(_reply(text), SOV, 1000)
+    assert parsed.status == "ok", parsed.error
+    kept = parsed.output["buildings"][0] if parsed.output else {}
     assert [kept[k] for k in ("building_value", "contents_value", "business_income_value")] == [
         "1e999",
         "NaN",
@@ -104,4 +104,4 @@ def test_numbers_json_cannot_carry_are_kept_as_the_models_text() -> None:
     bad = json.dumps(TRUTH).replace(
         f'"building_value": {json.dumps(building["building_value"])}', '"building_value": "lots"'
     )
-    assert judge(_reply(bad), SOV, 1000).status == "invalid"
+    assert parse_reply(_reply(bad), SOV, 1000).status == "invalid"

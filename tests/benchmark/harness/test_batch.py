@@ -22,17 +22,18 @@ from typing import Any
 
 import pytest
 
-from packetbench.benchmark.errors import BadInput, UsageError
-from packetbench.benchmark.extract import HarnessOptions, extract
+from packetbench.benchmark.config import HarnessOptions
+from packetbench.benchmark.extract import extract
 from packetbench.benchmark.harness.batch_log import NAME, custom_id
 from packetbench.benchmark.harness.session import dry_run
-from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.harness.stub import Faults, StubServer
 from packetbench.benchmark.packets import find_packets
 from packetbench.benchmark.providers import provider_class
 from packetbench.benchmark.providers.api import ApiProvider, ProviderStopped
 from packetbench.benchmark.report.render import write_report
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
+from packetbench.core.errors import BadInput, UsageError
 from tests.support.paths import cli_path
 from tests.support.stubs import APIS, KEYS, documents, records, truth
 
@@ -192,7 +193,7 @@ def test_failed_items_go_again_and_an_expired_batch_is_reported_per_document(
     keys: None,
 ) -> None:
     retried, broken = "N1-000001/acord_125", "N1-000001/sov_pdf"
-    faults = FaultPlan(script={retried: ["server_500"], broken: ["malformed"]})
+    faults = Faults(script={retried: ["server_500"], broken: ["malformed"]})
     server = stub(api, packets, faults, expire_batches=(2,))
     run = tmp_path / "run"
     _batch_run(api, server, packets, run)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.harness.stub import Faults, StubServer
 from tests.support.paths import PACKETS
 from tests.support.readback import doc_ids
 from tests.support.stubs import APIS, KEYS, records
@@ -55,7 +55,7 @@ def test_the_api_key_is_in_no_file_of_the_run(
     key = f"sk-{api}-Zq81xVv0TestKeyNeverWritten"
     # 5xx errors echo the key; two documents exhaust their retries on them, so the echoed
     # message reaches their records, the request log and run.json's error counts.
-    plan = FaultPlan(
+    plan = Faults(
         rate=0.3,
         kinds=("server_500", "server_503", "rate_limit"),
         seed=3,
@@ -286,7 +286,7 @@ def test_audit_tokens_lists_completions_near_their_cap(
     stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:
     near = {"N1-000001/sov_pdf": ["long"], "N1-000001/loss_run_pdf": ["truncated"]}
-    server = stub("openai", PACKET, FaultPlan(script=near))
+    server = stub("openai", PACKET, Faults(script=near))
     run = tmp_path / "run"
     assert (
         run_cli(
@@ -314,9 +314,7 @@ def test_audit_tokens_lists_completions_near_their_cap(
 
 @pytest.mark.slow
 def test_an_api_run_scores(stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path) -> None:
-    plan = FaultPlan(
-        script={"N1-000001/sov_pdf": ["malformed"], "N1-000001/acord_125": ["envelope"]}
-    )
+    plan = Faults(script={"N1-000001/sov_pdf": ["malformed"], "N1-000001/acord_125": ["envelope"]})
     server = stub("gemini", PACKET, plan)
     run = tmp_path / "run"
     assert (

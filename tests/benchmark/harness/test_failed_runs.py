@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.harness.stub import Faults, StubServer
 from tests.support.paths import PACKETS, cli_path
 from tests.support.stubs import records
 
@@ -54,7 +54,7 @@ def _extract(server: StubServer, run: Path, *extra: str) -> list[str]:
 def test_an_extract_whose_every_request_failed_exits_1(
     stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:
-    server = stub("openai", PACKET, FaultPlan(rate=1.0, kinds=("server_500",)))
+    server = stub("openai", PACKET, Faults(rate=1.0, kinds=("server_500",)))
     run = tmp_path / "run"
     result = run_cli(*_extract(server, run, "--retries", "0"), env=KEY)
     assert result.returncode == 1, (result.stdout, result.stderr)
@@ -76,7 +76,7 @@ def test_an_extract_whose_every_request_failed_exits_1(
 def test_a_partial_failure_is_the_last_line(
     stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:
-    plan = FaultPlan(
+    plan = Faults(
         script={"N1-000001/sov_pdf": ["malformed"], "N1-000001/acord_140": ["server_500"] * 3}
     )
     server = stub("openai", PACKET, plan)
@@ -176,7 +176,8 @@ def test_sim_resume_after_kill_9_makes_the_same_run(run_cli: Run, tmp_path: Path
 def test_undecodable_workbook_and_csv_are_error_records_and_the_run_goes_on(
     stub: Callable[..., StubServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from packetbench.benchmark.extract import HarnessOptions, extract
+    from packetbench.benchmark.config import HarnessOptions
+    from packetbench.benchmark.extract import extract
     from packetbench.benchmark.providers import provider_class
 
     packets = tmp_path / "packets"

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.extract import HarnessOptions, extract
-from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.config import HarnessOptions
+from packetbench.benchmark.extract import extract
+from packetbench.benchmark.harness.stub import Faults, StubServer
 from packetbench.benchmark.harness.stub.faults import ANSWER, TRANSIENT
 from packetbench.benchmark.providers import provider_class
 from packetbench.generator.doctypes.base import DOC_TYPES
@@ -48,7 +49,7 @@ def test_faults_end_ok_or_explained_and_retries_match(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv(KEYS[api], "test-key-for-the-stub-0001")
-    plan = FaultPlan(rate=0.2, seed=7, script=SCRIPT, retry_after_s=0.2)
+    plan = Faults(rate=0.2, seed=7, script=SCRIPT, retry_after_s=0.2)
     server = stub(api, three_packets, plan)
     provider = provider_class(api).from_options(
         {"model": "stub-model", "base_url": server.base_url, "timeout": 0.5, "retries": RETRIES}

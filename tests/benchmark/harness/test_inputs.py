@@ -11,9 +11,9 @@ import openpyxl
 import pypdfium2 as pdfium
 import pytest
 
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.harness import inputs, prompts
 from packetbench.benchmark.packets import load_packet
+from packetbench.core.errors import BadInput
 from packetbench.generator.schema_files import all_schemas
 from tests.support.paths import PACKETS
 

@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from packetbench.benchmark.extract import HarnessOptions, extract
+from packetbench.benchmark.config import HarnessOptions
+from packetbench.benchmark.extract import extract
 from packetbench.benchmark.harness.runner import PROCESS_INPUTS_FROM
-from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.harness.stub import Faults, StubServer
 from packetbench.benchmark.providers import provider_class
 from tests.support.paths import cli_path
 from tests.support.processes import children, wait_until_gone
@@ -119,7 +120,7 @@ def test_resume_skips_failures_retry_failed_requests_only_them(
         "N1-000002/loss_run_csv": ["refusal"],
         "N1-000003/acord_125": ["server_500"] * 2,
     }
-    server = stub("openai", three_packets, FaultPlan(script=failing))
+    server = stub("openai", three_packets, Faults(script=failing))
     run, cache = tmp_path / "run", tmp_path / "cache"
 
     def go(**flags: Any) -> None:

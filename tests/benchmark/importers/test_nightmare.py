@@ -10,8 +10,8 @@ import pypdfium2
 import pytest
 
 from packetbench.benchmark.importers.nightmare import rendered
-from packetbench.benchmark.importers.nightmare.namespace import kind_of, project, scored_schema
 from packetbench.benchmark.importers.nightmare.truth import convert
+from packetbench.benchmark.namespaces.nightmare import kind_of, project, scored_schema
 from packetbench.benchmark.score.validate import problem
 from tests.support.corpus_fixture import (
     ACORD_25_SCHEMA,
@@ -406,7 +406,7 @@ def test_hidden_cells_go_under_hidden() -> None:
 
 
 def test_audit_reports_what_it_can_verify(imported: Path, run_cli: Any) -> None:
-    done = run_cli("audit", str(imported / "packets"), "--json")
+    done = run_cli("audit", "--packets", str(imported / "packets"), "--json")
     assert done.returncode == 1  # values the corpus locates nowhere are untraceable
     totals = json.loads(done.stdout)["totals"]
     assert (totals["fields_checked"], totals["fields_found"]) == (3, 3)  # the three boxes

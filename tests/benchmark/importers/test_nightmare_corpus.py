@@ -9,9 +9,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from tests.support.paths import ROOT
+from tests.support.scoring import ledger_mismatches
 
 CORPUS = (ROOT.parent / "shared" / "reference" / "nightmare").resolve()
 COHORTS = 15
@@ -80,3 +82,45 @@ def test_nothing_is_left_unexplained(reconciled: Path) -> None:
         assert cohort["claims_judged_differently"] > 0
     assert len(result["ranking"]) == COHORTS
     assert len(result["paired"]) == 3 * 10  # every pair of five models, at each effort
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("profile", ["typical", "sloppy"])
+def test_the_simulator_answers_every_document_in_its_own_schema(
+    reconciled: Path, tmp_path: Path, run_cli: Any, profile: str
+) -> None:
+    """`extract --provider sim` on the imported corpus: every answer the ledger calls ok is an
+    instance of its document's own JSON Schema and every one it calls invalid is not; the
+    scorer recovers every count the ledger says it injected, of every kind the corpus allows
+    (it has no superseded document, so no stale value)."""
+    packets, run = reconciled / "packets", tmp_path / profile
+    done = run_cli(
+        "extract", "--provider", "sim", "--profile", profile, "--packets", str(packets),
+        "--out", str(run),
+    )  # fmt: skip
+    assert done.returncode in (0, 1), done.stderr
+    scored = run_cli("score", str(run), "--packets", str(packets))
+    assert scored.returncode == 0, scored.stderr
+    assert ledger_mismatches(run) == []
+    ledger = _json(run / "sim_injections.json")
+    validators: dict[Path, jsonschema.Draft202012Validator] = {}
+    answers = 0
+    for path in sorted((run / "extractions").glob("*/*.json")):
+        record = _json(path)
+        if record["status"] != "ok":
+            continue
+        listed = _json(packets / record["packet_id"] / "packet_truth.json")["documents"]
+        schema = next(d["schema"] for d in listed if d["doc_id"] == record["doc_id"])
+        file = packets / record["packet_id"] / "schemas" / f"{schema.split('/')[1]}.schema.json"
+        if file not in validators:
+            validators[file] = jsonschema.Draft202012Validator(_json(file))
+        valid = validators[file].is_valid(record["output"])
+        status = ledger["documents"][f"{record['packet_id']}/{record['doc_id']}"]["status"]
+        assert valid == (status == "ok"), path
+        answers += 1
+    assert answers == sum(
+        1 for d in ledger["documents"].values() if d["status"] in ("ok", "invalid")
+    )
+    kinds = {"omit", "wrong_in_universe", "wrong_out_of_universe", "composed", "overreach"}
+    kinds |= {"moved", "reformat", "fabricate", "drop", "invent", "shuffle"}
+    assert kinds <= set(ledger["overall"]["injected"]), ledger["overall"]["injected"]

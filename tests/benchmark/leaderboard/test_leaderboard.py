@@ -255,6 +255,8 @@ def test_the_html_leaderboard_renders_its_rows_in_chromium(board: Path) -> None:
 def test_an_imported_corpus_wrapped_as_a_release_ranks_its_cohorts(
     tmp_path: Path, run_cli: RunCli
 ) -> None:
+    """The cohorts the import made and the simulator's runs on the imported packets (in the
+    corpus's own schemas) are rows of one board."""
     corpus = write_corpus(tmp_path / "corpus")
     imported = run_cli(
         "import", "nightmare", str(corpus), "--out", str(tmp_path / "imp"), "--score"
@@ -272,13 +274,24 @@ def test_an_imported_corpus_wrapped_as_a_release_ranks_its_cohorts(
     _one_line(refused, 2, "not the spec's nightmare@feed")
     built = run_cli("release", "build", str(tmp_path / "spec.toml"), "--out", str(tmp_path / "rel"))
     assert built.returncode == 0, built.stderr
-    runs = sorted(str(p) for p in (tmp_path / "imp" / "runs").iterdir())
+    cohorts = sorted(str(p) for p in (tmp_path / "imp" / "runs").iterdir())
+    sims = [
+        str(_run(run_cli, tmp_path / "imp" / "packets", tmp_path / "sim" / f"sim-{p}", p))
+        for p in ("perfect", "sloppy")
+    ]
     done = run_cli(
-        "leaderboard", *runs, "--release", str(tmp_path / "rel"), "--out", str(tmp_path / "board")
-    )
+        "leaderboard", *cohorts, *sims, "--release", str(tmp_path / "rel"),
+        "--out", str(tmp_path / "board"),
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     rows = _rows(tmp_path)
-    assert len(rows) == len(runs) and all(r["imported"] == "true" for r in rows)
+    assert len(rows) == len(cohorts) + 2
+    assert rows[0]["system"] == "sim-perfect" and float(rows[0]["accuracy"]) == 1.0
+    kinds = {r["system"]: (r["imported"], r["simulator"]) for r in rows}
+    assert kinds["sim-sloppy"] == kinds["sim-perfect"] == ("false", "true")
+    assert all(kinds[Path(c).name] == ("true", "false") for c in cohorts), kinds
+    md = (tmp_path / "board" / "leaderboard.md").read_text(encoding="utf-8")
+    assert "| 1 | sim-perfect [SIMULATED, not a model] | 100.00 % [100.0, 100.0]" in md
     verified = run_cli("release", "verify", str(tmp_path / "rel"))
     assert verified.returncode == 0, verified.stderr
     regenerate = run_cli("release", "verify", str(tmp_path / "rel"), "--regenerate")

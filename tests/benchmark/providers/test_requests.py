@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from packetbench.benchmark.extract import HarnessOptions, extract
+from packetbench.benchmark.config import HarnessOptions
+from packetbench.benchmark.extract import extract
 from packetbench.benchmark.harness.stub import StubServer
 from packetbench.benchmark.providers import provider_class
 from packetbench.benchmark.providers.schema_clean import with_property_ordering

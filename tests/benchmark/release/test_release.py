@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from packetbench.benchmark.release.spec import load_spec
-from packetbench.errors import InputError
+from packetbench.core.errors import InputError
 from tests.support.releases import RunCli, build, tree, write_spec
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.report.gate import load_rules
+from packetbench.core.errors import BadInput
 from tests.support.runs import ScoredRun
 
 Run = Callable[..., subprocess.CompletedProcess[str]]

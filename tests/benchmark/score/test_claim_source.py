@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from packetbench.benchmark.importers.nightmare.namespace import scored_schema
+from packetbench.benchmark.namespaces.nightmare import scored_schema
 from packetbench.benchmark.score.field_view import compare
 
 SCHEMA = {

@@ -23,7 +23,7 @@ from packetbench.benchmark.report.render import write_report
 from packetbench.benchmark.results import load_run, open_runs
 from packetbench.benchmark.score.outputs import read_documents
 from packetbench.benchmark.score.scorer import RunScores, score_run
-from packetbench.generator.leaves import set_path
+from packetbench.core.leaves import set_path
 from tests.support.chromium import section_table
 from tests.support.paths import PACKETS
 from tests.support.scoring import ledger_mismatches

@@ -15,8 +15,8 @@ from packetbench.benchmark.score.align import align
 from packetbench.benchmark.sim.engine import Engine
 from packetbench.benchmark.sim.profiles import Profile
 from packetbench.benchmark.universe import Universe
+from packetbench.core.leaves import DocModel, ListShape, fields_of
 from packetbench.generator.doctypes.driver_schedule.model import ScheduledDriver
-from packetbench.generator.leaves import DocModel, ListShape, fields_of
 
 
 class _Schedule(DocModel):

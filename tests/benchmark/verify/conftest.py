@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from packetbench.benchmark.extract import extract
-from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.harness.stub import Faults, StubServer
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
@@ -48,9 +48,7 @@ def stub() -> Iterator[Callable[..., StubServer]]:
     """Start stub servers (stopped at teardown): stub(api, packets, faults, **options)."""
     started: list[StubServer] = []
 
-    def make(
-        api: str, packets: Path, faults: FaultPlan | None = None, **options: Any
-    ) -> StubServer:
+    def make(api: str, packets: Path, faults: Faults | None = None, **options: Any) -> StubServer:
         server = StubServer(api, packets, faults, **options).start()
         started.append(server)
         return server

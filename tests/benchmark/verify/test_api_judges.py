@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from packetbench.benchmark.harness.stub import FaultPlan, StubServer
+from packetbench.benchmark.harness.stub import Faults, StubServer
 from packetbench.benchmark.verify.prompt import template_hashes
 from tests.support.audit import Run
 from tests.support.paths import cli_path
@@ -72,7 +72,8 @@ def test_every_claim_makes_the_round_trip_through_the_sdk(
     world = _world(scored_n1, tmp_path)
     server = stub(api, world / "packets", keep_bodies=True)
     done = run_cli(
-        *_verify(server, api, world, "--input", mode, "--batch", "15"), env={KEYS[api]: KEY}
+        *_verify(server, api, world, "--input", mode, "--claims-per-request", "15"),
+        env={KEYS[api]: KEY},
     )
     assert done.returncode == 0, done.stderr
     assert server.rejected == []  # every request was a well-formed strict-schema request
@@ -126,10 +127,10 @@ def test_retries_the_cache_and_an_invalid_answer_asked_again(
         "N1-000001/acord_125": ["malformed"],  # not an answer: the batch stays unanswered
         "N1-000001/loss_run_pdf": ["envelope"],  # unwrapped: an answer
     }
-    server = stub("openai", world / "packets", FaultPlan(script=faults))
+    server = stub("openai", world / "packets", Faults(script=faults))
     env = {KEYS["openai"]: KEY}
     # One request at a time: the faults reach the batches in order.
-    one = ("--batch", "10", "--concurrency", "1")
+    one = ("--claims-per-request", "10", "--concurrency", "1")
     first = run_cli(*_verify(server, "openai", world, *one), env=env)
     assert first.returncode == 1, first.stdout
     assert first.stderr.count("\n") == 1 and "1 of" in first.stderr
@@ -204,7 +205,7 @@ def test_kill_9_then_resume_asks_no_finished_batch_again(
 ) -> None:
     world = _world(scored_n1, tmp_path)
     server = stub("openai", world / "packets", delay_s=0.1)
-    args = _verify(server, "openai", world, "--batch", "8", "--concurrency", "2")
+    args = _verify(server, "openai", world, "--claims-per-request", "8", "--concurrency", "2")
     # A new session: the verify and any worker preparing its inputs share one process group.
     process = subprocess.Popen(
         [cli_path(), *args],

@@ -22,7 +22,8 @@ from packetbench.benchmark.extract import extract
 from packetbench.benchmark.packets import find_packets
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.results import load_run
-from packetbench.benchmark.runs import listed_documents, read_run, write_json
+from packetbench.benchmark.run_folder import listed_documents
+from packetbench.benchmark.runs import read_run
 from packetbench.benchmark.score.scorer import score_run
 from packetbench.benchmark.score.verdicts import VERDICTS
 from packetbench.benchmark.verify.calibration import CALIBRATION, calibrate, kappa, rows_of
@@ -30,6 +31,7 @@ from packetbench.benchmark.verify.claims import Claim
 from packetbench.benchmark.verify.correction import SAME, correct
 from packetbench.benchmark.verify.judges import Batch, SimJudge
 from packetbench.benchmark.verify.prompt import template_hashes
+from packetbench.core.writing import write_json
 from tests.support.audit import Run
 
 SE, SP = 0.85, 0.93
@@ -65,7 +67,7 @@ def test_calibration_recovers_the_rates_and_the_correction_covers_the_truth(
     load_run(run, packets)
     rates = ("--sensitivity", str(SE), "--specificity", str(SP))
     # Many claims a request: a sim judge's labels do not depend on the batch size.
-    done = run_cli("verify", str(run), *rates, "--batch", "100")
+    done = run_cli("verify", str(run), *rates, "--claims-per-request", "100")
     assert done.returncode == 0, done.stderr
     folder = run / "judge" / "sim-sim"
     found = json.loads((folder / CALIBRATION).read_text())

@@ -29,7 +29,9 @@ def test_every_claim_gets_one_label_with_a_span(
     world = _copy(scored_n1, tmp_path)
     run = world / "run"
     # A perfect judge (both rates 1) gives every claim the scorer's own verdict.
-    done = run_cli("verify", str(run), "--batch", "7", "--sensitivity", "1", "--specificity", "1")
+    done = run_cli(
+        "verify", str(run), "--claims-per-request", "7", "--sensitivity", "1", "--specificity", "1"
+    )
     assert done.returncode == 0, done.stderr
     labels = _labels(run)
     with duckdb.connect(str(run / "results.duckdb"), read_only=True) as con:

@@ -14,11 +14,11 @@ import duckdb
 import pytest
 from starlette.testclient import TestClient
 
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.viewer.app import Viewer, make_app
 from packetbench.benchmark.viewer.document import build, outcome_of
 from packetbench.benchmark.viewer.pages import Pages
 from packetbench.benchmark.viewer.source import VERDICTS, Query, open_run
+from packetbench.core.errors import UsageError
 from tests.support.paths import cli_path
 from tests.support.viewer import PORT, serving
 

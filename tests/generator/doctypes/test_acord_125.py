@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from packetbench.generator import codes
+from packetbench.core import codes
+from packetbench.core.leaves import DocModel, iter_leaves
 from packetbench.generator.doctypes.acord_125.build import build
 from packetbench.generator.doctypes.acord_125.model import (
     CommercialApplication,
@@ -23,10 +24,9 @@ from packetbench.generator.doctypes.acord_125.model import (
     TransactionStatus,
     code_field,
 )
+from packetbench.generator.fakers.insurance import QUESTIONS
 from packetbench.generator.json_schema import document_schema
-from packetbench.generator.leaves import DocModel, iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
-from packetbench.generator.providers.insurance import QUESTIONS
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World

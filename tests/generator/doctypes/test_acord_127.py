@@ -12,7 +12,7 @@ from packetbench.generator.doctypes.acord_127.model import (
     VEHICLE_ROWS,
     BusinessAutoSection,
 )
-from packetbench.generator.providers.insurance import vin_check_digit
+from packetbench.generator.fakers.insurance import vin_check_digit
 from tests.support.paths import TIERS
 from tests.support.sections import cases, cents, check_codes, check_rendered
 

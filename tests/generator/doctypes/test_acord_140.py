@@ -11,10 +11,10 @@ from typing import Any
 import pydantic
 import pytest
 
+from packetbench.core.leaves import iter_leaves
 from packetbench.generator.doctypes.acord_140.build import build
 from packetbench.generator.doctypes.acord_140.model import PropertySection
 from packetbench.generator.doctypes.sov.build import build as build_sov
-from packetbench.generator.leaves import iter_leaves
 from packetbench.generator.packet import build_packet
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world

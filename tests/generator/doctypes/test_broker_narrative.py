@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator import packet as packet_module
 from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.doctypes.broker_narrative.build import build

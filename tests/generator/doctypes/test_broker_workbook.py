@@ -14,6 +14,7 @@ import jsonschema
 import openpyxl
 import pytest
 
+from packetbench.core.leaves import iter_leaves
 from packetbench.generator.doctypes.broker_workbook.build import build
 from packetbench.generator.doctypes.broker_workbook.model import BrokerWorkbook
 from packetbench.generator.doctypes.driver_schedule.build import build as build_drivers
@@ -21,7 +22,6 @@ from packetbench.generator.doctypes.loss_run.build import build as build_loss_ru
 from packetbench.generator.doctypes.sov.build import build as build_sov
 from packetbench.generator.doctypes.vehicle_schedule.build import build as build_vehicles
 from packetbench.generator.json_schema import document_schema
-from packetbench.generator.leaves import iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world

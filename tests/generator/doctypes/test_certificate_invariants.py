@@ -15,8 +15,8 @@ from typing import Any
 import pydantic
 import pytest
 
+from packetbench.core.leaves import iter_leaves
 from packetbench.generator.doctypes.base import DOC_TYPES
-from packetbench.generator.leaves import iter_leaves
 from packetbench.generator.packet import sub_seed
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World

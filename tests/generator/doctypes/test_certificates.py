@@ -17,11 +17,11 @@ from jsonschema import Draft202012Validator
 from packetbench.benchmark.extract import extract
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.score.scorer import score_run
-from packetbench.generator import codes
+from packetbench.core import codes
+from packetbench.core.leaves import DocModel, iter_leaves
 from packetbench.generator.doctypes.acord_35.model import PolicyType, Reason, ReturnPremium
 from packetbench.generator.doctypes.acord_125.model import code_field
 from packetbench.generator.doctypes.base import DOC_TYPES, compose
-from packetbench.generator.leaves import DocModel, iter_leaves
 from packetbench.generator.packet import build_packet, packet_id, sub_seed
 from packetbench.generator.world.build import build_world
 from tests.support.certificate_oracle import CHECKS

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.doctypes.dec_page.build import SCHEDULED, build
 from packetbench.generator.doctypes.dec_page.model import DeclarationsPage
 from packetbench.generator.tiers import PRESETS

@@ -11,11 +11,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from packetbench.core.leaves import iter_leaves
 from packetbench.generator.doctypes.base import variants
 from packetbench.generator.doctypes.driver_schedule.build import build
 from packetbench.generator.doctypes.driver_schedule.model import DriverSchedule, ScheduledDriver
 from packetbench.generator.json_schema import document_schema
-from packetbench.generator.leaves import iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world

@@ -14,12 +14,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from packetbench.generator.codes import INJURY_TYPE
+from packetbench.core.codes import INJURY_TYPE
+from packetbench.core.leaves import iter_leaves
 from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.doctypes.experience_mod.build import build
 from packetbench.generator.doctypes.experience_mod.model import ExperienceMod
 from packetbench.generator.json_schema import document_schema
-from packetbench.generator.leaves import iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world

@@ -13,6 +13,7 @@ import jsonschema
 import pytest
 from pydantic import BaseModel
 
+from packetbench.core.leaves import LeafShape, ObjectShape, fields_of, iter_leaves
 from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.doctypes.financial_statement import FINANCIAL_STATEMENT
 from packetbench.generator.doctypes.financial_statement.model import (
@@ -20,7 +21,6 @@ from packetbench.generator.doctypes.financial_statement.model import (
     FiscalPeriod,
 )
 from packetbench.generator.json_schema import document_schema
-from packetbench.generator.leaves import LeafShape, ObjectShape, fields_of, iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World

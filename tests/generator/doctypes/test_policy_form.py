@@ -82,7 +82,7 @@ def test_every_value_reads_back_and_the_policy_runs_ten_to_fifteen_pages(
 
 
 def test_every_form_of_every_line_has_its_wording() -> None:
-    from packetbench.generator.providers import forms
+    from packetbench.generator.fakers import forms
 
     numbers = {number for entries in forms.BASE_FORMS.values() for number, _, _ in entries}
     numbers |= {

@@ -15,13 +15,13 @@ from typing import Any
 import jsonschema
 import pytest
 
+from packetbench.core.leaves import DocModel, iter_leaves
 from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.doctypes.common import signature_of
 from packetbench.generator.doctypes.supplemental import model
+from packetbench.generator.fakers import supplements as questions
 from packetbench.generator.json_schema import document_schema
-from packetbench.generator.leaves import DocModel, iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
-from packetbench.generator.providers import supplements as questions
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World

@@ -15,6 +15,7 @@ import jsonschema
 import openpyxl
 import pytest
 
+from packetbench.core.leaves import iter_leaves
 from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.doctypes.common import signature_of
 from packetbench.generator.doctypes.supplemental_general.model import (
@@ -22,10 +23,9 @@ from packetbench.generator.doctypes.supplemental_general.model import (
     GeneralAnswers,
     GeneralSupplement,
 )
+from packetbench.generator.fakers.supplements import GENERAL_QUESTIONS
 from packetbench.generator.json_schema import document_schema
-from packetbench.generator.leaves import iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
-from packetbench.generator.providers.supplements import GENERAL_QUESTIONS
 from packetbench.generator.tiers import PRESETS, resolve
 from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World

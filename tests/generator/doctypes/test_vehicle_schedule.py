@@ -12,10 +12,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from packetbench.core.leaves import iter_leaves
 from packetbench.generator.doctypes.vehicle_schedule.build import build
 from packetbench.generator.doctypes.vehicle_schedule.model import ScheduledUnit, VehicleSchedule
 from packetbench.generator.json_schema import document_schema
-from packetbench.generator.leaves import iter_leaves
 from packetbench.generator.packet import build_packet, sub_seed
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from packetbench.generator.errors import UsageError
+from packetbench.core.errors import UsageError
+from packetbench.core.registry import Registry, UnknownName
 from packetbench.generator.packet import build_packet
 from packetbench.generator.patterns import base, engine, presets
 from packetbench.generator.patterns.base import (
@@ -25,7 +26,6 @@ from packetbench.generator.patterns.base import (
 )
 from packetbench.generator.patterns.scan import OPT_IN
 from packetbench.generator.tiers import parse_overrides, resolve
-from packetbench.registry import Registry, UnknownName
 from tests.support.paths import TIERS
 
 # The first catalogue of 91 ids (docs/patterns.md), written out here as the oracle: every table.*,

@@ -13,12 +13,12 @@ import duckdb
 import pytest
 
 from packetbench.benchmark.extract import extract
-from packetbench.benchmark.packets import read_json
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.report.render import write_report
 from packetbench.benchmark.results.load import load_run
 from packetbench.benchmark.score.outputs import read_documents
 from packetbench.benchmark.score.scorer import score_run
+from packetbench.core.packet_files import read_json
 from tests.support.leaves import leaves
 from tests.support.rendering import Rendered, write
 from tests.support.scoring import ledger_mismatches

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from packetbench.benchmark.extract import extract
-from packetbench.benchmark.packets import load_packet, read_json
+from packetbench.benchmark.packets import load_packet
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.score.outputs import read_documents
 from packetbench.benchmark.score.scorer import score_run
+from packetbench.core.packet_files import read_json
 from tests.support.scoring import ledger_mismatches
 from tests.support.tier_corpus import SEEDS
 

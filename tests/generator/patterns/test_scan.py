@@ -196,9 +196,9 @@ def test_the_audit_reads_scanned_values_by_ocr(
 ) -> None:
     rendered = render("N3", 3, (DOC,), f"scan.{level}")
     packet = write(rendered, tmp_path / "N3-000003")
-    blind = run_cli("audit", str(packet))
+    blind = run_cli("audit", "--packets", str(packet))
     assert blind.returncode == 3 and "need --ocr" in blind.stdout + blind.stderr  # not verified
-    result = run_cli("audit", "--ocr", "--json", str(packet))
+    result = run_cli("audit", "--ocr", "--json", "--packets", str(packet))
     assert result.returncode == 0, result.stdout[-3000:]
     totals = json.loads(result.stdout)["totals"]
     fields = totals["scans"][level]["fields"]
@@ -221,7 +221,7 @@ def test_the_audit_fails_a_scan_ocr_cannot_read(
     for entry in data["fields"]:
         entry["rendered_as"] = entry["rendered_as"][::-1] + "Q"
     truth.write_text(json.dumps(data))
-    result = run_cli("audit", "--ocr", "--json", str(packet))
+    result = run_cli("audit", "--ocr", "--json", "--packets", str(packet))
     assert result.returncode == 1
     findings = [f for p in json.loads(result.stdout)["packets"] for f in p["findings"]]
     assert any(f["problem"] == "ocr_recall" and f["path"] == "clean" for f in findings)

@@ -10,7 +10,7 @@ import numpy as np
 import pypdfium2.raw as raw
 import pytest
 
-from packetbench.generator.codes import TIERS
+from packetbench.core.codes import TIERS
 from packetbench.generator.patterns.presets import preset
 from packetbench.generator.patterns.scan import OPT_IN
 from packetbench.generator.render import damage

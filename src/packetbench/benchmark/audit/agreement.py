@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from packetbench.benchmark.score import normalize
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.render.sheetlook import EXCEL_EPOCH
 
 _CODE_LISTS = tuple(code_list.name for code_list in codes.ALL)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from packetbench import safe_read
 from packetbench.benchmark.csvread import read_csv
-from packetbench.benchmark.errors import BadInput
+from packetbench.core import safe_read
+from packetbench.core.errors import BadInput
 
 
 class CsvCells:

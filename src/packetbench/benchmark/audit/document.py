@@ -13,7 +13,6 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from packetbench import safe_read
 from packetbench.benchmark.audit.agreement import agrees
 from packetbench.benchmark.audit.csvcells import CsvCells
 from packetbench.benchmark.audit.files import Document
@@ -71,7 +70,8 @@ from packetbench.benchmark.audit.unaccounted import (
     pages_of,
     unaccounted,
 )
-from packetbench.benchmark.errors import BadInput
+from packetbench.core import safe_read
+from packetbench.core.errors import BadInput
 from packetbench.legibility import DAMAGED_VERDICT, INTACT_VERDICT, UNDECIDED_VERDICT
 
 # Called once per PDF page read through its text layer (benchmarks and progress use it).

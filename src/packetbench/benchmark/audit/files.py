@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from packetbench import ids
-from packetbench.benchmark.errors import BadInput
-from packetbench.benchmark.packets import find_packets, read_json
+from packetbench.benchmark.packets import find_packets
+from packetbench.core import ids
+from packetbench.core.errors import BadInput
+from packetbench.core.packet_files import read_json
 
 FORMATS = ("pdf", "xlsx", "csv")
 TRUTH_KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")

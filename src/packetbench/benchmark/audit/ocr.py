@@ -36,8 +36,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.score import normalize
+from packetbench.core.errors import BadInput, UsageError
 
 DPI = 300
 MARGIN = 2.0  # points added around a bbox: OCR boxes are looser than glyph boxes

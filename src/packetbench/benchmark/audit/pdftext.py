@@ -33,8 +33,8 @@ import numpy.typing as npt
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
-from packetbench import safe_read
-from packetbench.benchmark.errors import BadInput
+from packetbench.core import safe_read
+from packetbench.core.errors import BadInput
 
 F32 = npt.NDArray[np.float32]
 TALL = 24.0  # characters taller than this (points) are tried against every query

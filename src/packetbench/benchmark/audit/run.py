@@ -20,8 +20,8 @@ from packetbench.benchmark.audit.result import (
     recall_findings,
 )
 from packetbench.benchmark.audit.sample import ALL, DEFAULT_SEED, SampleSize, bounds, corpus, draw
-from packetbench.benchmark.errors import UsageError
-from packetbench.generator.executors import Executor
+from packetbench.core.errors import UsageError
+from packetbench.core.executors import Executor
 
 OCR_MODES = ("pixel", "full")  # how `--ocr` reads scanned pages (see `audit_packet`)
 

@@ -15,8 +15,8 @@ import openpyxl
 from openpyxl.utils.cell import column_index_from_string, coordinate_from_string
 from openpyxl.utils.exceptions import InvalidFileException
 
-from packetbench import safe_read
-from packetbench.benchmark.errors import BadInput
+from packetbench.core import safe_read
+from packetbench.core.errors import BadInput
 from packetbench.generator.render.cells import cell_text
 
 

@@ -15,8 +15,8 @@ from typing import Any
 from packetbench.benchmark import namespaces
 from packetbench.benchmark.audit.files import Document
 from packetbench.benchmark.audit.result import INTEGRITY, Finding
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.score.validate import problem
+from packetbench.core.errors import BadInput
 
 
 def _leaves(data: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:

@@ -16,9 +16,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
-from packetbench import safe_read
 from packetbench.benchmark.grounding.boxes import normalised_to_points, valid_normalised
 from packetbench.benchmark.grounding.schema import BOX_KEYS
+from packetbench.core import safe_read, stopping
 
 CELL = re.compile(r"^\$?([A-Za-z]{1,3})\$?([1-9][0-9]{0,6})$")
 
@@ -52,10 +52,8 @@ def page_sizes(path: Path) -> list[tuple[float, float]]:
     """Width and height in points of every page of the PDF at `path`."""
     import pypdfium2 as pdfium
 
-    from packetbench.benchmark.harness.inputs import _PDFIUM
-
     data = safe_read.read_bytes(path, "document")
-    with _PDFIUM:
+    with stopping.PDFIUM:
         document = pdfium.PdfDocument(data)
         try:
             return [document[i].get_size() for i in range(len(document))]

@@ -5,14 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.packets import read_json
+from packetbench.core.packet_files import FieldTruthFile, read_field_truth
 
 
-def truth_places(packet: Path, doc_id: str) -> dict[str, list[dict[str, Any]]]:
-    """path -> the locations field_truth_<doc_id>.json gives for the value at that path."""
-    fields = read_json(packet / f"field_truth_{doc_id}.json")
-    return {
-        str(entry["path"]): list(entry.get("locations") or [])
-        for entry in fields.get("fields", [])
-        if isinstance(entry, dict) and "path" in entry
-    }
+def truth_places(
+    packet: Path, doc_id: str, fields: FieldTruthFile | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """path -> the locations field_truth_<doc_id>.json (`fields`, when it was read already)
+    gives for the value at that path."""
+    found = fields if fields is not None else read_field_truth(packet, doc_id)
+    return {entry["path"]: [dict(at) for at in entry["locations"]] for entry in found["fields"]}

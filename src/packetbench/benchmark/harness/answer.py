@@ -1,4 +1,4 @@
-"""Judging an answer: ok, or invalid / refused with the reason, never an exception.
+"""Reading an answer: ok, or invalid / refused with the reason, never an exception.
 
 A refusal is `refused`; an answer cut at the output-token cap, an empty answer, text that is
 not a JSON object and an object that breaks the schema are `invalid`, each with a reason.
@@ -17,16 +17,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from packetbench.benchmark.providers.api import Reply
-from packetbench.benchmark.runs import Status
+from packetbench.benchmark.records import Status
 from packetbench.benchmark.score.normalize import INT_LIMIT
 from packetbench.benchmark.score.validate import problem
-from packetbench.generator.leaves import DocModel
+from packetbench.core.leaves import DocModel
 
 FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*?)\n?```\s*$", re.S)
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Parsed:
     status: Status
     output: dict[str, Any] | None
     error: str | None
@@ -48,18 +48,18 @@ def _int(text: str) -> int | str:
     return value if abs(value) < INT_LIMIT else text
 
 
-def judge(
+def parse_reply(
     reply: Reply, model: type[DocModel], cap: int, cited: bool = False, confident: bool = False
-) -> Verdict:
-    """The verdict on `reply`. A `cited` answer (`extract --cite`) is an object holding the
+) -> Parsed:
+    """What `reply` reads as. A `cited` answer (`extract --cite`) is an object holding the
     document's values under `values` and their evidence under `evidence`: the values are
-    judged as any answer is, the evidence is kept for the record as given. A `confident`
+    read as any answer is, the evidence is kept for the record as given. A `confident`
     answer (`extract --confidence`) holds its confidences under `confidence`, kept alike."""
     if reply.refusal:
-        return Verdict("refused", None, f"refused: {reply.refusal}")
+        return Parsed("refused", None, f"refused: {reply.refusal}")
     if reply.truncated:
         used = reply.output_tokens + reply.reasoning_tokens
-        return Verdict(
+        return Parsed(
             "invalid",
             None,
             f"truncated at the output-token cap ({used:,} of "
@@ -69,7 +69,7 @@ def judge(
     text = reply.text
     if text is None or not text.strip():
         why = f"; {reply.note}" if reply.note else ""
-        return Verdict("invalid", None, f"empty output (finish_reason {reply.finish_reason}{why})")
+        return Parsed("invalid", None, f"empty output (finish_reason {reply.finish_reason}{why})")
     reading = None
     fenced = FENCE.match(text)
     if fenced:
@@ -77,28 +77,28 @@ def judge(
     try:
         data = json.loads(text, parse_float=_float, parse_int=_int, parse_constant=str)
     except json.JSONDecodeError as error:
-        return Verdict(
+        return Parsed(
             "invalid", None, f"not JSON ({error.msg} at line {error.lineno} column {error.colno})"
         )
     if not isinstance(data, dict):
-        return Verdict("invalid", None, f"not a JSON object (a {type(data).__name__})")
+        return Parsed("invalid", None, f"not a JSON object (a {type(data).__name__})")
     evidence = confidence = None
     if cited or confident:
         what = "a cited answer" if cited else "an answer with confidences"
         if not isinstance(data.get("values"), dict):
-            return Verdict("invalid", data, f"schema-invalid: {what} has no values object")
+            return Parsed("invalid", data, f"schema-invalid: {what} has no values object")
         evidence = data.get("evidence")
         if cited and not isinstance(evidence, list):
-            return Verdict("invalid", data, "schema-invalid: a cited answer has no evidence list")
+            return Parsed("invalid", data, "schema-invalid: a cited answer has no evidence list")
         confidence = data.get("confidence")
         if confident and not isinstance(confidence, list):
-            return Verdict("invalid", data, f"schema-invalid: {what} has no confidence list")
+            return Parsed("invalid", data, f"schema-invalid: {what} has no confidence list")
         data = data["values"]
     reason = problem(model, data)
     if reason is None:
-        return Verdict("ok", data, None, reading, evidence, confidence)
+        return Parsed("ok", data, None, reading, evidence, confidence)
     if len(data) == 1:
         ((key, inner),) = data.items()
         if isinstance(inner, dict) and problem(model, inner) is None:
-            return Verdict("ok", inner, None, f"unwrapped envelope {key!r}", evidence, confidence)
-    return Verdict("invalid", data, f"schema-invalid: {reason}", reading)
+            return Parsed("ok", inner, None, f"unwrapped envelope {key!r}", evidence, confidence)
+    return Parsed("invalid", data, f"schema-invalid: {reason}", reading)

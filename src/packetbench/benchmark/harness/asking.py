@@ -30,7 +30,8 @@ from packetbench.benchmark.harness.answer import FENCE
 from packetbench.benchmark.harness.cache import key
 from packetbench.benchmark.harness.runner import Built, Job, Native, Outcome, Runner
 from packetbench.benchmark.providers.api import ApiProvider, Prompt, Reply
-from packetbench.benchmark.runs import ExtractionRecord, Status, write_json
+from packetbench.benchmark.records import ExtractionRecord, Status
+from packetbench.core.writing import write_json
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,7 +63,7 @@ class Read:
 
 
 def read_reply(reply: Reply, ask: Ask, reader: Reader, cap: int) -> Read:
-    """The verdict on a reply: a refusal, a cut or empty answer, text that is no JSON object
+    """What a reply reads as: a refusal, a cut or empty answer, text that is no JSON object
     and an object the reader refuses are not answers (an object wrapped in one extra
     single-key envelope is unwrapped when the inner object is valid)."""
     if reply.refusal:

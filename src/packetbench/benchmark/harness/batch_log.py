@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from packetbench import safe_read
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.providers.batch import valid_batch_id
-from packetbench.benchmark.runs import write_json
+from packetbench.core import safe_read
+from packetbench.core.errors import BadInput
+from packetbench.core.writing import write_json
 
 NAME = "batches.json"
 CUSTOM_ID = re.compile(r"pb-[0-9a-f]{32}")

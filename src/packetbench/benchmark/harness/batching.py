@@ -17,12 +17,12 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any, cast
 
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.harness import batch_log
 from packetbench.benchmark.harness.batch_log import BatchLog, Entry, Item
 from packetbench.benchmark.harness.runner import Built, Job, Runner
 from packetbench.benchmark.providers.api import ProviderFailure, Reply
 from packetbench.benchmark.providers.batch import BatchProvider, BatchStatus, valid_batch_id
+from packetbench.core.errors import BadInput
 
 POLL_FAILURES = 20  # transient failures in a row before polling a batch is given up
 

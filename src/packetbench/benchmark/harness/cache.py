@@ -16,10 +16,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from packetbench import safe_read
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.providers.api import Reply
-from packetbench.benchmark.runs import write_atomic
+from packetbench.core import safe_read
+from packetbench.core.errors import UsageError
+from packetbench.core.writing import write_atomic
 
 
 def default_folder() -> Path:

@@ -24,11 +24,12 @@ from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
-from packetbench import safe_read, stopping
 from packetbench.benchmark.csvread import read_csv
-from packetbench.benchmark.errors import BadInput
-from packetbench.benchmark.packets import DocInfo, Packet, read_json
+from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers.api import Part
+from packetbench.core import safe_read, stopping
+from packetbench.core.errors import BadInput
+from packetbench.core.packet_files import read_manifest
 
 IMAGE_DPI = 150
 # pdfium is not thread-safe: every use goes through this lock (the process's one).
@@ -85,7 +86,7 @@ ATTACK_FAMILIES = frozenset({"textlayer", "scan"})
 def build(packet: Packet, doc: DocInfo, mode: str, native_pdf: bool = True) -> DocumentInput:
     """The input of `doc` in `mode` (a workbook or CSV is text whatever the mode)."""
     built = build_file(packet.path / doc.file, mode, native_pdf)
-    attacked = attacked_pages(read_json(packet.path / f"manifest_{doc.doc_id}.json"))
+    attacked = attacked_pages(read_manifest(packet.path, doc.doc_id))
     return replace(built, attacked_pages=attacked) if attacked else built
 
 
@@ -128,7 +129,7 @@ def build_file(path: Path, mode: str, native_pdf: bool = True) -> DocumentInput:
 def _pdf(path: Path, data: bytes, digest: str, mode: str) -> DocumentInput:
     import pypdfium2 as pdfium
 
-    with _PDFIUM:
+    with stopping.PDFIUM:
         try:
             document = pdfium.PdfDocument(data)
         except pdfium.PdfiumError as error:

@@ -52,7 +52,7 @@ class ProgressBar:
     """A rich progress bar on stderr (nothing when stderr is not a terminal)."""
 
     def __init__(self, label: str) -> None:
-        from packetbench.progress import display
+        from packetbench.core.progress import display
 
         self._progress = display(
             f"[bold]{label}[/]",

@@ -15,10 +15,10 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateNotFound
 
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.harness.inputs import DocumentInput
 from packetbench.benchmark.providers.api import Prompt
-from packetbench.resources import resource_dir
+from packetbench.core.errors import BadInput
+from packetbench.core.resources import resource_dir
 
 SYSTEM = "system.j2"
 FRAME = "_document.j2"

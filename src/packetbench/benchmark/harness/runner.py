@@ -16,14 +16,12 @@ import json
 import multiprocessing
 import os
 import random
-import threading
 import time
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.grounding import citations, confidences
 from packetbench.benchmark.grounding import native as native_cite
 from packetbench.benchmark.grounding.schema import NATIVE
@@ -37,10 +35,13 @@ from packetbench.benchmark.harness.retry import RetryPolicy
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers.api import ApiProvider, Prompt, ProviderFailure, Reply
 from packetbench.benchmark.providers.pricing import Price
-from packetbench.benchmark.runs import ExtractionRecord, Status, Usage, write_json
-from packetbench.benchmark.runs import record_path as _record_path
+from packetbench.benchmark.records import ExtractionRecord, Status, Usage
+from packetbench.benchmark.records import record_path as _record_path
+from packetbench.core import stopping
+from packetbench.core.errors import BadInput
+from packetbench.core.worker_pool import worker_pool
+from packetbench.core.writing import write_json
 from packetbench.generator.doctypes.base import DOC_TYPES
-from packetbench.generator.worker_pool import worker_pool
 
 LOG = "requests.jsonl"
 GRACE_S = 10.0  # beyond the SDK's own timeout, the runner's backstop
@@ -63,7 +64,7 @@ def _preparer(jobs: int) -> tuple[Executor, str]:
     if (
         jobs >= PROCESS_INPUTS_FROM
         and cores > 1
-        and threading.active_count() == 1
+        and stopping.alone()
         and "fork" in multiprocessing.get_all_start_methods()
     ):
         workers = min(4, cores - 1)
@@ -281,10 +282,12 @@ class Runner:
         provider = self.provider
         if provider.settings.cite != NATIVE or job.doc.format != "pdf":
             return None
-        verdict = answer.judge(reply, DOC_TYPES[job.doc.schema].model, provider.max_output_tokens)
-        if verdict.status != "ok" or verdict.output is None:
+        parsed = answer.parse_reply(
+            reply, DOC_TYPES[job.doc.schema].model, provider.max_output_tokens
+        )
+        if parsed.status != "ok" or parsed.output is None:
             return None
-        values = native_cite.leaves(verdict.output)
+        values = native_cite.leaves(parsed.output)
         if not values:
             return Native([], None, cached=False)
         listing = native_cite.question(values)
@@ -458,7 +461,7 @@ class Runner:
         cap = self.provider.max_output_tokens
         cite = self.provider.settings.evidence
         confident = self.provider.settings.confidence
-        verdict = answer.judge(
+        parsed = answer.parse_reply(
             reply, DOC_TYPES[job.doc.schema].model, cap, cited=cite is not None, confident=confident
         )
         cost = (
@@ -468,23 +471,23 @@ class Runner:
         )
         record = self._record(
             job,
-            verdict.status,
-            verdict.output,
+            parsed.status,
+            parsed.output,
             reply.text,
             attempts,
             latency,
             reply,
-            verdict.error,
+            parsed.error,
             cost,
         )
-        if cite is not None and verdict.status == "ok":
+        if cite is not None and parsed.status == "ok":
             record.citations = citations.convert(
-                verdict.evidence, job.doc.format, cite, job.packet.path / job.doc.file
+                parsed.evidence, job.doc.format, cite, job.packet.path / job.doc.file
             )
-        if confident and verdict.status == "ok":
-            record.confidences = confidences.convert(verdict.confidence)
+        if confident and parsed.status == "ok":
+            record.confidences = confidences.convert(parsed.confidence)
         spent = self._count(reply, cost, cached)
-        if native is not None and verdict.status == "ok":
+        if native is not None and parsed.status == "ok":
             record.citations = native.citations
             if native.reply is not None:
                 more = native.reply
@@ -499,7 +502,7 @@ class Runner:
                 usage.reasoning_tokens += more.reasoning_tokens
                 usage.cost_usd = round(usage.cost_usd + extra, 6)
                 spent += self._count(more, extra, native.cached, document=False)
-        self._write(job, record, verdict.reading or reply.note)
+        self._write(job, record, parsed.reading or reply.note)
         return spent
 
     def _count(self, reply: Reply, cost: float, cached: bool, document: bool = True) -> float:

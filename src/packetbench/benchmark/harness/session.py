@@ -13,29 +13,42 @@ import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from packetbench import __version__, stopping
+from packetbench import __version__
 from packetbench.benchmark import provenance
-from packetbench.benchmark.errors import BadInput, UsageError
+from packetbench.benchmark.config import HarnessOptions
 from packetbench.benchmark.harness import batch_log, estimate, inputs, prompts
 from packetbench.benchmark.harness.batching import BatchRunner
 from packetbench.benchmark.harness.cache import ResponseCache, default_folder, usable_folder
-from packetbench.benchmark.harness.plan import api_info, check_continuation, plan, sent_schemas
 from packetbench.benchmark.harness.progress import ProgressBar, Reporter, Silent
 from packetbench.benchmark.harness.redact import Redactor
 from packetbench.benchmark.harness.retry import RetryPolicy
 from packetbench.benchmark.harness.runner import LOG, Runner
+from packetbench.benchmark.harness.worklist import (
+    api_info,
+    check_continuation,
+    sent_schemas,
+    work_list,
+)
 from packetbench.benchmark.packets import Packet
 from packetbench.benchmark.providers import pricing
 from packetbench.benchmark.providers.api import ApiProvider, ProviderStopped
 from packetbench.benchmark.providers.batch import BatchProvider
-from packetbench.benchmark.runs import read_record, record_path, write_json
+from packetbench.benchmark.records import read_record, record_path
+from packetbench.benchmark.run_folder import ExtractSummary, git, prepare_run
+from packetbench.benchmark.runs import (
+    DocumentCounts,
+    Git,
+    Invocation,
+    RunInfo,
+    UsageTotals,
+    write_run,
+)
+from packetbench.core import stopping
+from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.versions import versions
 from packetbench.generator.schema_files import all_schemas, schema_bytes
-from packetbench.generator.truth import versions
-
-if TYPE_CHECKING:
-    from packetbench.benchmark.extract import ExtractSummary, HarnessOptions
 
 
 def _now() -> str:
@@ -68,7 +81,7 @@ class Setup:
     used: set[str]
     sent: dict[str, dict[str, Any]]
     price: pricing.Price | None
-    info: dict[str, Any]
+    info: RunInfo
 
 
 def used_schemas(packets: list[Packet], packets_dir: Path) -> set[str]:
@@ -140,7 +153,7 @@ def _setup(
         "toolkit_version": __version__,
         "versions": {**versions(), provider.sdk: provider.sdk_version()},
     }
-    return Setup(used, sent, price, info)
+    return Setup(used, sent, price, RunInfo.model_validate(info))
 
 
 def run_api(
@@ -151,8 +164,6 @@ def run_api(
     force: bool,
     options: HarnessOptions,
 ) -> ExtractSummary:
-    from packetbench.benchmark.extract import ExtractSummary, git, prepare_run
-
     _check(options, force)
     setup = _setup(provider, packets, packets_dir, out, options)
     provider.api_key()  # a missing key fails here, before anything is written
@@ -162,12 +173,12 @@ def run_api(
     continuing = options.resume or options.retry_failed
     if continuing:
         before = check_continuation(out, info, packets)
-        invocations = list(before.get("invocations", []))
-        info["git"] = before.get("git")
+        invocations = list(before.invocations or [])
+        info.git = before.git
     else:
         prepare_run(out, force)
         invocations = []
-        info["git"] = git()  # at the start; each invocation records its own too
+        info.git = Git.model_validate(git())  # at the start; each invocation records its own
     if continuing:
         # Read (and checked) before run.json changes: a damaged batch log changes nothing.
         documents = {(p.packet_id, d.doc_id) for p in packets for d in p.documents}
@@ -176,7 +187,7 @@ def run_api(
                 f"{out}: the run has provider batches in flight "
                 f"({batch_log.NAME}); continue it with --batch"
             )
-    work = plan(packets, out, resume=options.resume, retry_failed=options.retry_failed)
+    work = work_list(packets, out, resume=options.resume, retry_failed=options.retry_failed)
     mode = (
         "+".join(
             m
@@ -185,11 +196,13 @@ def run_api(
         )
         or "new"
     )
-    invocations.append(
+    invocation = Invocation.model_validate(
         {"started_at": _now(), "mode": mode, "requested": len(work.jobs), "git": git()}
     )
-    info.update(invocations=invocations, status="running")
-    write_json(out / "run.json", redactor.clean(info))
+    invocations.append(invocation)
+    info.invocations = invocations
+    info.status = "running"
+    write_run(out, info, redactor.clean)
     reporter: Reporter = (
         ProgressBar(f"{provider.name} {provider.model}") if options.progress else Silent()
     )
@@ -221,25 +234,22 @@ def run_api(
     tally = outcome.tally
     by_status, usage, written = _on_disk(packets, out)
     stopped = "fatal" if outcome.fatal else "max-cost" if outcome.budget_spent else None
-    invocations[-1].update(
-        finished_at=_now(),
-        by_status=outcome.by_status,
-        cached=tally.cached,
-        requests=tally.requests,
-        retries=tally.retries,
-        **({"batches": tally.batches} if options.batch else {}),
-        spent_usd=round(tally.spent_usd, 6),
-        not_started=outcome.not_started,
-        stopped=stopped,
-        fatal=outcome.fatal,
-        inputs_prepared_in=runner.preparation,
-    )
-    info.update(
-        status="complete" if written == work.documents else "incomplete",
-        documents={"expected": work.documents, "written": written, "by_status": by_status},
-        usage=usage,
-    )
-    write_json(out / "run.json", redactor.clean(info))
+    invocation.finished_at = _now()
+    invocation.by_status = outcome.by_status
+    invocation.cached = tally.cached
+    invocation.requests = tally.requests
+    invocation.retries = tally.retries
+    if options.batch:
+        invocation.batches = tally.batches
+    invocation.spent_usd = round(tally.spent_usd, 6)
+    invocation.not_started = outcome.not_started
+    invocation.stopped = stopped
+    invocation.fatal = outcome.fatal
+    invocation.inputs_prepared_in = runner.preparation
+    info.status = "complete" if written == work.documents else "incomplete"
+    info.documents = DocumentCounts(expected=work.documents, written=written, by_status=by_status)
+    info.usage = UsageTotals.model_validate(usage)
+    write_run(out, info, redactor.clean)
     if outcome.fatal:
         raise ProviderStopped(
             f"{outcome.fatal} (the run stopped with {written} of "
@@ -326,7 +336,7 @@ def dry_run(
     setup = _setup(provider, packets, packets_dir, out, options)
     if options.resume or options.retry_failed:
         check_continuation(out, setup.info, packets)
-    work = plan(packets, out, resume=options.resume, retry_failed=options.retry_failed)
+    work = work_list(packets, out, resume=options.resume, retry_failed=options.retry_failed)
     tokens_in = tokens_out = 0
     for job in work.jobs:
         document = inputs.build(

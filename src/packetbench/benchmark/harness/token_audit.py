@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.errors import BadInput
-from packetbench.benchmark.runs import read_record, read_run
+from packetbench.benchmark.records import read_record
+from packetbench.benchmark.runs import read_run
+from packetbench.core.errors import BadInput
 
 MARGIN = 0.05
 
@@ -60,11 +61,11 @@ class TokenAudit:
 
 def audit_tokens(run: Path, margin: float = MARGIN) -> TokenAudit:
     info = read_run(run)
-    cap = info.get("max_output_tokens")
-    if not isinstance(cap, int) or cap <= 0:
+    cap = info.max_output_tokens
+    if cap is None or cap <= 0:
         raise BadInput(
             f"{run / 'run.json'}: records no output-token cap (provider "
-            f"{info.get('provider')!r}); the audit needs an API run"
+            f"{info.provider!r}); the audit needs an API run"
         )
     near: list[NearCap] = []
     completions = 0

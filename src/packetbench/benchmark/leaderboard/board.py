@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.release.layout import Release, ReleaseMismatch, read_release
 from packetbench.benchmark.release.matching import Match, NotOnRelease, match
-from packetbench.benchmark.release.reading import RunInfo, run_info
+from packetbench.benchmark.release.reading import ReleaseRun, run_info
 from packetbench.benchmark.stats.bootstrap import Interval
+from packetbench.core.errors import BadInput, UsageError
 
 # metric, label, which way is better, where it comes from
 COLUMNS: tuple[tuple[str, str, str, str], ...] = (
@@ -59,7 +59,7 @@ class Versus:
 
 @dataclass
 class Row:
-    run: RunInfo
+    run: ReleaseRun
     name: str
     documents_scored: int
     documents: int
@@ -102,10 +102,10 @@ def _release(folder: Path) -> Release:
         raise BadInput(f"{error} (check it with packetbench release verify {folder})") from None
 
 
-def check_runs(paths: list[Path], release: Release) -> tuple[list[RunInfo], list[Match]]:
+def check_runs(paths: list[Path], release: Release) -> tuple[list[ReleaseRun], list[Match]]:
     """Every run's run.json read and matched to one split of `release`; BadInput (one line)
     for a run made on other packets, on part of a split, or on another split than the rest."""
-    infos: list[RunInfo] = []
+    infos: list[ReleaseRun] = []
     matches: list[Match] = []
     for path in paths:
         info = run_info(path)

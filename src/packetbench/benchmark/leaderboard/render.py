@@ -14,9 +14,9 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from packetbench.benchmark.leaderboard.board import COLUMNS, Board, Cell, Row
-from packetbench.benchmark.runs import check_outputs, write_atomic
 from packetbench.benchmark.stats import bootstrap
-from packetbench.resources import resource_dir
+from packetbench.core.resources import resource_dir
+from packetbench.core.writing import check_outputs, write_atomic
 
 FILES = ("leaderboard.md", "leaderboard.html", "leaderboard.csv")
 SHORT = {"accuracy": "acc", "halluc_numbers": "num", "halluc_strings": "str"}

@@ -25,11 +25,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from packetbench import safe_read
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.release.layout import ReleaseMismatch, read_release
 from packetbench.benchmark.release.matching import Match, NotOnRelease, match
 from packetbench.benchmark.release.reading import RunPacket, log_packets, run_info
+from packetbench.core import safe_read
+from packetbench.core.errors import BadInput, UsageError
 
 FILE = "submission.toml"
 

@@ -1,49 +1,99 @@
 """Extraction providers, registered by name and imported only when asked for.
 
-Each entry of `PROVIDERS` is a factory that imports its provider's module when called, so a
-provider's SDK is never loaded by a command that does not use it (`packetbench generate` loads
-none). Adding a provider is adding a module and a factory here.
+A provider is one module of this package (its class, with what it is: an API provider's SDK,
+its keys' environment variables, its batch API) and one registration below, which names the
+module and class without importing them, so a provider's SDK is never loaded by a command
+that does not use it (`packetbench generate` loads none) and the command line's help reads the
+names at no cost. Everything that lists providers takes the list from here: the judges of
+`packetbench verify` (every API provider is one), the stub servers (`harness.stub`: the wire
+protocol each speaks), the help texts and the messages naming the providers with a batch API.
+Adding a provider is adding its module and its registration (and, for a wire protocol no stub
+speaks yet, that protocol's stub API).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from packetbench.benchmark.providers.base import Provider
-from packetbench.registry import Registry
+from packetbench.core.registry import Registry
 
-PROVIDERS: Registry[Callable[[], type[Provider]]] = Registry("provider")
-provider = PROVIDERS.register
-
-
-@provider("anthropic")
-def _anthropic() -> type[Provider]:
-    from packetbench.benchmark.providers.anthropic import AnthropicProvider
-
-    return AnthropicProvider
+if TYPE_CHECKING:
+    from packetbench.benchmark.providers.base import Provider
 
 
-@provider("gemini")
-def _gemini() -> type[Provider]:
-    from packetbench.benchmark.providers.gemini import GeminiProvider
+@dataclass(frozen=True)
+class ProviderSpec:
+    name: str
+    module: str  # a module of this package, or a dotted path (a provider of one's own)
+    cls: str
+    # The simulator: no model, no key, no request (every other provider is an API provider).
+    simulator: bool = False
+    # The wire protocol its stub server speaks (harness.stub.apis): its own name unless it
+    # speaks another's (an OpenAI-compatible service speaks openai's).
+    speaks: str | None = None
+    about: str = ""  # what the help texts say of it after its name
 
-    return GeminiProvider
+    def load(self) -> type[Provider]:
+        path = self.module if "." in self.module else f"{__name__}.{self.module}"
+        module = importlib.import_module(path)
+        found: type[Provider] = getattr(module, self.cls)
+        return found
+
+    @property
+    def protocol(self) -> str:
+        return self.speaks or self.name
 
 
-@provider("openai")
-def _openai() -> type[Provider]:
-    from packetbench.benchmark.providers.openai import OpenAIProvider
-
-    return OpenAIProvider
+PROVIDERS: Registry[ProviderSpec] = Registry("provider")
 
 
-@provider("sim")
-def _sim() -> type[Provider]:
-    from packetbench.benchmark.providers.sim import SimProvider
+def register(spec: ProviderSpec) -> ProviderSpec:
+    return PROVIDERS.add(spec.name, spec)
 
-    return SimProvider
+
+register(ProviderSpec("anthropic", "anthropic", "AnthropicProvider"))
+register(ProviderSpec("gemini", "gemini", "GeminiProvider"))
+register(
+    ProviderSpec(
+        "openai", "openai", "OpenAIProvider", about="(any OpenAI-compatible server: --base-url)"
+    )
+)
+register(
+    ProviderSpec(
+        "sim",
+        "sim",
+        "SimProvider",
+        simulator=True,
+        about="(the SIMULATED extractor: no API key, not a model)",
+    )
+)
 
 
 def provider_class(name: str) -> type[Provider]:
     """The provider class registered as `name` (`UnknownName`, exit 2, lists the others)."""
-    return PROVIDERS[name]()
+    return PROVIDERS[name].load()
+
+
+def api_providers() -> list[str]:
+    """The names of the providers that ask a model (every one but the simulator)."""
+    return [name for name, spec in PROVIDERS.items() if not spec.simulator]
+
+
+def batch_providers() -> list[str]:
+    """The names of the providers with a batch API (their classes say so: imports them)."""
+    from packetbench.benchmark.providers.batch import BatchProvider
+
+    return [name for name in api_providers() if issubclass(provider_class(name), BatchProvider)]
+
+
+def listed(names: list[str] | None = None, with_about: bool = True) -> str:
+    """`names` (default: every provider) as help texts list them: "openai (...), anthropic,
+    gemini or sim (...)"."""
+    chosen = list(PROVIDERS.names()) if names is None else names
+    words = [
+        f"{name} {PROVIDERS[name].about}" if with_about and PROVIDERS[name].about else name
+        for name in chosen
+    ]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"

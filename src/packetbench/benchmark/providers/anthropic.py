@@ -18,7 +18,6 @@ import base64
 import json
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.providers.api import (
     ApiSettings,
     Part,
@@ -36,6 +35,7 @@ from packetbench.benchmark.providers.batch import (
     ItemResult,
 )
 from packetbench.benchmark.providers.schema_clean import without_file_keys
+from packetbench.core.errors import UsageError
 
 if TYPE_CHECKING:
     from anthropic import AsyncAnthropic
@@ -80,6 +80,7 @@ def _content(part: Part) -> dict[str, Any]:
 class AnthropicProvider(PooledProvider["AsyncAnthropic"], BatchProvider):
     name = "anthropic"
     sdk = "anthropic"
+    sdk_module = "anthropic"
     env_keys: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY",)
     base_url_env: ClassVar[str | None] = "ANTHROPIC_BASE_URL"
     default_max_output_tokens = 32_000

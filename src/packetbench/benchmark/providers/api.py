@@ -18,11 +18,11 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Literal, TypeVar, cast
 
-from packetbench.benchmark.errors import BenchmarkError, UsageError
+from packetbench.benchmark.errors import BenchmarkError
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers.base import Provider
-from packetbench.benchmark.runs import ExtractionRecord
-from packetbench.errors import InputError
+from packetbench.benchmark.records import ExtractionRecord
+from packetbench.core.errors import InputError, UsageError
 
 Reasoning = Literal["default", "high", "xhigh"]
 REASONING_LEVELS: tuple[str, ...] = ("default", "high", "xhigh")
@@ -269,6 +269,7 @@ class ApiProvider(Provider):
     """A provider that calls a model API through its official SDK (imported lazily)."""
 
     sdk: ClassVar[str]  # the distribution name, for run.json's versions
+    sdk_module: ClassVar[str]  # the package its SDK imports as (only this provider imports it)
     env_keys: ClassVar[tuple[str, ...]]  # where the API key may come from, in order
     # Where the SDK reads its endpoint when it is given none: without --base-url, the
     # endpoint it will use comes from there, and run.json (and the response cache's key)

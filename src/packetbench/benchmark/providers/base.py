@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from packetbench.benchmark.packets import DocInfo, Packet
-from packetbench.benchmark.runs import ExtractionRecord
+from packetbench.benchmark.records import ExtractionRecord
 
 
 class Provider(ABC):

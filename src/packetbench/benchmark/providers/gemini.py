@@ -86,6 +86,7 @@ def _name(value: Any) -> str | None:
 class GeminiProvider(PooledProvider["Client"], BatchProvider):
     name = "gemini"
     sdk = "google-genai"
+    sdk_module = "google"
     env_keys: ClassVar[tuple[str, ...]] = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
     base_url_env: ClassVar[str | None] = "GOOGLE_GEMINI_BASE_URL"
     default_max_output_tokens = 32_000

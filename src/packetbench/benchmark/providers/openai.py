@@ -91,6 +91,7 @@ _PHASES: dict[str, BatchPhase] = {
 class OpenAIProvider(PooledProvider["AsyncOpenAI"], BatchProvider):
     name = "openai"
     sdk = "openai"
+    sdk_module = "openai"
     env_keys: ClassVar[tuple[str, ...]] = ("OPENAI_API_KEY",)
     base_url_env: ClassVar[str | None] = "OPENAI_BASE_URL"
     default_max_output_tokens = 32_000

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from packetbench import safe_read
-from packetbench.benchmark.errors import BadInput
+from packetbench.core import safe_read
+from packetbench.core.errors import BadInput
 
 TABLE = Path(__file__).with_name("pricing.json")
 PER = 1_000_000

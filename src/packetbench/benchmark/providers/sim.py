@@ -4,6 +4,13 @@ It reads each document's truth and writes the record a real provider would, with
 errors of every kind the scorer knows (see `benchmark.sim.engine`), and it writes
 `sim_injections.json` into the run: the ledger of what it injected and of what the scorer must
 therefore count, so tests can check the scorer recovers every injected count exactly.
+
+A document of a foreign schema (an imported corpus's ``nightmare/acord_125``) is extracted the
+same way through its namespace (`benchmark.namespaces`): its truth is projected onto the
+schema's document model, the engine answers on the model, and the answer is emitted back in
+the schema's own shapes, so the record is an instance of that schema. The ledger's paths are
+the scorer's, those of the model (``forms_attached[0].item`` for the schema's
+``forms_attached[0]``).
 """
 
 from __future__ import annotations
@@ -16,16 +23,16 @@ from typing import Any
 
 import orjson
 
+from packetbench.benchmark import namespaces
 from packetbench.benchmark import universe as universes
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.grounding.citations import Citation, convert, page_sizes
 from packetbench.benchmark.grounding.confidences import convert as convert_confidences
 from packetbench.benchmark.grounding.places import truth_places
 from packetbench.benchmark.grounding.schema import citation_info, confidence_info
-from packetbench.benchmark.packets import DocInfo, Packet, read_json
+from packetbench.benchmark.packets import DocInfo, Packet, PacketFiles
 from packetbench.benchmark.providers.api import check_cite
 from packetbench.benchmark.providers.base import Provider
-from packetbench.benchmark.runs import ExtractionRecord, Status, Usage, write_json
+from packetbench.benchmark.records import ExtractionRecord, Status, Usage
 from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.field_view import compare
 from packetbench.benchmark.score.rates import CLASSES, UNIVERSES
@@ -35,16 +42,10 @@ from packetbench.benchmark.sim.citing import CITING, Citer
 from packetbench.benchmark.sim.confiding import DEFAULT_CALIBRATION, confide, expected
 from packetbench.benchmark.sim.engine import Engine, PoolKey
 from packetbench.benchmark.sim.profiles import PROFILES, Profile
-from packetbench.generator.doctypes.base import DOC_TYPES
-from packetbench.generator.leaves import (
-    DocModel,
-    LeafShape,
-    ListShape,
-    ObjectShape,
-    fields_of,
-    set_path,
-)
-from packetbench.generator.seeds import MAX_SEED
+from packetbench.core.errors import UsageError
+from packetbench.core.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of, set_path
+from packetbench.core.seeds import MAX_SEED
+from packetbench.core.writing import write_json
 
 LABEL = "SIMULATED EXTRACTOR - not a model; seeded errors for testing the pipeline"
 LEDGER = "sim_injections.json"
@@ -76,13 +77,16 @@ def _seed(*parts: object) -> int:
 
 def _invalidate(model: type[DocModel], output: dict[str, Any]) -> str:
     """Break the schema the way a loose model does: a money amount written as text, or (with
-    no money leaf) an extra key. Returns what was broken."""
+    no money leaf) an extra key, one the schema lacks. Returns what was broken."""
     for path, value, shape in _truth_leaves(model, output):
         if shape.leaf.kind == "money" and isinstance(value, int | float):
             set_path(output, path, f"${value:,.2f}")
             return f"{path} written as text"
-    output["notes"] = "values transcribed from the attached document"
-    return "extra key notes"
+    key = "notes"
+    while key in model.model_fields:
+        key = f"extra_{key}"
+    output[key] = "values transcribed from the attached document"
+    return f"extra key {key}"
 
 
 def _illegible(choices: list[dict[str, Any]]) -> dict[str, Any]:
@@ -126,6 +130,7 @@ class SimProvider(Provider):
         self.confidence = confidence
         self.calibration = calibration
         self.found: universes.PacketUniverses | None = None
+        self.files: PacketFiles | None = None  # of the packet being extracted (prepare)
         self.ledger: dict[str, dict[str, Any]] = {}
 
     @classmethod
@@ -166,14 +171,25 @@ class SimProvider(Provider):
         return info
 
     def check(self, packet: Packet) -> None:
-        # The simulator answers from the truth files: each must parse before the run starts.
+        # The simulator answers from the truth files: each must be whole before the run
+        # starts (read and dropped: a run of many packets holds one packet's files at a time),
+        # and each document's schema must be known.
+        files = packet.files()
         for doc in packet.documents:
-            packet.truth(doc.doc_id)
-            for kind in ("field_truth", "rendered_universe"):
-                read_json(packet.path / f"{kind}_{doc.doc_id}.json")
+            namespaces.resolve(doc.schema, packet.path)
+            files.document_truth(doc.doc_id)
+            files.field_truth(doc.doc_id)
+            files.rendered_universe(doc.doc_id)
 
     def prepare(self, packet: Packet) -> None:
-        self.found = universes.build(packet.path)
+        self.files = packet.files()  # the packet's files, read once for its documents
+        self.found = universes.build(packet.path, self.files)
+
+    def _files(self, packet: Packet) -> PacketFiles:
+        """The files of `packet`: those `prepare` read, when it is the packet prepared."""
+        if self.files is None or self.files.folder != packet.path:
+            self.files = packet.files()
+        return self.files
 
     def extract(self, packet: Packet, doc: DocInfo) -> ExtractionRecord | None:
         assert self.found is not None, "prepare() runs before extract()"
@@ -187,14 +203,16 @@ class SimProvider(Provider):
         if roll < profile.missing + profile.error:
             self.ledger[key] = {"status": "error"}
             return self._record(packet, doc, "error", None, "simulated provider failure")
-        model = DOC_TYPES[doc.schema].model
-        truth = packet.truth(doc.doc_id)
-        engine = self._engine(packet, doc, model, truth, rng)
+        scored = namespaces.resolve(doc.schema, packet.path)
+        model = scored.model
+        truth = scored.project(self._files(packet).truth(doc.doc_id))
+        foreign = namespaces.split(doc.schema)[0] != namespaces.DEFAULT
+        engine = self._engine(packet, doc, model, truth, rng, scored.required, foreign)
         output = engine.record(model, truth, "", None)
         if roll < profile.missing + profile.error + profile.invalid:
             broken = _invalidate(model, output)
             self.ledger[key] = {"status": "invalid", "broken": broken}
-            return self._record(packet, doc, "ok", output, None)
+            return self._record(packet, doc, "ok", scored.emit(output), None)
         citations = self._cite(packet, doc, model, truth, output)
         expected = engine.expected
         injected = Counter(i["kind"] for i in engine.injections)
@@ -219,7 +237,7 @@ class SimProvider(Provider):
             engine.guesses
         ):  # only documents with illegible fields: others' entries stay as they were
             self.ledger[key]["illegible"] = _illegible(engine.guesses)
-        record = self._record(packet, doc, "ok", output, None)
+        record = self._record(packet, doc, "ok", scored.emit(output), None)
         if citations is not None:
             self.ledger[key]["citations"], record.citations = citations
         if self.confidence:
@@ -254,7 +272,7 @@ class SimProvider(Provider):
             self.cite,
             doc.format,
             page_sizes(file) if doc.format == "pdf" else [],
-            truth_places(packet.path, doc.doc_id),
+            truth_places(packet.path, doc.doc_id, self._files(packet).field_truth(doc.doc_id)),
             rng,
         )
         citer.cite(compare(model, truth, output).claims)
@@ -272,6 +290,8 @@ class SimProvider(Provider):
         model: type[DocModel],
         truth: dict[str, Any],
         rng: random.Random,
+        required: frozenset[str],
+        foreign: bool,
     ) -> Engine:
         assert self.found is not None
         pools: dict[PoolKey, list[Any]] = {}
@@ -285,7 +305,7 @@ class SimProvider(Provider):
                 pool.append(value)
             if isinstance(value, str):
                 tokens.update(normalize.tokens(value))
-        stale = stale_values(packet, doc, model, truth)
+        stale = stale_values(packet, doc, model, truth, self._files(packet))
         return Engine(
             self.profile,
             rng,
@@ -294,8 +314,10 @@ class SimProvider(Provider):
             pools,
             sorted(tokens),
             stale,
-            packet.touched(doc.doc_id),
+            self._files(packet).touched(doc.doc_id),
             self.found.illegible.get(doc.doc_id, {}),
+            required,
+            foreign=foreign,
         )
 
     @staticmethod

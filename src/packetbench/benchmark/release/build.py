@@ -14,8 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from packetbench import __version__, ids, safe_read
-from packetbench.benchmark.errors import BadInput, UsageError
+from packetbench import __version__
 from packetbench.benchmark.release import reading
 from packetbench.benchmark.release.layout import (
     COMMITMENT,
@@ -42,7 +41,9 @@ from packetbench.benchmark.release.spec import (
     resolved_knobs,
     seed_text,
 )
-from packetbench.benchmark.runs import write_atomic
+from packetbench.core import ids, safe_read
+from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.writing import write_atomic
 
 OWN = {RELEASE, COMMITMENT, "dev", "test"}  # what `build` writes into DIR
 Progress = Callable[[str], None]
@@ -241,7 +242,7 @@ def _staging(out: Path, what: str) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     for left in out.parent.glob(f".{out.name}.{what}-*"):
         owner = left.name.rpartition("-")[2]
-        from packetbench.generator.worker_pool import alive
+        from packetbench.core.worker_pool import alive
 
         if owner.isdigit() and not alive(int(owner)):
             shutil.rmtree(left, ignore_errors=True)
@@ -327,7 +328,7 @@ def _build(
     test = loaded.split("test")
     if test is not None and seed_file is not None:
         _test_split(test, seed_file, staging, jobs, progress)
-    from packetbench.generator.truth import versions
+    from packetbench.core.versions import versions
 
     def manifest_of(lines: dict[str, str]) -> ReleaseFile:
         splits = {"dev": _split_entry(staging, "dev", lines, dev, imported=imported)}

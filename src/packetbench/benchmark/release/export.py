@@ -26,11 +26,11 @@ from typing import Any
 import orjson
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from packetbench import safe_read
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.release import reading
 from packetbench.benchmark.release.layout import Release, ReleaseMismatch
-from packetbench.resources import resource_dir
+from packetbench.core import safe_read
+from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.resources import resource_dir
 
 ROWS = 16  # documents per row group at most
 BUFFER = 64 << 20  # bytes of files and images held before a row group is written

@@ -26,9 +26,8 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from packetbench import ids, safe_read
-from packetbench.benchmark.errors import BadInput
-from packetbench.errors import CheckFailed
+from packetbench.core import ids, safe_read
+from packetbench.core.errors import BadInput, CheckFailed
 
 RELEASE = "release.json"
 COMMITMENT = "COMMITMENT"

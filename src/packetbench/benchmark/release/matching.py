@@ -16,7 +16,7 @@ from pathlib import Path
 
 from packetbench.benchmark.release.layout import Release
 from packetbench.benchmark.release.reading import RunPacket
-from packetbench.errors import CheckFailed
+from packetbench.core.errors import CheckFailed
 
 TRUTH_KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")
 

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from packetbench import ids
-from packetbench.benchmark.errors import BadInput
-from packetbench.benchmark.packets import read_json
+from packetbench.core import ids
+from packetbench.core.errors import BadInput
+from packetbench.core.packet_files import read_json
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ class RunPacket:
 
 
 @dataclass(frozen=True)
-class RunInfo:
+class ReleaseRun:
     folder: Path
     run_id: str
     label: str
@@ -140,26 +140,26 @@ def _run_packets(entries: Any, where: Path) -> tuple[RunPacket, ...]:
     return tuple(found)
 
 
-def run_info(run: Path) -> RunInfo:
+def run_info(run: Path) -> ReleaseRun:
     """run.json of the run folder `run`, read defensively (benchmark.runs.read_run)."""
-    from packetbench.benchmark.runs import read_run
+    from packetbench.benchmark.runs import RUN_FILE, read_run
 
-    data = read_run(run)
-    where = run / "run.json"
-    pricing = data.get("pricing")
-    batch = isinstance(pricing, dict) and bool(pricing.get("batch"))
-    text = {key: data.get(key) for key in ("run_id", "label", "provider", "model", "reasoning")}
-    return RunInfo(
+    info = read_run(run)
+    where = run / RUN_FILE
+    pricing = info.pricing or {}
+    return ReleaseRun(
         folder=run,
-        run_id=str(text["run_id"] or run.name),
-        label=str(text["label"] or text["run_id"] or run.name),
-        provider=str(text["provider"] or "?"),
-        model=str(text["model"] or "?"),
-        reasoning=str(text["reasoning"] or "default"),
-        simulator=bool(data.get("simulator")),
-        imported="imported_from" in data or "inspect" in data,
-        batch=batch,
-        packets=_run_packets(data.get("packets"), where),
+        run_id=info.run_id or run.name,
+        label=info.label or info.run_id or run.name,
+        provider=info.provider or "?",
+        model=info.model or "?",
+        reasoning=info.reasoning or "default",
+        simulator=info.simulator,
+        imported=info.imported_from is not None or info.inspect is not None,
+        batch=bool(pricing.get("batch")),
+        packets=_run_packets(
+            None if info.packets is None else [entry.to_json() for entry in info.packets], where
+        ),
     )
 
 

@@ -25,9 +25,8 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from packetbench import ids, safe_read
-from packetbench.benchmark.errors import BadInput, UsageError
-from packetbench.errors import InputError
+from packetbench.core import ids, safe_read
+from packetbench.core.errors import BadInput, InputError, UsageError
 
 SPLITS = ("dev", "test")
 # Test seeds are drawn below this (a packet's seed range must stay below 2**63).

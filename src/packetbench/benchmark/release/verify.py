@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from packetbench import __version__
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.release import reading
 from packetbench.benchmark.release.build import _generate, _hash_tree, _test_split
 from packetbench.benchmark.release.layout import Release, ReleaseMismatch, read_release
 from packetbench.benchmark.release.spec import SeedFile, SplitSpec, load_seeds
+from packetbench.core.errors import UsageError
 
 
 @dataclass
@@ -112,7 +112,7 @@ def _check_seeds(release: Release, folder: Path, seeds: Path, result: Verified) 
 def _regenerate(
     release: Release, folder: Path, seed_file: SeedFile | None, jobs: int, result: Verified
 ) -> None:
-    from packetbench.generator.truth import versions
+    from packetbench.core.versions import versions
 
     manifest = release.manifest
     if manifest.splits["dev"].source == "imported":

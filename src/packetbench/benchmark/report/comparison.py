@@ -19,12 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.results.query import RunSet, open_runs
-from packetbench.benchmark.runs import check_outputs, write_json
 from packetbench.benchmark.stats import bootstrap
 from packetbench.benchmark.stats.paired import holm, sign_test
-from packetbench.errors import CheckFailed
+from packetbench.core.errors import CheckFailed, UsageError
+from packetbench.core.writing import check_outputs, write_json
 
 SIGN_TESTED = ("halluc_numbers", "halluc_strings")
 WORST_METRIC = "halluc_all"

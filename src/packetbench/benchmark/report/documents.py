@@ -19,16 +19,18 @@ from typing import Any
 
 import orjson
 
-from packetbench import __version__, ids, safe_read
-from packetbench.benchmark.documents import is_documents_run, packet_from_entry
-from packetbench.benchmark.errors import BadInput
-from packetbench.benchmark.packets import read_json
-from packetbench.benchmark.runs import read_record, read_run, record_path
+from packetbench import __version__
+from packetbench.benchmark.documents import is_documents_run, own_entries, packet_from_entry
+from packetbench.benchmark.records import read_record, record_path
+from packetbench.benchmark.runs import is_run, read_run
+from packetbench.core import ids, safe_read
+from packetbench.core.errors import BadInput
+from packetbench.core.packet_files import read_json
 
 
 def is_documents(run: Path) -> bool:
     """Whether the run folder `run` is a run of one's own documents."""
-    return (run / "run.json").is_file() and is_documents_run(read_run(run))
+    return is_run(run) and is_documents_run(read_run(run))
 
 
 def _labels(path: Path) -> tuple[int, int]:
@@ -76,8 +78,7 @@ def _judges(run: Path) -> list[dict[str, Any]]:
 
 def run_context(run: Path) -> dict[str, Any]:
     info = read_run(run)
-    entry = next(e for e in info["packets"] if isinstance(e, dict) and "own_documents" in e)
-    packet = packet_from_entry(entry, run)
+    packet = packet_from_entry(own_entries(info)[0], run)
     how = (packet.own or {}).get("chosen_by") or {}
     documents = []
     statuses: Counter[str] = Counter()
@@ -96,13 +97,13 @@ def run_context(run: Path) -> dict[str, Any]:
         )
     classifier = (packet.own or {}).get("classifier") or {}
     return {
-        "name": info.get("run_id") or run.name,
-        "provider": info.get("provider"),
-        "model": info.get("model"),
-        "simulator": bool(info.get("simulator")),
-        "label": info.get("label"),
-        "parameters": orjson.dumps(info.get("parameters"), option=orjson.OPT_SORT_KEYS).decode(),
-        "status": info.get("status"),
+        "name": info.run_id or run.name,
+        "provider": info.provider,
+        "model": info.model,
+        "simulator": info.simulator,
+        "label": info.label,
+        "parameters": orjson.dumps(info.parameters, option=orjson.OPT_SORT_KEYS).decode(),
+        "status": info.status,
         "folder": packet.packet_id,
         "classifier": classifier.get("provider")
         and (f"{classifier.get('provider')} {classifier.get('model') or ''}".strip()),

@@ -43,8 +43,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from packetbench import safe_read
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.report.comparison import pair_statistics, run_units
 from packetbench.benchmark.report.context import DIMENSIONS
 from packetbench.benchmark.report.estimates import (
@@ -58,6 +56,8 @@ from packetbench.benchmark.report.grounding import GROUNDING
 from packetbench.benchmark.report.illegible import OUTCOMES
 from packetbench.benchmark.results.query import RunSet, open_runs
 from packetbench.benchmark.stats.paired import holm
+from packetbench.core import safe_read
+from packetbench.core.errors import BadInput, UsageError
 
 STATISTICS = ("micro", "macro", "upper", "lower")
 GROUNDING_RATES = frozenset(metric for metric, *_ in GROUNDING)

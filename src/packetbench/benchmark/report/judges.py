@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from packetbench import ids
-from packetbench.benchmark.packets import read_json
 from packetbench.benchmark.results.query import RunSet
+from packetbench.core import ids
+from packetbench.core.packet_files import read_json
 
 WORST = 8  # slices shown per judge, lowest sensitivity first
 

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.results.query import open_runs
 from packetbench.benchmark.stats.power import packet_sd, packets_needed
+from packetbench.core.errors import UsageError
 
 DEFAULT_METRICS = ("halluc_numbers", "halluc_strings")
 # The most packets per tier and per model a plan calls feasible: ten times the 10,000-packet

@@ -16,15 +16,15 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from packetbench.benchmark.errors import UsageError
-from packetbench.benchmark.repeats import expand
 from packetbench.benchmark.report import charts
 from packetbench.benchmark.report.context import HALLUCINATION, RateTable, build_context
 from packetbench.benchmark.report.spread import repeats_context
 from packetbench.benchmark.results.query import open_runs
-from packetbench.benchmark.runs import check_outputs, write_together
+from packetbench.benchmark.runs import expand
 from packetbench.benchmark.stats.bootstrap import Interval
-from packetbench.resources import resource_dir
+from packetbench.core.errors import UsageError
+from packetbench.core.resources import resource_dir
+from packetbench.core.writing import check_outputs, write_together
 
 
 def pct(value: float | None, digits: int = 2) -> str:
@@ -177,9 +177,9 @@ def write_report(
     """Write `out`/report.md and `out`/report.html for `runs` (in the order given); existing
     ones are replaced only with `force`. A repeated run (`--repeats`) stands for its repeats,
     and the report adds the spread between them. `progress` shows a bar on a terminal."""
-    from packetbench import progress as bars
     from packetbench.benchmark.report.context import STEPS
     from packetbench.benchmark.report.documents import documents_context, is_documents
+    from packetbench.core import progress as bars
 
     check_outputs(out, ("report.md", "report.html"), force, "report")
     flat, groups = expand(list(runs))  # a repeated run is its repeats, and their spread

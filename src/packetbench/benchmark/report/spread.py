@@ -18,9 +18,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.results.query import RunSet
+from packetbench.benchmark.records import records_digest
+from packetbench.benchmark.results.query import RunSet, open_runs
+from packetbench.core.writing import write_json
 
 FIRST_DOCUMENTS = 20  # documents a report lists, most disagreement first (the JSON has all)
+
+SPREAD = "repeats.json"  # RUN/scores/repeats.json
 
 
 def _share(part: int, whole: int) -> float | None:
@@ -212,3 +216,20 @@ def one_line(run: Path, spread: dict[str, Any]) -> str:
         f"{d['values_differing']:,} of {d['values']:,} emitted values differ between repeats; "
         f"{d['agreeing']:,} of {d['compared']:,} documents alike in every repeat"
     )
+
+
+def write_spread(run: Path, repeats: list[Path]) -> dict[str, Any]:
+    """Write RUN/scores/repeats.json, the spread between the scored `repeats` of `run`
+    (`benchmark.report.spread`), and return it."""
+    with open_runs(repeats) as opened:
+        found = spread(opened, opened.names)
+    data = {
+        "run_id": run.resolve().name,
+        **found,
+        # what each repeat's scores were made from: a reader can tell a repeat changed since
+        "records": {
+            name: records_digest(path) for name, path in zip(found["repeats"], repeats, strict=True)
+        },
+    }
+    write_json(run / "scores" / SPREAD, data)
+    return data

@@ -1,9 +1,9 @@
 """The results database: a run's scores as DuckDB tables, and SQL over one or many runs.
 
 `packetbench score` calls `load_run`, which writes ``RUN/results.duckdb`` (tables runs,
-documents, fields, claims, consistency_flags, patterns; see ``tables.sql``). `open_runs`
-stacks the tables of several runs in one in-memory connection and defines every metric of
-``benchmark/metrics/*.sql`` over them as a view.
+documents, fields, claims, consistency_flags, patterns, judge_labels; each declared once in
+`schema`). `open_runs` stacks the tables of several runs in one in-memory connection and
+defines every metric of ``benchmark/metrics/*.sql`` over them as a view.
 """
 
 from __future__ import annotations

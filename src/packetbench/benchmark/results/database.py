@@ -1,30 +1,23 @@
-"""The results database's file name and schema version: what every reader checks before it
-reads a run's ``results.duckdb`` (kept apart from the loader, so a reader need not import the
-scorer)."""
+"""The results database's file name and what every reader checks before it reads a run's
+``results.duckdb``: its schema version (`results.schema.SCHEMA_VERSION`) and the records it
+was scored from (kept apart from the loader, so a reader need not import the scorer)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.errors import BadInput
+from packetbench.benchmark.results.schema import SCHEMA_VERSION
+from packetbench.core.errors import BadInput
 
 DB_NAME = "results.duckdb"
-# 2: meta holds the documents the run was scored against; 3: fields and claims carry the
-# patterns that touched them; 4: documents count keys (emitted, invented) and say which were
-# salvaged, meta holds the invalid-output policy; 5: claims carry their citation verdict;
-# 6: meta holds the digest of the extraction records the run was scored from (`records`);
-# 7: claims carry their output path (`source`), and judge_labels holds `packetbench verify`'s
-# labels; 8: claims carry the answer's confidence (`extract --confidence`); 9: claims carry
-# their guess outcome and fields whether they are illegible (docs/patterns.md rule 3b).
-SCHEMA_VERSION = "9"
 
 
 def check_records(db: Path, run: Path, meta: dict[str, Any]) -> None:
     """BadInput naming `db` when the run's extraction records are not the ones it was
     scored from (an `extract --force` or a hand edit after `score`): its numbers would
     describe other answers than the run holds."""
-    from packetbench.benchmark.runs import records_digest
+    from packetbench.benchmark.records import records_digest
 
     if meta.get("records") != records_digest(run):
         raise BadInput(

@@ -13,6 +13,7 @@ answers the same.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -21,40 +22,32 @@ from typing import Any
 import duckdb
 import orjson
 
-from packetbench import stopping
 from packetbench.benchmark import provenance
-from packetbench.benchmark.errors import BadInput
-from packetbench.benchmark.packets import DocInfo, Packet, find_packets, read_json
-from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION
-from packetbench.benchmark.runs import (
-    listed_documents,
-    machine_refused,
-    read_record,
-    read_run,
-    record_path,
-    records_digest,
-    refused_write,
-    remove_left_behind,
-)
-from packetbench.benchmark.score.outputs import (
+from packetbench.benchmark.packets import DocInfo, Packet, find_packets
+from packetbench.benchmark.records import read_record, record_path, records_digest
+from packetbench.benchmark.results.database import DB_NAME
+from packetbench.benchmark.results.schema import (
     CLAIMS,
-    DOCUMENT_COLUMNS,
+    DERIVED,
     DOCUMENTS,
     FIELDS,
-    KEY_COLUMNS,
-    MEMORY_LIMIT,
+    LOADED,
+    ROW,
+    SCHEMA_VERSION,
+    ddl,
 )
+from packetbench.benchmark.run_folder import listed_documents
+from packetbench.benchmark.runs import RunInfo, read_run
+from packetbench.benchmark.score.outputs import MEMORY_LIMIT
+from packetbench.core import stopping
+from packetbench.core.errors import BadInput
+from packetbench.core.packet_files import read_json, read_manifest
+from packetbench.core.writing import machine_refused, refused_write, remove_left_behind
 
-TABLES_SQL = Path(__file__).with_name("tables.sql")
 # The documents columns documents.parquet gives (its other columns name the document, and
-# its flags fill consistency_flags); claims is the sum of the verdicts.
-_COUNTED = {
-    name
-    for name in (*DOCUMENT_COLUMNS, *KEY_COLUMNS)
-    if name not in ("packet_id", "doc_id", "tier", "doc_type", "consistency_flags")
-}
-_COUNTED.add("claims")
-_CLAIMS_SUM = "c.supported + c.contradicted + c.stale + c.overreach + c.unlinked"
+# its flags fill consistency_flags), and those derived from them as the table is loaded.
+_COUNTED = DOCUMENTS.of(ROW)
+_DERIVED = {c.name: c.expression for c in DOCUMENTS.columns if c.source == DERIVED}
 
 
 def _excluded(run: Path) -> dict[str, Any]:
@@ -72,24 +65,21 @@ def _excluded(run: Path) -> dict[str, Any]:
     return out
 
 
-def _run_row(run_id: str, info: dict[str, Any], documents: int, policy: str) -> dict[str, Any]:
-    found = info.get("git")
-    git: dict[str, Any] = found if isinstance(found, dict) else {}
-    config = {k: v for k, v in info.items() if k != "packets"}
+def _run_row(run_id: str, info: RunInfo, documents: int, policy: str) -> dict[str, Any]:
     return {
         "run_id": run_id,
-        "provider": info.get("provider"),
-        "model": info.get("model"),
-        "simulator": bool(info.get("simulator", False)),
-        "label": info.get("label"),
-        "parameters": info.get("parameters") or {},
-        "config": config,
-        "toolkit_version": info.get("toolkit_version"),
-        "git_commit": git.get("commit"),
-        "git_dirty": git.get("dirty"),
-        "packets_dir": info.get("packets_dir"),
-        "status": info.get("status"),
-        "packets": len(info.get("packets") or []),
+        "provider": info.provider,
+        "model": info.model,
+        "simulator": info.simulator,
+        "label": info.label,
+        "parameters": info.parameters or {},
+        "config": info.configuration(),
+        "toolkit_version": info.toolkit_version,
+        "git_commit": info.git.commit if info.git is not None else None,
+        "git_dirty": info.git.dirty if info.git is not None else None,
+        "packets_dir": info.packets_dir,
+        "status": info.status,
+        "packets": len(info.packets or []),
         "documents_expected": documents,
         "invalid_policy": policy,
     }
@@ -153,19 +143,19 @@ def _load_documents(
     its counts in documents.parquet, in the run's document order. The key columns come from
     documents.parquet of a run scored with --invalid salvage (`keys`); they are NULL (not
     counted) in a run scored with --invalid exclude."""
-    counted = _parquet(run, DOCUMENTS)
+    counted = _parquet(run, DOCUMENTS.file)
     table = _columns(con, "documents")
-    own = {name: kind for name, kind in table.items() if name not in _COUNTED}
+    own = {name: kind for name, kind in table.items() if name in DOCUMENTS.of(LOADED)}
     _write_rows(rows, scratch / "documents.jsonl")
     spec = _spec({"position": "BIGINT", **own})
 
     def pick(name: str) -> str:
         if name in own:
             return f"r.{name}"
-        if name == "claims":
-            return _CLAIMS_SUM
-        if name in KEY_COLUMNS and not keys:
-            return f"NULL::{KEY_COLUMNS[name]}"
+        if name in _DERIVED:  # over the row's columns (the verdicts' sum)
+            return re.sub(r"\b([a-z_]+)\b", r"c.\1", _DERIVED[name] or "NULL")
+        if DOCUMENTS.column(name).optional and not keys:
+            return f"NULL::{_COUNTED[name]}"
         return f"c.{name}"
 
     picked = ", ".join(pick(name) for name in table)
@@ -192,7 +182,7 @@ def _load_documents(
 
 def _load_flags(con: duckdb.DuckDBPyConnection, run_id: str, run: Path) -> None:
     """The consistency flags of every scored document (documents.parquet), in order."""
-    path = _parquet(run, DOCUMENTS)
+    path = _parquet(run, DOCUMENTS.file)
     try:
         con.execute(
             "INSERT INTO consistency_flags SELECT ? AS run_id, packet_id, doc_id, "
@@ -207,7 +197,7 @@ def _load_flags(con: duckdb.DuckDBPyConnection, run_id: str, run: Path) -> None:
 
 def _pattern_rows(run_id: str, selected: list[tuple[Packet, DocInfo]]) -> Iterator[dict[str, Any]]:
     for packet, doc in selected:
-        manifest = read_json(packet.path / f"manifest_{doc.doc_id}.json")
+        manifest = read_manifest(packet.path, doc.doc_id)
         for applied in manifest.get("patterns_applied") or []:
             yield {
                 "run_id": run_id,
@@ -258,8 +248,8 @@ def _insert(
     return count
 
 
-def _parquet(run: Path, name: str) -> Path:
-    path = run / "scores" / name
+def _parquet(run: Path, name: str | None) -> Path:
+    path = run / "scores" / (name or "")
     if not path.is_file():
         raise BadInput(f"{path}: missing (score the run again)")
     return path
@@ -316,7 +306,7 @@ def _load_judges(con: duckdb.DuckDBPyConnection, run_id: str, run: Path) -> None
 def load_run(run: Path, packets_dir: Path) -> Path:
     """Write ``RUN/results.duckdb`` from the run's files and its packets; return its path."""
     info = read_run(run)
-    run_id = str(info.get("run_id") or run.resolve().name)
+    run_id = info.run_id or run.resolve().name
     packets = find_packets(packets_dir)
     selected = listed_documents(info, run, packets)
     provenance.verify(info, run, selected)
@@ -343,7 +333,7 @@ def load_run(run: Path, packets_dir: Path) -> Path:
 def _build(
     run: Path,
     run_id: str,
-    info: dict[str, Any],
+    info: RunInfo,
     selected: list[tuple[Packet, DocInfo]],
     scored_against: str,
     excluded: dict[str, Any],
@@ -362,7 +352,7 @@ def _build(
                 f"SET threads = 1; SET memory_limit = '{MEMORY_LIMIT}'; "
                 f"SET temp_directory = '{scratch / 'spill'}'"
             )
-            con.execute(TABLES_SQL.read_text(encoding="utf-8"))
+            con.execute(ddl())
             con.execute(
                 "INSERT INTO meta VALUES ('schema_version', ?), ('run_id', ?), ('provenance', ?), "
                 "('invalid_policy', ?), ('records', ?)",
@@ -380,8 +370,8 @@ def _build(
             )
             _load_flags(con, run_id, run)
             _insert(con, "patterns", _pattern_rows(run_id, selected), scratch)
-            _load_rows(con, run_id, "claims", _parquet(run, CLAIMS))
-            _load_rows(con, run_id, "fields", _parquet(run, FIELDS))
+            _load_rows(con, run_id, "claims", _parquet(run, CLAIMS.file))
+            _load_rows(con, run_id, "fields", _parquet(run, FIELDS.file))
             _load_judges(con, run_id, run)
             con.execute("CHECKPOINT")
         finally:

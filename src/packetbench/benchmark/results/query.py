@@ -24,25 +24,19 @@ from typing import Any
 
 import duckdb
 
-from packetbench import stopping
 from packetbench.benchmark import provenance
-from packetbench.benchmark.errors import BadInput, UsageError
-from packetbench.benchmark.repeats import refusal, repeat_runs
-from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION, check_records
-from packetbench.benchmark.runs import read_run
+from packetbench.benchmark.results import schema
+from packetbench.benchmark.results.database import DB_NAME, check_records
+from packetbench.benchmark.results.schema import SCHEMA_VERSION
+from packetbench.benchmark.runs import is_run, read_run, refusal, repeat_runs
+from packetbench.core import stopping
+from packetbench.core.errors import BadInput, UsageError
 
 METRICS_DIR = Path(__file__).resolve().parent.parent / "metrics"
 # What DuckDB may hold while a report or a query runs (it spills to disk beyond it).
 MEMORY_LIMIT = "512MB"
-TABLES = (
-    "runs",
-    "documents",
-    "fields",
-    "claims",
-    "consistency_flags",
-    "patterns",
-    "judge_labels",
-)
+# The tables of every run, stacked (each database's meta is its own).
+TABLES = tuple(table.name for table in schema.TABLES if table.name != "meta")
 # A slice with fewer documents or values than these is flagged as too small to compare.
 MIN_DOCUMENTS = 5
 MIN_VALUES = 30
@@ -259,7 +253,7 @@ def open_runs(paths: Sequence[Path], paired: bool = False, sandbox: bool = False
             if not db.is_file():
                 hint = (
                     "not a run folder"
-                    if not (run / "run.json").is_file()
+                    if not is_run(run)
                     else "score the run first: packetbench score RUN --packets DIR"
                 )
                 raise BadInput(f"{db}: missing ({hint})")

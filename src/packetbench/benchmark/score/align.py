@@ -17,7 +17,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from packetbench.benchmark.score import normalize
-from packetbench.generator.leaves import DocModel, LeafShape, ObjectShape, fields_of
+from packetbench.core.leaves import DocModel, LeafShape, ObjectShape, fields_of
 
 
 @dataclass(frozen=True)

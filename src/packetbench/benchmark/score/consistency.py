@@ -20,8 +20,8 @@ from functools import cache
 from typing import Any
 
 from packetbench.benchmark.score import normalize
-from packetbench.generator import codes
-from packetbench.generator.leaves import (
+from packetbench.core import codes
+from packetbench.core.leaves import (
     DocModel,
     LeafShape,
     ListShape,

@@ -16,7 +16,7 @@ from typing import Any
 
 from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.align import align
-from packetbench.generator.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
+from packetbench.core.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
 
 
 @dataclass
@@ -76,7 +76,7 @@ Step = tuple[str, int, str, "str | None", "type[DocModel] | None"]
 
 
 @cache
-def _plan(model: type[DocModel]) -> tuple[Step, ...]:
+def _steps(model: type[DocModel]) -> tuple[Step, ...]:
     """(name, LEAF/OBJECT/LIST, kind, code list, nested model) per field, computed once."""
     steps: list[Step] = []
     for name, shape in fields_of(model):
@@ -114,7 +114,7 @@ def _walk(
     has_output = isinstance(output, dict)
     prefix = f"{path}." if path else ""
     out_prefix = f"{source}." if source else ""
-    for name, tag, kind, code_list, nested in _plan(model):
+    for name, tag, kind, code_list, nested in _steps(model):
         where = prefix + name
         held = out_prefix + name
         t = truth.get(name) if has_truth else None

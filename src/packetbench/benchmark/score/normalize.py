@@ -15,7 +15,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-from packetbench.generator import codes
+from packetbench.core import codes
 
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _ID_DROP = re.compile(r"[^0-9a-z]")

@@ -24,100 +24,19 @@ from typing import Any
 
 import duckdb
 
-from packetbench import stopping
-from packetbench.benchmark.errors import BadInput
-from packetbench.benchmark.runs import machine_refused, refused_write, remove_left_behind, umask
-from packetbench.benchmark.score import normalize
+from packetbench.benchmark.results import schema
 from packetbench.benchmark.score.field_view import FieldCounts
 from packetbench.benchmark.score.rates import CLASSES, rate
 from packetbench.benchmark.score.totals import CONSISTENCY_TALLIES
 from packetbench.benchmark.score.verdicts import VERDICTS
+from packetbench.core import stopping
+from packetbench.core.errors import BadInput
+from packetbench.core.writing import machine_refused, refused_write, remove_left_behind, umask
 
-DOCUMENTS = "documents.parquet"
-CLAIMS = "claims.parquet"
-FIELDS = "fields.parquet"
+DOCUMENTS = schema.DOCUMENTS.file or ""
+CLAIMS = schema.CLAIMS.file or ""
+FIELDS = schema.FIELDS.file or ""
 CLAIMS_JSONL = "claims.jsonl"
-_NUMERIC = ", ".join(f"'{k}'" for k in sorted(normalize.NUMERIC_KINDS))
-
-_COUNT = "INTEGER"
-# Column types of each output, in column order (the JSON rows' keys). A document's counts
-# carry the names of results.duckdb's documents columns.
-DOCUMENT_COLUMNS = {
-    "packet_id": "VARCHAR",
-    "doc_id": "VARCHAR",
-    "tier": "VARCHAR",
-    "doc_type": "VARCHAR",
-    **dict.fromkeys(
-        (
-            "gt_fields",
-            "correct",
-            "wrong",
-            "omitted",
-            "gt_null_fields",
-            "abstained",
-            "answered",
-            "invented_records",
-            "dropped_records",
-        ),
-        _COUNT,
-    ),
-    **dict.fromkeys(
-        (
-            "numbers_checked",
-            "numbers_hallucinated",
-            "numbers_hallucinated_document",
-            "strings_checked",
-            "strings_hallucinated",
-            "strings_hallucinated_document",
-        ),
-        _COUNT,
-    ),
-    **dict.fromkeys(("supported", "contradicted", "stale", "overreach", "unlinked"), _COUNT),
-    **dict.fromkeys(
-        ("consistency_checks", "consistency_passed", "consistency_failed", "consistency_skipped"),
-        _COUNT,
-    ),
-    "consistency_flags": "STRUCT(rule VARCHAR, path VARCHAR, kind VARCHAR, stated DOUBLE, "
-    "expected DOUBLE)[]",
-}
-# A run scored with `--invalid salvage` gives each document its keys too (the columns of
-# results.duckdb's documents of the same names); a run scored with `--invalid exclude` (the
-# default) writes DOCUMENT_COLUMNS alone, the bytes it always wrote.
-KEY_COLUMNS = {
-    **dict.fromkeys(("keys_emitted", "invented_keys", "unfit_leaves"), _COUNT),
-    "salvaged": "BOOLEAN",
-}
-CLAIM_COLUMNS = {
-    "packet_id": "VARCHAR",
-    "doc_id": "VARCHAR",
-    "doc_type": "VARCHAR",
-    "tier": "VARCHAR",
-    "path": "VARCHAR",
-    "kind": "VARCHAR",
-    "value": "JSON",
-    "truth": "JSON",
-    "field_class": "VARCHAR",
-    "grounded_in": "VARCHAR",
-    "hallucinated": "BOOLEAN",
-    "hallucinated_document": "BOOLEAN",
-    "verdict": "VARCHAR",
-    "patterns": "VARCHAR[]",
-    "citation": "VARCHAR",
-    "source": "VARCHAR",
-    "confidence": "DOUBLE",
-    "guess": "VARCHAR",
-}
-FIELD_COLUMNS = {
-    "packet_id": "VARCHAR",
-    "doc_id": "VARCHAR",
-    "path": "VARCHAR",
-    "kind": "VARCHAR",
-    "field_class": "VARCHAR",
-    "populated": "BOOLEAN",
-    "outcome": "VARCHAR",
-    "patterns": "VARCHAR[]",
-    "illegible": "BOOLEAN",
-}
 # What DuckDB may hold while converting and loading (it spills to the scratch folder beyond
 # it); its buffers stay allocated, so this bounds what scoring adds to a run of any size.
 MEMORY_LIMIT = "128MB"
@@ -129,28 +48,18 @@ def _spec(columns: dict[str, str]) -> str:
     return "{" + ", ".join(f"'{name}': '{kind}'" for name, kind in columns.items()) + "}"
 
 
-def _select(columns: dict[str, str]) -> str:
-    """The Parquet file's columns; claims gain value_class (how hallucination rates split
-    values: numbers or strings)."""
-    names = list(columns)
-    if "value" in columns:
-        at = names.index("kind") + 1
-        names.insert(
-            at, f"CASE WHEN kind IN ({_NUMERIC}) THEN 'numbers' ELSE 'strings' END AS value_class"
-        )
-    return ", ".join(names)
-
-
 class _Stream:
     """One output: rows appended to a JSON-lines part; every PART_BYTES a part becomes a
     Parquet part, so DuckDB never reads more than one part's JSON at once."""
 
     def __init__(
-        self, scratch: Path, name: str, columns: dict[str, str], keep: Path | None
+        self, scratch: Path, table: schema.Table, optional: bool, keep: Path | None
     ) -> None:
-        self.scratch, self.name, self.columns = scratch, name, columns
+        self.scratch, self.name = scratch, table.name
+        self.columns = table.row_types(optional)  # what the rows hold
+        self.select = table.file_select(optional)  # what the Parquet file holds
         self.parts: list[Path] = []
-        self.rows = (scratch / f"{name}.part.jsonl").open("wb")
+        self.rows = (scratch / f"{self.name}.part.jsonl").open("wb")
         self.keep = keep.open("wb") if keep is not None else None
 
     def add(self, con: duckdb.DuckDBPyConnection, data: bytes) -> None:
@@ -173,7 +82,7 @@ class _Stream:
             + " WHERE false)"
         )
         con.execute(
-            f"COPY (SELECT {_select(self.columns)} FROM {read}) TO '{part}' "
+            f"COPY (SELECT {self.select} FROM {read}) TO '{part}' "
             "(FORMAT parquet, COMPRESSION zstd)"
         )
         self.parts.append(part)
@@ -222,7 +131,7 @@ class Streams:
         keys: bool = False,
     ) -> None:
         self.folder = folder
-        self.keys = keys  # documents carry KEY_COLUMNS (--invalid salvage)
+        self.keys = keys  # documents carry their keys (--invalid salvage)
         self.claims_jsonl = claims_jsonl
         self.scratch = folder.parent / f".results-{os.getpid()}-scoring"
         self.stale = stale  # files that describe the scores being replaced (results.duckdb)
@@ -265,19 +174,14 @@ class Streams:
             f"SET memory_limit = '{MEMORY_LIMIT}'; "
             f"SET temp_directory = '{self.scratch / 'spill'}'"
         )
-        self.documents = _Stream(
-            self.scratch,
-            "documents",
-            {**DOCUMENT_COLUMNS, **KEY_COLUMNS} if self.keys else DOCUMENT_COLUMNS,
-            None,
-        )
+        self.documents = _Stream(self.scratch, schema.DOCUMENTS, self.keys, None)
         self.claims = _Stream(
             self.scratch,
-            "claims",
-            CLAIM_COLUMNS,
+            schema.CLAIMS,
+            False,
             self.scratch / CLAIMS_JSONL if self.claims_jsonl else None,
         )
-        self.fields = _Stream(self.scratch, "fields", FIELD_COLUMNS, None)
+        self.fields = _Stream(self.scratch, schema.FIELDS, False, None)
 
     @contextlib.contextmanager
     def _writing(self, name: str) -> Iterator[None]:

@@ -29,28 +29,25 @@ import orjson
 
 from packetbench.benchmark import namespaces, provenance
 from packetbench.benchmark import universe as universes
-from packetbench.benchmark.errors import BadInput, UsageError
+from packetbench.benchmark.grounding.cited import cited_place
 from packetbench.benchmark.grounding.places import truth_places
-from packetbench.benchmark.grounding.verdict import citation_verdict
-from packetbench.benchmark.packets import DocInfo, Packet, Touched, find_packets
+from packetbench.benchmark.packets import DocInfo, Packet, PacketFiles, Touched, find_packets
+from packetbench.benchmark.records import ExtractionRecord, read_record, record_path
 from packetbench.benchmark.results.database import DB_NAME
-from packetbench.benchmark.results.leaves import truth_leaves
-from packetbench.benchmark.runs import (
-    ExtractionRecord,
-    listed_documents,
-    read_record,
-    read_run,
-    record_path,
-)
+from packetbench.benchmark.results.schema import ClaimRow, DocumentRow, FieldRow
+from packetbench.benchmark.run_folder import listed_documents
+from packetbench.benchmark.runs import read_run
 from packetbench.benchmark.score import consistency, outputs, validate
 from packetbench.benchmark.score.field_view import Claim, FieldCounts, compare
+from packetbench.benchmark.score.leaves import truth_leaves
 from packetbench.benchmark.score.rates import GroundingTally
 from packetbench.benchmark.score.stale import stale_values
 from packetbench.benchmark.score.totals import CONSISTENCY_TALLIES, RunTotals
-from packetbench.benchmark.score.verdicts import VERDICTS, guess, judge, verdict
-from packetbench.generator.executors import Executor, LocalExecutor
-from packetbench.generator.leaves import DocModel
-from packetbench.generator.truth import dump_json
+from packetbench.benchmark.score.verdicts import VERDICTS, ground, guess, verdict
+from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.executors import Executor, LocalExecutor
+from packetbench.core.jsonfile import dump_json
+from packetbench.core.leaves import DocModel
 
 EXCLUDE, SALVAGE = "exclude", "salvage"
 INVALID_POLICIES = (EXCLUDE, SALVAGE)  # what `score --invalid` does with a schema-invalid output
@@ -188,6 +185,7 @@ def score_document(
     fields_out: list[bytes] | None = None,
     salvage: bool = False,
     invalid: bool = False,
+    files: PacketFiles | None = None,
 ) -> DocumentScore:
     """Field view, grounding, verdicts and arithmetic of one ok record. Its claims rows go to
     `claims_out` and the rows of its truth leaves (the field view) to `fields_out`.
@@ -196,9 +194,10 @@ def score_document(
     output that is not a valid instance of its schema (`invalid`) is scored cut to it: only
     the leaves that fit are scored, every key the schema lacks is an invented key. A valid
     output is scored as it is under either policy."""
+    files = files if files is not None else packet.files()
     scored = namespaces.resolve(doc.schema, packet.path)
     model = scored.model
-    truth = scored.project(packet.truth(doc.doc_id))
+    truth = scored.project(files.truth(doc.doc_id))
     output = scored.project(record.output or {})
     # Under --invalid salvage every output's keys are counted, a valid one's included (the
     # invented-key rate's denominator); otherwise no key is counted.
@@ -206,14 +205,13 @@ def score_document(
     if invalid:
         output = fitted.output
     comparison = compare(model, truth, output)
-    stale = stale_values(packet, doc, model, truth)
+    stale = stale_values(packet, doc, model, truth, files)
     doc_universe = found.documents[doc.doc_id]
     tally = GroundingTally()
     verdicts: Counter[str] = Counter()
-    prefix = _row_prefix(packet, doc)
-    touched = packet.touched(doc.doc_id)
+    touched = files.touched(doc.doc_id)
     said_at: dict[str, str] = {}
-    cited = _citations(packet, doc, record)
+    cited = _citations(packet, doc, record, files)
     sure = (
         None
         if record.confidences is None
@@ -221,19 +219,20 @@ def score_document(
     )
     illegible = found.illegible.get(doc.doc_id, {})
     for claim in comparison.claims:
-        judged = judge(claim, doc_universe, found.packet)
-        guessed = guess(claim, illegible, judged.in_packet)
-        checked = judged.checked and guessed is None  # a guess is reported apart
-        tally.add(judged.numeric, checked, judged.in_packet, judged.in_document)
-        said = verdict(claim, judged.in_packet, stale.get(claim.path), found.packet)
+        grounding = ground(claim, doc_universe, found.packet)
+        guessed = guess(claim, illegible, grounding.in_packet)
+        checked = grounding.checked and guessed is None  # a guess is reported apart
+        tally.add(grounding.numeric, checked, grounding.in_packet, grounding.in_document)
+        said = verdict(claim, grounding.in_packet, stale.get(claim.path), found.packet)
         verdicts[said] += 1
         claims_out.append(
             _claim_row(
-                prefix,
+                packet,
+                doc,
                 claim,
                 checked,
-                judged.in_packet,
-                judged.in_document,
+                grounding.in_packet,
+                grounding.in_document,
                 said,
                 touched.of(claim.path),
                 None if cited is None else cited(claim),
@@ -260,40 +259,26 @@ def score_document(
 
 
 def _citations(
-    packet: Packet, doc: DocInfo, record: ExtractionRecord
+    packet: Packet, doc: DocInfo, record: ExtractionRecord, files: PacketFiles
 ) -> Callable[[Claim], str] | None:
     """The citation verdict of each claim of a cited record (None: the run asked for none).
     A claim's citation is found by where the output holds it; its truth places are those of
     its aligned truth path, none for a value the truth lacks."""
     if record.citations is None:
         return None
-    places = truth_places(packet.path, doc.doc_id)
+    places = truth_places(packet.path, doc.doc_id, files.field_truth(doc.doc_id))
     by_path = {c.path: c for c in record.citations}
 
     def cited(claim: Claim) -> str:
         where = places.get(claim.path, []) if claim.truth is not None else []
-        return citation_verdict(by_path.get(claim.source or claim.path), where)
+        return cited_place(by_path.get(claim.source or claim.path), where)
 
     return cited
 
 
-def _row_prefix(packet: Packet, doc: DocInfo) -> bytes:
-    """The opening of every claims row of one document (its identifying keys)."""
-    return (
-        orjson.dumps(
-            {
-                "packet_id": packet.packet_id,
-                "doc_id": doc.doc_id,
-                "doc_type": doc.doc_type,
-                "tier": packet.tier,
-            }
-        )[:-1]
-        + b","
-    )
-
-
 def _claim_row(
-    prefix: bytes,
+    packet: Packet,
+    doc: DocInfo,
     claim: Claim,
     checked: bool,
     in_packet: bool,
@@ -304,27 +289,27 @@ def _claim_row(
     confidence: float | None = None,
     guessed: str | None = None,
 ) -> bytes:
-    return (
-        prefix
-        + orjson.dumps(
-            {
-                "path": claim.path,
-                "kind": claim.kind,
-                "value": claim.value,
-                "truth": claim.truth,
-                "field_class": "table" if "[" in claim.path else "form",
-                "grounded_in": "document" if in_doc else "packet" if in_packet else "none",
-                "hallucinated": (not in_packet) if checked else None,
-                "hallucinated_document": (not in_doc) if checked else None,
-                "verdict": said,
-                "patterns": patterns,
-                "citation": citation,
-                "source": claim.source or claim.path,
-                "confidence": confidence,
-                "guess": guessed,
-            }
-        )[1:]
-    )
+    row: ClaimRow = {
+        "packet_id": packet.packet_id,
+        "doc_id": doc.doc_id,
+        "doc_type": doc.doc_type,
+        "tier": packet.tier,
+        "path": claim.path,
+        "kind": claim.kind,
+        "value": claim.value,
+        "truth": claim.truth,
+        "field_class": "table" if "[" in claim.path else "form",
+        "grounded_in": "document" if in_doc else "packet" if in_packet else "none",
+        "hallucinated": (not in_packet) if checked else None,
+        "hallucinated_document": (not in_doc) if checked else None,
+        "verdict": said,
+        "patterns": patterns,
+        "citation": citation,
+        "source": claim.source or claim.path,
+        "confidence": confidence,
+        "guess": guessed,
+    }
+    return orjson.dumps(row)
 
 
 def field_rows(
@@ -341,55 +326,69 @@ def field_rows(
     with no claim was left empty (a dropped record's leaves have none). A leaf at a path of
     `illegible` (its value damaged past reading) is marked so. Tests hold this against
     field_breakdown.json document by document."""
-    prefix = orjson.dumps({"packet_id": packet.packet_id, "doc_id": doc.doc_id})[:-1] + b","
     for path, kind, populated in truth_leaves(model, truth):
         said = said_at.get(path)
         if populated:
             outcome = "omitted" if said is None else "correct" if said == "supported" else "wrong"
         else:
             outcome = "abstained" if said is None else "answered"
-        yield (
-            prefix
-            + orjson.dumps(
-                {
-                    "path": path,
-                    "kind": kind,
-                    "field_class": "table" if "[" in path else "form",
-                    "populated": populated,
-                    "outcome": outcome,
-                    "patterns": touched.of(path),
-                    "illegible": path in illegible,
-                }
-            )[1:]
-        )
+        row: FieldRow = {
+            "packet_id": packet.packet_id,
+            "doc_id": doc.doc_id,
+            "path": path,
+            "kind": kind,
+            "field_class": "table" if "[" in path else "form",
+            "populated": populated,
+            "outcome": outcome,
+            "patterns": touched.of(path),
+            "illegible": path in illegible,
+        }
+        yield orjson.dumps(row)
 
 
 def document_row(doc: DocumentScore, keys: bool = False) -> bytes:
-    """The documents.parquet row of one scored document (outputs.DOCUMENT_COLUMNS): its own
-    counts under the column names of results.duckdb's documents table, and its consistency
-    flags; with `keys` (--invalid salvage) its keys too (outputs.KEY_COLUMNS)."""
+    """The documents.parquet row of one scored document (`results.schema.DocumentRow`): its
+    own counts under the column names of results.duckdb's documents table, and its
+    consistency flags; with `keys` (--invalid salvage) its keys too."""
     packet_id, _, doc_id = doc.key.partition("/")
-    row: dict[str, Any] = {
+    counts = doc.counts
+    tally = doc.grounding
+    row: DocumentRow = {
         "packet_id": packet_id,
         "doc_id": doc_id,
         "tier": doc.tier,
         "doc_type": doc.doc_type,
-        **doc.counts.as_dict(),
+        "gt_fields": counts.gt_fields,
+        "correct": counts.correct,
+        "wrong": counts.wrong,
+        "omitted": counts.omitted,
+        "gt_null_fields": counts.gt_null_fields,
+        "abstained": counts.abstained,
+        "answered": counts.answered,
+        "invented_records": counts.invented_records,
+        "dropped_records": counts.dropped_records,
+        "numbers_checked": tally.checked["numbers"],
+        "numbers_hallucinated": tally.hallucinated[("packet", "numbers")],
+        "numbers_hallucinated_document": tally.hallucinated[("document", "numbers")],
+        "strings_checked": tally.checked["strings"],
+        "strings_hallucinated": tally.hallucinated[("packet", "strings")],
+        "strings_hallucinated_document": tally.hallucinated[("document", "strings")],
+        "supported": doc.verdicts["supported"],
+        "contradicted": doc.verdicts["contradicted"],
+        "stale": doc.verdicts["stale"],
+        "overreach": doc.verdicts["overreach"],
+        "unlinked": doc.verdicts["unlinked"],
+        "consistency_checks": doc.consistency["checks"],
+        "consistency_passed": doc.consistency["passed"],
+        "consistency_failed": doc.consistency["failed"],
+        "consistency_skipped": doc.consistency["skipped"],
+        "consistency_flags": doc.consistency["flags"],
     }
-    for kind in ("numbers", "strings"):
-        row[f"{kind}_checked"] = doc.grounding.checked[kind]
-        row[f"{kind}_hallucinated"] = doc.grounding.hallucinated[("packet", kind)]
-        row[f"{kind}_hallucinated_document"] = doc.grounding.hallucinated[("document", kind)]
-    row.update({v: doc.verdicts[v] for v in VERDICTS})
-    row.update({f"consistency_{name}": doc.consistency[name] for name in CONSISTENCY_TALLIES})
-    row["consistency_flags"] = doc.consistency["flags"]
     if keys:
-        row.update(
-            keys_emitted=doc.keys,
-            invented_keys=len(doc.invented),
-            unfit_leaves=len(doc.unfit),
-            salvaged=doc.salvaged,
-        )
+        row["keys_emitted"] = doc.keys
+        row["invented_keys"] = len(doc.invented)
+        row["unfit_leaves"] = len(doc.unfit)
+        row["salvaged"] = doc.salvaged
     return orjson.dumps(row)
 
 
@@ -440,11 +439,12 @@ def score_packet(task: PacketTask) -> PacketPart:
         return _score_packet(task)
 
 
-def check_truth(packet: Packet, doc: DocInfo) -> None:
+def check_truth(packet: Packet, doc: DocInfo, files: PacketFiles | None = None) -> None:
     """BadInput naming the document_truth file when its truth is not a valid instance of
     the document's schema: scoring against it would count as wrong what is right (the audit
     reports such a file as an `integrity` finding)."""
-    problem = schema_problem(doc.schema, packet.truth(doc.doc_id), packet.path)
+    truth = files.truth(doc.doc_id) if files is not None else packet.truth(doc.doc_id)
+    problem = schema_problem(doc.schema, truth, packet.path)
     if problem is not None:
         raise BadInput(
             f"{packet.path / f'document_truth_{doc.doc_id}.json'}: its truth is not a valid "
@@ -455,10 +455,11 @@ def check_truth(packet: Packet, doc: DocInfo) -> None:
 
 def _score_packet(task: PacketTask) -> PacketPart:
     packet, run = task.packet, task.run
+    files = packet.files()  # each of the packet's files read once, for everything below
     wanted = set(task.doc_ids)
     for doc in packet.documents:
         if doc.doc_id in wanted:
-            check_truth(packet, doc)
+            check_truth(packet, doc, files)
     part = PacketPart()
     document_rows: list[bytes] = []
     claim_rows: list[bytes] = []
@@ -481,7 +482,7 @@ def _score_packet(task: PacketTask) -> PacketPart:
             part.invalid.append({"document": key, "reason": problem})
             continue
         if built is None:
-            built = universes.build(packet.path)
+            built = universes.build(packet.path, files)
         salvage = task.invalid == SALVAGE
         scored = score_document(
             packet,
@@ -492,6 +493,7 @@ def _score_packet(task: PacketTask) -> PacketPart:
             field_rows_,
             salvage=salvage,
             invalid=problem is not None,
+            files=files,
         )
         if problem is not None:
             part.salvaged.append(

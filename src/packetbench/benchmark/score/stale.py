@@ -16,9 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from packetbench.benchmark import namespaces
-from packetbench.benchmark.packets import DocInfo, Packet
+from packetbench.benchmark.packets import DocInfo, Packet, PacketFiles
 from packetbench.benchmark.score.align import align
-from packetbench.generator.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
+from packetbench.core.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
 
 
 def aligned_values(
@@ -56,7 +56,11 @@ def aligned_values(
 
 
 def stale_values(
-    packet: Packet, doc: DocInfo, model: type[DocModel], truth: dict[str, Any]
+    packet: Packet,
+    doc: DocInfo,
+    model: type[DocModel],
+    truth: dict[str, Any],
+    files: PacketFiles | None = None,
 ) -> dict[str, Any]:
     """Path of `doc`'s truth -> a superseded version's differing value there (the first
     superseded version in packet order wins where several differ)."""
@@ -66,7 +70,8 @@ def stale_values(
     for old in packet.documents:
         if not old.superseded_by or old.schema != doc.schema:
             continue
-        older = namespaces.resolve(old.schema, packet.path).project(packet.truth(old.doc_id))
+        shown = files.truth(old.doc_id) if files is not None else packet.truth(old.doc_id)
+        older = namespaces.resolve(old.schema, packet.path).project(shown)
         for path, value in aligned_values(model, truth, older).items():
             found.setdefault(path, value)
     return found

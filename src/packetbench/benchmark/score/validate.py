@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from packetbench.benchmark.score.normalize import uncarried
-from packetbench.generator.leaves import DocModel, LeafShape, ListShape, fields_of
+from packetbench.core.leaves import DocModel, LeafShape, ListShape, fields_of
 
 
 def _leaf_problem(shape: LeafShape, value: Any) -> str | None:

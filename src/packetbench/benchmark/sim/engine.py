@@ -15,25 +15,30 @@ guessed (`Profile.guess`): the destroyed value, another value of its kind the do
 or a fabricated one; a guess changes no leaf alignment reads (the truth there is null), and an
 illegible key leaf is always left empty. Every choice is in `guesses`, the ledger's account
 of the illegible fields.
+
+A leaf whose schema admits no null (`required`: only a foreign schema has them, such as the
+reference corpus's checkbox records) is never left empty: an omission or a move drawn for it
+keeps its value, and a record is invented only when every such leaf of it gets one.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from packetbench.benchmark.packets import Touched
 from packetbench.benchmark.score import normalize
-from packetbench.benchmark.score.align import record_key
+from packetbench.benchmark.score.align import flat_leaves, record_key
 from packetbench.benchmark.score.field_view import FieldCounts
 from packetbench.benchmark.score.rates import GroundingTally
 from packetbench.benchmark.score.verdicts import GUESSES, grounded
 from packetbench.benchmark.sim import values
 from packetbench.benchmark.sim.profiles import Profile
 from packetbench.benchmark.universe import Universe
-from packetbench.generator.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
+from packetbench.core.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
 
 # Drawn per populated leaf by cumulative rate; "stale" is drawn on its own, and only for
 # leaves whose superseded version differs.
@@ -51,6 +56,11 @@ def _json_type(value: Any) -> str:
 
 def _code_list(shape: LeafShape) -> str | None:
     return shape.leaf.codes.name if shape.leaf.codes else None
+
+
+def _populated(model: type[DocModel], record: dict[str, Any]) -> int:
+    """The populated leaves the scorer's agreement counts (benchmark.score.align)."""
+    return sum(1 for _, value, _ in flat_leaves(model, record) if value is not None)
 
 
 @dataclass
@@ -71,6 +81,13 @@ class Engine:
     stale: dict[str, Any]  # path -> the superseded version's value
     touched: Touched = field(default_factory=lambda: Touched({}))  # patterns per path
     illegible: dict[str, Any] = field(default_factory=dict)  # path -> the destroyed value
+    required: frozenset[str] = frozenset()  # leaf patterns (indices erased) never left null
+    # A foreign schema's document (an imported corpus's): its lists have no record keys, so
+    # a keyless record changes a leaf only when it keeps two populated leaves (the scorer
+    # pairs it by agreement); its truth holds what the page shows ("BHG-2023-039582¹"), so a
+    # respelling that normalization does not equate with it is not written. Off for
+    # packetbench's own schemas, whose runs stay as they were.
+    foreign: bool = False
     expected: Expected = field(default_factory=Expected)
     injections: list[dict[str, Any]] = field(default_factory=list)
     guesses: list[dict[str, Any]] = field(default_factory=list)  # one per illegible field
@@ -170,7 +187,10 @@ class Engine:
                 self._dropped(item, truth, where)
                 dropped_any = True
                 continue
-            out.append(self.record(item, truth, where, None if keys[index] in unique else 1))
+            budget = None if keys[index] in unique else 1
+            if budget and self.foreign and _populated(item, truth) < 2:
+                budget = 0
+            out.append(self.record(item, truth, where, budget))
         if (
             truths
             and not dropped_any
@@ -214,8 +234,9 @@ class Engine:
     def _invented(self, model: type[DocModel], path: str) -> dict[str, Any] | None:
         """A record of fabricated values only, so it can match no truth record."""
         claims: list[tuple[Any, str]] = []
+        empty_required: list[str] = []  # leaves left null that the schema requires
 
-        def build(current: type[DocModel]) -> dict[str, Any]:
+        def build(current: type[DocModel], where: str) -> dict[str, Any]:
             record: dict[str, Any] = {}
             for name, shape in fields_of(current):
                 if isinstance(shape, LeafShape):
@@ -223,12 +244,14 @@ class Engine:
                     record[name] = made
                     if made is not None:
                         claims.append((made, shape.leaf.kind))
+                    elif self._required(f"{where}.{name}"):
+                        empty_required.append(name)
                 elif isinstance(shape, ObjectShape):
-                    record[name] = build(shape.model)
+                    record[name] = build(shape.model, f"{where}.{name}")
             return record
 
-        record = build(model)
-        if not claims:
+        record = build(model, path)
+        if not claims or empty_required:
             return None
         self._note("invent", path)
         self.expected.counts.invented_records += 1
@@ -293,6 +316,8 @@ class Engine:
             and self.rng.random() < self.profile.stale
         ):
             op = "stale"
+        if op in ("omit", "moved") and self._required(path):
+            op = "none"  # its schema admits no null: the value stays where it is
         if op is None or op == "reformat" or (budget is not None and budget <= 0):
             op = (
                 "reformat"
@@ -383,6 +408,8 @@ class Engine:
         stale = self.stale.get(path)
         if op == "reformat":
             written = values.reformat(truth, kind)
+            if written is not None and self.foreign:
+                written = written if normalize.equal(written, truth, kind, code_list) else None
             if written is not None:
                 self._note("reformat", path, value=written)
                 return written, 0
@@ -488,6 +515,10 @@ class Engine:
                 if stale is None or not normalize.equal(truth, stale, kind, code_list):
                     candidates.append((other, other_shape))
         return self.rng.choice(candidates) if candidates else None
+
+    def _required(self, path: str) -> bool:
+        """Whether the schema admits no null at `path` (`[+N]`: an invented record's)."""
+        return bool(self.required) and re.sub(r"\[\+?\d+\]", "[]", path) in self.required
 
     def _grounded_in_document(self, value: Any, kind: str, code_list: str | None) -> bool:
         return grounded(value, kind, code_list, self.document)

@@ -16,19 +16,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from packetbench import stopping
-from packetbench.benchmark.errors import UsageError
+from packetbench.benchmark.config import ModelOptions
 from packetbench.benchmark.harness.asking import Ask, AskRunner
 from packetbench.benchmark.harness.cache import ResponseCache, default_folder, usable_folder
-from packetbench.benchmark.harness.plan import schema_hash
 from packetbench.benchmark.harness.progress import ProgressBar, Reporter, Silent
 from packetbench.benchmark.harness.redact import Redactor
 from packetbench.benchmark.harness.retry import RetryPolicy
+from packetbench.benchmark.harness.worklist import schema_hash
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers import pricing, provider_class
 from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.verify import prompt
 from packetbench.benchmark.verify.judges import Batch, Judge, Labelled
+from packetbench.core import stopping
+from packetbench.core.errors import UsageError
 
 OUTPUT_TOKENS_PER_CLAIM = 40  # a label with a short quote, for --max-cost reservations
 
@@ -40,39 +41,42 @@ def _labels(ask: Ask, answer: dict[str, Any]) -> str | None:
 class ApiJudge(Judge):
     """A judge asked through the harness; `options` are `verify`'s (see the CLI)."""
 
-    def __init__(self, name: str, model: str, options: dict[str, Any]) -> None:
-        super().__init__(model)
-        if options.get("truth") is not None:
+    def __init__(
+        self, name: str, api: ModelOptions, truth: Path | None = None, progress: bool = False
+    ) -> None:
+        if api.model is None:
+            raise UsageError(f"--judge {name} needs --model (the model that judges)")
+        super().__init__(api.model)
+        if truth is not None:
             raise UsageError("--judge-truth is for the sim judge (a model reads the documents)")
         self.name = name  # one class for every API judge
-        provider = provider_class(name).from_options({**options, "model": model})
+        provider = provider_class(name).from_options(api.settings())
         if not isinstance(provider, ApiProvider):  # pragma: no cover - the registry's three
             raise UsageError(f"--judge {name}: not an API provider")
         if provider.settings.cite or provider.settings.confidence:  # pragma: no cover
             raise UsageError("a judge answers with labels: no --cite or --confidence")
         self.provider = provider
-        self.concurrency = int(options.get("concurrency") or 8)
+        self.concurrency = api.concurrency
         if self.concurrency < 1:
             raise UsageError("--concurrency must be at least 1")
-        self.max_cost_usd: float | None = options.get("max_cost")
+        self.max_cost_usd: float | None = api.max_cost_usd
         if self.max_cost_usd is not None and self.max_cost_usd <= 0:
             raise UsageError(
                 f"--max-cost must be a positive number of dollars (got {self.max_cost_usd})"
             )
-        backoff = float(options.get("backoff", 1.0))
-        if backoff < 0:
-            raise UsageError(f"--backoff must be 0 or more seconds (got {backoff})")
-        self.policy = RetryPolicy(provider.retries, backoff)
+        if api.backoff_s < 0:
+            raise UsageError(f"--backoff must be 0 or more seconds (got {api.backoff_s})")
+        self.policy = RetryPolicy(provider.retries, api.backoff_s)
         self.cache_dir: Path | None = None
-        if not options.get("no_cache"):
-            self.cache_dir = options.get("cache") or default_folder()
-        self.price = pricing.price(pricing.load(options.get("pricing")), provider.model)
+        if api.use_cache:
+            self.cache_dir = api.cache_dir or default_folder()
+        self.price = pricing.price(pricing.load(api.pricing), provider.model)
         if self.max_cost_usd is not None and self.price is None:
             raise UsageError(
                 f"--max-cost needs a price for model {provider.model!r}, which the pricing "
                 "table lacks (add it with --pricing FILE)"
             )
-        self.progress = bool(options.get("progress"))
+        self.progress = progress
         self.sent = provider.clean_schema(prompt.label_schema())
 
     def describe(self) -> dict[str, Any]:

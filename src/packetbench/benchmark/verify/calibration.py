@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.score.verdicts import VERDICTS
 from packetbench.benchmark.stats import bootstrap
+from packetbench.core.errors import BadInput
 
 CALIBRATION = "calibration.json"
 SLICES = ("tier", "doc_type", "kind", "truth", "pattern_family")

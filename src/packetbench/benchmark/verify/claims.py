@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from packetbench.generator.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
+from packetbench.core.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
 
 
 @dataclass(frozen=True, slots=True)

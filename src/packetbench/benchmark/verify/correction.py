@@ -28,10 +28,10 @@ from typing import Any
 import numpy as np
 import orjson
 
-from packetbench import ids, safe_read
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.stats import bootstrap
 from packetbench.benchmark.verify.calibration import CALIBRATION
+from packetbench.core import ids, safe_read
+from packetbench.core.errors import BadInput, UsageError
 
 ESTIMATE = "estimate.json"
 SAME = ("judge", "model", "parameters", "prompt", "schema")

@@ -29,15 +29,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from packetbench import stopping
-from packetbench.benchmark.errors import BadInput, UsageError
+from packetbench.benchmark.config import ModelOptions
 from packetbench.benchmark.grounding.places import truth_places
 from packetbench.benchmark.packets import DocInfo, Packet
-from packetbench.benchmark.runs import write_json
+from packetbench.benchmark.providers import api_providers
 from packetbench.benchmark.score.verdicts import VERDICTS
 from packetbench.benchmark.verify.claims import Claim
 from packetbench.benchmark.verify.prompt import check
-from packetbench.registry import Registry
+from packetbench.core import stopping
+from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.registry import Registry, UnknownName
+from packetbench.core.writing import write_json
 
 SIM_LABEL = "SIMULATED JUDGE - not a model; seeded confusion rates for testing the verifier"
 
@@ -242,7 +244,7 @@ class SimJudge(Judge):
         return Answer({"labels": labels})
 
     def label_all(self, batches: list[Batch], folder: Path) -> Labelled:
-        from packetbench import progress
+        from packetbench.core import progress
 
         with progress.bar("judge sim", "requests", len(batches), not self.progress) as advance:
             for batch in batches:
@@ -271,31 +273,55 @@ class SimJudge(Judge):
 
 @JUDGES.register("sim")
 def _sim(
-    model: str,
+    api: ModelOptions,
     *,
     sensitivity: float,
     specificity: float,
     seed: int,
     truth: Path | None = None,
     progress: bool = False,
-    **_: Any,
 ) -> Judge:
-    return SimJudge(model, sensitivity, specificity, seed, truth, progress)
+    return SimJudge(api.model or "sim", sensitivity, specificity, seed, truth, progress)
 
 
 def _api(name: str) -> Callable[..., Judge]:
-    def make(model: str, **options: Any) -> Judge:
+    def make(
+        api: ModelOptions, *, truth: Path | None = None, progress: bool = False, **_: Any
+    ) -> Judge:
         from packetbench.benchmark.verify.api_judge import ApiJudge
 
-        return ApiJudge(name, model, options)
+        return ApiJudge(name, api, truth, progress)
 
     return make
 
 
-for _name in ("anthropic", "gemini", "openai"):
-    JUDGES.add(_name, _api(_name))
+def judge_names() -> list[str]:
+    """Every judge: the simulated one, and every provider that asks a model."""
+    return sorted({*JUDGES.names(), *api_providers()})
 
 
-def make_judge(name: str, model: str, **options: Any) -> Judge:
-    """The judge registered as `name` (UnknownName, exit 2, lists the others)."""
-    return JUDGES[name](model, **options)
+def make_judge(
+    name: str,
+    api: ModelOptions,
+    *,
+    sensitivity: float = 0.9,
+    specificity: float = 0.95,
+    seed: int = 0,
+    truth: Path | None = None,
+    progress: bool = False,
+) -> Judge:
+    """The judge registered as `name` (UnknownName, exit 2, lists the others), asking its
+    model with `api` (the sim judge: its confusion rates and seed)."""
+    factory = JUDGES.get(name)
+    if factory is None:
+        if name not in api_providers():
+            raise UnknownName(f"unknown judge {name!r}; known: {', '.join(judge_names())}")
+        factory = _api(name)
+    return factory(
+        api,
+        sensitivity=sensitivity,
+        specificity=specificity,
+        seed=seed,
+        truth=truth,
+        progress=progress,
+    )

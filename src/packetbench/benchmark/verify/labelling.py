@@ -28,19 +28,12 @@ from typing import Any
 
 import orjson
 
-from packetbench import __version__, ids, safe_read
+from packetbench import __version__
 from packetbench.benchmark import namespaces, provenance
 from packetbench.benchmark.documents import run_packets
-from packetbench.benchmark.errors import BadInput, UsageError
-from packetbench.benchmark.runs import (
-    listed_documents,
-    read_record,
-    read_run,
-    record_path,
-    records_digest,
-    write_atomic,
-    write_json,
-)
+from packetbench.benchmark.records import read_record, record_path, records_digest
+from packetbench.benchmark.run_folder import listed_documents
+from packetbench.benchmark.runs import read_run
 from packetbench.benchmark.score import validate
 from packetbench.benchmark.verify.calibration import CALIBRATION, calibrate, rows_of
 from packetbench.benchmark.verify.claims import batches, claims_of
@@ -52,6 +45,9 @@ from packetbench.benchmark.verify.correction import (
 )
 from packetbench.benchmark.verify.judges import Batch, Judge, Labelled
 from packetbench.benchmark.verify.prompt import check, template_hashes
+from packetbench.core import ids, safe_read
+from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.writing import write_atomic, write_json
 
 JUDGE_DIR = "judge"
 LABELS = "labels.jsonl"
@@ -159,14 +155,14 @@ def verify_run(
     corrected with it (estimate.json), after refusing, before any request, a calibration of
     another judge or with a kappa below `min_kappa`. `progress` shows a bar on a terminal
     while the claims are read (the judge shows its own while it labels)."""
-    from packetbench import progress as bars
+    from packetbench.core import progress as bars
 
     if batch_size < 1:
-        raise UsageError(f"--batch must be at least 1 (got {batch_size})")
+        raise UsageError(f"--claims-per-request must be at least 1 (got {batch_size})")
     info = read_run(run)
     if packets_dir is None:
-        recorded = info.get("packets_dir")
-        if not isinstance(recorded, str):
+        recorded = info.packets_dir
+        if recorded is None:
             raise BadInput(f"{run / 'run.json'}: no packets_dir (give --packets)")
         packets_dir = Path(recorded)
     found = run_packets(info, run, packets_dir)
@@ -179,7 +175,7 @@ def verify_run(
         **template_hashes(),
         "batch_size": batch_size,
         "records": records_digest(run),
-        "run_id": info.get("run_id") or run.resolve().name,
+        "run_id": info.run_id or run.resolve().name,
         **({"documents": found.source} if found.source else {}),
         "toolkit_version": __version__,
     }

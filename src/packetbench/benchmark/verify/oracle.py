@@ -18,12 +18,12 @@ import orjson
 from packetbench.benchmark import universe as universes
 from packetbench.benchmark.origins import Origins
 from packetbench.benchmark.packets import DocInfo, Packet
-from packetbench.benchmark.runs import read_record, record_path
+from packetbench.benchmark.records import read_record, record_path
 from packetbench.benchmark.score.scorer import schema_problem, score_document
 
 
 @dataclass(frozen=True)
-class Verdict:
+class OracleClaim:
     packet_id: str  # the run's ids of the claim's document
     doc_id: str
     source: str  # the claim's path in the output
@@ -34,7 +34,7 @@ class Verdict:
 
 def oracle_verdicts(
     run: Path, selected: list[tuple[Packet, DocInfo]], truth: Path
-) -> Iterator[Verdict]:
+) -> Iterator[OracleClaim]:
     """Every claim of the run's ok, schema-valid records with its verdict against the
     original of its document in the packets of `truth`."""
     origins = Origins(truth)
@@ -53,7 +53,7 @@ def oracle_verdicts(
         score_document(origin, of, record, built[origin.packet_id], rows)
         for row in rows:
             claim = orjson.loads(row)
-            yield Verdict(
+            yield OracleClaim(
                 packet.packet_id,
                 doc.doc_id,
                 claim["source"],

@@ -18,7 +18,7 @@ import jsonschema
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from packetbench.benchmark.verify.claims import Claim
-from packetbench.resources import resource_dir
+from packetbench.core.resources import resource_dir
 
 SCHEMA_NAME = "claim_labels"  # the answer schema's name, as sent to a provider
 SYSTEM, PROMPT, SCHEMA = "system.j2", "prompt.j2", "labels.schema.json"

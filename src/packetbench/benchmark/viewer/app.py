@@ -36,15 +36,14 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
-from packetbench import stopping
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.viewer import grid, index
 from packetbench.benchmark.viewer.checks import Checks, Refused
 from packetbench.benchmark.viewer.pages import Pages
 from packetbench.benchmark.viewer.source import Query, RunSource
-from packetbench.errors import InputError
-from packetbench.resources import resource_dir
+from packetbench.core import stopping
+from packetbench.core.errors import BadInput, InputError, UsageError
+from packetbench.core.resources import resource_dir
 
 ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
 # Longest the overview waits for the first document list to be answered before it starts.
@@ -124,10 +123,10 @@ def run_row(index: int, source: RunSource) -> dict[str, Any]:
         "name": source.name,
         "scored": source.scored,
         "documents": len(source.documents),
-        "model": source.info.get("model"),
-        "provider": source.info.get("provider"),
-        "simulator": bool(source.info.get("simulator", False)),
-        "status": source.info.get("status"),
+        "model": source.info.model,
+        "provider": source.info.provider,
+        "simulator": source.info.simulator,
+        "status": source.info.status,
     }
 
 

@@ -23,9 +23,9 @@ import threading
 from typing import Any
 
 from packetbench.benchmark import provenance
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.viewer.source import RunSource
+from packetbench.core.errors import BadInput
 
 HINT = "view the run with the packets it was extracted from"
 LISTED_DIFFERENCES = 20  # refused documents named in the run's check

@@ -19,11 +19,16 @@ from typing import Any
 
 import orjson
 
-from packetbench.benchmark.packets import DocInfo, Packet, ancestors, read_json
-from packetbench.benchmark.runs import read_record, record_path
+from packetbench.benchmark.packets import DocInfo, Packet, ancestors
+from packetbench.benchmark.records import read_record, record_path
 from packetbench.benchmark.score import normalize
 from packetbench.benchmark.viewer.pages import Pages
 from packetbench.benchmark.viewer.source import RunSource
+from packetbench.core.packet_files import (
+    read_field_truth,
+    read_manifest,
+    read_rendered_universe,
+)
 
 # Worst first: the order of the side table, and of the legend.
 SEVERITY = (
@@ -189,9 +194,8 @@ def build(source: RunSource, pages: Pages, packet_id: str, doc_id: str) -> dict[
     """Everything the document view shows of `packet_id`/`doc_id` in the run `source`."""
     packet, doc = source.document(packet_id, doc_id)
     sha = source.hashes[f"{packet.packet_id}/{doc.doc_id}"]["file"]
-    truth_file = read_json(packet.path / f"field_truth_{doc.doc_id}.json")
     truth: list[dict[str, Any]] = [
-        f for f in (truth_file.get("fields") or []) if isinstance(f, dict) and "path" in f
+        dict(f) for f in read_field_truth(packet.path, doc.doc_id)["fields"]
     ]
     if source.scored:
         row, field_rows, claim_rows = _scored_rows(source, packet, doc)
@@ -266,8 +270,8 @@ def build(source: RunSource, pages: Pages, packet_id: str, doc_id: str) -> dict[
             }
         )
 
-    manifest = read_json(packet.path / f"manifest_{doc.doc_id}.json")
-    universe = read_json(packet.path / f"rendered_universe_{doc.doc_id}.json")
+    manifest: dict[str, Any] = dict(read_manifest(packet.path, doc.doc_id))
+    universe: dict[str, Any] = dict(read_rendered_universe(packet.path, doc.doc_id))
     geometry = (
         [
             {

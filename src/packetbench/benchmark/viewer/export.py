@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.viewer import document, grid, index
 from packetbench.benchmark.viewer.app import assets, run_row
 from packetbench.benchmark.viewer.overview import overview
 from packetbench.benchmark.viewer.pages import Pages
 from packetbench.benchmark.viewer.source import RunSource
-from packetbench.locking import FolderBusy, hold
+from packetbench.core.errors import UsageError
+from packetbench.core.locking import FolderBusy, hold
 
 SCALE = 2
 MARKER = "<!-- static-data -->"
@@ -114,19 +114,19 @@ def _export(
 
 
 def machine_refused(error: BaseException) -> bool:
-    from packetbench.benchmark.runs import machine_refused as refused
+    from packetbench.core.writing import machine_refused as refused
 
     return refused(error)
 
 
 def refused_write(path: Path, error: BaseException) -> Exception:
-    from packetbench.benchmark.runs import refused_write as refused
+    from packetbench.core.writing import refused_write as refused
 
     return refused(path, error)
 
 
 def _umask() -> int:
-    from packetbench.benchmark.runs import umask
+    from packetbench.core.writing import umask
 
     return umask()
 

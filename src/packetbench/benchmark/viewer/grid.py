@@ -14,9 +14,9 @@ import io
 from pathlib import Path
 from typing import Any
 
-from packetbench import safe_read
 from packetbench.benchmark.csvread import read_csv
-from packetbench.benchmark.errors import BadInput
+from packetbench.core import safe_read
+from packetbench.core.errors import BadInput
 
 MAX_ROWS = 2000  # rows shown per sheet (the rest are counted)
 MAX_COLUMNS = 80

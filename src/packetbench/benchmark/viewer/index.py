@@ -29,8 +29,8 @@ from typing import Any
 import orjson
 
 from packetbench import __version__
-from packetbench.benchmark.errors import BadInput, UsageError
-from packetbench.benchmark.runs import write_atomic
+from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.writing import write_atomic
 
 FORMAT = "packetbench-view-index 1"
 CHUNK = 500  # rows of the side table (fields or claims) per part

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from packetbench.benchmark.records import record_path
 from packetbench.benchmark.report.context import DIMENSIONS
 from packetbench.benchmark.report.estimates import headline_estimates, layouts
 from packetbench.benchmark.results.query import open_runs
-from packetbench.benchmark.runs import record_path
 from packetbench.benchmark.stats.bootstrap import Interval
 from packetbench.benchmark.viewer.source import RunSource
 
@@ -27,11 +27,11 @@ def _config(source: RunSource) -> dict[str, Any]:
     return {
         "name": source.name,
         "path": str(source.path),
-        "provider": info.get("provider"),
-        "model": info.get("model"),
-        "simulator": bool(info.get("simulator", False)),
-        "label": info.get("label"),
-        "status": info.get("status"),
+        "provider": info.provider,
+        "model": info.model,
+        "simulator": info.simulator,
+        "label": info.label,
+        "status": info.status,
         "packets": len({p.packet_id for p, _ in source.documents}),
         "documents": len(source.documents),
         "scored": source.scored,

@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from packetbench import stopping
-from packetbench.benchmark.errors import BadInput, UsageError
-from packetbench.benchmark.runs import write_atomic
+from packetbench.core import stopping
+from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.writing import write_atomic
 
 SCALES = (1, 2, 3, 4)  # x 72 dpi
 MAX_PAGES = 100_000  # a page number beyond this is no page of any document

@@ -20,12 +20,15 @@ from typing import Any
 import duckdb
 import orjson
 
-from packetbench import stopping
 from packetbench.benchmark import provenance
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet, find_packets
-from packetbench.benchmark.results.database import DB_NAME, SCHEMA_VERSION, check_records
-from packetbench.benchmark.runs import listed_documents, read_record, read_run, record_path
+from packetbench.benchmark.records import read_record, record_path
+from packetbench.benchmark.results.database import DB_NAME, check_records
+from packetbench.benchmark.results.schema import SCHEMA_VERSION
+from packetbench.benchmark.run_folder import listed_documents
+from packetbench.benchmark.runs import RunInfo, read_run
+from packetbench.core import stopping
+from packetbench.core.errors import BadInput, UsageError
 
 # Filters of the document list: each is one column equal to the value given.
 EQUAL_FILTERS = ("tier", "doc_type", "format", "status")
@@ -147,7 +150,7 @@ class RunSource:
 
     path: Path
     name: str
-    info: dict[str, Any]
+    info: RunInfo
     documents: list[tuple[Packet, DocInfo]]
     hashes: dict[str, dict[str, str]]  # "packet_id/doc_id" -> sha256 of file and truth files
     db: duckdb.DuckDBPyConnection | None
@@ -287,13 +290,13 @@ class RunSource:
             self.db.close()
 
 
-def packets_folder(run: Path, info: dict[str, Any], packets: Path | None) -> Path:
+def packets_folder(run: Path, info: RunInfo, packets: Path | None) -> Path:
     """The packets a run is read with: `packets`, else the folder run.json names (a relative
     one, as `import nightmare` writes, from the run's folder)."""
     if packets is not None:
         return packets
-    recorded = info.get("packets_dir")
-    if isinstance(recorded, str) and recorded and (run / recorded).is_dir():
+    recorded = info.packets_dir
+    if recorded and (run / recorded).is_dir():
         return run / recorded
     raise UsageError(
         f"{run / 'run.json'}: its packets folder {recorded!r} is not there; give --packets DIR"
@@ -379,7 +382,7 @@ def open_run(
         stamp = [str((run / DB_NAME).resolve()), found.st_size, found.st_mtime_ns]
     return RunSource(
         run,
-        name or str(info.get("run_id") or run.resolve().name),
+        name or info.run_id or run.resolve().name,
         info,
         selected,
         hashes,

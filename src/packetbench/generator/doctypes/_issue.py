@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
+from packetbench.core.leaves import Date, DocModel, Id, Str
 from packetbench.generator.doctypes._parties import INSURER_LETTER
-from packetbench.generator.leaves import Date, DocModel, Id, Str
 from packetbench.generator.world.models import World
 
 

@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from pydantic import Field
 
+from packetbench.core.leaves import Checkbox, Date, DocModel, Id, Str
 from packetbench.generator.doctypes.common import Address, address_of, address_parts, title_block
-from packetbench.generator.leaves import Checkbox, Date, DocModel, Id, Str
 from packetbench.generator.render.layout import Cell, Checks, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder

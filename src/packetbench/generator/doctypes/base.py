@@ -12,12 +12,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from packetbench.generator import codes
-from packetbench.generator.leaves import DocModel
+from packetbench.core import codes
+from packetbench.core.leaves import DocModel
+from packetbench.core.registry import Registry
 from packetbench.generator.render.fmt import PLAIN, Style
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.world.models import World
-from packetbench.registry import Registry
 
 Format = Literal["pdf", "xlsx", "csv"]
 EXTENSIONS: dict[str, str] = {"pdf": "pdf", "xlsx": "xlsx", "csv": "csv"}

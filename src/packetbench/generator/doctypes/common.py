@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated
 
-from packetbench.generator import codes
-from packetbench.generator.leaves import Date, DocModel, Id, Leaf, Str, Text, YesNo
-from packetbench.generator.providers.insurance import Question
+from packetbench.core import codes
+from packetbench.core.leaves import Date, DocModel, Id, Leaf, Str, Text, YesNo
+from packetbench.generator.fakers.insurance import Question
 from packetbench.generator.render.layout import PAD, Cell, Flow, Lit, Part
 from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR
 from packetbench.generator.world import models as world

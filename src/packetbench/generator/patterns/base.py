@@ -22,11 +22,11 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Literal
 
+from packetbench.core.leaves import DocModel, Leaf, leaf_index, path_pattern
+from packetbench.core.registry import Registry
 from packetbench.generator.doctypes.base import Format
-from packetbench.generator.leaves import DocModel, Leaf, leaf_index, path_pattern
 from packetbench.generator.render.fmt import PLAIN, Style
 from packetbench.generator.render.presentation import Presentation
-from packetbench.registry import Registry
 
 _ITEM = re.compile(r"\[\d+\]")
 Phase = Literal["world", "document", "layout", "overlay", "emit", "post", "scan", "sheet", "csv"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from packetbench.generator.codes import TIERS
+from packetbench.core.codes import TIERS
 from packetbench.generator.patterns.base import catalogue
 from packetbench.generator.patterns.presets import PROBABILITIES
 

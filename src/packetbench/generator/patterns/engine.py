@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from packetbench.generator.leaves import DocModel, path_pattern, set_path
+from packetbench.core.leaves import DocModel, path_pattern, set_path
 from packetbench.generator.patterns.base import (
     Applied,
     Pattern,

@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from packetbench.core.leaves import DocModel, leaf_index, set_path
 from packetbench.generator.doctypes.base import DocType, Variant
-from packetbench.generator.leaves import DocModel, leaf_index, set_path
 from packetbench.generator.patterns import base
 from packetbench.generator.patterns.base import PATTERNS, Applied, Pattern, Staging, catalogue
 from packetbench.generator.patterns.presets import PREFIX
@@ -39,7 +39,7 @@ class View:
 
 
 @dataclass
-class Planned:
+class PacketDoc:
     """A document the packet renders, with the views packet patterns give it."""
 
     doc_type: DocType
@@ -60,10 +60,10 @@ class Viewed:
     applied: list[Applied]
 
 
-def apply_views(planned: Planned, doc: DocModel) -> Viewed:
-    """Apply `planned`'s views in order; each records the leaves it changed."""
+def apply_views(docs: PacketDoc, doc: DocModel) -> Viewed:
+    """Apply `docs`'s views in order; each records the leaves it changed."""
     applied: list[Applied] = []
-    for view in planned.views:
+    for view in docs.views:
         before = leaf_index(doc)
         changed = view.change(doc, random.Random(view.seed))
         after = leaf_index(changed)
@@ -74,7 +74,7 @@ def apply_views(planned: Planned, doc: DocModel) -> Viewed:
                 record.targets.append(path)
                 record.delta[path] = {"canonical": old, "shown": value}
         doc = changed
-        if record.targets or planned.superseded_by:
+        if record.targets or docs.superseded_by:
             applied.append(record)
     return Viewed(doc, applied)
 
@@ -98,7 +98,7 @@ def finish_views(viewed: Viewed, recorder: Any) -> list[dict[str, Any]]:
 # --- choosing ----------------------------------------------------------------------------------
 
 WorldAct = Callable[
-    [list[Planned], World, random.Random, "Callable[[str], int]", Mapping[str, Any]], bool
+    [list[PacketDoc], World, random.Random, "Callable[[str], int]", Mapping[str, Any]], bool
 ]
 ACTS: dict[str, WorldAct] = {}
 
@@ -132,13 +132,13 @@ def packet_pattern(
     return register_act
 
 
-def plan(
+def packet_docs(
     world: World, wanted: list[tuple[DocType, Variant]], knobs: dict[str, Any], packet: str
-) -> list[Planned]:
+) -> list[PacketDoc]:
     """The documents of the packet, in order, with the packet patterns' views and additions."""
     from packetbench.generator.patterns.engine import _seed, _unit
 
-    planned = [Planned(t, v) for t, v in wanted]
+    docs = [PacketDoc(t, v) for t, v in wanted]
     for pattern in catalogue():
         act = ACTS.get(pattern.id)
         probability = float(knobs.get(f"{PREFIX}{pattern.id}", 0.0))
@@ -151,23 +151,23 @@ def plan(
         def seed_of(doc_id: str, pattern_id: str = pattern.id) -> int:
             return _seed(packet, doc_id, pattern_id, "view")
 
-        act(planned, world, rng, seed_of, knobs)
-    return planned
+        act(docs, world, rng, seed_of, knobs)
+    return docs
 
 
 def _insert_prior(
-    planned: list[Planned],
+    docs: list[PacketDoc],
     pattern: Pattern,
     suffix: str,
     rng: random.Random,
     seed_of: Callable[[str], int],
-    wanted: Callable[[Planned], bool],
+    wanted: Callable[[PacketDoc], bool],
 ) -> bool:
     """Add an earlier version of one document that has one, right after it."""
-    taken = {p.doc_id for p in planned}
+    taken = {p.doc_id for p in docs}
     candidates = [
         p
-        for p in planned
+        for p in docs
         if p.doc_type.prior is not None
         and p.superseded_by is None
         and wanted(p)
@@ -187,13 +187,13 @@ def _insert_prior(
         # whose claims all came in after the earlier version was run.
         return adapt(prior(doc, rng))
 
-    older = Planned(
+    older = PacketDoc(
         current.doc_type,
         replace(current.variant, doc_id=doc_id),
         [View(pattern, change, seed_of(doc_id), {"superseded_by": current.doc_id})],
         superseded_by=current.doc_id,
     )
-    planned.insert(planned.index(current) + 1, older)
+    docs.insert(docs.index(current) + 1, older)
     return True
 
 
@@ -208,14 +208,14 @@ def _insert_prior(
     description="last year's version of a document beside this year's, listed as superseded",
 )
 def _superseded(
-    planned: list[Planned],
+    docs: list[PacketDoc],
     world: World,
     rng: random.Random,
     seed_of: Callable[[str], int],
     knobs: Mapping[str, Any],
 ) -> bool:
     return _insert_prior(
-        planned, PATTERNS["packet.superseded"], "_prior", rng, seed_of, lambda p: True
+        docs, PATTERNS["packet.superseded"], "_prior", rng, seed_of, lambda p: True
     )
 
 
@@ -292,19 +292,19 @@ def policy_variant(number: str, style: int) -> str:
 
 
 def _view_one(
-    planned: list[Planned],
+    docs: list[PacketDoc],
     pattern_id: str,
     rng: random.Random,
     seed_of: Callable[[str], int],
     change: Change,
-    eligible: Callable[[Planned], bool],
+    eligible: Callable[[PacketDoc], bool],
     details: dict[str, Any],
     percent: int = 0,
 ) -> bool:
     """Give `change` to documents of the packet that `eligible` accepts: one, or `percent` of
     those that could carry it (at least one); the first stays canonical, so another document
     always states what the variant departs from."""
-    candidates = [p for p in planned if p.superseded_by is None and eligible(p)]
+    candidates = [p for p in docs if p.superseded_by is None and eligible(p)]
     if len(candidates) < 2:
         return False  # a variant needs another document stating the canonical form
     others = candidates[1:]
@@ -319,7 +319,7 @@ def _view_one(
 
 def _fields_named(model: type[DocModel], *names: str) -> bool:
     """Whether a leaf path of `model` contains one of `names`."""
-    from packetbench.generator.leaves import leaf_patterns
+    from packetbench.core.leaves import leaf_patterns
 
     return any(any(n in path for n in names) for path in leaf_patterns(model))
 
@@ -331,7 +331,7 @@ def _fields_named(model: type[DocModel], *names: str) -> bool:
     description="the insured's name written another way in one document",
 )
 def _name_variants(
-    planned: list[Planned],
+    docs: list[PacketDoc],
     world: World,
     rng: random.Random,
     seed_of: Callable[[str], int],
@@ -344,7 +344,7 @@ def _name_variants(
         return _replace_strings(doc, lambda path, value: variant if value == name else None)
 
     return _view_one(
-        planned,
+        docs,
         "packet.name_variants",
         rng,
         seed_of,
@@ -362,7 +362,7 @@ def _name_variants(
     description="street lines abbreviated or spelled out differently in one document",
 )
 def _address_variants(
-    planned: list[Planned],
+    docs: list[PacketDoc],
     world: World,
     rng: random.Random,
     seed_of: Callable[[str], int],
@@ -377,7 +377,7 @@ def _address_variants(
         )
 
     return _view_one(
-        planned,
+        docs,
         "packet.address_variants",
         rng,
         seed_of,
@@ -395,7 +395,7 @@ def _address_variants(
     description="policy numbers with other separators in one document",
 )
 def _policy_formats(
-    planned: list[Planned],
+    docs: list[PacketDoc],
     world: World,
     rng: random.Random,
     seed_of: Callable[[str], int],
@@ -412,7 +412,7 @@ def _policy_formats(
         )
 
     return _view_one(
-        planned,
+        docs,
         "packet.policy_number_formats",
         rng,
         seed_of,
@@ -429,7 +429,7 @@ def _policy_formats(
     description="the same report twice, the earlier valuation superseded",
 )
 def _duplicate(
-    planned: list[Planned],
+    docs: list[PacketDoc],
     world: World,
     rng: random.Random,
     seed_of: Callable[[str], int],
@@ -437,7 +437,7 @@ def _duplicate(
 ) -> bool:
     # The same report run twice: a type whose documents are valued as of a date.
     return _insert_prior(
-        planned,
+        docs,
         PATTERNS["packet.duplicate_document"],
         "_earlier",
         rng,
@@ -461,7 +461,7 @@ CONFLICTS: dict[str, Callable[[Any, random.Random], Any]] = {
     description="two current documents disagree on a building's facts",
 )
 def _conflicting(
-    planned: list[Planned],
+    docs: list[PacketDoc],
     world: World,
     rng: random.Random,
     seed_of: Callable[[str], int],
@@ -483,7 +483,7 @@ def _conflicting(
         return type(doc).model_validate(data)
 
     return _view_one(
-        planned,
+        docs,
         "packet.conflicting_values",
         rng,
         seed_of,
@@ -499,7 +499,7 @@ def _conflicting(
     description="the application ticks an attachment the packet does not hold",
 )
 def _phantom(
-    planned: list[Planned],
+    docs: list[PacketDoc],
     world: World,
     rng: random.Random,
     seed_of: Callable[[str], int],
@@ -510,13 +510,13 @@ def _phantom(
     so it is the truth; the manifest names the document it refers to."""
     from packetbench.generator.doctypes.acord_125.build import ATTACHMENT_PREFIXES, yes_no
 
-    held = {p.doc_id for p in planned}
+    held = {p.doc_id for p in docs}
     lacking = [
         (box, prefix)
         for box, prefix in ATTACHMENT_PREFIXES.items()
         if not any(doc_id.startswith(prefix) for doc_id in held)
     ]
-    targets = [p for p in planned if p.superseded_by is None and p.doc_type.name == "acord_125"]
+    targets = [p for p in docs if p.superseded_by is None and p.doc_type.name == "acord_125"]
     if not lacking or not targets:
         return False
     box, prefix = rng.choice(lacking)

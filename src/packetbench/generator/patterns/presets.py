@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from packetbench.generator.codes import TIERS
-from packetbench.generator.errors import UsageError
+from packetbench.core.codes import TIERS
+from packetbench.core.errors import UsageError
 from packetbench.generator.patterns.base import PATTERNS, catalogue, matching
 
 PREFIX = "patterns."

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from packetbench.generator.leaves import path_pattern
+from packetbench.core.leaves import path_pattern
 from packetbench.generator.patterns.base import Staging, Subject, pattern
 from packetbench.generator.render.cells import cell_text
 from packetbench.generator.render.recorder import Recorder

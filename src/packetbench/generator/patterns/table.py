@@ -18,7 +18,7 @@ import statistics
 from collections.abc import Callable
 from typing import Any
 
-from packetbench.generator.leaves import Leaf, path_pattern
+from packetbench.core.leaves import Leaf, path_pattern
 from packetbench.generator.patterns import vocabulary
 from packetbench.generator.patterns.base import Staging, Subject, list_paths, pattern
 from packetbench.generator.render import fmt

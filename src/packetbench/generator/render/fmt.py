@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from packetbench.generator.leaves import Leaf
+from packetbench.core.leaves import Leaf
 
 
 @dataclass(frozen=True)

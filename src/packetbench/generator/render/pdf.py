@@ -512,7 +512,7 @@ class PdfDocument:
                 ]
                 self.recorder.scanned(index + 1, scanned.transform.box, scanned.transform.quad)
                 assert scanned.clean is not None and scanned.pixels is not None
-                self._judge(
+                self._mark_legible(
                     index + 1, found, scanned.clean, scanned.pixels, self.height, scanned.covered
                 )
                 self.recorder.presentation.scanned[index + 1] = scanned.details
@@ -556,7 +556,9 @@ class PdfDocument:
                 assert scanned.clean is not None and scanned.pixels is not None
                 for index, half in zip(indices, scanned.sheet.halves, strict=True):
                     self.recorder.scanned(index + 1, half.box, half.quad)
-                    self._judge(index + 1, found, scanned.clean, scanned.pixels, height, None)
+                    self._mark_legible(
+                        index + 1, found, scanned.clean, scanned.pixels, height, None
+                    )
                     look.sheets[index + 1] = sheet
                     for hook in look.on_scan:
                         ops.extend(hook(index, half))
@@ -690,7 +692,7 @@ class PdfDocument:
         self.recorder.presentation.blotted = sorted(path for path, _ in chosen)
         return dict(chosen)
 
-    def _judge(
+    def _mark_legible(
         self,
         page: int,
         level: Level,

@@ -23,10 +23,10 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from packetbench.core.resources import resource_dir
 from packetbench.generator.errors import LayoutError
 from packetbench.generator.render.layout import Lit, Part
 from packetbench.generator.render.recorder import Recorder
-from packetbench.resources import resource_dir
 
 # Bracket a fact's path, and part paragraphs, in the template's output. Control characters
 # cannot occur in template text or in a path, and (unlike the ASCII separators \x1c-\x1f)

@@ -14,8 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from packetbench.generator.errors import LayoutError
-from packetbench.generator.leaves import (
+from packetbench.core.leaves import (
     DocModel,
     Leaf,
     leaf_index,
@@ -23,6 +22,7 @@ from packetbench.generator.leaves import (
     path_pattern,
     set_path,
 )
+from packetbench.generator.errors import LayoutError
 from packetbench.generator.render import fmt
 from packetbench.generator.render.presentation import Presentation
 

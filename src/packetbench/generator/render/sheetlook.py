@@ -22,7 +22,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from packetbench.generator.leaves import Leaf, path_pattern
+from packetbench.core.leaves import Leaf, path_pattern
 
 EXCEL_EPOCH = dt.date(1899, 12, 30)  # serial 1 = 1900-01-01 in Excel's 1900 date system
 THOUSANDS_SUFFIX = " ($000s)"

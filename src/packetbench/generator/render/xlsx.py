@@ -24,7 +24,7 @@ from openpyxl.utils.cell import coordinate_from_string
 from openpyxl.worksheet.worksheet import Worksheet
 from openpyxl.writer.excel import ExcelWriter
 
-from packetbench.generator.leaves import Leaf, path_pattern
+from packetbench.core.leaves import Leaf, path_pattern
 from packetbench.generator.render import fmt
 from packetbench.generator.render.cells import cell_text
 from packetbench.generator.render.recorder import Recorder

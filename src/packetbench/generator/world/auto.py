@@ -7,8 +7,8 @@ import datetime as dt
 import random
 from collections import Counter
 
-from packetbench.generator.providers.questions import AUTO_QUESTIONS
-from packetbench.generator.providers.rating import RatingProfile
+from packetbench.generator.fakers.questions import AUTO_QUESTIONS
+from packetbench.generator.fakers.rating import RatingProfile
 from packetbench.generator.world.coverage import AutoState, AutoUnit, BusinessAuto, CoverageSymbols
 from packetbench.generator.world.draw import answer_all, round_to, weighted
 from packetbench.generator.world.models import Location, Vehicle

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from packetbench.generator.providers.questions import BOP_QUESTIONS
+from packetbench.generator.fakers.questions import BOP_QUESTIONS
 from packetbench.generator.world.coverage import BopOption, BopPremises, Businessowners
 from packetbench.generator.world.draw import answer_all, dollars, weighted
 from packetbench.generator.world.models import Building

@@ -12,9 +12,10 @@ from typing import Any
 
 from faker import Faker
 
-from packetbench.generator import codes, prose_line
-from packetbench.generator.providers.insurance import QUESTIONS, InsuranceProvider
-from packetbench.generator.providers.rating import PROFILES
+from packetbench.core import codes
+from packetbench.generator import prose_line
+from packetbench.generator.fakers.insurance import QUESTIONS, InsuranceProvider
+from packetbench.generator.fakers.rating import PROFILES
 from packetbench.generator.world.auto import build_business_auto
 from packetbench.generator.world.bop import build_businessowners
 from packetbench.generator.world.draw import (

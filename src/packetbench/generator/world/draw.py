@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 from packetbench.generator.world.base import Answer
 
 if TYPE_CHECKING:
-    from packetbench.generator.providers.insurance import Question
+    from packetbench.generator.fakers.insurance import Question
 
 T = TypeVar("T")
 

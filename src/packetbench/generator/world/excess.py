@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from packetbench.generator.providers.questions import UMBRELLA_QUESTIONS
-from packetbench.generator.providers.rating import RatingProfile
+from packetbench.generator.fakers.questions import UMBRELLA_QUESTIONS
+from packetbench.generator.fakers.rating import RatingProfile
 from packetbench.generator.world.coverage import GeneralLiability, MotorTruckCargo, Umbrella
 from packetbench.generator.world.draw import answer_all, weighted
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from faker import Faker
 
-from packetbench.generator.providers.insurance import Industry
+from packetbench.generator.fakers.insurance import Industry
 from packetbench.generator.world.draw import add_years, date_between, iso, round_to, weighted
 from packetbench.generator.world.models import Driver, Vehicle, Violation
 

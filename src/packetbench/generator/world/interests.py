@@ -7,8 +7,8 @@ import random
 
 from faker import Faker
 
-from packetbench.generator.providers import forms
-from packetbench.generator.providers.parties import HOLDERS, LESSORS, LIENHOLDERS
+from packetbench.generator.fakers import forms
+from packetbench.generator.fakers.parties import HOLDERS, LESSORS, LIENHOLDERS
 from packetbench.generator.world.base import Address
 from packetbench.generator.world.coverage import AutoUnit
 from packetbench.generator.world.models import Location

@@ -10,8 +10,8 @@ import datetime as dt
 import random
 from fractions import Fraction
 
-from packetbench.generator.providers.questions import GL_QUESTIONS
-from packetbench.generator.providers.rating import GlClass, RatingProfile
+from packetbench.generator.fakers.questions import GL_QUESTIONS
+from packetbench.generator.fakers.rating import GlClass, RatingProfile
 from packetbench.generator.world.coverage import GeneralLiability, GlHazard
 from packetbench.generator.world.draw import (
     add_years,

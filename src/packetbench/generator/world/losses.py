@@ -8,7 +8,7 @@ from typing import Any
 
 from faker import Faker
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.world.draw import (
     add_years,
     date_between,

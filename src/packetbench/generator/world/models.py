@@ -7,7 +7,7 @@ each line of business live in `coverage`, the other parties and the workforce in
 
 from __future__ import annotations
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.world.base import Address as Address
 from packetbench.generator.world.base import Answer as Answer
 from packetbench.generator.world.base import WorldModel as WorldModel

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.world.base import WorldModel
 from packetbench.generator.world.draw import iso, round_to, weighted
 

@@ -7,8 +7,9 @@ import random
 
 from faker import Faker
 
-from packetbench.generator import codes, prose_line
-from packetbench.generator.providers.insurance import Industry
+from packetbench.core import codes
+from packetbench.generator import prose_line
+from packetbench.generator.fakers.insurance import Industry
 from packetbench.generator.world.draw import dollars, round_to, split_total, weighted
 from packetbench.generator.world.models import Address, Building, Location
 from packetbench.generator.world.places import address

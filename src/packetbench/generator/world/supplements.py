@@ -16,7 +16,7 @@ import itertools
 import random
 from typing import TYPE_CHECKING
 
-from packetbench.generator.providers.supplements import (
+from packetbench.generator.fakers.supplements import (
     CLIENT_WORDS,
     COMMODITIES,
     CONTRACTOR_QUESTIONS,

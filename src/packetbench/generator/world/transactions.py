@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.world.draw import date_between, iso, weighted
 from packetbench.generator.world.models import Binder, CancellationRequest, LossHistory, Policy
 

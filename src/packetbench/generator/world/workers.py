@@ -11,9 +11,9 @@ import datetime as dt
 import random
 from collections import defaultdict
 
-from packetbench.generator.providers.insurance import CARRIERS
-from packetbench.generator.providers.questions import ASSIGNED_RISK_QUESTIONS, WC_QUESTIONS
-from packetbench.generator.providers.rating import MONOPOLISTIC_STATES, RatingProfile
+from packetbench.generator.fakers.insurance import CARRIERS
+from packetbench.generator.fakers.questions import ASSIGNED_RISK_QUESTIONS, WC_QUESTIONS
+from packetbench.generator.fakers.rating import MONOPOLISTIC_STATES, RatingProfile
 from packetbench.generator.world.coverage import Declination, WcRating, WcState, WorkersComp
 from packetbench.generator.world.draw import (
     answer_all,

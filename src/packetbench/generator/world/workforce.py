@@ -7,7 +7,7 @@ import random
 
 from faker import Faker
 
-from packetbench.generator.providers.rating import RatingProfile
+from packetbench.generator.fakers.rating import RatingProfile
 from packetbench.generator.world.draw import (
     add_years,
     date_between,

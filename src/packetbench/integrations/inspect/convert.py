@@ -16,16 +16,20 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from packetbench import __version__
 from packetbench.benchmark import provenance
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers import pricing
-from packetbench.benchmark.runs import ExtractionRecord, write_json, write_record
-from packetbench.generator.truth import versions
+from packetbench.benchmark.records import ExtractionRecord, write_record
+from packetbench.benchmark.run_folder import git, prepare_run
+from packetbench.benchmark.runs import RunInfo, write_run
+from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.locking import hold
+from packetbench.core.versions import versions
 from packetbench.integrations.inspect.documents import packets_of
 from packetbench.integrations.inspect.records import answer_of, record
-from packetbench.locking import hold
 
 TASK = "packetbench/extract"
 
@@ -60,7 +64,7 @@ def import_log(
 ) -> Imported:
     """Write the run folder `out` from the inspect log `log` of the packets in `packets_dir`
     (`progress`: a bar on a terminal while the samples are judged)."""
-    from packetbench import progress as bars
+    from packetbench.core import progress as bars
 
     evaluation = _read(log)
     spec = evaluation.eval
@@ -95,16 +99,15 @@ def import_log(
     provenance.verify(
         info, out, selected, hint=f"import the log with the packets {log.name} was made from"
     )
-    from packetbench.benchmark.extract import prepare_run
-
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: exists and is not a folder")
     with hold(out):
         prepare_run(out, force)
         for extraction in found.values():
             write_record(out, extraction)
-        write_json(out / "run.json", info)
-    return Imported(out, len(found), info["documents"]["by_status"], spec.model)
+        write_run(out, info)
+    assert info.documents is not None
+    return Imported(out, len(found), info.documents.by_status, spec.model)
 
 
 def _converted(
@@ -177,9 +180,7 @@ def _info(
     entries: list[dict[str, Any]],
     found: dict[tuple[str, str], ExtractionRecord],
     price: pricing.Price | None,
-) -> dict[str, Any]:
-    from packetbench.benchmark.extract import git
-
+) -> RunInfo:
     spec = evaluation.eval
     by_status = dict(sorted(Counter(r.status for r in found.values()).items()))
     usage: dict[str, Any] = {
@@ -194,7 +195,7 @@ def _info(
         inspect_version: str | None = version("inspect-ai")
     except PackageNotFoundError:
         inspect_version = None
-    return {
+    data = {
         "run_id": out.resolve().name,
         "provider": "inspect",
         "model": spec.model,
@@ -230,3 +231,11 @@ def _info(
         "documents": {"expected": len(found), "written": len(found), "by_status": by_status},
         "usage": usage,
     }
+    try:
+        return RunInfo.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "metadata"
+        raise BadInput(
+            f"{log}: its packetbench metadata is damaged ({where}: {first['msg']})"
+        ) from None

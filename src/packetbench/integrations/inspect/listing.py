@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.errors import BadInput
+from packetbench.core.errors import BadInput
 from packetbench.integrations.inspect.convert import _read
 
 

@@ -1,9 +1,9 @@
-"""An inspect_ai answer as a packetbench extraction record, judged as the harness judges one.
+"""An inspect_ai answer as a packetbench extraction record, read as the harness reads one.
 
-The same `answer.judge` decides ok, invalid (not JSON, schema-invalid, cut at the output-token
-cap, empty) or refused; a sample inspect_ai could not complete is an `error` record with its
-message. Nothing here imports inspect_ai: the scorer and the log converter hand in what they
-read from it.
+The same `answer.parse_reply` decides ok, invalid (not JSON, schema-invalid, cut at the
+output-token cap, empty) or refused; a sample inspect_ai could not complete is an `error`
+record with its message. Nothing here imports inspect_ai: the scorer and the log converter hand
+in what they read from it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from packetbench.benchmark.harness import answer
 from packetbench.benchmark.packets import DocInfo
 from packetbench.benchmark.providers.api import Reply
-from packetbench.benchmark.runs import ExtractionRecord, Usage
+from packetbench.benchmark.records import ExtractionRecord, Usage
 from packetbench.generator.doctypes.base import DOC_TYPES
 
 # inspect_ai's stop reasons for an answer cut short by a length limit.
@@ -63,13 +63,13 @@ def record(packet_id: str, doc: DocInfo, said: Answer, cap: int) -> ExtractionRe
         output_tokens=max(0, said.output_tokens - reasoning),
         reasoning_tokens=reasoning,
     )
-    verdict = answer.judge(reply, DOC_TYPES[doc.schema].model, cap)
+    parsed = answer.parse_reply(reply, DOC_TYPES[doc.schema].model, cap)
     return ExtractionRecord(
         packet_id=packet_id,
         doc_id=doc.doc_id,
         doc_type=doc.doc_type,
-        status=verdict.status,
-        output=verdict.output,
+        status=parsed.status,
+        output=parsed.output,
         raw_text=said.text,
         attempts=said.attempts,
         latency_s=round(said.latency_s, 3),
@@ -79,7 +79,7 @@ def record(packet_id: str, doc: DocInfo, said: Answer, cap: int) -> ExtractionRe
             reasoning_tokens=reply.reasoning_tokens,
         ),
         finish_reason=said.stop_reason,
-        error=verdict.error,
+        error=parsed.error,
     )
 
 

@@ -14,8 +14,8 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.packets import load_packet
+from packetbench.core.errors import BadInput
 from packetbench.integrations.inspect.records import answer_of, record
 from packetbench.integrations.inspect.scores import rates, score
 
@@ -34,7 +34,7 @@ def packetbench_rates() -> Metric:
 
 @scorer(metrics=[packetbench_rates()])
 def packetbench_scorer() -> Scorer:
-    async def judge(state: TaskState, target: Target) -> Score:
+    async def score_sample(state: TaskState, target: Target) -> Score:
         meta: dict[str, Any] = state.metadata
         packet = load_packet(Path(meta["packet"]))
         doc = next((d for d in packet.documents if d.doc_id == meta["doc_id"]), None)
@@ -49,4 +49,4 @@ def packetbench_scorer() -> Scorer:
             metadata=about,
         )
 
-    return judge
+    return score_sample

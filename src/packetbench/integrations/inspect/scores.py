@@ -18,7 +18,7 @@ import orjson
 
 from packetbench.benchmark import universe as universes
 from packetbench.benchmark.packets import DocInfo, Packet
-from packetbench.benchmark.runs import ExtractionRecord
+from packetbench.benchmark.records import ExtractionRecord
 from packetbench.benchmark.score.rates import CLASSES, UNIVERSES, mean, rate
 from packetbench.benchmark.score.scorer import schema_problem, score_document
 from packetbench.benchmark.score.verdicts import VERDICTS

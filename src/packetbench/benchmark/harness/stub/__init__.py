@@ -1,4 +1,4 @@
-"""Local stub servers of the OpenAI, Anthropic and Gemini APIs, for tests and benchmarks.
+"""Local stub servers of the OpenAI, Anthropic and Gemini APIs, for tests and benchmarks/.
 
 A `StubServer` listens on 127.0.0.1 (a free port), in a thread of its own, and answers the
 requests of one provider's API from the packets' document truth: extractions with the
@@ -7,9 +7,9 @@ type (`stub.questions`). It finds which document a
 request is about by content, as a real service would see it: the sha256 of every document
 part the harness can send (a PDF's bytes, a page's text, a sheet's CSV, a page image) is
 indexed from the packets, so nothing in the prompt names the document. It injects faults on
-demand (`FaultPlan`) and counts every request per document, with the fault it injected.
+demand (`Faults`) and counts every request per document, with the fault it injected.
 
-    with StubServer("openai", packets_dir, FaultPlan(rate=0.2)) as stub:
+    with StubServer("openai", packets_dir, Faults(rate=0.2)) as stub:
         ... OpenAI(base_url=stub.base_url, ...) ...
         stub.requests["N1-000001/sov_pdf"]
 
@@ -36,7 +36,7 @@ from typing import Any
 from packetbench.benchmark.harness import inputs
 from packetbench.benchmark.harness.stub.apis import APIS, StubApi
 from packetbench.benchmark.harness.stub.batches import ROUTES, BatchRoutes
-from packetbench.benchmark.harness.stub.faults import FaultPlan
+from packetbench.benchmark.harness.stub.faults import Faults
 from packetbench.benchmark.harness.stub.http import Request, Response, Server
 from packetbench.benchmark.harness.stub.questions import (
     asks_labels,
@@ -46,8 +46,9 @@ from packetbench.benchmark.harness.stub.questions import (
 )
 from packetbench.benchmark.harness.stub.strict import asks_confidence, cite_mode, strict_problem
 from packetbench.benchmark.packets import DocInfo, find_packets
+from packetbench.benchmark.providers import PROVIDERS
 
-__all__ = ["FaultPlan", "Injected", "StubServer"]
+__all__ = ["Faults", "Injected", "StubServer"]
 
 MIN_PART = 40  # shorter strings are instructions or labels, not document parts
 
@@ -69,7 +70,7 @@ class StubServer:
         self,
         api: str,
         packets: Path,
-        faults: FaultPlan | None = None,
+        faults: Faults | None = None,
         *,
         modes: tuple[str, ...] = ("native", "text"),
         delay_s: float = 0.0,
@@ -81,13 +82,16 @@ class StubServer:
         expire_batches: tuple[int, ...] = (),
         port: int = 0,
     ) -> None:
+        # a provider's stub is the one of the wire protocol it speaks (an OpenAI-compatible
+        # service speaks openai's); `api` may name the protocol itself
+        api = PROVIDERS[api].protocol if api in PROVIDERS else api
         self.api: StubApi = APIS[api]()
         # The batch endpoints (None: this API has none here): a batch ends `batch_delay_s`
         # after it is created; the batches created n-th for n in `expire_batches` expire.
         self.batch_routes: BatchRoutes | None = (
             ROUTES[api](batch_delay_s, expire_batches) if api in ROUTES else None
         )
-        self.faults = faults or FaultPlan()
+        self.faults = faults or Faults()
         self.delay_s = delay_s
         self.keep_bodies = keep_bodies
         self.expect_key = expect_key  # answer 401 to any other key
@@ -395,7 +399,9 @@ def main() -> None:
     import sys
 
     parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--api", choices=sorted(APIS), required=True)
+    # a wire protocol, or any registered API provider (its stub is its protocol's)
+    known = sorted({*APIS, *(n for n in PROVIDERS.names() if not PROVIDERS[n].simulator)})
+    parser.add_argument("--api", choices=known, required=True)
     parser.add_argument("--packets", type=Path, required=True)
     parser.add_argument("--rate", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
@@ -403,7 +409,7 @@ def main() -> None:
     parser.add_argument("--stats", type=Path, help="write request counts here on exit")
     args = parser.parse_args()
     stub = StubServer(
-        args.api, args.packets, FaultPlan(rate=args.rate, seed=args.seed), delay_s=args.delay
+        args.api, args.packets, Faults(rate=args.rate, seed=args.seed), delay_s=args.delay
     ).start()
     sys.stdout.write(stub.base_url + "\n")
     sys.stdout.flush()

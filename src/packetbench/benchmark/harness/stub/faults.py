@@ -18,7 +18,7 @@ KNOWN = (*ALL, "long")
 
 
 @dataclass
-class FaultPlan:
+class Faults:
     """`rate` of requests get a fault drawn from `kinds` (seeded); `script` fixes the faults of
     chosen documents request by request ("packet_id/doc_id" -> ["hang", "none", ...])."""
 

@@ -15,11 +15,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from packetbench.benchmark.errors import UsageError
 from packetbench.benchmark.harness.stub import StubServer
 from packetbench.benchmark.harness.stub.apis import APIS
-from packetbench.benchmark.harness.stub.faults import ALL, KNOWN, FaultPlan
+from packetbench.benchmark.harness.stub.faults import ALL, KNOWN, Faults
 from packetbench.benchmark.providers.api import INPUT_MODES
+from packetbench.core.errors import UsageError
 
 # api -> (the variable its SDK reads its endpoint from, the variable its key is read from)
 ENDPOINTS: dict[str, tuple[str, str]] = {
@@ -72,7 +72,7 @@ class StubOptions:
 def serving(packets: Path, options: StubOptions) -> Iterator[dict[str, StubServer]]:
     """The stubs of `options.apis` serving `packets`, stopped when the block ends."""
     options.check()
-    plan = FaultPlan(rate=options.fault_rate, kinds=options.faults, seed=options.fault_seed)
+    plan = Faults(rate=options.fault_rate, kinds=options.faults, seed=options.fault_seed)
     servers: dict[str, StubServer] = {}
     try:
         for number, api in enumerate(options.apis):

@@ -89,7 +89,7 @@ def _their_found(value: Any, numeric: bool, universe: T.TheirUniverse) -> bool:
 
 def verdicts(leaf: Leaf, ctx: Context) -> list[str]:
     """Its verdict at every rung (RUNGS order)."""
-    out = [T.judge(leaf.path, leaf.value, ctx.theirs)]
+    out = [T.their_verdict(leaf.path, leaf.value, ctx.theirs)]
     if leaf.dropped is not None:  # salvaged away: not scored by ours from rung 1 on
         return out + [SKIP] * (len(RUNGS) - 1)
     if not leaf.valid_document or leaf.claim is None:
@@ -100,7 +100,7 @@ def verdicts(leaf: Leaf, ctx: Context) -> list[str]:
     out.append(out[0])  # document: scored by both
     value = claim.value
     # walk: our value (a boolean is "Yes"/"No"), their rules
-    out.append(T.judge(leaf.path, value, ctx.theirs))
+    out.append(T.their_verdict(leaf.path, value, ctx.theirs))
     checked = normalize.is_checked(value, claim.kind)
     if not checked:
         return out + [SKIP] * (len(RUNGS) - 3)

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from packetbench import ids, safe_read
-from packetbench.benchmark.errors import BadInput
+from packetbench.core import ids, safe_read
+from packetbench.core.errors import BadInput
 
 # Which of its schemas each non-ACORD document type was extracted with (an ACORD form has the
 # schema of its own name); a fact of the corpus's extraction runs.

@@ -25,8 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from packetbench import ids, safe_read, stopping
-from packetbench.benchmark.errors import BadInput, UsageError
 from packetbench.benchmark.importers.nightmare import rendered
 from packetbench.benchmark.importers.nightmare.corpus import (
     Cohort,
@@ -37,13 +35,14 @@ from packetbench.benchmark.importers.nightmare.corpus import (
     read_json,
     schema_of,
 )
-from packetbench.benchmark.importers.nightmare.namespace import NAMESPACE_NAME, schema_file
 from packetbench.benchmark.importers.nightmare.runs import convert_cohort
 from packetbench.benchmark.importers.nightmare.truth import Converted, convert, spelled_by
+from packetbench.benchmark.namespaces.nightmare import NAMESPACE_NAME, schema_file
 from packetbench.benchmark.packets import Packet, load_packet
 from packetbench.benchmark.provenance import sha256
-from packetbench.benchmark.runs import machine_refused, refused_write, write_json
-from packetbench.errors import WriteFailed
+from packetbench.core import ids, safe_read, stopping
+from packetbench.core.errors import BadInput, UsageError, WriteFailed
+from packetbench.core.writing import machine_refused, refused_write, write_json
 
 REPORT = "import.json"
 RECONCILIATION = ("reconciliation.json", "reconciliation.md")  # written by --reconcile
@@ -322,7 +321,7 @@ def import_corpus(
 def _write(corpus: Corpus, chosen: list[Cohort], out: Path, progress: bool) -> ImportResult:
     """The whole import written into `out` (a folder of its own); `progress` shows a bar on a
     terminal (packets, then cohorts)."""
-    from packetbench import progress as bars
+    from packetbench.core import progress as bars
 
     result = ImportResult(out, skipped=list(corpus.skipped))
     pairs = []

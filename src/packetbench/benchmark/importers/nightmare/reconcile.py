@@ -28,11 +28,12 @@ from packetbench.benchmark import universe as universes
 from packetbench.benchmark.importers.nightmare import attribution as A
 from packetbench.benchmark.importers.nightmare import their_rules as T
 from packetbench.benchmark.importers.nightmare.corpus import Corpus, read_corpus
-from packetbench.benchmark.importers.nightmare.namespace import raw_path
 from packetbench.benchmark.importers.nightmare.scoring import runs_of
-from packetbench.benchmark.packets import Packet, find_packets, read_json
+from packetbench.benchmark.namespaces.nightmare import raw_path
+from packetbench.benchmark.packets import Packet, find_packets
+from packetbench.benchmark.records import read_record, record_path
 from packetbench.benchmark.report.render import interval, md_cell, pct
-from packetbench.benchmark.runs import read_record, record_path, write_atomic, write_json
+from packetbench.benchmark.runs import read_run
 from packetbench.benchmark.score import validate
 from packetbench.benchmark.score.field_view import compare
 from packetbench.benchmark.score.outputs import read_documents
@@ -47,7 +48,9 @@ from packetbench.benchmark.score.scorer import (
 from packetbench.benchmark.score.totals import RunTotals
 from packetbench.benchmark.stats import bootstrap
 from packetbench.benchmark.stats.paired import holm, sign_test
-from packetbench.resources import resource_dir
+from packetbench.core.packet_files import read_json
+from packetbench.core.resources import resource_dir
+from packetbench.core.writing import write_atomic, write_json
 
 CLASSES = ("numbers", "strings")
 ALPHA = 0.05
@@ -272,14 +275,10 @@ def _our_values(packet: Packet) -> set[Any]:
     """The values our packet universe is built from (universe.document_universe reads the
     same keys)."""
     values: set[Any] = set()
+    files = packet.files()
     for doc in packet.documents:
-        values.update(
-            universes.field_values(
-                read_json(packet.path / f"field_truth_{doc.doc_id}.json")["fields"]
-            )
-        )
-        rendered = read_json(packet.path / f"rendered_universe_{doc.doc_id}.json")
-        values.update(s.get("text") for s in rendered.get("strings", []))
+        values.update(universes.field_values(files.field_truth(doc.doc_id)["fields"]))
+        values.update(s["text"] for s in files.rendered_universe(doc.doc_id)["strings"])
     return values
 
 
@@ -508,8 +507,7 @@ def _paired(runs: list[Path], cohorts: list[CohortReconciliation]) -> list[dict[
 
 
 def _effort(run: Path) -> str:
-    info = read_json(run / "run.json")
-    return str(info.get("reasoning") or "default")
+    return read_run(run).reasoning or "default"
 
 
 def reconcile(corpus_root: Path, out: Path) -> Reconciliation:

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from packetbench import __version__, safe_read
+from packetbench import __version__
 from packetbench.benchmark import provenance
 from packetbench.benchmark.importers.nightmare.corpus import (
     MODEL_NAMES,
@@ -24,7 +24,9 @@ from packetbench.benchmark.importers.nightmare.corpus import (
     CorpusPacket,
 )
 from packetbench.benchmark.packets import Packet
-from packetbench.benchmark.runs import ExtractionRecord, Usage, write_json, write_record
+from packetbench.benchmark.records import ExtractionRecord, Usage, write_record
+from packetbench.benchmark.runs import RunInfo, write_run
+from packetbench.core import safe_read
 
 STUB_KEYS = frozenset({"error", "packet_id", "doc_type"})
 
@@ -106,24 +108,30 @@ def convert_cohort(
                 continue
             write_record(out, made)
             by_status[made.status] = by_status.get(made.status, 0) + 1
-    info: dict[str, Any] = {
-        "run_id": out.name,
-        "provider": PROVIDERS.get(cohort.base, "unknown"),
-        "model": MODEL_NAMES.get(cohort.base, cohort.base),
-        "simulator": False,
-        "label": cohort.name,
-        "parameters": {"reasoning": cohort.effort},
-        "reasoning": cohort.effort,
-        "imported_from": {"corpus": "nightmare", "cohort": cohort.name, "commit": corpus.commit},
-        "toolkit_version": __version__,
-        "packets_dir": "../../packets",
-        "packets": [provenance.packet_entry(packet) for _, packet in packets],
-        "status": "complete",
-        "documents": {
-            "expected": sum(len(p.documents) for _, p in packets),
-            "written": sum(by_status.values()),
-            "by_status": dict(sorted(by_status.items())),
-        },
-    }
-    write_json(out / "run.json", info)
+    info = RunInfo.model_validate(
+        {
+            "run_id": out.name,
+            "provider": PROVIDERS.get(cohort.base, "unknown"),
+            "model": MODEL_NAMES.get(cohort.base, cohort.base),
+            "simulator": False,
+            "label": cohort.name,
+            "parameters": {"reasoning": cohort.effort},
+            "reasoning": cohort.effort,
+            "imported_from": {
+                "corpus": "nightmare",
+                "cohort": cohort.name,
+                "commit": corpus.commit,
+            },
+            "toolkit_version": __version__,
+            "packets_dir": "../../packets",
+            "packets": [provenance.packet_entry(packet) for _, packet in packets],
+            "status": "complete",
+            "documents": {
+                "expected": sum(len(p.documents) for _, p in packets),
+                "written": sum(by_status.values()),
+                "by_status": dict(sorted(by_status.items())),
+            },
+        }
+    )
+    write_run(out, info)
     return dict(sorted(by_status.items()))

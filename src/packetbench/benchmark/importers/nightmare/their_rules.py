@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from packetbench import safe_read
+from packetbench.core import safe_read
 
 SKIP_KEYS = frozenset(
     {
@@ -424,7 +424,7 @@ def string_skip(value: str) -> str | None:
     return None
 
 
-def judge(path: tuple[str | int, ...], value: Any, universe: TheirUniverse) -> str:
+def their_verdict(path: tuple[str | int, ...], value: Any, universe: TheirUniverse) -> str:
     """Its verdict on one leaf: "skip", or "<number|string>:<ok|hallucinated>"."""
     if value is None or isinstance(value, bool) or skip_reason(path) is not None:
         return "skip"

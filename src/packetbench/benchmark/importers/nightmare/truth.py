@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from packetbench.benchmark.importers.nightmare.namespace import _types, kind_of
+from packetbench.benchmark.namespaces.nightmare import _types, kind_of
 from packetbench.benchmark.score import normalize
 
 METADATA_KEYS = frozenset({"doc_type", "format", "excel_metadata"})

@@ -6,13 +6,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from packetbench.generator import codes, prose_line
+from packetbench.core import codes
+from packetbench.generator import prose_line
 from packetbench.generator.doctypes._parties import identification_of, yes_no
 from packetbench.generator.doctypes._recipients import liability_holder
 from packetbench.generator.doctypes.acord_75.model import Form
 from packetbench.generator.doctypes.acord_101.model import Premises, RemarksSchedule
 from packetbench.generator.doctypes.common import address_of
-from packetbench.generator.providers import forms
+from packetbench.generator.fakers import forms
 from packetbench.generator.world.models import World
 from packetbench.generator.world.parties import CertificateHolder
 

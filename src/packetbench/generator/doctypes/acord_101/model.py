@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from packetbench.core.leaves import Count, DocModel, Id, Str, Text, YesNo
 from packetbench.generator.doctypes._parties import Identification
 from packetbench.generator.doctypes.acord_75.model import Form
 from packetbench.generator.doctypes.common import Address
-from packetbench.generator.leaves import Count, DocModel, Id, Str, Text, YesNo
 
 
 class Premises(DocModel):

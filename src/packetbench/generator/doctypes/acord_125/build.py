@@ -6,7 +6,7 @@ import datetime as dt
 import random
 from typing import Any
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.doctypes.acord_125.model import (
     LOSS_LOOKBACK_YEARS,
     LOSS_ROWS,

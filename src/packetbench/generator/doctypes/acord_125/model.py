@@ -11,8 +11,7 @@ import re
 
 from pydantic import Field
 
-from packetbench.generator.doctypes.common import Address, AuditFrequency, LossLine, PaymentPlan
-from packetbench.generator.leaves import (
+from packetbench.core.leaves import (
     Checkbox,
     Count,
     Date,
@@ -24,6 +23,7 @@ from packetbench.generator.leaves import (
     Year,
     YesNo,
 )
+from packetbench.generator.doctypes.common import Address, AuditFrequency, LossLine, PaymentPlan
 
 # The form's fixed capacities, as on a printed application.
 PREMISES_ROWS = 4

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.doctypes.acord_125.model import (
     PRIOR_YEARS,
     CommercialApplication,
@@ -17,7 +17,7 @@ from packetbench.generator.doctypes.acord_125.widgets import (
 )
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import address_parts, title_block
-from packetbench.generator.providers.insurance import QUESTIONS
+from packetbench.generator.fakers.insurance import QUESTIONS
 from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import PAD, Cell, Checks, Column, Flow
 from packetbench.generator.render.pdf import BOLD, MARGIN, PdfDocument

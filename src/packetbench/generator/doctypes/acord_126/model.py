@@ -6,24 +6,14 @@ from typing import Annotated
 
 from pydantic import Field
 
-from packetbench.generator import codes
+from packetbench.core import codes
+from packetbench.core.leaves import Checkbox, Count, Date, DocModel, Id, Leaf, Money, Number, Str
 from packetbench.generator.doctypes.common import (
     Address,
     InterestType,
     QuestionAnswer,
     SectionHeader,
     Signature,
-)
-from packetbench.generator.leaves import (
-    Checkbox,
-    Count,
-    Date,
-    DocModel,
-    Id,
-    Leaf,
-    Money,
-    Number,
-    Str,
 )
 
 PremiumBasis = Annotated[str | None, Leaf("enum", codes=codes.GL_PREMIUM_BASIS)]

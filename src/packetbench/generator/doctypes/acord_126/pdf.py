@@ -10,7 +10,7 @@ from packetbench.generator.doctypes.common import (
     section_title,
     signature_rows,
 )
-from packetbench.generator.providers.questions import GL_QUESTIONS
+from packetbench.generator.fakers.questions import GL_QUESTIONS
 from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import Cell, Checks, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument

@@ -10,16 +10,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-from packetbench.generator import codes
-from packetbench.generator.doctypes.common import (
-    Address,
-    Gender,
-    MaritalStatus,
-    QuestionAnswer,
-    SectionHeader,
-    State,
-)
-from packetbench.generator.leaves import (
+from packetbench.core import codes
+from packetbench.core.leaves import (
     Checkbox,
     Count,
     Date,
@@ -30,6 +22,14 @@ from packetbench.generator.leaves import (
     Percent,
     Str,
     Year,
+)
+from packetbench.generator.doctypes.common import (
+    Address,
+    Gender,
+    MaritalStatus,
+    QuestionAnswer,
+    SectionHeader,
+    State,
 )
 
 DRIVER_ROWS = 13

@@ -5,7 +5,7 @@ from __future__ import annotations
 from packetbench.generator.doctypes.acord_127.model import BusinessAutoSection
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import address_parts, question_rows, section_title
-from packetbench.generator.providers.questions import AUTO_QUESTIONS
+from packetbench.generator.fakers.questions import AUTO_QUESTIONS
 from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import Cell, Checks, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument

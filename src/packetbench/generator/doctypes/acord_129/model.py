@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from packetbench.core.leaves import Count, DocModel, Id, Money, Str, Year
 from packetbench.generator.doctypes.acord_127.model import Ownership, Radius, SizeClass, VehicleUse
 from packetbench.generator.doctypes.common import SectionHeader, State
-from packetbench.generator.leaves import Count, DocModel, Id, Money, Str, Year
 
 
 class ScheduledVehicle(DocModel):

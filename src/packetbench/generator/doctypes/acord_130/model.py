@@ -8,18 +8,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-from packetbench.generator import codes
-from packetbench.generator.doctypes.common import (
-    Address,
-    AuditFrequency,
-    EntityType,
-    PaymentPlan,
-    QuestionAnswer,
-    SectionHeader,
-    Signature,
-    State,
-)
-from packetbench.generator.leaves import (
+from packetbench.core import codes
+from packetbench.core.leaves import (
     Checkbox,
     Count,
     Date,
@@ -32,6 +22,16 @@ from packetbench.generator.leaves import (
     Str,
     Text,
     Year,
+)
+from packetbench.generator.doctypes.common import (
+    Address,
+    AuditFrequency,
+    EntityType,
+    PaymentPlan,
+    QuestionAnswer,
+    SectionHeader,
+    Signature,
+    State,
 )
 
 Inclusion = Annotated[str | None, Leaf("enum", codes=codes.INCLUSION)]

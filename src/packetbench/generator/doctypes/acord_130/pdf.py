@@ -11,7 +11,7 @@ from packetbench.generator.doctypes.common import (
     section_title,
     signature_rows,
 )
-from packetbench.generator.providers.questions import WC_QUESTIONS
+from packetbench.generator.fakers.questions import WC_QUESTIONS
 from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import Cell, Checks, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument

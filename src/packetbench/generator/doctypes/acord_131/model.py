@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from packetbench.core.leaves import Checkbox, Count, Date, DocModel, Id, Money, Str
 from packetbench.generator.doctypes.common import Address, QuestionAnswer, SectionHeader, Signature
-from packetbench.generator.leaves import Checkbox, Count, Date, DocModel, Id, Money, Str
 
 LOCATION_ROWS = 6
 

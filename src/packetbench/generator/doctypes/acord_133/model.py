@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from packetbench.core.leaves import Date, DocModel, Id, Money, Str
 from packetbench.generator.doctypes.common import (
     Address,
     QuestionAnswer,
@@ -12,7 +13,6 @@ from packetbench.generator.doctypes.common import (
     Signature,
     State,
 )
-from packetbench.generator.leaves import Date, DocModel, Id, Money, Str
 
 
 class PayrollRecords(DocModel):

@@ -10,7 +10,7 @@ from packetbench.generator.doctypes.common import (
     section_title,
     signature_rows,
 )
-from packetbench.generator.providers.questions import ASSIGNED_RISK_QUESTIONS
+from packetbench.generator.fakers.questions import ASSIGNED_RISK_QUESTIONS
 from packetbench.generator.render.layout import Cell, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.doctypes.acord_137.model import (
     AutoCoveragesSection,
     HiredNonOwned,

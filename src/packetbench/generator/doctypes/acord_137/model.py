@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from packetbench.core.leaves import Checkbox, Count, DocModel, Money, YesNo
 from packetbench.generator.doctypes.common import SectionHeader, Signature, State
-from packetbench.generator.leaves import Checkbox, Count, DocModel, Money, YesNo
 
 
 class SymbolBoxes(DocModel):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.doctypes.acord_137.model import AutoCoveragesSection
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import NOTICE, section_title, signature_rows

@@ -6,19 +6,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-from packetbench.generator import codes
-from packetbench.generator.doctypes.common import (
-    Address,
-    BurglarAlarm,
-    CausesOfLoss,
-    Construction,
-    FireAlarm,
-    RoofCovering,
-    SprinklerType,
-    Subject,
-    Valuation,
-)
-from packetbench.generator.leaves import (
+from packetbench.core import codes
+from packetbench.core.leaves import (
     Checkbox,
     Count,
     Date,
@@ -31,6 +20,17 @@ from packetbench.generator.leaves import (
     Str,
     Text,
     Year,
+)
+from packetbench.generator.doctypes.common import (
+    Address,
+    BurglarAlarm,
+    CausesOfLoss,
+    Construction,
+    FireAlarm,
+    RoofCovering,
+    SprinklerType,
+    Subject,
+    Valuation,
 )
 
 # Enum leaves of this form only.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from packetbench.core.leaves import Checkbox, Count, DocModel, Id, Money, Number, Percent, Str, Year
 from packetbench.generator.doctypes.common import (
     Address,
     Construction,
@@ -12,17 +13,6 @@ from packetbench.generator.doctypes.common import (
     QuestionAnswer,
     SectionHeader,
     Signature,
-)
-from packetbench.generator.leaves import (
-    Checkbox,
-    Count,
-    DocModel,
-    Id,
-    Money,
-    Number,
-    Percent,
-    Str,
-    Year,
 )
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from packetbench.core.leaves import Checkbox, Count, Date, DocModel, Id, Money, Str, Year
 from packetbench.generator.doctypes._issue import PolicyRow
 from packetbench.generator.doctypes._parties import Holder, Insured, Insurer, Producer
-from packetbench.generator.leaves import Checkbox, Count, Date, DocModel, Id, Money, Str, Year
 
 
 class Vehicle(DocModel):

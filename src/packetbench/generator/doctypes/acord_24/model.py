@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from packetbench.core.leaves import Count, Date, DocModel, Id, Money, Percent, Str
 from packetbench.generator.doctypes._issue import PolicyRow
 from packetbench.generator.doctypes._parties import Holder, Insured, Insurer, Producer
 from packetbench.generator.doctypes.common import Address, CausesOfLoss, Subject, Valuation
-from packetbench.generator.leaves import Count, Date, DocModel, Id, Money, Percent, Str
 
 
 class Premises(DocModel):

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from packetbench.core.leaves import Checkbox, Date, DocModel, Id, Money, Str, Text, YesNo
 from packetbench.generator.doctypes._issue import PolicyRow
 from packetbench.generator.doctypes._parties import Holder, Insured, Insurer, Producer
 from packetbench.generator.doctypes.common import LossLine
-from packetbench.generator.leaves import Checkbox, Date, DocModel, Id, Money, Str, Text, YesNo
 
 
 class GeneralLiability(DocModel):

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from packetbench.core.leaves import Count, Date, DocModel, Money, Str, Text
 from packetbench.generator.doctypes._issue import PolicyTerm
 from packetbench.generator.doctypes._parties import Company, Insured, Interest, Producer
 from packetbench.generator.doctypes.common import Address, CausesOfLoss, Subject
-from packetbench.generator.leaves import Count, Date, DocModel, Money, Str, Text
 
 
 class Property(DocModel):

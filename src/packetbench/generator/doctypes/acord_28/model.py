@@ -5,17 +5,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from packetbench.generator.doctypes._issue import PolicyTerm
-from packetbench.generator.doctypes._parties import Company, Insured, Interest, Producer
-from packetbench.generator.doctypes.common import (
-    Address,
-    CausesOfLoss,
-    Construction,
-    Occupancy,
-    Subject,
-    Valuation,
-)
-from packetbench.generator.leaves import (
+from packetbench.core.leaves import (
     Checkbox,
     Count,
     Date,
@@ -25,6 +15,16 @@ from packetbench.generator.leaves import (
     Str,
     Year,
     YesNo,
+)
+from packetbench.generator.doctypes._issue import PolicyTerm
+from packetbench.generator.doctypes._parties import Company, Insured, Interest, Producer
+from packetbench.generator.doctypes.common import (
+    Address,
+    CausesOfLoss,
+    Construction,
+    Occupancy,
+    Subject,
+    Valuation,
 )
 
 

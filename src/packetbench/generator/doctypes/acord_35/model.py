@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from packetbench.core.leaves import Checkbox, Date, DocModel, Id, Str
 from packetbench.generator.doctypes._issue import PolicyTerm
 from packetbench.generator.doctypes._parties import Company, Insured, Producer
-from packetbench.generator.leaves import Checkbox, Date, DocModel, Id, Str
 
 
 class PolicyType(DocModel):

@@ -3,7 +3,7 @@ cancellation with its reason and return-premium method, the release and signatur
 
 from __future__ import annotations
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.doctypes._parties import company_row, insured_rows, producer_rows
 from packetbench.generator.doctypes.acord_35.model import CancellationRequest
 from packetbench.generator.doctypes.acord_125.model import code_field

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.doctypes._parties import identification_of, yes_no
 from packetbench.generator.doctypes.acord_45.model import InterestRow, InterestSchedule
 from packetbench.generator.doctypes.common import address_of

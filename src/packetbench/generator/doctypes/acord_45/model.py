@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from packetbench.core.leaves import Count, DocModel, Id, Str, YesNo
 from packetbench.generator.doctypes._parties import Identification
 from packetbench.generator.doctypes.common import Address, InterestType, LossLine
-from packetbench.generator.leaves import Count, DocModel, Id, Str, YesNo
 
 
 class InterestRow(DocModel):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.doctypes._parties import company_of, insured_of, producer_of, yes_no
 from packetbench.generator.doctypes.acord_35.build import EFFECTIVE_TIME
 from packetbench.generator.doctypes.acord_75.model import (

@@ -7,10 +7,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-from packetbench.generator import codes
-from packetbench.generator.doctypes._parties import Company, Insured, Producer
-from packetbench.generator.doctypes.common import InterestType, LossLine
-from packetbench.generator.leaves import (
+from packetbench.core import codes
+from packetbench.core.leaves import (
     Checkbox,
     Count,
     Date,
@@ -22,6 +20,8 @@ from packetbench.generator.leaves import (
     Str,
     Text,
 )
+from packetbench.generator.doctypes._parties import Company, Insured, Producer
+from packetbench.generator.doctypes.common import InterestType, LossLine
 
 Trigger = Annotated[str | None, Leaf("enum", codes=codes.COVERAGE_TRIGGER)]
 UmbrellaForm = Annotated[str | None, Leaf("enum", codes=codes.UMBRELLA_FORM)]

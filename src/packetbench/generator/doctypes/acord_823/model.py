@@ -7,9 +7,9 @@ from typing import Annotated
 
 from pydantic import Field
 
-from packetbench.generator import codes
+from packetbench.core import codes
+from packetbench.core.leaves import Count, DocModel, Leaf, Money, Str, Text
 from packetbench.generator.doctypes.common import Address, SectionHeader
-from packetbench.generator.leaves import Count, DocModel, Leaf, Money, Str, Text
 
 InsuredInterest = Annotated[str | None, Leaf("enum", codes=codes.INSURED_INTEREST)]
 

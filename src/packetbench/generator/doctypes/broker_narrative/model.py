@@ -6,9 +6,9 @@ from typing import Annotated
 
 from pydantic import Field
 
-from packetbench.generator import codes
+from packetbench.core import codes
+from packetbench.core.leaves import Count, Date, DocModel, Id, Leaf, Money, Str, Text
 from packetbench.generator.doctypes.common import Address, EntityType, LossLine, State
-from packetbench.generator.leaves import Count, Date, DocModel, Id, Leaf, Money, Str, Text
 
 SubmissionType = Annotated[str | None, Leaf("enum", codes=codes.SUBMISSION_TYPE)]
 MarketingReason = Annotated[str | None, Leaf("enum", codes=codes.MARKETING_REASON)]

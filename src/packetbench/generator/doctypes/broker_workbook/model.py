@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from packetbench.core.leaves import Count, Date, DocModel, Id, Money, Str, Year
 from packetbench.generator.doctypes.common import Address, LossLine, State
-from packetbench.generator.leaves import Count, Date, DocModel, Id, Money, Str, Year
 
 
 class Account(DocModel):

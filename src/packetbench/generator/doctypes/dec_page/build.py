@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.doctypes.common import address_of
 from packetbench.generator.doctypes.dec_page.model import (
     AutoPart,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from packetbench.core.leaves import Count, Date, DocModel, Id, Money, Percent, Str
 from packetbench.generator.doctypes.common import (
     Address,
     CausesOfLoss,
@@ -14,7 +15,6 @@ from packetbench.generator.doctypes.common import (
     Subject,
     Valuation,
 )
-from packetbench.generator.leaves import Count, Date, DocModel, Id, Money, Percent, Str
 
 
 class PolicyInfo(DocModel):

@@ -6,9 +6,9 @@ from typing import Annotated
 
 from pydantic import Field
 
-from packetbench.generator import codes
+from packetbench.core import codes
+from packetbench.core.leaves import Count, Date, DocModel, Id, Leaf, Percent, Str, Year, YesNo
 from packetbench.generator.doctypes.common import Gender, MaritalStatus, State
-from packetbench.generator.leaves import Count, Date, DocModel, Id, Leaf, Percent, Str, Year, YesNo
 
 LicenseClass = Annotated[str | None, Leaf("enum", codes=codes.LICENSE_CLASS)]
 DriverPosition = Annotated[str | None, Leaf("enum", codes=codes.DRIVER_POSITION)]

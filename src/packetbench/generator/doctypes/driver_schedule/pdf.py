@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import title_block
 from packetbench.generator.doctypes.driver_schedule.model import DriverSchedule

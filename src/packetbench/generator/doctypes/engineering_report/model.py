@@ -7,17 +7,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-from packetbench.generator import codes
-from packetbench.generator.doctypes.common import (
-    Address,
-    BurglarAlarm,
-    Construction,
-    FireAlarm,
-    Occupancy,
-    RoofCovering,
-    SprinklerType,
-)
-from packetbench.generator.leaves import (
+from packetbench.core import codes
+from packetbench.core.leaves import (
     Count,
     Date,
     DocModel,
@@ -29,6 +20,15 @@ from packetbench.generator.leaves import (
     Str,
     Text,
     Year,
+)
+from packetbench.generator.doctypes.common import (
+    Address,
+    BurglarAlarm,
+    Construction,
+    FireAlarm,
+    Occupancy,
+    RoofCovering,
+    SprinklerType,
 )
 
 

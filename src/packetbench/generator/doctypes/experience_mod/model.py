@@ -7,9 +7,9 @@ from typing import Annotated
 
 from pydantic import Field
 
-from packetbench.generator import codes
+from packetbench.core import codes
+from packetbench.core.leaves import Date, DocModel, Id, Leaf, Money, Number, Str
 from packetbench.generator.doctypes.common import State
-from packetbench.generator.leaves import Date, DocModel, Id, Leaf, Money, Number, Str
 
 InjuryType = Annotated[str | None, Leaf("enum", codes=codes.INJURY_TYPE)]
 ExperienceClaimStatus = Annotated[str | None, Leaf("enum", codes=codes.EXPERIENCE_CLAIM_STATUS)]

@@ -11,8 +11,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-from packetbench.generator import codes
-from packetbench.generator.leaves import Date, DocModel, Leaf, Money, Str
+from packetbench.core import codes
+from packetbench.core.leaves import Date, DocModel, Leaf, Money, Str
 
 FinancialBasis = Annotated[str | None, Leaf("enum", codes=codes.FINANCIAL_BASIS)]
 

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.doctypes.loss_run.model import (
     LossRun,
     LossRunClaim,

@@ -6,9 +6,9 @@ from typing import Annotated
 
 from pydantic import Field
 
-from packetbench.generator import codes
+from packetbench.core import codes
+from packetbench.core.leaves import Count, Date, DocModel, Id, Leaf, Money, Str, Text
 from packetbench.generator.doctypes.common import LossLine
-from packetbench.generator.leaves import Count, Date, DocModel, Id, Leaf, Money, Str, Text
 
 ClaimStatus = Annotated[str | None, Leaf("enum", codes=codes.CLAIM_STATUS)]
 

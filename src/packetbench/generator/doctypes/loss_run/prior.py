@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from packetbench.generator import codes
+from packetbench.core import codes
 from packetbench.generator.doctypes.loss_run.build import totals_of
 from packetbench.generator.doctypes.loss_run.model import LossRun, LossRunClaim, LossRunPolicy
 

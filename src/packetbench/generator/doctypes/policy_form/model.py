@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from packetbench.core.leaves import Count, Date, DocModel, Id, Str
 from packetbench.generator.doctypes.common import Address, InterestType
 from packetbench.generator.doctypes.dec_page.model import (
     AutoPart,
@@ -16,7 +17,6 @@ from packetbench.generator.doctypes.dec_page.model import (
     PropertyPart,
     WorkersCompPart,
 )
-from packetbench.generator.leaves import Count, Date, DocModel, Id, Str
 
 
 class Declarations(DocModel):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from packetbench.core.leaves import Count, Date, DocModel, Money, Percent, Str, Year
 from packetbench.generator.doctypes.common import Address, Construction, Occupancy
-from packetbench.generator.leaves import Count, Date, DocModel, Money, Percent, Str, Year
 
 
 class SovBuilding(DocModel):

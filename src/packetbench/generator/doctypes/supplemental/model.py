@@ -9,9 +9,9 @@ from typing import Annotated
 
 from pydantic import Field
 
-from packetbench.generator import codes
+from packetbench.core import codes
+from packetbench.core.leaves import Count, Date, DocModel, Id, Leaf, Money, Percent, Str, Year
 from packetbench.generator.doctypes.common import QuestionAnswer, SectionHeader, Signature, State
-from packetbench.generator.leaves import Count, Date, DocModel, Id, Leaf, Money, Percent, Str, Year
 
 Authority = Annotated[str | None, Leaf("enum", codes=codes.TRUCKING_AUTHORITY)]
 RentalBasis = Annotated[str | None, Leaf("enum", codes=codes.RENTAL_BASIS)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from packetbench.core.leaves import DocModel
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import (
     NOTICE,
@@ -19,9 +20,8 @@ from packetbench.generator.doctypes.supplemental.model import (
     RestaurantSupplement,
     TruckingSupplement,
 )
-from packetbench.generator.leaves import DocModel
-from packetbench.generator.providers.insurance import Question
-from packetbench.generator.providers.supplements import (
+from packetbench.generator.fakers.insurance import Question
+from packetbench.generator.fakers.supplements import (
     CONTRACTOR_QUESTIONS,
     HABITATIONAL_QUESTIONS,
     RESTAURANT_QUESTIONS,

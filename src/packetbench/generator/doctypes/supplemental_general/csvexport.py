@@ -3,9 +3,9 @@ CSV row per policy term, the named insured repeated on each; nothing else of the
 
 from __future__ import annotations
 
+from packetbench.core.leaves import leaf_patterns
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.supplemental_general.model import GeneralSupplement
-from packetbench.generator.leaves import leaf_patterns
 from packetbench.generator.render.csvfile import Cell, CsvDocument
 from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.recorder import Recorder

@@ -8,19 +8,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-from packetbench.generator import codes
-from packetbench.generator.doctypes.common import (
-    Address,
-    Construction,
-    EntityType,
-    LossLine,
-    Occupancy,
-    QuestionAnswer,
-    SectionHeader,
-    Signature,
-    State,
-)
-from packetbench.generator.leaves import (
+from packetbench.core import codes
+from packetbench.core.leaves import (
     Count,
     Date,
     DocModel,
@@ -32,6 +21,17 @@ from packetbench.generator.leaves import (
     Text,
     Year,
     YesNo,
+)
+from packetbench.generator.doctypes.common import (
+    Address,
+    Construction,
+    EntityType,
+    LossLine,
+    Occupancy,
+    QuestionAnswer,
+    SectionHeader,
+    Signature,
+    State,
 )
 
 NatureOfBusiness = Annotated[str | None, Leaf("enum", codes=codes.NATURE_OF_BUSINESS)]

@@ -11,7 +11,7 @@ from packetbench.generator.doctypes.supplemental_general.model import (
     PREMISES_ROWS,
     GeneralSupplement,
 )
-from packetbench.generator.providers.supplements import GENERAL_QUESTIONS
+from packetbench.generator.fakers.supplements import GENERAL_QUESTIONS
 from packetbench.generator.render.layout import Cell, Column, Flow, Lit
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder

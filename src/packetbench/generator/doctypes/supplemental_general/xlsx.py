@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.supplemental_general.model import GeneralSupplement
-from packetbench.generator.providers.supplements import GENERAL_QUESTIONS
+from packetbench.generator.fakers.supplements import GENERAL_QUESTIONS
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.xlsx import Sheet, XlsxBook
 

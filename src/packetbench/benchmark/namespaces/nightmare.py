@@ -18,7 +18,8 @@ that applies:
 
 Two shapes of the schemas have no counterpart in a document model and are projected (the same
 projection for truth and extraction, never written): a list of strings becomes a list of
-records with the one leaf ``item``, and a boolean becomes "Yes"/"No".
+records with the one leaf ``item``, and a boolean becomes "Yes"/"No". `emit` undoes it, so
+the simulated extractor, which works on the model, answers in the schema's own shapes.
 """
 
 from __future__ import annotations
@@ -29,10 +30,10 @@ from typing import Annotated, Any
 
 from pydantic import create_model
 
-from packetbench import safe_read
 from packetbench.benchmark.namespaces import ScoredSchema
-from packetbench.generator.codes import YES_NO, CodeList
-from packetbench.generator.leaves import DocModel, Kind, Leaf
+from packetbench.core import safe_read
+from packetbench.core.codes import YES_NO, CodeList
+from packetbench.core.leaves import DocModel, Kind, Leaf
 
 NAMESPACE_NAME = "nightmare"
 ITEM = "item"  # the one leaf of a record standing for an item of a list of strings
@@ -206,6 +207,56 @@ def project(node: dict[str, Any], data: Any) -> Any:
     return data
 
 
+def emit(node: dict[str, Any], data: Any) -> Any:
+    """An instance of the model as an instance of the schema `node`: `project` undone (ITEM
+    records become their items, "Yes"/"No" at a boolean leaf true/false); anything else is
+    left as it is, so an answer that breaks the model breaks the schema the same way."""
+    types = _types(node)
+    if isinstance(data, dict) and "object" in types:
+        properties = node.get("properties") or {}
+        return {
+            key: emit(properties[key], value) if key in properties else value
+            for key, value in data.items()
+        }
+    if isinstance(data, list) and "array" in types:
+        items = node.get("items") or {}
+        if "object" in _types(items):
+            return [emit(items, item) for item in data]
+        return [
+            emit(items, item[ITEM]) if isinstance(item, dict) and list(item) == [ITEM] else item
+            for item in data
+        ]
+    if "boolean" in types and data in ("Yes", "No"):
+        return data == "Yes"
+    return data
+
+
+def required_leaves(node: dict[str, Any], path: str = "") -> frozenset[str]:
+    """The leaf paths of the model (list indices erased) whose schema admits no null: a type
+    without "null", or an enum without it."""
+    found: set[str] = set()
+    for name, child in (node.get("properties") or {}).items():
+        where = f"{path}.{name}" if path else name
+        types = _types(child)
+        if "object" in types:
+            found |= required_leaves(child, where)
+        elif "array" in types:
+            items = child.get("items") or {}
+            if "object" in _types(items):
+                found |= required_leaves(items, f"{where}[]")
+            elif not _admits_null(items):
+                found.add(f"{where}[].{ITEM}")
+        elif not _admits_null(child):
+            found.add(where)
+    return frozenset(found)
+
+
+def _admits_null(node: dict[str, Any]) -> bool:
+    listed = node.get("type")
+    typed = "null" in (listed if isinstance(listed, list) else [listed])
+    return typed and ("enum" not in node or None in node["enum"])
+
+
 def raw_path(path: str) -> str:
     """The path in the schema's own instance of a projected path (``x[2].item`` -> ``x[2]``)."""
     suffix = f"].{ITEM}"
@@ -218,7 +269,12 @@ def scored_schema(text: bytes) -> ScoredSchema:
     schema = safe_read.parse_json(text)
     title = str(schema.get("title") or "document")
     model = _build(title, schema, "")
-    return ScoredSchema(model, lambda data: project(schema, data))
+    return ScoredSchema(
+        model,
+        lambda data: project(schema, data),
+        lambda data: emit(schema, data),
+        required_leaves(schema),
+    )
 
 
 def schema_file(packet: Path, name: str) -> Path:

@@ -16,7 +16,7 @@ from typing import Any
 from packetbench.benchmark.grounding.boxes import Box, box_matches
 from packetbench.benchmark.grounding.citations import Citation
 
-CITATION_VERDICTS: tuple[str, ...] = ("uncited", "wrong_place", "right_page", "right_box")
+CITED_PLACES: tuple[str, ...] = ("uncited", "wrong_place", "right_page", "right_box")
 
 
 def _box(values: list[float]) -> Box:
@@ -35,7 +35,7 @@ def usable(citation: Citation | None) -> bool:
     )
 
 
-def citation_verdict(citation: Citation | None, locations: list[dict[str, Any]]) -> str:
+def cited_place(citation: Citation | None, locations: list[dict[str, Any]]) -> str:
     """The verdict of `citation` against `locations` (a field_truth entry's locations)."""
     if not usable(citation):
         return "uncited"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from packetbench.generator.errors import UsageError
+from packetbench.core.errors import UsageError
 
 # Seeds are written into every truth file and run.json as JSON integers: 64 bits at most.
 MAX_SEED = 2**63 - 1

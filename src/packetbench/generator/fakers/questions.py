@@ -6,7 +6,7 @@ step), and the world stores one answer per question, so a form and the world agr
 
 from __future__ import annotations
 
-from packetbench.generator.providers.insurance import Question
+from packetbench.generator.fakers.insurance import Question
 
 GL_QUESTIONS: tuple[Question, ...] = (
     Question(

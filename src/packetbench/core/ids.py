@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from packetbench.errors import InputError
+from packetbench.core.errors import InputError
 
 GRAMMAR = "[A-Za-z0-9][A-Za-z0-9._-]*"
 MAX_LENGTH = 128

@@ -9,7 +9,9 @@ the results database and the audit look schemas up here and never ask where they
 A namespace whose JSON Schemas use shapes the document models do not (a list of strings, a
 boolean leaf) also supplies a projection: a pure function from an instance of its own schema to
 an instance of the model. Truth and extractions go through the same projection before they are
-compared, so both are judged alike; the projected form is never written anywhere.
+compared, so both are judged alike; the projected form is never written anywhere. For the
+simulated extractor, which works on the model, it supplies the way back too (`emit`: an instance
+of the model as one of its own schema) and the leaves its schema lets no answer leave empty.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
-from packetbench.benchmark.errors import BadInput
-from packetbench.generator.leaves import DocModel
-from packetbench.registry import Registry
+from packetbench.core.errors import BadInput
+from packetbench.core.leaves import DocModel
+from packetbench.core.registry import Registry
 
 DEFAULT = "packetbench"
 
@@ -34,10 +36,14 @@ def _same(data: Any) -> Any:
 @dataclass(frozen=True)
 class ScoredSchema:
     """The document model of one schema, and how an instance of the schema becomes one of
-    the model (the identity for packetbench's own schemas)."""
+    the model (the identity for packetbench's own schemas). `emit` is the way back, for what
+    `project` makes; `required` holds the leaf paths (list indices erased: ``claims[].status``)
+    whose schema admits no null."""
 
     model: type[DocModel]
     project: Callable[[Any], Any] = _same
+    emit: Callable[[Any], Any] = _same
+    required: frozenset[str] = frozenset()
 
 
 class Namespace(Protocol):
@@ -69,7 +75,7 @@ def _own() -> Namespace:
 @namespace("nightmare")
 @cache
 def _nightmare() -> Namespace:
-    from packetbench.benchmark.importers.nightmare.namespace import NAMESPACE
+    from packetbench.benchmark.namespaces.nightmare import NAMESPACE
 
     return NAMESPACE
 

@@ -14,7 +14,7 @@ import pkgutil
 from collections.abc import Callable, Collection, Iterator
 from typing import Generic, TypeVar
 
-from packetbench.errors import InputError
+from packetbench.core.errors import InputError
 
 T = TypeVar("T")
 

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.errors import BadInput
 from packetbench.benchmark.grounding.schema import (
     NATIVE,
     citation_info,
@@ -27,7 +26,10 @@ from packetbench.benchmark.harness import prompts
 from packetbench.benchmark.harness.runner import Job
 from packetbench.benchmark.packets import Packet
 from packetbench.benchmark.providers.api import ApiProvider
-from packetbench.benchmark.runs import continuation, read_record, record_path
+from packetbench.benchmark.records import read_record, record_path
+from packetbench.benchmark.run_folder import continuation
+from packetbench.benchmark.runs import RunInfo
+from packetbench.core.errors import BadInput
 
 FINGERPRINT = (
     "provider",
@@ -45,7 +47,7 @@ FINGERPRINT = (
 
 
 @dataclass(frozen=True)
-class Plan:
+class WorkList:
     jobs: list[Job]
     documents: int  # in the packets
     skipped_ok: int  # finished ok before (resume / retry-failed)
@@ -92,10 +94,10 @@ def api_info(
     return info
 
 
-def plan(packets: list[Packet], run: Path, *, resume: bool, retry_failed: bool) -> Plan:
+def work_list(packets: list[Packet], run: Path, *, resume: bool, retry_failed: bool) -> WorkList:
     documents = [(p, d) for p in packets for d in p.documents]
     if not (resume or retry_failed):
-        return Plan([Job(p, d) for p, d in documents], len(documents), 0, 0)
+        return WorkList([Job(p, d) for p, d in documents], len(documents), 0, 0)
     jobs: list[Job] = []
     ok = failed = 0
     for packet, doc in documents:
@@ -115,10 +117,10 @@ def plan(packets: list[Packet], run: Path, *, resume: bool, retry_failed: bool) 
             jobs.append(Job(packet, doc, fresh=True))
         else:
             failed += 1
-    return Plan(jobs, len(documents), ok, failed)
+    return WorkList(jobs, len(documents), ok, failed)
 
 
-def check_continuation(run: Path, info: dict[str, Any], packets: list[Packet]) -> dict[str, Any]:
+def check_continuation(run: Path, info: RunInfo, packets: list[Packet]) -> RunInfo:
     """The existing run.json, after checking it was made with the same settings (the API
     fingerprint), from the same documents."""
     return continuation(run, info, packets, FINGERPRINT)

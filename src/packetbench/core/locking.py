@@ -23,8 +23,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from packetbench.errors import InputError
-from packetbench.safe_read import read_text
+from packetbench.core.errors import InputError
+from packetbench.core.safe_read import read_text
 
 LOCK_NAME = ".packetbench.lock"
 _HELD: dict[tuple[Path, str], int] = {}  # (folder, lock file) held here, and how often

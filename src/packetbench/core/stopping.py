@@ -166,6 +166,9 @@ def _on_int(signum: int, frame: object) -> None:
     _stop(signum, KeyboardInterrupt())
 
 
+WATCHER = "signal-watcher"
+
+
 def _watch_wakeup(fd: int) -> None:
     """Read the signal numbers the interpreter writes to its wakeup fd: interrupt native
     work at once, while the main thread may still be inside it."""
@@ -195,9 +198,15 @@ def install() -> None:
     os.set_blocking(write, False)
     with contextlib.suppress(ValueError):
         signal.set_wakeup_fd(write, warn_on_full_buffer=False)
-        threading.Thread(
-            target=_watch_wakeup, args=(read,), name="signal-watcher", daemon=True
-        ).start()
+        threading.Thread(target=_watch_wakeup, args=(read,), name=WATCHER, daemon=True).start()
+
+
+def alone() -> bool:
+    """Whether this thread is the process's only one but for the signal watcher, which waits
+    in a read holding no lock: forking is then safe (a fork copies only the calling thread,
+    and a lock another thread held would stay held in the child forever)."""
+    current = threading.current_thread()
+    return all(t is current or t.name == WATCHER for t in threading.enumerate())
 
 
 def _at_exit() -> None:

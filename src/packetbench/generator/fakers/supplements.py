@@ -7,7 +7,7 @@ answer per question, so the form and the world agree (a test keeps the two in st
 
 from __future__ import annotations
 
-from packetbench.generator.providers.insurance import Question
+from packetbench.generator.fakers.insurance import Question
 
 TRUCKING_QUESTIONS: tuple[Question, ...] = (
     Question(

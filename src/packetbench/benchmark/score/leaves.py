@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from packetbench.generator.leaves import DocModel, LeafShape, ObjectShape, fields_of
+from packetbench.core.leaves import DocModel, LeafShape, ObjectShape, fields_of
 
 
 def truth_leaves(

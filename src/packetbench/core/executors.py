@@ -24,9 +24,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from packetbench.errors import InputError, PacketbenchError
-from packetbench.generator.errors import TaskFailed, UsageError
-from packetbench.generator.worker_pool import stop_pool, worker_pool
+from packetbench.core.errors import InputError, PacketbenchError, TaskFailed, UsageError
+from packetbench.core.worker_pool import stop_pool, worker_pool
 
 T = TypeVar("T")
 R = TypeVar("R")

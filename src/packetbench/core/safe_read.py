@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from packetbench.errors import InputError
+from packetbench.core.errors import InputError
 
 _MB = 1 << 20
 # The largest file of each kind packetbench reads. Generous (the canonical N5 packet's largest

@@ -19,7 +19,7 @@ from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origi
 from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler
 from pydantic_core import PydanticCustomError, core_schema
 
-from packetbench.generator.codes import YES_NO, CodeList
+from packetbench.core.codes import YES_NO, CodeList
 
 Kind = Literal["string", "id", "number", "money", "percent", "date", "enum", "checkbox", "text"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
