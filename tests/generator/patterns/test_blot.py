@@ -67,6 +67,16 @@ def _read(image: np.ndarray[Any, Any]) -> str:
     return " ".join(word.text for word in words)
 
 
+def _likeness(read: str, value: str) -> float:
+    """How much of `value` a reading holds, 0 to 1 (difflib's ratio, case and spaces aside)."""
+    from difflib import SequenceMatcher
+
+    def plain(text: str) -> str:
+        return "".join(text.lower().split())
+
+    return SequenceMatcher(None, plain(read), plain(value)).ratio()
+
+
 def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int], grow: int) -> bool:
     return not (
         a[2] + grow <= b[0] or b[2] + grow <= a[0] or a[3] + grow <= b[1] or b[3] + grow <= a[1]
@@ -108,7 +118,8 @@ def test_tesseract_cannot_read_the_blotted_value_and_reads_its_neighbour(
     left, top, right, bottom = box
     read = _read(image[top:bottom, left:right])
     assert not same_text(read, target["rendered_as"]), read
-    assert not any(ch.isalnum() for ch in read) or len(read) < len(target["rendered_as"]) / 2
+    # What it makes of the blot's mottle shares next to nothing with the value.
+    assert _likeness(read, target["rendered_as"]) < 0.5, (read, target["rendered_as"])
     # Beside it, the page reads as drawn: the first of the nearest values Tesseract reads.
     readings = []
     for _, other, (left, top, right, bottom) in neighbours[:5]:

@@ -28,7 +28,8 @@ scan that brings its own).
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterable
+import unicodedata
+from collections.abc import Callable, Iterable, Set
 from typing import Any, TypeGuard
 
 from packetbench.generator.patterns.base import Applied, Staging, pattern
@@ -277,7 +278,8 @@ def _invisible_ocr(staging: Staging) -> bool:
         """A value narrower than the layer's offset (a lone "1") may come out with its copy
         beside its box rather than in it: such a value reads right, so it is not claimed."""
         if holder:
-            _keep_unreadable(data, holder[0], applied)
+            overlaid = set().union(*(a.pages for a in staging.presentation.overlays))
+            _keep_unreadable(data, holder[0], applied, overlaid)
         return data
 
     staging.after_layout(draw)
@@ -286,21 +288,30 @@ def _invisible_ocr(staging: Staging) -> bool:
     return True
 
 
-def _inside(layer: list[tuple[str, tuple[float, ...], bool]], bbox: list[float]) -> str:
-    """The characters of a text layer ((char, box, small)) whose boxes meet `bbox`, spaces and
-    display lettering (not small) aside."""
+def _inside(
+    layer: list[tuple[str, tuple[float, ...], bool]], bbox: list[float], display: bool = False
+) -> str:
+    """The characters of a text layer ((char, box, small)) whose boxes meet `bbox`, spaces
+    aside; display lettering (not small) too, unless `display`."""
     x0, y0, x1, y1 = bbox
     return "".join(
         c
         for c, (left, bottom, right, top), keep in layer
-        if keep
+        if (keep or display)
         and not c.isspace()
         and max(left, x0) < min(right, x1)
         and max(bottom, y0) < min(top, y1)
     )
 
 
-def _keep_unreadable(data: bytes, pdf: PdfDocument, applied: Applied) -> None:
+def _folded(text: str) -> str:
+    """`text` as a reader compares it: NFKC (a ligature glyph as its letters), no spaces."""
+    return "".join(unicodedata.normalize("NFKC", text).split())
+
+
+def _keep_unreadable(
+    data: bytes, pdf: PdfDocument, applied: Applied, overlaid: Set[int] = frozenset()
+) -> None:
     """Settle, on the emitted file, which locations of the layer's pages its text layer still
     yields: a claimed value whose characters in its box (display lettering aside, as a reader
     of values leaves it out) are exactly its own is readable after all, and its location goes
@@ -344,7 +355,11 @@ def _keep_unreadable(data: bytes, pdf: PdfDocument, applied: Applied) -> None:
                 rendered = "".join(pdf.recorder.drawn[path].rendered_as.split())
                 if "fragment" in location or not rendered:
                     continue
-                if _inside(layer, location["bbox"]) != rendered:
+                # As the audit reads the text layer: compatibility forms folded (a ligature
+                # glyph copies as its letters), display lettering left out only on the pages
+                # an overlay pattern drew on (`overlaid`), every character counted elsewhere.
+                inside = _inside(layer, location["bbox"], display=page not in overlaid)
+                if _folded(inside) != _folded(rendered):
                     _unreadable(applied, page, path, location)
                     kept.append(path)
             if kept:
