@@ -226,6 +226,169 @@ def occlusion(clean: Pixels, covered: Pixels) -> float:
     return float((ink & covered).sum()) / total if total else 0.0
 
 
+# Points around a value's quad that belong to its box (a glyph's soft edge).
+BOX_MARGIN = 1.0
+# A box whose line climbs or falls this many pixels or more from one end to the other (a
+# crooked or reduced scan; a quarter turn aside) is cut along its own line and turned level
+# (`cut`). Cut upright, its glyph rows would run across the rectangle's pixel rows and merge
+# into one band as tall as the drift, whose cells hold a handful of glyphs each, so that
+# damage to one glyph would barely move a cell. A box that drifts less (a short value, a
+# straight scan) is cut upright: levelling it would resample it for nothing.
+LEVEL_DRIFT = 2.0
+
+
+@dataclass(frozen=True)
+class Cut:
+    """One box as the rule judges it: the same pixels of the clean and of the scanned page
+    (and of the mask of what was printed over the scan), nothing outside the box's quad."""
+
+    clean: Pixels
+    scanned: Pixels
+    covered: Pixels | None
+    turn: int  # quarter turns its text still runs at (`judge` turns them back)
+
+
+def _median(pixels: Pixels) -> int:
+    """`int(np.median(pixels))` of uint8 pixels, by counting them rather than sorting."""
+    counts = np.bincount(pixels.ravel(), minlength=256).cumsum()
+    total = int(counts[-1])
+    low = int(np.searchsorted(counts, (total - 1) // 2, side="right"))
+    high = int(np.searchsorted(counts, total // 2, side="right"))
+    return int((low + high) / 2)
+
+
+def residual_angle(quad: list[float]) -> float:
+    """How far (degrees, signed) a box's text runs from its nearest quarter turn."""
+    angle = math.degrees(math.atan2(quad[3] - quad[1], quad[2] - quad[0]))
+    return angle - 90.0 * round(angle / 90.0)
+
+
+def drift(quad: list[float], dpi: float) -> float:
+    """How many pixels a box's line climbs or falls from one end to the other, a quarter turn
+    aside (its lower edge's length times the sine of `residual_angle`)."""
+    length = math.hypot(quad[2] - quad[0], quad[3] - quad[1]) * dpi / 72
+    return length * abs(math.sin(math.radians(residual_angle(quad))))
+
+
+def line_frame(
+    quad: list[float], dpi: float, page_height: float, margin: float
+) -> tuple[tuple[int, int], tuple[float, ...]] | None:
+    """The level rectangle along a quad's line (corners lower-left, lower-right, upper-right,
+    upper-left, PDF points), grown by `margin` points: its size in pixels and the affine map
+    (Pillow's AFFINE data) from its pixels to the page image's; None when it is degenerate."""
+    scale = dpi / 72
+    corners = [
+        (x * scale, (page_height - y) * scale) for x, y in zip(quad[0::2], quad[1::2], strict=True)
+    ]
+    (x0, y0), (x1, y1), _, (x3, y3) = corners
+    length, tall = math.hypot(x1 - x0, y1 - y0), math.hypot(x3 - x0, y3 - y0)
+    if length < 2 or tall < 2:
+        return None
+    grow = margin * scale
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length  # along the line
+    vx, vy = (x0 - x3) / tall, (y0 - y3) / tall  # down the glyphs
+    origin = (x3 - grow * ux - grow * vx, y3 - grow * uy - grow * vy)
+    size = (round(length + 2 * grow), round(tall + 2 * grow))
+    return size, (ux, vx, origin[0], uy, vy, origin[1])
+
+
+def levelled(
+    page: Pixels, size: tuple[int, int], data: tuple[float, ...], fill: int, nearest: bool
+) -> Pixels:
+    """The rectangle `size` of `page` that `data` maps out (`line_frame`), turned level: cut
+    from the upright rectangle around it first, so only that part of the page is copied."""
+    from PIL import Image
+
+    ux, vx, ox, uy, vy, oy = data
+    w, h = size
+    xs = [ox, ox + ux * w, ox + vx * h, ox + ux * w + vx * h]
+    ys = [oy, oy + uy * w, oy + vy * h, oy + uy * w + vy * h]
+    left, top = max(math.floor(min(xs)) - 2, 0), max(math.floor(min(ys)) - 2, 0)
+    right = min(math.ceil(max(xs)) + 2, page.shape[1])
+    bottom = min(math.ceil(max(ys)) + 2, page.shape[0])
+    if right - left < 1 or bottom - top < 1:
+        return np.full((h, w), fill, dtype=page.dtype)
+    part = np.ascontiguousarray(page[top:bottom, left:right])
+    resample = Image.Resampling.NEAREST if nearest else Image.Resampling.BILINEAR
+    moved = (ux, vx, ox - left, uy, vy, oy - top)
+    image = Image.fromarray(part).transform(
+        size, Image.Transform.AFFINE, moved, resample, fillcolor=fill
+    )
+    return np.asarray(image)
+
+
+def cut(
+    clean: Pixels,
+    scanned: Pixels,
+    quad: list[float],
+    dpi: float,
+    page_height: float,
+    covered: Pixels | None = None,
+    margin: float = BOX_MARGIN,
+) -> Cut | None:
+    """The box of `quad` (a value's corners in PDF points, [x, y, ...], or an upright
+    [x0, y0, x1, y1]) cut out of the clean page, the scanned page and the mask of what was
+    printed over it (gray uint8 images of one shape, drawn at `dpi`; `covered` bool or None),
+    grown by `margin` points; None when it falls outside the image.
+
+    The generator (judging what it drew) and the audit (judging it again) cut every box here,
+    so both judge the very same pixels. Only the box's own quad takes part: around a turned
+    box the upright rectangle is set to paper on both sides (a neighbour's glyphs, a table's
+    rule or damage beside the value cannot vouch for it nor spoil it), and a box turned more
+    that drifts LEVEL_DRIFT pixels or more off a quarter turn is cut along its line and turned
+    level, both pages by one bilinear map."""
+    from PIL import Image, ImageDraw
+
+    frame = line_frame(quad, dpi, page_height, margin) if len(quad) == 8 else None
+    if frame is not None and drift(quad, dpi) >= LEVEL_DRIFT:
+        size, data = frame
+        mask = (
+            levelled(covered.astype(np.uint8), size, data, 0, True).astype(bool)
+            if covered is not None
+            else None
+        )
+        return Cut(
+            levelled(clean, size, data, 255, False),
+            levelled(scanned, size, data, 255, False),
+            mask,
+            0,
+        )
+    where = box_pixels(quad, dpi, page_height, clean.shape, margin)
+    if where is None:
+        return None
+    left, top, right, bottom = where
+    clean_box = clean[top:bottom, left:right]
+    scanned_box = scanned[top:bottom, left:right]
+    covered_box = covered[top:bottom, left:right] if covered is not None else None
+    if len(quad) != 8:
+        return Cut(clean_box, scanned_box, covered_box, 0)
+    scale = dpi / 72
+    xs, ys = quad[0::2], quad[1::2]
+    cx, cy = sum(xs) / 4, sum(ys) / 4
+    polygon = []
+    for x, y in zip(xs, ys, strict=True):
+        # Each corner moved `margin` * 1.414 points away from the centre.
+        norm = max(math.hypot(x - cx, y - cy), 1e-9)
+        grown_x = x + (x - cx) / norm * margin * 1.414
+        grown_y = y + (y - cy) / norm * margin * 1.414
+        polygon.append((grown_x * scale - left, (page_height - grown_y) * scale - top))
+    drawn = Image.new("L", (right - left, bottom - top), 0)
+    ImageDraw.Draw(drawn).polygon(polygon, fill=1)
+    outside = np.frombuffer(drawn.tobytes(), dtype=np.uint8).reshape(clean_box.shape) == 0
+    if outside.any():
+        clean_box, scanned_box = clean_box.copy(), scanned_box.copy()
+        clean_box[outside] = int(clean_box.max())
+        scanned_box[outside] = _median(scanned_box)
+        if covered_box is not None:
+            covered_box = covered_box & ~outside
+    return Cut(clean_box, scanned_box, covered_box, quarter_turns(quad))
+
+
+def judge_cut(box: Cut) -> Judgement:
+    """`judge` on a box as `cut` cut it."""
+    return judge(box.clean, box.scanned, box.turn)
+
+
 @dataclass(frozen=True)
 class Legibility:
     legible: bool
@@ -253,6 +416,23 @@ def legible(
     judgement = judge(clean, scanned, turn)
     readable = optics and occluded < MAX_OCCLUDED and judgement.verdict != DAMAGED_VERDICT
     return Legibility(readable, optics, judgement, round(occluded, 4))
+
+
+def legible_cut(box: Cut | None, *, blur: float, motion: int, glyph_pixels: float) -> Legibility:
+    """The rule on a box as `cut` cut it (None: outside the image, so not legible); its
+    occlusion from the cut's mask of what was printed over the page."""
+    if box is None:
+        return Legibility(False, False, Judgement(UNDECIDED_VERDICT, 1.0, 0))
+    occluded = occlusion(box.clean, box.covered) if box.covered is not None else 0.0
+    return legible(
+        box.clean,
+        box.scanned,
+        blur=blur,
+        motion=motion,
+        glyph_pixels=glyph_pixels,
+        turn=box.turn,
+        occluded=occluded,
+    )
 
 
 def quad_height(quad: list[float]) -> float:

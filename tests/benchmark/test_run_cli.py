@@ -27,7 +27,10 @@ def test_default_run_in_the_current_folder(run_cli: Run, tmp_path: Path) -> None
         "packetbench-run, extracted by sim (SIMULATED extractor, not a model)"
     )
     assert [line.split()[0] for line in lines[1:6]] == list(STAGES)
-    assert "audit     passed:" in lines[2]
+    # The canonical N3-N5 packets have scanned pages the run reads no OCR of: it says
+    # passed only for what it checked, and names the rest not verified (as `audit` does).
+    assert lines[2].startswith("audit     passed for what was checked: "), lines[2]
+    assert "; not verified: " in lines[2] and "not read (--ocr" in lines[2]
     total = canonical_documents()  # `run` generates exactly the canonical suite
     assert (
         f"{total} of {total} documents [{total} ok] by sim-typical (SIMULATED extractor, "

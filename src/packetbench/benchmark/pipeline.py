@@ -305,7 +305,7 @@ def _run(options: Options, listener: Listener, runner: Any) -> Outcome:
 
     def audit() -> str:
         from packetbench.benchmark.audit import audit_packets
-        from packetbench.benchmark.audit.result import FAILED
+        from packetbench.benchmark.audit.result import FAILED, PASSED
         from packetbench.benchmark.audit.sample import run_default
         from packetbench.core.writing import write_json
 
@@ -340,13 +340,26 @@ def _run(options: Options, listener: Listener, runner: Any) -> Outcome:
             )
         if not outcome.audit_ok:
             return f"FAILED: {found}; see {options.out / 'audit.json'}"
-        if not options.ocr and (totals["fields_not_checked"] or totals["strings_not_checked"]):
-            found += (
-                f"; {totals['fields_not_checked']:,} located values and "
-                f"{totals['strings_not_checked']:,} strings with no text layer (scans, ink, "
-                f"attacked text) not verified (packetbench audit --ocr --packets {packets})"
+        if result.status == PASSED:
+            return f"passed: {found}"
+        # Not verified: passed for what was checked, and the rest said as such, as `audit`
+        # says it (never "passed" for values no reader read).
+        unverified = []
+        if totals["fields_not_checked"] or totals["strings_not_checked"]:
+            unverified.append(
+                f"{totals['fields_not_checked']:,} located values and "
+                f"{totals['strings_not_checked']:,} strings on pages with no text layer (scans, "
+                f"ink, attacked text) not read (--ocr, or packetbench audit --ocr --packets "
+                f"{packets})"
             )
-        return f"passed: {found}"
+        refuted = [
+            f"{packet.packet_id}: {packet.calibration_problem()}"
+            for packet in result.packets
+            if packet.calibration_problem()
+        ]
+        if refuted:
+            unverified.append(f"the pixel rule's verdicts not proven ({'; '.join(refuted)})")
+        return f"passed for what was checked: {found}; not verified: {'; '.join(unverified)}"
 
     _timed("audit", listener, outcome, len(folders), audit)
     if not outcome.audit_ok:

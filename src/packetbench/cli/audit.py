@@ -126,7 +126,13 @@ def _count(checked: int, found: int) -> tuple[str, str, str]:
 
 
 def _report(result: AuditResult) -> None:
-    from packetbench.benchmark.audit.result import NOT_CHECKED, NOT_VERIFIED, READERS, Tally
+    from packetbench.benchmark.audit.result import (
+        NOT_CHECKED,
+        NOT_VERIFIED,
+        PASSED,
+        READERS,
+        Tally,
+    )
 
     console = Console(width=None if sys.stdout.isatty() else 160, highlight=False)
     table = Table(title="Read back, by document and reader", title_justify="left")
@@ -168,10 +174,11 @@ def _report(result: AuditResult) -> None:
         agreement = pixels.agreement
         low, high = agreement.interval()
         calibration = (
-            f"OCR agreed on {agreement.agreed:,} of {agreement.boxes:,} sampled boxes (95 % "
-            f"interval {low * 100:.1f}-{high * 100:.1f} %)"
+            f"OCR agreed on {agreement.agreed:,} of {agreement.boxes:,} boxes of "
+            f"{pixels.pages_sampled:,} page(s) read whole (95 % interval "
+            f"{low * 100:.1f}-{high * 100:.1f} %)"
             if agreement.boxes
-            else "no page of this audit fell in the OCR sample"
+            else f"none of {pixels.pages_sampled:,} page(s) read whole held a box to compare"
         )
         console.print(
             f"Pixels: {pixels.boxes['intact']:,} located values on {pixels.pages:,} scanned "
@@ -179,6 +186,12 @@ def _report(result: AuditResult) -> None:
             f"drawn, {pixels.boxes['undecided']:,} left to OCR; calibration: {calibration}",
             soft_wrap=True,
         )
+        for packet in result.packets:
+            problem = packet.calibration_problem()
+            if problem:
+                console.print(
+                    f"[yellow]not verified[/]: {packet.packet_id}: {problem}", soft_wrap=True
+                )
 
     totals = result.totals()
     if totals["illegible_boxes_confirmed"]:
@@ -237,8 +250,14 @@ def _report(result: AuditResult) -> None:
     )
     if result.sample is not None:
         scope += f" (a sample of the corpus's {result.sample.population:,} packets)"
-    if result.ok:
+    if result.status == PASSED:
         console.print(f"[green]audit passed[/]: {found} in {scope}")
+    elif result.status == NOT_VERIFIED and result.ok:
+        console.print(
+            f"[yellow]audit not verified[/]: {found}, nothing wrong; the pixel rule's "
+            f"verdicts are not proven by its calibration (above), in {scope}",
+            soft_wrap=True,
+        )
     elif result.status == NOT_VERIFIED:
         documents = totals["findings"][NOT_CHECKED]
         console.print(

@@ -4,6 +4,7 @@ over on the scanned image are caught by the rule, without OCR, every one of them
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +13,9 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageDraw
 
-from packetbench.benchmark.audit.pixels import sampled
-from packetbench.legibility import box_pixels
+from packetbench.benchmark.audit.files import read_packet
+from packetbench.benchmark.audit.pixels import calibration_candidates, calibration_pages
+from packetbench.legibility import INTACT_VERDICT, Judgement, box_pixels
 from tests.support.audit import Run, audit_json, edit_json, findings
 from tests.support.ocr import needs_tesseract
 from tests.support.paths import PACKETS
@@ -54,16 +56,30 @@ def _scan_pages(manifest: dict[str, Any]) -> dict[int, dict[str, Any]]:
     return {}
 
 
-def paint_over(packet: Path, doc_id: str, per_page: int = 2) -> set[str]:
+def calibration_of(packet: Path) -> set[tuple[str, int]]:
+    """The scanned pages (doc_id, page) the audit reads whole to calibrate its pixel rule."""
+    files = read_packet(packet)
+    candidates = [
+        (doc.doc_id, page)
+        for doc in files.documents
+        if doc.format == "pdf"
+        for page in calibration_candidates(doc)
+    ]
+    return calibration_pages(files.packet_id, candidates)
+
+
+def paint_over(packet: Path, doc_id: str, per_page: int = 2, calibration: bool = False) -> set[str]:
     """White out `per_page` located values on every scanned page of `doc_id` outside the
-    calibration sample (the image changed in place, the PDF saved again); their paths."""
+    calibration sample (inside it too, with `calibration`: the image changed in place, the
+    PDF saved again); their paths."""
     manifest = json.loads((packet / f"manifest_{doc_id}.json").read_text())
     fields = json.loads((packet / f"field_truth_{doc_id}.json").read_text())["fields"]
     file = packet / manifest["file"]
+    skipped = set() if calibration else calibration_of(packet)
     pdf = pdfium.PdfDocument(file.read_bytes())
     painted: set[str] = set()
     for number, how in sorted(_scan_pages(manifest).items()):
-        if sampled(packet.name, doc_id, number):
+        if (doc_id, number) in skipped:
             continue
         page = pdf[number - 1]
         (image,) = [o for o in page.get_objects() if o.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE]
@@ -197,3 +213,62 @@ def test_a_fax_header_is_read_in_its_cells_not_on_the_whole_page(
     assert pixels["strings_read"] >= 3 * len(headers) - 3 * pixels["pages_sampled"]
     assert pixels["strings_read_found"] >= pixels["strings_read"] // 2
     assert pixels["pages_ocr"] == 0
+
+
+def _lenient(box: Any) -> Judgement:
+    """A pixel rule wrong on purpose: every box is intact, whatever its pixels show."""
+    return Judgement(INTACT_VERDICT, 1.0, 1)
+
+
+@needs_tesseract
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_a_wrong_pixel_rule_is_caught_by_its_calibration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """A pixel rule that vouches for every box (`_lenient`) on a packet whose scanned pages
+    have 60 values each painted over (most of a form's, a fifth of a dense schedule's), the
+    file's hash in its manifest made to match: judged by that
+    rule alone, the audit would pass on values no one can read. The calibration pages (at
+    least two a packet, read whole by OCR) show the rule wrong, on every seed: the packet's
+    calibration refutes it and the audit does not pass. With no calibration page drawn, the
+    same audit is not verified: a rule nothing checked proves nothing."""
+    import hashlib
+
+    from packetbench.benchmark.audit import audit_packet, pixels
+    from packetbench.benchmark.audit.ocr import Tesseract
+    from packetbench.benchmark.audit.result import NOT_VERIFIED, PASSED, AuditResult
+    from packetbench.generator.packet import build_packet
+    from packetbench.generator.tiers import resolve
+    from tests.support.rendering import Rendered, write
+
+    knobs = resolve("N3", {"documents": DOCS.split(","), "patterns.only": ("scan.skewed",)})
+    folder = write(Rendered(build_packet("N3", seed, knobs).files), tmp_path / f"N3-{seed:06d}")
+    for doc_id in DOCS.split(","):
+        assert paint_over(folder, doc_id, per_page=60, calibration=True)
+        manifest = folder / f"manifest_{doc_id}.json"
+        data = (folder / json.loads(manifest.read_text())["file"]).read_bytes()
+        edit_json(manifest, _set_sha256(hashlib.sha256(data).hexdigest()))
+    monkeypatch.setattr(pixels, "judge_cut", _lenient)
+    engine = Tesseract()
+    packet = audit_packet(folder, engine=engine, ocr_mode="pixel")
+    stats = packet.pixels()
+    assert stats is not None and stats.pages and stats.pages_sampled >= 2
+    assert "disagree" in packet.calibration_problem()
+    assert AuditResult([packet], True).status != PASSED
+    # The same rule with no page read whole: nothing could show it wrong, so nothing it
+    # judged is passed either (the check that could not fail, before: no page in the sample).
+    monkeypatch.setattr(pixels, "MIN_CALIBRATION", 0)
+    monkeypatch.setattr(pixels, "SAMPLE", 1 << 62)
+    unchecked = audit_packet(folder, engine=engine, ocr_mode="pixel")
+    assert "none of its calibration boxes" in unchecked.calibration_problem()
+    assert AuditResult([unchecked], True).status == NOT_VERIFIED
+
+
+def _set_sha256(digest: str) -> Callable[[Any], None]:
+    """An edit of a manifest: its file's sha256 set to `digest`."""
+
+    def change(manifest: Any) -> None:
+        manifest["sha256"] = digest
+
+    return change

@@ -391,3 +391,50 @@ def test_same_seed_same_bytes_across_processes(tmp_path: Path) -> None:
         for seed in ("1", "2")
     ]
     assert outputs[0] == outputs[1] and len(outputs[0].splitlines()) == len(patterns)
+
+
+def test_a_value_the_ocr_layer_reaches_is_left_to_ocr(tmp_path: Path) -> None:
+    """Every location of an invisible OCR layer's page that says its text layer carries the
+    value reads so with the audit's own reader (the text in its box, compatibility forms
+    folded, spaces squashed, display lettering left out on the pages an overlay drew on).
+    The layer copies the page's words offset by a point or two but not a right-to-left name
+    (drawn in another font): the words after the name slide into the name's box, so the box
+    reads "<name>, " (N5 seed 6601's engineering report: report.contact_name), and only OCR
+    can prove it."""
+    from packetbench.benchmark.audit.document import reads
+    from packetbench.benchmark.audit.pdftext import PdfText
+    from packetbench.generator.packet import build_packet
+    from packetbench.generator.tiers import resolve
+
+    files = build_packet("N5", 6601, resolve("N5"), only=frozenset({"engineering_report"})).files
+    rendered = Rendered(files)
+    applied = rendered.applied("engineering_report", "textlayer.invisible_ocr")
+    assert applied is not None
+    pages = set(applied["pages_affected"])
+    manifest = json.loads(files["manifest_engineering_report.json"])
+    overlaid = {
+        page
+        for pattern in manifest["patterns_applied"]
+        if pattern["phase"] == "overlay"
+        for page in pattern["pages_affected"]
+    }
+    fields = rendered.fields("engineering_report")
+    (name,) = fields["report.contact_name"]["locations"]
+    assert name["page"] in pages and name["text_layer"] is False
+    checked = 0
+    path_pdf = tmp_path / "engineering_report.pdf"
+    path_pdf.write_bytes(files["engineering_report.pdf"])
+    with PdfText(path_pdf) as pdf:
+        for page in sorted(pages):
+            boxes = [
+                (path, entry["rendered_as"], location["bbox"])
+                for path, entry in fields.items()
+                for location in entry["locations"]
+                if location["page"] == page and location.get("text_layer") is not False
+            ]
+            with pdf.page(page, sizes=page in overlaid) as layer:
+                read = layer.bounded_many([bbox for *_, bbox in boxes], display=False)
+            for (path, shown, _), got in zip(boxes, read, strict=True):
+                assert reads(got) == reads(shown), (path, got)
+                checked += 1
+    assert checked  # the values the layer leaves readable (most are claimed unreadable)

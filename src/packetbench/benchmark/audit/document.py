@@ -95,10 +95,18 @@ def reads(text: str) -> str:
 
 
 class _Auditor:
-    def __init__(self, doc: Document, packet: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        doc: Document,
+        packet: dict[str, Any] | None = None,
+        calibrate: set[int] | None = None,
+    ) -> None:
         self.doc = doc
         self.packet = packet  # packet_truth.json: scanned pages are judged by pixels first
         self.packet_id = str((packet or {}).get("packet_id") or doc.folder.name)
+        # Scanned pages read by OCR to calibrate the pixel rule (`pixels.calibration_pages`,
+        # drawn for the whole packet); None: the pages the hash alone samples (`sampled`).
+        self.calibrate = calibrate
         # The pixel rule's calibration sample: page -> (field, verdict); what OCR found.
         self.calibration: dict[int, list[tuple[int, str]]] = {}
         self.ocr_found: dict[tuple[int, int], bool] = {}
@@ -379,7 +387,9 @@ class _Auditor:
             # How far each scanned page is turned, from all its boxes: the pixel rule may
             # leave a page few or none for OCR to read, and that page is turned all the same.
             self.turns = {
-                page: page_turn(located.get(page, [])) for page in scans if page in self.levels
+                page: page_turn(located.get(page, []) + self.illegible.get(page, []))
+                for page in scans
+                if page in self.levels
             }
             if scans and engine is not None and self.packet is not None:
                 scans = self.by_unattacked(scans, located, strings)
@@ -444,7 +454,7 @@ class _Auditor:
             if (
                 judged is not None
                 and page in self.attacks.pages
-                and not sampled(self.packet_id, self.doc.doc_id, page)
+                and not self.calibrating(page)
                 and not self.hidden_by_pixels(page, judged)
             ):
                 wanted.remove(page)  # its hidden text is OCR's to show absent: read whole
@@ -452,7 +462,7 @@ class _Auditor:
             if judged is None:
                 remaining.append(page)
                 continue
-            if sampled(self.packet_id, self.doc.doc_id, page):
+            if self.calibrating(page):
                 # The calibration sample: read by OCR as a full audit reads it (its findings
                 # are a full audit's), and each box's pixel verdict set beside that reading.
                 stats.pages_sampled += 1
@@ -539,6 +549,12 @@ class _Auditor:
             pages = {p for p in affected if type(p) is int} if isinstance(affected, list) else set()
             (post if pattern.get("phase") == "post" else drawn).update(pages)
         return post - drawn
+
+    def calibrating(self, page: int) -> bool:
+        """Whether scanned `page` is in the pixel rule's calibration sample."""
+        if self.calibrate is not None:
+            return page in self.calibrate
+        return sampled(self.packet_id, self.doc.doc_id, page)
 
     def hidden_by_pixels(self, page: int, judged: PixelPage) -> bool:
         """Whether `page`, of an attacked text layer, draws nothing but its scanned image
@@ -844,7 +860,14 @@ class _Auditor:
         pages = sorted(p for p in self.illegible if 1 <= p <= pdf.pages)
         if not pages:
             return
-        angles = {page: page_turn(self.illegible[page]) for page in pages if page in self.levels}
+        # Each page turned as its every box says (`turns`), not as its illegible boxes alone
+        # say: a page holding one short illegible value would not be turned back at all, and
+        # a value upside down is unreadable to OCR whatever was done to it.
+        angles = {
+            page: self.turns.get(page, page_turn(self.illegible[page]))
+            for page in pages
+            if page in self.levels
+        }
         if self.packet is not None:
             # Pixel mode: each box read on its own (as `reread` reads it), no page read whole:
             # the page's reading would add the words whose centres fall in the box, and a blot
@@ -1440,10 +1463,13 @@ def audit_document(
     engine: Tesseract | None = None,
     on_page: PageHook | None = None,
     packet: dict[str, Any] | None = None,
+    calibrate: set[int] | None = None,
 ) -> DocumentAudit:
     """Read back every located value and visible string of `doc`; `engine` enables OCR;
-    `packet` (its packet_truth.json, with `engine`) judges scanned pages by pixels first."""
-    auditor = _Auditor(doc, packet)
+    `packet` (its packet_truth.json, with `engine`) judges scanned pages by pixels first;
+    `calibrate`, the scanned pages of `doc` read by OCR as well to calibrate that rule (None:
+    the pages `pixels.sampled` draws)."""
+    auditor = _Auditor(doc, packet, calibrate)
     auditor.audit.findings.extend(check_truth(doc))
     auditor.check_values()
     if doc.format == "pdf":

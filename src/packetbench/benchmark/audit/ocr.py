@@ -184,8 +184,26 @@ class _Library:
                 return None
             bound.argtypes, bound.restype = arguments, result
         cls._loaded = lib
+        cls._quiet()
         atexit.register(cls._close)
         return lib
+
+    @staticmethod
+    def _quiet() -> None:
+        """Leptonica's own messages off ("Error in boxClipToRectangle: box outside rectangle"
+        on stderr, for a crop tesseract's layout analysis finds empty): the command's stderr
+        is not shown either."""
+        import ctypes
+        import ctypes.util
+
+        name = ctypes.util.find_library("lept") or ctypes.util.find_library("leptonica")
+        try:
+            lept = ctypes.CDLL(name) if name else None
+            if lept is not None:
+                lept.setMsgSeverity.argtypes, lept.setMsgSeverity.restype = [ctypes.c_int], None
+                lept.setMsgSeverity(6)  # L_SEVERITY_NONE
+        except (OSError, AttributeError):
+            pass
 
     @classmethod
     def _close(cls) -> None:

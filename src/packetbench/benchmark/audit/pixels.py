@@ -9,17 +9,18 @@ box on the scanned page is judged against the same box of the clean page by
 text layer draws it in (`audit.drawn`), moved by the same transform.
 
 Calibration: a seeded sample of scanned pages (`SAMPLE`: about one page in that many, chosen
-by a hash of the packet, the document and the page) is read by OCR exactly as `--ocr-mode
-full` reads it (so its findings are a full audit's), and each of its boxes' pixel verdicts is
-set beside what OCR found there. The agreement is reported with its 95 % interval, and an
-audit where the rule calls more than `MAX_DISAGREEMENT` of the sampled boxes otherwise than
-OCR does is not verified.
+by a hash of the packet, the document and the page, and never fewer than MIN_CALIBRATION
+pages of a packet, `calibration_pages`) is read by OCR exactly as `--ocr-mode full` reads it
+(so its findings are a full audit's), and each of its boxes' pixel verdicts is set beside
+what OCR found there. The agreement is reported with its 95 % interval, and an
+audit whose sample shows the rule calling more than `MAX_DISAGREEMENT` of the boxes otherwise
+than OCR does (`Agreement.refutes`: the whole audit's sample, or any one packet's) is not
+verified.
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -37,10 +38,12 @@ from packetbench.legibility import (
     MAX_OCCLUDED,
     UNDECIDED_VERDICT,
     Judgement,
-    box_pixels,
+    cut,
     judge,
+    judge_cut,
+    levelled,
+    line_frame,
     occlusion,
-    quarter_turns,
 )
 
 Pixels = np.ndarray[Any, Any]
@@ -59,10 +62,37 @@ MARGIN = 1.0  # points around a value's quad that belong to its box (a glyph's s
 SPREAD = 0.15
 
 
-def sampled(packet_id: str, doc_id: str, page: int, seed: int = 0) -> bool:
-    """Whether page `page` of `doc_id` in packet `packet_id` is in the calibration sample."""
+# Every packet with scanned pages judged by pixels has at least this many of them in its
+# calibration sample (all of them when it has fewer): with one page in SAMPLE alone, most
+# packets drew none (N5-006601: 107 scanned pages judged, none read), and a rule wrong on
+# them could not have been caught.
+MIN_CALIBRATION = 2
+
+
+def _draw_key(packet_id: str, doc_id: str, page: int, seed: int) -> int:
     digest = hashlib.sha256(f"{seed}:{packet_id}:{doc_id}:{page}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") % SAMPLE == 0
+    return int.from_bytes(digest[:8], "big")
+
+
+def sampled(packet_id: str, doc_id: str, page: int, seed: int = 0) -> bool:
+    """Whether page `page` of `doc_id` in packet `packet_id` is in the calibration sample by
+    its hash alone (one page in SAMPLE; `calibration_pages` adds the packet's minimum)."""
+    return _draw_key(packet_id, doc_id, page, seed) % SAMPLE == 0
+
+
+def calibration_pages(
+    packet_id: str, candidates: list[tuple[str, int]], seed: int = 0
+) -> set[tuple[str, int]]:
+    """The scanned pages (doc_id, page) of one packet read by OCR to calibrate the pixel rule:
+    every candidate its hash samples (`sampled`), and, until there are MIN_CALIBRATION, the
+    candidates first in the order of the same hash (a seeded draw, the same for the same
+    packet). `candidates` are the packet's pages the rule would judge."""
+    chosen = {c for c in candidates if sampled(packet_id, c[0], c[1], seed)}
+    for candidate in sorted(set(candidates), key=lambda c: _draw_key(packet_id, c[0], c[1], seed)):
+        if len(chosen) >= MIN_CALIBRATION:
+            break
+        chosen.add(candidate)
+    return chosen
 
 
 @dataclass
@@ -97,7 +127,19 @@ class Agreement:
         return wilson(self.agreed, self.boxes)
 
     def too_low(self) -> bool:
+        """The disagreement's point estimate is above MAX_DISAGREEMENT."""
         return bool(self.boxes) and (self.boxes - self.agreed) > MAX_DISAGREEMENT * self.boxes
+
+    def refutes(self) -> bool:
+        """Even the lower end of the disagreement's 95 % interval is above MAX_DISAGREEMENT:
+        the sample shows the rule wrong (a rule that misjudges its boxes disagrees on a fifth
+        of them or more, which 40 boxes show), while OCR's own misses of boxes drawn intact
+        (a superscript marker, a lone letter read twice: 2-5 % of a page's boxes) do not.
+        On a corpus's thousands of boxes the bound is the point estimate."""
+        if not self.boxes:
+            return False
+        low, _ = wilson(self.boxes - self.agreed, self.boxes)
+        return low > MAX_DISAGREEMENT
 
     def to_json(self) -> dict[str, Any]:
         low, high = self.interval()
@@ -212,15 +254,6 @@ class PixelStats:
             "agreement": self.agreement.to_json(),
             "agreement_levels": {k: v.to_json() for k, v in sorted(self.levels.items())},
         }
-
-
-def _median(pixels: Pixels) -> int:
-    """`int(np.median(pixels))` of uint8 pixels, by counting them rather than sorting."""
-    counts = np.bincount(pixels.ravel(), minlength=256).cumsum()
-    total = int(counts[-1])
-    low = int(np.searchsorted(counts, (total - 1) // 2, side="right"))
-    high = int(np.searchsorted(counts, total // 2, side="right"))
-    return int((low + high) / 2)
 
 
 def _shrunk(quad: list[float], by: float) -> list[float]:
@@ -340,72 +373,27 @@ class PixelPage:
     printed: list[tuple[str, list[float]]] = field(default_factory=list)
 
     def judge_box(self, quad: list[float]) -> Judgement:
-        """The verdict on one value's box: only the pixels inside its quad (grown by MARGIN
-        points) are compared, the rest of the upright rectangle around a turned box set to
-        paper on both sides, so a form's rule or a neighbour's text beside the value cannot
-        vouch for it."""
-        from PIL import Image, ImageDraw
-
-        where = box_pixels(quad, self.dpi, self.height, self.clean.shape, MARGIN)
-        if where is None:
+        """The verdict on one value's box, cut exactly as the generator cut it when it judged
+        the box (`legibility.cut`: only the pixels inside its quad, grown by MARGIN points, a
+        box turned off a quarter turn levelled along its line), so a form's rule or a
+        neighbour's text beside the value can neither vouch for it nor spoil it."""
+        box = cut(self.clean, self.scanned, quad, self.dpi, self.height, None, MARGIN)
+        if box is None:
             return Judgement(UNDECIDED_VERDICT, 1.0, 0)
-        left, top, right, bottom = where
-        clean = self.clean[top:bottom, left:right]
-        scanned = self.scanned[top:bottom, left:right]
-        if len(quad) != 8:
-            return judge(clean, scanned, 0)
-        scale = self.dpi / 72
-        xs, ys = quad[0::2], quad[1::2]
-        cx, cy = sum(xs) / 4, sum(ys) / 4
-        polygon = []
-        for x, y in zip(xs, ys, strict=True):
-            # Each corner moved MARGIN * 1.414 points away from the centre.
-            norm = max(math.hypot(x - cx, y - cy), 1e-9)
-            grown_x = x + (x - cx) / norm * MARGIN * 1.414
-            grown_y = y + (y - cy) / norm * MARGIN * 1.414
-            polygon.append((grown_x * scale - left, (self.height - grown_y) * scale - top))
-        mask = Image.new("L", (right - left, bottom - top), 0)
-        ImageDraw.Draw(mask).polygon(polygon, fill=1)
-        outside = np.frombuffer(mask.tobytes(), dtype=np.uint8).reshape(clean.shape) == 0
-        if outside.any():
-            clean, scanned = clean.copy(), scanned.copy()
-            clean[outside] = int(clean.max())
-            scanned[outside] = _median(scanned)
-        return judge(clean, scanned, quarter_turns(quad))
+        return judge_cut(box)
 
     def judge_line(self, quad: list[float]) -> Judgement:
         """The verdict on a string drawn across the page (a watermark), in the rectangle
         along its line (`string_line`: corners lower-left, lower-right, upper-right,
         upper-left, grown by MARGIN points): the rectangle is turned level, the clean and
-        the scanned page alike (one bilinear map), and judged as a box whose rows are its
-        glyph rows. The upright rectangle around a diagonal line holds most of the page,
+        the scanned page alike (`legibility.line_frame`), and judged as a box whose rows are
+        its glyph rows. The upright rectangle around a diagonal line holds most of the page,
         which costs as much to compare as the rest of the page's boxes together."""
-        from PIL import Image
-
-        scale = self.dpi / 72
-        corners = [
-            (x * scale, (self.height - y) * scale)
-            for x, y in zip(quad[0::2], quad[1::2], strict=True)
-        ]
-        (x0, y0), (x1, y1), _, (x3, y3) = corners
-        length, tall = math.hypot(x1 - x0, y1 - y0), math.hypot(x3 - x0, y3 - y0)
-        if length < 2 or tall < 2:
+        frame = line_frame(quad, self.dpi, self.height, MARGIN)
+        if frame is None:
             return Judgement(UNDECIDED_VERDICT, 1.0, 0)
-        grow = MARGIN * scale
-        ux, uy = (x1 - x0) / length, (y1 - y0) / length  # along the line
-        vx, vy = (x0 - x3) / tall, (y0 - y3) / tall  # down the glyphs
-        origin = (x3 - grow * ux - grow * vx, y3 - grow * uy - grow * vy)
-        size = (round(length + 2 * grow), round(tall + 2 * grow))
-        # Output pixel (u, v) -> page pixel origin + u * along + v * down.
-        data = (ux, vx, origin[0], uy, vy, origin[1])
-        strips = [
-            np.asarray(
-                Image.fromarray(np.ascontiguousarray(side)).transform(
-                    size, Image.Transform.AFFINE, data, Image.Resampling.BILINEAR, fillcolor=255
-                )
-            )
-            for side in (self.clean, self.scanned)
-        ]
+        size, data = frame
+        strips = [levelled(side, size, data, 255, False) for side in (self.clean, self.scanned)]
         return judge(strips[0], strips[1], 0)
 
     @cached_property
@@ -432,14 +420,10 @@ class PixelPage:
         was printed over the page (`cover`), as `legibility.occlusion` measures it."""
         if self.cover is None:
             return False
-        where = box_pixels(quad, self.dpi, self.height, self.clean.shape, MARGIN)
-        if where is None:
+        box = cut(self.clean, self.scanned, quad, self.dpi, self.height, self.cover, MARGIN)
+        if box is None or box.covered is None:
             return False
-        left, top, right, bottom = where
-        return (
-            occlusion(self.clean[top:bottom, left:right], self.cover[top:bottom, left:right])
-            >= MAX_OCCLUDED
-        )
+        return occlusion(box.clean, box.covered) >= MAX_OCCLUDED
 
     def string_quads(self, text: str) -> list[list[float]]:
         """Where the native page draws `text` (`DrawnText.find`), moved onto the scanned
@@ -496,6 +480,20 @@ class PixelPage:
             if not self.spreads(quad) and self.judge_box(quad).verdict == INTACT_VERDICT:
                 return INTACT_VERDICT, quad
         return UNDECIDED_VERDICT, places[0]
+
+
+def calibration_candidates(doc: Document) -> list[int]:
+    """The scanned pages of `doc` the pixel rule judges that hold a located value it would
+    compare with OCR (not a checkbox): the pages a calibration sample is drawn from."""
+    details = scan_details(doc)
+    pages = {
+        location.get("page")
+        for entry in doc.fields
+        if entry.get("kind") != "checkbox"
+        for location in entry.get("locations") or []
+        if isinstance(location, dict) and location.get("legible") is not False
+    }
+    return sorted(page for page in details if page in pages)
 
 
 def pixel_pages(

@@ -269,11 +269,52 @@ class PacketAudit:
     def ok(self) -> bool:
         return next(self.all_findings(), None) is None
 
+    def pixels(self) -> PixelStats | None:
+        """The pixel rule's work pooled over the packet's documents (None: none judged)."""
+        pooled = None
+        for doc in self.documents:
+            if doc.pixels is not None:
+                pooled = doc.pixels if pooled is None else pooled + doc.pixels
+        return pooled
+
+    def calibration_problem(self) -> str:
+        """Why the pixel rule's verdicts on this packet are not proven ("" when they are):
+        it judged scanned pages but no box of its calibration sample was read by OCR, or
+        its sample shows it disagreeing with OCR beyond the bound (`Agreement.refutes`)."""
+        pixels = self.pixels()
+        if pixels is None or not pixels.pages:
+            return ""
+        agreement = pixels.agreement
+        if not agreement.boxes:
+            return (
+                f"the pixel rule judged {pixels.pages} scanned page(s) and none of its "
+                "calibration boxes was read by OCR"
+            )
+        if agreement.refutes():
+            return (
+                f"the pixel rule and OCR disagree on {agreement.boxes - agreement.agreed} of "
+                f"{agreement.boxes} calibration boxes"
+            )
+        return ""
+
     def to_json(self) -> dict[str, Any]:
+        pixels = self.pixels()
         return {
             "packet_id": self.packet_id,
             "path": self.path,
             "ok": self.ok,
+            "calibration": None
+            if pixels is None
+            else {
+                "pages_judged": pixels.pages,
+                "pages_sampled": pixels.pages_sampled,
+                **{
+                    k: v
+                    for k, v in pixels.agreement.to_json().items()
+                    if k in ("boxes", "agreed", "rate", "interval_95")
+                },
+                "problem": self.calibration_problem() or None,
+            },
             "universe": {
                 "size": dict(self.universe),
                 "skipped_keys": dict(sorted(self.skipped_keys.items())),
@@ -310,21 +351,25 @@ class AuditResult:
         layer, audited without --ocr; not wrong, just not proven)."""
         problems = {finding.problem for finding in self.findings()}
         pixels = self.pixels()
-        uncalibrated = pixels is not None and pixels.agreement.too_low()
+        uncalibrated = (pixels is not None and pixels.agreement.refutes()) or any(
+            packet.calibration_problem() for packet in self.packets
+        )
         if not problems:
             return NOT_VERIFIED if uncalibrated else PASSED
         return NOT_VERIFIED if problems == {NOT_CHECKED} else FAILED
 
     def pixels(self) -> PixelStats | None:
         """The pixel rule's work pooled over every document (None: no pixel-mode audit). Its
-        calibration sample decides: when the rule and OCR disagree on more than
-        `pixels.MAX_DISAGREEMENT` of the sampled boxes, nothing the rule verified is proven,
-        and the audit is not verified."""
+        calibration sample decides: when it shows the rule and OCR disagreeing on more than
+        `pixels.MAX_DISAGREEMENT` of its boxes (`Agreement.refutes`: even the lower end of
+        the disagreement's 95 % interval above it), pooled or in any one packet
+        (`PacketAudit.calibration_problem`), nothing the rule verified is proven, and the
+        audit is not verified."""
         pooled = None
         for packet in self.packets:
-            for doc in packet.documents:
-                if doc.pixels is not None:
-                    pooled = doc.pixels if pooled is None else pooled + doc.pixels
+            found = packet.pixels()
+            if found is not None:
+                pooled = found if pooled is None else pooled + found
         return pooled
 
     def findings(self) -> Iterator[Finding]:

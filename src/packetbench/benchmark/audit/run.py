@@ -10,6 +10,7 @@ from packetbench.benchmark.audit.document import PageHook, audit_document
 from packetbench.benchmark.audit.files import read_packet
 from packetbench.benchmark.audit.leaks import audit_hidden, audit_leaks, forbidden_values
 from packetbench.benchmark.audit.ocr import Tesseract
+from packetbench.benchmark.audit.pixels import calibration_candidates, calibration_pages
 from packetbench.benchmark.audit.result import (
     INTEGRITY,
     PROBLEMS,
@@ -38,8 +39,24 @@ def audit_packet(
     first and OCRs only what that leaves (`audit.pixels`); "full" OCRs every such page."""
     packet = read_packet(folder)
     rebuild = packet.truth if ocr_mode == "pixel" else None
+    calibrate: dict[str, set[int]] = {}
+    if rebuild is not None and engine is not None:
+        candidates = [
+            (doc.doc_id, page)
+            for doc in packet.documents
+            if doc.format == "pdf"
+            for page in calibration_candidates(doc)
+        ]
+        for doc_id, page in calibration_pages(packet.packet_id, candidates):
+            calibrate.setdefault(doc_id, set()).add(page)
     audits = {
-        doc.doc_id: audit_document(doc, engine=engine, on_page=on_page, packet=rebuild)
+        doc.doc_id: audit_document(
+            doc,
+            engine=engine,
+            on_page=on_page,
+            packet=rebuild,
+            calibrate=calibrate.get(doc.doc_id, set()) if rebuild is not None else None,
+        )
         for doc in packet.documents
     }
     built = universe.build(folder)

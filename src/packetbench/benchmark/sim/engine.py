@@ -82,11 +82,9 @@ class Engine:
     touched: Touched = field(default_factory=lambda: Touched({}))  # patterns per path
     illegible: dict[str, Any] = field(default_factory=dict)  # path -> the destroyed value
     required: frozenset[str] = frozenset()  # leaf patterns (indices erased) never left null
-    # A foreign schema's document (an imported corpus's): its lists have no record keys, so
-    # a keyless record changes a leaf only when it keeps two populated leaves (the scorer
-    # pairs it by agreement); its truth holds what the page shows ("BHG-2023-039582¹"), so a
-    # respelling that normalization does not equate with it is not written. Off for
-    # packetbench's own schemas, whose runs stay as they were.
+    # A foreign schema's document (an imported corpus's): its truth holds what the page shows
+    # ("BHG-2023-039582¹"), so a respelling that normalization does not equate with it is not
+    # written. Off for packetbench's own schemas, whose runs stay as they were.
     foreign: bool = False
     expected: Expected = field(default_factory=Expected)
     injections: list[dict[str, Any]] = field(default_factory=list)
@@ -188,7 +186,10 @@ class Engine:
                 dropped_any = True
                 continue
             budget = None if keys[index] in unique else 1
-            if budget and self.foreign and _populated(item, truth) < 2:
+            # Paired by agreement, a record keeps one of its leaves right only when it has
+            # two: with one populated leaf (the rest damaged past reading, say), changing it
+            # would make the record a dropped one beside an invented one.
+            if budget and _populated(item, truth) < 2:
                 budget = 0
             out.append(self.record(item, truth, where, budget))
         if (
@@ -281,7 +282,11 @@ class Engine:
         counts = self.expected.counts
         if truth is None and path in self.illegible:
             counts.gt_null_fields += 1
-            written = None if is_key else self._guess(path, shape)
+            if is_key:  # a key is never guessed: the record is paired by it
+                self.guesses.append({"path": path, "outcome": "abstained"})
+                written = None
+            else:
+                written = self._guess(path, shape)
             if written is None:
                 counts.abstained += 1
             else:

@@ -95,6 +95,8 @@ def stage(subject: Subject, knobs: Mapping[str, Any], packet: str) -> Staged:
             presentation = before  # nothing to act on: leave no trace
             continue
         applications.append((applied, staging.checks))
+        if pattern.phase == "overlay":
+            presentation.overlays.append(applied)
         if values:
             # Later patterns see the document as this one left it (e.g. reordered rows).
             subject = with_doc(subject, _changed(subject.doc, values))

@@ -28,7 +28,8 @@ scan that brings its own).
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterable
+import unicodedata
+from collections.abc import Callable, Iterable, Set
 from typing import Any, TypeGuard
 
 from packetbench.generator.patterns.base import Applied, Staging, pattern
@@ -277,7 +278,8 @@ def _invisible_ocr(staging: Staging) -> bool:
         """A value narrower than the layer's offset (a lone "1") may come out with its copy
         beside its box rather than in it: such a value reads right, so it is not claimed."""
         if holder:
-            _keep_unreadable(data, holder[0], applied)
+            overlaid = set().union(*(a.pages for a in staging.presentation.overlays))
+            _keep_unreadable(data, holder[0], applied, overlaid)
         return data
 
     staging.after_layout(draw)
@@ -286,51 +288,84 @@ def _invisible_ocr(staging: Staging) -> bool:
     return True
 
 
-def _keep_unreadable(data: bytes, pdf: PdfDocument, applied: Applied) -> None:
-    """Drop the claims the emitted file does not bear out: a claimed value whose characters
-    in its box (display lettering aside, as a reader of values leaves it out) are exactly its
-    own is readable after all, and its location goes back to the text layer."""
+def _inside(
+    layer: list[tuple[str, tuple[float, ...], bool]], bbox: list[float], display: bool = False
+) -> str:
+    """The characters of a text layer ((char, box, small)) whose boxes meet `bbox`, spaces
+    aside; display lettering (not small) too, unless `display`."""
+    x0, y0, x1, y1 = bbox
+    return "".join(
+        c
+        for c, (left, bottom, right, top), keep in layer
+        if (keep or display)
+        and not c.isspace()
+        and max(left, x0) < min(right, x1)
+        and max(bottom, y0) < min(top, y1)
+    )
+
+
+def _folded(text: str) -> str:
+    """`text` as a reader compares it: NFKC (a ligature glyph as its letters), no spaces."""
+    return "".join(unicodedata.normalize("NFKC", text).split())
+
+
+def _keep_unreadable(
+    data: bytes, pdf: PdfDocument, applied: Applied, overlaid: Set[int] = frozenset()
+) -> None:
+    """Settle, on the emitted file, which locations of the layer's pages its text layer still
+    yields: a claimed value whose characters in its box (display lettering aside, as a reader
+    of values leaves it out) are exactly its own is readable after all, and its location goes
+    back to the text layer; any other value of those pages whose box the layer's words reach
+    (a word beside it, offset into it: the words after a right-to-left name the layer does not
+    copy slide into the name's box) no longer reads from the text layer, and only OCR can
+    prove it."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 
     claims: dict[str, list[str]] = applied.details.get("unreadable", {})
     document = pdfium.PdfDocument(data)
     try:
-        for page, paths in list(claims.items()):
-            textpage = document[int(page) - 1].get_textpage()
+        for page in sorted(applied.pages):
+            textpage = document[page - 1].get_textpage()
             boxes = [textpage.get_charbox(i) for i in range(textpage.count_chars())]
             chars = [chr(raw.FPDFText_GetUnicode(textpage, i)) for i in range(len(boxes))]
             small = [raw.FPDFText_GetFontSize(textpage, i) <= 24 for i in range(len(boxes))]
             textpage.close()
+
+            layer = list(zip(chars, boxes, small, strict=True))
+
+            claimed = claims.get(str(page), [])
             kept = []
-            for path in paths:
+            for path in claimed:
                 rendered = "".join(pdf.recorder.drawn[path].rendered_as.split())
-                readable = True
-                for location in pdf.recorder.drawn[path].locations:
-                    if location.get("page") != int(page) or location.get("text_layer"):
-                        continue
-                    x0, y0, x1, y1 = location["bbox"]
-                    inside = "".join(
-                        c
-                        for c, (left, bottom, right, top), keep in zip(
-                            chars, boxes, small, strict=True
-                        )
-                        if keep
-                        and not c.isspace()
-                        and max(left, x0) < min(right, x1)
-                        and max(bottom, y0) < min(top, y1)
-                    )
-                    readable = readable and inside == rendered
+                readable = all(
+                    _inside(layer, location["bbox"]) == rendered
+                    for location in pdf.recorder.drawn[path].locations
+                    if location.get("page") == page and not location.get("text_layer")
+                )
                 if readable:
                     for location in pdf.recorder.drawn[path].locations:
-                        if location.get("page") == int(page):
+                        if location.get("page") == page:
                             location["text_layer"] = True
                 else:
                     kept.append(path)
+            for path, location in _located(pdf, page):
+                if path in claimed or location.get("text_layer") is False:
+                    continue
+                rendered = "".join(pdf.recorder.drawn[path].rendered_as.split())
+                if "fragment" in location or not rendered:
+                    continue
+                # As the audit reads the text layer: compatibility forms folded (a ligature
+                # glyph copies as its letters), display lettering left out only on the pages
+                # an overlay pattern drew on (`overlaid`), every character counted elsewhere.
+                inside = _inside(layer, location["bbox"], display=page not in overlaid)
+                if _folded(inside) != _folded(rendered):
+                    _unreadable(applied, page, path, location)
+                    kept.append(path)
             if kept:
-                claims[page] = kept
+                claims[str(page)] = kept
             else:
-                del claims[page]
+                claims.pop(str(page), None)
     finally:
         document.close()
     applied.targets[:] = [

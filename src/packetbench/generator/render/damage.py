@@ -144,22 +144,62 @@ def punch(pixels: Matrix, dpi: int, rng: np.random.Generator) -> None:
         region[inside] = 35
 
 
-def blot(pixels: Matrix, box: tuple[int, int, int, int], rng: np.random.Generator) -> None:
-    """A dense toner or ink blot over `box` (left, top, right, bottom, pixels): the box grown
-    by a fifth of its height each way, its corners rounded, filled nearly black (gray 18-58
-    with a coarse mottle), so that no stroke of what was under it shows through."""
+# A blot reaches this share of the glyph height beyond its value's box on every side.
+BLOT_GROW = 0.2
+# Pixels: a blot never grows less than this beyond its box.
+BLOT_GROW_MIN = 2.0
+
+Corners = list[tuple[float, float]]
+
+
+def blot_corners(corners: Corners) -> Corners:
+    """The corners of the blot over a value whose box has `corners` on the page image (pixels,
+    lower-left, lower-right, upper-right, upper-left of the value as drawn): the box grown by
+    BLOT_GROW of its glyph height (at least BLOT_GROW_MIN pixels) along its own line and across
+    it, so a blot on a turned or crooked page lies along its value, as the value lies, and
+    reaches its neighbours no further than on a straight page."""
+    (x0, y0), (x1, y1), _, (x3, y3) = corners
+    length, tall = float(np.hypot(x1 - x0, y1 - y0)), float(np.hypot(x3 - x0, y3 - y0))
+    if length < 1e-6 or tall < 1e-6:
+        return list(corners)
+    grow = max(BLOT_GROW * tall, BLOT_GROW_MIN)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length  # along the line
+    vx, vy = (x3 - x0) / tall, (y3 - y0) / tall  # up the glyphs
+    return [
+        (x0 - grow * ux - grow * vx, y0 - grow * uy - grow * vy),
+        (x1 + grow * ux - grow * vx, y1 + grow * uy - grow * vy),
+        (x1 + (x3 - x0) + grow * ux + grow * vx, y1 + (y3 - y0) + grow * uy + grow * vy),
+        (x3 - grow * ux + grow * vx, y3 - grow * uy + grow * vy),
+    ]
+
+
+def blot(pixels: Matrix, corners: Corners, rng: np.random.Generator) -> None:
+    """A dense toner or ink blot over a value whose box has `corners` on the page image
+    (pixels, lower-left, lower-right, upper-right, upper-left), grown as `blot_corners` grows
+    it: a superellipse along the value's line (square enough to cover the whole box, round at
+    the corners) filled nearly black (gray 18-58 with a coarse mottle), so that no stroke of
+    what was under it shows through."""
     rows, cols = pixels.shape
-    left, top, right, bottom = box
-    grow = max(2, (bottom - top) // 5)
-    left, top = max(left - grow, 0), max(top - grow, 0)
-    right, bottom = min(right + grow, cols), min(bottom + grow, rows)
+    grown = blot_corners(corners)
+    xs = [x for x, _ in grown]
+    ys = [y for _, y in grown]
+    left, top = max(int(np.floor(min(xs))), 0), max(int(np.floor(min(ys))), 0)
+    right, bottom = min(int(np.ceil(max(xs))), cols), min(int(np.ceil(max(ys))), rows)
     if right - left < 2 or bottom - top < 2:
         return
+    (gx0, gy0), (gx1, gy1), _, (gx3, gy3) = grown
+    length, tall = float(np.hypot(gx1 - gx0, gy1 - gy0)), float(np.hypot(gx3 - gx0, gy3 - gy0))
+    if length < 1e-6 or tall < 1e-6:
+        return
+    cx, cy = sum(xs) / 4, sum(ys) / 4
+    ux, uy = (gx1 - gx0) / length, (gy1 - gy0) / length
     h, w = bottom - top, right - left
-    ys = (np.arange(h, dtype=np.float32)[:, None] + 0.5) / h * 2.0 - 1.0
-    xs = (np.arange(w, dtype=np.float32)[None, :] + 0.5) / w * 2.0 - 1.0
-    # A superellipse: square enough to cover the whole box, round at the corners.
-    inside = (np.abs(xs) ** 8 + np.abs(ys) ** 8) <= 1.0
+    py = np.arange(top, bottom, dtype=np.float64)[:, None] + 0.5 - cy
+    px = np.arange(left, right, dtype=np.float64)[None, :] + 0.5 - cx
+    # Each pixel in the blot's own frame, both axes scaled to -1..1.
+    along = (px * ux + py * uy) / (length / 2)
+    across = (-px * uy + py * ux) / (tall / 2)
+    inside = (np.abs(along) ** 8 + np.abs(across) ** 8) <= 1.0
     mottle = rng.integers(18, 58, (max(h // 4, 1) + 1, max(w // 4, 1) + 1)).astype(np.uint8)
     shade = np.repeat(np.repeat(mottle, 4, axis=0), 4, axis=1)[:h, :w]
     region = pixels[top:bottom, left:right]

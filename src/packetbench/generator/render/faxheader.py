@@ -73,6 +73,7 @@ class FaxHeader:
             "dialled": self.dialled,
             "pages": self.pages,
             "top": self.top,
+            "middle": self.middle,
         }
 
 
@@ -102,15 +103,18 @@ def _width(font: ImageFont.FreeTypeFont, text: str, pad: int) -> int:
     return round(font.getlength(text)) + 2 * pad
 
 
-def layout(header: FaxHeader, page: int, width: float, dpi: int) -> list[tuple[str, Box]]:
+def layout(
+    header: FaxHeader, page: int, width: float, dpi: int, lift: int = 0
+) -> list[tuple[str, Box]]:
     """Each field of the line on 1-based `page` of a page `width` points wide drawn at `dpi`:
     its text and its white cell in pixels. The time sent at the left margin, the sender at
-    `middle`, the number dialled and the page marker at the right margin."""
+    `middle`, the number dialled and the page marker at the right margin; the line `lift`
+    pixels above where the header puts it (`clear_lift`)."""
     scale = dpi / 72.0
     font = _font(round(SIZE * scale))
     pad = round(PAD * scale)
     ascent, descent = font.getmetrics()
-    top = round(header.top * scale)
+    top = round(header.top * scale) - lift
     bottom = top + ascent + descent + 2 * pad
     sent, sender, dialled = header.fields(page)
     cols = round(width * scale)
@@ -127,15 +131,52 @@ def layout(header: FaxHeader, page: int, width: float, dpi: int) -> list[tuple[s
     return placed
 
 
-def stamp(pixels: Matrix, dpi: int, header: FaxHeader, page: int, width: float) -> list[Box]:
+def _across(cell: Box, box: Box) -> bool:
+    """Whether `cell`'s upper or lower edge runs across `box`'s glyphs: the cell reaches into
+    the box from above or below and leaves the rest of its glyph rows (its side edges cut
+    whole glyphs off a value, which leaves it plainly incomplete, not in doubt)."""
+    left, top, right, bottom = cell
+    x0, y0, x1, y1 = box
+    if max(left, x0) >= min(right, x1):
+        return False
+    return y0 < top < y1 or y0 < bottom < y1
+
+
+def clear_lift(header: FaxHeader, page: int, width: float, dpi: int, boxes: list[Box]) -> int:
+    """How many pixels the line of 1-based `page` is lifted (lowered, when negative) so that
+    no cell's upper or lower edge runs across a value's box (`boxes`, pixels): a value is under
+    a cell's full height or clear of it, as a sheet lands in the machine a little higher or
+    lower from page to page: the nearest such place, at most the line's height lower. A
+    cell's edge across a value's glyphs leaves a value neither gone nor legible (with a tenth
+    to a quarter of its ink cut off, OCR read 16 of 35 such values, benchmarks/
+    legibility_margin.py), so the header never stops there. 0 when nothing is cut; lifted
+    above the page's top at worst, where it cuts nothing."""
+    first = layout(header, page, width, dpi)
+    height = first[0][1][3] - first[0][1][1]
+    most = round(header.top * dpi / 72.0) + height
+    # The nearest clear place, up or down (a line lifted past the page's top cuts nothing).
+    for step in range(2 * most + 1):
+        lift = (step + 1) // 2 if step % 2 else -(step // 2)
+        if lift < -height:
+            continue
+        cells = [cell for _, cell in layout(header, page, width, dpi, lift)]
+        if not any(_across(cell, box) for cell in cells for box in boxes):
+            return lift
+    return most
+
+
+def stamp(
+    pixels: Matrix, dpi: int, header: FaxHeader, page: int, width: float, lift: int = 0
+) -> list[Box]:
     """Print the header of 1-based `page` into `pixels` (gray, a row per pixel row, 255 =
-    white, in place): each field's cell white, its text black. Returns the cells."""
+    white, in place), `lift` pixels up (`clear_lift`): each field's cell white, its text
+    black. Returns the cells."""
     scale = dpi / 72.0
     font = _font(round(SIZE * scale))
     pad = round(PAD * scale)
     rows, cols = pixels.shape
     cells = []
-    for text, (left, top, right, bottom) in layout(header, page, width, dpi):
+    for text, (left, top, right, bottom) in layout(header, page, width, dpi, lift):
         left, top = max(left, 0), max(top, 0)
         right, bottom = min(right, cols), min(bottom, rows)
         if right <= left or bottom <= top:
@@ -148,15 +189,16 @@ def stamp(pixels: Matrix, dpi: int, header: FaxHeader, page: int, width: float) 
 
 
 def cells(
-    header: FaxHeader, page: int, size: tuple[float, float], dpi: int
+    header: FaxHeader, page: int, size: tuple[float, float], dpi: int, lift: int = 0
 ) -> list[tuple[int, str, list[float]]]:
-    """Each field of the line on 1-based `page` (a page `size` points, scanned at `dpi`) as
-    (page, text, quad): its cell in points of the scanned page (lower-left, lower-right,
-    upper-right, upper-left), where `stamp` prints it. The audit reads a field there."""
+    """Each field of the line on 1-based `page` (a page `size` points, scanned at `dpi`,
+    the line lifted `lift` pixels) as (page, text, quad): its cell in points of the scanned
+    page (lower-left, lower-right, upper-right, upper-left), where `stamp` prints it. The
+    audit reads a field there."""
     width, height = size
     step = 72.0 / dpi
     out = []
-    for text, (left, top, right, bottom) in layout(header, page, width, dpi):
+    for text, (left, top, right, bottom) in layout(header, page, width, dpi, lift):
         x0, x1 = left * step, right * step
         y0, y1 = height - bottom * step, height - top * step
         out.append((page, text, [x0, y0, x1, y0, x1, y1, x0, y1]))

@@ -498,7 +498,14 @@ class PdfDocument:
                 found = scan.LEVELS[level]
                 header = self.recorder.presentation.fax_header if found.header else None
                 scanned = scan.scan_page(
-                    pdf, index, found, seed, blots=blots, judged=True, header=header
+                    pdf,
+                    index,
+                    found,
+                    seed,
+                    blots=blots,
+                    judged=True,
+                    header=header,
+                    values=self._value_boxes(index + 1) if header is not None else None,
                 )
                 pages[index] = [
                     ImageOp(0.0, 0.0, self.width, self.height, scanned.image, jpeg=scanned.jpeg)
@@ -591,16 +598,33 @@ class PdfDocument:
                     transform, details = scan.placement(pdf, index, found, seed)
                     placed = [(index, transform)]
                     number = index + 1
+                header = look.fax_header if found.header else None
+                lift = 0
+                if header is not None:
+                    # Where `_scanned` printed it (`scan.header_lift`), from the same boxes.
+                    width, height = (float(v) for v in pdf.get_page_size(index))
+                    lift = scan.header_lift(
+                        header,
+                        index,
+                        width,
+                        height,
+                        found,
+                        placed[0][1],
+                        self._value_boxes(index + 1),
+                    )
+                    if lift:
+                        details["header_lift"] = lift
                 for page, transform in placed:
                     self.recorder.scanned(page + 1, transform.box, transform.quad)
                     if up > 1:
                         look.sheets[page + 1] = number
-                header = look.fax_header if found.header else None
                 if header is not None:
                     rebuild = REBUILD.get()
                     if rebuild is not None:
                         rebuild.printed.setdefault(self.recorder.doc_id, []).extend(
-                            faxheader.cells(header, index + 1, pdf.get_page_size(index), found.dpi)
+                            faxheader.cells(
+                                header, index + 1, pdf.get_page_size(index), found.dpi, lift
+                            )
                         )
                 on_pages = {page + 1 for page, _ in placed}
                 for path, drawn in self.recorder.drawn.items():
@@ -615,20 +639,40 @@ class PdfDocument:
         finally:
             pdf.close()
 
+    def _value_boxes(self, page: int) -> list[list[float]]:
+        """The native boxes of every value drawn on 1-based `page`."""
+        return [
+            list(location["bbox"])
+            for drawn in self.recorder.drawn.values()
+            for location in drawn.locations
+            if location.get("page") == page and "bbox" in location
+        ]
+
     def _blot_targets(
         self, scans: dict[int, tuple[str, int]]
     ) -> dict[str, tuple[int, list[float]]]:
         """Values a blot (`Presentation.blots`: how many, and a seed) destroys: path -> (1-based
         page, native bbox). Only a value drawn once in the document, on a scanned page, whose
-        text is a string of its own there (so the universe loses exactly that string)."""
+        text is a string of its own there (so the universe loses exactly that string), and
+        whose blot reaches no other value's box: a blot destroys its value and nothing else
+        (`_blot_clear`), so no value is left half under it, neither legible nor not."""
+        from packetbench.generator.render import scan
+
         count, seed = self.recorder.presentation.blots
         if not count:
             return {}
-        on_scans = {index + 1 for index in scans}
+        on_scans = {index + 1: scan.LEVELS[level].dpi for index, (level, _) in scans.items()}
         texts: dict[tuple[int, str], int] = {}
         for entry in self.recorder.strings:
             key = (int(entry["page"]), str(entry["text"]))
             texts[key] = texts.get(key, 0) + 1
+        boxes: dict[int, list[tuple[str, list[float]]]] = {}
+        for path, drawn in self.recorder.drawn.items():
+            for location in drawn.locations:
+                if "bbox" in location:
+                    boxes.setdefault(location.get("page", 0), []).append(
+                        (path, list(location["bbox"]))
+                    )
         candidates = []
         for path, drawn in self.recorder.drawn.items():
             if len(drawn.locations) != 1:
@@ -637,8 +681,13 @@ class PdfDocument:
             page = location.get("page")
             if page not in on_scans or "bbox" not in location:
                 continue
-            if texts.get((page, drawn.rendered_as)) == 1 and len(drawn.rendered_as) >= 3:
-                candidates.append((path, (int(page), list(location["bbox"]))))
+            bbox = list(location["bbox"])
+            if (
+                texts.get((page, drawn.rendered_as)) == 1
+                and len(drawn.rendered_as) >= 3
+                and _blot_clear(bbox, [b for p, b in boxes.get(page, []) if p != path])
+            ):
+                candidates.append((path, (int(page), bbox)))
         chosen = random.Random(seed).sample(candidates, min(count, len(candidates)))
         self.recorder.presentation.blotted = sorted(path for path, _ in chosen)
         return dict(chosen)
@@ -653,9 +702,10 @@ class PdfDocument:
         covered: Any | None,
     ) -> None:
         """Mark every location on scanned `page` legible or not by the legibility rule, on its
-        box as scanned (`packetbench.legibility.legible`): `clean` and `pixels` are the image
-        the page landed on (the page's own, or its sheet's), `height` that image's height in
-        points, `covered` its pixels under something printed over it (or None)."""
+        box as scanned (`packetbench.legibility.legible_cut`, on the box as
+        `legibility.cut` cuts it, as the audit cuts it again): `clean` and `pixels` are the
+        image the page landed on (the page's own, or its sheet's), `height` that image's
+        height in points, `covered` its pixels under something printed over it (or None)."""
         from packetbench import legibility
 
         for drawn in self.recorder.drawn.values():
@@ -663,26 +713,11 @@ class PdfDocument:
                 if location.get("page") != page or "quad" not in location:
                     continue
                 quad = location["quad"]
-                rect = legibility.box_pixels(quad, level.dpi, height, pixels.shape)
-                if rect is None:
-                    location["legible"] = False
-                    continue
-                left, top, right, bottom = rect
-                occluded = (
-                    legibility.occlusion(
-                        clean[top:bottom, left:right], covered[top:bottom, left:right]
-                    )
-                    if covered is not None
-                    else 0.0
-                )
-                verdict = legibility.legible(
-                    clean[top:bottom, left:right],
-                    pixels[top:bottom, left:right],
+                verdict = legibility.legible_cut(
+                    legibility.cut(clean, pixels, quad, level.dpi, height, covered),
                     blur=level.blur,
                     motion=level.motion,
                     glyph_pixels=legibility.quad_height(quad) * level.dpi / 72.0,
-                    turn=legibility.quarter_turns(quad),
-                    occluded=occluded,
                 )
                 location["legible"] = verdict.legible
 
@@ -865,3 +900,24 @@ def _path(canvas: Canvas, op: PathOp) -> None:
         canvas.setLineWidth(op.stroke)
         canvas.setLineJoin(1)
     canvas.drawPath(path, stroke=1 if op.stroke > 0 else 0, fill=1, fillMode=1)
+
+
+# Points between a blot's edge and any other value's box, beyond the margin the legibility
+# rule judges a box with (`legibility.BOX_MARGIN`): JPEG ringing and anti-aliasing.
+BLOT_CLEARANCE = 1.5
+
+
+def _blot_clear(bbox: list[float], others: list[list[float]]) -> bool:
+    """Whether a blot over native `bbox` (grown as `damage.blot_corners` grows it, at the
+    coarsest scan: BLOT_GROW_MIN pixels at 100 dpi) stays BLOT_CLEARANCE points clear of the
+    margin of every box in `others`."""
+    from packetbench.generator.render import damage
+    from packetbench.legibility import BOX_MARGIN
+
+    x0, y0, x1, y1 = bbox
+    grow = max(damage.BLOT_GROW * (y1 - y0), damage.BLOT_GROW_MIN * 72 / 100)
+    reach = grow + BOX_MARGIN + BLOT_CLEARANCE
+    return all(
+        ox1 <= x0 - reach or ox0 >= x1 + reach or oy1 <= y0 - reach or oy0 >= y1 + reach
+        for ox0, oy0, ox1, oy1 in others
+    )

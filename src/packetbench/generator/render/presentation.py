@@ -87,6 +87,9 @@ class Presentation:
     fax_header: Any = None
     # Called in order on the emitted PDF's bytes (text-layer attacks made on the file).
     post: list[Callable[[bytes], bytes]] = field(default_factory=list)
+    # The applications of overlay-phase patterns (`patterns.base.Applied`): their pages are
+    # the ones a reader of values reads without display lettering (the audit's overlay pages).
+    overlays: list[Any] = field(default_factory=list)
 
     def snapshot(self) -> Presentation:
         """A copy that later changes to this one do not reach (to undo a pattern)."""
@@ -99,6 +102,7 @@ class Presentation:
             tables={name: copy.deepcopy(look) for name, look in self.tables.items()},
             section_looks={name: dict(look) for name, look in self.section_looks.items()},
             after_layout=list(self.after_layout),
+            overlays=list(self.overlays),
             events=list(self.events),
             done=set(self.done),
             inked=dict(self.inked),

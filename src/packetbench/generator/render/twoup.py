@@ -35,7 +35,7 @@ from packetbench.generator.render.scan import (
     degrade,
     geometry,
     optical_clean,
-    pixel_box,
+    pixel_corners,
 )
 
 Matrix = np.ndarray[Any, Any]
@@ -149,10 +149,11 @@ def scan_sheet(
     # The same generator as `placement`, past its geometry draws: the sheet's damage.
     rng = np.random.Generator(np.random.PCG64(seed))
     geometry(level, rng, *sheet.size)
-    boxes = [
-        pixel_box(sheet.halves[half], box, level.dpi, sheet.size[1]) for half, box in blots or ()
+    corners = [
+        pixel_corners(sheet.halves[half], box, level.dpi, sheet.size[1])
+        for half, box in blots or ()
     ]
-    damaged = degrade(drawn, level, rng, boxes)
+    damaged = degrade(drawn, level, rng, corners)
     out = io.BytesIO()
     damaged.save(out, "JPEG", quality=level.quality, optimize=False)
     image = out.getvalue()
