@@ -67,7 +67,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "verify",
         "viewer",
         "importers",
-        "audit",
         "release",
         "leaderboard",
     ),

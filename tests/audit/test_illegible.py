@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from packetbench.benchmark.audit import audit_packets
-from packetbench.benchmark.audit.result import ILLEGIBLE_READABLE, INTEGRITY
+from packetbench.audit import audit_packets
+from packetbench.audit.result import ILLEGIBLE_READABLE, INTEGRITY
 from packetbench.cli.audit import _report
 from packetbench.generator.packet import build_packet
 from packetbench.generator.tiers import resolve

@@ -922,7 +922,7 @@ def read_boxes(
 def _frame(page: Any, scale: float) -> tuple[OcrPage, int, int]:
     """An open page's mapping from PDF points to pixels at `scale` (an `OcrPage` without
     words, from its crop box), and its size in pixels."""
-    from packetbench.benchmark.audit import boxcrops
+    from packetbench.audit import boxcrops
 
     left, _bottom, _right, top = page.get_cropbox()
     width, height = boxcrops.page_size(page, scale)
@@ -939,7 +939,7 @@ def cut_boxes(
     its page prepared as for whole-page OCR (a scan, its page in `angles`: evened out and
     turned back) with the rules around it removed, as `OcrPage.reread` cuts it: the
     preparation computed around each box only (`boxcrops`)."""
-    from packetbench.benchmark.audit import boxcrops
+    from packetbench.audit import boxcrops
 
     angles = angles or {}
     crops: list[np.ndarray[Any, Any]] = []
@@ -996,7 +996,7 @@ def read_bands(
     join its page's. The words are placed back on the page image, so `OcrPage.in_box`,
     `find` and `has_string` work as on a page read whole (the page carries no image: no
     ink, no rereading)."""
-    from packetbench.benchmark.audit import boxcrops
+    from packetbench.audit import boxcrops
 
     angles = angles or {}
     lines = lines or {}
@@ -1060,7 +1060,7 @@ def read_lines(
     Every strip of every page is read by one tesseract process."""
     from PIL import Image
 
-    from packetbench.benchmark.audit import boxcrops
+    from packetbench.audit import boxcrops
 
     scale = dpi / 72
     strips: list[np.ndarray[Any, Any]] = []

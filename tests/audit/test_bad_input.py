@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.audit import audit_packets
+from packetbench.audit import audit_packets
 from packetbench.core.errors import BadInput
 from tests.support.audit import Run, edit_json
 

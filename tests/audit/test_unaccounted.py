@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from packetbench.benchmark.audit.unaccounted import unaccounted
+from packetbench.audit.unaccounted import unaccounted
 
 
 def _left(page: str, *drawn: str, hidden: tuple[str, ...] = (), ocr: bool = False) -> Counter[str]:

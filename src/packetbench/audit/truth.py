@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from packetbench.audit.files import Document
+from packetbench.audit.result import INTEGRITY, Finding
 from packetbench.benchmark import namespaces
-from packetbench.benchmark.audit.files import Document
-from packetbench.benchmark.audit.result import INTEGRITY, Finding
 from packetbench.benchmark.score.validate import problem
 from packetbench.core.errors import BadInput
 

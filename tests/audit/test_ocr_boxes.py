@@ -14,7 +14,7 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
-from packetbench.benchmark.audit import ocr
+from packetbench.audit import ocr
 from packetbench.generator.render import scan
 from tests.support.ocr import needs_tesseract
 

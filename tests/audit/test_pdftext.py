@@ -11,7 +11,7 @@ from typing import Any
 import pypdfium2 as pdfium
 import pytest
 
-from packetbench.benchmark.audit.pdftext import PdfText
+from packetbench.audit.pdftext import PdfText
 from packetbench.core.errors import BadInput
 
 

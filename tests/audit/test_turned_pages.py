@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.audit import audit_packets
-from packetbench.benchmark.audit.located import page_turn
+from packetbench.audit import audit_packets
+from packetbench.audit.located import page_turn
 from packetbench.generator.packet import write_packet
 from packetbench.generator.tiers import resolve
 from tests.support.ocr import needs_tesseract

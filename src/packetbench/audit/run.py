@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from packetbench.benchmark import universe
-from packetbench.benchmark.audit.document import PageHook, audit_document
-from packetbench.benchmark.audit.files import read_packet
-from packetbench.benchmark.audit.leaks import audit_hidden, audit_leaks, forbidden_values
-from packetbench.benchmark.audit.ocr import Tesseract
-from packetbench.benchmark.audit.pixels import calibration_candidates, calibration_pages
-from packetbench.benchmark.audit.result import (
+from packetbench.audit.document import PageHook, audit_document
+from packetbench.audit.files import read_packet
+from packetbench.audit.leaks import audit_hidden, audit_leaks, forbidden_values
+from packetbench.audit.ocr import Tesseract
+from packetbench.audit.pixels import calibration_candidates, calibration_pages
+from packetbench.audit.result import (
     INTEGRITY,
     PROBLEMS,
     AuditResult,
@@ -19,7 +18,8 @@ from packetbench.benchmark.audit.result import (
     PacketAudit,
     recall_findings,
 )
-from packetbench.benchmark.audit.sample import ALL, DEFAULT_SEED, SampleSize, bounds, corpus, draw
+from packetbench.audit.sample import ALL, DEFAULT_SEED, SampleSize, bounds, corpus, draw
+from packetbench.benchmark import universe
 from packetbench.core.errors import UsageError
 from packetbench.core.executors import Executor
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from scipy.stats import binom
 
-from packetbench.benchmark.audit import audit_packets
-from packetbench.benchmark.audit.sample import (
+from packetbench.audit import audit_packets
+from packetbench.audit.sample import (
     SampleSize,
     _allocate,
     draw,

@@ -1,4 +1,4 @@
-"""The fast path's OCR (benchmark.audit.ocr): many images in one tesseract process, and boxes
+"""The fast path's OCR (audit.ocr): many images in one tesseract process, and boxes
 read on their own without the page read whole, exactly as the full audit reads them again."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from packetbench.benchmark.audit.ocr import Tesseract, read_boxes, read_pages
+from packetbench.audit.ocr import Tesseract, read_boxes, read_pages
 from tests.support.audit import Run
 from tests.support.ocr import needs_tesseract
 from tests.support.paths import PACKETS
@@ -85,7 +85,7 @@ def test_boxes_read_alone_read_as_the_full_audit_reads_them_again(
 def _scanned_values(packet: Path, count: int) -> tuple[Path, list[tuple[str, list[float]]], float]:
     """A scanned document of `packet` (its file, `count` located values of page 1 with their
     quads, the page's turn): the canonical N5 packet scans every PDF."""
-    from packetbench.benchmark.audit.located import page_turn
+    from packetbench.audit.located import page_turn
 
     for manifest_file in sorted(packet.glob("manifest_*.json")):
         manifest = json.loads(manifest_file.read_text())
@@ -115,7 +115,7 @@ def test_the_library_reads_exactly_as_the_command_does() -> None:
     """Small images are read by libtesseract in this process (`ocr._Library`): its TSV must be
     the command's, byte for byte, on real scanned crops, sheets of boxes and bands, in every
     page segmentation mode the audit uses."""
-    from packetbench.benchmark.audit.ocr import (
+    from packetbench.audit.ocr import (
         PSM,
         READINGS,
         BoxReader,
@@ -148,7 +148,7 @@ def test_a_band_reads_its_values_and_nothing_far_from_them() -> None:
     """`read_bands` reads a scanned page only in bands around the regions asked: the values in
     them are found as a page read whole finds them, and a value drawn far from every band
     is not read at all."""
-    from packetbench.benchmark.audit.ocr import read_bands
+    from packetbench.audit.ocr import read_bands
 
     file, values, angle = _scanned_values(PACKETS / "N5-000001", 40)
     # Two values a band apart: the first and the lowest on the page.
@@ -175,7 +175,7 @@ def test_a_value_wrapped_on_two_lines_reads_line_by_line() -> None:
     """A box holding a value wrapped on two lines (a long name in a narrow cell) is read as
     drawn, the first line's words before the second's, in each way of reading that finds its
     words; ordering the words by their left edges alone interleaves the lines."""
-    from packetbench.benchmark.audit.ocr import read_crops
+    from packetbench.audit.ocr import read_crops
 
     picture = Image.new("L", (520, 150), 255)
     draw = ImageDraw.Draw(picture)

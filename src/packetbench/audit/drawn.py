@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from packetbench.benchmark.audit.pdftext import PageText
+from packetbench.audit.pdftext import PageText
 
 Box = list[float]  # [x0, y0, x1, y1], PDF points, origin bottom-left
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.benchmark.audit.test_ocr import rasterize
+from tests.audit.test_ocr import rasterize
 from tests.support.ocr import needs_tesseract
 from tests.support.paths import ROOT
 

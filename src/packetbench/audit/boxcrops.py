@@ -9,7 +9,7 @@ Gaussian of radius 3 there, enlarged again; the turn reads the two-by-two pixels
 it came from). So a box's crop is computed from a window of the page around it, each step
 given the same coordinates it has on the whole page (`Image.resize(box=...)`, the rotation's
 matrix shifted by the window's corner), instead of from the whole page: the same pixels
-(`tests/benchmark/audit/test_box_crops.py` holds them to the whole page's), at a small part of
+(`tests/audit/test_box_crops.py` holds them to the whole page's), at a small part of
 the cost. A box's pixels run through the same code as the whole page's, so where the window
 touches the page's edge the two meet the edge alike.
 """

@@ -13,13 +13,13 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from packetbench.benchmark.audit.agreement import agrees
-from packetbench.benchmark.audit.csvcells import CsvCells
-from packetbench.benchmark.audit.files import Document
-from packetbench.benchmark.audit.located import Located, page_turn
-from packetbench.benchmark.audit.located import piece_of as _piece
-from packetbench.benchmark.audit.native import unattacked
-from packetbench.benchmark.audit.ocr import (
+from packetbench.audit.agreement import agrees
+from packetbench.audit.csvcells import CsvCells
+from packetbench.audit.files import Document
+from packetbench.audit.located import Located, page_turn
+from packetbench.audit.located import piece_of as _piece
+from packetbench.audit.native import unattacked
+from packetbench.audit.ocr import (
     DPI,
     OcrPage,
     Tesseract,
@@ -31,8 +31,8 @@ from packetbench.benchmark.audit.ocr import (
     same_text,
     shown_elsewhere,
 )
-from packetbench.benchmark.audit.pdftext import PdfText
-from packetbench.benchmark.audit.pixels import (
+from packetbench.audit.pdftext import PdfText
+from packetbench.audit.pixels import (
     COVERED,
     Agreement,
     PixelPage,
@@ -42,7 +42,7 @@ from packetbench.benchmark.audit.pixels import (
     same_pixels,
     sampled,
 )
-from packetbench.benchmark.audit.result import (
+from packetbench.audit.result import (
     ATTACK_ABSENT,
     HANDWRITING,
     HIDDEN_VISIBLE,
@@ -58,9 +58,9 @@ from packetbench.benchmark.audit.result import (
     DocumentAudit,
     Finding,
 )
-from packetbench.benchmark.audit.sheets import Workbook
-from packetbench.benchmark.audit.truth import check_truth
-from packetbench.benchmark.audit.unaccounted import (
+from packetbench.audit.sheets import Workbook
+from packetbench.audit.truth import check_truth
+from packetbench.audit.unaccounted import (
     GARBLED,
     OCR_LAYERS,
     accounted,

@@ -1,4 +1,4 @@
-"""`audit --ocr` judges scanned pages by pixels first (benchmark.audit.pixels): values painted
+"""`audit --ocr` judges scanned pages by pixels first (audit.pixels): values painted
 over on the scanned image are caught by the rule, without OCR, every one of them."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageDraw
 
-from packetbench.benchmark.audit.files import read_packet
-from packetbench.benchmark.audit.pixels import calibration_candidates, calibration_pages
+from packetbench.audit.files import read_packet
+from packetbench.audit.pixels import calibration_candidates, calibration_pages
 from packetbench.legibility import INTACT_VERDICT, Judgement, box_pixels
 from tests.support.audit import Run, audit_json, edit_json, findings
 from tests.support.ocr import needs_tesseract
@@ -235,9 +235,9 @@ def test_a_wrong_pixel_rule_is_caught_by_its_calibration(
     same audit is not verified: a rule nothing checked proves nothing."""
     import hashlib
 
-    from packetbench.benchmark.audit import audit_packet, pixels
-    from packetbench.benchmark.audit.ocr import Tesseract
-    from packetbench.benchmark.audit.result import NOT_VERIFIED, PASSED, AuditResult
+    from packetbench.audit import audit_packet, pixels
+    from packetbench.audit.ocr import Tesseract
+    from packetbench.audit.result import NOT_VERIFIED, PASSED, AuditResult
     from packetbench.generator.packet import build_packet
     from packetbench.generator.tiers import resolve
     from tests.support.rendering import Rendered, write

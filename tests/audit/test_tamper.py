@@ -11,10 +11,10 @@ from typing import Any
 import openpyxl
 import pytest
 
-from packetbench.benchmark.audit import audit_packets
-from packetbench.benchmark.audit.files import read_packet
-from packetbench.benchmark.audit.leaks import audit_hidden
-from packetbench.benchmark.audit.result import DocumentAudit, Finding
+from packetbench.audit import audit_packets
+from packetbench.audit.files import read_packet
+from packetbench.audit.leaks import audit_hidden
+from packetbench.audit.result import DocumentAudit, Finding
 from packetbench.benchmark.universe import Universe
 from tests.support.audit import Run, audit_json, edit_json, findings
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from packetbench.benchmark.audit import audit_packets
+from packetbench.audit import audit_packets
 from packetbench.generator.packet import build_packet
 from packetbench.generator.tiers import resolve
 from tests.support.ocr import needs_tesseract

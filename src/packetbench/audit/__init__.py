@@ -7,14 +7,14 @@ visible string is looked up in its page's text; the universe is checked for leak
 values that trace back to no page.
 """
 
-from packetbench.benchmark.audit.result import (
+from packetbench.audit.result import (
     AuditResult,
     DocumentAudit,
     Finding,
     PacketAudit,
     Tally,
 )
-from packetbench.benchmark.audit.run import audit_packet, audit_packets
+from packetbench.audit.run import audit_packet, audit_packets
 
 __all__ = [
     "AuditResult",

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from packetbench.benchmark.audit.pixels import PixelStats
-    from packetbench.benchmark.audit.sample import Bound, Sample
+    from packetbench.audit.pixels import PixelStats
+    from packetbench.audit.sample import Bound, Sample
 
 READERS = ("pdf", "xlsx", "csv", "ocr", "pixel")
 

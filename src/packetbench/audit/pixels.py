@@ -28,10 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from packetbench.benchmark.audit.drawn import DrawnText, drawn_text
-from packetbench.benchmark.audit.files import Document
-from packetbench.benchmark.audit.native import rebuilt
-from packetbench.benchmark.audit.ocr import MARGIN as OCR_MARGIN
+from packetbench.audit.drawn import DrawnText, drawn_text
+from packetbench.audit.files import Document
+from packetbench.audit.native import rebuilt
+from packetbench.audit.ocr import MARGIN as OCR_MARGIN
 from packetbench.legibility import (
     DAMAGED_VERDICT,
     INTACT_VERDICT,

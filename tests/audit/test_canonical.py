@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from packetbench.benchmark.audit import audit_packets
-from packetbench.benchmark.audit.result import OCR_RECALL_MIN
+from packetbench.audit import audit_packets
+from packetbench.audit.result import OCR_RECALL_MIN
 from packetbench.benchmark.universe import build
 from tests.support.audit import Run
 from tests.support.ocr import needs_tesseract
@@ -48,7 +48,7 @@ def _scanned_locations(packet: Path, doc_id: str) -> tuple[int, int]:
 @pytest.mark.slow
 def test_the_canonical_suite_audits_clean(canonical_packets: list[Path]) -> None:
     """Without OCR: every value on a text layer is found; scanned pages are counted, not
-    checked (tests/benchmark/audit/test_canonical.py::test_the_suite_passes_with_ocr reads
+    checked (tests/audit/test_canonical.py::test_the_suite_passes_with_ocr reads
     them)."""
     result = audit_packets(canonical_packets)
     assert {f.problem for f in result.findings()} <= {"not_checked"}, [

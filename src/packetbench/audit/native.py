@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from packetbench import __version__
-from packetbench.benchmark.audit.files import TRUTH_KINDS, Document
+from packetbench.audit.files import TRUTH_KINDS, Document
 from packetbench.core import ids, safe_read
 
 if TYPE_CHECKING:

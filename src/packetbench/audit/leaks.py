@@ -19,8 +19,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.audit.files import TRUTH_KINDS, PacketFiles
-from packetbench.benchmark.audit.result import (
+from packetbench.audit.files import TRUTH_KINDS, PacketFiles
+from packetbench.audit.result import (
     HIDDEN_LEAK,
     LEAK,
     Coincidence,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pypdfium2 as pdfium
 
-from packetbench.benchmark.audit.drawn import drawn_text
+from packetbench.audit.drawn import drawn_text
 from tests.support.paths import PACKETS
 
 PACKET = PACKETS / "N1-000001"

@@ -15,10 +15,10 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageDraw
 
-from packetbench.benchmark.audit.drawn import drawn_text
-from packetbench.benchmark.audit.files import read_packet
-from packetbench.benchmark.audit.ocr import Tesseract, read_lines
-from packetbench.benchmark.audit.pixels import image_alone, pixel_pages, sampled
+from packetbench.audit.drawn import drawn_text
+from packetbench.audit.files import read_packet
+from packetbench.audit.ocr import Tesseract, read_lines
+from packetbench.audit.pixels import image_alone, pixel_pages, sampled
 from tests.support.audit import Run, audit_json, findings
 from tests.support.ocr import needs_tesseract
 
