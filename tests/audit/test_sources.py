@@ -27,7 +27,11 @@ def test_every_format_has_its_source() -> None:
 def test_each_document_is_read_by_its_formats_source() -> None:
     """Without OCR a PDF's values are read by its text layer (what it cannot read is counted
     unchecked), a workbook's by the workbook's cells, a CSV file's by its cells."""
-    readers = {"pdf": TextLayerAuditor, "xlsx": WorkbookAuditor, "csv": CsvAuditor}
+    readers: dict[str, type[SourceAuditor]] = {
+        "pdf": TextLayerAuditor,
+        "xlsx": WorkbookAuditor,
+        "csv": CsvAuditor,
+    }
     seen = set()
     for doc in read_packet(PACKETS / "N1-000001").documents:
         audit = audit_document(doc)
