@@ -27,7 +27,7 @@ Then where the time of (2) goes per page, and what one `get_text_bounded` call p
    the OCR audit is measured against these figures. The audit is measured both ways on
    the same documents in the same run: `--ocr-mode full` (every such page OCRed: the old
    path) and `--ocr-mode pixel` (scanned pages judged against their clean selves first,
-   `benchmark.audit.pixels`; the rebuild of each scanned document from its seed included),
+   `audit.pixels`; the rebuild of each scanned document from its seed included),
    with the ratio of the two, and whether their findings are the same:
 
        python benchmarks/audit.py --ocr --ocr-only packets/N5-000001 N5-000002 N5-000003
@@ -56,12 +56,12 @@ from typing import Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
-from packetbench.benchmark.audit import ocr
-from packetbench.benchmark.audit.document import audit_document
-from packetbench.benchmark.audit.files import Document, packet_folders, read_packet
-from packetbench.benchmark.audit.ocr import DPI, Tesseract, render_page
-from packetbench.benchmark.audit.pdftext import _BOXES, PageText, PdfText
-from packetbench.benchmark.audit.run import audit_packet
+from packetbench.audit import ocr
+from packetbench.audit.document import audit_document
+from packetbench.audit.files import Document, packet_folders, read_packet
+from packetbench.audit.ocr import DPI, Tesseract, render_page
+from packetbench.audit.pdftext import _BOXES, PageText, PdfText
+from packetbench.audit.run import audit_packet
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,8 +17,8 @@ import json
 import time
 from pathlib import Path
 
-from packetbench.benchmark.audit import audit_packets
-from packetbench.benchmark.audit.sample import corpus, draw, parse_sample
+from packetbench.audit import audit_packets
+from packetbench.audit.sample import corpus, draw, parse_sample
 from packetbench.core.executors import make_executor
 from packetbench.generator.batch import generate
 from packetbench.generator.packet import packet_id

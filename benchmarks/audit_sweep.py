@@ -38,10 +38,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.audit import audit_packet
-from packetbench.benchmark.audit.ocr import Tesseract
-from packetbench.benchmark.audit.result import PROBLEMS, AuditResult
-from packetbench.benchmark.audit.sample import upper_bound
+from packetbench.audit import audit_packet
+from packetbench.audit.ocr import Tesseract
+from packetbench.audit.result import PROBLEMS, AuditResult
+from packetbench.audit.sample import upper_bound
 from packetbench.generator.packet import packet_id, write_packet
 from packetbench.generator.tiers import PRESETS, resolve
 

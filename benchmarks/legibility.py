@@ -17,11 +17,11 @@ import sys
 import time
 from pathlib import Path
 
-from packetbench.benchmark.audit import pixels
-from packetbench.benchmark.audit.document import audit_document
-from packetbench.benchmark.audit.files import packet_folders, read_packet
-from packetbench.benchmark.audit.ocr import Tesseract
-from packetbench.benchmark.audit.pixels import Agreement, wilson
+from packetbench.audit import pixels
+from packetbench.audit.document import audit_document
+from packetbench.audit.files import packet_folders, read_packet
+from packetbench.audit.ocr import Tesseract
+from packetbench.audit.pixels import Agreement, wilson
 
 
 def main(paths: list[str]) -> None:

@@ -49,11 +49,11 @@ import pypdfium2 as pdfium
 from PIL import Image, ImageFilter
 
 from packetbench import legibility
-from packetbench.benchmark.audit.files import packet_folders, read_packet
-from packetbench.benchmark.audit.located import page_turn
-from packetbench.benchmark.audit.ocr import Tesseract, read_boxes, same_text
-from packetbench.benchmark.audit.pixels import PixelPage, pixel_pages
-from packetbench.benchmark.audit.sample import upper_bound
+from packetbench.audit.files import packet_folders, read_packet
+from packetbench.audit.located import page_turn
+from packetbench.audit.ocr import Tesseract, read_boxes, same_text
+from packetbench.audit.pixels import PixelPage, pixel_pages
+from packetbench.audit.sample import upper_bound
 from packetbench.generator.render import damage, scan
 
 KINDS = ("blot", "cover", "smear", "stain")

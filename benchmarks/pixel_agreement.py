@@ -32,12 +32,12 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from packetbench.benchmark.audit import pixels
-from packetbench.benchmark.audit.document import audit_document
-from packetbench.benchmark.audit.files import PacketFiles, packet_folders, read_packet
-from packetbench.benchmark.audit.located import page_turn
-from packetbench.benchmark.audit.ocr import Tesseract, read_boxes, same_text
-from packetbench.benchmark.audit.pixels import Agreement, pixel_pages, wilson
+from packetbench.audit import pixels
+from packetbench.audit.document import audit_document
+from packetbench.audit.files import PacketFiles, packet_folders, read_packet
+from packetbench.audit.located import page_turn
+from packetbench.audit.ocr import Tesseract, read_boxes, same_text
+from packetbench.audit.pixels import Agreement, pixel_pages, wilson
 from packetbench.legibility import INTACT_VERDICT, UNDECIDED_VERDICT
 
 

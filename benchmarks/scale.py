@@ -52,7 +52,7 @@ STAGE = textwrap.dedent("""
         facts["documents"] = sum(s.documents for s in made)
         facts["pdf_pages"] = sum(s.pdf_pages for s in made)
     elif stage == "audit":
-        from packetbench.benchmark.audit import audit_packets
+        from packetbench.audit import audit_packets
         result = audit_packets([packets], executor=runner, ocr=ocr)
         totals = result.totals()
         facts["failed"] = sum(1 for f in result.findings() if f.problem != "not_checked")

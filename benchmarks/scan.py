@@ -122,8 +122,8 @@ def mixed(rates: dict[str, tuple[float, float]], levels: Counter[str], label: st
 
 
 def recall(tier: str, seeds: int, levels: list[str]) -> None:
-    from packetbench.benchmark.audit import audit_packets
-    from packetbench.benchmark.audit.result import OCR_RECALL_MIN
+    from packetbench.audit import audit_packets
+    from packetbench.audit.result import OCR_RECALL_MIN
     from packetbench.benchmark.difficulty import difficulty_card
     from packetbench.generator.packet import write_packet
 

@@ -40,7 +40,7 @@ FIRST = (
     "tests/generator/patterns/test_tiers.py::test_tier_audits_clean_validates_and_is_hash_seed_free[N5]",
     "tests/generator/patterns/test_tiers.py::test_tier_audits_clean_validates_and_is_hash_seed_free[N4]",
     "tests/generator/patterns/test_packet_tiers.py::",
-    "tests/benchmark/audit/test_canonical.py::test_the_suite_passes_with_ocr",
+    "tests/audit/test_canonical.py::test_the_suite_passes_with_ocr",
     "tests/generator/patterns/test_tiers.py::",
 )
 

@@ -1,6 +1,8 @@
 """The dependency direction of docs/design.md §2: the generator half never imports the benchmark
-half or the command line; `core`, what both halves share, imports neither half; and provider
-SDKs are imported only by the provider that uses them."""
+half, the audit or the command line; the audit (`packetbench.audit`, a part of its own) never
+reaches the extraction side of the benchmark half or the command line; `core`, what both halves
+share, imports neither half nor the audit; and provider SDKs are imported only by the provider
+that uses them."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import ast
 from pathlib import Path
 
 from tests.support.paths import ROOT
+from tests.test_imports import _checker
 
 PACKAGE = ROOT / "src" / "packetbench"
 
@@ -24,6 +27,18 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
+def _imported_names(path: Path) -> set[str]:
+    """Every module or name `path` imports, dotted in full (`from a import b` is `a.b`)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return found
+
+
 def _modules(folder: Path) -> list[Path]:
     return sorted(folder.rglob("*.py"))
 
@@ -35,16 +50,72 @@ def test_one_top_level_package() -> None:
     assert not (ROOT / "generator").exists() and not (ROOT / "benchmark").exists()
 
 
-def test_generator_never_imports_the_benchmark_or_the_cli() -> None:
+def test_generator_never_imports_the_benchmark_the_audit_or_the_cli() -> None:
     modules = _modules(PACKAGE / "generator")
     assert len(modules) > 40
     offenders = [
         str(m.relative_to(ROOT))
         for m in modules
         if any(
-            name.startswith(("packetbench.benchmark", "packetbench.cli")) for name in _imports(m)
+            name.startswith(("packetbench.benchmark", "packetbench.audit", "packetbench.cli"))
+            for name in _imports(m)
         )
     ]
+    assert offenders == []
+
+
+# What the audit may import of the benchmark half: how a packet and its truth are read (the
+# packet folders, CSV reading, schema namespaces, the universe, value normalization and truth
+# validation), never what extracts, scores a run or reports on it.
+AUDIT_READS = (
+    "packetbench.benchmark.packets",
+    "packetbench.benchmark.csvread",
+    "packetbench.benchmark.namespaces",
+    "packetbench.benchmark.universe",
+    "packetbench.benchmark.score.normalize",
+    "packetbench.benchmark.score.validate",
+)
+
+
+def test_the_audit_imports_no_extraction_side_and_no_cli() -> None:
+    """The audit checks a packet's rendered files against its truth: it imports of the
+    benchmark half only what reads a packet (`AUDIT_READS`), and nothing of the command line
+    or the integrations."""
+    modules = _modules(PACKAGE / "audit")
+    assert len(modules) > 20
+    offenders = [
+        (str(m.relative_to(ROOT)), name)
+        for m in modules
+        for name in _imported_names(m)
+        if name.startswith(("packetbench.cli", "packetbench.integrations"))
+        or (
+            name.startswith("packetbench.benchmark")
+            and not any(name == r or name.startswith(r + ".") for r in AUDIT_READS)
+        )
+    ]
+    assert offenders == []
+
+
+def test_nothing_the_audit_imports_reaches_the_extraction_side() -> None:
+    """Followed through every import that runs (inside functions too), the audit reaches only
+    the benchmark half's two lowest layers (the files; truth and scoring: benchmarks/imports.py
+    LAYERS), never what answers, extracts, or reads a run, nor the command line."""
+    checker = _checker()
+    graph = checker.build(ROOT / "src")
+    audit = sorted(m for m in graph.modules if m.split(".")[:2] == ["packetbench", "audit"])
+    assert "packetbench.audit.sources.scanned" in audit
+    reached, todo = set(audit), list(audit)
+    while todo:
+        for target in graph.edges.get(todo.pop(), ()):
+            if target not in reached:
+                reached.add(target)
+                todo.append(target)
+    offenders = sorted(
+        m
+        for m in reached
+        if m.startswith(("packetbench.cli", "packetbench.integrations"))
+        or (checker.layer(m) is not None and checker.layer(m) > 1)
+    )
     assert offenders == []
 
 
@@ -59,6 +130,7 @@ def test_core_imports_neither_half() -> None:
             (
                 "packetbench.generator",
                 "packetbench.benchmark",
+                "packetbench.audit",
                 "packetbench.cli",
                 "packetbench.integrations",
                 "packetbench.legibility",

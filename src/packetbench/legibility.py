@@ -37,7 +37,7 @@ choosing them: on the 3,730 located values of the scanned pages of N5-000001 (se
 worst cell of an undamaged box never fell below 0.987 (clean), 0.977 (moderate), 0.955
 (skewed) or 0.892 (degraded); on page 1 of the canonical N1 ACORD 125 scanned at every level,
 every box is above 0.60 (tests/test_legibility.py); boxes painted over with paper scored 0.0
-or below (10 of 10, tests/benchmark/audit/test_pixels.py). INTACT = 0.60 leaves a wide gap
+or below (10 of 10, tests/audit/test_pixels.py). INTACT = 0.60 leaves a wide gap
 under the worst undamaged level, and DAMAGED = 0.25 a wide gap above a painted box. With the
 level-aware clean side, page 1 of 8 canonical N1 documents (407 boxes) scanned at each optics
 level: boxes not intact were motion_blur 124 (30.5 %) with a sharp clean side -> 0 now,
@@ -51,7 +51,7 @@ glyph height covers the x-height's counters and strokes alike (a Gaussian of tha
 mush). No level in use reaches it: today the check guards a future level, not a preset.
 `benchmarks/legibility.py` prints the rule's agreement with OCR per level. `audit --ocr` reads
 a seeded sample of scanned pages by OCR as well and refuses to pass when rule and OCR disagree
-too often (`benchmark.audit.pixels`), and reads every illegible box to show it unreadable.
+too often (`audit.pixels`), and reads every illegible box to show it unreadable.
 
 This module imports neither half of the package: the generator (legibility of what it
 damages) and the benchmark (the audit) call the same function.

@@ -213,7 +213,7 @@ class _Stop(Exception):
 
 
 def test_run_audits_a_sample_and_says_so(tmp_path: Path) -> None:
-    from packetbench.benchmark.audit.sample import (
+    from packetbench.audit.sample import (
         ALL,
         RUN_SAMPLE,
         RUN_SAMPLE_ABOVE,

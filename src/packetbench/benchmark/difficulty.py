@@ -33,9 +33,9 @@ from typing import Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
-from packetbench.benchmark.audit.files import Document, packet_folders, read_packet
-from packetbench.benchmark.audit.located import page_turn
-from packetbench.benchmark.audit.ocr import (
+from packetbench.audit.files import Document, packet_folders, read_packet
+from packetbench.audit.located import page_turn
+from packetbench.audit.ocr import (
     DPI,
     OcrPage,
     Tesseract,
@@ -43,7 +43,7 @@ from packetbench.benchmark.audit.ocr import (
     render_page,
     same_text,
 )
-from packetbench.benchmark.audit.pdftext import PdfText
+from packetbench.audit.pdftext import PdfText
 from packetbench.benchmark.score import normalize
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput, UsageError

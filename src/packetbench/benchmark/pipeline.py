@@ -38,7 +38,7 @@ from packetbench.core.locking import LOCK_NAME, hold
 from packetbench.core.seeds import check_seeds
 
 if TYPE_CHECKING:
-    from packetbench.benchmark.audit.sample import SampleSize
+    from packetbench.audit.sample import SampleSize
 
 DEFAULT_OUT = Path("packetbench-run")
 PIPELINE = "pipeline.json"  # what the run was asked for, checked by --resume
@@ -304,9 +304,9 @@ def _run(options: Options, listener: Listener, runner: Any) -> Outcome:
     folders = sorted(p for p in packets.iterdir() if (p / "packet_truth.json").is_file())
 
     def audit() -> str:
-        from packetbench.benchmark.audit import audit_packets
-        from packetbench.benchmark.audit.result import FAILED, PASSED
-        from packetbench.benchmark.audit.sample import run_default
+        from packetbench.audit import audit_packets
+        from packetbench.audit.result import FAILED, PASSED
+        from packetbench.audit.sample import run_default
         from packetbench.core.writing import write_json
 
         done: list[Any] = []

@@ -13,7 +13,7 @@ from rich.table import Table
 from packetbench.cli import _options as _o
 
 if TYPE_CHECKING:
-    from packetbench.benchmark.audit.result import AuditResult, Finding
+    from packetbench.audit.result import AuditResult, Finding
 
 FIRST_FINDINGS = 10  # findings shown in the human report (all of them are in --json)
 NOT_VERIFIED_EXIT = 3  # nothing wrong, something not checked: neither 0 (passed) nor 1 (wrong)
@@ -88,9 +88,9 @@ def audit(
     an input is unreadable.
     """
     # The readers (pdfium, openpyxl, numpy) load only when this command runs.
-    from packetbench.benchmark.audit import audit_packets
-    from packetbench.benchmark.audit.result import FAILED, NOT_VERIFIED
-    from packetbench.benchmark.audit.sample import corpus, draw, parse_sample
+    from packetbench.audit import audit_packets
+    from packetbench.audit.result import FAILED, NOT_VERIFIED
+    from packetbench.audit.sample import corpus, draw, parse_sample
     from packetbench.core.executors import make_executor
     from packetbench.core.progress import bar
 
@@ -126,7 +126,7 @@ def _count(checked: int, found: int) -> tuple[str, str, str]:
 
 
 def _report(result: AuditResult) -> None:
-    from packetbench.benchmark.audit.result import (
+    from packetbench.audit.result import (
         NOT_CHECKED,
         NOT_VERIFIED,
         PASSED,

@@ -121,7 +121,7 @@ def run(
     A run that was stopped (killed, --max-cost reached) is continued with --resume: nothing
     finished is done or paid for again.
     """
-    from packetbench.benchmark.audit.sample import parse_sample
+    from packetbench.audit.sample import parse_sample
     from packetbench.benchmark.pipeline import Options, parse_tiers, run_pipeline
     from packetbench.cli.extract import estimate_line
     from packetbench.core.codes import TIERS

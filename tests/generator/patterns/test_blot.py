@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from packetbench.benchmark.audit.ocr import Tesseract, same_text
+from packetbench.audit.ocr import Tesseract, same_text
 from packetbench.legibility import box_pixels
 from tests.support.ocr import needs_tesseract
 from tests.support.rendering import Render, Rendered
@@ -174,8 +174,8 @@ def _judged(rendered: Rendered, folder: Path, doc_id: str) -> dict[str, list[tup
     generator's legible flag) per location."""
     import pypdfium2 as pdfium
 
-    from packetbench.benchmark.audit.files import read_packet
-    from packetbench.benchmark.audit.pixels import pixel_pages
+    from packetbench.audit.files import read_packet
+    from packetbench.audit.pixels import pixel_pages
     from tests.support.rendering import write
 
     packet = read_packet(write(rendered, folder))

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from packetbench.benchmark.audit.ocr import Tesseract, same_text
+from packetbench.audit.ocr import Tesseract, same_text
 from packetbench.generator.packet import build_packet
 from packetbench.generator.render import faxheader
 from packetbench.generator.render.scan import LEVELS, ScannedPage, open_pdf, placement, scan_page
@@ -323,7 +323,7 @@ def test_the_audit_covers_exactly_what_the_header_covers(render: Render) -> None
     mask the generator judged legibility with. A place a cell covers past `MAX_OCCLUDED` is
     covered for the audit (`PixelPage.covered`: a string drawn only there is not read); a place
     no cell reaches is not."""
-    from packetbench.benchmark.audit.pixels import PixelPage
+    from packetbench.audit.pixels import PixelPage
 
     native, fields, transform, height = _faxed_acord_125(render)
     quad = next(transform.quad(loc["bbox"]) for loc in fields["agency.fax"]["locations"])

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from packetbench.benchmark.audit.ocr import OcrPage, Tesseract, folded
-from packetbench.benchmark.audit.result import HANDWRITING, OCR_RECALL_MIN
+from packetbench.audit.ocr import OcrPage, Tesseract, folded
+from packetbench.audit.result import HANDWRITING, OCR_RECALL_MIN
 from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.field_view import Claim
 from packetbench.benchmark.score.verdicts import grounded, verdict

@@ -403,7 +403,7 @@ def test_a_stacked_header_word_stays_in_its_column(render: Render) -> None:
 
     import pypdfium2 as pdfium
 
-    from packetbench.benchmark.audit.drawn import drawn_text
+    from packetbench.audit.drawn import drawn_text
 
     c = case(render, "table.stacked_header", "sov_pdf", seed=3)
     strings = json.loads(c.on.files["rendered_universe_sov_pdf.json"])["strings"]

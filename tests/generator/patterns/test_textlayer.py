@@ -22,7 +22,7 @@ import numpy as np
 import pypdfium2.raw as raw
 import pytest
 
-from packetbench.benchmark.audit import audit_packets
+from packetbench.audit import audit_packets
 from tests.support.ocr import needs_tesseract
 from tests.support.rendering import Render, Rendered, first_applied, write
 

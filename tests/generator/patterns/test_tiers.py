@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from packetbench.benchmark.audit import audit_packets
+from packetbench.audit import audit_packets
 from packetbench.generator.schema_files import all_schemas
 from tests.support.paths import TIERS
 from tests.support.tier_corpus import SEEDS

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from packetbench.benchmark.audit.ocr import Tesseract, same_text
+from packetbench.audit.ocr import Tesseract, same_text
 from packetbench.generator.render import twoup
 from packetbench.generator.render.scan import open_pdf
 from packetbench.legibility import INTACT_VERDICT, box_pixels, judge

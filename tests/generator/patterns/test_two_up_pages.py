@@ -22,7 +22,7 @@ import pypdfium2.raw as raw
 import pytest
 from PIL import Image
 
-from packetbench.benchmark.audit.ocr import READINGS, Tesseract, same_text
+from packetbench.audit.ocr import READINGS, Tesseract, same_text
 from packetbench.generator.render import twoup
 from packetbench.generator.render.scan import LEVELS, Transform
 from packetbench.legibility import box_pixels, legible, quad_height, quarter_turns

@@ -91,7 +91,7 @@ def stretch_to(word: str, width: float, size: float) -> float:
 
 
 # OCR confusions a person never makes and tesseract's English model is not folded for by the
-# audit (benchmark.audit.ocr.folded folds O/0, I/l/1 and accents): the corrupted word must
+# audit (audit.ocr.folded folds O/0, I/l/1 and accents): the corrupted word must
 # read differently from the ink after that folding.
 CONFUSIONS: tuple[tuple[str, str], ...] = (
     ("5", "S"),

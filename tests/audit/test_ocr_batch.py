@@ -1,0 +1,186 @@
+"""The fast path's OCR (audit.ocr): many images in one tesseract process, and boxes
+read on their own without the page read whole, exactly as the full audit reads them again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from packetbench.audit.ocr import Tesseract, read_boxes, read_pages
+from tests.support.audit import Run
+from tests.support.ocr import needs_tesseract
+from tests.support.paths import PACKETS
+
+
+def _image(text: str) -> np.ndarray:
+    picture = Image.new("L", (700, 160), 255)
+    ImageDraw.Draw(picture).text((24, 40), text, fill=0, font=ImageFont.load_default(size=52))
+    return np.asarray(picture)
+
+
+@needs_tesseract
+def test_one_process_reads_each_image_as_its_own_call_does() -> None:
+    engine = Tesseract()
+    images = [_image(t) for t in ("POLICY 4471", "$8,001", "Harbor Lane")]
+    many = engine.words_many(images, 300, "test", psm="7")
+    alone = [engine.words(image, 300, "test", psm="7") for image in images]
+    assert [[w.text for w in page] for page in many] == [[w.text for w in a] for a in alone]
+    assert [w.text for w in many[1]] == ["$8,001"]
+
+
+@needs_tesseract
+@pytest.mark.slow
+def test_boxes_read_alone_read_as_the_full_audit_reads_them_again(
+    run_cli: Run, tmp_path: Path
+) -> None:
+    result = run_cli(
+        "generate",
+        "--tiers",
+        "N3",
+        "--seed",
+        "4",
+        "--out",
+        str(tmp_path),
+        "--set",
+        "documents=acord_125",
+        "--set",
+        "patterns.only=scan.skewed",
+    )
+    assert result.returncode == 0, result.stderr
+    packet = tmp_path / "N3-000004"
+    manifest = json.loads((packet / "manifest_acord_125.json").read_text())
+    fields = json.loads((packet / "field_truth_acord_125.json").read_text())["fields"]
+    quads = [
+        location["quad"]
+        for entry in fields
+        if entry.get("kind") != "checkbox"
+        for location in entry["locations"]
+        if location["page"] == 1
+    ][:12]
+    assert len(quads) == 12
+    slopes = sorted(
+        float(np.degrees(np.arctan2(q[3] - q[1], q[2] - q[0]))) for q in quads if q[2] - q[0] > 8
+    )
+    angle = slopes[len(slopes) // 2]
+    assert abs(angle) > 0.5  # the skewed level turns the page: deskewing is exercised
+    engine = Tesseract()
+    pdf = pdfium.PdfDocument(packet / manifest["file"])
+    try:
+        alone = read_boxes(pdf, {1: quads}, engine, packet / manifest["file"], angles={1: angle})
+        ((_, page),) = list(
+            read_pages(pdf, [1], engine, packet / manifest["file"], angles={1: angle})
+        )
+        again = page.reread(quads)
+    finally:
+        pdf.close()
+    assert alone[1] == again
+    assert sum(1 for readings in again if any(r.strip() for r in readings)) >= 10
+
+
+def _scanned_values(packet: Path, count: int) -> tuple[Path, list[tuple[str, list[float]]], float]:
+    """A scanned document of `packet` (its file, `count` located values of page 1 with their
+    quads, the page's turn): the canonical N5 packet scans every PDF."""
+    from packetbench.audit.located import page_turn
+
+    for manifest_file in sorted(packet.glob("manifest_*.json")):
+        manifest = json.loads(manifest_file.read_text())
+        if not str(manifest.get("file", "")).endswith(".pdf"):
+            continue
+        truth = packet / manifest_file.name.replace("manifest_", "field_truth_")
+        if not truth.exists():
+            continue
+        values = [
+            (entry["rendered_as"], location["quad"])
+            for entry in json.loads(truth.read_text())["fields"]
+            if entry.get("kind") != "checkbox" and len(str(entry.get("rendered_as", ""))) >= 6
+            for location in entry["locations"]
+            if location["page"] == 1
+            and location.get("quad")
+            and location.get("legible", True)
+            and not location.get("fragment")
+        ]
+        if len(values) >= count:
+            angle = page_turn([(0, quad, (1, 1), False) for _, quad in values])
+            return packet / manifest["file"], values[:count], angle
+    raise AssertionError(f"{packet} has no scanned document with {count} values on page 1")
+
+
+@needs_tesseract
+def test_the_library_reads_exactly_as_the_command_does() -> None:
+    """Small images are read by libtesseract in this process (`ocr._Library`): its TSV must be
+    the command's, byte for byte, on real scanned crops, sheets of boxes and bands, in every
+    page segmentation mode the audit uses."""
+    from packetbench.audit.ocr import (
+        PSM,
+        READINGS,
+        BoxReader,
+        _Library,
+        _pgm,
+        cut_boxes,
+    )
+
+    library = _Library.get()
+    assert library is not None, "libtesseract did not load beside the tesseract command"
+    file, values, angle = _scanned_values(PACKETS / "N5-000001", 8)
+    pdf = pdfium.PdfDocument(file)
+    try:
+        crops = cut_boxes(pdf, {1: [quad for _, quad in values]}, 300, {1: angle})
+    finally:
+        pdf.close()
+    sheets = [BoxReader.sheet(crops, row)[0] for row in BoxReader.rows(crops)]
+    engine = Tesseract()
+    compared = 0
+    for image in [*crops[:4], *sheets]:
+        for psm in (PSM, *READINGS):
+            command = engine._run("stdin", _pgm(image), 300, "test", psm)
+            assert library.tsv(image, 300, psm) == command
+            compared += 1
+    assert compared >= 12
+
+
+@needs_tesseract
+def test_a_band_reads_its_values_and_nothing_far_from_them() -> None:
+    """`read_bands` reads a scanned page only in bands around the regions asked: the values in
+    them are found as a page read whole finds them, and a value drawn far from every band
+    is not read at all."""
+    from packetbench.audit.ocr import read_bands
+
+    file, values, angle = _scanned_values(PACKETS / "N5-000001", 40)
+    # Two values a band apart: the first and the lowest on the page.
+    first = values[0]
+    far = max(values, key=lambda v: abs(min(v[1][1::2]) - min(first[1][1::2])))
+    assert abs(min(far[1][1::2]) - min(first[1][1::2])) > 200  # points apart on the page
+    engine = Tesseract()
+    pdf = pdfium.PdfDocument(file)
+    try:
+        banded = read_bands(pdf, {1: [first[1]]}, engine, file, angles={1: angle})
+        ((_, whole),) = list(read_pages(pdf, [1], engine, file, angles={1: angle}))
+    finally:
+        pdf.close()
+    page = banded[1]
+    assert whole.find(first[1], first[0])[0]
+    assert page.find(first[1], first[0])[0]
+    assert whole.find(far[1], far[0])[0]
+    assert not page.in_box(far[1])
+    assert 0 < len(page.words) < len(whole.words) / 4
+
+
+@needs_tesseract
+def test_a_value_wrapped_on_two_lines_reads_line_by_line() -> None:
+    """A box holding a value wrapped on two lines (a long name in a narrow cell) is read as
+    drawn, the first line's words before the second's, in each way of reading that finds its
+    words; ordering the words by their left edges alone interleaves the lines."""
+    from packetbench.audit.ocr import read_crops
+
+    picture = Image.new("L", (520, 150), 255)
+    draw = ImageDraw.Draw(picture)
+    font = ImageFont.load_default(size=44)
+    draw.text((10, 10), "Enterprise Fleet", fill=0, font=font)
+    draw.text((10, 80), "Management, Inc.", fill=0, font=font)
+    (readings,) = read_crops(Tesseract(), [np.asarray(picture)], 300, "test")
+    assert "Enterprise Fleet Management, Inc." in readings, readings

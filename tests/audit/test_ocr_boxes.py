@@ -1,0 +1,175 @@
+"""What the audit's OCR does to a page before and after tesseract reads it: rules come off,
+and a value the page's OCR missed is read again from its own box, and only from there."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen import canvas
+
+from packetbench.audit import ocr
+from packetbench.generator.render import scan
+from tests.support.ocr import needs_tesseract
+
+DPI = 300
+# A schedule of lone codes in a row of ruled cells (what tesseract's page segmentation drops),
+# one cell left empty: (column left, text). The row is 14 pt high.
+CELLS = [(72.0, "P"), (144.0, "4"), (216.0, "17"), (288.0, "")]
+ROW_TOP, ROW_BOTTOM = 638.0, 624.0
+
+
+def _schedule(path: Path) -> dict[str, list[float]]:
+    """A one-row schedule with a title; each value's bbox (PDF points)."""
+    page = canvas.Canvas(str(path), pagesize=letter)
+    page.setFont("Helvetica-Bold", 24)
+    page.drawString(72, 700, "HAZARD SCHEDULE")
+    page.setLineWidth(0.8)
+    for y in (ROW_TOP, ROW_BOTTOM):
+        page.line(60, y, 360, y)
+    for x in (60.0, 132.0, 204.0, 276.0, 360.0):
+        page.line(x, ROW_BOTTOM, x, ROW_TOP)  # shorter than a rule `_unruled` takes
+    page.line(40, 560, 40, 680)  # a margin rule, long enough for it
+    page.setFont("Helvetica", 10)
+    boxes = {}
+    for left, text in CELLS:
+        x = left - 10  # tight against the cell's left rule, as a code column draws it
+        page.drawString(x, 628, text or " ")
+        width = stringWidth(text or "0", "Helvetica", 10)
+        boxes[text or "empty"] = [x, 626.0, x + width, 636.0]
+    page.save()
+    return boxes
+
+
+def _longest_dark_run(pixels: np.ndarray, axis: int) -> int:
+    dark = (pixels < ocr.DARK).astype(np.int32)
+    if axis == 0:
+        dark = dark.T
+    longest = 0
+    for line in dark:
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], line, [0]))))
+        if edges.size:
+            longest = max(longest, int((edges[1::2] - edges[0::2]).max()))
+    return longest
+
+
+def test_rules_come_off_and_text_stays(tmp_path: Path) -> None:
+    _schedule(tmp_path / "page.pdf")
+    pdf = pdfium.PdfDocument(tmp_path / "page.pdf")
+    image, _, _ = ocr.render_page(pdf, 1, DPI)
+    pixels = image.reshape(image.shape[:2])
+    cleaned = ocr._unruled(pixels, DPI)
+    rule = round(ocr.RULE * DPI)
+    assert _longest_dark_run(pixels, 1) > rule and _longest_dark_run(pixels, 0) > rule
+    # The 24 pt bold title's strokes are long but thick: they stay, pixel for pixel.
+    scale = DPI / 72
+    title = (
+        slice(round((792 - 724) * scale), round((792 - 694) * scale)),
+        slice(round(70 * scale), round(300 * scale)),
+    )
+    assert (cleaned[title] == pixels[title]).all()
+    # No run as long as a rule is left anywhere, and every value's glyphs are still inked.
+    assert _longest_dark_run(cleaned, 1) < rule and _longest_dark_run(cleaned, 0) < rule
+    for left, text in CELLS[:3]:
+        x = round((left - 9) * scale)
+        glyphs = cleaned[
+            round((792 - 637) * scale) : round((792 - 627) * scale), x : x + round(11 * scale)
+        ]
+        assert (glyphs < ocr.DARK).sum() > 40, text
+
+
+def _scanned(tmp_path: Path, level: str) -> tuple[Path, dict[str, list[float]], float]:
+    """The schedule scanned at `level`: an image-only PDF, each value's moved quad and the
+    page's angle."""
+    boxes = _schedule(tmp_path / "native.pdf")
+    native = pdfium.PdfDocument(tmp_path / "native.pdf")
+    page = scan.scan_page(native, 0, scan.LEVELS[level], 11)
+    picture = Image.open(io.BytesIO(page.image))
+    out = tmp_path / "scanned.pdf"
+    picture.save(out, "PDF", resolution=scan.LEVELS[level].dpi)
+    quads = {text: page.transform.quad(box) for text, box in boxes.items()}
+    return out, quads, float(page.details["angle"])
+
+
+@needs_tesseract
+@pytest.mark.parametrize("level", ["clean", "skewed"])
+def test_a_box_is_read_again_alone(tmp_path: Path, level: str) -> None:
+    path, quads, angle = _scanned(tmp_path, level)
+    engine = ocr.Tesseract()
+    pdf = pdfium.PdfDocument(path)
+    [(_, page)] = list(ocr.read_pages(pdf, [1], engine, path, angles={1: angle}))
+    order = list(quads)
+    readings = dict(zip(order, page.reread([quads[t] for t in order]), strict=True))
+    for text in ("P", "4", "17"):
+        assert any(ocr.same_text(read, text) for read in readings[text]), (text, readings)
+    # The empty cell sits between two values and reads nothing: a box is read alone.
+    assert readings["empty"] == ("",) * len(ocr.READINGS)
+    if level == "skewed":  # the page really was turned, and the boxes turned with it
+        assert abs(angle) >= scan.LEVELS["skewed"].min_angle
+
+
+def test_a_page_without_a_reader_reads_no_box_again() -> None:
+    page = ocr.OcrPage([], DPI / 72, 0.0, 792.0)
+    assert page.reread([[0.0, 0.0, 10.0, 10.0]]) == [()]
+
+
+@needs_tesseract
+def test_hidden_text_is_seen_only_where_a_phrase_reads_it(tmp_path: Path) -> None:
+    """On a real page read by tesseract: a table whose row ends in "2" above a row starting
+    with "15" does not show a hidden "2.15"; the same page with "Rate 2.15 applied" does."""
+    rows = (
+        ("14", "12 Main Street", "Frame", "Class 2"),
+        ("15", "9 Harbor Point", "Masonry", "Class 4"),
+        ("16", "3 Oak Lane", "Brick", "Class 3"),
+    )
+
+    def page(extra: bool) -> ocr.OcrPage:
+        path = tmp_path / f"rows-{extra}.pdf"
+        pdf = canvas.Canvas(str(path), pagesize=letter)
+        pdf.setFont("Helvetica", 9)
+        for y, cells in zip((700, 688, 676), rows, strict=True):
+            for x, text in zip((60, 84, 170, 215), cells, strict=True):
+                pdf.drawString(x, y, text)
+        if extra:
+            pdf.drawString(60, 640, "Rate 2.15 applied")
+        pdf.save()
+        image, _, top = ocr.render_page(pdfium.PdfDocument(path), 1, DPI)
+        words = ocr.Tesseract().words(image, DPI, path.name)
+        return ocr.OcrPage(words, DPI / 72, 0.0, top, image)
+
+    table = page(False)
+    assert table.on_page("2.15")  # the row's last word, then the next row's first
+    assert not table.shows("2.15") and table.shows("Harbor Point")
+    assert page(True).shows("2.15")
+
+
+@needs_tesseract
+def test_hidden_text_is_not_seen_inside_a_grouped_number(tmp_path: Path) -> None:
+    """On a real page read by tesseract (N5 seed 4404's acord_160 row): a hidden "800" (the
+    OCR layer's misreading of the street number "300") is not on a page that shows "52,800"
+    and "300"; a page that shows "Unit 800" does show it."""
+    row = ("4", "1", "300 Ellis Road", "East Brianmouth", "ID", "83569", "FR", "2017", "52,800")
+
+    def page(extra: bool) -> ocr.OcrPage:
+        path = tmp_path / f"row-{extra}.pdf"
+        pdf = canvas.Canvas(str(path), pagesize=letter)
+        pdf.setFont("Helvetica", 9)
+        for x, text in zip((40, 60, 80, 160, 250, 270, 310, 340, 380), row, strict=True):
+            pdf.drawString(x, 700, text)
+        if extra:
+            pdf.drawString(40, 650, "Unit 800")
+        pdf.save()
+        image, _, top = ocr.render_page(pdfium.PdfDocument(path), 1, DPI)
+        words = ocr.Tesseract().words(image, DPI, path.name)
+        return ocr.OcrPage(words, DPI / 72, 0.0, top, image)
+
+    plain = page(False)
+    assert plain.shows("52,800") and plain.shows("300")
+    assert not plain.shows("800") and plain.count("800") == 0
+    assert page(True).shows("800")
