@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from packetbench.generator.corpus import verify
 from tests.support.paths import cli_path
 from tests.support.processes import wait_until_gone
 
@@ -89,8 +90,8 @@ def test_ctrl_c_during_generate_jobs_2_says_how_to_continue(
 
 def test_ctrl_c_during_generate_leaves_only_complete_packets(tmp_path: Path) -> None:
     """The fast tier's check (N1, no resume): after the Ctrl-C and the one line saying how to
-    continue, only complete packets are left, nothing half written and no lock, and nothing
-    more is written afterwards."""
+    continue, only complete packets are left, nothing half written and no lock, nothing more
+    is written afterwards, and corpus.json lists every packet left (checked file by file)."""
     out, _ = _interrupted("N1", 10, tmp_path)
     left = sorted(p.name for p in out.iterdir())
     time.sleep(0.5)
@@ -105,3 +106,4 @@ def test_ctrl_c_during_generate_leaves_only_complete_packets(tmp_path: Path) -> 
             listed = json.loads(manifest.read_text())
             data = (folder / listed["file"]).read_bytes()
             assert hashlib.sha256(data).hexdigest() == listed["sha256"], (name, manifest.name)
+    assert sorted(entry.packet_id for entry in verify(out).entries) == packets
