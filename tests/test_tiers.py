@@ -68,19 +68,21 @@ def _some_value_fast(call: ast.Call, names: dict[str, ast.expr]) -> bool:
 
 
 def _pytestmark(body: Iterable[ast.stmt]) -> set[str]:
+    """The tier markers of the `pytestmark` assigned in a module's or a class's body."""
     marks: set[str] = set()
     for stmt in body:
-        if isinstance(stmt, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "pytestmark" for t in stmt.targets
+        targets = (
+            stmt.targets
+            if isinstance(stmt, ast.Assign)
+            else [stmt.target]
+            if isinstance(stmt, ast.AnnAssign)
+            else []
+        )
+        value = getattr(stmt, "value", None)
+        if value is not None and any(
+            isinstance(t, ast.Name) and t.id == "pytestmark" for t in targets
         ):
-            marks |= _tier_marks(stmt.value)
-        elif (
-            isinstance(stmt, ast.AnnAssign)
-            and isinstance(stmt.target, ast.Name)
-            and stmt.target.id == "pytestmark"
-            and stmt.value is not None
-        ):
-            marks |= _tier_marks(stmt.value)
+            marks |= _tier_marks(value)
     return marks
 
 
@@ -156,6 +158,7 @@ def test_the_check_sees_every_way_out_of_the_fast_tier() -> None:
         "pytestmark = pytest.mark.slow\ndef test_a(): pass\n",
         "pytestmark = [pytest.mark.skipif(False, reason=''), pytest.mark.e2e]\n"
         "def test_a(): pass\n",
+        "pytestmark: list[object] = [pytest.mark.slow]\ndef test_a(): pass\n",
         "@pytest.mark.sweep\ndef test_a(): pass\n",
         "@pytest.mark.slow(reason='long')\ndef test_a(): pass\n",
         "@pytest.mark.slow\nclass TestA:\n    def test_a(self): pass\n",
@@ -181,3 +184,15 @@ def test_the_check_sees_every_way_out_of_the_fast_tier() -> None:
     for source in kept:
         assert fast_tests("import pytest\n" + source) == ["test_a"], source
     assert fast_tests("class TestA:\n    def test_a(self): pass\n") == ["TestA::test_a"]
+
+
+def test_a_folder_is_searched_as_pytest_finds_test_files(tmp_path: Path) -> None:
+    """Nested folders, both file name patterns; helpers and conftest files are not test files."""
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "test_fast.py").write_text("def test_a(): pass\n")
+    slow = "import pytest\npytestmark = pytest.mark.slow\ndef test_a(): pass\n"
+    (tmp_path / "a" / "b" / "test_slow.py").write_text(slow)
+    (tmp_path / "a" / "b" / "slow_test.py").write_text(slow)
+    (tmp_path / "a" / "conftest.py").write_text(slow)
+    (tmp_path / "a" / "helpers.py").write_text(slow)
+    assert files_without_fast_tests(tmp_path) == ["a/b/slow_test.py", "a/b/test_slow.py"]
