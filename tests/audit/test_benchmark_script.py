@@ -54,3 +54,30 @@ def test_the_ocr_audit_is_measured_beside_both_floors(packet: Path) -> None:
     assert pages == 1 and 0 < full <= whole * 1.2 and 0 < pixel <= whole * 1.2
     assert render > 5 * whole and row[7] == "yes"
     assert row[8].split("/")[1] == "0"  # no miss only the fast path has
+
+
+def _script(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "audit.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_a_packet_without_ocr_pages_is_named_not_measured(packet: Path) -> None:
+    """The fast tier's check of the script (no OCR run): the canonical N1 packet has a text
+    layer on every page, so its row says no page needs OCR (no rate divided by zero pages)
+    under the table's header; --jobs below 1 is refused by the parser (exit 2, one line)."""
+    result = _script("--ocr-only", str(packet))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    header = next(line for line in lines if line.startswith("packet"))
+    assert header.split()[:4] == ["packet", "OCR", "pages", "audit"]
+    row = next(line for line in lines if line.startswith("N1-000001"))
+    assert row.split() == ["N1-000001", "0", "(no", "page", "needs", "OCR)"]
+    assert "0 page(s) of the calibration sample read whole" in result.stdout
+    refused = _script("--ocr-only", "--jobs", "0", str(packet))
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.strip().splitlines()[-1].endswith("--jobs must be at least 1, not 0")

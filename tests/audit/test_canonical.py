@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from packetbench.audit import audit_packets
-from packetbench.audit.result import OCR_RECALL_MIN
+from packetbench.audit.result import OCR_RECALL_MIN, PacketAudit
 from packetbench.benchmark.universe import build
 from tests.support.audit import Run
 from tests.support.ocr import needs_tesseract
-from tests.support.paths import canonical_documents
+from tests.support.paths import PACKETS, canonical_documents
 
 
 def _located(entry: dict[str, Any], scanned: bool | None = None) -> int:
@@ -45,6 +45,53 @@ def _scanned_locations(packet: Path, doc_id: str) -> tuple[int, int]:
     )
 
 
+def _check_packet(packet: PacketAudit) -> int:
+    """One audited canonical packet: every located value read by its format's reader or
+    counted as needing OCR, its universe and skipped keys as built, the seed a coincidence.
+    Returns the locations it left to OCR."""
+    scanned = 0
+    for doc in packet.documents:
+        reader = {"pdf": "pdf", "xlsx": "xlsx", "csv": "csv"}[doc.format]
+        # Every located value of every document was read by its format's reader, or
+        # counted as needing OCR (each location on a scanned page); a value split across
+        # pages is one reading of its pieces, beside any whole drawing of the same value
+        # elsewhere (a form number in a schedule and on its form).
+        folder = Path(packet.path)
+        fields = json.loads((folder / f"field_truth_{doc.doc_id}.json").read_text())["fields"]
+        located = sum(_located(e) for e in fields)
+        on_scans, scanned_readings = _scanned_locations(folder, doc.doc_id)
+        assert doc.not_checked["fields"] == on_scans, (packet.packet_id, doc.doc_id)
+        # (a document scanned on every page, filled in by hand, or whose text layer an attack
+        # took, may leave its text reader nothing to read)
+        read = doc.fields[reader].checked if reader in doc.fields else 0
+        assert read + scanned_readings == located > 0, (packet.packet_id, doc.doc_id)
+        assert (doc.strings[reader].checked if reader in doc.strings else 0) > 0 or on_scans
+        scanned += on_scans
+    built = build(Path(packet.path))
+    assert packet.universe == built.packet.size()
+    # Every field entry has its path and locations; a rendered value string names its
+    # field's leaf by a path too (but has no locations): both counted as skipped keys.
+    folder = Path(packet.path)
+    leaf_strings = sum(
+        "path" in s
+        for doc in packet.documents
+        for s in json.loads((folder / f"rendered_universe_{doc.doc_id}.json").read_text())[
+            "strings"
+        ]
+    )
+    assert packet.skipped_keys["locations"] > 0 and leaf_strings > 0
+    assert packet.skipped_keys["path"] == packet.skipped_keys["locations"] + leaf_strings
+    assert packet.forbidden > 1000
+    # Every canonical packet has seed 1, and "1" is drawn on its pages: a coincidence,
+    # never a leak (no finding but not_checked above). When one of its drawings is on a
+    # scanned page, which only --ocr reads, it is left unjudged instead.
+    seed = [c.forbidden_as for c in packet.coincidences if c.value == "1"]
+    assert seed == ["the seed"] or (
+        seed == [] and any(d.not_checked["fields"] for d in packet.documents)
+    ), packet.packet_id
+    return scanned
+
+
 @pytest.mark.slow
 def test_the_canonical_suite_audits_clean(canonical_packets: list[Path]) -> None:
     """Without OCR: every value on a text layer is found; scanned pages are counted, not
@@ -59,49 +106,24 @@ def test_the_canonical_suite_audits_clean(canonical_packets: list[Path]) -> None
     # (most N4-N5 pages are scanned: their values are counted below, not read here)
     assert totals["fields_found"] == totals["fields_checked"] > 25_000
     assert totals["strings_found"] == totals["strings_checked"] > 35_000
-    scanned = 0
-    for packet in result.packets:
-        for doc in packet.documents:
-            reader = {"pdf": "pdf", "xlsx": "xlsx", "csv": "csv"}[doc.format]
-            # Every located value of every document was read by its format's reader, or
-            # counted as needing OCR (each location on a scanned page); a value split across
-            # pages is one reading of its pieces, beside any whole drawing of the same value
-            # elsewhere (a form number in a schedule and on its form).
-            folder = Path(packet.path)
-            fields = json.loads((folder / f"field_truth_{doc.doc_id}.json").read_text())["fields"]
-            located = sum(_located(e) for e in fields)
-            on_scans, scanned_readings = _scanned_locations(folder, doc.doc_id)
-            assert doc.not_checked["fields"] == on_scans, (packet.packet_id, doc.doc_id)
-            # (a document scanned on every page, filled in by hand, or whose text layer an attack
-            # took, may leave its text reader nothing to read)
-            read = doc.fields[reader].checked if reader in doc.fields else 0
-            assert read + scanned_readings == located > 0, (packet.packet_id, doc.doc_id)
-            assert (doc.strings[reader].checked if reader in doc.strings else 0) > 0 or on_scans
-            scanned += on_scans
-        built = build(Path(packet.path))
-        assert packet.universe == built.packet.size()
-        # Every field entry has its path and locations; a rendered value string names its
-        # field's leaf by a path too (but has no locations): both counted as skipped keys.
-        folder = Path(packet.path)
-        leaf_strings = sum(
-            "path" in s
-            for doc in packet.documents
-            for s in json.loads((folder / f"rendered_universe_{doc.doc_id}.json").read_text())[
-                "strings"
-            ]
-        )
-        assert packet.skipped_keys["locations"] > 0 and leaf_strings > 0
-        assert packet.skipped_keys["path"] == packet.skipped_keys["locations"] + leaf_strings
-        assert packet.forbidden > 1000
-        # Every canonical packet has seed 1, and "1" is drawn on its pages: a coincidence,
-        # never a leak (no finding but not_checked above). When one of its drawings is on a
-        # scanned page, which only --ocr reads, it is left unjudged instead.
-        seed = [c.forbidden_as for c in packet.coincidences if c.value == "1"]
-        assert seed == ["the seed"] or (
-            seed == [] and any(d.not_checked["fields"] for d in packet.documents)
-        ), packet.packet_id
+    scanned = sum(_check_packet(packet) for packet in result.packets)
     # N2-N5 carry scanned documents (scan.* presets)
     assert totals["fields_not_checked"] == scanned > 1000
+
+
+@pytest.mark.parametrize("tier", ["N1", "N2"])
+def test_a_canonical_packet_audits_clean(tier: str) -> None:
+    """The fast tier's check, one packet (a second or two each): N1 has a text layer on every
+    page, so every value is read and none left to OCR; N2 carries scans, whose locations are
+    counted as needing OCR and nothing else."""
+    result = audit_packets([PACKETS / f"{tier}-000001"])
+    assert {f.problem for f in result.findings()} <= {"not_checked"}
+    (packet,) = result.packets
+    scanned = _check_packet(packet)
+    totals = result.totals()
+    assert totals["fields_found"] == totals["fields_checked"] > 1000
+    assert totals["fields_not_checked"] == scanned
+    assert (scanned > 0) == (tier == "N2")
 
 
 @pytest.mark.slow

@@ -16,6 +16,7 @@ import pytest
 
 from tests.support.paths import PACKETS, cli_path
 from tests.support.processes import wait_until_gone
+from tests.support.small_runs import small_run
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -76,6 +77,25 @@ def test_every_written_file_honours_the_umask(tmp_path: Path) -> None:
         assert name in modes, name
     wrong = {name: oct(mode) for name, mode in modes.items() if mode != 0o666 & ~umask}
     assert wrong == {}  # the same 0664 as the packets, never mkstemp's 0600
+
+
+def test_a_small_run_in_process_honours_the_umask(tmp_path: Path) -> None:
+    """The fast tier's check: a sim run of two documents extracted, scored and loaded in
+    this process under umask 027 writes every file 0640 (its records, Parquet scores and
+    results database: never mkstemp's 0600, never wider than the umask allows), and leaves
+    no temporary file behind."""
+    umask = 0o027
+    previous = os.umask(umask)
+    try:
+        run = small_run(tmp_path / "run")
+    finally:
+        os.umask(previous)
+    modes = _modes(run)
+    assert "run.json" in modes and "scores/claims.parquet" in modes
+    assert any(name.startswith("extractions/") for name in modes)
+    wrong = {name: oct(mode) for name, mode in modes.items() if mode != 0o666 & ~umask}
+    assert wrong == {}
+    assert sorted(p.name for p in run.rglob(".*")) == []
 
 
 @pytest.mark.e2e

@@ -7,15 +7,17 @@ import hashlib
 import json
 import shutil
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from packetbench.core.errors import UsageError
+from packetbench.core.executors import RayExecutor, make_executor
 from packetbench.generator.corpus import verify
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
-pytestmark = pytest.mark.slow
 RAY = ("--executor", "ray", "--jobs", "2")
 
 
@@ -32,6 +34,7 @@ def _ok(result: subprocess.CompletedProcess[str]) -> str:
     return result.stdout
 
 
+@pytest.mark.slow
 def test_ray_executor_matches_local(run_cli: Run, tmp_path: Path) -> None:
     pytest.importorskip("ray")
     gen = ("generate", "--tiers", "N1", "--count", "20")
@@ -65,6 +68,7 @@ def test_ray_executor_matches_local(run_cli: Run, tmp_path: Path) -> None:
     assert {"claims.parquet", "fields.parquet"} <= set(scores[0])
 
 
+@pytest.mark.slow
 def test_a_missing_ray_cluster_is_one_line(run_cli: Run, tmp_path: Path) -> None:
     pytest.importorskip("ray")
     result = run_cli(
@@ -82,3 +86,25 @@ def test_a_missing_ray_cluster_is_one_line(run_cli: Run, tmp_path: Path) -> None
     assert result.stderr.splitlines()[-1].startswith(
         "packetbench: error: --ray-address 127.0.0.1:1: cannot connect to a Ray cluster"
     )
+
+
+def test_the_executor_refuses_an_address_nobody_listens_on() -> None:
+    """The fast tier's check, in process and without starting Ray: the executors are made
+    from the options as asked (an address only with Ray, an unknown executor named), an
+    empty map connects to nothing, and a Ray address nobody listens on is refused at once in
+    one line, before Ray would wait a minute for it."""
+    pytest.importorskip("ray")
+    with pytest.raises(UsageError, match=r"^--ray-address is for --executor ray$"):
+        make_executor("local", 1, "127.0.0.1:1")
+    with pytest.raises(UsageError, match=r"^unknown executor 'dask'; choose one of local, ray$"):
+        make_executor("dask", 1)
+    executor = make_executor("ray", 2, "127.0.0.1:1")
+    assert isinstance(executor, RayExecutor) and executor.jobs == 2
+    assert list(executor.map(str, [], str)) == []
+    started = time.monotonic()
+    with pytest.raises(UsageError) as refused:
+        list(executor.map(str, [1], str))
+    assert time.monotonic() - started < 10
+    message = str(refused.value)
+    assert message.startswith("--ray-address 127.0.0.1:1: cannot connect to a Ray cluster (")
+    assert "\n" not in message

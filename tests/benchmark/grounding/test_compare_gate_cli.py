@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from packetbench.benchmark.selection import Selection
 from tests.support.paths import PACKETS
+from tests.support.small_runs import small_run
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 PACKET = PACKETS / "N2-000001"
@@ -68,3 +70,28 @@ def test_compare_and_gate_on_grounding_rates(run_cli: Run, tmp_path: Path) -> No
     assert (
         line.startswith("packetbench: error: ") and "unknown rate 'citation_precision_cell'" in line
     )
+
+
+def test_compare_and_gate_commands_on_eight_documents(run_cli: Run, tmp_path: Path) -> None:
+    """The fast tier's check of both commands, on runs of eight N1 PDFs made in process (two
+    command calls): `compare` shows the cited pair's rates with an interval and names the
+    uncited run as not compared; `gate` breaches a sloppier citer against a careful baseline
+    (eight documents: enough for the sign test to tell)."""
+    eight = Selection(formats=("pdf",), limit=8)
+    careful = small_run(tmp_path / "careful", selection=eight)
+    sloppy = small_run(tmp_path / "sloppy", "sloppy", selection=eight)
+    plain = small_run(tmp_path / "plain", cite=None, selection=eight)
+    shown = run_cli("compare", str(careful), str(sloppy), str(plain))
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    title = next(i for i, x in enumerate(lines) if x.startswith("Grounding: careful vs sloppy"))
+    row = next(x for x in lines[title:] if "Citation precision, box" in x)
+    assert row.count("%") >= 2 and "[" in row, row
+    assert any(x.startswith("sign test, Citation precision, page") and x.endswith(": sloppy worse")
+               for x in lines[title:])  # fmt: skip
+    assert "Grounding: no citations (not compared, not zero): plain" in shown.stdout
+    rules = tmp_path / "rules.toml"
+    rules.write_text('[[rule]]\nno_regression = ["citation_precision_box"]\n')
+    breached = run_cli("gate", str(sloppy), "--rules", str(rules), "--baseline", str(careful))
+    assert breached.returncode == 1, breached.stdout + breached.stderr
+    assert "citation_precision_box: REGRESSED" in breached.stdout

@@ -18,8 +18,10 @@ import duckdb
 import pytest
 
 from packetbench.benchmark.results.query import open_runs
+from packetbench.benchmark.selection import Selection
 from tests.support.packets import write_packets
 from tests.support.paths import PACKETS, TIERS
+from tests.support.small_runs import small_run
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -32,6 +34,12 @@ def _recovered(run_cli: Run, packets: Path, run: Path, mode: str, profile: str) 
     assert made.returncode == 0, made.stderr
     scored = run_cli("score", str(run), "--packets", str(packets))
     assert scored.returncode == 0, scored.stderr
+    _check_ledger(run, mode)
+
+
+def _check_ledger(run: Path, mode: str) -> None:
+    """The scored run's citation verdicts per document, and its grounding rates, are the
+    sim's ledger's."""
     ledger = json.loads((run / "sim_injections.json").read_text())
     claims = (
         duckdb.connect()
@@ -70,6 +78,13 @@ def _recovered(run_cli: Run, packets: Path, run: Path, mode: str, profile: str) 
     # every kind of citation was drawn, so the test can tell them apart
     kinds = {c["choice"] for _, d in documents for c in d["citations"]["choices"]}
     assert kinds == {"right", "off_by_one", "first_page", "none"}
+
+
+def test_sim_citations_recovered_in_process(tmp_path: Path) -> None:
+    """The fast tier's check: the canonical N1 packet run and scored in process (no command
+    calls), sloppy citations by page."""
+    run = small_run(tmp_path / "run", "sloppy", cite="page", selection=Selection())
+    _check_ledger(run, "page")
 
 
 @pytest.mark.slow

@@ -12,8 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from packetbench.benchmark.config import ExtractionConfig, ModelOptions
+from packetbench.benchmark.extraction import extract_run
 from packetbench.benchmark.harness.stub import StubServer
+from packetbench.benchmark.results import load_run
 from packetbench.benchmark.results.query import open_runs
+from packetbench.benchmark.score.scorer import score_run
+from packetbench.benchmark.selection import Selection
 from tests.support.paths import PACKETS
 from tests.support.stubs import APIS, KEYS, records
 
@@ -55,4 +60,39 @@ def test_confidence_through_each_sdk(
         (row,) = runs.rows("SELECT * FROM confidence")
     # the stub answers the truth at 0.9: every stated value is right, so no AUC
     assert row["stated"] > 0 and row["incorrect"] == 0 and row["auc"] is None
+    assert row["ece"] == pytest.approx(0.1, abs=1e-9)
+
+
+def test_confidence_with_boxes_of_one_document(
+    stub: Callable[..., StubServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fast tier's check, in process: one document through the OpenAI SDK over HTTP to
+    the stub with confidence and box citations (the strictest schema): the stub accepts the
+    wrapped schema, the record holds a confidence for every located truth value and its
+    citations, and the scored run's confidence view reads them back."""
+    server = stub("openai", PACKET)
+    monkeypatch.setenv(KEYS["openai"], "k" * 20)
+    config = ExtractionConfig(
+        provider="openai",
+        api=ModelOptions(model="stub-model", base_url=server.base_url, use_cache=False),
+        cite="box",
+        confidence=True,
+        selection=Selection(doc_types=("acord_125",)),
+    )
+    run = tmp_path / "run"
+    extract_run(config, PACKET, run)
+    assert server.rejected == []
+    info = json.loads((run / "run.json").read_text())
+    assert info["parameters"]["confidence"] is True
+    (name, record), *others = records(run).items()
+    assert others == [] and name.endswith("/acord_125") and record["status"] == "ok"
+    fields = json.loads((PACKET / "field_truth_acord_125.json").read_text())["fields"]
+    truth = {f["path"] for f in fields if f["locations"]}
+    assert {c["path"]: c["confidence"] for c in record["confidences"]} == dict.fromkeys(truth, 0.9)
+    assert record["citations"]
+    score_run(run, PACKET)
+    load_run(run, PACKET)
+    with open_runs([run]) as runs:
+        (row,) = runs.rows("SELECT * FROM confidence")
+    assert row["stated"] == len(truth) and row["incorrect"] == 0
     assert row["ece"] == pytest.approx(0.1, abs=1e-9)

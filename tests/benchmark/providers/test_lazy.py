@@ -66,3 +66,13 @@ def test_sim_and_dry_runs_load_no_provider_sdk(tmp_path: Path) -> None:
         )
         == ""
     )
+
+
+def test_a_one_document_sim_run_loads_no_provider_sdk(tmp_path: Path) -> None:
+    """The fast tier's check: a sim extraction of one document (the whole command in a
+    fresh interpreter, every provider module imported after it) loads no SDK."""
+    packet = str(PACKETS / "N1-000001")
+    out = tmp_path / "sim"
+    loaded = _loaded("extract", "--packets", packet, "--out", str(out), "--doc-types", "acord_125")
+    assert loaded == ""
+    assert [p.name for p in (out / "extractions").rglob("*.json")] == ["acord_125.json"]

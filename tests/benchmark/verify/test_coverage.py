@@ -30,9 +30,11 @@ from packetbench.benchmark.verify.calibration import CALIBRATION, calibrate, kap
 from packetbench.benchmark.verify.claims import Claim
 from packetbench.benchmark.verify.correction import SAME, correct
 from packetbench.benchmark.verify.judges import Batch, SimJudge
+from packetbench.benchmark.verify.labelling import verify_run
 from packetbench.benchmark.verify.prompt import template_hashes
 from packetbench.core.writing import write_json
 from tests.support.audit import Run
+from tests.support.paths import PACKETS
 
 SE, SP = 0.85, 0.93
 SEEDS, SPLITS, CALIBRATE = 5, 10, 14
@@ -134,3 +136,25 @@ def test_calibration_recovers_the_rates_and_the_correction_covers_the_truth(
     print(f"\nverify coverage over {repetitions} repetitions: {summary}")
     assert covered >= 45, summary  # the corrected interval holds the true rate in >= 90 %
     assert min(se_held, sp_held, kappa_held) >= 45, summary
+
+
+def test_calibration_on_the_canonical_n1_n2_holds_the_rates(tmp_path: Path) -> None:
+    """The fast tier's check, in process: a scored sim run of the canonical N1 and N2
+    packets (about 50 documents, 3,700 claims) labelled by a sim judge of known sensitivity
+    and specificity; the calibration's intervals hold both rates and the kappa they imply."""
+    packets = tmp_path / "packets"
+    packets.mkdir()
+    for tier in ("N1", "N2"):  # linked, not copied: only read
+        (packets / f"{tier}-000001").symlink_to(PACKETS / f"{tier}-000001")
+    run = tmp_path / "run"
+    extract(SimProvider("typical", 0), packets, run)
+    score_run(run, packets)
+    load_run(run, packets)
+    verify_run(run, SimJudge("sim", SE, SP, 1), packets, batch_size=100)
+    found = json.loads((run / "judge" / "sim-sim" / CALIBRATION).read_text())
+    with duckdb.connect(str(run / "results.duckdb"), read_only=True) as con:
+        mix = dict(con.execute("SELECT verdict, COUNT(*) FROM claims GROUP BY 1").fetchall())
+    assert found["documents"] > 40 and found["claims"] == sum(mix.values()) > 3000
+    assert _holds(found["sensitivity"], SE), found["sensitivity"]
+    assert _holds(found["specificity"], SP), found["specificity"]
+    assert _holds(found["kappa"], _expected_kappa(mix)), found["kappa"]

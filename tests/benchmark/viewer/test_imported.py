@@ -5,12 +5,15 @@ value, and every other value listed in the side table, marked as not located."""
 from __future__ import annotations
 
 import json
+import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from packetbench.benchmark.importers.nightmare.importer import import_corpus
 from tests.support.chromium import open_page
+from tests.support.corpus_fixture import write_corpus
 from tests.support.viewer import problems, serving
 
 ROWS = "Array.from(document.querySelectorAll('#fields tr[data-path]'))"
@@ -65,3 +68,40 @@ def test_an_imported_run_shows_boxes_where_the_reference_locates_values(
     assert cells == 0
     assert sorted(listed) == sorted(f["path"] for f in csv)
     assert "CL-1001" in grid
+
+
+def _api(url: str, run: int, doc_id: str, part: str = "") -> Any:
+    address = f"{url}api/runs/{run}/documents/N1-070001/{doc_id}{part}"
+    with urllib.request.urlopen(address, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def test_the_viewer_api_places_only_what_the_reference_locates(tmp_path: Path) -> None:
+    """The fast tier's check (no browser): the corpus imported in process, `packetbench
+    view` of the run as its own process, its JSON API read over HTTP: the page's boxes are
+    exactly the located values, the side table marks every other value as not located, and
+    a CSV export (which the reference never locates) has no cells to draw."""
+    root = tmp_path / "imported"
+    import_corpus(write_corpus(tmp_path / "corpus"), root)
+    run = root / "runs" / "gpt55"
+    pdf, csv = _truth(run, "acord_25"), _truth(run, "loss_run_csv")
+    located = sorted(f["path"] for f in pdf for loc in f["locations"] if "bbox" in loc)
+    unlocated = sorted(f["path"] for f in pdf if not f["locations"])
+    assert located and unlocated and not any(f["locations"] for f in csv)
+    with serving(str(run), "--cache", str(tmp_path / "cache"), cwd=tmp_path) as url:
+        summary = _api(url, 0, "acord_25")
+        drawn = _api(url, 0, "acord_25", "/page-1")
+        rows = _api(url, 0, "acord_25", "/fields-0")
+        cells = _api(url, 0, "loss_run_csv", "/cells")
+        csv_rows = _api(url, 0, "loss_run_csv", "/fields-0")
+    assert summary["format"] == "pdf" and len(summary["pages"]) == 1
+    assert sorted(row["path"] for row in drawn) == located
+    assert all(loc["bbox"] for row in drawn for loc in row["locations"])
+    assert sorted(r["path"] for r in rows if r["locations"]) == located
+    assert sorted(r["path"] for r in rows if not r["locations"] and r["truth"] is not None) == (
+        unlocated
+    )
+    assert cells == []
+    truth_rows = [r for r in csv_rows if r["truth"] is not None]
+    assert sorted(r["path"] for r in truth_rows) == sorted(f["path"] for f in csv)
+    assert not any(r["locations"] for r in csv_rows)

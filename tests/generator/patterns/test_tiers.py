@@ -1,6 +1,6 @@
-"""Tiers as pattern presets, over 20 seeds per tier (10 of N4-N5; slow): harder tiers carry
-more patterns, every packet audits clean, every document truth validates, and a process with
-another hash seed writes the same bytes.
+"""Tiers as pattern presets, over 20 seeds per tier (10 of N4-N5; slow, but for a check of
+the canonical suite): harder tiers carry more patterns, every packet audits clean, every
+document truth validates, and a process with another hash seed writes the same bytes.
 
 The packets are the session's shared tier corpus (`tier_corpus`, written by `packetbench
 generate` with PYTHONHASHSEED=0), one test per tier so xdist workers build tiers side by side.
@@ -19,12 +19,10 @@ from jsonschema import Draft202012Validator
 
 from packetbench.audit import audit_packets
 from packetbench.generator.schema_files import all_schemas
-from tests.support.paths import TIERS
+from tests.support.paths import PACKETS, TIERS
 from tests.support.tier_corpus import SEEDS
 
 AGAIN = 3  # seeds of each tier written again under another hash seed
-
-pytestmark = pytest.mark.slow
 
 
 def _digests(folder: Path) -> dict[str, str]:
@@ -42,6 +40,7 @@ def _patterns(packet: Path) -> set[str]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tier", TIERS)
 def test_tier_audits_clean_validates_and_is_hash_seed_free(
     tier: str, tier_corpus: Callable[[str], Path], tmp_path: Path, run_cli: Any
@@ -79,6 +78,7 @@ def test_tier_audits_clean_validates_and_is_hash_seed_free(
         assert fresh == _digests(corpus / name), name
 
 
+@pytest.mark.slow
 def test_harder_tiers_carry_more_patterns(tier_corpus: Callable[[str], Path]) -> None:
     """Any three N1 packets at most 8 patterns, any three N5 at least 25, and more per packet
     (and more in all) as the tier rises."""
@@ -101,6 +101,7 @@ def test_harder_tiers_carry_more_patterns(tier_corpus: Callable[[str], Path]) ->
     assert unions == sorted(unions), unions
 
 
+@pytest.mark.slow
 def test_every_perception_indicator_escalates(tier_corpus: Callable[[str], Path]) -> None:
     """The difficulty card of the five tier corpora (20 packets of N1-N3, 10 of N4-N5, no OCR):
     image-page share, located values missing from the text layer, conflicts, illegible values
@@ -123,3 +124,19 @@ def test_every_perception_indicator_escalates(tier_corpus: Callable[[str], Path]
     images = [row["image_page_share"] for row in rows]
     assert images[0] == 0 and 0.08 <= images[1] <= 0.25 and 0.3 <= images[2] <= 0.5, images
     assert 0.6 <= images[3] <= 0.8 and images[4] >= 0.85, images
+
+
+def test_the_canonical_suite_escalates_and_validates() -> None:
+    """The fast tier's check, on the canonical suite (one packet a tier, built at session
+    start): the patterns a packet carries never fall from N1 to N5 (at most 8 at N1, at least
+    25 at N5), and every document truth validates against its schema."""
+    counts = [len(_patterns(PACKETS / f"{tier}-000001")) for tier in TIERS]
+    assert counts == sorted(counts) and counts[0] <= 8 and counts[-1] >= 25, counts
+    validators = {name: Draft202012Validator(schema) for name, schema in all_schemas().items()}
+    checked = 0
+    for path in sorted(PACKETS.glob("N*-000001/document_truth_*.json")):
+        document = json.loads(path.read_text())
+        errors = list(validators[document["schema"]].iter_errors(document["truth"]))
+        assert not errors, (path, errors[0].message)
+        checked += 1
+    assert checked > 100
