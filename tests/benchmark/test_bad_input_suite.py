@@ -664,7 +664,7 @@ def _cases() -> list[Case]:
         "wrong file type",
         "a repeated run's count is no count",
         reps,
-        "{w}/reps/run.json: repeats has no count of at least 1",
+        "{w}/reps/run.json: not a run's record (repeats.count",
         _set_id("reps/run.json", ("repeats", "count"), "two"),
         ("packets", "reps"),
     )
@@ -1790,9 +1790,9 @@ def _verify(add: Callable[..., None]) -> None:
     add(
         "verify",
         "bad option",
-        "--batch 0",
-        (*ver, "--batch", "0"),
-        "--batch",
+        "--claims-per-request 0",
+        (*ver, "--claims-per-request", "0"),
+        "--claims-per-request",
         needs=("run", "packets"),
     )
     add("verify", "missing path", "no run", ("verify", "{w}/nowhere"), "{w}/nowhere/run.json")
