@@ -127,10 +127,10 @@ def _tier_table(rows: list[dict[str, Any]]) -> dict[str, Any]:
             total[1] += checked
     levels: dict[str, list[int]] = {}
     for row in rows:
-        for level, (read, boxes) in row["levels"].items():
+        for level, (read, intact) in row["levels"].items():
             found = levels.setdefault(level, [0, 0])
             found[0] += read
-            found[1] += boxes
+            found[1] += intact
     return {
         "packets": len(rows),
         "calibration_levels": {k: levels[k] for k in sorted(levels)},

@@ -1,0 +1,58 @@
+"""benchmarks/audit_sweep.py's per-tier table: the sums of its packets' rows."""
+
+from __future__ import annotations
+
+import importlib.util
+from types import ModuleType
+from typing import Any
+
+from tests.support.paths import ROOT
+
+
+def _sweep() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "audit_sweep", ROOT / "benchmarks" / "audit_sweep.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _row(status: str, boxes: int, agreed: int, levels: dict[str, list[int]]) -> dict[str, Any]:
+    return {
+        "status": status,
+        "findings": {},
+        "illegible_boxes_unread": 3,
+        "illegible_boxes_read": 0,
+        "calibration": {
+            "pages_judged": 5,
+            "pages_sampled": 2,
+            "boxes": boxes,
+            "agreed": agreed,
+            "problem": "" if status == "passed" else "the pixel rule disagrees",
+        },
+        "levels": levels,
+        "recall": {"fax": [90, 100]},
+        "cpu_generate": 1.0,
+        "cpu_audit": 2.0,
+    }
+
+
+def test_the_tier_table_sums_its_packets() -> None:
+    rows = [
+        _row("passed", 200, 198, {"fax": [40, 41], "rotated": [7, 7]}),
+        _row("not_verified", 146, 127, {"motion_blur": [81, 100]}),
+    ]
+    table = _sweep()._tier_table(rows)
+    assert table["packets"] == 2 and table["status"] == {"passed": 1, "not_verified": 1}
+    assert (table["calibration_boxes"], table["calibration_agreed"]) == (346, 325)
+    assert table["calibration_rate"] == round(325 / 346, 4)
+    assert table["calibration_levels"] == {
+        "fax": [40, 41],
+        "motion_blur": [81, 100],
+        "rotated": [7, 7],
+    }
+    assert table["recall_levels"] == {"fax": [180, 200]}
+    assert table["calibration_pages"] == 4 and table["packets_calibration_problem"] == 1
+    assert table["illegible_boxes"] == 6 and table["illegible_boxes_read"] == 0
