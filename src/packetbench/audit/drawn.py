@@ -20,12 +20,9 @@ from typing import Any
 import numpy as np
 
 from packetbench.audit.pdftext import PageText
+from packetbench.core.text import folded
 
 Box = list[float]  # [x0, y0, x1, y1], PDF points, origin bottom-left
-
-
-def _folded(text: str) -> str:
-    return "".join(unicodedata.normalize("NFKC", text).split())
 
 
 class DrawnText:
@@ -59,7 +56,7 @@ class DrawnText:
         """Where `text` is drawn, at most `limit` places, each the box of its characters (PDF
         points of the native page; a string turned or on two lines has the box around all of
         it); empty when the page does not hold it."""
-        form = _folded(text)
+        form = folded(text)
         found: list[Box] = []
         if not form:
             return found
@@ -79,7 +76,7 @@ class DrawnText:
         is turned: a watermark drawn across the page diagonally has a narrow band of its own,
         where `find`'s upright box covers most of the page. None when the page does not hold
         it."""
-        form = _folded(text)
+        form = folded(text)
         at = self.compact.find(form) if form else -1
         while at >= 0:
             end = at + len(form)

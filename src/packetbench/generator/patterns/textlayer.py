@@ -28,10 +28,10 @@ scan that brings its own).
 from __future__ import annotations
 
 import bisect
-import unicodedata
 from collections.abc import Callable, Iterable, Set
 from typing import Any, TypeGuard
 
+from packetbench.core.text import folded
 from packetbench.generator.patterns.base import Applied, Staging, pattern
 from packetbench.generator.render import attack, fonts
 from packetbench.generator.render.pdf import (
@@ -304,11 +304,6 @@ def _inside(
     )
 
 
-def _folded(text: str) -> str:
-    """`text` as a reader compares it: NFKC (a ligature glyph as its letters), no spaces."""
-    return "".join(unicodedata.normalize("NFKC", text).split())
-
-
 def _keep_unreadable(
     data: bytes, pdf: PdfDocument, applied: Applied, overlaid: Set[int] = frozenset()
 ) -> None:
@@ -359,7 +354,7 @@ def _keep_unreadable(
                 # glyph copies as its letters), display lettering left out only on the pages
                 # an overlay pattern drew on (`overlaid`), every character counted elsewhere.
                 inside = _inside(layer, location["bbox"], display=page not in overlaid)
-                if _folded(inside) != _folded(rendered):
+                if folded(inside) != folded(rendered):
                     _unreadable(applied, page, path, location)
                     kept.append(path)
             if kept:
