@@ -173,3 +173,69 @@ def test_hidden_text_is_not_seen_inside_a_grouped_number(tmp_path: Path) -> None
     assert plain.shows("52,800") and plain.shows("300")
     assert not plain.shows("800") and plain.count("800") == 0
     assert page(True).shows("800")
+
+
+# Names wrapped in a narrow cell of a schedule, as a mortgagee column draws them: 7 pt
+# Helvetica, two or three lines each, one under the other.
+WRAPPED = [
+    ["Midland", "Federal Credit", "Union"],
+    ["Commerce", "Trust Company"],
+    ["New Brandon", "Community", "Bank"],
+    ["Heritage", "Savings Bank"],
+    ["Lake Andrew", "Community", "Bank"],
+    ["West William", "Community", "Bank"],
+]
+
+
+def _wrapped_column(path: Path) -> dict[str, list[float]]:
+    """A page of wrapped names in a 48 pt column, each beside a number; each name's bbox."""
+    page = canvas.Canvas(str(path), pagesize=letter)
+    page.setFont("Helvetica-Bold", 9)
+    page.drawString(40, 700, "MORTGAGEE")
+    page.drawString(170, 700, "LOC")
+    boxes: dict[str, list[float]] = {}
+    top = 688.0
+    for number, lines in enumerate(WRAPPED, start=30):
+        page.setFont("Helvetica", 7)
+        for row, line in enumerate(lines):
+            page.drawString(40, top - 7.5 * (row + 1), line)
+        page.drawRightString(180, top - 7.5, str(number))
+        width = max(stringWidth(line, "Helvetica", 7) for line in lines)
+        bottom = top - 7.5 * len(lines) - 2
+        boxes[" ".join(lines)] = [40.0, bottom, 40 + width, top - 1]
+        page.setLineWidth(0.5)
+        page.line(36, bottom - 1, 300, bottom - 1)
+        top = bottom - 4
+    page.save()
+    return boxes
+
+
+@needs_tesseract
+def test_a_wrapped_value_is_read_with_all_its_lines(tmp_path: Path) -> None:
+    """A value wrapped over two or three lines of a narrow cell, on a motion-blurred scan: read
+    as one line or as sparse text, tesseract keeps one line and drops the others as noise; the
+    box is read alone as a block too (`ocr.BLOCK`), and every line comes back in order."""
+    boxes = _wrapped_column(tmp_path / "native.pdf")
+    native = pdfium.PdfDocument(tmp_path / "native.pdf")
+    # The box's lines are counted from its ink: what decides that it is read as a block.
+    lines = [ocr.ink_lines(crop) for crop in ocr.cut_boxes(native, {1: list(boxes.values())})]
+    assert lines == [len(name) for name in WRAPPED]
+    level = scan.LEVELS["motion_blur"]
+    page = scan.scan_page(native, 0, level, 5)
+    out = tmp_path / "scanned.pdf"
+    Image.open(io.BytesIO(page.image)).save(out, "PDF", resolution=level.dpi)
+    names = list(boxes)
+    pdf = pdfium.PdfDocument(out)
+    [readings] = ocr.read_boxes(
+        pdf,
+        {1: [page.transform.quad(boxes[name]) for name in names]},
+        ocr.Tesseract(),
+        out,
+        angles={1: float(page.details["angle"])},
+    ).values()
+    unread = [
+        (name, texts)
+        for name, texts in zip(names, readings, strict=True)
+        if not any(ocr.same_text(text, name) for text in texts)
+    ]
+    assert len(unread) <= 1, unread

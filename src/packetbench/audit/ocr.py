@@ -44,9 +44,13 @@ MARGIN = 2.0  # points added around a bbox: OCR boxes are looser than glyph boxe
 # Page segmentation: tesseract's default, fully automatic. On rasterized canonical pages it
 # found 97.9% of located values against 94.4% for "sparse text" (11), which drops lone digits.
 PSM = "3"
-# Boxes read again (`BoxReader`) are read twice: as one line of text (reads a lone digit that
-# sparse text drops) and as sparse text (reads a lone letter a line can take for two).
-READINGS = ("7", "11")
+# Boxes read again (`BoxReader`) are read three ways: as one line of text (reads a lone digit
+# that sparse text drops), as sparse text (reads a lone letter a line can take for two), and,
+# a box that holds more than one line of ink only, alone as one block (BLOCK): a value wrapped
+# in a narrow cell, of which the other two keep the line they take for the text and drop the
+# rest as noise on a blurred scan.
+BLOCK = "6"
+READINGS = ("7", "11", BLOCK)
 INK = 0.04  # a checkbox interior with at least this share of dark pixels is ticked
 MARK_INSET = 0.5  # points trimmed off a checkbox interior, clear of its border's anti-aliasing
 
@@ -849,6 +853,8 @@ def read_crops(
     read: list[list[str]] = [[] for _ in crops]
     sheets = [BoxReader.sheet(crops, row) for row in BoxReader.rows(crops)]
     for psm in READINGS:
+        if psm == BLOCK:
+            continue
         if batched:
             pages = engine.words_many([sheet for sheet, _ in sheets], dpi, source, psm=psm)
         else:
@@ -857,7 +863,34 @@ def read_crops(
             for index, left, right in bands:
                 inside = [w for w in found if left <= (w.left + w.right) / 2 <= right]
                 read[index].append(" ".join(w.text for w in in_lines(inside)))
+    # A box of several lines is read alone as a block, on a blank margin as a sheet sets it.
+    wrapped = [i for i, crop in enumerate(crops) if ink_lines(crop) > 1]
+    blocks = [BoxReader.sheet(crops, [i])[0] for i in wrapped]
+    if batched:
+        found_blocks = engine.words_many(blocks, dpi, source, psm=BLOCK)
+    else:
+        found_blocks = [engine.words(block, dpi, source, psm=BLOCK) for block in blocks]
+    block_text = {
+        i: " ".join(w.text for w in in_lines(words))
+        for i, words in zip(wrapped, found_blocks, strict=True)
+    }
+    for index, texts in enumerate(read):
+        texts.append(block_text.get(index, ""))
     return [tuple(texts) for texts in read]
+
+
+def ink_lines(crop: np.ndarray[Any, Any]) -> int:
+    """How many lines of ink `crop` holds: runs of rows with a dark pixel, apart by rows
+    with none, each at least a fifth of the tallest run high (a speck or the tail of a
+    blurred stroke is not a line)."""
+    if crop.size == 0:
+        return 0
+    inked = (crop < DARK).any(axis=1).astype(np.int8)
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], inked, [0]))))
+    heights = edges[1::2] - edges[0::2]
+    if heights.size == 0:
+        return 0
+    return int((heights >= max(2, heights.max() / 5)).sum())
 
 
 def in_lines(words: Sequence[Word]) -> list[Word]:
