@@ -110,6 +110,7 @@ def _watermark_line(packet: Path, doc_id: str) -> tuple[list[float], str]:
 
 
 @needs_tesseract
+@pytest.mark.slow
 def test_a_watermark_is_read_along_its_own_line(run_cli: Run, tmp_path: Path) -> None:
     """A watermark drawn corner to corner has a narrow rectangle along its line (its upright
     box covers most of the page), and OCR reads it there, turned level: its words are placed
@@ -183,6 +184,7 @@ def test_a_watermark_not_intact_is_read_along_its_line_not_on_the_page_whole(
     assert pixels["lines_read"] >= 1 and pixels["pages_ocr"] == 0
 
 
+@pytest.mark.slow
 def test_a_watermark_is_judged_along_its_line_not_in_its_upright_box(
     run_cli: Run, tmp_path: Path
 ) -> None:

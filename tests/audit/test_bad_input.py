@@ -73,6 +73,7 @@ def test_unreadable_input_exits_2_naming_the_file(
     _one_line_error(run_cli("audit", "--packets", str(packet)), str(packet), *needles)
 
 
+@pytest.mark.slow
 def test_a_folder_that_is_no_packet(run_cli: Run, tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("not a packet")
     _one_line_error(
@@ -121,6 +122,7 @@ def test_a_path_that_does_not_exist(tmp_path: Path) -> None:
         audit_packets([tmp_path / "nowhere"])
 
 
+@pytest.mark.slow
 def test_ocr_without_tesseract_is_one_line(run_cli: Run, packet: Path, tmp_path: Path) -> None:
     # Only the interpreter's own folder on PATH: no tesseract there.
     bin_dir = Path(sys.executable).parent

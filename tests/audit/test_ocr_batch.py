@@ -111,6 +111,7 @@ def _scanned_values(packet: Path, count: int) -> tuple[Path, list[tuple[str, lis
 
 
 @needs_tesseract
+@pytest.mark.slow
 def test_the_library_reads_exactly_as_the_command_does() -> None:
     """Small images are read by libtesseract in this process (`ocr._Library`): its TSV must be
     the command's, byte for byte, on real scanned crops, sheets of boxes and bands, in every
@@ -144,6 +145,7 @@ def test_the_library_reads_exactly_as_the_command_does() -> None:
 
 
 @needs_tesseract
+@pytest.mark.slow
 def test_a_band_reads_its_values_and_nothing_far_from_them() -> None:
     """`read_bands` reads a scanned page only in bands around the regions asked: the values in
     them are found as a page read whole finds them, and a value drawn far from every band

@@ -59,6 +59,7 @@ def _longest_dark_run(pixels: np.ndarray, axis: int) -> int:
     return longest
 
 
+@pytest.mark.slow
 def test_rules_come_off_and_text_stays(tmp_path: Path) -> None:
     _schedule(tmp_path / "page.pdf")
     pdf = pdfium.PdfDocument(tmp_path / "page.pdf")
@@ -99,6 +100,7 @@ def _scanned(tmp_path: Path, level: str) -> tuple[Path, dict[str, list[float]], 
 
 @needs_tesseract
 @pytest.mark.parametrize("level", ["clean", "skewed"])
+@pytest.mark.slow
 def test_a_box_is_read_again_alone(tmp_path: Path, level: str) -> None:
     path, quads, angle = _scanned(tmp_path, level)
     engine = ocr.Tesseract()
@@ -120,6 +122,7 @@ def test_a_page_without_a_reader_reads_no_box_again() -> None:
 
 
 @needs_tesseract
+@pytest.mark.slow
 def test_hidden_text_is_seen_only_where_a_phrase_reads_it(tmp_path: Path) -> None:
     """On a real page read by tesseract: a table whose row ends in "2" above a row starting
     with "15" does not show a hidden "2.15"; the same page with "Rate 2.15 applied" does."""
@@ -150,6 +153,7 @@ def test_hidden_text_is_seen_only_where_a_phrase_reads_it(tmp_path: Path) -> Non
 
 
 @needs_tesseract
+@pytest.mark.slow
 def test_hidden_text_is_not_seen_inside_a_grouped_number(tmp_path: Path) -> None:
     """On a real page read by tesseract (N5 seed 4404's acord_160 row): a hidden "800" (the
     OCR layer's misreading of the street number "300") is not on a page that shows "52,800"

@@ -18,7 +18,6 @@ from packetbench.audit.pixels import calibration_candidates, calibration_pages
 from packetbench.legibility import INTACT_VERDICT, Judgement, box_pixels
 from tests.support.audit import Run, audit_json, edit_json, findings
 from tests.support.ocr import needs_tesseract
-from tests.support.paths import PACKETS
 
 DOCS = "acord_125,sov_pdf"
 GROW = 1.5  # points
@@ -180,10 +179,11 @@ def test_an_edited_truth_file_is_read_by_ocr_not_judged_by_pixels(
 
 
 @needs_tesseract
-def test_the_text_report_shows_the_pixel_reader(run_cli: Run) -> None:
+def test_the_text_report_shows_the_pixel_reader(run_cli: Run, tmp_path: Path) -> None:
     """`audit --ocr` without --json on a packet with scans: its table has the pixel reader's
     rows and a line saying what the rule verified (it once died sorting the readers)."""
-    result = run_cli("audit", "--ocr", "--packets", str(PACKETS / "N2-000001"))
+    packet = generate_scanned(run_cli, tmp_path, "acord_125", "moderate")
+    result = run_cli("audit", "--ocr", "--packets", str(packet))
     assert result.returncode == 0, result.stderr
     rows = [line for line in result.stdout.splitlines() if "│ pixel " in line]
     assert rows, result.stdout

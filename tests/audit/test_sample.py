@@ -81,6 +81,7 @@ def test_a_sample_prints_the_bound_and_a_forced_packet_reports_its_finding(
     assert " in 5 packet(s), " in last and last.endswith("(a sample of the corpus's 8 packets)")
 
 
+@pytest.mark.slow
 def test_the_sample_and_its_bounds_are_in_the_json(corpus: Path) -> None:
     result = audit_packets([corpus], sample=SampleSize(4), sample_seed=0)
     report = result.to_json()
@@ -108,6 +109,7 @@ def test_the_sample_and_its_bounds_are_in_the_json(corpus: Path) -> None:
     }
 
 
+@pytest.mark.slow
 def test_a_finding_drawn_into_the_sample_is_bounded(corpus: Path) -> None:
     half = SampleSize(percent=50)
     seed = next(
@@ -130,6 +132,7 @@ def test_a_sample_as_large_as_the_corpus_is_the_whole_corpus(corpus: Path) -> No
 
 
 @pytest.mark.parametrize("value", ["0", "-3", "101%", "nan", "abc"])
+@pytest.mark.slow
 def test_bad_sample_values_are_one_line_and_exit_2(run_cli: Run, value: str) -> None:
     result = run_cli("audit", "--packets", "packets/N1-000001", "--sample", value)
     assert result.returncode == 2, (result.stdout, result.stderr)

@@ -101,6 +101,7 @@ def test_a_bbox_moved_off_its_text_is_caught(run_cli: Run, packet: Path) -> None
     assert report["totals"]["fields_found"] == report["totals"]["fields_checked"] - 1
 
 
+@pytest.mark.slow
 def test_a_deleted_workbook_cell_is_caught(packet: Path) -> None:
     book = openpyxl.load_workbook(packet / "sov_excel.xlsx")
     book["SOV"]["Q6"] = None
@@ -116,6 +117,7 @@ def test_a_deleted_workbook_cell_is_caught(packet: Path) -> None:
     assert "differs from the manifest" in _one(packet, "integrity", "sov_excel.xlsx", "").detail
 
 
+@pytest.mark.slow
 def test_a_hidden_sheet_is_not_visible(packet: Path) -> None:
     book = openpyxl.load_workbook(packet / "loss_run_excel.xlsx")
     book.create_sheet("Spare")  # a hidden sheet needs a visible one beside it
@@ -169,6 +171,7 @@ LAYOUT_VALUES: dict[str, Callable[[Path], str]] = {
 
 
 @pytest.mark.parametrize("kind", sorted(LAYOUT_VALUES))
+@pytest.mark.slow
 def test_a_layout_value_in_the_universe_is_a_leak(packet: Path, kind: str) -> None:
     value = LAYOUT_VALUES[kind](packet)
     edit_json(

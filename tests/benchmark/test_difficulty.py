@@ -73,6 +73,7 @@ def test_card_tells_a_scanned_packet_from_a_native_one(packets: Path) -> None:
     assert difficulty_card([packets], ocr_sample=1, seed=3, jobs=2) == card
 
 
+@pytest.mark.slow
 def test_jobs_measure_the_same_card(run_cli: RunCli, packets: Path) -> None:
     """`--jobs 2` measures the packets in two worker processes: the card is the same."""
     one = run_cli("difficulty", "--packets", str(packets), "--ocr-sample", "0", "--json")
@@ -132,6 +133,7 @@ def test_illegible_values_are_counted_apart_and_not_read(tmp_path: Path) -> None
     assert len(located) == len(everywhere) - len(illegible)
 
 
+@pytest.mark.slow
 def test_card_runs_on_an_imported_corpus(run_cli: RunCli, tmp_path: Path) -> None:
     corpus = write_corpus(tmp_path / "corpus")
     done = run_cli("import", "nightmare", str(corpus), "--out", str(tmp_path / "imported"))

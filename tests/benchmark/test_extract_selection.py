@@ -41,6 +41,7 @@ def _kinds(packets: Path) -> dict[str, tuple[str, str, str]]:
     return found
 
 
+@pytest.mark.slow
 def test_filters_and_limit_choose_the_documents(
     run_cli: Run, tmp_path: Path, packets: Path
 ) -> None:
@@ -92,6 +93,7 @@ def test_bad_selections_are_one_line_exit_2(
     assert len(result.stderr.strip().splitlines()) == 1 and not out.exists()
 
 
+@pytest.mark.slow
 def test_sim_says_it_ignores_model(run_cli: Run, tmp_path: Path, packets: Path) -> None:
     args = ["extract", "--packets", str(packets), "--out", str(tmp_path / "r"), "--limit", "1"]
     said = run_cli(*args, "--model", "gpt-5")
@@ -171,6 +173,7 @@ def test_anthropic_refuses_sampling_in_one_line(
     )
 
 
+@pytest.mark.slow
 def test_run_passes_selection_and_sampling(run_cli: Run, tmp_path: Path) -> None:
     out = tmp_path / "bench"
     sampled = run_cli("run", "--out", str(out), "--tiers", "N1", "--top-p", "0.5")

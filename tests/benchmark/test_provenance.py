@@ -80,6 +80,7 @@ def test_run_json_records_every_hash(runs: tuple[Path, Path], twins: tuple[Path,
         }
 
 
+@pytest.mark.slow
 def test_score_refuses_other_packets_with_the_same_ids(
     runs: tuple[Path, Path], twins: tuple[Path, Path], run_cli: Run, tmp_path: Path
 ) -> None:

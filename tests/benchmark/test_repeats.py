@@ -62,6 +62,7 @@ def _outcomes(repeats: list[Path]) -> dict[tuple[str, str], tuple[int, int]]:
     return found
 
 
+@pytest.mark.slow
 def test_sim_repeats_are_k_runs_and_the_spread_is_theirs(run_cli: Run, tmp_path: Path) -> None:
     run, plain = tmp_path / "rep", tmp_path / "plain"
     made = _ok(run_cli("extract", "--packets", PACKET, "--out", str(run), "--repeats", "3"))
@@ -173,6 +174,7 @@ def test_the_same_repeats_score_to_the_same_bytes(run_cli: Run, tmp_path: Path) 
     assert outputs[0] == outputs[1]
 
 
+@pytest.mark.slow
 def test_repeats_refusals_change_nothing(run_cli: Run, tmp_path: Path) -> None:
     run, plain = tmp_path / "rep", tmp_path / "plain"
     for command in ("extract", "run"):
@@ -242,6 +244,7 @@ def test_run_repeats_reports_the_spread(run_cli: Run, tmp_path: Path) -> None:
     assert "cannot continue a run that asked for other repeats (2, now 3)" in other.stderr
 
 
+@pytest.mark.slow
 def test_api_repeats_are_k_requests_cached_apart(run_cli: Run, tmp_path: Path) -> None:
     from packetbench.benchmark.harness.stub import StubServer
 

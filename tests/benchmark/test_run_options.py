@@ -9,12 +9,15 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tests.support.stubs import records
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 DOCS = "documents=acord_125,sov_pdf"
 
 
+@pytest.mark.slow
 def test_set_ocr_and_a_sim_dry_run(run_cli: Run, tmp_path: Path) -> None:
     out = tmp_path / "bench"
     dry = run_cli("run", "--out", str(out), "--tiers", "N1", "--set", DOCS, "--ocr", "--dry-run")
@@ -41,6 +44,7 @@ def test_set_ocr_and_a_sim_dry_run(run_cli: Run, tmp_path: Path) -> None:
     assert "2 of 2 documents [2 ok]" in done.stdout
 
 
+@pytest.mark.slow
 def test_api_dry_run_timeout_retries_and_cache(run_cli: Run, tmp_path: Path) -> None:
     from packetbench.benchmark.harness.stub import Faults, StubServer
     from packetbench.generator.batch import generate

@@ -74,6 +74,7 @@ def test_run_force_leaves_a_paid_run_beside_it_byte_identical(run_cli: Run, tmp_
     assert (out / "runs" / "sim-typical" / "results.duckdb").is_file()
 
 
+@pytest.mark.slow
 def test_generate_force_replaces_only_the_packets_it_writes(run_cli: Run, tmp_path: Path) -> None:
     out = tmp_path / "packets"
     made = run_cli("generate", "--tiers", "N1", "--count", "2", "--out", str(out))
@@ -92,6 +93,7 @@ def test_generate_force_replaces_only_the_packets_it_writes(run_cli: Run, tmp_pa
     assert [e["packet_id"] for e in corpus["entries"]] == ["N1-000001", "N1-000002"]
 
 
+@pytest.mark.slow
 def test_extract_force_keeps_files_it_did_not_write(run_cli: Run, tmp_path: Path) -> None:
     run = tmp_path / "run"
     assert run_cli("extract", "--packets", PACKET, "--out", str(run)).returncode == 0
@@ -104,6 +106,7 @@ def test_extract_force_keeps_files_it_did_not_write(run_cli: Run, tmp_path: Path
     assert json.loads((run / "run.json").read_text())["model"] == "sim-perfect"
 
 
+@pytest.mark.slow
 def test_extract_resume_of_a_scored_run_keeps_its_scores(run_cli: Run, tmp_path: Path) -> None:
     run = tmp_path / "run"
     assert run_cli("extract", "--packets", PACKET, "--out", str(run)).returncode == 0
@@ -118,6 +121,7 @@ def test_extract_resume_of_a_scored_run_keeps_its_scores(run_cli: Run, tmp_path:
     assert run_cli("sql", str(run), "SELECT count(*) FROM claims").returncode == 0
 
 
+@pytest.mark.slow
 def test_extract_resume_drops_scores_only_of_records_it_changed(
     run_cli: Run, tmp_path: Path
 ) -> None:
@@ -202,6 +206,7 @@ def test_two_generates_of_one_folder_one_wins(run_cli: Run, tmp_path: Path) -> N
     assert not (out / ".packetbench.lock").exists()
 
 
+@pytest.mark.slow
 def test_two_extracts_of_one_run_one_wins(tmp_path: Path) -> None:
     run = tmp_path / "run"
     base = ["extract", "--packets", str(PACKETS), "--out", str(run)]
@@ -257,6 +262,7 @@ def test_a_lock_left_by_a_dead_writer_is_taken_over(run_cli: Run, tmp_path: Path
     assert not (run / ".packetbench.lock").exists()
 
 
+@pytest.mark.slow
 def test_a_record_holding_infinity_or_nan_is_scored_as_invented(
     run_cli: Run, tmp_path: Path
 ) -> None:

@@ -150,6 +150,7 @@ def test_verify_on_a_full_disk_is_one_line(run: tuple[Path, Path], tmp_path: Pat
 @pytest.mark.parametrize(
     "command", ["sql", pytest.param("difficulty", marks=pytest.mark.slow), "patterns", "plan"]
 )
+@pytest.mark.slow
 def test_a_full_standard_output_is_one_line(
     run: tuple[Path, Path], command: str, tmp_path: Path
 ) -> None:

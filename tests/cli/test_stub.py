@@ -97,6 +97,7 @@ def test_alone_it_prints_the_variables_and_stops_on_ctrl_c(tmp_path: Path) -> No
                 process.wait()
 
 
+@pytest.mark.slow
 def test_bad_options_are_one_line_and_exit_2(run_cli: Run, tmp_path: Path) -> None:
     cases = {
         ("--fault-rate", "2"): "--fault-rate must be between 0 and 1",

@@ -222,6 +222,7 @@ def _records(run: Path) -> dict[str, object]:
     }
 
 
+@pytest.mark.slow
 def test_generate_tiers_takes_several_and_tier_still_works(run_cli: Cli, tmp_path: Path) -> None:
     both = run_cli("generate", "--tiers", "N1,N2", "--out", str(tmp_path / "both"))
     assert both.returncode == 0, both.stderr
@@ -245,6 +246,7 @@ def test_patterns_tier_alias(run_cli: Cli) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_extract_seed_alias_is_the_sim_seed(
     run_cli: Cli, tmp_path: Path, scored: tuple[Path, Path]
 ) -> None:
@@ -259,6 +261,7 @@ def test_extract_seed_alias_is_the_sim_seed(
     assert runs["new"] == runs["old"] != runs["other"]
 
 
+@pytest.mark.slow
 def test_verify_seed_alias_is_the_judge_seed(
     run_cli: Cli, tmp_path: Path, scored: tuple[Path, Path]
 ) -> None:
@@ -272,6 +275,7 @@ def test_verify_seed_alias_is_the_judge_seed(
     assert labels[("--judge-seed", "3")] != labels[("--judge-seed", "4")]
 
 
+@pytest.mark.slow
 def test_verify_batch_alias_is_the_claims_per_request(
     run_cli: Cli, tmp_path: Path, scored: tuple[Path, Path]
 ) -> None:
@@ -318,6 +322,7 @@ def test_difficulty_seed_alias_is_the_ocr_sample_seed(
     assert bad.returncode == 2 and "--ocr-sample-seed" in bad.stderr
 
 
+@pytest.mark.slow
 def test_plan_takes_the_run_as_an_argument(run_cli: Cli, scored: tuple[Path, Path]) -> None:
     _, run = scored
     new = run_cli("plan", str(run), "--effect", "0.05")

@@ -110,6 +110,7 @@ def test_canonical_truths_validate(
         _validate_packet(packet, validators)
 
 
+@pytest.mark.slow
 def test_fresh_truths_validate(
     fresh_packet_dir: Any, validators: dict[str, Draft202012Validator]
 ) -> None:

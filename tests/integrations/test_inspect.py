@@ -338,6 +338,7 @@ def _error(result: subprocess.CompletedProcess[str], *needles: str) -> None:
         assert needle in lines[0], lines[0]
 
 
+@pytest.mark.slow
 def test_a_bad_log_is_one_line_and_exit_2(two_packets: Path, run_cli: Run, tmp_path: Path) -> None:
     out = tmp_path / "run"
     garbage = tmp_path / "broken.eval"

@@ -386,6 +386,7 @@ def test_a_hostile_batch_log_is_refused_and_changes_nothing(
         assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
 
 
+@pytest.mark.slow
 def test_a_batch_log_that_cannot_be_read_is_refused_not_paid_again(
     packets: Path,
     stub: Callable[..., StubServer],

@@ -73,6 +73,7 @@ def _first_pages(packet: Path, doc_id: str) -> dict[str, int]:
     return {f["path"]: f["locations"][0]["page"] for f in fields if f["locations"]}
 
 
+@pytest.mark.slow
 def test_cite_native_through_the_anthropic_sdk(
     stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:

@@ -24,6 +24,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_corpus(tmp_path_factory.mktemp("nightmare"))
 
 
+@pytest.mark.slow
 def test_force_replaces_only_what_the_import_wrote(
     corpus: Path, tmp_path: Path, run_cli: Any
 ) -> None:
@@ -49,6 +50,7 @@ def test_force_replaces_only_what_the_import_wrote(
 
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
+@pytest.mark.slow
 def test_a_stopped_import_leaves_nothing_and_the_next_goes_through(
     corpus: Path, tmp_path: Path, run_cli: Any, stop: signal.Signals
 ) -> None:

@@ -72,6 +72,7 @@ def test_document_truth_is_an_instance_of_its_own_schema(imported: Path) -> None
     assert _json(packet / "schemas" / "acord_25.schema.json") == ACORD_25_SCHEMA
 
 
+@pytest.mark.slow
 def test_field_truth_paths_kinds_and_spellings(imported: Path) -> None:
     fields = {
         f["path"]: f
@@ -405,6 +406,7 @@ def test_hidden_cells_go_under_hidden() -> None:
     }
 
 
+@pytest.mark.slow
 def test_audit_reports_what_it_can_verify(imported: Path, run_cli: Any) -> None:
     done = run_cli("audit", "--packets", str(imported / "packets"), "--json")
     assert done.returncode == 1  # values the corpus locates nowhere are untraceable

@@ -38,6 +38,7 @@ def _load(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     return load_dataset("parquet", data_files=files, cache_dir=str(folder / "hf-cache"))
 
 
+@pytest.mark.slow
 def test_datasets_loads_the_export_and_a_truth_round_trips(
     exported: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

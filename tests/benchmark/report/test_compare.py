@@ -17,6 +17,7 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 HALLUCINATION = ("halluc_numbers", "halluc_strings")
 
 
+@pytest.mark.slow
 def test_sloppy_is_found_worse_than_typical(scored_run: ScoredRun) -> None:
     result = compare_runs([scored_run("typical", 1), scored_run("sloppy", 2)])
     (pair,) = result["pairs"]
@@ -126,6 +127,7 @@ def test_runs_of_different_packets_are_not_compared(run_cli: Run, tmp_path: Path
     assert not (tmp_path / "comparison").exists()
 
 
+@pytest.mark.slow
 def test_illegible_fields_are_compared_apart(
     run_cli: Run, scored_run: ScoredRun, tmp_path: Path
 ) -> None:

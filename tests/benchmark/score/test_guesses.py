@@ -192,6 +192,7 @@ def test_runs_without_illegible_values_have_no_rows(sim_run: SimRun, tmp_path: P
         pytest.param("sloppy", marks=pytest.mark.slow),
     ],
 )
+@pytest.mark.slow
 def test_the_sims_guesses_are_recovered_from_the_views(
     sim_run: SimRun, n4_n5: Path, profile: str
 ) -> None:
@@ -238,6 +239,7 @@ def test_the_sims_guesses_are_recovered_from_the_views(
         assert set(drawn) == set(outcomes)
 
 
+@pytest.mark.slow
 def test_the_report_shows_the_guesses_and_names_runs_without_them(
     sim_run: SimRun, n4_n5: Path, tmp_path: Path
 ) -> None:

@@ -82,6 +82,7 @@ def test_stale_values_are_recovered(sim_run: SimRun, stale_packets: Path, profil
     assert verdicts["stale"] > 0
 
 
+@pytest.mark.slow
 def test_every_injection_kind_and_exclusion_occurs(sim_run: SimRun, stale_packets: Path) -> None:
     """The ledger tests above only mean something if every kind was actually injected."""
     injected: Counter[str] = Counter()

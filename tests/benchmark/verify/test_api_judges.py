@@ -61,6 +61,7 @@ def _batches(folder: Path) -> list[dict[str, Any]]:
 @pytest.mark.parametrize(
     ("api", "mode"), [("openai", "native"), ("anthropic", "text"), ("gemini", "pdf")]
 )
+@pytest.mark.slow
 def test_every_claim_makes_the_round_trip_through_the_sdk(
     api: str,
     mode: str,
@@ -118,6 +119,7 @@ def test_every_claim_makes_the_round_trip_through_the_sdk(
     assert sum(e["event"] == "record" for e in log) == len(batches)
 
 
+@pytest.mark.slow
 def test_retries_the_cache_and_an_invalid_answer_asked_again(
     scored_n1: Path, stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:
@@ -161,6 +163,7 @@ def test_retries_the_cache_and_an_invalid_answer_asked_again(
     assert (folder / "labels.jsonl").read_bytes() == labels
 
 
+@pytest.mark.slow
 def test_max_cost_stops_new_requests_and_resume_finishes(
     scored_n1: Path, stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:

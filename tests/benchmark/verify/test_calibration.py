@@ -9,6 +9,7 @@ from pathlib import Path
 
 import duckdb
 import numpy as np
+import pytest
 
 from packetbench.benchmark.score.verdicts import VERDICTS
 from packetbench.benchmark.verify.calibration import kappa
@@ -61,6 +62,7 @@ def test_calibration_recovers_the_configured_rates(
     assert abs(json.loads(shown.stdout)["sensitivity"] - found["sensitivity"]["estimate"]) < 1e-6
 
 
+@pytest.mark.slow
 def test_corrected_rate_covers_the_true_rate_and_bad_calibrations_are_refused(
     run_cli: Run, n3_pair: Path, tmp_path: Path
 ) -> None:

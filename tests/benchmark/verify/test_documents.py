@@ -60,6 +60,7 @@ def _copy(world: Path, tmp_path: Path) -> Path:
     return tmp_path / "w"
 
 
+@pytest.mark.slow
 def test_own_documents_with_the_simulators(world: Path, run_cli: Run, tmp_path: Path) -> None:
     w = _copy(world, tmp_path)
     mine, origin = w / "mine", w / "origin"

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from packetbench.benchmark.score.verdicts import VERDICTS
 from packetbench.benchmark.verify.prompt import check
@@ -52,6 +53,7 @@ def test_every_claim_gets_one_label_with_a_span(
     assert f"{len(labels):,} claims" in done.stdout
 
 
+@pytest.mark.slow
 def test_same_settings_same_labels_and_resume_pays_only_for_missing_batches(
     run_cli: Run, scored_n1: Path, tmp_path: Path
 ) -> None:

@@ -62,6 +62,7 @@ def _walk(page: Page) -> None:
 
 
 @pytest.mark.usefixtures("browser")
+@pytest.mark.slow
 def test_markup_from_a_run_is_text_when_served(
     viewer_runs: tuple[Path, Path, Path], hostile_run: Path, tmp_path: Path
 ) -> None:

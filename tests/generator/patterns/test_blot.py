@@ -131,6 +131,7 @@ def test_tesseract_cannot_read_the_blotted_value_and_reads_its_neighbour(
         pytest.fail(f"no neighbour read: {readings}")
 
 
+@pytest.mark.slow
 def test_blotted_packets_are_byte_identical_across_jobs(tmp_path: Path) -> None:
     """The legibility verdicts come from pixels, which are deterministic: one worker or two,
     the same bytes, blots and illegible truth included."""

@@ -386,6 +386,7 @@ def _cut_across(files: dict[str, bytes], doc: str) -> list[str]:
     return cut
 
 
+@pytest.mark.slow
 def test_no_value_is_cut_across_by_the_header(monkeypatch: pytest.MonkeyPatch) -> None:
     """A cell's upper or lower edge never runs across a value's glyphs: the header lands a
     little higher or lower on that page (`faxheader.clear_lift`), so every value is under a

@@ -96,6 +96,7 @@ def test_an_earlier_version_is_listed_superseded_and_its_differences_in_its_delt
         assert entry["shown"] == old[path] and entry["canonical"] == new[path]
 
 
+@pytest.mark.slow
 def test_name_variant_is_what_its_documents_show_and_the_others_keep_the_name() -> None:
     """At N5 (variants.percent 80) most documents that name the insured write the variant;
     at least one keeps the canonical name; each variant document's truth is what it shows."""
@@ -116,6 +117,7 @@ def test_name_variant_is_what_its_documents_show_and_the_others_keep_the_name() 
     assert others and all(on.truth(d) == off.truth(d) for d in others)
 
 
+@pytest.mark.slow
 def test_variants_percent_sets_how_many_documents_carry_a_variant(run_cli: Any) -> None:
     """variants.percent=0 keeps a variant to one document (N4-N5 presets: 50 and 80); the
     knob refuses what is not a percentage."""
