@@ -72,6 +72,16 @@ def test_published_column_is_the_corpus_s_own(reconciled: Path) -> None:
         )
 
 
+def test_the_corpus_holds_five_tiers_and_every_cohort() -> None:
+    """What the import below reads, as the reference lays it out: a ground truth per tier and
+    a published aggregate per cohort (cheap: no import)."""
+    truths = sorted(p.name.split("_")[0] for p in (CORPUS / "ground_truth").glob("N*_*.json"))
+    assert truths == ["N1", "N2", "N3", "N4", "N5"]
+    published = _json(CORPUS / "results_aggregate" / "hallucination_report.json")
+    assert len(published) == COHORTS
+
+
+@pytest.mark.slow
 def test_nothing_is_left_unexplained(reconciled: Path) -> None:
     result = _json(reconciled / "reconciliation.json")
     assert {c["cohort"]: c["unexplained"] for c in result["cohorts"]} == {
