@@ -28,6 +28,9 @@ OCR read (the rule's error that makes wrong answer keys; target: under 1 in 1,00
 upper end of a one-sided 95 % interval; boxes the rule calls legible near its boundary (worst
 cell under `legibility.INTACT`, or half the occlusion or smear that makes a box illegible) and
 how many OCR reads (the other side: a legible box OCR cannot read is a finding of the audit).
+The `long` groups hold the values of `legibility.MIN_ILLEGIBLE_LENGTH` characters or more, the
+only ones the generator damages past reading; `short all` the others, where a damaged stroke
+is read as "1", "I" or "l" by chance.
 """
 
 from __future__ import annotations
@@ -368,6 +371,14 @@ def _table(boxes: list[Box]) -> dict[str, Any]:
             groups[f"stain {box.kind.split(':')[1]}"].append(box)
         groups[f"level {box.level}"].append(box)
         groups["all"].append(box)
+        # The rule's margin holds from `legibility.MIN_ILLEGIBLE_LENGTH` characters (the
+        # shortest value the generator damages past reading); shorter ones are shown apart.
+        if len(box.text) >= legibility.MIN_ILLEGIBLE_LENGTH:
+            groups[f"long kind {box.kind.split(':')[0]}"].append(box)
+            groups[f"long level {box.level}"].append(box)
+            groups["long all"].append(box)
+        else:
+            groups["short all"].append(box)
     out = {}
     for name, members in sorted(groups.items()):
         illegible = [b for b in members if not b.legible]
@@ -402,13 +413,13 @@ def _table(boxes: list[Box]) -> dict[str, Any]:
 
 def _render(table: dict[str, Any]) -> str:
     lines = [
-        f"{'group':<24}{'boxes':>8}{'illegible':>10}{'OCR read':>9}{'upper 95%':>10}"
+        f"{'group':<28}{'boxes':>8}{'illegible':>10}{'OCR read':>9}{'upper 95%':>10}"
         f"{'near':>7}{'OCR read':>9}"
     ]
     for name, row in table.items():
         upper = row["illegible_read_upper_95"]
         lines.append(
-            f"{name:<24}{row['boxes']:>8}{row['illegible']:>10}{row['illegible_read']:>9}"
+            f"{name:<28}{row['boxes']:>8}{row['illegible']:>10}{row['illegible_read']:>9}"
             f"{'' if upper is None else f'{upper:.2%}':>10}{row['near']:>7}{row['near_read']:>9}"
         )
     return "\n".join(lines)

@@ -35,7 +35,6 @@ from packetbench.audit.ocr import MARGIN as OCR_MARGIN
 from packetbench.legibility import (
     DAMAGED_VERDICT,
     INTACT_VERDICT,
-    MAX_OCCLUDED,
     UNDECIDED_VERDICT,
     Judgement,
     cut,
@@ -171,9 +170,11 @@ def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
 # text layer says but not intact there (OCR reads them), not found in that layer (OCR too).
 NOT_FOUND = "not_found"
 # ...or drawn where something printed over the scan (a fax header's cells) covers
-# `legibility.MAX_OCCLUDED` or more of its ink at every place: past reading, by the rule that
-# makes a value so covered illegible; not read, and no miss of OCR's.
+# STRING_COVERED or more of its ink at every place: not read, and no miss of OCR's.
 COVERED = "covered"
+# Below the value rule's `legibility.MAX_OCCLUDED` (a value is lifted clear of the header; a
+# string is not): the audit asks OCR for no string a quarter cut, which it may not read whole.
+STRING_COVERED = 0.25
 
 
 @dataclass
@@ -416,14 +417,14 @@ class PixelPage:
         return mask
 
     def covered(self, quad: list[float]) -> bool:
-        """Whether `legibility.MAX_OCCLUDED` or more of the ink drawn in `quad` lies under what
-        was printed over the page (`cover`), as `legibility.occlusion` measures it."""
+        """Whether STRING_COVERED or more of the ink drawn in `quad` lies under what was
+        printed over the page (`cover`), as `legibility.occlusion` measures it."""
         if self.cover is None:
             return False
         box = cut(self.clean, self.scanned, quad, self.dpi, self.height, self.cover, MARGIN)
         if box is None or box.covered is None:
             return False
-        return occlusion(box.clean, box.covered) >= MAX_OCCLUDED
+        return occlusion(box.clean, box.covered) >= STRING_COVERED
 
     def string_quads(self, text: str) -> list[list[float]]:
         """Where the native page draws `text` (`DrawnText.find`), moved onto the scanned

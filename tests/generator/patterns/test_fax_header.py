@@ -320,10 +320,10 @@ def test_a_value_cut_across_by_the_header_is_illegible_by_its_occlusion(render: 
 def test_the_audit_covers_exactly_what_the_header_covers(render: Render) -> None:
     """The audit knows where the machine printed each field (`Rebuilt.printed`, from
     `faxheader.cells`) and rebuilds the cover from it (`PixelPage.cover`): pixel for pixel the
-    mask the generator judged legibility with. A place a cell covers past `MAX_OCCLUDED` is
+    mask the generator judged legibility with. A place a cell covers past `STRING_COVERED` is
     covered for the audit (`PixelPage.covered`: a string drawn only there is not read); a place
     no cell reaches is not."""
-    from packetbench.audit.pixels import PixelPage
+    from packetbench.audit.pixels import STRING_COVERED, PixelPage
 
     native, fields, transform, height = _faxed_acord_125(render)
     quad = next(transform.quad(loc["bbox"]) for loc in fields["agency.fax"]["locations"])
@@ -345,7 +345,7 @@ def test_the_audit_covers_exactly_what_the_header_covers(render: Render) -> None
     )
     assert page.cover is not None and scanned.covered is not None
     assert np.array_equal(page.cover, scanned.covered)
-    assert _verdict(quad, scanned).occluded >= MAX_OCCLUDED and page.covered(quad)
+    assert _verdict(quad, scanned).occluded >= STRING_COVERED and page.covered(quad)
     clear = [
         transform.quad(loc["bbox"])
         for entry in fields.values()

@@ -656,6 +656,7 @@ class PdfDocument:
         text is a string of its own there (so the universe loses exactly that string), and
         whose blot reaches no other value's box: a blot destroys its value and nothing else
         (`_blot_clear`), so no value is left half under it, neither legible nor not."""
+        from packetbench import legibility
         from packetbench.generator.render import scan
 
         count, seed = self.recorder.presentation.blots
@@ -684,7 +685,7 @@ class PdfDocument:
             bbox = list(location["bbox"])
             if (
                 texts.get((page, drawn.rendered_as)) == 1
-                and len(drawn.rendered_as) >= 3
+                and len(drawn.rendered_as) >= legibility.MIN_ILLEGIBLE_LENGTH
                 and _blot_clear(bbox, [b for p, b in boxes.get(page, []) if p != path])
             ):
                 candidates.append((path, (int(page), bbox)))
