@@ -300,3 +300,15 @@ def test_judge_is_the_rule_as_stated_on_real_and_damaged_boxes(level: str) -> No
             compared += 1
             verdicts += judged.verdict != INTACT_VERDICT
     assert compared >= 90 and verdicts >= 20  # damaged and undecided boxes among them
+
+
+def test_a_value_too_short_for_the_margin_is_never_illegible() -> None:
+    """Fresh N5 seed 800003, acord_25: an occurrence checkbox's "X" under a blurred patch fell
+    under DAMAGED beside its sharp clean side, was declared illegible, and OCR read it (a
+    person sees the mark too). Values under MIN_ILLEGIBLE_LENGTH are never declared illegible,
+    and a blot never chooses one."""
+    from packetbench.legibility import MIN_ILLEGIBLE_LENGTH, may_be_illegible
+
+    assert MIN_ILLEGIBLE_LENGTH == 3
+    assert not may_be_illegible("X") and not may_be_illegible(" 12 ")
+    assert may_be_illegible("$36") and may_be_illegible("Green")

@@ -88,11 +88,21 @@ MAX_SMEAR = 0.3
 # lifts a fax header clear of every value (`faxheader.clear_lift`), so no value drawn is
 # covered at all.
 MAX_OCCLUDED = 0.5
-# A value shorter than this (characters) is never damaged past reading by the generator (a blot
-# chooses values of this length or more): on one or two characters a blot or a blur leaves a
-# stroke that OCR, and a reader, takes for "1", "I" or "l" and is right as often as not, so the
-# rule's margin is measured, and holds, from this length on.
+# A value shorter than this (characters) is never declared illegible (`may_be_illegible`; a
+# blot chooses values of this length or more): on one or two characters a blot or a blur
+# leaves a stroke that OCR, and a reader, takes for "1", "I" or "l" and is right as often as
+# not, so the rule's margin is measured, and holds, from this length on.
 MIN_ILLEGIBLE_LENGTH = 3
+
+
+def may_be_illegible(text: str) -> bool:
+    """Whether the rule may declare a value drawn as `text` illegible: one shorter than
+    MIN_ILLEGIBLE_LENGTH never is (a checkbox's "X" under a blurred patch is a mark a person
+    sees, and its worst cell still falls under DAMAGED beside the sharp clean side); the
+    generator calls it legible and the audit leaves its damage to OCR."""
+    return len(text.strip()) >= MIN_ILLEGIBLE_LENGTH
+
+
 # A cell is this many times its row's height wide (about two glyphs).
 CELL = 2.0
 # A pixel of the clean side is ink when it is darker than the paper by this share of the

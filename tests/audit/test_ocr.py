@@ -292,3 +292,20 @@ def test_hidden_text_is_looked_for_within_one_phrase() -> None:
     assert page(("2", 100, 10), ("15", 120, 10)).shows("2.15")  # a word space
     assert page(("Rate", 10, 10), ("2.15", 80, 10)).shows("2.15")
     assert page(("Harbor", 10, 10), ("Point", 98, 10)).shows("Harbor Point")
+
+
+def test_a_hidden_confusion_of_a_shown_word_is_counted_not_seen() -> None:
+    """Fresh N3 seed 800015, engineering_report page 3: an invisible OCR layer carried "lirnit"
+    for the "limit" its page shows, and tesseract read the image's "limit" as "lirnit" too.
+    One OCR confusion of a word the page shows (`attack.CONFUSIONS`) proves nothing about the
+    hidden word, once per such word; a sighting beyond that is one."""
+    from packetbench.audit.ocr import confusable_shown
+
+    shown = ["the per occurrence limit applies", "no limit on defence", "Harbor Lane"]
+    assert confusable_shown("lirnit", shown) == 2  # rn for m, in each "limit"
+    assert confusable_shown("Lirnit", shown) == 2  # folded as OCR is
+    assert confusable_shown("limit", shown) == 0  # the word itself is shown_elsewhere's
+    assert confusable_shown("Lone", shown) == 1  # "o" read for "a"
+    assert confusable_shown("Harbcr", shown) == 0  # "c" for "o" is no confusion of the table
+    assert confusable_shown("Lane", ["Lone"]) == 0  # each confusion goes one way
+    assert confusable_shown("lirnit applies", shown) == 0  # a single word only

@@ -408,6 +408,29 @@ def shown_elsewhere(text: str, strings: Sequence[str]) -> int:
     )
 
 
+def confusable_shown(text: str, strings: Sequence[str]) -> int:
+    """How many words the page shows that one OCR confusion turns into `text` (a single
+    word): an invisible OCR layer's false word is such a confusion of a word it covers
+    ("limit" -> "lirnit", `generator.render.attack.CONFUSIONS`), and tesseract makes the same
+    confusion on the image now and then, which proves nothing about the hidden word."""
+    from packetbench.generator.render.attack import CONFUSIONS, fold
+
+    target = fold(text)
+    if not target or " " in target:
+        return 0
+    count = 0
+    for shown in strings:
+        for word in shown.split():
+            variants = {
+                word[:i] + right + word[i + len(wrong) :]
+                for wrong, right in CONFUSIONS
+                for i in range(len(word))
+                if word.startswith(wrong, i)
+            }
+            count += any(fold(variant) == target for variant in variants)
+    return count
+
+
 WORD_GAP = 0.8  # the widest gap between two words of one phrase, in word heights
 
 

@@ -16,6 +16,7 @@ from packetbench.audit.ocr import (
     DPI,
     OcrPage,
     Tesseract,
+    confusable_shown,
     folded,
     misread_everywhere,
     read_bands,
@@ -45,7 +46,12 @@ from packetbench.audit.result import (
 )
 from packetbench.audit.sources.base import DocumentState, Pages, SourceAuditor, squash
 from packetbench.audit.sources.textlayer import TextLayerAuditor
-from packetbench.legibility import DAMAGED_VERDICT, INTACT_VERDICT, UNDECIDED_VERDICT
+from packetbench.legibility import (
+    DAMAGED_VERDICT,
+    INTACT_VERDICT,
+    UNDECIDED_VERDICT,
+    may_be_illegible,
+)
 
 
 class ScannedPageAuditor(SourceAuditor):
@@ -454,12 +460,17 @@ class ScannedPageAuditor(SourceAuditor):
                     self.intact_pieces[index].add(piece[0])
                 continue
             verdict = judged.judge_box(bbox)
-            boxes[self.doc.fields[index]["path"]].append((bbox, verdict.verdict))
-            stats.boxes[verdict.verdict] += 1
-            if verdict.verdict == UNDECIDED_VERDICT:
+            said = verdict.verdict
+            if said == DAMAGED_VERDICT and not may_be_illegible(
+                str(self.doc.fields[index]["rendered_as"])
+            ):
+                said = UNDECIDED_VERDICT  # too short for the rule's margin: OCR's to read
+            boxes[self.doc.fields[index]["path"]].append((bbox, said))
+            stats.boxes[said] += 1
+            if said == UNDECIDED_VERDICT:
                 left.append(item)
                 continue
-            found = verdict.verdict == INTACT_VERDICT
+            found = said == INTACT_VERDICT
             self.audit.scan_tally(level, "fields").add(found)
             if found:
                 self.audit.tally("fields", "pixel").add(True)
@@ -613,6 +624,10 @@ class ScannedPageAuditor(SourceAuditor):
                     else:
                         agreement.damaged_unread += 1
 
+    def page_strings(self, page: int) -> list[str]:
+        """The visible strings scanned `page` shows."""
+        return [s["text"] for s in self.doc.strings if s.get("page") == page]
+
     def ocr_page(self, scan: OcrPage, page: int, fields: list[Located], texts: list[int]) -> None:
         level = (
             self.state.levels.get(page)
@@ -637,9 +652,9 @@ class ScannedPageAuditor(SourceAuditor):
                     # OCR misread a shown value as the layer's own misreading of it; the
                     # shown value's miss counts against the page's recall.
                     self.audit.attacks["hidden_misread_by_ocr"] += 1
-                elif scan.shows(entry["text"]) and scan.count(entry["text"]) > shown_elsewhere(
-                    entry["text"],
-                    [s["text"] for s in self.doc.strings if s.get("page") == page],
+                elif scan.shows(entry["text"]) and scan.count(entry["text"]) > (
+                    shown_elsewhere(entry["text"], shown := self.page_strings(page))
+                    + confusable_shown(entry["text"], shown)
                 ):
                     self.audit.findings.append(
                         Finding(

@@ -685,7 +685,7 @@ class PdfDocument:
             bbox = list(location["bbox"])
             if (
                 texts.get((page, drawn.rendered_as)) == 1
-                and len(drawn.rendered_as) >= legibility.MIN_ILLEGIBLE_LENGTH
+                and legibility.may_be_illegible(drawn.rendered_as)
                 and _blot_clear(bbox, [b for p, b in boxes.get(page, []) if p != path])
             ):
                 candidates.append((path, (int(page), bbox)))
@@ -720,7 +720,11 @@ class PdfDocument:
                     motion=level.motion,
                     glyph_pixels=legibility.quad_height(quad) * level.dpi / 72.0,
                 )
-                location["legible"] = verdict.legible
+                # A value too short to be declared illegible with a margin stays legible:
+                # its damage is OCR's to judge (`legibility.MIN_ILLEGIBLE_LENGTH`).
+                location["legible"] = verdict.legible or not legibility.may_be_illegible(
+                    drawn.rendered_as
+                )
 
     def _emit_pages(
         self,
