@@ -272,3 +272,24 @@ def _set_sha256(digest: str) -> Callable[[Any], None]:
         manifest["sha256"] = digest
 
     return change
+
+
+def test_values_under_a_stamp_stay_out_of_the_calibration() -> None:
+    """Fresh N3 seed 820016: a SUPERSEDED stamp across a schedule's rows is on the clean page
+    too, so the rule finds its values as drawn; OCR left 14 of the 25 unread and the packet's
+    calibration refuted the rule. The stamp's targets on its page are left out of the sample
+    (`ScannedPageAuditor.stamped`); other pages and other overlays keep theirs."""
+    from types import SimpleNamespace
+
+    from packetbench.audit.sources.scanned import ScannedPageAuditor
+
+    manifest = {
+        "patterns_applied": [
+            {"id": "overlay.void_stamp", "pages_affected": [1], "targets": ["a.b", "c[0].d"]},
+            {"id": "overlay.watermark", "pages_affected": [1, 2], "targets": ["e"]},
+            {"id": "overlay.void_stamp", "pages_affected": "bad", "targets": ["f"]},
+        ]
+    }
+    auditor = SimpleNamespace(doc=SimpleNamespace(manifest=manifest))
+    assert ScannedPageAuditor.stamped(auditor, 1) == {"a.b", "c[0].d"}  # type: ignore[arg-type]
+    assert ScannedPageAuditor.stamped(auditor, 2) == set()  # type: ignore[arg-type]
