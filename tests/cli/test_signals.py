@@ -325,3 +325,45 @@ def test_extract_from_an_api_ends_mid_run(tmp_path: Path, stop: signal.Signals) 
             stub.stdout.close()
     _assert_stopped(stop, code, stderr, took)
     assert "--resume" in stderr  # how to continue
+
+
+# A stop whose handler runs where Python drops exceptions: inside a weakref callback (the
+# import system's lock callback is one). The handler's raise is printed as "Exception
+# ignored" and lost; the process must stop all the same, at the next bytecode outside.
+_IN_A_CALLBACK = """
+import gc, os, signal, sys, time, weakref
+from packetbench.core import stopping
+
+stopping.install()
+
+class Thing:
+    pass
+
+def callback(_: object) -> None:
+    os.kill(os.getpid(), signal.{name})
+    for _ in range(100_000):  # bytecodes: the handler runs here, and its raise is dropped
+        pass
+
+thing = Thing()
+ref = weakref.ref(thing, callback)
+try:
+    del thing
+    gc.collect()
+    time.sleep(5)
+    print("ran on")
+except KeyboardInterrupt as stop:
+    print(type(stop).__name__)
+"""
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
+def test_a_stop_raised_inside_a_callback_is_not_lost(stop: signal.Signals) -> None:
+    script = _IN_A_CALLBACK.replace("{name}", stop.name)
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    expected = "Terminated" if stop == signal.SIGTERM else "KeyboardInterrupt"
+    assert (done.returncode, done.stdout.strip()) == (0, expected), done.stderr
+    assert "Exception ignored" not in done.stderr
+    assert time.monotonic() - started < 4  # stopped, not after the 5 s sleep

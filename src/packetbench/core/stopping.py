@@ -156,6 +156,47 @@ def _stop(signum: int, error: KeyboardInterrupt) -> None:
     raise error
 
 
+def _unraisable(hook: Callable[[Any], object]) -> Callable[[Any], object]:
+    """`sys.unraisablehook` that raises a stop again when its raise was lost: the interpreter
+    runs a signal's handler at the next check of the main thread's loop, which may be inside
+    a weakref callback, a `__del__` or the import system's lock callback, where an exception
+    is printed as "Exception ignored" and dropped (an `audit` SIGTERMed as it imported ran on
+    to its verdict). Sending the signal again would not do: `os.kill` and
+    `_thread.interrupt_main` run its handler at once, here. So the stop is raised by a
+    profile function at the main thread's next call or return outside this hook, and
+    raised again from there for as long as it lands in a place that drops it."""
+
+    def handle(unraisable: Any) -> object:
+        error = unraisable.exc_value
+        main = threading.current_thread() is threading.main_thread()
+        if not (isinstance(error, KeyboardInterrupt) and _received and _installed and main):
+            return hook(unraisable)
+        _raise_at_next_call(Terminated if isinstance(error, Terminated) else KeyboardInterrupt)
+        return None
+
+    _OWN_CODE.add(handle.__code__)
+    return handle
+
+
+_OWN_CODE: set[Any] = set()  # the frames a raise by the profile function skips
+
+
+def _raise_at_next_call(kind: type[KeyboardInterrupt]) -> None:
+    previous = sys.getprofile()
+
+    def profile(frame: Any, event: str, arg: object) -> None:
+        del event, arg
+        if frame.f_code in _OWN_CODE:
+            return
+        sys.setprofile(previous)
+        raise kind()
+
+    sys.setprofile(profile)
+
+
+_OWN_CODE.add(_raise_at_next_call.__code__)
+
+
 def _on_term(signum: int, frame: object) -> None:
     del frame
     _stop(signum, Terminated())
@@ -194,6 +235,7 @@ def install() -> None:
     _installed = True
     signal.signal(signal.SIGINT, _on_int)
     signal.signal(signal.SIGTERM, _on_term)
+    sys.unraisablehook = _unraisable(sys.unraisablehook)
     read, write = os.pipe()
     os.set_blocking(write, False)
     with contextlib.suppress(ValueError):

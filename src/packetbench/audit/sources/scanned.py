@@ -178,7 +178,7 @@ class ScannedPageAuditor(SourceAuditor):
                 stats.pages_sampled += 1
                 stamped = self.stamped(page)
                 self.calibration[page] = [
-                    (index, judged.judge_box(bbox).verdict)
+                    (index, self.taken(judged.judge_box(bbox).verdict, index))
                     for index, bbox, piece, _ in located.get(page, [])
                     if piece[1] == 1
                     and self.doc.fields[index].get("kind") != "checkbox"
@@ -210,6 +210,16 @@ class ScannedPageAuditor(SourceAuditor):
         remaining = [p for p in remaining if p not in banded]
         stats.pages_ocr = sum(1 for p in remaining if p in judged_pages)
         return remaining
+
+    def taken(self, said: str, index: int) -> str:
+        """The pixel rule's verdict on value `index`'s box as the audit takes it: a damaged
+        value too short for the rule's margin is undecided, OCR's to read (`may_be_illegible`);
+        the calibration sample takes it so too, so it measures the verdicts the audit uses."""
+        if said == DAMAGED_VERDICT and not may_be_illegible(
+            str(self.doc.fields[index]["rendered_as"])
+        ):
+            return UNDECIDED_VERDICT
+        return said
 
     def stamped(self, page: int) -> set[str]:
         """Values a stamp is printed across on `page` (`overlay.void_stamp`'s targets). The
@@ -479,11 +489,7 @@ class ScannedPageAuditor(SourceAuditor):
                     self.intact_pieces[index].add(piece[0])
                 continue
             verdict = judged.judge_box(bbox)
-            said = verdict.verdict
-            if said == DAMAGED_VERDICT and not may_be_illegible(
-                str(self.doc.fields[index]["rendered_as"])
-            ):
-                said = UNDECIDED_VERDICT  # too short for the rule's margin: OCR's to read
+            said = self.taken(verdict.verdict, index)
             boxes[self.doc.fields[index]["path"]].append((bbox, said))
             stats.boxes[said] += 1
             if said == UNDECIDED_VERDICT:

@@ -378,9 +378,20 @@ def serve(viewer: Viewer, sock: socket.socket, on_ready: Callable[[str], None]) 
     config = uvicorn.Config(
         make_app(viewer, port), log_level="warning", access_log=False, lifespan="off"
     )
-    server = uvicorn.Server(config)
+    url = f"http://{host}:{port}/"
+
+    class Server(uvicorn.Server):
+        """Says it serves once it does: a stop that comes after the line is uvicorn's to
+        handle (before, it could come between the line and the loop, and leave the server's
+        coroutine never awaited, with a warning)."""
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if not self.should_exit:
+                on_ready(url)
+
+    server = Server(config)
     try:
-        on_ready(f"http://{host}:{port}/")
         server.run(sockets=[sock])
     finally:
         viewer.close()
