@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from packetbench.audit.ocr import Tesseract, read_boxes, read_pages
 from tests.support.audit import Run
@@ -186,3 +186,29 @@ def test_a_value_wrapped_on_two_lines_reads_line_by_line() -> None:
     draw.text((10, 80), "Management, Inc.", fill=0, font=font)
     (readings,) = read_crops(Tesseract(), [np.asarray(picture)], 300, "test")
     assert "Enterprise Fleet Management, Inc." in readings, readings
+
+
+@needs_tesseract
+def test_blurred_small_type_is_read_sharpened() -> None:
+    """5-point type out of focus (a `blurred` scan's driver schedule), which a person reads
+    and tesseract mostly does not, is read once the crop is sharpened (`ocr.sharpened`): the
+    reading a box no other reading found its value in gets last."""
+    from packetbench.audit.ocr import read_crops, same_text, sharpened
+
+    words = ["Padilla", "Blankenship", "V22569019", "Christopher", "09/15/2022", "Williams"]
+    words += ["Regular", "Kenneth"]
+    crops = []
+    for word in words:
+        picture = Image.new("L", (20 + 22 * len(word), 44), 255)
+        ImageDraw.Draw(picture).text((8, 7), word, fill=0, font=ImageFont.load_default(size=22))
+        crops.append(np.asarray(picture.filter(ImageFilter.GaussianBlur(2.1))))
+    assert sharpened(crops[0]).shape == (88, 2 * crops[0].shape[1])
+    engine = Tesseract()
+    plain = read_crops(engine, crops, 300, "test")
+    sharp = read_crops(engine, crops, 300, "test", sharpen=True)
+
+    def read(readings: list[tuple[str, ...]]) -> list[str]:
+        pairs = zip(words, readings, strict=True)
+        return [w for w, got in pairs if any(same_text(r, w) for r in got)]
+
+    assert len(read(sharp)) >= len(read(plain)) + 4, (read(plain), read(sharp))

@@ -408,6 +408,35 @@ class ScannedPageAuditor(SourceAuditor):
         read_printed = read_boxes(
             pdf.document(), printed, engine, self.doc.file, angles=dict.fromkeys(printed, 0.0)
         )
+        # What no reading found is read again sharpened (`ocr.sharpened`).
+        expected = {
+            page: [str(self.doc.fields[index]["rendered_as"]) for index, *_ in boxes[page]]
+            + [
+                str(self.doc.strings[i]["text"])
+                for i in texts[page]
+                if (page, i) not in self.overprinted
+            ]
+            for page in regions
+        }
+        unread = {
+            page: [
+                i
+                for i, (got, want) in enumerate(zip(read[page], expected[page], strict=True))
+                if not any(same_text(r, want) for r in got)
+            ]
+            for page in regions
+        }
+        again = read_boxes(
+            pdf.document(),
+            {page: [regions[page][i] for i in unread[page]] for page in regions if unread[page]},
+            engine,
+            self.doc.file,
+            angles={page: self.state.turns.get(page, 0.0) for page in regions},
+            sharpen=True,
+        )
+        for page, sharp in again.items():
+            for i, got in zip(unread[page], sharp, strict=True):
+                read[page][i] = read[page][i] + got
         for page in sorted(set(regions) | set(printed)):
             level = self.state.levels[page]
             fields, indices = boxes[page], texts[page]
@@ -574,25 +603,25 @@ class ScannedPageAuditor(SourceAuditor):
             # Pixel mode: each box read on its own (as `reread` reads it), no page read whole:
             # the page's reading would add the words whose centres fall in the box, and a blot
             # leaves none there a box's own reading does not see.
-            boxes_read = read_boxes(
-                pdf.document(),
-                {page: [bbox for _, bbox, *_ in self.state.illegible[page]] for page in pages},
-                engine,
-                self.doc.file,
-                angles=angles,
+            regions = {page: [bbox for _, bbox, *_ in self.state.illegible[page]] for page in pages}
+            boxes_read = read_boxes(pdf.document(), regions, engine, self.doc.file, angles=angles)
+            sharp = read_boxes(
+                pdf.document(), regions, engine, self.doc.file, angles=angles, sharpen=True
             )
             for page in pages:
-                self.illegible_read(page, self.state.illegible[page], boxes_read[page])
+                both = [a + b for a, b in zip(boxes_read[page], sharp[page], strict=True)]
+                self.illegible_read(page, self.state.illegible[page], both)
             return
         for page, scan in read_pages(pdf.document(), pages, engine, self.doc.file, angles=angles):
             boxes = self.state.illegible[page]
             rereads = scan.reread([bbox for _, bbox, *_ in boxes])
+            sharpened = scan.reread([bbox for _, bbox, *_ in boxes], sharpen=True)
             self.illegible_read(
                 page,
                 boxes,
                 [
-                    (scan.in_box(bbox), *again)
-                    for (_, bbox, *_), again in zip(boxes, rereads, strict=True)
+                    (scan.in_box(bbox), *again, *sharp)
+                    for (_, bbox, *_), again, sharp in zip(boxes, rereads, sharpened, strict=True)
                 ],
             )
 
@@ -723,6 +752,15 @@ class ScannedPageAuditor(SourceAuditor):
         ]
         for (index, _), readings in zip(
             again, scan.reread([bbox for _, bbox in again]), strict=True
+        ):
+            for read in readings:
+                if same_text(read, self.doc.fields[index]["rendered_as"]):
+                    results[index] = (True, False, read)
+                    break
+        # ... and what that did not read either, read from the box sharpened (`ocr.sharpened`).
+        again = [(i, bbox) for i, bbox in again if results[i][1] or not results[i][0]]
+        for (index, _), readings in zip(
+            again, scan.reread([bbox for _, bbox in again], sharpen=True), strict=True
         ):
             for read in readings:
                 if same_text(read, self.doc.fields[index]["rendered_as"]):
