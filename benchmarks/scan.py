@@ -1,7 +1,7 @@
 """Scanned pages: how fast they are made, and how much of them OCR reads back.
 
     python benchmarks/scan.py [--pages 6] [--recall-seeds 10] [--tier N3] [--mix FOLDER]
-                              [--levels L,...]
+                              [--levels L,...] [--first-seed S]
 
 1. Throughput, on one core (CPU time, so a shared machine does not skew it): per scan level,
    scanned pages per second (`scan_page`: pdfium render, geometry, degradation, encode) beside,
@@ -121,14 +121,15 @@ def mixed(rates: dict[str, tuple[float, float]], levels: Counter[str], label: st
     )
 
 
-def recall(tier: str, seeds: int, levels: list[str]) -> None:
+def recall(tier: str, seeds: int, levels: list[str], first: int = 1) -> None:
     from packetbench.audit import audit_packets
     from packetbench.audit.result import OCR_RECALL_MIN
     from packetbench.benchmark.difficulty import difficulty_card
     from packetbench.generator.packet import write_packet
 
     print(
-        f"\nOCR of scanned pages: {seeds} {tier} packets per level, documents "
+        f"\nOCR of scanned pages: {seeds} {tier} packets per level (seeds {first}-"
+        f"{first + seeds - 1}), documents "
         f"{', '.join(DOCUMENTS)}"
     )
     print(
@@ -138,7 +139,7 @@ def recall(tier: str, seeds: int, levels: list[str]) -> None:
     with tempfile.TemporaryDirectory(prefix="scanbench") as scratch:
         for name in levels:
             root = Path(scratch) / name
-            for seed in range(1, seeds + 1):
+            for seed in range(first, first + seeds):
                 overrides = {"documents": DOCUMENTS, "patterns.only": (f"scan.{name}",)}
                 root.mkdir(parents=True, exist_ok=True)
                 write_packet(root, tier, seed, resolve(tier, overrides))
@@ -171,6 +172,7 @@ def main() -> None:
     parser.add_argument("--tier", default="N3")
     parser.add_argument("--pages", type=int, default=6)
     parser.add_argument("--recall-seeds", type=int, default=0)
+    parser.add_argument("--first-seed", type=int, default=1, help="the recall's first seed")
     parser.add_argument("--mix", type=Path, help="packets whose scanned pages weigh the levels")
     parser.add_argument(
         "--levels", default=",".join(scan.LEVELS), help="the levels to measure (comma-separated)"
@@ -189,7 +191,7 @@ def main() -> None:
     if mix:
         mixed(rates, mix)
     if args.recall_seeds:
-        recall(args.tier, args.recall_seeds, levels)
+        recall(args.tier, args.recall_seeds, levels, args.first_seed)
 
 
 if __name__ == "__main__":

@@ -221,7 +221,10 @@ def test_a_blurred_patch_blurs_one_region(native: Pixels) -> None:
     bottom, right = changed.max(axis=0) + 1
     assert (bottom - top) * (right - left) < 0.2 * native.size
     region = (slice(top, bottom), slice(left, right))
-    assert _edges(damaged[region]) < 0.75 * _edges(native[region])
+    # Out of focus, still legible (a smudge, not a blot): its blur's 0.6 points keep about
+    # 0.3 of the edges, where the 0.9 points it had kept about 0.18 and left small type
+    # at the edge of what a person reads.
+    assert 0.24 * _edges(native[region]) < _edges(damaged[region]) < 0.75 * _edges(native[region])
 
 
 @pytest.mark.parametrize("level", ["rotated", "reduced", "crooked"])
