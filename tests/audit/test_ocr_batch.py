@@ -212,3 +212,49 @@ def test_blurred_small_type_is_read_sharpened() -> None:
         return [w for w, got in pairs if any(same_text(r, w) for r in got)]
 
     assert len(read(sharp)) >= len(read(plain)) + 4, (read(plain), read(sharp))
+
+
+@needs_tesseract
+def test_a_red_stamp_drops_out_of_a_drawn_page(tmp_path: Path) -> None:
+    """Values under a red CANCELLED stamp on a page drawn, not scanned: in gray the stamp's
+    letters are as dark as the type and tesseract reads neither; in the red channel
+    (`dropout`) the stamp is as light as the paper, as a reader looks through it."""
+    import io
+
+    from reportlab.lib.colors import Color
+    from reportlab.pdfgen import canvas
+
+    from packetbench.audit.ocr import same_text
+
+    buffer = io.BytesIO()
+    page = canvas.Canvas(buffer, pagesize=(612, 792))
+    titles = ["Evidence of Commercial Property Insurance", "Cancellation Request / Policy Release"]
+    boxes = []
+    for row, title in enumerate(titles):
+        y = 700 - 12 * row
+        page.setFont("Helvetica", 9)
+        page.drawString(60, y, title)
+        boxes.append([60.0, y - 2.0, 60 + page.stringWidth(title, "Helvetica", 9), y + 7.0])
+    page.setFillColor(Color(0.92, 0.3, 0.3, alpha=0.35))
+    page.rect(100, 670, 300, 56, fill=1, stroke=0)
+    page.setFillColor(Color(0.8, 0.05, 0.05, alpha=0.75))
+    page.setFont("Helvetica-Bold", 40)
+    page.drawString(110, 686, "CANCELLED")
+    page.save()
+    path = tmp_path / "stamped.pdf"
+    path.write_bytes(buffer.getvalue())
+    pdf = pdfium.PdfDocument(path)
+    try:
+        gray, dropped = (
+            read_boxes(pdf, {1: boxes}, Tesseract(), path, dropout=dropout)[1]
+            for dropout in (False, True)
+        )
+    finally:
+        pdf.close()
+
+    def read(readings: list[tuple[str, ...]]) -> list[bool]:
+        pairs = zip(titles, readings, strict=True)
+        return [any(same_text(r, title) for r in got) for title, got in pairs]
+
+    assert read(dropped) == [True, True], dropped
+    assert read(gray) == [False, False], gray

@@ -37,9 +37,10 @@ def page_size(page: Any, scale: float) -> tuple[int, int]:
     return math.ceil(page.get_width() * scale), math.ceil(page.get_height() * scale)
 
 
-def render_rect(page: Any, scale: float, rect: Rect) -> Pixels:
-    """The pixels `rect` of `page` rendered whole at `scale` (gray), rendered alone: the page
-    drawn with the whole page's device transform into a bitmap the size of `rect`."""
+def render_rect(page: Any, scale: float, rect: Rect, dropout: bool = False) -> Pixels:
+    """The pixels `rect` of `page` rendered whole at `scale` (gray; `dropout`: its red channel,
+    in which red ink is as light as the paper), rendered alone: the page drawn with the whole
+    page's device transform into a bitmap the size of `rect`."""
     width, height = page_size(page, scale)
     left, top, right, bottom = rect
     # pypdfium2 crops whole pixels: ceil(c * scale); half a pixel short of each edge lands
@@ -48,8 +49,9 @@ def render_rect(page: Any, scale: float, rect: Rect) -> Pixels:
         (amount - 0.5) / scale if amount else 0.0
         for amount in (left, height - bottom, width - right, top)
     ]
-    image = page.render(scale=scale, grayscale=True, crop=tuple(crop)).to_numpy()
-    image = np.ascontiguousarray(image.reshape(image.shape[:2]))
+    image = page.render(scale=scale, grayscale=not dropout, crop=tuple(crop)).to_numpy()
+    # pdfium's colour bitmap is BGR: red is the last channel.
+    image = np.ascontiguousarray(image[:, :, 2] if dropout else image.reshape(image.shape[:2]))
     if image.shape != (bottom - top, right - left):
         raise ValueError(f"rendered {image.shape}, wanted {(bottom - top, right - left)}")
     return image
@@ -96,16 +98,18 @@ def _source(matrix: list[float], rect: Rect, size: tuple[int, int]) -> Rect:
     )
 
 
-def evened(page: Any, scale: float, angle: float | None, rect: Rect) -> Pixels:
+def evened(
+    page: Any, scale: float, angle: float | None, rect: Rect, dropout: bool = False
+) -> Pixels:
     """Pixels `rect` of page `page` prepared as `ocr._evened` prepares the whole page (a scan,
     `angle` not None: evened out and turned back by `angle`), computed from a window around
-    `rect`."""
+    `rect`; a page drawn, not scanned, in its red channel when `dropout` (`render_rect`)."""
     from PIL import Image, ImageFilter
 
     size = page_size(page, scale)
     width, height = size
     if angle is None:
-        return render_rect(page, scale, rect)
+        return render_rect(page, scale, rect, dropout)
     matrix = rotation(angle, size)
     half = matrix is None and -angle % 360.0 == 180.0
     left, top, right, bottom = rect

@@ -991,12 +991,14 @@ def read_boxes(
     dpi: int = DPI,
     angles: dict[int, float] | None = None,
     sharpen: bool = False,
+    dropout: bool = False,
 ) -> dict[int, list[tuple[str, ...]]]:
     """What OCR reads in each box of `regions` (page -> bboxes or quads, PDF points) on its
     own, as `OcrPage.reread` reads it, without reading any page whole: each box is cut out of
     its page prepared as for whole-page OCR (`cut_boxes`), and the boxes of every page read
-    together, one tesseract process per way of reading (READINGS); `sharpen`: sharpened."""
-    crops = cut_boxes(pdf, regions, dpi, angles)
+    together, one tesseract process per way of reading (READINGS); `sharpen`: sharpened;
+    `dropout`: a page drawn, not scanned, read in its red channel (`cut_boxes`)."""
+    crops = cut_boxes(pdf, regions, dpi, angles, dropout)
     out: dict[int, list[tuple[str, ...]]] = {number: [] for number in regions}
     if not crops:
         return out
@@ -1022,11 +1024,13 @@ def cut_boxes(
     regions: Mapping[int, Sequence[Sequence[float]]],
     dpi: int = DPI,
     angles: dict[int, float] | None = None,
+    dropout: bool = False,
 ) -> list[np.ndarray[Any, Any]]:
     """Each box of `regions` (page -> bboxes or quads, PDF points), pages in order, cut out of
     its page prepared as for whole-page OCR (a scan, its page in `angles`: evened out and
     turned back) with the rules around it removed, as `OcrPage.reread` cuts it: the
-    preparation computed around each box only (`boxcrops`)."""
+    preparation computed around each box only (`boxcrops`). `dropout`: a page drawn, not
+    scanned, in its red channel (`boxcrops.render_rect`)."""
     from packetbench.audit import boxcrops
 
     angles = angles or {}
@@ -1048,7 +1052,11 @@ def cut_boxes(
                     continue
                 wx, wy = max(x0 - REACH, 0), max(y0 - REACH, 0)
                 window = boxcrops.evened(
-                    page, scale, angle, (wx, wy, min(x1 + REACH, width), min(y1 + REACH, height))
+                    page,
+                    scale,
+                    angle,
+                    (wx, wy, min(x1 + REACH, width), min(y1 + REACH, height)),
+                    dropout,
                 )
                 crops.append(
                     _lines_cut(_unruled(window, dpi)[y0 - wy : y1 - wy, x0 - wx : x1 - wx])

@@ -766,6 +766,24 @@ class ScannedPageAuditor(SourceAuditor):
                 if same_text(read, self.doc.fields[index]["rendered_as"]):
                     results[index] = (True, False, read)
                     break
+        # A page drawn, not scanned, under a red stamp (`overlay.void_stamp`): what is still
+        # unread is read in the page's red channel, where the stamp is as light as the paper
+        # and a reader looks through it (fresh N3 seed 830008: four attachment titles under
+        # a CANCELLED stamp, unread in gray).
+        again = [(i, bbox) for i, bbox in again if results[i][1] or not results[i][0]]
+        if again and level == NATIVE and self.stamped(page):
+            dropped = read_boxes(
+                self.pdf.document(),
+                {page: [bbox for _, bbox in again]},
+                self.engine,
+                self.doc.file,
+                dropout=True,
+            )[page]
+            for (index, _), readings in zip(again, dropped, strict=True):
+                for read in readings:
+                    if same_text(read, self.doc.fields[index]["rendered_as"]):
+                        results[index] = (True, False, read)
+                        break
         for index, bbox, _, _ in fields:
             if index not in results:
                 continue

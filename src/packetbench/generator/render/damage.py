@@ -74,8 +74,8 @@ def _darken(region: Matrix, light: Matrix | float) -> None:
 
 def patch(pixels: Matrix, dpi: int, rng: np.random.Generator) -> None:
     """A blurred patch (water, a smudge, a fingerprint on the glass): a quarter of the
-    page's width, an inch or so tall, out of focus by a radius of 0.6 points (0.9 left 5-point type at the edge of what a
-    person reads)."""
+    page's width, an inch or so tall, out of focus by a radius of 0.6 points (0.9 left
+    5-point type at the edge of what a person reads)."""
     rows, cols = pixels.shape
     w, h = int(cols * rng.uniform(0.3, 0.45)), int(dpi * rng.uniform(0.8, 1.3))
     left = int(rng.integers(0, max(cols - w, 1)))
