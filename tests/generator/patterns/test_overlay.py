@@ -12,7 +12,7 @@ import numpy as np
 import pypdfium2.raw as raw
 
 from packetbench.generator.patterns.overlay import ICONS
-from tests.support.rendering import Case, Render, char_infos, first_applied
+from tests.support.rendering import Case, Render, Rendered, char_infos, first_applied
 
 DOCS = ("loss_run_pdf", "sov_pdf", "driver_schedule_pdf", "acord_125")
 LOSS = "loss_run_pdf"
@@ -54,6 +54,29 @@ def test_void_stamp_puts_red_over_data(render: Render) -> None:
     assert red.sum() > 2000 and ((plain[..., 0] > 170) & (plain[..., 1] < 140)).sum() == 0
     assert c.record["details"]["text"] in c.on.text(LOSS, page)
     assert c.record["targets"]  # data under the stamp
+
+
+def test_a_stamp_letter_is_not_dropped_as_its_watermark_twin() -> None:
+    """Fresh N5 seed 830005: the VOID stamp on the vehicle schedule fell with its O on the
+    COPY watermark's O, in the same bold font, and pdfium dropped it as fake bold ("VID"). The
+    stamp moves along its line clear of its twins on a page that keeps its text layer."""
+    import pypdfium2 as pdfium
+
+    from packetbench.generator.packet import build_packet
+    from packetbench.generator.tiers import resolve
+
+    doc = "vehicle_schedule_pdf"
+    built = build_packet("N5", 830005, resolve("N5", {"documents": (doc,)})).files
+    applied = {p["id"]: p for p in Rendered(built).manifest(doc)["patterns_applied"]}
+    assert applied["overlay.void_stamp"]["details"]["text"] == "VOID"
+    assert applied["overlay.watermark"]["details"]["text"] == "COPY"
+    pdf = pdfium.PdfDocument(built[f"{doc}.pdf"])
+    try:
+        words = pdf[0].get_textpage().get_text_range().split()
+    finally:
+        pdf.close()
+    assert "VOID" in words and "VID" not in words
+    assert applied["overlay.void_stamp"]["targets"]  # still over data
 
 
 def test_status_icons_replace_statuses_and_the_legend_says_which(render: Render) -> None:

@@ -16,7 +16,16 @@ from typing import Any
 from packetbench.generator.patterns.base import Staging, Subject, pattern
 from packetbench.generator.render import images
 from packetbench.generator.render.fonts import DINGBATS
-from packetbench.generator.render.pdf import BOLD, MARGIN, OVER, REGULAR, PdfDocument, width_of
+from packetbench.generator.render.pdf import (
+    BOLD,
+    MARGIN,
+    OVER,
+    REGULAR,
+    PdfDocument,
+    RectOp,
+    TextOp,
+    width_of,
+)
 
 Box = tuple[float, float, float, float]
 
@@ -168,14 +177,89 @@ def _void(staging: Staging) -> bool:
             layer=OVER,
         )
         staging.applied.pages.add(index + 1)
+        start = len(staging.applied.targets)
         staging.applied.targets.extend(
             path
             for path, bbox in _located(pdf, index + 1)
             if _meets(bbox, (x0, y0, x0 + width, y0 + height))
         )
+        drawn = pdf.pages[index][-3:]  # the fill, the frame and the word
+
+        def settle(pdf: PdfDocument) -> None:
+            """On a page that keeps its text layer, the stamp moved clear of its twins
+            (`_clear_of_twins`); a scanned page's stamp stays where it was drawn."""
+            if index in pdf.look.scans:
+                return
+            word_op = drawn[2]
+            assert isinstance(word_op, TextOp)
+            moved = _clear_of_twins(pdf, index, word, cx, cy, size, word_op)
+            if moved == cx:
+                return
+            for op in drawn:
+                assert isinstance(op, RectOp | TextOp)
+                op.x += moved - cx
+            left = x0 + moved - cx
+            del staging.applied.targets[start:]
+            staging.applied.targets.extend(
+                path
+                for path, bbox in _located(pdf, index + 1)
+                if _meets(bbox, (left, y0, left + width, y0 + height))
+            )
+
+        pdf.settle.append(settle)
 
     staging.after_layout(draw)
     return True
+
+
+def _letter_boxes(
+    x: float, y: float, text: str, font: str, size: float, angle: float = 0.0
+) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Each letter of `text` drawn at (x, y) with its upright bounding box (PDF points, a
+    little larger than its glyph: from below the baseline to above the cap height, turned by
+    `angle` about (x, y))."""
+    rad = math.radians(angle)
+    cos, sin = math.cos(rad), math.sin(rad)
+    out = []
+    for i, letter in enumerate(text):
+        start, end = width_of(text[:i], font, size), width_of(text[: i + 1], font, size)
+        corners = [(u, v) for u in (start, end) for v in (-0.25 * size, 0.8 * size)]
+        xs = [x + u * cos - v * sin for u, v in corners]
+        ys = [y + u * sin + v * cos for u, v in corners]
+        out.append((letter, (min(xs), min(ys), max(xs), max(ys))))
+    return out
+
+
+def _clear_of_twins(
+    pdf: PdfDocument, index: int, word: str, cx: float, cy: float, size: float, own: TextOp
+) -> float:
+    """`cx`, or the nearest place along the stamp's line (steps of a tenth of its size) where
+    no letter of the stamp overlaps the same letter of other text in the same font on the
+    page (a watermark's). pdfium drops a character that overlaps its twin in the same font,
+    taking the pair for fake bold: a VOID stamp's O over a COPY watermark's O was extracted
+    as "VID" (fresh N5 seed 830005)."""
+    others = [
+        box
+        for op in pdf.pages[index]
+        if isinstance(op, TextOp) and op.font == BOLD and op is not own
+        for box in _letter_boxes(op.x, op.y, op.text, op.font, op.size, op.angle)
+    ]
+    width = width_of(word, BOLD, size)
+    base = cy - (size + 16) / 2 + 16
+
+    def clear(at: float) -> bool:
+        mine = _letter_boxes(at - width / 2, base, word, BOLD, size)
+        return not any(
+            a == b and p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]
+            for a, p in mine
+            for b, q in others
+        )
+
+    for step in range(41):
+        for at in (cx + step * size / 10, cx - step * size / 10):
+            if clear(at):
+                return at
+    return cx
 
 
 # --- status icons -------------------------------------------------------------------------------

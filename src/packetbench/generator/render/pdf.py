@@ -229,6 +229,10 @@ class PdfDocument:
         self.width, self.height = float(self.pagesize[0]), float(self.pagesize[1])
         self.content_width = self.width - 2 * MARGIN
         self.pages: list[list[Op]] = []
+        # Run once every `after_layout` hook has, when the scan patterns have said which pages
+        # are emitted as scans (`Presentation.scans`): what a drawing decides only for a page
+        # that keeps its text layer (a stamp moved clear of its twins, `overlay._void`).
+        self.settle: list[Callable[[PdfDocument], None]] = []
 
     @property
     def look(self) -> Presentation:
@@ -444,6 +448,8 @@ class PdfDocument:
         self._footers()
         for hook in self.recorder.presentation.after_layout:
             hook(self)
+        for settle in self.settle:
+            settle(self)
         data = self._emit_pages(self.pages)
         scans = self.recorder.presentation.scans
         if scans:
