@@ -367,3 +367,36 @@ def test_a_stop_raised_inside_a_callback_is_not_lost(stop: signal.Signals) -> No
     assert (done.returncode, done.stdout.strip()) == (0, expected), done.stderr
     assert "Exception ignored" not in done.stderr
     assert time.monotonic() - started < 4  # stopped, not after the 5 s sleep
+
+
+# A command whose stop was swallowed on the way (a library that takes an interrupted DuckDB
+# query for "no database here" goes on): run through the command line's own `main`.
+_SWALLOWED = """
+import os, signal, sys
+import typer
+from packetbench import cli
+
+@cli.app.command("swallow")
+def swallow() -> None:
+    try:
+        os.kill(os.getpid(), signal.{name})
+        for _ in range(100_000):
+            pass
+    except KeyboardInterrupt:
+        pass  # what the library did
+    typer.echo("done")
+
+sys.argv = ["packetbench", "swallow"]
+cli.main()
+"""
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
+def test_a_command_that_swallowed_its_stop_still_ends_as_stopped(stop: signal.Signals) -> None:
+    script = _SWALLOWED.replace("{name}", stop.name)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    expected, word = STOPS[stop]
+    assert done.returncode == expected, (done.returncode, done.stdout, done.stderr)
+    assert done.stderr.strip() == f"packetbench: {word}", done.stderr

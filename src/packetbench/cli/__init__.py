@@ -166,11 +166,13 @@ def main() -> None:
             _write_refused(refused)
         _report(error)
         raise  # a bug: its traceback is the report
-    if code == INTERRUPTED:
+    if code == INTERRUPTED or stopping.unheeded() is not None:
         # Typer turns SIGINT's KeyboardInterrupt (and SIGTERM's, `stopping.Terminated`)
         # into exit code 130, silently, once every `finally` and `except BaseException` on
-        # the way has cleaned up what was half written.
-        _stopped(code)
+        # the way has cleaned up what was half written. A command that returned after a
+        # signal, its raise lost on the way, ends as stopped too: what it wrote is whole
+        # (every write is atomic), and a stop must never read as a clean end.
+        _stopped(INTERRUPTED)
     sys.exit(code if isinstance(code, int) else 0)
 
 

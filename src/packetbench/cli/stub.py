@@ -88,6 +88,7 @@ def stub(
     import threading
 
     from packetbench.benchmark.harness.stub.servers import StubOptions, environment, serving
+    from packetbench.core import stopping
     from packetbench.core.errors import UsageError
 
     options = StubOptions(
@@ -108,6 +109,7 @@ def stub(
                 typer.echo(f"export {name}={value}")
             typer.echo(f"stub: serving {described}; Ctrl-C stops it", err=True)
             stop = threading.Event()
+            stopping.own_stops()  # Ctrl-C and SIGTERM are how a server is stopped: exit 0
             signal.signal(signal.SIGTERM, lambda *_: stop.set())
             try:
                 while not stop.wait(1):

@@ -131,6 +131,24 @@ def signalled() -> int | None:
     return _received[0] if _received else None
 
 
+_owned = False  # the command ends on a stop of its own accord (`own_stops`)
+
+
+def own_stops() -> None:
+    """Say that this command ends on SIGINT and SIGTERM by its own choice, as a server ends
+    on Ctrl-C (`stub`): the end it gives is its end (`unheeded` is None)."""
+    global _owned
+    _owned = True
+
+
+def unheeded() -> int | None:
+    """The stop signal a command that returned received, None when it received none or owns
+    its stops: a signal must end the command as stopped however its raise was lost on the
+    way (a library that takes an interrupted DuckDB query for "no database here" and goes
+    on: `verify` SIGTERMed as it began ran to its end and exited 0)."""
+    return None if _owned else signalled()
+
+
 def interrupted_error(error: BaseException) -> bool:
     """Whether `error` is a native library reporting that a signal interrupted it (DuckDB:
     InterruptException, or "Query interrupted" when it noticed the signal itself)."""
