@@ -742,48 +742,40 @@ class ScannedPageAuditor(SourceAuditor):
                 results[index] = (found, False, got)
             else:
                 results[index] = scan.find(bbox, entry["rendered_as"])
-        # What the page's OCR did not read in its box is read again from the box alone.
-        again = [
-            (index, bbox)
-            for index, bbox, piece, _ in fields
-            if index in results
-            and self.doc.fields[index].get("kind") != "checkbox"
-            and (not results[index][0] or results[index][1])
-        ]
-        for (index, _), readings in zip(
-            again, scan.reread([bbox for _, bbox in again]), strict=True
-        ):
-            for read in readings:
-                if same_text(read, self.doc.fields[index]["rendered_as"]):
-                    results[index] = (True, False, read)
-                    break
-        # ... and what that did not read either, read from the box sharpened (`ocr.sharpened`).
-        again = [(i, bbox) for i, bbox in again if results[i][1] or not results[i][0]]
-        for (index, _), readings in zip(
-            again, scan.reread([bbox for _, bbox in again], sharpen=True), strict=True
-        ):
-            for read in readings:
-                if same_text(read, self.doc.fields[index]["rendered_as"]):
-                    results[index] = (True, False, read)
-                    break
-        # A page drawn, not scanned, under a red stamp (`overlay.void_stamp`): what is still
-        # unread is read in the page's red channel, where the stamp is as light as the paper
-        # and a reader looks through it (fresh N3 seed 830008: four attachment titles under
-        # a CANCELLED stamp, unread in gray).
-        again = [(i, bbox) for i, bbox in again if results[i][1] or not results[i][0]]
+
+        # What the page's OCR did not read in its box is read again from the box alone, then
+        # sharpened (`ocr.sharpened`), then, on a page drawn, not scanned, under a red stamp
+        # (`overlay.void_stamp`), in the page's red channel, where the stamp is as light as
+        # the paper and a reader looks through it (fresh N3 seed 830008: four attachment
+        # titles under a CANCELLED stamp, unread in gray).
+        def unread() -> list[tuple[int, list[float]]]:
+            return [
+                (index, bbox)
+                for index, bbox, *_ in fields
+                if index in results
+                and self.doc.fields[index].get("kind") != "checkbox"
+                and (not results[index][0] or results[index][1])
+            ]
+
+        def settle(boxes: list[tuple[int, list[float]]], readings: list[tuple[str, ...]]) -> None:
+            for (index, _), read in zip(boxes, readings, strict=True):
+                got = next(
+                    (r for r in read if same_text(r, self.doc.fields[index]["rendered_as"])), None
+                )
+                if got is not None:
+                    results[index] = (True, False, got)
+
+        again = unread()
+        settle(again, scan.reread([bbox for _, bbox in again]))
+        again = unread()
+        settle(again, scan.reread([bbox for _, bbox in again], sharpen=True))
+        again = unread()
         if again and level == NATIVE and self.stamped(page):
-            dropped = read_boxes(
-                self.pdf.document(),
-                {page: [bbox for _, bbox in again]},
-                self.engine,
-                self.doc.file,
-                dropout=True,
-            )[page]
-            for (index, _), readings in zip(again, dropped, strict=True):
-                for read in readings:
-                    if same_text(read, self.doc.fields[index]["rendered_as"]):
-                        results[index] = (True, False, read)
-                        break
+            regions = {page: [bbox for _, bbox in again]}
+            engine, file = self.engine, self.doc.file
+            settle(
+                again, read_boxes(self.pdf.document(), regions, engine, file, dropout=True)[page]
+            )
         for index, bbox, _, _ in fields:
             if index not in results:
                 continue
