@@ -43,7 +43,7 @@ def packets(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.slow  # ~30 s on 2 loaded cores: Tesseract reads two pages twice
 def test_card_tells_a_scanned_packet_from_a_native_one(packets: Path) -> None:
-    card = difficulty_card([packets], ocr_sample=1, seed=3)
+    card = difficulty_card([packets], ocr_sample=1, seed=3, readers=("careful_300",))
     rows = {row["tier"]: row for row in card.tiers}
     assert list(rows) == ["N1", "N2", "N3"]
     native, layered, scanned = rows["N1"], rows["N2"], rows["N3"]
@@ -68,9 +68,19 @@ def test_card_tells_a_scanned_packet_from_a_native_one(packets: Path) -> None:
     assert native["conflicts_per_packet"] == 0.0
     assert native["illegible_values_per_packet"] == 0.0
     assert native["largest_table_rows"] >= 1
+    # The careful reader (turned, deskewed, evened out) reads what the naive one does and more,
+    # and the card says what it read by page kind.
+    assert card.readers == ["careful_300"]
+    assert scanned["careful_300_recovered_share"] >= scanned["ocr_recovered_share"]
+    assert native["careful_300_recovered_share"] > 0.9
+    assert scanned["careful_150_recovered_share"] is None  # not asked for
+    kinds = {(row["tier"], row["page_kind"]): row for row in card.levels}
+    assert set(kinds) == {("N1", "native"), ("N2", "clean"), ("N3", "degraded")}
+    assert all(row["ocr_pages_read"] == 1 for row in kinds.values())
     # Seeded: the same sample reads the same pages, the same numbers, in worker processes too.
-    assert difficulty_card([packets], ocr_sample=1, seed=3) == card
-    assert difficulty_card([packets], ocr_sample=1, seed=3, jobs=2) == card
+    assert (
+        difficulty_card([packets], ocr_sample=1, seed=3, jobs=2, readers=("careful_300",)) == card
+    )
 
 
 @pytest.mark.slow
@@ -150,6 +160,7 @@ def test_card_runs_on_an_imported_corpus(run_cli: RunCli, tmp_path: Path) -> Non
     [
         (["--ocr-sample", "-1"], "--ocr-sample must be 0 or more"),
         (["--ocr-sample", "x"], "--ocr-sample"),
+        (["--readers", "careful,bogus"], "--readers: no reader 'bogus'"),
     ],
 )
 def test_bad_options_exit_2(run_cli: RunCli, tmp_path: Path, args: list[str], message: str) -> None:

@@ -1,7 +1,7 @@
 """Boxes cut out of a page prepared for OCR, the preparation done around the boxes only.
 
 A box read on its own (`ocr.read_boxes`) is cut out of its page as whole-page OCR prepares it:
-rendered at the OCR resolution, its paper evened out (`ocr._flattened`), turned straight
+rendered at the OCR resolution, its paper evened out (`ocr.flattened`), turned straight
 (`ocr._deskewed`), its rules painted over (`ocr._unruled`, local by design). Every one of
 those steps is local: a prepared pixel depends only on the page's pixels within a bounded
 reach of it (the evening's background is the page shrunk eightfold, a 5-pixel maximum and a
@@ -25,7 +25,7 @@ import numpy as np
 Pixels = np.ndarray[Any, Any]
 Rect = tuple[int, int, int, int]  # left, top, right, bottom, pixels
 
-SHRINK = 8  # `ocr._flattened` estimates the paper on the page shrunk this many times
+SHRINK = 8  # `ocr.flattened` estimates the paper on the page shrunk this many times
 # Pixels of the shrunk page around a window whose background is computed with it: the
 # maximum filter (5: 2 each way), the Gaussian (radius 3: PIL's three box passes reach 9),
 # and the enlargement's neighbour, with room to spare.
@@ -121,7 +121,7 @@ def evened(
         source = rect
     if source[2] <= source[0] or source[3] <= source[1]:
         return np.full((bottom - top, right - left), 255, dtype=np.uint8)  # beside the page
-    # The shrunk page's pixels around the source (`ocr._flattened`), and the page's pixels
+    # The shrunk page's pixels around the source (`ocr.flattened`), and the page's pixels
     # they are made of.
     small_w, small_h = max(width // SHRINK, 1), max(height // SHRINK, 1)
     sx, sy = width / small_w, height / small_h

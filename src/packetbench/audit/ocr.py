@@ -698,7 +698,7 @@ def _deskewed(image: np.ndarray[Any, Any], angle: float) -> np.ndarray[Any, Any]
     return np.asarray(turned)
 
 
-def _flattened(image: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+def flattened(image: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """The page with its paper made even: divided by an estimate of the background (the
     brightest nearby pixels, smoothed), so dark edges, shadows and uneven light no longer
     shift tesseract's single global threshold."""
@@ -973,7 +973,7 @@ def _evened(
     image = np.ascontiguousarray(image.reshape(image.shape[:2]))
     if angle is None:
         return image, left, top
-    flat = _flattened(image)
+    flat = flattened(image)
     return (_deskewed(flat, angle) if angle else flat), left, top
 
 
@@ -1305,7 +1305,7 @@ def read_pages(
             prepared = _unruled(image, dpi)
             return engine.words(prepared, dpi, where), BoxReader(engine, prepared, 0.0, dpi, where)
         angle = angles[number]
-        flat = _flattened(image)
+        flat = flattened(image)
         prepared = _unruled(_deskewed(flat, angle) if angle else flat, dpi)
         found = engine.words(prepared, dpi, where)
         return (

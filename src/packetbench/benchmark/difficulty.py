@@ -63,6 +63,14 @@ IMAGE_COVER = 0.85  # an image covering this share of the page makes it an image
 MARGIN = 2.0  # points around a value's box when its text layer is read (as the audit's OCR)
 DEFAULT_OCR_SAMPLE = 4
 Located = tuple[list[float], str, bool]  # box or quad, rendered_as, declared text_layer
+# packet id, PDF, page number, its located values, how the page was made: its scan level, or
+# "native" (drawn, text layer kept), or "image, no record" (an image page no manifest explains)
+Page = tuple[str, Path, int, list[Located], str]
+# The readers of a sampled page. naive and restored are always read; the careful readers
+# (benchmark.readers) at the resolution a model is sent pages (150 dpi) and at 300 dpi.
+CAREFUL = ("careful_150", "careful_300", "ppocr_150", "ppocr_300")
+READER_GROUPS = {"careful": CAREFUL[:2], "ppocr": CAREFUL[2:], "all": CAREFUL}
+DEFAULT_READERS = READER_GROUPS["careful"]
 
 
 @dataclass
@@ -85,8 +93,10 @@ class TierCard:
     illegible: int = 0  # values with no legible location (field truth `illegible: true`)
     pattern_uses: int = 0
     largest_table: int = 0
-    # (packet folder, PDF file, page number, located (bbox or quad, rendered_as)) to sample from
-    pages: list[tuple[str, Path, int, list[Located]]] = field(default_factory=list, repr=False)
+    # Recovered values per careful reader (`READERS` beyond naive and restored), when read.
+    careful: dict[str, int] = field(default_factory=dict)
+    # (packet id, PDF file, page number, located values, how the page was made) to sample from
+    pages: list[Page] = field(default_factory=list, repr=False)
 
     def row(self) -> dict[str, Any]:
         def share(part: int, whole: int) -> float | None:
@@ -108,6 +118,12 @@ class TierCard:
             "ocr_located_values": self.ocr_located,
             "ocr_recovered_share": share(self.ocr_recovered, self.ocr_located),
             "restored_ocr_recovered_share": share(self.restored_recovered, self.ocr_located),
+            **{
+                f"{name}_recovered_share": (
+                    share(self.careful[name], self.ocr_located) if name in self.careful else None
+                )
+                for name in CAREFUL
+            },
             "conflicts_per_packet": per(self.conflicts, self.packets),
             "illegible_values_per_packet": per(self.illegible, self.packets),
             "pattern_uses_per_document": per(self.pattern_uses, self.documents),
@@ -120,6 +136,9 @@ class Card:
     tiers: list[dict[str, Any]]
     ocr_sample: int
     seed: int
+    readers: list[str] = field(default_factory=list)  # the careful readers the sample had
+    # One row per tier and page kind of the sampled pages: the readers' shares there.
+    levels: list[dict[str, Any]] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -197,19 +216,22 @@ def _largest_table(value: Any) -> int:
 
 def _measure_pdf(card: TierCard, document: Document, packet: str) -> None:
     located = _located(document)
+    levels = document.scan_levels()
     with PdfText(document.file) as text:
         pdf = text.document()
         card.pdf_pages += text.pages
         for number in range(1, text.pages + 1):
             page = pdf[number - 1]
             try:
-                card.image_pages += image_page(page)
+                imaged = image_page(page)
             finally:
                 page.close()
+            card.image_pages += imaged
             here = [item for item in located.get(number, []) if item[0]]
             if not here:
                 continue
-            card.pages.append((packet, document.file, number, here))
+            kind = levels.get(number) or ("image, no record" if imaged else "native")
+            card.pages.append((packet, document.file, number, here, kind))
             grown = [
                 [b[0] - MARGIN, b[1] - MARGIN, b[2] + MARGIN, b[3] + MARGIN]
                 for b in (_upright(region) for region, _, _ in here)
@@ -234,38 +256,73 @@ def _conflicts(manifest: dict[str, Any]) -> int:
     return count
 
 
-Page = tuple[str, Path, int, list[Located]]  # packet id, PDF, page number, its located values
-
-
 def _sampled(card: TierCard, sample: int, seed: int) -> list[Page]:
     """The `sample` pages of the tier (seeded) the OCR baseline reads, in packet order."""
     chosen = random.Random(f"{seed}:{card.tier}").sample(card.pages, min(sample, len(card.pages)))
     return sorted(chosen, key=lambda c: (c[0], str(c[1]), c[2]))
 
 
-_ENGINE: list[Tesseract] = []  # one engine per process (a worker's, or this one's)
+_ENGINES: dict[str, Any] = {}  # one of each engine per process (a worker's, or this one's)
 
 
-def _ocr_page(page: Page) -> tuple[int, int]:
-    """(values the naive reading recovers, values the audit's reading recovers) of one page:
-    read whole with no restoration, and as the audit's OCR reads it (`_restored`)."""
-    if not _ENGINE:
-        _ENGINE.append(Tesseract())
-    engine = _ENGINE[0]
-    _packet, path, number, here = page
+def _engine(name: str) -> Any:
+    from packetbench.benchmark import readers
+
+    if name not in _ENGINES:
+        tesseract = _ENGINES.setdefault("tesseract", Tesseract())
+        made = {
+            "careful": lambda: readers.CarefulTesseract(tesseract),
+            "ppocr": readers.PpOcr,
+        }
+        if name in made:
+            _ENGINES[name] = made[name]()
+    return _ENGINES[name]
+
+
+def _ocr_page(job: tuple[Page, tuple[str, ...]]) -> dict[str, int]:
+    """Values of one page each reader recovers: `naive` (read whole, no restoration),
+    `restored` (as the audit's OCR reads it, `_restored`), and each careful reader asked for
+    (`benchmark.readers`), all judged by the audit's matching rule (`OcrPage.find`)."""
+    page, careful = job
+    engine = _engine("tesseract")
+    _packet, path, number, here, _kind = page
     try:
         pdf = pdfium.PdfDocument(path)
     except pdfium.PdfiumError as error:
         raise BadInput(f"{path}: unreadable PDF ({error})") from None
+    source = f"{path} page {number}"
+    found: dict[str, int] = {}
     try:
         image, left, top = render_page(pdf, number, DPI)
-        restored = _restored(pdf, path, number, here, engine)
+        found["restored"] = _restored(pdf, path, number, here, engine)
+        images = {DPI: (image.reshape(image.shape[:2]), left, top)}
+        for name in careful:
+            dpi = int(name.rsplit("_", 1)[1])
+            if dpi not in images:
+                other, left, top = render_page(pdf, number, dpi)
+                images[dpi] = (other.reshape(other.shape[:2]), left, top)
     finally:
         pdf.close()
-    image = image.reshape(image.shape[:2])
-    words = engine.words(image, DPI, f"{path} page {number}")
-    ocr = OcrPage(words, DPI / 72, left, top)
-    return sum(ocr.find(region, expected)[0] for region, expected, _ in here), restored
+    gray, left, top = images[DPI]
+    ocr = OcrPage(engine.words(gray, DPI, source), DPI / 72, left, top)
+    found["naive"] = sum(ocr.find(region, expected)[0] for region, expected, _ in here)
+    for name in careful:
+        reader, dpi_text = name.rsplit("_", 1)
+        dpi = int(dpi_text)
+        gray, left, top = images[dpi]
+        if reader == "careful":
+            words, _done = _engine("careful").read(gray, dpi, source)
+            ocr = OcrPage(words, dpi / 72, left, top)
+            found[name] = sum(ocr.find(region, expected)[0] for region, expected, _ in here)
+        else:
+            chars, tokens = _engine("ppocr").read(gray, source)
+            by_char = OcrPage(chars, dpi / 72, left, top)
+            by_token = OcrPage(tokens, dpi / 72, left, top)
+            found[name] = sum(
+                same_text(by_char.in_box(region), expected) or by_token.on_page(expected)
+                for region, expected, _ in here
+            )
+    return found
 
 
 def _restored(pdf: Any, path: Path, number: int, here: list[Located], engine: Tesseract) -> int:
@@ -334,10 +391,12 @@ def difficulty_card(
     seed: int = 0,
     progress: bool = False,
     jobs: int = 1,
+    readers: Sequence[str] = DEFAULT_READERS,
 ) -> Card:
     """The card of the packets under `paths` (packet folders or folders of packets), one row
-    per tier in tier order; `ocr_sample` pages per tier go through the naive OCR baseline
-    (0: none, and no Tesseract needed). Packets are measured and pages read in `jobs` worker
+    per tier in tier order; `ocr_sample` pages per tier go through the naive OCR baseline,
+    the audit's restored reading and the careful `readers` (names of CAREFUL; 0 pages: none,
+    and no Tesseract needed). Packets are measured and pages read in `jobs` worker
     processes; the card is the same whatever their number. `progress` shows a bar on a
     terminal for each of the two passes."""
     from packetbench.core import progress as bars
@@ -350,8 +409,19 @@ def difficulty_card(
     folders = packet_folders(paths)
     if not folders:
         raise BadInput(f"{', '.join(str(p) for p in paths)}: no packets found")
+    unknown = sorted(set(readers) - set(CAREFUL))
+    if unknown:
+        raise UsageError(
+            f"--readers: no reader {', '.join(unknown)} (the readers: {', '.join(CAREFUL)}; "
+            f"or {', '.join(READER_GROUPS)})"
+        )
+    careful = tuple(name for name in CAREFUL if name in readers)  # in the card's order
     if ocr_sample:
         Tesseract()  # no Tesseract: one line before anything is measured
+        if any(name.startswith("ppocr") for name in careful):
+            from packetbench.benchmark.readers import PpOcr
+
+            PpOcr()  # not installed: one line before anything is measured
     runner = LocalExecutor(jobs)
     cards: dict[str, TierCard] = {}
     with bars.bar("measuring", "packets", len(folders), disable=not progress) as advance:
@@ -363,16 +433,34 @@ def difficulty_card(
         if ocr_sample
         else []
     )
-    with bars.bar("naive OCR", "pages", len(pages), disable=not progress or not pages) as advance:
-        read = runner.map(_ocr_page, [page for _, page in pages], label=lambda p: p[0])
-        for (tier, page), (recovered, restored) in zip(pages, read, strict=True):
-            card = cards[tier]
-            card.ocr_pages += 1
-            card.ocr_located += len(page[3])
-            card.ocr_recovered += recovered
-            card.restored_recovered += restored
+    kinds: dict[tuple[str, str], TierCard] = {}
+    with bars.bar("OCR", "pages", len(pages), disable=not progress or not pages) as advance:
+        jobs_ = [(page, careful) for _, page in pages]
+        read = runner.map(_ocr_page, jobs_, label=lambda job: job[0][0])
+        for (tier, page), found in zip(pages, read, strict=True):
+            for card in (cards[tier], kinds.setdefault((tier, page[4]), TierCard(tier))):
+                card.ocr_pages += 1
+                card.ocr_located += len(page[3])
+                card.ocr_recovered += found["naive"]
+                card.restored_recovered += found["restored"]
+                for name in careful:
+                    card.careful[name] = card.careful.get(name, 0) + found[name]
             advance(None)
-    return Card([cards[tier].row() for tier in sorted(cards)], ocr_sample, seed)
+    levels = [
+        {"tier": tier, "page_kind": kind, **_reading(kinds[tier, kind])}
+        for tier, kind in sorted(kinds)
+    ]
+    tiers = [cards[tier].row() for tier in sorted(cards)]
+    return Card(tiers, ocr_sample, seed, list(careful) if pages else [], levels)
+
+
+def _reading(card: TierCard) -> dict[str, Any]:
+    """The OCR columns of a row: pages read, values located on them, each reader's share."""
+    row = card.row()
+    return {
+        "ocr_pages_read": row["ocr_pages_read"],
+        "ocr_located_values": row["ocr_located_values"],
+    } | {key: row[key] for key in READING_SHARES}
 
 
 COLUMNS: Sequence[tuple[str, str]] = (
@@ -385,25 +473,57 @@ COLUMNS: Sequence[tuple[str, str]] = (
     ("declared", "declared_no_text_layer_share"),
     ("OCR recovers", "ocr_recovered_share"),
     ("restored OCR", "restored_ocr_recovered_share"),
+    ("careful 150", "careful_150_recovered_share"),
+    ("careful 300", "careful_300_recovered_share"),
+    ("PP-OCR 150", "ppocr_150_recovered_share"),
+    ("PP-OCR 300", "ppocr_300_recovered_share"),
     ("OCR pages", "ocr_pages_read"),
     ("conflicts/pkt", "conflicts_per_packet"),
     ("illegible/pkt", "illegible_values_per_packet"),
     ("patterns/doc", "pattern_uses_per_document"),
     ("largest table", "largest_table_rows"),
 )
+READING_SHARES = (
+    "ocr_recovered_share",
+    "restored_ocr_recovered_share",
+    *(f"{name}_recovered_share" for name in CAREFUL),
+)
 SHARES = frozenset(
     {
         "image_page_share",
         "not_in_text_layer_share",
         "declared_no_text_layer_share",
-        "ocr_recovered_share",
-        "restored_ocr_recovered_share",
+        *READING_SHARES,
     }
+)
+LEVEL_COLUMNS: Sequence[tuple[str, str]] = (
+    ("tier", "tier"),
+    ("page kind", "page_kind"),
+    ("pages", "ocr_pages_read"),
+    ("values", "ocr_located_values"),
+    *((title, key) for title, key in COLUMNS if key in READING_SHARES),
 )
 
 
-def render_table(card: Card) -> str:
-    """The card as an aligned text table (shares as percentages, '-' for a rate over nothing)."""
+def reader_names(text: str) -> tuple[str, ...]:
+    """The careful readers a --readers value names (names of CAREFUL, groups of
+    READER_GROUPS, or "none"), in the card's order."""
+    names: set[str] = set()
+    for part in (p.strip() for p in text.split(",")):
+        if part == "none" or not part:
+            continue
+        if part not in READER_GROUPS and part not in CAREFUL:
+            raise UsageError(
+                f"--readers: no reader {part!r} (the readers: {', '.join(CAREFUL)}; the groups: "
+                f"{', '.join(READER_GROUPS)}; or none)"
+            )
+        names.update(READER_GROUPS.get(part, (part,)))
+    return tuple(name for name in CAREFUL if name in names)
+
+
+def _aligned(columns: Sequence[tuple[str, str]], records: list[dict[str, Any]]) -> list[str]:
+    """Rows of `records` under `columns`, aligned (shares as percentages, '-' for a rate over
+    nothing); a careful reader's column only when it was read."""
 
     def cell(key: str, value: Any) -> str:
         if value is None:
@@ -414,15 +534,29 @@ def render_table(card: Card) -> str:
             return f"{value:,}"
         return f"{value:g}" if isinstance(value, float) else str(value)
 
-    rows = [[title for title, _ in COLUMNS]]
-    rows += [[cell(key, tier[key]) for _, key in COLUMNS] for tier in card.tiers]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(COLUMNS))]
-    lines = [
+    careful = {f"{name}_recovered_share" for name in CAREFUL}
+    shown = [
+        (title, key)
+        for title, key in columns
+        if key not in careful or any(r.get(key) is not None for r in records)
+    ]
+    rows = [[title for title, _ in shown]]
+    rows += [[cell(key, record[key]) for _, key in shown] for record in records]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(shown))]
+    text_columns = {"tier", "page_kind"}
+    return [
         "  ".join(
-            c.ljust(widths[i]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(r)
+            c.ljust(widths[i]) if shown[i][1] in text_columns else c.rjust(widths[i])
+            for i, c in enumerate(r)
         ).rstrip()
         for r in rows
     ]
+
+
+def render_table(card: Card) -> str:
+    """The card as aligned text tables: one row per tier, then (when pages were read) one
+    row per tier and page kind of the sampled pages."""
+    lines = _aligned(COLUMNS, card.tiers)
     located = sum(t["ocr_located_values"] for t in card.tiers)
     pages = sum(t["ocr_pages_read"] for t in card.tiers)
     lines.append(
@@ -430,4 +564,12 @@ def render_table(card: Card) -> str:
         f"{located:,} located values, sample {card.ocr_sample} page(s) per tier, seed {card.seed}; "
         "restored OCR: the same pages read as `audit --ocr --ocr-mode full` reads them"
     )
+    if card.readers:
+        lines.append(
+            "careful: Tesseract after the page is evened out, turned upright, deskewed, enlarged "
+            "to 300 dpi and thresholded; PP-OCR: PP-OCRv4 (rapidocr-onnxruntime) on the page as "
+            "it is; each at the dpi named (150: what `extract --input images` sends a model)"
+        )
+    if card.levels:
+        lines += ["", "By page kind (the sampled pages):", *_aligned(LEVEL_COLUMNS, card.levels)]
     return "\n".join(lines)

@@ -18,6 +18,15 @@ def difficulty(
         ),
     ] = 4,
     ocr_sample_seed: Annotated[int, typer.Option(help="Seed of the --ocr-sample draw.")] = 0,
+    readers: Annotated[
+        str,
+        typer.Option(
+            help="Careful readers of the sampled pages, beside the naive and restored OCR: "
+            "careful_150, careful_300 (Tesseract after turning, deskewing, evening out), "
+            "ppocr_150, ppocr_300 (PP-OCRv4; needs the careful extra), or the groups careful, "
+            "ppocr, all; comma-separated, 'none' for none."
+        ),
+    ] = "careful",
     jobs: Annotated[
         int,
         typer.Option(
@@ -30,15 +39,18 @@ def difficulty(
     """Print the difficulty card of the packets per tier: documents and PDF pages per packet,
     image-page share (read from the PDFs), share of located values absent from the text
     layer, what a naive OCR (Tesseract on the whole page, no restoration) recovers of the
-    legible values on a sample of pages, conflicts and illegible values (damaged past
-    reading, expecting abstention) per packet, pattern uses per document, largest table
-    (rows). Exit 2 on bad input."""
+    legible values on a sample of pages beside careful readers (--readers), conflicts and
+    illegible values (damaged past reading, expecting abstention) per packet, pattern uses
+    per document, largest table (rows). Exit 2 on bad input."""
     import json
 
-    from packetbench.benchmark.difficulty import difficulty_card, render_table
+    from packetbench.benchmark.difficulty import difficulty_card, reader_names, render_table
 
+    chosen = reader_names(readers)
     folders = _o.packet_folders("difficulty", packets)
-    card = difficulty_card(folders, ocr_sample, ocr_sample_seed, progress=True, jobs=jobs)
+    card = difficulty_card(
+        folders, ocr_sample, ocr_sample_seed, progress=True, jobs=jobs, readers=chosen
+    )
     if as_json:
         typer.echo(json.dumps(card.as_json(), indent=2))
         return
