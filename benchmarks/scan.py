@@ -18,7 +18,9 @@
    OCR's, not the pixel rule's); per level the share of located values OCR reads inside their
    moved boxes, and anywhere on the page, against the level's minimum (`OCR_RECALL_MIN`), OCR
    pages per second per core, and beside them the naive baseline of the difficulty card
-   (tesseract on the whole page at 300 dpi, no restoration) on every page with a value.
+   (tesseract on the whole page at 300 dpi, no restoration) on every page with a value, and
+   its careful readers: tesseract after turning, deskewing and evening out the page at 300
+   dpi, and PP-OCR at 150 dpi (with the careful extra installed).
 """
 
 from __future__ import annotations
@@ -134,8 +136,13 @@ def recall(tier: str, seeds: int, levels: list[str], first: int = 1) -> None:
     )
     print(
         f"{'level':<10}{'located':>9}{'in box':>9}{'on page':>9}{'minimum':>9}"
-        f"{'pages':>7}{'OCR pages/s/core':>18}{'naive':>8}"
+        f"{'pages':>7}{'OCR pages/s/core':>18}{'naive':>8}{'careful 300':>13}{'PP-OCR 150':>12}"
     )
+    from packetbench.benchmark.readers import ppocr_available
+
+    # The issue's two careful readers (docs/difficulty.md#careful-readers): Tesseract turned,
+    # deskewed and evened out at 300 dpi; PP-OCR at 150 dpi, when the careful extra is in.
+    careful = ("careful_300", "ppocr_150") if ppocr_available() else ("careful_300",)
     with tempfile.TemporaryDirectory(prefix="scanbench") as scratch:
         for name in levels:
             root = Path(scratch) / name
@@ -146,7 +153,9 @@ def recall(tier: str, seeds: int, levels: list[str], first: int = 1) -> None:
             wall = time.perf_counter()
             result = audit_packets([root], ocr=True, ocr_mode="full")
             wall = time.perf_counter() - wall
-            naive = difficulty_card([root], ocr_sample=10_000).tiers[0]["ocr_recovered_share"]
+            (row,) = difficulty_card([root], ocr_sample=10_000, readers=careful).tiers
+            naive = row["ocr_recovered_share"]
+            shares = [row[f"{name}_recovered_share"] for name in ("careful_300", "ppocr_150")]
             totals = result.totals()
             tally = totals["scans"].get(name, {}).get("fields")
             if not tally:
@@ -162,6 +171,10 @@ def recall(tier: str, seeds: int, levels: list[str], first: int = 1) -> None:
             print(
                 f"{name:<10}{tally['checked']:>9}{in_box:>9.1%}{anywhere:>9.1%}"
                 f"{shown}{pages:>7}{pages / wall / cores:>18.2f}{naive:>8.1%}"
+                + "".join(
+                    f"{share:>{width}.1%}" if share is not None else f"{'-':>{width}}"
+                    for share, width in zip(shares, (13, 12), strict=True)
+                )
             )
 
 
