@@ -43,7 +43,9 @@ class Level:
     scale: tuple[float, float] = (1.0, 1.0)
     shift: float = 0.0  # largest shift, points
     perspective: float = 0.0  # largest corner displacement, share of the page's size
-    min_perspective: float = 0.0  # smallest corner displacement (a phone is never square on)
+    # A camera tilted toward one side of the page (a phone photo): that side's two corners
+    # drawn together, each by a share of the side's length in this range (0, 0: none).
+    keystone: tuple[float, float] = (0.0, 0.0)
     noise: float = 0.0  # standard deviation of pixel noise, gray levels
     edges: float = 0.0  # darkening of the page's borders (0-1)
     shadow: float = 0.0  # a dark band along one side (0-1)
@@ -245,22 +247,23 @@ NEW_LEVELS: dict[str, Level] = {
         ink=0.95,
         blur=0.3,
     ),
-    # A phone photo of the page on a table: every corner pulled in 3 to 6 % of the page (the
-    # camera well off square; `photo` moves them up to 2 %), turned up to 3 degrees, the
-    # table top around the page, uneven light and the phone's shadow over a corner, stored
-    # at 150 dpi, JPEG quality 60. At 140 dpi (blur 0.5, quality 55) the audit's OCR left
-    # 9.5 % of an N4 packet's 694 calibration boxes unread (5 % is the most it accepts);
-    # at 150 dpi, blur 0.3, 1.6 % (seeds 910001-910003). The perspective is drawn in tiles
-    # four times smaller than a photo's, so no pixel strays more than 0.15 px from the
-    # page's homography.
+    # A phone photo of the page on a table: the camera well off square, so one side of the
+    # page is 8-13 % shorter than the one across (its corners drawn together 4-6.5 % of its
+    # length each; `photo` leaves opposite sides within 4 % of each other), every corner
+    # pulled in up to 3 % more, turned up to 3 degrees, the table top around the page,
+    # uneven light and the phone's shadow over a corner, stored at 150 dpi, JPEG quality 60.
+    # At 140 dpi (blur 0.5, quality 55) the audit's OCR left 9.5 % of an N4 packet's 694
+    # calibration boxes unread (5 % is the most it accepts); at 150 dpi, blur 0.3, 1.6 %
+    # (seeds 910001-910003). The perspective is drawn in 32 x 16 tiles (a photo's: 12 x 6),
+    # so no pixel strays more than 0.15 px from the page's homography.
     "phone_photo": Level(
         "phone_photo",
         150,
         angle=3.0,
         scale=(0.9, 0.95),
         shift=8.0,
-        perspective=0.06,
-        min_perspective=0.03,
+        perspective=0.03,
+        keystone=(0.04, 0.065),
         noise=6.0,
         light=0.5,
         quality=60,
@@ -270,7 +273,7 @@ NEW_LEVELS: dict[str, Level] = {
         whiten=0.0,
         blur=0.3,
         damage=("cast_shadow",),
-        tiles=(24, 12),
+        tiles=(32, 16),
     ),
 }
 LEVELS.update(NEW_LEVELS)
@@ -365,11 +368,21 @@ def geometry(
         corners = [(0.0, 0.0), (width, 0.0), (width, height), (0.0, height)]
         moved = Transform(matrix).points(corners)
         inward = [(1, 1), (-1, 1), (-1, -1), (1, -1)]
-        jitter = rng.uniform(level.min_perspective, level.perspective, (4, 2))
+        jitter = rng.uniform(0.0, level.perspective, (4, 2))
         target = [
             (x + sx * float(j[0]) * width, y + sy * float(j[1]) * height)
             for (x, y), (sx, sy), j in zip(moved, inward, jitter, strict=True)
         ]
+        if level.keystone[1]:
+            # The side nearer the camera's tilt shorter than the one across: its corners
+            # (lower-left/lower-right, lower-right/upper-right, ...) drawn toward each other.
+            side = int(rng.integers(0, 4))
+            pull = float(rng.uniform(*level.keystone))
+            a, b = side, (side + 1) % 4
+            (ax, ay), (bx, by) = target[a], target[b]
+            target[a] = (ax + pull * (bx - ax), ay + pull * (by - ay))
+            target[b] = (bx + pull * (ax - bx), by + pull * (ay - by))
+            details["keystone"] = {"side": side, "pull": round(pull, 4)}
         matrix = _homography(corners, target)
         details["corners"] = [[round(x, 1), round(y, 1)] for x, y in target]
     return Transform(matrix), details
