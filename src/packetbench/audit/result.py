@@ -91,7 +91,7 @@ OCR_RECALL_MIN = {
     # Two pages on one sheet, each at about 60 %: the smallest type (a 4.5-point table cell)
     # is 2.7 points on the sheet, where OCR misreads a digit or a letter now and then.
     "two_up": 0.90,
-    # Opt-in, against careful readers (Difficulty III): a draft-mode scan at 110 dpi, and a
+    # Opt-in, against careful readers (Difficulty III): a draft-mode scan at 120 dpi, and a
     # phone photo (corners pulled in 3-6 %, 150 dpi) whose smallest type (a 4.5-point cell)
     # is about 8 pixels high. The audit's OCR read 99.4-99.8 % of the located values of the
     # packets they were tuned on (seeds 910001-910003, N3 and N4); a 5-point digit at that

@@ -1,5 +1,5 @@
 """The opt-in scan levels against careful readers (Difficulty III): `low_res`, a draft-mode scan
-stored at 110 dpi, and `phone_photo`, a phone photo of the page on a table, its perspective far
+stored at 120 dpi, and `phone_photo`, a phone photo of the page on a table, its perspective far
 beyond `photo`'s. Read back from real files with pdfium: the stored image's resolution, the
 table around a photographed page, the tilt, the opt-in, the bytes."""
 
@@ -23,7 +23,7 @@ from tests.support.rendering import Render
 
 DOC = "acord_125"
 # The resolution each level stores its page image at, pixels per inch of the page.
-STORED_DPI = {"low_res": 110, "phone_photo": 150}
+STORED_DPI = {"low_res": 120, "phone_photo": 150}
 LEVEL_NAMES = tuple(STORED_DPI)
 WIDTH, HEIGHT = 612.0, 792.0  # a letter page, points
 

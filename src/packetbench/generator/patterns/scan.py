@@ -333,13 +333,13 @@ _HARDER: dict[str, tuple[str, str]] = {
     ),
     "low_res": (
         "Low-resolution scan",
-        "A scanner's draft mode: the page stored at 110 dpi, slightly soft, JPEG quality 60, "
+        "A scanner's draft mode: the page stored at 120 dpi, slightly soft, JPEG quality 60, "
         "skewed under 1.2 degrees.",
     ),
     "phone_photo": (
         "Phone photo on a table",
         "A strong perspective (corners pulled in 3-6 %), the table around the page, uneven "
-        "light and a phone's shadow, 150 dpi JPEG.",
+        "light and a phone's shadow, 150 dpi JPEG quality 70.",
     ),
 }
 

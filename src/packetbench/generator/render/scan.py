@@ -227,15 +227,17 @@ NEW_LEVELS: dict[str, Level] = {
     # schedules (their 5-point type is 3 points on the sheet); at 300 dpi 90 %, with
     # quality 85 93 %.
     "two_up": Level("two_up", 300, angle=0.8, shift=4.0, noise=4.0, quality=85, paper=246, up=2),
-    # A scanner's or a fax's draft mode: the page stored at 110 dpi (zooming in shows bigger
+    # A scanner's or a fax's draft mode: the page stored at 120 dpi (zooming in shows bigger
     # pixels, nothing more), slightly soft, JPEG quality 60, skewed 0.3 to 1.2 degrees. At
     # 100 dpi (blur 0.45, quality 50) the audit's OCR read 93.6 % of an N3 packet's 1,176
     # values and disagreed with the pixel rule on 29 % of its calibration boxes; unblurred at
     # quality 65, 100 dpi still left 9.7 % of an N4 packet's 694 boxes unread (5 % is the
-    # most the audit accepts), 110 dpi 1.9 %, 120 dpi 0.1 % (seeds 910001-910003).
+    # most the audit accepts), 110 dpi 1.9 %, 120 dpi 0.1 % (seeds 910001-910003). At 110
+    # dpi a 6-point "rn" ran together into "m" ("Food-bome"): a person reads the word, not
+    # the glyphs, and a name would be ambiguous; at 120 dpi the two letters stand apart.
     "low_res": Level(
         "low_res",
-        110,
+        120,
         angle=1.2,
         min_angle=0.3,
         scale=(0.98, 1.0),
@@ -251,10 +253,11 @@ NEW_LEVELS: dict[str, Level] = {
     # page is 8-13 % shorter than the one across (its corners drawn together 4-6.5 % of its
     # length each; `photo` leaves opposite sides within 4 % of each other), every corner
     # pulled in up to 3 % more, turned up to 3 degrees, the table top around the page,
-    # uneven light and the phone's shadow over a corner, stored at 150 dpi, JPEG quality 60.
+    # uneven light and the phone's shadow over a corner, stored at 150 dpi, JPEG quality 70.
     # At 140 dpi (blur 0.5, quality 55) the audit's OCR left 9.5 % of an N4 packet's 694
     # calibration boxes unread (5 % is the most it accepts); at 150 dpi, blur 0.3, 1.6 %
-    # (seeds 910001-910003). The perspective is drawn in 32 x 16 tiles (a photo's: 12 x 6),
+    # (seeds 910001-910003). At quality 60 with noise 6 a 6-point "6" under the shadow closed
+    # into a "0"; quality 70 and noise 4 keep it open. The perspective is drawn in 32 x 16 tiles (a photo's: 12 x 6),
     # so no pixel strays more than 0.15 px from the page's homography.
     "phone_photo": Level(
         "phone_photo",
@@ -264,9 +267,9 @@ NEW_LEVELS: dict[str, Level] = {
         shift=8.0,
         perspective=0.03,
         keystone=(0.04, 0.065),
-        noise=6.0,
+        noise=4.0,
         light=0.5,
-        quality=60,
+        quality=70,
         paper=232,
         ink=0.92,
         background=84,
