@@ -338,8 +338,8 @@ _HARDER: dict[str, tuple[str, str]] = {
     ),
     "phone_photo": (
         "Phone photo on a table",
-        "A strong perspective (corners pulled in 3-6 %), the table around the page, uneven "
-        "light and a phone's shadow, 150 dpi JPEG quality 70.",
+        "The camera tilted (one side of the page 8-13 % shorter than the one across), the "
+        "table around the page, uneven light and a phone's shadow, 150 dpi JPEG quality 70.",
     ),
 }
 
