@@ -23,7 +23,7 @@ from tests.support.rendering import Render
 
 DOC = "acord_125"
 # The resolution each level stores its page image at, pixels per inch of the page.
-STORED_DPI = {"low_res": 120, "phone_photo": 150}
+STORED_DPI = {"low_res": 120, "phone_photo": 160}
 LEVEL_NAMES = tuple(STORED_DPI)
 WIDTH, HEIGHT = 612.0, 792.0  # a letter page, points
 

@@ -339,7 +339,7 @@ _HARDER: dict[str, tuple[str, str]] = {
     "phone_photo": (
         "Phone photo on a table",
         "The camera tilted (one side of the page 8-13 % shorter than the one across), the "
-        "table around the page, uneven light and a phone's shadow, 150 dpi JPEG quality 70.",
+        "table around the page, uneven light and a phone's shadow, 160 dpi JPEG quality 70.",
     ),
 }
 

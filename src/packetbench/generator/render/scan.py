@@ -253,15 +253,18 @@ NEW_LEVELS: dict[str, Level] = {
     # page is 8-13 % shorter than the one across (its corners drawn together 4-6.5 % of its
     # length each; `photo` leaves opposite sides within 4 % of each other), every corner
     # pulled in up to 3 % more, turned up to 3 degrees, the table top around the page,
-    # uneven light and the phone's shadow over a corner, stored at 150 dpi, JPEG quality 70.
-    # At 140 dpi (blur 0.5, quality 55) the audit's OCR left 9.5 % of an N4 packet's 694
-    # calibration boxes unread (5 % is the most it accepts); at 150 dpi, blur 0.3, 1.6 %
-    # (seeds 910001-910003). At quality 60 with noise 6 a 6-point "6" under the shadow closed
-    # into a "0"; quality 70 and noise 4 keep it open. The perspective is drawn in 32 x 16 tiles (a photo's: 12 x 6),
-    # so no pixel strays more than 0.15 px from the page's homography.
+    # uneven light and the phone's shadow over a corner, stored at 160 dpi, JPEG quality 70
+    # (the page itself, shrunk by the tilt, is 130-150 dpi). At 140 dpi (blur 0.5, quality
+    # 55) the audit's OCR left 9.5 % of an N4 packet's 694 calibration boxes unread (5 % is
+    # the most it accepts); at 150 dpi, blur 0.3, 1.6 % (seeds 910001-910003), but every box
+    # of two N4 packets' vehicle and driver schedules read whole (--ocr-mode full) 95.2 %
+    # inside their boxes (a 5-point VIN on the far side of the tilt), at 165 dpi 98.0 %. At
+    # quality 60 with noise 6 a 6-point "6" under the shadow closed into a "0"; quality 70
+    # and noise 4 keep it open. The perspective is drawn in 32 x 16 tiles (a photo's:
+    # 12 x 6), so no pixel strays more than 0.15 px from the page's homography.
     "phone_photo": Level(
         "phone_photo",
-        150,
+        160,
         angle=3.0,
         scale=(0.9, 0.95),
         shift=8.0,
