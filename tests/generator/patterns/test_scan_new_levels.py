@@ -16,9 +16,10 @@ import pytest
 from packetbench.core.codes import TIERS
 from packetbench.generator.packet import build_packet
 from packetbench.generator.patterns.base import catalogue
-from packetbench.generator.patterns.presets import preset, resolve
+from packetbench.generator.patterns.presets import preset
 from packetbench.generator.render import scan
 from packetbench.generator.render.scan import LEVELS
+from packetbench.generator.tiers import resolve
 from tests.support.rendering import Render
 
 DOC = "acord_125"
@@ -134,7 +135,6 @@ def test_the_level_is_opt_in(level: str) -> None:
     for tier in TIERS:
         assert knob not in preset(tier), tier
         assert resolve(tier, {}).get(knob, 0.0) == 0.0, tier
-        assert resolve(tier, {"patterns.only": ("scan.*",)}).get(knob, 0.0) == 0.0, tier
         assert resolve(tier, {knob: 1.0})[knob] == 1.0, tier
 
 
