@@ -403,7 +403,7 @@ TILES = (12, 6)  # rows, columns of a photo's piecewise-affine drawing (see `_ti
 
 
 def _tile_matrices(
-    homography: Matrix | projective.Mat3, size: tuple[int, int], tiles: tuple[int, int] = TILES
+    homography: Matrix | projective.Mat3, size: tuple[int, int], grid: tuple[int, int] = TILES
 ) -> list[tuple[tuple[int, int, int, int], Matrix]]:
     """A perspective drawn by pdfium, which only draws affine maps: the output is cut into
     TILES, and each tile is drawn with the affine map closest (least squares over a 4x4 grid
@@ -411,12 +411,13 @@ def _tile_matrices(
     up to 2 % of the page) no pixel lands more than 0.3 px from where the homography puts it
     (tests/generator/patterns/test_scan.py), so the stored `Transform` stays the page's map;
     a warp of the whole image afterwards would cost twice the drawing. A stronger perspective
-    needs smaller tiles (`Level.tiles`): the error grows with the square of a tile's size.
+    needs smaller tiles (`grid`, a level's `Level.tiles`): the error grows with the square of
+    a tile's size.
 
     Returns each tile's pixel rectangle (left, top, right, bottom) and its 3x3 map from
     unmoved pixels to moved pixels. In plain floats (`projective`), so the maps pdfium draws
     with are the same bits on every machine."""
-    rows, cols = tiles
+    rows, cols = grid
     h = projective.mat3(np.asarray(homography, dtype=np.float64).tolist())
     back = projective.inverse(h)
     xs = [float(v) for v in np.linspace(0, size[0], cols + 1).round()]
