@@ -151,6 +151,8 @@ HARSH_SCAN_IDS = {
         "reduced",
         "crooked",
         "two_up",
+        "low_res",
+        "phone_photo",
     )
 }
 

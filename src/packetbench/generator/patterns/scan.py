@@ -331,6 +331,16 @@ _HARDER: dict[str, tuple[str, str]] = {
         "Consecutive pages reduced to about 60 % side by side on a landscape sheet (a "
         "copier's 2 in 1), scanned at 300 dpi: the file has a page per sheet.",
     ),
+    "low_res": (
+        "Low-resolution scan",
+        "A scanner's draft mode: the page stored at 120 dpi, slightly soft, JPEG quality 60, "
+        "skewed under 1.2 degrees.",
+    ),
+    "phone_photo": (
+        "Phone photo on a table",
+        "The camera tilted (one side of the page 8-13 % shorter than the one across), the "
+        "table around the page, uneven light and a phone's shadow, 160 dpi JPEG quality 70.",
+    ),
 }
 
 
@@ -345,7 +355,9 @@ _HARDER: dict[str, tuple[str, str]] = {
 # without restoration (the naive OCR read 87.0 % of those 1,142) and the pixel half of the audit
 # cannot judge a sheet yet (`audit.pixels.scan_details`: one matrix per page), so in a tier's
 # draw its sheets would all go to whole-page OCR: it stays out until the audit judges sheets.
-OPT_IN = frozenset({"photocopy_3rd", "two_up"})
+# low_res and phone_photo (Difficulty III) are damage against careful readers, not careless
+# ones: opt-in so that no tier's draw, and no canonical packet, changes.
+OPT_IN = frozenset({"photocopy_3rd", "two_up", "low_res", "phone_photo"})
 # A reduced copy is never stamped VOID: at 60-70 % the type is 3.5 points, and a VOID or
 # SUPERSEDED stamp's frame and letters across it left values a person reads that the audit's
 # OCR did not (14 of 94 on one N5 page the calibration drew, past the 5 % it accepts).

@@ -1,6 +1,6 @@
 """Harder scan damage (the harsher scan levels): optics (focus, motion, toner spread) over the whole
 page and local damage on part of it (a blurred patch, a roller bar, a fold, a coffee ring, punch
-holes).
+holes, the shadow a phone and the hand holding it throw over a photographed page).
 
 Each works in place on a scanned page's gray pixels (uint8, a row per pixel row, 255 = white)
 before the scan's tone curve, and draws its randomness from the page's generator, so a page is
@@ -11,6 +11,7 @@ byte-identical across runs. Strengths are tuned so that every value stays legibl
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -153,6 +154,30 @@ BLOT_GROW_MIN = 2.0
 Corners = list[tuple[float, float]]
 
 
+def cast_shadow(pixels: Matrix, dpi: int, rng: np.random.Generator) -> None:
+    """The shadow a phone and the hand holding it throw over a photographed page: one corner's
+    side of a slanted line (reaching 30-50 % of the way to the opposite corner, turned up to
+    20 degrees off square to it) at 58-68 % light, its edge a soft penumbra 0.4-0.7 inch
+    wide. Ink stays ink under it: a person reads through a shadow."""
+    rows, cols = pixels.shape
+    corner = int(rng.integers(0, 4))
+    reach = float(rng.uniform(0.3, 0.5))
+    turn = math.radians(float(rng.uniform(-20.0, 20.0)))
+    depth = float(rng.uniform(0.32, 0.42))
+    soft = dpi * float(rng.uniform(0.4, 0.7))
+    cx, cy = (0.0 if corner in (0, 3) else float(cols)), (0.0 if corner < 2 else float(rows))
+    toward = math.atan2(rows / 2 - cy, cols / 2 - cx) + turn
+    ux, uy = math.cos(toward), math.sin(toward)
+    edge = reach * math.hypot(cols, rows)
+    xs = np.arange(cols, dtype=np.float32)[None, :] - cx
+    ys = np.arange(rows, dtype=np.float32)[:, None] - cy
+    along = xs * np.float32(ux) + ys * np.float32(uy)
+    inside = np.clip((edge + soft / 2 - along) / np.float32(soft), 0.0, 1.0)
+    ramp = inside * inside * (3.0 - 2.0 * inside)  # smoothstep: no visible band at the edges
+    light = (1.0 - depth * ramp).astype(np.float32)
+    _darken(pixels, light)
+
+
 def blot_corners(corners: Corners) -> Corners:
     """The corners of the blot over a value whose box has `corners` on the page image (pixels,
     lower-left, lower-right, upper-right, upper-left of the value as drawn): the box grown by
@@ -213,4 +238,5 @@ DAMAGE: dict[str, Callable[[Matrix, int, np.random.Generator], None]] = {
     "crease": crease,
     "coffee": coffee,
     "punch": punch,
+    "cast_shadow": cast_shadow,
 }

@@ -43,6 +43,9 @@ class Level:
     scale: tuple[float, float] = (1.0, 1.0)
     shift: float = 0.0  # largest shift, points
     perspective: float = 0.0  # largest corner displacement, share of the page's size
+    # A camera tilted toward one side of the page (a phone photo): that side's two corners
+    # drawn together, each by a share of the side's length in this range (0, 0: none).
+    keystone: tuple[float, float] = (0.0, 0.0)
     noise: float = 0.0  # standard deviation of pixel noise, gray levels
     edges: float = 0.0  # darkening of the page's borders (0-1)
     shadow: float = 0.0  # a dark band along one side (0-1)
@@ -65,6 +68,8 @@ class Level:
     # Pages printed on one sheet before the scan (2: two consecutive pages side by side,
     # `generator.render.twoup`); the scanned file then has one page per sheet.
     up: int = 1
+    # Rows and columns of tiles a perspective is drawn in (`_tile_matrices`; None: `TILES`).
+    tiles: tuple[int, int] | None = None
 
 
 LEVELS: dict[str, Level] = {
@@ -222,6 +227,60 @@ NEW_LEVELS: dict[str, Level] = {
     # schedules (their 5-point type is 3 points on the sheet); at 300 dpi 90 %, with
     # quality 85 93 %.
     "two_up": Level("two_up", 300, angle=0.8, shift=4.0, noise=4.0, quality=85, paper=246, up=2),
+    # A scanner's or a fax's draft mode: the page stored at 120 dpi (zooming in shows bigger
+    # pixels, nothing more), slightly soft, JPEG quality 60, skewed 0.3 to 1.2 degrees. At
+    # 100 dpi (blur 0.45, quality 50) the audit's OCR read 93.6 % of an N3 packet's 1,176
+    # values and disagreed with the pixel rule on 29 % of its calibration boxes; unblurred at
+    # quality 65, 100 dpi still left 9.7 % of an N4 packet's 694 boxes unread (5 % is the
+    # most the audit accepts), 110 dpi 1.9 %, 120 dpi 0.1 % (seeds 910001-910003). At 110
+    # dpi a 6-point "rn" ran together into "m" ("Food-bome"): a person reads the word, not
+    # the glyphs, and a name would be ambiguous; at 120 dpi the two letters stand apart.
+    "low_res": Level(
+        "low_res",
+        120,
+        angle=1.2,
+        min_angle=0.3,
+        scale=(0.98, 1.0),
+        shift=5.0,
+        noise=5.0,
+        edges=0.2,
+        quality=60,
+        paper=240,
+        ink=0.95,
+        blur=0.3,
+    ),
+    # A phone photo of the page on a table: the camera well off square, so one side of the
+    # page is 8-13 % shorter than the one across (its corners drawn together 4-6.5 % of its
+    # length each; `photo` leaves opposite sides within 4 % of each other), every corner
+    # pulled in up to 3 % more, turned up to 3 degrees, the table top around the page,
+    # uneven light and the phone's shadow over a corner, stored at 160 dpi, JPEG quality 70
+    # (the page itself, shrunk by the tilt, is 130-150 dpi). At 140 dpi (blur 0.5, quality
+    # 55) the audit's OCR left 9.5 % of an N4 packet's 694 calibration boxes unread (5 % is
+    # the most it accepts); at 150 dpi, blur 0.3, 1.6 % (seeds 910001-910003), but every box
+    # of two N4 packets' vehicle and driver schedules read whole (--ocr-mode full) 95.2 %
+    # inside their boxes (a 5-point VIN on the far side of the tilt), at 165 dpi 98.0 %. At
+    # quality 60 with noise 6 a 6-point "6" under the shadow closed into a "0"; quality 70
+    # and noise 4 keep it open. The perspective is drawn in 32 x 16 tiles (a photo's:
+    # 12 x 6), so no pixel strays more than 0.15 px from the page's homography.
+    "phone_photo": Level(
+        "phone_photo",
+        160,
+        angle=3.0,
+        scale=(0.9, 0.95),
+        shift=8.0,
+        perspective=0.03,
+        keystone=(0.04, 0.065),
+        noise=4.0,
+        light=0.5,
+        quality=70,
+        paper=232,
+        ink=0.92,
+        background=84,
+        whiten=0.0,
+        blur=0.3,
+        damage=("cast_shadow",),
+        tiles=(32, 16),
+    ),
 }
 LEVELS.update(NEW_LEVELS)
 
@@ -320,6 +379,16 @@ def geometry(
             (x + sx * float(j[0]) * width, y + sy * float(j[1]) * height)
             for (x, y), (sx, sy), j in zip(moved, inward, jitter, strict=True)
         ]
+        if level.keystone[1]:
+            # The side nearer the camera's tilt shorter than the one across: its corners
+            # (lower-left/lower-right, lower-right/upper-right, ...) drawn toward each other.
+            side = int(rng.integers(0, 4))
+            pull = float(rng.uniform(*level.keystone))
+            a, b = side, (side + 1) % 4
+            (ax, ay), (bx, by) = target[a], target[b]
+            target[a] = (ax + pull * (bx - ax), ay + pull * (by - ay))
+            target[b] = (bx + pull * (ax - bx), by + pull * (ay - by))
+            details["keystone"] = {"side": side, "pull": round(pull, 4)}
         matrix = _homography(corners, target)
         details["corners"] = [[round(x, 1), round(y, 1)] for x, y in target]
     return Transform(matrix), details
@@ -334,19 +403,21 @@ TILES = (12, 6)  # rows, columns of a photo's piecewise-affine drawing (see `_ti
 
 
 def _tile_matrices(
-    homography: Matrix | projective.Mat3, size: tuple[int, int]
+    homography: Matrix | projective.Mat3, size: tuple[int, int], grid: tuple[int, int] = TILES
 ) -> list[tuple[tuple[int, int, int, int], Matrix]]:
     """A perspective drawn by pdfium, which only draws affine maps: the output is cut into
     TILES, and each tile is drawn with the affine map closest (least squares over a 4x4 grid
     of the tile's points) to the homography there. On a photo's perspective (corners moved
     up to 2 % of the page) no pixel lands more than 0.3 px from where the homography puts it
     (tests/generator/patterns/test_scan.py), so the stored `Transform` stays the page's map;
-    a warp of the whole image afterwards would cost twice the drawing.
+    a warp of the whole image afterwards would cost twice the drawing. A stronger perspective
+    needs smaller tiles (`grid`, a level's `Level.tiles`): the error grows with the square of
+    a tile's size.
 
     Returns each tile's pixel rectangle (left, top, right, bottom) and its 3x3 map from
     unmoved pixels to moved pixels. In plain floats (`projective`), so the maps pdfium draws
     with are the same bits on every machine."""
-    rows, cols = TILES
+    rows, cols = grid
     h = projective.mat3(np.asarray(homography, dtype=np.float64).tolist())
     back = projective.inverse(h)
     xs = [float(v) for v in np.linspace(0, size[0], cols + 1).round()]
@@ -379,9 +450,11 @@ def _render(
     size: tuple[int, int],
     background: int,
     surround: int | None = None,
+    tiles: tuple[int, int] | None = None,
 ) -> Matrix:
     """The page drawn by pdfium straight onto the moved page: an affine transform in one
-    call, a perspective tile by tile (`_tile_matrices`).
+    call, a perspective tile by tile (`_tile_matrices`, in `tiles` rows and columns: None,
+    `TILES`).
 
     pdfium draws the page's content only, never its paper: the bitmap is paper
     (`background`) first. When something else shows around the page (`surround`, a
@@ -418,7 +491,10 @@ def _render(
     pieces = (
         [((0, 0, size[0], size[1]), moved)]
         if affine
-        else [(rect, projective.mat3(tile.tolist())) for rect, tile in _tile_matrices(moved, size)]
+        else [
+            (rect, projective.mat3(tile.tolist()))
+            for rect, tile in _tile_matrices(moved, size, tiles or TILES)
+        ]
     )
     for (left, top, right, bottom), piece in pieces:
         device = projective.multiply(piece, unmoved)
@@ -656,7 +732,7 @@ def scan_page(
         transform, details = geometry(level, rng, width, height)
         size = (math.ceil(width * level.dpi / 72), math.ceil(height * level.dpi / 72))
         # White paper as printed: the tone curve turns it into the level's paper.
-        drawn = _render(page, transform, level.dpi, size, 255, level.background)
+        drawn = _render(page, transform, level.dpi, size, 255, level.background, level.tiles)
     finally:
         page.close()
     clean = optical_clean(drawn, level) if judged else None
@@ -745,7 +821,7 @@ def clean_page(pdf: Any, index: int, level: Level, matrix: list[float]) -> Matri
         width, height = (float(v) for v in page.get_size())
         transform = Transform(np.array(matrix, dtype=np.float64).reshape(3, 3))
         size = (math.ceil(width * level.dpi / 72), math.ceil(height * level.dpi / 72))
-        drawn = _render(page, transform, level.dpi, size, 255, level.background)
+        drawn = _render(page, transform, level.dpi, size, 255, level.background, level.tiles)
     finally:
         page.close()
     return optical_clean(drawn, level)

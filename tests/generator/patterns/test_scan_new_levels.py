@@ -1,0 +1,152 @@
+"""The opt-in scan levels against careful readers (Difficulty III): `low_res`, a draft-mode scan
+stored at 120 dpi, and `phone_photo`, a phone photo of the page on a table, its perspective far
+beyond `photo`'s. Read back from real files with pdfium: the stored image's resolution, the
+table around a photographed page, the tilt, the opt-in, the bytes."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from typing import Any
+
+import numpy as np
+import pypdfium2.raw as raw
+import pytest
+
+from packetbench.core.codes import TIERS
+from packetbench.generator.packet import build_packet
+from packetbench.generator.patterns.base import catalogue
+from packetbench.generator.patterns.presets import preset
+from packetbench.generator.render import scan
+from packetbench.generator.render.scan import LEVELS
+from packetbench.generator.tiers import resolve
+from tests.support.rendering import Render
+
+DOC = "acord_125"
+# The resolution each level stores its page image at, pixels per inch of the page.
+STORED_DPI = {"low_res": 120, "phone_photo": 160}
+LEVEL_NAMES = tuple(STORED_DPI)
+WIDTH, HEIGHT = 612.0, 792.0  # a letter page, points
+
+
+def _stored(pdf: Any, index: int) -> tuple[np.ndarray[Any, Any], tuple[float, float]]:
+    """Page `index`'s one image as stored (its own pixels, not as displayed) and the page's
+    size in points."""
+    page = pdf[index]
+    try:
+        (image,) = [obj for obj in page.get_objects() if obj.type == raw.FPDF_PAGEOBJ_IMAGE]
+        pixels = np.asarray(image.get_bitmap().to_pil().convert("L"))
+        width, height = (float(v) for v in page.get_size())
+        return pixels, (width, height)
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("level", LEVEL_NAMES)
+def test_the_stored_image_has_the_levels_resolution(render: Render, level: str) -> None:
+    """Zooming cannot help: every scanned page's image holds the level's pixels per inch,
+    no more (measured from the image's size and the page's)."""
+    assert LEVELS[level].dpi == STORED_DPI[level]
+    pdf = render("N3", 3, (DOC,), f"scan.{level}").pdf(DOC)
+    try:
+        assert len(pdf) >= 1
+        for index in range(len(pdf)):
+            pixels, (width, height) = _stored(pdf, index)
+            rows, cols = pixels.shape
+            assert cols / (width / 72) == pytest.approx(STORED_DPI[level], abs=1.0)
+            assert rows / (height / 72) == pytest.approx(STORED_DPI[level], abs=1.0)
+    finally:
+        pdf.close()
+
+
+def test_a_phone_photo_shows_the_table_around_the_page(render: Render) -> None:
+    """The page's corners are pulled in: the image's corners are table top, far darker than
+    the paper in the page's middle."""
+    pdf = render("N3", 3, (DOC,), "scan.phone_photo").pdf(DOC)
+    try:
+        pixels, _ = _stored(pdf, 0)
+    finally:
+        pdf.close()
+    rows, cols = pixels.shape
+    corner = 12
+    corners = [
+        pixels[:corner, :corner],
+        pixels[:corner, -corner:],
+        pixels[-corner:, :corner],
+        pixels[-corner:, -corner:],
+    ]
+    middle = pixels[rows // 2 - 40 : rows // 2 + 40, cols // 2 - 40 : cols // 2 + 40]
+    paper = float(np.percentile(middle, 90))
+    assert paper > 170
+    for patch in corners:
+        assert float(patch.mean()) < paper - 60
+
+
+def _tilt(level: scan.Level, seed: int) -> float:
+    """How far the level's page is from a parallelogram: the most either pair of opposite
+    sides differs in length, as a share of the longer."""
+    transform, _ = scan.geometry(level, np.random.Generator(np.random.PCG64(seed)), WIDTH, HEIGHT)
+    c = transform.points([(0.0, 0.0), (WIDTH, 0.0), (WIDTH, HEIGHT), (0.0, HEIGHT)])
+    sides = [math.dist(c[i], c[(i + 1) % 4]) for i in range(4)]
+    return max(
+        1 - min(sides[0], sides[2]) / max(sides[0], sides[2]),
+        1 - min(sides[1], sides[3]) / max(sides[1], sides[3]),
+    )
+
+
+def test_a_phone_photos_perspective_is_far_beyond_a_photos() -> None:
+    """Over 200 pages each, the least tilted phone photo is more tilted than the most tilted
+    photo (one side at least 5 % shorter than the one across; a photo's stay within 4 %)."""
+    photo = [_tilt(LEVELS["photo"], seed) for seed in range(200)]
+    phone = [_tilt(LEVELS["phone_photo"], seed) for seed in range(200)]
+    assert max(photo) < 0.04
+    assert min(phone) > 0.05
+    assert min(phone) > max(photo)
+
+
+def test_a_phone_photo_drawn_tile_by_tile_follows_its_perspective() -> None:
+    """Its stronger perspective is drawn in smaller tiles: each stays within 0.2 px of the
+    page's homography (the same check as a photo's, in test_scan.py)."""
+    level = LEVELS["phone_photo"]
+    assert level.tiles is not None
+    to_pixels = scan._to_pixels(level.dpi / 72, HEIGHT)
+    size = (int(WIDTH * level.dpi / 72), int(HEIGHT * level.dpi / 72))
+    for seed in range(6):
+        transform, _ = scan.geometry(
+            level, np.random.Generator(np.random.PCG64(seed)), WIDTH, HEIGHT
+        )
+        homography = to_pixels @ transform.matrix @ np.linalg.inv(to_pixels)
+        back = np.linalg.inv(homography)
+        for (left, top, right, bottom), piece in scan._tile_matrices(homography, size, level.tiles):
+            xs, ys = np.meshgrid(np.linspace(left, right, 5), np.linspace(top, bottom, 5))
+            moved = np.vstack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
+            source = back @ moved
+            drawn = piece @ (source / source[2])
+            assert np.abs(drawn[:2] - moved[:2]).max() < 0.2, (seed, left, top)
+
+
+@pytest.mark.parametrize("level", LEVEL_NAMES)
+def test_the_level_is_opt_in(level: str) -> None:
+    """In no tier's draw (canonical packets keep their bytes): off in every preset, on only
+    when a --set names it."""
+    (pattern,) = [p for p in catalogue() if p.id == f"scan.{level}"]
+    assert pattern.opt_in
+    knob = f"patterns.scan.{level}"
+    for tier in TIERS:
+        assert knob not in preset(tier), tier
+        assert resolve(tier, {}).get(knob, 0.0) == 0.0, tier
+        assert resolve(tier, {knob: 1.0})[knob] == 1.0, tier
+
+
+def _digest(level: str, seed: int) -> str:
+    knobs = resolve("N3", {"documents": (DOC,), "patterns.only": (f"scan.{level}",)})
+    return hashlib.sha256(build_packet("N3", seed, knobs).files[f"{DOC}.pdf"]).hexdigest()
+
+
+@pytest.mark.parametrize("level", LEVEL_NAMES)
+def test_the_same_seed_makes_the_same_bytes(level: str) -> None:
+    """Built twice from one seed, the scanned PDF is byte-identical; another seed moves and
+    damages the page otherwise."""
+    first = _digest(level, 5)
+    assert _digest(level, 5) == first
+    assert _digest(level, 6) != first
