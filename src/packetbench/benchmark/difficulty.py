@@ -329,15 +329,17 @@ def _restored(pdf: Any, path: Path, number: int, here: list[Located], engine: Te
     """How many of a page's located values the audit's OCR reads (`audit --ocr --ocr-mode
     full`): the paper evened out and the page turned back by the direction its boxes run (any
     page whose boxes are quads: a scan), rules removed, read whole, and each value it missed
-    in its box read again from the box alone."""
+    in its box read again from the box alone, then sharpened (`ocr.sharpened`)."""
     angles = {number: page_turn([(0, region, (0, 1), False) for region, _, _ in here])}
     if not any(len(region) == 8 for region, _, _ in here):
         angles = {}  # a native page: read as it is, rules removed
     ((_, page),) = list(read_pages(pdf, [number], engine, path, angles=angles))
     found = [page.find(region, expected)[0] for region, expected, _ in here]
-    again = [i for i, hit in enumerate(found) if not hit]
-    for i, readings in zip(again, page.reread([here[i][0] for i in again]), strict=True):
-        found[i] = any(same_text(read, here[i][1]) for read in readings)
+    for sharpen in (False, True):  # the box alone, then sharpened, as the audit reads again
+        again = [i for i, hit in enumerate(found) if not hit]
+        regions = [here[i][0] for i in again]
+        for i, readings in zip(again, page.reread(regions, sharpen=sharpen), strict=True):
+            found[i] = any(same_text(read, here[i][1]) for read in readings)
     return sum(found)
 
 
