@@ -295,12 +295,13 @@ def _misread_paths(pdf: PdfDocument, page: int, wrong: dict[tuple[int, str], str
     return [path for path, marks in hit.items() if all(marks) and len(marks) == located[path]]
 
 
-# The harder levels: damage up to the edge of legibility, every value still legible to a person. In
-# the N4-N5 draw (presets.py); force one with --set patterns.scan.<id>=1.
+# The harder levels: damage up to the edge of legibility, every value still legible to a person.
+# In the N4-N5 draw (presets.py) but for the opt-in ones (OPT_IN below); force one with
+# --set patterns.scan.<id>=1.
 _HARDER: dict[str, tuple[str, str]] = {
     "blurred": ("Out-of-focus scan", "Gaussian blur of 1.4 pixels at 200 dpi."),
     "motion_blur": ("Motion-blurred scan", "The page moved while scanned: a 4-pixel smear."),
-    "jpeg_blocks": ("JPEG blocks", "150 dpi saved at JPEG quality 8: visible 8x8 blocks."),
+    "jpeg_blocks": ("JPEG blocks", "150 dpi saved at JPEG quality 14: visible 8x8 blocks."),
     "photocopy_2nd": (
         "Second-generation photocopy",
         "A copy of a copy: grayer paper, toner speckle, softened strokes.",
