@@ -183,7 +183,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--tier", default="N3")
-    parser.add_argument("--pages", type=int, default=6)
+    parser.add_argument("--pages", type=int, default=6, help="pages per level timed (0: none)")
     parser.add_argument("--recall-seeds", type=int, default=0)
     parser.add_argument("--first-seed", type=int, default=1, help="the recall's first seed")
     parser.add_argument("--mix", type=Path, help="packets whose scanned pages weigh the levels")
@@ -200,9 +200,12 @@ def main() -> None:
         parser.error(f"{args.mix}: no scanned pages in the packets there")
     # A mix is weighed by every level it holds: those are measured too, --levels or not.
     measured = [level for level in scan.LEVELS if level in levels or (mix and level in mix)]
-    rates = throughput(args.tier, args.pages, measured)
-    if mix:
-        mixed(rates, mix)
+    if args.pages < 0 or (args.pages == 0 and mix):
+        parser.error("--pages must be 0 or more (0: no throughput timed; --mix needs 1 or more)")
+    if args.pages:
+        rates = throughput(args.tier, args.pages, measured)
+        if mix:
+            mixed(rates, mix)
     if args.recall_seeds:
         recall(args.tier, args.recall_seeds, levels, args.first_seed)
 
