@@ -66,6 +66,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "results",
         "difficulty",
+        "readers",
         "report",
         "verify",
         "viewer",
