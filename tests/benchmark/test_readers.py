@@ -143,3 +143,11 @@ def test_ppocr_not_installed_is_one_usage_line(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(readers, "ppocr_available", lambda: False)
     with pytest.raises(UsageError, match=r'pip install -e "\.\[careful\]"'):
         readers.PpOcr()
+
+
+@needs_tesseract
+def test_a_page_without_text_has_no_orientation_to_tell() -> None:
+    """Tesseract's orientation detection exits 1 when it finds too little text: the page is
+    left as it is, nothing fails."""
+    blank = np.full((800, 600), 255, dtype=np.uint8)
+    assert Tesseract().orientation(blank, 150, "blank") == 0

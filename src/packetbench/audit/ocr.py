@@ -323,15 +323,33 @@ class Tesseract:
                 return _parse_tsv(library.tsv(image, dpi, psm))
         return _parse_tsv(self._run("stdin", _pgm(image), dpi, source, psm))
 
-    def _run(self, images: str, stdin: bytes | None, dpi: int, source: str, psm: str) -> str:
-        """Tesseract's TSV for `images` ("stdin", or a file listing image files)."""
+    def orientation(self, image: np.ndarray[Any, Any], dpi: int, source: str) -> int:
+        """Degrees clockwise tesseract's orientation detection (`--psm 0`) says a grayscale
+        page must turn to stand upright; 0 when it finds too little text to say (it then
+        exits 1)."""
+        report = self._run("stdin", _pgm(image), dpi, source, "0", tsv=False)
+        for line in report.splitlines():
+            name, _, value = line.partition(":")
+            if name.strip() == "Rotate" and value.strip() in {"0", "90", "180", "270"}:
+                return int(value)
+        return 0
+
+    def _run(
+        self, images: str, stdin: bytes | None, dpi: int, source: str, psm: str, tsv: bool = True
+    ) -> str:
+        """Tesseract's TSV for `images` ("stdin", or a file listing image files); without
+        `tsv`, its plain report, and what it printed even when it failed (an orientation
+        detection that found too little text exits 1)."""
         env = {**os.environ, "OMP_THREAD_LIMIT": os.environ.get("OMP_THREAD_LIMIT", "1")}
         with self._guard:  # started and registered at once: `halt` misses none
             if self._halted:
                 raise Halted(f"{source}: tesseract was stopped")
             try:
                 process = subprocess.Popen(
-                    [self.binary, images, "stdout", "--dpi", str(dpi), "--psm", psm, "tsv"],
+                    [
+                        *(self.binary, images, "stdout", "--dpi", str(dpi), "--psm", psm),
+                        *(("tsv",) if tsv else ()),
+                    ],
                     stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE,
@@ -354,7 +372,7 @@ class Tesseract:
         finally:
             with self._guard:
                 self._running.discard(process)
-        if process.returncode != 0:
+        if process.returncode != 0 and tsv:
             lines = err.decode("utf-8", "replace").strip().splitlines()
             reason = lines[-1] if lines else f"exit code {process.returncode}"
             raise BadInput(f"{source}: tesseract failed ({reason})")

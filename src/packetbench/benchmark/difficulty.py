@@ -266,16 +266,15 @@ _ENGINES: dict[str, Any] = {}  # one of each engine per process (a worker's, or 
 
 
 def _engine(name: str) -> Any:
+    """This process's `name` engine: tesseract, careful or ppocr (`benchmark.readers`)."""
     from packetbench.benchmark import readers
 
     if name not in _ENGINES:
         tesseract = _ENGINES.setdefault("tesseract", Tesseract())
-        made = {
-            "careful": lambda: readers.CarefulTesseract(tesseract),
-            "ppocr": readers.PpOcr,
-        }
-        if name in made:
-            _ENGINES[name] = made[name]()
+        if name == "careful":
+            _ENGINES[name] = readers.CarefulTesseract(tesseract)
+        elif name == "ppocr":
+            _ENGINES[name] = readers.PpOcr()
     return _ENGINES[name]
 
 
@@ -397,10 +396,10 @@ def difficulty_card(
 ) -> Card:
     """The card of the packets under `paths` (packet folders or folders of packets), one row
     per tier in tier order; `ocr_sample` pages per tier go through the naive OCR baseline,
-    the audit's restored reading and the careful `readers` (names of CAREFUL; 0 pages: none,
-    and no Tesseract needed). Packets are measured and pages read in `jobs` worker
-    processes; the card is the same whatever their number. `progress` shows a bar on a
-    terminal for each of the two passes."""
+    the audit's restored reading and the careful `readers` (names of CAREFUL or groups of
+    READER_GROUPS; 0 pages: none, and no Tesseract needed). Packets are measured and pages
+    read in `jobs` worker processes; the card is the same whatever their number. `progress`
+    shows a bar on a terminal for each of the two passes."""
     from packetbench.core import progress as bars
     from packetbench.core.executors import LocalExecutor
 
@@ -411,13 +410,7 @@ def difficulty_card(
     folders = packet_folders(paths)
     if not folders:
         raise BadInput(f"{', '.join(str(p) for p in paths)}: no packets found")
-    unknown = sorted(set(readers) - set(CAREFUL))
-    if unknown:
-        raise UsageError(
-            f"--readers: no reader {', '.join(unknown)} (the readers: {', '.join(CAREFUL)}; "
-            f"or {', '.join(READER_GROUPS)})"
-        )
-    careful = tuple(name for name in CAREFUL if name in readers)  # in the card's order
+    careful = reader_names(",".join(readers))  # checked, in the card's order
     if ocr_sample:
         Tesseract()  # no Tesseract: one line before anything is measured
         if any(name.startswith("ppocr") for name in careful):
@@ -437,8 +430,8 @@ def difficulty_card(
     )
     kinds: dict[tuple[str, str], TierCard] = {}
     with bars.bar("OCR", "pages", len(pages), disable=not progress or not pages) as advance:
-        jobs_ = [(page, careful) for _, page in pages]
-        read = runner.map(_ocr_page, jobs_, label=lambda job: job[0][0])
+        work = [(page, careful) for _, page in pages]
+        read = runner.map(_ocr_page, work, label=lambda job: job[0][0])
         for (tier, page), found in zip(pages, read, strict=True):
             for card in (cards[tier], kinds.setdefault((tier, page[4]), TierCard(tier))):
                 card.ocr_pages += 1

@@ -22,8 +22,6 @@ matching rule) judges every reader alike.
 from __future__ import annotations
 
 import math
-import os
-import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -141,34 +139,12 @@ class CarefulTesseract:
     def __init__(self, engine: Tesseract | None = None) -> None:
         self.engine = engine or Tesseract()
 
-    def orientation(self, image: Matrix, source: str) -> int:
-        """Degrees clockwise Tesseract says the page must turn to stand upright (0 when its
-        orientation detection finds too little text to say)."""
-        header = f"P5\n{image.shape[1]} {image.shape[0]}\n255\n".encode()
-        try:
-            done = subprocess.run(
-                [self.engine.binary, "stdin", "stdout", "--psm", "0"],
-                input=header + np.ascontiguousarray(image).tobytes(),
-                capture_output=True,
-                timeout=300,
-                env={**os.environ, "OMP_THREAD_LIMIT": "1"},
-            )
-        except (OSError, subprocess.TimeoutExpired) as error:
-            raise BadInput(
-                f"{source}: tesseract's orientation detection failed ({error})"
-            ) from None
-        for line in done.stdout.decode("utf-8", "replace").splitlines():
-            name, _, value = line.partition(":")
-            if name.strip() == "Rotate" and value.strip() in {"0", "90", "180", "270"}:
-                return int(value)
-        return 0
-
     def prepare(self, image: Matrix, dpi: int, source: str) -> tuple[Matrix, Matrix, Careful]:
         """(the page ready to read, its pixels -> `image`'s pixels, what was done)."""
         from PIL import Image
 
         flat = flattened(image)
-        rotate = self.orientation(flat, source)
+        rotate = self.engine.orientation(flat, dpi, source)
         turns = (-rotate // 90) % 4  # np.rot90 turns counter-clockwise
         upright = np.ascontiguousarray(np.rot90(flat, turns))
         back_turn = _quarter_turn(turns, flat.shape[1], flat.shape[0])

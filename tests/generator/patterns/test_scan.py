@@ -14,6 +14,7 @@ import pypdfium2.raw as raw
 import pytest
 
 from packetbench.generator.render.scan import LEVELS, Transform, _rotation_about
+from tests.support import perspective
 from tests.support.ocr import needs_tesseract
 from tests.support.rendering import Render, Rendered, write
 
@@ -245,13 +246,8 @@ def test_a_photo_drawn_tile_by_tile_follows_its_perspective() -> None:
 
     level, width, height = LEVELS["photo"], 612.0, 792.0
     to_pixels = scan._to_pixels(level.dpi / 72, height)
-    size = (int(width * level.dpi / 72), int(height * level.dpi / 72))
     for seed in range(40):
-        transform, _ = scan.geometry(
-            level, np.random.Generator(np.random.PCG64(seed)), width, height
-        )
-        homography = to_pixels @ transform.matrix @ np.linalg.inv(to_pixels)
-        tiles = scan._tile_matrices(homography, size)
+        homography, size, tiles = perspective.tiles(level, seed, width, height)
         covered = np.zeros(size[::-1], dtype=np.int32)
         for (left, top, right, bottom), piece in tiles:
             covered[top:bottom, left:right] += 1

@@ -20,6 +20,7 @@ from packetbench.generator.patterns.presets import preset
 from packetbench.generator.render import scan
 from packetbench.generator.render.scan import LEVELS
 from packetbench.generator.tiers import resolve
+from tests.support import perspective
 from tests.support.rendering import Render
 
 DOC = "acord_125"
@@ -109,15 +110,10 @@ def test_a_phone_photo_drawn_tile_by_tile_follows_its_perspective() -> None:
     page's homography (the same check as a photo's, in test_scan.py)."""
     level = LEVELS["phone_photo"]
     assert level.tiles is not None
-    to_pixels = scan._to_pixels(level.dpi / 72, HEIGHT)
-    size = (int(WIDTH * level.dpi / 72), int(HEIGHT * level.dpi / 72))
     for seed in range(6):
-        transform, _ = scan.geometry(
-            level, np.random.Generator(np.random.PCG64(seed)), WIDTH, HEIGHT
-        )
-        homography = to_pixels @ transform.matrix @ np.linalg.inv(to_pixels)
+        homography, _size, drawn_tiles = perspective.tiles(level, seed, WIDTH, HEIGHT)
         back = np.linalg.inv(homography)
-        for (left, top, right, bottom), piece in scan._tile_matrices(homography, size, level.tiles):
+        for (left, top, right, bottom), piece in drawn_tiles:
             xs, ys = np.meshgrid(np.linspace(left, right, 5), np.linspace(top, bottom, 5))
             moved = np.vstack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
             source = back @ moved

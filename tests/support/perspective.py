@@ -1,0 +1,25 @@
+"""A scan level's perspective as pixels: the page's homography and the affine tiles pdfium
+draws it with (`generator.render.scan._tile_matrices`), for the tests that hold the tiles to
+the homography."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from packetbench.generator.render import scan
+
+Matrix = np.ndarray[Any, Any]
+
+
+def tiles(
+    level: scan.Level, seed: int, width: float, height: float
+) -> tuple[Matrix, tuple[int, int], list[tuple[tuple[int, int, int, int], Matrix]]]:
+    """(homography in pixels, image size, the tiles drawn) of a page of `width` x `height`
+    points scanned at `level` with the geometry drawn by `seed`."""
+    to_pixels = scan._to_pixels(level.dpi / 72, height)
+    size = (int(width * level.dpi / 72), int(height * level.dpi / 72))
+    transform, _ = scan.geometry(level, np.random.Generator(np.random.PCG64(seed)), width, height)
+    homography = to_pixels @ transform.matrix @ np.linalg.inv(to_pixels)
+    return homography, size, scan._tile_matrices(homography, size, level.tiles or scan.TILES)
