@@ -20,7 +20,7 @@
    pages per second per core, and beside them the naive baseline of the difficulty card
    (tesseract on the whole page at 300 dpi, no restoration) on every page with a value, and
    its careful readers: tesseract after turning, deskewing and evening out the page at 300
-   dpi, and PP-OCR at 150 dpi (with the careful extra installed).
+   dpi, and PP-OCR at 150 dpi.
 """
 
 from __future__ import annotations
@@ -138,11 +138,9 @@ def recall(tier: str, seeds: int, levels: list[str], first: int = 1) -> None:
         f"{'level':<10}{'located':>9}{'in box':>9}{'on page':>9}{'minimum':>9}"
         f"{'pages':>7}{'OCR pages/s/core':>18}{'naive':>8}{'careful 300':>13}{'PP-OCR 150':>12}"
     )
-    from packetbench.benchmark.readers import ppocr_available
-
     # The issue's two careful readers (docs/difficulty.md#careful-readers): Tesseract turned,
-    # deskewed and evened out at 300 dpi; PP-OCR at 150 dpi, when the careful extra is in.
-    careful = ("careful_300", "ppocr_150") if ppocr_available() else ("careful_300",)
+    # deskewed and evened out at 300 dpi; PP-OCR at 150 dpi.
+    careful = ("careful_300", "ppocr_150")
     with tempfile.TemporaryDirectory(prefix="scanbench") as scratch:
         for name in levels:
             root = Path(scratch) / name

@@ -122,8 +122,6 @@ def test_the_careful_reader_enlarges_a_page_given_at_150_dpi() -> None:
 def test_ppocr_puts_each_character_in_the_box_it_is_drawn_in() -> None:
     """PP-OCR reads lines; cut into characters, each value's own box holds its text and no
     character of the value beside it on the same line."""
-    if not readers.ppocr_available():
-        pytest.skip("rapidocr-onnxruntime is not installed (the careful extra)")
     page = _page(150)
     chars, tokens = readers.PpOcr().read(page, "ppocr")
     by_char = OcrPage(chars, 150 / 72, 0.0, HEIGHT)
@@ -137,12 +135,13 @@ def test_ppocr_puts_each_character_in_the_box_it_is_drawn_in() -> None:
     assert heading and by_token.words == tokens
 
 
-def test_ppocr_not_installed_is_one_usage_line(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ppocr_that_does_not_import_is_one_usage_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from packetbench.audit import ppocr
     from packetbench.core.errors import UsageError
 
-    monkeypatch.setattr(readers, "ppocr_available", lambda: False)
-    with pytest.raises(UsageError, match=r'pip install -e "\.\[careful\]"'):
-        readers.PpOcr()
+    monkeypatch.setattr(ppocr, "available", lambda: False)
+    with pytest.raises(UsageError, match=r"^--readers ppocr needs PP-OCR \(rapidocr-onnxruntime\)"):
+        ppocr.required("--readers ppocr")
 
 
 @needs_tesseract

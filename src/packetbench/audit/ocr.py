@@ -36,6 +36,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from packetbench.audit import ppocr
 from packetbench.benchmark.score import normalize
 from packetbench.core.errors import BadInput, UsageError
 
@@ -684,6 +685,13 @@ class OcrPage:
         corners = [self.corners(region) for region in regions]
         return self.reader.read(corners, MARGIN * self.scale, sharpen)
 
+    def second(self, regions: Sequence[Sequence[float]]) -> list[tuple[str, ...]]:
+        """What the second engine reads in each region on its own, cut out as `reread` cuts
+        it (`ppocr.PpOcr.read_box`); nothing when the page has no reader."""
+        if self.reader is None or not regions:
+            return [() for _ in regions]
+        return self.reader.second([self.corners(region) for region in regions], MARGIN * self.scale)
+
     def find(self, bbox: Sequence[float], expected: str) -> tuple[bool, bool, str]:
         """(found, found only on the page, text read in the box) for a located value."""
         read = self.in_box(bbox)
@@ -861,6 +869,12 @@ class BoxReader:
         crops = self.crops(regions, grow)
         return read_crops(self.engine, crops, self.dpi, self.source, sharpen=sharpen)
 
+    def second(
+        self, regions: list[list[tuple[float, float]]], grow: float
+    ) -> list[tuple[str, ...]]:
+        """What the second engine (`audit.ppocr`) reads in each region on its own."""
+        return ppocr.engine().read_boxes(self.crops(regions, grow), self.dpi, self.source)
+
     @classmethod
     def rows(cls, crops: Sequence[np.ndarray[Any, Any]]) -> list[list[int]]:
         """The crops in rows of at most WIDTH pixels, each row one sheet."""
@@ -1025,6 +1039,21 @@ def read_boxes(
     for number, read in zip(owners, readings, strict=True):
         out[number].append(read)
     return out
+
+
+def second_boxes(
+    pdf: Any,
+    regions: Mapping[int, Sequence[Sequence[float]]],
+    source: Path,
+    dpi: int = DPI,
+    angles: dict[int, float] | None = None,
+) -> dict[int, list[tuple[str, ...]]]:
+    """What the second engine (`audit.ppocr`) reads in each box of `regions` on its own, each
+    cut out as `read_boxes` cuts it (`cut_boxes`). The engine loads only when there is one."""
+    if not any(regions.values()):
+        return {number: [] for number in sorted(regions)}
+    crops = iter(ppocr.engine().read_boxes(cut_boxes(pdf, regions, dpi, angles), dpi, str(source)))
+    return {number: [next(crops) for _ in regions[number]] for number in sorted(regions)}
 
 
 def _frame(page: Any, scale: float) -> tuple[OcrPage, int, int]:

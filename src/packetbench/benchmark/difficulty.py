@@ -33,6 +33,7 @@ from typing import Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
+from packetbench.audit import ppocr
 from packetbench.audit.files import Document, packet_folders, read_packet
 from packetbench.audit.located import page_turn
 from packetbench.audit.ocr import (
@@ -414,9 +415,7 @@ def difficulty_card(
     if ocr_sample:
         Tesseract()  # no Tesseract: one line before anything is measured
         if any(name.startswith("ppocr") for name in careful):
-            from packetbench.benchmark.readers import PpOcr
-
-            PpOcr()  # not installed: one line before anything is measured
+            ppocr.required("--readers ppocr")  # one line before anything is measured
     runner = LocalExecutor(jobs)
     cards: dict[str, TierCard] = {}
     with bars.bar("measuring", "packets", len(folders), disable=not progress) as advance:

@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from packetbench.audit import ppocr
 from packetbench.audit.ocr import Tesseract, Word, flattened
-from packetbench.core.errors import BadInput, UsageError
 
 Matrix = np.ndarray[Any, Any]
 TARGET_DPI = 300  # the careful reader enlarges a page given at less than this
@@ -38,7 +38,6 @@ SKEW_STEP = 0.5  # the coarse search's step, then refined to SKEW_FINE around th
 SKEW_FINE = 0.05
 PROFILE_DPI = 100  # the resolution the skew is measured at (rows of text are ~10 px high)
 PROFILE_POINTS = 80_000  # ink pixels sampled for the profile (seeded: the same every run)
-PPOCR_EXTRA = "careful"  # the pyproject extra that installs the second engine
 
 
 def otsu(image: Matrix) -> int:
@@ -178,72 +177,21 @@ class CarefulTesseract:
         return _map(back, words), done
 
 
-def _part(corners: Matrix, start: float, end: float, text: str) -> Word:
-    """The part of a read line (corners: top-left, top-right, bottom-right, bottom-left)
-    between fractions `start` and `end` of its length, as an upright box."""
-    top_left, top_right, bottom_right, bottom_left = corners
-    points = np.array(
-        [
-            top_left + (top_right - top_left) * start,
-            top_left + (top_right - top_left) * end,
-            bottom_left + (bottom_right - bottom_left) * end,
-            bottom_left + (bottom_right - bottom_left) * start,
-        ]
-    )
-    xs, ys = points[:, 0], points[:, 1]
-    return Word(text, float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
-
-
-def _split_line(corners: Matrix, text: str, chars: list[Word], tokens: list[Word]) -> None:
-    """A read line's characters (spread evenly along it) onto `chars`, its space-separated
-    pieces onto `tokens`."""
-    n = len(text)
-    at = 0
-    for piece in text.split(" "):
-        if piece:
-            tokens.append(_part(corners, at / n, (at + len(piece)) / n, piece))
-            chars.extend(
-                _part(corners, (at + i) / n, (at + i + 1) / n, char) for i, char in enumerate(piece)
-            )
-        at += len(piece) + 1
-
-
-def ppocr_available() -> bool:
-    try:
-        import rapidocr_onnxruntime  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 class PpOcr:
-    """PP-OCRv4 through `rapidocr-onnxruntime` on one thread (the card's workers are
-    processes). Its lines are cut into characters spread evenly along the line, so the
-    audit's box rule can take the characters inside a value's box; `tokens` keeps each
-    line's space-separated pieces for the whole-word rule anywhere on the page."""
+    """PP-OCRv4 (`audit.ppocr`, the audit's second reader) on a whole page. Its lines are cut
+    into characters spread evenly along the line, so the audit's box rule can take the
+    characters inside a value's box; `tokens` keeps each line's space-separated pieces for
+    the whole-word rule anywhere on the page."""
 
     def __init__(self) -> None:
-        if not ppocr_available():
-            raise UsageError(
-                "the ppocr reader needs rapidocr-onnxruntime, which is not installed "
-                f'(pip install -e ".[{PPOCR_EXTRA}]")'
-            )
-        from rapidocr_onnxruntime import RapidOCR
-
-        self._engine = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1)
+        self._engine = ppocr.engine()
 
     def read(self, image: Matrix, source: str) -> tuple[list[Word], list[Word]]:
         """(characters, tokens) read on a gray page image, in its pixels."""
-        rgb = np.ascontiguousarray(np.repeat(image[:, :, None], 3, axis=2))
-        try:
-            lines, _elapsed = self._engine(rgb, use_cls=True)
-        except Exception as error:  # the engine's own failures, whatever their class
-            raise BadInput(f"{source}: PP-OCR failed ({error})") from None
         chars: list[Word] = []
         tokens: list[Word] = []
-        for box, text, _score in lines or []:
-            if str(text).strip():
-                _split_line(
-                    np.asarray(box, dtype=np.float64).reshape(4, 2), str(text), chars, tokens
-                )
+        for corners, text in self._engine.lines(image, source):
+            line_chars, line_tokens = ppocr.split_line(corners, text)
+            chars.extend(Word(piece, *box) for piece, box in line_chars)
+            tokens.extend(Word(piece, *box) for piece, box in line_tokens)
         return chars, tokens

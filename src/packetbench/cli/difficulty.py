@@ -23,7 +23,7 @@ def difficulty(
         typer.Option(
             help="Careful readers of the sampled pages, beside the naive and restored OCR: "
             "careful_150, careful_300 (Tesseract after turning, deskewing, evening out), "
-            "ppocr_150, ppocr_300 (PP-OCRv4; needs the careful extra), or the groups careful, "
+            "ppocr_150, ppocr_300 (PP-OCRv4, the audit's second reader), or the groups careful, "
             "ppocr, all; comma-separated, 'none' for none."
         ),
     ] = "careful",

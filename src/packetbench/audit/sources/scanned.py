@@ -23,6 +23,7 @@ from packetbench.audit.ocr import (
     read_boxes,
     read_pages,
     same_text,
+    second_boxes,
     shown_elsewhere,
 )
 from packetbench.audit.pdftext import PdfText
@@ -437,6 +438,24 @@ class ScannedPageAuditor(SourceAuditor):
         for page, sharp in again.items():
             for i, got in zip(unread[page], sharp, strict=True):
                 read[page][i] = read[page][i] + got
+        # What tesseract read nowhere, the second engine reads (`audit.ppocr`).
+        unread = {
+            page: [
+                i
+                for i in unread[page]
+                if not any(same_text(r, expected[page][i]) for r in read[page][i])
+            ]
+            for page in regions
+        }
+        second = second_boxes(
+            pdf.document(),
+            {page: [regions[page][i] for i in unread[page]] for page in regions if unread[page]},
+            self.doc.file,
+            angles={page: self.state.turns.get(page, 0.0) for page in regions},
+        )
+        for page, got_second in second.items():
+            for i, got in zip(unread[page], got_second, strict=True):
+                read[page][i] = read[page][i] + got
         for page in sorted(set(regions) | set(printed)):
             level = self.state.levels[page]
             fields, indices = boxes[page], texts[page]
@@ -586,7 +605,8 @@ class ScannedPageAuditor(SourceAuditor):
     def check_illegible(self, pdf: PdfText, engine: Tesseract) -> None:
         """The other side of docs/patterns.md rule 3b: every box the generator judged illegible is
         read by the audit's best OCR (the page evened out, deskewed and unruled, then the box
-        on its own in every reading) and must not yield its value, else the generator claimed
+        on its own in every reading, sharpened, and by the second engine) and must not yield
+        its value, else the generator claimed
         abstention where a reader can answer (`ILLEGIBLE_READABLE`)."""
         pages = sorted(p for p in self.state.illegible if 1 <= p <= pdf.pages)
         if not pages:
@@ -608,20 +628,27 @@ class ScannedPageAuditor(SourceAuditor):
             sharp = read_boxes(
                 pdf.document(), regions, engine, self.doc.file, angles=angles, sharpen=True
             )
+            second = second_boxes(pdf.document(), regions, self.doc.file, angles=angles)
             for page in pages:
-                both = [a + b for a, b in zip(boxes_read[page], sharp[page], strict=True)]
-                self.illegible_read(page, self.state.illegible[page], both)
+                every = [
+                    (*a, *b, *c)
+                    for a, b, c in zip(boxes_read[page], sharp[page], second[page], strict=True)
+                ]
+                self.illegible_read(page, self.state.illegible[page], every)
             return
         for page, scan in read_pages(pdf.document(), pages, engine, self.doc.file, angles=angles):
             boxes = self.state.illegible[page]
-            rereads = scan.reread([bbox for _, bbox, *_ in boxes])
-            sharpened = scan.reread([bbox for _, bbox, *_ in boxes], sharpen=True)
+            regions_read = [bbox for _, bbox, *_ in boxes]
+            rereads = scan.reread(regions_read)
+            sharpened = scan.reread(regions_read, sharpen=True)
             self.illegible_read(
                 page,
                 boxes,
                 [
-                    (scan.in_box(bbox), *again, *sharp)
-                    for (_, bbox, *_), again, sharp in zip(boxes, rereads, sharpened, strict=True)
+                    (scan.in_box(bbox), *again, *sharp, *second)
+                    for (_, bbox, *_), again, sharp, second in zip(
+                        boxes, rereads, sharpened, scan.second(regions_read), strict=True
+                    )
                 ],
             )
 
@@ -776,6 +803,9 @@ class ScannedPageAuditor(SourceAuditor):
             settle(
                 again, read_boxes(self.pdf.document(), regions, engine, file, dropout=True)[page]
             )
+        # Last, the second engine reads what tesseract read nowhere (`audit.ppocr`).
+        again = unread()
+        settle(again, scan.second([bbox for _, bbox in again]))
         for index, bbox, _, _ in fields:
             if index not in results:
                 continue
