@@ -272,6 +272,7 @@ class PacketAudit:
     forbidden: int = 0  # forbidden values compared with the universe
     coincidences: list[Coincidence] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)  # leaks, untraceable, integrity
+    ocr: bool = False  # read by OCR (an audit with --ocr reads all, or its --ocr-sample)
 
     def all_findings(self) -> Iterator[Finding]:
         for document in self.documents:
@@ -351,6 +352,10 @@ class AuditResult:
     # A sampled audit: the packets drawn, and per finding kind the corpus bound.
     sample: Sample | None = None
     bounds: list[Bound] = field(default_factory=list)
+    # An audit that OCR-read a seeded sample of its packets: the sample, and per finding kind
+    # the bound on its rate among the audited packets.
+    ocr_sample: Sample | None = None
+    ocr_bounds: list[Bound] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -361,8 +366,15 @@ class AuditResult:
     def status(self) -> str:
         """`PASSED`, `FAILED` (a finding of anything but not_checked: something is wrong) or
         `NOT_VERIFIED` (only not_checked findings: values on pages without a usable text
-        layer, audited without --ocr; not wrong, just not proven)."""
-        problems = {finding.problem for finding in self.findings()}
+        layer, audited without --ocr; not wrong, just not proven). With an OCR sample, the
+        values of the packets outside it that only OCR reads are not checked by design: the
+        sample's bounds cover them."""
+        problems = {
+            finding.problem
+            for packet in self.packets
+            for finding in packet.all_findings()
+            if not (finding.problem == NOT_CHECKED and self.ocr_sample and not packet.ocr)
+        }
         pixels = self.pixels()
         uncalibrated = (pixels is not None and pixels.agreement.refutes()) or any(
             packet.calibration_problem() for packet in self.packets
@@ -436,6 +448,12 @@ class AuditResult:
         if self.sample is not None:  # a full audit's JSON is what it always was
             out["sample"] = self.sample.to_json()
             out["bounds"] = [b.to_json() for b in self.bounds]
+        if self.ocr_sample is not None:
+            out["ocr_sample"] = {
+                **self.ocr_sample.to_json(),
+                "packets": sorted(packet.packet_id for packet in self.packets if packet.ocr),
+            }
+            out["ocr_bounds"] = [b.to_json() for b in self.ocr_bounds]
         return {**out, "totals": self.totals(), "packets": [p.to_json() for p in self.packets]}
 
 

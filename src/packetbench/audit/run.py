@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from packetbench.audit import ppocr
 from packetbench.audit.document import PageHook, audit_document
 from packetbench.audit.files import read_packet
 from packetbench.audit.leaks import audit_hidden, audit_leaks, forbidden_values
@@ -12,6 +13,7 @@ from packetbench.audit.ocr import Tesseract
 from packetbench.audit.pixels import calibration_candidates, calibration_pages
 from packetbench.audit.result import (
     INTEGRITY,
+    NOT_CHECKED,
     PROBLEMS,
     AuditResult,
     Finding,
@@ -61,6 +63,7 @@ def audit_packet(
     }
     built = universe.build(folder)
     result = PacketAudit(packet.packet_id, str(folder), list(audits.values()))
+    result.ocr = engine is not None
     result.universe = built.packet.size()
     result.skipped_keys = dict(built.skipped)
     forbidden = forbidden_values(packet)
@@ -103,10 +106,15 @@ def audit_packets(
     sample_seed: int = DEFAULT_SEED,
     include: Sequence[str] = (),
     ocr_mode: str = "pixel",
+    ocr_sample: SampleSize = ALL,
 ) -> AuditResult:
     """Audit every packet named by `paths` (packet folders, or folders of packets), or a
     seeded sample of them (`sample`, `sample_seed`; packet ids in `include` always audited)
     with, per finding kind, a bound on its rate in the whole corpus (see `audit.sample`).
+    With `ocr`, `ocr_sample` says which of the audited packets OCR reads: all of them, or a
+    seeded sample (drawn with `sample_seed`) whose findings bound the rate of each kind among
+    the audited packets; the others are audited without OCR, their scanned values counted
+    as not checked and covered by that bound.
 
     Packets run in this process, or as tasks of `executor` (results in packet order; the
     page hook is called only in this process). Raises BadInput for an unreadable packet (the
@@ -116,6 +124,8 @@ def audit_packets(
     if ocr_mode not in OCR_MODES:
         raise UsageError(f"--ocr-mode must be one of {', '.join(OCR_MODES)} (got {ocr_mode!r})")
     engine = Tesseract() if ocr else None  # tesseract missing fails before any work
+    if ocr:
+        ppocr.required("--ocr")  # so does the second engine that does not import
     packets_in = corpus(paths)
     folders = [packet.path for packet in packets_in]
     drawn = None
@@ -123,14 +133,26 @@ def audit_packets(
         drawn = draw(packets_in, sample, sample_seed, include)
         chosen = set(drawn.folders)
         folders = [folder for folder in folders if folder in chosen]
+    read_by_ocr = set(folders) if ocr else set()
+    ocr_drawn = None
+    if ocr and not ocr_sample.everything:
+        chosen = set(folders)
+        ocr_drawn = draw([p for p in packets_in if p.path in chosen], ocr_sample, sample_seed)
+        read_by_ocr = set(ocr_drawn.folders)
     packets: list[PacketAudit] = []
     if executor is None:
         audited: Iterable[PacketAudit] = (
-            audit_packet(folder, engine=engine, on_page=on_page, ocr_mode=ocr_mode)
+            audit_packet(
+                folder,
+                engine=engine if folder in read_by_ocr else None,
+                on_page=on_page,
+                ocr_mode=ocr_mode,
+            )
             for folder in folders
         )
     else:
-        audited = executor.map(_audit_task, [(folder, ocr, ocr_mode) for folder in folders], _label)
+        tasks = [(folder, folder in read_by_ocr, ocr_mode) for folder in folders]
+        audited = executor.map(_audit_task, tasks, _label)
     for packet in audited:
         packets.append(packet)
         if on_packet is not None:
@@ -143,4 +165,10 @@ def audit_packets(
             for folder, packet in zip(folders, packets, strict=True)
         }
         result.bounds = bounds(drawn, problems, PROBLEMS)
+    if ocr_drawn is not None and not ocr_drawn.complete:
+        result.ocr_sample = ocr_drawn
+        problems = {
+            Path(packet.path): {f.problem for f in packet.all_findings()} for packet in packets
+        }
+        result.ocr_bounds = bounds(ocr_drawn, problems, [p for p in PROBLEMS if p != NOT_CHECKED])
     return result

@@ -73,6 +73,8 @@ class Options:
     resume: bool = False  # continue a stopped run in `out` where each stage stopped
     overrides: dict[str, Any] = field(default_factory=dict)  # tier knobs (generate --set)
     ocr: bool = False  # the audit OCRs pages without a usable text layer (audit --ocr)
+    # Of the audited packets, those OCR reads: None = all up to OCR_SAMPLE, a sample above it.
+    ocr_sample: SampleSize | None = None
     # Generate and audit, then print what extraction would request and cost; send nothing.
     dry_run: bool = False
 
@@ -306,7 +308,7 @@ def _run(options: Options, listener: Listener, runner: Any) -> Outcome:
     def audit() -> str:
         from packetbench.audit import audit_packets
         from packetbench.audit.result import FAILED, PASSED
-        from packetbench.audit.sample import run_default
+        from packetbench.audit.sample import ocr_default, run_default
         from packetbench.core.writing import write_json
 
         done: list[Any] = []
@@ -317,7 +319,12 @@ def _run(options: Options, listener: Listener, runner: Any) -> Outcome:
 
         size = options.audit_sample or run_default(len(folders))
         result = audit_packets(
-            folders, ocr=options.ocr, on_packet=audited, executor=runner, sample=size
+            folders,
+            ocr=options.ocr,
+            on_packet=audited,
+            executor=runner,
+            sample=size,
+            ocr_sample=options.ocr_sample or ocr_default(size.of(len(folders))),
         )
         write_json(options.out / "audit.json", result.to_json())
         # Values only OCR can read (scanned pages) are not checked here: the run needs no
@@ -337,6 +344,13 @@ def _run(options: Options, listener: Listener, runner: Any) -> Outcome:
                 f"packetbench audit --packets {packets}); at most {bound:.2%} of the corpus's "
                 f"packets have any one kind of finding (95 % bound; per kind in audit.json); "
                 f"{found}"
+            )
+        if result.ocr_sample is not None:
+            bound = max(b.upper for b in result.ocr_bounds)
+            found += (
+                f"; OCR read a seeded sample of {len(result.ocr_sample.drawn):,} of the "
+                f"{result.ocr_sample.population:,} audited packets (--ocr-sample; at most "
+                f"{bound:.2%} of them have any one kind of finding, 95 % bound)"
             )
         if not outcome.audit_ok:
             return f"FAILED: {found}; see {options.out / 'audit.json'}"

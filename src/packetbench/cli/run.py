@@ -112,6 +112,14 @@ def run(
             "a seeded sample of 200 above.",
         ),
     ] = "auto",
+    ocr_sample: Annotated[
+        str,
+        typer.Option(
+            metavar="N|P%|all|auto",
+            help="With --ocr: audited packets OCR reads (as audit --ocr-sample); auto: all "
+            "up to 100, a seeded sample of 100 above.",
+        ),
+    ] = "auto",
 ) -> None:
     """The whole benchmark in one command: generate, audit, extract, score, report.
 
@@ -129,6 +137,7 @@ def run(
     from packetbench.generator.tiers import parse_overrides
 
     size = None if audit_sample == "auto" else parse_sample(audit_sample, "--audit-sample")
+    ocr_size = None if ocr_sample == "auto" else parse_sample(ocr_sample, "--ocr-sample")
     extraction = _o.extraction_config(
         provider=provider,
         api=_o.model_options(
@@ -177,6 +186,7 @@ def run(
         resume=resume,
         overrides=parse_overrides(set_ or []),
         ocr=ocr,
+        ocr_sample=ocr_size,
         dry_run=dry_run,
     )
     progress = display("[bold]{task.description:<9}", spinner=True, to_stdout=True)
