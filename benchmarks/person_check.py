@@ -1,0 +1,191 @@
+"""The person check: random legible values of one scan level, cropped from their pages, for a
+person to read.
+
+    python benchmarks/person_check.py --level low_res [--boxes 50] [--tier N3] [--seed S]
+        --out DIR
+
+The generator calls a value legible when its box on the scan matches the page drawn clean
+(`packetbench.legibility`); the audit proves it by OCR. Neither is a person. This draws
+`--boxes` legible located values at random (seeded) from the scanned pages of fresh packets
+made at one level (`patterns.only=scan.LEVEL`), and writes, in `--out`:
+
+- `sheet-NN.png`: ten crops per sheet, numbered, each the value's box outlined in red (just
+  outside it) with a fifth of an inch of the page around it, rendered from the file as it is
+  (at 200 dpi, shown twice the size), with nothing else on the sheet: the person writes down
+  what each box says without seeing the answer;
+- `key.json`: number -> the value as the truth renders it, its document, page and path.
+
+`--answers FILE` (one line per number, `12: text`; a box the person cannot read is `12: ?`)
+scores a transcription against the key, as the audit compares (`ocr.same_text`: case, spacing
+and the characters OCR cannot tell apart aside), and prints how many were read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pypdfium2 as pdfium
+from PIL import Image, ImageDraw, ImageFont
+
+from packetbench.audit.files import read_packet
+from packetbench.audit.ocr import OcrPage, render_page, same_text
+from packetbench.generator.packet import build_packet, packet_id
+from packetbench.generator.tiers import resolve
+
+DPI = 200  # what the person's crop is rendered at (a zoom of the file, not a new scan)
+ZOOM = 2  # shown this many times its size
+CONTEXT = 14.4  # points of page around the box (a fifth of an inch)
+PER_SHEET = 10
+OUTSIDE = 3  # pixels (before the zoom) between the box and its red outline
+FIRST_SEED = 980001  # away from every seed the levels were developed on
+
+
+def candidates(folder: Path, level: str) -> list[dict[str, Any]]:
+    """Every located, legible, whole value on a page scanned at `level` in packet `folder`."""
+    out = []
+    for doc in read_packet(folder).documents:
+        if doc.format != "pdf":
+            continue
+        levels = doc.scan_levels()
+        for entry in doc.fields:
+            if entry.get("kind") == "checkbox" or entry.get("illegible"):
+                continue
+            for location in entry.get("locations") or []:
+                page = location.get("page")
+                if (
+                    levels.get(page) != level
+                    or location.get("legible") is False
+                    or location.get("fragment") is not None
+                ):
+                    continue
+                out.append(
+                    {
+                        "file": str(doc.file),
+                        "doc_id": doc.doc_id,
+                        "page": page,
+                        "path": entry["path"],
+                        "value": str(entry["rendered_as"]),
+                        "quad": location.get("quad") or location["bbox"],
+                    }
+                )
+    return out
+
+
+def crop(pdf: Any, page: int, region: list[float]) -> Image.Image:
+    """The box with CONTEXT points of page around it, the box outlined in red."""
+    image, left, top = render_page(pdf, page, DPI)
+    gray = np.ascontiguousarray(image.reshape(image.shape[:2]))
+    frame = OcrPage([], DPI / 72, left, top)
+    corners = frame.corners(region)
+    pad = CONTEXT * DPI / 72
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    x0, y0 = max(0, int(min(xs) - pad)), max(0, int(min(ys) - pad))
+    x1, y1 = min(gray.shape[1], int(max(xs) + pad)), min(gray.shape[0], int(max(ys) + pad))
+    picture = Image.fromarray(gray[y0:y1, x0:x1]).convert("RGB")
+    picture = picture.resize(
+        (picture.width * ZOOM, picture.height * ZOOM), Image.Resampling.LANCZOS
+    )
+    # Drawn a little outside the box, clear of the glyphs it holds.
+    cx, cy = sum(xs) / 4, sum(ys) / 4
+    outline = [
+        (
+            (x - x0 + OUTSIDE * np.sign(x - cx)) * ZOOM,
+            (y - y0 + OUTSIDE * np.sign(y - cy)) * ZOOM,
+        )
+        for x, y in corners
+    ]
+    ImageDraw.Draw(picture).polygon(outline, outline=(220, 0, 0), width=2)
+    return picture
+
+
+def sheets(chosen: list[dict[str, Any]], out: Path) -> None:
+    font = ImageFont.load_default(size=28)
+    for start in range(0, len(chosen), PER_SHEET):
+        crops = []
+        for number, item in enumerate(chosen[start : start + PER_SHEET], start + 1):
+            pdf = pdfium.PdfDocument(item["file"])
+            try:
+                crops.append((number, crop(pdf, item["page"], item["quad"])))
+            finally:
+                pdf.close()
+        width = max(c.width for _, c in crops) + 90
+        height = sum(c.height + 20 for _, c in crops) + 20
+        sheet = Image.new("RGB", (width, height), "white")
+        draw = ImageDraw.Draw(sheet)
+        y = 20
+        for number, picture in crops:
+            draw.text((10, y + picture.height // 2 - 14), str(number), fill="black", font=font)
+            sheet.paste(picture, (80, y))
+            y += picture.height + 20
+        sheet.save(out / f"sheet-{start // PER_SHEET + 1:02d}.png")
+
+
+def make(level: str, tier: str, boxes: int, seed: int, out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    pool: list[dict[str, Any]] = []
+    knobs = resolve(tier, {"patterns.only": (f"scan.{level}",)})
+    with tempfile.TemporaryDirectory(prefix="personcheck") as scratch:
+        packet_seed = seed
+        while len(pool) < boxes * 4 and packet_seed < seed + 10:
+            folder = Path(scratch) / packet_id(tier, packet_seed)
+            folder.mkdir()
+            for name, data in build_packet(tier, packet_seed, knobs).files.items():
+                (folder / name).write_bytes(data)
+            pool.extend(candidates(folder, level))
+            packet_seed += 1
+        if not pool:
+            sys.exit(f"no legible value on a page scanned at {level} in {tier} seeds {seed}..")
+        # Each level draws its own values: a person who checked one level does not know the
+        # next one's answers.
+        chosen = random.Random(f"{seed}:{level}").sample(pool, min(boxes, len(pool)))
+        sheets(chosen, out)
+    key = {
+        str(n): {k: item[k] for k in ("value", "doc_id", "page", "path")}
+        for n, item in enumerate(chosen, 1)
+    }
+    (out / "key.json").write_text(json.dumps(key, indent=1) + "\n")
+    print(
+        f"{len(chosen)} of {len(pool)} legible values at {level} ({tier}, packets "
+        f"{seed}..{packet_seed - 1}) in {out}/sheet-*.png; the key in {out}/key.json"
+    )
+
+
+def score(out: Path, answers: Path) -> None:
+    key = json.loads((out / "key.json").read_text())
+    said: dict[str, str] = {}
+    for line in answers.read_text().splitlines():
+        found = re.match(r"\s*(\d+)\s*:\s*(.*)$", line)
+        if found:
+            said[found.group(1)] = found.group(2).strip()
+    read = [n for n, item in key.items() if same_text(said.get(n, "?"), item["value"])]
+    print(f"a person read {len(read)} of {len(key)}")
+    for n, item in key.items():
+        if n not in read:
+            print(f"  {n}: read {said.get(n, '(nothing)')!r}, the truth {item['value']!r}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--level", required=True, help="a scan level, e.g. low_res")
+    parser.add_argument("--tier", default="N3")
+    parser.add_argument("--boxes", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=FIRST_SEED)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--answers", type=Path, help="score this transcription against the key")
+    args = parser.parse_args()
+    if args.answers:
+        score(args.out, args.answers)
+    else:
+        make(args.level, args.tier, args.boxes, args.seed, args.out)
+
+
+if __name__ == "__main__":
+    main()
