@@ -65,8 +65,9 @@ def test_ocr_reads_its_sample_and_the_others_are_covered_by_its_bound(
     assert "are covered by the bound above" in verdict
 
 
-def test_ocr_sample_without_ocr_is_one_line_and_exit_2(run_cli: Run, corpus: Path) -> None:
-    result = run_cli("audit", "--packets", str(corpus), "--ocr-sample", "1")
+def test_ocr_sample_without_ocr_is_one_line_and_exit_2(run_cli: Run) -> None:
+    canonical = Path(__file__).resolve().parents[2] / "packets"
+    result = run_cli("audit", "--packets", str(canonical), "--ocr-sample", "1")
     assert result.returncode == 2
     assert result.stderr == (
         "packetbench: error: --ocr-sample reads a sample with OCR: give --ocr too\n"
