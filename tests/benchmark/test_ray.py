@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from packetbench.core.errors import UsageError
-from packetbench.core.executors import RayExecutor, make_executor
+from packetbench.core.executors import RayExecutor, cluster_messages_to_stderr, make_executor
 from packetbench.generator.corpus import verify
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -108,3 +108,22 @@ def test_the_executor_refuses_an_address_nobody_listens_on() -> None:
     message = str(refused.value)
     assert message.startswith("--ray-address 127.0.0.1:1: cannot connect to a Ray cluster (")
     assert "\n" not in message
+
+
+def test_a_cluster_message_goes_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    """What a Ray cluster tells a command (a node marked dead) is printed on stderr: on
+    stdout it would end up in `audit --json`. Wrapped once however often it is asked."""
+    pytest.importorskip("ray")
+    from ray._private import worker
+
+    cluster_messages_to_stderr()
+    wrapped = worker.print_to_stdstream
+    cluster_messages_to_stderr()
+    assert worker.print_to_stdstream is wrapped
+    message = "The node with node id: 5882 has been marked dead (a test of the printer)"
+    worker.print_to_stdstream(
+        {"lines": [message], "pid": "raylet", "is_err": False}, ignore_prefix=False
+    )
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert message in err
