@@ -165,7 +165,9 @@ class RayExecutor:
             }
             try:
                 if self.address is None:
-                    ray.init(num_cpus=self.jobs, **options)
+                    # "local": a new instance, even where RAY_ADDRESS or a `ray start`
+                    # cluster on this machine would otherwise be joined.
+                    ray.init(address="local", num_cpus=self.jobs, **options)
                 else:
                     ray.init(address=self.address, **options)
             except (ConnectionError, RuntimeError, ValueError) as error:
