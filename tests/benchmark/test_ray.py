@@ -1,5 +1,6 @@
 """`--executor ray`: a Ray instance on this machine (2 CPUs) generates, audits and scores 20
-packets, byte-identical to the local executor with one worker or two."""
+packets, byte-identical to the local executor with one worker or two. (A cluster of several
+nodes started with `ray start`: test_ray_cluster.py.)"""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from packetbench.core.errors import UsageError
-from packetbench.core.executors import RayExecutor, make_executor
+from packetbench.core.executors import RayExecutor, cluster_messages_to_stderr, make_executor
 from packetbench.generator.corpus import verify
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -40,7 +41,8 @@ def test_ray_executor_matches_local(run_cli: Run, tmp_path: Path) -> None:
     gen = ("generate", "--tiers", "N1", "--count", "20")
     local, ray = tmp_path / "local", tmp_path / "ray"
     _ok(run_cli(*gen, "--out", str(local)))
-    said = _ok(run_cli(*gen, "--out", str(ray), *RAY))
+    # Without --ray-address a Ray instance of its own, whatever cluster RAY_ADDRESS names.
+    said = _ok(run_cli(*gen, "--out", str(ray), *RAY, env={"RAY_ADDRESS": "127.0.0.1:1"}))
     assert said.splitlines()[-1].endswith(verify(local).digest)
     assert _tree(ray) == _tree(local)
 
@@ -108,3 +110,22 @@ def test_the_executor_refuses_an_address_nobody_listens_on() -> None:
     message = str(refused.value)
     assert message.startswith("--ray-address 127.0.0.1:1: cannot connect to a Ray cluster (")
     assert "\n" not in message
+
+
+def test_a_cluster_message_goes_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    """What a Ray cluster tells a command (a node marked dead) is printed on stderr: on
+    stdout it would end up in `audit --json`. Wrapped once however often it is asked."""
+    pytest.importorskip("ray")
+    from ray._private import worker
+
+    cluster_messages_to_stderr()
+    wrapped = worker.print_to_stdstream
+    cluster_messages_to_stderr()
+    assert worker.print_to_stdstream is wrapped
+    message = "The node with node id: 5882 has been marked dead (a test of the printer)"
+    worker.print_to_stdstream(
+        {"lines": [message], "pid": "raylet", "is_err": False}, ignore_prefix=False
+    )
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert message in err

@@ -76,3 +76,20 @@ def test_make_executor_checks_its_options() -> None:
         make_executor("local", 1, "auto")
     with pytest.raises(UsageError, match="--jobs must be at least 1"):
         make_executor("local", 0)
+
+
+def test_a_packet_task_run_again_after_its_rename_returns_the_packet(tmp_path: Path) -> None:
+    """A worker (or a Ray node) that dies after renaming its packet into place, before its
+    result comes back, has its task run again: the second run reads the packet back, the
+    same entry and not marked kept, instead of refusing the folder as in the way."""
+    from packetbench.generator.batch import _one, batch_for
+
+    batch = batch_for("N1", 970001, 1, tmp_path, force=False)
+    task = (tmp_path, "N1", 970001, batch.knobs, False)
+    first = _one(task)
+    files = {p.name: p.read_bytes() for p in (tmp_path / "N1-970001").iterdir()}
+    again = _one(task)
+    assert again[1:] == first[1:]
+    assert again[0].packet_id == "N1-970001" and not again[0].kept
+    assert {p.name: p.read_bytes() for p in (tmp_path / "N1-970001").iterdir()} == files
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["N1-970001"]

@@ -117,6 +117,24 @@ class LocalExecutor:
                 attempt += 1
 
 
+def cluster_messages_to_stderr() -> None:
+    """Send the messages a Ray cluster publishes to a command ("The node with node id ... has
+    been marked dead", printed as `(raylet) ...`) to stderr: Ray prints them to stdout, where
+    they would end up in `audit --json` and the other commands' output. With log_to_driver
+    off they are all Ray's printer prints; a Ray without it is left as it is."""
+    from ray._private import worker
+
+    printer = getattr(worker, "print_to_stdstream", None)
+    if printer is None or getattr(printer, "to_stderr", False):
+        return
+
+    def to_stderr(data: dict[str, Any], ignore_prefix: bool) -> None:
+        printer({**data, "is_err": True}, ignore_prefix)
+
+    to_stderr.to_stderr = True  # type: ignore[attr-defined]
+    worker.print_to_stdstream = to_stderr
+
+
 @dataclass
 class RayExecutor:
     """A Ray cluster: `address` "auto" (the cluster this machine belongs to) or HOST:PORT;
@@ -147,7 +165,9 @@ class RayExecutor:
             }
             try:
                 if self.address is None:
-                    ray.init(num_cpus=self.jobs, **options)
+                    # "local": a new instance, even where RAY_ADDRESS or a `ray start`
+                    # cluster on this machine would otherwise be joined.
+                    ray.init(address="local", num_cpus=self.jobs, **options)
                 else:
                     ray.init(address=self.address, **options)
             except (ConnectionError, RuntimeError, ValueError) as error:
@@ -155,6 +175,7 @@ class RayExecutor:
                     f"--ray-address {self.address}: cannot connect to a Ray "
                     f"cluster ({' '.join(str(error).split())})"
                 ) from None
+            cluster_messages_to_stderr()
         return ray
 
     def _reachable(self) -> None:

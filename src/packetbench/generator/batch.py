@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -100,8 +100,17 @@ Written = tuple[PacketSummary, corpus.Entry, list[tuple[str, str]]]
 
 
 def _one(task: Task) -> Written:
-    """Write one packet and read back its corpus entry (in the worker that wrote it)."""
-    summary = write_packet(*task)
+    """Write one packet and read back its corpus entry (in the worker that wrote it).
+
+    A task can run again after its packet was renamed into place: its worker, or the Ray
+    node it ran on, died before the result came back, or reading the packet back raised. The
+    batch holds the folder and the packet was not there when it started, so a complete
+    packet found there is this task's own: it is read back, not refused as in the way.
+    """
+    out_dir, tier, seed, knobs, force = task
+    target = out_dir / packet_id(tier, seed)
+    done = None if force or not target.is_dir() else complete_packet(target, tier, seed, knobs)
+    summary = write_packet(*task) if done is None else replace(done, kept=False)
     entry, lock = corpus.entry_of(summary.path)
     return summary, entry, lock
 
