@@ -99,6 +99,10 @@ class ImageOp:
     png: bytes  # PNG, or JPEG when `jpeg` (embedded as it is, DCT-encoded)
     layer: int = CONTENT
     jpeg: bool = False
+    # The image's gray pixels as decoded (a scanned page's, which its scan decoded to judge
+    # them), so reportlab need not decode it again (`_KnownPixels`); with no `png`, they are
+    # the image.
+    pixels: Any = None
 
 
 @dataclass(slots=True)
@@ -510,11 +514,20 @@ class PdfDocument:
                     seed,
                     blots=blots,
                     judged=True,
+                    png=False,
                     header=header,
                     values=self._value_boxes(index + 1) if header is not None else None,
                 )
                 pages[index] = [
-                    ImageOp(0.0, 0.0, self.width, self.height, scanned.image, jpeg=scanned.jpeg)
+                    ImageOp(
+                        0.0,
+                        0.0,
+                        self.width,
+                        self.height,
+                        scanned.image,
+                        jpeg=scanned.jpeg,
+                        pixels=scanned.pixels,
+                    )
                 ]
                 self.recorder.scanned(index + 1, scanned.transform.box, scanned.transform.quad)
                 assert scanned.clean is not None and scanned.pixels is not None
@@ -558,7 +571,11 @@ class PdfDocument:
                 scanned = twoup.scan_sheet(pdf, indices, found, seed, judged=True, blots=blots)
                 width, height = scanned.sheet.size
                 sheet = len(pages) + 1
-                ops: list[Op] = [ImageOp(0.0, 0.0, width, height, scanned.image, jpeg=True)]
+                ops: list[Op] = [
+                    ImageOp(
+                        0.0, 0.0, width, height, scanned.image, jpeg=True, pixels=scanned.pixels
+                    )
+                ]
                 assert scanned.clean is not None and scanned.pixels is not None
                 for index, half in zip(indices, scanned.sheet.halves, strict=True):
                     self.recorder.scanned(index + 1, half.box, half.quad)
@@ -883,10 +900,31 @@ def _rotation(x: float, y: float, angle: float) -> tuple[float, float, float, fl
     return cos, sin, -sin, cos, x, y
 
 
+class _KnownPixels(ImageReader):  # type: ignore[misc]
+    """An image whose gray pixels are known: reportlab names every image by the md5 of its
+    decoded pixels, and would decode a scanned page again for that alone. A JPEG is still
+    embedded as it is; an image with no encoded form is compressed from its pixels as
+    reportlab compresses a PNG's (what a lossless image decodes to is its pixels)."""
+
+    def __init__(self, encoded: bytes, pixels: Any) -> None:
+        from PIL import Image
+
+        super().__init__(io.BytesIO(encoded) if encoded else Image.fromarray(pixels))
+        if self._image.mode != "L" or self._image.size != pixels.shape[::-1]:
+            raise ValueError(f"{self._image.mode} {self._image.size}: not the pixels given")
+        self._known: bytes = pixels.tobytes()
+
+    def getRGBData(self) -> bytes:
+        self._dataA = None
+        self.mode = "L"
+        return self._known
+
+
 def _image(canvas: Canvas, op: ImageOp) -> None:
-    canvas.drawImage(
-        ImageReader(io.BytesIO(op.png)), op.x, op.y, op.w, op.h, mask=None if op.jpeg else "auto"
+    reader = (
+        ImageReader(io.BytesIO(op.png)) if op.pixels is None else _KnownPixels(op.png, op.pixels)
     )
+    canvas.drawImage(reader, op.x, op.y, op.w, op.h, mask=None if op.jpeg else "auto")
 
 
 def _path(canvas: Canvas, op: PathOp) -> None:

@@ -316,7 +316,7 @@ class Transform:
 
 @dataclass(frozen=True)
 class ScannedPage:
-    image: bytes  # JPEG, or PNG for a binarized page
+    image: bytes  # JPEG, or PNG for a binarized page (empty: `scan_page`'s `png`)
     jpeg: bool
     transform: Transform
     details: dict[str, Any]
@@ -719,10 +719,13 @@ def scan_page(
     judged: bool = False,
     header: faxheader.FaxHeader | None = None,
     values: list[list[float]] | None = None,
+    png: bool = True,
 ) -> ScannedPage:
     """Scan page `index` (0-based) of an open pypdfium2 document at `level`. `blots` are
     native boxes (points) to cover with damage past reading (`damage.blot`); `judged` keeps
     the pixels the legibility rule compares (`ScannedPage.clean`, `ScannedPage.pixels`);
+    `png` False with `judged` leaves a binarized page unencoded (`image` empty: its
+    `pixels`, what its PNG would decode to, are the image, which a PDF compresses itself);
     `header`, a fax's transmission header printed over the page's top (`faxheader`), lifted
     clear of cutting any of `values` (the page's value boxes, native points: `header_lift`)."""
     rng = np.random.Generator(np.random.PCG64(seed))
@@ -750,16 +753,18 @@ def scan_page(
     corners = [pixel_corners(transform, box, level.dpi, height) for box in blots or ()]
     damaged = degrade(drawn, level, rng, corners)
     out = io.BytesIO()
-    if level.binarize:
-        damaged.save(out, "PNG", optimize=False, compress_level=6)
-    else:
+    if not level.binarize:
         damaged.save(out, "JPEG", quality=level.quality, optimize=False)
+    elif png or not judged:
+        damaged.save(out, "PNG", optimize=False, compress_level=6)
     _record(details, level, transform)
     if header is not None and lift:
         details["header_lift"] = lift  # pixels the header was lifted (`header_lift`)
     image = out.getvalue()
     pixels = None
-    if judged:
+    if judged and level.binarize:
+        pixels = np.asarray(damaged)  # lossless: what the PNG decodes to
+    elif judged:
         with Image.open(io.BytesIO(image)) as decoded:
             pixels = np.asarray(decoded.convert("L"))
     return ScannedPage(image, not level.binarize, transform, details, clean, pixels, covered)
