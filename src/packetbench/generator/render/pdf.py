@@ -733,8 +733,14 @@ class PdfDocument:
         from packetbench import legibility
 
         for drawn in self.recorder.drawn.values():
+            # A value too short to be declared illegible with a margin stays legible: its
+            # damage is OCR's to judge (`legibility.MIN_ILLEGIBLE_LENGTH`), so it is not judged.
+            judged = legibility.may_be_illegible(drawn.rendered_as)
             for location in drawn.locations:
                 if location.get("page") != page or "quad" not in location:
+                    continue
+                if not judged:
+                    location["legible"] = True
                     continue
                 quad = location["quad"]
                 verdict = legibility.legible_cut(
@@ -743,11 +749,7 @@ class PdfDocument:
                     motion=level.motion,
                     glyph_pixels=legibility.quad_height(quad) * level.dpi / 72.0,
                 )
-                # A value too short to be declared illegible with a margin stays legible:
-                # its damage is OCR's to judge (`legibility.MIN_ILLEGIBLE_LENGTH`).
-                location["legible"] = verdict.legible or not legibility.may_be_illegible(
-                    drawn.rendered_as
-                )
+                location["legible"] = verdict.legible
 
     def _emit_pages(
         self,
