@@ -529,7 +529,7 @@ class PdfDocument:
                         pixels=scanned.pixels,
                     )
                 ]
-                self.recorder.scanned(index + 1, scanned.transform.box, scanned.transform.quad)
+                self.recorder.scanned(index + 1, scanned.transform.quad)
                 assert scanned.clean is not None and scanned.pixels is not None
                 self._mark_legible(
                     index + 1, found, scanned.clean, scanned.pixels, self.height, scanned.covered
@@ -578,7 +578,7 @@ class PdfDocument:
                 ]
                 assert scanned.clean is not None and scanned.pixels is not None
                 for index, half in zip(indices, scanned.sheet.halves, strict=True):
-                    self.recorder.scanned(index + 1, half.box, half.quad)
+                    self.recorder.scanned(index + 1, half.quad)
                     self._mark_legible(
                         index + 1, found, scanned.clean, scanned.pixels, height, None
                     )
@@ -638,7 +638,7 @@ class PdfDocument:
                     if lift:
                         details["header_lift"] = lift
                 for page, transform in placed:
-                    self.recorder.scanned(page + 1, transform.box, transform.quad)
+                    self.recorder.scanned(page + 1, transform.quad)
                     if up > 1:
                         look.sheets[page + 1] = number
                 if header is not None:

@@ -20,7 +20,7 @@ import ctypes
 import io
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -291,9 +291,10 @@ class Transform:
 
     matrix: Matrix  # 3x3 homography on PDF points (origin bottom-left)
 
-    @property
+    @cached_property
     def rows(self) -> projective.Mat3:
-        """The matrix as plain floats, for arithmetic that is the same on every machine."""
+        """The matrix as plain floats, for arithmetic that is the same on every machine (made
+        once: every located value of a scanned page is moved through it)."""
         return projective.mat3(self.matrix.tolist())
 
     def points(self, xy: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -306,12 +307,6 @@ class Transform:
         x0, y0, x1, y1 = bbox
         corners = self.points([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
         return [round(v, 2) for corner in corners for v in corner]
-
-    def box(self, bbox: list[float]) -> list[float]:
-        """The smallest upright box holding the moved box."""
-        quad = self.quad(bbox)
-        xs, ys = quad[0::2], quad[1::2]
-        return [min(xs), min(ys), max(xs), max(ys)]
 
 
 @dataclass(frozen=True)
