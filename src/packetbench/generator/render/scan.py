@@ -688,8 +688,9 @@ def optical_clean(drawn: Matrix, level: Level) -> Matrix:
     the level's global optics (focus, motion, toner spread: the same glyphs, blurred, as a
     person would still see them) and its tone curve, without its light, noise, dust, streaks,
     local damage or JPEG. `drawn` is left as it is."""
-    pixels = np.array(drawn, dtype=np.uint8, copy=True)
+    pixels = drawn  # the lookup below makes a new image: only the optics need a copy
     if level.blur or level.motion or level.thicken:
+        pixels = np.array(drawn, dtype=np.uint8, copy=True)
         damage.optics(pixels, level.blur, level.motion, level.thicken)
     # Pillow's lookup table: the same bytes as numpy's indexing, a third of its time.
     return np.array(Image.fromarray(pixels).point(_tone_table(level)))
@@ -760,9 +761,15 @@ def scan_page(
     if judged and level.binarize:
         pixels = np.asarray(damaged)  # lossless: what the PNG decodes to
     elif judged:
-        with Image.open(io.BytesIO(image)) as decoded:
-            pixels = np.asarray(decoded.convert("L"))
+        pixels = decoded_gray(image)
     return ScannedPage(image, not level.binarize, transform, details, clean, pixels, covered)
+
+
+def decoded_gray(image: bytes) -> Matrix:
+    """The gray pixels of an encoded image (a row per pixel row), as a gray page decodes:
+    without the copy that converting an image already gray to gray makes."""
+    with Image.open(io.BytesIO(image)) as decoded:
+        return np.asarray(decoded if decoded.mode == "L" else decoded.convert("L"))
 
 
 def header_lift(
