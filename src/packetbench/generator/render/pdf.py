@@ -679,6 +679,8 @@ class PdfDocument:
         text is a string of its own there (so the universe loses exactly that string), and
         whose blot reaches no other value's box: a blot destroys its value and nothing else
         (`_blot_clear`), so no value is left half under it, neither legible nor not."""
+        import numpy as np
+
         from packetbench import legibility
         from packetbench.generator.render import scan
 
@@ -697,6 +699,15 @@ class PdfDocument:
                     boxes.setdefault(location.get("page", 0), []).append(
                         (path, list(location["bbox"]))
                     )
+        # Per page, its boxes as one array and whose they are: a candidate is checked
+        # against every other box of its page at once.
+        arrays = {
+            page: (
+                np.array([b for _, b in listed], dtype=np.float64),
+                np.array([p for p, _ in listed]),
+            )
+            for page, listed in boxes.items()
+        }
         candidates = []
         for path, drawn in self.recorder.drawn.items():
             if len(drawn.locations) != 1:
@@ -709,7 +720,7 @@ class PdfDocument:
             if (
                 texts.get((page, drawn.rendered_as)) == 1
                 and legibility.may_be_illegible(drawn.rendered_as)
-                and _blot_clear(bbox, [b for p, b in boxes.get(page, []) if p != path])
+                and _blot_clear(bbox, *arrays[page], path)
             ):
                 candidates.append((path, (int(page), bbox)))
         chosen = random.Random(seed).sample(candidates, min(count, len(candidates)))
@@ -958,17 +969,21 @@ def _path(canvas: Canvas, op: PathOp) -> None:
 BLOT_CLEARANCE = 1.5
 
 
-def _blot_clear(bbox: list[float], others: list[list[float]]) -> bool:
-    """Whether a blot over native `bbox` (grown as `damage.blot_corners` grows it, at the
-    coarsest scan: BLOT_GROW_MIN pixels at 100 dpi) stays BLOT_CLEARANCE points clear of the
-    margin of every box in `others`."""
+def _blot_clear(bbox: list[float], boxes: Any, paths: Any, path: str) -> bool:
+    """Whether a blot over native `bbox`, the box of `path` (grown as `damage.blot_corners`
+    grows it, at the coarsest scan: BLOT_GROW_MIN pixels at 100 dpi) stays BLOT_CLEARANCE
+    points clear of the margin of every box of another path among `boxes` (an array of
+    x0, y0, x1, y1 rows; `paths`, an array of the path of each row)."""
     from packetbench.generator.render import damage
     from packetbench.legibility import BOX_MARGIN
 
     x0, y0, x1, y1 = bbox
     grow = max(damage.BLOT_GROW * (y1 - y0), damage.BLOT_GROW_MIN * 72 / 100)
     reach = grow + BOX_MARGIN + BLOT_CLEARANCE
-    return all(
-        ox1 <= x0 - reach or ox0 >= x1 + reach or oy1 <= y0 - reach or oy0 >= y1 + reach
-        for ox0, oy0, ox1, oy1 in others
+    clear = (
+        (boxes[:, 2] <= x0 - reach)
+        | (boxes[:, 0] >= x1 + reach)
+        | (boxes[:, 3] <= y0 - reach)
+        | (boxes[:, 1] >= y1 + reach)
     )
+    return bool((clear | (paths == path)).all())
