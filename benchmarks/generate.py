@@ -1,6 +1,7 @@
 """Generator throughput per tier, with presentation patterns on and off, and what patterns cost.
 
     python benchmarks/generate.py [--packets N] [--tiers N1,N2,N3] [--jobs 1,2] [--no-costs]
+    python benchmarks/generate.py --vs REF [--tiers N1,N4,N5] [--packets N] [--pairs 5]
 
 Three views are printed, each measured in this run:
 
@@ -24,14 +25,28 @@ Three views are printed, each measured in this run:
 
 `--cpu` times the one-job runs and the stages by the process's CPU time instead of the wall
 clock: on a machine other work is sharing, that is what one free core would take.
+
+`--vs REF` prints only this: whole packets per tier (patterns on, one job, written to disk as
+in view 1) made by another checkout's code (REF: its root or its `src` folder) and by this
+one's, each run in a process of its own on the same seeds, old and new in turn (the order
+swapped every pair), each run's CPU time. Per pair the ratio new/old in packets per second
+(old seconds over new seconds), then per tier their median and geometric mean. For N1, each
+run also draws its packets' PDF pages again with reportlab alone, from their finished display
+lists (`PdfDocument._emit_pages`: the canvas calls and the save, none of the layout, truth,
+patterns, workbooks or disk), and the tier's whole-packet page rate is given as a share of
+that rate.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -115,6 +130,119 @@ def pattern_costs(packets: int) -> list[tuple[str, float, int]]:
     return sorted(costs, key=lambda c: -c[1])
 
 
+def reportlab_rate(tier: str, packets: int) -> float:
+    """PDF pages per CPU second of reportlab drawing the pages of packets FIRST_SEED.. of
+    `tier` again from their finished display lists (every `PdfDocument._emit_pages` call a
+    packet makes, repeated: canvas calls and save only)."""
+    from packetbench.generator.render.pdf import PdfDocument
+
+    emit = PdfDocument._emit_pages
+    calls: list[tuple[Any, tuple[Any, ...], dict[str, Any]]] = []
+
+    def kept(doc: Any, *args: Any, **kwargs: Any) -> bytes:
+        calls.append((doc, args, kwargs))
+        return emit(doc, *args, **kwargs)
+
+    PdfDocument._emit_pages = kept  # type: ignore[method-assign,assignment]
+    try:
+        knobs = resolve(tier)
+        for seed in range(FIRST_SEED, FIRST_SEED + packets):
+            build_packet(tier, seed, knobs)
+    finally:
+        PdfDocument._emit_pages = emit  # type: ignore[method-assign]
+    started = time.process_time()
+    for doc, args, kwargs in calls:
+        emit(doc, *args, **kwargs)
+    pages = sum(len(args[0] if args else kwargs["pages"]) for _, args, kwargs in calls)
+    return pages / (time.process_time() - started)
+
+
+def one_run(tier: str, packets: int, baseline: bool) -> None:
+    """`--vs`'s worker: whole packets of `tier` made once (after one packet that warms the
+    caches), timed by this process's CPU time; one JSON line on standard output."""
+    import packetbench
+
+    folder = Path(tempfile.mkdtemp(prefix=f"pb-vs-{tier}-"))
+    try:
+        generate(tier, FIRST_SEED - 1, 1, folder)
+        started = time.process_time()
+        summaries = generate(tier, FIRST_SEED, packets, folder)
+        seconds = time.process_time() - started
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    result = {
+        "package": packetbench.__file__,
+        "seconds": seconds,
+        "pages": sum(s.pdf_pages for s in summaries),
+        "reportlab": reportlab_rate(tier, packets) if baseline else None,
+    }
+    print(json.dumps(result), flush=True)
+
+
+def source_of(checkout: Path) -> Path:
+    """The folder that holds `packetbench` in a checkout given by its root or its `src`."""
+    for folder in (checkout, checkout / "src"):
+        if (folder / "packetbench" / "__init__.py").is_file():
+            return folder.resolve()
+    raise SystemExit(f"{checkout}: no packetbench package there nor in its src/")
+
+
+def run_with(source: Path, tier: str, packets: int, baseline: bool) -> dict[str, Any]:
+    """`one_run` in a process of its own that imports packetbench from `source`."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(source), str(source.parent)])}
+    command = [sys.executable, __file__, "--worker", tier, "--packets", str(packets)]
+    if baseline:
+        command.append("--baseline")
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise SystemExit(f"{source} ({tier}) failed:\n{done.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    if not Path(result["package"]).resolve().is_relative_to(source):
+        raise SystemExit(f"{source}: the run imported packetbench from {result['package']}")
+    return result
+
+
+def versus(reference: Path, tiers: list[str], packets: int | None, pairs: int) -> None:
+    """Old (`reference`) and new (this checkout) in turn, pair by pair (see `--vs`)."""
+    old, new = source_of(reference), source_of(Path(__file__).resolve().parents[1])
+    print(f"old: {old}\nnew: {new}\nCPU seconds per run, one job; ratio = new/old packets/s")
+    for tier in tiers:
+        count = packets or DEFAULT_PACKETS[tier]
+        seeds = f"seeds {FIRST_SEED}-{FIRST_SEED + count - 1}"
+        print(f"\n{tier}: {count} packets a run ({seeds}), {pairs} pairs")
+        ratios: list[float] = []
+        shares: dict[str, list[float]] = {"old": [], "new": []}
+        for pair in range(pairs):
+            order = [("old", old), ("new", new)]
+            runs = dict(
+                (label, run_with(source, tier, count, tier == "N1"))
+                for label, source in (order if pair % 2 == 0 else order[::-1])
+            )
+            ratio = runs["old"]["seconds"] / runs["new"]["seconds"]
+            ratios.append(ratio)
+            line = (
+                f"  pair {pair + 1}: old {runs['old']['seconds']:.2f} s, "
+                f"new {runs['new']['seconds']:.2f} s, ratio {ratio:.3f}"
+            )
+            for label, run in runs.items():
+                if run["reportlab"]:
+                    share = run["pages"] / run["seconds"] / run["reportlab"]
+                    shares[label].append(share)
+                    line += f", {label} {share:.3f} of reportlab"
+            print(line, flush=True)
+        geometric = math.exp(statistics.fmean(math.log(r) for r in ratios))
+        print(
+            f"{tier} ratio new/old packets/s: median {statistics.median(ratios):.3f}, "
+            f"geometric mean {geometric:.3f}"
+        )
+        for label, values in shares.items():
+            if values:
+                print(
+                    f"{tier} {label}: whole packets' PDF pages/s as a share of reportlab "
+                    f"drawing the same pages: median {statistics.median(values):.3f}"
+                )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--packets", type=int, help="packets per tier (default scales by tier)")
@@ -127,7 +255,22 @@ def main() -> None:
         action="store_true",
         help="time one-job runs and stages by CPU time, not the wall clock",
     )
+    parser.add_argument(
+        "--vs",
+        metavar="REF",
+        type=Path,
+        help="only whole packets, this checkout's against the checkout REF, paired run by run",
+    )
+    parser.add_argument("--pairs", type=int, default=5, help="--vs: old/new pairs per tier")
+    parser.add_argument("--worker", metavar="TIER", help=argparse.SUPPRESS)
+    parser.add_argument("--baseline", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        one_run(args.worker, args.packets or DEFAULT_PACKETS[args.worker], args.baseline)
+        return
+    if args.vs:
+        versus(args.vs, args.tiers.split(","), args.packets, args.pairs)
+        return
     if args.cpu:
         global CLOCK
         CLOCK = time.process_time

@@ -3,6 +3,7 @@ fits on a line is one line, bigger ones are indented."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -14,18 +15,40 @@ def _compact(value: Any) -> str:
     return orjson.dumps(value).decode("utf-8")
 
 
-def _lines(data: Any, indent: str, out: list[str], prefix: str) -> None:
-    text = _compact(data)
-    if not isinstance(data, dict | list) or len(indent) + len(prefix) + len(text) <= LINE:
-        out.append(f"{indent}{prefix}{text}")
-        return
+@lru_cache(maxsize=4096)
+def _key(key: str) -> str:
+    """A member's prefix: its key as JSON, then ": " (keys repeat in every record)."""
+    return f"{_compact(key)}: "
+
+
+def _one_line(value: Any, room: int) -> str | None:
+    """`value`'s compact form when it is not a container or fits in `room` characters, else
+    None. A container of n members is at least 2n + 1 characters long (one per member, the
+    commas between them, the brackets), so a big one is never serialized only to be split."""
+    if not isinstance(value, dict | list):
+        return _compact(value)
+    if 2 * len(value) + 1 > room:
+        return None
+    text = _compact(value)
+    return text if len(text) <= room else None
+
+
+def _lines(data: dict[str, Any] | list[Any], indent: str, out: list[str], prefix: str) -> None:
+    """`data`, a container too long for one line, on lines of `out` after `indent` and
+    `prefix`: its brackets on lines of their own, a member per line or laid out the same way."""
     opening, closing = ("{", "}") if isinstance(data, dict) else ("[", "]")
     out.append(f"{indent}{prefix}{opening}")
     inner = indent + "  "
+    room = LINE - len(inner)
     items = data.items() if isinstance(data, dict) else ((None, value) for value in data)
     for key, value in items:
-        _lines(value, inner, out, "" if key is None else f"{_compact(key)}: ")
-        out[-1] += ","
+        member = "" if key is None else _key(key)
+        text = _one_line(value, room - len(member))
+        if text is None:
+            _lines(value, inner, out, member)
+            out[-1] += ","
+        else:
+            out.append(f"{inner}{member}{text},")
     out[-1] = out[-1][:-1]
     out.append(f"{indent}{closing}")
 
@@ -37,6 +60,9 @@ def dump_json(data: Any) -> bytes:
     orjson writes each line (the standard library's indenting encoder was half of a
     packet's time).
     """
+    text = _one_line(data, LINE)
+    if text is not None:
+        return (text + "\n").encode("utf-8")
     out: list[str] = []
     _lines(data, "", out, "")
     return ("\n".join(out) + "\n").encode("utf-8")

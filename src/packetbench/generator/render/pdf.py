@@ -99,6 +99,10 @@ class ImageOp:
     png: bytes  # PNG, or JPEG when `jpeg` (embedded as it is, DCT-encoded)
     layer: int = CONTENT
     jpeg: bool = False
+    # The image's gray pixels as decoded (a scanned page's, which its scan decoded to judge
+    # them), so reportlab need not decode it again (`_KnownPixels`); with no `png`, they are
+    # the image.
+    pixels: Any = None
 
 
 @dataclass(slots=True)
@@ -510,13 +514,22 @@ class PdfDocument:
                     seed,
                     blots=blots,
                     judged=True,
+                    png=False,
                     header=header,
                     values=self._value_boxes(index + 1) if header is not None else None,
                 )
                 pages[index] = [
-                    ImageOp(0.0, 0.0, self.width, self.height, scanned.image, jpeg=scanned.jpeg)
+                    ImageOp(
+                        0.0,
+                        0.0,
+                        self.width,
+                        self.height,
+                        scanned.image,
+                        jpeg=scanned.jpeg,
+                        pixels=scanned.pixels,
+                    )
                 ]
-                self.recorder.scanned(index + 1, scanned.transform.box, scanned.transform.quad)
+                self.recorder.scanned(index + 1, scanned.transform.quad)
                 assert scanned.clean is not None and scanned.pixels is not None
                 self._mark_legible(
                     index + 1, found, scanned.clean, scanned.pixels, self.height, scanned.covered
@@ -558,10 +571,14 @@ class PdfDocument:
                 scanned = twoup.scan_sheet(pdf, indices, found, seed, judged=True, blots=blots)
                 width, height = scanned.sheet.size
                 sheet = len(pages) + 1
-                ops: list[Op] = [ImageOp(0.0, 0.0, width, height, scanned.image, jpeg=True)]
+                ops: list[Op] = [
+                    ImageOp(
+                        0.0, 0.0, width, height, scanned.image, jpeg=True, pixels=scanned.pixels
+                    )
+                ]
                 assert scanned.clean is not None and scanned.pixels is not None
                 for index, half in zip(indices, scanned.sheet.halves, strict=True):
-                    self.recorder.scanned(index + 1, half.box, half.quad)
+                    self.recorder.scanned(index + 1, half.quad)
                     self._mark_legible(
                         index + 1, found, scanned.clean, scanned.pixels, height, None
                     )
@@ -621,7 +638,7 @@ class PdfDocument:
                     if lift:
                         details["header_lift"] = lift
                 for page, transform in placed:
-                    self.recorder.scanned(page + 1, transform.box, transform.quad)
+                    self.recorder.scanned(page + 1, transform.quad)
                     if up > 1:
                         look.sheets[page + 1] = number
                 if header is not None:
@@ -662,6 +679,8 @@ class PdfDocument:
         text is a string of its own there (so the universe loses exactly that string), and
         whose blot reaches no other value's box: a blot destroys its value and nothing else
         (`_blot_clear`), so no value is left half under it, neither legible nor not."""
+        import numpy as np
+
         from packetbench import legibility
         from packetbench.generator.render import scan
 
@@ -680,6 +699,15 @@ class PdfDocument:
                     boxes.setdefault(location.get("page", 0), []).append(
                         (path, list(location["bbox"]))
                     )
+        # Per page, its boxes as one array and whose they are: a candidate is checked
+        # against every other box of its page at once.
+        arrays = {
+            page: (
+                np.array([b for _, b in listed], dtype=np.float64),
+                np.array([p for p, _ in listed]),
+            )
+            for page, listed in boxes.items()
+        }
         candidates = []
         for path, drawn in self.recorder.drawn.items():
             if len(drawn.locations) != 1:
@@ -692,7 +720,7 @@ class PdfDocument:
             if (
                 texts.get((page, drawn.rendered_as)) == 1
                 and legibility.may_be_illegible(drawn.rendered_as)
-                and _blot_clear(bbox, [b for p, b in boxes.get(page, []) if p != path])
+                and _blot_clear(bbox, *arrays[page], path)
             ):
                 candidates.append((path, (int(page), bbox)))
         chosen = random.Random(seed).sample(candidates, min(count, len(candidates)))
@@ -716,8 +744,14 @@ class PdfDocument:
         from packetbench import legibility
 
         for drawn in self.recorder.drawn.values():
+            # A value too short to be declared illegible with a margin stays legible: its
+            # damage is OCR's to judge (`legibility.MIN_ILLEGIBLE_LENGTH`), so it is not judged.
+            judged = legibility.may_be_illegible(drawn.rendered_as)
             for location in drawn.locations:
                 if location.get("page") != page or "quad" not in location:
+                    continue
+                if not judged:
+                    location["legible"] = True
                     continue
                 quad = location["quad"]
                 verdict = legibility.legible_cut(
@@ -726,11 +760,7 @@ class PdfDocument:
                     motion=level.motion,
                     glyph_pixels=legibility.quad_height(quad) * level.dpi / 72.0,
                 )
-                # A value too short to be declared illegible with a margin stays legible:
-                # its damage is OCR's to judge (`legibility.MIN_ILLEGIBLE_LENGTH`).
-                location["legible"] = verdict.legible or not legibility.may_be_illegible(
-                    drawn.rendered_as
-                )
+                location["legible"] = verdict.legible
 
     def _emit_pages(
         self,
@@ -883,10 +913,31 @@ def _rotation(x: float, y: float, angle: float) -> tuple[float, float, float, fl
     return cos, sin, -sin, cos, x, y
 
 
+class _KnownPixels(ImageReader):  # type: ignore[misc]
+    """An image whose gray pixels are known: reportlab names every image by the md5 of its
+    decoded pixels, and would decode a scanned page again for that alone. A JPEG is still
+    embedded as it is; an image with no encoded form is compressed from its pixels as
+    reportlab compresses a PNG's (what a lossless image decodes to is its pixels)."""
+
+    def __init__(self, encoded: bytes, pixels: Any) -> None:
+        from PIL import Image
+
+        super().__init__(io.BytesIO(encoded) if encoded else Image.fromarray(pixels))
+        if self._image.mode != "L" or self._image.size != pixels.shape[::-1]:
+            raise ValueError(f"{self._image.mode} {self._image.size}: not the pixels given")
+        self._known: bytes = pixels.tobytes()
+
+    def getRGBData(self) -> bytes:
+        self._dataA = None
+        self.mode = "L"
+        return self._known
+
+
 def _image(canvas: Canvas, op: ImageOp) -> None:
-    canvas.drawImage(
-        ImageReader(io.BytesIO(op.png)), op.x, op.y, op.w, op.h, mask=None if op.jpeg else "auto"
+    reader = (
+        ImageReader(io.BytesIO(op.png)) if op.pixels is None else _KnownPixels(op.png, op.pixels)
     )
+    canvas.drawImage(reader, op.x, op.y, op.w, op.h, mask=None if op.jpeg else "auto")
 
 
 def _path(canvas: Canvas, op: PathOp) -> None:
@@ -918,17 +969,21 @@ def _path(canvas: Canvas, op: PathOp) -> None:
 BLOT_CLEARANCE = 1.5
 
 
-def _blot_clear(bbox: list[float], others: list[list[float]]) -> bool:
-    """Whether a blot over native `bbox` (grown as `damage.blot_corners` grows it, at the
-    coarsest scan: BLOT_GROW_MIN pixels at 100 dpi) stays BLOT_CLEARANCE points clear of the
-    margin of every box in `others`."""
+def _blot_clear(bbox: list[float], boxes: Any, paths: Any, path: str) -> bool:
+    """Whether a blot over native `bbox`, the box of `path` (grown as `damage.blot_corners`
+    grows it, at the coarsest scan: BLOT_GROW_MIN pixels at 100 dpi) stays BLOT_CLEARANCE
+    points clear of the margin of every box of another path among `boxes` (an array of
+    x0, y0, x1, y1 rows; `paths`, an array of the path of each row)."""
     from packetbench.generator.render import damage
     from packetbench.legibility import BOX_MARGIN
 
     x0, y0, x1, y1 = bbox
     grow = max(damage.BLOT_GROW * (y1 - y0), damage.BLOT_GROW_MIN * 72 / 100)
     reach = grow + BOX_MARGIN + BLOT_CLEARANCE
-    return all(
-        ox1 <= x0 - reach or ox0 >= x1 + reach or oy1 <= y0 - reach or oy0 >= y1 + reach
-        for ox0, oy0, ox1, oy1 in others
+    clear = (
+        (boxes[:, 2] <= x0 - reach)
+        | (boxes[:, 0] >= x1 + reach)
+        | (boxes[:, 3] <= y0 - reach)
+        | (boxes[:, 1] >= y1 + reach)
     )
+    return bool((clear | (paths == path)).all())

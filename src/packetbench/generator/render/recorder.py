@@ -147,21 +147,18 @@ class Recorder:
                 entry["text_layer"] = False
             self.strings.append(entry)
 
-    def scanned(
-        self,
-        page: int,
-        box: Callable[[list[float]], list[float]],
-        quad: Callable[[list[float]], list[float]],
-    ) -> None:
-        """Page `page` became an image: what was drawn on it moved with the scan (`box`, `quad`
-        map a native bbox) and only OCR of the image can read it now. Text that was drawn
-        invisibly there is gone (an image has no hidden layer)."""
+    def scanned(self, page: int, quad: Callable[[list[float]], list[float]]) -> None:
+        """Page `page` became an image: what was drawn on it moved with the scan (`quad` maps a
+        native bbox to its corners; its bbox becomes the smallest upright box holding them)
+        and only OCR of the image can read it now. Text that was drawn invisibly there is gone
+        (an image has no hidden layer)."""
         for locations in [d.locations for d in self.drawn.values()] + list(self.covered.values()):
             for location in locations:
                 if location.get("page") == page and "bbox" in location:
-                    native = location["bbox"]
-                    location["bbox"] = box(native)
-                    location["quad"] = quad(native)
+                    moved = quad(location["bbox"])
+                    xs, ys = moved[0::2], moved[1::2]
+                    location["bbox"] = [min(xs), min(ys), max(xs), max(ys)]
+                    location["quad"] = moved
                     location["text_layer"] = False
         for entry in self.strings:
             if entry["page"] == page:

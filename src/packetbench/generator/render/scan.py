@@ -20,7 +20,7 @@ import ctypes
 import io
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -291,9 +291,10 @@ class Transform:
 
     matrix: Matrix  # 3x3 homography on PDF points (origin bottom-left)
 
-    @property
+    @cached_property
     def rows(self) -> projective.Mat3:
-        """The matrix as plain floats, for arithmetic that is the same on every machine."""
+        """The matrix as plain floats, for arithmetic that is the same on every machine (made
+        once: every located value of a scanned page is moved through it)."""
         return projective.mat3(self.matrix.tolist())
 
     def points(self, xy: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -307,16 +308,10 @@ class Transform:
         corners = self.points([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
         return [round(v, 2) for corner in corners for v in corner]
 
-    def box(self, bbox: list[float]) -> list[float]:
-        """The smallest upright box holding the moved box."""
-        quad = self.quad(bbox)
-        xs, ys = quad[0::2], quad[1::2]
-        return [min(xs), min(ys), max(xs), max(ys)]
-
 
 @dataclass(frozen=True)
 class ScannedPage:
-    image: bytes  # JPEG, or PNG for a binarized page
+    image: bytes  # JPEG, or PNG for a binarized page (empty: `scan_page`'s `png`)
     jpeg: bool
     transform: Transform
     details: dict[str, Any]
@@ -693,8 +688,9 @@ def optical_clean(drawn: Matrix, level: Level) -> Matrix:
     the level's global optics (focus, motion, toner spread: the same glyphs, blurred, as a
     person would still see them) and its tone curve, without its light, noise, dust, streaks,
     local damage or JPEG. `drawn` is left as it is."""
-    pixels = np.array(drawn, dtype=np.uint8, copy=True)
+    pixels = drawn  # the lookup below makes a new image: only the optics need a copy
     if level.blur or level.motion or level.thicken:
+        pixels = np.array(drawn, dtype=np.uint8, copy=True)
         damage.optics(pixels, level.blur, level.motion, level.thicken)
     # Pillow's lookup table: the same bytes as numpy's indexing, a third of its time.
     return np.array(Image.fromarray(pixels).point(_tone_table(level)))
@@ -719,10 +715,13 @@ def scan_page(
     judged: bool = False,
     header: faxheader.FaxHeader | None = None,
     values: list[list[float]] | None = None,
+    png: bool = True,
 ) -> ScannedPage:
     """Scan page `index` (0-based) of an open pypdfium2 document at `level`. `blots` are
     native boxes (points) to cover with damage past reading (`damage.blot`); `judged` keeps
     the pixels the legibility rule compares (`ScannedPage.clean`, `ScannedPage.pixels`);
+    `png` False with `judged` leaves a binarized page unencoded (`image` empty: its
+    `pixels`, what its PNG would decode to, are the image, which a PDF compresses itself);
     `header`, a fax's transmission header printed over the page's top (`faxheader`), lifted
     clear of cutting any of `values` (the page's value boxes, native points: `header_lift`)."""
     rng = np.random.Generator(np.random.PCG64(seed))
@@ -750,19 +749,27 @@ def scan_page(
     corners = [pixel_corners(transform, box, level.dpi, height) for box in blots or ()]
     damaged = degrade(drawn, level, rng, corners)
     out = io.BytesIO()
-    if level.binarize:
-        damaged.save(out, "PNG", optimize=False, compress_level=6)
-    else:
+    if not level.binarize:
         damaged.save(out, "JPEG", quality=level.quality, optimize=False)
+    elif png or not judged:
+        damaged.save(out, "PNG", optimize=False, compress_level=6)
     _record(details, level, transform)
     if header is not None and lift:
         details["header_lift"] = lift  # pixels the header was lifted (`header_lift`)
     image = out.getvalue()
     pixels = None
-    if judged:
-        with Image.open(io.BytesIO(image)) as decoded:
-            pixels = np.asarray(decoded.convert("L"))
+    if judged and level.binarize:
+        pixels = np.asarray(damaged)  # lossless: what the PNG decodes to
+    elif judged:
+        pixels = decoded_gray(image)
     return ScannedPage(image, not level.binarize, transform, details, clean, pixels, covered)
+
+
+def decoded_gray(image: bytes) -> Matrix:
+    """The gray pixels of an encoded image (a row per pixel row), as a gray page decodes:
+    without the copy that converting an image already gray to gray makes."""
+    with Image.open(io.BytesIO(image)) as decoded:
+        return np.asarray(decoded if decoded.mode == "L" else decoded.convert("L"))
 
 
 def header_lift(

@@ -25,13 +25,13 @@ from typing import Any
 
 import numpy as np
 import pypdfium2 as pdfium
-from PIL import Image
 
 from packetbench.generator.render import projective
 from packetbench.generator.render.scan import (
     LEVELS,
     Level,
     Transform,
+    decoded_gray,
     degrade,
     geometry,
     optical_clean,
@@ -159,8 +159,7 @@ def scan_sheet(
     image = out.getvalue()
     pixels = None
     if judged:
-        with Image.open(io.BytesIO(image)) as decoded:
-            pixels = np.asarray(decoded.convert("L"))
+        pixels = decoded_gray(image)
     return ScannedSheet(image, sheet, clean, pixels)
 
 
