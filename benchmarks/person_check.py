@@ -11,8 +11,9 @@ made at one level (`patterns.only=scan.LEVEL`), and writes, in `--out`:
 
 - `sheet-NN.png`: ten crops per sheet, numbered, each the value's box outlined in red (just
   outside it) with a fifth of an inch of the page around it, rendered from the file as it is
-  (at 200 dpi, shown twice the size), with nothing else on the sheet: the person writes down
-  what each box says without seeing the answer;
+  (at 200 dpi, shown twice the size) and turned upright as a person turns the sheet (a page
+  fed upside down is read the right way up), with nothing else on the sheet: the person
+  writes down what each box says without seeing the answer;
 - `key.json`: number -> the value as the truth renders it, its document, page and path.
 
 `--answers FILE` (one line per number, `12: text`; a box the person cannot read is `12: ?`)
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import re
 import sys
@@ -80,7 +82,7 @@ def candidates(folder: Path, level: str) -> list[dict[str, Any]]:
 
 
 def crop(pdf: Any, page: int, region: list[float]) -> Image.Image:
-    """The box with CONTEXT points of page around it, the box outlined in red."""
+    """The box with CONTEXT points of page around it, the box outlined in red, upright."""
     image, left, top = render_page(pdf, page, DPI)
     gray = np.ascontiguousarray(image.reshape(image.shape[:2]))
     frame = OcrPage([], DPI / 72, left, top)
@@ -103,7 +105,11 @@ def crop(pdf: Any, page: int, region: list[float]) -> Image.Image:
         for x, y in corners
     ]
     ImageDraw.Draw(picture).polygon(outline, outline=(220, 0, 0), width=2)
-    return picture
+    # Turned the way a person turns the sheet to read it: by the quarter turns that stand the
+    # box's lower edge (its first two corners) upright; a page's slight skew is left as it is.
+    (ax, ay), (bx, by) = corners[0], corners[1]
+    quarter = round(math.degrees(math.atan2(by - ay, bx - ax)) / 90) % 4
+    return picture.rotate(90 * quarter, expand=True) if quarter else picture
 
 
 def sheets(chosen: list[dict[str, Any]], out: Path) -> None:

@@ -188,3 +188,32 @@ def test_a_cluster_loses_nothing_when_a_node_dies_mid_task(
     ]
     assert _tree(ray) == _tree(local)
     assert not _group_alive(victim)
+
+
+def test_stopping_a_node_ends_every_process_of_its_group() -> None:
+    """How the test stops a node, on a real process group: a leader that ignores SIGTERM and a
+    child of it are both gone after `_stop` (the SIGKILL after the SIGTERM)."""
+    script = (
+        "import signal, subprocess, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']); "
+        "print('ready', flush=True); time.sleep(60)"
+    )
+    leader = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        assert leader.stdout is not None and leader.stdout.readline().strip() == "ready"
+        deadline = time.monotonic() + 10
+        while len(_group_alive(leader.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(_group_alive(leader.pid)) == 2
+        _stop(leader.pid)
+        leader.wait(timeout=10)
+        assert _group_alive(leader.pid) == []
+        assert leader.returncode == -signal.SIGKILL
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(leader.pid, signal.SIGKILL)
+        leader.wait(timeout=10)
+        if leader.stdout is not None:
+            leader.stdout.close()

@@ -99,6 +99,7 @@ OCR_RECALL_MIN = {
     # held to the harsher levels' minimum, not the clean scan's.
     "low_res": 0.95,
     "phone_photo": 0.95,
+    "far_photo": 0.95,
     "native": 0.95,
     # Ink on a native page (hand.*): Tesseract's English model is trained on type, so a
     # person's print is read less surely than a clean scan of type (97.6-99.6 % per tier in

@@ -342,6 +342,11 @@ _HARDER: dict[str, tuple[str, str]] = {
         "The camera tilted (one side of the page 8-13 % shorter than the one across), the "
         "table around the page, uneven light and a phone's shadow, 160 dpi JPEG quality 70.",
     ),
+    "far_photo": (
+        "Phone photo from further back",
+        "The page 55-65 % of the frame, half the time upside down, the phone tilted (one "
+        "side 8-13 % shorter), on a table in uneven light, 220 dpi JPEG quality 75.",
+    ),
 }
 
 
@@ -358,11 +363,11 @@ _HARDER: dict[str, tuple[str, str]] = {
 # draw its sheets would all go to whole-page OCR: it stays out until the audit judges sheets.
 # low_res and phone_photo (Difficulty III) are damage against careful readers, not careless
 # ones: opt-in so that no tier's draw, and no canonical packet, changes.
-OPT_IN = frozenset({"photocopy_3rd", "two_up", "low_res", "phone_photo"})
+OPT_IN = frozenset({"photocopy_3rd", "two_up", "low_res", "phone_photo", "far_photo"})
 # A reduced copy is never stamped VOID: at 60-70 % the type is 3.5 points, and a VOID or
 # SUPERSEDED stamp's frame and letters across it left values a person reads that the audit's
 # OCR did not (14 of 94 on one N5 page the calibration drew, past the 5 % it accepts).
-ALSO_EXCLUDES = {"reduced": ("overlay.void_stamp",)}
+ALSO_EXCLUDES = {"reduced": ("overlay.void_stamp",), "far_photo": ("overlay.void_stamp",)}
 
 
 def _declare(level: str, name: str, description: str) -> None:
