@@ -153,6 +153,7 @@ HARSH_SCAN_IDS = {
         "two_up",
         "low_res",
         "phone_photo",
+        "far_photo",
     )
 }
 
