@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageFilter
 
 from packetbench.audit import ppocr
 from packetbench.audit.ocr import Tesseract, read_crops, same_text
 from tests.support.ocr import needs_tesseract
+from tests.support.rendering import gray_page
 
 DPI = 300
 PACKET = Path(__file__).resolve().parents[2] / "packets" / "N1-000001"
@@ -39,12 +39,7 @@ def _box(lines: list[str], size: float, blur: float) -> np.ndarray[Any, Any]:
     for row, text in enumerate(lines):
         pdf.drawString(4, height - 4 - size * (1.3 * row + 1), text)
     pdf.save()
-    document = pdfium.PdfDocument(out.getvalue())
-    try:
-        image = document[0].render(scale=DPI / 72, grayscale=True).to_numpy()
-    finally:
-        document.close()
-    picture = Image.fromarray(np.ascontiguousarray(image.reshape(image.shape[:2])))
+    picture = Image.fromarray(gray_page(out.getvalue(), DPI))
     return np.asarray(picture.filter(ImageFilter.GaussianBlur(blur)))
 
 

@@ -9,13 +9,13 @@ import math
 from typing import Any
 
 import numpy as np
-import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
 from packetbench.audit.ocr import OcrPage, Tesseract, same_text
 from packetbench.benchmark import readers
 from tests.support.ocr import needs_tesseract
+from tests.support.rendering import gray_page
 
 HEIGHT = 792.0
 # Values in a two-column table, 11-point Helvetica: (x, baseline y) in points, the text.
@@ -38,12 +38,7 @@ def _page(dpi: int) -> np.ndarray[Any, Any]:
     for (x, y), text in VALUES:
         pdf.drawString(x, y, text)
     pdf.save()
-    document = pdfium.PdfDocument(out.getvalue())
-    try:
-        image = document[0].render(scale=dpi / 72, grayscale=True).to_numpy()
-    finally:
-        document.close()
-    return np.ascontiguousarray(image.reshape(image.shape[:2]))
+    return gray_page(out.getvalue(), dpi)
 
 
 def _turned(image: np.ndarray[Any, Any], degrees: float) -> np.ndarray[Any, Any]:

@@ -11,6 +11,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
@@ -131,3 +132,13 @@ def first_applied(
         if render(tier, seed, documents, pattern).applied(doc_id, pattern) is not None:
             return seed
     raise AssertionError(f"{pattern} acted on no {doc_id} of {tier} seeds {seeds}")
+
+
+def gray_page(pdf: bytes, dpi: float, page: int = 0) -> np.ndarray[Any, Any]:
+    """Page `page` (0-based) of a PDF rendered by pdfium in gray at `dpi`, as a 2-D array."""
+    document = pdfium.PdfDocument(pdf)
+    try:
+        image = document[page].render(scale=dpi / 72, grayscale=True).to_numpy()
+    finally:
+        document.close()
+    return np.ascontiguousarray(image.reshape(image.shape[:2]))
