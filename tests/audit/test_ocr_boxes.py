@@ -243,3 +243,57 @@ def test_a_wrapped_value_is_read_with_all_its_lines(tmp_path: Path) -> None:
         if not any(ocr.same_text(text, name) for text in texts)
     ]
     assert len(unread) <= 1, unread
+
+
+SLANTED = "48215 Juarez Properties"
+
+
+def _slanted_line(path: Path, degrees: float) -> list[float]:
+    """One line of 6-point type turned `degrees` counter-clockwise about its start, as the
+    far side of a photographed page leaves it after a deskew; its quad (PDF points)."""
+    import math
+
+    page = canvas.Canvas(str(path), pagesize=letter)
+    page.setFont("Helvetica", 6)
+    x, y = 150.0, 500.0
+    page.saveState()
+    page.translate(x, y)
+    page.rotate(degrees)
+    page.drawString(0, 0, SLANTED)
+    page.restoreState()
+    page.save()
+    width = stringWidth(SLANTED, "Helvetica", 6)
+    cos, sin = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+    low, high = -1.5, 5.0  # below the baseline and above the capitals
+
+    def at(u: float, v: float) -> list[float]:
+        return [x + u * cos - v * sin, y + u * sin + v * cos]
+
+    return [*at(0, low), *at(width, low), *at(width, high), *at(0, high)]
+
+
+@needs_tesseract
+def test_a_slanted_box_is_cut_along_its_own_line(tmp_path: Path) -> None:
+    """A value whose line is still turned 9 degrees on the deskewed page is cut out along its
+    line (`ocr.levelled`): the crop is the box's own height, not the height of the rectangle
+    around its slant, and the box reading reads the value; a level box is cut as before."""
+    path = tmp_path / "slanted.pdf"
+    quad = _slanted_line(path, 9.0)
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        image, left, top = ocr.render_page(pdf, 1, DPI)
+    finally:
+        pdf.close()
+    gray = np.ascontiguousarray(image.reshape(image.shape[:2]))
+    page = ocr.OcrPage([], DPI / 72, left, top)
+    corners = page.corners(quad)
+    reader = ocr.BoxReader(ocr.Tesseract(), gray, 0.0, DPI, str(path))
+    grow = ocr.MARGIN * DPI / 72
+    (crop,) = reader.crops([corners], grow)
+    _, top, _, bottom = ocr.upright(corners, grow, 0.0, gray.shape[1], gray.shape[0])
+    assert crop.shape[0] < 0.6 * (bottom - top)  # the slant's rectangle is twice as tall
+    (readings,) = reader.read([corners], grow)
+    assert any(ocr.same_text(text, SLANTED) for text in readings), readings
+    level = [(0.0, 10.0), (100.0, 10.4), (100.0, 0.4), (0.0, 0.0)]  # 0.2 degrees
+    box = np.full((20, 110), 255, dtype=np.uint8)
+    assert ocr.levelled(box, level, 2.0) is box

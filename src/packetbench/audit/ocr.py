@@ -800,6 +800,22 @@ def _lines_cut(crop: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     return cut
 
 
+def _moved(
+    corners: list[tuple[float, float]], angle: float, width: int, height: int
+) -> list[tuple[float, float]]:
+    """`corners` (pixels of a page image of `width` x `height`) on the image turned back by
+    `angle` (`_deskewed`): the inverse of `_turned_back`."""
+    import math
+
+    cx, cy = width / 2, height / 2
+    radians = math.radians(angle)
+    cos, sin = math.cos(radians), math.sin(radians)
+    return [
+        (cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos)
+        for x, y in corners
+    ]
+
+
 def upright(
     corners: list[tuple[float, float]], grow: float, angle: float, width: int, height: int
 ) -> tuple[int, int, int, int]:
@@ -807,14 +823,7 @@ def upright(
     (`_deskewed`) holding `corners` (pixels of the page image), grown by `grow` pixels."""
     import math
 
-    cx, cy = width / 2, height / 2
-    radians = math.radians(angle)
-    cos, sin = math.cos(radians), math.sin(radians)
-    # The inverse of `_turned_back`: page image -> deskewed image.
-    moved = [
-        (cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos)
-        for x, y in corners
-    ]
+    moved = _moved(corners, angle, width, height)
     xs, ys = [x for x, _ in moved], [y for _, y in moved]
     return (
         max(0, math.floor(min(xs) - grow)),
@@ -822,6 +831,49 @@ def upright(
         min(width, math.ceil(max(xs) + grow)),
         min(height, math.ceil(max(ys) + grow)),
     )
+
+
+# A box whose own line is turned more than this many degrees on the deskewed page (a page
+# photographed at a slant, whose lines no single deskew angle levels) is cut along its line.
+LEVEL_MIN = 0.5
+
+
+def levelled(
+    crop: np.ndarray[Any, Any], corners: list[tuple[float, float]], grow: float
+) -> np.ndarray[Any, Any]:
+    """`crop` with the box whose `corners` (lower-left, lower-right, upper-right, upper-left
+    of its text, pixels of `crop`) it holds cut along the box's own line: the box's
+    parallelogram mapped onto an upright rectangle grown by `grow` pixels (bicubic, white
+    beyond the crop), as a person turns the sheet to read a slanted line, when that line is
+    turned more than LEVEL_MIN degrees; otherwise `crop` as it is."""
+    import math
+
+    from PIL import Image
+
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = corners
+    turned = math.degrees(math.atan2(y1 - y0, x1 - x0))
+    if abs(turned) <= LEVEL_MIN or crop.size == 0:
+        return crop
+    along, down = math.hypot(x2 - x3, y2 - y3), math.hypot(x0 - x3, y0 - y3)
+    if along < 1.0 or down < 1.0:
+        return crop
+    ex, ey = ((x2 - x3) / along, (y2 - y3) / along), ((x0 - x3) / down, (y0 - y3) / down)
+    width = max(along, math.hypot(x1 - x0, y1 - y0))
+    height = max(down, math.hypot(x1 - x2, y1 - y2))
+    size = (math.ceil(width + 2 * grow), math.ceil(height + 2 * grow))
+    data = (
+        ex[0],
+        ey[0],
+        x3 - grow * (ex[0] + ey[0]),
+        ex[1],
+        ey[1],
+        y3 - grow * (ex[1] + ey[1]),
+    )
+    picture = Image.fromarray(np.ascontiguousarray(crop))
+    cut = picture.transform(
+        size, Image.Transform.AFFINE, data, Image.Resampling.BICUBIC, fillcolor=255
+    )
+    return np.asarray(cut)
 
 
 class BoxReader:
@@ -855,11 +907,16 @@ class BoxReader:
     def crops(
         self, regions: list[list[tuple[float, float]]], grow: float
     ) -> list[np.ndarray[Any, Any]]:
-        """Each region cut out of the prepared image, the rules crossing it removed."""
-        return [
-            _lines_cut(self.image[top:bottom, left:right])
-            for left, top, right, bottom in (self._upright(c, grow) for c in regions)
-        ]
+        """Each region cut out of the prepared image (along its own line when the deskew
+        left it slanted: `levelled`), the rules crossing it removed."""
+        height, width = self.image.shape
+        cut = []
+        for corners in regions:
+            left, top, right, bottom = self._upright(corners, grow)
+            moved = _moved(corners, self.angle, width, height)
+            inside = [(x - left, y - top) for x, y in moved]
+            cut.append(_lines_cut(levelled(self.image[top:bottom, left:right], inside, grow)))
+        return cut
 
     def read(
         self, regions: list[list[tuple[float, float]]], grow: float, sharpen: bool = False
@@ -1091,9 +1148,8 @@ def cut_boxes(
             mapper, width, height = _frame(page, scale)
             angle = angles.get(number)
             for region in regions[number]:
-                x0, y0, x1, y1 = upright(
-                    mapper.corners(region), MARGIN * scale, angle or 0.0, width, height
-                )
+                corners = mapper.corners(region)
+                x0, y0, x1, y1 = upright(corners, MARGIN * scale, angle or 0.0, width, height)
                 if x1 <= x0 or y1 <= y0:  # beside the page: nothing to read
                     crops.append(np.full((max(y1 - y0, 0), max(x1 - x0, 0)), 255, np.uint8))
                     continue
@@ -1105,9 +1161,9 @@ def cut_boxes(
                     (wx, wy, min(x1 + REACH, width), min(y1 + REACH, height)),
                     dropout,
                 )
-                crops.append(
-                    _lines_cut(_unruled(window, dpi)[y0 - wy : y1 - wy, x0 - wx : x1 - wx])
-                )
+                inside = [(x - x0, y - y0) for x, y in _moved(corners, angle or 0.0, width, height)]
+                box = _unruled(window, dpi)[y0 - wy : y1 - wy, x0 - wx : x1 - wx]
+                crops.append(_lines_cut(levelled(box, inside, MARGIN * scale)))
         finally:
             page.close()
     return crops
