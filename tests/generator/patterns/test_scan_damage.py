@@ -44,10 +44,12 @@ def _edges(pixels: Pixels, axis: int | None = None) -> float:
 
 
 def test_new_levels_are_drawn_from_n4() -> None:
+    """The harder levels from N4, but the phone photo from further back, at N5 only."""
     for tier in TIERS:
         knobs = preset(tier)
         drawn = {level for level in NEW_LEVELS if knobs.get(f"patterns.scan.{level}", 0) > 0}
-        assert drawn == (set(NEW_LEVELS) - OPT_IN if tier in ("N4", "N5") else set()), tier
+        expected = {"N4": set(NEW_LEVELS) - OPT_IN - {"far_photo"}, "N5": set(NEW_LEVELS) - OPT_IN}
+        assert drawn == expected.get(tier, set()), tier
         assert not [name for name in knobs if name.removeprefix("patterns.scan.") in OPT_IN]
 
 

@@ -25,8 +25,9 @@ from tests.support.rendering import Render
 
 DOC = "acord_125"
 # The resolution each level stores its page image at, pixels per inch of the page.
-STORED_DPI = {"low_res": 120, "phone_photo": 160}
+STORED_DPI = {"low_res": 120, "phone_photo": 160, "far_photo": 260}
 LEVEL_NAMES = tuple(STORED_DPI)
+OPT_IN_NAMES = ("low_res", "phone_photo")
 WIDTH, HEIGHT = 612.0, 792.0  # a letter page, points
 
 
@@ -121,7 +122,49 @@ def test_a_phone_photo_drawn_tile_by_tile_follows_its_perspective() -> None:
             assert np.abs(drawn[:2] - moved[:2]).max() < 0.2, (seed, left, top)
 
 
-@pytest.mark.parametrize("level", LEVEL_NAMES)
+def test_a_far_photo_is_smaller_and_more_tilted_than_a_phone_photo() -> None:
+    """Over 200 pages each: the page 55-65 % of the frame (a phone photo's 90-95 %), one side
+    at least 8 % shorter than the one across and in half the pages more than 15 % (the
+    corners' own jitter works with or against the tilt; a phone photo's median is 11 %),
+    turned 2-6 degrees off its quarter turn."""
+    far = LEVELS["far_photo"]
+    tilts = sorted(_tilt(far, seed) for seed in range(200))
+    phone = sorted(_tilt(LEVELS["phone_photo"], seed) for seed in range(200))
+    assert tilts[0] > 0.08 and tilts[100] > 0.15
+    assert tilts[100] > phone[100] + 0.05
+    for seed in range(200):
+        _, details = scan.geometry(far, np.random.Generator(np.random.PCG64(seed)), WIDTH, HEIGHT)
+        assert 0.55 <= details["scale"] <= 0.65
+        off = abs(details["angle"]) % 180
+        assert 2.0 <= min(off, 180 - off) <= 6.0
+
+
+def test_a_far_photo_drawn_tile_by_tile_follows_its_perspective() -> None:
+    """Its stronger tilt is drawn in a phone photo's 32 x 16 tiles, each within 0.8 px (0.22
+    point at 260 dpi; a box's margin in the audit is a point) of the page's homography."""
+    level = LEVELS["far_photo"]
+    assert level.tiles == (32, 16)
+    for seed in range(6):
+        homography, _size, drawn_tiles = perspective.tiles(level, seed, WIDTH, HEIGHT)
+        back = np.linalg.inv(homography)
+        for (left, top, right, bottom), piece in drawn_tiles:
+            xs, ys = np.meshgrid(np.linspace(left, right, 5), np.linspace(top, bottom, 5))
+            moved = np.vstack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
+            source = back @ moved
+            drawn = piece @ (source / source[2])
+            assert np.abs(drawn[:2] - moved[:2]).max() < 0.8, (seed, left, top)
+
+
+def test_a_far_photo_is_most_of_n5s_draw_and_in_no_other_tier() -> None:
+    knob = "patterns.scan.far_photo"
+    (pattern,) = [p for p in catalogue() if p.id == "scan.far_photo"]
+    assert not pattern.opt_in
+    assert preset("N5")[knob] > 0.9
+    for tier in TIERS[:-1]:
+        assert preset(tier)[knob] == 0.0, tier
+
+
+@pytest.mark.parametrize("level", OPT_IN_NAMES)
 def test_the_level_is_opt_in(level: str) -> None:
     """In no tier's draw (canonical packets keep their bytes): off in every preset, on only
     when a --set names it."""

@@ -68,39 +68,41 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     # scan.*: the tier's scan share. Scans claim a document before anything else (engine.select)
     # and exclude each other (one scan per document; the earlier level in the catalogue wins),
     # so the share of PDF documents a level scans is its probability times the share the
-    # levels before it leave: about N2 17 %, N3 45 %, N4 69 %, N5 87 % of PDF documents
+    # levels before it leave: about N2 17 %, N3 45 %, N4 69 %, N5 97 % of PDF documents
     # scanned, and image pages about the same share of PDF pages (scan.mixed scans only some
     # pages of a document; tests/generator/patterns/test_tiers.py holds the measured shares).
     # The native documents left carry the text-layer attacks below. From N4 the milder levels
     # give way to the ones a reader without restoration cannot read (a level may be rarer in a
-    # harder tier from N4 on; the scan share never is): of N5's PDF documents about a third are
-    # fed turned (`rotated`: two pages in three upside down), a quarter copied reduced
-    # (`reduced`: half the pages upside down) and a tenth crooked (`crooked`, 4.5-8 degrees).
-    # Tesseract on the whole page reads a fifth (turned, reduced) to a half (crooked) of their
-    # values; the audit's OCR, which turns and evens the page first, 95 % or more (README, the
-    # difficulty card). Override any level with --set patterns.scan.<level>=P.
-    "scan.clean": (0.0, 0.1, 0.1, 0.08, 0.01),
-    "scan.moderate": (0.0, 0.0, 0.2, 0.15, 0.01),
-    "scan.fax": (0.0, 0.0, 0.1, 0.08, 0.02),
-    "scan.skewed": (0.0, 0.0, 0.0, 0.1, 0.02),
-    "scan.degraded": (0.0, 0.0, 0.0, 0.1, 0.02),
-    "scan.photo": (0.0, 0.0, 0.0, 0.05, 0.02),
-    "scan.mixed": (0.0, 0.08, 0.08, 0.06, 0.02),
-    "scan.ocr_layer": (0.0, 0.0, 0.08, 0.06, 0.02),
+    # harder tier from N4 on; the scan share never is), and at N5 to the one a careful reader
+    # cannot either: of N5's PDF documents about four in five are phone photos from further
+    # back (`far_photo`: the page half the frame, tilted, half upside down), about one in
+    # twenty fed turned, one in twenty copied reduced, and one in forty crooked; every other
+    # level is kept at N5, a document in three hundred each. Override any level
+    # with --set patterns.scan.<level>=P.
+    "scan.clean": (0.0, 0.1, 0.1, 0.08, 0.003),
+    "scan.moderate": (0.0, 0.0, 0.2, 0.15, 0.003),
+    "scan.fax": (0.0, 0.0, 0.1, 0.08, 0.003),
+    "scan.skewed": (0.0, 0.0, 0.0, 0.1, 0.003),
+    "scan.degraded": (0.0, 0.0, 0.0, 0.1, 0.003),
+    "scan.photo": (0.0, 0.0, 0.0, 0.05, 0.003),
+    "scan.mixed": (0.0, 0.08, 0.08, 0.06, 0.003),
+    "scan.ocr_layer": (0.0, 0.0, 0.08, 0.06, 0.003),
     # Damage up to the edge of legibility, from N4; each level's OCR minimum is in
     # audit.result.OCR_RECALL_MIN. photocopy_3rd is opt-in (scan.OPT_IN).
-    "scan.blurred": (0.0, 0.0, 0.0, 0.03, 0.01),
-    "scan.motion_blur": (0.0, 0.0, 0.0, 0.02, 0.01),
-    "scan.photocopy_2nd": (0.0, 0.0, 0.0, 0.02, 0.01),
-    "scan.jpeg_blocks": (0.0, 0.0, 0.0, 0.03, 0.01),
-    "scan.blurred_patch": (0.0, 0.0, 0.0, 0.02, 0.01),
-    "scan.roller_bar": (0.0, 0.0, 0.0, 0.02, 0.01),
-    "scan.crease": (0.0, 0.0, 0.0, 0.02, 0.01),
-    "scan.coffee_ring": (0.0, 0.0, 0.0, 0.02, 0.01),
-    "scan.punch_holes": (0.0, 0.0, 0.0, 0.02, 0.01),
-    "scan.rotated": (0.0, 0.0, 0.0, 0.07, 0.45),
-    "scan.reduced": (0.0, 0.0, 0.0, 0.07, 0.4),
-    "scan.crooked": (0.0, 0.0, 0.0, 0.07, 0.55),
+    "scan.blurred": (0.0, 0.0, 0.0, 0.03, 0.003),
+    "scan.motion_blur": (0.0, 0.0, 0.0, 0.02, 0.003),
+    "scan.photocopy_2nd": (0.0, 0.0, 0.0, 0.02, 0.003),
+    "scan.jpeg_blocks": (0.0, 0.0, 0.0, 0.03, 0.003),
+    "scan.blurred_patch": (0.0, 0.0, 0.0, 0.02, 0.003),
+    "scan.roller_bar": (0.0, 0.0, 0.0, 0.02, 0.003),
+    "scan.crease": (0.0, 0.0, 0.0, 0.02, 0.003),
+    "scan.coffee_ring": (0.0, 0.0, 0.0, 0.02, 0.003),
+    "scan.punch_holes": (0.0, 0.0, 0.0, 0.02, 0.003),
+    "scan.rotated": (0.0, 0.0, 0.0, 0.07, 0.05),
+    "scan.reduced": (0.0, 0.0, 0.0, 0.07, 0.05),
+    "scan.crooked": (0.0, 0.0, 0.0, 0.07, 0.03),
+    # Damage against careful readers (Difficulty III): at N5 only.
+    "scan.far_photo": (0.0, 0.0, 0.0, 0.0, 0.97),
     # textlayer: one text attack per document (they exclude each other and every scan), so
     # they fall on the native documents the scans left: about 45 % of them at N3, 60 % at N4
     # and 75 % at N5 (of all PDF documents about 25 %, 18 % and 9 %); the rule attacks

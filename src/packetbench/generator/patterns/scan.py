@@ -344,8 +344,9 @@ _HARDER: dict[str, tuple[str, str]] = {
     ),
     "far_photo": (
         "Phone photo from further back",
-        "The page 55-65 % of the frame, half the time upside down, the phone tilted (one "
-        "side 8-13 % shorter), on a table in uneven light, 220 dpi JPEG quality 75.",
+        "The page 55-65 % of the frame, half the time upside down, turned 2-6 degrees, the "
+        "phone well off square (one side 14-20 % shorter), on a table in uneven light, 260 "
+        "dpi JPEG quality 75.",
     ),
 }
 
@@ -362,8 +363,9 @@ _HARDER: dict[str, tuple[str, str]] = {
 # cannot judge a sheet yet (`audit.pixels.scan_details`: one matrix per page), so in a tier's
 # draw its sheets would all go to whole-page OCR: it stays out until the audit judges sheets.
 # low_res and phone_photo (Difficulty III) are damage against careful readers, not careless
-# ones: opt-in so that no tier's draw, and no canonical packet, changes.
-OPT_IN = frozenset({"photocopy_3rd", "two_up", "low_res", "phone_photo", "far_photo"})
+# ones, each alone too mild for them (docs/measurements.md): opt-in. far_photo, which costs
+# both careful readers at once, is most of N5's draw (presets.py).
+OPT_IN = frozenset({"photocopy_3rd", "two_up", "low_res", "phone_photo"})
 # A reduced copy is never stamped VOID: at 60-70 % the type is 3.5 points, and a VOID or
 # SUPERSEDED stamp's frame and letters across it left values a person reads that the audit's
 # OCR did not (14 of 94 on one N5 page the calibration drew, past the 5 % it accepts).

@@ -169,13 +169,45 @@ def cast_shadow(pixels: Matrix, dpi: int, rng: np.random.Generator) -> None:
     toward = math.atan2(rows / 2 - cy, cols / 2 - cx) + turn
     ux, uy = math.cos(toward), math.sin(toward)
     edge = reach * math.hypot(cols, rows)
-    xs = np.arange(cols, dtype=np.float32)[None, :] - cx
-    ys = np.arange(rows, dtype=np.float32)[:, None] - cy
+    # Only the pixels the shadow reaches are darkened (beyond `edge + soft / 2` along the
+    # shadow's direction the light is 1, which leaves a pixel as it is): the rectangle around
+    # the part of the image on the shadow's side of that line, computed as on the whole image.
+    x0, y0, x1, y1 = _reached((cols, rows), (cx, cy), (ux, uy), edge + soft / 2)
+    if x1 <= x0 or y1 <= y0:
+        return
+    xs = np.arange(cols, dtype=np.float32)[None, x0:x1] - cx
+    ys = np.arange(rows, dtype=np.float32)[y0:y1, None] - cy
     along = xs * np.float32(ux) + ys * np.float32(uy)
     inside = np.clip((edge + soft / 2 - along) / np.float32(soft), 0.0, 1.0)
     ramp = inside * inside * (3.0 - 2.0 * inside)  # smoothstep: no visible band at the edges
     light = (1.0 - depth * ramp).astype(np.float32)
-    _darken(pixels, light)
+    _darken(pixels[y0:y1, x0:x1], light)
+
+
+def _reached(
+    size: tuple[int, int], origin: tuple[float, float], toward: tuple[float, float], limit: float
+) -> tuple[int, int, int, int]:
+    """The pixel rectangle (left, top, right, bottom) holding every pixel of an image of
+    `size` (columns, rows) whose distance from `origin` along the unit vector `toward` is
+    below `limit`: the bounds of the image's corners and of its edges' crossings of that line
+    on the near side, grown by two pixels for float32's rounding."""
+    cols, rows = size
+    (cx, cy), (ux, uy) = origin, toward
+    corners = [(0.0, 0.0), (float(cols), 0.0), (float(cols), float(rows)), (0.0, float(rows))]
+    along = [(x - cx) * ux + (y - cy) * uy for x, y in corners]
+    points = [corner for corner, a in zip(corners, along, strict=True) if a < limit]
+    for i in range(4):
+        (xa, ya), (xb, yb), a, b = corners[i], corners[(i + 1) % 4], along[i], along[(i + 1) % 4]
+        if (a < limit) != (b < limit):
+            t = (limit - a) / (b - a)
+            points.append((xa + t * (xb - xa), ya + t * (yb - ya)))
+    if not points:
+        return 0, 0, 0, 0
+    left = max(0, math.floor(min(x for x, _ in points)) - 2)
+    top = max(0, math.floor(min(y for _, y in points)) - 2)
+    right = min(cols, math.ceil(max(x for x, _ in points)) + 2)
+    bottom = min(rows, math.ceil(max(y for _, y in points)) + 2)
+    return left, top, right, bottom
 
 
 def blot_corners(corners: Corners) -> Corners:

@@ -283,18 +283,31 @@ NEW_LEVELS: dict[str, Level] = {
     ),
 }
 # The same photo taken from further back: the page 55-65 % of the frame (half the time the
-# wrong way up), the phone tilted, on a table in uneven light. What costs each careful
-# reader at once (small type, PP-OCR at 150 dpi; the tilt, Tesseract after a deskew), at
-# 220 dpi so that 8-point type, about 5 points in the photo, stays legible to a person.
-# On a development N3 packet (seed 990001): the page 60-70 % at 200 dpi, careful Tesseract
-# read 51.8 %, PP-OCR 83.1 %; 50-60 % at 220 dpi, 40.7 % and 41.5 % but the audit's OCR
-# only 95.0 % in box; this, 49.2 % and 63.4 %, the audit 97.2 %.
+# wrong way up), the phone well off square (one side 14-20 % shorter than the one across) and
+# turned 2-6 degrees, on a table in uneven light. What costs each careful reader at once
+# (small type, PP-OCR at 150 dpi; a tilt no single deskew undoes, Tesseract), stored at 260
+# dpi so that 8-point type, about 4.5 points in the photo, stays legible to a person and to
+# the audit. On development N3 packets (`benchmarks/scan.py`; careful Tesseract / PP-OCR /
+# the audit in box, seed 1010001): the first far_photo (220 dpi, one side 8-13 % shorter,
+# turned up to 3 degrees) read 70.6 / 66.2 / 99.2 %; the page at 50-60 % of the frame at 240
+# dpi 66.0 / 59.6 / 97.8 %; with the stronger tilt 56.5 / 54.5 / 96.1 %; turned 2-6 degrees
+# too 38.9 / 49.1 / 95.5 % (the audit near its minimum); at 260 dpi 50.3 / 50.9 / 97.1 %,
+# and at 55-65 % of the frame 55.3 / 63.3 / 98.6 % (seed 1010002: 42.2 / 66.7 / 98.4 %). At
+# 52-62 % a development N5 packet's calibration (N5-870003) found 21 of 213 boxes unread, a
+# schedule's 5-point names on the far side of the tilt: hence 55-65 %, and the audit cuts a
+# slanted box along its own line (`audit.ocr.levelled`). No focus blur (a phone's 0.3 pixel
+# cost more time than anything else in the photo and changed no reading), and a phone
+# photo's 32 x 16 tiles (within 0.8 px of the homography at this tilt).
 NEW_LEVELS["far_photo"] = replace(
     NEW_LEVELS["phone_photo"],
     name="far_photo",
-    dpi=220,
+    dpi=260,
+    angle=6.0,
+    min_angle=2.0,
     scale=(0.55, 0.65),
+    keystone=(0.07, 0.1),
     quality=75,
+    blur=0.0,
     turns=(0, 180),
 )
 LEVELS.update(NEW_LEVELS)
@@ -413,7 +426,10 @@ TILES = (12, 6)  # rows, columns of a photo's piecewise-affine drawing (see `_ti
 
 
 def _tile_matrices(
-    homography: Matrix | projective.Mat3, size: tuple[int, int], grid: tuple[int, int] = TILES
+    homography: Matrix | projective.Mat3,
+    size: tuple[int, int],
+    grid: tuple[int, int] = TILES,
+    within: tuple[float, float, float, float] | None = None,
 ) -> list[tuple[tuple[int, int, int, int], Matrix]]:
     """A perspective drawn by pdfium, which only draws affine maps: the output is cut into
     TILES, and each tile is drawn with the affine map closest (least squares over a 4x4 grid
@@ -425,7 +441,8 @@ def _tile_matrices(
     a tile's size.
 
     Returns each tile's pixel rectangle (left, top, right, bottom) and its 3x3 map from
-    unmoved pixels to moved pixels. In plain floats (`projective`), so the maps pdfium draws
+    unmoved pixels to moved pixels; with `within` (left, top, right, bottom), only the tiles
+    that reach into it. In plain floats (`projective`), so the maps pdfium draws
     with are the same bits on every machine."""
     rows, cols = grid
     h = projective.mat3(np.asarray(homography, dtype=np.float64).tolist())
@@ -436,6 +453,13 @@ def _tile_matrices(
     tiles = []
     for r in range(rows):
         for c in range(cols):
+            if within is not None and not (
+                xs[c + 1] > within[0]
+                and xs[c] < within[2]
+                and ys[r + 1] > within[1]
+                and ys[r] < within[3]
+            ):
+                continue
             # The tile's 16 points in moved pixels, and where the homography takes them from.
             moved = [
                 (xs[c] + (xs[c + 1] - xs[c]) * tx, ys[r] + (ys[r + 1] - ys[r]) * ty)
@@ -498,14 +522,22 @@ def _render(
         size[0], size[1], pdfium.raw.FPDFBitmap_Gray, buffer=buffer
     )
     affine = bool(np.allclose(moved[2], [0.0, 0.0, 1.0]))
-    pieces = (
-        [((0, 0, size[0], size[1]), moved)]
-        if affine
-        else [
-            (rect, projective.mat3(tile.tolist()))
-            for rect, tile in _tile_matrices(moved, size, tiles or TILES)
+    if affine:
+        pieces = [((0, 0, size[0], size[1]), moved)]
+    else:
+        # A tile wholly outside the moved page would draw nothing: only the others are drawn
+        # (a photo from further back leaves most of its tiles on the table).
+        placed = projective.multiply(moved, to_pixels)
+        outline = [
+            projective.apply(placed, x, y)
+            for x, y in ((0.0, 0.0), (width, 0.0), (width, height), (0.0, height))
         ]
-    )
+        xs, ys = [x for x, _ in outline], [y for _, y in outline]
+        reach = (min(xs) - 2.0, min(ys) - 2.0, max(xs) + 2.0, max(ys) + 2.0)
+        pieces = [
+            (rect, projective.mat3(tile.tolist()))
+            for rect, tile in _tile_matrices(moved, size, tiles or TILES, reach)
+        ]
     for (left, top, right, bottom), piece in pieces:
         device = projective.multiply(piece, unmoved)
         fs = pdfium.raw.FS_MATRIX(
