@@ -189,3 +189,42 @@ def test_the_same_seed_makes_the_same_bytes(level: str) -> None:
     first = _digest(level, 5)
     assert _digest(level, 5) == first
     assert _digest(level, 6) != first
+
+
+def _shadow_everywhere(pixels: np.ndarray[Any, Any], dpi: int, seed: int) -> None:
+    """`damage.cast_shadow` as it was first written: its light computed over every pixel."""
+    from packetbench.generator.render import damage
+
+    rng = np.random.Generator(np.random.PCG64(seed))
+    rows, cols = pixels.shape
+    corner = int(rng.integers(0, 4))
+    reach = float(rng.uniform(0.3, 0.5))
+    turn = math.radians(float(rng.uniform(-20.0, 20.0)))
+    depth = float(rng.uniform(0.32, 0.42))
+    soft = dpi * float(rng.uniform(0.4, 0.7))
+    cx, cy = (0.0 if corner in (0, 3) else float(cols)), (0.0 if corner < 2 else float(rows))
+    toward = math.atan2(rows / 2 - cy, cols / 2 - cx) + turn
+    ux, uy = math.cos(toward), math.sin(toward)
+    edge = reach * math.hypot(cols, rows)
+    xs = np.arange(cols, dtype=np.float32)[None, :] - cx
+    ys = np.arange(rows, dtype=np.float32)[:, None] - cy
+    along = xs * np.float32(ux) + ys * np.float32(uy)
+    inside = np.clip((edge + soft / 2 - along) / np.float32(soft), 0.0, 1.0)
+    ramp = inside * inside * (3.0 - 2.0 * inside)
+    damage._darken(pixels, (1.0 - depth * ramp).astype(np.float32))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_phones_shadow_darkens_only_where_it_reaches(seed: int) -> None:
+    """The shadow is computed over the rectangle it reaches only, and the page comes out
+    byte for byte as with its light computed over every pixel (on uniform paper and on noise,
+    from each corner the seeds draw)."""
+    from packetbench.generator.render import damage
+
+    noise = np.random.default_rng(seed).integers(0, 256, (660, 510), dtype=np.uint8)
+    for page in (np.full((660, 510), 231, dtype=np.uint8), noise):
+        fast, slow = page.copy(), page.copy()
+        damage.cast_shadow(fast, 60, np.random.Generator(np.random.PCG64(seed)))
+        _shadow_everywhere(slow, 60, seed)
+        assert np.array_equal(fast, slow)
+        assert not np.array_equal(fast, page)
