@@ -23,3 +23,20 @@ def tiles(
     transform, _ = scan.geometry(level, np.random.Generator(np.random.PCG64(seed)), width, height)
     homography = to_pixels @ transform.matrix @ np.linalg.inv(to_pixels)
     return homography, size, scan._tile_matrices(homography, size, level.tiles or scan.TILES)
+
+
+def worst_tile_error(level: scan.Level, seeds: range, width: float, height: float) -> float:
+    """The farthest (pixels) any of 5 x 5 points of any tile lands from where the page's
+    homography puts it, over pages of `width` x `height` points scanned at `level` with the
+    geometry each of `seeds` draws."""
+    worst = 0.0
+    for seed in seeds:
+        homography, _size, drawn_tiles = tiles(level, seed, width, height)
+        back = np.linalg.inv(homography)
+        for (left, top, right, bottom), piece in drawn_tiles:
+            xs, ys = np.meshgrid(np.linspace(left, right, 5), np.linspace(top, bottom, 5))
+            moved = np.vstack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
+            source = back @ moved
+            drawn = piece @ (source / source[2])
+            worst = max(worst, float(np.abs(drawn[:2] - moved[:2]).max()))
+    return worst
