@@ -1,4 +1,4 @@
-"""Data invariants of the world model over 200 seeds per tier."""
+"""Data invariants of the world model over 100 seeds per tier."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from tests.support.lines_oracle import (
 from tests.support.paths import TIERS
 from tests.support.sweep import seeds
 
-SEEDS = seeds(200)
+SEEDS = seeds(100)
 
 
 def cents(value: float) -> int:

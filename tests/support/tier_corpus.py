@@ -1,4 +1,4 @@
-"""Packets of a tier at its presets (twenty of N1-N3, ten of N4-N5), written once per test
+"""Packets of a tier at its presets (twenty of N1-N3, six of N4-N5), written once per test
 session and shared by the tests that sweep them (test_tiers.py, test_packet_tiers.py).
 
 Each tier is its own folder, written by the real command (`packetbench generate`, two
@@ -17,10 +17,10 @@ from pathlib import Path
 
 from tests.support.paths import cli_path
 
-# Packets per tier. An N5 packet costs about 30 s of CPU to write (an N3 one about 4): the
-# N4-N5 corpora were two thirds of the slow tier tests' time, with ten packets they still hold
-# about 900 N5 documents.
-SEEDS = {"N1": 20, "N2": 20, "N3": 20, "N4": 10, "N5": 10}
+# Packets per tier. An N5 packet costs about 20 s of CPU to write (an N3 one about 4): the
+# N4-N5 corpora were two thirds of the slow tier tests' time; with six packets they still hold
+# over 200 N5 documents (wider sweeps: benchmarks/audit_sweep.py).
+SEEDS = {"N1": 20, "N2": 20, "N3": 20, "N4": 6, "N5": 6}
 HASH_SEED = "0"  # the builders' PYTHONHASHSEED; tests compare it with another one
 
 

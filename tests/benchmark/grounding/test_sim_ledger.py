@@ -102,12 +102,15 @@ def test_sim_citations_recovered_on_every_tier(run_cli: Run, tmp_path: Path) -> 
 
 
 @pytest.mark.slow
-def test_sim_citations_recovered_on_twenty_packets(run_cli: Run, tmp_path: Path) -> None:
-    """The grounding measure: four packets a tier, N1-N5 (the canonical seed 1 and seeds 2-4)."""
+def test_sim_citations_recovered_on_fourteen_packets(run_cli: Run, tmp_path: Path) -> None:
+    """The grounding measure on more packets: the canonical seed 1 of every tier and seeds 2-4
+    of N1-N3 (an N4-N5 packet costs 5-20 times one of N1-N3 to write, and the canonical ones
+    stand for their tiers here and in test_sim_citations_recovered_on_every_tier)."""
     packets = tmp_path / "packets"
     packets.mkdir()
     for tier in TIERS:
         (packets / f"{tier}-000001").symlink_to(PACKETS / f"{tier}-000001")
-        write_packets(packets, tier, range(2, 5))
-    assert len(list(packets.iterdir())) == 20
+        if tier in ("N1", "N2", "N3"):
+            write_packets(packets, tier, range(2, 5))
+    assert len(list(packets.iterdir())) == 14
     _recovered(run_cli, packets, tmp_path / "run", "box", "sloppy")

@@ -86,16 +86,17 @@ def test_compare_command(run_cli: Run, scored_run: ScoredRun, tmp_path: Path) ->
 
 @pytest.mark.slow
 def test_sign_test_is_calibrated_across_seeds(scored_run: ScoredRun) -> None:
-    """Over several seed pairs: typical vs sloppy is found every time; typical vs typical
-    rarely (at alpha 0.05 with Holm over the two rates, at most one pair in five)."""
+    """Over three seed pairs: typical vs sloppy is found every time; typical vs typical
+    rarely (at alpha 0.05 with Holm over the two rates, at most one pair of the three; a
+    wider sweep of seeds is a benchmark's, not the suite's)."""
     found = false_alarms = 0
-    for seed in range(3, 8):
+    for seed in range(3, 6):
         base = scored_run("typical", seed)
         same = compare_runs([base, scored_run("typical", seed + 100)])["pairs"][0]
         worse = compare_runs([base, scored_run("sloppy", seed)])["pairs"][0]
         false_alarms += any(same["sign_tests"][m]["significant"] for m in HALLUCINATION)
         found += all(worse["sign_tests"][m]["significant"] for m in HALLUCINATION)
-    assert found == 5
+    assert found == 3
     assert false_alarms <= 1
 
 

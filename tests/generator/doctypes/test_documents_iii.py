@@ -1,7 +1,7 @@
 """World invariants of the issue-14 documents (declarations, engineering report, cover letter,
-policy form) over 200 worlds per tier, each document built as a packet builds it.
+policy form) over 100 worlds per tier, each document built as a packet builds it.
 
-One sweep for all of them: building 200 worlds of a large tier dominates the time, so each
+One sweep for all of them: building 100 worlds of a large tier dominates the time, so each
 world is built once and every type's checks (defined beside that type's own tests) run on it.
 """
 
@@ -26,7 +26,7 @@ from tests.generator.doctypes import (
 from tests.support.paths import plain
 from tests.support.sweep import seeds
 
-SEEDS = seeds(200)
+SEEDS = seeds(100)
 CHECKS: dict[str, Callable[[Any, Any, dict[str, Any]], None]] = {
     "broker_narrative": test_broker_narrative.check,
     "dec_page": test_dec_page.check,
@@ -37,7 +37,7 @@ CHECKS: dict[str, Callable[[Any, Any, dict[str, Any]], None]] = {
 
 @pytest.mark.parametrize("tier", tuple(PRESETS))
 @pytest.mark.slow
-def test_world_invariants_over_200_seeds(tier: str) -> None:
+def test_world_invariants_over_100_seeds(tier: str) -> None:
     knobs = plain(tier)
     carried = dict.fromkeys(CHECKS, 0)
     for seed in SEEDS:

@@ -1,5 +1,5 @@
 """Supplemental applications (trucking, contractors, restaurant, habitational): which packets
-carry which, each variant's arithmetic and agreement with the world over 200 worlds per tier,
+carry which, each variant's arithmetic and agreement with the world over 100 worlds per tier,
 mutations the checks must catch, and a rendered read-back of every variant at every tier."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ LIGHT: dict[str, object] = {
     "financials.years": 1,
     "drivers.min_rows": 1,
 }
-SEEDS = seeds(200)
+SEEDS = seeds(100)
 QUESTIONS: dict[str, tuple[type[Any], tuple[Any, ...]]] = {
     "trucking": (model.TruckingAnswers, questions.TRUCKING_QUESTIONS),
     "contractors": (model.ContractorAnswers, questions.CONTRACTOR_QUESTIONS),

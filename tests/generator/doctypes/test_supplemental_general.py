@@ -1,5 +1,5 @@
 """The general supplemental application every packet carries: its agreement with the world
-over 200 worlds per tier (applicant, premises, answers, prior insurance, signature), mutations
+over 100 worlds per tier (applicant, premises, answers, prior insurance, signature), mutations
 the checks must catch, and a rendered read-back of both formats at every tier."""
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ NAME = "supplemental_general"
 DOCS = ("supplemental_general_pdf", "supplemental_general_excel")
 CSV = "supplemental_general_csv"
 TIERS = tuple(PRESETS)
-SEEDS = seeds(200)
-# The parts of the world the supplement never reads, shrunk so 200 worlds per tier stay fast;
+SEEDS = seeds(100)
+# The parts of the world the supplement never reads, shrunk so 100 worlds per tier stay fast;
 # buildings and the loss history keep the tier's sizes.
 LIGHT: dict[str, object] = {
     "drivers.min_rows": 1,

@@ -214,12 +214,14 @@ def test_the_audit_reads_scanned_values_by_ocr(
 def test_the_audit_fails_a_scan_ocr_cannot_read(
     run_cli: Any, render: Render, tmp_path: Path
 ) -> None:
-    """Boxes that point at the wrong place are not saved by a lenient OCR check."""
+    """Boxes that point at the wrong place are not saved by a lenient OCR check: with one
+    value in four changed (every one would cost OCR's every retry on every box, minutes),
+    the level's recall falls far below its minimum."""
     rendered = render("N3", 3, (DOC,), "scan.clean")
     packet = write(rendered, tmp_path / "N3-000003")
     truth = packet / f"field_truth_{DOC}.json"
     data = json.loads(truth.read_text())
-    for entry in data["fields"]:
+    for entry in data["fields"][::4]:
         entry["rendered_as"] = entry["rendered_as"][::-1] + "Q"
     truth.write_text(json.dumps(data))
     result = run_cli("audit", "--ocr", "--json", "--packets", str(packet))

@@ -1,12 +1,14 @@
 """Harder scan damage (the harsher scan levels): optics (focus, motion, toner spread) over the whole
 page and local damage on part of it (a blurred patch, a roller bar, a fold, a coffee ring, punch
-holes, the shadow a phone and the hand holding it throw over a photographed page).
+holes), and the shadow a phone and the hand holding it throw over a photographed page.
 
 Each works in place on a scanned page's gray pixels (uint8, a row per pixel row, 255 = white)
-before the scan's tone curve, and draws its randomness from the page's generator, so a page is
-byte-identical across runs. Strengths are tuned so that every value stays legible to a person
-(a value damaged past reading is the legibility rule's business, not this module's), except
-`blot`, which is damage past reading on purpose (overlay.blot, docs/patterns.md rule 3b).
+before the scan's tone curve (the phone's shadow is light, multiplied in with the rest of a
+photo's light by `scan._camera_light`), and draws its randomness from the page's generator,
+so a page is byte-identical across runs. Strengths are tuned so that every value stays
+legible to a person (a value damaged past reading is the legibility rule's business, not this
+module's), except `blot`, which is damage past reading on purpose (overlay.blot,
+docs/patterns.md rule 3b).
 """
 
 from __future__ import annotations
@@ -154,12 +156,17 @@ BLOT_GROW_MIN = 2.0
 Corners = list[tuple[float, float]]
 
 
-def cast_shadow(pixels: Matrix, dpi: int, rng: np.random.Generator) -> None:
+def phone_shadow(size: tuple[int, int], dpi: int, rng: np.random.Generator, step: int) -> Matrix:
     """The shadow a phone and the hand holding it throw over a photographed page: one corner's
     side of a slanted line (reaching 30-50 % of the way to the opposite corner, turned up to
     20 degrees off square to it) at 58-68 % light, its edge a soft penumbra 0.4-0.7 inch
-    wide. Ink stays ink under it: a person reads through a shadow."""
-    rows, cols = pixels.shape
+    wide. Ink stays ink under it: a person reads through a shadow.
+
+    Returned as light (float32, 1 where the shadow does not reach) at the centres of the
+    `step` x `step` pixel cells of an image of `size` (columns, rows): the penumbra is over a
+    hundred pixels wide, so the light is drawn coarse and enlarged smoothly with the rest of
+    the page's light (`scan._camera_light`)."""
+    cols, rows = size
     corner = int(rng.integers(0, 4))
     reach = float(rng.uniform(0.3, 0.5))
     turn = math.radians(float(rng.uniform(-20.0, 20.0)))
@@ -169,45 +176,12 @@ def cast_shadow(pixels: Matrix, dpi: int, rng: np.random.Generator) -> None:
     toward = math.atan2(rows / 2 - cy, cols / 2 - cx) + turn
     ux, uy = math.cos(toward), math.sin(toward)
     edge = reach * math.hypot(cols, rows)
-    # Only the pixels the shadow reaches are darkened (beyond `edge + soft / 2` along the
-    # shadow's direction the light is 1, which leaves a pixel as it is): the rectangle around
-    # the part of the image on the shadow's side of that line, computed as on the whole image.
-    x0, y0, x1, y1 = _reached((cols, rows), (cx, cy), (ux, uy), edge + soft / 2)
-    if x1 <= x0 or y1 <= y0:
-        return
-    xs = np.arange(cols, dtype=np.float32)[None, x0:x1] - cx
-    ys = np.arange(rows, dtype=np.float32)[y0:y1, None] - cy
+    xs = (np.arange(-(-cols // step), dtype=np.float32)[None, :] + 0.5) * step - cx
+    ys = (np.arange(-(-rows // step), dtype=np.float32)[:, None] + 0.5) * step - cy
     along = xs * np.float32(ux) + ys * np.float32(uy)
     inside = np.clip((edge + soft / 2 - along) / np.float32(soft), 0.0, 1.0)
     ramp = inside * inside * (3.0 - 2.0 * inside)  # smoothstep: no visible band at the edges
-    light = (1.0 - depth * ramp).astype(np.float32)
-    _darken(pixels[y0:y1, x0:x1], light)
-
-
-def _reached(
-    size: tuple[int, int], origin: tuple[float, float], toward: tuple[float, float], limit: float
-) -> tuple[int, int, int, int]:
-    """The pixel rectangle (left, top, right, bottom) holding every pixel of an image of
-    `size` (columns, rows) whose distance from `origin` along the unit vector `toward` is
-    below `limit`: the bounds of the image's corners and of its edges' crossings of that line
-    on the near side, grown by two pixels for float32's rounding."""
-    cols, rows = size
-    (cx, cy), (ux, uy) = origin, toward
-    corners = [(0.0, 0.0), (float(cols), 0.0), (float(cols), float(rows)), (0.0, float(rows))]
-    along = [(x - cx) * ux + (y - cy) * uy for x, y in corners]
-    points = [corner for corner, a in zip(corners, along, strict=True) if a < limit]
-    for i in range(4):
-        (xa, ya), (xb, yb), a, b = corners[i], corners[(i + 1) % 4], along[i], along[(i + 1) % 4]
-        if (a < limit) != (b < limit):
-            t = (limit - a) / (b - a)
-            points.append((xa + t * (xb - xa), ya + t * (yb - ya)))
-    if not points:
-        return 0, 0, 0, 0
-    left = max(0, math.floor(min(x for x, _ in points)) - 2)
-    top = max(0, math.floor(min(y for _, y in points)) - 2)
-    right = min(cols, math.ceil(max(x for x, _ in points)) + 2)
-    bottom = min(rows, math.ceil(max(y for _, y in points)) + 2)
-    return left, top, right, bottom
+    return np.asarray(1.0 - depth * ramp, dtype=np.float32)
 
 
 def blot_corners(corners: Corners) -> Corners:
@@ -270,5 +244,4 @@ DAMAGE: dict[str, Callable[[Matrix, int, np.random.Generator], None]] = {
     "crease": crease,
     "coffee": coffee,
     "punch": punch,
-    "cast_shadow": cast_shadow,
 }

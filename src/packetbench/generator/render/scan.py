@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 import pypdfium2 as pdfium
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from packetbench.generator.render import damage, faxheader, projective
 
@@ -70,6 +70,9 @@ class Level:
     up: int = 1
     # Rows and columns of tiles a perspective is drawn in (`_tile_matrices`; None: `TILES`).
     tiles: tuple[int, int] | None = None
+    # A phone's camera: the uneven light with the phone's shadow over a corner
+    # (`damage.phone_shadow`) drawn as one smooth field (`_camera_light`).
+    camera: bool = False
 
 
 LEVELS: dict[str, Level] = {
@@ -261,7 +264,8 @@ NEW_LEVELS: dict[str, Level] = {
     # inside their boxes (a 5-point VIN on the far side of the tilt), at 165 dpi 98.0 %. At
     # quality 60 with noise 6 a 6-point "6" under the shadow closed into a "0"; quality 70
     # and noise 4 keep it open. The perspective is drawn in 32 x 16 tiles (a photo's:
-    # 12 x 6), so no pixel strays more than 0.15 px from the page's homography.
+    # 12 x 6), so no pixel strays more than 0.15 px from the page's homography; the light
+    # and the phone's shadow are one smooth field (`Level.camera`).
     "phone_photo": Level(
         "phone_photo",
         160,
@@ -278,7 +282,7 @@ NEW_LEVELS: dict[str, Level] = {
         background=84,
         whiten=0.0,
         blur=0.3,
-        damage=("cast_shadow",),
+        camera=True,
         tiles=(32, 16),
     ),
 }
@@ -296,8 +300,8 @@ NEW_LEVELS: dict[str, Level] = {
 # 52-62 % a development N5 packet's calibration (N5-870003) found 21 of 213 boxes unread, a
 # schedule's 5-point names on the far side of the tilt: hence 55-65 %, and the audit cuts a
 # slanted box along its own line (`audit.ocr.levelled`). No focus blur (a phone's 0.3 pixel
-# cost more time than anything else in the photo and changed no reading), and a phone
-# photo's 32 x 16 tiles (within 0.8 px of the homography at this tilt).
+# cost more time than anything else in the photo and changed no reading); a phone photo's
+# 32 x 16 tiles (within 0.8 px of the homography at this tilt) and its light.
 NEW_LEVELS["far_photo"] = replace(
     NEW_LEVELS["phone_photo"],
     name="far_photo",
@@ -620,7 +624,7 @@ def _shading(level: Level, rng: np.random.Generator, size: tuple[int, int]) -> S
     if level.edges or level.shadow:
         side = int(rng.integers(0, 4)) if level.shadow else 0
         shading = _edges(size, level.edges, side, level.shadow)
-    if level.light:
+    if level.light and not level.camera:  # a camera's light: `_camera_light`
         # A smooth field, drawn at a quarter of the resolution and enlarged by repeating
         # pixels: it changes by under a gray level per 4 pixels, so no step shows, and a
         # smooth enlargement would cost as much as the rest of the page's damage.
@@ -641,6 +645,26 @@ def _shading(level: Level, rng: np.random.Generator, size: tuple[int, int]) -> S
             region[:] = (region.astype(np.uint32) * part) >> 8  # 256 * 256 overflows uint16
         shading = [((0, 0, *size), light)]
     return shading
+
+
+LIGHT_STEP = 4  # pixels per side of the cells a camera's light is drawn in
+
+
+def _camera_light(level: Level, rng: np.random.Generator, size: tuple[int, int]) -> Image.Image:
+    """The light on a phone's photo (`Level.camera`): a gradient across the frame (as
+    `_shading` draws a photo's) times the phone's shadow over a corner (`damage.phone_shadow`),
+    drawn at the centres of LIGHT_STEP-pixel cells and enlarged bilinearly to `size`: both
+    change by about a gray level per pixel at most, so nothing of them is lost, and the page's
+    light costs two passes over its pixels (the enlargement and Pillow's multiply)."""
+    gx, gy = (float(v) for v in rng.uniform(-1.0, 1.0, 2))
+    cols, rows = -(-size[0] // LIGHT_STEP), -(-size[1] // LIGHT_STEP)
+    x = ((np.arange(cols, dtype=np.float32) + 0.5) * LIGHT_STEP / size[0] - 0.5)[None, :]
+    y = ((np.arange(rows, dtype=np.float32) + 0.5) * LIGHT_STEP / size[1] - 0.5)[:, None]
+    field = 1.0 - level.light * (0.5 + gx * x + gy * y).clip(0.0, 1.0) * 0.6
+    field = field * damage.phone_shadow(size, level.dpi, rng, LIGHT_STEP)
+    coarse = Image.fromarray(np.round(field * 255.0).clip(0, 255).astype(np.uint8))
+    box = (0.0, 0.0, size[0] / LIGHT_STEP, size[1] / LIGHT_STEP)
+    return coarse.resize(size, Image.Resampling.BILINEAR, box=box)
 
 
 TILE = 509  # noise tile side, prime so its repeats never line up with the page's grid
@@ -699,6 +723,9 @@ def degrade(
     table that makes the returned image. A page takes a few milliseconds."""
     rows, cols = pixels.shape
     size = (cols, rows)
+    if level.camera:
+        lit = ImageChops.multiply(Image.fromarray(pixels), _camera_light(level, rng, size))
+        pixels = np.array(lit)
     for (left, top, right, bottom), part in _shading(level, rng, size):
         region = pixels[top:bottom, left:right]
         region[:] = (region * part) >> 8
