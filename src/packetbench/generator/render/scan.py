@@ -617,6 +617,14 @@ def _edges(size: tuple[int, int], strength: float, side: int, shadow: float) -> 
     ]
 
 
+def _gradient(strength: float, rng: np.random.Generator, x: Matrix, y: Matrix) -> Matrix:
+    """Uneven light across a photographed page: light (0-1) at the points `x` (a row) and `y`
+    (a column), both -0.5 to 0.5 across the page, falling by up to `strength` x 0.6 along a
+    direction drawn from `rng`."""
+    gx, gy = (float(v) for v in rng.uniform(-1.0, 1.0, 2))
+    return 1.0 - strength * (0.5 + gx * x + gy * y).clip(0.0, 1.0) * 0.6
+
+
 def _shading(level: Level, rng: np.random.Generator, size: tuple[int, int]) -> Shading:
     """The light falling on the page (dark edges, a shadow along one side, a gradient across
     a photo), as the parts of the page it darkens. Empty when the level has none."""
@@ -628,11 +636,10 @@ def _shading(level: Level, rng: np.random.Generator, size: tuple[int, int]) -> S
         # A smooth field, drawn at a quarter of the resolution and enlarged by repeating
         # pixels: it changes by under a gray level per 4 pixels, so no step shows, and a
         # smooth enlargement would cost as much as the rest of the page's damage.
-        gx, gy = (float(v) for v in rng.uniform(-1.0, 1.0, 2))
         cols, rows = max(size[0] // 4, 2), max(size[1] // 4, 2)
         x = np.linspace(-0.5, 0.5, cols, dtype=np.float32)[None, :]
         y = np.linspace(-0.5, 0.5, rows, dtype=np.float32)[:, None]
-        field = 1.0 - level.light * (0.5 + gx * x + gy * y).clip(0.0, 1.0) * 0.6
+        field = _gradient(level.light, rng, x, y)
         light = _multiplier(
             np.asarray(
                 Image.fromarray((field * 255.0).astype(np.uint8)).resize(
@@ -651,16 +658,15 @@ LIGHT_STEP = 4  # pixels per side of the cells a camera's light is drawn in
 
 
 def _camera_light(level: Level, rng: np.random.Generator, size: tuple[int, int]) -> Image.Image:
-    """The light on a phone's photo (`Level.camera`): a gradient across the frame (as
-    `_shading` draws a photo's) times the phone's shadow over a corner (`damage.phone_shadow`),
+    """The light on a phone's photo (`Level.camera`): a gradient across the frame
+    (`_gradient`, as a photo's) times the phone's shadow over a corner (`damage.phone_shadow`),
     drawn at the centres of LIGHT_STEP-pixel cells and enlarged bilinearly to `size`: both
     change by about a gray level per pixel at most, so nothing of them is lost, and the page's
     light costs two passes over its pixels (the enlargement and Pillow's multiply)."""
-    gx, gy = (float(v) for v in rng.uniform(-1.0, 1.0, 2))
     cols, rows = -(-size[0] // LIGHT_STEP), -(-size[1] // LIGHT_STEP)
     x = ((np.arange(cols, dtype=np.float32) + 0.5) * LIGHT_STEP / size[0] - 0.5)[None, :]
     y = ((np.arange(rows, dtype=np.float32) + 0.5) * LIGHT_STEP / size[1] - 0.5)[:, None]
-    field = 1.0 - level.light * (0.5 + gx * x + gy * y).clip(0.0, 1.0) * 0.6
+    field = _gradient(level.light, rng, x, y)  # drawn first: the shadow's draws follow
     field = field * damage.phone_shadow(size, level.dpi, rng, LIGHT_STEP)
     coarse = Image.fromarray(np.round(field * 255.0).clip(0, 255).astype(np.uint8))
     box = (0.0, 0.0, size[0] / LIGHT_STEP, size[1] / LIGHT_STEP)
