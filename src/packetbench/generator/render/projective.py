@@ -65,8 +65,16 @@ def inverse(m: Mat3) -> Mat3:
 
 def solve(a: list[list[float]], b: list[float]) -> list[float]:
     """x with a x = b, by Gaussian elimination with partial pivoting (a square, not singular)."""
+    return solve_each(a, [b])[0]
+
+
+def solve_each(a: list[list[float]], bs: list[list[float]]) -> list[list[float]]:
+    """`solve(a, b)` for each b of `bs`, eliminating `a` once: every right-hand side is a
+    column of the same augmented rows, so each gets the very operations `solve` gives it."""
     n = len(a)
-    rows = [[*map(float, row), float(rhs)] for row, rhs in zip(a, b, strict=True)]
+    if any(len(b) != n for b in bs):
+        raise ValueError("a right-hand side's length is not the system's")
+    rows = [[*map(float, row), *(float(b[i]) for b in bs)] for i, row in enumerate(a)]
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
         if rows[pivot][col] == 0.0:
@@ -77,13 +85,16 @@ def solve(a: list[list[float]], b: list[float]) -> list[float]:
             factor = rows[r][col] / head[col]
             if factor:
                 rows[r] = [v - factor * h for v, h in zip(rows[r], head, strict=True)]
-    x = [0.0] * n
-    for r in range(n - 1, -1, -1):
-        acc = rows[r][n]
-        for c in range(r + 1, n):
-            acc -= rows[r][c] * x[c]
-        x[r] = acc / rows[r][r]
-    return x
+    solutions = []
+    for k in range(len(bs)):
+        x = [0.0] * n
+        for r in range(n - 1, -1, -1):
+            acc = rows[r][n + k]
+            for c in range(r + 1, n):
+                acc -= rows[r][c] * x[c]
+            x[r] = acc / rows[r][r]
+        solutions.append(x)
+    return solutions
 
 
 def homography(source: Sequence[Point], target: Sequence[Point]) -> Mat3:
@@ -100,15 +111,27 @@ def homography(source: Sequence[Point], target: Sequence[Point]) -> Mat3:
 
 def affine_fit(source: Sequence[Point], target: Sequence[Point]) -> Mat3:
     """The affine map closest to taking `source` onto `target` (least squares, by the normal
-    equations)."""
-    ata = [[0.0] * 3 for _ in range(3)]
-    atu = [0.0] * 3
-    atv = [0.0] * 3
+    equations).
+
+    Each sum of the normal equations is accumulated point by point in order, as the matrix
+    products would (x * 1.0 is x and x * y is y * x, exactly, so the symmetric entries are
+    summed once), and the system is eliminated once for both right-hand sides
+    (`solve_each`)."""
+    sxx = sxy = sx = syy = sy = n = 0.0
+    sxu = syu = su = sxv = syv = sv = 0.0
     for (x, y), (u, v) in zip(source, target, strict=True):
-        p = (x, y, 1.0)
-        for r in range(3):
-            for c in range(3):
-                ata[r][c] += p[r] * p[c]
-            atu[r] += p[r] * u
-            atv[r] += p[r] * v
-    return mat3([solve(ata, atu), solve(ata, atv), [0.0, 0.0, 1.0]])
+        sxx += x * x
+        sxy += x * y
+        sx += x
+        syy += y * y
+        sy += y
+        n += 1.0
+        sxu += x * u
+        syu += y * u
+        su += u
+        sxv += x * v
+        syv += y * v
+        sv += v
+    ata = [[sxx, sxy, sx], [sxy, syy, sy], [sx, sy, n]]
+    first, second = solve_each(ata, [[sxu, syu, su], [sxv, syv, sv]])
+    return mat3([first, second, [0.0, 0.0, 1.0]])

@@ -450,7 +450,7 @@ def _tile_matrices(
     with are the same bits on every machine."""
     rows, cols = grid
     h = projective.mat3(np.asarray(homography, dtype=np.float64).tolist())
-    back = projective.inverse(h)
+    (a, b, c0), (d, e, f), (g, k, m) = projective.inverse(h)
     xs = [float(v) for v in np.linspace(0, size[0], cols + 1).round()]
     ys = [float(v) for v in np.linspace(0, size[1], rows + 1).round()]
     t = [i / 3 for i in range(4)]
@@ -470,7 +470,11 @@ def _tile_matrices(
                 for ty in t
                 for tx in t
             ]
-            source = [projective.apply(back, x, y) for x, y in moved]
+            # `projective.apply` of the inverse, written out (the same operations, in order).
+            source = []
+            for x, y in moved:
+                w = g * x + k * y + m
+                source.append(((a * x + b * y + c0) / w, (d * x + e * y + f) / w))
             fit = projective.affine_fit(source, moved)
             tiles.append(
                 (
