@@ -32,7 +32,7 @@ from reportlab.pdfgen.canvas import Canvas
 from packetbench.generator.errors import LayoutError
 from packetbench.generator.render import faxheader, fonts
 from packetbench.generator.render.presentation import Presentation
-from packetbench.generator.render.recorder import Location, Recorder
+from packetbench.generator.render.recorder import Drawn, Location, Recorder
 
 if TYPE_CHECKING:
     from packetbench.generator.render.scan import Level
@@ -501,6 +501,9 @@ class PdfDocument:
 
         pages = list(self.pages)
         targets = self._blot_targets(scans)
+        # What was drawn where, looked up once: scanning a page moves its boxes, never a box
+        # from one page to another.
+        boxed = self.recorder.boxed_by_page()
         pdf = scan.open_pdf(native)
         try:
             for index, (level, seed) in sorted(scans.items()):
@@ -529,10 +532,17 @@ class PdfDocument:
                         pixels=scanned.pixels,
                     )
                 ]
-                self.recorder.scanned(index + 1, scanned.transform.quad)
+                on_page = boxed.get(index + 1, [])
+                self.recorder.scanned(index + 1, scanned.transform.quad, on_page)
                 assert scanned.clean is not None and scanned.pixels is not None
                 self._mark_legible(
-                    index + 1, found, scanned.clean, scanned.pixels, self.height, scanned.covered
+                    index + 1,
+                    found,
+                    scanned.clean,
+                    scanned.pixels,
+                    self.height,
+                    scanned.covered,
+                    on_page,
                 )
                 self.recorder.presentation.scanned[index + 1] = scanned.details
                 for hook in self.recorder.presentation.on_scan:
@@ -735,32 +745,43 @@ class PdfDocument:
         pixels: Any,
         height: float,
         covered: Any | None,
+        boxed: list[tuple[Drawn | None, Location]] | None = None,
     ) -> None:
         """Mark every location on scanned `page` legible or not by the legibility rule, on its
         box as scanned (`packetbench.legibility.legible_cut`, on the box as
         `legibility.cut` cuts it, as the audit cuts it again): `clean` and `pixels` are the
         image the page landed on (the page's own, or its sheet's), `height` that image's
-        height in points, `covered` its pixels under something printed over it (or None)."""
+        height in points, `covered` its pixels under something printed over it (or None).
+        `boxed`: the page's boxes (`Recorder.boxed_by_page`), or None to find them here."""
         from packetbench import legibility
 
-        for drawn in self.recorder.drawn.values():
+        if boxed is None:
+            boxed = [
+                (drawn, location)
+                for drawn in self.recorder.drawn.values()
+                for location in drawn.locations
+                if location.get("page") == page
+            ]
+        judged: dict[str, bool] = {}
+        for drawn, location in boxed:
+            if drawn is None or "quad" not in location:
+                continue  # covered (nothing of it shows), or not moved by a scan
             # A value too short to be declared illegible with a margin stays legible: its
             # damage is OCR's to judge (`legibility.MIN_ILLEGIBLE_LENGTH`), so it is not judged.
-            judged = legibility.may_be_illegible(drawn.rendered_as)
-            for location in drawn.locations:
-                if location.get("page") != page or "quad" not in location:
-                    continue
-                if not judged:
-                    location["legible"] = True
-                    continue
-                quad = location["quad"]
-                verdict = legibility.legible_cut(
-                    legibility.cut(clean, pixels, quad, level.dpi, height, covered),
-                    blur=level.blur,
-                    motion=level.motion,
-                    glyph_pixels=legibility.quad_height(quad) * level.dpi / 72.0,
-                )
-                location["legible"] = verdict.legible
+            text = drawn.rendered_as
+            if text not in judged:
+                judged[text] = legibility.may_be_illegible(text)
+            if not judged[text]:
+                location["legible"] = True
+                continue
+            quad = location["quad"]
+            verdict = legibility.legible_cut(
+                legibility.cut(clean, pixels, quad, level.dpi, height, covered),
+                blur=level.blur,
+                motion=level.motion,
+                glyph_pixels=legibility.quad_height(quad) * level.dpi / 72.0,
+            )
+            location["legible"] = verdict.legible
 
     def _emit_pages(
         self,

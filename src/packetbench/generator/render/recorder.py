@@ -147,19 +147,40 @@ class Recorder:
                 entry["text_layer"] = False
             self.strings.append(entry)
 
-    def scanned(self, page: int, quad: Callable[[list[float]], list[float]]) -> None:
+    def boxed_by_page(self) -> dict[int, list[tuple[Drawn | None, Location]]]:
+        """Every location with a box (drawn, or drawn and covered: None for its `Drawn`), by
+        page, in the order `scanned` meets them: a document scanning many pages looks its
+        values up once, not once per page."""
+        pages: dict[int, list[tuple[Drawn | None, Location]]] = {}
+        for drawn in self.drawn.values():
+            for location in drawn.locations:
+                if "bbox" in location and "page" in location:
+                    pages.setdefault(location["page"], []).append((drawn, location))
+        for locations in self.covered.values():
+            for location in locations:
+                if "bbox" in location and "page" in location:
+                    pages.setdefault(location["page"], []).append((None, location))
+        return pages
+
+    def scanned(
+        self,
+        page: int,
+        quad: Callable[[list[float]], list[float]],
+        boxed: list[tuple[Drawn | None, Location]] | None = None,
+    ) -> None:
         """Page `page` became an image: what was drawn on it moved with the scan (`quad` maps a
         native bbox to its corners; its bbox becomes the smallest upright box holding them)
         and only OCR of the image can read it now. Text that was drawn invisibly there is gone
-        (an image has no hidden layer)."""
-        for locations in [d.locations for d in self.drawn.values()] + list(self.covered.values()):
-            for location in locations:
-                if location.get("page") == page and "bbox" in location:
-                    moved = quad(location["bbox"])
-                    xs, ys = moved[0::2], moved[1::2]
-                    location["bbox"] = [min(xs), min(ys), max(xs), max(ys)]
-                    location["quad"] = moved
-                    location["text_layer"] = False
+        (an image has no hidden layer). `boxed`: the page's entry of `boxed_by_page` (made
+        before any of its pages was scanned), or None to find them here."""
+        if boxed is None:
+            boxed = self.boxed_by_page().get(page, [])
+        for _, location in boxed:
+            moved = quad(location["bbox"])
+            xs, ys = moved[0::2], moved[1::2]
+            location["bbox"] = [min(xs), min(ys), max(xs), max(ys)]
+            location["quad"] = moved
+            location["text_layer"] = False
         for entry in self.strings:
             if entry["page"] == page:
                 entry["text_layer"] = False
