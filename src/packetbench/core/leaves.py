@@ -12,7 +12,7 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from types import NoneType, UnionType
 from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin
 
@@ -190,9 +190,14 @@ def leaf_index(instance: BaseModel) -> dict[str, tuple[Any, Leaf]]:
 _PATH_PART = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)((?:\[\d+\])*)")
 
 
+_INDEX = re.compile(r"\[\d+\]")
+
+
+@lru_cache(maxsize=1 << 16)
 def path_pattern(path: str) -> str:
-    """`locations[3].tiv` -> `locations[].tiv`: the path with its list indices erased."""
-    return re.sub(r"\[\d+\]", "[]", path)
+    """`locations[3].tiv` -> `locations[].tiv`: the path with its list indices erased
+    (remembered: the table and sheet renderers ask for every cell's path)."""
+    return _INDEX.sub("[]", path)
 
 
 def set_path(data: dict[str, Any], path: str, value: Any) -> None:
