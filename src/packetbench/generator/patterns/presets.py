@@ -74,33 +74,34 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     # The native documents left carry the text-layer attacks below. From N4 the milder levels
     # give way to the ones a reader without restoration cannot read (a level may be rarer in a
     # harder tier from N4 on; the scan share never is), and at N5 to the one a careful reader
-    # cannot either: of N5's PDF documents about four in five are phone photos from further
-    # back (`far_photo`: the page half the frame, tilted, half upside down), about one in
-    # twenty fed turned, one in twenty copied reduced, and one in forty crooked; every other
-    # level is kept at N5, a document in three hundred each. Override any level
+    # cannot either: of N5's PDF documents about nine in ten are phone photos from further
+    # back (`far_photo`: the page half the frame, tilted, half upside down). A careful reader
+    # undoes the other levels nearly whole, so each is kept at N5 only rarely: fed turned or
+    # copied reduced about one document in eighty, crooked one in 125, every other level one
+    # in a thousand (together about one document in twenty). Override any level
     # with --set patterns.scan.<level>=P.
-    "scan.clean": (0.0, 0.1, 0.1, 0.08, 0.003),
-    "scan.moderate": (0.0, 0.0, 0.2, 0.15, 0.003),
-    "scan.fax": (0.0, 0.0, 0.1, 0.08, 0.003),
-    "scan.skewed": (0.0, 0.0, 0.0, 0.1, 0.003),
-    "scan.degraded": (0.0, 0.0, 0.0, 0.1, 0.003),
-    "scan.photo": (0.0, 0.0, 0.0, 0.05, 0.003),
-    "scan.mixed": (0.0, 0.08, 0.08, 0.06, 0.003),
-    "scan.ocr_layer": (0.0, 0.0, 0.08, 0.06, 0.003),
+    "scan.clean": (0.0, 0.1, 0.1, 0.08, 0.001),
+    "scan.moderate": (0.0, 0.0, 0.2, 0.15, 0.001),
+    "scan.fax": (0.0, 0.0, 0.1, 0.08, 0.001),
+    "scan.skewed": (0.0, 0.0, 0.0, 0.1, 0.001),
+    "scan.degraded": (0.0, 0.0, 0.0, 0.1, 0.001),
+    "scan.photo": (0.0, 0.0, 0.0, 0.05, 0.001),
+    "scan.mixed": (0.0, 0.08, 0.08, 0.06, 0.001),
+    "scan.ocr_layer": (0.0, 0.0, 0.08, 0.06, 0.001),
     # Damage up to the edge of legibility, from N4; each level's OCR minimum is in
     # audit.result.OCR_RECALL_MIN. photocopy_3rd is opt-in (scan.OPT_IN).
-    "scan.blurred": (0.0, 0.0, 0.0, 0.03, 0.003),
-    "scan.motion_blur": (0.0, 0.0, 0.0, 0.02, 0.003),
-    "scan.photocopy_2nd": (0.0, 0.0, 0.0, 0.02, 0.003),
-    "scan.jpeg_blocks": (0.0, 0.0, 0.0, 0.03, 0.003),
-    "scan.blurred_patch": (0.0, 0.0, 0.0, 0.02, 0.003),
-    "scan.roller_bar": (0.0, 0.0, 0.0, 0.02, 0.003),
-    "scan.crease": (0.0, 0.0, 0.0, 0.02, 0.003),
-    "scan.coffee_ring": (0.0, 0.0, 0.0, 0.02, 0.003),
-    "scan.punch_holes": (0.0, 0.0, 0.0, 0.02, 0.003),
-    "scan.rotated": (0.0, 0.0, 0.0, 0.07, 0.05),
-    "scan.reduced": (0.0, 0.0, 0.0, 0.07, 0.05),
-    "scan.crooked": (0.0, 0.0, 0.0, 0.07, 0.03),
+    "scan.blurred": (0.0, 0.0, 0.0, 0.03, 0.001),
+    "scan.motion_blur": (0.0, 0.0, 0.0, 0.02, 0.001),
+    "scan.photocopy_2nd": (0.0, 0.0, 0.0, 0.02, 0.001),
+    "scan.jpeg_blocks": (0.0, 0.0, 0.0, 0.03, 0.001),
+    "scan.blurred_patch": (0.0, 0.0, 0.0, 0.02, 0.001),
+    "scan.roller_bar": (0.0, 0.0, 0.0, 0.02, 0.001),
+    "scan.crease": (0.0, 0.0, 0.0, 0.02, 0.001),
+    "scan.coffee_ring": (0.0, 0.0, 0.0, 0.02, 0.001),
+    "scan.punch_holes": (0.0, 0.0, 0.0, 0.02, 0.001),
+    "scan.rotated": (0.0, 0.0, 0.0, 0.07, 0.012),
+    "scan.reduced": (0.0, 0.0, 0.0, 0.07, 0.012),
+    "scan.crooked": (0.0, 0.0, 0.0, 0.07, 0.008),
     # Damage against careful readers (Difficulty III): at N5 only.
     "scan.far_photo": (0.0, 0.0, 0.0, 0.0, 0.97),
     # textlayer: one text attack per document (they exclude each other and every scan), so
