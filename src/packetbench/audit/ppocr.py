@@ -97,6 +97,10 @@ def split_line(
     return chars, tokens
 
 
+# Sessions are made one engine at a time (`PpOcr` amends the package's options meanwhile).
+_LOADING_SESSIONS = threading.Lock()
+
+
 class PpOcr:
     """PP-OCRv4 on one thread. `lines` reads an image whole; `read_box` reads a box cut out
     of a page on its own, as the audit reads a box tesseract missed."""
@@ -104,8 +108,28 @@ class PpOcr:
     def __init__(self) -> None:
         required("this reader")  # (and no telemetry)
         from rapidocr_onnxruntime import RapidOCR
+        from rapidocr_onnxruntime.utils import infer_engine
 
-        self._engine = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1)
+        # The package turns onnxruntime's memory arena off: then every run maps and unmaps its
+        # large tensors afresh (a box's detection reads it enlarged to 736 pixels a side), a
+        # fifth of the engine's CPU time in the kernel zeroing pages. With the arena the same
+        # kernels compute the same numbers in memory kept from run to run (its peak is the
+        # same: one call at a time). The package has no setting for it, so its session
+        # options are amended while the engine's sessions are made.
+        session = infer_engine.OrtInferSession
+        made = session.__dict__["_init_sess_opts"]
+
+        def options(config: dict[str, Any]) -> Any:
+            opts = made.__func__(config)
+            opts.enable_cpu_mem_arena = True
+            return opts
+
+        with _LOADING_SESSIONS:
+            session._init_sess_opts = staticmethod(options)
+            try:
+                self._engine = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1)
+            finally:
+                session._init_sess_opts = made
         self._guard = threading.Lock()  # the wrapper keeps per-call state: one call at a time
 
     def lines(self, image: Matrix, source: str) -> list[tuple[Matrix, str]]:
