@@ -372,16 +372,28 @@ class PixelPage:
     # Strings printed over the scanned page after its scan (a fax's header) and their quads on
     # it (`Rebuilt.printed`): the clean page never has them, so OCR reads them there.
     printed: list[tuple[str, list[float]]] = field(default_factory=list)
+    # Verdicts by quad, and places by string, once worked out: a string drawn in a value's
+    # box is judged in the same quad as the value (an eighth of an N5 packet's boxes), and
+    # a string's places are asked for up to three times.
+    _verdicts: dict[tuple[float, ...], Judgement] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    _places: dict[str, list[list[float]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def judge_box(self, quad: list[float]) -> Judgement:
         """The verdict on one value's box, cut exactly as the generator cut it when it judged
         the box (`legibility.cut`: only the pixels inside its quad, grown by MARGIN points, a
         box turned off a quarter turn levelled along its line), so a form's rule or a
         neighbour's text beside the value can neither vouch for it nor spoil it."""
-        box = cut(self.clean, self.scanned, quad, self.dpi, self.height, None, MARGIN)
-        if box is None:
-            return Judgement(UNDECIDED_VERDICT, 1.0, 0)
-        return judge_cut(box)
+        key = tuple(float(v) for v in quad)
+        verdict = self._verdicts.get(key)
+        if verdict is None:
+            box = cut(self.clean, self.scanned, quad, self.dpi, self.height, None, MARGIN)
+            verdict = Judgement(UNDECIDED_VERDICT, 1.0, 0) if box is None else judge_cut(box)
+            self._verdicts[key] = verdict
+        return verdict
 
     def judge_line(self, quad: list[float]) -> Judgement:
         """The verdict on a string drawn across the page (a watermark), in the rectangle
@@ -431,10 +443,13 @@ class PixelPage:
         page: a quad per place."""
         from packetbench.generator.render.scan import Transform
 
-        boxes = self.drawn.find(text) if self.drawn is not None else []
-        boxes += [box for drawn, box in self.inked if drawn == text]
-        transform = Transform(np.array(self.matrix, dtype=np.float64).reshape(3, 3))
-        return [transform.quad(box) for box in boxes]
+        places = self._places.get(text)
+        if places is None:
+            boxes = self.drawn.find(text) if self.drawn is not None else []
+            boxes += [box for drawn, box in self.inked if drawn == text]
+            transform = Transform(np.array(self.matrix, dtype=np.float64).reshape(3, 3))
+            places = self._places[text] = [transform.quad(box) for box in boxes]
+        return [list(quad) for quad in places]
 
     def spreads(self, quad: list[float]) -> bool:
         """Whether `quad`'s upright box covers more than SPREAD of the page."""
