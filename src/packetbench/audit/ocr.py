@@ -1081,13 +1081,15 @@ def read_boxes(
     angles: dict[int, float] | None = None,
     sharpen: bool = False,
     dropout: bool = False,
+    cache: Crops | None = None,
 ) -> dict[int, list[tuple[str, ...]]]:
     """What OCR reads in each box of `regions` (page -> bboxes or quads, PDF points) on its
     own, as `OcrPage.reread` reads it, without reading any page whole: each box is cut out of
     its page prepared as for whole-page OCR (`cut_boxes`), and the boxes of every page read
     together, one tesseract process per way of reading (READINGS); `sharpen`: sharpened;
-    `dropout`: a page drawn, not scanned, read in its red channel (`cut_boxes`)."""
-    crops = cut_boxes(pdf, regions, dpi, angles, dropout)
+    `dropout`: a page drawn, not scanned, read in its red channel (`cut_boxes`); `cache`: the
+    crops cut before (`cut_boxes`)."""
+    crops = cut_boxes(pdf, regions, dpi, angles, dropout, cache)
     out: dict[int, list[tuple[str, ...]]] = {number: [] for number in regions}
     if not crops:
         return out
@@ -1104,13 +1106,16 @@ def second_boxes(
     source: Path,
     dpi: int = DPI,
     angles: dict[int, float] | None = None,
+    cache: Crops | None = None,
 ) -> dict[int, list[tuple[str, ...]]]:
     """What the second engine (`audit.ppocr`) reads in each box of `regions` on its own, each
-    cut out as `read_boxes` cuts it (`cut_boxes`). The engine loads only when there is one."""
+    cut out as `read_boxes` cuts it (`cut_boxes`; `cache`: the crops cut before). The engine
+    loads only when there is one."""
     if not any(regions.values()):
         return {number: [] for number in sorted(regions)}
-    crops = iter(ppocr.engine().read_boxes(cut_boxes(pdf, regions, dpi, angles), dpi, str(source)))
-    return {number: [next(crops) for _ in regions[number]] for number in sorted(regions)}
+    crops = cut_boxes(pdf, regions, dpi, angles, cache=cache)
+    read = iter(ppocr.engine().read_boxes(crops, dpi, str(source)))
+    return {number: [next(read) for _ in regions[number]] for number in sorted(regions)}
 
 
 def _frame(page: Any, scale: float) -> tuple[OcrPage, int, int]:
@@ -1129,12 +1134,14 @@ def cut_boxes(
     dpi: int = DPI,
     angles: dict[int, float] | None = None,
     dropout: bool = False,
+    cache: Crops | None = None,
 ) -> list[np.ndarray[Any, Any]]:
     """Each box of `regions` (page -> bboxes or quads, PDF points), pages in order, cut out of
     its page prepared as for whole-page OCR (a scan, its page in `angles`: evened out and
     turned back) with the rules around it removed, as `OcrPage.reread` cuts it: the
     preparation computed around each box only (`boxcrops`). `dropout`: a page drawn, not
-    scanned, in its red channel (`boxcrops.render_rect`)."""
+    scanned, in its red channel (`boxcrops.render_rect`). `cache`: crops of this `pdf` cut
+    before (`Crops`), taken from it and kept in it."""
     from packetbench.audit import boxcrops
 
     angles = angles or {}
@@ -1143,11 +1150,21 @@ def cut_boxes(
     for number in sorted(regions):
         if not regions[number]:
             continue
+        angle = angles.get(number)
+        keys = [
+            (number, tuple(float(v) for v in region), angle, dropout, dpi)
+            for region in regions[number]
+        ]
+        if cache is not None and all(key in cache for key in keys):
+            crops.extend(cache[key] for key in keys)
+            continue
         page = pdf[number - 1]
         try:
             mapper, width, height = _frame(page, scale)
-            angle = angles.get(number)
-            for region in regions[number]:
+            for key, region in zip(keys, regions[number], strict=True):
+                if cache is not None and key in cache:
+                    crops.append(cache[key])
+                    continue
                 corners = mapper.corners(region)
                 x0, y0, x1, y1 = upright(corners, MARGIN * scale, angle or 0.0, width, height)
                 if x1 <= x0 or y1 <= y0:  # beside the page: nothing to read
@@ -1164,9 +1181,18 @@ def cut_boxes(
                 inside = [(x - x0, y - y0) for x, y in _moved(corners, angle or 0.0, width, height)]
                 box = _unruled(window, dpi)[y0 - wy : y1 - wy, x0 - wx : x1 - wx]
                 crops.append(_lines_cut(levelled(box, inside, MARGIN * scale)))
+                if cache is not None:
+                    crops[-1].setflags(write=False)  # shared: no reader may change it
+                    cache[key] = crops[-1]
         finally:
             page.close()
     return crops
+
+
+# Boxes of one document cut out by `cut_boxes`, by (page, region, angle, dropout, dpi): a box
+# the plain readings leave unread is read again sharpened, then by the second engine, and
+# an illegible box all three ways, each reading of the same crop.
+Crops = dict[tuple[int, tuple[float, ...], float | None, bool, int], np.ndarray[Any, Any]]
 
 
 # A band read in place of a whole page (`read_bands`) reaches this many box heights above and

@@ -14,6 +14,7 @@ from packetbench.audit.located import piece_of as _piece
 from packetbench.audit.native import unattacked
 from packetbench.audit.ocr import (
     DPI,
+    Crops,
     OcrPage,
     Tesseract,
     confusable_shown,
@@ -82,6 +83,8 @@ class ScannedPageAuditor(SourceAuditor):
         self.spread: set[tuple[int, int]] = set()
         # Strings printed over a scanned page after its scan (a fax header: `Rebuilt.printed`).
         self.overprinted: set[tuple[int, int]] = set()
+        # Boxes cut out of the document's pages for OCR, each once (`ocr.cut_boxes`).
+        self.crops: Crops = {}
 
     def check(self, pages: Pages) -> None:
         """Settle what pixels can (`by_unattacked`, `by_pixels`), then OCR each page left
@@ -405,9 +408,15 @@ class ScannedPageAuditor(SourceAuditor):
             engine,
             self.doc.file,
             angles={page: self.state.turns.get(page, 0.0) for page in regions},
+            cache=self.crops,
         )
         read_printed = read_boxes(
-            pdf.document(), printed, engine, self.doc.file, angles=dict.fromkeys(printed, 0.0)
+            pdf.document(),
+            printed,
+            engine,
+            self.doc.file,
+            angles=dict.fromkeys(printed, 0.0),
+            cache=self.crops,
         )
         # What no reading found is read again sharpened (`ocr.sharpened`).
         expected = {
@@ -434,6 +443,7 @@ class ScannedPageAuditor(SourceAuditor):
             self.doc.file,
             angles={page: self.state.turns.get(page, 0.0) for page in regions},
             sharpen=True,
+            cache=self.crops,
         )
         for page, sharp in again.items():
             for i, got in zip(unread[page], sharp, strict=True):
@@ -452,6 +462,7 @@ class ScannedPageAuditor(SourceAuditor):
             {page: [regions[page][i] for i in unread[page]] for page in regions if unread[page]},
             self.doc.file,
             angles={page: self.state.turns.get(page, 0.0) for page in regions},
+            cache=self.crops,
         )
         for page, got_second in second.items():
             for i, got in zip(unread[page], got_second, strict=True):
@@ -624,11 +635,12 @@ class ScannedPageAuditor(SourceAuditor):
             # the page's reading would add the words whose centres fall in the box, and a blot
             # leaves none there a box's own reading does not see.
             regions = {page: [bbox for _, bbox, *_ in self.state.illegible[page]] for page in pages}
-            boxes_read = read_boxes(pdf.document(), regions, engine, self.doc.file, angles=angles)
+            document, file, crops = pdf.document(), self.doc.file, self.crops
+            boxes_read = read_boxes(document, regions, engine, file, angles=angles, cache=crops)
             sharp = read_boxes(
-                pdf.document(), regions, engine, self.doc.file, angles=angles, sharpen=True
+                document, regions, engine, file, angles=angles, sharpen=True, cache=crops
             )
-            second = second_boxes(pdf.document(), regions, self.doc.file, angles=angles)
+            second = second_boxes(document, regions, file, angles=angles, cache=crops)
             for page in pages:
                 every = [
                     (*a, *b, *c)
