@@ -116,20 +116,23 @@ class PpOcr:
         # kernels compute the same numbers in memory kept from run to run (its peak is the
         # same: one call at a time). The package has no setting for it, so its session
         # options are amended while the engine's sessions are made.
-        session = infer_engine.OrtInferSession
-        made = session.__dict__["_init_sess_opts"]
+        # (A version of the package without that hook makes its sessions as it does.)
+        session = getattr(infer_engine, "OrtInferSession", None)
+        made = vars(session).get("_init_sess_opts") if session is not None else None
 
         def options(config: dict[str, Any]) -> Any:
-            opts = made.__func__(config)
+            opts = made.__func__(config)  # type: ignore[union-attr]
             opts.enable_cpu_mem_arena = True
             return opts
 
         with _LOADING_SESSIONS:
-            session._init_sess_opts = staticmethod(options)
+            if isinstance(made, staticmethod):
+                session._init_sess_opts = staticmethod(options)  # type: ignore[union-attr]
             try:
                 self._engine = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1)
             finally:
-                session._init_sess_opts = made
+                if isinstance(made, staticmethod):
+                    session._init_sess_opts = made  # type: ignore[union-attr]
         self._guard = threading.Lock()  # the wrapper keeps per-call state: one call at a time
 
     def lines(self, image: Matrix, source: str) -> list[tuple[Matrix, str]]:
