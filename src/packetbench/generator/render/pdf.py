@@ -756,12 +756,7 @@ class PdfDocument:
         from packetbench import legibility
 
         if boxed is None:
-            boxed = [
-                (drawn, location)
-                for drawn in self.recorder.drawn.values()
-                for location in drawn.locations
-                if location.get("page") == page
-            ]
+            boxed = self.recorder.boxed_by_page().get(page, [])
         judged: dict[str, bool] = {}
         for drawn, location in boxed:
             if drawn is None or "quad" not in location:
