@@ -14,6 +14,7 @@ import io
 import json
 import os
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -261,3 +262,40 @@ def test_the_documents_come_first_and_the_side_table_breaks_no_word(
     assert documents_top < 900, documents_top
     assert slices_open is False
     assert rows > 20 and broken == [], broken[:10]
+
+
+# Before the app's script runs: the first list of runs is answered 2 s late, as a loaded
+# server can answer it; `__runsLate` says when it has been.
+LATE_RUNS = """
+(() => {
+  const fetched = window.fetch.bind(window);
+  let first = true;
+  window.fetch = async (path, ...rest) => {
+    const late = first && String(path) === "api/runs";
+    if (late) first = false;
+    const answer = await fetched(path, ...rest);
+    if (late) {
+      await new Promise((done) => setTimeout(done, 2000));
+      setTimeout(() => { window.__runsLate = true; }, 0);
+    }
+    return answer;
+  };
+})();
+"""
+
+
+@pytest.mark.usefixtures("browser")
+def test_a_page_answered_late_does_not_replace_the_one_opened_after_it(served: str) -> None:
+    """The runs list asked for as the viewer loads comes after the user opened a run: the
+    run's page stays (it was replaced by the list, and its overview never appeared)."""
+    with open_page("about:blank", 1400, 900) as page:
+        page.send("Page.addScriptToEvaluateOnNewDocument", {"source": LATE_RUNS})
+        page.send("Page.navigate", {"url": served})
+        page.wait_for("Page.loadEventFired")
+        page.evaluate("location.hash = '#/run/0'")
+        page.wait_until("document.querySelectorAll('#overview table').length > 0", timeout=60)
+        page.wait_until("window.__runsLate === true")
+        time.sleep(0.3)  # anything the late answer set off has run
+        assert page.evaluate("document.querySelectorAll('#overview table').length") > 0
+        assert page.evaluate("document.querySelectorAll('#document-list').length") == 1
+        assert problems(page) == []

@@ -181,23 +181,30 @@ function link(parts, params) {
 }
 
 let runsList = null;
+// The number of the latest navigation. A page still loading when the user went on draws
+// nothing once its data comes: the runs list asked for at load, answered after the run
+// opened next, would otherwise replace that run's page.
+let navigation = 0;
+const stale = (mine) => mine !== navigation;
 async function route() {
+  const mine = ++navigation;
   try {
     const { parts, params } = parseHash();
     // A document's summary is asked for at once, beside the runs (it does not need them).
     if (parts[0] === "run" && parts.length >= 5 && parts[2] === "doc") getPart(Number(parts[1]), parts[3], parts[4], "summary").catch(() => {});
     runsList = runsList || (await getRuns());
+    if (stale(mine)) return;
     if (parts[0] === "run" && parts.length >= 5 && parts[2] === "doc") {
-      await showDocument(Number(parts[1]), parts[3], parts[4], params);
+      await showDocument(Number(parts[1]), parts[3], parts[4], params, mine);
     } else if (parts[0] === "run" && parts.length >= 2) {
-      await showRun(Number(parts[1]), params);
+      await showRun(Number(parts[1]), params, mine);
     } else if (runsList.length === 1) {
       location.replace(link(["run", "0"]));
     } else {
       showRuns();
     }
   } catch (error) {
-    fail(error);
+    if (!stale(mine)) fail(error);
   }
 }
 window.addEventListener("hashchange", route);
@@ -223,7 +230,7 @@ function showRuns() {
 }
 
 // ---------------------------------------------------------------- a run: overview and documents
-async function showRun(run, params) {
+async function showRun(run, params, mine) {
   const info = runsList[run];
   if (!info) throw new Error("no run " + run);
   setCrumbs(el("a", { href: "#/", text: "runs" }), el("span", { text: info.name }));
@@ -237,6 +244,7 @@ async function showRun(run, params) {
   getOverview(run).then((data) => overview.replaceChildren(...renderOverview(data))).catch((e) =>
     overview.replaceChildren(el("p", { class: "error", text: String(e.message || e) })));
   const data = await getDocuments(run, params);
+  if (stale(mine)) return;
   list.replaceChildren(...renderDocuments(run, params, data));
 }
 
@@ -356,7 +364,7 @@ function renderDocuments(run, params, data) {
 // viewport, and the side table a chunk of rows at a time.
 const view = { boxes: new Map(), rows: new Map(), zoom: 1.25, hiddenOutcomes: new Set(), data: null, token: 0 };
 
-async function showDocument(run, packet, doc, params) {
+async function showDocument(run, packet, doc, params, mine) {
   const info = runsList[run];
   if (!info) throw new Error("no run " + run);
   const other = params.cmp !== undefined && params.cmp !== "" && runsList[Number(params.cmp)] ? Number(params.cmp) : null;
@@ -374,7 +382,7 @@ async function showDocument(run, packet, doc, params) {
   }
   const comparing = compared && !compared.error ? other : null;
   const rows = comparing === null ? chunkedRows(run, data) : await mergedRows(run, comparing, data, compared);
-  if (token !== view.token) return;
+  if (token !== view.token || stale(mine)) return;
   Object.assign(view, { run, packet, doc, data, other: comparing, source: rows, boxes: new Map(), rows: new Map(), drawn: new Map() });
   view.hiddenOutcomes = new Set(params.show ? OUTCOMES.filter((o) => !params.show.split(",").includes(o)) : []);
   setCrumbs(el("a", { href: "#/", text: "runs" }), el("a", { href: link(["run", String(run)]), text: info.name }),
