@@ -10,12 +10,20 @@ handler destroys the library crashes it (a segfault, or "bad_variant_access" and
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import textwrap
+import threading
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.support.paths import cli_path
 
 # A viewer of RUN built in this process; its overview started at once (as a first request
 # does), and the process ends DELAY seconds later without closing anything.
@@ -85,3 +93,40 @@ def test_ending_while_pages_render(
     pdf = next((packets / "N3-000001").glob("loss_run*.pdf"))
     for delay in delays:
         _ends_cleanly(RENDERING, str(pdf), str(tmp_path / str(delay)), str(delay))
+
+
+def test_a_request_waiting_for_the_overview_when_the_viewer_stops(
+    viewer_runs: tuple[Path, Path, Path],
+) -> None:
+    """`view` stopped (SIGTERM, as Ctrl-C) while a request waits for the run's overview
+    being computed: its query is interrupted (unless it ends first), the request is answered
+    503 (or 200) and the command says only that it was stopped. It printed uvicorn's
+    "Exception in ASGI application" with the traceback of the query's Terminated."""
+    packets, _, typical = viewer_runs
+    process = subprocess.Popen(
+        [cli_path(), "view", str(typical), "--packets", str(packets), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    assert process.stdout is not None
+    url = process.stdout.readline().split()[3]
+    # the first list starts the overview
+    urllib.request.urlopen(url + "api/runs/0/documents", timeout=60).read()
+    answers: list[int] = []
+
+    def ask() -> None:
+        try:
+            answers.append(urllib.request.urlopen(url + "api/runs/0/overview", timeout=60).status)
+        except urllib.error.HTTPError as error:
+            answers.append(error.code)
+
+    asking = threading.Thread(target=ask)
+    asking.start()
+    time.sleep(0.3)
+    os.killpg(process.pid, signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    asking.join(timeout=60)
+    assert "Traceback" not in stderr and "Exception" not in stderr, stderr[-2000:]
+    assert answers in ([503], [200]), answers

@@ -130,6 +130,11 @@ def run_row(index: int, source: RunSource) -> dict[str, Any]:
     }
 
 
+class Stopping(Exception):
+    """The server is stopping: what a request waited for was interrupted (answered 503,
+    never a traceback)."""
+
+
 class Viewer:
     """The runs being viewed, their page images, each run's overview (computed in the
     background from the start: a large run's intervals take seconds, its list does not),
@@ -180,12 +185,21 @@ class Viewer:
         self.listed.wait(timeout=OVERVIEW_DELAY)
         for source, future in zip(self.sources, self._overviews, strict=True):
             if self._closed.is_set() or stopping.exiting():
-                future.cancel()
+                future.set_exception(Stopping())  # a request waiting for it answers 503
                 continue
             try:
                 future.set_result(overview(source))
             except BaseException as error:  # handed to the request that asks for it
-                future.set_exception(error)
+                # stopped: by the viewer's close, the process's end, or a signal whose
+                # interrupt of its query came out as Terminated or InterruptException
+                ending = (
+                    self._closed.is_set()
+                    or stopping.exiting()
+                    or stopping.signalled() is not None
+                    or isinstance(error, KeyboardInterrupt)
+                    or stopping.interrupted_error(error)
+                )
+                future.set_exception(Stopping() if ending else error)
 
     def overview(self, index: int) -> dict[str, Any]:
         return self._overviews[index].result()
@@ -250,6 +264,8 @@ def _guard(handler: Callable[[Viewer, Request], Response]) -> Callable[[Request]
             return _json({"error": public(str(error))}, 400)
         except InputError as error:
             return _json({"error": public(str(error))}, 422)
+        except Stopping:
+            return _json({"error": "the viewer is stopping"}, 503)
 
     return endpoint
 
