@@ -142,7 +142,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--stages", default=",".join(STAGES))
     args = parser.parse_args()
-    cli = shutil.which("packetbench") or "packetbench"
+    # the command of this interpreter's environment, found without it on PATH
+    beside = Path(sys.executable).with_name("packetbench")
+    cli = str(beside) if beside.is_file() else shutil.which("packetbench") or "packetbench"
     root = Path(args.keep)
     packets, logs = root / "packets", root / "logs"
     logs.mkdir(parents=True, exist_ok=True)
