@@ -5,7 +5,8 @@
 
 Generates `--per-tier` packets of each tier N1-N5 into DIR/packets (first the `--small`
 packets of each tier, then the others with `--resume`), then runs `audit --ocr
---ocr-sample 10%` (the text layer of every packet, OCR on a seeded tenth with its bound),
+--ocr-sample 10%` (the text layer of every packet, OCR on a seeded tenth with its bound;
+`--ocr-sample` sets another share),
 `extract --provider sim`, `score`, `report` and `view` (the document list opened in
 headless Chromium, `benchmarks/viewer.py --list-only`) twice: on the first `--small`
 packets of each tier (DIR/small, links to the same packets) and on all of them. Each
@@ -101,13 +102,13 @@ def small_corpus(packets: Path, small: Path, count: int) -> None:
 
 
 def corpus_stages(
-    cli: str, packets: Path, folder: Path, jobs: int, stages: list[str]
+    cli: str, packets: Path, folder: Path, jobs: int, stages: list[str], sample: str
 ) -> dict[str, dict[str, Any]]:
     run, logs = folder / "run", folder / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     commands = {
         "audit": [
-            *(cli, "audit", "--packets", str(packets), "--ocr", "--ocr-sample", "10%"),
+            *(cli, "audit", "--packets", str(packets), "--ocr", "--ocr-sample", sample),
             *("--jobs", str(jobs), "--json"),
         ],
         "extract": [
@@ -141,6 +142,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--stages", default=",".join(STAGES))
+    parser.add_argument("--ocr-sample", default="10%", help="audit --ocr-sample")
+    parser.add_argument(
+        "--measured",
+        help="a JSON of figures measured already (a run that stopped): its stages are not run",
+    )
     args = parser.parse_args()
     # the command of this interpreter's environment, found without it on PATH
     beside = Path(sys.executable).with_name("packetbench")
@@ -150,9 +156,13 @@ def main() -> None:
     logs.mkdir(parents=True, exist_ok=True)
     stages = [s for s in STAGES if s in args.stages.split(",")]
     rows: dict[str, dict[str, dict[str, Any]]] = {"small": {}, "all": {}}
+    if args.measured:
+        rows.update(json.loads(Path(args.measured).read_text()))
     tiers = ",".join(TIERS)
     if "generate" in stages:
         for key, count, resume in (("small", args.small, []), ("all", args.per_tier, ["--resume"])):
+            if "generate" in rows[key]:
+                continue
             command = [
                 *(cli, "generate", "--tiers", tiers, "--count", str(count)),
                 *("--seed", str(args.seed), "--out", str(packets), "--jobs", str(args.jobs)),
@@ -160,11 +170,14 @@ def main() -> None:
             ]
             rows[key]["generate"] = measure(command, logs / f"generate-{key}.log")
             print("generate", key, json.dumps(rows[key]["generate"]), flush=True)
+            (root / "measured.json").write_text(json.dumps(rows, indent=1))
     small = root / "small"
     small_corpus(packets, small / "packets", args.small)
-    rows["small"].update(corpus_stages(cli, small / "packets", small, args.jobs, stages))
-    rows["all"].update(corpus_stages(cli, packets, root, args.jobs, stages))
-    (root / "measured.json").write_text(json.dumps(rows, indent=1))
+    for key, folder in (("small", small), ("all", root)):
+        todo = [name for name in stages if name not in rows[key]]
+        where = folder / "packets" if key == "small" else packets
+        rows[key].update(corpus_stages(cli, where, folder, args.jobs, todo, args.ocr_sample))
+        (root / "measured.json").write_text(json.dumps(rows, indent=1))
     sizes = {"small": args.small * len(TIERS), "all": args.per_tier * len(TIERS)}
     print(
         f"| stage | packets | wall s | CPU s | CPU s/packet | peak MB (all processes) "

@@ -205,6 +205,30 @@ def test_a_coffee_ring_has_a_dark_rim(native: Pixels) -> None:
     assert 180 <= rim <= 190 and 234 <= middle <= 240  # 72 % and 93 % of white
 
 
+class _Edge:
+    """A generator whose draws are all at the top (or the bottom) of their range: a coffee
+    ring touching the page's corner."""
+
+    def __init__(self, high: bool) -> None:
+        self.high = high
+
+    def uniform(self, low: float, high: float) -> float:
+        return high if self.high else low
+
+
+@pytest.mark.parametrize("high", [True, False])
+@pytest.mark.parametrize("size", [(2200, 1700), (2201, 1699)])
+def test_a_coffee_ring_at_the_page_edge_is_cut_by_it(high: bool, size: tuple[int, int]) -> None:
+    """A ring touching the page's edge stains up to it (its square reached 2 px past it and
+    did not fit: generating N4 seed 1200066 stopped with "operands could not be broadcast
+    together with shapes (399,400) (400,400)")."""
+    blank = np.full(size, 255, dtype=np.uint8)
+    damage.coffee(blank, 200, _Edge(high))  # type: ignore[arg-type]
+    stained = np.argwhere(blank < 255)
+    corner = size[0] - 1 if high else 0, size[1] - 1 if high else 0
+    assert np.abs(stained - corner).min(axis=0).max() < 40  # the rim runs along both edges
+
+
 def test_punch_holes_stay_in_the_left_margin(native: Pixels) -> None:
     damaged = native.copy()
     damage.punch(damaged, 200, np.random.Generator(np.random.PCG64(4)))
