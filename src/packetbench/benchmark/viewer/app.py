@@ -184,22 +184,19 @@ class Viewer:
 
         self.listed.wait(timeout=OVERVIEW_DELAY)
         for source, future in zip(self.sources, self._overviews, strict=True):
-            if self._closed.is_set() or stopping.exiting():
+            if self._ending():
                 future.set_exception(Stopping())  # a request waiting for it answers 503
                 continue
             try:
                 future.set_result(overview(source))
             except BaseException as error:  # handed to the request that asks for it
-                # stopped: by the viewer's close, the process's end, or a signal whose
-                # interrupt of its query came out as Terminated or InterruptException
-                ending = (
-                    self._closed.is_set()
-                    or stopping.exiting()
-                    or stopping.signalled() is not None
-                    or isinstance(error, KeyboardInterrupt)
-                    or stopping.interrupted_error(error)
-                )
-                future.set_exception(Stopping() if ending else error)
+                # a signal's interrupt of the query comes out as Terminated or InterruptException
+                stopped = isinstance(error, KeyboardInterrupt) or stopping.interrupted_error(error)
+                future.set_exception(Stopping() if stopped or self._ending() else error)
+
+    def _ending(self) -> bool:
+        """Closed, ending, or signalled to stop: no overview is computed or handed out."""
+        return self._closed.is_set() or stopping.exiting() or stopping.signalled() is not None
 
     def overview(self, index: int) -> dict[str, Any]:
         return self._overviews[index].result()

@@ -371,7 +371,7 @@ async function showDocument(run, packet, doc, params, mine) {
   // Parts of other documents are dropped: a long session keeps no more than it shows.
   const keep = [run, other].map((r) => `run-${r}/${packet}/${doc}/`);
   for (const key of [...parts.keys()]) if (!keep.some((prefix) => key.startsWith(prefix))) parts.delete(key);
-  const token = ++view.token;
+  view.token += 1; // what this view draws later checks it is still the one shown
   view.zoom = Number(params.zoom || view.zoom) || 1.25;
   const [data, compared] = await Promise.all([
     getPart(run, packet, doc, "summary"),
@@ -382,7 +382,7 @@ async function showDocument(run, packet, doc, params, mine) {
   }
   const comparing = compared && !compared.error ? other : null;
   const rows = comparing === null ? chunkedRows(run, data) : await mergedRows(run, comparing, data, compared);
-  if (token !== view.token || stale(mine)) return;
+  if (stale(mine)) return; // another page, or this one again, was asked for since
   Object.assign(view, { run, packet, doc, data, other: comparing, source: rows, boxes: new Map(), rows: new Map(), drawn: new Map() });
   view.hiddenOutcomes = new Set(params.show ? OUTCOMES.filter((o) => !params.show.split(",").includes(o)) : []);
   setCrumbs(el("a", { href: "#/", text: "runs" }), el("a", { href: link(["run", String(run)]), text: info.name }),
