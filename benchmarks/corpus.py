@@ -162,11 +162,19 @@ def main() -> None:
     cli = str(beside) if beside.is_file() else shutil.which("packetbench") or "packetbench"
     root = Path(args.keep)
     packets, logs = root / "packets", root / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
     stages = [s for s in STAGES if s in args.stages.split(",")]
     rows: dict[str, dict[str, dict[str, Any]]] = {"small": {}, "all": {}}
     if args.measured:
-        rows.update(json.loads(Path(args.measured).read_text()))
+        try:
+            measured = json.loads(Path(args.measured).read_text())
+            rows.update({key: dict(measured[key]) for key in rows})
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            print(
+                f"corpus.py: {args.measured}: not figures this script wrote ({error})",
+                file=sys.stderr,
+            )
+            raise SystemExit(2) from None
+    logs.mkdir(parents=True, exist_ok=True)  # after the figures given are read
     tiers = ",".join(TIERS)
     if "generate" in stages:
         for key, count, resume in (("small", args.small, []), ("all", args.per_tier, ["--resume"])):
