@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 from typing import Any
 
 import pypdfium2.raw as raw
@@ -416,3 +417,26 @@ def test_a_stacked_header_word_stays_in_its_column(render: Render) -> None:
     headers = {s["text"] for s in strings if s["page"] == 1 and s["text"].isupper()}
     assert {"STORIES", "BUILT"} <= headers
     assert [h for h in sorted(headers) if not drawn.find(h)] == []
+
+
+def test_a_listing_column_is_as_wide_as_every_section_s_header(tmp_path: Path) -> None:
+    """A mainframe listing sets its character grid once for the whole table, and terminology
+    relabels a column per section: N3 seed 1200076's loss run heads a column "Status" in its
+    first policy and "Disposition" in its second. Sized for "STATUS", the column let
+    "DISPOSITION" run into "TOTAL PAID", and pdfium dropped the "O" the two share ("TTAL
+    PAID"; the 1,000-packet corpus, fresh seeds 1200001-1200200). The grid takes the longest
+    word of every header a section may draw, and the text layer holds every header."""
+    from packetbench.audit import audit_packets
+    from packetbench.generator.packet import build_packet
+    from packetbench.generator.tiers import resolve
+    from tests.support.rendering import write
+
+    knobs = resolve("N3", {})
+    files = build_packet("N3", 1200076, knobs, only=frozenset({LOSS})).files
+    rendered = Rendered(files)
+    assert rendered.applied(LOSS, "table.mainframe") is not None
+    headers = [rendered.text(LOSS, page) for page in (1, 2, 3, 4)]
+    assert any("DISPOSITION" in text for text in headers)
+    assert all("TTAL" not in text for text in headers)
+    result = audit_packets([write(rendered, tmp_path / "N3-1200076")])
+    assert [f.to_json() for f in result.findings() if f.problem != "not_checked"] == []

@@ -439,3 +439,26 @@ def test_a_value_the_ocr_layer_reaches_is_left_to_ocr(tmp_path: Path) -> None:
                 assert reads(got) == reads(shown), (path, got)
                 checked += 1
     assert checked  # the values the layer leaves readable (most are claimed unreadable)
+
+
+def test_a_value_drawn_twice_is_claimed_only_where_the_layer_misreads_it(tmp_path: Path) -> None:
+    """N3 seed 1200158's premises schedule (acord_160) draws each premises' location and
+    building number twice on page 1, boxes 2.6 pt wide. The OCR layer's copy of a lone "1",
+    offset 1.9 pt left, lands beside the upper box and inside the lower one: the upper reads
+    "1", the lower "11". Only the lower is claimed unreadable, each location judged on its
+    own as the audit judges it; claiming both gave four `attack_absent` findings in the
+    1,000-packet corpus (fresh seeds 1200001-1200200)."""
+    from packetbench.generator.packet import build_packet
+    from packetbench.generator.tiers import resolve
+
+    files = build_packet("N3", 1200158, resolve("N3", {}), only=frozenset({"acord_160"})).files
+    rendered = Rendered(files)
+    assert rendered.applied("acord_160", "textlayer.invisible_ocr") is not None
+    result = audit_packets([write(rendered, tmp_path / "N3-1200158")])
+    assert [f.to_json() for f in result.findings() if f.problem != "not_checked"] == []
+    layers = [
+        [location["text_layer"] for location in field["locations"] if location["page"] == 1]
+        for path, field in rendered.fields("acord_160").items()
+        if path.startswith("premises[") and field["rendered_as"] == "1"
+    ]
+    assert [True, False] in layers  # one copy reads, the other is left to OCR

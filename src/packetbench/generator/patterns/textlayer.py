@@ -31,6 +31,8 @@ import bisect
 from collections.abc import Callable, Iterable, Set
 from typing import Any, TypeGuard
 
+import numpy as np
+
 from packetbench.core.text import folded
 from packetbench.generator.patterns.base import Applied, Staging, pattern
 from packetbench.generator.render import attack, fonts
@@ -292,8 +294,9 @@ def _inside(
     layer: list[tuple[str, tuple[float, ...], bool]], bbox: list[float], display: bool = False
 ) -> str:
     """The characters of a text layer ((char, box, small)) whose boxes meet `bbox`, spaces
-    aside; display lettering (not small) too, unless `display`."""
-    x0, y0, x1, y1 = bbox
+    aside; display lettering (not small) too, unless `display`. Compared in float32, as pdfium
+    stores boxes and as the audit's reader compares them."""
+    x0, y0, x1, y1 = _single(bbox)
     return "".join(
         c
         for c, (left, bottom, right, top), keep in layer
@@ -302,6 +305,11 @@ def _inside(
         and max(left, x0) < min(right, x1)
         and max(bottom, y0) < min(top, y1)
     )
+
+
+def _single(values: Iterable[float]) -> tuple[float, ...]:
+    """`values` rounded to float32."""
+    return tuple(np.asarray(list(values), dtype=np.float32).tolist())
 
 
 def _keep_unreadable(
@@ -322,7 +330,7 @@ def _keep_unreadable(
     try:
         for page in sorted(applied.pages):
             textpage = document[page - 1].get_textpage()
-            boxes = [textpage.get_charbox(i) for i in range(textpage.count_chars())]
+            boxes = [_single(textpage.get_charbox(i)) for i in range(textpage.count_chars())]
             chars = [chr(raw.FPDFText_GetUnicode(textpage, i)) for i in range(len(boxes))]
             small = [raw.FPDFText_GetFontSize(textpage, i) <= 24 for i in range(len(boxes))]
             textpage.close()
@@ -333,16 +341,17 @@ def _keep_unreadable(
             kept = []
             for path in claimed:
                 rendered = "".join(pdf.recorder.drawn[path].rendered_as.split())
-                readable = all(
-                    _inside(layer, location["bbox"]) == rendered
-                    for location in pdf.recorder.drawn[path].locations
-                    if location.get("page") == page and not location.get("text_layer")
-                )
-                if readable:
-                    for location in pdf.recorder.drawn[path].locations:
-                        if location.get("page") == page:
-                            location["text_layer"] = True
-                else:
+                # Each location on its own, as the audit judges them: a value drawn twice may
+                # have its copy beside one box and inside the other.
+                unread = False
+                for location in pdf.recorder.drawn[path].locations:
+                    if location.get("page") != page or location.get("text_layer") is not False:
+                        continue
+                    if _inside(layer, location["bbox"]) == rendered:
+                        location["text_layer"] = True
+                    else:
+                        unread = True
+                if unread:
                     kept.append(path)
             for path, location in _located(pdf, page):
                 if path in claimed or location.get("text_layer") is False:

@@ -236,7 +236,7 @@ def _grid(table: Table) -> tuple[float, list[tuple[int, int]]]:
         longest[key] = max(longest.get(key, 0), len(text))
     widths = []
     for col in table.cols:
-        header = max((len(w) for w in table.header_text(col, False).split()), default=1)
+        header = max((len(w) for w in _headers(table, col) for w in w.split()), default=1)
         value = longest.get(col.key, 1)
         if value > 30 and recorder.leaf(
             next(p for p in recorder.paths() if p.endswith(f".{col.key}"))
@@ -252,6 +252,13 @@ def _grid(table: Table) -> tuple[float, list[tuple[int, int]]]:
     result = (size, grid)
     table._mono_grid = ([c.key for c in table.cols], result)  # type: ignore[attr-defined]
     return result
+
+
+def _headers(table: Table, col: _Col) -> set[str]:
+    """Every header the listing may draw over `col`: its own, and each label a section of the
+    table gives it (terminology varies by section, and the grid is set once for them all)."""
+    own = table.look.headers.get(col.key, col.column.header)
+    return {own} | {drawn for (text, _), drawn in table.pdf.look.labels.items() if text == own}
 
 
 def mono_size(table: Table) -> float:
