@@ -440,3 +440,28 @@ def test_a_listing_column_is_as_wide_as_every_section_s_header(tmp_path: Path) -
     assert all("TTAL" not in text for text in headers)
     result = audit_packets([write(rendered, tmp_path / "N3-1200076")])
     assert [f.to_json() for f in result.findings() if f.problem != "not_checked"] == []
+
+
+def test_a_listing_s_totals_do_not_run_into_their_label(tmp_path: Path) -> None:
+    """A mainframe listing prints "** POLICY TOTAL **" at its left margin and the totals
+    under their columns on the same line. N3 seed 1300003's experience mod has an amount as
+    its second column, starting at character 17: the label's last "*" fell on the amount's
+    "U" and its text layer read "*USD 37,483.00" (a text-layer sweep of fresh seeds
+    1300001-1300300 found it, and seed 1300053's "*$638,288"). Amounts that would come within
+    a space of the label go on a line of their own, and the audit reads every one."""
+    from packetbench.audit import audit_packets
+    from packetbench.generator.packet import build_packet
+    from packetbench.generator.tiers import resolve
+    from tests.support.rendering import write
+
+    doc = "experience_mod_pdf"
+    files = build_packet("N3", 1300003, resolve("N3", {}), only=frozenset({doc})).files
+    rendered = Rendered(files)
+    assert rendered.applied(doc, "table.mainframe") is not None
+    total = rendered.fields(doc)["policies[2].totals.actual_incurred"]
+    (location,) = total["locations"]
+    with rendered.page(doc, location["page"]) as (_, textpage):
+        assert textpage.get_text_bounded(*location["bbox"]).strip() == total["rendered_as"]
+    assert "** POLICY TOTAL **\r\n" in rendered.text(doc, location["page"])
+    result = audit_packets([write(rendered, tmp_path / "N3-1300003")])
+    assert [f.to_json() for f in result.findings() if f.problem != "not_checked"] == []

@@ -362,7 +362,24 @@ def mainframe_totals(table: Table, totals: Totals) -> None:
         x += pdf.text(flow.page, x, baseline, caption.upper(), MONO, size) + size * MONO_ADVANCE
         pdf.field(flow.page, x, baseline, path, width=60, font=MONO_BOLD, size=size)
         x += width_of(pdf.recorder.text_of(path) or "", MONO_BOLD, size)
+    if x + size * MONO_ADVANCE > _leftmost(table, dict(totals.cells)):
+        flow.y -= size * 1.15  # the amounts would run into the label: a line of their own
     mainframe_row(table, None, dict(totals.cells), MONO_BOLD)
+
+
+def _leftmost(table: Table, cells: dict[str, str]) -> float:
+    """The left edge of the leftmost value a listing row of `cells` draws."""
+    advance = mono_size(table) * MONO_ADVANCE
+    edges = [float("inf")]
+    for col, (start, width) in zip(table.cols, char_columns(table), strict=True):
+        path = cells.get(col.key)
+        text = None if path is None else table.pdf.recorder.text_of(path, col.column.style)
+        if text is None:
+            continue
+        shown = min(len(text), width)  # a longer value wraps within its column
+        offset = width - shown if col.column.align == "right" else 0
+        edges.append(MARGIN + (start + offset) * advance)
+    return min(edges)
 
 
 def mainframe_banner(table: Table, text: str) -> None:
