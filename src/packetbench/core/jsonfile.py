@@ -3,6 +3,7 @@ fits on a line is one line, bigger ones are indented."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -66,3 +67,54 @@ def dump_json(data: Any) -> bytes:
     out: list[str] = []
     _lines(data, "", out, "")
     return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def compact_length(members: Iterable[tuple[str, int]]) -> int:
+    """The length of an object's compact form from its members' (key, compact value length)."""
+    count = total = 0
+    for key, length in members:
+        count += 1
+        total += len(_compact(key)) + 1 + length
+    return 2 + total + max(count - 1, 0)
+
+
+def dump_json_streamed(
+    head: dict[str, Any],
+    key: str,
+    members: Callable[[], Iterable[tuple[str, Any]]],
+    length: int,
+) -> Iterator[bytes]:
+    """`dump_json({**head, key: dict(members())})`, a piece at a time, the members never held
+    together (a run's ledger of every document): `length` is their object's compact length
+    (`compact_length`), which says whether it fits on a line; only then are they gathered."""
+    own = _key(key)
+    whole = len(_compact(head)) + (1 if head else 0) + len(_compact(key)) + 1 + length
+    room = LINE - 2
+    if whole <= LINE or length <= room - len(own):
+        yield dump_json({**head, key: dict(members())})
+        return
+    out: list[str] = []
+    if head:
+        _lines(head, "", out, "")  # "{", the head's members, "}"
+        out.pop()
+        out[-1] += ","
+    else:
+        out.append("{")
+    out.append(f"  {own}{{")
+    yield ("\n".join(out) + "\n").encode("utf-8")
+    inner = "    "
+    waiting: list[str] | None = None
+    for name, value in members():
+        if waiting is not None:
+            waiting[-1] += ","
+            yield ("\n".join(waiting) + "\n").encode("utf-8")
+        member = _key(name)
+        text = _one_line(value, LINE - len(inner) - len(member))
+        if text is None:
+            waiting = []
+            _lines(value, inner, waiting, member)
+        else:
+            waiting = [f"{inner}{member}{text}"]
+    if waiting is not None:
+        yield ("\n".join(waiting) + "\n").encode("utf-8")
+    yield b"  }\n}\n"

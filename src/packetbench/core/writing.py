@@ -15,6 +15,7 @@ import re
 import shutil
 import tempfile
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -86,8 +87,9 @@ def refused_write(path: Path, error: BaseException) -> WriteFailed:
     return WriteFailed(f"{path}: cannot write ({reason}); nothing half written is left")
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so a reader (or a crash) never sees a partial file.
+def write_atomic(path: Path, data: bytes | Iterable[bytes]) -> None:
+    """Write `data` (bytes, or pieces of them written as they come) to `path` so a reader
+    (or a crash) never sees a partial file.
 
     The file gets the mode an ordinary write would give it (0666 less the umask), not
     mkstemp's 0600. A temporary file of the same target left by a killed writer is removed.
@@ -112,7 +114,11 @@ def write_atomic(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(handle, "wb") as out:
             os.fchmod(out.fileno(), 0o666 & ~umask())
-            out.write(data)
+            if isinstance(data, bytes):
+                out.write(data)
+            else:
+                for piece in data:
+                    out.write(piece)
         os.replace(temporary, path)
     except OSError as error:
         Path(temporary).unlink(missing_ok=True)

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import hashlib
 import random
+import tempfile
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import orjson
 
@@ -39,13 +41,14 @@ from packetbench.benchmark.score.rates import CLASSES, UNIVERSES
 from packetbench.benchmark.score.stale import stale_values
 from packetbench.benchmark.score.verdicts import GUESSES
 from packetbench.benchmark.sim.citing import CITING, Citer
-from packetbench.benchmark.sim.confiding import DEFAULT_CALIBRATION, confide, expected
+from packetbench.benchmark.sim.confiding import DEFAULT_CALIBRATION, confide, expected, tally
 from packetbench.benchmark.sim.engine import Engine, PoolKey
 from packetbench.benchmark.sim.profiles import PROFILES, Profile
 from packetbench.core.errors import UsageError
+from packetbench.core.jsonfile import compact_length, dump_json_streamed
 from packetbench.core.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of, set_path
 from packetbench.core.seeds import MAX_SEED
-from packetbench.core.writing import write_json
+from packetbench.core.writing import write_atomic
 
 LABEL = "SIMULATED EXTRACTOR - not a model; seeded errors for testing the pipeline"
 LEDGER = "sim_injections.json"
@@ -131,7 +134,7 @@ class SimProvider(Provider):
         self.calibration = calibration
         self.found: universes.PacketUniverses | None = None
         self.files: PacketFiles | None = None  # of the packet being extracted (prepare)
-        self.ledger: dict[str, dict[str, Any]] = {}
+        self.ledger = Ledger()
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> SimProvider:
@@ -198,10 +201,10 @@ class SimProvider(Provider):
         roll = rng.random()
         profile = self.profile
         if roll < profile.missing:
-            self.ledger[key] = {"status": "missing"}
+            self.ledger.put(key, {"status": "missing"})
             return None
         if roll < profile.missing + profile.error:
-            self.ledger[key] = {"status": "error"}
+            self.ledger.put(key, {"status": "error"})
             return self._record(packet, doc, "error", None, "simulated provider failure")
         scored = namespaces.resolve(doc.schema, packet.path)
         model = scored.model
@@ -211,12 +214,12 @@ class SimProvider(Provider):
         output = engine.record(model, truth, "", None)
         if roll < profile.missing + profile.error + profile.invalid:
             broken = _invalidate(model, output)
-            self.ledger[key] = {"status": "invalid", "broken": broken}
+            self.ledger.put(key, {"status": "invalid", "broken": broken})
             return self._record(packet, doc, "ok", scored.emit(output), None)
         citations = self._cite(packet, doc, model, truth, output)
         expected = engine.expected
         injected = Counter(i["kind"] for i in engine.injections)
-        self.ledger[key] = {
+        entry: dict[str, Any] = {
             "status": "ok",
             "field": expected.counts.as_dict(),
             "grounding": {
@@ -236,18 +239,19 @@ class SimProvider(Provider):
         if (
             engine.guesses
         ):  # only documents with illegible fields: others' entries stay as they were
-            self.ledger[key]["illegible"] = _illegible(engine.guesses)
+            entry["illegible"] = _illegible(engine.guesses)
         record = self._record(packet, doc, "ok", scored.emit(output), None)
         if citations is not None:
-            self.ledger[key]["citations"], record.citations = citations
+            entry["citations"], record.citations = citations
         if self.confidence:
             sure = random.Random(
                 _seed(self.seed, self.profile.name, packet.packet_id, doc.doc_id, "confidence")
             )
-            entries, self.ledger[key]["confidences"] = confide(
+            entries, entry["confidences"] = confide(
                 compare(model, truth, output).claims, self.calibration, sure
             )
             record.confidences = convert_confidences(entries)
+        self.ledger.put(key, entry)
         return record
 
     def _cite(
@@ -345,49 +349,106 @@ class SimProvider(Provider):
         )
 
     def schema_broken(self) -> int:
-        return sum(1 for entry in self.ledger.values() if entry["status"] == "invalid")
+        return len(self.ledger.excluded["invalid"])
 
     def finish(self, run: Path) -> None:
-        documents = dict(sorted(self.ledger.items()))
-        ok = [d for d in documents.values() if d["status"] == "ok"]
-        guesses = [c for d in ok if "illegible" in d for c in d["illegible"]["choices"]]
+        ledger = self.ledger
         overall: dict[str, Any] = {
-            "field": {k: sum(d["field"][k] for d in ok) for k in ok[0]["field"]} if ok else {},
-            "injected": dict(sorted(sum((Counter(d["injected"]) for d in ok), Counter()).items())),
+            "field": dict(ledger.field),
+            "injected": dict(sorted((+ledger.injected).items())),
             **(
                 {
                     "citations": {
-                        part: dict(
-                            sorted(
-                                sum((Counter(d["citations"][part]) for d in ok), Counter()).items()
-                            )
-                        )
-                        for part in ("verdicts", "supported")
+                        part: dict(sorted((+counts).items()))
+                        for part, counts in ledger.citations.items()
                     }
                 }
                 if self.cite
                 else {}
             ),
-            **(
-                {"confidences": expected([i for d in ok for i in d["confidences"]])}
-                if self.confidence
-                else {}
-            ),
-            **({"illegible": _illegible(guesses)} if guesses else {}),
-            "excluded": {
-                s: sorted(k for k, d in documents.items() if d["status"] == s)
-                for s in ("missing", "error", "invalid")
-            },
+            **({"confidences": expected(ledger.confidences)} if self.confidence else {}),
+            **({"illegible": _illegible(ledger.guesses())} if ledger.choices else {}),
+            "excluded": {s: sorted(keys) for s, keys in ledger.excluded.items()},
         }
-        write_json(
-            run / LEDGER,
-            {
-                "simulator": True,
-                "label": LABEL,
-                "profile": self.profile.name,
-                "seed": self.seed,
-                "pattern_factors": dict(self.profile.pattern_factors),
-                "overall": overall,
-                "documents": documents,
-            },
-        )
+        head = {
+            "simulator": True,
+            "label": LABEL,
+            "profile": self.profile.name,
+            "seed": self.seed,
+            "pattern_factors": dict(self.profile.pattern_factors),
+            "overall": overall,
+        }
+        try:
+            write_atomic(
+                run / LEDGER,
+                dump_json_streamed(head, "documents", ledger.documents, ledger.length()),
+            )
+        finally:
+            ledger.close()
+
+
+class Ledger:
+    """The simulator's ledger, an entry a document, kept on disk as the run goes: a corpus's
+    ledger is hundreds of megabytes (240 for 1,000 hard packets), so only where each entry
+    lies and the sums the ledger's overview needs stay in memory, and the file is written
+    an entry at a time, in document order."""
+
+    def __init__(self) -> None:
+        self._spill: IO[bytes] | None = None
+        self._index: dict[str, tuple[int, int]] = {}
+        self.excluded: dict[str, list[str]] = {"missing": [], "error": [], "invalid": []}
+        self.field: dict[str, int] = {}
+        self.injected: Counter[str] = Counter()
+        self.citations: dict[str, Counter[str]] = {"verdicts": Counter(), "supported": Counter()}
+        self.confidences: Counter[tuple[float, bool]] = Counter()
+        self.choices: dict[str, list[dict[str, Any]]] = {}  # illegible fields' choices
+
+    def put(self, key: str, entry: dict[str, Any]) -> None:
+        """Add a document's entry (once: a document is extracted once in a run)."""
+        if key in self._index:
+            raise ValueError(f"{key}: a document's ledger entry is written once")
+        if self._spill is None:
+            self._spill = tempfile.TemporaryFile(prefix="packetbench-sim-ledger-")  # noqa: SIM115 (closed by finish)
+        data = orjson.dumps(entry)
+        offset = self._spill.seek(0, 2)
+        self._spill.write(data)
+        self._index[key] = (offset, len(data))
+        status = entry["status"]
+        if status in self.excluded:
+            self.excluded[status].append(key)
+            return
+        for name, count in entry["field"].items():
+            self.field[name] = self.field.get(name, 0) + count
+        self.injected.update(entry["injected"])
+        if "citations" in entry:
+            for part, counts in self.citations.items():
+                counts.update(entry["citations"][part])
+        if "confidences" in entry:
+            tally(entry["confidences"], self.confidences)
+        if "illegible" in entry:
+            self.choices[key] = entry["illegible"]["choices"]
+
+    def guesses(self) -> list[dict[str, Any]]:
+        """Every illegible field's choice, in document order."""
+        return [choice for key in sorted(self.choices) for choice in self.choices[key]]
+
+    def length(self) -> int:
+        """The compact length of the documents' object (`jsonfile.compact_length`)."""
+        return compact_length((key, size) for key, (_, size) in self._index.items())
+
+    def documents(self) -> Iterator[tuple[str, Any]]:
+        """(key, entry) of every document, in key order, read back one at a time."""
+        for key in sorted(self._index):
+            yield key, self[key]
+
+    def __getitem__(self, key: str) -> Any:
+        """A document's entry, read back."""
+        offset, size = self._index[key]
+        assert self._spill is not None, "the ledger is written and closed"
+        self._spill.seek(offset)
+        return orjson.loads(self._spill.read(size))
+
+    def close(self) -> None:
+        if self._spill is not None:
+            self._spill.close()
+            self._spill = None

@@ -13,6 +13,8 @@ error follow exactly (`expected`).
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from packetbench.benchmark.score.field_view import Claim
@@ -41,31 +43,44 @@ def confide(
     return entries, ledger
 
 
-def expected(items: list[dict[str, Any]]) -> dict[str, Any]:
+def tally(items: Iterable[dict[str, Any]], into: Counter[tuple[float, bool]]) -> None:
+    """Count ledger items (each with confidence and right) by (confidence, right): all
+    `expected` needs, whatever the number of claims."""
+    into.update((float(i["confidence"]), bool(i["right"])) for i in items)
+
+
+def expected(counts: Counter[tuple[float, bool]]) -> dict[str, Any]:
     """The rank AUC (ties count a half), the reliability bins and the expected calibration
-    error of ledger items (each with confidence and right), as the scorer must find them."""
-    right = [i["confidence"] for i in items if i["right"]]
-    wrong = [i["confidence"] for i in items if not i["right"]]
+    error of the ledger's items counted by (confidence, right) (`tally`), as the scorer must
+    find them. The AUC's wins are counted exactly, pair counts by confidence."""
+    right = sum(n for (_, ok), n in counts.items() if ok)
+    wrong = sum(n for (_, ok), n in counts.items() if not ok)
     auc = None
     if right and wrong:
-        wins = sum((r > w) + 0.5 * (r == w) for r in right for w in wrong)
-        auc = wins / (len(right) * len(wrong))
+        below = 0  # wrong values with a lower confidence than the one at hand
+        wins = 0.0
+        for value in sorted({c for c, _ in counts}):
+            ties = counts.get((value, False), 0)
+            wins += counts.get((value, True), 0) * (below + 0.5 * ties)
+            below += ties
+        auc = wins / (right * wrong)
     bins = []
     for b in range(BINS):
-        inside = [i for i in items if min(int(i["confidence"] * BINS), BINS - 1) == b]
-        if inside:
+        inside = {(c, ok): n for (c, ok), n in counts.items() if min(int(c * BINS), BINS - 1) == b}
+        values = sum(inside.values())
+        if values:
             bins.append(
                 {
                     "bin": b,
-                    "values": len(inside),
-                    "mean_confidence": sum(i["confidence"] for i in inside) / len(inside),
-                    "accuracy": sum(bool(i["right"]) for i in inside) / len(inside),
+                    "values": values,
+                    "mean_confidence": sum(c * n for (c, _), n in sorted(inside.items())) / values,
+                    "accuracy": sum(n for (_, ok), n in inside.items() if ok) / values,
                 }
             )
-    total = len(items)
+    total = right + wrong
     ece = (
         sum(b["values"] * abs(b["accuracy"] - b["mean_confidence"]) for b in bins) / total
         if total
         else None
     )
-    return {"values": total, "right": len(right), "auc": auc, "ece": ece, "bins": bins}
+    return {"values": total, "right": right, "auc": auc, "ece": ece, "bins": bins}
