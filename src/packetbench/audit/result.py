@@ -217,6 +217,17 @@ class DocumentAudit:
     unchecked_fields: set[int] = field(default_factory=set, repr=False)
     unchecked_strings: set[int] = field(default_factory=set, repr=False)
 
+    def settle(self) -> None:
+        """Drop the entries read and not confirmed or not checked, once the packet's leaks are
+        told from coincidences with them."""
+        for entries in (
+            self.unconfirmed_fields,
+            self.unconfirmed_strings,
+            self.unchecked_fields,
+            self.unchecked_strings,
+        ):
+            entries.clear()
+
     def tally(self, kind: str, reader: str) -> Tally:
         table = self.fields if kind == "fields" else self.strings
         return table.setdefault(reader, Tally())
