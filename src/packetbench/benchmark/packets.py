@@ -14,6 +14,7 @@ from typing import Any, cast
 
 from packetbench.core import ids, packet_files
 from packetbench.core.errors import BadInput
+from packetbench.core.known import Known
 from packetbench.core.packet_files import (
     DocumentEntry,
     DocumentTruthFile,
@@ -158,6 +159,10 @@ class Packet:
         return {d.doc_id: d.superseded_by for d in self.documents if d.superseded_by}
 
 
+# What a packet's listing needs of its packet_truth.json (its knobs and world aside).
+LISTING = ("packet_id", "tier", "seed", "generator_version", "documents")
+
+
 def _document(entry: DocumentEntry, index: int, path: Path) -> DocInfo:
     """One entry of packet_truth's documents list, every id in it checked (ids.check): each
     names files of the packet."""
@@ -177,9 +182,25 @@ def _document(entry: DocumentEntry, index: int, path: Path) -> DocInfo:
     )
 
 
-def load_packet(folder: Path) -> Packet:
+def load_packet(folder: Path, known: Known | None = None) -> Packet:
+    """The packet in `folder`, from its packet_truth.json. With `known`, a file whose listing
+    is known by its sha256 (`Known.sha256`: not read again while its inode says the same) is
+    not parsed again; the listing is checked as the file's own would be."""
     path = folder / "packet_truth.json"
-    data = packet_files.read_packet_truth(folder)
+    data: Any = None
+    if known is not None:
+        sha = known.sha256(path, "packet_truth")
+        data = known.listing(sha)
+        if data is not None:
+            try:
+                packet_files.check(data, "packet_truth", path)
+            except BadInput:
+                data = None  # not what this wrote: the file itself is read
+        if data is None:
+            data = packet_files.read_packet_truth(folder)
+            known.keep(sha, {key: data.get(key) for key in LISTING})
+    else:
+        data = packet_files.read_packet_truth(folder)
     documents = tuple(_document(d, i, path) for i, d in enumerate(data["documents"]))
     version = data.get("generator_version")
     return Packet(
@@ -192,14 +213,14 @@ def load_packet(folder: Path) -> Packet:
     )
 
 
-def find_packets(folder: Path) -> list[Packet]:
+def find_packets(folder: Path, known: Known | None = None) -> list[Packet]:
     """The packet `folder` itself, or every packet folder directly inside it, by packet id."""
     if not folder.is_dir():
         raise BadInput(f"{folder}: not a folder")
     if (folder / "packet_truth.json").is_file():
-        return [load_packet(folder)]
+        return [load_packet(folder, known)]
     packets = [
-        load_packet(child)
+        load_packet(child, known)
         for child in sorted(folder.iterdir())
         if child.is_dir() and (child / "packet_truth.json").is_file()
     ]

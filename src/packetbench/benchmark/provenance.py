@@ -19,6 +19,7 @@ from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.runs import RUN_FILE, PacketEntry, RunInfo
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput
+from packetbench.core.known import Known
 from packetbench.core.packet_files import read_manifest
 
 TRUTH_KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")
@@ -132,8 +133,11 @@ def document_difference(
     )
 
 
-def packet_difference(entry: dict[str, Any], packet: Packet, run: Path, hint: str) -> str | None:
-    """Why `packet`'s packet_truth.json is not the one `run` was extracted from, or None."""
+def packet_difference(
+    entry: dict[str, Any], packet: Packet, run: Path, hint: str, known: Known | None = None
+) -> str | None:
+    """Why `packet`'s packet_truth.json is not the one `run` was extracted from, or None
+    (with `known`, not hashed again while its inode says it is the file hashed before)."""
     if packet.truthless:
         if listing_sha256(packet) == entry["packet_truth_sha256"]:
             return None
@@ -142,7 +146,7 @@ def packet_difference(entry: dict[str, Any], packet: Packet, run: Path, hint: st
         )
     path = packet.path / "packet_truth.json"
     try:
-        found = sha256(path, "packet_truth")
+        found = (known.sha256 if known is not None else sha256)(path, "packet_truth")
     except BadInput as error:
         return str(error)
     if found == entry["packet_truth_sha256"]:
@@ -176,6 +180,7 @@ def verify_packets(
     run: Path,
     packets: Iterable[Packet],
     hint: str = "score the run with the packets it was extracted from",
+    known: Known | None = None,
 ) -> None:
     """BadInput naming the first packet_truth.json of `packets` whose sha256 is not the one
     `entries` (run.json's, by packet) records: the cheap check that a packet regenerated
@@ -185,7 +190,7 @@ def verify_packets(
         entry = entries.get(packet.packet_id)
         if entry is None:
             raise BadInput(f"{packet.path}: not a packet {run} was extracted from; {hint}")
-        found = packet_difference(entry, packet, run, hint)
+        found = packet_difference(entry, packet, run, hint, known)
         if found is not None:
             raise BadInput(found)
 

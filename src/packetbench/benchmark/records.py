@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 from pathlib import Path
 from typing import Any, Literal
 
@@ -20,6 +21,7 @@ from packetbench.benchmark.grounding.citations import Citation
 from packetbench.benchmark.grounding.confidences import Confidence
 from packetbench.core import ids, safe_read
 from packetbench.core.errors import BadInput
+from packetbench.core.known import Known
 from packetbench.core.writing import write_json
 
 Status = Literal["ok", "error", "timeout", "invalid", "refused"]
@@ -70,23 +72,41 @@ def record_path(run: Path, packet_id: str, doc_id: str) -> Path:
     return run / "extractions" / packet_id / f"{doc_id}.json"
 
 
-def records_digest(run: Path) -> str:
+def records_digest(run: Path, known: Known | None = None) -> str:
     """sha256 over the run's extraction records (their paths and bytes): what a results
-    database was scored from, so a reader can tell records changed since it was scored."""
+    database was scored from, so a reader can tell records changed since it was scored.
+    With `known`, a record hashed before whose inode says it is unchanged is not read."""
     total = hashlib.sha256()
     folder = run / "extractions"
-    files = sorted(folder.rglob("*.json")) if folder.is_dir() else []
-    for path in files:
-        if path.name.startswith("."):
+    base = os.path.join(folder, "")
+    for name in _record_names(folder):
+        if name.rsplit("/", 1)[-1].startswith("."):
             continue  # a writer's temporary file, not a record
-        total.update(path.relative_to(folder).as_posix().encode("utf-8") + b"\0")
+        total.update(name.encode("utf-8") + b"\0")
+        path = base + name
         try:
-            total.update(hashlib.sha256(path.read_bytes()).digest())
+            if known is not None:
+                total.update(bytes.fromhex(known.sha256(path, "record")))
+            else:
+                total.update(hashlib.sha256(Path(path).read_bytes()).digest())
         except OSError as error:
             raise BadInput(
                 f"{path}: cannot read ({error.strerror or type(error).__name__})"
             ) from None
     return total.hexdigest()
+
+
+def _record_names(folder: Path) -> list[str]:
+    """Every entry named *.json under `folder` at any depth (symlinked folders not entered),
+    as paths relative to it, in the order of their paths (part by part, as `Path` sorts)."""
+    if not folder.is_dir():
+        return []
+    names: list[str] = []
+    for top, folders, files in os.walk(folder):
+        within = os.path.relpath(top, folder)
+        prefix = "" if within == "." else within.replace(os.sep, "/") + "/"
+        names.extend(prefix + n for n in (*folders, *files) if n.endswith(".json"))
+    return sorted(names, key=lambda name: name.split("/"))
 
 
 def write_record(run: Path, record: ExtractionRecord) -> None:

@@ -32,8 +32,9 @@ def view(
     cache: Annotated[
         Path | None,
         typer.Option(
-            help="Where page images and document indexes are cached "
-            "(default: $PACKETBENCH_PAGE_CACHE or ~/.cache/packetbench/pages)."
+            help="Where page images, document indexes and the hashes of the files checked "
+            "at start are cached (default: $PACKETBENCH_PAGE_CACHE or "
+            "~/.cache/packetbench/pages)."
         ),
     ] = None,
 ) -> None:
@@ -78,7 +79,7 @@ def view(
     try:
         # Each packet's packet_truth.json is checked here; the documents' files as the
         # server runs, each document before it is shown.
-        sources = open_runs(runs, packets, check_files=False)
+        sources = open_runs(runs, packets, check_files=False, cache=pages.cache)
     except BaseException:
         sock.close()
         raise

@@ -7,7 +7,8 @@ At start it checks only what costs little: the run's results database was scored
 the documents run.json lists, every packet run.json lists is in the packets folder, and
 each one's packet_truth.json is the one run.json recorded (`source.open_run`: packets
 regenerated with another seed or version, or of another corpus, are refused before the
-server serves, one line and exit 2). Each document is then hashed when it is opened, before
+server serves, one line and exit 2). The hashes those checks make are kept in the cache and
+a file whose inode says it is unchanged is not read again (`core.known`). Each document is then hashed when it is opened, before
 its truth is read or a page of it rendered, and every other one in the background, in run
 order, at the lowest priority the system gives a thread. A document whose files differ from
 those run.json recorded (or whose packet's packet_truth.json does, changed since the start)

@@ -1,0 +1,108 @@
+"""The viewer remembers the hashes of a run's records and packet_truth.json files, and each
+packet's listing, in its cache (`core.known`): opened again, an unchanged run reads none of
+them; a file written since is read again whatever its modification time says."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from packetbench.benchmark.viewer.source import open_run
+from packetbench.core import known, safe_read
+from packetbench.core.errors import BadInput
+from tests.support.small_runs import PACKET, small_run
+
+
+@pytest.fixture
+def scored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A scored small run of a copy of the canonical N1 packet, every file of it settled
+    (remembered at once, as files older than `known.SETTLED` are)."""
+    packet = tmp_path / "packets" / PACKET.name
+    shutil.copytree(PACKET, packet)
+    run = small_run(tmp_path / "run", packet=packet)
+    monkeypatch.setattr(known, "SETTLED", 0.0)
+    return run, packet
+
+
+def _hashed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files safe_read hashes from now on, by name."""
+    seen: list[str] = []
+    hash_file = safe_read.sha256
+
+    def counted(path: Path, kind: str) -> str:
+        seen.append(path.name)
+        return hash_file(path, kind)
+
+    monkeypatch.setattr(safe_read, "sha256", counted)
+    return seen
+
+
+def test_an_unchanged_run_is_not_read_again(
+    scored: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run, packet = scored
+    cache = tmp_path / "cache"
+    seen = _hashed(monkeypatch)
+    first = open_run(run, packet.parent, check_files=False, cache=cache)
+    first.close()
+    assert sorted(set(seen)) == ["acord_125.json", "packet_truth.json", "sov_pdf.json"]
+    seen.clear()
+    again = open_run(run, packet.parent, check_files=False, cache=cache)
+    try:
+        assert seen == []
+        assert [d.doc_id for _, d in again.documents] == [d.doc_id for _, d in first.documents]
+    finally:
+        again.close()
+
+
+def test_a_record_rewritten_with_its_old_size_and_time_is_refused(
+    scored: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A record edited after scoring, same size, its modification time set back: its change
+    time moved, so it is hashed again and the scores are refused as `score` refuses them."""
+    run, packet = scored
+    cache = tmp_path / "cache"
+    open_run(run, packet.parent, check_files=False, cache=cache).close()
+    record = next((run / "extractions").rglob("acord_125.json"))
+    before = record.stat()
+    data = record.read_bytes()
+    assert b'"attempts":1' in data.replace(b" ", b"")
+    record.write_bytes(data.replace(b'"attempts": 1', b'"attempts": 2'))
+    os.utime(record, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert record.stat().st_size == before.st_size
+    with pytest.raises(BadInput, match="extraction records changed since it was scored"):
+        open_run(run, packet.parent, check_files=False, cache=cache)
+
+
+def test_a_regenerated_packet_is_refused_and_a_spoilt_cache_ignored(
+    scored: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run, packet = scored
+    cache = tmp_path / "cache"
+    open_run(run, packet.parent, check_files=False, cache=cache).close()
+    (stored,) = (cache / "known").iterdir()
+    stored.write_bytes(b'{"version": 1, "hashes": {"x": [1]}, "listings": []}')
+    seen = _hashed(monkeypatch)
+    open_run(run, packet.parent, check_files=False, cache=cache).close()
+    assert "packet_truth.json" in seen  # nothing usable kept: read again
+    truth = packet / "packet_truth.json"
+    truth.write_bytes(truth.read_bytes().replace(b'"seed": 1,', b'"seed": 2,'))
+    with pytest.raises(BadInput, match=r"packet_truth\.json: not the packet .* sha256 differs"):
+        open_run(run, packet.parent, check_files=False, cache=cache)
+
+
+def test_a_file_changed_within_the_clock_s_reach_is_not_remembered(
+    scored: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file written less than `SETTLED` seconds before it is hashed might be written again
+    within the same clock tick and read the same times: it is hashed again next time."""
+    run, packet = scored
+    monkeypatch.setattr(known, "SETTLED", 3600.0)
+    cache = tmp_path / "cache"
+    open_run(run, packet.parent, check_files=False, cache=cache).close()
+    seen = _hashed(monkeypatch)
+    open_run(run, packet.parent, check_files=False, cache=cache).close()
+    assert "packet_truth.json" in seen and "acord_125.json" in seen
