@@ -166,3 +166,22 @@ def test_highlight_marks_values_in_colour(render: Render) -> None:
     tinted = (abs(box[..., 0] - box[..., 1]) > 25) | (abs(box[..., 1] - box[..., 2]) > 25)
     assert tinted.mean() > 0.3
     assert c.on.truth(LOSS) == c.off.truth(LOSS)
+
+
+def test_a_carrier_named_in_another_script_gets_no_logo() -> None:
+    """overlay.logo writes the carrier's name beside its mark in Helvetica Bold, which has
+    no Hebrew: N3 seed 1310039's acord_125, whose carrier data.rtl_names named "מזרחי",
+    stopped generating ("font Helvetica-Bold cannot draw"; a text-layer sweep of fresh
+    seeds 1310001-1310300 found it). Such a carrier gets no logo, and the name is drawn
+    where the form shows it."""
+    from packetbench.generator.packet import build_packet
+    from packetbench.generator.tiers import resolve
+
+    files = build_packet("N3", 1310039, resolve("N3", {}), only=frozenset({"acord_125"})).files
+    rendered = Rendered(files)
+    assert rendered.applied("acord_125", "data.rtl_names") is not None
+    assert rendered.applied("acord_125", "overlay.logo") is None
+    carrier = rendered.fields("acord_125")["carrier.name"]
+    assert carrier["rendered_as"] == "מזרחי"
+    with rendered.page("acord_125", 1) as (_, textpage):
+        assert carrier["rendered_as"] in textpage.get_text_range()

@@ -15,7 +15,7 @@ from typing import Any
 
 from packetbench.generator.patterns.base import Staging, Subject, pattern
 from packetbench.generator.render import images
-from packetbench.generator.render.fonts import DINGBATS
+from packetbench.generator.render.fonts import DINGBATS, missing
 from packetbench.generator.render.pdf import (
     BOLD,
     MARGIN,
@@ -371,6 +371,8 @@ def _logo(staging: Staging) -> bool:
         )
     ]
     name = " ".join(words[:2]) or full.split()[0]
+    if missing(BOLD, name) is not None:
+        return False  # a carrier named in another script (data.rtl_names): no logo to draw
     color = rng.choice(LOGO_COLORS)
     shape = rng.choice(("circle", "diamond", "square"))
     png = images.emblem(color, shape, 18)
