@@ -8,12 +8,12 @@ the documents run.json lists, every packet run.json lists is in the packets fold
 each one's packet_truth.json is the one run.json recorded (`source.open_run`: packets
 regenerated with another seed or version, or of another corpus, are refused before the
 server serves, one line and exit 2). The hashes those checks make are kept in the cache and
-a file whose inode says it is unchanged is not read again (`core.known`). Each document is then hashed when it is opened, before
-its truth is read or a page of it rendered, and every other one in the background, in run
-order, at the lowest priority the system gives a thread. A document whose files differ from
-those run.json recorded (or whose packet's packet_truth.json does, changed since the start)
-is refused, with `score`'s message: its view answers 422 with it, its row in the list
-carries it, and the run's check counts it.
+a file whose inode says it is unchanged is not read again (`core.known`). Each document is
+then hashed when it is opened, before its truth is read or a page of it rendered, and every
+other one in the background, in run order, at the lowest priority the system gives a
+thread. A document whose files differ from those run.json recorded (or whose packet's
+packet_truth.json does, changed since the start) is refused, with `score`'s message: its
+view answers 422 with it, its row in the list carries it, and the run's check counts it.
 """
 
 from __future__ import annotations
