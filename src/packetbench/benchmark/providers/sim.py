@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import random
 import tempfile
+import weakref
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -408,7 +409,9 @@ class Ledger:
         if key in self._index:
             raise ValueError(f"{key}: a document's ledger entry is written once")
         if self._spill is None:
-            self._spill = tempfile.TemporaryFile(prefix="packetbench-sim-ledger-")  # noqa: SIM115 (closed by finish)
+            self._spill = tempfile.TemporaryFile(prefix="packetbench-sim-ledger-")  # noqa: SIM115
+            # closed by `finish`, or with the ledger when a run stops before it
+            weakref.finalize(self, self._spill.close)
         data = orjson.dumps(entry)
         offset = self._spill.seek(0, 2)
         self._spill.write(data)
