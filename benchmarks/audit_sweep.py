@@ -20,8 +20,9 @@ a calibration sample of them read whole by OCR), and prints per tier:
 
 The same table is written as JSON (`OUT/sweep.json`). A packet with a finding, or whose audit
 is not verified, is kept under OUT/TIER/ with its audit's JSON beside it; the others are
-deleted once audited (`--keep` keeps them all). Exit 0 when no packet has a finding and every
-audit passed, 1 otherwise.
+deleted once audited (`--keep` keeps them all). A packet that does not generate, or whose audit
+stops, is a `crash` finding with its error, and the sweep goes on. Exit 0 when no packet has a
+finding and every audit passed, 1 otherwise.
 
 `--text-layer` audits without OCR, as `packetbench audit` does without `--ocr`: every document's
 text layer, workbook and CSV against the truth, every text-layer attack against its claims, in
@@ -60,6 +61,37 @@ def _cpu() -> float:
 
 
 def _one(task: tuple[Path, str, int, bool, bool]) -> dict[str, Any]:
+    """`_packet`, or a row saying why the packet did not generate or audit (a finding too:
+    a corpus must generate at every seed)."""
+    try:
+        return _packet(task)
+    except Exception as error:  # the row says what it was
+        _, tier, seed, _, _ = task
+        what = f"{type(error).__name__}: {error}"
+        return {
+            "packet": packet_id(tier, seed),
+            "tier": tier,
+            "seed": seed,
+            "status": "crashed",
+            "findings": {"crash": 1},
+            "first_findings": [{"problem": "crash", "detail": what}],
+            "illegible_boxes_unread": 0,
+            "illegible_boxes_read": 0,
+            "calibration": {
+                "pages_judged": 0,
+                "pages_sampled": 0,
+                "boxes": 0,
+                "agreed": 0,
+                "problem": None,
+            },
+            "levels": {},
+            "recall": {},
+            "cpu_generate": 0.0,
+            "cpu_audit": 0.0,
+        }
+
+
+def _packet(task: tuple[Path, str, int, bool, bool]) -> dict[str, Any]:
     """Generate one packet, audit it (with OCR unless `text_layer`), and summarize the audit."""
     out, tier, seed, keep, text_layer = task
     folder = out / tier
@@ -254,7 +286,7 @@ def main() -> int:
             f"{level} {f}/{n} ({f / n:.1%})" for level, (f, n) in t["recall_levels"].items() if n
         )
         print(f"      located values found by level: {found}")
-        for kind in PROBLEMS:
+        for kind in (*PROBLEMS, "crash"):
             if kind in t["findings"]:
                 f = t["findings"][kind]
                 print(f"      {kind}: {f['count']} in {f['packets']} packet(s)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -56,3 +57,18 @@ def test_the_tier_table_sums_its_packets() -> None:
     assert table["recall_levels"] == {"fax": [180, 200]}
     assert table["calibration_pages"] == 4 and table["packets_calibration_problem"] == 1
     assert table["illegible_boxes"] == 6 and table["illegible_boxes_read"] == 0
+
+
+def test_a_text_layer_sweep_audits_and_a_crash_is_a_finding(tmp_path: Path) -> None:
+    """`--text-layer` audits a real packet without OCR (what only OCR settles is not a
+    finding), and a packet that does not generate is a `crash` row with its error, counted
+    in its tier's table, where before it stopped the sweep after every other packet ran."""
+    sweep = _sweep()
+    row = sweep._one((tmp_path, "N1", 7, False, True))
+    assert row["status"] == "passed" and row["findings"] == {}, row["first_findings"]
+    assert not (tmp_path / "N1" / "N1-000007").exists()  # passed: not kept
+    crashed = sweep._one((tmp_path, "N9", 7, False, True))
+    assert crashed["status"] == "crashed" and crashed["findings"] == {"crash": 1}
+    assert "N9" in crashed["first_findings"][0]["detail"]
+    table = sweep._tier_table([row, crashed])
+    assert table["packets_with_finding"] == 1 and table["findings"]["crash"]["packets"] == 1
