@@ -148,3 +148,37 @@ def test_temporary_files_of_a_killed_writer_are_removed(tmp_path: Path) -> None:
         live.kill()
         live.wait()
     assert os.stat(tmp_path / "doc.json").st_mode & 0o777 != 0o600
+
+
+def test_the_scratch_of_a_process_that_is_gone_is_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading a run's results makes a scratch folder in the system's temp folder (DuckDB's
+    spill: 3 GB for the 1,000-packet run), named after the process. A viewer stopped while
+    its overview was still reading left its own there, one a start (35 GB filled the disk
+    by the time the next CI clone was installed); the next reader now removes every one
+    whose process is gone and leaves a live process's alone."""
+    import tempfile
+
+    from packetbench.benchmark.results.query import SCRATCH, open_runs
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    live = subprocess.Popen(["sleep", "30"])
+    try:
+        stale = tmp_path / f"{SCRATCH}{dead.pid}-abc123"
+        busy = tmp_path / f"{SCRATCH}{live.pid}-def456"
+        other = tmp_path / f"{SCRATCH}zyd0uqax"  # an older version's name: not ours to judge
+        for folder in (stale, busy, other):
+            (folder / "spill").mkdir(parents=True)
+        run = small_run(tmp_path / "run")
+        with open_runs([run]) as runs:
+            assert runs.scratch is not None
+            assert runs.scratch.name.startswith(f"{SCRATCH}{os.getpid()}-")
+            left = sorted(p.name for p in tmp_path.glob(f"{SCRATCH}*"))
+            assert left == sorted([busy.name, other.name, runs.scratch.name])
+        assert not runs.scratch.exists()
+    finally:
+        live.kill()
+        live.wait()

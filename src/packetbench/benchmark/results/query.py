@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 import shutil
 import stat
@@ -31,6 +32,8 @@ from packetbench.benchmark.results.schema import SCHEMA_VERSION
 from packetbench.benchmark.runs import is_run, read_run, refusal, repeat_runs
 from packetbench.core import stopping
 from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.known import Known
+from packetbench.core.worker_pool import alive
 
 METRICS_DIR = Path(__file__).resolve().parent.parent / "metrics"
 # What DuckDB may hold while a report or a query runs (it spills to disk beyond it).
@@ -223,17 +226,41 @@ def _sandbox(con: duckdb.DuckDBPyConnection, paths: Sequence[Path]) -> None:
     con.execute("SET lock_configuration = true")
 
 
-def open_runs(paths: Sequence[Path], paired: bool = False, sandbox: bool = False) -> RunSet:
+SCRATCH = "packetbench-results-"  # + the process id: a scratch folder in the system's temp
+
+
+def remove_stale_scratch(folder: Path | None = None) -> None:
+    """Delete the scratch folders of processes that are gone (killed, or ended before their
+    cleanup ran: a server stopped while its overview's query was reading), which hold up to a
+    few GB of DuckDB spill each. `folder` is the system's temporary folder unless given."""
+    where = Path(folder or tempfile.gettempdir())
+    try:
+        entries = list(where.glob(f"{SCRATCH}*-*"))
+    except OSError:
+        return
+    for entry in entries:
+        owner = entry.name[len(SCRATCH) :].split("-", 1)[0]
+        if not owner.isdigit() or int(owner) == os.getpid() or alive(int(owner)):
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+def open_runs(
+    paths: Sequence[Path], paired: bool = False, sandbox: bool = False, known: Known | None = None
+) -> RunSet:
     """Attach the results database of every run in `paths` and define the metric views.
 
     Each database must have been scored against the documents its run.json lists; with
     `paired`, the runs must also share the documents they have in common. With `sandbox`
     (user SQL: `RunSet.query`), nothing outside the runs' scores/ folders is reachable and
-    the settings are locked."""
+    the settings are locked. With `known`, a record hashed before and unchanged since is not
+    read again (`core.known`)."""
     if not paths:
         raise UsageError("give at least one run folder")
+    remove_stale_scratch()
     con = stopping.watch(duckdb.connect())
-    scratch = Path(tempfile.mkdtemp(prefix="packetbench-results-"))
+    scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH}{os.getpid()}-"))
     try:
         # Bounded memory over runs of any size: DuckDB spills what exceeds MEMORY_LIMIT, and
         # intermediate tables (benchmark.report.estimates) live in a database on disk, whose
@@ -269,7 +296,7 @@ def open_runs(paths: Sequence[Path], paired: bool = False, sandbox: bool = False
                     "score the run again"
                 )
             documents.append(_scored_against(run, db, meta))
-            check_records(db, run, meta)
+            check_records(db, run, meta, known)
             ids.append(str(meta["run_id"]))
         names = _names(paths, ids)
         for table in TABLES:
