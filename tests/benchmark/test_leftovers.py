@@ -182,3 +182,31 @@ def test_the_scratch_of_a_process_that_is_gone_is_removed(
     finally:
         live.kill()
         live.wait()
+
+
+def test_a_result_set_never_closed_leaves_no_scratch(tmp_path: Path) -> None:
+    """A process that ends with a result set still open (a viewer stopped while its
+    overview's thread still read the run) removes its scratch folder as it ends."""
+    import sys
+
+    run = small_run(tmp_path / "run")
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from packetbench.benchmark.results.query import open_runs\n"
+        "runs = open_runs([Path(sys.argv[1])])\n"
+        "print(runs.scratch)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(run)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TMPDIR": str(temp)},
+        check=True,
+        timeout=120,
+    )
+    scratch = Path(done.stdout.strip())
+    assert scratch.parent == temp and scratch.name.startswith("packetbench-results-")
+    assert list(temp.iterdir()) == []

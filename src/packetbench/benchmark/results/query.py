@@ -10,6 +10,7 @@ path they were given as), and each ``benchmark/metrics/<name>.sql`` becomes the 
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import json
 import os
@@ -153,6 +154,7 @@ class RunSet:
         self.con.close()
         if self.scratch is not None:
             shutil.rmtree(self.scratch, ignore_errors=True)
+            _SCRATCHES.discard(self.scratch)
 
     def __enter__(self) -> RunSet:
         return self
@@ -227,6 +229,15 @@ def _sandbox(con: duckdb.DuckDBPyConnection, paths: Sequence[Path]) -> None:
 
 
 SCRATCH = "packetbench-results-"  # + the process id: a scratch folder in the system's temp
+_SCRATCHES: set[Path] = set()  # this process's, not yet removed
+
+
+@atexit.register
+def _remove_scratches() -> None:
+    """At the end of the process, the scratch folders of result sets never closed (a server
+    stopped while its overview still read: the thread is left, its folder is not)."""
+    for folder in list(_SCRATCHES):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def remove_stale_scratch(folder: Path | None = None) -> None:
@@ -261,6 +272,7 @@ def open_runs(
     remove_stale_scratch()
     con = stopping.watch(duckdb.connect())
     scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH}{os.getpid()}-"))
+    _SCRATCHES.add(scratch)
     try:
         # Bounded memory over runs of any size: DuckDB spills what exceeds MEMORY_LIMIT, and
         # intermediate tables (benchmark.report.estimates) live in a database on disk, whose
@@ -323,6 +335,7 @@ def open_runs(
     except BaseException:
         con.close()
         shutil.rmtree(scratch, ignore_errors=True)
+        _SCRATCHES.discard(scratch)
         raise
     return runs
 
