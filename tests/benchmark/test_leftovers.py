@@ -3,13 +3,14 @@ next run does not remove."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import stat
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -128,25 +129,32 @@ def test_kill_9_during_score_leaves_nothing_the_next_score_keeps(
     shutil.rmtree(run)
 
 
+@contextlib.contextmanager
+def _dead_and_live() -> Iterator[tuple[int, int]]:
+    """The process id of a process that has ended, and of one that runs meanwhile."""
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    live = subprocess.Popen(["sleep", "30"])
+    try:
+        yield dead.pid, live.pid
+    finally:
+        live.kill()
+        live.wait()
+
+
 @pytest.mark.e2e
 def test_temporary_files_of_a_killed_writer_are_removed(tmp_path: Path) -> None:
     """A record's temporary file, left by a writer that is gone, goes when the record is
     written again; a live writer's is left alone."""
     from packetbench.core.writing import write_atomic
 
-    dead = subprocess.Popen(["true"])
-    dead.wait()
-    live = subprocess.Popen(["sleep", "30"])
-    try:
-        stale = tmp_path / f".doc.json.tmp-{dead.pid}-abc123"
-        busy = tmp_path / f".doc.json.tmp-{live.pid}-def456"
+    with _dead_and_live() as (dead, live):
+        stale = tmp_path / f".doc.json.tmp-{dead}-abc123"
+        busy = tmp_path / f".doc.json.tmp-{live}-def456"
         stale.write_bytes(b"{half")
         busy.write_bytes(b"{half")
         write_atomic(tmp_path / "doc.json", b"{}")
         assert sorted(p.name for p in tmp_path.iterdir()) == [busy.name, "doc.json"]
-    finally:
-        live.kill()
-        live.wait()
     assert os.stat(tmp_path / "doc.json").st_mode & 0o777 != 0o600
 
 
@@ -163,12 +171,9 @@ def test_the_scratch_of_a_process_that_is_gone_is_removed(
     from packetbench.benchmark.results.query import SCRATCH, open_runs
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    dead = subprocess.Popen(["true"])
-    dead.wait()
-    live = subprocess.Popen(["sleep", "30"])
-    try:
-        stale = tmp_path / f"{SCRATCH}{dead.pid}-abc123"
-        busy = tmp_path / f"{SCRATCH}{live.pid}-def456"
+    with _dead_and_live() as (dead, live):
+        stale = tmp_path / f"{SCRATCH}{dead}-abc123"
+        busy = tmp_path / f"{SCRATCH}{live}-def456"
         other = tmp_path / f"{SCRATCH}zyd0uqax"  # an older version's name: not ours to judge
         for folder in (stale, busy, other):
             (folder / "spill").mkdir(parents=True)
@@ -179,9 +184,6 @@ def test_the_scratch_of_a_process_that_is_gone_is_removed(
             left = sorted(p.name for p in tmp_path.glob(f"{SCRATCH}*"))
             assert left == sorted([busy.name, other.name, runs.scratch.name])
         assert not runs.scratch.exists()
-    finally:
-        live.kill()
-        live.wait()
 
 
 def test_a_result_set_never_closed_leaves_no_scratch(tmp_path: Path) -> None:

@@ -11,7 +11,6 @@ from packetbench.benchmark.report.estimates import headline_estimates, layouts
 from packetbench.benchmark.results.query import open_runs
 from packetbench.benchmark.stats.bootstrap import Interval
 from packetbench.benchmark.viewer.source import RunSource
-from packetbench.core.known import Known
 
 SLICE_METRICS = ("halluc_numbers", "halluc_strings", "faithfulness")
 WORST_SLICES = 8  # slices shown per dimension and metric, worst first
@@ -47,8 +46,7 @@ def overview(source: RunSource) -> dict[str, Any]:
             record_path(source.path, p.packet_id, d.doc_id).is_file() for p, d in source.documents
         )
         return out
-    known = Known.under(source.cache, source.path) if source.cache is not None else None
-    with open_runs([source.path], known=known) as runs:
+    with open_runs([source.path], known=source.known) as runs:
         name = runs.names[0]
         estimates = headline_estimates(runs, layouts(runs))
         for view in runs.metric("headline"):

@@ -159,7 +159,7 @@ class RunSource:
     # The results database as it was opened (path, size, modification time): a run scored
     # again is another database, and the viewer's cached document indexes name it.
     stamp: list[Any] = field(default_factory=list)
-    cache: Path | None = None  # where what is known of its files is kept (`core.known`)
+    known: Known | None = None  # what is known of its files, read once (`core.known`)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _facets: dict[str, list[str]] | None = None
     _index: dict[str, tuple[Packet, DocInfo]] = field(default_factory=dict)
@@ -404,7 +404,7 @@ def open_run(
         db,
         listed,
         stamp,
-        cache,
+        known,
     )
 
 
