@@ -169,6 +169,8 @@ def audit_leaks(
     numbers = {n: what for n, what in forbidden.numbers.items() if n in universe.numbers}
     if not (whole or tokens or numbers):
         return [], []
+    # Every spelling of a number holds its shortest repr: looked for first, then parsed.
+    spelled = [(repr(number), number, what) for number, what in numbers.items()]
     matched: dict[tuple[str, str], list[_Source]] = {}
     for value, make_source in _sources(packet, audits):
         keys: list[tuple[str, str]] = []
@@ -177,13 +179,12 @@ def audit_leaks(
             if form in whole:
                 keys.append((form, whole[form]))
             keys.extend((t, tokens[t]) for t in form.split() if t in tokens)
-            for number, what in numbers.items():
-                # Every spelling of a number holds its shortest repr; only then parse.
-                if repr(number) in value:
+            for shortest, number, what in spelled:
+                if shortest in value:
                     seen = Universe()
                     seen.add(value)
                     if number in seen.numbers:
-                        keys.append((repr(number), what))
+                        keys.append((shortest, what))
         elif (
             isinstance(value, int | float)
             and not isinstance(value, bool)

@@ -22,6 +22,7 @@ from packetbench.audit.result import (
 )
 from packetbench.audit.sample import ALL, DEFAULT_SEED, SampleSize, bounds, corpus, draw
 from packetbench.benchmark import universe
+from packetbench.core import heap
 from packetbench.core.errors import UsageError
 from packetbench.core.executors import Executor
 
@@ -38,7 +39,21 @@ def audit_packet(
     """Audit one packet folder: every document read back, then its universe.
 
     With OCR (`engine`), `ocr_mode` "pixel" judges scanned pages against their clean selves
-    first and OCRs only what that leaves (`audit.pixels`); "full" OCRs every such page."""
+    first and OCRs only what that leaves (`audit.pixels`); "full" OCRs every such page. An
+    OCR audit then hands back what it held (the second engine's arenas, the allocator's free
+    pages): a process auditing a corpus holds what its largest packet needs, not what every
+    packet before it took."""
+    try:
+        return _audit_packet(folder, engine, on_page, ocr_mode)
+    finally:
+        if engine is not None:
+            ppocr.release()
+            heap.give_back()
+
+
+def _audit_packet(
+    folder: Path, engine: Tesseract | None, on_page: PageHook | None, ocr_mode: str
+) -> PacketAudit:
     packet = read_packet(folder)
     rebuild = packet.truth if ocr_mode == "pixel" else None
     calibrate: dict[str, set[int]] = {}
