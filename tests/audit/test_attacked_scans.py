@@ -5,7 +5,9 @@ line, `ocr.read_lines`, not on the page read whole)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +17,11 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageDraw
 
+from packetbench.audit import audit_packet, pixels
 from packetbench.audit.drawn import drawn_text
 from packetbench.audit.files import read_packet
 from packetbench.audit.ocr import Tesseract, read_lines
-from packetbench.audit.pixels import image_alone, pixel_pages, sampled
+from packetbench.audit.pixels import PixelPage, image_alone, pixel_pages, sampled
 from tests.support.audit import Run, audit_json, findings
 from tests.support.ocr import needs_tesseract
 
@@ -140,13 +143,26 @@ def test_a_watermark_is_read_along_its_own_line(run_cli: Run, tmp_path: Path) ->
 def _paint_the_line(packet: Path, doc_id: str, number: int, text: str) -> None:
     """Paint paper over the rectangle along the line where scanned page `number` of `doc_id`
     draws `text` (the audit's own rebuild says where): it is no longer intact there."""
+
+    def along(page: PixelPage) -> list[float]:
+        line = page.string_line(text)
+        assert line is not None
+        return line
+
+    _paint(packet, doc_id, number, along)
+
+
+def _paint(
+    packet: Path, doc_id: str, number: int, where: Callable[[PixelPage], list[float]]
+) -> None:
+    """Paint paper over the quad (PDF points of the scanned page) `where` gives on scanned
+    page `number` of `doc_id`, as the audit's own rebuild places it."""
     document = next(d for d in read_packet(packet).documents if d.doc_id == doc_id)
     truth = json.loads((packet / "packet_truth.json").read_text())
     pdf = pdfium.PdfDocument(document.file.read_bytes())
     pages, why = pixel_pages(document, truth, pdf)
     assert not why
-    line = pages[number].string_line(text)
-    assert line is not None
+    line = where(pages[number])
     page = pdf[number - 1]
     (image,) = [o for o in page.get_objects() if o.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE]
     bitmap = image.get_bitmap(render=False).to_numpy()
@@ -217,6 +233,69 @@ def test_a_watermark_is_judged_along_its_line_not_in_its_upright_box(
     assert verdict == "intact" and not by_its_box
     _paint_the_line(packet, "loss_run_pdf", 1, text)
     assert judged()[0] != "intact"
+
+
+@needs_tesseract
+@pytest.mark.slow
+def test_a_watermark_at_a_slant_on_a_photo_is_judged_along_its_line(
+    run_cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A watermark (COPY, seed 4) on a photographed ACORD 125: the paper is a part of the
+    photo's frame, so the word's upright box covers too little of the frame to count as
+    drawn across it, yet most of that box is the form under it, which no reading of the box
+    takes for the word. Paper painted over a corner of that box, away from the word (as a
+    blotch or a fold can), leaves the box not intact. The word runs at a slant, so it is
+    judged along its line, where it is intact, and no box is read for it; a string drawn
+    level on the same page is not at a slant."""
+    packet = _generate(run_cli, tmp_path, "overlay.watermark,scan.photo")
+    manifest_file = packet / "manifest_acord_125.json"
+    manifest = json.loads(manifest_file.read_text())
+    (mark,) = [p for p in manifest["patterns_applied"] if p["id"] == "overlay.watermark"]
+    text = mark["details"]["text"]
+    assert text == "COPY"
+
+    def third_page() -> PixelPage:
+        document = next(d for d in read_packet(packet).documents if d.doc_id == "acord_125")
+        truth = json.loads((packet / "packet_truth.json").read_text())
+        pdf = pdfium.PdfDocument(document.file.read_bytes())
+        try:
+            pages, why = pixel_pages(document, truth, pdf)
+        finally:
+            pdf.close()
+        assert not why
+        return pages[3]  # pages 1 and 2 are the calibration sample's: read by OCR whole
+
+    page = third_page()
+    (upright,) = page.string_quads(text)
+    line = page.string_line(text)
+    assert line is not None and not page.spreads(upright) and page.slanted(text)
+
+    def corner(_: PixelPage) -> list[float]:  # the box's upper left, away from the word
+        xs, ys = upright[0::2], upright[1::2]
+        x0, y1 = min(xs), max(ys)
+        w, h = 0.3 * (max(xs) - x0), 0.3 * (y1 - min(ys))
+        return [x0, y1 - h, x0 + w, y1 - h, x0 + w, y1, x0, y1]
+
+    _paint(packet, "acord_125", 3, corner)
+    data = (packet / manifest["file"]).read_bytes()
+    edit = json.loads(manifest_file.read_text())
+    edit["sha256"] = hashlib.sha256(data).hexdigest()  # painted as if it had been scanned so
+    manifest_file.write_text(json.dumps(edit, indent=2))
+    page = third_page()
+    assert page.judge_box(upright).verdict != "intact"
+    assert page.judge_line(line).verdict == "intact"
+    strings = next(d for d in read_packet(packet).documents if d.doc_id == "acord_125").strings
+    level = next(e["text"] for e in strings if e.get("page") == 3 and e["text"] != text)
+    assert page.string_quads(level) and not page.slanted(level)
+    # The audit with the rule and without it (no slant counts): the one string it judges
+    # otherwise is the watermark, judged intact along its line, not read in its box.
+    judged = audit_packet(packet, engine=Tesseract()).pixels()
+    monkeypatch.setattr(pixels, "SLANT", 91.0)
+    level_only = audit_packet(packet, engine=Tesseract()).pixels()
+    assert judged is not None and level_only is not None
+    assert judged.lines_read == level_only.lines_read == 0
+    assert judged.strings["intact"] == level_only.strings["intact"] + 1
+    assert judged.strings_read == level_only.strings_read - 1
 
 
 def _document(report: dict[str, Any], doc_id: str) -> dict[str, Any]:

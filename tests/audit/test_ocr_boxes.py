@@ -4,7 +4,9 @@ and a value the page's OCR missed is read again from its own box, and only from 
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pypdfium2 as pdfium
@@ -297,3 +299,48 @@ def test_a_slanted_box_is_cut_along_its_own_line(tmp_path: Path) -> None:
     level = [(0.0, 10.0), (100.0, 10.4), (100.0, 0.4), (0.0, 0.0)]  # 0.2 degrees
     box = np.full((20, 110), 255, dtype=np.uint8)
     assert ocr.levelled(box, level, 2.0) is box
+
+
+@needs_tesseract
+def test_a_box_read_as_wanted_is_read_no_further_ways(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`read_boxes` told what each box should read (`wanted`, as the audit's undecided boxes
+    are): a box the first way reads so gets "" from the later ways, which read only the
+    boxes still unread; whether some reading reads each box is what it was without."""
+    boxes = _schedule(tmp_path / "native.pdf")
+    pdf = pdfium.PdfDocument(tmp_path / "native.pdf")
+    order = ["P", "4", "17"]
+    regions = {1: [boxes[text] for text in order]}
+    wanted = {1: ["P", "4", "99"]}  # the last box does not read what is asked of it
+    engine = ocr.Tesseract()
+    widths: dict[str, int] = {}
+    words_many = ocr.Tesseract.words_many
+
+    def counted(
+        self: ocr.Tesseract,
+        images: Sequence[np.ndarray[Any, Any]],
+        dpi: int,
+        source: str,
+        psm: str = ocr.PSM,
+    ) -> list[list[ocr.Word]]:
+        widths[psm] = widths.get(psm, 0) + sum(image.shape[1] for image in images)
+        return words_many(self, images, dpi, source, psm)
+
+    monkeypatch.setattr(ocr.Tesseract, "words_many", counted)
+    every = ocr.read_boxes(pdf, regions, engine, tmp_path / "native.pdf")[1]
+    every_widths, widths = widths, {}
+    cascaded = ocr.read_boxes(pdf, regions, engine, tmp_path / "native.pdf", wanted=wanted)[1]
+    for want, all_ways, some_ways in zip(wanted[1], every, cascaded, strict=True):
+        assert len(some_ways) == len(all_ways) == len(ocr.READINGS)
+        assert any(ocr.same_text(r, want) for r in some_ways) == any(
+            ocr.same_text(r, want) for r in all_ways
+        ), (want, all_ways, some_ways)
+    first = ocr.READINGS[0]
+    assert ocr.same_text(cascaded[0][0], "P") and ocr.same_text(cascaded[1][0], "4"), cascaded
+    assert cascaded[0][1:] == cascaded[1][1:] == ("", "")
+    assert all(cascaded[2]) or cascaded[2][1]  # the unread box was read the later ways
+    assert widths[first] == every_widths[first]
+    assert widths[ocr.READINGS[1]] < every_widths[ocr.READINGS[1]]
+    with pytest.raises(ValueError, match="one text per box"):
+        ocr.read_boxes(pdf, regions, engine, tmp_path / "native.pdf", wanted={1: ["P"]})

@@ -74,6 +74,33 @@ def test_a_value_on_two_lines_is_read_in_order_and_a_blank_box_reads_nothing() -
     assert ppocr.engine().read_box(blank, DPI, "blank") == ("", "")
 
 
+def test_a_box_whose_line_reads_what_is_wanted_is_not_searched_for_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The line is read first; when it reads what the caller wants the detector (most of
+    the engine's cost) does not run, and the detected reading is "". Otherwise both run and
+    the readings are those without a test."""
+    box = _box(["Harbor Freight Lines"], 9.0, 0.6)
+    engine = ppocr.engine()
+    plain = engine.read_box(box, DPI, "box")
+    detected: list[int] = []
+    real = ppocr.PpOcr._detected
+
+    def counted(self: ppocr.PpOcr, crop: np.ndarray[Any, Any], source: str) -> str:
+        detected.append(1)
+        return real(self, crop, source)
+
+    monkeypatch.setattr(ppocr.PpOcr, "_detected", counted)
+    assert engine.read_box(box, DPI, "box", lambda line: same_text(line, plain[1])) == (
+        "",
+        plain[1],
+    )
+    assert not detected
+    assert engine.read_box(box, DPI, "box", lambda line: False) == plain
+    assert detected == [1]
+    assert same_text(plain[0], "Harbor Freight Lines"), plain
+
+
 @needs_tesseract  # else tesseract's own usage line comes first
 def test_audit_ocr_without_the_second_engine_is_one_line_exit_2(tmp_path: Path) -> None:
     """An engine that does not import (its native libraries missing) stops `audit --ocr`

@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -972,19 +972,35 @@ def read_crops(
     source: str,
     batched: bool = False,
     sharpen: bool = False,
+    wanted: Sequence[str] | None = None,
 ) -> list[tuple[str, ...]]:
     """Per crop, what each way of reading (READINGS) reads in it: the crops set side by side
     on sheets (`BoxReader.sheet`), each sheet read by one tesseract call per reading, or, when
     `batched`, every sheet by one tesseract process per reading (`Tesseract.words_many`).
-    `sharpen`: each crop read sharpened (`sharpened`) instead."""
+    `sharpen`: each crop read sharpened (`sharpened`) instead. `wanted` (what each crop should
+    read, for a caller that asks only whether some reading reads it): a crop a reading has
+    read so is not read the later ways (each gives "" for it), the costly ones (a sparse
+    page's layout analysis of a sheet of damaged crops) then reading only what the first
+    missed."""
     if sharpen:
         crops = [sharpened(crop) for crop in crops]
         dpi *= SHARPEN_SCALE
     read: list[list[str]] = [[] for _ in crops]
-    sheets = [BoxReader.sheet(crops, row) for row in BoxReader.rows(crops)]
+    left_to_read = list(range(len(crops)))
+
+    def still_unread() -> list[int]:
+        if wanted is None:
+            return left_to_read
+        return [i for i in left_to_read if not any(same_text(r, wanted[i]) for r in read[i])]
+
     for psm in READINGS:
         if psm == BLOCK:
             continue
+        left_to_read = still_unread()
+        sheets = [
+            BoxReader.sheet(crops, [left_to_read[i] for i in row])
+            for row in BoxReader.rows([crops[i] for i in left_to_read])
+        ]
         if batched:
             pages = engine.words_many([sheet for sheet, _ in sheets], dpi, source, psm=psm)
         else:
@@ -993,8 +1009,11 @@ def read_crops(
             for index, left, right in bands:
                 inside = [w for w in found if left <= (w.left + w.right) / 2 <= right]
                 read[index].append(" ".join(w.text for w in in_lines(inside)))
+        for index in set(range(len(crops))) - set(left_to_read):
+            read[index].append("")
+    left_to_read = still_unread()
     # A box of several lines is read alone as a block, on a blank margin as a sheet sets it.
-    wrapped = [i for i, crop in enumerate(crops) if ink_lines(crop) > 1]
+    wrapped = [i for i in left_to_read if ink_lines(crops[i]) > 1]
     blocks = [BoxReader.sheet(crops, [i])[0] for i in wrapped]
     if batched:
         found_blocks = engine.words_many(blocks, dpi, source, psm=BLOCK)
@@ -1072,6 +1091,10 @@ def _evened(
 REACH = 100
 
 
+def _reads(wanted: str, reading: str) -> bool:
+    return same_text(reading, wanted)
+
+
 def read_boxes(
     pdf: Any,
     regions: Mapping[int, Sequence[Sequence[float]]],
@@ -1082,19 +1105,26 @@ def read_boxes(
     sharpen: bool = False,
     dropout: bool = False,
     cache: Crops | None = None,
+    wanted: Mapping[int, Sequence[str]] | None = None,
 ) -> dict[int, list[tuple[str, ...]]]:
     """What OCR reads in each box of `regions` (page -> bboxes or quads, PDF points) on its
     own, as `OcrPage.reread` reads it, without reading any page whole: each box is cut out of
     its page prepared as for whole-page OCR (`cut_boxes`), and the boxes of every page read
     together, one tesseract process per way of reading (READINGS); `sharpen`: sharpened;
     `dropout`: a page drawn, not scanned, read in its red channel (`cut_boxes`); `cache`: the
-    crops cut before (`cut_boxes`)."""
+    crops cut before (`cut_boxes`); `wanted` (page -> what each box should read): a box is
+    read no further ways once one reads that (`read_crops`)."""
     crops = cut_boxes(pdf, regions, dpi, angles, dropout, cache)
     out: dict[int, list[tuple[str, ...]]] = {number: [] for number in regions}
     if not crops:
         return out
     owners = [number for number in sorted(regions) for _ in regions[number]]
-    readings = read_crops(engine, crops, dpi, str(source), True, sharpen)
+    texts = None
+    if wanted is not None:
+        texts = [text for number in sorted(regions) for text in wanted[number]]
+        if len(texts) != len(crops):
+            raise ValueError("read_boxes: wanted must name one text per box")
+    readings = read_crops(engine, crops, dpi, str(source), True, sharpen, texts)
     for number, read in zip(owners, readings, strict=True):
         out[number].append(read)
     return out
@@ -1107,14 +1137,22 @@ def second_boxes(
     dpi: int = DPI,
     angles: dict[int, float] | None = None,
     cache: Crops | None = None,
+    wanted: Mapping[int, Sequence[str]] | None = None,
 ) -> dict[int, list[tuple[str, ...]]]:
     """What the second engine (`audit.ppocr`) reads in each box of `regions` on its own, each
-    cut out as `read_boxes` cuts it (`cut_boxes`; `cache`: the crops cut before). The engine
-    loads only when there is one."""
+    cut out as `read_boxes` cuts it (`cut_boxes`; `cache`: the crops cut before; `wanted`:
+    what each box should read, its lines not looked for when its line reads that). The
+    engine loads only when there is one."""
     if not any(regions.values()):
         return {number: [] for number in sorted(regions)}
     crops = cut_boxes(pdf, regions, dpi, angles, cache=cache)
-    read = iter(ppocr.engine().read_boxes(crops, dpi, str(source)))
+    enough = None
+    if wanted is not None:
+        texts = [text for number in sorted(regions) for text in wanted[number]]
+        if len(texts) != len(crops):
+            raise ValueError("second_boxes: wanted must name one text per box")
+        enough = [partial(_reads, text) for text in texts]
+    read = iter(ppocr.engine().read_boxes(crops, dpi, str(source), enough))
     return {number: [next(read) for _ in regions[number]] for number in sorted(regions)}
 
 

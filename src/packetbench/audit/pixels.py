@@ -59,6 +59,11 @@ MARGIN = 1.0  # points around a value's quad that belong to its box (a glyph's s
 # watermark): it is judged and read along its line (`PixelPage.string_line`), where the
 # upright box would hold most of the page's content and let it vouch for the string.
 SPREAD = 0.15
+# A string drawn at a slant of at least this many degrees from its page's lines (a stamp set
+# across a form at 30 or 45 degrees) is judged and read along its line, as one drawn across the
+# page is: its upright box holds mostly the form under it, which no reading of the box takes
+# for the string (a sparse-text reading of such a box was the costliest OCR call of an audit).
+SLANT = 10.0
 
 
 # Every packet with scanned pages judged by pixels has at least this many of them in its
@@ -457,6 +462,16 @@ class PixelPage:
         rows, cols = self.clean.shape[:2]
         area = rows * cols * (72 / self.dpi) ** 2
         return bool((max(xs) - min(xs)) * (max(ys) - min(ys)) > SPREAD * area)
+
+    def slanted(self, text: str) -> bool:
+        """Whether the first place the native page draws `text` runs at a slant (SLANT
+        degrees or more from both the page's lines and its columns: text turned a quarter is
+        upright in its box)."""
+        line = self.drawn.line(text) if self.drawn is not None else None
+        if line is None:
+            return False
+        angle = float(np.degrees(np.arctan2(line[3] - line[1], line[2] - line[0]))) % 90
+        return SLANT <= angle <= 90 - SLANT
 
     def string_line(self, text: str) -> list[float] | None:
         """The rectangle along the line of the first place the native page draws `text`

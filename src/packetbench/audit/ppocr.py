@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -149,14 +149,21 @@ class PpOcr:
             if str(text).strip()
         ]
 
-    def read_box(self, crop: Matrix, dpi: int, source: str) -> tuple[str, str]:
+    def read_box(
+        self, crop: Matrix, dpi: int, source: str, enough: Callable[[str], bool] | None = None
+    ) -> tuple[str, str]:
         """What the engine reads in a box on its own (`crop`: gray, cut out of its page at
         `dpi`), two ways: its lines found and read at DETECT_DPI, in reading order (top to
         bottom, each left to right) and joined by spaces (a value wrapped on two lines), and
-        the box read as one line as it is (type the detector splits or loses)."""
+        the box read as one line as it is (type the detector splits or loses). The line is
+        read first; when `enough` says it reads what the caller looks for, the lines are not
+        looked for (the detector is most of the cost) and the first reading is ""."""
         if crop.size == 0 or crop.min() >= BLANK:  # no ink: nothing to read
             return "", ""
-        return self._detected(_resized(crop, DETECT_DPI / dpi), source), self._line(crop, source)
+        line = self._line(crop, source)
+        if enough is not None and enough(line):
+            return "", line
+        return self._detected(_resized(crop, DETECT_DPI / dpi), source), line
 
     def _detected(self, crop: Matrix, source: str) -> str:
         sheet = np.full((crop.shape[0] + 2 * PAD, crop.shape[1] + 2 * PAD), 255, dtype=np.uint8)
@@ -182,8 +189,19 @@ class PpOcr:
             raise BadInput(f"{source}: PP-OCR failed ({error})") from None
         return " ".join(str(line[0]) for line in found or [])
 
-    def read_boxes(self, crops: Sequence[Matrix], dpi: int, source: str) -> list[tuple[str, ...]]:
-        return [self.read_box(crop, dpi, source) for crop in crops]
+    def read_boxes(
+        self,
+        crops: Sequence[Matrix],
+        dpi: int,
+        source: str,
+        enough: Sequence[Callable[[str], bool]] | None = None,
+    ) -> list[tuple[str, ...]]:
+        """`read_box` of each crop (`enough`: its test, crop by crop)."""
+        if enough is None:
+            return [self.read_box(crop, dpi, source) for crop in crops]
+        return [
+            self.read_box(crop, dpi, source, test) for crop, test in zip(crops, enough, strict=True)
+        ]
 
 
 def _resized(crop: Matrix, scale: float) -> Matrix:

@@ -402,23 +402,8 @@ class ScannedPageAuditor(SourceAuditor):
         printed = {page: found for page, found in printed.items() if found}
         if not regions and not printed:
             return
-        read = read_boxes(
-            pdf.document(),
-            regions,
-            engine,
-            self.doc.file,
-            angles={page: self.state.turns.get(page, 0.0) for page in regions},
-            cache=self.crops,
-        )
-        read_printed = read_boxes(
-            pdf.document(),
-            printed,
-            engine,
-            self.doc.file,
-            angles=dict.fromkeys(printed, 0.0),
-            cache=self.crops,
-        )
-        # What no reading found is read again sharpened (`ocr.sharpened`).
+        # Only whether some reading reads what a box should matters here: a box read so is
+        # read no further ways (`read_boxes`' `wanted`).
         expected = {
             page: [str(self.doc.fields[index]["rendered_as"]) for index, *_ in boxes[page]]
             + [
@@ -428,6 +413,32 @@ class ScannedPageAuditor(SourceAuditor):
             ]
             for page in regions
         }
+        read = read_boxes(
+            pdf.document(),
+            regions,
+            engine,
+            self.doc.file,
+            angles={page: self.state.turns.get(page, 0.0) for page in regions},
+            cache=self.crops,
+            wanted=expected,
+        )
+        read_printed = read_boxes(
+            pdf.document(),
+            printed,
+            engine,
+            self.doc.file,
+            angles=dict.fromkeys(printed, 0.0),
+            cache=self.crops,
+            wanted={
+                page: [
+                    str(self.doc.strings[i]["text"])
+                    for i in texts[page]
+                    if (page, i) in self.overprinted
+                ]
+                for page in printed
+            },
+        )
+        # What no reading found is read again sharpened (`ocr.sharpened`).
         unread = {
             page: [
                 i
@@ -444,6 +455,7 @@ class ScannedPageAuditor(SourceAuditor):
             angles={page: self.state.turns.get(page, 0.0) for page in regions},
             sharpen=True,
             cache=self.crops,
+            wanted={page: [expected[page][i] for i in unread[page]] for page in regions},
         )
         for page, sharp in again.items():
             for i, got in zip(unread[page], sharp, strict=True):
@@ -463,6 +475,7 @@ class ScannedPageAuditor(SourceAuditor):
             self.doc.file,
             angles={page: self.state.turns.get(page, 0.0) for page in regions},
             cache=self.crops,
+            wanted={page: [expected[page][i] for i in unread[page]] for page in regions},
         )
         for page, got_second in second.items():
             for i, got in zip(unread[page], got_second, strict=True):
@@ -586,10 +599,14 @@ class ScannedPageAuditor(SourceAuditor):
                 said, quad = judged.judge_string(entry["text"])
                 if said == UNDECIDED_VERDICT and not judged.string_quads(entry["text"]):
                     self.overprinted.add((page, index))  # only where it was printed over
-                if quad is not None and judged.spreads(quad):
-                    # Drawn across the page (a watermark): judged and read along its line,
-                    # not in an upright box that holds most of the page (no line: the page
-                    # is read whole).
+                if quad is not None and (
+                    judged.spreads(quad)
+                    or (said == UNDECIDED_VERDICT and judged.slanted(entry["text"]))
+                ):
+                    # Drawn across the page (a watermark) or at a slant (a stamp across a
+                    # form): judged and read along its line, not in an upright box that holds
+                    # most of the page or of the form under it (no line: the page is read
+                    # whole).
                     quad = judged.string_line(entry["text"])
                     if quad is not None:
                         self.spread.add((page, index))
