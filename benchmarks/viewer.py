@@ -16,9 +16,9 @@ side table: the first time (its index built, the page rendered), later (the targ
 1 s), and the first time on a server started again, each with the bytes the page fetched.
 Medians of --repeat openings, each in a fresh browser. With --baseline SRC, every figure is
 measured again with the packetbench found in SRC (another checkout's `src`) and printed
-beside. With --list-only, only the command to the list, --repeat times (the whole process
-is what `farm-bench --vs` times: `env PYTHONPATH=SRC python benchmarks/viewer.py ...` is the
-baseline's).
+beside. With --list-only, only the command to the list, --repeat times (with --baseline,
+the two versions in turn; the whole process is what `farm-bench --vs` times: `env
+PYTHONPATH=SRC python benchmarks/viewer.py ...` is the baseline's).
 """
 
 from __future__ import annotations
@@ -249,14 +249,24 @@ def main() -> None:
     documents = sum(len(p["documents"]) for p in info["packets"])
     print(f"run {run}: {documents:,} documents listed in run.json")
     if args.list_only:
-        only = Figures()
+        # This checkout and the baseline in turn, each with its own cache (their caches'
+        # layouts may differ), so a drift in the machine's speed falls on both alike.
+        versions = [("this checkout", None)]
+        if args.baseline:
+            versions.append((f"baseline {args.baseline}", args.baseline.resolve()))
+        found = {name: Figures() for name, _ in versions}
         with tempfile.TemporaryDirectory(prefix="viewer-bench-") as scratch:
-            command_to_list(only, run, packets, Path(scratch), args.repeat, None)
-        print(
-            f"command to list drawn     {_median(only.command_to_list)}; target 2 s\n"
-            f"  of which serving after  {_median(only.serving)}, "
-            f"{statistics.median(only.serving_cpu):.2f} s of CPU"
-        )
+            for _ in range(args.repeat):
+                for number, (name, source) in enumerate(versions):
+                    cache = Path(scratch) / str(number)
+                    command_to_list(found[name], run, packets, cache, 1, source)
+        for name, only in found.items():
+            print(
+                f"{name}\n"
+                f"  command to list drawn   {_median(only.command_to_list)}; target 2 s\n"
+                f"  of which serving after  {_median(only.serving)}, "
+                f"{statistics.median(only.serving_cpu):.2f} s of CPU"
+            )
         return
     figures = measure(run, packets, args.document, args.repeat, None)
     lines = report("this checkout", figures)

@@ -113,15 +113,22 @@ def recorded(info: RunInfo, run: Path) -> dict[str, dict[str, Any]]:
 
 
 def document_difference(
-    entry: dict[str, Any], packet: Packet, doc: DocInfo, run: Path, hint: str
+    entry: dict[str, Any],
+    packet: Packet,
+    doc: DocInfo,
+    run: Path,
+    hint: str,
+    known: Known | None = None,
 ) -> str | None:
     """Why `doc` is not the document `run` was extracted from (its first file whose sha256
     is not the one run.json's `entry` for its packet records, or that cannot be read), or
-    None when all its files are those."""
+    None when all its files are those (with `known`, a file is not hashed again while its
+    inode says it is the file hashed before)."""
     expected = entry["sha256"].get(doc.doc_id)
     hashed = _hashed(packet)
+    digest = known.sha256 if known is not None else sha256
     try:
-        actual = {kind: sha256(_file(packet, doc, kind), _kind(kind)) for kind in hashed}
+        actual = {kind: digest(_file(packet, doc, kind), _kind(kind)) for kind in hashed}
     except BadInput as error:
         return str(error)
     if expected == actual:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,7 @@ class Known:
 
     def __init__(self, file: Path | None) -> None:
         self.file = file
+        self._lock = threading.Lock()  # the viewer's requests and its background check
         self._hashes: dict[str, list[Any]] = {}
         self._listings: dict[str, Any] = {}
         self._changed = False
@@ -87,12 +89,21 @@ class Known:
         name = hashlib.sha256(str(root.resolve()).encode("utf-8")).hexdigest()[:32]
         return cls(cache / "known" / f"{name}.json")
 
+    def part(self, name: str) -> Known:
+        """Knowledge of other files under the same root, kept in a file of its own (read only
+        by whoever asks for it: the viewer's background check of every document, not its
+        start)."""
+        if self.file is None:
+            return Known(None)
+        return Known(self.file.with_name(f"{self.file.stem}.{name}.json"))
+
     def sha256(self, path: Path | str, kind: str) -> str:
         """The sha256 of `path` (`safe_read.sha256` under the ceiling of `kind`), hashed
         again unless its inode says it is the file hashed before; BadInput naming a file
         that is missing or cannot be read."""
         name = os.path.join(self._cwd, path)  # as `Path.absolute`, without its cost
-        self._used.add(name)
+        with self._lock:
+            self._used.add(name)
         try:
             before = _stat(path)
             entry = self._hashes.get(name)
@@ -103,12 +114,14 @@ class Known:
             raise BadInput(f"{path}: missing") from None
         except OSError as error:
             raise BadInput(f"{path}: unreadable ({error.strerror})") from None
-        if time.time_ns() - before[4] >= SETTLED * 1e9 and _settled(path, before):
-            self._hashes[name] = [*before, digest]
-            self._changed = True
-        elif name in self._hashes:
-            del self._hashes[name]
-            self._changed = True
+        settled = time.time_ns() - before[4] >= SETTLED * 1e9 and _settled(path, before)
+        with self._lock:
+            if settled:
+                self._hashes[name] = [*before, digest]
+                self._changed = True
+            elif name in self._hashes:
+                del self._hashes[name]
+                self._changed = True
         return digest
 
     def listing(self, sha: str) -> Any:
@@ -119,22 +132,26 @@ class Known:
         return found
 
     def keep(self, sha: str, listing: Any) -> None:
-        self._listings[sha] = listing
-        self._used.add(sha)
-        self._changed = True
+        with self._lock:
+            self._listings[sha] = listing
+            self._used.add(sha)
+            self._changed = True
 
-    def save(self) -> None:
-        """Write what is known of the files used this time (others are forgotten); a cache
-        that cannot be written is no error, only slower next time."""
+    def save(self, forget: bool = True) -> None:
+        """Write what is known of the files used this time, and with `forget` false of the
+        others too (a check stopped before it reached them); a cache that cannot be written
+        is no error, only slower next time."""
         if self.file is None:
             return
-        hashes = {k: v for k, v in self._hashes.items() if k in self._used}
-        listings = {k: v for k, v in self._listings.items() if k in self._used}
-        if not self._changed and (len(hashes), len(listings)) == (
-            len(self._hashes),
-            len(self._listings),
-        ):
-            return
+        with self._lock:
+            hashes = {k: v for k, v in self._hashes.items() if not forget or k in self._used}
+            listings = {k: v for k, v in self._listings.items() if not forget or k in self._used}
+            if not self._changed and (len(hashes), len(listings)) == (
+                len(self._hashes),
+                len(self._listings),
+            ):
+                return
+            self._changed = False
         from packetbench.core.writing import write_atomic
 
         try:

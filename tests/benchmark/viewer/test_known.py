@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,47 @@ def test_a_file_changed_within_the_clock_s_reach_is_not_remembered(
     seen = _hashed(monkeypatch)
     open_run(run, packet.parent, check_files=False, cache=cache).close()
     assert "packet_truth.json" in seen and "acord_125.json" in seen
+
+
+def _check_all(run: Path, packet: Path, cache: Path) -> dict[str, object]:
+    """Open the run as the viewer does and let its background check of every document end."""
+    from packetbench.benchmark.viewer.checks import Checks
+
+    source = open_run(run, packet.parent, check_files=False, cache=cache)
+    checks = Checks(source)
+    try:
+        checks.start()
+        deadline = time.monotonic() + 60
+        while not checks.summary()["done"]:
+            assert time.monotonic() < deadline, "the check never ended"
+            time.sleep(0.02)
+        return checks.summary()
+    finally:
+        checks.stop()
+        source.close()
+
+
+def test_the_documents_checked_are_not_read_again_until_one_changes(
+    scored: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The background check of every document keeps its hashes in the cache: opened again,
+    the unchanged run's documents are checked by their inodes, none read; a document file
+    rewritten since (same size, its modification time set back) is read again and refused."""
+    run, packet = scored
+    cache = tmp_path / "cache"
+    seen = _hashed(monkeypatch)
+    first = _check_all(run, packet, cache)
+    assert first["refused"] == 0 and "sov_pdf.pdf" in seen
+    seen.clear()
+    again = _check_all(run, packet, cache)
+    assert again["refused"] == 0 and again["checked"] == first["checked"]
+    assert seen == []
+    document = packet / "sov_pdf.pdf"
+    before = document.stat()
+    data = bytearray(document.read_bytes())
+    data[-2] = ord("x") if data[-2] != ord("x") else ord("y")  # within the file, same size
+    document.write_bytes(bytes(data))
+    os.utime(document, ns=(before.st_atime_ns, before.st_mtime_ns))
+    changed = _check_all(run, packet, cache)
+    assert seen == ["sov_pdf.pdf"]
+    assert changed["refused"] == 1, changed
