@@ -4,9 +4,7 @@ and a value the page's OCR missed is read again from its own box, and only from 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pypdfium2 as pdfium
@@ -116,6 +114,25 @@ def test_a_box_is_read_again_alone(tmp_path: Path, level: str) -> None:
     assert readings["empty"] == ("",) * len(ocr.READINGS)
     if level == "skewed":  # the page really was turned, and the boxes turned with it
         assert abs(angle) >= scan.LEVELS["skewed"].min_angle
+
+
+@needs_tesseract
+@pytest.mark.slow
+def test_the_second_engine_looks_no_further_in_a_box_its_line_reads(tmp_path: Path) -> None:
+    """On a page read whole (a calibration page), the boxes its reading missed are read
+    again alone, by tesseract every way (what it reads in a box depends on the boxes beside
+    it on its sheet), then by the second engine told what each should read: a box its
+    one-line reading reads so is not searched for lines (the detected reading is ""); one
+    asked for what it does not show is read both ways."""
+    path, quads, angle = _scanned(tmp_path, "clean")
+    pdf = pdfium.PdfDocument(path)
+    [(_, page)] = list(ocr.read_pages(pdf, [1], ocr.Tesseract(), path, angles={1: angle}))
+    regions = [quads["17"], quads["4"]]
+    assert all(len(r) == len(ocr.READINGS) for r in page.reread(regions))
+    second = page.second(regions, wanted=["17", "99"])
+    assert second[0][0] == "" and ocr.same_text(second[0][1], "17"), second
+    assert second[1] == page.second(regions[1:])[0], second
+    assert second[1][0] != "", second
 
 
 def test_a_page_without_a_reader_reads_no_box_again() -> None:
@@ -299,48 +316,3 @@ def test_a_slanted_box_is_cut_along_its_own_line(tmp_path: Path) -> None:
     level = [(0.0, 10.0), (100.0, 10.4), (100.0, 0.4), (0.0, 0.0)]  # 0.2 degrees
     box = np.full((20, 110), 255, dtype=np.uint8)
     assert ocr.levelled(box, level, 2.0) is box
-
-
-@needs_tesseract
-def test_a_box_read_as_wanted_is_read_no_further_ways(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """`read_boxes` told what each box should read (`wanted`, as the audit's undecided boxes
-    are): a box the first way reads so gets "" from the later ways, which read only the
-    boxes still unread; whether some reading reads each box is what it was without."""
-    boxes = _schedule(tmp_path / "native.pdf")
-    pdf = pdfium.PdfDocument(tmp_path / "native.pdf")
-    order = ["P", "4", "17"]
-    regions = {1: [boxes[text] for text in order]}
-    wanted = {1: ["P", "4", "99"]}  # the last box does not read what is asked of it
-    engine = ocr.Tesseract()
-    widths: dict[str, int] = {}
-    words_many = ocr.Tesseract.words_many
-
-    def counted(
-        self: ocr.Tesseract,
-        images: Sequence[np.ndarray[Any, Any]],
-        dpi: int,
-        source: str,
-        psm: str = ocr.PSM,
-    ) -> list[list[ocr.Word]]:
-        widths[psm] = widths.get(psm, 0) + sum(image.shape[1] for image in images)
-        return words_many(self, images, dpi, source, psm)
-
-    monkeypatch.setattr(ocr.Tesseract, "words_many", counted)
-    every = ocr.read_boxes(pdf, regions, engine, tmp_path / "native.pdf")[1]
-    every_widths, widths = widths, {}
-    cascaded = ocr.read_boxes(pdf, regions, engine, tmp_path / "native.pdf", wanted=wanted)[1]
-    for want, all_ways, some_ways in zip(wanted[1], every, cascaded, strict=True):
-        assert len(some_ways) == len(all_ways) == len(ocr.READINGS)
-        assert any(ocr.same_text(r, want) for r in some_ways) == any(
-            ocr.same_text(r, want) for r in all_ways
-        ), (want, all_ways, some_ways)
-    first = ocr.READINGS[0]
-    assert ocr.same_text(cascaded[0][0], "P") and ocr.same_text(cascaded[1][0], "4"), cascaded
-    assert cascaded[0][1:] == cascaded[1][1:] == ("", "")
-    assert all(cascaded[2]) or cascaded[2][1]  # the unread box was read the later ways
-    assert widths[first] == every_widths[first]
-    assert widths[ocr.READINGS[1]] < every_widths[ocr.READINGS[1]]
-    with pytest.raises(ValueError, match="one text per box"):
-        ocr.read_boxes(pdf, regions, engine, tmp_path / "native.pdf", wanted={1: ["P"]})

@@ -676,21 +676,30 @@ class OcrPage:
         ]
 
     def reread(
-        self, regions: Sequence[Sequence[float]], sharpen: bool = False
+        self,
+        regions: Sequence[Sequence[float]],
+        sharpen: bool = False,
+        wanted: Sequence[str] | None = None,
     ) -> list[tuple[str, ...]]:
         """What OCR reads in each region on its own, one reading per way of reading (see
-        `BoxReader`; `sharpen`: each region sharpened); none when the page has no reader."""
+        `BoxReader`; `sharpen`: each region sharpened; `wanted`: what each should read, a
+        region read so read no further ways, `read_crops`); none when the page has no
+        reader."""
         if self.reader is None or not regions:
             return [() for _ in regions]
         corners = [self.corners(region) for region in regions]
-        return self.reader.read(corners, MARGIN * self.scale, sharpen)
+        return self.reader.read(corners, MARGIN * self.scale, sharpen, wanted)
 
-    def second(self, regions: Sequence[Sequence[float]]) -> list[tuple[str, ...]]:
+    def second(
+        self, regions: Sequence[Sequence[float]], wanted: Sequence[str] | None = None
+    ) -> list[tuple[str, ...]]:
         """What the second engine reads in each region on its own, cut out as `reread` cuts
-        it (`ppocr.PpOcr.read_box`); nothing when the page has no reader."""
+        it (`ppocr.PpOcr.read_box`; `wanted`: what each should read, its lines not looked for
+        when its line reads that); nothing when the page has no reader."""
         if self.reader is None or not regions:
             return [() for _ in regions]
-        return self.reader.second([self.corners(region) for region in regions], MARGIN * self.scale)
+        corners = [self.corners(region) for region in regions]
+        return self.reader.second(corners, MARGIN * self.scale, wanted)
 
     def find(self, bbox: Sequence[float], expected: str) -> tuple[bool, bool, str]:
         """(found, found only on the page, text read in the box) for a located value."""
@@ -919,18 +928,27 @@ class BoxReader:
         return cut
 
     def read(
-        self, regions: list[list[tuple[float, float]]], grow: float, sharpen: bool = False
+        self,
+        regions: list[list[tuple[float, float]]],
+        grow: float,
+        sharpen: bool = False,
+        wanted: Sequence[str] | None = None,
     ) -> list[tuple[str, ...]]:
         """Per region, what each way of reading (READINGS) reads in it (`sharpen`: in the
-        region sharpened)."""
+        region sharpened; `wanted`: see `read_crops`)."""
         crops = self.crops(regions, grow)
-        return read_crops(self.engine, crops, self.dpi, self.source, sharpen=sharpen)
+        return read_crops(self.engine, crops, self.dpi, self.source, sharpen=sharpen, wanted=wanted)
 
     def second(
-        self, regions: list[list[tuple[float, float]]], grow: float
+        self,
+        regions: list[list[tuple[float, float]]],
+        grow: float,
+        wanted: Sequence[str] | None = None,
     ) -> list[tuple[str, ...]]:
-        """What the second engine (`audit.ppocr`) reads in each region on its own."""
-        return ppocr.engine().read_boxes(self.crops(regions, grow), self.dpi, self.source)
+        """What the second engine (`audit.ppocr`) reads in each region on its own (`wanted`:
+        what each should read, see `PpOcr.read_box`)."""
+        enough = None if wanted is None else [partial(_reads, text) for text in wanted]
+        return ppocr.engine().read_boxes(self.crops(regions, grow), self.dpi, self.source, enough)
 
     @classmethod
     def rows(cls, crops: Sequence[np.ndarray[Any, Any]]) -> list[list[int]]:

@@ -402,8 +402,23 @@ class ScannedPageAuditor(SourceAuditor):
         printed = {page: found for page, found in printed.items() if found}
         if not regions and not printed:
             return
-        # Only whether some reading reads what a box should matters here: a box read so is
-        # read no further ways (`read_boxes`' `wanted`).
+        read = read_boxes(
+            pdf.document(),
+            regions,
+            engine,
+            self.doc.file,
+            angles={page: self.state.turns.get(page, 0.0) for page in regions},
+            cache=self.crops,
+        )
+        read_printed = read_boxes(
+            pdf.document(),
+            printed,
+            engine,
+            self.doc.file,
+            angles=dict.fromkeys(printed, 0.0),
+            cache=self.crops,
+        )
+        # What no reading found is read again sharpened (`ocr.sharpened`).
         expected = {
             page: [str(self.doc.fields[index]["rendered_as"]) for index, *_ in boxes[page]]
             + [
@@ -413,32 +428,6 @@ class ScannedPageAuditor(SourceAuditor):
             ]
             for page in regions
         }
-        read = read_boxes(
-            pdf.document(),
-            regions,
-            engine,
-            self.doc.file,
-            angles={page: self.state.turns.get(page, 0.0) for page in regions},
-            cache=self.crops,
-            wanted=expected,
-        )
-        read_printed = read_boxes(
-            pdf.document(),
-            printed,
-            engine,
-            self.doc.file,
-            angles=dict.fromkeys(printed, 0.0),
-            cache=self.crops,
-            wanted={
-                page: [
-                    str(self.doc.strings[i]["text"])
-                    for i in texts[page]
-                    if (page, i) in self.overprinted
-                ]
-                for page in printed
-            },
-        )
-        # What no reading found is read again sharpened (`ocr.sharpened`).
         unread = {
             page: [
                 i
@@ -455,7 +444,6 @@ class ScannedPageAuditor(SourceAuditor):
             angles={page: self.state.turns.get(page, 0.0) for page in regions},
             sharpen=True,
             cache=self.crops,
-            wanted={page: [expected[page][i] for i in unread[page]] for page in regions},
         )
         for page, sharp in again.items():
             for i, got in zip(unread[page], sharp, strict=True):
@@ -821,6 +809,9 @@ class ScannedPageAuditor(SourceAuditor):
                 if got is not None:
                     results[index] = (True, False, got)
 
+        def wanted(boxes: list[tuple[int, list[float]]]) -> list[str]:
+            return [str(self.doc.fields[index]["rendered_as"]) for index, _ in boxes]
+
         again = unread()
         settle(again, scan.reread([bbox for _, bbox in again]))
         again = unread()
@@ -832,9 +823,11 @@ class ScannedPageAuditor(SourceAuditor):
             settle(
                 again, read_boxes(self.pdf.document(), regions, engine, file, dropout=True)[page]
             )
-        # Last, the second engine reads what tesseract read nowhere (`audit.ppocr`).
+        # Last, the second engine reads what tesseract read nowhere (`audit.ppocr`); only
+        # whether it reads a box's value matters, so its detector does not look for lines
+        # in a box its reading as one line reads (`ppocr.PpOcr.read_box`).
         again = unread()
-        settle(again, scan.second([bbox for _, bbox in again]))
+        settle(again, scan.second([bbox for _, bbox in again], wanted(again)))
         for index, bbox, _, _ in fields:
             if index not in results:
                 continue
