@@ -30,6 +30,7 @@ from packetbench.benchmark import provenance
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.viewer.source import RunSource
 from packetbench.core.errors import BadInput
+from packetbench.core.known import Known
 
 HINT = "view the run with the packets it was extracted from"
 LISTED_DIFFERENCES = 20  # refused documents named in the run's check
@@ -52,7 +53,10 @@ class Checks:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._known = source.known.part("documents") if source.known is not None else None
+        # The documents' hashes kept from before: read when first needed (by the background
+        # check, or a document opened first), never before the server serves.
+        self._known: Known | None = None
+        self._loading = threading.Lock()
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._check_all, name="checks", daemon=True)
@@ -60,15 +64,25 @@ class Checks:
 
     def stop(self) -> None:
         self._stop.set()
-        if self._known is not None:
-            self._known.save(forget=False)  # what was hashed so far (the rest is kept too)
+        with self._loading:
+            known = self._known
+        if known is not None:
+            known.save(forget=False)  # what was hashed so far (the rest is kept too)
+
+    def _documents_known(self) -> Known | None:
+        if self.source.known is None:
+            return None
+        with self._loading:
+            if self._known is None:
+                self._known = self.source.known.part("documents")
+            return self._known
 
     def _packet(self, packet: Packet) -> str | None:
         with self._lock:
             if packet.packet_id in self._packets:
                 return self._packets[packet.packet_id]
         found = provenance.packet_difference(
-            self._entries[packet.packet_id], packet, self.source.path, HINT, self._known
+            self._entries[packet.packet_id], packet, self.source.path, HINT, self._documents_known()
         )
         with self._lock:
             self._packets[packet.packet_id] = found
@@ -88,7 +102,12 @@ class Checks:
                 if name in self._documents:
                     return self._documents[name]
             found = provenance.document_difference(
-                self._entries[packet.packet_id], packet, doc, self.source.path, HINT, self._known
+                self._entries[packet.packet_id],
+                packet,
+                doc,
+                self.source.path,
+                HINT,
+                self._documents_known(),
             ) or self._packet(packet)
             with self._lock:
                 self._documents[name] = found
@@ -134,5 +153,6 @@ class Checks:
             if self._stop.is_set():
                 return
             self.check(packet, doc)
-        if self._known is not None:
-            self._known.save()  # every document checked: what is no longer used is forgotten
+        known = self._documents_known()
+        if known is not None:
+            known.save()  # every document checked: what is no longer used is forgotten
