@@ -676,19 +676,14 @@ class OcrPage:
         ]
 
     def reread(
-        self,
-        regions: Sequence[Sequence[float]],
-        sharpen: bool = False,
-        wanted: Sequence[str] | None = None,
+        self, regions: Sequence[Sequence[float]], sharpen: bool = False
     ) -> list[tuple[str, ...]]:
         """What OCR reads in each region on its own, one reading per way of reading (see
-        `BoxReader`; `sharpen`: each region sharpened; `wanted`: what each should read, a
-        region read so read no further ways, `read_crops`); none when the page has no
-        reader."""
+        `BoxReader`; `sharpen`: each region sharpened); none when the page has no reader."""
         if self.reader is None or not regions:
             return [() for _ in regions]
         corners = [self.corners(region) for region in regions]
-        return self.reader.read(corners, MARGIN * self.scale, sharpen, wanted)
+        return self.reader.read(corners, MARGIN * self.scale, sharpen)
 
     def second(
         self, regions: Sequence[Sequence[float]], wanted: Sequence[str] | None = None
@@ -928,16 +923,12 @@ class BoxReader:
         return cut
 
     def read(
-        self,
-        regions: list[list[tuple[float, float]]],
-        grow: float,
-        sharpen: bool = False,
-        wanted: Sequence[str] | None = None,
+        self, regions: list[list[tuple[float, float]]], grow: float, sharpen: bool = False
     ) -> list[tuple[str, ...]]:
         """Per region, what each way of reading (READINGS) reads in it (`sharpen`: in the
-        region sharpened; `wanted`: see `read_crops`)."""
+        region sharpened)."""
         crops = self.crops(regions, grow)
-        return read_crops(self.engine, crops, self.dpi, self.source, sharpen=sharpen, wanted=wanted)
+        return read_crops(self.engine, crops, self.dpi, self.source, sharpen=sharpen)
 
     def second(
         self,
@@ -990,35 +981,21 @@ def read_crops(
     source: str,
     batched: bool = False,
     sharpen: bool = False,
-    wanted: Sequence[str] | None = None,
 ) -> list[tuple[str, ...]]:
     """Per crop, what each way of reading (READINGS) reads in it: the crops set side by side
     on sheets (`BoxReader.sheet`), each sheet read by one tesseract call per reading, or, when
     `batched`, every sheet by one tesseract process per reading (`Tesseract.words_many`).
-    `sharpen`: each crop read sharpened (`sharpened`) instead. `wanted` (what each crop should
-    read, for a caller that asks only whether some reading reads it): a crop a reading has
-    read so is not read the later ways (each gives "" for it), the costly ones (a sparse
-    page's layout analysis of a sheet of damaged crops) then reading only what the first
-    missed."""
+    `sharpen`: each crop read sharpened (`sharpened`) instead. Every crop is read every way
+    on the same sheets, whatever an earlier way read in it: what tesseract reads in a crop
+    depends on the crops beside it on its sheet."""
     if sharpen:
         crops = [sharpened(crop) for crop in crops]
         dpi *= SHARPEN_SCALE
     read: list[list[str]] = [[] for _ in crops]
-    left_to_read = list(range(len(crops)))
-
-    def still_unread() -> list[int]:
-        if wanted is None:
-            return left_to_read
-        return [i for i in left_to_read if not any(same_text(r, wanted[i]) for r in read[i])]
-
+    sheets = [BoxReader.sheet(crops, row) for row in BoxReader.rows(crops)]
     for psm in READINGS:
         if psm == BLOCK:
             continue
-        left_to_read = still_unread()
-        sheets = [
-            BoxReader.sheet(crops, [left_to_read[i] for i in row])
-            for row in BoxReader.rows([crops[i] for i in left_to_read])
-        ]
         if batched:
             pages = engine.words_many([sheet for sheet, _ in sheets], dpi, source, psm=psm)
         else:
@@ -1027,11 +1004,8 @@ def read_crops(
             for index, left, right in bands:
                 inside = [w for w in found if left <= (w.left + w.right) / 2 <= right]
                 read[index].append(" ".join(w.text for w in in_lines(inside)))
-        for index in set(range(len(crops))) - set(left_to_read):
-            read[index].append("")
-    left_to_read = still_unread()
     # A box of several lines is read alone as a block, on a blank margin as a sheet sets it.
-    wrapped = [i for i in left_to_read if ink_lines(crops[i]) > 1]
+    wrapped = [i for i, crop in enumerate(crops) if ink_lines(crop) > 1]
     blocks = [BoxReader.sheet(crops, [i])[0] for i in wrapped]
     if batched:
         found_blocks = engine.words_many(blocks, dpi, source, psm=BLOCK)
@@ -1123,26 +1097,19 @@ def read_boxes(
     sharpen: bool = False,
     dropout: bool = False,
     cache: Crops | None = None,
-    wanted: Mapping[int, Sequence[str]] | None = None,
 ) -> dict[int, list[tuple[str, ...]]]:
     """What OCR reads in each box of `regions` (page -> bboxes or quads, PDF points) on its
     own, as `OcrPage.reread` reads it, without reading any page whole: each box is cut out of
     its page prepared as for whole-page OCR (`cut_boxes`), and the boxes of every page read
     together, one tesseract process per way of reading (READINGS); `sharpen`: sharpened;
     `dropout`: a page drawn, not scanned, read in its red channel (`cut_boxes`); `cache`: the
-    crops cut before (`cut_boxes`); `wanted` (page -> what each box should read): a box is
-    read no further ways once one reads that (`read_crops`)."""
+    crops cut before (`cut_boxes`)."""
     crops = cut_boxes(pdf, regions, dpi, angles, dropout, cache)
     out: dict[int, list[tuple[str, ...]]] = {number: [] for number in regions}
     if not crops:
         return out
     owners = [number for number in sorted(regions) for _ in regions[number]]
-    texts = None
-    if wanted is not None:
-        texts = [text for number in sorted(regions) for text in wanted[number]]
-        if len(texts) != len(crops):
-            raise ValueError("read_boxes: wanted must name one text per box")
-    readings = read_crops(engine, crops, dpi, str(source), True, sharpen, texts)
+    readings = read_crops(engine, crops, dpi, str(source), True, sharpen)
     for number, read in zip(owners, readings, strict=True):
         out[number].append(read)
     return out
