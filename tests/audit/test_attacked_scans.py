@@ -214,15 +214,7 @@ def test_a_watermark_is_judged_along_its_line_not_in_its_upright_box(
     text = mark["details"]["text"]
 
     def judged() -> tuple[str, bool]:
-        document = next(d for d in read_packet(packet).documents if d.doc_id == "loss_run_pdf")
-        truth = json.loads((packet / "packet_truth.json").read_text())
-        pdf = pdfium.PdfDocument(document.file.read_bytes())
-        try:
-            pages, why = pixel_pages(document, truth, pdf)
-        finally:
-            pdf.close()
-        assert not why
-        page = pages[1]
+        page = _judged_page(packet, "loss_run_pdf", 1)
         (upright,) = page.string_quads(text)
         assert page.spreads(upright)
         line = page.string_line(text)
@@ -233,6 +225,19 @@ def test_a_watermark_is_judged_along_its_line_not_in_its_upright_box(
     assert verdict == "intact" and not by_its_box
     _paint_the_line(packet, "loss_run_pdf", 1, text)
     assert judged()[0] != "intact"
+
+
+def _judged_page(packet: Path, doc_id: str, number: int) -> PixelPage:
+    """Scanned page `number` of `doc_id` as the audit's pixel rule judges it."""
+    document = next(d for d in read_packet(packet).documents if d.doc_id == doc_id)
+    truth = json.loads((packet / "packet_truth.json").read_text())
+    pdf = pdfium.PdfDocument(document.file.read_bytes())
+    try:
+        pages, why = pixel_pages(document, truth, pdf)
+    finally:
+        pdf.close()
+    assert not why
+    return pages[number]
 
 
 @needs_tesseract
@@ -254,18 +259,7 @@ def test_a_watermark_at_a_slant_on_a_photo_is_judged_along_its_line(
     text = mark["details"]["text"]
     assert text == "COPY"
 
-    def third_page() -> PixelPage:
-        document = next(d for d in read_packet(packet).documents if d.doc_id == "acord_125")
-        truth = json.loads((packet / "packet_truth.json").read_text())
-        pdf = pdfium.PdfDocument(document.file.read_bytes())
-        try:
-            pages, why = pixel_pages(document, truth, pdf)
-        finally:
-            pdf.close()
-        assert not why
-        return pages[3]  # pages 1 and 2 are the calibration sample's: read by OCR whole
-
-    page = third_page()
+    page = _judged_page(packet, "acord_125", 3)  # pages 1 and 2: the calibration sample's
     (upright,) = page.string_quads(text)
     line = page.string_line(text)
     assert line is not None and not page.spreads(upright) and page.slanted(text)
@@ -281,7 +275,7 @@ def test_a_watermark_at_a_slant_on_a_photo_is_judged_along_its_line(
     edit = json.loads(manifest_file.read_text())
     edit["sha256"] = hashlib.sha256(data).hexdigest()  # painted as if it had been scanned so
     manifest_file.write_text(json.dumps(edit, indent=2))
-    page = third_page()
+    page = _judged_page(packet, "acord_125", 3)
     assert page.judge_box(upright).verdict != "intact"
     assert page.judge_line(line).verdict == "intact"
     strings = next(d for d in read_packet(packet).documents if d.doc_id == "acord_125").strings

@@ -27,7 +27,7 @@ import subprocess
 import threading
 import unicodedata
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property, partial
@@ -938,8 +938,8 @@ class BoxReader:
     ) -> list[tuple[str, ...]]:
         """What the second engine (`audit.ppocr`) reads in each region on its own (`wanted`:
         what each should read, see `PpOcr.read_box`)."""
-        enough = None if wanted is None else [partial(_reads, text) for text in wanted]
-        return ppocr.engine().read_boxes(self.crops(regions, grow), self.dpi, self.source, enough)
+        crops = self.crops(regions, grow)
+        return ppocr.engine().read_boxes(crops, self.dpi, self.source, _enough(wanted))
 
     @classmethod
     def rows(cls, crops: Sequence[np.ndarray[Any, Any]]) -> list[list[int]]:
@@ -1087,6 +1087,11 @@ def _reads(wanted: str, reading: str) -> bool:
     return same_text(reading, wanted)
 
 
+def _enough(wanted: Sequence[str] | None) -> list[Callable[[str], bool]] | None:
+    """For the second engine, a test per box of whether a reading reads what it should."""
+    return None if wanted is None else [partial(_reads, text) for text in wanted]
+
+
 def read_boxes(
     pdf: Any,
     regions: Mapping[int, Sequence[Sequence[float]]],
@@ -1131,13 +1136,12 @@ def second_boxes(
     if not any(regions.values()):
         return {number: [] for number in sorted(regions)}
     crops = cut_boxes(pdf, regions, dpi, angles, cache=cache)
-    enough = None
+    texts = None
     if wanted is not None:
         texts = [text for number in sorted(regions) for text in wanted[number]]
         if len(texts) != len(crops):
             raise ValueError("second_boxes: wanted must name one text per box")
-        enough = [partial(_reads, text) for text in texts]
-    read = iter(ppocr.engine().read_boxes(crops, dpi, str(source), enough))
+    read = iter(ppocr.engine().read_boxes(crops, dpi, str(source), _enough(texts)))
     return {number: [next(read) for _ in regions[number]] for number in sorted(regions)}
 
 

@@ -197,10 +197,9 @@ class PpOcr:
         enough: Sequence[Callable[[str], bool]] | None = None,
     ) -> list[tuple[str, ...]]:
         """`read_box` of each crop (`enough`: its test, crop by crop)."""
-        if enough is None:
-            return [self.read_box(crop, dpi, source) for crop in crops]
+        tests = enough if enough is not None else [None] * len(crops)
         return [
-            self.read_box(crop, dpi, source, test) for crop, test in zip(crops, enough, strict=True)
+            self.read_box(crop, dpi, source, test) for crop, test in zip(crops, tests, strict=True)
         ]
 
 
