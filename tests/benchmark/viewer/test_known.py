@@ -8,6 +8,7 @@ import os
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -151,3 +152,49 @@ def test_the_documents_checked_are_not_read_again_until_one_changes(
     changed = _check_all(run, packet, cache)
     assert seen == ["sov_pdf.pdf"]
     assert changed["refused"] == 1, changed
+
+
+def test_a_scored_runs_overview_is_kept_until_the_run_is_scored_again(
+    scored: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The viewer computes a scored run's overview (its intervals and slices) once: started
+    again on the same cache it answers the kept one, the same bytes, without computing it;
+    a results database replaced since, or a kept file spoilt, is computed again."""
+    from packetbench.benchmark.viewer import overview as overviews
+    from packetbench.benchmark.viewer.app import Viewer, to_json
+    from packetbench.benchmark.viewer.pages import Pages
+
+    run, packet = scored
+    cache = tmp_path / "cache"
+    computed: list[str] = []
+    compute = overviews.overview
+
+    def counted(source: Any) -> dict[str, Any]:
+        computed.append(source.name)
+        return compute(source)
+
+    monkeypatch.setattr(overviews, "overview", counted)
+
+    def shown() -> bytes:
+        viewer = Viewer(
+            [open_run(run, packet.parent, check_files=False, cache=cache)], Pages(cache)
+        )
+        try:
+            viewer.listed.set()
+            return to_json(viewer.overview(0))
+        finally:
+            viewer.close()
+
+    first = shown()
+    assert len(computed) == 1 and b'"headline":[{' in first
+    assert shown() == first and len(computed) == 1
+    db = run / "results.duckdb"
+    stat = db.stat()
+    os.utime(db, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    assert shown() == first and len(computed) == 2
+    kept = sorted((cache / "overview").iterdir())
+    assert len(kept) == 2  # one for each results database
+    for path in kept:
+        path.write_bytes(b'{"format": "packetbench-view-overview 1", "overview": {"headline": 3}}')
+    assert shown() == first and len(computed) == 3
+    assert shown() == first and len(computed) == 3

@@ -180,15 +180,27 @@ class Viewer:
     def _compute_overviews(self) -> None:
         # imported here, as the building of documents is: the server answers its first
         # requests (the list) before the report's and the scorer's modules are loaded
-        from packetbench.benchmark.viewer.overview import overview
+        from packetbench.benchmark.viewer.overview import keep, kept, overview
 
-        self.listed.wait(timeout=OVERVIEW_DELAY)
+        # Overviews kept from an earlier start are answered at once; only the others wait
+        # for the list and are computed (and kept).
+        waiting = []
         for source, future in zip(self.sources, self._overviews, strict=True):
+            found = kept(source, self.pages.cache)
+            if found is None:
+                waiting.append((source, future))
+            else:
+                future.set_result(found)
+        if waiting:
+            self.listed.wait(timeout=OVERVIEW_DELAY)
+        for source, future in waiting:
             if self._ending():
                 future.set_exception(Stopping())  # a request waiting for it answers 503
                 continue
             try:
-                future.set_result(overview(source))
+                shown = overview(source)
+                keep(source, self.pages.cache, shown)
+                future.set_result(shown)
             except BaseException as error:  # handed to the request that asks for it
                 # a signal's interrupt of the query comes out as Terminated or InterruptException
                 stopped = isinstance(error, KeyboardInterrupt) or stopping.interrupted_error(error)

@@ -1,19 +1,44 @@
 """A run's overview: its configuration, headline rates with their bootstrap intervals, and
-the worst slices first, from the same metric views and estimates as the report."""
+the worst slices first, from the same metric views and estimates as the report.
+
+A scored run's overview is kept under the viewer's cache, named by everything it is made of
+(`key`: the results database as the run was opened, the records it was scored from, the
+format and version), so that opening the run again costs nothing: on 1,000 hard packets
+its intervals and slices took minutes of CPU at every start. Opening the run checked that
+database and those records (`viewer.source.open_run`); a kept overview that cannot be read
+or is of another layout is computed again."""
 
 from __future__ import annotations
 
+import contextlib
+from pathlib import Path
 from typing import Any
+
+import orjson
 
 from packetbench.benchmark.records import record_path
 from packetbench.benchmark.report.context import DIMENSIONS
 from packetbench.benchmark.report.estimates import headline_estimates, layouts
 from packetbench.benchmark.results.query import open_runs
 from packetbench.benchmark.stats.bootstrap import Interval
+from packetbench.benchmark.viewer import index
 from packetbench.benchmark.viewer.source import RunSource
+from packetbench.core import safe_read
+from packetbench.core.errors import InputError, WriteFailed
+from packetbench.core.writing import write_atomic
 
 SLICE_METRICS = ("halluc_numbers", "halluc_strings", "faithfulness")
 WORST_SLICES = 8  # slices shown per dimension and metric, worst first
+FORMAT = "packetbench-view-overview 1"
+# What a computed overview holds besides the run's configuration (`_config`, read live: a
+# run's name and path depend on how it was given).
+COMPUTED: dict[str, tuple[type, ...]] = {
+    "headline": (list,),
+    "slices": (list,),
+    "recall": (dict, type(None)),
+    "verdicts": (list,),
+    "completion": (dict, type(None)),
+}
 
 
 def _interval(value: Interval | None) -> list[float | None] | None:
@@ -36,6 +61,54 @@ def _config(source: RunSource) -> dict[str, Any]:
         "documents": len(source.documents),
         "scored": source.scored,
     }
+
+
+def key(source: RunSource) -> str | None:
+    """The name a scored run's overview is kept by (None for a run not scored yet: its
+    overview counts record files, which costs nothing)."""
+    if not source.scored:
+        return None
+    records = source.query("SELECT value FROM meta WHERE key = 'records'")
+    return index.key(FORMAT, "overview", source.stamp, [r["value"] for r in records])
+
+
+def kept_path(cache: Path, name: str) -> Path:
+    return cache / "overview" / f"{name}.json"
+
+
+def kept(source: RunSource, cache: Path) -> dict[str, Any] | None:
+    """The run's overview as kept under `cache`, or None when there is none to trust."""
+    name = key(source)
+    if name is None:
+        return None
+    try:
+        found = safe_read.load_json(kept_path(cache, name), "settings")
+    except (OSError, ValueError, InputError):
+        return None
+    if not (isinstance(found, dict) and found.get("format") == FORMAT):
+        return None
+    computed = found.get("overview")
+    if not (
+        isinstance(computed, dict)
+        and set(computed) == set(COMPUTED)
+        and all(isinstance(computed[k], t) for k, t in COMPUTED.items())
+    ):
+        return None
+    return {**_config(source), **computed}
+
+
+def keep(source: RunSource, cache: Path, shown: dict[str, Any]) -> None:
+    """Keep a scored run's overview under `cache`; one that cannot be written is computed
+    again next time (a cache costs speed, never the view)."""
+    name = key(source)
+    if name is None:
+        return
+    kept = {"format": FORMAT, "overview": {k: shown[k] for k in COMPUTED}}
+    with contextlib.suppress(InputError, WriteFailed):
+        write_atomic(
+            kept_path(cache, name),
+            orjson.dumps(kept, default=str, option=orjson.OPT_NON_STR_KEYS),
+        )
 
 
 def overview(source: RunSource) -> dict[str, Any]:

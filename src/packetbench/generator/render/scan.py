@@ -27,6 +27,7 @@ import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image, ImageChops, ImageDraw
 
+from packetbench.core import images
 from packetbench.generator.render import damage, faxheader, projective
 
 Matrix = np.ndarray[Any, Any]
@@ -515,7 +516,7 @@ def _render(
     moved = projective.multiply(to_pixels, transform.rows, projective.inverse(to_pixels))
     count = size[0] * size[1]
     if surround is None:
-        pixels = bytearray(bytes((background,))) * count
+        pixels = np.full((size[1], size[0]), background, dtype=np.uint8)
     else:
         # The moved page's corners in pixels: paper inside, the surround outside.
         placed = projective.multiply(moved, to_pixels)
@@ -524,8 +525,8 @@ def _render(
         ImageDraw.Draw(canvas).polygon(
             [projective.apply(placed, x, y) for x, y in corners], fill=background
         )
-        pixels = bytearray(canvas.tobytes())
-    buffer = (ctypes.c_ubyte * count).from_buffer(pixels)
+        pixels = images.pixels(canvas)  # drawn on in place: the canvas is not used again
+    buffer = (ctypes.c_ubyte * count).from_address(pixels.ctypes.data)
     bitmap = pdfium.PdfBitmap.new_native(
         size[0], size[1], pdfium.raw.FPDFBitmap_Gray, buffer=buffer
     )
@@ -555,8 +556,8 @@ def _render(
         pdfium.raw.FPDF_RenderPageBitmapWithMatrix(
             bitmap, page, fs, clip, pdfium.raw.FPDF_GRAYSCALE
         )
-    bitmap.close()  # the handle only: the array below keeps the buffer alive
-    return np.frombuffer(pixels, dtype=np.uint8).reshape(size[1], size[0])
+    bitmap.close()  # the handle only: the array keeps the buffer
+    return pixels
 
 
 def _profile(n: int, strength: float, reach: float) -> Matrix:
@@ -735,7 +736,7 @@ def degrade(
     size = (cols, rows)
     if level.camera:
         lit = ImageChops.multiply(Image.fromarray(pixels), _camera_light(level, rng, size))
-        pixels = np.array(lit)
+        pixels = images.pixels(lit)
     for (left, top, right, bottom), part in _shading(level, rng, size):
         region = pixels[top:bottom, left:right]
         region[:] = (region * part) >> 8
@@ -777,7 +778,7 @@ def optical_clean(drawn: Matrix, level: Level) -> Matrix:
         pixels = np.array(drawn, dtype=np.uint8, copy=True)
         damage.optics(pixels, level.blur, level.motion, level.thicken)
     # Pillow's lookup table: the same bytes as numpy's indexing, a third of its time.
-    return np.array(Image.fromarray(pixels).point(_tone_table(level)))
+    return images.pixels(Image.fromarray(pixels).point(_tone_table(level)))
 
 
 def pixel_corners(
@@ -843,7 +844,7 @@ def scan_page(
     image = out.getvalue()
     pixels = None
     if judged and level.binarize:
-        pixels = np.asarray(damaged)  # lossless: what the PNG decodes to
+        pixels = _frozen(images.pixels(damaged))  # lossless: what the PNG decodes to
     elif judged:
         pixels = decoded_gray(image)
     return ScannedPage(image, not level.binarize, transform, details, clean, pixels, covered)
@@ -853,7 +854,13 @@ def decoded_gray(image: bytes) -> Matrix:
     """The gray pixels of an encoded image (a row per pixel row), as a gray page decodes:
     without the copy that converting an image already gray to gray makes."""
     with Image.open(io.BytesIO(image)) as decoded:
-        return np.asarray(decoded if decoded.mode == "L" else decoded.convert("L"))
+        return _frozen(images.pixels(decoded if decoded.mode == "L" else decoded.convert("L")))
+
+
+def _frozen(pixels: Matrix) -> Matrix:
+    """`pixels`, read-only: what an image decodes to is what its file holds."""
+    pixels.flags.writeable = False
+    return pixels
 
 
 def header_lift(
