@@ -84,6 +84,42 @@ def test_list_filters_agree_with_sql(viewer_runs: tuple[Path, Path, Path]) -> No
 
 
 @pytest.mark.slow
+def test_the_overview_shows_each_dimensions_worst_slices(
+    viewer_runs: tuple[Path, Path, Path],
+) -> None:
+    """The worst slices of each dimension and metric, taken in one pass, are those a query of
+    the slices view for that dimension and metric alone puts first."""
+    from packetbench.benchmark.report.context import DIMENSIONS
+    from packetbench.benchmark.results.query import open_runs
+    from packetbench.benchmark.viewer.overview import SLICE_METRICS, WORST_SLICES, overview
+
+    packets, sloppy, _ = viewer_runs
+    source = open_run(sloppy, packets)
+    try:
+        shown = overview(source)
+    finally:
+        source.close()
+    expected = []
+    with open_runs([sloppy]) as runs:
+        for dimension in dict(DIMENSIONS):
+            for metric in SLICE_METRICS:
+                rows = runs.rows(
+                    "SELECT slice, micro FROM slices WHERE dimension = ? AND metric = ? "
+                    "ORDER BY CASE WHEN better = 'lower' THEN -micro ELSE micro END, slice "
+                    "LIMIT ?",
+                    [dimension, metric, WORST_SLICES],
+                )
+                if rows:
+                    expected.append((dimension, metric, [(r["slice"], r["micro"]) for r in rows]))
+    found = [
+        (s["dimension"], s["metric"], [(r["slice"], r["micro"]) for r in s["rows"]])
+        for s in shown["slices"]
+    ]
+    assert found == expected
+    assert len(found) == len(DIMENSIONS) * len(SLICE_METRICS)
+    assert any(len(rows) == WORST_SLICES for _, _, rows in found)  # cut, not whole
+
+
 def test_a_run_not_scored_yet_reads_what_exists(
     viewer_runs: tuple[Path, Path, Path], tmp_path: Path
 ) -> None:

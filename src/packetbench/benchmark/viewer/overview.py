@@ -138,16 +138,22 @@ def overview(source: RunSource) -> dict[str, Any]:
                     "micro_packet": _interval(estimate.micro_packet) if estimate else None,
                 }
             )
-        titles = dict(DIMENSIONS)
-        for dimension, title in titles.items():
+        # The worst slices of every dimension and metric in one pass over the slices view
+        # (a view is computed again by every query: one per dimension and metric took 7 of
+        # the 1,000-packet run's 11 minutes).
+        worst: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for row in runs.rows(
+            "SELECT * FROM (SELECT dimension, metric, slice, label, better, num, den, micro, "
+            "documents, small, row_number() OVER (PARTITION BY dimension, metric "
+            "ORDER BY CASE WHEN better = 'lower' THEN -micro ELSE micro END, slice) AS n "
+            f"FROM slices WHERE metric IN ({', '.join(map(repr, SLICE_METRICS))})) "
+            "WHERE n <= ? ORDER BY dimension, metric, n",
+            [WORST_SLICES],
+        ):
+            worst.setdefault((row["dimension"], row["metric"]), []).append(row)
+        for dimension, title in dict(DIMENSIONS).items():
             for metric in SLICE_METRICS:
-                rows = runs.rows(
-                    "SELECT slice, label, better, num, den, micro, documents, small "
-                    "FROM slices WHERE dimension = ? AND metric = ? "
-                    "ORDER BY CASE WHEN better = 'lower' THEN -micro ELSE micro END, slice "
-                    "LIMIT ?",
-                    [dimension, metric, WORST_SLICES],
-                )
+                rows = worst.get((dimension, metric))
                 if rows:
                     out["slices"].append(
                         {
