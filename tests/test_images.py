@@ -45,6 +45,16 @@ def test_the_pixels_outlive_the_image() -> None:
     assert int(shared.sum()) == 41 * (640 * 480 - 400) + 200 * 400
 
 
+def test_a_decoded_page_s_pixels_outlive_the_closed_file() -> None:
+    with Image.open(io.BytesIO(_photo())) as decoded:
+        shared = images.pixels(decoded)
+        copied = np.array(shared)
+    del decoded
+    gc.collect()
+    Image.new("L", shared.shape[::-1], 0)  # memory freed now would be reused by this one
+    assert np.array_equal(shared, copied)
+
+
 def test_only_gray_images() -> None:
     with pytest.raises(ValueError, match="RGB: not a gray image"):
         images.pixels(Image.new("RGB", (4, 4)))
