@@ -34,7 +34,9 @@ swapped every pair), each run's CPU time. Per pair the ratio new/old in packets 
 run also draws its packets' PDF pages again with reportlab alone, from their finished display
 lists (`PdfDocument._emit_pages`: the canvas calls and the save, none of the layout, truth,
 patterns, workbooks or disk), and the tier's whole-packet page rate is given as a share of
-that rate.
+that rate. Each ratio and share is given again by user CPU time alone: the system time of
+writing a packet's files (131 for N1) varies several-fold between identical runs on a
+machine whose file creation is slow, and swamps a few per cent.
 """
 
 from __future__ import annotations
@@ -130,10 +132,10 @@ def pattern_costs(packets: int) -> list[tuple[str, float, int]]:
     return sorted(costs, key=lambda c: -c[1])
 
 
-def reportlab_rate(tier: str, packets: int) -> float:
-    """PDF pages per CPU second of reportlab drawing the pages of packets FIRST_SEED.. of
-    `tier` again from their finished display lists (every `PdfDocument._emit_pages` call a
-    packet makes, repeated: canvas calls and save only)."""
+def reportlab_rate(tier: str, packets: int) -> tuple[float, float]:
+    """PDF pages per CPU second (and per user CPU second) of reportlab drawing the pages of
+    packets FIRST_SEED.. of `tier` again from their finished display lists (every
+    `PdfDocument._emit_pages` call a packet makes, repeated: canvas calls and save only)."""
     from packetbench.generator.render.pdf import PdfDocument
 
     emit = PdfDocument._emit_pages
@@ -150,11 +152,19 @@ def reportlab_rate(tier: str, packets: int) -> float:
             build_packet(tier, seed, knobs)
     finally:
         PdfDocument._emit_pages = emit  # type: ignore[method-assign]
-    started = time.process_time()
+    started, user = time.process_time(), _user()
     for doc, args, kwargs in calls:
         emit(doc, *args, **kwargs)
     pages = sum(len(args[0] if args else kwargs["pages"]) for _, args, kwargs in calls)
-    return pages / (time.process_time() - started)
+    return pages / (time.process_time() - started), pages / (_user() - user)
+
+
+def _user() -> float:
+    """This process's user CPU seconds (its system time left out: on a machine whose file
+    creation is slow and uneven, the same packets' system time varied from 0.2 to 1.4 s)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_utime
 
 
 def one_run(tier: str, packets: int, baseline: bool) -> None:
@@ -165,14 +175,15 @@ def one_run(tier: str, packets: int, baseline: bool) -> None:
     folder = Path(tempfile.mkdtemp(prefix=f"pb-vs-{tier}-"))
     try:
         generate(tier, FIRST_SEED - 1, 1, folder)
-        started = time.process_time()
+        started, user = time.process_time(), _user()
         summaries = generate(tier, FIRST_SEED, packets, folder)
-        seconds = time.process_time() - started
+        seconds, user = time.process_time() - started, _user() - user
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     result = {
         "package": packetbench.__file__,
         "seconds": seconds,
+        "user": user,
         "pages": sum(s.pdf_pages for s in summaries),
         "reportlab": reportlab_rate(tier, packets) if baseline else None,
     }
@@ -211,7 +222,9 @@ def versus(reference: Path, tiers: list[str], packets: int | None, pairs: int) -
         seeds = f"seeds {FIRST_SEED}-{FIRST_SEED + count - 1}"
         print(f"\n{tier}: {count} packets a run ({seeds}), {pairs} pairs")
         ratios: list[float] = []
+        user_ratios: list[float] = []
         shares: dict[str, list[float]] = {"old": [], "new": []}
+        user_shares: dict[str, list[float]] = {"old": [], "new": []}
         for pair in range(pairs):
             order = [("old", old), ("new", new)]
             runs = dict(
@@ -224,23 +237,32 @@ def versus(reference: Path, tiers: list[str], packets: int | None, pairs: int) -
                 f"  pair {pair + 1}: old {runs['old']['seconds']:.2f} s, "
                 f"new {runs['new']['seconds']:.2f} s, ratio {ratio:.3f}"
             )
+            user_ratios.append(runs["old"]["user"] / runs["new"]["user"])
+            line += f" (user time {user_ratios[-1]:.3f})"
             for label, run in runs.items():
                 if run["reportlab"]:
-                    share = run["pages"] / run["seconds"] / run["reportlab"]
+                    cpu_rate, user_rate = run["reportlab"]
+                    share = run["pages"] / run["seconds"] / cpu_rate
                     shares[label].append(share)
-                    line += f", {label} {share:.3f} of reportlab"
+                    user_shares[label].append(run["pages"] / run["user"] / user_rate)
+                    line += (
+                        f", {label} {share:.3f} of reportlab (user time "
+                        f"{user_shares[label][-1]:.3f})"
+                    )
             print(line, flush=True)
-        geometric = math.exp(statistics.fmean(math.log(r) for r in ratios))
-        print(
-            f"{tier} ratio new/old packets/s: median {statistics.median(ratios):.3f}, "
-            f"geometric mean {geometric:.3f}"
-        )
-        for label, values in shares.items():
-            if values:
-                print(
-                    f"{tier} {label}: whole packets' PDF pages/s as a share of reportlab "
-                    f"drawing the same pages: median {statistics.median(values):.3f}"
-                )
+        for name, values in (("", ratios), (" by user time", user_ratios)):
+            geometric = math.exp(statistics.fmean(math.log(r) for r in values))
+            print(
+                f"{tier} ratio new/old packets/s{name}: median {statistics.median(values):.3f}"
+                f", geometric mean {geometric:.3f}"
+            )
+        for name, by_label in (("", shares), (", by user time", user_shares)):
+            for label, values in by_label.items():
+                if values:
+                    print(
+                        f"{tier} {label}: whole packets' PDF pages/s as a share of reportlab "
+                        f"drawing the same pages{name}: median {statistics.median(values):.3f}"
+                    )
 
 
 def main() -> None:
