@@ -20,6 +20,15 @@ from PIL import Image
 Matrix = np.ndarray[Any, Any]
 
 
+# The last fields of both structs of the Arrow C data interface.
+_TAIL = (
+    ("children", ctypes.c_void_p),
+    ("dictionary", ctypes.c_void_p),
+    ("release", ctypes.c_void_p),
+    ("private_data", ctypes.c_void_p),
+)
+
+
 class _ArrowSchema(ctypes.Structure):
     _fields_ = (
         ("format", ctypes.c_char_p),
@@ -27,10 +36,7 @@ class _ArrowSchema(ctypes.Structure):
         ("metadata", ctypes.c_char_p),
         ("flags", ctypes.c_int64),
         ("n_children", ctypes.c_int64),
-        ("children", ctypes.c_void_p),
-        ("dictionary", ctypes.c_void_p),
-        ("release", ctypes.c_void_p),
-        ("private_data", ctypes.c_void_p),
+        *_TAIL,
     )
 
 
@@ -42,10 +48,7 @@ class _ArrowArray(ctypes.Structure):
         ("n_buffers", ctypes.c_int64),
         ("n_children", ctypes.c_int64),
         ("buffers", ctypes.POINTER(ctypes.c_void_p)),
-        ("children", ctypes.c_void_p),
-        ("dictionary", ctypes.c_void_p),
-        ("release", ctypes.c_void_p),
-        ("private_data", ctypes.c_void_p),
+        *_TAIL,
     )
 
 

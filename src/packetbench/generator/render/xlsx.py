@@ -561,12 +561,10 @@ class _MemoryWriter(ExcelWriter):  # type: ignore[misc]
     """openpyxl's writer with each worksheet written into memory: openpyxl writes it to a
     temporary file, reads that back into the archive and removes it (a quarter of a
     workbook's writing, three system calls and a file a sheet). The same bytes: the
-    archive took the temporary file's content as it takes this."""
+    archive took the temporary file's content as it takes this. (XlsxBook's workbooks are
+    never write-only, whose sheets openpyxl streams to files of their own.)"""
 
     def write_worksheet(self, ws: Worksheet) -> None:
-        if self.workbook.write_only:
-            super().write_worksheet(ws)
-            return
         ws._drawing = SpreadsheetDrawing()
         ws._drawing.charts = ws._charts
         ws._drawing.images = ws._images
@@ -580,8 +578,9 @@ class _MemoryWriter(ExcelWriter):  # type: ignore[misc]
 class _FixedTimeZip(zipfile.ZipFile):
     """A zip whose members all carry one fixed timestamp, so equal content gives equal bytes.
 
-    openpyxl names members by string, and adds worksheets from temporary files; either would
-    stamp members with the current time.
+    openpyxl names members by string, and its own writer adds worksheets from temporary
+    files (`write`; `_MemoryWriter` does not); either would stamp members with the current
+    time.
     """
 
     def write(
