@@ -389,3 +389,24 @@ def test_lines_knob_sets_the_lines_and_keeps_the_other_facts() -> None:
     assert no_auto.vehicles == () and no_auto.business_auto is None
     assert full.general_liability is not None and with_auto.general_liability is not None
     assert full.general_liability.hazards == with_auto.general_liability.hazards
+
+
+def test_a_world_is_the_same_whatever_was_built_before_it_in_the_process() -> None:
+    """A world's Fakers are made once per thread and seeded again for each world
+    (`world.build._Fakers`): a world built after others equals one built from new Fakers,
+    and a world built within another's lending gets new ones, not that world's."""
+    from packetbench.generator.world import build
+
+    knobs = resolve("N3")
+    first = build_world(11, knobs)
+    for seed in (12, 13):
+        build_world(seed, knobs)
+    assert build_world(11, knobs) == first
+    with build._FAKERS.lending() as lend:
+        held = lend(99)
+        assert build_world(11, knobs) == first
+        assert lend(99) is not held
+    fresh = build.new_faker(5)
+    with build._FAKERS.lending() as lend:
+        lent = lend(5)
+        assert [lent.name() for _ in range(5)] == [fresh.name() for _ in range(5)]

@@ -201,13 +201,16 @@ class Recorder:
     def illegible_paths(self) -> list[str]:
         """Paths drawn on a PDF page none of whose locations is legible (docs/patterns.md rule 3b:
         the legibility rule judged every box on a scanned page, `PdfDocument._judge`)."""
-        return [
-            path
-            for path, drawn in self.drawn.items()
-            if drawn.locations
-            and all("page" in loc for loc in drawn.locations)
-            and not any(loc.get("legible", True) for loc in drawn.locations)
-        ]
+        paths = []
+        for path, drawn in self.drawn.items():
+            if not drawn.locations:
+                continue
+            for location in drawn.locations:  # (a loop: called several times a document)
+                if "page" not in location or location.get("legible", True):
+                    break
+            else:
+                paths.append(path)
+        return paths
 
     def illegible(self) -> list[dict[str, Any]]:
         """`rendered_universe.illegible`: each illegible value's text as rendered, its
