@@ -94,3 +94,31 @@ def test_extending_a_corpus_gives_the_digest_of_one_batch(made: Path, tmp_path: 
     generate("N1", 1, 1, out)
     assert corpus.verify(out).digest == corpus.read(made).digest
     assert (out / "corpus.lock").read_bytes() == (made / "corpus.lock").read_bytes()
+
+
+def test_a_new_packets_entry_is_what_reading_it_back_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch hashes each packet's files as it writes them (`corpus.entry_written`), not by
+    reading them back; the entry and lock are those read from the folder (`entry_of`)."""
+    from packetbench.core import safe_read
+
+    read: list[str] = []
+    for name in ("sha256", "read_bytes"):
+        original = getattr(safe_read, name)
+
+        def counted(
+            path: Path, kind: str, *, _original: Callable[..., object] = original
+        ) -> object:
+            read.append(Path(path).name)
+            return _original(path, kind)
+
+        monkeypatch.setattr(safe_read, name, counted)
+    generate("N1", 5, 1, tmp_path)
+    assert not [name for name in read if name != "corpus.json"], read
+    monkeypatch.undo()
+    folder = tmp_path / "N1-000005"
+    files = {path.name: path.read_bytes() for path in folder.iterdir()}
+    assert corpus.entry_written(files) == corpus.entry_of(folder)
+    lines = (tmp_path / "corpus.lock").read_text(encoding="utf-8").splitlines()
+    assert lines == [f"{sha}  N1-000005/{name}" for sha, name in corpus.packet_lock(folder)]

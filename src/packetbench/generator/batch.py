@@ -25,7 +25,7 @@ from packetbench.generator.packet import (
     not_a_folder,
     packet_id,
     recover,
-    write_packet,
+    write_packet_files,
 )
 from packetbench.generator.tiers import resolve
 
@@ -110,9 +110,10 @@ def _one(task: Task) -> Written:
     out_dir, tier, seed, knobs, force = task
     target = out_dir / packet_id(tier, seed)
     done = None if force or not target.is_dir() else complete_packet(target, tier, seed, knobs)
-    summary = write_packet(*task) if done is None else replace(done, kept=False)
-    entry, lock = corpus.entry_of(summary.path)
-    return summary, entry, lock
+    if done is not None:
+        return replace(done, kept=False), *corpus.entry_of(done.path)
+    summary, files = write_packet_files(*task)
+    return summary, *corpus.entry_written(files)
 
 
 def _label(task: Task) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -64,8 +64,21 @@ def entry_of(folder: Path) -> tuple[Entry, list[tuple[str, str]]]:
     """The corpus entry of the packet in `folder` and its lock, read from its files."""
     lock = packet_lock(folder)
     truth_bytes = safe_read.read_bytes(folder / "packet_truth.json", "packet_truth")
+    return entry_from(truth_bytes, lock), lock
+
+
+def entry_written(files: Mapping[str, bytes]) -> tuple[Entry, list[tuple[str, str]]]:
+    """`entry_of` a packet folder its writer just filled with `files` (name -> content, all
+    it holds): hashed as they were written, not read back (on a machine whose file opening
+    is slow, the reading back was a fifth of an N1 packet's CPU time)."""
+    lock = [(hashlib.sha256(files[name]).hexdigest(), name) for name in sorted(files)]
+    return entry_from(files["packet_truth.json"], lock), lock
+
+
+def entry_from(truth_bytes: bytes, lock: list[tuple[str, str]]) -> Entry:
+    """The corpus entry of a packet from its packet_truth.json and its lock."""
     truth = orjson.loads(truth_bytes)
-    entry = Entry(
+    return Entry(
         packet_id=str(truth["packet_id"]),
         tier=str(truth["tier"]),
         seed=int(truth["seed"]),
@@ -75,7 +88,6 @@ def entry_of(folder: Path) -> tuple[Entry, list[tuple[str, str]]]:
         lock_sha256=hashlib.sha256(_lock_text(lock)).hexdigest(),
         files=len(lock),
     )
-    return entry, lock
 
 
 def digest(entries: Iterable[Entry]) -> str:

@@ -302,6 +302,14 @@ def write_packet(
     only after the new one is complete. A file where the packet folder belongs is never
     replaced: it is not a packet, so it is not ours to delete.
     """
+    return write_packet_files(out_dir, tier, seed, knobs, force)[0]
+
+
+def write_packet_files(
+    out_dir: Path, tier: str, seed: int, knobs: dict[str, Any], force: bool = False
+) -> tuple[PacketSummary, dict[str, bytes]]:
+    """`write_packet`, and the files it wrote (name -> content): what its folder now holds,
+    so its corpus entry is made without reading them back."""
     started = time.perf_counter()
     pid = packet_id(tier, seed)
     target = out_dir / pid
@@ -327,7 +335,8 @@ def write_packet(
         shutil.rmtree(partial, ignore_errors=True)
         raise
     pdf_pages = sum(n for doc_id, n in built.pages.items() if built.formats[doc_id] == "pdf")
-    return PacketSummary(pid, target, len(built.pages), pdf_pages, time.perf_counter() - started)
+    summary = PacketSummary(pid, target, len(built.pages), pdf_pages, time.perf_counter() - started)
+    return summary, built.files
 
 
 TRUTH_KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")
