@@ -198,3 +198,36 @@ def test_a_scored_runs_overview_is_kept_until_the_run_is_scored_again(
         path.write_bytes(b'{"format": "packetbench-view-overview 1", "overview": {"headline": 3}}')
     assert shown() == first and len(computed) == 3
     assert shown() == first and len(computed) == 3
+
+
+def test_an_export_uses_the_kept_overview(
+    scored: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`view --out` computes a scored run's overview once per cache, as the viewer does:
+    exported again (or after the viewer kept it) it writes the same overview, uncomputed."""
+    from packetbench.benchmark.viewer import overview as overviews
+    from packetbench.benchmark.viewer.export import export
+    from packetbench.benchmark.viewer.pages import Pages
+
+    run, packet = scored
+    cache = tmp_path / "cache"
+    computed: list[str] = []
+    compute = overviews.overview
+
+    def counted(source: Any) -> dict[str, Any]:
+        computed.append(source.name)
+        return compute(source)
+
+    monkeypatch.setattr(overviews, "overview", counted)
+
+    def exported(out: Path) -> bytes:
+        source = open_run(run, packet.parent, check_files=False, cache=cache)
+        export([source], Pages(cache), out)
+        return (out / "data" / "run-0-overview.js").read_bytes()
+
+    first = exported(tmp_path / "one")
+    assert len(computed) == 1 and b'"headline": [{' in first
+    assert exported(tmp_path / "two") == first and len(computed) == 1
+    for path in (cache / "overview").iterdir():
+        path.write_bytes(b"{")  # spoilt: computed again, the same
+    assert exported(tmp_path / "three") == first and len(computed) == 2

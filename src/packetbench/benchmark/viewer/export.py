@@ -24,7 +24,7 @@ from typing import Any
 
 from packetbench.benchmark.viewer import document, grid, index
 from packetbench.benchmark.viewer.app import assets, run_row
-from packetbench.benchmark.viewer.overview import overview
+from packetbench.benchmark.viewer.overview import kept_or_computed
 from packetbench.benchmark.viewer.pages import Pages
 from packetbench.benchmark.viewer.source import RunSource
 from packetbench.core.errors import UsageError
@@ -153,7 +153,7 @@ def _write(
     files_done: set[str] = set()
     for position, source in enumerate(sources):
         (data / f"run-{position}-overview.js").write_bytes(
-            _script(f"run-{position}-overview", overview(source))
+            _script(f"run-{position}-overview", kept_or_computed(source, pages.cache))
         )
         (data / f"run-{position}-documents.js").write_bytes(
             _script(

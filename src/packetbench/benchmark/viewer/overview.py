@@ -111,6 +111,15 @@ def keep(source: RunSource, cache: Path, shown: dict[str, Any]) -> None:
         )
 
 
+def kept_or_computed(source: RunSource, cache: Path) -> dict[str, Any]:
+    """The run's overview as kept under `cache`, else computed and kept (`view --out`)."""
+    found = kept(source, cache)
+    if found is None:
+        found = overview(source)
+        keep(source, cache, found)
+    return found
+
+
 def overview(source: RunSource) -> dict[str, Any]:
     """What the run's first page shows."""
     out: dict[str, Any] = {**_config(source), "headline": [], "slices": [], "recall": None}
