@@ -231,3 +231,39 @@ def test_an_export_uses_the_kept_overview(
     for path in (cache / "overview").iterdir():
         path.write_bytes(b"{")  # spoilt: computed again, the same
     assert exported(tmp_path / "three") == first and len(computed) == 2
+
+
+def test_a_signal_while_the_kept_overview_is_looked_up_stops_it_quietly(
+    scored: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kept overview is looked up by a query on the run's results, in the overview's
+    thread: a signal's interrupt of that query (SIGTERM to `view` just after it starts)
+    reaches the request as Stopping (a 503), never as a traceback from the thread; another
+    error reaches it as itself."""
+    import duckdb
+
+    from packetbench.benchmark.viewer import overview as overviews
+    from packetbench.benchmark.viewer.app import Stopping, Viewer
+    from packetbench.benchmark.viewer.pages import Pages
+
+    run, packet = scored
+    raised: list[BaseException] = [duckdb.InterruptException("INTERRUPT Error: Interrupted!")]
+
+    def interrupted(source: Any, cache: Path) -> dict[str, Any] | None:
+        raise raised[0]
+
+    monkeypatch.setattr(overviews, "kept", interrupted)
+    thread_errors: list[Any] = []
+    monkeypatch.setattr("threading.excepthook", thread_errors.append)
+    for error, expected in ((raised[0], Stopping), (RuntimeError("disk"), RuntimeError)):
+        raised[0] = error
+        viewer = Viewer(
+            [open_run(run, packet.parent, check_files=False, cache=tmp_path / "c")],
+            Pages(tmp_path / "c"),
+        )
+        try:
+            with pytest.raises(expected):
+                viewer._overviews[0].result(timeout=60)  # unanswered, it would wait forever
+        finally:
+            viewer.close()
+    assert not thread_errors

@@ -186,7 +186,11 @@ class Viewer:
         # for the list and are computed (and kept).
         waiting = []
         for source, future in zip(self.sources, self._overviews, strict=True):
-            found = kept(source, self.pages.cache)
+            try:
+                found = kept(source, self.pages.cache)  # a query on the run's results
+            except BaseException as error:
+                self._failed(future, error)
+                continue
             if found is None:
                 waiting.append((source, future))
             else:
@@ -201,10 +205,14 @@ class Viewer:
                 shown = overview(source)
                 keep(source, self.pages.cache, shown)
                 future.set_result(shown)
-            except BaseException as error:  # handed to the request that asks for it
-                # a signal's interrupt of the query comes out as Terminated or InterruptException
-                stopped = isinstance(error, KeyboardInterrupt) or stopping.interrupted_error(error)
-                future.set_exception(Stopping() if stopped or self._ending() else error)
+            except BaseException as error:
+                self._failed(future, error)
+
+    def _failed(self, future: Future[dict[str, Any]], error: BaseException) -> None:
+        """An overview that could not be had, handed to the request that asks for it: a
+        signal's interrupt of its query (Terminated or InterruptException) as Stopping."""
+        stopped = isinstance(error, KeyboardInterrupt) or stopping.interrupted_error(error)
+        future.set_exception(Stopping() if stopped or self._ending() else error)
 
     def _ending(self) -> bool:
         """Closed, ending, or signalled to stop: no overview is computed or handed out."""
