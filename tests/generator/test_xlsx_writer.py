@@ -38,3 +38,48 @@ def test_workbooks_are_written_without_temporary_files_and_as_openpyxl_writes_th
             sheets = [n for n in archive.namelist() if n.startswith("xl/worksheets/sheet")]
             assert sheets and all(archive.read(n).startswith(b"<worksheet") for n in sheets)
         assert data == theirs[name], name
+
+
+def test_a_stylesheet_is_built_once_for_each_set_of_styles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Our writer reuses the stylesheet openpyxl built for a workbook with the same style
+    lists (`xlsx._stylesheet`): fewer are built than workbooks written, and every workbook
+    is still the bytes openpyxl's own writer makes; openpyxl's writer outside ours builds
+    its own every time."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    built: list[int] = []
+    stock = xlsx._STOCK_STYLESHEET
+
+    def counted(wb: Workbook) -> object:
+        built.append(id(wb))
+        return stock(wb)
+
+    monkeypatch.setattr(xlsx, "_STOCK_STYLESHEET", counted)
+    monkeypatch.setattr(xlsx, "_KEPT_STYLESHEETS", {})
+    ours = {**_workbooks(3), **{f"4-{n}": d for n, d in _workbooks(4).items()}}
+    assert 0 < len(built) < len(ours) and len(xlsx._KEPT_STYLESHEETS) == len(built)
+    with monkeypatch.context() as patched:
+        patched.setattr(xlsx, "_MemoryWriter", ExcelWriter)
+        theirs = {**_workbooks(3), **{f"4-{n}": d for n, d in _workbooks(4).items()}}
+    assert ours == theirs
+
+    def styles(bold: bool, writer: type[ExcelWriter]) -> bytes:
+        wb = Workbook()
+        wb.active["A1"] = "x"
+        if bold:
+            wb.active["A1"].font = Font(bold=True, size=13)
+        raw = io.BytesIO()
+        with xlsx._FixedTimeZip(raw, "w", zipfile.ZIP_DEFLATED) as archive:
+            writer(wb, archive).save()
+        with zipfile.ZipFile(raw) as archive:
+            return archive.read("xl/styles.xml")
+
+    plain, bold = styles(False, xlsx._MemoryWriter), styles(True, xlsx._MemoryWriter)
+    assert plain != bold  # one font more: another stylesheet, not the kept one
+    assert (plain, bold) == (styles(False, ExcelWriter), styles(True, ExcelWriter))
+    before = len(built)
+    styles(True, ExcelWriter)
+    assert len(built) == before + 1  # outside our writer: openpyxl's own, built again
