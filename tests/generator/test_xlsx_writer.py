@@ -3,7 +3,9 @@ own writer makes through its temporary files."""
 
 from __future__ import annotations
 
+import gc
 import io
+import weakref
 import zipfile
 
 import pytest
@@ -83,3 +85,11 @@ def test_a_stylesheet_is_built_once_for_each_set_of_styles(
     before = len(built)
     styles(True, ExcelWriter)
     assert len(built) == before + 1  # outside our writer: openpyxl's own, built again
+    wb = Workbook()
+    wb.active["A1"] = "y"
+    wb.active["A1"].font = Font(size=17)  # styles met nowhere else: its key is kept
+    gone = weakref.ref(wb)
+    xlsx._MemoryWriter(wb, zipfile.ZipFile(io.BytesIO(), "w")).save()
+    del wb
+    gc.collect()
+    assert gone() is None  # a kept stylesheet's key does not keep its workbook alive

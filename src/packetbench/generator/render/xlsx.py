@@ -571,7 +571,13 @@ _KEEPING = contextvars.ContextVar("xlsx_keeping_stylesheets", default=False)
 
 def _style_key(wb: Workbook) -> tuple[Any, ...]:
     """Every list `write_stylesheet` (openpyxl 3.1.5) reads from `wb`, as tuples of openpyxl's
-    style objects, which compare and hash by value: equal keys, the same stylesheet."""
+    style objects, which compare and hash by value: equal keys, the same stylesheet. A named
+    style is keyed by what its entries are made of (`as_name`, `as_xf`), not itself: it
+    holds its workbook, which the kept key would keep alive."""
+    named = tuple(
+        (n.name, n.builtinId, n.hidden, tuple(n._style), n.alignment, n.protection)
+        for n in wb._named_styles
+    )
     return (
         tuple(wb._fonts),
         tuple(wb._fills),
@@ -582,7 +588,7 @@ def _style_key(wb: Workbook) -> tuple[Any, ...]:
         tuple(tuple(style) for style in wb._cell_styles),
         tuple(wb._alignments),
         tuple(wb._protections),
-        tuple(wb._named_styles),
+        named,
         wb._table_styles,
     )
 
