@@ -154,18 +154,10 @@ def test_the_documents_checked_are_not_read_again_until_one_changes(
     assert changed["refused"] == 1, changed
 
 
-def test_a_scored_runs_overview_is_kept_until_the_run_is_scored_again(
-    scored: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The viewer computes a scored run's overview (its intervals and slices) once: started
-    again on the same cache it answers the kept one, the same bytes, without computing it;
-    a results database replaced since, or a kept file spoilt, is computed again."""
+def _counted_overviews(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the runs whose overview is computed from now on."""
     from packetbench.benchmark.viewer import overview as overviews
-    from packetbench.benchmark.viewer.app import Viewer, to_json
-    from packetbench.benchmark.viewer.pages import Pages
 
-    run, packet = scored
-    cache = tmp_path / "cache"
     computed: list[str] = []
     compute = overviews.overview
 
@@ -174,6 +166,21 @@ def test_a_scored_runs_overview_is_kept_until_the_run_is_scored_again(
         return compute(source)
 
     monkeypatch.setattr(overviews, "overview", counted)
+    return computed
+
+
+def test_a_scored_runs_overview_is_kept_until_the_run_is_scored_again(
+    scored: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The viewer computes a scored run's overview (its intervals and slices) once: started
+    again on the same cache it answers the kept one, the same bytes, without computing it;
+    a results database replaced since, or a kept file spoilt, is computed again."""
+    from packetbench.benchmark.viewer.app import Viewer, to_json
+    from packetbench.benchmark.viewer.pages import Pages
+
+    run, packet = scored
+    cache = tmp_path / "cache"
+    computed = _counted_overviews(monkeypatch)
 
     def shown() -> bytes:
         viewer = Viewer(
@@ -205,20 +212,12 @@ def test_an_export_uses_the_kept_overview(
 ) -> None:
     """`view --out` computes a scored run's overview once per cache, as the viewer does:
     exported again (or after the viewer kept it) it writes the same overview, uncomputed."""
-    from packetbench.benchmark.viewer import overview as overviews
     from packetbench.benchmark.viewer.export import export
     from packetbench.benchmark.viewer.pages import Pages
 
     run, packet = scored
     cache = tmp_path / "cache"
-    computed: list[str] = []
-    compute = overviews.overview
-
-    def counted(source: Any) -> dict[str, Any]:
-        computed.append(source.name)
-        return compute(source)
-
-    monkeypatch.setattr(overviews, "overview", counted)
+    computed = _counted_overviews(monkeypatch)
 
     def exported(out: Path) -> bytes:
         source = open_run(run, packet.parent, check_files=False, cache=cache)
