@@ -1,20 +1,28 @@
-"""The person check: random legible values of one scan level, cropped from their pages, for a
-person to read.
+"""The person check: random legible values cropped from their pages, for a person to read.
 
     python benchmarks/person_check.py --level low_res [--boxes 50] [--tier N3] [--seed S]
         --out DIR
+    python benchmarks/person_check.py --dpi 96 --packets PACKETS [--level far_photo] --out DIR
+    python benchmarks/person_check.py --out DIR --answers ANSWERS
 
 The generator calls a value legible when its box on the scan matches the page drawn clean
-(`packetbench.legibility`); the audit proves it by OCR. Neither is a person. This draws
-`--boxes` legible located values at random (seeded) from the scanned pages of fresh packets
-made at one level (`patterns.only=scan.LEVEL`), and writes, in `--out`:
+(`packetbench.legibility`), and legible at a delivered resolution from the size its type stands
+there (`packetbench.resolution`); the audit checks both by pixels and OCR. Neither is a person.
+This draws `--boxes` legible located values at random (seeded) and writes, in `--out`:
 
 - `sheet-NN.png`: ten crops per sheet, numbered, each the value's box outlined in red (just
-  outside it) with a fifth of an inch of the page around it, rendered from the file as it is
-  (at 200 dpi, shown twice the size) and turned upright as a person turns the sheet (a page
-  fed upside down is read the right way up), with nothing else on the sheet: the person
-  writes down what each box says without seeing the answer;
+  outside it) with a fifth of an inch of the page around it, turned upright as a person turns
+  the sheet (a page fed upside down is read the right way up), with nothing else on the sheet:
+  the person writes down what each box says without seeing the answer;
 - `key.json`: number -> the value as the truth renders it, its document, page and path.
+
+Without `--dpi`, the values are those the truth calls legible on pages scanned at `--level`, in
+fresh packets made at that level only (`patterns.only=scan.LEVEL`), and each crop is rendered
+from the file as it is (200 dpi, shown twice the size). With `--dpi N`, the values are those the
+truth calls legible at N (`resolution.legible_at`: its `legible_from_dpi` at most N), on any PDF
+page of `--packets` (or of fresh packets of `--tier`; `--level`: only pages scanned at it), and
+each crop is cut from its page rendered at N, as `extract --input images --dpi N` sends it, and
+shown three times the size: the person sees what the model is sent, enlarged.
 
 `--answers FILE` (one line per number, `12: text`; a box the person cannot read is `12: ?`)
 scores a transcription against the key, as the audit compares (`ocr.same_text`: case, spacing
@@ -41,17 +49,20 @@ from packetbench.audit.files import read_packet
 from packetbench.audit.ocr import OcrPage, render_page, same_text
 from packetbench.generator.packet import build_packet, packet_id
 from packetbench.generator.tiers import resolve
+from packetbench.resolution import legible_at
 
 DPI = 200  # what the person's crop is rendered at (a zoom of the file, not a new scan)
 ZOOM = 2  # shown this many times its size
+DELIVERED_ZOOM = 3  # a crop rendered at a delivered resolution (`--dpi`) is shown this large
 CONTEXT = 14.4  # points of page around the box (a fifth of an inch)
 PER_SHEET = 10
 OUTSIDE = 3  # pixels (before the zoom) between the box and its red outline
 FIRST_SEED = 980001  # away from every seed the levels were developed on
 
 
-def candidates(folder: Path, level: str) -> list[dict[str, Any]]:
-    """Every located, legible, whole value on a page scanned at `level` in packet `folder`."""
+def candidates(folder: Path, level: str | None, dpi: int | None = None) -> list[dict[str, Any]]:
+    """Every located, legible, whole value on a PDF page of packet `folder` (`level`: only on
+    pages scanned at it), legible at `dpi` when given (`resolution.legible_at`)."""
     out = []
     for doc in read_packet(folder).documents:
         if doc.format != "pdf":
@@ -63,9 +74,10 @@ def candidates(folder: Path, level: str) -> list[dict[str, Any]]:
             for location in entry.get("locations") or []:
                 page = location.get("page")
                 if (
-                    levels.get(page) != level
+                    (level is not None and levels.get(page) != level)
                     or location.get("legible") is False
                     or location.get("fragment") is not None
+                    or (dpi is not None and not legible_at(location, dpi))
                 ):
                     continue
                 out.append(
@@ -76,31 +88,36 @@ def candidates(folder: Path, level: str) -> list[dict[str, Any]]:
                         "path": entry["path"],
                         "value": str(entry["rendered_as"]),
                         "quad": location.get("quad") or location["bbox"],
+                        "level": levels.get(page, "native"),
+                        "legible_from_dpi": location.get("legible_from_dpi"),
+                        "glyph_pt": location.get("glyph_pt"),
                     }
                 )
     return out
 
 
-def crop(pdf: Any, page: int, region: list[float]) -> Image.Image:
-    """The box with CONTEXT points of page around it, the box outlined in red, upright."""
-    image, left, top = render_page(pdf, page, DPI)
+def crop(pdf: Any, page: int, region: list[float], dpi: int = DPI, zoom: int = ZOOM) -> Image.Image:
+    """The box with CONTEXT points of page around it, rendered at `dpi` and shown `zoom` times
+    its size, the box outlined in red, upright."""
+    image, left, top = render_page(pdf, page, dpi)
     gray = np.ascontiguousarray(image.reshape(image.shape[:2]))
-    frame = OcrPage([], DPI / 72, left, top)
+    frame = OcrPage([], dpi / 72, left, top)
     corners = frame.corners(region)
-    pad = CONTEXT * DPI / 72
+    pad = CONTEXT * dpi / 72
     xs, ys = [x for x, _ in corners], [y for _, y in corners]
     x0, y0 = max(0, int(min(xs) - pad)), max(0, int(min(ys) - pad))
     x1, y1 = min(gray.shape[1], int(max(xs) + pad)), min(gray.shape[0], int(max(ys) + pad))
     picture = Image.fromarray(gray[y0:y1, x0:x1]).convert("RGB")
     picture = picture.resize(
-        (picture.width * ZOOM, picture.height * ZOOM), Image.Resampling.LANCZOS
+        (picture.width * zoom, picture.height * zoom), Image.Resampling.LANCZOS
     )
     # Drawn a little outside the box, clear of the glyphs it holds.
     cx, cy = sum(xs) / 4, sum(ys) / 4
+    outside = OUTSIDE * dpi / DPI
     outline = [
         (
-            (x - x0 + OUTSIDE * np.sign(x - cx)) * ZOOM,
-            (y - y0 + OUTSIDE * np.sign(y - cy)) * ZOOM,
+            (x - x0 + outside * np.sign(x - cx)) * zoom,
+            (y - y0 + outside * np.sign(y - cy)) * zoom,
         )
         for x, y in corners
     ]
@@ -112,14 +129,19 @@ def crop(pdf: Any, page: int, region: list[float]) -> Image.Image:
     return picture.rotate(90 * quarter, expand=True) if quarter else picture
 
 
-def sheets(chosen: list[dict[str, Any]], out: Path) -> None:
+def sheets(chosen: list[dict[str, Any]], out: Path, dpi: int | None = None) -> None:
     font = ImageFont.load_default(size=28)
     for start in range(0, len(chosen), PER_SHEET):
         crops = []
         for number, item in enumerate(chosen[start : start + PER_SHEET], start + 1):
             pdf = pdfium.PdfDocument(item["file"])
             try:
-                crops.append((number, crop(pdf, item["page"], item["quad"])))
+                shown = (
+                    crop(pdf, item["page"], item["quad"])
+                    if dpi is None
+                    else crop(pdf, item["page"], item["quad"], dpi, DELIVERED_ZOOM)
+                )
+                crops.append((number, shown))
             finally:
                 pdf.close()
         width = max(c.width for _, c in crops) + 90
@@ -134,33 +156,61 @@ def sheets(chosen: list[dict[str, Any]], out: Path) -> None:
         sheet.save(out / f"sheet-{start // PER_SHEET + 1:02d}.png")
 
 
-def make(level: str, tier: str, boxes: int, seed: int, out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
+def _fresh(
+    tier: str, level: str | None, seed: int, scratch: Path, enough: int, dpi: int | None
+) -> tuple[list[dict[str, Any]], int]:
+    """Fresh packets of `tier` (made at `level` only when given) from `seed` on, until they hold
+    `enough` candidates or ten were made: (candidates, the last seed made)."""
     pool: list[dict[str, Any]] = []
-    knobs = resolve(tier, {"patterns.only": (f"scan.{level}",)})
+    knobs = resolve(tier, {"patterns.only": (f"scan.{level}",)} if level else {})
+    packet_seed = seed
+    while len(pool) < enough and packet_seed < seed + 10:
+        folder = scratch / packet_id(tier, packet_seed)
+        folder.mkdir()
+        for name, data in build_packet(tier, packet_seed, knobs).files.items():
+            (folder / name).write_bytes(data)
+        pool.extend(candidates(folder, level, dpi))
+        packet_seed += 1
+    return pool, packet_seed - 1
+
+
+def make(
+    level: str | None,
+    tier: str,
+    boxes: int,
+    seed: int,
+    out: Path,
+    dpi: int | None = None,
+    packets: Path | None = None,
+) -> None:
+    out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="personcheck") as scratch:
-        packet_seed = seed
-        while len(pool) < boxes * 4 and packet_seed < seed + 10:
-            folder = Path(scratch) / packet_id(tier, packet_seed)
-            folder.mkdir()
-            for name, data in build_packet(tier, packet_seed, knobs).files.items():
-                (folder / name).write_bytes(data)
-            pool.extend(candidates(folder, level))
-            packet_seed += 1
+        if packets is not None:
+            folders = sorted(
+                p
+                for p in (
+                    [packets] if (packets / "packet_truth.json").exists() else packets.iterdir()
+                )
+                if (p / "packet_truth.json").exists()
+            )
+            pool = [item for folder in folders for item in candidates(folder, level, dpi)]
+            where = f"{len(folders)} packet(s) in {packets}"
+        else:
+            pool, last = _fresh(tier, level, seed, Path(scratch), boxes * 4, dpi)
+            where = f"{tier}, packets {seed}..{last}"
         if not pool:
-            sys.exit(f"no legible value on a page scanned at {level} in {tier} seeds {seed}..")
-        # Each level draws its own values: a person who checked one level does not know the
-        # next one's answers.
-        chosen = random.Random(f"{seed}:{level}").sample(pool, min(boxes, len(pool)))
-        sheets(chosen, out)
-    key = {
-        str(n): {k: item[k] for k in ("value", "doc_id", "page", "path")}
-        for n, item in enumerate(chosen, 1)
-    }
+            sys.exit(f"no legible value to draw ({where}, level {level or 'any'}, dpi {dpi})")
+        # Each level and resolution draws its own values: a person who checked one does not
+        # know the next one's answers.
+        chosen = random.Random(f"{seed}:{level}:{dpi}").sample(pool, min(boxes, len(pool)))
+        sheets(chosen, out, dpi)
+    keys = ("value", "doc_id", "page", "path", "level", "legible_from_dpi", "glyph_pt")
+    key = {str(n): {k: item[k] for k in keys} for n, item in enumerate(chosen, 1)}
     (out / "key.json").write_text(json.dumps(key, indent=1) + "\n")
+    at = f" legible at {dpi} dpi, rendered at it" if dpi else ""
     print(
-        f"{len(chosen)} of {len(pool)} legible values at {level} ({tier}, packets "
-        f"{seed}..{packet_seed - 1}) in {out}/sheet-*.png; the key in {out}/key.json"
+        f"{len(chosen)} of {len(pool)} legible values{at} ({where}, level {level or 'any'}) "
+        f"in {out}/sheet-*.png; the key in {out}/key.json"
     )
 
 
@@ -179,18 +229,24 @@ def score(out: Path, answers: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--level", required=True, help="a scan level, e.g. low_res")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--level", help="a scan level, e.g. low_res (with --dpi: optional)")
     parser.add_argument("--tier", default="N3")
     parser.add_argument("--boxes", type=int, default=50)
     parser.add_argument("--seed", type=int, default=FIRST_SEED)
+    parser.add_argument(
+        "--dpi", type=int, help="draw values legible at this resolution, shown at it"
+    )
+    parser.add_argument("--packets", type=Path, help="draw from these packets, not fresh ones")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--answers", type=Path, help="score this transcription against the key")
     args = parser.parse_args()
     if args.answers:
         score(args.out, args.answers)
+    elif args.level is None and args.dpi is None:
+        parser.error("--level is required without --dpi")
     else:
-        make(args.level, args.tier, args.boxes, args.seed, args.out)
+        make(args.level, args.tier, args.boxes, args.seed, args.out, args.dpi, args.packets)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from typing import Any
 from packetbench.audit.files import Document
 from packetbench.audit.ocr import Tesseract
 from packetbench.audit.result import DocumentAudit
+from packetbench.audit.rungs import check_rungs
 from packetbench.audit.sources.base import DocumentState, Pages
 from packetbench.audit.sources.cells import CellAuditor
 from packetbench.audit.sources.csvfile import CsvAuditor
@@ -42,6 +43,7 @@ def audit_document(
     the pages `pixels.sampled` draws)."""
     state = DocumentState(doc, packet, calibrate)
     state.audit.findings.extend(check_truth(doc))
+    state.audit.findings.extend(check_rungs(doc))
     state.check_values()
     if doc.format == "pdf":
         PdfPages(state).check(engine, on_page)

@@ -29,6 +29,7 @@ import orjson
 from packetbench import __version__
 from packetbench.audit.files import TRUTH_KINDS, Document
 from packetbench.core import ids, safe_read
+from packetbench.resolution import Verdict
 
 if TYPE_CHECKING:
     from packetbench.generator.packet import Rebuilt
@@ -155,11 +156,17 @@ def _rebuildable(folder: Path, doc_id: str) -> bool:
     )
 
 
+def _rung(value: Any) -> int | None:
+    """A recorded `legible_from_dpi` as the rebuild takes it (anything but an int: None, and
+    the rebuilt truth then differs from the packet's where the packet held something else)."""
+    return value if type(value) is int else None
+
+
 def _verdicts(folder: Path) -> Any:
     """Doc_id -> path -> each location's legibility as the packet's field truth records it
     (None when the file cannot be read as one: the document is then scanned again)."""
 
-    def read(doc_id: str) -> dict[str, list[bool]] | None:
+    def read(doc_id: str) -> dict[str, list[Verdict]] | None:
         if not ids.is_id(doc_id):
             return None
         try:
@@ -168,12 +175,12 @@ def _verdicts(folder: Path) -> Any:
             )
         except (OSError, orjson.JSONDecodeError, safe_read.UnsafeFile):
             return None
-        out: dict[str, list[bool]] = {}
+        out: dict[str, list[Verdict]] = {}
         for entry in data.get("fields") or [] if isinstance(data, dict) else []:
             if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
                 return None
             out[entry["path"]] = [
-                loc.get("legible") is not False
+                (loc.get("legible") is not False, _rung(loc.get("legible_from_dpi")))
                 for loc in entry.get("locations") or []
                 if isinstance(loc, dict)
             ]

@@ -215,6 +215,14 @@ class PixelStats:
     agreement: Agreement = field(default_factory=Agreement)
     # The same calibration sample, scan level by scan level.
     levels: dict[str, Agreement] = field(default_factory=dict)
+    # Boxes whose recorded rung (`legible_from_dpi`) the rule was run again for on the
+    # page's pixels (`rungs.check_by_pixels`).
+    rungs_checked: int = 0
+    # Boxes of the calibration sample read by OCR on the page as delivered at each of
+    # `rungs.READ_AT` (dpi -> the rule's verdict at that rung beside the reading: "intact"
+    # legible there, "damaged" below it). Reported, not a gate: OCR reads small type less
+    # surely than a person, and reads some values below a rung (`rungs.read_at_rungs`).
+    resolutions: dict[int, Agreement] = field(default_factory=dict)
 
     def __add__(self, other: PixelStats) -> PixelStats:
         return PixelStats(
@@ -238,6 +246,12 @@ class PixelStats:
                 level: self.levels.get(level, Agreement()) + other.levels.get(level, Agreement())
                 for level in sorted({*self.levels, *other.levels})
             },
+            self.rungs_checked + other.rungs_checked,
+            {
+                dpi: self.resolutions.get(dpi, Agreement())
+                + other.resolutions.get(dpi, Agreement())
+                for dpi in sorted({*self.resolutions, *other.resolutions})
+            },
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -259,6 +273,10 @@ class PixelStats:
             "unavailable": self.unavailable,
             "agreement": self.agreement.to_json(),
             "agreement_levels": {k: v.to_json() for k, v in sorted(self.levels.items())},
+            "rungs_checked": self.rungs_checked,
+            "agreement_resolutions": {
+                str(k): v.to_json() for k, v in sorted(self.resolutions.items())
+            },
         }
 
 

@@ -40,6 +40,10 @@ ILLEGIBLE_READABLE = "illegible_readable"
 # misreading accounts for: a truth leaf nulled while its value stays on the page, or text drawn
 # without being declared (`unaccounted`).
 UNACCOUNTED = "unaccounted"
+# A location's recorded rung (`legible_from_dpi`) that the rule deciding it
+# (`packetbench.resolution`) does not give: a value claimed legible at a resolution its type
+# is too small for, or the other way round.
+RESOLUTION = "resolution"
 PROBLEMS = (
     MISSING,
     STRING_MISSING,
@@ -54,6 +58,7 @@ PROBLEMS = (
     HIDDEN_VISIBLE,
     ILLEGIBLE_READABLE,
     UNACCOUNTED,
+    RESOLUTION,
 )
 # What OCR must read of the located values on scanned pages, per scan level: a
 # scan is judged by its recall, since no OCR engine reads every degraded value; a value it

@@ -48,6 +48,7 @@ from packetbench.audit.pdftext import PdfText
 from packetbench.benchmark.score import normalize
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput, UsageError
+from packetbench.resolution import legible_at
 
 # Cross-document variants: the same fact stated differently by two current documents; and a
 # form whose signature and handwritten date contradict its typed signer and date.
@@ -68,9 +69,23 @@ Located = tuple[list[float], str, bool]  # box or quad, rendered_as, declared te
 # "native" (drawn, text layer kept), or "image, no record" (an image page no manifest explains)
 Page = tuple[str, Path, int, list[Located], str]
 # The readers of a sampled page. naive and restored are always read; the careful readers
-# (benchmark.readers) at the resolution a model is sent pages (150 dpi) and at 300 dpi.
-CAREFUL = ("careful_150", "careful_300", "ppocr_150", "ppocr_300")
-READER_GROUPS = {"careful": CAREFUL[:2], "ppocr": CAREFUL[2:], "all": CAREFUL}
+# (benchmark.readers) at the resolutions a model is sent pages (96 and 110 dpi, about a
+# provider's own rasterisation; 150, `extract --input images`) and at 300 dpi.
+CAREFUL = (
+    "careful_96",
+    "careful_110",
+    "careful_150",
+    "careful_300",
+    "ppocr_96",
+    "ppocr_110",
+    "ppocr_150",
+    "ppocr_300",
+)
+READER_GROUPS = {"careful": CAREFUL[:4], "ppocr": CAREFUL[4:], "all": CAREFUL}
+# The delivered resolutions whose share of legible located values the card shows
+# (`resolution.legible_at`): a provider's own rasterisation (about 90 and 110 dpi), a
+# screen's 96, and `extract --input images` (150).
+DELIVERED = (90, 96, 110, 150)
 DEFAULT_READERS = READER_GROUPS["careful"]
 
 
@@ -96,6 +111,10 @@ class TierCard:
     largest_table: int = 0
     # Recovered values per careful reader (`READERS` beyond naive and restored), when read.
     careful: dict[str, int] = field(default_factory=dict)
+    # Located values on PDF pages legible in the file, and how many of them are still legible
+    # at each delivered resolution of DELIVERED (`resolution.legible_at`).
+    legible: int = 0
+    legible_at: dict[int, int] = field(default_factory=dict)
     # (packet id, PDF file, page number, located values, how the page was made) to sample from
     pages: list[Page] = field(default_factory=list, repr=False)
 
@@ -124,6 +143,10 @@ class TierCard:
                     share(self.careful[name], self.ocr_located) if name in self.careful else None
                 )
                 for name in CAREFUL
+            },
+            **{
+                f"legible_at_{dpi}_share": share(self.legible_at.get(dpi, 0), self.legible)
+                for dpi in DELIVERED
             },
             "conflicts_per_packet": per(self.conflicts, self.packets),
             "illegible_values_per_packet": per(self.illegible, self.packets),
@@ -362,7 +385,26 @@ def _measure_packet(folder: Path) -> TierCard:
         card.largest_table = max(card.largest_table, _largest_table(document.truth))
         if document.format == "pdf":
             _measure_pdf(card, document, packet.packet_id)
+            _measure_delivered(card, document)
     return card
+
+
+def _measure_delivered(card: TierCard, document: Document) -> None:
+    """Count a PDF's located values legible in the file (checkboxes left out, as the card's
+    located values), and those still legible at each of DELIVERED."""
+    for entry in document.fields:
+        if entry.get("kind") == "checkbox" or not entry["rendered_as"].strip():
+            continue
+        for location in entry.get("locations") or []:
+            if (
+                not isinstance(location, dict)
+                or type(location.get("page")) is not int
+                or location.get("legible") is False
+            ):
+                continue
+            card.legible += 1
+            for dpi in DELIVERED:
+                card.legible_at[dpi] = card.legible_at.get(dpi, 0) + legible_at(location, dpi)
 
 
 SUMMED = (
@@ -376,6 +418,7 @@ SUMMED = (
     "conflicts",
     "illegible",
     "pattern_uses",
+    "legible",
 )
 
 
@@ -383,6 +426,8 @@ def _add(card: TierCard, part: TierCard) -> None:
     """Add one packet's part to its tier's card (pages kept in packet order)."""
     for name in SUMMED:
         setattr(card, name, getattr(card, name) + getattr(part, name))
+    for dpi, count in part.legible_at.items():
+        card.legible_at[dpi] = card.legible_at.get(dpi, 0) + count
     card.largest_table = max(card.largest_table, part.largest_table)
     card.pages += part.pages
 
@@ -467,11 +512,15 @@ COLUMNS: Sequence[tuple[str, str]] = (
     ("declared", "declared_no_text_layer_share"),
     ("OCR recovers", "ocr_recovered_share"),
     ("restored OCR", "restored_ocr_recovered_share"),
-    ("careful 150", "careful_150_recovered_share"),
-    ("careful 300", "careful_300_recovered_share"),
-    ("PP-OCR 150", "ppocr_150_recovered_share"),
-    ("PP-OCR 300", "ppocr_300_recovered_share"),
+    *(
+        (
+            f"{'PP-OCR' if name.startswith('ppocr') else 'careful'} {name.rsplit('_', 1)[1]}",
+            f"{name}_recovered_share",
+        )
+        for name in CAREFUL
+    ),
     ("OCR pages", "ocr_pages_read"),
+    *((f"legible {dpi}", f"legible_at_{dpi}_share") for dpi in DELIVERED),
     ("conflicts/pkt", "conflicts_per_packet"),
     ("illegible/pkt", "illegible_values_per_packet"),
     ("patterns/doc", "pattern_uses_per_document"),
@@ -488,6 +537,7 @@ SHARES = frozenset(
         "not_in_text_layer_share",
         "declared_no_text_layer_share",
         *READING_SHARES,
+        *(f"legible_at_{dpi}_share" for dpi in DELIVERED),
     }
 )
 LEVEL_COLUMNS: Sequence[tuple[str, str]] = (

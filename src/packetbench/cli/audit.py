@@ -205,6 +205,18 @@ def _report(result: AuditResult) -> None:
             f"drawn, {pixels.boxes['undecided']:,} left to OCR; calibration: {calibration}",
             soft_wrap=True,
         )
+        if pixels.rungs_checked or pixels.resolutions:
+            sent = "; ".join(
+                f"at {dpi} dpi {a.intact_read:,} of {a.intact_read + a.intact_unread:,} legible "
+                f"there and {a.damaged_read:,} of {a.damaged_read + a.damaged_unread:,} below it"
+                for dpi, a in sorted(pixels.resolutions.items())
+            )
+            console.print(
+                f"Resolutions: {pixels.rungs_checked:,} values' rungs (the lowest delivered "
+                f"resolution each is legible from) decided again on their pages' pixels"
+                + (f"; OCR of the calibration pages as sent read {sent}" if sent else ""),
+                soft_wrap=True,
+            )
         for packet in result.packets:
             problem = packet.calibration_problem()
             if problem:

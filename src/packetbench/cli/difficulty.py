@@ -22,7 +22,8 @@ def difficulty(
         str,
         typer.Option(
             help="Careful readers of the sampled pages, beside the naive and restored OCR: "
-            "careful_150, careful_300 (Tesseract after turning, deskewing, evening out), "
+            "careful_96, careful_110, careful_150, careful_300 (Tesseract after turning, "
+            "deskewing, evening out, on the page rendered at that dpi), ppocr_96, ppocr_110, "
             "ppocr_150, ppocr_300 (PP-OCRv4, the audit's second reader), or the groups careful, "
             "ppocr, all; comma-separated, 'none' for none."
         ),
@@ -39,9 +40,10 @@ def difficulty(
     """Print the difficulty card of the packets per tier: documents and PDF pages per packet,
     image-page share (read from the PDFs), share of located values absent from the text
     layer, what a naive OCR (Tesseract on the whole page, no restoration) recovers of the
-    legible values on a sample of pages beside careful readers (--readers), conflicts and
-    illegible values (damaged past reading, expecting abstention) per packet, pattern uses
-    per document, largest table (rows). Exit 2 on bad input."""
+    legible values on a sample of pages beside careful readers (--readers), the share of
+    legible values still legible at each delivered resolution (90, 96, 110, 150 dpi),
+    conflicts and illegible values (damaged past reading, expecting abstention) per packet,
+    pattern uses per document, largest table (rows). Exit 2 on bad input."""
     import json
 
     from packetbench.benchmark.difficulty import difficulty_card, reader_names, render_table

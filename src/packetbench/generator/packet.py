@@ -30,6 +30,7 @@ from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.truth import document_artifacts
 from packetbench.generator.world.build import build_world
+from packetbench.resolution import Verdict
 
 
 def packet_id(tier: str, seed: int) -> str:
@@ -222,7 +223,7 @@ class Rebuilt:
 
 
 # Doc_id -> the legibility of each location of each path (see `pdf.Rebuild`).
-Legibility = Callable[[str], dict[str, list[bool]] | None]
+Legibility = Callable[[str], dict[str, list[Verdict]] | None]
 
 
 def rebuild_document(

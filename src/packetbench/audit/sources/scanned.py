@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import ClassVar
 
+from packetbench.audit import rungs
 from packetbench.audit.located import Located, page_turn
 from packetbench.audit.located import piece_of as _piece
 from packetbench.audit.native import unattacked
@@ -176,6 +177,7 @@ class ScannedPageAuditor(SourceAuditor):
             if judged is None:
                 remaining.append(page)
                 continue
+            self.rungs_by_pixels(pdf, page, judged, engine, stats)
             if self.calibrating(page):
                 # The calibration sample: read by OCR as a full audit reads it (its findings
                 # are a full audit's), and each box's pixel verdict set beside that reading.
@@ -214,6 +216,34 @@ class ScannedPageAuditor(SourceAuditor):
         remaining = [p for p in remaining if p not in banded]
         stats.pages_ocr = sum(1 for p in remaining if p in judged_pages)
         return remaining
+
+    def rungs_by_pixels(
+        self, pdf: PdfText, page: int, judged: PixelPage, engine: Tesseract, stats: PixelStats
+    ) -> None:
+        """The page's recorded rungs decided again on its pixels (`rungs.check_by_pixels`);
+        on a calibration page, a few of its values read by OCR as delivered at each rung
+        (`rungs.read_at_rungs`), reported beside the rule's verdicts there."""
+        from packetbench.generator.render import scan
+
+        level = scan.LEVELS[self.state.levels[page]]
+        checked, problems = rungs.check_by_pixels(
+            self.doc, page, judged.clean, judged.scanned, judged.height, level
+        )
+        stats.rungs_checked += checked
+        self.audit.findings.extend(problems)
+        if not self.calibrating(page):
+            return
+        read = rungs.read_at_rungs(
+            self.doc,
+            pdf.document(),
+            page,
+            judged.dpi,
+            self.state.turns.get(page, 0.0),
+            engine,
+            f"{self.state.packet_id}:{self.doc.doc_id}:{page}",
+        )
+        for dpi, counts in read.items():
+            stats.resolutions[dpi] = stats.resolutions.get(dpi, Agreement()) + Agreement(*counts)
 
     def taken(self, said: str, index: int) -> str:
         """The pixel rule's verdict on value `index`'s box as the audit takes it: a damaged

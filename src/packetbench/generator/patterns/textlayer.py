@@ -888,6 +888,7 @@ def _microtext(staging: Staging) -> bool:
                 round(right - 0.1, 2),
                 round(op.y + ASCENT * size, 2),
             ]
+            location["glyph_pt"] = size
             applied.targets.append(path)
             applied.pages.add(page)
             applied.details.setdefault("sizes", {})[path] = size

@@ -33,6 +33,7 @@ from packetbench.generator.errors import LayoutError
 from packetbench.generator.render import faxheader, fonts
 from packetbench.generator.render.presentation import Presentation
 from packetbench.generator.render.recorder import Drawn, Location, Recorder
+from packetbench.resolution import Verdict
 
 if TYPE_CHECKING:
     from packetbench.generator.render.scan import Level
@@ -199,15 +200,16 @@ class Rebuild:
 
     Every document with scanned pages leaves in `natives` its native PDF, the pages as drawn
     before any was scanned (doc_id -> bytes). A document `verdicts` has (doc_id -> path ->
-    the legibility of each of its locations, as the packet's field truth records them) is not
-    scanned again: each scanned page is placed as its scan placed it (`scan.placement`: the
-    same draws from the same seed), what was drawn on it moved with it, and each location
-    takes the packet's verdict (a verdict is a claim about the scanned pixels, which the
-    audit has and checks itself). No image is made, and the document's file is its native PDF:
-    its truth files are the packet's when it is the same document."""
+    the legibility of each of its locations as the packet's field truth records them,
+    `resolution.Verdict`) is not scanned again: each scanned page is placed as its scan
+    placed it (`scan.placement`: the same draws from the same seed), what was drawn on it
+    moved with it, and each location takes the packet's verdict (a verdict is a claim about
+    the scanned pixels, which the audit has and checks itself). No image is made, and the
+    document's file is its native PDF: its truth files are the packet's when it is the same
+    document."""
 
     natives: dict[str, bytes] = field(default_factory=dict)
-    verdicts: Callable[[str], dict[str, list[bool]] | None] | None = None
+    verdicts: Callable[[str], dict[str, list[Verdict]] | None] | None = None
     # Doc_id -> its strings drawn as ink with no text layer, and where (`Recorder.inked`).
     inked: dict[str, list[tuple[int, str, list[float]]]] = field(default_factory=dict)
     # Doc_id -> strings printed over its scanned pages after the scan (a fax's header): (page,
@@ -379,7 +381,14 @@ class PdfDocument:
                 # Written by hand: pixels only, no text layer (docs/patterns.md rule 2).
                 self.recorder.seen(path, text, page + 1, text_layer=False)
                 self.recorder.place(
-                    path, text, {"page": page + 1, "bbox": inked, "text_layer": False}
+                    path,
+                    text,
+                    {
+                        "page": page + 1,
+                        "bbox": inked,
+                        "text_layer": False,
+                        "glyph_pt": round(size, 2),
+                    },
                 )
                 self.recorder.presentation.events.append(("inked", path, page + 1))
                 return inked
@@ -403,7 +412,12 @@ class PdfDocument:
             baseline -= size * leading
         last_baseline = baseline + size * leading
         bbox = text_bbox(min(x0s), last_baseline, max(x1s), y, size)
-        location: Location = {"page": page + 1, "bbox": bbox, "text_layer": True}
+        location: Location = {
+            "page": page + 1,
+            "bbox": bbox,
+            "text_layer": True,
+            "glyph_pt": round(size, 2),
+        }
         if fragment is not None:
             location["fragment"] = list(fragment)
         self.recorder.place(path, text, location)
@@ -603,7 +617,10 @@ class PdfDocument:
         return pages, sizes
 
     def _placed(
-        self, native: bytes, scans: dict[int, tuple[str, int]], verdicts: dict[str, list[bool]]
+        self,
+        native: bytes,
+        scans: dict[int, tuple[str, int]],
+        verdicts: dict[str, list[Verdict]],
     ) -> None:
         """`_scanned` (or `_sheets`) without the pixels (`Rebuild`): every scanned page placed
         as its scan placed it, what was drawn on it moved, each location's legibility taken
@@ -664,7 +681,9 @@ class PdfDocument:
                     claimed = verdicts.get(path, [])
                     for count, location in enumerate(drawn.locations):
                         if location.get("page") in on_pages and "quad" in location:
-                            location["legible"] = claimed[count] if count < len(claimed) else True
+                            legible, rung = claimed[count] if count < len(claimed) else (True, None)
+                            location["legible"] = legible
+                            location["legible_from_dpi"] = rung
                 look.scanned[number] = details
                 for page, transform in placed:
                     for hook in look.on_scan:
@@ -753,11 +772,12 @@ class PdfDocument:
         image the page landed on (the page's own, or its sheet's), `height` that image's
         height in points, `covered` its pixels under something printed over it (or None).
         `boxed`: the page's boxes (`Recorder.boxed_by_page`), or None to find them here."""
-        from packetbench import legibility
+        from packetbench import legibility, resolution
 
         if boxed is None:
             boxed = self.recorder.boxed_by_page().get(page, [])
         judged: dict[str, bool] = {}
+        ladder = resolution.Ladder(clean, pixels, level.dpi)
         for drawn, location in boxed:
             if drawn is None or "quad" not in location:
                 continue  # covered (nothing of it shows), or not moved by a scan
@@ -766,17 +786,30 @@ class PdfDocument:
             text = drawn.rendered_as
             if text not in judged:
                 judged[text] = legibility.may_be_illegible(text)
-            if not judged[text]:
-                location["legible"] = True
-                continue
             quad = location["quad"]
-            verdict = legibility.legible_cut(
-                legibility.cut(clean, pixels, quad, level.dpi, height, covered),
-                blur=level.blur,
-                motion=level.motion,
-                glyph_pixels=legibility.quad_height(quad) * level.dpi / 72.0,
+            if judged[text]:
+                verdict = legibility.legible_cut(
+                    legibility.cut(clean, pixels, quad, level.dpi, height, covered),
+                    blur=level.blur,
+                    motion=level.motion,
+                    glyph_pixels=legibility.quad_height(quad) * level.dpi / 72.0,
+                )
+                location["legible"] = verdict.legible
+            else:
+                location["legible"] = True
+            location["legible_from_dpi"] = (
+                resolution.legible_from(
+                    location.get("glyph_pt"),
+                    file_dpi=level.dpi,
+                    blur=level.blur,
+                    motion=level.motion,
+                    ladder=ladder if judged[text] else None,
+                    quad=quad,
+                    page_height=height,
+                )
+                if location["legible"]
+                else None
             )
-            location["legible"] = verdict.legible
 
     def _emit_pages(
         self,

@@ -10,10 +10,12 @@ shrinking the truth silently.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from packetbench import resolution
 from packetbench.core.leaves import (
     DocModel,
     Leaf,
@@ -176,11 +178,18 @@ class Recorder:
         if boxed is None:
             boxed = self.boxed_by_page().get(page, [])
         for _, location in boxed:
-            moved = quad(location["bbox"])
+            native = location["bbox"]
+            moved = quad(native)
             xs, ys = moved[0::2], moved[1::2]
             location["bbox"] = [min(xs), min(ys), max(xs), max(ys)]
             location["quad"] = moved
             location["text_layer"] = False
+            glyph = location.get("glyph_pt")
+            if glyph is not None and native[3] > native[1]:
+                # Its type as tall as the scan drew it: the box's height on the scanned page
+                # over its height as drawn (a photo's page is a share of its frame).
+                tall = math.hypot(moved[6] - moved[0], moved[7] - moved[1])
+                location["glyph_pt"] = round(glyph * tall / (native[3] - native[1]), 2)
         for entry in self.strings:
             if entry["page"] == page:
                 entry["text_layer"] = False
@@ -282,8 +291,11 @@ class Recorder:
             if drawn is None:
                 continue
             for location in drawn.locations:
-                if "page" in location:
-                    location.setdefault("legible", True)  # a native page is read as drawn
+                if "page" in location and "legible" not in location:
+                    # A native page is read as drawn, and drawn at any resolution: only its
+                    # type's size decides the rungs it is legible from.
+                    location["legible"] = True
+                    location["legible_from_dpi"] = resolution.legible_from(location.get("glyph_pt"))
             entry: dict[str, Any] = {
                 "path": path,
                 "value": value,

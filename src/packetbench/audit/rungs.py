@@ -1,0 +1,327 @@
+"""The rungs a PDF value is legible from (`legible_from_dpi`), audited against the rule that
+decides them (`packetbench.resolution`).
+
+Every located value on a PDF page records the lowest delivered resolution at which it is still
+legible. The rule's size half needs nothing but the location itself (its type's height on its
+page, `glyph_pt`, and the page's scan level from the manifest), so every location is held to it
+here: on a page drawn natively the rung is exactly the size half's, on a scanned page it is at
+least that (the pixel half can only raise it; `sources.scanned` checks it exactly where the
+pixel rule judges the page). A value not legible in the file is legible at no rung. A packet
+made before rungs were recorded (no location holds one) is not held to them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from packetbench import resolution
+from packetbench.audit.files import Document
+from packetbench.audit.result import RESOLUTION, Finding
+
+
+def recorded(doc: Document) -> bool:
+    """Whether the document's field truth records rungs at all."""
+    return any(
+        isinstance(location, dict) and "legible_from_dpi" in location
+        for entry in doc.fields
+        for location in entry.get("locations") or []
+    )
+
+
+def _level(name: str | None) -> Any:
+    from packetbench.generator.render import scan
+
+    return scan.LEVELS.get(name or "")
+
+
+def bound(location: dict[str, Any], level: Any) -> int:
+    """The rung the size half of the rule gives a location legible in the file, from what its
+    truth records (`glyph_pt`; no glyph: a mark, legible from the lowest rung) and its page's
+    scan level (None: drawn natively)."""
+    glyph = location.get("glyph_pt")
+    if level is None:
+        return resolution.legible_from(glyph if _number(glyph) else None)
+    return resolution.legible_from(
+        glyph if _number(glyph) else None,
+        file_dpi=level.dpi,
+        blur=level.blur,
+        motion=level.motion,
+    )
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+
+
+def check_rungs(doc: Document) -> list[Finding]:
+    """Findings on `doc`'s recorded rungs (`RESOLUTION`): one per location whose rung the rule
+    cannot give."""
+    if doc.format != "pdf" or not recorded(doc):
+        return []
+    levels = doc.scan_levels()
+    file = doc.truth_file("field_truth").name
+    found: list[Finding] = []
+    for entry in doc.fields:
+        for location in entry.get("locations") or []:
+            if not isinstance(location, dict) or "page" not in location:
+                continue
+            page = location["page"]
+            level = _level(levels.get(page)) if page in levels else None
+            rung = location.get("legible_from_dpi", "absent")
+            why = _problem(location, level, rung)
+            if why:
+                found.append(
+                    Finding(
+                        RESOLUTION,
+                        doc.doc_id,
+                        file,
+                        str(entry.get("path")),
+                        "rule",
+                        page if type(page) is int else None,
+                        f"page {page}",
+                        "" if rung == "absent" else str(rung),
+                        "",
+                        why,
+                    )
+                )
+    return found
+
+
+def _problem(location: dict[str, Any], level: Any, rung: Any) -> str:
+    """Why a location's recorded rung is not the rule's ("" when it is)."""
+    if location.get("legible") is False:
+        return "" if rung is None else "not legible in the file, but legible from a rung"
+    if type(rung) is not int:
+        return "legible in the file, but no rung it is legible from"
+    if level is None and location.get("quad") is None:
+        expected = bound(location, None)
+        if rung != expected:
+            return f"drawn natively: its type makes it legible from {expected} dpi"
+        return ""
+    if level is None:
+        return ""  # a scan level this version does not know: nothing to hold it to
+    allowed = resolution.rungs(level.dpi)
+    if rung not in allowed:
+        return f"scanned at {level.dpi} dpi: not one of its rungs {list(allowed)}"
+    least = bound(location, level)
+    if rung < least:
+        return f"its type stands under {resolution.MIN_GLYPH:g} pixels below {least} dpi"
+    return ""
+
+
+def check_by_pixels(
+    doc: Document,
+    page: int,
+    clean: Any,
+    scanned: Any,
+    page_height: float,
+    level: Any,
+) -> tuple[int, list[Finding]]:
+    """The rungs of scanned `page`'s values legible in the file, decided again on its pixels
+    exactly as the generator decided them (`resolution.legible_from` on the clean and the
+    scanned page, drawn at the level's resolution, `level`): how many were checked, and a
+    finding for each that differs from its record."""
+    from packetbench import legibility
+
+    if not recorded(doc):
+        return 0, []
+    ladder = resolution.Ladder(clean, scanned, level.dpi)
+    file = doc.truth_file("field_truth").name
+    checked = 0
+    found: list[Finding] = []
+    for entry in doc.fields:
+        text = str(entry.get("rendered_as"))
+        for location in entry.get("locations") or []:
+            if (
+                not isinstance(location, dict)
+                or location.get("page") != page
+                or location.get("legible") is False
+                or not isinstance(location.get("quad"), list)
+                or len(location["quad"]) != 8
+            ):
+                continue
+            glyph = location.get("glyph_pt")
+            judged = legibility.may_be_illegible(text)
+            expected = resolution.legible_from(
+                glyph if _number(glyph) else None,
+                file_dpi=level.dpi,
+                blur=level.blur,
+                motion=level.motion,
+                ladder=ladder if judged else None,
+                quad=[float(v) for v in location["quad"]],
+                page_height=page_height,
+            )
+            checked += 1
+            rung = location.get("legible_from_dpi")
+            if rung != expected:
+                found.append(
+                    Finding(
+                        RESOLUTION,
+                        doc.doc_id,
+                        file,
+                        str(entry.get("path")),
+                        "pixel",
+                        page,
+                        f"page {page}",
+                        str(expected),
+                        str(rung),
+                        f"the rule on the page's pixels makes it legible from {expected} dpi",
+                    )
+                )
+    return checked, found
+
+
+# The delivered resolutions the calibration sample is read at by OCR: a provider's own
+# rasterisation of a letter page (OpenAI's and Gemini's about 90 dpi, Claude's about 110) and
+# `extract --input images` (150).
+READ_AT = (90, 110, 150)
+# Boxes of each calibration page read at each of READ_AT (drawn at random, seeded by packet,
+# document and page): a handful a page, which a corpus's sample pools into thousands.
+READ_BOXES = 8
+
+
+class _Bitmap:
+    def __init__(self, pixels: Any) -> None:
+        self.pixels = pixels
+
+    def to_numpy(self) -> Any:
+        return self.pixels
+
+
+class DeliveredPage:
+    """A page of an open PDF as a reader sees it when it was sent at `dpi`: drawn at the file's
+    own resolution, resized to `dpi` with the rule's area filter (`resolution.delivered`), and
+    enlarged again to whatever scale it is rendered at (a reader zooms; nothing comes back).
+    It renders as a pypdfium2 page renders (`render(scale, grayscale, crop)`), so the audit's
+    box readers read it unchanged."""
+
+    def __init__(self, page: Any, file_dpi: int, dpi: int) -> None:
+        self.page, self.file_dpi, self.dpi = page, file_dpi, dpi
+        self._drawn: tuple[float, Any] | None = None
+
+    def get_cropbox(self) -> Any:
+        return self.page.get_cropbox()
+
+    def get_width(self) -> float:
+        return float(self.page.get_width())
+
+    def get_height(self) -> float:
+        return float(self.page.get_height())
+
+    def get_size(self) -> Any:
+        return self.page.get_size()
+
+    def close(self) -> None:
+        pass  # the page belongs to its document: `DeliveredPdf` closes it
+
+    def _at(self, scale: float) -> Any:
+        import math
+
+        from PIL import Image
+
+        if self._drawn is None or self._drawn[0] != scale:
+            image = self.page.render(scale=self.file_dpi / 72, grayscale=True).to_numpy()
+            image = image.reshape(image.shape[:2])
+            sent = resolution.delivered(image, self.file_dpi, self.dpi)
+            size = (math.ceil(self.get_width() * scale), math.ceil(self.get_height() * scale))
+            enlarged = Image.fromarray(sent).resize(size, Image.Resampling.BICUBIC)
+            self._drawn = (scale, np.asarray(enlarged, dtype=np.uint8))
+        return self._drawn[1]
+
+    def render(
+        self, scale: float, grayscale: bool = True, crop: tuple[float, ...] = (0, 0, 0, 0)
+    ) -> _Bitmap:
+        import math
+
+        pixels = self._at(scale)
+        height, width = pixels.shape
+        left, bottom, right, top = crop
+        x0 = math.ceil(left * scale) if left else 0
+        y0 = math.ceil(top * scale) if top else 0
+        x1 = width - (math.ceil(right * scale) if right else 0)
+        y1 = height - (math.ceil(bottom * scale) if bottom else 0)
+        return _Bitmap(np.ascontiguousarray(pixels[y0:y1, x0:x1]))
+
+
+class DeliveredPdf:
+    """The pages of an open PDF as `DeliveredPage`s at `dpi`, each scanned page from its own
+    resolution (`file_dpi`: page -> dpi)."""
+
+    def __init__(self, pdf: Any, file_dpi: dict[int, int], dpi: int) -> None:
+        self.pdf, self.file_dpi, self.dpi = pdf, file_dpi, dpi
+        self._pages: dict[int, DeliveredPage] = {}
+
+    def __len__(self) -> int:
+        return len(self.pdf)
+
+    def __getitem__(self, index: int) -> DeliveredPage:
+        found = self._pages.get(index)
+        if found is None:
+            self.close()  # one page at a time: a page image is large
+            page = self.pdf[index]
+            found = DeliveredPage(page, self.file_dpi.get(index + 1, 300), self.dpi)
+            self._pages[index] = found
+        return found
+
+    def close(self) -> None:
+        for page in self._pages.values():
+            page.page.close()
+        self._pages.clear()
+
+
+def read_at_rungs(
+    doc: Document,
+    pdf: Any,
+    page: int,
+    file_dpi: int,
+    angle: float,
+    engine: Any,
+    seed: str,
+) -> dict[int, tuple[int, int, int, int]]:
+    """OCR of a few of calibration `page`'s located values (READ_BOXES, drawn with `seed`) on
+    the page as delivered at each rung of READ_AT below the file's own resolution, read by
+    the audit's box readers (tesseract plainly and sharpened, then PP-OCR), the page turned
+    back by `angle` as its box readings are. Per rung: (legible there and read, legible and
+    unread, below it and read, below it and unread)."""
+    import random
+
+    from packetbench.audit.ocr import read_boxes, same_text, second_boxes
+
+    boxes = [
+        (str(entry["rendered_as"]), location)
+        for entry in doc.fields
+        if entry.get("kind") != "checkbox" and len(str(entry.get("rendered_as", "")).strip()) >= 3
+        for location in entry.get("locations") or []
+        if isinstance(location, dict)
+        and location.get("page") == page
+        and location.get("legible") is not False
+        and location.get("fragment") is None
+        and isinstance(location.get("quad"), list)
+        and "legible_from_dpi" in location
+    ]
+    if not boxes:
+        return {}
+    chosen = random.Random(seed).sample(boxes, min(READ_BOXES, len(boxes)))
+    regions = {page: [[float(v) for v in location["quad"]] for _, location in chosen]}
+    out: dict[int, tuple[int, int, int, int]] = {}
+    for dpi in READ_AT:
+        if dpi >= file_dpi:
+            continue
+        sent = DeliveredPdf(pdf, {page: file_dpi}, dpi)
+        try:
+            plain = read_boxes(sent, regions, engine, doc.file, angles={page: angle})[page]
+            sharp = read_boxes(sent, regions, engine, doc.file, angles={page: angle}, sharpen=True)[
+                page
+            ]
+            second = second_boxes(sent, regions, doc.file, angles={page: angle})[page]
+        finally:
+            sent.close()
+        counts = [0, 0, 0, 0]
+        for (text, location), *readings in zip(chosen, plain, sharp, second, strict=True):
+            read = any(same_text(r, text) for reading in readings for r in reading)
+            legible = resolution.legible_at(location, dpi)
+            counts[(0 if legible else 2) + (0 if read else 1)] += 1
+        out[dpi] = (counts[0], counts[1], counts[2], counts[3])
+    return out
