@@ -281,13 +281,14 @@ def read_at_rungs(
     seed: str,
 ) -> dict[int, tuple[int, int, int, int]]:
     """OCR of a few of calibration `page`'s located values (READ_BOXES, drawn with `seed`) on
-    the page as delivered at each rung of READ_AT below the file's own resolution, read by
-    the audit's box readers (tesseract plainly and sharpened, then PP-OCR), the page turned
-    back by `angle` as its box readings are. Per rung: (legible there and read, legible and
-    unread, below it and read, below it and unread)."""
+    the page as delivered at each rung of READ_AT below the file's own resolution, each box
+    cut out as the audit cuts it and read by tesseract's plain readings, then by PP-OCR where
+    those miss (`benchmarks/resolution.py ocr` reads sharpened too, on thousands of boxes),
+    the page turned back by `angle` as its box readings are. Per rung: (legible there and
+    read, legible and unread, below it and read, below it and unread)."""
     import random
 
-    from packetbench.audit.ocr import read_boxes, same_text, second_boxes
+    from packetbench.audit.ocr import DPI, Crops, cut_boxes, read_crops, same_text, second_boxes
 
     boxes = [
         (str(entry["rendered_as"]), location)
@@ -311,17 +312,35 @@ def read_at_rungs(
             continue
         sent = DeliveredPdf(pdf, {page: file_dpi}, dpi)
         try:
-            plain = read_boxes(sent, regions, engine, doc.file, angles={page: angle})[page]
-            sharp = read_boxes(sent, regions, engine, doc.file, angles={page: angle}, sharpen=True)[
-                page
+            angles = {page: angle}
+            crops: Crops = {}
+            cut = cut_boxes(sent, regions, angles=angles, cache=crops)
+            # A handful of boxes: read by the library in this process, not by a tesseract
+            # process per way of reading (`read_boxes`), which costs more to start than to read.
+            plain = read_crops(engine, cut, DPI, str(doc.file))
+            read = [
+                any(same_text(r, text) for r in readings)
+                for (text, _), readings in zip(chosen, plain, strict=True)
             ]
-            second = second_boxes(sent, regions, doc.file, angles={page: angle})[page]
+            # As the audit reads a box: PP-OCR only where tesseract did not read it, its
+            # lines looked for only where its one-line reading misses.
+            missed = [i for i, found in enumerate(read) if not found]
+            if missed:
+                second = second_boxes(
+                    sent,
+                    {page: [regions[page][i] for i in missed]},
+                    doc.file,
+                    angles=angles,
+                    cache=crops,
+                    wanted={page: [chosen[i][0] for i in missed]},
+                )[page]
+                for i, readings in zip(missed, second, strict=True):
+                    read[i] = any(same_text(r, chosen[i][0]) for r in readings)
         finally:
             sent.close()
         counts = [0, 0, 0, 0]
-        for (text, location), *readings in zip(chosen, plain, sharp, second, strict=True):
-            read = any(same_text(r, text) for reading in readings for r in reading)
+        for (_, location), found in zip(chosen, read, strict=True):
             legible = resolution.legible_at(location, dpi)
-            counts[(0 if legible else 2) + (0 if read else 1)] += 1
+            counts[(0 if legible else 2) + (0 if found else 1)] += 1
         out[dpi] = (counts[0], counts[1], counts[2], counts[3])
     return out
