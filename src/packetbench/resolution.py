@@ -10,8 +10,9 @@ rung of a fixed ladder of resolutions at which it is still legible (`legible_fro
 the scorer expects abstention from a run whose pages reached the model below it
 (docs/resolution.md).
 
-The rule at a rung `dpi` (`legible_at`): the value is legible in the file, and on the page as a
-provider delivers it (the page image resized to `dpi` with an area filter, `delivered`):
+The rule at a rung `dpi` (`legible_from` finds the lowest rung it holds at): the value is
+legible in the file, and on the page as a provider delivers it (the page image resized to `dpi`
+with an area filter, `delivered`):
 
 - its type stands at least `MIN_GLYPH` pixels tall: one line of its type (`glyph_pt`, the line's
   height in points on its page, so a photographed or reduced page counts what its glyphs
@@ -106,32 +107,80 @@ def delivered(image: Pixels, file_dpi: int, dpi: int) -> Pixels:
 
 
 class Ladder:
-    """One scanned page's clean and scanned images at each rung below its own resolution,
-    resized when first asked for (`delivered`)."""
+    """One scanned page's clean and scanned images, as delivered at any rung below its own
+    resolution, a box at a time: each box is cut from the two pages resized to the rung over
+    just the rectangle around it (`delivered_box`), which gives the pixels the whole page
+    resized would hold there (an area filter is local) at a small part of the cost."""
 
     def __init__(self, clean: Pixels, scanned: Pixels, file_dpi: int) -> None:
-        self.file_dpi = file_dpi
-        self._pages: dict[int, tuple[Pixels, Pixels]] = {file_dpi: (clean, scanned)}
+        from PIL import Image
 
-    def at(self, dpi: int) -> tuple[Pixels, Pixels]:
-        """(clean, scanned) as delivered at `dpi` (the file's own at or above it)."""
-        dpi = min(dpi, self.file_dpi)
-        found = self._pages.get(dpi)
-        if found is None:
-            clean, scanned = self._pages[self.file_dpi]
-            found = (
-                delivered(clean, self.file_dpi, dpi),
-                delivered(scanned, self.file_dpi, dpi),
-            )
-            self._pages[dpi] = found
-        return found
+        self.file_dpi = file_dpi
+        self.clean, self.scanned = clean, scanned
+        self._images = (
+            Image.fromarray(np.ascontiguousarray(clean)),
+            Image.fromarray(np.ascontiguousarray(scanned)),
+        )
+
+    def size_at(self, dpi: int) -> tuple[int, int]:
+        """(width, height) in pixels of the page delivered at `dpi` (`delivered`'s size)."""
+        height, width = self.clean.shape[:2]
+        return (
+            max(1, round(width * dpi / self.file_dpi)),
+            max(1, round(height * dpi / self.file_dpi)),
+        )
+
+    def delivered_box(
+        self, dpi: int, quad: list[float], page_height: float
+    ) -> tuple[Pixels, Pixels, list[float], float] | None:
+        """The rectangle of the page delivered at `dpi` around `quad` (PDF points, as
+        `legibility.cut` takes it, with room for its margin and its levelling), from the clean
+        and the scanned page, with the quad and the page height moved to that rectangle's own
+        points; None when the box lies outside the page."""
+        import math
+
+        from PIL import Image
+
+        width, height = self.size_at(dpi)
+        scale = dpi / 72
+        xs = [x * scale for x in quad[0::2]]
+        ys = [(page_height - y) * scale for y in quad[1::2]]
+        reach = (legibility.BOX_MARGIN * 1.5) * scale + 4
+        left = max(0, math.floor(min(xs) - reach))
+        top = max(0, math.floor(min(ys) - reach))
+        right = min(width, math.ceil(max(xs) + reach))
+        bottom = min(height, math.ceil(max(ys) + reach))
+        if right - left < 2 or bottom - top < 2:
+            return None
+        source_height, source_width = self.clean.shape[:2]
+        sx, sy = source_width / width, source_height / height
+        box = (left * sx, top * sy, right * sx, bottom * sy)
+        size = (right - left, bottom - top)
+        clean, scanned = (
+            np.asarray(image.resize(size, Image.Resampling.BOX, box=box), dtype=np.uint8)
+            for image in self._images
+        )
+        # The rectangle's own points: x from its left edge, y from its bottom edge.
+        moved = [
+            value - (left / scale if i % 2 == 0 else page_height - bottom / scale)
+            for i, value in enumerate(quad)
+        ]
+        return clean, scanned, moved, size[1] / scale
 
 
 def pixels_intact(ladder: Ladder, quad: list[float], page_height: float, dpi: int) -> bool:
     """The pixel half of the rule at `dpi`: the box cut from the clean and the scanned page as
-    delivered (`legibility.cut`) is not judged damaged. A box outside the image is not."""
-    clean, scanned = ladder.at(dpi)
-    box = legibility.cut(clean, scanned, quad, min(dpi, ladder.file_dpi), page_height)
+    delivered (`Ladder.delivered_box`, then `legibility.cut`) is not judged damaged. A box
+    outside the image is not."""
+    if dpi >= ladder.file_dpi:
+        clean, scanned, moved, height = ladder.clean, ladder.scanned, quad, page_height
+        dpi = ladder.file_dpi
+    else:
+        found = ladder.delivered_box(dpi, quad, page_height)
+        if found is None:
+            return False
+        clean, scanned, moved, height = found
+    box = legibility.cut(clean, scanned, moved, dpi, height)
     if box is None:
         return False
     return legibility.judge_cut(box).verdict != legibility.DAMAGED_VERDICT
