@@ -46,18 +46,24 @@ def size_kb(folder: Path) -> int:
 
 
 def on_small_disk(
-    disk: Path, size_kb: int, command: str, after: Path, fill: bool = False
+    disk: Path,
+    size_kb: int,
+    command: str,
+    after: Path,
+    before: Path | None = None,
+    fill: bool = False,
 ) -> subprocess.CompletedProcess[str]:
-    """Run the shell `command` with a tmpfs of `size_kb` KiB mounted on `disk`, then copy
-    what the disk holds to `after` (the mount is gone once the namespace ends). With `fill`,
-    the disk is filled to its last byte before the command runs (what it already holds
-    stays, under `disk`)."""
+    """Run the shell `command` ({disk} for the disk) with a tmpfs of `size_kb` KiB mounted
+    on `disk` holding a copy of what `before` holds, then copy what the disk holds to
+    `after` (the mount is gone once the namespace ends). With `fill`, the disk is filled to
+    its last byte before the command runs."""
     disk.mkdir(parents=True, exist_ok=True)
-    filler = f"dd if=/dev/zero of={disk}/.fill bs=4k 2>/dev/null; " if fill else ""
+    setup = f"cp -a {before}/. {disk}/ && " if before is not None else ""
+    filler = f"{{ dd if=/dev/zero of={disk}/.fill bs=4k 2>/dev/null; true; }} && " if fill else ""
     script = (
-        f"mount -t tmpfs -o size={size_kb}k tmpfs {disk} && {filler}"
-        f"{{ {command.format(disk=disk)}; }} "
-        f"&& code=0 || code=$?; rm -f {disk}/.fill; cp -a {disk} {after}; exit $code"
+        f"mount -t tmpfs -o size={size_kb}k tmpfs {disk} && {setup}{filler}"
+        f"{{ {command.format(disk=disk)}; }} && code=0 || code=$?; "
+        f"rm -f {disk}/.fill; cp -a {disk} {after}; exit $code"
     )
     return subprocess.run(
         ["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True, check=False

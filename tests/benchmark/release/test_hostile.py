@@ -198,16 +198,17 @@ def test_a_killed_refresh_is_cleared_by_the_next_command(
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
     )  # fmt: skip
     deadline = time.monotonic() + 300
-    while not _staging(tmp_path, "rel") and process.poll() is None:
-        assert time.monotonic() < deadline
+    while not any((p / "test").is_dir() for p in _staging(tmp_path, "rel")):
+        assert process.poll() is None and time.monotonic() < deadline, "it ended unkilled"
         time.sleep(0.01)
-    os.killpg(process.pid, signal.SIGKILL)
+    os.killpg(process.pid, signal.SIGKILL)  # writing the new test split
     process.communicate(timeout=60)
-    assert _staging(tmp_path, "rel"), "killed before it began"
     done = run_cli("release", "verify", str(release))
     assert done.returncode == 0, done.stderr
+    # the new seeds are kept (written first: a kill may come after the release is made
+    # from them), and the release is as it was: the refresh never happened
     assert sorted(p.name for p in tmp_path.iterdir()) == ["new.toml", "rel"]
-    assert tree(release) == before  # the release as it was: the refresh never happened
+    assert tree(release) == before
 
 
 @pytest.mark.slow
@@ -234,3 +235,116 @@ def test_two_builds_at_once_one_is_refused(
     assert first.returncode == 0, stderr
     _one_line(second, 2, f"{out}: is being written by pid {first.pid} (packetbench release build")
     assert tree(out) == tree(tiny_release / "rel")
+
+
+@pytest.fixture(scope="module")
+def scored(tiny_release: Path, tmp_path_factory: pytest.TempPathFactory, run_cli: RunCli) -> Path:
+    """A scored sim run of the tiny release's dev split, and an earlier leaderboard of it."""
+    root = tmp_path_factory.mktemp("scored")
+    packets = tiny_release / "rel" / "dev"
+    for args in (
+        ("extract", "--provider", "sim", "--packets", str(packets), "--out", str(root / "run")),
+        ("score", str(root / "run"), "--packets", str(packets)),
+        ("leaderboard", str(root / "run"), "--release", str(tiny_release / "rel"), "--out",
+         str(root / "board"), "--rank-by", "halluc_numbers"),
+    ):  # fmt: skip
+        done = run_cli(*args)
+        assert done.returncode == 0, done.stderr
+    return root
+
+
+# command -> (its arguments, {disk} standing for the disk; what it needs on the disk first)
+WRITERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "build": ("release build {spec} --out {disk}/rel", ()),
+    "publish": ("release publish {rel} --out {disk}/public", ()),
+    "export": ("release export {rel} --out {disk}/data --dpi 36", ()),
+    "refresh": ("release refresh {disk}/rel --seeds {disk}/new.toml", ("rel",)),
+    "seeds": ("release seeds {spec} --out {disk}/seeds.toml", ()),
+    "leaderboard": ("leaderboard {run} --release {rel} --out {disk}/board", ()),
+    "leaderboard --force": (
+        "leaderboard {run} --release {rel} --out {disk}/board --force",
+        ("board",),
+    ),
+}
+FREE = {"20k": 20, "200k": 200, "1m": 1024}
+
+
+@small_disk
+@pytest.mark.slow
+@pytest.mark.parametrize("free", list(FREE))
+@pytest.mark.parametrize("command", list(WRITERS))
+def test_every_release_writer_on_a_full_disk_is_one_line_and_leaves_the_disk_as_it_was(
+    tiny_release: Path, scored: Path, tmp_path: Path, command: str, free: str
+) -> None:
+    """Each writer on a tmpfs with 20 kB, 200 kB or 1 MB free beyond what it needs there:
+    done (exit 0), or one line naming what could not be written (exit 1), and then the
+    disk holds exactly what it held before."""
+    template, first = WRITERS[command]
+    before = tmp_path / "before"
+    before.mkdir()
+    sources = {"rel": tiny_release / "rel", "board": scored / "board"}
+    for name in first:
+        shutil.copytree(sources[name], before / name)
+    arguments = template.format(
+        spec=tiny_release / "spec.toml",
+        rel=tiny_release / "rel",
+        run=scored / "run",
+        disk="{disk}",
+    )
+    disk = tmp_path / "disk"
+    done = on_small_disk(
+        disk, size_kb(before) + FREE[free], f"{cli_path()} {arguments}", tmp_path / "after", before
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    _no_secret(_secrets(tiny_release), done.stdout, done.stderr)
+    if done.returncode == 0:
+        return
+    _one_line(done, 1, f"packetbench: error: {disk}/", "cannot write (No space left on device)")
+    assert tree(tmp_path / "after") == tree(before)
+    assert sorted(p.name for p in (tmp_path / "after").iterdir()) == sorted(first)
+
+
+@small_disk
+@pytest.mark.slow
+def test_a_leaderboard_forced_on_a_full_disk_keeps_all_three_old_files(
+    tiny_release: Path, scored: Path, tmp_path: Path
+) -> None:
+    """Room for the new Markdown, not for the HTML beside it: the old board stays whole."""
+    before = tmp_path / "before"
+    shutil.copytree(scored / "board", before / "board")
+    markdown = (before / "board" / "leaderboard.md").stat().st_size // 1024 + 4
+    done = on_small_disk(
+        tmp_path / "disk",
+        size_kb(before) + markdown + 4,
+        f"{cli_path()} leaderboard {scored}/run --release {tiny_release}/rel "
+        "--out {disk}/board --force",
+        tmp_path / "after",
+        before,
+    )
+    _one_line(done, 1, "/disk/board/leaderboard.", "cannot write (No space left on device)")
+    assert tree(tmp_path / "after") == tree(before)
+
+
+@small_disk
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["score", "export"])
+def test_a_full_disk_names_the_lock_or_the_parquet_file(
+    tiny_release: Path, scored: Path, tmp_path: Path, command: str
+) -> None:
+    """Not "standard output": the file that could not be written (`score`'s lock on a disk
+    full to its last byte, `export`'s Parquet file on a disk with room for its folder), and
+    no empty lock file left behind."""
+    before = tmp_path / "before"
+    shutil.copytree(scored / "run", before / "run")
+    args = {
+        "score": f"score {{disk}}/run --packets {tiny_release}/rel/dev",
+        "export": f"release export {tiny_release}/rel --out {{disk}}/data --dpi 36",
+    }[command]
+    done = on_small_disk(
+        tmp_path / "disk", size_kb(before) + 60, f"{cli_path()} {args}", tmp_path / "after",
+        before, fill=command == "score",
+    )  # fmt: skip
+    named = {"score": "disk/run/.packetbench.lock", "export": "disk/data/dev.parquet"}[command]
+    line = _one_line(done, 1, f"{named}: cannot write (No space left on device)")
+    assert "standard output" not in line
+    assert tree(tmp_path / "after") == tree(before)

@@ -279,7 +279,7 @@ def _build(
         progress(f"copying the imported corpus {loaded.imported}")
         imported = _copy_imported(loaded.imported, spec.generator_version, staging)
     else:
-        generate_dev(dev, dev.seed or 0, staging / "dev", jobs, progress)
+        generate_dev(dev, dev.seed or 0, staging / "dev", jobs, progress, folder.out / "dev")
     test = loaded.split("test")
     if test is not None and seed_file is not None:
         generate_test(test, seed_file, staging / "test", jobs, progress, folder.out / "test")
@@ -340,41 +340,71 @@ def refresh(
     `seeds_out` (first, so they are never lost), the test packets generated again from them,
     COMMITMENT and release.json rewritten. The dev split is kept byte for byte. The new
     release is built beside the old one (its dev files linked, not copied, where the file
-    system allows) and replaces it whole, as `build` does."""
+    system allows) and replaces it whole, as `build` does; a refresh that fails removes
+    the seeds it drew (no release was made from them)."""
     _refreshable(folder)
     check_outside(seeds_out, folder, "the seed file")
-    with _release_folder(folder, OWN, "release build", True) as target:
-        old, entry = _refreshable(folder)  # as it is now that it is held
-        if seeds_out.exists():
-            raise UsageError(
-                f"{seeds_out}: already exists; the new seeds go to a new file (keep the old "
-                "one: publishing it later lets anyone verify the retired split)"
-            )
-        tiers = list(entry.tiers)
-        count = next(iter(entry.tiers.values())).packets
-        fresh = draw(old.manifest.name, tiers, (entry.draw or 1) + 1)
-        write_atomic(seeds_out, seed_text(fresh))
-        split = SplitSpec.model_validate(
-            {
-                "tiers": tiers,
-                "packets_per_tier": count,
-                "seed_file": str(seeds_out),
-                "set": entry.set_,
-            }
-        )
-        staging = target.staging
-        _copy_tree(folder / "dev", staging / "dev", link=True)
-        generate_test(split, fresh, staging / "test", jobs, progress, folder / "test")
-        lines = {p: sha for p, sha in old.lines.items() if not p.startswith("test/")}
-        lines |= hash_tree(staging / "test", "test")
-        new_entry = _split_entry(staging, "test", lines, split, seeds=fresh)
-        splits = dict(old.manifest.splits) | {"test": new_entry}
-        manifest = old.manifest.model_copy(
-            update={"splits": splits, "commitment_sha256": _sha(commitment_text(lines))}
-        )
-        target.write(COMMITMENT, commitment_text(lines))
-        target.write(RELEASE, manifest_bytes(manifest))
+    drawn = False
+    try:
+        with _release_folder(folder, OWN, "release build", True) as target:
+            old, entry = _refreshable(folder)  # as it is now that it is held
+            if seeds_out.exists():
+                raise UsageError(
+                    f"{seeds_out}: already exists; the new seeds go to a new file (keep the "
+                    "old one: publishing it later lets anyone verify the retired split)"
+                )
+            fresh = draw(old.manifest.name, list(entry.tiers), (entry.draw or 1) + 1)
+            write_atomic(seeds_out, seed_text(fresh))
+            drawn = True
+            _redraw(old, entry, fresh, seeds_out, target, jobs, progress)
+    except BaseException:
+        # The seeds are kept only when the release was made from them (a signal can come
+        # just after it was put in place): else the same --seeds can be given again.
+        if drawn and _digest(folder) == old.digest:
+            seeds_out.unlink(missing_ok=True)
+        raise
     return Refreshed(read_release(folder), entry.seed_commitment, old.digest, seeds_out)
+
+
+def _digest(folder: Path) -> str | None:
+    try:
+        return _sha(safe_read.read_bytes(folder / RELEASE, "corpus"))
+    except (OSError, BadInput):
+        return None
+
+
+def _redraw(
+    old: Release,
+    entry: SplitEntry,
+    fresh: SeedFile,
+    seeds_out: Path,
+    target: OutputFolder,
+    jobs: int,
+    progress: Progress,
+) -> None:
+    """The refreshed release, written into `target`: the dev split as it was, a new test
+    split from `fresh`."""
+    count = next(iter(entry.tiers.values())).packets
+    split = SplitSpec.model_validate(
+        {
+            "tiers": list(entry.tiers),
+            "packets_per_tier": count,
+            "seed_file": str(seeds_out),
+            "set": entry.set_,
+        }
+    )
+    staging = target.staging
+    _copy_tree(old.folder / "dev", staging / "dev", link=True)
+    generate_test(split, fresh, staging / "test", jobs, progress, target.out / "test")
+    lines = {p: sha for p, sha in old.lines.items() if not p.startswith("test/")}
+    lines |= hash_tree(staging / "test", "test")
+    new_entry = _split_entry(staging, "test", lines, split, seeds=fresh)
+    splits = dict(old.manifest.splits) | {"test": new_entry}
+    manifest = old.manifest.model_copy(
+        update={"splits": splits, "commitment_sha256": _sha(commitment_text(lines))}
+    )
+    target.write(COMMITMENT, commitment_text(lines))
+    target.write(RELEASE, manifest_bytes(manifest))
 
 
 def publish(folder: Path, out: Path, force: bool = False) -> Release:

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from packetbench.benchmark.release.layout import test_folder
 from packetbench.benchmark.release.spec import SeedFile, SplitSpec
@@ -27,18 +27,44 @@ from packetbench.core.executors import LocalExecutor
 from packetbench.core.writing import naming
 
 Progress = Callable[[str], None]
+T = TypeVar("T")
+R = TypeVar("R")
 
 
-def generate_dev(split: SplitSpec, seed: int, into: Path, jobs: int, progress: Progress) -> None:
-    """The public split: tier T's packets are seeds seed .. seed+n-1, in `into`."""
+@dataclass
+class _Named:
+    """An executor whose tasks are named by where they write (`into`/packet id), not by
+    packet id alone: "REL/dev/N1-000001: cannot write (No space left on device)"."""
+
+    into: Path
+    inner: LocalExecutor
+    name: str = "local"
+
+    def map(
+        self, function: Callable[[T], R], tasks: Sequence[T], label: Callable[[T], str]
+    ) -> Iterator[R]:
+        return self.inner.map(function, tasks, lambda task: f"{self.into}/{label(task)}")
+
+
+def generate_dev(
+    split: SplitSpec,
+    seed: int,
+    into: Path,
+    jobs: int,
+    progress: Progress,
+    shown: Path | None = None,
+) -> None:
+    """The public split: tier T's packets are seeds seed .. seed+n-1, in `into` (`shown`:
+    what messages call it)."""
     from packetbench.generator import batch
     from packetbench.generator.tiers import parse_overrides
 
     overrides = parse_overrides(split.set_)
+    executor = _Named(shown or into, LocalExecutor(jobs))
     for tier in split.tiers or []:
         count = split.packets_per_tier or 0
         progress(f"generating {count} {tier} packet(s) into {into.name}/")
-        batch.generate(tier, seed, count, into, jobs=jobs, overrides=overrides)
+        batch.generate(tier, seed, count, into, overrides=overrides, executor=executor)
 
 
 @dataclass(frozen=True)
