@@ -1969,6 +1969,7 @@ def _read_only(relative: str) -> Callable[[Path], None]:
 def _reliability_iv(add: Callable[..., None]) -> None:
     """Releases and leaderboards: settings nested 10,000 deep, FIFOs, outputs inside a
     release, a user's file under --force, read-only outputs, second writers."""
+    args: tuple[str, ...]  # the loops below bind tuples of every length
     ranked = ("run", "release")
     board = ("leaderboard", "{w}/run", "--release", "{w}/release")
     check = ("leaderboard", "--check")
