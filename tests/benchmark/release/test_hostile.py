@@ -348,3 +348,44 @@ def test_a_full_disk_names_the_lock_or_the_parquet_file(
     line = _one_line(done, 1, f"{named}: cannot write (No space left on device)")
     assert "standard output" not in line
     assert tree(tmp_path / "after") == tree(before)
+
+
+def test_a_run_of_the_test_split_is_refused_naming_no_seed(
+    tiny_release: Path, tmp_path: Path, run_cli: RunCli
+) -> None:
+    """The run records its packets by id (N1-<seed>): the checks name a packet the release
+    holds by its folder there, and one it does not hold by its place in the run."""
+    secrets = _secrets(tiny_release)
+    run = tmp_path / "run"
+    done = run_cli(
+        "extract", "--provider", "sim", "--packets", str(tiny_release / "rel" / "test"),
+        "--out", str(run), "--limit", "1",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    checked = run_cli("leaderboard", "--check", str(run), "--release", str(tiny_release / "rel"))
+    assert checked.returncode == 1, checked.stderr
+    assert "covers 1 of the 25 documents of packet test/N1-t001" in checked.stderr
+    _no_secret(secrets, checked.stdout, checked.stderr)
+    info = (run / "run.json").read_text(encoding="utf-8")
+    truth = info.split('"packet_truth_sha256": "')[1][:64]
+    (run / "run.json").write_text(info.replace(truth, "0" * 64), encoding="utf-8")
+    checked = run_cli("leaderboard", "--check", str(run), "--release", str(tiny_release / "rel"))
+    assert checked.returncode == 1, checked.stderr
+    assert "packet 1 of the run's 1 is not a packet of release tiny 1.0" in checked.stderr
+    _no_secret(secrets, checked.stdout, checked.stderr)
+
+
+def test_a_seed_file_refused_names_no_private_seed(tmp_path: Path) -> None:
+    from packetbench.benchmark.release.spec import load_seeds
+    from packetbench.core.errors import BadInput
+
+    large = 2**63 - 1  # a private seed's size: its two packets' seeds run past 2**63 - 1
+    path = tmp_path / "seeds.toml"
+    path.write_text(
+        f'release = "tiny"\ndraw = 1\nsalt = "{"ab" * 32}"\n[seeds]\nN1 = {large}\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(BadInput) as refused:
+        load_seeds(path, "tiny", ["N1"], 2)
+    assert "seeds.N1: its 2 seeds run past 2**63 - 1" in str(refused.value)
+    _no_secret([str(large).encode(), f"{large:x}".encode()], str(refused.value))

@@ -225,10 +225,15 @@ def load_seeds(path: Path, release: str, tiers: list[str], count: int) -> SeedFi
         first = seeds.seeds.get(tier)
         if first is None:
             raise BadInput(f"{path}: seeds.{tier}: missing (the test split has tier {tier})")
-        if not SMALLEST_PRIVATE_SEED <= first <= 2**63 - count:
+        if first < SMALLEST_PRIVATE_SEED:  # not private: a seed this small may be named
             raise BadInput(
                 f"{path}: seeds.{tier}: {first} is not a private seed (below 2**40 it can be "
                 "found by trying seeds against the committed file hashes); draw the seeds "
+                "with `packetbench release seeds`"
+            )
+        if first > 2**63 - count:  # ... and one this large is a private seed: never named
+            raise BadInput(
+                f"{path}: seeds.{tier}: its {count} seeds run past 2**63 - 1; draw the seeds "
                 "with `packetbench release seeds`"
             )
     return seeds
