@@ -389,3 +389,21 @@ def test_a_seed_file_refused_names_no_private_seed(tmp_path: Path) -> None:
         load_seeds(path, "tiny", ["N1"], 2)
     assert "seeds.N1: its 2 seeds run past 2**63 - 1" in str(refused.value)
     _no_secret([str(large).encode(), f"{large:x}".encode()], str(refused.value))
+
+
+def test_a_crash_of_a_test_packet_is_told_without_its_seed(tmp_path: Path) -> None:
+    """Whatever a generator error says, its seed and the packet id carrying it are taken
+    out before it leaves the task; the crash is named by position."""
+    from packetbench.benchmark.release.generation import TestPacket, _without_seed
+    from packetbench.generator.errors import LayoutError
+
+    seed = 3324221011556111977
+    packet = TestPacket("N1", seed, {}, 3, tmp_path, tmp_path, 7, 40)
+    for error in (
+        KeyError(f"N1-{seed}/acord_125"),
+        LayoutError(f"packet N1-{seed}: row {seed} overflows"),
+    ):
+        told = _without_seed(error, packet)
+        assert str(seed) not in str(told), told
+        assert "N1-t003" in str(told) and type(error).__name__ in str(told)
+    assert packet.label == "test packet 7 of 40 (N1-t003)"
