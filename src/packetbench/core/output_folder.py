@@ -73,10 +73,15 @@ def _scratch(out: Path, kind: str) -> Path:
     return out.parent / f".{out.name}.{kind}-{os.getpid()}"
 
 
+# The scratch a writer of NAME names by its pid, .NAME.KIND-PID: its new folder (partial; a
+# release's writers named theirs publish and refresh too) and the old one it moved aside.
+# Nothing else beside a folder is taken for a writer's.
+_KINDS = ("partial", "old", "publish", "refresh")
+
+
 def _left_behind(out: Path) -> re.Pattern[str]:
-    # Scratch of any kind a writer of `out` names by its pid: partial and old, and the
-    # staging names of older versions (publish, refresh).
-    return re.compile(rf"^\.{re.escape(out.name)}\.([a-z]+)-(\d+)$")
+    kinds = "|".join(_KINDS)
+    return re.compile(rf"^\.{re.escape(out.name)}\.({kinds})-(\d+)$")
 
 
 def recover(out: Path) -> None:

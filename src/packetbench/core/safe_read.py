@@ -9,11 +9,11 @@ the ceiling of its kind; a file another library opens by name (pdfium, openpyxl,
 first passed to `check_file`. Anything else is `UnsafeFile`, one line naming the file.
 
 A missing or unreadable file raises the `OSError` an ordinary read would, so callers keep
-their own wording for those. `toml_file` and `json_file` are the one way a command reads a
-settings file it did not write (a release spec, a seed file, gate rules, submission.toml,
-release.json): BadInput naming the file for every way it can be wrong, nesting past
-MAX_DEPTH included (Python's TOML reader recurses, and ends in a RecursionError at a few
-hundred levels).
+their own wording for those. `toml_file` (and `parse_json` for JSON) is the one way a
+command reads a settings file it did not write (a release spec, a seed file, gate rules,
+submission.toml; release.json, run.json): BadInput naming the file for every way it can be
+wrong, nesting past MAX_DEPTH included (Python's TOML reader recurses, and ends in a
+RecursionError at a few hundred levels).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import hashlib
 import os
 import stat
 import tomllib
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -215,7 +214,9 @@ def parse_toml(text: str) -> dict[str, Any]:
     return value
 
 
-def _parsed(path: Path, kind: str, what: str, form: str, parse: Callable[[bytes], Any]) -> Any:
+def toml_file(path: Path, what: str, kind: str = "settings") -> dict[str, Any]:
+    """The TOML file `path` from outside (`what` it should be, for the message when it is
+    missing): BadInput naming it for every way it can be wrong."""
     try:
         data = read_bytes(path, kind)
     except FileNotFoundError:
@@ -223,21 +224,8 @@ def _parsed(path: Path, kind: str, what: str, form: str, parse: Callable[[bytes]
     except OSError as error:
         raise BadInput(f"{path}: unreadable ({error.strerror or type(error).__name__})") from None
     try:
-        return parse(data)
+        return parse_toml(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise BadInput(f"{path}: not UTF-8 text") from None
     except ValueError as error:
-        raise BadInput(f"{path}: not {form} ({' '.join(str(error).split())})") from None
-
-
-def toml_file(path: Path, what: str, kind: str = "settings") -> dict[str, Any]:
-    """The TOML file `path` (`what` it should be, for the message when it is missing)."""
-    parsed: dict[str, Any] = _parsed(
-        path, kind, what, "TOML", lambda data: parse_toml(data.decode("utf-8"))
-    )
-    return parsed
-
-
-def json_file(path: Path, what: str, kind: str = "settings") -> Any:
-    """The JSON file `path` (`what` it should be, for the message when it is missing)."""
-    return _parsed(path, kind, what, "JSON", parse_json)
+        raise BadInput(f"{path}: not TOML ({' '.join(str(error).split())})") from None
