@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import pty
+import re
 import shutil
 import signal
 import subprocess
@@ -364,7 +365,7 @@ def test_a_run_of_the_test_split_is_refused_naming_no_seed(
     assert done.returncode == 0, done.stderr
     checked = run_cli("leaderboard", "--check", str(run), "--release", str(tiny_release / "rel"))
     assert checked.returncode == 1, checked.stderr
-    assert "covers 1 of the 25 documents of packet test/N1-t001" in checked.stderr
+    assert re.search(r"covers 1 of the \d+ documents of packet test/N1-t001 ", checked.stderr)
     _no_secret(secrets, checked.stdout, checked.stderr)
     info = (run / "run.json").read_text(encoding="utf-8")
     truth = info.split('"packet_truth_sha256": "')[1][:64]
