@@ -164,6 +164,9 @@ def output_folder(
     anything else there is the user's, and refused. `release` when `out` is itself a
     release (a command writing releases)."""
 
+    if out.name in ("", ".."):  # `--out .`: named, and replaced, by its full path
+        out = out.resolve()
+
     def refuse() -> None:
         check(out, names, command=command, force=force, what=what, release=release, ours=ours)
 
