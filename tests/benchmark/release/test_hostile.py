@@ -156,6 +156,7 @@ def _staging(parent: Path, name: str) -> list[Path]:
     return sorted(parent.glob(f".{name}.partial-*"))
 
 
+@pytest.mark.slow
 def test_a_killed_build_leaves_no_seed_in_a_name_and_the_next_command_clears_it(
     tiny_release: Path, tmp_path: Path, run_cli: RunCli
 ) -> None:
@@ -188,6 +189,7 @@ def test_a_killed_build_leaves_no_seed_in_a_name_and_the_next_command_clears_it(
     assert list(tmp_path.iterdir()) == []  # the scratch and the lock file cleared
 
 
+@pytest.mark.slow
 def test_a_killed_refresh_is_cleared_by_the_next_command(
     tiny_release: Path, tmp_path: Path, run_cli: RunCli
 ) -> None:
@@ -351,6 +353,7 @@ def test_a_full_disk_names_the_lock_or_the_parquet_file(
     assert tree(tmp_path / "after") == tree(before)
 
 
+@pytest.mark.slow
 def test_a_run_of_the_test_split_is_refused_naming_no_seed(
     tiny_release: Path, tmp_path: Path, run_cli: RunCli
 ) -> None:
