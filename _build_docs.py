@@ -46,20 +46,17 @@ def _table(header: list[str], rows: Sequence[Sequence[object]]) -> list[str]:
 
 def _commands() -> list[tuple[str, Any]]:
     """(`packetbench ...` words, click command) of every command, groups' subcommands as
-    `group sub`, in name order."""
+    `group sub`, in the order `packetbench --help` lists them (by task)."""
     import typer.main
 
     from packetbench.cli import app
 
     root = typer.main.get_command(app)
     found: list[tuple[str, Any]] = []
-    for name, command in sorted(root.commands.items()):  # type: ignore[attr-defined]
-        subcommands = getattr(command, "commands", None)
-        if subcommands:
-            found.append((name, command))
-            found += [(f"{name} {sub}", subcommands[sub]) for sub in sorted(subcommands)]
-        else:
-            found.append((name, command))
+    for name, command in root.commands.items():  # type: ignore[attr-defined]
+        found.append((name, command))
+        subcommands = getattr(command, "commands", None) or {}
+        found += [(f"{name} {sub}", child) for sub, child in subcommands.items()]
     return found
 
 
@@ -72,8 +69,31 @@ def _anchor(words: str) -> str:
     return "packetbench-" + words.replace(" ", "-")
 
 
+def _summary(command: Any) -> str:
+    """A command's one-line entry, as `--help` lists it."""
+    return command.short_help or _paragraphs(command.help or "")[0]
+
+
+def _panels(command: Any, ctx: Any) -> dict[str, list[list[str]]]:
+    """A command's arguments and options as rows, by the panel of `--help` that shows them,
+    in the order it shows them (arguments, options, then the other panels)."""
+    panels: dict[str, list[list[str]]] = {"Arguments": [], "Options": []}
+    for param in command.get_params(ctx):
+        record = param.get_help_record(ctx)
+        if record is None or getattr(param, "hidden", False) or param.name == "help":
+            continue
+        signature, help_text = record
+        argument = param.param_type_name == "argument"
+        panel = getattr(param, "rich_help_panel", None) or ("Arguments" if argument else "Options")
+        kind = "argument" if argument else "option"
+        panels.setdefault(panel, []).append([f"`{signature}`", kind, help_text])
+    return {name: rows for name, rows in panels.items() if rows}
+
+
 def cli_page() -> str:
     import click
+
+    from packetbench.cli._tasks import task_of
 
     commands = _commands()
     lines = [
@@ -83,9 +103,15 @@ def cli_page() -> str:
         "",
         "Every command of `packetbench`, with every option, as its `--help` prints it. The "
         "pages of the guide say what the commands are for; this one is the exact list.",
-        "",
     ]
-    lines += [f"- [`packetbench {words}`](#{_anchor(words)})" for words, _ in commands]
+    task = None
+    for words, command in commands:
+        top = words.split()[0]
+        if task_of(top) != task:
+            task = task_of(top)
+            lines += ["", f"**{task}**", ""]
+        indent = "    " if " " in words else ""
+        lines.append(f"{indent}- [`packetbench {words}`](#{_anchor(words)}): {_summary(command)}")
     for words, command in commands:
         ctx = click.Context(command, info_name=f"packetbench {words}")
         lines += ["", f"## packetbench {words}", ""]
@@ -95,22 +121,19 @@ def cli_page() -> str:
         subcommands = getattr(command, "commands", None)
         if subcommands:
             lines += [
-                f"- [`packetbench {words} {sub}`](#{_anchor(f'{words} {sub}')}): "
-                + _paragraphs(subcommands[sub].help or "")[0]
-                for sub in sorted(subcommands)
+                f"- [`packetbench {words} {sub}`](#{_anchor(f'{words} {sub}')}): " + _summary(child)
+                for sub, child in subcommands.items()
             ]
             continue
-        rows = []
-        for param in command.get_params(ctx):
-            record = param.get_help_record(ctx)
-            if record is None or getattr(param, "hidden", False) or param.name == "help":
-                continue
-            signature, help_text = record
-            kind = "argument" if param.param_type_name == "argument" else "option"
-            rows.append([f"`{signature}`", kind, help_text])
-        if rows:
+        panels = _panels(command, ctx)
+        for panel, rows in panels.items():
+            if len(panels) > 1:
+                lines += [f"*{panel}*", ""]
             lines += ["| name | kind | what it does |", "|---|---|---|"]
             lines += [f"| {sig} | {kind} | {_cell(text)} |" for sig, kind, text in rows]
+            lines.append("")
+        if panels:
+            lines.pop()
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -365,4 +365,4 @@ def _line(packet_id: str, finding: Finding) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("audit")(audit)
+    app.command("audit", short_help="Read every truth value back from the rendered files.")(audit)

@@ -144,5 +144,7 @@ def _answered(servers: Mapping[str, StubServer]) -> str:
 
 def register(app: typer.Typer) -> None:
     app.command(
-        "stub", context_settings={"allow_interspersed_args": False, "ignore_unknown_options": True}
+        "stub",
+        short_help="Local stand-ins of the OpenAI, Anthropic and Gemini APIs.",
+        context_settings={"allow_interspersed_args": False, "ignore_unknown_options": True},
     )(stub)
