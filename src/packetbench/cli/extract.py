@@ -199,7 +199,7 @@ def extract(
         )
         done = summary.repeats if isinstance(summary, RepeatsSummary) else [summary]
     for one in done:
-        statuses = ", ".join(f"{n:,} {s}" for s, n in one.by_status.items()) or "none"
+        statuses = ", ".join(f"{n:,} {s}" for s, n in one.statuses.items()) or "none"
         typer.echo(
             f"{one.run}: {one.written:,} of {one.documents:,} documents written "
             f"[{statuses}] by {who}{label}"
@@ -207,7 +207,7 @@ def extract(
         if not simulator:
             typer.echo(_this_run(one))
     if repeats > 1:
-        statuses = ", ".join(f"{n:,} {s}" for s, n in summary.by_status.items()) or "none"
+        statuses = ", ".join(f"{n:,} {s}" for s, n in summary.statuses.items()) or "none"
         typer.echo(
             f"{out}: {len(done)} of {repeats} repeats, {summary.written:,} of "
             f"{summary.documents:,} documents written [{statuses}]; score it with "

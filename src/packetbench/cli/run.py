@@ -35,8 +35,11 @@ class _Display:
             completed=total if total is not None else 1,
             total=total if total is not None else 1,
         )
+        # A summary of several lines (what the audit did not check, and how to check it)
+        # keeps its time on its first line and its other lines under it.
+        first, *rest = summary.split("\n")
         self.progress.console.print(
-            f"{stage:<9} {summary} in {seconds:.1f} s",
+            "\n".join([f"{stage:<9} {first} in {seconds:.1f} s", *(f"{'':<9} {r}" for r in rest)]),
             markup=False,
             highlight=False,
             soft_wrap=True,
