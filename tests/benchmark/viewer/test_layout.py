@@ -98,7 +98,7 @@ def test_a_checkbox_reads_the_same_on_both_sides(
         assert truth_cell == glyph[value], (path, truth_cell)
         given = answer(path)
         if given in glyph:
-            assert model_cell == glyph[given], (path, model_cell)  # type: ignore[index]
+            assert model_cell == glyph[given], (path, model_cell)
             checked += 1
     assert checked > 10
     assert not any(cell in ("X", "x") for cells in shown.values() for cell in cells)
