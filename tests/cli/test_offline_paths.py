@@ -166,3 +166,34 @@ def test_the_inspect_task_in_each_input_mode(
     imported = run_cli("import", "inspect", str(log), "--packets", str(bench), "--out", str(run))
     assert imported.returncode == 0, imported.stderr
     _check_run(run_cli, run, bench, mode, imported.stdout)
+
+
+def test_the_answer_to_a_page_without_text_fits_every_schema() -> None:
+    """What the stub answers a document sent as empty pages (every value null, every list
+    empty) is a valid answer under each document type's strict schema, and under the cited
+    and confident wrappers the harness asks for: it is scored, not refused."""
+    import jsonschema
+
+    from packetbench.benchmark.harness.stub.strict import nothing_read
+    from packetbench.core.resources import resource_dir
+
+    schemas = sorted(resource_dir("schemas").rglob("*.json"))
+    assert len(schemas) >= 30
+    for path in schemas:
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        if schema.get("type") != "object":
+            continue
+        answer = nothing_read(schema)
+        jsonschema.validate(answer, schema)
+        assert set(_leaves(answer)) <= {None}, path.name
+    wrapped = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["values", "evidence"],
+        "properties": {
+            "values": {"type": ["object", "null"], "additionalProperties": False,
+                       "required": ["a"], "properties": {"a": {"type": ["string", "null"]}}},
+            "evidence": {"type": "array", "items": {"type": "object"}},
+        },
+    }  # fmt: skip
+    assert nothing_read(wrapped) == {"values": {"a": None}, "evidence": []}

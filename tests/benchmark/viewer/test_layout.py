@@ -102,3 +102,24 @@ def test_a_checkbox_reads_the_same_on_both_sides(
             checked += 1
     assert checked > 10
     assert not any(cell in ("X", "x") for cells in shown.values() for cell in cells)
+
+
+@pytest.mark.usefixtures("browser")
+def test_cut_finds_a_cut_column_and_a_page_that_scrolls(tmp_path: Path) -> None:
+    """The check the tests above rest on fails where it must: a table wider than its
+    scrolling frame, and one wider than the window."""
+    page_file = tmp_path / "cut.html"
+    page_file.write_text(
+        "<!doctype html><html><body style='margin:0'>"
+        "<div id='frame' style='width:400px;overflow:auto'><table><tr>"
+        "<td style='white-space:nowrap'>" + "a wide cell " * 40 + "</td><td>last</td>"
+        "</tr></table></div>"
+        "<table style='width:1500px'><tr><td>wide</td><td>past the edge</td></tr></table>"
+        "</body></html>",
+        encoding="utf-8",
+    )
+    with open_page(page_file, WIDTH, HEIGHT) as page:
+        found = cut(page)
+    assert found[0] == "the page scrolls sideways: 1500 px in 1280"
+    assert any(f.startswith('cut column: "last"') for f in found), found
+    assert any(f.startswith('cut column: "past the edge"') for f in found), found
