@@ -97,4 +97,4 @@ def view(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("view")(view)
+    app.command("view", short_help="Browse a run document by document, page by page.")(view)
