@@ -169,7 +169,10 @@ def test_the_docs_site_builds_with_every_link_checked(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "index.html").is_file()
-    assert (tmp_path / "reference" / "cli" / "index.html").is_file()
+    # pages are files, so the site browses from disk: no folder of a page, no folder listing
+    assert (tmp_path / "reference" / "cli.html").is_file()
+    assert not (tmp_path / "reference" / "cli").exists()
+    assert (tmp_path / "readme.html").is_file()
 
 
 def test_the_generated_reference_is_current() -> None:

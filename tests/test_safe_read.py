@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import threading
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from packetbench.core import safe_read
+from packetbench.core.errors import BadInput
 
 
 def test_a_regular_file_and_a_symlink_to_one_are_read(tmp_path: Path) -> None:
@@ -72,3 +74,57 @@ def test_a_file_above_its_ceiling_is_refused_unread(tmp_path: Path) -> None:
 def test_missing_files_raise_what_an_ordinary_read_raises(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         safe_read.read_bytes(tmp_path / "none.json", "truth")
+
+
+DEEP = 10_000
+
+
+@pytest.mark.parametrize(
+    ("label", "text"),
+    [
+        ("arrays", "x = " + "[" * DEEP + "]" * DEEP),
+        ("inline tables", "x = " + "{a = " * DEEP + "1" + "}" * DEEP),
+        ("dotted keys", "a." * 1_000 + "b = 1"),  # read whole (slowly), then refused
+        ("a table header", "[" + "a." * 1_000 + "b]"),
+        ("600 arrays", "x = " + "[" * 600 + "]" * 600),
+    ],
+)
+def test_toml_nested_past_the_limit_is_one_line(tmp_path: Path, label: str, text: str) -> None:
+    """Python's TOML reader recurses (a RecursionError at a few hundred levels); what it
+    reads whole (dotted keys) would be walked recursively after: both are "not TOML"."""
+    path = tmp_path / "spec.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(BadInput) as refused:
+        safe_read.toml_file(path, "a release spec")
+    assert str(refused.value) == f"{path}: not TOML (nested deeper than 100 levels)", label
+
+
+def test_json_nested_past_the_limit_is_refused(tmp_path: Path) -> None:
+    """orjson stops at 1,024 levels; what it reads whole is refused past 100, before a reader
+    walks it recursively."""
+    for text in ("[" * DEEP + "]" * DEEP, '{"a":' * 500 + "1" + "}" * 500):
+        with pytest.raises(ValueError) as refused:
+            safe_read.parse_json(text)
+        assert "\n" not in str(refused.value)
+    with pytest.raises(ValueError, match="nested deeper than 100 levels"):
+        safe_read.parse_json('{"a":' * 500 + "1" + "}" * 500)
+
+
+def test_settings_files_are_named_for_every_way_they_are_wrong(tmp_path: Path) -> None:
+    path = tmp_path / "rules.toml"
+    with pytest.raises(BadInput, match=re.escape("rules.toml: missing (a rules file)") + "$"):
+        safe_read.toml_file(path, "a rules file")
+    os.mkfifo(path)
+    with pytest.raises(
+        safe_read.UnsafeFile, match=re.escape("rules.toml: a FIFO, not a regular file")
+    ):
+        safe_read.toml_file(path, "a rules file")
+    path.unlink()
+    path.write_bytes(b'x = "\xff"')
+    with pytest.raises(BadInput, match=re.escape("rules.toml: not UTF-8 text") + "$"):
+        safe_read.toml_file(path, "a rules file")
+    path.write_text("x = [1,", encoding="utf-8")
+    with pytest.raises(BadInput, match=re.escape("rules.toml: not TOML (")):
+        safe_read.toml_file(path, "a rules file")
+    path.write_text('[[rule]]\nmetric = "x"\n', encoding="utf-8")
+    assert safe_read.toml_file(path, "a rules file") == {"rule": [{"metric": "x"}]}

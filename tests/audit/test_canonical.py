@@ -132,10 +132,14 @@ def test_the_command_needs_ocr_for_scans(run_cli: Run, canonical_packets: list[P
     wrong) but not verified either, exit 3, naming each document and its pages."""
     result = run_cli("audit", "--packets", str(canonical_packets[0].parent))
     assert result.returncode == 3, result.stdout[-2000:] + result.stderr
-    last = result.stdout.strip().splitlines()[-1]
-    assert last.startswith("audit not verified: ") and ", nothing wrong; " in last
-    assert "need --ocr, in 5 packet(s), " in last
-    assert f"{canonical_documents()} documents" in last
+    *_, passed, unchecked, last = result.stdout.strip().splitlines()
+    assert last.startswith("audit not verified (exit 3): nothing is wrong")
+    assert passed.startswith("audit passed for what it read: ") and " in 5 packet(s), " in passed
+    assert f"{canonical_documents()} documents" in passed
+    assert (
+        unchecked.startswith("not checked: ")
+        and "to check them: packetbench audit --ocr " in unchecked
+    )
     assert "need OCR (text layer missing or unreliable); run with --ocr" in result.stdout
     rows = [line.split()[1] for line in result.stdout.splitlines() if line.startswith("│ N")]
     assert list(dict.fromkeys(rows)) == [p.name for p in canonical_packets]

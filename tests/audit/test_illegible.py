@@ -56,7 +56,7 @@ def test_the_audit_confirms_illegible_values_unreadable(
     assert totals["illegible_values_confirmed"] == len(illegible)
     assert totals["illegible_boxes_confirmed"] >= len(illegible)
     assert totals["fields_found"] == totals["fields_checked"] > 40
-    _report(result)  # what `packetbench audit --ocr` prints
+    _report(result, f"--packets {packet}")  # what `packetbench audit --ocr` prints
     (line,) = [s for s in capsys.readouterr().out.splitlines() if s.startswith("Illegible: ")]
     assert f"{totals['illegible_boxes_confirmed']:,} box(es)" in line
     assert f"the only locations of {len(illegible):,} value(s)" in line

@@ -58,7 +58,7 @@ def test_wrong_is_told_from_not_checked(run_cli: Run, scanned: Path) -> None:
     makes the audit fail (exit 1), as a CI job must be able to tell apart."""
     result = run_cli("audit", "--packets", str(scanned))
     assert result.returncode == 3, result.stdout[-2000:]
-    assert result.stdout.splitlines()[-1].startswith("audit not verified: ")
+    assert result.stdout.splitlines()[-1].startswith("audit not verified (exit 3): ")
     edit_json(
         scanned / "field_truth_loss_run_csv.json",
         lambda d: d["fields"][0].update(rendered_as="not what the cell says"),

@@ -35,6 +35,7 @@ from packetbench.benchmark.report.spread import write_spread
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
 from tests.support.corpus_fixture import write_corpus
+from tests.support.disks import can_drop_privileges, unprivileged
 from tests.support.paths import PACKETS, cli_path
 
 PACKET = "packets/N1-000001"
@@ -53,6 +54,8 @@ KINDS = (
     "not a regular file",
     "stale results",
     "held by another writer",
+    "inside a release",
+    "read-only output",
 )
 
 
@@ -184,6 +187,9 @@ class Case:
     needs: tuple[str, ...] = ("packets",)  # what of the world the case copies
     env: dict[str, str] = field(default_factory=dict)
     fast: bool = False  # in the fast tier's sample whatever else is (a cheap case to keep)
+    # run bound by permission bits (root's capabilities to ignore them dropped): a read-only
+    # folder is read-only to it
+    unprivileged: bool = False
 
     @property
     def id(self) -> str:
@@ -204,9 +210,12 @@ def _cases() -> list[Case]:
         needs: tuple[str, ...] = ("packets",),
         env: dict[str, str] | None = None,
         fast: bool = False,
+        unprivileged: bool = False,
     ) -> None:
         assert kind in KINDS, kind
-        cases.append(Case(command, kind, label, args, names, damage, needs, env or {}, fast))
+        cases.append(
+            Case(command, kind, label, args, names, damage, needs, env or {}, fast, unprivileged)
+        )
 
     # generate ---------------------------------------------------------------------------
     gen = ("generate", "--tiers", "N1")
@@ -1481,6 +1490,7 @@ def _cases() -> list[Case]:
     _non_finite(add)
     _verify(add)
     _reliability_iii(add)
+    _reliability_iv(add)
     return cases
 
 
@@ -1919,6 +1929,153 @@ def _reliability_iii(add: Callable[..., None]) -> None:
         )
 
 
+DEEP_TOML = "x = " + "[" * 10_000 + "]" * 10_000
+DEEP_JSON = "[" * 10_000 + "]" * 10_000
+TOO_DEEP = "not TOML (nested deeper than 100 levels)"
+
+
+def _spec(test: bool = False) -> str:
+    from packetbench import __version__
+
+    text = (
+        f'name = "w"\nversion = "1"\ngenerator_version = "{__version__}"\n'
+        '[split.dev]\ntiers = ["N1"]\npackets_per_tier = 1\nseed = 1\n'
+    )
+    if test:
+        text += '[split.test]\ntiers = ["N1"]\npackets_per_tier = 1\nseed_file = "seeds.toml"\n'
+    return text
+
+
+def _mkfifo(relative: str) -> Callable[[Path], None]:
+    """A FIFO at `relative`, where nothing was."""
+
+    def damage(world: Path) -> None:
+        (world / relative).parent.mkdir(parents=True, exist_ok=True)
+        os.mkfifo(world / relative)
+
+    return damage
+
+
+def _read_only(relative: str) -> Callable[[Path], None]:
+    """An empty folder nobody may write into."""
+
+    def damage(world: Path) -> None:
+        (world / relative).mkdir(parents=True)
+        (world / relative).chmod(0o555)
+
+    return damage
+
+
+def _reliability_iv(add: Callable[..., None]) -> None:
+    """Releases and leaderboards: settings nested 10,000 deep, FIFOs, outputs inside a
+    release, a user's file under --force, read-only outputs, second writers."""
+    args: tuple[str, ...]  # the loops below bind tuples of every length
+    ranked = ("run", "release")
+    board = ("leaderboard", "{w}/run", "--release", "{w}/release")
+    check = ("leaderboard", "--check")
+    # nested past what a reader can walk: one line, never a RecursionError
+    add("release", "wrong file type", "build: a spec nested 10,000 deep",
+        ("release", "build", "{w}/spec.toml", "--out", "{w}/rel"), f"{{w}}/spec.toml: {TOO_DEEP}",
+        _write("spec.toml", DEEP_TOML), (), fast=True)  # fmt: skip
+    deep_seeds = _then(_write("spec.toml", _spec(test=True)), _write("seeds.toml", DEEP_TOML))
+    add("release", "wrong file type", "build: a seed file nested 10,000 deep",
+        ("release", "build", "{w}/spec.toml", "--out", "{w}/rel"), f"{{w}}/seeds.toml: {TOO_DEEP}",
+        deep_seeds, ())  # fmt: skip
+    add("release", "wrong file type", "seeds: a spec nested 10,000 deep",
+        ("release", "seeds", "{w}/spec.toml"), f"{{w}}/spec.toml: {TOO_DEEP}",
+        _write("spec.toml", DEEP_TOML), ())  # fmt: skip
+    add("leaderboard", "wrong file type", "--check: submission.toml nested 10,000 deep",
+        (*check, "{w}/sub", "--release", "{w}/release"), f"{{w}}/sub/submission.toml: {TOO_DEEP}",
+        _write("sub/submission.toml", DEEP_TOML), ("release",))  # fmt: skip
+    add("gate", "wrong file type", "rules nested 10,000 deep",
+        ("gate", "{w}/run", "--rules", "{w}/rules.toml"), f"{{w}}/rules.toml: {TOO_DEEP}",
+        _write("rules.toml", DEEP_TOML), ("run",))  # fmt: skip
+    add("release", "wrong file type", "verify: release.json nested 10,000 deep",
+        ("release", "verify", "{w}/release"), "{w}/release/release.json: not JSON",
+        _write("release/release.json", DEEP_JSON), ("release",))  # fmt: skip
+    add("leaderboard", "wrong file type", "run.json nested 10,000 deep",
+        (*board, "--out", "{w}/board"), "{w}/run/run.json: unreadable (nested deeper than 100",
+        _write("run/run.json", DEEP_JSON), ranked)  # fmt: skip
+    # a FIFO is named for what it is, never "missing", and never opened
+    fifo = "a FIFO, not a regular file"
+    add("leaderboard", "not a regular file", "--check: the submission is a FIFO",
+        (*check, "{w}/log.eval", "--release", "{w}/release"), f"{{w}}/log.eval: {fifo}",
+        _mkfifo("log.eval"), ("release",), fast=True)  # fmt: skip
+    add("leaderboard", "not a regular file", "--check: submission.toml's log is a FIFO",
+        (*check, "{w}/sub", "--release", "{w}/release"), f"{{w}}/sub/log.eval: {fifo}",
+        _then(_write("sub/submission.toml", 'release = "w"\nversion = "1"\nlog = "log.eval"\n'),
+              _mkfifo("sub/log.eval")), ("release",))  # fmt: skip
+    packet_file = "release/dev/N1-000001/acord_125.pdf"
+    for command, more in (("verify", ()), ("publish", ("--out", "{w}/public"))):
+        add("release", "not a regular file", f"{command}: a FIFO in place of a packet's file",
+            ("release", command, "{w}/release", *more), f"{{w}}/{packet_file}: {fifo}",
+            _fifo(packet_file), ("release",))  # fmt: skip
+    # inside a release: whatever is written there breaks its commitment
+    inside = "is inside the release"
+    add("release", "inside a release", "export --out a folder of the release",
+        ("release", "export", "{w}/release", "--out", "{w}/release/dev/data"),
+        f"{{w}}/release/dev/data: {inside}", needs=("release",))  # fmt: skip
+    add("leaderboard", "inside a release", "--out a folder of the release",
+        (*board, "--out", "{w}/release/board"), f"{{w}}/release/board: {inside}",
+        needs=ranked)  # fmt: skip
+    add("extract", "inside a release", "--out a folder of the release",
+        ("extract", "--packets", "{w}/packets", "--out", "{w}/release/dev/run"),
+        f"{{w}}/release/dev/run: {inside}", needs=("packets", "release"))  # fmt: skip
+    add("release", "inside a release", "publish --out the release itself",
+        ("release", "publish", "{w}/release", "--out", "{w}/release", "--force"),
+        "{w}/release: inside the release folder", needs=("release",))  # fmt: skip
+    # --force replaces only what the command wrote
+    add("release", "existing output", "export --force over a folder with the user's README.md",
+        ("release", "export", "{w}/release", "--out", "{w}/proj", "--force"),
+        "{w}/proj: holds README.md, which release export did not write",
+        _write("proj/README.md", "my project"), ("release",))  # fmt: skip
+    add("leaderboard", "existing output", "--force over a folder with the user's notes",
+        (*board, "--out", "{w}/board", "--force"),
+        "{w}/board: holds notes.md, which leaderboard did not write",
+        _then(_write("board/leaderboard.md", "old"), _write("board/notes.md", "mine")),
+        ranked)  # fmt: skip
+    # read-only outputs: one line naming the output, nothing written
+    cannot = "cannot write (Permission denied)"
+    for label, args, names, needs in (
+        ("build", ("release", "build", "{w}/spec.toml", "--out", "{w}/ro/rel"), "{w}/ro/rel", ()),
+        ("seeds", ("release", "seeds", "{w}/spec.toml", "--out", "{w}/ro/seeds.toml"),
+         "{w}/ro/seeds.toml", ()),
+        ("publish", ("release", "publish", "{w}/release", "--out", "{w}/ro/public"),
+         "{w}/ro/public", ("release",)),
+        ("export", ("release", "export", "{w}/release", "--out", "{w}/ro/data"), "{w}/ro/data",
+         ("release",)),
+    ):  # fmt: skip
+        add("release", "read-only output", f"{label} into a read-only folder", args,
+            f"{names}: {cannot}",
+            _then(_write("spec.toml", _spec(test=label == "seeds")), _read_only("ro")),
+            needs, fast=label == "build", unprivileged=True)  # fmt: skip
+    add("leaderboard", "read-only output", "--out into a read-only folder",
+        (*board, "--out", "{w}/ro/board"), f"{{w}}/ro/board: {cannot}", _read_only("ro"),
+        ranked, unprivileged=True)  # fmt: skip
+    add("view", "read-only output", "--cache a read-only folder",
+        ("view", "{w}/run", "--packets", "{w}/packets", "--out", "{w}/site", "--cache",
+         "{w}/ro/cache"), "{w}/ro/cache: cannot write the page cache (Permission denied)",
+        _read_only("ro"), ("packets", "run"), unprivileged=True)  # fmt: skip
+    # a second writer
+    held = "is being written by pid "
+    for label, args, lock, names, damage, needs in (
+        ("build", ("release", "build", "{w}/spec.toml", "--out", "{w}/rel"), ".rel", "{w}/rel",
+         _write("spec.toml", _spec()), ()),
+        ("seeds", ("release", "seeds", "{w}/spec.toml"), ".seeds.toml", "{w}/seeds.toml",
+         _write("spec.toml", _spec(test=True)), ()),
+        ("publish", ("release", "publish", "{w}/release", "--out", "{w}/public"), ".public",
+         "{w}/public", _none, ("release",)),
+        ("export", ("release", "export", "{w}/release", "--out", "{w}/data"), ".data",
+         "{w}/data", _none, ("release",)),
+    ):  # fmt: skip
+        add("release", "held by another writer", f"{label}: its output being written", args,
+            f"{names}: {held}", _then(damage, _held(".", f"{lock}.packetbench.lock")),
+            needs)  # fmt: skip
+    add("leaderboard", "held by another writer", "--out being written by another leaderboard",
+        (*board, "--out", "{w}/board"), f"{{w}}/board: {held}",
+        _held(".", ".board.packetbench.lock"), ranked)  # fmt: skip
+
+
 def _small_calibration(world: Path) -> None:
     """{w}/small: the run of one document (23 claims), scored and verified by the sim judge:
     a golden set too small to correct a rate with."""
@@ -2152,6 +2309,8 @@ def _params() -> list[Any]:
 
 @pytest.mark.parametrize("case", _params())
 def test_bad_input(case: Case, world: Path, tmp_path: Path) -> None:
+    if case.unprivileged and not can_drop_privileges():
+        pytest.skip("cannot run a command bound by permission bits here")
     w = tmp_path / "w"
     w.mkdir()
     for name in case.needs:
@@ -2173,8 +2332,9 @@ def _check(case: Case, w: Path) -> None:
     case.damage(w)
     before = _tree(w)
     args = [arg.replace("{w}", str(w)) for arg in case.args]
+    prefix = unprivileged() if case.unprivileged else []
     result = subprocess.run(
-        [cli_path(), *args],
+        [*prefix, cli_path(), *args],
         cwd=w,
         capture_output=True,
         text=True,

@@ -26,16 +26,20 @@ def test_default_run_in_the_current_folder(run_cli: Run, tmp_path: Path) -> None
         "packetbench run: N1, N2, N3, N4, N5 x 1 packet(s) from seed 1 into "
         "packetbench-run, extracted by sim (SIMULATED extractor, not a model)"
     )
-    assert [line.split()[0] for line in lines[1:6]] == list(STAGES)
-    # The canonical N3-N5 packets have scanned pages the run reads no OCR of: it says
-    # passed only for what it checked, and names the rest not verified (as `audit` does).
-    assert lines[2].startswith("audit     passed for what was checked: "), lines[2]
-    assert "; not verified: " in lines[2] and "not read (--ocr" in lines[2]
+    # The canonical N3-N5 packets have scanned pages the run reads no OCR of: it says what
+    # passed, and on the line under it what was not checked and the command that checks it.
+    assert lines[2].startswith("audit     passed: "), lines[2]
+    assert lines[3].startswith("          not checked: "), lines[3]
+    assert lines[3].endswith(
+        "to check them: packetbench audit --ocr --packets packetbench-run/packets"
+    )
+    stages = [line for line in lines[1:7] if not line.startswith(" ")]
+    assert [line.split()[0] for line in stages] == list(STAGES)
     total = canonical_documents()  # `run` generates exactly the canonical suite
     assert (
         f"{total} of {total} documents [{total} ok] by sim-typical (SIMULATED extractor, "
         "not a model)"
-    ) in lines[3]
+    ) in lines[4]
     assert lines[-1] == "report: packetbench-run/report/report.html"
     out = tmp_path / "packetbench-run"
     assert sorted(p.name for p in (out / "packets").iterdir()) == [
@@ -60,7 +64,7 @@ def test_default_run_in_the_current_folder(run_cli: Run, tmp_path: Path) -> None
         if k != "not_checked"
     ) == {False}
     unverified = audit["totals"]["fields_not_checked"]
-    assert unverified > 0 and f"{unverified:,} located values" in lines[2]
+    assert unverified > 0 and f"not checked: {unverified:,} located values" in lines[3]
     run = out / "runs" / "sim-typical"
     assert (run / "results.duckdb").is_file() and (run / "scores" / "claims.parquet").is_file()
     report = (out / "report" / "report.md").read_text(encoding="utf-8")

@@ -120,3 +120,62 @@ def test_bad_options_are_one_line_and_exit_2(run_cli: Run, tmp_path: Path) -> No
     assert absent.stderr.splitlines()[-1] == (
         "packetbench: error: no-such-command-here: command not found"
     )
+
+
+@pytest.mark.slow
+def test_a_scan_sent_as_text_is_answered_and_an_unknown_document_told_why(
+    run_cli: Run, tmp_path: Path
+) -> None:
+    """The issue's case: N3-000001's ACORD 125 is a scan with no text layer, so `--input
+    text` sends page markers alone; the stub answers that with nothing read (every value
+    null) instead of refusing it. A request it cannot answer is refused with a 400 that says
+    what it expected and what it got: page images the stub was not started to know, and a
+    PDF of another packet."""
+    packet = PACKETS / "N3-000001"
+    env = {"PACKETBENCH_CACHE": str(tmp_path / "cache")}
+
+    def extract(stubbed: Path, source: Path, mode: str, out: str) -> dict[str, object]:
+        done = run_cli(
+            "stub", "--packets", str(stubbed), "--apis", "openai", "--",
+            cli_path(), "extract", "--provider", "openai", "--model", "stub",
+            "--input", mode, "--packets", str(source), "--doc-types", "acord_125",
+            "--out", str(tmp_path / out), "--no-cache",
+            env=env,
+        )  # fmt: skip
+        record = tmp_path / out / "extractions" / source.name / "acord_125.json"
+        assert record.is_file(), done.stdout + done.stderr
+        said: dict[str, object] = json.loads(record.read_text())
+        said["stderr"] = done.stderr
+        return said
+
+    text = extract(packet, packet, "text", "text")
+    assert text["status"] == "ok", text["error"]
+
+    def leaves(node: object) -> list[object]:
+        if isinstance(node, dict):
+            return [leaf for child in node.values() for leaf in leaves(child)]
+        if isinstance(node, list):
+            return [leaf for child in node for leaf in leaves(child)]
+        return [node]
+
+    assert set(leaves(text["output"])) == {None}
+    assert "answered openai 1 request(s) (0 faulted, 0 batch(es))" in str(text["stderr"])
+
+    images = extract(packet, packet, "images", "images")
+    assert images["status"] == "error"
+    assert images["error"] == (
+        "request rejected (400): no known document in the request: expected a document of "
+        f"the packets in {packet}, known by a PDF's bytes, a page's or a sheet's text of 40 "
+        "characters or more, or a CSV file's text; got 3 PNG page image(s) of none of them; "
+        "this stub knows no page images: start it with --inputs native,text,images to answer "
+        "--input images"
+    )
+    assert "1 refused)" in str(images["stderr"])
+
+    other = extract(PACKET, packet, "native", "other")
+    assert other["status"] == "error"
+    assert str(other["error"]).endswith(
+        f"expected a document of the packets in {PACKET}, known by a PDF's bytes, a page's "
+        "or a sheet's text of 40 characters or more, or a CSV file's text; got 1 PDF(s) of "
+        "none of them"
+    ), other["error"]

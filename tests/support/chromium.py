@@ -260,3 +260,48 @@ def section_table(html: Path, section: str, screenshot: Path) -> str | None:
         ]
     assert problems == []
     return shown
+
+
+# What of a page a 1280 px screen would not show: the page wider than the window (it scrolls
+# sideways), a table cell past the right edge of the box that scrolls it (a cut column), a
+# cell whose content is wider than the cell. The document pane of the viewer (#viewer) pans a
+# zoomed page or a wide workbook by design, and is left out; so are cells not shown (another
+# tab, a folded section).
+CUT = """(() => {
+    const found = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth) {
+        found.push(`the page scrolls sideways: ${root.scrollWidth} px in ${root.clientWidth}`);
+    }
+    const frameOf = (node) => {
+        for (let at = node.parentElement; at; at = at.parentElement) {
+            const style = getComputedStyle(at);
+            if (["auto", "scroll", "hidden"].includes(style.overflowX)) return at;
+        }
+        return null;
+    };
+    for (const cell of document.querySelectorAll("th, td")) {
+        if (cell.closest("#viewer") || !cell.getClientRects().length) continue;
+        const box = cell.getBoundingClientRect();
+        const frame = frameOf(cell);
+        const right = frame
+            ? Math.min(frame.getBoundingClientRect().left + frame.clientWidth, root.clientWidth)
+            : root.clientWidth;
+        const name = (cell.textContent || "").trim().slice(0, 40);
+        if (box.right > right + 1) {
+            found.push(`cut column: "${name}" ends at ${Math.round(box.right)} px, ` +
+                       `its frame at ${Math.round(right)}`);
+        }
+        if (cell.scrollWidth > cell.clientWidth + 1) {
+            found.push(`cut cell: "${name}" needs ${cell.scrollWidth} px, ` +
+                       `has ${cell.clientWidth}`);
+        }
+    }
+    return found;
+})()"""
+
+
+def cut(page: Page) -> list[str]:
+    """What of the page open in `page` its window does not show (`CUT`); [] when it all fits."""
+    found: list[str] = page.evaluate(CUT)
+    return found

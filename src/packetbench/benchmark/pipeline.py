@@ -52,6 +52,8 @@ REPORT_FILES = ("report.md", "report.html")
 class Listener(Protocol):
     def start(self, stage: str, total: int | None) -> None: ...
     def advance(self, stage: str, completed: int) -> None: ...
+    # `summary` is one line, or several when a stage has more to say (the audit: what it
+    # did not check, and how to check it)
     def finish(self, stage: str, summary: str, seconds: float) -> None: ...
 
 
@@ -356,15 +358,16 @@ def _run(options: Options, listener: Listener, runner: Any) -> Outcome:
             return f"FAILED: {found}; see {options.out / 'audit.json'}"
         if result.status == PASSED:
             return f"passed: {found}"
-        # Not verified: passed for what was checked, and the rest said as such, as `audit`
-        # says it (never "passed" for values no reader read).
-        unverified = []
+        # Not verified: what was checked passed, and what was not is said on lines of its
+        # own, each with the command that checks it (never "passed" for values no reader
+        # read; `audit` says it the same way).
+        lines = [f"passed: {found}"]
         if totals["fields_not_checked"] or totals["strings_not_checked"]:
-            unverified.append(
-                f"{totals['fields_not_checked']:,} located values and "
-                f"{totals['strings_not_checked']:,} strings on pages with no text layer (scans, "
-                f"ink, attacked text) not read (--ocr, or packetbench audit --ocr --packets "
-                f"{packets})"
+            lines.append(
+                f"not checked: {totals['fields_not_checked']:,} located values and "
+                f"{totals['strings_not_checked']:,} visible strings on pages only OCR reads "
+                f"(scans, ink, attacked text); to check them: packetbench audit --ocr "
+                f"--packets {packets}"
             )
         refuted = [
             f"{packet.packet_id}: {packet.calibration_problem()}"
@@ -372,8 +375,12 @@ def _run(options: Options, listener: Listener, runner: Any) -> Outcome:
             if packet.calibration_problem()
         ]
         if refuted:
-            unverified.append(f"the pixel rule's verdicts not proven ({'; '.join(refuted)})")
-        return f"passed for what was checked: {found}; not verified: {'; '.join(unverified)}"
+            lines.append(
+                f"not checked: the pixel rule's verdicts, which its calibration does not prove "
+                f"({'; '.join(refuted)}); to check them: packetbench audit --ocr --ocr-mode "
+                f"full --packets {packets}"
+            )
+        return "\n".join(lines)
 
     _timed("audit", listener, outcome, len(folders), audit)
     if not outcome.audit_ok:
@@ -404,7 +411,7 @@ def _run(options: Options, listener: Listener, runner: Any) -> Outcome:
             )
         finally:
             stop()
-        statuses = ", ".join(f"{n:,} {s}" for s, n in summary.by_status.items()) or "none"
+        statuses = ", ".join(f"{n:,} {s}" for s, n in summary.statuses.items()) or "none"
         label = " (SIMULATED extractor, not a model)" if config.simulator else ""
         stopped = (
             f"; --max-cost reached, {summary.not_started} not requested (continue with "

@@ -61,6 +61,14 @@ class RepeatsSummary:
         return dict(sorted(total.items()))
 
     @property
+    def statuses(self) -> dict[str, int]:
+        total: dict[str, int] = {}
+        for summary in self.repeats:
+            for status, n in summary.statuses.items():
+                total[status] = total.get(status, 0) + n
+        return dict(sorted(total.items()))
+
+    @property
     def ok(self) -> int:
         return sum(s.ok for s in self.repeats)
 

@@ -66,6 +66,16 @@ class ExtractSummary:
         return self.by_status.get("ok", 0) - self.schema_broken
 
     @property
+    def statuses(self) -> dict[str, int]:
+        """The written records by status as `score` counts them: an ok record whose output
+        breaks its schema is invalid, not ok."""
+        found = dict(self.by_status)
+        if self.schema_broken:
+            found["ok"] = self.ok
+            found["invalid"] = found.get("invalid", 0) + self.schema_broken
+        return {status: n for status, n in sorted(found.items()) if n}
+
+    @property
     def failures(self) -> dict[str, int]:
         """Documents of the run that `score` will leave out, by status ("missing": no
         record; "invalid" counts ok records whose output breaks its schema too)."""

@@ -217,12 +217,17 @@ def _parsed(path: Path) -> RunInfo:
     try:
         # orjson reads the run.json of a 1,000-packet run (14 MB) in a third of json's time,
         # and refuses NaN and Infinity as json's parse_constant hook below does
-        data = orjson.loads(raw)
+        data = safe_read.parse_json(raw)
     except orjson.JSONDecodeError:
         try:  # json's words for the problem
             data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
         except (UnicodeDecodeError, ValueError) as error:
             raise BadInput(f"{path}: unreadable ({error})") from None
+        except RecursionError:
+            depth = safe_read.MAX_DEPTH
+            raise BadInput(f"{path}: unreadable (nested deeper than {depth} levels)") from None
+    except ValueError as error:  # nested past what a reader of it may walk
+        raise BadInput(f"{path}: unreadable ({error})") from None
     if not isinstance(data, dict):
         raise BadInput(f"{path}: not a run's record (not a JSON object)")
     version = data.get("format_version", 1)

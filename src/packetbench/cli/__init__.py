@@ -2,14 +2,15 @@
 
 Every module of this package except this one and helpers named ``_*`` defines
 ``register(app)`` and is registered in name order, so adding a command group is adding a
-module. Bad usage and bad input (the project's `InputError`s, and typer's usage errors: a
-value that is not a number, a missing option) become a one-line message on stderr and exit
-code 2; a check that fails exits 1, from its command or as `CheckFailed`; a write the
-machine refuses (`WriteFailed`: a full disk; or any write, standard output included, that
-fails with ENOSPC or EPIPE) exits 1 with one line; SIGINT exits 130 and SIGTERM 143 with one
-line (`packetbench.core.stopping`); a task that crashed in a worker exits 1 with one line naming
-the task (a packet id) and the error's last line. Anything else, `LayoutError` included, is
-a bug and shows its traceback (exit 1).
+module; `packetbench --help` lists the commands by task (`_tasks.TASKS`). Bad usage and bad
+input (the project's `InputError`s, and typer's usage errors: a value that is not a number,
+a missing option) become a one-line message on stderr and exit code 2; a check that fails
+exits 1, from its command or as `CheckFailed`; a write the machine refuses (`WriteFailed`: a
+full disk; or any write, standard output included, that fails with ENOSPC or EPIPE) exits 1
+with one line; SIGINT exits 130 and SIGTERM 143 with one line (`packetbench.core.stopping`);
+a task that crashed in a worker exits 1 with one line naming the task (a packet id) and the
+error's last line. Anything else, `LayoutError` included, is a bug and shows its traceback
+(exit 1).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import typer
 from packetbench import __version__
 from packetbench.cli._aliases import current
 from packetbench.cli._help import plain_help
+from packetbench.cli._tasks import TaskGroup
 from packetbench.core import stopping
 from packetbench.core.errors import CheckFailed, InputError, TaskFailed, WriteFailed
 
@@ -40,7 +42,10 @@ WRITE_REFUSED = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, e
 
 app = typer.Typer(
     name="packetbench",
+    cls=TaskGroup,
     help="Synthetic insurance submission packets, and a benchmark of LLM hallucination on them.",
+    epilog="New here: `packetbench run` makes a whole benchmark on the simulated extractor, no "
+    "key needed. `packetbench COMMAND --help` shows a command's options.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

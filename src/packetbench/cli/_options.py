@@ -4,7 +4,9 @@ command loader skips `_` names).
 `extract` and `run` take the same extraction options and build the same `ExtractionConfig`
 from them (`extraction_config`); `verify`'s model judges take the model options among them
 (`model_options`). An option name means one thing in every command (tests/cli/
-test_vocabulary.py holds it): its type, default and help are the ones declared here.
+test_vocabulary.py holds it): its type, default and help are the ones declared here, and its
+help names no other command than the one it is shown for. Each option belongs to a panel of
+`--help` by what it is about (`MODEL`, `REQUESTS`...), the same in every command.
 
 Every number option of every command is parsed by typer as a float, which accepts ``nan``
 and ``inf``; a NaN compares false with everything, so ``--max-cost nan`` would be a cost cap
@@ -33,13 +35,23 @@ def finite(value: float | None) -> float | None:
     return value
 
 
+# The panels of `--help` the shared options are shown in, by what they are about.
+PACKETS = "Packets"
+MODEL = "Model"
+SIMULATOR = "Simulator (--provider sim)"
+DOCUMENTS = "Which documents"
+ASKED = "What is asked for"
+REQUESTS = "Requests"
+BATCH = "Batch API"
+COST = "Cost and cache"
+
 # -- where the documents are ---------------------------------------------------------------------
 
 Packets = Annotated[
     Path | None,
     typer.Option(
-        help="A packet folder, or a folder of packets (verify, score, view: the packets the "
-        "run was extracted from)."
+        help="The packets to extract: a packet folder, or a folder of packets.",
+        rich_help_panel=PACKETS,
     ),
 ]
 
@@ -64,28 +76,38 @@ def packet_folders(command: str, given: list[Path] | None) -> list[Path]:
 
 # -- who extracts ---------------------------------------------------------------------------------
 
-Provider = Annotated[str, typer.Option(help=f"Who extracts: {listed()}.")]
-Profile = Annotated[str, typer.Option(help="sim: its error profile, perfect, typical or sloppy.")]
-SimSeed = Annotated[int, typer.Option(help="sim: the seed of the errors it injects.")]
+Provider = Annotated[str, typer.Option(help=f"Who extracts: {listed()}.", rich_help_panel=MODEL)]
+Profile = Annotated[
+    str,
+    typer.Option(
+        help="sim: its error profile, perfect, typical or sloppy.", rich_help_panel=SIMULATOR
+    ),
+]
+SimSeed = Annotated[
+    int, typer.Option(help="sim: the seed of the errors it injects.", rich_help_panel=SIMULATOR)
+]
 SimCalibration = Annotated[
     float,
     typer.Option(
         callback=finite,
         help="sim, with --confidence: the share of values whose confidence knows whether the "
         "value is right (0: guesses, 1: every one).",
+        rich_help_panel=SIMULATOR,
     ),
 ]
 
 # -- how a model is asked (extract, run, verify's model judges) ------------------------------------
 
 Model = Annotated[
-    str | None, typer.Option(help="The model's name (API providers and model judges).")
+    str | None,
+    typer.Option(help="The model's name, as its provider spells it.", rich_help_panel=MODEL),
 ]
 Reasoning = Annotated[
     str,
     typer.Option(
         help="default, high or xhigh (the provider's ceiling), mapped to each provider's own "
-        "setting."
+        "setting.",
+        rich_help_panel=MODEL,
     ),
 ]
 InputMode = Annotated[
@@ -94,26 +116,33 @@ InputMode = Annotated[
         "--input",
         help="How a document is sent: native (the PDF itself), text (its text layer) or images "
         "(rendered pages); workbooks and CSV always go as text.",
+        rich_help_panel=MODEL,
     ),
 ]
 BaseUrl = Annotated[
     str | None,
     typer.Option(
         help="Another endpoint: a proxy, or an OpenAI-compatible server (vLLM, llama.cpp, "
-        "Ollama) with openai."
+        "Ollama) with openai.",
+        rich_help_panel=MODEL,
     ),
 ]
 MaxOutputTokens = Annotated[
     int | None,
     typer.Option(
-        help="Output-token cap per request, reasoning included (default: the provider's)."
+        help="Output-token cap per request, reasoning included (default: the provider's).",
+        rich_help_panel=REQUESTS,
     ),
 ]
-Timeout = Annotated[float, typer.Option(callback=finite, help="Seconds to wait for one answer.")]
+Timeout = Annotated[
+    float,
+    typer.Option(callback=finite, help="Seconds to wait for one answer.", rich_help_panel=REQUESTS),
+]
 Retries = Annotated[
     int | None,
     typer.Option(
-        help="Retries per request on 429, 5xx and timeouts (default: the provider's budget)."
+        help="Retries per request on 429, 5xx and timeouts (default: the provider's budget).",
+        rich_help_panel=REQUESTS,
     ),
 ]
 Backoff = Annotated[
@@ -122,41 +151,64 @@ Backoff = Annotated[
         callback=finite,
         help="Seconds of the first retry's backoff ceiling; it doubles per retry (up to 60 s) "
         "with full jitter.",
+        rich_help_panel=REQUESTS,
     ),
 ]
-Concurrency = Annotated[int, typer.Option(min=1, help="Requests in flight at most.")]
+Concurrency = Annotated[
+    int, typer.Option(min=1, help="Requests in flight at most.", rich_help_panel=REQUESTS)
+]
 MaxCost = Annotated[
     float | None,
     typer.Option(
         callback=finite,
         help="Stop starting requests once this many dollars are spent (in-flight requests "
         "finish); exit 1, continue with --resume.",
+        rich_help_panel=COST,
     ),
 ]
 Cache = Annotated[
     Path | None,
     typer.Option(
-        help="Response cache folder (default $PACKETBENCH_CACHE or ~/.cache/packetbench/responses)."
+        help="Response cache folder (default $PACKETBENCH_CACHE or "
+        "~/.cache/packetbench/responses).",
+        rich_help_panel=COST,
     ),
 ]
 NoCache = Annotated[
-    bool, typer.Option("--no-cache", help="Neither read nor write the response cache.")
+    bool,
+    typer.Option(
+        "--no-cache", help="Neither read nor write the response cache.", rich_help_panel=COST
+    ),
 ]
 Pricing = Annotated[
     Path | None,
-    typer.Option(help="A pricing table (JSON) adding to or replacing the packaged one."),
+    typer.Option(
+        help="A pricing table (JSON) adding to or replacing the packaged one.",
+        rich_help_panel=COST,
+    ),
 ]
 Temperature = Annotated[
     float | None,
-    typer.Option(callback=finite, help="API providers that take it: sampling temperature."),
+    typer.Option(
+        callback=finite,
+        help="API providers that take it: sampling temperature.",
+        rich_help_panel=REQUESTS,
+    ),
 ]
 TopP = Annotated[
     float | None,
-    typer.Option(callback=finite, help="API providers that take it: nucleus sampling top_p."),
+    typer.Option(
+        callback=finite,
+        help="API providers that take it: nucleus sampling top_p.",
+        rich_help_panel=REQUESTS,
+    ),
 ]
 SamplingSeed = Annotated[
     int | None,
-    typer.Option(help="API providers that take it: the seed the model samples with."),
+    typer.Option(
+        help="API providers that take it: the seed the model samples with.",
+        rich_help_panel=REQUESTS,
+    ),
 ]
 
 # -- what is asked for, through which API ---------------------------------------------------------
@@ -167,7 +219,8 @@ Cite = Annotated[
         help="page or box: ask for each value's evidence (PDF page, and with box its box; "
         "workbook sheet and cell; CSV row and column), recorded and scored. native "
         "(anthropic): the provider's own citations of each PDF page, asked in a second "
-        "request per PDF document after its answer."
+        "request per PDF document after its answer.",
+        rich_help_panel=ASKED,
     ),
 ]
 Confidence = Annotated[
@@ -176,6 +229,7 @@ Confidence = Annotated[
         "--confidence",
         help="Ask for each value's confidence (0-1), recorded and scored (rank AUC against "
         "correctness, reliability curve).",
+        rich_help_panel=ASKED,
     ),
 ]
 Batch = Annotated[
@@ -185,15 +239,23 @@ Batch = Annotated[
         help="Send the requests through the provider's batch API (the API providers that have "
         "one): half the price, answers within 24 h; --resume polls the batches a stopped run "
         "submitted.",
+        rich_help_panel=BATCH,
     ),
 ]
 BatchSize = Annotated[
     int | None,
-    typer.Option(help="--batch: requests per batch at most (default: the provider's limit)."),
+    typer.Option(
+        help="--batch: requests per batch at most (default: the provider's limit).",
+        rich_help_panel=BATCH,
+    ),
 ]
 PollInterval = Annotated[
     float,
-    typer.Option(callback=finite, help="--batch: seconds between two polls of the batches."),
+    typer.Option(
+        callback=finite,
+        help="--batch: seconds between two polls of the batches.",
+        rich_help_panel=BATCH,
+    ),
 ]
 
 # -- which documents, how many times ------------------------------------------------------
@@ -201,23 +263,32 @@ PollInterval = Annotated[
 Tiers = Annotated[
     str | None,
     typer.Option(
-        help="Only these tiers, comma-separated, e.g. N1,N3 (default: every tier; run "
-        "generates packets of these tiers, extract reads the packets of these tiers)."
+        help="Extract only the packets of these tiers, comma-separated, e.g. N1,N3 (default: "
+        "every tier).",
+        rich_help_panel=DOCUMENTS,
     ),
 ]
 
 DocTypes = Annotated[
     str | None,
-    typer.Option(help="Extract only documents of these types, e.g. sov,loss_run."),
+    typer.Option(
+        help="Extract only documents of these types, e.g. sov,loss_run.",
+        rich_help_panel=DOCUMENTS,
+    ),
 ]
 Formats = Annotated[
-    str | None, typer.Option(help="Extract only documents in these formats: pdf, xlsx, csv.")
+    str | None,
+    typer.Option(
+        help="Extract only documents in these formats: pdf, xlsx, csv.",
+        rich_help_panel=DOCUMENTS,
+    ),
 ]
 Limit = Annotated[
     int | None,
     typer.Option(
         help="Extract only the first N documents left by the filters (packet, then document "
-        "order); the run, its scores and --resume cover those alone."
+        "order); the run, its scores and --resume cover those alone.",
+        rich_help_panel=DOCUMENTS,
     ),
 ]
 Repeats = Annotated[
@@ -225,8 +296,9 @@ Repeats = Annotated[
     typer.Option(
         metavar="K",
         help="Extract every document K times, independently (sim: K derived seeds; an API: "
-        "K requests, each repeat cached apart), into RUN/repeats/r1..rK, each a run; score "
-        "and report show the spread between them.",
+        "K requests, each repeat cached apart), into RUN/repeats/r1..rK, each a run; their "
+        "scores show the spread between them.",
+        rich_help_panel=DOCUMENTS,
     ),
 ]
 
@@ -236,9 +308,9 @@ DryRun = Annotated[
     bool,
     typer.Option(
         "--dry-run",
-        help="Print the documents, tokens and dollars extraction would cost and stop: nothing "
-        "is sent, no API key is needed (run: after generating and auditing the packets; "
-        "continue with --resume).",
+        help="Print the documents, tokens and dollars the extraction would cost, and stop "
+        "before sending anything (no API key is needed).",
+        rich_help_panel=COST,
     ),
 ]
 Resume = Annotated[

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from typing import TYPE_CHECKING, Annotated
 
@@ -132,7 +133,7 @@ def audit(
     if json_output:
         typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
-        _report(result)
+        _report(result, " ".join(f"--packets {shlex.quote(str(p))}" for p in packet_dirs))
     if result.status == FAILED:
         raise typer.Exit(1)
     if result.status == NOT_VERIFIED:
@@ -144,7 +145,9 @@ def _count(checked: int, found: int) -> tuple[str, str, str]:
     return f"{checked:,}", f"{found:,}", f"[red]{missing:,}[/]" if missing else "0"
 
 
-def _report(result: AuditResult) -> None:
+def _report(result: AuditResult, packets: str) -> None:
+    """The audit as a person reads it; `packets` is its --packets options, for the commands
+    that check what it did not."""
     from packetbench.audit.result import (
         NOT_CHECKED,
         NOT_VERIFIED,
@@ -303,19 +306,30 @@ def _report(result: AuditResult) -> None:
         )
     if result.status == PASSED:
         console.print(f"[green]audit passed[/]: {found} in {scope}")
-    elif result.status == NOT_VERIFIED and result.ok:
-        console.print(
-            f"[yellow]audit not verified[/]: {found}, nothing wrong; the pixel rule's "
-            f"verdicts are not proven by its calibration (above), in {scope}",
-            soft_wrap=True,
-        )
     elif result.status == NOT_VERIFIED:
-        documents = totals["findings"][NOT_CHECKED]
+        # What was read passed, what was not is named with the command that reads it, and
+        # the verdict comes last, in words that say neither "passed" nor "failed" alone.
+        console.print(f"audit passed for what it read: {found} in {scope}", soft_wrap=True)
+        if totals["fields_not_checked"] or totals["strings_not_checked"]:
+            documents = totals["findings"][NOT_CHECKED]
+            console.print(
+                f"not checked: {totals['fields_not_checked']:,} located values and "
+                f"{totals['strings_not_checked']:,} visible strings in {documents} document(s), "
+                "on pages only OCR reads (scans, ink, attacked text); to check them: "
+                f"packetbench audit --ocr {packets}",
+                soft_wrap=True,
+                markup=False,
+            )
+        if any(p.calibration_problem() for p in result.packets):
+            console.print(
+                "not checked: the pixel rule's verdicts, which its calibration does not prove "
+                f"(above); to check them: packetbench audit --ocr --ocr-mode full {packets}",
+                soft_wrap=True,
+                markup=False,
+            )
         console.print(
-            f"[yellow]audit not verified[/]: {found}, nothing wrong; "
-            f"{totals['fields_not_checked']:,} located values and "
-            f"{totals['strings_not_checked']:,} strings in {documents} document(s) are on pages "
-            f"without a usable text layer (scans, ink, attacked text) and need --ocr, in {scope}",
+            f"[yellow]audit not verified[/] (exit {NOT_VERIFIED_EXIT}): nothing is wrong, but "
+            "not everything was checked",
             soft_wrap=True,
         )
     else:
@@ -377,4 +391,4 @@ def _line(packet_id: str, finding: Finding) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("audit")(audit)
+    app.command("audit", short_help="Read every truth value back from the rendered files.")(audit)

@@ -41,4 +41,6 @@ def audit_tokens(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("audit-tokens")(audit_tokens)
+    app.command("audit-tokens", short_help="Completions that came near their output-token cap.")(
+        audit_tokens
+    )

@@ -156,4 +156,4 @@ def _print(result: dict[str, Any]) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("compare")(compare)
+    app.command("compare", short_help="Paired statistics of two or more runs.")(compare)

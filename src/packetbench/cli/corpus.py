@@ -12,7 +12,7 @@ corpus_app = typer.Typer(
 )
 
 
-@corpus_app.command("verify")
+@corpus_app.command("verify", short_help="Check every file of a corpus against its lock.")
 def verify(
     folder: Annotated[
         Path, typer.Argument(metavar="FOLDER", help="The corpus folder (with corpus.json).")
@@ -37,4 +37,6 @@ def verify(
 
 
 def register(app: typer.Typer) -> None:
-    app.add_typer(corpus_app, name="corpus")
+    app.add_typer(
+        corpus_app, name="corpus", short_help="Check a corpus of packets against its lock."
+    )

@@ -60,4 +60,4 @@ def difficulty(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("difficulty")(difficulty)
+    app.command("difficulty", short_help="How hard a corpus is to read, per tier.")(difficulty)

@@ -19,69 +19,75 @@ if TYPE_CHECKING:
 
 def extract(
     out: Annotated[Path, typer.Option(help="The run folder to write.")],
-    packets: _o.Packets = None,
-    provider: _o.Provider = "sim",
-    model: _o.Model = None,
-    reasoning: _o.Reasoning = "default",
-    base_url: _o.BaseUrl = None,
-    input_mode: _o.InputMode = "native",
-    max_output_tokens: _o.MaxOutputTokens = None,
-    concurrency: _o.Concurrency = 8,
-    timeout: _o.Timeout = 600.0,
-    retries: _o.Retries = None,
-    backoff: _o.Backoff = 1.0,
-    max_cost: _o.MaxCost = None,
-    dry_run: _o.DryRun = False,
     resume: _o.Resume = False,
     retry_failed: Annotated[
         bool,
         typer.Option("--retry-failed", help="Request again only documents whose record is not ok."),
     ] = False,
-    cache: _o.Cache = None,
-    no_cache: _o.NoCache = False,
-    pricing: _o.Pricing = None,
-    cite: _o.Cite = None,
-    confidence: _o.Confidence = False,
-    sim_calibration: _o.SimCalibration = 0.8,
-    batch: _o.Batch = False,
-    batch_size: _o.BatchSize = None,
-    poll_interval: _o.PollInterval = 30.0,
-    profile: _o.Profile = "typical",
-    sim_seed: _o.SimSeed = 0,
     force: _o.Force = False,
-    temperature: _o.Temperature = None,
-    top_p: _o.TopP = None,
-    sampling_seed: _o.SamplingSeed = None,
-    tiers: _o.Tiers = None,
-    doc_types: _o.DocTypes = None,
-    formats: _o.Formats = None,
-    limit: _o.Limit = None,
+    packets: _o.Packets = None,
     documents: Annotated[
         Path | None,
         typer.Option(
             help="Instead of --packets: a folder of your own documents (*.pdf, *.xlsx, *.csv) "
-            "without truth; the run is verified with a judge, not scored."
+            "without truth; the run is verified with a judge, not scored.",
+            rich_help_panel=_o.PACKETS,
         ),
     ] = None,
     schema: Annotated[
         str | None,
-        typer.Option(help="--documents: the schema (document type) of every document, e.g. sov."),
+        typer.Option(
+            help="--documents: the schema (document type) of every document, e.g. sov.",
+            rich_help_panel=_o.PACKETS,
+        ),
     ] = None,
     schema_map: Annotated[
         Path | None,
         typer.Option(
             help="--documents: a JSON object of file name -> schema; the documents neither it "
-            "nor --schema types are classified by the provider (a classifier prompt)."
+            "nor --schema types are classified by the provider (a classifier prompt).",
+            rich_help_panel=_o.PACKETS,
         ),
     ] = None,
     sim_truth: Annotated[
         Path | None,
         typer.Option(
             help="sim only, with --documents: the generated packets the documents were "
-            "copied from (the simulator reads their truth; the run records none)."
+            "copied from (the simulator reads their truth; the run records none).",
+            rich_help_panel=_o.PACKETS,
         ),
     ] = None,
+    provider: _o.Provider = "sim",
+    model: _o.Model = None,
+    reasoning: _o.Reasoning = "default",
+    input_mode: _o.InputMode = "native",
+    base_url: _o.BaseUrl = None,
+    profile: _o.Profile = "typical",
+    sim_seed: _o.SimSeed = 0,
+    sim_calibration: _o.SimCalibration = 0.8,
+    tiers: _o.Tiers = None,
+    doc_types: _o.DocTypes = None,
+    formats: _o.Formats = None,
+    limit: _o.Limit = None,
     repeats: _o.Repeats = 1,
+    cite: _o.Cite = None,
+    confidence: _o.Confidence = False,
+    max_cost: _o.MaxCost = None,
+    dry_run: _o.DryRun = False,
+    cache: _o.Cache = None,
+    no_cache: _o.NoCache = False,
+    pricing: _o.Pricing = None,
+    max_output_tokens: _o.MaxOutputTokens = None,
+    concurrency: _o.Concurrency = 8,
+    timeout: _o.Timeout = 600.0,
+    retries: _o.Retries = None,
+    backoff: _o.Backoff = 1.0,
+    temperature: _o.Temperature = None,
+    top_p: _o.TopP = None,
+    sampling_seed: _o.SamplingSeed = None,
+    batch: _o.Batch = False,
+    batch_size: _o.BatchSize = None,
+    poll_interval: _o.PollInterval = 30.0,
 ) -> None:
     """Extract every document of the packets into a run folder (one record per document).
 
@@ -193,7 +199,7 @@ def extract(
         )
         done = summary.repeats if isinstance(summary, RepeatsSummary) else [summary]
     for one in done:
-        statuses = ", ".join(f"{n:,} {s}" for s, n in one.by_status.items()) or "none"
+        statuses = ", ".join(f"{n:,} {s}" for s, n in one.statuses.items()) or "none"
         typer.echo(
             f"{one.run}: {one.written:,} of {one.documents:,} documents written "
             f"[{statuses}] by {who}{label}"
@@ -201,7 +207,7 @@ def extract(
         if not simulator:
             typer.echo(_this_run(one))
     if repeats > 1:
-        statuses = ", ".join(f"{n:,} {s}" for s, n in summary.by_status.items()) or "none"
+        statuses = ", ".join(f"{n:,} {s}" for s, n in summary.statuses.items()) or "none"
         typer.echo(
             f"{out}: {len(done)} of {repeats} repeats, {summary.written:,} of "
             f"{summary.documents:,} documents written [{statuses}]; score it with "
@@ -282,4 +288,6 @@ def estimate_line(plan: DryRun, provider: str) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("extract")(extract)
+    app.command("extract", short_help="Send every document to a model, or to the simulator.")(
+        extract
+    )

@@ -76,4 +76,4 @@ def gate(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("gate")(gate)
+    app.command("gate", short_help="Fail CI when a run breaks a rule.")(gate)

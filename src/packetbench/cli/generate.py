@@ -106,4 +106,4 @@ def generate(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("generate")(generate)
+    app.command("generate", short_help="Write packets with their ground truth.")(generate)

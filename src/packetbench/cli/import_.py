@@ -11,7 +11,7 @@ import typer
 import_app = typer.Typer(help="Import a published extraction benchmark.", no_args_is_help=True)
 
 
-@import_app.command("nightmare")
+@import_app.command("nightmare", short_help="The reference corpus and its published runs, as ours.")
 def nightmare(
     path: Annotated[
         Path, typer.Argument(metavar="FOLDER", help="The reference corpus (its clone's root).")
@@ -103,7 +103,7 @@ def nightmare(
         raise typer.Exit(1)
 
 
-@import_app.command("inspect")
+@import_app.command("inspect", short_help="An inspect_ai log of packetbench/extract, as a run.")
 def inspect_log(
     log: Annotated[
         Path, typer.Argument(metavar="LOG", help="The inspect_ai log (.eval or .json).")
@@ -142,4 +142,4 @@ def inspect_log(
 
 
 def register(app: typer.Typer) -> None:
-    app.add_typer(import_app, name="import")
+    app.add_typer(import_app, name="import", short_help="Bring in runs and corpora made elsewhere.")

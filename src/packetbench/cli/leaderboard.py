@@ -95,4 +95,6 @@ def _check(submission: Path, release: Path) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("leaderboard")(leaderboard)
+    app.command("leaderboard", short_help="Rank runs on a release; check a submission.")(
+        leaderboard
+    )

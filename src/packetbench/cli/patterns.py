@@ -48,4 +48,6 @@ def patterns(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("patterns")(patterns)
+    app.command("patterns", short_help="List the presentation patterns and each tier's odds.")(
+        patterns
+    )

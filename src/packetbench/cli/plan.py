@@ -99,4 +99,4 @@ def plan(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("plan")(plan)
+    app.command("plan", short_help="Packets per tier needed to tell two models apart.")(plan)

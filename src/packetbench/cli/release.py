@@ -24,7 +24,7 @@ def _say(line: str) -> None:
         typer.echo(f"release: {line}", err=True)
 
 
-@release_app.command("seeds")
+@release_app.command("seeds", short_help="Draw the test split's private seeds.")
 def seeds(
     spec: Annotated[Path, typer.Argument(metavar="SPEC", help="The release spec (TOML).")],
     out: Annotated[
@@ -41,7 +41,7 @@ def seeds(
     typer.echo(f"{written}: private seeds of the test split (keep it out of the release)")
 
 
-@release_app.command("build")
+@release_app.command("build", short_help="Build the release a spec describes.")
 def build(
     spec: Annotated[Path, typer.Argument(metavar="SPEC", help="The release spec (TOML).")],
     out: Annotated[Path, typer.Option(help="The release folder to write.", metavar="DIR")],
@@ -74,7 +74,7 @@ def build(
     typer.echo(f"release {built.release.title}: digest {built.release.digest}")
 
 
-@release_app.command("verify")
+@release_app.command("verify", short_help="Check every file of a release against its commitment.")
 def verify(
     folder: Annotated[Path, typer.Argument(metavar="DIR", help="The release folder.")],
     seeds: Annotated[
@@ -111,7 +111,7 @@ def verify(
     typer.echo(f"release {release.title}: digest {release.digest}")
 
 
-@release_app.command("refresh")
+@release_app.command("refresh", short_help="Draw a new test split when the old one leaked.")
 def refresh(
     folder: Annotated[Path, typer.Argument(metavar="DIR", help="The release folder.")],
     seeds: Annotated[
@@ -134,7 +134,7 @@ def refresh(
     )
 
 
-@release_app.command("publish")
+@release_app.command("publish", short_help="Copy what may be published (never the test packets).")
 def publish(
     folder: Annotated[Path, typer.Argument(metavar="DIR", help="The release folder.")],
     out: Annotated[Path, typer.Option(help="The public copy to write.", metavar="PUBLIC")],
@@ -148,7 +148,7 @@ def publish(
     typer.echo(f"{out}: release {release.title} without its test packets; digest {release.digest}")
 
 
-@release_app.command("export")
+@release_app.command("export", short_help="Write the release as Parquet, with a dataset card.")
 def export(
     folder: Annotated[Path, typer.Argument(metavar="DIR", help="The release folder.")],
     out: Annotated[Path, typer.Option(help="The dataset folder to write.", metavar="DATA")],
@@ -167,4 +167,6 @@ def export(
 
 
 def register(app: typer.Typer) -> None:
-    app.add_typer(release_app, name="release")
+    app.add_typer(
+        release_app, name="release", short_help="Build, verify, publish and export a release."
+    )

@@ -39,4 +39,4 @@ def report(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("report")(report)
+    app.command("report", short_help="Write a report of one or more runs (Markdown, HTML).")(report)

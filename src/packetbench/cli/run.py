@@ -9,6 +9,10 @@ import typer
 
 from packetbench.cli import _options as _o
 
+# run's own panels of --help, beside the extraction options' (`_options`)
+AUDIT = "Audit"
+WORKERS = "Workers (generate, audit, score)"
+
 
 class _Display:
     """Stage lines on stdout as each stage ends; a live progress bar on a terminal's stderr."""
@@ -31,8 +35,11 @@ class _Display:
             completed=total if total is not None else 1,
             total=total if total is not None else 1,
         )
+        # A summary of several lines (what the audit did not check, and how to check it)
+        # keeps its time on its first line and its other lines under it.
+        first, *rest = summary.split("\n")
         self.progress.console.print(
-            f"{stage:<9} {summary} in {seconds:.1f} s",
+            "\n".join([f"{stage:<9} {first} in {seconds:.1f} s", *(f"{'':<9} {r}" for r in rest)]),
             markup=False,
             highlight=False,
             soft_wrap=True,
@@ -41,45 +48,26 @@ class _Display:
 
 def run(
     out: Annotated[Path, typer.Option(help="The folder to work in.")] = Path("packetbench-run"),
-    tiers: _o.Tiers = None,
-    count: Annotated[int, typer.Option(help="Packets per tier.")] = 1,
-    seed: Annotated[int, typer.Option(help="Seed of each tier's first packet.")] = 1,
-    provider: _o.Provider = "sim",
-    profile: _o.Profile = "typical",
-    sim_seed: _o.SimSeed = 0,
-    model: _o.Model = None,
-    reasoning: _o.Reasoning = "default",
-    input_mode: _o.InputMode = "native",
-    base_url: _o.BaseUrl = None,
-    max_output_tokens: _o.MaxOutputTokens = None,
-    concurrency: _o.Concurrency = 8,
-    max_cost: _o.MaxCost = None,
-    jobs: Annotated[
-        int,
-        typer.Option(
-            help="Worker processes for generate, audit and score (or CPUs of the Ray instance "
-            "started for the run)."
-        ),
-    ] = 1,
-    executor: Annotated[
-        str,
-        typer.Option(help="Where generate, audit and score run: local (worker processes) or ray."),
-    ] = ("local"),
-    ray_address: Annotated[
-        str | None, typer.Option(help="--executor ray: 'auto' or HOST:PORT of a running cluster.")
-    ] = None,
-    force: _o.Force = False,
     resume: _o.Resume = False,
-    cite: _o.Cite = None,
-    confidence: _o.Confidence = False,
-    sim_calibration: _o.SimCalibration = 0.8,
-    batch: _o.Batch = False,
-    batch_size: _o.BatchSize = None,
-    poll_interval: _o.PollInterval = 30.0,
+    force: _o.Force = False,
+    tiers: Annotated[
+        str | None,
+        typer.Option(
+            help="Generate packets of these tiers, comma-separated, e.g. N1,N3 (default: N1 to "
+            "N5).",
+            rich_help_panel=_o.PACKETS,
+        ),
+    ] = None,
+    count: Annotated[int, typer.Option(help="Packets per tier.", rich_help_panel=_o.PACKETS)] = 1,
+    seed: Annotated[
+        int, typer.Option(help="Seed of each tier's first packet.", rich_help_panel=_o.PACKETS)
+    ] = 1,
     set_: Annotated[
         list[str] | None,
         typer.Option(
-            "--set", help="Override a tier knob (as generate --set), e.g. --set documents=sov_pdf."
+            "--set",
+            help="Override a tier knob (as generate --set), e.g. --set documents=sov_pdf.",
+            rich_help_panel=_o.PACKETS,
         ),
     ] = None,
     ocr: Annotated[
@@ -88,28 +76,16 @@ def run(
             "--ocr",
             help="The audit OCRs the pages without a usable text layer (as audit --ocr; needs "
             "the tesseract binary).",
+            rich_help_panel=AUDIT,
         ),
     ] = False,
-    dry_run: _o.DryRun = False,
-    timeout: _o.Timeout = 600.0,
-    retries: _o.Retries = None,
-    backoff: _o.Backoff = 1.0,
-    cache: _o.Cache = None,
-    no_cache: _o.NoCache = False,
-    pricing: _o.Pricing = None,
-    temperature: _o.Temperature = None,
-    top_p: _o.TopP = None,
-    sampling_seed: _o.SamplingSeed = None,
-    doc_types: _o.DocTypes = None,
-    formats: _o.Formats = None,
-    limit: _o.Limit = None,
-    repeats: _o.Repeats = 1,
     audit_sample: Annotated[
         str,
         typer.Option(
             metavar="N|P%|all|auto",
             help="Packets the audit reads (as audit --sample); auto: every packet up to 200, "
             "a seeded sample of 200 above.",
+            rich_help_panel=AUDIT,
         ),
     ] = "auto",
     ocr_sample: Annotated[
@@ -118,8 +94,61 @@ def run(
             metavar="N|P%|all|auto",
             help="With --ocr: audited packets OCR reads (as audit --ocr-sample); auto: all "
             "up to 100, a seeded sample of 100 above.",
+            rich_help_panel=AUDIT,
         ),
     ] = "auto",
+    provider: _o.Provider = "sim",
+    model: _o.Model = None,
+    reasoning: _o.Reasoning = "default",
+    input_mode: _o.InputMode = "native",
+    base_url: _o.BaseUrl = None,
+    profile: _o.Profile = "typical",
+    sim_seed: _o.SimSeed = 0,
+    sim_calibration: _o.SimCalibration = 0.8,
+    doc_types: _o.DocTypes = None,
+    formats: _o.Formats = None,
+    limit: _o.Limit = None,
+    repeats: _o.Repeats = 1,
+    cite: _o.Cite = None,
+    confidence: _o.Confidence = False,
+    max_cost: _o.MaxCost = None,
+    dry_run: _o.DryRun = False,
+    cache: _o.Cache = None,
+    no_cache: _o.NoCache = False,
+    pricing: _o.Pricing = None,
+    max_output_tokens: _o.MaxOutputTokens = None,
+    concurrency: _o.Concurrency = 8,
+    timeout: _o.Timeout = 600.0,
+    retries: _o.Retries = None,
+    backoff: _o.Backoff = 1.0,
+    temperature: _o.Temperature = None,
+    top_p: _o.TopP = None,
+    sampling_seed: _o.SamplingSeed = None,
+    batch: _o.Batch = False,
+    batch_size: _o.BatchSize = None,
+    poll_interval: _o.PollInterval = 30.0,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            help="Worker processes for generate, audit and score (or CPUs of the Ray instance "
+            "started for the run).",
+            rich_help_panel=WORKERS,
+        ),
+    ] = 1,
+    executor: Annotated[
+        str,
+        typer.Option(
+            help="Where generate, audit and score run: local (worker processes) or ray.",
+            rich_help_panel=WORKERS,
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            help="--executor ray: 'auto' or HOST:PORT of a running cluster.",
+            rich_help_panel=WORKERS,
+        ),
+    ] = None,
 ) -> None:
     """The whole benchmark in one command: generate, audit, extract, score, report.
 
@@ -260,4 +289,4 @@ def run(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("run")(run)
+    app.command("run", short_help="Generate, audit, extract, score and report in one go.")(run)

@@ -97,4 +97,4 @@ def score(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("score")(score)
+    app.command("score", short_help="Score a run against the truth.")(score)

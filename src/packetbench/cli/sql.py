@@ -88,4 +88,4 @@ def _print(columns: list[str], rows: list[dict[str, Any]], output: str) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("sql")(sql)
+    app.command("sql", short_help="Query the results of runs with SQL.")(sql)

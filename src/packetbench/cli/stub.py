@@ -80,7 +80,10 @@ def stub(
     environment (OPENAI_BASE_URL, ANTHROPIC_BASE_URL, GOOGLE_GEMINI_BASE_URL, and a stub key
     in OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY): given a command after --, stub
     runs it with them set; alone, it prints them as export lines and serves until Ctrl-C.
-    Answers are the truth: a run against a stub measures the harness, never a model."""
+    Answers are the truth: a run against a stub measures the harness, never a model. A
+    document sent as text whose pages carry no text (a scan without a text layer) is answered
+    as a reader of that text can, with every value null. A request of no known document is
+    refused (400) with what the stub expected and what it got."""
     import os
     import signal
     import subprocess
@@ -135,14 +138,18 @@ def _answered(servers: Mapping[str, StubServer]) -> str:
     parts = []
     for api, server in servers.items():
         faulted = sum(1 for i in server.injected if i.fault)
+        # requests it refused (400, 401) are named: each record says why
+        refused = f", {len(server.rejected)} refused" if server.rejected else ""
         parts.append(
             f"{api} {sum(server.requests.values())} request(s) "
-            f"({faulted} faulted, {server.batches_created} batch(es))"
+            f"({faulted} faulted, {server.batches_created} batch(es){refused})"
         )
     return "answered " + "; ".join(parts)
 
 
 def register(app: typer.Typer) -> None:
     app.command(
-        "stub", context_settings={"allow_interspersed_args": False, "ignore_unknown_options": True}
+        "stub",
+        short_help="Local stand-ins of the OpenAI, Anthropic and Gemini APIs.",
+        context_settings={"allow_interspersed_args": False, "ignore_unknown_options": True},
     )(stub)

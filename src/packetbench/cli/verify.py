@@ -25,7 +25,12 @@ def verify(
         ),
     ] = "sim",
     model: _o.Model = None,
-    packets: _o.Packets = None,
+    packets: Annotated[
+        Path | None,
+        typer.Option(
+            help="The packets the run was extracted from (default: the folder run.json names)."
+        ),
+    ] = None,
     claims_per_request: Annotated[
         int, typer.Option(help="Claims per judge request (each request is one document's).")
     ] = 20,
@@ -222,4 +227,6 @@ def _shown(found: dict[str, Any]) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("verify")(verify)
+    app.command("verify", short_help="Label every claim with a judge, calibrated on the truth.")(
+        verify
+    )

@@ -55,6 +55,7 @@ def view(
     from packetbench.benchmark.viewer.source import open_runs
 
     pages = Pages(cache or default_cache())
+    pages.check_cache()
     if out is not None:
         from packetbench.benchmark.viewer.export import check_target, export
         from packetbench.core.progress import bar
@@ -96,4 +97,4 @@ def view(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("view")(view)
+    app.command("view", short_help="Browse a run document by document, page by page.")(view)

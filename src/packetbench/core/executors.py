@@ -8,11 +8,13 @@ many workers it had. At most a few tasks per worker are in flight, so the result
 to be consumed stay few however many tasks there are.
 
 A task that raises is run again (`retries` times); if it still fails the run stops with
-`TaskFailed` naming the task (a packet id) and the error's last line, never dropping it: a
-crash, which the command line reports with exit code 1. Bad input and bad usage (the `fatal`
-classes, `InputError` always among them) stop the run as they are, and a bug the project
-detects itself (a `PacketbenchError` such as `LayoutError`) is not retried: both would fail
-again.
+`TaskFailed` naming the task (a packet id, or a held-out packet's position: a label never
+carries what a task keeps private) and the error's last line, never dropping it: a crash,
+which the command line reports with exit code 1. Bad input and bad usage (the `fatal`
+classes, `InputError` and `WriteFailed` always among them) stop the run as they are, and a
+bug the project detects itself (a `PacketbenchError` such as `LayoutError`) is not retried:
+both would fail again. Nor is a write the machine refused (a full disk): it stops the run as
+`WriteFailed` naming the task, "cannot write", not as a crash.
 """
 
 from __future__ import annotations
@@ -24,8 +26,15 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from packetbench.core.errors import InputError, PacketbenchError, TaskFailed, UsageError
+from packetbench.core.errors import (
+    InputError,
+    PacketbenchError,
+    TaskFailed,
+    UsageError,
+    WriteFailed,
+)
 from packetbench.core.worker_pool import stop_pool, worker_pool
+from packetbench.core.writing import machine_refused, refused_write
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -43,10 +52,12 @@ class Executor(Protocol):
 
 def _final(error: BaseException, attempt: int, retries: int) -> bool:
     """Whether a task that raised `error` on attempt `attempt` is not tried again."""
-    return attempt > retries or isinstance(error, PacketbenchError)
+    return attempt > retries or isinstance(error, PacketbenchError) or machine_refused(error)
 
 
-def _failed(label: str, attempts: int, error: BaseException) -> TaskFailed:
+def _failed(label: str, attempts: int, error: BaseException) -> PacketbenchError:
+    if machine_refused(error):
+        return refused_write(label, error)
     reason = " ".join(f"{type(error).__name__}: {error}".split())
     return TaskFailed(f"{label}: failed {attempts} time(s), last with {reason}")
 
@@ -57,7 +68,7 @@ class LocalExecutor:
 
     jobs: int = 1
     retries: int = RETRIES
-    fatal: tuple[type[BaseException], ...] = (InputError,)
+    fatal: tuple[type[BaseException], ...] = (InputError, WriteFailed)
     name: str = "local"
 
     def map(
@@ -147,7 +158,7 @@ class RayExecutor:
     address: str | None = None
     jobs: int = 2
     retries: int = RETRIES
-    fatal: tuple[type[BaseException], ...] = (InputError,)
+    fatal: tuple[type[BaseException], ...] = (InputError, WriteFailed)
     name: str = "ray"
 
     def _connect(self) -> Any:
@@ -244,7 +255,7 @@ def make_executor(
     """The executor a command's --executor, --jobs and --ray-address ask for."""
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1 (got {jobs})")
-    stops: tuple[type[BaseException], ...] = (InputError, *fatal)
+    stops: tuple[type[BaseException], ...] = (InputError, WriteFailed, *fatal)
     if name == "local":
         if ray_address is not None:
             raise UsageError("--ray-address is for --executor ray")

@@ -23,8 +23,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from packetbench.core import sealed
 from packetbench.core.errors import InputError
 from packetbench.core.safe_read import read_text
+from packetbench.core.writing import machine_refused, refused_write, write_error
 
 LOCK_NAME = ".packetbench.lock"
 _HELD: dict[tuple[Path, str], int] = {}  # (folder, lock file) held here, and how often
@@ -60,20 +62,27 @@ def _command() -> str:
 
 @contextmanager
 def hold(
-    folder: Path, wait: bool = False, create: bool = True, name: str = LOCK_NAME
+    folder: Path,
+    wait: bool = False,
+    create: bool = True,
+    name: str = LOCK_NAME,
+    shown: Path | None = None,
 ) -> Iterator[None]:
     """Hold `folder` (created if missing) for writing until the block ends.
 
     FolderBusy naming the holder when another live process holds it, unless `wait`, which
     waits for it instead. Re-entrant within one process. Folders made for the lock are
     removed again when the block leaves them empty. `name` is the lock file's (another
-    than LOCK_NAME locks one thing in the folder, not the folder: a viewer export beside
-    it). Without `create`, a folder that is not
+    than LOCK_NAME locks one thing in the folder, not the folder: an output folder beside
+    it, which `shown` names in the messages). Without `create`, a folder that is not
     there is not held (the command reading it will say what is wrong).
     """
     if not create and not folder.is_dir():
         yield
         return
+    sealed.refuse_inside(folder)
+    if shown is None:
+        shown = folder
     key = (folder.resolve(), name)
     if key in _HELD:
         _HELD[key] += 1
@@ -86,6 +95,8 @@ def hold(
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
+        if machine_refused(error):
+            raise refused_write(folder, error) from None
         raise InputError(
             f"{folder}: cannot create the folder ({error.strerror or type(error).__name__})"
         ) from None
@@ -100,9 +111,8 @@ def hold(
                 raise InputError(
                     f"{path}: a symbolic link, not a lock file; refusing to write through it"
                 ) from None
-            raise InputError(
-                f"{folder}: cannot lock the folder ({error.strerror or type(error).__name__})"
-            ) from None
+            _remove_made(created)
+            raise write_error(path if machine_refused(error) else shown, error) from None
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
             raise InputError(f"{path}: not a regular file, not a lock file; refusing to use it")
@@ -110,7 +120,7 @@ def hold(
             fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:
             os.close(fd)
-            raise FolderBusy(f"{folder}: is being written by {_holder(path)}") from None
+            raise FolderBusy(f"{shown}: is being written by {_holder(path)}") from None
         try:
             same = os.stat(path).st_ino == os.fstat(fd).st_ino
         except FileNotFoundError:
@@ -124,8 +134,14 @@ def hold(
         "command": _command(),
         "since": time.strftime("%H:%M:%S"),
     }
-    os.ftruncate(fd, 0)
-    os.write(fd, json.dumps(info).encode("utf-8"))
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, json.dumps(info).encode("utf-8"))
+    except OSError as error:  # a full disk: no lock file is left, empty or not
+        path.unlink(missing_ok=True)
+        os.close(fd)
+        _remove_made(created)
+        raise write_error(path, error) from None
     _HELD[key] = 1
     try:
         yield
@@ -135,8 +151,38 @@ def hold(
             path.unlink(missing_ok=True)  # before the unlock: a waiter then retakes a new file
         finally:
             os.close(fd)
-        for made in created:  # a refused command leaves no empty folder it made for the lock
-            try:
-                made.rmdir()
-            except OSError:
-                break
+        _remove_made(created)
+
+
+def _remove_made(created: list[Path]) -> None:
+    """Remove the folders made for a lock, innermost first, while they are empty: a refused
+    command leaves no empty folder it made."""
+    for made in created:
+        try:
+            made.rmdir()
+        except OSError:
+            break
+
+
+def remove_stale(folder: Path, name: str = LOCK_NAME) -> None:
+    """Remove the lock file `name` of `folder` when nobody holds it (its writer was killed:
+    the kernel dropped the lock, the file stayed). Taken the way `hold` takes it, so a
+    writer that holds it meanwhile keeps it."""
+    path = folder / name
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return  # held: not stale
+        if os.stat(path).st_ino == os.fstat(fd).st_ino:
+            path.unlink()
+    except OSError:
+        return
+    finally:
+        os.close(fd)

@@ -9,7 +9,11 @@ the ceiling of its kind; a file another library opens by name (pdfium, openpyxl,
 first passed to `check_file`. Anything else is `UnsafeFile`, one line naming the file.
 
 A missing or unreadable file raises the `OSError` an ordinary read would, so callers keep
-their own wording for those.
+their own wording for those. `toml_file` (and `parse_json` for JSON) is the one way a
+command reads a settings file it did not write (a release spec, a seed file, gate rules,
+submission.toml; release.json, run.json): BadInput naming the file for every way it can be
+wrong, nesting past MAX_DEPTH included (Python's TOML reader recurses, and ends in a
+RecursionError at a few hundred levels).
 """
 
 from __future__ import annotations
@@ -17,12 +21,13 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from packetbench.core.errors import InputError
+from packetbench.core.errors import BadInput, InputError
 
 _MB = 1 << 20
 # The largest file of each kind packetbench reads. Generous (the canonical N5 packet's largest
@@ -196,3 +201,31 @@ def parse_json(data: bytes | str) -> Any:
 def load_json(path: Path, kind: str) -> Any:
     """`parse_json` of the regular file `path` (`read_bytes`)."""
     return parse_json(read_bytes(path, kind))
+
+
+def parse_toml(text: str) -> dict[str, Any]:
+    """TOML from outside: ValueError when it is not TOML, or nests deeper than MAX_DEPTH."""
+    try:
+        value = tomllib.loads(text)
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
+    if _nesting(value) > MAX_DEPTH:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+    return value
+
+
+def toml_file(path: Path, what: str, kind: str = "settings") -> dict[str, Any]:
+    """The TOML file `path` from outside (`what` it should be, for the message when it is
+    missing): BadInput naming it for every way it can be wrong."""
+    try:
+        data = read_bytes(path, kind)
+    except FileNotFoundError:
+        raise BadInput(f"{path}: missing ({what})") from None
+    except OSError as error:
+        raise BadInput(f"{path}: unreadable ({error.strerror or type(error).__name__})") from None
+    try:
+        return parse_toml(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BadInput(f"{path}: not UTF-8 text") from None
+    except ValueError as error:
+        raise BadInput(f"{path}: not TOML ({' '.join(str(error).split())})") from None

@@ -4,7 +4,9 @@ refusal of a write becomes (one line, nothing half written left).
 `write_atomic` writes a temporary file beside its target and renames it into place, with the
 mode an ordinary write would give it; `write_json` writes the stable JSON layout that way;
 `remove_left_behind` deletes what a killed writer left; `check_outputs` is the one policy for
-files a command replaces (only with --force).
+files a command replaces (only with --force). `write_error` is the one way a failed write
+becomes a message: it names the file that failed (`naming` gives the name to writes that
+carry none, such as a Parquet writer's), never "standard output".
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ import re
 import shutil
 import tempfile
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from packetbench.core import stopping
-from packetbench.core.errors import BadInput, UsageError, WriteFailed
+from packetbench.core.errors import BadInput, InputError, UsageError, WriteFailed
 from packetbench.core.jsonfile import dump_json
 from packetbench.core.worker_pool import alive
 
@@ -77,14 +80,44 @@ def machine_refused(error: BaseException) -> bool:
     return any(words in str(error) for words in _MACHINE_WORDS)
 
 
-def refused_write(path: Path, error: BaseException) -> WriteFailed:
+def _reason(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.errno:
+        return os.strerror(error.errno)  # pyarrow's own strerror wraps the system's words
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return next((w for w in _MACHINE_WORDS if w in str(error)), type(error).__name__)
+
+
+def refused_write(path: Path | str, error: BaseException) -> WriteFailed:
     """The one-line WriteFailed for a write of `path` the machine refused."""
-    reason = (
-        error.strerror
-        if isinstance(error, OSError) and error.strerror
-        else next((w for w in _MACHINE_WORDS if w in str(error)), type(error).__name__)
-    )
-    return WriteFailed(f"{path}: cannot write ({reason}); nothing half written is left")
+    return WriteFailed(f"{path}: cannot write ({_reason(error)}); nothing half written is left")
+
+
+def write_error(path: Path | str, error: BaseException) -> WriteFailed | InputError:
+    """The one-line error of a write of `path` that failed with `error`: WriteFailed (exit 1)
+    when the machine refused it (a full disk), BadInput (exit 2) when the path cannot be
+    written (a read-only folder, a file where a folder belongs)."""
+    if machine_refused(error):
+        return refused_write(path, error)
+    return BadInput(f"{path}: cannot write ({_reason(error)})")
+
+
+@contextmanager
+def naming(path: Path | str) -> Iterator[None]:
+    """Writes inside the block that the machine refuses, or that fail naming no file, are
+    one line naming `path`: for writers whose errors name no file (pyarrow's, DuckDB's,
+    `os.write`'s) and for files written under a scratch name. An error that names a file of
+    its own (a read of an input) is left to the caller."""
+    try:
+        yield
+    except OSError as error:
+        if error.filename is not None and not machine_refused(error):
+            raise
+        raise write_error(path, error) from None
+    except Exception as error:
+        if machine_refused(error):
+            raise refused_write(path, error) from None
+        raise
 
 
 def write_atomic(path: Path, data: bytes | Iterable[bytes]) -> None:
@@ -99,9 +132,9 @@ def write_atomic(path: Path, data: bytes | Iterable[bytes]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise BadInput(
-            f"{path.parent}: cannot create the folder ({error.strerror or type(error).__name__})"
-        ) from None
+        if machine_refused(error):
+            raise refused_write(path, error) from None
+        raise BadInput(f"{path.parent}: cannot create the folder ({_reason(error)})") from None
     if path.is_dir():
         raise BadInput(f"{path}: is a folder, cannot write a file there")
     remove_left_behind(path.parent, path.name)
@@ -110,7 +143,7 @@ def write_atomic(path: Path, data: bytes | Iterable[bytes]) -> None:
             prefix=f".{path.name}.tmp-{os.getpid()}-", dir=path.parent
         )
     except OSError as error:
-        raise BadInput(f"{path}: cannot write ({error.strerror or type(error).__name__})") from None
+        raise write_error(path, error) from None
     try:
         with os.fdopen(handle, "wb") as out:
             os.fchmod(out.fileno(), 0o666 & ~umask())
@@ -122,9 +155,7 @@ def write_atomic(path: Path, data: bytes | Iterable[bytes]) -> None:
         os.replace(temporary, path)
     except OSError as error:
         Path(temporary).unlink(missing_ok=True)
-        if machine_refused(error):
-            raise refused_write(path, error) from None
-        raise BadInput(f"{path}: cannot write ({error.strerror or type(error).__name__})") from None
+        raise write_error(path, error) from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise

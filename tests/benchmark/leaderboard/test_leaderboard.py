@@ -11,7 +11,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from tests.support.chromium import chromium, open_page
+from tests.support.chromium import chromium, cut, open_page
 from tests.support.corpus_fixture import write_corpus
 from tests.support.releases import RunCli, build, tree, write_spec
 
@@ -249,6 +249,38 @@ def test_the_html_leaderboard_renders_its_rows_in_chromium(board: Path) -> None:
         badges = page.evaluate("document.querySelectorAll('span.badge.sim').length")
         worse = page.evaluate("document.querySelectorAll('span.worse').length")
     assert rows == 2 and badges == 2 and worse >= 1
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(chromium() is None, reason="chromium is not installed")
+def test_the_html_leaderboard_fits_1280_px_with_every_column(
+    board: Path, run_cli: RunCli, tmp_path: Path
+) -> None:
+    """With a run that cites its values and states confidences, the board has every column
+    it can have (grounding, citation precision, confidence AUC): at 1280 px none is cut, and
+    "vs leader" is read without scrolling sideways."""
+    release = board / "rel"
+    cited = tmp_path / "sim-cited"
+    done = run_cli(
+        "extract", "--provider", "sim", "--profile", "typical", "--sim-seed", "2",
+        "--cite", "box", "--confidence", "--packets", str(release / "dev"), "--out", str(cited),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert run_cli("score", str(cited), "--packets", str(release / "dev")).returncode == 0
+    runs = [board / "runs" / "sim-sloppy", board / "runs" / "sim-perfect", cited]
+    done = run_cli(
+        "leaderboard", *map(str, runs), "--release", str(release), "--out", str(tmp_path / "b")
+    )
+    assert done.returncode == 0, done.stderr
+    with open_page(tmp_path / "b" / "leaderboard.html", 1280, 900) as page:
+        heads = page.evaluate(
+            "Array.from(document.querySelectorAll('thead th')).map(t => t.innerText)"
+        )
+        found = cut(page)
+    assert any(h.startswith("Grounding F1") for h in heads)
+    assert any(h.startswith("Confidence AUC") for h in heads)
+    assert heads[-1].split() == ["vs", "leader"]
+    assert found == []
 
 
 @pytest.mark.slow

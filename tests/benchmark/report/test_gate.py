@@ -140,7 +140,8 @@ def test_bad_rules_name_the_rule(tmp_path: Path) -> None:
         '[[rule]]\nmetric = "halluc_numbers"\nmax = 0.1\nstatistic = "p99"\n': "statistic",
         '[[rule]]\nno_regression = ["speed"]\n': "unknown rate 'speed'",
         '[[rule]]\nno_regression = ["faithfulness"]\nalpha = 2\n': "alpha must be",
-        "[[rule]\nbroken": "not a TOML rules file",
+        "[[rule]\nbroken": "not TOML",
+        "x = " + "[" * 10_000 + "]" * 10_000: "not TOML (nested deeper than 100 levels)",
         "": "no [[rule]] tables",
         '[[rules]]\nmetric = "halluc_numbers"\n': "unknown table 'rules'",
     }

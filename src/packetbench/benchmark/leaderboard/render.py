@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -15,8 +16,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from packetbench.benchmark.leaderboard.board import COLUMNS, Board, Cell, Row
 from packetbench.benchmark.stats import bootstrap
+from packetbench.core.output_folder import OutputFolder, check, output_folder
 from packetbench.core.resources import resource_dir
-from packetbench.core.writing import check_outputs, write_atomic
 
 FILES = ("leaderboard.md", "leaderboard.html", "leaderboard.csv")
 SHORT = {"accuracy": "acc", "halluc_numbers": "num", "halluc_strings": "str"}
@@ -208,8 +209,8 @@ def csv_text(board: Board) -> str:
 
 
 def write_board(board: Board, out: Path, force: bool = False) -> Written:
-    """Write leaderboard.md, .html and .csv into `out` (existing ones only with `force`)."""
-    check_outputs(out, FILES, force, "leaderboard")
+    """Write leaderboard.md, .html and .csv into `out` (existing ones only with `force`), as
+    every output folder is written (`core.output_folder`): all three new or all three old."""
     env = _environment()
     values = context(board)
     texts = {
@@ -217,11 +218,21 @@ def write_board(board: Board, out: Path, force: bool = False) -> Written:
         "leaderboard.html": env.get_template("leaderboard.html.j2").render(values),
         "leaderboard.csv": csv_text(board),
     }
-    for name in FILES:
-        write_atomic(out / name, texts[name].encode("utf-8"))
+    with _board_folder(out, force) as into:
+        for name in FILES:
+            into.write(name, texts[name].encode("utf-8"))
     return Written([out / name for name in FILES])
 
 
+def _board_folder(out: Path, force: bool) -> AbstractContextManager[OutputFolder]:
+    return output_folder(
+        out, frozenset(FILES), command="leaderboard", force=force, what="leaderboard"
+    )
+
+
 def check_free(out: Path, force: bool) -> None:
-    """Refuse before any work when the outputs exist (and no --force)."""
-    check_outputs(out, FILES, force, "leaderboard")
+    """Refuse before any work what `write_board` would refuse (an existing leaderboard
+    without `force`, a folder holding other files, a folder inside a release)."""
+    check(
+        out, frozenset(FILES), command="leaderboard", force=force, what="leaderboard", release=False
+    )

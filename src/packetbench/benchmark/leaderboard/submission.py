@@ -19,7 +19,6 @@ part of a split or on two splits, fails the check: exit 1, with the first reason
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,13 +62,9 @@ def _inside(base: Path, relative: str, where: Path) -> Path:
 
 
 def _read_file(path: Path) -> SubmissionFile:
+    data = safe_read.toml_file(path, "a submission file")
     try:
-        data = tomllib.loads(safe_read.read_text(path, "settings"))
         found = SubmissionFile.model_validate(data)
-    except (OSError, UnicodeDecodeError) as error:
-        raise BadInput(f"{path}: unreadable ({error})") from None
-    except tomllib.TOMLDecodeError as error:
-        raise BadInput(f"{path}: not TOML ({error})") from None
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or FILE
@@ -79,11 +74,17 @@ def _read_file(path: Path) -> SubmissionFile:
     return found
 
 
+def _log(path: Path) -> tuple[RunPacket, ...]:
+    # A FIFO or a device is named for what it is (never "missing"), and never opened.
+    safe_read.check_file(path, "run")
+    return log_packets(path)[1]
+
+
 def _packets(submission: Path) -> tuple[str, tuple[RunPacket, ...], SubmissionFile | None]:
-    if submission.is_file():
-        return "inspect log", log_packets(submission)[1], None
-    if not submission.is_dir():
+    if not submission.exists():
         raise BadInput(f"{submission}: missing (a run folder, an inspect log or a submission)")
+    if not submission.is_dir():
+        return "inspect log", _log(submission), None
     if (submission / FILE).exists():
         named = _read_file(submission / FILE)
         if named.run is not None:
@@ -91,7 +92,9 @@ def _packets(submission: Path) -> tuple[str, tuple[RunPacket, ...], SubmissionFi
             return "run folder", run_info(run).packets, named
         assert named.log is not None
         log = _inside(submission, named.log, submission / FILE)
-        return "inspect log", log_packets(log)[1], named
+        if not log.exists():
+            raise BadInput(f"{submission / FILE}: log: {named.log} is missing")
+        return "inspect log", _log(log), named
     return "run folder", run_info(submission).packets, None
 
 

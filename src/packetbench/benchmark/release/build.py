@@ -1,21 +1,27 @@
 """`release seeds`, `release build`, `release refresh` and `release publish`.
 
-A release is built in a staging folder beside DIR and moved into place only when every file
-is written and hashed, so a failed or interrupted build leaves DIR as it was. The same spec,
-seed file and packetbench version give the same bytes in every file, release.json and
-COMMITMENT included: nothing in them depends on time, paths outside the release, or workers.
+Every one writes its folder as every output folder is written (`core.output_folder`): one
+writer at a time, refused inside another release and over files it did not write, built in
+a scratch folder beside DIR and moved into place only when every file is written and
+hashed, so a failed, interrupted or killed build leaves DIR as it was (the next command
+removes the scratch a killed one left). The same spec, seed file and packetbench version
+give the same bytes in every file, release.json and COMMITMENT included: nothing in them
+depends on time, paths outside the release, or workers.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import stat
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
 from packetbench import __version__
 from packetbench.benchmark.release import reading
+from packetbench.benchmark.release.generation import generate_dev, generate_test, hash_tree
 from packetbench.benchmark.release.layout import (
     COMMITMENT,
     FORMAT,
@@ -28,7 +34,6 @@ from packetbench.benchmark.release.layout import (
     manifest_bytes,
     read_release,
     split_digest,
-    test_folder,
 )
 from packetbench.benchmark.release.spec import (
     LoadedSpec,
@@ -41,11 +46,14 @@ from packetbench.benchmark.release.spec import (
     resolved_knobs,
     seed_text,
 )
-from packetbench.core import ids, safe_read
+from packetbench.core import ids, safe_read, sealed
 from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.locking import hold
+from packetbench.core.output_folder import OutputFolder, output_folder
 from packetbench.core.writing import write_atomic
 
-OWN = {RELEASE, COMMITMENT, "dev", "test"}  # what `build` writes into DIR
+OWN = frozenset({RELEASE, COMMITMENT, "dev", "test"})  # what `build` writes into DIR
+PUBLIC = frozenset({RELEASE, COMMITMENT, "dev"})  # ... and `publish`
 Progress = Callable[[str], None]
 
 
@@ -61,42 +69,22 @@ def write_seeds(spec_path: Path, out: Path | None, force: bool = False) -> Path:
         raise UsageError(f"{spec_path}: has no [split.test]; a dev split's seeds are in the spec")
     target = out or loaded.seed_file()
     assert target is not None  # the spec check makes a test split name its seed file
-    if target.is_dir():
-        raise UsageError(f"{target}: is a folder, not a seed file")
-    if target.exists() and not force:
+    if sealed.release_around(target.parent) is not None:
         raise UsageError(
-            f"{target}: already exists (a release built from it would change if it were "
-            "replaced; use --force to draw new seeds anyway)"
+            f"{target}: inside a release folder; the seed file must be kept out of it (it "
+            "would be published with the release)"
         )
-    write_atomic(target, seed_text(draw(loaded.spec.name, test.tiers)))
+    # Held while it is checked and written: two draws at once never both find it missing.
+    with hold(target.parent, name=f".{target.name}.packetbench.lock", shown=target):
+        if target.is_dir():
+            raise UsageError(f"{target}: is a folder, not a seed file")
+        if target.exists() and not force:
+            raise UsageError(
+                f"{target}: already exists (a release built from it would change if it were "
+                "replaced; use --force to draw new seeds anyway)"
+            )
+        write_atomic(target, seed_text(draw(loaded.spec.name, test.tiers)))
     return target
-
-
-def _check_out(out: Path, force: bool) -> None:
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"{out}: exists and is not a folder")
-    if not out.is_dir() or not any(out.iterdir()):
-        return
-    if not force:
-        raise UsageError(f"{out}: already exists (use --force to replace the release)")
-    other = sorted(p.name for p in out.iterdir() if p.name not in OWN)
-    if other:
-        raise UsageError(
-            f"{out}: holds {other[0]}, which release build did not write; --force replaces "
-            "only a release (choose another folder)"
-        )
-
-
-def _hash_tree(folder: Path, prefix: str) -> dict[str, str]:
-    """path under the release -> sha256 of every regular file below `folder`."""
-    lines: dict[str, str] = {}
-    for path in sorted(folder.rglob("*")):
-        if path.is_symlink():
-            raise BadInput(f"{path}: a symbolic link; a release holds regular files only")
-        if path.is_file():
-            relative = path.relative_to(folder).as_posix()
-            lines[f"{prefix}/{relative}"] = safe_read.sha256(path, "document")
-    return lines
 
 
 def _pages(folder: Path) -> tuple[dict[str, int], reading.PacketInfo]:
@@ -104,37 +92,32 @@ def _pages(folder: Path) -> tuple[dict[str, int], reading.PacketInfo]:
     return {doc.doc_id: reading.pages(folder, doc) for doc in info.documents}, info
 
 
-def _generate(
-    split: SplitSpec,
-    tier_seeds: dict[str, int],
-    into: Path,
-    jobs: int,
-    progress: Progress,
-) -> None:
-    from packetbench.generator import batch
-    from packetbench.generator.tiers import parse_overrides
-
-    overrides = parse_overrides(split.set_)
-    for tier in split.tiers or []:
-        count = split.packets_per_tier or 0
-        progress(f"generating {count} {tier} packet(s) into {into.name}/")
-        batch.generate(tier, tier_seeds[tier], count, into, jobs=jobs, overrides=overrides)
+def _copy_file(source: Path, target: Path) -> None:
+    """Copy the regular file `source` (a FIFO, a device or a link in its place is refused,
+    named for what it is)."""
+    if source.is_symlink():
+        raise BadInput(f"{source}: a symbolic link; a release holds regular files only")
+    safe_read.check_file(source, "document")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
 
 
-def _test_split(
-    split: SplitSpec, seeds: SeedFile, staging: Path, jobs: int, progress: Progress
-) -> None:
-    """Generate the test packets and move each to the folder named by its position."""
-    from packetbench.generator.packet import packet_id
-
-    work = staging / ".test-work"
-    target = staging / "test"
-    target.mkdir(parents=True)
-    _generate(split, seeds.seeds, work, jobs, progress)
-    for tier in split.tiers or []:
-        for index, seed in enumerate(seeds.seeds_of(tier, split.packets_per_tier or 0), 1):
-            (work / packet_id(tier, seed)).rename(target / test_folder(tier, index))
-    shutil.rmtree(work)
+def _copy_tree(source: Path, target: Path, link: bool = False) -> None:
+    """Copy every file below `source` to `target` (hard links with `link`, where the file
+    system allows them: a refresh keeps the dev split's bytes without a second copy)."""
+    target.mkdir(parents=True, exist_ok=True)
+    for path in sorted(source.rglob("*")):
+        relative = path.relative_to(source)
+        if path.is_dir() and not path.is_symlink():
+            (target / relative).mkdir(exist_ok=True)
+            continue
+        if link and not path.is_symlink() and stat.S_ISREG(path.lstat().st_mode):
+            try:
+                os.link(path, target / relative)
+                continue
+            except OSError:
+                pass
+        _copy_file(path, target / relative)
 
 
 def _copy_imported(source: Path, generator_version: str, staging: Path) -> list[str]:
@@ -222,14 +205,13 @@ def _split_entry(
     )
 
 
-def _finish(staging: Path, manifest_of: Callable[[dict[str, str]], ReleaseFile]) -> None:
+def _finish(folder: OutputFolder, manifest_of: Callable[[dict[str, str]], ReleaseFile]) -> None:
     lines: dict[str, str] = {}
     for name in ("dev", "test"):
-        if (staging / name).is_dir():
-            lines |= _hash_tree(staging / name, name)
-    body = commitment_text(lines)
-    (staging / COMMITMENT).write_bytes(body)
-    (staging / RELEASE).write_bytes(manifest_bytes(manifest_of(lines)))
+        if (folder.staging / name).is_dir():
+            lines |= hash_tree(folder.staging / name, name)
+    folder.write(COMMITMENT, commitment_text(lines))
+    folder.write(RELEASE, manifest_bytes(manifest_of(lines)))
 
 
 def _sha(data: bytes) -> str:
@@ -238,33 +220,12 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _staging(out: Path, what: str) -> Path:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    for left in out.parent.glob(f".{out.name}.{what}-*"):
-        owner = left.name.rpartition("-")[2]
-        from packetbench.core.worker_pool import alive
-
-        if owner.isdigit() and not alive(int(owner)):
-            shutil.rmtree(left, ignore_errors=True)
-    staging = out.parent / f".{out.name}.{what}-{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir()
-    return staging
-
-
-def _move_into(staging: Path, out: Path) -> None:
-    """Put the release built in `staging` at `out`, replacing the release there."""
-    if out.is_dir():
-        old = out.parent / f".{out.name}.old-{os.getpid()}"
-        out.rename(old)
-        try:
-            staging.rename(out)
-        except BaseException:
-            old.rename(out)
-            raise
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        staging.rename(out)
+def _release_folder(
+    out: Path, names: frozenset[str], command: str, force: bool
+) -> AbstractContextManager[OutputFolder]:
+    """`out` written as a release folder is (`core.output_folder`)."""
+    what = "public copy" if names == PUBLIC else "release"
+    return output_folder(out, names, command=command, force=force, what=what, release=True)
 
 
 def build(
@@ -295,27 +256,22 @@ def build(
         raise UsageError(f"--seeds: {spec_path} has no [split.test]")
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1 (got {jobs})")
-    _check_out(out, force)
     if loaded.imported is not None:
         check_outside(loaded.imported, out, "the imported corpus")
-    staging = _staging(out, "partial")
-    try:
-        built = _build(loaded, seed_file, staging, jobs, progress)
-        _move_into(staging, out)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+    with _release_folder(out, OWN, "release build", force) as folder:
+        built = _build(loaded, seed_file, folder, jobs, progress)
     return Built(read_release(out), built)
 
 
 def _build(
     loaded: LoadedSpec,
     seed_file: SeedFile | None,
-    staging: Path,
+    folder: OutputFolder,
     jobs: int,
     progress: Progress,
 ) -> dict[str, int]:
     spec = loaded.spec
+    staging = folder.staging
     dev = loaded.split("dev")
     assert dev is not None
     imported: list[str] | None = None
@@ -323,11 +279,10 @@ def _build(
         progress(f"copying the imported corpus {loaded.imported}")
         imported = _copy_imported(loaded.imported, spec.generator_version, staging)
     else:
-        seed = dev.seed or 0
-        _generate(dev, {tier: seed for tier in dev.tiers or []}, staging / "dev", jobs, progress)
+        generate_dev(dev, dev.seed or 0, staging / "dev", jobs, progress, folder.out / "dev")
     test = loaded.split("test")
     if test is not None and seed_file is not None:
-        _test_split(test, seed_file, staging, jobs, progress)
+        generate_test(test, seed_file, staging / "test", jobs, progress, folder.out / "test")
     from packetbench.core.versions import versions
 
     def manifest_of(lines: dict[str, str]) -> ReleaseFile:
@@ -347,7 +302,7 @@ def _build(
         )
 
     progress("hashing every file")
-    _finish(staging, manifest_of)
+    _finish(folder, manifest_of)
     counts = {
         name: sum(1 for c in (staging / name).iterdir() if c.is_dir())
         for name in ("dev", "test")
@@ -364,12 +319,7 @@ class Refreshed:
     seeds: Path
 
 
-def refresh(
-    folder: Path, seeds_out: Path, *, jobs: int = 1, progress: Progress = _quiet
-) -> Refreshed:
-    """Draw a new test split for the release in `folder`: new private seeds written to
-    `seeds_out` (first, so they are never lost), the test packets generated again from them,
-    COMMITMENT and release.json rewritten. The dev split is untouched."""
+def _refreshable(folder: Path) -> tuple[Release, SplitEntry]:
     old = read_release(folder)
     entry = old.manifest.splits.get("test")
     if entry is None or entry.source != "generated":
@@ -380,38 +330,81 @@ def refresh(
             f"this packetbench's {__version__}; refresh it with packetbench "
             f"{old.manifest.generator_version}"
         )
+    return old, entry
+
+
+def refresh(
+    folder: Path, seeds_out: Path, *, jobs: int = 1, progress: Progress = _quiet
+) -> Refreshed:
+    """Draw a new test split for the release in `folder`: new private seeds written to
+    `seeds_out` (first, so they are never lost), the test packets generated again from them,
+    COMMITMENT and release.json rewritten. The dev split is kept byte for byte. The new
+    release is built beside the old one (its dev files linked, not copied, where the file
+    system allows) and replaces it whole, as `build` does; a refresh that fails removes
+    the seeds it drew (no release was made from them)."""
+    _refreshable(folder)
     check_outside(seeds_out, folder, "the seed file")
-    if seeds_out.exists():
-        raise UsageError(
-            f"{seeds_out}: already exists; the new seeds go to a new file (keep the old one: "
-            "publishing it later lets anyone verify the retired split)"
-        )
-    tiers = list(entry.tiers)
-    count = next(iter(entry.tiers.values())).packets
-    fresh = draw(old.manifest.name, tiers, (entry.draw or 1) + 1)
-    write_atomic(seeds_out, seed_text(fresh))
-    split = SplitSpec.model_validate(
-        {"tiers": tiers, "packets_per_tier": count, "seed_file": str(seeds_out), "set": entry.set_}
-    )
-    staging = _staging(folder, "refresh")
+    drawn = False
     try:
-        _test_split(split, fresh, staging, jobs, progress)
-        lines = {p: sha for p, sha in old.lines.items() if not p.startswith("test/")}
-        lines |= _hash_tree(staging / "test", "test")
-        new_entry = _split_entry(staging, "test", lines, split, seeds=fresh)
-        splits = dict(old.manifest.splits) | {"test": new_entry}
-        manifest = old.manifest.model_copy(
-            update={"splits": splits, "commitment_sha256": _sha(commitment_text(lines))}
-        )
-        moved = folder / f".test.old-{os.getpid()}"
-        (folder / "test").rename(moved)
-        (staging / "test").rename(folder / "test")
-        write_atomic(folder / COMMITMENT, commitment_text(lines))
-        write_atomic(folder / RELEASE, manifest_bytes(manifest))
-        shutil.rmtree(moved, ignore_errors=True)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        with _release_folder(folder, OWN, "release build", True) as target:
+            old, entry = _refreshable(folder)  # as it is now that it is held
+            if seeds_out.exists():
+                raise UsageError(
+                    f"{seeds_out}: already exists; the new seeds go to a new file (keep the "
+                    "old one: publishing it later lets anyone verify the retired split)"
+                )
+            fresh = draw(old.manifest.name, list(entry.tiers), (entry.draw or 1) + 1)
+            write_atomic(seeds_out, seed_text(fresh))
+            drawn = True
+            _redraw(old, entry, fresh, seeds_out, target, jobs, progress)
+    except BaseException:
+        # The seeds are kept only when the release was made from them (a signal can come
+        # just after it was put in place): else the same --seeds can be given again.
+        if drawn and _digest(folder) == old.digest:
+            seeds_out.unlink(missing_ok=True)
+        raise
     return Refreshed(read_release(folder), entry.seed_commitment, old.digest, seeds_out)
+
+
+def _digest(folder: Path) -> str | None:
+    try:
+        return _sha(safe_read.read_bytes(folder / RELEASE, "corpus"))
+    except (OSError, BadInput):
+        return None
+
+
+def _redraw(
+    old: Release,
+    entry: SplitEntry,
+    fresh: SeedFile,
+    seeds_out: Path,
+    target: OutputFolder,
+    jobs: int,
+    progress: Progress,
+) -> None:
+    """The refreshed release, written into `target`: the dev split as it was, a new test
+    split from `fresh`."""
+    count = next(iter(entry.tiers.values())).packets
+    split = SplitSpec.model_validate(
+        {
+            "tiers": list(entry.tiers),
+            "packets_per_tier": count,
+            "seed_file": str(seeds_out),
+            "set": entry.set_,
+        }
+    )
+    staging = target.staging
+    _copy_tree(old.folder / "dev", staging / "dev", link=True)
+    generate_test(split, fresh, staging / "test", jobs, progress, target.out / "test")
+    lines = {p: sha for p, sha in old.lines.items() if not p.startswith("test/")}
+    lines |= hash_tree(staging / "test", "test")
+    new_entry = _split_entry(staging, "test", lines, split, seeds=fresh)
+    splits = dict(old.manifest.splits) | {"test": new_entry}
+    manifest = old.manifest.model_copy(
+        update={"splits": splits, "commitment_sha256": _sha(commitment_text(lines))}
+    )
+    target.write(COMMITMENT, commitment_text(lines))
+    target.write(RELEASE, manifest_bytes(manifest))
 
 
 def publish(folder: Path, out: Path, force: bool = False) -> Release:
@@ -419,14 +412,8 @@ def publish(folder: Path, out: Path, force: bool = False) -> Release:
     COMMITMENT and the dev split; never the test packets (their truth and seeds)."""
     release = read_release(folder)
     check_outside(out, folder, "the public copy")
-    _check_out(out, force)
-    staging = _staging(out, "publish")
-    try:
-        shutil.copytree(folder / "dev", staging / "dev", symlinks=True)
+    with _release_folder(out, PUBLIC, "release publish", force) as target:
+        _copy_tree(folder / "dev", target.staging / "dev")
         for name in (RELEASE, COMMITMENT):
-            shutil.copyfile(folder / name, staging / name)
-        _move_into(staging, out)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+            _copy_file(folder / name, target.staging / name)
     return release

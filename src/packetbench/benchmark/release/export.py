@@ -7,6 +7,10 @@ document_truth object, as JSON text), its tier and the ids of the presentation p
 to it. The test split is exported as its documents only: truth, seed and packet ids are left
 out (its folders are named by position), since they are what the commitment keeps private.
 
+DATA is written as every output folder is (`core.output_folder`): one export at a time, never
+inside a release, never over files it did not write (a README.md of the user's is refused,
+not replaced by the card), all of its files replaced together or none.
+
 The Parquet schema carries the Hugging Face `datasets` features (page images as a list of
 `Image`), so `load_dataset("parquet", data_files=...)` shows pages as images. Rows are written
 a row group at a time, flushed every `ROWS` documents or `BUFFER` bytes of images, so a
@@ -17,7 +21,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,11 +33,13 @@ from packetbench.benchmark.release import reading
 from packetbench.benchmark.release.layout import Release, ReleaseMismatch
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput, UsageError
+from packetbench.core.output_folder import output_folder
 from packetbench.core.resources import resource_dir
 
 ROWS = 16  # documents per row group at most
 BUFFER = 64 << 20  # bytes of files and images held before a row group is written
 CARD = "README.md"
+NAMES = frozenset({"dev.parquet", "test.parquet", CARD})  # what an export writes into DATA
 
 FEATURES: dict[str, Any] = {
     "release": {"dtype": "string", "_type": "Value"},
@@ -222,31 +227,35 @@ def export(
     except ReleaseMismatch as error:
         raise BadInput(f"{error} (run packetbench release verify {folder})") from None
     present = [name for name in release.manifest.splits if (folder / name).is_dir()]
-    names = [f"{name}.parquet" for name in present] + [CARD]
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"{out}: exists and is not a folder")
-    for name in names:
-        if (out / name).exists() and not force:
-            raise UsageError(f"{out / name}: already exists (use --force to replace it)")
-    work = out.parent / f".{out.name}.export-partial"
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
     done = Exported(release)
-    try:
+    writing = output_folder(
+        out, NAMES, command="release export", force=force, what="dataset", ours=_ours
+    )
+    with writing as into:
         for name in present:
             if progress is not None:
                 progress(f"exporting split {name}")
+            target = into.staging / f"{name}.parquet"
             try:
-                _write_split(release, name, work / f"{name}.parquet", dpi, done)
+                with into.naming(target):
+                    _write_split(release, name, target, dpi, done)
             except ReleaseMismatch as error:
                 raise BadInput(f"{error} (run packetbench release verify {folder})") from None
-        (work / CARD).write_bytes(card(release, done, dpi).encode())
-        out.mkdir(parents=True, exist_ok=True)
-        for name in names:  # each file replaced whole (a rename within one folder)
-            (work / name).replace(out / name)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+        into.write(CARD, card(release, done, dpi).encode())
     return done
+
+
+def _ours(path: Path) -> bool:
+    """Whether `path` is a file an export wrote: a Parquet file by its name, README.md only
+    when it is a dataset card of one (a README.md of the user's is never replaced)."""
+    if path.name != CARD:
+        return True
+    try:
+        text = safe_read.read_text(path, "settings")
+    except (OSError, UnicodeDecodeError, BadInput):
+        return False
+    listed = any(f"\n    path: {name}.parquet\n" in text for name in ("dev", "test"))
+    return text.startswith("---\nlicense: ") and listed and "packetbench" in text
 
 
 def card(release: Release, done: Exported, dpi: int) -> str:

@@ -12,7 +12,8 @@ DIR/test/          the private split: packets in folders named by position (N1-t
 ```
 
 The sha256 of release.json is the release digest, the one figure to cite: release.json holds
-the sha256 of COMMITMENT, which holds the sha256 of every file.
+the sha256 of COMMITMENT, which holds the sha256 of every file. Reading a release first
+clears what a killed writer of it left beside it (`core.output_folder.recover`).
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from packetbench.core import ids, safe_read
 from packetbench.core.errors import BadInput, CheckFailed
+from packetbench.core.output_folder import recover
+from packetbench.core.sealed import RELEASE_FILES
 
-RELEASE = "release.json"
-COMMITMENT = "COMMITMENT"
+RELEASE, COMMITMENT = RELEASE_FILES
 FORMAT = 1
 _LINE = re.compile(r"([0-9a-f]{64})  (\S.*)\Z")
 
@@ -143,6 +145,7 @@ def read_release(folder: Path) -> Release:
     """The release in `folder`: release.json checked, COMMITMENT checked against the sha256
     release.json records and against each split's `files_sha256`. BadInput when there is no
     release (or it cannot be read); ReleaseMismatch when its parts do not match."""
+    recover(folder)  # what a killed build, refresh or publish of it left beside it
     if not folder.is_dir():
         raise BadInput(f"{folder}: {'not a folder' if folder.exists() else 'missing'}")
     path = folder / RELEASE
@@ -153,9 +156,11 @@ def read_release(folder: Path) -> Release:
     except OSError as error:
         raise BadInput(f"{path}: unreadable ({error})") from None
     try:
-        manifest = ReleaseFile.model_validate(orjson.loads(raw))
-    except orjson.JSONDecodeError as error:
+        data = safe_read.parse_json(raw)
+    except ValueError as error:
         raise BadInput(f"{path}: not JSON ({error})") from None
+    try:
+        manifest = ReleaseFile.model_validate(data)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "release.json"

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 import secrets
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -107,16 +106,7 @@ def _first_error(error: ValidationError) -> str:
 
 def load_spec(path: Path) -> LoadedSpec:
     """The spec at `path`, checked; BadInput naming the file and its first problem."""
-    try:
-        text = safe_read.read_text(path, "settings")
-    except FileNotFoundError:
-        raise BadInput(f"{path}: missing (a release spec, TOML)") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise BadInput(f"{path}: unreadable ({error})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise BadInput(f"{path}: not TOML ({error})") from None
+    data = safe_read.toml_file(path, "a release spec, TOML")
     try:
         spec = Spec.model_validate(data)
     except ValidationError as error:
@@ -219,19 +209,12 @@ class SeedFile(BaseModel):
 def load_seeds(path: Path, release: str, tiers: list[str], count: int) -> SeedFile:
     """The seed file at `path` for the test split of `release` (its tiers, `count` packets
     each); BadInput naming the file and its first problem."""
+    data = safe_read.toml_file(
+        path,
+        "the test split's private seed file; draw one with `packetbench release seeds SPEC.toml`",
+    )
     try:
-        text = safe_read.read_text(path, "settings")
-    except FileNotFoundError:
-        raise BadInput(
-            f"{path}: missing (the test split's private seed file; draw one with "
-            "`packetbench release seeds SPEC.toml`)"
-        ) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise BadInput(f"{path}: unreadable ({error})") from None
-    try:
-        seeds = SeedFile.model_validate(tomllib.loads(text))
-    except tomllib.TOMLDecodeError as error:
-        raise BadInput(f"{path}: not TOML ({error})") from None
+        seeds = SeedFile.model_validate(data)
     except ValidationError as error:
         raise BadInput(f"{path}: not a seed file ({_first_error(error)})") from None
     if seeds.release != release:
@@ -242,10 +225,15 @@ def load_seeds(path: Path, release: str, tiers: list[str], count: int) -> SeedFi
         first = seeds.seeds.get(tier)
         if first is None:
             raise BadInput(f"{path}: seeds.{tier}: missing (the test split has tier {tier})")
-        if not SMALLEST_PRIVATE_SEED <= first <= 2**63 - count:
+        if first < SMALLEST_PRIVATE_SEED:  # not private: a seed this small may be named
             raise BadInput(
                 f"{path}: seeds.{tier}: {first} is not a private seed (below 2**40 it can be "
                 "found by trying seeds against the committed file hashes); draw the seeds "
+                "with `packetbench release seeds`"
+            )
+        if first > 2**63 - count:  # ... and one this large is a private seed: never named
+            raise BadInput(
+                f"{path}: seeds.{tier}: its {count} seeds run past 2**63 - 1; draw the seeds "
                 "with `packetbench release seeds`"
             )
     return seeds

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from packetbench import __version__
 from packetbench.benchmark.release import reading
-from packetbench.benchmark.release.build import _generate, _hash_tree, _test_split
+from packetbench.benchmark.release.generation import generate_dev, generate_test, hash_tree
 from packetbench.benchmark.release.layout import Release, ReleaseMismatch, read_release
 from packetbench.benchmark.release.spec import SeedFile, SplitSpec, load_seeds
 from packetbench.core.errors import UsageError
@@ -72,7 +72,7 @@ def verify(
             continue
         if not root.is_dir():
             raise ReleaseMismatch(f"{root}: missing (split {name})")
-        _compare(expected, _hash_tree(root, name), folder, "the files of the release")
+        _compare(expected, hash_tree(root, name), folder, "the files of the release")
         result.files[name] = len(expected)
     seed_file = _check_seeds(release, folder, seeds, result) if seeds is not None else None
     if regenerate:
@@ -137,20 +137,19 @@ def _regenerate(
     work = Path(tempfile.mkdtemp(prefix="packetbench-regenerate-"))
     try:
         dev = _split_spec(release, "dev")
-        seed = dev.seed or 0
-        _generate(dev, {tier: seed for tier in dev.tiers or []}, work / "dev", jobs, _say)
+        generate_dev(dev, dev.seed or 0, work / "dev", jobs, _say)
         _compare(
             {p: s for p, s in release.lines.items() if p.startswith("dev/")},
-            _hash_tree(work / "dev", "dev"),
+            hash_tree(work / "dev", "dev"),
             folder,
             "regenerated from the dev seeds",
         )
         result.regenerated["dev"] = manifest.splits["dev"].files
         if seed_file is not None:
-            _test_split(_split_spec(release, "test"), seed_file, work, jobs, _say)
+            generate_test(_split_spec(release, "test"), seed_file, work / "test", jobs, _say)
             _compare(
                 {p: s for p, s in release.lines.items() if p.startswith("test/")},
-                _hash_tree(work / "test", "test"),
+                hash_tree(work / "test", "test"),
                 folder,
                 "regenerated from the seed file",
             )

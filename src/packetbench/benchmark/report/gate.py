@@ -38,7 +38,6 @@ the baseline. A rate over nothing cannot be shown to hold, so it breaches its ru
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -117,12 +116,7 @@ def load_rules(
 ) -> list[Rule]:
     """The rules of a TOML file, checked against the known rates (`thresholds`: rates a
     threshold rule may name besides them); BadInput names the rule."""
-    try:
-        data = tomllib.loads(safe_read.read_text(path, "settings"))
-    except FileNotFoundError:
-        raise BadInput(f"{path}: missing") from None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise BadInput(f"{path}: not a TOML rules file ({error})") from None
+    data = safe_read.toml_file(path, "a TOML rules file")
     entries = data.get("rule")
     unknown_top = sorted(set(data) - {"rule"})
     if unknown_top:

@@ -16,7 +16,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from packetbench.benchmark.report import charts
+from packetbench.benchmark.report import charts, glossary
 from packetbench.benchmark.report.context import HALLUCINATION, RateTable, build_context
 from packetbench.benchmark.report.spread import repeats_context
 from packetbench.benchmark.results.query import open_runs
@@ -86,6 +86,9 @@ def _environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    # The words the report uses link to their meaning (`w` in the templates; a word the
+    # glossary lacks fails the report).
+    env.globals.update(word=glossary.word, report_words=glossary.report_words)
     env.filters.update(
         pct=pct,
         points=points,

@@ -57,6 +57,22 @@ class Pages:
         self.cache = cache
         self._geometry: dict[str, list[PageBox]] = {}
 
+    def check_cache(self) -> None:
+        """Refuse, before anything is served or exported, a cache that cannot be written:
+        every page image is written there before it is answered."""
+        import tempfile
+
+        try:
+            self.cache.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=self.cache, prefix=".write-probe-"):
+                pass
+        except OSError as error:
+            reason = error.strerror or type(error).__name__
+            raise UsageError(
+                f"{self.cache}: cannot write the page cache ({reason}); give --cache a "
+                "folder this user can write"
+            ) from None
+
     def geometry(self, pdf: Path, sha: str) -> list[PageBox]:
         """Every page's box (remembered per file)."""
         if sha not in self._geometry:

@@ -155,6 +155,19 @@ function shown(value) {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 const dot = (outcome) => el("span", { class: `dot o-${outcome}`, title: outcome });
+// A checkbox is shown one way on both sides of a row: as its value with a box, the truth's
+// "Yes" or "No" (which the page draws as a mark or as nothing) beside the model's answer.
+const BOXES = { Yes: "☒ Yes", No: "☐ No" };
+function valueText(value, kind) {
+  return kind === "checkbox" && Object.prototype.hasOwnProperty.call(BOXES, value) ? BOXES[value] : shown(value);
+}
+// A field's truth as the side table shows it: what the page draws, or a checkbox's value.
+function truthText(row) {
+  return row.kind === "checkbox" && BOXES[row.truth] ? valueText(row.truth, "checkbox") : shown(row.rendered_as ?? row.truth);
+}
+// Table heads with the class that gives their column its width (`#side table` is laid out
+// by these, so no value can widen a column past the panel).
+const headRow = (names) => el("tr", {}, names.map(([text, width]) => el("th", { class: width ? `c-${width}` : null, text })));
 
 function setCrumbs(...parts) {
   const nav = document.getElementById("crumbs");
@@ -503,8 +516,8 @@ function docBar(run, packet, doc, params, data, compared, other) {
 }
 
 function tip(row) {
-  let text = `${row.path} (${row.outcome})\ntruth: ${shown(row.rendered_as ?? row.truth)}\nmodel: ${shown(row.value)}`;
-  if (row.other) text += `\nother run: ${shown(row.other.value)} (${row.other.outcome})`;
+  let text = `${row.path} (${row.outcome})\ntruth: ${truthText(row)}\nmodel: ${valueText(row.value, row.kind)}`;
+  if (row.other) text += `\nother run: ${valueText(row.other.value, row.kind)} (${row.other.outcome})`;
   return text;
 }
 
@@ -744,20 +757,23 @@ function moreRows(table, columns, total, slice, draw) {
 
 function fieldsTable() {
   const compared = view.other !== null;
-  const heads = compared ? ["", "field", "truth", "this run", "", "other run"] : ["", "field", "truth", "model", "verdict"];
-  const table = el("table", { id: "fields" }, el("tr", {}, heads.map((h) => el("th", { text: h }))));
+  const names = compared
+    ? [["", "dot"], ["field", "path"], ["truth", "value"], ["this run", "value"], ["", "dot"], ["other run", "value"]]
+    : [["", "dot"], ["field", "path"], ["truth", "value"], ["model · verdict", "value"]];
+  const table = el("table", { id: "fields" }, headRow(names));
   view.rows = new Map();
-  moreRows(table, heads.length, view.source.shown(), view.source.slice, (row) => {
+  moreRows(table, names.length, view.source.shown(), view.source.slice, (row) => {
     const located = (row.locations || []).length > 0;
     const truth = row.rendered_as ?? row.truth;
     // A truth value the page's record does not locate (an imported run's, where the reference
     // gives no box) is listed all the same, marked.
     const unlocated = !located && truth !== null && truth !== undefined;
     const cells = [el("td", {}, dot(row.outcome)), el("td", { class: "path" }, ...breakable(row.path)),
-      el("td", {}, shown(truth), unlocated ? el("span", { class: "tag unlocated", text: "not located", title: "no box: the truth does not say where this value is drawn" }) : null),
-      el("td", { text: shown(row.value) })];
-    if (compared) cells.push(el("td", {}, dot(row.other.outcome)), el("td", { text: shown(row.other.value) }));
-    else cells.push(el("td", { text: row.verdict ? `${row.verdict}${row.grounded_in ? " · " + row.grounded_in : ""}` : "" }));
+      el("td", { class: "value" }, truthText(row), unlocated ? el("span", { class: "tag unlocated", text: "not located", title: "no box: the truth does not say where this value is drawn" }) : null),
+      el("td", { class: "value" }, valueText(row.value, row.kind),
+        // the verdict folds under the model's value: a column of its own would not fit
+        !compared && row.verdict ? el("div", { class: "verdict", text: `${row.verdict}${row.grounded_in ? " · " + row.grounded_in : ""}` }) : null)];
+    if (compared) cells.push(el("td", {}, dot(row.other.outcome)), el("td", { class: "value", text: valueText(row.other.value, row.kind) }));
     const tr = el("tr", {
       class: located ? "clickable" : null, "data-path": row.path, "data-outcome": row.outcome,
       "data-located": located ? "yes" : "no", title: `${row.outcome}: ${OUTCOME_HELP[row.outcome] || ""}`,
@@ -771,7 +787,7 @@ function fieldsTable() {
 
 function claimsTable(run, data) {
   const table = el("table", { id: "claims" },
-    el("tr", {}, ["claim", "value", "verdict", "grounded in", "truth", "where"].map((h) => el("th", { text: h }))));
+    headRow([["claim", "path"], ["value", "value"], ["truth", "value"], ["verdict · where", "value"]]));
   const slice = async (start, end) => {
     const chunks = [];
     for (let k = Math.floor(start / data.chunk); k * data.chunk < Math.min(end, data.claims_total); k++) chunks.push(getPart(run, data.packet_id, data.doc_id, `claims-${k}`));
@@ -779,7 +795,7 @@ function claimsTable(run, data) {
     const first = Math.floor(start / data.chunk) * data.chunk;
     return rows.slice(start - first, end - first);
   };
-  moreRows(table, 6, data.claims_total, slice, (claim) => {
+  moreRows(table, 4, data.claims_total, slice, (claim) => {
     const where = [];
     const truth = claim.truth_at;
     if (truth) where.push(truth.page ? `truth on p${truth.page}` : `truth at ${truth.cell || "row " + truth.row}`);
@@ -791,25 +807,29 @@ function claimsTable(run, data) {
         else if (claim.found_at && claim.found_at.length) showExtra(claim.found_at.filter((f) => f.bbox).map((f) => ({ ...f, title: `drawn at ${f.path}` })), "pattern");
       },
     },
-    el("td", { class: "path", text: claim.path }), el("td", { text: shown(claim.value) }),
-    el("td", { text: claim.verdict + (claim.hallucinated ? " (hallucinated)" : "") }),
-    el("td", { text: claim.grounded_in }), el("td", { text: shown(claim.truth) }), el("td", { text: where.join("; ") }));
+    el("td", { class: "path" }, ...breakable(claim.path)), el("td", { class: "value", text: valueText(claim.value, claim.kind) }),
+    el("td", { class: "value", text: valueText(claim.truth, claim.kind) }),
+    // verdict, where it is grounded and where it is drawn fold into one column
+    el("td", { class: "value" },
+      el("div", { class: "verdict-name", text: claim.verdict + (claim.hallucinated ? " (hallucinated)" : "") }),
+      el("div", { class: "verdict", text: `grounded in ${claim.grounded_in}` }),
+      where.length ? el("div", { class: "verdict", text: where.join("; ") }) : null));
   });
   return table;
 }
 
 function pagePanel(data) {
   const patterns = el("table", { id: "patterns" },
-    el("tr", {}, ["pattern", "truth", "pages", "boxes", "details"].map((h) => el("th", { text: h }))),
+    headRow([["pattern", "wide"], ["truth", "tiny"], ["pages", "tiny"], ["boxes", "tiny"], ["details", "value"]]),
     data.patterns.map((pattern) => el("tr", {
       class: "clickable", "data-pattern": pattern.id,
       onclick: () => showExtra(pattern.boxes.filter((b) => b.bbox).map((b) => ({ ...b, title: `${pattern.id}: ${b.path}` })), "pattern"),
     },
-    el("td", {}, el("strong", { text: pattern.id }), el("br"), pattern.name),
+    el("td", {}, el("strong", {}, ...breakable(pattern.id)), el("br"), pattern.name),
     el("td", { text: pattern.truth }), el("td", { text: pattern.pages.join(", ") }),
     el("td", { class: "num", text: count(pattern.boxes.length) }), el("td", { text: pattern.details }))));
   const hidden = el("table", { id: "hidden" },
-    el("tr", {}, ["hidden text (not on the page, in no truth)", "page", "found in the text layer"].map((h) => el("th", { text: h }))),
+    headRow([["hidden text (not on the page, in no truth)", "value"], ["page", "short"], ["found in the text layer", "wide"]]),
     data.hidden.map((item) => el("tr", {
       class: "clickable",
       onclick: () => showExtra(item.boxes.map((bbox) => ({ bbox, page: item.page, title: `hidden: ${item.text}` })), "hidden-text"),

@@ -9,6 +9,11 @@ part the harness can send (a PDF's bytes, a page's text, a sheet's CSV, a page i
 indexed from the packets, so nothing in the prompt names the document. It injects faults on
 demand (`Faults`) and counts every request per document, with the fault it injected.
 
+A request sent as text whose every page is empty (a scan with no text layer) carries nothing
+that tells documents apart, and nothing to read: the stub answers it as a reader of it can,
+every value null (counted under `BLANK`). A request with no known document at all is
+refused with a 400 that says what the stub knows documents by and what the request carried.
+
     with StubServer("openai", packets_dir, Faults(rate=0.2)) as stub:
         ... OpenAI(base_url=stub.base_url, ...) ...
         stub.requests["N1-000001/sov_pdf"]
@@ -44,13 +49,23 @@ from packetbench.benchmark.harness.stub.questions import (
     labels,
     listed_claims,
 )
-from packetbench.benchmark.harness.stub.strict import asks_confidence, cite_mode, strict_problem
+from packetbench.benchmark.harness.stub.strict import (
+    asks_confidence,
+    cite_mode,
+    nothing_read,
+    strict_problem,
+)
 from packetbench.benchmark.packets import DocInfo, find_packets
 from packetbench.benchmark.providers import PROVIDERS
 
 __all__ = ["Faults", "Injected", "StubServer"]
 
 MIN_PART = 40  # shorter strings are instructions or labels, not document parts
+BLANK = "(pages without text)"  # what a request of empty page texts is counted under
+# A PDF page as `--input text` sends it (`inputs._pdf`): its marker, then its text layer.
+PAGE_TEXT = re.compile(r"\[page \d+ of \d+\]\n")
+# The kinds of file a base64 part can be, by their first bytes.
+MAGIC = ((b"%PDF", "PDF"), (b"\x89PNG", "PNG page image"))
 
 
 @dataclass(frozen=True)
@@ -122,6 +137,8 @@ class StubServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self.port = port  # 0 until started: a free port
+        self.modes = modes
+        self.packets = packets
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -206,16 +223,54 @@ class StubServer:
         return None
 
     def _binary(self, item: str) -> str | None:
-        encoded = item.split("base64,", 1)[1] if item.startswith("data:") else item
-        for decode in (base64.b64decode, base64.urlsafe_b64decode):  # Gemini's is url-safe
-            try:
-                data = decode(encoded.encode("ascii"))
-            except (binascii.Error, ValueError):
-                continue
+        for data in _decodings(item):
             found = self._index.get(hashlib.sha256(data).hexdigest())
             if found is not None:
                 return found
         return None
+
+    def _unknown(self, body: Any) -> tuple[bool, str]:
+        """(whether the request is a text one of empty pages only, the 400's message) of a
+        request whose parts match no document: what the stub knows a document by, and what
+        this request carried instead."""
+        pages: list[str] = []
+        files: Counter[str] = Counter()
+        stack = [body]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, dict):
+                stack.extend(item.values())
+            elif isinstance(item, list):
+                stack.extend(item)
+            elif isinstance(item, str) and PAGE_TEXT.match(item):
+                pages.append(PAGE_TEXT.sub("", item, count=1))
+            elif isinstance(item, str) and len(item) >= MIN_PART and not item.count(" "):
+                # only what a document is sent as: other long words are not counted
+                kinds = [k for data in _decodings(item) for m, k in MAGIC if data.startswith(m)]
+                if kinds:
+                    files[kinds[0]] += 1
+        blank = bool(pages) and not files and not any(p.strip() for p in pages)
+        expected = (
+            "a document of the packets in "
+            f"{self.packets}, known by a PDF's bytes, a page's or a sheet's text of "
+            f"{MIN_PART} characters or more, or a CSV file's text"
+            + (", or a page image" if "images" in self.modes else "")
+        )
+        got = [f"{n} {kind}(s) of none of them" for kind, n in sorted(files.items())]
+        if pages:
+            longest = max(len(p.strip()) for p in pages)
+            got.append(
+                f"{len(pages)} page text(s) of none of them, the longest {longest} character(s)"
+            )
+        said = f"no known document in the request: expected {expected}; got " + (
+            "; ".join(got) or "no document part (only the instructions)"
+        )
+        if files["PNG page image"] and "images" not in self.modes:
+            said += (
+                "; this stub knows no page images: start it with --inputs native,text,images "
+                "to answer --input images"
+            )
+        return blank, said
 
     @property
     def batches_created(self) -> int:
@@ -259,7 +314,12 @@ class StubServer:
             problem = strict_problem(api.schema(body))
         document = self._document(body) if problem is None else None
         if problem is None and document is None:
-            problem = "no known document in the request"
+            blank, said = self._unknown(body)
+            schema = api.schema(body)
+            if blank and not citing and not (asks_labels(schema) or asks_type(schema)):
+                document = BLANK
+            else:
+                problem = said
         with self._lock:
             if key:
                 self.keys_seen.add(key)
@@ -282,6 +342,8 @@ class StubServer:
         if citing and fault not in ("rate_limit", "server_500", "server_503", "hang"):
             return api.cited_reply(body, self._native_blocks(document, body))
         schema = api.schema(body)
+        if document == BLANK:
+            return api.answer(request, body, nothing_read(schema), fault, self.faults.retry_after_s)
         if asks_labels(schema) or asks_type(schema):
             return api.answer(
                 request, body, self._question(document, body), fault, self.faults.retry_after_s
@@ -390,6 +452,19 @@ class StubServer:
             }
             entries.append(entry)
         return entries
+
+
+def _decodings(item: str) -> list[bytes]:
+    """The bytes a base64 string (or a data: URL) may carry, read as standard and as
+    url-safe base64 (Gemini's); none when it is neither."""
+    encoded = item.split("base64,", 1)[1] if item.startswith("data:") else item
+    found = []
+    for decode in (base64.b64decode, base64.urlsafe_b64decode):
+        try:
+            found.append(decode(encoded.encode("ascii")))
+        except (binascii.Error, ValueError):
+            continue
+    return found
 
 
 def main() -> None:

@@ -99,3 +99,19 @@ def asks_confidence(schema: Any) -> bool:
         return False
     properties = schema.get("properties") or {}
     return "values" in properties and "confidence" in properties
+
+
+def nothing_read(schema: Any) -> Any:
+    """The answer of a reader who saw nothing: every object with its properties, every list
+    empty, every leaf null (a strict schema makes every leaf nullable)."""
+    if not isinstance(schema, dict):
+        return None
+    kind = schema.get("type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    if "object" in kinds:
+        return {
+            name: nothing_read(child) for name, child in (schema.get("properties") or {}).items()
+        }
+    if "array" in kinds:
+        return []
+    return None
