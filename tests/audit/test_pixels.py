@@ -235,6 +235,7 @@ def test_a_wrong_pixel_rule_is_caught_by_its_calibration(
     same audit is not verified: a rule nothing checked proves nothing."""
     import hashlib
 
+    from packetbench import legibility
     from packetbench.audit import audit_packet, pixels
     from packetbench.audit.ocr import Tesseract
     from packetbench.audit.result import NOT_VERIFIED, PASSED, AuditResult
@@ -249,7 +250,10 @@ def test_a_wrong_pixel_rule_is_caught_by_its_calibration(
         manifest = folder / f"manifest_{doc_id}.json"
         data = (folder / json.loads(manifest.read_text())["file"]).read_bytes()
         edit_json(manifest, _set_sha256(hashlib.sha256(data).hexdigest()))
+    # One rule, wherever it judges: the audit's boxes and the rungs it decides again on the
+    # delivered pages (`resolution.pixels_intact`), or the rungs alone would refute it.
     monkeypatch.setattr(pixels, "judge_cut", _lenient)
+    monkeypatch.setattr(legibility, "judge_cut", _lenient)
     engine = Tesseract()
     packet = audit_packet(folder, engine=engine, ocr_mode="pixel")
     stats = packet.pixels()

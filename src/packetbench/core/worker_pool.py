@@ -41,6 +41,9 @@ PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 STOP_GRACE_S = 5.0  # how long a stopped worker may take to unwind its task before it is killed
 STOPPED_EXIT = 143  # a worker's exit code after SIGTERM ended it (128 + 15)
 
+# Blocked while a worker is forked, until its initializer has installed its own handlers.
+STARTUP_BLOCKED = frozenset({signal.SIGINT, signal.SIGTERM})
+
 _in_task = False  # whether this worker is running a task (read by its SIGTERM handler)
 
 
@@ -97,9 +100,11 @@ def _die_with_parent(owner: int, method: str) -> None:
     stops the pool, and no worker prints a KeyboardInterrupt traceback of its own)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_stop)
-    # Started with SIGINT blocked (`_Pool.submit`): a Ctrl-C that came before the line above
-    # is pending here, and is now dropped as ignored.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    # Started with SIGINT and SIGTERM blocked (`_Pool.submit`): a Ctrl-C that came before the
+    # lines above is pending here and is now dropped as ignored; a SIGTERM (the pool stopped
+    # while this worker starts) now reaches `_on_stop`, not the handler the owner had when it
+    # forked, which would raise inside this initializer and print its traceback.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STARTUP_BLOCKED)
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
         if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
@@ -112,15 +117,16 @@ def _die_with_parent(owner: int, method: str) -> None:
 
 
 class _Pool(ProcessPoolExecutor):
-    """A pool whose workers are started with SIGINT blocked. A worker is forked inside
-    `submit`; between the fork and its initializer it would take a Ctrl-C sent to the whole
-    group as a KeyboardInterrupt of its own and print ``Process ForkProcess-2:`` with a
-    traceback. Blocked, the signal waits for the initializer, which ignores it."""
+    """A pool whose workers are started with SIGINT and SIGTERM blocked. A worker is forked
+    inside `submit`; between the fork and its initializer it would take a Ctrl-C sent to the
+    whole group as a KeyboardInterrupt of its own, or the pool's stop by the owner's SIGTERM
+    handler, and print a traceback. Blocked, the signal waits for the initializer, which
+    ignores the one and exits quietly on the other."""
 
     def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
         if threading.current_thread() is not threading.main_thread():
             return super().submit(_run_task, fn, *args, **kwargs)
-        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, STARTUP_BLOCKED)
         try:
             return super().submit(_run_task, fn, *args, **kwargs)
         finally:
