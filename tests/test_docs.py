@@ -141,6 +141,71 @@ def test_no_example_writes_into_the_repository() -> None:
     assert inside + outputs == []
 
 
+# Phrases that tell how a figure or a behaviour moved over versions. The README and the guide
+# say what is true now; the story belongs to docs/history.md and the CHANGELOG, and
+# docs/measurements.md keeps each measurement beside the ones it replaced.
+NARRATION = (
+    r"\bbefore (?:this|the|its) (?:version|change|changes|fix|fixes|code|draw)\b",
+    r"\bthe (?:code|version|draw) before\b",
+    r"\bnow\b[^.]*\(was\b",
+    r"\(was [\d$]",
+    r", was \d",
+    r"\bused to\b",
+    r"\bearlier (?:draw|code)\b",
+    r"\bno longer\b",
+    r"\bwe (?:changed|moved|fixed|removed|added)\b",
+    r"\bonce N\d was\b",
+    r"\bit took \d",
+    r"\bsince then\b",
+    r"\bafter the fix\b",
+    r"\bmeasured \d{4}-\d\d-\d\d\b",
+    r"\(\d{4}-\d\d-\d\d\b",
+    r"\bmeasured after\b",
+    r"\bturned to phone photos\b",
+    r",? as before\.",
+)
+# Sentences the guide once held, each of which one of the phrases must catch.
+NARRATED = (
+    "On CI's 2 cores it took 52 minutes once N5 was photographed (3,144 s)",
+    "`make test` ran 1,351 in 3 min 58 s (measured 2026-11-27; docs/development.md).",
+    "| audit, text layer of all, OCR of 5 % | 27 min | 48 min | 3.8 GB (was 7.7) |",
+    "its overview is computed in 40 s the first time (it took 690 s, one query a slice table)",
+    "the audit's command no longer keeps 1.8 GB of results",
+    "from the command to the document list, 1.73 s against 3.94 s for the code before",
+    "N5's column is the draw before N5 turned to phone photos.",
+    "against the version before the photos 46.8 s against 27.5 s (0.59, was 0.51)",
+    "run again, it finds the packet complete (it used to stop the run)",
+    "(`N5 before` is the earlier draw, seeds 870001-870005)",
+    "| the fast tier again (2026-11-27) | 1,309 | 3 min 35 s |",
+    "`--ocr-mode full` OCRs every such page, as before.",
+)
+
+
+def _prose(text: str) -> str:
+    """A markdown page without its fenced blocks (console output is what a command prints)."""
+    return re.sub(r"^(```|~~~).*?^\1", "", text, flags=re.S | re.M)
+
+
+def test_no_page_narrates_a_past_version() -> None:
+    """The README and every docs page (but the history and the measurements) state what is
+    true now: no phrase of NARRATION in their prose. Each sentence of NARRATED, moved to
+    docs/history.md, is caught by a phrase, so the list is known to catch narration."""
+    for sentence in NARRATED:
+        assert any(re.search(p, sentence, re.I) for p in NARRATION), sentence
+    kept = {"history.md", "measurements.md"}
+    pages = [ROOT / "README.md", *sorted(PAGES.rglob("*.md"))]
+    found = [
+        f"{page.relative_to(ROOT)}: ...{text[max(0, match.start() - 60) : match.end() + 40]}..."
+        for page in pages
+        if page.name not in kept
+        for text in [_prose(page.read_text(encoding="utf-8")).replace("\n", " ")]
+        for pattern in NARRATION
+        for match in re.finditer(pattern, text, re.I)
+    ]
+    assert len(pages) > 30
+    assert found == []
+
+
 @pytest.mark.e2e
 @pytest.mark.parametrize("page", pages_with_sessions(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_sessions_run_as_written(page: Path, tmp_path: Path) -> None:
