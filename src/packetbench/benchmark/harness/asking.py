@@ -120,6 +120,7 @@ class AskRunner(Runner):
                 path,
                 provider.settings.input_mode,
                 provider.accepts_native_pdf,
+                provider.delivery.dpi or inputs.IMAGE_DPI,
             )
             self._inputs[path] = found
         try:
