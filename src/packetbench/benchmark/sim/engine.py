@@ -89,6 +89,9 @@ class Engine:
     expected: Expected = field(default_factory=Expected)
     injections: list[dict[str, Any]] = field(default_factory=list)
     guesses: list[dict[str, Any]] = field(default_factory=list)  # one per illegible field
+    # Inside a list record whose truth holds nothing (every value unseen): answered empty, the
+    # scorer pairs it with its truth record only so (benchmark.score.align).
+    blank: bool = False
 
     # --- expectations -------------------------------------------------------------------------
 
@@ -191,7 +194,11 @@ class Engine:
             # would make the record a dropped one beside an invented one.
             if budget and _populated(item, truth) < 2:
                 budget = 0
+            # A record the page shows nothing of (a row below the delivered resolution, say)
+            # is left empty: a guess in it would make it an invented record beside a dropped one.
+            outer, self.blank = self.blank, self.blank or _populated(item, truth) == 0
             out.append(self.record(item, truth, where, budget))
+            self.blank = outer
         if (
             truths
             and not dropped_any
@@ -282,7 +289,7 @@ class Engine:
         counts = self.expected.counts
         if truth is None and path in self.illegible:
             counts.gt_null_fields += 1
-            if is_key:  # a key is never guessed: the record is paired by it
+            if is_key or self.blank:  # a key is never guessed: the record is paired by it
                 self.guesses.append({"path": path, "outcome": "abstained"})
                 written = None
             else:
