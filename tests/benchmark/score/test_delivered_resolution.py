@@ -227,3 +227,31 @@ def test_a_text_layer_sent_as_text_keeps_its_values_legible(packets: Path) -> No
             ):
                 carried += 1
     assert hidden["images"] > hidden["native"] and carried > 0
+
+
+@pytest.mark.parametrize("profile", ["typical", "sloppy", "perfect"])
+@pytest.mark.parametrize("dpi", [96, 150])
+@pytest.mark.slow
+def test_the_ledger_is_exact_on_n5_at_a_delivered_resolution(
+    profile: str, dpi: int, tmp_path: Path
+) -> None:
+    """The canonical N5 packet (far phone photos: thousands of values below 96 dpi, and
+    whole table rows) sent at `dpi`: the scorer recovers every count the simulator injected,
+    and a perfect extractor is perfect on what the pages show and abstains on the rest."""
+    from packetbench.benchmark.extract import extract
+    from packetbench.benchmark.providers.sim import SimProvider
+    from packetbench.benchmark.score.scorer import score_run
+
+    packets = tmp_path / "packets"
+    packets.mkdir()
+    (packets / "N5-000001").symlink_to(PACKETS / "N5-000001")
+    run = tmp_path / "run"
+    extract(SimProvider(profile, 1, input_mode="images", dpi=dpi), packets, run, force=True)
+    score_run(run, packets)
+    assert ledger_mismatches(run) == []
+    below = _json(run / "sim_injections.json")["overall"]["below_resolution"]
+    assert below["fields"] > 0
+    if profile == "perfect":
+        overall = _json(run / "scores" / "field_breakdown.json")["overall"]
+        assert overall["gt_fields"] == overall["correct"]
+        assert below["abstained"] == below["fields"]

@@ -351,6 +351,7 @@ class SimProvider(Provider):
             {**self.found.illegible.get(doc.doc_id, {}), **below},
             required,
             foreign=foreign,
+            below=frozenset(below),
         )
 
     @staticmethod
