@@ -255,3 +255,19 @@ def test_the_ledger_is_exact_on_n5_at_a_delivered_resolution(
         overall = _json(run / "scores" / "field_breakdown.json")["overall"]
         assert overall["gt_fields"] == overall["correct"]
         assert below["abstained"] == below["fields"]
+
+
+def test_gate_thresholds_the_slice(runs: dict[int, Path], tmp_path: Path) -> None:
+    """A threshold on a below-resolution rate holds or breaches on the run's own slice; a
+    no_regression rule cannot list one (two resolutions test different fields)."""
+    total = _json(runs[96] / "sim_injections.json")["overall"]["below_resolution"]
+    share = total["abstained"] / total["fields"]
+    rules = tmp_path / "rules.toml"
+    rules.write_text(f'[[rule]]\nmetric = "below_abstained"\nmin = {share:.6f}\n')
+    passed = _cli("gate", str(runs[96]), "--rules", str(rules))
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    rules.write_text(f'[[rule]]\nmetric = "below_abstained"\nmin = {min(share + 1e-3, 1):.6f}\n')
+    assert _cli("gate", str(runs[96]), "--rules", str(rules)).returncode == 1
+    rules.write_text('[[rule]]\nno_regression = ["below_guess_wrong"]\n')
+    refused = _cli("gate", str(runs[96]), "--rules", str(rules), "--baseline", str(runs[150]))
+    _error(refused, "below_guess_wrong is a threshold rate only")
