@@ -272,3 +272,27 @@ def test_gate_thresholds_the_slice(runs: dict[int, Path], tmp_path: Path) -> Non
     rules.write_text('[[rule]]\nno_regression = ["below_guess_wrong"]\n')
     refused = _cli("gate", str(runs[96]), "--rules", str(rules), "--baseline", str(runs[150]))
     _error(refused, "below_guess_wrong is a threshold rate only")
+
+
+def test_an_api_run_renders_and_records_the_dpi_it_is_given(packets: Path) -> None:
+    """`--input images --dpi 96` to a provider: its pages are rendered at 96 dpi (a letter
+    page 816 pixels wide) and run.json records the delivery; native records the assumption."""
+    import io
+
+    from PIL import Image
+
+    from packetbench.benchmark.harness.inputs import build_file
+    from packetbench.benchmark.providers.api import ApiSettings
+    from packetbench.benchmark.providers.openai import OpenAIProvider
+
+    provider = OpenAIProvider(ApiSettings(model="gpt-5", input_mode="images", image_dpi=96))
+    assert provider.image_dpi == 96
+    described = provider.describe()
+    assert described["delivery"]["dpi"] == 96 and described["parameters"]["dpi"] == 96
+    pdf = next(p for p in sorted((packets / PACKET).glob("*.pdf")))
+    sent = build_file(pdf, "images", True, provider.image_dpi)
+    width = Image.open(io.BytesIO(sent.parts[0].data)).size[0]
+    assert abs(width - 816) <= 1
+    native = OpenAIProvider(ApiSettings(model="gpt-5")).describe()
+    assert native["delivery"]["source"] == "assumed" and native["delivery"]["dpi"] == 90
+    assert "dpi" not in native["parameters"]

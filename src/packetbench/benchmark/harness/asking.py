@@ -120,7 +120,7 @@ class AskRunner(Runner):
                 path,
                 provider.settings.input_mode,
                 provider.accepts_native_pdf,
-                provider.delivery.dpi or inputs.IMAGE_DPI,
+                provider.image_dpi,
             )
             self._inputs[path] = found
         try:

@@ -31,7 +31,7 @@ from packetbench.core import safe_read, stopping
 from packetbench.core.errors import BadInput
 from packetbench.core.packet_files import read_manifest
 
-IMAGE_DPI = 150
+IMAGE_DPI = 150  # unless --dpi says otherwise (benchmark.delivery.DEFAULT_DPI)
 # pdfium is not thread-safe: every use goes through this lock (the process's one).
 _PDFIUM = stopping.PDFIUM
 

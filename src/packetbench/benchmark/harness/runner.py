@@ -350,7 +350,7 @@ class Runner:
             job.packet.path / doc.file,
             provider.settings.input_mode,
             provider.accepts_native_pdf,
-            provider.delivery.dpi or inputs.IMAGE_DPI,
+            provider.image_dpi,
         )
         schema = self.schemas[doc.schema]
         prompt = prompts.render(

@@ -344,7 +344,7 @@ def dry_run(
             job.doc,
             provider.settings.input_mode,
             provider.accepts_native_pdf,
-            provider.delivery.dpi or inputs.IMAGE_DPI,
+            provider.image_dpi,
         )
         schema = setup.sent[job.doc.schema]
         prompt = prompts.render(

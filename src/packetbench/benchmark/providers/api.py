@@ -18,7 +18,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Literal, TypeVar, cast
 
-from packetbench.benchmark.delivery import decide
+from packetbench.benchmark.delivery import DEFAULT_DPI, decide
 from packetbench.benchmark.errors import BenchmarkError
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers.base import Provider
@@ -368,6 +368,12 @@ class ApiProvider(Provider):
         if cls.base_url_env is None:
             return None
         return os.environ.get(cls.base_url_env, "").strip() or None
+
+    @property
+    def image_dpi(self) -> int:
+        """The resolution pages sent as images are rendered at (`--dpi`)."""
+        dpi = self.delivery.dpi if self.delivery.input == "images" else None
+        return DEFAULT_DPI if dpi is None else dpi
 
     # -- the key -----------------------------------------------------------------------------
 
