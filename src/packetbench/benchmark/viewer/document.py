@@ -101,6 +101,7 @@ def _unscored_rows(
     source: RunSource, packet: Packet, doc: DocInfo
 ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """The same rows for a run not scored yet: the document scored now, as `score` would."""
+    from packetbench.benchmark.delivery import of_run
     from packetbench.benchmark.score.scorer import PacketTask, score_packet
 
     path = record_path(source.path, packet.packet_id, doc.doc_id)
@@ -114,7 +115,9 @@ def _unscored_rows(
         "attempts": record.attempts,
         **record.usage.model_dump(),
     }
-    part = score_packet(PacketTask(source.path, packet, (doc.doc_id,)))
+    # At the run's delivered resolution, as `score` scores it.
+    delivery = of_run(source.info)
+    part = score_packet(PacketTask(source.path, packet, (doc.doc_id,), delivery=delivery))
     if part.errors:
         error = part.errors[0]
         return {**row, "status": "error", "reason": f"{error['status']}: {error['error']}"}, [], []
