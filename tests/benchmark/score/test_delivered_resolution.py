@@ -296,3 +296,30 @@ def test_an_api_run_renders_and_records_the_dpi_it_is_given(packets: Path) -> No
     native = OpenAIProvider(ApiSettings(model="gpt-5")).describe()
     assert native["delivery"]["source"] == "assumed" and native["delivery"]["dpi"] == 90
     assert "dpi" not in native["parameters"]
+
+
+def test_the_viewer_marks_the_fields_below_the_resolution(
+    runs: dict[int, Path], packets: Path, tmp_path: Path
+) -> None:
+    """`packetbench view`: a document's fields carry `below_resolution` exactly where the
+    scores do (the document page tags each)."""
+    import urllib.request
+
+    from tests.support.viewer import serving
+
+    run = runs[96]
+    with open_runs([run]) as found:
+        rows = found.rows(
+            "SELECT doc_id, path FROM fields WHERE below_resolution ORDER BY doc_id, path"
+        )
+    doc = rows[0]["doc_id"]
+    expected = sorted(r["path"] for r in rows if r["doc_id"] == doc)
+    with serving(str(run), "--packets", str(packets), "--cache", str(tmp_path / "c")) as url:
+        address = f"{url}api/runs/0/documents/{PACKET}/{doc}"
+        with urllib.request.urlopen(address, timeout=120) as answer:
+            summary = json.loads(answer.read())
+        fields: list[dict[str, Any]] = []
+        for part in range(-(-summary["fields_total"] // summary["chunk"])):
+            with urllib.request.urlopen(f"{address}/fields-{part}", timeout=120) as answer:
+                fields += json.loads(answer.read())
+    assert sorted(f["path"] for f in fields if f["below_resolution"]) == expected

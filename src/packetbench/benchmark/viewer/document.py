@@ -79,7 +79,8 @@ def _scored_rows(
     )
     row = found[0] if found else {"status": "missing", "reason": "not in the results"}
     fields = source.query(
-        "SELECT path, kind, populated, outcome FROM fields WHERE packet_id = ? AND doc_id = ?",
+        "SELECT path, kind, populated, outcome, below_resolution FROM fields "
+        "WHERE packet_id = ? AND doc_id = ?",
         keys,
     )
     claims = source.query(
@@ -231,6 +232,8 @@ def build(source: RunSource, pages: Pages, packet_id: str, doc_id: str) -> dict[
                 "verdict": claim["verdict"] if claim else None,
                 "grounded_in": claim["grounded_in"] if claim else None,
                 "hallucinated": claim["hallucinated"] if claim else None,
+                # legible in the file, not on the page as the run delivered it
+                "below_resolution": bool(view and view.get("below_resolution")),
                 "outcome": outcome_of(
                     view["outcome"] if view else None,
                     claim["verdict"] if claim else None,
