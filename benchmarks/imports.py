@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # tests/test_layering.py.
 LAYERS: tuple[tuple[str, ...], ...] = (
     # the files: packets, run.json, what a run was extracted from, a run folder's policy,
-    # one's own documents as a packet, schema namespaces
+    # one's own documents as a packet, schema namespaces, how a run's pages were delivered
     (
         "errors",
         "packets",
@@ -46,6 +46,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "run_folder",
         "documents",
         "namespaces",
+        "delivery",
     ),
     # what a packet's truth is and how an answer is scored against it; extraction records
     (

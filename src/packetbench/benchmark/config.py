@@ -59,6 +59,8 @@ class ModelOptions:
     model: str | None = None
     reasoning: str = "default"  # default | high | xhigh, mapped to the provider's setting
     input_mode: str = "native"  # native | text | images
+    image_dpi: int | None = None  # --dpi: images are rendered at (None: delivery.DEFAULT_DPI)
+    delivered_dpi: int | None = None  # --delivered-dpi: native PDFs reach the model at
     base_url: str | None = None
     max_output_tokens: int | None = None  # None: the provider's cap
     timeout_s: float = DEFAULT_TIMEOUT_S
@@ -78,6 +80,8 @@ class ModelOptions:
             "reasoning": self.reasoning,
             "base_url": self.base_url,
             "input": self.input_mode,
+            "dpi": self.image_dpi,
+            "delivered_dpi": self.delivered_dpi,
             "max_output_tokens": self.max_output_tokens,
             "timeout": self.timeout_s,
             "retries": self.retries,

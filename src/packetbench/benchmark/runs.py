@@ -150,6 +150,8 @@ class RunInfo(_Part):
     base_url: str | None = None
     api_key_from: list[str] | None = None
     input: str | None = None
+    # How the pages reached the model (`benchmark.delivery`); absent: the file's resolution.
+    delivery: dict[str, Any] | None = None
     max_output_tokens: int | None = None
     timeout_s: float | None = None
     request: dict[str, Any] | None = None  # the request template, document left out

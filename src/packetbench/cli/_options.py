@@ -119,6 +119,24 @@ InputMode = Annotated[
         rich_help_panel=MODEL,
     ),
 ]
+Dpi = Annotated[
+    int | None,
+    typer.Option(
+        "--dpi",
+        help="--input images: the resolution pages are rendered at, a rung of 72, 90, 96, 110, "
+        "150, 200, 300 (default 150); the run is scored at it (docs/resolution.md).",
+        rich_help_panel=MODEL,
+    ),
+]
+DeliveredDpi = Annotated[
+    int | None,
+    typer.Option(
+        "--delivered-dpi",
+        help="--input native: the resolution the provider rasterises a page at, a rung as for "
+        "--dpi (default: its documented size, recorded as an assumption).",
+        rich_help_panel=MODEL,
+    ),
+]
 BaseUrl = Annotated[
     str | None,
     typer.Option(
@@ -347,6 +365,8 @@ def model_options(
     temperature: float | None,
     top_p: float | None,
     sampling_seed: int | None,
+    dpi: int | None = None,
+    delivered_dpi: int | None = None,
 ) -> ModelOptions:
     """The model options as the command line gave them."""
     from packetbench.benchmark.config import ModelOptions, sampling_given
@@ -355,6 +375,8 @@ def model_options(
         model=model,
         reasoning=reasoning,
         input_mode=input_mode,
+        image_dpi=dpi,
+        delivered_dpi=delivered_dpi,
         base_url=base_url,
         max_output_tokens=max_output_tokens,
         timeout_s=timeout,

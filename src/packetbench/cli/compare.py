@@ -37,7 +37,8 @@ def compare(
     Per pair: a sign test on per-document hallucination rates (numbers, strings), Holm-corrected
     over all pairs, and paired bootstrap intervals of the difference (second run minus first) in
     every headline rate; the same for grounding rates (runs that cited) and for abstention and
-    guesses on illegible fields (runs whose packets have them). Then the documents where one
+    guesses on illegible fields (runs whose packets have them) and on fields below a run's
+    delivered resolution (runs whose pages hid some). Then the documents where one
     run is worse than all others.
 
     Exit 0 when compared, 1 when two runs have no completed document in common (nothing is
@@ -126,11 +127,13 @@ def _print(result: dict[str, Any]) -> None:
                 + (f" and {more} more" if more > 0 else ""),
                 soft_wrap=True,
             )
-    from packetbench.benchmark.report.illegible import OUTCOMES
+    from packetbench.benchmark.report.illegible import BELOW_OUTCOMES, OUTCOMES
 
     for key, title, family, absent in (
         ("grounding", "Grounding", GROUNDING, "no citations"),  # only when a run cited
         ("illegible", "Illegible fields", OUTCOMES, "no illegible fields"),  # rule 3b
+        # only when a run's pages hid values at its delivered resolution (docs/resolution.md)
+        ("below_resolution", "Below the delivered resolution", BELOW_OUTCOMES, "no such fields"),
     ):
         found = result.get(key)
         if found is None:

@@ -69,7 +69,7 @@ def _score_on_a_small_disk(extracted: Path, where: Path, free_kb: int) -> tuple[
 
 @pytest.mark.parametrize(
     ("free_kb", "fails_at", "scores"),
-    [(150, "scores/", set()), (1000, "results.duckdb", SCORES)],
+    [(150, "scores/", set()), (1200, "results.duckdb", SCORES)],
     ids=["while the Parquet files are written", "while results.duckdb is written"],
 )
 def test_a_full_disk_is_one_line_and_leaves_nothing_half_written(

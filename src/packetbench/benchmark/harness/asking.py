@@ -120,6 +120,7 @@ class AskRunner(Runner):
                 path,
                 provider.settings.input_mode,
                 provider.accepts_native_pdf,
+                provider.image_dpi,
             )
             self._inputs[path] = found
         try:

@@ -31,7 +31,7 @@ from packetbench.core import safe_read, stopping
 from packetbench.core.errors import BadInput
 from packetbench.core.packet_files import read_manifest
 
-IMAGE_DPI = 150
+IMAGE_DPI = 150  # unless --dpi says otherwise (benchmark.delivery.DEFAULT_DPI)
 # pdfium is not thread-safe: every use goes through this lock (the process's one).
 _PDFIUM = stopping.PDFIUM
 
@@ -83,9 +83,12 @@ class DocumentInput:
 ATTACK_FAMILIES = frozenset({"textlayer", "scan"})
 
 
-def build(packet: Packet, doc: DocInfo, mode: str, native_pdf: bool = True) -> DocumentInput:
-    """The input of `doc` in `mode` (a workbook or CSV is text whatever the mode)."""
-    built = build_file(packet.path / doc.file, mode, native_pdf)
+def build(
+    packet: Packet, doc: DocInfo, mode: str, native_pdf: bool = True, dpi: int = IMAGE_DPI
+) -> DocumentInput:
+    """The input of `doc` in `mode` (a workbook or CSV is text whatever the mode; pages sent
+    as images are rendered at `dpi`)."""
+    built = build_file(packet.path / doc.file, mode, native_pdf, dpi)
     attacked = attacked_pages(read_manifest(packet.path, doc.doc_id))
     return replace(built, attacked_pages=attacked) if attacked else built
 
@@ -103,7 +106,9 @@ def attacked_pages(manifest: Any) -> dict[int, tuple[str, ...]]:
     return {page: tuple(ids) for page, ids in sorted(found.items())}
 
 
-def build_file(path: Path, mode: str, native_pdf: bool = True) -> DocumentInput:
+def build_file(
+    path: Path, mode: str, native_pdf: bool = True, dpi: int = IMAGE_DPI
+) -> DocumentInput:
     """`build` for one file (a plain function of picklable arguments, for worker processes)."""
     try:
         data = safe_read.read_bytes(path, safe_read.document_kind(path))
@@ -114,7 +119,7 @@ def build_file(path: Path, mode: str, native_pdf: bool = True) -> DocumentInput:
     digest = hashlib.sha256(data).hexdigest()
     suffix = path.suffix.lower()
     if suffix == ".pdf":
-        return _pdf(path, data, digest, mode if native_pdf or mode != "native" else "text")
+        return _pdf(path, data, digest, mode if native_pdf or mode != "native" else "text", dpi)
     if suffix == ".xlsx":
         return _workbook(path, data, digest)
     if suffix == ".csv":
@@ -126,7 +131,7 @@ def build_file(path: Path, mode: str, native_pdf: bool = True) -> DocumentInput:
     raise BadInput(f"{path}: cannot send a {suffix or 'suffix-less'} file")
 
 
-def _pdf(path: Path, data: bytes, digest: str, mode: str) -> DocumentInput:
+def _pdf(path: Path, data: bytes, digest: str, mode: str, dpi: int = IMAGE_DPI) -> DocumentInput:
     import pypdfium2 as pdfium
 
     with stopping.PDFIUM:
@@ -156,7 +161,7 @@ def _pdf(path: Path, data: bytes, digest: str, mode: str) -> DocumentInput:
                         )
                     )
                 else:
-                    image = page.render(scale=IMAGE_DPI / 72).to_pil()
+                    image = page.render(scale=dpi / 72).to_pil()
                     buffer = io.BytesIO()
                     image.save(buffer, format="PNG")
                     parts.append(Part("png", f"page {index + 1}", data=buffer.getvalue()))

@@ -350,6 +350,7 @@ class Runner:
             job.packet.path / doc.file,
             provider.settings.input_mode,
             provider.accepts_native_pdf,
+            provider.image_dpi,
         )
         schema = self.schemas[doc.schema]
         prompt = prompts.render(

@@ -340,7 +340,11 @@ def dry_run(
     tokens_in = tokens_out = 0
     for job in work.jobs:
         document = inputs.build(
-            job.packet, job.doc, provider.settings.input_mode, provider.accepts_native_pdf
+            job.packet,
+            job.doc,
+            provider.settings.input_mode,
+            provider.accepts_native_pdf,
+            provider.image_dpi,
         )
         schema = setup.sent[job.doc.schema]
         prompt = prompts.render(

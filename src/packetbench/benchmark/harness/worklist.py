@@ -38,6 +38,7 @@ FINGERPRINT = (
     "reasoning",
     "reasoning_parameters",
     "input",
+    "delivery",  # the resolution pages were sent at (--dpi, --delivered-dpi)
     "max_output_tokens",
     "request",
     "prompts",

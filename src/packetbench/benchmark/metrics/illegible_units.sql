@@ -20,7 +20,7 @@ guesses AS (
            COUNT(*) FILTER (WHERE guess = 'guess_grounded') AS guess_grounded,
            COUNT(*) FILTER (WHERE guess = 'guess_wrong') AS guess_wrong
     FROM claims
-    WHERE guess IS NOT NULL
+    WHERE guess IS NOT NULL AND NOT below_resolution
     GROUP BY ALL
 )
 SELECT d.run_id, d.packet_id, d.doc_id, d.tier, d.doc_type, d.format, u.metric, u.num, u.den

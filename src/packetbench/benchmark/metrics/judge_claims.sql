@@ -7,7 +7,7 @@ SELECT j.run_id, j.judge_id, j.judge, j.model, j.packet_id, j.doc_id, j.doc_type
        c.verdict <> 'supported' AS truth_hallucinated,
        j.verdict <> 'supported' AS judge_hallucinated,
        c.truth IS NULL OR CAST(c.truth AS VARCHAR) = 'null' AS truth_null,
-       c.guess IS NOT NULL AS illegible,
+       c.guess IS NOT NULL AND NOT c.below_resolution AS illegible,
        c.patterns
 FROM judge_labels AS j
 JOIN claims AS c

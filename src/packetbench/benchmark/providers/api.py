@@ -18,6 +18,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Literal, TypeVar, cast
 
+from packetbench.benchmark.delivery import DEFAULT_DPI, decide
 from packetbench.benchmark.errors import BenchmarkError
 from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers.base import Provider
@@ -223,6 +224,8 @@ class ApiSettings:
     timeout_s: float = 600.0
     retries: int | None = None  # None: the provider's default budget
     input_mode: str = "native"
+    image_dpi: int | None = None  # `--dpi`: pages of --input images rendered at (None: 150)
+    delivered_dpi: int | None = None  # `--delivered-dpi`: a native PDF's pages reach the model at
     cite: str | None = None  # `--cite page|box|native`: ask for each value's evidence
     confidence: bool = False  # `--confidence`: ask for each value's confidence (0-1)
     extra: dict[str, Any] = field(default_factory=dict)
@@ -323,6 +326,15 @@ class ApiProvider(Provider):
                     f"(got --input {settings.input_mode})"
                 )
         check_sampling(self.name, settings.sampling, self.sampling_names)
+        # How the pages reach the model, recorded in run.json and scored at (docs/resolution.md).
+        self.delivery = decide(
+            self.name,
+            settings.model,
+            settings.input_mode,
+            settings.image_dpi,
+            settings.delivered_dpi,
+            self.accepts_native_pdf,
+        )
         self.settings = settings
         self.model = settings.model
         self.max_output_tokens = settings.max_output_tokens or self.default_max_output_tokens
@@ -342,6 +354,8 @@ class ApiProvider(Provider):
                 timeout_s=float(600.0 if options.get("timeout") is None else options["timeout"]),
                 retries=options.get("retries"),
                 input_mode=options.get("input") or "native",
+                image_dpi=options.get("dpi"),
+                delivered_dpi=options.get("delivered_dpi"),
                 cite=options.get("cite"),
                 confidence=bool(options.get("confidence")),
                 sampling=dict(options.get("sampling") or {}),
@@ -354,6 +368,12 @@ class ApiProvider(Provider):
         if cls.base_url_env is None:
             return None
         return os.environ.get(cls.base_url_env, "").strip() or None
+
+    @property
+    def image_dpi(self) -> int:
+        """The resolution pages sent as images are rendered at (`--dpi`)."""
+        dpi = self.delivery.dpi if self.delivery.input == "images" else None
+        return DEFAULT_DPI if dpi is None else dpi
 
     # -- the key -----------------------------------------------------------------------------
 
@@ -399,6 +419,8 @@ class ApiProvider(Provider):
             "parameters": {
                 "reasoning": self.settings.reasoning,
                 "input": self.settings.input_mode,
+                # only for page images: a run of another input records what it always did
+                **({"dpi": self.delivery.dpi} if self.delivery.input == "images" else {}),
                 "max_output_tokens": self.max_output_tokens,
                 **cite,
                 # only when given: a run without them records what it always did
@@ -409,6 +431,7 @@ class ApiProvider(Provider):
             "base_url": self.settings.base_url,
             "api_key_from": list(self.env_keys),
             "input": self.settings.input_mode,
+            "delivery": self.delivery.describe(),
             "max_output_tokens": self.max_output_tokens,
             "timeout_s": self.settings.timeout_s,
             "request": self.request_template(),

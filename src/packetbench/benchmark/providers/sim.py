@@ -28,12 +28,13 @@ import orjson
 
 from packetbench.benchmark import namespaces
 from packetbench.benchmark import universe as universes
+from packetbench.benchmark.delivery import below_resolution, decide, withheld
 from packetbench.benchmark.grounding.citations import Citation, convert, page_sizes
 from packetbench.benchmark.grounding.confidences import convert as convert_confidences
 from packetbench.benchmark.grounding.places import truth_places
 from packetbench.benchmark.grounding.schema import citation_info, confidence_info
 from packetbench.benchmark.packets import DocInfo, Packet, PacketFiles
-from packetbench.benchmark.providers.api import check_cite
+from packetbench.benchmark.providers.api import INPUT_MODES, check_cite
 from packetbench.benchmark.providers.base import Provider
 from packetbench.benchmark.records import ExtractionRecord, Status, Usage
 from packetbench.benchmark.score import normalize
@@ -53,6 +54,7 @@ from packetbench.core.writing import write_atomic
 
 LABEL = "SIMULATED EXTRACTOR - not a model; seeded errors for testing the pipeline"
 LEDGER = "sim_injections.json"
+BELOW = "below_resolution"  # the ledger's account of the fields below the delivered resolution
 
 
 def _truth_leaves(
@@ -115,6 +117,9 @@ class SimProvider(Provider):
         cite: str | None = None,
         confidence: bool = False,
         calibration: float = DEFAULT_CALIBRATION,
+        input_mode: str = "native",
+        dpi: int | None = None,
+        delivered_dpi: int | None = None,
     ) -> None:
         if profile not in PROFILES:
             raise UsageError(f"unknown sim profile {profile!r}; choose {', '.join(PROFILES)}")
@@ -128,6 +133,11 @@ class SimProvider(Provider):
             )
         if not 0.0 <= calibration <= 1.0:
             raise UsageError(f"--sim-calibration must be between 0 and 1 (got {calibration})")
+        if input_mode not in INPUT_MODES:
+            raise UsageError(f"unknown input {input_mode!r}; choose {', '.join(INPUT_MODES)}")
+        # What the pages show as delivered: a value below the resolution is read as an
+        # illegible one is (docs/resolution.md), so the ledger counts what the scorer will.
+        self.delivery = decide(self.name, None, input_mode, dpi, delivered_dpi)
         self.profile: Profile = PROFILES[profile]
         self.seed = seed
         self.cite = cite
@@ -152,6 +162,9 @@ class SimProvider(Provider):
                 if options.get("calibration") is None
                 else options["calibration"]
             ),
+            input_mode=options.get("input") or "native",
+            dpi=options.get("dpi"),
+            delivered_dpi=options.get("delivered_dpi"),
         )
 
     def describe(self) -> dict[str, Any]:
@@ -172,6 +185,13 @@ class SimProvider(Provider):
             info["parameters"]["confidence"] = True
             info["parameters"]["calibration"] = self.calibration
             info["confidences"] = confidence_info() | {"sim": {"calibration": self.calibration}}
+        delivery = self.delivery
+        if delivery.input != "native" or delivery.source == "override":
+            # only then: a run of the file as it is records what it always did
+            info["parameters"]["input"] = delivery.input
+            if delivery.dpi is not None:
+                info["parameters"]["dpi"] = delivery.dpi
+            info["delivery"] = delivery.describe()
         return info
 
     def check(self, packet: Packet) -> None:
@@ -209,9 +229,12 @@ class SimProvider(Provider):
             return self._record(packet, doc, "error", None, "simulated provider failure")
         scored = namespaces.resolve(doc.schema, packet.path)
         model = scored.model
-        truth = scored.project(self._files(packet).truth(doc.doc_id))
+        below = below_resolution(
+            self._files(packet).field_truth(doc.doc_id)["fields"], self.delivery
+        )
+        truth = withheld(scored.project(self._files(packet).truth(doc.doc_id)), below)
         foreign = namespaces.split(doc.schema)[0] != namespaces.DEFAULT
-        engine = self._engine(packet, doc, model, truth, rng, scored.required, foreign)
+        engine = self._engine(packet, doc, model, truth, rng, scored.required, foreign, below)
         output = engine.record(model, truth, "", None)
         if roll < profile.missing + profile.error + profile.invalid:
             broken = _invalidate(model, output)
@@ -237,10 +260,13 @@ class SimProvider(Provider):
             "injected": dict(sorted(injected.items())),
             "injections": engine.injections,
         }
-        if (
-            engine.guesses
-        ):  # only documents with illegible fields: others' entries stay as they were
-            entry["illegible"] = _illegible(engine.guesses)
+        # Only documents with such fields: others' entries stay as they were.
+        unread = [g for g in engine.guesses if g["path"] not in below]
+        if unread:
+            entry["illegible"] = _illegible(unread)
+        unseen = [g for g in engine.guesses if g["path"] in below]
+        if unseen:
+            entry[BELOW] = _illegible(unseen)
         record = self._record(packet, doc, "ok", scored.emit(output), None)
         if citations is not None:
             entry["citations"], record.citations = citations
@@ -297,6 +323,7 @@ class SimProvider(Provider):
         rng: random.Random,
         required: frozenset[str],
         foreign: bool,
+        below: dict[str, Any],
     ) -> Engine:
         assert self.found is not None
         pools: dict[PoolKey, list[Any]] = {}
@@ -320,9 +347,11 @@ class SimProvider(Provider):
             sorted(tokens),
             stale,
             self._files(packet).touched(doc.doc_id),
-            self.found.illegible.get(doc.doc_id, {}),
+            # A value below the delivered resolution is guessed at as an illegible one is.
+            {**self.found.illegible.get(doc.doc_id, {}), **below},
             required,
             foreign=foreign,
+            below=frozenset(below),
         )
 
     @staticmethod
@@ -369,6 +398,7 @@ class SimProvider(Provider):
             ),
             **({"confidences": expected(ledger.confidences)} if self.confidence else {}),
             **({"illegible": _illegible(ledger.guesses())} if ledger.choices else {}),
+            **({BELOW: _illegible(ledger.guesses(BELOW))} if ledger.below else {}),
             "excluded": {s: sorted(keys) for s, keys in ledger.excluded.items()},
         }
         head = {
@@ -403,6 +433,7 @@ class Ledger:
         self.citations: dict[str, Counter[str]] = {"verdicts": Counter(), "supported": Counter()}
         self.confidences: Counter[tuple[float, bool]] = Counter()
         self.choices: dict[str, list[dict[str, Any]]] = {}  # illegible fields' choices
+        self.below: dict[str, list[dict[str, Any]]] = {}  # those below the resolution
 
     def put(self, key: str, entry: dict[str, Any]) -> None:
         """Add a document's entry (once: a document is extracted once in a run)."""
@@ -430,10 +461,14 @@ class Ledger:
             tally(entry["confidences"], self.confidences)
         if "illegible" in entry:
             self.choices[key] = entry["illegible"]["choices"]
+        if BELOW in entry:
+            self.below[key] = entry[BELOW]["choices"]
 
-    def guesses(self) -> list[dict[str, Any]]:
-        """Every illegible field's choice, in document order."""
-        return [choice for key in sorted(self.choices) for choice in self.choices[key]]
+    def guesses(self, part: str = "illegible") -> list[dict[str, Any]]:
+        """Every illegible field's choice (`part` BELOW: every field's below the delivered
+        resolution), in document order."""
+        found = self.below if part == BELOW else self.choices
+        return [choice for key in sorted(found) for choice in found[key]]
 
     def length(self) -> int:
         """The compact length of the documents' object (`jsonfile.compact_length`)."""

@@ -242,6 +242,7 @@ def compare_runs(paths: Sequence[Path], alpha: float = ALPHA) -> dict[str, Any]:
         units = run_units(runs)
         grounded = _grounding_pairs(runs, alpha)
         illegible = _illegible_pairs(runs, alpha)
+        below = _illegible_pairs(runs, alpha, "below_resolution")
         described = runs.metric("runs")
         names = runs.names
     pairs = [pair_statistics(a, b, metrics, better) for a, b in itertools.combinations(units, 2)]
@@ -302,6 +303,8 @@ def compare_runs(paths: Sequence[Path], alpha: float = ALPHA) -> dict[str, Any]:
         result["grounding"] = grounded
     if illegible is not None:  # only when a run's packets have illegible values
         result["illegible"] = illegible
+    if below is not None:  # only when a run has values below its delivered resolution
+        result["below_resolution"] = below
     return result
 
 
@@ -338,25 +341,27 @@ def _grounding_pairs(runs: RunSet, alpha: float) -> dict[str, Any] | None:
 ILLEGIBLE_SIGN_TESTED = ("abstained", "guess_wrong")
 
 
-def _illegible_pairs(runs: RunSet, alpha: float) -> dict[str, Any] | None:
+def _illegible_pairs(runs: RunSet, alpha: float, view: str = "illegible") -> dict[str, Any] | None:
     """Paired illegible-field rates (docs/patterns.md rule 3b: abstention, and guesses by outcome)
     of every pair of runs whose packets have illegible values, over the documents that have
     them, with sign tests on abstention and wrong guesses Holm-corrected among themselves;
-    None when no run has an illegible field. A run without them is listed as absent."""
+    None when no run has an illegible field. A run without them is listed as absent. `view`
+    below_resolution: the same of the fields below each run's delivered resolution
+    (docs/resolution.md)."""
     from packetbench.benchmark.report.illegible import OUTCOMES
 
-    present = {r["run_id"] for r in runs.rows("SELECT DISTINCT run_id FROM illegible_units")}
+    present = {r["run_id"] for r in runs.rows(f"SELECT DISTINCT run_id FROM {view}_units")}
     if not present:
         return None
     everything = [metric for metric, *_ in OUTCOMES]
     return _family_pairs(
-        run_units(runs, "illegible_units", everything),
+        run_units(runs, f"{view}_units", everything),
         present,
         lambda a, b: everything,
         {metric: "higher" if metric == "abstained" else "lower" for metric in everything},
         ILLEGIBLE_SIGN_TESTED,
         alpha,
-        "illegible-field",
+        "illegible-field" if view == "illegible" else "below-resolution",
     )
 
 

@@ -23,7 +23,7 @@ from packetbench.benchmark.report.estimates import (
     slice_estimates,
 )
 from packetbench.benchmark.report.grounding import grounding_context
-from packetbench.benchmark.report.illegible import illegible_context
+from packetbench.benchmark.report.illegible import below_resolution_context, illegible_context
 from packetbench.benchmark.report.judges import judges_context
 from packetbench.benchmark.results.query import MIN_DOCUMENTS, MIN_VALUES, RunSet
 from packetbench.benchmark.stats import bootstrap
@@ -293,6 +293,7 @@ def build_context(runs: RunSet, tick: Callable[[], None] = lambda: None) -> dict
     ]
     tick()
     illegible = illegible_context(runs, layout)
+    below = below_resolution_context(runs, layout)
     tick()
     grounding = grounding_context(runs, layout)
     tick()
@@ -322,6 +323,7 @@ def build_context(runs: RunSet, tick: Callable[[], None] = lambda: None) -> dict
         "dimensions": dimensions,
         "recall": [recall.get(name) for name in order],
         "illegible": illegible,
+        "below": below,
         "verdicts": verdicts,
         "stale": stale,
         "consistency": [consistency.get(name) for name in order],

@@ -24,7 +24,11 @@ their own, shares of the illegible fields (the `illegible` view): `abstained` (l
 the correct answer; higher is better), `guess_right`, `guess_grounded` and `guess_wrong`
 (guesses, in no hallucination rate; lower is better). A threshold rule may name them, overall
 or per tier; a no_regression rule may list them. A run whose packets have no illegible
-values has none, which breaches.
+values has none, which breaches. The same four rates of the fields below a run's delivered
+resolution (docs/resolution.md; the `below_resolution` view) are `below_abstained`,
+`below_guess_right`, `below_guess_grounded` and `below_guess_wrong`: a threshold rule may name
+them, overall or per tier (not a no_regression rule: two runs at different resolutions test
+different fields); a run without such fields has none, which breaches.
 
     [[rule]]                         # no significant regression against --baseline
     no_regression = ["halluc_numbers", "halluc_strings"]
@@ -63,6 +67,9 @@ GROUNDING_RATES = frozenset(metric for metric, *_ in GROUNDING)
 GROUNDING_PER = ("tier", "doc_type")  # the dimensions of grounding_slices with every rate
 ILLEGIBLE_RATES = frozenset(metric for metric, *_ in OUTCOMES)
 ILLEGIBLE_PER = ("tier",)  # the dimension of the `illegible` view
+# The same rates of the fields below a run's delivered resolution (the `below_resolution` view).
+BELOW_PREFIX = "below_"
+BELOW_RATES = frozenset(BELOW_PREFIX + metric for metric in ILLEGIBLE_RATES)
 # Whether a higher or a lower rate is better, for the rates outside the catalog.
 OUTSIDE_CATALOG = {metric: way for metric, _, _, way in GROUNDING} | {
     metric: "higher" if metric == "abstained" else "lower" for metric in ILLEGIBLE_RATES
@@ -135,6 +142,10 @@ def load_rules(
             if not isinstance(listed, list) or not listed:
                 raise BadInput(f"{where}: no_regression must list rates")
             for metric in listed:
+                if metric in BELOW_RATES:
+                    raise BadInput(
+                        f"{where}: {metric} is a threshold rate only (name it in a metric rule)"
+                    )
                 if metric not in metrics | thresholds:
                     known = ", ".join(sorted(metrics | thresholds))
                     raise BadInput(f"{where}: unknown rate {metric!r}; known: {known}")
@@ -171,6 +182,7 @@ def load_rules(
         for kind, rates, dims in (
             ("a grounding", GROUNDING_RATES, GROUNDING_PER),
             ("an illegible-field", ILLEGIBLE_RATES, ILLEGIBLE_PER),
+            ("a below-resolution", BELOW_RATES, ILLEGIBLE_PER),
         ):
             if metric in thresholds & rates and per is not None and per not in dims:
                 raise BadInput(
@@ -180,7 +192,13 @@ def load_rules(
         if statistic not in STATISTICS:
             raise BadInput(f"{where}: statistic must be one of {', '.join(STATISTICS)}")
         if metric in thresholds and per is not None and statistic != "micro":
-            kind = "a grounding" if metric in GROUNDING_RATES else "an illegible-field"
+            kind = (
+                "a grounding"
+                if metric in GROUNDING_RATES
+                else "a below-resolution"
+                if metric in BELOW_RATES
+                else "an illegible-field"
+            )
             raise BadInput(f"{where}: {kind} rate per {per} is its micro rate only")
         skip_small = entry.get("skip_small", False)
         if not isinstance(skip_small, bool):
@@ -239,28 +257,33 @@ def _grounding_threshold(rule: Rule, runs: RunSet, name: str, cache: dict[str, A
 
 
 def _illegible_threshold(rule: Rule, runs: RunSet, name: str, cache: dict[str, Any]) -> RuleResult:
-    """A threshold on an illegible-field rate (the `illegible` view, from illegible_units); a
-    run whose packets have no illegible values has none, which breaches."""
-    column = "abstention_rate" if rule.metric == "abstained" else f"{rule.metric}_rate"
+    """A threshold on an illegible-field rate (the `illegible` view, from illegible_units), or
+    on one of the fields below the delivered resolution (`below_` and the same rate: the
+    `below_resolution` view); a run without such fields has none, which breaches."""
+    below = rule.metric in BELOW_RATES
+    metric = rule.metric.removeprefix(BELOW_PREFIX) if below else rule.metric
+    table = "below_resolution" if below else "illegible"
+    none = "no fields below the delivered resolution" if below else "no illegible fields"
+    column = "abstention_rate" if metric == "abstained" else f"{metric}_rate"
     rows = runs.rows(
-        f"SELECT tier, {column} AS rate FROM illegible WHERE run_id = ? ORDER BY tier", [name]
+        f"SELECT tier, {column} AS rate FROM {table} WHERE run_id = ? ORDER BY tier", [name]
     )
     if rule.per is None:
-        key = f"illegible {name}"
+        key = f"{table} {name}"
         if key not in cache:
-            cache[key] = estimate_view(runs, cache["layout"][name], "illegible_units", ("metric",))
+            cache[key] = estimate_view(runs, cache["layout"][name], f"{table}_units", ("metric",))
         whole = [r["rate"] for r in rows if r["tier"] == "all"]
         if not whole:
-            return RuleResult(rule, False, "no values", ["no illegible fields in this run"])
+            return RuleResult(rule, False, "no values", [f"{none} in this run"])
         view = {"micro": whole[0], "macro": None}
-        estimate = cache[key].get((rule.metric,))
+        estimate = cache[key].get((metric,))
         if rule.statistic == "macro":
             view["macro"] = estimate.macro if estimate is not None else None
         value = _statistic(estimate, view, rule.statistic)
         return RuleResult(rule, not _breaches(rule, value), _fmt(value))
     checked = [(str(r["tier"]), r["rate"]) for r in rows if r["tier"] != "all"]
     if not checked:
-        return RuleResult(rule, False, "no values", ["no illegible fields in this run"])
+        return RuleResult(rule, False, "no values", [f"{none} in this run"])
     breached = [(s, value) for s, value in checked if _breaches(rule, value)]
     sign = 1 if rule.bound == "max" else -1
     worst = max(checked, key=lambda item: (sign * item[1], item[0]))
@@ -273,7 +296,7 @@ def _threshold(rule: Rule, runs: RunSet, name: str, cache: dict[str, Any]) -> Ru
         cache["layout"] = layouts(runs)
     if rule.metric in GROUNDING_RATES:
         return _grounding_threshold(rule, runs, name, cache)
-    if rule.metric in ILLEGIBLE_RATES:
+    if rule.metric in ILLEGIBLE_RATES | BELOW_RATES:
         return _illegible_threshold(rule, runs, name, cache)
     if rule.per is None:
         if "headline" not in cache:
@@ -383,7 +406,7 @@ def run_gate(run: Path, rules_file: Path, baseline: Path | None = None) -> GateR
     # A baseline is paired document by document: it must have been extracted from the same.
     with open_runs(paths, paired=baseline is not None) as runs:
         metrics = {c["metric"] for c in runs.metric("catalog")}
-        rules = load_rules(rules_file, metrics, GROUNDING_RATES | ILLEGIBLE_RATES)
+        rules = load_rules(rules_file, metrics, GROUNDING_RATES | ILLEGIBLE_RATES | BELOW_RATES)
         needs_baseline = [r.name for r in rules if r.regression]
         if needs_baseline and baseline is None:
             raise UsageError(f"{rules_file}: rule {needs_baseline[0]!r} needs --baseline RUN")

@@ -4,12 +4,17 @@ correct abstention) and how many guessed, by outcome, from the `illegible` views
 bootstrap intervals over documents and packets (`estimates.estimate_view` over
 `illegible_units`), overall and per tier.
 
-A run whose packets have no illegible values has no rows: the report names it as absent, it
-never shows it as zero.
+The same account is given of the fields below each run's delivered resolution
+(docs/resolution.md: legible in the file, not on the page as the run sent it), from the
+`below_resolution` views, with how each run's pages reached the model.
+
+A run whose packets have no illegible values (no value below its resolution) has no rows: the
+report names it as absent, it never shows it as zero.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from packetbench.benchmark.report.estimates import Layout, estimate_view
@@ -28,16 +33,57 @@ OUTCOMES: tuple[tuple[str, str, str], ...] = (
 )
 
 
+# The same four outcomes for the fields below a run's delivered resolution (docs/resolution.md).
+BELOW_OUTCOMES: tuple[tuple[str, str, str], ...] = (
+    ("abstained", "Abstained", "fields below the resolution left empty (the correct answer)"),
+    (
+        "guess_right",
+        "Read right",
+        "fields below the resolution given the file's value (counted apart, not as a hit)",
+    ),
+    (
+        "guess_grounded",
+        "Guessed from the packet",
+        "fields below the resolution given another value the packet shows",
+    ),
+    (
+        "guess_wrong",
+        "Guessed wrong",
+        "fields below the resolution given a value the packet shows nowhere",
+    ),
+)
+
+
 def illegible_context(runs: RunSet, layout: dict[str, Layout]) -> dict[str, Any]:
     """Per run with illegible fields: each outcome's count and share with its intervals, and
     the counts per tier; the runs without illegible fields."""
-    found = runs.rows("SELECT * FROM illegible")
+    return _outcomes(runs, layout, "illegible", OUTCOMES)
+
+
+def below_resolution_context(runs: RunSet, layout: dict[str, Layout]) -> dict[str, Any]:
+    """`illegible_context` for the fields below each run's delivered resolution (the
+    `below_resolution` views), with how each run's pages reached the model (run.json
+    `delivery`; None: recorded without one, scored at the file's resolution)."""
+    found = _outcomes(runs, layout, "below_resolution", BELOW_OUTCOMES)
+    configs = {r["run_id"]: json.loads(r["config"]) for r in runs.metric("runs")}
+    found["deliveries"] = [
+        {"run_id": name, "delivery": configs.get(name, {}).get("delivery")} for name in runs.names
+    ]
+    return found
+
+
+def _outcomes(
+    runs: RunSet, layout: dict[str, Layout], view: str, outcomes: tuple[tuple[str, str, str], ...]
+) -> dict[str, Any]:
+    """Per run with rows in `view`: each outcome's count and share with its intervals (over
+    `view`_units), and the counts per tier; the runs without rows."""
+    found = runs.rows(f"SELECT * FROM {view}")
     present = [name for name in runs.names if any(r["run_id"] == name for r in found)]
     rows = []
     for name in present:
         whole = next(r for r in found if r["run_id"] == name and r["tier"] == "all")
-        estimates = estimate_view(runs, layout[name], "illegible_units", ("metric",))
-        for metric, label, definition in OUTCOMES:
+        estimates = estimate_view(runs, layout[name], f"{view}_units", ("metric",))
+        for metric, label, definition in outcomes:
             estimate = estimates.get((metric,))
             rows.append(
                 {
@@ -54,7 +100,7 @@ def illegible_context(runs: RunSet, layout: dict[str, Layout]) -> dict[str, Any]
             )
     return {
         "rows": rows,
-        "outcomes": OUTCOMES,
+        "outcomes": outcomes,
         "tiers": [
             r for name in present for r in found if r["run_id"] == name and r["tier"] != "all"
         ],

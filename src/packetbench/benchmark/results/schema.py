@@ -28,8 +28,10 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 # 6: meta holds the digest of the extraction records the run was scored from (`records`);
 # 7: claims carry their output path (`source`), and judge_labels holds `packetbench verify`'s
 # labels; 8: claims carry the answer's confidence (`extract --confidence`); 9: claims carry
-# their guess outcome and fields whether they are illegible (docs/patterns.md rule 3b).
-SCHEMA_VERSION = "9"
+# their guess outcome and fields whether they are illegible (docs/patterns.md rule 3b); 10:
+# claims and fields say whether their value is below the run's delivered resolution
+# (docs/resolution.md).
+SCHEMA_VERSION = "10"
 
 # The kinds whose values are numbers (score.normalize.NUMERIC_KINDS; a test holds them equal).
 NUMERIC_KINDS = ("money", "number", "percent")
@@ -102,7 +104,16 @@ class ClaimRow(TypedDict):
         Sql(
             "VARCHAR",
             "guess_right | guess_grounded | guess_wrong: a value emitted where the page is "
-            "illegible (never checked: hallucinated is NULL); NULL for every other claim",
+            "illegible or below the delivered resolution (never checked: hallucinated is "
+            "NULL); NULL for every other claim",
+        ),
+    ]
+    below_resolution: Annotated[
+        bool,
+        Sql(
+            "BOOLEAN",
+            "a guess where the page, as the run delivered it, does not show the value "
+            "(docs/resolution.md); false for every other claim",
         ),
     ]
 
@@ -127,6 +138,14 @@ class FieldRow(TypedDict):
             "BOOLEAN",
             "the page shows this value only past reading (field truth `illegible`; the truth "
             "is null: abstention expected)",
+        ),
+    ]
+    below_resolution: Annotated[
+        bool,
+        Sql(
+            "BOOLEAN",
+            "the value is legible in the file but not at the run's delivered resolution "
+            "(run.json delivery; docs/resolution.md): scored as null, abstention expected",
         ),
     ]
 

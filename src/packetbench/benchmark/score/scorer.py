@@ -29,6 +29,7 @@ import orjson
 
 from packetbench.benchmark import namespaces, provenance
 from packetbench.benchmark import universe as universes
+from packetbench.benchmark.delivery import Delivery, below_resolution, of_run, withheld
 from packetbench.benchmark.grounding.cited import cited_place
 from packetbench.benchmark.grounding.places import truth_places
 from packetbench.benchmark.packets import DocInfo, Packet, PacketFiles, Touched, find_packets
@@ -186,6 +187,7 @@ def score_document(
     salvage: bool = False,
     invalid: bool = False,
     files: PacketFiles | None = None,
+    below: dict[str, Any] | None = None,
 ) -> DocumentScore:
     """Field view, grounding, verdicts and arithmetic of one ok record. Its claims rows go to
     `claims_out` and the rows of its truth leaves (the field view) to `fields_out`.
@@ -193,11 +195,16 @@ def score_document(
     Under `--invalid salvage` (`salvage`) its keys are counted (`validate.fit`), and an
     output that is not a valid instance of its schema (`invalid`) is scored cut to it: only
     the leaves that fit are scored, every key the schema lacks is an invented key. A valid
-    output is scored as it is under either policy."""
+    output is scored as it is under either policy.
+
+    `below` holds the document's values below the run's delivered resolution (path -> value,
+    `delivery.below_resolution`): each is scored as an illegible value is, its truth null
+    (abstention expected) and a value emitted there a guess, in a slice of its own."""
     files = files if files is not None else packet.files()
     scored = namespaces.resolve(doc.schema, packet.path)
     model = scored.model
-    truth = scored.project(files.truth(doc.doc_id))
+    below = below or {}
+    truth = withheld(scored.project(files.truth(doc.doc_id)), below)
     output = scored.project(record.output or {})
     # Under --invalid salvage every output's keys are counted, a valid one's included (the
     # invented-key rate's denominator); otherwise no key is counted.
@@ -218,9 +225,10 @@ def score_document(
         else {c.path: c.confidence for c in record.confidences if c.problem is None}
     )
     illegible = found.illegible.get(doc.doc_id, {})
+    unseen = {**illegible, **below}  # where a value emitted is a guess
     for claim in comparison.claims:
         grounding = ground(claim, doc_universe, found.packet)
-        guessed = guess(claim, illegible, grounding.in_packet)
+        guessed = guess(claim, unseen, grounding.in_packet)
         checked = grounding.checked and guessed is None  # a guess is reported apart
         tally.add(grounding.numeric, checked, grounding.in_packet, grounding.in_document)
         said = verdict(claim, grounding.in_packet, stale.get(claim.path), found.packet)
@@ -238,11 +246,12 @@ def score_document(
                 None if cited is None else cited(claim),
                 None if sure is None else sure.get(claim.source or claim.path),
                 guessed,
+                guessed is not None and claim.path in below,
             )
         )
         said_at[claim.path] = said
     if fields_out is not None:
-        fields_out.extend(field_rows(packet, doc, model, truth, said_at, touched, illegible))
+        fields_out.extend(field_rows(packet, doc, model, truth, said_at, touched, illegible, below))
     return DocumentScore(
         f"{packet.packet_id}/{doc.doc_id}",
         packet.tier,
@@ -288,6 +297,7 @@ def _claim_row(
     citation: str | None = None,
     confidence: float | None = None,
     guessed: str | None = None,
+    unseen: bool = False,
 ) -> bytes:
     row: ClaimRow = {
         "packet_id": packet.packet_id,
@@ -308,6 +318,7 @@ def _claim_row(
         "source": claim.source or claim.path,
         "confidence": confidence,
         "guess": guessed,
+        "below_resolution": unseen,
     }
     return orjson.dumps(row)
 
@@ -320,11 +331,13 @@ def field_rows(
     said_at: dict[str, str],
     touched: Touched,
     illegible: Collection[str] = (),
+    below: Collection[str] = (),
 ) -> Iterator[bytes]:
     """The field view of every truth leaf, from the verdict of the claim at its path: claims
     sit at their aligned truth paths, a value equal to its truth is `supported`, and a leaf
     with no claim was left empty (a dropped record's leaves have none). A leaf at a path of
-    `illegible` (its value damaged past reading) is marked so. Tests hold this against
+    `illegible` (its value damaged past reading) is marked so, and one of `below` (its value
+    below the run's delivered resolution) too. Tests hold this against
     field_breakdown.json document by document."""
     for path, kind, populated in truth_leaves(model, truth):
         said = said_at.get(path)
@@ -342,6 +355,7 @@ def field_rows(
             "outcome": outcome,
             "patterns": touched.of(path),
             "illegible": path in illegible,
+            "below_resolution": path in below,
         }
         yield orjson.dumps(row)
 
@@ -417,6 +431,7 @@ class PacketTask:
     packet: Packet
     doc_ids: tuple[str, ...]
     invalid: str = EXCLUDE  # what to do with a schema-invalid output (INVALID_POLICIES)
+    delivery: Delivery | None = None  # how the run's pages reached the model (run.json)
 
 
 @dataclass
@@ -494,6 +509,7 @@ def _score_packet(task: PacketTask) -> PacketPart:
             salvage=salvage,
             invalid=problem is not None,
             files=files,
+            below=below_resolution(files.field_truth(doc.doc_id)["fields"], task.delivery),
         )
         if problem is not None:
             part.salvaged.append(
@@ -554,13 +570,16 @@ def score_run(
         raise BadInput(f"{database}: not a file (a run keeps its results database there)")
     selected = listed_documents(info, run, packets)
     provenance.verify(info, run, selected)
+    # Values below the resolution the run's pages reached the model at are abstention tests
+    # (docs/resolution.md); a run recorded without it is scored at the file's resolution.
+    delivery = of_run(info)
     tasks: list[PacketTask] = []
     for packet, doc in selected:
         if tasks and tasks[-1].packet.packet_id == packet.packet_id:
             last = tasks[-1]
-            tasks[-1] = PacketTask(run, packet, (*last.doc_ids, doc.doc_id), invalid)
+            tasks[-1] = PacketTask(run, packet, (*last.doc_ids, doc.doc_id), invalid, delivery)
         else:
-            tasks.append(PacketTask(run, packet, (doc.doc_id,), invalid))
+            tasks.append(PacketTask(run, packet, (doc.doc_id,), invalid, delivery))
     result = RunScores(policy=invalid)
     # results.duckdb describes the scores being replaced: it goes when they do.
     with outputs.Streams(

@@ -14,7 +14,10 @@ An illegible field (its value damaged past reading, docs/patterns.md rule 3b) is
 guessed (`Profile.guess`): the destroyed value, another value of its kind the document shows,
 or a fabricated one; a guess changes no leaf alignment reads (the truth there is null), and an
 illegible key leaf is always left empty. Every choice is in `guesses`, the ledger's account
-of the illegible fields.
+of the illegible fields. A value below the run's delivered resolution (`below`,
+docs/resolution.md) is answered as an illegible one, except in a list record the scorer pairs
+by agreement (no unique key) or one that shows nothing at all: there it is left empty, since a
+guess could agree with another record's value and pair the record with that one.
 
 A leaf whose schema admits no null (`required`: only a foreign schema has them, such as the
 reference corpus's checkbox records) is never left empty: an omission or a move drawn for it
@@ -89,6 +92,11 @@ class Engine:
     expected: Expected = field(default_factory=Expected)
     injections: list[dict[str, Any]] = field(default_factory=list)
     guesses: list[dict[str, Any]] = field(default_factory=list)  # one per illegible field
+    below: frozenset[str] = frozenset()  # paths below the delivered resolution (in illegible)
+    # Inside a list record whose truth holds nothing (every value unseen): answered empty, the
+    # scorer pairs it with its truth record only so (benchmark.score.align).
+    blank: bool = False
+    agreeing: bool = False  # inside a list record the scorer pairs by agreement
 
     # --- expectations -------------------------------------------------------------------------
 
@@ -179,9 +187,14 @@ class Engine:
         unique = {key for key, n in Counter(keys).items() if n == 1 and key is not None}
         out: list[Any] = []
         dropped_any = False
+        # The scorer pairs the records that show nothing (rows below the delivered resolution,
+        # say) in order with the empty records of the output: such a list, and every list in
+        # such a record, keeps its records, in order, none invented (benchmark.score.align).
+        blanks = [_populated(item, truth) == 0 for truth in truths]
+        kept = self.blank or any(blanks)
         for index, truth in enumerate(truths):
             where = f"{path}[{index}]"
-            if self.rng.random() < self.profile.drop:
+            if not kept and self.rng.random() < self.profile.drop:
                 self._dropped(item, truth, where)
                 dropped_any = True
                 continue
@@ -191,17 +204,24 @@ class Engine:
             # would make the record a dropped one beside an invented one.
             if budget and _populated(item, truth) < 2:
                 budget = 0
+            # A record the page shows nothing of (a row below the delivered resolution, say)
+            # is left empty: a guess in it would make it an invented record beside a dropped one.
+            outer = self.blank, self.agreeing
+            self.blank = self.blank or blanks[index]
+            self.agreeing = self.agreeing or budget is not None
             out.append(self.record(item, truth, where, budget))
+            self.blank, self.agreeing = outer
         if (
             truths
             and not dropped_any
+            and not self.blank
             and self.rng.random() < self.profile.invent
             and not any(isinstance(s, ListShape) for _, s in fields_of(item))
         ):
             invented = self._invented(item, f"{path}[+{len(out)}]")
             if invented is not None:
                 out.append(invented)
-        if len(out) > 1 and self.rng.random() < self.profile.shuffle:
+        if len(out) > 1 and not kept and self.rng.random() < self.profile.shuffle:
             self.rng.shuffle(out)
             self._note("shuffle", path)
         return out
@@ -282,7 +302,8 @@ class Engine:
         counts = self.expected.counts
         if truth is None and path in self.illegible:
             counts.gt_null_fields += 1
-            if is_key:  # a key is never guessed: the record is paired by it
+            unseen = self.agreeing and path in self.below  # a guess could pair it elsewhere
+            if is_key or self.blank or unseen:  # a key is never guessed: the record is paired by it
                 self.guesses.append({"path": path, "outcome": "abstained"})
                 written = None
             else:

@@ -79,7 +79,8 @@ def _scored_rows(
     )
     row = found[0] if found else {"status": "missing", "reason": "not in the results"}
     fields = source.query(
-        "SELECT path, kind, populated, outcome FROM fields WHERE packet_id = ? AND doc_id = ?",
+        "SELECT path, kind, populated, outcome, below_resolution FROM fields "
+        "WHERE packet_id = ? AND doc_id = ?",
         keys,
     )
     claims = source.query(
@@ -101,6 +102,7 @@ def _unscored_rows(
     source: RunSource, packet: Packet, doc: DocInfo
 ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """The same rows for a run not scored yet: the document scored now, as `score` would."""
+    from packetbench.benchmark.delivery import of_run
     from packetbench.benchmark.score.scorer import PacketTask, score_packet
 
     path = record_path(source.path, packet.packet_id, doc.doc_id)
@@ -114,7 +116,9 @@ def _unscored_rows(
         "attempts": record.attempts,
         **record.usage.model_dump(),
     }
-    part = score_packet(PacketTask(source.path, packet, (doc.doc_id,)))
+    # At the run's delivered resolution, as `score` scores it.
+    delivery = of_run(source.info)
+    part = score_packet(PacketTask(source.path, packet, (doc.doc_id,), delivery=delivery))
     if part.errors:
         error = part.errors[0]
         return {**row, "status": "error", "reason": f"{error['status']}: {error['error']}"}, [], []
@@ -228,6 +232,8 @@ def build(source: RunSource, pages: Pages, packet_id: str, doc_id: str) -> dict[
                 "verdict": claim["verdict"] if claim else None,
                 "grounded_in": claim["grounded_in"] if claim else None,
                 "hallucinated": claim["hallucinated"] if claim else None,
+                # legible in the file, not on the page as the run delivered it
+                "below_resolution": bool(view and view.get("below_resolution")),
                 "outcome": outcome_of(
                     view["outcome"] if view else None,
                     claim["verdict"] if claim else None,

@@ -769,7 +769,8 @@ function fieldsTable() {
     // gives no box) is listed all the same, marked.
     const unlocated = !located && truth !== null && truth !== undefined;
     const cells = [el("td", {}, dot(row.outcome)), el("td", { class: "path" }, ...breakable(row.path)),
-      el("td", { class: "value" }, truthText(row), unlocated ? el("span", { class: "tag unlocated", text: "not located", title: "no box: the truth does not say where this value is drawn" }) : null),
+      el("td", { class: "value" }, truthText(row), unlocated ? el("span", { class: "tag unlocated", text: "not located", title: "no box: the truth does not say where this value is drawn" }) : null,
+        row.below_resolution ? el("span", { class: "tag below", text: "below resolution", title: "legible in the file, not on the page as this run delivered it: an abstention test (docs/resolution.md)" }) : null),
       el("td", { class: "value" }, valueText(row.value, row.kind),
         // the verdict folds under the model's value: a column of its own would not fit
         !compared && row.verdict ? el("div", { class: "verdict", text: `${row.verdict}${row.grounded_in ? " · " + row.grounded_in : ""}` }) : null)];

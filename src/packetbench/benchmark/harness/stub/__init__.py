@@ -88,6 +88,7 @@ class StubServer:
         faults: Faults | None = None,
         *,
         modes: tuple[str, ...] = ("native", "text"),
+        image_dpi: int = inputs.IMAGE_DPI,  # the page images it knows are rendered at
         delay_s: float = 0.0,
         hang_s: float = 30.0,
         keep_bodies: bool = False,
@@ -128,7 +129,7 @@ class StubServer:
                 self._truth[name] = packet.truth(doc.doc_id)
                 self._files[name] = (packet.path, doc)
                 for mode in modes:
-                    for part in inputs.build(packet, doc, mode).parts:
+                    for part in inputs.build(packet, doc, mode, dpi=image_dpi).parts:
                         if part.kind == "text":
                             self._index[_digest(part.text)] = name
                         else:
