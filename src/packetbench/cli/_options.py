@@ -119,6 +119,23 @@ InputMode = Annotated[
         rich_help_panel=MODEL,
     ),
 ]
+Command = Annotated[
+    str | None,
+    typer.Option(
+        help='command: the program run once per document, e.g. "python my.py {file} {schema}" '
+        "({file}, {schema} and {doc_type} are replaced in each word; never run by a shell).",
+        rich_help_panel=MODEL,
+    ),
+]
+SystemVersion = Annotated[
+    str | None,
+    typer.Option(
+        help="command: the program's version, which keys the response cache (default: the "
+        "first line printed by the --command words before the first placeholder, plus "
+        "--version).",
+        rich_help_panel=MODEL,
+    ),
+]
 BaseUrl = Annotated[
     str | None,
     typer.Option(
@@ -347,6 +364,8 @@ def model_options(
     temperature: float | None,
     top_p: float | None,
     sampling_seed: int | None,
+    command: str | None = None,
+    system_version: str | None = None,
 ) -> ModelOptions:
     """The model options as the command line gave them."""
     from packetbench.benchmark.config import ModelOptions, sampling_given
@@ -366,6 +385,8 @@ def model_options(
         use_cache=not no_cache,
         pricing=pricing,
         sampling=sampling_given(temperature, top_p, sampling_seed),
+        command=command,
+        system_version=system_version,
     )
 
 

@@ -62,6 +62,8 @@ def extract(
     reasoning: _o.Reasoning = "default",
     input_mode: _o.InputMode = "native",
     base_url: _o.BaseUrl = None,
+    command: _o.Command = None,
+    system_version: _o.SystemVersion = None,
     profile: _o.Profile = "typical",
     sim_seed: _o.SimSeed = 0,
     sim_calibration: _o.SimCalibration = 0.8,
@@ -124,6 +126,8 @@ def extract(
             temperature=temperature,
             top_p=top_p,
             sampling_seed=sampling_seed,
+            command=command,
+            system_version=system_version,
         ),
         cite=cite,
         confidence=confidence,
@@ -168,6 +172,8 @@ def extract(
         return
     label = " (SIMULATED extractor, not a model)" if simulator else ""
     who = provider if simulator else f"{provider} {model or ''} (reasoning {reasoning})"
+    if provider == "command":
+        who = f"command {command!r}"
     summary: ExtractSummary | RepeatsSummary
     if documents is not None:
         own = extraction.extract_own(
