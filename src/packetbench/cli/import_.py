@@ -160,6 +160,14 @@ def predictions(
         typer.Option(help="The system's name on reports and boards (default: DIR's name)."),
     ] = None,
     force: Annotated[bool, typer.Option(help="Replace a run already in OUT.")] = False,
+    doc_types: Annotated[
+        str | None,
+        typer.Option(help="Expect answers only to documents of these types, e.g. sov,loss_run."),
+    ] = None,
+    formats: Annotated[
+        str | None,
+        typer.Option(help="Expect answers only to documents in these formats: pdf, xlsx, csv."),
+    ] = None,
 ) -> None:
     """Turn a folder of predictions, made by any system anywhere, into a run folder that
     score, report, compare, view and leaderboard read. Each answer is checked against its
@@ -170,9 +178,11 @@ def predictions(
 
     Exit 0 when written, 2 when DIR is not a folder of answers to the packets at all."""
     from packetbench.benchmark.importers.predictions import import_predictions
+    from packetbench.benchmark.selection import Selection
 
+    selection = Selection.parse(None, doc_types, formats, None)
     started = time.perf_counter()
-    result = import_predictions(folder, packets, out, name=name, force=force)
+    result = import_predictions(folder, packets, out, name=name, force=force, selection=selection)
     statuses = ", ".join(f"{n:,} {s}" for s, n in result.by_status.items())
     written = sum(result.by_status.values())
     typer.echo(

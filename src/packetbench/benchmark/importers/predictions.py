@@ -27,6 +27,7 @@ from packetbench.benchmark.providers.api import Reply
 from packetbench.benchmark.records import ExtractionRecord, Status, Usage, write_record
 from packetbench.benchmark.run_folder import git, prepare_run
 from packetbench.benchmark.runs import RunInfo, write_run
+from packetbench.benchmark.selection import Selection
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput, UsageError
 from packetbench.core.locking import hold
@@ -161,12 +162,14 @@ def import_predictions(
     *,
     name: str | None = None,
     force: bool = False,
+    selection: Selection | None = None,
 ) -> Imported:
     """Write the run folder `out` from the predictions in `folder` of the packets in
     `packets_dir`; BadInput (exit 2) when the folder as a whole is not predictions of them."""
     if folder.is_symlink() or not folder.is_dir():
         raise BadInput(f"{folder}: not a folder of predictions (DIR/<packet id>/<doc id>.json)")
-    packets = find_packets(packets_dir)
+    chosen = selection or Selection()
+    packets = chosen.apply(find_packets(packets_dir), str(packets_dir))
     found, result = read_predictions(folder, packets)
     if not found:
         ids = ", ".join(p.packet_id for p in packets[:3]) + (", ..." if len(packets) > 3 else "")
@@ -190,6 +193,7 @@ def import_predictions(
                 "extra": len(result.extra),
                 "invalid": len(result.invalid),
             },
+            **({"selection": picked} if (picked := chosen.describe()) is not None else {}),
             "packets_dir": str(packets_dir.resolve()),
             "packets": [provenance.packet_entry(p) for p in packets],
             "toolkit_version": __version__,
