@@ -40,6 +40,13 @@ elif bad == "schema-invalid":
 elif bad == "exit":
     print("model server unreachable", file=sys.stderr)
     sys.exit(3)
+elif bad == "flood":
+    chunk = "x" * (1 << 20)
+    for _ in range(64):
+        sys.stdout.write(chunk)
+elif bad == "signal":
+    import signal
+    os.kill(os.getpid(), signal.SIGKILL)
 elif bad == "hang":
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
     with open(os.environ["CHILD_PID"], "w") as f:
@@ -53,6 +60,7 @@ else:
 """
 
 DOC_TYPES = "acord_125,sov,loss_run"  # six documents of an N1 packet
+MORE_TYPES = f"{DOC_TYPES},acord_140,acord_160"  # eight
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +82,15 @@ def program(tmp_path: Path) -> Path:
     return path
 
 
-def _extract(run_cli: Run, packets: Path, out: Path, command: str, *more: str, **env: str):  # type: ignore[no-untyped-def]
+def _extract(  # type: ignore[no-untyped-def]
+    run_cli: Run,
+    packets: Path,
+    out: Path,
+    command: str,
+    *more: str,
+    types: str = DOC_TYPES,
+    **env: str,
+):
     return run_cli(
         "extract",
         "--provider",
@@ -86,7 +102,7 @@ def _extract(run_cli: Run, packets: Path, out: Path, command: str, *more: str, *
         "--out",
         str(out),
         "--doc-types",
-        DOC_TYPES,
+        types,
         "--no-cache",
         *more,
         env=env,
@@ -139,6 +155,8 @@ def test_every_bad_answer_is_that_documents_record_and_a_hang_is_killed(
         "sov_pdf": "schema-invalid",
         "sov_excel": "exit",
         "loss_run_pdf": "hang",
+        "acord_140": "flood",
+        "acord_160": "signal",
     }
     command = f"{sys.executable} {program} {{file}} {{schema}}"
     started = time.monotonic()
@@ -153,13 +171,14 @@ def test_every_bad_answer_is_that_documents_record_and_a_hang_is_killed(
         "0",
         "--system-version",
         "misbehaving 2",
+        types=MORE_TYPES,
         MISBEHAVE=json.dumps(misbehave),
         CHILD_PID=str(child),
     )
     assert time.monotonic() - started < 60
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr + done.stdout
-    assert "4 of 6 documents failed" in done.stdout
+    assert "6 of 8 documents failed" in done.stdout
     records = _records(out)
     assert records["acord_125"]["status"] == "invalid"
     assert str(records["acord_125"]["error"]).startswith("not JSON")
@@ -171,6 +190,10 @@ def test_every_bad_answer_is_that_documents_record_and_a_hang_is_killed(
     )
     assert records["loss_run_pdf"]["status"] == "timeout"
     assert "process group killed" in str(records["loss_run_pdf"]["error"])
+    assert records["acord_140"]["status"] == "error"
+    assert "printed more than 16,777,216 bytes on stdout" in str(records["acord_140"]["error"])
+    assert records["acord_160"]["status"] == "error"
+    assert str(records["acord_160"]["error"]).endswith("killed by signal SIGKILL")
     assert {records[d]["status"] for d in ("loss_run_excel", "loss_run_csv")} == {"ok"}
     # The hung program's own child died with it.
     pid = int(child.read_text())
@@ -184,9 +207,9 @@ def test_every_bad_answer_is_that_documents_record_and_a_hang_is_killed(
         pytest.fail(f"the hung program's child {pid} outlived the timeout")
     # The failures are requested again, now answered well.
     again = _extract(run_cli, packets, out, command, "--system-version", "misbehaving 2",
-                     "--resume", "--retry-failed")  # fmt: skip
+                     "--resume", "--retry-failed", types=MORE_TYPES)  # fmt: skip
     assert again.returncode == 0, again.stderr
-    assert "6 of 6 documents written [6 ok]" in again.stdout
+    assert "8 of 8 documents written [8 ok]" in again.stdout
 
 
 def test_misuse_is_one_line(run_cli: Run, packets: Path, tmp_path: Path) -> None:

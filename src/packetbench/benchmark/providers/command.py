@@ -30,6 +30,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -51,6 +52,7 @@ TEMPFAIL = 75  # sysexits.h EX_TEMPFAIL: "try again later"
 MAX_STDOUT = 16 * 1024 * 1024  # an answer is a few kilobytes; beyond this it is not one
 STDERR_TAIL = 64 * 1024  # stderr kept (its last bytes) to find the usage line and the error
 VERSION_TIMEOUT_S = 30.0
+REAP_S = 10.0  # after the kill, for its pipes to close and its exit to be collected
 # What the program finds in its environment, besides the placeholders' values.
 ENVIRONMENT = {
     "PACKETBENCH_FILE": "the document's path",
@@ -165,18 +167,30 @@ def _kill_group(process: asyncio.subprocess.Process) -> None:
         os.killpg(process.pid, signal.SIGKILL)
 
 
-async def _read_capped(stream: asyncio.StreamReader, cap: int) -> tuple[bytes, bool]:
-    """Up to `cap` bytes of `stream` until its end; True when it had more."""
+async def _read_capped(
+    stream: asyncio.StreamReader, cap: int, overflow: Callable[[], None]
+) -> tuple[bytes, bool]:
+    """Up to `cap` bytes of `stream`, read to its end; True when it had more, in which case
+    `overflow` is called once (it kills the program) and the rest is read and dropped: a
+    pipe left unread would keep the program, and its transport, from ever finishing."""
     chunks: list[bytes] = []
     size = 0
+    flooded = False
     while True:
         chunk = await stream.read(65536)
         if not chunk:
-            return b"".join(chunks), False
+            return b"".join(chunks), flooded
         size += len(chunk)
-        if size > cap:
-            return b"".join(chunks), True
-        chunks.append(chunk)
+        if size > cap and not flooded:
+            flooded = True
+            overflow()
+        if not flooded:
+            chunks.append(chunk)
+
+
+async def _drain(stream: asyncio.StreamReader) -> None:
+    while await stream.read(65536):
+        pass
 
 
 async def _read_tail(stream: asyncio.StreamReader, keep: int) -> bytes:
@@ -332,7 +346,7 @@ class CommandProvider(ApiProvider):
         assert process.stdout is not None and process.stderr is not None
         try:
             reading = asyncio.gather(
-                _read_capped(process.stdout, MAX_STDOUT),
+                _read_capped(process.stdout, MAX_STDOUT, lambda: _kill_group(process)),
                 _read_tail(process.stderr, STDERR_TAIL),
             )
             try:
@@ -352,9 +366,16 @@ class CommandProvider(ApiProvider):
                     "timeout", f"closed stdout but did not exit within {timeout:g} s (killed)"
                 ) from None
         finally:
-            _kill_group(process)  # on every way out: nothing it started outlives its document
+            # On every way out: nothing it started outlives its document, and its pipes are
+            # read to their end (a killed group closes them) so the process can be reaped.
+            _kill_group(process)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    asyncio.gather(_drain(process.stdout), _drain(process.stderr)), REAP_S
+                )
             if process.returncode is None:
-                await process.wait()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(process.wait(), REAP_S)
         stderr = err.decode("utf-8", "replace")
         said = _last_line(stderr)
         if code != 0:
