@@ -39,6 +39,7 @@ def finite(value: float | None) -> float | None:
 PACKETS = "Packets"
 MODEL = "Model"
 SIMULATOR = "Simulator (--provider sim)"
+COMMAND = "Your own program (--provider command)"
 DOCUMENTS = "Which documents"
 ASKED = "What is asked for"
 REQUESTS = "Requests"
@@ -124,7 +125,7 @@ Command = Annotated[
     typer.Option(
         help='command: the program run once per document, e.g. "python my.py {file} {schema}" '
         "({file}, {schema} and {doc_type} are replaced in each word; never run by a shell).",
-        rich_help_panel=MODEL,
+        rich_help_panel=COMMAND,
     ),
 ]
 SystemVersion = Annotated[
@@ -133,7 +134,7 @@ SystemVersion = Annotated[
         help="command: the program's version, which keys the response cache (default: the "
         "first line printed by the --command words before the first placeholder, plus "
         "--version).",
-        rich_help_panel=MODEL,
+        rich_help_panel=COMMAND,
     ),
 ]
 BaseUrl = Annotated[

@@ -70,6 +70,8 @@ def test_answers_are_checked_counted_and_the_run_scores(
     secret.write_text(json.dumps(_truths(packet)["sov_excel"]))
     (answers / "sov_excel.json").unlink()
     (answers / "sov_excel.json").symlink_to(secret)  # escapes DIR: never read
+    with open(answers / "loss_run_excel.json", "r+b") as huge:  # 17 MiB, sparse
+        huge.truncate(17 * 1024 * 1024)
     (answers / "loss_run_csv.json").unlink()
     os.mkfifo(answers / "loss_run_csv.json")  # would block a reader forever
     out = tmp_path / "run"
@@ -78,11 +80,11 @@ def test_answers_are_checked_counted_and_the_run_scores(
     )
     assert done.returncode == 0, done.stderr
     first = done.stdout.splitlines()[0]
-    ok = documents - 5
+    ok = documents - 6
     assert first.startswith(
-        f"imported {documents - 1} of {documents} documents (4 invalid, {ok} ok)"
+        f"imported {documents - 1} of {documents} documents (5 invalid, {ok} ok)"
     )
-    assert first.endswith("1 missing, 3 extra, 4 invalid")
+    assert first.endswith("1 missing, 3 extra, 5 invalid")
     lines = set(done.stdout.splitlines())
     assert f"missing: {packet.name}/sov_pdf" in lines
     assert {f"extra: {packet.name}/notes.txt", f"extra: {packet.name}/acord_999.json"} <= lines
@@ -93,12 +95,16 @@ def test_answers_are_checked_counted_and_the_run_scores(
         line.startswith(f"invalid: {packet.name}/acord_125: schema-invalid") for line in lines
     )
     assert f"invalid: {packet.name}/loss_run_pdf: not UTF-8 text (byte 0)" in lines
+    assert (
+        f"invalid: {packet.name}/loss_run_excel: 17,825,792 bytes, more than an answer may "
+        "be (16,777,216)" in lines
+    )
     record = json.loads((out / "extractions" / packet.name / "sov_excel.json").read_text())
     assert record["status"] == "invalid" and record["output"] is None  # the secret stayed out
     scored = run_cli("score", str(out), "--packets", str(packets))
     assert scored.returncode == 0, scored.stderr
     assert f"{ok} documents scored" in scored.stdout
-    assert "excluded: 4 invalid, 1 missing" in scored.stdout
+    assert "excluded: 5 invalid, 1 missing" in scored.stdout
 
 
 def test_a_folder_that_is_no_predictions_is_one_line(
