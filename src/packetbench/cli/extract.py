@@ -279,6 +279,12 @@ def _this_run(summary: ExtractSummary) -> str:
 
 def estimate_line(plan: DryRun, provider: str) -> str:
     """The dry run's line: documents, tokens and dollars (`run --dry-run` prints it too)."""
+    if provider == "command":  # a program of one's own: no prompt, no tokens to count
+        return (
+            f"dry run: {plan.requested:,} of {plan.documents:,} documents would be run through "
+            f"{plan.model}; a program reports its own cost (packetbench-usage), so there is "
+            "nothing to estimate"
+        )
     head = (
         f"dry run: {plan.requested:,} of {plan.documents:,} documents would be sent to "
         f"{provider} {plan.model}: ~{plan.input_tokens:,} input tokens, "

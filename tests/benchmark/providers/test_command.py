@@ -243,3 +243,12 @@ def test_the_usage_line_is_read_or_noted() -> None:
     assert read_usage("nothing")[0] == {}
     assert read_usage("packetbench-usage: {nope")[1] is not None
     assert read_usage('packetbench-usage: {"cost_usd": -1}')[1] is not None
+
+
+def test_a_dry_run_runs_nothing(run_cli: Run, packets: Path, program: Path, tmp_path: Path) -> None:
+    out, argv_log = tmp_path / "run", tmp_path / "argv.jsonl"
+    command = f"{sys.executable} {program} {{file}} {{schema}}"
+    done = _extract(run_cli, packets, out, command, "--dry-run", ARGV_LOG=str(argv_log))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("dry run: 6 of 6 documents would be run through truthful 1.0;")
+    assert not out.exists() and not argv_log.exists()
