@@ -72,6 +72,8 @@ class ModelOptions:
     use_cache: bool = True
     pricing: Path | None = None
     sampling: dict[str, float | int] = field(default_factory=dict)  # temperature, top_p, seed
+    command: str | None = None  # provider command: the program's template (--command)
+    system_version: str | None = None  # provider command: its version (--system-version)
 
     def settings(self) -> dict[str, Any]:
         """The options `Provider.from_options` reads of these."""
@@ -86,6 +88,8 @@ class ModelOptions:
             "timeout": self.timeout_s,
             "retries": self.retries,
             "sampling": dict(self.sampling),
+            "command": self.command,
+            "system_version": self.system_version,
         }
 
 
@@ -146,6 +150,13 @@ class ExtractionConfig:
         """UsageError for a value no run can take, before anything is read or written."""
         check_repeats(self.repeats)
         self.provider_class()  # an unknown provider: UsageError naming the known ones
+        if self.provider != "command":
+            for given, option in (
+                (self.api.command, "--command"),
+                (self.api.system_version, "--system-version"),
+            ):
+                if given is not None:
+                    raise UsageError(f"{option} goes with --provider command")
         poll = self.poll_interval_s
         if not math.isfinite(poll) or poll <= 0:
             raise UsageError(f"--poll-interval must be a positive number of seconds (got {poll})")

@@ -39,6 +39,7 @@ def finite(value: float | None) -> float | None:
 PACKETS = "Packets"
 MODEL = "Model"
 SIMULATOR = "Simulator (--provider sim)"
+COMMAND = "Your own program (--provider command)"
 DOCUMENTS = "Which documents"
 ASKED = "What is asked for"
 REQUESTS = "Requests"
@@ -135,6 +136,23 @@ DeliveredDpi = Annotated[
         help="--input native: the resolution the provider rasterises a page at, a rung as for "
         "--dpi (default: its documented size, recorded as an assumption).",
         rich_help_panel=MODEL,
+    ),
+]
+Command = Annotated[
+    str | None,
+    typer.Option(
+        help='command: the program run once per document, e.g. "python my.py {file} {schema}" '
+        "({file}, {schema} and {doc_type} are replaced in each word; never run by a shell).",
+        rich_help_panel=COMMAND,
+    ),
+]
+SystemVersion = Annotated[
+    str | None,
+    typer.Option(
+        help="command: the program's version, which keys the response cache (default: the "
+        "first line printed by the --command words before the first placeholder, plus "
+        "--version).",
+        rich_help_panel=COMMAND,
     ),
 ]
 BaseUrl = Annotated[
@@ -367,6 +385,8 @@ def model_options(
     sampling_seed: int | None,
     dpi: int | None = None,
     delivered_dpi: int | None = None,
+    command: str | None = None,
+    system_version: str | None = None,
 ) -> ModelOptions:
     """The model options as the command line gave them."""
     from packetbench.benchmark.config import ModelOptions, sampling_given
@@ -388,6 +408,8 @@ def model_options(
         use_cache=not no_cache,
         pricing=pricing,
         sampling=sampling_given(temperature, top_p, sampling_seed),
+        command=command,
+        system_version=system_version,
     )
 
 

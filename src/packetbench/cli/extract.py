@@ -64,6 +64,8 @@ def extract(
     dpi: _o.Dpi = None,
     delivered_dpi: _o.DeliveredDpi = None,
     base_url: _o.BaseUrl = None,
+    command: _o.Command = None,
+    system_version: _o.SystemVersion = None,
     profile: _o.Profile = "typical",
     sim_seed: _o.SimSeed = 0,
     sim_calibration: _o.SimCalibration = 0.8,
@@ -128,6 +130,8 @@ def extract(
             sampling_seed=sampling_seed,
             dpi=dpi,
             delivered_dpi=delivered_dpi,
+            command=command,
+            system_version=system_version,
         ),
         cite=cite,
         confidence=confidence,
@@ -172,6 +176,8 @@ def extract(
         return
     label = " (SIMULATED extractor, not a model)" if simulator else ""
     who = provider if simulator else f"{provider} {model or ''} (reasoning {reasoning})"
+    if provider == "command":
+        who = f"command {command!r}"
     summary: ExtractSummary | RepeatsSummary
     if documents is not None:
         own = extraction.extract_own(
@@ -277,6 +283,12 @@ def _this_run(summary: ExtractSummary) -> str:
 
 def estimate_line(plan: DryRun, provider: str) -> str:
     """The dry run's line: documents, tokens and dollars (`run --dry-run` prints it too)."""
+    if provider == "command":  # a program of one's own: no prompt, no tokens to count
+        return (
+            f"dry run: {plan.requested:,} of {plan.documents:,} documents would be run through "
+            f"{plan.model}; a program reports its own cost (packetbench-usage), so there is "
+            "nothing to estimate"
+        )
     head = (
         f"dry run: {plan.requested:,} of {plan.documents:,} documents would be sent to "
         f"{provider} {plan.model}: ~{plan.input_tokens:,} input tokens, "

@@ -8,7 +8,10 @@ from typing import Annotated
 
 import typer
 
-import_app = typer.Typer(help="Import a published extraction benchmark.", no_args_is_help=True)
+import_app = typer.Typer(
+    help="Import a published extraction benchmark, or predictions of your own.",
+    no_args_is_help=True,
+)
 
 
 @import_app.command("nightmare", short_help="The reference corpus and its published runs, as ours.")
@@ -139,6 +142,65 @@ def inspect_log(
         f"in {time.perf_counter() - started:.1f} s; score it with: packetbench score {out} "
         f"--packets {packets}"
     )
+
+
+@import_app.command("predictions", short_help="A folder of one JSON answer per document, as a run.")
+def predictions(
+    folder: Annotated[
+        Path,
+        typer.Argument(
+            metavar="DIR",
+            help="The predictions: DIR/<packet id>/<document id>.json, one answer each.",
+        ),
+    ],
+    packets: Annotated[Path, typer.Option(help="The packets the answers are of.")],
+    out: Annotated[Path, typer.Option(help="The run folder to write.")],
+    name: Annotated[
+        str | None,
+        typer.Option(help="The system's name on reports and boards (default: DIR's name)."),
+    ] = None,
+    force: Annotated[bool, typer.Option(help="Replace a run already in OUT.")] = False,
+    doc_types: Annotated[
+        str | None,
+        typer.Option(help="Expect answers only to documents of these types, e.g. sov,loss_run."),
+    ] = None,
+    formats: Annotated[
+        str | None,
+        typer.Option(help="Expect answers only to documents in these formats: pdf, xlsx, csv."),
+    ] = None,
+) -> None:
+    """Turn a folder of predictions, made by any system anywhere, into a run folder that
+    score, report, compare, view and leaderboard read. Each answer is checked against its
+    document's schema as `extract` checks one (ok or invalid, with the reason); documents
+    without an answer are missing (no record), entries that answer no document are extra;
+    symlinks and other non-regular files are never read. The layout is
+    docs/schemas/predictions.schema.json.
+
+    Exit 0 when written, 2 when DIR is not a folder of answers to the packets at all."""
+    from packetbench.benchmark.importers.predictions import import_predictions
+    from packetbench.benchmark.selection import Selection
+
+    selection = Selection.parse(None, doc_types, formats, None)
+    started = time.perf_counter()
+    result = import_predictions(folder, packets, out, name=name, force=force, selection=selection)
+    statuses = ", ".join(f"{n:,} {s}" for s, n in result.by_status.items())
+    written = sum(result.by_status.values())
+    typer.echo(
+        f"imported {written:,} of {result.documents:,} documents ({statuses}) into {out} in "
+        f"{time.perf_counter() - started:.1f} s; {len(result.missing):,} missing, "
+        f"{len(result.extra):,} extra, {len(result.invalid):,} invalid"
+    )
+    for label, items in (
+        ("missing", result.missing),
+        ("extra", result.extra),
+        ("invalid", result.invalid),
+        ("not read", result.refused),
+    ):
+        for item in items[:20]:
+            typer.echo(f"{label}: {item}")
+        if len(items) > 20:
+            typer.echo(f"{label}: ... and {len(items) - 20:,} more")
+    typer.echo(f"score it with: packetbench score {out} --packets {packets}")
 
 
 def register(app: typer.Typer) -> None:

@@ -362,7 +362,7 @@ class Runner:
             doc.format,
             provider.settings.confidence,
         )
-        request = provider.build_request(prompt, doc.schema, schema)
+        request = provider.document_request(prompt, doc.schema, schema, job.packet, doc)
         digest = key(
             {
                 "provider": provider.name,
@@ -465,11 +465,7 @@ class Runner:
         parsed = answer.parse_reply(
             reply, DOC_TYPES[job.doc.schema].model, cap, cited=cite is not None, confident=confident
         )
-        cost = (
-            self.price.cost(reply.input_tokens, reply.output_tokens, reply.reasoning_tokens)
-            if self.price
-            else 0.0
-        )
+        cost = self._cost(reply)
         record = self._record(
             job,
             parsed.status,
@@ -505,6 +501,14 @@ class Runner:
                 spent += self._count(more, extra, native.cached, document=False)
         self._write(job, record, parsed.reading or reply.note)
         return spent
+
+    def _cost(self, reply: Reply) -> float:
+        """The dollars of one reply: as its answerer reported them, else priced."""
+        if reply.cost_usd is not None:
+            return reply.cost_usd
+        if self.price is None:
+            return 0.0
+        return self.price.cost(reply.input_tokens, reply.output_tokens, reply.reasoning_tokens)
 
     def _count(self, reply: Reply, cost: float, cached: bool, document: bool = True) -> float:
         """Add a reply's tokens and cost to the tally; the dollars it cost this run. A

@@ -110,7 +110,7 @@ def _setup(
     price = pricing.price(pricing.load(options.pricing), provider.model)
     if price is not None and options.batch:
         price = price.for_batch()
-    if options.max_cost_usd is not None and price is None:
+    if options.max_cost_usd is not None and price is None and not provider.reports_cost:
         raise UsageError(
             f"--max-cost needs a price for model {provider.model!r}, which the "
             "pricing table lacks (add it with --pricing FILE)"

@@ -34,6 +34,9 @@ class ProviderSpec:
     # speaks another's (an OpenAI-compatible service speaks openai's).
     speaks: str | None = None
     about: str = ""  # what the help texts say of it after its name
+    # Whether it asks a model API (a judge of `verify`, with a stub server): not the
+    # simulator, nor a program of one's own (`command`).
+    asks_model: bool = True
 
     def load(self) -> type[Provider]:
         path = self.module if "." in self.module else f"{__name__}.{self.module}"
@@ -62,6 +65,15 @@ register(
 )
 register(
     ProviderSpec(
+        "command",
+        "command",
+        "CommandProvider",
+        asks_model=False,
+        about='(a program of your own: --command "CMD {file} {schema}")',
+    )
+)
+register(
+    ProviderSpec(
         "sim",
         "sim",
         "SimProvider",
@@ -77,8 +89,8 @@ def provider_class(name: str) -> type[Provider]:
 
 
 def api_providers() -> list[str]:
-    """The names of the providers that ask a model (every one but the simulator)."""
-    return [name for name, spec in PROVIDERS.items() if not spec.simulator]
+    """The names of the providers that ask a model (not the simulator, not a program)."""
+    return [name for name, spec in PROVIDERS.items() if spec.asks_model and not spec.simulator]
 
 
 def batch_providers() -> list[str]:

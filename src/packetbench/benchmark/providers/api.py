@@ -77,9 +77,14 @@ class Reply:
     # --cite native: the answer's text blocks with the provider's citations, as sent
     # ({"text", "citations": [...]}); None for every other answer.
     cited: list[dict[str, Any]] | None = None
+    # What the answer cost as its answerer reported it (provider command's usage line);
+    # None: priced from the tokens by the pricing table.
+    cost_usd: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        extra = {} if self.cited is None else {"cited": self.cited}
+        extra: dict[str, Any] = {} if self.cited is None else {"cited": self.cited}
+        if self.cost_usd is not None:
+            extra["cost_usd"] = self.cost_usd
         return {
             "text": self.text,
             "finish_reason": self.finish_reason,
@@ -288,6 +293,9 @@ class ApiProvider(Provider):
     sampling_names: ClassVar[dict[str, str]] = {}
     # Whether the API cites documents itself (`--cite native`: a second request per PDF).
     native_citations: ClassVar[bool] = False
+    # Whether each answer reports its own cost (`Reply.cost_usd`): --max-cost then needs no
+    # price in the pricing table.
+    reports_cost: ClassVar[bool] = False
 
     def citation_request(self, prompt: Prompt, question: str) -> dict[str, Any]:
         """The second request of `--cite native` (providers with `native_citations`)."""
@@ -466,6 +474,18 @@ class ApiProvider(Provider):
         self, prompt: Prompt, schema_name: str, schema: dict[str, Any]
     ) -> dict[str, Any]:
         """The exact keyword arguments of the SDK call for one document."""
+
+    def document_request(
+        self,
+        prompt: Prompt,
+        schema_name: str,
+        schema: dict[str, Any],
+        packet: Packet,
+        doc: DocInfo,
+    ) -> dict[str, Any]:
+        """The request for one document of `packet` (a provider that hands over the file
+        itself, not the prompt's parts, reads where it lies)."""
+        return self.build_request(prompt, schema_name, schema)
 
     def request_template(self) -> dict[str, Any]:
         """The request with the document and prompt left out: what run.json records as the

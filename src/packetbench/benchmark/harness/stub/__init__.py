@@ -56,7 +56,7 @@ from packetbench.benchmark.harness.stub.strict import (
     strict_problem,
 )
 from packetbench.benchmark.packets import DocInfo, find_packets
-from packetbench.benchmark.providers import PROVIDERS
+from packetbench.benchmark.providers import PROVIDERS, api_providers
 
 __all__ = ["Faults", "Injected", "StubServer"]
 
@@ -476,7 +476,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=main.__doc__)
     # a wire protocol, or any registered API provider (its stub is its protocol's)
-    known = sorted({*APIS, *(n for n in PROVIDERS.names() if not PROVIDERS[n].simulator)})
+    known = sorted({*APIS, *api_providers()})
     parser.add_argument("--api", choices=known, required=True)
     parser.add_argument("--packets", type=Path, required=True)
     parser.add_argument("--rate", type=float, default=0.0)
