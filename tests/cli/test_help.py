@@ -121,6 +121,8 @@ def test_run_and_extract_show_their_options_in_panels_by_concern(run_cli: Cli) -
             "--model",
             "--reasoning",
             "--input",
+            "--dpi",
+            "--delivered-dpi",
             "--base-url",
         }
         assert "--max-cost" in panels["Cost and cache"] and "--batch" in panels["Batch API"]
