@@ -67,7 +67,8 @@ def test_usage_errors_are_one_line_before_any_work(tmp_path: Path, run_cli: RunC
 
 
 def _rows(folder: Path) -> list[dict[str, str]]:
-    text = (folder / "board" / "leaderboard.csv").read_text(encoding="utf-8")
+    board = folder / "board" if (folder / "board").is_dir() else folder / "b"
+    text = (board / "leaderboard.csv").read_text(encoding="utf-8")
     return list(csv.DictReader(io.StringIO(text)))
 
 
@@ -90,6 +91,7 @@ def test_the_leaderboard_ranks_runs_with_intervals_and_tests_against_the_leader(
     assert "| 1 | sim-perfect [SIMULATED, not a model] | 100.00 % [100.0, 100.0]" in md
     assert "acc − · num − · str −" in md
     assert "Grounding F1 (page): no run cited its values" in md
+    assert "Invented below resolution: no run sent its pages at a resolution" in md
     html = (board / "board" / "leaderboard.html").read_text(encoding="utf-8")
     assert "<script" not in html and "http://" not in html and "https://" not in html
 
@@ -256,14 +258,16 @@ def test_the_html_leaderboard_renders_its_rows_in_chromium(board: Path) -> None:
 def test_the_html_leaderboard_fits_1280_px_with_every_column(
     board: Path, run_cli: RunCli, tmp_path: Path
 ) -> None:
-    """With a run that cites its values and states confidences, the board has every column
-    it can have (grounding, citation precision, confidence AUC): at 1280 px none is cut, and
-    "vs leader" is read without scrolling sideways."""
+    """With a run that cites its values, states confidences and was sent its pages at 72 dpi
+    (where 7-point type is under 7 pixels), the board has every column it can have (grounding,
+    citation precision, confidence AUC, invented below resolution): at 1280 px none is cut,
+    and "vs leader" is read without scrolling sideways."""
     release = board / "rel"
     cited = tmp_path / "sim-cited"
     done = run_cli(
         "extract", "--provider", "sim", "--profile", "typical", "--sim-seed", "2",
-        "--cite", "box", "--confidence", "--packets", str(release / "dev"), "--out", str(cited),
+        "--cite", "box", "--confidence", "--input", "images", "--dpi", "72",
+        "--packets", str(release / "dev"), "--out", str(cited),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert run_cli("score", str(cited), "--packets", str(release / "dev")).returncode == 0
@@ -279,8 +283,15 @@ def test_the_html_leaderboard_fits_1280_px_with_every_column(
         found = cut(page)
     assert any(h.startswith("Grounding F1") for h in heads)
     assert any(h.startswith("Confidence AUC") for h in heads)
+    assert any(h.startswith("Invented below resolution") for h in heads)
     assert heads[-1].split() == ["vs", "leader"]
     assert found == []
+    rows = {r["system"]: r for r in _rows(tmp_path)}
+    assert rows["sim-cited"]["delivered_dpi"] == "72"
+    assert 0 <= float(rows["sim-cited"]["below_guess_wrong"]) < 1
+    assert rows["sim-perfect"]["delivered_dpi"] == rows["sim-perfect"]["below_guess_wrong"] == ""
+    md = (tmp_path / "b" / "leaderboard.md").read_text(encoding="utf-8")
+    assert "| sim-cited (sim-typical, pages at 72 dpi) [SIMULATED, not a model] |" in md
 
 
 @pytest.mark.slow

@@ -31,6 +31,10 @@ COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("grounding_f1_page", "Grounding F1 (page)", "higher", "grounding"),
     ("citation_precision_page", "Citation precision (page)", "higher", "grounding"),
     ("confidence_auc", "Confidence AUC", "higher", "confidence"),
+    # Of the values legible in the file but not at the resolution the run sent its pages at
+    # (docs/resolution.md), the share it wrote a value shown nowhere for; shown only on a
+    # board where some run has such values.
+    ("below_guess_wrong", "Invented below resolution", "lower", "below"),
 )
 HALLUCINATION = ("halluc_numbers", "halluc_strings")
 ALPHA = 0.05
@@ -147,6 +151,7 @@ def build_board(
         estimates = headline_estimates(runs, layout)
         cited = _grounding(runs, layout)
         confidences = _confidence(runs, layout)
+        below = _below_resolution(runs, layout)
         costs = _costs(runs, release, split, matches)
         accuracy = _accuracy(runs)
         rows: list[Row] = []
@@ -160,6 +165,8 @@ def build_board(
             cells |= cited.get(name, {})
             if name in confidences:
                 cells["confidence_auc"] = confidences[name]
+            if name in below:
+                cells["below_guess_wrong"] = below[name]
             cost, pages, correct, scored = costs[name]
             rows.append(
                 Row(
@@ -209,6 +216,23 @@ def _grounding(runs: Any, layout: dict[str, Any]) -> dict[str, dict[str, Cell]]:
         out[name] = {
             key[0]: Cell(e.micro, e.micro_doc) for key, e in found.items() if key[0] in wanted
         }
+    return out
+
+
+def _below_resolution(runs: Any, layout: dict[str, Any]) -> dict[str, Cell]:
+    """run -> the share of its below-resolution fields it answered with a value shown nowhere
+    (`below_resolution_units`, metric guess_wrong), for runs that have such fields."""
+    from packetbench.benchmark.report.estimates import estimate_view
+
+    hidden = {r["run_id"] for r in runs.rows("SELECT DISTINCT run_id FROM below_resolution_units")}
+    out: dict[str, Cell] = {}
+    for name in runs.names:
+        if name not in hidden:
+            continue
+        found = estimate_view(runs, layout[name], "below_resolution_units", ("metric",))
+        wrong = found.get(("guess_wrong",))
+        if wrong is not None:
+            out[name] = Cell(wrong.micro, wrong.micro_doc)
     return out
 
 

@@ -67,7 +67,11 @@ def system(row: Row) -> str:
     what = [run.model]
     if run.reasoning and run.reasoning != "default":
         what.append(run.reasoning)
+    if run.delivered_dpi is not None:
+        what.append(f"pages at {'about ' if run.delivered_assumed else ''}{run.delivered_dpi} dpi")
     label = f"{row.name} ({', '.join(what)})" if run.model not in row.name else row.name
+    if run.delivered_dpi is not None and run.model in row.name:
+        label += f" ({what[-1]})"
     if run.simulator:
         label += " [SIMULATED, not a model]"
     elif run.imported:
@@ -156,6 +160,7 @@ def csv_text(board: Board) -> str:
         "simulator",
         "imported",
         "batch_prices",
+        "delivered_dpi",
         "documents_scored",
         "documents",
     ]
@@ -180,6 +185,7 @@ def csv_text(board: Board) -> str:
             str(run.simulator).lower(),
             str(run.imported).lower(),
             str(run.batch).lower(),
+            "" if run.delivered_dpi is None else run.delivered_dpi,
             row.documents_scored,
             row.documents,
         ]

@@ -113,6 +113,9 @@ class ReleaseRun:
     imported: bool
     batch: bool
     packets: tuple[RunPacket, ...]
+    # the resolution its pages reached the model at (run.json `delivery`); None: the file's own
+    delivered_dpi: int | None = None
+    delivered_assumed: bool = False  # the provider's documented size, not rendered by us
 
 
 def _run_packets(entries: Any, where: Path) -> tuple[RunPacket, ...]:
@@ -142,10 +145,12 @@ def _run_packets(entries: Any, where: Path) -> tuple[RunPacket, ...]:
 
 def run_info(run: Path) -> ReleaseRun:
     """run.json of the run folder `run`, read defensively (benchmark.runs.read_run)."""
+    from packetbench.benchmark import delivery
     from packetbench.benchmark.runs import RUN_FILE, read_run
 
     info = read_run(run)
     where = run / RUN_FILE
+    sent = delivery.of_run(info)
     pricing = info.pricing or {}
     return ReleaseRun(
         folder=run,
@@ -160,6 +165,8 @@ def run_info(run: Path) -> ReleaseRun:
         packets=_run_packets(
             None if info.packets is None else [entry.to_json() for entry in info.packets], where
         ),
+        delivered_dpi=None if sent is None else sent.dpi,
+        delivered_assumed=sent is not None and sent.source == "assumed",
     )
 
 
