@@ -71,7 +71,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 @pytest.fixture(scope="session")
 def tier_corpus(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
-    """tier_corpus(tier): the folder of that tier's preset packets (20, or 6 of N4-N5),
+    """tier_corpus(tier): the folder of that tier's preset packets (tier_corpus.SEEDS of it),
     written once per session and shared by every xdist worker (read only; see
     tests/support/tier_corpus.py)."""
     from tests.support.tier_corpus import tier_folder

@@ -1,7 +1,7 @@
-"""N4 and N5 over 20 seeds with their presets (slow; one canonical packet in the fast tier):
-packets hold superseded documents, and a sloppy simulated model scores exactly as its ledger
-says, `stale` verdicts included. (That every packet audits clean is test_tiers.py's, on the
-same shared packets.)"""
+"""N4 and N5 over the tier corpus's seeds with their presets (slow; one canonical packet in
+the fast tier): packets hold superseded documents, and a sloppy simulated model scores
+exactly as its ledger says, `stale` verdicts included. (That every packet audits clean is
+test_tiers.py's, on the same shared packets.)"""
 
 from __future__ import annotations
 

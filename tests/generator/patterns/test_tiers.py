@@ -1,4 +1,5 @@
-"""Tiers as pattern presets, over 20 seeds per tier (6 of N4-N5; slow, but for a check of
+"""Tiers as pattern presets, over the shared tier corpus (tests/support/tier_corpus.py: 10 to 20
+seeds per tier, 4 of N4-N5; slow, but for a check of
 the canonical suite): harder tiers carry more patterns, every packet audits clean, every
 document truth validates, and a process with another hash seed writes the same bytes.
 
@@ -116,7 +117,7 @@ def test_harder_tiers_carry_more_patterns(tier_corpus: Callable[[str], Path]) ->
 
 @pytest.mark.slow
 def test_every_perception_indicator_escalates(tier_corpus: Callable[[str], Path]) -> None:
-    """The difficulty card of the five tier corpora (20 packets of N1-N3, 6 of N4-N5, no OCR):
+    """The difficulty card of the five tier corpora (the shared tier corpus, no OCR):
     image-page share, located values missing from the text layer, conflicts, illegible values
     and patterns per document never fall from N1 to N5 and are strictly higher at N5 than at
     N4; image pages are about N2 15 %, N3 40 %, N4 65-80 %, N5 85 % or more of PDF pages."""
