@@ -8,6 +8,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tests.support.paths import ROOT
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -15,6 +17,7 @@ BASELINE = ROOT / "examples" / "textlayer_baseline.py"
 CHOSEN = ("--doc-types", "acord_125,sov,loss_run", "--formats", "pdf")
 
 
+@pytest.mark.slow
 def test_both_doors_score_the_baseline_identically(run_cli: Run, tmp_path: Path) -> None:
     packets = tmp_path / "packets"
     subprocess.run(

@@ -8,6 +8,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from packetbench.benchmark.harness.stub import StubServer
 from tests.support.paths import PACKETS
 
@@ -15,6 +17,7 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 PACKET = PACKETS / "N1-000001"
 
 
+@pytest.mark.slow
 def test_an_images_run_records_its_dpi_and_resume_keeps_it(
     stub: Callable[..., StubServer], run_cli: Run, tmp_path: Path
 ) -> None:

@@ -146,6 +146,7 @@ def test_good_answers_are_recorded_with_the_reported_cost_and_score(
     assert "6 documents scored" in scored.stdout
 
 
+@pytest.mark.slow
 def test_every_bad_answer_is_that_documents_record_and_a_hang_is_killed(
     run_cli: Run, packets: Path, program: Path, tmp_path: Path
 ) -> None:

@@ -51,6 +51,7 @@ def test_typical_against_typical_finds_no_difference(scored_run: ScoredRun) -> N
         assert low < 0 < high
 
 
+@pytest.mark.slow
 def test_holm_runs_over_every_pair_and_worst_documents(scored_run: ScoredRun) -> None:
     runs = [scored_run("typical", 1), scored_run("typical", 2), scored_run("sloppy", 2)]
     result = compare_runs(runs)

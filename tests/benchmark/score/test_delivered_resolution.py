@@ -80,6 +80,7 @@ def _views(run: Path) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     return (whole[0] if whole else None), guesses
 
 
+@pytest.mark.slow
 def test_the_lower_resolution_has_more_abstention_tests_and_both_ledgers_are_exact(
     runs: dict[int, Path], packets: Path
 ) -> None:
@@ -126,6 +127,7 @@ def test_the_lower_resolution_has_more_abstention_tests_and_both_ledgers_are_exa
     assert illegible[0]["fields"] == illegible[1]["fields"]
 
 
+@pytest.mark.slow
 def test_scoring_again_gives_the_same_bytes(runs: dict[int, Path], packets: Path) -> None:
     run = runs[96]
     before = {p.name: p.read_bytes() for p in sorted((run / "scores").iterdir())}
@@ -134,6 +136,7 @@ def test_scoring_again_gives_the_same_bytes(runs: dict[int, Path], packets: Path
     assert {p.name: p.read_bytes() for p in sorted((run / "scores").iterdir())} == before
 
 
+@pytest.mark.slow
 def test_the_report_shows_the_slice_and_how_pages_were_delivered(
     runs: dict[int, Path], tmp_path: Path
 ) -> None:
@@ -156,6 +159,7 @@ def test_the_report_shows_the_slice_and_how_pages_were_delivered(
     assert 'id="below-resolution"' in (out / "report.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_run_recorded_without_a_delivery_is_scored_at_the_files_resolution(
     runs: dict[int, Path], packets: Path, tmp_path: Path
 ) -> None:
@@ -257,6 +261,7 @@ def test_the_ledger_is_exact_on_n5_at_a_delivered_resolution(
         assert below["abstained"] == below["fields"]
 
 
+@pytest.mark.slow
 def test_gate_thresholds_the_slice(runs: dict[int, Path], tmp_path: Path) -> None:
     """A threshold on a below-resolution rate holds or breaches on the run's own slice; a
     no_regression rule cannot list one (two resolutions test different fields)."""
@@ -298,6 +303,7 @@ def test_an_api_run_renders_and_records_the_dpi_it_is_given(packets: Path) -> No
     assert "dpi" not in native["parameters"]
 
 
+@pytest.mark.slow
 def test_the_viewer_marks_the_fields_below_the_resolution(
     runs: dict[int, Path], packets: Path, tmp_path: Path
 ) -> None:
