@@ -3,6 +3,7 @@ and through `import predictions`, the same answers score the same."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -56,3 +57,38 @@ def test_both_doors_score_the_baseline_identically(run_cli: Run, tmp_path: Path)
     for name in scores:
         a = (tmp_path / "cmd" / "scores" / name).read_bytes()
         assert a == (tmp_path / "imp" / "scores" / name).read_bytes(), name
+
+
+def test_the_baseline_reads_an_acord_125_from_its_text_layer(tmp_path: Path) -> None:
+    """One document through the program as the command provider runs it: a JSON answer on
+    stdout that fits the document type's schema, with values the page prints."""
+    import json
+
+    from jsonschema import Draft202012Validator
+
+    from packetbench.generator.schema_files import all_schemas
+    from tests.support.paths import PACKETS
+
+    packet = PACKETS / "N1-000001"
+    schema = all_schemas()["acord_125"]
+    schema_file = tmp_path / "schema.json"
+    schema_file.write_text(json.dumps(schema))
+    done = subprocess.run(
+        [sys.executable, str(BASELINE), str(packet / "acord_125.pdf"), str(schema_file)],
+        capture_output=True, text=True, timeout=120, check=False,
+        env={**os.environ, "PACKETBENCH_DOCUMENT_TYPE": "acord_125"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert not list(Draft202012Validator(schema).iter_errors(answer))
+    truth = json.loads((packet / "document_truth_acord_125.json").read_text())["truth"]
+    found = [v for v in _leaves(answer) if v is not None]
+    assert found and set(found) & set(_leaves(truth))
+
+
+def _leaves(node: object) -> list[object]:
+    if isinstance(node, dict):
+        return [leaf for child in node.values() for leaf in _leaves(child)]
+    if isinstance(node, list):
+        return [leaf for child in node for leaf in _leaves(child)]
+    return [node]

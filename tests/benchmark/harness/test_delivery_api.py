@@ -67,3 +67,20 @@ def test_an_images_run_records_its_dpi_and_resume_keeps_it(
     assert run_cli(*args, env=env).returncode == 0
     delivery = json.loads((native / "run.json").read_text(encoding="utf-8"))["delivery"]
     assert (delivery["dpi"], delivery["source"], delivery["text_layer"]) == (90, "assumed", True)
+
+
+def test_a_dpi_off_the_ladder_is_refused_before_any_request(run_cli: Run, tmp_path: Path) -> None:
+    """No API is reached (none runs here): a resolution legibility is not recorded at is one
+    line, exit 2, and no run folder."""
+    run = tmp_path / "run"
+    refused = run_cli(
+        "extract", "--provider", "openai", "--model", "stub-model", "--base-url",
+        "http://127.0.0.1:9", "--packets", str(PACKET), "--out", str(run), "--input", "images",
+        "--dpi", "120",
+    )  # fmt: skip
+    assert refused.returncode == 2, refused.stderr
+    assert refused.stderr.splitlines() == [
+        "packetbench: error: --dpi must be one of 72, 90, 96, 110, 150, 200, 300 dpi (the rungs "
+        "legibility is recorded at; got 120)"
+    ]
+    assert not run.exists()

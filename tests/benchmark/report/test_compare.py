@@ -161,3 +161,12 @@ def test_illegible_fields_are_compared_apart(
     assert f"difference = {sloppy.name} - {perfect.name}, in points" in shown.stdout
     assert "illegible sign tests: Holm over the 2 illegible-field sign tests" in shown.stdout
     assert f"sign test, Abstained: {sloppy.name} higher on 0 documents" in shown.stdout
+
+
+def test_one_run_is_not_a_comparison(run_cli: Run, tmp_path: Path) -> None:
+    """A comparison needs two runs: one is refused in one line, exit 2, before any run is
+    read (the folder need not even exist) and nothing written."""
+    result = run_cli("compare", str(tmp_path / "run"), "--out", str(tmp_path / "cmp"))
+    assert result.returncode == 2 and "at least two runs" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
