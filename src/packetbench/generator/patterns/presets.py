@@ -68,42 +68,48 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     # scan.*: the tier's scan share. Scans claim a document before anything else (engine.select)
     # and exclude each other (one scan per document; the earlier level in the catalogue wins),
     # so the share of PDF documents a level scans is its probability times the share the
-    # levels before it leave: about N2 17 %, N3 45 %, N4 69 %, N5 97 % of PDF documents
+    # levels before it leave: about N2 17 %, N3 45 %, N4 70 %, N5 97 % of PDF documents
     # scanned, and image pages about the same share of PDF pages (scan.mixed scans only some
     # pages of a document; tests/generator/patterns/test_tiers.py holds the measured shares).
     # The native documents left carry the text-layer attacks below. From N4 the milder levels
     # give way to the ones a reader without restoration cannot read (a level may be rarer in a
-    # harder tier from N4 on; the scan share never is), and at N5 to the one a careful reader
-    # cannot either: of N5's PDF documents about nine in ten are phone photos from further
-    # back (`far_photo`: the page half the frame, tilted, half upside down). A careful reader
-    # undoes the other levels nearly whole, so each is kept at N5 only rarely: fed turned or
-    # copied reduced about one document in eighty, crooked one in 125, every other level one
-    # in a thousand (together about one document in twenty). Override any level
-    # with --set patterns.scan.<level>=P.
-    "scan.clean": (0.0, 0.1, 0.1, 0.08, 0.001),
-    "scan.moderate": (0.0, 0.0, 0.2, 0.15, 0.001),
-    "scan.fax": (0.0, 0.0, 0.1, 0.08, 0.001),
-    "scan.skewed": (0.0, 0.0, 0.0, 0.1, 0.001),
-    "scan.degraded": (0.0, 0.0, 0.0, 0.1, 0.001),
-    "scan.photo": (0.0, 0.0, 0.0, 0.05, 0.001),
-    "scan.mixed": (0.0, 0.08, 0.08, 0.06, 0.001),
-    "scan.ocr_layer": (0.0, 0.0, 0.08, 0.06, 0.001),
+    # harder tier from N4 on; the scan share never is). Each level belongs to a capture mode
+    # (`render.scan.Level.mode`), and N5 is a mix of the eight modes, not one: of its PDF
+    # documents, fax 12 %, low-resolution scans 14 % (degraded 3, jpeg_blocks 5, low_res 6),
+    # phone photos near 15 % (photo 4, phone_photo 11) and from further back 20 %
+    # (far_photo), photocopies 12 % (photocopy_2nd 8, reduced 4), pages fed crooked or turned
+    # 8 %, distorted paper 8 % (crease 5, coffee_ring 2, punch_holes 1) and office scans 8 %
+    # (the OCR-layer scan, blurred, motion-blurred, a blurred patch, a roller bar); the
+    # probabilities below are those shares over what the levels before leave. N4 draws the
+    # same modes, milder: far_photo, phone_photo and low_res on about one native document in
+    # seven. `benchmarks/capture_modes.py` counts the mix from packets' manifests. Override
+    # any level with --set patterns.scan.<level>=P.
+    "scan.clean": (0.0, 0.1, 0.1, 0.04, 0.0),
+    "scan.moderate": (0.0, 0.0, 0.2, 0.1, 0.0),
+    "scan.fax": (0.0, 0.0, 0.1, 0.08, 0.12),
+    "scan.skewed": (0.0, 0.0, 0.0, 0.1, 0.0),
+    "scan.degraded": (0.0, 0.0, 0.0, 0.1, 0.034),
+    "scan.photo": (0.0, 0.0, 0.0, 0.05, 0.047),
+    "scan.mixed": (0.0, 0.08, 0.08, 0.06, 0.0),
+    "scan.ocr_layer": (0.0, 0.0, 0.08, 0.06, 0.025),
     # Damage up to the edge of legibility, from N4; each level's OCR minimum is in
-    # audit.result.OCR_RECALL_MIN. photocopy_3rd is opt-in (scan.OPT_IN).
-    "scan.blurred": (0.0, 0.0, 0.0, 0.03, 0.001),
-    "scan.motion_blur": (0.0, 0.0, 0.0, 0.02, 0.001),
-    "scan.photocopy_2nd": (0.0, 0.0, 0.0, 0.02, 0.001),
-    "scan.jpeg_blocks": (0.0, 0.0, 0.0, 0.03, 0.001),
-    "scan.blurred_patch": (0.0, 0.0, 0.0, 0.02, 0.001),
-    "scan.roller_bar": (0.0, 0.0, 0.0, 0.02, 0.001),
-    "scan.crease": (0.0, 0.0, 0.0, 0.02, 0.001),
-    "scan.coffee_ring": (0.0, 0.0, 0.0, 0.02, 0.001),
-    "scan.punch_holes": (0.0, 0.0, 0.0, 0.02, 0.001),
-    "scan.rotated": (0.0, 0.0, 0.0, 0.07, 0.012),
-    "scan.reduced": (0.0, 0.0, 0.0, 0.07, 0.012),
-    "scan.crooked": (0.0, 0.0, 0.0, 0.07, 0.008),
-    # Damage against careful readers (Difficulty III): at N5 only.
-    "scan.far_photo": (0.0, 0.0, 0.0, 0.0, 0.97),
+    # audit.result.OCR_RECALL_MIN. photocopy_3rd and two_up are in no tier's draw (scan.OPT_IN).
+    "scan.blurred": (0.0, 0.0, 0.0, 0.03, 0.025),
+    "scan.motion_blur": (0.0, 0.0, 0.0, 0.02, 0.026),
+    "scan.photocopy_2nd": (0.0, 0.0, 0.0, 0.02, 0.114),
+    "scan.jpeg_blocks": (0.0, 0.0, 0.0, 0.03, 0.067),
+    "scan.blurred_patch": (0.0, 0.0, 0.0, 0.02, 0.016),
+    "scan.roller_bar": (0.0, 0.0, 0.0, 0.02, 0.016),
+    "scan.crease": (0.0, 0.0, 0.0, 0.02, 0.083),
+    "scan.coffee_ring": (0.0, 0.0, 0.0, 0.02, 0.036),
+    "scan.punch_holes": (0.0, 0.0, 0.0, 0.02, 0.019),
+    "scan.rotated": (0.0, 0.0, 0.0, 0.07, 0.077),
+    "scan.reduced": (0.0, 0.0, 0.0, 0.07, 0.083),
+    "scan.crooked": (0.0, 0.0, 0.0, 0.07, 0.091),
+    # Damage against careful readers (Difficulty III), from N4 (opt-in below: scan.OPT_IN).
+    "scan.low_res": (0.0, 0.0, 0.0, 0.05, 0.15),
+    "scan.phone_photo": (0.0, 0.0, 0.0, 0.05, 0.324),
+    "scan.far_photo": (0.0, 0.0, 0.0, 0.06, 0.87),
     # textlayer: one text attack per document (they exclude each other and every scan), so
     # they fall on the native documents the scans left: about 45 % of them at N3, 60 % at N4
     # and 75 % at N5 (of all PDF documents about 25 %, 18 % and 9 %); the rule attacks
@@ -169,13 +175,14 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
 
 
 def preset(tier: str) -> dict[str, float]:
-    """Every registered pattern's probability in `tier`, in catalogue order (opt-in patterns
-    aside: they are off, and recorded only when a --set names them)."""
+    """Every registered pattern's probability in `tier`, in catalogue order (an opt-in pattern
+    only in a tier that draws it: elsewhere it is off, and recorded only when a --set names
+    it, so a tier's knobs stay as they were when a harder tier starts drawing it)."""
     column = TIERS.index(tier)
     return {
         f"{PREFIX}{p.id}": PROBABILITIES.get(p.id, (0.0,) * 5)[column]
         for p in catalogue()
-        if not p.opt_in
+        if not p.opt_in or PROBABILITIES.get(p.id, (0.0,) * 5)[column] > 0.0
     }
 
 
@@ -210,11 +217,10 @@ def parse(name: str, raw: str) -> tuple[str, Any]:
 def resolve(tier: str, overrides: Mapping[str, Any]) -> dict[str, float]:
     """The pattern probabilities of `tier` after `overrides` (off, then only, then ids)."""
     probabilities = preset(tier)
-    opt_in = {p.id for p in catalogue() if p.opt_in}
     off = overrides.get(f"{PREFIX}off")
     if off:
         for pattern_id in matching(off):
-            if pattern_id not in opt_in:  # an opt-in pattern is off already
+            if f"{PREFIX}{pattern_id}" in probabilities:  # an unlisted (opt-in) one is off
                 probabilities[f"{PREFIX}{pattern_id}"] = 0.0
     only = overrides.get(f"{PREFIX}only")
     if only:
@@ -226,7 +232,7 @@ def resolve(tier: str, overrides: Mapping[str, Any]) -> dict[str, float]:
                         f"--set patterns.only: {first} and {second} cannot be applied together"
                     )
         for pattern_id in PATTERNS:
-            if pattern_id in chosen or pattern_id not in opt_in:
+            if pattern_id in chosen or f"{PREFIX}{pattern_id}" in probabilities:
                 probabilities[f"{PREFIX}{pattern_id}"] = 1.0 if pattern_id in chosen else 0.0
     for name, value in overrides.items():
         if name.startswith(PREFIX) and name not in (f"{PREFIX}off", f"{PREFIX}only"):

@@ -305,8 +305,8 @@ def _misread_paths(pdf: PdfDocument, page: int, wrong: dict[tuple[int, str], str
 
 
 # The harder levels: damage up to the edge of legibility, every value still legible to a person.
-# In the N4-N5 draw (presets.py) but for the opt-in ones (OPT_IN below); force one with
-# --set patterns.scan.<id>=1.
+# In the N4-N5 draw (presets.py) but for photocopy_3rd and two_up (OPT_IN below); force one
+# with --set patterns.scan.<id>=1. Each level's capture mode is its `render.scan.Level.mode`.
 _HARDER: dict[str, tuple[str, str]] = {
     "blurred": ("Out-of-focus scan", "Gaussian blur of 1.4 pixels at 200 dpi."),
     "motion_blur": ("Motion-blurred scan", "The page moved while scanned: a 4-pixel smear."),
@@ -360,9 +360,10 @@ _HARDER: dict[str, tuple[str, str]] = {
 }
 
 
-# Levels in no tier's draw, named with --set. motion_blur (now a 4-pixel smear) and
-# photocopy_2nd (without grown strokes) were tuned until the audit's OCR reads them (96.1 % and
-# 99.6 % of an N3 packet's 1,142 values; they were 52 % and 42 %) and are drawn at N4-N5.
+# Opt-in levels, named with --set (two of them below N4 only). motion_blur (now a 4-pixel
+# smear) and photocopy_2nd (without grown strokes) were tuned until the audit's OCR reads them
+# (96.1 % and 99.6 % of an N3 packet's 1,142 values; they were 52 % and 42 %) and are drawn at
+# N4-N5.
 # photocopy_3rd read 88.9 % there, but the audit's own reading of every box of an N5 packet's
 # third-generation copies agreed with the pixel rule on 73 % of 9,227 boxes (dense tables at
 # 150 dpi), enough for the audit's calibration to refuse: it stays out until tuned again.
@@ -372,8 +373,9 @@ _HARDER: dict[str, tuple[str, str]] = {
 # cannot judge a sheet yet (`audit.pixels.scan_details`: one matrix per page), so in a tier's
 # draw its sheets would all go to whole-page OCR: it stays out until the audit judges sheets.
 # low_res and phone_photo (Difficulty III) are damage against careful readers, not careless
-# ones, each alone too mild for them (docs/measurements.md): opt-in. far_photo, which costs
-# both careful readers at once, is most of N5's draw (presets.py).
+# ones: drawn at N4 and N5 as their capture modes' levels (presets.py), but opt-in below, where
+# they are not even a knob, so canonical N1-N3 packets keep their bytes (`presets.preset`).
+# far_photo, which costs both careful readers at once, is one mode of N5's mix among eight.
 OPT_IN = frozenset({"photocopy_3rd", "two_up", "low_res", "phone_photo"})
 # A reduced copy is never stamped VOID: at 60-70 % the type is 3.5 points, and a VOID or
 # SUPERSEDED stamp's frame and letters across it left values a person reads that the audit's
