@@ -1,5 +1,5 @@
 """Capture modes of generated packets, counted from their manifests: the share of PDF pages that
-are image pages, and each mode's share of the image pages (issue 65's mix clauses).
+are image pages, and each mode's share of the image pages (N5's mix clauses, below).
 
     python benchmarks/capture_modes.py OUT/N5-000001 OUT/N5-000002 ...   (or folders of packets)
 
