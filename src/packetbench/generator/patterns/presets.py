@@ -84,13 +84,13 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     # same modes, milder: far_photo, phone_photo and low_res on about one native document in
     # seven. `benchmarks/capture_modes.py` counts the mix from packets' manifests. Override
     # any level with --set patterns.scan.<level>=P.
-    "scan.clean": (0.0, 0.1, 0.1, 0.04, 0.0),
-    "scan.moderate": (0.0, 0.0, 0.2, 0.1, 0.0),
+    "scan.clean": (0.0, 0.1, 0.1, 0.04, 0.001),
+    "scan.moderate": (0.0, 0.0, 0.2, 0.1, 0.001),
     "scan.fax": (0.0, 0.0, 0.1, 0.08, 0.12),
-    "scan.skewed": (0.0, 0.0, 0.0, 0.1, 0.0),
+    "scan.skewed": (0.0, 0.0, 0.0, 0.1, 0.001),
     "scan.degraded": (0.0, 0.0, 0.0, 0.1, 0.034),
     "scan.photo": (0.0, 0.0, 0.0, 0.05, 0.047),
-    "scan.mixed": (0.0, 0.08, 0.08, 0.06, 0.0),
+    "scan.mixed": (0.0, 0.08, 0.08, 0.06, 0.001),
     "scan.ocr_layer": (0.0, 0.0, 0.08, 0.06, 0.025),
     # Damage up to the edge of legibility, from N4; each level's OCR minimum is in
     # audit.result.OCR_RECALL_MIN. photocopy_3rd and two_up are in no tier's draw (scan.OPT_IN).
