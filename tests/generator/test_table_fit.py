@@ -12,7 +12,8 @@ from packetbench.core.leaves import DocModel, Money, Str
 from packetbench.generator.render.layout import Column, Flow
 from packetbench.generator.render.pdf import MARGIN, PdfDocument
 from packetbench.generator.render.recorder import Recorder
-from packetbench.generator.render.table import Detail, Table, TableLook, Totals
+from packetbench.generator.render.table import Table
+from packetbench.generator.render.table_look import Detail, TableLook, Totals
 
 PAYMENTS = (
     ("05/22/2024", "Expense", "$512.46"),

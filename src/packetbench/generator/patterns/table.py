@@ -24,7 +24,7 @@ from packetbench.generator.patterns.base import Staging, Subject, list_paths, pa
 from packetbench.generator.render import fmt
 from packetbench.generator.render.pdf import REGULAR, width_of
 from packetbench.generator.render.recorder import Recorder
-from packetbench.generator.render.table import Detail, TableLook
+from packetbench.generator.render.table_look import Detail, TableLook
 
 REPLACES_GRID = (
     "table.vertical_records",

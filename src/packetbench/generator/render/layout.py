@@ -445,31 +445,3 @@ class Flow:
             self.y -= row_height
             self.pdf.line(self.page, MARGIN, self.y, MARGIN + self.cw, self.y, 0.2)
         self.gap(6)
-
-    # --- tables -----------------------------------------------------------------------------
-
-    def table(
-        self,
-        items: str,
-        count: int,
-        columns: Sequence[Column],
-        *,
-        size: float = 7.0,
-        header_size: float = 6.0,
-        totals: Sequence[tuple[str, str]] = (),
-        totals_label: str = "TOTAL",
-        totals_style: Style | None = None,
-    ) -> None:
-        """Rows `items[0..count)`; the header repeats on every page the table reaches.
-
-        `totals` maps column keys to the leaf paths drawn in a bold closing row. The table's
-        look is whatever presentation patterns chose for it (generator.render.table).
-        """
-        from packetbench.generator.render.table import Table, Totals, record_section, table_name
-
-        table = Table(self, table_name(items), columns, size=size, header_size=header_size)
-        table.start(record_section(items), keep=True)
-        table.rows(items, count)
-        if totals:
-            table.totals(Totals(totals_label, dict(totals), style=totals_style))
-        table.finish(6)

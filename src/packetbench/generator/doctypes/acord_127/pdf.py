@@ -10,6 +10,7 @@ from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import Cell, Checks, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
 
 TITLE = "PB-127 Business Auto Section"
 CODES = Style(abbreviate=True)
@@ -116,7 +117,7 @@ def render(doc: BusinessAutoSection, rec: Recorder) -> Output:
         ],
         height=19,
     )
-    flow.table("drivers", len(doc.drivers), DRIVER_COLUMNS, size=6.6)
+    draw_table(flow, "drivers", len(doc.drivers), DRIVER_COLUMNS, size=6.6)
     flow.band("Vehicle description", keep_with=100)
     flow.boxes(
         [

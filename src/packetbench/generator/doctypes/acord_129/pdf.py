@@ -9,6 +9,7 @@ from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import Cell, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
 
 TITLE = "PB-129 Vehicle Schedule"
 CODES = Style(abbreviate=True)
@@ -86,7 +87,8 @@ def render(doc: VehicleSchedule, rec: Recorder) -> Output:
         height=19,
     )
     flow.gap(4)
-    flow.table(
+    draw_table(
+        flow,
         "vehicles",
         len(doc.vehicles),
         COLUMNS,

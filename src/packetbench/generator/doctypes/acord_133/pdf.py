@@ -14,6 +14,7 @@ from packetbench.generator.fakers.questions import ASSIGNED_RISK_QUESTIONS
 from packetbench.generator.render.layout import Cell, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
 
 TITLE = "PB-133 Workers Compensation Insurance Plan Section"
 
@@ -74,9 +75,9 @@ def render(doc: AssignedRiskSection, rec: Recorder) -> Output:
         ]
     )
     flow.band("States requested", keep_with=30)
-    flow.table("states", len(doc.states), STATE_COLUMNS, size=7.0)
+    draw_table(flow, "states", len(doc.states), STATE_COLUMNS, size=7.0)
     flow.band("Offers of voluntary coverage declined", keep_with=40)
-    flow.table("declinations", len(doc.declinations), DECLINATION_COLUMNS, size=7.0)
+    draw_table(flow, "declinations", len(doc.declinations), DECLINATION_COLUMNS, size=7.0)
     flow.band("Plan questions", keep_with=40)
     question_rows(flow, "plan_questions", ASSIGNED_RISK_QUESTIONS)
     signature_rows(flow, PLAN_NOTICE)

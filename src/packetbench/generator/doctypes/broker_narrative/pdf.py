@@ -13,6 +13,7 @@ from packetbench.generator.render import prose
 from packetbench.generator.render.layout import Column, Flow, Lit
 from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
 
 NAME = "broker_narrative"
 LINE_COLUMNS = (
@@ -86,7 +87,7 @@ def render(doc: BrokerNarrative, rec: Recorder) -> Output:
     flow.prose(("account.operations",))
     heading(flow, "Program requested")
     paragraphs(flow, rec, "program")
-    flow.table("program.lines", len(doc.program.lines), LINE_COLUMNS)
+    draw_table(flow, "program.lines", len(doc.program.lines), LINE_COLUMNS)
     paragraphs(flow, rec, "target")
     heading(flow, "Loss history")
     paragraphs(flow, rec, "losses")

@@ -10,6 +10,7 @@ from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import PAD, Cell, Column, Flow
 from packetbench.generator.render.pdf import BOLD, MARGIN, PdfDocument, width_of
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
 
 STYLE = Style(abbreviate=True)
 CODE = "PB-DRV"
@@ -101,7 +102,7 @@ def render(doc: DriverSchedule, rec: Recorder) -> Output:
         return flow.y - 6
 
     flow = Flow(pdf, header)
-    flow.table("drivers", len(doc.drivers), COLUMNS, size=6.3, header_size=5.6)
+    draw_table(flow, "drivers", len(doc.drivers), COLUMNS, size=6.3, header_size=5.6)
     _total_line(flow)
     flow.note(LEGEND)
     data = pdf.render()

@@ -10,7 +10,8 @@ from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import PAD, Cell, Column, Flow, Lit
 from packetbench.generator.render.pdf import BOLD, MARGIN, PdfDocument, width_of
 from packetbench.generator.render.recorder import Recorder
-from packetbench.generator.render.table import Table, Totals
+from packetbench.generator.render.table import Table
+from packetbench.generator.render.table_look import Totals
 
 STYLE = Style(abbreviate=True)  # injury types as their digit, claim status as O / F
 CODE = "PB-XMOD"

@@ -9,7 +9,8 @@ from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import PAD, Cell, Column, Flow, Lit
 from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument, width_of
 from packetbench.generator.render.recorder import Recorder
-from packetbench.generator.render.table import Table, Totals
+from packetbench.generator.render.table import Table
+from packetbench.generator.render.table_look import Totals
 
 # Claim amounts are rarely whole dollars; a whole-dollar style would still show cents where
 # they exist, but a column mixing "$1,200" and "$1,250.40" is not how a carrier prints money.

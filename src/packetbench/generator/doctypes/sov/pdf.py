@@ -9,6 +9,7 @@ from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import Cell, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
 
 STYLE = Style(abbreviate=True)
 
@@ -54,7 +55,8 @@ def render(doc: StatementOfValues, rec: Recorder) -> Output:
         return flow.y - 6
 
     flow = Flow(pdf, header)
-    flow.table(
+    draw_table(
+        flow,
         "buildings",
         len(doc.buildings),
         COLUMNS,

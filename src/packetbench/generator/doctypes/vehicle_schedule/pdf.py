@@ -9,7 +9,8 @@ from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.layout import Cell, Column, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
-from packetbench.generator.render.table import Table, Totals
+from packetbench.generator.render.table import Table
+from packetbench.generator.render.table_look import Totals
 
 STYLE = Style(abbreviate=True)
 CODE = "PB-VEH"
