@@ -74,6 +74,15 @@ register(
 )
 register(
     ProviderSpec(
+        "http",
+        "http",
+        "HttpProvider",
+        asks_model=False,
+        about="(a service of your own: --url URL)",
+    )
+)
+register(
+    ProviderSpec(
         "sim",
         "sim",
         "SimProvider",
