@@ -39,7 +39,7 @@ def finite(value: float | None) -> float | None:
 PACKETS = "Packets"
 MODEL = "Model"
 SIMULATOR = "Simulator (--provider sim)"
-COMMAND = "Your own program or service (--provider command, http)"
+COMMAND = "Your own system (--provider command, http)"
 DOCUMENTS = "Which documents"
 ASKED = "What is asked for"
 REQUESTS = "Requests"

@@ -9,11 +9,24 @@ the response cache by its version string. The options that shape a model's reque
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
+from abc import abstractmethod
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
-from packetbench.benchmark.providers.api import ApiProvider, ApiSettings, Prompt, ProviderFailure
+from packetbench.benchmark.packets import DocInfo, Packet
+from packetbench.benchmark.providers.api import (
+    ApiProvider,
+    ApiSettings,
+    Prompt,
+    ProviderFailure,
+    Reply,
+    settings_from_options,
+)
+from packetbench.benchmark.providers.base import Provider
 from packetbench.core.errors import UsageError
 
 USAGE = "packetbench-usage"  # the name of the usage report (a stderr line's prefix, a header)
@@ -120,4 +133,102 @@ class OwnSystem(ApiProvider):
             "fatal",
             f"provider {self.name} answers documents of a known type only: give each its "
             "type (--schema or --schema-map)",
+        )
+
+
+@dataclass(frozen=True)
+class Document:
+    """One document as a `SystemProvider` is handed it."""
+
+    path: Path  # the file (pdf, xlsx or csv)
+    schema: dict[str, Any]  # the JSON schema the answer follows
+    document_type: str  # the schema's name, e.g. sov
+    document_id: str
+    packet_id: str
+    format: str  # pdf, xlsx or csv
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answer with what it cost (`SystemProvider.answer` may return the bare answer)."""
+
+    value: dict[str, Any] | str  # the JSON object, or its text
+    cost_usd: float | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+class SystemProvider(OwnSystem):
+    """The base of a provider in Python (a plug-in): implement `answer`, set `version`.
+
+    `answer` runs in a worker thread, `--concurrency` at a time; raising
+    `ProviderFailure("server", message)` asks for a retry with back-off, any other exception
+    is that document's error record (its type and first line). Its version keys the response
+    cache: `--system-version` when given, else the class's `version`.
+    """
+
+    sdk = "plugin"  # run.json's versions: the provider's version under this name
+    sdk_module = "packetbench"
+    default_retries = 2
+    version: str = ""  # the class's; an instance's is the one chosen (--system-version)
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any]) -> Provider:
+        version = (options.get("system_version") or "").strip() or cls.version
+        if not version:
+            raise UsageError(
+                f"provider {cls.name} states no version: give it with --system-version"
+            )
+        # The run's name on reports and boards: --model when given, else the version.
+        return cls(settings_from_options(options, model=options.get("model") or version), version)
+
+    @abstractmethod
+    def answer(self, document: Document) -> dict[str, Any] | str | Answer:
+        """The answer to one document: a JSON object that follows `document.schema`."""
+
+    def identity(self) -> dict[str, Any]:
+        return {"provider": self.name}
+
+    def describe(self) -> dict[str, Any]:
+        return self.own_description(self.identity())
+
+    def document_request(
+        self,
+        prompt: Prompt,
+        schema_name: str,
+        schema: dict[str, Any],
+        packet: Packet,
+        doc: DocInfo,
+    ) -> dict[str, Any]:
+        return {
+            "document": Document(
+                (packet.path / doc.file).resolve(),
+                schema,
+                doc.doc_type,
+                doc.doc_id,
+                packet.packet_id,
+                doc.format,
+            )
+        }
+
+    async def send(self, request: dict[str, Any]) -> Reply:
+        if "document" not in request:  # a question with no document (the classifier's)
+            raise self.no_document()
+        try:
+            given = await asyncio.to_thread(self.answer, request["document"])
+        except ProviderFailure:
+            raise
+        except Exception as error:  # a third party's code: its error is one record's line
+            said = str(error).strip().splitlines()
+            raise ProviderFailure(
+                "rejected", f"{type(error).__name__}" + (f": {said[0][:300]}" if said else "")
+            ) from None
+        answer = given if isinstance(given, Answer) else Answer(given)
+        value = answer.value
+        return Reply(
+            text=value if isinstance(value, str) else json.dumps(value, ensure_ascii=False),
+            finish_reason="returned",
+            input_tokens=answer.input_tokens,
+            output_tokens=answer.output_tokens,
+            cost_usd=answer.cost_usd,
         )
