@@ -108,6 +108,7 @@ def extract(
     import sys
 
     from packetbench.benchmark import extraction
+    from packetbench.benchmark.providers import PROVIDERS
     from packetbench.benchmark.repeats import RepeatsSummary
     from packetbench.core.errors import UsageError
 
@@ -186,6 +187,8 @@ def extract(
         from packetbench.benchmark.providers.http import shown_url
 
         who = f"http {shown_url(url or '')}"
+    elif provider not in PROVIDERS:
+        who = f"{provider} (a plug-in provider)"
     summary: ExtractSummary | RepeatsSummary
     if documents is not None:
         own = extraction.extract_own(

@@ -96,7 +96,7 @@ def test_a_plugin_extracts_a_packet_and_a_broken_one_spoils_nothing_else(
         "--doc-types", DOC_TYPES, "--no-cache", env=_env(site), timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "6 of 6 documents written [1 error, 5 ok]" in done.stdout
+    assert "6 of 6 documents written [1 error, 5 ok] by myplug (a plug-in provider)" in done.stdout
     assert "$2.5000 spent" in done.stdout
     record = json.loads((out / "extractions" / "N1-000001" / "acord_125.json").read_text())
     assert record["error"].endswith("RuntimeError: cannot read page 1")
