@@ -150,8 +150,8 @@ SystemVersion = Annotated[
     str | None,
     typer.Option(
         help="command, http: your system's version, which keys the response cache (default: "
-        "the first line printed by the --command words before the first placeholder, plus "
-        "--version; the service's answer to GET URL/version).",
+        "what the --command words before the first placeholder print given --version; what "
+        "the service answers to GET URL/version).",
         rich_help_panel=COMMAND,
     ),
 ]
@@ -244,7 +244,7 @@ Temperature = Annotated[
     float | None,
     typer.Option(
         callback=finite,
-        help="API providers that take it: sampling temperature.",
+        help="Model APIs that take it: sampling temperature.",
         rich_help_panel=REQUESTS,
     ),
 ]
@@ -252,14 +252,14 @@ TopP = Annotated[
     float | None,
     typer.Option(
         callback=finite,
-        help="API providers that take it: nucleus sampling top_p.",
+        help="Model APIs that take it: nucleus sampling top_p.",
         rich_help_panel=REQUESTS,
     ),
 ]
 SamplingSeed = Annotated[
     int | None,
     typer.Option(
-        help="API providers that take it: the seed the model samples with.",
+        help="Model APIs that take it: the seed the model samples with.",
         rich_help_panel=REQUESTS,
     ),
 ]
@@ -289,7 +289,7 @@ Batch = Annotated[
     bool,
     typer.Option(
         "--batch",
-        help="Send the requests through the provider's batch API (the API providers that have "
+        help="Send the requests through the provider's batch API (the model APIs that have "
         "one): half the price, answers within 24 h; --resume polls the batches a stopped run "
         "submitted.",
         rich_help_panel=BATCH,
