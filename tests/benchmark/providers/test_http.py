@@ -224,3 +224,27 @@ def test_urls_and_headers_as_recorded() -> None:
     for bad in ("no colon", "bad name: v", "X: a\nb"):
         with pytest.raises(UsageError):
             parse_headers([bad])
+
+
+@pytest.mark.slow
+def test_the_cache_and_resume_know_the_service_by_its_version(
+    run_cli: Run, service: Service, tmp_path: Path
+) -> None:
+    cache = str(tmp_path / "cache")
+
+    def extract(out: str, version: str, *more: str) -> subprocess.CompletedProcess[str]:
+        return run_cli("extract", "--provider", "http", "--url", service.url, "--packets",
+                       str(PACKET), "--out", str(tmp_path / out), "--doc-types", "sov",
+                       "--formats", "pdf", "--cache", cache, "--system-version", version,
+                       *more, timeout=120)  # fmt: skip
+
+    first = extract("a", "acme 1")
+    assert first.returncode == 0 and "1 request(s)" in first.stdout, first.stdout + first.stderr
+    again = extract("b", "acme 1")
+    assert again.returncode == 0 and "1 from the cache" in again.stdout, again.stdout
+    assert len(service.seen) == 1  # answered from the cache: nothing sent
+    changed = extract("c", "acme 2")
+    assert changed.returncode == 0 and "0 from the cache" in changed.stdout, changed.stdout
+    assert len(service.seen) == 2
+    refused = extract("a", "acme 2", "--resume")
+    assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1, refused
