@@ -51,7 +51,12 @@ class Plugin:
         return f"plug-in provider {self.name!r} ({self.name} = {self.value}, from {self.origin})"
 
     def load(self) -> type[Provider]:
-        """The provider class (BrokenPlugin, one line, when it is none)."""
+        """The provider class (BrokenPlugin, one line, when it is none), loaded once."""
+        if self not in _LOADED:
+            _LOADED[self] = self._load()
+        return _LOADED[self]
+
+    def _load(self) -> type[Provider]:
         from packetbench.benchmark.providers import PROVIDERS
         from packetbench.benchmark.providers.base import Provider
 
@@ -83,6 +88,10 @@ class Plugin:
                 found.__name__, (found,), {"name": self.name, "__module__": found.__module__}
             )
         return found
+
+
+# Each plug-in's class, once loaded (its subclass named after the entry point is made once).
+_LOADED: dict[Plugin, type[Provider]] = {}
 
 
 def _plugin(entry: EntryPoint) -> Plugin:
