@@ -248,3 +248,22 @@ def test_the_cache_and_resume_know_the_service_by_its_version(
     assert len(service.seen) == 2
     refused = extract("a", "acme 2", "--resume")
     assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1, refused
+
+
+@pytest.mark.slow
+def test_the_cost_cap_stops_a_run_half_done_and_resume_finishes_it(
+    run_cli: Run, service: Service, tmp_path: Path
+) -> None:
+    out = tmp_path / "run"
+    # Each answer reports $0.25: one at a time, the cap is reached after two.
+    stopped = _extract(run_cli, service.url, out, "--concurrency", "1", "--max-cost", "0.5")
+    assert stopped.returncode == 1, stopped.stdout + stopped.stderr
+    assert "stopped: --max-cost $0.50 reached" in stopped.stderr
+    done_before = {s["doc"] for s in service.seen}
+    assert len(_records(out)) == len(done_before) < 6
+    service.seen.clear()
+    resumed = _extract(run_cli, service.url, out, "--resume", "--max-cost", "5")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "6 of 6 documents written [6 ok]" in resumed.stdout
+    assert {s["doc"] for s in service.seen}.isdisjoint(done_before)
+    assert len(service.seen) == 6 - len(done_before)
