@@ -294,12 +294,14 @@ def _this_run(summary: ExtractSummary) -> str:
 
 def estimate_line(plan: DryRun, provider: str) -> str:
     """The dry run's line: documents, tokens and dollars (`run --dry-run` prints it too)."""
-    if provider in ("command", "http"):  # a system of one's own: no prompt, no tokens to count
-        how = "run through" if provider == "command" else "sent to"
+    from packetbench.benchmark.providers import api_providers
+
+    if provider not in api_providers():  # a system of one's own: no prompt, no tokens to count
+        how = "run through" if provider != "http" else "sent to"
         return (
             f"dry run: {plan.requested:,} of {plan.documents:,} documents would be {how} "
-            f"{plan.model}; your system reports its own cost (packetbench-usage), so there is "
-            "nothing to estimate"
+            f"{plan.model}; your system reports its own cost, so there is nothing to "
+            "estimate"
         )
     head = (
         f"dry run: {plan.requested:,} of {plan.documents:,} documents would be sent to "
