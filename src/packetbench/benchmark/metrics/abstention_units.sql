@@ -1,8 +1,8 @@
 -- Per scored document, per field whose truth is null for the run (abstention expected), and per
--- outcome: how those fields were answered, over them, by `cause`:
---   illegible         the page shows the value only past reading (docs/patterns.md rule 3b);
---   below_resolution  the value is legible in the file but not on the page as the run sent it
---                     to the model (run.json `delivery`, docs/resolution.md).
+-- outcome: how those fields were answered, over them, by `cause`: `illegible` (the page shows
+-- the value only past reading, docs/patterns.md rule 3b) or `below_resolution` (the value is
+-- legible in the file but not on the page as the run sent it to the model: run.json
+-- `delivery`, docs/resolution.md).
 -- Left empty a field is `abstained` (a correct abstention); a value emitted there is a guess,
 -- `guess_right` (the value the file holds: counted apart, not as a hit), `guess_grounded`
 -- (another value the packet shows) or `guess_wrong` (a value shown nowhere), reported apart

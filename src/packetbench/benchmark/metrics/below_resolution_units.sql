@@ -1,5 +1,5 @@
--- abstention_units of one cause: fields below the run's delivered resolution (the rows,
--- their outcomes and what each means are described there).
+-- The `abstention_units` rows of one cause: fields below the run's delivered resolution (the
+-- rows, their outcomes and what each means are described there).
 SELECT * EXCLUDE (cause)
 FROM abstention_units
 WHERE cause = 'below_resolution'

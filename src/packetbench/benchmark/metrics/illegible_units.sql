@@ -1,4 +1,4 @@
--- abstention_units of one cause: fields the page shows only past reading (the rows,
+-- The `abstention_units` rows of one cause: fields the page shows only past reading (the rows,
 -- their outcomes and what each means are described there).
 SELECT * EXCLUDE (cause)
 FROM abstention_units
