@@ -2,20 +2,24 @@
 
     nice -n 5 python benchmarks/baselines.py --out WORK [--seed 8800101] [--packets 2]
 
-Builds a dev-only release of tiers N1 and N5 (`--packets` per tier from `--seed`), runs
-`examples/textlayer_baseline.py` and `examples/ppocr_baseline.py` through `extract --provider
-command` over the PDFs of their three document types (ACORD 125, statement of values, loss
-run), writes the PP-OCR run's answers (each record's raw standard output, as the program
-printed it) as a predictions folder and imports it with `import predictions`, scores every
-run, compares the two PP-OCR score folders byte for byte, runs the simulator's `typical` and
-`sloppy` profiles over the whole split, and ranks the five runs with `packetbench leaderboard`.
-Then, per baseline and tier: truth fields, value accuracy (correct / populated truth fields,
-pooled) with a 95 % bootstrap interval over the tier's documents, and the wrong and omitted
-shares. Each step's wall time is printed.
+Builds a dev-only release of tiers N1 and N5 (`--packets` per tier from `--seed`) in
+WORK/release, runs `examples/textlayer_baseline.py` and `examples/ppocr_baseline.py` through
+`extract --provider command` over the PDFs of their three document types (ACORD 125,
+statement of values, loss run; WORK/runs/NAME-pdfs), writes the PP-OCR run's answers (each
+record's raw standard output, as the program printed it) as a predictions folder, imports it
+with `import predictions --doc-types ... --formats pdf` (WORK/runs/ppocr-imported), scores
+every run and compares the two PP-OCR score folders byte for byte. A leaderboard run covers
+its whole split, so each baseline runs again over every document (WORK/runs/NAME: the types
+it has no rules for are exit-2 error records, its answers come from the response cache);
+those two and the simulator's `typical` and `sloppy` profiles are ranked by `packetbench
+leaderboard` (WORK/board). Then, per baseline and tier: documents, populated truth fields,
+value accuracy (correct / populated truth fields, pooled) with a 95 % percentile bootstrap
+interval over the tier's documents (2,000 resamples, numpy seeded with --seed), and the
+wrong and omitted shares. Each step's wall time is printed.
 
 The baselines run two at a time (`--concurrency 2`) with the response cache on, so a second
-run of the script over the same WORK answers from the cache. Figures: docs/measurements.md,
-"Offline baselines".
+run over the same WORK (or the same packets) answers from the cache. Figures:
+docs/measurements.md, "Offline baselines".
 """
 
 from __future__ import annotations
@@ -66,7 +70,7 @@ def predictions_of(run: Path, out: Path) -> int:
 
 def by_tier(run: Path, seed: int) -> dict[str, dict[str, object]]:
     """Per tier: documents, truth fields, value accuracy with its document-bootstrap interval,
-    wrong and omitted shares."""
+    wrong and omitted shares, and the values it wrote that the packet shows nowhere."""
     relation = duckdb.sql(
         "SELECT split_part(packet_id, '-', 1) AS tier, packet_id, doc_id, "
         "count(*) AS fields, count(*) FILTER (outcome = 'correct') AS correct, "
@@ -93,6 +97,12 @@ def by_tier(run: Path, seed: int) -> dict[str, dict[str, object]]:
             "wrong": round(100 * wrong / fields, 1),
             "omitted": round(100 * omitted / fields, 1),
         }
+    # Values shown nowhere in the packet, numbers and strings apart, as the score counts them.
+    checked = json.loads((run / "scores" / "hallucination.json").read_text(encoding="utf-8"))
+    for tier, counts in checked["by_tier"].items():
+        for kind in ("numbers", "strings"):
+            seen = counts["packet"][kind]
+            found[tier][f"{kind} hallucinated"] = f"{seen['hallucinated']} of {seen['checked']}"
     return found
 
 
@@ -120,24 +130,31 @@ def main() -> int:
     for name, program in BASELINES.items():
         command = f"{sys.executable} {ROOT / 'examples' / program} {{file}} {{schema}}"
         cli("extract", "--provider", "command", "--command", command, "--packets", str(split),
-            "--out", str(runs / name), "--model", name, "--concurrency", "2", *TYPES,
+            "--out", str(runs / f"{name}-pdfs"), "--model", name, "--concurrency", "2", *TYPES,
+            *(["--resume"] if (runs / f"{name}-pdfs").exists() else []))  # fmt: skip
+        cli("score", str(runs / f"{name}-pdfs"), "--packets", str(split))
+        # A leaderboard run covers its whole split: the same program over every document (it
+        # exits 2 on the types it has no rules for: error records); its twelve answers come
+        # from the response cache.
+        cli("extract", "--provider", "command", "--command", command, "--packets", str(split),
+            "--out", str(runs / name), "--model", name, "--concurrency", "2",
             *(["--resume"] if (runs / name).exists() else []))  # fmt: skip
         cli("score", str(runs / name), "--packets", str(split))
     predicted = work / "ppocr-predictions"
     if not predicted.exists():
-        print(f"{predictions_of(runs / 'ppocr', predicted)} answers written to {predicted}")
+        print(f"{predictions_of(runs / 'ppocr-pdfs', predicted)} answers written to {predicted}")
     imported = runs / "ppocr-imported"
     if not imported.exists():
         cli("import", "predictions", str(predicted), "--packets", str(split), "--out",
             str(imported), "--name", "ppocr-imported", *TYPES)  # fmt: skip
     cli("score", str(imported), "--packets", str(split))
-    names = sorted(p.name for p in (runs / "ppocr" / "scores").iterdir() if p.is_file())
+    names = sorted(p.name for p in (runs / "ppocr-pdfs" / "scores").iterdir() if p.is_file())
     differ = [
-        n for n in names if not filecmp.cmp(runs / "ppocr" / "scores" / n,
+        n for n in names if not filecmp.cmp(runs / "ppocr-pdfs" / "scores" / n,
                                             imported / "scores" / n, shallow=False)
     ]  # fmt: skip
     same = f"{len(names) - len(differ)} of {len(names)} byte-identical"
-    print(f"score files of ppocr and ppocr-imported: {same}; differ: {differ or 'none'}")
+    print(f"score files of ppocr-pdfs and ppocr-imported: {same}; differ: {differ or 'none'}")
     for profile in ("typical", "sloppy"):
         run = runs / f"sim-{profile}"
         if not run.exists():
@@ -145,12 +162,12 @@ def main() -> int:
                 str(args.seed), "--packets", str(split), "--out", str(run))  # fmt: skip
         cli("score", str(run), "--packets", str(split))
     board = work / "board"
-    ranked = ("sim-typical", "sim-sloppy", "textlayer", "ppocr", "ppocr-imported")
+    ranked = ("sim-typical", "sim-sloppy", "textlayer", "ppocr")
     cli("leaderboard", *(str(runs / n) for n in ranked), "--release", str(release),
         "--out", str(board), "--force")  # fmt: skip
     print((board / "leaderboard.md").read_text(encoding="utf-8"))
     for name in ("textlayer", "ppocr"):
-        print(name, json.dumps(by_tier(runs / name, args.seed)))
+        print(name, json.dumps(by_tier(runs / f"{name}-pdfs", args.seed)))
     return 0
 
 
