@@ -30,7 +30,6 @@ import sys
 from importlib.metadata import version
 from typing import Any
 
-import numpy as np
 import pypdfium2 as pdfium
 from baseline_fields import Cell, main
 
@@ -51,6 +50,8 @@ def engine() -> Any:
 def read_pdf(path: str) -> tuple[list[str], list[Cell]]:
     """Every line PP-OCR reads on every page, with its box (PDF points, y upwards), and the
     lines in reading order."""
+    import numpy as np  # here: a refusal or --version answers without loading it
+
     ocr = engine()
     pdf = pdfium.PdfDocument(path)
     lines: list[str] = []
