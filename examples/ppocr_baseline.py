@@ -28,10 +28,16 @@ from __future__ import annotations
 import os
 import sys
 from importlib.metadata import version
+from pathlib import Path
 from typing import Any
 
 import pypdfium2 as pdfium
-from baseline_fields import Cell, main
+
+# The shared rules sit beside this file: found however it is run (as a script, or by runpy).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from baseline_fields import READERS, Cell, main
+
+__all__ = ["READERS", "VERSION", "read_pdf"]
 
 VERSION = f"ppocr-baseline 1.0 (PP-OCRv4, rapidocr-onnxruntime {version('rapidocr-onnxruntime')})"
 DPI = 150

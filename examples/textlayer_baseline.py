@@ -23,9 +23,16 @@ instead. Needs only pypdfium2.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pypdfium2 as pdfium
-from baseline_fields import Cell, main
+
+# The shared rules sit beside this file: found however it is run (as a script, whose folder is
+# on the path, or loaded by runpy or a plug-in, whose is not).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from baseline_fields import READERS, Cell, main
+
+__all__ = ["READERS", "VERSION", "read_pdf"]  # what a plug-in takes (docs/own-system.md)
 
 VERSION = "textlayer-baseline 1.0"
 
