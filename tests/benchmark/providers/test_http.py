@@ -199,7 +199,7 @@ def test_a_hang_and_a_flood_are_that_documents_records(
 
 def test_misuse_is_one_line(service: Service) -> None:
     service.version = None  # GET URL/version: 404
-    cases = [
+    cases: list[tuple[str, dict[str, Any], str]] = [
         ("http", {}, "needs --url"),
         ("http", {"url": "ftp://x/y"}, "http:// or https://"),
         ("sim", {"url": service.url}, "--url goes with --provider http"),
