@@ -24,7 +24,8 @@ from packetbench.generator.patterns.base import Staging, pattern
 from packetbench.generator.patterns.textlayer.common import _finish, _unreadable, _values
 from packetbench.generator.patterns.textlayer.invisible_ocr import _ocr_words
 from packetbench.generator.render import attack, faxheader
-from packetbench.generator.render.pdf import Op, PdfDocument
+from packetbench.generator.render.ops import Op
+from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 
 # What a scanned page cannot carry (see the module docstring).

@@ -11,16 +11,9 @@ import numpy as np
 
 from packetbench.generator.patterns.base import Staging, Subject
 from packetbench.generator.render import hand
-from packetbench.generator.render.pdf import (
-    OVER,
-    ImageOp,
-    LineOp,
-    PathOp,
-    PdfDocument,
-    RectOp,
-    TextOp,
-    width_of,
-)
+from packetbench.generator.render.metrics import width_of
+from packetbench.generator.render.ops import OVER, ImageOp, LineOp, PathOp, RectOp, TextOp
+from packetbench.generator.render.pdf import PdfDocument
 
 Box = tuple[float, float, float, float]
 ACORD = "acord_"

@@ -18,9 +18,7 @@ from packetbench.generator.patterns.hand.common import (
     _writable_paths,
 )
 from packetbench.generator.render import hand
-from packetbench.generator.render.pdf import (
-    PdfDocument,
-)
+from packetbench.generator.render.pdf import PdfDocument
 
 CORRECTED_KINDS = ("money", "number", "date", "id")
 

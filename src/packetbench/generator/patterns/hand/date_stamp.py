@@ -7,17 +7,10 @@ import math
 import random
 
 from packetbench.generator.patterns.base import Staging, Subject, pattern
-from packetbench.generator.patterns.hand.common import (
-    _free_spot,
-    _ink_op,
-    _pens,
-)
+from packetbench.generator.patterns.hand.common import _free_spot, _ink_op, _pens
 from packetbench.generator.render import hand
-from packetbench.generator.render.pdf import (
-    OVER,
-    PathOp,
-    PdfDocument,
-)
+from packetbench.generator.render.ops import OVER, PathOp
+from packetbench.generator.render.pdf import PdfDocument
 
 STAMP_INKS = ("red", "blue", "purple")
 STAMP_WORDS = ("RECEIVED", "RECEIVED", "RECEIVED", "REC'D")

@@ -19,9 +19,7 @@ from packetbench.generator.patterns.hand.common import (
     _writable_paths,
 )
 from packetbench.generator.render import hand
-from packetbench.generator.render.pdf import (
-    PdfDocument,
-)
+from packetbench.generator.render.pdf import PdfDocument
 
 
 def _fits(text: str, font: str, size: float, slack: float) -> float | None:

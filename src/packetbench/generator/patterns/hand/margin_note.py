@@ -5,15 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from packetbench.generator.patterns.base import Staging, pattern
-from packetbench.generator.patterns.hand.common import (
-    _free_spot,
-    _ink_op,
-    _pens,
-)
+from packetbench.generator.patterns.hand.common import _free_spot, _ink_op, _pens
 from packetbench.generator.render import hand
-from packetbench.generator.render.pdf import (
-    PdfDocument,
-)
+from packetbench.generator.render.pdf import PdfDocument
 
 NOTES = (
     "Check #s",

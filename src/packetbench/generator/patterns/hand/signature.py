@@ -9,19 +9,10 @@ import random
 from typing import Any
 
 from packetbench.generator.patterns.base import Staging, pattern
-from packetbench.generator.patterns.hand.common import (
-    Box,
-    _ink_op,
-    _is_form,
-    _meets,
-    _pens,
-)
+from packetbench.generator.patterns.hand.common import Box, _ink_op, _is_form, _meets, _pens
 from packetbench.generator.render import hand
-from packetbench.generator.render.pdf import (
-    PdfDocument,
-    RectOp,
-    TextOp,
-)
+from packetbench.generator.render.ops import RectOp, TextOp
+from packetbench.generator.render.pdf import PdfDocument
 
 SIGNATURE_LABEL = "SIGNATURE"
 

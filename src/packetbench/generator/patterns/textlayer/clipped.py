@@ -13,15 +13,9 @@ from packetbench.generator.patterns.textlayer.common import (
     _values,
 )
 from packetbench.generator.render import attack
-from packetbench.generator.render.pdf import (
-    ASCENT,
-    DESCENT,
-    MARGIN,
-    Op,
-    PdfDocument,
-    TextOp,
-    width_of,
-)
+from packetbench.generator.render.metrics import ASCENT, DESCENT, MARGIN, width_of
+from packetbench.generator.render.ops import Op, TextOp
+from packetbench.generator.render.pdf import PdfDocument
 
 
 def _free_right(ops: list[Op], op: TextOp, right: float, pdf: PdfDocument, page: int) -> bool:

@@ -11,12 +11,8 @@ from typing import Any, TypeGuard
 
 from packetbench.generator.patterns.base import Applied, Staging
 from packetbench.generator.render import attack
-from packetbench.generator.render.pdf import (
-    CONTENT,
-    Op,
-    PdfDocument,
-    TextOp,
-)
+from packetbench.generator.render.ops import CONTENT, Op, TextOp
+from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Location, Recorder
 
 TEXT_ATTACKS = (

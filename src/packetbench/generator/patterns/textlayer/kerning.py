@@ -15,12 +15,9 @@ from packetbench.generator.patterns.textlayer.common import (
     _values,
 )
 from packetbench.generator.render import attack
-from packetbench.generator.render.pdf import (
-    Op,
-    PdfDocument,
-    TextOp,
-    width_of,
-)
+from packetbench.generator.render.metrics import width_of
+from packetbench.generator.render.ops import Op, TextOp
+from packetbench.generator.render.pdf import PdfDocument
 
 
 @pattern(

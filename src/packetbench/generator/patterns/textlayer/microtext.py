@@ -10,13 +10,9 @@ from packetbench.generator.patterns.textlayer.common import (
     _plain,
     _values,
 )
-from packetbench.generator.render.pdf import (
-    ASCENT,
-    DESCENT,
-    PdfDocument,
-    TextOp,
-    width_of,
-)
+from packetbench.generator.render.metrics import ASCENT, DESCENT, width_of
+from packetbench.generator.render.ops import TextOp
+from packetbench.generator.render.pdf import PdfDocument
 
 MICRO = (2.2, 2.8)  # points: a line of fine print a person reads with a loupe or at 600 dpi
 

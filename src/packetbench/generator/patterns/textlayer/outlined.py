@@ -13,10 +13,8 @@ from packetbench.generator.patterns.textlayer.common import (
     _values,
 )
 from packetbench.generator.render import attack
-from packetbench.generator.render.pdf import (
-    PdfDocument,
-    TextOp,
-)
+from packetbench.generator.render.ops import TextOp
+from packetbench.generator.render.pdf import PdfDocument
 
 
 @pattern(

@@ -12,11 +12,8 @@ from packetbench.generator.patterns.textlayer.common import (
     _unreadable,
     _values,
 )
-from packetbench.generator.render.pdf import (
-    CONTENT,
-    PdfDocument,
-    TextOp,
-)
+from packetbench.generator.render.ops import CONTENT, TextOp
+from packetbench.generator.render.pdf import PdfDocument
 
 
 @pattern(

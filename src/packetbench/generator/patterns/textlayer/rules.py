@@ -5,18 +5,10 @@ short overlapping segments, or as Bezier curves that look straight (emit).
 from __future__ import annotations
 
 from packetbench.generator.patterns.base import Staging, pattern
-from packetbench.generator.patterns.textlayer.common import (
-    NO_SCAN,
-    RULE_ATTACKS,
-    _acted,
-)
+from packetbench.generator.patterns.textlayer.common import NO_SCAN, RULE_ATTACKS, _acted
 from packetbench.generator.render import attack
-from packetbench.generator.render.pdf import (
-    CONTENT,
-    LineOp,
-    Op,
-    PdfDocument,
-)
+from packetbench.generator.render.ops import CONTENT, LineOp, Op
+from packetbench.generator.render.pdf import PdfDocument
 
 
 def _rules(staging: Staging, curve: bool) -> bool:

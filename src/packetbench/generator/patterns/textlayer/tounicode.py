@@ -19,11 +19,8 @@ from packetbench.generator.patterns.textlayer.common import (
     _values,
 )
 from packetbench.generator.render import attack
-from packetbench.generator.render.pdf import (
-    Op,
-    PdfDocument,
-    TextOp,
-)
+from packetbench.generator.render.ops import Op, TextOp
+from packetbench.generator.render.pdf import PdfDocument
 
 
 def _tounicode(

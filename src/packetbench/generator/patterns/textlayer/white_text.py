@@ -11,19 +11,9 @@ from packetbench.generator.patterns.textlayer.common import (
     _values,
 )
 from packetbench.generator.render import fonts
-from packetbench.generator.render.pdf import (
-    ASCENT,
-    CONTENT,
-    DESCENT,
-    MARGIN,
-    ImageOp,
-    LineOp,
-    Op,
-    PdfDocument,
-    RectOp,
-    TextOp,
-    width_of,
-)
+from packetbench.generator.render.metrics import ASCENT, DESCENT, MARGIN, width_of
+from packetbench.generator.render.ops import CONTENT, ImageOp, LineOp, Op, RectOp, TextOp
+from packetbench.generator.render.pdf import PdfDocument
 
 
 def _occupied(ops: list[Op]) -> list[tuple[float, float]]:
