@@ -513,7 +513,7 @@ def _footnotes(staging: Staging) -> bool:
         notes[marker] = FOOTNOTES[index % len(FOOTNOTES)]
 
     def footnotes(pdf: Any) -> None:
-        from packetbench.generator.render.pdf import MARGIN
+        from packetbench.generator.render.metrics import MARGIN
 
         for path in staging.applied.targets:
             drawn = pdf.recorder.drawn.get(path)

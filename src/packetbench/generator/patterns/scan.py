@@ -7,8 +7,8 @@ scanned page (its box moved with the page, `quad` its exact corners) and marked
 `text_layer: false`, so the audit reads it by OCR of the page image.
 
 scan.ocr_layer is a scan that brings its own text layer: invisible, offset from the glyphs and
-misreading some words, drawn with the OCR-layer helpers of `textlayer` where the scan put the
-page's words.
+misreading some words, drawn with the OCR-layer helpers of `textlayer.invisible_ocr` where the
+scan put the page's words.
 
 One scan per document: the levels exclude each other. A scan cannot be combined with what only
 a text layer carries (a redaction's covered text), or with what Tesseract's English model cannot
@@ -21,9 +21,11 @@ import math
 from typing import Any
 
 from packetbench.generator.patterns.base import Staging, pattern
-from packetbench.generator.patterns.textlayer import _finish, _ocr_words, _unreadable, _values
+from packetbench.generator.patterns.textlayer.common import _finish, _unreadable, _values
+from packetbench.generator.patterns.textlayer.invisible_ocr import _ocr_words
 from packetbench.generator.render import attack, faxheader
-from packetbench.generator.render.pdf import Op, PdfDocument
+from packetbench.generator.render.ops import Op
+from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 
 # What a scanned page cannot carry (see the module docstring).

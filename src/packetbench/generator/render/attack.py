@@ -2,7 +2,7 @@
 ink, while the page looks the same to a person (textlayer.* and scan.ocr_layer patterns).
 
 Two kinds of work, each where it gives exact control:
-- at emission, on a page's display list (`generator.render.pdf`): text drawn invisibly
+- at emission, on a page's display list (`generator.render.ops`): text drawn invisibly
   (render mode 3), through a clipping path, as glyph outlines, with TJ offsets instead of
   spaces, in another order; rules drawn as many short segments or as Bézier curves. These
   are `DrawOp`s, so reportlab writes them.
@@ -27,7 +27,8 @@ from typing import Any
 from reportlab.pdfgen.canvas import Canvas
 
 from packetbench.generator.render import fonts
-from packetbench.generator.render.pdf import CONTENT, DrawOp, LineOp, Op, RectOp, TextOp, width_of
+from packetbench.generator.render.metrics import width_of
+from packetbench.generator.render.ops import CONTENT, DrawOp, LineOp, Op, RectOp, TextOp
 
 # Fonts whose codes are cp1252 bytes (WinAnsiEncoding): the ToUnicode attacks rewrite these.
 TEXT_FONTS = frozenset(fonts.STANDARD - {fonts.DINGBATS})

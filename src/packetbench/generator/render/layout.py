@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from packetbench.generator.errors import LayoutError
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument, fit, width_of
+from packetbench.generator.render.metrics import BOLD, MARGIN, REGULAR, fit, width_of
+from packetbench.generator.render.pdf import PdfDocument
 
 BOTTOM = MARGIN + 2
 PAD = 2.5  # horizontal padding inside a box or cell

@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from packetbench.generator.render.layout import BOTTOM, PAD
-from packetbench.generator.render.pdf import (
+from packetbench.generator.render.metrics import (
     BOLD,
     MARGIN,
     MONO,

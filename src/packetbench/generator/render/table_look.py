@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from packetbench.generator.render import fmt
-from packetbench.generator.render.pdf import BOLD, REGULAR, width_of
+from packetbench.generator.render.metrics import BOLD, REGULAR, width_of
 from packetbench.generator.render.presentation import section_of
 
 if TYPE_CHECKING:

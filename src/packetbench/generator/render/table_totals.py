@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from packetbench.generator.render import fmt, record_layouts
 from packetbench.generator.render.layout import PAD, anchor
-from packetbench.generator.render.pdf import BOLD, REGULAR, fit, width_of
+from packetbench.generator.render.metrics import BOLD, REGULAR, fit, width_of
 from packetbench.generator.render.table_look import CELL_PAD, HEADER_LINE, Col, Totals
 
 if TYPE_CHECKING:

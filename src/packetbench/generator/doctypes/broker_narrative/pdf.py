@@ -11,7 +11,8 @@ from packetbench.generator.doctypes.broker_narrative.model import BrokerNarrativ
 from packetbench.generator.doctypes.common import address_parts
 from packetbench.generator.render import prose
 from packetbench.generator.render.layout import Column, Flow, Lit
-from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument
+from packetbench.generator.render.metrics import BOLD, MARGIN, REGULAR
+from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import draw_table
 

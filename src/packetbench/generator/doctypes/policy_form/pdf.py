@@ -13,7 +13,8 @@ from packetbench.generator.doctypes.dec_page.pdf import FORMS, PART_SCHEDULES, P
 from packetbench.generator.doctypes.policy_form import wording
 from packetbench.generator.doctypes.policy_form.model import PolicyForm
 from packetbench.generator.render.layout import Cell, Column, Flow
-from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument
+from packetbench.generator.render.metrics import BOLD, MARGIN, REGULAR
+from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import draw_table
 
