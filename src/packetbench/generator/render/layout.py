@@ -12,7 +12,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from packetbench.generator.errors import LayoutError
-from packetbench.generator.render.fmt import Style
 from packetbench.generator.render.metrics import BOLD, MARGIN, REGULAR, fit, width_of
 from packetbench.generator.render.pdf import PdfDocument
 
@@ -59,17 +58,6 @@ class Checks:
     label: str
     options: tuple[tuple[str, str], ...]  # (caption, checkbox leaf path)
     weight: float = 1.0
-
-
-@dataclass(frozen=True)
-class Column:
-    """A table column: header text, the item-relative leaf key, relative width, alignment."""
-
-    header: str
-    key: str
-    width: float
-    align: str = "left"
-    style: Style | None = None
 
 
 def _cell_path(cell: Cell | Checks) -> str | None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from packetbench.generator.render import fmt, record_layouts, table_totals
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import BOTTOM, PAD, Column, Flow, anchor
+from packetbench.generator.render.layout import BOTTOM, PAD, Flow, anchor
 from packetbench.generator.render.metrics import BOLD, MARGIN, MIN_FONT, REGULAR, fit, width_of
 from packetbench.generator.render.table_look import (
     CELL_PAD,
@@ -28,6 +28,7 @@ from packetbench.generator.render.table_look import (
     HEADER_LINE,
     PLAIN,
     Col,
+    Column,
     Detail,
     TableLook,
     Totals,

@@ -10,19 +10,27 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from packetbench.generator.render import fmt
 from packetbench.generator.render.metrics import BOLD, REGULAR, width_of
 from packetbench.generator.render.presentation import section_of
 
-if TYPE_CHECKING:
-    from packetbench.generator.render.layout import Column
-
 HEADER_LINE = 1.15  # header leading, in header font sizes
 CELL_PAD = 3.5  # vertical padding of a row
 DETAIL_SIZE = 5.4  # font size of a nested sub-table
 DETAIL_GAP = 4.0  # points between its columns, and at its edges
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table column: header text, the item-relative leaf key, relative width, alignment."""
+
+    header: str
+    key: str
+    width: float
+    align: str = "left"
+    style: fmt.Style | None = None
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,11 @@ from packetbench.generator.doctypes.acord_75.pdf import FORM_COLUMNS, LINE_LEGEN
 from packetbench.generator.doctypes.acord_101.model import RemarksSchedule
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import title_block
-from packetbench.generator.render.layout import Cell, Column, Flow
+from packetbench.generator.render.layout import Cell, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 TITLE = "PB-101 Additional Remarks Schedule"
 PREMISES_COLUMNS = (

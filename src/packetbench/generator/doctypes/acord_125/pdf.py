@@ -19,11 +19,12 @@ from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import address_parts, title_block
 from packetbench.generator.fakers.insurance import QUESTIONS
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import PAD, Cell, Checks, Column, Flow
+from packetbench.generator.render.layout import PAD, Cell, Checks, Flow
 from packetbench.generator.render.metrics import BOLD, MARGIN
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 TITLE = "PB-125 Commercial Insurance Application - Applicant Information"
 ABBREVIATED = Style(abbreviate=True)

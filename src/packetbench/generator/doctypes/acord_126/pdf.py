@@ -12,10 +12,11 @@ from packetbench.generator.doctypes.common import (
 )
 from packetbench.generator.fakers.questions import GL_QUESTIONS
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import Cell, Checks, Column, Flow
+from packetbench.generator.render.layout import Cell, Checks, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 TITLE = "PB-126 Commercial General Liability Section"
 CODES = Style(abbreviate=True)

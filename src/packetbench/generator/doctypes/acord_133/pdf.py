@@ -11,10 +11,11 @@ from packetbench.generator.doctypes.common import (
     signature_rows,
 )
 from packetbench.generator.fakers.questions import ASSIGNED_RISK_QUESTIONS
-from packetbench.generator.render.layout import Cell, Column, Flow
+from packetbench.generator.render.layout import Cell, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 TITLE = "PB-133 Workers Compensation Insurance Plan Section"
 

@@ -6,10 +6,11 @@ from packetbench.core import codes
 from packetbench.generator.doctypes.acord_137.model import AutoCoveragesSection
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import NOTICE, section_title, signature_rows
-from packetbench.generator.render.layout import Cell, Checks, Column, Flow
+from packetbench.generator.render.layout import Cell, Checks, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 TITLE = "PB-137 Commercial Auto Coverages Section"
 

@@ -14,9 +14,10 @@ from packetbench.generator.doctypes._parties import (
 )
 from packetbench.generator.doctypes.acord_23.model import VehicleCertificate
 from packetbench.generator.doctypes.base import Output
-from packetbench.generator.render.layout import Cell, Checks, Column
+from packetbench.generator.render.layout import Cell, Checks
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 CERTIFY = (
     "The auto policy listed below has been issued to the insured named above for the policy "

@@ -14,9 +14,10 @@ from packetbench.generator.doctypes._parties import (
 )
 from packetbench.generator.doctypes.acord_25.model import LiabilityCertificate
 from packetbench.generator.doctypes.base import Output
-from packetbench.generator.render.layout import Cell, Checks, Column, Flow
+from packetbench.generator.render.layout import Cell, Checks, Flow
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 CERTIFY = (
     "The policies of insurance listed below have been issued to the insured named above for "

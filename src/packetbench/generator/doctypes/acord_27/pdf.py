@@ -15,9 +15,10 @@ from packetbench.generator.doctypes._parties import (
 from packetbench.generator.doctypes.acord_27.model import PropertyEvidence
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import address_parts
-from packetbench.generator.render.layout import Cell, Column
+from packetbench.generator.render.layout import Cell
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 EVIDENCE = (
     "This is evidence that insurance as identified below has been issued, is in force and "

@@ -16,9 +16,10 @@ from packetbench.generator.doctypes.acord_28.model import CommercialPropertyEvid
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import address_parts
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import Cell, Checks, Column
+from packetbench.generator.render.layout import Cell, Checks
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 CODES = Style(abbreviate=True)
 EVIDENCE = (

@@ -12,9 +12,10 @@ from packetbench.generator.doctypes._parties import (
 from packetbench.generator.doctypes.acord_75.model import INTEREST_ROWS, Binder
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import Cell, Checks, Column, Flow
+from packetbench.generator.render.layout import Cell, Checks, Flow
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 CODES = Style(abbreviate=True)
 TEMPORARY = (

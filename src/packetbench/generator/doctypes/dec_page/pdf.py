@@ -16,11 +16,12 @@ from packetbench.generator.doctypes.dec_page.model import (
     PropertyPart,
     WorkersCompPart,
 )
-from packetbench.generator.render.layout import Cell, Column, Flow
+from packetbench.generator.render.layout import Cell, Flow
 from packetbench.generator.render.metrics import BOLD, MARGIN, REGULAR
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 PERIOD = (
     "Policy period: 12:01 A.M. standard time at the mailing address of the named insured "

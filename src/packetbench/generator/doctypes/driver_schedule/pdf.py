@@ -7,11 +7,12 @@ from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import title_block
 from packetbench.generator.doctypes.driver_schedule.model import DriverSchedule
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import PAD, Cell, Column, Flow
+from packetbench.generator.render.layout import PAD, Cell, Flow
 from packetbench.generator.render.metrics import BOLD, MARGIN, width_of
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 STYLE = Style(abbreviate=True)
 CODE = "PB-DRV"

@@ -11,11 +11,12 @@ from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import address_parts, title_block
 from packetbench.generator.doctypes.engineering_report.model import EngineeringReport
 from packetbench.generator.render import prose
-from packetbench.generator.render.layout import Cell, Column, Flow, Lit
+from packetbench.generator.render.layout import Cell, Flow, Lit
 from packetbench.generator.render.metrics import BOLD, MARGIN
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 NAME = "engineering_report"
 COPE = (

@@ -12,11 +12,12 @@ from packetbench.generator.doctypes.common import address_parts, title_block
 from packetbench.generator.doctypes.dec_page.pdf import FORMS, PART_SCHEDULES, PARTS
 from packetbench.generator.doctypes.policy_form import wording
 from packetbench.generator.doctypes.policy_form.model import PolicyForm
-from packetbench.generator.render.layout import Cell, Column, Flow
+from packetbench.generator.render.layout import Cell, Flow
 from packetbench.generator.render.metrics import BOLD, MARGIN, REGULAR
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 LOCATIONS = (
     Column("Loc #", "location_number", 0.7, "right"),

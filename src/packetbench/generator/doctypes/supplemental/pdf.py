@@ -27,10 +27,11 @@ from packetbench.generator.fakers.supplements import (
     RESTAURANT_QUESTIONS,
     TRUCKING_QUESTIONS,
 )
-from packetbench.generator.render.layout import Cell, Column, Flow
+from packetbench.generator.render.layout import Cell, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 M = TypeVar("M", bound=DocModel)
 

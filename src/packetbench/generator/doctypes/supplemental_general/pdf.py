@@ -12,10 +12,11 @@ from packetbench.generator.doctypes.supplemental_general.model import (
     GeneralSupplement,
 )
 from packetbench.generator.fakers.supplements import GENERAL_QUESTIONS
-from packetbench.generator.render.layout import Cell, Column, Flow, Lit
+from packetbench.generator.render.layout import Cell, Flow, Lit
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 CODE = "PB-SUP-GEN"
 TITLE = "SUPPLEMENTAL APPLICATION - COMMERCIAL LINES"
