@@ -55,12 +55,14 @@ import pypdfium2 as pdfium
 from PIL import Image, ImageFilter
 
 from packetbench import legibility
-from packetbench.audit.files import packet_folders, read_packet
-from packetbench.audit.located import page_turn
-from packetbench.audit.ocr import Tesseract, read_boxes, same_text
 from packetbench.audit.pixels import PixelPage, pixel_pages
 from packetbench.audit.sample import upper_bound
 from packetbench.generator.render import damage, scan
+from packetbench.reading.located import page_turn
+from packetbench.reading.strategies import read_boxes
+from packetbench.reading.tesseract import Tesseract
+from packetbench.reading.text import same_text
+from packetbench.truth.documents import packet_folders, read_packet
 
 KINDS = ("blot", "cover", "smear", "stain")
 

@@ -34,11 +34,13 @@ import pypdfium2 as pdfium
 
 from packetbench.audit import pixels
 from packetbench.audit.document import audit_document
-from packetbench.audit.files import PacketFiles, packet_folders, read_packet
-from packetbench.audit.located import page_turn
-from packetbench.audit.ocr import Tesseract, read_boxes, same_text
 from packetbench.audit.pixels import Agreement, pixel_pages, wilson
 from packetbench.legibility import INTACT_VERDICT, UNDECIDED_VERDICT
+from packetbench.reading.located import page_turn
+from packetbench.reading.strategies import read_boxes
+from packetbench.reading.tesseract import Tesseract
+from packetbench.reading.text import same_text
+from packetbench.truth.documents import PacketFiles, packet_folders, read_packet
 
 
 def table(per_level: dict[str, Agreement], started: float) -> None:

@@ -68,12 +68,12 @@ def test_generator_never_imports_the_benchmark_the_audit_or_the_cli() -> None:
 # packet folders, CSV reading, schema namespaces, the universe, value normalization and truth
 # validation), never what extracts, scores a run or reports on it.
 AUDIT_READS = (
-    "packetbench.benchmark.packets",
-    "packetbench.benchmark.csvread",
-    "packetbench.benchmark.namespaces",
-    "packetbench.benchmark.universe",
-    "packetbench.benchmark.score.normalize",
-    "packetbench.benchmark.score.validate",
+    "packetbench.truth.packets",
+    "packetbench.truth.csvread",
+    "packetbench.truth.namespaces",
+    "packetbench.truth.universe",
+    "packetbench.truth.normalize",
+    "packetbench.truth.validate",
 )
 
 

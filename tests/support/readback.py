@@ -16,9 +16,9 @@ from typing import Any
 
 import openpyxl
 
-from packetbench.audit.pdftext import PdfText
-from packetbench.benchmark.csvread import read_csv
 from packetbench.generator.render.cells import cell_text
+from packetbench.reading.pdftext import PdfText
+from packetbench.truth.csvread import read_csv
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from packetbench.benchmark.csvread import read_csv
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput
+from packetbench.truth.csvread import read_csv
 
 
 class CsvCells:

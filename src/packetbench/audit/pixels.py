@@ -29,9 +29,7 @@ from typing import Any
 import numpy as np
 
 from packetbench.audit.drawn import DrawnText, drawn_text
-from packetbench.audit.files import Document
 from packetbench.audit.native import rebuilt
-from packetbench.audit.ocr import MARGIN as OCR_MARGIN
 from packetbench.legibility import (
     DAMAGED_VERDICT,
     INTACT_VERDICT,
@@ -44,6 +42,8 @@ from packetbench.legibility import (
     line_frame,
     occlusion,
 )
+from packetbench.reading.tesseract import MARGIN as OCR_MARGIN
+from packetbench.truth.documents import Document
 
 Pixels = np.ndarray[Any, Any]
 

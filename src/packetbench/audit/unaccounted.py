@@ -41,7 +41,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
-from packetbench.audit.files import Document
+from packetbench.truth.documents import Document
 
 # Patterns whose text layer repeats the page's drawn text (an OCR layer over an image, or an
 # invisible OCR layer over native text): each drawn text may be there twice.

@@ -33,22 +33,19 @@ from typing import Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
-from packetbench.audit import ppocr
-from packetbench.audit.files import Document, packet_folders, read_packet
-from packetbench.audit.located import page_turn
-from packetbench.audit.ocr import (
-    DPI,
-    OcrPage,
-    Tesseract,
-    read_pages,
-    render_page,
-    same_text,
-)
-from packetbench.audit.pdftext import PdfText
-from packetbench.benchmark.score import normalize
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput, UsageError
+from packetbench.reading import ppocr
+from packetbench.reading.imaging import render_page
+from packetbench.reading.located import page_turn
+from packetbench.reading.page import OcrPage
+from packetbench.reading.pdftext import PdfText
+from packetbench.reading.strategies import read_pages
+from packetbench.reading.tesseract import DPI, Tesseract
+from packetbench.reading.text import same_text
 from packetbench.resolution import legible_at
+from packetbench.truth import normalize
+from packetbench.truth.documents import Document, packet_folders, read_packet
 
 # Cross-document variants: the same fact stated differently by two current documents; and a
 # form whose signature and handwritten date contradict its typed signer and date.

@@ -28,8 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from packetbench.audit import ppocr
-from packetbench.audit.ocr import Tesseract, Word, flattened
+from packetbench.reading import ppocr
+from packetbench.reading.imaging import flattened
+from packetbench.reading.tesseract import Tesseract, Word
 
 Matrix = np.ndarray[Any, Any]
 TARGET_DPI = 300  # the careful reader enlarges a page given at less than this

@@ -10,25 +10,8 @@ from collections import Counter, defaultdict
 from typing import ClassVar
 
 from packetbench.audit import rungs
-from packetbench.audit.located import Located, page_turn
-from packetbench.audit.located import piece_of as _piece
+from packetbench.audit.matching import confusable_shown, misread_everywhere, shown_elsewhere
 from packetbench.audit.native import unattacked
-from packetbench.audit.ocr import (
-    DPI,
-    Crops,
-    OcrPage,
-    Tesseract,
-    confusable_shown,
-    folded,
-    misread_everywhere,
-    read_bands,
-    read_boxes,
-    read_pages,
-    same_text,
-    second_boxes,
-    shown_elsewhere,
-)
-from packetbench.audit.pdftext import PdfText
 from packetbench.audit.pixels import (
     COVERED,
     Agreement,
@@ -55,6 +38,13 @@ from packetbench.legibility import (
     UNDECIDED_VERDICT,
     may_be_illegible,
 )
+from packetbench.reading.located import Located, page_turn
+from packetbench.reading.located import piece_of as _piece
+from packetbench.reading.page import OcrPage
+from packetbench.reading.pdftext import PdfText
+from packetbench.reading.strategies import Crops, read_bands, read_boxes, read_pages, second_boxes
+from packetbench.reading.tesseract import DPI, Tesseract
+from packetbench.reading.text import folded, same_text
 
 
 class ScannedPageAuditor(SourceAuditor):

@@ -34,7 +34,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers.api import (
     ApiProvider,
     ApiSettings,
@@ -44,6 +43,7 @@ from packetbench.benchmark.providers.api import (
 )
 from packetbench.benchmark.providers.base import Provider
 from packetbench.core.errors import UsageError
+from packetbench.truth.packets import DocInfo, Packet
 
 PLACEHOLDERS = ("file", "schema", "doc_type")
 _PLACEHOLDER = re.compile(r"\{(" + "|".join(PLACEHOLDERS) + r")\}")

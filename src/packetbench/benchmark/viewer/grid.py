@@ -14,9 +14,9 @@ import io
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.csvread import read_csv
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput
+from packetbench.truth.csvread import read_csv
 
 MAX_ROWS = 2000  # rows shown per sheet (the rest are counted)
 MAX_COLUMNS = 80
