@@ -25,8 +25,8 @@ each crop is cut from its page rendered at N, as `extract --input images --dpi N
 shown three times the size: the person sees what the model is sent, enlarged.
 
 `--answers FILE` (one line per number, `12: text`; a box the person cannot read is `12: ?`)
-scores a transcription against the key, as the audit compares (`ocr.same_text`: case, spacing
-and the characters OCR cannot tell apart aside), and prints how many were read.
+scores a transcription against the key, as the audit compares (`reading.text.same_text`: case,
+spacing and the characters OCR cannot tell apart aside), and prints how many were read.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 Every PDF location on a scanned page of the packets (legible or not, checkboxes and pieces of
 split values aside) is a candidate; a seeded sample of `--boxes` of them is judged by the rule
 (`legibility.judge`, through `audit.pixels.PixelPage.judge_box`, the document rebuilt from its
-seed as the audit rebuilds it) and read by OCR box by box (`audit.ocr.read_boxes`: the page
+seed as the audit rebuilds it) and read by OCR box by box (`reading.strategies.read_boxes`: the page
 prepared as for whole-page OCR, the box cut out and read as a line and as sparse text, as the
 full audit reads a box again). Agreement: intact and read, or damaged and not read; undecided
 boxes are counted apart (OCR settles them in the audit). Per level and overall, with 95 %

@@ -1,7 +1,7 @@
 """Two pixel-mode cases that used to send a scanned page to whole-page OCR: a scan with an
 OCR text layer (its hidden text is shown absent by pixels: the page draws nothing but its
 image, `pixels.image_alone`), and a watermark drawn corner to corner (read along its own
-line, `ocr.read_lines`, not on the page read whole)."""
+line, `reading.strategies.read_lines`, not on the page read whole)."""
 
 from __future__ import annotations
 

@@ -91,7 +91,7 @@ def test_a_folder_that_is_no_packet(run_cli: Run, tmp_path: Path) -> None:
         ),
         (
             lambda p: edit_json(p / "rendered_universe_sov_pdf.json", lambda d: d.pop("strings")),
-            "rendered_universe_sov_pdf.json: not a rendered_universe file (strings: Field required)",
+            "rendered_universe_sov_pdf.json: not a rendered_universe file (strings: Field",
         ),
         (
             lambda p: edit_json(p / "manifest_sov_pdf.json", lambda d: d.update(format="docx")),

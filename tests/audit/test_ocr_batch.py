@@ -1,5 +1,6 @@
-"""The fast path's OCR (audit.ocr): many images in one tesseract process, and boxes
-read on their own without the page read whole, exactly as the full audit reads them again."""
+"""The fast path's OCR (reading.tesseract, reading.strategies): many images in one tesseract
+process, and boxes read on their own without the page read whole, exactly as the full audit reads
+them again."""
 
 from __future__ import annotations
 
@@ -119,8 +120,8 @@ def _scanned_values(
 @needs_tesseract
 @pytest.mark.slow
 def test_the_library_reads_exactly_as_the_command_does() -> None:
-    """Small images are read by libtesseract in this process (`ocr._Library`): its TSV must be
-    the command's, byte for byte, on real scanned crops, sheets of boxes and bands, in every
+    """Small images are read by libtesseract in this process (`reading.tesseract._Library`): its TSV
+    must be the command's, byte for byte, on real scanned crops, sheets of boxes and bands, in every
     page segmentation mode the audit uses."""
     from packetbench.reading.boxes import BoxReader
     from packetbench.reading.strategies import cut_boxes
@@ -197,8 +198,8 @@ def test_a_value_wrapped_on_two_lines_reads_line_by_line() -> None:
 @needs_tesseract
 def test_blurred_small_type_is_read_sharpened() -> None:
     """5-point type out of focus (a `blurred` scan's driver schedule), which a person reads
-    and tesseract mostly does not, is read once the crop is sharpened (`ocr.sharpened`): the
-    reading a box no other reading found its value in gets last."""
+    and tesseract mostly does not, is read once the crop is sharpened (`reading.imaging.sharpened`):
+    the reading a box no other reading found its value in gets last."""
     from packetbench.reading.boxes import read_crops
     from packetbench.reading.imaging import sharpened
     from packetbench.reading.text import same_text

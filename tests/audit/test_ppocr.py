@@ -1,4 +1,4 @@
-"""The audit's second reader (`audit.ppocr`) on boxes drawn with reportlab, rendered by
+"""The audit's second reader (`reading.ppocr`) on boxes drawn with reportlab, rendered by
 pypdfium2 and blurred with PIL: it reads small type a blurred scan leaves to a person and that
 every tesseract reading of the box misses, reads a value wrapped on two lines in order, and
 reads nothing in a blank box."""

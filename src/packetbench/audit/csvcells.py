@@ -1,4 +1,4 @@
-"""CSV cells read back with the shared CSV reader (`benchmark.csvread`: encoding, delimiter
+"""CSV cells read back with the shared CSV reader (`truth.csvread`: encoding, delimiter
 and header found as a person opening the file finds them): a field's `rendered_as` is its
 cell text exactly, rows counted from the header (row 0)."""
 

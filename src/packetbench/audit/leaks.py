@@ -1,6 +1,6 @@
 """The universe audit: nothing enters the universe that a reader of the pages cannot see.
 
-The universe (benchmark.universe, shared with the scorer) must never hold coordinates, hashes, file
+The universe (truth.universe, shared with the scorer) must never hold coordinates, hashes, file
 names, seeds or versions, nor hidden text (docs/design.md §4). This module lists those forbidden
 values for a packet and compares them with the universe it builds: strings by exact normalized form,
 numbers only for non-integral coordinates (small integers are real values too often).

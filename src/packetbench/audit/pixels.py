@@ -514,7 +514,7 @@ class PixelPage:
             printed = [quad for drawn, quad in self.printed if drawn == text]
             # Printed over the scan: no clean side to compare, read where it was printed,
             # inside its cell: the cell is white around the text, and the margin OCR reads
-            # around a box (`ocr.MARGIN`) would take in the cut page ink beside it.
+            # around a box (`reading.tesseract.MARGIN`) would take in the cut page ink beside it.
             return (
                 (UNDECIDED_VERDICT, _shrunk(printed[0], OCR_MARGIN))
                 if printed

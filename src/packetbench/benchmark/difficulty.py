@@ -349,7 +349,7 @@ def _restored(pdf: Any, path: Path, number: int, here: list[Located], engine: Te
     """How many of a page's located values the audit's OCR reads (`audit --ocr --ocr-mode
     full`): the paper evened out and the page turned back by the direction its boxes run (any
     page whose boxes are quads: a scan), rules removed, read whole, and each value it missed
-    in its box read again from the box alone, then sharpened (`ocr.sharpened`)."""
+    in its box read again from the box alone, then sharpened (`reading.imaging.sharpened`)."""
     angles = {number: page_turn([(0, region, (0, 1), False) for region, _, _ in here])}
     if not any(len(region) == 8 for region, _, _ in here):
         angles = {}  # a native page: read as it is, rules removed

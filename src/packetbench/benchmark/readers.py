@@ -179,7 +179,7 @@ class CarefulTesseract:
 
 
 class PpOcr:
-    """PP-OCRv4 (`audit.ppocr`, the audit's second reader) on a whole page. Its lines are cut
+    """PP-OCRv4 (`reading.ppocr`, the audit's second reader) on a whole page. Its lines are cut
     into characters spread evenly along the line, so the audit's box rule can take the
     characters inside a value's box; `tokens` keeps each line's space-separated pieces for
     the whole-word rule anywhere on the page."""

@@ -84,7 +84,7 @@ class BoxReader:
         grow: float,
         wanted: Sequence[str] | None = None,
     ) -> list[tuple[str, ...]]:
-        """What the second engine (`audit.ppocr`) reads in each region on its own (`wanted`:
+        """What the second engine (`reading.ppocr`) reads in each region on its own (`wanted`:
         what each should read, see `PpOcr.read_box`)."""
         crops = self.crops(regions, grow)
         return ppocr.engine().read_boxes(crops, self.dpi, self.source, enough(wanted))

@@ -69,7 +69,7 @@ def second_boxes(
     cache: Crops | None = None,
     wanted: Mapping[int, Sequence[str]] | None = None,
 ) -> dict[int, list[tuple[str, ...]]]:
-    """What the second engine (`audit.ppocr`) reads in each box of `regions` on its own, each
+    """What the second engine (`reading.ppocr`) reads in each box of `regions` on its own, each
     cut out as `read_boxes` cuts it (`cut_boxes`; `cache`: the crops cut before; `wanted`:
     what each box should read, its lines not looked for when its line reads that). The
     engine loads only when there is one."""

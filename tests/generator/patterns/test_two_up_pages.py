@@ -286,7 +286,7 @@ def _sheet_images(rendered: Rendered) -> list[np.ndarray[Any, Any]]:
 
 def _reads(engine: Tesseract, crop: np.ndarray[Any, Any], text: str) -> bool:
     """Whether Tesseract reads `text` in `crop` one of the ways the audit reads a box
-    (`ocr.READINGS`: a line, and sparse text)."""
+    (`reading.tesseract.READINGS`: a line, and sparse text)."""
     return any(
         same_text(" ".join(w.text for w in words), text)
         for words in (

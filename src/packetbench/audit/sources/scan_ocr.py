@@ -38,10 +38,10 @@ class ScanOcr(ScanState):
         engine: Tesseract,
     ) -> set[int]:
         """What box reading left on pages judged by pixels (`pages`), looked for by OCR in
-        bands of the page around where it is drawn (`ocr.read_bands`) rather than on the
-        page read whole: the pieces of split values, and the values and strings their boxes
+        bands of the page around where it is drawn (`reading.strategies.read_bands`) rather than on
+        the page read whole: the pieces of split values, and the values and strings their boxes
         did not yield, and strings drawn across the page (a watermark) along their line
-        (`ocr.read_lines`). A page keeps whole-page OCR when it holds a checkbox left
+        (`reading.strategies.read_lines`). A page keeps whole-page OCR when it holds a checkbox left
         undecided (its ink is read on the page image) or a string with no place on the
         native page.
         Returns the pages read in bands; each is judged as a page read whole is
@@ -85,8 +85,8 @@ class ScanOcr(ScanState):
         engine: Tesseract,
     ) -> None:
         """What the rule left on pages judged by pixels (`pages`), read by OCR box by box
-        (`ocr.read_boxes`: the page prepared as for whole-page OCR, then each box on its own,
-        as `--ocr-mode full` reads a box again; every box of the document in one tesseract
+        (`reading.strategies.read_boxes`: the page prepared as for whole-page OCR, then each box on
+        its own, as `--ocr-mode full` reads a box again; every box of the document in one tesseract
         process per reading): the undecided values, and the strings in the place their
         native page draws them. What that finds is found (and cut from `located` and
         `strings`); the page is OCRed whole only for what it did not, where the page's
@@ -145,7 +145,7 @@ class ScanOcr(ScanState):
             angles=dict.fromkeys(printed, 0.0),
             cache=self.crops,
         )
-        # What no reading found is read again sharpened (`ocr.sharpened`).
+        # What no reading found is read again sharpened (`reading.imaging.sharpened`).
         expected = {
             page: [str(self.doc.fields[index]["rendered_as"]) for index, *_ in boxes[page]]
             + [
@@ -175,7 +175,7 @@ class ScanOcr(ScanState):
         for page, sharp in again.items():
             for i, got in zip(unread[page], sharp, strict=True):
                 read[page][i] = read[page][i] + got
-        # What tesseract read nowhere, the second engine reads (`audit.ppocr`).
+        # What tesseract read nowhere, the second engine reads (`reading.ppocr`).
         unread = {
             page: [
                 i
@@ -224,8 +224,8 @@ class ScanOcr(ScanState):
     ) -> None:
         """Values and strings the rule left whose text has no letter or digit (a dash, a
         comma) are found as OCR finds them, without reading: OCR's text is compared folded
-        (`ocr.folded`), such a text folds to nothing, and every reading finds it (a whole-page
-        reading as much as a box's), so a reading would decide nothing."""
+        (`reading.text.folded`), such a text folds to nothing, and every reading finds it (a
+        whole-page reading as much as a box's), so a reading would decide nothing."""
         stats = self.audit.pixels
         assert stats is not None
         for page in pages:
@@ -317,8 +317,8 @@ class ScanOcr(ScanState):
                 results[index] = scan.find(bbox, entry["rendered_as"])
 
         # What the page's OCR did not read in its box is read again from the box alone, then
-        # sharpened (`ocr.sharpened`), then, on a page drawn, not scanned, under a red stamp
-        # (`overlay.void_stamp`), in the page's red channel, where the stamp is as light as
+        # sharpened (`reading.imaging.sharpened`), then, on a page drawn, not scanned, under a red
+        # stamp (`overlay.void_stamp`), in the page's red channel, where the stamp is as light as
         # the paper and a reader looks through it (fresh N3 seed 830008: four attachment
         # titles under a CANCELLED stamp, unread in gray).
         def unread() -> list[tuple[int, list[float]]]:
@@ -352,7 +352,7 @@ class ScanOcr(ScanState):
             settle(
                 again, read_boxes(self.pdf.document(), regions, engine, file, dropout=True)[page]
             )
-        # Last, the second engine reads what tesseract read nowhere (`audit.ppocr`); only
+        # Last, the second engine reads what tesseract read nowhere (`reading.ppocr`); only
         # whether it reads a box's value matters, so its detector does not look for lines
         # in a box its reading as one line reads (`ppocr.PpOcr.read_box`).
         again = unread()

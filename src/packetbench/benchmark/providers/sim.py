@@ -6,7 +6,7 @@ errors of every kind the scorer knows (see `benchmark.sim.engine`), and it write
 therefore count, so tests can check the scorer recovers every injected count exactly.
 
 A document of a foreign schema (an imported corpus's ``nightmare/acord_125``) is extracted the
-same way through its namespace (`benchmark.namespaces`): its truth is projected onto the
+same way through its namespace (`truth.namespaces`): its truth is projected onto the
 schema's document model, the engine answers on the model, and the answer is emitted back in
 the schema's own shapes, so the record is an instance of that schema. The ledger's paths are
 the scorer's, those of the model (``forms_attached[0].item`` for the schema's
