@@ -33,6 +33,7 @@ from typing import Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
+from packetbench.benchmark import readers
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput, UsageError
 from packetbench.reading import ppocr
@@ -288,8 +289,6 @@ _ENGINES: dict[str, Any] = {}  # one of each engine per process (a worker's, or 
 
 def _engine(name: str) -> Any:
     """This process's `name` engine: tesseract, careful or ppocr (`benchmark.readers`)."""
-    from packetbench.benchmark import readers
-
     if name not in _ENGINES:
         tesseract = _ENGINES.setdefault("tesseract", Tesseract())
         if name == "careful":
