@@ -2,11 +2,12 @@
 benchmark -> cli): the generator never imports the benchmark, the audit or the command line;
 the audit imports nothing of the benchmark, and of the rest only the pipeline imports the
 audit; truth and reading import none of the layers above them; `core` imports nothing of
-packetbench; and provider SDKs are imported only by the provider that uses them."""
+packetbench but itself; and provider SDKs are imported only by the provider that uses them."""
 
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 from tests.support.paths import ROOT
@@ -15,8 +16,10 @@ from tests.test_imports import _checker
 PACKAGE = ROOT / "src" / "packetbench"
 
 
-def _imports(path: Path) -> set[str]:
-    """Every module `path` imports, at any depth (a function-level import counts too)."""
+@cache
+def _imports(path: Path) -> frozenset[str]:
+    """Every module `path` imports, at any depth (a function-level import counts too); each
+    module is parsed once for all the rules."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -24,7 +27,7 @@ def _imports(path: Path) -> set[str]:
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.add(node.module)
-    return found
+    return frozenset(found)
 
 
 def _modules(folder: Path) -> list[Path]:
