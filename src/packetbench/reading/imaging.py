@@ -18,7 +18,6 @@ from packetbench.reading.tesseract import Word
 # values of a blurred driver schedule unread in every reading, 36 of them read sharpened).
 SHARPEN_SCALE = 2
 
-
 SHARPEN = {"radius": 3, "percent": 200, "threshold": 0}
 
 
@@ -63,12 +62,9 @@ def flattened(image: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
 
 RULE = 0.25  # inches: a dark run this long along a row or a column may be a rule...
 
-
 RULE_WIDTH = 0.02  # inches: ...when it is at most this thick across (a glyph's stroke is thicker)
 
-
 DARK = 160  # gray below which a pixel is ink for finding rules
-
 
 ACROSS = 0.8  # share of a box's crop a line crosses to be a rule (`lines_cut`)
 
@@ -231,12 +227,9 @@ def ink_lines(crop: np.ndarray[Any, Any]) -> int:
 # faint ink) is set to paper.
 BIG_TYPE = 240
 
-
 LINE_HEIGHT = 160
 
-
 BIG_STROKE = 0.012
-
 
 FAINT = 128
 

@@ -22,10 +22,13 @@ from typing import Any
 import numpy as np
 
 from packetbench.reading.boxes import BoxReader
-from packetbench.reading.tesseract import INK, MARGIN, MARK_INSET, Word
+from packetbench.reading.tesseract import MARGIN, Word
 from packetbench.reading.text import folded, same_text
 
 WORD_GAP = 0.8  # the widest gap between two words of one phrase, in word heights
+
+INK = 0.04  # a checkbox interior with at least this share of dark pixels is ticked
+MARK_INSET = 0.5  # points trimmed off a checkbox interior, clear of its border's anti-aliasing
 
 
 def _beside(first: Word, then: Word) -> bool:

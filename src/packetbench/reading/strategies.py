@@ -162,12 +162,10 @@ def cut_boxes(
 # an illegible box all three ways, each reading of the same crop.
 Crops = dict[tuple[int, tuple[float, ...], float | None, bool, int], np.ndarray[Any, Any]]
 
-
 # A band read in place of a whole page (`read_bands`) reaches this many box heights above and
 # below its box, and never less than BAND_MIN points: the value's line and its neighbours,
 # across the whole width of the page.
 BAND_LINES = 1.5
-
 
 BAND_MIN = 14.0
 

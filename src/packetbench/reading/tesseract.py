@@ -24,14 +24,11 @@ from packetbench.core.errors import BadInput, UsageError
 
 DPI = 300
 
-
 MARGIN = 2.0  # points added around a bbox: OCR boxes are looser than glyph boxes
-
 
 # Page segmentation: tesseract's default, fully automatic. On rasterized canonical pages it
 # found 97.9% of located values against 94.4% for "sparse text" (11), which drops lone digits.
 PSM = "3"
-
 
 # Boxes read again (`BoxReader`) are read three ways: as one line of text (reads a lone digit
 # that sparse text drops), as sparse text (reads a lone letter a line can take for two), and,
@@ -40,14 +37,7 @@ PSM = "3"
 # rest as noise on a blurred scan.
 BLOCK = "6"
 
-
 READINGS = ("7", "11", BLOCK)
-
-
-INK = 0.04  # a checkbox interior with at least this share of dark pixels is ticked
-
-
-MARK_INSET = 0.5  # points trimmed off a checkbox interior, clear of its border's anti-aliasing
 
 
 @dataclass(frozen=True)
