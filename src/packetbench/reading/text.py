@@ -1,7 +1,8 @@
-"""Text as OCR compares it: one folding (`folded`) for the audit, the difficulty measure and
-the generator's OCR-style attacks alike, and `same_text`, whether a reading is an expected
-text. `core.text.folded` is the plainer form a text layer is compared in (NFKC, no
-whitespace)."""
+"""Text as a reader compares it, in one place: as OCR reads it (`folded`, for the audit, the
+difficulty measure and the generator's OCR-style attacks alike; `same_text`, whether a reading
+is an expected text), and as a PDF text layer gives it (`layer_text`, `layer_folded`, for the
+character reading of a page's text layer). Both build on `core.text.folded`'s NFKC and
+`normalize.string`."""
 
 from __future__ import annotations
 
@@ -38,3 +39,20 @@ def same_text(read: str, expected: str) -> bool:
         form(read).replace(" ", "") == form(expected).replace(" ", "")
         for form in (folded, normalize.string)
     )
+
+
+# What joins a drawn text to its neighbours on a page: a text layer's text is compared without
+# it at the text's ends.
+PUNCTUATION = ",;:()[]\"'.-–—/|*•·_"
+
+
+def layer_text(text: object) -> str:
+    """NFKC (a ligature reads as its letters), and the hyphen pdfium reports as U+FFFE where a
+    line's words were set apart by position instead of spaces read as a hyphen."""
+    return unicodedata.normalize("NFKC", str(text)).replace("\ufffe", "-")
+
+
+def layer_folded(text: object) -> str:
+    """`text` as the character reading of a text layer compares it: `layer_text`, no
+    whitespace, without PUNCTUATION at its ends."""
+    return "".join(layer_text(text).split()).strip(PUNCTUATION)
