@@ -29,9 +29,7 @@ from typing import Any
 import numpy as np
 
 from packetbench.audit.drawn import DrawnText, drawn_text
-from packetbench.audit.files import Document
 from packetbench.audit.native import rebuilt
-from packetbench.audit.ocr import MARGIN as OCR_MARGIN
 from packetbench.legibility import (
     DAMAGED_VERDICT,
     INTACT_VERDICT,
@@ -44,6 +42,8 @@ from packetbench.legibility import (
     line_frame,
     occlusion,
 )
+from packetbench.reading.tesseract import MARGIN as OCR_MARGIN
+from packetbench.truth.documents import Document
 
 Pixels = np.ndarray[Any, Any]
 
@@ -514,7 +514,7 @@ class PixelPage:
             printed = [quad for drawn, quad in self.printed if drawn == text]
             # Printed over the scan: no clean side to compare, read where it was printed,
             # inside its cell: the cell is white around the text, and the margin OCR reads
-            # around a box (`ocr.MARGIN`) would take in the cut page ink beside it.
+            # around a box (`reading.tesseract.MARGIN`) would take in the cut page ink beside it.
             return (
                 (UNDECIDED_VERDICT, _shrunk(printed[0], OCR_MARGIN))
                 if printed

@@ -13,8 +13,8 @@ BY_USER = ("--schema", "--schema-map")  # how a document's type was given, not c
 
 if TYPE_CHECKING:
     from packetbench.benchmark.harness.session import DryRun
-    from packetbench.benchmark.packets import Packet
     from packetbench.benchmark.run_folder import ExtractSummary
+    from packetbench.truth.packets import Packet
 
 
 def extract(

@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from packetbench.audit.ocr import Tesseract, same_text
 from packetbench.generator.packet import build_packet
 from packetbench.generator.render import faxheader
 from packetbench.generator.render.scan import LEVELS, ScannedPage, open_pdf, placement, scan_page
@@ -26,6 +25,8 @@ from packetbench.legibility import (
     quad_height,
     quarter_turns,
 )
+from packetbench.reading.tesseract import Tesseract
+from packetbench.reading.text import same_text
 from tests.support.ocr import needs_tesseract
 from tests.support.rendering import Render
 

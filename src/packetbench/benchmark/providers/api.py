@@ -20,10 +20,10 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar, cast
 
 from packetbench.benchmark.delivery import DEFAULT_DPI, decide
 from packetbench.benchmark.errors import BenchmarkError
-from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers.base import Provider
 from packetbench.benchmark.records import ExtractionRecord
 from packetbench.core.errors import InputError, UsageError
+from packetbench.truth.packets import DocInfo, Packet
 
 Reasoning = Literal["default", "high", "xhigh"]
 REASONING_LEVELS: tuple[str, ...] = ("default", "high", "xhigh")

@@ -33,7 +33,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers.api import (
     ApiSettings,
     Prompt,
@@ -44,6 +43,7 @@ from packetbench.benchmark.providers.api import (
 from packetbench.benchmark.providers.base import Provider
 from packetbench.benchmark.providers.own import USAGE, OwnSystem, parse_usage
 from packetbench.core.errors import UsageError
+from packetbench.truth.packets import DocInfo, Packet
 
 PLACEHOLDERS = ("file", "schema", "doc_type")
 _PLACEHOLDER = re.compile(r"\{(" + "|".join(PLACEHOLDERS) + r")\}")

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
-from packetbench.benchmark.packets import DocInfo, Packet
+from packetbench.truth.packets import DocInfo, Packet
 from packetbench.benchmark.providers.api import (
     ApiSettings,
     Prompt,

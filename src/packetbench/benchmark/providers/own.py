@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from packetbench.benchmark.packets import DocInfo, Packet
+from packetbench.truth.packets import DocInfo, Packet
 from packetbench.benchmark.providers.api import (
     ApiProvider,
     ApiSettings,

@@ -14,8 +14,21 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
-from packetbench.audit import ocr
 from packetbench.generator.render import scan
+from packetbench.reading.boxes import BoxReader
+from packetbench.reading.imaging import (
+    DARK,
+    RULE,
+    ink_lines,
+    levelled,
+    render_page,
+    unruled,
+    upright,
+)
+from packetbench.reading.page import OcrPage
+from packetbench.reading.strategies import cut_boxes, read_boxes, read_pages
+from packetbench.reading.tesseract import MARGIN, READINGS, Tesseract
+from packetbench.reading.text import same_text
 from tests.support.ocr import needs_tesseract
 
 DPI = 300
@@ -48,7 +61,7 @@ def _schedule(path: Path) -> dict[str, list[float]]:
 
 
 def _longest_dark_run(pixels: np.ndarray, axis: int) -> int:
-    dark = (pixels < ocr.DARK).astype(np.int32)
+    dark = (pixels < DARK).astype(np.int32)
     if axis == 0:
         dark = dark.T
     longest = 0
@@ -63,10 +76,10 @@ def _longest_dark_run(pixels: np.ndarray, axis: int) -> int:
 def test_rules_come_off_and_text_stays(tmp_path: Path) -> None:
     _schedule(tmp_path / "page.pdf")
     pdf = pdfium.PdfDocument(tmp_path / "page.pdf")
-    image, _, _ = ocr.render_page(pdf, 1, DPI)
+    image, _, _ = render_page(pdf, 1, DPI)
     pixels = image.reshape(image.shape[:2])
-    cleaned = ocr._unruled(pixels, DPI)
-    rule = round(ocr.RULE * DPI)
+    cleaned = unruled(pixels, DPI)
+    rule = round(RULE * DPI)
     assert _longest_dark_run(pixels, 1) > rule and _longest_dark_run(pixels, 0) > rule
     # The 24 pt bold title's strokes are long but thick: they stay, pixel for pixel.
     scale = DPI / 72
@@ -82,7 +95,7 @@ def test_rules_come_off_and_text_stays(tmp_path: Path) -> None:
         glyphs = cleaned[
             round((792 - 637) * scale) : round((792 - 627) * scale), x : x + round(11 * scale)
         ]
-        assert (glyphs < ocr.DARK).sum() > 40, text
+        assert (glyphs < DARK).sum() > 40, text
 
 
 def _scanned(tmp_path: Path, level: str) -> tuple[Path, dict[str, list[float]], float]:
@@ -103,15 +116,15 @@ def _scanned(tmp_path: Path, level: str) -> tuple[Path, dict[str, list[float]], 
 @pytest.mark.slow
 def test_a_box_is_read_again_alone(tmp_path: Path, level: str) -> None:
     path, quads, angle = _scanned(tmp_path, level)
-    engine = ocr.Tesseract()
+    engine = Tesseract()
     pdf = pdfium.PdfDocument(path)
-    [(_, page)] = list(ocr.read_pages(pdf, [1], engine, path, angles={1: angle}))
+    [(_, page)] = list(read_pages(pdf, [1], engine, path, angles={1: angle}))
     order = list(quads)
     readings = dict(zip(order, page.reread([quads[t] for t in order]), strict=True))
     for text in ("P", "4", "17"):
-        assert any(ocr.same_text(read, text) for read in readings[text]), (text, readings)
+        assert any(same_text(read, text) for read in readings[text]), (text, readings)
     # The empty cell sits between two values and reads nothing: a box is read alone.
-    assert readings["empty"] == ("",) * len(ocr.READINGS)
+    assert readings["empty"] == ("",) * len(READINGS)
     if level == "skewed":  # the page really was turned, and the boxes turned with it
         assert abs(angle) >= scan.LEVELS["skewed"].min_angle
 
@@ -126,17 +139,17 @@ def test_the_second_engine_looks_no_further_in_a_box_its_line_reads(tmp_path: Pa
     asked for what it does not show is read both ways."""
     path, quads, angle = _scanned(tmp_path, "clean")
     pdf = pdfium.PdfDocument(path)
-    [(_, page)] = list(ocr.read_pages(pdf, [1], ocr.Tesseract(), path, angles={1: angle}))
+    [(_, page)] = list(read_pages(pdf, [1], Tesseract(), path, angles={1: angle}))
     regions = [quads["17"], quads["4"]]
-    assert all(len(r) == len(ocr.READINGS) for r in page.reread(regions))
+    assert all(len(r) == len(READINGS) for r in page.reread(regions))
     second = page.second(regions, wanted=["17", "99"])
-    assert second[0][0] == "" and ocr.same_text(second[0][1], "17"), second
+    assert second[0][0] == "" and same_text(second[0][1], "17"), second
     assert second[1] == page.second(regions[1:])[0], second
     assert second[1][0] != "", second
 
 
 def test_a_page_without_a_reader_reads_no_box_again() -> None:
-    page = ocr.OcrPage([], DPI / 72, 0.0, 792.0)
+    page = OcrPage([], DPI / 72, 0.0, 792.0)
     assert page.reread([[0.0, 0.0, 10.0, 10.0]]) == [()]
 
 
@@ -151,7 +164,7 @@ def test_hidden_text_is_seen_only_where_a_phrase_reads_it(tmp_path: Path) -> Non
         ("16", "3 Oak Lane", "Brick", "Class 3"),
     )
 
-    def page(extra: bool) -> ocr.OcrPage:
+    def page(extra: bool) -> OcrPage:
         path = tmp_path / f"rows-{extra}.pdf"
         pdf = canvas.Canvas(str(path), pagesize=letter)
         pdf.setFont("Helvetica", 9)
@@ -161,9 +174,9 @@ def test_hidden_text_is_seen_only_where_a_phrase_reads_it(tmp_path: Path) -> Non
         if extra:
             pdf.drawString(60, 640, "Rate 2.15 applied")
         pdf.save()
-        image, _, top = ocr.render_page(pdfium.PdfDocument(path), 1, DPI)
-        words = ocr.Tesseract().words(image, DPI, path.name)
-        return ocr.OcrPage(words, DPI / 72, 0.0, top, image)
+        image, _, top = render_page(pdfium.PdfDocument(path), 1, DPI)
+        words = Tesseract().words(image, DPI, path.name)
+        return OcrPage(words, DPI / 72, 0.0, top, image)
 
     table = page(False)
     assert table.on_page("2.15")  # the row's last word, then the next row's first
@@ -179,7 +192,7 @@ def test_hidden_text_is_not_seen_inside_a_grouped_number(tmp_path: Path) -> None
     and "300"; a page that shows "Unit 800" does show it."""
     row = ("4", "1", "300 Ellis Road", "East Brianmouth", "ID", "83569", "FR", "2017", "52,800")
 
-    def page(extra: bool) -> ocr.OcrPage:
+    def page(extra: bool) -> OcrPage:
         path = tmp_path / f"row-{extra}.pdf"
         pdf = canvas.Canvas(str(path), pagesize=letter)
         pdf.setFont("Helvetica", 9)
@@ -188,9 +201,9 @@ def test_hidden_text_is_not_seen_inside_a_grouped_number(tmp_path: Path) -> None
         if extra:
             pdf.drawString(40, 650, "Unit 800")
         pdf.save()
-        image, _, top = ocr.render_page(pdfium.PdfDocument(path), 1, DPI)
-        words = ocr.Tesseract().words(image, DPI, path.name)
-        return ocr.OcrPage(words, DPI / 72, 0.0, top, image)
+        image, _, top = render_page(pdfium.PdfDocument(path), 1, DPI)
+        words = Tesseract().words(image, DPI, path.name)
+        return OcrPage(words, DPI / 72, 0.0, top, image)
 
     plain = page(False)
     assert plain.shows("52,800") and plain.shows("300")
@@ -237,11 +250,11 @@ def _wrapped_column(path: Path) -> dict[str, list[float]]:
 def test_a_wrapped_value_is_read_with_all_its_lines(tmp_path: Path) -> None:
     """A value wrapped over two or three lines of a narrow cell, on a motion-blurred scan: read
     as one line or as sparse text, tesseract keeps one line and drops the others as noise; the
-    box is read alone as a block too (`ocr.BLOCK`), and every line comes back in order."""
+    box is read alone as a block too (`BLOCK`), and every line comes back in order."""
     boxes = _wrapped_column(tmp_path / "native.pdf")
     native = pdfium.PdfDocument(tmp_path / "native.pdf")
     # The box's lines are counted from its ink: what decides that it is read as a block.
-    lines = [ocr.ink_lines(crop) for crop in ocr.cut_boxes(native, {1: list(boxes.values())})]
+    lines = [ink_lines(crop) for crop in cut_boxes(native, {1: list(boxes.values())})]
     assert lines == [len(name) for name in WRAPPED]
     level = scan.LEVELS["motion_blur"]
     page = scan.scan_page(native, 0, level, 5)
@@ -249,17 +262,17 @@ def test_a_wrapped_value_is_read_with_all_its_lines(tmp_path: Path) -> None:
     Image.open(io.BytesIO(page.image)).save(out, "PDF", resolution=level.dpi)
     names = list(boxes)
     pdf = pdfium.PdfDocument(out)
-    [readings] = ocr.read_boxes(
+    [readings] = read_boxes(
         pdf,
         {1: [page.transform.quad(boxes[name]) for name in names]},
-        ocr.Tesseract(),
+        Tesseract(),
         out,
         angles={1: float(page.details["angle"])},
     ).values()
     unread = [
         (name, texts)
         for name, texts in zip(names, readings, strict=True)
-        if not any(ocr.same_text(text, name) for text in texts)
+        if not any(same_text(text, name) for text in texts)
     ]
     assert len(unread) <= 1, unread
 
@@ -294,25 +307,25 @@ def _slanted_line(path: Path, degrees: float) -> list[float]:
 @needs_tesseract
 def test_a_slanted_box_is_cut_along_its_own_line(tmp_path: Path) -> None:
     """A value whose line is still turned 9 degrees on the deskewed page is cut out along its
-    line (`ocr.levelled`): the crop is the box's own height, not the height of the rectangle
+    line (`levelled`): the crop is the box's own height, not the height of the rectangle
     around its slant, and the box reading reads the value; a level box is cut as before."""
     path = tmp_path / "slanted.pdf"
     quad = _slanted_line(path, 9.0)
     pdf = pdfium.PdfDocument(str(path))
     try:
-        image, left, top = ocr.render_page(pdf, 1, DPI)
+        image, left, top = render_page(pdf, 1, DPI)
     finally:
         pdf.close()
     gray = np.ascontiguousarray(image.reshape(image.shape[:2]))
-    page = ocr.OcrPage([], DPI / 72, left, top)
+    page = OcrPage([], DPI / 72, left, top)
     corners = page.corners(quad)
-    reader = ocr.BoxReader(ocr.Tesseract(), gray, 0.0, DPI, str(path))
-    grow = ocr.MARGIN * DPI / 72
+    reader = BoxReader(Tesseract(), gray, 0.0, DPI, str(path))
+    grow = MARGIN * DPI / 72
     (crop,) = reader.crops([corners], grow)
-    _, top, _, bottom = ocr.upright(corners, grow, 0.0, gray.shape[1], gray.shape[0])
+    _, top, _, bottom = upright(corners, grow, 0.0, gray.shape[1], gray.shape[0])
     assert crop.shape[0] < 0.6 * (bottom - top)  # the slant's rectangle is twice as tall
     (readings,) = reader.read([corners], grow)
-    assert any(ocr.same_text(text, SLANTED) for text in readings), readings
+    assert any(same_text(text, SLANTED) for text in readings), readings
     level = [(0.0, 10.0), (100.0, 10.4), (100.0, 0.4), (0.0, 0.0)]  # 0.2 degrees
     box = np.full((20, 110), 255, dtype=np.uint8)
-    assert ocr.levelled(box, level, 2.0) is box
+    assert levelled(box, level, 2.0) is box

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from packetbench.benchmark.score import normalize
+from packetbench.truth import normalize
 
 
 @pytest.mark.parametrize(

@@ -75,7 +75,7 @@ def _own() -> Namespace:
 @namespace("nightmare")
 @cache
 def _nightmare() -> Namespace:
-    from packetbench.benchmark.namespaces.nightmare import NAMESPACE
+    from packetbench.truth.namespaces.nightmare import NAMESPACE
 
     return NAMESPACE
 

@@ -1,6 +1,8 @@
-"""A packet folder as the audit reads it: its documents and their truth files (docs/design.md §4).
+"""A packet folder's documents as the audit and the difficulty measure read them: each with its
+manifest, field truth and rendered universe (docs/design.md §4), read through the packet's one
+`PacketFiles`.
 
-Everything is loaded up front and checked for shape, so a missing, unreadable or malformed file
+Everything is loaded up front and checked, so a missing, unreadable or malformed file
 stops the audit with its name (exit 2) before anything is counted: an audit that silently
 loaded nothing must be impossible.
 """
@@ -10,12 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from packetbench.benchmark.packets import find_packets
 from packetbench.core import ids
 from packetbench.core.errors import BadInput
-from packetbench.core.packet_files import read_json
+from packetbench.truth.packets import PacketFiles, find_packets
 
 FORMATS = ("pdf", "xlsx", "csv")
 TRUTH_KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")
@@ -155,8 +156,9 @@ class Attacks:
 
 
 @dataclass
-class PacketFiles:
-    """A packet folder's truth, loaded: packet_truth.json and every listed document."""
+class PacketDocuments:
+    """A packet folder's documents, every file of each loaded and checked up front (the audit
+    and the difficulty measure read them all): packet_truth.json and every listed document."""
 
     folder: Path
     packet_id: str
@@ -170,65 +172,43 @@ def _require(condition: bool, path: Path, what: str) -> None:
         raise BadInput(f"{path}: {what}")
 
 
-def _document(folder: Path, listed: Any, truth_path: Path) -> Document:
-    _require(
-        isinstance(listed, dict) and isinstance(listed.get("doc_id"), str),
-        truth_path,
-        "a documents entry has no doc_id",
-    )
-    doc_id = ids.check(listed["doc_id"], "a documents entry's doc_id", truth_path)
+def _document(files: PacketFiles, doc_id: str) -> Document:
+    """Document `doc_id`, its files read through `files` (checked as `core.packet_files`
+    types them), with what the audit needs beyond their types: a known format, the file its
+    manifest names, every field's drawn text and every universe string's text."""
+    folder = files.folder
+    manifest = files.manifest(doc_id)
     manifest_path = folder / f"manifest_{doc_id}.json"
-    manifest = read_json(manifest_path)
-    _require(isinstance(manifest, dict), manifest_path, "not a JSON object")
     fmt = manifest.get("format")
     _require(fmt in FORMATS, manifest_path, f"unknown format {fmt!r}")
-    name = manifest.get("file")
-    file = folder / ids.check(name, "file", manifest_path)
+    file = folder / ids.check(manifest.get("file"), "file", manifest_path)
     _require(file.is_file(), file, "missing (named by its manifest)")
-    fields_path = folder / f"field_truth_{doc_id}.json"
-    fields = read_json(fields_path)
-    _require(
-        isinstance(fields, dict) and isinstance(fields.get("fields"), list),
-        fields_path,
-        "no fields list",
-    )
-    for index, entry in enumerate(fields["fields"]):
+    fields = files.field_truth(doc_id)
+    for index, field_entry in enumerate(fields["fields"]):
         _require(
-            isinstance(entry, dict)
-            and isinstance(entry.get("path"), str)
-            and isinstance(entry.get("rendered_as"), str)
-            and isinstance(entry.get("locations", []), list),
-            fields_path,
-            f"fields[{index}] is not a {{path, rendered_as, locations}} entry",
+            isinstance(field_entry.get("rendered_as"), str),
+            folder / f"field_truth_{doc_id}.json",
+            f"fields[{index}] has no rendered_as text",
         )
-    universe_path = folder / f"rendered_universe_{doc_id}.json"
-    universe = read_json(universe_path)
-    _require(
-        isinstance(universe, dict) and isinstance(universe.get("strings"), list),
-        universe_path,
-        "no strings list",
-    )
-    for key in ("strings", "hidden", "illegible"):
-        for index, entry in enumerate(universe.get(key) or []):
+    universe = files.rendered_universe(doc_id)
+    for key, entries in (
+        ("hidden", universe.get("hidden")),
+        ("illegible", universe.get("illegible")),
+    ):
+        for index, entry in enumerate(entries or []):
             _require(
                 isinstance(entry, dict) and isinstance(entry.get("text"), str),
-                universe_path,
+                folder / f"rendered_universe_{doc_id}.json",
                 f"{key}[{index}] has no text",
             )
-    doc_truth_path = folder / f"document_truth_{doc_id}.json"
-    document_truth = read_json(doc_truth_path)
-    _require(
-        isinstance(document_truth, dict) and isinstance(document_truth.get("truth"), dict),
-        doc_truth_path,
-        "no truth object",
-    )
+    document_truth = files.document_truth(doc_id)
     return Document(
         doc_id,
         str(fmt),
         file,
-        manifest,
-        fields["fields"],
-        universe["strings"],
+        cast(dict[str, Any], manifest),
+        cast(list[dict[str, Any]], fields["fields"]),
+        cast(list[dict[str, Any]], universe["strings"]),
         list(universe.get("hidden") or []),
         folder,
         str(document_truth.get("schema")),
@@ -237,25 +217,21 @@ def _document(folder: Path, listed: Any, truth_path: Path) -> Document:
     )
 
 
-def read_packet(folder: Path) -> PacketFiles:
-    """Read and shape-check every truth file of the packet in `folder`."""
+def read_packet(folder: Path) -> PacketDocuments:
+    """Read and check every truth file of the packet in `folder`."""
     truth_path = folder / "packet_truth.json"
     _require(truth_path.is_file(), folder, "not a packet folder (no packet_truth.json)")
-    truth = read_json(truth_path, "packet_truth")
-    _require(
-        isinstance(truth, dict) and isinstance(truth.get("documents"), list),
-        truth_path,
-        "no documents list",
-    )
-    documents = [_document(folder, listed, truth_path) for listed in truth["documents"]]
+    files = PacketFiles(folder)
+    truth = files.packet_truth()
+    documents = [_document(files, doc_id) for doc_id in files.doc_ids()]
     listed_ids = {doc.doc_id for doc in documents}
     on_disk = {
         p.name[len("field_truth_") : -len(".json")] for p in folder.glob("field_truth_*.json")
     }
-    return PacketFiles(
+    return PacketDocuments(
         folder,
         ids.check(truth.get("packet_id", folder.name), "packet_id", truth_path),
-        truth,
+        cast(dict[str, Any], truth),
         documents,
         sorted(on_disk - listed_ids),
     )

@@ -1,17 +1,17 @@
 """Boxes cut out of a page prepared for OCR, the preparation done around the boxes only.
 
-A box read on its own (`ocr.read_boxes`) is cut out of its page as whole-page OCR prepares it:
-rendered at the OCR resolution, its paper evened out (`ocr.flattened`), turned straight
-(`ocr._deskewed`), its rules painted over (`ocr._unruled`, local by design). Every one of
-those steps is local: a prepared pixel depends only on the page's pixels within a bounded
-reach of it (the evening's background is the page shrunk eightfold, a 5-pixel maximum and a
-Gaussian of radius 3 there, enlarged again; the turn reads the two-by-two pixels around where
-it came from). So a box's crop is computed from a window of the page around it, each step
-given the same coordinates it has on the whole page (`Image.resize(box=...)`, the rotation's
-matrix shifted by the window's corner), instead of from the whole page: the same pixels
-(`tests/audit/test_box_crops.py` holds them to the whole page's), at a small part of
-the cost. A box's pixels run through the same code as the whole page's, so where the window
-touches the page's edge the two meet the edge alike.
+A box read on its own (`reading.strategies.read_boxes`) is cut out of its page as whole-page OCR
+prepares it: rendered at the OCR resolution, its paper evened out (`reading.imaging.flattened`),
+turned straight (`reading.imaging.deskewed`), its rules painted over (`reading.imaging.unruled`,
+local by design). Every one of those steps is local: a prepared pixel depends only on the page's
+pixels within a bounded reach of it (the evening's background is the page shrunk eightfold, a
+5-pixel maximum and a Gaussian of radius 3 there, enlarged again; the turn reads the two-by-two
+pixels around where it came from). So a box's crop is computed from a window of the page around
+it, each step given the same coordinates it has on the whole page (`Image.resize(box=...)`, the
+rotation's matrix shifted by the window's corner), instead of from the whole page: the same
+pixels (`tests/audit/test_box_crops.py` holds them to the whole page's), at a small part of the
+cost. A box's pixels run through the same code as the whole page's, so where the window touches
+the page's edge the two meet the edge alike.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import numpy as np
 Pixels = np.ndarray[Any, Any]
 Rect = tuple[int, int, int, int]  # left, top, right, bottom, pixels
 
-SHRINK = 8  # `ocr.flattened` estimates the paper on the page shrunk this many times
+SHRINK = 8  # `reading.imaging.flattened` estimates the paper on the page shrunk this many times
 # Pixels of the shrunk page around a window whose background is computed with it: the
 # maximum filter (5: 2 each way), the Gaussian (radius 3: PIL's three box passes reach 9),
 # and the enlargement's neighbour, with room to spare.
@@ -101,8 +101,8 @@ def _source(matrix: list[float], rect: Rect, size: tuple[int, int]) -> Rect:
 def evened(
     page: Any, scale: float, angle: float | None, rect: Rect, dropout: bool = False
 ) -> Pixels:
-    """Pixels `rect` of page `page` prepared as `ocr._evened` prepares the whole page (a scan,
-    `angle` not None: evened out and turned back by `angle`), computed from a window around
+    """Pixels `rect` of page `page` prepared as `reading.boxes._evened` prepares the whole page (a
+    scan, `angle` not None: evened out and turned back by `angle`), computed from a window around
     `rect`; a page drawn, not scanned, in its red channel when `dropout` (`render_rect`)."""
     from PIL import Image, ImageFilter
 
@@ -121,8 +121,8 @@ def evened(
         source = rect
     if source[2] <= source[0] or source[3] <= source[1]:
         return np.full((bottom - top, right - left), 255, dtype=np.uint8)  # beside the page
-    # The shrunk page's pixels around the source (`ocr.flattened`), and the page's pixels
-    # they are made of.
+    # The shrunk page's pixels around the source (`reading.imaging.flattened`), and the page's
+    # pixels they are made of.
     small_w, small_h = max(width // SHRINK, 1), max(height // SHRINK, 1)
     sx, sy = width / small_w, height / small_h
     small = (

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from packetbench.benchmark.score.normalize import uncarried
 from packetbench.core.leaves import DocModel, LeafShape, ListShape, fields_of
+from packetbench.truth.normalize import uncarried
 
 
 def _leaf_problem(shape: LeafShape, value: Any) -> str | None:

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from packetbench.benchmark.score import validate
 from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.json_schema import document_schema
+from packetbench.truth import validate
 from tests.support.paths import PACKETS
 
 SCHEMA = {

@@ -1,4 +1,4 @@
-"""The audit's second reader (`audit.ppocr`) on boxes drawn with reportlab, rendered by
+"""The audit's second reader (`reading.ppocr`) on boxes drawn with reportlab, rendered by
 pypdfium2 and blurred with PIL: it reads small type a blurred scan leaves to a person and that
 every tesseract reading of the box misses, reads a value wrapped on two lines in order, and
 reads nothing in a blank box."""
@@ -17,8 +17,10 @@ import numpy as np
 import pytest
 from PIL import Image, ImageFilter
 
-from packetbench.audit import ppocr
-from packetbench.audit.ocr import Tesseract, read_crops, same_text
+from packetbench.reading import ppocr
+from packetbench.reading.boxes import read_crops
+from packetbench.reading.tesseract import Tesseract
+from packetbench.reading.text import same_text
 from tests.support.ocr import needs_tesseract
 from tests.support.rendering import gray_page
 
@@ -125,7 +127,7 @@ def test_the_engine_sends_no_telemetry_and_leaves_no_file(tmp_path: Path) -> Non
     """onnxruntime 1.32 starts a telemetry client and writes a session file to the temporary
     folder unless told not to: an engine that has read a box has done neither."""
     code = (
-        "import numpy as np; from packetbench.audit import ppocr; "
+        "import numpy as np; from packetbench.reading import ppocr; "
         "ppocr.engine().read_box(np.zeros((40, 200), np.uint8), 300, 'box'); "
         "import os; print(os.environ['ORT_DISABLE_TELEMETRY'])"
     )

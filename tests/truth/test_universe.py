@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark import universe
 from packetbench.core.errors import BadInput
+from packetbench.truth import universe
 from tests.support.paths import PACKETS
 
 

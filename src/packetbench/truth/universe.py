@@ -21,9 +21,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.packets import PacketFiles
-from packetbench.benchmark.score import normalize
 from packetbench.core.packet_files import FieldEntry
+from packetbench.truth import normalize
+from packetbench.truth.packets import PacketFiles
 
 _DIGIT = re.compile(r"\d")
 _DATE_IN_TEXT = re.compile(r"\b\d{1,2}/\d{1,2}/\d{4}\b|\b\d{4}-\d{2}-\d{2}\b")

@@ -11,8 +11,8 @@ from typing import Any
 import pypdfium2 as pdfium
 import pytest
 
-from packetbench.audit.pdftext import PdfText
 from packetbench.core.errors import BadInput
+from packetbench.reading.pdftext import PdfText
 
 
 def _pdf_documents(packets: list[Path]) -> list[tuple[Path, list[dict[str, Any]]]]:

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from packetbench.benchmark.extract import extract
-from packetbench.benchmark.packets import find_packets
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.score.scorer import score_run
 from packetbench.core import packet_files
 from packetbench.core.errors import BadInput
+from packetbench.truth.packets import find_packets
 from tests.support.paths import PACKETS
 
 KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")

@@ -30,10 +30,10 @@ from typing import Annotated, Any
 
 from pydantic import create_model
 
-from packetbench.benchmark.namespaces import ScoredSchema
 from packetbench.core import safe_read
 from packetbench.core.codes import YES_NO, CodeList
 from packetbench.core.leaves import DocModel, Kind, Leaf
+from packetbench.truth.namespaces import ScoredSchema
 
 NAMESPACE_NAME = "nightmare"
 ITEM = "item"  # the one leaf of a record standing for an item of a list of strings
