@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
-from packetbench.truth.packets import DocInfo, Packet
 from packetbench.benchmark.providers.api import (
     ApiSettings,
     Prompt,
@@ -45,6 +44,7 @@ from packetbench.benchmark.providers.api import (
 from packetbench.benchmark.providers.base import Provider
 from packetbench.benchmark.providers.own import CONTENT_TYPES, USAGE, OwnSystem, parse_usage
 from packetbench.core.errors import UsageError
+from packetbench.truth.packets import DocInfo, Packet
 
 if TYPE_CHECKING:
     import httpx

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from packetbench.truth.packets import DocInfo, Packet
 from packetbench.benchmark.providers.api import (
     ApiProvider,
     ApiSettings,
@@ -28,6 +27,7 @@ from packetbench.benchmark.providers.api import (
 )
 from packetbench.benchmark.providers.base import Provider
 from packetbench.core.errors import UsageError
+from packetbench.truth.packets import DocInfo, Packet
 
 USAGE = "packetbench-usage"  # the name of the usage report (a stderr line's prefix, a header)
 USAGE_KEYS = ("cost_usd", "input_tokens", "output_tokens", "reasoning_tokens")
