@@ -77,6 +77,11 @@ def test_card_tells_a_scanned_packet_from_a_native_one(packets: Path) -> None:
     kinds = {(row["tier"], row["page_kind"]): row for row in card.levels}
     assert set(kinds) == {("N1", "native"), ("N2", "clean"), ("N3", "degraded")}
     assert all(row["ocr_pages_read"] == 1 for row in kinds.values())
+    modes = {(row["tier"], row["capture_mode"]): row for row in card.modes}
+    assert (
+        modes["N3", "low_res_scan"]["careful_300_recovered_share"]
+        == (kinds["N3", "degraded"]["careful_300_recovered_share"])
+    )
     # Seeded: the same sample reads the same pages, the same numbers, in worker processes too.
     assert (
         difficulty_card([packets], ocr_sample=1, seed=3, jobs=2, readers=("careful_300",)) == card
@@ -103,13 +108,27 @@ def test_cli_prints_the_card_and_its_json(run_cli: RunCli, packets: Path) -> Non
     lines = done.stdout.splitlines()
     assert lines[0].split()[:2] == ["tier", "packets"]
     assert [line.split()[0] for line in lines[1:4]] == ["N1", "N2", "N3"]
-    assert "0 page(s) read" in lines[-1]
+    assert "0 page(s) read" in lines[4]
+    # By capture mode, from the manifests: each tier's PDF pages under the mode they were made.
+    table = lines[lines.index("") + 3 :]
+    assert [line.split()[:2] for line in table] == [
+        ["N1", "native"],
+        ["N2", "office_scan"],
+        ["N3", "low_res_scan"],
+    ]
     done = run_cli("difficulty", "--packets", str(packets), "--ocr-sample", "0", "--json")
     assert done.returncode == 0, done.stderr
     card = json.loads(done.stdout)
     assert [row["tier"] for row in card["tiers"]] == ["N1", "N2", "N3"]
     assert [row["image_page_share"] for row in card["tiers"]] == [0.0, 1.0, 1.0]
     assert card["tiers"][2]["ocr_recovered_share"] is None  # a rate over nothing
+    modes = {(row["tier"], row["capture_mode"]): row for row in card["modes"]}
+    assert set(modes) == {("N1", "native"), ("N2", "office_scan"), ("N3", "low_res_scan")}
+    assert modes["N1", "native"]["image_pages"] == 0
+    scanned = modes["N3", "low_res_scan"]
+    assert scanned["image_pages"] == scanned["pdf_pages"] >= 1
+    assert scanned["image_page_share_of_tier"] == 1.0
+    assert scanned["located_values"] == card["tiers"][2]["located_values"]
 
 
 def test_illegible_values_are_counted_apart_and_not_read(tmp_path: Path) -> None:

@@ -64,8 +64,11 @@ MARGIN = 2.0  # points around a value's box when its text layer is read (as the 
 DEFAULT_OCR_SAMPLE = 4
 Located = tuple[list[float], str, bool]  # box or quad, rendered_as, declared text_layer
 # packet id, PDF, page number, its located values, how the page was made: its scan level, or
-# "native" (drawn, text layer kept), or "image, no record" (an image page no manifest explains)
-Page = tuple[str, Path, int, list[Located], str]
+# "native" (drawn, text layer kept), or "image, no record" (an image page no manifest explains);
+# and its capture mode: the scan's (`capture_mode` in the manifest), or the same two words.
+Page = tuple[str, Path, int, list[Located], str, str]
+NATIVE = "native"  # a PDF page drawn natively (the generator's `render.scan.NATIVE`)
+NO_RECORD = "image, no record"
 # The readers of a sampled page. naive and restored are always read; the careful readers
 # (benchmark.readers) at the resolutions a model is sent pages (96 and 110 dpi, about a
 # provider's own rasterisation; 150, `extract --input images`) and at 300 dpi.
@@ -113,6 +116,10 @@ class TierCard:
     # at each delivered resolution of DELIVERED (`resolution.legible_at`).
     legible: int = 0
     legible_at: dict[int, int] = field(default_factory=dict)
+    # Per capture mode: PDF pages, image pages, and located values on its pages.
+    mode_pages: dict[str, int] = field(default_factory=dict)
+    mode_images: dict[str, int] = field(default_factory=dict)
+    mode_located: dict[str, int] = field(default_factory=dict)
     # (packet id, PDF file, page number, located values, how the page was made) to sample from
     pages: list[Page] = field(default_factory=list, repr=False)
 
@@ -161,6 +168,9 @@ class Card:
     readers: list[str] = field(default_factory=list)  # the careful readers the sample had
     # One row per tier and page kind of the sampled pages: the readers' shares there.
     levels: list[dict[str, Any]] = field(default_factory=list)
+    # One row per tier and capture mode: its pages and values in the tier, the readers'
+    # shares on its sampled pages.
+    modes: list[dict[str, Any]] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -239,6 +249,10 @@ def _largest_table(value: Any) -> int:
 def _measure_pdf(card: TierCard, document: Document, packet: str) -> None:
     located = _located(document)
     levels = document.scan_levels()
+    modes = {
+        page: str(how.get("capture_mode") or "scan, no mode")
+        for page, how, _ in document.scanned_pages()
+    }
     with PdfText(document.file) as text:
         pdf = text.document()
         card.pdf_pages += text.pages
@@ -249,11 +263,15 @@ def _measure_pdf(card: TierCard, document: Document, packet: str) -> None:
             finally:
                 page.close()
             card.image_pages += imaged
+            mode = modes.get(number) or (NO_RECORD if imaged else NATIVE)
+            card.mode_pages[mode] = card.mode_pages.get(mode, 0) + 1
+            card.mode_images[mode] = card.mode_images.get(mode, 0) + imaged
             here = [item for item in located.get(number, []) if item[0]]
             if not here:
                 continue
-            kind = levels.get(number) or ("image, no record" if imaged else "native")
-            card.pages.append((packet, document.file, number, here, kind))
+            card.mode_located[mode] = card.mode_located.get(mode, 0) + len(here)
+            kind = levels.get(number) or (NO_RECORD if imaged else NATIVE)
+            card.pages.append((packet, document.file, number, here, kind, mode))
             grown = [
                 [b[0] - MARGIN, b[1] - MARGIN, b[2] + MARGIN, b[3] + MARGIN]
                 for b in (_upright(region) for region, _, _ in here)
@@ -304,7 +322,7 @@ def _ocr_page(job: tuple[Page, tuple[str, ...]]) -> dict[str, int]:
     (`benchmark.readers`), all judged by the audit's matching rule (`OcrPage.find`)."""
     page, careful = job
     engine = _engine("tesseract")
-    _packet, path, number, here, _kind = page
+    _packet, path, number, here, _kind, _mode = page
     try:
         pdf = pdfium.PdfDocument(path)
     except pdfium.PdfiumError as error:
@@ -424,6 +442,13 @@ def _add(card: TierCard, part: TierCard) -> None:
         setattr(card, name, getattr(card, name) + getattr(part, name))
     for dpi, count in part.legible_at.items():
         card.legible_at[dpi] = card.legible_at.get(dpi, 0) + count
+    for mine, theirs in (
+        (card.mode_pages, part.mode_pages),
+        (card.mode_images, part.mode_images),
+        (card.mode_located, part.mode_located),
+    ):
+        for mode, count in theirs.items():
+            mine[mode] = mine.get(mode, 0) + count
     card.largest_table = max(card.largest_table, part.largest_table)
     card.pages += part.pages
 
@@ -469,11 +494,16 @@ def difficulty_card(
         else []
     )
     kinds: dict[tuple[str, str], TierCard] = {}
+    by_mode: dict[tuple[str, str], TierCard] = {}
     with bars.bar("OCR", "pages", len(pages), disable=not progress or not pages) as advance:
         work = [(page, careful) for _, page in pages]
         read = runner.map(_ocr_page, work, label=lambda job: job[0][0])
         for (tier, page), found in zip(pages, read, strict=True):
-            for card in (cards[tier], kinds.setdefault((tier, page[4]), TierCard(tier))):
+            for card in (
+                cards[tier],
+                kinds.setdefault((tier, page[4]), TierCard(tier)),
+                by_mode.setdefault((tier, page[5]), TierCard(tier)),
+            ):
                 card.ocr_pages += 1
                 card.ocr_located += len(page[3])
                 card.ocr_recovered += found["naive"]
@@ -486,7 +516,41 @@ def difficulty_card(
         for tier, kind in sorted(kinds)
     ]
     tiers = [cards[tier].row() for tier in sorted(cards)]
-    return Card(tiers, ocr_sample, seed, list(careful) if pages else [], levels)
+    modes = [
+        _mode_row(cards[tier], mode, by_mode.get((tier, mode))) for tier, mode in _modes(cards)
+    ]
+    return Card(tiers, ocr_sample, seed, list(careful) if pages else [], levels, modes)
+
+
+def _modes(cards: dict[str, TierCard]) -> list[tuple[str, str]]:
+    """(tier, capture mode) of every mode a tier's PDF pages have, native first, then by
+    name."""
+    return [
+        (tier, mode)
+        for tier in sorted(cards)
+        for mode in sorted(cards[tier].mode_pages, key=lambda m: (m != NATIVE, m))
+    ]
+
+
+def _mode_row(card: TierCard, mode: str, read: TierCard | None) -> dict[str, Any]:
+    """One capture mode's row: its PDF pages and image pages, its share of the tier's image
+    pages, its located values, and the readers' shares on its sampled pages (None: none
+    sampled)."""
+    images = card.mode_images.get(mode, 0)
+    return {
+        "tier": card.tier,
+        "capture_mode": mode,
+        "pdf_pages": card.mode_pages.get(mode, 0),
+        "image_pages": images,
+        "image_page_share_of_tier": (
+            round(images / card.image_pages, 4) if card.image_pages else None
+        ),
+        "located_values": card.mode_located.get(mode, 0),
+    } | (
+        _reading(read)
+        if read is not None
+        else {"ocr_pages_read": 0, "ocr_located_values": 0} | dict.fromkeys(READING_SHARES)
+    )
 
 
 def _reading(card: TierCard) -> dict[str, Any]:
@@ -534,7 +598,19 @@ SHARES = frozenset(
         "declared_no_text_layer_share",
         *READING_SHARES,
         *(f"legible_at_{dpi}_share" for dpi in DELIVERED),
+        "image_page_share_of_tier",
     }
+)
+MODE_COLUMNS: Sequence[tuple[str, str]] = (
+    ("tier", "tier"),
+    ("capture mode", "capture_mode"),
+    ("PDF pages", "pdf_pages"),
+    ("image pages", "image_pages"),
+    ("of images", "image_page_share_of_tier"),
+    ("values", "located_values"),
+    ("OCR pages", "ocr_pages_read"),
+    ("OCR values", "ocr_located_values"),
+    *((title, key) for title, key in COLUMNS if key in READING_SHARES),
 )
 LEVEL_COLUMNS: Sequence[tuple[str, str]] = (
     ("tier", "tier"),
@@ -583,7 +659,7 @@ def _aligned(columns: Sequence[tuple[str, str]], records: list[dict[str, Any]]) 
     rows = [[title for title, _ in shown]]
     rows += [[cell(key, record[key]) for _, key in shown] for record in records]
     widths = [max(len(r[i]) for r in rows) for i in range(len(shown))]
-    text_columns = {"tier", "page_kind"}
+    text_columns = {"tier", "page_kind", "capture_mode"}
     return [
         "  ".join(
             c.ljust(widths[i]) if shown[i][1] in text_columns else c.rjust(widths[i])
@@ -612,4 +688,10 @@ def render_table(card: Card) -> str:
         )
     if card.levels:
         lines += ["", "By page kind (the sampled pages):", *_aligned(LEVEL_COLUMNS, card.levels)]
+    if card.modes:
+        lines += [
+            "",
+            "By capture mode (pages and values: all of the tier's; readers: the sampled pages):",
+            *_aligned(MODE_COLUMNS if pages else MODE_COLUMNS[:6], card.modes),
+        ]
     return "\n".join(lines)

@@ -13,7 +13,8 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 import pytest
 
-from packetbench.generator.render.scan import LEVELS, Transform, _rotation_about
+from packetbench.generator.patterns.base import catalogue
+from packetbench.generator.render.scan import LEVELS, MODES, NATIVE, Transform, _rotation_about
 from tests.support import perspective
 from tests.support.ocr import needs_tesseract
 from tests.support.rendering import Render, Rendered, write
@@ -52,6 +53,20 @@ def _image(rendered: Rendered, doc_id: str, number: int) -> np.ndarray[Any, Any]
         pdf.close()
 
 
+def test_every_scan_level_belongs_to_one_capture_mode() -> None:
+    """Each level names a mode of the vocabulary, every mode has a level, and every scan
+    pattern of the catalogue scans at levels that have one (scan.mixed and scan.ocr_layer at
+    clean or moderate)."""
+    assert all(level.mode in MODES for level in LEVELS.values()), {
+        name: level.mode for name, level in LEVELS.items() if level.mode not in MODES
+    }
+    assert {level.mode for level in LEVELS.values()} == set(MODES)
+    assert NATIVE not in MODES
+    ids = {p.id for p in catalogue() if p.phase == "scan"}
+    assert {f"scan.{name}" for name in LEVELS} <= ids
+    assert ids - {f"scan.{name}" for name in LEVELS} == {"scan.mixed", "scan.ocr_layer"}
+
+
 @pytest.mark.parametrize("level", WHOLE)
 def test_a_scanned_page_is_one_image_with_no_text(render: Render, level: str) -> None:
     rendered = render("N3", 3, (DOC,), f"scan.{level}")
@@ -66,6 +81,7 @@ def test_a_scanned_page_is_one_image_with_no_text(render: Render, level: str) ->
         how = record["details"]["pages"][str(number)]
         spec = LEVELS[level]
         assert how["level"] == level and how["dpi"] == spec.dpi
+        assert how["capture_mode"] == spec.mode == record["details"]["capture_mode"]
         assert spec.min_angle <= abs(how["angle"]) <= spec.angle
     # Everything drawn is still rendered (rule 2), now readable from pixels only.
     for path, location in _locations(rendered, DOC):

@@ -41,6 +41,7 @@ def _scan(staging: Staging, level: str, mixed: bool = False) -> bool:
     look = staging.presentation
     chosen = rng.choice(("clean", "moderate")) if mixed else level
     staging.applied.details["level"] = chosen
+    staging.applied.details["capture_mode"] = _mode(chosen)
 
     def scan(pdf: PdfDocument) -> None:
         count = len(pdf.pages)
@@ -88,6 +89,14 @@ def _scan(staging: Staging, level: str, mixed: bool = False) -> bool:
     staging.after_layout(scan)
     staging.confirm(scanned)
     return True
+
+
+def _mode(level: str) -> str:
+    """The capture mode of a scan level (`render.scan.MODES`; imported when named, as the
+    scan's pixels are)."""
+    from packetbench.generator.render.scan import LEVELS
+
+    return LEVELS[level].mode
 
 
 def _fax_header(pdf: PdfDocument, staging: Staging, seed: int, count: int) -> None:

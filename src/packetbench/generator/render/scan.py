@@ -33,12 +33,30 @@ from packetbench.generator.render import damage, faxheader, projective
 Matrix = np.ndarray[Any, Any]
 
 
+# The capture modes: the ways a page reaches the underwriter as an image, the tier's vocabulary
+# (docs/tiers.md). Every level belongs to exactly one (`Level.mode`); a page drawn natively is
+# "native". The manifest names a scanned page's mode (`capture_mode`), and the difficulty card
+# slices its readings by mode.
+MODES: dict[str, str] = {
+    "office_scan": "a flatbed or feeder scan, straight or nearly, with the scanner's own faults",
+    "misfed": "fed crooked, skewed or turned by a document feeder",
+    "fax": "a fax: bilevel at fax resolution, streaks, the sending machine's header",
+    "photocopy": "a copy of a copy, reduced or two to a sheet, then scanned",
+    "low_res_scan": "stored at 120-150 dpi with heavy JPEG",
+    "phone_near": "a phone photo of the page filling the frame: tilt, uneven light",
+    "phone_far": "a phone photo from further back: the page half the frame, tilted, turned",
+    "distorted_paper": "the paper itself marked: folded, stained, punched",
+}
+NATIVE = "native"  # the capture mode of a page drawn natively (text layer kept)
+
+
 @dataclass(frozen=True)
 class Level:
     """How hard one kind of scan is: geometry ranges and degradation strengths."""
 
     name: str
     dpi: int
+    mode: str  # the capture mode the level belongs to (a key of MODES)
     angle: float  # largest rotation, degrees (either direction)
     min_angle: float = 0.0  # smallest rotation (a skewed scan is never straight)
     scale: tuple[float, float] = (1.0, 1.0)
@@ -77,10 +95,13 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "clean": Level("clean", 200, angle=0.3, shift=2.0, noise=3.0, quality=75, paper=250),
+    "clean": Level(
+        "clean", 200, mode="office_scan", angle=0.3, shift=2.0, noise=3.0, quality=75, paper=250
+    ),
     "moderate": Level(
         "moderate",
         170,
+        mode="office_scan",
         angle=1.5,
         scale=(0.98, 1.0),
         shift=6.0,
@@ -94,6 +115,7 @@ LEVELS: dict[str, Level] = {
     "skewed": Level(
         "skewed",
         180,
+        mode="misfed",
         angle=4.0,
         min_angle=2.0,
         scale=(0.96, 0.99),
@@ -107,6 +129,7 @@ LEVELS: dict[str, Level] = {
     "fax": Level(
         "fax",
         200,
+        mode="fax",
         angle=0.8,
         shift=4.0,
         noise=18.0,
@@ -119,6 +142,7 @@ LEVELS: dict[str, Level] = {
     "degraded": Level(
         "degraded",
         150,
+        mode="low_res_scan",
         angle=2.0,
         scale=(0.97, 1.0),
         shift=6.0,
@@ -132,6 +156,7 @@ LEVELS: dict[str, Level] = {
     "photo": Level(
         "photo",
         200,
+        mode="phone_near",
         angle=2.0,
         scale=(0.95, 0.98),
         shift=6.0,
@@ -150,17 +175,25 @@ LEVELS: dict[str, Level] = {
 # Out of the tier presets' draw: forced with --set patterns.scan.<level>=1.
 _BASE: dict[str, Any] = {"dpi": 200, "angle": 0.8, "shift": 4.0, "noise": 4.0, "paper": 246}
 NEW_LEVELS: dict[str, Level] = {
-    "blurred": Level("blurred", **_BASE, blur=1.4, quality=70),
-    "motion_blur": Level("motion_blur", **_BASE, motion=4, quality=70),
+    "blurred": Level("blurred", mode="office_scan", **_BASE, blur=1.4, quality=70),
+    "motion_blur": Level("motion_blur", mode="office_scan", **_BASE, motion=4, quality=70),
     # JPEG at quality 14: blocky, the type's edges ringing. At quality 8 the audit's OCR read
     # 90.8 % of the values of two N4 packets' dense schedules so scanned (their 5-point type);
     # at 12, 96.1 %; at 16, 97.7 % (9,977 values, --ocr-mode full).
     "jpeg_blocks": Level(
-        "jpeg_blocks", 150, angle=0.8, shift=4.0, noise=4.0, quality=14, paper=244
+        "jpeg_blocks",
+        150,
+        mode="low_res_scan",
+        angle=0.8,
+        shift=4.0,
+        noise=4.0,
+        quality=14,
+        paper=244,
     ),
     "photocopy_2nd": Level(
         "photocopy_2nd",
         170,
+        mode="photocopy",
         angle=1.0,
         shift=5.0,
         noise=6.0,
@@ -174,6 +207,7 @@ NEW_LEVELS: dict[str, Level] = {
     "photocopy_3rd": Level(
         "photocopy_3rd",
         150,
+        mode="photocopy",
         angle=1.5,
         shift=6.0,
         noise=8.0,
@@ -186,21 +220,30 @@ NEW_LEVELS: dict[str, Level] = {
         ink=0.8,
         blur=0.8,
     ),
-    "blurred_patch": Level("blurred_patch", **_BASE, quality=70, damage=("patch",)),
-    "roller_bar": Level("roller_bar", **_BASE, quality=70, damage=("roller",)),
-    "crease": Level("crease", **_BASE, quality=70, damage=("crease",)),
-    "coffee_ring": Level("coffee_ring", **_BASE, quality=70, damage=("coffee",)),
-    "punch_holes": Level("punch_holes", **_BASE, quality=70, damage=("punch",)),
+    "blurred_patch": Level(
+        "blurred_patch", mode="office_scan", **_BASE, quality=70, damage=("patch",)
+    ),
+    "roller_bar": Level("roller_bar", mode="office_scan", **_BASE, quality=70, damage=("roller",)),
+    "crease": Level("crease", mode="distorted_paper", **_BASE, quality=70, damage=("crease",)),
+    "coffee_ring": Level(
+        "coffee_ring", mode="distorted_paper", **_BASE, quality=70, damage=("coffee",)
+    ),
+    "punch_holes": Level(
+        "punch_holes", mode="distorted_paper", **_BASE, quality=70, damage=("punch",)
+    ),
     # Fed sideways (a quarter turn either way) or, twice as often, upside down (a stack fed
     # the wrong way up): Tesseract finds sideways lines of text on its own, never upside-down
     # ones.
-    "rotated": Level("rotated", **_BASE, quality=70, turns=(90, 180, 180, 180, 180, 270)),
+    "rotated": Level(
+        "rotated", mode="misfed", **_BASE, quality=70, turns=(90, 180, 180, 180, 180, 270)
+    ),
     # A reduced copy (a copier's "fit to page", then the copy laid crooked on the glass, half
     # the time the wrong way up): 60-70 %, turned 2.5 to 5 degrees, scanned at 240 dpi.
     # Tesseract on the whole page read 20.5 % of an N3 packet's values so copied, the audit's
     # OCR (the page turned back) 99.1 % (benchmarks/scan.py --levels reduced).
     "reduced": Level(
         "reduced",
+        mode="photocopy",
         **{**_BASE, "dpi": 240, "angle": 5.0},
         min_angle=2.5,
         scale=(0.6, 0.7),
@@ -214,6 +257,7 @@ NEW_LEVELS: dict[str, Level] = {
     "crooked": Level(
         "crooked",
         180,
+        mode="misfed",
         angle=8.0,
         min_angle=4.5,
         scale=(0.9, 0.94),
@@ -230,7 +274,17 @@ NEW_LEVELS: dict[str, Level] = {
     # dpi and quality 70 the audit's OCR read 86 % of an N4 packet's dense vehicle and driver
     # schedules (their 5-point type is 3 points on the sheet); at 300 dpi 90 %, with
     # quality 85 93 %.
-    "two_up": Level("two_up", 300, angle=0.8, shift=4.0, noise=4.0, quality=85, paper=246, up=2),
+    "two_up": Level(
+        "two_up",
+        300,
+        mode="photocopy",
+        angle=0.8,
+        shift=4.0,
+        noise=4.0,
+        quality=85,
+        paper=246,
+        up=2,
+    ),
     # A scanner's or a fax's draft mode: the page stored at 120 dpi (zooming in shows bigger
     # pixels, nothing more), slightly soft, JPEG quality 60, skewed 0.3 to 1.2 degrees. At
     # 100 dpi (blur 0.45, quality 50) the audit's OCR read 93.6 % of an N3 packet's 1,176
@@ -242,6 +296,7 @@ NEW_LEVELS: dict[str, Level] = {
     "low_res": Level(
         "low_res",
         120,
+        mode="low_res_scan",
         angle=1.2,
         min_angle=0.3,
         scale=(0.98, 1.0),
@@ -270,6 +325,7 @@ NEW_LEVELS: dict[str, Level] = {
     "phone_photo": Level(
         "phone_photo",
         160,
+        mode="phone_near",
         angle=3.0,
         scale=(0.9, 0.95),
         shift=8.0,
@@ -307,6 +363,7 @@ NEW_LEVELS["far_photo"] = replace(
     NEW_LEVELS["phone_photo"],
     name="far_photo",
     dpi=260,
+    mode="phone_far",
     angle=6.0,
     min_angle=2.0,
     scale=(0.55, 0.65),
@@ -885,9 +942,11 @@ def header_lift(
 
 
 def _record(details: dict[str, Any], level: Level, transform: Transform) -> None:
-    """What the audit needs to draw the native page clean as the scan drew it (`clean_page`)."""
+    """What the audit needs to draw the native page clean as the scan drew it (`clean_page`),
+    and the page's capture mode."""
     details.update(
         level=level.name,
+        capture_mode=level.mode,
         dpi=level.dpi,
         matrix=[float(v) for v in transform.matrix.flatten()],
     )
