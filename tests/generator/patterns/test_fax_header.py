@@ -97,7 +97,7 @@ def _scanned_with(native: bytes, seed: int, header: faxheader.FaxHeader) -> Scan
 
 
 def _verdict(quad: list[float], scanned: ScannedPage) -> Legibility:
-    """The rule on one box, as the generator applies it (`PdfDocument._judge`)."""
+    """The rule on one box, as the generator applies it (`PdfDocument._mark_legible`)."""
     assert scanned.clean is not None and scanned.pixels is not None
     assert scanned.covered is not None
     box = box_pixels(quad, DPI, 792.0, scanned.pixels.shape)

@@ -113,8 +113,9 @@ def _fax_header(pdf: PdfDocument, staging: Staging, seed: int, count: int) -> No
 
 def _struck(recorder: Recorder, staging: Staging) -> None:
     """Values the header printed over past reading everywhere they are drawn (the legibility
-    rule judged their boxes, `PdfDocument._judge`): abstention expected (docs/patterns.md rule
-    3b), recorded as the pattern's effect on the truth. A blotted value is the blot's."""
+    rule judged their boxes, `PdfDocument._mark_legible`): abstention expected
+    (docs/patterns.md rule 3b), recorded as the pattern's effect on the truth. A blotted value
+    is the blot's."""
     applied = staging.applied
     blotted = set(recorder.presentation.blotted)
     for path in recorder.illegible_paths():

@@ -356,7 +356,7 @@ NEW_LEVELS: dict[str, Level] = {
 # and at 55-65 % of the frame 55.3 / 63.3 / 98.6 % (seed 1010002: 42.2 / 66.7 / 98.4 %). At
 # 52-62 % a development N5 packet's calibration (N5-870003) found 21 of 213 boxes unread, a
 # schedule's 5-point names on the far side of the tilt: hence 55-65 %, and the audit cuts a
-# slanted box along its own line (`audit.ocr.levelled`). No focus blur (a phone's 0.3 pixel
+# slanted box along its own line (`reading.boxes.levelled`). No focus blur (a phone's 0.3 pixel
 # cost more time than anything else in the photo and changed no reading); a phone photo's
 # 32 x 16 tiles (within 0.8 px of the homography at this tilt) and its light.
 NEW_LEVELS["far_photo"] = replace(
