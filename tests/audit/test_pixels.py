@@ -179,6 +179,7 @@ def test_an_edited_truth_file_is_read_by_ocr_not_judged_by_pixels(
 
 
 @needs_tesseract
+@pytest.mark.slow
 def test_the_text_report_shows_the_pixel_reader(run_cli: Run, tmp_path: Path) -> None:
     """`audit --ocr` without --json on a packet with scans: its table has the pixel reader's
     rows and a line saying what the rule verified (it once died sorting the readers)."""
