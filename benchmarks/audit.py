@@ -56,12 +56,12 @@ from typing import Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
-from packetbench.audit import ocr
 from packetbench.audit.document import audit_document
-from packetbench.audit.files import Document, packet_folders, read_packet
-from packetbench.audit.ocr import DPI, Tesseract, render_page
-from packetbench.audit.pdftext import _BOXES, PageText, PdfText
 from packetbench.audit.run import audit_packet
+from packetbench.reading.imaging import render_page
+from packetbench.reading.pdftext import _BOXES, PageText, PdfText
+from packetbench.reading.tesseract import DPI, Tesseract, _Library
+from packetbench.truth.documents import Document, packet_folders, read_packet
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -333,9 +333,9 @@ def _measure_packet(folder: Path, floors: bool = True) -> _Row:
     found: list[list[tuple[str, ...]]] = []
     missed: list[set[tuple[str, ...]]] = []
     # The old path: every page OCRed whole, every reading a tesseract process.
-    ocr._Library.enabled = False
+    _Library.enabled = False
     full = _cpu(partial(_audit_all, documents, engine, None, found, missed))
-    ocr._Library.enabled = True
+    _Library.enabled = True
     pixel = _cpu(partial(_audit_all, documents, engine, packet.truth, found, missed, row))
     whole = render = 0.0
     if floors:

@@ -45,11 +45,11 @@ from pathlib import Path
 from typing import Any
 
 from packetbench.audit import audit_packet
-from packetbench.audit.ocr import Tesseract
 from packetbench.audit.result import PROBLEMS, AuditResult
 from packetbench.audit.sample import upper_bound
 from packetbench.generator.packet import packet_id, write_packet
 from packetbench.generator.tiers import PRESETS, resolve
+from packetbench.reading.tesseract import Tesseract
 
 TESTS_BELOW = 100_000  # the tests' seeds are all below this
 

@@ -32,7 +32,7 @@ one's, each run in a process of its own on the same seeds, old and new in turn (
 swapped every pair), each run's CPU time. Per pair the ratio new/old in packets per second
 (old seconds over new seconds), then per tier their median and geometric mean. For N1, each
 run also draws its packets' PDF pages again with reportlab alone, from their finished display
-lists (`PdfDocument._emit_pages`: the canvas calls and the save, none of the layout, truth,
+lists (`render.emit.emit_pdf`: the canvas calls and the save, none of the layout, truth,
 patterns, workbooks or disk), and the tier's whole-packet page rate is given as a share of
 that rate. Each ratio and share is given again by user CPU time alone: the system time of
 writing a packet's files (131 for N1) varies several-fold between identical runs on a
@@ -60,7 +60,7 @@ from scan import mixed, scanned_pages, throughput  # benchmarks/scan.py, beside 
 from packetbench.generator.batch import generate
 from packetbench.generator.packet import Stopwatch, build_packet
 from packetbench.generator.patterns.base import catalogue
-from packetbench.generator.render.scan import LEVELS
+from packetbench.generator.render.scan_levels import LEVELS
 from packetbench.generator.tiers import resolve
 
 DEFAULT_PACKETS = {"N1": 24, "N2": 16, "N3": 8, "N4": 4, "N5": 2}
@@ -135,27 +135,30 @@ def pattern_costs(packets: int) -> list[tuple[str, float, int]]:
 def reportlab_rate(tier: str, packets: int) -> tuple[float, float]:
     """PDF pages per CPU second (and per user CPU second) of reportlab drawing the pages of
     packets FIRST_SEED.. of `tier` again from their finished display lists (every
-    `PdfDocument._emit_pages` call a packet makes, repeated: canvas calls and save only)."""
-    from packetbench.generator.render.pdf import PdfDocument
+    `emit_pdf` call a packet's documents make, repeated: canvas calls and save only)."""
+    from unittest import mock
 
-    emit = PdfDocument._emit_pages
-    calls: list[tuple[Any, tuple[Any, ...], dict[str, Any]]] = []
+    from packetbench.generator.render import pdf
 
-    def kept(doc: Any, *args: Any, **kwargs: Any) -> bytes:
-        calls.append((doc, args, kwargs))
-        return emit(doc, *args, **kwargs)
+    # `--vs` runs this in the other checkout too: one whose PdfDocument still emits its pages
+    # itself (`PdfDocument._emit_pages(pages, ...)`) is measured there.
+    owner: Any = pdf if hasattr(pdf, "emit_pdf") else pdf.PdfDocument
+    name, at = ("emit_pdf", 2) if owner is pdf else ("_emit_pages", 1)  # where `pages` is
+    emit = getattr(owner, name)
+    calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
 
-    PdfDocument._emit_pages = kept  # type: ignore[method-assign,assignment]
-    try:
+    def kept(*args: Any, **kwargs: Any) -> bytes:
+        calls.append((args, kwargs))
+        return bytes(emit(*args, **kwargs))
+
+    with mock.patch.object(owner, name, kept):
         knobs = resolve(tier)
         for seed in range(FIRST_SEED, FIRST_SEED + packets):
             build_packet(tier, seed, knobs)
-    finally:
-        PdfDocument._emit_pages = emit  # type: ignore[method-assign]
     started, user = time.process_time(), _user()
-    for doc, args, kwargs in calls:
-        emit(doc, *args, **kwargs)
-    pages = sum(len(args[0] if args else kwargs["pages"]) for _, args, kwargs in calls)
+    for args, kwargs in calls:
+        emit(*args, **kwargs)
+    pages = sum(len(args[at] if len(args) > at else kwargs["pages"]) for args, kwargs in calls)
     return pages / (time.process_time() - started), pages / (_user() - user)
 
 

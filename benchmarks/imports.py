@@ -31,26 +31,16 @@ ROOT = Path(__file__).resolve().parent.parent
 # below it; an import of a layer above is upward. A layer is a list of module prefixes under
 # `packetbench.benchmark.` (a prefix names a module or a package); a module of the half that no
 # prefix names is in the top layer.
-# The audit (`packetbench.audit`) is a part of its own, outside the half: what it reaches of
-# the half is held to the two lowest layers (the files; truth and scoring) by
-# tests/test_layering.py.
+# Below the half sit `packetbench.truth` (packets, their files and truth) and
+# `packetbench.reading` (OCR, page imaging, the text layer); the audit (`packetbench.audit`)
+# stands beside the half on them, imports nothing of it, and is imported by the pipeline alone
+# (tests/test_layering.py).
 LAYERS: tuple[tuple[str, ...], ...] = (
-    # the files: packets, run.json, what a run was extracted from, a run folder's policy,
-    # one's own documents as a packet, schema namespaces, how a run's pages were delivered
+    # the files: run.json, what a run was extracted from, a run folder's policy, one's own
+    # documents as a packet, how a run's pages were delivered
+    ("errors", "runs", "provenance", "run_folder", "documents", "delivery"),
+    # how an answer is scored against a packet's truth; extraction records
     (
-        "errors",
-        "packets",
-        "csvread",
-        "runs",
-        "provenance",
-        "run_folder",
-        "documents",
-        "namespaces",
-        "delivery",
-    ),
-    # what a packet's truth is and how an answer is scored against it; extraction records
-    (
-        "universe",
         "selection",
         "grounding",
         "score",

@@ -19,9 +19,9 @@ from pathlib import Path
 
 from packetbench.audit import pixels
 from packetbench.audit.document import audit_document
-from packetbench.audit.files import packet_folders, read_packet
-from packetbench.audit.ocr import Tesseract
 from packetbench.audit.pixels import Agreement, wilson
+from packetbench.reading.tesseract import Tesseract
+from packetbench.truth.documents import packet_folders, read_packet
 
 
 def main(paths: list[str]) -> None:

@@ -22,8 +22,8 @@ one kind of damage at a random strength:
 
 The damaged page is written back into a copy of the document (JPEG at the level's quality, as
 the generator writes it) and every damaged box is read as the audit reads an illegible box
-(`ocr.read_boxes`: the page evened out and turned back, the box cut out alone, read two ways,
-and again sharpened).
+(`reading.strategies.read_boxes`: the page evened out and turned back, the box cut out alone, read
+two ways, and again sharpened).
 Per kind of damage and per scan level it prints: boxes the rule calls illegible and how many
 OCR read (the rule's error that makes wrong answer keys; target: under 1 in 1,000), with the
 upper end of a one-sided 95 % interval; boxes the rule calls legible near its boundary (worst
@@ -55,12 +55,14 @@ import pypdfium2 as pdfium
 from PIL import Image, ImageFilter
 
 from packetbench import legibility
-from packetbench.audit.files import packet_folders, read_packet
-from packetbench.audit.located import page_turn
-from packetbench.audit.ocr import Tesseract, read_boxes, same_text
 from packetbench.audit.pixels import PixelPage, pixel_pages
 from packetbench.audit.sample import upper_bound
-from packetbench.generator.render import damage, scan
+from packetbench.generator.render import damage, scan_levels
+from packetbench.reading.located import page_turn
+from packetbench.reading.strategies import read_boxes
+from packetbench.reading.tesseract import Tesseract
+from packetbench.reading.text import same_text
+from packetbench.truth.documents import packet_folders, read_packet
 
 KINDS = ("blot", "cover", "smear", "stain")
 
@@ -154,7 +156,7 @@ def _apart(quads: list[list[float]], quad: list[float], gap: float) -> bool:
 
 def damage_page(
     page: PixelPage,
-    level: scan.Level,
+    level: scan_levels.Level,
     fields: list[tuple[str, str, list[float]]],
     rng: random.Random,
     per_page: int,
@@ -215,7 +217,9 @@ def damage_page(
     return clean, pixels, covered, boxes
 
 
-def encoded(pixels: np.ndarray[Any, Any], level: scan.Level) -> tuple[bytes, np.ndarray[Any, Any]]:
+def encoded(
+    pixels: np.ndarray[Any, Any], level: scan_levels.Level
+) -> tuple[bytes, np.ndarray[Any, Any]]:
     """The damaged page as the generator writes it, and as a reader decodes it."""
     out = io.BytesIO()
     image = Image.fromarray(pixels)
@@ -229,7 +233,7 @@ def encoded(pixels: np.ndarray[Any, Any], level: scan.Level) -> tuple[bytes, np.
 
 
 def judge(
-    box: Box, clean: Any, scanned: Any, covered: Any, page: PixelPage, level: scan.Level
+    box: Box, clean: Any, scanned: Any, covered: Any, page: PixelPage, level: scan_levels.Level
 ) -> None:
     cut = legibility.cut(clean, scanned, box.quad, page.dpi, page.height, covered)
     glyph = legibility.quad_height(box.quad) * page.dpi / 72
@@ -268,7 +272,7 @@ def measure(folder: Path, per_page: int, seed: int) -> tuple[list[Box], float]:
         page_boxes: dict[int, list[Box]] = {}
         angles: dict[int, float] = {}
         for number, page in sorted(pages.items()):
-            level = scan.LEVELS[levels[number]]
+            level = scan_levels.LEVELS[levels[number]]
             fields = [
                 (str(entry["path"]), str(entry["rendered_as"]), loc["quad"])
                 for entry in doc.fields

@@ -25,8 +25,8 @@ each crop is cut from its page rendered at N, as `extract --input images --dpi N
 shown three times the size: the person sees what the model is sent, enlarged.
 
 `--answers FILE` (one line per number, `12: text`; a box the person cannot read is `12: ?`)
-scores a transcription against the key, as the audit compares (`ocr.same_text`: case, spacing
-and the characters OCR cannot tell apart aside), and prints how many were read.
+scores a transcription against the key, as the audit compares (`reading.text.same_text`: case,
+spacing and the characters OCR cannot tell apart aside), and prints how many were read.
 """
 
 from __future__ import annotations
@@ -45,11 +45,13 @@ import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image, ImageDraw, ImageFont
 
-from packetbench.audit.files import read_packet
-from packetbench.audit.ocr import OcrPage, render_page, same_text
 from packetbench.generator.packet import build_packet, packet_id
 from packetbench.generator.tiers import resolve
+from packetbench.reading.imaging import render_page
+from packetbench.reading.page import OcrPage
+from packetbench.reading.text import same_text
 from packetbench.resolution import legible_at
+from packetbench.truth.documents import read_packet
 
 DPI = 200  # what the person's crop is rendered at (a zoom of the file, not a new scan)
 ZOOM = 2  # shown this many times its size

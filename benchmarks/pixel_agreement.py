@@ -5,7 +5,7 @@
 Every PDF location on a scanned page of the packets (legible or not, checkboxes and pieces of
 split values aside) is a candidate; a seeded sample of `--boxes` of them is judged by the rule
 (`legibility.judge`, through `audit.pixels.PixelPage.judge_box`, the document rebuilt from its
-seed as the audit rebuilds it) and read by OCR box by box (`audit.ocr.read_boxes`: the page
+seed as the audit rebuilds it) and read by OCR box by box (`reading.strategies.read_boxes`: the page
 prepared as for whole-page OCR, the box cut out and read as a line and as sparse text, as the
 full audit reads a box again). Agreement: intact and read, or damaged and not read; undecided
 boxes are counted apart (OCR settles them in the audit). Per level and overall, with 95 %
@@ -34,11 +34,13 @@ import pypdfium2 as pdfium
 
 from packetbench.audit import pixels
 from packetbench.audit.document import audit_document
-from packetbench.audit.files import PacketFiles, packet_folders, read_packet
-from packetbench.audit.located import page_turn
-from packetbench.audit.ocr import Tesseract, read_boxes, same_text
 from packetbench.audit.pixels import Agreement, pixel_pages, wilson
 from packetbench.legibility import INTACT_VERDICT, UNDECIDED_VERDICT
+from packetbench.reading.located import page_turn
+from packetbench.reading.strategies import read_boxes
+from packetbench.reading.tesseract import Tesseract
+from packetbench.reading.text import same_text
+from packetbench.truth.documents import PacketDocuments, packet_folders, read_packet
 
 
 def table(per_level: dict[str, Agreement], started: float) -> None:
@@ -153,7 +155,7 @@ def main() -> None:
         table(per_level, started)
 
 
-def as_audit(packets: list[PacketFiles], engine: Tesseract, started: float) -> None:
+def as_audit(packets: list[PacketDocuments], engine: Tesseract, started: float) -> None:
     """The audit's own calibration on every scanned page of `packets`, per level."""
     pixels.SAMPLE = 1  # every scanned page is in the calibration sample
     per_level: dict[str, Agreement] = {}

@@ -34,11 +34,13 @@ import pypdfium2 as pdfium
 from PIL import Image, ImageDraw, ImageFont
 
 from packetbench import resolution
-from packetbench.audit import ppocr
-from packetbench.audit.files import packet_folders, read_packet
-from packetbench.audit.located import page_turn
-from packetbench.audit.ocr import Tesseract, read_boxes, same_text, second_boxes
 from packetbench.audit.rungs import READ_AT, DeliveredPdf
+from packetbench.reading import ppocr
+from packetbench.reading.located import page_turn
+from packetbench.reading.strategies import read_boxes, second_boxes
+from packetbench.reading.tesseract import Tesseract
+from packetbench.reading.text import same_text
+from packetbench.truth.documents import packet_folders, read_packet
 
 
 def _pdf_locations(folder: Path) -> list[tuple[Any, dict[str, Any], dict[str, Any], str]]:

@@ -26,8 +26,8 @@ from packetbench.generator.batch import generate
 TIMER = textwrap.dedent("""
     import gc, sys, time
     from pathlib import Path
-    from packetbench.benchmark import universe
-    from packetbench.benchmark.packets import find_packets
+    from packetbench.truth import universe
+    from packetbench.truth.packets import find_packets
     from packetbench.benchmark.score.scorer import score_run
     run, packets = Path(sys.argv[1]), Path(sys.argv[2])
     started = time.perf_counter()

@@ -1,12 +1,13 @@
-"""The dependency direction of docs/design.md §2: the generator half never imports the benchmark
-half, the audit or the command line; the audit (`packetbench.audit`, a part of its own) never
-reaches the extraction side of the benchmark half or the command line; `core`, what both halves
-share, imports neither half nor the audit; and provider SDKs are imported only by the provider
-that uses them."""
+"""The dependency direction of docs/design.md §2 (core -> truth, reading -> audit, generator,
+benchmark -> cli): the generator never imports the benchmark, the audit or the command line;
+the audit imports nothing of the benchmark, and of the rest only the pipeline imports the
+audit; truth and reading import none of the layers above them; `core` imports nothing of
+packetbench but itself; and provider SDKs are imported only by the provider that uses them."""
 
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 from tests.support.paths import ROOT
@@ -15,8 +16,10 @@ from tests.test_imports import _checker
 PACKAGE = ROOT / "src" / "packetbench"
 
 
-def _imports(path: Path) -> set[str]:
-    """Every module `path` imports, at any depth (a function-level import counts too)."""
+@cache
+def _imports(path: Path) -> frozenset[str]:
+    """Every module `path` imports, at any depth (a function-level import counts too); each
+    module is parsed once for all the rules."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -24,19 +27,7 @@ def _imports(path: Path) -> set[str]:
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.add(node.module)
-    return found
-
-
-def _imported_names(path: Path) -> set[str]:
-    """Every module or name `path` imports, dotted in full (`from a import b` is `a.b`)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found |= {f"{node.module}.{alias.name}" for alias in node.names}
-    return found
+    return frozenset(found)
 
 
 def _modules(folder: Path) -> list[Path]:
@@ -64,42 +55,31 @@ def test_generator_never_imports_the_benchmark_the_audit_or_the_cli() -> None:
     assert offenders == []
 
 
-# What the audit may import of the benchmark half: how a packet and its truth are read (the
-# packet folders, CSV reading, schema namespaces, the universe, value normalization and truth
-# validation), never what extracts, scores a run or reports on it.
-AUDIT_READS = (
-    "packetbench.benchmark.packets",
-    "packetbench.benchmark.csvread",
-    "packetbench.benchmark.namespaces",
-    "packetbench.benchmark.universe",
-    "packetbench.benchmark.score.normalize",
-    "packetbench.benchmark.score.validate",
-)
-
-
-def test_the_audit_imports_no_extraction_side_and_no_cli() -> None:
-    """The audit checks a packet's rendered files against its truth: it imports of the
-    benchmark half only what reads a packet (`AUDIT_READS`), and nothing of the command line
-    or the integrations."""
+def test_the_audit_imports_no_benchmark_and_no_cli() -> None:
+    """The audit checks a packet's rendered files against its truth with what `truth` and
+    `reading` give it: every import counted (inside functions and for type checking too)."""
     modules = _modules(PACKAGE / "audit")
     assert len(modules) > 20
-    offenders = [
-        (str(m.relative_to(ROOT)), name)
-        for m in modules
-        for name in _imported_names(m)
-        if name.startswith(("packetbench.cli", "packetbench.integrations"))
-        or (
-            name.startswith("packetbench.benchmark")
-            and not any(name == r or name.startswith(r + ".") for r in AUDIT_READS)
-        )
-    ]
+    above = ("packetbench.benchmark", "packetbench.cli", "packetbench.integrations")
+    offenders = [(str(m), n) for m in modules for n in _imports(m) if n.startswith(above)]
     assert offenders == []
 
 
-def test_nothing_the_audit_imports_reaches_the_extraction_side() -> None:
-    """Followed through every import that runs (inside functions too), the audit reaches only
-    the benchmark half's two lowest layers (the files; truth and scoring: benchmarks/imports.py
-    LAYERS), never what answers, extracts, or reads a run, nor the command line."""
+def test_only_the_pipeline_imports_the_audit() -> None:
+    """Below the command line, the pipeline (the top of the benchmark) alone runs the audit:
+    what else reads pages or truth takes it from `reading` and `truth`."""
+    importers = sorted(
+        str(m.relative_to(PACKAGE))
+        for m in _modules(PACKAGE)
+        if m.relative_to(PACKAGE).parts[0] not in ("audit", "cli")
+        and any(name.startswith("packetbench.audit") for name in _imports(m))
+    )
+    assert importers == ["benchmark/pipeline.py"]
+
+
+def test_nothing_the_audit_imports_reaches_the_benchmark() -> None:
+    """Followed through every import that runs (inside functions too), the audit reaches
+    nothing of the benchmark, the command line or the integrations."""
     checker = _checker()
     graph = checker.build(ROOT / "src")
     audit = sorted(m for m in graph.modules if m.split(".")[:2] == ["packetbench", "audit"])
@@ -110,16 +90,37 @@ def test_nothing_the_audit_imports_reaches_the_extraction_side() -> None:
             if target not in reached:
                 reached.add(target)
                 todo.append(target)
+    assert {"packetbench.truth.packets", "packetbench.reading.tesseract"} <= reached
     offenders = sorted(
         m
         for m in reached
-        if m.startswith(("packetbench.cli", "packetbench.integrations"))
-        or (checker.layer(m) is not None and checker.layer(m) > 1)
+        if m.startswith(("packetbench.benchmark", "packetbench.cli", "packetbench.integrations"))
     )
     assert offenders == []
 
 
-def test_core_imports_neither_half() -> None:
+def test_truth_and_reading_import_nothing_above_them() -> None:
+    """`truth` and `reading` sit below the audit, the generator and the benchmark, reading
+    beside truth (it takes value normalisation from it, never the other way). Truth's
+    namespaces read the generator's document types, the models a schema scores against, when
+    first asked: that one import is the exception."""
+    above = ("audit", "benchmark", "cli", "integrations", "generator")
+    rules = {
+        "truth": tuple(f"packetbench.{part}" for part in (*above, "reading")),
+        "reading": tuple(f"packetbench.{part}" for part in above),
+    }
+    offenders = [
+        (str(m.relative_to(ROOT)), name)
+        for part, forbidden in rules.items()
+        for m in _modules(PACKAGE / part)
+        for name in _imports(m)
+        if name.startswith(forbidden) and name != "packetbench.generator.doctypes.base"
+    ]
+    assert len(_modules(PACKAGE / "truth")) > 6 and len(_modules(PACKAGE / "reading")) > 6
+    assert offenders == []
+
+
+def test_core_imports_nothing_above_it() -> None:
     modules = _modules(PACKAGE / "core")
     assert len(modules) > 10
     offenders = [
@@ -131,6 +132,8 @@ def test_core_imports_neither_half() -> None:
                 "packetbench.generator",
                 "packetbench.benchmark",
                 "packetbench.audit",
+                "packetbench.truth",
+                "packetbench.reading",
                 "packetbench.cli",
                 "packetbench.integrations",
                 "packetbench.legibility",

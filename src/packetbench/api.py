@@ -18,11 +18,11 @@ from __future__ import annotations
 from os import PathLike
 from pathlib import Path
 
-from packetbench.benchmark.packets import DocInfo, Packet, PacketFiles, find_packets
-from packetbench.benchmark.packets import load_packet as _load_packet
 from packetbench.benchmark.results.query import RunSet, open_runs
 from packetbench.benchmark.runs import RunInfo
 from packetbench.benchmark.runs import read_run as _read_run
+from packetbench.truth.packets import DocInfo, Packet, PacketFiles, find_packets
+from packetbench.truth.packets import load_packet as _load_packet
 
 __all__ = [
     "DocInfo",

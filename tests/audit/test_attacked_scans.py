@@ -1,7 +1,7 @@
 """Two pixel-mode cases that used to send a scanned page to whole-page OCR: a scan with an
 OCR text layer (its hidden text is shown absent by pixels: the page draws nothing but its
 image, `pixels.image_alone`), and a watermark drawn corner to corner (read along its own
-line, `ocr.read_lines`, not on the page read whole)."""
+line, `reading.strategies.read_lines`, not on the page read whole)."""
 
 from __future__ import annotations
 
@@ -19,9 +19,10 @@ from PIL import Image, ImageDraw
 
 from packetbench.audit import audit_packet, pixels
 from packetbench.audit.drawn import drawn_text
-from packetbench.audit.files import read_packet
-from packetbench.audit.ocr import Tesseract, read_lines
 from packetbench.audit.pixels import PixelPage, image_alone, pixel_pages, sampled
+from packetbench.reading.strategies import read_lines
+from packetbench.reading.tesseract import Tesseract
+from packetbench.truth.documents import read_packet
 from tests.support.audit import Run, audit_json, findings
 from tests.support.ocr import needs_tesseract
 

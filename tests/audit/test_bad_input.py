@@ -52,7 +52,7 @@ BREAKAGES: dict[str, tuple[Callable[[Path], object], list[str]]] = {
     ),
     "document truth without truth": (
         lambda p: edit_json(p / "document_truth_acord_125.json", lambda d: d.pop("truth")),
-        ["document_truth_acord_125.json: no truth object"],
+        ["document_truth_acord_125.json: not a document_truth file (truth: Field required)"],
     ),
     "malformed location": (
         lambda p: edit_json(
@@ -91,7 +91,7 @@ def test_a_folder_that_is_no_packet(run_cli: Run, tmp_path: Path) -> None:
         ),
         (
             lambda p: edit_json(p / "rendered_universe_sov_pdf.json", lambda d: d.pop("strings")),
-            "rendered_universe_sov_pdf.json: no strings list",
+            "rendered_universe_sov_pdf.json: not a rendered_universe file (strings: Field",
         ),
         (
             lambda p: edit_json(p / "manifest_sov_pdf.json", lambda d: d.update(format="docx")),
@@ -104,7 +104,7 @@ def test_a_folder_that_is_no_packet(run_cli: Run, tmp_path: Path) -> None:
                     patterns_applied=[{"id": "scan.fax", "phase": "scan", "pages_affected": "all"}]
                 ),
             ),
-            "manifest_sov_pdf.json: pattern 'scan.fax' has pages_affected that is not a list",
+            "manifest_sov_pdf.json: not a manifest file (patterns_applied.0.pages_affected: ",
         ),
     ],
 )

@@ -10,7 +10,7 @@ import pytest
 
 from packetbench.audit import audit_packets
 from packetbench.audit.result import OCR_RECALL_MIN, PacketAudit
-from packetbench.benchmark.universe import build
+from packetbench.truth.universe import build
 from tests.support.audit import Run
 from tests.support.ocr import needs_tesseract
 from tests.support.paths import PACKETS, canonical_documents

@@ -7,8 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from packetbench.audit import audit_packet, ppocr
-from packetbench.audit.ocr import Tesseract
+from packetbench.audit import audit_packet
+from packetbench.reading import ppocr
+from packetbench.reading.tesseract import Tesseract
 from tests.support.ocr import needs_tesseract
 
 # A child process fills its heap with 2 KB blocks (past pymalloc, so the C allocator's),

@@ -16,7 +16,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from packetbench.audit import audit_packets
-from packetbench.audit.pdftext import PdfText
+from packetbench.reading.pdftext import PdfText
 from tests.support.audit import Run, audit_json, edit_json, findings
 from tests.support.ocr import needs_tesseract
 
@@ -176,7 +176,7 @@ def test_a_scan_level_fails_when_its_recall_is_surely_below_the_minimum(
 def test_ocr_text_is_compared_with_what_tesseract_cannot_tell_apart_folded(
     read: str, expected: str, same: bool
 ) -> None:
-    from packetbench.audit.ocr import same_text
+    from packetbench.reading.text import same_text
 
     assert same_text(read, expected) is same
 
@@ -186,7 +186,10 @@ def test_a_hidden_misreading_read_only_where_ocr_misread_a_shown_value_is_explai
     image the same wrong way. Explained only while every place OCR reads it is such a box."""
     from collections import Counter
 
-    from packetbench.audit.ocr import OcrPage, Word, folded, misread_everywhere
+    from packetbench.audit.matching import misread_everywhere
+    from packetbench.reading.page import OcrPage
+    from packetbench.reading.tesseract import Word
+    from packetbench.reading.text import folded
 
     words = [
         Word("TOTAL", 10, 10, 60, 20),
@@ -206,7 +209,8 @@ def test_a_hidden_misreading_read_only_where_ocr_misread_a_shown_value_is_explai
 def test_hidden_text_is_looked_for_as_whole_words() -> None:
     """ "$8,001" folds to "8 001": found as those words or merged into one word, never
     inside a longer number (the loose merged-words rule of visible strings)."""
-    from packetbench.audit.ocr import OcrPage, Word
+    from packetbench.reading.page import OcrPage
+    from packetbench.reading.tesseract import Word
 
     def page(*texts: str) -> OcrPage:
         return OcrPage(
@@ -227,7 +231,8 @@ def test_hidden_text_is_never_the_last_pieces_of_a_longer_word() -> None:
     "800"; the page shows "52,800" in the same row (a building's area), which folds to
     "52 800". That "800" is no word on the page: it neither shows the hidden text nor counts
     as a sighting of it. Seen as a word, or as the whole of a grouped number, it is."""
-    from packetbench.audit.ocr import OcrPage, Word
+    from packetbench.reading.page import OcrPage
+    from packetbench.reading.tesseract import Word
 
     def page(*texts: str) -> OcrPage:
         return OcrPage(
@@ -251,7 +256,9 @@ def test_hidden_text_the_page_also_shows_is_counted_not_seen() -> None:
     a value that itself begins "Preventive maintenance ...". OCR reads "Preventive" once, as
     often as the page shows it in its own right: no sighting of the hidden text. Read once
     more than that, it is one."""
-    from packetbench.audit.ocr import OcrPage, Word, shown_elsewhere
+    from packetbench.audit.matching import shown_elsewhere
+    from packetbench.reading.page import OcrPage
+    from packetbench.reading.tesseract import Word
 
     shown = ["Preventive maintenance every 10,000 miles at the company shop.", "52,800"]
     assert shown_elsewhere("Preventive", shown) == 1
@@ -278,7 +285,8 @@ def test_hidden_text_is_looked_for_within_one_phrase() -> None:
     """A hidden "2.15" folds to "2 15": a "2" ending one table row and a "15" starting the
     next, or two cells a column apart, are not it; "2.15" or "2" "15" a word space apart
     are (pixel words of a 300 dpi page, 20 px high)."""
-    from packetbench.audit.ocr import OcrPage, Word
+    from packetbench.reading.page import OcrPage
+    from packetbench.reading.tesseract import Word
 
     def page(*words: tuple[str, float, float]) -> OcrPage:
         return OcrPage(
@@ -299,7 +307,7 @@ def test_a_hidden_confusion_of_a_shown_word_is_counted_not_seen() -> None:
     for the "limit" its page shows, and tesseract read the image's "limit" as "lirnit" too.
     One OCR confusion of a word the page shows (`attack.CONFUSIONS`) proves nothing about the
     hidden word, once per such word; a sighting beyond that is one."""
-    from packetbench.audit.ocr import confusable_shown
+    from packetbench.audit.matching import confusable_shown
 
     shown = ["the per occurrence limit applies", "no limit on defence", "Harbor Lane"]
     assert confusable_shown("lirnit", shown) == 2  # rn for m, in each "limit"

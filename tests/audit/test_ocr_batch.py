@@ -1,5 +1,6 @@
-"""The fast path's OCR (audit.ocr): many images in one tesseract process, and boxes
-read on their own without the page read whole, exactly as the full audit reads them again."""
+"""The fast path's OCR (reading.tesseract, reading.strategies): many images in one tesseract
+process, and boxes read on their own without the page read whole, exactly as the full audit reads
+them again."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from packetbench.audit.ocr import Tesseract, read_boxes, read_pages
+from packetbench.reading.strategies import read_boxes, read_pages
+from packetbench.reading.tesseract import Tesseract
 from tests.support.audit import Run
 from tests.support.ocr import needs_tesseract
 from tests.support.paths import PACKETS
@@ -88,7 +90,7 @@ def _scanned_values(
     """A scanned document of `packet` (its file, `count` located values of page 1 with their
     quads, the page's turn), scanned at a level other than `besides`: the canonical N5
     packet scans nearly every PDF, most as phone photos."""
-    from packetbench.audit.located import page_turn
+    from packetbench.reading.located import page_turn
 
     for manifest_file in sorted(packet.glob("manifest_*.json")):
         manifest = json.loads(manifest_file.read_text())
@@ -118,17 +120,12 @@ def _scanned_values(
 @needs_tesseract
 @pytest.mark.slow
 def test_the_library_reads_exactly_as_the_command_does() -> None:
-    """Small images are read by libtesseract in this process (`ocr._Library`): its TSV must be
-    the command's, byte for byte, on real scanned crops, sheets of boxes and bands, in every
+    """Small images are read by libtesseract in this process (`reading.tesseract._Library`): its TSV
+    must be the command's, byte for byte, on real scanned crops, sheets of boxes and bands, in every
     page segmentation mode the audit uses."""
-    from packetbench.audit.ocr import (
-        PSM,
-        READINGS,
-        BoxReader,
-        _Library,
-        _pgm,
-        cut_boxes,
-    )
+    from packetbench.reading.boxes import BoxReader
+    from packetbench.reading.strategies import cut_boxes
+    from packetbench.reading.tesseract import PSM, READINGS, _Library, _pgm
 
     library = _Library.get()
     assert library is not None, "libtesseract did not load beside the tesseract command"
@@ -155,7 +152,7 @@ def test_a_band_reads_its_values_and_nothing_far_from_them() -> None:
     """`read_bands` reads a scanned page only in bands around the regions asked: the values in
     them are found as a page read whole finds them, and a value drawn far from every band
     is not read at all."""
-    from packetbench.audit.ocr import read_bands
+    from packetbench.reading.strategies import read_bands
 
     # A page the whole-page reading reads (not a phone photo from further back, nor a second
     # photocopy's thickened type, whose values the audit finds box by box).
@@ -187,7 +184,7 @@ def test_a_value_wrapped_on_two_lines_reads_line_by_line() -> None:
     """A box holding a value wrapped on two lines (a long name in a narrow cell) is read as
     drawn, the first line's words before the second's, in each way of reading that finds its
     words; ordering the words by their left edges alone interleaves the lines."""
-    from packetbench.audit.ocr import read_crops
+    from packetbench.reading.boxes import read_crops
 
     picture = Image.new("L", (520, 150), 255)
     draw = ImageDraw.Draw(picture)
@@ -201,9 +198,11 @@ def test_a_value_wrapped_on_two_lines_reads_line_by_line() -> None:
 @needs_tesseract
 def test_blurred_small_type_is_read_sharpened() -> None:
     """5-point type out of focus (a `blurred` scan's driver schedule), which a person reads
-    and tesseract mostly does not, is read once the crop is sharpened (`ocr.sharpened`): the
-    reading a box no other reading found its value in gets last."""
-    from packetbench.audit.ocr import read_crops, same_text, sharpened
+    and tesseract mostly does not, is read once the crop is sharpened (`reading.imaging.sharpened`):
+    the reading a box no other reading found its value in gets last."""
+    from packetbench.reading.boxes import read_crops
+    from packetbench.reading.imaging import sharpened
+    from packetbench.reading.text import same_text
 
     words = ["Padilla", "Blankenship", "V22569019", "Christopher", "09/15/2022", "Williams"]
     words += ["Regular", "Kenneth"]
@@ -234,7 +233,7 @@ def test_a_red_stamp_drops_out_of_a_drawn_page(tmp_path: Path) -> None:
     from reportlab.lib.colors import Color
     from reportlab.pdfgen import canvas
 
-    from packetbench.audit.ocr import same_text
+    from packetbench.reading.text import same_text
 
     buffer = io.BytesIO()
     page = canvas.Canvas(buffer, pagesize=(612, 792))

@@ -13,9 +13,9 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageDraw
 
-from packetbench.audit.files import read_packet
 from packetbench.audit.pixels import calibration_candidates, calibration_pages
 from packetbench.legibility import INTACT_VERDICT, Judgement, box_pixels
+from packetbench.truth.documents import read_packet
 from tests.support.audit import Run, audit_json, edit_json, findings
 from tests.support.ocr import needs_tesseract
 
@@ -179,6 +179,7 @@ def test_an_edited_truth_file_is_read_by_ocr_not_judged_by_pixels(
 
 
 @needs_tesseract
+@pytest.mark.slow
 def test_the_text_report_shows_the_pixel_reader(run_cli: Run, tmp_path: Path) -> None:
     """`audit --ocr` without --json on a packet with scans: its table has the pixel reader's
     rows and a line saying what the rule verified (it once died sorting the readers)."""
@@ -237,10 +238,10 @@ def test_a_wrong_pixel_rule_is_caught_by_its_calibration(
 
     from packetbench import legibility
     from packetbench.audit import audit_packet, pixels
-    from packetbench.audit.ocr import Tesseract
     from packetbench.audit.result import NOT_VERIFIED, PASSED, AuditResult
     from packetbench.generator.packet import build_packet
     from packetbench.generator.tiers import resolve
+    from packetbench.reading.tesseract import Tesseract
     from tests.support.rendering import Rendered, write
 
     knobs = resolve("N3", {"documents": DOCS.split(","), "patterns.only": ("scan.skewed",)})

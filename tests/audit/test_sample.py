@@ -21,10 +21,10 @@ from packetbench.audit.sample import (
     parse_sample,
     upper_bound,
 )
-from packetbench.benchmark.packets import Packet
 from packetbench.core.errors import UsageError
 from packetbench.generator.packet import build_packet, packet_id
 from packetbench.generator.tiers import resolve
+from packetbench.truth.packets import Packet
 from tests.support.audit import Run, edit_json
 
 CORPUS = 8

@@ -7,12 +7,12 @@ from __future__ import annotations
 import inspect
 
 from packetbench.audit.document import CELL_SOURCES, audit_document
-from packetbench.audit.files import FORMATS, read_packet
 from packetbench.audit.sources.base import SourceAuditor
 from packetbench.audit.sources.csvfile import CsvAuditor
 from packetbench.audit.sources.scanned import ScannedPageAuditor
 from packetbench.audit.sources.textlayer import TextLayerAuditor
 from packetbench.audit.sources.workbook import WorkbookAuditor
+from packetbench.truth.documents import FORMATS, read_packet
 from tests.support.paths import PACKETS
 
 

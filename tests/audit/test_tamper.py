@@ -12,10 +12,10 @@ import openpyxl
 import pytest
 
 from packetbench.audit import audit_packets
-from packetbench.audit.files import read_packet
 from packetbench.audit.leaks import audit_hidden
 from packetbench.audit.result import DocumentAudit, Finding
-from packetbench.benchmark.universe import Universe
+from packetbench.truth.documents import read_packet
+from packetbench.truth.universe import Universe
 from tests.support.audit import Run, audit_json, edit_json, findings
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from packetbench.audit import audit_packets
-from packetbench.audit.located import page_turn
 from packetbench.generator.packet import write_packet
 from packetbench.generator.tiers import resolve
+from packetbench.reading.located import page_turn
 from tests.support.ocr import needs_tesseract
 
 

@@ -1437,6 +1437,13 @@ def _cases() -> list[Case]:
     ):
         add("patterns", "bad option", label, ("patterns", *flags), needle, needs=())
 
+    # providers ----------------------------------------------------------------------------
+    for label, flags, needle in (
+        ("unknown option", ("--colour",), "--colour"),
+        ("an argument it takes none of", ("openai",), "openai"),
+    ):
+        add("providers", "bad option", label, ("providers", *flags), needle, needs=())
+
     # run ----------------------------------------------------------------------------------
     run = ("run", "--tiers", "N1", "--jobs", "1")
     add(
@@ -2350,7 +2357,8 @@ def _check(case: Case, w: Path) -> None:
     assert _tree(w) == before  # not one byte changed, created or removed
 
 
-READS_NO_FILES = {"patterns"}  # prints the catalogue: options are all it can get wrong
+# They print a catalogue (patterns, providers): options are all they can get wrong.
+READS_NO_FILES = {"patterns", "providers"}
 
 
 def test_the_suite_covers_every_command_and_kind() -> None:

@@ -134,8 +134,8 @@ def test_cli_prints_the_card_and_its_json(run_cli: RunCli, packets: Path) -> Non
 def test_illegible_values_are_counted_apart_and_not_read(tmp_path: Path) -> None:
     """A value damaged past reading (overlay.blot) is counted per packet, and its location is
     not one of the located values the naive OCR is asked to recover."""
-    from packetbench.audit.files import read_packet
     from packetbench.benchmark.difficulty import _located
+    from packetbench.truth.documents import read_packet
     from tests.support.paths import cli_path
 
     subprocess.run(

@@ -12,8 +12,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from packetbench.audit.ocr import OcrPage, Tesseract, same_text
 from packetbench.benchmark import readers
+from packetbench.reading.page import OcrPage
+from packetbench.reading.tesseract import Tesseract
+from packetbench.reading.text import same_text
 from tests.support.ocr import needs_tesseract
 from tests.support.rendering import gray_page
 
@@ -131,8 +133,8 @@ def test_ppocr_puts_each_character_in_the_box_it_is_drawn_in() -> None:
 
 
 def test_ppocr_that_does_not_import_is_one_usage_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    from packetbench.audit import ppocr
     from packetbench.core.errors import UsageError
+    from packetbench.reading import ppocr
 
     monkeypatch.setattr(ppocr, "available", lambda: False)
     with pytest.raises(UsageError, match=r"^--readers ppocr needs PP-OCR \(rapidocr-onnxruntime\)"):

@@ -78,7 +78,7 @@ def test_run_and_extract_show_their_options_in_panels_by_concern(run_cli: Cli) -
                 "Packets",
                 "Audit",
                 "Model",
-                "Your own program (--provider command)",
+                "Your own system (--provider command, http)",
                 "Simulator (--provider sim)",
                 "Which documents",
                 "What is asked for",
@@ -94,7 +94,7 @@ def test_run_and_extract_show_their_options_in_panels_by_concern(run_cli: Cli) -
                 "Options",
                 "Packets",
                 "Model",
-                "Your own program (--provider command)",
+                "Your own system (--provider command, http)",
                 "Simulator (--provider sim)",
                 "Which documents",
                 "What is asked for",
@@ -179,3 +179,25 @@ def test_a_shared_option_speaks_only_of_its_own_command(run_cli: Cli) -> None:
     text = " ".join(run_cli("extract", "--help", env=WIDE).stdout.split())
     assert "The packets to extract: a packet folder, or a folder of packets." in text
     assert "verify, score, view" not in text
+
+
+def test_a_description_wraps_to_the_terminal_not_to_the_source(run_cli: Cli) -> None:
+    """A command's description, written wrapped in its docstring, is reflowed to the terminal:
+    at 80 columns no line of `report --help`'s description stops short of the width while its
+    paragraph goes on (the source's line breaks at 92 columns used to leave a line of one or
+    two words after each), and a block kept as written (gate's rules, click's no-rewrap mark)
+    keeps its lines."""
+    result = run_cli("report", "--help", env=NARROW)
+    assert result.returncode == 0, result.stderr
+    text = result.stdout.split("╭")[0]
+    paragraphs = [
+        [line for line in p.splitlines() if line.strip()] for p in re.split(r"\n\s*\n", text)
+    ]
+    described = [lines for lines in paragraphs if len(lines) > 1 and "Usage:" not in str(lines)]
+    assert described, text
+    for lines in described:
+        for line in lines[:-1]:  # every line but a paragraph's last is filled
+            assert len(line.rstrip()) > 60, lines
+    gate = run_cli("gate", "--help", env=NARROW).stdout
+    assert re.search(r"^\s*\[\[rule\]\]\s*$", gate, re.M), gate
+    assert re.search(r"^\s*max = 0\.03 ", gate, re.M), gate

@@ -42,7 +42,7 @@ PACKET = (
 @pytest.fixture(scope="module")
 def bench(tmp_path_factory: pytest.TempPathFactory, run_cli: Cli) -> Path:
     from packetbench.benchmark.harness import inputs
-    from packetbench.benchmark.packets import find_packets
+    from packetbench.truth.packets import find_packets
 
     folder = tmp_path_factory.mktemp("offline") / "bench"
     made = run_cli(*PACKET, "--out", str(folder))

@@ -8,7 +8,8 @@ import pytest
 from packetbench.core.leaves import DocModel, Money, Str, Text
 from packetbench.generator.errors import LayoutError
 from packetbench.generator.render.layout import Flow, Lit
-from packetbench.generator.render.pdf import MARGIN, PdfDocument
+from packetbench.generator.render.metrics import MARGIN
+from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.prose import BREAK, fact, parse
 from packetbench.generator.render.recorder import Recorder
 

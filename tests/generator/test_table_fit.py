@@ -9,10 +9,12 @@ import pypdfium2 as pdfium
 from pydantic import Field
 
 from packetbench.core.leaves import DocModel, Money, Str
-from packetbench.generator.render.layout import Column, Flow
-from packetbench.generator.render.pdf import MARGIN, PdfDocument
+from packetbench.generator.render.layout import Flow
+from packetbench.generator.render.metrics import MARGIN
+from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
-from packetbench.generator.render.table import Detail, Table, TableLook, Totals
+from packetbench.generator.render.table import Table
+from packetbench.generator.render.table_look import Column, Detail, TableLook, Totals
 
 PAYMENTS = (
     ("05/22/2024", "Expense", "$512.46"),

@@ -278,9 +278,9 @@ def test_the_metric_aggregates_as_score_does(
     """The scorer's per-document counts, pooled by the metric, are the rates `score` writes,
     on a simulated run that gets values wrong, invents and omits them (the stub's answers are
     all correct, so its rates cannot tell a wrong pooling from a right one)."""
-    from packetbench.benchmark.packets import find_packets
     from packetbench.benchmark.records import read_record, record_path
     from packetbench.integrations.inspect.scores import rates, score
+    from packetbench.truth.packets import find_packets
 
     run = tmp_path / "sim"
     made = run_cli(

@@ -16,9 +16,9 @@ from typing import Any
 
 import openpyxl
 
-from packetbench.audit.pdftext import PdfText
-from packetbench.benchmark.csvread import read_csv
 from packetbench.generator.render.cells import cell_text
+from packetbench.reading.pdftext import PdfText
+from packetbench.truth.csvread import read_csv
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def check_document(packet: Path, doc_id: str) -> tuple[int, list[Mismatch]]:
     bad: list[Mismatch] = []
     if manifest["format"] == "pdf":
         # pdfium's char boxes, read once per page; lettering drawn over the page at display
-        # size (watermarks, stamps) is not part of any value (audit.pdftext).
+        # size (watermarks, stamps) is not part of any value (reading.pdftext).
         pieces: dict[str, dict[int, str]] = {}
         with PdfText(file) as pdf:
             by_page: dict[int, list[tuple[dict[str, Any], dict[str, Any]]]] = {}

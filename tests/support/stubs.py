@@ -4,14 +4,38 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from packetbench.benchmark.records import read_record
+
+if TYPE_CHECKING:
+    from packetbench.benchmark.harness.stub import StubServer
 
 KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", "gemini": "GEMINI_API_KEY"}
 
 
 APIS = tuple(KEYS)
+
+
+def extract_args(
+    server: StubServer, packets: Path, run: Path, *extra: str, api: str = "openai"
+) -> list[str]:
+    """The words of `packetbench extract` against a stub server: the provider `api`, its
+    stub model and the server's address, the packets and the run folder, then `extra`."""
+    return [
+        "extract",
+        "--provider",
+        api,
+        "--model",
+        "stub-model",
+        "--base-url",
+        server.base_url,
+        "--packets",
+        str(packets),
+        "--out",
+        str(run),
+        *extra,
+    ]
 
 
 def documents(packets: Path) -> int:

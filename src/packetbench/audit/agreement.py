@@ -13,9 +13,9 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from packetbench.benchmark.score import normalize
 from packetbench.core import codes
 from packetbench.generator.render.sheetlook import EXCEL_EPOCH
+from packetbench.truth import normalize
 
 _CODE_LISTS = tuple(code_list.name for code_list in codes.ALL)
 

@@ -1,4 +1,4 @@
-"""CSV cells read back with the shared CSV reader (`benchmark.csvread`: encoding, delimiter
+"""CSV cells read back with the shared CSV reader (`truth.csvread`: encoding, delimiter
 and header found as a person opening the file finds them): a field's `rendered_as` is its
 cell text exactly, rows counted from the header (row 0)."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from packetbench.benchmark.csvread import read_csv
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput
+from packetbench.truth.csvread import read_csv
 
 
 class CsvCells:

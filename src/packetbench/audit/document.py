@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from packetbench.audit.files import Document
-from packetbench.audit.ocr import Tesseract
 from packetbench.audit.result import DocumentAudit
 from packetbench.audit.rungs import check_rungs
 from packetbench.audit.sources.base import DocumentState, Pages
@@ -22,6 +20,8 @@ from packetbench.audit.sources.csvfile import CsvAuditor
 from packetbench.audit.sources.pdf import PageHook, PdfPages
 from packetbench.audit.sources.workbook import WorkbookAuditor
 from packetbench.audit.truth import check_truth
+from packetbench.reading.tesseract import Tesseract
+from packetbench.truth.documents import Document
 
 __all__ = ["PageHook", "audit_document"]
 

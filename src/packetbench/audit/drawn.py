@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from packetbench.audit.pdftext import PageText
 from packetbench.core.text import folded
+from packetbench.reading.pdftext import PageText
 
 Box = list[float]  # [x0, y0, x1, y1], PDF points, origin bottom-left
 

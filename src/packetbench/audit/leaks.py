@@ -1,6 +1,6 @@
 """The universe audit: nothing enters the universe that a reader of the pages cannot see.
 
-The universe (benchmark.universe, shared with the scorer) must never hold coordinates, hashes, file
+The universe (truth.universe, shared with the scorer) must never hold coordinates, hashes, file
 names, seeds or versions, nor hidden text (docs/design.md §4). This module lists those forbidden
 values for a packet and compares them with the universe it builds: strings by exact normalized form,
 numbers only for non-integral coordinates (small integers are real values too often).
@@ -19,7 +19,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from packetbench.audit.files import TRUTH_KINDS, PacketFiles
 from packetbench.audit.result import (
     HIDDEN_LEAK,
     LEAK,
@@ -27,8 +26,9 @@ from packetbench.audit.result import (
     DocumentAudit,
     Finding,
 )
-from packetbench.benchmark.score import normalize
-from packetbench.benchmark.universe import Universe
+from packetbench.truth import normalize
+from packetbench.truth.documents import TRUTH_KINDS, PacketDocuments
+from packetbench.truth.universe import Universe
 
 MAX_SOURCES = 5  # sources listed per coincidence
 
@@ -47,7 +47,7 @@ def _number_text(value: float | int) -> str:
     return repr(value)
 
 
-def forbidden_values(packet: PacketFiles) -> Forbidden:
+def forbidden_values(packet: PacketDocuments) -> Forbidden:
     """Hashes, file names, doc ids, packet id, seed, versions and layout coordinates."""
     strings: dict[str, str] = {}
     numbers: dict[float, str] = {}
@@ -120,7 +120,7 @@ def _state(index: int, unconfirmed: set[int], unchecked: set[int]) -> str:
 
 
 def _sources(
-    packet: PacketFiles, audits: dict[str, DocumentAudit]
+    packet: PacketDocuments, audits: dict[str, DocumentAudit]
 ) -> Iterator[tuple[Any, Callable[[], _Source]]]:
     """(value, a maker of its `_Source`) for every universe value of the packet; the source
     itself is only built for the few values that match a forbidden one."""
@@ -156,7 +156,10 @@ def _sources(
 
 
 def audit_leaks(
-    packet: PacketFiles, universe: Universe, audits: dict[str, DocumentAudit], forbidden: Forbidden
+    packet: PacketDocuments,
+    universe: Universe,
+    audits: dict[str, DocumentAudit],
+    forbidden: Forbidden,
 ) -> tuple[list[Finding], list[Coincidence]]:
     """Leaks (forbidden values from unconfirmed sources) and coincidences (confirmed ones)."""
     whole: dict[str, str] = {}  # normalized form -> what it is
@@ -238,7 +241,7 @@ def audit_leaks(
 
 
 def audit_hidden(
-    packet: PacketFiles, universe: Universe, audits: dict[str, DocumentAudit]
+    packet: PacketDocuments, universe: Universe, audits: dict[str, DocumentAudit]
 ) -> list[Finding]:
     """Hidden text must stay out of the universe unless the page also shows it visibly."""
     visible: set[str] = set()

@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from packetbench import __version__
-from packetbench.audit.files import TRUTH_KINDS, Document
 from packetbench.core import ids, safe_read
 from packetbench.resolution import Verdict
+from packetbench.truth.documents import TRUTH_KINDS, Document
 
 if TYPE_CHECKING:
     from packetbench.generator.packet import Rebuilt

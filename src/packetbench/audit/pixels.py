@@ -29,9 +29,7 @@ from typing import Any
 import numpy as np
 
 from packetbench.audit.drawn import DrawnText, drawn_text
-from packetbench.audit.files import Document
 from packetbench.audit.native import rebuilt
-from packetbench.audit.ocr import MARGIN as OCR_MARGIN
 from packetbench.legibility import (
     DAMAGED_VERDICT,
     INTACT_VERDICT,
@@ -44,6 +42,8 @@ from packetbench.legibility import (
     line_frame,
     occlusion,
 )
+from packetbench.reading.tesseract import MARGIN as OCR_MARGIN
+from packetbench.truth.documents import Document
 
 Pixels = np.ndarray[Any, Any]
 
@@ -464,7 +464,7 @@ class PixelPage:
     def string_quads(self, text: str) -> list[list[float]]:
         """Where the native page draws `text` (`DrawnText.find`), moved onto the scanned
         page: a quad per place."""
-        from packetbench.generator.render.scan import Transform
+        from packetbench.generator.render.scan_draw import Transform
 
         places = self._places.get(text)
         if places is None:
@@ -494,7 +494,7 @@ class PixelPage:
     def string_line(self, text: str) -> list[float] | None:
         """The rectangle along the line of the first place the native page draws `text`
         (`DrawnText.line`), moved onto the scanned page: a quad, None when it is not drawn."""
-        from packetbench.generator.render.scan import Transform
+        from packetbench.generator.render.scan_draw import Transform
 
         line = self.drawn.line(text) if self.drawn is not None else None
         if line is None:
@@ -514,7 +514,7 @@ class PixelPage:
             printed = [quad for drawn, quad in self.printed if drawn == text]
             # Printed over the scan: no clean side to compare, read where it was printed,
             # inside its cell: the cell is white around the text, and the margin OCR reads
-            # around a box (`ocr.MARGIN`) would take in the cut page ink beside it.
+            # around a box (`reading.tesseract.MARGIN`) would take in the cut page ink beside it.
             return (
                 (UNDECIDED_VERDICT, _shrunk(printed[0], OCR_MARGIN))
                 if printed
@@ -550,7 +550,7 @@ def pixel_pages(
 ) -> tuple[dict[int, PixelPage], str]:
     """Every scanned page of `doc` that can be judged by pixels (page -> PixelPage), and why
     none can ("" when they can, or the document has no scanned page)."""
-    from packetbench.generator.render import scan
+    from packetbench.generator.render import scan, scan_levels
 
     details = scan_details(doc)
     if not details:
@@ -570,7 +570,7 @@ def pixel_pages(
     source = scan.open_pdf(again.native)
     try:
         for page, how in sorted(details.items()):
-            level = scan.LEVELS.get(how["level"])
+            level = scan_levels.LEVELS.get(how["level"])
             if level is None or level.dpi != how["dpi"] or not 1 <= page <= len(source):
                 continue
             native_page = source[page - 1]

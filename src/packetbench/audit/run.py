@@ -5,11 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from packetbench.audit import ppocr
 from packetbench.audit.document import PageHook, audit_document
-from packetbench.audit.files import read_packet
 from packetbench.audit.leaks import audit_hidden, audit_leaks, forbidden_values
-from packetbench.audit.ocr import Tesseract
 from packetbench.audit.pixels import calibration_candidates, calibration_pages
 from packetbench.audit.result import (
     INTEGRITY,
@@ -21,10 +18,13 @@ from packetbench.audit.result import (
     recall_findings,
 )
 from packetbench.audit.sample import ALL, DEFAULT_SEED, SampleSize, bounds, corpus, draw
-from packetbench.benchmark import universe
 from packetbench.core import heap
 from packetbench.core.errors import UsageError
 from packetbench.core.executors import Executor
+from packetbench.reading import ppocr
+from packetbench.reading.tesseract import Tesseract
+from packetbench.truth import universe
+from packetbench.truth.documents import read_packet
 
 OCR_MODES = ("pixel", "full")  # how `--ocr` reads scanned pages (see `audit_packet`)
 

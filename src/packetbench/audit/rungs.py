@@ -17,8 +17,12 @@ from typing import Any
 import numpy as np
 
 from packetbench import resolution
-from packetbench.audit.files import Document
 from packetbench.audit.result import RESOLUTION, Finding
+from packetbench.reading.boxes import read_crops
+from packetbench.reading.strategies import Crops, cut_boxes, second_boxes
+from packetbench.reading.tesseract import DPI
+from packetbench.reading.text import same_text
+from packetbench.truth.documents import Document
 
 
 def recorded(doc: Document) -> bool:
@@ -31,9 +35,9 @@ def recorded(doc: Document) -> bool:
 
 
 def _level(name: str | None) -> Any:
-    from packetbench.generator.render import scan
+    from packetbench.generator.render import scan_levels
 
-    return scan.LEVELS.get(name or "")
+    return scan_levels.LEVELS.get(name or "")
 
 
 def bound(location: dict[str, Any], level: Any) -> int:
@@ -287,8 +291,6 @@ def read_at_rungs(
     the page turned back by `angle` as its box readings are. Per rung: (legible there and
     read, legible and unread, below it and read, below it and unread)."""
     import random
-
-    from packetbench.audit.ocr import DPI, Crops, cut_boxes, read_crops, same_text, second_boxes
 
     boxes = [
         (str(entry["rendered_as"]), location)

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.packets import Packet, find_packets
 from packetbench.core.errors import UsageError
+from packetbench.truth.packets import Packet, find_packets
 
 CONFIDENCE = 0.95
 DEFAULT_SEED = 0

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from packetbench.audit.files import Document
 from packetbench.audit.result import INTEGRITY, Finding
-from packetbench.benchmark import namespaces
-from packetbench.benchmark.score.validate import problem
 from packetbench.core.errors import BadInput
+from packetbench.truth import namespaces
+from packetbench.truth.documents import Document
+from packetbench.truth.validate import problem
 
 
 def _leaves(data: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:

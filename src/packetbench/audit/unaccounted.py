@@ -37,32 +37,19 @@ audit holds them to their claims.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
-from packetbench.audit.files import Document
+from packetbench.reading.text import PUNCTUATION, layer_folded, layer_text
+from packetbench.truth.documents import Document
 
 # Patterns whose text layer repeats the page's drawn text (an OCR layer over an image, or an
 # invisible OCR layer over native text): each drawn text may be there twice.
 OCR_LAYERS = frozenset({"scan.ocr_layer", "textlayer.invisible_ocr"})
 # Patterns whose text layer says something else than the glyphs on purpose.
 GARBLED = frozenset({"textlayer.cmap_scramble", "textlayer.cmap_gaps"})
-_PUNCTUATION = ",;:()[]\"'.-–—/|*•·_"
 _WORD = re.compile(r"[^\W_]+")
 SHOWN = 8  # pieces named per finding
-
-
-def _nfkc(text: object) -> str:
-    """NFKC (a ligature reads as its letters), and the hyphen pdfium reports as U+FFFE where a
-    line's words were set apart by position instead of spaces read as a hyphen."""
-    return unicodedata.normalize("NFKC", str(text)).replace("\ufffe", "-")
-
-
-def folded(text: object) -> str:
-    """`text` as the character reading compares it: `_nfkc`, no whitespace, without the
-    punctuation at its ends (what joins it to its neighbours on the page)."""
-    return "".join(_nfkc(text).split()).strip(_PUNCTUATION)
 
 
 def pages_of(doc: Document, ids: Iterable[str]) -> set[int]:
@@ -112,7 +99,7 @@ def accounted(doc: Document) -> tuple[dict[int, Counter[str]], dict[int, set[str
 def words(text: str) -> list[str]:
     """The words of `text` as the word reading compares them: runs of letters and digits, so
     punctuation never joins a value to its neighbour ("2-story" is "2" and "story")."""
-    return _WORD.findall(_nfkc(text))
+    return _WORD.findall(layer_text(text))
 
 
 def declared_cells(doc: Document) -> dict[int, set[str]]:
@@ -196,7 +183,7 @@ def _fold_with_bounds(text: str) -> tuple[str, set[int], set[int]]:
     """The page's text without whitespace; the positions in it where whitespace was (and both
     ends); and the positions where a word may begin or end: those, and either side of
     punctuation (an accounted text is compared without the punctuation at its ends)."""
-    parts = _nfkc(text).split()
+    parts = layer_text(text).split()
     spaces, position = {0}, 0
     for part in parts:
         position += len(part)
@@ -204,7 +191,7 @@ def _fold_with_bounds(text: str) -> tuple[str, set[int], set[int]]:
     page = "".join(parts)
     bounds = set(spaces)
     for index, char in enumerate(page):
-        if char in _PUNCTUATION:
+        if char in PUNCTUATION:
             bounds.update((index, index + 1))
     return page, spaces, bounds
 
@@ -214,11 +201,11 @@ def _by_characters(page_text: str, drawn: Counter[str], hidden: set[str]) -> Cou
     used = bytearray(len(page))
     wanted: dict[str, int] = {}  # folded text -> occurrences it accounts for (-1: any number)
     for text, count in drawn.items():
-        if folded(text):
-            wanted[folded(text)] = wanted.get(folded(text), 0) + count
+        if layer_folded(text):
+            wanted[layer_folded(text)] = wanted.get(layer_folded(text), 0) + count
     for text in hidden:
-        if folded(text):
-            wanted[folded(text)] = -1
+        if layer_folded(text):
+            wanted[layer_folded(text)] = -1
     order = sorted(wanted, key=lambda t: (-len(t), t))
     # Occurrences that begin and end where the page has whitespace first (a cell's "3" is
     # its own word, not the end of "13"), then anywhere (prose: "2" of "2-story").
@@ -240,7 +227,7 @@ def _by_characters(page_text: str, drawn: Counter[str], hidden: set[str]) -> Cou
     piece: list[str] = []
     for index, char in enumerate(page + " "):
         if index in spaces or index == len(page) or used[index]:
-            word = "".join(piece).strip(_PUNCTUATION)
+            word = "".join(piece).strip(PUNCTUATION)
             if any(c.isalnum() for c in word):
                 pieces[word] += 1
             piece = []

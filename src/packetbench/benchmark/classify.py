@@ -40,13 +40,13 @@ from packetbench.benchmark.harness.redact import Redactor
 from packetbench.benchmark.harness.retry import RetryPolicy
 from packetbench.benchmark.harness.worklist import schema_hash
 from packetbench.benchmark.origins import Origins
-from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers import pricing
 from packetbench.benchmark.providers.api import ApiProvider, ProviderStopped
 from packetbench.core import safe_read, stopping
 from packetbench.core.errors import BadInput
 from packetbench.core.packet_files import read_json
 from packetbench.core.resources import resource_dir
+from packetbench.truth.packets import DocInfo, Packet
 
 SCHEMA_NAME = "document_type"
 BY_CLASSIFIER = "classifier"

@@ -73,7 +73,9 @@ class ModelOptions:
     pricing: Path | None = None
     sampling: dict[str, float | int] = field(default_factory=dict)  # temperature, top_p, seed
     command: str | None = None  # provider command: the program's template (--command)
-    system_version: str | None = None  # provider command: its version (--system-version)
+    system_version: str | None = None  # command, http: the system's version (--system-version)
+    url: str | None = None  # provider http: where each document is POSTed (--url)
+    headers: tuple[str, ...] = ()  # provider http: "Name: value" sent with each (--header)
 
     def settings(self) -> dict[str, Any]:
         """The options `Provider.from_options` reads of these."""
@@ -90,6 +92,8 @@ class ModelOptions:
             "sampling": dict(self.sampling),
             "command": self.command,
             "system_version": self.system_version,
+            "url": self.url,
+            "headers": list(self.headers),
         }
 
 
@@ -150,13 +154,16 @@ class ExtractionConfig:
         """UsageError for a value no run can take, before anything is read or written."""
         check_repeats(self.repeats)
         self.provider_class()  # an unknown provider: UsageError naming the known ones
-        if self.provider != "command":
-            for given, option in (
-                (self.api.command, "--command"),
-                (self.api.system_version, "--system-version"),
-            ):
-                if given is not None:
-                    raise UsageError(f"{option} goes with --provider command")
+        for given, option, providers in (
+            (self.api.command, "--command", ("command",)),
+            (self.api.system_version, "--system-version", ("command", "http")),
+            (self.api.url, "--url", ("http",)),
+            (self.api.headers or None, "--header", ("http",)),
+        ):
+            if given is not None and self.provider not in providers:
+                raise UsageError(
+                    f"{option} goes with --provider {' or --provider '.join(providers)}"
+                )
         poll = self.poll_interval_s
         if not math.isfinite(poll) or poll <= 0:
             raise UsageError(f"--poll-interval must be a positive number of seconds (got {poll})")

@@ -33,22 +33,20 @@ from typing import Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
-from packetbench.audit import ppocr
-from packetbench.audit.files import Document, packet_folders, read_packet
-from packetbench.audit.located import page_turn
-from packetbench.audit.ocr import (
-    DPI,
-    OcrPage,
-    Tesseract,
-    read_pages,
-    render_page,
-    same_text,
-)
-from packetbench.audit.pdftext import PdfText
-from packetbench.benchmark.score import normalize
+from packetbench.benchmark import readers
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput, UsageError
+from packetbench.reading import ppocr
+from packetbench.reading.imaging import render_page
+from packetbench.reading.located import page_turn
+from packetbench.reading.page import OcrPage
+from packetbench.reading.pdftext import PdfText
+from packetbench.reading.strategies import read_pages
+from packetbench.reading.tesseract import DPI, Tesseract
+from packetbench.reading.text import same_text
 from packetbench.resolution import legible_at
+from packetbench.truth import normalize
+from packetbench.truth.documents import Document, packet_folders, read_packet
 
 # Cross-document variants: the same fact stated differently by two current documents; and a
 # form whose signature and handwritten date contradict its typed signer and date.
@@ -69,7 +67,7 @@ Located = tuple[list[float], str, bool]  # box or quad, rendered_as, declared te
 # "native" (drawn, text layer kept), or "image, no record" (an image page no manifest explains);
 # and its capture mode: the scan's (`capture_mode` in the manifest), or the same two words.
 Page = tuple[str, Path, int, list[Located], str, str]
-NATIVE = "native"  # a PDF page drawn natively (the generator's `render.scan.NATIVE`)
+NATIVE = "native"  # a PDF page drawn natively (the generator's `render.scan_levels.NATIVE`)
 NO_RECORD = "image, no record"
 # The readers of a sampled page. naive and restored are always read; the careful readers
 # (benchmark.readers) at the resolutions a model is sent pages (96 and 110 dpi, about a
@@ -309,8 +307,6 @@ _ENGINES: dict[str, Any] = {}  # one of each engine per process (a worker's, or 
 
 def _engine(name: str) -> Any:
     """This process's `name` engine: tesseract, careful or ppocr (`benchmark.readers`)."""
-    from packetbench.benchmark import readers
-
     if name not in _ENGINES:
         tesseract = _ENGINES.setdefault("tesseract", Tesseract())
         if name == "careful":
@@ -370,7 +366,7 @@ def _restored(pdf: Any, path: Path, number: int, here: list[Located], engine: Te
     """How many of a page's located values the audit's OCR reads (`audit --ocr --ocr-mode
     full`): the paper evened out and the page turned back by the direction its boxes run (any
     page whose boxes are quads: a scan), rules removed, read whole, and each value it missed
-    in its box read again from the box alone, then sharpened (`ocr.sharpened`)."""
+    in its box read again from the box alone, then sharpened (`reading.imaging.sharpened`)."""
     angles = {number: page_turn([(0, region, (0, 1), False) for region, _, _ in here])}
     if not any(len(region) == 8 for region, _, _ in here):
         angles = {}  # a native page: read as it is, rules removed

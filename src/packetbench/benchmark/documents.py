@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.packets import DocInfo, Packet, find_packets
 from packetbench.benchmark.runs import RUN_FILE, PacketEntry, RunInfo, is_run, read_run
 from packetbench.core import ids
 from packetbench.core.errors import BadInput, UsageError
+from packetbench.truth.packets import DocInfo, Packet, find_packets
 
 SUFFIXES = {".pdf": "pdf", ".xlsx": "xlsx", ".csv": "csv"}
 TIER = "own"  # the tier slice of one's own documents

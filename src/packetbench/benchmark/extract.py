@@ -16,7 +16,6 @@ from pathlib import Path
 from packetbench import __version__
 from packetbench.benchmark import provenance
 from packetbench.benchmark.config import HarnessOptions
-from packetbench.benchmark.packets import Packet, find_packets
 from packetbench.benchmark.providers import batch_providers, listed
 from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.providers.base import Provider
@@ -33,6 +32,7 @@ from packetbench.core.errors import UsageError
 from packetbench.core.locking import hold
 from packetbench.core.versions import versions
 from packetbench.generator.schema_files import all_schemas, schema_bytes
+from packetbench.truth.packets import Packet, find_packets
 
 # What must not change for `--resume` to continue a simulated run (its documents aside).
 SIM_FINGERPRINT = ("provider", "model", "parameters", "selection")

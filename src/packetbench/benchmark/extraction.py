@@ -15,11 +15,11 @@ from packetbench.benchmark.config import ExtractionConfig
 from packetbench.benchmark.extract import extract
 from packetbench.benchmark.harness.session import DryRun, dry_run
 from packetbench.benchmark.own_extract import OwnSummary, extract_documents
-from packetbench.benchmark.packets import find_packets
 from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.repeats import RepeatsSummary, extract_repeats
 from packetbench.benchmark.run_folder import ExtractSummary
 from packetbench.core.errors import UsageError
+from packetbench.truth.packets import find_packets
 
 
 def extract_run(

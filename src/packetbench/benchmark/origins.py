@@ -13,12 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.packets import DocInfo, Packet, find_packets
 from packetbench.benchmark.providers.base import Provider
 from packetbench.benchmark.records import ExtractionRecord
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput
 from packetbench.core.packet_files import read_manifest
+from packetbench.truth.packets import DocInfo, Packet, find_packets
 
 
 class Origins:

@@ -22,13 +22,13 @@ from packetbench.benchmark.config import HarnessOptions
 from packetbench.benchmark.documents import packet_of, previous_packet
 from packetbench.benchmark.extract import _extract
 from packetbench.benchmark.origins import Origins, OriginSim
-from packetbench.benchmark.packets import Packet
 from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.providers.base import Provider
 from packetbench.benchmark.run_folder import ExtractSummary, check_run_folder
 from packetbench.benchmark.runs import is_run
 from packetbench.core.errors import UsageError
 from packetbench.core.locking import hold
+from packetbench.truth.packets import Packet
 
 CLASSIFY_DIR = "classify"
 

@@ -385,7 +385,7 @@ def _run(options: Options, listener: Listener, runner: Any) -> Outcome:
     _timed("audit", listener, outcome, len(folders), audit)
     if not outcome.audit_ok:
         return outcome
-    from packetbench.benchmark.packets import find_packets
+    from packetbench.truth.packets import find_packets
 
     chosen = config.selection.apply(find_packets(packets), str(packets))
     documents = sum(len(packet.documents) for packet in chosen)

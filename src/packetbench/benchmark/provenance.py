@@ -15,12 +15,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.runs import RUN_FILE, PacketEntry, RunInfo
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput
 from packetbench.core.known import Known
 from packetbench.core.packet_files import read_manifest
+from packetbench.truth.packets import DocInfo, Packet
 
 TRUTH_KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")
 HASHED = ("file", *TRUTH_KINDS)

@@ -28,8 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from packetbench.audit import ppocr
-from packetbench.audit.ocr import Tesseract, Word, flattened
+from packetbench.reading import ppocr
+from packetbench.reading.imaging import flattened
+from packetbench.reading.tesseract import Tesseract, Word
 
 Matrix = np.ndarray[Any, Any]
 TARGET_DPI = 300  # the careful reader enlarges a page given at less than this
@@ -178,7 +179,7 @@ class CarefulTesseract:
 
 
 class PpOcr:
-    """PP-OCRv4 (`audit.ppocr`, the audit's second reader) on a whole page. Its lines are cut
+    """PP-OCRv4 (`reading.ppocr`, the audit's second reader) on a whole page. Its lines are cut
     into characters spread evenly along the line, so the audit's box rule can take the
     characters inside a value's box; `tokens` keeps each line's space-separated pieces for
     the whole-word rule anywhere on the page."""

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from packetbench.benchmark import provenance
-from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.runs import REPEATS_FOLDER, RUN_FILE, RunInfo, is_run, read_run
 from packetbench.core.errors import BadInput, UsageError
 from packetbench.core.locking import LOCK_NAME
+from packetbench.truth.packets import DocInfo, Packet
 
 LEDGER = "sim_injections.json"  # the simulator's ledger of what it injected
 BATCH_LOG = "batches.json"  # the provider batches an API run submitted (--batch)

@@ -12,9 +12,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from packetbench.benchmark.packets import Packet
 from packetbench.core.codes import TIERS
 from packetbench.core.errors import UsageError
+from packetbench.truth.packets import Packet
 
 
 def _names(text: str | None, option: str) -> tuple[str, ...]:

@@ -135,11 +135,18 @@ def _stopped(code: int) -> None:
 
 
 def _write_refused(error: OSError) -> None:
-    """A write the machine refused (a full disk, a closed pipe) anywhere: one line, exit 1.
-    Standard output is let go first, so the interpreter's own flush at exit is silent."""
+    """A write the machine refused (a full disk, a closed file) anywhere: one line, exit 1.
+    Standard output is let go first, so the interpreter's own flush at exit is silent.
+
+    A reader that left standard output early (`packetbench sql ... | head -3`) is no error
+    to report: the reader has what it wanted. The command ends silently with the status of a
+    process SIGPIPE killed (141), as the shell's own tools do, so `set -o pipefail` still
+    sees that the output was cut."""
     with contextlib.suppress(OSError, ValueError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+    if error.errno == errno.EPIPE and not error.filename:
+        sys.exit(128 + signal.SIGPIPE)
     where = error.filename or "standard output"
     reason = error.strerror or type(error).__name__
     typer.echo(f"packetbench: error: {where}: cannot write ({reason})", err=True)

@@ -3,14 +3,31 @@
 Typer's help labels every flag with its Python type (``--force <bool>``, ``--help <bool>``),
 though a flag takes no value, and writes a required argument in braces (``{run}``) where
 click and every other command line write it bare (``RUN``). Both are fixed here once, for
-every command, rather than with a metavar on each of them.
+every command, rather than with a metavar on each of them. It also keeps a docstring's line
+breaks after its first paragraph, so a description wrapped at the source's width breaks again
+wherever the terminal is narrower; paragraphs are reflowed to the terminal here instead.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from typer import rich_utils
 from typer.core import TyperArgument, TyperOption
+
+# A line that starts an item of a list (`- `, `* `, `1. `) keeps its own line when reflowed.
+_ITEM = re.compile(r"\n(?=\s*(?:[-*]|\d+\.)\s)")
+
+
+def reflowed(paragraph: str) -> str:
+    """One paragraph of a command's description as the terminal should wrap it: the source's
+    line breaks become spaces, except before a list item; a paragraph that opens with click's
+    no-rewrap mark (``\\b``) is kept as written."""
+    if paragraph.startswith("\b"):
+        return paragraph
+    items = _ITEM.split(paragraph)
+    return "\n".join(" ".join(item.split()) for item in items)
 
 
 def plain_help() -> None:
@@ -25,5 +42,10 @@ def plain_help() -> None:
         name = self.display_name_raw if self.required else f"[{self.display_name_raw}]"
         return name + ("..." if self.nargs != 1 else "")
 
+    def fix_linebreaks(paragraphs: list[str], markup_mode: Any) -> str:
+        del markup_mode
+        return "\n\n".join(reflowed(paragraph) for paragraph in paragraphs)
+
+    rich_utils._fix_linebreaks = fix_linebreaks
     TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
     TyperArgument._usage_display_name = usage_name  # type: ignore[method-assign]

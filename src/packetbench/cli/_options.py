@@ -39,7 +39,7 @@ def finite(value: float | None) -> float | None:
 PACKETS = "Packets"
 MODEL = "Model"
 SIMULATOR = "Simulator (--provider sim)"
-COMMAND = "Your own program (--provider command)"
+COMMAND = "Your own system (--provider command, http)"
 DOCUMENTS = "Which documents"
 ASKED = "What is asked for"
 REQUESTS = "Requests"
@@ -149,9 +149,26 @@ Command = Annotated[
 SystemVersion = Annotated[
     str | None,
     typer.Option(
-        help="command: the program's version, which keys the response cache (default: the "
-        "first line printed by the --command words before the first placeholder, plus "
-        "--version).",
+        help="command, http: your system's version, which keys the response cache (default: "
+        "what the --command words before the first placeholder print given --version; what "
+        "the service answers to GET URL/version).",
+        rich_help_panel=COMMAND,
+    ),
+]
+Url = Annotated[
+    str | None,
+    typer.Option(
+        help="http: the URL each document is POSTed to (multipart: the file, its schema, its "
+        "type and ids), answered with one JSON object.",
+        rich_help_panel=COMMAND,
+    ),
+]
+Header = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--header",
+        help='http: a header sent with each request, "Name: value" (repeatable; run.json '
+        "records its name only).",
         rich_help_panel=COMMAND,
     ),
 ]
@@ -227,7 +244,7 @@ Temperature = Annotated[
     float | None,
     typer.Option(
         callback=finite,
-        help="API providers that take it: sampling temperature.",
+        help="Model APIs that take it: sampling temperature.",
         rich_help_panel=REQUESTS,
     ),
 ]
@@ -235,14 +252,14 @@ TopP = Annotated[
     float | None,
     typer.Option(
         callback=finite,
-        help="API providers that take it: nucleus sampling top_p.",
+        help="Model APIs that take it: nucleus sampling top_p.",
         rich_help_panel=REQUESTS,
     ),
 ]
 SamplingSeed = Annotated[
     int | None,
     typer.Option(
-        help="API providers that take it: the seed the model samples with.",
+        help="Model APIs that take it: the seed the model samples with.",
         rich_help_panel=REQUESTS,
     ),
 ]
@@ -272,7 +289,7 @@ Batch = Annotated[
     bool,
     typer.Option(
         "--batch",
-        help="Send the requests through the provider's batch API (the API providers that have "
+        help="Send the requests through the provider's batch API (the model APIs that have "
         "one): half the price, answers within 24 h; --resume polls the batches a stopped run "
         "submitted.",
         rich_help_panel=BATCH,
@@ -387,6 +404,8 @@ def model_options(
     delivered_dpi: int | None = None,
     command: str | None = None,
     system_version: str | None = None,
+    url: str | None = None,
+    header: list[str] | None = None,
 ) -> ModelOptions:
     """The model options as the command line gave them."""
     from packetbench.benchmark.config import ModelOptions, sampling_given
@@ -410,6 +429,8 @@ def model_options(
         sampling=sampling_given(temperature, top_p, sampling_seed),
         command=command,
         system_version=system_version,
+        url=url,
+        headers=tuple(header or ()),
     )
 
 

@@ -18,7 +18,7 @@ OTHER = "Other commands"
 TASKS: dict[str, tuple[str, ...]] = {
     START: ("run",),
     "Make packets": ("generate", "patterns", "audit", "difficulty", "corpus"),
-    "Run a model": ("extract", "stub", "audit-tokens", "import"),
+    "Run a model": ("extract", "providers", "stub", "audit-tokens", "import"),
     "Score and read results": (
         "score",
         "report",

@@ -13,8 +13,8 @@ BY_USER = ("--schema", "--schema-map")  # how a document's type was given, not c
 
 if TYPE_CHECKING:
     from packetbench.benchmark.harness.session import DryRun
-    from packetbench.benchmark.packets import Packet
     from packetbench.benchmark.run_folder import ExtractSummary
+    from packetbench.truth.packets import Packet
 
 
 def extract(
@@ -66,6 +66,8 @@ def extract(
     base_url: _o.BaseUrl = None,
     command: _o.Command = None,
     system_version: _o.SystemVersion = None,
+    url: _o.Url = None,
+    header: _o.Header = None,
     profile: _o.Profile = "typical",
     sim_seed: _o.SimSeed = 0,
     sim_calibration: _o.SimCalibration = 0.8,
@@ -106,6 +108,7 @@ def extract(
     import sys
 
     from packetbench.benchmark import extraction
+    from packetbench.benchmark.providers import PROVIDERS
     from packetbench.benchmark.repeats import RepeatsSummary
     from packetbench.core.errors import UsageError
 
@@ -132,6 +135,8 @@ def extract(
             delivered_dpi=delivered_dpi,
             command=command,
             system_version=system_version,
+            url=url,
+            header=header,
         ),
         cite=cite,
         confidence=confidence,
@@ -178,6 +183,12 @@ def extract(
     who = provider if simulator else f"{provider} {model or ''} (reasoning {reasoning})"
     if provider == "command":
         who = f"command {command!r}"
+    elif provider == "http":
+        from packetbench.benchmark.providers.http import shown_url
+
+        who = f"http {shown_url(url or '')}"
+    elif provider not in PROVIDERS:
+        who = f"{provider} (a plug-in provider)"
     summary: ExtractSummary | RepeatsSummary
     if documents is not None:
         own = extraction.extract_own(
@@ -283,11 +294,14 @@ def _this_run(summary: ExtractSummary) -> str:
 
 def estimate_line(plan: DryRun, provider: str) -> str:
     """The dry run's line: documents, tokens and dollars (`run --dry-run` prints it too)."""
-    if provider == "command":  # a program of one's own: no prompt, no tokens to count
+    from packetbench.benchmark.providers import api_providers
+
+    if provider not in api_providers():  # a system of one's own: no prompt, no tokens to count
+        how = "run through" if provider != "http" else "sent to"
         return (
-            f"dry run: {plan.requested:,} of {plan.documents:,} documents would be run through "
-            f"{plan.model}; a program reports its own cost (packetbench-usage), so there is "
-            "nothing to estimate"
+            f"dry run: {plan.requested:,} of {plan.documents:,} documents would be {how} "
+            f"{plan.model}; your system reports its own cost, so there is nothing to "
+            "estimate"
         )
     head = (
         f"dry run: {plan.requested:,} of {plan.documents:,} documents would be sent to "

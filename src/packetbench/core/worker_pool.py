@@ -60,6 +60,16 @@ def _on_stop(signum: int, frame: object) -> None:
     os._exit(STOPPED_EXIT)
 
 
+def _stop_in_a_finalizer(unraisable: Any) -> None:
+    """A worker's `sys.unraisablehook`. A SIGTERM that lands while the task runs a finalizer
+    (an object's `__del__`, a weakref callback) raises `_Stopped` where Python cannot
+    propagate it: it would print "Exception ignored in ..." with a traceback and go on with
+    the task. The stop was asked for, so the worker exits as a stopped worker does."""
+    if isinstance(unraisable.exc_value, _Stopped):
+        os._exit(STOPPED_EXIT)
+    sys.__unraisablehook__(unraisable)
+
+
 def _run_task(function: Any, /, *args: Any, **kwargs: Any) -> Any:
     """Run one task of the pool in a worker; exit once SIGTERM has unwound it."""
     global _in_task
@@ -100,6 +110,7 @@ def _die_with_parent(owner: int, method: str) -> None:
     stops the pool, and no worker prints a KeyboardInterrupt traceback of its own)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_stop)
+    sys.unraisablehook = _stop_in_a_finalizer
     # Started with SIGINT and SIGTERM blocked (`_Pool.submit`): a Ctrl-C that came before the
     # lines above is pending here and is now dropped as ignored; a SIGTERM (the pool stopped
     # while this worker starts) now reaches `_on_stop`, not the handler the owner had when it

@@ -25,7 +25,7 @@ from packetbench.generator.doctypes.base import EXTENSIONS, compose
 from packetbench.generator.patterns import engine as patterns
 from packetbench.generator.patterns import packet as packet_patterns
 from packetbench.generator.patterns.base import Subject
-from packetbench.generator.render.pdf import REBUILD, Rebuild
+from packetbench.generator.render.rebuild import REBUILD, Rebuild
 from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.truth import document_artifacts

@@ -17,10 +17,10 @@ from typing import Any
 import orjson
 import pytest
 
-from packetbench.benchmark.packets import find_packets
 from packetbench.benchmark.providers.sim import LEDGER, Ledger, SimProvider
 from packetbench.benchmark.sim.confiding import expected, tally
 from packetbench.core.jsonfile import compact_length, dump_json, dump_json_streamed
+from packetbench.truth.packets import find_packets
 from tests.support.paths import PACKETS
 
 

@@ -27,13 +27,13 @@ from packetbench.benchmark.extract import extract
 from packetbench.benchmark.harness.batch_log import NAME, custom_id
 from packetbench.benchmark.harness.session import dry_run
 from packetbench.benchmark.harness.stub import Faults, StubServer
-from packetbench.benchmark.packets import find_packets
 from packetbench.benchmark.providers import provider_class
 from packetbench.benchmark.providers.api import ApiProvider, ProviderStopped
 from packetbench.benchmark.report.render import write_report
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
 from packetbench.core.errors import BadInput, UsageError
+from packetbench.truth.packets import find_packets
 from tests.support.paths import cli_path
 from tests.support.stubs import APIS, KEYS, documents, records, truth
 

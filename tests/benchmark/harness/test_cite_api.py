@@ -16,7 +16,7 @@ import pytest
 
 from packetbench.benchmark.harness.stub import StubServer
 from tests.support.paths import PACKETS
-from tests.support.stubs import APIS, KEYS, records
+from tests.support.stubs import APIS, KEYS, extract_args, records
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 PACKET = PACKETS / "N1-000001"
@@ -34,23 +34,8 @@ def test_cite_box_through_each_sdk(
 ) -> None:
     server = stub(api, PACKET)
     run = tmp_path / "run"
-    result = run_cli(
-        "extract",
-        "--provider",
-        api,
-        "--model",
-        "stub-model",
-        "--base-url",
-        server.base_url,
-        "--packets",
-        str(PACKET),
-        "--out",
-        str(run),
-        "--no-cache",
-        "--cite",
-        "box",
-        env={KEYS[api]: "k" * 20},
-    )
+    args = extract_args(server, PACKET, run, "--no-cache", "--cite", "box", api=api)
+    result = run_cli(*args, env={KEYS[api]: "k" * 20})
     assert result.returncode == 0, result.stderr
     assert server.rejected == []  # every cited schema passed the stub's strict rules
     info = json.loads((run / "run.json").read_text())

@@ -12,7 +12,7 @@ import pytest
 from packetbench.benchmark.harness.stub import Faults, StubServer
 from tests.support.paths import PACKETS
 from tests.support.readback import doc_ids
-from tests.support.stubs import APIS, KEYS, records
+from tests.support.stubs import APIS, KEYS, extract_args, records
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 PACKET = PACKETS / "N1-000001"
@@ -29,22 +29,7 @@ def _error(result: subprocess.CompletedProcess[str], *needles: str) -> str:
 
 
 def _extract(server: StubServer, api: str, run: Path, *extra: str) -> list[str]:
-    return [
-        "extract",
-        "--provider",
-        api,
-        "--model",
-        "stub-model",
-        "--base-url",
-        server.base_url,
-        "--packets",
-        str(PACKET),
-        "--out",
-        str(run),
-        "--backoff",
-        "0.01",
-        *extra,
-    ]
+    return extract_args(server, PACKET, run, "--backoff", "0.01", *extra, api=api)
 
 
 @pytest.mark.parametrize("api", APIS)

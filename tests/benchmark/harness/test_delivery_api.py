@@ -12,6 +12,7 @@ import pytest
 
 from packetbench.benchmark.harness.stub import StubServer
 from tests.support.paths import PACKETS
+from tests.support.stubs import extract_args
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 PACKET = PACKETS / "N1-000001"
@@ -24,26 +25,9 @@ def test_an_images_run_records_its_dpi_and_resume_keeps_it(
     # The stub knows the pages rendered at 96 dpi only: it answers only if they were sent so.
     server = stub("openai", PACKET, modes=("images",), image_dpi=96)
     run = tmp_path / "run"
-    args = [
-        "extract",
-        "--provider",
-        "openai",
-        "--model",
-        "stub-model",
-        "--base-url",
-        server.base_url,
-        "--packets",
-        str(PACKET),
-        "--out",
-        str(run),
-        "--input",
-        "images",
-        "--formats",
-        "pdf",
-        "--limit",
-        "2",
-        "--no-cache",
-    ]
+    args = extract_args(
+        server, PACKET, run, "--input", "images", "--formats", "pdf", "--limit", "2", "--no-cache"
+    )
     env = {"OPENAI_API_KEY": "k" * 20}
     result = run_cli(*args, "--dpi", "96", env=env)
     assert result.returncode == 0, result.stderr

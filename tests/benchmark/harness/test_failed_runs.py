@@ -16,7 +16,7 @@ import pytest
 
 from packetbench.benchmark.harness.stub import Faults, StubServer
 from tests.support.paths import PACKETS, cli_path
-from tests.support.stubs import records
+from tests.support.stubs import extract_args, records
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 PACKET = PACKETS / "N1-000001"
@@ -31,23 +31,7 @@ KEY = {"OPENAI_API_KEY": "failed-runs-key-0001"}
 
 
 def _extract(server: StubServer, run: Path, *extra: str) -> list[str]:
-    return [
-        "extract",
-        "--provider",
-        "openai",
-        "--model",
-        "stub-model",
-        "--base-url",
-        server.base_url,
-        "--packets",
-        str(PACKET),
-        "--out",
-        str(run),
-        "--backoff",
-        "0.01",
-        "--no-cache",
-        *extra,
-    ]
+    return extract_args(server, PACKET, run, "--backoff", "0.01", "--no-cache", *extra)
 
 
 @pytest.mark.slow

@@ -12,9 +12,9 @@ import pypdfium2 as pdfium
 import pytest
 
 from packetbench.benchmark.harness import inputs, prompts
-from packetbench.benchmark.packets import load_packet
 from packetbench.core.errors import BadInput
 from packetbench.generator.schema_files import all_schemas
+from packetbench.truth.packets import load_packet
 from tests.support.paths import PACKETS
 
 

@@ -20,33 +20,15 @@ from packetbench.benchmark.harness.stub import Faults, StubServer
 from packetbench.benchmark.providers import provider_class
 from tests.support.paths import cli_path
 from tests.support.processes import children, wait_until_gone
-from tests.support.stubs import documents, log, records
+from tests.support.stubs import documents, extract_args, log, records
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 KEY = {"OPENAI_API_KEY": "resume-test-key-0002"}
 
 
 def _args(server: StubServer, packets: Path, run: Path, cache: Path, *extra: str) -> list[str]:
-    return [
-        "extract",
-        "--provider",
-        "openai",
-        "--model",
-        "stub-model",
-        "--base-url",
-        server.base_url,
-        "--packets",
-        str(packets),
-        "--out",
-        str(run),
-        "--cache",
-        str(cache),
-        "--concurrency",
-        "2",
-        "--backoff",
-        "0.01",
-        *extra,
-    ]
+    options = ("--cache", str(cache), "--concurrency", "2", "--backoff", "0.01")
+    return extract_args(server, packets, run, *options, *extra)
 
 
 @pytest.mark.e2e

@@ -11,8 +11,8 @@ import pytest
 
 from packetbench.benchmark.importers.nightmare import rendered
 from packetbench.benchmark.importers.nightmare.truth import convert
-from packetbench.benchmark.namespaces.nightmare import kind_of, project, scored_schema
-from packetbench.benchmark.score.validate import problem
+from packetbench.truth.namespaces.nightmare import kind_of, project, scored_schema
+from packetbench.truth.validate import problem
 from tests.support.corpus_fixture import (
     ACORD_25_SCHEMA,
     FIELD_BREAKDOWN,

@@ -21,18 +21,18 @@ import pytest
 
 from packetbench.benchmark.extract import extract
 from packetbench.benchmark.importers.nightmare.importer import import_corpus
-from packetbench.benchmark.namespaces.nightmare import (
-    emit,
-    project,
-    required_leaves,
-    scored_schema,
-)
 from packetbench.benchmark.providers.sim import LABEL, LEDGER, SimProvider
 from packetbench.benchmark.score.field_view import compare
 from packetbench.benchmark.score.scorer import score_run
 from packetbench.benchmark.sim.engine import Engine
 from packetbench.benchmark.sim.profiles import Profile
-from packetbench.benchmark.universe import Universe
+from packetbench.truth.namespaces.nightmare import (
+    emit,
+    project,
+    required_leaves,
+    scored_schema,
+)
+from packetbench.truth.universe import Universe
 from tests.support.corpus_fixture import ACORD_25_SCHEMA, write_corpus
 from tests.support.scoring import ledger_mismatches
 

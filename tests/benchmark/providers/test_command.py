@@ -186,9 +186,7 @@ def test_every_bad_answer_is_that_documents_record_and_a_hang_is_killed(
     assert records["sov_pdf"]["status"] == "invalid"
     assert "schema-invalid" in str(records["sov_pdf"]["error"])
     assert records["sov_excel"]["status"] == "error"
-    assert records["sov_excel"]["error"].endswith(  # type: ignore[union-attr]
-        "exit status 3: model server unreachable"
-    )
+    assert str(records["sov_excel"]["error"]).endswith("exit status 3: model server unreachable")
     assert records["loss_run_pdf"]["status"] == "timeout"
     assert "process group killed" in str(records["loss_run_pdf"]["error"])
     assert records["acord_140"]["status"] == "error"

@@ -39,12 +39,12 @@ def acme(monkeypatch: pytest.MonkeyPatch) -> Iterator[ProviderSpec]:
 
 
 def test_the_registry_lists_every_provider_once() -> None:
-    assert PROVIDERS.names() == ["anthropic", "gemini", "openai", "command", "sim"]
+    assert PROVIDERS.names() == ["anthropic", "gemini", "openai", "command", "http", "sim"]
     assert api_providers() == ["anthropic", "gemini", "openai"]
     assert batch_providers() == ["anthropic", "gemini", "openai"]
     assert judge_names() == ["anthropic", "gemini", "openai", "sim"]
     assert provider_class("sim").simulator and not provider_class("openai").simulator
-    with pytest.raises(UnknownName, match="known: anthropic, command, gemini, openai, sim"):
+    with pytest.raises(UnknownName, match="known: anthropic, command, gemini, http, openai, sim"):
         provider_class("acme")
 
 

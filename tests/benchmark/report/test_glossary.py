@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 from typing import get_args
 
+import pytest
+
 from packetbench.benchmark.report.glossary import report_words, sections, word
 from packetbench.benchmark.report.render import write_report
 from tests.support.paths import ROOT
@@ -57,6 +59,7 @@ def test_the_words_are_the_code_s_own_names() -> None:
         assert word(term).meaning
 
 
+@pytest.mark.slow
 def test_the_report_defines_what_it_links_and_links_what_it_defines(
     scored_run: ScoredRun, tmp_path: Path
 ) -> None:

@@ -29,8 +29,8 @@ from packetbench.benchmark.results.schema import (
     ddl,
     row_columns,
 )
-from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.scorer import SALVAGE, score_run
+from packetbench.truth import normalize
 from tests.support.paths import PACKETS
 from tests.support.runs import ScoredRun
 

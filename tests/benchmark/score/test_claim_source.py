@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from packetbench.benchmark.namespaces.nightmare import scored_schema
 from packetbench.benchmark.score.field_view import compare
+from packetbench.truth.namespaces.nightmare import scored_schema
 
 SCHEMA = {
     "type": "object",

@@ -18,12 +18,12 @@ from typing import Any
 import duckdb
 import pytest
 
-from packetbench.benchmark import universe
 from packetbench.benchmark.report.render import write_report
 from packetbench.benchmark.results import load_run, open_runs
 from packetbench.benchmark.score.outputs import read_documents
 from packetbench.benchmark.score.scorer import RunScores, score_run
 from packetbench.core.leaves import set_path
+from packetbench.truth import universe
 from tests.support.chromium import section_table
 from tests.support.paths import PACKETS
 from tests.support.scoring import ledger_mismatches

@@ -102,6 +102,7 @@ def test_every_injection_kind_and_exclusion_occurs(sim_run: SimRun, stale_packet
 
 
 @pytest.mark.parametrize("profile", ["typical", "sloppy"])
+@pytest.mark.slow
 def test_run_totals_are_the_sums_of_documents_parquet(sim_run: SimRun, profile: str) -> None:
     """The run-level files are summed as documents stream past; documents.parquet keeps each
     document: both say the same, micro and macro, by tier and by document type."""

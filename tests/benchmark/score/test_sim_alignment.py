@@ -10,13 +10,13 @@ from typing import Any
 
 from pydantic import Field
 
-from packetbench.benchmark.packets import Touched
 from packetbench.benchmark.score.align import align
 from packetbench.benchmark.sim.engine import Engine
 from packetbench.benchmark.sim.profiles import Profile
-from packetbench.benchmark.universe import Universe
 from packetbench.core.leaves import DocModel, ListShape, fields_of
 from packetbench.generator.doctypes.driver_schedule.model import ScheduledDriver
+from packetbench.truth.packets import Touched
+from packetbench.truth.universe import Universe
 
 
 class _Schedule(DocModel):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.field_view import Claim, compare
 from packetbench.benchmark.score.verdicts import grounded, verdict
-from packetbench.benchmark.universe import Universe
 from packetbench.generator.doctypes.sov.model import StatementOfValues
+from packetbench.truth import normalize
+from packetbench.truth.universe import Universe
 
 
 def universe_of(*values: Any) -> Universe:

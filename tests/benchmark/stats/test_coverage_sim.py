@@ -20,11 +20,11 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from packetbench.benchmark import universe
-from packetbench.benchmark.packets import Packet, find_packets
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.stats.bootstrap import intervals
 from packetbench.generator.batch import generate
+from packetbench.truth import universe
+from packetbench.truth.packets import Packet, find_packets
 from tests.support.paths import PACKETS
 
 POOL = {"N1": 30, "N2": 20}

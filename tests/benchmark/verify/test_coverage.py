@@ -19,7 +19,6 @@ import numpy as np
 import pytest
 
 from packetbench.benchmark.extract import extract
-from packetbench.benchmark.packets import find_packets
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.run_folder import listed_documents
@@ -33,6 +32,7 @@ from packetbench.benchmark.verify.judges import Batch, SimJudge
 from packetbench.benchmark.verify.labelling import verify_run
 from packetbench.benchmark.verify.prompt import template_hashes
 from packetbench.core.writing import write_json
+from packetbench.truth.packets import find_packets
 from tests.support.audit import Run
 from tests.support.paths import PACKETS
 

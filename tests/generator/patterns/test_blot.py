@@ -11,8 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from packetbench.audit.ocr import Tesseract, same_text
 from packetbench.legibility import box_pixels
+from packetbench.reading.tesseract import Tesseract
+from packetbench.reading.text import same_text
 from tests.support.ocr import needs_tesseract
 from tests.support.rendering import Render, Rendered
 
@@ -175,8 +176,8 @@ def _judged(rendered: Rendered, folder: Path, doc_id: str) -> dict[str, list[tup
     generator's legible flag) per location."""
     import pypdfium2 as pdfium
 
-    from packetbench.audit.files import read_packet
     from packetbench.audit.pixels import pixel_pages
+    from packetbench.truth.documents import read_packet
     from tests.support.rendering import write
 
     packet = read_packet(write(rendered, folder))

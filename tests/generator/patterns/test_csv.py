@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.csvread import read_csv
+from packetbench.truth.csvread import read_csv
 from tests.support.rendering import Case, Render, first_applied
 
 DOCS = ("loss_run_csv",)

@@ -11,10 +11,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from packetbench.audit.ocr import Tesseract, same_text
 from packetbench.generator.packet import build_packet
 from packetbench.generator.render import faxheader
-from packetbench.generator.render.scan import LEVELS, ScannedPage, open_pdf, placement, scan_page
+from packetbench.generator.render.scan import ScannedPage, open_pdf, placement, scan_page
+from packetbench.generator.render.scan_levels import LEVELS
 from packetbench.generator.tiers import resolve
 from packetbench.legibility import (
     DAMAGED_VERDICT,
@@ -26,6 +26,8 @@ from packetbench.legibility import (
     quad_height,
     quarter_turns,
 )
+from packetbench.reading.tesseract import Tesseract
+from packetbench.reading.text import same_text
 from tests.support.ocr import needs_tesseract
 from tests.support.rendering import Render
 
@@ -96,7 +98,7 @@ def _scanned_with(native: bytes, seed: int, header: faxheader.FaxHeader) -> Scan
 
 
 def _verdict(quad: list[float], scanned: ScannedPage) -> Legibility:
-    """The rule on one box, as the generator applies it (`PdfDocument._judge`)."""
+    """The rule on one box, as the generator applies it (`PdfDocument._mark_legible`)."""
     assert scanned.clean is not None and scanned.pixels is not None
     assert scanned.covered is not None
     box = box_pixels(quad, DPI, 792.0, scanned.pixels.shape)

@@ -10,13 +10,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from packetbench.audit.ocr import OcrPage, Tesseract, folded
 from packetbench.audit.result import HANDWRITING, OCR_RECALL_MIN
-from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.field_view import Claim
 from packetbench.benchmark.score.verdicts import grounded, verdict
-from packetbench.benchmark.universe import document_universe
 from packetbench.generator.render import hand
+from packetbench.reading.page import OcrPage
+from packetbench.reading.tesseract import Tesseract
+from packetbench.reading.text import folded
+from packetbench.truth import normalize
+from packetbench.truth.universe import document_universe
 from tests.support.audit import Run, audit_json, findings
 from tests.support.ocr import needs_tesseract
 from tests.support.rendering import Render, Rendered, first_applied, write

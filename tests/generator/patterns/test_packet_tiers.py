@@ -14,12 +14,12 @@ import pytest
 
 from packetbench.benchmark.config import HarnessOptions
 from packetbench.benchmark.extract import extract
-from packetbench.benchmark.packets import load_packet
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.score.outputs import read_documents
 from packetbench.benchmark.score.scorer import score_run
 from packetbench.benchmark.selection import Selection
 from packetbench.core.packet_files import read_json
+from packetbench.truth.packets import load_packet
 from tests.support.paths import PACKETS
 from tests.support.scoring import ledger_mismatches
 from tests.support.tier_corpus import SEEDS

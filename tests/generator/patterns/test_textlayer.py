@@ -401,10 +401,10 @@ def test_a_value_the_ocr_layer_reaches_is_left_to_ocr(tmp_path: Path) -> None:
     (drawn in another font): the words after the name slide into the name's box, so the box
     reads "<name>, " (N5 seed 6601's engineering report: report.contact_name, drawn with N5's
     scans off, as N5 drew it before), and only OCR can prove it."""
-    from packetbench.audit.pdftext import PdfText
     from packetbench.audit.sources.base import reads
     from packetbench.generator.packet import build_packet
     from packetbench.generator.tiers import resolve
+    from packetbench.reading.pdftext import PdfText
 
     knobs = resolve("N5", {"patterns.off": ("scan.*",)})
     files = build_packet("N5", 6601, knobs, only=frozenset({"engineering_report"})).files

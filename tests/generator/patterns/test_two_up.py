@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from packetbench.audit.ocr import Tesseract, same_text
 from packetbench.generator.render import twoup
 from packetbench.generator.render.scan import open_pdf
 from packetbench.legibility import INTACT_VERDICT, box_pixels, judge
+from packetbench.reading.tesseract import Tesseract
+from packetbench.reading.text import same_text
 from tests.support.ocr import needs_tesseract
 from tests.support.rendering import Render
 

@@ -22,10 +22,12 @@ import pypdfium2.raw as raw
 import pytest
 from PIL import Image
 
-from packetbench.audit.ocr import READINGS, Tesseract, same_text
 from packetbench.generator.render import twoup
-from packetbench.generator.render.scan import LEVELS, Transform
+from packetbench.generator.render.scan_draw import Transform
+from packetbench.generator.render.scan_levels import LEVELS
 from packetbench.legibility import box_pixels, legible, quad_height, quarter_turns
+from packetbench.reading.tesseract import READINGS, Tesseract
+from packetbench.reading.text import same_text
 from tests.support.ocr import needs_tesseract
 from tests.support.rendering import Render, Rendered
 
@@ -285,7 +287,7 @@ def _sheet_images(rendered: Rendered) -> list[np.ndarray[Any, Any]]:
 
 def _reads(engine: Tesseract, crop: np.ndarray[Any, Any], text: str) -> bool:
     """Whether Tesseract reads `text` in `crop` one of the ways the audit reads a box
-    (`ocr.READINGS`: a line, and sparse text)."""
+    (`reading.tesseract.READINGS`: a line, and sparse text)."""
     return any(
         same_text(" ".join(w.text for w in words), text)
         for words in (

@@ -11,8 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from packetbench.audit.agreement import agrees
-from packetbench.audit.files import Document
-from packetbench.audit.located import Located
 from packetbench.audit.result import (
     HANDWRITING,
     INTEGRITY,
@@ -25,6 +23,8 @@ from packetbench.audit.result import (
 )
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput
+from packetbench.reading.located import Located
+from packetbench.truth.documents import Document
 
 NUMBER_TYPES = frozenset({int, float})  # JSON numbers; bool is neither
 

@@ -9,14 +9,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 
-from packetbench.audit.located import Located, page_turn
-from packetbench.audit.located import piece_of as _piece
-from packetbench.audit.ocr import Tesseract, same_text
-from packetbench.audit.pdftext import PdfText
 from packetbench.audit.result import MISSING, NOT_CHECKED, Finding
 from packetbench.audit.sources.base import NUMBER_TYPES, DocumentState, Pages, reads, squash
 from packetbench.audit.sources.scanned import ScannedPageAuditor
 from packetbench.audit.sources.textlayer import TextLayerAuditor
+from packetbench.reading.located import Located, page_turn
+from packetbench.reading.located import piece_of as _piece
+from packetbench.reading.pdftext import PdfText
+from packetbench.reading.tesseract import Tesseract
+from packetbench.reading.text import same_text
 
 # Called once per PDF page read through its text layer (benchmarks and progress use it).
 PageHook = Callable[[], None]

@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any, ClassVar
 
-from packetbench.audit.located import Located
-from packetbench.audit.pdftext import PdfText
 from packetbench.audit.result import ATTACK_ABSENT, UNACCOUNTED, Finding
 from packetbench.audit.sources.base import (
     NUMBER_TYPES,
@@ -27,6 +25,8 @@ from packetbench.audit.unaccounted import (
     pages_of,
     unaccounted,
 )
+from packetbench.reading.located import Located
+from packetbench.reading.pdftext import PdfText
 
 # Brackets folded to one direction: text extraction mirrors them beside right-to-left text.
 _MIRRORED = str.maketrans(")]}>", "([{<")

@@ -18,9 +18,9 @@ from typing import Any
 
 from packetbench.benchmark.providers.api import Reply
 from packetbench.benchmark.records import Status
-from packetbench.benchmark.score.normalize import INT_LIMIT
-from packetbench.benchmark.score.validate import problem
 from packetbench.core.leaves import DocModel
+from packetbench.truth.normalize import INT_LIMIT
+from packetbench.truth.validate import problem
 
 FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*?)\n?```\s*$", re.S)
 

@@ -24,12 +24,12 @@ from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.csvread import read_csv
-from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers.api import Part
 from packetbench.core import safe_read, stopping
 from packetbench.core.errors import BadInput
 from packetbench.core.packet_files import read_manifest
+from packetbench.truth.csvread import read_csv
+from packetbench.truth.packets import DocInfo, Packet
 
 IMAGE_DPI = 150  # unless --dpi says otherwise (benchmark.delivery.DEFAULT_DPI)
 # pdfium is not thread-safe: every use goes through this lock (the process's one).

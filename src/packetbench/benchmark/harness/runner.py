@@ -32,7 +32,6 @@ from packetbench.benchmark.harness.limiter import AdaptiveLimiter
 from packetbench.benchmark.harness.progress import Reporter, Tally
 from packetbench.benchmark.harness.redact import Redactor
 from packetbench.benchmark.harness.retry import RetryPolicy
-from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers.api import ApiProvider, Prompt, ProviderFailure, Reply
 from packetbench.benchmark.providers.pricing import Price
 from packetbench.benchmark.records import ExtractionRecord, Status, Usage
@@ -42,6 +41,7 @@ from packetbench.core.errors import BadInput
 from packetbench.core.worker_pool import worker_pool
 from packetbench.core.writing import write_json
 from packetbench.generator.doctypes.base import DOC_TYPES
+from packetbench.truth.packets import DocInfo, Packet
 
 LOG = "requests.jsonl"
 GRACE_S = 10.0  # beyond the SDK's own timeout, the runner's backstop

@@ -31,7 +31,6 @@ from packetbench.benchmark.harness.worklist import (
     sent_schemas,
     work_list,
 )
-from packetbench.benchmark.packets import Packet
 from packetbench.benchmark.providers import pricing
 from packetbench.benchmark.providers.api import ApiProvider, ProviderStopped
 from packetbench.benchmark.providers.batch import BatchProvider
@@ -49,6 +48,7 @@ from packetbench.core import stopping
 from packetbench.core.errors import BadInput, UsageError
 from packetbench.core.versions import versions
 from packetbench.generator.schema_files import all_schemas, schema_bytes
+from packetbench.truth.packets import Packet
 
 
 def _now() -> str:

@@ -24,12 +24,12 @@ from packetbench.benchmark.grounding.schema import (
 )
 from packetbench.benchmark.harness import prompts
 from packetbench.benchmark.harness.runner import Job
-from packetbench.benchmark.packets import Packet
 from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.records import read_record, record_path
 from packetbench.benchmark.run_folder import continuation
 from packetbench.benchmark.runs import RunInfo
 from packetbench.core.errors import BadInput
+from packetbench.truth.packets import Packet
 
 FINGERPRINT = (
     "provider",

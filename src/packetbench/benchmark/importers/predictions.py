@@ -22,7 +22,6 @@ from typing import Any
 from packetbench import __version__
 from packetbench.benchmark import provenance
 from packetbench.benchmark.harness import answer
-from packetbench.benchmark.packets import Packet, find_packets
 from packetbench.benchmark.providers.api import Reply
 from packetbench.benchmark.records import ExtractionRecord, Status, Usage, write_record
 from packetbench.benchmark.run_folder import git, prepare_run
@@ -33,6 +32,7 @@ from packetbench.core.errors import BadInput, UsageError
 from packetbench.core.locking import hold
 from packetbench.core.versions import versions
 from packetbench.generator.doctypes.base import DOC_TYPES
+from packetbench.truth.packets import Packet, find_packets
 
 SUFFIX = ".json"
 MAX_ANSWER = 16 * 1024 * 1024  # an answer is kilobytes; a larger file is no answer

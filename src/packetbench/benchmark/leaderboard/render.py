@@ -62,21 +62,23 @@ def dollars(value: float | None, batch: bool) -> str:
     return f"{shown} (batch)" if batch else shown
 
 
-def system(row: Row) -> str:
+def system_parts(row: Row) -> tuple[str, str, str]:
+    """A row's system as (its name, what it ran: model, reasoning, the resolution its pages were
+    sent at, "" when nothing to add, and its badge: SIMULATED or imported, else ""), the one
+    account both the Markdown and the HTML board print."""
     run = row.run
-    what = [run.model]
-    if run.reasoning and run.reasoning != "default":
+    what = [] if run.model in row.name else [run.model]
+    if run.model not in row.name and run.reasoning and run.reasoning != "default":
         what.append(run.reasoning)
     if run.delivered_dpi is not None:
         what.append(f"pages at {'about ' if run.delivered_assumed else ''}{run.delivered_dpi} dpi")
-    label = f"{row.name} ({', '.join(what)})" if run.model not in row.name else row.name
-    if run.delivered_dpi is not None and run.model in row.name:
-        label += f" ({what[-1]})"
-    if run.simulator:
-        label += " [SIMULATED, not a model]"
-    elif run.imported:
-        label += " [imported]"
-    return label
+    badge = "SIMULATED, not a model" if run.simulator else "imported" if run.imported else ""
+    return row.name, ", ".join(what), badge
+
+
+def system(row: Row) -> str:
+    name, detail, badge = system_parts(row)
+    return name + (f" ({detail})" if detail else "") + (f" [{badge}]" if badge else "")
 
 
 def versus(row: Row, board: Board) -> str:
@@ -118,7 +120,14 @@ def _environment() -> Environment:
         md=md_cell,
         count=lambda value: f"{int(value):,}",
     )
-    env.globals.update(system=system, versus=versus, dollars=dollars, SIGN=SIGN, SHORT=SHORT)
+    env.globals.update(
+        system=system,
+        system_parts=system_parts,
+        versus=versus,
+        dollars=dollars,
+        SIGN=SIGN,
+        SHORT=SHORT,
+    )
     return env
 
 

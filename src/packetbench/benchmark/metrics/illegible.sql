@@ -1,35 +1,6 @@
--- Illegible fields per run, as a whole (tier 'all', first) and per tier: the documents that
--- have them, the fields, how many were left empty (abstained: the correct answer) and how many
--- guessed, by outcome (illegible_units), each with its share of the fields; the four shares
--- add up to 1. Guesses are in no hallucination rate: this is where they are reported. A run
--- whose packets have no illegible values has no row: absent, not zero.
-WITH counts AS (
-    SELECT run_id, tier, packet_id, doc_id,
-           MAX(den) AS fields,
-           SUM(num) FILTER (WHERE metric = 'abstained') AS abstained,
-           SUM(num) FILTER (WHERE metric = 'guess_right') AS guess_right,
-           SUM(num) FILTER (WHERE metric = 'guess_grounded') AS guess_grounded,
-           SUM(num) FILTER (WHERE metric = 'guess_wrong') AS guess_wrong
-    FROM illegible_units
-    GROUP BY ALL
-),
-sliced AS (
-    SELECT * REPLACE ('all' AS tier) FROM counts
-    UNION ALL
-    SELECT * FROM counts
-)
-SELECT run_id, tier,
-       COUNT(*) AS documents,
-       SUM(fields) AS fields,
-       SUM(abstained) AS abstained,
-       SUM(guess_right) AS guess_right,
-       SUM(guess_grounded) AS guess_grounded,
-       SUM(guess_wrong) AS guess_wrong,
-       SUM(guess_right + guess_grounded + guess_wrong) AS guesses,
-       SUM(abstained) / SUM(fields) AS abstention_rate,
-       SUM(guess_right) / SUM(fields) AS guess_right_rate,
-       SUM(guess_grounded) / SUM(fields) AS guess_grounded_rate,
-       SUM(guess_wrong) / SUM(fields) AS guess_wrong_rate
-FROM sliced
-GROUP BY run_id, tier
+-- The `abstention` rows of one cause: fields the page shows only past reading, per run and
+-- tier (the columns and what each means are described there).
+SELECT * EXCLUDE (cause)
+FROM abstention
+WHERE cause = 'illegible'
 ORDER BY run_id, tier <> 'all', tier

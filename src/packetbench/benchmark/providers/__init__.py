@@ -8,7 +8,8 @@ names at no cost. Everything that lists providers takes the list from here: the 
 `packetbench verify` (every API provider is one), the stub servers (`harness.stub`: the wire
 protocol each speaks), the help texts and the messages naming the providers with a batch API.
 Adding a provider is adding its module and its registration (and, for a wire protocol no stub
-speaks yet, that protocol's stub API).
+speaks yet, that protocol's stub API). A provider of another package is a plug-in
+(`plugins`): found by `provider_class` when no provider here has its name.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import importlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from packetbench.core.registry import Registry
+from packetbench.core.registry import Registry, UnknownName
 
 if TYPE_CHECKING:
     from packetbench.benchmark.providers.base import Provider
@@ -74,6 +75,15 @@ register(
 )
 register(
     ProviderSpec(
+        "http",
+        "http",
+        "HttpProvider",
+        asks_model=False,
+        about="(a service of your own: --url URL)",
+    )
+)
+register(
+    ProviderSpec(
         "sim",
         "sim",
         "SimProvider",
@@ -84,8 +94,18 @@ register(
 
 
 def provider_class(name: str) -> type[Provider]:
-    """The provider class registered as `name` (`UnknownName`, exit 2, lists the others)."""
-    return PROVIDERS[name].load()
+    """The provider class registered as `name`, built in or a plug-in's (`UnknownName`,
+    exit 2, lists the others; a broken plug-in is one line naming its entry point)."""
+    spec = PROVIDERS.get(name)
+    if spec is not None:
+        return spec.load()
+    from packetbench.benchmark.providers import plugins
+
+    plugin = plugins.find(name)
+    if plugin is None:
+        known = sorted({*PROVIDERS.names(), *(p.name for p in plugins.plugins())})
+        raise UnknownName(f"unknown provider {name!r}; known: {', '.join(known)}")
+    return plugin.load()
 
 
 def api_providers() -> list[str]:

@@ -20,10 +20,10 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar, cast
 
 from packetbench.benchmark.delivery import DEFAULT_DPI, decide
 from packetbench.benchmark.errors import BenchmarkError
-from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers.base import Provider
 from packetbench.benchmark.records import ExtractionRecord
 from packetbench.core.errors import InputError, UsageError
+from packetbench.truth.packets import DocInfo, Packet
 
 Reasoning = Literal["default", "high", "xhigh"]
 REASONING_LEVELS: tuple[str, ...] = ("default", "high", "xhigh")
@@ -159,6 +159,17 @@ def parse_retry_after(headers: Any) -> float | None:
     return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
+def transient_status(
+    status: int, message: str, retry_after: float | None
+) -> ProviderFailure | None:
+    """The failure of a status worth retrying (429, 408, 409, 5xx), else None."""
+    if status == 429:
+        return ProviderFailure("rate_limit", message, status=status, retry_after=retry_after)
+    if status in (408, 409) or status >= 500:
+        return ProviderFailure("server", message, status=status, retry_after=retry_after)
+    return None
+
+
 def status_failure(
     status: int,
     message: str,
@@ -168,10 +179,9 @@ def status_failure(
     model: str,
 ) -> ProviderFailure:
     """Classify an HTTP error status the same way for every provider."""
-    if status == 429:
-        return ProviderFailure("rate_limit", message, status=status, retry_after=retry_after)
-    if status in (408, 409) or status >= 500:
-        return ProviderFailure("server", message, status=status, retry_after=retry_after)
+    transient = transient_status(status, message, retry_after)
+    if transient is not None:
+        return transient
     if status in (401, 403):
         return ProviderFailure(
             "fatal", f"authentication refused ({status}): {message}", status=status
@@ -243,6 +253,27 @@ class ApiSettings:
         """The evidence the strict schema asks for (page or box); None without --cite and
         with --cite native, whose citations come from a second request."""
         return self.cite if self.cite in ("page", "box") else None
+
+
+def settings_from_options(options: dict[str, Any], **given: Any) -> ApiSettings:
+    """The settings the command line's options (`Provider.from_options`) give, with the
+    fields in `given` chosen by the provider itself (a program's run is named by its version,
+    a model's endpoint may come from the environment)."""
+    fields: dict[str, Any] = {
+        "model": options.get("model") or "",
+        "reasoning": options.get("reasoning") or "default",
+        "base_url": options.get("base_url"),
+        "max_output_tokens": options.get("max_output_tokens"),
+        "timeout_s": float(600.0 if options.get("timeout") is None else options["timeout"]),
+        "retries": options.get("retries"),
+        "input_mode": options.get("input") or "native",
+        "image_dpi": options.get("dpi"),
+        "delivered_dpi": options.get("delivered_dpi"),
+        "cite": options.get("cite"),
+        "confidence": bool(options.get("confidence")),
+        "sampling": dict(options.get("sampling") or {}),
+    }
+    return ApiSettings(**{**fields, **given})
 
 
 # Each sampling parameter's option, for messages.
@@ -354,19 +385,8 @@ class ApiProvider(Provider):
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> Provider:
         return cls(
-            ApiSettings(
-                model=options.get("model") or "",
-                reasoning=options.get("reasoning") or "default",
-                base_url=options.get("base_url") or cls.endpoint_from_environment(),
-                max_output_tokens=options.get("max_output_tokens"),
-                timeout_s=float(600.0 if options.get("timeout") is None else options["timeout"]),
-                retries=options.get("retries"),
-                input_mode=options.get("input") or "native",
-                image_dpi=options.get("dpi"),
-                delivered_dpi=options.get("delivered_dpi"),
-                cite=options.get("cite"),
-                confidence=bool(options.get("confidence")),
-                sampling=dict(options.get("sampling") or {}),
+            settings_from_options(
+                options, base_url=options.get("base_url") or cls.endpoint_from_environment()
             )
         )
 

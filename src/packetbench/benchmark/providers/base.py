@@ -6,8 +6,8 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any, ClassVar
 
-from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.records import ExtractionRecord
+from packetbench.truth.packets import DocInfo, Packet
 
 
 class Provider(ABC):

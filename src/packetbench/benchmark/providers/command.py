@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import math
 import os
 import re
 import shlex
@@ -32,22 +31,23 @@ import subprocess
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
-from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers.api import (
-    ApiProvider,
     ApiSettings,
     Prompt,
     ProviderFailure,
     Reply,
+    settings_from_options,
 )
 from packetbench.benchmark.providers.base import Provider
+from packetbench.benchmark.providers.own import USAGE, OwnSystem, parse_usage
 from packetbench.core.errors import UsageError
+from packetbench.truth.packets import DocInfo, Packet
 
 PLACEHOLDERS = ("file", "schema", "doc_type")
 _PLACEHOLDER = re.compile(r"\{(" + "|".join(PLACEHOLDERS) + r")\}")
-USAGE_PREFIX = "packetbench-usage:"
+USAGE_PREFIX = f"{USAGE}:"
 TEMPFAIL = 75  # sysexits.h EX_TEMPFAIL: "try again later"
 MAX_STDOUT = 16 * 1024 * 1024  # an answer is a few kilobytes; beyond this it is not one
 STDERR_TAIL = 64 * 1024  # stderr kept (its last bytes) to find the usage line and the error
@@ -129,27 +129,7 @@ def read_usage(stderr: str) -> tuple[dict[str, float], str | None]:
     lines = [line for line in stderr.splitlines() if line.startswith(USAGE_PREFIX)]
     if not lines:
         return {}, None
-    text = lines[-1][len(USAGE_PREFIX) :].strip()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        return {}, f"usage line not JSON: {text[:80]!r}"
-    if not isinstance(data, dict):
-        return {}, "usage line not a JSON object"
-    found: dict[str, float] = {}
-    for name in ("cost_usd", "input_tokens", "output_tokens", "reasoning_tokens"):
-        value = data.get(name)
-        if value is None:
-            continue
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or not math.isfinite(value)
-            or value < 0
-        ):
-            return {}, f"usage line: {name} is not a number of 0 or more"
-        found[name] = float(value)
-    return found, None
+    return parse_usage(lines[-1][len(USAGE_PREFIX) :].strip())
 
 
 def _last_line(stderr: str) -> str:
@@ -203,30 +183,16 @@ async def _read_tail(stream: asyncio.StreamReader, keep: int) -> bytes:
         tail = (tail + chunk)[-keep:]
 
 
-class CommandProvider(ApiProvider):
+class CommandProvider(OwnSystem):
     name = "command"
     sdk = "command"  # run.json's versions: the program's version string under this name
     sdk_module = "subprocess"
-    env_keys: ClassVar[tuple[str, ...]] = ()
     default_retries = 2
-    default_max_output_tokens = 32_000
-    reports_cost = True
-    page_tokens = 0
 
     def __init__(self, settings: ApiSettings, template: str, version: str) -> None:
-        if settings.reasoning != "default":
-            raise UsageError("--reasoning is for model providers; provider command takes none")
-        if settings.input_mode != "native":
-            raise UsageError(
-                "--input is for model providers: provider command hands the program the "
-                "document file itself"
-            )
-        if settings.base_url is not None:
-            raise UsageError("--base-url is for model providers; provider command takes none")
-        super().__init__(settings)
+        super().__init__(settings, version)
         self.template = template
         self.words = split_template(template)
-        self.version = version
         self._schemas: Path | None = None
 
     @classmethod
@@ -236,57 +202,17 @@ class CommandProvider(ApiProvider):
             raise UsageError('provider command needs --command "PROGRAM ARGS {file} {schema}"')
         words = split_template(template)
         version = (options.get("system_version") or "").strip() or program_version(words)
-        return cls(
-            ApiSettings(
-                # The run's name on reports and boards: --model when given, else the version.
-                model=options.get("model") or version,
-                reasoning=options.get("reasoning") or "default",
-                base_url=options.get("base_url"),
-                max_output_tokens=options.get("max_output_tokens"),
-                timeout_s=float(600.0 if options.get("timeout") is None else options["timeout"]),
-                retries=options.get("retries"),
-                input_mode=options.get("input") or "native",
-                cite=options.get("cite"),
-                confidence=bool(options.get("confidence")),
-                sampling=dict(options.get("sampling") or {}),
-            ),
-            template,
-            version,
-        )
+        # The run's name on reports and boards: --model when given, else the version.
+        settings = settings_from_options(options, model=options.get("model") or version)
+        return cls(settings, template, version)
 
     # -- what run.json records ---------------------------------------------------------------
 
     def describe(self) -> dict[str, Any]:
-        described = super().describe()
-        described["parameters"] = {
-            "command": self.words,
-            "version": self.version,
-            **{k: v for k, v in described["parameters"].items() if k in ("cite", "confidence")},
-        }
-        described["api_key_from"] = []
-        return described
+        return self.own_description({"command": self.words})
 
-    def api_key(self) -> str:
-        return ""  # a program of one's own holds its own keys, if any
-
-    def secrets(self) -> list[str]:
-        return []
-
-    def sdk_version(self) -> str | None:
-        return self.version
-
-    def reasoning_parameters(self) -> dict[str, Any]:
-        return {}
-
-    def clean_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
-        return schema
-
-    def build_request(
-        self, prompt: Prompt, schema_name: str, schema: dict[str, Any]
-    ) -> dict[str, Any]:
-        # The request template (run.json's "request", the cache key's parameters): the
-        # program, its words and its version decide an answer; no prompt is sent.
-        return {"command": self.words, "version": self.version}
+    def identity(self) -> dict[str, Any]:
+        return {"command": self.words}
 
     def document_request(
         self,
@@ -322,11 +248,7 @@ class CommandProvider(ApiProvider):
 
     async def send(self, request: dict[str, Any]) -> Reply:
         if "argv" not in request:  # a question with no document (the classifier's)
-            raise ProviderFailure(
-                "fatal",
-                "provider command answers documents of a known type only: give each its "
-                "type (--schema or --schema-map)",
-            )
+            raise self.no_document()
         argv: list[str] = request["argv"]
         env = {**os.environ, **request["env"]}
         timeout = self.settings.timeout_s

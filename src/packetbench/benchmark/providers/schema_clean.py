@@ -1,6 +1,6 @@
 """Per-provider cleaning of the committed document schemas, derived, never hand-kept.
 
-Every provider gets `generator.schema.document_schema` minus the keys that only describe the
+Every provider gets `generator.json_schema.document_schema` minus the keys that only describe the
 file (`$schema`, `$id`); Gemini also gets an explicit `propertyOrdering` on every object, in
 the order of `properties`, because it does not promise to keep key order otherwise.
 """

@@ -6,7 +6,7 @@ errors of every kind the scorer knows (see `benchmark.sim.engine`), and it write
 therefore count, so tests can check the scorer recovers every injected count exactly.
 
 A document of a foreign schema (an imported corpus's ``nightmare/acord_125``) is extracted the
-same way through its namespace (`benchmark.namespaces`): its truth is projected onto the
+same way through its namespace (`truth.namespaces`): its truth is projected onto the
 schema's document model, the engine answers on the model, and the answer is emitted back in
 the schema's own shapes, so the record is an instance of that schema. The ledger's paths are
 the scorer's, those of the model (``forms_attached[0].item`` for the schema's
@@ -26,18 +26,14 @@ from typing import IO, Any
 
 import orjson
 
-from packetbench.benchmark import namespaces
-from packetbench.benchmark import universe as universes
 from packetbench.benchmark.delivery import below_resolution, decide, withheld
 from packetbench.benchmark.grounding.citations import Citation, convert, page_sizes
 from packetbench.benchmark.grounding.confidences import convert as convert_confidences
 from packetbench.benchmark.grounding.places import truth_places
 from packetbench.benchmark.grounding.schema import citation_info, confidence_info
-from packetbench.benchmark.packets import DocInfo, Packet, PacketFiles
 from packetbench.benchmark.providers.api import INPUT_MODES, check_cite
 from packetbench.benchmark.providers.base import Provider
 from packetbench.benchmark.records import ExtractionRecord, Status, Usage
-from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.field_view import compare
 from packetbench.benchmark.score.rates import CLASSES, UNIVERSES
 from packetbench.benchmark.score.stale import stale_values
@@ -51,6 +47,9 @@ from packetbench.core.jsonfile import compact_length, dump_json_streamed
 from packetbench.core.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of, set_path
 from packetbench.core.seeds import MAX_SEED
 from packetbench.core.writing import write_atomic
+from packetbench.truth import namespaces, normalize
+from packetbench.truth import universe as universes
+from packetbench.truth.packets import DocInfo, Packet, PacketFiles
 
 LABEL = "SIMULATED EXTRACTOR - not a model; seeded errors for testing the pipeline"
 LEDGER = "sim_injections.json"

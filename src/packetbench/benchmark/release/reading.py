@@ -38,7 +38,7 @@ class PacketInfo:
 
 def packet_info(folder: Path) -> PacketInfo:
     """packet_truth.json of the packet in `folder`, its ids checked."""
-    from packetbench.benchmark.packets import load_packet
+    from packetbench.truth.packets import load_packet
 
     packet = load_packet(folder)
     return PacketInfo(

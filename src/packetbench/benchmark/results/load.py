@@ -23,7 +23,6 @@ import duckdb
 import orjson
 
 from packetbench.benchmark import provenance
-from packetbench.benchmark.packets import DocInfo, Packet, find_packets
 from packetbench.benchmark.records import read_record, record_path, records_digest
 from packetbench.benchmark.results.database import DB_NAME
 from packetbench.benchmark.results.schema import (
@@ -43,6 +42,7 @@ from packetbench.core import stopping
 from packetbench.core.errors import BadInput
 from packetbench.core.packet_files import read_json, read_manifest
 from packetbench.core.writing import machine_refused, refused_write, remove_left_behind
+from packetbench.truth.packets import DocInfo, Packet, find_packets
 
 # The documents columns documents.parquet gives (its other columns name the document, and
 # its flags fill consistency_flags), and those derived from them as the table is loaded.

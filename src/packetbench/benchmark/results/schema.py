@@ -33,7 +33,7 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 # (docs/resolution.md).
 SCHEMA_VERSION = "10"
 
-# The kinds whose values are numbers (score.normalize.NUMERIC_KINDS; a test holds them equal).
+# The kinds whose values are numbers (truth.normalize.NUMERIC_KINDS; a test holds them equal).
 NUMERIC_KINDS = ("money", "number", "percent")
 
 Source = Literal["row", "loaded", "derived"]

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from packetbench.benchmark.score import normalize
 from packetbench.core.leaves import DocModel, LeafShape, ObjectShape, fields_of
+from packetbench.truth import normalize
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,6 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from packetbench.benchmark.score import normalize
 from packetbench.core import codes
 from packetbench.core.leaves import (
     DocModel,
@@ -29,6 +28,7 @@ from packetbench.core.leaves import (
     fields_of,
     path_pattern,
 )
+from packetbench.truth import normalize
 
 
 @dataclass(frozen=True)

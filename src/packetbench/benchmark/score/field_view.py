@@ -14,9 +14,9 @@ from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any
 
-from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.align import align
 from packetbench.core.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
+from packetbench.truth import normalize
 
 
 @dataclass

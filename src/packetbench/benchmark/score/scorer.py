@@ -27,18 +27,16 @@ from typing import Any
 
 import orjson
 
-from packetbench.benchmark import namespaces, provenance
-from packetbench.benchmark import universe as universes
+from packetbench.benchmark import provenance
 from packetbench.benchmark.delivery import Delivery, below_resolution, of_run, withheld
 from packetbench.benchmark.grounding.cited import cited_place
 from packetbench.benchmark.grounding.places import truth_places
-from packetbench.benchmark.packets import DocInfo, Packet, PacketFiles, Touched, find_packets
 from packetbench.benchmark.records import ExtractionRecord, read_record, record_path
 from packetbench.benchmark.results.database import DB_NAME
 from packetbench.benchmark.results.schema import ClaimRow, DocumentRow, FieldRow
 from packetbench.benchmark.run_folder import listed_documents
 from packetbench.benchmark.runs import read_run
-from packetbench.benchmark.score import consistency, outputs, validate
+from packetbench.benchmark.score import consistency, outputs
 from packetbench.benchmark.score.field_view import Claim, FieldCounts, compare
 from packetbench.benchmark.score.leaves import truth_leaves
 from packetbench.benchmark.score.rates import GroundingTally
@@ -49,6 +47,9 @@ from packetbench.core.errors import BadInput, UsageError
 from packetbench.core.executors import Executor, LocalExecutor
 from packetbench.core.jsonfile import dump_json
 from packetbench.core.leaves import DocModel
+from packetbench.truth import namespaces, validate
+from packetbench.truth import universe as universes
+from packetbench.truth.packets import DocInfo, Packet, PacketFiles, Touched, find_packets
 
 EXCLUDE, SALVAGE = "exclude", "salvage"
 INVALID_POLICIES = (EXCLUDE, SALVAGE)  # what `score --invalid` does with a schema-invalid output

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from packetbench.benchmark import namespaces
-from packetbench.benchmark.packets import DocInfo, Packet, PacketFiles
 from packetbench.benchmark.score.align import align
 from packetbench.core.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
+from packetbench.truth import namespaces
+from packetbench.truth.packets import DocInfo, Packet, PacketFiles
 
 
 def aligned_values(

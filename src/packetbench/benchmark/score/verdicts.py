@@ -31,9 +31,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.field_view import Claim
-from packetbench.benchmark.universe import Universe
+from packetbench.truth import normalize
+from packetbench.truth.universe import Universe
 
 Verdict = Literal["supported", "contradicted", "stale", "overreach", "unlinked"]
 VERDICTS: tuple[Verdict, ...] = ("supported", "contradicted", "stale", "overreach", "unlinked")

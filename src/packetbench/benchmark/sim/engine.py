@@ -32,16 +32,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from packetbench.benchmark.packets import Touched
-from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.align import flat_leaves, record_key
 from packetbench.benchmark.score.field_view import FieldCounts
 from packetbench.benchmark.score.rates import GroundingTally
 from packetbench.benchmark.score.verdicts import GUESSES, grounded
 from packetbench.benchmark.sim import values
 from packetbench.benchmark.sim.profiles import Profile
-from packetbench.benchmark.universe import Universe
 from packetbench.core.leaves import DocModel, LeafShape, ListShape, ObjectShape, fields_of
+from packetbench.truth import normalize
+from packetbench.truth.packets import Touched
+from packetbench.truth.universe import Universe
 
 # Drawn per populated leaf by cumulative rate; "stale" is drawn on its own, and only for
 # leaves whose superseded version differs.

@@ -13,8 +13,8 @@ import random
 import re
 from typing import Any
 
-from packetbench.benchmark.score import normalize
-from packetbench.benchmark.universe import Universe
+from packetbench.truth import normalize
+from packetbench.truth.universe import Universe
 
 _CONSONANTS = "bcdfgklmnprstvz"
 _VOWELS = "aeiou"

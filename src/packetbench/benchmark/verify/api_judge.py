@@ -23,13 +23,13 @@ from packetbench.benchmark.harness.progress import ProgressBar, Reporter, Silent
 from packetbench.benchmark.harness.redact import Redactor
 from packetbench.benchmark.harness.retry import RetryPolicy
 from packetbench.benchmark.harness.worklist import schema_hash
-from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers import pricing, provider_class
 from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.verify import prompt
 from packetbench.benchmark.verify.judges import Batch, Judge, Labelled
 from packetbench.core import stopping
 from packetbench.core.errors import UsageError
+from packetbench.truth.packets import DocInfo, Packet
 
 OUTPUT_TOKENS_PER_CLAIM = 40  # a label with a short quote, for --max-cost reservations
 

@@ -31,7 +31,6 @@ from typing import Any, ClassVar
 
 from packetbench.benchmark.config import ModelOptions
 from packetbench.benchmark.grounding.places import truth_places
-from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers import api_providers
 from packetbench.benchmark.score.verdicts import VERDICTS
 from packetbench.benchmark.verify.claims import Claim
@@ -40,6 +39,7 @@ from packetbench.core import stopping
 from packetbench.core.errors import BadInput, UsageError
 from packetbench.core.registry import Registry, UnknownName
 from packetbench.core.writing import write_json
+from packetbench.truth.packets import DocInfo, Packet
 
 SIM_LABEL = "SIMULATED JUDGE - not a model; seeded confusion rates for testing the verifier"
 

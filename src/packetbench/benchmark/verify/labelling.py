@@ -29,12 +29,11 @@ from typing import Any
 import orjson
 
 from packetbench import __version__
-from packetbench.benchmark import namespaces, provenance
+from packetbench.benchmark import provenance
 from packetbench.benchmark.documents import run_packets
 from packetbench.benchmark.records import read_record, record_path, records_digest
 from packetbench.benchmark.run_folder import listed_documents
 from packetbench.benchmark.runs import read_run
-from packetbench.benchmark.score import validate
 from packetbench.benchmark.verify.calibration import CALIBRATION, calibrate, rows_of
 from packetbench.benchmark.verify.claims import batches, claims_of
 from packetbench.benchmark.verify.correction import (
@@ -48,6 +47,7 @@ from packetbench.benchmark.verify.prompt import check, template_hashes
 from packetbench.core import ids, safe_read
 from packetbench.core.errors import BadInput, UsageError
 from packetbench.core.writing import write_atomic, write_json
+from packetbench.truth import namespaces, validate
 
 JUDGE_DIR = "judge"
 LABELS = "labels.jsonl"

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import orjson
 
-from packetbench.benchmark import universe as universes
 from packetbench.benchmark.origins import Origins
-from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.records import read_record, record_path
 from packetbench.benchmark.score.scorer import schema_problem, score_document
+from packetbench.truth import universe as universes
+from packetbench.truth.packets import DocInfo, Packet
 
 
 @dataclass(frozen=True)

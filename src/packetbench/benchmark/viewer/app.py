@@ -36,7 +36,6 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
-from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.viewer import grid, index
 from packetbench.benchmark.viewer.checks import Checks, Refused
 from packetbench.benchmark.viewer.pages import Pages
@@ -44,6 +43,7 @@ from packetbench.benchmark.viewer.source import Query, RunSource
 from packetbench.core import stopping
 from packetbench.core.errors import BadInput, InputError, UsageError
 from packetbench.core.resources import resource_dir
+from packetbench.truth.packets import DocInfo, Packet
 
 ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
 # Longest the overview waits for the first document list to be answered before it starts.

@@ -27,10 +27,10 @@ import threading
 from typing import Any
 
 from packetbench.benchmark import provenance
-from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.viewer.source import RunSource
 from packetbench.core.errors import BadInput
 from packetbench.core.known import Known
+from packetbench.truth.packets import DocInfo, Packet
 
 HINT = "view the run with the packets it was extracted from"
 LISTED_DIFFERENCES = 20  # refused documents named in the run's check

@@ -19,9 +19,7 @@ from typing import Any
 
 import orjson
 
-from packetbench.benchmark.packets import DocInfo, Packet, ancestors
 from packetbench.benchmark.records import read_record, record_path
-from packetbench.benchmark.score import normalize
 from packetbench.benchmark.viewer.pages import Pages
 from packetbench.benchmark.viewer.source import RunSource
 from packetbench.core.packet_files import (
@@ -29,6 +27,8 @@ from packetbench.core.packet_files import (
     read_manifest,
     read_rendered_universe,
 )
+from packetbench.truth import normalize
+from packetbench.truth.packets import DocInfo, Packet, ancestors
 
 # Worst first: the order of the side table, and of the legend.
 SEVERITY = (

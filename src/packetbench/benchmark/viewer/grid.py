@@ -3,7 +3,7 @@
 A workbook is read with openpyxl (cached values of formulas, as a spreadsheet program shows
 them), every sheet with its hidden state, hidden rows and hidden columns, so the viewer can
 show what a model was not sent. A CSV is read with the audit's own reader
-(`benchmark.csvread`): rows are counted from the header (row 0), as truth locations are,
+(`truth.csvread`): rows are counted from the header (row 0), as truth locations are,
 and the preamble lines before it are listed apart.
 """
 
@@ -14,9 +14,9 @@ import io
 from pathlib import Path
 from typing import Any
 
-from packetbench.benchmark.csvread import read_csv
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput
+from packetbench.truth.csvread import read_csv
 
 MAX_ROWS = 2000  # rows shown per sheet (the rest are counted)
 MAX_COLUMNS = 80

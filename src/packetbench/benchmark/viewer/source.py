@@ -21,7 +21,6 @@ import duckdb
 import orjson
 
 from packetbench.benchmark import provenance
-from packetbench.benchmark.packets import DocInfo, Packet, find_packets
 from packetbench.benchmark.records import read_record, record_path
 from packetbench.benchmark.results.database import DB_NAME, check_records
 from packetbench.benchmark.results.schema import SCHEMA_VERSION
@@ -30,6 +29,7 @@ from packetbench.benchmark.runs import RunInfo, read_run
 from packetbench.core import stopping
 from packetbench.core.errors import BadInput, UsageError
 from packetbench.core.known import Known
+from packetbench.truth.packets import DocInfo, Packet, find_packets
 
 # Filters of the document list: each is one column equal to the value given.
 EQUAL_FILTERS = ("tier", "doc_type", "format", "status")

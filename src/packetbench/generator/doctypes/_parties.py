@@ -13,9 +13,11 @@ from pydantic import Field
 
 from packetbench.core.leaves import Checkbox, Date, DocModel, Id, Str
 from packetbench.generator.doctypes.common import Address, address_of, address_parts, title_block
-from packetbench.generator.render.layout import Cell, Checks, Column, Flow
+from packetbench.generator.render.layout import Cell, Checks, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 from packetbench.generator.world.models import World
 from packetbench.generator.world.parties import AdditionalInterest, CertificateHolder
 
@@ -272,7 +274,7 @@ def insured_rows(flow: Flow, prefix: str = "insured", label: str = "Insured") ->
 
 
 def insurers_table(flow: Flow, count: int) -> None:
-    flow.table("insurers", count, INSURER_COLUMNS)
+    draw_table(flow, "insurers", count, INSURER_COLUMNS)
 
 
 def company_row(flow: Flow, prefix: str = "company") -> None:

@@ -9,7 +9,7 @@ from packetbench.core import codes
 from packetbench.core.leaves import Date, DocModel, Id, Leaf, Str, Text, YesNo
 from packetbench.generator.fakers.insurance import Question
 from packetbench.generator.render.layout import PAD, Cell, Flow, Lit, Part
-from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR
+from packetbench.generator.render.metrics import BOLD, MARGIN, REGULAR
 from packetbench.generator.world import models as world
 from packetbench.generator.world.models import World
 

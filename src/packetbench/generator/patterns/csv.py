@@ -4,7 +4,7 @@ Patterns fill the document's `CsvLook` (delimiter, encoding, byte-order mark, pr
 trailer lines, header words) or write values differently through `Presentation.shown`
 (European numbers, line breaks inside quoted cells); the CSV writer does the rest. A field's
 `rendered_as` is its cell text as written; locations keep the header as row 0 whatever
-precedes it (see `generator.render.csvlook` and `benchmark.csvread`, which reads them back).
+precedes it (see `generator.render.csvlook` and `truth.csvread`, which reads them back).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from packetbench.generator.patterns.base import Staging, Subject, pattern
 from packetbench.generator.render import fmt
 from packetbench.generator.render.presentation import section_of
 from packetbench.generator.render.recorder import Recorder
-from packetbench.generator.render.table import TableLook
+from packetbench.generator.render.table_look import TableLook
 
 UNICODE_FONT = "DejaVuSans"
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -513,7 +513,7 @@ def _footnotes(staging: Staging) -> bool:
         notes[marker] = FOOTNOTES[index % len(FOOTNOTES)]
 
     def footnotes(pdf: Any) -> None:
-        from packetbench.generator.render.pdf import MARGIN
+        from packetbench.generator.render.metrics import MARGIN
 
         for path in staging.applied.targets:
             drawn = pdf.recorder.drawn.get(path)

@@ -16,16 +16,9 @@ from typing import Any
 from packetbench.generator.patterns.base import Staging, Subject, pattern
 from packetbench.generator.render import images
 from packetbench.generator.render.fonts import DINGBATS, missing
-from packetbench.generator.render.pdf import (
-    BOLD,
-    MARGIN,
-    OVER,
-    REGULAR,
-    PdfDocument,
-    RectOp,
-    TextOp,
-    width_of,
-)
+from packetbench.generator.render.metrics import BOLD, MARGIN, REGULAR, width_of
+from packetbench.generator.render.ops import OVER, RectOp, TextOp
+from packetbench.generator.render.pdf import PdfDocument
 
 Box = tuple[float, float, float, float]
 

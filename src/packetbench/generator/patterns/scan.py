@@ -7,8 +7,8 @@ scanned page (its box moved with the page, `quad` its exact corners) and marked
 `text_layer: false`, so the audit reads it by OCR of the page image.
 
 scan.ocr_layer is a scan that brings its own text layer: invisible, offset from the glyphs and
-misreading some words, drawn with the OCR-layer helpers of `textlayer` where the scan put the
-page's words.
+misreading some words, drawn with the OCR-layer helpers of `textlayer.invisible_ocr` where the
+scan put the page's words.
 
 One scan per document: the levels exclude each other. A scan cannot be combined with what only
 a text layer carries (a redaction's covered text), or with what Tesseract's English model cannot
@@ -21,9 +21,11 @@ import math
 from typing import Any
 
 from packetbench.generator.patterns.base import Staging, pattern
-from packetbench.generator.patterns.textlayer import _finish, _ocr_words, _unreadable, _values
+from packetbench.generator.patterns.textlayer.common import _finish, _unreadable, _values
+from packetbench.generator.patterns.textlayer.invisible_ocr import _ocr_words
 from packetbench.generator.render import attack, faxheader
-from packetbench.generator.render.pdf import Op, PdfDocument
+from packetbench.generator.render.ops import Op
+from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 
 # What a scanned page cannot carry (see the module docstring).
@@ -50,7 +52,9 @@ def _scan(staging: Staging, level: str, mixed: bool = False) -> bool:
             pages = sorted(share)
         else:
             pages = list(range(count))
-        from packetbench.generator.render.scan import LEVELS  # numpy and pdfium: when scanned
+        from packetbench.generator.render.scan_levels import (
+            LEVELS,  # numpy and pdfium: when scanned
+        )
 
         # One seed per sheet: a level printing two pages to a sheet (`two_up`) scans each
         # pair once; every other level draws a seed per page, as it always has.
@@ -90,9 +94,9 @@ def _scan(staging: Staging, level: str, mixed: bool = False) -> bool:
 
 
 def _mode(level: str) -> str:
-    """The capture mode of a scan level (`render.scan.MODES`; imported when named, as the
+    """The capture mode of a scan level (`render.scan_levels.MODES`; imported when named, as the
     scan's pixels are)."""
-    from packetbench.generator.render.scan import LEVELS
+    from packetbench.generator.render.scan_levels import LEVELS
 
     return LEVELS[level].mode
 
@@ -111,8 +115,9 @@ def _fax_header(pdf: PdfDocument, staging: Staging, seed: int, count: int) -> No
 
 def _struck(recorder: Recorder, staging: Staging) -> None:
     """Values the header printed over past reading everywhere they are drawn (the legibility
-    rule judged their boxes, `PdfDocument._judge`): abstention expected (docs/patterns.md rule
-    3b), recorded as the pattern's effect on the truth. A blotted value is the blot's."""
+    rule judged their boxes, `PdfDocument._mark_legible`): abstention expected
+    (docs/patterns.md rule 3b), recorded as the pattern's effect on the truth. A blotted value
+    is the blot's."""
     applied = staging.applied
     blotted = set(recorder.presentation.blotted)
     for path in recorder.illegible_paths():
@@ -306,7 +311,8 @@ def _misread_paths(pdf: PdfDocument, page: int, wrong: dict[tuple[int, str], str
 
 # The harder levels: damage up to the edge of legibility, every value still legible to a person.
 # In the N4-N5 draw (presets.py) but for photocopy_3rd and two_up (OPT_IN below); force one
-# with --set patterns.scan.<id>=1. Each level's capture mode is its `render.scan.Level.mode`.
+# with --set patterns.scan.<id>=1. Each level's capture mode is its
+# `render.scan_levels.Level.mode`.
 _HARDER: dict[str, tuple[str, str]] = {
     "blurred": ("Out-of-focus scan", "Gaussian blur of 1.4 pixels at 200 dpi."),
     "motion_blur": ("Motion-blurred scan", "The page moved while scanned: a 4-pixel smear."),
@@ -360,22 +366,13 @@ _HARDER: dict[str, tuple[str, str]] = {
 }
 
 
-# Opt-in levels, named with --set (two of them below N4 only). motion_blur (now a 4-pixel
-# smear) and photocopy_2nd (without grown strokes) were tuned until the audit's OCR reads them
-# (96.1 % and 99.6 % of an N3 packet's 1,142 values; they were 52 % and 42 %) and are drawn at
-# N4-N5.
-# photocopy_3rd read 88.9 % there, but the audit's own reading of every box of an N5 packet's
-# third-generation copies agreed with the pixel rule on 73 % of 9,227 boxes (dense tables at
-# 150 dpi), enough for the audit's calibration to refuse: it stays out until tuned again.
-# two_up (two pages on one sheet) is read by the audit's OCR above its minimum (96.1 % of the
-# same N3 packet's 1,142 values, 93.6 % of an N5 packet's 6,487), but it is no lever on a reader
-# without restoration (the naive OCR read 87.0 % of those 1,142) and the pixel half of the audit
-# cannot judge a sheet yet (`audit.pixels.scan_details`: one matrix per page), so in a tier's
-# draw its sheets would all go to whole-page OCR: it stays out until the audit judges sheets.
-# low_res and phone_photo (Difficulty III) are damage against careful readers, not careless
-# ones: drawn at N4 and N5 as their capture modes' levels (presets.py), but opt-in below, where
-# they are not even a knob, so canonical N1-N3 packets keep their bytes (`presets.preset`).
-# far_photo, which costs both careful readers at once, is one mode of N5's mix among eight.
+# Opt-in levels, named with --set (two of them below N4 only). photocopy_3rd: on an N5
+# packet's dense tables the audit's calibration refuses it (its reading disagrees with the
+# pixel rule too often). two_up: no lever on a reader without restoration, and the pixel half
+# of the audit cannot judge a sheet yet (`audit.pixels.scan_details`: one matrix per page).
+# low_res and phone_photo: drawn at N4 and N5 as their capture modes' levels (presets.py), but
+# opt-in below, where they are not even a knob, so canonical N1-N3 packets keep their bytes
+# (`presets.preset`). Figures in docs/measurements.md#levels-out-of-the-tiers-draw.
 OPT_IN = frozenset({"photocopy_3rd", "two_up", "low_res", "phone_photo"})
 # A reduced copy is never stamped VOID: at 60-70 % the type is 3.5 points, and a VOID or
 # SUPERSEDED stamp's frame and letters across it left values a person reads that the audit's

@@ -22,9 +22,9 @@ from packetbench.core.leaves import Leaf, path_pattern
 from packetbench.generator.patterns import vocabulary
 from packetbench.generator.patterns.base import Staging, Subject, list_paths, pattern
 from packetbench.generator.render import fmt
-from packetbench.generator.render.pdf import REGULAR, width_of
+from packetbench.generator.render.metrics import REGULAR, width_of
 from packetbench.generator.render.recorder import Recorder
-from packetbench.generator.render.table import Detail, TableLook
+from packetbench.generator.render.table_look import Detail, TableLook
 
 REPLACES_GRID = (
     "table.vertical_records",

@@ -2,7 +2,7 @@
 ink, while the page looks the same to a person (textlayer.* and scan.ocr_layer patterns).
 
 Two kinds of work, each where it gives exact control:
-- at emission, on a page's display list (`generator.render.pdf`): text drawn invisibly
+- at emission, on a page's display list (`generator.render.ops`): text drawn invisibly
   (render mode 3), through a clipping path, as glyph outlines, with TJ offsets instead of
   spaces, in another order; rules drawn as many short segments or as Bézier curves. These
   are `DrawOp`s, so reportlab writes them.
@@ -27,7 +27,9 @@ from typing import Any
 from reportlab.pdfgen.canvas import Canvas
 
 from packetbench.generator.render import fonts
-from packetbench.generator.render.pdf import CONTENT, DrawOp, LineOp, Op, RectOp, TextOp, width_of
+from packetbench.generator.render.metrics import width_of
+from packetbench.generator.render.ops import CONTENT, DrawOp, LineOp, Op, RectOp, TextOp
+from packetbench.reading.text import folded
 
 # Fonts whose codes are cp1252 bytes (WinAnsiEncoding): the ToUnicode attacks rewrite these.
 TEXT_FONTS = frozenset(fonts.STANDARD - {fonts.DINGBATS})
@@ -91,7 +93,7 @@ def stretch_to(word: str, width: float, size: float) -> float:
 
 
 # OCR confusions a person never makes and tesseract's English model is not folded for by the
-# audit (audit.ocr.folded folds O/0, I/l/1 and accents): the corrupted word must
+# audit (reading.text.folded folds O/0, I/l/1 and accents): the corrupted word must
 # read differently from the ink after that folding.
 CONFUSIONS: tuple[tuple[str, str], ...] = (
     ("5", "S"),
@@ -118,21 +120,10 @@ CONFUSIONS: tuple[tuple[str, str], ...] = (
 
 
 _AS_DIGIT = str.maketrans({"o": "0", "i": "1", "l": "1"})
-_NON_ALNUM = re.compile(r"[^0-9a-z]+")
 
-
-def fold(text: str) -> str:
-    """A word as an OCR comparison sees it: accents dropped, lower case, punctuation runs to
-    one space, and what Tesseract cannot tell apart folded (I/l, and O/I/l beside digits) -
-    the same folding the audit applies, so a misread word never folds back to the ink."""
-    import unicodedata
-
-    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    plain = _NON_ALNUM.sub(" ", unicodedata.normalize("NFKC", plain).lower()).strip()
-    return " ".join(
-        t.translate(_AS_DIGIT) if any(c.isdigit() for c in t) else t.replace("l", "i")
-        for t in plain.split()
-    )
+# A word as an OCR comparison sees it, as the audit folds it (`reading.text.folded`): a
+# misread word must never fold back to the ink.
+fold = folded
 
 
 def misread(word: str, rng: Any) -> str | None:

@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from packetbench.generator.errors import LayoutError
-from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument, fit, width_of
+from packetbench.generator.render.metrics import BOLD, MARGIN, REGULAR, fit, width_of
+from packetbench.generator.render.pdf import PdfDocument
 
 BOTTOM = MARGIN + 2
 PAD = 2.5  # horizontal padding inside a box or cell
@@ -58,17 +58,6 @@ class Checks:
     label: str
     options: tuple[tuple[str, str], ...]  # (caption, checkbox leaf path)
     weight: float = 1.0
-
-
-@dataclass(frozen=True)
-class Column:
-    """A table column: header text, the item-relative leaf key, relative width, alignment."""
-
-    header: str
-    key: str
-    width: float
-    align: str = "left"
-    style: Style | None = None
 
 
 def _cell_path(cell: Cell | Checks) -> str | None:
@@ -445,31 +434,3 @@ class Flow:
             self.y -= row_height
             self.pdf.line(self.page, MARGIN, self.y, MARGIN + self.cw, self.y, 0.2)
         self.gap(6)
-
-    # --- tables -----------------------------------------------------------------------------
-
-    def table(
-        self,
-        items: str,
-        count: int,
-        columns: Sequence[Column],
-        *,
-        size: float = 7.0,
-        header_size: float = 6.0,
-        totals: Sequence[tuple[str, str]] = (),
-        totals_label: str = "TOTAL",
-        totals_style: Style | None = None,
-    ) -> None:
-        """Rows `items[0..count)`; the header repeats on every page the table reaches.
-
-        `totals` maps column keys to the leaf paths drawn in a bold closing row. The table's
-        look is whatever presentation patterns chose for it (generator.render.table).
-        """
-        from packetbench.generator.render.table import Table, Totals, record_section, table_name
-
-        table = Table(self, table_name(items), columns, size=size, header_size=header_size)
-        table.start(record_section(items), keep=True)
-        table.rows(items, count)
-        if totals:
-            table.totals(Totals(totals_label, dict(totals), style=totals_style))
-        table.finish(6)

@@ -1,227 +1,45 @@
 """A small PDF engine on reportlab: display lists per page, values placed and located at once.
 
-Pages are laid out first as lists of drawing operations and only then emitted, so footers can
-say "Page 2 of 5" and presentation patterns can draw over finished pages (`after_layout`).
-Every visible string goes to the recorder's universe as it is laid out, and every field value
-is located with the same geometry that draws it; nothing is measured back afterwards. Output is
-byte-reproducible: reportlab's invariant mode fixes the creation date and document id, and
-emission order is the layout order.
-
-Operations live on one of three layers: `UNDER` (watermarks, highlights: behind the content),
-`CONTENT` and `OVER` (stamps, redaction boxes: on top). Within the content layer, fills are
-emitted first, then rules, then one text object, so a page's text reads in layout order.
+Pages are laid out first as lists of drawing operations (`ops`) and only then emitted (`emit`),
+so footers can say "Page 2 of 5" and presentation patterns can draw over finished pages
+(`after_layout`). Every visible string goes to the recorder's universe as it is laid out, and
+every field value is located with the same geometry that draws it (`metrics`); nothing is
+measured back afterwards. Pages a scan pattern asked for are scanned once emitted and emitted
+again as their images, each location judged legible or not on them; while documents are built
+again for the audit (`rebuild.REBUILD`), scanned pages are placed without their pixels.
 """
 
 from __future__ import annotations
 
-import io
 import random
 from collections.abc import Callable
-from contextvars import ContextVar
-from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reportlab import rl_config
 from reportlab.lib.pagesizes import landscape, letter
-from reportlab.lib.utils import ImageReader
-from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfgen.canvas import Canvas
 
 from packetbench.generator.errors import LayoutError
-from packetbench.generator.render import faxheader, fonts
+from packetbench.generator.render import faxheader
+from packetbench.generator.render.emit import emit_pdf
+from packetbench.generator.render.metrics import (
+    BOLD,
+    MARGIN,
+    REGULAR,
+    _check_drawable,
+    fit,
+    text_bbox,
+    width_of,
+)
+from packetbench.generator.render.ops import CONTENT, Color, ImageOp, LineOp, Op, RectOp, TextOp
 from packetbench.generator.render.presentation import Presentation
+from packetbench.generator.render.rebuild import REBUILD
 from packetbench.generator.render.recorder import Drawn, Location, Recorder
 from packetbench.resolution import Verdict
 
 if TYPE_CHECKING:
-    from packetbench.generator.render.scan import Level
+    from packetbench.generator.render.scan_levels import Level
 
-MARGIN = 36.0
-REGULAR = "Helvetica"
-BOLD = "Helvetica-Bold"
-MONO = "Courier"
-MONO_BOLD = "Courier-Bold"
-# Glyph extents of Helvetica relative to the font size, slightly generous.
-ASCENT = 0.76
-DESCENT = 0.22
-# A field's bbox is pulled in horizontally so it never touches a neighbouring string.
-INSET = 0.5
-MIN_FONT = 4.5
-
-UNDER, CONTENT, OVER = 0, 1, 2
-Color = tuple[float, float, float]
-
-
-@dataclass(slots=True)
-class TextOp:
-    x: float
-    y: float
-    text: str
-    font: str
-    size: float
-    angle: float = 0.0  # degrees, counter-clockwise about (x, y)
-    color: Color | None = None  # None: black
-    alpha: float | None = None  # fill opacity (overlay layers only)
-    layer: int = CONTENT
-
-
-@dataclass(slots=True)
-class LineOp:
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    width: float
-    color: Color | None = None
-    layer: int = CONTENT
-
-
-@dataclass(slots=True)
-class RectOp:
-    x: float
-    y: float
-    w: float
-    h: float
-    fill: float | None  # gray level, or None for an outline
-    width: float
-    color: Color | None = None  # a coloured fill (or outline), instead of gray
-    alpha: float | None = None
-    layer: int = CONTENT
-
-
-@dataclass(slots=True)
-class ImageOp:
-    x: float
-    y: float
-    w: float
-    h: float
-    png: bytes  # PNG, or JPEG when `jpeg` (embedded as it is, DCT-encoded)
-    layer: int = CONTENT
-    jpeg: bool = False
-    # The image's gray pixels as decoded (a scanned page's, which its scan decoded to judge
-    # them), so reportlab need not decode it again (`_KnownPixels`); with no `png`, they are
-    # the image.
-    pixels: Any = None
-
-
-@dataclass(slots=True)
-class DrawOp:
-    """Drawn by a pattern's own code, in its own graphics state: what the other operations
-    cannot say (invisible or clipped text, kerned runs, glyph outlines, curves). On the content
-    layer it comes after the page's text object, so the text keeps its layout order."""
-
-    draw: Callable[[Canvas], None]
-    layer: int = CONTENT
-
-
-@dataclass(slots=True)
-class PathOp:
-    """Filled outlines (handwriting, stamp lettering: generator.render.hand): ink with no
-    text behind it. `commands` are ("M", x, y), ("L", x, y), ("C", x1, y1, x2, y2, x3, y3)
-    and ("Z",); `stroke` > 0 also strokes them (a heavier pen) in the same colour."""
-
-    commands: tuple[tuple[object, ...], ...]
-    color: Color
-    stroke: float = 0.0
-    alpha: float | None = None
-    layer: int = OVER
-
-
-Op = TextOp | LineOp | RectOp | ImageOp | DrawOp | PathOp
 PageHook = Callable[["PdfDocument"], None]
-
-
-@lru_cache(maxsize=65536)
-def width_of(text: str, font: str, size: float) -> float:
-    """Width of `text` in points; cached because labels and codes repeat on every page."""
-    fonts.ensure(font)
-    return float(stringWidth(text, font, size))
-
-
-def wrap(text: str, font: str, size: float, width: float) -> list[str]:
-    """Greedy word wrap; words are never split (a split word would not read back whole)."""
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        candidate = f"{current} {word}" if current else word
-        if current and width_of(candidate, font, size) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = candidate
-    if current:
-        lines.append(current)
-    return lines or [""]
-
-
-def fit(
-    text: str, font: str, size: float, width: float, allow_wrap: bool
-) -> tuple[float, list[str]]:
-    """Font size and lines that fit `width`: shrink to MIN_FONT first, then wrap if allowed."""
-    if width_of(text, font, size) <= width:
-        return size, [text]
-    longest_word = max((width_of(w, font, 1.0) for w in text.split()), default=0.0)
-    if allow_wrap:
-        # Wrap at the given size, shrinking only as far as needed for the longest word.
-        size = min(size, max(MIN_FONT, width / longest_word if longest_word else size))
-        return size, wrap(text, font, size, width)
-    full = width_of(text, font, 1.0)
-    if full * MIN_FONT <= width:
-        return width / full, [text]
-    size = min(size, max(MIN_FONT, width / longest_word if longest_word else size))
-    return size, wrap(text, font, size, width)
-
-
-def _check_drawable(doc_id: str, text: str, font: str) -> None:
-    bad = fonts.missing(font, text)
-    if bad is not None:
-        raise LayoutError(f"{doc_id}: {text!r} has {bad!r}, which font {font} cannot draw")
-
-
-def text_bbox(
-    x0: float, bottom_baseline: float, x1: float, top_baseline: float, size: float
-) -> list[float]:
-    """The box a located string occupies, pulled in horizontally by INSET."""
-    inset = min(INSET, (x1 - x0) / 4)
-    return [
-        round(x0 + inset, 2),
-        round(bottom_baseline - DESCENT * size, 2),
-        round(x1 - inset, 2),
-        round(top_baseline + ASCENT * size, 2),
-    ]
-
-
-@dataclass
-class Rebuild:
-    """A packet's documents built again for the audit (`generator.packet.rebuild_documents`),
-    which compares a scanned page with its native page drawn clean under the same transform.
-
-    Every document with scanned pages leaves in `natives` its native PDF, the pages as drawn
-    before any was scanned (doc_id -> bytes). A document `verdicts` has (doc_id -> path ->
-    the legibility of each of its locations as the packet's field truth records them,
-    `resolution.Verdict`) is not scanned again: each scanned page is placed as its scan
-    placed it (`scan.placement`: the same draws from the same seed), what was drawn on it
-    moved with it, and each location takes the packet's verdict (a verdict is a claim about
-    the scanned pixels, which the audit has and checks itself). No image is made, and the
-    document's file is its native PDF: its truth files are the packet's when it is the same
-    document."""
-
-    natives: dict[str, bytes] = field(default_factory=dict)
-    verdicts: Callable[[str], dict[str, list[Verdict]] | None] | None = None
-    # Doc_id -> its strings drawn as ink with no text layer, and where (`Recorder.inked`).
-    inked: dict[str, list[tuple[int, str, list[float]]]] = field(default_factory=dict)
-    # Doc_id -> strings printed over its scanned pages after the scan (a fax's header): (page,
-    # text, quad on the scanned page, points), where only the generator can say it printed.
-    printed: dict[str, list[tuple[int, str, list[float]]]] = field(default_factory=dict)
-    # Doc_id -> its PDF as emitted before a text-layer attack changed the file
-    # (`Presentation.post`), for a document one did: the audit renders both.
-    unattacked: dict[str, bytes] = field(default_factory=dict)
-
-
-# While set, documents are being built again (`Rebuild`).
-REBUILD: ContextVar[Rebuild | None] = ContextVar("rebuild", default=None)
 
 
 class PdfDocument:
@@ -468,7 +286,7 @@ class PdfDocument:
             hook(self)
         for settle in self.settle:
             settle(self)
-        data = self._emit_pages(self.pages)
+        data = emit_pdf(self.title, self.pagesize, self.pages)
         scans = self.recorder.presentation.scans
         if scans:
             rebuild = REBUILD.get()
@@ -483,9 +301,11 @@ class PdfDocument:
                     return data
             if self._up(scans) > 1:
                 pages, sizes = self._sheets(data, scans)
-                data = self._emit_pages(pages, raw_images=True, sizes=sizes)
+                data = emit_pdf(self.title, self.pagesize, pages, raw_images=True, sizes=sizes)
             else:
-                data = self._emit_pages(self._scanned(data, scans), raw_images=True)
+                data = emit_pdf(
+                    self.title, self.pagesize, self._scanned(data, scans), raw_images=True
+                )
         if self.recorder.presentation.post:
             rebuild = REBUILD.get()
             if rebuild is not None:
@@ -497,9 +317,9 @@ class PdfDocument:
     def _up(self, scans: dict[int, tuple[str, int]]) -> int:
         """Pages per sheet of the document's scan (1: a scanned image per page). A level that
         prints several pages to a sheet scans the whole document at that level only."""
-        from packetbench.generator.render import scan
+        from packetbench.generator.render import scan_levels
 
-        ups = {scan.LEVELS[level].up for level, _ in scans.values()}
+        ups = {scan_levels.LEVELS[level].up for level, _ in scans.values()}
         up = max(ups)
         if up > 1 and (ups != {up} or sorted(scans) != list(range(len(self.pages)))):
             raise LayoutError(
@@ -511,7 +331,7 @@ class PdfDocument:
     def _scanned(self, native: bytes, scans: dict[int, tuple[str, int]]) -> list[list[Op]]:
         """The pages with every scanned one replaced by its image; what was drawn on it is
         moved to where the scan put it and can no longer be read from a text layer."""
-        from packetbench.generator.render import scan
+        from packetbench.generator.render import scan, scan_levels
 
         pages = list(self.pages)
         targets = self._blot_targets(scans)
@@ -522,7 +342,7 @@ class PdfDocument:
         try:
             for index, (level, seed) in sorted(scans.items()):
                 blots = [box for page, box in targets.values() if page == index + 1]
-                found = scan.LEVELS[level]
+                found = scan_levels.LEVELS[level]
                 header = self.recorder.presentation.fax_header if found.header else None
                 scanned = scan.scan_page(
                     pdf,
@@ -574,7 +394,7 @@ class PdfDocument:
         where its half of the sheet put it and is judged on the sheet; the page map goes to
         `Presentation.sheets` (applied to the truth once every pattern has recorded its
         pages). Returns the sheets' pages and their sizes."""
-        from packetbench.generator.render import scan, twoup
+        from packetbench.generator.render import scan, scan_levels, twoup
 
         look = self.recorder.presentation
         targets = self._blot_targets(scans)
@@ -585,7 +405,7 @@ class PdfDocument:
             for first in range(0, len(self.pages), 2):
                 indices = [i for i in (first, first + 1) if i < len(self.pages)]
                 level, seed = scans[first]
-                found = scan.LEVELS[level]
+                found = scan_levels.LEVELS[level]
                 blots = [
                     (half, box)
                     for page, box in targets.values()
@@ -626,7 +446,7 @@ class PdfDocument:
         as its scan placed it, what was drawn on it moved, each location's legibility taken
         from `verdicts` (path -> one per location), the scan's details, page map and hooks as
         `_scanned` has them."""
-        from packetbench.generator.render import scan, twoup
+        from packetbench.generator.render import scan, scan_levels, twoup
 
         self._blot_targets(scans)
         look = self.recorder.presentation
@@ -634,7 +454,7 @@ class PdfDocument:
         pdf = scan.open_pdf(native)
         try:
             for index, (level, seed) in sorted(scans.items()):
-                found = scan.LEVELS[level]
+                found = scan_levels.LEVELS[level]
                 if up > 1:
                     if index % up:
                         continue  # placed with the first page of its sheet
@@ -711,12 +531,12 @@ class PdfDocument:
         import numpy as np
 
         from packetbench import legibility
-        from packetbench.generator.render import scan
+        from packetbench.generator.render import scan_levels
 
         count, seed = self.recorder.presentation.blots
         if not count:
             return {}
-        on_scans = {index + 1: scan.LEVELS[level].dpi for index, (level, _) in scans.items()}
+        on_scans = {index + 1: scan_levels.LEVELS[level].dpi for index, (level, _) in scans.items()}
         texts: dict[tuple[int, str], int] = {}
         for entry in self.recorder.strings:
             key = (int(entry["page"]), str(entry["text"]))
@@ -811,206 +631,9 @@ class PdfDocument:
                 else None
             )
 
-    def _emit_pages(
-        self,
-        pages: list[list[Op]],
-        raw_images: bool = False,
-        sizes: list[tuple[float, float]] | None = None,
-    ) -> bytes:
-        """The PDF of `pages`, each of the document's page size or of its own (`sizes`: the
-        sheets of a document printed two pages to a sheet)."""
-        # A document with scanned pages embeds their JPEGs as they are; reportlab would
-        # otherwise wrap every stream in ASCII85 (a quarter larger, and slower). It reads the
-        # setting as each stream is made, so it holds for the whole emission.
-        before = rl_config.useA85
-        rl_config.useA85 = 0 if raw_images else before
-        try:
-            buffer = io.BytesIO()
-            canvas = Canvas(buffer, pagesize=self.pagesize, invariant=1, pageCompression=1)
-            canvas.setTitle(self.title)
-            canvas.setAuthor("packetbench generator")
-            canvas.setSubject("Synthetic document; all data is fictional")
-            canvas.setCreator("packetbench")
-            for number, ops in enumerate(pages):
-                if sizes is not None:
-                    canvas.setPageSize(sizes[number])
-                for op in ops:
-                    if isinstance(op, TextOp):
-                        fonts.ensure(op.font)
-                self._emit_loose(canvas, [op for op in ops if op.layer == UNDER])
-                self._emit(canvas, [op for op in ops if op.layer == CONTENT])
-                self._emit_loose(canvas, [op for op in ops if op.layer == OVER])
-                canvas.showPage()
-            canvas.save()
-        finally:
-            rl_config.useA85 = before
-        return buffer.getvalue()
-
     def save(self, path: Path) -> int:
         path.write_bytes(self.render())
         return len(self.pages)
-
-    @staticmethod
-    def _emit(canvas: Canvas, ops: list[Op]) -> None:
-        """The content layer: fills, then rules, then images, then one text object."""
-        fills = [op for op in ops if isinstance(op, RectOp) and op.fill is not None]
-        for fill in fills:
-            if fill.color is not None:
-                canvas.setFillColorRGB(*fill.color)
-            else:
-                canvas.setFillGray(fill.fill)
-            canvas.rect(fill.x, fill.y, fill.w, fill.h, stroke=0, fill=1)
-        canvas.setFillGray(0)
-        current_width = -1.0
-        for op in ops:
-            if isinstance(op, LineOp | RectOp) and not (
-                isinstance(op, RectOp) and op.fill is not None
-            ):
-                if op.width != current_width:
-                    canvas.setLineWidth(op.width)
-                    current_width = op.width
-                if op.color is not None:
-                    canvas.setStrokeColorRGB(*op.color)
-                if isinstance(op, LineOp):
-                    canvas.line(op.x0, op.y0, op.x1, op.y1)
-                else:
-                    canvas.rect(op.x, op.y, op.w, op.h, stroke=1, fill=0)
-                if op.color is not None:
-                    canvas.setStrokeGray(0)
-        for op in ops:
-            if isinstance(op, ImageOp):
-                _image(canvas, op)
-            elif isinstance(op, PathOp):
-                canvas.saveState()
-                _path(canvas, op)
-                canvas.restoreState()
-        text = canvas.beginText()
-        font: tuple[str, float] | None = None
-        for op in ops:
-            if isinstance(op, TextOp):
-                if font != (op.font, op.size):
-                    text.setFont(op.font, op.size)
-                    font = (op.font, op.size)
-                if op.color is not None:
-                    text.setFillColorRGB(*op.color)
-                if op.angle:
-                    text.setTextTransform(*_rotation(op.x, op.y, op.angle))
-                else:
-                    text.setTextOrigin(op.x, op.y)
-                text.textOut(op.text)
-                if op.color is not None:
-                    text.setFillGray(0)
-        canvas.drawText(text)
-        for op in ops:
-            if isinstance(op, DrawOp):
-                canvas.saveState()
-                op.draw(canvas)
-                canvas.restoreState()
-
-    @staticmethod
-    def _emit_loose(canvas: Canvas, ops: list[Op]) -> None:
-        """An overlay layer, in drawing order, each operation in its own graphics state."""
-        for op in ops:
-            canvas.saveState()
-            if isinstance(op, RectOp):
-                if op.alpha is not None:
-                    canvas.setFillAlpha(op.alpha)
-                    canvas.setStrokeAlpha(op.alpha)
-                if op.fill is not None:
-                    if op.color is not None:
-                        canvas.setFillColorRGB(*op.color)
-                    else:
-                        canvas.setFillGray(op.fill)
-                    canvas.rect(op.x, op.y, op.w, op.h, stroke=0, fill=1)
-                else:
-                    canvas.setLineWidth(op.width)
-                    if op.color is not None:
-                        canvas.setStrokeColorRGB(*op.color)
-                    canvas.rect(op.x, op.y, op.w, op.h, stroke=1, fill=0)
-            elif isinstance(op, LineOp):
-                canvas.setLineWidth(op.width)
-                if op.color is not None:
-                    canvas.setStrokeColorRGB(*op.color)
-                canvas.line(op.x0, op.y0, op.x1, op.y1)
-            elif isinstance(op, ImageOp):
-                _image(canvas, op)
-            elif isinstance(op, DrawOp):
-                op.draw(canvas)
-            elif isinstance(op, PathOp):
-                _path(canvas, op)
-            else:
-                if op.alpha is not None:
-                    canvas.setFillAlpha(op.alpha)
-                if op.color is not None:
-                    canvas.setFillColorRGB(*op.color)
-                text = canvas.beginText()
-                text.setFont(op.font, op.size)
-                if op.angle:
-                    text.setTextTransform(*_rotation(op.x, op.y, op.angle))
-                else:
-                    text.setTextOrigin(op.x, op.y)
-                text.textOut(op.text)
-                canvas.drawText(text)
-            canvas.restoreState()
-
-
-def _rotation(x: float, y: float, angle: float) -> tuple[float, float, float, float, float, float]:
-    import math
-
-    radians = math.radians(angle)
-    cos, sin = round(math.cos(radians), 6), round(math.sin(radians), 6)
-    return cos, sin, -sin, cos, x, y
-
-
-class _KnownPixels(ImageReader):  # type: ignore[misc]
-    """An image whose gray pixels are known: reportlab names every image by the md5 of its
-    decoded pixels, and would decode a scanned page again for that alone. A JPEG is still
-    embedded as it is; an image with no encoded form is compressed from its pixels as
-    reportlab compresses a PNG's (what a lossless image decodes to is its pixels)."""
-
-    def __init__(self, encoded: bytes, pixels: Any) -> None:
-        from PIL import Image
-
-        super().__init__(io.BytesIO(encoded) if encoded else Image.fromarray(pixels))
-        if self._image.mode != "L" or self._image.size != pixels.shape[::-1]:
-            raise ValueError(f"{self._image.mode} {self._image.size}: not the pixels given")
-        self._known: bytes = pixels.tobytes()
-
-    def getRGBData(self) -> bytes:
-        self._dataA = None
-        self.mode = "L"
-        return self._known
-
-
-def _image(canvas: Canvas, op: ImageOp) -> None:
-    reader = (
-        ImageReader(io.BytesIO(op.png)) if op.pixels is None else _KnownPixels(op.png, op.pixels)
-    )
-    canvas.drawImage(reader, op.x, op.y, op.w, op.h, mask=None if op.jpeg else "auto")
-
-
-def _path(canvas: Canvas, op: PathOp) -> None:
-    """Outlines filled by the non-zero rule (how fonts fill their glyphs)."""
-    if op.alpha is not None:
-        canvas.setFillAlpha(op.alpha)
-        canvas.setStrokeAlpha(op.alpha)
-    canvas.setFillColorRGB(*op.color)
-    path = canvas.beginPath()
-    for command in op.commands:
-        kind = command[0]
-        if kind == "M":
-            path.moveTo(*command[1:])
-        elif kind == "L":
-            path.lineTo(*command[1:])
-        elif kind == "C":
-            path.curveTo(*command[1:])
-        else:
-            path.close()
-    if op.stroke > 0:
-        canvas.setStrokeColorRGB(*op.color)
-        canvas.setLineWidth(op.stroke)
-        canvas.setLineJoin(1)
-    canvas.drawPath(path, stroke=1 if op.stroke > 0 else 0, fill=1, fillMode=1)
 
 
 # Points between a blot's edge and any other value's box, beyond the margin the legibility

@@ -19,7 +19,7 @@ from packetbench.generator.render.csvlook import CsvLook
 from packetbench.generator.render.sheetlook import SheetLook
 
 if TYPE_CHECKING:
-    from packetbench.generator.render.table import TableLook
+    from packetbench.generator.render.table_look import TableLook
 
 _FIRST_INDEX = re.compile(r"^([^\[]*\[\d+\])")
 

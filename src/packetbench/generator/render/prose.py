@@ -38,7 +38,7 @@ _SPACE = re.compile(r"[ \t\r\n]+")
 
 @cache
 def _environment() -> Environment:
-    """Like `generator.prose`'s, but keeping every newline: whitespace is collapsed after
+    """Like `generator.prose_line`'s, but keeping every newline: whitespace is collapsed after
     rendering, so a tag at the end of a line can never glue two words together."""
     return Environment(
         loader=FileSystemLoader(resource_dir("templates") / "prose"),

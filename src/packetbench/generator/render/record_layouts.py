@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from packetbench.generator.render.layout import BOTTOM, PAD
-from packetbench.generator.render.pdf import (
+from packetbench.generator.render.metrics import (
     BOLD,
     MARGIN,
     MONO,
@@ -23,7 +23,8 @@ from packetbench.generator.render.pdf import (
 )
 
 if TYPE_CHECKING:
-    from packetbench.generator.render.table import Table, Totals, _Col
+    from packetbench.generator.render.table import Table
+    from packetbench.generator.render.table_look import Col, Totals
 
 LABEL_SIZE = 5.8
 MAINFRAME_COLUMNS = 132
@@ -37,7 +38,7 @@ def _pairs_per_line(table: Table) -> int:
     return 4 if table.flow.cw > 600 else 3
 
 
-def _pair_grid(table: Table, record: str, cols: list[_Col], top: float, dry: bool = False) -> float:
+def _pair_grid(table: Table, record: str, cols: list[Col], top: float, dry: bool = False) -> float:
     """Label/value pairs of `cols` in a grid from `top`; returns the height used."""
     pdf, page = table.pdf, table.flow.page
     per_line = _pairs_per_line(table)
@@ -123,11 +124,11 @@ def claim_block(table: Table, record: str) -> None:
     table.row_count += 1
 
 
-def _money(table: Table, record: str, col: _Col) -> bool:
+def _money(table: Table, record: str, col: Col) -> bool:
     return table.pdf.recorder.leaf(f"{record}.{col.key}")[1].kind == "money"
 
 
-def _money_table(table: Table, record: str, cols: list[_Col], top: float) -> None:
+def _money_table(table: Table, record: str, cols: list[Col], top: float) -> None:
     pdf, page = table.pdf, table.flow.page
     left = MARGIN + 2 * PAD
     width = min(table.flow.cw - 4 * PAD, 95.0 * len(cols))
@@ -254,7 +255,7 @@ def _grid(table: Table) -> tuple[float, list[tuple[int, int]]]:
     return result
 
 
-def _headers(table: Table, col: _Col) -> set[str]:
+def _headers(table: Table, col: Col) -> set[str]:
     """Every header the listing may draw over `col`: its own, and each label a section of the
     table gives it (terminology varies by section, and the grid is set once for them all)."""
     own = table.look.headers.get(col.key, col.column.header)
@@ -311,7 +312,7 @@ def mainframe_row(
     size = mono_size(table)
     advance = size * MONO_ADVANCE
     leading = size * 1.15
-    placed: list[tuple[_Col, int, int, str, str, list[str]]] = []
+    placed: list[tuple[Col, int, int, str, str, list[str]]] = []
     for col, (start, width) in zip(table.cols, char_columns(table), strict=True):
         path = cells.get(col.key)
         if path is None:

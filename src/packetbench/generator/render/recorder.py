@@ -209,7 +209,7 @@ class Recorder:
 
     def illegible_paths(self) -> list[str]:
         """Paths drawn on a PDF page none of whose locations is legible (docs/patterns.md rule 3b:
-        the legibility rule judged every box on a scanned page, `PdfDocument._judge`)."""
+        the legibility rule judged every box on a scanned page, `PdfDocument._mark_legible`)."""
         paths = []
         for path, drawn in self.drawn.items():
             if not drawn.locations:

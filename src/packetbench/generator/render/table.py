@@ -6,120 +6,35 @@ section (`Presentation.table`). The plain look is a ruled grid whose header repe
 page the table reaches. Every value is drawn through `PdfDocument.lines`, so it is located as
 it is drawn, whatever the look.
 
-Alternative layouts of the same rows (label/value records, claim blocks, a fixed-width
-mainframe listing) live in `generator.render.records` and share this interface.
+What a table is and how it looks (`Totals`, `TableLook`, ...) is `render.table_look`; the
+rows beyond the data (subtotals, totals) are `render.table_totals`. Alternative layouts of the
+same rows (label/value records, claim blocks, a fixed-width mainframe listing) live in
+`render.record_layouts` and share this interface.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from packetbench.generator.render import fmt, record_layouts
-from packetbench.generator.render.layout import BOTTOM, PAD, Column, Flow, anchor
-from packetbench.generator.render.pdf import BOLD, MARGIN, MIN_FONT, REGULAR, fit, width_of
-from packetbench.generator.render.presentation import section_of
-
-HEADER_LINE = 1.15  # header leading, in header font sizes
-CELL_PAD = 3.5  # vertical padding of a row
-DETAIL_SIZE = 5.4  # font size of a nested sub-table
-DETAIL_GAP = 4.0  # points between its columns, and at its edges
-
-
-@dataclass(frozen=True)
-class Totals:
-    """A closing row: a label over the leading empty columns, values under their columns.
-
-    `counts` are (caption, path) pairs drawn after the label ("Claims: 3"); `fill` shades the
-    row; `rule` is the width of the line under it.
-    """
-
-    label: str
-    cells: Mapping[str, str]  # column key -> leaf path
-    counts: Sequence[tuple[str, str]] = ()
-    fill: float | None = None
-    rule: float = 0.2
-    style: fmt.Style | None = None
-    allow_wrap: bool = True
-
-
-@dataclass(frozen=True)
-class Detail:
-    """A small table drawn inside one cell under its value (e.g. payments of a claim)."""
-
-    headers: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-
-    @cached_property
-    def widths(self) -> tuple[float, ...]:
-        """Each column's widest text (its header in bold), in points."""
-        return tuple(
-            max(
-                [width_of(head, BOLD, DETAIL_SIZE - 0.4)]
-                + [width_of(row[i], REGULAR, DETAIL_SIZE) for row in self.rows]
-            )
-            for i, head in enumerate(self.headers)
-        )
-
-    @property
-    def room(self) -> float:
-        """The width the sub-table needs: its columns with a gap between them."""
-        return sum(self.widths) + DETAIL_GAP * (len(self.headers) + 1)
-
-
-@dataclass
-class TableLook:
-    """How a table is drawn. The defaults are the plain ruled grid."""
-
-    layout: str = "grid"  # grid | records | blocks | mainframe
-    rules: str = "grid"  # grid | none
-    header_fill: float | None = 0.9
-    shading: float | None = None  # fill of every other row
-    headers: dict[str, str] = field(default_factory=dict)  # column key -> header text
-    continued: dict[str, str] | None = None  # header texts on continuation pages
-    # Merged header: column key -> group label; adjacent columns of one label share a cell.
-    group_of: dict[str, str] = field(default_factory=dict)
-    top_group_of: dict[str, str] = field(default_factory=dict)  # a third row above
-    stacked: bool = False  # one word per header line, uneven depths, bottom aligned
-    rotated: bool = False  # headers drawn at 90 degrees
-    shift: tuple[float, ...] = ()  # header edge offsets from the data columns, per edge
-    fixed: dict[str, float] = field(default_factory=dict)  # column key -> width in points
-    order: tuple[str, ...] = ()  # column keys in drawing order (others keep theirs)
-    row_rules: bool = True
-    split_rows: bool = False  # a tall row may continue on the next page
-    subtotal_by: str | None = None  # column key whose runs of equal values get subtotals
-    subtotal_label: str = "Subtotal"
-    interrupt_every: int = 0  # a notice block breaks the table after every n rows
-    notices: tuple[str, ...] = ()
-    preamble: tuple[str, ...] = ()  # metadata lines that push the first header down
-    caption: str | None = None  # one line above the first header (e.g. the amounts' unit)
-    total_apart: bool = False  # the totals row as its own one-row table
-    split_fraction: float | None = None  # two tables side by side: this share of columns left
-    details: dict[str, Detail] = field(default_factory=dict)  # row path -> nested table
-    detail_column: str | None = None
-
-    def merged(self, overrides: Mapping[str, Any]) -> TableLook:
-        return dataclasses.replace(self, **overrides)
-
-
-PLAIN = TableLook()
-
-
-@dataclass
-class _Col:
-    column: Column
-    left: float
-    width: float
-    head_left: float  # the header cell's own edges (they differ under `shift`)
-    head_width: float
-
-    @property
-    def key(self) -> str:
-        return self.column.key
-
+from packetbench.generator.render import fmt, record_layouts, table_totals
+from packetbench.generator.render.fmt import Style
+from packetbench.generator.render.layout import BOTTOM, PAD, Flow, anchor
+from packetbench.generator.render.metrics import BOLD, MARGIN, MIN_FONT, REGULAR, fit, width_of
+from packetbench.generator.render.table_look import (
+    CELL_PAD,
+    DETAIL_GAP,
+    DETAIL_SIZE,
+    HEADER_LINE,
+    PLAIN,
+    Col,
+    Column,
+    Detail,
+    TableLook,
+    Totals,
+    record_section,
+    table_name,
+)
 
 Continued = Callable[["Table", str | None], None]  # draws a caption on a continuation page
 
@@ -154,7 +69,7 @@ class Table:
         self.base_look = look
         self.section: str | None = None
         self.look = PLAIN
-        self.cols: list[_Col] = []
+        self.cols: list[Col] = []
         self.segment_top = flow.y
         self.started_pages: set[int] = set()
         self.first_header = True
@@ -209,7 +124,7 @@ class Table:
             shift = shifts[index]
             head_left = x + shift
             next_shift = shifts[index + 1]
-            self.cols.append(_Col(column, x, width, head_left, width - shift + next_shift))
+            self.cols.append(Col(column, x, width, head_left, width - shift + next_shift))
             x += width
             if index == self.split_after:
                 x += gap
@@ -223,7 +138,7 @@ class Table:
 
     # --- geometry helpers -------------------------------------------------------------------
 
-    def _groups_of_columns(self) -> list[list[_Col]]:
+    def _groups_of_columns(self) -> list[list[Col]]:
         """Runs of columns drawn as one ruled block (two when the table is split)."""
         if self.split_after is None:
             return [self.cols]
@@ -245,7 +160,7 @@ class Table:
     def _ruled(self) -> bool:
         return self.look.layout == "grid" and self.look.rules == "grid"
 
-    def header_text(self, col: _Col, continuation: bool) -> str:
+    def header_text(self, col: Col, continuation: bool) -> str:
         texts = self.look.continued if continuation and self.look.continued else self.look.headers
         return self.pdf.look.label(
             texts.get(col.key, col.column.header), self.section or self.name, self.flow.page + 1
@@ -437,7 +352,7 @@ class Table:
             self.segment_top = flow.y
 
     def _header_cell(
-        self, col: _Col, hsize: float, lines: list[str], top: float, height: float
+        self, col: Col, hsize: float, lines: list[str], top: float, height: float
     ) -> None:
         pdf, page = self.pdf, self.flow.page
         align = col.column.align
@@ -558,7 +473,7 @@ class Table:
             if look.subtotal_by is not None and look.layout == "grid":
                 key = self.pdf.recorder.leaf(f"{record}.{look.subtotal_by}")[0]
                 if index and key != group_key:
-                    self._subtotal(items, group_start, index, group_key)
+                    table_totals.subtotal(self, items, group_start, index, group_key)
                     group_start = index
                 group_key = key
             self.row(record)
@@ -566,7 +481,7 @@ class Table:
             if every and look.notices and (index + 1) % every == 0 and index < count - 1:
                 self._interruption(look.notices[(index + 1) // every % len(look.notices)])
         if look.subtotal_by is not None and look.layout == "grid" and count and group_start > 0:
-            self._subtotal(items, group_start, count, group_key)
+            table_totals.subtotal(self, items, group_start, count, group_key)
 
     def row(self, record: str) -> None:
         """One data row: the cells of `record` (a path such as ``buildings[3]``)."""
@@ -645,7 +560,7 @@ class Table:
         flow = self.flow
         fitting = max(1, int((flow.y - BOTTOM - CELL_PAD) // self.leading))
         baseline = flow.y - self.size - 1.2
-        rest: list[tuple[_Col, str, str, float, list[str]]] = []
+        rest: list[tuple[Col, str, str, float, list[str]]] = []
         for (path, text, fsize, lines), col in zip(cells, self.cols, strict=True):
             if path is None:
                 continue
@@ -754,64 +669,6 @@ class Table:
 
     # --- interjections ----------------------------------------------------------------------
 
-    def _subtotal(self, items: str, start: int, stop: int, key: Any) -> None:
-        """Sums of the money columns over rows start..stop, as a shaded row (not truth)."""
-        pdf, flow = self.pdf, self.flow
-        height = self.leading + CELL_PAD
-        self.room(height)
-        self.close()
-        top = flow.y
-        baseline = top - self.size - 1.2
-        pdf.rect(
-            flow.page,
-            self.cols[0].left,
-            top - height,
-            self.right - self.cols[0].left,
-            height,
-            fill=0.95,
-        )
-        self._event("subtotal")
-        label = f"{self.look.subtotal_label} {key}" if key is not None else self.look.subtotal_label
-        first_money = next(
-            (i for i, c in enumerate(self.cols) if self._is_money(items, c)), len(self.cols)
-        )
-        rows = stop - start
-        pdf.text(
-            flow.page,
-            self.cols[0].left + PAD,
-            baseline,
-            f"{label} ({rows} {'row' if rows == 1 else 'rows'})",
-            BOLD,
-            self.size - 0.4,
-        )
-        for col in self.cols[first_money:]:
-            if not self._is_money(items, col):
-                continue
-            cents = 0
-            for index in range(start, stop):
-                value = pdf.recorder.leaf(f"{items}[{index}].{col.key}")[0]
-                cents += round((value or 0) * 100)
-            text = fmt.money(cents / 100, col.column.style or pdf.recorder.style)
-            pdf.text(
-                flow.page,
-                anchor(col.left, col.width, "right"),
-                baseline,
-                text,
-                BOLD,
-                self.size - 0.4,
-                align="right",
-            )
-        self._rule(height)
-        if self._ruled():
-            inside = {c.left for c in self.cols[1:first_money]}
-            for edge in self._edges():
-                if edge not in inside:
-                    pdf.line(flow.page, edge, top, edge, flow.y, 0.3)
-        self.segment_top = flow.y
-
-    def _is_money(self, items: str, col: _Col) -> bool:
-        return self.pdf.recorder.leaf(f"{items}[0].{col.key}")[1].kind == "money"
-
     def _interruption(self, text: str) -> None:
         """A notice block breaking the table; the header is drawn again below it."""
         flow, pdf = self.flow, self.pdf
@@ -854,148 +711,13 @@ class Table:
                 self.pdf.line(self.flow.page, x, self.segment_top, x, self.flow.y, 0.3)
         self.segment_top = self.flow.y
 
-    # --- totals -----------------------------------------------------------------------------
-
     def totals(self, totals: Totals) -> None:
-        """The closing row; under `total_apart`, its own one-row table below this one."""
-        if self.look.layout == "mainframe":
-            record_layouts.mainframe_totals(self, totals)
-            return
-        if self.look.layout != "grid":
-            record_layouts.block_totals(self, totals)
-            return
-        if self.look.total_apart:
-            self._total_table(totals)
-            return
-        flow, pdf = self.flow, self.pdf
-        paths = [totals.cells.get(c.key) for c in self.cols]
-        cells = self._cells(
-            paths, BOLD, [totals.style or c.column.style for c in self.cols], totals.allow_wrap
-        )
-        first = next(i for i, (p, *_) in enumerate(cells) if p is None)
-        last = first
-        while last + 1 < len(cells) and cells[last + 1][0] is None:
-            last += 1
-        lines_needed = max((len(lines) for _, _, _, lines in cells), default=1) or 1
-        # The label and counts run over the empty cells before the first total; when the
-        # columns leave too little room there (another carrier's column order), they take a
-        # line of their own above the totals.
-        label_width = (
-            width_of(totals.label, BOLD, self.size)
-            + PAD
-            + sum(
-                14
-                + width_of(caption, REGULAR, self.size)
-                + 3
-                + width_of(pdf.recorder.text_of(path) or "", BOLD, self.size)
-                + 12
-                for caption, path in totals.counts
-            )
-        )
-        room = self.cols[last].left + self.cols[last].width - self.cols[first].left
-        apart = label_width > room
-        height = (lines_needed + apart) * self.leading + CELL_PAD
-        self.room(height)
-        self.close()
-        page, top = flow.page, flow.y
-        baseline = top - self.size - 1.2
-        if totals.fill is not None:
-            pdf.rect(
-                page,
-                self.cols[0].left,
-                top - height,
-                self.right - self.cols[0].left,
-                height,
-                fill=totals.fill,
-            )
-        x = self.cols[first].left + PAD
-        x += pdf.text(page, x, baseline, totals.label, BOLD, self.size)
-        if totals.counts:
-            x += 14
-            for caption, path in totals.counts:
-                x += pdf.text(page, x, baseline, caption, REGULAR, self.size) + 3
-                count = pdf.recorder.text_of(path) or ""
-                pdf.field(page, x, baseline, path, width=60, font=BOLD, size=self.size)
-                x += width_of(count, BOLD, self.size) + 12
-        self._draw_cells(cells, baseline - apart * self.leading, BOLD)
-        flow.y -= height
-        if self._ruled():
-            inside = {self.cols[i].left for i in range(first + 1, last + 1)}
-            for edge in self._edges():
-                if edge not in inside:
-                    pdf.line(page, edge, top, edge, flow.y, 0.3)
-            self._hline(flow.y, totals.rule)
-        self.segment_top = flow.y
-
-    def _total_table(self, totals: Totals) -> None:
-        """The grand total as a separate table: its own header row and one row."""
-        flow, pdf = self.flow, self.pdf
-        self.close()
-        flow.gap(10)
-        self._event("total_apart")
-        keyed = [c for c in self.cols if c.key in totals.cells]
-        # Each header fits its column: shrunk, then wrapped (the row grows to the deepest).
-        heads = [
-            fit(self.header_text(c, False).upper(), BOLD, self.header_size, c.width - 2 * PAD, True)
-            for c in keyed
-        ]
-        depth = max((len(lines) for _, lines in heads), default=1)
-        head = self.header_size * HEADER_LINE * depth + 4
-        paths = [totals.cells.get(c.key) for c in self.cols]
-        cells = self._cells(
-            paths, BOLD, [totals.style or c.column.style for c in self.cols], totals.allow_wrap
-        )
-        # The row grows to its deepest cell (a long total wraps in a narrow column).
-        row = (
-            max([len(lines) for path, _, _, lines in cells if path is not None], default=1)
-            * self.leading
-            + CELL_PAD
-        )
-        flow.need(head + row + 4)
-        page, top = flow.page, flow.y
-        left = keyed[0].left if keyed else self.cols[0].left
-        label_left = max(self.cols[0].left, left - 140)
-        pdf.rect(page, label_left, top - head, self.right - label_left, head, fill=0.9)
-        pdf.text(
-            page, label_left + PAD, top - self.header_size - 1.5, "SUMMARY", BOLD, self.header_size
-        )
-        for col, (size, lines) in zip(keyed, heads, strict=True):
-            baseline = top - self.header_size - 1.5
-            for line in lines:
-                pdf.text(
-                    page,
-                    anchor(col.left, col.width, "right"),
-                    baseline,
-                    line,
-                    BOLD,
-                    size,
-                    align="right",
-                )
-                baseline -= self.header_size * HEADER_LINE
-        baseline = top - head - self.size - 1.2
-        pdf.text(page, label_left + PAD, baseline, totals.label, BOLD, self.size)
-        x = label_left + PAD + width_of(totals.label, BOLD, self.size) + 10
-        for caption, path in totals.counts:
-            x += pdf.text(page, x, baseline, caption, REGULAR, self.size) + 3
-            pdf.field(page, x, baseline, path, width=40, font=BOLD, size=self.size)
-            x += width_of(pdf.recorder.text_of(path) or "", BOLD, self.size) + 8
-        self._draw_cells(cells, baseline, BOLD)
-        bottom = top - head - row
-        pdf.rect(page, label_left, bottom, self.right - label_left, head + row, width=0.6)
-        pdf.line(page, label_left, top - head, self.right, top - head, 0.4)
-        for col in keyed:
-            pdf.line(page, col.left, top, col.left, bottom, 0.3)
-        flow.y = bottom
-        self.segment_top = flow.y
+        """The closing row (`render.table_totals`)."""
+        table_totals.totals(self, totals)
 
     def finish(self, gap: float = 6.0) -> None:
         self.close()
         self.flow.gap(gap)
-
-
-def _fits_words(text: str, width: float) -> bool:
-    """Whether every word of `text` fits `width` at the smallest font size."""
-    return all(width_of(word, BOLD, MIN_FONT) <= width for word in text.split())
 
 
 ROTATED_LENGTH = 90.0  # points a rotated header may rise before its lettering shrinks
@@ -1012,14 +734,31 @@ def _rotated_size(text: str, size: float) -> float:
     return max(ROTATED_MIN_SIZE, round(size * ROTATED_LENGTH / length - 0.05, 1))
 
 
-def table_name(items: str) -> str:
-    """The name a table's looks are keyed by: its item path with indices erased."""
-    import re
-
-    return re.sub(r"\[\d+\]", "[]", items)
+def _fits_words(text: str, width: float) -> bool:
+    """Whether every word of `text` fits `width` at the smallest font size."""
+    return all(width_of(word, BOLD, MIN_FONT) <= width for word in text.split())
 
 
-def record_section(items: str) -> str | None:
-    """The section a table drawn from `items` belongs to (the record holding it), if any."""
-    section = section_of(items)
-    return section if section != items else None
+def draw_table(
+    flow: Flow,
+    items: str,
+    count: int,
+    columns: Sequence[Column],
+    *,
+    size: float = 7.0,
+    header_size: float = 6.0,
+    totals: Sequence[tuple[str, str]] = (),
+    totals_label: str = "TOTAL",
+    totals_style: Style | None = None,
+) -> None:
+    """Rows `items[0..count)` on `flow`; the header repeats on every page the table reaches.
+
+    `totals` maps column keys to the leaf paths drawn in a bold closing row. The table's
+    look is whatever presentation patterns chose for it (`Presentation.table`).
+    """
+    table = Table(flow, table_name(items), columns, size=size, header_size=header_size)
+    table.start(record_section(items), keep=True)
+    table.rows(items, count)
+    if totals:
+        table.totals(Totals(totals_label, dict(totals), style=totals_style))
+    table.finish(6)

@@ -20,7 +20,6 @@ from pydantic import ValidationError
 
 from packetbench import __version__
 from packetbench.benchmark import provenance
-from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.providers import pricing
 from packetbench.benchmark.records import ExtractionRecord, write_record
 from packetbench.benchmark.run_folder import git, prepare_run
@@ -30,6 +29,7 @@ from packetbench.core.locking import hold
 from packetbench.core.versions import versions
 from packetbench.integrations.inspect.documents import packets_of
 from packetbench.integrations.inspect.records import answer_of, record
+from packetbench.truth.packets import DocInfo, Packet
 
 TASK = "packetbench/extract"
 

@@ -12,11 +12,11 @@ from typing import Any
 from packetbench.benchmark.harness import inputs, prompts
 from packetbench.benchmark.harness.session import used_schemas
 from packetbench.benchmark.harness.worklist import schema_hash
-from packetbench.benchmark.packets import DocInfo, Packet, find_packets
 from packetbench.benchmark.providers.api import INPUT_MODES, JSON_ANSWER, Prompt
 from packetbench.benchmark.providers.schema_clean import without_file_keys
 from packetbench.core.errors import UsageError
 from packetbench.generator.schema_files import all_schemas, schema_bytes
+from packetbench.truth.packets import DocInfo, Packet, find_packets
 
 
 @dataclass(frozen=True)

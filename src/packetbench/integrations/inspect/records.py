@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from packetbench.benchmark.harness import answer
-from packetbench.benchmark.packets import DocInfo
 from packetbench.benchmark.providers.api import Reply
 from packetbench.benchmark.records import ExtractionRecord, Usage
 from packetbench.generator.doctypes.base import DOC_TYPES
+from packetbench.truth.packets import DocInfo
 
 # inspect_ai's stop reasons for an answer cut short by a length limit.
 CUT = frozenset({"max_tokens", "model_length"})

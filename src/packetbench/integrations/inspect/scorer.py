@@ -14,10 +14,10 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from packetbench.benchmark.packets import load_packet
 from packetbench.core.errors import BadInput
 from packetbench.integrations.inspect.records import answer_of, record
 from packetbench.integrations.inspect.scores import rates, score
+from packetbench.truth.packets import load_packet
 
 
 @metric

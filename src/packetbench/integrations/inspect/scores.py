@@ -16,12 +16,12 @@ from typing import Any
 
 import orjson
 
-from packetbench.benchmark import universe as universes
-from packetbench.benchmark.packets import DocInfo, Packet
 from packetbench.benchmark.records import ExtractionRecord
 from packetbench.benchmark.score.rates import CLASSES, UNIVERSES, mean, rate
 from packetbench.benchmark.score.scorer import schema_problem, score_document
 from packetbench.benchmark.score.verdicts import VERDICTS
+from packetbench.truth import universe as universes
+from packetbench.truth.packets import DocInfo, Packet
 
 
 @lru_cache(maxsize=8)

@@ -55,8 +55,8 @@ from packetbench.benchmark.harness.stub.strict import (
     nothing_read,
     strict_problem,
 )
-from packetbench.benchmark.packets import DocInfo, find_packets
 from packetbench.benchmark.providers import PROVIDERS, api_providers
+from packetbench.truth.packets import DocInfo, find_packets
 
 __all__ = ["Faults", "Injected", "StubServer"]
 

@@ -64,7 +64,7 @@ def value_at(data: Any, path: str) -> Any:
 
 
 def _same(claimed: Any, truth: Any, kind: str) -> bool:
-    from packetbench.benchmark.score.normalize import equal
+    from packetbench.truth.normalize import equal
 
     try:
         return bool(equal(claimed, truth, kind))

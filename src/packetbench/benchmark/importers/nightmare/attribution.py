@@ -32,10 +32,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from packetbench.benchmark.importers.nightmare import their_rules as T
-from packetbench.benchmark.score import normalize
 from packetbench.benchmark.score.field_view import Claim
 from packetbench.benchmark.score.verdicts import grounded
-from packetbench.benchmark.universe import Universe
+from packetbench.truth import normalize
+from packetbench.truth.universe import Universe
 
 RUNGS = ("theirs", "document", "walk", "checked", "class", "universe", "matching", "truth")
 SKIP = "skip"

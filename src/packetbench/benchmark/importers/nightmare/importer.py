@@ -37,12 +37,12 @@ from packetbench.benchmark.importers.nightmare.corpus import (
 )
 from packetbench.benchmark.importers.nightmare.runs import convert_cohort
 from packetbench.benchmark.importers.nightmare.truth import Converted, convert, spelled_by
-from packetbench.benchmark.namespaces.nightmare import NAMESPACE_NAME, schema_file
-from packetbench.benchmark.packets import Packet, load_packet
 from packetbench.benchmark.provenance import sha256
 from packetbench.core import ids, safe_read, stopping
 from packetbench.core.errors import BadInput, UsageError, WriteFailed
 from packetbench.core.writing import machine_refused, refused_write, write_json
+from packetbench.truth.namespaces.nightmare import NAMESPACE_NAME, schema_file
+from packetbench.truth.packets import Packet, load_packet
 
 REPORT = "import.json"
 RECONCILIATION = ("reconciliation.json", "reconciliation.md")  # written by --reconcile

@@ -23,18 +23,13 @@ from typing import Any
 import numpy as np
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from packetbench.benchmark import namespaces
-from packetbench.benchmark import universe as universes
 from packetbench.benchmark.importers.nightmare import attribution as A
 from packetbench.benchmark.importers.nightmare import their_rules as T
 from packetbench.benchmark.importers.nightmare.corpus import Corpus, read_corpus
 from packetbench.benchmark.importers.nightmare.scoring import runs_of
-from packetbench.benchmark.namespaces.nightmare import raw_path
-from packetbench.benchmark.packets import Packet, find_packets
 from packetbench.benchmark.records import read_record, record_path
 from packetbench.benchmark.report.render import interval, md_cell, pct
 from packetbench.benchmark.runs import read_run
-from packetbench.benchmark.score import validate
 from packetbench.benchmark.score.field_view import compare
 from packetbench.benchmark.score.outputs import read_documents
 from packetbench.benchmark.score.rates import rate
@@ -51,6 +46,10 @@ from packetbench.benchmark.stats.paired import holm, sign_test
 from packetbench.core.packet_files import read_json
 from packetbench.core.resources import resource_dir
 from packetbench.core.writing import write_atomic, write_json
+from packetbench.truth import namespaces, validate
+from packetbench.truth import universe as universes
+from packetbench.truth.namespaces.nightmare import raw_path
+from packetbench.truth.packets import Packet, find_packets
 
 CLASSES = ("numbers", "strings")
 ALPHA = 0.05

@@ -23,10 +23,10 @@ from packetbench.benchmark.importers.nightmare.corpus import (
     Corpus,
     CorpusPacket,
 )
-from packetbench.benchmark.packets import Packet
 from packetbench.benchmark.records import ExtractionRecord, Usage, write_record
 from packetbench.benchmark.runs import RunInfo, write_run
 from packetbench.core import safe_read
+from packetbench.truth.packets import Packet
 
 STUB_KEYS = frozenset({"error", "packet_id", "doc_type"})
 

@@ -36,8 +36,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from packetbench.benchmark.namespaces.nightmare import _types, kind_of
-from packetbench.benchmark.score import normalize
+from packetbench.truth import normalize
+from packetbench.truth.namespaces.nightmare import _types, kind_of
 
 METADATA_KEYS = frozenset({"doc_type", "format", "excel_metadata"})
 RENDERED_KEY, RENDERED_SUFFIX = "rendered_values", "_rendered"

@@ -8,9 +8,11 @@ from packetbench.generator.doctypes.acord_75.pdf import FORM_COLUMNS, LINE_LEGEN
 from packetbench.generator.doctypes.acord_101.model import RemarksSchedule
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import title_block
-from packetbench.generator.render.layout import Cell, Column, Flow
+from packetbench.generator.render.layout import Cell, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 TITLE = "PB-101 Additional Remarks Schedule"
 PREMISES_COLUMNS = (
@@ -45,8 +47,8 @@ def render(doc: RemarksSchedule, rec: Recorder) -> Output:
     )
     flow.paragraph("Remarks", "remarks", size=7.0)
     flow.band("Schedule of forms and endorsements of the lines certified", keep_with=40)
-    flow.table("forms", len(doc.forms), FORM_COLUMNS)
+    draw_table(flow, "forms", len(doc.forms), FORM_COLUMNS)
     flow.note(LINE_LEGEND)
     flow.band("Schedule of premises of the named insured", keep_with=40)
-    flow.table("premises", len(doc.premises), PREMISES_COLUMNS)
+    draw_table(flow, "premises", len(doc.premises), PREMISES_COLUMNS)
     return Output(pdf.render(), len(pdf.pages))

@@ -19,9 +19,12 @@ from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import address_parts, title_block
 from packetbench.generator.fakers.insurance import QUESTIONS
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import PAD, Cell, Checks, Column, Flow
-from packetbench.generator.render.pdf import BOLD, MARGIN, PdfDocument
+from packetbench.generator.render.layout import PAD, Cell, Checks, Flow
+from packetbench.generator.render.metrics import BOLD, MARGIN
+from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 TITLE = "PB-125 Commercial Insurance Application - Applicant Information"
 ABBREVIATED = Style(abbreviate=True)
@@ -209,7 +212,7 @@ def _applicant(flow: Flow, doc: CommercialApplication) -> None:
         _checks("applicant.legal_entity", codes.ENTITY_TYPE), columns=4, label="Legal entity"
     )
     flow.band("Contact information", keep_with=40)
-    flow.table("contacts", len(doc.contacts), CONTACT_COLUMNS, size=7.0)
+    draw_table(flow, "contacts", len(doc.contacts), CONTACT_COLUMNS, size=7.0)
 
 
 def _premises(flow: Flow, doc: CommercialApplication) -> None:
@@ -309,7 +312,7 @@ def _losses(flow: Flow, doc: CommercialApplication) -> None:
     flow.checks(
         [("No prior losses in the last five years", "loss_history.no_prior_losses")], columns=2
     )
-    flow.table("loss_history.losses", len(doc.loss_history.losses), LOSS_COLUMNS, size=7.0)
+    draw_table(flow, "loss_history.losses", len(doc.loss_history.losses), LOSS_COLUMNS, size=7.0)
     flow.y += 6  # close up the table's trailing gap: the total belongs to it
     # The total's box spans the amount columns it sums.
     flow.boxes(

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from packetbench.generator.render.layout import BOTTOM, PAD, Flow, anchor
-from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR
+from packetbench.generator.render.metrics import BOLD, MARGIN, REGULAR
 
 LABEL_SIZE = 5.5
 VALUE_SIZE = 8.0

@@ -12,9 +12,11 @@ from packetbench.generator.doctypes.common import (
 )
 from packetbench.generator.fakers.questions import GL_QUESTIONS
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import Cell, Checks, Column, Flow
+from packetbench.generator.render.layout import Cell, Checks, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 TITLE = "PB-126 Commercial General Liability Section"
 CODES = Style(abbreviate=True)
@@ -120,7 +122,7 @@ def render(doc: GeneralLiabilitySection, rec: Recorder) -> Output:
     )
     flow.band("Schedule of hazards", keep_with=60)
     flow.note(BASIS_LEGEND)
-    flow.table("hazards", len(doc.hazards), HAZARD_COLUMNS, size=6.6)
+    draw_table(flow, "hazards", len(doc.hazards), HAZARD_COLUMNS, size=6.6)
     flow.boxes(
         [
             Cell("Premises/operations premium", "premiums.premises_operations", align="right"),
@@ -135,7 +137,9 @@ def render(doc: GeneralLiabilitySection, rec: Recorder) -> Output:
     flow.gap(6)
     flow.band("Additional insureds", keep_with=40)
     if doc.additional_insureds:
-        flow.table("additional_insureds", len(doc.additional_insureds), INSURED_COLUMNS, size=6.6)
+        draw_table(
+            flow, "additional_insureds", len(doc.additional_insureds), INSURED_COLUMNS, size=6.6
+        )
     else:
         flow.note("None requested.")
     flow.band("General information", keep_with=40)

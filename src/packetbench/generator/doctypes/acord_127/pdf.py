@@ -7,9 +7,11 @@ from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import address_parts, question_rows, section_title
 from packetbench.generator.fakers.questions import AUTO_QUESTIONS
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import Cell, Checks, Column, Flow
+from packetbench.generator.render.layout import Cell, Checks, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 TITLE = "PB-127 Business Auto Section"
 CODES = Style(abbreviate=True)
@@ -116,7 +118,7 @@ def render(doc: BusinessAutoSection, rec: Recorder) -> Output:
         ],
         height=19,
     )
-    flow.table("drivers", len(doc.drivers), DRIVER_COLUMNS, size=6.6)
+    draw_table(flow, "drivers", len(doc.drivers), DRIVER_COLUMNS, size=6.6)
     flow.band("Vehicle description", keep_with=100)
     flow.boxes(
         [

@@ -6,9 +6,11 @@ from packetbench.generator.doctypes.acord_129.model import VehicleSchedule
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import title_block
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import Cell, Column, Flow
+from packetbench.generator.render.layout import Cell, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 TITLE = "PB-129 Vehicle Schedule"
 CODES = Style(abbreviate=True)
@@ -86,7 +88,8 @@ def render(doc: VehicleSchedule, rec: Recorder) -> Output:
         height=19,
     )
     flow.gap(4)
-    flow.table(
+    draw_table(
+        flow,
         "vehicles",
         len(doc.vehicles),
         COLUMNS,

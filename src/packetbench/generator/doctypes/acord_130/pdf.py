@@ -13,9 +13,11 @@ from packetbench.generator.doctypes.common import (
 )
 from packetbench.generator.fakers.questions import WC_QUESTIONS
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import Cell, Checks, Column, Flow
+from packetbench.generator.render.layout import Cell, Checks, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 TITLE = "PB-130 Workers Compensation Application"
 CODES = Style(abbreviate=True)
@@ -28,6 +30,7 @@ LOCATION_COLUMNS = (
     Column("State", "address.state", 0.6),
     Column("ZIP", "address.zip", 0.9),
 )
+
 INDIVIDUAL_COLUMNS = (
     Column("Name", "name", 2.0),
     Column("Title", "title", 1.6),
@@ -121,13 +124,13 @@ def render(doc: WorkersCompApplication, rec: Recorder) -> Output:
         ]
     )
     flow.band("Locations", keep_with=40)
-    flow.table("locations", len(doc.locations), LOCATION_COLUMNS, size=6.8)
+    draw_table(flow, "locations", len(doc.locations), LOCATION_COLUMNS, size=6.8)
     if doc.excluded_states:
         flow.note(
             "Employees at locations in these states are covered by the state fund, "
             "not by this policy:"
         )
-        flow.table("excluded_states", len(doc.excluded_states), EXCLUDED_COLUMNS, size=6.8)
+        draw_table(flow, "excluded_states", len(doc.excluded_states), EXCLUDED_COLUMNS, size=6.8)
     e = "employers_liability"
     flow.band("Employers liability (part two) and experience rating")
     flow.boxes(
@@ -140,11 +143,11 @@ def render(doc: WorkersCompApplication, rec: Recorder) -> Output:
         ]
     )
     flow.band("Individuals included / excluded", keep_with=40)
-    flow.table("individuals", len(doc.individuals), INDIVIDUAL_COLUMNS, size=6.6)
+    draw_table(flow, "individuals", len(doc.individuals), INDIVIDUAL_COLUMNS, size=6.6)
     flow.band("State rating worksheet", keep_with=60)
-    flow.table("rating", len(doc.rating), RATING_COLUMNS, size=6.6)
+    draw_table(flow, "rating", len(doc.rating), RATING_COLUMNS, size=6.6)
     flow.band("Premium by state", keep_with=50)
-    flow.table("state_premiums", len(doc.state_premiums), STATE_COLUMNS, size=6.6)
+    draw_table(flow, "state_premiums", len(doc.state_premiums), STATE_COLUMNS, size=6.6)
     flow.boxes(
         [
             Cell(
@@ -160,7 +163,7 @@ def render(doc: WorkersCompApplication, rec: Recorder) -> Output:
     flow.gap(6)
     flow.band("Prior carrier and loss history", keep_with=40)
     if doc.prior_coverage:
-        flow.table("prior_coverage", len(doc.prior_coverage), PRIOR_COLUMNS, size=6.8)
+        draw_table(flow, "prior_coverage", len(doc.prior_coverage), PRIOR_COLUMNS, size=6.8)
     else:
         flow.note("No prior workers compensation coverage reported.")
     flow.band("Nature of business", keep_with=40)

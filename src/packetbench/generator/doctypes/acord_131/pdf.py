@@ -11,9 +11,11 @@ from packetbench.generator.doctypes.common import (
     signature_rows,
 )
 from packetbench.generator.fakers.questions import UMBRELLA_QUESTIONS
-from packetbench.generator.render.layout import Cell, Checks, Column, Flow
+from packetbench.generator.render.layout import Cell, Checks, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 TITLE = "PB-131 Umbrella / Excess Section"
 
@@ -118,7 +120,7 @@ def render(doc: UmbrellaSection, rec: Recorder) -> Output:
         ],
         height=19,
     )
-    flow.table("locations", len(doc.locations), LOCATION_COLUMNS, size=6.8)
+    draw_table(flow, "locations", len(doc.locations), LOCATION_COLUMNS, size=6.8)
     f = "fleet"
     flow.band("Owned vehicles by size class")
     flow.boxes(

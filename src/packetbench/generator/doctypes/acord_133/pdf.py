@@ -11,9 +11,11 @@ from packetbench.generator.doctypes.common import (
     signature_rows,
 )
 from packetbench.generator.fakers.questions import ASSIGNED_RISK_QUESTIONS
-from packetbench.generator.render.layout import Cell, Column, Flow
+from packetbench.generator.render.layout import Cell, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 TITLE = "PB-133 Workers Compensation Insurance Plan Section"
 
@@ -74,9 +76,9 @@ def render(doc: AssignedRiskSection, rec: Recorder) -> Output:
         ]
     )
     flow.band("States requested", keep_with=30)
-    flow.table("states", len(doc.states), STATE_COLUMNS, size=7.0)
+    draw_table(flow, "states", len(doc.states), STATE_COLUMNS, size=7.0)
     flow.band("Offers of voluntary coverage declined", keep_with=40)
-    flow.table("declinations", len(doc.declinations), DECLINATION_COLUMNS, size=7.0)
+    draw_table(flow, "declinations", len(doc.declinations), DECLINATION_COLUMNS, size=7.0)
     flow.band("Plan questions", keep_with=40)
     question_rows(flow, "plan_questions", ASSIGNED_RISK_QUESTIONS)
     signature_rows(flow, PLAN_NOTICE)

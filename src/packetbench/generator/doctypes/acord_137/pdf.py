@@ -6,9 +6,11 @@ from packetbench.core import codes
 from packetbench.generator.doctypes.acord_137.model import AutoCoveragesSection
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import NOTICE, section_title, signature_rows
-from packetbench.generator.render.layout import Cell, Checks, Column, Flow
+from packetbench.generator.render.layout import Cell, Checks, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 TITLE = "PB-137 Commercial Auto Coverages Section"
 
@@ -21,6 +23,7 @@ COVERAGES = (
     ("collision", "Collision"),
     ("towing", "Towing and labor"),
 )
+
 STATE_COLUMNS = (
     Column("State", "state", 1.0),
     Column("Vehicles garaged", "vehicle_count", 1.3, "right"),
@@ -105,7 +108,7 @@ def render(doc: AutoCoveragesSection, rec: Recorder) -> Output:
         ]
     )
     flow.band("Uninsured and underinsured motorists by state", keep_with=40)
-    flow.table("states", len(doc.states), STATE_COLUMNS, size=7.0)
+    draw_table(flow, "states", len(doc.states), STATE_COLUMNS, size=7.0)
     flow.band("Premium")
     flow.boxes(
         [

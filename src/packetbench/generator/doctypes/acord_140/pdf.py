@@ -6,9 +6,12 @@ from packetbench.generator.doctypes.acord_140.model import Premises, PropertySec
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import address_parts, title_block
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import Cell, Checks, Column, Flow
-from packetbench.generator.render.pdf import BOLD, MARGIN, PdfDocument
+from packetbench.generator.render.layout import Cell, Checks, Flow
+from packetbench.generator.render.metrics import BOLD, MARGIN
+from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 CODES = Style(abbreviate=True)  # the coverage table uses ACORD-style codes, as the legend says
 
@@ -79,7 +82,7 @@ def _premises(flow: Flow, index: int, premises: Premises) -> None:
     )
     flow.boxes([Cell("Building description", f"{p}.building_description")])
     _subhead(flow, "Subjects of insurance")
-    flow.table(f"{p}.subjects", len(premises.subjects), SUBJECT_COLUMNS)
+    draw_table(flow, f"{p}.subjects", len(premises.subjects), SUBJECT_COLUMNS)
     flow.gap(-3)  # the table leaves room for a following block; the caption needs less
     c = f"{p}.construction"
     _subhead(flow, "Construction")

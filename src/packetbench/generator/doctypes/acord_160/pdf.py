@@ -12,9 +12,11 @@ from packetbench.generator.doctypes.common import (
 )
 from packetbench.generator.fakers.questions import BOP_QUESTIONS
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import Cell, Checks, Column, Flow
+from packetbench.generator.render.layout import Cell, Checks, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 TITLE = "PB-160 Businessowners Section"
 CODES = Style(abbreviate=True)
@@ -122,14 +124,14 @@ def render(doc: BusinessownersSection, rec: Recorder) -> Output:
             "The first buildings of the schedule are listed; the others are on the "
             "attached statement of values at the same values and rates."
         )
-    flow.table("premises", len(doc.premises), DESCRIPTION_COLUMNS, size=6.4, header_size=5.6)
+    draw_table(flow, "premises", len(doc.premises), DESCRIPTION_COLUMNS, size=6.4, header_size=5.6)
     flow.band("Property coverages by premises", keep_with=60)
-    flow.table("premises", len(doc.premises), COVERAGE_COLUMNS, size=6.6)
+    draw_table(flow, "premises", len(doc.premises), COVERAGE_COLUMNS, size=6.6)
     flow.band("Optional coverages", keep_with=40)
-    flow.table("optional_coverages", len(doc.optional_coverages), OPTION_COLUMNS, size=6.8)
+    draw_table(flow, "optional_coverages", len(doc.optional_coverages), OPTION_COLUMNS, size=6.8)
     flow.band("Mortgagees", keep_with=40)
     if doc.mortgagees:
-        flow.table("mortgagees", len(doc.mortgagees), MORTGAGEE_COLUMNS, size=6.8)
+        draw_table(flow, "mortgagees", len(doc.mortgagees), MORTGAGEE_COLUMNS, size=6.8)
     else:
         flow.note("No listed building carries a mortgage.")
     flow.band("General information", keep_with=40)

@@ -14,8 +14,10 @@ from packetbench.generator.doctypes._parties import (
 )
 from packetbench.generator.doctypes.acord_23.model import VehicleCertificate
 from packetbench.generator.doctypes.base import Output
-from packetbench.generator.render.layout import Cell, Checks, Column
+from packetbench.generator.render.layout import Cell, Checks
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 CERTIFY = (
     "The auto policy listed below has been issued to the insured named above for the policy "
@@ -67,7 +69,7 @@ def render(doc: VehicleCertificate, rec: Recorder) -> Output:
         ]
     )
     flow.band("Vehicles", keep_with=40)
-    flow.table("vehicles", len(doc.vehicles), VEHICLE_COLUMNS, size=6.8)
+    draw_table(flow, "vehicles", len(doc.vehicles), VEHICLE_COLUMNS, size=6.8)
     flow.band("Certificate holder", keep_with=42)
     holder_rows(flow)
     flow.boxes(

@@ -16,8 +16,10 @@ from packetbench.generator.doctypes.acord_24.model import PropertyCertificate
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import address_parts
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import Cell, Column
+from packetbench.generator.render.layout import Cell
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 CODES = Style(abbreviate=True)
 CERTIFY = (
@@ -76,7 +78,7 @@ def render(doc: PropertyCertificate, rec: Recorder) -> Output:
             Cell("Policy exp (MM/DD/YYYY)", "policy.expiration_date", 1),
         ]
     )
-    flow.table("coverages", len(doc.coverages), COVERAGE_COLUMNS)
+    draw_table(flow, "coverages", len(doc.coverages), COVERAGE_COLUMNS)
     flow.note(LEGEND)
     flow.band("Certificate holder", keep_with=22)
     holder_rows(flow)

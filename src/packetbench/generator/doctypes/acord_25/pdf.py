@@ -14,8 +14,10 @@ from packetbench.generator.doctypes._parties import (
 )
 from packetbench.generator.doctypes.acord_25.model import LiabilityCertificate
 from packetbench.generator.doctypes.base import Output
-from packetbench.generator.render.layout import Cell, Checks, Column, Flow
+from packetbench.generator.render.layout import Cell, Checks, Flow
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 CERTIFY = (
     "The policies of insurance listed below have been issued to the insured named above for "
@@ -23,6 +25,7 @@ CERTIFY = (
     "contract with respect to which this certificate may be issued. Limits shown may have "
     "been reduced by paid claims."
 )
+
 REMARKS = "Additional remarks: see the attached PB-101 Additional Remarks Schedule."
 
 OTHER_COLUMNS = (
@@ -193,7 +196,7 @@ def render(doc: LiabilityCertificate, rec: Recorder) -> Output:
     _umbrella(flow)
     _workers_comp(flow)
     flow.band("Other coverages", keep_with=30)
-    flow.table("other", len(doc.other), OTHER_COLUMNS)
+    draw_table(flow, "other", len(doc.other), OTHER_COLUMNS)
     flow.paragraph(
         "Description of operations / locations / vehicles", "description_of_operations", size=7.0
     )

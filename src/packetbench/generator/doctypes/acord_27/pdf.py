@@ -15,8 +15,10 @@ from packetbench.generator.doctypes._parties import (
 from packetbench.generator.doctypes.acord_27.model import PropertyEvidence
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import address_parts
-from packetbench.generator.render.layout import Cell, Column
+from packetbench.generator.render.layout import Cell
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 EVIDENCE = (
     "This is evidence that insurance as identified below has been issued, is in force and "
@@ -68,7 +70,7 @@ def render(doc: PropertyEvidence, rec: Recorder) -> Output:
     flow.paragraph("Description of the building", "property.description", size=7.0)
     flow.band("Coverage information", keep_with=50)
     flow.boxes([Cell("Perils insured (causes of loss form)", "causes_of_loss")])
-    flow.table("coverages", len(doc.coverages), COVERAGE_COLUMNS)
+    draw_table(flow, "coverages", len(doc.coverages), COVERAGE_COLUMNS)
     flow.band("Additional interest", keep_with=42)
     interest_rows(flow)
     flow.note(INFORMATION_ONLY)

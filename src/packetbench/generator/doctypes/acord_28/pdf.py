@@ -16,8 +16,10 @@ from packetbench.generator.doctypes.acord_28.model import CommercialPropertyEvid
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import address_parts
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import Cell, Checks, Column
+from packetbench.generator.render.layout import Cell, Checks
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 CODES = Style(abbreviate=True)
 EVIDENCE = (
@@ -25,6 +27,7 @@ EVIDENCE = (
     "and confers no rights upon the additional interest named. It does not amend, extend or "
     "alter the coverage afforded by the policy below."
 )
+
 LEGEND = "Valuation: RC replacement cost; ACV actual cash value; AA agreed amount; MV market value."
 
 COVERAGE_COLUMNS = (
@@ -93,7 +96,7 @@ def render(doc: CommercialPropertyEvidence, rec: Recorder) -> Output:
             )
         ]
     )
-    flow.table("coverages", len(doc.coverages), COVERAGE_COLUMNS)
+    draw_table(flow, "coverages", len(doc.coverages), COVERAGE_COLUMNS)
     flow.note(LEGEND)
     c = "conditions"
     flow.band("Policy conditions (Y / N)", keep_with=22)

@@ -8,9 +8,11 @@ from packetbench.generator.doctypes.acord_45.model import InterestSchedule
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import title_block
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import Column, Flow
+from packetbench.generator.render.layout import Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 TITLE = "PB-45 Additional Interest Schedule"
 CODES = Style(abbreviate=True)
@@ -57,5 +59,5 @@ def render(doc: InterestSchedule, rec: Recorder) -> Output:
 
     flow = Flow(pdf, header)
     flow.note(NOTE)
-    flow.table("interests", len(doc.interests), COLUMNS, size=6.8)
+    draw_table(flow, "interests", len(doc.interests), COLUMNS, size=6.8)
     return Output(pdf.render(), len(pdf.pages))

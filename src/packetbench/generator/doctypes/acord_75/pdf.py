@@ -12,8 +12,10 @@ from packetbench.generator.doctypes._parties import (
 from packetbench.generator.doctypes.acord_75.model import INTEREST_ROWS, Binder
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import Cell, Checks, Column, Flow
+from packetbench.generator.render.layout import Cell, Checks, Flow
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 CODES = Style(abbreviate=True)
 TEMPORARY = (
@@ -163,7 +165,8 @@ def render(doc: Binder, rec: Recorder) -> Output:
         ]
     )
     flow.band("Lines of business bound", keep_with=40)
-    flow.table(
+    draw_table(
+        flow,
         "lines",
         len(doc.lines),
         LINE_COLUMNS,
@@ -172,13 +175,13 @@ def render(doc: Binder, rec: Recorder) -> Output:
     )
     _terms(flow)
     flow.band("Expiring policies replaced", keep_with=30)
-    flow.table("expiring", len(doc.expiring), EXPIRING_COLUMNS)
+    draw_table(flow, "expiring", len(doc.expiring), EXPIRING_COLUMNS)
     flow.band("Forms and endorsements", keep_with=40)
-    flow.table("forms", len(doc.forms), FORM_COLUMNS)
+    draw_table(flow, "forms", len(doc.forms), FORM_COLUMNS)
     flow.note(LINE_LEGEND)
     flow.band("Additional interests", keep_with=40)
     flow.boxes([Cell("Number of additional interests on the program", "interest_count")], height=19)
-    flow.table("interests", len(doc.interests), INTEREST_COLUMNS)
+    draw_table(flow, "interests", len(doc.interests), INTEREST_COLUMNS)
     flow.note(INTERESTS_NOTE.format(rows=INTEREST_ROWS))
     flow.band("Authorized representative", keep_with=30)
     flow.boxes(

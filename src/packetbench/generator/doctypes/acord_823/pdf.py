@@ -5,9 +5,11 @@ from __future__ import annotations
 from packetbench.generator.doctypes.acord_823.model import AdditionalPremisesSchedule
 from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import section_title
-from packetbench.generator.render.layout import Cell, Column, Flow
+from packetbench.generator.render.layout import Cell, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 TITLE = "PB-823 Additional Premises Schedule"
 
@@ -50,5 +52,5 @@ def render(doc: AdditionalPremisesSchedule, rec: Recorder) -> Output:
         height=19,
     )
     flow.gap(4)
-    flow.table("premises", len(doc.premises), COLUMNS, size=6.4, header_size=5.6)
+    draw_table(flow, "premises", len(doc.premises), COLUMNS, size=6.4, header_size=5.6)
     return Output(pdf.render(), len(pdf.pages))

@@ -10,9 +10,12 @@ from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.broker_narrative.model import BrokerNarrative
 from packetbench.generator.doctypes.common import address_parts
 from packetbench.generator.render import prose
-from packetbench.generator.render.layout import Column, Flow, Lit
-from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument
+from packetbench.generator.render.layout import Flow, Lit
+from packetbench.generator.render.metrics import BOLD, MARGIN, REGULAR
+from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 NAME = "broker_narrative"
 LINE_COLUMNS = (
@@ -86,7 +89,7 @@ def render(doc: BrokerNarrative, rec: Recorder) -> Output:
     flow.prose(("account.operations",))
     heading(flow, "Program requested")
     paragraphs(flow, rec, "program")
-    flow.table("program.lines", len(doc.program.lines), LINE_COLUMNS)
+    draw_table(flow, "program.lines", len(doc.program.lines), LINE_COLUMNS)
     paragraphs(flow, rec, "target")
     heading(flow, "Loss history")
     paragraphs(flow, rec, "losses")

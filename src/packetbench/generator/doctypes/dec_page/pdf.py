@@ -16,9 +16,12 @@ from packetbench.generator.doctypes.dec_page.model import (
     PropertyPart,
     WorkersCompPart,
 )
-from packetbench.generator.render.layout import Cell, Column, Flow
-from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument
+from packetbench.generator.render.layout import Cell, Flow
+from packetbench.generator.render.metrics import BOLD, MARGIN, REGULAR
+from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 PERIOD = (
     "Policy period: 12:01 A.M. standard time at the mailing address of the named insured "
@@ -95,8 +98,8 @@ def property_schedule(flow: Flow, doc: HasParts) -> None:
             ),
         ],
     )
-    flow.table(f"{q}.premises", len(prop.premises), PREMISES)
-    flow.table(f"{q}.coverages", len(prop.coverages), COVERAGES)
+    draw_table(flow, f"{q}.premises", len(prop.premises), PREMISES)
+    draw_table(flow, f"{q}.coverages", len(prop.coverages), COVERAGES)
     if prop.premises_count > len(prop.premises):
         flow.note(SCHEDULE)
     flow.gap(4)
@@ -267,7 +270,7 @@ def render(doc: DeclarationsPage, rec: Recorder) -> Output:
     )
     flow.gap(6)
     flow.band("Coverage parts forming this policy and premium")
-    flow.table("coverage_parts", len(doc.coverage_parts), PARTS)
+    draw_table(flow, "coverage_parts", len(doc.coverage_parts), PARTS)
     flow.boxes(
         [
             Cell("Premium, all coverage parts", "premium.coverage_premium", align="right"),
@@ -279,7 +282,7 @@ def render(doc: DeclarationsPage, rec: Recorder) -> Output:
     for part in doc.coverage_parts:
         PART_SCHEDULES[str(part.line)](flow, doc)
     flow.band("Schedule of forms and endorsements")
-    flow.table("forms", len(doc.forms), FORMS)
+    draw_table(flow, "forms", len(doc.forms), FORMS)
     flow.note(CLOSING)
     flow.gap(6)
     flow.boxes(

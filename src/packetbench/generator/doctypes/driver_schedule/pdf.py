@@ -7,9 +7,12 @@ from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import title_block
 from packetbench.generator.doctypes.driver_schedule.model import DriverSchedule
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import PAD, Cell, Column, Flow
-from packetbench.generator.render.pdf import BOLD, MARGIN, PdfDocument, width_of
+from packetbench.generator.render.layout import PAD, Cell, Flow
+from packetbench.generator.render.metrics import BOLD, MARGIN, width_of
+from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 STYLE = Style(abbreviate=True)
 CODE = "PB-DRV"
@@ -101,7 +104,7 @@ def render(doc: DriverSchedule, rec: Recorder) -> Output:
         return flow.y - 6
 
     flow = Flow(pdf, header)
-    flow.table("drivers", len(doc.drivers), COLUMNS, size=6.3, header_size=5.6)
+    draw_table(flow, "drivers", len(doc.drivers), COLUMNS, size=6.3, header_size=5.6)
     _total_line(flow)
     flow.note(LEGEND)
     data = pdf.render()

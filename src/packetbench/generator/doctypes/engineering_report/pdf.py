@@ -2,7 +2,7 @@
 table of the buildings, a section of prose per building, and the recommendations table.
 
 Prose comes from `templates/prose/engineering_report/` in the wording the packet's seed
-chooses; tables go through `Flow.table`, so the table patterns reach them.
+chooses; tables go through `render.table.draw_table`, so the table patterns reach them.
 """
 
 from __future__ import annotations
@@ -11,9 +11,12 @@ from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import address_parts, title_block
 from packetbench.generator.doctypes.engineering_report.model import EngineeringReport
 from packetbench.generator.render import prose
-from packetbench.generator.render.layout import Cell, Column, Flow, Lit
-from packetbench.generator.render.pdf import BOLD, MARGIN, PdfDocument
+from packetbench.generator.render.layout import Cell, Flow, Lit
+from packetbench.generator.render.metrics import BOLD, MARGIN
+from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 NAME = "engineering_report"
 COPE = (
@@ -28,6 +31,7 @@ COPE = (
     Column("Sprinklered", "sprinklered_percent", 1.2, "right"),
     Column("Flood zone", "flood_zone", 1, "center"),
 )
+
 RECOMMENDATIONS = (
     Column("No.", "number", 0.9),
     Column("Prem", "premises_number", 0.7, "right"),
@@ -112,7 +116,7 @@ def render(doc: EngineeringReport, rec: Recorder) -> Output:
     flow.note(GRADES)
     flow.gap(4)
     flow.band("Buildings surveyed")
-    flow.table("buildings", len(doc.buildings), COPE)
+    draw_table(flow, "buildings", len(doc.buildings), COPE)
     for i, building in enumerate(doc.buildings):
         b = f"buildings[{i}]"
         flow.new_page()  # a page per building, as surveyors lay their reports out
@@ -130,7 +134,7 @@ def render(doc: EngineeringReport, rec: Recorder) -> Output:
             _write(flow, rec, section, key=str(i), i=i)
         flow.gap(4)
     flow.band("Recommendations")
-    flow.table("recommendations", len(doc.recommendations), RECOMMENDATIONS)
+    draw_table(flow, "recommendations", len(doc.recommendations), RECOMMENDATIONS)
     flow.note(DISCLAIMER)
     pdf.text(flow.page, MARGIN, max(flow.y - 12, MARGIN + 4), "End of report", BOLD, 7)
     return Output(pdf.render(), len(pdf.pages))

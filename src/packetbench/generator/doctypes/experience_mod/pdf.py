@@ -7,10 +7,12 @@ from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import title_block
 from packetbench.generator.doctypes.experience_mod.model import ExperienceMod
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import PAD, Cell, Column, Flow, Lit
-from packetbench.generator.render.pdf import BOLD, MARGIN, PdfDocument, width_of
+from packetbench.generator.render.layout import PAD, Cell, Flow, Lit
+from packetbench.generator.render.metrics import BOLD, MARGIN, width_of
+from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
-from packetbench.generator.render.table import Table, Totals
+from packetbench.generator.render.table import Table
+from packetbench.generator.render.table_look import Column, Totals
 
 STYLE = Style(abbreviate=True)  # injury types as their digit, claim status as O / F
 CODE = "PB-XMOD"

@@ -9,7 +9,8 @@ from packetbench.generator.doctypes.financial_statement.lines import BALANCE, IN
 from packetbench.generator.doctypes.financial_statement.model import FinancialStatement
 from packetbench.generator.render import fmt
 from packetbench.generator.render.layout import BOTTOM, PAD, Cell, Flow
-from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument, width_of
+from packetbench.generator.render.metrics import BOLD, MARGIN, REGULAR, width_of
+from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
 
 # More years than this do not fit beside the captions; they continue in a repeated statement.

@@ -6,10 +6,12 @@ from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import title_block
 from packetbench.generator.doctypes.loss_run.model import LossRun
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import PAD, Cell, Column, Flow, Lit
-from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument, width_of
+from packetbench.generator.render.layout import PAD, Cell, Flow, Lit
+from packetbench.generator.render.metrics import BOLD, MARGIN, REGULAR, width_of
+from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
-from packetbench.generator.render.table import Table, Totals
+from packetbench.generator.render.table import Table
+from packetbench.generator.render.table_look import Column, Totals
 
 # Claim amounts are rarely whole dollars; a whole-dollar style would still show cents where
 # they exist, but a column mixing "$1,200" and "$1,250.40" is not how a carrier prints money.

@@ -12,9 +12,12 @@ from packetbench.generator.doctypes.common import address_parts, title_block
 from packetbench.generator.doctypes.dec_page.pdf import FORMS, PART_SCHEDULES, PARTS
 from packetbench.generator.doctypes.policy_form import wording
 from packetbench.generator.doctypes.policy_form.model import PolicyForm
-from packetbench.generator.render.layout import Cell, Column, Flow
-from packetbench.generator.render.pdf import BOLD, MARGIN, REGULAR, PdfDocument
+from packetbench.generator.render.layout import Cell, Flow
+from packetbench.generator.render.metrics import BOLD, MARGIN, REGULAR
+from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 LOCATIONS = (
     Column("Loc #", "location_number", 0.7, "right"),
@@ -24,6 +27,7 @@ LOCATIONS = (
     Column("ZIP", "address.zip", 1),
     Column("Buildings", "building_count", 1, "right"),
 )
+
 INTERESTS = (
     Column("Interest", "interest_type", 1.8),
     Column("Name", "name", 4),
@@ -141,7 +145,7 @@ def _layout(doc: PolicyForm, rec: Recorder, mode: str, size: float) -> PdfDocume
     # Declarations and schedules.
     flow.new_page()
     flow.band("Policy declarations - coverage parts and premium")
-    flow.table("coverage_parts", len(doc.coverage_parts), PARTS)
+    draw_table(flow, "coverage_parts", len(doc.coverage_parts), PARTS)
     flow.boxes(
         [
             Cell("Premium, all coverage parts", "premium.coverage_premium", align="right"),
@@ -154,16 +158,16 @@ def _layout(doc: PolicyForm, rec: Recorder, mode: str, size: float) -> PdfDocume
     flow.boxes(
         [Cell("Locations insured", "location_count", align="right"), Cell("", None, 3)], height=19
     )
-    flow.table("locations", len(doc.locations), LOCATIONS)
+    draw_table(flow, "locations", len(doc.locations), LOCATIONS)
     if doc.location_count is not None and doc.location_count > len(doc.locations):
         flow.note(MORE_LOCATIONS)
     if doc.interests:
         flow.band("Schedule of mortgageholders and loss payees")
-        flow.table("interests", len(doc.interests), INTERESTS)
+        draw_table(flow, "interests", len(doc.interests), INTERESTS)
     if mode == "form":  # a forms schedule of its own, as the sparse layout prints each form
         flow.new_page()
     flow.band("Schedule of forms and endorsements")
-    flow.table("forms", len(doc.forms), FORMS)
+    draw_table(flow, "forms", len(doc.forms), FORMS)
     # The printed forms, part by part: the part's schedule of limits before its first form.
     started: set[str] = set()
     for index, form in enumerate(doc.forms):

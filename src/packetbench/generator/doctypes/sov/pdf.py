@@ -6,9 +6,11 @@ from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import title_block
 from packetbench.generator.doctypes.sov.model import StatementOfValues
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import Cell, Column, Flow
+from packetbench.generator.render.layout import Cell, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 STYLE = Style(abbreviate=True)
 
@@ -54,7 +56,8 @@ def render(doc: StatementOfValues, rec: Recorder) -> Output:
         return flow.y - 6
 
     flow = Flow(pdf, header)
-    flow.table(
+    draw_table(
+        flow,
         "buildings",
         len(doc.buildings),
         COLUMNS,

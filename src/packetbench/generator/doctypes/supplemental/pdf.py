@@ -27,9 +27,11 @@ from packetbench.generator.fakers.supplements import (
     RESTAURANT_QUESTIONS,
     TRUCKING_QUESTIONS,
 )
-from packetbench.generator.render.layout import Cell, Column, Flow
+from packetbench.generator.render.layout import Cell, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 M = TypeVar("M", bound=DocModel)
 
@@ -89,7 +91,8 @@ def _trucking(flow: Flow, doc: TruckingSupplement) -> None:
     )
     flow.gap(6)
     flow.band("Commodities hauled")
-    flow.table(
+    draw_table(
+        flow,
         "commodities",
         len(doc.commodities),
         (
@@ -133,7 +136,8 @@ def _contractors(flow: Flow, doc: ContractorsSupplement) -> None:
     )
     flow.gap(6)
     flow.band("Current and recent projects")
-    flow.table(
+    draw_table(
+        flow,
         "projects",
         len(doc.projects),
         (
@@ -181,7 +185,8 @@ def _habitational(flow: Flow, doc: HabitationalSupplement) -> None:
         ]
     )
     flow.gap(4)
-    flow.table(
+    draw_table(
+        flow,
         "residences",
         len(doc.residences),
         (

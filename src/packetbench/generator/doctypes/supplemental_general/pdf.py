@@ -12,9 +12,11 @@ from packetbench.generator.doctypes.supplemental_general.model import (
     GeneralSupplement,
 )
 from packetbench.generator.fakers.supplements import GENERAL_QUESTIONS
-from packetbench.generator.render.layout import Cell, Column, Flow, Lit
+from packetbench.generator.render.layout import Cell, Flow, Lit
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.table import draw_table
+from packetbench.generator.render.table_look import Column
 
 CODE = "PB-SUP-GEN"
 TITLE = "SUPPLEMENTAL APPLICATION - COMMERCIAL LINES"
@@ -28,6 +30,7 @@ DECLARATION = (
     "them before the policy takes effect. Knowingly giving false or misleading information "
     "to obtain insurance may be a crime and may void the coverage applied for."
 )
+
 PREMISES_NOTE = (
     f"The first {PREMISES_ROWS} buildings of the statement of values are described here; the "
     "statement of values attached to the application lists every building."
@@ -97,7 +100,8 @@ def render(doc: GeneralSupplement, rec: Recorder) -> Output:
     flow.gap(4)
     flow.band("Part C - Premises", keep_with=60)
     flow.note(PREMISES_NOTE)
-    flow.table(
+    draw_table(
+        flow,
         "premises",
         len(doc.premises),
         (
@@ -121,7 +125,8 @@ def render(doc: GeneralSupplement, rec: Recorder) -> Output:
     flow.band("Part D - Underwriting questions")
     question_rows(flow, "answers", GENERAL_QUESTIONS)
     flow.band("Part E - Prior insurance history, most recent term first", keep_with=60)
-    flow.table(
+    draw_table(
+        flow,
         "prior_insurance",
         len(doc.prior_insurance),
         (

@@ -6,10 +6,11 @@ from packetbench.generator.doctypes.base import Output
 from packetbench.generator.doctypes.common import title_block
 from packetbench.generator.doctypes.vehicle_schedule.model import VehicleSchedule
 from packetbench.generator.render.fmt import Style
-from packetbench.generator.render.layout import Cell, Column, Flow
+from packetbench.generator.render.layout import Cell, Flow
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
-from packetbench.generator.render.table import Table, Totals
+from packetbench.generator.render.table import Table
+from packetbench.generator.render.table_look import Column, Totals
 
 STYLE = Style(abbreviate=True)
 CODE = "PB-VEH"

@@ -1,0 +1,7 @@
+"""Reading what a page shows: OCR engines (`tesseract`, `ppocr`), page imaging (`imaging`,
+`boxcrops`), the PDF text layer (`pdftext`), one text folding (`text`), an OCR'd page and its
+matching rules (`page`), and the ways a page is read (`boxes`, `strategies`).
+
+Below the audit, the generator and the benchmark: it imports `core` and `truth` (value
+normalisation) alone.
+"""
