@@ -52,9 +52,8 @@ def _scan(staging: Staging, level: str, mixed: bool = False) -> bool:
             pages = sorted(share)
         else:
             pages = list(range(count))
-        from packetbench.generator.render.scan_levels import (
-            LEVELS,  # numpy and pdfium: when scanned
-        )
+        # Imported when a page is scanned: the scan modules bring numpy and pdfium.
+        from packetbench.generator.render.scan_levels import LEVELS
 
         # One seed per sheet: a level printing two pages to a sheet (`two_up`) scans each
         # pair once; every other level draws a seed per page, as it always has.
