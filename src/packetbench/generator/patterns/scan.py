@@ -27,6 +27,7 @@ from packetbench.generator.render import attack, faxheader
 from packetbench.generator.render.ops import Op
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.scan_levels import LEVELS
 
 # What a scanned page cannot carry (see the module docstring).
 UNSCANNABLE = ("overlay.redaction", "data.rtl_names", "overlay.status_icons")
@@ -52,10 +53,6 @@ def _scan(staging: Staging, level: str, mixed: bool = False) -> bool:
             pages = sorted(share)
         else:
             pages = list(range(count))
-        from packetbench.generator.render.scan_levels import (
-            LEVELS,  # numpy and pdfium: when scanned
-        )
-
         # One seed per sheet: a level printing two pages to a sheet (`two_up`) scans each
         # pair once; every other level draws a seed per page, as it always has.
         up = LEVELS[chosen].up
@@ -94,10 +91,7 @@ def _scan(staging: Staging, level: str, mixed: bool = False) -> bool:
 
 
 def _mode(level: str) -> str:
-    """The capture mode of a scan level (`render.scan_levels.MODES`; imported when named, as the
-    scan's pixels are)."""
-    from packetbench.generator.render.scan_levels import LEVELS
-
+    """The capture mode of a scan level (`render.scan_levels.MODES`)."""
     return LEVELS[level].mode
 
 
