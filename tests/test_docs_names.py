@@ -5,7 +5,6 @@ heading of that page. Read from the files (no imports), so the check takes well 
 
 from __future__ import annotations
 
-import ast
 import re
 from functools import cache
 from pathlib import Path
@@ -54,6 +53,7 @@ def _markdown_prose(text: str) -> str:
     )
 
 
+@cache
 def _sources() -> list[tuple[Path, str]]:
     """Every file of prose with the text to check: the package's comments and docstrings, the
     README and the docs pages (generated reference included)."""
@@ -69,41 +69,35 @@ def _sources() -> list[tuple[Path, str]]:
     ]
 
 
+# What a module's top level binds, read by pattern (parsing every module named would take
+# most of the test's time): definitions, assignments and annotated names, and imports.
+_BINDS = re.compile(r"(?:async def |def |class )([A-Za-z_]\w*)|([A-Za-z_]\w*)\s*(?::|=(?!=))")
+_IMPORTS = re.compile(r"\bimport\s+(\([^)]*\)?|[^\n]*)")
+_AS = re.compile(r"(?:^|[\s,(])(?:[\w.]+ as )?([A-Za-z_][\w.]*)(?=\s*(?:,|\)|$))", re.M)
+
+
 @cache
-def _defined(source: Path) -> dict[str, ast.AST]:
-    """The names a module's top level binds (definitions, assignments, imports)."""
-    names: dict[str, ast.AST] = {}
-    for node in ast.parse(source.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names[node.name] = node
-        elif isinstance(node, ast.Import | ast.ImportFrom):
-            for alias in node.names:
-                names[(alias.asname or alias.name).split(".")[0]] = node
-        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                for name in ast.walk(target):
-                    if isinstance(name, ast.Name):
-                        names[name.id] = node
-        elif isinstance(node, ast.If | ast.Try):
-            # `if TYPE_CHECKING:` and guarded imports bind names too.
-            for inner in ast.walk(node):
-                if isinstance(inner, ast.Import | ast.ImportFrom):
-                    for alias in inner.names:
-                        names[(alias.asname or alias.name).split(".")[0]] = inner
+def _defined(source: Path) -> dict[str, str]:
+    """The names a module's top level binds, each with the text of its block (a class's body
+    tells its members)."""
+    text = source.read_text(encoding="utf-8") if source.is_file() else ""
+    names: dict[str, str] = {}
+    for block in re.split(r"^(?=\S)", text, flags=re.M):
+        if block.startswith(("from ", "import ", "if ", "try:")):
+            # Guarded imports (`if TYPE_CHECKING:`, `try:`) bind names too.
+            for imported in _IMPORTS.findall(block):
+                names |= {n.split(".")[0]: "" for n in _AS.findall(imported)}
+        elif match := _BINDS.match(block):
+            names.setdefault(match.group(1) or match.group(2), block)
     return names
 
 
-def _class_members(node: ast.ClassDef) -> set[str]:
-    members = set()
-    for item in node.body:
-        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            members.add(item.name)
-        elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
-            members.add(item.target.id)
-        elif isinstance(item, ast.Assign):
-            members |= {t.id for t in item.targets if isinstance(t, ast.Name)}
-    return members
+def _members(block: str) -> set[str]:
+    """The names a class's body binds, one indent in."""
+    binds = re.findall(
+        r"^    (?:(?:async def |def |class )(\w+)|(\w+)\s*(?::|=(?!=)))", block, re.M
+    )
+    return {defined or assigned for defined, assigned in binds}
 
 
 @cache
@@ -122,12 +116,11 @@ def exists(dotted: str) -> bool:
             continue
         if not rest:
             return True
-        names = _defined(source) if source.is_file() else {}
-        node = names.get(rest[0])
-        if node is None:
+        block = _defined(source).get(rest[0])
+        if block is None:
             return False
-        if len(rest) > 1 and isinstance(node, ast.ClassDef):
-            return rest[1] in _class_members(node)
+        if len(rest) > 1 and block.startswith("class "):
+            return rest[1] in _members(block)
         return True
     return False
 

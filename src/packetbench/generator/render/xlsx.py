@@ -560,9 +560,10 @@ _FORMULA_CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)"([^>]*)><f>([^<]*)</f><v\s*/?
 
 
 # openpyxl builds a workbook's stylesheet from its style lists at every save, though our
-# workbooks hold few sets of styles (see docs/measurements.md#a-workbooks-stylesheet). While `_MemoryWriter` writes, the stylesheet of a set already met is the one
-# openpyxl built for it. openpyxl (pinned) takes `write_stylesheet` from its module's
-# globals; outside our writer the stock function runs.
+# workbooks hold few sets of styles (see docs/measurements.md#a-workbooks-stylesheet). While
+# `_MemoryWriter` writes, the stylesheet of a set already met is the one openpyxl built for
+# it. openpyxl (pinned) takes `write_stylesheet` from its module's globals; outside our writer
+# the stock function runs.
 _STOCK_STYLESHEET = excel.write_stylesheet
 _KEPT_STYLESHEETS: dict[tuple[Any, ...], Any] = {}
 _KEEPING = contextvars.ContextVar("xlsx_keeping_stylesheets", default=False)
