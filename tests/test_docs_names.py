@@ -46,6 +46,11 @@ def _python_prose(text: str) -> str:
     return "\n".join(lines)
 
 
+def _sql_prose(text: str) -> str:
+    """The comments of a query (the reference's descriptions of the views come from them)."""
+    return "\n".join(line[line.find("--") :] if "--" in line else "" for line in text.splitlines())
+
+
 def _markdown_prose(text: str) -> str:
     """A page without its console sessions (what a command prints), line numbers kept."""
     return re.sub(
@@ -55,12 +60,14 @@ def _markdown_prose(text: str) -> str:
 
 @cache
 def _sources() -> list[tuple[Path, str]]:
-    """Every file of prose with the text to check: the package's comments and docstrings, the
-    README and the docs pages (generated reference included)."""
+    """Every file of prose with the text to check: the package's comments and docstrings, its
+    queries' comments, the README and the docs pages (generated reference included)."""
     code = sorted(PACKAGE.rglob("*.py"))
+    queries = sorted(PACKAGE.rglob("*.sql"))
     pages = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]
     return [
         *((p, _python_prose(p.read_text(encoding="utf-8"))) for p in code),
+        *((p, _sql_prose(p.read_text(encoding="utf-8"))) for p in queries),
         *(
             (p, _markdown_prose(p.read_text(encoding="utf-8")))
             for p in pages
@@ -188,6 +195,7 @@ def test_every_measurement_the_code_cites_is_a_heading() -> None:
         for path, text in _sources()
         for match in MEASUREMENTS.finditer(text)
     ]
+    assert len(cited) > 10
     assert [(path, anchor) for path, anchor in cited if anchor not in anchors] == []
 
 
