@@ -3,8 +3,9 @@ binding needed), or its library in this process for small images, and the settin
 reading shares (resolution, page segmentation, the ways a box is read).
 
 Tesseract runs single-threaded (OMP_THREAD_LIMIT=1, unless the caller set it): its OpenMP
-threads made a page 4.6 times slower on the 2-core reference machine. Pages run in parallel
-instead, one tesseract process per core.
+threads slow a page down several times on two cores (see
+docs/measurements.md#tesseracts-threads). Pages run in parallel instead, one tesseract process
+per core.
 """
 
 from __future__ import annotations
