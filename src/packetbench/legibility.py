@@ -33,23 +33,12 @@ the audit's OCR must read it): the damage past reading (`generator.render.damage
 so that a box is clearly destroyed (an opaque mottle: NCC near 0), not tuned against the
 thresholds.
 
-The numbers are fixed, not fitted per run, so a verdict is deterministic. Measured before
-choosing them: on the 3,730 located values of the scanned pages of N5-000001 (seed 1), the
-worst cell of an undamaged box never fell below 0.987 (clean), 0.977 (moderate), 0.955
-(skewed) or 0.892 (degraded); on page 1 of the canonical N1 ACORD 125 scanned at every level,
-every box is above 0.60 (tests/test_legibility.py); boxes painted over with paper scored 0.0
-or below (10 of 10, tests/audit/test_pixels.py). INTACT = 0.60 leaves a wide gap
-under the worst undamaged level, and DAMAGED = 0.25 a wide gap above a painted box. With the
-level-aware clean side, page 1 of 8 canonical N1 documents (407 boxes) scanned at each optics
-level: boxes not intact were motion_blur 124 (30.5 %) with a sharp clean side -> 0 now,
-photocopy_2nd 63 (15.5 %) -> 0, photocopy_3rd 81 (19.9 %) -> 1 (0.2 %), blurred 12 -> 0;
-damaged 0 at every level. In the canonical suite (seed 1), the rule marks illegible exactly the
-blotted boxes (N4-000001 7, N5-000001 16) and no other of its 33,942 PDF locations.
-MAX_SMEAR = 0.3: the smallest boxes drawn are 4.5 points high (12.4 px at 200 dpi, 9.4 px
-at 150 dpi); the levels that exist smear at most 2 px (motion_blur: 0.16 of such a box, its
-glyphs smeared but a person still reads them), while a smear of a third of the
-glyph height covers the x-height's counters and strokes alike (a Gaussian of that radius is
-mush). No level in use reaches it: today the check guards a future level, not a preset.
+The numbers are fixed, not fitted per run, so a verdict is deterministic. INTACT = 0.60 lies
+well under the worst cell of an undamaged box at any level, DAMAGED = 0.25 well above a box
+painted over with paper, and MAX_SMEAR = 0.3 (a third of the glyph height covers the
+x-height's counters and strokes alike) well past the smear of any level in use, so the
+check guards a level that would reach it, not a preset (see
+docs/measurements.md#the-legibility-rules-thresholds).
 `benchmarks/legibility.py` prints the rule's agreement with OCR per level. `audit --ocr` reads
 a seeded sample of scanned pages by OCR as well and refuses to pass when rule and OCR disagree
 too often (`audit.pixels`), and reads every illegible box to show it unreadable.
@@ -83,16 +72,16 @@ MAX_SMEAR = 0.3
 # the page (a fax header's cells) is past reading, whatever the NCC says. A cover cut straight
 # across a glyph row leaves the rest of the row exactly as drawn, so the NCC falls only as the
 # square root of what is left (a row cut through 60 % of its ink still correlated 0.5 with its
-# clean self: undecided). Set with a margin toward legible (`benchmarks/legibility_margin.py`:
-# on 3,905 covered boxes of 12 N4-N5 packets, the audit's OCR read 117 of those a quarter
-# covered, 8 of those half covered, and none of 3 characters or more from half); the generator
+# clean self: undecided). Set with a margin toward legible: from half covered, OCR reads none
+# of 3 characters or more (see docs/measurements.md#the-legibility-rules-margin); the generator
 # lifts a fax header clear of every value (`faxheader.clear_lift`), so no value drawn is
 # covered at all.
 MAX_OCCLUDED = 0.5
 # A value shorter than this (characters) is never declared illegible (`may_be_illegible`; a
 # blot chooses values of this length or more): on one or two characters a blot or a blur
 # leaves a stroke that OCR, and a reader, takes for "1", "I" or "l" and is right as often as
-# not, so the rule's margin is measured, and holds, from this length on.
+# not, so the rule's margin holds from this length on (see
+# docs/measurements.md#the-legibility-rules-margin).
 MIN_ILLEGIBLE_LENGTH = 3
 
 

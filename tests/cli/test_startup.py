@@ -17,6 +17,7 @@ HEAVY = (
     "duckdb",
     "pypdfium2",
     "starlette",
+    "typer.rich_utils",  # typer's help renderer: only --help needs it
 )
 PROBE = (
     "import sys\n"

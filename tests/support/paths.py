@@ -35,13 +35,13 @@ def cli_path() -> str:
     return str(script)
 
 
-def canonical_documents() -> int:
-    """How many documents the committed canonical suite holds, from its packet truths."""
+def canonical_documents(tiers: tuple[str, ...] = TIERS) -> int:
+    """How many documents the canonical suite's packets of `tiers` hold, from their truths."""
     return sum(
         len(
             json.loads(
                 (PACKETS / packet_id(tier, 1) / "packet_truth.json").read_text(encoding="utf-8")
             )["documents"]
         )
-        for tier in TIERS
+        for tier in tiers
     )

@@ -67,11 +67,9 @@ OCR_RECALL_MIN = {
     "clean": 0.98,
     "moderate": 0.95,
     "skewed": 0.95,
-    # Each harsher level back at 0.95: what the audit's OCR read of the located values of 12
-    # fresh N3-N5 packets (benchmarks/audit_sweep.py --seed 810001 --count 4) is 99.6 % or
-    # more at every one of them but blurred_patch (fax 99.97 %, degraded, photo, blurred,
-    # motion_blur, photocopy_2nd, roller_bar, crease, coffee_ring, punch_holes 100 %,
-    # jpeg_blocks 99.94 %), checked per packet on 30 more (--seed 810005 --count 10).
+    # Each harsher level at 0.95: OCR reads nearly every located value of each of them, so the
+    # minimum leaves room for a misread digit and no more (see
+    # docs/measurements.md#ocr-recall-minimums-per-scan-level).
     "fax": 0.95,
     "degraded": 0.95,
     "photo": 0.95,
@@ -86,29 +84,27 @@ OCR_RECALL_MIN = {
     "rotated": 0.95,
     "reduced": 0.95,
     "crooked": 0.95,
-    # A blurred patch out of focus by 0.6 points (0.9 before, 94.8 % of 1,881 values read in
-    # the sweep above): 98.4 % of 570 values at N4 and 99.2 % of 2,997 at N5 (fresh seeds
-    # 830001-830010, benchmarks/audit_sweep.py).
+    # A blurred patch is out of focus by 0.6 points, little enough that OCR reads what it
+    # covers as surely as the other harsh levels (see
+    # docs/measurements.md#ocr-recall-minimums-per-scan-level).
     "blurred_patch": 0.95,
-    # Below 0.95 still: a third-generation photocopy (opt-in, in no tier's preset) 88.9 % of
-    # 1,142 values (benchmarks/scan.py).
+    # Below 0.95: a third-generation photocopy (opt-in, in no tier's preset) loses more to
+    # toner than OCR recovers (see docs/measurements.md#ocr-recall-minimums-per-scan-level).
     "photocopy_3rd": 0.80,
     # Two pages on one sheet, each at about 60 %: the smallest type (a 4.5-point table cell)
     # is 2.7 points on the sheet, where OCR misreads a digit or a letter now and then.
     "two_up": 0.90,
-    # Opt-in, against careful readers (Difficulty III): a draft-mode scan at 120 dpi and a
-    # phone photo at 160 dpi whose tilt shrinks the page's far side to about 130 dpi. Every
-    # box of two N4 packets' vehicle and driver schedules (5-point VINs) read whole
-    # (--ocr-mode full, seeds 910001-910002): 96.5 % inside their boxes at low_res, 98.0 %
-    # at phone_photo (95.2 % at 150 dpi); a small digit is misread now and then, so they are
-    # held to the harsher levels' minimum, not the clean scan's.
+    # Against careful readers: a draft-mode scan at 120 dpi and a phone photo at 160 dpi whose
+    # tilt shrinks the page's far side to about 130 dpi. OCR misreads a small digit now and
+    # then (a 5-point VIN), so they are held to the harsher levels' minimum, not the clean
+    # scan's (see docs/measurements.md#ocr-recall-minimums-per-scan-level).
     "low_res": 0.95,
     "phone_photo": 0.95,
     "far_photo": 0.95,
     "native": 0.95,
     # Ink on a native page (hand.*): Tesseract's English model is trained on type, so a
-    # person's print is read less surely than a clean scan of type (97.6-99.6 % per tier in
-    # the sweep above); the hands are chosen so it reads at least this share.
+    # person's print is read less surely than a clean scan of type; the hands are chosen so it
+    # reads at least this share (see docs/measurements.md#ocr-recall-minimums-per-scan-level).
     HANDWRITING: 0.95,
 }
 # The level a native page whose text layer was attacked is judged at: its image is the
@@ -462,7 +458,7 @@ class AuditResult:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"ok": self.ok, "status": self.status, "ocr": self.ocr}
-        if self.sample is not None:  # a full audit's JSON is what it always was
+        if self.sample is not None:  # a full audit's JSON has no sample or bounds
             out["sample"] = self.sample.to_json()
             out["bounds"] = [b.to_json() for b in self.bounds]
         if self.ocr_sample is not None:

@@ -74,7 +74,8 @@ def run_default(population: int) -> SampleSize:
 
 # `--ocr-sample auto`: OCR reads every audited packet of up to OCR_SAMPLE of them, and a seeded
 # sample of OCR_SAMPLE of more (no finding in 100: under 3 % of the audited packets have any
-# one kind, at 95 %). OCR is what costs at scale: 1-4 CPU minutes per N4/N5 packet.
+# one kind, at 95 %). OCR is what costs at scale (see
+# docs/measurements.md#the-audits-ocr-workers-memory-per-packet-and-cpu-per-hard-packet).
 OCR_SAMPLE = 100
 
 

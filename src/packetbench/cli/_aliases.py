@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 
 # command -> {old option: current option}; "" drops the old word and leaves its value where
-# it stands, as the positional argument it now is.
+# it stands, as the positional argument it is.
 ALIASES: dict[str, dict[str, str]] = {
     "generate": {"--tier": "--tiers"},
     "patterns": {"--tier": "--tiers"},

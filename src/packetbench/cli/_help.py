@@ -13,8 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from typer import rich_utils
-from typer.core import TyperArgument, TyperOption
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 # A line that starts an item of a list (`- `, `* `, `1. `) keeps its own line when reflowed.
 _ITEM = re.compile(r"\n(?=\s*(?:[-*]|\d+\.)\s)")
@@ -46,6 +45,18 @@ def plain_help() -> None:
         del markup_mode
         return "\n\n".join(reflowed(paragraph) for paragraph in paragraphs)
 
-    rich_utils._fix_linebreaks = fix_linebreaks
+    def reflowing(format_help: Any) -> Any:
+        # typer.rich_utils costs about 0.16 s to import, and typer imports it only to print
+        # help: patched when help is printed, so no other command pays for it.
+        def format_help_reflowed(self: Any, ctx: Any, formatter: Any) -> Any:
+            from typer import rich_utils
+
+            rich_utils._fix_linebreaks = fix_linebreaks
+            return format_help(self, ctx, formatter)
+
+        return format_help_reflowed
+
+    TyperCommand.format_help = reflowing(TyperCommand.format_help)  # type: ignore[method-assign]
+    TyperGroup.format_help = reflowing(TyperGroup.format_help)  # type: ignore[method-assign]
     TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
     TyperArgument._usage_display_name = usage_name  # type: ignore[method-assign]

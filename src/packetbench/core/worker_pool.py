@@ -2,7 +2,7 @@
 
 A `ProcessPoolExecutor` worker blocks reading its task queue; when the parent is killed
 (SIGKILL, OOM killer) nobody closes that queue (a forked worker holds a copy of its write end
-itself), so the workers used to sleep forever. Every pool of packetbench comes from
+itself), so a worker left to itself sleeps forever. Every pool of packetbench comes from
 `worker_pool`, whose initializer ties each worker's life to its parent:
 
 - On Linux the kernel does it: `prctl(PR_SET_PDEATHSIG, SIGKILL)` asks for SIGKILL the

@@ -14,8 +14,8 @@ from packetbench.reading.tesseract import Word
 
 # A box no reading found its value in is read once more sharpened (`sharpened`): twice the
 # size, then an unsharp mask, as a careful reader restores a blurred scan. Tesseract loses
-# 5-point type out of focus that a person reads at once (fresh N5 seed 820003: 55 of 65
-# values of a blurred driver schedule unread in every reading, 36 of them read sharpened).
+# 5-point type out of focus that a person reads at once, and reads most of it sharpened (see
+# docs/measurements.md#a-box-read-again-sharpened).
 SHARPEN_SCALE = 2
 
 SHARPEN = {"radius": 3, "percent": 200, "threshold": 0}

@@ -1,10 +1,10 @@
 """The audit's second reader: PP-OCRv4, an engine independent of tesseract.
 
 Tesseract alone cannot prove a page honest: what it misses on a blurred scan a person and a
-modern recognizer read (fresh N4 seed 920001: 62 of 636 calibration boxes of a blurred form
-unread by every tesseract reading, and the audit not verified), and what it cannot read in a
-box judged illegible another engine may (then the generator claimed abstention where a reader
-can answer). So every box tesseract leaves unread, and every box judged illegible, is read
+modern recognizer read (a blurred form's boxes unread by every tesseract reading leave the
+audit unverified: see docs/measurements.md#pp-ocr-as-the-second-reader), and what it cannot
+read in a box judged illegible another engine may (then the generator claimed abstention where
+a reader can answer). So every box tesseract leaves unread, and every box judged illegible, is read
 again by PP-OCRv4 as packaged by `rapidocr-onnxruntime` (text detection, the 180-degree line
 classifier and recognition; its models ship inside the package, nothing is downloaded). A
 value counts as read when either engine reads it in its box.
@@ -29,8 +29,7 @@ PACKAGE = "rapidocr-onnxruntime"
 PAD = 16  # white pixels around a box read on its own: the detector needs a margin to see text
 BLANK = 230  # a box with no pixel darker than this holds no ink to read
 # The detector reads a box at this resolution: at 300 dpi a blurred scan's small type is out of
-# what it learned (fresh N4 seed 920001: 1 of 46 blurred boxes tesseract missed read at 300 dpi,
-# 38 at 150; read as one line as it is, 37; either, 42).
+# what it learned (see docs/measurements.md#pp-ocr-as-the-second-reader).
 DETECT_DPI = 150
 
 

@@ -3,8 +3,9 @@ binding needed), or its library in this process for small images, and the settin
 reading shares (resolution, page segmentation, the ways a box is read).
 
 Tesseract runs single-threaded (OMP_THREAD_LIMIT=1, unless the caller set it): its OpenMP
-threads made a page 4.6 times slower on the 2-core reference machine. Pages run in parallel
-instead, one tesseract process per core.
+threads slow a page down several times on two cores (see
+docs/measurements.md#tesseracts-threads). Pages run in parallel instead, one tesseract process
+per core.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ DPI = 300
 
 MARGIN = 2.0  # points added around a bbox: OCR boxes are looser than glyph boxes
 
-# Page segmentation: tesseract's default, fully automatic. On rasterized canonical pages it
-# found 97.9% of located values against 94.4% for "sparse text" (11), which drops lone digits.
+# Page segmentation: tesseract's default, fully automatic. "Sparse text" (11) drops lone
+# digits (see docs/measurements.md#tesseracts-page-segmentation).
 PSM = "3"
 
 # Boxes read again (`BoxReader`) are read three ways: as one line of text (reads a lone digit
@@ -70,7 +71,7 @@ class _Library:
 
     _loaded: ClassVar[Any] = None
     _failed = False
-    enabled = True  # False: every reading runs the command (`benchmarks/audit.py`'s old path)
+    enabled = True  # False: every reading runs the command (`benchmarks/audit.py` times it)
     _lock = threading.Lock()
     _local = threading.local()
     _engines: ClassVar[list[int]] = []

@@ -88,8 +88,7 @@ def test_compare_command(run_cli: Run, scored_run: ScoredRun, tmp_path: Path) ->
 @pytest.mark.slow
 def test_sign_test_is_calibrated_across_seeds(scored_run: ScoredRun) -> None:
     """Over three seed pairs: typical vs sloppy is found every time; typical vs typical
-    rarely (at alpha 0.05 with Holm over the two rates, at most one pair of the three; it
-    was five pairs, narrowed for the suite's time)."""
+    rarely (at alpha 0.05 with Holm over the two rates, at most one pair of the three)."""
     found = false_alarms = 0
     for seed in range(3, 6):
         base = scored_run("typical", seed)

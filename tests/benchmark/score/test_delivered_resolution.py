@@ -184,6 +184,7 @@ def test_a_run_recorded_without_a_delivery_is_scored_at_the_files_resolution(
     ).read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_dpi_off_the_ladder_or_for_another_input_is_refused(
     packets: Path, tmp_path: Path
 ) -> None:

@@ -148,6 +148,7 @@ def _doc_type(run: Path, key: str) -> str:
     return str(_json(run / "extractions" / f"{key}.json")["doc_type"])
 
 
+@pytest.mark.slow
 def test_scorer_catches_a_wrong_count(sim_run: SimRun, tmp_path: Path) -> None:
     """The ledger comparison can fail: a tampered score file is noticed."""
     run, _ = sim_run("typical", 1)

@@ -1,7 +1,8 @@
 """CI coverage on simulated runs whose true hallucination rate is known.
 
-The population is a bank of simulated extractions: every packet of a generated pool (N1 and
-N2) extracted by `sim typical` under many seeds, each document's checked and hallucinated
+The population is a bank of simulated extractions: every packet of the session's N1 and N2
+tier corpora (tests/support/tier_corpus.py, shared with the tier tests) extracted by `sim
+typical` under many seeds, each document's checked and hallucinated
 counts taken from the simulator's ledger (what the scorer counts, as
 tests/benchmark/score/test_scorer.py proves). The true micro rate is the bank's own pooled
 rate, known exactly. A repetition draws packets (cluster bootstrap) or documents (document
@@ -15,20 +16,21 @@ and a draw too small to hold a few of those under-covers, as any bootstrap must.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.stats.bootstrap import intervals
-from packetbench.generator.batch import generate
 from packetbench.truth import universe
 from packetbench.truth.packets import Packet, find_packets
 from tests.support.paths import PACKETS
 
-POOL = {"N1": 30, "N2": 20}
-SEEDS = 20  # extractions of every pool packet in the bank
+POOL = ("N1", "N2")
+SEEDS = 50  # extractions of every pool packet in the bank: 1,000 extracted packets
 RESAMPLES = 1000  # per interval (the reports use 2,000; 1,000 keeps 400 intervals quick)
 REPETITIONS = 200
 PACKETS_PER_DRAW = 100
@@ -44,11 +46,9 @@ class Bank:
 
 
 @pytest.fixture(scope="module")
-def bank(tmp_path_factory: pytest.TempPathFactory) -> Bank:
-    folder = tmp_path_factory.mktemp("pool")
-    for tier, count in POOL.items():
-        generate(tier, 1, count, folder, jobs=2)
-    return _bank(find_packets(folder), SEEDS)
+def bank(tier_corpus: Callable[[str], Path]) -> Bank:
+    # Only read: the sim extracts in memory.
+    return _bank([p for tier in POOL for p in find_packets(tier_corpus(tier))], SEEDS)
 
 
 def _bank(packets: list[Packet], seeds: int) -> Bank:

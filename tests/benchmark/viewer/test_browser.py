@@ -291,6 +291,7 @@ LATE_RUNS = """
 """
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("browser")
 def test_a_page_answered_late_does_not_replace_the_one_opened_after_it(served: str) -> None:
     """The runs list asked for as the viewer loads comes after the user opened a run: the

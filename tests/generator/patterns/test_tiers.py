@@ -23,9 +23,10 @@ from packetbench.generator.schema_files import all_schemas
 from tests.support.paths import PACKETS, TIERS
 from tests.support.tier_corpus import SEEDS
 
-# Seeds of each tier written again under another hash seed (N4-N5: one, their packets cost
-# 5-20 times an N1-N3 one).
-AGAIN = {"N1": 3, "N2": 3, "N3": 3, "N4": 1, "N5": 1}
+# Seeds of each tier written again under another hash seed. N4 and N5 cost 5-20 times an
+# N1-N3 packet, and their seed 1 is rebuilt under another hash seed against the suite's lock
+# (tests/generator/test_determinism.py).
+AGAIN = {"N1": 3, "N2": 3, "N3": 3, "N4": 0, "N5": 0}
 
 
 def _digests(folder: Path) -> dict[str, str]:
@@ -66,6 +67,8 @@ def test_tier_audits_clean_validates_and_is_hash_seed_free(
         assert not errors, (path, errors[0].message)
 
     # Another process, another hash seed, two workers: the same bytes, packet by packet.
+    if not AGAIN[tier]:
+        return
     again = tmp_path / "again"
     result_cli = run_cli(
         *("generate", "--tiers", tier, "--seed", "1", "--count", str(AGAIN[tier]), "--jobs", "2"),

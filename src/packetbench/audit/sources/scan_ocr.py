@@ -319,8 +319,8 @@ class ScanOcr(ScanState):
         # What the page's OCR did not read in its box is read again from the box alone, then
         # sharpened (`reading.imaging.sharpened`), then, on a page drawn, not scanned, under a red
         # stamp (`overlay.void_stamp`), in the page's red channel, where the stamp is as light as
-        # the paper and a reader looks through it (fresh N3 seed 830008: four attachment
-        # titles under a CANCELLED stamp, unread in gray).
+        # the paper and a reader looks through it (a title under a CANCELLED stamp is unread in
+        # gray).
         def unread() -> list[tuple[int, list[float]]]:
             return [
                 (index, bbox)

@@ -58,7 +58,7 @@ def _preparer(jobs: int) -> tuple[Executor, str]:
     thread (forking a threaded process can deadlock the child); otherwise, and for small runs,
     one helper thread (one: pdfium is not thread-safe). The workers die with the run: a forked
     worker holds its own copy of the task pipe, so after a `kill -9` of the run it would wait
-    for work forever (generator.workers).
+    for work forever (core.worker_pool).
     """
     cores = os.cpu_count() or 1
     if (

@@ -2,7 +2,7 @@
 -- a cited run. A run that asked for no citations (every imported reference cohort among
 -- them) has no rows here: its grounding is absent, not zero. Claims nest value >= page >=
 -- box: a citation supports a claim only when the value is right (verdict supported) and the
--- place is (claims.citation, benchmark.grounding.verdict). Each grounding F1 is
+-- place is (claims.citation, benchmark.grounding.cited.cited_place). Each grounding F1 is
 -- 2 TP / (claims + populated truth fields), the harmonic mean of TP / claims (precision) and
 -- TP / populated truth fields (recall), so it resamples like every other ratio of counts.
 -- Box rates exist for runs cited with --cite box only; a --cite native run's rates are over its

@@ -346,8 +346,8 @@ def _build(
         con = stopping.watch(duckdb.connect(str(building)))
         try:
             # One thread: each thread of DuckDB keeps its own buffers for the Parquet it reads,
-            # which made the load's memory grow with the run (2 threads: 1,000 N1 packets took
-            # 1.4x the memory of 100; 1 thread: 1.3x, and a few seconds more).
+            # so with more threads the load's memory grows faster with the run (see
+            # docs/measurements.md#the-results-loads-threads).
             con.execute(
                 f"SET threads = 1; SET memory_limit = '{MEMORY_LIMIT}'; "
                 f"SET temp_directory = '{scratch / 'spill'}'"

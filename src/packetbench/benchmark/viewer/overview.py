@@ -4,7 +4,7 @@ the worst slices first, from the same metric views and estimates as the report.
 A scored run's overview is kept under the viewer's cache, named by everything it is made of
 (`key`: the results database as the run was opened, the records it was scored from, the
 format and version), so that opening the run again costs nothing (for 1,000 hard packets
-its intervals and slices take 40 s of CPU, computed again at every start before). Opening
+its intervals and slices take 40 s of CPU). Opening
 the run checked that database and those records (`viewer.source.open_run`); a kept overview
 that cannot be read or is of another layout is computed again."""
 

@@ -215,7 +215,7 @@ HABITATIONAL_QUESTIONS: tuple[Question, ...] = (
 
 # The general supplemental application every packet carries (whatever the class of business).
 # Questions whose answer the world already knows (the application's own questions, the
-# buildings' protection) repeat it: see generator.world.supplements.GENERAL_FROM_WORLD.
+# buildings' protection) repeat it: see generator.world.supplements._general.
 GENERAL_QUESTIONS: tuple[Question, ...] = (
     Question(
         "declined_cancelled",

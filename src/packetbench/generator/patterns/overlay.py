@@ -230,7 +230,7 @@ def _clear_of_twins(
     no letter of the stamp overlaps the same letter of other text in the same font on the
     page (a watermark's). pdfium drops a character that overlaps its twin in the same font,
     taking the pair for fake bold: a VOID stamp's O over a COPY watermark's O was extracted
-    as "VID" (fresh N5 seed 830005)."""
+    as "VID"."""
     others = [
         box
         for op in pdf.pages[index]

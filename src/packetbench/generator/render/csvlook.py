@@ -4,7 +4,7 @@ A field's `rendered_as` is its cell text as written; values a pattern writes dif
 (European numbers, line breaks inside a quoted cell) go through `Presentation.shown` like any
 shown text. Lines before the header (a report preamble) are not rows: locations keep the
 header as row 0, and a reader finds the header as the first line that has the table's width
-(`benchmark/csvread.py`). Lines after the data (a trailer) are rows after the last record.
+(`truth/csvread.py`). Lines after the data (a trailer) are rows after the last record.
 """
 
 from __future__ import annotations

@@ -116,8 +116,8 @@ def coffee(pixels: Matrix, dpi: int, rng: np.random.Generator) -> None:
     radius = dpi * rng.uniform(0.7, 1.0)
     cy = float(rng.uniform(radius, rows - radius))
     cx = float(rng.uniform(radius, cols - radius))
-    # the stain's square, cut at the page's edges (a ring touching an edge reached 2 px
-    # past it, and its square did not fit the page: N4 seed 1200066 stopped there)
+    # the stain's square, cut at the page's edges (a ring touching an edge reaches 2 px past
+    # it, where its square would not fit the page)
     top, bottom = max(int(cy - radius - 2), 0), min(int(cy + radius + 2), rows)
     left, right = max(int(cx - radius - 2), 0), min(int(cx + radius + 2), cols)
     ys = np.arange(top, bottom, dtype=np.float32)[:, None] - cy

@@ -559,11 +559,11 @@ class XlsxBook:
 _FORMULA_CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)"([^>]*)><f>([^<]*)</f><v\s*/?>(?:</v>)?')
 
 
-# openpyxl builds a workbook's stylesheet from its style lists at every save (0.8 ms, about
-# 2 % of an N1 packet), though our workbooks hold few sets of styles (100 workbooks of 20 N1
-# packets: 8). While `_MemoryWriter` writes, the stylesheet of a set already met is the one
-# openpyxl built for it. openpyxl (pinned) takes `write_stylesheet` from its module's
-# globals; outside our writer the stock function runs.
+# openpyxl builds a workbook's stylesheet from its style lists at every save, though our
+# workbooks hold few sets of styles (see docs/measurements.md#a-workbooks-stylesheet). While
+# `_MemoryWriter` writes, the stylesheet of a set already met is the one openpyxl built for
+# it. openpyxl (pinned) takes `write_stylesheet` from its module's globals; outside our writer
+# the stock function runs.
 _STOCK_STYLESHEET = excel.write_stylesheet
 _KEPT_STYLESHEETS: dict[tuple[Any, ...], Any] = {}
 _KEEPING = contextvars.ContextVar("xlsx_keeping_stylesheets", default=False)
