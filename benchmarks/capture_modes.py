@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from packetbench.audit.files import packet_folders, read_packet
-from packetbench.generator.render.scan import MODES, NATIVE
+from packetbench.generator.render.scan_levels import MODES, NATIVE
+from packetbench.truth.documents import packet_folders, read_packet
 
 
 def count(folders: list[Path]) -> dict[str, Counter[str]]:
