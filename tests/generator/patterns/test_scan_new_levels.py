@@ -109,11 +109,12 @@ def test_a_phone_photos_perspective_is_far_beyond_a_photos() -> None:
 
 
 def test_a_phone_photo_drawn_tile_by_tile_follows_its_perspective() -> None:
-    """Its stronger perspective is drawn in smaller tiles: each stays within 0.2 px of the
-    page's homography (the same check as a photo's, in test_scan.py)."""
+    """Its stronger perspective is drawn in smaller tiles than a photo's: each stays within
+    0.6 px (a quarter point at 160 dpi) of the page's homography (the same check as a
+    photo's, in test_scan.py)."""
     level = LEVELS["phone_photo"]
     assert level.tiles is not None
-    assert perspective.worst_tile_error(level, range(6), WIDTH, HEIGHT) < 0.2
+    assert perspective.worst_tile_error(level, range(6), WIDTH, HEIGHT) < 0.6
 
 
 def test_a_far_photo_is_smaller_and_more_tilted_than_a_phone_photo() -> None:
@@ -136,8 +137,9 @@ def test_a_far_photo_is_smaller_and_more_tilted_than_a_phone_photo() -> None:
 
 
 def test_a_far_photo_drawn_tile_by_tile_follows_its_perspective() -> None:
-    """Its stronger tilt is drawn in a phone photo's 32 x 16 tiles, each within 0.8 px (0.22
-    point at 260 dpi; a box's margin in the audit is a point) of the page's homography."""
+    """Its stronger tilt is drawn in 32 x 16 tiles (a near phone photo's: 16 x 8), each within
+    0.8 px (0.22 point at 260 dpi; a box's margin in the audit is a point) of the page's
+    homography."""
     level = LEVELS["far_photo"]
     assert level.tiles == (32, 16)
     assert perspective.worst_tile_error(level, range(6), WIDTH, HEIGHT) < 0.8

@@ -74,42 +74,43 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     # The native documents left carry the text-layer attacks below. From N4 the milder levels
     # give way to the ones a reader without restoration cannot read (a level may be rarer in a
     # harder tier from N4 on; the scan share never is). Each level belongs to a capture mode
-    # (`render.scan.Level.mode`), and N5 is a mix of the eight modes, not one: of its PDF
-    # documents, fax 12 %, low-resolution scans 14 % (degraded 3, jpeg_blocks 5, low_res 6),
-    # phone photos near 15 % (photo 4, phone_photo 11) and from further back 20 %
-    # (far_photo), photocopies 12 % (photocopy_2nd 8, reduced 4), pages fed crooked or turned
-    # 8 %, distorted paper 8 % (crease 5, coffee_ring 2, punch_holes 1) and office scans 8 %
-    # (the OCR-layer scan, blurred, motion-blurred, a blurred patch, a roller bar); the
-    # probabilities below are those shares over what the levels before leave. N4 draws the
+    # (`render.scan_levels.Level.mode`), and N5 is a mix of the eight modes, not one, each
+    # drawn mostly at its levels hardest for a careful reader: of its PDF documents, phone
+    # photos from further back 24 % (far_photo), photocopies 15 % (reduced 12, photocopy_2nd
+    # 3), pages fed crooked or turned 14 % (crooked 7, rotated 7), fax 10 %, low-resolution
+    # scans 10 % (jpeg_blocks 5, low_res 4, degraded 1), phone photos near 10 % (phone_photo
+    # 7, photo 3), distorted paper 7 % (crease 4, coffee_ring 2, punch_holes 1) and office
+    # scans 7 % (the OCR-layer scan, blurred, motion-blurred, a blurred patch, a roller bar);
+    # the probabilities below are those shares over what the levels before leave. N4 draws the
     # same modes, milder: far_photo, phone_photo and low_res on about one native document in
     # seven. `benchmarks/capture_modes.py` counts the mix from packets' manifests. Override
     # any level with --set patterns.scan.<level>=P.
     "scan.clean": (0.0, 0.1, 0.1, 0.04, 0.001),
     "scan.moderate": (0.0, 0.0, 0.2, 0.1, 0.001),
-    "scan.fax": (0.0, 0.0, 0.1, 0.08, 0.12),
+    "scan.fax": (0.0, 0.0, 0.1, 0.08, 0.1),
     "scan.skewed": (0.0, 0.0, 0.0, 0.1, 0.001),
-    "scan.degraded": (0.0, 0.0, 0.0, 0.1, 0.034),
-    "scan.photo": (0.0, 0.0, 0.0, 0.05, 0.047),
+    "scan.degraded": (0.0, 0.0, 0.0, 0.1, 0.011),
+    "scan.photo": (0.0, 0.0, 0.0, 0.05, 0.034),
     "scan.mixed": (0.0, 0.08, 0.08, 0.06, 0.001),
-    "scan.ocr_layer": (0.0, 0.0, 0.08, 0.06, 0.025),
+    "scan.ocr_layer": (0.0, 0.0, 0.08, 0.06, 0.023),
     # Damage up to the edge of legibility, from N4; each level's OCR minimum is in
     # audit.result.OCR_RECALL_MIN. photocopy_3rd and two_up are in no tier's draw (scan.OPT_IN).
-    "scan.blurred": (0.0, 0.0, 0.0, 0.03, 0.025),
-    "scan.motion_blur": (0.0, 0.0, 0.0, 0.02, 0.026),
-    "scan.photocopy_2nd": (0.0, 0.0, 0.0, 0.02, 0.114),
-    "scan.jpeg_blocks": (0.0, 0.0, 0.0, 0.03, 0.067),
-    "scan.blurred_patch": (0.0, 0.0, 0.0, 0.02, 0.016),
-    "scan.roller_bar": (0.0, 0.0, 0.0, 0.02, 0.016),
-    "scan.crease": (0.0, 0.0, 0.0, 0.02, 0.083),
-    "scan.coffee_ring": (0.0, 0.0, 0.0, 0.02, 0.036),
-    "scan.punch_holes": (0.0, 0.0, 0.0, 0.02, 0.019),
-    "scan.rotated": (0.0, 0.0, 0.0, 0.07, 0.077),
-    "scan.reduced": (0.0, 0.0, 0.0, 0.07, 0.083),
-    "scan.crooked": (0.0, 0.0, 0.0, 0.07, 0.091),
+    "scan.blurred": (0.0, 0.0, 0.0, 0.03, 0.024),
+    "scan.motion_blur": (0.0, 0.0, 0.0, 0.02, 0.024),
+    "scan.photocopy_2nd": (0.0, 0.0, 0.0, 0.02, 0.04),
+    "scan.jpeg_blocks": (0.0, 0.0, 0.0, 0.03, 0.063),
+    "scan.blurred_patch": (0.0, 0.0, 0.0, 0.02, 0.007),
+    "scan.roller_bar": (0.0, 0.0, 0.0, 0.02, 0.007),
+    "scan.crease": (0.0, 0.0, 0.0, 0.02, 0.057),
+    "scan.coffee_ring": (0.0, 0.0, 0.0, 0.02, 0.03),
+    "scan.punch_holes": (0.0, 0.0, 0.0, 0.02, 0.015),
+    "scan.rotated": (0.0, 0.0, 0.0, 0.07, 0.11),
+    "scan.reduced": (0.0, 0.0, 0.0, 0.07, 0.212),
+    "scan.crooked": (0.0, 0.0, 0.0, 0.07, 0.157),
     # Damage against careful readers (Difficulty III), from N4 (opt-in below: scan.OPT_IN).
-    "scan.low_res": (0.0, 0.0, 0.0, 0.05, 0.15),
-    "scan.phone_photo": (0.0, 0.0, 0.0, 0.05, 0.324),
-    "scan.far_photo": (0.0, 0.0, 0.0, 0.06, 0.87),
+    "scan.low_res": (0.0, 0.0, 0.0, 0.05, 0.106),
+    "scan.phone_photo": (0.0, 0.0, 0.0, 0.05, 0.208),
+    "scan.far_photo": (0.0, 0.0, 0.0, 0.06, 0.9),
     # textlayer: one text attack per document (they exclude each other and every scan), so
     # they fall on the native documents the scans left: about 45 % of them at N3, 60 % at N4
     # and 75 % at N5 (of all PDF documents about 25 %, 18 % and 9 %); the rule attacks
