@@ -1,4 +1,4 @@
-"""`--executor ray`: a Ray instance on this machine (2 CPUs) generates, audits and scores 20
+"""`--executor ray`: a Ray instance on this machine (2 CPUs) generates, audits and scores 8
 packets, byte-identical to the local executor with one worker or two. (A cluster of several
 nodes started with `ray start`: test_ray_cluster.py.)"""
 
@@ -38,7 +38,7 @@ def _ok(result: subprocess.CompletedProcess[str]) -> str:
 @pytest.mark.slow
 def test_ray_executor_matches_local(run_cli: Run, tmp_path: Path) -> None:
     pytest.importorskip("ray")
-    gen = ("generate", "--tiers", "N1", "--count", "20")
+    gen = ("generate", "--tiers", "N1", "--count", "8")
     local, ray = tmp_path / "local", tmp_path / "ray"
     _ok(run_cli(*gen, "--out", str(local)))
     # Without --ray-address a Ray instance of its own, whatever cluster RAY_ADDRESS names.
