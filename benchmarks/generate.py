@@ -60,7 +60,7 @@ from scan import mixed, scanned_pages, throughput  # benchmarks/scan.py, beside 
 from packetbench.generator.batch import generate
 from packetbench.generator.packet import Stopwatch, build_packet
 from packetbench.generator.patterns.base import catalogue
-from packetbench.generator.render.scan import LEVELS
+from packetbench.generator.render.scan_levels import LEVELS
 from packetbench.generator.tiers import resolve
 
 DEFAULT_PACKETS = {"N1": 24, "N2": 16, "N3": 8, "N4": 4, "N5": 2}

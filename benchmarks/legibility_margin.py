@@ -57,7 +57,7 @@ from PIL import Image, ImageFilter
 from packetbench import legibility
 from packetbench.audit.pixels import PixelPage, pixel_pages
 from packetbench.audit.sample import upper_bound
-from packetbench.generator.render import damage, scan
+from packetbench.generator.render import damage, scan_levels
 from packetbench.reading.located import page_turn
 from packetbench.reading.strategies import read_boxes
 from packetbench.reading.tesseract import Tesseract
@@ -156,7 +156,7 @@ def _apart(quads: list[list[float]], quad: list[float], gap: float) -> bool:
 
 def damage_page(
     page: PixelPage,
-    level: scan.Level,
+    level: scan_levels.Level,
     fields: list[tuple[str, str, list[float]]],
     rng: random.Random,
     per_page: int,
@@ -217,7 +217,9 @@ def damage_page(
     return clean, pixels, covered, boxes
 
 
-def encoded(pixels: np.ndarray[Any, Any], level: scan.Level) -> tuple[bytes, np.ndarray[Any, Any]]:
+def encoded(
+    pixels: np.ndarray[Any, Any], level: scan_levels.Level
+) -> tuple[bytes, np.ndarray[Any, Any]]:
     """The damaged page as the generator writes it, and as a reader decodes it."""
     out = io.BytesIO()
     image = Image.fromarray(pixels)
@@ -231,7 +233,7 @@ def encoded(pixels: np.ndarray[Any, Any], level: scan.Level) -> tuple[bytes, np.
 
 
 def judge(
-    box: Box, clean: Any, scanned: Any, covered: Any, page: PixelPage, level: scan.Level
+    box: Box, clean: Any, scanned: Any, covered: Any, page: PixelPage, level: scan_levels.Level
 ) -> None:
     cut = legibility.cut(clean, scanned, box.quad, page.dpi, page.height, covered)
     glyph = legibility.quad_height(box.quad) * page.dpi / 72
@@ -270,7 +272,7 @@ def measure(folder: Path, per_page: int, seed: int) -> tuple[list[Box], float]:
         page_boxes: dict[int, list[Box]] = {}
         angles: dict[int, float] = {}
         for number, page in sorted(pages.items()):
-            level = scan.LEVELS[levels[number]]
+            level = scan_levels.LEVELS[levels[number]]
             fields = [
                 (str(entry["path"]), str(entry["rendered_as"]), loc["quad"])
                 for entry in doc.fields

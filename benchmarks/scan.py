@@ -36,7 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from packetbench.generator.packet import build_packet
-from packetbench.generator.render import scan, twoup
+from packetbench.generator.render import scan, scan_levels, twoup
 from packetbench.generator.tiers import resolve
 
 DOCUMENTS = ("acord_125", "sov_pdf", "loss_run_pdf")
@@ -72,9 +72,9 @@ def throughput(tier: str, pages: int, levels: list[str]) -> dict[str, tuple[floa
     print(f"{'level':<14}{'dpi':>5}{'scanned/s':>12}{'minimal/s':>12}{'ratio':>8}{'judged/s':>11}")
     rates: dict[str, tuple[float, float]] = {}
     for name in levels:
-        level = scan.LEVELS[name]
+        level = scan_levels.LEVELS[name]
 
-        def scanned(level: scan.Level = level, judged: bool = False) -> None:
+        def scanned(level: scan_levels.Level = level, judged: bool = False) -> None:
             if level.up > 1:
                 # Two pages to a sheet (`twoup`): the same pages, a sheet per pair of a document.
                 for pdf, first in targets:
@@ -86,7 +86,7 @@ def throughput(tier: str, pages: int, levels: list[str]) -> dict[str, tuple[floa
             for pdf, index in targets:
                 scan.scan_page(pdf, index, level, 7, judged=judged)
 
-        def minimal(level: scan.Level = level) -> None:
+        def minimal(level: scan_levels.Level = level) -> None:
             for pdf, index in targets:
                 page = pdf[index]
                 image = page.render(scale=level.dpi / 72, grayscale=True).to_pil().convert("L")
@@ -186,18 +186,22 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=1, help="the recall's first seed")
     parser.add_argument("--mix", type=Path, help="packets whose scanned pages weigh the levels")
     parser.add_argument(
-        "--levels", default=",".join(scan.LEVELS), help="the levels to measure (comma-separated)"
+        "--levels",
+        default=",".join(scan_levels.LEVELS),
+        help="the levels to measure (comma-separated)",
     )
     args = parser.parse_args()
     levels = args.levels.split(",")
-    unknown = sorted(set(levels) - set(scan.LEVELS))
+    unknown = sorted(set(levels) - set(scan_levels.LEVELS))
     if unknown:
-        parser.error(f"unknown scan level(s) {', '.join(unknown)}; known: {', '.join(scan.LEVELS)}")
+        parser.error(
+            f"unknown scan level(s) {', '.join(unknown)}; known: {', '.join(scan_levels.LEVELS)}"
+        )
     mix = scanned_pages(args.mix) if args.mix else None
     if args.mix and not mix:
         parser.error(f"{args.mix}: no scanned pages in the packets there")
     # A mix is weighed by every level it holds: those are measured too, --levels or not.
-    measured = [level for level in scan.LEVELS if level in levels or (mix and level in mix)]
+    measured = [level for level in scan_levels.LEVELS if level in levels or (mix and level in mix)]
     if args.pages < 0 or (args.pages == 0 and mix):
         parser.error("--pages must be 0 or more (0: no throughput timed; --mix needs 1 or more)")
     if args.pages:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageFilter
 
-from packetbench.generator.render import scan
+from packetbench.generator.render import scan, scan_degrade, scan_draw, scan_levels
 from packetbench.legibility import (
     DAMAGED_VERDICT,
     INTACT_VERDICT,
@@ -36,8 +36,8 @@ def _scanned(level: str) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], li
     folder = PACKETS / "N1-000001"
     pdf = scan.open_pdf((folder / f"{DOC}.pdf").read_bytes())
     try:
-        page = scan.scan_page(pdf, 0, scan.LEVELS[level], 20261123)
-        clean = scan.clean_page(pdf, 0, scan.LEVELS[level], page.details["matrix"])
+        page = scan.scan_page(pdf, 0, scan_levels.LEVELS[level], 20261123)
+        clean = scan.clean_page(pdf, 0, scan_levels.LEVELS[level], page.details["matrix"])
     finally:
         pdf.close()
     scanned = np.asarray(Image.open(io.BytesIO(page.image)).convert("L"))
@@ -56,18 +56,18 @@ def _boxes(
     shape: tuple[int, ...], level: str, quads: list[list[float]]
 ) -> list[tuple[int, int, int, int]]:
     height = 792.0  # the canonical forms are US Letter, portrait
-    found = [box_pixels(q, scan.LEVELS[level].dpi, height, shape) for q in quads]
+    found = [box_pixels(q, scan_levels.LEVELS[level].dpi, height, shape) for q in quads]
     return [b for b in found if b is not None]
 
 
 def _optics(level: str) -> bool:
     """A level whose optics change every glyph (blur, motion blur, toner spread): its clean
     side has none of them, so the rule may leave some of its boxes to OCR."""
-    found = scan.LEVELS[level]
+    found = scan_levels.LEVELS[level]
     return bool(found.blur or found.motion or found.thicken)
 
 
-@pytest.mark.parametrize("level", sorted(scan.LEVELS))
+@pytest.mark.parametrize("level", sorted(scan_levels.LEVELS))
 def test_every_value_of_an_undamaged_scan_is_intact(level: str) -> None:
     scanned, clean, quads = _scanned(level)
     assert scanned.shape == clean.shape
@@ -125,7 +125,7 @@ def _not_intact(level: str, docs: list[str], harsher: bool = False) -> tuple[int
     import dataclasses
     import math
 
-    found = scan.LEVELS[level]
+    found = scan_levels.LEVELS[level]
     if harsher:
         found = dataclasses.replace(found, **HARSHER[level])
     folder = PACKETS / "N1-000001"
@@ -136,10 +136,10 @@ def _not_intact(level: str, docs: list[str], harsher: bool = False) -> tuple[int
             page = scan.scan_page(pdf, 0, found, 7, judged=True)
             width, height = (float(v) for v in pdf[0].get_size())
             size = (math.ceil(width * found.dpi / 72), math.ceil(height * found.dpi / 72))
-            drawn = scan._render(pdf[0], page.transform, found.dpi, size, 255, found.background)
+            drawn = scan_draw.draw(pdf[0], page.transform, found.dpi, size, 255, found.background)
         finally:
             pdf.close()
-        tone = np.array(scan._tone_table(found), dtype=np.uint8)[drawn]
+        tone = np.array(scan_degrade._tone_table(found), dtype=np.uint8)[drawn]
         assert page.clean is not None and page.pixels is not None
         fields = json.loads((folder / f"field_truth_{doc}.json").read_text())["fields"]
         for entry in fields:
@@ -180,7 +180,7 @@ def test_the_optics_check_is_the_stated_ratio() -> None:
     assert smear(0.0, 6) == 3.0
     assert smear(0.8, 0) == 0.8
     # Every level in use is readable on the smallest boxes drawn (4.5 points high).
-    for found in scan.LEVELS.values():
+    for found in scan_levels.LEVELS.values():
         assert optics_readable(found.blur, found.motion, 4.5 * found.dpi / 72), found.name
     assert not optics_readable(0.0, 12, 19.0)  # 6 px on 19 px: past MAX_SMEAR
     assert optics_readable(0.0, 12, 6.0 / MAX_SMEAR)

@@ -8,14 +8,6 @@ from tests.support.paths import ROOT
 PACKAGE = ROOT / "src" / "packetbench"
 MAX_LINES = 800
 
-# The generator's modules over the limit while they are split: each entry goes when its
-# split lands, and none is added.
-BEING_SPLIT = frozenset(
-    {
-        "generator/render/scan.py",
-    }
-)
-
 
 def _lines() -> dict[str, int]:
     return {
@@ -28,12 +20,4 @@ def test_every_module_is_at_most_800_lines() -> None:
     lines = _lines()
     assert len(lines) > 400
     too_long = {name: n for name, n in sorted(lines.items()) if n > MAX_LINES}
-    assert set(too_long) - BEING_SPLIT == set(), too_long
-
-
-def test_every_known_exception_is_still_over_the_limit() -> None:
-    """An entry of BEING_SPLIT whose module was split (or is gone) is removed: the list only
-    shrinks."""
-    lines = _lines()
-    done = sorted(name for name in BEING_SPLIT if lines.get(name, 0) <= MAX_LINES)
-    assert done == []
+    assert too_long == {}

@@ -11,7 +11,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from packetbench import resolution
-from packetbench.generator.render import scan
+from packetbench.generator.render import scan_levels
 from tests.support.paths import PACKETS
 
 
@@ -171,7 +171,7 @@ def test_every_pdf_location_of_the_canonical_suite_records_its_rung() -> None:
 def test_a_far_photos_values_need_more_than_the_same_type_drawn_natively() -> None:
     """The far photo shrinks its page to 55-65 % of the frame: the same type reaches a rung
     later there than on a native page."""
-    level = scan.LEVELS["far_photo"]
+    level = scan_levels.LEVELS["far_photo"]
     native = resolution.legible_from(6.0)
     photographed = resolution.legible_from(6.0 * 0.6, file_dpi=level.dpi)
     assert native == 90 and photographed == 150

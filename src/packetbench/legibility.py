@@ -5,11 +5,12 @@ exactly what it drew and where a scan moved it, so a box on a scanned page is ju
 the same box drawn clean: the native page drawn by pdfium under the scan's exact transform, at
 the scan's resolution, through the level's *global optics* (focus blur, motion blur, toner
 spread: what a person still sees as the same glyphs, blurred) and its tone curve, with none of
-its light, noise, dust, streaks, local damage or JPEG (`generator.render.scan.optical_clean`,
-which `scan_page` uses when the generator judges its pages and `scan.clean_page` when the
-audit rebuilds them). `judge` compares the two, glyph row by glyph row and, along each row,
-cell by cell (a cell is about two glyphs wide), by normalised cross-correlation (NCC:
-Pearson's r of the pixels, blind to the scan's contrast and paper):
+its light, noise, dust, streaks, local damage or JPEG
+(`generator.render.scan_degrade.optical_clean`, which `scan_page` uses when the generator judges
+its pages and `scan.clean_page` when the audit rebuilds them). `judge` compares the two, glyph
+row by glyph row and, along each row, cell by cell (a cell is about two glyphs wide), by
+normalised cross-correlation (NCC: Pearson's r of the pixels, blind to the scan's contrast and
+paper):
 
 - `intact`: every cell with ink correlates at least `INTACT` with its clean self: the value is
   there as drawn, and a reader who can read the clean value reads it.
@@ -416,7 +417,7 @@ def legible(
     """The rule (docs/patterns.md rule 3b): a box is legible when the level's optics are within
     `MAX_SMEAR` of its glyph height, less than `MAX_OCCLUDED` of its ink is under an opaque
     cover (`occluded`, from `occlusion`), and `judge` does not find it damaged. `clean` is the
-    box on the level-aware clean side (`generator.render.scan.optical_clean`), `scanned` the
+    box on the level-aware clean side (`generator.render.scan_degrade.optical_clean`), `scanned` the
     same box of the scanned image, `turn` the quarter turns its text runs at (`judge`)."""
     optics = optics_readable(blur, motion, glyph_pixels)
     judgement = judge(clean, scanned, turn)

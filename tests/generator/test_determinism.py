@@ -114,15 +114,15 @@ def test_workbook_members_carry_no_clock_time(canonical_packets: list[Path]) -> 
 _SCANNED = """
 import json
 import numpy as np
-from packetbench.generator.render import projective, scan
-level = scan.LEVELS["photo"]
-to_pixels = projective.mat3(scan._to_pixels(level.dpi / 72, 792.0).tolist())
+from packetbench.generator.render import projective, scan_draw, scan_levels
+level = scan_levels.LEVELS["photo"]
+to_pixels = projective.mat3(scan_draw._to_pixels(level.dpi / 72, 792.0).tolist())
 out = []
 for seed in range(200):
     generator = np.random.Generator(np.random.PCG64(seed))
-    transform, details = scan.geometry(level, generator, 612.0, 792.0)
+    transform, details = scan_draw.geometry(level, generator, 612.0, 792.0)
     moved = projective.multiply(to_pixels, transform.rows, projective.inverse(to_pixels))
-    tiles = scan._tile_matrices(moved, (1700, 2200))
+    tiles = scan_draw._tile_matrices(moved, (1700, 2200))
     out.append([transform.matrix.tolist(), [tile.tolist() for _, tile in tiles]])
 print(json.dumps(out))
 """

@@ -14,7 +14,7 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
-from packetbench.generator.render import scan
+from packetbench.generator.render import scan, scan_levels
 from packetbench.reading.boxes import BoxReader
 from packetbench.reading.imaging import (
     DARK,
@@ -103,10 +103,10 @@ def _scanned(tmp_path: Path, level: str) -> tuple[Path, dict[str, list[float]], 
     page's angle."""
     boxes = _schedule(tmp_path / "native.pdf")
     native = pdfium.PdfDocument(tmp_path / "native.pdf")
-    page = scan.scan_page(native, 0, scan.LEVELS[level], 11)
+    page = scan.scan_page(native, 0, scan_levels.LEVELS[level], 11)
     picture = Image.open(io.BytesIO(page.image))
     out = tmp_path / "scanned.pdf"
-    picture.save(out, "PDF", resolution=scan.LEVELS[level].dpi)
+    picture.save(out, "PDF", resolution=scan_levels.LEVELS[level].dpi)
     quads = {text: page.transform.quad(box) for text, box in boxes.items()}
     return out, quads, float(page.details["angle"])
 
@@ -126,7 +126,7 @@ def test_a_box_is_read_again_alone(tmp_path: Path, level: str) -> None:
     # The empty cell sits between two values and reads nothing: a box is read alone.
     assert readings["empty"] == ("",) * len(READINGS)
     if level == "skewed":  # the page really was turned, and the boxes turned with it
-        assert abs(angle) >= scan.LEVELS["skewed"].min_angle
+        assert abs(angle) >= scan_levels.LEVELS["skewed"].min_angle
 
 
 @needs_tesseract
@@ -256,7 +256,7 @@ def test_a_wrapped_value_is_read_with_all_its_lines(tmp_path: Path) -> None:
     # The box's lines are counted from its ink: what decides that it is read as a block.
     lines = [ink_lines(crop) for crop in cut_boxes(native, {1: list(boxes.values())})]
     assert lines == [len(name) for name in WRAPPED]
-    level = scan.LEVELS["motion_blur"]
+    level = scan_levels.LEVELS["motion_blur"]
     page = scan.scan_page(native, 0, level, 5)
     out = tmp_path / "scanned.pdf"
     Image.open(io.BytesIO(page.image)).save(out, "PDF", resolution=level.dpi)

@@ -8,24 +8,30 @@ from typing import Any
 
 import numpy as np
 
-from packetbench.generator.render import scan
+from packetbench.generator.render import scan_draw, scan_levels
 
 Matrix = np.ndarray[Any, Any]
 
 
 def tiles(
-    level: scan.Level, seed: int, width: float, height: float
+    level: scan_levels.Level, seed: int, width: float, height: float
 ) -> tuple[Matrix, tuple[int, int], list[tuple[tuple[int, int, int, int], Matrix]]]:
     """(homography in pixels, image size, the tiles drawn) of a page of `width` x `height`
     points scanned at `level` with the geometry drawn by `seed`."""
-    to_pixels = scan._to_pixels(level.dpi / 72, height)
+    to_pixels = scan_draw._to_pixels(level.dpi / 72, height)
     size = (int(width * level.dpi / 72), int(height * level.dpi / 72))
-    transform, _ = scan.geometry(level, np.random.Generator(np.random.PCG64(seed)), width, height)
+    transform, _ = scan_draw.geometry(
+        level, np.random.Generator(np.random.PCG64(seed)), width, height
+    )
     homography = to_pixels @ transform.matrix @ np.linalg.inv(to_pixels)
-    return homography, size, scan._tile_matrices(homography, size, level.tiles or scan.TILES)
+    return (
+        homography,
+        size,
+        scan_draw._tile_matrices(homography, size, level.tiles or scan_draw.TILES),
+    )
 
 
-def worst_tile_error(level: scan.Level, seeds: range, width: float, height: float) -> float:
+def worst_tile_error(level: scan_levels.Level, seeds: range, width: float, height: float) -> float:
     """The farthest (pixels) any of 5 x 5 points of any tile lands from where the page's
     homography puts it, over pages of `width` x `height` points scanned at `level` with the
     geometry each of `seeds` draws."""

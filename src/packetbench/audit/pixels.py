@@ -464,7 +464,7 @@ class PixelPage:
     def string_quads(self, text: str) -> list[list[float]]:
         """Where the native page draws `text` (`DrawnText.find`), moved onto the scanned
         page: a quad per place."""
-        from packetbench.generator.render.scan import Transform
+        from packetbench.generator.render.scan_draw import Transform
 
         places = self._places.get(text)
         if places is None:
@@ -494,7 +494,7 @@ class PixelPage:
     def string_line(self, text: str) -> list[float] | None:
         """The rectangle along the line of the first place the native page draws `text`
         (`DrawnText.line`), moved onto the scanned page: a quad, None when it is not drawn."""
-        from packetbench.generator.render.scan import Transform
+        from packetbench.generator.render.scan_draw import Transform
 
         line = self.drawn.line(text) if self.drawn is not None else None
         if line is None:
@@ -550,7 +550,7 @@ def pixel_pages(
 ) -> tuple[dict[int, PixelPage], str]:
     """Every scanned page of `doc` that can be judged by pixels (page -> PixelPage), and why
     none can ("" when they can, or the document has no scanned page)."""
-    from packetbench.generator.render import scan
+    from packetbench.generator.render import scan, scan_levels
 
     details = scan_details(doc)
     if not details:
@@ -570,7 +570,7 @@ def pixel_pages(
     source = scan.open_pdf(again.native)
     try:
         for page, how in sorted(details.items()):
-            level = scan.LEVELS.get(how["level"])
+            level = scan_levels.LEVELS.get(how["level"])
             if level is None or level.dpi != how["dpi"] or not 1 <= page <= len(source):
                 continue
             native_page = source[page - 1]

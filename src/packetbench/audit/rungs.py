@@ -35,9 +35,9 @@ def recorded(doc: Document) -> bool:
 
 
 def _level(name: str | None) -> Any:
-    from packetbench.generator.render import scan
+    from packetbench.generator.render import scan_levels
 
-    return scan.LEVELS.get(name or "")
+    return scan_levels.LEVELS.get(name or "")
 
 
 def bound(location: dict[str, Any], level: Any) -> int:

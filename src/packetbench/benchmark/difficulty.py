@@ -67,7 +67,7 @@ Located = tuple[list[float], str, bool]  # box or quad, rendered_as, declared te
 # "native" (drawn, text layer kept), or "image, no record" (an image page no manifest explains);
 # and its capture mode: the scan's (`capture_mode` in the manifest), or the same two words.
 Page = tuple[str, Path, int, list[Located], str, str]
-NATIVE = "native"  # a PDF page drawn natively (the generator's `render.scan.NATIVE`)
+NATIVE = "native"  # a PDF page drawn natively (the generator's `render.scan_levels.NATIVE`)
 NO_RECORD = "image, no record"
 # The readers of a sampled page. naive and restored are always read; the careful readers
 # (benchmark.readers) at the resolutions a model is sent pages (96 and 110 dpi, about a

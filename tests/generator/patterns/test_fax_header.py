@@ -13,7 +13,8 @@ import pytest
 
 from packetbench.generator.packet import build_packet
 from packetbench.generator.render import faxheader
-from packetbench.generator.render.scan import LEVELS, ScannedPage, open_pdf, placement, scan_page
+from packetbench.generator.render.scan import ScannedPage, open_pdf, placement, scan_page
+from packetbench.generator.render.scan_levels import LEVELS
 from packetbench.generator.tiers import resolve
 from packetbench.legibility import (
     DAMAGED_VERDICT,

@@ -14,7 +14,8 @@ import pypdfium2.raw as raw
 import pytest
 
 from packetbench.generator.patterns.base import catalogue
-from packetbench.generator.render.scan import LEVELS, MODES, NATIVE, Transform, _rotation_about
+from packetbench.generator.render.scan_draw import Transform, _rotation_about
+from packetbench.generator.render.scan_levels import LEVELS, MODES, NATIVE
 from tests.support import perspective
 from tests.support.ocr import needs_tesseract
 from tests.support.rendering import Render, Rendered, write
@@ -261,10 +262,10 @@ def test_a_photo_drawn_tile_by_tile_follows_its_perspective() -> None:
     """A perspective is drawn by pdfium as affine tiles: together they cover the page once,
     each stays within 0.3 px of the homography, and dots drawn all over a page land where
     the homography puts them."""
-    from packetbench.generator.render import scan
+    from packetbench.generator.render import scan_draw
 
     level, width, height = LEVELS["photo"], 612.0, 792.0
-    to_pixels = scan._to_pixels(level.dpi / 72, height)
+    to_pixels = scan_draw._to_pixels(level.dpi / 72, height)
     for seed in range(40):
         homography, size, tiles = perspective.tiles(level, seed, width, height)
         covered = np.zeros(size[::-1], dtype=np.int32)
@@ -292,12 +293,12 @@ def test_a_photo_drawn_tile_by_tile_follows_its_perspective() -> None:
     finally:
         sheet.unlink(missing_ok=True)
     for seed in (3, 11):
-        transform, _ = scan.geometry(
+        transform, _ = scan_draw.geometry(
             level, np.random.Generator(np.random.PCG64(seed)), width, height
         )
         page = pdf[0]
         dark = 255.0 - np.asarray(
-            scan._render(page, transform, level.dpi, size, 255), dtype=np.float64
+            scan_draw.draw(page, transform, level.dpi, size, 255), dtype=np.float64
         )
         page.close()
         for x, y in centres:

@@ -14,7 +14,8 @@ from packetbench.core.codes import TIERS
 from packetbench.generator.patterns.presets import preset
 from packetbench.generator.patterns.scan import OPT_IN
 from packetbench.generator.render import damage
-from packetbench.generator.render.scan import LEVELS, NEW_LEVELS, scan_page
+from packetbench.generator.render.scan import scan_page
+from packetbench.generator.render.scan_levels import LEVELS, NEW_LEVELS
 from tests.support.rendering import Render
 
 DOC = "acord_125"
@@ -331,7 +332,7 @@ def test_pages_are_fed_turned_in_the_stated_proportions(level: str, turns: dict[
     """`rotated` feeds two pages in three upside down and the rest sideways, `reduced` half of
     its copies upside down (Tesseract reads none of an upside-down page): over 600 drawn
     pages each turn comes up within 5 points of its share."""
-    from packetbench.generator.render.scan import geometry
+    from packetbench.generator.render.scan_draw import geometry
 
     counts: dict[int, int] = {}
     for seed in range(600):

@@ -17,8 +17,8 @@ from packetbench.core.codes import TIERS
 from packetbench.generator.packet import build_packet
 from packetbench.generator.patterns.base import catalogue
 from packetbench.generator.patterns.presets import preset
-from packetbench.generator.render import scan
-from packetbench.generator.render.scan import LEVELS
+from packetbench.generator.render import scan_degrade, scan_draw, scan_levels
+from packetbench.generator.render.scan_levels import LEVELS
 from packetbench.generator.tiers import resolve
 from tests.support import perspective
 from tests.support.rendering import Render
@@ -84,10 +84,12 @@ def test_a_phone_photo_shows_the_table_around_the_page(render: Render) -> None:
         assert float(patch.mean()) < paper - 60
 
 
-def _tilt(level: scan.Level, seed: int) -> float:
+def _tilt(level: scan_levels.Level, seed: int) -> float:
     """How far the level's page is from a parallelogram: the most either pair of opposite
     sides differs in length, as a share of the longer."""
-    transform, _ = scan.geometry(level, np.random.Generator(np.random.PCG64(seed)), WIDTH, HEIGHT)
+    transform, _ = scan_draw.geometry(
+        level, np.random.Generator(np.random.PCG64(seed)), WIDTH, HEIGHT
+    )
     c = transform.points([(0.0, 0.0), (WIDTH, 0.0), (WIDTH, HEIGHT), (0.0, HEIGHT)])
     sides = [math.dist(c[i], c[(i + 1) % 4]) for i in range(4)]
     return max(
@@ -125,7 +127,9 @@ def test_a_far_photo_is_smaller_and_more_tilted_than_a_phone_photo() -> None:
     assert tilts[0] > 0.08 and tilts[100] > 0.15
     assert tilts[100] > phone[100] + 0.05
     for seed in range(200):
-        _, details = scan.geometry(far, np.random.Generator(np.random.PCG64(seed)), WIDTH, HEIGHT)
+        _, details = scan_draw.geometry(
+            far, np.random.Generator(np.random.PCG64(seed)), WIDTH, HEIGHT
+        )
         assert 0.55 <= details["scale"] <= 0.65
         off = abs(details["angle"]) % 180
         assert 2.0 <= min(off, 180 - off) <= 6.0
@@ -177,7 +181,7 @@ def test_the_same_seed_makes_the_same_bytes(level: str) -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_a_cameras_light_is_smooth_and_the_shadow_darkens_one_corner(seed: int) -> None:
-    """The light on a phone's photo (`scan._camera_light`: the gradient times the phone's
+    """The light on a phone's photo (`scan_degrade._camera_light`: the gradient times the phone's
     shadow, drawn coarse and enlarged bilinearly) steps by at most 2 gray levels between
     neighbouring pixels anywhere (enlarged by repeating pixels it steps by 3-4 in the
     shadow's edge); the shadow (`damage.phone_shadow`) leaves 58-68 % of the light at
@@ -187,7 +191,7 @@ def test_a_cameras_light_is_smooth_and_the_shadow_darkens_one_corner(seed: int) 
     level = LEVELS["far_photo"]
     size = (1105, 1430)
     light = np.asarray(
-        scan._camera_light(level, np.random.Generator(np.random.PCG64(seed)), size),
+        scan_degrade._camera_light(level, np.random.Generator(np.random.PCG64(seed)), size),
         dtype=np.int16,
     )
     assert light.shape == (size[1], size[0])

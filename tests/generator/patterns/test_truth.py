@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from packetbench.generator.patterns.base import PATTERNS, catalogue
-from packetbench.generator.render.scan import NEW_LEVELS
+from packetbench.generator.render.scan_levels import NEW_LEVELS
 from tests.support.leaves import leaves
 from tests.support.rendering import Render, first_applied
 

@@ -172,9 +172,9 @@ class ScannedPageAuditor(ScanOcr):
         """The page's recorded rungs decided again on its pixels (`rungs.check_by_pixels`);
         on a calibration page, a few of its values read by OCR as delivered at each rung
         (`rungs.read_at_rungs`), reported beside the rule's verdicts there."""
-        from packetbench.generator.render import scan
+        from packetbench.generator.render import scan_levels
 
-        level = scan.LEVELS[self.state.levels[page]]
+        level = scan_levels.LEVELS[self.state.levels[page]]
         checked, problems = rungs.check_by_pixels(
             self.doc, page, judged.clean, judged.scanned, judged.height, level
         )

@@ -27,6 +27,7 @@ from packetbench.generator.render import attack, faxheader
 from packetbench.generator.render.ops import Op
 from packetbench.generator.render.pdf import PdfDocument
 from packetbench.generator.render.recorder import Recorder
+from packetbench.generator.render.scan_levels import LEVELS
 
 # What a scanned page cannot carry (see the module docstring).
 UNSCANNABLE = ("overlay.redaction", "data.rtl_names", "overlay.status_icons")
@@ -52,8 +53,6 @@ def _scan(staging: Staging, level: str, mixed: bool = False) -> bool:
             pages = sorted(share)
         else:
             pages = list(range(count))
-        from packetbench.generator.render.scan import LEVELS  # numpy and pdfium: when scanned
-
         # One seed per sheet: a level printing two pages to a sheet (`two_up`) scans each
         # pair once; every other level draws a seed per page, as it always has.
         up = LEVELS[chosen].up
@@ -92,10 +91,7 @@ def _scan(staging: Staging, level: str, mixed: bool = False) -> bool:
 
 
 def _mode(level: str) -> str:
-    """The capture mode of a scan level (`render.scan.MODES`; imported when named, as the
-    scan's pixels are)."""
-    from packetbench.generator.render.scan import LEVELS
-
+    """The capture mode of a scan level (`render.scan_levels.MODES`)."""
     return LEVELS[level].mode
 
 
@@ -363,20 +359,13 @@ _HARDER: dict[str, tuple[str, str]] = {
 }
 
 
-# Levels in no tier's draw, named with --set. motion_blur (now a 4-pixel smear) and
-# photocopy_2nd (without grown strokes) were tuned until the audit's OCR reads them (96.1 % and
-# 99.6 % of an N3 packet's 1,142 values; they were 52 % and 42 %) and are drawn at N4-N5.
-# photocopy_3rd read 88.9 % there, but the audit's own reading of every box of an N5 packet's
-# third-generation copies agreed with the pixel rule on 73 % of 9,227 boxes (dense tables at
-# 150 dpi), enough for the audit's calibration to refuse: it stays out until tuned again.
-# two_up (two pages on one sheet) is read by the audit's OCR above its minimum (96.1 % of the
-# same N3 packet's 1,142 values, 93.6 % of an N5 packet's 6,487), but it is no lever on a reader
-# without restoration (the naive OCR read 87.0 % of those 1,142) and the pixel half of the audit
-# cannot judge a sheet yet (`audit.pixels.scan_details`: one matrix per page), so in a tier's
-# draw its sheets would all go to whole-page OCR: it stays out until the audit judges sheets.
-# low_res and phone_photo (Difficulty III) are damage against careful readers, not careless
-# ones, each alone too mild for them (docs/measurements.md): opt-in. far_photo, which costs
-# both careful readers at once, is most of N5's draw (presets.py).
+# Levels in no tier's draw, named with --set. photocopy_3rd: on an N5 packet's dense tables
+# the audit's calibration refuses it (its reading disagrees with the pixel rule too often).
+# two_up: no lever on a reader without restoration, and the pixel half of the audit cannot
+# judge a sheet yet (`audit.pixels.scan_details`: one matrix per page). low_res and
+# phone_photo: each alone too mild for the careful readers. Figures in
+# docs/measurements.md#levels-out-of-the-tiers-draw; far_photo, which costs both careful
+# readers at once, is most of N5's draw (presets.py).
 OPT_IN = frozenset({"photocopy_3rd", "two_up", "low_res", "phone_photo"})
 # A reduced copy is never stamped VOID: at 60-70 % the type is 3.5 points, and a VOID or
 # SUPERSEDED stamp's frame and letters across it left values a person reads that the audit's

@@ -4,7 +4,7 @@ holes), and the shadow a phone and the hand holding it throw over a photographed
 
 Each works in place on a scanned page's gray pixels (uint8, a row per pixel row, 255 = white)
 before the scan's tone curve (the phone's shadow is light, multiplied in with the rest of a
-photo's light by `scan._camera_light`), and draws its randomness from the page's generator,
+photo's light by `scan_degrade._camera_light`), and draws its randomness from the page's generator,
 so a page is byte-identical across runs. Strengths are tuned so that every value stays
 legible to a person (a value damaged past reading is the legibility rule's business, not this
 module's), except `blot`, which is damage past reading on purpose (overlay.blot,
@@ -167,7 +167,7 @@ def phone_shadow(size: tuple[int, int], dpi: int, rng: np.random.Generator, step
     Returned as light (float32, 1 where the shadow does not reach) at the centres of the
     `step` x `step` pixel cells of an image of `size` (columns, rows): the penumbra is over a
     hundred pixels wide, so the light is drawn coarse and enlarged smoothly with the rest of
-    the page's light (`scan._camera_light`)."""
+    the page's light (`scan_degrade._camera_light`)."""
     cols, rows = size
     corner = int(rng.integers(0, 4))
     reach = float(rng.uniform(0.3, 0.5))

@@ -37,7 +37,7 @@ from packetbench.generator.render.recorder import Drawn, Location, Recorder
 from packetbench.resolution import Verdict
 
 if TYPE_CHECKING:
-    from packetbench.generator.render.scan import Level
+    from packetbench.generator.render.scan_levels import Level
 
 PageHook = Callable[["PdfDocument"], None]
 
@@ -317,9 +317,9 @@ class PdfDocument:
     def _up(self, scans: dict[int, tuple[str, int]]) -> int:
         """Pages per sheet of the document's scan (1: a scanned image per page). A level that
         prints several pages to a sheet scans the whole document at that level only."""
-        from packetbench.generator.render import scan
+        from packetbench.generator.render import scan_levels
 
-        ups = {scan.LEVELS[level].up for level, _ in scans.values()}
+        ups = {scan_levels.LEVELS[level].up for level, _ in scans.values()}
         up = max(ups)
         if up > 1 and (ups != {up} or sorted(scans) != list(range(len(self.pages)))):
             raise LayoutError(
@@ -331,7 +331,7 @@ class PdfDocument:
     def _scanned(self, native: bytes, scans: dict[int, tuple[str, int]]) -> list[list[Op]]:
         """The pages with every scanned one replaced by its image; what was drawn on it is
         moved to where the scan put it and can no longer be read from a text layer."""
-        from packetbench.generator.render import scan
+        from packetbench.generator.render import scan, scan_levels
 
         pages = list(self.pages)
         targets = self._blot_targets(scans)
@@ -342,7 +342,7 @@ class PdfDocument:
         try:
             for index, (level, seed) in sorted(scans.items()):
                 blots = [box for page, box in targets.values() if page == index + 1]
-                found = scan.LEVELS[level]
+                found = scan_levels.LEVELS[level]
                 header = self.recorder.presentation.fax_header if found.header else None
                 scanned = scan.scan_page(
                     pdf,
@@ -394,7 +394,7 @@ class PdfDocument:
         where its half of the sheet put it and is judged on the sheet; the page map goes to
         `Presentation.sheets` (applied to the truth once every pattern has recorded its
         pages). Returns the sheets' pages and their sizes."""
-        from packetbench.generator.render import scan, twoup
+        from packetbench.generator.render import scan, scan_levels, twoup
 
         look = self.recorder.presentation
         targets = self._blot_targets(scans)
@@ -405,7 +405,7 @@ class PdfDocument:
             for first in range(0, len(self.pages), 2):
                 indices = [i for i in (first, first + 1) if i < len(self.pages)]
                 level, seed = scans[first]
-                found = scan.LEVELS[level]
+                found = scan_levels.LEVELS[level]
                 blots = [
                     (half, box)
                     for page, box in targets.values()
@@ -446,7 +446,7 @@ class PdfDocument:
         as its scan placed it, what was drawn on it moved, each location's legibility taken
         from `verdicts` (path -> one per location), the scan's details, page map and hooks as
         `_scanned` has them."""
-        from packetbench.generator.render import scan, twoup
+        from packetbench.generator.render import scan, scan_levels, twoup
 
         self._blot_targets(scans)
         look = self.recorder.presentation
@@ -454,7 +454,7 @@ class PdfDocument:
         pdf = scan.open_pdf(native)
         try:
             for index, (level, seed) in sorted(scans.items()):
-                found = scan.LEVELS[level]
+                found = scan_levels.LEVELS[level]
                 if up > 1:
                     if index % up:
                         continue  # placed with the first page of its sheet
@@ -531,12 +531,12 @@ class PdfDocument:
         import numpy as np
 
         from packetbench import legibility
-        from packetbench.generator.render import scan
+        from packetbench.generator.render import scan_levels
 
         count, seed = self.recorder.presentation.blots
         if not count:
             return {}
-        on_scans = {index + 1: scan.LEVELS[level].dpi for index, (level, _) in scans.items()}
+        on_scans = {index + 1: scan_levels.LEVELS[level].dpi for index, (level, _) in scans.items()}
         texts: dict[tuple[int, str], int] = {}
         for entry in self.recorder.strings:
             key = (int(entry["page"]), str(entry["text"]))

@@ -9,7 +9,7 @@ exactly as `Transform.quad` carries it on a one-page scan. The sheet is then dam
 level's `degrade`, and its clean side (`clean_sheet`: the same pages under the same maps, the
 level's optics and tone curve only) is what the legibility rule compares it with.
 
-The scan level `two_up` (`scan.LEVELS`) prints a whole document this way, pages (1, 2),
+The scan level `two_up` (`scan_levels.LEVELS`) prints a whole document this way, pages (1, 2),
 (3, 4), ... on sheets 1, 2, ..., an odd last page alone on the left half
 (`PdfDocument._sheets`); every page number of the document's truth then moves to its sheet
 once every pattern has recorded its pages (`Presentation.sheets`, `generator.truth`).
@@ -27,16 +27,10 @@ import numpy as np
 import pypdfium2 as pdfium
 
 from packetbench.generator.render import projective
-from packetbench.generator.render.scan import (
-    LEVELS,
-    Level,
-    Transform,
-    decoded_gray,
-    degrade,
-    geometry,
-    optical_clean,
-    pixel_corners,
-)
+from packetbench.generator.render.scan import decoded_gray
+from packetbench.generator.render.scan_degrade import degrade, optical_clean
+from packetbench.generator.render.scan_draw import Transform, geometry, pixel_corners
+from packetbench.generator.render.scan_levels import LEVELS, Level
 
 Matrix = np.ndarray[Any, Any]
 
