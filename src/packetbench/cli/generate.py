@@ -53,7 +53,7 @@ def generate(
     ] = None,
 ) -> None:
     """Generate submission packets with exact ground truth next to every document."""
-    from packetbench.benchmark.pipeline import parse_tiers
+    from packetbench.core.codes import parse_tiers
     from packetbench.core.executors import make_executor
     from packetbench.generator import batch  # the renderers load only when this command runs
     from packetbench.generator.corpus import read
