@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -42,3 +43,9 @@ def extraction_records(run: Path) -> dict[str, dict[str, Any]]:
         path.stem: json.loads(path.read_text(encoding="utf-8"))
         for path in sorted((run / "extractions").glob("*/*.json"))
     }
+
+
+def copy_folder(folder: Path, tmp_path: Path) -> Path:
+    """A copy of `folder` at tmp_path/w (its links kept as links), for a test to change."""
+    shutil.copytree(folder, tmp_path / "w", symlinks=True)
+    return tmp_path / "w"

@@ -14,14 +14,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.corpus_fixture import write_corpus
 from tests.support.disks import namespaces as _namespaces
 from tests.support.paths import cli_path
-
-
-@pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_corpus(tmp_path_factory.mktemp("nightmare"))
 
 
 @pytest.mark.slow

@@ -24,11 +24,6 @@ from tests.support.files import read_json as _json
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_corpus(tmp_path_factory.mktemp("nightmare"))
-
-
-@pytest.fixture(scope="module")
 def imported(corpus: Path, tmp_path_factory: pytest.TempPathFactory, run_cli: Any) -> Path:
     out = tmp_path_factory.mktemp("imported") / "out"
     done = run_cli("import", "nightmare", str(corpus), "--out", str(out), "--reconcile")
