@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 import sys
 from collections.abc import Callable
@@ -10,15 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.files import file_digests as _tree_digest
+
 Run = Callable[..., subprocess.CompletedProcess[str]]
-
-
-def _tree_digest(folder: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def _one_line_error(result: subprocess.CompletedProcess[str], *needles: str) -> None:

@@ -4,7 +4,6 @@ nodes started with `ray start`: test_ray_cluster.py.)"""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import subprocess
@@ -17,17 +16,10 @@ import pytest
 from packetbench.core.errors import UsageError
 from packetbench.core.executors import RayExecutor, cluster_messages_to_stderr, make_executor
 from packetbench.generator.corpus import verify
+from tests.support.files import file_digests as _tree
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 RAY = ("--executor", "ray", "--jobs", "2")
-
-
-def _tree(folder: Path) -> dict[str, str]:
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def _ok(result: subprocess.CompletedProcess[str]) -> str:

@@ -21,16 +21,12 @@ from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import Building, World
 from tests.support.paths import plain
 from tests.support.readback import check_document
+from tests.support.values import cents
 
 TIERS = tuple(PRESETS)
 # Building an N5 world (hundreds of buildings) dominates the run time, so the large tiers get
 # fewer seeds; each still covers dozens of premises at its own knob settings.
 SEEDS = {"N1": 40, "N2": 40, "N3": 40, "N4": 24, "N5": 12}
-
-
-def cents(value: float | None) -> int:
-    assert value is not None
-    return round(value * 100)
 
 
 @cache

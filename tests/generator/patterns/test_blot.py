@@ -14,6 +14,7 @@ import pytest
 from packetbench.legibility import box_pixels
 from packetbench.reading.tesseract import Tesseract
 from packetbench.reading.text import same_text
+from tests.support.boxes import overlaps as _overlaps
 from tests.support.ocr import needs_tesseract
 from tests.support.rendering import Render, Rendered
 
@@ -76,12 +77,6 @@ def _likeness(read: str, value: str) -> float:
         return "".join(text.lower().split())
 
     return SequenceMatcher(None, plain(read), plain(value)).ratio()
-
-
-def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int], grow: int) -> bool:
-    return not (
-        a[2] + grow <= b[0] or b[2] + grow <= a[0] or a[3] + grow <= b[1] or b[3] + grow <= a[1]
-    )
 
 
 @needs_tesseract

@@ -28,6 +28,7 @@ from packetbench.legibility import (
 )
 from packetbench.reading.tesseract import Tesseract
 from packetbench.reading.text import same_text
+from tests.support.boxes import overlaps as _overlaps
 from tests.support.ocr import needs_tesseract
 from tests.support.rendering import Render
 
@@ -122,12 +123,6 @@ def _crop(pixels: Pixels, quad: list[float], height: float) -> Pixels:
     assert box is not None
     left, top, right, bottom = box
     return pixels[top:bottom, left:right]
-
-
-def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int], grow: int = 0) -> bool:
-    return not (
-        a[2] + grow <= b[0] or b[2] + grow <= a[0] or a[3] + grow <= b[1] or b[3] + grow <= a[1]
-    )
 
 
 SEED = 5  # the fax's scan seed in the tests built on purpose
