@@ -312,7 +312,7 @@ def _engine(name: str) -> Any:
         if name == "careful":
             _ENGINES[name] = readers.CarefulTesseract(tesseract)
         elif name == "ppocr":
-            _ENGINES[name] = readers.PpOcr()
+            _ENGINES[name] = readers.PagePpOcr()
     return _ENGINES[name]
 
 

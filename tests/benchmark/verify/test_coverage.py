@@ -29,7 +29,7 @@ from packetbench.benchmark.score.verdicts import VERDICTS
 from packetbench.benchmark.verify.calibration import CALIBRATION, calibrate, kappa, rows_of
 from packetbench.benchmark.verify.claims import Claim
 from packetbench.benchmark.verify.correction import SAME, correct
-from packetbench.benchmark.verify.judges import Batch, SimJudge
+from packetbench.benchmark.verify.judges import JudgeRequest, SimJudge
 from packetbench.benchmark.verify.labelling import verify_run
 from packetbench.benchmark.verify.prompt import template_hashes
 from packetbench.core.writing import write_json
@@ -103,7 +103,7 @@ def test_calibration_recovers_the_rates_and_the_correction_covers_the_truth(
         for key, indices in by_document.items():
             packet, doc = documents[key]
             claims = [Claim(rows[i]["path"], rows[i]["kind"], None) for i in indices]
-            answer = judge.label(Batch(packet, doc, 0, claims, scratch / "unused"))
+            answer = judge.label(JudgeRequest(packet, doc, 0, claims, scratch / "unused"))
             for i, label in zip(indices, answer.labels["labels"], strict=True):
                 said[i] = label["verdict"]
         about = {**judge.describe(), **template_hashes()}

@@ -33,7 +33,7 @@ from packetbench.generator.render.metrics import (
 from packetbench.generator.render.ops import CONTENT, Color, ImageOp, LineOp, Op, RectOp, TextOp
 from packetbench.generator.render.presentation import Presentation
 from packetbench.generator.render.rebuild import REBUILD
-from packetbench.generator.render.recorder import Drawn, Location, Recorder
+from packetbench.generator.render.recorder import Drawn, Placement, Recorder
 from packetbench.resolution import Verdict
 
 if TYPE_CHECKING:
@@ -230,7 +230,7 @@ class PdfDocument:
             baseline -= size * leading
         last_baseline = baseline + size * leading
         bbox = text_bbox(min(x0s), last_baseline, max(x1s), y, size)
-        location: Location = {
+        location: Placement = {
             "page": page + 1,
             "bbox": bbox,
             "text_layer": True,
@@ -584,7 +584,7 @@ class PdfDocument:
         pixels: Any,
         height: float,
         covered: Any | None,
-        boxed: list[tuple[Drawn | None, Location]] | None = None,
+        boxed: list[tuple[Drawn | None, Placement]] | None = None,
     ) -> None:
         """Mark every location on scanned `page` legible or not by the legibility rule, on its
         box as scanned (`packetbench.legibility.legible_cut`, on the box as

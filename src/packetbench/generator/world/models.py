@@ -232,7 +232,7 @@ class Driver(WorldModel):
     mvr_date: str
 
 
-class Claim(WorldModel):
+class Loss(WorldModel):
     claim_number: str
     loss_date: str
     report_date: str
@@ -255,7 +255,7 @@ class PolicyTerm(WorldModel):
     effective_date: str
     expiration_date: str
     premium: float
-    claims: tuple[Claim, ...]
+    claims: tuple[Loss, ...]
 
 
 class LossHistory(WorldModel):
