@@ -20,7 +20,7 @@ with an area filter, `delivered`):
 - the page's blur at that size (`packetbench.legibility.smear`, carried to `dpi`, plus the
   resampling's own half pixel) is within `legibility.MAX_SMEAR` of that height, as at the
   file's resolution;
-- on a scanned page, the pixel judge (`legibility.judge`) on the box cut from both the clean
+- on a scanned page, the pixel rule (`legibility.pixel_verdict`) on the box cut from both the clean
   and the scanned page so resized does not find it damaged.
 
 A rung at or above the file's own resolution is the file's verdict: resizing up adds nothing.
@@ -183,7 +183,7 @@ def pixels_intact(ladder: Ladder, quad: list[float], page_height: float, dpi: in
     box = legibility.cut(clean, scanned, moved, dpi, height)
     if box is None:
         return False
-    return legibility.judge_cut(box).verdict != legibility.DAMAGED_VERDICT
+    return legibility.cut_verdict(box).verdict != legibility.DAMAGED_VERDICT
 
 
 def legible_from(

@@ -188,7 +188,7 @@ def _judged(rendered: Rendered, folder: Path, doc_id: str) -> dict[str, list[tup
         for location in entry["locations"]:
             page = pages.get(location.get("page"))
             if page is not None and "quad" in location:
-                verdict = page.judge_box(location["quad"]).verdict
+                verdict = page.box_verdict(location["quad"]).verdict
                 out.setdefault(entry["path"], []).append((verdict, location["legible"]))
     return out
 

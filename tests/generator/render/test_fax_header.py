@@ -307,7 +307,7 @@ def test_a_value_cut_across_by_the_header_is_illegible_by_its_occlusion(render: 
     scanned = _scanned_with(native, seed, header)
     verdict = _verdict(quad, scanned)
     assert MAX_OCCLUDED <= verdict.occluded < 0.9, verdict
-    assert verdict.judgement.verdict != DAMAGED_VERDICT, verdict  # the NCC alone lets it pass
+    assert verdict.pixel.verdict != DAMAGED_VERDICT, verdict  # the NCC alone lets it pass
     assert not verdict.legible
     assert scanned.pixels is not None
     read = _read(_crop(scanned.pixels, quad, 792.0))
