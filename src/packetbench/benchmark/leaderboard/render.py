@@ -144,7 +144,7 @@ def context(board: Board) -> dict[str, Any]:
         "labels": board.labels,
         "resamples": bootstrap.RESAMPLES,
         "seed": bootstrap.SEED,
-        "level": int(bootstrap.LEVEL * 100),
+        "level": int(bootstrap.COVERAGE * 100),
         "batch": any(row.run.batch for row in board.rows),
     }
 
