@@ -43,7 +43,7 @@ def generate(
         bool,
         typer.Option(
             "--resume",
-            help="Continue an interrupted batch: keep the packets that are complete "
+            help="Continue an interrupted generation: keep the packets that are complete "
             "(every file matches its manifest) and write the others.",
         ),
     ] = False,
