@@ -15,7 +15,10 @@ from tests.support.paths import ROOT
 def test_only_the_builder_constructs_an_environment() -> None:
     builders = []
     for path in sorted((ROOT / "src" / "packetbench").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        text = path.read_text(encoding="utf-8")
+        if "Environment" not in text:  # parsed only where the name occurs: 0.1 s, not 1
+            continue
+        for node in ast.walk(ast.parse(text)):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Environment":
                 builders.append(str(path.relative_to(ROOT)))
     assert builders == ["src/packetbench/core/templates.py"]
