@@ -15,8 +15,9 @@ from typing import Any
 from packetbench.core import codes
 from packetbench.core.leaves import DocModel, iter_leaves
 from packetbench.generator.fakers.insurance import vin_check_digit
-from packetbench.generator.world.models import Building, World
+from packetbench.generator.world.models import World
 from packetbench.generator.world.parties import AdditionalInterest, CertificateHolder
+from packetbench.generator.world.premises import Building
 from tests.support.values import cents, day
 
 WAIVER_FORMS = {"gl": "CG 24 04", "wc": "WC 00 03 13"}

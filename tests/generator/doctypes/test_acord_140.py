@@ -18,7 +18,8 @@ from packetbench.generator.doctypes.sov.build import build as build_sov
 from packetbench.generator.packet import build_packet
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
-from packetbench.generator.world.models import Building, World
+from packetbench.generator.world.models import World
+from packetbench.generator.world.premises import Building
 from tests.support.paths import plain
 from tests.support.readback import check_document
 from tests.support.values import cents

@@ -18,7 +18,7 @@ from packetbench.generator.world.draw import (
     round_to,
     weighted,
 )
-from packetbench.generator.world.models import Loss, LossHistory, PolicyTerm
+from packetbench.generator.world.policy import Loss, LossHistory, PolicyTerm
 
 # Median severity (dollars) and spread of a claim by line.
 SEVERITY: dict[str, tuple[float, float]] = {

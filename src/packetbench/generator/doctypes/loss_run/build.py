@@ -14,7 +14,8 @@ from packetbench.generator.doctypes.loss_run.model import (
     LossTotals,
 )
 from packetbench.generator.world.draw import dollars
-from packetbench.generator.world.models import Loss, World
+from packetbench.generator.world.models import World
+from packetbench.generator.world.policy import Loss
 
 
 def totals_of(claims: Sequence[LossRunClaim]) -> LossTotals:
