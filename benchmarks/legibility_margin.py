@@ -54,10 +54,10 @@ import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image, ImageFilter
 
-from packetbench import legibility
 from packetbench.audit.pixels import PixelPage, pixel_pages
 from packetbench.audit.sample import upper_bound
 from packetbench.generator.render import damage, scan_levels
+from packetbench.reading import legibility
 from packetbench.reading.located import page_turn
 from packetbench.reading.strategies import read_boxes
 from packetbench.reading.tesseract import Tesseract

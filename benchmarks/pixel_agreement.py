@@ -35,7 +35,7 @@ import pypdfium2 as pdfium
 from packetbench.audit import pixels
 from packetbench.audit.document import audit_document
 from packetbench.audit.pixels import Agreement, pixel_pages, wilson
-from packetbench.legibility import INTACT_VERDICT, UNDECIDED_VERDICT
+from packetbench.reading.legibility import INTACT_VERDICT, UNDECIDED_VERDICT
 from packetbench.reading.located import page_turn
 from packetbench.reading.strategies import read_boxes
 from packetbench.reading.tesseract import Tesseract

@@ -144,7 +144,6 @@ def test_core_imports_nothing_above_it() -> None:
                 "packetbench.reading",
                 "packetbench.cli",
                 "packetbench.integrations",
-                "packetbench.legibility",
             )
         )
     ]

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from packetbench.audit.pixels import calibration_candidates, calibration_pages
-from packetbench.legibility import INTACT_VERDICT, PixelVerdict, box_pixels
+from packetbench.reading.legibility import INTACT_VERDICT, PixelVerdict, box_pixels
 from packetbench.truth.documents import read_packet
 from tests.support.audit import Run, audit_json, edit_json, findings
 from tests.support.ocr import needs_tesseract
@@ -236,11 +236,11 @@ def test_a_wrong_pixel_rule_is_caught_by_its_calibration(
     same audit is not verified: a rule nothing checked proves nothing."""
     import hashlib
 
-    from packetbench import legibility
     from packetbench.audit import audit_packet, pixels
     from packetbench.audit.result import NOT_VERIFIED, PASSED, AuditResult
     from packetbench.generator.packet import build_packet
     from packetbench.generator.tiers import resolve
+    from packetbench.reading import legibility
     from packetbench.reading.tesseract import Tesseract
     from tests.support.rendering import Rendered, write
 

@@ -123,7 +123,7 @@ def test_generate_does_not_import_provider_sdks(tmp_path: Path) -> None:
         "import sys\n"
         "from pathlib import Path\n"
         "import packetbench.cli\n"
-        "from packetbench.generator.batch import generate\n"
+        "from packetbench.generator.generation import generate\n"
         f"generate('N1', 1, 1, Path({str(tmp_path)!r}))\n"
         "loaded = [m for m in ('openai', 'anthropic', 'google.genai') if m in sys.modules]\n"
         "assert not loaded, loaded\n"

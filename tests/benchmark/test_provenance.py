@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from packetbench.benchmark.harness.stub import StubServer
-from packetbench.generator.batch import generate
+from packetbench.generator.generation import generate
 from tests.support.errors import error_message as _error
 
 Run = Callable[..., subprocess.CompletedProcess[str]]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.generator.batch import generate
+from packetbench.generator.generation import generate
 from tests.support.files import tree_digests as _tree
 from tests.support.paths import cli_path
 from tests.support.processes import children, wait_until_gone

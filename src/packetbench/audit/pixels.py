@@ -5,8 +5,8 @@ transform, `generator.render.scan.scan_page`). The clean page is the page's nati
 (`audit.native`: the document built again from the packet's seed, and used only when its truth
 files are the packet's) drawn under the recorded transform (`scan.clean_page`). Every located
 box on the scanned page is judged against the same box of the clean page by
-`packetbench.legibility.pixel_verdict`; so is every visible string, in the boxes its native page's
-text layer draws it in (`audit.drawn`), moved by the same transform.
+`packetbench.reading.legibility.pixel_verdict`; so is every visible string, in the boxes its
+native page's text layer draws it in (`audit.drawn`), moved by the same transform.
 
 Calibration: a seeded sample of scanned pages (`SAMPLE`: about one page in that many, chosen
 by a hash of the packet, the document and the page, and never fewer than MIN_CALIBRATION
@@ -30,7 +30,7 @@ import numpy as np
 
 from packetbench.audit.drawn import DrawnText, drawn_text
 from packetbench.audit.native import rebuilt
-from packetbench.legibility import (
+from packetbench.reading.legibility import (
     DAMAGED_VERDICT,
     INTACT_VERDICT,
     UNDECIDED_VERDICT,

@@ -263,8 +263,8 @@ def _run(options: Options, listener: Listener, runner: Any) -> Outcome:
     outcome = Outcome(packets, run)
 
     def generate() -> str:
-        from packetbench.generator.batch import generate as write_packets
         from packetbench.generator.corpus import read
+        from packetbench.generator.generation import generate as write_packets
 
         made: list[Any] = []
         written: list[Any] = []

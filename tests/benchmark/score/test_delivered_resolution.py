@@ -21,7 +21,7 @@ import pytest
 from packetbench.benchmark.delivery import below_resolution, decide, of_run
 from packetbench.benchmark.results import open_runs
 from packetbench.core.errors import UsageError
-from packetbench.resolution import legible_at
+from packetbench.reading.resolution import legible_at
 from tests.support.errors import one_line_error as _error
 from tests.support.files import read_json as _json
 from tests.support.paths import PACKETS, cli_path

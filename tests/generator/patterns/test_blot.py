@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from packetbench.legibility import box_pixels
+from packetbench.reading.legibility import box_pixels
 from packetbench.reading.tesseract import Tesseract
 from packetbench.reading.text import same_text
 from tests.support.boxes import overlaps as _overlaps

@@ -16,7 +16,7 @@ from packetbench.generator.render import faxheader
 from packetbench.generator.render.scan import ScannedPage, open_pdf, placement, scan_page
 from packetbench.generator.render.scan_levels import LEVELS
 from packetbench.generator.tiers import resolve
-from packetbench.legibility import (
+from packetbench.reading.legibility import (
     DAMAGED_VERDICT,
     MAX_OCCLUDED,
     Legibility,

@@ -15,7 +15,7 @@ from PIL import Image
 
 from packetbench.generator.render import twoup
 from packetbench.generator.render.scan import open_pdf
-from packetbench.legibility import INTACT_VERDICT, box_pixels, pixel_verdict
+from packetbench.reading.legibility import INTACT_VERDICT, box_pixels, pixel_verdict
 from packetbench.reading.tesseract import Tesseract
 from packetbench.reading.text import same_text
 from tests.support.ocr import needs_tesseract

@@ -22,7 +22,7 @@ from packetbench.audit.pixels import (
 )
 from packetbench.audit.sources.base import Pages
 from packetbench.audit.sources.scan_ocr import ScanOcr
-from packetbench.legibility import DAMAGED_VERDICT, INTACT_VERDICT, UNDECIDED_VERDICT
+from packetbench.reading.legibility import DAMAGED_VERDICT, INTACT_VERDICT, UNDECIDED_VERDICT
 from packetbench.reading.located import Located
 from packetbench.reading.located import piece_of as _piece
 from packetbench.reading.pdftext import PdfText

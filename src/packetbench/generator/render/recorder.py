@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from packetbench import resolution
 from packetbench.core.leaves import (
     DocModel,
     Leaf,
@@ -27,6 +26,7 @@ from packetbench.core.leaves import (
 from packetbench.generator.errors import LayoutError
 from packetbench.generator.render import fmt
 from packetbench.generator.render.presentation import Presentation
+from packetbench.reading import resolution
 
 Placement = dict[str, Any]
 

@@ -17,7 +17,7 @@ with an area filter, `delivered`):
 - its type stands at least `MIN_GLYPH` pixels tall: one line of its type (`glyph_pt`, the line's
   height in points on its page, so a photographed or reduced page counts what its glyphs
   measure there) times `dpi` / 72;
-- the page's blur at that size (`packetbench.legibility.smear`, carried to `dpi`, plus the
+- the page's blur at that size (`packetbench.reading.legibility.smear`, carried to `dpi`, plus the
   resampling's own half pixel) is within `legibility.MAX_SMEAR` of that height, as at the
   file's resolution;
 - on a scanned page, the pixel rule (`legibility.pixel_verdict`) on the box cut from both the clean
@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from packetbench import legibility
+from packetbench.reading import legibility
 
 Pixels = np.ndarray[Any, Any]
 # A location's legibility as its field truth records it: its file verdict (`legible`) and the

@@ -1,6 +1,6 @@
-"""The one legibility rule (packetbench.legibility) on real pages: a canonical page scanned by the
-generator's own scanner is judged box by box against the same page drawn clean under the
-scan's recorded transform."""
+"""The one legibility rule (packetbench.reading.legibility) on real pages: a canonical page
+scanned by the generator's own scanner is judged box by box against the same page drawn clean
+under the scan's recorded transform."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 from PIL import Image, ImageFilter
 
 from packetbench.generator.render import scan, scan_degrade, scan_draw, scan_levels
-from packetbench.legibility import (
+from packetbench.reading.legibility import (
     DAMAGED_VERDICT,
     INTACT_VERDICT,
     MAX_SMEAR,
@@ -202,7 +202,7 @@ def test_a_rule_broken_by_a_fax_in_the_margin_is_not_the_value() -> None:
     the rule is not a glyph row, so the value stays intact."""
     from PIL import ImageDraw
 
-    from packetbench.legibility import MIN_ROW
+    from packetbench.reading.legibility import MIN_ROW
 
     clean = Image.new("L", (40, 30), 255)
     ImageDraw.Draw(clean).text((14, 4), "Y", fill=0)
@@ -222,7 +222,7 @@ def test_occlusion_is_the_share_of_ink_under_the_cover() -> None:
     over all ink, on the clean side; a cover over paper alone hides nothing."""
     from PIL import ImageDraw
 
-    from packetbench.legibility import MAX_OCCLUDED, legible, occlusion
+    from packetbench.reading.legibility import MAX_OCCLUDED, legible, occlusion
 
     image = Image.new("L", (120, 30), 255)
     ImageDraw.Draw(image).rectangle((10, 5, 109, 24), fill=0)  # ink rows 5-24
@@ -248,7 +248,7 @@ def _judged_cell_by_cell(
 ) -> tuple[str, float, int]:
     """The rule as its docstring states it, written plainly (numpy's linspace and mean, a
     Pearson r per cell): what `pixel_verdict` must agree with exactly."""
-    from packetbench import legibility as rule
+    from packetbench.reading import legibility as rule
 
     paper, darkest = int(clean.max()), int(clean.min())
     if paper - darkest < rule.MIN_CONTRAST:
@@ -314,7 +314,7 @@ def test_a_value_too_short_for_the_margin_is_never_illegible() -> None:
     under DAMAGED beside its sharp clean side, was declared illegible, and OCR read it (a
     person sees the mark too). Values under MIN_ILLEGIBLE_LENGTH are never declared illegible,
     and a blot never chooses one."""
-    from packetbench.legibility import MIN_ILLEGIBLE_LENGTH, may_be_illegible
+    from packetbench.reading.legibility import MIN_ILLEGIBLE_LENGTH, may_be_illegible
 
     assert MIN_ILLEGIBLE_LENGTH == 3
     assert not may_be_illegible("X") and not may_be_illegible(" 12 ")

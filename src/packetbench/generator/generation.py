@@ -1,8 +1,8 @@
 """Generate many packets into a corpus, in worker processes or on a Ray cluster.
 
-Every batch ends by rewriting the folder's corpus.json and corpus.lock (generator.corpus)
-from the packets it wrote and kept, so an interrupted batch finished with `--resume` leaves
-the same corpus digest as one that was never interrupted.
+Every generation ends by rewriting the folder's corpus.json and corpus.lock
+(generator.corpus) from the packets it wrote and kept, so an interrupted generation finished
+with `--resume` leaves the same corpus digest as one that was never interrupted.
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def _one(task: Task) -> Written:
 
     A task can run again after its packet was renamed into place: its worker, or the Ray
     node it ran on, died before the result came back, or reading the packet back raised. The
-    batch holds the folder and the packet was not there when it started, so a complete
+    generation holds the folder and the packet was not there when it started, so a complete
     packet found there is this task's own: it is read back, not refused as in the way.
     """
     out_dir, tier, seed, knobs, force = task
@@ -138,7 +138,8 @@ def generate(
 
     The summaries of packets kept by `resume` come back too, marked `kept`. `executor`
     (default: `jobs` local worker processes) runs the packets. The folder is held for the
-    whole batch (packetbench.core.locking): a second writer of it is refused, naming this one.
+    whole generation (packetbench.core.locking): a second writer of it is refused, naming this
+    one.
     """
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1 (got {jobs})")
