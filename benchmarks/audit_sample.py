@@ -20,7 +20,7 @@ from pathlib import Path
 from packetbench.audit import audit_packets
 from packetbench.audit.sample import corpus, draw, parse_sample
 from packetbench.core.executors import make_executor
-from packetbench.generator.batch import generate
+from packetbench.generator.generation import generate
 from packetbench.generator.packet import packet_id
 
 MARK = ".corrupted-by-audit-sample-benchmark"

@@ -34,7 +34,7 @@ from packetbench.benchmark.config import HarnessOptions
 from packetbench.benchmark.extract import extract
 from packetbench.benchmark.harness.inputs import build_file
 from packetbench.benchmark.providers import provider_class
-from packetbench.generator.batch import generate
+from packetbench.generator.generation import generate
 
 KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", "gemini": "GEMINI_API_KEY"}
 SDKS = {"openai": "openai", "anthropic": "anthropic", "gemini": "google.genai"}

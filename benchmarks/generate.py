@@ -57,7 +57,7 @@ from typing import Any
 
 from scan import mixed, scanned_pages, throughput  # benchmarks/scan.py, beside this script
 
-from packetbench.generator.batch import generate
+from packetbench.generator.generation import generate
 from packetbench.generator.packet import Stopwatch, build_packet
 from packetbench.generator.patterns.base import catalogue
 from packetbench.generator.render.scan_levels import LEVELS

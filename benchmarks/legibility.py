@@ -1,4 +1,4 @@
-"""The pixel rule against OCR, box by box: how often `packetbench.legibility.judge` and the OCR
+"""The pixel rule against OCR, box by box: how often `legibility.pixel_verdict` and the OCR
 audit agree on the located values of scanned pages, per scan level.
 
     python benchmarks/legibility.py PACKET_DIR [PACKET_DIR ...]

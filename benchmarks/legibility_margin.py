@@ -54,10 +54,10 @@ import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image, ImageFilter
 
-from packetbench import legibility
 from packetbench.audit.pixels import PixelPage, pixel_pages
 from packetbench.audit.sample import upper_bound
 from packetbench.generator.render import damage, scan_levels
+from packetbench.reading import legibility
 from packetbench.reading.located import page_turn
 from packetbench.reading.strategies import read_boxes
 from packetbench.reading.tesseract import Tesseract
@@ -232,7 +232,7 @@ def encoded(
         return data, np.asarray(decoded.convert("L"))
 
 
-def judge(
+def measure_box(
     box: Box, clean: Any, scanned: Any, covered: Any, page: PixelPage, level: scan_levels.Level
 ) -> None:
     cut = legibility.cut(clean, scanned, box.quad, page.dpi, page.height, covered)
@@ -240,8 +240,8 @@ def judge(
     blur = level.blur + (box.strength * glyph if box.kind == "smear" else 0.0)
     verdict = legibility.legible_cut(cut, blur=blur, motion=level.motion, glyph_pixels=glyph)
     box.legible = verdict.legible
-    box.verdict = verdict.judgement.verdict
-    box.score = verdict.judgement.score
+    box.verdict = verdict.pixel.verdict
+    box.score = verdict.pixel.score
     box.occluded = verdict.occluded
     if box.kind == "smear":
         box.smear_share = legibility.smear(blur, level.motion) / glyph if glyph else 1.0
@@ -291,7 +291,7 @@ def measure(folder: Path, per_page: int, seed: int) -> tuple[list[Box], float]:
             )
             data, scanned = encoded(pixels, level)
             for box in damaged:
-                judge(box, clean, scanned, covered, page, level)
+                measure_box(box, clean, scanned, covered, page, level)
             kept = [b for b in damaged if not b.legible or b.near()]
             if not kept:
                 continue

@@ -6,8 +6,9 @@
     python benchmarks/person_check.py --out DIR --answers ANSWERS
 
 The generator calls a value legible when its box on the scan matches the page drawn clean
-(`packetbench.legibility`), and legible at a delivered resolution from the size its type stands
-there (`packetbench.resolution`); the audit checks both by pixels and OCR. Neither is a person.
+(`packetbench.reading.legibility`), and legible at a delivered resolution from the size its
+type stands there (`packetbench.reading.resolution`); the audit checks both by pixels and
+OCR. Neither is a person.
 This draws `--boxes` legible located values at random (seeded) and writes, in `--out`:
 
 - `sheet-NN.png`: ten crops per sheet, numbered, each the value's box outlined in red (just
@@ -49,8 +50,8 @@ from packetbench.generator.packet import build_packet, packet_id
 from packetbench.generator.tiers import resolve
 from packetbench.reading.imaging import render_page
 from packetbench.reading.page import OcrPage
+from packetbench.reading.resolution import legible_at
 from packetbench.reading.text import same_text
-from packetbench.resolution import legible_at
 from packetbench.truth.documents import read_packet
 
 DPI = 200  # what the person's crop is rendered at (a zoom of the file, not a new scan)

@@ -4,7 +4,7 @@
 
 Every PDF location on a scanned page of the packets (legible or not, checkboxes and pieces of
 split values aside) is a candidate; a seeded sample of `--boxes` of them is judged by the rule
-(`legibility.judge`, through `audit.pixels.PixelPage.judge_box`, the document rebuilt from its
+(`legibility.pixel_verdict`, through `PixelPage.box_verdict`, the document rebuilt from its
 seed as the audit rebuilds it) and read by OCR box by box (`reading.strategies.read_boxes`: the page
 prepared as for whole-page OCR, the box cut out and read as a line and as sparse text, as the
 full audit reads a box again). Agreement: intact and read, or damaged and not read; undecided
@@ -35,7 +35,7 @@ import pypdfium2 as pdfium
 from packetbench.audit import pixels
 from packetbench.audit.document import audit_document
 from packetbench.audit.pixels import Agreement, pixel_pages, wilson
-from packetbench.legibility import INTACT_VERDICT, UNDECIDED_VERDICT
+from packetbench.reading.legibility import INTACT_VERDICT, UNDECIDED_VERDICT
 from packetbench.reading.located import page_turn
 from packetbench.reading.strategies import read_boxes
 from packetbench.reading.tesseract import Tesseract
@@ -141,7 +141,7 @@ def main() -> None:
             for page, found in boxes.items():
                 agreement = per_level.setdefault(levels[page], Agreement())
                 for (index, quad), readings in zip(found, read[page], strict=True):
-                    verdict = judged[page].judge_box(quad).verdict
+                    verdict = judged[page].box_verdict(quad).verdict
                     ok = any(same_text(r, doc.fields[index]["rendered_as"]) for r in readings)
                     if verdict == UNDECIDED_VERDICT:
                         agreement.undecided += 1

@@ -1,4 +1,4 @@
-"""Legibility at the resolution a model is sent (`packetbench.resolution`), measured.
+"""Legibility at the resolution a model is sent (`packetbench.reading.resolution`), measured.
 
     python benchmarks/resolution.py shares PACKETS...
     python benchmarks/resolution.py ocr PACKETS... [--boxes 10000] [--seed S] [--jobs N]
@@ -33,9 +33,8 @@ import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image, ImageDraw, ImageFont
 
-from packetbench import resolution
 from packetbench.audit.rungs import READ_AT, DeliveredPdf
-from packetbench.reading import ppocr
+from packetbench.reading import ppocr, resolution
 from packetbench.reading.located import page_turn
 from packetbench.reading.strategies import read_boxes, second_boxes
 from packetbench.reading.tesseract import Tesseract

@@ -23,7 +23,7 @@ from packetbench.benchmark.extract import extract
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
-from packetbench.generator.batch import generate
+from packetbench.generator.generation import generate
 
 TIMER = textwrap.dedent("""
     import sys, time

@@ -47,7 +47,7 @@ STAGE = textwrap.dedent("""
     from packetbench.benchmark.errors import BenchmarkError
     runner = make_executor(executor, jobs, None, (BenchmarkError,))
     if stage == "generate":
-        from packetbench.generator.batch import generate
+        from packetbench.generator.generation import generate
         made = generate(tier, 1, count, packets, executor=runner)
         facts["documents"] = sum(s.documents for s in made)
         facts["pdf_pages"] = sum(s.pdf_pages for s in made)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from packetbench.benchmark.extract import extract
 from packetbench.benchmark.providers.sim import SimProvider
-from packetbench.generator.batch import generate
+from packetbench.generator.generation import generate
 
 TIMER = textwrap.dedent("""
     import gc, sys, time

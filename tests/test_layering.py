@@ -55,6 +55,14 @@ def test_generator_never_imports_the_benchmark_the_audit_or_the_cli() -> None:
     assert offenders == []
 
 
+def test_generate_and_audit_commands_need_no_benchmark() -> None:
+    """Writing and auditing packets is the generator's and the audit's work: their commands
+    take nothing from the benchmark (tier names are parsed in core)."""
+    for command in ("generate.py", "audit.py"):
+        names = _imports(PACKAGE / "cli" / command)
+        assert not [n for n in names if n.startswith("packetbench.benchmark")], command
+
+
 def test_the_audit_imports_no_benchmark_and_no_cli() -> None:
     """The audit checks a packet's rendered files against its truth with what `truth` and
     `reading` give it: every import counted (inside functions and for type checking too)."""
@@ -136,7 +144,6 @@ def test_core_imports_nothing_above_it() -> None:
                 "packetbench.reading",
                 "packetbench.cli",
                 "packetbench.integrations",
-                "packetbench.legibility",
             )
         )
     ]

@@ -206,7 +206,7 @@ def test_a_watermark_is_judged_along_its_line_not_in_its_upright_box(
     run_cli: Run, tmp_path: Path
 ) -> None:
     """A scanned loss run watermarked corner to corner: the rule judges the watermark in the
-    rectangle along its line, turned level (`PixelPage.judge_line`), where it is intact; paper
+    rectangle along its line, turned level (`PixelPage.line_verdict`), where it is intact; paper
     painted along that line leaves it not intact there, while the rest of the page under the
     watermark's upright box still vouches for nothing (that box is never judged for it)."""
     packet = _generate(run_cli, tmp_path, "overlay.watermark,scan.skewed", "loss_run_pdf", 1)
@@ -220,7 +220,7 @@ def test_a_watermark_is_judged_along_its_line_not_in_its_upright_box(
         assert page.spreads(upright)
         line = page.string_line(text)
         assert line is not None
-        return page.judge_line(line).verdict, page.judge_string(text)[0] == "intact"
+        return page.line_verdict(line).verdict, page.string_verdict(text)[0] == "intact"
 
     verdict, by_its_box = judged()
     assert verdict == "intact" and not by_its_box
@@ -277,8 +277,8 @@ def test_a_watermark_at_a_slant_on_a_photo_is_judged_along_its_line(
     edit["sha256"] = hashlib.sha256(data).hexdigest()  # painted as if it had been scanned so
     manifest_file.write_text(json.dumps(edit, indent=2))
     page = _judged_page(packet, "acord_125", 3)
-    assert page.judge_box(upright).verdict != "intact"
-    assert page.judge_line(line).verdict == "intact"
+    assert page.box_verdict(upright).verdict != "intact"
+    assert page.line_verdict(line).verdict == "intact"
     strings = next(d for d in read_packet(packet).documents if d.doc_id == "acord_125").strings
     level = next(e["text"] for e in strings if e.get("page") == 3 and e["text"] != text)
     assert page.string_quads(level) and not page.slanted(level)

@@ -8,7 +8,7 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from packetbench import legibility
+from packetbench.reading import legibility
 from tests.support.paths import ROOT
 
 

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from packetbench.audit.pixels import calibration_candidates, calibration_pages
-from packetbench.legibility import INTACT_VERDICT, Judgement, box_pixels
+from packetbench.reading.legibility import INTACT_VERDICT, PixelVerdict, box_pixels
 from packetbench.truth.documents import read_packet
 from tests.support.audit import Run, audit_json, edit_json, findings
 from tests.support.ocr import needs_tesseract
@@ -216,9 +216,9 @@ def test_a_fax_header_is_read_in_its_cells_not_on_the_whole_page(
     assert pixels["pages_ocr"] == 0
 
 
-def _lenient(box: Any) -> Judgement:
+def _lenient(box: Any) -> PixelVerdict:
     """A pixel rule wrong on purpose: every box is intact, whatever its pixels show."""
-    return Judgement(INTACT_VERDICT, 1.0, 1)
+    return PixelVerdict(INTACT_VERDICT, 1.0, 1)
 
 
 @needs_tesseract
@@ -236,11 +236,11 @@ def test_a_wrong_pixel_rule_is_caught_by_its_calibration(
     same audit is not verified: a rule nothing checked proves nothing."""
     import hashlib
 
-    from packetbench import legibility
     from packetbench.audit import audit_packet, pixels
     from packetbench.audit.result import NOT_VERIFIED, PASSED, AuditResult
     from packetbench.generator.packet import build_packet
     from packetbench.generator.tiers import resolve
+    from packetbench.reading import legibility
     from packetbench.reading.tesseract import Tesseract
     from tests.support.rendering import Rendered, write
 
@@ -253,8 +253,8 @@ def test_a_wrong_pixel_rule_is_caught_by_its_calibration(
         edit_json(manifest, _set_sha256(hashlib.sha256(data).hexdigest()))
     # One rule, wherever it judges: the audit's boxes and the rungs it decides again on the
     # delivered pages (`resolution.pixels_intact`), or the rungs alone would refute it.
-    monkeypatch.setattr(pixels, "judge_cut", _lenient)
-    monkeypatch.setattr(legibility, "judge_cut", _lenient)
+    monkeypatch.setattr(pixels, "cut_verdict", _lenient)
+    monkeypatch.setattr(legibility, "cut_verdict", _lenient)
     engine = Tesseract()
     packet = audit_packet(folder, engine=engine, ocr_mode="pixel")
     stats = packet.pixels()

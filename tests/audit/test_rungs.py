@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from packetbench import resolution
 from packetbench.audit import audit_packets
 from packetbench.audit.result import RESOLUTION, Finding
 from packetbench.core.jsonfile import dump_json
+from packetbench.reading import resolution
 from tests.audit.test_pixels import generate_scanned
 from tests.support.audit import Run, audit_json, edit_json, findings
 from tests.support.ocr import needs_tesseract

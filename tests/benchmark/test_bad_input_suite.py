@@ -14,7 +14,6 @@ runs of it (one with an output-token cap in run.json, for `audit-tokens`), a rul
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -36,6 +35,7 @@ from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
 from tests.support.corpus_fixture import write_corpus
 from tests.support.disks import can_drop_privileges, unprivileged
+from tests.support.files import tree_digests as _tree
 from tests.support.paths import PACKETS, cli_path
 
 PACKET = "packets/N1-000001"
@@ -2264,15 +2264,6 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
     build_release(spec, root / "release")
     spec.unlink()
     return root
-
-
-def _tree(folder: Path) -> dict[str, str]:
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        if p.is_file()
-        else "folder"
-        for p in sorted(folder.rglob("*"))
-    }
 
 
 # Damage that costs seconds of its own (a verify, another process): no case with it is drawn

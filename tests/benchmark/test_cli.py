@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 import sys
 from collections.abc import Callable
@@ -10,15 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.files import file_digests as _tree_digest
+
 Run = Callable[..., subprocess.CompletedProcess[str]]
-
-
-def _tree_digest(folder: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def _one_line_error(result: subprocess.CompletedProcess[str], *needles: str) -> None:
@@ -130,7 +123,7 @@ def test_generate_does_not_import_provider_sdks(tmp_path: Path) -> None:
         "import sys\n"
         "from pathlib import Path\n"
         "import packetbench.cli\n"
-        "from packetbench.generator.batch import generate\n"
+        "from packetbench.generator.generation import generate\n"
         f"generate('N1', 1, 1, Path({str(tmp_path)!r}))\n"
         "loaded = [m for m in ('openai', 'anthropic', 'google.genai') if m in sys.modules]\n"
         "assert not loaded, loaded\n"

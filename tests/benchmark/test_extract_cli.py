@@ -10,18 +10,11 @@ from pathlib import Path
 import pytest
 
 from packetbench.generator.doctypes.base import DOC_TYPES
+from tests.support.errors import one_line_error as _error
+from tests.support.files import read_json
 from tests.support.paths import PACKETS
-from tests.support.readback import read_json
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
-
-
-def _error(result: subprocess.CompletedProcess[str], *needles: str) -> None:
-    assert result.returncode == 2, (result.stdout, result.stderr)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("packetbench: error: "), result.stderr
-    for needle in needles:
-        assert needle in lines[0]
 
 
 @pytest.mark.slow

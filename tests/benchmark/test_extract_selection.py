@@ -19,7 +19,7 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 @pytest.fixture(scope="module")
 def packets(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One N1 and one N2 packet in one folder."""
-    from packetbench.generator.batch import generate
+    from packetbench.generator.generation import generate
 
     folder = tmp_path_factory.mktemp("selection") / "packets"
     generate("N1", 1, 1, folder)

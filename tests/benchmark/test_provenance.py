@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from packetbench.benchmark.harness.stub import StubServer
-from packetbench.generator.batch import generate
+from packetbench.generator.generation import generate
+from tests.support.errors import error_message as _error
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")
@@ -21,13 +22,6 @@ KINDS = ("document_truth", "field_truth", "manifest", "rendered_universe")
 
 def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def _error(result: subprocess.CompletedProcess[str]) -> str:
-    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("packetbench: error: "), result.stderr
-    return lines[0].removeprefix("packetbench: error: ")
 
 
 def _tree(folder: Path) -> dict[str, str]:

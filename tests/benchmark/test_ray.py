@@ -1,10 +1,9 @@
-"""`--executor ray`: a Ray instance on this machine (2 CPUs) generates, audits and scores 20
+"""`--executor ray`: a Ray instance on this machine (2 CPUs) generates, audits and scores 8
 packets, byte-identical to the local executor with one worker or two. (A cluster of several
 nodes started with `ray start`: test_ray_cluster.py.)"""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import subprocess
@@ -17,17 +16,10 @@ import pytest
 from packetbench.core.errors import UsageError
 from packetbench.core.executors import RayExecutor, cluster_messages_to_stderr, make_executor
 from packetbench.generator.corpus import verify
+from tests.support.files import file_digests as _tree
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 RAY = ("--executor", "ray", "--jobs", "2")
-
-
-def _tree(folder: Path) -> dict[str, str]:
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def _ok(result: subprocess.CompletedProcess[str]) -> str:
@@ -38,7 +30,7 @@ def _ok(result: subprocess.CompletedProcess[str]) -> str:
 @pytest.mark.slow
 def test_ray_executor_matches_local(run_cli: Run, tmp_path: Path) -> None:
     pytest.importorskip("ray")
-    gen = ("generate", "--tiers", "N1", "--count", "20")
+    gen = ("generate", "--tiers", "N1", "--count", "8")
     local, ray = tmp_path / "local", tmp_path / "ray"
     _ok(run_cli(*gen, "--out", str(local)))
     # Without --ray-address a Ray instance of its own, whatever cluster RAY_ADDRESS names.

@@ -12,7 +12,6 @@ as it would with its machine."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import shutil
 import signal
@@ -26,18 +25,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.files import file_digests as _tree
 from tests.support.paths import cli_path
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 GENERATE = ("generate", "--tiers", "N1", "--count", "16", "--seed", "970001")
-
-
-def _tree(folder: Path) -> dict[str, str]:
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def _free_ports(count: int) -> list[int]:

@@ -120,7 +120,7 @@ def test_ppocr_puts_each_character_in_the_box_it_is_drawn_in() -> None:
     """PP-OCR reads lines; cut into characters, each value's own box holds its text and no
     character of the value beside it on the same line."""
     page = _page(150)
-    chars, tokens = readers.PpOcr().read(page, "ppocr")
+    chars, tokens = readers.PagePpOcr().read(page, "ppocr")
     by_char = OcrPage(chars, 150 / 72, 0.0, HEIGHT)
     by_token = OcrPage(tokens, 150 / 72, 0.0, HEIGHT)
     quads = _quads(150, 0.0, (page.shape[1], page.shape[0]))

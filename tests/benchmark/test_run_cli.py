@@ -253,7 +253,7 @@ def test_a_real_provider_runs_the_whole_pipeline(run_cli: Run, tmp_path: Path) -
     and the options reach the requests. The stub indexes its own copy of the packets; `run`
     generates byte-identical ones, so the stub recognizes every document."""
     from packetbench.benchmark.harness.stub import Faults, StubServer
-    from packetbench.generator.batch import generate
+    from packetbench.generator.generation import generate
 
     generate("N1", 1, 1, tmp_path / "stub-packets")
     key = {"OPENAI_API_KEY": "run-test-key-0123456789"}
@@ -351,7 +351,7 @@ def test_a_run_whose_every_extraction_failed_stops_with_exit_1(
     run_cli: Run, tmp_path: Path
 ) -> None:
     from packetbench.benchmark.harness.stub import Faults, StubServer
-    from packetbench.generator.batch import generate
+    from packetbench.generator.generation import generate
 
     generate("N1", 1, 1, tmp_path / "stub-packets")
     key = {"OPENAI_API_KEY": "run-test-key-0123456789"}
@@ -424,7 +424,7 @@ def test_a_killed_api_run_is_resumed_without_paying_twice(run_cli: Run, tmp_path
     import time
 
     from packetbench.benchmark.harness.stub import StubServer
-    from packetbench.generator.batch import generate
+    from packetbench.generator.generation import generate
     from tests.support.paths import cli_path
     from tests.support.processes import wait_until_gone
 

@@ -47,7 +47,7 @@ def test_set_ocr_and_a_sim_dry_run(run_cli: Run, tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_api_dry_run_timeout_retries_and_cache(run_cli: Run, tmp_path: Path) -> None:
     from packetbench.benchmark.harness.stub import Faults, StubServer
-    from packetbench.generator.batch import generate
+    from packetbench.generator.generation import generate
     from packetbench.generator.tiers import parse_overrides
 
     generate("N1", 1, 1, tmp_path / "stub-packets", overrides=parse_overrides([DOCS]))

@@ -19,19 +19,8 @@ from packetbench.benchmark.extract import extract
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
+from tests.support.disks import namespaces as _namespaces
 from tests.support.paths import PACKETS, cli_path
-
-
-def _namespaces() -> bool:
-    if shutil.which("unshare") is None:
-        return False
-    probe = subprocess.run(
-        ["unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"],
-        capture_output=True,
-        check=False,
-    )
-    return probe.returncode == 0
-
 
 small_disk = pytest.mark.skipif(not _namespaces(), reason="no user and mount namespaces")
 

@@ -10,8 +10,9 @@ import pytest
 
 from packetbench.core.leaves import KINDS
 from packetbench.generator.packet import build_packet
+from tests.support.files import read_json
 from tests.support.paths import plain
-from tests.support.readback import doc_ids, read_json
+from tests.support.readback import doc_ids
 
 FIELD_KEYS = ["path", "value", "kind", "rendered_as", "locations"]
 MANIFEST_KEYS = [

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from packetbench.generator import corpus
-from packetbench.generator.batch import generate
+from packetbench.generator.generation import generate
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 

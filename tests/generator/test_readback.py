@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.files import read_json
 from tests.support.paths import TIERS
-from tests.support.readback import check_document, doc_ids, read_json
+from tests.support.readback import check_document, doc_ids
 
 
 def _assert_reads_back(packet: Path) -> int:

@@ -3,7 +3,6 @@ through; a killed `generate --jobs 2` leaves no worker behind."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import signal
 import subprocess
@@ -13,21 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.generator.batch import generate
+from packetbench.generator.generation import generate
+from tests.support.files import tree_digests as _tree
 from tests.support.paths import cli_path
 from tests.support.processes import children, wait_until_gone
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
-
-
-def _tree(folder: Path) -> dict[str, str]:
-    """Every file and folder under `folder` (hidden ones included) with its sha256."""
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        if p.is_file()
-        else "folder"
-        for p in sorted(folder.rglob("*"))
-    }
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,9 @@ from jsonschema import Draft202012Validator
 from packetbench.core import codes
 from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.schema_files import all_schemas, stale
+from tests.support.files import read_json
 from tests.support.paths import ROOT
-from tests.support.readback import doc_ids, read_json
+from tests.support.readback import doc_ids
 from tests.support.schemas import SCHEMAS, strictness_problems
 
 

@@ -8,7 +8,6 @@ the generator cannot agree with itself. Amounts are compared in integer cents.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Callable
 from typing import Any
@@ -16,8 +15,10 @@ from typing import Any
 from packetbench.core import codes
 from packetbench.core.leaves import DocModel, iter_leaves
 from packetbench.generator.fakers.insurance import vin_check_digit
-from packetbench.generator.world.models import Building, World
+from packetbench.generator.world.models import World
 from packetbench.generator.world.parties import AdditionalInterest, CertificateHolder
+from packetbench.generator.world.premises import Building
+from tests.support.values import cents, day
 
 WAIVER_FORMS = {"gl": "CG 24 04", "wc": "WC 00 03 13"}
 
@@ -26,16 +27,6 @@ def ai_form(holder: CertificateHolder) -> str:
     """The endorsement that makes a holder an additional insured: managers or lessors of
     premises for a property manager, scheduled person or organization for anyone else."""
     return "CG 20 11" if holder.relationship == "Property Manager" else "CG 20 10"
-
-
-def cents(value: float | None) -> int:
-    assert value is not None
-    return round(value * 100)
-
-
-def day(iso: str | None) -> dt.date:
-    assert iso is not None
-    return dt.date.fromisoformat(iso)
 
 
 def yn(flag: bool) -> str:

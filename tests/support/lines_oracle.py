@@ -7,7 +7,6 @@ itself.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections import Counter, defaultdict
 from fractions import Fraction
 
@@ -24,20 +23,13 @@ from packetbench.generator.fakers.questions import (
 from packetbench.generator.fakers.rating import MONOPOLISTIC_STATES
 from packetbench.generator.world.base import Answer
 from packetbench.generator.world.models import World
+from tests.support.values import cents, day
 
 MONOPOLISTIC = {"ND", "OH", "WA", "WY"}
 
 
-def cents(value: float) -> int:
-    return round(value * 100)
-
-
 def half_up(value: Fraction) -> int:
     return int(value + Fraction(1, 2))
-
-
-def day(iso: str) -> dt.date:
-    return dt.date.fromisoformat(iso)
 
 
 def check_answers(answers: tuple[Answer, ...], questions: tuple[object, ...]) -> None:

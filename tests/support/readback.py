@@ -8,7 +8,6 @@ a value split across pages reads as its pieces joined).
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ import openpyxl
 from packetbench.generator.render.cells import cell_text
 from packetbench.reading.pdftext import PdfText
 from packetbench.truth.csvread import read_csv
+from tests.support.files import read_json
 
 
 @dataclass(frozen=True)
@@ -33,10 +33,6 @@ class Mismatch:
 def normalize(text: str) -> str:
     """Whitespace squashed and compatibility forms folded (a ligature reads as its letters)."""
     return " ".join(unicodedata.normalize("NFKC", text).split())
-
-
-def read_json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def check_document(packet: Path, doc_id: str) -> tuple[int, list[Mismatch]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from pathlib import Path
 from subprocess import CompletedProcess
@@ -38,15 +37,6 @@ def write_spec(folder: Path, **options: object) -> Path:
     spec = folder / "spec.toml"
     spec.write_text(spec_text(**options), encoding="utf-8")  # type: ignore[arg-type]
     return spec
-
-
-def tree(folder: Path) -> dict[str, str]:
-    """Relative path -> sha256 of every file under `folder` (hidden ones included)."""
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def build(run_cli: RunCli, folder: Path, out: str = "rel", *extra: str) -> Path:

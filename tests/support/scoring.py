@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 from packetbench.benchmark.score.outputs import read_documents
+from tests.support.files import read_json as _json
 
 # Types only some classes of business carry: the canonical suite's packets insure one business
 # and cannot carry them, so test_industry_types proves the scorer on packets that do.
@@ -48,7 +47,3 @@ def ledger_mismatches(run: Path) -> list[str]:
     if scored_excluded != ledger["overall"]["excluded"]:
         problems.append(f"excluded {scored_excluded} != {ledger['overall']['excluded']}")
     return problems
-
-
-def _json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))

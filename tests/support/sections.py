@@ -113,8 +113,3 @@ def check_codes(doc: DocModel) -> None:
     node[parts[-1]] = "Not A Code"
     with pytest.raises(pydantic.ValidationError):
         type(doc).model_validate(broken)
-
-
-def cents(value: float | None) -> int:
-    assert value is not None
-    return round(value * 100)

@@ -1,4 +1,4 @@
-"""Packets of a tier at its presets (twenty of N1-N3, six of N4-N5), written once per test
+"""Packets of a tier at its presets (ten of N1-N3, four of N4-N5), written once per test
 session and shared by the tests that sweep them (test_tiers.py, test_packet_tiers.py).
 
 Each tier is its own folder, written by the real command (`packetbench generate`, two
@@ -18,10 +18,9 @@ from pathlib import Path
 from tests.support.paths import cli_path
 
 # Packets per tier. An N5 packet costs about 20 s of CPU to write (an N3 one about 4), so the
-# suite holds four of N4 and N5 (over 130 N5 documents) and ten of N1-N2; N3 keeps twenty for
-# the judge's calibration splits (tests/benchmark/verify/test_coverage.py). Wider sweeps:
-# benchmarks/audit_sweep.py.
-SEEDS = {"N1": 10, "N2": 10, "N3": 20, "N4": 4, "N5": 4}
+# suite holds four of N4 and N5 (over 130 N5 documents) and ten of N1-N3. Wider sweeps:
+# benchmarks/audit_sweep.py, benchmarks/verify_coverage.py.
+SEEDS = {"N1": 10, "N2": 10, "N3": 10, "N4": 4, "N5": 4}
 HASH_SEED = "0"  # the builders' PYTHONHASHSEED; tests compare it with another one
 
 

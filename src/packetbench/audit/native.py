@@ -28,7 +28,7 @@ import orjson
 
 from packetbench import __version__
 from packetbench.core import ids, safe_read
-from packetbench.resolution import Verdict
+from packetbench.reading.resolution import Verdict
 from packetbench.truth.documents import TRUTH_KINDS, Document
 
 if TYPE_CHECKING:

@@ -5,8 +5,8 @@ transform, `generator.render.scan.scan_page`). The clean page is the page's nati
 (`audit.native`: the document built again from the packet's seed, and used only when its truth
 files are the packet's) drawn under the recorded transform (`scan.clean_page`). Every located
 box on the scanned page is judged against the same box of the clean page by
-`packetbench.legibility.judge`; so is every visible string, in the boxes its native page's
-text layer draws it in (`audit.drawn`), moved by the same transform.
+`packetbench.reading.legibility.pixel_verdict`; so is every visible string, in the boxes its
+native page's text layer draws it in (`audit.drawn`), moved by the same transform.
 
 Calibration: a seeded sample of scanned pages (`SAMPLE`: about one page in that many, chosen
 by a hash of the packet, the document and the page, and never fewer than MIN_CALIBRATION
@@ -30,17 +30,17 @@ import numpy as np
 
 from packetbench.audit.drawn import DrawnText, drawn_text
 from packetbench.audit.native import rebuilt
-from packetbench.legibility import (
+from packetbench.reading.legibility import (
     DAMAGED_VERDICT,
     INTACT_VERDICT,
     UNDECIDED_VERDICT,
-    Judgement,
+    PixelVerdict,
     cut,
-    judge,
-    judge_cut,
+    cut_verdict,
     levelled,
     line_frame,
     occlusion,
+    pixel_verdict,
 )
 from packetbench.reading.tesseract import MARGIN as OCR_MARGIN
 from packetbench.truth.documents import Document
@@ -398,14 +398,14 @@ class PixelPage:
     # Verdicts by quad, and places by string, once worked out: a string drawn in a value's
     # box is judged in the same quad as the value (an eighth of an N5 packet's boxes), and
     # a string's places are asked for up to three times.
-    _verdicts: dict[tuple[float, ...], Judgement] = field(
+    _verdicts: dict[tuple[float, ...], PixelVerdict] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
     _places: dict[str, list[list[float]]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
 
-    def judge_box(self, quad: list[float]) -> Judgement:
+    def box_verdict(self, quad: list[float]) -> PixelVerdict:
         """The verdict on one value's box, cut exactly as the generator cut it when it judged
         the box (`legibility.cut`: only the pixels inside its quad, grown by MARGIN points, a
         box turned off a quarter turn levelled along its line), so a form's rule or a
@@ -414,11 +414,11 @@ class PixelPage:
         verdict = self._verdicts.get(key)
         if verdict is None:
             box = cut(self.clean, self.scanned, quad, self.dpi, self.height, None, MARGIN)
-            verdict = Judgement(UNDECIDED_VERDICT, 1.0, 0) if box is None else judge_cut(box)
+            verdict = PixelVerdict(UNDECIDED_VERDICT, 1.0, 0) if box is None else cut_verdict(box)
             self._verdicts[key] = verdict
         return verdict
 
-    def judge_line(self, quad: list[float]) -> Judgement:
+    def line_verdict(self, quad: list[float]) -> PixelVerdict:
         """The verdict on a string drawn across the page (a watermark), in the rectangle
         along its line (`string_line`: corners lower-left, lower-right, upper-right,
         upper-left, grown by MARGIN points): the rectangle is turned level, the clean and
@@ -427,10 +427,10 @@ class PixelPage:
         which costs as much to compare as the rest of the page's boxes together."""
         frame = line_frame(quad, self.dpi, self.height, MARGIN)
         if frame is None:
-            return Judgement(UNDECIDED_VERDICT, 1.0, 0)
+            return PixelVerdict(UNDECIDED_VERDICT, 1.0, 0)
         size, data = frame
         strips = [levelled(side, size, data, 255, False) for side in (self.clean, self.scanned)]
-        return judge(strips[0], strips[1], 0)
+        return pixel_verdict(strips[0], strips[1], 0)
 
     @cached_property
     def cover(self) -> Pixels | None:
@@ -503,7 +503,7 @@ class PixelPage:
         moved = transform.points(list(zip(line[0::2], line[1::2], strict=True)))
         return [float(v) for point in moved for v in point]
 
-    def judge_string(self, text: str) -> tuple[str, list[float] | None]:
+    def string_verdict(self, text: str) -> tuple[str, list[float] | None]:
         """A visible string's verdict: `intact` when one place the native page draws it is
         intact on the scan, `undecided` when it is drawn but no place is, `not_found` when
         the native text layer does not hold it; with the quad of its first place (where OCR
@@ -526,7 +526,7 @@ class PixelPage:
         for quad in places:
             # A place drawn across the page (a watermark) is judged along its line by the
             # caller (`string_line`): its upright box would hold most of the page.
-            if not self.spreads(quad) and self.judge_box(quad).verdict == INTACT_VERDICT:
+            if not self.spreads(quad) and self.box_verdict(quad).verdict == INTACT_VERDICT:
                 return INTACT_VERDICT, quad
         return UNDECIDED_VERDICT, places[0]
 

@@ -41,7 +41,7 @@ ILLEGIBLE_READABLE = "illegible_readable"
 # without being declared (`unaccounted`).
 UNACCOUNTED = "unaccounted"
 # A location's recorded rung (`legible_from_dpi`) that the rule deciding it
-# (`packetbench.resolution`) does not give: a value claimed legible at a resolution its type
+# (`packetbench.reading.resolution`) does not give: a value claimed legible at a resolution its type
 # is too small for, or the other way round.
 RESOLUTION = "resolution"
 PROBLEMS = (

@@ -1,5 +1,5 @@
 """The rungs a PDF value is legible from (`legible_from_dpi`), audited against the rule that
-decides them (`packetbench.resolution`).
+decides them (`packetbench.reading.resolution`).
 
 Every located value on a PDF page records the lowest delivered resolution at which it is still
 legible. The rule's size half needs nothing but the location itself (its type's height on its
@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from packetbench import resolution
 from packetbench.audit.result import RESOLUTION, Finding
+from packetbench.reading import resolution
 from packetbench.reading.boxes import read_crops
 from packetbench.reading.strategies import Crops, cut_boxes, second_boxes
 from packetbench.reading.tesseract import DPI
@@ -127,7 +127,7 @@ def check_by_pixels(
     exactly as the generator decided them (`resolution.legible_from` on the clean and the
     scanned page, drawn at the level's resolution, `level`): how many were checked, and a
     finding for each that differs from its record."""
-    from packetbench import legibility
+    from packetbench.reading import legibility
 
     if not recorded(doc):
         return 0, []

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment
 
 from packetbench.benchmark.documents import (
     BY_MAP,
@@ -46,6 +46,7 @@ from packetbench.core import safe_read, stopping
 from packetbench.core.errors import BadInput
 from packetbench.core.packet_files import read_json
 from packetbench.core.resources import resource_dir
+from packetbench.core.templates import environment
 from packetbench.truth.packets import DocInfo, Packet
 
 SCHEMA_NAME = "document_type"
@@ -123,13 +124,7 @@ def _folder() -> Path:
 
 @cache
 def _environment() -> Environment:
-    return Environment(
-        loader=FileSystemLoader(_folder()),
-        undefined=StrictUndefined,
-        autoescape=False,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    return environment("classify")
 
 
 def answer_schema() -> dict[str, Any]:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from packetbench.core.errors import UsageError
-from packetbench.resolution import LADDER, legible_at
+from packetbench.reading.resolution import LADDER, legible_at
 
 DEFAULT_DPI = 150  # what `--input images` renders a page at unless --dpi says otherwise
 TABLE = Path(__file__).parent / "providers" / "rasterisation.json"

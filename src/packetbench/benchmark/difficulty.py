@@ -41,10 +41,10 @@ from packetbench.reading.imaging import render_page
 from packetbench.reading.located import page_turn
 from packetbench.reading.page import OcrPage
 from packetbench.reading.pdftext import PdfText
+from packetbench.reading.resolution import legible_at
 from packetbench.reading.strategies import read_pages
 from packetbench.reading.tesseract import DPI, Tesseract
 from packetbench.reading.text import same_text
-from packetbench.resolution import legible_at
 from packetbench.truth import normalize
 from packetbench.truth.documents import Document, packet_folders, read_packet
 
@@ -312,7 +312,7 @@ def _engine(name: str) -> Any:
         if name == "careful":
             _ENGINES[name] = readers.CarefulTesseract(tesseract)
         elif name == "ppocr":
-            _ENGINES[name] = readers.PpOcr()
+            _ENGINES[name] = readers.PagePpOcr()
     return _ENGINES[name]
 
 

@@ -127,18 +127,6 @@ class Outcome:
     spread: dict[str, Any] = field(default_factory=dict)  # --repeats: between the repeats
 
 
-def parse_tiers(text: str) -> tuple[str, ...]:
-    tiers = tuple(t.strip().upper() for t in text.split(",") if t.strip())
-    if not tiers:
-        raise UsageError("--tiers names no tier")
-    unknown = [t for t in tiers if t not in TIERS]
-    if unknown:
-        raise UsageError(f"unknown tier {unknown[0]!r}; choose from {', '.join(TIERS)}")
-    if len(set(tiers)) != len(tiers):
-        raise UsageError("--tiers names a tier twice")
-    return tiers
-
-
 def _resumable(options: Options) -> None:
     """UsageError unless `options.out` holds a run `run` made that asked for what `options`
     ask for (its pipeline.json)."""
@@ -275,8 +263,8 @@ def _run(options: Options, listener: Listener, runner: Any) -> Outcome:
     outcome = Outcome(packets, run)
 
     def generate() -> str:
-        from packetbench.generator.batch import generate as write_packets
         from packetbench.generator.corpus import read
+        from packetbench.generator.generation import generate as write_packets
 
         made: list[Any] = []
         written: list[Any] = []

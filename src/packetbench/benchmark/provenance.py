@@ -18,7 +18,7 @@ from typing import Any
 from packetbench.benchmark.runs import RUN_FILE, PacketEntry, RunInfo
 from packetbench.core import safe_read
 from packetbench.core.errors import BadInput
-from packetbench.core.known import Known
+from packetbench.core.memo import HashMemo
 from packetbench.core.packet_files import read_manifest
 from packetbench.truth.packets import DocInfo, Packet
 
@@ -118,15 +118,15 @@ def document_difference(
     doc: DocInfo,
     run: Path,
     hint: str,
-    known: Known | None = None,
+    memo: HashMemo | None = None,
 ) -> str | None:
     """Why `doc` is not the document `run` was extracted from (its first file whose sha256
     is not the one run.json's `entry` for its packet records, or that cannot be read), or
-    None when all its files are those (with `known`, a file is not hashed again while its
+    None when all its files are those (with `memo`, a file is not hashed again while its
     inode says it is the file hashed before)."""
     expected = entry["sha256"].get(doc.doc_id)
     hashed = _hashed(packet)
-    digest = known.sha256 if known is not None else sha256
+    digest = memo.sha256 if memo is not None else sha256
     try:
         actual = {kind: digest(_file(packet, doc, kind), _kind(kind)) for kind in hashed}
     except BadInput as error:
@@ -141,10 +141,10 @@ def document_difference(
 
 
 def packet_difference(
-    entry: dict[str, Any], packet: Packet, run: Path, hint: str, known: Known | None = None
+    entry: dict[str, Any], packet: Packet, run: Path, hint: str, memo: HashMemo | None = None
 ) -> str | None:
     """Why `packet`'s packet_truth.json is not the one `run` was extracted from, or None
-    (with `known`, not hashed again while its inode says it is the file hashed before)."""
+    (with `memo`, not hashed again while its inode says it is the file hashed before)."""
     if packet.truthless:
         if listing_sha256(packet) == entry["packet_truth_sha256"]:
             return None
@@ -153,7 +153,7 @@ def packet_difference(
         )
     path = packet.path / "packet_truth.json"
     try:
-        found = (known.sha256 if known is not None else sha256)(path, "packet_truth")
+        found = (memo.sha256 if memo is not None else sha256)(path, "packet_truth")
     except BadInput as error:
         return str(error)
     if found == entry["packet_truth_sha256"]:
@@ -187,7 +187,7 @@ def verify_packets(
     run: Path,
     packets: Iterable[Packet],
     hint: str = "score the run with the packets it was extracted from",
-    known: Known | None = None,
+    memo: HashMemo | None = None,
 ) -> None:
     """BadInput naming the first packet_truth.json of `packets` whose sha256 is not the one
     `entries` (run.json's, by packet) records: the cheap check that a packet regenerated
@@ -197,7 +197,7 @@ def verify_packets(
         entry = entries.get(packet.packet_id)
         if entry is None:
             raise BadInput(f"{packet.path}: not a packet {run} was extracted from; {hint}")
-        found = packet_difference(entry, packet, run, hint, known)
+        found = packet_difference(entry, packet, run, hint, memo)
         if found is not None:
             raise BadInput(found)
 

@@ -11,7 +11,7 @@ and at 300 dpi).
   Tesseract's own orientation detection (`--psm 0`), deskewed by the angle at which its ink
   falls into the sharpest rows (a projection profile), enlarged to 300 dpi when given less,
   thresholded by Otsu's method, then read whole.
-- ppocr (`PpOcr`): a second, independent engine, PP-OCRv4 as packaged by
+- ppocr (`PagePpOcr`): a second, independent engine, PP-OCRv4 as packaged by
   `rapidocr-onnxruntime` (its models ship inside the package: nothing is downloaded), with
   its own text detection and 180-degree line classifier, on the page as it is.
 
@@ -178,7 +178,7 @@ class CarefulTesseract:
         return _map(back, words), done
 
 
-class PpOcr:
+class PagePpOcr:
     """PP-OCRv4 (`reading.ppocr`, the audit's second reader) on a whole page. Its lines are cut
     into characters spread evenly along the line, so the audit's box rule can take the
     characters inside a value's box; `tokens` keeps each line's space-separated pieces for

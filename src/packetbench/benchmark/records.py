@@ -21,7 +21,7 @@ from packetbench.benchmark.grounding.citations import Citation
 from packetbench.benchmark.grounding.confidences import Confidence
 from packetbench.core import ids, safe_read
 from packetbench.core.errors import BadInput
-from packetbench.core.known import Known
+from packetbench.core.memo import HashMemo
 from packetbench.core.writing import write_json
 
 Status = Literal["ok", "error", "timeout", "invalid", "refused"]
@@ -72,10 +72,10 @@ def record_path(run: Path, packet_id: str, doc_id: str) -> Path:
     return run / "extractions" / packet_id / f"{doc_id}.json"
 
 
-def records_digest(run: Path, known: Known | None = None) -> str:
+def records_digest(run: Path, memo: HashMemo | None = None) -> str:
     """sha256 over the run's extraction records (their paths and bytes): what a results
     database was scored from, so a reader can tell records changed since it was scored.
-    With `known`, a record hashed before whose inode says it is unchanged is not read."""
+    With `memo`, a record hashed before whose inode says it is unchanged is not read."""
     total = hashlib.sha256()
     folder = run / "extractions"
     base = os.path.join(folder, "")
@@ -85,8 +85,8 @@ def records_digest(run: Path, known: Known | None = None) -> str:
         total.update(name.encode("utf-8") + b"\0")
         path = base + name
         try:
-            if known is not None:
-                total.update(bytes.fromhex(known.sha256(path, "record")))
+            if memo is not None:
+                total.update(bytes.fromhex(memo.sha256(path, "record")))
             else:
                 total.update(hashlib.sha256(Path(path).read_bytes()).digest())
         except OSError as error:

@@ -168,14 +168,14 @@ def extract(
         if documents is not None:
             raise UsageError("--dry-run is for --packets (your own documents are classified first)")
         assert packets is not None
-        plan = extraction.estimate_run(
+        estimate = extraction.estimate_run(
             config, packets, out, resume=resume, retry_failed=retry_failed
         )
-        if plan is None:
+        if estimate is None:
             typer.echo(f"dry run: {provider} sends nothing and costs nothing")
             return
         typer.echo(
-            estimate_line(plan, provider)
+            estimate_line(estimate, provider)
             + (f" (per repeat; --repeats {repeats} asks {repeats} times)" if repeats > 1 else "")
         )
         return
@@ -292,28 +292,28 @@ def _this_run(summary: ExtractSummary) -> str:
     )
 
 
-def estimate_line(plan: DryRun, provider: str) -> str:
+def estimate_line(estimate: DryRun, provider: str) -> str:
     """The dry run's line: documents, tokens and dollars (`run --dry-run` prints it too)."""
     from packetbench.benchmark.providers import api_providers
 
     if provider not in api_providers():  # a system of one's own: no prompt, no tokens to count
         how = "run through" if provider != "http" else "sent to"
         return (
-            f"dry run: {plan.requested:,} of {plan.documents:,} documents would be {how} "
-            f"{plan.model}; your system reports its own cost, so there is nothing to "
+            f"dry run: {estimate.requested:,} of {estimate.documents:,} documents would be {how} "
+            f"{estimate.model}; your system reports its own cost, so there is nothing to "
             "estimate"
         )
     head = (
-        f"dry run: {plan.requested:,} of {plan.documents:,} documents would be sent to "
-        f"{provider} {plan.model}: ~{plan.input_tokens:,} input tokens, "
-        f"~{plan.output_tokens:,} output tokens for perfect answers (reasoning not "
+        f"dry run: {estimate.requested:,} of {estimate.documents:,} documents would be sent to "
+        f"{provider} {estimate.model}: ~{estimate.input_tokens:,} input tokens, "
+        f"~{estimate.output_tokens:,} output tokens for perfect answers (reasoning not "
         "included)"
     )
-    if plan.cost_usd is None or plan.ceiling_usd is None:
-        return f"{head}; no price for {plan.model!r} in the pricing table (see --pricing)"
+    if estimate.cost_usd is None or estimate.ceiling_usd is None:
+        return f"{head}; no price for {estimate.model!r} in the pricing table (see --pricing)"
     return (
-        f"{head}; estimated ${plan.cost_usd:,.2f}, at most ${plan.ceiling_usd:,.2f} if "
-        f"every completion used its {plan.cap:,}-token cap"
+        f"{head}; estimated ${estimate.cost_usd:,.2f}, at most ${estimate.ceiling_usd:,.2f} if "
+        f"every completion used its {estimate.cap:,}-token cap"
     )
 
 

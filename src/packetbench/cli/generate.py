@@ -43,7 +43,7 @@ def generate(
         bool,
         typer.Option(
             "--resume",
-            help="Continue an interrupted batch: keep the packets that are complete "
+            help="Continue an interrupted generation: keep the packets that are complete "
             "(every file matches its manifest) and write the others.",
         ),
     ] = False,
@@ -53,9 +53,9 @@ def generate(
     ] = None,
 ) -> None:
     """Generate submission packets with exact ground truth next to every document."""
-    from packetbench.benchmark.pipeline import parse_tiers
+    from packetbench.core.codes import parse_tiers
     from packetbench.core.executors import make_executor
-    from packetbench.generator import batch  # the renderers load only when this command runs
+    from packetbench.generator import generation  # the renderers load only when this command runs
     from packetbench.generator.corpus import read
     from packetbench.generator.tiers import parse_overrides, resolve
 
@@ -72,7 +72,7 @@ def generate(
             advance(None)
 
         for tier in chosen:
-            summaries += batch.generate(
+            summaries += generation.generate(
                 tier,
                 seed,
                 count,

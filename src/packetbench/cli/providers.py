@@ -14,14 +14,13 @@ def providers() -> None:
     takes a built-in's name) is one line on stderr naming its entry point; the others are
     listed. Exit 0.
     """
-    from packetbench.benchmark.providers import PROVIDERS, plugins
+    from packetbench.benchmark.providers import PROVIDERS, kind_name, plugins
     from packetbench.benchmark.providers.api import ApiProvider
     from packetbench.benchmark.providers.own import OwnSystem
 
     rows: list[tuple[str, str, str]] = []
     for name, spec in PROVIDERS.items():
-        kind = "simulator" if spec.simulator else "model API" if spec.asks_model else "your system"
-        rows.append((name, kind, "built in"))
+        rows.append((name, spec.kind, "built in"))
     broken: list[str] = []
     for plugin in plugins.plugins():
         try:
@@ -30,7 +29,7 @@ def providers() -> None:
             broken.append(str(error))
             continue
         asks_model = issubclass(cls, ApiProvider) and not issubclass(cls, OwnSystem)
-        kind = "simulator" if cls.simulator else "model API" if asks_model else "your system"
+        kind = kind_name(cls.simulator, asks_model)
         rows.append((plugin.name, kind, f"plug-in: {plugin.origin} ({plugin.value})"))
     width = max(len(name) for name, _, _ in rows)
     kinds = max(len(kind) for _, kind, _ in rows)

@@ -165,9 +165,9 @@ def run(
     finished is done or paid for again.
     """
     from packetbench.audit.sample import parse_sample
-    from packetbench.benchmark.pipeline import Options, parse_tiers, run_pipeline
+    from packetbench.benchmark.pipeline import Options, run_pipeline
     from packetbench.cli.extract import estimate_line
-    from packetbench.core.codes import TIERS
+    from packetbench.core.codes import TIERS, parse_tiers
     from packetbench.core.progress import display
     from packetbench.generator.tiers import parse_overrides
 

@@ -10,8 +10,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from packetbench.core.errors import UsageError
+
 # The difficulty tiers, easiest first (presets in generator.tiers).
 TIERS: tuple[str, ...] = ("N1", "N2", "N3", "N4", "N5")
+
+
+def parse_tiers(text: str) -> tuple[str, ...]:
+    """The tiers a `--tiers` value names (`N1,n3` -> ("N1", "N3")), each known and named once."""
+    tiers = tuple(t.strip().upper() for t in text.split(",") if t.strip())
+    if not tiers:
+        raise UsageError("--tiers names no tier")
+    unknown = [t for t in tiers if t not in TIERS]
+    if unknown:
+        raise UsageError(f"unknown tier {unknown[0]!r}; choose from {', '.join(TIERS)}")
+    if len(set(tiers)) != len(tiers):
+        raise UsageError("--tiers names a tier twice")
+    return tiers
 
 
 @dataclass(frozen=True)

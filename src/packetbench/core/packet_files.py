@@ -63,7 +63,7 @@ class DocumentTruthFile(TypedDict):
 
 
 @with_config(_OPEN)
-class Location(TypedDict, total=False):
+class Placement(TypedDict, total=False):
     """Where a value was drawn: a PDF page and box, a workbook cell, a CSV row and column."""
 
     page: int
@@ -86,7 +86,7 @@ class FieldEntry(TypedDict):
     value: Any
     kind: str
     rendered_as: NotRequired[Any]  # the exact string drawn
-    locations: list[Location]
+    locations: list[Placement]
     illegible: NotRequired[bool]  # no legible location: abstention expected
 
 

@@ -6,7 +6,7 @@ that list. ``corpus.lock`` is the lock of every file, ``<sha256>  <packet>/<file
 packet and file order (``sha256sum -c corpus.lock`` reads it); the lines of one packet, its
 folder prefix left out, are that packet's lock. So the digest a user cites covers every byte
 of every packet, and it depends only on the packets' bytes: never on when, in which order or
-by how many workers they were written, nor on whether a batch was interrupted and resumed.
+by how many workers they were written, nor on whether a generation was interrupted and resumed.
 """
 
 from __future__ import annotations

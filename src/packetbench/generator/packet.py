@@ -30,7 +30,7 @@ from packetbench.generator.render.recorder import Recorder
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.truth import document_artifacts
 from packetbench.generator.world.build import build_world
-from packetbench.resolution import Verdict
+from packetbench.reading.resolution import Verdict
 
 
 def packet_id(tier: str, seed: int) -> str:

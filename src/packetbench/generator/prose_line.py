@@ -9,21 +9,14 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment
 
-from packetbench.core.resources import resource_dir
+from packetbench.core.templates import environment
 
 
 @cache
 def _environment() -> Environment:
-    return Environment(
-        loader=FileSystemLoader(resource_dir("templates") / "prose"),
-        undefined=StrictUndefined,
-        autoescape=False,
-        keep_trailing_newline=False,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    return environment("prose")
 
 
 def render(template: str, **context: Any) -> str:

@@ -14,7 +14,7 @@ from typing import Any, cast
 
 from packetbench.core import ids, packet_files
 from packetbench.core.errors import BadInput
-from packetbench.core.known import Known
+from packetbench.core.memo import HashMemo
 from packetbench.core.packet_files import (
     DocumentEntry,
     DocumentTruthFile,
@@ -182,15 +182,15 @@ def _document(entry: DocumentEntry, index: int, path: Path) -> DocInfo:
     )
 
 
-def load_packet(folder: Path, known: Known | None = None) -> Packet:
-    """The packet in `folder`, from its packet_truth.json. With `known`, a file whose listing
-    is known by its sha256 (`Known.sha256`: not read again while its inode says the same) is
+def load_packet(folder: Path, memo: HashMemo | None = None) -> Packet:
+    """The packet in `folder`, from its packet_truth.json. With `memo`, a file whose listing
+    is known by its sha256 (`HashMemo.sha256`: not read again while its inode says the same) is
     not parsed again; the listing is checked as the file's own would be."""
     path = folder / "packet_truth.json"
     data: Any = None
-    if known is not None:
-        sha = known.sha256(path, "packet_truth")
-        data = known.listing(sha)
+    if memo is not None:
+        sha = memo.sha256(path, "packet_truth")
+        data = memo.listing(sha)
         if data is not None:
             try:
                 packet_files.check(data, "packet_truth", path)
@@ -198,7 +198,7 @@ def load_packet(folder: Path, known: Known | None = None) -> Packet:
                 data = None  # not what this wrote: the file itself is read
         if data is None:
             data = packet_files.read_packet_truth(folder)
-            known.keep(sha, {key: data.get(key) for key in LISTING})
+            memo.keep(sha, {key: data.get(key) for key in LISTING})
     else:
         data = packet_files.read_packet_truth(folder)
     documents = tuple(_document(d, i, path) for i, d in enumerate(data["documents"]))
@@ -213,14 +213,14 @@ def load_packet(folder: Path, known: Known | None = None) -> Packet:
     )
 
 
-def find_packets(folder: Path, known: Known | None = None) -> list[Packet]:
+def find_packets(folder: Path, memo: HashMemo | None = None) -> list[Packet]:
     """The packet `folder` itself, or every packet folder directly inside it, by packet id."""
     if not folder.is_dir():
         raise BadInput(f"{folder}: not a folder")
     if (folder / "packet_truth.json").is_file():
-        return [load_packet(folder, known)]
+        return [load_packet(folder, memo)]
     packets = [
-        load_packet(child, known)
+        load_packet(child, memo)
         for child in sorted(folder.iterdir())
         if child.is_dir() and (child / "packet_truth.json").is_file()
     ]

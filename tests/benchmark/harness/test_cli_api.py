@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from packetbench.benchmark.harness.stub import Faults, StubServer
+from tests.support.errors import one_line_error as _error
 from tests.support.paths import PACKETS
 from tests.support.readback import doc_ids
 from tests.support.stubs import APIS, KEYS, extract_args, records
@@ -17,15 +18,6 @@ from tests.support.stubs import APIS, KEYS, extract_args, records
 Run = Callable[..., subprocess.CompletedProcess[str]]
 PACKET = PACKETS / "N1-000001"
 DOCUMENTS = len(doc_ids(PACKET))  # every document of the packet is one request
-
-
-def _error(result: subprocess.CompletedProcess[str], *needles: str) -> str:
-    assert result.returncode == 2, (result.stdout, result.stderr)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("packetbench: error: "), result.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
 
 
 def _extract(server: StubServer, api: str, run: Path, *extra: str) -> list[str]:

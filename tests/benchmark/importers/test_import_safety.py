@@ -6,7 +6,6 @@ beside it), so the next import goes through."""
 from __future__ import annotations
 
 import json
-import shutil
 import signal
 import subprocess
 import time
@@ -15,13 +14,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.corpus_fixture import write_corpus
+from tests.support.disks import namespaces as _namespaces
 from tests.support.paths import cli_path
-
-
-@pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_corpus(tmp_path_factory.mktemp("nightmare"))
 
 
 @pytest.mark.slow
@@ -74,17 +68,6 @@ def test_a_stopped_import_leaves_nothing_and_the_next_goes_through(
     assert list(tmp_path.iterdir()) == []  # neither OUT nor the folder it was built in
     done = run_cli("import", "nightmare", str(corpus), "--out", str(out))
     assert done.returncode == 0, done.stderr
-
-
-def _namespaces() -> bool:
-    if shutil.which("unshare") is None:
-        return False
-    probe = subprocess.run(
-        ["unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"],
-        capture_output=True,
-        check=False,
-    )
-    return probe.returncode == 0
 
 
 @pytest.mark.skipif(not _namespaces(), reason="no user and mount namespaces")

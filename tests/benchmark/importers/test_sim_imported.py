@@ -34,19 +34,13 @@ from packetbench.truth.namespaces.nightmare import (
 )
 from packetbench.truth.universe import Universe
 from tests.support.corpus_fixture import ACORD_25_SCHEMA, write_corpus
+from tests.support.files import read_json as _json
+from tests.support.files import write_json as _save
 from tests.support.scoring import ledger_mismatches
 
 PACKET = "N1-070001"
 PRIOR = "loss_run_prior"  # the loss run's prior version, superseded by loss_run_csv
 PRIOR_PAID = 950.0
-
-
-def _json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def _save(path: Path, data: Any) -> None:
-    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
 
 
 def _add_prior_loss_run(packet: Path) -> None:

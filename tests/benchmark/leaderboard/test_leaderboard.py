@@ -13,7 +13,8 @@ import pytest
 
 from tests.support.chromium import chromium, cut, open_page
 from tests.support.corpus_fixture import write_corpus
-from tests.support.releases import RunCli, build, tree, write_spec
+from tests.support.files import file_digests as tree
+from tests.support.releases import RunCli, build, write_spec
 
 
 def _run(run_cli: RunCli, packets: Path, out: Path, profile: str) -> Path:

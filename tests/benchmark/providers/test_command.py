@@ -14,6 +14,7 @@ import pytest
 
 from packetbench.benchmark.providers.command import fill, read_usage, split_template
 from packetbench.core.errors import UsageError
+from tests.support.files import extraction_records as _records
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -108,13 +109,6 @@ def _extract(  # type: ignore[no-untyped-def]
         env=env,
         timeout=120,
     )
-
-
-def _records(run: Path) -> dict[str, dict[str, object]]:
-    return {
-        path.stem: json.loads(path.read_text(encoding="utf-8"))
-        for path in sorted((run / "extractions").glob("*/*.json"))
-    }
 
 
 def test_good_answers_are_recorded_with_the_reported_cost_and_score(

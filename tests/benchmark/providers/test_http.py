@@ -21,6 +21,7 @@ import pytest
 from packetbench.benchmark.config import ExtractionConfig, ModelOptions
 from packetbench.benchmark.providers.http import parse_headers, shown_url, version_url
 from packetbench.core.errors import UsageError
+from tests.support.files import extraction_records as _records
 from tests.support.paths import PACKETS
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -127,13 +128,6 @@ def _extract(run_cli: Run, url: str, out: Path, *more: str) -> subprocess.Comple
         "--out", str(out), "--doc-types", DOC_TYPES, "--no-cache", "--backoff", "0.01",
         *more, timeout=120,
     )  # fmt: skip
-
-
-def _records(run: Path) -> dict[str, dict[str, Any]]:
-    return {
-        path.stem: json.loads(path.read_text(encoding="utf-8"))
-        for path in sorted((run / "extractions").glob("*/*.json"))
-    }
 
 
 @pytest.mark.slow

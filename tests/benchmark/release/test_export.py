@@ -12,7 +12,8 @@ from typing import Any
 import pyarrow.parquet as pq
 import pytest
 
-from tests.support.releases import RunCli, tree
+from tests.support.files import file_digests as tree
+from tests.support.releases import RunCli
 
 
 @pytest.fixture(scope="module")

@@ -28,8 +28,9 @@ from tests.support.disks import (
     small_disk,
     unprivileged,
 )
+from tests.support.files import file_digests as tree
 from tests.support.paths import cli_path
-from tests.support.releases import RunCli, tree
+from tests.support.releases import RunCli
 
 
 def _secrets(folder: Path) -> list[bytes]:

@@ -13,7 +13,8 @@ import pytest
 
 from packetbench.benchmark.release.spec import load_spec
 from packetbench.core.errors import InputError
-from tests.support.releases import RunCli, build, tree, write_spec
+from tests.support.files import file_digests as tree
+from tests.support.releases import RunCli, build, write_spec
 
 
 @pytest.fixture

@@ -108,7 +108,7 @@ def test_runs_of_different_packets_are_not_compared(run_cli: Run, tmp_path: Path
     from packetbench.benchmark.providers.sim import SimProvider
     from packetbench.benchmark.results import load_run
     from packetbench.benchmark.score.scorer import score_run
-    from packetbench.generator.batch import generate
+    from packetbench.generator.generation import generate
 
     runs = []
     for seed in (1, 2):

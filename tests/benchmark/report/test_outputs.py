@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -11,26 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.errors import error_message as _error
+from tests.support.files import tree_digests as _tree
 from tests.support.paths import PACKETS
 from tests.support.runs import ScoredRun
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
-
-
-def _tree(folder: Path) -> dict[str, str]:
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        if p.is_file()
-        else "folder"
-        for p in sorted(folder.rglob("*"))
-    }
-
-
-def _error(result: subprocess.CompletedProcess[str]) -> str:
-    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("packetbench: error: "), result.stderr
-    return lines[0].removeprefix("packetbench: error: ")
 
 
 @pytest.mark.slow

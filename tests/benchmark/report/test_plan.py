@@ -14,7 +14,7 @@ from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.report.plan import plan
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
-from packetbench.generator.batch import generate
+from packetbench.generator.generation import generate
 from tests.support.runs import ScoredRun
 
 Run = Callable[..., subprocess.CompletedProcess[str]]

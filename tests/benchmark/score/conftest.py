@@ -15,16 +15,13 @@ from packetbench.benchmark.extract import extract
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.score.scorer import RunScores, score_run
 from packetbench.generator.render.cells import cell_text
+from tests.support.files import write_json as _save
 from tests.support.paths import PACKETS
 
 
 def _load(path: Path) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return data
-
-
-def _save(path: Path, data: object) -> None:
-    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
 
 
 def add_superseded_sov(packet: Path) -> None:

@@ -21,7 +21,9 @@ import pytest
 from packetbench.benchmark.delivery import below_resolution, decide, of_run
 from packetbench.benchmark.results import open_runs
 from packetbench.core.errors import UsageError
-from packetbench.resolution import legible_at
+from packetbench.reading.resolution import legible_at
+from tests.support.errors import one_line_error as _error
+from tests.support.files import read_json as _json
 from tests.support.paths import PACKETS, cli_path
 from tests.support.scoring import ledger_mismatches
 
@@ -33,18 +35,6 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [cli_path(), *args], capture_output=True, text=True, timeout=600, check=False
     )
-
-
-def _json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def _error(result: subprocess.CompletedProcess[str], *needles: str) -> None:
-    assert result.returncode == 2, (result.stdout, result.stderr)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("packetbench: error: "), result.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
 
 
 @pytest.fixture(scope="module")

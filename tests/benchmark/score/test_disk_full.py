@@ -7,7 +7,6 @@ The run lives on a small tmpfs mounted in a user and mount namespace of its own 
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pytest
 
 from packetbench.benchmark.extract import extract
 from packetbench.benchmark.providers.sim import SimProvider
+from tests.support.disks import namespaces as _namespaces
 from tests.support.paths import PACKETS, cli_path
 
 SCORES = {
@@ -25,17 +25,6 @@ SCORES = {
     "fields.parquet",
     "hallucination.json",
 }
-
-
-def _namespaces() -> bool:
-    if shutil.which("unshare") is None:
-        return False
-    probe = subprocess.run(
-        ["unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"],
-        capture_output=True,
-        check=False,
-    )
-    return probe.returncode == 0
 
 
 pytestmark = pytest.mark.skipif(not _namespaces(), reason="no user and mount namespaces")

@@ -25,6 +25,7 @@ from packetbench.benchmark.score.scorer import RunScores, score_run
 from packetbench.core.leaves import set_path
 from packetbench.truth import universe
 from tests.support.chromium import section_table
+from tests.support.files import read_json as _json
 from tests.support.paths import PACKETS
 from tests.support.scoring import ledger_mismatches
 
@@ -39,10 +40,6 @@ RIGHT, RIGHT_AS_ID, GROUNDED, WRONG = (
     "agency.contact_name",
 )
 LEFT_EMPTY = ("carrier.underwriter_office", "agency.address.city")
-
-
-def _json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def _save(path: Path, data: Any) -> None:

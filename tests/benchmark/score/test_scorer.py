@@ -17,6 +17,7 @@ import pytest
 from packetbench.benchmark.score.outputs import read_documents
 from packetbench.benchmark.score.scorer import RunScores, score_run
 from packetbench.generator.doctypes.base import DOC_TYPES
+from tests.support.files import read_json as _json
 from tests.support.paths import PACKETS, TIERS
 from tests.support.scoring import INDUSTRY_TYPES, ledger_mismatches
 
@@ -35,10 +36,6 @@ INJECTION_KINDS = {
     "invent",
     "shuffle",
 }
-
-
-def _json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
 
 
 @pytest.mark.slow

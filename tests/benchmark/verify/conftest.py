@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from packetbench.benchmark.extract import extract
-from packetbench.benchmark.harness.stub import Faults, StubServer
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
@@ -41,18 +39,3 @@ def n3_pair(
         score_run(world / name, world / f"{name}-packets")
         load_run(world / name, world / f"{name}-packets")
     return world
-
-
-@pytest.fixture
-def stub() -> Iterator[Callable[..., StubServer]]:
-    """Start stub servers (stopped at teardown): stub(api, packets, faults, **options)."""
-    started: list[StubServer] = []
-
-    def make(api: str, packets: Path, faults: Faults | None = None, **options: Any) -> StubServer:
-        server = StubServer(api, packets, faults, **options).start()
-        started.append(server)
-        return server
-
-    yield make
-    for server in started:
-        server.stop()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import time
@@ -19,16 +18,12 @@ import pytest
 from packetbench.benchmark.harness.stub import Faults, StubServer
 from packetbench.benchmark.verify.prompt import template_hashes
 from tests.support.audit import Run
+from tests.support.files import copy_folder as _world
 from tests.support.paths import cli_path
 from tests.support.processes import wait_until_gone
 from tests.support.stubs import KEYS
 
 KEY = "stub-judge-key-0029"
-
-
-def _world(scored_n1: Path, tmp_path: Path) -> Path:
-    shutil.copytree(scored_n1, tmp_path / "w", symlinks=True)
-    return tmp_path / "w"
 
 
 def _verify(server: StubServer, api: str, world: Path, *extra: str) -> list[str]:

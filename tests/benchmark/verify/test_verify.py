@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import duckdb
@@ -12,11 +11,7 @@ import pytest
 from packetbench.benchmark.score.verdicts import VERDICTS
 from packetbench.benchmark.verify.prompt import check
 from tests.support.audit import Run
-
-
-def _copy(scored_n1: Path, tmp_path: Path) -> Path:
-    shutil.copytree(scored_n1, tmp_path / "w", symlinks=True)
-    return tmp_path / "w"
+from tests.support.files import copy_folder as _copy
 
 
 def _labels(run: Path) -> list[dict[str, object]]:

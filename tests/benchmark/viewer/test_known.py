@@ -1,5 +1,5 @@
 """The viewer remembers the hashes of a run's records and packet_truth.json files, and each
-packet's listing, in its cache (`core.known`): opened again, an unchanged run reads none of
+packet's listing, in its cache (`core.memo`): opened again, an unchanged run reads none of
 them; a file written since is read again whatever its modification time says."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from packetbench.benchmark.viewer.source import open_run
-from packetbench.core import known, safe_read
+from packetbench.core import memo, safe_read
 from packetbench.core.errors import BadInput
 from tests.support.small_runs import PACKET, small_run
 
@@ -21,11 +21,11 @@ from tests.support.small_runs import PACKET, small_run
 @pytest.fixture
 def scored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
     """A scored small run of a copy of the canonical N1 packet, every file of it settled
-    (remembered at once, as files older than `known.SETTLED` are)."""
+    (remembered at once, as files older than `memo.SETTLED` are)."""
     packet = tmp_path / "packets" / PACKET.name
     shutil.copytree(PACKET, packet)
     run = small_run(tmp_path / "run", packet=packet)
-    monkeypatch.setattr(known, "SETTLED", 0.0)
+    monkeypatch.setattr(memo, "SETTLED", 0.0)
     return run, packet
 
 
@@ -102,7 +102,7 @@ def test_a_file_changed_within_the_clock_s_reach_is_not_remembered(
     """A file written less than `SETTLED` seconds before it is hashed might be written again
     within the same clock tick and read the same times: it is hashed again next time."""
     run, packet = scored
-    monkeypatch.setattr(known, "SETTLED", 3600.0)
+    monkeypatch.setattr(memo, "SETTLED", 3600.0)
     cache = tmp_path / "cache"
     open_run(run, packet.parent, check_files=False, cache=cache).close()
     seen = _hashed(monkeypatch)

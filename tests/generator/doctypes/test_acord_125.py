@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import random
 from functools import cache
@@ -33,6 +32,7 @@ from packetbench.generator.world.models import World
 from tests.support.paths import plain
 from tests.support.readback import check_document
 from tests.support.sweep import seeds
+from tests.support.values import cents, day
 
 TIERS = tuple(PRESETS)
 # N4 and N5 worlds are the slowest to build, and the form caps its tables, so fewer seeds.
@@ -57,22 +57,12 @@ def cases(tier: str) -> tuple[Case, ...]:
     return tuple(out)
 
 
-def cents(value: float | None) -> int:
-    assert value is not None
-    return round(value * 100)
-
-
 def ticked(group: DocModel, exclude: tuple[str, ...] = ()) -> list[str]:
     return [
         name
         for name in type(group).model_fields
         if name not in exclude and getattr(group, name) == "Yes"
     ]
-
-
-def day(iso: str | None) -> dt.date:
-    assert iso is not None
-    return dt.date.fromisoformat(iso)
 
 
 def problems(world: World, doc: CommercialApplication, knobs: dict[str, Any]) -> list[str]:

@@ -14,7 +14,8 @@ from packetbench.generator.doctypes.acord_127.model import (
 )
 from packetbench.generator.fakers.insurance import vin_check_digit
 from tests.support.paths import TIERS
-from tests.support.sections import cases, cents, check_codes, check_rendered
+from tests.support.sections import cases, check_codes, check_rendered
+from tests.support.values import cents
 
 SEEDS = {"N1": 25, "N2": 25, "N3": 15, "N4": 8, "N5": 4}
 

@@ -11,7 +11,8 @@ import pytest
 from packetbench.generator.doctypes.acord_127.build import build as build_127
 from packetbench.generator.doctypes.acord_129.model import VehicleSchedule
 from tests.support.paths import TIERS
-from tests.support.sections import cases, cents, check_codes, check_rendered
+from tests.support.sections import cases, check_codes, check_rendered
+from tests.support.values import cents
 
 SEEDS = {"N1": 25, "N2": 25, "N3": 15, "N4": 8, "N5": 4}
 

@@ -11,7 +11,8 @@ import pytest
 from packetbench.generator.doctypes.acord_125.build import build as build_125
 from packetbench.generator.doctypes.acord_130.model import WorkersCompApplication
 from tests.support.paths import TIERS
-from tests.support.sections import cases, cents, check_codes, check_rendered
+from tests.support.sections import cases, check_codes, check_rendered
+from tests.support.values import cents
 
 SEEDS = {"N1": 25, "N2": 25, "N3": 20, "N4": 10, "N5": 5}
 

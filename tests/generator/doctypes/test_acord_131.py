@@ -13,7 +13,8 @@ from packetbench.generator.doctypes.acord_130.build import build as build_130
 from packetbench.generator.doctypes.acord_131.model import LOCATION_ROWS, UmbrellaSection
 from packetbench.generator.doctypes.acord_137.build import build as build_137
 from tests.support.paths import TIERS
-from tests.support.sections import cases, cents, check_codes, check_rendered
+from tests.support.sections import cases, check_codes, check_rendered
+from tests.support.values import cents
 
 SEEDS = {"N1": 20, "N2": 20, "N3": 15, "N4": 8, "N5": 4}
 

@@ -12,7 +12,8 @@ from packetbench.generator.doctypes.acord_133.model import AssignedRiskSection
 from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.world.build import build_world
 from tests.support.paths import TIERS, plain
-from tests.support.sections import ALL_LINES, cases, cents, check_codes, check_rendered
+from tests.support.sections import ALL_LINES, cases, check_codes, check_rendered
+from tests.support.values import cents
 
 SEEDS = {"N1": 20, "N2": 20, "N3": 15, "N4": 8, "N5": 4}
 

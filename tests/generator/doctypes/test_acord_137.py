@@ -8,7 +8,8 @@ import pytest
 
 from packetbench.generator.doctypes.acord_137.model import AutoCoveragesSection
 from tests.support.paths import TIERS
-from tests.support.sections import cases, cents, check_codes, check_rendered
+from tests.support.sections import cases, check_codes, check_rendered
+from tests.support.values import cents
 
 SEEDS = {"N1": 25, "N2": 25, "N3": 15, "N4": 8, "N5": 4}
 

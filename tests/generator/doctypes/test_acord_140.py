@@ -18,19 +18,16 @@ from packetbench.generator.doctypes.sov.build import build as build_sov
 from packetbench.generator.packet import build_packet
 from packetbench.generator.tiers import PRESETS
 from packetbench.generator.world.build import build_world
-from packetbench.generator.world.models import Building, World
+from packetbench.generator.world.models import World
+from packetbench.generator.world.premises import Building
 from tests.support.paths import plain
 from tests.support.readback import check_document
+from tests.support.values import cents
 
 TIERS = tuple(PRESETS)
 # Building an N5 world (hundreds of buildings) dominates the run time, so the large tiers get
 # fewer seeds; each still covers dozens of premises at its own knob settings.
 SEEDS = {"N1": 40, "N2": 40, "N3": 40, "N4": 24, "N5": 12}
-
-
-def cents(value: float | None) -> int:
-    assert value is not None
-    return round(value * 100)
 
 
 @cache

@@ -11,7 +11,8 @@ import pytest
 from packetbench.generator.doctypes.acord_160.model import BusinessownersSection
 from packetbench.generator.doctypes.sov.build import build as build_sov
 from tests.support.paths import TIERS
-from tests.support.sections import cases, cents, check_codes, check_rendered
+from tests.support.sections import cases, check_codes, check_rendered
+from tests.support.values import cents
 
 SEEDS = {"N1": 25, "N2": 25, "N3": 15, "N4": 6, "N5": 3}
 

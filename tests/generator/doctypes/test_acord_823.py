@@ -14,7 +14,8 @@ from packetbench.generator.doctypes.acord_823.model import AdditionalPremisesSch
 from packetbench.generator.doctypes.base import DOC_TYPES
 from packetbench.generator.world.build import build_world
 from tests.support.paths import TIERS, plain
-from tests.support.sections import cases, cents, check_codes, check_rendered
+from tests.support.sections import cases, check_codes, check_rendered
+from tests.support.values import cents
 
 SEEDS = {"N1": 10, "N2": 20, "N3": 15, "N4": 6, "N5": 3}
 

@@ -25,7 +25,8 @@ from packetbench.generator.world.draw import add_years
 from packetbench.generator.world.models import World
 from tests.support.paths import plain
 from tests.support.rendered import render
-from tests.support.sections import cents, check_codes
+from tests.support.sections import check_codes
+from tests.support.values import cents
 
 TIERS = tuple(PRESETS)
 COMPANIONS = ("acord_125", "sov_pdf", "sov_excel", "loss_run_pdf", "financial_statement_pdf")

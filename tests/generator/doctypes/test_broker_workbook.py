@@ -29,6 +29,7 @@ from packetbench.generator.world.models import World
 from tests.support.paths import plain
 from tests.support.readback import check_document
 from tests.support.sweep import seeds
+from tests.support.values import cents
 
 TIERS = tuple(PRESETS)
 AUTO: dict[str, object] = {"lines": ("property", "gl", "auto")}
@@ -47,11 +48,6 @@ SEEDS = seeds(200)
 SCHEMA = document_schema("broker_workbook", BrokerWorkbook)
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 DOC = "broker_workbook"
-
-
-def cents(value: float | None) -> int:
-    assert value is not None
-    return round(value * 100)
 
 
 def workbook(

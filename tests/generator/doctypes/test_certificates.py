@@ -25,8 +25,9 @@ from packetbench.generator.doctypes.base import DOC_TYPES, compose
 from packetbench.generator.packet import build_packet, packet_id, sub_seed
 from packetbench.generator.world.build import build_world
 from tests.support.certificate_oracle import CHECKS
+from tests.support.files import read_json
 from tests.support.paths import TIERS, plain
-from tests.support.readback import check_document, read_json
+from tests.support.readback import check_document
 from tests.support.schemas import SCHEMAS, strictness_problems
 from tests.support.scoring import ledger_mismatches
 

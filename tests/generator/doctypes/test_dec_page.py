@@ -17,7 +17,8 @@ from packetbench.generator.world.build import build_world
 from packetbench.generator.world.models import World
 from tests.support.paths import plain
 from tests.support.rendered import render
-from tests.support.sections import cents, check_codes
+from tests.support.sections import check_codes
+from tests.support.values import cents
 
 TIERS = tuple(PRESETS)
 

@@ -24,6 +24,7 @@ from packetbench.generator.world.tables import drawn_from
 from tests.support.paths import plain
 from tests.support.readback import check_document
 from tests.support.sweep import seeds
+from tests.support.values import day
 
 TIERS = tuple(PRESETS)
 SEEDS = seeds(40)
@@ -46,11 +47,6 @@ ENDORSEMENT_CODES = set("HNPSTX")
 SCHEMA = document_schema("driver_schedule", DriverSchedule)
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 HEADER_FIELDS = 4  # insured, agency, effective date, as-of date: repeated on every PDF page
-
-
-def day(iso: str | None) -> dt.date:
-    assert iso is not None
-    return dt.date.fromisoformat(iso)
 
 
 def age_on(birth: dt.date, when: dt.date) -> int:

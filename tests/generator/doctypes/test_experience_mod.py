@@ -4,7 +4,6 @@ formats per tier."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import random
 from collections.abc import Callable
@@ -28,6 +27,7 @@ from packetbench.generator.world.models import World
 from tests.support.paths import plain
 from tests.support.readback import check_document
 from tests.support.sweep import seeds
+from tests.support.values import day, half_up
 
 TIERS = tuple(PRESETS)
 WC: dict[str, object] = {"lines": ("property", "gl", "wc")}
@@ -51,16 +51,6 @@ def money(value: float | None) -> int:
     """Whole dollars of a worksheet amount (every amount on it is whole dollars)."""
     assert value is not None and float(value).is_integer(), value
     return int(value)
-
-
-def half_up(value: Fraction, places: int = 0) -> Fraction:
-    scale = 10**places
-    return Fraction(int(value * scale + Fraction(1, 2)), scale)
-
-
-def day(iso: str | None) -> dt.date:
-    assert iso is not None
-    return dt.date.fromisoformat(iso)
 
 
 def internal_problems(doc: ExperienceMod) -> list[str]:

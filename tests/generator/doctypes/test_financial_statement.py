@@ -27,6 +27,7 @@ from packetbench.generator.world.models import World
 from tests.support.paths import plain
 from tests.support.readback import check_document
 from tests.support.sweep import seeds
+from tests.support.values import cents as _cents
 
 TIERS = ("N1", "N2", "N3", "N4", "N5")
 SEEDS = seeds(50)
@@ -44,11 +45,6 @@ def _built(tier: str, seed: int) -> tuple[World, FinancialStatement]:
     doc = FINANCIAL_STATEMENT.build(world, rng, knobs)
     assert isinstance(doc, FinancialStatement)
     return world, doc
-
-
-def _cents(value: float | None) -> int:
-    assert value is not None
-    return round(value * 100)
 
 
 def total_problems(node: BaseModel, path: str = "") -> tuple[int, list[str]]:

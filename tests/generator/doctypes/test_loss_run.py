@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import random
 from functools import cache
@@ -23,6 +22,7 @@ from packetbench.generator.world.tables import drawn_from
 from tests.support.paths import plain
 from tests.support.readback import check_document
 from tests.support.sweep import seeds
+from tests.support.values import cents, day
 
 # Written out here, independently of the code lists, so the test is an oracle.
 OPEN_STATUSES = frozenset({"Open", "Re-opened", "Subrogation", "In Suit"})
@@ -50,16 +50,6 @@ def built(tier: str, seed: int) -> tuple[World, LossRun]:
 @cache
 def validator() -> Draft202012Validator:
     return Draft202012Validator(all_schemas()["loss_run"])
-
-
-def cents(value: float | None) -> int:
-    assert value is not None
-    return round(value * 100)
-
-
-def day(value: str | None) -> dt.date:
-    assert value is not None
-    return dt.date.fromisoformat(value)
 
 
 def check_totals(totals: LossTotals, claims: list[Any]) -> None:

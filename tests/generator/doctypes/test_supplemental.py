@@ -28,6 +28,7 @@ from packetbench.generator.world.models import World
 from tests.support.paths import plain
 from tests.support.readback import check_document
 from tests.support.sweep import seeds
+from tests.support.values import half_up
 
 TIERS = tuple(PRESETS)
 VARIANTS = ("trucking", "contractors", "restaurant", "habitational")
@@ -58,11 +59,6 @@ HEADER_LINES = {
     "restaurant": ("gl", "property"),
     "habitational": ("property", "gl"),
 }
-
-
-def half_up(value: Fraction, places: int) -> Fraction:
-    scale = 10**places
-    return Fraction(int(value * scale + Fraction(1, 2)), scale)
 
 
 def percent(part: float | None, whole: float | None) -> float:

@@ -23,6 +23,7 @@ from packetbench.generator.world.models import World
 from tests.support.paths import plain
 from tests.support.readback import check_document
 from tests.support.sweep import seeds
+from tests.support.values import cents
 
 TIERS = tuple(PRESETS)
 AUTO: dict[str, object] = {"lines": ("property", "auto")}
@@ -51,11 +52,6 @@ VIN_VALUES = {
     ),
 }
 VIN_WEIGHTS = (8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2)
-
-
-def cents(value: float | None) -> int:
-    assert value is not None
-    return round(value * 100)
 
 
 def vin_ok(vin: str | None) -> bool:

@@ -11,9 +11,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from packetbench.legibility import box_pixels
+from packetbench.reading.legibility import box_pixels
 from packetbench.reading.tesseract import Tesseract
 from packetbench.reading.text import same_text
+from tests.support.boxes import overlaps as _overlaps
 from tests.support.ocr import needs_tesseract
 from tests.support.rendering import Render, Rendered
 
@@ -76,12 +77,6 @@ def _likeness(read: str, value: str) -> float:
         return "".join(text.lower().split())
 
     return SequenceMatcher(None, plain(read), plain(value)).ratio()
-
-
-def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int], grow: int) -> bool:
-    return not (
-        a[2] + grow <= b[0] or b[2] + grow <= a[0] or a[3] + grow <= b[1] or b[3] + grow <= a[1]
-    )
 
 
 @needs_tesseract
@@ -193,7 +188,7 @@ def _judged(rendered: Rendered, folder: Path, doc_id: str) -> dict[str, list[tup
         for location in entry["locations"]:
             page = pages.get(location.get("page"))
             if page is not None and "quad" in location:
-                verdict = page.judge_box(location["quad"]).verdict
+                verdict = page.box_verdict(location["quad"]).verdict
                 out.setdefault(entry["path"], []).append((verdict, location["legible"]))
     return out
 

@@ -9,7 +9,6 @@ generate` with PYTHONHASHSEED=0), one test per tier so xdist workers build tiers
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +19,7 @@ from jsonschema import Draft202012Validator
 
 from packetbench.audit import audit_packets
 from packetbench.generator.schema_files import all_schemas
+from tests.support.files import file_digests as _digests
 from tests.support.paths import PACKETS, TIERS
 from tests.support.tier_corpus import SEEDS
 
@@ -27,14 +27,6 @@ from tests.support.tier_corpus import SEEDS
 # N1-N3 packet, and their seed 1 is rebuilt under another hash seed against the suite's lock
 # (tests/generator/test_determinism.py).
 AGAIN = {"N1": 3, "N2": 3, "N3": 3, "N4": 0, "N5": 0}
-
-
-def _digests(folder: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def _patterns(packet: Path) -> set[str]:

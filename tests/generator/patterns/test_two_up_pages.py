@@ -25,7 +25,7 @@ from PIL import Image
 from packetbench.generator.render import twoup
 from packetbench.generator.render.scan_draw import Transform
 from packetbench.generator.render.scan_levels import LEVELS
-from packetbench.legibility import box_pixels, legible, quad_height, quarter_turns
+from packetbench.reading.legibility import box_pixels, legible, quad_height, quarter_turns
 from packetbench.reading.tesseract import READINGS, Tesseract
 from packetbench.reading.text import same_text
 from tests.support.ocr import needs_tesseract

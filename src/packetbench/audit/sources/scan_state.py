@@ -10,7 +10,7 @@ from collections import defaultdict
 from packetbench.audit.pixels import sampled
 from packetbench.audit.sources.base import DocumentState, SourceAuditor
 from packetbench.audit.sources.textlayer import TextLayerAuditor
-from packetbench.legibility import DAMAGED_VERDICT, UNDECIDED_VERDICT, may_be_illegible
+from packetbench.reading.legibility import DAMAGED_VERDICT, UNDECIDED_VERDICT, may_be_illegible
 from packetbench.reading.pdftext import PdfText
 from packetbench.reading.strategies import Crops
 from packetbench.reading.tesseract import Tesseract

@@ -22,7 +22,7 @@ from packetbench.audit.pixels import (
 )
 from packetbench.audit.sources.base import Pages
 from packetbench.audit.sources.scan_ocr import ScanOcr
-from packetbench.legibility import DAMAGED_VERDICT, INTACT_VERDICT, UNDECIDED_VERDICT
+from packetbench.reading.legibility import DAMAGED_VERDICT, INTACT_VERDICT, UNDECIDED_VERDICT
 from packetbench.reading.located import Located
 from packetbench.reading.located import piece_of as _piece
 from packetbench.reading.pdftext import PdfText
@@ -133,7 +133,7 @@ class ScannedPageAuditor(ScanOcr):
                 stats.pages_sampled += 1
                 stamped = self.stamped(page)
                 self.calibration[page] = [
-                    (index, self.taken(judged.judge_box(bbox).verdict, index))
+                    (index, self.taken(judged.box_verdict(bbox).verdict, index))
                     for index, bbox, piece, _ in located.get(page, [])
                     if piece[1] == 1
                     and self.doc.fields[index].get("kind") != "checkbox"
@@ -142,7 +142,7 @@ class ScannedPageAuditor(ScanOcr):
                 remaining.append(page)
                 continue
             stats.pages += 1
-            fields, texts = self.judge_page(
+            fields, texts = self.settle_by_pixels(
                 page, judged, located.get(page, []), strings.get(page, [])
             )
             located[page], strings[page] = fields, texts
@@ -229,7 +229,7 @@ class ScannedPageAuditor(ScanOcr):
             self.audit.scan_tally(level, "fields").add(True)
             self.audit.tally("fields", "pixel").add(True)
 
-    def judge_page(
+    def settle_by_pixels(
         self, page: int, judged: PixelPage, fields: list[Located], texts: list[int]
     ) -> tuple[list[Located], list[int]]:
         """Judge one scanned page's boxes and strings by pixels; what is left for OCR."""
@@ -246,10 +246,10 @@ class ScannedPageAuditor(ScanOcr):
                 # A piece of a split value: found by pixels when every piece is intact
                 # (`split_by_pixels`), else joined from OCR's readings.
                 left.append(item)
-                if judged.judge_box(bbox).verdict == INTACT_VERDICT:
+                if judged.box_verdict(bbox).verdict == INTACT_VERDICT:
                     self.intact_pieces[index].add(piece[0])
                 continue
-            verdict = judged.judge_box(bbox)
+            verdict = judged.box_verdict(bbox)
             said = self.taken(verdict.verdict, index)
             boxes[self.doc.fields[index]["path"]].append((bbox, said))
             stats.boxes[said] += 1
@@ -285,7 +285,7 @@ class ScannedPageAuditor(ScanOcr):
                 )
                 quad: list[float] | None = judged_boxes[0][0]
             else:
-                said, quad = judged.judge_string(entry["text"])
+                said, quad = judged.string_verdict(entry["text"])
                 if said == UNDECIDED_VERDICT and not judged.string_quads(entry["text"]):
                     self.overprinted.add((page, index))  # only where it was printed over
                 if quad is not None and (
@@ -299,7 +299,7 @@ class ScannedPageAuditor(ScanOcr):
                     quad = judged.string_line(entry["text"])
                     if quad is not None:
                         self.spread.add((page, index))
-                        said = judged.judge_line(quad).verdict
+                        said = judged.line_verdict(quad).verdict
                         if said == DAMAGED_VERDICT:
                             said = UNDECIDED_VERDICT  # a string's damage is OCR's to show
                 places = judged.string_quads(entry["text"]) if judged.cover is not None else []

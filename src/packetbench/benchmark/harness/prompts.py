@@ -13,12 +13,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateNotFound
+from jinja2 import Environment, TemplateNotFound
 
 from packetbench.benchmark.harness.inputs import DocumentInput
 from packetbench.benchmark.providers.api import Prompt
 from packetbench.core.errors import BadInput
 from packetbench.core.resources import resource_dir
+from packetbench.core.templates import environment
 
 SYSTEM = "system.j2"
 FRAME = "_document.j2"
@@ -33,14 +34,7 @@ def folder() -> Path:
 
 @cache
 def _environment() -> Environment:
-    return Environment(
-        loader=FileSystemLoader(folder()),
-        undefined=StrictUndefined,
-        autoescape=False,
-        keep_trailing_newline=False,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    return environment("prompts")
 
 
 def template_name(schema: str) -> str:

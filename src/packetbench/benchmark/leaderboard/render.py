@@ -12,12 +12,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment
 
 from packetbench.benchmark.leaderboard.board import COLUMNS, Board, Cell, Row
 from packetbench.benchmark.stats import bootstrap
 from packetbench.core.output_folder import OutputFolder, check, output_folder
-from packetbench.core.resources import resource_dir
+from packetbench.core.templates import environment
 
 FILES = ("leaderboard.md", "leaderboard.html", "leaderboard.csv")
 SHORT = {"accuracy": "acc", "halluc_numbers": "num", "halluc_strings": "str"}
@@ -102,14 +102,7 @@ class Written:
 
 @cache
 def _environment() -> Environment:
-    env = Environment(
-        loader=FileSystemLoader(resource_dir("templates") / "leaderboard"),
-        undefined=StrictUndefined,
-        autoescape=select_autoescape(enabled_extensions=("html.j2",), default_for_string=False),
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    env = environment("leaderboard", keep_trailing_newline=True, escape=("html.j2",))
     env.filters.update(
         rate=rate,
         interval=interval,
@@ -151,7 +144,7 @@ def context(board: Board) -> dict[str, Any]:
         "labels": board.labels,
         "resamples": bootstrap.RESAMPLES,
         "seed": bootstrap.SEED,
-        "level": int(bootstrap.LEVEL * 100),
+        "level": int(bootstrap.COVERAGE * 100),
         "batch": any(row.run.batch for row in board.rows),
     }
 

@@ -49,6 +49,15 @@ class ProviderSpec:
     def protocol(self) -> str:
         return self.speaks or self.name
 
+    @property
+    def kind(self) -> str:
+        """What `packetbench providers` calls it: simulator, model API or your system."""
+        return kind_name(self.simulator, self.asks_model)
+
+
+def kind_name(simulator: bool, asks_model: bool) -> str:
+    return "simulator" if simulator else "model API" if asks_model else "your system"
+
 
 PROVIDERS: Registry[ProviderSpec] = Registry("provider")
 

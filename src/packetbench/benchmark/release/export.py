@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from packetbench.benchmark.release import reading
 from packetbench.benchmark.release.layout import Release, ReleaseMismatch
@@ -35,6 +34,7 @@ from packetbench.core import safe_read
 from packetbench.core.errors import BadInput, UsageError
 from packetbench.core.output_folder import output_folder
 from packetbench.core.resources import resource_dir
+from packetbench.core.templates import environment
 
 ROWS = 16  # documents per row group at most
 BUFFER = 64 << 20  # bytes of files and images held before a row group is written
@@ -260,13 +260,7 @@ def _ours(path: Path) -> bool:
 
 def card(release: Release, done: Exported, dpi: int) -> str:
     """The dataset card (README.md with the Hugging Face front matter)."""
-    env = Environment(
-        loader=FileSystemLoader(resource_dir("templates") / "release"),
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    env = environment("release", keep_trailing_newline=True)
     manifest = release.manifest
     splits = []
     for name, entry in manifest.splits.items():

@@ -56,7 +56,7 @@ def generate_dev(
 ) -> None:
     """The public split: tier T's packets are seeds seed .. seed+n-1, in `into` (`shown`:
     what messages call it)."""
-    from packetbench.generator import batch
+    from packetbench.generator import generation
     from packetbench.generator.tiers import parse_overrides
 
     overrides = parse_overrides(split.set_)
@@ -64,7 +64,7 @@ def generate_dev(
     for tier in split.tiers or []:
         count = split.packets_per_tier or 0
         progress(f"generating {count} {tier} packet(s) into {into.name}/")
-        batch.generate(tier, seed, count, into, overrides=overrides, executor=executor)
+        generation.generate(tier, seed, count, into, overrides=overrides, executor=executor)
 
 
 @dataclass(frozen=True)

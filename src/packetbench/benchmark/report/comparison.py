@@ -280,7 +280,7 @@ def compare_runs(paths: Sequence[Path], alpha: float = ALPHA) -> dict[str, Any]:
             "bootstrap": {
                 "resamples": bootstrap.RESAMPLES,
                 "seed": bootstrap.SEED,
-                "level": bootstrap.LEVEL,
+                "level": bootstrap.COVERAGE,
                 "units": "documents paired in both runs; packets for ci_packets",
             },
             "worst_documents": f"{labels[WORST_METRIC]} of one run above every other run's",

@@ -18,7 +18,7 @@ import numpy as np
 
 from packetbench.benchmark.report.estimates import Layout
 from packetbench.benchmark.results.query import RunSet
-from packetbench.benchmark.stats.bootstrap import LEVEL, Interval, replicate_weights
+from packetbench.benchmark.stats.bootstrap import COVERAGE, Interval, replicate_weights
 
 BINS = 10
 
@@ -29,13 +29,13 @@ def _interval(replicates: Array) -> Interval:
     finite = replicates[np.isfinite(replicates)]
     if finite.size == 0:
         return Interval(None, None)
-    tail = (1 - LEVEL) / 2 * 100
+    tail = (1 - COVERAGE) / 2 * 100
     low, high = np.percentile(finite, [tail, 100 - tail])
     return Interval(float(low), float(high))
 
 
 def _auc(correct: Array, incorrect: Array) -> Array:
-    """Rank AUC of each row of (replicates x levels) counts, levels in ascending order."""
+    """Rank AUC of each row of (replicates x confidences) counts, confidences in ascending order."""
     below = np.cumsum(incorrect, axis=1) - incorrect
     with np.errstate(invalid="ignore", divide="ignore"):
         wins = (correct * (below + 0.5 * incorrect)).sum(axis=1)
@@ -55,23 +55,23 @@ def replicates(runs: RunSet, layout: Layout) -> tuple[Array, Array, Array] | Non
     n_docs = len(layout.clusters)
     if not n_docs or len(found["doc"]) == 0:
         return None
-    levels, level = np.unique(
+    confidences, column = np.unique(
         np.asarray(found["confidence"], dtype=np.float64), return_inverse=True
     )
     doc = np.asarray(found["doc"], dtype=np.int64)
-    correct = np.zeros((n_docs, len(levels)))
+    correct = np.zeros((n_docs, len(confidences)))
     incorrect = np.zeros_like(correct)
-    correct[doc, level] = found["correct"]
-    incorrect[doc, level] = found["incorrect"]
-    bins = np.minimum(np.floor(levels * BINS).astype(np.int64), BINS - 1)
-    to_bin = np.zeros((len(levels), BINS))
-    to_bin[np.arange(len(levels)), bins] = 1.0
+    correct[doc, column] = found["correct"]
+    incorrect[doc, column] = found["incorrect"]
+    bins = np.minimum(np.floor(confidences * BINS).astype(np.int64), BINS - 1)
+    to_bin = np.zeros((len(confidences), BINS))
+    to_bin[np.arange(len(confidences)), bins] = 1.0
     aucs, eces, accuracy = [], [], []
     for weights in replicate_weights(n_docs):
         right, wrong = weights @ correct, weights @ incorrect
         aucs.append(_auc(right, wrong))
         values = (right + wrong) @ to_bin
-        stated = ((right + wrong) * levels) @ to_bin
+        stated = ((right + wrong) * confidences) @ to_bin
         hits = right @ to_bin
         with np.errstate(invalid="ignore", divide="ignore"):
             eces.append(np.abs(hits - stated).sum(axis=1) / values.sum(axis=1))

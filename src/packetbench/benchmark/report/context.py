@@ -309,7 +309,7 @@ def build_context(runs: RunSet, tick: Callable[[], None] = lambda: None) -> dict
         "method": {
             "resamples": bootstrap.RESAMPLES,
             "seed": bootstrap.SEED,
-            "level": bootstrap.LEVEL,
+            "level": bootstrap.COVERAGE,
             "min_documents": MIN_DOCUMENTS,
             "min_values": MIN_VALUES,
         },

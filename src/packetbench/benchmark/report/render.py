@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment
 
 from packetbench.benchmark.report import charts, glossary
 from packetbench.benchmark.report.context import HALLUCINATION, RateTable, build_context
@@ -23,7 +23,7 @@ from packetbench.benchmark.results.query import open_runs
 from packetbench.benchmark.runs import expand
 from packetbench.benchmark.stats.bootstrap import Interval
 from packetbench.core.errors import UsageError
-from packetbench.core.resources import resource_dir
+from packetbench.core.templates import environment
 from packetbench.core.writing import check_outputs, write_together
 
 
@@ -74,18 +74,9 @@ def md_cell(value: Any) -> str:
 
 @cache
 def _environment() -> Environment:
-    env = Environment(
-        loader=FileSystemLoader(resource_dir("templates") / "report"),
-        undefined=StrictUndefined,
-        # report.html.j2 ends in ".j2": its full extension, "html.j2", is what turns escaping
-        # on ("html" alone never matched it, and run names and values went in as markup).
-        autoescape=select_autoescape(
-            enabled_extensions=("html", "html.j2"), default_for_string=False
-        ),
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    # report.html.j2 ends in ".j2": its full extension, "html.j2", is what turns escaping
+    # on ("html" alone never matched it, and run names and values went in as markup).
+    env = environment("report", keep_trailing_newline=True, escape=("html", "html.j2"))
     # The words the report uses link to their meaning (`w` in the templates; a word the
     # glossary lacks fails the report).
     env.globals.update(word=glossary.word, report_words=glossary.report_words)

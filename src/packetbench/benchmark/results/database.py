@@ -9,18 +9,18 @@ from typing import Any
 
 from packetbench.benchmark.results.schema import SCHEMA_VERSION
 from packetbench.core.errors import BadInput
-from packetbench.core.known import Known
+from packetbench.core.memo import HashMemo
 
 DB_NAME = "results.duckdb"
 
 
-def check_records(db: Path, run: Path, meta: dict[str, Any], known: Known | None = None) -> None:
+def check_records(db: Path, run: Path, meta: dict[str, Any], memo: HashMemo | None = None) -> None:
     """BadInput naming `db` when the run's extraction records are not the ones it was
     scored from (an `extract --force` or a hand edit after `score`): its numbers would
     describe other answers than the run holds."""
     from packetbench.benchmark.records import records_digest
 
-    if meta.get("records") != records_digest(run, known):
+    if meta.get("records") != records_digest(run, memo):
         raise BadInput(
             f"{db}: the run's extraction records changed since it was scored; score the run again"
         )

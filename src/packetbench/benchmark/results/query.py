@@ -33,7 +33,7 @@ from packetbench.benchmark.results.schema import SCHEMA_VERSION
 from packetbench.benchmark.runs import is_run, read_run, refusal, repeat_runs
 from packetbench.core import stopping
 from packetbench.core.errors import BadInput, UsageError
-from packetbench.core.known import Known
+from packetbench.core.memo import HashMemo
 from packetbench.core.worker_pool import alive
 
 METRICS_DIR = Path(__file__).resolve().parent.parent / "metrics"
@@ -258,15 +258,15 @@ def remove_stale_scratch(folder: Path | None = None) -> None:
 
 
 def open_runs(
-    paths: Sequence[Path], paired: bool = False, sandbox: bool = False, known: Known | None = None
+    paths: Sequence[Path], paired: bool = False, sandbox: bool = False, memo: HashMemo | None = None
 ) -> RunSet:
     """Attach the results database of every run in `paths` and define the metric views.
 
     Each database must have been scored against the documents its run.json lists; with
     `paired`, the runs must also share the documents they have in common. With `sandbox`
     (user SQL: `RunSet.query`), nothing outside the runs' scores/ folders is reachable and
-    the settings are locked. With `known`, a record hashed before and unchanged since is not
-    read again (`core.known`)."""
+    the settings are locked. With `memo`, a record hashed before and unchanged since is not
+    read again (`core.memo`)."""
     if not paths:
         raise UsageError("give at least one run folder")
     remove_stale_scratch()
@@ -308,7 +308,7 @@ def open_runs(
                     "score the run again"
                 )
             documents.append(_scored_against(run, db, meta))
-            check_records(db, run, meta, known)
+            check_records(db, run, meta, memo)
             ids.append(str(meta["run_id"]))
         names = _names(paths, ids)
         for table in TABLES:

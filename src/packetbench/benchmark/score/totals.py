@@ -27,7 +27,7 @@ KEY_TALLIES = ("emitted", "invented", "unfit", "salvaged")
 
 
 @dataclass
-class Grounding:
+class GroundingTotals:
     """Checked and hallucinated values of some documents, and the running sum of their own
     rates (macro)."""
 
@@ -72,7 +72,7 @@ class Group:
     """The totals of one group of documents (all of them, a tier, a document type)."""
 
     fields: FieldCounts = field(default_factory=FieldCounts)
-    grounding: Grounding = field(default_factory=Grounding)
+    grounding: GroundingTotals = field(default_factory=GroundingTotals)
 
     def add(self, doc: DocumentSummary) -> None:
         self.fields.add(doc.field_counts())

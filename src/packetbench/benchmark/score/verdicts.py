@@ -58,7 +58,7 @@ def grounded(value: Any, kind: str, code_list: str | None, universe: Universe) -
 
 
 @dataclass(frozen=True, slots=True)
-class Grounding:
+class ClaimGrounding:
     """How the grounding view counts one claim."""
 
     checked: bool  # counted at all (not a hedge, not prose, long enough)
@@ -67,12 +67,12 @@ class Grounding:
     in_document: bool  # grounded in its document's universe
 
 
-def ground(claim: Claim, document: Universe, packet: Universe) -> Grounding:
+def ground(claim: Claim, document: Universe, packet: Universe) -> ClaimGrounding:
     """The grounding of one claim. A value equal to its truth is grounded: the truth is what
     the page shows."""
     in_doc = claim.supported or grounded(claim.value, claim.kind, claim.code_list, document)
     in_packet = in_doc or grounded(claim.value, claim.kind, claim.code_list, packet)
-    return Grounding(
+    return ClaimGrounding(
         normalize.is_checked(claim.value, claim.kind),
         claim.kind in normalize.NUMERIC_KINDS,
         in_packet,

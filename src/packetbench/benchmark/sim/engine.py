@@ -120,10 +120,10 @@ class Engine:
         keys = set(model.record_key)
         leaf_names = [n for n, s in shapes if isinstance(s, LeafShape)]
         moved_into: set[str] = set()
-        plan: dict[str, str] = {}
+        ops: dict[str, str] = {}
         for name in leaf_names:
             if truth.get(name) is not None and name not in keys:
-                plan[name] = self._draw_op(f"{path}.{name}" if path else name)
+                ops[name] = self._draw_op(f"{path}.{name}" if path else name)
         for name, shape in shapes:
             where = f"{path}.{name}" if path else name
             value = truth.get(name)
@@ -137,7 +137,7 @@ class Engine:
                     shape,
                     value,
                     where,
-                    plan.get(name),
+                    ops.get(name),
                     name in keys,
                     truth,
                     out,

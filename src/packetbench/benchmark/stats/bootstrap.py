@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 RESAMPLES = 2000
 SEED = 20_250_601
-LEVEL = 0.95
+COVERAGE = 0.95
 CHUNK = 250  # replicates drawn at a time, to bound memory on big runs
 # At most this many cells (replicates x documents) in a chunk: a run of 10^6 documents draws
 # 8 replicates at a time (64 MB a matrix) instead of 250 (2 GB). Runs under 32,000 documents
@@ -98,8 +98,8 @@ def replicate_rates(num: Array, den: Array, weights: Array) -> tuple[Array, Arra
     return micro, macro
 
 
-def _percentiles(replicates: Array, level: float) -> list[Interval]:
-    tail = (1 - level) / 2 * 100
+def _percentiles(replicates: Array, coverage: float) -> list[Interval]:
+    tail = (1 - coverage) / 2 * 100
     out: list[Interval] = []
     for column in replicates.T:
         finite = column[np.isfinite(column)]
@@ -123,7 +123,7 @@ def intervals(
     clusters: npt.NDArray[np.int64] | None = None,
     resamples: int = RESAMPLES,
     seed: int = SEED,
-    level: float = LEVEL,
+    coverage: float = COVERAGE,
 ) -> Intervals:
     """Percentile intervals of the micro and macro rate of every column."""
     micro_parts: list[Array] = []
@@ -133,7 +133,8 @@ def intervals(
         micro_parts.append(micro)
         macro_parts.append(macro)
     return Intervals(
-        _percentiles(np.vstack(micro_parts), level), _percentiles(np.vstack(macro_parts), level)
+        _percentiles(np.vstack(micro_parts), coverage),
+        _percentiles(np.vstack(macro_parts), coverage),
     )
 
 
@@ -145,7 +146,7 @@ def paired_intervals(
     clusters: npt.NDArray[np.int64] | None = None,
     resamples: int = RESAMPLES,
     seed: int = SEED,
-    level: float = LEVEL,
+    coverage: float = COVERAGE,
 ) -> Intervals:
     """Intervals of rate(b) - rate(a), micro and macro, for two runs on the same documents
     (row i of every matrix is the same document): each replicate draws the same documents
@@ -158,5 +159,6 @@ def paired_intervals(
         micro_parts.append(micro_b - micro_a)
         macro_parts.append(macro_b - macro_a)
     return Intervals(
-        _percentiles(np.vstack(micro_parts), level), _percentiles(np.vstack(macro_parts), level)
+        _percentiles(np.vstack(micro_parts), coverage),
+        _percentiles(np.vstack(macro_parts), coverage),
     )

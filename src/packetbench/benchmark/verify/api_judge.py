@@ -26,7 +26,7 @@ from packetbench.benchmark.harness.worklist import schema_hash
 from packetbench.benchmark.providers import pricing, provider_class
 from packetbench.benchmark.providers.api import ApiProvider
 from packetbench.benchmark.verify import prompt
-from packetbench.benchmark.verify.judges import Batch, Judge, Labelled
+from packetbench.benchmark.verify.judges import Judge, JudgeRequest, Labelled
 from packetbench.core import stopping
 from packetbench.core.errors import UsageError
 from packetbench.truth.packets import DocInfo, Packet
@@ -109,7 +109,7 @@ class ApiJudge(Judge):
         if self.cache_dir is not None:
             self.cache_dir = usable_folder(self.cache_dir)
 
-    def label_all(self, batches: list[Batch], folder: Path) -> Labelled:
+    def label_all(self, batches: list[JudgeRequest], folder: Path) -> Labelled:
         if not batches:
             return Labelled()
         provider = self.provider

@@ -52,7 +52,7 @@ def _percentile(values: Array) -> bootstrap.Interval:
     finite = values[np.isfinite(values)]
     if finite.size == 0:
         return bootstrap.Interval(None, None)
-    tail = (1 - bootstrap.LEVEL) / 2 * 100
+    tail = (1 - bootstrap.COVERAGE) / 2 * 100
     low, high = np.percentile(finite, [tail, 100 - tail])
     return bootstrap.Interval(float(low), float(high))
 

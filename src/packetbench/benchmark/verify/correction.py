@@ -192,6 +192,6 @@ def _percentile(values: Any) -> dict[str, float | None]:
     finite = values[np.isfinite(values)]
     if finite.size == 0:
         return {"low": None, "high": None}
-    tail = (1 - bootstrap.LEVEL) / 2 * 100
+    tail = (1 - bootstrap.COVERAGE) / 2 * 100
     low, high = np.percentile(finite, [tail, 100 - tail])
     return {"low": round(float(low), 6), "high": round(float(high), 6)}

@@ -45,7 +45,7 @@ SIM_LABEL = "SIMULATED JUDGE - not a model; seeded confusion rates for testing t
 
 
 @dataclass(frozen=True)
-class Batch:
+class JudgeRequest:
     """One judge request: a few claims of one document, and the file its record goes to."""
 
     packet: Packet
@@ -105,8 +105,8 @@ class Judge(ABC):
         documents are `selected`."""
 
     @abstractmethod
-    def label_all(self, batches: list[Batch], folder: Path) -> Labelled:
-        """Label `batches`, writing each one's record (`Batch.target`) as it finishes;
+    def label_all(self, batches: list[JudgeRequest], folder: Path) -> Labelled:
+        """Label `batches`, writing each one's record (`JudgeRequest.target`) as it finishes;
         `folder` is the judge's folder of the run (its request log goes there)."""
 
 
@@ -213,7 +213,7 @@ class SimJudge(Judge):
             self._paths[key] = found.path
             self._where[(found.packet_id, found.doc_id)] = found.where
 
-    def _span(self, batch: Batch, claim: Claim) -> tuple[int | None, str | None]:
+    def _span(self, batch: JudgeRequest, claim: Claim) -> tuple[int | None, str | None]:
         key = (batch.packet.packet_id, batch.doc.doc_id)
         if key not in self._places:
             folder, doc_id = self._where[key]
@@ -222,7 +222,7 @@ class SimJudge(Judge):
         pages = [p["page"] for p in self._places[key].get(where, []) if "page" in p]
         return (int(pages[0]) if pages else None), str(claim.value)
 
-    def label(self, batch: Batch) -> Answer:
+    def label(self, batch: JudgeRequest) -> Answer:
         labels = []
         for number, claim in enumerate(batch.claims, 1):
             key = (batch.packet.packet_id, batch.doc.doc_id, claim.path)
@@ -243,7 +243,7 @@ class SimJudge(Judge):
             labels.append({"claim": number, "verdict": said, "page": page, "quote": quote})
         return Answer({"labels": labels})
 
-    def label_all(self, batches: list[Batch], folder: Path) -> Labelled:
+    def label_all(self, batches: list[JudgeRequest], folder: Path) -> Labelled:
         from packetbench.core import progress
 
         with progress.bar("judge sim", "requests", len(batches), not self.progress) as advance:
@@ -252,7 +252,7 @@ class SimJudge(Judge):
                 advance(None)
         return Labelled(requests=len(batches))
 
-    def _label_one(self, batch: Batch) -> None:
+    def _label_one(self, batch: JudgeRequest) -> None:
         """Label one batch and write its record."""
         answer = self.label(batch)
         problem = check(answer.labels, len(batch.claims))

@@ -42,7 +42,7 @@ from packetbench.benchmark.verify.correction import (
     correct,
     usable_calibration,
 )
-from packetbench.benchmark.verify.judges import Batch, Judge, Labelled
+from packetbench.benchmark.verify.judges import Judge, JudgeRequest, Labelled
 from packetbench.benchmark.verify.prompt import check, template_hashes
 from packetbench.core import ids, safe_read
 from packetbench.core.errors import BadInput, UsageError
@@ -185,7 +185,7 @@ def verify_run(
     judge.prepare(run, selected)
     _start(folder, about, resume, force)
     write_json(folder / "judge.json", {**about, "status": "running"})
-    work: list[Batch] = []
+    work: list[JudgeRequest] = []
     documents = claims_total = invalid = 0
     with bars.bar("claims", "documents", len(selected), disable=not progress) as advance:
         for packet, doc in selected:
@@ -206,7 +206,7 @@ def verify_run(
             claims_total += len(claims)
             for index, chunk in enumerate(batches(claims, batch_size)):
                 target = _batch_path(folder, packet.packet_id, doc.doc_id, index)
-                work.append(Batch(packet, doc, index, chunk, target))
+                work.append(JudgeRequest(packet, doc, index, chunk, target))
     pending = [
         b for b in work if not resume or _labels_of(_read_batch(b.target), len(b.claims)) is None
     ]

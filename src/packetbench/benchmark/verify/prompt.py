@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment
 
 from packetbench.benchmark.verify.claims import Claim
 from packetbench.core.resources import resource_dir
+from packetbench.core.templates import environment
 
 SCHEMA_NAME = "claim_labels"  # the answer schema's name, as sent to a provider
 SYSTEM, PROMPT, SCHEMA = "system.j2", "prompt.j2", "labels.schema.json"
@@ -30,13 +31,7 @@ def folder() -> Path:
 
 @cache
 def _environment() -> Environment:
-    return Environment(
-        loader=FileSystemLoader(folder()),
-        undefined=StrictUndefined,
-        autoescape=False,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    return environment("judge")
 
 
 @cache

@@ -8,7 +8,7 @@ the documents run.json lists, every packet run.json lists is in the packets fold
 each one's packet_truth.json is the one run.json recorded (`source.open_run`: packets
 regenerated with another seed or version, or of another corpus, are refused before the
 server serves, one line and exit 2). The hashes those checks make are kept in the cache and
-a file whose inode says it is unchanged is not read again (`core.known`). Each document is
+a file whose inode says it is unchanged is not read again (`core.memo`). Each document is
 then hashed when it is opened, before its truth is read or a page of it rendered, and every
 other one in the background, in run order, at the lowest priority the system gives a
 thread; those hashes are kept in the cache too (a file of their own, written when the check
@@ -29,7 +29,7 @@ from typing import Any
 from packetbench.benchmark import provenance
 from packetbench.benchmark.viewer.source import RunSource
 from packetbench.core.errors import BadInput
-from packetbench.core.known import Known
+from packetbench.core.memo import HashMemo
 from packetbench.truth.packets import DocInfo, Packet
 
 HINT = "view the run with the packets it was extracted from"
@@ -55,7 +55,7 @@ class Checks:
         self._thread: threading.Thread | None = None
         # The documents' hashes kept from before: read when first needed (by the background
         # check, or a document opened first), never before the server serves.
-        self._known: Known | None = None
+        self._memo: HashMemo | None = None
         self._loading = threading.Lock()
 
     def start(self) -> None:
@@ -65,24 +65,24 @@ class Checks:
     def stop(self) -> None:
         self._stop.set()
         with self._loading:
-            known = self._known
-        if known is not None:
-            known.save(forget=False)  # what was hashed so far (the rest is kept too)
+            memo = self._memo
+        if memo is not None:
+            memo.save(forget=False)  # what was hashed so far (the rest is kept too)
 
-    def _documents_known(self) -> Known | None:
-        if self.source.known is None:
+    def _documents_memo(self) -> HashMemo | None:
+        if self.source.memo is None:
             return None
         with self._loading:
-            if self._known is None:
-                self._known = self.source.known.part("documents")
-            return self._known
+            if self._memo is None:
+                self._memo = self.source.memo.part("documents")
+            return self._memo
 
     def _packet(self, packet: Packet) -> str | None:
         with self._lock:
             if packet.packet_id in self._packets:
                 return self._packets[packet.packet_id]
         found = provenance.packet_difference(
-            self._entries[packet.packet_id], packet, self.source.path, HINT, self._documents_known()
+            self._entries[packet.packet_id], packet, self.source.path, HINT, self._documents_memo()
         )
         with self._lock:
             self._packets[packet.packet_id] = found
@@ -107,7 +107,7 @@ class Checks:
                 doc,
                 self.source.path,
                 HINT,
-                self._documents_known(),
+                self._documents_memo(),
             ) or self._packet(packet)
             with self._lock:
                 self._documents[name] = found
@@ -153,6 +153,6 @@ class Checks:
             if self._stop.is_set():
                 return
             self.check(packet, doc)
-        known = self._documents_known()
-        if known is not None:
-            known.save()  # every document checked: what is no longer used is forgotten
+        memo = self._documents_memo()
+        if memo is not None:
+            memo.save()  # every document checked: what is no longer used is forgotten

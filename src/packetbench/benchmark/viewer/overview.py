@@ -128,7 +128,7 @@ def overview(source: RunSource) -> dict[str, Any]:
             record_path(source.path, p.packet_id, d.doc_id).is_file() for p, d in source.documents
         )
         return out
-    with open_runs([source.path], known=source.known) as runs:
+    with open_runs([source.path], memo=source.memo) as runs:
         name = runs.names[0]
         estimates = headline_estimates(runs, layouts(runs))
         for view in runs.metric("headline"):

@@ -28,7 +28,7 @@ from packetbench.benchmark.run_folder import listed_documents
 from packetbench.benchmark.runs import RunInfo, read_run
 from packetbench.core import stopping
 from packetbench.core.errors import BadInput, UsageError
-from packetbench.core.known import Known
+from packetbench.core.memo import HashMemo
 from packetbench.truth.packets import DocInfo, Packet, find_packets
 
 # Filters of the document list: each is one column equal to the value given.
@@ -159,7 +159,7 @@ class RunSource:
     # The results database as it was opened (path, size, modification time): a run scored
     # again is another database, and the viewer's cached document indexes name it.
     stamp: list[Any] = field(default_factory=list)
-    known: Known | None = None  # what is known of its files, read once (`core.known`)
+    memo: HashMemo | None = None  # what is known of its files, read once (`core.memo`)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _facets: dict[str, list[str]] | None = None
     _index: dict[str, tuple[Packet, DocInfo]] = field(default_factory=dict)
@@ -306,7 +306,7 @@ def packets_folder(run: Path, info: RunInfo, packets: Path | None) -> Path:
 
 
 def _results(
-    run: Path, listed: dict[str, dict[str, Any]], known: Known | None = None
+    run: Path, listed: dict[str, dict[str, Any]], memo: HashMemo | None = None
 ) -> duckdb.DuckDBPyConnection | None:
     """A read-only connection to the run's results database, or None when it is not scored;
     BadInput when the database is unreadable, of another version, or was scored against
@@ -341,7 +341,7 @@ def _results(
             f"(first {differs}); score the run again"
         )
     try:
-        check_records(db, run, meta, known)
+        check_records(db, run, meta, memo)
     except BadInput:
         con.close()
         raise
@@ -365,13 +365,13 @@ def open_run(
 
     With `cache` (the viewer's), the sha256 of each record and packet_truth.json and each
     packet's listing are kept there, and a file whose inode says it is unchanged is not read
-    again (`core.known`): a run of 1,000 hard packets opens in a fraction of the time."""
+    again (`core.memo`): a run of 1,000 hard packets opens in a fraction of the time."""
     if not run.is_dir():
         raise BadInput(f"{run}: not a folder (a run folder holds run.json)")
     info = read_run(run)
     folder = packets_folder(run, info, packets)
-    known = Known.under(cache, run) if cache is not None else None
-    selected = listed_documents(info, run, find_packets(folder, known))
+    memo = HashMemo.under(cache, run) if cache is not None else None
+    selected = listed_documents(info, run, find_packets(folder, memo))
     hint = "view the run with the packets it was extracted from"
     if check_files:
         provenance.verify(info, run, selected, hint=hint)
@@ -380,7 +380,7 @@ def open_run(
         # Each packet's packet_truth.json all the same (one small file a packet): packets
         # regenerated with another seed or version, or of another corpus, are refused here.
         used = {p.packet_id: p for p, _ in selected}
-        provenance.verify_packets(listed, run, used.values(), hint=hint, known=known)
+        provenance.verify_packets(listed, run, used.values(), hint=hint, memo=memo)
     for packet, doc in selected:
         if not (is_safe(packet.packet_id) and is_safe(doc.doc_id)):
             safe_id(packet.packet_id, "packet id", packet.path / "packet_truth.json")
@@ -388,9 +388,9 @@ def open_run(
     hashes = {
         f"{p.packet_id}/{d.doc_id}": listed[p.packet_id]["sha256"][d.doc_id] for p, d in selected
     }
-    db = _results(run, listed, known)
-    if known is not None:
-        known.save()
+    db = _results(run, listed, memo)
+    if memo is not None:
+        memo.save()
     stamp: list[Any] = []
     if db is not None:
         found = (run / DB_NAME).stat()
@@ -404,7 +404,7 @@ def open_run(
         db,
         listed,
         stamp,
-        known,
+        memo,
     )
 
 

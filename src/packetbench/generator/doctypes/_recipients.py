@@ -10,8 +10,9 @@ its attachment can never name different holders.
 
 from __future__ import annotations
 
-from packetbench.generator.world.models import Building, World
+from packetbench.generator.world.models import World
 from packetbench.generator.world.parties import AdditionalInterest, CertificateHolder
+from packetbench.generator.world.premises import Building
 
 VEHICLE_INTERESTS = ("Lienholder", "Lessor")
 

@@ -6,8 +6,8 @@ dialled, the page and the page count) into the top rows of the image it transmit
 character cells of its own: where the sender's page has content near its top edge, the cells
 replace it. Each field of the line is a white cell the height of the line holding the field's
 text; the gaps between fields keep the page's own ink. A value under a cell is gone, one in a
-gap or below the band is untouched, and the legibility rule (`packetbench.legibility`) judges
-both from the pixels like any other local damage: the clean side never has the header.
+gap or below the band is untouched, and the legibility rule (`packetbench.reading.legibility`)
+judges both from the pixels like any other local damage: the clean side never has the header.
 
 The header is drawn once per document (`draw`, from a seed of the document's own) and its page
 marker counts the document's pages (`P.002/007`). Its text is not a truth value: it is visible

@@ -33,8 +33,8 @@ from packetbench.generator.render.metrics import (
 from packetbench.generator.render.ops import CONTENT, Color, ImageOp, LineOp, Op, RectOp, TextOp
 from packetbench.generator.render.presentation import Presentation
 from packetbench.generator.render.rebuild import REBUILD
-from packetbench.generator.render.recorder import Drawn, Location, Recorder
-from packetbench.resolution import Verdict
+from packetbench.generator.render.recorder import Drawn, Placement, Recorder
+from packetbench.reading.resolution import Verdict
 
 if TYPE_CHECKING:
     from packetbench.generator.render.scan_levels import Level
@@ -230,7 +230,7 @@ class PdfDocument:
             baseline -= size * leading
         last_baseline = baseline + size * leading
         bbox = text_bbox(min(x0s), last_baseline, max(x1s), y, size)
-        location: Location = {
+        location: Placement = {
             "page": page + 1,
             "bbox": bbox,
             "text_layer": True,
@@ -530,8 +530,8 @@ class PdfDocument:
         (`_blot_clear`), so no value is left half under it, neither legible nor not."""
         import numpy as np
 
-        from packetbench import legibility
         from packetbench.generator.render import scan_levels
+        from packetbench.reading import legibility
 
         count, seed = self.recorder.presentation.blots
         if not count:
@@ -584,15 +584,15 @@ class PdfDocument:
         pixels: Any,
         height: float,
         covered: Any | None,
-        boxed: list[tuple[Drawn | None, Location]] | None = None,
+        boxed: list[tuple[Drawn | None, Placement]] | None = None,
     ) -> None:
         """Mark every location on scanned `page` legible or not by the legibility rule, on its
-        box as scanned (`packetbench.legibility.legible_cut`, on the box as
+        box as scanned (`packetbench.reading.legibility.legible_cut`, on the box as
         `legibility.cut` cuts it, as the audit cuts it again): `clean` and `pixels` are the
         image the page landed on (the page's own, or its sheet's), `height` that image's
         height in points, `covered` its pixels under something printed over it (or None).
         `boxed`: the page's boxes (`Recorder.boxed_by_page`), or None to find them here."""
-        from packetbench import legibility, resolution
+        from packetbench.reading import legibility, resolution
 
         if boxed is None:
             boxed = self.recorder.boxed_by_page().get(page, [])
@@ -647,7 +647,7 @@ def _blot_clear(bbox: list[float], boxes: Any, paths: Any, path: str) -> bool:
     points clear of the margin of every box of another path among `boxes` (an array of
     x0, y0, x1, y1 rows; `paths`, an array of the path of each row)."""
     from packetbench.generator.render import damage
-    from packetbench.legibility import BOX_MARGIN
+    from packetbench.reading.legibility import BOX_MARGIN
 
     x0, y0, x1, y1 = bbox
     grow = max(damage.BLOT_GROW * (y1 - y0), damage.BLOT_GROW_MIN * 72 / 100)

@@ -21,9 +21,9 @@ import re
 from functools import cache
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment
 
-from packetbench.core.resources import resource_dir
+from packetbench.core.templates import environment
 from packetbench.generator.errors import LayoutError
 from packetbench.generator.render.layout import Lit, Part
 from packetbench.generator.render.recorder import Recorder
@@ -40,11 +40,7 @@ _SPACE = re.compile(r"[ \t\r\n]+")
 def _environment() -> Environment:
     """Like `generator.prose_line`'s, but keeping every newline: whitespace is collapsed after
     rendering, so a tag at the end of a line can never glue two words together."""
-    return Environment(
-        loader=FileSystemLoader(resource_dir("templates") / "prose"),
-        undefined=StrictUndefined,
-        autoescape=False,
-    )
+    return environment("prose", trim=False)
 
 
 Paragraph = tuple[Part, ...]

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-from packetbench.resolution import Verdict
+from packetbench.reading.resolution import Verdict
 
 
 @dataclass

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from packetbench import resolution
 from packetbench.core.leaves import (
     DocModel,
     Leaf,
@@ -27,14 +26,15 @@ from packetbench.core.leaves import (
 from packetbench.generator.errors import LayoutError
 from packetbench.generator.render import fmt
 from packetbench.generator.render.presentation import Presentation
+from packetbench.reading import resolution
 
-Location = dict[str, Any]
+Placement = dict[str, Any]
 
 
 @dataclass
 class Drawn:
     rendered_as: str
-    locations: list[Location] = field(default_factory=list)
+    locations: list[Placement] = field(default_factory=list)
 
 
 class Recorder:
@@ -60,7 +60,7 @@ class Recorder:
         self.strings: list[dict[str, Any]] = []
         self.hidden: list[dict[str, Any]] = []
         # Redacted values as drawn under their cover: path -> locations (never truth).
-        self.covered: dict[str, list[Location]] = {}
+        self.covered: dict[str, list[Placement]] = {}
         # Strings drawn as ink with no text layer (handwriting, stamps): (page, text, the
         # native box they cover). Never truth: the audit's rebuild reads where to judge them.
         self.inked: list[tuple[int, str, list[float]]] = []
@@ -108,7 +108,7 @@ class Recorder:
         else:
             self.visible(text, page, text_layer, path)
 
-    def place(self, path: str, rendered_as: str, location: Location) -> None:
+    def place(self, path: str, rendered_as: str, location: Placement) -> None:
         """Record that the value at `path` was drawn as `rendered_as` at `location`."""
         value, _ = self.leaf(path)
         if value is None:
@@ -149,11 +149,11 @@ class Recorder:
                 entry["text_layer"] = False
             self.strings.append(entry)
 
-    def boxed_by_page(self) -> dict[int, list[tuple[Drawn | None, Location]]]:
+    def boxed_by_page(self) -> dict[int, list[tuple[Drawn | None, Placement]]]:
         """Every location with a box (drawn, or drawn and covered: None for its `Drawn`), by
         page, in the order `scanned` meets them: a document scanning many pages looks its
         values up once, not once per page."""
-        pages: dict[int, list[tuple[Drawn | None, Location]]] = {}
+        pages: dict[int, list[tuple[Drawn | None, Placement]]] = {}
         for drawn in self.drawn.values():
             for location in drawn.locations:
                 if "bbox" in location and "page" in location:
@@ -168,7 +168,7 @@ class Recorder:
         self,
         page: int,
         quad: Callable[[list[float]], list[float]],
-        boxed: list[tuple[Drawn | None, Location]] | None = None,
+        boxed: list[tuple[Drawn | None, Placement]] | None = None,
     ) -> None:
         """Page `page` became an image: what was drawn on it moved with the scan (`quad` maps a
         native bbox to its corners; its bbox becomes the smallest upright box holding them)

@@ -46,7 +46,7 @@ class ScannedPage:
     clean: Matrix | None = None
     pixels: Matrix | None = None
     # Pixels under something opaque printed over the page (a fax header's cells), when judged:
-    # the legibility rule's occlusion (`packetbench.legibility.occlusion`).
+    # the legibility rule's occlusion (`packetbench.reading.legibility.occlusion`).
     covered: Matrix | None = None
 
 

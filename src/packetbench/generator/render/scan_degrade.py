@@ -226,9 +226,9 @@ def degrade(
 
 
 def optical_clean(drawn: Matrix, level: Level) -> Matrix:
-    """The legibility rule's clean side (`packetbench.legibility`): the page as drawn, through
-    the level's global optics (focus, motion, toner spread: the same glyphs, blurred, as a
-    person would still see them) and its tone curve, without its light, noise, dust, streaks,
+    """The legibility rule's clean side (`packetbench.reading.legibility`): the page as drawn,
+    through the level's global optics (focus, motion, toner spread: the same glyphs, blurred, as
+    a person would still see them) and its tone curve, without its light, noise, dust, streaks,
     local damage or JPEG. `drawn` is left as it is."""
     pixels = drawn  # the lookup below makes a new image: only the optics need a copy
     if level.blur or level.motion or level.thicken:

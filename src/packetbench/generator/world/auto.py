@@ -11,7 +11,8 @@ from packetbench.generator.fakers.questions import AUTO_QUESTIONS
 from packetbench.generator.fakers.rating import RatingProfile
 from packetbench.generator.world.coverage import AutoState, AutoUnit, BusinessAuto, CoverageSymbols
 from packetbench.generator.world.draw import answer_all, round_to, weighted
-from packetbench.generator.world.models import Location, Vehicle
+from packetbench.generator.world.models import Vehicle
+from packetbench.generator.world.premises import Location
 
 # The coverages a symbol schedule names, in form order.
 AUTO_COVERAGES = (

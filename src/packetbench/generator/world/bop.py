@@ -8,7 +8,7 @@ import random
 from packetbench.generator.fakers.questions import BOP_QUESTIONS
 from packetbench.generator.world.coverage import BopOption, BopPremises, Businessowners
 from packetbench.generator.world.draw import answer_all, dollars, weighted
-from packetbench.generator.world.models import Building
+from packetbench.generator.world.premises import Building
 
 # (coverage, limits to choose from, deductible, premium range in dollars)
 OPTIONS: tuple[tuple[str, tuple[int, ...], int | None, tuple[int, int]], ...] = (

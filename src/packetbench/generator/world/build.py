@@ -46,14 +46,13 @@ from packetbench.generator.world.models import (
     Carrier,
     Contact,
     Insured,
-    Policy,
-    PolicyLine,
     Preparer,
     Producer,
     World,
 )
 from packetbench.generator.world.narrative import build_narrative
 from packetbench.generator.world.places import HOME_STATES, address
+from packetbench.generator.world.policy import Policy, PolicyLine
 from packetbench.generator.world.property import build_locations, secure_mortgage
 from packetbench.generator.world.supplements import build_supplements
 from packetbench.generator.world.tables import drawn_from

@@ -20,7 +20,6 @@ import datetime as dt
 import math
 import random
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from packetbench.generator.world.base import WorldModel
 from packetbench.generator.world.coverage import WorkersComp
@@ -32,9 +31,7 @@ from packetbench.generator.world.draw import (
     split_total,
     weighted,
 )
-
-if TYPE_CHECKING:
-    from packetbench.generator.world.models import LossHistory
+from packetbench.generator.world.policy import LossHistory
 
 SPLIT_POINT = 20_000  # primary / excess split of each claim's incurred, dollars
 PERIOD_YEARS = (4, 3, 2)  # experience policies start this many years before the rating date

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from typing import TYPE_CHECKING
 
 from faker import Faker
 
 from packetbench.generator.world.base import WorldModel
 from packetbench.generator.world.draw import iso
-
-if TYPE_CHECKING:  # models.py imports this module's models
-    from packetbench.generator.world.models import LossHistory, Policy
+from packetbench.generator.world.policy import LossHistory, Policy
 
 
 class ExpiringPart(WorldModel):

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from typing import TYPE_CHECKING
 
 from faker import Faker
 
 from packetbench.generator.world.base import WorldModel
 from packetbench.generator.world.draw import dollars, iso, weighted
-
-if TYPE_CHECKING:  # models.py imports this module's models
-    from packetbench.generator.world.models import Building
+from packetbench.generator.world.premises import Building
 
 FIRMS = (
     "Keystone Risk Engineering",

@@ -11,9 +11,9 @@ from packetbench.generator.fakers import forms
 from packetbench.generator.fakers.parties import HOLDERS, LESSORS, LIENHOLDERS
 from packetbench.generator.world.base import Address
 from packetbench.generator.world.coverage import AutoUnit
-from packetbench.generator.world.models import Location
 from packetbench.generator.world.parties import AdditionalInterest, CertificateHolder, Endorsement
 from packetbench.generator.world.places import address
+from packetbench.generator.world.premises import Location
 
 CASUALTY = ("gl", "auto", "wc", "umbrella")
 

@@ -22,8 +22,9 @@ from packetbench.generator.world.draw import (
     round_to,
     weighted,
 )
-from packetbench.generator.world.models import Insured, Location
+from packetbench.generator.world.models import Insured
 from packetbench.generator.world.parties import PayrollClass
+from packetbench.generator.world.premises import Location
 
 # Exposure per rate unit: sales, payroll and cost are rated per $1,000, area per 1,000 sq ft.
 BASIS_UNIT: dict[str, int] = {

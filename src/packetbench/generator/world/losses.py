@@ -18,7 +18,7 @@ from packetbench.generator.world.draw import (
     round_to,
     weighted,
 )
-from packetbench.generator.world.models import Claim, LossHistory, PolicyTerm
+from packetbench.generator.world.policy import Loss, LossHistory, PolicyTerm
 
 # Median severity (dollars) and spread of a claim by line.
 SEVERITY: dict[str, tuple[float, float]] = {
@@ -95,7 +95,7 @@ def _claim(
     insured_name: str,
     location_numbers: list[int],
     claim_number: str,
-) -> Claim:
+) -> Loss:
     loss = date_between(rng, term_start, last_day)
     report = date_between(rng, loss, min(loss + dt.timedelta(days=45), valuation))
     age_days = (valuation - loss).days
@@ -133,7 +133,7 @@ def _claim(
             )
         )
     claimant = insured_name if line == "Commercial Property" else fake.person_name()
-    return Claim(
+    return Loss(
         claim_number=claim_number,
         loss_date=iso(loss),
         report_date=iso(report),
@@ -188,7 +188,7 @@ def build_loss_history(
     terms: list[PolicyTerm] = []
     for (carrier, line, start, end, back), count in zip(term_specs, counts, strict=True):
         last_day = min(end - dt.timedelta(days=1), valuation - dt.timedelta(days=1))
-        claims: list[Claim] = []
+        claims: list[Loss] = []
         for _ in range(count):
             while True:
                 number = fake.claim_number(start.year)

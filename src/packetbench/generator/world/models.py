@@ -7,7 +7,6 @@ each line of business live in `coverage`, the other parties and the workforce in
 
 from __future__ import annotations
 
-from packetbench.core import codes
 from packetbench.generator.world.base import Address as Address
 from packetbench.generator.world.base import Answer as Answer
 from packetbench.generator.world.base import WorldModel as WorldModel
@@ -30,6 +29,8 @@ from packetbench.generator.world.parties import (
     PayrollClass,
     Principal,
 )
+from packetbench.generator.world.policy import LossHistory, Policy, PolicyLine
+from packetbench.generator.world.premises import Building, Location
 from packetbench.generator.world.supplements import Supplements
 
 
@@ -88,34 +89,6 @@ class Preparer(WorldModel):
     phone: str
 
 
-class PolicyLine(WorldModel):
-    """One line of business of the submission: its own policy number and premium."""
-
-    line: str  # LOSS_LINE value
-    policy_number: str
-    premium: float
-
-    @property
-    def line_id(self) -> str:
-        """The line's short id (`codes.LINE_IDS`): "property", "gl", "auto", ..."""
-        return next(k for k, v in codes.LINE_IDS.items() if v == self.line)
-
-
-class Policy(WorldModel):
-    number: str
-    status: str  # TRANSACTION_STATUS value
-    effective_date: str
-    expiration_date: str
-    lines: tuple[PolicyLine, ...]
-    payment_plan: str
-    billing_method: str
-    audit_frequency: str
-    deposit: float
-    minimum_premium: float
-    total_premium: float
-    completion_date: str
-
-
 class Binder(WorldModel):
     """The agent's binder of the new program, issued when it is bound or renewed."""
 
@@ -140,53 +113,6 @@ class CancellationRequest(WorldModel):
     return_premium_method: str  # RETURN_PREMIUM_METHOD value
     request_date: str
     lost_policy_release: bool  # the insured states the policy was lost or destroyed
-
-
-class Building(WorldModel):
-    location_number: int
-    building_number: int
-    address: Address
-    description: str
-    occupancy: str
-    construction: str
-    year_built: int
-    stories: int
-    basements: int
-    square_feet: int
-    roof_covering: str
-    roof_year: int
-    wiring_year: int
-    plumbing_year: int
-    heating_year: int
-    sprinklered_percent: float
-    sprinkler_type: str
-    fire_alarm: str
-    burglar_alarm: str
-    protection_class: int
-    hydrant_feet: int
-    station_miles: float
-    wind_class: str
-    building_value: float
-    contents_value: float
-    business_income_value: float
-    tiv: float
-    valuation: str
-    coinsurance_percent: float
-    causes_of_loss: str
-    deductible: float
-    interest: str  # "Owner" | "Tenant"
-    mortgagee: str | None
-    loan_number: str | None
-
-
-class Location(WorldModel):
-    number: int
-    address: Address
-    full_time_employees: int
-    part_time_employees: int
-    annual_revenue: float
-    operations: str
-    buildings: tuple[Building, ...]
 
 
 class Vehicle(WorldModel):
@@ -230,38 +156,6 @@ class Driver(WorldModel):
     points: int
     excluded: bool
     mvr_date: str
-
-
-class Claim(WorldModel):
-    claim_number: str
-    loss_date: str
-    report_date: str
-    closed_date: str | None
-    claimant: str
-    description: str
-    location_number: int | None
-    status: str  # CLAIM_STATUS value
-    paid: float
-    reserve: float
-    incurred: float
-
-
-class PolicyTerm(WorldModel):
-    """One policy year of one line at one carrier, with the claims reported under it."""
-
-    carrier: str
-    policy_number: str
-    line: str
-    effective_date: str
-    expiration_date: str
-    premium: float
-    claims: tuple[Claim, ...]
-
-
-class LossHistory(WorldModel):
-    valuation_date: str
-    run_date: str
-    terms: tuple[PolicyTerm, ...]
 
 
 class IncomeStatement(WorldModel):

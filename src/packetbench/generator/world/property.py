@@ -11,8 +11,9 @@ from packetbench.core import codes
 from packetbench.generator import prose_line
 from packetbench.generator.fakers.insurance import Industry
 from packetbench.generator.world.draw import dollars, round_to, split_total, weighted
-from packetbench.generator.world.models import Address, Building, Location
+from packetbench.generator.world.models import Address
 from packetbench.generator.world.places import address
+from packetbench.generator.world.premises import Building, Location
 
 # Replacement cost per square foot by construction class (dollars).
 COST_PER_SQFT: dict[str, tuple[int, int]] = {

@@ -7,7 +7,8 @@ import random
 
 from packetbench.core import codes
 from packetbench.generator.world.draw import date_between, iso, weighted
-from packetbench.generator.world.models import Binder, CancellationRequest, LossHistory, Policy
+from packetbench.generator.world.models import Binder, CancellationRequest
+from packetbench.generator.world.policy import LossHistory, Policy
 
 
 def build_binder(rng: random.Random, policy: Policy, lines: tuple[str, ...]) -> Binder | None:

@@ -24,8 +24,8 @@ from packetbench.generator.world.draw import (
     round_to,
     weighted,
 )
-from packetbench.generator.world.models import Location
 from packetbench.generator.world.parties import PayrollClass, Principal
+from packetbench.generator.world.premises import Location
 
 EL_LIMITS = (
     (100_000, 500_000, 100_000),

@@ -16,8 +16,9 @@ from packetbench.generator.world.draw import (
     split_total,
     weighted,
 )
-from packetbench.generator.world.models import Insured, Location
+from packetbench.generator.world.models import Insured
 from packetbench.generator.world.parties import PayrollClass, Principal
+from packetbench.generator.world.premises import Location
 
 # Titles by legal entity, the first being the principal who signs.
 TITLES: dict[str, tuple[str, ...]] = {

@@ -72,14 +72,14 @@ class StubOptions:
 def serving(packets: Path, options: StubOptions) -> Iterator[dict[str, StubServer]]:
     """The stubs of `options.apis` serving `packets`, stopped when the block ends."""
     options.check()
-    plan = Faults(rate=options.fault_rate, kinds=options.faults, seed=options.fault_seed)
+    faults = Faults(rate=options.fault_rate, kinds=options.faults, seed=options.fault_seed)
     servers: dict[str, StubServer] = {}
     try:
         for number, api in enumerate(options.apis):
             server = StubServer(
                 api,
                 packets,
-                plan,
+                faults,
                 modes=options.inputs,
                 delay_s=options.delay_s,
                 expect_key=KEY,

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from packetbench.benchmark.importers.nightmare import attribution as A
 from packetbench.benchmark.importers.nightmare import their_rules as T
@@ -44,7 +43,7 @@ from packetbench.benchmark.score.totals import RunTotals
 from packetbench.benchmark.stats import bootstrap
 from packetbench.benchmark.stats.paired import holm, sign_test
 from packetbench.core.packet_files import read_json
-from packetbench.core.resources import resource_dir
+from packetbench.core.templates import environment
 from packetbench.core.writing import write_atomic, write_json
 from packetbench.truth import namespaces, validate
 from packetbench.truth import universe as universes
@@ -527,12 +526,6 @@ def reconcile(corpus_root: Path, out: Path) -> Reconciliation:
 
 
 def render(result: Reconciliation) -> str:
-    env = Environment(
-        loader=FileSystemLoader(resource_dir("templates") / "importers"),
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    env = environment("importers", keep_trailing_newline=True)
     env.filters.update(pct=pct, md=md_cell, span=lambda pair: interval(bootstrap.Interval(*pair)))
     return env.get_template("reconciliation.md.j2").render(result=result.as_dict())

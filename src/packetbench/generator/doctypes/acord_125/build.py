@@ -35,9 +35,9 @@ from packetbench.generator.doctypes.acord_125.model import (
     code_field,
 )
 from packetbench.generator.doctypes.common import address_of
-from packetbench.generator.world import models as world_models
 from packetbench.generator.world.draw import add_years, dollars
 from packetbench.generator.world.models import World
+from packetbench.generator.world.premises import Location
 
 # Lines shown in the prior-carrier grid, in form order.
 PRIOR_LINES = ("Commercial Property", "General Liability", "Commercial Auto")
@@ -120,7 +120,7 @@ def _applicant(world: World) -> Applicant:
     )
 
 
-def _premises(location: world_models.Location) -> Premises:
+def _premises(location: Location) -> Premises:
     first = location.buildings[0]
     return Premises(
         location_number=location.number,

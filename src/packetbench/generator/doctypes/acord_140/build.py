@@ -17,7 +17,8 @@ from packetbench.generator.doctypes.acord_140.model import (
     SubjectOfInsurance,
 )
 from packetbench.generator.doctypes.common import address_of
-from packetbench.generator.world.models import Building, World
+from packetbench.generator.world.models import World
+from packetbench.generator.world.premises import Building
 
 # Business income is written without a coinsurance penalty, the usual 12-month basis.
 BI_COINSURANCE = 100.0

@@ -12,7 +12,8 @@ from packetbench.generator.doctypes._recipients import property_holder
 from packetbench.generator.doctypes.acord_24.model import Coverage, Premises, PropertyCertificate
 from packetbench.generator.doctypes.acord_140.build import BI_COINSURANCE
 from packetbench.generator.doctypes.common import address_of
-from packetbench.generator.world.models import Building, World
+from packetbench.generator.world.models import World
+from packetbench.generator.world.premises import Building
 
 
 def coverages(building: Building) -> list[Coverage]:

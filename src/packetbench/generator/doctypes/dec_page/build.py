@@ -24,7 +24,8 @@ from packetbench.generator.doctypes.dec_page.model import (
     WorkersCompPart,
 )
 from packetbench.generator.world.draw import cents_of, dollars
-from packetbench.generator.world.models import Building, World
+from packetbench.generator.world.models import World
+from packetbench.generator.world.premises import Building
 
 # The declarations describe this many buildings; the rest are "per schedule on file", with
 # the part's limits of all premises stated together.

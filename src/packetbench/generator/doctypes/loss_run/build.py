@@ -14,7 +14,8 @@ from packetbench.generator.doctypes.loss_run.model import (
     LossTotals,
 )
 from packetbench.generator.world.draw import dollars
-from packetbench.generator.world.models import Claim, World
+from packetbench.generator.world.models import World
+from packetbench.generator.world.policy import Loss
 
 
 def totals_of(claims: Sequence[LossRunClaim]) -> LossTotals:
@@ -32,7 +33,7 @@ def totals_of(claims: Sequence[LossRunClaim]) -> LossTotals:
     )
 
 
-def _claim(claim: Claim) -> LossRunClaim:
+def _claim(claim: Loss) -> LossRunClaim:
     return LossRunClaim(
         claim_number=claim.claim_number,
         loss_date=claim.loss_date,

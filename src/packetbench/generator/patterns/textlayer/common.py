@@ -13,7 +13,7 @@ from packetbench.generator.patterns.base import Applied, Staging
 from packetbench.generator.render import attack
 from packetbench.generator.render.ops import CONTENT, Op, TextOp
 from packetbench.generator.render.pdf import PdfDocument
-from packetbench.generator.render.recorder import Location, Recorder
+from packetbench.generator.render.recorder import Placement, Recorder
 
 TEXT_ATTACKS = (
     "textlayer.invisible_ocr",
@@ -45,7 +45,7 @@ def _plain(op: Op) -> TypeGuard[TextOp]:
     )
 
 
-def _located(pdf: PdfDocument, page: int) -> list[tuple[str, Location]]:
+def _located(pdf: PdfDocument, page: int) -> list[tuple[str, Placement]]:
     """(path, location) of every value drawn on `page` (1-based), in model order."""
     return [
         (path, location)
@@ -88,7 +88,7 @@ class _OpIndex:
         )
 
 
-def _values(pdf: PdfDocument, page: int) -> list[tuple[str, Location, list[int]]]:
+def _values(pdf: PdfDocument, page: int) -> list[tuple[str, Placement, list[int]]]:
     """(path, location, op indices) of the values drawn on `page` (1-based) as text."""
     index = _OpIndex(pdf.pages[page - 1])
     out = []
@@ -102,7 +102,7 @@ def _values(pdf: PdfDocument, page: int) -> list[tuple[str, Location, list[int]]
     return out
 
 
-def _unreadable(applied: Applied, page: int, path: str, location: Location) -> None:
+def _unreadable(applied: Applied, page: int, path: str, location: Placement) -> None:
     """The text layer no longer yields the value at `location`: only OCR can prove it."""
     location["text_layer"] = False
     pages = applied.details.setdefault("unreadable", {})

@@ -17,6 +17,7 @@ import duckdb
 import pytest
 
 from packetbench.benchmark.harness.stub import Faults, StubServer
+from tests.support.errors import one_line_error as _error
 from tests.support.packets import write_packets
 from tests.support.stubs import records
 
@@ -328,14 +329,6 @@ def test_the_metric_aggregates_as_score_does(
     assert (found["faithfulness"] or 1) < 1
     assert found["recall"] == round(fields["correct"] / fields["gt_fields"], 6)
     assert found["over_refusal"] == round(fields["omitted"] / fields["gt_fields"], 6)
-
-
-def _error(result: subprocess.CompletedProcess[str], *needles: str) -> None:
-    assert result.returncode == 2, (result.stdout, result.stderr)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("packetbench: error: "), result.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
 
 
 @pytest.mark.slow

@@ -7,8 +7,8 @@ the scan's resolution, through the level's *global optics* (focus blur, motion b
 spread: what a person still sees as the same glyphs, blurred) and its tone curve, with none of
 its light, noise, dust, streaks, local damage or JPEG
 (`generator.render.scan_degrade.optical_clean`, which `scan_page` uses when the generator judges
-its pages and `scan.clean_page` when the audit rebuilds them). `judge` compares the two, glyph
-row by glyph row and, along each row, cell by cell (a cell is about two glyphs wide), by
+its pages and `scan.clean_page` when the audit rebuilds them). `pixel_verdict` compares the
+two, glyph row by glyph row and, along each row, cell by cell (a cell is about two glyphs wide), by
 normalised cross-correlation (NCC: Pearson's r of the pixels, blind to the scan's contrast and
 paper):
 
@@ -111,7 +111,7 @@ MIN_CONTRAST = 40
 
 
 @dataclass(frozen=True)
-class Judgement:
+class PixelVerdict:
     verdict: str  # INTACT_VERDICT, DAMAGED_VERDICT or UNDECIDED_VERDICT
     score: float  # the worst cell's NCC (1.0 when no cell has ink)
     cells: int  # cells with ink compared
@@ -160,7 +160,7 @@ def quarter_turns(quad: list[float]) -> int:
     return round(angle / 90.0) % 4
 
 
-def judge(clean: Pixels, scanned: Pixels, turn: int = 0) -> Judgement:
+def pixel_verdict(clean: Pixels, scanned: Pixels, turn: int = 0) -> PixelVerdict:
     """The verdict on one box: `clean` and `scanned` are the same region (gray, uint8, equal
     shape) of the clean page and of the scanned page; `turn`, the quarter turns its text runs
     at (`quarter_turns`): both are turned back first (exactly, a quarter turn moves pixels
@@ -170,10 +170,10 @@ def judge(clean: Pixels, scanned: Pixels, turn: int = 0) -> Judgement:
     if turn % 4:
         clean, scanned = np.rot90(clean, -turn), np.rot90(scanned, -turn)
     if clean.size == 0:
-        return Judgement(UNDECIDED_VERDICT, 1.0, 0)
+        return PixelVerdict(UNDECIDED_VERDICT, 1.0, 0)
     paper, darkest = int(clean.max()), int(clean.min())
     if paper - darkest < MIN_CONTRAST:
-        return Judgement(UNDECIDED_VERDICT, 1.0, 0)
+        return PixelVerdict(UNDECIDED_VERDICT, 1.0, 0)
     ink = clean < paper - INK_SHARE * (paper - darkest)
     worst, cells = 1.0, 0
     for top, bottom in _bands(np.asarray(ink.any(axis=1))):
@@ -193,14 +193,14 @@ def judge(clean: Pixels, scanned: Pixels, turn: int = 0) -> Judgement:
             cells += 1
             worst = min(worst, _ncc(clean[top:bottom, a:b], scanned[top:bottom, a:b]))
     if not cells:
-        return Judgement(UNDECIDED_VERDICT, 1.0, 0)
+        return PixelVerdict(UNDECIDED_VERDICT, 1.0, 0)
     if worst >= INTACT:
         verdict = INTACT_VERDICT
     elif worst < DAMAGED:
         verdict = DAMAGED_VERDICT
     else:
         verdict = UNDECIDED_VERDICT
-    return Judgement(verdict, round(worst, 4), cells)
+    return PixelVerdict(verdict, round(worst, 4), cells)
 
 
 def smear(blur: float, motion: int) -> float:
@@ -218,9 +218,9 @@ def optics_readable(blur: float, motion: int, glyph_pixels: float) -> bool:
 
 
 def occlusion(clean: Pixels, covered: Pixels) -> float:
-    """The occlusion check's measure: the share of the box's ink (on the clean side, as `judge`
-    finds it) that lies under something opaque printed over the page; `covered` is the box's
-    mask of such pixels (True: covered). 0 when the clean side has no ink."""
+    """The occlusion check's measure: the share of the box's ink (on the clean side,
+    as `pixel_verdict` finds it) that lies under something opaque printed over the page;
+    `covered` is the box's mask of such pixels (True: covered). 0 when the clean side has no ink."""
     if clean.shape != covered.shape:
         raise ValueError(f"clean {clean.shape} and covered {covered.shape} differ in shape")
     if clean.size == 0:
@@ -252,7 +252,7 @@ class Cut:
     clean: Pixels
     scanned: Pixels
     covered: Pixels | None
-    turn: int  # quarter turns its text still runs at (`judge` turns them back)
+    turn: int  # quarter turns its text still runs at (`pixel_verdict` turns them back)
 
 
 def _median(pixels: Pixels) -> int:
@@ -391,16 +391,16 @@ def cut(
     return Cut(clean_box, scanned_box, covered_box, quarter_turns(quad))
 
 
-def judge_cut(box: Cut) -> Judgement:
-    """`judge` on a box as `cut` cut it."""
-    return judge(box.clean, box.scanned, box.turn)
+def cut_verdict(box: Cut) -> PixelVerdict:
+    """`pixel_verdict` on a box as `cut` cut it."""
+    return pixel_verdict(box.clean, box.scanned, box.turn)
 
 
 @dataclass(frozen=True)
 class Legibility:
     legible: bool
     optics: bool  # the level's optics within MAX_SMEAR of the glyph height
-    judgement: Judgement
+    pixel: PixelVerdict
     occluded: float = 0.0  # the share of its ink under an opaque cover (`occlusion`)
 
 
@@ -416,20 +416,21 @@ def legible(
 ) -> Legibility:
     """The rule (docs/patterns.md rule 3b): a box is legible when the level's optics are within
     `MAX_SMEAR` of its glyph height, less than `MAX_OCCLUDED` of its ink is under an opaque
-    cover (`occluded`, from `occlusion`), and `judge` does not find it damaged. `clean` is the
-    box on the level-aware clean side (`generator.render.scan_degrade.optical_clean`), `scanned` the
-    same box of the scanned image, `turn` the quarter turns its text runs at (`judge`)."""
+    cover (`occluded`, from `occlusion`), and `pixel_verdict` does not find it damaged. `clean`
+    is the box on the level-aware clean side (`generator.render.scan_degrade.optical_clean`),
+    `scanned` the same box of the scanned image, `turn` the quarter turns its text runs at
+    (`pixel_verdict`)."""
     optics = optics_readable(blur, motion, glyph_pixels)
-    judgement = judge(clean, scanned, turn)
-    readable = optics and occluded < MAX_OCCLUDED and judgement.verdict != DAMAGED_VERDICT
-    return Legibility(readable, optics, judgement, round(occluded, 4))
+    pixel = pixel_verdict(clean, scanned, turn)
+    readable = optics and occluded < MAX_OCCLUDED and pixel.verdict != DAMAGED_VERDICT
+    return Legibility(readable, optics, pixel, round(occluded, 4))
 
 
 def legible_cut(box: Cut | None, *, blur: float, motion: int, glyph_pixels: float) -> Legibility:
     """The rule on a box as `cut` cut it (None: outside the image, so not legible); its
     occlusion from the cut's mask of what was printed over the page."""
     if box is None:
-        return Legibility(False, False, Judgement(UNDECIDED_VERDICT, 1.0, 0))
+        return Legibility(False, False, PixelVerdict(UNDECIDED_VERDICT, 1.0, 0))
     occluded = occlusion(box.clean, box.covered) if box.covered is not None else 0.0
     return legible(
         box.clean,

@@ -23,7 +23,7 @@ PAYMENTS = (
 )
 
 
-class Claim(DocModel):
+class Loss(DocModel):
     number: Str = None
     claimant: Str = None
     description: Str = None
@@ -41,7 +41,7 @@ class Sums(DocModel):
 
 
 class Run(DocModel):
-    claims: list[Claim] = Field(default_factory=list)
+    claims: list[Loss] = Field(default_factory=list)
     totals: Sums = Field(default_factory=Sums)
 
 
@@ -70,7 +70,7 @@ def _lines(textpage: pdfium.PdfTextPage, text: str) -> list[tuple[float, float, 
 
 def test_a_narrow_detail_column_is_widened_and_its_cells_do_not_overlap() -> None:
     claims = [
-        Claim(
+        Loss(
             number=f"CL-2023-{n:05d}",
             claimant="April Moore",
             description="Slip",
@@ -113,7 +113,7 @@ def test_a_narrow_detail_column_is_widened_and_its_cells_do_not_overlap() -> Non
 def test_a_summary_header_apart_fits_its_columns() -> None:
     """Long headers over narrow money columns ("OUTSTANDING", "TOTAL INCURRED LOSS") wrap in
     their own column instead of running into the next one."""
-    claims = [Claim(number="CL-1", claimant="A", reserve=2.0, incurred=3.0)]
+    claims = [Loss(number="CL-1", claimant="A", reserve=2.0, incurred=3.0)]
     rec = Recorder(
         "run",
         Run(claims=claims, totals=Sums(paid=26_905.04, reserve=11_640.64, incurred=38_545.68)),
@@ -154,7 +154,7 @@ def test_a_summary_header_apart_fits_its_columns() -> None:
 def test_a_total_apart_that_wraps_grows_its_row() -> None:
     """A grand total too wide for its column wraps onto a second line inside its row: what
     follows the table starts below it."""
-    claims = [Claim(number="CL-1", claimant="A", reserve=2.0, incurred=3.0)]
+    claims = [Loss(number="CL-1", claimant="A", reserve=2.0, incurred=3.0)]
     rec = Recorder(
         "run", Run(claims=claims, totals=Sums(shown="USD 302,529,000.00", incurred=38_545.68))
     )

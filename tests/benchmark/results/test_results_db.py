@@ -7,7 +7,6 @@ import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import pytest
@@ -15,16 +14,14 @@ import pytest
 from packetbench.benchmark.results import DB_NAME, load_run, open_runs
 from packetbench.benchmark.results.query import TABLES, metric_sql
 from packetbench.benchmark.score.outputs import read_documents
+from tests.support.errors import one_line_error as _error
+from tests.support.files import read_json as _json
 from tests.support.paths import PACKETS, canonical_documents
 from tests.support.readback import doc_ids
 from tests.support.runs import ScoredRun
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 FIELD_VIEW = ("gt_fields", "correct", "wrong", "omitted", "gt_null_fields", "abstained", "answered")
-
-
-def _json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize(("profile", "seed"), [("typical", 1), ("sloppy", 2)])
@@ -171,14 +168,6 @@ def test_score_writes_the_database_and_sql_reads_many_runs(
     table = run_cli("sql", str(run), "SELECT metric, micro FROM headline")
     assert table.returncode == 0 and "halluc_numbers" in table.stdout
     assert table.stdout.rstrip().endswith("11 row(s)")
-
-
-def _error(result: subprocess.CompletedProcess[str], *needles: str) -> None:
-    assert result.returncode == 2, (result.stdout, result.stderr)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("packetbench: error: "), result.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
 
 
 @pytest.mark.slow

@@ -17,10 +17,10 @@ with an area filter, `delivered`):
 - its type stands at least `MIN_GLYPH` pixels tall: one line of its type (`glyph_pt`, the line's
   height in points on its page, so a photographed or reduced page counts what its glyphs
   measure there) times `dpi` / 72;
-- the page's blur at that size (`packetbench.legibility.smear`, carried to `dpi`, plus the
+- the page's blur at that size (`packetbench.reading.legibility.smear`, carried to `dpi`, plus the
   resampling's own half pixel) is within `legibility.MAX_SMEAR` of that height, as at the
   file's resolution;
-- on a scanned page, the pixel judge (`legibility.judge`) on the box cut from both the clean
+- on a scanned page, the pixel rule (`legibility.pixel_verdict`) on the box cut from both the clean
   and the scanned page so resized does not find it damaged.
 
 A rung at or above the file's own resolution is the file's verdict: resizing up adds nothing.
@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from packetbench import legibility
+from packetbench.reading import legibility
 
 Pixels = np.ndarray[Any, Any]
 # A location's legibility as its field truth records it: its file verdict (`legible`) and the
@@ -183,7 +183,7 @@ def pixels_intact(ladder: Ladder, quad: list[float], page_height: float, dpi: in
     box = legibility.cut(clean, scanned, moved, dpi, height)
     if box is None:
         return False
-    return legibility.judge_cut(box).verdict != legibility.DAMAGED_VERDICT
+    return legibility.cut_verdict(box).verdict != legibility.DAMAGED_VERDICT
 
 
 def legible_from(

@@ -82,10 +82,10 @@ def test_a_packet_task_run_again_after_its_rename_returns_the_packet(tmp_path: P
     """A worker (or a Ray node) that dies after renaming its packet into place, before its
     result comes back, has its task run again: the second run reads the packet back, the
     same entry and not marked kept, instead of refusing the folder as in the way."""
-    from packetbench.generator.batch import _one, batch_for
+    from packetbench.generator.generation import _one, job_for
 
-    batch = batch_for("N1", 970001, 1, tmp_path, force=False)
-    task = (tmp_path, "N1", 970001, batch.knobs, False)
+    job = job_for("N1", 970001, 1, tmp_path, force=False)
+    task = (tmp_path, "N1", 970001, job.knobs, False)
     first = _one(task)
     files = {p.name: p.read_bytes() for p in (tmp_path / "N1-970001").iterdir()}
     again = _one(task)

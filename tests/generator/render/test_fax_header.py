@@ -16,7 +16,7 @@ from packetbench.generator.render import faxheader
 from packetbench.generator.render.scan import ScannedPage, open_pdf, placement, scan_page
 from packetbench.generator.render.scan_levels import LEVELS
 from packetbench.generator.tiers import resolve
-from packetbench.legibility import (
+from packetbench.reading.legibility import (
     DAMAGED_VERDICT,
     MAX_OCCLUDED,
     Legibility,
@@ -28,6 +28,7 @@ from packetbench.legibility import (
 )
 from packetbench.reading.tesseract import Tesseract
 from packetbench.reading.text import same_text
+from tests.support.boxes import overlaps as _overlaps
 from tests.support.ocr import needs_tesseract
 from tests.support.rendering import Render
 
@@ -122,12 +123,6 @@ def _crop(pixels: Pixels, quad: list[float], height: float) -> Pixels:
     assert box is not None
     left, top, right, bottom = box
     return pixels[top:bottom, left:right]
-
-
-def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int], grow: int = 0) -> bool:
-    return not (
-        a[2] + grow <= b[0] or b[2] + grow <= a[0] or a[3] + grow <= b[1] or b[3] + grow <= a[1]
-    )
 
 
 SEED = 5  # the fax's scan seed in the tests built on purpose
@@ -312,7 +307,7 @@ def test_a_value_cut_across_by_the_header_is_illegible_by_its_occlusion(render: 
     scanned = _scanned_with(native, seed, header)
     verdict = _verdict(quad, scanned)
     assert MAX_OCCLUDED <= verdict.occluded < 0.9, verdict
-    assert verdict.judgement.verdict != DAMAGED_VERDICT, verdict  # the NCC alone lets it pass
+    assert verdict.pixel.verdict != DAMAGED_VERDICT, verdict  # the NCC alone lets it pass
     assert not verdict.legible
     assert scanned.pixels is not None
     read = _read(_crop(scanned.pixels, quad, 792.0))

@@ -1,12 +1,16 @@
-"""Scored sim runs over the canonical suite (all five tiers), made once per session."""
+"""Scored sim runs over the canonical suite (all five tiers), made once per session, and stub
+servers on 127.0.0.1."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from packetbench.benchmark.extract import extract
+from packetbench.benchmark.harness.stub import Faults, StubServer
 from packetbench.benchmark.providers.sim import SimProvider
 from packetbench.benchmark.results import load_run
 from packetbench.benchmark.score.scorer import score_run
@@ -31,3 +35,18 @@ def scored_run(tmp_path_factory: pytest.TempPathFactory) -> ScoredRun:
         return cache[(profile, seed)]
 
     return make
+
+
+@pytest.fixture
+def stub() -> Iterator[Callable[..., StubServer]]:
+    """Start stub servers (stopped at teardown): stub(api, packets, faults, **options)."""
+    started: list[StubServer] = []
+
+    def make(api: str, packets: Path, faults: Faults | None = None, **options: Any) -> StubServer:
+        server = StubServer(api, packets, faults, **options).start()
+        started.append(server)
+        return server
+
+    yield make
+    for server in started:
+        server.stop()

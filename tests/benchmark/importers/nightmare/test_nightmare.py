@@ -20,15 +20,7 @@ from tests.support.corpus_fixture import (
     PUBLISHED_DOCS,
     write_corpus,
 )
-
-
-def _json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-@pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_corpus(tmp_path_factory.mktemp("nightmare"))
+from tests.support.files import read_json as _json
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
-"""The one legibility rule (packetbench.legibility) on real pages: a canonical page scanned by the
-generator's own scanner is judged box by box against the same page drawn clean under the
-scan's recorded transform."""
+"""The one legibility rule (packetbench.reading.legibility) on real pages: a canonical page
+scanned by the generator's own scanner is judged box by box against the same page drawn clean
+under the scan's recorded transform."""
 
 from __future__ import annotations
 
@@ -15,14 +15,14 @@ import pytest
 from PIL import Image, ImageFilter
 
 from packetbench.generator.render import scan, scan_degrade, scan_draw, scan_levels
-from packetbench.legibility import (
+from packetbench.reading.legibility import (
     DAMAGED_VERDICT,
     INTACT_VERDICT,
     MAX_SMEAR,
     UNDECIDED_VERDICT,
     box_pixels,
-    judge,
     optics_readable,
+    pixel_verdict,
     smear,
 )
 from tests.support.paths import PACKETS
@@ -73,7 +73,9 @@ def test_every_value_of_an_undamaged_scan_is_intact(level: str) -> None:
     assert scanned.shape == clean.shape
     boxes = _boxes(clean.shape, level, quads)
     assert len(boxes) > 40
-    verdicts = [judge(clean[t:b, left:r], scanned[t:b, left:r]).verdict for left, t, r, b in boxes]
+    verdicts = [
+        pixel_verdict(clean[t:b, left:r], scanned[t:b, left:r]).verdict for left, t, r, b in boxes
+    ]
     # A box with no ink to compare (none on this page) would be undecided, never damaged.
     assert verdicts.count(DAMAGED_VERDICT) == 0
     # The clean side carries the level's optics (blur, motion, toner spread), so a blurred
@@ -88,22 +90,22 @@ def test_a_painted_over_or_blurred_value_is_not_intact() -> None:
     crop = (slice(top, bottom), slice(left, right))
     painted = scanned.copy()
     painted[crop] = 244  # white-out: the level's paper
-    assert judge(clean[crop], painted[crop]).verdict == DAMAGED_VERDICT
+    assert pixel_verdict(clean[crop], painted[crop]).verdict == DAMAGED_VERDICT
     half = scanned.copy()
     half[top:bottom, left : (left + right) // 2] = 20  # a bar over the first half
-    assert judge(clean[crop], half[crop]).verdict == DAMAGED_VERDICT
+    assert pixel_verdict(clean[crop], half[crop]).verdict == DAMAGED_VERDICT
     mush = np.asarray(
         Image.fromarray(np.ascontiguousarray(scanned[crop])).filter(ImageFilter.GaussianBlur(6))
     )
-    assert judge(clean[crop], mush).verdict in (DAMAGED_VERDICT, UNDECIDED_VERDICT)
-    assert judge(clean[crop], scanned[crop]).verdict == INTACT_VERDICT
+    assert pixel_verdict(clean[crop], mush).verdict in (DAMAGED_VERDICT, UNDECIDED_VERDICT)
+    assert pixel_verdict(clean[crop], scanned[crop]).verdict == INTACT_VERDICT
 
 
 def test_a_box_without_ink_is_left_to_ocr() -> None:
     blank = np.full((30, 120), 244, dtype=np.uint8)
-    assert judge(blank, blank).verdict == UNDECIDED_VERDICT
+    assert pixel_verdict(blank, blank).verdict == UNDECIDED_VERDICT
     with pytest.raises(ValueError, match="differ in shape"):
-        judge(blank, blank[:, :10])
+        pixel_verdict(blank, blank[:, :10])
 
 
 OPTICS_LEVELS = ("motion_blur", "photocopy_2nd", "photocopy_3rd", "blurred")
@@ -155,8 +157,13 @@ def _not_intact(level: str, docs: list[str], harsher: bool = False) -> tuple[int
                 left, top, right, bottom = box
                 shown = page.pixels[top:bottom, left:right]
                 boxes += 1
-                aware += judge(page.clean[top:bottom, left:right], shown).verdict != INTACT_VERDICT
-                sharp += judge(tone[top:bottom, left:right], shown).verdict != INTACT_VERDICT
+                aware += (
+                    pixel_verdict(page.clean[top:bottom, left:right], shown).verdict
+                    != INTACT_VERDICT
+                )
+                sharp += (
+                    pixel_verdict(tone[top:bottom, left:right], shown).verdict != INTACT_VERDICT
+                )
     return boxes, aware, sharp
 
 
@@ -195,7 +202,7 @@ def test_a_rule_broken_by_a_fax_in_the_margin_is_not_the_value() -> None:
     the rule is not a glyph row, so the value stays intact."""
     from PIL import ImageDraw
 
-    from packetbench.legibility import MIN_ROW
+    from packetbench.reading.legibility import MIN_ROW
 
     clean = Image.new("L", (40, 30), 255)
     ImageDraw.Draw(clean).text((14, 4), "Y", fill=0)
@@ -203,11 +210,11 @@ def test_a_rule_broken_by_a_fax_in_the_margin_is_not_the_value() -> None:
     pixels[-1, :] = 0  # the rule under the box
     scanned = pixels.copy()
     scanned[-1, 1::2] = 255  # the fax's dotted rule
-    assert judge(pixels, scanned).verdict == INTACT_VERDICT
+    assert pixel_verdict(pixels, scanned).verdict == INTACT_VERDICT
     # A real glyph row (MIN_ROW pixels or more) is still judged: blotted out, it is damaged.
     blotted = scanned.copy()
     blotted[2:-2, :] = 30
-    assert MIN_ROW <= 8 and judge(pixels, blotted).verdict == DAMAGED_VERDICT
+    assert MIN_ROW <= 8 and pixel_verdict(pixels, blotted).verdict == DAMAGED_VERDICT
 
 
 def test_occlusion_is_the_share_of_ink_under_the_cover() -> None:
@@ -215,7 +222,7 @@ def test_occlusion_is_the_share_of_ink_under_the_cover() -> None:
     over all ink, on the clean side; a cover over paper alone hides nothing."""
     from PIL import ImageDraw
 
-    from packetbench.legibility import MAX_OCCLUDED, legible, occlusion
+    from packetbench.reading.legibility import MAX_OCCLUDED, legible, occlusion
 
     image = Image.new("L", (120, 30), 255)
     ImageDraw.Draw(image).rectangle((10, 5, 109, 24), fill=0)  # ink rows 5-24
@@ -240,8 +247,8 @@ def _judged_cell_by_cell(
     clean: np.ndarray[Any, Any], scanned: np.ndarray[Any, Any]
 ) -> tuple[str, float, int]:
     """The rule as its docstring states it, written plainly (numpy's linspace and mean, a
-    Pearson r per cell): what `judge` must agree with exactly."""
-    from packetbench import legibility as rule
+    Pearson r per cell): what `pixel_verdict` must agree with exactly."""
+    from packetbench.reading import legibility as rule
 
     paper, darkest = int(clean.max()), int(clean.min())
     if paper - darkest < rule.MIN_CONTRAST:
@@ -281,7 +288,7 @@ def _judged_cell_by_cell(
 
 @pytest.mark.parametrize("level", ["skewed", "fax", "degraded"])
 def test_judge_is_the_rule_as_stated_on_real_and_damaged_boxes(level: str) -> None:
-    """`judge` is written for speed (the audit judges every box of every scanned page): on a
+    """`pixel_verdict` is written for speed (the audit judges every box of every scanned page): on a
     real scanned page's boxes, as scanned and with part of each painted over, or drowned in
     noise, it gives the verdict, the worst cell's score and the cell count the rule written
     plainly gives, exactly."""
@@ -295,7 +302,7 @@ def test_judge_is_the_rule_as_stated_on_real_and_damaged_boxes(level: str) -> No
         painted[:, start : start + int(rng.integers(1, painted.shape[1] + 1))] = 240
         noisy = np.clip(theirs + rng.normal(0, 60, theirs.shape), 0, 255).astype(np.uint8)
         for other in (theirs, painted, noisy):
-            judged = judge(ours, other)
+            judged = pixel_verdict(ours, other)
             assert (judged.verdict, judged.score, judged.cells) == _judged_cell_by_cell(ours, other)
             compared += 1
             verdicts += judged.verdict != INTACT_VERDICT
@@ -307,7 +314,7 @@ def test_a_value_too_short_for_the_margin_is_never_illegible() -> None:
     under DAMAGED beside its sharp clean side, was declared illegible, and OCR read it (a
     person sees the mark too). Values under MIN_ILLEGIBLE_LENGTH are never declared illegible,
     and a blot never chooses one."""
-    from packetbench.legibility import MIN_ILLEGIBLE_LENGTH, may_be_illegible
+    from packetbench.reading.legibility import MIN_ILLEGIBLE_LENGTH, may_be_illegible
 
     assert MIN_ILLEGIBLE_LENGTH == 3
     assert not may_be_illegible("X") and not may_be_illegible(" 12 ")

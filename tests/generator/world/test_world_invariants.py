@@ -27,16 +27,9 @@ from tests.support.lines_oracle import (
 )
 from tests.support.paths import TIERS
 from tests.support.sweep import seeds
+from tests.support.values import cents, day
 
 SEEDS = seeds(100)
-
-
-def cents(value: float) -> int:
-    return round(value * 100)
-
-
-def day(iso: str) -> dt.date:
-    return dt.date.fromisoformat(iso)
 
 
 def check_property(world: World, knobs: dict[str, int]) -> None:

@@ -1,5 +1,6 @@
-"""The legibility rule at a delivered resolution (`packetbench.resolution`): the size and blur
-half, the pixel half on a page resized as delivered, the rungs, and what the truth records."""
+"""The legibility rule at a delivered resolution (`packetbench.reading.resolution`): the size
+and blur half, the pixel half on a page resized as delivered, the rungs, and what the truth
+records."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
-from packetbench import resolution
 from packetbench.generator.render import scan_levels
+from packetbench.reading import resolution
 from tests.support.paths import PACKETS
 
 

@@ -5,13 +5,13 @@ The corpus sits beside the repository, at ../shared/reference/nightmare (CI has 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
 
+from tests.support.files import read_json as _json
 from tests.support.paths import ROOT
 from tests.support.scoring import ledger_mismatches
 
@@ -21,10 +21,6 @@ COHORTS = 15
 pytestmark = pytest.mark.skipif(
     not (CORPUS / "ground_truth").is_dir(), reason=f"the reference corpus is not at {CORPUS}"
 )
-
-
-def _json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")

@@ -1,8 +1,8 @@
 """Generate many packets into a corpus, in worker processes or on a Ray cluster.
 
-Every batch ends by rewriting the folder's corpus.json and corpus.lock (generator.corpus)
-from the packets it wrote and kept, so an interrupted batch finished with `--resume` leaves
-the same corpus digest as one that was never interrupted.
+Every generation ends by rewriting the folder's corpus.json and corpus.lock
+(generator.corpus) from the packets it wrote and kept, so an interrupted generation finished
+with `--resume` leaves the same corpus digest as one that was never interrupted.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ def prepare_output(out_dir: Path) -> None:
 
 
 @dataclass(frozen=True)
-class Batch:
-    """What a batch will do: its knobs, the seeds to write, the complete packets it keeps."""
+class GenerationJob:
+    """What a job will do: its knobs, the seeds to write, the complete packets it keeps."""
 
     knobs: dict[str, Any]
     seeds: list[int]
@@ -51,7 +51,7 @@ class Batch:
     kept: list[PacketSummary]
 
 
-def batch_for(
+def job_for(
     tier: str,
     seed: int,
     count: int,
@@ -59,8 +59,8 @@ def batch_for(
     force: bool,
     overrides: dict[str, Any] | None = None,
     resume: bool = False,
-) -> Batch:
-    """Validate a batch before anything is written.
+) -> GenerationJob:
+    """Validate a job before anything is written.
 
     With `resume`, a complete packet made with the same settings is kept and an incomplete
     one (files missing, truncated or not matching their manifests) is written again.
@@ -92,7 +92,7 @@ def batch_for(
             raise UsageError(f"{target}: packet folder already exists (use --force to replace it)")
         todo.append(s)
         replace.add(s)
-    return Batch(knobs, todo, replace, kept)
+    return GenerationJob(knobs, todo, replace, kept)
 
 
 Task = tuple[Path, str, int, dict[str, Any], bool]
@@ -104,7 +104,7 @@ def _one(task: Task) -> Written:
 
     A task can run again after its packet was renamed into place: its worker, or the Ray
     node it ran on, died before the result came back, or reading the packet back raised. The
-    batch holds the folder and the packet was not there when it started, so a complete
+    generation holds the folder and the packet was not there when it started, so a complete
     packet found there is this task's own: it is read back, not refused as in the way.
     """
     out_dir, tier, seed, knobs, force = task
@@ -138,7 +138,8 @@ def generate(
 
     The summaries of packets kept by `resume` come back too, marked `kept`. `executor`
     (default: `jobs` local worker processes) runs the packets. The folder is held for the
-    whole batch (packetbench.core.locking): a second writer of it is refused, naming this one.
+    whole generation (packetbench.core.locking): a second writer of it is refused, naming this
+    one.
     """
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1 (got {jobs})")
@@ -165,11 +166,11 @@ def _generate(
     executor: Executor | None,
     jobs: int,
 ) -> list[PacketSummary]:
-    batch = batch_for(tier, seed, count, out_dir, force, overrides, resume)
-    tasks: list[Task] = [(out_dir, tier, s, batch.knobs, s in batch.replace) for s in batch.seeds]
+    job = job_for(tier, seed, count, out_dir, force, overrides, resume)
+    tasks: list[Task] = [(out_dir, tier, s, job.knobs, s in job.replace) for s in job.seeds]
     summaries: list[PacketSummary] = []
     entries: list[tuple[corpus.Entry, list[tuple[str, str]]]] = []
-    for summary in batch.kept:
+    for summary in job.kept:
         entries.append(corpus.entry_of(summary.path))
         summaries.append(summary)
         if on_done is not None:
@@ -184,11 +185,11 @@ def _generate(
         # Stopped (Ctrl-C, a failure): the workers are gone. What they half wrote is removed;
         # a packet one finished before we heard of it is complete on disk, and listed.
         heard = {summary.packet_id for summary in summaries}
-        for s in batch.seeds:
+        for s in job.seeds:
             pid = packet_id(tier, s)
             recover(out_dir, pid)
             done = pid not in heard and (out_dir / pid).is_dir()
-            if done and complete_packet(out_dir / pid, tier, s, batch.knobs) is not None:
+            if done and complete_packet(out_dir / pid, tier, s, job.knobs) is not None:
                 entries.append(corpus.entry_of(out_dir / pid))
         raise
     finally:

@@ -3,7 +3,7 @@
 Opening a run of 1,000 hard packets, the viewer hashed 1 GB of extraction records (is the
 results database scored from them?) and read 340 MB of packet_truth.json (mostly each
 packet's world) for the 31,000 documents' listing: three seconds before the first page, every
-time. `Known` keeps, in a file of the viewer's cache, each file's sha256 beside what its
+time. `HashMemo` keeps, in a file of the viewer's cache, each file's sha256 beside what its
 inode said when it was hashed (device, inode number, size, modification and change times in
 nanoseconds), and each packet_truth.json's listing by its sha256.
 
@@ -50,7 +50,7 @@ def _settled(path: Path | str, before: list[int]) -> bool:
         return False
 
 
-class Known:
+class HashMemo:
     """What is known of the files read under one root (a run and its packets)."""
 
     def __init__(self, file: Path | None) -> None:
@@ -84,18 +84,18 @@ class Known:
             self._listings = data["listings"]
 
     @classmethod
-    def under(cls, cache: Path, root: Path) -> Known:
+    def under(cls, cache: Path, root: Path) -> HashMemo:
         """The knowledge kept in `cache` for files read under `root`."""
         name = hashlib.sha256(str(root.resolve()).encode("utf-8")).hexdigest()[:32]
         return cls(cache / "known" / f"{name}.json")
 
-    def part(self, name: str) -> Known:
+    def part(self, name: str) -> HashMemo:
         """Knowledge of other files under the same root, kept in a file of its own (read only
         by whoever asks for it: the viewer's background check of every document, not its
         start)."""
         if self.file is None:
-            return Known(None)
-        return Known(self.file.with_name(f"{self.file.stem}.{name}.json"))
+            return HashMemo(None)
+        return HashMemo(self.file.with_name(f"{self.file.stem}.{name}.json"))
 
     def sha256(self, path: Path | str, kind: str) -> str:
         """The sha256 of `path` (`safe_read.sha256` under the ceiling of `kind`), hashed

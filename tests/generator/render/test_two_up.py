@@ -15,7 +15,7 @@ from PIL import Image
 
 from packetbench.generator.render import twoup
 from packetbench.generator.render.scan import open_pdf
-from packetbench.legibility import INTACT_VERDICT, box_pixels, judge
+from packetbench.reading.legibility import INTACT_VERDICT, box_pixels, pixel_verdict
 from packetbench.reading.tesseract import Tesseract
 from packetbench.reading.text import same_text
 from tests.support.ocr import needs_tesseract
@@ -90,7 +90,7 @@ def test_every_box_on_the_sheet_is_intact(sheet: Any) -> None:
         assert box is not None
         left, top, right, bottom = box
         clean = scanned.clean[top:bottom, left:right]
-        verdicts.append(judge(clean, scanned.pixels[top:bottom, left:right]).verdict)
+        verdicts.append(pixel_verdict(clean, scanned.pixels[top:bottom, left:right]).verdict)
     assert len(verdicts) > 80
     assert verdicts.count(INTACT_VERDICT) == len(verdicts)
 
