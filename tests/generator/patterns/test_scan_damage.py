@@ -15,7 +15,7 @@ from packetbench.generator.patterns.presets import preset
 from packetbench.generator.patterns.scan import OPT_IN
 from packetbench.generator.render import damage
 from packetbench.generator.render.scan import scan_page
-from packetbench.generator.render.scan_levels import LEVELS, NEW_LEVELS
+from packetbench.generator.render.scan_levels import HARDER_LEVELS, LEVELS
 from tests.support.rendering import Render
 
 DOC = "acord_125"
@@ -48,13 +48,16 @@ def test_new_levels_are_drawn_from_n4() -> None:
     """The harder levels from N4, but the phone photo from further back, at N5 only."""
     for tier in TIERS:
         knobs = preset(tier)
-        drawn = {level for level in NEW_LEVELS if knobs.get(f"patterns.scan.{level}", 0) > 0}
-        expected = {"N4": set(NEW_LEVELS) - OPT_IN - {"far_photo"}, "N5": set(NEW_LEVELS) - OPT_IN}
+        drawn = {level for level in HARDER_LEVELS if knobs.get(f"patterns.scan.{level}", 0) > 0}
+        expected = {
+            "N4": set(HARDER_LEVELS) - OPT_IN - {"far_photo"},
+            "N5": set(HARDER_LEVELS) - OPT_IN,
+        }
         assert drawn == expected.get(tier, set()), tier
         assert not [name for name in knobs if name.removeprefix("patterns.scan.") in OPT_IN]
 
 
-@pytest.mark.parametrize("level", sorted(NEW_LEVELS))
+@pytest.mark.parametrize("level", sorted(HARDER_LEVELS))
 def test_each_new_level_scans_the_whole_document(render: Render, level: str) -> None:
     rendered = render("N3", 3, (DOC,), f"scan.{level}")
     record = rendered.applied(DOC, f"scan.{level}")
