@@ -5,24 +5,17 @@ docs/measurements.md)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from types import ModuleType
 
 import numpy as np
 
 from packetbench.truth.packets import find_packets
-from tests.support.paths import PACKETS, ROOT
+from tests.support.benchmarks import load_benchmark
+from tests.support.paths import PACKETS
 
 
 def _coverage_module() -> ModuleType:
-    path = ROOT / "benchmarks" / "bootstrap_coverage.py"
-    spec = importlib.util.spec_from_file_location("bootstrap_coverage", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("bootstrap_coverage")
 
 
 def test_cluster_intervals_cover_on_the_canonical_packets() -> None:
