@@ -8,8 +8,6 @@ The graph and its layers are `benchmarks/imports.py`'s, which prints them:
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import textwrap
 from pathlib import Path
 from types import ModuleType
@@ -17,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.benchmarks import load_benchmark
 from tests.support.paths import ROOT
 
 MAX_CYCLE = 3
@@ -24,13 +23,7 @@ MAX_UPWARD = 5
 
 
 def _checker() -> ModuleType:
-    path = ROOT / "benchmarks" / "imports.py"
-    spec = importlib.util.spec_from_file_location("measure_imports", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("imports")
 
 
 @pytest.fixture(scope="module")

@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from tests.support.paths import ROOT
+from tests.support.benchmarks import load_benchmark
 
 
 def _sweep() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "audit_sweep", ROOT / "benchmarks" / "audit_sweep.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("audit_sweep")
 
 
 def _row(status: str, boxes: int, agreed: int, levels: dict[str, list[int]]) -> dict[str, Any]:

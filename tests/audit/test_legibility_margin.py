@@ -3,24 +3,15 @@ rule's illegible boxes that OCR read counted with their bound, the near-boundary
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from types import ModuleType
 from typing import Any
 
 from packetbench.reading import legibility
-from tests.support.paths import ROOT
+from tests.support.benchmarks import load_benchmark
 
 
 def _margin() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "legibility_margin", ROOT / "benchmarks" / "legibility_margin.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("legibility_margin")
 
 
 def test_the_table_counts_illegible_boxes_read_and_near_ones_apart() -> None:

@@ -85,7 +85,10 @@ def _pricing(folder: Path) -> Path:
     return table
 
 
-@pytest.mark.parametrize("api", APIS)
+# One API in the fast tier; the slow tier tries the others.
+@pytest.mark.parametrize(
+    "api", [pytest.param(a, marks=() if a == "openai" else pytest.mark.slow) for a in APIS]
+)
 def test_a_batch_run_answers_every_document_from_the_batches(
     api: str,
     packets: Path,

@@ -15,7 +15,7 @@ from packetbench.generator.patterns.presets import preset
 from packetbench.generator.patterns.scan import OPT_IN
 from packetbench.generator.render import damage
 from packetbench.generator.render.scan import scan_page
-from packetbench.generator.render.scan_levels import LEVELS, NEW_LEVELS
+from packetbench.generator.render.scan_levels import HARDER_LEVELS, LEVELS
 from tests.support.rendering import Render
 
 DOC = "acord_125"
@@ -50,14 +50,14 @@ def test_new_levels_are_drawn_from_n4() -> None:
     nowhere = {"photocopy_3rd", "two_up"}
     for tier in TIERS:
         knobs = preset(tier)
-        drawn = {level for level in NEW_LEVELS if knobs.get(f"patterns.scan.{level}", 0) > 0}
-        expected = {"N4": set(NEW_LEVELS) - nowhere, "N5": set(NEW_LEVELS) - nowhere}
+        drawn = {level for level in HARDER_LEVELS if knobs.get(f"patterns.scan.{level}", 0) > 0}
+        expected = {"N4": set(HARDER_LEVELS) - nowhere, "N5": set(HARDER_LEVELS) - nowhere}
         assert drawn == expected.get(tier, set()), tier
         listed = {name.removeprefix("patterns.scan.") for name in knobs} & OPT_IN
         assert listed == (OPT_IN - nowhere if tier in expected else set()), tier
 
 
-@pytest.mark.parametrize("level", sorted(NEW_LEVELS))
+@pytest.mark.parametrize("level", sorted(HARDER_LEVELS))
 def test_each_new_level_scans_the_whole_document(render: Render, level: str) -> None:
     rendered = render("N3", 3, (DOC,), f"scan.{level}")
     record = rendered.applied(DOC, f"scan.{level}")

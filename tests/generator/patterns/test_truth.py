@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from packetbench.generator.patterns.base import PATTERNS, catalogue
-from packetbench.generator.render.scan_levels import NEW_LEVELS
+from packetbench.generator.render.scan_levels import HARDER_LEVELS
 from tests.support.leaves import leaves
 from tests.support.rendering import Render, first_applied
 
@@ -61,7 +61,7 @@ def _under(path: str, target: str) -> bool:
         p.id
         for p in catalogue()
         if p.family != "packet"
-        and p.id.removeprefix("scan.") not in NEW_LEVELS
+        and p.id.removeprefix("scan.") not in HARDER_LEVELS
         and p.id != "overlay.blot"
     ],
 )

@@ -54,7 +54,7 @@ def _scan(staging: Staging, level: str, mixed: bool = False) -> bool:
         else:
             pages = list(range(count))
         # One seed per sheet: a level printing two pages to a sheet (`two_up`) scans each
-        # pair once; every other level draws a seed per page, as it always has.
+        # pair once; every other level draws a seed per page.
         up = LEVELS[chosen].up
         seed = 0
         for index in pages:

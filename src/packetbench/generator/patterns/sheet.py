@@ -108,7 +108,7 @@ def _confirm_converted(
             value, leaf = recorder.leaf(path)
             drawn = recorder.drawn.get(path)
             if drawn is None or drawn.rendered_as == cell_text(typed(value, leaf, recorder.style)):
-                continue  # stored otherwise, but it reads as it always did ("7" as text)
+                continue  # stored otherwise, but it reads the same ("7" as text)
             applied.targets.append(path)
             applied.delta[path] = {
                 "canonical": value,

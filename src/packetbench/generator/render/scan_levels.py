@@ -148,14 +148,14 @@ LEVELS: dict[str, Level] = {
 }
 
 # The harder levels: damage up to the edge of legibility (every value stays legible to a person).
-# Out of the tier presets' draw: forced with --set patterns.scan.<level>=1.
+# The tiers draw them from N4 on, except those opt-in (patterns.scan.OPT_IN), which only
+# --set patterns.scan.<level>=1 forces.
 _BASE: dict[str, Any] = {"dpi": 200, "angle": 0.8, "shift": 4.0, "noise": 4.0, "paper": 246}
-NEW_LEVELS: dict[str, Level] = {
+HARDER_LEVELS: dict[str, Level] = {
     "blurred": Level("blurred", mode="office_scan", **_BASE, blur=1.4, quality=70),
     "motion_blur": Level("motion_blur", mode="office_scan", **_BASE, motion=4, quality=70),
-    # JPEG at quality 14: blocky, the type's edges ringing. At quality 8 the audit's OCR read
-    # 90.8 % of the values of two N4 packets' dense schedules so scanned (their 5-point type);
-    # at 12, 96.1 %; at 16, 97.7 % (9,977 values, --ocr-mode full).
+    # JPEG at quality 14: blocky, the type's edges ringing; lower and the audit's OCR loses a
+    # dense schedule's 5-point type (see docs/measurements.md#the-scan-levels-settings).
     "jpeg_blocks": Level(
         "jpeg_blocks",
         150,
@@ -214,9 +214,9 @@ NEW_LEVELS: dict[str, Level] = {
         "rotated", mode="misfed", **_BASE, quality=70, turns=(90, 180, 180, 180, 180, 270)
     ),
     # A reduced copy (a copier's "fit to page", then the copy laid crooked on the glass, half
-    # the time the wrong way up): 60-70 %, turned 2.5 to 5 degrees, scanned at 240 dpi.
-    # Tesseract on the whole page read 20.5 % of an N3 packet's values so copied, the audit's
-    # OCR (the page turned back) 99.1 % (benchmarks/scan.py --levels reduced).
+    # the time the wrong way up): 60-70 %, turned 2.5 to 5 degrees, scanned at 240 dpi. Hard
+    # for a reader that does not turn the page back, not for one that does (see
+    # docs/measurements.md#the-scan-levels-settings).
     "reduced": Level(
         "reduced",
         mode="photocopy",
@@ -229,7 +229,7 @@ NEW_LEVELS: dict[str, Level] = {
     ),
     # A sheet fed crooked through a document feeder: turned 4.5 to 8 degrees (shrunk so its
     # corners stay on the sheet), a shadow along the side that lifted. A person turns the page
-    # in their head; Tesseract without deskewing read 36 % of an N3 packet's values so turned.
+    # in their head; a reader that does not deskew loses most of it.
     "crooked": Level(
         "crooked",
         180,
@@ -246,10 +246,9 @@ NEW_LEVELS: dict[str, Level] = {
     ),
     # Two consecutive pages reduced side by side on one landscape sheet (a copier's "2 in 1"),
     # scanned at 300 dpi, JPEG quality 85 (`generator.render.twoup`): a page of the file holds
-    # two of the document's pages, so every page number moves (`Presentation.sheets`). At 240
-    # dpi and quality 70 the audit's OCR read 86 % of an N4 packet's dense vehicle and driver
-    # schedules (their 5-point type is 3 points on the sheet); at 300 dpi 90 %, with
-    # quality 85 93 %.
+    # two of the document's pages, so every page number moves (`Presentation.sheets`). A dense
+    # schedule's 5-point type is 3 points on the sheet: less and the audit's OCR loses it (see
+    # docs/measurements.md#the-scan-levels-settings).
     "two_up": Level(
         "two_up",
         300,
@@ -262,13 +261,9 @@ NEW_LEVELS: dict[str, Level] = {
         up=2,
     ),
     # A scanner's or a fax's draft mode: the page stored at 120 dpi (zooming in shows bigger
-    # pixels, nothing more), slightly soft, JPEG quality 60, skewed 0.3 to 1.2 degrees. At
-    # 100 dpi (blur 0.45, quality 50) the audit's OCR read 93.6 % of an N3 packet's 1,176
-    # values and disagreed with the pixel rule on 29 % of its calibration boxes; unblurred at
-    # quality 65, 100 dpi still left 9.7 % of an N4 packet's 694 boxes unread (5 % is the
-    # most the audit accepts), 110 dpi 1.9 %, 120 dpi 0.1 % (seeds 910001-910003). At 110
-    # dpi a 6-point "rn" ran together into "m" ("Food-bome"): a person reads the word, not
-    # the glyphs, and a name would be ambiguous; at 120 dpi the two letters stand apart.
+    # pixels, nothing more), slightly soft, JPEG quality 60, skewed 0.3 to 1.2 degrees. 120
+    # dpi is the lowest at which a 6-point "rn" still stands apart from "m" and the audit
+    # reads the boxes it must (see docs/measurements.md#the-scan-levels-settings).
     "low_res": Level(
         "low_res",
         120,
@@ -319,8 +314,8 @@ NEW_LEVELS: dict[str, Level] = {
 # deskew undoes for Tesseract); 260 dpi keeps 8-point type, about 4.5 points in the photo,
 # legible to a person and to the audit, and 55-65 % of the frame keeps a schedule's 5-point
 # names on the far side readable (see docs/measurements.md#tuning-the-phone-photos).
-NEW_LEVELS["far_photo"] = replace(
-    NEW_LEVELS["phone_photo"],
+HARDER_LEVELS["far_photo"] = replace(
+    HARDER_LEVELS["phone_photo"],
     name="far_photo",
     dpi=260,
     mode="phone_far",
@@ -333,4 +328,4 @@ NEW_LEVELS["far_photo"] = replace(
     turns=(0, 180),
     tiles=(32, 16),  # the stronger tilt needs the smaller tiles (most are on the table)
 )
-LEVELS.update(NEW_LEVELS)
+LEVELS.update(HARDER_LEVELS)

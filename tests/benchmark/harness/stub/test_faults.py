@@ -106,7 +106,10 @@ def test_faults_end_ok_or_explained_and_retries_match(
                 assert arrivals[number + 1] - arrivals[number] >= 0.2
 
 
-@pytest.mark.parametrize("api", APIS)
+# One API in the fast tier; the slow tier tries the others.
+@pytest.mark.parametrize(
+    "api", [pytest.param(a, marks=() if a == "openai" else pytest.mark.slow) for a in APIS]
+)
 def test_every_document_type_is_answered_by_the_stubs(
     api: str, stub: Callable[..., StubServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
