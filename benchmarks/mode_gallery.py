@@ -1,0 +1,118 @@
+"""The capture modes as a model is sent them: one picture per mode for docs/tiers.md.
+
+    python benchmarks/mode_gallery.py --out docs/images/modes [--seed 9] [--document acord_125]
+        [--reference MODE=FILE:PAGE ...]
+
+For each capture mode (`render.scan_levels.MODES`), the level of that mode N5 draws most is
+forced on one document of a fresh N3 packet (`patterns.only=scan.LEVEL`, `documents=`), and its
+first page is rendered at 150 dpi, as `extract --input images` sends it. Each `<mode>.png` shows
+the whole page small (60 dpi) beside a 150-dpi crop of its upper left at its own pixels, what a
+model receives. `--reference MODE=FILE:PAGE` puts beside a mode a page of another corpus drawn
+the same way (the docs name where it comes from).
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+
+import pypdfium2 as pdfium
+from PIL import Image, ImageDraw, ImageFont
+
+from packetbench.generator.packet import build_packet, packet_id
+from packetbench.generator.patterns.presets import preset
+from packetbench.generator.render import scan_levels
+from packetbench.generator.tiers import resolve
+
+DELIVERED_DPI = 150
+THUMB_DPI = 60
+CROP = (760, 560)  # pixels at 150 dpi: about 5 x 3.7 inches of the page
+LABEL = 34  # pixels of caption above each panel
+
+
+def level_of(mode: str) -> str:
+    """The level of `mode` N5 draws most (ties: the first listed)."""
+    knobs = preset("N5")
+    levels = [name for name, level in scan_levels.LEVELS.items() if level.mode == mode]
+    return max(levels, key=lambda name: knobs.get(f"patterns.scan.{name}", 0.0))
+
+
+def page_images(pdf_path: Path, page: int) -> tuple[Image.Image, Image.Image]:
+    """The page at THUMB_DPI and the upper-left CROP of it at DELIVERED_DPI."""
+    pdf = pdfium.PdfDocument(str(pdf_path))
+    try:
+        thumb = pdf[page].render(scale=THUMB_DPI / 72).to_pil().convert("RGB")
+        full = pdf[page].render(scale=DELIVERED_DPI / 72).to_pil().convert("RGB")
+    finally:
+        pdf.close()
+    left, top = full.width // 14, full.height // 14
+    return thumb, full.crop((left, top, left + CROP[0], top + CROP[1]))
+
+
+def panel(title: str, thumb: Image.Image, crop: Image.Image) -> Image.Image:
+    font = ImageFont.load_default(size=20)
+    height = max(thumb.height, crop.height) + LABEL
+    out = Image.new("RGB", (thumb.width + crop.width + 30, height), "white")
+    draw = ImageDraw.Draw(out)
+    draw.text((4, 6), title, fill="black", font=font)
+    out.paste(thumb, (0, LABEL))
+    out.paste(crop, (thumb.width + 30, LABEL))
+    return out
+
+
+def stacked(panels: list[Image.Image]) -> Image.Image:
+    width = max(p.width for p in panels)
+    out = Image.new("RGB", (width, sum(p.height + 16 for p in panels)), "white")
+    y = 0
+    for picture in panels:
+        out.paste(picture, (0, y))
+        y += picture.height + 16
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--seed", type=int, default=9)
+    parser.add_argument("--document", default="acord_125")
+    parser.add_argument("--modes", help="comma-separated modes (default: all)")
+    parser.add_argument(
+        "--reference", action="append", default=[], help="MODE=FILE:PAGE (page from 1)"
+    )
+    args = parser.parse_args()
+    modes = args.modes.split(",") if args.modes else list(scan_levels.MODES)
+    references: dict[str, tuple[Path, int]] = {}
+    for item in args.reference:
+        mode, _, where = item.partition("=")
+        file, _, page = where.rpartition(":")
+        references[mode] = (Path(file), int(page) - 1)
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="gallery") as scratch:
+        for mode in modes:
+            level = level_of(mode)
+            knobs = resolve(
+                "N3", {"patterns.only": (f"scan.{level}",), "documents": (args.document,)}
+            )
+            folder = Path(scratch) / packet_id("N3", args.seed)
+            folder.mkdir(exist_ok=True)
+            files = build_packet("N3", args.seed, knobs).files
+            name = next(n for n in files if n.endswith(".pdf"))
+            (folder / name).write_bytes(files[name])
+            panels = [
+                panel(
+                    f"{mode} (level {level}), as sent at {DELIVERED_DPI} dpi",
+                    *page_images(folder / name, 0),
+                )
+            ]
+            if mode in references:
+                file, page = references[mode]
+                panels.append(
+                    panel(f"reference: {file.name} page {page + 1}", *page_images(file, page))
+                )
+            stacked(panels).save(args.out / f"{mode}.png", optimize=True)
+            print(f"{mode}: level {level} -> {args.out / f'{mode}.png'}")
+
+
+if __name__ == "__main__":
+    main()
