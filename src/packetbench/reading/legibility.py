@@ -131,12 +131,17 @@ def _ncc(a: Pixels, b: Pixels) -> float:
 
 def _bands(rows: Pixels) -> list[tuple[int, int]]:
     """Runs of consecutive True rows: (first, end)."""
-    # Where the rows turn on (+1) and off (-1), the ends padded off: one numpy pass, not a
-    # Python step per row of every box judged.
-    steps = np.diff(np.concatenate(([0], rows.astype(np.int8), [0])))
-    return list(
-        zip(np.flatnonzero(steps == 1).tolist(), np.flatnonzero(steps == -1).tolist(), strict=True)
-    )
+    bands: list[tuple[int, int]] = []
+    start = None
+    for i, on in enumerate(rows.tolist()):
+        if on and start is None:
+            start = i
+        elif not on and start is not None:
+            bands.append((start, i))
+            start = None
+    if start is not None:
+        bands.append((start, len(rows)))
+    return bands
 
 
 def _edges(left: int, right: int, count: int) -> list[int]:
