@@ -68,6 +68,12 @@ class Level:
     # A phone's camera: the uneven light with the phone's shadow over a corner
     # (`damage.phone_shadow`) drawn as one smooth field (`scan_degrade._camera_light`).
     camera: bool = False
+    # Paper that is not flat, drawn as a mesh (`scan_mesh`): a lifted edge or corner rising up
+    # to `curl` points, `folds` fold lines (1: across the middle; 2: in thirds, for an
+    # envelope), each side of a fold turned `fold` (points per point of distance) from the other.
+    curl: float = 0.0
+    folds: int = 0
+    fold: float = 0.0
 
 
 LEVELS: dict[str, Level] = {
@@ -144,6 +150,10 @@ LEVELS: dict[str, Level] = {
         ink=0.95,
         background=72,
         whiten=0.0,
+        damage=("soft",),
+        curl=20.0,
+        folds=1,
+        fold=0.01,
     ),
 }
 
@@ -200,12 +210,23 @@ HARDER_LEVELS: dict[str, Level] = {
         "blurred_patch", mode="office_scan", **_BASE, quality=70, damage=("patch",)
     ),
     "roller_bar": Level("roller_bar", mode="office_scan", **_BASE, quality=70, damage=("roller",)),
-    "crease": Level("crease", mode="distorted_paper", **_BASE, quality=70, damage=("crease",)),
+    # A letter folded in thirds for an envelope and flattened on the glass: two ridges, each
+    # third turned a little from the next, a corner curling up.
+    "crease": Level(
+        "crease", mode="distorted_paper", **_BASE, quality=70, curl=20.0, folds=2, fold=0.012
+    ),
     "coffee_ring": Level(
-        "coffee_ring", mode="distorted_paper", **_BASE, quality=70, damage=("coffee",)
+        "coffee_ring",
+        mode="distorted_paper",
+        **_BASE,
+        quality=70,
+        damage=("coffee",),
+        curl=25.0,
+        folds=1,
+        fold=0.01,
     ),
     "punch_holes": Level(
-        "punch_holes", mode="distorted_paper", **_BASE, quality=70, damage=("punch",)
+        "punch_holes", mode="distorted_paper", **_BASE, quality=70, damage=("punch",), curl=25.0
     ),
     # Fed sideways (a quarter turn either way) or, twice as often, upside down (a stack fed
     # the wrong way up): Tesseract finds sideways lines of text on its own, never upside-down
@@ -303,9 +324,11 @@ HARDER_LEVELS: dict[str, Level] = {
         ink=0.92,
         background=84,
         whiten=0.0,
-        blur=0.3,
+        damage=("soft",),
         camera=True,
-        tiles=(16, 8),
+        curl=30.0,
+        folds=1,
+        fold=0.012,
     ),
 }
 # The same photo taken from further back: the page 55-65 % of the frame (half the time the
@@ -327,5 +350,9 @@ HARDER_LEVELS["far_photo"] = replace(
     blur=0.0,
     turns=(0, 180),
     tiles=(32, 16),  # the stronger tilt needs the smaller tiles (most are on the table)
+    damage=(),
+    curl=0.0,  # flat: from this far a page's curl is lost in its tilt
+    folds=0,
+    fold=0.0,
 )
 LEVELS.update(HARDER_LEVELS)
