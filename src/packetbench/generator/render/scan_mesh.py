@@ -7,9 +7,9 @@ the scan's homography: a point p of the native page lands at H(p + D(p)) on the 
 
 - a curl: the paper beyond a line near one edge or corner rises toward that edge (height
   growing with the square of the distance past the line, reaching its full lift at the
-  page's farthest point: no kink on the page, where a mesh cell would not follow it); the camera enlarges what is nearer
-  it about the middle of the page, and the lifted paper's own slope shortens it toward the
-  edge. Text lines over a lifted corner bend.
+  page's farthest point: no kink on the page, where a mesh cell would not follow it); the
+  camera enlarges what is nearer it about the middle of the page, and the lifted paper's own
+  slope shortens it toward the edge. Text lines over a lifted corner bend.
 - folds: across a line (the middle of the page, or its thirds for a letter folded for an
   envelope) the two sides turn and stretch slightly apart, each by a share of its distance from
   the fold (a smoothed |d|: the ridge is a few points wide), so a text line crossing the fold
