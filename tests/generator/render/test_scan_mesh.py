@@ -120,3 +120,24 @@ def test_flat_levels_have_no_mesh() -> None:
     for level in ("far_photo", "clean", "fax"):
         transform, details = _geometry(level, 1)
         assert transform.mesh is None and "mesh" not in details
+
+
+def test_a_phones_focus_falls_off_toward_one_side() -> None:
+    """`damage.soft_side` blurs a band along one edge (30-45 % of the page), more toward the
+    edge: the pixels it changes are in the band, and those nearer the edge change more."""
+    from packetbench.generator.render import damage
+
+    stripes = np.zeros((400, 300), dtype=np.uint8)
+    stripes[:, ::4] = 255
+    stripes[::4, :] = 255
+    for seed in range(4):
+        soft = stripes.copy()
+        damage.soft_side(soft, 200, np.random.Generator(np.random.PCG64(seed)))
+        change = np.abs(soft.astype(np.int16) - stripes)
+        by_column, by_row = change.sum(axis=0), change.sum(axis=1)
+        along = by_column if by_column.max() * 300 > by_row.max() * 400 else by_row
+        if along[0] < along[-1]:
+            along = along[::-1]
+        changed = np.flatnonzero(along)
+        assert 0.25 * along.size <= changed.size <= 0.46 * along.size
+        assert changed[0] == 0 and along[0] > along[changed.size // 2] > 0
