@@ -135,6 +135,8 @@ LEVELS: dict[str, Level] = {
         paper=238,
         ink=0.85,
     ),
+    # A phone photo near, the page on bent paper (`scan_mesh`), its focus falling off to one
+    # side, a quarter upside down.
     "photo": Level(
         "photo",
         200,
@@ -150,6 +152,7 @@ LEVELS: dict[str, Level] = {
         ink=0.95,
         background=72,
         whiten=0.0,
+        turns=(0, 0, 0, 180),
         damage=("soft",),
         curl=20.0,
         folds=1,
@@ -213,7 +216,14 @@ HARDER_LEVELS: dict[str, Level] = {
     # A letter folded in thirds for an envelope and flattened on the glass: two ridges, each
     # third turned a little from the next, a corner curling up.
     "crease": Level(
-        "crease", mode="distorted_paper", **_BASE, quality=70, curl=20.0, folds=2, fold=0.012
+        "crease",
+        mode="distorted_paper",
+        **_BASE,
+        quality=70,
+        turns=(0, 0, 180),
+        curl=20.0,
+        folds=2,
+        fold=0.012,
     ),
     "coffee_ring": Level(
         "coffee_ring",
@@ -305,9 +315,10 @@ HARDER_LEVELS: dict[str, Level] = {
     # page, uneven light and the phone's shadow, 160 dpi JPEG quality 70: the lowest
     # resolution and quality at which the audit still reads a 5-point VIN on the far side of
     # the tilt and a 6-point "6" under the shadow stays open (see
-    # docs/measurements.md#tuning-the-phone-photos). Its page fills the frame, so every tile
-    # is drawn: 16 x 8 tiles (within 0.6 px of the page's homography, a quarter point) cost
-    # 0.6 of the 32 x 16 that kept it within 0.15 px.
+    # docs/measurements.md#tuning-the-phone-photos). The paper curls at an edge or corner and
+    # is folded once (`scan_mesh`), the focus falls off toward one side, and a quarter of the
+    # photos are taken from across the desk, upside down (see
+    # docs/measurements.md#bent-paper-phone-photos-near-and-distorted-paper).
     "phone_photo": Level(
         "phone_photo",
         160,
@@ -324,6 +335,7 @@ HARDER_LEVELS: dict[str, Level] = {
         ink=0.92,
         background=84,
         whiten=0.0,
+        turns=(0, 0, 0, 180),
         damage=("soft",),
         camera=True,
         curl=30.0,
