@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -86,9 +87,9 @@ def test_a_phone_photo_shows_the_table_around_the_page(render: Render) -> None:
 
 def _tilt(level: scan_levels.Level, seed: int) -> float:
     """How far the level's page is from a parallelogram: the most either pair of opposite
-    sides differs in length, as a share of the longer."""
+    sides differs in length, as a share of the longer (the page photographed upright)."""
     transform, _ = scan_draw.geometry(
-        level, np.random.Generator(np.random.PCG64(seed)), WIDTH, HEIGHT
+        replace(level, turns=()), np.random.Generator(np.random.PCG64(seed)), WIDTH, HEIGHT
     )
     # The camera's tilt: the homography alone (a curl lifts a corner further).
     flat = scan_draw.Transform(transform.matrix)

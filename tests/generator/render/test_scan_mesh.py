@@ -101,13 +101,12 @@ def test_a_bent_page_keeps_its_ink_in_its_box_and_the_audit_redraws_it(level: st
                 math.floor(min(ys)) - 1 : math.ceil(max(ys)) + 1,
                 math.floor(min(xs)) - 1 : math.ceil(max(xs)) + 1,
             ] = True
-            # The page well inside its edges (a photo's table top is as dark as ink).
+            # The page well inside its edges (a photo's table top is as dark as ink), on a
+            # page turned any way round.
             edge = scan_draw.pixel_corners(page.transform, INSIDE, found.dpi, HEIGHT)
-            top = max(y for _, y in edge[2:])
-            bottom = min(y for _, y in edge[:2])
-            left, right = max(edge[0][0], edge[3][0]), min(edge[1][0], edge[2][0])
+            xs_in, ys_in = sorted(x for x, _ in edge), sorted(y for _, y in edge)
             page_area = np.zeros(page.clean.shape, dtype=bool)
-            page_area[int(top) : int(bottom), int(left) : int(right)] = True
+            page_area[int(ys_in[1]) : int(ys_in[2]), int(xs_in[1]) : int(xs_in[2])] = True
             ink = (page.clean < 110) & page_area
             assert ink.sum() > 500
             assert not (ink & ~inside).any()
