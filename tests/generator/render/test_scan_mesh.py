@@ -86,7 +86,7 @@ def test_a_bent_page_keeps_its_ink_in_its_box_and_the_audit_redraws_it(level: st
     found = LEVELS[level]
     pdf = scan.open_pdf(_native())
     try:
-        for seed in (3, 4):
+        for seed in (3,):
             page = scan.scan_page(pdf, 0, found, seed, judged=True)
             assert page.clean is not None and "mesh" in page.details
             assert page.image == scan.scan_page(pdf, 0, found, seed).image
