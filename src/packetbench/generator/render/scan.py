@@ -31,7 +31,14 @@ from PIL import Image
 from packetbench.core import images
 from packetbench.generator.render import faxheader
 from packetbench.generator.render.scan_degrade import degrade, optical_clean
-from packetbench.generator.render.scan_draw import Matrix, Transform, draw, geometry, pixel_corners
+from packetbench.generator.render.scan_draw import (
+    Matrix,
+    Transform,
+    draw,
+    geometry,
+    pixel_corners,
+    recorded,
+)
 from packetbench.generator.render.scan_levels import Level
 
 
@@ -178,7 +185,7 @@ def clean_page(pdf: Any, index: int, level: Level, matrix: list[float]) -> Matri
     page = pdf[index]
     try:
         width, height = (float(v) for v in page.get_size())
-        transform = Transform(np.array(matrix, dtype=np.float64).reshape(3, 3))
+        transform = recorded(level, matrix, width, height)
         size = (math.ceil(width * level.dpi / 72), math.ceil(height * level.dpi / 72))
         drawn = draw(page, transform, level.dpi, size, 255, level.background, level.tiles)
     finally:
