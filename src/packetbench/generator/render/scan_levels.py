@@ -68,6 +68,13 @@ class Level:
     # A phone's camera: the uneven light with the phone's shadow over a corner
     # (`damage.phone_shadow`) drawn as one smooth field (`scan_degrade._camera_light`).
     camera: bool = False
+    # A Group 3 fax (`scan_fax`): lines per inch sent down the page (98: standard; a page with
+    # small type goes fine, `scan_fax.resolution`), stored back at `dpi` (0: not such a fax).
+    rows: int = 0
+    dropouts: int = 0  # bursts of lines the fax's line garbled or lost
+    fade: float = 0.0  # a thermal printer's fade: the largest share of black dots dropped
+    # A photocopy of a copy (`scan_copy`): how many times the copier's pass is applied.
+    copies: int = 0
 
 
 LEVELS: dict[str, Level] = {
@@ -278,6 +285,28 @@ HARDER_LEVELS: dict[str, Level] = {
         paper=240,
         ink=0.95,
         blur=0.3,
+    ),
+    # A Group 3 fax as a fax server stores it (`scan_fax`): sent at 204 x 98 dpi (204 x 196,
+    # fine, when the page has type under 7 points), each line repeated down to 204 dpi so the
+    # page keeps its size, bilevel by an ordered dither (gray shading as dots, a stroke's soft
+    # edge ragged), a few bursts of lines garbled or lost, the receiver's thermal print fading
+    # towards one side, and the sending machine's header (see
+    # docs/measurements.md#fax-at-group-3-resolution). `fax` above is the same fax without
+    # the line's resolution, kept for N3.
+    "fax_g3": Level(
+        "fax_g3",
+        204,
+        mode="fax",
+        angle=0.8,
+        shift=4.0,
+        noise=4.0,
+        speckle=0.0003,
+        binarize=True,
+        paper=255,
+        header=True,
+        rows=98,
+        dropouts=3,
+        fade=0.5,
     ),
     # A phone photo of the page on a table: the camera well off square (one side of the page
     # 8-13 % shorter than the one across), turned up to 3 degrees, the table top around the

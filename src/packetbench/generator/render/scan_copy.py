@@ -1,0 +1,76 @@
+"""A photocopy of a copy (`Level.copies`): the copier's pass applied once per generation to the
+page before the scanner sees it.
+
+One pass is what a toner copier does to a page: toner that did not take (`loss`: patches
+where strokes come out lighter and broken), speckle from the drum, the dark band where the
+original's edge or the open lid showed along a side, and a gray cast over the paper. The
+strokes' fill-in (toner spread closing the counters of e, a, o) is the level's `thicken`,
+applied with its optics so the legibility rule's clean side has it too (`optical_clean`): a
+person sees the same glyphs, bolder. A second copy is the pass on the first copy's output, a
+third on the second's: the damage compounds as it does at a copier.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from packetbench.generator.render.scan_levels import Level
+
+Matrix = np.ndarray[Any, Any]
+
+CELL = 24  # pixels per side of the cells the toner's patchiness is drawn in
+LOSS = 0.35  # the largest share of a stroke's darkness a patch without toner loses
+CAST = 6  # gray levels the paper darkens by per copy
+
+
+def _patches(size: tuple[int, int], rng: np.random.Generator) -> Matrix:
+    """Where the toner did not take: a smooth random field over the page (drawn at one value
+    per CELL pixels and enlarged bilinearly), 0 where it took and up to 1 in its patches."""
+    cols, rows = -(-size[0] // CELL) + 1, -(-size[1] // CELL) + 1
+    coarse = rng.random((rows, cols), dtype=np.float32)
+    field = Image.fromarray(np.round(coarse * 255).astype(np.uint8)).resize(
+        size, Image.Resampling.BILINEAR, box=(0.0, 0.0, size[0] / CELL, size[1] / CELL)
+    )
+    # The lightest quarter of the field are the patches, ramping in over a tenth of its range.
+    patches: Matrix = np.clip((np.asarray(field, dtype=np.float32) - 190.0) / 25.0, 0.0, 1.0)
+    return patches
+
+
+def copy_once(pixels: Matrix, level: Level, rng: np.random.Generator) -> None:
+    """One copier pass over `pixels` (gray, a row per pixel row, 255 = paper), in place."""
+    rows, cols = pixels.shape
+    lost = _patches((cols, rows), rng)
+    # Toner loss: in a patch a stroke keeps (1 - LOSS x patch) of its darkness, and some of its
+    # dots drop out entirely (a broken stroke).
+    grain = rng.random((rows, cols), dtype=np.float32)
+    keep = 1.0 - LOSS * lost
+    keep = np.where(grain < 0.5 * lost, 0.15, keep)
+    ink = (255 - pixels.astype(np.int16)).astype(np.float32) * keep
+    # The gray cast: the paper (and everything on it) a few levels darker.
+    out = 255.0 - CAST - ink
+    # The dark band along one side: the original's edge or the lid's shadow, 1-3 % of the
+    # page wide, ragged on its inner side.
+    side = int(rng.integers(0, 4))
+    along = cols if side < 2 else rows
+    across = rows if side < 2 else cols
+    depth = (across * rng.uniform(0.01, 0.03, 1)[0]) * (0.7 + 0.6 * rng.random(along))
+    reach = np.arange(across, dtype=np.float32)[:, None]
+    band = np.clip(1.0 - reach / np.maximum(depth[None, :], 1.0), 0.0, 1.0) ** 0.5
+    band = band if side % 2 == 0 else band[::-1]
+    band = band if side < 2 else band.T
+    out = out * (1.0 - 0.8 * band)
+    np.copyto(pixels, np.clip(np.round(out), 0, 255).astype(np.uint8))
+    # Drum speckle: the level's dust per copy.
+    if level.speckle:
+        count = int(rows * cols * level.speckle)
+        ys, xs = rng.integers(0, rows, count), rng.integers(0, cols, count)
+        pixels[ys, xs] = rng.integers(0, 90, count).astype(np.uint8)
+
+
+def copies(pixels: Matrix, level: Level, rng: np.random.Generator) -> None:
+    """`level.copies` copier passes over `pixels`, in place: a copy of a copy."""
+    for _ in range(level.copies):
+        copy_once(pixels, level, rng)
