@@ -173,6 +173,9 @@ HARDER_LEVELS: dict[str, Level] = {
         quality=14,
         paper=244,
     ),
+    # Copies of copies (`scan_copy`): the copier's pass (toner lost in patches, strokes spread
+    # and printed darker, the gray cast, a dark band along one side, drum speckle) applied
+    # twice or three times, then scanned (see docs/measurements.md#photocopies-of-copies).
     "photocopy_2nd": Level(
         "photocopy_2nd",
         170,
@@ -181,11 +184,12 @@ HARDER_LEVELS: dict[str, Level] = {
         shift=5.0,
         noise=6.0,
         edges=0.3,
-        speckle=0.002,
+        speckle=0.0002,
         quality=60,
-        paper=232,
+        paper=240,
         whiten=8.0,
-        blur=0.6,
+        blur=0.3,
+        copies=2,
     ),
     "photocopy_3rd": Level(
         "photocopy_3rd",
@@ -195,13 +199,13 @@ HARDER_LEVELS: dict[str, Level] = {
         shift=6.0,
         noise=8.0,
         edges=0.45,
-        speckle=0.004,
+        speckle=0.0002,
         lines=2,
         quality=50,
-        paper=222,
+        paper=236,
         whiten=6.0,
-        ink=0.8,
-        blur=0.8,
+        blur=0.3,
+        copies=3,
     ),
     "blurred_patch": Level(
         "blurred_patch", mode="office_scan", **_BASE, quality=70, damage=("patch",)
