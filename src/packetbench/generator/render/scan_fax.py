@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 import pypdfium2 as pdfium
-from PIL import Image
+from PIL import Image, ImageFilter
 
 from packetbench.core import images
 from packetbench.generator.render.scan_levels import Level
@@ -96,34 +96,44 @@ def optics(pixels: Matrix, dpi: int, rows: int) -> Matrix:
 _BAYER = np.array([[0, 2], [3, 1]], dtype=np.int32)
 for _ in range(2):
     _BAYER = np.block([[4 * _BAYER, 4 * _BAYER + 2], [4 * _BAYER + 3, 4 * _BAYER + 1]])
-# Thresholds: ink darker than DARK is always black, paper lighter than LIGHT always white; the
-# grays between become dots in the proportion of their lightness. DARK is the fax's text
-# threshold, above the middle gray: a 4.5-point stroke, 1.3 pixels wide at 204 dpi, is mostly
-# soft edge, and dithering it from 96 up broke a 6 into a 5 and an 8 into a 3 at 150 dpi (a
+# The text threshold: a stroke's pixels (where the page changes within a pixel or two) darker
+# than TEXT are black. Above the middle gray: a 4.5-point stroke, 1.3 pixels wide at 204 dpi,
+# is mostly soft edge, and dithering it broke a 6 into a 5 and an 8 into a 3 at 150 dpi (a
 # schedule's cost cells, seed 8900101); a machine's text-and-photo mode thresholds type and
-# dithers only the shading.
-DARK, LIGHT = 160, 240
+# dithers only the shading. A flat area (within FLAT gray levels of its 3 x 3 mean) is
+# dithered in proportion to its gray, paper lighter than the top threshold LIGHT staying white.
+TEXT, FLAT, LIGHT = 160, 10, 244
 
 
 def _threshold(shape: tuple[int, int], ox: int, oy: int) -> Matrix:
     steps = (_BAYER.astype(np.float32) + 0.5) / 64.0
-    cell = np.round(DARK + (LIGHT - DARK) * steps).astype(np.uint8)
+    cell = np.round(LIGHT * steps).astype(np.uint8)
     reps = (-(-(shape[0] + 8) // 8), -(-(shape[1] + 8) // 8))
     return np.tile(cell, reps)[oy : oy + shape[0], ox : ox + shape[1]]
 
 
+def _bilevel(sent: Matrix, ox: int, oy: int) -> Matrix:
+    """Black (True) where the fax prints a dot: a stroke by the text threshold, a flat gray by
+    the ordered dither."""
+    mean = images.pixels(Image.fromarray(sent).filter(ImageFilter.BoxBlur(1)))
+    flat = np.abs(sent.astype(np.int16) - mean) <= FLAT
+    dots: Matrix = np.where(flat, sent < _threshold(sent.shape, ox, oy), sent < TEXT)
+    return dots
+
+
 def transmit(pixels: Matrix, level: Level, rng: np.random.Generator, rows: int) -> Matrix:
     """The page (gray, a row per pixel row at `level.dpi`, its noise and dust already on it) as
-    the receiver stores it: the lines sent (`lines`), bilevel by an ordered dither (`DARK`,
-    `LIGHT`), the line's faults (`Level.dropouts` bursts: a few lines garbled to noise, or lost
-    and repeated from the line before, as a receiver's error concealment does), the thermal
-    head's fade (`Level.fade`: black dots dropped, more towards one side of the page), then each
-    line repeated down its pixel rows. Returns 0/255 pixels."""
+    the receiver stores it: the lines sent (`lines`), bilevel (`_bilevel`: type by a threshold,
+    shading by an ordered dither), the line's faults (`Level.dropouts` bursts: a few lines
+    garbled to noise, or lost and repeated from the line before, as a receiver's error
+    concealment does), the thermal head's fade (`Level.fade`: solid ink mottled, more towards
+    one side of the page), then each line repeated down its pixel rows. Returns 0/255
+    pixels."""
     height, width = pixels.shape
     sent = lines(pixels, level.dpi, rows) if rows < level.dpi else pixels.copy()
     count = sent.shape[0]
     ox, oy = (int(v) for v in rng.integers(0, 8, 2))
-    black = sent < _threshold(sent.shape, ox, oy)
+    black = _bilevel(sent, ox, oy)
     for _ in range(level.dropouts):
         first = int(rng.integers(1, count - 4))
         span = int(rng.integers(1, 4))
