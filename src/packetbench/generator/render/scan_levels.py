@@ -291,17 +291,18 @@ HARDER_LEVELS: dict[str, Level] = {
         blur=0.3,
     ),
     # A Group 3 fax as a fax server stores it (`scan_fax`): sent at 204 x 98 dpi (204 x 196,
-    # fine, when the page has type under 7 points), each line repeated down to 204 dpi so the
-    # page keeps its size, bilevel by an ordered dither (gray shading as dots, a stroke's soft
-    # edge ragged), a few bursts of lines garbled or lost, the receiver's thermal print fading
-    # towards one side, and the sending machine's header (see
+    # fine, when the page has type under 5.5 points), each line repeated down to 204 dpi so the
+    # page keeps its size, fed 0.5-2 degrees crooked, bilevel (type thresholded, gray shading
+    # an ordered dither), ten bursts of lines garbled or lost, the receiver's thermal print
+    # fading towards one side, and the sending machine's header (see
     # docs/measurements.md#fax-at-group-3-resolution). `fax` above is the same fax without
     # the line's resolution, kept for N3.
     "fax_g3": Level(
         "fax_g3",
         204,
         mode="fax",
-        angle=0.8,
+        angle=2.0,
+        min_angle=0.5,
         shift=4.0,
         noise=4.0,
         speckle=0.0003,
@@ -309,7 +310,7 @@ HARDER_LEVELS: dict[str, Level] = {
         paper=255,
         header=True,
         rows=98,
-        dropouts=3,
+        dropouts=10,
         fade=0.5,
     ),
     # A phone photo of the page on a table: the camera well off square (one side of the page
