@@ -101,8 +101,11 @@ for _ in range(2):
 # is mostly soft edge, and dithering it broke a 6 into a 5 and an 8 into a 3 at 150 dpi (a
 # schedule's cost cells, seed 8900101); a machine's text-and-photo mode thresholds type and
 # dithers only the shading. A flat area (within FLAT gray levels of its 3 x 3 mean) is
-# dithered in proportion to its gray, paper lighter than the top threshold LIGHT staying white.
-TEXT, FLAT, LIGHT = 160, 10, 244
+# dithered, paper lighter than the top threshold LIGHT staying white: a table's light shading
+# (gray 217-237) a few dots in a hundred, as a fax's halftone leaves it, where LIGHT 244 put
+# enough dots behind a loss run's policy number (7-point type on a shaded cell, at standard
+# resolution) to hide its digits.
+TEXT, FLAT, LIGHT = 160, 10, 232
 
 
 def _threshold(shape: tuple[int, int], ox: int, oy: int) -> Matrix:
