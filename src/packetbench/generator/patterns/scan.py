@@ -313,11 +313,13 @@ _HARDER: dict[str, tuple[str, str]] = {
     "jpeg_blocks": ("JPEG blocks", "150 dpi saved at JPEG quality 14: visible 8x8 blocks."),
     "photocopy_2nd": (
         "Second-generation photocopy",
-        "A copy of a copy: grayer paper, toner speckle, softened strokes.",
+        "A copy of a copy: toner lost in patches, strokes spread and darker, a gray cast, a "
+        "dark band along one side, speckle; scanned at 170 dpi.",
     ),
     "photocopy_3rd": (
         "Third-generation photocopy",
-        "150 dpi, contrast lost, heavy toner speckle, softened strokes, streaks.",
+        "The copier's pass three times over: toner lost in patches, strokes spread, the gray "
+        "cast and the dark bands compounding; scanned at 150 dpi with streaks.",
     ),
     "blurred_patch": ("Blurred patch", "A smudge on the glass: one region out of focus."),
     "roller_bar": ("Roller bar", "A gray bar down the page where a dirty roller touched."),
