@@ -345,7 +345,7 @@ _HARDER: dict[str, tuple[str, str]] = {
     ),
     "low_res": (
         "Low-resolution scan",
-        "A scanner's draft mode: the page stored at 120 dpi, slightly soft, JPEG quality 60, "
+        "A scanner's draft mode: the page stored at 120 dpi, slightly soft, JPEG quality 30, "
         "skewed under 1.2 degrees.",
     ),
     "phone_photo": (

@@ -272,9 +272,11 @@ HARDER_LEVELS: dict[str, Level] = {
         up=2,
     ),
     # A scanner's or a fax's draft mode: the page stored at 120 dpi (zooming in shows bigger
-    # pixels, nothing more), slightly soft, JPEG quality 60, skewed 0.3 to 1.2 degrees. 120
-    # dpi is the lowest at which a 6-point "rn" still stands apart from "m" and the audit
-    # reads the boxes it must (see docs/measurements.md#the-scan-levels-settings).
+    # pixels, nothing more), slightly soft, heavy JPEG (quality 30, gray), skewed 0.3 to 1.2
+    # degrees. 120 dpi is the lowest at which a 6-point "rn" still stands apart from "m" and
+    # the audit reads the boxes it must, and at 110 or 100 dpi a 4.5-point schedule's digits
+    # run together for a person (see docs/measurements.md#the-scan-levels-settings and
+    # #low-resolution-scans).
     "low_res": Level(
         "low_res",
         120,
@@ -285,10 +287,10 @@ HARDER_LEVELS: dict[str, Level] = {
         shift=5.0,
         noise=5.0,
         edges=0.2,
-        quality=60,
+        quality=30,
         paper=240,
         ink=0.95,
-        blur=0.3,
+        blur=0.35,
     ),
     # A Group 3 fax as a fax server stores it (`scan_fax`): sent at 204 x 98 dpi (204 x 196,
     # fine, when the page has type under 5.5 points), each line repeated down to 204 dpi so the
