@@ -29,7 +29,7 @@ import pypdfium2 as pdfium
 from PIL import Image
 
 from packetbench.core import images
-from packetbench.generator.render import faxheader
+from packetbench.generator.render import faxheader, scan_fax
 from packetbench.generator.render.scan_degrade import degrade, optical_clean
 from packetbench.generator.render.scan_draw import (
     Matrix,
@@ -83,9 +83,10 @@ def scan_page(
         size = (math.ceil(width * level.dpi / 72), math.ceil(height * level.dpi / 72))
         # White paper as printed: the tone curve turns it into the level's paper.
         drawn = draw(page, transform, level.dpi, size, 255, level.background, level.tiles)
+        rows = scan_fax.resolution(page, level)
     finally:
         page.close()
-    clean = optical_clean(drawn, level) if judged else None
+    clean = optical_clean(drawn, level, rows) if judged else None
     covered = None
     lift = 0
     if header is not None:
@@ -98,13 +99,15 @@ def scan_page(
             for left, top, right, bottom in cells:
                 covered[top:bottom, left:right] = True
     corners = [pixel_corners(transform, box, level.dpi, height) for box in blots or ()]
-    damaged = degrade(drawn, level, rng, corners)
+    damaged = degrade(drawn, level, rng, corners, rows)
     out = io.BytesIO()
     if not level.binarize:
         damaged.save(out, "JPEG", quality=level.quality, optimize=False)
     elif png or not judged:
         damaged.save(out, "PNG", optimize=False, compress_level=6)
     _record(details, level, transform)
+    if rows:
+        details["rows"] = rows  # a Group 3 fax's lines per inch down the page (`scan_fax`)
     if header is not None and lift:
         details["header_lift"] = lift  # pixels the header was lifted (`header_lift`)
     image = out.getvalue()
@@ -188,9 +191,10 @@ def clean_page(pdf: Any, index: int, level: Level, matrix: list[float]) -> Matri
         transform = recorded(level, matrix, width, height)
         size = (math.ceil(width * level.dpi / 72), math.ceil(height * level.dpi / 72))
         drawn = draw(page, transform, level.dpi, size, 255, level.background, level.tiles)
+        rows = scan_fax.resolution(page, level)  # as `scan_page` decided it
     finally:
         page.close()
-    return optical_clean(drawn, level)
+    return optical_clean(drawn, level, rows)
 
 
 def open_pdf(data: bytes) -> Any:

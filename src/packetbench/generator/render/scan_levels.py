@@ -74,6 +74,13 @@ class Level:
     curl: float = 0.0
     folds: int = 0
     fold: float = 0.0
+    # A Group 3 fax (`scan_fax`): lines per inch sent down the page (98: standard; a page with
+    # small type goes fine, `scan_fax.resolution`), stored back at `dpi` (0: not such a fax).
+    rows: int = 0
+    dropouts: int = 0  # bursts of lines the fax's line garbled or lost
+    fade: float = 0.0  # a thermal printer's fade: the largest share of black dots dropped
+    # A photocopy of a copy (`scan_copy`): how many times the copier's pass is applied.
+    copies: int = 0
 
 
 LEVELS: dict[str, Level] = {
@@ -179,6 +186,9 @@ HARDER_LEVELS: dict[str, Level] = {
         quality=14,
         paper=244,
     ),
+    # Copies of copies (`scan_copy`): the copier's pass (toner lost in patches, strokes spread
+    # and printed darker, the gray cast, a dark band along one side, drum speckle) applied
+    # twice or three times, then scanned (see docs/measurements.md#photocopies-of-copies).
     "photocopy_2nd": Level(
         "photocopy_2nd",
         170,
@@ -187,11 +197,12 @@ HARDER_LEVELS: dict[str, Level] = {
         shift=5.0,
         noise=6.0,
         edges=0.3,
-        speckle=0.002,
+        speckle=0.0002,
         quality=60,
-        paper=232,
+        paper=240,
         whiten=8.0,
-        blur=0.6,
+        blur=0.3,
+        copies=2,
     ),
     "photocopy_3rd": Level(
         "photocopy_3rd",
@@ -201,13 +212,13 @@ HARDER_LEVELS: dict[str, Level] = {
         shift=6.0,
         noise=8.0,
         edges=0.45,
-        speckle=0.004,
+        speckle=0.0002,
         lines=2,
         quality=50,
-        paper=222,
+        paper=236,
         whiten=6.0,
-        ink=0.8,
-        blur=0.8,
+        blur=0.3,
+        copies=3,
     ),
     "blurred_patch": Level(
         "blurred_patch", mode="office_scan", **_BASE, quality=70, damage=("patch",)
@@ -295,9 +306,11 @@ HARDER_LEVELS: dict[str, Level] = {
         up=2,
     ),
     # A scanner's or a fax's draft mode: the page stored at 120 dpi (zooming in shows bigger
-    # pixels, nothing more), slightly soft, JPEG quality 60, skewed 0.3 to 1.2 degrees. 120
-    # dpi is the lowest at which a 6-point "rn" still stands apart from "m" and the audit
-    # reads the boxes it must (see docs/measurements.md#the-scan-levels-settings).
+    # pixels, nothing more), slightly soft, heavy JPEG (quality 30, gray), skewed 0.3 to 1.2
+    # degrees. 120 dpi is the lowest at which a 6-point "rn" still stands apart from "m" and
+    # the audit reads the boxes it must, and at 110 or 100 dpi a 4.5-point schedule's digits
+    # run together for a person (see docs/measurements.md#the-scan-levels-settings and
+    # #low-resolution-scans).
     "low_res": Level(
         "low_res",
         120,
@@ -308,10 +321,33 @@ HARDER_LEVELS: dict[str, Level] = {
         shift=5.0,
         noise=5.0,
         edges=0.2,
-        quality=60,
+        quality=30,
         paper=240,
         ink=0.95,
-        blur=0.3,
+        blur=0.35,
+    ),
+    # A Group 3 fax as a fax server stores it (`scan_fax`): sent at 204 x 98 dpi (204 x 196,
+    # fine, when the page has type under 5.5 points), each line repeated down to 204 dpi so the
+    # page keeps its size, fed 0.5-2 degrees crooked, bilevel (type thresholded, gray shading
+    # an ordered dither), ten bursts of lines garbled or lost, the receiver's thermal print
+    # fading towards one side, and the sending machine's header (see
+    # docs/measurements.md#fax-at-group-3-resolution). `fax` above is the same fax without
+    # the line's resolution, kept for N3.
+    "fax_g3": Level(
+        "fax_g3",
+        204,
+        mode="fax",
+        angle=2.0,
+        min_angle=0.5,
+        shift=4.0,
+        noise=4.0,
+        speckle=0.0003,
+        binarize=True,
+        paper=255,
+        header=True,
+        rows=98,
+        dropouts=10,
+        fade=0.5,
     ),
     # A phone photo of the page on a table: the camera well off square (one side of the page
     # 8-13 % shorter than the one across), turned up to 3 degrees, the table top around the
