@@ -17,10 +17,10 @@ MODES: dict[str, str] = {
     "misfed": "fed crooked, skewed or turned by a document feeder",
     "fax": "a fax: bilevel at fax resolution, streaks, the sending machine's header",
     "photocopy": "a copy of a copy, reduced or two to a sheet, then scanned",
-    "low_res_scan": "stored at 120-150 dpi with heavy JPEG",
-    "phone_near": "a phone photo of the page filling the frame: tilt, uneven light",
+    "low_res_scan": "stored at 120-150 dpi with heavy JPEG (quality 14-30)",
+    "phone_near": "a phone photo of the page filling the frame: tilt, curl, a fold, uneven light",
     "phone_far": "a phone photo from further back: the page half the frame, tilted, turned",
-    "distorted_paper": "the paper itself marked: folded, stained, punched",
+    "distorted_paper": "the paper itself bent and marked: folded in thirds, stained, punched",
 }
 NATIVE = "native"  # the capture mode of a page drawn natively (text layer kept)
 
