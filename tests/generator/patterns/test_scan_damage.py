@@ -47,7 +47,7 @@ def _edges(pixels: Pixels, axis: int | None = None) -> float:
 def test_new_levels_are_drawn_from_n4() -> None:
     """The harder levels from N4 (but those in no tier's draw), an opt-in level listed in a
     tier's knobs only where the tier draws it."""
-    nowhere = {"photocopy_3rd", "two_up", "fax_g3"}
+    nowhere = {"photocopy_3rd", "two_up"}
     for tier in TIERS:
         knobs = preset(tier)
         drawn = {level for level in HARDER_LEVELS if knobs.get(f"patterns.scan.{level}", 0) > 0}
