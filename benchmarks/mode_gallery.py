@@ -3,10 +3,10 @@
     python benchmarks/mode_gallery.py --out docs/images/modes [--seed 9] [--document acord_125]
         [--reference MODE=FILE:PAGE ...]
 
-For each capture mode (`render.scan_levels.MODES`), the level of that mode N5 draws most is
+For each capture mode (`render.scan_levels.MODES`), its level of highest probability at N5 is
 forced on one document of a fresh N3 packet (`patterns.only=scan.LEVEL`, `documents=`), and its
 first page is rendered at 150 dpi, as `extract --input images` sends it. Each `<mode>.png` shows
-the whole page small (60 dpi) beside a 150-dpi crop of its upper left at its own pixels, what a
+the whole page small (60 dpi) beside a 150-dpi crop of its inkiest part at its own pixels, what a
 model receives. `--reference MODE=FILE:PAGE` puts beside a mode a page of another corpus drawn
 the same way (the docs name where it comes from).
 """
@@ -17,6 +17,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image, ImageDraw, ImageFont
 
@@ -32,7 +33,7 @@ LABEL = 34  # pixels of caption above each panel
 
 
 def level_of(mode: str) -> str:
-    """The level of `mode` N5 draws most (ties: the first listed)."""
+    """The level of `mode` with the highest probability in N5's preset (ties: the first)."""
     knobs = preset("N5")
     levels = [name for name, level in scan_levels.LEVELS.items() if level.mode == mode]
     return max(levels, key=lambda name: knobs.get(f"patterns.scan.{name}", 0.0))
@@ -46,8 +47,21 @@ def page_images(pdf_path: Path, page: int) -> tuple[Image.Image, Image.Image]:
         full = pdf[page].render(scale=DELIVERED_DPI / 72).to_pil().convert("RGB")
     finally:
         pdf.close()
-    left, top = full.width // 14, full.height // 14
-    return thumb, full.crop((left, top, left + CROP[0], top + CROP[1]))
+    return thumb, full.crop(_inkiest(full))
+
+
+def _inkiest(page: Image.Image) -> tuple[int, int, int, int]:
+    """The CROP-sized window of `page` holding the most dark pixels (on a grid of eighths):
+    where the values are, wherever the mode moved the page."""
+    dark = np.asarray(page.convert("L")) < 128
+    width, height = CROP
+    best: tuple[int, tuple[int, int, int, int]] = (-1, (0, 0, width, height))
+    for left in range(0, max(1, page.width - width + 1), max(1, page.width // 8)):
+        for top in range(0, max(1, page.height - height + 1), max(1, page.height // 8)):
+            ink = int(dark[top : top + height, left : left + width].sum())
+            if ink > best[0]:
+                best = (ink, (left, top, left + width, top + height))
+    return best[1]
 
 
 def panel(title: str, thumb: Image.Image, crop: Image.Image) -> Image.Image:
@@ -110,7 +124,7 @@ def main() -> None:
                 panels.append(
                     panel(f"reference: {file.name} page {page + 1}", *page_images(file, page))
                 )
-            stacked(panels).save(args.out / f"{mode}.png", optimize=True)
+            stacked(panels).convert("L").save(args.out / f"{mode}.png", optimize=True)
             print(f"{mode}: level {level} -> {args.out / f'{mode}.png'}")
 
 
