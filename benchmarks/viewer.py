@@ -17,7 +17,7 @@ side table: the first time (its index built, the page rendered), later (the targ
 Medians of --repeat openings, each in a fresh browser. With --baseline SRC, every figure is
 measured again with the packetbench found in SRC (another checkout's `src`) and printed
 beside. With --list-only, only the command to the list, --repeat times (with --baseline,
-the two versions in turn; the whole process is what `farm-bench --vs` times: `env
+the two versions in turn; the whole process is what a paired outside timer times: `env
 PYTHONPATH=SRC python benchmarks/viewer.py ...` is the baseline's).
 """
 
