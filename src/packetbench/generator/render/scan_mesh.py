@@ -101,25 +101,13 @@ class Mesh:
         }
 
     def displacement(self, x: float, y: float) -> tuple[float, float]:
-        """D(x, y) in plain floats (the located values' boxes are moved through it)."""
-        cx, cy = self.width / 2, self.height / 2
-        ux, uy = self.toward
-        s = max((x * ux + y * uy - self.start) / self.reach, 0.0)
-        z = self.lift * s * s
-        grow = z / (self.distance - z)
-        inward = 2.0 * self.lift * self.lift * s * s * s / (3.0 * self.reach)
-        dx = (x - cx) * grow - inward * ux
-        dy = (y - cy) * grow - inward * uy
-        for f in self.folds:
-            nx, ny = f.normal
-            d = x * nx + y * ny - f.offset
-            rho = math.sqrt(d * d + f.soft * f.soft) - f.soft
-            dx += (-ny * f.turn + nx * f.stretch) * rho
-            dy += (nx * f.turn + ny * f.stretch) * rho
-        return dx, dy
+        """D(x, y) in plain floats (the located values' boxes are moved through it): the same
+        operations as `displacements` on float64 scalars, so a box moves exactly as its pixels."""
+        dx, dy = self.displacements(np.array(x, dtype=np.float64), np.array(y, dtype=np.float64))
+        return float(dx), float(dy)
 
     def displacements(self, x: Matrix, y: Matrix) -> tuple[Matrix, Matrix]:
-        """`displacement` over arrays (float64, elementwise: the same operations)."""
+        """The displacement of the points (x, y), elementwise over float64 arrays or scalars."""
         cx, cy = self.width / 2, self.height / 2
         ux, uy = self.toward
         s = np.maximum((x * ux + y * uy - self.start) / self.reach, 0.0)
