@@ -230,36 +230,19 @@ def tiers_page() -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-# The scan patterns that are not one level: each draws a clean or moderate scan (office_scan).
-_OFFICE_PATTERNS = {"scan.mixed": "clean, moderate", "scan.ocr_layer": "clean, moderate"}
-
-
 def _capture_modes() -> list[str]:
-    """Each capture mode, its levels and the share of a tier's PDF documents its levels draw:
-    scans claim a document first and exclude each other, in catalogue order, so a level's
-    share is its probability times what the levels before it leave."""
+    """Each capture mode, its levels and the share of a tier's PDF documents its levels draw
+    (`patterns.catalogue.capture_mode_shares`)."""
     from packetbench.core.codes import TIERS
-    from packetbench.generator.patterns.base import catalogue
-    from packetbench.generator.patterns.presets import preset
+    from packetbench.generator.patterns.catalogue import OFFICE_PATTERNS, capture_mode_shares
     from packetbench.generator.render.scan_levels import LEVELS, MODES
 
-    def mode_of(pattern_id: str) -> str:
-        level = pattern_id.removeprefix("scan.")
-        return "office_scan" if pattern_id in _OFFICE_PATTERNS else LEVELS[level].mode
-
-    scans = [p.id for p in catalogue() if p.phase == "scan"]
-    shares: dict[str, dict[str, float]] = {tier: dict.fromkeys(MODES, 0.0) for tier in TIERS}
-    for tier in TIERS:
-        knobs, left = preset(tier), 1.0
-        for pattern_id in scans:
-            drawn = left * float(knobs.get(f"patterns.{pattern_id}", 0.0))
-            shares[tier][mode_of(pattern_id)] += drawn
-            left -= drawn
+    shares = {tier: capture_mode_shares(tier) for tier in TIERS}
     rows = []
     for mode, description in MODES.items():
         levels = [n for n in LEVELS if LEVELS[n].mode == mode]
         if mode == "office_scan":
-            levels += [f"{i} ({what})" for i, what in _OFFICE_PATTERNS.items()]
+            levels += [f"{i} ({what})" for i, what in OFFICE_PATTERNS.items()]
         cells = [f"{shares[t][mode]:.0%}" if shares[t][mode] else "" for t in TIERS]
         rows.append([f"`{mode}`", description, ", ".join(levels), *cells])
     scanned = [f"{sum(shares[t].values()):.0%}" if any(shares[t].values()) else "" for t in TIERS]

@@ -15,6 +15,7 @@ import pypdfium2.raw as raw
 import pytest
 
 from packetbench.generator.patterns.base import catalogue
+from packetbench.generator.patterns.catalogue import capture_mode_shares
 from packetbench.generator.render.scan_draw import Transform, _rotation_about
 from packetbench.generator.render.scan_levels import LEVELS, MODES, NATIVE
 from tests.support import perspective
@@ -53,6 +54,21 @@ def _image(rendered: Rendered, doc_id: str, number: int) -> np.ndarray[Any, Any]
     finally:
         page.close()
         pdf.close()
+
+
+def test_n5_draws_every_mode_none_over_a_quarter_and_n4_the_same_modes() -> None:
+    """N5's preset as a mix of capture modes (issue 65's clauses, on documents): nine in ten
+    documents or more scanned, no mode drawn on more than a quarter of them (a mode's share of
+    pages strays above its share of documents with the length of the documents it draws, and
+    the tier's clause is 30 % of pages), six modes or more on at least 5 % each; N4 draws every
+    mode N5 does, and scans fewer documents."""
+    n5, n4 = capture_mode_shares("N5"), capture_mode_shares("N4")
+    assert set(n5) == set(MODES)
+    assert sum(n5.values()) >= 0.9, n5
+    assert max(n5.values()) <= 0.25, n5
+    assert sum(share >= 0.05 for share in n5.values()) >= 6, n5
+    assert all(n4[mode] > 0 for mode, share in n5.items() if share > 0), n4
+    assert sum(n4.values()) < sum(n5.values())
 
 
 def test_every_scan_level_belongs_to_one_capture_mode() -> None:

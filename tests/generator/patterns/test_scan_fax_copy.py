@@ -6,6 +6,7 @@ pass, and the bytes the same seed gives."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -67,6 +68,23 @@ def test_a_standard_fax_is_bilevel_lines_each_two_rows_tall_with_a_dithered_gray
     ]
     black = float(np.mean(fill == 0))
     assert 0.1 < black < 0.45
+
+
+def test_the_thermal_fade_pales_solid_ink_and_keeps_strokes_of_type_whole() -> None:
+    """At the strongest fade, a rule across the page prints mottled where the head is weak, and
+    ten-dot strokes (the arm of 9-point type at 204 dpi) keep every dot, wherever they stand."""
+    pixels = np.full((60, 1200), 255, dtype=np.uint8)
+    pixels[10:13, 50:1150] = 0  # a rule
+    arms = [(30 + 8 * (i % 2), x) for i, x in enumerate(range(60, 1140, 40))]
+    for y, x in arms:
+        pixels[y : y + 3, x : x + scan_fax.SOLID_RUN - 1] = 0
+    faded = replace(FAX, fade=1.0, dropouts=0)
+    out = scan_fax.transmit(pixels, faded, np.random.default_rng(5), faded.dpi)
+    for y, x in arms:
+        assert (out[y : y + 3, x : x + scan_fax.SOLID_RUN - 1] == 0).all(), (y, x)
+    rule = out[10:13, 50:1150] == 0
+    assert rule[:, :100].mean() > 0.9 or rule[:, -100:].mean() > 0.9  # the strong side
+    assert min(rule[:, :100].mean(), rule[:, -100:].mean()) < 0.5  # the weak side
 
 
 def test_the_same_seed_gives_the_same_fax_and_another_seed_another() -> None:

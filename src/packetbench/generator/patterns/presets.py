@@ -74,17 +74,17 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     # The native documents left carry the text-layer attacks below. From N4 the milder levels
     # give way to the ones a reader without restoration cannot read (a level may be rarer in a
     # harder tier from N4 on; the scan share never is). Each level belongs to a capture mode
-    # (`render.scan_levels.Level.mode`). N5 is a mix of the eight modes whose bulk is the modes
-    # that hold a careful reader back, none on more than 30 % of its image pages: phone photos
-    # from further back 27 % of its PDF documents (far_photo), phone photos near 24 %
-    # (phone_photo, three in five taken sideways or upside down), pages fed turned or crooked
-    # 14 % (rotated 8, crooked 6) and photocopies 12 % (reduced 11, photocopy_2nd 1). The modes a
-    # careful reader still reads nearly whole at a person's legibility (PP-OCR at 150 dpi over
-    # 85 %: docs/measurements.md#capture-modes-at-n5) are held under 10 % of its image pages
-    # each: fax 6 % (fax_g3), low-resolution scans 5 % (low_res), distorted paper 5 % (crease 4,
-    # coffee_ring 1) and office scans about 3 %; the probabilities below are those shares over
-    # what the levels before leave. N4 draws the same modes, milder: far_photo, phone_photo,
-    # low_res and fax_g3 on about one native document in twenty. `benchmarks/capture_modes.py`
+    # (`render.scan_levels.Level.mode`). N5 is a mix of the eight modes in which none holds more
+    # than about a quarter of its image pages: phone photos from further back 19 % of its PDF
+    # documents (far_photo), phone photos near 23.5 % (phone_photo, three in five taken sideways
+    # or upside down), photocopies 15.5 % (reduced 9.5, photocopy_2nd 6), pages fed turned or
+    # crooked 10 % (rotated 5, crooked 5), distorted paper 9 % (crease 6.5, coffee_ring 2.5),
+    # fax 8 % (fax_g3), low-resolution scans 6.5 % (low_res) and office scans about 3 %; the
+    # probabilities below are those shares over what the levels before leave. A packet scans
+    # whole documents, so a mode's share of pages also follows the length of the documents it
+    # draws: a mode near 25 % of the documents can reach 30 % of five packets' pages.
+    # N4 draws the same modes, milder: far_photo, phone_photo, low_res and fax_g3 on about one
+    # native document in twenty. `benchmarks/capture_modes.py`
     # counts the mix from packets' manifests.
     # Override any level with --set patterns.scan.<level>=P.
     "scan.clean": (0.0, 0.1, 0.1, 0.04, 0.001),
@@ -99,23 +99,23 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     # audit.result.OCR_RECALL_MIN. photocopy_3rd and two_up are in no tier's draw (scan.OPT_IN).
     "scan.blurred": (0.0, 0.0, 0.0, 0.03, 0.005),
     "scan.motion_blur": (0.0, 0.0, 0.0, 0.02, 0.005),
-    "scan.photocopy_2nd": (0.0, 0.0, 0.0, 0.02, 0.01),
+    "scan.photocopy_2nd": (0.0, 0.0, 0.0, 0.02, 0.062),
     "scan.jpeg_blocks": (0.0, 0.0, 0.0, 0.03, 0.002),
     "scan.blurred_patch": (0.0, 0.0, 0.0, 0.02, 0.002),
     "scan.roller_bar": (0.0, 0.0, 0.0, 0.02, 0.002),
-    "scan.crease": (0.0, 0.0, 0.0, 0.02, 0.042),
-    "scan.coffee_ring": (0.0, 0.0, 0.0, 0.02, 0.011),
+    "scan.crease": (0.0, 0.0, 0.0, 0.02, 0.072),
+    "scan.coffee_ring": (0.0, 0.0, 0.0, 0.02, 0.03),
     "scan.punch_holes": (0.0, 0.0, 0.0, 0.02, 0.002),
-    "scan.rotated": (0.0, 0.0, 0.0, 0.07, 0.088),
-    "scan.reduced": (0.0, 0.0, 0.0, 0.07, 0.133),
-    "scan.crooked": (0.0, 0.0, 0.0, 0.07, 0.084),
+    "scan.rotated": (0.0, 0.0, 0.0, 0.07, 0.061),
+    "scan.reduced": (0.0, 0.0, 0.0, 0.07, 0.124),
+    "scan.crooked": (0.0, 0.0, 0.0, 0.07, 0.075),
     # Damage against careful readers (Difficulty III), from N4 (opt-in below: scan.OPT_IN).
-    "scan.low_res": (0.0, 0.0, 0.0, 0.05, 0.076),
-    "scan.phone_photo": (0.0, 0.0, 0.0, 0.05, 0.397),
-    "scan.far_photo": (0.0, 0.0, 0.0, 0.06, 0.742),
+    "scan.low_res": (0.0, 0.0, 0.0, 0.05, 0.105),
+    "scan.phone_photo": (0.0, 0.0, 0.0, 0.05, 0.424),
+    "scan.far_photo": (0.0, 0.0, 0.0, 0.06, 0.595),
     # A Group 3 fax at standard resolution (fine for small type), from N4; last in the catalogue,
-    # so its probability is of what every other level leaves: about 6 % of N5's PDF documents.
-    "scan.fax_g3": (0.0, 0.0, 0.0, 0.05, 0.638),
+    # so its probability is of what every other level leaves: about 8 % of N5's PDF documents.
+    "scan.fax_g3": (0.0, 0.0, 0.0, 0.05, 0.657),
     # textlayer: one text attack per document (they exclude each other and every scan), so
     # they fall on the native documents the scans left: about 45 % of them at N3, 60 % at N4
     # and 75 % at N5 (of all PDF documents about 25 %, 18 % and 9 %); the rule attacks

@@ -37,6 +37,10 @@ Matrix = np.ndarray[Any, Any]
 STANDARD = 98  # lines per inch down a standard-resolution fax
 FINE = 196  # lines per inch down a fine-resolution fax
 FINE_BELOW = 5.5  # points: a page with smaller type is sent fine (see the module docstring)
+# Dots in a row a black dot must sit in the middle of to fade (`transmit`): longer than any
+# stroke of the forms' type (an arm of 9-point type is under ten dots at 204 dpi), shorter than
+# a rule or a bold heading's fill.
+SOLID_RUN = 11
 
 
 def smallest_type(page: Any) -> float:
@@ -148,18 +152,21 @@ def transmit(pixels: Matrix, level: Level, rng: np.random.Generator, rows: int) 
             black[first : first + span] = black[first - 1]
     if level.fade:
         # The print fades from one side of the page to the other: a black dot inside a run of
-        # five or more along its line (solid ink: a bold heading, a rule, a dark fill) is
+        # SOLID_RUN or more along its line (solid ink: a bold heading, a rule, a dark fill) is
         # dropped with a chance rising from 0 to `fade` across the page, so solids print
-        # mottled and pale. A stroke of small type is kept whole: a 4.5-point stroke is two or
-        # three dots wide, and dropping dots in it turned a 6 into a 5 (seed 8900101's schedule).
+        # mottled and pale. Type is kept whole: a stroke of 4.5-point type is two or three dots
+        # wide, and dropping dots in it turned a 6 into a 5 (seed 8900101's schedule); runs of
+        # five faded the arms of a 6.4-point F past a person's reading (the person check on
+        # seeds 9300101-9300105).
         side = int(rng.integers(0, 2))
         ramp = np.linspace(0.0, level.fade, width, dtype=np.float32)
         ramp = ramp if side == 0 else ramp[::-1]
         inside = black.copy()
-        for step in (1, 2):
+        reach = SOLID_RUN // 2
+        for step in range(1, reach + 1):
             inside[:, step:] &= black[:, :-step]
             inside[:, :-step] &= black[:, step:]
-        inside[:, :2] = inside[:, -2:] = False
+        inside[:, :reach] = inside[:, -reach:] = False
         black &= ~(inside & (rng.random((count, width), dtype=np.float32) < ramp[None, :]))
     out = np.where(black, np.uint8(0), np.uint8(255))
     return shown(out, height) if rows < level.dpi else out
