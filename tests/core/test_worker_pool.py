@@ -1,10 +1,12 @@
-"""A stop that lands in a finalizer: a pool worker's SIGTERM raised inside an object's
-`__del__` cannot propagate (Python prints "Exception ignored in ..." with a traceback and goes
-on with the task); the worker exits as a stopped worker does, silently (a real pool, a real
-signal)."""
+"""How pool workers end. A stop that lands in a finalizer: a pool worker's SIGTERM raised
+inside an object's `__del__` cannot propagate (Python prints "Exception ignored in ..." with a
+traceback and goes on with the task); the worker exits as a stopped worker does, silently (a
+real pool, a real signal), and what it half wrote is removed by its owner at once, while the
+worker is still an unreaped zombie."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -58,3 +60,27 @@ def test_a_stop_inside_a_finalizer_ends_the_worker_silently(tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "stopped", done.stdout
     assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_an_ended_worker_not_yet_reaped_is_not_alive(tmp_path: Path) -> None:
+    """A pool's stopped worker is a zombie until the pool's thread reaps it; meanwhile the owner
+    removes what it half wrote (`recover`), which it skips for a writer still running. A real
+    process, ended and deliberately not reaped: not alive; one still running: alive."""
+    from packetbench.core.worker_pool import alive
+    from packetbench.generator.packet import recover
+
+    running = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        os.waitid(os.P_PID, ended.pid, os.WEXITED | os.WNOWAIT)  # ended, left unreaped
+        assert alive(running.pid)
+        assert not alive(ended.pid)
+        for owner in (running.pid, ended.pid):
+            (tmp_path / f".N1-000001.partial-{owner}").mkdir()
+        recover(tmp_path, "N1-000001")
+        assert [p.name for p in tmp_path.iterdir()] == [f".N1-000001.partial-{running.pid}"]
+    finally:
+        running.kill()
+        running.wait()
+        ended.wait()
+    assert not alive(running.pid)

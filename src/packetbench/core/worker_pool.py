@@ -35,6 +35,7 @@ import sys
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
@@ -84,14 +85,24 @@ def _run_task(function: Any, /, *args: Any, **kwargs: Any) -> Any:
 
 
 def alive(process_id: int) -> bool:
-    """Whether a process with this id exists (one we may not signal exists too)."""
+    """Whether a process with this id is running (one we may not signal runs too). A process
+    that has ended but is not yet reaped (a zombie) is not: a pool's worker stays one until
+    the pool's own thread collects it, and what that worker half wrote is for its owner to
+    remove now, not after the reaping."""
     try:
         os.kill(process_id, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
+        pass
+    try:
+        stat = Path(f"/proc/{process_id}/stat").read_bytes()
+    except FileNotFoundError:  # gone meanwhile, or a system without /proc
+        return not Path("/proc/self").is_dir()
+    except OSError:
         return True
-    return True
+    state = stat.rpartition(b")")[2].split()[:1]  # the field after the command's name
+    return state not in ([b"Z"], [b"X"])
 
 
 def _exit_when_parent_dies() -> None:

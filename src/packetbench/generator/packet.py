@@ -321,8 +321,8 @@ def write_packet_files(
         raise UsageError(f"{target}: packet folder already exists (use --force to replace it)")
     built = build_packet(tier, seed, knobs)
     partial = out_dir / f".{pid}.partial-{os.getpid()}"
-    partial.mkdir()
-    try:
+    try:  # a stop that lands just after the folder is made still removes it
+        partial.mkdir()
         for name in sorted(built.files):
             (partial / name).write_bytes(built.files[name])
         if target.exists():
