@@ -87,6 +87,26 @@ def test_the_thermal_fade_pales_solid_ink_and_keeps_strokes_of_type_whole() -> N
     assert min(rule[:, :100].mean(), rule[:, -100:].mean()) < 0.5  # the weak side
 
 
+def test_line_faults_fall_between_the_values_never_on_them() -> None:
+    """A value's rows (`spared`) keep every dot of the fax without line faults; the faults
+    land on the lines between values (garbled or lost), so the page still has them."""
+    pixels = np.full((400, 600), 255, dtype=np.uint8)
+    spared = [(top, top + 14) for top in range(20, 380, 40)]  # value rows, 26 rows apart
+    for top, bottom in spared:
+        pixels[top + 2 : bottom - 2, 40:560:7] = 0  # glyph strokes
+    calm = replace(FAX, fade=0.0, dropouts=0)
+    stormy = replace(FAX, fade=0.0, dropouts=60)
+    before = scan_fax.transmit(pixels, calm, np.random.default_rng(3), FAX.rows, spared)
+    after = scan_fax.transmit(pixels, stormy, np.random.default_rng(3), FAX.rows, spared)
+    changed = np.flatnonzero((before != after).any(axis=1))
+    assert changed.size > 40  # the faults happened
+    for top, bottom in spared:
+        assert not ((changed >= top) & (changed < bottom)).any(), (top, bottom)
+    unspared = scan_fax.transmit(pixels, stormy, np.random.default_rng(3), FAX.rows)
+    hit = np.flatnonzero((before != unspared).any(axis=1))
+    assert any(((hit >= top) & (hit < bottom)).any() for top, bottom in spared)
+
+
 def test_the_same_seed_gives_the_same_fax_and_another_seed_another() -> None:
     pdf = _pdf(5.0, gray=0.8)
     first = scan.scan_page(pdf, 0, FAX, 11).image

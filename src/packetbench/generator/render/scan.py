@@ -74,7 +74,8 @@ def scan_page(
     `png` False with `judged` leaves a binarized page unencoded (`image` empty: its
     `pixels`, what its PNG would decode to, are the image, which a PDF compresses itself);
     `header`, a fax's transmission header printed over the page's top (`faxheader`), lifted
-    clear of cutting any of `values` (the page's value boxes, native points: `header_lift`)."""
+    clear of cutting any of `values` (the page's value boxes, native points: `header_lift`);
+    a Group 3 fax's line faults keep clear of them too (`scan_fax.transmit`)."""
     rng = np.random.Generator(np.random.PCG64(seed))
     page = pdf[index]
     try:
@@ -99,7 +100,8 @@ def scan_page(
             for left, top, right, bottom in cells:
                 covered[top:bottom, left:right] = True
     corners = [pixel_corners(transform, box, level.dpi, height) for box in blots or ()]
-    damaged = degrade(drawn, level, rng, corners, rows)
+    spared = _rows_of(values or [], transform, level, height) if rows else None
+    damaged = degrade(drawn, level, rng, corners, rows, spared)
     out = io.BytesIO()
     if not level.binarize:
         damaged.save(out, "JPEG", quality=level.quality, optimize=False)
@@ -151,6 +153,18 @@ def header_lift(
             (math.floor(min(xs)), math.floor(min(ys)), math.ceil(max(xs)), math.ceil(max(ys)))
         )
     return faxheader.clear_lift(header, index + 1, width, level.dpi, boxes)
+
+
+def _rows_of(
+    values: list[list[float]], transform: Transform, level: Level, height: float
+) -> list[tuple[int, int]]:
+    """The pixel rows, top and bottom with a pixel to spare, each of `values` (native boxes,
+    points) covers where the scan moved it (a fax's line faults keep clear of them)."""
+    spans = []
+    for bbox in values:
+        ys = [y for _, y in pixel_corners(transform, bbox, level.dpi, height)]
+        spans.append((math.floor(min(ys)) - 1, math.ceil(max(ys)) + 1))
+    return spans
 
 
 def _record(details: dict[str, Any], level: Level, transform: Transform) -> None:

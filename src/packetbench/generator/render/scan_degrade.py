@@ -182,6 +182,7 @@ def degrade(
     rng: np.random.Generator,
     blots: list[damage.Corners] | None = None,
     rows: int = 0,
+    spared: list[tuple[int, int]] | None = None,
 ) -> Image.Image:
     """Photometric damage, in the order a page meets it: light, sensor noise (added before the
     tone curve, so it scales with the ink as it does in a sensor), dust and streaks, then the
@@ -192,7 +193,8 @@ def degrade(
     table that makes the returned image. A page takes a few milliseconds. A photocopy of a
     copy (`Level.copies`) is copied first, before the scanner's light and noise
     (`scan_copy.copies`); a Group 3 fax sent at `rows` lines per inch (`scan_fax.resolution`)
-    is sent last, after the sending machine's noise and dust (`scan_fax.transmit`)."""
+    is sent last, after the sending machine's noise and dust (`scan_fax.transmit`, its line
+    faults clear of the pixel rows `spared`)."""
     rows_px, cols = pixels.shape
     size = (cols, rows_px)
     if level.copies:
@@ -232,7 +234,7 @@ def degrade(
     for corners in blots or ():
         damage.blot(pixels, corners, rng)
     if rows:
-        pixels = scan_fax.transmit(pixels, level, rng, rows)
+        pixels = scan_fax.transmit(pixels, level, rng, rows, spared)
     return Image.frombuffer("L", size, pixels, "raw", "L", 0, 1).point(_tone_table(level))
 
 

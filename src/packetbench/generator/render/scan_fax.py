@@ -128,22 +128,43 @@ def _bilevel(sent: Matrix, ox: int, oy: int) -> Matrix:
     return dots
 
 
-def transmit(pixels: Matrix, level: Level, rng: np.random.Generator, rows: int) -> Matrix:
+def transmit(
+    pixels: Matrix,
+    level: Level,
+    rng: np.random.Generator,
+    rows: int,
+    spared: list[tuple[int, int]] | None = None,
+) -> Matrix:
     """The page (gray, a row per pixel row at `level.dpi`, its noise and dust already on it) as
     the receiver stores it: the lines sent (`lines`), bilevel (`_bilevel`: type by a threshold,
     shading by an ordered dither), the line's faults (`Level.dropouts` bursts: a few lines
     garbled to noise, or lost and repeated from the line before, as a receiver's error
     concealment does), the thermal head's fade (`Level.fade`: solid ink mottled, more towards
     one side of the page), then each line repeated down its pixel rows. Returns 0/255
-    pixels."""
+    pixels.
+
+    A line fault never falls on the lines that carry a value (`spared`: pixel rows, top and
+    bottom, of the page's value boxes): a burst across a value's glyph row takes away the top or
+    the bottom of every glyph in it, and the pixel rule compares each cell of the row whole, so
+    half a row of digits gone still passed as legible (a "$493,763" whose upper half was lost,
+    read by no person, in the person check on seeds 9400101-9400105). The bursts fall between
+    values: over labels, rules and blank paper."""
     height, width = pixels.shape
     sent = lines(pixels, level.dpi, rows) if rows < level.dpi else pixels.copy()
     count = sent.shape[0]
     ox, oy = (int(v) for v in rng.integers(0, 8, 2))
     black = _bilevel(sent, ox, oy)
+    carried = np.zeros(count + 1, dtype=bool)  # lines holding a value's rows
+    for top, bottom in spared or ():
+        carried[max(0, top * count // height) : min(count, -(-bottom * count // height)) + 1] = True
+    # `free[i]`: lines i and the two after it hold no value, so a burst of up to 3 may start there
+    free = ~(carried[:-1] | np.roll(carried, -1)[:-1] | np.roll(carried, -2)[:-1])
+    starts = np.flatnonzero(free[1 : max(1, count - 4)]) + 1
     for _ in range(level.dropouts):
-        first = int(rng.integers(1, count - 4))
         span = int(rng.integers(1, 4))
+        if not starts.size:
+            break
+        first = int(starts[int(rng.integers(0, starts.size))])
         if rng.random() < 0.5:
             # Garbled: the run-length code lost its sync, the lines come out as streaks of noise.
             black[first : first + span] = rng.random((span, width)) < 0.12
