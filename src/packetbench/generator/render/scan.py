@@ -186,10 +186,13 @@ def placement(pdf: Any, index: int, level: Level, seed: int) -> tuple[Transform,
     page = pdf[index]
     try:
         width, height = (float(v) for v in page.get_size())
+        rows = scan_fax.resolution(page, level)
     finally:
         page.close()
     transform, details = geometry(level, rng, width, height)
     _record(details, level, transform)
+    if rows:
+        details["rows"] = rows  # as `scan_page` records it, so a fax's manifest is made again
     return transform, details
 
 
