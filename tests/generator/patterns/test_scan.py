@@ -57,7 +57,7 @@ def _image(rendered: Rendered, doc_id: str, number: int) -> np.ndarray[Any, Any]
 
 
 def test_n5_draws_every_mode_none_over_a_quarter_and_n4_the_same_modes() -> None:
-    """N5's preset as a mix of capture modes (issue 65's clauses, on documents): nine in ten
+    """N5's preset as a mix of capture modes (the tier's mix clauses, on documents): nine in ten
     documents or more scanned, no mode drawn on more than a quarter of them (a mode's share of
     pages strays above its share of documents with the length of the documents it draws, and
     the tier's clause is 30 % of pages), six modes or more on at least 5 % each; N4 draws every
