@@ -78,7 +78,8 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     # than about a quarter of its image pages: phone photos from further back 19 % of its PDF
     # documents (far_photo), phone photos near 23.5 % (phone_photo, three in five taken sideways
     # or upside down), photocopies 15.5 % (reduced 9.5, photocopy_2nd 6), pages fed turned or
-    # crooked 10 % (rotated 5, crooked 5), distorted paper 9 % (crease 6.5, coffee_ring 2.5),
+    # crooked 10 % (rotated 7.5, crooked 2.5: PP-OCR reads a page fed sideways at 150 dpi
+    # far worse than one fed crooked), distorted paper 9 % (crease 6.5, coffee_ring 2.5),
     # fax 8 % (fax_g3), low-resolution scans 6.5 % (low_res) and office scans about 3 %; the
     # probabilities below are those shares over what the levels before leave. A packet scans
     # whole documents, so a mode's share of pages also follows the length of the documents it
@@ -106,9 +107,9 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     "scan.crease": (0.0, 0.0, 0.0, 0.02, 0.072),
     "scan.coffee_ring": (0.0, 0.0, 0.0, 0.02, 0.03),
     "scan.punch_holes": (0.0, 0.0, 0.0, 0.02, 0.002),
-    "scan.rotated": (0.0, 0.0, 0.0, 0.07, 0.061),
-    "scan.reduced": (0.0, 0.0, 0.0, 0.07, 0.124),
-    "scan.crooked": (0.0, 0.0, 0.0, 0.07, 0.075),
+    "scan.rotated": (0.0, 0.0, 0.0, 0.07, 0.092),
+    "scan.reduced": (0.0, 0.0, 0.0, 0.07, 0.128),
+    "scan.crooked": (0.0, 0.0, 0.0, 0.07, 0.039),
     # Damage against careful readers (Difficulty III), from N4 (opt-in below: scan.OPT_IN).
     "scan.low_res": (0.0, 0.0, 0.0, 0.05, 0.105),
     "scan.phone_photo": (0.0, 0.0, 0.0, 0.05, 0.424),
