@@ -145,6 +145,15 @@ def header_lift(
 ) -> int:
     """Pixels the fax header of page `index` (0-based) is lifted (`faxheader.clear_lift`) so
     that no cell of it cuts one of `values` (native boxes, points) where the scan moved it."""
+    boxes = _pixel_boxes(values, transform, level, height)
+    return faxheader.clear_lift(header, index + 1, width, level.dpi, boxes)
+
+
+def _pixel_boxes(
+    values: list[list[float]], transform: Transform, level: Level, height: float
+) -> list[tuple[int, int, int, int]]:
+    """Each of `values` (native boxes, points) as the upright pixel box (left, top, right,
+    bottom) around where the scan moved it."""
     boxes = []
     for bbox in values:
         corners = pixel_corners(transform, bbox, level.dpi, height)
@@ -152,7 +161,7 @@ def header_lift(
         boxes.append(
             (math.floor(min(xs)), math.floor(min(ys)), math.ceil(max(xs)), math.ceil(max(ys)))
         )
-    return faxheader.clear_lift(header, index + 1, width, level.dpi, boxes)
+    return boxes
 
 
 def _rows_of(
@@ -160,11 +169,10 @@ def _rows_of(
 ) -> list[tuple[int, int]]:
     """The pixel rows, top and bottom with a pixel to spare, each of `values` (native boxes,
     points) covers where the scan moved it (a fax's line faults keep clear of them)."""
-    spans = []
-    for bbox in values:
-        ys = [y for _, y in pixel_corners(transform, bbox, level.dpi, height)]
-        spans.append((math.floor(min(ys)) - 1, math.ceil(max(ys)) + 1))
-    return spans
+    return [
+        (top - 1, bottom + 1)
+        for _, top, _, bottom in _pixel_boxes(values, transform, level, height)
+    ]
 
 
 def _record(details: dict[str, Any], level: Level, transform: Transform) -> None:
