@@ -3,7 +3,7 @@
     python benchmarks/mode_gallery.py --out docs/images/modes [--seed 9] [--document acord_125]
         [--reference MODE=FILE:PAGE ...]
 
-For each capture mode (`render.scan_levels.MODES`), its level of highest probability at N5 is
+For each capture mode (`render.scan_levels.MODES`), the level that shows it (`SHOWN`) is
 forced on one document of a fresh N3 packet (`patterns.only=scan.LEVEL`, `documents=`), and its
 first page is rendered at 150 dpi, as `extract --input images` sends it. Each `<mode>.png` shows
 the whole page small (60 dpi) beside a 150-dpi crop of its inkiest part at its own pixels, what a
@@ -22,7 +22,6 @@ import pypdfium2 as pdfium
 from PIL import Image, ImageDraw, ImageFont
 
 from packetbench.generator.packet import build_packet, packet_id
-from packetbench.generator.patterns.presets import preset
 from packetbench.generator.render import scan_levels
 from packetbench.generator.tiers import resolve
 
@@ -32,11 +31,25 @@ CROP = (760, 560)  # pixels at 150 dpi: about 5 x 3.7 inches of the page
 LABEL = 34  # pixels of caption above each panel
 
 
+# The level each mode is shown at: its hardest that a tier or the measured mix draws often
+# (docs/tiers.md names them beside the pictures).
+SHOWN = {
+    "office_scan": "blurred",
+    "misfed": "crooked",
+    "fax": "fax_g3",
+    "photocopy": "reduced",
+    "low_res_scan": "low_res",
+    "phone_near": "phone_photo",
+    "phone_far": "far_photo",
+    "distorted_paper": "crease",
+}
+
+
 def level_of(mode: str) -> str:
-    """The level of `mode` with the highest probability in N5's preset (ties: the first)."""
-    knobs = preset("N5")
-    levels = [name for name, level in scan_levels.LEVELS.items() if level.mode == mode]
-    return max(levels, key=lambda name: knobs.get(f"patterns.scan.{name}", 0.0))
+    """The level `mode` is shown at (`SHOWN`), one of the mode's own."""
+    level = SHOWN[mode]
+    assert scan_levels.LEVELS[level].mode == mode, (mode, level)
+    return level
 
 
 def page_images(pdf_path: Path, page: int) -> tuple[Image.Image, Image.Image]:

@@ -222,8 +222,8 @@ def _scanned(tier: int, levels: set[str]) -> float:
 def test_presets_grow_with_the_tier() -> None:
     scans = {p.id for p in catalogue() if p.family == "scan" and not p.opt_in}
     for pattern in catalogue():
-        if pattern.opt_in:  # in no tier's draw, or (low_res, phone_photo, fax_g3) from N4 only
-            assert presets.PROBABILITIES.get(pattern.id, (0.0,) * 5)[:3] == (0.0,) * 3
+        if pattern.opt_in:
+            assert pattern.id not in presets.PROBABILITIES
             continue
         row = presets.PROBABILITIES[pattern.id]
         assert all(0.0 <= p <= 1.0 for p in row)
@@ -241,10 +241,7 @@ def test_presets_grow_with_the_tier() -> None:
     on = {tier: {k for k, p in presets.preset(tier).items() if p > 0} for tier in TIERS}
     assert len(on["N1"]) <= 8
     assert all(on[a] <= on[b] for a, b in itertools.pairwise(TIERS))
-    drawn_opt_in = {"scan.low_res", "scan.phone_photo", "scan.fax_g3"}
-    assert len(on["N5"]) == len(
-        CATALOGUE_IDS | LATER_IDS | HARSH_SCAN_IDS - (OPT_IN_IDS - drawn_opt_in)
-    )
+    assert len(on["N5"]) == len(CATALOGUE_IDS | LATER_IDS | HARSH_SCAN_IDS - OPT_IN_IDS)
 
 
 def test_every_resolved_probability_is_a_knob_in_every_manifest() -> None:

@@ -45,16 +45,16 @@ def _edges(pixels: Pixels, axis: int | None = None) -> float:
 
 
 def test_new_levels_are_drawn_from_n4() -> None:
-    """The harder levels from N4 (but those in no tier's draw), an opt-in level listed in a
-    tier's knobs only where the tier draws it."""
-    nowhere = {"photocopy_3rd", "two_up"}
+    """The harder levels from N4, but the phone photo from further back, at N5 only."""
     for tier in TIERS:
         knobs = preset(tier)
         drawn = {level for level in HARDER_LEVELS if knobs.get(f"patterns.scan.{level}", 0) > 0}
-        expected = {"N4": set(HARDER_LEVELS) - nowhere, "N5": set(HARDER_LEVELS) - nowhere}
+        expected = {
+            "N4": set(HARDER_LEVELS) - OPT_IN - {"far_photo"},
+            "N5": set(HARDER_LEVELS) - OPT_IN,
+        }
         assert drawn == expected.get(tier, set()), tier
-        listed = {name.removeprefix("patterns.scan.") for name in knobs} & OPT_IN
-        assert listed == (OPT_IN - nowhere if tier in expected else set()), tier
+        assert not [name for name in knobs if name.removeprefix("patterns.scan.") in OPT_IN]
 
 
 @pytest.mark.parametrize("level", sorted(HARDER_LEVELS))

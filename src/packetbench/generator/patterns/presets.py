@@ -68,55 +68,42 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
     # scan.*: the tier's scan share. Scans claim a document before anything else (engine.select)
     # and exclude each other (one scan per document; the earlier level in the catalogue wins),
     # so the share of PDF documents a level scans is its probability times the share the
-    # levels before it leave: about N2 17 %, N3 45 %, N4 70 %, N5 97 % of PDF documents
+    # levels before it leave: about N2 17 %, N3 45 %, N4 69 %, N5 97 % of PDF documents
     # scanned, and image pages about the same share of PDF pages (scan.mixed scans only some
     # pages of a document; tests/generator/patterns/test_tiers.py holds the measured shares).
     # The native documents left carry the text-layer attacks below. From N4 the milder levels
     # give way to the ones a reader without restoration cannot read (a level may be rarer in a
-    # harder tier from N4 on; the scan share never is). Each level belongs to a capture mode
-    # (`render.scan_levels.Level.mode`). N5 is a mix of the eight modes in which none holds more
-    # than about a quarter of its image pages: phone photos from further back 19 % of its PDF
-    # documents (far_photo), phone photos near 23.5 % (phone_photo, three in five taken sideways
-    # or upside down), photocopies 15.5 % (reduced 9.5, photocopy_2nd 6), pages fed turned or
-    # crooked 10 % (rotated 7.5, crooked 2.5: PP-OCR reads a page fed sideways at 150 dpi
-    # far worse than one fed crooked), distorted paper 9 % (crease 6.5, coffee_ring 2.5),
-    # fax 8 % (fax_g3), low-resolution scans 6.5 % (low_res) and office scans about 3 %; the
-    # probabilities below are those shares over what the levels before leave. A packet scans
-    # whole documents, so a mode's share of pages also follows the length of the documents it
-    # draws: a mode near 25 % of the documents can reach 30 % of five packets' pages.
-    # N4 draws the same modes, milder: far_photo, phone_photo, low_res and fax_g3 on about one
-    # native document in twenty. `benchmarks/capture_modes.py`
-    # counts the mix from packets' manifests.
-    # Override any level with --set patterns.scan.<level>=P.
-    "scan.clean": (0.0, 0.1, 0.1, 0.04, 0.001),
-    "scan.moderate": (0.0, 0.0, 0.2, 0.1, 0.001),
+    # harder tier from N4 on; the scan share never is), and at N5 to the one a careful reader
+    # cannot either: of N5's PDF documents about nine in ten are phone photos from further
+    # back (`far_photo`: the page half the frame, tilted, half upside down). A careful reader
+    # undoes the other levels nearly whole, so each is kept at N5 only rarely: fed turned or
+    # copied reduced about one document in eighty, crooked one in 125, every other level one
+    # in a thousand (together about one document in twenty). Override any level
+    # with --set patterns.scan.<level>=P.
+    "scan.clean": (0.0, 0.1, 0.1, 0.08, 0.001),
+    "scan.moderate": (0.0, 0.0, 0.2, 0.15, 0.001),
     "scan.fax": (0.0, 0.0, 0.1, 0.08, 0.001),
     "scan.skewed": (0.0, 0.0, 0.0, 0.1, 0.001),
     "scan.degraded": (0.0, 0.0, 0.0, 0.1, 0.001),
-    "scan.photo": (0.0, 0.0, 0.0, 0.05, 0.002),
+    "scan.photo": (0.0, 0.0, 0.0, 0.05, 0.001),
     "scan.mixed": (0.0, 0.08, 0.08, 0.06, 0.001),
-    "scan.ocr_layer": (0.0, 0.0, 0.08, 0.06, 0.01),
+    "scan.ocr_layer": (0.0, 0.0, 0.08, 0.06, 0.001),
     # Damage up to the edge of legibility, from N4; each level's OCR minimum is in
-    # audit.result.OCR_RECALL_MIN. photocopy_3rd and two_up are in no tier's draw (scan.OPT_IN).
-    "scan.blurred": (0.0, 0.0, 0.0, 0.03, 0.005),
-    "scan.motion_blur": (0.0, 0.0, 0.0, 0.02, 0.005),
-    "scan.photocopy_2nd": (0.0, 0.0, 0.0, 0.02, 0.062),
-    "scan.jpeg_blocks": (0.0, 0.0, 0.0, 0.03, 0.002),
-    "scan.blurred_patch": (0.0, 0.0, 0.0, 0.02, 0.002),
-    "scan.roller_bar": (0.0, 0.0, 0.0, 0.02, 0.002),
-    "scan.crease": (0.0, 0.0, 0.0, 0.02, 0.072),
-    "scan.coffee_ring": (0.0, 0.0, 0.0, 0.02, 0.03),
-    "scan.punch_holes": (0.0, 0.0, 0.0, 0.02, 0.002),
-    "scan.rotated": (0.0, 0.0, 0.0, 0.07, 0.092),
-    "scan.reduced": (0.0, 0.0, 0.0, 0.07, 0.128),
-    "scan.crooked": (0.0, 0.0, 0.0, 0.07, 0.039),
-    # Damage against careful readers (Difficulty III), from N4 (opt-in below: scan.OPT_IN).
-    "scan.low_res": (0.0, 0.0, 0.0, 0.05, 0.105),
-    "scan.phone_photo": (0.0, 0.0, 0.0, 0.05, 0.424),
-    "scan.far_photo": (0.0, 0.0, 0.0, 0.06, 0.595),
-    # A Group 3 fax at standard resolution (fine for small type), from N4; last in the catalogue,
-    # so its probability is of what every other level leaves: about 8 % of N5's PDF documents.
-    "scan.fax_g3": (0.0, 0.0, 0.0, 0.05, 0.657),
+    # audit.result.OCR_RECALL_MIN. photocopy_3rd is opt-in (scan.OPT_IN).
+    "scan.blurred": (0.0, 0.0, 0.0, 0.03, 0.001),
+    "scan.motion_blur": (0.0, 0.0, 0.0, 0.02, 0.001),
+    "scan.photocopy_2nd": (0.0, 0.0, 0.0, 0.02, 0.001),
+    "scan.jpeg_blocks": (0.0, 0.0, 0.0, 0.03, 0.001),
+    "scan.blurred_patch": (0.0, 0.0, 0.0, 0.02, 0.001),
+    "scan.roller_bar": (0.0, 0.0, 0.0, 0.02, 0.001),
+    "scan.crease": (0.0, 0.0, 0.0, 0.02, 0.001),
+    "scan.coffee_ring": (0.0, 0.0, 0.0, 0.02, 0.001),
+    "scan.punch_holes": (0.0, 0.0, 0.0, 0.02, 0.001),
+    "scan.rotated": (0.0, 0.0, 0.0, 0.07, 0.012),
+    "scan.reduced": (0.0, 0.0, 0.0, 0.07, 0.012),
+    "scan.crooked": (0.0, 0.0, 0.0, 0.07, 0.008),
+    # Damage against careful readers (Difficulty III): at N5 only.
+    "scan.far_photo": (0.0, 0.0, 0.0, 0.0, 0.97),
     # textlayer: one text attack per document (they exclude each other and every scan), so
     # they fall on the native documents the scans left: about 45 % of them at N3, 60 % at N4
     # and 75 % at N5 (of all PDF documents about 25 %, 18 % and 9 %); the rule attacks
@@ -182,14 +169,13 @@ PROBABILITIES: dict[str, tuple[float, float, float, float, float]] = {
 
 
 def preset(tier: str) -> dict[str, float]:
-    """Every registered pattern's probability in `tier`, in catalogue order (an opt-in pattern
-    only in a tier that draws it: elsewhere it is off, and recorded only when a --set names
-    it, so a tier's knobs stay as they were when a harder tier starts drawing it)."""
+    """Every registered pattern's probability in `tier`, in catalogue order (opt-in patterns
+    aside: they are off, and recorded only when a --set names them)."""
     column = TIERS.index(tier)
     return {
         f"{PREFIX}{p.id}": PROBABILITIES.get(p.id, (0.0,) * 5)[column]
         for p in catalogue()
-        if not p.opt_in or PROBABILITIES.get(p.id, (0.0,) * 5)[column] > 0.0
+        if not p.opt_in
     }
 
 
@@ -224,10 +210,11 @@ def parse(name: str, raw: str) -> tuple[str, Any]:
 def resolve(tier: str, overrides: Mapping[str, Any]) -> dict[str, float]:
     """The pattern probabilities of `tier` after `overrides` (off, then only, then ids)."""
     probabilities = preset(tier)
+    opt_in = {p.id for p in catalogue() if p.opt_in}
     off = overrides.get(f"{PREFIX}off")
     if off:
         for pattern_id in matching(off):
-            if f"{PREFIX}{pattern_id}" in probabilities:  # an unlisted (opt-in) one is off
+            if pattern_id not in opt_in:  # an opt-in pattern is off already
                 probabilities[f"{PREFIX}{pattern_id}"] = 0.0
     only = overrides.get(f"{PREFIX}only")
     if only:
@@ -239,7 +226,7 @@ def resolve(tier: str, overrides: Mapping[str, Any]) -> dict[str, float]:
                         f"--set patterns.only: {first} and {second} cannot be applied together"
                     )
         for pattern_id in PATTERNS:
-            if pattern_id in chosen or f"{PREFIX}{pattern_id}" in probabilities:
+            if pattern_id in chosen or pattern_id not in opt_in:
                 probabilities[f"{PREFIX}{pattern_id}"] = 1.0 if pattern_id in chosen else 0.0
     for name, value in overrides.items():
         if name.startswith(PREFIX) and name not in (f"{PREFIX}off", f"{PREFIX}only"):

@@ -304,8 +304,8 @@ def _misread_paths(pdf: PdfDocument, page: int, wrong: dict[tuple[int, str], str
 
 
 # The harder levels: damage up to the edge of legibility, every value still legible to a person.
-# In the N4-N5 draw (presets.py) but for photocopy_3rd and two_up (OPT_IN below); force one
-# with --set patterns.scan.<id>=1. Each level's capture mode is its
+# In the N4-N5 draw (presets.py) but for the opt-in ones (OPT_IN below); force one with
+# --set patterns.scan.<id>=1. Each level's capture mode is its
 # `render.scan_levels.Level.mode`.
 _HARDER: dict[str, tuple[str, str]] = {
     "blurred": ("Out-of-focus scan", "Gaussian blur of 1.4 pixels at 200 dpi."),
@@ -368,13 +368,14 @@ _HARDER: dict[str, tuple[str, str]] = {
 }
 
 
-# Opt-in levels, named with --set (two of them below N4 only). photocopy_3rd: on an N5
-# packet's dense tables the audit's calibration refuses it (its reading disagrees with the
-# pixel rule too often). two_up: no lever on a reader without restoration, and the pixel half
-# of the audit cannot judge a sheet yet (`audit.pixels.scan_details`: one matrix per page).
-# low_res, phone_photo and fax_g3: drawn at N4 and N5 as their capture modes' levels
-# (presets.py), but opt-in below, where they are not even a knob, so canonical N1-N3 packets
-# keep their bytes (`presets.preset`). Figures in docs/measurements.md#levels-out-of-the-tiers-draw.
+# Levels in no tier's draw, named with --set. photocopy_3rd: on an N5 packet's dense tables
+# the audit's calibration refuses it (its reading disagrees with the pixel rule too often).
+# two_up: no lever on a reader without restoration, and the pixel half of the audit cannot
+# judge a sheet yet (`audit.pixels.scan_details`: one matrix per page). low_res, phone_photo
+# and fax_g3: each alone too mild for the careful readers (a tier drawn as a mix of the
+# capture modes reads as far easier than N5: docs/measurements.md#capture-modes-at-n5).
+# Figures in docs/measurements.md#levels-out-of-the-tiers-draw; far_photo, which costs both
+# careful readers at once, is most of N5's draw (presets.py).
 OPT_IN = frozenset({"photocopy_3rd", "two_up", "low_res", "phone_photo", "fax_g3"})
 # A reduced copy is never stamped VOID: at 60-70 % the type is 3.5 points, and a VOID or
 # SUPERSEDED stamp's frame and letters across it left values a person reads that the audit's
