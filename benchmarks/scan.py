@@ -128,9 +128,14 @@ def by_mode(rates: dict[str, tuple[float, float]]) -> None:
     """Each capture mode's rates: its measured levels, a page at each in turn."""
     print("by capture mode (its levels measured above, a page at each in turn)")
     for mode in scan_levels.MODES:
-        levels = Counter(name for name in rates if scan_levels.LEVELS[name].mode == mode)
+        levels = [name for name in rates if scan_levels.LEVELS[name].mode == mode]
         if levels:
-            mixed(rates, levels, label=mode)
+            made = len(levels) / sum(1 / rates[level][0] for level in levels)
+            floor = len(levels) / sum(1 / rates[level][1] for level in levels)
+            print(
+                f"{mode:<16}{made:>15.1f}{floor:>12.1f}{made / floor:>8.2f}"
+                f"{'':>11}   ({', '.join(levels)})"
+            )
 
 
 def recall(tier: str, seeds: int, levels: list[str], first: int = 1) -> None:
