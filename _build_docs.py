@@ -226,7 +226,38 @@ def tiers_page() -> str:
                 values.append(_knob_value(value))
         rows.append([f"`{name}`", knob.help, *values])
     lines += _table(["knob", "what it sets", *TIERS], rows)
+    lines += ["", *_capture_modes()]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _capture_modes() -> list[str]:
+    """Each capture mode, its levels and the share of a tier's PDF documents its levels draw
+    (`patterns.catalogue.capture_mode_shares`)."""
+    from packetbench.core.codes import TIERS
+    from packetbench.generator.patterns.catalogue import OFFICE_PATTERNS, capture_mode_shares
+    from packetbench.generator.render.scan_levels import LEVELS, MODES
+
+    shares = {tier: capture_mode_shares(tier) for tier in TIERS}
+    rows = []
+    for mode, description in MODES.items():
+        levels = [n for n in LEVELS if LEVELS[n].mode == mode]
+        if mode == "office_scan":
+            levels += [f"{i} ({what})" for i, what in OFFICE_PATTERNS.items()]
+        cells = [f"{shares[t][mode]:.0%}" if shares[t][mode] else "" for t in TIERS]
+        rows.append([f"`{mode}`", description, ", ".join(levels), *cells])
+    scanned = [f"{sum(shares[t].values()):.0%}" if any(shares[t].values()) else "" for t in TIERS]
+    rows.append(["any", "a scanned page, whichever mode", "", *scanned])
+    return [
+        "## Capture modes",
+        "",
+        "The scan levels by capture mode (`generator.render.scan_levels`), and the share of "
+        "each tier's PDF documents the presets draw at the mode's levels: scans claim a "
+        "document first and exclude each other in catalogue order, so a level draws its "
+        "probability of what the levels before it leave (a level a document does not fit "
+        "draws less; `benchmarks/capture_modes.py` counts a generated corpus).",
+        "",
+        *_table(["capture mode", "what it is", "levels", *TIERS], rows),
+    ]
 
 
 # -- documents.md -----------------------------------------------------------------------------

@@ -3,6 +3,7 @@
     python benchmarks/person_check.py --level low_res [--boxes 50] [--tier N3] [--seed S]
         --out DIR
     python benchmarks/person_check.py --dpi 96 --packets PACKETS [--level far_photo] --out DIR
+    python benchmarks/person_check.py --dpi 150 --packets PACKETS --mode fax --out DIR
     python benchmarks/person_check.py --out DIR --answers ANSWERS
 
 The generator calls a value legible when its box on the scan matches the page drawn clean
@@ -23,7 +24,8 @@ from the file as it is (200 dpi, shown twice the size). With `--dpi N`, the valu
 truth calls legible at N (`resolution.legible_at`: its `legible_from_dpi` at most N), on any PDF
 page of `--packets` (or of fresh packets of `--tier`; `--level`: only pages scanned at it), and
 each crop is cut from its page rendered at N, as `extract --input images --dpi N` sends it, and
-shown three times the size: the person sees what the model is sent, enlarged.
+shown three times the size: the person sees what the model is sent, enlarged. `--mode M` in
+place of `--level` draws from the pages scanned at any level of capture mode M.
 
 `--answers FILE` (one line per number, `12: text`; a box the person cannot read is `12: ?`)
 scores a transcription against the key, as the audit compares (`reading.text.same_text`: case,
@@ -47,6 +49,7 @@ import pypdfium2 as pdfium
 from PIL import Image, ImageDraw, ImageFont
 
 from packetbench.generator.packet import build_packet, packet_id
+from packetbench.generator.render import scan_levels
 from packetbench.generator.tiers import resolve
 from packetbench.reading.imaging import render_page
 from packetbench.reading.page import OcrPage
@@ -63,9 +66,12 @@ OUTSIDE = 3  # pixels (before the zoom) between the box and its red outline
 FIRST_SEED = 980001  # away from every seed the levels were developed on
 
 
-def candidates(folder: Path, level: str | None, dpi: int | None = None) -> list[dict[str, Any]]:
+def candidates(
+    folder: Path, level: str | None, dpi: int | None = None, mode: str | None = None
+) -> list[dict[str, Any]]:
     """Every located, legible, whole value on a PDF page of packet `folder` (`level`: only on
-    pages scanned at it), legible at `dpi` when given (`resolution.legible_at`)."""
+    pages scanned at it; `mode`: only on pages scanned at a level of that capture mode),
+    legible at `dpi` when given (`resolution.legible_at`)."""
     out = []
     for doc in read_packet(folder).documents:
         if doc.format != "pdf":
@@ -78,6 +84,7 @@ def candidates(folder: Path, level: str | None, dpi: int | None = None) -> list[
                 page = location.get("page")
                 if (
                     (level is not None and levels.get(page) != level)
+                    or (mode is not None and _mode(levels.get(page)) != mode)
                     or location.get("legible") is False
                     or location.get("fragment") is not None
                     or (dpi is not None and not legible_at(location, dpi))
@@ -97,6 +104,10 @@ def candidates(folder: Path, level: str | None, dpi: int | None = None) -> list[
                     }
                 )
     return out
+
+
+def _mode(level: str | None) -> str | None:
+    return None if level is None else scan_levels.LEVELS[level].mode
 
 
 def crop(pdf: Any, page: int, region: list[float], dpi: int = DPI, zoom: int = ZOOM) -> Image.Image:
@@ -160,7 +171,13 @@ def sheets(chosen: list[dict[str, Any]], out: Path, dpi: int | None = None) -> N
 
 
 def _fresh(
-    tier: str, level: str | None, seed: int, scratch: Path, enough: int, dpi: int | None
+    tier: str,
+    level: str | None,
+    seed: int,
+    scratch: Path,
+    enough: int,
+    dpi: int | None,
+    mode: str | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
     """Fresh packets of `tier` (made at `level` only when given) from `seed` on, until they hold
     `enough` candidates or ten were made: (candidates, the last seed made)."""
@@ -172,7 +189,7 @@ def _fresh(
         folder.mkdir()
         for name, data in build_packet(tier, packet_seed, knobs).files.items():
             (folder / name).write_bytes(data)
-        pool.extend(candidates(folder, level, dpi))
+        pool.extend(candidates(folder, level, dpi, mode))
         packet_seed += 1
     return pool, packet_seed - 1
 
@@ -185,6 +202,7 @@ def make(
     out: Path,
     dpi: int | None = None,
     packets: Path | None = None,
+    mode: str | None = None,
 ) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="personcheck") as scratch:
@@ -196,23 +214,26 @@ def make(
                 )
                 if (p / "packet_truth.json").exists()
             )
-            pool = [item for folder in folders for item in candidates(folder, level, dpi)]
+            pool = [item for folder in folders for item in candidates(folder, level, dpi, mode)]
             where = f"{len(folders)} packet(s) in {packets}"
         else:
-            pool, last = _fresh(tier, level, seed, Path(scratch), boxes * 4, dpi)
+            pool, last = _fresh(tier, level, seed, Path(scratch), boxes * 4, dpi, mode)
             where = f"{tier}, packets {seed}..{last}"
         if not pool:
-            sys.exit(f"no legible value to draw ({where}, level {level or 'any'}, dpi {dpi})")
+            what = f"mode {mode}" if mode else f"level {level or 'any'}"
+            sys.exit(f"no legible value to draw ({where}, {what}, dpi {dpi})")
         # Each level and resolution draws its own values: a person who checked one does not
         # know the next one's answers.
-        chosen = random.Random(f"{seed}:{level}:{dpi}").sample(pool, min(boxes, len(pool)))
+        drawn = f"{seed}:{level}:{dpi}" if mode is None else f"{seed}:{mode}:{dpi}"
+        chosen = random.Random(drawn).sample(pool, min(boxes, len(pool)))
         sheets(chosen, out, dpi)
     keys = ("value", "doc_id", "page", "path", "level", "legible_from_dpi", "glyph_pt")
+    what = f"mode {mode}" if mode else f"level {level or 'any'}"
     key = {str(n): {k: item[k] for k in keys} for n, item in enumerate(chosen, 1)}
     (out / "key.json").write_text(json.dumps(key, indent=1) + "\n")
     at = f" legible at {dpi} dpi, rendered at it" if dpi else ""
     print(
-        f"{len(chosen)} of {len(pool)} legible values{at} ({where}, level {level or 'any'}) "
+        f"{len(chosen)} of {len(pool)} legible values{at} ({where}, {what}) "
         f"in {out}/sheet-*.png; the key in {out}/key.json"
     )
 
@@ -234,6 +255,7 @@ def score(out: Path, answers: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--level", help="a scan level, e.g. low_res (with --dpi: optional)")
+    parser.add_argument("--mode", help="a capture mode, e.g. fax (with --dpi, for --level)")
     parser.add_argument("--tier", default="N3")
     parser.add_argument("--boxes", type=int, default=50)
     parser.add_argument("--seed", type=int, default=FIRST_SEED)
@@ -248,8 +270,21 @@ def main() -> None:
         score(args.out, args.answers)
     elif args.level is None and args.dpi is None:
         parser.error("--level is required without --dpi")
+    elif args.mode is not None and (args.level is not None or args.dpi is None):
+        parser.error("--mode goes with --dpi, in place of --level")
+    elif args.mode is not None and args.mode not in scan_levels.MODES:
+        parser.error(f"--mode {args.mode}: not a capture mode ({', '.join(scan_levels.MODES)})")
     else:
-        make(args.level, args.tier, args.boxes, args.seed, args.out, args.dpi, args.packets)
+        make(
+            args.level,
+            args.tier,
+            args.boxes,
+            args.seed,
+            args.out,
+            args.dpi,
+            args.packets,
+            args.mode,
+        )
 
 
 if __name__ == "__main__":

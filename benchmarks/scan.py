@@ -8,7 +8,8 @@
    on the same pages in the same run, the minimal work for one scanned page: pdfium rendering
    the page at the level's resolution plus one image encode (JPEG, or PNG for the fax); two
    pages to a sheet (`two_up`) count the pages its sheets hold. The
-   issue's target is a ratio of at least 0.5. "judged/s" is the scan as the generator makes
+   issue's target is a ratio of at least 0.5; then the same per capture mode, over its levels
+   measured. "judged/s" is the scan as the generator makes
    it (`judged=True`: the legibility rule's clean side drawn too and the image decoded again),
    without the rule's own verdicts. With --mix, the same for the levels in the proportions
    the packets under FOLDER scanned their pages (read from their manifests).
@@ -123,6 +124,20 @@ def mixed(rates: dict[str, tuple[float, float]], levels: Counter[str], label: st
     )
 
 
+def by_mode(rates: dict[str, tuple[float, float]]) -> None:
+    """Each capture mode's rates: its measured levels, a page at each in turn."""
+    print("by capture mode (its levels measured above, a page at each in turn)")
+    for mode in scan_levels.MODES:
+        levels = [name for name in rates if scan_levels.LEVELS[name].mode == mode]
+        if levels:
+            made = len(levels) / sum(1 / rates[level][0] for level in levels)
+            floor = len(levels) / sum(1 / rates[level][1] for level in levels)
+            print(
+                f"{mode:<16}{made:>15.1f}{floor:>12.1f}{made / floor:>8.2f}"
+                f"{'':>11}   ({', '.join(levels)})"
+            )
+
+
 def recall(tier: str, seeds: int, levels: list[str], first: int = 1) -> None:
     from packetbench.audit import audit_packets
     from packetbench.audit.result import OCR_RECALL_MIN
@@ -206,6 +221,7 @@ def main() -> None:
         parser.error("--pages must be 0 or more (0: no throughput timed; --mix needs 1 or more)")
     if args.pages:
         rates = throughput(args.tier, args.pages, measured)
+        by_mode(rates)
         if mix:
             mixed(rates, mix)
     if args.recall_seeds:

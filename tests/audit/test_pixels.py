@@ -298,3 +298,18 @@ def test_values_under_a_stamp_stay_out_of_the_calibration() -> None:
     auditor = SimpleNamespace(doc=SimpleNamespace(manifest=manifest))
     assert ScannedPageAuditor.stamped(auditor, 1) == {"a.b", "c[0].d"}  # type: ignore[arg-type]
     assert ScannedPageAuditor.stamped(auditor, 2) == set()  # type: ignore[arg-type]
+
+
+def test_a_group_3_fax_is_rebuilt_for_the_pixel_rule(run_cli: Run, tmp_path: Path) -> None:
+    """A fax records each page's lines per inch (`rows`) in its manifest; the rebuild the pixel
+    rule draws its clean side from records them too, so a fax's values are judged by pixels as
+    any scan's (its manifest differed, and the audit fell back to OCR alone on faxes)."""
+    from packetbench.audit.native import rebuilt
+
+    folder = generate_scanned(run_cli, tmp_path, "acord_125", "fax_g3")
+    packet = json.loads((folder / "packet_truth.json").read_text())
+    (doc,) = read_packet(folder).documents
+    rows = {how.get("rows") for _, how, _ in doc.scanned_pages()}
+    assert rows and rows <= {98, 196}
+    again, why = rebuilt(doc, packet)
+    assert (why, again is not None) == ("", True)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from packetbench.benchmark.difficulty import difficulty_card
+from packetbench.benchmark.difficulty import difficulty_card, render_table
 from tests.support.corpus_fixture import write_corpus
 
 RunCli = Callable[..., subprocess.CompletedProcess[str]]
@@ -86,6 +86,30 @@ def test_card_tells_a_scanned_packet_from_a_native_one(packets: Path) -> None:
     assert (
         difficulty_card([packets], ocr_sample=1, seed=3, jobs=2, readers=("careful_300",)) == card
     )
+
+
+@pytest.mark.slow  # Tesseract reads four pages
+def test_each_mode_is_read_on_the_pages_asked_and_the_tier_rows_stay_the_samples(
+    packets: Path,
+) -> None:
+    """`ocr_per_mode`: a mode the tier's sample read on one page is read on more of its pages,
+    for its row alone; the tier and page-kind rows are the uniform sample's, unchanged."""
+    plain = difficulty_card([packets], ocr_sample=1, seed=3, readers=())
+    topped = difficulty_card([packets], ocr_sample=1, seed=3, readers=(), ocr_per_mode=2)
+    assert (topped.tiers, topped.levels) == (plain.tiers, plain.levels)
+    assert all(row["ocr_pages_read"] == 1 for row in plain.modes)
+    before = {(row["tier"], row["capture_mode"]): row for row in plain.modes}
+    grown = 0
+    for row in topped.modes:
+        assert row["ocr_pages_read"] == min(2, row["pdf_pages"]), row
+        if row["ocr_pages_read"] == 2:
+            grown += 1
+            assert (
+                row["ocr_located_values"]
+                > before[row["tier"], row["capture_mode"]]["ocr_located_values"]
+            )
+    assert grown >= 2  # the ACORD 125 runs over pages: the top-up had pages to read
+    assert "each mode on at least 2 of its pages" in render_table(topped)
 
 
 @pytest.mark.slow
@@ -179,6 +203,7 @@ def test_card_runs_on_an_imported_corpus(run_cli: RunCli, tmp_path: Path) -> Non
     [
         (["--ocr-sample", "-1"], "--ocr-sample must be 0 or more"),
         (["--ocr-sample", "x"], "--ocr-sample"),
+        (["--ocr-sample-per-mode", "-1"], "--ocr-sample-per-mode must be 0 or more"),
         (["--readers", "careful,bogus"], "--readers: no reader 'bogus'"),
     ],
 )

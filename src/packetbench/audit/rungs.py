@@ -115,6 +115,27 @@ def _problem(location: dict[str, Any], level: Any, rung: Any) -> str:
     return ""
 
 
+# A document's boxes the pixels decide rungs for (`pixel_boxes`), by page: (entry, location).
+PageBoxes = dict[Any, list[tuple[dict[str, Any], dict[str, Any]]]]
+
+
+def pixel_boxes(doc: Document) -> PageBoxes:
+    """Every location of `doc` legible in the file with a quad, by page, in field order: what
+    `check_by_pixels` judges on each page (sorted once a document, not once a page: a scanned
+    document's pages each walked every location of the document)."""
+    out: PageBoxes = {}
+    for entry in doc.fields:
+        for location in entry.get("locations") or []:
+            if (
+                isinstance(location, dict)
+                and location.get("legible") is not False
+                and isinstance(location.get("quad"), list)
+                and len(location["quad"]) == 8
+            ):
+                out.setdefault(location.get("page"), []).append((entry, location))
+    return out
+
+
 def check_by_pixels(
     doc: Document,
     page: int,
@@ -122,11 +143,13 @@ def check_by_pixels(
     scanned: Any,
     page_height: float,
     level: Any,
+    boxes: PageBoxes | None = None,
 ) -> tuple[int, list[Finding]]:
     """The rungs of scanned `page`'s values legible in the file, decided again on its pixels
     exactly as the generator decided them (`resolution.legible_from` on the clean and the
     scanned page, drawn at the level's resolution, `level`): how many were checked, and a
-    finding for each that differs from its record."""
+    finding for each that differs from its record. `boxes`: `pixel_boxes(doc)`, when the
+    caller keeps it for the document's pages."""
     from packetbench.reading import legibility
 
     if not recorded(doc):
@@ -135,45 +158,36 @@ def check_by_pixels(
     file = doc.truth_file("field_truth").name
     checked = 0
     found: list[Finding] = []
-    for entry in doc.fields:
+    for entry, location in (pixel_boxes(doc) if boxes is None else boxes).get(page, []):
         text = str(entry.get("rendered_as"))
-        for location in entry.get("locations") or []:
-            if (
-                not isinstance(location, dict)
-                or location.get("page") != page
-                or location.get("legible") is False
-                or not isinstance(location.get("quad"), list)
-                or len(location["quad"]) != 8
-            ):
-                continue
-            glyph = location.get("glyph_pt")
-            judged = legibility.may_be_illegible(text)
-            expected = resolution.legible_from(
-                glyph if _number(glyph) else None,
-                file_dpi=level.dpi,
-                blur=level.blur,
-                motion=level.motion,
-                ladder=ladder if judged else None,
-                quad=[float(v) for v in location["quad"]],
-                page_height=page_height,
-            )
-            checked += 1
-            rung = location.get("legible_from_dpi")
-            if rung != expected:
-                found.append(
-                    Finding(
-                        RESOLUTION,
-                        doc.doc_id,
-                        file,
-                        str(entry.get("path")),
-                        "pixel",
-                        page,
-                        f"page {page}",
-                        str(expected),
-                        str(rung),
-                        f"the rule on the page's pixels makes it legible from {expected} dpi",
-                    )
+        glyph = location.get("glyph_pt")
+        judged = legibility.may_be_illegible(text)
+        expected = resolution.legible_from(
+            glyph if _number(glyph) else None,
+            file_dpi=level.dpi,
+            blur=level.blur,
+            motion=level.motion,
+            ladder=ladder if judged else None,
+            quad=[float(v) for v in location["quad"]],
+            page_height=page_height,
+        )
+        checked += 1
+        rung = location.get("legible_from_dpi")
+        if rung != expected:
+            found.append(
+                Finding(
+                    RESOLUTION,
+                    doc.doc_id,
+                    file,
+                    str(entry.get("path")),
+                    "pixel",
+                    page,
+                    f"page {page}",
+                    str(expected),
+                    str(rung),
+                    f"the rule on the page's pixels makes it legible from {expected} dpi",
                 )
+            )
     return checked, found
 
 
@@ -201,9 +215,14 @@ class DeliveredPage:
     It renders as a pypdfium2 page renders (`render(scale, grayscale, crop)`), so the audit's
     box readers read it unchanged."""
 
-    def __init__(self, page: Any, file_dpi: int, dpi: int) -> None:
+    def __init__(
+        self, page: Any, file_dpi: int, dpi: int, drawn: dict[int, Any] | None = None
+    ) -> None:
         self.page, self.file_dpi, self.dpi = page, file_dpi, dpi
         self._drawn: tuple[float, Any] | None = None
+        # The page drawn by its file's resolution: shared by the same page delivered at
+        # several rungs (`DeliveredPdf`'s `drawn`), where the drawing is the same.
+        self._file = drawn if drawn is not None else {}
 
     def get_cropbox(self) -> Any:
         return self.page.get_cropbox()
@@ -226,8 +245,11 @@ class DeliveredPage:
         from PIL import Image
 
         if self._drawn is None or self._drawn[0] != scale:
-            image = self.page.render(scale=self.file_dpi / 72, grayscale=True).to_numpy()
-            image = image.reshape(image.shape[:2])
+            key = self.file_dpi
+            image = self._file.get(key)
+            if image is None:
+                image = self.page.render(scale=self.file_dpi / 72, grayscale=True).to_numpy()
+                image = self._file[key] = image.reshape(image.shape[:2])
             sent = resolution.delivered(image, self.file_dpi, self.dpi)
             size = (math.ceil(self.get_width() * scale), math.ceil(self.get_height() * scale))
             enlarged = Image.fromarray(sent).resize(size, Image.Resampling.BICUBIC)
@@ -251,11 +273,20 @@ class DeliveredPage:
 
 class DeliveredPdf:
     """The pages of an open PDF as `DeliveredPage`s at `dpi`, each scanned page from its own
-    resolution (`file_dpi`: page -> dpi)."""
+    resolution (`file_dpi`: page -> dpi). `drawn`: the pages drawn at their file's resolution
+    (page index -> dpi -> pixels), kept by the caller for the same pages delivered at other
+    rungs, which are drawn once."""
 
-    def __init__(self, pdf: Any, file_dpi: dict[int, int], dpi: int) -> None:
+    def __init__(
+        self,
+        pdf: Any,
+        file_dpi: dict[int, int],
+        dpi: int,
+        drawn: dict[int, dict[int, Any]] | None = None,
+    ) -> None:
         self.pdf, self.file_dpi, self.dpi = pdf, file_dpi, dpi
         self._pages: dict[int, DeliveredPage] = {}
+        self._drawn = drawn
 
     def __len__(self) -> int:
         return len(self.pdf)
@@ -265,7 +296,12 @@ class DeliveredPdf:
         if found is None:
             self.close()  # one page at a time: a page image is large
             page = self.pdf[index]
-            found = DeliveredPage(page, self.file_dpi.get(index + 1, 300), self.dpi)
+            found = DeliveredPage(
+                page,
+                self.file_dpi.get(index + 1, 300),
+                self.dpi,
+                None if self._drawn is None else self._drawn.setdefault(index, {}),
+            )
             self._pages[index] = found
         return found
 
@@ -309,10 +345,11 @@ def read_at_rungs(
     chosen = random.Random(seed).sample(boxes, min(READ_BOXES, len(boxes)))
     regions = {page: [[float(v) for v in location["quad"]] for _, location in chosen]}
     out: dict[int, tuple[int, int, int, int]] = {}
+    drawn: dict[int, dict[int, Any]] = {}  # the page drawn at file_dpi once, for every rung
     for dpi in READ_AT:
         if dpi >= file_dpi:
             continue
-        sent = DeliveredPdf(pdf, {page: file_dpi}, dpi)
+        sent = DeliveredPdf(pdf, {page: file_dpi}, dpi, drawn)
         try:
             angles = {page: angle}
             crops: Crops = {}

@@ -171,6 +171,9 @@ class Card:
     # One row per tier and capture mode: its pages and values in the tier, the readers'
     # shares on its sampled pages.
     modes: list[dict[str, Any]] = field(default_factory=list)
+    # Pages each capture mode of a tier is read on at least (`_topped_up`; 0: the mode rows
+    # read only the tier's sample).
+    ocr_per_mode: int = 0
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -300,6 +303,27 @@ def _sampled(card: TierCard, sample: int, seed: int) -> list[Page]:
     """The `sample` pages of the tier (seeded) the OCR baseline reads, in packet order."""
     chosen = random.Random(f"{seed}:{card.tier}").sample(card.pages, min(sample, len(card.pages)))
     return sorted(chosen, key=lambda c: (c[0], str(c[1]), c[2]))
+
+
+def _topped_up(card: TierCard, sampled: list[Page], per_mode: int, seed: int) -> list[Page]:
+    """Pages beyond the tier's sample so that each capture mode is read on at least `per_mode`
+    of its pages (all of them when it has fewer), drawn per mode (seeded), in packet order.
+
+    The tier's sample is uniform over its pages, so a mode on a few pages in a hundred is read
+    on one page or none and its row says little. These pages count in the mode rows only: the
+    tier row and the page-kind rows stay the uniform sample's, an estimate of the tier whole."""
+    taken = {(page[0], str(page[1]), page[2]) for page in sampled}
+    extra: list[Page] = []
+    for mode in sorted({page[5] for page in card.pages}):
+        have = sum(page[5] == mode for page in sampled)
+        rest = [
+            page
+            for page in card.pages
+            if page[5] == mode and (page[0], str(page[1]), page[2]) not in taken
+        ]
+        want = min(max(per_mode - have, 0), len(rest))
+        extra += random.Random(f"{seed}:{card.tier}:{mode}").sample(rest, want)
+    return sorted(extra, key=lambda c: (c[0], str(c[1]), c[2]))
 
 
 _ENGINES: dict[str, Any] = {}  # one of each engine per process (a worker's, or this one's)
@@ -460,25 +484,29 @@ def difficulty_card(
     progress: bool = False,
     jobs: int = 1,
     readers: Sequence[str] = DEFAULT_READERS,
+    ocr_per_mode: int = 0,
 ) -> Card:
     """The card of the packets under `paths` (packet folders or folders of packets), one row
     per tier in tier order; `ocr_sample` pages per tier go through the naive OCR baseline,
     the audit's restored reading and the careful `readers` (names of CAREFUL or groups of
     READER_GROUPS; 0 pages: none, and no Tesseract needed). Packets are measured and pages
     read in `jobs` worker processes; the card is the same whatever their number. `progress`
-    shows a bar on a terminal for each of the two passes."""
+    shows a bar on a terminal for each of the two passes. `ocr_per_mode`: each capture mode
+    of a tier is read on at least that many pages (`_topped_up`), for its row alone."""
     from packetbench.core import progress as bars
     from packetbench.core.executors import LocalExecutor
 
     if ocr_sample < 0:
         raise UsageError(f"--ocr-sample must be 0 or more (got {ocr_sample})")
+    if ocr_per_mode < 0:
+        raise UsageError(f"--ocr-sample-per-mode must be 0 or more (got {ocr_per_mode})")
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1 (got {jobs})")
     folders = packet_folders(paths)
     if not folders:
         raise BadInput(f"{', '.join(str(p) for p in paths)}: no packets found")
     careful = reader_names(",".join(readers))  # checked, in the card's order
-    if ocr_sample:
+    if ocr_sample or ocr_per_mode:
         Tesseract()  # no Tesseract: one line before anything is measured
         if any(name.startswith("ppocr") for name in careful):
             ppocr.required("--readers ppocr")  # one line before anything is measured
@@ -488,20 +516,23 @@ def difficulty_card(
         for part in runner.map(_measure_packet, folders, label=lambda f: f.name):
             _add(cards.setdefault(part.tier, TierCard(part.tier)), part)
             advance(None)
-    pages = (
-        [(tier, page) for tier in sorted(cards) for page in _sampled(cards[tier], ocr_sample, seed)]
-        if ocr_sample
-        else []
-    )
+    # (tier, page, whether it is of the tier's uniform sample) of every page read
+    pages: list[tuple[str, Page, bool]] = []
+    for tier in sorted(cards):
+        sampled = _sampled(cards[tier], ocr_sample, seed)
+        pages += [(tier, page, True) for page in sampled]
+        if ocr_per_mode:
+            extra = _topped_up(cards[tier], sampled, ocr_per_mode, seed)
+            pages += [(tier, page, False) for page in extra]
     kinds: dict[tuple[str, str], TierCard] = {}
     by_mode: dict[tuple[str, str], TierCard] = {}
     with bars.bar("OCR", "pages", len(pages), disable=not progress or not pages) as advance:
-        work = [(page, careful) for _, page in pages]
+        work = [(page, careful) for _, page, _ in pages]
         read = runner.map(_ocr_page, work, label=lambda job: job[0][0])
-        for (tier, page), found in zip(pages, read, strict=True):
+        for (tier, page, uniform), found in zip(pages, read, strict=True):
+            rows = (cards[tier], kinds.setdefault((tier, page[4]), TierCard(tier)))
             for card in (
-                cards[tier],
-                kinds.setdefault((tier, page[4]), TierCard(tier)),
+                *(rows if uniform else ()),
                 by_mode.setdefault((tier, page[5]), TierCard(tier)),
             ):
                 card.ocr_pages += 1
@@ -519,7 +550,9 @@ def difficulty_card(
     modes = [
         _mode_row(cards[tier], mode, by_mode.get((tier, mode))) for tier, mode in _modes(cards)
     ]
-    return Card(tiers, ocr_sample, seed, list(careful) if pages else [], levels, modes)
+    return Card(
+        tiers, ocr_sample, seed, list(careful) if pages else [], levels, modes, ocr_per_mode
+    )
 
 
 def _modes(cards: dict[str, TierCard]) -> list[tuple[str, str]]:
@@ -689,9 +722,14 @@ def render_table(card: Card) -> str:
     if card.levels:
         lines += ["", "By page kind (the sampled pages):", *_aligned(LEVEL_COLUMNS, card.levels)]
     if card.modes:
+        read_on = (
+            f"the sampled pages and more, each mode on at least {card.ocr_per_mode} of its pages"
+            if card.ocr_per_mode
+            else "the sampled pages"
+        )
         lines += [
             "",
-            "By capture mode (pages and values: all of the tier's; readers: the sampled pages):",
-            *_aligned(MODE_COLUMNS if pages else MODE_COLUMNS[:6], card.modes),
+            f"By capture mode (pages and values: all of the tier's; readers: {read_on}):",
+            *_aligned(MODE_COLUMNS if pages or card.ocr_per_mode else MODE_COLUMNS[:6], card.modes),
         ]
     return "\n".join(lines)

@@ -18,6 +18,13 @@ def difficulty(
         ),
     ] = 4,
     ocr_sample_seed: Annotated[int, typer.Option(help="Seed of the --ocr-sample draw.")] = 0,
+    ocr_sample_per_mode: Annotated[
+        int,
+        typer.Option(
+            help="Read each capture mode of a tier on at least this many of its pages, for the "
+            "mode rows alone (the tier row stays the --ocr-sample's; 0: no more pages)."
+        ),
+    ] = 0,
     readers: Annotated[
         str,
         typer.Option(
@@ -51,7 +58,13 @@ def difficulty(
     chosen = reader_names(readers)
     folders = _o.packet_folders("difficulty", packets)
     card = difficulty_card(
-        folders, ocr_sample, ocr_sample_seed, progress=True, jobs=jobs, readers=chosen
+        folders,
+        ocr_sample,
+        ocr_sample_seed,
+        progress=True,
+        jobs=jobs,
+        readers=chosen,
+        ocr_per_mode=ocr_sample_per_mode,
     )
     if as_json:
         typer.echo(json.dumps(card.as_json(), indent=2))

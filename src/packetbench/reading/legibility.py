@@ -183,9 +183,10 @@ def pixel_verdict(clean: Pixels, scanned: Pixels, turn: int = 0) -> PixelVerdict
         top, bottom = max(top - 1, 0), min(bottom + 1, clean.shape[0])
         width = max(round((bottom - top) * CELL), 8)
         # Ink pixels before each column of the row (a cell's ink is a difference of two).
-        before = [0, *itertools.accumulate(ink[top:bottom].sum(axis=0).tolist())]
-        inked = [i for i in range(len(before) - 1) if before[i + 1] > before[i]]
-        left, right = inked[0], inked[-1] + 1
+        columns = ink[top:bottom].sum(axis=0)
+        before = [0, *itertools.accumulate(columns.tolist())]
+        inked = np.flatnonzero(columns)  # the row holds ink: never empty
+        left, right = int(inked[0]), int(inked[-1]) + 1
         for a, b in itertools.pairwise(_edges(left, right, max(1, round((right - left) / width)))):
             a, b = max(a - 1, 0), min(b + 1, clean.shape[1])
             if before[b] - before[a] < MIN_INK:

@@ -154,6 +154,7 @@ HARSH_SCAN_IDS = {
         "low_res",
         "phone_photo",
         "far_photo",
+        "fax_g3",
     )
 }
 

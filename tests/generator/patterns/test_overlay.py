@@ -60,14 +60,14 @@ def test_a_stamp_letter_is_not_dropped_as_its_watermark_twin() -> None:
     """Fresh N5 seed 830005: the VOID stamp on the vehicle schedule fell with its O on the
     COPY watermark's O, in the same bold font, and pdfium dropped it as fake bold ("VID"). The
     stamp moves along its line clear of its twins on a page that keeps its text layer (N5's
-    phone photo off, as N5 drew that page then: a native page)."""
+    scans off, as N5 drew that page then: a native page)."""
     import pypdfium2 as pdfium
 
     from packetbench.generator.packet import build_packet
     from packetbench.generator.tiers import resolve
 
     doc = "vehicle_schedule_pdf"
-    knobs = resolve("N5", {"documents": (doc,), "patterns.scan.far_photo": 0.0})
+    knobs = resolve("N5", {"documents": (doc,), "patterns.off": ("scan.*",)})
     built = build_packet("N5", 830005, knobs).files
     applied = {p["id"]: p for p in Rendered(built).manifest(doc)["patterns_applied"]}
     assert applied["overlay.void_stamp"]["details"]["text"] == "VOID"

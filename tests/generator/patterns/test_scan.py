@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,8 @@ import pypdfium2.raw as raw
 import pytest
 
 from packetbench.generator.patterns.base import catalogue
+from packetbench.generator.patterns.catalogue import capture_mode_shares
+from packetbench.generator.patterns.presets import preset
 from packetbench.generator.render.scan_draw import Transform, _rotation_about
 from packetbench.generator.render.scan_levels import LEVELS, MODES, NATIVE
 from tests.support import perspective
@@ -54,6 +57,27 @@ def _image(rendered: Rendered, doc_id: str, number: int) -> np.ndarray[Any, Any]
         pdf.close()
 
 
+def test_a_tiers_capture_mode_shares_follow_its_preset() -> None:
+    """The shares the tier reference prints: each scanned document counted once, in the mode of
+    the level that claims it (scans claim in catalogue order), so they sum to the preset's
+    scanned share; a mode drawn by no level of the tier has none, and a --set that moves one
+    level moves only its own mode and what it leaves the levels after it."""
+    n1, n4, n5 = (capture_mode_shares(tier) for tier in ("N1", "N4", "N5"))
+    assert set(n5) == set(MODES)
+    assert sum(n1.values()) == 0.0
+    assert 0.6 < sum(n4.values()) < sum(n5.values()) <= 1.0
+    # N5 is drawn nearly all at one level (presets.py): its mode holds nine documents in ten.
+    assert max(n5, key=n5.__getitem__) == "phone_far" and n5["phone_far"] > 0.9, n5
+    assert n4["phone_far"] == 0.0 and n4["fax"] > 0.0
+    # Counted by hand from N4's knobs: the fax level is drawn after clean and moderate, on
+    # what they leave, and is the mode's only level in N4's draw.
+    knobs = preset("N4")
+    clean, moderate, fax = (
+        knobs[f"patterns.scan.{level}"] for level in ("clean", "moderate", "fax")
+    )
+    assert n4["fax"] == pytest.approx((1 - clean) * (1 - moderate) * fax)
+
+
 def test_every_scan_level_belongs_to_one_capture_mode() -> None:
     """Each level names a mode of the vocabulary, every mode has a level, and every scan
     pattern of the catalogue scans at levels that have one (scan.mixed and scan.ocr_layer at
@@ -83,7 +107,10 @@ def test_a_scanned_page_is_one_image_with_no_text(render: Render, level: str) ->
         spec = LEVELS[level]
         assert how["level"] == level and how["dpi"] == spec.dpi
         assert how["capture_mode"] == spec.mode == record["details"]["capture_mode"]
-        assert spec.min_angle <= abs(how["angle"]) <= spec.angle
+        # Off its quarter turn, when it is fed or photographed turned.
+        off = abs(how["angle"]) % 90 if spec.turns else abs(how["angle"])
+        off = min(off, 90 - off) if spec.turns else off
+        assert spec.min_angle <= off <= spec.angle
     # Everything drawn is still rendered (rule 2), now readable from pixels only.
     for path, location in _locations(rendered, DOC):
         assert location["text_layer"] is False, path
@@ -260,14 +287,17 @@ def test_scanned_pdf_opens_in_pdfium(render: Render) -> None:
 
 def test_a_photo_drawn_tile_by_tile_follows_its_perspective() -> None:
     """A perspective is drawn by pdfium as affine tiles: together they cover the page once,
-    each stays within 0.3 px of the homography, and dots drawn all over a page land where
-    the homography puts them."""
+    each stays within 0.3 px of the homography; and a photo's page, drawn on paper that is
+    not flat (`scan_mesh`), puts dots drawn all over it where its transform puts them."""
     from packetbench.generator.render import scan_draw
 
     level, width, height = LEVELS["photo"], 612.0, 792.0
     to_pixels = scan_draw._to_pixels(level.dpi / 72, height)
+    # The tiles of a photo's perspective, upright and flat (a photo itself is drawn on bent
+    # paper, below; far_photo's tiles: test_scan_opt_in_levels.py).
+    upright = replace(level, turns=(), curl=0.0, folds=0, fold=0.0)
     for seed in range(40):
-        homography, size, tiles = perspective.tiles(level, seed, width, height)
+        homography, size, tiles = perspective.tiles(upright, seed, width, height)
         covered = np.zeros(size[::-1], dtype=np.int32)
         for (left, top, right, bottom), piece in tiles:
             covered[top:bottom, left:right] += 1
@@ -278,7 +308,8 @@ def test_a_photo_drawn_tile_by_tile_follows_its_perspective() -> None:
             assert np.abs(drawn[:2] - moved[:2]).max() < 0.3, (seed, left, top)
         assert (covered == 1).all()
 
-    # Drawn for real: dots all over a page land where the homography puts them (the
+    # Drawn for real: round dots all over a page (pdfium puts an upright square's edges on
+    # whole pixels) land where the transform puts them (the
     # darkness-weighted centre of each dot, to a fraction of a pixel).
     from reportlab.pdfgen import canvas as pdf_canvas
 
@@ -287,7 +318,7 @@ def test_a_photo_drawn_tile_by_tile_follows_its_perspective() -> None:
     try:
         drawing = pdf_canvas.Canvas(str(sheet), pagesize=(width, height))
         for x, y in centres:
-            drawing.rect(x - 3, y - 3, 6, 6, stroke=0, fill=1)
+            drawing.circle(x, y, 3, stroke=0, fill=1)
         drawing.save()
         pdf = pdfium.PdfDocument(sheet.read_bytes())
     finally:
@@ -302,10 +333,13 @@ def test_a_photo_drawn_tile_by_tile_follows_its_perspective() -> None:
         )
         page.close()
         for x, y in centres:
-            u, v, w = to_pixels @ transform.matrix @ np.array([x, y, 1.0])
+            # Where the transform puts it: the homography, after the paper's curl and fold.
+            ((px, py),) = transform.points([(x, y)])
+            u, v, w = to_pixels @ np.array([px, py, 1.0])
             cx, cy = u / w, v / w
             left, top = round(cx) - 14, round(cy) - 14
             window = dark[top : top + 29, left : left + 29]
+            window = np.where(window > 64, window, 0.0)  # the dot, not the paper's shading
             rows, cols = np.mgrid[top : top + 29, left : left + 29] + 0.5  # pixel centres
             found = ((window * cols).sum() / window.sum(), (window * rows).sum() / window.sum())
             assert math.dist(found, (cx, cy)) < 0.35, (seed, x, y, found, (cx, cy))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from packetbench.audit.pixels import sampled
+from packetbench.audit.rungs import PageBoxes
 from packetbench.audit.sources.base import DocumentState, SourceAuditor
 from packetbench.audit.sources.textlayer import TextLayerAuditor
 from packetbench.reading.legibility import DAMAGED_VERDICT, UNDECIDED_VERDICT, may_be_illegible
@@ -43,6 +44,9 @@ class ScanState(SourceAuditor):
         self.overprinted: set[tuple[int, int]] = set()
         # Boxes cut out of the document's pages for OCR, each once (`reading.strategies.cut_boxes`).
         self.crops: Crops = {}
+        # The document's boxes whose rungs the pixels decide, by page (`rungs.pixel_boxes`),
+        # sorted out once for all its scanned pages.
+        self.pixel_boxes: PageBoxes | None = None
 
     def taken(self, said: str, index: int) -> str:
         """The pixel rule's verdict on value `index`'s box as the audit takes it: a damaged

@@ -175,8 +175,10 @@ class ScannedPageAuditor(ScanOcr):
         from packetbench.generator.render import scan_levels
 
         level = scan_levels.LEVELS[self.state.levels[page]]
+        if self.pixel_boxes is None:
+            self.pixel_boxes = rungs.pixel_boxes(self.doc)
         checked, problems = rungs.check_by_pixels(
-            self.doc, page, judged.clean, judged.scanned, judged.height, level
+            self.doc, page, judged.clean, judged.scanned, judged.height, level, self.pixel_boxes
         )
         stats.rungs_checked += checked
         self.audit.findings.extend(problems)

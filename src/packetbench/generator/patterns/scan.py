@@ -305,18 +305,21 @@ def _misread_paths(pdf: PdfDocument, page: int, wrong: dict[tuple[int, str], str
 
 # The harder levels: damage up to the edge of legibility, every value still legible to a person.
 # In the N4-N5 draw (presets.py) but for the opt-in ones (OPT_IN below); force one with
-# --set patterns.scan.<id>=1.
+# --set patterns.scan.<id>=1. Each level's capture mode is its
+# `render.scan_levels.Level.mode`.
 _HARDER: dict[str, tuple[str, str]] = {
     "blurred": ("Out-of-focus scan", "Gaussian blur of 1.4 pixels at 200 dpi."),
     "motion_blur": ("Motion-blurred scan", "The page moved while scanned: a 4-pixel smear."),
     "jpeg_blocks": ("JPEG blocks", "150 dpi saved at JPEG quality 14: visible 8x8 blocks."),
     "photocopy_2nd": (
         "Second-generation photocopy",
-        "A copy of a copy: grayer paper, toner speckle, softened strokes.",
+        "A copy of a copy: toner lost in patches, strokes spread and darker, a gray cast, a "
+        "dark band along one side, speckle; scanned at 170 dpi.",
     ),
     "photocopy_3rd": (
         "Third-generation photocopy",
-        "150 dpi, contrast lost, heavy toner speckle, softened strokes, streaks.",
+        "The copier's pass three times over: toner lost in patches, strokes spread, the gray "
+        "cast and the dark bands compounding; scanned at 150 dpi with streaks.",
     ),
     "blurred_patch": ("Blurred patch", "A smudge on the glass: one region out of focus."),
     "roller_bar": ("Roller bar", "A gray bar down the page where a dirty roller touched."),
@@ -342,7 +345,7 @@ _HARDER: dict[str, tuple[str, str]] = {
     ),
     "low_res": (
         "Low-resolution scan",
-        "A scanner's draft mode: the page stored at 120 dpi, slightly soft, JPEG quality 60, "
+        "A scanner's draft mode: the page stored at 120 dpi, slightly soft, JPEG quality 30, "
         "skewed under 1.2 degrees.",
     ),
     "phone_photo": (
@@ -356,17 +359,24 @@ _HARDER: dict[str, tuple[str, str]] = {
         "phone well off square (one side 14-20 % shorter), on a table in uneven light, 260 "
         "dpi JPEG quality 75.",
     ),
+    "fax_g3": (
+        "Group 3 fax",
+        "Sent at 204 x 98 dpi (fine, 204 x 196, for small type) and stored back at 204 dpi: "
+        "bilevel with a dithered halftone, lines garbled or lost, a thermal print fading "
+        "across the page, the sender's header line.",
+    ),
 }
 
 
 # Levels in no tier's draw, named with --set. photocopy_3rd: on an N5 packet's dense tables
 # the audit's calibration refuses it (its reading disagrees with the pixel rule too often).
 # two_up: no lever on a reader without restoration, and the pixel half of the audit cannot
-# judge a sheet yet (`audit.pixels.scan_details`: one matrix per page). low_res and
-# phone_photo: each alone too mild for the careful readers. Figures in
-# docs/measurements.md#levels-out-of-the-tiers-draw; far_photo, which costs both careful
-# readers at once, is most of N5's draw (presets.py).
-OPT_IN = frozenset({"photocopy_3rd", "two_up", "low_res", "phone_photo"})
+# judge a sheet yet (`audit.pixels.scan_details`: one matrix per page). low_res, phone_photo
+# and fax_g3: each alone too mild for the careful readers (a tier drawn as a mix of the
+# capture modes reads as far easier than N5: docs/measurements.md#capture-modes-at-n5).
+# Figures in docs/measurements.md#levels-out-of-the-tiers-draw; far_photo, which costs both
+# careful readers at once, is most of N5's draw (presets.py).
+OPT_IN = frozenset({"photocopy_3rd", "two_up", "low_res", "phone_photo", "fax_g3"})
 # A reduced copy is never stamped VOID: at 60-70 % the type is 3.5 points, and a VOID or
 # SUPERSEDED stamp's frame and letters across it left values a person reads that the audit's
 # OCR did not (14 of 94 on one N5 page the calibration drew, past the 5 % it accepts).

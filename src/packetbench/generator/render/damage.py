@@ -1,6 +1,7 @@
 """Harder scan damage (the harsher scan levels): optics (focus, motion, toner spread) over the whole
 page and local damage on part of it (a blurred patch, a roller bar, a fold, a coffee ring, punch
-holes), and the shadow a phone and the hand holding it throw over a photographed page.
+holes, a phone's focus falling off toward one side), and the shadow a phone and the hand
+holding it throw over a photographed page.
 
 Each works in place on a scanned page's gray pixels (uint8, a row per pixel row, 255 = white)
 before the scan's tone curve (the phone's shadow is light, multiplied in with the rest of a
@@ -150,6 +151,40 @@ def punch(pixels: Matrix, dpi: int, rng: np.random.Generator) -> None:
         region[inside] = 35
 
 
+def soft_side(pixels: Matrix, dpi: int, rng: np.random.Generator) -> None:
+    """A phone's focus falling off toward one side of the frame (the page not square to the
+    lens, or the hand moving): over 30-45 % of the page's width or height from one edge, a
+    Gaussian blur growing from none to a radius of 0.35-0.5 point at the edge (0.6 left
+    5-point type at the edge of what a person reads: `patch`)."""
+    rows, cols = pixels.shape
+    side = int(rng.integers(0, 4))  # left, top, right, bottom
+    share = float(rng.uniform(0.3, 0.45))
+    radius = dpi / 72 * float(rng.uniform(0.35, 0.5))
+    across = cols if side in (0, 2) else rows
+    reach = max(int(across * share), 2)
+    band = (
+        pixels[:, :reach]
+        if side == 0
+        else pixels[:reach, :]
+        if side == 1
+        else pixels[:, cols - reach :]
+        if side == 2
+        else pixels[rows - reach :, :]
+    )
+    blurred = np.asarray(
+        Image.fromarray(np.ascontiguousarray(band)).filter(ImageFilter.GaussianBlur(radius)),
+        dtype=np.uint8,
+    )
+    # How much of the blur each row or column takes, in 256ths: 256 at the edge, none inside.
+    t = np.linspace(1.0, 0.0, reach, dtype=np.float32)
+    if side in (2, 3):
+        t = t[::-1]
+    weight = (t * t * (3.0 - 2.0 * t) * 256.0 + 0.5).astype(np.uint16)
+    weight = weight[None, :] if side in (0, 2) else weight[:, None]
+    # In uint16: the two weights sum to 256, so no sum passes 255 * 256 + 128.
+    band[:] = (band * (256 - weight) + blurred * weight + 128) >> 8
+
+
 # A blot reaches this share of the glyph height beyond its value's box on every side.
 BLOT_GROW = 0.2
 # Pixels: a blot never grows less than this beyond its box.
@@ -246,4 +281,5 @@ DAMAGE: dict[str, Callable[[Matrix, int, np.random.Generator], None]] = {
     "crease": crease,
     "coffee": coffee,
     "punch": punch,
+    "soft": soft_side,
 }

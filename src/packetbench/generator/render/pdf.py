@@ -353,7 +353,9 @@ class PdfDocument:
                     judged=True,
                     png=False,
                     header=header,
-                    values=self._value_boxes(index + 1) if header is not None else None,
+                    values=(
+                        self._value_boxes(index + 1) if header is not None or found.rows else None
+                    ),
                 )
                 pages[index] = [
                     ImageOp(

@@ -29,9 +29,16 @@ import pypdfium2 as pdfium
 from PIL import Image
 
 from packetbench.core import images
-from packetbench.generator.render import faxheader
+from packetbench.generator.render import faxheader, scan_fax
 from packetbench.generator.render.scan_degrade import degrade, optical_clean
-from packetbench.generator.render.scan_draw import Matrix, Transform, draw, geometry, pixel_corners
+from packetbench.generator.render.scan_draw import (
+    Matrix,
+    Transform,
+    draw,
+    geometry,
+    pixel_corners,
+    recorded,
+)
 from packetbench.generator.render.scan_levels import Level
 
 
@@ -67,7 +74,8 @@ def scan_page(
     `png` False with `judged` leaves a binarized page unencoded (`image` empty: its
     `pixels`, what its PNG would decode to, are the image, which a PDF compresses itself);
     `header`, a fax's transmission header printed over the page's top (`faxheader`), lifted
-    clear of cutting any of `values` (the page's value boxes, native points: `header_lift`)."""
+    clear of cutting any of `values` (the page's value boxes, native points: `header_lift`);
+    a Group 3 fax's line faults keep clear of them too (`scan_fax.transmit`)."""
     rng = np.random.Generator(np.random.PCG64(seed))
     page = pdf[index]
     try:
@@ -76,9 +84,10 @@ def scan_page(
         size = (math.ceil(width * level.dpi / 72), math.ceil(height * level.dpi / 72))
         # White paper as printed: the tone curve turns it into the level's paper.
         drawn = draw(page, transform, level.dpi, size, 255, level.background, level.tiles)
+        rows = scan_fax.resolution(page, level)
     finally:
         page.close()
-    clean = optical_clean(drawn, level) if judged else None
+    clean = optical_clean(drawn, level, rows) if judged else None
     covered = None
     lift = 0
     if header is not None:
@@ -91,13 +100,16 @@ def scan_page(
             for left, top, right, bottom in cells:
                 covered[top:bottom, left:right] = True
     corners = [pixel_corners(transform, box, level.dpi, height) for box in blots or ()]
-    damaged = degrade(drawn, level, rng, corners)
+    spared = _rows_of(values or [], transform, level, height) if rows else None
+    damaged = degrade(drawn, level, rng, corners, rows, spared)
     out = io.BytesIO()
     if not level.binarize:
         damaged.save(out, "JPEG", quality=level.quality, optimize=False)
     elif png or not judged:
         damaged.save(out, "PNG", optimize=False, compress_level=6)
     _record(details, level, transform)
+    if rows:
+        details["rows"] = rows  # a Group 3 fax's lines per inch down the page (`scan_fax`)
     if header is not None and lift:
         details["header_lift"] = lift  # pixels the header was lifted (`header_lift`)
     image = out.getvalue()
@@ -133,6 +145,15 @@ def header_lift(
 ) -> int:
     """Pixels the fax header of page `index` (0-based) is lifted (`faxheader.clear_lift`) so
     that no cell of it cuts one of `values` (native boxes, points) where the scan moved it."""
+    boxes = _pixel_boxes(values, transform, level, height)
+    return faxheader.clear_lift(header, index + 1, width, level.dpi, boxes)
+
+
+def _pixel_boxes(
+    values: list[list[float]], transform: Transform, level: Level, height: float
+) -> list[tuple[int, int, int, int]]:
+    """Each of `values` (native boxes, points) as the upright pixel box (left, top, right,
+    bottom) around where the scan moved it."""
     boxes = []
     for bbox in values:
         corners = pixel_corners(transform, bbox, level.dpi, height)
@@ -140,7 +161,18 @@ def header_lift(
         boxes.append(
             (math.floor(min(xs)), math.floor(min(ys)), math.ceil(max(xs)), math.ceil(max(ys)))
         )
-    return faxheader.clear_lift(header, index + 1, width, level.dpi, boxes)
+    return boxes
+
+
+def _rows_of(
+    values: list[list[float]], transform: Transform, level: Level, height: float
+) -> list[tuple[int, int]]:
+    """The pixel rows, top and bottom with a pixel to spare, each of `values` (native boxes,
+    points) covers where the scan moved it (a fax's line faults keep clear of them)."""
+    return [
+        (top - 1, bottom + 1)
+        for _, top, _, bottom in _pixel_boxes(values, transform, level, height)
+    ]
 
 
 def _record(details: dict[str, Any], level: Level, transform: Transform) -> None:
@@ -162,10 +194,13 @@ def placement(pdf: Any, index: int, level: Level, seed: int) -> tuple[Transform,
     page = pdf[index]
     try:
         width, height = (float(v) for v in page.get_size())
+        rows = scan_fax.resolution(page, level)
     finally:
         page.close()
     transform, details = geometry(level, rng, width, height)
     _record(details, level, transform)
+    if rows:
+        details["rows"] = rows  # as `scan_page` records it, so a fax's manifest is made again
     return transform, details
 
 
@@ -178,12 +213,13 @@ def clean_page(pdf: Any, index: int, level: Level, matrix: list[float]) -> Matri
     page = pdf[index]
     try:
         width, height = (float(v) for v in page.get_size())
-        transform = Transform(np.array(matrix, dtype=np.float64).reshape(3, 3))
+        transform = recorded(level, matrix, width, height)
         size = (math.ceil(width * level.dpi / 72), math.ceil(height * level.dpi / 72))
         drawn = draw(page, transform, level.dpi, size, 255, level.background, level.tiles)
+        rows = scan_fax.resolution(page, level)  # as `scan_page` decided it
     finally:
         page.close()
-    return optical_clean(drawn, level)
+    return optical_clean(drawn, level, rows)
 
 
 def open_pdf(data: bytes) -> Any:

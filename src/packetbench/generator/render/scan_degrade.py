@@ -12,7 +12,7 @@ import numpy as np
 from PIL import Image, ImageChops
 
 from packetbench.core import images
-from packetbench.generator.render import damage
+from packetbench.generator.render import damage, scan_copy, scan_fax
 from packetbench.generator.render.scan_draw import Matrix
 from packetbench.generator.render.scan_levels import Level
 
@@ -181,6 +181,8 @@ def degrade(
     level: Level,
     rng: np.random.Generator,
     blots: list[damage.Corners] | None = None,
+    rows: int = 0,
+    spared: list[tuple[int, int]] | None = None,
 ) -> Image.Image:
     """Photometric damage, in the order a page meets it: light, sensor noise (added before the
     tone curve, so it scales with the ink as it does in a sensor), dust and streaks, then the
@@ -188,9 +190,15 @@ def degrade(
 
     `pixels` (uint8, a row per pixel row) are damaged in place by numpy's uint8 loops (the
     noise is a saturating add made of four of them); the tone curve is a Pillow lookup
-    table that makes the returned image. A page takes a few milliseconds."""
-    rows, cols = pixels.shape
-    size = (cols, rows)
+    table that makes the returned image. A page takes a few milliseconds. A photocopy of a
+    copy (`Level.copies`) is copied first, before the scanner's light and noise
+    (`scan_copy.copies`); a Group 3 fax sent at `rows` lines per inch (`scan_fax.resolution`)
+    is sent last, after the sending machine's noise and dust (`scan_fax.transmit`, its line
+    faults clear of the pixel rows `spared`)."""
+    rows_px, cols = pixels.shape
+    size = (cols, rows_px)
+    if level.copies:
+        scan_copy.copies(pixels, level, rng)
     if level.camera:
         lit = ImageChops.multiply(Image.fromarray(pixels), _camera_light(level, rng, size))
         pixels = images.pixels(lit)
@@ -202,18 +210,21 @@ def degrade(
     if level.noise:
         lighter, darker = _grain(size, level.noise, level.paper / 255.0 * level.ink)
         ox, oy = (int(v) for v in rng.integers(0, TILE, 2))
-        up, down = lighter[oy : oy + rows, ox : ox + cols], darker[oy : oy + rows, ox : ox + cols]
+        up, down = (
+            lighter[oy : oy + rows_px, ox : ox + cols],
+            darker[oy : oy + rows_px, ox : ox + cols],
+        )
         # Saturating: a pixel is first kept where the noise cannot carry it past 0 or 255.
         np.minimum(pixels, 255 - up, out=pixels)
         pixels += up
         np.maximum(pixels, down, out=pixels)
         pixels -= down
     if level.speckle:
-        count = int(rows * cols * level.speckle)
-        ys, xs = rng.integers(0, rows, count), rng.integers(0, cols, count)
+        count = int(rows_px * cols * level.speckle)
+        ys, xs = rng.integers(0, rows_px, count), rng.integers(0, cols, count)
         pixels[ys, xs] = rng.integers(0, 90, count).astype(np.uint8)
     for _ in range(level.lines):
-        row = int(rng.integers(0, rows - 2))
+        row = int(rng.integers(0, rows_px - 2))
         band = pixels[row : row + int(rng.integers(1, 3)), :]
         band[:] = (band * float(rng.uniform(0.55, 0.8))).astype(np.uint8)
     for kind in level.damage:
@@ -222,17 +233,22 @@ def degrade(
     # from the generator only when asked, so a page without it keeps its bytes).
     for corners in blots or ():
         damage.blot(pixels, corners, rng)
+    if rows:
+        pixels = scan_fax.transmit(pixels, level, rng, rows, spared)
     return Image.frombuffer("L", size, pixels, "raw", "L", 0, 1).point(_tone_table(level))
 
 
-def optical_clean(drawn: Matrix, level: Level) -> Matrix:
+def optical_clean(drawn: Matrix, level: Level, rows: int = 0) -> Matrix:
     """The legibility rule's clean side (`packetbench.reading.legibility`): the page as drawn,
     through the level's global optics (focus, motion, toner spread: the same glyphs, blurred, as
     a person would still see them) and its tone curve, without its light, noise, dust, streaks,
-    local damage or JPEG. `drawn` is left as it is."""
+    local damage or JPEG; a Group 3 fax's page as the lines it sends at `rows` lines per inch
+    (`scan_fax.optics`). `drawn` is left as it is."""
     pixels = drawn  # the lookup below makes a new image: only the optics need a copy
     if level.blur or level.motion or level.thicken:
         pixels = np.array(drawn, dtype=np.uint8, copy=True)
         damage.optics(pixels, level.blur, level.motion, level.thicken)
+    if rows:
+        pixels = scan_fax.optics(pixels, level.dpi, rows)
     # Pillow's lookup table: the same bytes as numpy's indexing, a third of its time.
     return images.pixels(Image.fromarray(pixels).point(_tone_table(level)))

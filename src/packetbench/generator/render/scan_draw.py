@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 import pypdfium2 as pdfium
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from packetbench.core import images
-from packetbench.generator.render import damage, projective
+from packetbench.generator.render import damage, projective, scan_mesh
 from packetbench.generator.render.scan_levels import Level
 
 Matrix = np.ndarray[Any, Any]
@@ -30,6 +30,8 @@ class Transform:
     """The exact map from a native page's points to the scanned page's points."""
 
     matrix: Matrix  # 3x3 homography on PDF points (origin bottom-left)
+    # Paper that is not flat: a point p lands at the homography of p + D(p) (`scan_mesh`).
+    mesh: scan_mesh.Mesh | None = None
 
     @cached_property
     def rows(self) -> projective.Mat3:
@@ -39,14 +41,60 @@ class Transform:
 
     def points(self, xy: list[tuple[float, float]]) -> list[tuple[float, float]]:
         rows = self.rows
+        if self.mesh is not None:
+            moved = [self.mesh.displacement(x, y) for x, y in xy]
+            xy = [(x + dx, y + dy) for (x, y), (dx, dy) in zip(xy, moved, strict=True)]
         return [projective.apply(rows, x, y) for x, y in xy]
 
     def quad(self, bbox: list[float]) -> list[float]:
         """The box's corners on the scanned page: lower-left, lower-right, upper-right,
-        upper-left of the native box, as [x, y, x, y, ...] in points."""
+        upper-left of the native box, as [x, y, x, y, ...] in points. On paper that is not
+        flat (`mesh`) a box's edges bend a little between its corners: its lower and upper
+        edges are moved out by as far as the bend takes a point of them beyond the line
+        between the corners, so the quad holds the whole box."""
         x0, y0, x1, y1 = bbox
         corners = self.points([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+        if self.mesh is not None:
+            corners = self._bent(corners, x0, y0, x1, y1)
         return [round(v, 2) for corner in corners for v in corner]
+
+    def _bent(
+        self, corners: list[tuple[float, float]], x0: float, y0: float, x1: float, y1: float
+    ) -> list[tuple[float, float]]:
+        """`corners` with the lower edge moved down and the upper edge up (across the box's
+        left side's direction) by the most a point of that edge strays past its chord."""
+        (ax, ay), (bx, by), (cx, cy), (dx, dy) = corners
+        ux, uy = dx - ax, dy - ay  # up the box
+        tall = math.hypot(ux, uy)
+        if tall < 1e-9:
+            return corners
+        ux, uy = ux / tall, uy / tall
+        inner = [x0 + (x1 - x0) * k / BEND_SAMPLES for k in range(1, BEND_SAMPLES)]
+        low = self.points([(x, y0) for x in inner])
+        high = self.points([(x, y1) for x in inner])
+        down = max([0.0] + [-_height(ax, ay, bx, by, ux, uy, x, y) for x, y in low])
+        up = max([0.0] + [_height(dx, dy, cx, cy, ux, uy, x, y) for x, y in high])
+        return [
+            (ax - ux * down, ay - uy * down),
+            (bx - ux * down, by - uy * down),
+            (cx + ux * up, cy + uy * up),
+            (dx + ux * up, dy + uy * up),
+        ]
+
+
+BEND_SAMPLES = 8  # a bent box's edges are checked at this many intervals (`Transform.quad`)
+
+
+def _height(
+    ax: float, ay: float, bx: float, by: float, ux: float, uy: float, x: float, y: float
+) -> float:
+    """How far (x, y) lies from the line through (ax, ay) and (bx, by), along the unit
+    direction (ux, uy) (positive: on its side)."""
+    ex, ey = bx - ax, by - ay
+    across = ex * uy - ey * ux
+    if abs(across) < 1e-12:
+        return 0.0
+    return (ex * (y - ay) - ey * (x - ax)) / across
 
 
 def _rotation_about(
@@ -111,7 +159,18 @@ def geometry(
             details["keystone"] = {"side": side, "pull": round(pull, 4)}
         matrix = _homography(corners, target)
         details["corners"] = [[round(x, 1), round(y, 1)] for x, y in target]
-    return Transform(matrix), details
+    transform = recorded(level, [float(v) for v in matrix.flatten()], width, height)
+    if transform.mesh is not None:
+        details["mesh"] = transform.mesh.details()
+    return transform, details
+
+
+def recorded(level: Level, matrix: list[float], width: float, height: float) -> Transform:
+    """The transform of a page of `width` x `height` points scanned at `level` under `matrix`
+    (the homography the manifest records, row by row): the homography, and for paper that is
+    not flat its distortion, which is drawn from the matrix (`scan_mesh.mesh`)."""
+    array = np.array(matrix, dtype=np.float64).reshape(3, 3)
+    return Transform(array, scan_mesh.mesh(level, matrix, width, height))
 
 
 def _to_pixels(scale: float, height: float) -> Matrix:
@@ -194,8 +253,12 @@ def draw(
     pdfium draws the page's content only, never its paper: the bitmap is paper
     (`background`) first. When something else shows around the page (`surround`, a
     photo's table top), the page's own area is paper and only the rest is `surround`.
+    Paper that is not flat (`Transform.mesh`) is drawn unmoved and warped (`_draw_mesh`).
+
     Returns the page's gray pixels (rows of `size[0]`), writable: the bitmap's memory is
     the array's (no copy)."""
+    if transform.mesh is not None:
+        return _draw_mesh(page, transform, transform.mesh, dpi, size, background, surround)
     width, height = (float(v) for v in page.get_size())
     scale = dpi / 72.0
     to_pixels = projective.mat3(_to_pixels(scale, height).tolist())
@@ -250,6 +313,158 @@ def draw(
         )
     bitmap.close()  # the handle only: the array keeps the buffer
     return pixels
+
+
+def _draw_mesh(
+    page: Any,
+    transform: Transform,
+    mesh: scan_mesh.Mesh,
+    dpi: float,
+    size: tuple[int, int],
+    background: int,
+    surround: int | None,
+) -> Matrix:
+    """`draw` for paper that is not flat: the page drawn unmoved by pdfium in one call, lit by
+    the paper's light (`Mesh.light`: separable along the folds, smooth elsewhere), then warped
+    onto the scanned page by one piecewise-bilinear mesh (Pillow's MESH transform) whose
+    vertices are where the transform's inverse puts them (`mesh_sources`)."""
+    width, height = (float(v) for v in page.get_size())
+    scale = dpi / 72.0
+    native = (math.ceil(width * scale), math.ceil(height * scale))
+    flat = draw(page, Transform(np.eye(3)), dpi, native, background)
+    _light(flat, mesh, scale, height)
+    xs, ys, sx, sy = mesh_sources(transform, mesh, dpi, height, size)
+    cells = []
+    for r in range(len(ys) - 1):
+        top, bottom = int(ys[r]), int(ys[r + 1])
+        row, below = sx[r], sx[r + 1]
+        yrow, ybelow = sy[r], sy[r + 1]
+        for col in range(len(xs) - 1):
+            left, right = int(xs[col]), int(xs[col + 1])
+            # Pillow's quad: the source's corners under the cell's upper-left, lower-left,
+            # lower-right and upper-right corners.
+            quad = (
+                row[col],
+                yrow[col],
+                below[col],
+                ybelow[col],
+                below[col + 1],
+                ybelow[col + 1],
+                row[col + 1],
+                yrow[col + 1],
+            )
+            cells.append(((left, top, right, bottom), quad))
+    warped = Image.fromarray(flat).transform(
+        size,
+        Image.Transform.MESH,
+        cells,
+        resample=Image.Resampling.BILINEAR,
+        fillcolor=background if surround is None else surround,
+    )
+    return images.pixels(warped)
+
+
+def mesh_sources(
+    transform: Transform, mesh: scan_mesh.Mesh, dpi: float, height: float, size: tuple[int, int]
+) -> tuple[Matrix, Matrix, list[list[float]], list[list[float]]]:
+    """The mesh `_draw_mesh` warps with: its columns and rows of vertices on the scanned page
+    (pixels, `_mesh_lines`) and, at each vertex, the unmoved page's pixel the transform takes
+    there (x and y, a row of vertices per list): the scanned points through the
+    homography's inverse (plain floats, written out), then `Mesh.undo`."""
+    scale = dpi / 72.0
+    xs, ys = _mesh_lines(transform, mesh, scale, height, size)
+    gx, gy = np.meshgrid(xs / scale, height - ys / scale)
+    (a, b, c), (d, e, f), (g, k, m) = projective.inverse(transform.rows)
+    w = g * gx + k * gy + m
+    qx, qy = (a * gx + b * gy + c) / w, (d * gx + e * gy + f) / w
+    px, py = mesh.undo(qx, qy)
+    return xs, ys, (px * scale).tolist(), ((height - py) * scale).tolist()
+
+
+def _mesh_lines(
+    transform: Transform, mesh: scan_mesh.Mesh, scale: float, height: float, size: tuple[int, int]
+) -> tuple[Matrix, Matrix]:
+    """The mesh's columns and rows of vertices (scanned pixels): `scan_mesh.STEP` apart, and
+    `scan_mesh.FINE` apart over the band where a fold's ridge lands (across a fold the map
+    bends within a few points)."""
+    fine: list[list[tuple[float, float]]] = [[], []]
+    for fold in mesh.folds:
+        vertical = fold.normal[1] == 0.0
+        ends = [0.0, mesh.height] if vertical else [0.0, mesh.width]
+        line = [
+            (fold.offset, t) if vertical else (t, fold.offset)
+            for t in np.linspace(ends[0], ends[1], 9).tolist()
+        ]
+        moved = transform.points(line)
+        axis = 0 if vertical else 1
+        at = [x * scale if vertical else (height - y) * scale for x, y in moved]
+        pad = fold.soft * scan_mesh.RIDGE_REACH / 2 * scale + scan_mesh.FINE
+        fine[axis].append((min(at) - pad, max(at) + pad))
+    lines = []
+    for axis in (0, 1):
+        out: list[float] = []
+        edge = 0
+        while edge < size[axis]:
+            out.append(float(edge))
+            inside = any(low <= edge < high for low, high in fine[axis])
+            edge += scan_mesh.FINE if inside else scan_mesh.STEP
+        out.append(float(size[axis]))
+        lines.append(np.array(out, dtype=np.float64))
+    return lines[0], lines[1]
+
+
+def _light(pixels: Matrix, mesh: scan_mesh.Mesh, scale: float, height: float) -> None:
+    """Multiply the unmoved page's `pixels` by the paper's light (`Mesh.light`), in place and
+    only where it is not 1: across each fold's ridge row by row (or column by column: the
+    ridge is a few pixels wide), and where the curl rises on a coarse grid enlarged smoothly.
+    In 8-bit fixed point (light in 256ths, rounded)."""
+    rows, cols = pixels.shape
+    step = scan_mesh.STEP
+    for fold in mesh.folds:
+        reach = fold.soft * scan_mesh.RIDGE_REACH
+        vertical = fold.normal[1] == 0.0
+        centre = fold.offset * scale if vertical else (height - fold.offset) * scale
+        first = max(int(centre - reach * scale), 0)
+        last = min(int(centre + reach * scale) + 1, cols if vertical else rows)
+        if last <= first:
+            continue
+        at = np.arange(first, last, dtype=np.float64) / scale
+        light = scan_mesh.fold_light(fold, at if vertical else height - at)
+        if vertical:
+            _lit(pixels[:, first:last], light[None, :])
+        else:
+            _lit(pixels[first:last, :], light[:, None])
+    if not mesh.curl_shade:
+        return
+    xs = np.arange(0, cols + step, step, dtype=np.float64) / scale
+    ys = height - np.arange(0, rows + step, step, dtype=np.float64) / scale
+    gx, gy = np.meshgrid(xs, ys)
+    coarse = mesh.light(gx, gy, folds=False)
+    dark = np.argwhere(coarse < 1.0)
+    if not len(dark):
+        return
+    # The cells the curl darkens, one cell wider on every side (the enlargement's reach).
+    r0, c0 = (int(v) for v in np.maximum(dark.min(axis=0) - 1, 0))
+    r1, c1 = (int(v) for v in np.minimum(dark.max(axis=0) + 2, coarse.shape))
+    top, left = r0 * step, c0 * step
+    bottom, right = min((r1 - 1) * step, rows), min((c1 - 1) * step, cols)
+    if bottom <= top or right <= left:
+        return
+    # The light in 255ths, enlarged and multiplied in by Pillow (a*b/255: its own rounding).
+    piece = (coarse[r0:r1, c0:c1] * 255.0 + 0.5).astype(np.uint8)
+    size = ((c1 - c0 - 1) * step, (r1 - r0 - 1) * step)
+    field = Image.fromarray(piece).resize(size, Image.Resampling.BILINEAR)
+    region = pixels[top:bottom, left:right]
+    lit = ImageChops.multiply(
+        Image.fromarray(np.ascontiguousarray(region)), field.crop((0, 0, *region.shape[::-1]))
+    )
+    region[:] = np.asarray(lit)
+
+
+def _lit(region: Matrix, light: Matrix) -> None:
+    """`region` times `light` (0-1, broadcast), in place, in 8-bit fixed point."""
+    factor = (light * 256.0 + 0.5).astype(np.uint16)
+    region[:] = (region * factor + 128) >> 8
 
 
 def pixel_corners(

@@ -17,10 +17,10 @@ MODES: dict[str, str] = {
     "misfed": "fed crooked, skewed or turned by a document feeder",
     "fax": "a fax: bilevel at fax resolution, streaks, the sending machine's header",
     "photocopy": "a copy of a copy, reduced or two to a sheet, then scanned",
-    "low_res_scan": "stored at 120-150 dpi with heavy JPEG",
-    "phone_near": "a phone photo of the page filling the frame: tilt, uneven light",
+    "low_res_scan": "stored at 120-150 dpi with heavy JPEG (quality 14-30)",
+    "phone_near": "a phone photo of the page filling the frame: tilt, curl, a fold, uneven light",
     "phone_far": "a phone photo from further back: the page half the frame, tilted, turned",
-    "distorted_paper": "the paper itself marked: folded, stained, punched",
+    "distorted_paper": "the paper itself bent and marked: folded in thirds, stained, punched",
 }
 NATIVE = "native"  # the capture mode of a page drawn natively (text layer kept)
 
@@ -68,6 +68,19 @@ class Level:
     # A phone's camera: the uneven light with the phone's shadow over a corner
     # (`damage.phone_shadow`) drawn as one smooth field (`scan_degrade._camera_light`).
     camera: bool = False
+    # Paper that is not flat, drawn as a mesh (`scan_mesh`): a lifted edge or corner rising up
+    # to `curl` points, `folds` fold lines (1: across the middle; 2: in thirds, for an
+    # envelope), each side of a fold turned `fold` (points per point of distance) from the other.
+    curl: float = 0.0
+    folds: int = 0
+    fold: float = 0.0
+    # A Group 3 fax (`scan_fax`): lines per inch sent down the page (98: standard; a page with
+    # small type goes fine, `scan_fax.resolution`), stored back at `dpi` (0: not such a fax).
+    rows: int = 0
+    dropouts: int = 0  # bursts of lines the fax's line garbled or lost
+    fade: float = 0.0  # a thermal printer's fade: the largest share of black dots dropped
+    # A photocopy of a copy (`scan_copy`): how many times the copier's pass is applied.
+    copies: int = 0
 
 
 LEVELS: dict[str, Level] = {
@@ -129,6 +142,8 @@ LEVELS: dict[str, Level] = {
         paper=238,
         ink=0.85,
     ),
+    # A phone photo near, the page on bent paper (`scan_mesh`), its focus falling off to one
+    # side, taken sideways or from across the desk three times in five.
     "photo": Level(
         "photo",
         200,
@@ -144,6 +159,11 @@ LEVELS: dict[str, Level] = {
         ink=0.95,
         background=72,
         whiten=0.0,
+        turns=(0, 0, 90, 180, 270),
+        damage=("soft",),
+        curl=20.0,
+        folds=1,
+        fold=0.01,
     ),
 }
 
@@ -166,6 +186,9 @@ HARDER_LEVELS: dict[str, Level] = {
         quality=14,
         paper=244,
     ),
+    # Copies of copies (`scan_copy`): the copier's pass (toner lost in patches, strokes spread
+    # and printed darker, the gray cast, a dark band along one side, drum speckle) applied
+    # twice or three times, then scanned (see docs/measurements.md#photocopies-of-copies).
     "photocopy_2nd": Level(
         "photocopy_2nd",
         170,
@@ -174,11 +197,12 @@ HARDER_LEVELS: dict[str, Level] = {
         shift=5.0,
         noise=6.0,
         edges=0.3,
-        speckle=0.002,
+        speckle=0.0002,
         quality=60,
-        paper=232,
+        paper=240,
         whiten=8.0,
-        blur=0.6,
+        blur=0.3,
+        copies=2,
     ),
     "photocopy_3rd": Level(
         "photocopy_3rd",
@@ -188,24 +212,45 @@ HARDER_LEVELS: dict[str, Level] = {
         shift=6.0,
         noise=8.0,
         edges=0.45,
-        speckle=0.004,
+        speckle=0.0002,
         lines=2,
         quality=50,
-        paper=222,
+        paper=236,
         whiten=6.0,
-        ink=0.8,
-        blur=0.8,
+        blur=0.3,
+        copies=3,
     ),
     "blurred_patch": Level(
         "blurred_patch", mode="office_scan", **_BASE, quality=70, damage=("patch",)
     ),
     "roller_bar": Level("roller_bar", mode="office_scan", **_BASE, quality=70, damage=("roller",)),
-    "crease": Level("crease", mode="distorted_paper", **_BASE, quality=70, damage=("crease",)),
+    # A letter folded in thirds for an envelope and flattened on the glass: two ridges, each
+    # third turned a little from the next, a corner curling up; laid on the glass any way round
+    # (PP-OCR reads through the folds, not a page on its side: see
+    # docs/measurements.md#bent-paper-phone-photos-near-and-distorted-paper).
+    "crease": Level(
+        "crease",
+        mode="distorted_paper",
+        **_BASE,
+        quality=70,
+        turns=(0, 90, 180, 270),
+        curl=20.0,
+        folds=2,
+        fold=0.012,
+    ),
     "coffee_ring": Level(
-        "coffee_ring", mode="distorted_paper", **_BASE, quality=70, damage=("coffee",)
+        "coffee_ring",
+        mode="distorted_paper",
+        **_BASE,
+        quality=70,
+        damage=("coffee",),
+        turns=(0, 0, 90, 180, 270),
+        curl=25.0,
+        folds=1,
+        fold=0.01,
     ),
     "punch_holes": Level(
-        "punch_holes", mode="distorted_paper", **_BASE, quality=70, damage=("punch",)
+        "punch_holes", mode="distorted_paper", **_BASE, quality=70, damage=("punch",), curl=25.0
     ),
     # Fed sideways (a quarter turn either way) or, twice as often, upside down (a stack fed
     # the wrong way up): Tesseract finds sideways lines of text on its own, never upside-down
@@ -261,9 +306,11 @@ HARDER_LEVELS: dict[str, Level] = {
         up=2,
     ),
     # A scanner's or a fax's draft mode: the page stored at 120 dpi (zooming in shows bigger
-    # pixels, nothing more), slightly soft, JPEG quality 60, skewed 0.3 to 1.2 degrees. 120
-    # dpi is the lowest at which a 6-point "rn" still stands apart from "m" and the audit
-    # reads the boxes it must (see docs/measurements.md#the-scan-levels-settings).
+    # pixels, nothing more), slightly soft, heavy JPEG (quality 30, gray), skewed 0.3 to 1.2
+    # degrees. 120 dpi is the lowest at which a 6-point "rn" still stands apart from "m" and
+    # the audit reads the boxes it must, and at 110 or 100 dpi a 4.5-point schedule's digits
+    # run together for a person (see docs/measurements.md#the-scan-levels-settings and
+    # #low-resolution-scans).
     "low_res": Level(
         "low_res",
         120,
@@ -274,18 +321,44 @@ HARDER_LEVELS: dict[str, Level] = {
         shift=5.0,
         noise=5.0,
         edges=0.2,
-        quality=60,
+        quality=30,
         paper=240,
         ink=0.95,
-        blur=0.3,
+        blur=0.35,
+    ),
+    # A Group 3 fax as a fax server stores it (`scan_fax`): sent at 204 x 98 dpi (204 x 196,
+    # fine, when the page has type under 5.5 points), each line repeated down to 204 dpi so the
+    # page keeps its size, fed 0.5-2 degrees crooked, bilevel (type thresholded, gray shading
+    # an ordered dither), ten bursts of lines garbled or lost, the receiver's thermal print
+    # fading towards one side, and the sending machine's header (see
+    # docs/measurements.md#fax-at-group-3-resolution). `fax` above is the same fax without
+    # the line's resolution, kept for N3.
+    "fax_g3": Level(
+        "fax_g3",
+        204,
+        mode="fax",
+        angle=2.0,
+        min_angle=0.5,
+        shift=4.0,
+        noise=4.0,
+        speckle=0.0003,
+        binarize=True,
+        paper=255,
+        header=True,
+        rows=98,
+        dropouts=10,
+        fade=0.5,
     ),
     # A phone photo of the page on a table: the camera well off square (one side of the page
     # 8-13 % shorter than the one across), turned up to 3 degrees, the table top around the
     # page, uneven light and the phone's shadow, 160 dpi JPEG quality 70: the lowest
     # resolution and quality at which the audit still reads a 5-point VIN on the far side of
     # the tilt and a 6-point "6" under the shadow stays open (see
-    # docs/measurements.md#tuning-the-phone-photos). 32 x 16 tiles keep every pixel within
-    # 0.15 px of the page's homography.
+    # docs/measurements.md#tuning-the-phone-photos). The paper curls at an edge or corner and
+    # is folded once (`scan_mesh`), the focus falls off toward one side, and three photos in
+    # five are taken sideways (the phone's orientation wrong) or from across the desk, upside
+    # down: PP-OCR reads through bent paper, not a page on its side (see
+    # docs/measurements.md#bent-paper-phone-photos-near-and-distorted-paper).
     "phone_photo": Level(
         "phone_photo",
         160,
@@ -302,9 +375,12 @@ HARDER_LEVELS: dict[str, Level] = {
         ink=0.92,
         background=84,
         whiten=0.0,
-        blur=0.3,
+        turns=(0, 0, 90, 180, 270),
+        damage=("soft",),
         camera=True,
-        tiles=(32, 16),
+        curl=30.0,
+        folds=1,
+        fold=0.012,
     ),
 }
 # The same photo taken from further back: the page 55-65 % of the frame (half the time the
@@ -325,5 +401,10 @@ HARDER_LEVELS["far_photo"] = replace(
     quality=75,
     blur=0.0,
     turns=(0, 180),
+    tiles=(32, 16),  # the stronger tilt needs the smaller tiles (most are on the table)
+    damage=(),
+    curl=0.0,  # flat: from this far a page's curl is lost in its tilt
+    folds=0,
+    fold=0.0,
 )
 LEVELS.update(HARDER_LEVELS)

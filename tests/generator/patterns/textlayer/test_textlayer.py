@@ -400,13 +400,13 @@ def test_a_value_the_ocr_layer_reaches_is_left_to_ocr(tmp_path: Path) -> None:
     The layer copies the page's words offset by a point or two but not a right-to-left name
     (drawn in another font): the words after the name slide into the name's box, so the box
     reads "<name>, " (N5 seed 6601's engineering report: report.contact_name, drawn with N5's
-    phone photo off, as N5 drew it before), and only OCR can prove it."""
+    scans off, as N5 drew it before), and only OCR can prove it."""
     from packetbench.audit.sources.base import reads
     from packetbench.generator.packet import build_packet
     from packetbench.generator.tiers import resolve
     from packetbench.reading.pdftext import PdfText
 
-    knobs = resolve("N5", {"patterns.scan.far_photo": 0.0})
+    knobs = resolve("N5", {"patterns.off": ("scan.*",)})
     files = build_packet("N5", 6601, knobs, only=frozenset({"engineering_report"})).files
     rendered = Rendered(files)
     applied = rendered.applied("engineering_report", "textlayer.invisible_ocr")
