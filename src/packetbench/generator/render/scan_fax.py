@@ -145,10 +145,9 @@ def transmit(
 
     A line fault never falls on the lines that carry a value (`spared`: pixel rows, top and
     bottom, of the page's value boxes): a burst across a value's glyph row takes away the top or
-    the bottom of every glyph in it, and the pixel rule compares each cell of the row whole, so
-    half a row of digits gone still passed as legible (a "$493,763" whose upper half was lost,
-    read by no person, in the person check on seeds 9400101-9400105). The bursts fall between
-    values: over labels, rules and blank paper."""
+    the bottom of every glyph in it, which no person reads, and the pixel rule, comparing each
+    cell of the row whole, would still call it legible. The bursts fall between values: over
+    labels, rules and blank paper."""
     height, width = pixels.shape
     sent = lines(pixels, level.dpi, rows) if rows < level.dpi else pixels.copy()
     count = sent.shape[0]
@@ -158,7 +157,8 @@ def transmit(
     for top, bottom in spared or ():
         carried[max(0, top * count // height) : min(count, -(-bottom * count // height)) + 1] = True
     # `free[i]`: lines i and the two after it hold no value, so a burst of up to 3 may start there
-    free = ~(carried[:-1] | np.roll(carried, -1)[:-1] | np.roll(carried, -2)[:-1])
+    after = np.append(carried, False)
+    free = ~(carried[:-1] | after[1:-1] | after[2:])
     starts = np.flatnonzero(free[1 : max(1, count - 4)]) + 1
     for _ in range(level.dropouts):
         span = int(rng.integers(1, 4))
