@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
+from packetbench.core.errors import BadInput, InputError
 from packetbench.generator.render.scan_levels import MODES, NATIVE
 from packetbench.truth.documents import packet_folders, read_packet
 
@@ -73,7 +74,10 @@ def count(folders: list[Path]) -> dict[str, Counter[str]]:
         for document in packet.documents:
             if document.format != "pdf":
                 continue
-            pdf = pdfium.PdfDocument(document.file)
+            try:
+                pdf = pdfium.PdfDocument(document.file)
+            except pdfium.PdfiumError as error:
+                raise BadInput(f"{document.file}: pdfium cannot open it ({error})") from None
             try:
                 pages = len(pdf)
             finally:
@@ -122,11 +126,14 @@ def main() -> int:
         return 0
     if not args.paths:
         parser.error("give packet folders, or --sets")
-    folders = packet_folders(args.paths)
-    if not folders:
-        print(f"{', '.join(map(str, args.paths))}: no packets found", file=sys.stderr)
+    try:
+        folders = packet_folders(args.paths)
+        if not folders:
+            raise BadInput(f"{', '.join(map(str, args.paths))}: no packets found")
+        print("\n".join(report(count(folders))))
+    except InputError as error:  # a path or packet this cannot read
+        print(f"capture_modes: {error}", file=sys.stderr)
         return 2
-    print("\n".join(report(count(folders))))
     return 0
 
 
